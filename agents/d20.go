@@ -1,0 +1,320 @@
+package agents
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"simctl/rulesets/d20"
+	"simctl/sim/scenario"
+)
+
+func init() {
+	d20.RegisterPolicy("default",
+		"close in and attack: full attack when in reach, charge when that is the only way to attack this turn; cast spells while they last. "+
+			"Params: target (weakest|strongest|nearest|random|first, default weakest: the weakest enemy it can reach this turn, else the nearest), "+
+			"charge (auto|always|never), spell (any|none|NAME)", makeD20Default)
+	d20.RegisterPolicy("delay",
+		"delay until a named combatant has acted (until: NAME) or to a count (count: N), then act as default; acts at once if NAME is out or has already acted this round. "+
+			"Params: until, count, rounds (all|first), plus default's", makeD20Delay)
+	d20.RegisterPolicy("ready",
+		"ready an action against a trigger instead of acting. Params: trigger (charge|enemy_in_reach|enemy_casts|ally_acts|enemy_attacks_ally), "+
+			"ally (NAME, for ally triggers), action (attack|cast|counterspell), spell (NAME for cast/counterspell), "+
+			"when (not_engaged: only while no enemy is in reach, else act as default | always), plus default's", makeD20Ready)
+	d20.RegisterPolicy("counterspell",
+		"ready a counterspell against the next enemy spell (trigger enemy_casts); acts as default once no enemy has spells left. Params: spell (NAME; default any matching spell), plus default's", makeD20Counterspell)
+}
+
+var defaultParams = []string{"target", "charge", "spell"}
+
+// d20Default closes in and attacks.
+type d20Default struct {
+	target string // weakest | strongest | nearest | random | first
+	charge string // auto | always | never
+	spell  int    // -2: any, -1: none, else that spell
+}
+
+func makeD20Default(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
+	p := newParams(d, spec, defaultParams)
+	return readDefault(p, g, self)
+}
+
+func readDefault(p params, g *d20.Game, self int) *d20Default {
+	pol := &d20Default{
+		target: p.enum("target", "weakest", []string{"weakest", "strongest", "nearest", "random", "first"}),
+		charge: p.enum("charge", "auto", []string{"auto", "always", "never"}),
+		spell:  -2,
+	}
+	if name, n := p.str("spell"); n != nil {
+		switch name {
+		case "any":
+		case "none":
+			pol.spell = -1
+		default:
+			pol.spell = spellIndex(p, g, self, name, n)
+		}
+	}
+	return pol
+}
+
+func spellIndex(p params, g *d20.Game, self int, name string, n *yaml.Node) int {
+	var names []string
+	for s, sp := range g.C[self].Spells {
+		if sp.Name == name {
+			return s
+		}
+		names = append(names, sp.Name)
+	}
+	p.d.Errorf(n, p.path("spell"), "%s has no spell %q; its spells: %s (or any, none)", g.C[self].Name, name, strings.Join(names, ", "))
+	return -1
+}
+
+func combatantIndex(p params, g *d20.Game, name string, n *yaml.Node) int {
+	if i, ok := g.Index(name); ok {
+		return i
+	}
+	var names []string
+	for _, c := range g.C {
+		names = append(names, c.Name)
+	}
+	p.d.Errorf(n, p.spec.Path, "no combatant %q (or it has several copies; name one, e.g. Orc#2); combatants: %s", name, strings.Join(names, ", "))
+	return -1
+}
+
+// Turn implements d20.Policy.
+func (p *d20Default) Turn(t *d20.Table, self int) d20.Plan {
+	tg := p.pick(t, self)
+	return d20.Plan{Do: d20.Act, Target: tg, Spell: p.chooseSpell(t, self), Charge: p.charge == "always", DelayAfter: -1}
+}
+
+func (p *d20Default) chooseSpell(t *d20.Table, self int) int {
+	if p.spell == -1 {
+		return -1
+	}
+	spells := t.Game().C[self].Spells
+	if p.spell >= 0 {
+		if t.Uses(self, p.spell) > 0 {
+			return p.spell
+		}
+		return -1
+	}
+	for s := range spells {
+		if t.Uses(self, s) > 0 {
+			return s
+		}
+	}
+	return -1
+}
+
+// pick chooses the enemy to attack.
+func (p *d20Default) pick(t *d20.Table, self int) int {
+	g := t.Game()
+	me := &g.C[self]
+	best := -1
+	better := func(j int) bool {
+		if best < 0 {
+			return true
+		}
+		switch p.target {
+		case "strongest":
+			return t.HP(j) > t.HP(best)
+		case "nearest":
+			return t.Dist(self, j) < t.Dist(self, best)
+		case "first":
+			return false
+		}
+		return t.HP(j) < t.HP(best)
+	}
+	if p.target == "random" {
+		n := 0
+		for j := 0; j < t.N(); j++ {
+			if !t.Out(j) && t.Side(j) != me.Side {
+				n++
+			}
+		}
+		if n == 0 {
+			return -1
+		}
+		k := t.Rand().IntN(n)
+		for j := 0; j < t.N(); j++ {
+			if !t.Out(j) && t.Side(j) != me.Side {
+				if k == 0 {
+					return j
+				}
+				k--
+			}
+		}
+	}
+	// Prefer enemies it can attack this turn: in reach, a 5-foot step away,
+	// or within a charge (twice speed).
+	for j := 0; j < t.N(); j++ {
+		if t.Out(j) || t.Side(j) == me.Side {
+			continue
+		}
+		if t.Dist(self, j)-me.Reach <= max(2*me.Speed, 5) && better(j) {
+			best = j
+		}
+	}
+	if best >= 0 {
+		return best
+	}
+	for j := 0; j < t.N(); j++ {
+		if t.Out(j) || t.Side(j) == me.Side {
+			continue
+		}
+		if best < 0 || t.Dist(self, j) < t.Dist(self, best) ||
+			t.Dist(self, j) == t.Dist(self, best) && t.HP(j) < t.HP(best) {
+			best = j
+		}
+	}
+	return best
+}
+
+// d20Delay waits for a named combatant or a count.
+type d20Delay struct {
+	d20Default
+	until     int // -1: count
+	count     int
+	firstOnly bool
+}
+
+func makeD20Delay(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
+	p := newParams(d, spec, append([]string{"until", "count", "rounds"}, defaultParams...))
+	pol := &d20Delay{d20Default: *readDefault(p, g, self), until: -1}
+	name, n := p.str("until")
+	count, hasCount := p.integer("count", 0, -100, 100)
+	switch {
+	case n != nil && hasCount:
+		d.Errorf(spec.Node, spec.Path, "give until or count, not both")
+	case n != nil:
+		pol.until = combatantIndex(p, g, name, n)
+		if pol.until == self {
+			d.Errorf(n, p.path("until"), "a combatant cannot delay until it has acted itself")
+		}
+	case hasCount:
+		pol.count = count
+	default:
+		d.Errorf(spec.Node, spec.Path, "policy delay needs until: NAME (a combatant) or count: N")
+	}
+	pol.firstOnly = p.enum("rounds", "all", []string{"all", "first"}) == "first"
+	return pol
+}
+
+// Turn implements d20.Policy.
+func (p *d20Delay) Turn(t *d20.Table, self int) d20.Plan {
+	plan := p.d20Default.Turn(t, self)
+	if t.Resuming(self) || (p.firstOnly && t.Round() > 1) {
+		return plan
+	}
+	if p.until >= 0 {
+		if t.Out(p.until) || t.Acted(p.until) {
+			return plan
+		}
+		plan.Do, plan.DelayAfter = d20.Delay, p.until
+		return plan
+	}
+	if p.count < t.Count(self) {
+		plan.Do, plan.DelayAfter, plan.DelayTo = d20.Delay, -1, p.count
+	}
+	return plan
+}
+
+// d20Ready readies an action against a trigger.
+type d20Ready struct {
+	d20Default
+	trigger d20.Trigger
+	ally    int
+	action  d20.ReadyAction
+	rspell  int
+	always  bool
+}
+
+func makeD20Ready(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
+	p := newParams(d, spec, append([]string{"trigger", "ally", "action", "when"}, defaultParams...))
+	return readReady(p, g, self, spec)
+}
+
+func readReady(p params, g *d20.Game, self int, spec scenario.Policy) *d20Ready {
+	d := p.d
+	pol := &d20Ready{d20Default: *readDefault(p, g, self), ally: -1, rspell: -1}
+	tr := p.enum("trigger", "", d20.TriggerNames[1:])
+	if p.node("trigger") == nil && spec.Name == "ready" {
+		d.Errorf(spec.Node, spec.Path, "policy ready needs trigger: one of %s", strings.Join(d20.TriggerNames[1:], ", "))
+	}
+	for k, name := range d20.TriggerNames {
+		if name == tr && k > 0 {
+			pol.trigger = d20.Trigger(k)
+		}
+	}
+	if spec.Name == "counterspell" {
+		pol.trigger = d20.OnEnemyCasts
+	}
+	if name, n := p.str("ally"); n != nil {
+		pol.ally = combatantIndex(p, g, name, n)
+		if pol.ally >= 0 && g.C[pol.ally].Side != g.C[self].Side {
+			d.Errorf(n, p.path("ally"), "%q is not on %s's side", name, g.C[self].Name)
+		}
+	} else if pol.trigger == d20.OnAllyActs || pol.trigger == d20.OnEnemyAttacksAlly {
+		d.Errorf(spec.Node, spec.Path, "trigger %s needs ally: NAME", tr)
+	}
+	switch p.enum("action", "attack", []string{"attack", "cast", "counterspell"}) {
+	case "cast":
+		pol.action = d20.ReadyCast
+	case "counterspell":
+		pol.action = d20.ReadyCounterspell
+	}
+	if spec.Name == "counterspell" {
+		pol.action = d20.ReadyCounterspell
+	}
+	pol.rspell = pol.spell
+	if pol.action == d20.ReadyCast && pol.rspell < 0 {
+		if len(g.C[self].Spells) == 0 {
+			d.Errorf(spec.Node, spec.Path, "action cast needs a spell, and %s has none", g.C[self].Name)
+		} else {
+			pol.rspell = 0
+		}
+	}
+	if pol.action == d20.ReadyCounterspell && len(g.C[self].Spells) == 0 {
+		d.Errorf(spec.Node, spec.Path, "a counterspell needs the same spell as the caster, and %s has no spells", g.C[self].Name)
+	}
+	pol.always = p.enum("when", "not_engaged", []string{"not_engaged", "always"}) == "always"
+	return pol
+}
+
+// Turn implements d20.Policy.
+func (p *d20Ready) Turn(t *d20.Table, self int) d20.Plan {
+	plan := p.d20Default.Turn(t, self)
+	if !p.always && t.Engaged(self) {
+		return plan
+	}
+	if p.action == d20.ReadyCast && t.Uses(self, p.rspell) == 0 {
+		return plan
+	}
+	return d20.Plan{Do: d20.Ready, Trigger: p.trigger, Ally: p.ally, Action: p.action, Spell: p.rspell, DelayAfter: -1, Target: -1}
+}
+
+// d20Counterspell readies a counterspell while enemies can still cast.
+type d20Counterspell struct{ d20Ready }
+
+func makeD20Counterspell(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
+	p := newParams(d, spec, defaultParams)
+	r := readReady(p, g, self, spec)
+	r.always = true
+	return &d20Counterspell{*r}
+}
+
+// Turn implements d20.Policy.
+func (p *d20Counterspell) Turn(t *d20.Table, self int) d20.Plan {
+	g := t.Game()
+	for j := 0; j < t.N(); j++ {
+		if t.Out(j) || t.Side(j) == t.Side(self) {
+			continue
+		}
+		for s := range g.C[j].Spells {
+			if t.Uses(j, s) > 0 {
+				return p.d20Ready.Turn(t, self)
+			}
+		}
+	}
+	return p.d20Default.Turn(t, self)
+}

@@ -1,0 +1,145 @@
+package d20
+
+import "simctl/sim"
+
+// attackAction is the standard action attack: one attack with the first
+// bonus.
+func (t *Table) attackAction(a, d int) {
+	t.enemyAttacks(a, d)
+	if t.f[a].out || t.f[d].out {
+		return
+	}
+	t.c.Inc(t.side(a), sim.Actions)
+	t.attack(a, d, t.g.C[a].Attacks[0], 0)
+}
+
+// fullAttack is the full-round action: every bonus of attacks, in order.
+// When the target drops, the remaining attacks go to another enemy in reach
+// (the policy's Retarget, or the weakest).
+func (t *Table) fullAttack(a, d int) {
+	t.enemyAttacks(a, d)
+	if t.f[a].out {
+		return
+	}
+	t.c.Inc(t.side(a), sim.Actions)
+	for _, bonus := range t.g.C[a].Attacks {
+		if t.f[d].out {
+			d = t.retarget(a)
+			if d < 0 {
+				return
+			}
+			t.enemyAttacks(a, d)
+			if t.f[a].out {
+				return
+			}
+		}
+		t.attack(a, d, bonus, 0)
+		if t.over() {
+			return
+		}
+	}
+}
+
+// Retargeter is an optional Policy ability: choosing the next target in
+// reach when a full attack drops the first.
+type Retargeter interface {
+	Retarget(t *Table, self int) int
+}
+
+func (t *Table) retarget(a int) int {
+	if r, ok := t.g.C[a].Policy.(Retargeter); ok {
+		if d := r.Retarget(t, a); d >= 0 && !t.f[d].out && t.InReach(a, d) && t.side(d) != t.side(a) {
+			return d
+		}
+		return -1
+	}
+	best := -1
+	for j := range t.f {
+		if t.f[j].out || t.side(j) == t.side(a) || !t.InReach(a, j) {
+			continue
+		}
+		if best < 0 || t.f[j].hp < t.f[best].hp {
+			best = j
+		}
+	}
+	return best
+}
+
+// attack makes one attack roll of a against d with bonus and applies the
+// damage; extraMult adds to the damage multiplier (a braced weapon against a
+// charge). It returns the damage dealt.
+//
+// SRD: a natural 1 misses and a natural 20 hits; a roll in the threat range
+// that hits is a threat, confirmed by a second attack roll with the same
+// bonuses; a critical rolls the damage mult times. Multipliers add: x2 on a
+// x3 critical is x4 ("each extra multiple adds one less than its value").
+// A hit deals at least 1 point.
+func (t *Table) attack(a, d, bonus, extraMult int) int {
+	c := &t.g.C[a]
+	if t.f[a].charging {
+		bonus += 2
+	}
+	ac := t.ac(d)
+	roll := t.r.D20()
+	hit := roll == 20 || (roll != 1 && roll+bonus >= ac)
+	if !hit {
+		if t.log != nil {
+			t.logf("%s attacks %s: d20 %d %+d = %d vs AC %d: miss", c.Name, t.name(d), roll, bonus, roll+bonus, ac)
+		}
+		return 0
+	}
+	mult := 1 + extraMult
+	crit := false
+	if roll >= c.ThreatFrom {
+		crit = true
+		if t.g.Opt.ConfirmCrits {
+			conf := t.r.D20()
+			crit = conf == 20 || (conf != 1 && conf+bonus >= ac)
+			if t.log != nil {
+				t.logf("  threat: confirmation d20 %d %+d = %d vs AC %d: %v", conf, bonus, conf+bonus, ac, crit)
+			}
+		}
+		if crit {
+			mult += c.CritMult - 1
+			t.c.Inc(t.side(a), Criticals)
+		}
+	}
+	dmg := 0
+	for k := 0; k < mult; k++ {
+		dmg += c.Damage.Roll(t.r)
+	}
+	dmg = max(dmg, 1)
+	if t.log != nil {
+		what := "hit"
+		if crit {
+			what = "critical hit"
+		}
+		if t.log != nil {
+			t.logf("%s attacks %s: d20 %d %+d = %d vs AC %d: %s for %d (damage x%d)", c.Name, t.name(d), roll, bonus, roll+bonus, ac, what, dmg, mult)
+		}
+	}
+	t.damage(a, d, dmg)
+	return dmg
+}
+
+// charge (SRD "Charge"): a full-round action moving at least 10 feet and up
+// to twice speed straight at the target, then one attack at +2; the charger
+// has -2 AC until its next turn. In a surprise round only up to speed.
+func (t *Table) charge(a, d int) {
+	f := &t.f[a]
+	f.charging = true
+	f.chargeAC = true
+	t.c.Inc(t.side(a), Charges)
+	if t.log != nil {
+		t.logf("%s charges %s", t.name(a), t.name(d))
+	}
+	t.move(a, d, t.Dist(a, d)-t.g.C[a].Reach)
+	if !f.out && !t.f[d].out && t.InReach(a, d) {
+		t.enemyAttacks(a, d)
+		if !f.out && !t.f[d].out {
+			t.c.Inc(t.side(a), sim.Actions)
+			t.attack(a, d, t.g.C[a].Attacks[0], 0)
+		}
+	}
+	f.charging = false
+}

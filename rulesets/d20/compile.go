@@ -1,0 +1,277 @@
+package d20
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"simctl/sim"
+	"simctl/sim/dice"
+	"simctl/sim/scenario"
+)
+
+// Game is a compiled d20 scenario. Immutable; shared by all workers.
+type Game struct {
+	Opt       Options
+	Maxround  int
+	Distance  int
+	C         []Combatant // the expanded roster
+	roster    []sim.Entrant
+	sideCount [2]int
+}
+
+// Combatant is the static description of one combatant.
+type Combatant struct {
+	Name          string
+	Side          int
+	HP            dice.Expr
+	AC, DexAC     int
+	Init          int
+	InitRoll      int // pinned d20, 0: rolled
+	Aware         bool
+	Attacks       []int
+	Damage        dice.Expr
+	ThreatFrom    int // lowest d20 that threatens (20 by default; 21: never)
+	CritMult      int
+	Speed         int
+	Reach         int
+	Brace         bool
+	UncannyDodge  bool
+	Concentration int
+	Spellcraft    int
+	Save          int
+	Spells        []Spell
+	Policy        Policy
+}
+
+// Spell is a simple damage spell.
+type Spell struct {
+	Name     string
+	Damage   dice.Expr
+	Level    int
+	Uses     int
+	SaveDC   int // 0: no save
+	SaveHalf bool
+}
+
+// Roster implements sim.Game.
+func (g *Game) Roster() []sim.Entrant { return g.roster }
+
+// Counters implements sim.Game.
+func (g *Game) Counters() []string { return counterNames }
+
+// MaxRounds implements sim.Game.
+func (g *Game) MaxRounds() int { return g.Maxround }
+
+// NewTable implements sim.Game.
+func (g *Game) NewTable() sim.Table { return newTable(g) }
+
+// Index returns the roster index of a combatant by roster name, or by
+// template name when it has a single copy.
+func (g *Game) Index(name string) (int, bool) {
+	found := -1
+	for i, c := range g.C {
+		if c.Name == name {
+			return i, true
+		}
+		if strings.HasPrefix(c.Name, name+"#") {
+			if found >= 0 {
+				return -1, false
+			}
+			found = i
+		}
+	}
+	return found, found >= 0
+}
+
+// Compile implements sim.Ruleset.
+func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
+	g := &Game{Maxround: sc.MaxRounds, Distance: sc.Distance}
+	d := sc.Dec
+	g.Opt = compileOptions(sc)
+	type pending struct {
+		spec scenario.Policy
+		idx  int
+	}
+	var pols []pending
+	for s, side := range sc.Sides {
+		for _, cs := range side.Combatants {
+			base := Combatant{
+				Name: cs.Name, Side: s, HP: cs.HP, AC: cs.AC, Init: cs.Init, InitRoll: cs.InitiativeRoll,
+				Aware: side.Aware, Attacks: cs.Attacks, Damage: cs.Damage, Speed: cs.Speed,
+				Reach: 5, ThreatFrom: 20, CritMult: 2,
+			}
+			if cs.Aware != nil {
+				base.Aware = *cs.Aware
+			}
+			compileFields(d, &base, cs)
+			spec := side.Policy
+			if cs.Policy.Name != "" {
+				spec = cs.Policy
+			}
+			for k := 1; k <= cs.Count; k++ {
+				c := base
+				if cs.Count > 1 {
+					c.Name = cs.Name + "#" + strconv.Itoa(k)
+				}
+				pols = append(pols, pending{spec, len(g.C)})
+				g.C = append(g.C, c)
+				g.roster = append(g.roster, sim.Entrant{Name: c.Name, Side: s})
+				g.sideCount[s]++
+			}
+		}
+	}
+	if err := sc.Rep.Err(); err != nil {
+		return nil, err
+	}
+	for _, p := range pols {
+		g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
+	}
+	if err := sc.Rep.Err(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func compileOptions(sc *scenario.Scenario) Options {
+	o := Options{Dying: "out-at-0", ConfirmCrits: true}
+	d := sc.Dec
+	valid := []string{"dying", "surprise_ends_flat_footed", "confirm_crits"}
+	for name, n := range sc.Options {
+		path := "options." + name
+		switch name {
+		case "dying":
+			o.Dying = d.Enum(n, path, []string{"out-at-0", "srd"})
+		case "surprise_ends_flat_footed":
+			o.SurpriseEndsFlatFooted = d.Bool(n, path)
+		case "confirm_crits":
+			o.ConfirmCrits = d.Bool(n, path)
+		default:
+			d.Unknown(sc.OptionKey[name], path, valid)
+		}
+	}
+	return o
+}
+
+func compileFields(d *scenario.Decoder, c *Combatant, cs scenario.Combatant) {
+	p := cs.Path + "."
+	for name, n := range cs.Extra {
+		switch name {
+		case "dex_ac":
+			c.DexAC = d.Int(n, p+name, 0, 100)
+		case "crit":
+			c.ThreatFrom, c.CritMult = parseCrit(d, n, p+name)
+		case "uncanny_dodge":
+			c.UncannyDodge = d.Bool(n, p+name)
+		case "reach":
+			c.Reach = d.Int(n, p+name, 5, 100)
+			if c.Reach%5 != 0 {
+				d.Errorf(n, p+name, "reach %d is not a multiple of 5 feet", c.Reach)
+			}
+		case "brace":
+			c.Brace = d.Bool(n, p+name)
+		case "concentration":
+			c.Concentration = d.Int(n, p+name, -20, 100)
+		case "spellcraft":
+			c.Spellcraft = d.Int(n, p+name, -20, 100)
+		case "save":
+			c.Save = d.Int(n, p+name, -20, 100)
+		case "spells":
+			c.Spells = compileSpells(d, n, p+name)
+		}
+	}
+	if c.Speed%5 != 0 {
+		d.Errorf(cs.Node, p+"speed", "speed %d is not a multiple of 5 feet", c.Speed)
+	}
+}
+
+// parseCrit reads "19-20/x2", "20/x3", "x3" or "none".
+func parseCrit(d *scenario.Decoder, n *yaml.Node, path string) (int, int) {
+	s := strings.TrimSpace(d.Str(n, path))
+	bad := func() (int, int) {
+		d.Errorf(n, path, "crit %q: expected a threat range and multiplier such as \"19-20/x2\", \"20/x3\", \"x3\", or \"none\"", s)
+		return 20, 2
+	}
+	if s == "none" {
+		return 21, 1
+	}
+	rng, mult := "20", s
+	if i := strings.IndexByte(s, '/'); i >= 0 {
+		rng, mult = s[:i], s[i+1:]
+	} else if !strings.HasPrefix(s, "x") {
+		rng, mult = s, "x2"
+	}
+	if !strings.HasPrefix(mult, "x") {
+		return bad()
+	}
+	m, err := strconv.Atoi(mult[1:])
+	if err != nil || m < 2 || m > 10 {
+		return bad()
+	}
+	lo, hi := rng, "20"
+	if i := strings.IndexByte(rng, '-'); i >= 0 {
+		lo, hi = rng[:i], rng[i+1:]
+	}
+	l, err1 := strconv.Atoi(lo)
+	h, err2 := strconv.Atoi(hi)
+	if err1 != nil || err2 != nil || h != 20 || l < 2 || l > 20 {
+		return bad()
+	}
+	return l, m
+}
+
+func compileSpells(d *scenario.Decoder, n *yaml.Node, path string) []Spell {
+	if n.Kind != yaml.SequenceNode {
+		d.Errorf(n, path, "expected a list of spells, e.g. [{name: fire bolt, damage: 3d6, level: 2}]")
+		return nil
+	}
+	var out []Spell
+	seen := map[string]bool{}
+	for i, sn := range n.Content {
+		sp := Spell{Uses: 1, SaveHalf: true}
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if sn.Kind != yaml.MappingNode {
+			d.Errorf(sn, p, "a spell is a mapping {name, damage, level, uses, save_dc, save_half}")
+			continue
+		}
+		keys := d.Mapping(sn, p, []string{"name", "damage", "level", "uses", "save_dc", "save_half"})
+		if k := keys["name"]; k != nil {
+			sp.Name = d.Str(k, p+".name")
+		} else {
+			d.Errorf(sn, p+".name", "missing; a spell needs a name (counterspelling matches names)")
+		}
+		if seen[sp.Name] {
+			d.Errorf(sn, p+".name", "spell %q listed twice", sp.Name)
+		}
+		seen[sp.Name] = true
+		if k := keys["damage"]; k != nil {
+			sp.Damage = d.Dice(k, p+".damage")
+		} else {
+			d.Errorf(sn, p+".damage", "missing; give the spell's damage as dice, e.g. 3d6")
+		}
+		if k := keys["level"]; k != nil {
+			sp.Level = d.Int(k, p+".level", 0, 9)
+		}
+		if k := keys["uses"]; k != nil {
+			sp.Uses = d.Int(k, p+".uses", 0, 1000)
+		}
+		if k := keys["save_dc"]; k != nil {
+			sp.SaveDC = d.Int(k, p+".save_dc", 1, 100)
+		}
+		if k := keys["save_half"]; k != nil {
+			sp.SaveHalf = d.Bool(k, p+".save_half")
+		}
+		out = append(out, sp)
+	}
+	if len(out) > maxSpells {
+		d.Errorf(n, path, "%d spells; at most %d per combatant", len(out), maxSpells)
+		out = out[:maxSpells]
+	}
+	return out
+}
+
+// maxSpells bounds the per-combatant spell table so a Table can hold uses in
+// a fixed array.
+const maxSpells = 8

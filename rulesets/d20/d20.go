@@ -1,0 +1,75 @@
+// Package d20 is the referee for d20 SRD 3.5 combat around initiative
+// (shared/rules/003_…txt; the Korean 000_…txt is the same Delay/Ready text).
+//
+// The package reads like the book's combat chapter, one file per rule:
+//
+//	initiative.go  initiative checks, both tie-break steps, flat-footed
+//	round.go       the encounter: surprise round, regular rounds, the count
+//	delay.go       Delay: acting later, the new count, the lost action
+//	ready.go       Ready: triggers, interrupting, the new count, the 5-foot step
+//	attack.go      attack rolls, threats and confirmation, damage, charge, brace
+//	spells.go      casting, Concentration, counterspelling
+//	movement.go    positions on a line, reach, attacks of opportunity
+//	dying.go       option dying: out at 0, or the SRD's disabled/dying/dead
+//
+// Decisions (whom to attack, whether to delay or ready and for what) are
+// made by a Policy (policy.go); the scripted policies live in package agents.
+//
+// Concurrency: a *Game is immutable after Compile and shared by all
+// workers; each worker owns its *Table.
+package d20
+
+import (
+	"simctl/rulesets"
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+func init() { rulesets.Register(Ruleset{}) }
+
+// Ruleset is the d20 referee.
+type Ruleset struct{}
+
+// Name implements sim.Ruleset.
+func (Ruleset) Name() string { return "d20" }
+
+// Schema implements sim.Ruleset.
+func (Ruleset) Schema() scenario.Schema {
+	return scenario.Schema{
+		CombatantFields: []string{"dex_ac", "crit", "uncanny_dodge", "reach", "brace",
+			"concentration", "spellcraft", "save", "spells"},
+		InitDie: 20,
+	}
+}
+
+// Extra counters d20 records beyond sim's base counters.
+const (
+	AttacksOfOpportunity = sim.NumBase + iota
+	Criticals
+	Charges
+	ConcentrationFailures
+	Counterspells
+	SpellsCast
+	Deaths
+	numCounters
+)
+
+var counterNames = append(append([]string(nil), sim.BaseCounters...),
+	"attacks_of_opportunity", "criticals", "charges", "concentration_failures",
+	"counterspells", "spells_cast", "deaths")
+
+// Options of the ruleset (scenario `options:`).
+type Options struct {
+	Dying                  string // "out-at-0" | "srd"
+	SurpriseEndsFlatFooted bool
+	ConfirmCrits           bool
+}
+
+var optionDocs = []sim.Option{
+	{Name: "dying", Default: "out-at-0", Valid: "out-at-0 | srd",
+		Doc: "out-at-0: out of the fight at HP <= 0. srd: disabled at 0, dying below 0 (loses 1 HP a round, 10% a round to stabilise), dead at -10; disabled and dying are out of the fight but counted as deaths only at -10"},
+	{Name: "surprise_ends_flat_footed", Default: "false", Valid: "true | false",
+		Doc: "false (the source): flat-footed until the first regular turn, even after acting in the surprise round. true (common table reading): any action ends it"},
+	{Name: "confirm_crits", Default: "true", Valid: "true | false",
+		Doc: "true: a threat is a critical only if a second attack roll also hits (SRD 3.5). false: every threat that hits is a critical"},
+}

@@ -1,0 +1,118 @@
+package d20
+
+import "simctl/sim"
+
+// Delay (SRD "Delay"): on its turn a combatant takes no action and acts
+// later in the same round, at a count it names or right after a combatant
+// it names. It never interrupts anyone: a delayed combatant steps in only
+// between turns. Its initiative becomes the count at which it acts, for the
+// rest of the fight. If its next turn comes and it still has not acted, the
+// delayed action is lost (turn does that). If it acts in the next round
+// before its old turn comes up, its entry moves there and it gets no regular
+// action that round (moving the entry removes the old turn).
+
+func (t *Table) startDelay(i int, p Plan) {
+	f := &t.f[i]
+	f.delayed = true
+	f.delayAfter = p.DelayAfter
+	f.delayTo = p.DelayTo
+	t.c.Inc(t.side(i), sim.Delays)
+	if p.DelayAfter >= 0 {
+		if t.log != nil {
+			t.logf("%s delays until %s has acted", t.name(i), t.name(p.DelayAfter))
+		}
+	} else {
+		if t.log != nil {
+			t.logf("%s delays to count %d", t.name(i), p.DelayTo)
+		}
+	}
+}
+
+// resumeDelayedAtCount lets combatants delaying to a count higher than
+// next's act before next, the highest count first. It reports whether any
+// did.
+func (t *Table) resumeDelayedAtCount(next int) bool {
+	did := false
+	for {
+		d := -1
+		for _, k := range t.order {
+			f := &t.f[k]
+			if f.delayed && f.delayAfter < 0 && !f.out && k != next && f.delayTo > t.f[next].count &&
+				(d < 0 || f.delayTo > t.f[d].delayTo) {
+				d = k
+			}
+		}
+		if d < 0 {
+			break
+		}
+		t.place(d, next, false)
+		t.resumeAt(d, t.f[d].delayTo)
+		did = true
+		if t.over() {
+			break
+		}
+	}
+	if did {
+		t.cur = t.index(next)
+	}
+	return did
+}
+
+// resumeDelayedAfter lets combatants waiting for a to act, right after it.
+func (t *Table) resumeDelayedAfter(a int) {
+	anchor := a
+	for k := 0; k < len(t.order); k++ {
+		d := t.order[k]
+		f := &t.f[d]
+		if !f.delayed || f.delayAfter != a || f.out {
+			continue
+		}
+		t.place(d, anchor, true)
+		t.resumeAt(d, t.f[a].count)
+		anchor = d // several waiting for the same combatant keep their order
+		k = -1     // the order changed; look again
+		if t.over() {
+			return
+		}
+	}
+	t.cur = t.index(anchor)
+}
+
+// resumeDelayedAtEnd: a count below everyone else's comes at the end of the
+// round.
+func (t *Table) resumeDelayedAtEnd() {
+	for k := 0; k < len(t.order); k++ {
+		d := t.order[k]
+		f := &t.f[d]
+		if !f.delayed || f.delayAfter >= 0 || f.out {
+			continue
+		}
+		t.place(d, t.order[len(t.order)-1], true)
+		t.resumeAt(d, f.delayTo)
+		k = -1
+		if t.over() {
+			return
+		}
+	}
+}
+
+// resumeAt takes d's delayed action; its initiative becomes count.
+func (t *Table) resumeAt(d, count int) {
+	f := &t.f[d]
+	f.delayed = false
+	f.count = count
+	if t.log != nil {
+		t.logf("%s takes its delayed action at count %d", t.name(d), count)
+	}
+	t.actor, t.cur = d, t.index(d)
+	t.resume = true
+	p := t.g.C[d].Policy.Turn(t, d)
+	t.resume = false
+	if p.Do == Ready {
+		t.startReady(d, p)
+	} else {
+		// Delaying again is for the next turn, not within a delayed action.
+		t.act(d, p)
+	}
+	t.actor = -1
+}

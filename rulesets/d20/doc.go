@@ -1,0 +1,49 @@
+package d20
+
+import "simctl/sim"
+
+// Doc implements sim.Ruleset.
+func (Ruleset) Doc() sim.RulesDoc {
+	return sim.RulesDoc{
+		Name:   "d20",
+		Title:  "d20 SRD 3.5: initiative, surprise, Delay and Ready",
+		Source: "shared/rules/003_2de9ded986abc8cd.txt (Korean: 000_ade8ca8fee97b433.txt)",
+		Summary: "Initiative is d20 + init once per battle, highest first; ties go to the higher modifier, then a random order. " +
+			"Combatants are flat-footed (AC without dex_ac, no attacks of opportunity) until their first regular turn unless uncanny_dodge. " +
+			"If some combatants are unaware a surprise round comes first: the aware act with one standard action each. " +
+			"Positions are feet on a line between the sides (distance:); melee needs the target within reach.",
+		Options:  optionDocs,
+		Policies: policyDocs(),
+		Fields: []sim.Field{
+			{Name: "dex_ac", Doc: "the part of AC lost while flat-footed (default 0)"},
+			{Name: "crit", Doc: `threat range and multiplier, "19-20/x2", "20/x3", "x3" (20/x3) or "none" (default 20/x2)`},
+			{Name: "uncanny_dodge", Doc: "true: keeps dex_ac while flat-footed"},
+			{Name: "reach", Doc: "feet the melee weapon reaches (default 5; 10 for reach weapons)"},
+			{Name: "brace", Doc: "true: a piercing weapon set against a charge; a readied attack with it deals double damage to a charger"},
+			{Name: "concentration", Doc: "Concentration bonus: keep a spell when damaged while casting (DC 10 + damage + spell level)"},
+			{Name: "spellcraft", Doc: "Spellcraft bonus: identify a spell to counter it (DC 15 + spell level)"},
+			{Name: "save", Doc: "saving throw bonus against spells with a save_dc"},
+			{Name: "spells", Doc: "list of {name, damage, level, uses (default 1), save_dc, save_half (default true)}; casting is a standard action, the target takes the damage (a save halves or negates it)"},
+			{Name: "initiative_roll", Doc: "pins the d20 of the initiative check (1-20); init still adds"},
+		},
+		Actions: []sim.Field{
+			{Name: "attack", Doc: "standard action: one attack with the first bonus of attacks"},
+			{Name: "full attack", Doc: "full-round action: every bonus of attacks; only with no movement beyond a 5-foot step"},
+			{Name: "move", Doc: "move action: up to speed toward the target; moving out of a threatened position provokes an attack of opportunity"},
+			{Name: "charge", Doc: "full-round: at least 10 ft and up to 2x speed, +2 to hit, -2 AC until the next turn, one attack (in a surprise round: up to speed)"},
+			{Name: "cast", Doc: "standard action: a spell; in an enemy's reach it provokes; damage while casting forces a Concentration check"},
+			{Name: "delay", Doc: "take no action, act later this round after a named combatant or at a count; initiative becomes that count; lost if the next turn comes first; acting early next round forfeits that round's regular turn"},
+			{Name: "ready", Doc: "standard action: an attack, spell or counterspell with a trigger (charge, enemy_in_reach, enemy_casts, ally_acts, enemy_attacks_ally); resolves just before the trigger, initiative moves just ahead of the triggering combatant; lost at the next turn; 5-foot step only if not otherwise moved this round"},
+			{Name: "critical hits", Doc: "a natural 20 always hits and a natural 1 always misses; a threat confirmed by a second roll deals damage mult times; multipliers add (brace x2 on a x3 crit: x4); every hit deals at least 1"},
+		},
+		Counters: []sim.Field{
+			{Name: "attacks_of_opportunity", Doc: "attacks of opportunity made"},
+			{Name: "criticals", Doc: "confirmed critical hits"},
+			{Name: "charges", Doc: "charges made"},
+			{Name: "concentration_failures", Doc: "spells this side lost to damage while casting"},
+			{Name: "counterspells", Doc: "enemy spells this side countered"},
+			{Name: "spells_cast", Doc: "spells this side completed"},
+			{Name: "deaths", Doc: "combatants of this side dead (option dying: srd counts only HP <= -10; out-at-0 counts every drop)"},
+		},
+	}
+}

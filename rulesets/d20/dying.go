@@ -1,0 +1,66 @@
+package d20
+
+import "simctl/sim"
+
+// damage applies dmg from a to d. Option dying: out-at-0 takes a combatant
+// out at HP <= 0 (and counts a death); srd makes it disabled at 0 and dying
+// below 0 (both out of the fight) and dead at -10.
+func (t *Table) damage(a, d, dmg int) {
+	f := &t.f[d]
+	f.hp -= dmg
+	t.c.Add(t.side(a), sim.DamageDealt, int64(dmg))
+	if f.hp > 0 || f.dead {
+		return
+	}
+	if !f.out {
+		f.out = true
+		f.readied, f.delayed = false, false
+	}
+	if t.g.Opt.Dying != "srd" || f.hp <= -10 {
+		f.dead = true
+		f.dying = false
+		t.c.Inc(t.side(d), Deaths)
+		if t.log != nil {
+			t.logf("%s is dead (hp %d)", t.name(d), f.hp)
+		}
+		return
+	}
+	if f.hp < 0 {
+		f.dying = true
+		if t.log != nil {
+			t.logf("%s is dying (hp %d)", t.name(d), f.hp)
+		}
+	} else {
+		if t.log != nil {
+			t.logf("%s is disabled (hp 0)", t.name(d))
+		}
+	}
+}
+
+// bleed is the SRD's dying rule at the end of each round: a dying combatant
+// has a 10% chance to become stable, otherwise it loses 1 hit point; at -10
+// it is dead.
+func (t *Table) bleed() {
+	for i := range t.f {
+		f := &t.f[i]
+		if !f.dying {
+			continue
+		}
+		if t.r.Die(10) == 1 {
+			f.dying = false
+			if t.log != nil {
+				t.logf("%s stabilises at hp %d", t.name(i), f.hp)
+			}
+			continue
+		}
+		f.hp--
+		if f.hp <= -10 {
+			f.dying = false
+			f.dead = true
+			t.c.Inc(t.side(i), Deaths)
+			if t.log != nil {
+				t.logf("%s bleeds out", t.name(i))
+			}
+		}
+	}
+}

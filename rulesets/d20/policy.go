@@ -1,0 +1,125 @@
+package d20
+
+import (
+	"sort"
+	"strings"
+
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+// Policy makes a combatant's decisions. Policies are compiled once and
+// shared by all workers, so Turn must not modify the policy; everything that
+// changes during an encounter lives in the Table, read through its methods.
+type Policy interface {
+	// Turn plans the combatant's turn: act now, delay or ready.
+	// t.StandardOnly() is true in a surprise round; t.Resuming(self) is true
+	// when a delayed combatant takes its delayed action (a Delay plan is then
+	// treated as Act).
+	Turn(t *Table, self int) Plan
+}
+
+// Do is the kind of plan for a turn.
+type Do uint8
+
+// Plan kinds.
+const (
+	Act Do = iota
+	Delay
+	Ready
+)
+
+// Trigger is what sets off a readied action.
+type Trigger uint8
+
+// Triggers (RULES.md §1: at least these).
+const (
+	OnCharge           Trigger = iota + 1 // an enemy charges into reach
+	OnEnemyInReach                        // an enemy moves into reach (charging or not)
+	OnEnemyCasts                          // an enemy starts casting a spell
+	OnAllyActs                            // the named ally starts its action
+	OnEnemyAttacksAlly                    // an enemy attacks the named ally
+)
+
+// TriggerNames are the scenario names of the triggers, by value.
+var TriggerNames = []string{"", "charge", "enemy_in_reach", "enemy_casts", "ally_acts", "enemy_attacks_ally"}
+
+// ReadyAction is what a readied combatant does when triggered.
+type ReadyAction uint8
+
+// Readied actions.
+const (
+	ReadyAttack ReadyAction = iota
+	ReadyCast
+	ReadyCounterspell
+)
+
+// Plan is a policy's decision for one turn.
+type Plan struct {
+	Do     Do
+	Target int // Act: the enemy to attack or approach (-1: nobody; the turn is spent)
+	Spell  int // Act: the spell to cast at Target, -1 for weapons
+	Charge bool
+
+	// Delay: act right after combatant DelayAfter, or at count DelayTo when
+	// DelayAfter is -1.
+	DelayAfter int
+	DelayTo    int
+
+	// Ready: when Trigger happens (naming Ally for ally triggers), do Action
+	// (with Spell for ReadyCast/ReadyCounterspell; -1 for counterspell means
+	// "whatever the caster casts, if known").
+	Trigger Trigger
+	Ally    int
+	Action  ReadyAction
+}
+
+// PolicyMaker compiles a scenario policy for combatant self of game g,
+// reporting bad parameters through d.
+type PolicyMaker func(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy
+
+type policyEntry struct {
+	make PolicyMaker
+	doc  sim.Field
+}
+
+var policies = map[string]policyEntry{}
+
+// RegisterPolicy adds a named policy. Call it from an init function only.
+func RegisterPolicy(name, doc string, make PolicyMaker) {
+	if _, dup := policies[name]; dup {
+		panic("d20: policy " + name + " registered twice")
+	}
+	policies[name] = policyEntry{make, sim.Field{Name: name, Doc: doc}}
+}
+
+// PolicyNames lists the registered policies, sorted.
+func PolicyNames() []string {
+	names := make([]string, 0, len(policies))
+	for n := range policies {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func policyDocs() []sim.Field {
+	var out []sim.Field
+	for _, n := range PolicyNames() {
+		out = append(out, policies[n].doc)
+	}
+	return out
+}
+
+func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+	name := spec.Name
+	if name == "" {
+		name = "default"
+	}
+	e, ok := policies[name]
+	if !ok {
+		d.Errorf(spec.Node, spec.Path, "unknown policy %q; valid: %s", name, strings.Join(PolicyNames(), ", "))
+		return nil
+	}
+	return e.make(d, g, self, spec)
+}

@@ -1,0 +1,212 @@
+package d20
+
+import "simctl/sim"
+
+// Ready (SRD "Ready"): a standard action naming an action and a trigger.
+// Any time before its next turn the combatant may take the readied action
+// when the trigger happens; it resolves just before the triggering action,
+// interrupting it, and the interrupted combatant carries on if it still
+// can. Its initiative becomes the count on which it acted, immediately ahead
+// of the triggering combatant, for the rest of the encounter. If its next
+// turn comes first the readied action is lost (turn does that). Taken in the
+// next round before its regular turn, its entry moves up and it gets no
+// regular action that round. A 5-foot step may go with the readied action
+// only if it has not otherwise moved this round.
+
+func (t *Table) startReady(i int, p Plan) {
+	f := &t.f[i]
+	f.readied = true
+	f.ready = p
+	f.acted = true
+	t.c.Inc(t.side(i), sim.Readies)
+	if t.log != nil {
+		what := [...]string{"an attack", "a spell", "a counterspell"}[p.Action]
+		who := ""
+		if p.Trigger == OnAllyActs || p.Trigger == OnEnemyAttacksAlly {
+			who = " (" + t.name(p.Ally) + ")"
+		}
+		if t.log != nil {
+			t.logf("%s readies %s, trigger %s%s", t.name(i), what, TriggerNames[p.Trigger], who)
+		}
+	}
+}
+
+// readiers calls fire for each combatant with a readied action of kind k,
+// in initiative order, until fire reports that the triggering action is over
+// (its combatant is out or its spell is ruined).
+func (t *Table) readiers(k Trigger, src int, fire func(r int) (stop bool)) {
+	for n := 0; n < len(t.order); n++ {
+		r := t.order[n]
+		f := &t.f[r]
+		if !f.readied || f.out || f.ready.Trigger != k || r == src {
+			continue
+		}
+		if fire(r) || t.f[src].out {
+			return
+		}
+		if !f.readied {
+			n = -1 // r's entry moved: walk the new order again
+		}
+	}
+}
+
+// took records that r took its readied action in response to src and moves
+// r's entry immediately ahead of src.
+func (t *Table) took(r, src int) {
+	f := &t.f[r]
+	f.readied = false
+	f.acted = true
+	s := t.side(r)
+	t.c.Inc(s, sim.ReadiesTriggered)
+	t.c.Inc(s, sim.Actions)
+	if t.side(src) != s {
+		t.c.Inc(s, sim.Interrupts)
+	}
+	f.count = t.f[src].count
+	t.place(r, src, false)
+	if t.log != nil {
+		t.logf("%s's initiative becomes %d, just ahead of %s", t.name(r), f.count, t.name(src))
+	}
+}
+
+// stepInto reports whether r can reach tg for a readied attack, taking the
+// 5-foot step if that is what it needs and it has not moved this round.
+func (t *Table) stepInto(r, tg int) bool {
+	if t.InReach(r, tg) {
+		return true
+	}
+	if t.f[r].moved == 0 && t.Dist(r, tg) <= t.g.C[r].Reach+5 {
+		t.step(r, tg)
+		return true
+	}
+	return false
+}
+
+// canStepInto is stepInto without moving.
+func (t *Table) canStepInto(r, tg int) bool {
+	return t.InReach(r, tg) || t.f[r].moved == 0 && t.Dist(r, tg) <= t.g.C[r].Reach+5
+}
+
+// enemyMoved: the trigger "an enemy moves into reach" (any movement) or
+// "charges" (a charge only), checked when the mover's movement ends, before
+// its attack.
+func (t *Table) enemyMoved(m, from int) {
+	for _, k := range [...]Trigger{OnCharge, OnEnemyInReach} {
+		if k == OnCharge && !t.f[m].charging {
+			continue
+		}
+		t.readiers(k, m, func(r int) bool {
+			if t.side(r) == t.side(m) {
+				return false
+			}
+			wasOut := abs(t.f[r].x-from) > t.g.C[r].Reach+t.stepAllowance(r)
+			if !wasOut || !t.canStepInto(r, m) {
+				return false
+			}
+			t.stepInto(r, m)
+			if t.log != nil {
+				t.logf("%s: readied attack as %s comes into reach", t.name(r), t.name(m))
+			}
+			t.took(r, m)
+			t.readiedAttack(r, m)
+			return false
+		})
+		if t.f[m].out {
+			return
+		}
+	}
+}
+
+func (t *Table) stepAllowance(r int) int {
+	if t.f[r].moved == 0 {
+		return 5
+	}
+	return 0
+}
+
+// allyActs: the trigger "a named ally acts", checked as the ally starts its
+// action. The readied attack goes at the ally's target when it can reach it.
+func (t *Table) allyActs(a, target int) {
+	t.readiers(OnAllyActs, a, func(r int) bool {
+		f := &t.f[r]
+		if f.ready.Ally != a || t.side(r) != t.side(a) {
+			return false
+		}
+		tg := target
+		if tg < 0 || t.f[tg].out {
+			return false
+		}
+		switch f.ready.Action {
+		case ReadyCast:
+			if f.uses[f.ready.Spell] == 0 {
+				return false
+			}
+			if t.log != nil {
+				t.logf("%s: readied spell as %s acts", t.name(r), t.name(a))
+			}
+			t.took(r, a)
+			t.cast(r, tg, f.ready.Spell)
+		case ReadyAttack:
+			if !t.canStepInto(r, tg) {
+				return false
+			}
+			t.stepInto(r, tg)
+			if t.log != nil {
+				t.logf("%s: readied attack as %s acts", t.name(r), t.name(a))
+			}
+			t.took(r, a)
+			t.readiedAttack(r, tg)
+		default:
+			return false
+		}
+		return false
+	})
+}
+
+// enemyAttacks: the trigger "an enemy attacks a named ally", checked before
+// the attacker's first attack roll against that ally.
+func (t *Table) enemyAttacks(a, victim int) {
+	t.readiers(OnEnemyAttacksAlly, a, func(r int) bool {
+		f := &t.f[r]
+		if f.ready.Ally != victim || t.side(r) == t.side(a) {
+			return false
+		}
+		switch f.ready.Action {
+		case ReadyCast:
+			if f.uses[f.ready.Spell] == 0 {
+				return false
+			}
+			if t.log != nil {
+				t.logf("%s: readied spell as %s attacks %s", t.name(r), t.name(a), t.name(victim))
+			}
+			t.took(r, a)
+			t.cast(r, a, f.ready.Spell)
+		case ReadyAttack:
+			if !t.canStepInto(r, a) {
+				return false
+			}
+			t.stepInto(r, a)
+			if t.log != nil {
+				t.logf("%s: readied attack as %s attacks %s", t.name(r), t.name(a), t.name(victim))
+			}
+			t.took(r, a)
+			t.readiedAttack(r, a)
+		default:
+			return false
+		}
+		return false
+	})
+}
+
+// readiedAttack is the readied standard attack; a braced weapon deals double
+// damage to a charging target.
+func (t *Table) readiedAttack(r, tg int) int {
+	extra := 0
+	if t.g.C[r].Brace && t.f[tg].charging {
+		extra = 1
+		if t.log != nil {
+			t.logf("%s's weapon is set against the charge (double damage)", t.name(r))
+		}
+	}
+	return t.attack(r, tg, t.g.C[r].Attacks[0], extra)
+}

@@ -1,0 +1,158 @@
+package d20
+
+import "simctl/sim"
+
+// playRound walks the initiative order once. Entries move while the round
+// runs (a readied action moves its combatant just ahead of the trigger, a
+// delayed one just after where it acts), so the walk follows t.cur, which
+// place keeps on the combatant whose turn is in progress.
+func (t *Table) playRound() {
+	for i := range t.f {
+		t.f[i].acted = false
+		t.f[i].moved = 0
+	}
+	for t.cur = 0; t.cur < len(t.order); t.cur++ {
+		i := t.order[t.cur]
+		// Delay: a combatant waiting for a count acts before the first
+		// combatant whose count is lower.
+		if t.resumeDelayedAtCount(i) {
+			if t.over() {
+				return
+			}
+			i = t.order[t.cur]
+		}
+		if t.f[i].out || (t.stdOne && !t.g.C[i].Aware) {
+			continue
+		}
+		t.turn(i)
+		if t.over() {
+			return
+		}
+		// Delay: combatants waiting for i act right after it.
+		t.resumeDelayedAfter(i)
+		if t.over() {
+			return
+		}
+	}
+	t.resumeDelayedAtEnd()
+}
+
+// turn is combatant i's regular turn in the order.
+func (t *Table) turn(i int) {
+	f := &t.f[i]
+	c := &t.g.C[i]
+	if t.first < 0 {
+		t.first = i
+	}
+	t.actor, t.cur = i, t.index(i)
+	defer func() { t.actor = -1 }()
+	t.c.Inc(c.Side, sim.Turns)
+	// "If you come to your next action and have not yet performed" the
+	// delayed or readied action, it is lost.
+	if f.delayed {
+		f.delayed = false
+		t.c.Inc(c.Side, sim.ActionsLost)
+		if t.log != nil {
+			t.logf("%s never took its delayed action: lost", c.Name)
+		}
+	}
+	if f.readied {
+		f.readied = false
+		t.c.Inc(c.Side, sim.ReadiesWasted)
+		t.c.Inc(c.Side, sim.ActionsLost)
+		if t.log != nil {
+			t.logf("%s's readied action was never triggered: lost", c.Name)
+		}
+	}
+	// Flat-footed ends at the first regular turn (the surprise round is not
+	// one unless the option says so).
+	if !t.stdOne || t.g.Opt.SurpriseEndsFlatFooted {
+		f.flatFooted = false
+	}
+	if !t.stdOne {
+		f.hadTurn = true
+	}
+	f.chargeAC = false
+	f.aooUsed = false
+	if t.log != nil {
+		t.logf("%s's turn (count %d, hp %d)", c.Name, f.count, f.hp)
+	}
+	plan := c.Policy.Turn(t, i)
+	switch plan.Do {
+	case Delay:
+		t.startDelay(i, plan)
+	case Ready:
+		t.startReady(i, plan)
+	default:
+		t.act(i, plan)
+	}
+}
+
+// act carries out an Act plan: a spell, or weapons after whatever movement
+// the distance needs. In the surprise round only one standard action.
+func (t *Table) act(i int, p Plan) {
+	c := &t.g.C[i]
+	f := &t.f[i]
+	f.acted = true
+	t.allyActs(i, p.Target)
+	if f.out {
+		return
+	}
+	if p.Target < 0 || t.f[p.Target].out {
+		if t.log != nil {
+			t.logf("%s has no one to act against", c.Name)
+		}
+		return
+	}
+	if p.Spell >= 0 && f.uses[p.Spell] > 0 {
+		t.cast(i, p.Target, p.Spell)
+		return
+	}
+	tg := p.Target
+	need := t.Dist(i, tg) - c.Reach // feet to close before tg is in reach
+	switch {
+	case need <= 0:
+		if t.stdOne || len(c.Attacks) == 1 {
+			t.attackAction(i, tg)
+		} else {
+			t.fullAttack(i, tg)
+		}
+	case need <= 5 && !t.stdOne && len(c.Attacks) > 1:
+		// A 5-foot step is the one movement a full attack allows.
+		t.step(i, tg)
+		t.fullAttack(i, tg)
+	case t.canCharge(i, need, p.Charge):
+		t.charge(i, tg)
+	case need <= c.Speed && !t.stdOne:
+		t.move(i, tg, need)
+		t.attackAction(i, tg)
+	default:
+		moves := 2
+		if t.stdOne {
+			moves = 1
+		}
+		t.move(i, tg, min(need, moves*c.Speed))
+	}
+}
+
+// canCharge: a charge needs at least 10 feet of movement and at most twice
+// speed (only speed when the turn allows a single standard action). The
+// policy asks for it (Charge) or it is the only way to attack this turn.
+func (t *Table) canCharge(i, need int, want bool) bool {
+	c := &t.g.C[i]
+	limit := 2 * c.Speed
+	if t.stdOne {
+		limit = c.Speed
+	}
+	if need < 10 || need > limit {
+		return false
+	}
+	return want || need > c.Speed || t.stdOne
+}
+
+// endOfRound runs the SRD dying rule when that option is on.
+func (t *Table) endOfRound() {
+	if t.g.Opt.Dying == "srd" {
+		t.bleed()
+	}
+}

@@ -1,0 +1,161 @@
+package d20
+
+import "simctl/sim"
+
+// cast: casting a spell is a standard action. The spell is spent when
+// casting starts. Enemies readied for "starts casting" go first: a readied
+// attack that deals damage forces a Concentration check (d20 +
+// concentration vs DC 10 + damage + spell level) or the spell is lost; a
+// readied counterspell needs a Spellcraft check (DC 15 + spell level) to
+// identify the spell and the same spell to cast, and then ruins it
+// automatically. Casting within an enemy's reach provokes an attack of
+// opportunity, whose damage also forces a Concentration check.
+func (t *Table) cast(a, d, s int) {
+	c := &t.g.C[a]
+	sp := &c.Spells[s]
+	f := &t.f[a]
+	f.uses[s]--
+	if t.log != nil {
+		t.logf("%s starts casting %s (level %d) at %s", c.Name, sp.Name, sp.Level, t.name(d))
+	}
+	lost := t.enemyCasts(a, s)
+	for e := range t.f {
+		if lost || f.out {
+			break
+		}
+		if t.threatens(e, a) {
+			if dmg := t.opportunity(e, a); dmg > 0 && !f.out {
+				lost = !t.concentrate(a, dmg, sp.Level)
+			}
+		}
+	}
+	if lost || f.out {
+		t.c.Inc(c.Side, sim.ActionsLost)
+		return
+	}
+	t.c.Inc(c.Side, sim.Actions)
+	t.c.Inc(c.Side, SpellsCast)
+	if t.f[d].out {
+		if t.log != nil {
+			t.logf("%s's %s finds its target already down", c.Name, sp.Name)
+		}
+		return
+	}
+	dmg := sp.Damage.Roll(t.r)
+	if sp.SaveDC > 0 {
+		save := t.r.D20()
+		ok := save+t.g.C[d].Save >= sp.SaveDC
+		if t.log != nil {
+			t.logf("%s saves: d20 %d %+d vs DC %d: %v", t.name(d), save, t.g.C[d].Save, sp.SaveDC, ok)
+		}
+		if ok {
+			if sp.SaveHalf {
+				dmg /= 2
+			} else {
+				dmg = 0
+			}
+		}
+	}
+	if t.log != nil {
+		t.logf("%s's %s deals %d to %s", c.Name, sp.Name, dmg, t.name(d))
+	}
+	if dmg > 0 {
+		t.damage(a, d, dmg)
+	}
+}
+
+// concentrate is the Concentration check after taking dmg while casting.
+func (t *Table) concentrate(a, dmg, level int) bool {
+	roll := t.r.D20()
+	bonus := t.g.C[a].Concentration
+	dc := 10 + dmg + level
+	ok := roll+bonus >= dc
+	if t.log != nil {
+		t.logf("%s: Concentration d20 %d %+d = %d vs DC %d: %s", t.name(a), roll, bonus, roll+bonus, dc,
+			keepsOrLoses(ok))
+	}
+	if !ok {
+		t.c.Inc(t.side(a), ConcentrationFailures)
+	}
+	return ok
+}
+
+// enemyCasts resolves the readied actions triggered by caster a starting
+// spell s. It reports whether the spell is lost.
+func (t *Table) enemyCasts(a, s int) (lost bool) {
+	sp := &t.g.C[a].Spells[s]
+	t.readiers(OnEnemyCasts, a, func(r int) bool {
+		f := &t.f[r]
+		if t.side(r) == t.side(a) {
+			return false
+		}
+		switch f.ready.Action {
+		case ReadyCounterspell:
+			own := t.counterWith(r, sp.Name, f.ready.Spell)
+			if own < 0 {
+				return false
+			}
+			roll := t.r.D20()
+			dc := 15 + sp.Level
+			if roll+t.g.C[r].Spellcraft < dc {
+				if t.log != nil {
+					t.logf("%s: Spellcraft d20 %d %+d vs DC %d: does not identify %s", t.name(r), roll, t.g.C[r].Spellcraft, dc, sp.Name)
+				}
+				return false
+			}
+			if t.log != nil {
+				t.logf("%s: Spellcraft d20 %d %+d vs DC %d: identifies %s and counters it", t.name(r), roll, t.g.C[r].Spellcraft, dc, sp.Name)
+			}
+			t.took(r, a)
+			f.uses[own]--
+			t.c.Inc(t.side(r), Counterspells)
+			lost = true
+			return true
+		case ReadyAttack:
+			if !t.canStepInto(r, a) {
+				return false
+			}
+			t.stepInto(r, a)
+			if t.log != nil {
+				t.logf("%s: readied attack as %s starts casting", t.name(r), t.name(a))
+			}
+			t.took(r, a)
+			if dmg := t.readiedAttack(r, a); dmg > 0 && !t.f[a].out {
+				lost = !t.concentrate(a, dmg, sp.Level)
+			}
+		case ReadyCast:
+			if f.uses[f.ready.Spell] == 0 {
+				return false
+			}
+			if t.log != nil {
+				t.logf("%s: readied spell as %s starts casting", t.name(r), t.name(a))
+			}
+			t.took(r, a)
+			hp := t.f[a].hp
+			t.cast(r, a, f.ready.Spell)
+			if dmg := hp - t.f[a].hp; dmg > 0 && !t.f[a].out {
+				lost = !t.concentrate(a, dmg, sp.Level)
+			}
+		}
+		return lost
+	})
+	return lost || t.f[a].out
+}
+
+// counterWith finds r's spell named name with a use left (the one the plan
+// names, or any when want is -1); -1 if none.
+func (t *Table) counterWith(r int, name string, want int) int {
+	for s, sp := range t.g.C[r].Spells {
+		if sp.Name == name && t.f[r].uses[s] > 0 && (want < 0 || want == s) {
+			return s
+		}
+	}
+	return -1
+}
+
+func keepsOrLoses(ok bool) string {
+	if ok {
+		return "keeps the spell"
+	}
+	return "loses the spell"
+}

@@ -1,0 +1,240 @@
+package d20
+
+import (
+	"simctl/sim"
+	"simctl/sim/rng"
+)
+
+// fighter is one combatant's state during an encounter.
+type fighter struct {
+	hp         int
+	count      int // initiative count; changes with Delay and Ready
+	x          int // position in feet on the line between the sides
+	out        bool
+	dead       bool
+	dying      bool
+	flatFooted bool
+	hadTurn    bool // has had a regular turn (flat-footed ends at the first)
+	acted      bool // took an action this round (for "after X has acted")
+	chargeAC   bool // -2 AC from its own charge until its next turn
+	charging   bool // in the middle of a charge (for brace and charge triggers)
+	moved      int  // feet moved this round (the readied 5-foot step rule)
+	aooUsed    bool // one attack of opportunity per round
+
+	delayed    bool
+	delayAfter int // -1: delaying to count delayTo
+	delayTo    int
+
+	readied bool
+	ready   Plan
+
+	uses [maxSpells]int
+}
+
+// Table is one worker's encounter state, reused across encounters.
+type Table struct {
+	g      *Game
+	f      []fighter
+	order  []int // initiative order, highest first; Delay and Ready move entries
+	actor  int   // combatant whose turn is in progress (-1 between turns)
+	cur    int   // index of actor's entry in order
+	round  int   // 0: surprise round
+	stdOne bool  // surprise round: one standard action only
+	resume bool  // the actor is taking a delayed action
+	first  int   // first combatant to take a turn
+	r      *rng.Stream
+	c      *sim.Counts
+	log    *sim.Log
+}
+
+func newTable(g *Game) *Table {
+	n := len(g.C)
+	return &Table{g: g, f: make([]fighter, n), order: make([]int, 0, n)}
+}
+
+// Play implements sim.Table.
+func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
+	t.r, t.c, t.log = r, c, log
+	t.setup()
+	t.rollInitiative()
+	winner := -1
+	rounds := 0
+	if t.surpriseRound() {
+		t.round = 0
+		t.stdOne = true
+		t.logf("-- surprise round: the aware act, one standard action each")
+		t.playRound()
+		t.stdOne = false
+		winner = t.winner()
+	}
+	for round := 1; winner < 0 && round <= t.g.Maxround; round++ {
+		t.round = round
+		rounds = round
+		if t.log != nil {
+			t.logf("-- round %d", round)
+		}
+		t.playRound()
+		t.endOfRound()
+		winner = t.winner()
+	}
+	out := sim.Outcome{Winner: winner, Rounds: rounds, FirstActor: t.first}
+	for i := range t.f {
+		if !t.f[i].out {
+			out.Survivors[t.g.C[i].Side]++
+		}
+	}
+	if log != nil {
+		t.logOutcome(out)
+	}
+	return out
+}
+
+// setup rolls hit points and places everyone at the start.
+func (t *Table) setup() {
+	t.actor, t.first = -1, -1
+	for i := range t.f {
+		c := &t.g.C[i]
+		f := &t.f[i]
+		*f = fighter{hp: c.HP.Roll(t.r), flatFooted: true, delayAfter: -1}
+		if c.Side == 1 {
+			f.x = t.g.Distance
+		}
+		for s := range c.Spells {
+			f.uses[s] = c.Spells[s].Uses
+		}
+		if t.log != nil {
+			t.logf("%s (side %d) hp %d, ac %d, at %d ft", c.Name, c.Side, f.hp, c.AC, f.x)
+		}
+	}
+}
+
+// winner returns the side whose opponents are all out, or -1.
+func (t *Table) winner() int {
+	var up [2]bool
+	for i := range t.f {
+		if !t.f[i].out {
+			up[t.g.C[i].Side] = true
+		}
+	}
+	switch {
+	case up[0] && !up[1]:
+		return 0
+	case up[1] && !up[0]:
+		return 1
+	}
+	return -1
+}
+
+func (t *Table) over() bool { return t.winner() >= 0 }
+
+func (t *Table) logf(format string, args ...any) {
+	if t.log != nil {
+		t.log.Printf(format, args...)
+	}
+}
+
+func (t *Table) name(i int) string { return t.g.C[i].Name }
+
+func (t *Table) side(i int) int { return t.g.C[i].Side }
+
+// index returns the position of combatant i in the order.
+func (t *Table) index(i int) int {
+	for k, v := range t.order {
+		if v == i {
+			return k
+		}
+	}
+	panic("d20: combatant missing from the initiative order")
+}
+
+// place moves combatant i in the order to just before (or after) anchor and
+// keeps t.cur on the actor whose turn is in progress.
+func (t *Table) place(i, anchor int, after bool) {
+	k := t.index(i)
+	t.order = append(t.order[:k], t.order[k+1:]...)
+	a := t.index(anchor)
+	if after {
+		a++
+	}
+	t.order = append(t.order, 0)
+	copy(t.order[a+1:], t.order[a:])
+	t.order[a] = i
+	if t.actor >= 0 {
+		t.cur = t.index(t.actor)
+	}
+}
+
+func (t *Table) logOutcome(o sim.Outcome) {
+	switch o.Winner {
+	case -1:
+		if t.log != nil {
+			t.logf("== draw after %d rounds", o.Rounds)
+		}
+	default:
+		if t.log != nil {
+			t.logf("== side %d wins after %d rounds (survivors %d vs %d)", o.Winner, o.Rounds, o.Survivors[0], o.Survivors[1])
+		}
+	}
+}
+
+// Read-only accessors for policies.
+
+// N is the number of combatants.
+func (t *Table) N() int { return len(t.f) }
+
+// Game returns the compiled scenario.
+func (t *Table) Game() *Game { return t.g }
+
+// HP is combatant i's current hit points.
+func (t *Table) HP(i int) int { return t.f[i].hp }
+
+// Out reports whether combatant i is out of the fight.
+func (t *Table) Out(i int) bool { return t.f[i].out }
+
+// Side is combatant i's side.
+func (t *Table) Side(i int) int { return t.g.C[i].Side }
+
+// Dist is the distance in feet between i and j.
+func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
+
+// InReach reports whether i can hit j in melee without moving.
+func (t *Table) InReach(i, j int) bool { return t.Dist(i, j) <= t.g.C[i].Reach }
+
+// Engaged reports whether an enemy that is still in the fight stands within
+// i's reach.
+func (t *Table) Engaged(i int) bool {
+	for j := range t.f {
+		if !t.f[j].out && t.Side(j) != t.Side(i) && t.InReach(i, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// Acted reports whether i has taken an action this round.
+func (t *Table) Acted(i int) bool { return t.f[i].acted }
+
+// Round is the current round (0 for the surprise round).
+func (t *Table) Round() int { return t.round }
+
+// StandardOnly is true in the surprise round.
+func (t *Table) StandardOnly() bool { return t.stdOne }
+
+// Resuming is true while i takes a delayed action.
+func (t *Table) Resuming(i int) bool { return t.resume && t.actor == i }
+
+// Count is i's current initiative count.
+func (t *Table) Count(i int) int { return t.f[i].count }
+
+// Uses is how many casts of spell s combatant i has left.
+func (t *Table) Uses(i, s int) int { return t.f[i].uses[s] }
+
+// Rand is the encounter's random stream, for policies that choose at random.
+func (t *Table) Rand() *rng.Stream { return t.r }
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

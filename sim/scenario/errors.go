@@ -1,0 +1,141 @@
+package scenario
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Error is one problem with a scenario, located in its file.
+type Error struct {
+	File      string
+	Line, Col int    // 1-based; 0 when the problem has no position (a --set path)
+	Path      string // the field, e.g. sides[0].combatants[1].hp
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Col)
+	}
+	b.WriteString(": ")
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Errors is every problem found in one scenario, in file order. Validation
+// reports them all at once so a user fixes a file in one pass.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Sort orders the errors by position in the file.
+func (es Errors) Sort() {
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].Line != es[j].Line {
+			return es[i].Line < es[j].Line
+		}
+		return es[i].Col < es[j].Col
+	})
+}
+
+// Reporter collects errors against one file. Rulesets use the scenario's
+// Reporter while they compile their own fields, so their errors carry the
+// same file:line:col as the core's.
+type Reporter struct {
+	File string
+	Errs Errors
+}
+
+// Errorf records a problem at node (which may be nil).
+func (r *Reporter) Errorf(node *yaml.Node, path, format string, args ...any) {
+	e := &Error{File: r.File, Path: path, Msg: fmt.Sprintf(format, args...)}
+	if node != nil {
+		e.Line, e.Col = node.Line, node.Column
+	}
+	r.Errs = append(r.Errs, e)
+}
+
+// Err returns the collected errors sorted by position, or nil.
+func (r *Reporter) Err() error {
+	if len(r.Errs) == 0 {
+		return nil
+	}
+	r.Errs.Sort()
+	// A side-wide setting is checked once per combatant; say it once.
+	out := r.Errs[:0]
+	for i, e := range r.Errs {
+		if i > 0 && *e == *r.Errs[i-1] {
+			continue
+		}
+		out = append(out, e)
+	}
+	r.Errs = out
+	return r.Errs
+}
+
+// quoteList renders valid choices for an error message.
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// closest returns the valid name nearest to s by edit distance, or "" when
+// nothing is close: "did you mean" turns a typo into a one-second fix.
+func closest(s string, valid []string) string {
+	best, bestD := "", 3
+	for _, v := range valid {
+		if d := editDistance(strings.ToLower(s), strings.ToLower(v)); d < bestD {
+			best, bestD = v, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// unknownField formats the error for a key that is not in valid.
+func unknownField(key string, valid []string) string {
+	msg := fmt.Sprintf("unknown field %q", key)
+	if c := closest(key, valid); c != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	sorted := append([]string(nil), valid...)
+	sort.Strings(sorted)
+	return msg + "; valid fields: " + strings.Join(sorted, ", ")
+}

@@ -1,0 +1,586 @@
+// Package scenario reads the YAML encounter files users write.
+//
+// Decoding is strict and positioned: an unknown field, a bad dice expression,
+// a negative HP, an unknown ruleset or policy is an *Error naming
+// file:line:col and the field, saying what would be valid. Every problem in
+// a file is reported at once (Errors). Fields that only one ruleset uses
+// are declared by that ruleset (Schema) and kept as YAML nodes in Extra, so
+// the ruleset decodes them with the same helpers and the same positions.
+//
+// `--set PATH=VALUE` overrides (Set) are applied to the YAML tree before
+// decoding, so an override is validated exactly like the file itself.
+//
+// A Scenario is plain data, built once per run and read-only afterwards; it
+// is safe to share between goroutines once Load returns.
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"simctl/sim/dice"
+)
+
+// Scenario is a decoded encounter file.
+type Scenario struct {
+	File        string
+	Name        string
+	Description string
+	Ruleset     string
+	Options     map[string]*yaml.Node // ruleset options, decoded by the ruleset
+	OptionKey   map[string]*yaml.Node // the key node of each option, for positions
+	MaxRounds   int
+	Distance    int // feet between the sides at the start; 0: already in melee
+	Sides       []Side
+
+	// Rep collects errors while the ruleset compiles Extra fields and
+	// options; Dec decodes them with positions.
+	Rep *Reporter
+	Dec *Decoder
+}
+
+// Side is one of the two opposing groups.
+type Side struct {
+	Name       string
+	Aware      bool // false: this side is surprised
+	Referee    bool // the referee's side (ACKS same-number rule)
+	Policy     Policy
+	Combatants []Combatant
+	Extra      map[string]*yaml.Node
+	Node       *yaml.Node
+	Path       string
+}
+
+// Policy names a scripted tactic and its parameters, as written; the
+// ruleset's policy registry validates and compiles it.
+type Policy struct {
+	Name   string // "" when not given
+	Params map[string]*yaml.Node
+	Keys   map[string]*yaml.Node // key nodes, for positions
+	Node   *yaml.Node
+	Path   string
+}
+
+// Combatant is one combatant entry; Count copies of it join the fight.
+type Combatant struct {
+	Name           string
+	Count          int
+	HP             dice.Expr // a constant or dice rolled per encounter
+	AC             int
+	Init           int // initiative modifier
+	InitiativeRoll int // pinned die result; 0: rolled
+	Attacks        []int
+	Damage         dice.Expr
+	Speed          int
+	Aware          *bool // overrides the side's awareness
+	Policy         Policy
+	Extra          map[string]*yaml.Node
+	ExtraKey       map[string]*yaml.Node
+	Node           *yaml.Node
+	Path           string
+}
+
+// Schema is what a ruleset adds to the common scenario contract.
+type Schema struct {
+	CombatantFields []string // extra combatant fields it reads from Extra
+	SideFields      []string // extra side fields
+	InitDie         int      // sides of the initiative die, for initiative_roll bounds (0: 20)
+}
+
+// Common field names, for unknown-field messages.
+var (
+	topFields       = []string{"name", "ruleset", "options", "max_rounds", "distance", "sides", "description"}
+	sideFields      = []string{"name", "aware", "referee", "policy", "combatants"}
+	combatantFields = []string{"name", "count", "hp", "ac", "init", "initiative_roll", "attacks", "damage", "speed", "aware", "policy"}
+)
+
+// Limits that keep a typo from asking for a billion combatants.
+const (
+	MaxCombatants = 64
+	MaxRounds     = 100000
+)
+
+// Lookup finds the schema of a ruleset by name; ok is false for an unknown
+// ruleset. names lists the valid ones for the error.
+type Lookup func(ruleset string) (s Schema, ok bool, names []string)
+
+// LoadFile reads and decodes a scenario file with overrides applied.
+func LoadFile(path string, sets []Set, lookup Lookup) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Load(path, data, sets, lookup)
+}
+
+// Load decodes a scenario from data; file names it in errors.
+func Load(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, error) {
+	rep := &Reporter{File: file}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, yamlError(file, err)
+	}
+	if len(doc.Content) == 0 {
+		rep.Errorf(nil, "", "empty scenario; expected a mapping with name, ruleset and sides")
+		return nil, rep.Err()
+	}
+	root := doc.Content[0]
+	for _, s := range sets {
+		if err := s.apply(root); err != nil {
+			rep.Errs = append(rep.Errs, &Error{File: file, Path: "--set " + s.Path, Msg: err.Error()})
+		}
+	}
+	if len(rep.Errs) > 0 {
+		return nil, rep.Err()
+	}
+	d := &Decoder{rep: rep}
+	sc := &Scenario{File: file, MaxRounds: 100, Rep: rep, Dec: d}
+	sc.decode(d, root, lookup)
+	if err := rep.Err(); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlError turns the YAML library's "yaml: line N: msg" into file:N: msg.
+func yamlError(file string, err error) error {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return Errors{{File: file, Line: line, Col: 1, Msg: "YAML syntax: " + m[2]}}
+	}
+	return Errors{{File: file, Msg: "YAML syntax: " + strings.TrimPrefix(msg, "yaml: ")}}
+}
+
+func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {
+	if root.Kind != yaml.MappingNode {
+		d.rep.Errorf(root, "", "a scenario is a mapping (name:, ruleset:, sides:), not a %s", kindName(root))
+		return
+	}
+	keys := d.Mapping(root, "", topFields)
+	if n := keys["name"]; n != nil {
+		sc.Name = d.Str(n, "name")
+	}
+	if n := keys["description"]; n != nil {
+		sc.Description = d.Str(n, "description")
+	}
+	var schema Schema
+	if n := keys["ruleset"]; n != nil {
+		sc.Ruleset = d.Str(n, "ruleset")
+		s, ok, names := lookup(sc.Ruleset)
+		if !ok {
+			msg := fmt.Sprintf("unknown ruleset %q; valid: %s", sc.Ruleset, strings.Join(names, ", "))
+			if c := closest(sc.Ruleset, names); c != "" {
+				msg = fmt.Sprintf("unknown ruleset %q (did you mean %q?); valid: %s", sc.Ruleset, c, strings.Join(names, ", "))
+			}
+			d.rep.Errorf(n, "ruleset", "%s", msg)
+		}
+		schema = s
+	} else {
+		d.rep.Errorf(root, "ruleset", "missing; choose one of d20, acks2, cavaliers, lotm")
+	}
+	if sc.Name == "" {
+		sc.Name = strings.TrimSuffix(baseName(sc.Rep.File), ".yaml")
+	}
+	sc.Options, sc.OptionKey = map[string]*yaml.Node{}, map[string]*yaml.Node{}
+	if n := keys["options"]; n != nil {
+		if n.Kind != yaml.MappingNode {
+			if !(n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
+				d.rep.Errorf(n, "options", "expected a mapping of ruleset options, got a %s", kindName(n))
+			}
+		} else {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				sc.Options[n.Content[i].Value] = n.Content[i+1]
+				sc.OptionKey[n.Content[i].Value] = n.Content[i]
+			}
+		}
+	}
+	if n := keys["max_rounds"]; n != nil {
+		sc.MaxRounds = d.Int(n, "max_rounds", 1, MaxRounds)
+	}
+	if n := keys["distance"]; n != nil {
+		sc.Distance = d.Int(n, "distance", 0, 100000)
+	}
+	n := keys["sides"]
+	if n == nil {
+		d.rep.Errorf(root, "sides", "missing; a scenario has exactly two sides")
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.rep.Errorf(n, "sides", "expected a list of two sides, got a %s", kindName(n))
+		return
+	}
+	if len(n.Content) != 2 {
+		d.rep.Errorf(n, "sides", "a scenario has exactly two sides, found %d", len(n.Content))
+	}
+	total := 0
+	names := map[string]bool{}
+	for i, sn := range n.Content {
+		side := d.side(sn, fmt.Sprintf("sides[%d]", i), schema)
+		if side.Name != "" && names[side.Name] {
+			d.rep.Errorf(sn, side.Path+".name", "side name %q is used twice; --set addresses sides by name", side.Name)
+		}
+		names[side.Name] = true
+		for _, c := range side.Combatants {
+			total += c.Count
+		}
+		sc.Sides = append(sc.Sides, side)
+	}
+	if total > MaxCombatants {
+		d.rep.Errorf(n, "sides", "%d combatants in all; at most %d are supported", total, MaxCombatants)
+	}
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+func (d *Decoder) side(n *yaml.Node, path string, schema Schema) Side {
+	s := Side{Aware: true, Node: n, Path: path, Extra: map[string]*yaml.Node{}}
+	if n.Kind != yaml.MappingNode {
+		d.rep.Errorf(n, path, "a side is a mapping (name:, combatants:), got a %s", kindName(n))
+		return s
+	}
+	keys := d.Mapping(n, path, append(append([]string(nil), sideFields...), schema.SideFields...))
+	if k := keys["name"]; k != nil {
+		s.Name = d.Str(k, path+".name")
+	} else {
+		d.rep.Errorf(n, path+".name", "missing; every side has a name (--set and reports use it)")
+	}
+	if k := keys["aware"]; k != nil {
+		s.Aware = d.Bool(k, path+".aware")
+	}
+	if k := keys["referee"]; k != nil {
+		s.Referee = d.Bool(k, path+".referee")
+	}
+	if k := keys["policy"]; k != nil {
+		s.Policy = d.policy(k, path+".policy")
+	}
+	for _, f := range schema.SideFields {
+		if k := keys[f]; k != nil {
+			s.Extra[f] = k
+		}
+	}
+	cn := keys["combatants"]
+	if cn == nil || (cn.Kind == yaml.SequenceNode && len(cn.Content) == 0) {
+		d.rep.Errorf(n, path+".combatants", "side %q has no combatants; give at least one", s.Name)
+		return s
+	}
+	if cn.Kind != yaml.SequenceNode {
+		d.rep.Errorf(cn, path+".combatants", "expected a list of combatants, got a %s", kindName(cn))
+		return s
+	}
+	names := map[string]bool{}
+	for i, c := range cn.Content {
+		cb := d.combatant(c, fmt.Sprintf("%s.combatants[%d]", path, i), schema)
+		if cb.Name != "" && names[cb.Name] {
+			d.rep.Errorf(c, cb.Path+".name", "combatant name %q is used twice in side %q; use count: for copies", cb.Name, s.Name)
+		}
+		names[cb.Name] = true
+		s.Combatants = append(s.Combatants, cb)
+	}
+	return s
+}
+
+func (d *Decoder) combatant(n *yaml.Node, path string, schema Schema) Combatant {
+	c := Combatant{Count: 1, Speed: 30, Node: n, Path: path, Extra: map[string]*yaml.Node{}, ExtraKey: map[string]*yaml.Node{}}
+	if n.Kind != yaml.MappingNode {
+		d.rep.Errorf(n, path, "a combatant is a mapping (name:, hp:, ...), got a %s", kindName(n))
+		return c
+	}
+	keys := d.Mapping(n, path, append(append([]string(nil), combatantFields...), schema.CombatantFields...))
+	if k := keys["name"]; k != nil {
+		c.Name = d.Str(k, path+".name")
+		if strings.ContainsAny(c.Name, ".#=") {
+			d.rep.Errorf(k, path+".name", "name %q may not contain '.', '#' or '=' (they address combatants in --set and copies)", c.Name)
+		}
+	} else {
+		d.rep.Errorf(n, path+".name", "missing; every combatant has a name")
+	}
+	if k := keys["count"]; k != nil {
+		c.Count = d.Int(k, path+".count", 1, MaxCombatants)
+	}
+	if k := keys["hp"]; k != nil {
+		c.HP = d.Dice(k, path+".hp")
+		if c.HP.Min() < 1 && !c.HP.IsZero() {
+			if c.HP.IsConst() {
+				d.rep.Errorf(k, path+".hp", "hp must be at least 1, got %d", c.HP.Min())
+			} else {
+				d.rep.Errorf(k, path+".hp", "hp %q can roll %d; it must be at least 1 on every roll", c.HP.String(), c.HP.Min())
+			}
+		}
+	} else {
+		d.rep.Errorf(n, path+".hp", "missing; give hit points as a number (20) or dice (3d10+6)")
+	}
+	if k := keys["ac"]; k != nil {
+		c.AC = d.Int(k, path+".ac", -100, 1000)
+	}
+	if k := keys["init"]; k != nil {
+		c.Init = d.Int(k, path+".init", -100, 100)
+	}
+	if k := keys["initiative_roll"]; k != nil {
+		die := schema.InitDie
+		if die == 0 {
+			die = 20
+		}
+		c.InitiativeRoll = d.Int(k, path+".initiative_roll", 1, die)
+	}
+	if k := keys["attacks"]; k != nil {
+		c.Attacks = d.IntList(k, path+".attacks", -100, 100, 16)
+		if len(c.Attacks) == 0 && k.Kind == yaml.SequenceNode {
+			d.rep.Errorf(k, path+".attacks", "empty; give at least one attack bonus, e.g. [5]")
+		}
+	}
+	if len(c.Attacks) == 0 {
+		c.Attacks = []int{0}
+	}
+	if k := keys["damage"]; k != nil {
+		c.Damage = d.Dice(k, path+".damage")
+	} else {
+		d.rep.Errorf(n, path+".damage", "missing; give weapon damage as dice, e.g. 1d8+3")
+	}
+	if k := keys["speed"]; k != nil {
+		c.Speed = d.Int(k, path+".speed", 0, 1000)
+	}
+	if k := keys["aware"]; k != nil {
+		b := d.Bool(k, path+".aware")
+		c.Aware = &b
+	}
+	if k := keys["policy"]; k != nil {
+		c.Policy = d.policy(k, path+".policy")
+	}
+	for _, f := range schema.CombatantFields {
+		if k := keys[f]; k != nil {
+			c.Extra[f] = k
+			c.ExtraKey[f] = d.keyOf(n, f)
+		}
+	}
+	return c
+}
+
+func (d *Decoder) policy(n *yaml.Node, path string) Policy {
+	p := Policy{Node: n, Path: path, Params: map[string]*yaml.Node{}, Keys: map[string]*yaml.Node{}}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		p.Name = n.Value
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Value == "name" {
+				p.Name = d.Str(v, path+".name")
+				continue
+			}
+			p.Params[k.Value] = v
+			p.Keys[k.Value] = k
+		}
+		if p.Name == "" {
+			d.rep.Errorf(n, path+".name", "an inline policy needs a name:, e.g. {name: ready, trigger: charge}")
+		}
+	default:
+		d.rep.Errorf(n, path, "a policy is a name (default) or a mapping ({name: delay, until: Cleric}), got a %s", kindName(n))
+	}
+	return p
+}
+
+// Decoder reads typed values from YAML nodes, recording positioned errors
+// in its Reporter instead of stopping at the first. Rulesets use it for
+// their own fields (Scenario.Dec).
+type Decoder struct{ rep *Reporter }
+
+// Mapping checks the keys of a mapping node against valid and returns the
+// value node of each known key.
+func (d *Decoder) Mapping(n *yaml.Node, path string, valid []string) map[string]*yaml.Node {
+	out := map[string]*yaml.Node{}
+	ok := map[string]bool{}
+	for _, v := range valid {
+		ok[v] = true
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		fp := k.Value
+		if path != "" {
+			fp = path + "." + k.Value
+		}
+		if !ok[k.Value] {
+			d.rep.Errorf(k, fp, "%s", unknownField(k.Value, valid))
+			continue
+		}
+		if out[k.Value] != nil {
+			d.rep.Errorf(k, fp, "field %q given twice", k.Value)
+		}
+		out[k.Value] = n.Content[i+1]
+	}
+	return out
+}
+
+func (d *Decoder) keyOf(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return nil
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "null"
+		}
+		return fmt.Sprintf("value %q", n.Value)
+	case yaml.AliasNode:
+		return "alias"
+	}
+	return "node"
+}
+
+// Str reads a string scalar.
+func (d *Decoder) Str(n *yaml.Node, path string) string {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		d.rep.Errorf(n, path, "expected a string, got a %s", kindName(n))
+		return ""
+	}
+	return n.Value
+}
+
+// Bool reads true or false.
+func (d *Decoder) Bool(n *yaml.Node, path string) bool {
+	if n.Kind == yaml.ScalarNode {
+		switch n.Value {
+		case "true", "yes", "on":
+			return true
+		case "false", "no", "off":
+			return false
+		}
+	}
+	d.rep.Errorf(n, path, "expected true or false, got a %s", kindName(n))
+	return false
+}
+
+// Int reads a whole number in [lo, hi].
+func (d *Decoder) Int(n *yaml.Node, path string, lo, hi int) int {
+	v, ok := ParseInt(n)
+	if !ok {
+		d.rep.Errorf(n, path, "expected a whole number from %d to %d, got a %s", lo, hi, kindName(n))
+		return 0
+	}
+	if v < lo || v > hi {
+		d.rep.Errorf(n, path, "%d is out of range; expected a whole number from %d to %d", v, lo, hi)
+		return 0
+	}
+	return v
+}
+
+// IntList reads a list of whole numbers (a single number is a list of one).
+func (d *Decoder) IntList(n *yaml.Node, path string, lo, hi, maxLen int) []int {
+	if n.Kind == yaml.ScalarNode {
+		return []int{d.Int(n, path, lo, hi)}
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.rep.Errorf(n, path, "expected a list of whole numbers, e.g. [6, 1], got a %s", kindName(n))
+		return nil
+	}
+	if len(n.Content) > maxLen {
+		d.rep.Errorf(n, path, "%d entries; at most %d", len(n.Content), maxLen)
+		return nil
+	}
+	out := make([]int, 0, len(n.Content))
+	for i, e := range n.Content {
+		out = append(out, d.Int(e, fmt.Sprintf("%s[%d]", path, i), lo, hi))
+	}
+	return out
+}
+
+// Dice reads a dice expression; a plain number is a constant.
+func (d *Decoder) Dice(n *yaml.Node, path string) dice.Expr {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		d.rep.Errorf(n, path, "expected a number or dice such as 2d6+3, got a %s", kindName(n))
+		return dice.Expr{}
+	}
+	e, err := dice.Parse(n.Value)
+	if err != nil {
+		var se *dice.SyntaxError
+		col := n.Column
+		msg := err.Error()
+		if asSyntax(err, &se) {
+			if n.Style == 0 { // plain scalar: columns line up with the file
+				col += se.Col - 1
+			}
+			msg = se.Msg
+		}
+		d.rep.Errs = append(d.rep.Errs, &Error{File: d.rep.File, Line: n.Line, Col: col, Path: path,
+			Msg: fmt.Sprintf("bad dice expression %q: %s", n.Value, msg)})
+		return dice.Expr{}
+	}
+	return e
+}
+
+func asSyntax(err error, out **dice.SyntaxError) bool {
+	se, ok := err.(*dice.SyntaxError)
+	if ok {
+		*out = se
+	}
+	return ok
+}
+
+// ParseInt reads an integer scalar; floats with no fraction are accepted.
+func ParseInt(n *yaml.Node) (int, bool) {
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return 0, false
+	}
+	if v, err := strconv.Atoi(n.Value); err == nil {
+		return v, true
+	}
+	if f, err := strconv.ParseFloat(n.Value, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return int(f), true
+	}
+	return 0, false
+}
+
+// Enum reads a string that must be one of valid.
+func (d *Decoder) Enum(n *yaml.Node, path string, valid []string) string {
+	s := d.Str(n, path)
+	for _, v := range valid {
+		if s == v {
+			return s
+		}
+	}
+	if n.Kind == yaml.ScalarNode {
+		msg := fmt.Sprintf("%q is not valid; expected one of %s", s, quoteList(valid))
+		if c := closest(s, valid); c != "" {
+			msg = fmt.Sprintf("%q is not valid (did you mean %q?); expected one of %s", s, c, quoteList(valid))
+		}
+		d.rep.Errorf(n, path, "%s", msg)
+	}
+	return ""
+}
+
+// Errorf records a problem at node.
+func (d *Decoder) Errorf(n *yaml.Node, path, format string, args ...any) {
+	d.rep.Errorf(n, path, format, args...)
+}
+
+// Unknown reports a key that is not among valid (for ruleset option maps and
+// policy parameters).
+func (d *Decoder) Unknown(key *yaml.Node, path string, valid []string) {
+	d.rep.Errorf(key, path, "%s", unknownField(key.Value, valid))
+}
+
+// Mapping exported for rulesets whose fields are themselves mappings
+// (d20 spells, for example).

@@ -1,0 +1,150 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Set is one `--set PATH=VALUE` override. PATH addresses the YAML tree with
+// sides and combatants by name: `max_rounds`, `options.dying`,
+// `heroes.aware`, `heroes.Fighter.init`, `heroes.Fighter.policy.until`.
+// VALUE is YAML (`4`, `3d10+6`, `[6, 1]`, `{name: ready, trigger: charge}`).
+type Set struct{ Path, Value string }
+
+// ParseSet splits "PATH=VALUE".
+func ParseSet(s string) (Set, error) {
+	i := strings.IndexByte(s, '=')
+	if i <= 0 {
+		return Set{}, fmt.Errorf("--set %q: expected PATH=VALUE, e.g. heroes.Fighter.init=4", s)
+	}
+	return Set{Path: strings.TrimSpace(s[:i]), Value: s[i+1:]}, nil
+}
+
+func (s Set) String() string { return s.Path + "=" + s.Value }
+
+// apply writes the override into the document tree.
+func (s Set) apply(root *yaml.Node) error {
+	var val yaml.Node
+	if err := yaml.Unmarshal([]byte(s.Value), &val); err != nil {
+		return fmt.Errorf("value %q is not valid YAML: %v", s.Value, err)
+	}
+	v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: ""}
+	if len(val.Content) > 0 {
+		v = val.Content[0]
+	}
+	if root.Kind != yaml.MappingNode {
+		return fmt.Errorf("the scenario is not a mapping")
+	}
+	parts := strings.Split(s.Path, ".")
+	for _, p := range parts {
+		if p == "" {
+			return fmt.Errorf("empty segment in path %q", s.Path)
+		}
+	}
+	top := parts[0]
+	for _, f := range topFields {
+		if top == f {
+			return setIn(root, parts, v)
+		}
+	}
+	// A side by name.
+	sides := lookupKey(root, "sides")
+	if sides == nil || sides.Kind != yaml.SequenceNode {
+		return fmt.Errorf("no sides to address")
+	}
+	var names []string
+	for _, sn := range sides.Content {
+		name := scalarField(sn, "name")
+		names = append(names, name)
+		if name != top {
+			continue
+		}
+		if len(parts) == 1 {
+			return fmt.Errorf("%q is a side; name a field, e.g. %s.aware=false", top, top)
+		}
+		if isSideField(parts[1]) {
+			return setIn(sn, parts[1:], v)
+		}
+		cs := lookupKey(sn, "combatants")
+		var cnames []string
+		if cs != nil && cs.Kind == yaml.SequenceNode {
+			for _, cn := range cs.Content {
+				cname := scalarField(cn, "name")
+				cnames = append(cnames, cname)
+				if cname == parts[1] {
+					if len(parts) == 2 {
+						return fmt.Errorf("%q is a combatant; name a field, e.g. %s.%s.init=4", parts[1], top, parts[1])
+					}
+					return setIn(cn, parts[2:], v)
+				}
+			}
+		}
+		return fmt.Errorf("side %q has no combatant or field %q (combatants: %s; side fields: %s)",
+			top, parts[1], strings.Join(cnames, ", "), strings.Join(sideFields, ", "))
+	}
+	return fmt.Errorf("%q is neither a top-level field (%s) nor a side (%s)",
+		top, strings.Join(topFields, ", "), strings.Join(names, ", "))
+}
+
+func isSideField(f string) bool {
+	for _, s := range sideFields {
+		if s == f && s != "combatants" {
+			return true
+		}
+	}
+	return false
+}
+
+// setIn walks mapping keys, creating missing ones, and sets the last. A
+// scalar policy is widened to {name: ...} when a parameter is set on it.
+func setIn(n *yaml.Node, parts []string, v *yaml.Node) error {
+	for i, p := range parts {
+		last := i == len(parts)-1
+		if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+			// widen "policy: ready" to {name: ready} before setting a parameter
+			name := *n
+			*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: name.Line, Column: name.Column,
+				Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "name"}, &name}}
+		}
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+			*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
+		}
+		if n.Kind != yaml.MappingNode {
+			return fmt.Errorf("cannot set %q inside a %s", p, kindName(n))
+		}
+		child := lookupKey(n, p)
+		if child == nil {
+			child = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: n.Line, Column: n.Column}
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: p, Line: n.Line, Column: n.Column}, child)
+		}
+		if last {
+			line, col := child.Line, child.Column
+			*child = *v
+			child.Line, child.Column = line, col
+			return nil
+		}
+		n = child
+	}
+	return nil
+}
+
+func lookupKey(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func scalarField(n *yaml.Node, key string) string {
+	if v := lookupKey(n, key); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value
+	}
+	return ""
+}

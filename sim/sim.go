@@ -1,0 +1,134 @@
+// Package sim is the table every ruleset plays on: the contracts between a
+// ruleset and the runner (Ruleset, Game, Table), the per-encounter outcome,
+// the counters a referee records, the mergeable tally of a run, and the
+// parallel runner.
+//
+// Concurrency: a Game is compiled once from a scenario and is read-only, so
+// all workers share it. Each worker owns one Table (the mutable state of an
+// encounter, reused by Reset-style replay instead of allocation), one
+// rng.Stream and one Tally; tallies merge after the workers finish. Every
+// figure in a Tally is an integer count or sum, so the merged result is the
+// same whatever the number of workers or the order of merging.
+package sim
+
+import (
+	"simctl/sim/rng"
+	"simctl/sim/scenario"
+)
+
+// Ruleset is one book's referee, registered by name (see package rulesets).
+type Ruleset interface {
+	Name() string
+	// Schema is what the ruleset adds to the scenario contract.
+	Schema() scenario.Schema
+	// Doc describes options, fields, policies and special actions for
+	// `simctl rules NAME`.
+	Doc() RulesDoc
+	// Compile validates the scenario's ruleset fields, options and policies
+	// and builds the immutable game. Problems are scenario.Errors.
+	Compile(sc *scenario.Scenario) (Game, error)
+}
+
+// Game is a compiled scenario: immutable, shared by all workers.
+type Game interface {
+	// Roster names every combatant after count expansion, with its side.
+	Roster() []Entrant
+	// Counters names the action-economy counters the referee records per
+	// side; the first NumBase are the common ones (Base).
+	Counters() []string
+	// MaxRounds bounds an encounter; reaching it is a draw.
+	MaxRounds() int
+	// NewTable allocates a worker's mutable encounter state.
+	NewTable() Table
+}
+
+// Table plays encounters. Not safe for concurrent use.
+type Table interface {
+	// Play plays one whole encounter drawing only from r, adding its counters
+	// to c, and narrating to log when log is non-nil.
+	Play(r *rng.Stream, c *Counts, log *Log) Outcome
+}
+
+// Entrant is one combatant of the expanded roster.
+type Entrant struct {
+	Name string // "Fighter", or "Orc#2" for copies
+	Side int
+}
+
+// Outcome is what one encounter decided.
+type Outcome struct {
+	Winner     int    // side index, or -1 for a draw
+	Rounds     int    // regular rounds played (a surprise or ambush round not included)
+	Survivors  [2]int // combatants of each side still in the fight
+	FirstActor int    // roster index of the first combatant to act, -1 if none
+}
+
+// Base counters every ruleset records (the JSON action_economy contract).
+// A ruleset appends its own after these.
+const (
+	Turns = iota
+	Actions
+	Delays
+	Readies
+	ReadiesTriggered
+	ReadiesWasted
+	Interrupts
+	Seizes
+	Interposes
+	Reprises
+	Ambushes
+	ActionsLost
+	DamageDealt
+	NumBase
+)
+
+// BaseCounters are the JSON names of the base counters, by index.
+var BaseCounters = []string{
+	"turns", "actions", "delays", "readies", "readies_triggered", "readies_wasted",
+	"interrupts", "seizes", "interposes", "reprises", "ambushes", "actions_lost",
+	"damage_dealt",
+}
+
+// Counts is a flat per-side counter table: index side*NumCounters+counter.
+type Counts struct {
+	N int // counters per side
+	V []int64
+}
+
+// NewCounts allocates counters for two sides.
+func NewCounts(perSide int) Counts { return Counts{N: perSide, V: make([]int64, 2*perSide)} }
+
+// Add adds v to counter k of side s.
+func (c *Counts) Add(s, k int, v int64) { c.V[s*c.N+k] += v }
+
+// Inc adds one to counter k of side s.
+func (c *Counts) Inc(s, k int) { c.V[s*c.N+k]++ }
+
+// Get returns counter k of side s.
+func (c *Counts) Get(s, k int) int64 { return c.V[s*c.N+k] }
+
+// Reset zeroes every counter.
+func (c *Counts) Reset() { clear(c.V) }
+
+// RulesDoc is the self-description printed by `simctl rules NAME`.
+type RulesDoc struct {
+	Name     string
+	Title    string
+	Source   string // file in shared/rules
+	Summary  string
+	Options  []Option
+	Fields   []Field // ruleset-specific scenario fields
+	Policies []Field // policy names and their parameters
+	Actions  []Field // special actions and rules implemented
+	Counters []Field // action-economy counters beyond the base
+}
+
+// Option is a ruleset option with its default and valid values.
+type Option struct {
+	Name, Default, Valid, Doc string
+}
+
+// Field documents a scenario field, policy or action.
+type Field struct {
+	Name, Doc string
+}
