@@ -20,9 +20,9 @@ func init() {
 	d20.RegisterPolicy("ready",
 		"ready an action against a trigger instead of acting. Params: trigger (charge|enemy_in_reach|enemy_casts|ally_acts|enemy_attacks_ally), "+
 			"ally (NAME, for ally triggers), action (attack|cast|counterspell), spell (NAME for cast/counterspell), "+
-			"when (not_engaged: only while no enemy is in reach, else act as default | always), plus default's", makeD20Ready)
+			"when (not_engaged: only while no enemy is in reach, else act as default | always); acts as default when it has no use left of the spell to cast, or (counterspell) no enemy has a spell left that it can counter; plus default's", makeD20Ready)
 	d20.RegisterPolicy("counterspell",
-		"ready a counterspell against the next enemy spell (trigger enemy_casts); acts as default once no enemy has spells left. Params: spell (NAME; default any matching spell), plus default's", makeD20Counterspell)
+		"ready a counterspell against the next enemy spell (trigger enemy_casts); acts as default once no enemy has a spell left that it can counter (the same spell, with a use left). Params: spell (NAME; default any matching spell), plus default's", makeD20Counterspell)
 }
 
 var defaultParams = []string{"target", "charge", "spell"}
@@ -290,10 +290,39 @@ func (p *d20Ready) Turn(t *d20.Table, self int) d20.Plan {
 	if p.action == d20.ReadyCast && t.Uses(self, p.rspell) == 0 {
 		return plan
 	}
+	if p.action == d20.ReadyCounterspell && !p.canCounter(t, self) {
+		return plan
+	}
 	return d20.Plan{Do: d20.Ready, Trigger: p.trigger, Ally: p.ally, Action: p.action, Spell: p.rspell, DelayAfter: -1, Target: -1}
 }
 
-// d20Counterspell readies a counterspell while enemies can still cast.
+// canCounter reports whether a counterspell could ever work: an enemy still
+// in the fight has a use left of a spell that self can cast too (same name,
+// a use left; the policy's spell when it names one). Readying otherwise only
+// wastes the turn: the referee never fires a counterspell without the same
+// spell.
+func (p *d20Ready) canCounter(t *d20.Table, self int) bool {
+	g := t.Game()
+	for j := 0; j < t.N(); j++ {
+		if t.Out(j) || t.Side(j) == t.Side(self) {
+			continue
+		}
+		for s, sp := range g.C[j].Spells {
+			if t.Uses(j, s) == 0 {
+				continue
+			}
+			for o, own := range g.C[self].Spells {
+				if own.Name == sp.Name && t.Uses(self, o) > 0 && (p.rspell < 0 || p.rspell == o) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// d20Counterspell readies a counterspell while enemies can still cast a
+// spell it can counter.
 type d20Counterspell struct{ d20Ready }
 
 func makeD20Counterspell(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
@@ -305,16 +334,8 @@ func makeD20Counterspell(d *scenario.Decoder, g *d20.Game, self int, spec scenar
 
 // Turn implements d20.Policy.
 func (p *d20Counterspell) Turn(t *d20.Table, self int) d20.Plan {
-	g := t.Game()
-	for j := 0; j < t.N(); j++ {
-		if t.Out(j) || t.Side(j) == t.Side(self) {
-			continue
-		}
-		for s := range g.C[j].Spells {
-			if t.Uses(j, s) > 0 {
-				return p.d20Ready.Turn(t, self)
-			}
-		}
+	if p.canCounter(t, self) {
+		return p.d20Ready.Turn(t, self)
 	}
 	return p.d20Default.Turn(t, self)
 }

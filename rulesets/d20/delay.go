@@ -10,12 +10,22 @@ import "simctl/sim"
 // delayed action is lost (turn does that). If it acts in the next round
 // before its old turn comes up, its entry moves there and it gets no regular
 // action that round (moving the entry removes the old turn).
+//
+// "Right after a combatant it names" means after that combatant's next
+// action: its regular action, its delayed action or its readied action
+// (readying counts; delaying does not, as no action is taken). The waiter
+// steps in when the turn in which that action happened is over, so a
+// readied action taken in the middle of someone else's turn lets the waiter
+// act only after that turn.
 
 func (t *Table) startDelay(i int, p Plan) {
 	f := &t.f[i]
 	f.delayed = true
 	f.delayAfter = p.DelayAfter
-	f.delayTo = p.DelayTo
+	// Delaying only ever lowers initiative ("you voluntarily reduce your
+	// own initiative result"): a count above its own is its own count.
+	f.delayTo = min(p.DelayTo, f.count)
+	f.delayMark = t.seq
 	t.c.Inc(t.side(i), sim.Delays)
 	if p.DelayAfter >= 0 {
 		if t.log != nil {
@@ -23,7 +33,7 @@ func (t *Table) startDelay(i int, p Plan) {
 		}
 	} else {
 		if t.log != nil {
-			t.logf("%s delays to count %d", t.name(i), p.DelayTo)
+			t.logf("%s delays to count %d", t.name(i), f.delayTo)
 		}
 	}
 }
@@ -51,6 +61,10 @@ func (t *Table) resumeDelayedAtCount(next int) bool {
 		if t.over() {
 			break
 		}
+		t.resumeWaiters(d)
+		if t.over() {
+			break
+		}
 	}
 	if did {
 		t.cur = t.index(next)
@@ -58,19 +72,21 @@ func (t *Table) resumeDelayedAtCount(next int) bool {
 	return did
 }
 
-// resumeDelayedAfter lets combatants waiting for a to act, right after it.
-func (t *Table) resumeDelayedAfter(a int) {
-	anchor := a
+// resumeWaiters runs between turns, when the turn (or delayed action) of
+// anchor is over: combatants waiting for a named combatant that has acted
+// since they began to wait act now, right after anchor, at anchor's count.
+// It leaves t.cur on the last of them (or anchor).
+func (t *Table) resumeWaiters(anchor int) {
 	for k := 0; k < len(t.order); k++ {
 		d := t.order[k]
 		f := &t.f[d]
-		if !f.delayed || f.delayAfter != a || f.out {
+		if !f.delayed || f.delayAfter < 0 || f.out || t.f[f.delayAfter].lastAct <= f.delayMark {
 			continue
 		}
 		t.place(d, anchor, true)
-		t.resumeAt(d, t.f[a].count)
+		t.resumeAt(d, t.f[anchor].count)
 		anchor = d // several waiting for the same combatant keep their order
-		k = -1     // the order changed; look again
+		k = -1     // the order changed (and d acted: its own waiters come next)
 		if t.over() {
 			return
 		}
@@ -79,17 +95,25 @@ func (t *Table) resumeDelayedAfter(a int) {
 }
 
 // resumeDelayedAtEnd: a count below everyone else's comes at the end of the
-// round.
+// round, the highest such count first.
 func (t *Table) resumeDelayedAtEnd() {
-	for k := 0; k < len(t.order); k++ {
-		d := t.order[k]
-		f := &t.f[d]
-		if !f.delayed || f.delayAfter >= 0 || f.out {
-			continue
+	for {
+		d := -1
+		for _, k := range t.order {
+			f := &t.f[k]
+			if f.delayed && f.delayAfter < 0 && !f.out && (d < 0 || f.delayTo > t.f[d].delayTo) {
+				d = k
+			}
+		}
+		if d < 0 {
+			return
 		}
 		t.place(d, t.order[len(t.order)-1], true)
-		t.resumeAt(d, f.delayTo)
-		k = -1
+		t.resumeAt(d, t.f[d].delayTo)
+		if t.over() {
+			return
+		}
+		t.resumeWaiters(d)
 		if t.over() {
 			return
 		}

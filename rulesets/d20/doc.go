@@ -32,7 +32,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "move", Doc: "move action: up to speed toward the target; moving out of a threatened position provokes an attack of opportunity"},
 			{Name: "charge", Doc: "full-round: at least 10 ft and up to 2x speed, +2 to hit, -2 AC until the next turn, one attack (in a surprise round: up to speed)"},
 			{Name: "cast", Doc: "standard action: a spell; in an enemy's reach it provokes; damage while casting forces a Concentration check"},
-			{Name: "delay", Doc: "take no action, act later this round after a named combatant or at a count; initiative becomes that count; lost if the next turn comes first; acting early next round forfeits that round's regular turn"},
+			{Name: "delay", Doc: "take no action, act later: at a count (before the first combatant with a lower count; never above its own), or right after a named combatant's next action (its turn, delayed or readied action; after the turn in progress ends, never interrupting); initiative becomes that count; lost if the next turn comes first; acting early next round forfeits that round's regular turn"},
 			{Name: "ready", Doc: "standard action: an attack, spell or counterspell with a trigger (charge, enemy_in_reach, enemy_casts, ally_acts, enemy_attacks_ally); resolves just before the trigger, initiative moves just ahead of the triggering combatant; lost at the next turn; 5-foot step only if not otherwise moved this round"},
 			{Name: "critical hits", Doc: "a natural 20 always hits and a natural 1 always misses; a threat confirmed by a second roll deals damage mult times; multipliers add (brace x2 on a x3 crit: x4); every hit deals at least 1"},
 		},

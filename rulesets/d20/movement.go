@@ -58,13 +58,16 @@ func (t *Table) provoke(a, from, to int) {
 		}
 		reach := t.g.C[e].Reach
 		ex := t.f[e].x
-		// The squares left are from, then every 5 feet short of to.
+		// The squares left are from, then every 5 feet short of to. (The
+		// bound is "short of to", not "!= to": positions need not lie on
+		// the 5-foot grid when distance is not a multiple of 5, and x != to
+		// would walk past the destination, forever for an enemy behind.)
 		threatened := false
 		step := 5
 		if to < from {
 			step = -5
 		}
-		for x := from; x != to; x += step {
+		for x := from; (to-x)*step > 0; x += step {
 			if abs(x-ex) <= reach {
 				threatened = true
 				break

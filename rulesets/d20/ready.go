@@ -17,7 +17,7 @@ func (t *Table) startReady(i int, p Plan) {
 	f := &t.f[i]
 	f.readied = true
 	f.ready = p
-	f.acted = true
+	t.acts(i)
 	t.c.Inc(t.side(i), sim.Readies)
 	if t.log != nil {
 		what := [...]string{"an attack", "a spell", "a counterspell"}[p.Action]
@@ -55,10 +55,14 @@ func (t *Table) readiers(k Trigger, src int, fire func(r int) (stop bool)) {
 func (t *Table) took(r, src int) {
 	f := &t.f[r]
 	f.readied = false
-	f.acted = true
+	t.acts(r)
 	s := t.side(r)
 	t.c.Inc(s, sim.ReadiesTriggered)
-	t.c.Inc(s, sim.Actions)
+	if f.ready.Action != ReadyCast {
+		// A readied spell is counted by cast: an action, or an action
+		// lost when the spell is.
+		t.c.Inc(s, sim.Actions)
+	}
 	if t.side(src) != s {
 		t.c.Inc(s, sim.Interrupts)
 	}

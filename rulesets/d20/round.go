@@ -28,8 +28,9 @@ func (t *Table) playRound() {
 		if t.over() {
 			return
 		}
-		// Delay: combatants waiting for i act right after it.
-		t.resumeDelayedAfter(i)
+		// Delay: combatants waiting for a combatant that acted in this turn
+		// (usually i) act right after it.
+		t.resumeWaiters(i)
 		if t.over() {
 			return
 		}
@@ -47,6 +48,9 @@ func (t *Table) turn(i int) {
 	t.actor, t.cur = i, t.index(i)
 	defer func() { t.actor = -1 }()
 	t.c.Inc(c.Side, sim.Turns)
+	if t.log != nil {
+		t.logf("%s's turn (count %d, hp %d)", c.Name, f.count, f.hp)
+	}
 	// "If you come to your next action and have not yet performed" the
 	// delayed or readied action, it is lost.
 	if f.delayed {
@@ -74,9 +78,6 @@ func (t *Table) turn(i int) {
 	}
 	f.chargeAC = false
 	f.aooUsed = false
-	if t.log != nil {
-		t.logf("%s's turn (count %d, hp %d)", c.Name, f.count, f.hp)
-	}
 	plan := c.Policy.Turn(t, i)
 	switch plan.Do {
 	case Delay:
@@ -93,7 +94,7 @@ func (t *Table) turn(i int) {
 func (t *Table) act(i int, p Plan) {
 	c := &t.g.C[i]
 	f := &t.f[i]
-	f.acted = true
+	t.acts(i)
 	t.allyActs(i, p.Target)
 	if f.out {
 		return

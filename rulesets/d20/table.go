@@ -16,6 +16,7 @@ type fighter struct {
 	flatFooted bool
 	hadTurn    bool // has had a regular turn (flat-footed ends at the first)
 	acted      bool // took an action this round (for "after X has acted")
+	lastAct    int  // Table.seq of its latest action (act, ready, readied action)
 	chargeAC   bool // -2 AC from its own charge until its next turn
 	charging   bool // in the middle of a charge (for brace and charge triggers)
 	moved      int  // feet moved this round (the readied 5-foot step rule)
@@ -24,6 +25,7 @@ type fighter struct {
 	delayed    bool
 	delayAfter int // -1: delaying to count delayTo
 	delayTo    int
+	delayMark  int // Table.seq when it began to delay: it waits for delayAfter to act after that
 
 	readied bool
 	ready   Plan
@@ -42,6 +44,7 @@ type Table struct {
 	stdOne bool  // surprise round: one standard action only
 	resume bool  // the actor is taking a delayed action
 	first  int   // first combatant to take a turn
+	seq    int   // actions taken so far in the encounter (orders fighter.lastAct)
 	r      *rng.Stream
 	c      *sim.Counts
 	log    *sim.Log
@@ -91,7 +94,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 
 // setup rolls hit points and places everyone at the start.
 func (t *Table) setup() {
-	t.actor, t.first = -1, -1
+	t.actor, t.first, t.seq = -1, -1, 0
 	for i := range t.f {
 		c := &t.g.C[i]
 		f := &t.f[i]
@@ -126,6 +129,14 @@ func (t *Table) winner() int {
 }
 
 func (t *Table) over() bool { return t.winner() >= 0 }
+
+// acts records that i takes an action now: an Act plan, readying, or its
+// readied action (a delay is not an action).
+func (t *Table) acts(i int) {
+	t.seq++
+	t.f[i].acted = true
+	t.f[i].lastAct = t.seq
+}
 
 func (t *Table) logf(format string, args ...any) {
 	if t.log != nil {
