@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -29,10 +30,24 @@ var defaultParams = []string{"target", "charge", "spell"}
 
 // d20Default closes in and attacks.
 type d20Default struct {
-	target string // weakest | strongest | nearest | random | first
+	target targetRule
 	charge string // auto | always | never
 	spell  int    // -2: any, -1: none, else that spell
 }
+
+// targetRule is the default policy's target choice, as an enum so the
+// per-turn pick compares integers, not strings.
+type targetRule uint8
+
+const (
+	targetWeakest targetRule = iota
+	targetStrongest
+	targetNearest
+	targetRandom
+	targetFirst
+)
+
+var targetRules = []string{"weakest", "strongest", "nearest", "random", "first"}
 
 func makeD20Default(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
 	p := newParams(d, spec, defaultParams)
@@ -41,7 +56,7 @@ func makeD20Default(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Po
 
 func readDefault(p params, g *d20.Game, self int) *d20Default {
 	pol := &d20Default{
-		target: p.enum("target", "weakest", []string{"weakest", "strongest", "nearest", "random", "first"}),
+		target: targetRule(max(0, slices.Index(targetRules, p.enum("target", "weakest", targetRules)))),
 		charge: p.enum("charge", "auto", []string{"auto", "always", "never"}),
 		spell:  -2,
 	}
@@ -108,36 +123,21 @@ func (p *d20Default) chooseSpell(t *d20.Table, self int) int {
 
 // pick chooses the enemy to attack.
 func (p *d20Default) pick(t *d20.Table, self int) int {
-	g := t.Game()
-	me := &g.C[self]
-	best := -1
-	better := func(j int) bool {
-		if best < 0 {
-			return true
-		}
-		switch p.target {
-		case "strongest":
-			return t.HP(j) > t.HP(best)
-		case "nearest":
-			return t.Dist(self, j) < t.Dist(self, best)
-		case "first":
-			return false
-		}
-		return t.HP(j) < t.HP(best)
-	}
-	if p.target == "random" {
-		n := 0
-		for j := 0; j < t.N(); j++ {
-			if !t.Out(j) && t.Side(j) != me.Side {
-				n++
+	me := &t.Game().C[self]
+	enemies := t.Enemies(self)
+	if p.target == targetRandom {
+		alive := 0
+		for _, j := range enemies {
+			if !t.Out(j) {
+				alive++
 			}
 		}
-		if n == 0 {
+		if alive == 0 {
 			return -1
 		}
-		k := t.Rand().IntN(n)
-		for j := 0; j < t.N(); j++ {
-			if !t.Out(j) && t.Side(j) != me.Side {
+		k := t.Rand().IntN(alive)
+		for _, j := range enemies {
+			if !t.Out(j) {
 				if k == 0 {
 					return j
 				}
@@ -147,19 +147,21 @@ func (p *d20Default) pick(t *d20.Table, self int) int {
 	}
 	// Prefer enemies it can attack this turn: in reach, a 5-foot step away,
 	// or within a charge (twice speed).
-	for j := 0; j < t.N(); j++ {
-		if t.Out(j) || t.Side(j) == me.Side {
+	best := -1
+	limit := max(2*me.Speed, 5) + me.Reach
+	for _, j := range enemies {
+		if t.Out(j) || t.Dist(self, j) > limit {
 			continue
 		}
-		if t.Dist(self, j)-me.Reach <= max(2*me.Speed, 5) && better(j) {
+		if best < 0 || p.better(t, self, j, best) {
 			best = j
 		}
 	}
 	if best >= 0 {
 		return best
 	}
-	for j := 0; j < t.N(); j++ {
-		if t.Out(j) || t.Side(j) == me.Side {
+	for _, j := range enemies {
+		if t.Out(j) {
 			continue
 		}
 		if best < 0 || t.Dist(self, j) < t.Dist(self, best) ||
@@ -168,6 +170,20 @@ func (p *d20Default) pick(t *d20.Table, self int) int {
 		}
 	}
 	return best
+}
+
+// better reports whether enemy j is a better target than best under the
+// policy's rule; ties keep the earlier (roster order).
+func (p *d20Default) better(t *d20.Table, self, j, best int) bool {
+	switch p.target {
+	case targetStrongest:
+		return t.HP(j) > t.HP(best)
+	case targetNearest:
+		return t.Dist(self, j) < t.Dist(self, best)
+	case targetFirst:
+		return false
+	}
+	return t.HP(j) < t.HP(best)
 }
 
 // d20Delay waits for a named combatant or a count.

@@ -7,14 +7,28 @@ import (
 )
 
 // Merge combines shard results of one run into the result of the whole run.
-// It refuses results of different scenarios, seeds, rosters or counters,
-// and overlapping shards, because their sum would be meaningless.
+// It refuses results of different scenarios, seeds, rosters, counters,
+// overrides or run sizes, and shards whose encounters overlap (the same
+// file twice, or two unsharded results of one run), because their sum would
+// be meaningless. Shards may be missing: the merged result then covers the
+// encounters of the shards given (see Coverage).
 func Merge(rs []*Result) (*Result, error) {
 	if len(rs) == 0 {
 		return nil, fmt.Errorf("merge: no results")
 	}
+	for _, r := range rs {
+		if len(r.Sides) != 2 {
+			return nil, fmt.Errorf("merge: result of %q has %d sides, not 2; not a simctl run result", r.Scenario, len(r.Sides))
+		}
+	}
 	sorted := append([]*Result(nil), rs...)
-	sort.SliceStable(sorted, func(i, j int) bool { return start(sorted[i]) < start(sorted[j]) })
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		if start(a) != start(b) {
+			return start(a) < start(b)
+		}
+		return end(a) < end(b)
+	})
 	first := sorted[0]
 	raw := first.Raw
 	raw.Rounds = append([]int64(nil), raw.Rounds...)
@@ -22,7 +36,7 @@ func Merge(rs []*Result) (*Result, error) {
 	raw.FirstActor = append([]int64(nil), raw.FirstActor...)
 	elapsed := first.Elapsed
 	interrupted := first.Interrupted
-	end := start(first) + first.Encounters
+	prev := first // the merged shard reaching furthest
 	for _, r := range sorted[1:] {
 		switch {
 		case r.Scenario != first.Scenario || r.Ruleset != first.Ruleset:
@@ -33,10 +47,18 @@ func Merge(rs []*Result) (*Result, error) {
 			return nil, fmt.Errorf("merge: results of %q differ in roster, counters or max_rounds (different --set?)", r.Scenario)
 		case !slices.Equal(r.Sets, first.Sets):
 			return nil, fmt.Errorf("merge: results differ in --set overrides (%v vs %v)", first.Sets, r.Sets)
-		case r.Shard != nil && start(r) < end:
-			return nil, fmt.Errorf("merge: shard %d/%d overlaps encounters already merged (indices from %d)", r.Shard.K, r.Shard.Of, start(r))
+		case r.Sides[0].Name != first.Sides[0].Name || r.Sides[1].Name != first.Sides[1].Name:
+			return nil, fmt.Errorf("merge: results differ in side names (%s/%s vs %s/%s)", first.Sides[0].Name, first.Sides[1].Name, r.Sides[0].Name, r.Sides[1].Name)
+		case r.Shard != nil && first.Shard != nil && r.Shard.Total != first.Shard.Total:
+			return nil, fmt.Errorf("merge: %s is a shard of a run of %d encounters and %s of %d; shards of one run share -n",
+				describe(first), first.Shard.Total, describe(r), r.Shard.Total)
+		case start(r) < end(prev) && start(r) < end(r):
+			return nil, fmt.Errorf("merge: %s overlaps %s (encounters %d to %d given twice)",
+				describe(r), describe(prev), start(r), min(end(r), end(prev))-1)
 		}
-		end = start(r) + r.Encounters
+		if end(r) > end(prev) {
+			prev = r
+		}
 		raw.Wins[0] += r.Raw.Wins[0]
 		raw.Wins[1] += r.Raw.Wins[1]
 		raw.Draws += r.Raw.Draws
@@ -62,15 +84,47 @@ func Merge(rs []*Result) (*Result, error) {
 	m := Meta{Scenario: first.Scenario, File: first.File, Ruleset: first.Ruleset, Version: first.Version,
 		Seed: first.Seed, Elapsed: elapsed, Sets: first.Sets, Interrupted: interrupted,
 		Sides: [2]string{first.Sides[0].Name, first.Sides[1].Name}}
-	if first.Shard != nil {
+	if first.Shard == nil {
 		m.Command = first.Command
 	}
 	return FromRaw(m, raw), nil
 }
 
+// Coverage reports how many encounters of the whole run the results cover
+// (the sum of their encounters) and how many the run has (-n; for results
+// without a shard, their own count). A merge of every finished shard covers
+// the whole run; fewer means shards are missing or were interrupted.
+func Coverage(rs []*Result) (covered, whole int64) {
+	for _, r := range rs {
+		covered += r.Encounters
+		if r.Shard != nil {
+			whole = max(whole, r.Shard.Total)
+		} else {
+			whole = max(whole, r.Encounters)
+		}
+	}
+	return covered, whole
+}
+
+// start and end bound the encounter indices a result was asked to play
+// (an interrupted shard played fewer, but no other shard plays those).
 func start(r *Result) int64 {
 	if r.Shard == nil {
 		return 0
 	}
 	return r.Shard.Start
+}
+
+func end(r *Result) int64 {
+	if r.Shard == nil {
+		return r.Encounters
+	}
+	return r.Shard.Start + r.Shard.N
+}
+
+func describe(r *Result) string {
+	if r.Shard == nil {
+		return "an unsharded result"
+	}
+	return fmt.Sprintf("shard %d/%d", r.Shard.K, r.Shard.Of)
 }

@@ -195,7 +195,8 @@ func ReadFile(path string) (*Result, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s: not a simctl result: %v", path, err)
 	}
-	if len(r.Raw.Counts) != 2*len(r.Raw.Counters) || len(r.Raw.FirstActor) != len(r.Raw.Roster) {
+	if len(r.Sides) != 2 || len(r.Raw.Counters) < sim.NumBase || len(r.Raw.Counts) != 2*len(r.Raw.Counters) ||
+		len(r.Raw.Roster) == 0 || len(r.Raw.FirstActor) != len(r.Raw.Roster) || len(r.Raw.Rounds) == 0 {
 		return nil, fmt.Errorf("%s: the tally section is missing or damaged; merge needs results written by simctl run --json", path)
 	}
 	return &r, nil

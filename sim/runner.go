@@ -41,6 +41,10 @@ func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 	if n := (cfg.N + chunk - 1) / chunk; int64(workers) > n && n > 0 {
 		workers = int(n)
 	}
+	// A worker that fails stops the others: the run is lost anyway, and the
+	// error should come back now, not after the remaining encounters.
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var next atomic.Int64
 	tallies := make([]*Tally, workers)
 	errs := make([]error, workers)
@@ -51,7 +55,10 @@ func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 			defer wg.Done()
 			t := NewTally(g)
 			tallies[w] = t
-			errs[w] = work(ctx, g, cfg, &next, t)
+			errs[w] = work(wctx, g, cfg, &next, t)
+			if errs[w] != nil {
+				cancel()
+			}
 		}(w)
 	}
 	wg.Wait()
@@ -63,7 +70,9 @@ func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 			err = errs[w]
 		}
 	}
-	if err == nil {
+	// Cancelled after the last chunk was claimed, the run is still whole:
+	// only a run that stopped short reports the context's error.
+	if err == nil && total.Encounters < max(cfg.N, 0) {
 		err = ctx.Err()
 	}
 	return total, err

@@ -41,6 +41,9 @@ usage:
   simctl run SCENARIO [-n N] [--seed S] [--workers W] [--json] [--set PATH=VALUE]... [--shard k/K] [-o FILE]
   simctl trace SCENARIO --seed S --encounter I [--set PATH=VALUE]...
   simctl merge RESULT.json... [--json] [-o FILE]
+  simctl sweep SCENARIO --vary PATH=RANGE [--vary PATH2=RANGE] [-n N] [--precision W] [--format F] [--plot FILE] [-o FILE]
+  simctl compare SCENARIO --option NAME='--set PATH=VALUE ...'... [-n N] [--format F] [--plot FILE] [-o FILE]
+  simctl report RESULT.json... -o DIR
   simctl scenarios
   simctl rules NAME
   simctl version
@@ -71,6 +74,12 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		return cmdTrace(rest, stdout, stderr)
 	case "merge":
 		return cmdMerge(rest, stdout, stderr)
+	case "sweep":
+		return cmdSweep(ctx, rest, stdout, stderr)
+	case "compare":
+		return cmdCompare(ctx, rest, stdout, stderr)
+	case "report":
+		return cmdReport(rest, stdout, stderr)
 	case "scenarios":
 		return cmdScenarios(stdout)
 	case "rules":
@@ -103,6 +112,15 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// flagExit is the exit code for a flag parsing error: -h asked for the
+// flags (printed by the flag package), anything else is a usage error.
+func flagExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	return exitUsage
+}
+
 // setFlags collects repeated --set PATH=VALUE.
 type setFlags []scenario.Set
 
@@ -131,19 +149,47 @@ func (s setFlags) strings() []string {
 	return out
 }
 
-// load finds SCENARIO as a file or a built-in and compiles it.
+// argError is a SCENARIO argument that names no scenario file or built-in:
+// a command-line mistake (exit 2), not an invalid scenario.
+type argError struct{ msg string }
+
+func (e *argError) Error() string { return e.msg }
+
+// load finds SCENARIO as a file or a built-in and compiles it. Every
+// problem of the scenario comes back at once as scenario.Errors: the core
+// fields' and, when the scenario is whole enough to try, the ruleset's.
 func load(name string, sets []scenario.Set) (*scenario.Scenario, sim.Game, error) {
-	var sc *scenario.Scenario
-	var err error
-	if _, statErr := os.Stat(name); statErr == nil {
-		sc, err = scenario.LoadFile(name, sets, rulesets.Schema)
-	} else if data, display, ok := scenarios.Read(name); ok {
-		sc, err = scenario.Load(display, data, sets, rulesets.Schema)
+	var data []byte
+	display := name
+	if st, statErr := os.Stat(name); statErr == nil {
+		if st.IsDir() {
+			return nil, nil, &argError{fmt.Sprintf("%s is a directory; give a scenario file (.yaml) or a built-in (see simctl scenarios)", name)}
+		}
+		var err error
+		if data, err = os.ReadFile(name); err != nil {
+			return nil, nil, err
+		}
+	} else if d, disp, ok := scenarios.Read(name); ok {
+		data, display = d, disp
 	} else {
-		return nil, nil, fmt.Errorf("%s: no such file or built-in scenario; built-ins: %s", name, strings.Join(scenarios.Names(), ", "))
+		return nil, nil, &argError{fmt.Sprintf("%s: no such file or built-in scenario; built-ins: %s (see simctl scenarios)",
+			name, strings.Join(scenarios.Names(), ", "))}
+	}
+	sc, err := scenario.Decode(display, data, sets, rulesets.Schema)
+	if sc == nil {
+		return nil, nil, err
 	}
 	if err != nil {
-		return nil, nil, err
+		// Let the ruleset check its own fields too, so the user fixes the
+		// file in one pass; it must not panic on the half-valid scenario,
+		// but if it does, the problems already found are what to report.
+		if _, ok := rulesets.Lookup(sc.Ruleset); ok && len(sc.Sides) == 2 {
+			func() {
+				defer func() { _ = recover() }()
+				rulesets.Compile(sc)
+			}()
+		}
+		return nil, nil, sc.Rep.Err()
 	}
 	g, err := rulesets.Compile(sc)
 	if err != nil {
@@ -156,6 +202,9 @@ func cmdScenarios(stdout io.Writer) int {
 	for _, n := range scenarios.Names() {
 		data, display, _ := scenarios.Read(n)
 		sc, err := scenario.Load(display, data, nil, rulesets.Schema)
+		if err == nil {
+			_, _, err = load(n, nil) // the ruleset's checks too
+		}
 		desc := ""
 		if err == nil {
 			desc = sc.Name
@@ -231,6 +280,13 @@ func writeOut(path string, stdout io.Writer, write func(io.Writer) error) error 
 	if err != nil {
 		return err
 	}
+	// CreateTemp makes the file private (0600); a result is an ordinary
+	// file others read, as if it had been created directly.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
 	if err := write(tmp); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
@@ -250,7 +306,9 @@ func dirOf(p string) string {
 	return "."
 }
 
-// scenarioError prints a scenario's problems, one per line.
+// scenarioError prints the problems load found, one per line, and returns
+// the exit code: 3 for an invalid scenario, 2 when SCENARIO names no
+// scenario.
 func scenarioError(stderr io.Writer, err error) int {
 	var es scenario.Errors
 	if errors.As(err, &es) {
@@ -258,6 +316,10 @@ func scenarioError(stderr io.Writer, err error) int {
 		return exitScenario
 	}
 	fmt.Fprintf(stderr, "simctl: %v\n", err)
+	var ae *argError
+	if errors.As(err, &ae) {
+		return exitUsage
+	}
 	return exitScenario
 }
 

@@ -15,7 +15,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "write the result to FILE instead of stdout")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
-		return exitUsage
+		return flagExit(err)
 	}
 	if len(pos) == 0 {
 		fmt.Fprintln(stderr, "usage: simctl merge RESULT.json... (results of simctl run --json --shard k/K)")
@@ -34,6 +34,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "simctl", err)
 		return exitFailure
+	}
+	if covered, whole := reports.Coverage(rs); covered < whole {
+		fmt.Fprintf(stderr, "simctl merge: the results cover %d of the run's %d encounters (shards missing or interrupted)\n", covered, whole)
 	}
 	write := m.WriteText
 	if *asJSON {

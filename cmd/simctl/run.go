@@ -32,7 +32,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(&sets, "set", "override a scenario field, PATH=VALUE (repeatable), e.g. heroes.Fighter.init=4")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
-		return exitUsage
+		return flagExit(err)
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "usage: simctl run SCENARIO [flags]; see simctl run -h")
@@ -61,8 +61,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
-	cfg := sim.RunConfig{Seed: *seed, Start: int64(k) * *n / int64(of), Workers: *workers}
-	cfg.N = int64(k+1)*(*n)/int64(of) - cfg.Start
+	cfg := sim.RunConfig{Seed: *seed, Start: shardStart(*n, k, of), Workers: *workers}
+	cfg.N = shardStart(*n, k+1, of) - cfg.Start
 	var meta reports.Meta
 	if *shard != "" {
 		meta.Shard = &reports.Shard{K: k, Of: of, Start: cfg.Start, N: cfg.N, Total: *n}
@@ -101,6 +101,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitInterrupted
 	}
 	return exitOK
+}
+
+// shardStart is the first encounter of shard k of K over n encounters,
+// floor(k·n/K), computed without overflowing for any n.
+func shardStart(n int64, k, of int) int64 {
+	return int64(k)*(n/int64(of)) + int64(k)*(n%int64(of))/int64(of)
 }
 
 // startProgress draws a bar on stderr while the run goes, when stderr is a

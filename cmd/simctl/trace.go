@@ -18,7 +18,7 @@ func cmdTrace(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&sets, "set", "override a scenario field, PATH=VALUE (repeatable)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
-		return exitUsage
+		return flagExit(err)
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "usage: simctl trace SCENARIO --seed S --encounter I")

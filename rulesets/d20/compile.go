@@ -20,6 +20,10 @@ type Game struct {
 	C         []Combatant // the expanded roster
 	roster    []sim.Entrant
 	sideCount [2]int
+	// sideOf and enemies are dense copies of the roster's sides, so the
+	// per-turn loops read a few bytes instead of striding over Combatant.
+	sideOf  []int
+	enemies [2][]int // enemies[s]: the opponents of side s
 }
 
 // Combatant is the static description of one combatant.
@@ -120,6 +124,8 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 				g.C = append(g.C, c)
 				g.roster = append(g.roster, sim.Entrant{Name: c.Name, Side: s})
 				g.sideCount[s]++
+				g.sideOf = append(g.sideOf, s)
+				g.enemies[1-s] = append(g.enemies[1-s], len(g.C)-1)
 			}
 		}
 	}

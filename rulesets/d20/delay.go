@@ -19,6 +19,7 @@ import "simctl/sim"
 // act only after that turn.
 
 func (t *Table) startDelay(i int, p Plan) {
+	t.tactics = true
 	f := &t.f[i]
 	f.delayed = true
 	f.delayAfter = p.DelayAfter
@@ -42,6 +43,9 @@ func (t *Table) startDelay(i int, p Plan) {
 // next's act before next, the highest count first. It reports whether any
 // did.
 func (t *Table) resumeDelayedAtCount(next int) bool {
+	if !t.tactics {
+		return false
+	}
 	did := false
 	for {
 		d := -1
@@ -77,6 +81,9 @@ func (t *Table) resumeDelayedAtCount(next int) bool {
 // since they began to wait act now, right after anchor, at anchor's count.
 // It leaves t.cur on the last of them (or anchor).
 func (t *Table) resumeWaiters(anchor int) {
+	if !t.tactics {
+		return // nothing moved: t.cur is still on anchor
+	}
 	for k := 0; k < len(t.order); k++ {
 		d := t.order[k]
 		f := &t.f[d]
@@ -97,6 +104,9 @@ func (t *Table) resumeWaiters(anchor int) {
 // resumeDelayedAtEnd: a count below everyone else's comes at the end of the
 // round, the highest such count first.
 func (t *Table) resumeDelayedAtEnd() {
+	if !t.tactics {
+		return
+	}
 	for {
 		d := -1
 		for _, k := range t.order {

@@ -14,6 +14,7 @@ import "simctl/sim"
 // only if it has not otherwise moved this round.
 
 func (t *Table) startReady(i int, p Plan) {
+	t.tactics = true
 	f := &t.f[i]
 	f.readied = true
 	f.ready = p
@@ -35,6 +36,9 @@ func (t *Table) startReady(i int, p Plan) {
 // in initiative order, until fire reports that the triggering action is over
 // (its combatant is out or its spell is ruined).
 func (t *Table) readiers(k Trigger, src int, fire func(r int) (stop bool)) {
+	if !t.tactics {
+		return
+	}
 	for n := 0; n < len(t.order); n++ {
 		r := t.order[n]
 		f := &t.f[r]

@@ -46,7 +46,6 @@ func (t *Table) turn(i int) {
 		t.first = i
 	}
 	t.actor, t.cur = i, t.index(i)
-	defer func() { t.actor = -1 }()
 	t.c.Inc(c.Side, sim.Turns)
 	if t.log != nil {
 		t.logf("%s's turn (count %d, hp %d)", c.Name, f.count, f.hp)
@@ -87,6 +86,7 @@ func (t *Table) turn(i int) {
 	default:
 		t.act(i, plan)
 	}
+	t.actor = -1
 }
 
 // act carries out an Act plan: a spell, or weapons after whatever movement

@@ -45,9 +45,17 @@ type Table struct {
 	resume bool  // the actor is taking a delayed action
 	first  int   // first combatant to take a turn
 	seq    int   // actions taken so far in the encounter (orders fighter.lastAct)
-	r      *rng.Stream
-	c      *sim.Counts
-	log    *sim.Log
+
+	// standing counts each side's combatants still in the fight, so the
+	// winner check after every action is O(1).
+	standing [2]int
+	// tactics is set once anyone readies or delays in this encounter; until
+	// then the trigger and resumption scans are skipped (most turns of most
+	// fights).
+	tactics bool
+	r       *rng.Stream
+	c       *sim.Counts
+	log     *sim.Log
 }
 
 func newTable(g *Game) *Table {
@@ -95,7 +103,10 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 // setup rolls hit points and places everyone at the start.
 func (t *Table) setup() {
 	t.actor, t.first, t.seq = -1, -1, 0
+	t.standing = [2]int{}
+	t.tactics = false
 	for i := range t.f {
+		t.standing[t.g.C[i].Side]++
 		c := &t.g.C[i]
 		f := &t.f[i]
 		*f = fighter{hp: c.HP.Roll(t.r), flatFooted: true, delayAfter: -1}
@@ -113,16 +124,10 @@ func (t *Table) setup() {
 
 // winner returns the side whose opponents are all out, or -1.
 func (t *Table) winner() int {
-	var up [2]bool
-	for i := range t.f {
-		if !t.f[i].out {
-			up[t.g.C[i].Side] = true
-		}
-	}
 	switch {
-	case up[0] && !up[1]:
+	case t.standing[1] == 0 && t.standing[0] > 0:
 		return 0
-	case up[1] && !up[0]:
+	case t.standing[0] == 0 && t.standing[1] > 0:
 		return 1
 	}
 	return -1
@@ -146,7 +151,7 @@ func (t *Table) logf(format string, args ...any) {
 
 func (t *Table) name(i int) string { return t.g.C[i].Name }
 
-func (t *Table) side(i int) int { return t.g.C[i].Side }
+func (t *Table) side(i int) int { return t.g.sideOf[i] }
 
 // index returns the position of combatant i in the order.
 func (t *Table) index(i int) int {
@@ -203,7 +208,11 @@ func (t *Table) HP(i int) int { return t.f[i].hp }
 func (t *Table) Out(i int) bool { return t.f[i].out }
 
 // Side is combatant i's side.
-func (t *Table) Side(i int) int { return t.g.C[i].Side }
+func (t *Table) Side(i int) int { return t.g.sideOf[i] }
+
+// Enemies lists the roster indices of i's opponents (in or out of the
+// fight). The slice is shared: do not modify it.
+func (t *Table) Enemies(i int) []int { return t.g.enemies[t.g.sideOf[i]] }
 
 // Dist is the distance in feet between i and j.
 func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }

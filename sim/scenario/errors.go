@@ -11,7 +11,7 @@ import (
 // Error is one problem with a scenario, located in its file.
 type Error struct {
 	File      string
-	Line, Col int    // 1-based; 0 when the problem has no position (a --set path)
+	Line, Col int    // 1-based; Line 0: no position (a --set path); Col 0: only the line is known
 	Path      string // the field, e.g. sides[0].combatants[1].hp
 	Msg       string
 }
@@ -20,7 +20,10 @@ func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Col)
+		fmt.Fprintf(&b, ":%d", e.Line)
+		if e.Col > 0 {
+			fmt.Fprintf(&b, ":%d", e.Col)
+		}
 	}
 	b.WriteString(": ")
 	if e.Path != "" {
@@ -59,6 +62,11 @@ func (es Errors) Sort() {
 type Reporter struct {
 	File string
 	Errs Errors
+
+	// origin maps the nodes a --set override wrote to that override, so a
+	// problem with an overridden value says where the value came from (its
+	// position is the field's place in the file, which holds something else).
+	origin map[*yaml.Node]string
 }
 
 // Errorf records a problem at node (which may be nil).
@@ -67,10 +75,33 @@ func (r *Reporter) Errorf(node *yaml.Node, path, format string, args ...any) {
 	if node != nil {
 		e.Line, e.Col = node.Line, node.Column
 	}
+	r.add(e, node)
+}
+
+// add records e, noting the --set override that wrote node, if any.
+func (r *Reporter) add(e *Error, node *yaml.Node) {
+	if set, ok := r.origin[node]; ok && node != nil {
+		e.Msg += " (from --set " + set + ")"
+	}
 	r.Errs = append(r.Errs, e)
 }
 
-// Err returns the collected errors sorted by position, or nil.
+// markSet records that n and everything under it came from override set.
+func (r *Reporter) markSet(n *yaml.Node, set string) {
+	if n == nil {
+		return
+	}
+	if r.origin == nil {
+		r.origin = map[*yaml.Node]string{}
+	}
+	r.origin[n] = set
+	for _, c := range n.Content {
+		r.markSet(c, set)
+	}
+}
+
+// Err returns the collected errors sorted by position, or nil. The result
+// is a copy: errors recorded later do not change it.
 func (r *Reporter) Err() error {
 	if len(r.Errs) == 0 {
 		return nil
@@ -85,7 +116,7 @@ func (r *Reporter) Err() error {
 		out = append(out, e)
 	}
 	r.Errs = out
-	return r.Errs
+	return append(Errors(nil), r.Errs...)
 }
 
 // quoteList renders valid choices for an error message.

@@ -119,45 +119,83 @@ func LoadFile(path string, sets []Set, lookup Lookup) (*Scenario, error) {
 	return Load(path, data, sets, lookup)
 }
 
-// Load decodes a scenario from data; file names it in errors.
+// Load decodes a scenario from data; file names it in errors. It returns
+// either a valid scenario or every problem found (Errors).
 func Load(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, error) {
+	sc, err := Decode(file, data, sets, lookup)
+	if err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// Decode is Load for callers that go on to compile the scenario: when the
+// file is YAML it returns the decoded scenario even if it has problems, with
+// the same error Load would return. The caller may then let the ruleset
+// check its own fields into sc.Rep (rulesets.Compile), so a user sees every
+// problem of the file in one pass, and must not run a scenario that had any.
+// Where a problem left a field unreadable, the field holds its zero value.
+// The scenario is nil only when the data is not YAML or holds no document.
+func Decode(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, error) {
 	rep := &Reporter{File: file}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, yamlError(file, err)
+		return nil, yamlError(file, data, err)
 	}
 	if len(doc.Content) == 0 {
 		rep.Errorf(nil, "", "empty scenario; expected a mapping with name, ruleset and sides")
 		return nil, rep.Err()
 	}
 	root := doc.Content[0]
-	for _, s := range sets {
-		if err := s.apply(root); err != nil {
-			rep.Errs = append(rep.Errs, &Error{File: file, Path: "--set " + s.Path, Msg: err.Error()})
+	if root.Kind == yaml.MappingNode {
+		for _, s := range sets {
+			if err := s.apply(root, rep); err != nil {
+				rep.Errs = append(rep.Errs, &Error{File: file, Path: "--set " + s.String(), Msg: err.Error()})
+			}
 		}
-	}
-	if len(rep.Errs) > 0 {
-		return nil, rep.Err()
 	}
 	d := &Decoder{rep: rep}
 	sc := &Scenario{File: file, MaxRounds: 100, Rep: rep, Dec: d}
 	sc.decode(d, root, lookup)
-	if err := rep.Err(); err != nil {
-		return nil, err
-	}
-	return sc, nil
+	return sc, rep.Err()
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // yamlError turns the YAML library's "yaml: line N: msg" into file:N: msg.
-func yamlError(file string, err error) error {
+// The library names the line where the enclosing block starts (for parser
+// errors one line too early), not the line that breaks it, and no column;
+// syntaxLine finds the line.
+func yamlError(file string, data []byte, err error) error {
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return Errors{{File: file, Line: line, Col: 1, Msg: "YAML syntax: " + m[2]}}
+		return Errors{{File: file, Line: syntaxLine(data, line), Msg: "YAML syntax: " + m[2]}}
 	}
 	return Errors{{File: file, Msg: "YAML syntax: " + strings.TrimPrefix(msg, "yaml: ")}}
+}
+
+// syntaxLine returns the first line at or after from such that the file cut
+// after that line no longer parses: where the text stops being YAML. Files
+// too long to probe line by line keep the library's line.
+func syntaxLine(data []byte, from int) int {
+	const maxProbe = 2000
+	lines := strings.SplitAfter(string(data), "\n")
+	if len(lines) > maxProbe || from < 1 {
+		return from
+	}
+	end := 0
+	for i, l := range lines {
+		end += len(l)
+		if i+1 < from {
+			continue
+		}
+		var n yaml.Node
+		if yaml.Unmarshal(data[:end], &n) != nil {
+			return i + 1
+		}
+	}
+	return from
 }
 
 func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {
@@ -185,10 +223,11 @@ func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {
 		}
 		schema = s
 	} else {
-		d.rep.Errorf(root, "ruleset", "missing; choose one of d20, acks2, cavaliers, lotm")
+		_, _, names := lookup("")
+		d.rep.Errorf(root, "ruleset", "missing; choose one of %s", strings.Join(names, ", "))
 	}
 	if sc.Name == "" {
-		sc.Name = strings.TrimSuffix(baseName(sc.Rep.File), ".yaml")
+		sc.Name = strings.TrimSuffix(strings.TrimSuffix(baseName(sc.Rep.File), ".yaml"), ".yml")
 	}
 	sc.Options, sc.OptionKey = map[string]*yaml.Node{}, map[string]*yaml.Node{}
 	if n := keys["options"]; n != nil {
@@ -223,20 +262,40 @@ func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {
 	}
 	total := 0
 	names := map[string]bool{}
+	sideOf := map[string]string{} // combatant name -> its side, across sides
 	for i, sn := range n.Content {
 		side := d.side(sn, fmt.Sprintf("sides[%d]", i), schema)
 		if side.Name != "" && names[side.Name] {
-			d.rep.Errorf(sn, side.Path+".name", "side name %q is used twice; --set addresses sides by name", side.Name)
+			d.rep.Errorf(nameNode(sn), side.Path+".name", "side name %q is used twice; --set addresses sides by name", side.Name)
 		}
 		names[side.Name] = true
+		seen := map[string]bool{}
 		for _, c := range side.Combatants {
 			total += c.Count
+			if c.Name == "" || seen[c.Name] {
+				continue // a duplicate within the side is reported by side
+			}
+			seen[c.Name] = true
+			if other, ok := sideOf[c.Name]; ok {
+				d.rep.Errorf(nameNode(c.Node), c.Path+".name", "combatant name %q is also used in side %q; names must be unique across sides (results and traces name combatants)", c.Name, other)
+				continue
+			}
+			sideOf[c.Name] = side.Name
 		}
 		sc.Sides = append(sc.Sides, side)
 	}
 	if total > MaxCombatants {
 		d.rep.Errorf(n, "sides", "%d combatants in all; at most %d are supported", total, MaxCombatants)
 	}
+}
+
+// nameNode is the value of a mapping's name: key, for positions, or the
+// mapping itself when it has none.
+func nameNode(n *yaml.Node) *yaml.Node {
+	if v := lookupKey(n, "name"); v != nil {
+		return v
+	}
+	return n
 }
 
 func baseName(p string) string {
@@ -255,6 +314,9 @@ func (d *Decoder) side(n *yaml.Node, path string, schema Schema) Side {
 	keys := d.Mapping(n, path, append(append([]string(nil), sideFields...), schema.SideFields...))
 	if k := keys["name"]; k != nil {
 		s.Name = d.Str(k, path+".name")
+		if strings.ContainsAny(s.Name, ".=") {
+			d.rep.Errorf(k, path+".name", "side name %q may not contain '.' or '=' (--set addresses sides by name: %s.aware=false)", s.Name, strings.NewReplacer(".", "_", "=", "_").Replace(s.Name))
+		}
 	} else {
 		d.rep.Errorf(n, path+".name", "missing; every side has a name (--set and reports use it)")
 	}
@@ -285,7 +347,7 @@ func (d *Decoder) side(n *yaml.Node, path string, schema Schema) Side {
 	for i, c := range cn.Content {
 		cb := d.combatant(c, fmt.Sprintf("%s.combatants[%d]", path, i), schema)
 		if cb.Name != "" && names[cb.Name] {
-			d.rep.Errorf(c, cb.Path+".name", "combatant name %q is used twice in side %q; use count: for copies", cb.Name, s.Name)
+			d.rep.Errorf(nameNode(c), cb.Path+".name", "combatant name %q is used twice in side %q; use count: for copies", cb.Name, s.Name)
 		}
 		names[cb.Name] = true
 		s.Combatants = append(s.Combatants, cb)
@@ -462,7 +524,7 @@ func (d *Decoder) Str(n *yaml.Node, path string) string {
 // Bool reads true or false.
 func (d *Decoder) Bool(n *yaml.Node, path string) bool {
 	if n.Kind == yaml.ScalarNode {
-		switch n.Value {
+		switch strings.ToLower(n.Value) {
 		case "true", "yes", "on":
 			return true
 		case "false", "no", "off":
@@ -519,13 +581,13 @@ func (d *Decoder) Dice(n *yaml.Node, path string) dice.Expr {
 		col := n.Column
 		msg := err.Error()
 		if asSyntax(err, &se) {
-			if n.Style == 0 { // plain scalar: columns line up with the file
+			if _, fromSet := d.rep.origin[n]; n.Style == 0 && !fromSet { // plain scalar in the file: columns line up
 				col += se.Col - 1
 			}
 			msg = se.Msg
 		}
-		d.rep.Errs = append(d.rep.Errs, &Error{File: d.rep.File, Line: n.Line, Col: col, Path: path,
-			Msg: fmt.Sprintf("bad dice expression %q: %s", n.Value, msg)})
+		d.rep.add(&Error{File: d.rep.File, Line: n.Line, Col: col, Path: path,
+			Msg: fmt.Sprintf("bad dice expression %q: %s", n.Value, msg)}, n)
 		return dice.Expr{}
 	}
 	return e

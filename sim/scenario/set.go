@@ -24,8 +24,9 @@ func ParseSet(s string) (Set, error) {
 
 func (s Set) String() string { return s.Path + "=" + s.Value }
 
-// apply writes the override into the document tree.
-func (s Set) apply(root *yaml.Node) error {
+// apply writes the override into the document tree, telling rep which nodes
+// it wrote so that problems with them name the override.
+func (s Set) apply(root *yaml.Node, rep *Reporter) error {
 	var val yaml.Node
 	if err := yaml.Unmarshal([]byte(s.Value), &val); err != nil {
 		return fmt.Errorf("value %q is not valid YAML: %v", s.Value, err)
@@ -34,6 +35,7 @@ func (s Set) apply(root *yaml.Node) error {
 	if len(val.Content) > 0 {
 		v = val.Content[0]
 	}
+	mark := func(n *yaml.Node) { rep.markSet(n, s.String()) }
 	if root.Kind != yaml.MappingNode {
 		return fmt.Errorf("the scenario is not a mapping")
 	}
@@ -46,7 +48,7 @@ func (s Set) apply(root *yaml.Node) error {
 	top := parts[0]
 	for _, f := range topFields {
 		if top == f {
-			return setIn(root, parts, v)
+			return setIn(root, parts, v, mark)
 		}
 	}
 	// A side by name.
@@ -65,7 +67,7 @@ func (s Set) apply(root *yaml.Node) error {
 			return fmt.Errorf("%q is a side; name a field, e.g. %s.aware=false", top, top)
 		}
 		if isSideField(parts[1]) {
-			return setIn(sn, parts[1:], v)
+			return setIn(sn, parts[1:], v, mark)
 		}
 		cs := lookupKey(sn, "combatants")
 		var cnames []string
@@ -77,15 +79,37 @@ func (s Set) apply(root *yaml.Node) error {
 					if len(parts) == 2 {
 						return fmt.Errorf("%q is a combatant; name a field, e.g. %s.%s.init=4", parts[1], top, parts[1])
 					}
-					return setIn(cn, parts[2:], v)
+					return setIn(cn, parts[2:], v, mark)
 				}
 			}
 		}
-		return fmt.Errorf("side %q has no combatant or field %q (combatants: %s; side fields: %s)",
-			top, parts[1], strings.Join(cnames, ", "), strings.Join(sideFields, ", "))
+		return fmt.Errorf("side %q has no combatant or field %q%s (combatants: %s; side fields: %s)",
+			top, parts[1], didYouMean(parts[1], append(cnames, settableSideFields()...)),
+			strings.Join(cnames, ", "), strings.Join(settableSideFields(), ", "))
 	}
-	return fmt.Errorf("%q is neither a top-level field (%s) nor a side (%s)",
-		top, strings.Join(topFields, ", "), strings.Join(names, ", "))
+	return fmt.Errorf("%q is neither a top-level field nor a side%s (top-level fields: %s; sides: %s)",
+		top, didYouMean(top, append(append([]string(nil), topFields...), names...)),
+		strings.Join(topFields, ", "), strings.Join(names, ", "))
+}
+
+// didYouMean is ` (did you mean "x"?)` for the valid name closest to s, or "".
+func didYouMean(s string, valid []string) string {
+	if c := closest(s, valid); c != "" {
+		return fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	return ""
+}
+
+// settableSideFields are the side fields a --set can address directly
+// (combatants are addressed by name instead).
+func settableSideFields() []string {
+	var out []string
+	for _, f := range sideFields {
+		if f != "combatants" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func isSideField(f string) bool {
@@ -98,15 +122,17 @@ func isSideField(f string) bool {
 }
 
 // setIn walks mapping keys, creating missing ones, and sets the last. A
-// scalar policy is widened to {name: ...} when a parameter is set on it.
-func setIn(n *yaml.Node, parts []string, v *yaml.Node) error {
+// scalar policy is widened to {name: ...} when a parameter is set on it
+// (heroes.Fighter.policy.until=Cleric on "policy: delay"). mark is told
+// about every node the override writes.
+func setIn(n *yaml.Node, parts []string, v *yaml.Node, mark func(*yaml.Node)) error {
 	for i, p := range parts {
 		last := i == len(parts)-1
-		if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+		if n.Kind == yaml.ScalarNode && n.Tag != "!!null" && i > 0 && parts[i-1] == "policy" {
 			// widen "policy: ready" to {name: ready} before setting a parameter
 			name := *n
 			*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: name.Line, Column: name.Column,
-				Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "name"}, &name}}
+				Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "name", Line: name.Line, Column: name.Column}, &name}}
 		}
 		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 			*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
@@ -116,18 +142,30 @@ func setIn(n *yaml.Node, parts []string, v *yaml.Node) error {
 		}
 		child := lookupKey(n, p)
 		if child == nil {
+			key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: p, Line: n.Line, Column: n.Column}
 			child = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: n.Line, Column: n.Column}
-			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: p, Line: n.Line, Column: n.Column}, child)
+			n.Content = append(n.Content, key, child)
+			mark(key)
 		}
 		if last {
-			line, col := child.Line, child.Column
+			// The value's own positions are columns of the --set text;
+			// every node of it is reported at the field it replaces.
+			place(v, child.Line, child.Column)
 			*child = *v
-			child.Line, child.Column = line, col
+			mark(child)
 			return nil
 		}
 		n = child
 	}
 	return nil
+}
+
+// place moves n and everything under it to line:col.
+func place(n *yaml.Node, line, col int) {
+	n.Line, n.Column = line, col
+	for _, c := range n.Content {
+		place(c, line, col)
+	}
 }
 
 func lookupKey(n *yaml.Node, key string) *yaml.Node {

@@ -1,0 +1,278 @@
+package agents
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"simctl/rulesets/cavaliers"
+	"simctl/sim/scenario"
+)
+
+// Policies for The Queen's Cavaliers (rulesets/cavaliers): where to move,
+// whom to attack, when to seize the initiative, whom to interpose for,
+// whom to block, whether to reprise.
+
+func init() {
+	cavaliers.RegisterPolicy("default",
+		"advance and attack, using every ability the specialty and [+] allow. "+
+			"Params: target (weakest|strongest|random|first, default weakest: whom to attack among the enemies in its Area), "+
+			"focus (NAME: an enemy to go after first), "+
+			"move (advance: toward the nearest enemy (or focus) when none is in its Area | hold: never move | ward: stay with the ward; default advance), "+
+			"seize (enemy: before any enemy about to act | protect: before an enemy about to act that stands in or next to the Area of a wounded member of its side, itself included | never; default enemy), "+
+			"wounded (percent of starting hp at or below which protect counts a combatant wounded, default 50), "+
+			"interpose (weakest: for the ally with the fewest hp, when it has fewer than itself | any: for any ally with fewer hp than itself | ward: for the ward | never; default weakest), "+
+			"ward (NAME: the ally to protect, for interpose/block/move ward), "+
+			"block (always: any enemy leaving its Area | ward: an enemy moving into the ward's Area | never; default always), "+
+			"reprise (always|never, default always)", makeCavDefault)
+	cavaliers.RegisterPolicy("guard",
+		"a bodyguard: default with move: ward, interpose: ward, block: ward. Params: ward (NAME, required) and default's", makeCavGuard)
+	cavaliers.RegisterPolicy("none",
+		"the baseline: advance toward the nearest enemy and attack the weakest in its Area; never seizes, interposes, blocks or reprises. Params: target, focus, move (as default)", makeCavNone)
+}
+
+// Seize, interpose and block modes.
+const (
+	cavNever = iota
+	cavEnemy
+	cavProtect
+	cavWeakest
+	cavAny
+	cavWard
+	cavAlways
+)
+
+// cavPolicy is every cavaliers policy: the modes are its parameters.
+type cavPolicy struct {
+	target    string // weakest | strongest | random | first
+	focus     int    // -1: none
+	move      string // advance | hold | ward
+	seize     int    // cavNever | cavEnemy | cavProtect
+	wounded   int    // percent
+	interpose int    // cavNever | cavWeakest | cavAny | cavWard
+	block     int    // cavNever | cavAlways | cavWard
+	reprise   bool
+	ward      int // -1: none
+}
+
+var cavBaseParams = []string{"target", "focus", "move"}
+var cavAbilityParams = []string{"seize", "wounded", "interpose", "ward", "block", "reprise"}
+
+func makeCavDefault(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenario.Policy) cavaliers.Policy {
+	p := newParams(d, spec, append(append([]string(nil), cavBaseParams...), cavAbilityParams...))
+	return readCav(p, g, self, "advance", "weakest", "always")
+}
+
+func makeCavGuard(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenario.Policy) cavaliers.Policy {
+	p := newParams(d, spec, append(append([]string(nil), cavBaseParams...), cavAbilityParams...))
+	if p.node("ward") == nil {
+		d.Errorf(spec.Node, spec.Path, "policy guard needs ward: NAME (the ally it protects)")
+	}
+	return readCav(p, g, self, "ward", "ward", "ward")
+}
+
+func makeCavNone(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenario.Policy) cavaliers.Policy {
+	p := newParams(d, spec, cavBaseParams)
+	pol := readCavBase(p, g, self, "advance")
+	pol.seize, pol.interpose, pol.block = cavNever, cavNever, cavNever
+	return pol
+}
+
+func readCavBase(p params, g *cavaliers.Game, self int, move string) *cavPolicy {
+	pol := &cavPolicy{focus: -1, ward: -1, wounded: 50}
+	pol.target = p.enum("target", "weakest", []string{"weakest", "strongest", "random", "first"})
+	pol.move = p.enum("move", move, []string{"advance", "hold", "ward"})
+	if name, n := p.str("focus"); n != nil {
+		pol.focus = cavIndex(p, g, name, n, "focus")
+		if pol.focus >= 0 && g.C[pol.focus].Side == g.C[self].Side {
+			p.d.Errorf(n, p.path("focus"), "%q is on %s's own side; focus names an enemy", name, g.C[self].Name)
+		}
+	}
+	return pol
+}
+
+func readCav(p params, g *cavaliers.Game, self int, move, interpose, block string) *cavPolicy {
+	pol := readCavBase(p, g, self, move)
+	modes := map[string]int{"never": cavNever, "enemy": cavEnemy, "protect": cavProtect,
+		"weakest": cavWeakest, "any": cavAny, "ward": cavWard, "always": cavAlways}
+	pol.seize = modes[p.enum("seize", "enemy", []string{"enemy", "protect", "never"})]
+	pol.wounded, _ = p.integer("wounded", 50, 1, 100)
+	pol.interpose = modes[p.enum("interpose", interpose, []string{"weakest", "any", "ward", "never"})]
+	pol.block = modes[p.enum("block", block, []string{"always", "ward", "never"})]
+	pol.reprise = p.enum("reprise", "always", []string{"always", "never"}) == "always"
+	if name, n := p.str("ward"); n != nil {
+		pol.ward = cavIndex(p, g, name, n, "ward")
+		switch {
+		case pol.ward == self:
+			p.d.Errorf(n, p.path("ward"), "%s cannot be its own ward", name)
+		case pol.ward >= 0 && g.C[pol.ward].Side != g.C[self].Side:
+			p.d.Errorf(n, p.path("ward"), "%q is not on %s's side", name, g.C[self].Name)
+		}
+	} else if pol.interpose == cavWard || pol.block == cavWard || pol.move == "ward" {
+		if p.spec.Name != "guard" { // guard reports its own missing ward
+			p.d.Errorf(p.spec.Node, p.spec.Path, "interpose, block or move ward needs ward: NAME")
+		}
+	}
+	return pol
+}
+
+func cavIndex(p params, g *cavaliers.Game, name string, n *yaml.Node, param string) int {
+	if i, ok := g.Index(name); ok {
+		return i
+	}
+	var names []string
+	for _, c := range g.C {
+		names = append(names, c.Name)
+	}
+	p.d.Errorf(n, p.path(param), "no combatant %q (or it has several copies; name one, e.g. Thug#2); combatants: %s", name, strings.Join(names, ", "))
+	return -1
+}
+
+// cavEnemyHere reports whether an enemy of self stands in self's Area.
+func cavEnemyHere(t *cavaliers.Table, self int) bool {
+	for j := 0; j < t.N(); j++ {
+		if t.Present(j) && t.Side(j) != t.Side(self) && t.Area(j) == t.Area(self) {
+			return true
+		}
+	}
+	return false
+}
+
+// cavToward is the Area next to from on the way to area, or -1 if there.
+func cavToward(from, area int) int {
+	switch {
+	case area > from:
+		return from + 1
+	case area < from:
+		return from - 1
+	}
+	return -1
+}
+
+// Move implements cavaliers.Policy.
+func (p *cavPolicy) Move(t *cavaliers.Table, self int) int {
+	here := t.Area(self)
+	switch p.move {
+	case "hold":
+		return -1
+	case "ward":
+		if p.ward >= 0 && t.Present(p.ward) {
+			return cavToward(here, t.Area(p.ward))
+		}
+	}
+	if p.focus >= 0 && t.Present(p.focus) {
+		return cavToward(here, t.Area(p.focus))
+	}
+	if cavEnemyHere(t, self) {
+		return -1
+	}
+	best := -1
+	for j := 0; j < t.N(); j++ {
+		if !t.Present(j) || t.Side(j) == t.Side(self) {
+			continue
+		}
+		if best < 0 || cavAbs(t.Area(j)-here) < cavAbs(t.Area(best)-here) {
+			best = j
+		}
+	}
+	if best < 0 {
+		return -1
+	}
+	return cavToward(here, t.Area(best))
+}
+
+// Target implements cavaliers.Policy.
+func (p *cavPolicy) Target(t *cavaliers.Table, self int) int {
+	here := t.Area(self)
+	if p.focus >= 0 && t.Present(p.focus) && t.Area(p.focus) == here {
+		return p.focus
+	}
+	best, n := -1, 0
+	for j := 0; j < t.N(); j++ {
+		if !t.Present(j) || t.Side(j) == t.Side(self) || t.Area(j) != here {
+			continue
+		}
+		n++
+		switch {
+		case best < 0:
+			best = j
+		case p.target == "weakest" && t.HP(j) < t.HP(best),
+			p.target == "strongest" && t.HP(j) > t.HP(best):
+			best = j
+		}
+	}
+	if p.target == "random" && n > 1 {
+		k := t.Rand().IntN(n)
+		for j := 0; j < t.N(); j++ {
+			if !t.Present(j) || t.Side(j) == t.Side(self) || t.Area(j) != here {
+				continue
+			}
+			if k == 0 {
+				return j
+			}
+			k--
+		}
+	}
+	return best
+}
+
+// Seize implements cavaliers.Policy.
+func (p *cavPolicy) Seize(t *cavaliers.Table, self, next int) bool {
+	if t.Side(next) == t.Side(self) {
+		return false
+	}
+	switch p.seize {
+	case cavEnemy:
+		return true
+	case cavProtect:
+		for j := 0; j < t.N(); j++ {
+			if t.Present(j) && t.Side(j) == t.Side(self) && t.HP(j)*100 <= p.wounded*t.MaxHP(j) &&
+				cavAbs(t.Area(j)-t.Area(next)) <= 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Interpose implements cavaliers.Policy.
+func (p *cavPolicy) Interpose(t *cavaliers.Table, self, attacker, target int) bool {
+	switch p.interpose {
+	case cavWard:
+		return target == p.ward
+	case cavAny:
+		return t.HP(target) < t.HP(self)
+	case cavWeakest:
+		if t.HP(target) >= t.HP(self) {
+			return false
+		}
+		for j := 0; j < t.N(); j++ {
+			if j != self && t.Present(j) && t.Side(j) == t.Side(self) && t.HP(j) < t.HP(target) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// Block implements cavaliers.Policy.
+func (p *cavPolicy) Block(t *cavaliers.Table, self, mover, to int) bool {
+	switch p.block {
+	case cavAlways:
+		return true
+	case cavWard:
+		return p.ward >= 0 && t.Present(p.ward) && t.Area(p.ward) == to
+	}
+	return false
+}
+
+// Reprise implements cavaliers.Policy.
+func (p *cavPolicy) Reprise(t *cavaliers.Table, self, target int) bool { return p.reprise }
+
+func cavAbs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,382 @@
+package agents
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"simctl/rulesets/lotm"
+	"simctl/sim/scenario"
+)
+
+// The Lord of Mysteries policies. One configurable policy, lotmPolicy,
+// with named presets: each registered name is the same decisions with
+// different defaults, and every parameter can still be given.
+func init() {
+	lotm.RegisterPolicy("default",
+		"close in and attack the weakest enemy it can reach this turn (a grappled enemy first); cast while casting uses last, else Double Strike when it can. "+
+			"Params: target (weakest|strongest|nearest|first|random), attack (auto|attack|double|vital|cast|grapple|charge), part (vital: head|eyes|arms|legs|organs), "+
+			"swift (none|aim|feint|intimidate), hands (grapple: two|one), hide (after|before|never; with invisibility), insert (never|turn|attack), "+
+			"teleport (auto: when walking cannot reach | always | never), luck (attack|initiative|never), first_aid (false|true), "+
+			"delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach), ally (NAME), rounds (all|first), prefer_held (true|false)",
+		lotmMaker(lotmPolicy{}))
+	lotm.RegisterPolicy("aim", "aim before attacking: default with swift: aim (Build-Up Aim, +2, every turn)",
+		lotmMaker(lotmPolicy{swift: lotm.SwiftAim}))
+	lotm.RegisterPolicy("feint", "feint then attack: default with swift: feint (won: the attack is an ambush with Advantage against a target Caught Off Guard)",
+		lotmMaker(lotmPolicy{swift: lotm.SwiftFeint}))
+	lotm.RegisterPolicy("intimidate", "intimidate the enemy in melee (it must move away), then attack: default with swift: intimidate",
+		lotmMaker(lotmPolicy{swift: lotm.SwiftIntimidate}))
+	lotm.RegisterPolicy("ambush", "ambush when hidden: hide after attacking (invisibility), bring its turn forward ahead of each enemy's turn while hidden or holding a teleport, teleport to its target every turn it can: default with hide: after, insert: turn, teleport: always. Needs invisibility or teleport",
+		lotmMaker(lotmPolicy{insert: lotmInsertTurn, teleport: "always", ambush: true}))
+	lotm.RegisterPolicy("grapple", "grapple the target, then squeeze it (two hands) or attack it (one hand); grapple again when it breaks free: default with attack: grapple",
+		lotmMaker(lotmPolicy{attack: "grapple"}))
+	lotm.RegisterPolicy("charge", "charge the target to knock it Off-Balance, then attack it while it is: default with attack: charge",
+		lotmMaker(lotmPolicy{attack: "charge"}))
+	lotm.RegisterPolicy("vital", "Vital Strike (-10) at a body part every attack: default with attack: vital, part: head",
+		lotmMaker(lotmPolicy{attack: "vital"}))
+	lotm.RegisterPolicy("combo", "delay for the grapple combo: hold the Attack action until the ally grapples (the source's use case), then strike the held enemy at once; "+
+		"attacks at once when an enemy is already held or the ally has already acted this round. default with delay: attack, trigger: ally_grapples; needs ally: NAME",
+		lotmMaker(lotmPolicy{delay: lotm.KindAttack, trigger: lotm.OnAllyGrapples, combo: true}))
+}
+
+const (
+	lotmInsertNever = iota
+	lotmInsertTurn
+	lotmInsertAttack
+)
+
+// lotmPolicy is every LotM policy: its fields are the parameters.
+type lotmPolicy struct {
+	target     string // weakest | strongest | nearest | first | random
+	attack     string // auto | attack | double | vital | cast | grapple | charge
+	part       lotm.Part
+	swift      lotm.Swift
+	oneHand    bool
+	hide       lotm.Hide
+	insert     int
+	teleport   string // auto | always | never
+	luck       lotm.LuckUse
+	firstAid   bool
+	delay      lotm.Kind
+	trigger    lotm.Trigger
+	ally       int
+	firstOnly  bool
+	preferHeld bool
+	ambush     bool // preset ambush: needs invisibility or teleport
+	combo      bool // preset combo: needs an ally
+}
+
+var lotmParams = []string{"target", "attack", "part", "swift", "hands", "hide", "insert", "teleport",
+	"luck", "first_aid", "delay", "trigger", "ally", "rounds", "prefer_held"}
+
+func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
+	return func(d *scenario.Decoder, g *lotm.Game, self int, spec scenario.Policy) lotm.Policy {
+		p := newParams(d, spec, lotmParams)
+		pol := preset
+		pol.target = p.enum("target", "weakest", []string{"weakest", "strongest", "nearest", "first", "random"})
+		def := pol.attack
+		if def == "" {
+			def = "auto"
+		}
+		pol.attack = p.enum("attack", def, []string{"auto", "attack", "double", "vital", "cast", "grapple", "charge"})
+		pol.part = lotm.Part(lotmEnumIndex(p, "part", lotm.PartNames[pol.part], lotm.PartNames))
+		pol.swift = lotm.Swift(lotmEnumIndex(p, "swift", lotm.SwiftNames[pol.swift], lotm.SwiftNames[:4]))
+		pol.oneHand = p.enum("hands", "two", []string{"two", "one"}) == "one"
+		switch p.enum("hide", "after", []string{"after", "before", "never"}) {
+		case "after":
+			pol.hide = lotm.HideAfter
+		case "before":
+			pol.hide = lotm.HideBefore
+		default:
+			pol.hide = lotm.HideNo
+		}
+		pol.insert = lotmEnumIndex(p, "insert", []string{"never", "turn", "attack"}[pol.insert], []string{"never", "turn", "attack"})
+		tdef := pol.teleport
+		if tdef == "" {
+			tdef = "auto"
+		}
+		pol.teleport = p.enum("teleport", tdef, []string{"auto", "always", "never"})
+		switch p.enum("luck", "attack", []string{"attack", "initiative", "never"}) {
+		case "attack":
+			pol.luck = lotm.LuckAttack
+		case "initiative":
+			pol.luck = lotm.LuckInitiative
+			if !g.Opt.BurnLuckInit {
+				d.Errorf(p.node("luck"), p.path("luck"), "luck: initiative needs options: {burn_luck_initiative: true} (the GM's approval)")
+			}
+		default:
+			pol.luck = lotm.LuckNever
+		}
+		pol.firstAid = p.boolean("first_aid", false)
+		pol.preferHeld = p.boolean("prefer_held", true)
+		pol.firstOnly = p.enum("rounds", "all", []string{"all", "first"}) == "first"
+		kinds := []string{"none", "free", "swift", "attack", "casting", "move"}
+		pol.delay = lotm.Kind(lotmEnumIndex(p, "delay", kinds[pol.delay], kinds))
+		if pol.delay == lotm.KindFree {
+			d.Errorf(p.node("delay"), p.path("delay"), "a Free action is never limited here, so there is nothing to delay; choose swift, attack, casting or move")
+		}
+		pol.trigger = lotm.Trigger(lotmEnumIndex(p, "trigger", lotm.TriggerNames[max(int(pol.trigger), 1)], lotm.TriggerNames[1:]) + 1)
+		pol.ally = -1
+		if name, n := p.str("ally"); n != nil {
+			pol.ally = lotmCombatant(p, g, name, n)
+			if pol.ally >= 0 && g.C[pol.ally].Side != g.C[self].Side {
+				d.Errorf(n, p.path("ally"), "%q is not on %s's side", name, g.C[self].Name)
+			}
+			if pol.ally == self {
+				d.Errorf(n, p.path("ally"), "%s cannot be its own ally here", name)
+			}
+		} else if pol.combo {
+			d.Errorf(spec.Node, spec.Path, "policy combo needs ally: NAME (the grappler whose grapple it waits for)")
+		}
+		c := &g.C[self]
+		if pol.ambush && c.Invisible == lotm.KindNone && c.Teleports == 0 {
+			d.Errorf(spec.Node, spec.Path, "policy ambush needs a means of ambush: give %s invisibility: swift|move|casting or teleport: N", c.Name)
+		}
+		if pol.attack == "double" && !c.CanDouble {
+			d.Errorf(p.node("attack"), p.path("attack"), "%s cannot Double Strike: give it double_strike: BONUS (fists or a short blade)", c.Name)
+		}
+		if pol.attack == "cast" && c.Cast.Uses == 0 {
+			d.Errorf(p.node("attack"), p.path("attack"), "%s has no casting ability: give it casting: {bonus, damage, uses}", c.Name)
+		}
+		return &pol
+	}
+}
+
+// lotmEnumIndex reads an enum parameter and returns its index in valid.
+func lotmEnumIndex(p params, name, def string, valid []string) int {
+	v := p.enum(name, def, valid)
+	for i, s := range valid {
+		if s == v {
+			return i
+		}
+	}
+	return 0
+}
+
+func lotmCombatant(p params, g *lotm.Game, name string, n *yaml.Node) int {
+	if i, ok := g.Index(name); ok {
+		return i
+	}
+	var names []string
+	for _, c := range g.C {
+		names = append(names, c.Name)
+	}
+	p.d.Errorf(n, p.path("ally"), "no combatant %q (or it has several copies; name one, e.g. Thug#2); combatants: %s", name, strings.Join(names, ", "))
+	return -1
+}
+
+// Luck implements lotm.Policy.
+func (p *lotmPolicy) Luck() lotm.LuckUse { return p.luck }
+
+// Insert implements lotm.Policy: bring the turn forward ahead of an
+// enemy's turn (insert: turn) or of its started attack (insert: attack).
+func (p *lotmPolicy) Insert(t *lotm.Table, self, actor int, attacking bool) bool {
+	switch p.insert {
+	case lotmInsertTurn:
+		return !attacking
+	case lotmInsertAttack:
+		return attacking
+	}
+	return false
+}
+
+// Turn implements lotm.Policy.
+func (p *lotmPolicy) Turn(t *lotm.Table, self int) lotm.Plan {
+	g := t.Game()
+	me := &g.C[self]
+	plan := lotm.Plan{Target: -1, Patient: -1, Ally: -1, Stand: true, Swift: p.swift}
+	if t.Resuming(self) {
+		// The held action: at the trigger's enemy when there is one.
+		tg := t.TriggerTarget()
+		if tg < 0 || t.Side(tg) == t.Side(self) || !t.Targetable(self, tg) {
+			tg = p.pick(t, self)
+		}
+		plan.Target = tg
+		plan.Main, plan.Part, plan.Cast, plan.OneHand = p.main(t, self, tg)
+		return plan
+	}
+	if me.Invisible != lotm.KindNone {
+		plan.Hide = p.hide
+	}
+	if p.firstAid {
+		for j := 0; j < t.N(); j++ {
+			if t.Present(j) && t.Side(j) == me.Side && t.Effects(j) > 0 && t.Dist(self, j) <= lotm.Reach {
+				plan.Main, plan.Patient = lotm.MainFirstAid, j
+				return plan
+			}
+		}
+	}
+	if held := t.Grappling(self); held >= 0 {
+		plan.Target = held
+		if t.OneHand(self) {
+			plan.Main = lotm.MainAttack
+			if me.CanDouble {
+				plan.Main = lotm.MainDouble
+			}
+		} else {
+			plan.Main = lotm.MainSqueeze
+		}
+		if plan.Swift == lotm.SwiftIntimidate || plan.Swift == lotm.SwiftFeint {
+			plan.Swift = lotm.SwiftNone
+		}
+		return plan
+	}
+	tg := p.pick(t, self)
+	plan.Target = tg
+	if t.GrappledBy(self) >= 0 {
+		// Held: no Attack or Move actions; a casting is still allowed.
+		plan.Swift = lotm.SwiftNone
+		if t.CastUses(self) > 0 {
+			plan.Main = lotm.MainCast
+		}
+		return plan
+	}
+	if tg < 0 {
+		plan.Swift = lotm.SwiftNone
+		return plan
+	}
+	if p.delay != lotm.KindNone && !(p.firstOnly && t.Round() > 1) && p.shouldDelay(t, self, tg) {
+		plan.Main, plan.Delay, plan.Trigger, plan.Ally = lotm.MainDelay, p.delay, p.trigger, p.ally
+		if p.delay == lotm.KindSwift {
+			return plan
+		}
+		plan.Swift = lotm.SwiftNone // kept for the held attack's aim
+		return plan
+	}
+	plan.Main, plan.Part, plan.Cast, plan.OneHand = p.main(t, self, tg)
+	if t.Teleports(self) > 0 && t.Side(tg) != me.Side {
+		switch p.teleport {
+		case "always": // the movement ambush's Advantage; from hiding the ambush is the invisibility's
+			plan.Teleport = !t.Hidden(self)
+		case "auto": // only when walking cannot get there this turn
+			plan.Teleport = t.Dist(self, tg) > lotm.Reach+me.Speed && !me.Ranged
+		}
+	}
+	return plan
+}
+
+// main chooses the Attack/Casting action against tg.
+func (p *lotmPolicy) main(t *lotm.Table, self, tg int) (lotm.Main, lotm.Part, bool, bool) {
+	me := &t.Game().C[self]
+	weapon := lotm.MainAttack
+	if me.CanDouble {
+		weapon = lotm.MainDouble
+	}
+	switch p.attack {
+	case "attack":
+		return lotm.MainAttack, 0, false, false
+	case "double":
+		return lotm.MainDouble, 0, false, false
+	case "vital":
+		return lotm.MainVital, p.part, false, false
+	case "cast":
+		if t.CastUses(self) > 0 {
+			return lotm.MainCast, 0, false, false
+		}
+		return weapon, 0, false, false
+	case "grapple":
+		if tg >= 0 && t.GrappledBy(tg) < 0 && t.Grappling(tg) < 0 {
+			return lotm.MainGrapple, 0, false, p.oneHand
+		}
+		return weapon, 0, false, false
+	case "charge":
+		if tg >= 0 && !t.OffBalance(tg) {
+			return lotm.MainCharge, 0, false, false
+		}
+		return weapon, 0, false, false
+	}
+	if t.CastUses(self) > 0 {
+		return lotm.MainCast, 0, false, false
+	}
+	return weapon, 0, false, false
+}
+
+// shouldDelay: hold the action only while its trigger can still come this
+// round and acting now would not already have what it waits for.
+func (p *lotmPolicy) shouldDelay(t *lotm.Table, self, tg int) bool {
+	switch p.trigger {
+	case lotm.OnAllyGrapples:
+		if t.GrappledBy(tg) >= 0 && t.Side(t.GrappledBy(tg)) == t.Side(self) {
+			return false // already held: strike now
+		}
+		return p.allyToCome(t, self)
+	case lotm.OnAfterAlly:
+		return p.allyToCome(t, self)
+	case lotm.OnEnemyInReach:
+		for j := 0; j < t.N(); j++ {
+			if t.Present(j) && t.Side(j) != t.Side(self) && t.Dist(self, j) <= lotm.Reach {
+				return false // already in reach: act
+			}
+		}
+	}
+	return true
+}
+
+func (p *lotmPolicy) allyToCome(t *lotm.Table, self int) bool {
+	if p.ally < 0 {
+		for j := 0; j < t.N(); j++ {
+			if j != self && t.Present(j) && t.Side(j) == t.Side(self) && !t.Acted(j) {
+				return true
+			}
+		}
+		return false
+	}
+	return t.Present(p.ally) && !t.Acted(p.ally) && !t.Stunned(p.ally)
+}
+
+// pick chooses the enemy to act against: one it can choose (in the battle,
+// not hidden), a grappled one first (prefer_held), else one it can reach
+// this turn, ordered by the target parameter.
+func (p *lotmPolicy) pick(t *lotm.Table, self int) int {
+	g := t.Game()
+	me := &g.C[self]
+	if p.target == "random" {
+		n := 0
+		for j := 0; j < t.N(); j++ {
+			if t.Side(j) != me.Side && t.Targetable(self, j) {
+				n++
+			}
+		}
+		if n == 0 {
+			return -1
+		}
+		k := t.Rand().IntN(n)
+		for j := 0; j < t.N(); j++ {
+			if t.Side(j) != me.Side && t.Targetable(self, j) {
+				if k == 0 {
+					return j
+				}
+				k--
+			}
+		}
+	}
+	best, bestTier := -1, -1
+	for j := 0; j < t.N(); j++ {
+		if t.Side(j) == me.Side || !t.Targetable(self, j) {
+			continue
+		}
+		tier := 0
+		if me.Ranged || t.Dist(self, j) <= lotm.Reach+me.Speed || t.Teleports(self) > 0 {
+			tier = 1
+		}
+		if p.preferHeld && t.GrappledBy(j) >= 0 {
+			tier = 2
+		}
+		if tier > bestTier || (tier == bestTier && p.better(t, self, j, best)) {
+			best, bestTier = j, tier
+		}
+	}
+	return best
+}
+
+func (p *lotmPolicy) better(t *lotm.Table, self, j, best int) bool {
+	switch p.target {
+	case "strongest":
+		return t.HP(j) > t.HP(best)
+	case "nearest":
+		return t.Dist(self, j) < t.Dist(self, best)
+	case "first":
+		return false
+	}
+	return t.HP(j) < t.HP(best)
+}

@@ -1,0 +1,366 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"simctl/reports"
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+// option is one compared option as given on the command line or in a
+// compare file.
+type option struct {
+	name string
+	sets []scenario.Set
+}
+
+// optionFlags collects repeated --option NAME='--set PATH=VALUE ...'.
+type optionFlags []option
+
+func (o *optionFlags) String() string { return "" }
+
+func (o *optionFlags) Set(s string) error {
+	name, spec, found := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if !found || name == "" {
+		return fmt.Errorf("expected NAME='--set PATH=VALUE ...', e.g. fast='--set heroes.Fighter.init=5' (NAME='' is the scenario unchanged)")
+	}
+	sets, err := parseOptionSpec(spec)
+	if err != nil {
+		return fmt.Errorf("option %s: %v", name, err)
+	}
+	*o = append(*o, option{name, sets})
+	return nil
+}
+
+// parseOptionSpec reads "--set A=1 --set 'B={x: 1}'" (or bare A=1 words)
+// with shell-style quoting.
+func parseOptionSpec(spec string) ([]scenario.Set, error) {
+	words, err := splitWords(spec)
+	if err != nil {
+		return nil, err
+	}
+	var sets []scenario.Set
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "--set" || w == "-set":
+			if i+1 == len(words) {
+				return nil, fmt.Errorf("%s needs PATH=VALUE", w)
+			}
+			i++
+			w = words[i]
+		case strings.HasPrefix(w, "--set=") || strings.HasPrefix(w, "-set="):
+			w = w[strings.IndexByte(w, '=')+1:]
+		case strings.HasPrefix(w, "-"):
+			return nil, fmt.Errorf("%q: an option is a list of --set PATH=VALUE", w)
+		}
+		s, err := scenario.ParseSet(w)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, s)
+	}
+	return sets, nil
+}
+
+// splitWords splits s into words like a POSIX shell: blanks separate,
+// single quotes keep everything, double quotes keep everything but \" and
+// \\, a backslash outside quotes escapes the next character.
+func splitWords(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	in := false // inside a word
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if in {
+				words = append(words, cur.String())
+				cur.Reset()
+				in = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("unterminated ' in %q", s)
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			in = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, fmt.Errorf("unterminated \" in %q", s)
+			}
+			in = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			in = true
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+// readCompareFile reads a compare file:
+//
+//	scenario: d20/duel          # optional when SCENARIO is given
+//	baseline: base              # optional; the first option by default
+//	options:
+//	  - name: base              # no set: the scenario unchanged
+//	  - name: init+4
+//	    set: [heroes.Fighter.init=5]
+//	  - name: delay
+//	    set: {heroes.Fighter.policy: {name: delay, until: Orc}}
+func readCompareFile(path string) (scen, baseline string, opts []option, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", "", nil, err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return "", "", nil, fmt.Errorf("%s: %v", path, err)
+	}
+	var errs []string
+	bad := func(n *yaml.Node, format string, args ...any) {
+		errs = append(errs, fmt.Sprintf("%s:%d:%d: %s", path, n.Line, n.Column, fmt.Sprintf(format, args...)))
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return "", "", nil, fmt.Errorf("%s: a compare file is a mapping with options: (and optionally scenario:, baseline:)", path)
+	}
+	root := doc.Content[0]
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		switch k.Value {
+		case "scenario":
+			scen = v.Value
+		case "baseline":
+			baseline = v.Value
+		case "options":
+			if v.Kind != yaml.SequenceNode {
+				bad(v, "options: expected a list of {name, set}")
+				continue
+			}
+			for _, on := range v.Content {
+				if on.Kind != yaml.MappingNode {
+					bad(on, "an option is a mapping {name: NAME, set: [PATH=VALUE, ...]}")
+					continue
+				}
+				var o option
+				for j := 0; j+1 < len(on.Content); j += 2 {
+					ok, ov := on.Content[j], on.Content[j+1]
+					switch ok.Value {
+					case "name":
+						o.name = ov.Value
+					case "set":
+						switch ov.Kind {
+						case yaml.SequenceNode:
+							for _, sn := range ov.Content {
+								s, err := scenario.ParseSet(sn.Value)
+								if err != nil {
+									bad(sn, "%v", err)
+									continue
+								}
+								o.sets = append(o.sets, s)
+							}
+						case yaml.MappingNode:
+							for m := 0; m+1 < len(ov.Content); m += 2 {
+								o.sets = append(o.sets, scenario.Set{Path: ov.Content[m].Value, Value: yamlText(ov.Content[m+1])})
+							}
+						default:
+							if !(ov.Kind == yaml.ScalarNode && ov.Tag == "!!null") {
+								bad(ov, "set: expected a list of PATH=VALUE or a mapping PATH: VALUE")
+							}
+						}
+					default:
+						bad(ok, "unknown field %q in an option; valid: name, set", ok.Value)
+					}
+				}
+				if o.name == "" {
+					bad(on, "an option needs a name")
+				}
+				opts = append(opts, o)
+			}
+		default:
+			bad(k, "unknown field %q; valid: scenario, baseline, options", k.Value)
+		}
+	}
+	if len(errs) > 0 {
+		return "", "", nil, errors.New(strings.Join(errs, "\n"))
+	}
+	return scen, baseline, opts, nil
+}
+
+func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var opts optionFlags
+	fs.Var(&opts, "option", "an option to compare, NAME='--set PATH=VALUE ...' (repeatable; the first is the baseline)")
+	file := fs.String("compare", "", "read the options (and optionally the scenario and baseline) from a compare file")
+	baseline := fs.String("baseline", "", "the option the others are compared with (default: the first)")
+	n := fs.Int64("n", 100000, "encounters per option (the same encounters for every option)")
+	seed := fs.Uint64("seed", 1, "seed; encounter i of every option draws from the stream (seed, i)")
+	workers := fs.Int("workers", 0, "worker goroutines (0: one per core)")
+	var sets setFlags
+	fs.Var(&sets, "set", "override a scenario field for every option, PATH=VALUE (repeatable)")
+	var o outputFlags
+	o.register(fs, "the bar chart")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: simctl compare SCENARIO --option NAME='--set PATH=VALUE ...' --option ... [flags]\n"+
+			"       simctl compare [SCENARIO] --compare FILE [flags]\n\n"+
+			"All options play the same encounter seeds (common random numbers); the table gives each\n"+
+			"option's win rates and its paired difference to the baseline, with the variance reduction.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	format, ok := o.check("compare", stderr)
+	if !ok {
+		return exitUsage
+	}
+	name := ""
+	if len(pos) == 1 {
+		name = pos[0]
+	}
+	if *file != "" {
+		fscen, fbase, fopts, err := readCompareFile(*file)
+		if err != nil {
+			fmt.Fprintln(stderr, "simctl compare:", err)
+			return exitUsage
+		}
+		if name == "" {
+			name = fscen
+		}
+		if *baseline == "" {
+			*baseline = fbase
+		}
+		opts = append(fopts, opts...)
+	}
+	if len(pos) > 1 || name == "" {
+		fmt.Fprintln(stderr, "usage: simctl compare SCENARIO --option NAME='--set PATH=VALUE ...' ...; see simctl compare -h")
+		return exitUsage
+	}
+	switch {
+	case len(opts) < 2:
+		fmt.Fprintf(stderr, "simctl compare: %d option(s); compare needs at least two (--option base='' is the scenario unchanged)\n", len(opts))
+		return exitUsage
+	case *n < 1:
+		fmt.Fprintf(stderr, "simctl compare: -n %d: the number of encounters must be at least 1\n", *n)
+		return exitUsage
+	case *workers < 0:
+		fmt.Fprintf(stderr, "simctl compare: --workers %d: must be 0 (one per core) or more\n", *workers)
+		return exitUsage
+	}
+	seen := map[string]bool{}
+	for _, op := range opts {
+		if seen[op.name] {
+			fmt.Fprintf(stderr, "simctl compare: option %q is given twice\n", op.name)
+			return exitUsage
+		}
+		seen[op.name] = true
+	}
+	if *baseline != "" {
+		k := -1
+		for i, op := range opts {
+			if op.name == *baseline {
+				k = i
+			}
+		}
+		if k < 0 {
+			fmt.Fprintf(stderr, "simctl compare: --baseline %q is not an option\n", *baseline)
+			return exitUsage
+		}
+		opts = append(append([]option{opts[k]}, opts[:k]...), opts[k+1:]...)
+	}
+
+	sc, g0, err := load(name, sets)
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	games := make([]sim.Game, len(opts))
+	bad := 0
+	for k, op := range opts {
+		_, g, err := load(name, append(append([]scenario.Set(nil), sets...), op.sets...))
+		if err != nil {
+			fmt.Fprintf(stderr, "option %s:\n%v\n", op.name, err)
+			bad++
+			continue
+		}
+		games[k] = g
+	}
+	if bad > 0 {
+		fmt.Fprintf(stderr, "%d of %d options are invalid scenarios; nothing was run\n", bad, len(opts))
+		return exitScenario
+	}
+
+	var done atomic.Int64
+	cfg := sim.RunConfig{Seed: *seed, N: *n, Workers: *workers, Done: &done}
+	// The bar counts encounter indices; each index plays every option.
+	stopBar := startProgress(o.progress, *n, &done, stderr)
+	t0 := time.Now()
+	pt, runErr := reports.RunPaired(ctx, games, cfg)
+	elapsed := time.Since(t0).Seconds()
+	stopBar()
+	interrupted := runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded))
+	if runErr != nil && !interrupted {
+		fmt.Fprintln(stderr, "simctl compare:", runErr)
+		return exitFailure
+	}
+
+	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
+	c := &reports.Compare{
+		Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: *seed, Version: fullVersion(),
+		Command: reports.ShellJoin(append([]string{"simctl", "compare"}, args...)),
+		Sets:    sets.strings(), Elapsed: elapsed, Sides: sides,
+		Context: scenarioContext(name, sc, g0), Interrupted: interrupted,
+	}
+	for k, op := range opts {
+		var own, all []string
+		for _, s := range op.sets {
+			own = append(own, s.String())
+		}
+		all = append(append(all, sets.strings()...), own...)
+		m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: c.Version, Seed: *seed,
+			Sides: sides, Sets: all, Interrupted: interrupted}
+		m.Command = runCommand(name, pt.Tallies[k].Encounters, *seed, all)
+		c.Options = append(c.Options, reports.Option{Name: op.name, Sets: own, Command: m.Command, Result: reports.New(m, games[k], pt.Tallies[k])})
+	}
+	c.Finish(pt.Paired)
+	for _, warn := range c.Warnings {
+		fmt.Fprintln(stderr, "simctl compare: warning:", warn)
+	}
+	if !o.write("compare", stdout, stderr, format, c.Write, func() (*reports.Figure, error) { return reports.CompareFigure(c) }) {
+		return exitFailure
+	}
+	if interrupted {
+		fmt.Fprintf(stderr, "simctl compare: interrupted after %d encounters per option; the output covers those\n", c.Encounters)
+		return exitInterrupted
+	}
+	return exitOK
+}

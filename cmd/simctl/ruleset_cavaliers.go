@@ -1,0 +1,3 @@
+package main
+
+import _ "simctl/rulesets/cavaliers" // registers the cavaliers ruleset

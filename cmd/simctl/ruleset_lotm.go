@@ -1,0 +1,3 @@
+package main
+
+import _ "simctl/rulesets/lotm" // registers the Lord of Mysteries referee

@@ -1,0 +1,407 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"simctl/stats"
+)
+
+// Input is one document a report covers: a run result (`simctl run
+// --json`, `simctl merge --json`), a sweep or a comparison. Exactly one of
+// Run, Sweep and Compare is set.
+type Input struct {
+	Path    string
+	Run     *Result
+	Sweep   *Sweep
+	Compare *Compare
+	// Context of a run result, which carries none itself: filled by the
+	// caller from the scenario when it can be found (nil otherwise).
+	Context *Context
+}
+
+// ReadInput reads any JSON document simctl writes, telling the kinds apart
+// by their "kind" field (run results have none).
+func ReadInput(path string) (*Input, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var head struct {
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("%s: not a simctl JSON document: %v", path, err)
+	}
+	in := &Input{Path: path}
+	switch head.Kind {
+	case "sweep":
+		var s Sweep
+		if err := json.Unmarshal(data, &s); err != nil {
+			return nil, fmt.Errorf("%s: not a simctl sweep: %v", path, err)
+		}
+		if len(s.Points) == 0 || len(s.Axes) == 0 {
+			return nil, fmt.Errorf("%s: a sweep with no points", path)
+		}
+		for i, p := range s.Points {
+			if p.Result == nil || len(p.Values) != len(s.Axes) {
+				return nil, fmt.Errorf("%s: sweep point %d is damaged", path, i)
+			}
+		}
+		in.Sweep = &s
+	case "compare":
+		var c Compare
+		if err := json.Unmarshal(data, &c); err != nil {
+			return nil, fmt.Errorf("%s: not a simctl comparison: %v", path, err)
+		}
+		if len(c.Options) < 2 {
+			return nil, fmt.Errorf("%s: a comparison with fewer than two options", path)
+		}
+		for i, o := range c.Options {
+			if o.Result == nil || (i > 0 && len(o.Diff) != 2) {
+				return nil, fmt.Errorf("%s: option %d of the comparison is damaged", path, i)
+			}
+		}
+		in.Compare = &c
+	case "":
+		r, err := ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		in.Run = r
+	default:
+		return nil, fmt.Errorf("%s: unknown kind %q of simctl document (expected a run result, a sweep or a comparison)", path, head.Kind)
+	}
+	return in, nil
+}
+
+// Bundle is a publishable balance report: report.md, a single-file
+// report.html with the figures inlined as SVG, and every figure as PNG, in
+// one folder.
+type Bundle struct {
+	Title   string
+	Inputs  []*Input
+	Version string // the simctl that wrote the report
+	Command string // the command that wrote it
+}
+
+// section is one input's part of the report, in a form both renderers
+// (Markdown and HTML) read.
+type section struct {
+	id, title string
+	facts     [][2]string // label, value (value is plain text)
+	commands  []string    // exact command lines that reproduce the numbers
+	tables    []titled
+	figures   []*Figure
+	scenario  string // the scenario YAML, when known
+	notes     []string
+}
+
+type titled struct {
+	title string
+	t     *table
+	notes []string
+}
+
+// Write renders the report into dir (created if missing) and returns the
+// files it wrote.
+func (b *Bundle) Write(dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var secs []*section
+	for i, in := range b.Inputs {
+		s, err := b.section(i+1, in)
+		if err != nil {
+			return nil, err
+		}
+		secs = append(secs, s)
+	}
+	var files []string
+	for _, s := range secs {
+		for _, f := range s.figures {
+			var buf bytes.Buffer
+			if err := f.PNG(&buf); err != nil {
+				return nil, err
+			}
+			name := f.Name + ".png"
+			if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
+				return nil, err
+			}
+			files = append(files, name)
+		}
+	}
+	var md bytes.Buffer
+	b.markdown(&md, secs)
+	if err := os.WriteFile(filepath.Join(dir, "report.md"), md.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	var h bytes.Buffer
+	if err := b.html(&h, secs); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.html"), h.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	return append([]string{"report.md", "report.html"}, files...), nil
+}
+
+func (b *Bundle) section(k int, in *Input) (*section, error) {
+	s := &section{id: fmt.Sprintf("s%d", k)}
+	prefix := fmt.Sprintf("fig%d-", k)
+	switch {
+	case in.Run != nil:
+		r := in.Run
+		s.title = fmt.Sprintf("%d. %s: one run", k, r.Scenario)
+		s.facts = runFacts(r.Scenario, r.File, r.Ruleset, r.Seed, r.Version, r.Interval, r.Sets, in.Context)
+		s.facts = append(s.facts, [2]string{"encounters", thousands(r.Encounters) + encounterRange(r)})
+		if r.Elapsed > 0 {
+			s.facts = append(s.facts, [2]string{"time", fmt.Sprintf("%.2f s (%s encounters/s)", r.Elapsed, thousands(int64(r.Rate)))})
+		}
+		if r.Command != "" {
+			s.commands = append(s.commands, r.Command)
+		} else {
+			s.notes = append(s.notes, "The result does not record its command line; it was made with the seed and overrides above.")
+		}
+		if r.Interrupted {
+			s.notes = append(s.notes, "Warning: the run was interrupted; the figures cover the encounters that finished.")
+		}
+		s.tables = append(s.tables, runTables(r)...)
+		figs, err := runFigures(r, in.Context, prefix)
+		if err != nil {
+			return nil, err
+		}
+		s.figures = figs
+		s.scenario = ctxYAML(in.Context)
+	case in.Sweep != nil:
+		sw := in.Sweep
+		s.title = fmt.Sprintf("%d. %s: sweep of %s", k, sw.Scenario, sw.axisNames())
+		s.facts = runFacts(sw.Scenario, sw.File, sw.Ruleset, sw.Seed, sw.Version, sw.Interval, sw.Sets, sw.Context)
+		n := fmt.Sprintf("%s per point, %s in all over %d points", thousands(sw.MaxN), thousands(sw.Encounters), len(sw.Points))
+		if sw.Precision > 0 {
+			n = fmt.Sprintf("%s in all over %d points; each point stopped once both 95%% intervals were narrower than %s (batches of %s, at most %s)",
+				thousands(sw.Encounters), len(sw.Points), pp(sw.Precision), thousands(sw.Batch), thousands(sw.MaxN))
+		}
+		s.facts = append(s.facts, [2]string{"encounters", n})
+		for _, a := range sw.Axes {
+			s.facts = append(s.facts, [2]string{"varied", a.Path + " = " + strings.Join(a.Values, ", ")})
+		}
+		s.commands = append(s.commands, sw.Command)
+		s.tables = append(s.tables, titled{title: "Win rates at each point", t: sw.displayTable(), notes: sw.notes()})
+		f, err := SweepFigure(sw)
+		if err == nil {
+			f.Name = prefix + f.Name
+			s.figures = append(s.figures, f)
+		}
+		s.notes = append(s.notes, "Each point's numbers are reproduced exactly by `simctl run` with the sweep's seed, the point's encounter count as -n, and its overrides: "+
+			"`"+pointCommand(sw, 0)+"` for the first point.")
+		s.scenario = ctxYAML(sw.Context)
+	case in.Compare != nil:
+		c := in.Compare
+		s.title = fmt.Sprintf("%d. %s: comparison of %d options", k, c.Scenario, len(c.Options))
+		s.facts = runFacts(c.Scenario, c.File, c.Ruleset, c.Seed, c.Version, c.Interval, c.Sets, c.Context)
+		s.facts = append(s.facts, [2]string{"encounters", thousands(c.Encounters) + " per option, indices 0.." + fmt.Sprint(c.Encounters-1) + " for every option (common random numbers)"})
+		s.facts = append(s.facts, [2]string{"baseline", c.Baseline})
+		s.commands = append(s.commands, c.Command)
+		for _, o := range c.Options {
+			if o.Command != "" {
+				s.commands = append(s.commands, o.Command)
+			}
+		}
+		s.tables = append(s.tables, titled{title: "Win rates and paired differences", t: c.displayTable(), notes: c.notes()})
+		if e := c.economyTable(); len(e.rows) > 0 {
+			s.tables = append(s.tables, titled{title: "Action economy per encounter: the baseline's mean and each option's change", t: e})
+		}
+		if f, err := CompareFigure(c); err == nil {
+			f.Name = prefix + f.Name
+			s.figures = append(s.figures, f)
+		}
+		for i, o := range c.Options {
+			figs, err := runFigures(o.Result, c.Context, fmt.Sprintf("%so%d-", prefix, i+1))
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range figs {
+				f.Caption = "Option " + o.Name + ": " + f.Caption
+			}
+			s.figures = append(s.figures, figs...)
+		}
+		s.scenario = ctxYAML(c.Context)
+	default:
+		return nil, fmt.Errorf("reports: empty report input %q", in.Path)
+	}
+	s.facts = append(s.facts, [2]string{"source", in.Path})
+	return s, nil
+}
+
+func encounterRange(r *Result) string {
+	if r.Shard != nil {
+		return fmt.Sprintf(" (shard %d/%d: indices %d..%d of %s)", r.Shard.K, r.Shard.Of, r.Shard.Start, r.Shard.Start+r.Shard.N-1, thousands(r.Shard.Total))
+	}
+	if r.Encounters > 0 {
+		return fmt.Sprintf(" (encounter indices 0..%d)", r.Encounters-1)
+	}
+	return ""
+}
+
+// pointCommand is the `simctl run` command that reproduces sweep point k.
+func pointCommand(sw *Sweep, k int) string {
+	p := sw.Points[k]
+	args := []string{"simctl", "run", scenarioArg(sw.File), "-n", fmt.Sprint(p.Result.Encounters), "--seed", fmt.Sprint(sw.Seed)}
+	for _, s := range p.Result.Sets {
+		args = append(args, "--set", s)
+	}
+	return ShellJoin(args)
+}
+
+// scenarioArg turns a result's file back into what the CLI accepts.
+func scenarioArg(file string) string {
+	if strings.HasPrefix(file, "builtin:") {
+		return strings.TrimSuffix(strings.TrimPrefix(file, "builtin:"), ".yaml")
+	}
+	return file
+}
+
+// ShellJoin quotes args for a POSIX shell.
+func ShellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = shellQuote(a)
+	}
+	return strings.Join(out, " ")
+}
+
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./:=,+@%", c)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func runFacts(name, file, ruleset string, seed uint64, version, interval string, sets []string, ctx *Context) [][2]string {
+	f := [][2]string{
+		{"scenario", name + " (" + file + ")"},
+		{"ruleset", ruleset},
+		{"ruleset options", optionsText(ctx)},
+	}
+	if len(sets) > 0 {
+		f = append(f, [2]string{"overrides", "--set " + strings.Join(sets, " --set ")})
+	}
+	f = append(f,
+		[2]string{"seed", fmt.Sprint(seed)},
+		[2]string{"simctl version", version},
+		[2]string{"intervals", interval},
+	)
+	return f
+}
+
+func optionsText(ctx *Context) string {
+	if ctx == nil || len(ctx.Options) == 0 {
+		return "not recorded (the scenario file could not be read when the report was made)"
+	}
+	var parts []string
+	for _, o := range ctx.Options {
+		v := o.Name + ": " + o.Value
+		if o.Default {
+			v += " (default)"
+		}
+		parts = append(parts, v)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func ctxYAML(ctx *Context) string {
+	if ctx == nil {
+		return ""
+	}
+	return ctx.ScenarioYAML
+}
+
+func ctxSides(ctx *Context) []int {
+	if ctx == nil {
+		return nil
+	}
+	return ctx.RosterSides
+}
+
+func runFigures(r *Result, ctx *Context, prefix string) ([]*Figure, error) {
+	if r.Encounters == 0 {
+		return nil, nil
+	}
+	var figs []*Figure
+	for _, mk := range []func() (*Figure, error){
+		func() (*Figure, error) { return RoundsFigure(r) },
+		func() (*Figure, error) { return EconomyFigure(r) },
+		func() (*Figure, error) { return FirstActorFigure(r, ctxSides(ctx)) },
+	} {
+		f, err := mk()
+		if err != nil {
+			return nil, err
+		}
+		f.Name = prefix + f.Name
+		figs = append(figs, f)
+	}
+	return figs, nil
+}
+
+// runTables are the tables of one run: win rates, rounds, action economy,
+// who acts first.
+func runTables(r *Result) []titled {
+	w := &table{left: 1, header: []string{"side", "wins", "win rate", "95% CI", "survivors per encounter"}}
+	for _, s := range r.Sides {
+		w.add(s.Name, thousands(s.Wins), pct(s.WinRate), pctCI(s.WinCI95[0], s.WinCI95[1]), fmt.Sprintf("%.2f", s.SurvivorsMean))
+	}
+	w.add("draws", thousands(r.Draws), pct(r.DrawRate), "", "")
+	out := []titled{{title: "Win rates", t: w, notes: []string{fmt.Sprintf("Rounds to finish: mean %.2f, median %d, 90th percentile %d, longest %d.", r.Rounds.Mean, r.Rounds.P50, r.Rounds.P90, r.Rounds.Max)}}}
+
+	e := &table{left: 1, header: []string{"per encounter", r.Sides[0].Name, r.Sides[1].Name}}
+	per := len(r.Raw.Counters)
+	for k, name := range r.Raw.Counters {
+		a, b := r.Raw.Counts[k], r.Raw.Counts[per+k]
+		if a == 0 && b == 0 && name != "turns" && name != "actions" {
+			continue
+		}
+		n := float64(max(r.Encounters, 1))
+		e.add(name, fmt.Sprintf("%.3f", float64(a)/n), fmt.Sprintf("%.3f", float64(b)/n))
+	}
+	out = append(out, titled{title: "Action economy", t: e})
+
+	f := &table{left: 1, header: []string{"combatant", "acts first", "95% CI"}}
+	type fa struct {
+		name string
+		k    int64
+	}
+	var firsts []fa
+	for i, name := range r.Raw.Roster {
+		firsts = append(firsts, fa{name, r.Raw.FirstActor[i]})
+	}
+	sort.SliceStable(firsts, func(i, j int) bool { return firsts[i].k > firsts[j].k })
+	for _, x := range firsts {
+		ci := stats.Wilson95(x.k, r.Encounters)
+		f.add(x.name, pct(frac(x.k, r.Encounters)), pctCI(ci.Lo, ci.Hi))
+	}
+	out = append(out, titled{title: "Who acts first", t: f})
+	return out
+}
+
+func frac(k, n int64) float64 {
+	if n == 0 {
+		return 0
+	}
+	return float64(k) / float64(n)
+}

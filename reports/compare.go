@@ -1,0 +1,267 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"simctl/stats"
+)
+
+// Compare is the JSON document of `simctl compare`: every option's full
+// result on the same encounters, and its paired difference to the baseline.
+type Compare struct {
+	Kind       string    `json:"kind"` // "compare"
+	Scenario   string    `json:"scenario"`
+	File       string    `json:"file"`
+	Ruleset    string    `json:"ruleset"`
+	Seed       uint64    `json:"seed"`
+	Version    string    `json:"version"`
+	Command    string    `json:"command"`
+	Sets       []string  `json:"sets,omitempty"` // overrides common to every option
+	Encounters int64     `json:"encounters"`     // per option, the same indices for all
+	Baseline   string    `json:"baseline"`
+	Interval   string    `json:"interval_method"`
+	Elapsed    float64   `json:"elapsed_seconds"`
+	Sides      [2]string `json:"sides"`
+	Context    *Context  `json:"context,omitempty"`
+	Options    []Option  `json:"options"`
+	Warnings   []string  `json:"warnings,omitempty"`
+	// Interrupted is set when the comparison was stopped: every option
+	// holds the same finished encounters.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// Option is one compared option.
+type Option struct {
+	Name string   `json:"name"`
+	Sets []string `json:"sets"` // this option's own overrides
+	// Command is a `simctl run` command line whose result equals this
+	// option's result exactly.
+	Command string  `json:"command,omitempty"`
+	Result  *Result `json:"result"`
+	// Diff is the paired difference of each side's win rate to the
+	// baseline (nil for the baseline itself).
+	Diff []PairedDiff `json:"diff,omitempty"`
+	// EconomyDelta is, per side and counter, this option's mean per
+	// encounter minus the baseline's (nil for the baseline).
+	EconomyDelta map[string]map[string]float64 `json:"action_economy_delta,omitempty"`
+}
+
+// PairedDiff is the difference of one side's win rate between an option
+// (a) and the baseline (b), measured on the same encounters.
+type PairedDiff struct {
+	Side string `json:"side"`
+	// Diff is mean(a) - mean(b).
+	Diff float64 `json:"diff"`
+	// CI95 is Diff ± 1.96·SE with SE the paired standard error.
+	CI95   [2]Num `json:"ci95"`
+	PValue Num    `json:"p_value"`
+	SE     Num    `json:"se"`
+	// IndependentSE is the standard error the same difference would have
+	// from two runs on independent seeds of the same N.
+	IndependentSE Num `json:"independent_se"`
+	// VarianceReduction is IndependentSE²/SE²: independent runs need this
+	// many times the encounters for the same precision.
+	VarianceReduction Num          `json:"variance_reduction"`
+	Paired            stats.Paired `json:"paired"`
+}
+
+// DiffMethod describes the paired interval.
+const DiffMethod = "paired normal interval, 95%, on common random numbers"
+
+// NewPairedDiff reads a stats.Paired.
+func NewPairedDiff(side string, p stats.Paired) PairedDiff {
+	ci := p.DiffCI(0.95)
+	return PairedDiff{
+		Side: side, Diff: p.Diff(), CI95: [2]Num{Num(ci.Lo), Num(ci.Hi)},
+		PValue: Num(p.PValue()), SE: Num(p.SE()), IndependentSE: Num(p.IndependentSE()),
+		VarianceReduction: Num(p.VarianceReduction()), Paired: p,
+	}
+}
+
+// Finish fills the paired differences, economy deltas and warnings of c
+// from paired (the accumulators of RunPaired, options in the same order as
+// c.Options, the first being the baseline). Results must be set.
+func (c *Compare) Finish(paired [][2]stats.Paired) {
+	c.Kind = "compare"
+	c.Interval = intervalWilson + " (win rates); " + DiffMethod + " (differences)"
+	c.Baseline = c.Options[0].Name
+	c.Encounters = c.Options[0].Result.Encounters
+	base := c.Options[0].Result
+	for k := range c.Options {
+		o := &c.Options[k]
+		if k == 0 {
+			o.Diff, o.EconomyDelta = nil, nil
+			continue
+		}
+		o.Diff = []PairedDiff{NewPairedDiff(c.Sides[0], paired[k][0]), NewPairedDiff(c.Sides[1], paired[k][1])}
+		o.EconomyDelta = map[string]map[string]float64{}
+		for s := 0; s < 2; s++ {
+			d := map[string]float64{}
+			for _, name := range o.Result.Raw.Counters {
+				d[name] = o.Result.PerEncounter[c.Sides[s]][name] - base.PerEncounter[c.Sides[s]][name]
+			}
+			o.EconomyDelta[c.Sides[s]] = d
+		}
+	}
+	c.Warnings = nil
+	if len(c.Options) > 2 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%d options are compared with the baseline; the p-values are not adjusted for multiple comparisons", len(c.Options)-1))
+	}
+	if c.Encounters < 1000 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("only %d encounters: the normal interval of the difference is rough", c.Encounters))
+	}
+	if c.Interrupted {
+		c.Warnings = append(c.Warnings, "interrupted: every option holds only the encounters that finished")
+	}
+}
+
+// Write renders the comparison in format f: the win-rate table with the
+// paired differences, then the action-economy deltas.
+func (c *Compare) Write(w io.Writer, f Format) error {
+	switch f {
+	case JSON:
+		return writeJSON(w, c)
+	case CSV:
+		return c.csvTable().csv(w)
+	}
+	md := f == Markdown
+	var b strings.Builder
+	if md {
+		fmt.Fprintf(&b, "**%s** (%s), seed %d: %d options, %s encounters each, the same encounters for every option\n\n",
+			c.Scenario, c.Ruleset, c.Seed, len(c.Options), thousands(c.Encounters))
+	} else {
+		fmt.Fprintf(&b, "%s (%s)  seed %d  %d options  %s encounters each, the same encounters for every option\n\n",
+			c.Scenario, c.Ruleset, c.Seed, len(c.Options), thousands(c.Encounters))
+	}
+	t, e := c.displayTable(), c.economyTable()
+	if md {
+		t.markdown(&b)
+	} else {
+		t.text(&b)
+	}
+	if len(e.rows) > 0 {
+		if md {
+			b.WriteString("\nAction economy, per encounter: the baseline's mean and each option's change.\n\n")
+			e.markdown(&b)
+		} else {
+			b.WriteString("\naction economy per encounter: baseline mean and each option's change\n\n")
+			e.text(&b)
+		}
+	}
+	footnotes(&b, c.notes(), md)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (c *Compare) notes() []string {
+	s0 := c.Sides[0]
+	notes := []string{
+		fmt.Sprintf("Common random numbers: encounter i of every option draws from the stream (seed %d, i); each option's result equals `simctl run` with that seed and its --set.", c.Seed),
+		fmt.Sprintf("Δ %s: the option's %s win rate minus %s's, paired on the same encounters; its 95%% CI is Δ ± 1.96·SE with the paired SE; p is the two-sided test of no difference. Win rates carry a %s.", s0, s0, c.Baseline, intervalWilson),
+		"VR: variance reduction of common random numbers, (s_a² + s_b²)/s_d² = (independent SE / paired SE)²: independent runs would need VR times as many encounters for an interval this narrow.",
+	}
+	for _, w := range c.Warnings {
+		notes = append(notes, "Warning: "+w)
+	}
+	return notes
+}
+
+func (c *Compare) displayTable() *table {
+	s0, s1 := c.Sides[0], c.Sides[1]
+	t := &table{left: 2, header: []string{"option", "--set", s0 + " win", "95% CI", "Δ " + s0, "95% CI (paired)", "p", "VR", s1 + " win", "95% CI", "draws", "rounds"}}
+	for k, o := range c.Options {
+		r := o.Result
+		sets := strings.Join(o.Sets, " ")
+		if sets == "" {
+			sets = "(none)"
+		}
+		row := []string{o.Name, sets, pct(r.Sides[0].WinRate), pctCI(r.Sides[0].WinCI95[0], r.Sides[0].WinCI95[1])}
+		if k == 0 {
+			row = append(row, "baseline", "", "", "")
+		} else {
+			d := o.Diff[0]
+			row = append(row, signedPP(d.Diff), ppCI(float64(d.CI95[0]), float64(d.CI95[1])), pvalue(float64(d.PValue)), factor(float64(d.VarianceReduction)))
+		}
+		row = append(row, pct(r.Sides[1].WinRate), pctCI(r.Sides[1].WinCI95[0], r.Sides[1].WinCI95[1]), pct(r.DrawRate), fmt.Sprintf("%.2f", r.Rounds.Mean))
+		t.add(row...)
+	}
+	return t
+}
+
+// economyTable has a row per side and counter that some option used.
+func (c *Compare) economyTable() *table {
+	t := &table{left: 2, header: []string{"counter", "side", c.Baseline}}
+	for _, o := range c.Options[1:] {
+		t.header = append(t.header, "Δ "+o.Name)
+	}
+	base := c.Options[0].Result
+	for _, name := range base.Raw.Counters {
+		for s := 0; s < 2; s++ {
+			side := c.Sides[s]
+			used := false
+			for _, o := range c.Options {
+				if o.Result.PerEncounter[side][name] != 0 {
+					used = true
+				}
+			}
+			if !used {
+				continue
+			}
+			row := []string{name, side, fmt.Sprintf("%.3f", base.PerEncounter[side][name])}
+			for _, o := range c.Options[1:] {
+				row = append(row, fmt.Sprintf("%+.3f", o.EconomyDelta[side][name]))
+			}
+			t.add(row...)
+		}
+	}
+	return t
+}
+
+func (c *Compare) csvTable() *table {
+	t := &table{header: []string{"option", "sets", "encounters"}}
+	for k := 0; k < 2; k++ {
+		n := c.Sides[k]
+		t.header = append(t.header, n+"_wins", n+"_win_rate", n+"_ci95_lo", n+"_ci95_hi")
+	}
+	t.header = append(t.header, "draws", "rounds_mean")
+	for k := 0; k < 2; k++ {
+		n := c.Sides[k]
+		t.header = append(t.header, n+"_diff", n+"_diff_ci95_lo", n+"_diff_ci95_hi", n+"_diff_p", n+"_diff_se", n+"_diff_independent_se", n+"_variance_reduction")
+	}
+	for _, o := range c.Options {
+		r := o.Result
+		row := []string{o.Name, strings.Join(o.Sets, " "), rawInt(r.Encounters)}
+		for k := 0; k < 2; k++ {
+			sd := r.Sides[k]
+			row = append(row, rawInt(sd.Wins), raw(sd.WinRate), raw(sd.WinCI95[0]), raw(sd.WinCI95[1]))
+		}
+		row = append(row, rawInt(r.Draws), raw(r.Rounds.Mean))
+		for k := 0; k < 2; k++ {
+			if o.Diff == nil {
+				row = append(row, "", "", "", "", "", "", "")
+				continue
+			}
+			d := o.Diff[k]
+			row = append(row, raw(d.Diff), raw(float64(d.CI95[0])), raw(float64(d.CI95[1])), raw(float64(d.PValue)),
+				raw(float64(d.SE)), raw(float64(d.IndependentSE)), raw(float64(d.VarianceReduction)))
+		}
+		t.add(row...)
+	}
+	return t
+}
+
+// MinVarianceReduction is the smallest variance reduction factor among the
+// non-baseline options and sides (NaN with a single option).
+func (c *Compare) MinVarianceReduction() float64 {
+	m := math.NaN()
+	for _, o := range c.Options[1:] {
+		v := float64(o.Diff[0].VarianceReduction)
+		if math.IsNaN(m) || v < m {
+			m = v
+		}
+	}
+	return m
+}

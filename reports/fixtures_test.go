@@ -1,0 +1,141 @@
+package reports
+
+import (
+	"math"
+
+	"simctl/sim"
+	"simctl/stats"
+)
+
+// Synthetic results for golden tests: made from formulas, not from a
+// simulation, so the goldens change only when the rendering does.
+
+var fixtureCounters = append(append([]string(nil), sim.BaseCounters...), "attacks_of_opportunity", "criticals", "deaths")
+
+// fixtureResult builds a result of n encounters in which side 0 wins with
+// probability p0 and draws happen with probability pd.
+func fixtureResult(n int64, p0, pd float64, sets []string) *Result {
+	draws := int64(math.Round(pd * float64(n)))
+	w0 := int64(math.Round(p0 * float64(n-draws)))
+	raw := Raw{
+		Wins: [2]int64{w0, n - draws - w0}, Draws: draws, Encounters: n,
+		Counters: fixtureCounters, Roster: []string{"Fighter", "Orc"},
+	}
+	// Rounds: a geometric-ish shape around 3 rounds, max_rounds 20.
+	raw.Rounds = make([]int64, 21)
+	left := n
+	for v := 1; v <= 20 && left > 0; v++ {
+		k := int64(math.Round(float64(n) * 0.35 * math.Pow(0.62, math.Abs(float64(v)-3))))
+		k = min(k, left)
+		if v == 20 {
+			k = left
+		}
+		raw.Rounds[v] = k
+		raw.RoundsSum += int64(v) * k
+		if k > 0 {
+			raw.RoundsMax = int64(v)
+		}
+		left -= k
+	}
+	per := len(fixtureCounters)
+	raw.Counts = make([]int64, 2*per)
+	for s := 0; s < 2; s++ {
+		f := 1 + 0.1*float64(s)
+		raw.Counts[s*per+sim.Turns] = int64(2.6 * f * float64(n))
+		raw.Counts[s*per+sim.Actions] = int64(2.4 * f * float64(n))
+		raw.Counts[s*per+sim.DamageDealt] = int64(11.5 * f * float64(n))
+		raw.Counts[s*per+sim.Delays] = int64(0.3 * float64(1-s) * float64(n))
+		raw.Counts[per*s+sim.NumBase] = int64(0.05 * f * float64(n))
+		raw.Counts[per*s+sim.NumBase+1] = int64(0.12 * f * float64(n))
+		raw.Counts[per*s+sim.NumBase+2] = raw.Wins[1-s]
+	}
+	raw.Survivors = [2]int64{w0, n - draws - w0}
+	raw.FirstActor = []int64{int64(0.55 * float64(n)), n - int64(0.55*float64(n))}
+	m := Meta{Scenario: "Fighter vs Orc", File: "builtin:d20/duel.yaml", Ruleset: "d20", Version: "0.1.0",
+		Seed: 7, Sides: [2]string{"heroes", "monsters"}, Sets: sets, Command: "simctl run d20/duel -n 10000 --seed 7"}
+	return FromRaw(m, raw)
+}
+
+func logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+func fixtureSweep1() *Sweep {
+	a := Axis{Path: "heroes.Fighter.init", Spec: "-4:8:2", Values: []string{"-4", "-2", "0", "2", "4", "6", "8"}}
+	s := &Sweep{Scenario: "Fighter vs Orc", File: "builtin:d20/duel.yaml", Ruleset: "d20", Seed: 7, Version: "0.1.0",
+		Command: "simctl sweep d20/duel --vary heroes.Fighter.init=-4:8:2 -n 10000 --seed 7",
+		Axes:    []Axis{a}, MaxN: 10000, Sides: [2]string{"heroes", "monsters"}}
+	for i, v := range a.Values {
+		x := float64(i-3) / 3
+		n := int64(10000)
+		s.Points = append(s.Points, SweepPoint{Values: []string{v}, Result: fixtureResult(n, logistic(x), 0.01, []string{"heroes.Fighter.init=" + v})})
+	}
+	s.Finish()
+	return s
+}
+
+func fixtureSweepPrecision() *Sweep {
+	s := fixtureSweep1()
+	s.Precision, s.Batch, s.MaxN = 0.02, 5000, 20000
+	s.Command += " --precision 0.02 --batch 5000"
+	for i := range s.Points {
+		n := int64(5000 * (1 + i%4))
+		p := s.Points[i]
+		s.Points[i].Result = fixtureResult(n, p.Result.Sides[0].WinRate/(1-p.Result.DrawRate), p.Result.DrawRate, p.Result.Sets)
+		s.Points[i].Reached = i%4 != 3
+	}
+	s.Finish()
+	return s
+}
+
+func fixtureSweep2() *Sweep {
+	ax := Axis{Path: "heroes.Fighter.init", Spec: "0:4:1", Values: []string{"0", "1", "2", "3", "4"}}
+	ay := Axis{Path: "monsters.Orc.hp", Spec: "14,18,22,26", Values: []string{"14", "18", "22", "26"}}
+	s := &Sweep{Scenario: "Fighter vs Orc", File: "builtin:d20/duel.yaml", Ruleset: "d20", Seed: 7, Version: "0.1.0",
+		Command: "simctl sweep d20/duel --vary heroes.Fighter.init=0:4:1 --vary monsters.Orc.hp=14,18,22,26 -n 4000 --seed 7",
+		Axes:    []Axis{ax, ay}, MaxN: 4000, Sides: [2]string{"heroes", "monsters"}}
+	for _, pv := range Grid(s.Axes) {
+		i := indexOf(ax.Values, pv[0])
+		j := indexOf(ay.Values, pv[1])
+		x := 0.35*float64(i) - 0.45*float64(j) + 0.3
+		s.Points = append(s.Points, SweepPoint{Values: pv, Result: fixtureResult(4000, logistic(2*x), 0, nil)})
+	}
+	s.Finish()
+	return s
+}
+
+func fixtureCompare() *Compare {
+	c := &Compare{Scenario: "Fighter vs Orc", File: "builtin:d20/duel.yaml", Ruleset: "d20", Seed: 7, Version: "0.1.0",
+		Command: "simctl compare d20/duel --option base='' --option init+4='--set heroes.Fighter.init=5' --option delay='--set heroes.Fighter.policy={name: delay, until: Orc}' -n 10000 --seed 7",
+		Sides:   [2]string{"heroes", "monsters"}}
+	opts := []struct {
+		name string
+		sets []string
+		p    float64
+		pd   float64
+	}{
+		{"base", nil, 0.62, 0.01},
+		{"init+4", []string{"heroes.Fighter.init=5"}, 0.66, 0.01},
+		{"delay", []string{"heroes.Fighter.policy={name: delay, until: Orc}"}, 0.55, 0.02},
+	}
+	paired := make([][2]stats.Paired, len(opts))
+	base := fixtureResult(10000, opts[0].p, opts[0].pd, nil)
+	for k, o := range opts {
+		r := fixtureResult(10000, o.p, o.pd, o.sets)
+		if k > 0 {
+			r.Raw.Counts[sim.Delays] += int64(k * 1000)
+			r = FromRaw(Meta{Scenario: r.Scenario, File: r.File, Ruleset: r.Ruleset, Version: r.Version, Seed: r.Seed,
+				Sides: [2]string{"heroes", "monsters"}, Sets: o.sets, Command: r.Command}, r.Raw)
+		}
+		c.Options = append(c.Options, Option{Name: o.name, Sets: o.sets, Result: r})
+		// Paired outcomes: a and b agree except on |wins_a - wins_b| + 2·m
+		// encounters, m of them flipping each way.
+		for s := 0; s < 2; s++ {
+			wa, wb := r.Raw.Wins[s], base.Raw.Wins[s]
+			m := int64(300 * k)
+			both := min(wa, wb) - m
+			onlyA, onlyB := wa-both, wb-both
+			paired[k][s] = stats.Paired{N: 10000, SumA: wa, SumB: wb, SumD: onlyA - onlyB, SumD2: onlyA + onlyB, SumA2: wa, SumB2: wb}
+		}
+	}
+	c.Finish(paired)
+	return c
+}

@@ -1,0 +1,220 @@
+package reports
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Format is an output format of the sweep and compare tables.
+type Format string
+
+// Output formats (--format).
+const (
+	Text     Format = "text"
+	CSV      Format = "csv"
+	JSON     Format = "json"
+	Markdown Format = "markdown"
+)
+
+// ParseFormat reads --format; "md" is Markdown.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "text", "":
+		return Text, nil
+	case "csv":
+		return CSV, nil
+	case "json":
+		return JSON, nil
+	case "markdown", "md":
+		return Markdown, nil
+	}
+	return "", fmt.Errorf("--format %q: expected text, csv, json or markdown", s)
+}
+
+// Num is a float64 that encodes NaN and ±Inf (an undefined statistic, such
+// as a variance reduction with no variance at all) as JSON null, which
+// encoding/json would otherwise refuse; null decodes as NaN.
+type Num float64
+
+// MarshalJSON implements json.Marshaler.
+func (n Num) MarshalJSON() ([]byte, error) {
+	f := float64(n)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(f)
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (n *Num) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = Num(math.NaN())
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	*n = Num(f)
+	return nil
+}
+
+// table is a grid of cells with a header, rendered as aligned text, a
+// Markdown pipe table or CSV. Text and Markdown show the display cells;
+// CSV has its own raw, unformatted cells (numbers a tool can read).
+type table struct {
+	header []string
+	rows   [][]string
+	left   int // the first `left` columns are left-aligned (names), the rest right-aligned (numbers)
+}
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) text(w io.Writer) {
+	// tabwriter aligns every column one way; pad the left-aligned ones
+	// by hand.
+	widths := make([]int, len(t.header))
+	for _, r := range append([][]string{t.header}, t.rows...) {
+		for i, c := range r {
+			widths[i] = max(widths[i], len([]rune(c)))
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, r := range append([][]string{t.header}, t.rows...) {
+		for i, c := range r {
+			if i < t.left {
+				c += strings.Repeat(" ", widths[i]-len([]rune(c)))
+			}
+			io.WriteString(tw, c+"\t")
+		}
+		io.WriteString(tw, "\n")
+	}
+	tw.Flush()
+}
+
+func (t *table) markdown(w io.Writer) {
+	esc := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+	var b strings.Builder
+	b.WriteString("|")
+	for _, h := range t.header {
+		b.WriteString(" " + esc(h) + " |")
+	}
+	b.WriteString("\n|")
+	for i := range t.header {
+		if i < t.left {
+			b.WriteString(":---|")
+		} else {
+			b.WriteString("---:|")
+		}
+	}
+	b.WriteString("\n")
+	for _, r := range t.rows {
+		b.WriteString("|")
+		for _, c := range r {
+			b.WriteString(" " + esc(c) + " |")
+		}
+		b.WriteString("\n")
+	}
+	io.WriteString(w, b.String())
+}
+
+func (t *table) csv(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(t.header)
+	for _, r := range t.rows {
+		cw.Write(r)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// Display helpers: percentages with two decimals, signed percentage points
+// for differences, raw numbers for CSV.
+
+func pctCI(lo, hi float64) string { return "[" + pct(lo) + ", " + pct(hi) + "]" }
+
+func signedPP(f float64) string { return fmt.Sprintf("%+.2f pp", 100*f) }
+
+func ppCI(lo, hi float64) string {
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return "—"
+	}
+	return fmt.Sprintf("[%+.2f, %+.2f] pp", 100*lo, 100*hi)
+}
+
+func pvalue(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "—"
+	case p < 1e-4:
+		return "<0.0001"
+	}
+	return fmt.Sprintf("%.4f", p)
+}
+
+func factor(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "—"
+	case math.IsInf(f, 1):
+		return "∞"
+	}
+	return fmt.Sprintf("%.2f", f)
+}
+
+func raw(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(f, 'g', 10, 64)
+}
+
+func rawInt(n int64) string { return strconv.FormatInt(n, 10) }
+
+// footnotes prints numbered notes under a text table.
+func footnotes(w io.Writer, notes []string, md bool) {
+	if len(notes) == 0 {
+		return
+	}
+	io.WriteString(w, "\n")
+	for _, n := range notes {
+		if md {
+			fmt.Fprintf(w, "- %s\n", n)
+		} else {
+			fmt.Fprintf(w, "%s\n", wrapText(n, 100, "  "))
+		}
+	}
+}
+
+// wrapText wraps s at width, indenting continuation lines.
+func wrapText(s string, width int, indent string) string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && len([]rune(line))+1+len([]rune(w)) > width {
+			lines = append(lines, line)
+			line = indent
+		}
+		if line != "" && line != indent {
+			line += " "
+		}
+		line += w
+	}
+	if strings.TrimSpace(line) != "" {
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,153 @@
+package reports
+
+import (
+	"bytes"
+	"flag"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite reports/testdata golden tables and images from the current output")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./reports -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test ./reports -update rewrites it after checking the change):\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestGoldenTables(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		write func(*bytes.Buffer, Format) error
+	}{
+		{"sweep", func(b *bytes.Buffer, f Format) error { return fixtureSweep1().Write(b, f) }},
+		{"sweep-precision", func(b *bytes.Buffer, f Format) error { return fixtureSweepPrecision().Write(b, f) }},
+		{"sweep-2d", func(b *bytes.Buffer, f Format) error { return fixtureSweep2().Write(b, f) }},
+		{"compare", func(b *bytes.Buffer, f Format) error { return fixtureCompare().Write(b, f) }},
+	} {
+		for _, f := range []struct {
+			format Format
+			ext    string
+		}{{Text, "txt"}, {CSV, "csv"}, {Markdown, "md"}} {
+			var b bytes.Buffer
+			if err := c.write(&b, f.format); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.name+"."+f.ext, b.Bytes())
+		}
+	}
+}
+
+func fixtureFigures(t *testing.T) map[string]*Figure {
+	t.Helper()
+	r := fixtureResult(10000, 0.6, 0.01, nil)
+	figs := map[string]*Figure{}
+	add := func(name string, f *Figure, err error) {
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		figs[name] = f
+	}
+	f, err := SweepFigure(fixtureSweep1())
+	add("sweep-line", f, err)
+	f, err = SweepFigure(fixtureSweep2())
+	add("sweep-heat", f, err)
+	f, err = CompareFigure(fixtureCompare())
+	add("compare-bars", f, err)
+	f, err = RoundsFigure(r)
+	add("rounds-hist", f, err)
+	f, err = EconomyFigure(r)
+	add("economy-bars", f, err)
+	f, err = FirstActorFigure(r, []int{0, 1})
+	add("first-bars", f, err)
+	return figs
+}
+
+// TestGoldenFigures renders one figure of each kind from fixed data and
+// compares the SVG text byte for byte and the PNG pixel for pixel with
+// testdata (-update rewrites them). Rendering is deterministic, so both
+// must be identical on one platform; the PNG comparison tolerates a few
+// antialiasing differences (another CPU's floating point), which the exact
+// SVG comparison does not need.
+func TestGoldenFigures(t *testing.T) {
+	for name, f := range fixtureFigures(t) {
+		var svg, svg2, pngB bytes.Buffer
+		if err := f.SVG(&svg); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.SVG(&svg2); err != nil || !bytes.Equal(svg.Bytes(), svg2.Bytes()) {
+			t.Errorf("%s: two renderings differ", name)
+		}
+		golden(t, name+".svg", svg.Bytes())
+		if err := f.PNG(&pngB); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("testdata", name+".png")
+		if *update {
+			if err := os.WriteFile(path, pngB.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run go test ./reports -update to create it)", err)
+		}
+		if n, total, err := pixelDiff(pngB.Bytes(), want); err != nil {
+			t.Errorf("%s.png: %v", name, err)
+		} else if n*1000 > total {
+			t.Errorf("%s.png: %d of %d pixels differ from the golden image", name, n, total)
+		}
+	}
+}
+
+// pixelDiff counts the pixels of two PNG images that differ by more than
+// a faint antialiasing step in some channel.
+func pixelDiff(a, b []byte) (n, total int, err error) {
+	ia, err := png.Decode(bytes.NewReader(a))
+	if err != nil {
+		return 0, 0, err
+	}
+	ib, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return 0, 0, err
+	}
+	if ia.Bounds() != ib.Bounds() {
+		return 0, 0, errSize(ia.Bounds(), ib.Bounds())
+	}
+	r := ia.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			r1, g1, b1, a1 := ia.At(x, y).RGBA()
+			r2, g2, b2, a2 := ib.At(x, y).RGBA()
+			if far(r1, r2) || far(g1, g2) || far(b1, b2) || far(a1, a2) {
+				n++
+			}
+		}
+	}
+	return n, r.Dx() * r.Dy(), nil
+}
+
+func far(a, b uint32) bool { return a > b+0x0800 || b > a+0x0800 }
+
+type sizeError struct{ got, want image.Rectangle }
+
+func (e sizeError) Error() string { return "size " + e.got.String() + ", golden " + e.want.String() }
+
+func errSize(a, b image.Rectangle) error { return sizeError{a, b} }

@@ -1,0 +1,255 @@
+package reports_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	_ "simctl/agents" // the d20 policies
+	"simctl/reports"
+	"simctl/rulesets"
+	_ "simctl/rulesets/d20"
+	"simctl/scenarios"
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+func duel(t *testing.T) sim.Game {
+	t.Helper()
+	data, display, _ := scenarios.Read("d20/duel")
+	sc, err := scenario.Load(display, data, nil, rulesets.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rulesets.Compile(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+var meta = reports.Meta{Scenario: "Fighter vs Orc", Ruleset: "d20", Version: "test", Seed: 7,
+	Sides: [2]string{"heroes", "monsters"}, Elapsed: 1}
+
+// shard runs encounters [lo, hi) of a run of total and returns its result
+// as shard k of of (of 0: an unsharded result).
+func shard(t *testing.T, g sim.Game, k, of int, lo, hi, total int64) *reports.Result {
+	t.Helper()
+	tally, err := sim.Run(context.Background(), g, sim.RunConfig{Seed: meta.Seed, Start: lo, N: hi - lo, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := meta
+	if of > 0 {
+		m.Shard = &reports.Shard{K: k, Of: of, Start: lo, N: hi - lo, Total: total}
+	}
+	return reports.New(m, g, tally)
+}
+
+// roundTrip writes r as JSON and reads it back, as simctl merge does.
+func roundTrip(t *testing.T, r *reports.Result) *reports.Result {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "r.json")
+	var b bytes.Buffer
+	if err := r.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, err := reports.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
+}
+
+func TestMergeIsExact(t *testing.T) {
+	g := duel(t)
+	const n = 5000
+	whole := shard(t, g, 0, 0, 0, n, n)
+	parts := []*reports.Result{
+		roundTrip(t, shard(t, g, 2, 3, 3333, n, n)),
+		roundTrip(t, shard(t, g, 0, 3, 0, 1666, n)),
+		roundTrip(t, shard(t, g, 1, 3, 1666, 3333, n)),
+	}
+	m, err := reports.Merge(parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(m.Raw, whole.Raw) {
+		t.Errorf("merged tally\n%+v\nwhole run\n%+v", m.Raw, whole.Raw)
+	}
+	if !reflect.DeepEqual(m.Sides, whole.Sides) || m.Rounds != whole.Rounds || m.Encounters != n || m.Shard != nil {
+		t.Errorf("merged figures differ: %+v / %+v", m.Sides, whole.Sides)
+	}
+	if c, w := reports.Coverage(parts); c != n || w != n {
+		t.Errorf("Coverage = %d of %d, want %d of %d", c, w, n, n)
+	}
+	// Merging does not change its inputs.
+	if parts[1].Raw.Encounters != 1666 {
+		t.Errorf("Merge modified an input: %d encounters", parts[1].Raw.Encounters)
+	}
+}
+
+// Empty shards (-n smaller than K) merge like any other.
+func TestMergeEmptyShards(t *testing.T) {
+	g := duel(t)
+	const n = 2
+	var parts []*reports.Result
+	for k := 2; k >= 0; k-- { // shard 0 of 2 over 3 is empty
+		lo, hi := int64(k)*n/3, int64(k+1)*n/3
+		parts = append(parts, shard(t, g, k, 3, lo, hi, n))
+	}
+	m, err := reports.Merge(parts)
+	if err != nil {
+		t.Fatalf("Merge with an empty shard: %v", err)
+	}
+	if whole := shard(t, g, 0, 0, 0, n, n); !reflect.DeepEqual(m.Raw, whole.Raw) {
+		t.Errorf("merged %+v, whole %+v", m.Raw, whole.Raw)
+	}
+}
+
+func TestMergeRefuses(t *testing.T) {
+	g := duel(t)
+	a := shard(t, g, 0, 2, 0, 500, 1000)
+	b := shard(t, g, 1, 2, 500, 1000, 1000)
+	seed := *b
+	seed.Seed = 8
+	sets := *b
+	sets.Sets = []string{"max_rounds=5"}
+	otherN := *b
+	otherN.Shard = &reports.Shard{K: 1, Of: 2, Start: 500, N: 500, Total: 2000}
+	scen := *b
+	scen.Scenario = "another"
+	whole := shard(t, g, 0, 0, 0, 1000, 1000)
+	for _, tc := range []struct {
+		name string
+		rs   []*reports.Result
+		want string
+	}{
+		{"nothing", nil, "no results"},
+		{"seeds", []*reports.Result{a, &seed}, "seeds 7 and 8 differ"},
+		{"sets", []*reports.Result{a, &sets}, "--set overrides"},
+		{"-n", []*reports.Result{a, &otherN}, "share -n"},
+		{"scenario", []*reports.Result{a, &scen}, "different scenarios"},
+		{"same shard twice", []*reports.Result{a, b, a}, "shard 0/2 overlaps shard 0/2"},
+		{"unsharded twice", []*reports.Result{whole, whole}, "an unsharded result overlaps an unsharded result"},
+		{"whole and a shard", []*reports.Result{b, whole}, "shard 1/2 overlaps an unsharded result"},
+	} {
+		m, err := reports.Merge(tc.rs)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || m != nil {
+			t.Errorf("%s: Merge = %v, %v; want an error containing %q", tc.name, m, err, tc.want)
+		}
+	}
+}
+
+func TestCoverageOfMissingShard(t *testing.T) {
+	g := duel(t)
+	a := shard(t, g, 0, 3, 0, 10, 30)
+	c := shard(t, g, 2, 3, 20, 30, 30)
+	if _, err := reports.Merge([]*reports.Result{a, c}); err != nil {
+		t.Fatal(err)
+	}
+	if cov, whole := reports.Coverage([]*reports.Result{a, c}); cov != 20 || whole != 30 {
+		t.Errorf("Coverage = %d of %d, want 20 of 30", cov, whole)
+	}
+}
+
+// The JSON keys tools read (DESIGN.md, "What simctl run --json prints").
+func TestJSONContract(t *testing.T) {
+	r := shard(t, duel(t), 0, 0, 0, 300, 300)
+	var b bytes.Buffer
+	if err := r.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"scenario", "ruleset", "seed", "encounters", "version", "sides", "draws", "rounds",
+		"action_economy", "initiative", "elapsed_seconds", "encounters_per_second", "tally"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON result has no %q", k)
+		}
+	}
+	side := m["sides"].([]any)[0].(map[string]any)
+	for _, k := range []string{"name", "wins", "win_rate", "win_ci95", "survivors_mean"} {
+		if _, ok := side[k]; !ok {
+			t.Errorf("sides[0] has no %q", k)
+		}
+	}
+	rounds := m["rounds"].(map[string]any)
+	for _, k := range []string{"mean", "p50", "p90", "max"} {
+		if _, ok := rounds[k]; !ok {
+			t.Errorf("rounds has no %q", k)
+		}
+	}
+	ae := m["action_economy"].(map[string]any)["heroes"].(map[string]any)
+	for _, k := range []string{"turns", "actions", "delays", "readies", "readies_triggered", "readies_wasted",
+		"interrupts", "seizes", "interposes", "reprises", "ambushes", "actions_lost", "damage_dealt_mean"} {
+		if _, ok := ae[k]; !ok {
+			t.Errorf("action_economy.heroes has no %q", k)
+		}
+	}
+	fa := m["initiative"].(map[string]any)["first_actor"].(map[string]any)
+	if fa["Fighter"].(float64)+fa["Orc"].(float64) != 1 {
+		t.Errorf("first_actor fractions %v do not add up to 1", fa)
+	}
+	// Exact integer counts.
+	if m["encounters"].(float64) != 300 || m["sides"].([]any)[0].(map[string]any)["wins"].(float64)+
+		m["sides"].([]any)[1].(map[string]any)["wins"].(float64)+m["draws"].(float64) != 300 {
+		t.Errorf("wins and draws do not add up to the encounters")
+	}
+}
+
+func TestReadFileRejectsDamagedResults(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"empty.json":     ``,
+		"text.json":      `Fighter vs Orc (d20)  seed 3`,
+		"notally.json":   `{"scenario": "x", "sides": [{"name": "a"}, {"name": "b"}]}`,
+		"shapes.json":    `{"scenario": "x", "sides": [{"name": "a"}, {"name": "b"}], "tally": {"counters": ["turns"], "counts": [1]}}`,
+		"oneside.json":   `{"scenario": "x", "sides": [{"name": "a"}], "tally": {"counters": [], "counts": []}}`,
+		"wrongtype.json": `{"scenario": 3}`,
+	} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(text), 0o644)
+		if r, err := reports.ReadFile(p); err == nil || !strings.Contains(err.Error(), p) {
+			t.Errorf("ReadFile(%s) = %v, %v; want an error naming the file", name, r, err)
+		}
+	}
+	if _, err := reports.ReadFile(filepath.Join(dir, "missing.json")); err == nil {
+		t.Error("ReadFile of a missing file: no error")
+	}
+}
+
+// A result of no encounters (a run interrupted at once) prints without
+// dividing by zero.
+func TestTextOfEmptyResult(t *testing.T) {
+	g := duel(t)
+	m := meta
+	m.Interrupted = true
+	r := reports.New(m, g, sim.NewTally(g))
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"NaN", "Inf"} {
+		if strings.Contains(b.String(), bad) {
+			t.Errorf("text of an empty result shows %s:\n%s", bad, b.String())
+		}
+	}
+	if !strings.Contains(b.String(), "0 encounters") || !strings.Contains(b.String(), "interrupted") {
+		t.Errorf("text of an empty result:\n%s", b.String())
+	}
+	var j bytes.Buffer
+	if err := r.WriteJSON(&j); err != nil {
+		t.Fatalf("JSON of an empty result: %v", err)
+	}
+}

@@ -1,0 +1,703 @@
+package reports
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"simctl/stats"
+)
+
+// Plots are compositions of small gonum/plot Plotters. Every figure keeps
+// the same conventions so that a reader never hunts through a legend:
+// side 0 is always SideColors[0] (blue) and side 1 always SideColors[1]
+// (vermilion), win rates are in percent on a fixed 0-100 axis, intervals are
+// 95% (Wilson for proportions, the paired interval for differences), and
+// every axis label names its unit.
+//
+// Rendering is deterministic: no map is iterated while drawing, no clock or
+// random number is read, fonts are gonum/plot's embedded Liberation fonts,
+// and SVG text is plain (fonts not embedded), so the same data always gives
+// byte-identical SVG and pixel-identical PNG on one platform.
+
+// SideColors are the side colours of every figure (Okabe-Ito blue and
+// vermilion, distinguishable with the common colour-vision deficiencies).
+var SideColors = [2]color.RGBA{{R: 0x00, G: 0x72, B: 0xB2, A: 0xFF}, {R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF}}
+
+var (
+	neutral = color.RGBA{R: 0x66, G: 0x66, B: 0x66, A: 0xFF}
+	ink     = color.RGBA{R: 0x22, G: 0x22, B: 0x22, A: 0xFF}
+	grid    = color.RGBA{R: 0xDD, G: 0xDD, B: 0xDD, A: 0xFF}
+)
+
+// FigureDPI is the resolution of PNG figures.
+const FigureDPI = 96
+
+// Figure is a drawing ready to be rendered as PNG or SVG.
+type Figure struct {
+	Name    string // file stem, e.g. "sweep"
+	Caption string // one sentence saying what is drawn, for alt text and captions
+	W, H    vg.Length
+	draw    func(dc draw.Canvas)
+}
+
+// PNG renders f as a PNG image at FigureDPI.
+func (f *Figure) PNG(w io.Writer) error {
+	c := vgimg.NewWith(vgimg.UseWH(f.W, f.H), vgimg.UseDPI(FigureDPI), vgimg.UseBackgroundColor(color.White))
+	f.draw(draw.New(c))
+	_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+	return err
+}
+
+// SVG renders f as an SVG document.
+func (f *Figure) SVG(w io.Writer) error {
+	c := vgsvg.New(f.W, f.H)
+	f.draw(draw.New(c))
+	_, err := c.WriteTo(w)
+	return err
+}
+
+// Save writes f to path as PNG or SVG, by the extension.
+func (f *Figure) Save(path string) error {
+	var buf bytes.Buffer
+	var err error
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png":
+		err = f.PNG(&buf)
+	case ".svg":
+		err = f.SVG(&buf)
+	default:
+		return fmt.Errorf("%s: a plot is written as .png or .svg", path)
+	}
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+func single(p *plot.Plot) func(draw.Canvas) {
+	return func(dc draw.Canvas) { p.Draw(dc) }
+}
+
+// sans is the font of every text in a figure.
+func sans(size vg.Length) font.Font {
+	return font.From(font.Font{Typeface: "Liberation", Variant: "Sans"}, size)
+}
+
+// newPlot makes a plot with the common look: sans-serif text, a light
+// grid, the title and axis labels given.
+func newPlot(title, xLabel, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font = sans(12)
+	p.Title.Padding = 6
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = sans(11)
+		a.Tick.Label.Font = sans(9)
+		a.Color, a.Tick.Color = ink, ink
+		a.Label.TextStyle.Color, a.Tick.Label.Color = ink, ink
+	}
+	p.Legend.TextStyle.Font = sans(10)
+	p.Legend.Top = true
+	return p
+}
+
+func textStyle(size vg.Length, c color.Color) text.Style {
+	return text.Style{Color: c, Font: sans(size), XAlign: draw.XCenter, YAlign: draw.YCenter, Handler: plot.DefaultTextHandler}
+}
+
+// hgrid draws horizontal grid lines at the Y axis's major ticks.
+func hgrid(p *plot.Plot) {
+	g := plotter.NewGrid()
+	g.Vertical.Color = nil
+	g.Horizontal.Color = grid
+	g.Horizontal.Width = vg.Points(0.5)
+	p.Add(g)
+}
+
+// percentAxis fixes the Y axis to 0..100 % (ticks stop at 100 when Max is
+// raised to make room for a legend).
+func percentAxis(a *plot.Axis) {
+	a.Min, a.Max = 0, 100
+	a.Tick.Marker = plot.ConstantTicks(percentTicks(0, 100, 20, 10))
+}
+
+func percentTicks(lo, hi, major, minor float64) []plot.Tick {
+	var ts []plot.Tick
+	for v := lo; v <= hi+1e-9; v += minor {
+		t := plot.Tick{Value: v}
+		if math.Mod(v-lo+1e-9, major) < 1e-6 {
+			t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// bar is one bar in data coordinates, with an optional interval.
+type bar struct {
+	X, W, Y  float64
+	Lo, Hi   float64 // the interval, when HasCI
+	HasCI    bool
+	Color    color.Color
+	Label    string // drawn above the bar (or above its interval)
+	Baseline float64
+}
+
+// bars is a Plotter of bars with interval whiskers.
+type bars []bar
+
+// Plot implements plot.Plotter.
+func (bs bars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	whisker := draw.LineStyle{Color: ink, Width: vg.Points(1)}
+	lab := textStyle(8, ink)
+	lab.YAlign = draw.YBottom
+	for _, b := range bs {
+		x0, x1 := trX(b.X-b.W/2), trX(b.X+b.W/2)
+		y0, y1 := trY(b.Baseline), trY(b.Y)
+		pts := []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+		c.FillPolygon(b.Color, c.ClipPolygonXY(pts))
+		top := math.Max(b.Y, b.Baseline)
+		if b.HasCI {
+			xm, cap := trX(b.X), (x1-x0)/4
+			lo, hi := trY(b.Lo), trY(b.Hi)
+			c.StrokeLines(whisker, c.ClipLinesXY([]vg.Point{{X: xm, Y: lo}, {X: xm, Y: hi}})...)
+			c.StrokeLines(whisker, c.ClipLinesXY([]vg.Point{{X: xm - cap, Y: lo}, {X: xm + cap, Y: lo}})...)
+			c.StrokeLines(whisker, c.ClipLinesXY([]vg.Point{{X: xm - cap, Y: hi}, {X: xm + cap, Y: hi}})...)
+			top = math.Max(top, b.Hi)
+		}
+		if b.Label != "" {
+			c.FillText(lab, vg.Point{X: trX(b.X), Y: trY(top) + 2}, b.Label)
+		}
+	}
+}
+
+// DataRange implements plot.DataRanger.
+func (bs bars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, ymin = math.Inf(1), math.Inf(1)
+	xmax, ymax = math.Inf(-1), math.Inf(-1)
+	for _, b := range bs {
+		xmin, xmax = math.Min(xmin, b.X-b.W/2), math.Max(xmax, b.X+b.W/2)
+		ymin, ymax = math.Min(ymin, math.Min(b.Y, b.Baseline)), math.Max(ymax, math.Max(b.Y, b.Baseline))
+		if b.HasCI {
+			ymin, ymax = math.Min(ymin, b.Lo), math.Max(ymax, b.Hi)
+		}
+	}
+	return
+}
+
+// swatch is a legend thumbnail: a filled square.
+type swatch struct{ c color.Color }
+
+// Thumbnail implements plot.Thumbnailer.
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	c.FillPolygon(s.c, []vg.Point{c.Min, {X: c.Max.X, Y: c.Min.Y}, c.Max, {X: c.Min.X, Y: c.Max.Y}})
+}
+
+// hline is a horizontal reference line across the data area.
+type hline struct {
+	Y     float64
+	Style draw.LineStyle
+}
+
+// Plot implements plot.Plotter.
+func (h hline) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	y := trY(h.Y)
+	c.StrokeLines(h.Style, c.ClipLinesY([]vg.Point{{X: c.Min.X, Y: y}, {X: c.Max.X, Y: y}})...)
+}
+
+// fieldUnits names the unit of the last segment of a --set path, for axis
+// labels.
+var fieldUnits = map[string]string{
+	"init":            "initiative modifier",
+	"initiative_roll": "d20 result",
+	"hp":              "hit points",
+	"ac":              "armour class",
+	"dex_ac":          "AC points",
+	"attacks":         "attack bonus",
+	"damage":          "damage dice",
+	"speed":           "feet per round",
+	"distance":        "feet",
+	"max_rounds":      "rounds",
+	"count":           "combatants",
+	"reach":           "feet",
+	"save":            "save bonus",
+	"concentration":   "skill bonus",
+	"spellcraft":      "skill bonus",
+	"policy":          "tactic",
+	"until":           "combatant",
+	"trigger":         "trigger",
+	"aware":           "true/false",
+	"crit":            "threat range/multiplier",
+}
+
+// AxisLabel is the axis label of a varied path: the path and its unit.
+func AxisLabel(path string) string {
+	last := path[strings.LastIndexByte(path, '.')+1:]
+	if u, ok := fieldUnits[last]; ok {
+		return path + " (" + u + ")"
+	}
+	return path
+}
+
+// numeric returns the values as numbers when every one is a number.
+func numeric(vals []string) ([]float64, bool) {
+	out := make([]float64, len(vals))
+	for i, v := range vals {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil {
+			return nil, false
+		}
+		out[i] = f
+	}
+	return out, true
+}
+
+// ErrNoData is returned for a figure of a result with no encounters.
+var ErrNoData = errors.New("reports: no encounters to plot")
+
+// SweepFigure draws a sweep: for one axis, each side's win rate against
+// the value with 95% interval bars; for two, a heat map of side 0's win
+// rate with a colour bar.
+func SweepFigure(s *Sweep) (*Figure, error) {
+	if s.Encounters == 0 {
+		return nil, ErrNoData
+	}
+	switch len(s.Axes) {
+	case 1:
+		return sweepLine(s), nil
+	case 2:
+		return sweepHeat(s), nil
+	}
+	return nil, fmt.Errorf("reports: a sweep plot draws one or two varied paths, not %d", len(s.Axes))
+}
+
+func sweepLine(s *Sweep) *Figure {
+	a := s.Axes[0]
+	p := newPlot(fmt.Sprintf("Win rate against %s\n%s, seed %d, %s", a.Path, s.Scenario, s.Seed, sweepN(s)),
+		AxisLabel(a.Path), "win rate (% of encounters, 95% CI)")
+	hgrid(p)
+	percentAxis(&p.Y)
+	xs, isNum := numeric(a.Values)
+	if !isNum {
+		xs = make([]float64, len(a.Values))
+		for i := range xs {
+			xs[i] = float64(i)
+		}
+		p.NominalX(a.Values...)
+		p.X.Padding = vg.Points(20)
+	} else if len(xs) <= 15 {
+		ticks := make([]plot.Tick, len(xs))
+		for i, x := range xs {
+			ticks[i] = plot.Tick{Value: x, Label: a.Values[i]}
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	} else {
+		p.X.Tick.Marker = niceTicks{}
+	}
+	p.Add(hline{Y: 50, Style: draw.LineStyle{Color: neutral, Width: vg.Points(0.5), Dashes: []vg.Length{vg.Points(3), vg.Points(3)}}})
+	for side := 0; side < 2; side++ {
+		pts := make(plotter.XYs, len(s.Points))
+		errs := make(plotter.YErrors, len(s.Points))
+		for i, pt := range s.Points {
+			r := pt.Result.Sides[side]
+			pts[i] = plotter.XY{X: xs[i], Y: 100 * r.WinRate}
+			errs[i].Low = 100 * (r.WinRate - r.WinCI95[0])
+			errs[i].High = 100 * (r.WinCI95[1] - r.WinRate)
+		}
+		col := SideColors[side]
+		line, _ := plotter.NewLine(pts)
+		line.Color, line.Width = col, vg.Points(1.5)
+		if side == 1 {
+			line.Dashes = []vg.Length{vg.Points(5), vg.Points(2)}
+		}
+		sc, _ := plotter.NewScatter(pts)
+		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
+		if side == 1 {
+			sc.GlyphStyle.Shape = draw.BoxGlyph{}
+		}
+		eb, _ := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{pts, errs})
+		eb.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1)}
+		eb.CapWidth = vg.Points(6)
+		p.Add(line, eb, sc)
+		p.Legend.Add(s.Sides[side]+" wins", line, sc)
+	}
+	p.Legend.Left = true
+	return &Figure{Name: "sweep", W: 6.4 * vg.Inch, H: 4.2 * vg.Inch, draw: single(p),
+		Caption: fmt.Sprintf("Win rate of %s (blue) and %s (orange) against %s, with 95%% Wilson intervals.", s.Sides[0], s.Sides[1], a.Path)}
+}
+
+func sweepN(s *Sweep) string {
+	if s.Precision > 0 {
+		return thousands(s.Encounters) + " encounters in all (sequential stopping, at most " + thousands(s.MaxN) + " per point)"
+	}
+	return thousands(s.MaxN) + " encounters per point"
+}
+
+// winColor maps side 0's win rate in percent to a diverging colour:
+// side 1's colour at 0, white at 50, side 0's colour at 100.
+func winColor(v float64) color.RGBA {
+	v = math.Max(0, math.Min(100, v))
+	from, t := SideColors[1], 1-v/50
+	if v > 50 {
+		from, t = SideColors[0], (v-50)/50
+	}
+	mix := func(a uint8) uint8 { return uint8(math.Round(255 + (float64(a)-255)*t)) }
+	return color.RGBA{R: mix(from.R), G: mix(from.G), B: mix(from.B), A: 0xFF}
+}
+
+// cells is a Plotter of heat-map cells centred on integer coordinates.
+type cells struct {
+	nx, ny int
+	v      []float64 // side 0 win rate in %, index i*ny+j for x=i, y=j
+	labels bool
+}
+
+// Plot implements plot.Plotter.
+func (h cells) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for i := 0; i < h.nx; i++ {
+		for j := 0; j < h.ny; j++ {
+			v := h.v[i*h.ny+j]
+			x0, x1 := trX(float64(i)-0.5), trX(float64(i)+0.5)
+			y0, y1 := trY(float64(j)-0.5), trY(float64(j)+0.5)
+			c.FillPolygon(winColor(v), c.ClipPolygonXY([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}))
+			if h.labels {
+				col := color.Color(ink)
+				if v < 20 || v > 80 {
+					col = color.White
+				}
+				c.FillText(textStyle(8, col), vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, fmt.Sprintf("%.1f", v))
+			}
+		}
+	}
+}
+
+// DataRange implements plot.DataRanger.
+func (h cells) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return -0.5, float64(h.nx) - 0.5, -0.5, float64(h.ny) - 0.5
+}
+
+func sweepHeat(s *Sweep) *Figure {
+	ax, ay := s.Axes[0], s.Axes[1]
+	p := newPlot(fmt.Sprintf("%s win rate against %s and %s\n%s, seed %d, %s", s.Sides[0], ax.Path, ay.Path, s.Scenario, s.Seed, sweepN(s)),
+		AxisLabel(ax.Path), AxisLabel(ay.Path))
+	h := cells{nx: len(ax.Values), ny: len(ay.Values), labels: len(ax.Values) <= 14 && len(ay.Values) <= 20}
+	for _, pt := range s.Points {
+		h.v = append(h.v, 100*pt.Result.Sides[0].WinRate)
+	}
+	p.Add(h)
+	p.NominalX(ax.Values...)
+	p.NominalY(ay.Values...)
+	p.X.Padding, p.Y.Padding = 0, 0
+	const barW = 1.25 * vg.Inch
+	f := &Figure{Name: "sweep", W: 6.8 * vg.Inch, H: 4.6 * vg.Inch,
+		Caption: fmt.Sprintf("Heat map of %s's win rate in percent over %s (across) and %s (up); blue: %s wins more, orange: %s wins more.", s.Sides[0], ax.Path, ay.Path, s.Sides[0], s.Sides[1])}
+	f.draw = func(dc draw.Canvas) {
+		dc.SetColor(color.White)
+		dc.Fill(dc.Rectangle.Path())
+		main := draw.Crop(dc, 0, -barW, 0, 0)
+		p.Draw(main)
+		data := p.DataCanvas(main)
+		colourBar(dc, data, dc.Max.X-barW+vg.Points(14), s.Sides[0]+" win rate (%)")
+	}
+	return f
+}
+
+// colourBar draws the heat map's scale at x, spanning the data area's
+// height: 0..100 % of side 0 wins, with ticks every 25.
+func colourBar(dc, data draw.Canvas, x vg.Length, label string) {
+	const steps = 50
+	w := vg.Points(14)
+	y0, y1 := data.Min.Y, data.Max.Y
+	for k := 0; k < steps; k++ {
+		a := y0 + (y1-y0)*vg.Length(k)/steps
+		b := y0 + (y1-y0)*vg.Length(k+1)/steps
+		dc.FillPolygon(winColor(100*(float64(k)+0.5)/steps), []vg.Point{{X: x, Y: a}, {X: x + w, Y: a}, {X: x + w, Y: b + 0.3}, {X: x, Y: b + 0.3}})
+	}
+	line := draw.LineStyle{Color: ink, Width: vg.Points(0.5)}
+	dc.StrokeLines(line, []vg.Point{{X: x, Y: y0}, {X: x + w, Y: y0}, {X: x + w, Y: y1}, {X: x, Y: y1}, {X: x, Y: y0}})
+	tick := textStyle(9, ink)
+	tick.XAlign = draw.XLeft
+	for v := 0; v <= 100; v += 25 {
+		y := y0 + (y1-y0)*vg.Length(v)/100
+		dc.StrokeLine2(line, x+w, y, x+w+3, y)
+		dc.FillText(tick, vg.Point{X: x + w + 5, Y: y}, strconv.Itoa(v))
+	}
+	lab := textStyle(11, ink)
+	lab.Rotation = math.Pi / 2
+	dc.FillText(lab, vg.Point{X: x + w + vg.Points(34), Y: (y0 + y1) / 2}, label)
+}
+
+// CompareFigure draws a comparison: each option's win rates with 95%
+// Wilson intervals (left) and the paired difference of side 0's win rate
+// to the baseline with its 95% interval (right).
+func CompareFigure(c *Compare) (*Figure, error) {
+	if c.Encounters == 0 {
+		return nil, ErrNoData
+	}
+	names := make([]string, len(c.Options))
+	for i, o := range c.Options {
+		names[i] = o.Name
+	}
+	left := newPlot(fmt.Sprintf("Win rate by option\n%s, seed %d, %s encounters each", c.Scenario, c.Seed, thousands(c.Encounters)),
+		"option", "win rate (% of encounters, 95% CI)")
+	hgrid(left)
+	percentAxis(&left.Y)
+	var bs bars
+	for i, o := range c.Options {
+		for s := 0; s < 2; s++ {
+			r := o.Result.Sides[s]
+			bs = append(bs, bar{X: float64(i) + (float64(s)-0.5)*0.36, W: 0.34, Y: 100 * r.WinRate,
+				Lo: 100 * r.WinCI95[0], Hi: 100 * r.WinCI95[1], HasCI: true, Color: SideColors[s]})
+		}
+	}
+	left.Add(bs)
+	left.Y.Max = 114 // room for the legend above 100 %
+	left.NominalX(names...)
+	left.X.Min, left.X.Max = -0.6, float64(len(names))-0.4
+	for s := 0; s < 2; s++ {
+		left.Legend.Add(c.Sides[s]+" wins", swatch{SideColors[s]})
+	}
+
+	right := newPlot(fmt.Sprintf("Change in %s win rate vs %s\npaired on the same encounters (VR: variance reduction)", c.Sides[0], c.Baseline),
+		"option", "difference (percentage points, 95% CI)")
+	hgrid(right)
+	var ds bars
+	for i, o := range c.Options[1:] {
+		d := o.Diff[0]
+		ds = append(ds, bar{X: float64(i), W: 0.5, Y: 100 * d.Diff, Lo: 100 * float64(d.CI95[0]), Hi: 100 * float64(d.CI95[1]),
+			HasCI: !math.IsNaN(float64(d.CI95[0])), Color: SideColors[0], Label: "VR " + factor(float64(d.VarianceReduction))})
+	}
+	right.Add(hline{Y: 0, Style: draw.LineStyle{Color: ink, Width: vg.Points(0.75)}}, ds)
+	right.NominalX(names[1:]...)
+	right.X.Min, right.X.Max = -0.6, float64(len(names)-1)-0.4
+	// Leave room above the bars for the VR labels.
+	lo, hi := right.Y.Min, right.Y.Max
+	span := math.Max(hi-lo, 0.5)
+	right.Y.Min, right.Y.Max = math.Min(lo, 0)-0.05*span, math.Max(hi, 0)+0.15*span
+	right.Y.Tick.Marker = niceTicks{}
+
+	f := &Figure{Name: "compare", W: 9 * vg.Inch, H: 4.2 * vg.Inch,
+		Caption: fmt.Sprintf("Left: win rates of %s (blue) and %s (orange) for each option with 95%% Wilson intervals. Right: each option's change in %s's win rate against %s, with the paired 95%% interval.", c.Sides[0], c.Sides[1], c.Sides[0], c.Baseline)}
+	f.draw = func(dc draw.Canvas) {
+		dc.SetColor(color.White)
+		dc.Fill(dc.Rectangle.Path())
+		t := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Points(16), PadLeft: 4, PadRight: 4, PadTop: 4, PadBottom: 4}
+		left.Draw(t.At(dc, 0, 0))
+		right.Draw(t.At(dc, 1, 0))
+	}
+	return f, nil
+}
+
+// RoundsFigure draws the distribution of regular rounds to finish, with a
+// 95% Wilson interval on every bar. Rare long fights beyond the 99.9th
+// percentile are left out of the drawing and counted in the title.
+func RoundsFigure(r *Result) (*Figure, error) {
+	n := r.Raw.Encounters
+	if n == 0 {
+		return nil, ErrNoData
+	}
+	h := r.Raw.hist()
+	top := h.Quantile(0.999)
+	top = max(top, 1)
+	var bs bars
+	var cut int64
+	for v, k := range r.Raw.Rounds {
+		if k == 0 && len(bs) == 0 {
+			continue // start at the shortest fight
+		}
+		if v > top {
+			cut += k
+			continue
+		}
+		ci := stats.Wilson95(k, n)
+		bs = append(bs, bar{X: float64(v), W: 0.8, Y: 100 * float64(k) / float64(n), Lo: 100 * ci.Lo, Hi: 100 * ci.Hi, HasCI: k > 0, Color: neutral})
+	}
+	cut += r.Raw.RoundsOver
+	title := fmt.Sprintf("Rounds to finish: %s\nmean %.2f, median %d, 90th percentile %d, longest %d", r.Scenario, r.Rounds.Mean, r.Rounds.P50, r.Rounds.P90, r.Rounds.Max)
+	if cut > 0 {
+		title += fmt.Sprintf(" (%s longer than %d not drawn)", pct(float64(cut)/float64(n)), top)
+	}
+	p := newPlot(title, "regular rounds played (rounds)", "encounters (%, 95% CI)")
+	hgrid(p)
+	p.Add(bs)
+	p.Y.Min = 0
+	p.Y.Tick.Marker = niceTicks{}
+	p.X.Tick.Marker = niceTicks{most: 12, integer: true}
+	return &Figure{Name: "rounds", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
+		Caption: fmt.Sprintf("Histogram of the regular rounds each of %s encounters lasted, with 95%% Wilson intervals.", thousands(n))}, nil
+}
+
+// niceTicks labels about `most` round values (1, 2 or 5 times a power of
+// ten apart), with unlabelled minor ticks halfway; whole numbers only when
+// integer is set.
+type niceTicks struct {
+	most    int
+	integer bool
+}
+
+// Ticks implements plot.Ticker.
+func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if !(span > 0) {
+		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 4, 64)}}
+	}
+	most := t.most
+	if most == 0 {
+		most = 8
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(span/float64(most))))
+	step := 10 * mag
+	for _, m := range []float64{1, 2, 5, 10} {
+		if span/(m*mag) <= float64(most) {
+			step = m * mag
+			break
+		}
+	}
+	if t.integer {
+		step = math.Max(step, 1)
+	}
+	dec := max(0, -int(math.Floor(math.Log10(step)+1e-9)))
+	var ts []plot.Tick
+	first := math.Ceil(lo/step-1e-9) * step
+	for k := 0; ; k++ {
+		v := first + float64(k)*step
+		if v > hi+1e-9*span {
+			break
+		}
+		if v == 0 {
+			v = 0 // no "-0"
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', dec, 64)})
+		if half := v + step/2; half <= hi && !(t.integer && step < 2) {
+			ts = append(ts, plot.Tick{Value: half})
+		}
+	}
+	return ts
+}
+
+// EconomyFigure draws the action economy: each side's mean count per
+// encounter of every action-economy counter some side used (damage is in
+// the title: it is not a count of actions). The tally keeps sums only, so
+// these bars carry no interval.
+func EconomyFigure(r *Result) (*Figure, error) {
+	n := r.Raw.Encounters
+	if n == 0 {
+		return nil, ErrNoData
+	}
+	per := len(r.Raw.Counters)
+	var names []string
+	var bs bars
+	for k, name := range r.Raw.Counters {
+		a, b := r.Raw.Counts[k], r.Raw.Counts[per+k]
+		if name == "damage_dealt" || (a == 0 && b == 0 && name != "turns" && name != "actions") {
+			continue
+		}
+		x := float64(len(names))
+		names = append(names, strings.ReplaceAll(name, "_", " "))
+		for s, v := range []int64{a, b} {
+			bs = append(bs, bar{X: x + (float64(s)-0.5)*0.36, W: 0.34, Y: float64(v) / float64(n), Color: SideColors[s]})
+		}
+	}
+	k := indexOf(r.Raw.Counters, "damage_dealt")
+	title := fmt.Sprintf("Action economy: %s", r.Scenario)
+	if k >= 0 {
+		title += fmt.Sprintf("\ndamage dealt per encounter: %s %.2f, %s %.2f", r.Sides[0].Name, float64(r.Raw.Counts[k])/float64(n), r.Sides[1].Name, float64(r.Raw.Counts[per+k])/float64(n))
+	}
+	p := newPlot(title, "", "mean per encounter (count)")
+	hgrid(p)
+	p.Add(bs)
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
+	p.Y.Min = 0
+	p.Y.Max *= 1.18 // room for the legend
+	p.Y.Tick.Marker = niceTicks{}
+	if len(names) > 6 {
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+	}
+	for s := 0; s < 2; s++ {
+		p.Legend.Add(r.Sides[s].Name, swatch{SideColors[s]})
+	}
+	return &Figure{Name: "economy", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
+		Caption: fmt.Sprintf("Mean action-economy counts per encounter of %s (blue) and %s (orange).", r.Sides[0].Name, r.Sides[1].Name)}, nil
+}
+
+func indexOf(xs []string, s string) int {
+	for i, x := range xs {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// FirstActorFigure draws who acts first: the share of encounters in which
+// each combatant took the first turn, with 95% Wilson intervals, coloured
+// by side when sides (one per roster entry) is given, grey otherwise.
+func FirstActorFigure(r *Result, sides []int) (*Figure, error) {
+	n := r.Raw.Encounters
+	if n == 0 {
+		return nil, ErrNoData
+	}
+	names := append([]string(nil), r.Raw.Roster...)
+	counts := append([]int64(nil), r.Raw.FirstActor...)
+	if r.Raw.NoActor > 0 {
+		names = append(names, "nobody")
+		counts = append(counts, r.Raw.NoActor)
+	}
+	var bs bars
+	for i, k := range counts {
+		col := color.Color(neutral)
+		if i < len(sides) && len(sides) == len(r.Raw.Roster) && sides[i] >= 0 && sides[i] < 2 {
+			col = SideColors[sides[i]]
+		}
+		ci := stats.Wilson95(k, n)
+		bs = append(bs, bar{X: float64(i), W: 0.6, Y: 100 * float64(k) / float64(n), Lo: 100 * ci.Lo, Hi: 100 * ci.Hi, HasCI: true, Color: col,
+			Label: fmt.Sprintf("%.1f%%", 100*float64(k)/float64(n))})
+	}
+	p := newPlot(fmt.Sprintf("Who acts first: %s\n%s encounters", r.Scenario, thousands(n)), "combatant", "encounters in which it acts first (%, 95% CI)")
+	hgrid(p)
+	p.Add(bs)
+	percentAxis(&p.Y)
+	p.Y.Max = 114 // room for the legend above 100 %
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
+	if len(names) > 8 {
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+	}
+	if len(sides) == len(r.Raw.Roster) {
+		for s := 0; s < 2; s++ {
+			p.Legend.Add(r.Sides[s].Name, swatch{SideColors[s]})
+		}
+	}
+	return &Figure{Name: "first", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
+		Caption: "Share of encounters in which each combatant took the first turn, with 95% Wilson intervals."}, nil
+}

@@ -1,0 +1,198 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"io"
+	"strings"
+)
+
+// markdown writes report.md: the same sections as the HTML, with the
+// figures as PNG files beside it.
+func (b *Bundle) markdown(w io.Writer, secs []*section) {
+	fmt.Fprintf(w, "# %s\n\n", b.Title)
+	fmt.Fprintf(w, "%s\n\n", b.intro())
+	for _, s := range secs {
+		fmt.Fprintf(w, "## %s\n\n", s.title)
+		ft := &table{left: 2, header: []string{"", ""}}
+		for _, f := range s.facts {
+			ft.add(f[0], f[1])
+		}
+		ft.markdown(w)
+		if len(s.commands) > 0 {
+			fmt.Fprintf(w, "\nReproduce (the same seed gives the same counts, encounter for encounter):\n\n```sh\n%s\n```\n", strings.Join(s.commands, "\n"))
+		}
+		for _, n := range s.notes {
+			fmt.Fprintf(w, "\n%s\n", n)
+		}
+		for _, t := range s.tables {
+			fmt.Fprintf(w, "\n### %s\n\n", t.title)
+			t.t.markdown(w)
+			footnotes(w, t.notes, true)
+		}
+		if len(s.figures) > 0 {
+			fmt.Fprintf(w, "\n### Figures\n")
+			for _, f := range s.figures {
+				fmt.Fprintf(w, "\n![%s](%s.png)\n\n*%s*\n", mdAlt(f.Caption), f.Name, f.Caption)
+			}
+		}
+		if s.scenario != "" {
+			fmt.Fprintf(w, "\n<details><summary>Scenario file</summary>\n\n```yaml\n%s\n```\n\n</details>\n", strings.TrimRight(s.scenario, "\n"))
+		}
+		io.WriteString(w, "\n")
+	}
+}
+
+func mdAlt(s string) string { return strings.NewReplacer("[", "(", "]", ")").Replace(s) }
+
+func (b *Bundle) intro() string {
+	s := "Every number below is traced to the command and seed that made it: run the command printed in its section to get the same counts, encounter for encounter. " +
+		"Win rates carry 95% Wilson score intervals; differences between options are paired on common random numbers. " +
+		"Side colours are the same in every figure: the first side blue, the second orange."
+	if b.Command != "" {
+		s += "\n\nThis report was written by `" + b.Command + "`"
+		if b.Version != "" {
+			s += " (simctl " + b.Version + ")"
+		}
+		s += "."
+	}
+	return s
+}
+
+// html writes report.html: one XHTML-compatible file with the figures
+// inlined as SVG and the style inline, so it opens anywhere and fetches
+// nothing.
+func (b *Bundle) html(w io.Writer, secs []*section) error {
+	var h strings.Builder
+	e := html.EscapeString
+	h.WriteString("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
+	h.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n")
+	fmt.Fprintf(&h, "<meta name=\"generator\" content=\"simctl %s\"/>\n<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n", e(b.Version), e(b.Title), css)
+	fmt.Fprintf(&h, "<h1>%s</h1>\n", e(b.Title))
+	for _, para := range strings.Split(b.intro(), "\n\n") {
+		fmt.Fprintf(&h, "<p>%s</p>\n", inline(para))
+	}
+	if len(secs) > 1 {
+		h.WriteString("<nav><ul>\n")
+		for _, s := range secs {
+			fmt.Fprintf(&h, "<li><a href=\"#%s\">%s</a></li>\n", s.id, e(s.title))
+		}
+		h.WriteString("</ul></nav>\n")
+	}
+	for _, s := range secs {
+		fmt.Fprintf(&h, "<section id=\"%s\">\n<h2>%s</h2>\n<table class=\"facts\">\n", s.id, e(s.title))
+		for _, f := range s.facts {
+			fmt.Fprintf(&h, "<tr><th>%s</th><td>%s</td></tr>\n", e(f[0]), e(f[1]))
+		}
+		h.WriteString("</table>\n")
+		if len(s.commands) > 0 {
+			h.WriteString("<h3>Reproduce</h3>\n<p>The same seed gives the same counts, encounter for encounter:</p>\n<pre><code>")
+			h.WriteString(e(strings.Join(s.commands, "\n")))
+			h.WriteString("</code></pre>\n")
+		}
+		for _, n := range s.notes {
+			fmt.Fprintf(&h, "<p>%s</p>\n", inline(n))
+		}
+		for _, t := range s.tables {
+			fmt.Fprintf(&h, "<h3>%s</h3>\n", e(t.title))
+			t.t.html(&h)
+			if len(t.notes) > 0 {
+				h.WriteString("<ul class=\"notes\">\n")
+				for _, n := range t.notes {
+					fmt.Fprintf(&h, "<li>%s</li>\n", inline(n))
+				}
+				h.WriteString("</ul>\n")
+			}
+		}
+		if len(s.figures) > 0 {
+			h.WriteString("<h3>Figures</h3>\n")
+			for _, f := range s.figures {
+				var svg bytes.Buffer
+				if err := f.SVG(&svg); err != nil {
+					return err
+				}
+				fmt.Fprintf(&h, "<figure id=\"%s\" role=\"img\" aria-label=\"%s\">\n%s\n<figcaption>%s</figcaption>\n</figure>\n",
+					e(f.Name), e(f.Caption), inlineSVG(svg.String()), e(f.Caption))
+			}
+		}
+		if s.scenario != "" {
+			fmt.Fprintf(&h, "<details><summary>Scenario file</summary>\n<pre><code>%s</code></pre>\n</details>\n", e(strings.TrimRight(s.scenario, "\n")))
+		}
+		h.WriteString("</section>\n")
+	}
+	h.WriteString("</body>\n</html>\n")
+	_, err := io.WriteString(w, h.String())
+	return err
+}
+
+const css = `body { font-family: "Liberation Sans", Arial, Helvetica, sans-serif; max-width: 70rem; margin: 2rem auto; padding: 0 1rem; color: #222; line-height: 1.45; }
+h1, h2, h3 { line-height: 1.2; }
+h2 { margin-top: 2.5rem; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-variant-numeric: tabular-nums; }
+th, td { border-bottom: 1px solid #e2e2e2; padding: 0.2rem 0.7rem; vertical-align: top; }
+th { text-align: left; }
+.num { text-align: right; white-space: nowrap; }
+table.facts th { font-weight: normal; color: #555; white-space: nowrap; }
+pre { background: #f5f5f5; padding: 0.6rem 0.8rem; overflow-x: auto; }
+code { font-family: "Liberation Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
+figure { margin: 1.2rem 0; }
+figure svg { max-width: 100%; height: auto; }
+figcaption { color: #555; font-size: 0.9em; }
+ul.notes { color: #444; font-size: 0.9em; }
+`
+
+// inlineSVG strips the XML declaration of a standalone SVG document so it
+// can sit inside the HTML.
+func inlineSVG(s string) string {
+	if strings.HasPrefix(s, "<?xml") {
+		if i := strings.Index(s, "?>"); i >= 0 {
+			s = s[i+2:]
+		}
+	}
+	return strings.TrimSpace(s)
+}
+
+// inline escapes s for HTML and turns `code` spans into <code>.
+func inline(s string) string {
+	parts := strings.Split(s, "`")
+	var b strings.Builder
+	for i, p := range parts {
+		if i%2 == 1 && i < len(parts)-1 {
+			b.WriteString("<code>" + html.EscapeString(p) + "</code>")
+		} else {
+			if i%2 == 1 {
+				b.WriteString("`")
+			}
+			b.WriteString(html.EscapeString(p))
+		}
+	}
+	return b.String()
+}
+
+func (t *table) html(w io.Writer) {
+	var b strings.Builder
+	e := html.EscapeString
+	b.WriteString("<table>\n<thead><tr>")
+	for i, h := range t.header {
+		cls := ""
+		if i >= t.left {
+			cls = " class=\"num\""
+		}
+		fmt.Fprintf(&b, "<th%s>%s</th>", cls, e(h))
+	}
+	b.WriteString("</tr></thead>\n<tbody>\n")
+	for _, r := range t.rows {
+		b.WriteString("<tr>")
+		for i, c := range r {
+			cls := ""
+			if i >= t.left {
+				cls = " class=\"num\""
+			}
+			fmt.Fprintf(&b, "<td%s>%s</td>", cls, e(c))
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</tbody>\n</table>\n")
+	io.WriteString(w, b.String())
+}

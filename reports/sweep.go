@@ -1,0 +1,341 @@
+package reports
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"simctl/sim"
+	"simctl/stats"
+)
+
+// Axis is one varied scenario path of a sweep and the values it takes, in
+// order. Values are YAML, exactly as they are passed to --set PATH=VALUE.
+type Axis struct {
+	Path   string   `json:"path"`
+	Spec   string   `json:"spec"` // the RANGE as written: a:b:step or v1,v2,...
+	Values []string `json:"values"`
+}
+
+// Limits that keep a typo in a range from asking for a million points.
+const (
+	MaxAxisValues  = 1000
+	MaxSweepPoints = 10000
+)
+
+// ParseVary reads `PATH=RANGE`: RANGE is `a:b:step` (numbers; step 1 when
+// omitted; b included when the steps land on it; a negative step counts
+// down) or a comma-separated list of YAML values (`default,delay` or
+// `1d6,1d8,2d6`; commas inside [...] and {...} do not split).
+func ParseVary(s string) (Axis, error) {
+	i := strings.IndexByte(s, '=')
+	if i <= 0 || i == len(s)-1 {
+		return Axis{}, fmt.Errorf("--vary %q: expected PATH=RANGE, e.g. heroes.Fighter.init=-2:6:2 or heroes.Fighter.damage=1d6,1d8", s)
+	}
+	a := Axis{Path: strings.TrimSpace(s[:i]), Spec: s[i+1:]}
+	vals, isRange, err := parseRange(a.Spec)
+	if err != nil {
+		return Axis{}, fmt.Errorf("--vary %s: %v", s, err)
+	}
+	if !isRange {
+		vals = splitList(a.Spec)
+		for _, v := range vals {
+			if strings.TrimSpace(v) == "" {
+				return Axis{}, fmt.Errorf("--vary %s: empty value in the list", s)
+			}
+		}
+	}
+	if len(vals) > MaxAxisValues {
+		return Axis{}, fmt.Errorf("--vary %s: %d values; at most %d per axis", s, len(vals), MaxAxisValues)
+	}
+	a.Values = vals
+	return a, nil
+}
+
+// parseRange reads a:b or a:b:step. isRange is false (and err nil) when s
+// does not look like a numeric range at all, so it is read as a list.
+func parseRange(s string) (vals []string, isRange bool, err error) {
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return nil, false, nil
+	}
+	nums := make([]float64, len(parts))
+	dec := 0
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		f, err := strconv.ParseFloat(p, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, false, nil
+		}
+		nums[i] = f
+		if j := strings.IndexByte(p, '.'); j >= 0 {
+			dec = max(dec, len(p)-j-1)
+		}
+	}
+	lo, hi, step := nums[0], nums[1], 1.0
+	if len(nums) == 3 {
+		step = nums[2]
+	} else if hi < lo {
+		step = -1
+	}
+	if step == 0 {
+		return nil, true, fmt.Errorf("step 0 never reaches %v", hi)
+	}
+	if (hi-lo)/step < 0 {
+		return nil, true, fmt.Errorf("step %v goes away from %v", step, hi)
+	}
+	// Count the steps in integers so that 0:1:0.1 has exactly 11 values
+	// and no float drift reaches the formatting.
+	k := math.Floor((hi-lo)/step + 1e-9)
+	if k+1 > MaxAxisValues {
+		return nil, true, fmt.Errorf("%v values; at most %d per axis", k+1, MaxAxisValues)
+	}
+	for j := 0; j <= int(k); j++ {
+		v := lo + float64(j)*step
+		vals = append(vals, strconv.FormatFloat(v, 'f', dec, 64))
+	}
+	return vals, true, nil
+}
+
+// splitList splits on commas outside brackets, braces and quotes.
+func splitList(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, strings.TrimSpace(s[start:i]))
+			start = i + 1
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// Grid returns every point of the axes, the first axis outermost: for two
+// axes, point i*len(axes[1].Values)+j has values (axes[0].Values[i],
+// axes[1].Values[j]).
+func Grid(axes []Axis) [][]string {
+	pts := [][]string{nil}
+	for _, a := range axes {
+		var next [][]string
+		for _, p := range pts {
+			for _, v := range a.Values {
+				next = append(next, append(append([]string(nil), p...), v))
+			}
+		}
+		pts = next
+	}
+	return pts
+}
+
+// SweepConfig says how RunSweep plays each point.
+type SweepConfig struct {
+	Seed uint64
+	// N is the number of encounters per point; with Precision it is the
+	// most a point may use (the cap).
+	N int64
+	// Precision > 0 turns on sequential stopping: a point plays Batch
+	// encounters at a time (indices continuing 0, 1, 2, ...) and stops once
+	// both sides' 95% Wilson intervals are narrower than Precision (a
+	// proportion: 0.02 is 2 percentage points), or at N.
+	Precision float64
+	Batch     int64 // 0: DefaultBatch
+	Workers   int   // 0: runtime.GOMAXPROCS(0)
+	// Done, if non-nil, advances as encounters finish; a point that stops
+	// early adds the encounters it skipped, so Done ends at len(games)*N.
+	Done *atomic.Int64
+}
+
+// DefaultBatch is the batch size of sequential stopping.
+const DefaultBatch = 10000
+
+// PointRun is what one sweep point played.
+type PointRun struct {
+	Tally *sim.Tally
+	// Reached is true when sequential stopping met the precision (at the
+	// latest with the cap's batch); always false without Precision.
+	Reached bool
+}
+
+// RunSweep plays every game (one per sweep point) with the same seed, so
+// the points share their encounter streams (common random numbers: the
+// curve is smoother than with independent seeds), and returns their tallies
+// in order. Points run in parallel, each on its own share of the workers;
+// every tally depends only on the seed, N, Precision and Batch, never on
+// Workers. On cancellation the finished part of every point is returned with
+// ctx's error.
+func RunSweep(ctx context.Context, games []sim.Game, cfg SweepConfig) ([]PointRun, error) {
+	if cfg.N < 1 {
+		panic("reports: RunSweep with N < 1")
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	batch := cfg.Batch
+	if batch <= 0 {
+		batch = DefaultBatch
+	}
+	if cfg.Precision <= 0 {
+		batch = cfg.N
+	}
+	conc := min(workers, len(games))
+	per := max(1, workers/max(conc, 1))
+	runs := make([]PointRun, len(games))
+	errs := make([]error, len(games))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < conc; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(games) || ctx.Err() != nil {
+					return
+				}
+				runs[k], errs[k] = runPoint(ctx, games[k], cfg, batch, per)
+			}
+		}()
+	}
+	wg.Wait()
+	for k := range runs {
+		if runs[k].Tally == nil { // never started: cancelled
+			runs[k].Tally = sim.NewTally(games[k])
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return runs, err
+		}
+	}
+	return runs, ctx.Err()
+}
+
+func runPoint(ctx context.Context, g sim.Game, cfg SweepConfig, batch int64, workers int) (PointRun, error) {
+	total := sim.NewTally(g)
+	for total.Encounters < cfg.N {
+		n := min(batch, cfg.N-total.Encounters)
+		t, err := sim.Run(ctx, g, sim.RunConfig{Seed: cfg.Seed, Start: total.Encounters, N: n, Workers: workers, Done: cfg.Done})
+		total.Merge(t)
+		if err != nil {
+			return PointRun{Tally: total}, err
+		}
+		if cfg.Precision > 0 && PrecisionReached(total, cfg.Precision) {
+			if cfg.Done != nil {
+				cfg.Done.Add(cfg.N - total.Encounters)
+			}
+			return PointRun{Tally: total, Reached: true}, nil
+		}
+	}
+	return PointRun{Tally: total}, nil
+}
+
+// PrecisionReached reports whether both sides' 95% Wilson intervals are
+// narrower than w.
+func PrecisionReached(t *sim.Tally, w float64) bool {
+	for s := 0; s < 2; s++ {
+		ci := stats.Wilson95(t.Wins[s], t.Encounters)
+		if ci.Hi-ci.Lo >= w {
+			return false
+		}
+	}
+	return true
+}
+
+// Sweep is the JSON document of `simctl sweep` (--format json, --results):
+// every point's full result, so `simctl report` and tools can redraw and
+// re-derive every figure.
+type Sweep struct {
+	Kind       string       `json:"kind"` // "sweep"
+	Scenario   string       `json:"scenario"`
+	File       string       `json:"file"`
+	Ruleset    string       `json:"ruleset"`
+	Seed       uint64       `json:"seed"`
+	Version    string       `json:"version"`
+	Command    string       `json:"command"`
+	Sets       []string     `json:"sets,omitempty"` // overrides common to every point
+	Axes       []Axis       `json:"axes"`
+	MaxN       int64        `json:"encounters_per_point_max"`
+	Precision  float64      `json:"precision,omitempty"`
+	Batch      int64        `json:"batch,omitempty"`
+	Encounters int64        `json:"encounters"` // over all points
+	Interval   string       `json:"interval_method"`
+	Elapsed    float64      `json:"elapsed_seconds"`
+	Sides      [2]string    `json:"sides"`
+	Context    *Context     `json:"context,omitempty"`
+	Points     []SweepPoint `json:"points"`
+	Warnings   []string     `json:"warnings,omitempty"`
+	// Interrupted is set when the sweep was stopped: points hold what
+	// finished.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// SweepPoint is one point: its axis values (one per axis) and its result.
+type SweepPoint struct {
+	Values []string `json:"values"`
+	// Reached is true when sequential stopping met the precision.
+	Reached bool    `json:"precision_reached,omitempty"`
+	Result  *Result `json:"result"`
+}
+
+// Context is what a report needs beyond the counts to let a reader
+// reproduce them: the scenario text, the ruleset options in effect, and
+// which side each combatant of the roster is on (Result.Raw.Roster has names
+// only).
+type Context struct {
+	ScenarioYAML string        `json:"scenario_yaml,omitempty"`
+	Options      []OptionValue `json:"options,omitempty"`
+	RosterSides  []int         `json:"roster_sides,omitempty"`
+}
+
+// OptionValue is a ruleset option and the value a run used.
+type OptionValue struct {
+	Name    string `json:"name"`
+	Value   string `json:"value"`
+	Default bool   `json:"default,omitempty"` // not set by the scenario
+}
+
+// Finish fills the totals and warnings of a sweep from its points.
+func (s *Sweep) Finish() {
+	s.Kind = "sweep"
+	s.Interval = intervalWilson
+	s.Encounters = 0
+	s.Warnings = nil
+	missed := 0
+	for _, p := range s.Points {
+		s.Encounters += p.Result.Encounters
+		if s.Precision > 0 && !p.Reached && p.Result.Encounters > 0 {
+			missed++
+		}
+	}
+	if missed > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%d of %d points reached the cap of %s encounters before their interval was narrower than %s (marked *); raise -n for them",
+			missed, len(s.Points), thousands(s.MaxN), pp(s.Precision)))
+	}
+	if s.Interrupted {
+		s.Warnings = append(s.Warnings, "interrupted: points hold only the encounters that finished")
+	}
+}
+
+const intervalWilson = "Wilson score interval, 95%"
+
+// pp formats a proportion as percentage points.
+func pp(f float64) string { return strconv.FormatFloat(100*f, 'f', -1, 64) + " pp" }

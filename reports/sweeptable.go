@@ -1,0 +1,105 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Write renders the sweep in format f: one row per point.
+func (s *Sweep) Write(w io.Writer, f Format) error {
+	switch f {
+	case JSON:
+		return writeJSON(w, s)
+	case CSV:
+		return s.csvTable().csv(w)
+	}
+	var b strings.Builder
+	md := f == Markdown
+	if md {
+		fmt.Fprintf(&b, "**%s** (%s), seed %d: sweep of %s, %d points, %s encounters\n\n",
+			s.Scenario, s.Ruleset, s.Seed, s.axisNames(), len(s.Points), thousands(s.Encounters))
+	} else {
+		fmt.Fprintf(&b, "%s (%s)  seed %d  sweep of %s: %d points, %s encounters\n",
+			s.Scenario, s.Ruleset, s.Seed, s.axisNames(), len(s.Points), thousands(s.Encounters))
+		b.WriteString("\n")
+	}
+	t := s.displayTable()
+	if md {
+		t.markdown(&b)
+	} else {
+		t.text(&b)
+	}
+	footnotes(&b, s.notes(), md)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (s *Sweep) axisNames() string {
+	var names []string
+	for _, a := range s.Axes {
+		names = append(names, a.Path)
+	}
+	return strings.Join(names, " × ")
+}
+
+func (s *Sweep) notes() []string {
+	var notes []string
+	notes = append(notes, fmt.Sprintf("Every point plays encounters 0, 1, 2, ... with seed %d, so points share their dice (common random numbers); win rates carry a %s.", s.Seed, intervalWilson))
+	if s.Precision > 0 {
+		notes = append(notes, fmt.Sprintf("Sequential stopping: each point played batches of %s encounters until both sides' intervals were narrower than %s, at most %s.",
+			thousands(s.Batch), pp(s.Precision), thousands(s.MaxN)))
+	}
+	for _, w := range s.Warnings {
+		notes = append(notes, "Warning: "+w)
+	}
+	return notes
+}
+
+func (s *Sweep) displayTable() *table {
+	t := &table{left: len(s.Axes)}
+	for _, a := range s.Axes {
+		t.header = append(t.header, a.Path)
+	}
+	t.header = append(t.header, "encounters",
+		s.Sides[0]+" win", "95% CI", s.Sides[1]+" win", "95% CI", "draws", "rounds")
+	for _, p := range s.Points {
+		r := p.Result
+		n := thousands(r.Encounters)
+		if s.Precision > 0 && !p.Reached {
+			n += "*"
+		}
+		row := append(append([]string(nil), p.Values...), n)
+		for k := 0; k < 2; k++ {
+			sd := r.Sides[k]
+			row = append(row, pct(sd.WinRate), pctCI(sd.WinCI95[0], sd.WinCI95[1]))
+		}
+		row = append(row, pct(r.DrawRate), fmt.Sprintf("%.2f", r.Rounds.Mean))
+		t.add(row...)
+	}
+	return t
+}
+
+func (s *Sweep) csvTable() *table {
+	t := &table{}
+	for _, a := range s.Axes {
+		t.header = append(t.header, a.Path)
+	}
+	t.header = append(t.header, "encounters", "precision_reached")
+	for k := 0; k < 2; k++ {
+		n := s.Sides[k]
+		t.header = append(t.header, n+"_wins", n+"_win_rate", n+"_ci95_lo", n+"_ci95_hi")
+	}
+	t.header = append(t.header, "draws", "rounds_mean")
+	for _, p := range s.Points {
+		r := p.Result
+		row := append(append([]string(nil), p.Values...), rawInt(r.Encounters), fmt.Sprint(p.Reached))
+		for k := 0; k < 2; k++ {
+			sd := r.Sides[k]
+			row = append(row, rawInt(sd.Wins), raw(sd.WinRate), raw(sd.WinCI95[0]), raw(sd.WinCI95[1]))
+		}
+		row = append(row, rawInt(r.Draws), raw(r.Rounds.Mean))
+		t.add(row...)
+	}
+	return t
+}

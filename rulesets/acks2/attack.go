@@ -1,0 +1,87 @@
+package acks2
+
+import "simctl/sim"
+
+// attack makes one attack throw of a against d with modifier mod plus
+// bonus (a charge) and applies the damage; it reports whether d was
+// killed. verb narrates it ("attacks", "charges into", ...).
+//
+// ACKS attack throws (option armor_class): ascending AC, the book's — a
+// hit when d20 + modifiers >= attack_throw + target AC; descending, the
+// digest's formula — d20 + target AC + modifiers >= attack_throw. A natural
+// 20 always hits and a natural 1 always misses. A hit rolls the weapon's
+// damage, at least 1.
+func (t *Table) attack(a, d, mod, bonus int, verb string) bool {
+	c := &t.g.C[a]
+	roll := t.r.Die(20)
+	ac := t.g.C[d].AC
+	total, need := roll+mod+bonus, c.AttackThrow+ac
+	if t.g.Opt.DescendingAC {
+		total, need = roll+mod+bonus+ac, c.AttackThrow
+	}
+	hit := roll == 20 || (roll != 1 && total >= need)
+	if !hit {
+		if t.log != nil {
+			t.logf("%s %s %s: d20 %d%s = %d vs %d: miss", c.Name, verb, t.name(d), roll, t.mods(d, mod+bonus), total, need)
+		}
+		return false
+	}
+	dmg := max(c.Damage.Roll(t.r), 1)
+	if t.log != nil {
+		t.logf("%s %s %s: d20 %d%s = %d vs %d: hit, %d damage (hp %d -> %d)", c.Name, verb, t.name(d), roll, t.mods(d, mod+bonus),
+			total, need, dmg, t.f[d].hp, t.f[d].hp-dmg)
+	}
+	return t.damage(a, d, dmg)
+}
+
+// mods formats the modifiers added to an attack throw's d20.
+func (t *Table) mods(d, mod int) string {
+	s := ""
+	if mod != 0 {
+		s = " " + signed(mod)
+	}
+	if t.g.Opt.DescendingAC {
+		s += " + AC " + signed(t.g.C[d].AC)
+	}
+	return s
+}
+
+// damage applies dmg from a to d and reports whether d was killed. A
+// combatant still standing loses a ready action, and a declared spell it
+// has not cast yet (option disrupt_declared_casters).
+func (t *Table) damage(a, d, dmg int) bool {
+	f := &t.f[d]
+	f.hp -= dmg
+	t.c.Add(t.side(a), sim.DamageDealt, int64(dmg))
+	if f.hp > 0 {
+		t.loseReadiness(d, "takes damage")
+		t.disruptCast(d)
+		return false
+	}
+	f.out, f.dead = true, true
+	f.ready, f.delaying, f.r1 = false, false, false
+	t.c.Inc(t.side(d), Deaths)
+	if t.log != nil {
+		t.logf("%s is killed", t.name(d))
+	}
+	return true
+}
+
+// cleave: a combatant that kills an opponent may make another attack
+// against an opponent it can reach (within 5 feet; a round-1 missile shot
+// that kills cleaves at any enemy in range), up to its per-round limit
+// (option cleave_limit, field cleaves); a kill by the cleave may cleave
+// again within the limit. The policy picks the target.
+func (t *Table) cleave(a int) {
+	for !t.f[a].out && t.f[a].cleaves < t.g.C[a].Cleaves {
+		tg := t.g.C[a].Policy.Cleave(t, a)
+		if !t.canAttack(a, tg) {
+			return
+		}
+		t.f[a].cleaves++
+		t.c.Inc(t.side(a), Cleaves)
+		if !t.attack(a, tg, t.g.C[a].Attacks[0], 0, "cleaves into") {
+			return
+		}
+	}
+}

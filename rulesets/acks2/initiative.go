@@ -1,0 +1,167 @@
+package acks2
+
+import "strconv"
+
+// rollInitiative: "each combatant rolls 1d6 to determine its initiative
+// number. The roll may be adjusted by the combatant's DEX modifier, if any,
+// and by some special abilities" (field init) — every round. "In large
+// battles the referee may roll 1d6 per group of identical monsters instead
+// of per monster" (option group_initiative: the copies of one count: N
+// entry on the referee's side share the die).
+//
+// Pinned dice for tests and worked examples: initiative_rolls gives the die
+// for rounds 1, 2, ...; after the list (or without it) initiative_roll pins
+// every round; otherwise the die is rolled.
+//
+// At the start of round 1 the round-1 readiness is set: a combatant that is
+// not engaged, holds a missile or long melee weapon and is not surprised
+// (aware) may attack a charger before its own number (ready.go).
+func (t *Table) rollInitiative() {
+	for i := range t.groupDie {
+		t.groupDie[i] = 0
+	}
+	for i := range t.f {
+		f := &t.f[i]
+		if f.out {
+			continue
+		}
+		c := &t.g.C[i]
+		die := 0
+		switch {
+		case t.round <= len(c.InitRolls):
+			die = c.InitRolls[t.round-1]
+		case c.InitRoll > 0:
+			die = c.InitRoll
+		case t.g.Opt.GroupInitiative && c.Side == t.g.Referee:
+			if t.groupDie[c.Group] == 0 {
+				t.groupDie[c.Group] = t.r.Die(6)
+			}
+			die = t.groupDie[c.Group]
+		default:
+			die = t.r.Die(6)
+		}
+		f.number = die + c.Init
+		// "down to the negative of its initiative number": a number of 0
+		// or less has no lower count to delay to (it may still wait for
+		// a named combatant acting later on the same number).
+		f.floor = min(-f.number, f.number)
+		t.key[i] = die
+	}
+	if t.round == 1 {
+		for i := range t.f {
+			c := &t.g.C[i]
+			t.f[i].r1 = !t.f[i].out && c.Aware && c.Weapon != Melee && !t.engaged(i)
+		}
+	}
+	if t.log != nil {
+		t.logInitiative()
+	}
+}
+
+func (t *Table) logInitiative() {
+	s := ""
+	for n := 10; n >= -10; n-- {
+		for i := range t.f {
+			f := &t.f[i]
+			if f.out || f.number != n {
+				continue
+			}
+			if s != "" {
+				s += ", "
+			}
+			s += t.name(i) + " " + strconv.Itoa(n)
+			if init := t.g.C[i].Init; init != 0 {
+				s += " (d6 " + strconv.Itoa(t.key[i]) + signed(init) + ")"
+			}
+		}
+	}
+	t.logf("initiative: %s", s)
+	if t.round == 1 {
+		r := ""
+		for i := range t.f {
+			if t.f[i].r1 {
+				if r != "" {
+					r += ", "
+				}
+				r += t.name(i) + " (" + weaponNames[t.g.C[i].Weapon] + ")"
+			}
+		}
+		if r != "" {
+			t.logf("round 1, ready against a charge: %s", r)
+		}
+	}
+}
+
+func signed(v int) string {
+	if v >= 0 {
+		return "+" + strconv.Itoa(v)
+	}
+	return strconv.Itoa(v)
+}
+
+// orderSame orders combatants acting on one number (Simultaneous
+// Initiative): "they act one after another, never at once. If both are on
+// the same side, they may choose the order of their actions. If they are
+// on opposite sides, the side with fewer combatants may make some or all
+// of its combatants act before or after the other side. If the sides are
+// equal in number, the side the referee controls (the monsters) may."
+//
+// Fewer combatants means fewer still in the fight now. The choosing side's
+// combatants each ask their policy (ActBefore) whether to go before or
+// after the other side; within a side, higher Rank first, then roster
+// order.
+func (t *Table) orderSame(ids []int) {
+	if len(ids) < 2 {
+		return
+	}
+	var present [2]bool
+	for _, i := range ids {
+		present[t.side(i)] = true
+	}
+	chooser := -1
+	if present[0] && present[1] {
+		a0, a1 := t.alive(0), t.alive(1)
+		switch {
+		case a0 < a1:
+			chooser = 0
+		case a1 < a0:
+			chooser = 1
+		default:
+			chooser = t.g.Referee
+		}
+	}
+	// key = group*2^20 - rank, sorted ascending; group 0: the chooser's
+	// "before", 1: the other side, 2: the chooser's "after".
+	for _, i := range ids {
+		group := 0
+		if chooser >= 0 {
+			if t.side(i) != chooser {
+				group = 1
+			} else if !t.g.C[i].Policy.ActBefore(t, i) {
+				group = 2
+			}
+		}
+		rank := max(min(t.g.C[i].Policy.Rank(t, i), 1<<18), -(1 << 18))
+		t.key[i] = group<<20 - rank
+	}
+	// Insertion sort (stable; a few entries at most): by key, then roster.
+	for a := 1; a < len(ids); a++ {
+		for b := a; b > 0 && t.keyLess(ids[b], ids[b-1]); b-- {
+			ids[b], ids[b-1] = ids[b-1], ids[b]
+		}
+	}
+	if t.log != nil && chooser >= 0 {
+		why := "fewer in the fight"
+		if t.alive(0) == t.alive(1) {
+			why = "equal numbers, the referee's side"
+		}
+		t.logf("same number, opposite sides: %s choose (%s): %s", t.g.SideNames[chooser], why, t.list(ids))
+	}
+}
+
+func (t *Table) keyLess(i, j int) bool {
+	if t.key[i] != t.key[j] {
+		return t.key[i] < t.key[j]
+	}
+	return i < j
+}

@@ -1,0 +1,76 @@
+package acks2
+
+// morale: "When the count is over, the referee checks the morale of every
+// combatant that has taken enough damage and/or lost enough allies that it
+// might retreat or flee." The excerpt gives neither the trigger nor the
+// check; the digest's defaults are options:
+//
+//   - morale_trigger: every remaining member of a side that has lost half
+//     its starting number (killed or fled) checks, and each combatant at or
+//     below half its starting HP checks (half_side_or_half_hp, the
+//     default; or only one of them, or none);
+//   - morale_repeat: once (a trigger makes a combatant check only the first
+//     round it holds) or every_round;
+//   - the check: 2d6 + morale; at or below morale_flee_at (6) it flees: out
+//     of the fight, counted as fled (flights), not killed. The book's
+//     morale results short of flight (a retreat) are not modelled.
+//
+// A combatant caught by both triggers in one round checks once.
+func (t *Table) morale() {
+	trig := t.g.Opt.MoraleTrigger
+	if trig == MoraleNone {
+		return
+	}
+	var sideHit [2]bool
+	if trig == MoraleHalfSideOrHalfHP || trig == MoraleHalfSide {
+		for s := 0; s < 2; s++ {
+			lost := t.g.sideCount[s] - t.alive(s)
+			if lost > 0 && 2*lost >= t.g.sideCount[s] && (t.g.Opt.MoraleEveryRound || !t.sideChecked[s]) {
+				sideHit[s] = true
+				t.sideChecked[s] = true
+				if t.log != nil {
+					t.logf("morale: %s have lost %d of %d", t.g.SideNames[s], lost, t.g.sideCount[s])
+				}
+			}
+		}
+	}
+	for i := range t.f {
+		f := &t.f[i]
+		if f.out {
+			continue
+		}
+		check := sideHit[t.side(i)]
+		if (trig == MoraleHalfSideOrHalfHP || trig == MoraleHalfHP) && 2*f.hp <= f.maxHP &&
+			(t.g.Opt.MoraleEveryRound || !f.hpChecked) {
+			f.hpChecked = true
+			check = true
+		}
+		if !check {
+			continue
+		}
+		c := &t.g.C[i]
+		a, b := t.r.Die(6), t.r.Die(6)
+		total := a + b + c.Morale
+		t.c.Inc(c.Side, MoraleChecks)
+		flees := total <= t.g.Opt.MoraleFleeAt
+		if t.log != nil {
+			res := "stands"
+			if flees {
+				res = "flees"
+			}
+			t.logf("morale: %s (hp %d of %d) rolls 2d6 %d+%d%s = %d: %s", c.Name, f.hp, f.maxHP, a, b, signedOrEmpty(c.Morale), total, res)
+		}
+		if flees {
+			f.out, f.fled = true, true
+			f.ready, f.delaying = false, false
+			t.c.Inc(c.Side, Flights)
+		}
+	}
+}
+
+func signedOrEmpty(v int) string {
+	if v == 0 {
+		return ""
+	}
+	return " " + signed(v)
+}

@@ -1,0 +1,273 @@
+package acks2
+
+import (
+	"simctl/sim"
+	"simctl/sim/rng"
+	"simctl/sim/scenario"
+)
+
+// Play implements sim.Table. Every round runs the book's steps:
+//
+//  1. declarations: who casts a spell, withdraws or retreats (before
+//     initiative, in public);
+//  2. initiative: 1d6 + init for every combatant, re-rolled every round;
+//  3. the count: the referee calls 10, 9, ... down to -10; each combatant
+//     takes its segment on its number (delaying, readied attacks and the
+//     round-1 weapons change that);
+//  4. morale, after the count.
+//
+// The encounter ends as soon as a side is all out (killed or fled); the
+// rest of that round's count is not played. max_rounds reached with both
+// sides standing is a draw.
+func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
+	t.r, t.c, t.log = r, c, log
+	t.setup()
+	rounds := 0
+	for round := 1; round <= t.g.Maxround && !t.over(); round++ {
+		t.round, rounds = round, round
+		if t.log != nil {
+			t.logf("-- round %d", round)
+		}
+		t.declarations()
+		t.rollInitiative()
+		t.countDown()
+		if t.over() {
+			break
+		}
+		t.endOfRound()
+		if !t.over() {
+			t.morale()
+		}
+	}
+	out := sim.Outcome{Winner: t.winner(), Rounds: rounds, FirstActor: t.first}
+	for i := range t.f {
+		if !t.f[i].out {
+			out.Survivors[t.g.C[i].Side]++
+		}
+	}
+	if t.log != nil {
+		if out.Winner < 0 {
+			t.logf("== draw after %d rounds", rounds)
+		} else {
+			t.logf("== %s win after %d rounds (survivors %d vs %d)", t.g.SideNames[out.Winner], rounds, out.Survivors[0], out.Survivors[1])
+		}
+	}
+	return out
+}
+
+// declarations resets the per-round state and asks every combatant in the
+// fight for its declaration: "Combatants who wish to cast spells or take a
+// defensive movement action (retreat or withdraw) in the coming round must
+// announce it to the referee before initiative dice are rolled. Other
+// actions need not be announced."
+func (t *Table) declarations() {
+	for i := range t.f {
+		f := &t.f[i]
+		f.startDone, f.endDone, f.segDone, f.numberLost = false, false, false, false
+		f.castLost, f.charging, f.delaying, f.r1 = false, false, false, false
+		f.cleaves = 0
+		f.delayAfter = -1
+		f.decl = Declaration{}
+	}
+	for i := range t.f {
+		f := &t.f[i]
+		if f.out {
+			continue
+		}
+		c := &t.g.C[i]
+		d := c.Policy.Declare(t, i)
+		switch d.Kind {
+		case DeclareSpell:
+			if d.Spell < 0 || d.Spell >= len(c.Spells) || f.uses[d.Spell] <= 0 {
+				continue // nothing left to cast: the declaration is void
+			}
+		case DeclareWithdraw, DeclareRetreat:
+		default:
+			continue
+		}
+		f.decl = d
+		if t.log != nil {
+			what := declNames[d.Kind]
+			if d.Kind == DeclareSpell {
+				what += " (" + c.Spells[d.Spell].Name + ")"
+			}
+			t.logf("%s declares %s", c.Name, what)
+		}
+	}
+}
+
+// countDown calls the counts from 10 to -10. "The count continues until
+// the characters have acted, or until it reaches -10."
+func (t *Table) countDown() {
+	for n := 10; n >= -10; n-- {
+		t.now = n
+		t.callNumber(n)
+		if t.over() {
+			return
+		}
+		t.expireDelays(n)
+		if t.over() {
+			return
+		}
+	}
+}
+
+// callNumber plays count n: the combatants whose number is n (for their
+// start-of-segment effects even when they delay or gave their number) and
+// those delaying to n, in the order of the same-number rule.
+func (t *Table) callNumber(n int) {
+	ids := t.slots[:0]
+	for i := range t.f {
+		f := &t.f[i]
+		switch {
+		case f.out:
+		case f.number == n && !f.startDone:
+			ids = append(ids, i)
+		case f.delaying && f.delayAfter < 0 && f.delayTo == n:
+			ids = append(ids, i)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	t.orderSame(ids)
+	if t.log != nil {
+		t.logf("count %d: %s", n, t.list(ids))
+	}
+	for _, i := range ids {
+		f := &t.f[i]
+		if f.out {
+			continue
+		}
+		if f.number == n && !f.startDone {
+			t.startOfSegment(i)
+			if t.over() {
+				return
+			}
+			if f.out {
+				continue
+			}
+			if f.numberLost {
+				if t.log != nil {
+					t.logf("%s has no segment: it gave its number for a round-1 attack", t.name(i))
+				}
+			} else {
+				t.segment(i)
+			}
+		} else if f.delaying && f.delayAfter < 0 && f.delayTo == n {
+			t.resume(i)
+		}
+		if t.over() {
+			return
+		}
+		t.afterSegment()
+		if t.over() {
+			return
+		}
+	}
+}
+
+// afterSegment lets the combatants waiting for a named combatant act,
+// "immediately after that character, on the same number", once it has
+// acted (or can no longer act: it is out, gave its number or lost its
+// action). Several released at once follow the same-number rule among
+// themselves; each may release others in turn.
+func (t *Table) afterSegment() {
+	var buf [scenario.MaxCombatants]int
+	ids := buf[:0]
+	for w := range t.f {
+		if t.waitOver(w) && !t.f[w].queued {
+			ids = append(ids, w)
+			t.f[w].queued = true
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	t.orderSame(ids)
+	for k, w := range ids {
+		t.f[w].queued = false
+		if !t.waitOver(w) {
+			continue
+		}
+		t.resume(w)
+		if !t.over() {
+			// Those waiting for w go right after it, before the rest
+			// of this batch (still queued).
+			t.afterSegment()
+		}
+		if t.over() {
+			for _, q := range ids[k+1:] {
+				t.f[q].queued = false
+			}
+			return
+		}
+	}
+}
+
+// waitOver reports whether w is waiting for a named combatant that has
+// now acted or will not act this round.
+func (t *Table) waitOver(w int) bool {
+	f := &t.f[w]
+	if f.out || !f.delaying || f.delayAfter < 0 {
+		return false
+	}
+	x := &t.f[f.delayAfter]
+	return x.out || (x.segDone && !x.delaying)
+}
+
+// expireDelays: "If the character does not take its initiative segment by
+// then [the negative of its number], it loses the opportunity to act this
+// round." Run after count n, for the delayers whose limit is n.
+func (t *Table) expireDelays(n int) {
+	lost := false
+	for i := range t.f {
+		f := &t.f[i]
+		if f.out || !f.delaying || f.floor < n {
+			continue
+		}
+		f.delaying = false
+		f.segDone = true
+		t.c.Inc(t.side(i), sim.ActionsLost)
+		lost = true
+		if t.log != nil {
+			if f.delayAfter >= 0 {
+				t.logf("%s waited for %s past count %d (-%d): its action is lost this round", t.name(i), t.name(f.delayAfter), f.floor, abs(f.number))
+			} else {
+				t.logf("%s's delay ran out at count %d: its action is lost this round", t.name(i), f.floor)
+			}
+		}
+	}
+	if lost {
+		t.afterSegment()
+	}
+}
+
+// endOfRound: "Effects that trigger at the end of a character's segment
+// happen at the end of its segment, or at the end of the round if it never
+// acted."
+func (t *Table) endOfRound() {
+	for i := range t.f {
+		if !t.f[i].out && !t.f[i].endDone {
+			t.endOfSegment(i)
+			if t.over() {
+				return
+			}
+		}
+	}
+}
+
+// list names the combatants of ids in order, for the log.
+func (t *Table) list(ids []int) string {
+	s := ""
+	for k, i := range ids {
+		if k > 0 {
+			s += ", "
+		}
+		s += t.name(i)
+		if t.f[i].delaying {
+			s += " (delayed)"
+		}
+	}
+	return s
+}

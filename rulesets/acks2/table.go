@@ -1,0 +1,226 @@
+package acks2
+
+import (
+	"simctl/sim"
+	"simctl/sim/rng"
+)
+
+// fighter is one combatant's state during an encounter.
+type fighter struct {
+	hp, maxHP int
+	x         int // position in feet on the line between the sides
+	out       bool
+	dead      bool
+	fled      bool
+
+	// This round.
+	number     int  // initiative number (1d6 + init)
+	floor      int  // the lowest count it may delay to: -number (its own number if <= 0)
+	startDone  bool // start-of-segment effects applied (at its own number)
+	endDone    bool // end-of-segment effects applied
+	segDone    bool // its segment is over: acted, readied, or lost
+	numberLost bool // gave its number for a round-1 attack
+	decl       Declaration
+	castLost   bool // its declared spell was lost to damage
+	charging   bool
+	cleaves    int // extra attacks after kills used this round
+
+	delaying   bool
+	delayAfter int // -1: delaying to count delayTo
+	delayTo    int
+	queued     bool // released from a wait, its delayed action pending
+
+	ready      bool // holds a readied attack
+	readyRound int  // the round it was readied in
+	r1         bool // round 1: missile or long weapon ready against a charge
+
+	hpChecked bool // made its half-HP morale check (morale_repeat: once)
+
+	uses [maxSpells]int
+	eff  [maxEffects]effect
+	neff int
+}
+
+// effect is a lingering spell effect on its bearer.
+type effect struct {
+	src, spell int // the caster and its spell (Game.C[src].Spells[spell])
+	left       int // ticks left
+}
+
+// Table is one worker's encounter state, reused across encounters.
+type Table struct {
+	g           *Game
+	f           []fighter
+	slots       []int // combatants called on the current count
+	key         []int // scratch sort keys, by roster index
+	groupDie    []int // group initiative: the die of each group this round
+	round       int
+	now         int // the count being called
+	first       int // first combatant to act
+	resumer     int // combatant taking its delayed action (-1: none)
+	actor       int // combatant whose segment is in progress (-1: none)
+	sideChecked [2]bool
+	r           *rng.Stream
+	c           *sim.Counts
+	log         *sim.Log
+}
+
+func newTable(g *Game) *Table {
+	n := len(g.C)
+	return &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n)}
+}
+
+// setup rolls hit points and places everyone at the start: side 0 at 0
+// feet and behind it, side 1 at the scenario's distance and behind that.
+func (t *Table) setup() {
+	t.first, t.resumer, t.actor = -1, -1, -1
+	t.sideChecked = [2]bool{}
+	for i := range t.f {
+		c := &t.g.C[i]
+		f := &t.f[i]
+		hp := c.HP.Roll(t.r)
+		*f = fighter{hp: hp, maxHP: hp, delayAfter: -1}
+		if c.Side == 0 {
+			f.x = -c.Behind
+		} else {
+			f.x = t.g.Distance + c.Behind
+		}
+		for s := range c.Spells {
+			f.uses[s] = c.Spells[s].Uses
+		}
+		if t.log != nil {
+			t.logf("%s (%s%s): hp %d, AC %d, attack throw %d+, %s, at %d ft", c.Name, t.g.SideNames[c.Side], refWord(c.Side, t.g.Referee),
+				f.hp, c.AC, c.AttackThrow, weaponNames[c.Weapon]+" weapon", f.x)
+		}
+	}
+}
+
+func refWord(s, referee int) string {
+	if s == referee {
+		return ", the referee's side"
+	}
+	return ""
+}
+
+// alive counts side s's combatants still in the fight.
+func (t *Table) alive(s int) int {
+	n := 0
+	for i := range t.f {
+		if !t.f[i].out && t.g.C[i].Side == s {
+			n++
+		}
+	}
+	return n
+}
+
+// over reports whether a side is all out.
+func (t *Table) over() bool { return t.alive(0) == 0 || t.alive(1) == 0 }
+
+// winner returns the side whose opponents are all out, or -1.
+func (t *Table) winner() int {
+	a0, a1 := t.alive(0), t.alive(1)
+	switch {
+	case a0 > 0 && a1 == 0:
+		return 0
+	case a1 > 0 && a0 == 0:
+		return 1
+	}
+	return -1
+}
+
+func (t *Table) logf(format string, args ...any) {
+	if t.log != nil {
+		t.log.Printf(format, args...)
+	}
+}
+
+func (t *Table) name(i int) string { return t.g.C[i].Name }
+
+func (t *Table) side(i int) int { return t.g.C[i].Side }
+
+// Read-only accessors for policies.
+
+// N is the number of combatants.
+func (t *Table) N() int { return len(t.f) }
+
+// Game returns the compiled scenario.
+func (t *Table) Game() *Game { return t.g }
+
+// HP is combatant i's current hit points.
+func (t *Table) HP(i int) int { return t.f[i].hp }
+
+// MaxHP is combatant i's hit points at the start of the encounter.
+func (t *Table) MaxHP(i int) int { return t.f[i].maxHP }
+
+// Out reports whether combatant i is out of the fight (killed or fled).
+func (t *Table) Out(i int) bool { return t.f[i].out }
+
+// Side is combatant i's side.
+func (t *Table) Side(i int) int { return t.g.C[i].Side }
+
+// Alive counts the combatants of side s still in the fight.
+func (t *Table) Alive(s int) int { return t.alive(s) }
+
+// Dist is the distance in feet between i and j.
+func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
+
+// Engaged reports whether i is engaged (enough enemies within 5 feet).
+func (t *Table) Engaged(i int) bool { return t.engaged(i) }
+
+// CanAttack reports whether i can attack j where both stand: j is an
+// enemy in the fight, within 5 feet for melee or long weapons, in range
+// for a missile weapon.
+func (t *Table) CanAttack(i, j int) bool { return t.canAttack(i, j) }
+
+// CanCharge reports whether i could charge j now: not engaged, j beyond
+// 5 feet and no farther than twice i's speed (a screen may still stop it).
+func (t *Table) CanCharge(i, j int) bool {
+	gap := t.Dist(i, j) - 5
+	return t.g.C[i].Weapon != Missile && !t.engaged(i) && gap > 0 && gap <= 2*t.g.C[i].Speed
+}
+
+// Round is the current round, from 1.
+func (t *Table) Round() int { return t.round }
+
+// Count is the initiative count being called.
+func (t *Table) Count() int { return t.now }
+
+// Number is i's initiative number this round.
+func (t *Table) Number(i int) int { return t.f[i].number }
+
+// Floor is the lowest count i may delay to this round.
+func (t *Table) Floor(i int) int { return t.f[i].floor }
+
+// Acted reports whether i's segment is over this round (it acted, readied,
+// gave its number or lost its action).
+func (t *Table) Acted(i int) bool { return t.f[i].segDone }
+
+// Delaying reports whether i is delaying.
+func (t *Table) Delaying(i int) bool { return t.f[i].delaying }
+
+// Resuming is true while i takes its delayed action.
+func (t *Table) Resuming(i int) bool { return t.resumer == i }
+
+// Declared is i's declaration this round (public: everyone hears it).
+func (t *Table) Declared(i int) Declaration { return t.f[i].decl }
+
+// HasReady reports whether i holds a readied attack.
+func (t *Table) HasReady(i int) bool { return t.f[i].ready }
+
+// Round1Ready reports whether i still has its round-1 missile or long
+// weapon ready against a charge.
+func (t *Table) Round1Ready(i int) bool { return t.f[i].r1 }
+
+// Uses is how many casts of spell s combatant i has left.
+func (t *Table) Uses(i, s int) int { return t.f[i].uses[s] }
+
+// Rand is the encounter's random stream, for policies that choose at
+// random.
+func (t *Table) Rand() *rng.Stream { return t.r }
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,70 @@
+package cavaliers
+
+import "simctl/sim"
+
+// Combat resolution, kept simple and configurable (the source's Yield and
+// Wounds are out of scope, RULES.md §3): the attacker rolls its attack
+// dice, the defender its defence (a fixed number when defence is a
+// constant); the attack hits when it reaches the defence (option
+// attack_ties: miss makes it have to beat it). A hit deals the attacker's
+// damage dice (at least 0) off the defender's hp; at 0 or below the
+// defender is out of the fight.
+//
+// Reprise Attack (source): "If you failed on an attack roll, you can
+// repeat the attack. This can't be used after a successful attack. You can
+// Reprise Attack only once per round." The repeat is a new attack roll
+// against a new defence roll, at the same target (the interposer if the
+// attack was redirected). Once a round means a failed reprise cannot be
+// reprised again that round.
+
+// attackAction is a's attack on tg: the Interpose offer, the roll, and a
+// Reprise after a failure.
+func (t *Table) attackAction(a, tg int) {
+	d := t.redirect(a, tg)
+	if t.f[a].out || t.f[d].out {
+		return
+	}
+	if t.attack(a, d) {
+		return
+	}
+	if t.can(a, Reprise) && t.g.C[a].Policy.Reprise(t, a, d) {
+		t.pay(a, Reprise)
+		if t.log != nil {
+			t.logf("%s reprises the failed attack", t.name(a))
+		}
+		if t.attack(a, d) {
+			t.c.Inc(t.side(a), RepriseHits)
+		}
+	}
+}
+
+// attack rolls one attack of a against d and applies the damage; it
+// reports whether it hit.
+func (t *Table) attack(a, d int) bool {
+	ca, cd := &t.g.C[a], &t.g.C[d]
+	t.c.Inc(ca.Side, Attacks)
+	roll := ca.Attack.Roll(t.r)
+	def := cd.Defence.Roll(t.r)
+	hit := roll > def || (roll == def && t.g.Opt.AttackTies)
+	if !hit {
+		if t.log != nil {
+			t.logf("%s attacks %s: %d vs defence %d: miss", ca.Name, cd.Name, roll, def)
+		}
+		return false
+	}
+	t.c.Inc(ca.Side, Hits)
+	dmg := max(ca.Damage.Roll(t.r), 0)
+	f := &t.f[d]
+	f.hp -= dmg
+	t.c.Add(ca.Side, sim.DamageDealt, int64(dmg))
+	if f.hp <= 0 {
+		f.out = true
+	}
+	if t.log != nil {
+		t.logf("%s attacks %s: %d vs defence %d: hit for %d (hp %d)", ca.Name, cd.Name, roll, def, dmg, f.hp)
+		if f.out {
+			t.logf("%s is out of the fight", cd.Name)
+		}
+	}
+	return true
+}

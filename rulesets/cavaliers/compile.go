@@ -1,0 +1,226 @@
+package cavaliers
+
+import (
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"simctl/sim"
+	"simctl/sim/dice"
+	"simctl/sim/scenario"
+)
+
+// MaxArea bounds the Areas: they are numbered 0..MaxArea in a row.
+const MaxArea = 15
+
+// Game is a compiled Cavaliers scenario. Immutable; shared by all workers.
+type Game struct {
+	Opt       Options
+	Maxround  int
+	C         []Combatant // the expanded roster
+	roster    []sim.Entrant
+	sideCount [2]int
+}
+
+// Combatant is the static description of one combatant.
+type Combatant struct {
+	Name      string
+	Side      int
+	HP        dice.Expr
+	Specialty Specialty
+	Pool      Pool  // attribute die first, then the skill dice
+	Pinned    []int // initiative_dice: pinned result per die; nil: rolled
+	Attack    dice.Expr
+	Defence   dice.Expr
+	Damage    dice.Expr
+	Area      int // the Area it starts in (or enters in)
+	Enters    int // the round it enters the fight (1: from the start)
+	Policy    Policy
+}
+
+// Roster implements sim.Game.
+func (g *Game) Roster() []sim.Entrant { return g.roster }
+
+// Counters implements sim.Game.
+func (g *Game) Counters() []string { return counterNames }
+
+// MaxRounds implements sim.Game.
+func (g *Game) MaxRounds() int { return g.Maxround }
+
+// NewTable implements sim.Game.
+func (g *Game) NewTable() sim.Table { return newTable(g) }
+
+// Index returns the roster index of a combatant by roster name, or by
+// template name when it has a single copy.
+func (g *Game) Index(name string) (int, bool) {
+	found := -1
+	for i, c := range g.C {
+		if c.Name == name {
+			return i, true
+		}
+		if strings.HasPrefix(c.Name, name+"#") {
+			if found >= 0 {
+				return -1, false
+			}
+			found = i
+		}
+	}
+	return found, found >= 0
+}
+
+// unusedFields are common scenario fields that mean nothing here; a value
+// for one is an error rather than silently ignored.
+var unusedFields = map[string]string{
+	"ac":              "defence is the field here (a number, or dice the defender rolls)",
+	"init":            "initiative is the pool: attribute and pool",
+	"initiative_roll": "a pool has several dice; pin each with initiative_dice: [attribute die, skill dice...]",
+	"attacks":         "attack is the field here (dice, e.g. 2d6+1)",
+	"speed":           "positions are Areas; a Move goes to an adjacent Area",
+}
+
+// Compile implements sim.Ruleset.
+func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
+	g := &Game{Maxround: sc.MaxRounds}
+	d := sc.Dec
+	g.Opt = compileOptions(sc)
+	if sc.Distance != 0 {
+		d.Errorf(nil, "distance", "cavaliers places combatants in Areas, not feet apart; give each combatant area: N (an Area in a row 0..%d) and leave distance at 0", MaxArea)
+	}
+	type pending struct {
+		spec scenario.Policy
+		idx  int
+	}
+	var pols []pending
+	for s, side := range sc.Sides {
+		if !side.Aware {
+			d.Errorf(side.Node, side.Path+".aware", "cavaliers has no surprise rule (the source's Initiative is a free roll for everyone); remove aware: false")
+		}
+		if side.Referee {
+			d.Errorf(side.Node, side.Path+".referee", "referee: is an acks2 field; cavaliers does not use it")
+		}
+		for _, cs := range side.Combatants {
+			base := Combatant{Name: cs.Name, Side: s, HP: cs.HP, Damage: cs.Damage, Enters: 1}
+			if cs.Aware != nil && !*cs.Aware {
+				d.Errorf(cs.Node, cs.Path+".aware", "cavaliers has no surprise rule; remove aware: false")
+			}
+			rejectUnused(d, cs)
+			compileFields(d, &base, cs)
+			if base.Enters > sc.MaxRounds {
+				d.Errorf(cs.Extra["enters"], cs.Path+".enters", "enters in round %d, after max_rounds %d: it would never join the fight", base.Enters, sc.MaxRounds)
+			}
+			spec := side.Policy
+			if cs.Policy.Name != "" {
+				spec = cs.Policy
+			}
+			for k := 1; k <= cs.Count; k++ {
+				c := base
+				if cs.Count > 1 {
+					c.Name = cs.Name + "#" + strconv.Itoa(k)
+				}
+				pols = append(pols, pending{spec, len(g.C)})
+				g.C = append(g.C, c)
+				g.roster = append(g.roster, sim.Entrant{Name: c.Name, Side: s})
+				g.sideCount[s]++
+			}
+		}
+	}
+	if err := sc.Rep.Err(); err != nil {
+		return nil, err
+	}
+	for _, p := range pols {
+		g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
+	}
+	if err := sc.Rep.Err(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func compileOptions(sc *scenario.Scenario) Options {
+	o := Options{RaiseOn: 6, AttackTies: true}
+	d := sc.Dec
+	for name, n := range sc.Options {
+		path := "options." + name
+		switch name {
+		case "raise_on":
+			o.RaiseOn = d.Int(n, path, 1, 1000)
+		case "spend":
+			if d.Enum(n, path, []string{"budget", "unlock"}) == "unlock" {
+				o.Spend = Unlock
+			}
+		case "init_ties":
+			switch d.Enum(n, path, []string{"random", "attribute", "raises"}) {
+			case "attribute":
+				o.Ties = TiesAttribute
+			case "raises":
+				o.Ties = TiesRaises
+			}
+		case "attack_ties":
+			o.AttackTies = d.Enum(n, path, []string{"hit", "miss"}) != "miss"
+		default:
+			d.Unknown(sc.OptionKey[name], path, optionNames)
+		}
+	}
+	return o
+}
+
+// rejectUnused reports common fields that cavaliers does not use.
+func rejectUnused(d *scenario.Decoder, cs scenario.Combatant) {
+	if cs.Node == nil || cs.Node.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(cs.Node.Content); i += 2 {
+		k := cs.Node.Content[i]
+		if why, ok := unusedFields[k.Value]; ok {
+			d.Errorf(k, cs.Path+"."+k.Value, "cavaliers does not use %s: %s", k.Value, why)
+		}
+	}
+}
+
+func compileFields(d *scenario.Decoder, c *Combatant, cs scenario.Combatant) {
+	p := cs.Path + "."
+	x := cs.Extra
+	if n := x["specialty"]; n != nil {
+		s := d.Enum(n, p+"specialty", SpecialtyNames)
+		for k, name := range SpecialtyNames {
+			if s == name {
+				c.Specialty = Specialty(k)
+			}
+		}
+	} else {
+		d.Errorf(cs.Node, p+"specialty", "missing; the Initiative specialty: impulse (Verve), vigilance (Affinity), timing (Guile) or none")
+	}
+	attr := 0
+	if n := x["attribute"]; n != nil {
+		attr = readAttribute(d, n, p+"attribute")
+	} else {
+		d.Errorf(cs.Node, p+"attribute", "missing; the attribute die of the specialty (Verve, Affinity or Guile): d6, d8 or d10")
+	}
+	c.Pool.Dice = []int{attr}
+	if n := x["pool"]; n != nil {
+		c.Pool.Dice = append(c.Pool.Dice, readSkillDice(d, n, p+"pool", MaxPool-1)...)
+	}
+	if n := x["initiative_dice"]; n != nil && attr > 0 {
+		c.Pinned = readPinned(d, n, p+"initiative_dice", c.Pool)
+	}
+	if n := x["attack"]; n != nil {
+		c.Attack = d.Dice(n, p+"attack")
+	} else {
+		d.Errorf(cs.Node, p+"attack", "missing; the attack roll as dice, e.g. 2d6+1 (it hits when it reaches the target's defence)")
+	}
+	if n := x["defence"]; n != nil {
+		c.Defence = d.Dice(n, p+"defence")
+	} else {
+		d.Errorf(cs.Node, p+"defence", "missing; a fixed number (7) or dice the defender rolls against each attack (2d6)")
+	}
+	if !c.Damage.IsZero() && c.Damage.Max() < 1 {
+		d.Errorf(cs.Node, p+"damage", "damage %q can never be above 0; a hit must be able to hurt", c.Damage.String())
+	}
+	if n := x["area"]; n != nil {
+		c.Area = d.Int(n, p+"area", 0, MaxArea)
+	}
+	if n := x["enters"]; n != nil {
+		c.Enters = d.Int(n, p+"enters", 1, scenario.MaxRounds)
+	}
+}

@@ -1,0 +1,57 @@
+package cavaliers
+
+import "simctl/sim"
+
+// Doc implements sim.Ruleset.
+func (Ruleset) Doc() sim.RulesDoc {
+	return sim.RulesDoc{
+		Name:   "cavaliers",
+		Title:  "The Queen's Cavaliers: the Initiative skill, Impulse, Vigilance and Timing",
+		Source: "shared/rules/001_fa9ef02979d59328.txt (digest: shared/RULES.md §3)",
+		Summary: "Initiative is a free roll that always succeeds, once at the start of the fight or when a combatant enters it: " +
+			"the attribute die of its specialty (Verve for Impulse, Affinity for Vigilance, Guile for Timing) plus its skill dice (pool). " +
+			"Totals rank the combatants highest first, the same order every round; every die showing raise_on or more is one [+]. " +
+			"The specialty prices the three abilities in [+] (Impulse: Seize 1, Interpose 2, Reprise 3; Vigilance: Interpose 1, Reprise 2, Seize 3; " +
+			"Timing: Reprise 1, Seize 2, Interpose 3); option spend says whether [+] are spent (budget) or unlock (unlock). Each ability at most once a round. " +
+			"Positions are Areas in a row (area: 0..15); same Area: melee. A turn is an optional Move to an adjacent Area, then one attack on an enemy in the Area. " +
+			"Combat resolution: the attacker rolls attack, the defender defence (a constant is a fixed number); attack >= defence hits (option attack_ties); " +
+			"a hit takes damage (at least 0) off hp; at 0 hp or below a combatant is out. A side wins when every opponent is out " +
+			"(a combatant yet to enter is not out); max_rounds with both sides standing is a draw.",
+		Options:  optionDocs,
+		Policies: policyDocs(),
+		Fields: []sim.Field{
+			{Name: "specialty", Doc: "the Initiative specialty: impulse (Verve), vigilance (Affinity), timing (Guile), or none (ranked by the roll, no abilities; not in the source, a baseline). Required"},
+			{Name: "attribute", Doc: "the attribute die of the specialty: d6, d8 or d10; the first die of the initiative pool. Required"},
+			{Name: "pool", Doc: "the Initiative skill dice added to the attribute die, whole dice such as 2d6 or d8+d6 (no constants, subtraction or keep); default none"},
+			{Name: "initiative_dice", Doc: "pins the initiative roll: one result per die, attribute die first, e.g. [8, 6, 1] for attribute d8 and pool 2d6 (replaces the common initiative_roll)"},
+			{Name: "attack", Doc: "attack roll as dice, e.g. 2d6+1. Required"},
+			{Name: "defence", Doc: "a fixed number (7) or dice the defender rolls against each attack (2d6). Required"},
+			{Name: "area", Doc: "the Area (0..15, in a row; n and n+1 adjacent) it starts in, or enters in; default 0"},
+			{Name: "enters", Doc: "the round it enters the fight and rolls initiative (default 1: from the start); until then its side is not beaten"},
+			{Name: "(not used)", Doc: "ac, init, initiative_roll, attacks, speed, distance, aware: false and referee are errors here, each saying what to use instead"},
+		},
+		Actions: []sim.Field{
+			{Name: "initiative", Doc: "pool roll at the start (or on entering, then ranked among the others); ties by option init_ties"},
+			{Name: "move", Doc: "at the start of its turn, to an adjacent Area; an opponent in the Area it leaves may Interpose to stop it (the Move is lost, the turn goes on)"},
+			{Name: "attack", Doc: "one a turn, on an enemy in the same Area: attack vs defence, damage to hp"},
+			{Name: "Seize the Initiative", Doc: "when someone is about to act, a combatant that has not acted this round may jump ahead and take its turn right before it; its normal place this round is spent; next round it acts at its normal place. Others may in turn seize before the seizer; nobody seizes twice a round"},
+			{Name: "Interpose", Doc: "once a round: take an attack meant for an ally in the same Area, or in an adjacent Area by Moving there (that Move can itself be blocked); decided before the roll, so the interposer's defence and hp count; or stop an opponent in the same Area from leaving it (blocks the Move, redirects nothing)"},
+			{Name: "Reprise Attack", Doc: "once a round, only after a failed attack roll (never after a hit): roll the attack again against the same target"},
+			{Name: "spend: budget", Doc: "each use pays its price from the [+] rolled, for the whole fight"},
+			{Name: "spend: unlock", Doc: "[+] at least the price unlock the ability for the whole fight, once a round; nothing is spent"},
+		},
+		Counters: []sim.Field{
+			{Name: "seizes, interposes, reprises (base)", Doc: "uses of each ability; interposes counts both redirects and blocks"},
+			{Name: "blocks", Doc: "Interposes that stopped an opponent leaving the Area"},
+			{Name: "interpose_moves", Doc: "redirecting Interposes that Moved into an adjacent Area"},
+			{Name: "attacks", Doc: "attack rolls, reprises included"},
+			{Name: "hits", Doc: "attack rolls that hit"},
+			{Name: "reprise_hits", Doc: "reprised attacks that hit"},
+			{Name: "raises", Doc: "[+] rolled on initiative"},
+			{Name: "raises_spent", Doc: "[+] spent on abilities (spend: budget; always 0 under unlock)"},
+			{Name: "moves", Doc: "Moves from one Area to the next, interposing Moves included"},
+			{Name: "moves_blocked", Doc: "this side's Moves stopped by an opponent's Interpose"},
+			{Name: "entered", Doc: "combatants that entered after round 1"},
+		},
+	}
+}

@@ -1,0 +1,120 @@
+package cavaliers
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The Initiative roll (source: "The order of Initiative is set by a free
+// roll at the beginning of each fight, or when each combatant enters the
+// fight"; "Initiative rolls are automatically successful, and ranked in
+// order by the MJ from highest (first to act) to lowest"). Each combatant
+// rolls its pool once; the total ranks it and the dice showing raise_on or
+// more are its [+] for the whole fight.
+//
+// Ties: the source leaves equal totals to the MJ, so option init_ties
+// decides: random (default), attribute (the larger attribute die first) or
+// raises (more [+] first), the latter two falling back to random. Random
+// is implemented by a 64-bit key drawn with every roll: sorting by it puts
+// the tied in a uniformly random order, and a newcomer entering mid-fight
+// lands uniformly among the combatants it ties with.
+
+// enter rolls initiative for every combatant that joins in round and
+// ranks it among those already present.
+func (t *Table) enter(round int) {
+	entered := false
+	for i := range t.f {
+		c := &t.g.C[i]
+		if c.Enters != round {
+			continue
+		}
+		t.rollInitiative(i)
+		t.insert(i)
+		entered = true
+		if round > 1 {
+			t.c.Inc(c.Side, Entered)
+			if t.log != nil {
+				t.logf("%s enters the fight in Area %d", c.Name, t.f[i].area)
+			}
+		}
+	}
+	if entered && t.log != nil {
+		t.logRanking()
+	}
+}
+
+// rollInitiative rolls combatant i's pool: its total, its [+], its
+// tie-break key. Draws: one per die (unless pinned), then one for the key.
+func (t *Table) rollInitiative(i int) {
+	c := &t.g.C[i]
+	f := &t.f[i]
+	f.total, f.raises = c.Pool.Roll(t.r, c.Pinned, t.g.Opt.RaiseOn, f.dice[:])
+	f.plus = f.raises
+	f.key = t.r.Uint64()
+	f.present = true
+	t.c.Add(c.Side, Raises, int64(f.raises))
+	if t.log != nil {
+		t.logf("initiative: %s rolls %s: %v = %d, [+] %d (%s)", c.Name, c.Pool, f.dice[:len(c.Pool.Dice)], f.total, f.raises, t.ladder(i))
+	}
+}
+
+// insert places combatant i in the ranking, after everyone it does not
+// rank before.
+func (t *Table) insert(i int) {
+	k := len(t.rank)
+	for k > 0 && t.before(i, t.rank[k-1]) {
+		k--
+	}
+	t.rank = append(t.rank, 0)
+	copy(t.rank[k+1:], t.rank[k:])
+	t.rank[k] = i
+}
+
+// before reports whether a ranks ahead of b: the higher total, then the
+// init_ties rule, then the random key (the roster index only if two 64-bit
+// keys collide).
+func (t *Table) before(a, b int) bool {
+	fa, fb := &t.f[a], &t.f[b]
+	if fa.total != fb.total {
+		return fa.total > fb.total
+	}
+	switch t.g.Opt.Ties {
+	case TiesAttribute:
+		if da, db := t.g.C[a].Pool.Dice[0], t.g.C[b].Pool.Dice[0]; da != db {
+			return da > db
+		}
+	case TiesRaises:
+		if fa.raises != fb.raises {
+			return fa.raises > fb.raises
+		}
+	}
+	if fa.key != fb.key {
+		return fa.key > fb.key
+	}
+	return a < b
+}
+
+// ladder describes what combatant i's [+] buy, for the log.
+func (t *Table) ladder(i int) string {
+	s := t.g.C[i].Specialty
+	if s == NoSpecialty {
+		return "no specialty"
+	}
+	var parts []string
+	for p := 1; p <= 3; p++ {
+		for a := Ability(0); a < numAbilities; a++ {
+			if prices[s][a] == p {
+				parts = append(parts, fmt.Sprintf("%s %d", a, p))
+			}
+		}
+	}
+	return s.String() + ": " + strings.Join(parts, ", ")
+}
+
+func (t *Table) logRanking() {
+	parts := make([]string, len(t.rank))
+	for k, i := range t.rank {
+		parts[k] = fmt.Sprintf("%s %d", t.name(i), t.f[i].total)
+	}
+	t.logf("ranking: %s", strings.Join(parts, ", "))
+}

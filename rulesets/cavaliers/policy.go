@@ -1,0 +1,89 @@
+package cavaliers
+
+import (
+	"sort"
+	"strings"
+
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+// Policy makes a combatant's decisions. Policies are compiled once and
+// shared by all workers, so no method may modify the policy; everything
+// that changes during an encounter lives in the Table, read through its
+// methods.
+//
+// The referee asks only when the answer can matter: Seize, Interpose,
+// Block and Reprise only when the combatant may use the ability right now
+// (its specialty has it, its [+] reach the price, it has not used it this
+// round, and the situation allows it).
+type Policy interface {
+	// Move names the Area self moves to at the start of its turn (one
+	// adjacent to its own), or -1 to stay. Any other Area is ignored.
+	Move(t *Table, self int) int
+	// Target names the enemy in self's Area that self attacks this turn,
+	// or -1 for none.
+	Target(t *Table, self int) int
+	// Seize reports whether self seizes the initiative to act right
+	// before next, who is about to act.
+	Seize(t *Table, self, next int) bool
+	// Interpose reports whether self makes itself the target of
+	// attacker's attack on target (an ally of self). When target is in an
+	// adjacent Area, self moves there with it.
+	Interpose(t *Table, self, attacker, target int) bool
+	// Block reports whether self interposes to stop mover, an opponent in
+	// self's Area, from leaving it for Area to.
+	Block(t *Table, self, mover, to int) bool
+	// Reprise reports whether self repeats its failed attack on target.
+	Reprise(t *Table, self, target int) bool
+}
+
+// PolicyMaker compiles a scenario policy for combatant self of game g,
+// reporting bad parameters through d.
+type PolicyMaker func(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy
+
+type policyEntry struct {
+	make PolicyMaker
+	doc  sim.Field
+}
+
+var policies = map[string]policyEntry{}
+
+// RegisterPolicy adds a named policy. Call it from an init function only.
+func RegisterPolicy(name, doc string, make PolicyMaker) {
+	if _, dup := policies[name]; dup {
+		panic("cavaliers: policy " + name + " registered twice")
+	}
+	policies[name] = policyEntry{make, sim.Field{Name: name, Doc: doc}}
+}
+
+// PolicyNames lists the registered policies, sorted.
+func PolicyNames() []string {
+	names := make([]string, 0, len(policies))
+	for n := range policies {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func policyDocs() []sim.Field {
+	var out []sim.Field
+	for _, n := range PolicyNames() {
+		out = append(out, policies[n].doc)
+	}
+	return out
+}
+
+func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+	name := spec.Name
+	if name == "" {
+		name = "default"
+	}
+	e, ok := policies[name]
+	if !ok {
+		d.Errorf(spec.Node, spec.Path, "unknown policy %q; valid: %s", name, strings.Join(PolicyNames(), ", "))
+		return nil
+	}
+	return e.make(d, g, self, spec)
+}

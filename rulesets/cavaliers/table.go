@@ -1,0 +1,183 @@
+package cavaliers
+
+import (
+	"strconv"
+
+	"simctl/sim"
+	"simctl/sim/rng"
+)
+
+// fighter is one combatant's state during an encounter.
+type fighter struct {
+	hp, maxHP int
+	area      int
+	present   bool // has entered the fight (rolled initiative)
+	out       bool
+
+	total  int    // initiative total
+	raises int    // [+] rolled
+	plus   int    // [+] it may use: unspent (budget) or rolled (unlock)
+	key    uint64 // random tie-break among equal totals
+	dice   [MaxPool]int
+
+	acted bool  // has taken its turn this round
+	used  uint8 // abilities used this round, bit per Ability
+}
+
+// Table is one worker's encounter state, reused across encounters.
+type Table struct {
+	g     *Game
+	f     []fighter
+	rank  []int // the initiative ranking, highest first, of those present
+	order []int // this round's order: rank with seizers moved ahead
+	cur   int   // index in order of the turn in progress or next
+	round int
+	first int
+	r     *rng.Stream
+	c     *sim.Counts
+	log   *sim.Log
+}
+
+func newTable(g *Game) *Table {
+	n := len(g.C)
+	return &Table{g: g, f: make([]fighter, n), rank: make([]int, 0, n), order: make([]int, 0, n)}
+}
+
+// Play implements sim.Table.
+func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
+	t.r, t.c, t.log = r, c, log
+	t.setup()
+	winner, rounds := -1, 0
+	for round := 1; winner < 0 && round <= t.g.Maxround; round++ {
+		t.round, rounds = round, round
+		if t.log != nil {
+			t.logf("-- round %d", round)
+		}
+		t.enter(round)
+		t.playRound()
+		winner = t.winner()
+	}
+	out := sim.Outcome{Winner: winner, Rounds: rounds, FirstActor: t.first}
+	for i := range t.f {
+		if !t.f[i].out {
+			out.Survivors[t.side(i)]++
+		}
+	}
+	if t.log != nil {
+		if winner < 0 {
+			t.logf("== draw after %d rounds", rounds)
+		} else {
+			t.logf("== side %d wins after %d rounds (survivors %d vs %d)", winner, rounds, out.Survivors[0], out.Survivors[1])
+		}
+	}
+	return out
+}
+
+// setup rolls hit points and places everyone in its Area.
+func (t *Table) setup() {
+	t.rank, t.order = t.rank[:0], t.order[:0]
+	t.first, t.cur = -1, 0
+	for i := range t.f {
+		c := &t.g.C[i]
+		hp := c.HP.Roll(t.r)
+		t.f[i] = fighter{hp: hp, maxHP: hp, area: c.Area}
+		if t.log != nil {
+			when := "from the start"
+			if c.Enters > 1 {
+				when = "enters in round " + strconv.Itoa(c.Enters)
+			}
+			t.logf("%s (side %d, %s, pool %s) hp %d, attack %s vs defence %s, damage %s, Area %d, %s",
+				c.Name, c.Side, c.Specialty, c.Pool, hp, c.Attack, c.Defence, c.Damage, c.Area, when)
+		}
+	}
+}
+
+// winner returns the side whose opponents are all out, or -1. A combatant
+// yet to enter is not out: its side is not beaten while help is coming.
+func (t *Table) winner() int {
+	var up [2]bool
+	for i := range t.f {
+		if !t.f[i].out {
+			up[t.side(i)] = true
+		}
+	}
+	switch {
+	case up[0] && !up[1]:
+		return 0
+	case up[1] && !up[0]:
+		return 1
+	}
+	return -1
+}
+
+func (t *Table) over() bool { return t.winner() >= 0 }
+
+func (t *Table) logf(format string, args ...any) {
+	if t.log != nil {
+		t.log.Printf(format, args...)
+	}
+}
+
+func (t *Table) name(i int) string { return t.g.C[i].Name }
+
+func (t *Table) side(i int) int { return t.g.C[i].Side }
+
+// Read-only accessors for policies.
+
+// N is the number of combatants.
+func (t *Table) N() int { return len(t.f) }
+
+// Game returns the compiled scenario.
+func (t *Table) Game() *Game { return t.g }
+
+// Side is combatant i's side.
+func (t *Table) Side(i int) int { return t.g.C[i].Side }
+
+// HP is combatant i's current hit points.
+func (t *Table) HP(i int) int { return t.f[i].hp }
+
+// MaxHP is the hit points combatant i started this encounter with.
+func (t *Table) MaxHP(i int) int { return t.f[i].maxHP }
+
+// Out reports whether combatant i is out of the fight.
+func (t *Table) Out(i int) bool { return t.f[i].out }
+
+// Present reports whether combatant i is in the fight: entered and not out.
+func (t *Table) Present(i int) bool { return t.f[i].present && !t.f[i].out }
+
+// Area is the Area combatant i stands in.
+func (t *Table) Area(i int) int { return t.f[i].area }
+
+// Acted reports whether combatant i has taken its turn this round.
+func (t *Table) Acted(i int) bool { return t.f[i].acted }
+
+// Round is the current round, from 1.
+func (t *Table) Round() int { return t.round }
+
+// Total is combatant i's initiative total.
+func (t *Table) Total(i int) int { return t.f[i].total }
+
+// Raises is the number of [+] combatant i rolled on initiative.
+func (t *Table) Raises(i int) int { return t.f[i].raises }
+
+// Plus is the [+] combatant i may still use: unspent ones under budget,
+// the rolled ones under unlock.
+func (t *Table) Plus(i int) int { return t.f[i].plus }
+
+// Can reports whether combatant i may use ability a now (specialty, price
+// and the once-a-round limit; not whether the situation allows it).
+func (t *Table) Can(i int, a Ability) bool { return t.can(i, a) }
+
+// Rank is combatant i's place in the initiative ranking (0: first), or -1
+// if it has not entered.
+func (t *Table) Rank(i int) int {
+	for k, v := range t.rank {
+		if v == i {
+			return k
+		}
+	}
+	return -1
+}
+
+// Rand is the encounter's random stream, for policies that choose at random.
+func (t *Table) Rand() *rng.Stream { return t.r }

@@ -1,0 +1,383 @@
+package lotm
+
+import (
+	"simctl/sim"
+	"simctl/sim/dice"
+)
+
+// Extra damage of a Vital Strike to the head and to the internal organs.
+var vitalWhat = [...]string{"vital strike (head)", "vital strike (eyes)", "vital strike (arms)", "vital strike (legs)", "vital strike (organs)"}
+
+var (
+	headDamage   = dice.MustParse("2d6")
+	organsDamage = dice.MustParse("3d6")
+)
+
+// attackAction is the turn's Attack action (or Casting action for a
+// casting or a Vital Strike made with it): one of the attacks of Plan.Main
+// against tg. delayed: a Delay Action paid for it already.
+//
+// As the action starts, enemies of the actor may bring their turns forward
+// (a mid-combat ambush); the action completes first, then their turns. A
+// hidden attacker's hit check is an invisibility ambush.
+func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
+	c := &t.g.C[i]
+	f := &t.f[i]
+	kind := KindAttack
+	if p.Main == MainCast || (p.Main == MainVital && p.Cast) {
+		kind = KindCasting
+	}
+	if !t.canAttackWith(i, p, tg, kind) {
+		return
+	}
+	if !delayed {
+		if !t.canUse(i, kind) {
+			return
+		}
+		t.use(i, kind)
+	}
+	t.c.Inc(c.Side, sim.Actions)
+	var mask uint64
+	if t.actor == i {
+		mask = t.insertCandidates(i, true)
+	}
+	if f.hidden && p.Main != MainCharge && p.Main != MainSqueeze {
+		t.invisibilityAmbush(i, tg)
+	}
+	switch p.Main {
+	case MainAttack:
+		if t.hitCheck(i, tg, c.Attack-t.armPenalty(i), false, "attack") {
+			t.damage(i, tg, c.Damage.Roll(t.r))
+		}
+	case MainDouble:
+		t.doubleStrike(i, tg)
+	case MainVital:
+		t.vitalStrike(i, tg, p.Part, p.Cast)
+	case MainGrapple:
+		t.grapple(i, tg, p.OneHand)
+	case MainCharge:
+		t.charge(i, tg)
+	case MainSqueeze:
+		t.squeeze(i, tg)
+	case MainCast:
+		f.casts--
+		t.c.Inc(c.Side, Casts)
+		if t.hitCheck(i, tg, c.Cast.Bonus, false, "casting") {
+			t.damage(i, tg, c.Cast.Damage.Roll(t.r))
+		}
+	}
+	if mask != 0 && !t.over() {
+		t.runInserts(i, mask)
+	}
+}
+
+// canAttackWith checks what the rules require of the action, narrating a
+// refusal.
+func (t *Table) canAttackWith(i int, p Plan, tg int, kind Kind) bool {
+	c := &t.g.C[i]
+	f := &t.f[i]
+	why := ""
+	switch {
+	case tg < 0 || t.side(tg) == t.side(i) || !t.present(tg):
+		why = "has no enemy to act against"
+	case p.Main == MainSqueeze && (f.grappling != tg || f.oneHand):
+		why = "can squeeze only the one it grapples with both hands"
+	case kind == KindAttack && p.Main != MainSqueeze && t.noAttacks(i):
+		why = "is Restrained by a grapple: no Attack actions"
+	case kind == KindCasting && f.casts == 0:
+		why = "has no casting left"
+	case p.Main == MainDouble && !c.CanDouble:
+		why = "cannot Double Strike (field double_strike: fists or a short blade)"
+	case p.Main == MainGrapple && (f.grappling >= 0 || t.f[tg].grappling >= 0 || t.f[tg].grappledBy >= 0):
+		why = "cannot start a grapple: one of them is already in one"
+	case needsReach(p, c) && t.Dist(i, tg) > Reach:
+		why = "is not within 1 meter of the target"
+	default:
+		return true
+	}
+	if t.log != nil {
+		tn := "-"
+		if tg >= 0 {
+			tn = t.name(tg)
+		}
+		t.logf("  %s %s (%s at %s)", c.Name, why, MainNames[p.Main], tn)
+	}
+	return false
+}
+
+// armPenalty: each Vital Strike to the arms gives -2 to Fighting attack
+// checks (melee attacks, Double Strike, Grapple), adding up.
+func (t *Table) armPenalty(i int) int {
+	if t.g.C[i].Ranged {
+		return 0
+	}
+	return 2 * t.f[i].armHits
+}
+
+// doubleStrike (fists or a short blade): two checks of d20 + Agility +
+// Fighting (Unarmed) within the one Attack action. One-check benefits (an
+// ambush's Advantage, an Aim, a Feint) go to the first. The second goes at
+// the same target only; it is lost if the first took the target out.
+func (t *Table) doubleStrike(i, tg int) {
+	c := &t.g.C[i]
+	t.c.Inc(c.Side, DoubleStrikes)
+	bonus := t.agility(i) + c.Double - 2*t.f[i].armHits
+	for k := 0; k < 2 && t.present(tg) && t.present(i); k++ {
+		if t.hitCheck(i, tg, bonus, false, "double strike") {
+			t.damage(i, tg, c.Damage.Roll(t.r))
+		}
+	}
+}
+
+// vitalStrike: an attack (or a casting) at -10 aimed at a body part; on a
+// hit, besides the damage:
+//
+//	head    stunned for 1 round (it loses its next turn), +2d6 damage
+//	eyes    the second hit Blinds (Disadvantage on its hit checks)
+//	arms    its Fighting attack checks -2, adding up
+//	legs    its speed halved, each time, never to 0
+//	organs  +3d6 damage
+//
+// The source's ears (Deafened) have nothing to act on in this simulator
+// and are not offered. The eyes, arms and legs effects last until First Aid
+// removes them, one instance each; the permanent-injury warning is not
+// modelled.
+func (t *Table) vitalStrike(i, tg int, part Part, cast bool) {
+	c := &t.g.C[i]
+	t.c.Inc(c.Side, VitalStrikes)
+	bonus, dmg := c.Attack-t.armPenalty(i), c.Damage
+	what := vitalWhat[part]
+	if cast {
+		t.f[i].casts--
+		t.c.Inc(c.Side, Casts)
+		bonus, dmg = c.Cast.Bonus, c.Cast.Damage
+	}
+	if !t.hitCheck(i, tg, bonus-10, false, what) {
+		return
+	}
+	t.c.Inc(c.Side, VitalHits)
+	d := dmg.Roll(t.r)
+	f := &t.f[tg]
+	switch part {
+	case Head:
+		d += headDamage.Roll(t.r)
+		f.stunned = true
+	case Eyes:
+		f.eyeHits++
+	case Arms:
+		f.armHits++
+	case Legs:
+		f.legHits++
+	case Organs:
+		d += organsDamage.Roll(t.r)
+	}
+	if t.log != nil {
+		t.logf("  %s hits %s's %s for %d", c.Name, t.name(tg), PartNames[part], d)
+	}
+	t.damage(i, tg, d)
+}
+
+// charge: an Attack action (with the turn's Move to get there if needed):
+// Strength against the target's Strength or Agility, whichever is higher
+// (standing firm or dodging). Won: the target is Off-Balance — Agility
+// halved, rounded up (its Physical Defense and speed with it), until it
+// spends a Move action to stand. The source's "avoiding attacks can only be
+// done by rolling to dodge" refers to reactions this simulator does not
+// have. The charge is the one immediate check after a movement ambush.
+func (t *Table) charge(i, tg int) {
+	c := &t.g.C[i]
+	t.c.Inc(c.Side, Charges)
+	resist := max(t.g.C[tg].Strength, t.agility(tg))
+	if t.contest(i, c.Strength, tg, resist, false, true, "charge: strength vs strength or agility") {
+		t.c.Inc(c.Side, ChargesWon)
+		if !t.f[tg].offBalance && t.log != nil {
+			t.logf("  %s is Off-Balance", t.name(tg))
+		}
+		t.f[tg].offBalance = true
+	}
+}
+
+// swift is the turn's Swift action (prepaid: a delayed Swift).
+//
+// Build-Up Aim: +2 on the next hit check against Physical Defense this
+// turn; each attack needs its own (a Double Strike's second attack gets
+// none). Feint: Deception (or Performance, or Brawling: field deception)
+// against the higher of the target's Investigation and Intuition; won, the
+// next attack this turn catches the target Caught Off Guard (unless it can
+// Fast Dodge) and, being an ambush, has Advantage. Intimidate (once per
+// round, which the one Swift action a round already ensures): a target
+// within 1 meter, Intimidation against Willpower; won, the target must at
+// once spend its Move action moving away, or, with none left this round, at
+// its next turn. A Restrained target cannot move away.
+func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
+	if s == SwiftNone || (!prepaid && !t.canUse(i, KindSwift)) {
+		return
+	}
+	c := &t.g.C[i]
+	f := &t.f[i]
+	enemy := tg >= 0 && t.side(tg) != t.side(i) && t.present(tg)
+	switch s {
+	case SwiftAim:
+		f.aim = true
+		t.c.Inc(c.Side, Aims)
+		if t.log != nil {
+			t.logf("  %s builds up aim (+2 on the next hit check)", c.Name)
+		}
+	case SwiftFeint:
+		if !enemy {
+			return
+		}
+		t.c.Inc(c.Side, Feints)
+		d := &t.g.C[tg]
+		if t.contest(i, c.Deception, tg, max(d.Investig, d.Intuition), false, false, "feint: deception vs investigation or intuition") {
+			f.feintOn = tg
+			f.ambushOne = true
+			t.c.Inc(c.Side, FeintsWon)
+			t.c.Inc(c.Side, sim.Ambushes)
+		}
+	case SwiftIntimidate:
+		if !enemy || t.Dist(i, tg) > Reach {
+			if t.log != nil && enemy {
+				t.logf("  %s is too far from %s to intimidate", c.Name, t.name(tg))
+			}
+			return
+		}
+		t.c.Inc(c.Side, Intimidations)
+		if t.contest(i, c.Intimidate, tg, t.g.C[tg].Willpower, false, true, "intimidate: intimidation vs willpower") {
+			t.c.Inc(c.Side, IntimidationsWon)
+			t.forceAway(tg, i)
+		}
+	case SwiftOneHand:
+		if f.grappling < 0 || f.oneHand {
+			return
+		}
+		f.oneHand = true
+		if t.log != nil {
+			t.logf("  %s shifts to a one-handed grapple", c.Name)
+		}
+	default:
+		return
+	}
+	if !prepaid {
+		t.use(i, KindSwift)
+	}
+}
+
+// forceAway: Intimidate's effect on m.
+func (t *Table) forceAway(m, from int) {
+	if t.restrained(m) {
+		if t.log != nil {
+			t.logf("  %s is Restrained and cannot move away", t.name(m))
+		}
+		return
+	}
+	if t.canUse(m, KindMove) {
+		t.use(m, KindMove)
+		t.walkAway(m, from)
+		return
+	}
+	t.f[m].mustFlee = from
+	if t.log != nil {
+		t.logf("  %s has no Move action left: it must move away at its next turn", t.name(m))
+	}
+}
+
+// fleeAtTurn: an Intimidate that found no Move action is obeyed with the
+// next one.
+func (t *Table) fleeAtTurn(m int) {
+	f := &t.f[m]
+	if t.restrained(m) {
+		f.mustFlee = -1
+		return
+	}
+	if !t.canUse(m, KindMove) {
+		return
+	}
+	t.use(m, KindMove)
+	t.walkAway(m, f.mustFlee)
+	f.mustFlee = -1
+}
+
+// speed is i's speed now: halved (rounded up) while Off-Balance and for
+// each Vital Strike to the legs, never below 1 foot.
+func (t *Table) speed(i int) int {
+	s := t.g.C[i].Speed
+	if t.f[i].offBalance {
+		s = (s + 1) / 2
+	}
+	for k := 0; k < t.f[i].legHits && s > 1; k++ {
+		s = (s + 1) / 2
+	}
+	return max(s, 1)
+}
+
+// approach: a Move action toward j, stopping within 1 meter (5 ft), when j
+// is farther. prepaid: a delayed Move. Arriving within an enemy's reach sets
+// off its delayed action (enemy_in_reach) before anything else.
+func (t *Table) approach(i, j int, prepaid bool) {
+	if j < 0 || t.Dist(i, j) <= Reach || t.restrained(i) || (!prepaid && !t.canUse(i, KindMove)) {
+		return
+	}
+	if !prepaid {
+		t.use(i, KindMove)
+	}
+	f := &t.f[i]
+	from := f.x
+	dir := 1
+	if t.f[j].x < f.x {
+		dir = -1
+	}
+	feet := min(t.speed(i), abs(t.f[j].x-dir*Reach-from))
+	f.x = from + dir*feet
+	if t.log != nil {
+		t.logf("  %s moves %d ft (now %d ft from %s)", t.name(i), feet, t.Dist(i, j), t.name(j))
+	}
+	t.reachTriggers(i, from)
+}
+
+// walkAway: a move of full speed away from j (Intimidate).
+func (t *Table) walkAway(i, j int) {
+	f := &t.f[i]
+	dir := -1
+	if f.x > t.f[j].x || (f.x == t.f[j].x && t.side(i) == 1) {
+		dir = 1
+	}
+	f.x += dir * t.speed(i)
+	if t.log != nil {
+		t.logf("  %s moves %d ft away from %s", t.name(i), t.speed(i), t.name(j))
+	}
+}
+
+// firstAid: removes one Vital Strike effect (eyes first, then arms, then
+// legs) from an ally within 1 meter, or itself. A Casting action, or a
+// Full-Round action when the patient is below half its HP (rounded up).
+func (t *Table) firstAid(i, pt int) {
+	if pt < 0 || t.side(pt) != t.side(i) || !t.present(pt) || t.Dist(i, pt) > Reach || t.Effects(pt) == 0 {
+		return
+	}
+	kind := KindCasting
+	if t.f[pt].hp < (t.f[pt].maxHP+1)/2 {
+		kind = KindFullRound
+	}
+	if !t.canUse(i, kind) {
+		return
+	}
+	t.use(i, kind)
+	t.c.Inc(t.side(i), sim.Actions)
+	t.c.Inc(t.side(i), FirstAids)
+	f := &t.f[pt]
+	part := Legs
+	switch {
+	case f.eyeHits > 0:
+		f.eyeHits--
+		part = Eyes
+	case f.armHits > 0:
+		f.armHits--
+		part = Arms
+	default:
+		f.legHits--
+	}
+	if t.log != nil {
+		t.logf("  %s gives %s first aid (%s action): one %s effect removed", t.name(i), t.name(pt), KindNames[kind], PartNames[part])
+	}
+}

@@ -1,0 +1,261 @@
+package lotm
+
+import (
+	"strconv"
+
+	"simctl/sim"
+)
+
+// Checks. A hit check is d20 + bonus against the target's Physical Defense
+// and hits when it meets or beats it (option naturals: a natural 20 always
+// hits, a natural 1 always misses). A contest is each side's d20 + bonus;
+// the higher wins, a tie goes to the defender (option contest_ties).
+//
+// Advantage / Disadvantage (option advantage: 2d20 keep the higher / lower,
+// or a flat ±flat_bonus). They do not stack: any number of sources of
+// Advantage give one Advantage, and a check with both is a plain roll, one
+// of each cancelling. The sources, for a check a makes against d:
+//
+//   - the Ambush Round: Advantage for the ambushers, Disadvantage for the
+//     ambushed, until it ends;
+//   - an in-combat ambush (a teleport, an attack from invisibility, a won
+//     Feint): Advantage for that one check only. Made by an ambushed
+//     combatant during the Ambush Round it meets that round's Disadvantage
+//     and the two cancel for that check (the source's own example);
+//   - Flanking/Envelopment (flanking.go): the side meeting more conditions
+//     has Advantage, the other Disadvantage;
+//   - Blinded (two Vital Strikes to the eyes): Disadvantage on its hit
+//     checks (the source refers to a Blinded condition it does not give;
+//     this is the reading taken).
+//
+// Both rolls of a contest take their roller's state against the other,
+// except the contests between two grapplers, which the source rolls with
+// "no additional advantage/disadvantage".
+
+// advState returns the Advantage and Disadvantage sources on a's check
+// against d (d -1: a check against nobody). hit: a hit check.
+func (t *Table) advState(a, d int, hit bool) (adv, dis bool) {
+	fa := &t.f[a]
+	if t.amb {
+		adv = fa.ambusher
+		dis = fa.ambushed
+	}
+	if d >= 0 {
+		ca, cd := t.flankCounts(a, d)
+		if ca > cd {
+			adv = true
+		} else if cd > ca {
+			dis = true
+		}
+	}
+	if hit && fa.eyeHits >= 2 {
+		dis = true
+	}
+	return adv, dis
+}
+
+// roll rolls a d20 check under adv/dis and returns the natural (kept) die
+// and the flat modifier of option advantage: flat.
+func (t *Table) roll(adv, dis bool) (nat, mod int) {
+	if adv == dis {
+		return t.die(20), 0
+	}
+	if t.g.Opt.Advantage == "flat" {
+		if adv {
+			return t.die(20), t.g.Opt.FlatBonus
+		}
+		return t.die(20), -t.g.Opt.FlatBonus
+	}
+	x, y := t.die(20), t.die(20)
+	if adv == (y > x) {
+		x = y
+	}
+	return x, 0
+}
+
+// agility is i's Agility now: halved, rounded up, while Off-Balance.
+func (t *Table) agility(i int) int {
+	a := t.g.C[i].Agility
+	if t.f[i].offBalance {
+		return (a + 1) / 2
+	}
+	return a
+}
+
+// offGuard reports whether d is Caught Off Guard against attacker a: by the
+// Ambush Round (unless d spotted a, with ambush_detection each), or by a's
+// won Feint against a target that cannot Fast Dodge.
+func (t *Table) offGuard(d, a int) bool {
+	f := &t.f[d]
+	if t.amb && f.cog && (a < 0 || f.spotted&(1<<uint(a)) == 0) {
+		return true
+	}
+	return a >= 0 && t.f[a].feintOn == d && !t.g.C[d].FastDodge
+}
+
+// defense is d's Physical Defense against a: AC + Dodge + Agility; Caught
+// Off Guard loses Dodge and Agility; noArmor (a Grapple) loses Armor.
+func (t *Table) defense(d, a int, noArmor bool) int {
+	c := &t.g.C[d]
+	pd := c.AC
+	if !t.offGuard(d, a) {
+		pd += c.Dodge + t.agility(d)
+	}
+	if noArmor {
+		pd -= c.Armor
+	}
+	return pd
+}
+
+// hitCheck is a's hit check with bonus against d's Physical Defense
+// (noArmor: ignoring Armor). It uses up a's one-check benefits: an in-combat
+// ambush's Advantage, Build-Up Aim's +2, a Feint's Caught Off Guard. A miss
+// that a's Luck can turn into a hit burns exactly the points needed when the
+// policy says so (never against a natural 1 with option naturals: Burn Luck
+// does not change a critical failure).
+func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
+	fa := &t.f[a]
+	adv, dis := t.advState(a, d, true)
+	amb := fa.ambushOne
+	if amb {
+		adv = true
+		fa.ambushOne = false
+	}
+	aim := 0
+	if fa.aim {
+		aim = 2
+		fa.aim = false
+	}
+	pd := t.defense(d, a, noArmor)
+	off := t.offGuard(d, a)
+	fa.feintOn = -1
+	nat, mod := t.roll(adv, dis)
+	total := nat + bonus + aim + mod
+	hit := total >= pd
+	if t.g.Opt.Naturals && nat == 20 {
+		hit = true
+	} else if t.g.Opt.Naturals && nat == 1 {
+		hit = false
+	}
+	burn := 0
+	if !hit && !(t.g.Opt.Naturals && nat == 1) && !fa.luckUsed && fa.luck >= pd-total &&
+		t.g.C[a].Policy.Luck() == LuckAttack {
+		burn = pd - total
+		fa.luck -= burn
+		fa.luckUsed = true
+		t.c.Add(t.side(a), LuckBurned, int64(burn))
+		hit = true
+	}
+	if t.log != nil {
+		t.logf("  %s: %s vs %s: %s %+d%s = %d vs physical defense %d%s: %s",
+			t.name(a), what, t.name(d), t.rollText(nat, adv, dis), bonus, bonusText(aim, mod, burn), total+burn, pd,
+			condText(off, amb), hitText(hit))
+	}
+	return hit
+}
+
+// contest is a's check (bonus ab) against d's (bonus db); it reports whether
+// a wins. plain: no Advantage/Disadvantage on either roll (two grapplers).
+// oneCheck: a's in-combat ambush benefit applies to (and is used up by) this
+// check.
+func (t *Table) contest(a, ab, d, db int, plain, oneCheck bool, what string) bool {
+	var aa, ad, da, dd bool
+	if !plain {
+		aa, ad = t.advState(a, d, false)
+		da, dd = t.advState(d, a, false)
+	}
+	amb := oneCheck && t.f[a].ambushOne
+	if amb {
+		aa = true
+		t.f[a].ambushOne = false
+	}
+	na, ma := t.roll(aa, ad)
+	nd, md := t.roll(da, dd)
+	ta, td := na+ab+ma, nd+db+md
+	win := ta > td || (ta == td && t.g.Opt.TiesTo == "attacker")
+	if t.log != nil {
+		t.logf("  %s: %s %s %+d = %d vs %s %s %+d = %d: %s", what, t.name(a), t.rollText(na, aa, ad), ab+ma, ta,
+			t.name(d), t.rollText(nd, da, dd), db+md, td, t.name(either(win, a, d))+" wins")
+	}
+	return win
+}
+
+func (t *Table) rollText(nat int, adv, dis bool) string {
+	switch {
+	case adv && !dis:
+		return "d20 " + itoa(nat) + " (advantage)"
+	case dis && !adv:
+		return "d20 " + itoa(nat) + " (disadvantage)"
+	case adv && dis:
+		return "d20 " + itoa(nat) + " (advantage and disadvantage cancel)"
+	}
+	return "d20 " + itoa(nat)
+}
+
+func bonusText(aim, mod, burn int) string {
+	s := ""
+	if aim != 0 {
+		s += " +2 aim"
+	}
+	if mod != 0 {
+		s += " " + signed(mod) + " flat"
+	}
+	if burn != 0 {
+		s += " +" + itoa(burn) + " luck"
+	}
+	return s
+}
+
+func condText(off, amb bool) string {
+	s := ""
+	if off {
+		s += " (caught off guard)"
+	}
+	if amb {
+		s += " (ambush)"
+	}
+	return s
+}
+
+func hitText(hit bool) string {
+	if hit {
+		return "hit"
+	}
+	return "miss"
+}
+
+func signed(v int) string {
+	if v >= 0 {
+		return "+" + itoa(v)
+	}
+	return itoa(v)
+}
+
+// damage applies dmg from a to d; at 0 HP or below d is out of the fight,
+// and whatever it was holding or hiding ends.
+func (t *Table) damage(a, d, dmg int) {
+	f := &t.f[d]
+	f.hp -= dmg
+	t.c.Add(t.side(a), sim.DamageDealt, int64(dmg))
+	if t.log != nil {
+		t.logf("  %s takes %d damage (hp %d)", t.name(d), dmg, f.hp)
+	}
+	if f.hp > 0 || f.out {
+		return
+	}
+	f.out = true
+	f.delayed, f.hidden, f.stunned = false, false, false
+	t.endGrapple(d)
+	if t.log != nil {
+		t.logf("%s is out (hp %d)", t.name(d), f.hp)
+	}
+}
+
+func either(aWins bool, a, d int) int {
+	if aWins {
+		return a
+	}
+	return d
+}
+
+func itoa(v int) string { return strconv.Itoa(v) }

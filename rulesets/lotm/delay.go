@@ -1,0 +1,158 @@
+package lotm
+
+import "simctl/sim"
+
+// Delay Action. It is itself the turn's Attack/Casting action ("An
+// Attack/Casting Action, but you delay this action"); the combatant chooses
+// one action to hold — Swift, Attack, Casting or Move — and declares a
+// trigger within this round. Holding a Swift or Move action sets that
+// action aside too (it is not used in the turn); holding the Attack (or,
+// with casting_slot shared, the Casting) action is the paid action itself.
+// When the trigger happens the held action is taken at once; if it does not
+// happen this round the action is spent and lost; it is never carried into
+// the next round (endRound).
+//
+// Triggers:
+//
+//	ally_grapples   the named ally (any ally if none is named) grapples an
+//	                enemy: right after its grapple check, the grappled enemy
+//	                is the trigger's target (the source's use case: strike
+//	                while the teammate's grapple holds, before the enemy's
+//	                turn can break it)
+//	after_ally      the named ally's turn ends (even a turn it lost)
+//	enemy_in_reach  an enemy's move ends within 1 meter of the delayer:
+//	                before that enemy's attack (the source's obstacle case)
+//
+// A held Attack is taken where the delayer stands (taking it is not a
+// Move), and a Swift action still unused may go with it as a Build-Up Aim
+// ("if you have an extra Swift Action, the attack can also stack one
+// Build-Up Aim"). A Free action is never limited in this simulator (Burn
+// Luck, the one Free action, is used when its check comes), so there is
+// nothing to hold and it is not offered.
+
+func (t *Table) declareDelay(i int, p Plan) {
+	f := &t.f[i]
+	ok := p.Trigger >= OnAllyGrapples && p.Trigger <= OnEnemyInReach && t.canUse(i, KindAttack)
+	switch p.Delay {
+	case KindAttack:
+	case KindCasting:
+		ok = ok && t.canUse(i, KindCasting)
+	case KindSwift, KindMove:
+		ok = ok && t.canUse(i, p.Delay)
+	default:
+		ok = false
+	}
+	if !ok {
+		if t.log != nil {
+			t.logf("  %s cannot delay a %s action (trigger %s)", t.name(i), KindNames[p.Delay], TriggerNames[p.Trigger])
+		}
+		return
+	}
+	t.use(i, KindAttack)
+	t.use(i, p.Delay)
+	f.delayed, f.delayKind, f.delayTrig, f.delayAlly = true, p.Delay, p.Trigger, p.Ally
+	t.c.Inc(t.side(i), sim.Delays)
+	if t.log != nil {
+		who := ""
+		if p.Ally >= 0 {
+			who = " (" + t.name(p.Ally) + ")"
+		}
+		t.logf("  %s delays its %s action until %s%s", t.name(i), KindNames[p.Delay], TriggerNames[p.Trigger], who)
+	}
+}
+
+// delaysOnGrapple: ally_grapples, after a's grapple of tg.
+func (t *Table) delaysOnGrapple(a, tg int) {
+	for _, d := range t.order {
+		f := &t.f[d]
+		if f.delayed && f.delayTrig == OnAllyGrapples && d != a && t.side(d) == t.side(a) &&
+			(f.delayAlly < 0 || f.delayAlly == a) && t.present(d) {
+			if t.log != nil {
+				t.logf("  trigger for %s: %s grapples %s", t.name(d), t.name(a), t.name(tg))
+			}
+			t.fireDelay(d, tg)
+			if t.over() || !t.present(a) {
+				return
+			}
+		}
+	}
+}
+
+// delaysAfter: after_ally, when a's turn ends.
+func (t *Table) delaysAfter(a int) {
+	for _, d := range t.order {
+		f := &t.f[d]
+		if f.delayed && f.delayTrig == OnAfterAlly && d != a && t.side(d) == t.side(a) &&
+			(f.delayAlly < 0 || f.delayAlly == a) && t.present(d) {
+			if t.log != nil {
+				t.logf("  trigger for %s: %s's turn ends", t.name(d), t.name(a))
+			}
+			t.fireDelay(d, -1)
+			if t.over() {
+				return
+			}
+		}
+	}
+}
+
+// reachTriggers: enemy_in_reach, when m's move from "from" ends within
+// 1 meter of a delayer it was farther from.
+func (t *Table) reachTriggers(m, from int) {
+	for _, d := range t.order {
+		f := &t.f[d]
+		if f.delayed && f.delayTrig == OnEnemyInReach && t.side(d) != t.side(m) && t.present(d) &&
+			abs(from-f.x) > Reach && t.Dist(m, d) <= Reach {
+			if t.log != nil {
+				t.logf("  trigger for %s: %s comes within reach", t.name(d), t.name(m))
+			}
+			t.fireDelay(d, m)
+			if t.over() || !t.present(m) {
+				return
+			}
+		}
+	}
+}
+
+// fireDelay takes d's held action now; target is the trigger's combatant.
+// The policy is asked for the plan (Resuming and TriggerTarget tell it
+// why); only the held kind of action is carried out.
+func (t *Table) fireDelay(d, target int) {
+	f := &t.f[d]
+	f.delayed = false
+	t.c.Inc(t.side(d), DelaysFired)
+	if t.actor >= 0 && t.side(t.actor) != t.side(d) {
+		t.c.Inc(t.side(d), sim.Interrupts)
+	}
+	sr, st, si, sa := t.resume, t.trigT, t.inner, t.actor
+	t.resume, t.trigT, t.inner = d, target, true
+	p := t.g.C[d].Policy.Turn(t, d)
+	tg := p.Target
+	if tg < 0 || !t.Targetable(d, tg) {
+		tg = target
+	}
+	if t.log != nil {
+		t.logf("  %s takes its delayed %s action", t.name(d), KindNames[f.delayKind])
+	}
+	switch f.delayKind {
+	case KindAttack:
+		if p.Main != MainCast && p.Main != MainFirstAid && p.Main != MainDelay && p.Main != MainNone && !(p.Main == MainVital && p.Cast) {
+			if p.Swift == SwiftAim {
+				t.swift(d, SwiftAim, tg, false)
+			}
+			t.attackAction(d, p, tg, true)
+		}
+	case KindCasting:
+		if p.Main == MainCast || (p.Main == MainVital && p.Cast) {
+			if p.Swift == SwiftAim {
+				t.swift(d, SwiftAim, tg, false)
+			}
+			t.attackAction(d, p, tg, true)
+		}
+	case KindMove:
+		t.approach(d, tg, true)
+	case KindSwift:
+		t.swift(d, p.Swift, tg, true)
+	}
+	f.aim, f.feintOn, f.ambushOne = false, -1, false
+	t.resume, t.trigT, t.inner, t.actor = sr, st, si, sa
+}

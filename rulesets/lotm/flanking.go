@@ -1,0 +1,89 @@
+package lotm
+
+// Flanking / Envelopment. Each condition a side meets counts one:
+//
+//  1. its combatants in the battle (joined, not out; those still to join do
+//     not count) number at least twice the enemy's. The source's "or the
+//     enemy leaves your zone of influence" is not modelled: everyone is in it;
+//  2. its highest Rank (field rank) present is at least one above the
+//     enemy's highest;
+//  3. it blocks every exit (side field blocks_exits: N, the blockade holding
+//     while at least N of the side are in the battle);
+//  4. for one pair only: a creature that can attack the target while the
+//     target has no means to attack it (canAttack) counts for that creature
+//     alone, on its checks against that target and the target's against it.
+//
+// The side meeting more conditions has Advantage and the other
+// Disadvantage; equal counts cancel (the source's example: a blockade
+// against a two-to-one majority gives neither side anything); meeting
+// several never gives more than one Advantage.
+
+// flankCounts returns the conditions a's side meets on a check between a
+// and d, and those d's side meets.
+func (t *Table) flankCounts(a, d int) (ca, cd int) {
+	sa, sd := t.side(a), t.side(d)
+	if sa == sd {
+		return 0, 0
+	}
+	var n, rank [2]int
+	rank[0], rank[1] = -1, -1
+	for i := range t.f {
+		if !t.present(i) {
+			continue
+		}
+		s := t.side(i)
+		n[s]++
+		rank[s] = max(rank[s], t.g.C[i].Rank)
+	}
+	if n[sa] >= 2*n[sd] {
+		ca++
+	} else if n[sd] >= 2*n[sa] {
+		cd++
+	}
+	if rank[sa] >= rank[sd]+1 {
+		ca++
+	} else if rank[sd] >= rank[sa]+1 {
+		cd++
+	}
+	if b := t.g.BlocksExits[sa]; b > 0 && n[sa] >= b {
+		ca++
+	}
+	if b := t.g.BlocksExits[sd]; b > 0 && n[sd] >= b {
+		cd++
+	}
+	if t.oneSided(a, d) {
+		ca++
+	} else if t.oneSided(d, a) {
+		cd++
+	}
+	return ca, cd
+}
+
+// oneSided is condition 4: x can attack y and y has no means to attack x.
+// Two grapplers are exempt: the source applies "no additional
+// advantage/disadvantage beyond the Restrained condition" between them.
+func (t *Table) oneSided(x, y int) bool {
+	if t.f[x].grappling == y || t.f[y].grappling == x {
+		return false
+	}
+	return t.canAttack(x, y) && !t.canAttack(y, x)
+}
+
+// canAttack reports whether x has a means to attack y now: both in the
+// battle, x not stunned, y not hidden from it, and x able to take an Attack
+// action (not Restrained by a grapple: only a one-handed grappler attacks
+// normally, a two-handed one may squeeze the one it holds) or holding a use
+// of its casting ability (a Casting action is not forbidden by a grapple).
+// Distance is no obstacle: a melee combatant can walk up.
+func (t *Table) canAttack(x, y int) bool {
+	if !t.present(x) || !t.present(y) || t.f[x].stunned {
+		return false
+	}
+	if t.f[y].hidden && t.side(x) != t.side(y) {
+		return false
+	}
+	if t.f[x].casts > 0 || !t.noAttacks(x) {
+		return true
+	}
+	return t.f[x].grappling == y
+}

@@ -1,0 +1,138 @@
+// Package lotm is the referee for the Lord of Mysteries TTRPG's special
+// actions (shared/rules/002_4bcdc290a22ae1f6.txt; digest RULES.md §4):
+// ambushes of four kinds, Delay Action, Flanking/Envelopment, and the
+// special attacks a combatant chooses between.
+//
+// The package reads like the chapter, one file per rule:
+//
+//	initiative.go  initiative (option initiative), ties, Burn Luck on initiative
+//	round.go       the encounter: Ambush Rounds, regular rounds, the turn and its actions
+//	checks.go      d20 checks: Advantage/Disadvantage, Physical Defense, Caught Off Guard, contests
+//	flanking.go    Flanking/Envelopment: the four conditions and their comparison
+//	ambush.go      pre-combat, inserted, mid-combat (movement) and invisibility ambushes
+//	actions.go     attack, Double Strike, Vital Strike, Build-Up Aim, Feint,
+//	               Intimidate, Charge, casting, First Aid, moving
+//	grapple.go     Grapple: Restrained, breaking free, the squeeze, one-handed
+//	delay.go       Delay Action: the held action, its trigger, losing it
+//
+// The source leaves some numbers out (the Physical Defense formula, what
+// Restrained and Blinded do, how a contest's tie goes, ...). Each reading
+// taken is written where it is implemented and listed by `simctl rules
+// lotm`; the ones a designer may want to vary are options.
+//
+// Decisions (target, which action, whether to ambush, delay, aim or feint)
+// are made by a Policy (policy.go); the scripted policies live in package
+// agents.
+//
+// Concurrency: a *Game is immutable after Compile and shared by all
+// workers; each worker owns its *Table.
+package lotm
+
+import (
+	"simctl/rulesets"
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+func init() { rulesets.Register(Ruleset{}) }
+
+// Ruleset is the Lord of Mysteries referee.
+type Ruleset struct{}
+
+// Name implements sim.Ruleset.
+func (Ruleset) Name() string { return "lotm" }
+
+// Schema implements sim.Ruleset.
+func (Ruleset) Schema() scenario.Schema {
+	return scenario.Schema{
+		CombatantFields: combatantFields,
+		SideFields:      []string{"blocks_exits"},
+		InitDie:         20,
+	}
+}
+
+var combatantFields = []string{"agility", "dodge", "armor", "strength", "strength_damage",
+	"fighting", "brawling", "constitution", "deception", "investigation", "intuition",
+	"stealth", "intimidation", "willpower", "luck", "rank", "ranged", "double_strike",
+	"fast_dodge", "invisibility", "teleport", "casting", "joins_round", "joins_ambush"}
+
+// Counters LotM records beyond sim's base counters.
+const (
+	AmbushRounds = sim.NumBase + iota
+	AmbushesFoiled
+	Insertions
+	Aims
+	Feints
+	FeintsWon
+	Intimidations
+	IntimidationsWon
+	Charges
+	ChargesWon
+	Grapples
+	GrapplesWon
+	GrapplesBroken
+	Squeezes
+	DoubleStrikes
+	VitalStrikes
+	VitalHits
+	Casts
+	Hides
+	HiddenFound
+	LuckBurned
+	FirstAids
+	DelaysFired
+	numCounters
+)
+
+var counterNames = append(append([]string(nil), sim.BaseCounters...),
+	"ambush_rounds", "ambushes_foiled", "insertions", "aims", "feints", "feints_won",
+	"intimidations", "intimidations_won", "charges", "charges_won", "grapples",
+	"grapples_won", "grapples_broken", "squeezes", "double_strikes", "vital_strikes",
+	"vital_hits", "casts", "hides", "hidden_found", "luck_burned", "first_aids",
+	"delays_fired")
+
+// Options of the ruleset (scenario `options:`).
+type Options struct {
+	Initiative   string // "d20+agility" | "d20" | "agility"
+	BurnLuckInit bool   // Burn Luck may add to the initiative roll
+	Advantage    string // "2d20" | "flat"
+	FlatBonus    int    // the ± of advantage: flat
+	Naturals     bool   // natural 20 hits, natural 1 misses
+	TiesTo       string // "defender" | "attacker": who wins a tied contest
+	Detection    string // "side" | "each" | "none": the Ambush Round's Stealth vs Investigation
+	InsertOrder  string // "keep" | "move": the initiative place after a mid-combat ambush
+	Search       string // "turn" | "none": hidden enemies are searched for at each turn
+	CastingSlot  string // "shared" | "separate": one Attack/Casting action, or one of each
+}
+
+var optionNames = []string{"initiative", "burn_luck_initiative", "advantage", "flat_bonus",
+	"naturals", "contest_ties", "ambush_detection", "insert_order", "search", "casting_slot"}
+
+var optionDocs = []sim.Option{
+	{Name: "initiative", Default: "d20+agility", Valid: "d20+agility | d20 | agility",
+		Doc: "the seed does not give the initiative roll. d20+agility: d20 + agility + init. d20: d20 + init. agility: agility + init, no roll. " +
+			"Highest first, the order fixed for the fight; ties go to the higher agility, then a random order among the tied"},
+	{Name: "burn_luck_initiative", Default: "false", Valid: "true | false",
+		Doc: "the GM note: Burn Luck may be allowed on initiative. true: a combatant whose policy says luck: initiative adds all its Luck to its initiative (its once-per-24-hours burn)"},
+	{Name: "advantage", Default: "2d20", Valid: "2d20 | flat",
+		Doc: "2d20: Advantage rolls 2d20 and keeps the higher, Disadvantage the lower; the kept die is the natural roll. flat: one d20 with +flat_bonus / -flat_bonus"},
+	{Name: "flat_bonus", Default: "5", Valid: "0..20", Doc: "the bonus and penalty of advantage: flat"},
+	{Name: "naturals", Default: "true", Valid: "true | false",
+		Doc: "true: a natural 20 on a hit check always hits and a natural 1 always misses (the critical success/failure Burn Luck cannot change). false: only the total counts"},
+	{Name: "contest_ties", Default: "defender", Valid: "defender | attacker",
+		Doc: "the source gives no tie rule for contests: defender (the one resisting keeps the status quo) or attacker. A hit check meets or beats Physical Defense"},
+	{Name: "ambush_detection", Default: "side", Valid: "side | each | none",
+		Doc: "the Ambush Round's check (\"if the ambushing side is not noticed\"): side: one contest, the ambushing side's lowest stealth against the ambushed side's highest investigation; if the ambushers win, every ambushed combatant is Caught Off Guard until the round ends. " +
+			"each: every ambushed combatant rolls investigation against every ambusher's stealth and is Caught Off Guard only against those it did not spot. none: no check, always Caught Off Guard"},
+	{Name: "insert_order", Default: "keep", Valid: "keep | move",
+		Doc: "a mid-combat ambush brings the ambusher's turn forward, before the current actor. keep: only this round's turn moves; move: its place in the initiative order moves there for the rest of the fight"},
+	{Name: "search", Default: "turn", Valid: "turn | none",
+		Doc: "turn: at the start of its turn every combatant makes one investigation check against the stealth of each hidden enemy (no action); success reveals it to everyone. none: only the ambush check and attacking reveal a hidden combatant"},
+	{Name: "casting_slot", Default: "shared", Valid: "shared | separate",
+		Doc: "shared: one Attack/Casting action per turn (the source prices Delay Action and Vital Strike as \"an Attack/Casting Action\"). separate: one Attack action and one Casting action"},
+}
+
+func defaultOptions() Options {
+	return Options{Initiative: "d20+agility", Advantage: "2d20", FlatBonus: 5, Naturals: true,
+		TiesTo: "defender", Detection: "side", InsertOrder: "keep", Search: "turn", CastingSlot: "shared"}
+}

@@ -1,0 +1,200 @@
+package lotm
+
+import (
+	"sort"
+	"strings"
+
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+// Policy makes a combatant's decisions. Policies are compiled once and
+// shared by all workers, so they must not modify themselves; everything that
+// changes during an encounter lives in the Table, read through its methods.
+type Policy interface {
+	// Turn plans the combatant's turn. While a delayed action is being taken
+	// (t.Resuming(self)), only the part of the plan for the delayed kind of
+	// action is carried out, and t.TriggerTarget() names the combatant the
+	// trigger concerns (-1 when none).
+	Turn(t *Table, self int) Plan
+	// Insert is asked when self could make a mid-combat ambush (it is hidden,
+	// or it has a teleport left) and bring its turn forward, ahead of enemy
+	// actor: at the start of actor's turn (attacking false), or as actor
+	// starts an Attack or Casting action (attacking true; that action
+	// completes first, then self's turn, then the rest of actor's).
+	Insert(t *Table, self, actor int, attacking bool) bool
+	// Luck says when the combatant burns its Luck (once per encounter, the
+	// source's once per 24 hours).
+	Luck() LuckUse
+}
+
+// LuckUse is when a policy burns Luck.
+type LuckUse uint8
+
+// Luck uses.
+const (
+	LuckNever      LuckUse = iota
+	LuckAttack             // on a missed hit check that the Luck can turn into a hit, exactly the points needed
+	LuckInitiative         // all of it on the initiative roll (option burn_luck_initiative)
+)
+
+// Kind is a kind of action in the turn's economy.
+type Kind uint8
+
+// Action kinds. A Full-Round action uses the whole turn.
+const (
+	KindNone Kind = iota
+	KindFree
+	KindSwift
+	KindAttack
+	KindCasting
+	KindMove
+	KindFullRound
+)
+
+// KindNames are the scenario names of the kinds, by value.
+var KindNames = []string{"none", "free", "swift", "attack", "casting", "move", "full-round"}
+
+// Main is the turn's Attack/Casting (or Full-Round) action.
+type Main uint8
+
+// Main actions.
+const (
+	MainNone     Main = iota
+	MainAttack        // Attack action: one weapon attack
+	MainDouble        // Attack action: Double Strike, two attacks (fists or a short blade)
+	MainVital         // Attack action (or Casting with Plan.Cast): Vital Strike at Plan.Part, -10
+	MainGrapple       // Attack action: Grapple (Plan.OneHand for one hand)
+	MainCharge        // Attack action (with a Move if needed): Strength contest, Off-Balance
+	MainSqueeze       // Attack action while grappling two-handed: Brawling vs Constitution, Strength damage
+	MainCast          // Casting action: the casting ability
+	MainFirstAid      // Casting action (Full-Round if the patient is below half HP): remove one Vital Strike effect
+	MainDelay         // Delay Action: hold Plan.Delay until Plan.Trigger this round
+)
+
+// MainNames are the names of the main actions, by value.
+var MainNames = []string{"none", "attack", "double_strike", "vital_strike", "grapple", "charge", "squeeze", "cast", "first_aid", "delay"}
+
+// Swift is the turn's Swift action.
+type Swift uint8
+
+// Swift actions.
+const (
+	SwiftNone       Swift = iota
+	SwiftAim              // Build-Up Aim: +2 on the next hit check this turn
+	SwiftFeint            // Feint: contest; the next attack catches the target off guard and is an ambush
+	SwiftIntimidate       // Intimidate: contest; the target moves away
+	SwiftOneHand          // change a two-handed grapple to one hand
+)
+
+// SwiftNames are the names of the swift actions, by value.
+var SwiftNames = []string{"none", "aim", "feint", "intimidate", "one_hand"}
+
+// Part is a Vital Strike's body part.
+type Part uint8
+
+// Body parts.
+const (
+	Head Part = iota
+	Eyes
+	Arms
+	Legs
+	Organs
+)
+
+// PartNames are the names of the body parts, by value.
+var PartNames = []string{"head", "eyes", "arms", "legs", "organs"}
+
+// Trigger is what sets off a delayed action.
+type Trigger uint8
+
+// Triggers.
+const (
+	OnAllyGrapples Trigger = iota + 1 // the named ally (Plan.Ally, or any ally when -1) grapples an enemy: right after its grapple check
+	OnAfterAlly                       // the named ally's turn ends (even a lost one)
+	OnEnemyInReach                    // an enemy's movement ends within 5 ft: before its attack
+)
+
+// TriggerNames are the scenario names of the triggers, by value.
+var TriggerNames = []string{"", "ally_grapples", "after_ally", "enemy_in_reach"}
+
+// Hide is when the turn uses the invisibility ability.
+type Hide uint8
+
+// Hide timings.
+const (
+	HideNo     Hide = iota
+	HideBefore      // before the other actions: this turn's attack is an invisibility ambush
+	HideAfter       // after them: hidden through the enemies' turns, ambush next time
+)
+
+// Plan is a policy's decision for one turn.
+type Plan struct {
+	Target   int  // the enemy the turn is about (-1: nobody)
+	Main     Main // the Attack/Casting action
+	Part     Part // MainVital: the body part
+	Cast     bool // MainVital: made with the casting ability (a Casting action)
+	OneHand  bool // MainGrapple: one-handed
+	Swift    Swift
+	Teleport bool // reach Target with a movement ambush (a Move action, one of the teleports)
+	Stand    bool // when Off-Balance, spend the Move action to stand first
+	Hide     Hide
+	Release  bool // let go of a grapple (free)
+	Patient  int  // MainFirstAid: the ally (or self)
+
+	// MainDelay: hold an action of kind Delay until Trigger (concerning
+	// Ally for ally triggers; -1: any ally).
+	Delay   Kind
+	Trigger Trigger
+	Ally    int
+}
+
+// PolicyMaker compiles a scenario policy for combatant self of game g,
+// reporting bad parameters through d.
+type PolicyMaker func(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy
+
+type policyEntry struct {
+	make PolicyMaker
+	doc  sim.Field
+}
+
+var policies = map[string]policyEntry{}
+
+// RegisterPolicy adds a named policy. Call it from an init function only.
+func RegisterPolicy(name, doc string, make PolicyMaker) {
+	if _, dup := policies[name]; dup {
+		panic("lotm: policy " + name + " registered twice")
+	}
+	policies[name] = policyEntry{make, sim.Field{Name: name, Doc: doc}}
+}
+
+// PolicyNames lists the registered policies, sorted.
+func PolicyNames() []string {
+	names := make([]string, 0, len(policies))
+	for n := range policies {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func policyDocs() []sim.Field {
+	var out []sim.Field
+	for _, n := range PolicyNames() {
+		out = append(out, policies[n].doc)
+	}
+	return out
+}
+
+func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+	name := spec.Name
+	if name == "" {
+		name = "default"
+	}
+	e, ok := policies[name]
+	if !ok {
+		d.Errorf(spec.Node, spec.Path, "unknown policy %q; valid: %s", name, strings.Join(PolicyNames(), ", "))
+		return nil
+	}
+	return e.make(d, g, self, spec)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package lotm
+
+const raceEnabled = false

@@ -1,0 +1,315 @@
+package lotm
+
+import (
+	"strconv"
+
+	"simctl/sim"
+	"simctl/sim/rng"
+)
+
+// fighter is one combatant's state during an encounter.
+type fighter struct {
+	hp, maxHP int
+	count     int // initiative total
+	x         int // position in feet on the line between the sides
+	out       bool
+	joined    bool // in the battle (joins_round reached)
+	turnDone  bool // has taken its turn this round
+	skipNext  bool // inserted its turn during an Ambush Round: the next regular round's turn is spent
+	used      uint8
+
+	// Ambush Round state (cleared when the round ends).
+	ambusher bool   // on the ambushing side: Advantage
+	ambushed bool   // ambushed: Disadvantage
+	cog      bool   // Caught Off Guard (ambush_detection side or none)
+	spotted  uint64 // ambush_detection each: the ambushers it spotted (bit per roster index)
+
+	// One-check benefits of this turn.
+	ambushOne bool // the next check is an in-combat ambush's: Advantage
+	feintOn   int  // a successful feint against this combatant: its next attack catches it off guard
+	aim       bool // Build-Up Aim: +2 on the next hit check
+	intimRnd  int  // the round it last intimidated (once per round)
+
+	hidden     bool
+	teleports  int
+	casts      int
+	luck       int
+	luckUsed   bool
+	offBalance bool
+	stunned    bool
+	grappling  int // the combatant it grapples, -1
+	grappledBy int // the combatant grappling it, -1
+	oneHand    bool
+	mustFlee   int // move away from this combatant at its next turn (Intimidate without a Move left), -1
+	armHits    int
+	legHits    int
+	eyeHits    int
+
+	delayed   bool
+	delayKind Kind
+	delayTrig Trigger
+	delayAlly int
+}
+
+// Table is one worker's encounter state, reused across encounters.
+type Table struct {
+	g      *Game
+	f      []fighter
+	order  []int // initiative order, highest first
+	actor  int   // combatant whose turn is in progress (-1 between turns)
+	cur    int   // index of actor's entry in order
+	round  int   // regular round; 0 before round 1
+	amb    bool  // an Ambush Round is in progress
+	ambS   int   // its ambushing side
+	inner  bool  // an inserted turn or a delayed action is in progress: no insertion into it
+	insrt  int   // combatant whose inserted turn is in progress, -1
+	resume int   // combatant taking a delayed action, -1
+	trigT  int   // the combatant its trigger concerns, -1
+	first  int
+	r      *rng.Stream
+	c      *sim.Counts
+	log    *sim.Log
+
+	// script pins die results for rule tests: die draws from it first.
+	script []int
+}
+
+func newTable(g *Game) *Table {
+	n := len(g.C)
+	return &Table{g: g, f: make([]fighter, n), order: make([]int, 0, n)}
+}
+
+// die rolls one die: from the test script while it lasts, else the stream.
+func (t *Table) die(sides int) int {
+	if len(t.script) > 0 {
+		v := t.script[0]
+		t.script = t.script[1:]
+		return v
+	}
+	return t.r.Die(sides)
+}
+
+// setup rolls hit points and places everyone at the start.
+func (t *Table) setup() {
+	t.actor, t.first, t.resume, t.trigT, t.insrt = -1, -1, -1, -1, -1
+	t.round, t.amb, t.inner = 0, false, false
+	for i := range t.f {
+		c := &t.g.C[i]
+		f := &t.f[i]
+		hp := c.HP.Roll(t.r)
+		*f = fighter{hp: hp, maxHP: hp, joined: c.JoinsRound <= 1, feintOn: -1, grappling: -1, grappledBy: -1,
+			mustFlee: -1, delayAlly: -1, teleports: c.Teleports, casts: c.Cast.Uses, luck: c.Luck}
+		if c.Side == 1 {
+			f.x = t.g.Distance
+		}
+		if t.log != nil {
+			join := ""
+			if !f.joined {
+				join = ", joins in round " + strconv.Itoa(c.JoinsRound)
+			}
+			t.logf("%s (side %d) hp %d, physical defense %d (ac %d + dodge %d + agility %d), at %d ft%s",
+				c.Name, c.Side, f.hp, c.AC+c.Dodge+c.Agility, c.AC, c.Dodge, c.Agility, f.x, join)
+		}
+	}
+}
+
+// winner returns the side whose opponents are all out, or -1. Combatants
+// still to join keep their side in the fight.
+func (t *Table) winner() int {
+	var up [2]bool
+	for i := range t.f {
+		if !t.f[i].out {
+			up[t.g.C[i].Side] = true
+		}
+	}
+	switch {
+	case up[0] && !up[1]:
+		return 0
+	case up[1] && !up[0]:
+		return 1
+	}
+	return -1
+}
+
+func (t *Table) over() bool { return t.winner() >= 0 }
+
+func (t *Table) logf(format string, args ...any) {
+	if t.log != nil {
+		t.log.Printf(format, args...)
+	}
+}
+
+func (t *Table) name(i int) string { return t.g.C[i].Name }
+
+func (t *Table) side(i int) int { return t.g.C[i].Side }
+
+// present: in the battle and not out.
+func (t *Table) present(i int) bool { return t.f[i].joined && !t.f[i].out }
+
+// index returns the position of combatant i in the order.
+func (t *Table) index(i int) int {
+	for k, v := range t.order {
+		if v == i {
+			return k
+		}
+	}
+	panic("lotm: combatant missing from the initiative order")
+}
+
+// Action economy. Each combatant has one Free, Swift, Attack, Casting and
+// Move action a round (with casting_slot shared, Attack and Casting are one
+// action); a Full-Round action needs all of them unused and uses them all.
+// The actions are the round's: one spent out of turn (a forced move, a
+// delayed action) is gone from the turn.
+
+func bit(k Kind) uint8 { return 1 << k }
+
+// slot maps Casting onto Attack when they are one action.
+func (t *Table) slot(k Kind) Kind {
+	if k == KindCasting && t.g.Opt.CastingSlot == "shared" {
+		return KindAttack
+	}
+	return k
+}
+
+// restrained: in a grapple (either side of it); no Move actions, and no
+// Attack actions except the two-handed grappler's squeeze and the
+// one-handed grappler's normal attacks.
+func (t *Table) restrained(i int) bool { return t.f[i].grappledBy >= 0 || t.f[i].grappling >= 0 }
+
+func (t *Table) noAttacks(i int) bool {
+	f := &t.f[i]
+	return f.grappledBy >= 0 || (f.grappling >= 0 && !f.oneHand)
+}
+
+func (t *Table) canUse(i int, k Kind) bool {
+	f := &t.f[i]
+	switch k {
+	case KindFree:
+		return true
+	case KindMove:
+		if t.restrained(i) {
+			return false
+		}
+	case KindFullRound:
+		return f.used == 0
+	}
+	return f.used&bit(t.slot(k)) == 0
+}
+
+func (t *Table) use(i int, k Kind) {
+	if k == KindFullRound {
+		t.f[i].used = 0xff
+		return
+	}
+	t.f[i].used |= bit(t.slot(k))
+}
+
+func (t *Table) logOutcome(o sim.Outcome) {
+	if o.Winner < 0 {
+		t.logf("== draw after %d rounds", o.Rounds)
+		return
+	}
+	t.logf("== side %d wins after %d rounds (survivors %d vs %d)", o.Winner, o.Rounds, o.Survivors[0], o.Survivors[1])
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// Read-only accessors for policies.
+
+// N is the number of combatants.
+func (t *Table) N() int { return len(t.f) }
+
+// Game returns the compiled scenario.
+func (t *Table) Game() *Game { return t.g }
+
+// HP is combatant i's current hit points.
+func (t *Table) HP(i int) int { return t.f[i].hp }
+
+// MaxHP is combatant i's hit points at the start.
+func (t *Table) MaxHP(i int) int { return t.f[i].maxHP }
+
+// Out reports whether combatant i is out of the fight.
+func (t *Table) Out(i int) bool { return t.f[i].out }
+
+// Present reports whether i is in the battle (joined and not out).
+func (t *Table) Present(i int) bool { return t.present(i) }
+
+// Side is combatant i's side.
+func (t *Table) Side(i int) int { return t.g.C[i].Side }
+
+// Dist is the distance in feet between i and j.
+func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
+
+// InReach reports whether i can attack j without moving (within 5 ft, the
+// source's 1 meter, or at any distance with a ranged weapon).
+func (t *Table) InReach(i, j int) bool { return t.g.C[i].Ranged || t.Dist(i, j) <= Reach }
+
+// Targetable reports whether self can choose j as a target: j is in the
+// battle, and if j is an enemy, it is not hidden.
+func (t *Table) Targetable(self, j int) bool {
+	return t.present(j) && (t.side(j) == t.side(self) || !t.f[j].hidden)
+}
+
+// Hidden reports whether i is hidden (invisible, not found).
+func (t *Table) Hidden(i int) bool { return t.f[i].hidden }
+
+// Grappling is whom i grapples, -1 if nobody.
+func (t *Table) Grappling(i int) int { return t.f[i].grappling }
+
+// GrappledBy is who grapples i, -1 if nobody.
+func (t *Table) GrappledBy(i int) int { return t.f[i].grappledBy }
+
+// OneHand reports whether i grapples with one hand.
+func (t *Table) OneHand(i int) bool { return t.f[i].oneHand }
+
+// OffBalance reports whether i is Off-Balance.
+func (t *Table) OffBalance(i int) bool { return t.f[i].offBalance }
+
+// Stunned reports whether i will lose its next turn.
+func (t *Table) Stunned(i int) bool { return t.f[i].stunned }
+
+// Effects is the number of Vital Strike effects on i that First Aid can
+// remove (eyes, arms, legs).
+func (t *Table) Effects(i int) int { return t.f[i].eyeHits + t.f[i].armHits + t.f[i].legHits }
+
+// Round is the current regular round (0 before round 1).
+func (t *Table) Round() int { return t.round }
+
+// AmbushRound reports whether an Ambush Round is in progress.
+func (t *Table) AmbushRound() bool { return t.amb }
+
+// Acted reports whether i has taken its turn this round.
+func (t *Table) Acted(i int) bool { return t.f[i].turnDone }
+
+// Resuming is true while i takes a delayed action.
+func (t *Table) Resuming(i int) bool { return t.resume == i }
+
+// TriggerTarget is the combatant a delayed action's trigger concerns (the
+// grappled enemy, the enemy that came into reach), -1 when none.
+func (t *Table) TriggerTarget() int { return t.trigT }
+
+// Teleports is how many movement ambushes i has left.
+func (t *Table) Teleports(i int) int { return t.f[i].teleports }
+
+// CastUses is how many uses of its casting ability i has left.
+func (t *Table) CastUses(i int) int { return t.f[i].casts }
+
+// CanUse reports whether i still has an action of kind k this round.
+func (t *Table) CanUse(i int, k Kind) bool { return t.canUse(i, k) }
+
+// CanAttack reports whether i has a means to attack j now (the flanking
+// condition's test; see flanking.go).
+func (t *Table) CanAttack(i, j int) bool { return t.canAttack(i, j) }
+
+// Rand is the encounter's random stream, for policies that choose at random.
+func (t *Table) Rand() *rng.Stream { return t.r }
+
+// Reach is melee reach in feet: the source's "within 1 meter", on the
+// simulator's 5-foot line.
+const Reach = 5
