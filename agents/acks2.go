@@ -15,11 +15,11 @@ import (
 
 func init() {
 	acks2.RegisterPolicy("default",
-		"declare spells while they last, else close in and attack; take every readied and round-1 attack offered. "+
+		"declare spells while they last, else close in and attack; take the readied and round-1 attacks offered (see interrupt). "+
 			"Params: target (weakest|strongest|nearest|random|first|casters, default weakest: among the enemies it can attack this segment, else the nearest; "+
 			"casters: declared casters first, then weakest), prefer (NAME: attack this enemy while it is in the fight), "+
 			"charge (auto: charge when the target is beyond 5 ft and within twice its speed | never), "+
-			"interrupt (always|never: readied and round-1 attacks), same_number (before|after: its choice when its side chooses, default before), "+
+			"interrupt (at_self: readied attacks and round-1 missile shots at any enemy, the round-1 long weapon only against a charge at itself | always | never; default at_self), same_number (before|after: its choice when its side chooses, default before), "+
 			"rank (order within its side on a shared number, higher first, default 0), spell (any|none|NAME: what to declare), "+
 			"withdraw_below (HP: at or below it, declare a defensive move while engaged and ready an attack instead of closing in; default 0: never), "+
 			"withdraw (withdraw|retreat, default withdraw)", makeAcksDefault)
@@ -46,6 +46,13 @@ const (
 	acksCasters
 )
 
+// Interrupt modes.
+const (
+	acksAtSelf = iota
+	acksAlways
+	acksNever
+)
+
 var acksTargetNames = []string{"weakest", "strongest", "nearest", "random", "first", "casters"}
 
 // acksDefault declares spells, closes in and attacks.
@@ -53,7 +60,7 @@ type acksDefault struct {
 	target        int
 	prefer        int // -1: none
 	charge        bool
-	interrupt     bool
+	interrupt     int // acksAtSelf, acksAlways or acksNever
 	before        bool
 	rank          int
 	spell         int // -2: any, -1: none, else that spell
@@ -80,7 +87,12 @@ func readAcksDefault(p params, g *acks2.Game, self int) *acksDefault {
 		}
 	}
 	pol.charge = p.enum("charge", "auto", []string{"auto", "never"}) == "auto"
-	pol.interrupt = p.enum("interrupt", "always", []string{"always", "never"}) == "always"
+	switch p.enum("interrupt", "at_self", []string{"at_self", "always", "never"}) {
+	case "always":
+		pol.interrupt = acksAlways
+	case "never":
+		pol.interrupt = acksNever
+	}
 	pol.before = p.enum("same_number", "before", []string{"before", "after"}) == "before"
 	pol.rank, _ = p.integer("rank", 0, -1000, 1000)
 	if name, n := p.str("spell"); n != nil {
@@ -185,12 +197,15 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	caster := t.Declared(self).Kind == acks2.DeclareSpell
 	engaged := t.Engaged(self)
 	speed := t.Game().C[self].Speed
+	if t.Game().C[self].Weapon != acks2.Missile {
+		speed *= 2 // a charge (or, farther, a march) reaches twice its speed
+	}
 	// reach: 2 can attack where it stands, 1 can reach this segment, 0 not.
 	reach := func(j int) int {
 		switch {
 		case caster || t.CanAttack(self, j):
 			return 2
-		case !engaged && (t.CanCharge(self, j) || t.Dist(self, j)-5 <= speed):
+		case !engaged && t.Dist(self, j)-5 <= speed:
 			return 1
 		}
 		return 0
@@ -273,8 +288,16 @@ func (p *acksDefault) better(t *acks2.Table, self, j, cur int) bool {
 }
 
 // Interrupt implements acks2.Policy.
+// With a long weapon every spearman beside the charger's target could
+// stab it (and lose its number); at_self leaves that to the one charged.
 func (p *acksDefault) Interrupt(t *acks2.Table, self, enemy int, how acks2.Interrupt) bool {
-	return p.interrupt
+	switch p.interrupt {
+	case acksNever:
+		return false
+	case acksAtSelf:
+		return how != acks2.Round1Long || t.ChargeTarget(enemy) == self
+	}
+	return true
 }
 
 // ActBefore implements acks2.Policy.

@@ -237,10 +237,9 @@ func (p *lotmPolicy) Turn(t *lotm.Table, self int) lotm.Plan {
 	}
 	if p.delay != lotm.KindNone && !(p.firstOnly && t.Round() > 1) && p.shouldDelay(t, self, tg) {
 		plan.Main, plan.Delay, plan.Trigger, plan.Ally = lotm.MainDelay, p.delay, p.trigger, p.ally
-		if p.delay == lotm.KindSwift {
-			return plan
-		}
-		plan.Swift = lotm.SwiftNone // kept for the held attack's aim
+		// The Swift action is kept: it is the held one, or the held
+		// attack's Build-Up Aim.
+		plan.Swift = lotm.SwiftNone
 		return plan
 	}
 	plan.Main, plan.Part, plan.Cast, plan.OneHand = p.main(t, self, tg)

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"simctl/stats"
 )
@@ -122,19 +125,42 @@ func (b *Bundle) Write(dir string) ([]string, error) {
 		}
 		secs = append(secs, s)
 	}
-	var files []string
+	// PNGs are the slow part: render them on every core, each figure in
+	// its own goroutine-owned canvas.
+	var figs []*Figure
 	for _, s := range secs {
-		for _, f := range s.figures {
-			var buf bytes.Buffer
-			if err := f.PNG(&buf); err != nil {
-				return nil, err
+		figs = append(figs, s.figures...)
+	}
+	pngs := make([][]byte, len(figs))
+	errs := make([]error, len(figs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(figs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(figs) {
+					return
+				}
+				var buf bytes.Buffer
+				errs[k] = figs[k].PNG(&buf)
+				pngs[k] = buf.Bytes()
 			}
-			name := f.Name + ".png"
-			if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
-				return nil, err
-			}
-			files = append(files, name)
+		}()
+	}
+	wg.Wait()
+	var files []string
+	for k, f := range figs {
+		if errs[k] != nil {
+			return nil, errs[k]
 		}
+		name := f.Name + ".png"
+		if err := os.WriteFile(filepath.Join(dir, name), pngs[k], 0o644); err != nil {
+			return nil, err
+		}
+		files = append(files, name)
 	}
 	var md bytes.Buffer
 	b.markdown(&md, secs)

@@ -3,7 +3,6 @@ package reports
 import (
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"simctl/stats"
@@ -160,7 +159,7 @@ func (c *Compare) notes() []string {
 	s0 := c.Sides[0]
 	notes := []string{
 		fmt.Sprintf("Common random numbers: encounter i of every option draws from the stream (seed %d, i); each option's result equals `simctl run` with that seed and its --set.", c.Seed),
-		fmt.Sprintf("Δ %s: the option's %s win rate minus %s's, paired on the same encounters; its 95%% CI is Δ ± 1.96·SE with the paired SE; p is the two-sided test of no difference. Win rates carry a %s.", s0, s0, c.Baseline, intervalWilson),
+		fmt.Sprintf("Δ %s: the option's %s win rate minus that of %s, paired on the same encounters; its 95%% CI is Δ ± 1.96·SE with the paired SE; p is the two-sided test of no difference. Win rates carry a %s.", s0, s0, c.Baseline, intervalWilson),
 		"VR: variance reduction of common random numbers, (s_a² + s_b²)/s_d² = (independent SE / paired SE)²: independent runs would need VR times as many encounters for an interval this narrow.",
 	}
 	for _, w := range c.Warnings {
@@ -251,17 +250,4 @@ func (c *Compare) csvTable() *table {
 		t.add(row...)
 	}
 	return t
-}
-
-// MinVarianceReduction is the smallest variance reduction factor among the
-// non-baseline options and sides (NaN with a single option).
-func (c *Compare) MinVarianceReduction() float64 {
-	m := math.NaN()
-	for _, o := range c.Options[1:] {
-		v := float64(o.Diff[0].VarianceReduction)
-		if math.IsNaN(m) || v < m {
-			m = v
-		}
-	}
-	return m
 }

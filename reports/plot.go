@@ -352,7 +352,15 @@ func sweepLine(s *Sweep) *Figure {
 
 func sweepN(s *Sweep) string {
 	if s.Precision > 0 {
-		return thousands(s.Encounters) + " encounters in all (sequential stopping, at most " + thousands(s.MaxN) + " per point)"
+		lo, hi := int64(math.MaxInt64), int64(0)
+		for _, p := range s.Points {
+			lo, hi = min(lo, p.Result.Encounters), max(hi, p.Result.Encounters)
+		}
+		n := thousands(lo)
+		if hi != lo {
+			n += "-" + thousands(hi)
+		}
+		return n + " encounters per point (stopped at " + pp(s.Precision) + " wide)"
 	}
 	return thousands(s.MaxN) + " encounters per point"
 }
@@ -415,7 +423,7 @@ func sweepHeat(s *Sweep) *Figure {
 	p.X.Padding, p.Y.Padding = 0, 0
 	const barW = 1.25 * vg.Inch
 	f := &Figure{Name: "sweep", W: 6.8 * vg.Inch, H: 4.6 * vg.Inch,
-		Caption: fmt.Sprintf("Heat map of %s's win rate in percent over %s (across) and %s (up); blue: %s wins more, orange: %s wins more.", s.Sides[0], ax.Path, ay.Path, s.Sides[0], s.Sides[1])}
+		Caption: fmt.Sprintf("Heat map of the %s win rate in percent over %s (across) and %s (up); blue: %s wins more, orange: %s wins more.", s.Sides[0], ax.Path, ay.Path, s.Sides[0], s.Sides[1])}
 	f.draw = func(dc draw.Canvas) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
@@ -502,7 +510,7 @@ func CompareFigure(c *Compare) (*Figure, error) {
 	right.Y.Tick.Marker = niceTicks{}
 
 	f := &Figure{Name: "compare", W: 9 * vg.Inch, H: 4.2 * vg.Inch,
-		Caption: fmt.Sprintf("Left: win rates of %s (blue) and %s (orange) for each option with 95%% Wilson intervals. Right: each option's change in %s's win rate against %s, with the paired 95%% interval.", c.Sides[0], c.Sides[1], c.Sides[0], c.Baseline)}
+		Caption: fmt.Sprintf("Left: win rates of %s (blue) and %s (orange) for each option with 95%% Wilson intervals. Right: each option's change in the %s win rate against %s, with the paired 95%% interval.", c.Sides[0], c.Sides[1], c.Sides[0], c.Baseline)}
 	f.draw = func(dc draw.Canvas) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())

@@ -17,11 +17,11 @@ func (s *Sweep) Write(w io.Writer, f Format) error {
 	var b strings.Builder
 	md := f == Markdown
 	if md {
-		fmt.Fprintf(&b, "**%s** (%s), seed %d: sweep of %s, %d points, %s encounters\n\n",
-			s.Scenario, s.Ruleset, s.Seed, s.axisNames(), len(s.Points), thousands(s.Encounters))
+		fmt.Fprintf(&b, "**%s** (%s), seed %d: sweep of %s, %s, %s encounters\n\n",
+			s.Scenario, s.Ruleset, s.Seed, s.axisNames(), plural(len(s.Points), "point"), thousands(s.Encounters))
 	} else {
-		fmt.Fprintf(&b, "%s (%s)  seed %d  sweep of %s: %d points, %s encounters\n",
-			s.Scenario, s.Ruleset, s.Seed, s.axisNames(), len(s.Points), thousands(s.Encounters))
+		fmt.Fprintf(&b, "%s (%s)  seed %d  sweep of %s: %s, %s encounters\n",
+			s.Scenario, s.Ruleset, s.Seed, s.axisNames(), plural(len(s.Points), "point"), thousands(s.Encounters))
 		b.WriteString("\n")
 	}
 	t := s.displayTable()
@@ -102,4 +102,11 @@ func (s *Sweep) csvTable() *table {
 		t.add(row...)
 	}
 	return t
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -58,8 +58,8 @@ func (t *Table) damage(a, d, dmg int) bool {
 		t.disruptCast(d)
 		return false
 	}
-	f.out, f.dead = true, true
-	f.ready, f.delaying, f.r1 = false, false, false
+	t.takeOut(d)
+	f.dead = true
 	t.c.Inc(t.side(d), Deaths)
 	if t.log != nil {
 		t.logf("%s is killed", t.name(d))

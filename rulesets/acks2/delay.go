@@ -36,6 +36,7 @@ func (t *Table) startDelay(i int, p Plan) bool {
 			return false
 		}
 		f.delaying, f.delayAfter = true, x
+		t.delayers++
 		t.c.Inc(t.side(i), sim.Delays)
 		if t.log != nil {
 			t.logf("%s delays until %s has acted (limit: count %d)", t.name(i), t.name(x), f.floor)
@@ -53,6 +54,7 @@ func (t *Table) startDelay(i int, p Plan) bool {
 		return false
 	}
 	f.delaying, f.delayAfter, f.delayTo = true, -1, to
+	t.delayers++
 	t.c.Inc(t.side(i), sim.Delays)
 	if t.log != nil {
 		if to != p.DelayTo {

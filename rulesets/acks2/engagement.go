@@ -83,6 +83,7 @@ func (t *Table) approach(m, tg, feet int) {
 	}
 	moved := 0
 	stopped := false
+	safe := t.safeGap(m)
 	for moved < feet {
 		need := abs(t.f[tg].x-f.x) - stopAt
 		if need <= 0 {
@@ -91,7 +92,7 @@ func (t *Table) approach(m, tg, feet int) {
 		step := min(5, feet-moved, need)
 		f.x += dir * step
 		moved += step
-		if t.engaged(m) {
+		if moved >= safe && t.engaged(m) {
 			stopped = true
 			break
 		}
@@ -172,6 +173,18 @@ func (t *Table) push(src, tg, feet int) {
 		t.logf("%s is pushed %d ft (now at %d ft)", t.name(tg), feet, f.x)
 	}
 	t.loseReadiness(tg, "is moved against its will")
+}
+
+// safeGap is how far i can move before any enemy could come within 5
+// feet of it: no engagement check is needed before that.
+func (t *Table) safeGap(i int) int {
+	gap := 1 << 30
+	for j := range t.f {
+		if !t.f[j].out && t.side(j) != t.side(i) {
+			gap = min(gap, t.Dist(i, j)-5)
+		}
+	}
+	return gap
 }
 
 // sharesSpace reports whether an enemy in the fight stands exactly where

@@ -61,8 +61,8 @@ func (t *Table) morale() {
 			t.logf("morale: %s (hp %d of %d) rolls 2d6 %d+%d%s = %d: %s", c.Name, f.hp, f.maxHP, a, b, signedOrEmpty(c.Morale), total, res)
 		}
 		if flees {
-			f.out, f.fled = true, true
-			f.ready, f.delaying = false, false
+			t.takeOut(i)
+			f.fled = true
 			t.c.Inc(c.Side, Flights)
 		}
 	}

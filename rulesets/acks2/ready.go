@@ -161,7 +161,7 @@ func (t *Table) round1Attack(r, m int, how Interrupt) {
 	f.r1 = false
 	f.numberLost = true
 	f.segDone = true
-	f.delaying = false
+	t.stopDelay(r)
 	t.c.Inc(s, NumbersLost)
 	t.c.Inc(s, sim.Interrupts)
 	t.c.Inc(s, sim.Actions)

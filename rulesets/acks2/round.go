@@ -65,6 +65,7 @@ func (t *Table) declarations() {
 		f := &t.f[i]
 		f.startDone, f.endDone, f.segDone, f.numberLost = false, false, false, false
 		f.castLost, f.charging, f.delaying, f.r1 = false, false, false, false
+		f.queued = false
 		f.cleaves = 0
 		f.delayAfter = -1
 		f.decl = Declaration{}
@@ -98,8 +99,18 @@ func (t *Table) declarations() {
 
 // countDown calls the counts from 10 to -10. "The count continues until
 // the characters have acted, or until it reaches -10."
+//
+// Counts on which nothing can happen are skipped: the count starts at the
+// highest number and stops once every number has come and no one delays.
 func (t *Table) countDown() {
-	for n := 10; n >= -10; n-- {
+	top := -10
+	for i := range t.f {
+		if !t.f[i].out {
+			top = max(top, t.f[i].number)
+		}
+	}
+	t.toStart, t.delayers = t.alive(0)+t.alive(1), 0
+	for n := min(top, 10); n >= -10 && (t.toStart > 0 || t.delayers > 0); n-- {
 		t.now = n
 		t.callNumber(n)
 		if t.over() {
@@ -226,7 +237,7 @@ func (t *Table) expireDelays(n int) {
 		if f.out || !f.delaying || f.floor < n {
 			continue
 		}
-		f.delaying = false
+		t.stopDelay(i)
 		f.segDone = true
 		t.c.Inc(t.side(i), sim.ActionsLost)
 		lost = true

@@ -27,7 +27,7 @@ func (t *Table) segment(i int) {
 // action now (it may delay again, within its limit).
 func (t *Table) resume(i int) {
 	f := &t.f[i]
-	f.delaying = false
+	t.stopDelay(i)
 	if t.log != nil {
 		t.logf("%s takes its delayed segment at count %d", t.name(i), t.now)
 	}
@@ -195,7 +195,7 @@ func (t *Table) charge(i, tg int) {
 	if t.log != nil {
 		t.logf("%s charges %s (%d ft away)", c.Name, t.name(tg), t.Dist(i, tg))
 	}
-	f.charging = true
+	f.charging, f.chargeAt = true, tg
 	t.approach(i, tg, 2*c.Speed)
 	f.charging = false
 	if f.out {
@@ -278,6 +278,7 @@ func (t *Table) attacks(i, tg int) {
 // then does.
 func (t *Table) startOfSegment(i int) {
 	t.f[i].startDone = true
+	t.toStart--
 	t.tick(i, AtStart)
 }
 

@@ -23,6 +23,7 @@ type fighter struct {
 	decl       Declaration
 	castLost   bool // its declared spell was lost to damage
 	charging   bool
+	chargeAt   int // the target of its charge in progress
 	cleaves    int // extra attacks after kills used this round
 
 	delaying   bool
@@ -60,6 +61,9 @@ type Table struct {
 	resumer     int // combatant taking its delayed action (-1: none)
 	actor       int // combatant whose segment is in progress (-1: none)
 	sideChecked [2]bool
+	up          [2]int // combatants of each side still in the fight
+	toStart     int    // combatants in the fight whose number has not come this round
+	delayers    int    // combatants delaying
 	r           *rng.Stream
 	c           *sim.Counts
 	log         *sim.Log
@@ -75,6 +79,7 @@ func newTable(g *Game) *Table {
 func (t *Table) setup() {
 	t.first, t.resumer, t.actor = -1, -1, -1
 	t.sideChecked = [2]bool{}
+	t.up = t.g.sideCount
 	for i := range t.f {
 		c := &t.g.C[i]
 		f := &t.f[i]
@@ -103,14 +108,29 @@ func refWord(s, referee int) string {
 }
 
 // alive counts side s's combatants still in the fight.
-func (t *Table) alive(s int) int {
-	n := 0
-	for i := range t.f {
-		if !t.f[i].out && t.g.C[i].Side == s {
-			n++
-		}
+func (t *Table) alive(s int) int { return t.up[s] }
+
+// takeOut puts i out of the fight (killed or fled).
+func (t *Table) takeOut(i int) {
+	f := &t.f[i]
+	if f.out {
+		return
 	}
-	return n
+	t.stopDelay(i)
+	if !f.startDone {
+		t.toStart--
+	}
+	f.out = true
+	f.ready, f.r1 = false, false
+	t.up[t.g.C[i].Side]--
+}
+
+// stopDelay ends i's delay, if it is delaying.
+func (t *Table) stopDelay(i int) {
+	if t.f[i].delaying {
+		t.f[i].delaying = false
+		t.delayers--
+	}
 }
 
 // over reports whether a side is all out.
@@ -203,6 +223,14 @@ func (t *Table) Resuming(i int) bool { return t.resumer == i }
 
 // Declared is i's declaration this round (public: everyone hears it).
 func (t *Table) Declared(i int) Declaration { return t.f[i].decl }
+
+// ChargeTarget is the target of i's charge in progress, or -1.
+func (t *Table) ChargeTarget(i int) int {
+	if !t.f[i].charging {
+		return -1
+	}
+	return t.f[i].chargeAt
+}
 
 // HasReady reports whether i holds a readied attack.
 func (t *Table) HasReady(i int) bool { return t.f[i].ready }

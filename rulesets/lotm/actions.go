@@ -274,6 +274,7 @@ func (t *Table) forceAway(m, from int) {
 	if t.canUse(m, KindMove) {
 		t.use(m, KindMove)
 		t.walkAway(m, from)
+		t.f[m].mustFlee = -1 // a move away owed from an earlier Intimidate is made with it
 		return
 	}
 	t.f[m].mustFlee = from

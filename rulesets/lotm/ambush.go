@@ -131,32 +131,13 @@ func (t *Table) ambushRound(s int, ambushers, ambushed uint64) {
 		f.ambushed = ambushed&(1<<uint(i)) != 0
 		f.cog, f.spotted = false, 0
 	}
-	t.amb, t.ambS = true, s
+	t.amb = true
 	t.c.Inc(s, AmbushRounds)
 	t.c.Add(s, sim.Ambushes, int64(bits.OnesCount64(ambushers)))
 	t.detect(ambushers, ambushed)
-	for t.cur = 0; t.cur < len(t.order); t.cur++ {
-		i := t.order[t.cur]
-		if !t.f[i].ambusher || !t.present(i) || t.f[i].turnDone {
-			continue
-		}
-		if mask := t.insertCandidates(i, false); mask != 0 {
-			t.runInserts(i, mask)
-			if t.over() {
-				break
-			}
-			t.cur = t.index(i)
-			if !t.present(i) {
-				continue
-			}
-		}
-		t.turn(i)
-		if t.over() {
-			break
-		}
-		t.cur = t.index(i)
+	if !t.walk(true) {
+		t.endRound()
 	}
-	t.endRound()
 	t.amb = false
 	for i := range t.f {
 		f := &t.f[i]

@@ -36,7 +36,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "willpower", Doc: "Willpower (WIL), resists Intimidate (default 0)"},
 			{Name: "luck", Doc: "Luck points for Burn Luck, once per encounter (default 0)"},
 			{Name: "rank", Doc: "presence Rank, higher is stronger, for the flanking condition 2 (default 0)"},
-			{Name: "ranged", Doc: "true: its attacks reach any distance (grapple, charge, intimidate and double strike still need 1 meter)"},
+			{Name: "ranged", Doc: "true: its attacks (and a Double Strike: thrown blades or darts) reach any distance; grapple, charge, squeeze and intimidate still need 1 meter"},
 			{Name: "double_strike", Doc: "Fighting (Unarmed) bonus: the combatant fights with fists or a short blade and can Double Strike, two checks of d20 + agility + this"},
 			{Name: "fast_dodge", Doc: "true: can Fast Dodge, so a Feint does not catch it off guard (the Feint's Advantage still applies)"},
 			{Name: "invisibility", Doc: "swift | move | casting: it can turn invisible with that action (hidden until it attacks or is found)"},

@@ -7,14 +7,14 @@ import (
 	"simctl/sim/rng"
 )
 
-// encounters is the sample size of the statistical tests: 200,000
-// encounters give a standard error of at most 0.0011 on a probability;
+// encounters is the sample size of the statistical tests: 100,000
+// encounters give a standard error of at most 0.0016 on a probability;
 // under the race detector 10,000 (SE at most 0.005).
 func encounters() int64 {
 	if raceEnabled {
 		return 10000
 	}
-	return 200000
+	return 100000
 }
 
 // count plays n encounters of g at seed 7 and counts those where ok holds.
@@ -218,7 +218,7 @@ sides:
 	c := sim.NewCounts(len(g.Counters()))
 	var r rng.Stream
 	i := uint64(0)
-	allocs := testing.AllocsPerRun(2000, func() {
+	allocs := testing.AllocsPerRun(500, func() {
 		r.Seed(3, i)
 		i++
 		tb.Play(&r, &c, nil)

@@ -55,20 +55,28 @@ func (t *Table) newRound() {
 	}
 }
 
-// playRound walks the initiative order once. Before each turn, enemies of
-// the actor that can make a mid-combat ambush may bring their turns forward
-// ahead of it (ambush.go).
+// playRound walks the initiative order once.
 func (t *Table) playRound() {
 	t.newRound()
+	if !t.walk(false) {
+		t.endRound()
+	}
+}
+
+// walk plays the turns of one round in initiative order (in an Ambush
+// Round, only the ambushers'). Before each turn, enemies of the actor that
+// can make a mid-combat ambush may bring their turns forward ahead of it
+// (ambush.go). It reports whether the fight ended.
+func (t *Table) walk(ambushersOnly bool) bool {
 	for t.cur = 0; t.cur < len(t.order); t.cur++ {
 		i := t.order[t.cur]
-		if !t.present(i) || t.f[i].turnDone {
+		if !t.present(i) || t.f[i].turnDone || (ambushersOnly && !t.f[i].ambusher) {
 			continue
 		}
 		if mask := t.insertCandidates(i, false); mask != 0 {
 			t.runInserts(i, mask)
 			if t.over() {
-				return
+				return true
 			}
 			t.cur = t.index(i)
 			if !t.present(i) {
@@ -77,11 +85,11 @@ func (t *Table) playRound() {
 		}
 		t.turn(i)
 		if t.over() {
-			return
+			return true
 		}
 		t.cur = t.index(i)
 	}
-	t.endRound()
+	return false
 }
 
 // turn is combatant i's turn: a regular one, one in an Ambush Round, or one

@@ -28,7 +28,6 @@ type fighter struct {
 	ambushOne bool // the next check is an in-combat ambush's: Advantage
 	feintOn   int  // a successful feint against this combatant: its next attack catches it off guard
 	aim       bool // Build-Up Aim: +2 on the next hit check
-	intimRnd  int  // the round it last intimidated (once per round)
 
 	hidden     bool
 	teleports  int
@@ -60,7 +59,6 @@ type Table struct {
 	cur    int   // index of actor's entry in order
 	round  int   // regular round; 0 before round 1
 	amb    bool  // an Ambush Round is in progress
-	ambS   int   // its ambushing side
 	inner  bool  // an inserted turn or a delayed action is in progress: no insertion into it
 	insrt  int   // combatant whose inserted turn is in progress, -1
 	resume int   // combatant taking a delayed action, -1

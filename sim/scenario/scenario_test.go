@@ -340,3 +340,27 @@ func TestSetAndFileProblemsTogether(t *testing.T) {
 		t.Fatalf("%d problems, want 2:\n%s", len(es), es)
 	}
 }
+
+// TestSetRulesetSideField: --set reaches a ruleset's own side field when the
+// file has it, not only the common ones.
+func TestSetRulesetSideField(t *testing.T) {
+	lookup := func(string) (scenario.Schema, bool, []string) {
+		return scenario.Schema{SideFields: []string{"blocks_exits"}}, true, []string{"x"}
+	}
+	src := `ruleset: x
+sides:
+  - name: a
+    blocks_exits: false
+    combatants: [{name: A, hp: 5, damage: 1}]
+  - name: b
+    combatants: [{name: B, hp: 5, damage: 1}]
+`
+	sets := []scenario.Set{{Path: "a.blocks_exits", Value: "true"}}
+	sc, err := scenario.Load("x.yaml", []byte(src), sets, lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sc.Sides[0].Extra["blocks_exits"]; n == nil || n.Value != "true" {
+		t.Fatalf("blocks_exits = %v, want true", n)
+	}
+}

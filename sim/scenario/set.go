@@ -66,7 +66,9 @@ func (s Set) apply(root *yaml.Node, rep *Reporter) error {
 		if len(parts) == 1 {
 			return fmt.Errorf("%q is a side; name a field, e.g. %s.aware=false", top, top)
 		}
-		if isSideField(parts[1]) {
+		// A common side field, or a ruleset's side field the file already
+		// has (blocks_exits in lotm, for example).
+		if isSideField(parts[1]) || parts[1] != "combatants" && lookupKey(sn, parts[1]) != nil {
 			return setIn(sn, parts[1:], v, mark)
 		}
 		cs := lookupKey(sn, "combatants")

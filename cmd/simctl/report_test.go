@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReport makes a report folder from a run, a sweep and a comparison,
+// as a designer would, and checks what it holds. (The figures and the
+// HTML's self-containment are checked in package reports; this is the
+// command around them.)
+func TestReport(t *testing.T) {
+	dir := t.TempDir()
+	run, sw, cmp, out := filepath.Join(dir, "run.json"), filepath.Join(dir, "sweep.json"), filepath.Join(dir, "cmp.json"), filepath.Join(dir, "report")
+	for _, args := range [][]string{
+		{"run", "d20/duel", "-n", "4000", "--seed", "5", "--set", "options.dying=srd", "--json", "-o", run},
+		{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=0:4:2", "-n", "2000", "--format", "json", "-o", sw},
+		{"compare", "d20/duel", "--option", "base=", "--option", "fast=--set heroes.Fighter.init=5", "-n", "2000", "--results", cmp},
+	} {
+		if code, _, errOut := cli(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+	inputs := []string{run, sw, cmp}
+	if raceEnabled {
+		inputs = inputs[:2] // fewer PNGs to render under -race
+	}
+	code, stdout, errOut := cli(t, append(append([]string{"report"}, inputs...), "-o", out)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if errOut != "" {
+		t.Errorf("stderr: %s", errOut)
+	}
+	written := strings.Fields(stdout)
+	want := []string{"report.md", "report.html", "fig1-rounds.png", "fig1-economy.png", "fig1-first.png", "fig2-sweep.png", "fig3-compare.png"}
+	if raceEnabled {
+		want = want[:len(want)-1]
+	}
+	for _, f := range want {
+		p := filepath.Join(out, f)
+		if _, err := os.Stat(p); err != nil || !contains(written, p) {
+			t.Errorf("%s: %v (listed: %v)", f, err, contains(written, p))
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	for _, want := range []string{
+		"# Balance report: Fighter vs Orc",
+		"dying: srd; surprise_ends_flat_footed: false (default)", // the run's ruleset options, read back from its scenario
+		"| overrides | --set options.dying=srd |",
+		"| seed | 5 |",
+		"simctl sweep d20/duel --vary heroes.Fighter.init=0:4:2 -n 2000 --format json -o " + sw,
+		"simctl run d20/duel -n 2000 --seed 1 --set heroes.Fighter.init=0", // the first sweep point
+		"```yaml\nname: Fighter vs Orc",
+	} {
+		if !bytes.Contains(md, []byte(want)) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	html, _ := os.ReadFile(filepath.Join(out, "report.html"))
+	d := xml.NewDecoder(bytes.NewReader(html))
+	d.Strict = true
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("report.html is not well-formed: %v", err)
+		}
+		if s, ok := tok.(xml.StartElement); ok {
+			for _, a := range s.Attr {
+				if (a.Name.Local == "href" || a.Name.Local == "src") && !strings.HasPrefix(a.Value, "#") {
+					t.Errorf("report.html refers to %q", a.Value)
+				}
+			}
+			if s.Name.Local == "script" || s.Name.Local == "link" || s.Name.Local == "img" {
+				t.Errorf("report.html has <%s>", s.Name.Local)
+			}
+		}
+	}
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestReportErrors(t *testing.T) {
+	dir := t.TempDir()
+	junk := tempFile(t, "junk.json", "not json")
+	// A run whose scenario file is gone: the report is still made, with a
+	// warning that says what it leaves out.
+	yaml := tempFile(t, "gone.yaml", strings.Replace(mustBuiltin(t), "Fighter vs Orc", "Gone", 1))
+	res := filepath.Join(dir, "gone.json")
+	if code, _, errOut := cli(t, "run", yaml, "-n", "300", "--json", "-o", res); code != 0 {
+		t.Fatal(errOut)
+	}
+	os.Remove(yaml)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"report", junk}, exitUsage, "usage"},
+		{[]string{"report", "-o", dir}, exitUsage, "usage"},
+		{[]string{"report", junk, "-o", dir}, exitFailure, "not a simctl JSON document"},
+		{[]string{"report", res, "-o", filepath.Join(dir, "r")}, exitOK, "warning: " + res + ": cannot read its scenario"},
+	} {
+		code, _, errOut := cli(t, c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d (want %d), stderr %q (want %q)", c.args, code, c.code, errOut, c.want)
+		}
+	}
+}
+
+func mustBuiltin(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../scenarios/d20/duel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
