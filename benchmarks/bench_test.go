@@ -13,26 +13,38 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	_ "simctl/agents"
 	"simctl/rulesets"
+	_ "simctl/rulesets/acks2"
+	_ "simctl/rulesets/cavaliers"
 	_ "simctl/rulesets/d20"
+	_ "simctl/rulesets/lotm"
+	"simctl/scenarios"
 	"simctl/sim"
 	"simctl/sim/rng"
 	"simctl/sim/scenario"
 )
 
-// standard lists the benchmark scenarios, by file in scenarios/.
-var standard = []string{"d20-4v4", "d20-tactics"}
+// standard lists the benchmark scenarios: files in scenarios/ (the d20
+// headline and tactics), then one built-in scenario per other ruleset.
+var standard = []string{"d20-4v4", "d20-tactics", "acks2/skirmish-morale", "cavaliers/melee", "lotm/ambush"}
 
 func compile(tb testing.TB, name string) sim.Game {
 	tb.Helper()
-	path := filepath.Join("scenarios", name+".yaml")
-	if _, err := os.Stat(path); err != nil {
-		tb.Skipf("no benchmark scenario %s", path)
+	var sc *scenario.Scenario
+	var err error
+	if data, display, ok := scenarios.Read(name); ok {
+		sc, err = scenario.Load(display, data, nil, rulesets.Schema)
+	} else {
+		path := filepath.Join("scenarios", name+".yaml")
+		if _, statErr := os.Stat(path); statErr != nil {
+			tb.Skipf("no benchmark scenario %s", name)
+		}
+		sc, err = scenario.LoadFile(path, nil, rulesets.Schema)
 	}
-	sc, err := scenario.LoadFile(path, nil, rulesets.Schema)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -48,7 +60,7 @@ func compile(tb testing.TB, name string) sim.Game {
 // random draws per encounter, and allocations per encounter (-benchmem).
 func BenchmarkEncounter(b *testing.B) {
 	for _, name := range standard {
-		b.Run(name, func(b *testing.B) {
+		b.Run(strings.ReplaceAll(name, "/", "-"), func(b *testing.B) {
 			g := compile(b, name)
 			table := g.NewTable()
 			tally := sim.NewTally(g)

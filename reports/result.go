@@ -1,9 +1,15 @@
-// Package reports turns a run's tally into what people and tools read: the
-// JSON result (the contract other tools parse), the aligned text table, and
-// the exact merge of shard results.
+// Package reports turns tallies into what people and tools read: the JSON
+// result of a run (the contract other tools parse), the aligned text table,
+// the exact merge of shard results (result.go, table.go, merge.go); sweeps
+// with sequential stopping (sweep.go, sweeptable.go); paired comparisons on
+// common random numbers (crn.go, compare.go); plots with gonum/plot
+// (plot.go) and the Markdown/HTML report bundle (bundle.go, render.go).
 //
-// Everything here runs after the workers have finished; nothing is shared
-// with the hot loop and nothing is safe for concurrent mutation.
+// Concurrency: the paired runner in crn.go follows sim.Run's rule (each
+// worker owns its tables, streams and accumulators; they merge after the
+// workers finish, so results do not depend on the worker count). Everything
+// else runs after the workers have finished and is not safe for concurrent
+// mutation.
 package reports
 
 import (

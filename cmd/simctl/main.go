@@ -4,6 +4,9 @@
 //	simctl run SCENARIO [-n N] [--seed S] [--workers W] [--json] [--set PATH=VALUE]... [--shard k/K] [-o FILE]
 //	simctl trace SCENARIO --seed S --encounter I [--set PATH=VALUE]...
 //	simctl merge SHARD.json... [--json] [-o FILE]
+//	simctl sweep SCENARIO --vary PATH=RANGE [--vary PATH2=RANGE] [--precision W] [--format F] [--plot FILE]
+//	simctl compare SCENARIO --option NAME='--set PATH=VALUE ...'... [--format F] [--plot FILE]
+//	simctl report RESULT.json... -o DIR
 //	simctl scenarios
 //	simctl rules NAME
 //

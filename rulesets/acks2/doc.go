@@ -31,7 +31,6 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "cleaves", Doc: "extra attacks per round after kills (default: option cleave_limit)"},
 			{Name: "behind", Doc: "feet behind its side's front line at the start (default 0): a rear rank a charger must get past"},
 			{Name: "spells", Doc: "list of {name, damage, uses (default 1), save (none|half|negates), ongoing (DICE), ongoing_at (start|end), ongoing_rounds (default 1), ongoing_save, push (feet)}; declared before initiative, cast in the caster's segment"},
-			{Name: "side referee: true", Doc: "the referee's side (the monsters): it chooses under the same-number rule when the sides are equal; without it the second side is the referee's"},
 		},
 		Actions: []sim.Field{
 			{Name: "declarations", Doc: "before initiative: a spell, a withdrawal or a retreat (public: policies may target declared casters); the declared action is the segment's action, it may be delayed but not replaced"},
@@ -46,7 +45,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "losing a ready action", Doc: "damage, a failed saving throw or a forced move (a spell's push) before it is used takes away a readied attack or the round-1 readiness"},
 			{Name: "delay", Doc: "on its number: to a lower count down to the negative of its number, or until a named combatant has acted (then right after it, same number); not taken by the limit: the action is lost"},
 			{Name: "start / end of segment", Doc: "lingering effects at the start of a segment happen at the original number even when delaying; at the end, when it finally acts, or at the end of the round if it never does"},
-			{Name: "same number", Doc: "one after another: a side orders its own (Rank); opposite sides: the side with fewer combatants in the fight chooses, per combatant, before or after the other side (ActBefore); equal numbers: the referee's side"},
+			{Name: "same number", Doc: "one after another: a side orders its own (Rank); opposite sides: the side with fewer combatants in the fight chooses, per combatant, before or after the other side (ActBefore); equal numbers: the referee's side (the side with referee: true, the monsters; without one, the second side)"},
 			{Name: "cleave", Doc: "a kill with a melee attack (or a round-1 missile shot) allows another attack at an enemy it can reach, up to cleave_limit / cleaves per round"},
 			{Name: "declared spells", Doc: "cast in the caster's segment; damage before the segment loses the spell (disrupt_declared_casters)"},
 			{Name: "morale", Doc: "after the count, options morale_trigger, morale_repeat, morale_flee_at; fleeing combatants are out, counted as fled"},

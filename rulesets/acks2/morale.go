@@ -15,7 +15,9 @@ package acks2
 //     of the fight, counted as fled (flights), not killed. The book's
 //     morale results short of flight (a retreat) are not modelled.
 //
-// A combatant caught by both triggers in one round checks once.
+// A combatant caught by both triggers in one round checks once. The side
+// trigger is judged before this round's checks, so losses to flight in
+// one morale step count from the next round on.
 func (t *Table) morale() {
 	trig := t.g.Opt.MoraleTrigger
 	if trig == MoraleNone {

@@ -1,0 +1,201 @@
+package agents_test
+
+import (
+	"strings"
+	"testing"
+
+	_ "simctl/agents"
+	"simctl/rulesets"
+	_ "simctl/rulesets/acks2"
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+// Tests of the ACKS II policies: each sets up an encounter with pinned
+// initiative and reads what the policy decided from the narration.
+
+func acksTrace(t *testing.T, src string, enc int64) string {
+	t.Helper()
+	sc, err := scenario.Load("acks.yaml", []byte(src), nil, rulesets.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rulesets.Compile(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	sim.Replay(g, 1, enc, &sim.Log{W: &b})
+	return b.String()
+}
+
+// acksInOrder asserts lines containing parts appear in that order.
+func acksInOrder(t *testing.T, log string, parts ...string) {
+	t.Helper()
+	lines := strings.Split(log, "\n")
+	k := 0
+	for _, p := range parts {
+		found := false
+		for ; k < len(lines); k++ {
+			if strings.Contains(lines[k], p) {
+				found = true
+				k++
+				break
+			}
+		}
+		if !found {
+			t.Fatalf("log lacks %q (in order %q)\n%s", p, parts, log)
+		}
+	}
+}
+
+const acksHead = "name: p\nruleset: acks2\nmax_rounds: 1\noptions: {morale_trigger: none}\n"
+
+func TestAcksReceiveHoldsForTheCharge(t *testing.T) {
+	// The spearman's number (5) is above the raider's (3): policy receive
+	// delays it to -5, keeping its round-1 spear ready; the raider charges
+	// on 3 and is stabbed first.
+	log := acksTrace(t, acksHead+`distance: 40
+sides:
+  - name: a
+    combatants:
+      - {name: Spearman, hp: 100, damage: 1, weapon: long, initiative_rolls: [5], policy: receive}
+  - name: b
+    combatants:
+      - {name: Raider, hp: 100, damage: 1, initiative_rolls: [3]}
+`, 0)
+	acksInOrder(t, log, "Spearman delays to count -5", "Raider charges Spearman",
+		"Spearman interrupts Raider's charge (round-1 long weapon)", "Raider charges into Spearman")
+	if strings.Contains(log, "Spearman takes its delayed segment") {
+		t.Errorf("the spearman gave its number; it should not act again:\n%s", log)
+	}
+}
+
+func TestAcksReceiveActsAtLimitWithoutCharge(t *testing.T) {
+	// Nobody charges (the raider is too far): the spearman acts at -5.
+	log := acksTrace(t, acksHead+`distance: 200
+sides:
+  - name: a
+    combatants:
+      - {name: Spearman, hp: 100, damage: 1, weapon: long, initiative_rolls: [5], policy: receive}
+  - name: b
+    combatants:
+      - {name: Raider, hp: 100, damage: 1, initiative_rolls: [3]}
+`, 0)
+	acksInOrder(t, log, "Spearman delays to count -5", "Raider marches", "Spearman takes its delayed segment at count -5")
+}
+
+func TestAcksDefaultCharges(t *testing.T) {
+	log := acksTrace(t, acksHead+`distance: 40
+sides:
+  - name: a
+    combatants:
+      - {name: Fighter, hp: 100, damage: 1, initiative_rolls: [5]}
+      - {name: Careful, hp: 100, damage: 1, initiative_rolls: [4], policy: {name: default, charge: never}}
+  - name: b
+    combatants:
+      - {name: Orc, hp: 100, damage: 1, speed: 0, initiative_rolls: [1]}
+`, 0)
+	acksInOrder(t, log, "Fighter charges Orc", "Careful marches toward Orc")
+}
+
+func TestAcksReadyVsCharge(t *testing.T) {
+	log := acksTrace(t, acksHead+`distance: 40
+sides:
+  - name: a
+    combatants:
+      - {name: Guard, hp: 100, damage: 1, initiative_rolls: [5], policy: ready}
+  - name: b
+    combatants:
+      - {name: Orc, hp: 100, damage: 1, initiative_rolls: [1]}
+`, 0)
+	acksInOrder(t, log, "Guard readies an attack", "Orc charges Guard", "Guard takes its readied attack", "Orc charges into Guard")
+}
+
+func TestAcksLongWeaponAtSelf(t *testing.T) {
+	// Two spearmen; the raider charges Spearman A. By default only A
+	// interrupts (B keeps its number); with interrupt: always both do.
+	src := acksHead + `distance: 40
+sides:
+  - name: a
+    combatants:
+      - {name: A, hp: 100, damage: 1, weapon: long, initiative_rolls: [1]}
+      - {name: B, hp: 100, damage: 1, weapon: long, initiative_rolls: [1], policy: POLICY}
+  - name: b
+    combatants:
+      - {name: Raider, hp: 100, damage: 1, initiative_rolls: [6], policy: {name: default, prefer: A}}
+`
+	log := acksTrace(t, strings.Replace(src, "POLICY", "default", 1), 0)
+	acksInOrder(t, log, "Raider charges A", "A interrupts Raider's charge", "Raider charges into A", "B's segment")
+	if strings.Contains(log, "B interrupts") {
+		t.Errorf("B interrupted a charge at A:\n%s", log)
+	}
+	log = acksTrace(t, strings.Replace(src, "POLICY", "{name: default, interrupt: always}", 1), 0)
+	acksInOrder(t, log, "A interrupts Raider's charge", "B interrupts Raider's charge")
+}
+
+func TestAcksTargetsDeclaredCasters(t *testing.T) {
+	log := acksTrace(t, acksHead+`distance: 30
+sides:
+  - name: a
+    combatants:
+      - {name: Fighter, hp: 3, damage: 1, initiative_rolls: [1]}
+      - {name: Mage, hp: 9, damage: 1, initiative_rolls: [1], spells: [{name: bolt, damage: 1d6}]}
+  - name: b
+    combatants:
+      - {name: Archer, hp: 100, damage: 1, weapon: missile, initiative_rolls: [6], policy: {name: default, target: casters}}
+      - {name: Archer2, hp: 100, damage: 1, weapon: missile, initiative_rolls: [5]}
+`, 0)
+	acksInOrder(t, log, "Mage declares a spell (bolt)", "Archer attacks Mage", "Archer2 attacks Fighter")
+}
+
+func TestAcksWithdrawWhenLow(t *testing.T) {
+	log := acksTrace(t, strings.Replace(acksHead, "max_rounds: 1", "max_rounds: 2", 1)+`distance: 0
+sides:
+  - name: a
+    combatants:
+      - {name: Fighter, hp: 3, damage: 1, initiative_rolls: [6, 6], policy: {name: default, withdraw_below: 3}}
+  - name: b
+    combatants:
+      - {name: Orc, hp: 100, damage: 1, speed: 0, attack_throw: 40, initiative_rolls: [1, 1]}
+`, 0)
+	acksInOrder(t, log, "Fighter declares a withdrawal", "Fighter withdraws (up to 15 ft)",
+		"-- round 2", "Fighter's segment", "Fighter readies an attack")
+}
+
+func TestAcksDelayPolicy(t *testing.T) {
+	log := acksTrace(t, acksHead+`distance: 0
+sides:
+  - name: a
+    combatants:
+      - {name: Quintus, hp: 100, damage: 1, initiative_rolls: [4], policy: {name: delay, until: Balbus}}
+      - {name: Balbus, hp: 100, damage: 1, initiative_rolls: [2]}
+      - {name: Titus, hp: 100, damage: 1, initiative_rolls: [6], policy: {name: delay, count: 1}}
+  - name: b
+    combatants:
+      - {name: Orc, hp: 100, damage: 1, initiative_rolls: [3]}
+`, 0)
+	acksInOrder(t, log, "Titus delays to count 1", "Quintus delays until Balbus has acted", "Orc's segment",
+		"Balbus's segment", "Quintus takes its delayed segment at count 2", "Titus takes its delayed segment at count 1")
+}
+
+func TestAcksPolicyParams(t *testing.T) {
+	for _, tc := range []struct{ policy, want string }{
+		{"{name: default, target: bravest}", `"bravest" is not valid`},
+		{"{name: default, colour: red}", `unknown field "colour"`},
+		{"{name: delay, until: Nobody}", `no combatant "Nobody"`},
+		{"{name: delay, until: Orc, count: 2}", "give until or count, not both"},
+		{"{name: ready, when: sometimes}", `"sometimes" is not valid`},
+		{"{name: receive, when: always}", `unknown field "when"`},
+	} {
+		src := acksHead + "distance: 0\nsides:\n  - name: a\n    combatants:\n      - {name: A, hp: 5, damage: 1, policy: " + tc.policy +
+			"}\n  - name: b\n    combatants:\n      - {name: Orc, hp: 5, damage: 1}\n"
+		sc, err := scenario.Load("acks.yaml", []byte(src), nil, rulesets.Schema)
+		if err == nil {
+			_, err = rulesets.Compile(sc)
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("policy %s: error %v; want %q", tc.policy, err, tc.want)
+		}
+	}
+}
