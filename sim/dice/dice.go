@@ -181,7 +181,7 @@ func meanKeepHigh(n, m, k int) float64 {
 
 // Roll draws one outcome, one r.Die call per physical die in term order.
 // It does not allocate.
-func (e Expr) Roll(r *rng.Stream) int {
+func (e *Expr) Roll(r *rng.Stream) int {
 	total := e.k
 	for i := range e.terms {
 		t := &e.terms[i]
