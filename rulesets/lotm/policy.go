@@ -1,9 +1,6 @@
 package lotm
 
 import (
-	"sort"
-	"strings"
-
 	"simctl/sim"
 	"simctl/sim/scenario"
 )
@@ -153,48 +150,20 @@ type Plan struct {
 // reporting bad parameters through d.
 type PolicyMaker func(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy
 
-type policyEntry struct {
-	make PolicyMaker
-	doc  sim.Field
-}
-
-var policies = map[string]policyEntry{}
+var policies = sim.NewPolicies[PolicyMaker]("lotm")
 
 // RegisterPolicy adds a named policy. Call it from an init function only.
-func RegisterPolicy(name, doc string, make PolicyMaker) {
-	if _, dup := policies[name]; dup {
-		panic("lotm: policy " + name + " registered twice")
-	}
-	policies[name] = policyEntry{make, sim.Field{Name: name, Doc: doc}}
-}
+func RegisterPolicy(name, doc string, make PolicyMaker) { policies.Register(name, doc, make) }
 
 // PolicyNames lists the registered policies, sorted.
-func PolicyNames() []string {
-	names := make([]string, 0, len(policies))
-	for n := range policies {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func PolicyNames() []string { return policies.Names() }
 
-func policyDocs() []sim.Field {
-	var out []sim.Field
-	for _, n := range PolicyNames() {
-		out = append(out, policies[n].doc)
-	}
-	return out
-}
+func policyDocs() []sim.Field { return policies.Docs() }
 
 func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
-	name := spec.Name
-	if name == "" {
-		name = "default"
-	}
-	e, ok := policies[name]
+	make, ok := policies.Lookup(d, spec)
 	if !ok {
-		d.Errorf(spec.Node, spec.Path, "unknown policy %q; valid: %s", name, strings.Join(PolicyNames(), ", "))
 		return nil
 	}
-	return e.make(d, g, self, spec)
+	return make(d, g, self, spec)
 }

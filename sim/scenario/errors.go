@@ -170,3 +170,12 @@ func unknownField(key string, valid []string) string {
 	sort.Strings(sorted)
 	return msg + "; valid fields: " + strings.Join(sorted, ", ")
 }
+
+// Suggest is ` (did you mean "x"?)` for the name in valid closest to s, or
+// "" when none is close.
+func Suggest(s string, valid []string) string {
+	if c := closest(s, valid); c != "" {
+		return fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	return ""
+}

@@ -646,3 +646,7 @@ func (d *Decoder) Unknown(key *yaml.Node, path string, valid []string) {
 
 // Mapping exported for rulesets whose fields are themselves mappings
 // (d20 spells, for example).
+
+// NewDecoder returns a Decoder that records problems in rep (for tests and
+// for tools that decode YAML outside a scenario file).
+func NewDecoder(rep *Reporter) *Decoder { return &Decoder{rep: rep} }

@@ -1,0 +1,81 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"simctl/sim/scenario"
+)
+
+// Policies is a ruleset's registry of named scripted policies. M is the
+// ruleset's policy constructor type. Package agents fills the registries
+// from init functions; after initialisation they are only read, so lookups
+// are safe from any goroutine.
+type Policies[M any] struct {
+	owner string // the ruleset, for messages
+	m     map[string]policyEntry[M]
+}
+
+type policyEntry[M any] struct {
+	make M
+	doc  Field
+}
+
+// NewPolicies returns an empty registry for the ruleset called owner.
+func NewPolicies[M any](owner string) *Policies[M] {
+	return &Policies[M]{owner: owner, m: map[string]policyEntry[M]{}}
+}
+
+// Register adds a named policy. It panics on a duplicate name (a
+// programming error, caught at start-up).
+func (p *Policies[M]) Register(name, doc string, make M) {
+	if _, dup := p.m[name]; dup {
+		panic(fmt.Sprintf("%s: policy %q registered twice", p.owner, name))
+	}
+	p.m[name] = policyEntry[M]{make, Field{Name: name, Doc: doc}}
+}
+
+// Names lists the registered policies, sorted.
+func (p *Policies[M]) Names() []string {
+	names := make([]string, 0, len(p.m))
+	for n := range p.m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Docs documents the policies for `simctl rules`, leaving out test-only
+// ones (named "test-...").
+func (p *Policies[M]) Docs() []Field {
+	var out []Field
+	for _, n := range p.Names() {
+		if !strings.HasPrefix(n, "test-") {
+			out = append(out, p.m[n].doc)
+		}
+	}
+	return out
+}
+
+// Lookup finds the constructor named by spec ("default" when spec names
+// none), reporting an unknown name through d with the valid ones.
+func (p *Policies[M]) Lookup(d *scenario.Decoder, spec scenario.Policy) (M, bool) {
+	name := spec.Name
+	if name == "" {
+		name = "default"
+	}
+	e, ok := p.m[name]
+	if ok {
+		return e.make, true
+	}
+	valid := p.Names()
+	if spec.Name == "" { // the implicit default is missing: a linking mistake
+		d.Errorf(nil, "sides", "no policy %q is registered for %s (is package agents linked?); valid: %s",
+			name, p.owner, strings.Join(valid, ", "))
+	} else {
+		d.Errorf(spec.Node, spec.Path, "unknown policy %q%s; valid: %s", name, scenario.Suggest(name, valid), strings.Join(valid, ", "))
+	}
+	var zero M
+	return zero, false
+}
