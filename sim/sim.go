@@ -132,3 +132,22 @@ type Option struct {
 type Field struct {
 	Name, Doc string
 }
+
+// RosterIndex finds a combatant in a roster by its roster name ("Orc#2"),
+// or by its template name ("Fighter") when that has a single copy; ok is
+// false when the name is unknown or names several copies.
+func RosterIndex(roster []Entrant, name string) (i int, ok bool) {
+	found := -1
+	for i, e := range roster {
+		if e.Name == name {
+			return i, true
+		}
+		if len(e.Name) > len(name) && e.Name[:len(name)+1] == name+"#" {
+			if found >= 0 {
+				return -1, false
+			}
+			found = i
+		}
+	}
+	return found, found >= 0
+}

@@ -145,21 +145,7 @@ func (g *Game) SideCount(s int) int { return g.sideCount[s] }
 
 // Index returns the roster index of a combatant by roster name, or by
 // template name when it has a single copy.
-func (g *Game) Index(name string) (int, bool) {
-	found := -1
-	for i, c := range g.C {
-		if c.Name == name {
-			return i, true
-		}
-		if strings.HasPrefix(c.Name, name+"#") {
-			if found >= 0 {
-				return -1, false
-			}
-			found = i
-		}
-	}
-	return found, found >= 0
-}
+func (g *Game) Index(name string) (int, bool) { return sim.RosterIndex(g.roster, name) }
 
 // Compile implements sim.Ruleset.
 func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {

@@ -2,7 +2,6 @@ package cavaliers
 
 import (
 	"strconv"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -53,21 +52,7 @@ func (g *Game) NewTable() sim.Table { return newTable(g) }
 
 // Index returns the roster index of a combatant by roster name, or by
 // template name when it has a single copy.
-func (g *Game) Index(name string) (int, bool) {
-	found := -1
-	for i, c := range g.C {
-		if c.Name == name {
-			return i, true
-		}
-		if strings.HasPrefix(c.Name, name+"#") {
-			if found >= 0 {
-				return -1, false
-			}
-			found = i
-		}
-	}
-	return found, found >= 0
-}
+func (g *Game) Index(name string) (int, bool) { return sim.RosterIndex(g.roster, name) }
 
 // unusedFields are common scenario fields that mean nothing here; a value
 // for one is an error rather than silently ignored.
