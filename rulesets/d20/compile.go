@@ -115,9 +115,8 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			}
 		}
 	}
-	if err := sc.Rep.Err(); err != nil {
-		return nil, err
-	}
+	// Policies are compiled even after field errors, so one pass reports
+	// every problem (a policy naming a missing spell may add a second line).
 	for _, p := range pols {
 		g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
 	}

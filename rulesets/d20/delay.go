@@ -87,7 +87,14 @@ func (t *Table) resumeWaiters(anchor int) {
 	for k := 0; k < len(t.order); k++ {
 		d := t.order[k]
 		f := &t.f[d]
-		if !f.delayed || f.delayAfter < 0 || f.out || t.f[f.delayAfter].lastAct <= f.delayMark {
+		// Waiting for X ends when X acts, or when X drops while it waits: a
+		// delayer may act whenever it likes, and waiting for someone who
+		// can no longer act is nobody's tactic. (X already down when the
+		// wait began is the policy's mistake: the action is lost.)
+		if !f.delayed || f.delayAfter < 0 || f.out {
+			continue
+		}
+		if x := &t.f[f.delayAfter]; x.lastAct <= f.delayMark && !(x.out && x.outAt > f.delayMark) {
 			continue
 		}
 		t.place(d, anchor, true)

@@ -14,6 +14,7 @@ func (t *Table) damage(a, d, dmg int) {
 	}
 	if !f.out {
 		f.out = true
+		f.outAt = t.seq
 		t.standing[t.side(d)]--
 		f.readied, f.delayed = false, false
 	}

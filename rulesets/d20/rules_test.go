@@ -651,6 +651,32 @@ sides:
 			t.Errorf("D's count %d, want 15 (unchanged)", r.count("D"))
 		}
 	})
+	// The waiter does not wait for a combatant that drops while it waits:
+	// it acts right after the turn in which that happened.
+	t.Run("the named combatant drops while it waits: act right after", func(t *testing.T) {
+		src := `
+name: dropped
+ruleset: d20
+max_rounds: 2
+sides:
+  - name: a
+    policy: {name: test-script}
+    combatants:
+      - {name: D, ` + tough + `, initiative_roll: 15, policy: {name: test-script, do: delay, until: X, rounds: [1]}}
+      - {name: X, hp: 1, ac: 10, init: 0, attacks: [30], damage: 1, initiative_roll: 5}
+  - name: b
+    combatants:
+      - {name: K, ` + tough + `, initiative_roll: 10, spells: [{name: bolt, damage: 50, level: 1}], policy: {name: test-script, do: cast, spell: bolt, target: X, rounds: [1]}}
+`
+		r := play(t, g(t, src), 1)
+		r.inOrder(r.round(1), "D delays until X", "K's turn", "X is dead", "D takes its delayed action at count 10", "D attacks K")
+		if r.get(0, sim.ActionsLost) != 0 {
+			t.Errorf("actions_lost = %d, want 0", r.get(0, sim.ActionsLost))
+		}
+		if r.count("D") != 10 {
+			t.Errorf("D's count %d, want 10 (K's)", r.count("D"))
+		}
+	})
 	surprise := func(xRoll int, dRounds string) string {
 		return fmt.Sprintf(`
 name: surprise-delay

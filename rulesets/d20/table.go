@@ -26,6 +26,7 @@ type fighter struct {
 	delayAfter int // -1: delaying to count delayTo
 	delayTo    int
 	delayMark  int // Table.seq when it began to delay: it waits for delayAfter to act after that
+	outAt      int // Table.seq when it went out of the fight
 
 	readied bool
 	ready   Plan
