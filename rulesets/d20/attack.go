@@ -90,14 +90,12 @@ func (t *Table) attack(a, d, bonus, extraMult int) int {
 	}
 	mult := 1 + extraMult
 	crit := false
+	conf := 0 // the confirmation roll, 0 when none was made
 	if roll >= c.ThreatFrom {
 		crit = true
 		if t.g.Opt.ConfirmCrits {
-			conf := t.r.D20()
+			conf = t.r.D20()
 			crit = conf == 20 || (conf != 1 && conf+bonus >= ac)
-			if t.log != nil {
-				t.logf("  threat: confirmation d20 %d %+d = %d vs AC %d: %v", conf, bonus, conf+bonus, ac, crit)
-			}
 		}
 		if crit {
 			mult += c.CritMult - 1
@@ -114,8 +112,9 @@ func (t *Table) attack(a, d, bonus, extraMult int) int {
 		if crit {
 			what = "critical hit"
 		}
-		if t.log != nil {
-			t.logf("%s attacks %s: d20 %d %+d = %d vs AC %d: %s for %d (damage x%d)", c.Name, t.name(d), roll, bonus, roll+bonus, ac, what, dmg, mult)
+		t.logf("%s attacks %s: d20 %d %+d = %d vs AC %d: %s for %d (damage x%d)", c.Name, t.name(d), roll, bonus, roll+bonus, ac, what, dmg, mult)
+		if conf > 0 {
+			t.logf("  (threat; confirmation d20 %d %+d = %d vs AC %d: %s)", conf, bonus, conf+bonus, ac, map[bool]string{true: "confirmed", false: "not confirmed"}[crit])
 		}
 	}
 	t.damage(a, d, dmg)
