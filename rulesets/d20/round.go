@@ -45,7 +45,7 @@ func (t *Table) turn(i int) {
 	if t.first < 0 {
 		t.first = i
 	}
-	t.actor, t.cur = i, t.index(i)
+	t.actor = i // playRound has t.cur on i already
 	t.c.Inc(c.Side, sim.Turns)
 	if t.log != nil {
 		t.logf("%s's turn (count %d, hp %d)", c.Name, f.count, f.hp)
