@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -354,13 +353,4 @@ func parseShard(s string) (k, of int, err error) {
 		return 0, 0, fmt.Errorf("--shard: index %q must be a whole number from 0 to %d", ks, of-1)
 	}
 	return k, of, nil
-}
-
-func sortedKeys[M ~map[string]V, V any](m M) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

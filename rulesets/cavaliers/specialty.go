@@ -28,9 +28,6 @@ const (
 // SpecialtyNames are the scenario names, by value.
 var SpecialtyNames = []string{"none", "impulse", "vigilance", "timing"}
 
-// attributeNames is the attribute each specialty rolls, by value.
-var attributeNames = []string{"-", "Verve", "Affinity", "Guile"}
-
 func (s Specialty) String() string { return SpecialtyNames[s] }
 
 // Ability is one of the three uses of the Initiative skill.
