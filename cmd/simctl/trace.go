@@ -4,9 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
-	"simctl/sim"
+	"simctl/reports"
 )
 
 func cmdTrace(args []string, stdout, stderr io.Writer) int {
@@ -32,33 +31,9 @@ func cmdTrace(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
-	var names []string
-	for _, e := range g.Roster() {
-		names = append(names, e.Name)
+	if err := reports.Trace(stdout, sc, g, *seed, *enc); err != nil {
+		fmt.Fprintln(stderr, "simctl trace:", err)
+		return exitFailure
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)  seed %d  encounter %d\n", sc.Name, sc.Ruleset, *seed, *enc)
-	o, t := sim.Replay(g, *seed, *enc, &sim.Log{W: &b, Names: names})
-	fmt.Fprintf(&b, "\ncounted: ")
-	if o.Winner >= 0 {
-		fmt.Fprintf(&b, "winner %s", sc.Sides[o.Winner].Name)
-	} else {
-		b.WriteString("draw")
-	}
-	fmt.Fprintf(&b, ", rounds %d, survivors %s %d / %s %d", o.Rounds, sc.Sides[0].Name, o.Survivors[0], sc.Sides[1].Name, o.Survivors[1])
-	if o.FirstActor >= 0 {
-		fmt.Fprintf(&b, ", first to act %s", names[o.FirstActor])
-	}
-	b.WriteString("\n")
-	for s := 0; s < 2; s++ {
-		fmt.Fprintf(&b, "  %s:", sc.Sides[s].Name)
-		for k, name := range g.Counters() {
-			if v := t.Counts.Get(s, k); v != 0 {
-				fmt.Fprintf(&b, " %s=%d", name, v)
-			}
-		}
-		b.WriteString("\n")
-	}
-	io.WriteString(stdout, b.String())
 	return exitOK
 }

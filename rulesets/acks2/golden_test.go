@@ -2,14 +2,13 @@ package acks2_test
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
 
+	"simctl/reports"
 	"simctl/rulesets"
 	"simctl/scenarios"
-	"simctl/sim"
 	"simctl/sim/scenario"
 )
 
@@ -25,9 +24,7 @@ const (
 )
 
 // traceOf renders a built-in scenario's encounter exactly as `simctl trace
-// NAME --seed S --encounter I` prints it (cmd/simctl/trace.go; the test
-// cannot import package main, so it repeats that file's few lines of
-// framing around the referee's narration).
+// NAME --seed S --encounter I` prints it (both use reports.Trace).
 func traceOf(t *testing.T, name string, seed uint64, enc int64) string {
 	t.Helper()
 	data, display, ok := scenarios.Read(name)
@@ -42,32 +39,9 @@ func traceOf(t *testing.T, name string, seed uint64, enc int64) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, e := range g.Roster() {
-		names = append(names, e.Name)
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)  seed %d  encounter %d\n", sc.Name, sc.Ruleset, seed, enc)
-	o, tally := sim.Replay(g, seed, enc, &sim.Log{W: &b, Names: names})
-	fmt.Fprintf(&b, "\ncounted: ")
-	if o.Winner >= 0 {
-		fmt.Fprintf(&b, "winner %s", sc.Sides[o.Winner].Name)
-	} else {
-		b.WriteString("draw")
-	}
-	fmt.Fprintf(&b, ", rounds %d, survivors %s %d / %s %d", o.Rounds, sc.Sides[0].Name, o.Survivors[0], sc.Sides[1].Name, o.Survivors[1])
-	if o.FirstActor >= 0 {
-		fmt.Fprintf(&b, ", first to act %s", names[o.FirstActor])
-	}
-	b.WriteString("\n")
-	for s := 0; s < 2; s++ {
-		fmt.Fprintf(&b, "  %s:", sc.Sides[s].Name)
-		for k, name := range g.Counters() {
-			if v := tally.Counts.Get(s, k); v != 0 {
-				fmt.Fprintf(&b, " %s=%d", name, v)
-			}
-		}
-		b.WriteString("\n")
+	if err := reports.Trace(&b, sc, g, seed, enc); err != nil {
+		t.Fatal(err)
 	}
 	return b.String()
 }
