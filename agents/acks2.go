@@ -327,23 +327,10 @@ type acksDelay struct {
 
 func makeAcksDelay(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.Policy) acks2.Policy {
 	p := newParams(d, spec, append([]string{"until", "count", "rounds"}, acksDefaultParams...))
-	pol := &acksDelay{acksDefault: *readAcksDefault(p, g, self), until: -1}
-	name, n := p.str("until")
-	count, hasCount := p.integer("count", 0, -10, 10)
-	switch {
-	case n != nil && hasCount:
-		d.Errorf(spec.Node, spec.Path, "give until or count, not both")
-	case n != nil:
-		pol.until = acksIndex(p, g, name, n)
-		if pol.until == self {
-			d.Errorf(n, p.path("until"), "a combatant cannot delay until it has acted itself")
-		}
-	case hasCount:
-		pol.count = count
-	default:
-		d.Errorf(spec.Node, spec.Path, "policy delay needs until: NAME (a combatant) or count: N")
-	}
-	pol.firstOnly = p.enum("rounds", "all", []string{"all", "first"}) == "first"
+	pol := &acksDelay{acksDefault: *readAcksDefault(p, g, self)}
+	pol.until, pol.count, pol.firstOnly = p.delayParams(self, -10, 10, func(name string, n *yaml.Node) int {
+		return acksIndex(p, g, name, n)
+	})
 	return pol
 }
 

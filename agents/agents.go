@@ -66,3 +66,25 @@ func (p params) boolean(name string, def bool) bool {
 	}
 	return def
 }
+
+// delayParams are the parameters of the delay policies (d20 and ACKS):
+// until: NAME (a combatant, found by index) or count: N within [lo, hi], and
+// rounds: all | first. until is -1 when a count was given.
+func (p params) delayParams(self, lo, hi int, index func(name string, n *yaml.Node) int) (until, count int, firstOnly bool) {
+	until = -1
+	name, n := p.str("until")
+	count, hasCount := p.integer("count", 0, lo, hi)
+	switch {
+	case n != nil && hasCount:
+		p.d.Errorf(p.spec.Node, p.spec.Path, "give until or count, not both")
+	case n != nil:
+		until = index(name, n)
+		if until == self {
+			p.d.Errorf(n, p.path("until"), "a combatant cannot delay until it has acted itself")
+		}
+	case !hasCount:
+		p.d.Errorf(p.spec.Node, p.spec.Path, "policy delay needs until: NAME (a combatant) or count: N")
+	}
+	firstOnly = p.enum("rounds", "all", []string{"all", "first"}) == "first"
+	return until, count, firstOnly
+}

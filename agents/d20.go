@@ -196,23 +196,10 @@ type d20Delay struct {
 
 func makeD20Delay(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
 	p := newParams(d, spec, append([]string{"until", "count", "rounds"}, defaultParams...))
-	pol := &d20Delay{d20Default: *readDefault(p, g, self), until: -1}
-	name, n := p.str("until")
-	count, hasCount := p.integer("count", 0, -100, 100)
-	switch {
-	case n != nil && hasCount:
-		d.Errorf(spec.Node, spec.Path, "give until or count, not both")
-	case n != nil:
-		pol.until = combatantIndex(p, g, name, n)
-		if pol.until == self {
-			d.Errorf(n, p.path("until"), "a combatant cannot delay until it has acted itself")
-		}
-	case hasCount:
-		pol.count = count
-	default:
-		d.Errorf(spec.Node, spec.Path, "policy delay needs until: NAME (a combatant) or count: N")
-	}
-	pol.firstOnly = p.enum("rounds", "all", []string{"all", "first"}) == "first"
+	pol := &d20Delay{d20Default: *readDefault(p, g, self)}
+	pol.until, pol.count, pol.firstOnly = p.delayParams(self, -100, 100, func(name string, n *yaml.Node) int {
+		return combatantIndex(p, g, name, n)
+	})
 	return pol
 }
 
