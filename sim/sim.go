@@ -57,11 +57,35 @@ type Entrant struct {
 
 // Outcome is what one encounter decided.
 type Outcome struct {
-	Winner     int    // side index, or -1 for a draw
-	Rounds     int    // regular rounds played (a surprise or ambush round not included)
-	Survivors  [2]int // combatants of each side still in the fight
-	FirstActor int    // roster index of the first combatant to act, -1 if none
+	Winner    int    // side index, or -1 for a draw
+	Rounds    int    // regular rounds played (a surprise or ambush round not included)
+	Survivors [2]int // combatants of each side still in the fight
+	// FirstActor is the roster index of the first combatant to take an
+	// action, -1 if nobody did. Deciding to delay or to ready is not an
+	// action; the delayed or readied action, when taken, is (so is an
+	// attack of opportunity, an interrupt or a surprise/ambush-round action).
+	FirstActor int
+	// FirstInOrder is the roster index of the combatant first in the
+	// initiative order of the first round in which anyone had a turn (the
+	// surprise or ambush round when there is one), -1 if nobody had one.
+	FirstInOrder int
+	// Draw says why an encounter without a winner ended (DrawNone when a
+	// side won).
+	Draw DrawCause
 }
+
+// DrawCause is why an encounter ended without a winner.
+type DrawCause uint8
+
+// Draw causes.
+const (
+	DrawNone      DrawCause = iota // a side won
+	DrawMaxRounds                  // max_rounds reached with both sides still fighting
+	DrawAllGone                    // no combatant of either side is left fighting: both sides fled or routed, or fell together
+)
+
+// DrawCauseNames are the JSON names of the draw causes, by value.
+var DrawCauseNames = []string{"", "max_rounds", "all_gone"}
 
 // Base counters every ruleset records (the JSON action_economy contract).
 // A ruleset appends its own after these.
