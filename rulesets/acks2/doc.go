@@ -32,7 +32,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "behind", Doc: "feet behind its side's front line at the start (default 0): a rear rank a charger must get past"},
 			{Name: "spells", Doc: "list of {name, damage, uses (default 1), save (none|half|negates), ongoing (DICE), ongoing_at (start|end), ongoing_rounds (default 1), ongoing_save, push (feet)}; declared before initiative, cast in the caster's segment"},
 		},
-		Actions: []sim.Field{
+		Actions: append([]sim.Field{
 			{Name: "declarations", Doc: "before initiative: a spell, a withdrawal or a retreat (public: policies may target declared casters); the declared action is the segment's action, it may be delayed but not replaced"},
 			{Name: "initiative", Doc: "1d6 + init every round; the referee counts 10, 9, ... -10 and each combatant acts on its number; same-number order below"},
 			{Name: "attack", Doc: "an attack action at an enemy within 5 feet (melee, long) or in range (missile; allowed while engaged); not engaged, a melee combatant first moves up to its speed, or marches up to twice its speed without attacking"},
@@ -51,7 +51,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "morale", Doc: "after the count, options morale_trigger, morale_repeat, morale_flee_at; fleeing combatants are out, counted as fled"},
 			{Name: "first in order / first actor", Doc: "first in order: the first combatant called in round 1's count (highest number, same-number rule applied). First actor: the first combatant whose action began — an attack, charge, march, spell, withdrawal or retreat, on its number or when its delay ends, or a readied or round-1 attack; delaying, readying and a segment lost to a disrupted spell are not actions. A charger whose movement triggers a readied or round-1 attack began its action first, so it is the first actor although the interrupting attack lands before its own"},
 			{Name: "draws", Doc: "max_rounds reached with both sides in the fight (draw cause max_rounds), or both sides out at once — they fled in the same morale step, or the last of each fell to the same round's effects (all_gone)"},
-		},
+		}, checklistFields()...),
 		Counters: counterDocs,
 	}
 }
