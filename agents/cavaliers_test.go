@@ -271,6 +271,10 @@ sides:
 		"{name: none, reprise: always}":          `unknown field "reprise"`,
 		"{name: default, ward: Nobody}":          `no combatant "Nobody"`,
 		"{name: default, target: weakest, x: 1}": `unknown field "x"`,
+		"{name: default, reserve: parry}":        `"seize", "interpose", "reprise", "none"`,
+		"{name: default, roll: timing}":          "G has no ranks in timing; it has ranks in vigilance",
+		"{name: default, roll: fastest}":         `"main", "highest_die"`,
+		"{name: none, roll: main}":               `unknown field "roll"`,
 	}
 	for pol, want := range cases {
 		sc, err := scenario.Load("p.yaml", []byte(strings.Replace(base, "POLICY", pol, 1)), nil, rulesets.Schema)
@@ -280,6 +284,14 @@ sides:
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "p.yaml:6:") {
 			t.Errorf("policy %s: got %v, want p.yaml:6: ... %q", pol, err, want)
 		}
+	}
+	// reserve needs a specialty to buy with.
+	sc, err := scenario.Load("p.yaml", []byte(strings.Replace(strings.Replace(base, "policy: none}", "policy: {name: default, reserve: seize}}", 1), "POLICY", "none", 1)), nil, rulesets.Schema)
+	if err == nil {
+		_, err = rulesets.Compile(sc)
+	}
+	if err == nil || !strings.Contains(err.Error(), "p.yaml:5:") || !strings.Contains(err.Error(), "W has no Initiative specialty to buy Seize the Initiative with") {
+		t.Errorf("reserve without a specialty: got %v", err)
 	}
 	var _ cavaliers.Policy // the policies implement the ruleset's interface
 }
