@@ -78,6 +78,9 @@ func TestSeveralSpecialties(t *testing.T) {
 	} {
 		g := compile(t, scen(1, "budget", strings.Replace(a, "ROLL", tc.roll, 1), b))
 		_, c, log, tb := play(g, 1)
+		if !strings.Contains(log, "Duelist (side 0, impulse, pool d6, also timing d10+1d6) hp 100") {
+			t.Errorf("roll %s: the setup line should list both specialties\n%s", tc.roll, log)
+		}
 		if !strings.Contains(log, tc.line) {
 			t.Errorf("roll %s: log lacks %q\n%s", tc.roll, tc.line, log)
 		}

@@ -100,8 +100,12 @@ func (t *Table) setup() {
 			if c.Enters > 1 {
 				when = "enters in round " + strconv.Itoa(c.Enters)
 			}
-			t.logf("%s (side %d, %s, pool %s) hp %d, attack %s vs defence %s, damage %s, Area %d, %s",
-				c.Name, c.Side, c.Specialty, c.Pool, hp, c.Attack, c.Defence, c.Damage, c.Area, when)
+			also := ""
+			for _, r := range c.Ranks[1:] {
+				also += ", also " + r.Specialty.String() + " " + r.Pool.String()
+			}
+			t.logf("%s (side %d, %s, pool %s%s) hp %d, attack %s vs defence %s, damage %s, Area %d, %s",
+				c.Name, c.Side, c.Specialty, c.Pool, also, hp, c.Attack, c.Defence, c.Damage, c.Area, when)
 		}
 	}
 }
