@@ -27,7 +27,7 @@ func init() {
 		"delay on its number until a named combatant has acted (until: NAME) or to a count (count: N; below the limit it waits to the limit), then act as default; "+
 			"acts at once if NAME will not act again this round. Params: until, count, rounds (all|first), plus default's", makeAcksDelay)
 	acks2.RegisterPolicy("ready",
-		"ready vs charge: when no enemy is within reach, ready an attack (taken when an enemy's movement ends in reach, and it still acts on its number) instead of charging or closing in; "+
+		"ready vs charge: when no enemy is within reach, ready an attack (taken from the next round on — or the same round with option ready_same_round — when an enemy's movement ends in reach, and it still acts on its number; readying again keeps the one it holds) instead of charging or closing in; "+
 			"otherwise as default. Params: when (unreachable|always: ready every segment, even with an enemy in reach), plus default's", makeAcksReady)
 	acks2.RegisterPolicy("receive",
 		"stand and receive the charge: in round 1, while it has a missile or long weapon ready and no enemy in reach, delay to its limit so the round-1 attack against a charger stays open "+

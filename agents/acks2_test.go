@@ -100,7 +100,10 @@ sides:
 }
 
 func TestAcksReadyVsCharge(t *testing.T) {
-	log := acksTrace(t, acksHead+`distance: 40
+	// The option ready_same_round lets the attack readied at 5 meet the
+	// charge at 1 of the same round (by default it only counts from the
+	// next round, when the source's "begins the round" holds).
+	log := acksTrace(t, strings.Replace(acksHead, "morale_trigger: none", "morale_trigger: none, ready_same_round: true", 1)+`distance: 40
 sides:
   - name: a
     combatants:

@@ -24,11 +24,15 @@ func init() {
 			"interpose (weakest: for the ally with the fewest hp, when it has fewer than itself | any: for any ally with fewer hp than itself | ward: for the ward | never; default weakest), "+
 			"ward (NAME: the ally to protect, for interpose/block/move ward), "+
 			"block (always: any enemy leaving its Area | ward: an enemy moving into the ward's Area | never; default always), "+
-			"reprise (always|never, default always)", makeCavDefault)
+			"reprise (always|never, default always), "+
+			"reserve (seize|interpose|reprise|none, default none: under spend: budget, keep the [+] that ability costs — use the others only with [+] to spare beyond its price, "+
+			"until too few [+] are left to ever pay it; no effect under spend: unlock, where nothing is spent), "+
+			"roll (for a combatant with ranks in several specialties, which one it rolls: main (default: the one in specialty:) | highest_die (the largest attribute die, first listed on a tie) | "+
+			"seize|interpose|reprise (the one whose ladder prices that ability lowest, first listed on a tie) | impulse|vigilance|timing (that one; it must have ranks in it))", makeCavDefault)
 	cavaliers.RegisterPolicy("guard",
 		"a bodyguard: default with move: ward, interpose: ward, block: ward. Params: ward (NAME, required) and default's", makeCavGuard)
 	cavaliers.RegisterPolicy("none",
-		"the baseline: advance toward the nearest enemy and attack the weakest in its Area; never seizes, interposes, blocks or reprises. Params: target, focus, move (as default)", makeCavNone)
+		"the baseline: advance toward the nearest enemy and attack the weakest in its Area; never seizes, interposes, blocks or reprises (so it rolls its main specialty). Params: target, focus, move (as default)", makeCavNone)
 }
 
 // Seize, interpose and block modes.
@@ -53,10 +57,12 @@ type cavPolicy struct {
 	block     int    // cavNever | cavAlways | cavWard
 	reprise   bool
 	ward      int // -1: none
+	reserve   int // the Ability whose price it keeps in [+] (budget); -1: none
+	roll      int // index in Combatant.Ranks it rolls
 }
 
 var cavBaseParams = []string{"target", "focus", "move"}
-var cavAbilityParams = []string{"seize", "wounded", "interpose", "ward", "block", "reprise"}
+var cavAbilityParams = []string{"seize", "wounded", "interpose", "ward", "block", "reprise", "reserve", "roll"}
 
 func makeCavDefault(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenario.Policy) cavaliers.Policy {
 	p := newParams(d, spec, append(append([]string(nil), cavBaseParams...), cavAbilityParams...))
@@ -79,7 +85,7 @@ func makeCavNone(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenario
 }
 
 func readCavBase(p params, g *cavaliers.Game, self int, move string) *cavPolicy {
-	pol := &cavPolicy{focus: -1, ward: -1, wounded: 50}
+	pol := &cavPolicy{focus: -1, ward: -1, wounded: 50, reserve: -1}
 	pol.target = p.enum("target", "weakest", []string{"weakest", "strongest", "random", "first"})
 	pol.move = p.enum("move", move, []string{"advance", "hold", "ward"})
 	if name, n := p.str("focus"); n != nil {
@@ -100,6 +106,18 @@ func readCav(p params, g *cavaliers.Game, self int, move, interpose, block strin
 	pol.interpose = modes[p.enum("interpose", interpose, []string{"weakest", "any", "ward", "never"})]
 	pol.block = modes[p.enum("block", block, []string{"always", "ward", "never"})]
 	pol.reprise = p.enum("reprise", "always", []string{"always", "never"}) == "always"
+	switch p.enum("reserve", "none", []string{"seize", "interpose", "reprise", "none"}) {
+	case "seize":
+		pol.reserve = int(cavaliers.Seize)
+	case "interpose":
+		pol.reserve = int(cavaliers.Interpose)
+	case "reprise":
+		pol.reserve = int(cavaliers.Reprise)
+	}
+	if pol.reserve >= 0 && cavaliers.Price(g.C[self].Specialty, cavaliers.Ability(pol.reserve)) == 0 && len(g.C[self].Ranks) == 1 {
+		p.d.Errorf(p.node("reserve"), p.path("reserve"), "%s has no Initiative specialty to buy %s with; reserve needs one", g.C[self].Name, cavaliers.Ability(pol.reserve))
+	}
+	pol.roll = readCavRoll(p, g, self)
 	if name, n := p.str("ward"); n != nil {
 		pol.ward = cavIndex(p, g, name, n, "ward")
 		switch {
@@ -114,6 +132,47 @@ func readCav(p params, g *cavaliers.Game, self int, move, interpose, block strin
 		}
 	}
 	return pol
+}
+
+// readCavRoll reads param roll: which of self's specialties it rolls.
+func readCavRoll(p params, g *cavaliers.Game, self int) int {
+	ranks := g.C[self].Ranks
+	valid := []string{"main", "highest_die", "seize", "interpose", "reprise", "impulse", "vigilance", "timing"}
+	mode := p.enum("roll", "main", valid)
+	best := 0
+	switch mode {
+	case "main":
+	case "highest_die":
+		for k, r := range ranks {
+			if r.Pool.Dice[0] > ranks[best].Pool.Dice[0] {
+				best = k
+			}
+		}
+	case "seize", "interpose", "reprise":
+		a := map[string]cavaliers.Ability{"seize": cavaliers.Seize, "interpose": cavaliers.Interpose, "reprise": cavaliers.Reprise}[mode]
+		for k, r := range ranks {
+			pk, pb := cavaliers.Price(r.Specialty, a), cavaliers.Price(ranks[best].Specialty, a)
+			if pk > 0 && (pb == 0 || pk < pb) {
+				best = k
+			}
+		}
+	default:
+		best = -1
+		for k, r := range ranks {
+			if r.Specialty.String() == mode {
+				best = k
+			}
+		}
+		if best < 0 {
+			var have []string
+			for _, r := range ranks {
+				have = append(have, r.Specialty.String())
+			}
+			p.d.Errorf(p.node("roll"), p.path("roll"), "%s has no ranks in %s; it has ranks in %s", g.C[self].Name, mode, strings.Join(have, ", "))
+			best = 0
+		}
+	}
+	return best
 }
 
 func cavIndex(p params, g *cavaliers.Game, name string, n *yaml.Node, param string) int {
@@ -147,6 +206,24 @@ func cavToward(from, area int) int {
 		return from - 1
 	}
 	return -1
+}
+
+// Roll implements cavaliers.Policy: the specialty chosen by param roll.
+func (p *cavPolicy) Roll(t *cavaliers.Table, self int) int { return p.roll }
+
+// spare reports whether self may spend on ability a with param reserve:
+// always under unlock (nothing is spent) or without a reserve; otherwise
+// the reserved ability itself, or another when the [+] left after paying
+// it still cover the reserve's price, or when the [+] left can no longer
+// pay the reserve at all (a budget never grows back).
+func (p *cavPolicy) spare(t *cavaliers.Table, self int, a cavaliers.Ability) bool {
+	if p.reserve < 0 || cavaliers.Ability(p.reserve) == a || t.Game().Opt.Spend == cavaliers.Unlock {
+		return true
+	}
+	spec := t.Specialty(self)
+	keep := cavaliers.Price(spec, cavaliers.Ability(p.reserve))
+	plus := t.Plus(self)
+	return keep == 0 || plus < keep || plus-cavaliers.Price(spec, a) >= keep
 }
 
 // Move implements cavaliers.Policy.
@@ -218,7 +295,7 @@ func (p *cavPolicy) Target(t *cavaliers.Table, self int) int {
 
 // Seize implements cavaliers.Policy.
 func (p *cavPolicy) Seize(t *cavaliers.Table, self, next int) bool {
-	if t.Side(next) == t.Side(self) {
+	if t.Side(next) == t.Side(self) || !p.spare(t, self, cavaliers.Seize) {
 		return false
 	}
 	switch p.seize {
@@ -237,6 +314,9 @@ func (p *cavPolicy) Seize(t *cavaliers.Table, self, next int) bool {
 
 // Interpose implements cavaliers.Policy.
 func (p *cavPolicy) Interpose(t *cavaliers.Table, self, attacker, target int) bool {
+	if !p.spare(t, self, cavaliers.Interpose) {
+		return false
+	}
 	switch p.interpose {
 	case cavWard:
 		return target == p.ward
@@ -258,6 +338,9 @@ func (p *cavPolicy) Interpose(t *cavaliers.Table, self, attacker, target int) bo
 
 // Block implements cavaliers.Policy.
 func (p *cavPolicy) Block(t *cavaliers.Table, self, mover, to int) bool {
+	if !p.spare(t, self, cavaliers.Interpose) {
+		return false
+	}
 	switch p.block {
 	case cavAlways:
 		return true
@@ -268,7 +351,9 @@ func (p *cavPolicy) Block(t *cavaliers.Table, self, mover, to int) bool {
 }
 
 // Reprise implements cavaliers.Policy.
-func (p *cavPolicy) Reprise(t *cavaliers.Table, self, target int) bool { return p.reprise }
+func (p *cavPolicy) Reprise(t *cavaliers.Table, self, target int) bool {
+	return p.reprise && p.spare(t, self, cavaliers.Reprise)
+}
 
 func cavAbs(x int) int {
 	if x < 0 {

@@ -271,6 +271,10 @@ sides:
 		"{name: none, reprise: always}":          `unknown field "reprise"`,
 		"{name: default, ward: Nobody}":          `no combatant "Nobody"`,
 		"{name: default, target: weakest, x: 1}": `unknown field "x"`,
+		"{name: default, reserve: parry}":        `"seize", "interpose", "reprise", "none"`,
+		"{name: default, roll: timing}":          "G has no ranks in timing; it has ranks in vigilance",
+		"{name: default, roll: fastest}":         `"main", "highest_die"`,
+		"{name: none, roll: main}":               `unknown field "roll"`,
 	}
 	for pol, want := range cases {
 		sc, err := scenario.Load("p.yaml", []byte(strings.Replace(base, "POLICY", pol, 1)), nil, rulesets.Schema)
@@ -281,5 +285,82 @@ sides:
 			t.Errorf("policy %s: got %v, want p.yaml:6: ... %q", pol, err, want)
 		}
 	}
+	// reserve needs a specialty to buy with.
+	sc, err := scenario.Load("p.yaml", []byte(strings.Replace(strings.Replace(base, "policy: none}", "policy: {name: default, reserve: seize}}", 1), "POLICY", "none", 1)), nil, rulesets.Schema)
+	if err == nil {
+		_, err = rulesets.Compile(sc)
+	}
+	if err == nil || !strings.Contains(err.Error(), "p.yaml:5:") || !strings.Contains(err.Error(), "W has no Initiative specialty to buy Seize the Initiative with") {
+		t.Errorf("reserve without a specialty: got %v", err)
+	}
 	var _ cavaliers.Policy // the policies implement the ruleset's interface
+}
+
+// reserve keeps [+] for a higher rung under spend: budget. Impulse with
+// three [+] (Seize 1, Reprise 3): greedy, it seizes before Fast and then
+// cannot pay the Reprise of its miss; reserving Reprise, it lets Fast go
+// first and reprises. Under unlock nothing is spent and reserve changes
+// nothing.
+func TestCavReserveSavesForAHigherRung(t *testing.T) {
+	src := `ruleset: cavaliers
+max_rounds: 1
+options: {spend: SPEND}
+sides:
+  - name: a
+    combatants:
+      - {name: Duelist, specialty: impulse, attribute: d8, pool: 2d6, initiative_dice: [6, 6, 6], hp: 100, attack: "1", defence: "5", damage: "1", policy: {name: default, reserve: RESERVE}}
+  - name: b
+    combatants:
+      - {name: Fast, specialty: none, attribute: d10, pool: 2d6, initiative_dice: [10, 5, 5], hp: 100, attack: "1", defence: "5", damage: "1", policy: none}
+`
+	for _, tc := range []struct {
+		spend, reserve  string
+		seizes, reprise int64
+	}{
+		{"budget", "none", 1, 0},
+		{"budget", "reprise", 0, 1},
+		{"budget", "seize", 1, 0},
+		{"unlock", "none", 1, 1},
+		{"unlock", "reprise", 1, 1},
+	} {
+		text := strings.NewReplacer("SPEND", tc.spend, "RESERVE", tc.reserve).Replace(src)
+		g := cavCompile(t, "reserve.yaml", []byte(text))
+		log := cavTrace(g, 1, 0)
+		_, tally := sim.Replay(g, 1, 0, nil)
+		if s, r := cavCounter(g, tally, 0, "seizes"), cavCounter(g, tally, 0, "reprises"); s != tc.seizes || r != tc.reprise {
+			t.Errorf("spend %s reserve %s: seizes %d reprises %d, want %d %d\n%s", tc.spend, tc.reserve, s, r, tc.seizes, tc.reprise, log)
+		}
+	}
+}
+
+func TestCavRollPicksTheSpecialty(t *testing.T) {
+	src := `ruleset: cavaliers
+max_rounds: 1
+sides:
+  - name: a
+    combatants:
+      - {name: Duelist, specialty: impulse, attribute: d6, pool: d6, specialties: [{specialty: vigilance, attribute: d10}, {specialty: timing, attribute: d8}], hp: 100, attack: "1", defence: "5", damage: "1", policy: {name: default, roll: ROLL}}
+  - name: b
+    combatants:
+      - {name: Foe, specialty: none, attribute: d10, hp: 100, attack: "1", defence: "5", damage: "1", policy: none}
+`
+	line := regexp.MustCompile(`(?m)^initiative: Duelist rolls .*$`)
+	for roll, want := range map[string]string{"main": "rolls d6+1d6:", "highest_die": "rolls d10:", "interpose": "(vigilance:",
+		"reprise": "(timing:", "seize": "(impulse:", "timing": "rolls d8:"} {
+		g := cavCompile(t, "roll.yaml", []byte(strings.Replace(src, "ROLL", roll, 1)))
+		log := cavTrace(g, 1, 0)
+		if got := line.FindString(log); !strings.Contains(got, want) {
+			t.Errorf("roll %s: Duelist's initiative line %q lacks %q\n%s", roll, got, want, log)
+		}
+	}
+	var sc *scenario.Scenario
+	var err error
+	bad := strings.Replace(strings.Replace(src, "ROLL", "timing", 1), ", {specialty: timing, attribute: d8}", "", 1)
+	sc, err = scenario.Load("bad.yaml", []byte(bad), nil, rulesets.Schema)
+	if err == nil {
+		_, err = rulesets.Compile(sc)
+	}
+	if err == nil || !strings.Contains(err.Error(), "bad.yaml:") || !strings.Contains(err.Error(), "Duelist has no ranks in timing; it has ranks in impulse, vigilance") {
+		t.Errorf("roll timing without ranks: error %v", err)
+	}
 }

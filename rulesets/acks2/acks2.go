@@ -116,7 +116,6 @@ func defaultOptions() Options {
 		DisruptDeclaredCasters: true,
 		MoraleFleeAt:           6,
 		CleaveLimit:            1,
-		ReadySameRound:         true,
 		ChargeBonus:            2,
 		RetreatFreeAttack:      true,
 	}
@@ -137,8 +136,8 @@ var optionDocs = []sim.Option{
 		Doc: "the optional rule on engaging smaller or larger creatures: a combatant is engaged only when enough opponents stand within 5 feet (field engaged_by); with fewer it moves through them as if they were allies, but may not end its move sharing their space"},
 	{Name: "cleave_limit", Default: "1", Valid: "0-100",
 		Doc: "extra attacks per round after kills (field cleaves overrides it per combatant)"},
-	{Name: "ready_same_round", Default: "true", Valid: "true | false",
-		Doc: "true: a readied attack can also be taken later in the round it was readied (after the readier's own number, so not 'before its number'); false: only from the next round on, as the excerpt describes"},
+	{Name: "ready_same_round", Default: "false", Valid: "true | false",
+		Doc: "false (the source: \"if a combatant begins the round with a readied combat action\"): a readied attack can be taken from the next round on; true (a house rule): also later in the round it was readied in (after the readier's own number, so not 'before its number')"},
 	{Name: "charge_bonus", Default: "2", Valid: "-10 to 10",
 		Doc: "attack bonus of a charge (the charge itself is defined outside the excerpt: a full-round move of up to twice speed straight at the target, then one attack)"},
 	{Name: "retreat_free_attack", Default: "true", Valid: "true | false",

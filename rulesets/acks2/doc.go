@@ -32,16 +32,16 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "behind", Doc: "feet behind its side's front line at the start (default 0): a rear rank a charger must get past"},
 			{Name: "spells", Doc: "list of {name, damage, uses (default 1), save (none|half|negates), ongoing (DICE), ongoing_at (start|end), ongoing_rounds (default 1), ongoing_save, push (feet)}; declared before initiative, cast in the caster's segment"},
 		},
-		Actions: []sim.Field{
+		Actions: append([]sim.Field{
 			{Name: "declarations", Doc: "before initiative: a spell, a withdrawal or a retreat (public: policies may target declared casters); the declared action is the segment's action, it may be delayed but not replaced"},
 			{Name: "initiative", Doc: "1d6 + init every round; the referee counts 10, 9, ... -10 and each combatant acts on its number; same-number order below"},
 			{Name: "attack", Doc: "an attack action at an enemy within 5 feet (melee, long) or in range (missile; allowed while engaged); not engaged, a melee combatant first moves up to its speed, or marches up to twice its speed without attacking"},
 			{Name: "charge", Doc: "full round, not while engaged: up to twice speed straight at the target, one attack with charge_bonus; a screen that engages it stops it"},
 			{Name: "withdraw / retreat", Doc: "declared defensive movement: withdraw half speed away, retreat full speed away (retreat_free_attack); the only movement allowed while engaged"},
 			{Name: "engagement", Doc: "within 5 feet; engaged combatants stop moving and cannot charge or march; flyers are not engaged by non-flyers; option size_engagement with engaged_by"},
-			{Name: "readied attack", Doc: "on its segment a combatant readies an attack instead of acting; when an enemy's own movement ends where it can attack it, it attacks before the enemy's combat action, and still acts on its own number later that round; acting otherwise on its number drops an untriggered one (ready_same_round)"},
+			{Name: "readied attack", Doc: "on its segment a combatant readies an attack instead of acting; from the next round (the source: it \"begins the round\" with it; option ready_same_round also allows the same round), when an enemy's own movement ends where it can attack it, it attacks before the enemy's combat action, and still acts on its own number later that round; acting otherwise on its number drops an untriggered one"},
 			{Name: "round-1 missile weapon", Doc: "round 1, not engaged at its start, not surprised: shoot a charger on the charger's number, before its attack; loses its own number; cleaves if the shot kills"},
-			{Name: "round-1 long weapon", Doc: "the same with a long melee weapon against a charger within 5 feet, except a larger charger or one with a long weapon; loses its own number; cleaves if it kills"},
+			{Name: "round-1 long weapon", Doc: "the same with a long melee weapon against a charger within 5 feet, except a larger charger or one with a long weapon; loses its own number; cleaves if it kills. The trace says a spearman \"cannot interrupt\" only when its policy wanted to (by default only a charge at itself)"},
 			{Name: "losing a ready action", Doc: "damage, a failed saving throw or a forced move (a spell's push) before it is used takes away a readied attack or the round-1 readiness"},
 			{Name: "delay", Doc: "on its number: to a lower count down to the negative of its number, or until a named combatant has acted (then right after it, same number); not taken by the limit: the action is lost"},
 			{Name: "start / end of segment", Doc: "lingering effects at the start of a segment happen at the original number even when delaying; at the end, when it finally acts, or at the end of the round if it never does"},
@@ -49,7 +49,9 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "cleave", Doc: "a kill with a melee attack (or a round-1 missile shot) allows another attack at an enemy it can reach, up to cleave_limit / cleaves per round"},
 			{Name: "declared spells", Doc: "cast in the caster's segment; damage before the segment loses the spell (disrupt_declared_casters)"},
 			{Name: "morale", Doc: "after the count, options morale_trigger, morale_repeat, morale_flee_at; fleeing combatants are out, counted as fled"},
-		},
+			{Name: "first in order / first actor", Doc: "first in order: the first combatant called in round 1's count (highest number, same-number rule applied). First actor: the first combatant whose action began — an attack, charge, march, spell, withdrawal or retreat, on its number or when its delay ends, or a readied or round-1 attack; delaying, readying and a segment lost to a disrupted spell are not actions. A charger whose movement triggers a readied or round-1 attack began its action first, so it is the first actor although the interrupting attack lands before its own"},
+			{Name: "draws", Doc: "max_rounds reached with both sides in the fight (draw cause max_rounds), or both sides out at once — they fled in the same morale step, or the last of each fell to the same round's effects (all_gone)"},
+		}, checklistFields()...),
 		Counters: counterDocs,
 	}
 }

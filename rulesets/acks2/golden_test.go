@@ -93,4 +93,7 @@ func TestGoldenWorkedExample(t *testing.T) {
 		}
 	}
 	absent(t, r1, "Spear Orc 1 is killed")
+	// Ogilar lets the charge at Skandara pass (interrupt: at_self), so the
+	// trace does not say he "cannot interrupt" it.
+	absent(t, r1, "Ogilar cannot interrupt Spear Orc 1")
 }

@@ -21,7 +21,10 @@ type Policy interface {
 	// Interrupt is asked when self may attack an enemy before its number:
 	// a readied attack at the end of the enemy's movement, or a round-1
 	// missile or long weapon against a charger (which costs self its own
-	// number this round).
+	// number this round). For a long weapon it is asked before the rule
+	// that a larger charger or one with a long weapon cannot be stopped is
+	// applied (then a yes is refused and the trace says why), so it must
+	// not assume the interrupt is allowed.
 	Interrupt(t *Table, self, enemy int, how Interrupt) bool
 	// ActBefore is asked, when self's side chooses under the same-number
 	// rule, whether self acts before (true) or after the other side's

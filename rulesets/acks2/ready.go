@@ -101,13 +101,17 @@ func (t *Table) movementEnded(m int) {
 			how := Round1Missile
 			if t.g.C[r].Weapon == Long {
 				how = Round1Long
-				if !t.longCanStop(r, m) {
-					continue
-				}
 			}
-			if t.canAttack(r, m) && t.g.C[r].Policy.Interrupt(t, r, m, how) {
-				t.round1Attack(r, m, how)
+			if !t.canAttack(r, m) || !t.g.C[r].Policy.Interrupt(t, r, m, how) {
+				continue
 			}
+			// The policy is asked before the long-weapon limit so that
+			// the trace reports only interrupts the readier would have
+			// made (not, say, a charge at someone else it lets pass).
+			if how == Round1Long && !t.longCanStop(r, m) {
+				continue
+			}
+			t.round1Attack(r, m, how)
 		}
 	}
 }
@@ -126,7 +130,7 @@ func (t *Table) longCanStop(r, m int) bool {
 	if why == "" {
 		return true
 	}
-	if t.log != nil && t.canAttack(r, m) {
+	if t.log != nil {
 		t.logf("%s cannot interrupt %s's charge with its long weapon: %s", rc.Name, mc.Name, why)
 	}
 	return false
@@ -142,9 +146,7 @@ func (t *Table) readiedAttack(r, m int) {
 	t.c.Inc(s, ReadiedAttacksUsed)
 	t.c.Inc(s, sim.Interrupts)
 	t.c.Inc(s, sim.Actions)
-	if t.first < 0 {
-		t.first = r
-	}
+	t.tookAction(r)
 	if t.log != nil {
 		t.logf("%s takes its readied attack as %s's movement ends, before its attack", t.name(r), t.name(m))
 	}
@@ -165,9 +167,7 @@ func (t *Table) round1Attack(r, m int, how Interrupt) {
 	t.c.Inc(s, NumbersLost)
 	t.c.Inc(s, sim.Interrupts)
 	t.c.Inc(s, sim.Actions)
-	if t.first < 0 {
-		t.first = r
-	}
+	t.tookAction(r)
 	if t.log != nil {
 		t.logf("%s interrupts %s's charge (%s), before its attack; %s loses its own number %d", t.name(r), t.name(m),
 			interruptNames[how], t.name(r), f.number)

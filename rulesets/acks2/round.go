@@ -39,7 +39,16 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 			t.morale()
 		}
 	}
-	out := sim.Outcome{Winner: t.winner(), Rounds: rounds, FirstActor: t.first}
+	out := sim.Outcome{Winner: t.winner(), Rounds: rounds, FirstActor: t.first, FirstInOrder: t.firstOrder}
+	if out.Winner < 0 {
+		// Both sides all out (fled together in one morale step, or the
+		// last of each fell to the same end-of-round effects), or
+		// max_rounds reached with both standing.
+		out.Draw = sim.DrawMaxRounds
+		if t.alive(0) == 0 && t.alive(1) == 0 {
+			out.Draw = sim.DrawAllGone
+		}
+	}
 	for i := range t.f {
 		if !t.f[i].out {
 			out.Survivors[t.g.C[i].Side]++
@@ -47,7 +56,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 	}
 	if t.log != nil {
 		if out.Winner < 0 {
-			t.logf("== draw after %d rounds", rounds)
+			t.logf("== draw (%s) after %d rounds", drawWords[out.Draw], rounds)
 		} else {
 			t.logf("== %s win after %d rounds (survivors %d vs %d)", t.g.SideNames[out.Winner], rounds, out.Survivors[0], out.Survivors[1])
 		}
@@ -142,6 +151,11 @@ func (t *Table) callNumber(n int) {
 		return
 	}
 	t.orderSame(ids)
+	if t.firstOrder < 0 {
+		// The first number called in round 1: everyone in the fight has
+		// a segment in round 1, so this is the head of its order.
+		t.firstOrder = ids[0]
+	}
 	if t.log != nil {
 		t.logf("count %d: %s", n, t.list(ids))
 	}
@@ -282,3 +296,5 @@ func (t *Table) list(ids []int) string {
 	}
 	return s
 }
+
+var drawWords = [...]string{sim.DrawMaxRounds: "max_rounds reached", sim.DrawAllGone: "both sides are out"}

@@ -86,6 +86,30 @@ sides:
 	absent(t, log, "takes its readied attack")
 }
 
+func TestReadySameRoundDefaultsToSource(t *testing.T) {
+	// The source: "if a combatant begins the round with a readied combat
+	// action". Without the option, an attack readied at 6 in round 1 is not
+	// taken against a charge at 2 of the same round (TestReadiedAttackSameRound
+	// shows the option turning it on).
+	g := compileYAML(t, head+`max_rounds: 1
+distance: 40
+options: {morale_trigger: none}
+sides:
+  - name: a
+    combatants:
+      - {name: Guard, hp: 100, ac: 0, damage: 1, initiative_rolls: [6], policy: {name: test-script, do: ready}}
+  - name: b
+    combatants:
+      - {name: Orc, hp: 100, ac: 0, damage: 1, initiative_rolls: [2], policy: {name: test-script, do: charge}}
+`)
+	log, _, tally := replay(g, 0)
+	inOrder(t, log, "Guard readies an attack", "Orc charges Guard", "Orc charges into Guard")
+	absent(t, log, "takes its readied attack")
+	if n := counter(t, g, tally, 0, "readies_triggered"); n != 0 {
+		t.Errorf("readies_triggered = %d, want 0", n)
+	}
+}
+
 func TestReadiedAttackDroppedWhenActing(t *testing.T) {
 	// The guard readies in round 1; in round 2 its number (6) comes before
 	// anything triggers the readied attack and it attacks instead: the
@@ -307,6 +331,34 @@ sides:
 			}
 		})
 	}
+}
+
+func TestRound1LongWeaponReportsOnlyWantedInterrupts(t *testing.T) {
+	// A spear orc charges Skandara; Ogilar (spear) stands beside her. The
+	// orc's spear forbids Ogilar's interrupt. With the default policy
+	// (interrupt: at_self) Ogilar would not have stabbed at a charge aimed
+	// at someone else, so the trace does not say he "cannot interrupt" it;
+	// a spearman who would interrupt any charge (interrupt: always) is told
+	// why he cannot.
+	src := head + `max_rounds: 1
+distance: 30
+options: {morale_trigger: none}
+sides:
+  - name: heroes
+    combatants:
+      - {name: Ogilar, hp: 100, ac: 0, damage: 1, weapon: long, initiative_rolls: [1], policy: {name: default, interrupt: MODE}}
+      - {name: Skandara, hp: 100, ac: 0, damage: 1, initiative_rolls: [2], policy: {name: default, interrupt: never}}
+  - name: orcs
+    combatants:
+      - {name: Spear Orc, hp: 100, ac: 0, damage: 1, weapon: long, initiative_rolls: [6], policy: {name: default, prefer: Skandara}}
+`
+	const refused = "Ogilar cannot interrupt Spear Orc's charge with its long weapon: it has a long weapon too"
+	log, _, _ := replay(compileYAML(t, strings.Replace(src, "MODE", "at_self", 1)), 0)
+	inOrder(t, log, "Spear Orc charges Skandara", "Spear Orc charges into Skandara")
+	absent(t, log, "Ogilar cannot interrupt")
+	log, _, _ = replay(compileYAML(t, strings.Replace(src, "MODE", "always", 1)), 0)
+	inOrder(t, log, "Spear Orc charges Skandara", refused, "Spear Orc charges into Skandara")
+	absent(t, log, "Ogilar interrupts")
 }
 
 // ---------------------------------------------------------------------

@@ -7,9 +7,6 @@ import "simctl/sim"
 func (t *Table) segment(i int) {
 	f := &t.f[i]
 	c := &t.g.C[i]
-	if t.first < 0 {
-		t.first = i
-	}
 	t.c.Inc(c.Side, sim.Turns)
 	if t.log != nil {
 		t.logf("%s's segment (number %d, hp %d)", c.Name, f.number, f.hp)
@@ -44,7 +41,8 @@ func (t *Table) resume(i int) {
 }
 
 // loseSegment: a declared caster whose spell was disrupted before its
-// segment spent the segment casting; its action is lost.
+// segment spent the segment casting; its action is lost (so it is not an
+// action for Outcome.FirstActor).
 func (t *Table) loseSegment(i int) {
 	t.c.Inc(t.side(i), sim.ActionsLost)
 	if t.log != nil {
@@ -85,9 +83,22 @@ func (t *Table) finishSegment(i int) {
 	}
 }
 
+// tookAction records i as the encounter's first actor if nobody acted
+// before. Deciding to delay or ready is not an action; act (on its number
+// or when the delay ends) and the readied and round-1 attacks are. A
+// charger whose movement triggers a readied or round-1 attack began its
+// action first, so it stays the first actor although the interrupting
+// attack lands before its own.
+func (t *Table) tookAction(i int) {
+	if t.first < 0 {
+		t.first = i
+	}
+}
+
 // act is the segment's action: the declared one, or fighting.
 func (t *Table) act(i int, p Plan) {
 	f := &t.f[i]
+	t.tookAction(i)
 	if f.ready {
 		// It began the round with a readied attack that nothing triggered
 		// and now acts otherwise: the readied attack is gone.

@@ -57,7 +57,8 @@ type Table struct {
 	groupDie    []int // group initiative: the die of each group this round
 	round       int
 	now         int // the count being called
-	first       int // first combatant to act
+	first       int // first combatant to take an action (Outcome.FirstActor)
+	firstOrder  int // first combatant called in round 1 (Outcome.FirstInOrder)
 	resumer     int // combatant taking its delayed action (-1: none)
 	actor       int // combatant whose segment is in progress (-1: none)
 	sideChecked [2]bool
@@ -77,7 +78,7 @@ func newTable(g *Game) *Table {
 // setup rolls hit points and places everyone at the start: side 0 at 0
 // feet and behind it, side 1 at the scenario's distance and behind that.
 func (t *Table) setup() {
-	t.first, t.resumer, t.actor = -1, -1, -1
+	t.first, t.firstOrder, t.resumer, t.actor = -1, -1, -1, -1
 	t.sideChecked = [2]bool{}
 	t.up = t.g.sideCount
 	for i := range t.f {

@@ -37,7 +37,7 @@ func (Ruleset) Name() string { return "cavaliers" }
 // Schema implements sim.Ruleset.
 func (Ruleset) Schema() scenario.Schema {
 	return scenario.Schema{
-		CombatantFields: []string{"specialty", "attribute", "pool", "initiative_dice",
+		CombatantFields: []string{"specialty", "attribute", "pool", "initiative_dice", "specialties",
 			"attack", "defence", "area", "enters"},
 		// initiative_roll is rejected by Compile (a pool has several dice;
 		// pin them with initiative_dice); the bound only keeps the core's

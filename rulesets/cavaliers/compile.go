@@ -30,12 +30,24 @@ type Combatant struct {
 	Specialty Specialty
 	Pool      Pool  // attribute die first, then the skill dice
 	Pinned    []int // initiative_dice: pinned result per die; nil: rolled
-	Attack    dice.Expr
-	Defence   dice.Expr
-	Damage    dice.Expr
-	Area      int // the Area it starts in (or enters in)
-	Enters    int // the round it enters the fight (1: from the start)
-	Policy    Policy
+	// Ranks lists every Initiative specialty it has ranks in, the main
+	// one (Specialty, Pool, Pinned) first, then field specialties: the
+	// one it rolls is its policy's choice (Policy.Roll).
+	Ranks   []Ranks
+	Attack  dice.Expr
+	Defence dice.Expr
+	Damage  dice.Expr
+	Area    int // the Area it starts in (or enters in)
+	Enters  int // the round it enters the fight (1: from the start)
+	Policy  Policy
+}
+
+// Ranks is one Initiative specialty a combatant has ranks in: what it
+// rolls when it rolls that specialty.
+type Ranks struct {
+	Specialty Specialty
+	Pool      Pool
+	Pinned    []int
 }
 
 // Roster implements sim.Game.
@@ -189,6 +201,10 @@ func compileFields(d *scenario.Decoder, c *Combatant, cs scenario.Combatant) {
 	if n := x["initiative_dice"]; n != nil && attr > 0 {
 		c.Pinned = readPinned(d, n, p+"initiative_dice", c.Pool)
 	}
+	c.Ranks = []Ranks{{Specialty: c.Specialty, Pool: c.Pool, Pinned: c.Pinned}}
+	if n := x["specialties"]; n != nil {
+		readRanks(d, n, p+"specialties", c)
+	}
 	if n := x["attack"]; n != nil {
 		c.Attack = d.Dice(n, p+"attack")
 	} else {
@@ -207,5 +223,60 @@ func compileFields(d *scenario.Decoder, c *Combatant, cs scenario.Combatant) {
 	}
 	if n := x["enters"]; n != nil {
 		c.Enters = d.Int(n, p+"enters", 1, scenario.MaxRounds)
+	}
+}
+
+// readRanks reads field specialties: the other Initiative specialties the
+// combatant has ranks in, each {specialty, attribute, pool,
+// initiative_dice} like the main one. Each specialty may appear once
+// (main one included), none is not a specialty to have ranks in, and a
+// combatant of specialty none has no ranks to add to.
+func readRanks(d *scenario.Decoder, n *yaml.Node, path string, c *Combatant) {
+	if n.Kind != yaml.SequenceNode {
+		d.Errorf(n, path, "expected a list of {specialty, attribute, pool, initiative_dice}, one per other Initiative specialty it has ranks in")
+		return
+	}
+	if c.Specialty == NoSpecialty {
+		d.Errorf(n, path, "specialty is none (no ranks in any Initiative specialty); give the main specialty in specialty: and only the others here")
+		return
+	}
+	var seen [4]bool
+	seen[c.Specialty] = true
+	for k, e := range n.Content {
+		ep := path + "[" + strconv.Itoa(k) + "]"
+		if e.Kind != yaml.MappingNode {
+			d.Errorf(e, ep, "expected a mapping {specialty, attribute, pool, initiative_dice}")
+			continue
+		}
+		m := d.Mapping(e, ep, []string{"specialty", "attribute", "pool", "initiative_dice"})
+		var r Ranks
+		if v := m["specialty"]; v != nil {
+			name := d.Enum(v, ep+".specialty", SpecialtyNames[1:])
+			for s, sn := range SpecialtyNames {
+				if s > 0 && sn == name {
+					r.Specialty = Specialty(s)
+				}
+			}
+			if r.Specialty != NoSpecialty && seen[r.Specialty] {
+				d.Errorf(v, ep+".specialty", "%s is given twice (a specialty's ranks are one pool); list each specialty once", name)
+			}
+			seen[r.Specialty] = true
+		} else {
+			d.Errorf(e, ep+".specialty", "missing; one of impulse, vigilance, timing (other than the main specialty)")
+		}
+		attr := 0
+		if v := m["attribute"]; v != nil {
+			attr = readAttribute(d, v, ep+".attribute")
+		} else {
+			d.Errorf(e, ep+".attribute", "missing; the attribute die of that specialty: d6, d8 or d10")
+		}
+		r.Pool.Dice = []int{attr}
+		if v := m["pool"]; v != nil {
+			r.Pool.Dice = append(r.Pool.Dice, readSkillDice(d, v, ep+".pool", MaxPool-1)...)
+		}
+		if v := m["initiative_dice"]; v != nil && attr > 0 {
+			r.Pinned = readPinned(d, v, ep+".initiative_dice", r.Pool)
+		}
+		c.Ranks = append(c.Ranks, r)
 	}
 }

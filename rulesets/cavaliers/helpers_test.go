@@ -19,6 +19,7 @@ import (
 //	interpose: [NAMES]  interpose for these allies ("*": any)
 //	block: [NAMES] block these opponents leaving the Area ("*": any)
 //	reprise: true  reprise every failed attack
+//	roll: N        roll specialty N of its ranks (0: the main one)
 type script struct {
 	move      int
 	target    int
@@ -26,6 +27,7 @@ type script struct {
 	interpose []int
 	block     []int
 	reprise   bool
+	roll      int
 }
 
 func init() {
@@ -63,9 +65,11 @@ func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Po
 			p.target = idx(spec.Path+".target", n.Value)
 		case "reprise":
 			p.reprise = d.Bool(n, spec.Path+".reprise")
+		case "roll":
+			p.roll = d.Int(n, spec.Path+".roll", 0, 3)
 		case "seize", "interpose", "block":
 		default:
-			d.Unknown(spec.Keys[k], spec.Path+"."+k, []string{"move", "target", "seize", "interpose", "block", "reprise"})
+			d.Unknown(spec.Keys[k], spec.Path+"."+k, []string{"move", "target", "seize", "interpose", "block", "reprise", "roll"})
 		}
 	}
 	p.seize, p.interpose, p.block = list("seize"), list("interpose"), list("block")
@@ -80,6 +84,8 @@ func in(list []int, i int) bool {
 	}
 	return false
 }
+
+func (p *script) Roll(t *Table, self int) int { return p.roll }
 
 func (p *script) Move(t *Table, self int) int {
 	switch {

@@ -48,13 +48,21 @@ func (t *Table) enter(round int) {
 func (t *Table) rollInitiative(i int) {
 	c := &t.g.C[i]
 	f := &t.f[i]
-	f.total, f.raises = c.Pool.Roll(t.r, c.Pinned, t.g.Opt.RaiseOn, f.dice[:])
+	f.rk = 0
+	if len(c.Ranks) > 1 {
+		if k := c.Policy.Roll(t, i); k > 0 && k < len(c.Ranks) {
+			f.rk = k
+		}
+	}
+	rk := &c.Ranks[f.rk]
+	f.spec = rk.Specialty
+	f.total, f.raises = rk.Pool.Roll(t.r, rk.Pinned, t.g.Opt.RaiseOn, f.dice[:])
 	f.plus = f.raises
 	f.key = t.r.Uint64()
 	f.present = true
 	t.c.Add(c.Side, Raises, int64(f.raises))
 	if t.log != nil {
-		t.logf("initiative: %s rolls %s: %v = %d, [+] %d (%s)", c.Name, c.Pool, f.dice[:len(c.Pool.Dice)], f.total, f.raises, t.ladder(i))
+		t.logf("initiative: %s rolls %s: %v = %d, [+] %d (%s)", c.Name, rk.Pool, f.dice[:len(rk.Pool.Dice)], f.total, f.raises, t.ladder(i))
 	}
 }
 
@@ -80,7 +88,7 @@ func (t *Table) before(a, b int) bool {
 	}
 	switch t.g.Opt.Ties {
 	case TiesAttribute:
-		if da, db := t.g.C[a].Pool.Dice[0], t.g.C[b].Pool.Dice[0]; da != db {
+		if da, db := t.g.C[a].Ranks[fa.rk].Pool.Dice[0], t.g.C[b].Ranks[fb.rk].Pool.Dice[0]; da != db {
 			return da > db
 		}
 	case TiesRaises:
@@ -96,7 +104,7 @@ func (t *Table) before(a, b int) bool {
 
 // ladder describes what combatant i's [+] buy, for the log.
 func (t *Table) ladder(i int) string {
-	s := t.g.C[i].Specialty
+	s := t.f[i].spec
 	if s == NoSpecialty {
 		return "no specialty"
 	}

@@ -22,6 +22,12 @@ package cavaliers
 //     own Interpose; then the redirect fails, the attack goes to the
 //     intended target, and the interposer's Interpose is still spent (and
 //     paid) for the round.
+//   - "A combined action with a Move" spends the interposer's Move for the
+//     round: one that has already Moved this round (on its turn, or a
+//     blocked Move) cannot interpose from an adjacent Area, and one that
+//     interposes with a Move before its turn takes that turn without a
+//     Move. A blocked interposing Move is spent too, like a turn's blocked
+//     Move.
 //   - The once-per-round limit is shared by both uses: an Interpose spent
 //     blocking cannot also redirect that round, and vice versa.
 //   - Candidates are asked in this round's order (the initiative ranking,
@@ -36,11 +42,12 @@ func (t *Table) redirect(a, tg int) int {
 			continue
 		}
 		d := abs(t.f[s].area - at)
-		if d > 1 || !t.g.C[s].Policy.Interpose(t, s, a, tg) {
+		if d > 1 || d == 1 && t.f[s].moved || !t.g.C[s].Policy.Interpose(t, s, a, tg) {
 			continue
 		}
 		t.pay(s, Interpose)
 		if d == 1 {
+			t.f[s].moved = true
 			if t.log != nil {
 				t.logf("%s interposes from Area %d with a Move to protect %s", t.name(s), t.f[s].area, t.name(tg))
 			}

@@ -15,6 +15,12 @@ import (
 // (its specialty has it, its [+] reach the price, it has not used it this
 // round, and the situation allows it).
 type Policy interface {
+	// Roll picks, for a combatant with ranks in several Initiative
+	// specialties, the one it rolls when it enters the fight: an index in
+	// Game.C[self].Ranks (0, the main one; out of range counts as 0). Its
+	// roll ranks it and its [+] buy on that specialty's ladder for the
+	// whole fight. Asked only when it has several.
+	Roll(t *Table, self int) int
 	// Move names the Area self moves to at the start of its turn (one
 	// adjacent to its own), or -1 to stay. Any other Area is ignored.
 	Move(t *Table, self int) int

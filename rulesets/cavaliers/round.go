@@ -20,8 +20,13 @@ import "simctl/sim"
 // playRound plays one round.
 func (t *Table) playRound() {
 	t.order = append(t.order[:0], t.rank...)
+	if t.head < 0 && len(t.order) > 0 {
+		// The ranking, before any seize: a seize is an action, counted
+		// by FirstActor.
+		t.head = t.order[0]
+	}
 	for _, i := range t.order {
-		t.f[i].acted = false
+		t.f[i].acted, t.f[i].moved = false, false
 		t.f[i].used = 0
 	}
 	for t.cur = 0; t.cur < len(t.order); t.cur++ {
@@ -72,14 +77,17 @@ func (t *Table) turn(i int) {
 	f := &t.f[i]
 	c := &t.g.C[i]
 	f.acted = true
-	if t.first < 0 {
-		t.first = i
-	}
 	t.c.Inc(c.Side, sim.Turns)
 	if t.log != nil {
 		t.logf("%s's turn (total %d, hp %d, Area %d, [+] %d)", c.Name, f.total, f.hp, f.area, f.plus)
 	}
-	if to := c.Policy.Move(t, i); to >= 0 && to <= MaxArea && abs(to-f.area) == 1 {
+	if f.moved {
+		if t.log != nil {
+			t.logf("%s has spent its Move this round (interposing with a Move)", c.Name)
+		}
+	} else if to := c.Policy.Move(t, i); to >= 0 && to <= MaxArea && abs(to-f.area) == 1 {
+		t.tookAction(i)
+		f.moved = true
 		t.move(i, to)
 		if f.out {
 			return
@@ -92,8 +100,20 @@ func (t *Table) turn(i int) {
 		}
 		return
 	}
+	t.tookAction(i)
 	t.c.Inc(c.Side, sim.Actions)
 	t.attackAction(i, tg)
+}
+
+// tookAction records i as the first actor if nobody acted before: a Move
+// (even one an Interpose blocks) or an attack on its turn. A turn that
+// neither moves nor attacks is no action; a seizer acts in the turn it
+// seized; Interposes, blocks and reprises happen inside someone's Move or
+// attack, so that one acted first.
+func (t *Table) tookAction(i int) {
+	if t.first < 0 {
+		t.first = i
+	}
 }
 
 func abs(x int) int {

@@ -66,7 +66,7 @@ func Price(s Specialty, a Ability) int { return prices[s][a] }
 // combatant's one turn of the round, so it cannot happen twice.
 func (t *Table) can(i int, a Ability) bool {
 	f := &t.f[i]
-	p := prices[t.g.C[i].Specialty][a]
+	p := prices[f.spec][a]
 	return p > 0 && f.plus >= p && f.used&(1<<a) == 0 && f.present && !f.out
 }
 
@@ -76,7 +76,7 @@ func (t *Table) pay(i int, a Ability) {
 	f := &t.f[i]
 	f.used |= 1 << a
 	if t.g.Opt.Spend == Budget {
-		p := prices[t.g.C[i].Specialty][a]
+		p := prices[f.spec][a]
 		f.plus -= p
 		t.c.Add(t.side(i), RaisesSpent, int64(p))
 	}

@@ -20,7 +20,11 @@ type fighter struct {
 	key    uint64 // random tie-break among equal totals
 	dice   [MaxPool]int
 
+	spec Specialty // the specialty it rolled (its ladder for the fight)
+	rk   int       // its index in Combatant.Ranks
+
 	acted bool  // has taken its turn this round
+	moved bool  // has spent its Move this round (on its turn, or interposing with a Move)
 	used  uint8 // abilities used this round, bit per Ability
 }
 
@@ -32,7 +36,8 @@ type Table struct {
 	order []int // this round's order: rank with seizers moved ahead
 	cur   int   // index in order of the turn in progress or next
 	round int
-	first int
+	first int // first combatant to take an action (Outcome.FirstActor)
+	head  int // first in the ranking of the first round played (Outcome.FirstInOrder)
 	r     *rng.Stream
 	c     *sim.Counts
 	log   *sim.Log
@@ -57,15 +62,24 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		t.playRound()
 		winner = t.winner()
 	}
-	out := sim.Outcome{Winner: winner, Rounds: rounds, FirstActor: t.first}
+	out := sim.Outcome{Winner: winner, Rounds: rounds, FirstActor: t.first, FirstInOrder: t.head}
 	for i := range t.f {
 		if !t.f[i].out {
 			out.Survivors[t.side(i)]++
 		}
 	}
+	if winner < 0 {
+		// A turn puts at most one combatant out and the fight ends right
+		// after it, so both sides all out cannot happen here; the cause
+		// is still read from the survivors rather than assumed.
+		out.Draw = sim.DrawMaxRounds
+		if out.Survivors == [2]int{} {
+			out.Draw = sim.DrawAllGone
+		}
+	}
 	if t.log != nil {
 		if winner < 0 {
-			t.logf("== draw after %d rounds", rounds)
+			t.logf("== draw (%s) after %d rounds", sim.DrawCauseNames[out.Draw], rounds)
 		} else {
 			t.logf("== side %d wins after %d rounds (survivors %d vs %d)", winner, rounds, out.Survivors[0], out.Survivors[1])
 		}
@@ -76,18 +90,22 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 // setup rolls hit points and places everyone in its Area.
 func (t *Table) setup() {
 	t.rank, t.order = t.rank[:0], t.order[:0]
-	t.first, t.cur = -1, 0
+	t.first, t.head, t.cur = -1, -1, 0
 	for i := range t.f {
 		c := &t.g.C[i]
 		hp := c.HP.Roll(t.r)
-		t.f[i] = fighter{hp: hp, maxHP: hp, area: c.Area}
+		t.f[i] = fighter{hp: hp, maxHP: hp, area: c.Area, spec: c.Specialty}
 		if t.log != nil {
 			when := "from the start"
 			if c.Enters > 1 {
 				when = "enters in round " + strconv.Itoa(c.Enters)
 			}
-			t.logf("%s (side %d, %s, pool %s) hp %d, attack %s vs defence %s, damage %s, Area %d, %s",
-				c.Name, c.Side, c.Specialty, c.Pool, hp, c.Attack, c.Defence, c.Damage, c.Area, when)
+			also := ""
+			for _, r := range c.Ranks[1:] {
+				also += ", also " + r.Specialty.String() + " " + r.Pool.String()
+			}
+			t.logf("%s (side %d, %s, pool %s%s) hp %d, attack %s vs defence %s, damage %s, Area %d, %s",
+				c.Name, c.Side, c.Specialty, c.Pool, also, hp, c.Attack, c.Defence, c.Damage, c.Area, when)
 		}
 	}
 }
@@ -150,6 +168,14 @@ func (t *Table) Area(i int) int { return t.f[i].area }
 
 // Acted reports whether combatant i has taken its turn this round.
 func (t *Table) Acted(i int) bool { return t.f[i].acted }
+
+// Moved reports whether combatant i has spent its Move this round (on its
+// turn, or interposing with a Move).
+func (t *Table) Moved(i int) bool { return t.f[i].moved }
+
+// Specialty is the Initiative specialty combatant i rolled (its main one
+// before it enters).
+func (t *Table) Specialty(i int) Specialty { return t.f[i].spec }
 
 // Round is the current round, from 1.
 func (t *Table) Round() int { return t.round }

@@ -1,0 +1,59 @@
+package cavaliers
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"simctl/rulesets"
+)
+
+// TestSourceChecklist: `simctl rules cavaliers` lists every heading of the
+// source with its status; each test it names exists; docs/cavaliers.md
+// carries the same headings.
+func TestSourceChecklist(t *testing.T) {
+	r, _ := rulesets.Lookup("cavaliers")
+	var defined strings.Builder
+	files, _ := filepath.Glob("*_test.go")
+	for _, f := range append(files, "../../agents/cavaliers_test.go") {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defined.Write(b)
+	}
+	page, err := os.ReadFile("../../docs/cavaliers.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testsRe := regexp.MustCompile(`\(tests: ([^)]*)\)$`)
+	n := 0
+	for _, a := range r.Doc().Actions {
+		heading, ok := strings.CutPrefix(a.Name, "source: ")
+		if !ok {
+			continue
+		}
+		n++
+		if !strings.HasPrefix(a.Doc, "simulated") && !strings.HasPrefix(a.Doc, "not simulated") && !strings.HasPrefix(a.Doc, "no rule") {
+			t.Errorf("%s: status %q does not start with simulated / not simulated / no rule", heading, a.Doc)
+		}
+		if m := testsRe.FindStringSubmatch(a.Doc); m != nil {
+			for _, name := range strings.Split(m[1], ", ") {
+				if !strings.Contains(defined.String(), "func "+name+"(") {
+					t.Errorf("%s: test %s does not exist", heading, name)
+				}
+			}
+		} else if strings.HasPrefix(a.Doc, "simulated") {
+			t.Errorf("%s: simulated but no test named", heading)
+		}
+		if !strings.Contains(string(page), "| "+heading+" |") {
+			t.Errorf("docs/cavaliers.md lacks the checklist row for %q", heading)
+		}
+	}
+	// The source's headings and run-in titles (shared/rules/001).
+	if n != 12 {
+		t.Errorf("%d checklist entries, want 12 (every heading of the source)", n)
+	}
+}
