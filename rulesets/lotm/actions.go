@@ -35,13 +35,19 @@ func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
 			return
 		}
 		t.use(i, kind)
+	} else {
+		t.acts(i)
 	}
 	t.c.Inc(c.Side, sim.Actions)
 	var mask uint64
 	if t.actor == i {
 		mask = t.insertCandidates(i, true)
 	}
-	if f.hidden && p.Main != MainCharge && p.Main != MainSqueeze {
+	// Any attack from hiding is an invisibility ambush and gives the
+	// attacker away, a Charge (a Strength contest with the ambush's
+	// Advantage) as much as a hit check. (A squeezer cannot be hidden:
+	// hide refuses the Restrained and a grapple reveals both.)
+	if f.hidden {
 		t.invisibilityAmbush(i, tg)
 	}
 	switch p.Main {
@@ -188,7 +194,7 @@ func (t *Table) charge(i, tg int) {
 	c := &t.g.C[i]
 	t.c.Inc(c.Side, Charges)
 	resist := max(t.g.C[tg].Strength, t.agility(tg))
-	if t.contest(i, c.Strength, tg, resist, false, true, "charge: strength vs strength or agility") {
+	if t.contest(i, c.Strength, tg, resist, contestAct, true, "charge: strength vs strength or agility") {
 		t.c.Inc(c.Side, ChargesWon)
 		if !t.f[tg].offBalance && t.log != nil {
 			t.logf("  %s is Off-Balance", t.name(tg))
@@ -229,7 +235,7 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 		}
 		t.c.Inc(c.Side, Feints)
 		d := &t.g.C[tg]
-		if t.contest(i, c.Deception, tg, max(d.Investig, d.Intuition), false, false, "feint: deception vs investigation or intuition") {
+		if t.contest(i, c.Deception, tg, max(d.Investig, d.Intuition), contestAct, false, "feint: deception vs investigation or intuition") {
 			f.feintOn = tg
 			f.ambushOne = true
 			t.c.Inc(c.Side, FeintsWon)
@@ -243,7 +249,7 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 			return
 		}
 		t.c.Inc(c.Side, Intimidations)
-		if t.contest(i, c.Intimidate, tg, t.g.C[tg].Willpower, false, true, "intimidate: intimidation vs willpower") {
+		if t.contest(i, c.Intimidate, tg, t.g.C[tg].Willpower, contestAct, true, "intimidate: intimidation vs willpower") {
 			t.c.Inc(c.Side, IntimidationsWon)
 			t.forceAway(tg, i)
 		}
@@ -260,6 +266,8 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 	}
 	if !prepaid {
 		t.use(i, KindSwift)
+	} else {
+		t.acts(i)
 	}
 }
 
@@ -321,6 +329,8 @@ func (t *Table) approach(i, j int, prepaid bool) {
 	}
 	if !prepaid {
 		t.use(i, KindMove)
+	} else {
+		t.acts(i)
 	}
 	f := &t.f[i]
 	from := f.x

@@ -33,15 +33,17 @@ import (
 // "no additional advantage/disadvantage".
 
 // advState returns the Advantage and Disadvantage sources on a's check
-// against d (d -1: a check against nobody). hit: a hit check.
-func (t *Table) advState(a, d int, hit bool) (adv, dis bool) {
+// against d (d -1: a check against nobody). hit: a hit check. perception:
+// a Stealth/Investigation contest, to which the flanking condition 4 does
+// not apply (flanking.go).
+func (t *Table) advState(a, d int, hit, perception bool) (adv, dis bool) {
 	fa := &t.f[a]
 	if t.amb {
 		adv = fa.ambusher
 		dis = fa.ambushed
 	}
 	if d >= 0 {
-		ca, cd := t.flankCounts(a, d)
+		ca, cd := t.flankCounts(a, d, !perception)
 		if ca > cd {
 			adv = true
 		} else if cd > ca {
@@ -115,7 +117,7 @@ func (t *Table) defense(d, a int, noArmor bool) int {
 // does not change a critical failure).
 func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 	fa := &t.f[a]
-	adv, dis := t.advState(a, d, true)
+	adv, dis := t.advState(a, d, true, false)
 	amb := fa.ambushOne
 	if amb {
 		adv = true
@@ -154,15 +156,24 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 	return hit
 }
 
+// contestMode says which Advantage/Disadvantage sources a contest takes.
+type contestMode uint8
+
+const (
+	contestAct        contestMode = iota // every source (charge, feint, intimidate)
+	contestPlain                         // none: the contests between two grapplers
+	contestPerception                    // Stealth against Investigation: all but the flanking condition 4
+)
+
 // contest is a's check (bonus ab) against d's (bonus db); it reports whether
-// a wins. plain: no Advantage/Disadvantage on either roll (two grapplers).
+// a wins. mode: the Advantage/Disadvantage sources both rolls take.
 // oneCheck: a's in-combat ambush benefit applies to (and is used up by) this
 // check.
-func (t *Table) contest(a, ab, d, db int, plain, oneCheck bool, what string) bool {
+func (t *Table) contest(a, ab, d, db int, mode contestMode, oneCheck bool, what string) bool {
 	var aa, ad, da, dd bool
-	if !plain {
-		aa, ad = t.advState(a, d, false)
-		da, dd = t.advState(d, a, false)
+	if mode != contestPlain {
+		aa, ad = t.advState(a, d, false, mode == contestPerception)
+		da, dd = t.advState(d, a, false, mode == contestPerception)
 	}
 	amb := oneCheck && t.f[a].ambushOne
 	if amb {

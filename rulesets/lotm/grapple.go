@@ -83,7 +83,7 @@ func floorHalf(v int) int {
 func (t *Table) squeeze(i, tg int) {
 	c := &t.g.C[i]
 	t.c.Inc(c.Side, Squeezes)
-	if t.contest(i, c.Brawling, tg, t.g.C[tg].Con, true, true, "squeeze: brawling vs constitution") {
+	if t.contest(i, c.Brawling, tg, t.g.C[tg].Con, contestPlain, true, "squeeze: brawling vs constitution") {
 		t.damage(i, tg, c.StrDamage.Roll(t.r))
 	}
 }

@@ -138,6 +138,11 @@ type Plan struct {
 	Hide     Hide
 	Release  bool // let go of a grapple (free)
 	Patient  int  // MainFirstAid: the ally (or self)
+	// Also (option casting_slot: separate only): a second main action made
+	// after Main with the other of the Attack and Casting actions, at the
+	// same Target: MainAttack or MainDouble after a Casting-action Main,
+	// MainCast or MainFirstAid after an Attack-action Main.
+	Also Main
 
 	// MainDelay: hold an action of kind Delay until Trigger (concerning
 	// Ally for ally triggers; -1: any ally).

@@ -29,7 +29,8 @@ type fighter struct {
 	feintOn   int  // a successful feint against this combatant: its next attack catches it off guard
 	aim       bool // Build-Up Aim: +2 on the next hit check
 
-	hidden     bool
+	hidden     bool   // invisible: hidden from every enemy not in seenBy
+	seenBy     uint64 // the enemies that found it while hidden (bit per roster index)
 	teleports  int
 	casts      int
 	luck       int
@@ -63,7 +64,8 @@ type Table struct {
 	insrt  int   // combatant whose inserted turn is in progress, -1
 	resume int   // combatant taking a delayed action, -1
 	trigT  int   // the combatant its trigger concerns, -1
-	first  int
+	first  int // sim.Outcome.FirstActor (acts)
+	firstO int // sim.Outcome.FirstInOrder (walk)
 	r      *rng.Stream
 	c      *sim.Counts
 	log    *sim.Log
@@ -89,7 +91,7 @@ func (t *Table) die(sides int) int {
 
 // setup rolls hit points and places everyone at the start.
 func (t *Table) setup() {
-	t.actor, t.first, t.resume, t.trigT, t.insrt = -1, -1, -1, -1, -1
+	t.actor, t.first, t.firstO, t.resume, t.trigT, t.insrt = -1, -1, -1, -1, -1, -1
 	t.round, t.amb, t.inner = 0, false, false
 	for i := range t.f {
 		c := &t.g.C[i]
@@ -195,12 +197,30 @@ func (t *Table) canUse(i int, k Kind) bool {
 	return f.used&bit(t.slot(k)) == 0
 }
 
+// use spends i's action of kind k: i takes an action (acts).
 func (t *Table) use(i int, k Kind) {
+	t.spend(i, k)
+	t.acts(i)
+}
+
+// spend marks the action used without it being taken (Delay Action sets the
+// held one aside).
+func (t *Table) spend(i int, k Kind) {
 	if k == KindFullRound {
 		t.f[i].used = 0xff
 		return
 	}
 	t.f[i].used |= bit(t.slot(k))
+}
+
+// acts records that i takes an action, for sim.Outcome.FirstActor: any
+// action spent (use), or a held one taken (fireDelay's prepaid paths).
+// Declaring a Delay Action, a lost (stunned) turn, a turn with nothing to
+// do and the Free Burn Luck are not actions taken.
+func (t *Table) acts(i int) {
+	if t.first < 0 {
+		t.first = i
+	}
 }
 
 func (t *Table) logOutcome(o sim.Outcome) {
@@ -249,13 +269,24 @@ func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
 func (t *Table) InReach(i, j int) bool { return t.g.C[i].Ranged || t.Dist(i, j) <= Reach }
 
 // Targetable reports whether self can choose j as a target: j is in the
-// battle, and if j is an enemy, it is not hidden.
+// battle and not hidden from self.
 func (t *Table) Targetable(self, j int) bool {
-	return t.present(j) && (t.side(j) == t.side(self) || !t.f[j].hidden)
+	return t.present(j) && !t.hiddenFrom(j, self)
 }
 
-// Hidden reports whether i is hidden (invisible, not found).
+// Hidden reports whether i is hidden (invisible; some enemies may have
+// found it: HiddenFrom).
 func (t *Table) Hidden(i int) bool { return t.f[i].hidden }
+
+// HiddenFrom reports whether h is hidden from observer o: h is invisible,
+// o is its enemy and o has not found it. Discovery is per observer: only
+// the one who finds a hidden combatant may target it.
+func (t *Table) HiddenFrom(h, o int) bool { return t.hiddenFrom(h, o) }
+
+func (t *Table) hiddenFrom(h, o int) bool {
+	f := &t.f[h]
+	return f.hidden && t.side(h) != t.side(o) && f.seenBy&(1<<uint(o)) == 0
+}
 
 // Grappling is whom i grapples, -1 if nobody.
 func (t *Table) Grappling(i int) int { return t.f[i].grappling }
