@@ -64,8 +64,8 @@ type Table struct {
 	insrt  int   // combatant whose inserted turn is in progress, -1
 	resume int   // combatant taking a delayed action, -1
 	trigT  int   // the combatant its trigger concerns, -1
-	first  int // sim.Outcome.FirstActor (acts)
-	firstO int // sim.Outcome.FirstInOrder (walk)
+	first  int   // sim.Outcome.FirstActor (acts)
+	firstO int   // sim.Outcome.FirstInOrder (walk)
 	r      *rng.Stream
 	c      *sim.Counts
 	log    *sim.Log
