@@ -1,0 +1,283 @@
+package lotm
+
+import (
+	"strings"
+	"testing"
+
+	"simctl/sim"
+)
+
+// Rule tests for the referee audit (issue 10, items 14-19 and 21 for LotM),
+// with pinned dice like rules_test.go. Each fails on the code before the fix.
+
+// Item 14: S delays its Attack until W's turn ends; B's Vital Strike to the
+// head stuns S in between, so when the trigger comes S is stunned and the
+// held attack is lost (before: S took it anyway).
+func TestStunnedDelayerLosesHeldAction(t *testing.T) {
+	g := compile(t, `name: stunned delayer
+ruleset: lotm
+max_rounds: 1
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: S, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 20}
+      - {name: W, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 5}
+  - name: b
+    policy: test
+    combatants:
+      - {name: B, hp: 40, ac: 10, attacks: [15], damage: 1, initiative_roll: 10}
+      - {name: C, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 1}
+`)
+	w, _ := g.Index("W")
+	pol(t, g, "S").plan = Plan{Main: MainDelay, Delay: KindAttack, Trigger: OnAfterAlly, Ally: w}
+	pol(t, g, "B").plan = Plan{Main: MainVital, Part: Head}
+	p := playDamage(t, g,
+		10,   // B's Vital Strike at S's head: 10 + 15 - 10 = 15 vs 10: hit (2d6 from the stream)
+		5,    // W attacks B
+		5, 6) // C attacks the stunned S: Advantage (S has no means to attack it)
+	inOrder(t, p.log,
+		"S delays its attack action until after_ally (W)",
+		"B: vital strike (head) vs S: d20 10 +5 = 15 vs physical defense 10: hit",
+		"W: attack vs B",
+		"trigger for S: W's turn ends",
+		"S is stunned: its delayed attack action is lost",
+		"C: attack vs S: d20 6 (advantage)")
+	notIn(t, p.log, "S takes its delayed attack action")
+	if p.get(0, DelaysFired) != 0 || p.get(0, sim.ActionsLost) != 1 {
+		t.Errorf("delays fired %d, actions lost %d; want 0, 1", p.get(0, DelaysFired), p.get(0, sim.ActionsLost))
+	}
+	if p.out.FirstActor != 2 || p.out.FirstInOrder != 0 {
+		t.Errorf("first actor %d, first in order %d; want 2 (B: S's delay is not an action), 0 (S)", p.out.FirstActor, p.out.FirstInOrder)
+	}
+}
+
+// Item 15: E's Intimidate makes J spend its Move moving away; when E then
+// starts its attack, J (teleport left, insert: 2) has no Move for the
+// flame-jump, so there is no mid-combat ambush and its turn stays at its
+// place (before: the turn was brought forward and the teleport failed).
+func TestNoMovementAmbushWithoutMove(t *testing.T) {
+	g := compile(t, `name: no move left
+ruleset: lotm
+max_rounds: 1
+distance: 0
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: J, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 1, teleport: 1}
+      - {name: K, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 2}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 20, intimidation: 10}
+      - {name: F, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 10}
+`)
+	pol(t, g, "J").insert = 2
+	pol(t, g, "E").plan.Swift = SwiftIntimidate
+	p := play(t, g,
+		15, 1, // E's Intimidate 25 vs J's willpower 1: J moves away
+		10, // E closes in and attacks J
+		10, // F attacks J
+		10, // K attacks E
+		10) // J at its own place: E came to it
+	inOrder(t, p.log,
+		"intimidate: intimidation vs willpower: E d20 15 +10 = 25 vs J d20 1 +0 = 1: E wins",
+		"J moves 30 ft away from E",
+		"E: attack vs J",
+		"F: attack vs J",
+		"K's turn", "K: attack vs E",
+		"J's turn", "J: attack vs E: d20 10")
+	notIn(t, p.log, "J brings its turn forward")
+	if p.get(0, Insertions) != 0 || p.get(0, sim.Interrupts) != 0 {
+		t.Errorf("insertions %d, interrupts %d; want 0, 0", p.get(0, Insertions), p.get(0, sim.Interrupts))
+	}
+
+	// With its Move, the same J does bring its turn forward (the teleport
+	// is the ambush), ahead of the rest of E's turn.
+	g = compile(t, `name: move left
+ruleset: lotm
+max_rounds: 1
+distance: 0
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: J, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 1, teleport: 1}
+      - {name: K, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 2}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 20}
+      - {name: F, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 10}
+`)
+	pol(t, g, "J").insert = 2
+	p = play(t, g, 10, 4, 12, 10, 10)
+	inOrder(t, p.log, "E: attack vs J", "J brings its turn forward, ahead of E",
+		"J teleports to E's face", "J: attack vs E: d20 12 (advantage)")
+}
+
+// Item 16: a charge from invisibility is an invisibility ambush and reveals
+// the charger, which E can then target (before: G stayed hidden, charged
+// with the flanking condition 4 and E found no one to attack).
+func TestChargeRevealsInvisible(t *testing.T) {
+	g := compile(t, `name: invisible charge
+ruleset: lotm
+max_rounds: 1
+distance: 0
+options: {search: none}
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: G, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 20, invisibility: swift, stealth: 4, strength: 2}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 1, investigation: 1}
+`)
+	pol(t, g, "G").plan = Plan{Main: MainCharge, Hide: HideBefore}
+	p := play(t, g,
+		1, 10, // E's investigation 2 vs G's stealth 14: not found
+		3, 12, // G's charge, Advantage (the ambush): 12 + 2 = 14
+		5,  // E's strength 5
+		10) // E attacks G
+	inOrder(t, p.log,
+		"G turns invisible (swift action)",
+		"invisibility ambush: investigation vs stealth: E d20 1 +1 = 2 vs G d20 10 +4 = 14: G wins",
+		"G ambushes from invisibility",
+		"charge: strength vs strength or agility: G d20 12 (advantage) +2 = 14 vs E d20 5 +0 = 5: G wins",
+		"E is Off-Balance",
+		"E: attack vs G: d20 10")
+	notIn(t, p.log, "E has no enemy to act against")
+}
+
+// Item 17: discovery is per observer. E1 finds the hidden G and attacks
+// it; E2 fails its search, cannot target G and attacks A instead (before:
+// E1's find revealed G to everyone and E2 attacked G).
+func TestDiscoveryPerObserver(t *testing.T) {
+	g := compile(t, `name: per observer
+ruleset: lotm
+max_rounds: 1
+distance: 0
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: G, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 20, invisibility: move, stealth: 4}
+      - {name: A, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 1}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E1, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 10, investigation: 5}
+      - {name: E2, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 5}
+`)
+	pol(t, g, "G").plan.Hide = HideAfter
+	p := play(t, g,
+		10,    // G attacks E1, then hides
+		15, 2, // E1's search 20 vs G's 6: found
+		10,    // E1 attacks G
+		2, 15, // E2's search 2 vs G's 19: not found
+		10, // E2 attacks A
+		10) // A attacks E1
+	inOrder(t, p.log,
+		"G turns invisible",
+		"E1's turn", "search: investigation vs stealth: E1 d20 15 +5 = 20 vs G d20 2 +4 = 6: E1 wins", "E1 finds G",
+		"E1: attack vs G",
+		"E2's turn", "search: investigation vs stealth: E2 d20 2 +0 = 2 vs G d20 15 +4 = 19: G wins",
+		"E2: attack vs A",
+		"A: attack vs E1")
+	if p.get(1, HiddenFound) != 1 {
+		t.Errorf("hidden_found %d, want 1", p.get(1, HiddenFound))
+	}
+}
+
+// Item 19: with casting_slot separate a plan's Also is a second main action
+// with the other slot: the caster casts and attacks in one turn. With
+// shared, the second is refused (one Attack/Casting action).
+func TestCastingSlotSeparate(t *testing.T) {
+	const yaml = `name: cast and strike
+ruleset: lotm
+max_rounds: 1
+distance: 0
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: M, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 20, casting: {bonus: 5, damage: 2}}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 1}
+`
+	g := compile(t, yaml, "options.casting_slot=separate")
+	pol(t, g, "M").plan = Plan{Main: MainCast, Also: MainAttack}
+	p := play(t, g, 10, 11, 9)
+	inOrder(t, p.log,
+		"M: casting vs E: d20 10 +5 = 15 vs physical defense 10: hit", "E takes 2 damage",
+		"M: attack vs E: d20 11 +3 = 14 vs physical defense 10: hit", "E takes 1 damage",
+		"E: attack vs M: d20 9")
+	if p.get(0, Casts) != 1 || p.get(0, sim.Actions) != 2 {
+		t.Errorf("casts %d, actions %d; want 1, 2", p.get(0, Casts), p.get(0, sim.Actions))
+	}
+
+	g = compile(t, yaml)
+	pol(t, g, "M").plan = Plan{Main: MainCast, Also: MainAttack}
+	p = play(t, g, 10, 9)
+	inOrder(t, p.log, "M: casting vs E", "M has one Attack/Casting action a turn (casting_slot shared): no attack as well", "E: attack vs M")
+
+	// Two actions of one kind are refused even with separate.
+	g = compile(t, yaml, "options.casting_slot=separate")
+	pol(t, g, "M").plan = Plan{Main: MainAttack, Also: MainDouble}
+	p = play(t, g, 10, 9)
+	inOrder(t, p.log, "M: attack vs E", "M has no attack action left: no double_strike as well")
+}
+
+// Items 10/21: FirstActor is the first to take an action, FirstInOrder the
+// first in the order of the first round with a turn; Draw says why a
+// drawn fight ended.
+func TestFirstActorAndDraw(t *testing.T) {
+	t.Run("a delay is not an action", func(t *testing.T) {
+		// D (first in order) delays until E comes within reach: E's move is
+		// the first action, then D's held attack fires.
+		g := compile(t, `name: reach
+ruleset: lotm
+max_rounds: 1
+distance: 20
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: D, hp: 30, ac: 10, attacks: [3], damage: 1, initiative_roll: 20}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E, hp: 30, ac: 10, attacks: [0], damage: 1, initiative_roll: 5}
+`)
+		pol(t, g, "D").plan = Plan{Main: MainDelay, Delay: KindAttack, Trigger: OnEnemyInReach, Ally: -1}
+		p := play(t, g, 12, 9)
+		if p.out.FirstActor != 1 || p.out.FirstInOrder != 0 {
+			t.Errorf("first actor %d, first in order %d; want 1 (E), 0 (D)", p.out.FirstActor, p.out.FirstInOrder)
+		}
+		if p.out.Winner != -1 || p.out.Draw != sim.DrawMaxRounds {
+			t.Errorf("winner %d draw %d; want -1, max_rounds", p.out.Winner, p.out.Draw)
+		}
+	})
+	t.Run("an inserted turn in the Ambush Round", func(t *testing.T) {
+		// The Ambush Round: T's inserted turn comes first (it is the first
+		// actor), A is first in that round's order.
+		g := compile(t, pinnedPair, "a.aware=false", "a.A.teleport=1")
+		pol(t, g, "A").insert = 1
+		p := play(t, g, 9, 4, 6, 16, 7, 11, 5, 3)
+		if p.out.FirstActor != 0 || p.out.FirstInOrder != 1 {
+			t.Errorf("first actor %d, first in order %d; want 0 (A, inserted), 1 (T, the ambusher)", p.out.FirstActor, p.out.FirstInOrder)
+		}
+	})
+	t.Run("a win is no draw", func(t *testing.T) {
+		g := compile(t, strings.Replace(pinnedPair, "hp: 20, ac: 10, dodge", "hp: 1, ac: 10, dodge", 1))
+		p := play(t, g, 15)
+		if p.out.Winner != 0 || p.out.Draw != sim.DrawNone || p.out.FirstActor != 0 || p.out.FirstInOrder != 0 {
+			t.Errorf("winner %d draw %d first %d/%d; want 0, none, 0/0", p.out.Winner, p.out.Draw, p.out.FirstActor, p.out.FirstInOrder)
+		}
+	})
+}
