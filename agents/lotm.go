@@ -18,7 +18,8 @@ func init() {
 			"Params: target (weakest|strongest|nearest|first|random), attack (auto|attack|double|vital|cast|grapple|charge), part (vital: head|eyes|arms|legs|organs), "+
 			"swift (none|aim|feint|intimidate), hands (grapple: two|one), hide (after|before|never; with invisibility), insert (never|turn|attack), "+
 			"teleport (auto: when walking cannot reach | always | never), luck (attack|initiative|never), first_aid (false|true), "+
-			"delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach), ally (NAME), rounds (all|first), prefer_held (true|false)",
+			"delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach), ally (NAME), rounds (all|first), prefer_held (true|false). "+
+			"With options casting_slot: separate, every preset also uses the turn's other action: a casting (while uses last) after an Attack-action attack, a weapon attack after a casting",
 		lotmMaker(lotmPolicy{}))
 	lotm.RegisterPolicy("aim", "aim before attacking: default with swift: aim (Build-Up Aim, +2, every turn)",
 		lotmMaker(lotmPolicy{swift: lotm.SwiftAim}))
@@ -182,6 +183,38 @@ func (p *lotmPolicy) Insert(t *lotm.Table, self, actor int, attacking bool) bool
 
 // Turn implements lotm.Policy.
 func (p *lotmPolicy) Turn(t *lotm.Table, self int) lotm.Plan {
+	plan := p.turn(t, self)
+	if t.Game().Opt.CastingSlot == "separate" && !t.Resuming(self) {
+		plan.Also = p.also(t, self, plan)
+	}
+	return plan
+}
+
+// also is the second main action with casting_slot separate: a casting
+// after an Attack-action main while casting uses last, a weapon attack
+// after a casting (none while held in a grapple: no Attack actions).
+func (p *lotmPolicy) also(t *lotm.Table, self int, plan lotm.Plan) lotm.Main {
+	me := &t.Game().C[self]
+	switch {
+	case plan.Target < 0:
+		return lotm.MainNone
+	case plan.Main == lotm.MainCast || (plan.Main == lotm.MainVital && plan.Cast):
+		if t.GrappledBy(self) >= 0 || (t.Grappling(self) >= 0 && !t.OneHand(self)) {
+			return lotm.MainNone
+		}
+		if me.CanDouble {
+			return lotm.MainDouble
+		}
+		return lotm.MainAttack
+	case plan.Main == lotm.MainNone || plan.Main == lotm.MainDelay || plan.Main == lotm.MainFirstAid:
+		return lotm.MainNone
+	case t.CastUses(self) > 0: // the Attack-action main leaves the Casting action
+		return lotm.MainCast
+	}
+	return lotm.MainNone
+}
+
+func (p *lotmPolicy) turn(t *lotm.Table, self int) lotm.Plan {
 	g := t.Game()
 	me := &g.C[self]
 	plan := lotm.Plan{Target: -1, Patient: -1, Ally: -1, Stand: true, Swift: p.swift}

@@ -200,6 +200,32 @@ func TestLotmPolicyDecisions(t *testing.T) {
 	}
 }
 
+// casting_slot separate: the default policy casts and attacks in one turn
+// (more actions than turns); shared: at most one main action a turn.
+func TestLotmCastingSlotSeparate(t *testing.T) {
+	for _, slot := range []string{"shared", "separate"} {
+		g, err := lotmLoad(t, "p.yaml", []byte(lotmPolicyBase), "a.P.casting={bonus: 4, damage: 1d6, uses: 3}", "options.casting_slot="+slot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := lotmTally(g, 300)
+		actions, turns, casts := lotmCounter(t, g, tl, 0, "actions"), lotmCounter(t, g, tl, 0, "turns"), lotmCounter(t, g, tl, 0, "casts")
+		if casts != 900 {
+			t.Errorf("%s: %d casts in 300 encounters, want all 900 uses", slot, casts)
+		}
+		if (actions > turns) != (slot == "separate") {
+			t.Errorf("%s: %d actions in %d turns", slot, actions, turns)
+		}
+		log := lotmTrace(g, 0)
+		first := log[strings.Index(log, "P's turn"):]
+		first = first[:len("P's turn")+strings.Index(first[len("P's turn"):], "-- round")]
+		both := strings.Contains(first, "P: casting vs E") && strings.Contains(first, "P: double strike vs E")
+		if both != (slot == "separate") {
+			t.Errorf("%s: P's first turn casts and strikes: %v\n%s", slot, both, first)
+		}
+	}
+}
+
 func TestLotmPolicyErrors(t *testing.T) {
 	for _, c := range []struct{ set, want string }{
 		{"a.P.policy=combo", "policy combo needs ally: NAME"},
