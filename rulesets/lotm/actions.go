@@ -54,6 +54,8 @@ func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
 	case MainAttack:
 		if t.hitCheck(i, tg, c.Attack-t.armPenalty(i), false, "attack") {
 			t.damage(i, tg, c.Damage.Roll(t.r))
+		} else {
+			t.meleeMiss(i, tg)
 		}
 	case MainDouble:
 		t.doubleStrike(i, tg)
@@ -111,6 +113,14 @@ func (t *Table) canAttackWith(i int, p Plan, tg int, kind Kind) bool {
 	return false
 }
 
+// meleeMiss: a missed weapon hit check; a critical failure (a natural 1
+// with option naturals) in melee lets the target Borrow Strength.
+func (t *Table) meleeMiss(i, tg int) {
+	if t.g.Opt.Naturals && t.nat == 1 && !t.g.C[i].Ranged {
+		t.borrowStrength(tg, i)
+	}
+}
+
 // armPenalty: each Vital Strike to the arms gives -2 to Fighting attack
 // checks (melee attacks, Double Strike, Grapple), adding up.
 func (t *Table) armPenalty(i int) int {
@@ -131,6 +141,8 @@ func (t *Table) doubleStrike(i, tg int) {
 	for k := 0; k < 2 && t.present(tg) && t.present(i); k++ {
 		if t.hitCheck(i, tg, bonus, false, "double strike") {
 			t.damage(i, tg, c.Damage.Roll(t.r))
+		} else {
+			t.meleeMiss(i, tg)
 		}
 	}
 }
@@ -159,9 +171,13 @@ func (t *Table) vitalStrike(i, tg int, part Part, cast bool) {
 		bonus, dmg = c.Cast.Bonus, c.Cast.Damage
 	}
 	if !t.hitCheck(i, tg, bonus-10, false, what) {
+		if !cast {
+			t.meleeMiss(i, tg)
+		}
 		return
 	}
 	t.c.Inc(c.Side, VitalHits)
+	part = t.limbBlock(tg, i, part, t.total)
 	d := dmg.Roll(t.r)
 	f := &t.f[tg]
 	switch part {

@@ -135,6 +135,9 @@ func (t *Table) ambushRound(s int, ambushers, ambushed uint64) {
 	t.c.Inc(s, AmbushRounds)
 	t.c.Add(s, sim.Ambushes, int64(bits.OnesCount64(ambushers)))
 	t.detect(ambushers, ambushed)
+	if t.g.Opt.Intuition {
+		t.spiritualIntuition()
+	}
 	if !t.walk(true) {
 		t.endRound()
 	}

@@ -148,6 +148,7 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 		t.c.Add(t.side(a), LuckBurned, int64(burn))
 		hit = true
 	}
+	t.nat, t.total = nat, total+burn
 	if t.log != nil {
 		t.logf("  %s: %s vs %s: %s %+d%s = %d vs physical defense %d%s: %s",
 			t.name(a), what, t.name(d), t.rollText(nat, adv, dis), bonus, bonusText(aim, mod, burn), total+burn, pd,

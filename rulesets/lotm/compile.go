@@ -62,6 +62,8 @@ type Combatant struct {
 	Cast       Casting
 	JoinsRound int  // the regular round it joins in (1: from the start)
 	JoinAmbush bool // joining is an inserted ambush (an Ambush Round of its own)
+	LimbBlock  bool // uses Limb Block against Vital Strikes (special.go)
+	Borrow     bool // uses Borrow Strength Against Strength on an enemy's melee critical failure (special.go)
 	Policy     Policy
 }
 
@@ -180,6 +182,8 @@ func compileOptions(sc *scenario.Scenario) Options {
 			o.Search = d.Enum(n, path, []string{"turn", "none"})
 		case "casting_slot":
 			o.CastingSlot = d.Enum(n, path, []string{"shared", "separate"})
+		case "spiritual_intuition":
+			o.Intuition = d.Bool(n, path)
 		default:
 			d.Unknown(sc.OptionKey[name], path, optionNames)
 		}
@@ -254,6 +258,10 @@ func compileFields(d *scenario.Decoder, g *Game, c *Combatant, cs scenario.Comba
 			}
 		case "joins_ambush":
 			c.JoinAmbush = d.Bool(n, p+name)
+		case "limb_block":
+			c.LimbBlock = d.Bool(n, p+name)
+		case "borrow_strength":
+			c.Borrow = d.Bool(n, p+name)
 		}
 	}
 	if !fighting {

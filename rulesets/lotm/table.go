@@ -44,6 +44,7 @@ type fighter struct {
 	armHits    int
 	legHits    int
 	eyeHits    int
+	limbs      int // Limb Blocks made (each limb once: legs, then arms)
 
 	delayed   bool
 	delayKind Kind
@@ -64,6 +65,8 @@ type Table struct {
 	insrt  int   // combatant whose inserted turn is in progress, -1
 	resume int   // combatant taking a delayed action, -1
 	trigT  int   // the combatant its trigger concerns, -1
+	nat    int   // the natural die of the last hit check (Borrow Strength)
+	total  int   // its result (Limb Block)
 	first  int   // sim.Outcome.FirstActor (acts)
 	firstO int   // sim.Outcome.FirstInOrder (walk)
 	r      *rng.Stream

@@ -1,0 +1,146 @@
+package lotm
+
+import (
+	"simctl/sim"
+	"simctl/sim/dice"
+)
+
+// Three special actions that answer an enemy's move rather than take a
+// turn: Spiritual Intuition against an ambush (option spiritual_intuition),
+// Limb Block against a Vital Strike (field limb_block) and Borrow Strength
+// Against Strength against a melee critical failure (field
+// borrow_strength). A combatant with the field uses the reaction whenever
+// the rules let it; the reaction's action (Swift, Attack) is the round's,
+// so it is gone from the combatant's turn if that has not come yet.
+
+// intuitionDC is Spiritual Intuition's Difficulty.
+const intuitionDC = 25
+
+// spiritualIntuition (option spiritual_intuition): as an Ambush Round
+// starts, each ambushed combatant that would be Caught Off Guard makes the
+// passive Intuition check, d20 + intuition against Difficulty 25 (meeting
+// it succeeds, as a hit check meets Physical Defense). Success: it senses
+// the danger and is not Caught Off Guard in this round; the round's
+// Advantage/Disadvantage stay (it still does not know where or why). The
+// source's "repeated checks on the same matter give the same result" is
+// kept by rolling once per Ambush Round; a new ambush is a new matter.
+func (t *Table) spiritualIntuition() {
+	for _, i := range t.order {
+		f := &t.f[i]
+		if !f.ambushed || !f.cog {
+			continue
+		}
+		n := t.die(20)
+		total := n + t.g.C[i].Intuition
+		ok := total >= intuitionDC
+		if t.log != nil {
+			t.logf("  spiritual intuition: %s d20 %d %+d = %d vs difficulty %d: %s", t.name(i), n, t.g.C[i].Intuition, total, intuitionDC,
+				either2(ok, "senses danger: not Caught Off Guard", "senses nothing"))
+		}
+		if ok {
+			f.cog = false
+			t.c.Inc(t.side(i), IntuitionSaves)
+		}
+	}
+}
+
+// limbBlock: d, the target of a's Vital Strike that hit (total: a's check
+// result) at a part that is not a limb, blocks it with a limb: a Swift
+// action, an Agility check against that result; won (a tie to the blocker
+// under contest_ties defender, the one resisting), the strike is treated
+// as having hit the limb: its damage and that limb's effect instead of the
+// part's. Each of the four limbs blocks once an encounter, the legs first
+// (a leg hit halves speed, an arm hit costs -2 on every Fighting check).
+// Not against a ranged attacker: the source's "too slow against firearms"
+// (ranged attacks are read as firearms). It returns the part hit.
+func (t *Table) limbBlock(d, a int, part Part, total int) Part {
+	f := &t.f[d]
+	if !t.g.C[d].LimbBlock || part == Arms || part == Legs || f.limbs >= 4 || t.g.C[a].Ranged ||
+		!t.present(d) || f.stunned || !t.canUse(d, KindSwift) || (t.amb && !f.ambusher) {
+		return part
+	}
+	t.use(d, KindSwift)
+	adv, dis := t.advState(d, a, false, false)
+	nat, mod := t.roll(adv, dis)
+	check := nat + t.agility(d) + mod
+	ok := check > total || (check == total && t.g.Opt.TiesTo == "defender")
+	limb := Legs
+	if f.limbs >= 2 {
+		limb = Arms
+	}
+	if t.log != nil {
+		t.logf("  limb block: %s %s %+d = %d vs %s's %d: %s", t.name(d), t.rollText(nat, adv, dis), t.agility(d)+mod, check, t.name(a), total,
+			either2(ok, "blocked with the "+PartNames[limb], "not blocked"))
+	}
+	if !ok {
+		return part
+	}
+	f.limbs++
+	t.c.Inc(t.side(d), LimbBlocks)
+	return limb
+}
+
+var borrowDamage = dice.MustParse("1d3")
+
+// borrowStrength: a's melee attack on d was a critical failure (a natural
+// 1, option naturals), and d answers with Borrow Strength Against
+// Strength: its Attack action of the round, the check succeeding by
+// default. (1) With Strength not 3 or more below a's it flips a: 1d3 + its
+// Strength damage die, then a makes a Difficulty 20 Agility check (d20 +
+// agility) or is Off-Balance; a natural 1 on it hits the head: Stunned
+// for 1 round. (2) Otherwise it applies one Attack action: its weapon's
+// damage. Not modelled: the build (size) difference that also allows (1),
+// and a balance-type Beyonder ability that spares the Agility check (no
+// combatant has one). The ambushed do not use it during an Ambush Round
+// (they do not act in it).
+func (t *Table) borrowStrength(d, a int) {
+	f := &t.f[d]
+	if !t.g.C[d].Borrow || !t.present(d) || !t.present(a) || f.stunned || t.noAttacks(d) ||
+		!t.canUse(d, KindAttack) || (t.amb && !f.ambusher) {
+		return
+	}
+	t.use(d, KindAttack)
+	t.c.Inc(t.side(d), Borrows)
+	t.c.Inc(t.side(d), sim.Actions)
+	cd, ca := &t.g.C[d], &t.g.C[a]
+	if cd.Strength < ca.Strength-3 {
+		dmg := cd.Damage.Roll(t.r)
+		if t.log != nil {
+			t.logf("  %s borrows strength against %s's critical failure: an Attack action that hits by default", cd.Name, ca.Name)
+		}
+		t.damage(d, a, dmg)
+		return
+	}
+	dmg := borrowDamage.Roll(t.r) + cd.StrDamage.Roll(t.r)
+	if t.log != nil {
+		t.logf("  %s borrows strength against %s's critical failure and flips it", cd.Name, ca.Name)
+	}
+	t.damage(d, a, dmg)
+	if !t.present(a) {
+		return
+	}
+	n := t.die(20)
+	total := n + t.agility(a)
+	switch {
+	case t.g.Opt.Naturals && n == 1:
+		t.f[a].offBalance, t.f[a].stunned = true, true
+	case total < 20:
+		t.f[a].offBalance = true
+	}
+	if t.log != nil {
+		res := "keeps its balance"
+		if t.f[a].stunned && n == 1 && t.g.Opt.Naturals {
+			res = "critical failure: lands on its head, Off-Balance and Stunned"
+		} else if total < 20 {
+			res = "Off-Balance"
+		}
+		t.logf("  %s: agility d20 %d %+d = %d vs difficulty 20: %s", ca.Name, n, t.agility(a), total, res)
+	}
+}
+
+func either2(ok bool, yes, no string) string {
+	if ok {
+		return yes
+	}
+	return no
+}
