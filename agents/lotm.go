@@ -18,7 +18,7 @@ func init() {
 			"Params: target (weakest|strongest|nearest|first|random), attack (auto|attack|double|vital|cast|grapple|charge), part (vital: head|eyes|arms|legs|organs), "+
 			"swift (none|aim|feint|intimidate), hands (grapple: two|one), hide (after|before|never; with invisibility), insert (never|turn|attack), "+
 			"teleport (auto: when walking cannot reach | always | never), luck (attack|initiative|never), first_aid (false|true), "+
-			"delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach), ally (NAME), rounds (all|first), prefer_held (true|false). "+
+			"cover (never|item|obstacle: Improvised Cover when not covered, with cover_item / obstacle), delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach), ally (NAME), rounds (all|first), prefer_held (true|false). "+
 			"With options casting_slot: separate, every preset also uses the turn's other action: a casting (while uses last) after an Attack-action attack, a weapon attack after a casting",
 		lotmMaker(lotmPolicy{}))
 	lotm.RegisterPolicy("aim", "aim before attacking: default with swift: aim (Build-Up Aim, +2, every turn)",
@@ -65,10 +65,11 @@ type lotmPolicy struct {
 	preferHeld bool
 	ambush     bool // preset ambush: needs invisibility or teleport
 	combo      bool // preset combo: needs an ally
+	cover      lotm.CoverUse
 }
 
 var lotmParams = []string{"target", "attack", "part", "swift", "hands", "hide", "insert", "teleport",
-	"luck", "first_aid", "delay", "trigger", "ally", "rounds", "prefer_held"}
+	"luck", "first_aid", "delay", "trigger", "ally", "rounds", "prefer_held", "cover"}
 
 func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 	return func(d *scenario.Decoder, g *lotm.Game, self int, spec scenario.Policy) lotm.Policy {
@@ -130,6 +131,18 @@ func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 			d.Errorf(spec.Node, spec.Path, "policy combo needs ally: NAME (the grappler whose grapple it waits for)")
 		}
 		c := &g.C[self]
+		switch p.enum("cover", "never", []string{"never", "item", "obstacle"}) {
+		case "item":
+			pol.cover = lotm.CoverItem
+			if c.Item.Size == 0 {
+				d.Errorf(p.node("cover"), p.path("cover"), "cover: item needs something to snatch: give %s cover_item: {size: medium}", c.Name)
+			}
+		case "obstacle":
+			pol.cover = lotm.CoverObstacle
+			if c.Obstacle.Size == 0 {
+				d.Errorf(p.node("cover"), p.path("cover"), "cover: obstacle needs an obstacle at hand: give %s obstacle: {size: medium}", c.Name)
+			}
+		}
 		if pol.ambush && c.Invisible == lotm.KindNone && c.Teleports == 0 {
 			d.Errorf(spec.Node, spec.Path, "policy ambush needs a means of ambush: give %s invisibility: swift|move|casting or teleport: N", c.Name)
 		}
@@ -231,6 +244,7 @@ func (p *lotmPolicy) turn(t *lotm.Table, self int) lotm.Plan {
 	if me.Invisible != lotm.KindNone {
 		plan.Hide = p.hide
 	}
+	plan.Cover = p.cover
 	if p.firstAid {
 		for j := 0; j < t.N(); j++ {
 			if t.Present(j) && t.Side(j) == me.Side && t.Effects(j) > 0 && t.Dist(self, j) <= lotm.Reach {

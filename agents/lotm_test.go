@@ -173,8 +173,9 @@ func TestLotmPolicyDecisions(t *testing.T) {
 		{"aim", "aims"}, {"feint", "feints"}, {"intimidate", "intimidations"}, {"charge", "charges"},
 		{"vital", "vital_strikes"}, {"grapple", "squeezes"}, {"default", "double_strikes"},
 		{"{name: grapple, hands: one}", "grapples_won"},
+		{"{name: default, cover: item}", "covers"},
 	} {
-		g, err := lotmLoad(t, "p.yaml", []byte(lotmPolicyBase), "a.P.policy="+c.policy)
+		g, err := lotmLoad(t, "p.yaml", []byte(lotmPolicyBase), "a.P.policy="+c.policy, "a.P.cover_item={size: small, count: 3}")
 		if err != nil {
 			t.Fatalf("%s: %v", c.policy, err)
 		}
@@ -239,6 +240,8 @@ func TestLotmPolicyErrors(t *testing.T) {
 		{"a.P.policy={name: default, trigger: sometime}", `"sometime" is not valid`},
 		{"a.P.policy={name: default, swift: one_hand}", `"one_hand" is not valid`},
 		{"a.P.policy={name: default, aim: true}", `unknown field "aim"`},
+		{"a.P.policy={name: default, cover: item}", "give P cover_item: {size: medium}"},
+		{"a.P.policy={name: default, cover: obstacle}", "give P obstacle: {size: medium}"},
 	} {
 		_, err := lotmLoad(t, "p.yaml", []byte(lotmPolicyBase), c.set)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

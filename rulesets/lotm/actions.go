@@ -348,6 +348,7 @@ func (t *Table) approach(i, j int, prepaid bool) {
 	} else {
 		t.acts(i)
 	}
+	t.leaveCover(i)
 	f := &t.f[i]
 	from := f.x
 	dir := 1
@@ -364,6 +365,7 @@ func (t *Table) approach(i, j int, prepaid bool) {
 
 // walkAway: a move of full speed away from j (Intimidate).
 func (t *Table) walkAway(i, j int) {
+	t.leaveCover(i)
 	f := &t.f[i]
 	dir := -1
 	if f.x > t.f[j].x || (f.x == t.f[j].x && t.side(i) == 1) {

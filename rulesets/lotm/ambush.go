@@ -280,6 +280,7 @@ func (t *Table) teleport(i, tg int) {
 		return
 	}
 	t.use(i, KindMove)
+	t.leaveCover(i)
 	f.teleports--
 	f.x = t.f[tg].x
 	f.ambushOne = true

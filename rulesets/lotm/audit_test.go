@@ -429,3 +429,64 @@ func TestDocChecksEveryHeading(t *testing.T) {
 		}
 	}
 }
+
+// Item 20, Improvised Cover: an item (Swift action; Strength 2 per size
+// level, +2 metal, else a Difficulty 15 + 2 x level Strength check) or an
+// obstacle (Move action) adds the table's Armor to Physical Defense until an
+// attack hits through it (destroyed) or the obstacle's user moves.
+func TestImprovisedCover(t *testing.T) {
+	const yaml = `name: cover
+ruleset: lotm
+max_rounds: 1
+distance: 0
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: T, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 20, strength: 6, cover_item: {size: medium}}
+  - name: b
+    policy: test
+    combatants:
+      - {name: A, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 1}
+`
+	g := compile(t, yaml)
+	pol(t, g, "T").plan.Cover = CoverItem
+	p := play(t, g, 5, 17)
+	inOrder(t, p.log,
+		"T takes improvised cover (an item, Swift action): armor +4",
+		"A: attack vs T: d20 17 +3 = 20 vs physical defense 14: hit",
+		"T's cover is destroyed")
+	if p.get(0, Covers) != 1 || p.get(0, CoversBroken) != 1 {
+		t.Errorf("covers %d broken %d; want 1 1", p.get(0, Covers), p.get(0, CoversBroken))
+	}
+	// A miss leaves it; a metal small object: +2 +2, Strength 4 needed.
+	g = compile(t, yaml, "a.T.cover_item={size: small, metal: true}", "a.T.strength=4")
+	pol(t, g, "T").plan.Cover = CoverItem
+	p = play(t, g, 5, 10)
+	inOrder(t, p.log, "armor +4", "A: attack vs T: d20 10 +3 = 13 vs physical defense 14: miss")
+	notIn(t, p.log, "destroyed")
+	// Too weak: the check (15 + 2 x 3 = 21) fails and the Swift is spent.
+	g = compile(t, yaml, "a.T.strength=0")
+	pol(t, g, "T").plan.Cover = CoverItem
+	p = play(t, g, 20, 5, 9)
+	inOrder(t, p.log, "T tries to snatch a medium item (strength 0 of 6): d20 20 +0 = 20 vs difficulty 21: too heavy",
+		"A: attack vs T: d20 9 +3 = 12 vs physical defense 10: hit")
+	g = compile(t, yaml, "a.T.strength=1")
+	pol(t, g, "T").plan.Cover = CoverItem
+	p = play(t, g, 20, 5, 9)
+	inOrder(t, p.log, "d20 20 +1 = 21 vs difficulty 21: lifted", "armor +4", "physical defense 14: miss")
+
+	// An obstacle: the Move action left after T's ranged attack; A's walk
+	// up does not end it, T's own move would.
+	g = compile(t, strings.Replace(yaml, "distance: 0", "distance: 20", 1),
+		"a.T.obstacle={size: large, count: 1}", "a.T.ranged=true")
+	pol(t, g, "T").plan.Cover = CoverObstacle
+	p = play(t, g, 5, 12)
+	inOrder(t, p.log, "T: attack vs A", "T takes improvised cover (an obstacle, Move action): armor +6",
+		"A moves", "A: attack vs T: d20 12 +3 = 15 vs physical defense 16: miss")
+	// A melee T that must walk has no Move left for it.
+	g = compile(t, strings.Replace(yaml, "distance: 0", "distance: 20", 1), "a.T.obstacle={size: large}")
+	pol(t, g, "T").plan.Cover = CoverObstacle
+	p = play(t, g, 5, 12)
+	notIn(t, p.log, "improvised cover")
+}

@@ -105,6 +105,8 @@ func (t *Table) defense(d, a int, noArmor bool) int {
 	}
 	if noArmor {
 		pd -= c.Armor
+	} else {
+		pd += t.f[d].coverArmor // Improvised Cover is Armor too
 	}
 	return pd
 }
@@ -153,6 +155,9 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 		t.logf("  %s: %s vs %s: %s %+d%s = %d vs physical defense %d%s: %s",
 			t.name(a), what, t.name(d), t.rollText(nat, adv, dis), bonus, bonusText(aim, mod, burn), total+burn, pd,
 			condText(off, amb), hitText(hit))
+	}
+	if hit && !noArmor {
+		t.coverHit(d)
 	}
 	return hit
 }

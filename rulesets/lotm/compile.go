@@ -60,10 +60,12 @@ type Combatant struct {
 	Invisible  Kind // the action that hides it (KindNone: cannot)
 	Teleports  int  // movement ambushes (flame-jumps) it can make per encounter
 	Cast       Casting
-	JoinsRound int  // the regular round it joins in (1: from the start)
-	JoinAmbush bool // joining is an inserted ambush (an Ambush Round of its own)
-	LimbBlock  bool // uses Limb Block against Vital Strikes (special.go)
-	Borrow     bool // uses Borrow Strength Against Strength on an enemy's melee critical failure (special.go)
+	JoinsRound int   // the regular round it joins in (1: from the start)
+	JoinAmbush bool  // joining is an inserted ambush (an Ambush Round of its own)
+	LimbBlock  bool  // uses Limb Block against Vital Strikes (special.go)
+	Borrow     bool  // uses Borrow Strength Against Strength on an enemy's melee critical failure (special.go)
+	Item       Cover // Improvised Cover option 1: the items at hand (cover.go)
+	Obstacle   Cover // Improvised Cover option 2: the obstacles at hand
 	Policy     Policy
 }
 
@@ -262,6 +264,10 @@ func compileFields(d *scenario.Decoder, g *Game, c *Combatant, cs scenario.Comba
 			c.LimbBlock = d.Bool(n, p+name)
 		case "borrow_strength":
 			c.Borrow = d.Bool(n, p+name)
+		case "cover_item":
+			c.Item = compileCover(d, n, p+name)
+		case "obstacle":
+			c.Obstacle = compileCover(d, n, p+name)
 		}
 	}
 	if !fighting {

@@ -48,6 +48,8 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "aware", Doc: "(common field) false: ambushed; the other side gets a pre-combat Ambush Round"},
 			{Name: "limb_block", Doc: "true: uses Limb Block (a Swift action) against every Vital Strike at its head, eyes or organs while it has a Swift action and a limb that has not blocked (default false)"},
 			{Name: "borrow_strength", Doc: "true: answers an enemy's melee critical failure against it with Borrow Strength Against Strength (its Attack action of the round) when it has the action (default false)"},
+			{Name: "cover_item", Doc: "{size: small|small_medium|medium|medium_large|large, metal: false, count: 1}: loose objects at hand for Improvised Cover option 1 (snatch an item, Swift action; Strength 2 per size level, +2 metal, else a Strength check against 15 + 2 x level); Armor +2..+6 by size, +2 metal; destroyed when an attack hits through it"},
+			{Name: "obstacle", Doc: "{size, metal, count}: obstacles at hand for Improvised Cover option 2 (get behind one, Move action, no Strength needed); the same Armor; lost when its user moves, destroyed when an attack hits through it. Hard walls (untargetable) are not simulated"},
 			{Name: "blocks_exits (side field)", Doc: "N > 0: the side blocks every exit (flanking condition 3) while at least N of it are in the battle. A ruleset side field: set it in the file (--set reaches only the common side fields)"},
 		},
 		Actions: append([]sim.Field{
@@ -72,6 +74,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "spiritual intuition", Doc: "option spiritual_intuition: d20 + intuition against Difficulty 25 as an Ambush Round starts; success spares that ambushed combatant Caught Off Guard"},
 			{Name: "limb block", Doc: "field limb_block: against a Vital Strike that hit its head, eyes or organs, a Swift action and an Agility check against the strike's result (ties to the blocker under contest_ties defender); won, the strike hits a limb instead (legs, then arms; each limb once). Not against ranged attackers (firearms)"},
 			{Name: "borrow strength", Doc: "field borrow_strength: when an enemy's melee weapon attack on it is a natural 1 (option naturals), its Attack action of the round: Strength not 3 below the attacker's, 1d3 + strength_damage and the attacker's Difficulty 20 Agility check or Off-Balance (a natural 1: also Stunned); else an Attack action that hits by default. Not during an Ambush Round that ambushes it"},
+			{Name: "improvised cover", Doc: "Plan.Cover (policy parameter cover): item: a Swift action first in the turn snatches a cover_item; obstacle: the Move action left at the end of the turn gets behind an obstacle. The Armor adds to Physical Defense (not against a Grapple, which ignores Armor) until an attack hits through it (destroyed) or, for an obstacle, its user moves"},
 			{Name: "first actor", Doc: "sim's first_actor is the first to take an action: spending any action (a reaction, a turn's move or attack) or taking a held one; declaring a Delay Action, a lost (stunned) turn and the Free Burn Luck are not. first_in_order is the first in the order of the first round anyone had a turn (the Ambush Round's ambushers when there is one). A draw is max_rounds: no one flees in this ruleset and a side is beaten as its last combatant falls, so both sides gone cannot happen"},
 		}, headingChecklist...),
 		Counters: []sim.Field{
@@ -101,6 +104,8 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "intuition_saves", Doc: "ambushed combatants of this side spared Caught Off Guard by Spiritual Intuition"},
 			{Name: "limb_blocks", Doc: "Vital Strikes this side turned onto a limb"},
 			{Name: "borrows", Doc: "Borrow Strength Against Strength answers this side made"},
+			{Name: "covers", Doc: "Improvised Covers this side took (an item or an obstacle)"},
+			{Name: "covers_broken", Doc: "this side's covers destroyed by a hit"},
 		},
 	}
 }
@@ -126,9 +131,9 @@ var headingChecklist = []sim.Field{
 	{Name: "[source] Build-Up Aim", Doc: "simulated: swift aim (TestHitProbabilityExact/build-up aim)"},
 	{Name: "[source] Double Strike", Doc: "simulated: field double_strike (TestMidCombatAmbush); throwing darts consumes items, not counted (no ammunition)"},
 	{Name: "[source] Point-Blank Shooting", Doc: "not simulated: it modifies a firearm's three shots per Attack action, and the excerpt does not give firearms (rate of fire, which weapons) or the Fast Dodge rule it refers to; ranged: true here is one attack per Attack action"},
-	{Name: "[source] Improvised Cover", Doc: "not simulated: both options need objects and obstacles at hand, which the one-line battlefield does not describe (what lies within reach, walls); the armour table and the Strength requirements (below) would be the numbers"},
-	{Name: "[source] Armor Provided by Objects", Doc: "not simulated: see Improvised Cover"},
-	{Name: "[source] What You Can Pick Up (Strength Requirements)", Doc: "not simulated: see Improvised Cover"},
+	{Name: "[source] Improvised Cover", Doc: "partly simulated: both options, fields cover_item and obstacle, policy parameter cover (TestImprovisedCover). Not: hiding behind a hard wall (untargetable, going around it, wall destruction): the battlefield is a line with no walls"},
+	{Name: "[source] Armor Provided by Objects", Doc: "simulated: the table and the metal +2 (TestImprovisedCover)"},
+	{Name: "[source] What You Can Pick Up (Strength Requirements)", Doc: "simulated: Strength 2 per size level, metal +2, else the Difficulty 15 + 2 x level check; destroyed when hit (TestImprovisedCover). Not: objects fixed to the ground (twice the Strength), being walls"},
 	{Name: "[source] Delay Action", Doc: "simulated (TestDelayAction, TestStunnedDelayerLosesHeldAction)"},
 	{Name: "[source] Charge", Doc: "simulated (TestChargeRevealsInvisible)"},
 	{Name: "[source] Off-Balance", Doc: "simulated: agility halved, a Move to stand (TestChargeRevealsInvisible, TestBorrowStrength); \"avoiding attacks only by rolling to dodge\" refers to dodge reactions outside the excerpt"},

@@ -136,8 +136,9 @@ type Plan struct {
 	Teleport bool // reach Target with a movement ambush (a Move action, one of the teleports)
 	Stand    bool // when Off-Balance, spend the Move action to stand first
 	Hide     Hide
-	Release  bool // let go of a grapple (free)
-	Patient  int  // MainFirstAid: the ally (or self)
+	Cover    CoverUse // Improvised Cover: an item (Swift, first) or an obstacle (Move, last)
+	Release  bool     // let go of a grapple (free)
+	Patient  int      // MainFirstAid: the ally (or self)
 	// Also (option casting_slot: separate only): a second main action made
 	// after Main with the other of the Attack and Casting actions, at the
 	// same Target: MainAttack or MainDouble after a Casting-action Main,

@@ -184,6 +184,9 @@ func (t *Table) execute(i int, p Plan) {
 	if p.Hide == HideBefore {
 		t.hide(i)
 	}
+	if p.Cover == CoverItem {
+		t.takeCover(i, CoverItem)
+	}
 	if enemy && p.Teleport {
 		t.teleport(i, tg)
 	}
@@ -223,6 +226,9 @@ func (t *Table) execute(i int, p Plan) {
 	}
 	if p.Hide == HideAfter {
 		t.hide(i)
+	}
+	if p.Cover == CoverObstacle {
+		t.takeCover(i, CoverObstacle)
 	}
 }
 

@@ -673,6 +673,10 @@ func TestCompileErrors(t *testing.T) {
 		{`{name: x, ruleset: lotm, sides: [{name: a, combatants: [{name: A, hp: 1, damage: 1, casting: {bonus: 2}}]}, {name: b, combatants: [{name: B, hp: 1, damage: 1}]}]}`, "casting.damage: missing"},
 		{`{name: x, ruleset: lotm, sides: [{name: a, blocks_exits: -1, combatants: [{name: A, hp: 1, damage: 1}]}, {name: b, combatants: [{name: B, hp: 1, damage: 1}]}]}`, "blocks_exits: -1 is out of range"},
 		{`{name: x, ruleset: lotm, sides: [{name: a, combatants: [{name: A, hp: 1, damage: 1, policy: nonsense}]}, {name: b, combatants: [{name: B, hp: 1, damage: 1}]}]}`, `unknown policy "nonsense"`},
+		{`{name: x, ruleset: lotm, sides: [{name: a, combatants: [{name: A, hp: 1, damage: 1, cover_item: {size: huge}}]}, {name: b, combatants: [{name: B, hp: 1, damage: 1}]}]}`, `"huge" is not valid`},
+		{`{name: x, ruleset: lotm, sides: [{name: a, combatants: [{name: A, hp: 1, damage: 1, obstacle: {metal: true}}]}, {name: b, combatants: [{name: B, hp: 1, damage: 1}]}]}`, "obstacle.size: missing"},
+		{`{name: x, ruleset: lotm, sides: [{name: a, combatants: [{name: A, hp: 1, damage: 1, obstacle: large}]}, {name: b, combatants: [{name: B, hp: 1, damage: 1}]}]}`, "expected a mapping {size: medium"},
+		{`{name: x, ruleset: lotm, options: {spiritual_intuition: maybe}, sides: [{name: a, combatants: [{name: A, hp: 1, damage: 1}]}, {name: b, combatants: [{name: B, hp: 1, damage: 1}]}]}`, "spiritual_intuition"},
 	} {
 		err := compileErr(t, c.yaml)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -44,7 +44,11 @@ type fighter struct {
 	armHits    int
 	legHits    int
 	eyeHits    int
-	limbs      int // Limb Blocks made (each limb once: legs, then arms)
+	limbs      int  // Limb Blocks made (each limb once: legs, then arms)
+	coverArmor int  // Improvised Cover's Armor now (0: none)
+	coverItem  bool // the cover is a held item (else an obstacle)
+	items      int  // cover items still at hand
+	obstacles  int  // obstacles still at hand
 
 	delayed   bool
 	delayKind Kind
@@ -101,7 +105,8 @@ func (t *Table) setup() {
 		f := &t.f[i]
 		hp := c.HP.Roll(t.r)
 		*f = fighter{hp: hp, maxHP: hp, joined: c.JoinsRound <= 1, feintOn: -1, grappling: -1, grappledBy: -1,
-			mustFlee: -1, delayAlly: -1, teleports: c.Teleports, casts: c.Cast.Uses, luck: c.Luck}
+			mustFlee: -1, delayAlly: -1, teleports: c.Teleports, casts: c.Cast.Uses, luck: c.Luck,
+			items: c.Item.Count * min(c.Item.Size, 1), obstacles: c.Obstacle.Count * min(c.Obstacle.Size, 1)}
 		if c.Side == 1 {
 			f.x = t.g.Distance
 		}
