@@ -16,7 +16,7 @@ func init() {
 	lotm.RegisterPolicy("default",
 		"close in and attack the weakest enemy it can reach this turn (a grappled enemy first); cast while casting uses last, else Double Strike when it can. "+
 			"Params: target (weakest|strongest|nearest|first|random), attack (auto|attack|double|vital|cast|grapple|charge), part (vital: head|eyes|arms|legs|organs), "+
-			"swift (none|aim|feint|intimidate), hands (grapple: two|one), hide (after|before|never; with invisibility), insert (never|turn|attack), "+
+			"swift (none|aim|feint|intimidate), hands (grapple: two|one|limb: one hand on a limb, for a grappler 2 size levels larger), hide (after|before|never; with invisibility), insert (never|turn|attack), "+
 			"teleport (auto: when walking cannot reach | always | never), luck (attack|initiative|never), first_aid (false|true), "+
 			"cover (never|item|obstacle: Improvised Cover when not covered, with cover_item / obstacle), delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach), ally (NAME), rounds (all|first), prefer_held (true|false). "+
 			"With options casting_slot: separate, every preset also uses the turn's other action: a casting (while uses last) after an Attack-action attack, a weapon attack after a casting",
@@ -53,6 +53,7 @@ type lotmPolicy struct {
 	part       lotm.Part
 	swift      lotm.Swift
 	oneHand    bool
+	limb       bool // hands: limb: one hand on a limb, when 2 size levels larger
 	hide       lotm.Hide
 	insert     int
 	teleport   string // auto | always | never
@@ -83,7 +84,12 @@ func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 		pol.attack = p.enum("attack", def, []string{"auto", "attack", "double", "vital", "cast", "grapple", "charge"})
 		pol.part = lotm.Part(lotmEnumIndex(p, "part", lotm.PartNames[pol.part], lotm.PartNames))
 		pol.swift = lotm.Swift(lotmEnumIndex(p, "swift", lotm.SwiftNames[pol.swift], lotm.SwiftNames[:4]))
-		pol.oneHand = p.enum("hands", "two", []string{"two", "one"}) == "one"
+		switch p.enum("hands", "two", []string{"two", "one", "limb"}) {
+		case "one":
+			pol.oneHand = true
+		case "limb":
+			pol.oneHand, pol.limb = true, true
+		}
 		switch p.enum("hide", "after", []string{"after", "before", "never"}) {
 		case "after":
 			pol.hide = lotm.HideAfter
@@ -212,7 +218,7 @@ func (p *lotmPolicy) also(t *lotm.Table, self int, plan lotm.Plan) lotm.Main {
 	case plan.Target < 0:
 		return lotm.MainNone
 	case plan.Main == lotm.MainCast || (plan.Main == lotm.MainVital && plan.Cast):
-		if t.GrappledBy(self) >= 0 || (t.Grappling(self) >= 0 && !t.OneHand(self)) {
+		if t.HeldFromAttacks(self) {
 			return lotm.MainNone
 		}
 		if me.CanDouble {
@@ -270,7 +276,11 @@ func (p *lotmPolicy) turn(t *lotm.Table, self int) lotm.Plan {
 	}
 	tg := p.pick(t, self)
 	plan.Target = tg
-	if t.GrappledBy(self) >= 0 {
+	if by := t.GrappledBy(self); by >= 0 && !t.HeldFromAttacks(self) {
+		// Held only from moving (size): strike the one holding it.
+		tg = by
+		plan.Target = tg
+	} else if by >= 0 {
 		// Held: no Attack or Move actions; a casting is still allowed.
 		plan.Swift = lotm.SwiftNone
 		if t.CastUses(self) > 0 {
@@ -290,6 +300,7 @@ func (p *lotmPolicy) turn(t *lotm.Table, self int) lotm.Plan {
 		return plan
 	}
 	plan.Main, plan.Part, plan.Cast, plan.OneHand = p.main(t, self, tg)
+	plan.Limb = p.limb && plan.Main == lotm.MainGrapple
 	if t.Teleports(self) > 0 && t.Side(tg) != me.Side {
 		switch p.teleport {
 		case "always": // the movement ambush's Advantage; from hiding the ambush is the invisibility's

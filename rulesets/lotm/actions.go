@@ -62,7 +62,7 @@ func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
 	case MainVital:
 		t.vitalStrike(i, tg, p.Part, p.Cast)
 	case MainGrapple:
-		t.grapple(i, tg, p.OneHand)
+		t.grapple(i, tg, p.OneHand, p.Limb)
 	case MainCharge:
 		t.charge(i, tg)
 	case MainSqueeze:
@@ -274,6 +274,7 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 			return
 		}
 		f.oneHand = true
+		f.halved = t.sizeGap(i, f.grappling) < 4
 		if t.log != nil {
 			t.logf("  %s shifts to a one-handed grapple", c.Name)
 		}

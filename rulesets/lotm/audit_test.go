@@ -490,3 +490,71 @@ sides:
 	p = play(t, g, 5, 12)
 	notIn(t, p.log, "improvised cover")
 }
+
+// Item 20, Grappling with Size and Strength Differences (field size;
+// Strength at least twice the other's counts 2 levels).
+func TestGrappleSizeAndStrength(t *testing.T) {
+	const yaml = `name: sizes
+ruleset: lotm
+max_rounds: 1
+distance: 0
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: W, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 20, fighting: 10}
+  - name: b
+    policy: test
+    combatants:
+      - {name: B, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 1}
+`
+	grapple := func(t *testing.T, oneHand, limb bool, sets ...string) played {
+		t.Helper()
+		g := compile(t, yaml, sets...)
+		pol(t, g, "W").plan = Plan{Main: MainGrapple, OneHand: oneHand, Limb: limb}
+		return play(t, g, 10, 3, 18, 12)
+	}
+	t.Run("smaller holds only the larger's moves", func(t *testing.T) {
+		p := grapple(t, false, false, "b.B.size=2")
+		inOrder(t, p.log, "W grapples B with two hands: both Restrained (B can still attack: size)",
+			"break free: B d20 3 +0 = 3 vs W d20 18 +0 = 18: still held", "B: attack vs W: d20 12")
+	})
+	t.Run("same size holds from attacks", func(t *testing.T) {
+		g := compile(t, yaml, "b.B.size=1")
+		pol(t, g, "W").plan = Plan{Main: MainGrapple}
+		p := play(t, g, 10, 3, 18)
+		inOrder(t, p.log, "W grapples B with two hands: both Restrained", "B is Restrained by a grapple: no Attack actions")
+	})
+	t.Run("4 levels smaller cannot grapple", func(t *testing.T) {
+		g := compile(t, yaml, "b.B.size=4")
+		pol(t, g, "W").plan = Plan{Main: MainGrapple}
+		p := play(t, g, 12)
+		inOrder(t, p.log, "W is 4 or more size levels smaller (Strength doubling counts 2) and cannot grapple B", "B: attack vs W: d20 12")
+	})
+	t.Run("larger grabs a limb", func(t *testing.T) {
+		p := grapple(t, true, true, "a.W.size=2")
+		inOrder(t, p.log, "W grapples B with one hand on a limb: both Restrained (B can still attack: size)",
+			"break free: B d20 3 +0 = 3 vs W d20 18 +0 = 18: still held", "B: attack vs W: d20 12")
+		notIn(t, p.log, "halved")
+	})
+	t.Run("a limb needs 2 levels", func(t *testing.T) {
+		g := compile(t, yaml, "a.W.size=1")
+		pol(t, g, "W").plan = Plan{Main: MainGrapple, OneHand: true, Limb: true}
+		p := play(t, g, 12)
+		inOrder(t, p.log, "W is not 2 size levels larger and cannot grab a limb B", "B: attack vs W: d20 12")
+	})
+	t.Run("strength doubling counts 2 levels", func(t *testing.T) {
+		p := grapple(t, true, true, "a.W.strength=4", "b.B.strength=2")
+		inOrder(t, p.log, "one hand on a limb", "break free: B d20 3 +2 = 5 vs W d20 18 +4 = 22: still held")
+	})
+	t.Run("one hand on the body: halved below 4 levels", func(t *testing.T) {
+		g := compile(t, yaml, "a.W.size=2")
+		pol(t, g, "W").plan = Plan{Main: MainGrapple, OneHand: true}
+		p := play(t, g, 10, 3, 18)
+		inOrder(t, p.log, "W grapples B with one hand: both Restrained", "W d20 18 +0 (one hand: halved) = 9", "B is Restrained by a grapple: no Attack actions")
+		g = compile(t, yaml, "a.W.size=4")
+		pol(t, g, "W").plan = Plan{Main: MainGrapple, OneHand: true}
+		p = play(t, g, 10, 3, 18)
+		inOrder(t, p.log, "W grapples B with one hand: both Restrained", "W d20 18 +0 = 18: still held", "B is Restrained by a grapple: no Attack actions")
+	})
+}

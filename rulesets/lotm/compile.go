@@ -64,6 +64,7 @@ type Combatant struct {
 	JoinAmbush bool  // joining is an inserted ambush (an Ambush Round of its own)
 	LimbBlock  bool  // uses Limb Block against Vital Strikes (special.go)
 	Borrow     bool  // uses Borrow Strength Against Strength on an enemy's melee critical failure (special.go)
+	Size       int   // size level, for the grapple's size rules (grapple.go)
 	Item       Cover // Improvised Cover option 1: the items at hand (cover.go)
 	Obstacle   Cover // Improvised Cover option 2: the obstacles at hand
 	Policy     Policy
@@ -264,6 +265,8 @@ func compileFields(d *scenario.Decoder, g *Game, c *Combatant, cs scenario.Comba
 			c.LimbBlock = d.Bool(n, p+name)
 		case "borrow_strength":
 			c.Borrow = d.Bool(n, p+name)
+		case "size":
+			c.Size = d.Int(n, p+name, -10, 10)
 		case "cover_item":
 			c.Item = compileCover(d, n, p+name)
 		case "obstacle":

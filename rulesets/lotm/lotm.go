@@ -55,7 +55,7 @@ var combatantFields = []string{"agility", "dodge", "armor", "strength", "strengt
 	"fighting", "brawling", "constitution", "deception", "investigation", "intuition",
 	"stealth", "intimidation", "willpower", "luck", "rank", "ranged", "double_strike",
 	"fast_dodge", "invisibility", "teleport", "casting", "joins_round", "joins_ambush",
-	"limb_block", "borrow_strength", "cover_item", "obstacle"}
+	"limb_block", "borrow_strength", "cover_item", "obstacle", "size"}
 
 // Counters LotM records beyond sim's base counters.
 const (

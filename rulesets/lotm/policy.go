@@ -132,6 +132,7 @@ type Plan struct {
 	Part     Part // MainVital: the body part
 	Cast     bool // MainVital: made with the casting ability (a Casting action)
 	OneHand  bool // MainGrapple: one-handed
+	Limb     bool // MainGrapple: one hand on a limb (2+ size levels larger): stops only Move, not halved
 	Swift    Swift
 	Teleport bool // reach Target with a movement ambush (a Move action, one of the teleports)
 	Stand    bool // when Off-Balance, spend the Move action to stand first

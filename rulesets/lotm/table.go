@@ -40,7 +40,9 @@ type fighter struct {
 	grappling  int // the combatant it grapples, -1
 	grappledBy int // the combatant grappling it, -1
 	oneHand    bool
-	mustFlee   int // move away from this combatant at its next turn (Intimidate without a Move left), -1
+	halved     bool // grappling one-handed the whole body: its Strength contest halved
+	moveOnly   bool // held only from moving (size): still takes Attack actions
+	mustFlee   int  // move away from this combatant at its next turn (Intimidate without a Move left), -1
 	armHits    int
 	legHits    int
 	eyeHits    int
@@ -187,7 +189,7 @@ func (t *Table) restrained(i int) bool { return t.f[i].grappledBy >= 0 || t.f[i]
 
 func (t *Table) noAttacks(i int) bool {
 	f := &t.f[i]
-	return f.grappledBy >= 0 || (f.grappling >= 0 && !f.oneHand)
+	return (f.grappledBy >= 0 && !f.moveOnly) || (f.grappling >= 0 && !f.oneHand)
 }
 
 func (t *Table) canUse(i int, k Kind) bool {
@@ -301,6 +303,11 @@ func (t *Table) Grappling(i int) int { return t.f[i].grappling }
 
 // GrappledBy is who grapples i, -1 if nobody.
 func (t *Table) GrappledBy(i int) int { return t.f[i].grappledBy }
+
+// HeldFromAttacks reports whether a grapple keeps i from Attack actions
+// (held, unless only from moving by the size rules; or grappling with two
+// hands).
+func (t *Table) HeldFromAttacks(i int) bool { return t.noAttacks(i) }
 
 // OneHand reports whether i grapples with one hand.
 func (t *Table) OneHand(i int) bool { return t.f[i].oneHand }
