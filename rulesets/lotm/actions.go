@@ -43,6 +43,10 @@ func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
 	if t.actor == i {
 		mask = t.insertCandidates(i, true)
 	}
+	if f.cameTo == tg && !delayed {
+		t.obstacleFoil(tg, i)
+	}
+	f.seen = true
 	// Any attack from hiding is an invisibility ambush and gives the
 	// attacker away, a Charge (a Strength contest with the ambush's
 	// Advantage) as much as a hit check. (A squeezer cannot be hidden:
@@ -360,6 +364,9 @@ func (t *Table) approach(i, j int, prepaid bool) {
 	f.x = from + dir*feet
 	if t.log != nil {
 		t.logf("  %s moves %d ft (now %d ft from %s)", t.name(i), feet, t.Dist(i, j), t.name(j))
+	}
+	if t.Dist(i, j) <= Reach {
+		f.cameTo = j
 	}
 	t.reachTriggers(i, from)
 }

@@ -481,9 +481,10 @@ sides:
 	g = compile(t, strings.Replace(yaml, "distance: 0", "distance: 20", 1),
 		"a.T.obstacle={size: large, count: 1}", "a.T.ranged=true")
 	pol(t, g, "T").plan.Cover = CoverObstacle
-	p = play(t, g, 5, 12)
+	p = play(t, g, 5, 1, 12, 12)
 	inOrder(t, p.log, "T: attack vs A", "T takes improvised cover (an obstacle, Move action): armor +6",
-		"A moves", "A: attack vs T: d20 12 +3 = 15 vs physical defense 16: miss")
+		"A moves", "ambush from behind cover: stealth vs investigation: T d20 1 +0 = 1 vs A d20 12 +0 = 12: A wins",
+		"A: attack vs T: d20 12 +3 = 15 vs physical defense 16: miss")
 	// A melee T that must walk has no Move left for it.
 	g = compile(t, strings.Replace(yaml, "distance: 0", "distance: 20", 1), "a.T.obstacle={size: large}")
 	pol(t, g, "T").plan.Cover = CoverObstacle
@@ -557,4 +558,57 @@ sides:
 		p = play(t, g, 10, 3, 18)
 		inOrder(t, p.log, "W grapples B with one hand: both Restrained", "W d20 18 +0 = 18: still held", "B is Restrained by a grapple: no Attack actions")
 	})
+}
+
+// Item 20, Combat Ambush Using Obstacles: behind Improvised Cover, D holds
+// its attack until E comes within reach; its Stealth beats E's
+// Investigation, so the held strike (first, before E's) catches E Caught
+// Off Guard. Having struck, D is seen: E's attack is a plain one. Without a
+// held strike (the reverse timing), the won contest gives E's attack
+// Disadvantage and takes away its aim.
+func TestObstacleAmbush(t *testing.T) {
+	const yaml = `name: obstacle
+ruleset: lotm
+max_rounds: 1
+distance: 20
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: D, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 20, strength: 2, stealth: 5, cover_item: {size: small}}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E, hp: 40, ac: 10, dodge: 4, attacks: [3], damage: 1, initiative_roll: 5, investigation: 1}
+`
+	g := compile(t, yaml)
+	pol(t, g, "D").plan = Plan{Main: MainDelay, Delay: KindAttack, Trigger: OnEnemyInReach, Ally: -1, Cover: CoverItem}
+	p := play(t, g,
+		10, 3, // D's stealth 15 vs E's investigation 4
+		8,  // D's held attack: 11 vs 10 (caught off guard: no dodge)
+		11) // E's attack: plain, 14 vs 12
+	inOrder(t, p.log,
+		"D takes improvised cover (an item, Swift action): armor +2",
+		"D delays its attack action until enemy_in_reach",
+		"E moves 15 ft", "trigger for D: E comes within reach",
+		"ambush from behind cover: stealth vs investigation: D d20 10 +5 = 15 vs E d20 3 +1 = 4: D wins",
+		"D strikes from behind its cover: E is Caught Off Guard",
+		"D: attack vs E: d20 8 +3 = 11 vs physical defense 10 (caught off guard): hit",
+		"E: attack vs D: d20 11 +3 = 14 vs physical defense 12: hit")
+	// Lost contest: a normal held strike.
+	g = compile(t, yaml)
+	pol(t, g, "D").plan = Plan{Main: MainDelay, Delay: KindAttack, Trigger: OnEnemyInReach, Ally: -1, Cover: CoverItem}
+	p = play(t, g, 1, 13, 8, 11)
+	inOrder(t, p.log, "E wins", "D: attack vs E: d20 8 +3 = 11 vs physical defense 14: miss")
+
+	// Reverse timing: D holds nothing (nothing to attack at range); E
+	// aims, walks up and attacks with Disadvantage and without the aim.
+	g = compile(t, yaml)
+	pol(t, g, "D").plan = Plan{Main: MainNone, Cover: CoverItem}
+	pol(t, g, "E").plan.Swift = SwiftAim
+	p = play(t, g, 10, 3, 15, 9)
+	inOrder(t, p.log,
+		"E builds up aim", "E moves 15 ft",
+		"D was waiting behind its cover: E's attack has Disadvantage and no aim",
+		"E: attack vs D: d20 9 (disadvantage) +3 = 12 vs physical defense 12: hit")
 }

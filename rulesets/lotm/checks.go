@@ -92,7 +92,7 @@ func (t *Table) offGuard(d, a int) bool {
 	if t.amb && f.cog && (a < 0 || f.spotted&(1<<uint(a)) == 0) {
 		return true
 	}
-	return a >= 0 && t.f[a].feintOn == d && !t.g.C[d].FastDodge
+	return a >= 0 && ((t.f[a].feintOn == d && !t.g.C[d].FastDodge) || t.f[a].cogOn == d)
 }
 
 // defense is d's Physical Defense against a: AC + Dodge + Agility; Caught
@@ -125,6 +125,9 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 		adv = true
 		fa.ambushOne = false
 	}
+	if fa.disOne {
+		dis, fa.aim, fa.disOne = true, false, false
+	}
 	aim := 0
 	if fa.aim {
 		aim = 2
@@ -132,7 +135,7 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 	}
 	pd := t.defense(d, a, noArmor)
 	off := t.offGuard(d, a)
-	fa.feintOn = -1
+	fa.feintOn, fa.cogOn = -1, -1
 	nat, mod := t.roll(adv, dis)
 	total := nat + bonus + aim + mod
 	hit := total >= pd

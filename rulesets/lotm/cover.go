@@ -3,6 +3,7 @@ package lotm
 import (
 	"go.yaml.in/yaml/v3"
 
+	"simctl/sim"
 	"simctl/sim/scenario"
 )
 
@@ -122,14 +123,14 @@ func (t *Table) takeCover(i int, u CoverUse) {
 			}
 		}
 		f.items--
-		f.coverArmor, f.coverItem = it.Armor(), true
+		f.coverArmor, f.coverItem, f.seen = it.Armor(), true, false
 	case CoverObstacle:
 		if f.obstacles == 0 || f.coverArmor > 0 || !t.canUse(i, KindMove) {
 			return
 		}
 		t.use(i, KindMove)
 		f.obstacles--
-		f.coverArmor, f.coverItem = c.Obstacle.Armor(), false
+		f.coverArmor, f.coverItem, f.seen = c.Obstacle.Armor(), false, false
 	default:
 		return
 	}
@@ -160,5 +161,49 @@ func (t *Table) coverHit(d int) {
 	t.c.Inc(t.side(d), CoversBroken)
 	if t.log != nil {
 		t.logf("  %s's cover is destroyed", t.name(d))
+	}
+}
+
+// Combat Ambush Using Obstacles (the source's Advanced Actions): a
+// combatant behind Improvised Cover (an item held up or an obstacle: either
+// blocks sight) is not seen, so an enemy coming around to it walks into an
+// ambush.
+//
+// With a held Attack/Casting action (Delay Action, trigger enemy_in_reach)
+// it strikes first (points 2-3: delay.go) and also makes its Stealth
+// against the enemy's Investigation (point 4): won, that strike catches the
+// enemy Caught Off Guard (obstacleStrike). Without one (the reverse
+// timing), the enemy whose move this turn ended within its reach attacks
+// first, but the same contest won (the ambush succeeding) gives that one
+// attack Disadvantage and no Build-Up Aim (obstacleFoil). Once it has
+// attacked it has been seen: no more of this until it takes cover again. The source's
+// Vital Strike note needs nothing: neither benefit removes its -10.
+
+// obstacleStrike: d's held strike at e from behind cover.
+func (t *Table) obstacleStrike(d, e int) {
+	if t.f[d].coverArmor == 0 || e < 0 || t.side(e) == t.side(d) {
+		return
+	}
+	if t.contest(d, t.g.C[d].Stealth, e, t.g.C[e].Investig, contestPerception, false, "ambush from behind cover: stealth vs investigation") {
+		t.f[d].cogOn = e
+		t.c.Inc(t.side(d), sim.Ambushes)
+		if t.log != nil {
+			t.logf("  %s strikes from behind its cover: %s is Caught Off Guard", t.name(d), t.name(e))
+		}
+	}
+}
+
+// obstacleFoil: a, which came within d's reach this turn, attacks d behind
+// its cover while d holds no strike.
+func (t *Table) obstacleFoil(d, a int) {
+	if d < 0 || t.f[d].coverArmor == 0 || t.f[d].seen || t.f[d].delayed || t.side(a) == t.side(d) || !t.present(d) {
+		return
+	}
+	if t.contest(d, t.g.C[d].Stealth, a, t.g.C[a].Investig, contestPerception, false, "ambush from behind cover: stealth vs investigation") {
+		t.f[a].disOne = true
+		t.c.Inc(t.side(d), sim.Ambushes)
+		if t.log != nil {
+			t.logf("  %s was waiting behind its cover: %s's attack has Disadvantage and no aim", t.name(d), t.name(a))
+		}
 	}
 }

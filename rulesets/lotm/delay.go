@@ -143,6 +143,9 @@ func (t *Table) fireDelay(d, target int) {
 	if t.log != nil {
 		t.logf("  %s takes its delayed %s action", t.name(d), KindNames[f.delayKind])
 	}
+	if f.delayTrig == OnEnemyInReach && (f.delayKind == KindAttack || f.delayKind == KindCasting) && tg == target {
+		t.obstacleStrike(d, tg)
+	}
 	switch f.delayKind {
 	case KindAttack:
 		if p.Main != MainCast && p.Main != MainFirstAid && p.Main != MainDelay && p.Main != MainNone && !(p.Main == MainVital && p.Cast) {
@@ -163,6 +166,6 @@ func (t *Table) fireDelay(d, target int) {
 	case KindSwift:
 		t.swift(d, p.Swift, tg, true)
 	}
-	f.aim, f.feintOn, f.ambushOne = false, -1, false
+	f.aim, f.feintOn, f.ambushOne, f.cogOn, f.disOne = false, -1, false, -1, false
 	t.resume, t.trigT, t.inner, t.actor = sr, st, si, sa
 }

@@ -141,7 +141,7 @@ func (t *Table) turn(i int) {
 		}
 		t.execute(i, c.Policy.Turn(t, i))
 	}
-	f.aim, f.feintOn, f.ambushOne = false, -1, false
+	f.aim, f.feintOn, f.ambushOne, f.cogOn, f.disOne, f.cameTo = false, -1, false, -1, false, -1
 	t.actor = saved
 	t.delaysAfter(i)
 }

@@ -28,6 +28,9 @@ type fighter struct {
 	ambushOne bool // the next check is an in-combat ambush's: Advantage
 	feintOn   int  // a successful feint against this combatant: its next attack catches it off guard
 	aim       bool // Build-Up Aim: +2 on the next hit check
+	cogOn     int  // an obstacle ambush against this combatant: its next attack catches it off guard, -1
+	disOne    bool // an obstacle ambush foiled its attack: Disadvantage on the next hit check, no aim
+	cameTo    int  // the enemy whose reach its move this turn ended in, -1
 
 	hidden     bool   // invisible: hidden from every enemy not in seenBy
 	seenBy     uint64 // the enemies that found it while hidden (bit per roster index)
@@ -49,6 +52,7 @@ type fighter struct {
 	limbs      int  // Limb Blocks made (each limb once: legs, then arms)
 	coverArmor int  // Improvised Cover's Armor now (0: none)
 	coverItem  bool // the cover is a held item (else an obstacle)
+	seen       bool // it attacked since it took cover: no longer unseen behind it
 	items      int  // cover items still at hand
 	obstacles  int  // obstacles still at hand
 
@@ -106,7 +110,7 @@ func (t *Table) setup() {
 		c := &t.g.C[i]
 		f := &t.f[i]
 		hp := c.HP.Roll(t.r)
-		*f = fighter{hp: hp, maxHP: hp, joined: c.JoinsRound <= 1, feintOn: -1, grappling: -1, grappledBy: -1,
+		*f = fighter{hp: hp, maxHP: hp, joined: c.JoinsRound <= 1, feintOn: -1, cogOn: -1, cameTo: -1, grappling: -1, grappledBy: -1,
 			mustFlee: -1, delayAlly: -1, teleports: c.Teleports, casts: c.Cast.Uses, luck: c.Luck,
 			items: c.Item.Count * min(c.Item.Size, 1), obstacles: c.Obstacle.Count * min(c.Obstacle.Size, 1)}
 		if c.Side == 1 {
