@@ -56,6 +56,10 @@ func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
 	}
 	switch p.Main {
 	case MainAttack:
+		if c.Shots > 1 {
+			t.volley(i, tg)
+			break
+		}
 		if t.hitCheck(i, tg, c.Attack-t.armPenalty(i), false, "attack") {
 			t.damage(i, tg, c.Damage.Roll(t.r))
 		} else {
@@ -63,6 +67,8 @@ func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
 		}
 	case MainDouble:
 		t.doubleStrike(i, tg)
+	case MainPointBlank:
+		t.pointBlank(i, tg)
 	case MainVital:
 		t.vitalStrike(i, tg, p.Part, p.Cast)
 	case MainGrapple:
@@ -100,6 +106,8 @@ func (t *Table) canAttackWith(i int, p Plan, tg int, kind Kind) bool {
 		why = "has no casting left"
 	case p.Main == MainDouble && !c.CanDouble:
 		why = "cannot Double Strike (field double_strike: fists or a short blade)"
+	case p.Main == MainPointBlank && c.Shots == 0:
+		why = "has no firearm for Point-Blank Shooting (field firearm)"
 	case p.Main == MainGrapple && (f.grappling >= 0 || t.f[tg].grappling >= 0 || t.f[tg].grappledBy >= 0):
 		why = "cannot start a grapple: one of them is already in one"
 	case needsReach(p, c) && t.Dist(i, tg) > Reach:

@@ -612,3 +612,55 @@ sides:
 		"D was waiting behind its cover: E's attack has Disadvantage and no aim",
 		"E: attack vs D: d20 9 (disadvantage) +3 = 12 vs physical defense 12: hit")
 }
+
+// Item 20, Point-Blank Shooting: three shots (field firearm: 3) at a target
+// within 1 meter, each +2 without a Swift action; the first succeeds when
+// greater than the Armor of a target that cannot Fast Dodge, ignores
+// Agility and Dodge against one that can, and gets only the +2 against one
+// that can dodge light. Out of reach, the firearm's Attack action is three
+// plain shots, or the shooter closes in first for the point-blank ones.
+func TestPointBlankShooting(t *testing.T) {
+	const yaml = `name: point blank
+ruleset: lotm
+max_rounds: 1
+distance: 0
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: S, hp: 40, ac: 10, attacks: [2], damage: 1, initiative_roll: 20, firearm: 3}
+  - name: b
+    policy: test
+    combatants:
+      - {name: T, hp: 40, ac: 10, armor: 3, dodge: 2, agility: 3, attacks: [0], damage: 0, initiative_roll: 1}
+`
+	for _, c := range []struct {
+		sets  []string
+		first string
+	}{
+		{nil, "S: point-blank shot vs T: d20 2 +2 +2 aim = 6 vs physical defense 4: hit"},
+		{[]string{"b.T.fast_dodge=true"}, "S: point-blank shot vs T: d20 2 +2 +2 aim = 6 vs physical defense 10 (caught off guard): miss"},
+		{[]string{"b.T.fast_dodge=true", "b.T.dodge_light=true"}, "S: point-blank shot vs T: d20 2 +2 +2 aim = 6 vs physical defense 15: miss"},
+	} {
+		g := compile(t, yaml, c.sets...)
+		pol(t, g, "S").plan.Main = MainPointBlank
+		p := play(t, g, 2, 8, 11, 5)
+		inOrder(t, p.log, c.first,
+			"S: point-blank shot vs T: d20 8 +2 +2 aim = 12 vs physical defense 15: miss",
+			"S: point-blank shot vs T: d20 11 +2 +2 aim = 15 vs physical defense 15: hit", "T: attack vs S")
+		if p.get(0, PointBlanks) != 1 {
+			t.Errorf("%v: point_blanks %d", c.sets, p.get(0, PointBlanks))
+		}
+	}
+	g := compile(t, strings.Replace(yaml, "distance: 0", "distance: 30", 1))
+	p := play(t, g, 2, 8, 13, 5)
+	inOrder(t, p.log, "S: shot vs T: d20 2 +2 = 4 vs physical defense 15: miss", "S: shot vs T: d20 8 +2 = 10",
+		"S: shot vs T: d20 13 +2 = 15 vs physical defense 15: hit")
+	g = compile(t, strings.Replace(yaml, "distance: 0", "distance: 30", 1))
+	pol(t, g, "S").plan.Main = MainPointBlank
+	p = play(t, g, 5, 8, 11, 5)
+	inOrder(t, p.log, "S moves 25 ft (now 5 ft from T)", "S: point-blank shot vs T: d20 5 +2 +2 aim = 9 vs physical defense 4: hit")
+	if err := compileErr(t, strings.Replace(yaml, "initiative_roll: 1}", "initiative_roll: 1, dodge_light: true}", 1)); err == nil || !strings.Contains(err.Error(), "dodge_light needs fast_dodge") {
+		t.Errorf("dodge_light without fast_dodge: %v", err)
+	}
+}

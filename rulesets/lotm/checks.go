@@ -135,6 +135,16 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 	}
 	pd := t.defense(d, a, noArmor)
 	off := t.offGuard(d, a)
+	switch t.pb {
+	case pbArmor: // succeeds when greater than the target's Armor (cover included)
+		pd, off = t.g.C[d].Armor+t.f[d].coverArmor+1, false
+	case pbOffGuard: // ignores Agility and Dodge
+		pd, off = t.defense(d, a, noArmor)-t.g.C[d].Dodge-t.agility(d), true
+		if t.offGuard(d, a) {
+			pd = t.defense(d, a, noArmor)
+		}
+	}
+	t.pb = pbNone
 	fa.feintOn, fa.cogOn = -1, -1
 	nat, mod := t.roll(adv, dis)
 	total := nat + bonus + aim + mod

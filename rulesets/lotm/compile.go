@@ -65,6 +65,8 @@ type Combatant struct {
 	LimbBlock  bool  // uses Limb Block against Vital Strikes (special.go)
 	Borrow     bool  // uses Borrow Strength Against Strength on an enemy's melee critical failure (special.go)
 	Size       int   // size level, for the grapple's size rules (grapple.go)
+	Shots      int   // a firearm: shots per Attack action (0: no firearm); ranged
+	DodgeLight bool  // can dodge light or lightning (Point-Blank Shooting, Limb Block)
 	Item       Cover // Improvised Cover option 1: the items at hand (cover.go)
 	Obstacle   Cover // Improvised Cover option 2: the obstacles at hand
 	Policy     Policy
@@ -265,6 +267,10 @@ func compileFields(d *scenario.Decoder, g *Game, c *Combatant, cs scenario.Comba
 			c.LimbBlock = d.Bool(n, p+name)
 		case "borrow_strength":
 			c.Borrow = d.Bool(n, p+name)
+		case "firearm":
+			c.Shots, c.Ranged = d.Int(n, p+name, 1, 20), true
+		case "dodge_light":
+			c.DodgeLight = d.Bool(n, p+name)
 		case "size":
 			c.Size = d.Int(n, p+name, -10, 10)
 		case "cover_item":
@@ -272,6 +278,9 @@ func compileFields(d *scenario.Decoder, g *Game, c *Combatant, cs scenario.Comba
 		case "obstacle":
 			c.Obstacle = compileCover(d, n, p+name)
 		}
+	}
+	if c.DodgeLight && !c.FastDodge {
+		d.Errorf(cs.Node, p+"dodge_light", "dodge_light needs fast_dodge: true (dodging light or lightning is the fastest Fast Dodge)")
 	}
 	if !fighting {
 		c.Fighting = c.Attack

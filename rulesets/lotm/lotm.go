@@ -55,7 +55,7 @@ var combatantFields = []string{"agility", "dodge", "armor", "strength", "strengt
 	"fighting", "brawling", "constitution", "deception", "investigation", "intuition",
 	"stealth", "intimidation", "willpower", "luck", "rank", "ranged", "double_strike",
 	"fast_dodge", "invisibility", "teleport", "casting", "joins_round", "joins_ambush",
-	"limb_block", "borrow_strength", "cover_item", "obstacle", "size"}
+	"limb_block", "borrow_strength", "cover_item", "obstacle", "size", "firearm", "dodge_light"}
 
 // Counters LotM records beyond sim's base counters.
 const (
@@ -87,6 +87,7 @@ const (
 	Borrows
 	Covers
 	CoversBroken
+	PointBlanks
 	numCounters
 )
 
@@ -95,7 +96,7 @@ var counterNames = append(append([]string(nil), sim.BaseCounters...),
 	"intimidations", "intimidations_won", "charges", "charges_won", "grapples",
 	"grapples_won", "grapples_broken", "squeezes", "double_strikes", "vital_strikes",
 	"vital_hits", "casts", "hides", "hidden_found", "luck_burned", "first_aids",
-	"delays_fired", "intuition_saves", "limb_blocks", "borrows", "covers", "covers_broken")
+	"delays_fired", "intuition_saves", "limb_blocks", "borrows", "covers", "covers_broken", "point_blanks")
 
 // Options of the ruleset (scenario `options:`).
 type Options struct {

@@ -57,20 +57,21 @@ type Main uint8
 
 // Main actions.
 const (
-	MainNone     Main = iota
-	MainAttack        // Attack action: one weapon attack
-	MainDouble        // Attack action: Double Strike, two attacks (fists or a short blade)
-	MainVital         // Attack action (or Casting with Plan.Cast): Vital Strike at Plan.Part, -10
-	MainGrapple       // Attack action: Grapple (Plan.OneHand for one hand)
-	MainCharge        // Attack action (with a Move if needed): Strength contest, Off-Balance
-	MainSqueeze       // Attack action while grappling two-handed: Brawling vs Constitution, Strength damage
-	MainCast          // Casting action: the casting ability
-	MainFirstAid      // Casting action (Full-Round if the patient is below half HP): remove one Vital Strike effect
-	MainDelay         // Delay Action: hold Plan.Delay until Plan.Trigger this round
+	MainNone       Main = iota
+	MainAttack          // Attack action: one weapon attack
+	MainDouble          // Attack action: Double Strike, two attacks (fists or a short blade)
+	MainVital           // Attack action (or Casting with Plan.Cast): Vital Strike at Plan.Part, -10
+	MainGrapple         // Attack action: Grapple (Plan.OneHand for one hand)
+	MainCharge          // Attack action (with a Move if needed): Strength contest, Off-Balance
+	MainSqueeze         // Attack action while grappling two-handed: Brawling vs Constitution, Strength damage
+	MainCast            // Casting action: the casting ability
+	MainFirstAid        // Casting action (Full-Round if the patient is below half HP): remove one Vital Strike effect
+	MainDelay           // Delay Action: hold Plan.Delay until Plan.Trigger this round
+	MainPointBlank      // Attack action with a firearm at a target within 1 meter: Point-Blank Shooting
 )
 
 // MainNames are the names of the main actions, by value.
-var MainNames = []string{"none", "attack", "double_strike", "vital_strike", "grapple", "charge", "squeeze", "cast", "first_aid", "delay"}
+var MainNames = []string{"none", "attack", "double_strike", "vital_strike", "grapple", "charge", "squeeze", "cast", "first_aid", "delay", "point_blank"}
 
 // Swift is the turn's Swift action.
 type Swift uint8

@@ -51,11 +51,12 @@ func (t *Table) spiritualIntuition() {
 // as having hit the limb: its damage and that limb's effect instead of the
 // part's. Each of the four limbs blocks once an encounter, the legs first
 // (a leg hit halves speed, an arm hit costs -2 on every Fighting check).
-// Not against a ranged attacker: the source's "too slow against firearms"
-// (ranged attacks are read as firearms). It returns the part hit.
+// Not against a firearm (field firearm) unless it can dodge light or
+// lightning (dodge_light): the source's "too slow against firearms". It
+// returns the part hit.
 func (t *Table) limbBlock(d, a int, part Part, total int) Part {
 	f := &t.f[d]
-	if !t.g.C[d].LimbBlock || part == Arms || part == Legs || f.limbs >= 4 || t.g.C[a].Ranged ||
+	if !t.g.C[d].LimbBlock || part == Arms || part == Legs || f.limbs >= 4 || (t.g.C[a].Shots > 0 && !t.g.C[d].DodgeLight) ||
 		!t.present(d) || f.stunned || !t.canUse(d, KindSwift) || (t.amb && !f.ambusher) {
 		return part
 	}
@@ -143,4 +144,53 @@ func either2(ok bool, yes, no string) string {
 		return yes
 	}
 	return no
+}
+
+// Point-Blank Shooting's rule for a hit check (Table.pb).
+const (
+	pbNone     uint8 = iota
+	pbArmor          // the check succeeds when greater than the target's Armor
+	pbOffGuard       // the check ignores the target's Agility and Dodge
+)
+
+// volley: a firearm's Attack action, its shots (field firearm) in a row,
+// each a hit check (the source's revolver firing three shots); one-check
+// benefits go to the first, a Build-Up Aim is one shot's (each needs its
+// own Swift action). The rest are lost once the target is out.
+func (t *Table) volley(i, tg int) {
+	c := &t.g.C[i]
+	for k := 0; k < c.Shots && t.present(tg) && t.present(i); k++ {
+		if t.hitCheck(i, tg, c.Attack, false, "shot") {
+			t.damage(i, tg, c.Damage.Roll(t.r))
+		}
+	}
+}
+
+// pointBlank: Point-Blank Shooting, an Attack action with a firearm at a
+// target within 1 meter (needsReach). Every shot has Build-Up Aim's +2
+// without a Swift action (not stacking: an aim already built is not added
+// again). The first shot: against a target that cannot Fast Dodge it
+// succeeds when greater than the target's Armor; against one that can,
+// unless it can dodge light or lightning (dodge_light), it ignores the
+// Agility and Dodge parts of Physical Defense; against one that can dodge
+// light, only the +2. The source's "advance declaration to dodge point-blank
+// shooting" is a GM call this simulator does not make.
+func (t *Table) pointBlank(i, tg int) {
+	c := &t.g.C[i]
+	d := &t.g.C[tg]
+	t.c.Inc(c.Side, PointBlanks)
+	for k := 0; k < c.Shots && t.present(tg) && t.present(i); k++ {
+		t.f[i].aim = true
+		if k == 0 {
+			switch {
+			case !d.FastDodge:
+				t.pb = pbArmor
+			case !d.DodgeLight:
+				t.pb = pbOffGuard
+			}
+		}
+		if t.hitCheck(i, tg, c.Attack, false, "point-blank shot") {
+			t.damage(i, tg, c.Damage.Roll(t.r))
+		}
+	}
 }

@@ -75,6 +75,7 @@ type Table struct {
 	insrt  int   // combatant whose inserted turn is in progress, -1
 	resume int   // combatant taking a delayed action, -1
 	trigT  int   // the combatant its trigger concerns, -1
+	pb     uint8 // Point-Blank Shooting's rule for the next hit check (pbNone, pbArmor, pbOffGuard)
 	nat    int   // the natural die of the last hit check (Borrow Strength)
 	total  int   // its result (Limb Block)
 	first  int   // sim.Outcome.FirstActor (acts)
