@@ -15,7 +15,7 @@ import (
 func init() {
 	lotm.RegisterPolicy("default",
 		"close in and attack the weakest enemy it can reach this turn (a grappled enemy first); cast while casting uses last, else Double Strike when it can. "+
-			"Params: target (weakest|strongest|nearest|first|random), attack (auto|attack|double|vital|cast|grapple|charge|point_blank: a firearm closing to 1 meter; auto shoots point-blank with a firearm already within 1 meter), part (vital: head|eyes|arms|legs|organs), "+
+			"Params: target (weakest|strongest|nearest|first|random), attack (auto|attack|double|vital|cast|grapple|charge|point_blank: a firearm closing to 1 meter|leg_sweep: Agility 5+; auto shoots point-blank with a firearm already within 1 meter), part (vital: head|eyes|arms|legs|organs), "+
 			"swift (none|aim|feint|intimidate), hands (grapple: two|one|limb: one hand on a limb, for a grappler 2 size levels larger), hide (after|before|never; with invisibility), insert (never|turn|attack), "+
 			"teleport (auto: when walking cannot reach | always | never), luck (attack|initiative|never), first_aid (false|true), "+
 			"cover (never|item|obstacle: Improvised Cover when not covered, with cover_item / obstacle), delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach), ally (NAME), rounds (all|first), prefer_held (true|false). "+
@@ -81,7 +81,7 @@ func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 		if def == "" {
 			def = "auto"
 		}
-		pol.attack = p.enum("attack", def, []string{"auto", "attack", "double", "vital", "cast", "grapple", "charge", "point_blank"})
+		pol.attack = p.enum("attack", def, []string{"auto", "attack", "double", "vital", "cast", "grapple", "charge", "point_blank", "leg_sweep"})
 		pol.part = lotm.Part(lotmEnumIndex(p, "part", lotm.PartNames[pol.part], lotm.PartNames))
 		pol.swift = lotm.Swift(lotmEnumIndex(p, "swift", lotm.SwiftNames[pol.swift], lotm.SwiftNames[:4]))
 		switch p.enum("hands", "two", []string{"two", "one", "limb"}) {
@@ -154,6 +154,9 @@ func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 		}
 		if pol.attack == "double" && !c.CanDouble {
 			d.Errorf(p.node("attack"), p.path("attack"), "%s cannot Double Strike: give it double_strike: BONUS (fists or a short blade)", c.Name)
+		}
+		if pol.attack == "leg_sweep" && c.Agility < 5 {
+			d.Errorf(p.node("attack"), p.path("attack"), "%s has agility %d; Leg Sweep needs 5 or more", c.Name, c.Agility)
 		}
 		if pol.attack == "point_blank" && c.Shots == 0 {
 			d.Errorf(p.node("attack"), p.path("attack"), "%s has no firearm for Point-Blank Shooting: give it firearm: SHOTS", c.Name)
@@ -346,6 +349,8 @@ func (p *lotmPolicy) main(t *lotm.Table, self, tg int) (lotm.Main, lotm.Part, bo
 		return weapon, 0, false, false
 	case "point_blank":
 		return lotm.MainPointBlank, 0, false, false
+	case "leg_sweep":
+		return lotm.MainLegSweep, 0, false, false
 	}
 	if me.Shots > 0 && tg >= 0 && t.Dist(self, tg) <= lotm.Reach && t.CastUses(self) == 0 {
 		return lotm.MainPointBlank, 0, false, false

@@ -69,6 +69,8 @@ func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
 		t.doubleStrike(i, tg)
 	case MainPointBlank:
 		t.pointBlank(i, tg)
+	case MainLegSweep:
+		t.legSweep(i, tg)
 	case MainVital:
 		t.vitalStrike(i, tg, p.Part, p.Cast)
 	case MainGrapple:
@@ -106,6 +108,8 @@ func (t *Table) canAttackWith(i int, p Plan, tg int, kind Kind) bool {
 		why = "has no casting left"
 	case p.Main == MainDouble && !c.CanDouble:
 		why = "cannot Double Strike (field double_strike: fists or a short blade)"
+	case p.Main == MainLegSweep && t.agility(i) < 5:
+		why = "has Agility below 5 and cannot Leg Sweep"
 	case p.Main == MainPointBlank && c.Shots == 0:
 		why = "has no firearm for Point-Blank Shooting (field firearm)"
 	case p.Main == MainGrapple && (f.grappling >= 0 || t.f[tg].grappling >= 0 || t.f[tg].grappledBy >= 0):

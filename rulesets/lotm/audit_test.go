@@ -664,3 +664,62 @@ sides:
 		t.Errorf("dodge_light without fast_dodge: %v", err)
 	}
 }
+
+// Item 20, Leg Sweep: K (Agility 5) kicks the target and up to two more
+// enemies within 1 meter, a Fighting check each; a natural 1 loses its
+// balance and ends the sweep, unless that enemy answers with Borrow
+// Strength (a Swift action). Rank 1 against four keeps the rolls plain
+// (flanking conditions 1 and 2 cancel).
+func TestLegSweep(t *testing.T) {
+	const yaml = `name: leg sweep
+ruleset: lotm
+max_rounds: 1
+distance: 0
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: K, hp: 40, ac: 10, agility: 5, attacks: [0], fighting: 3, strength: 4, strength_damage: 2, damage: 1, initiative_roll: 20, rank: 1}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E1, hp: 40, ac: 5, attacks: [0], damage: 0, initiative_roll: 4}
+      - {name: E2, hp: 40, ac: 5, attacks: [0], damage: 0, initiative_roll: 3}
+      - {name: E3, hp: 40, ac: 5, attacks: [0], damage: 0, initiative_roll: 2}
+      - {name: E4, hp: 40, ac: 5, attacks: [0], damage: 0, initiative_roll: 1}
+`
+	g := compile(t, yaml)
+	pol(t, g, "K").plan.Main = MainLegSweep
+	p := playDamage(t, g, 10, 1+1, 15, 5, 5, 5, 5)
+	inOrder(t, p.log,
+		"K: leg sweep vs E1: d20 10 +3 = 13 vs physical defense 5: hit", "E1 takes ",
+		"K: leg sweep vs E2: d20 2 +3 = 5 vs physical defense 5: hit",
+		"K: leg sweep vs E3: d20 15 +3 = 18 vs physical defense 5: hit",
+		"E1's turn")
+	notIn(t, p.log, "leg sweep vs E4")
+	if p.get(0, LegSweeps) != 1 {
+		t.Errorf("leg_sweeps %d, want 1", p.get(0, LegSweeps))
+	}
+	// A natural 1 on E2: K is Off-Balance (Physical Defense 10 + 3) and E3
+	// is not swept.
+	g = compile(t, yaml)
+	pol(t, g, "K").plan.Main = MainLegSweep
+	p = playDamage(t, g, 10, 1, 5, 5, 5, 5)
+	inOrder(t, p.log, "K: leg sweep vs E2: d20 1 +3 = 4 vs physical defense 5: miss",
+		"K's leg sweep is a critical failure: it loses its balance (Off-Balance)",
+		"E1: attack vs K: d20 5 +0 = 5 vs physical defense 13: miss")
+	notIn(t, p.log, "leg sweep vs E3")
+	// E2 answers it with Borrow Strength, a Swift action: K is flipped
+	// (its Agility check: 12 + 5 = 17, Off-Balance) and E2 still attacks.
+	g = compile(t, yaml, "b.E2.borrow_strength=true", "b.E2.strength=4")
+	pol(t, g, "K").plan.Main = MainLegSweep
+	p = playDamage(t, g, 10, 1, 12, 5, 5, 5, 5)
+	inOrder(t, p.log, "E2 borrows strength against K's critical failure and flips it",
+		"K: agility d20 12 +5 = 17 vs difficulty 20: Off-Balance", "E2: attack vs K")
+	notIn(t, p.log, "it loses its balance")
+	// Agility below 5: no sweep.
+	g = compile(t, yaml, "a.K.agility=4")
+	pol(t, g, "K").plan.Main = MainLegSweep
+	p = play(t, g, 5, 5, 5, 5)
+	inOrder(t, p.log, "K has Agility below 5 and cannot Leg Sweep")
+}

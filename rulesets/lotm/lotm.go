@@ -88,6 +88,7 @@ const (
 	Covers
 	CoversBroken
 	PointBlanks
+	LegSweeps
 	numCounters
 )
 
@@ -96,7 +97,7 @@ var counterNames = append(append([]string(nil), sim.BaseCounters...),
 	"intimidations", "intimidations_won", "charges", "charges_won", "grapples",
 	"grapples_won", "grapples_broken", "squeezes", "double_strikes", "vital_strikes",
 	"vital_hits", "casts", "hides", "hidden_found", "luck_burned", "first_aids",
-	"delays_fired", "intuition_saves", "limb_blocks", "borrows", "covers", "covers_broken", "point_blanks")
+	"delays_fired", "intuition_saves", "limb_blocks", "borrows", "covers", "covers_broken", "point_blanks", "leg_sweeps")
 
 // Options of the ruleset (scenario `options:`).
 type Options struct {

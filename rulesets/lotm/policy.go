@@ -68,10 +68,11 @@ const (
 	MainFirstAid        // Casting action (Full-Round if the patient is below half HP): remove one Vital Strike effect
 	MainDelay           // Delay Action: hold Plan.Delay until Plan.Trigger this round
 	MainPointBlank      // Attack action with a firearm at a target within 1 meter: Point-Blank Shooting
+	MainLegSweep        // Attack action: Leg Sweep, up to three enemies within 1 meter (Agility 5+)
 )
 
 // MainNames are the names of the main actions, by value.
-var MainNames = []string{"none", "attack", "double_strike", "vital_strike", "grapple", "charge", "squeeze", "cast", "first_aid", "delay", "point_blank"}
+var MainNames = []string{"none", "attack", "double_strike", "vital_strike", "grapple", "charge", "squeeze", "cast", "first_aid", "delay", "point_blank", "leg_sweep"}
 
 // Swift is the turn's Swift action.
 type Swift uint8

@@ -279,7 +279,7 @@ func (t *Table) alsoAction(i int, p Plan, tg int) {
 // needsReach: the main action is made in melee (within 1 meter).
 func needsReach(p Plan, c *Combatant) bool {
 	switch p.Main {
-	case MainGrapple, MainCharge, MainSqueeze, MainPointBlank:
+	case MainGrapple, MainCharge, MainSqueeze, MainPointBlank, MainLegSweep:
 		return true
 	case MainAttack, MainDouble:
 		return !c.Ranged

@@ -94,13 +94,23 @@ var borrowDamage = dice.MustParse("1d3")
 // and a balance-type Beyonder ability that spares the Agility check (no
 // combatant has one). The ambushed do not use it during an Ambush Round
 // (they do not act in it).
+//
+// Against a Leg Sweep's critical failure it is the sweep's answer instead:
+// a Swift action, the Strength damage die halved (legSweep).
 func (t *Table) borrowStrength(d, a int) {
+	t.borrow(d, a, KindAttack)
+}
+
+// borrow is Borrow Strength paid with an action of kind k (Attack, or Swift
+// against a Leg Sweep, whose Strength die is then halved, rounded up); it
+// reports whether d did.
+func (t *Table) borrow(d, a int, k Kind) bool {
 	f := &t.f[d]
 	if !t.g.C[d].Borrow || !t.present(d) || !t.present(a) || f.stunned || t.noAttacks(d) ||
-		!t.canUse(d, KindAttack) || (t.amb && !f.ambusher) {
-		return
+		!t.canUse(d, k) || (t.amb && !f.ambusher) {
+		return false
 	}
-	t.use(d, KindAttack)
+	t.use(d, k)
 	t.c.Inc(t.side(d), Borrows)
 	t.c.Inc(t.side(d), sim.Actions)
 	cd, ca := &t.g.C[d], &t.g.C[a]
@@ -110,18 +120,22 @@ func (t *Table) borrowStrength(d, a int) {
 			t.logf("  %s borrows strength against %s's critical failure: an Attack action that hits by default", cd.Name, ca.Name)
 		}
 		t.damage(d, a, dmg)
-		return
+		return true
 	}
-	dmg := borrowDamage.Roll(t.r) + cd.StrDamage.Roll(t.r)
+	sd := cd.StrDamage.Roll(t.r)
+	if k == KindSwift {
+		sd = (sd + 1) / 2
+	}
+	dmg := borrowDamage.Roll(t.r) + sd
 	if t.log != nil {
 		t.logf("  %s borrows strength against %s's critical failure and flips it", cd.Name, ca.Name)
 	}
 	t.damage(d, a, dmg)
 	if !t.present(a) {
-		return
+		return true
 	}
-	n := t.die(20)
-	total := n + t.agility(a)
+	n, ag := t.die(20), t.agility(a)
+	total := n + ag
 	switch {
 	case t.g.Opt.Naturals && n == 1:
 		t.f[a].offBalance, t.f[a].stunned = true, true
@@ -135,7 +149,49 @@ func (t *Table) borrowStrength(d, a int) {
 		} else if total < 20 {
 			res = "Off-Balance"
 		}
-		t.logf("  %s: agility d20 %d %+d = %d vs difficulty 20: %s", ca.Name, n, t.agility(a), total, res)
+		t.logf("  %s: agility d20 %d %+d = %d vs difficulty 20: %s", ca.Name, n, ag, total, res)
+	}
+	return true
+}
+
+// legSweep: with the Attack action, a kick with the legs (Agility 5 or
+// more: canAttackWith) at tg and up to two more enemies standing together
+// with it (within 1 meter of the sweeper: the source's "height / 2" range
+// is read as melee reach, heights not being modelled), in initiative order:
+// one Fighting check (field fighting, the source's Fighting (Unarmed))
+// against each one's Physical Defense, a hit dealing 1d3 + half the
+// Strength damage die (rounded up). A critical failure (a natural 1, option
+// naturals) loses balance (Off-Balance) and ends the sweep, unless that
+// target answers it with Borrow Strength (field borrow_strength) as a Swift
+// action at half Strength die, instead. The source's other answer, a
+// one-handed grapple, is not offered. It cannot be a Double Strike.
+func (t *Table) legSweep(i, tg int) {
+	c := &t.g.C[i]
+	t.c.Inc(c.Side, LegSweeps)
+	n := 0
+	for k := -1; k < len(t.order) && n < 3 && t.present(i); k++ {
+		e := tg
+		if k >= 0 {
+			e = t.order[k]
+			if e == tg || t.side(e) == t.side(i) || !t.Targetable(i, e) || t.Dist(i, e) > Reach {
+				continue
+			}
+		}
+		n++
+		if t.hitCheck(i, e, c.Fighting-t.armPenaltyFighting(i), false, "leg sweep") {
+			t.damage(i, e, borrowDamage.Roll(t.r)+(c.StrDamage.Roll(t.r)+1)/2)
+			continue
+		}
+		if !t.g.Opt.Naturals || t.nat != 1 {
+			continue
+		}
+		if !t.borrow(e, i, KindSwift) {
+			t.f[i].offBalance = true
+			if t.log != nil {
+				t.logf("  %s's leg sweep is a critical failure: it loses its balance (Off-Balance)", c.Name)
+			}
+		}
+		return
 	}
 }
 
