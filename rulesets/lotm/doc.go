@@ -121,7 +121,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 // headingChecklist is every heading of the source with its status: what
 // simulates it and the test that pins it, or why it is not simulated.
 var headingChecklist = []sim.Field{
-	{Name: "[source] Special Actions (introduction)", Doc: "conditions it refers to ([[Special Conditions]]) are read where used: Caught Off Guard, Off-Balance, Restrained, Stunned, Blinded (see each action)"},
+	{Name: "[source] Special Actions (introduction)", Doc: "simulated where used: the conditions it refers to ([[Special Conditions]], outside the excerpt) are read at each action (Caught Off Guard, Off-Balance, Restrained, Stunned, Blinded)"},
 	{Name: "[source] Ambush", Doc: "simulated: the four kinds below"},
 	{Name: "[source] Pre-Combat Ambush", Doc: "simulated (TestPreCombatAmbush, TestSpiritualIntuition)"},
 	{Name: "[source] Mid-Combat Ambush", Doc: "simulated: teleport field (TestMidCombatAmbush, TestStacking, TestNoMovementAmbushWithoutMove)"},

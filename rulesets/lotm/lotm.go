@@ -12,8 +12,14 @@
 //	ambush.go      pre-combat, inserted, mid-combat (movement) and invisibility ambushes
 //	actions.go     attack, Double Strike, Vital Strike, Build-Up Aim, Feint,
 //	               Intimidate, Charge, casting, First Aid, moving
-//	grapple.go     Grapple: Restrained, breaking free, the squeeze, one-handed
+//	grapple.go     Grapple: Restrained, breaking free, the squeeze, one-handed,
+//	               size and Strength differences
 //	delay.go       Delay Action: the held action, its trigger, losing it
+//	special.go     Spiritual Intuition, Limb Block, Borrow Strength Against
+//	               Strength, Point-Blank Shooting and firearms, Leg Sweep
+//	cover.go       Improvised Cover and Combat Ambush Using Obstacles
+//	doc.go         `simctl rules lotm`, with a checklist of every heading of
+//	               the source and its status
 //
 // The source leaves some numbers out (the Physical Defense formula, what
 // Restrained and Blinded do, how a contest's tie goes, ...). Each reading
