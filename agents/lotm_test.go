@@ -264,3 +264,51 @@ func TestLotmRulesListPolicies(t *testing.T) {
 		}
 	}
 }
+
+// Every built-in lotm scenario with every preset policy on every combatant
+// and the options that change the rules' paths plays without a panic (a
+// panic here would lose a whole run). Presets a
+// combatant cannot use (ambush without a means of ambush, combo without an
+// ally) are rejected by Compile and skipped.
+func TestLotmEveryPolicyPlays(t *testing.T) {
+	presets := []string{"default", "aim", "feint", "intimidate", "ambush", "grapple", "charge", "vital",
+		"{name: grapple, hands: limb}", "{name: default, attack: leg_sweep}", "{name: default, delay: attack, trigger: enemy_in_reach}",
+		"{name: default, delay: move, trigger: after_ally}"}
+	options := [][]string{nil, {"options.casting_slot=separate"}, {"options.spiritual_intuition=true"},
+		{"options.search=none", "options.insert_order=move"}, {"options.ambush_detection=each", "options.contest_ties=attacker"},
+		{"options.naturals=false", "options.advantage=flat"}}
+	played := 0
+	for _, name := range scenarios.Names() {
+		if !strings.HasPrefix(name, "lotm/") {
+			continue
+		}
+		text, display, _ := scenarios.Read(name)
+		sc, err := scenario.Load(display, text, nil, rulesets.Schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, side := range sc.Sides {
+			for _, c := range side.Combatants {
+				for _, pre := range presets {
+					for _, opt := range options {
+						sets := append([]string{side.Name + "." + c.Name + ".policy=" + pre,
+							side.Name + "." + c.Name + ".agility=6"}, opt...)
+						g, err := lotmLoad(t, display, text, sets...)
+						if err != nil {
+							continue
+						}
+						tl := lotmTally(g, 40)
+						if tl.Encounters != 40 {
+							t.Fatalf("%s %v: %d encounters recorded", name, sets, tl.Encounters)
+						}
+						played++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d variants played", played)
+	if played < 300 {
+		t.Errorf("only %d variants played", played)
+	}
+}
