@@ -267,17 +267,21 @@ func TestLotmRulesListPolicies(t *testing.T) {
 
 // Every built-in lotm scenario with every preset policy on every combatant
 // and the options that change the rules' paths plays without a panic (a
-// panic here would lose a whole run). Presets a
+// panic here would lose a whole run) and allocates nothing; the
+// combatant under test also gets the reaction and cover fields, everyone
+// limb_block and intuition, and each new rule must fire somewhere. Presets a
 // combatant cannot use (ambush without a means of ambush, combo without an
 // ally) are rejected by Compile and skipped.
 func TestLotmEveryPolicyPlays(t *testing.T) {
 	presets := []string{"default", "aim", "feint", "intimidate", "ambush", "grapple", "charge", "vital",
 		"{name: grapple, hands: limb}", "{name: default, attack: leg_sweep}", "{name: default, delay: attack, trigger: enemy_in_reach}",
-		"{name: default, delay: move, trigger: after_ally}"}
+		"{name: default, delay: move, trigger: after_ally}", "{name: default, cover: item}", "{name: default, cover: obstacle}",
+		"{name: default, attack: point_blank}"}
 	options := [][]string{nil, {"options.casting_slot=separate"}, {"options.spiritual_intuition=true"},
 		{"options.search=none", "options.insert_order=move"}, {"options.ambush_detection=each", "options.contest_ties=attacker"},
 		{"options.naturals=false", "options.advantage=flat"}}
 	played := 0
+	seen := map[string]int64{}
 	for _, name := range scenarios.Names() {
 		if !strings.HasPrefix(name, "lotm/") {
 			continue
@@ -287,12 +291,24 @@ func TestLotmEveryPolicyPlays(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Everyone blocks limbs and has the intuition to sense an ambush.
+		var all []string
+		for _, side := range sc.Sides {
+			for _, c := range side.Combatants {
+				all = append(all, side.Name+"."+c.Name+".limb_block=true", side.Name+"."+c.Name+".intuition=10")
+			}
+		}
 		for _, side := range sc.Sides {
 			for _, c := range side.Combatants {
 				for _, pre := range presets {
 					for _, opt := range options {
-						sets := append([]string{side.Name + "." + c.Name + ".policy=" + pre,
-							side.Name + "." + c.Name + ".agility=6"}, opt...)
+						who := side.Name + "." + c.Name
+						sets := append(append([]string{who + ".policy=" + pre, who + ".agility=6",
+							who + ".borrow_strength=true", who + ".cover_item={size: small, count: 2}",
+							who + ".obstacle={size: medium}", who + ".size=2"}, all...), opt...)
+						if strings.Contains(pre, "point_blank") {
+							sets = append(sets, who+".firearm=3")
+						}
 						g, err := lotmLoad(t, display, text, sets...)
 						if err != nil {
 							continue
@@ -301,6 +317,16 @@ func TestLotmEveryPolicyPlays(t *testing.T) {
 						if tl.Encounters != 40 {
 							t.Fatalf("%s %v: %d encounters recorded", name, sets, tl.Encounters)
 						}
+						for k, cn := range g.Counters() {
+							seen[cn] += tl.Counts.Get(0, k) + tl.Counts.Get(1, k)
+						}
+						tb := g.NewTable()
+						cs := sim.NewCounts(len(g.Counters()))
+						var r rng.Stream
+						i := uint64(0)
+						if a := testing.AllocsPerRun(10, func() { r.Seed(3, i); i++; tb.Play(&r, &cs, nil) }); a != 0 {
+							t.Errorf("%s %v: %.2f allocations per encounter, want 0", name, sets, a)
+						}
 						played++
 					}
 				}
@@ -308,6 +334,12 @@ func TestLotmEveryPolicyPlays(t *testing.T) {
 		}
 	}
 	t.Logf("%d variants played", played)
+	for _, cn := range []string{"covers", "covers_broken", "limb_blocks", "borrows", "point_blanks", "leg_sweeps",
+		"intuition_saves", "grapples_won", "delays_fired", "hidden_found", "casts"} {
+		if seen[cn] == 0 {
+			t.Errorf("no variant counted %s", cn)
+		}
+	}
 	if played < 300 {
 		t.Errorf("only %d variants played", played)
 	}
