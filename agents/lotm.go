@@ -15,10 +15,11 @@ import (
 func init() {
 	lotm.RegisterPolicy("default",
 		"close in and attack the weakest enemy it can reach this turn (a grappled enemy first); cast while casting uses last, else Double Strike when it can. "+
-			"Params: target (weakest|strongest|nearest|first|random), attack (auto|attack|double|vital|cast|grapple|charge), part (vital: head|eyes|arms|legs|organs), "+
-			"swift (none|aim|feint|intimidate), hands (grapple: two|one), hide (after|before|never; with invisibility), insert (never|turn|attack), "+
+			"Params: target (weakest|strongest|nearest|first|random), attack (auto|attack|double|vital|cast|grapple|charge|point_blank: a firearm closing to 1 meter|leg_sweep: Agility 5+; auto shoots point-blank with a firearm already within 1 meter), part (vital: head|eyes|arms|legs|organs), "+
+			"swift (none|aim|feint|intimidate), hands (grapple: two|one|limb: one hand on a limb, for a grappler 2 size levels larger), hide (after|before|never; with invisibility), insert (never|turn|attack), "+
 			"teleport (auto: when walking cannot reach | always | never), luck (attack|initiative|never), first_aid (false|true), "+
-			"delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach), ally (NAME), rounds (all|first), prefer_held (true|false)",
+			"cover (never|item|obstacle: Improvised Cover when not covered, with cover_item / obstacle), delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach), ally (NAME), rounds (all|first), prefer_held (true|false). "+
+			"With options casting_slot: separate, every preset also uses the turn's other action: a casting (while uses last) after an Attack-action attack, a weapon attack after a casting",
 		lotmMaker(lotmPolicy{}))
 	lotm.RegisterPolicy("aim", "aim before attacking: default with swift: aim (Build-Up Aim, +2, every turn)",
 		lotmMaker(lotmPolicy{swift: lotm.SwiftAim}))
@@ -52,6 +53,7 @@ type lotmPolicy struct {
 	part       lotm.Part
 	swift      lotm.Swift
 	oneHand    bool
+	limb       bool // hands: limb: one hand on a limb, when 2 size levels larger
 	hide       lotm.Hide
 	insert     int
 	teleport   string // auto | always | never
@@ -64,10 +66,11 @@ type lotmPolicy struct {
 	preferHeld bool
 	ambush     bool // preset ambush: needs invisibility or teleport
 	combo      bool // preset combo: needs an ally
+	cover      lotm.CoverUse
 }
 
 var lotmParams = []string{"target", "attack", "part", "swift", "hands", "hide", "insert", "teleport",
-	"luck", "first_aid", "delay", "trigger", "ally", "rounds", "prefer_held"}
+	"luck", "first_aid", "delay", "trigger", "ally", "rounds", "prefer_held", "cover"}
 
 func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 	return func(d *scenario.Decoder, g *lotm.Game, self int, spec scenario.Policy) lotm.Policy {
@@ -78,10 +81,15 @@ func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 		if def == "" {
 			def = "auto"
 		}
-		pol.attack = p.enum("attack", def, []string{"auto", "attack", "double", "vital", "cast", "grapple", "charge"})
+		pol.attack = p.enum("attack", def, []string{"auto", "attack", "double", "vital", "cast", "grapple", "charge", "point_blank", "leg_sweep"})
 		pol.part = lotm.Part(lotmEnumIndex(p, "part", lotm.PartNames[pol.part], lotm.PartNames))
 		pol.swift = lotm.Swift(lotmEnumIndex(p, "swift", lotm.SwiftNames[pol.swift], lotm.SwiftNames[:4]))
-		pol.oneHand = p.enum("hands", "two", []string{"two", "one"}) == "one"
+		switch p.enum("hands", "two", []string{"two", "one", "limb"}) {
+		case "one":
+			pol.oneHand = true
+		case "limb":
+			pol.oneHand, pol.limb = true, true
+		}
 		switch p.enum("hide", "after", []string{"after", "before", "never"}) {
 		case "after":
 			pol.hide = lotm.HideAfter
@@ -129,11 +137,29 @@ func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 			d.Errorf(spec.Node, spec.Path, "policy combo needs ally: NAME (the grappler whose grapple it waits for)")
 		}
 		c := &g.C[self]
+		switch p.enum("cover", "never", []string{"never", "item", "obstacle"}) {
+		case "item":
+			pol.cover = lotm.CoverItem
+			if c.Item.Size == 0 {
+				d.Errorf(p.node("cover"), p.path("cover"), "cover: item needs something to snatch: give %s cover_item: {size: medium}", c.Name)
+			}
+		case "obstacle":
+			pol.cover = lotm.CoverObstacle
+			if c.Obstacle.Size == 0 {
+				d.Errorf(p.node("cover"), p.path("cover"), "cover: obstacle needs an obstacle at hand: give %s obstacle: {size: medium}", c.Name)
+			}
+		}
 		if pol.ambush && c.Invisible == lotm.KindNone && c.Teleports == 0 {
 			d.Errorf(spec.Node, spec.Path, "policy ambush needs a means of ambush: give %s invisibility: swift|move|casting or teleport: N", c.Name)
 		}
 		if pol.attack == "double" && !c.CanDouble {
 			d.Errorf(p.node("attack"), p.path("attack"), "%s cannot Double Strike: give it double_strike: BONUS (fists or a short blade)", c.Name)
+		}
+		if pol.attack == "leg_sweep" && c.Agility < 5 {
+			d.Errorf(p.node("attack"), p.path("attack"), "%s has agility %d; Leg Sweep needs 5 or more", c.Name, c.Agility)
+		}
+		if pol.attack == "point_blank" && c.Shots == 0 {
+			d.Errorf(p.node("attack"), p.path("attack"), "%s has no firearm for Point-Blank Shooting: give it firearm: SHOTS", c.Name)
 		}
 		if pol.attack == "cast" && c.Cast.Uses == 0 {
 			d.Errorf(p.node("attack"), p.path("attack"), "%s has no casting ability: give it casting: {bonus, damage, uses}", c.Name)
@@ -182,6 +208,38 @@ func (p *lotmPolicy) Insert(t *lotm.Table, self, actor int, attacking bool) bool
 
 // Turn implements lotm.Policy.
 func (p *lotmPolicy) Turn(t *lotm.Table, self int) lotm.Plan {
+	plan := p.turn(t, self)
+	if t.Game().Opt.CastingSlot == "separate" && !t.Resuming(self) {
+		plan.Also = p.also(t, self, plan)
+	}
+	return plan
+}
+
+// also is the second main action with casting_slot separate: a casting
+// after an Attack-action main while casting uses last, a weapon attack
+// after a casting (none while held in a grapple: no Attack actions).
+func (p *lotmPolicy) also(t *lotm.Table, self int, plan lotm.Plan) lotm.Main {
+	me := &t.Game().C[self]
+	switch {
+	case plan.Target < 0:
+		return lotm.MainNone
+	case plan.Main == lotm.MainCast || (plan.Main == lotm.MainVital && plan.Cast):
+		if t.HeldFromAttacks(self) {
+			return lotm.MainNone
+		}
+		if me.CanDouble {
+			return lotm.MainDouble
+		}
+		return lotm.MainAttack
+	case plan.Main == lotm.MainNone || plan.Main == lotm.MainDelay || plan.Main == lotm.MainFirstAid:
+		return lotm.MainNone
+	case t.CastUses(self) > 0: // the Attack-action main leaves the Casting action
+		return lotm.MainCast
+	}
+	return lotm.MainNone
+}
+
+func (p *lotmPolicy) turn(t *lotm.Table, self int) lotm.Plan {
 	g := t.Game()
 	me := &g.C[self]
 	plan := lotm.Plan{Target: -1, Patient: -1, Ally: -1, Stand: true, Swift: p.swift}
@@ -198,6 +256,7 @@ func (p *lotmPolicy) Turn(t *lotm.Table, self int) lotm.Plan {
 	if me.Invisible != lotm.KindNone {
 		plan.Hide = p.hide
 	}
+	plan.Cover = p.cover
 	if p.firstAid {
 		for j := 0; j < t.N(); j++ {
 			if t.Present(j) && t.Side(j) == me.Side && t.Effects(j) > 0 && t.Dist(self, j) <= lotm.Reach {
@@ -223,7 +282,11 @@ func (p *lotmPolicy) Turn(t *lotm.Table, self int) lotm.Plan {
 	}
 	tg := p.pick(t, self)
 	plan.Target = tg
-	if t.GrappledBy(self) >= 0 {
+	if by := t.GrappledBy(self); by >= 0 && !t.HeldFromAttacks(self) {
+		// Held only from moving (size): strike the one holding it.
+		tg = by
+		plan.Target = tg
+	} else if by >= 0 {
 		// Held: no Attack or Move actions; a casting is still allowed.
 		plan.Swift = lotm.SwiftNone
 		if t.CastUses(self) > 0 {
@@ -243,6 +306,7 @@ func (p *lotmPolicy) Turn(t *lotm.Table, self int) lotm.Plan {
 		return plan
 	}
 	plan.Main, plan.Part, plan.Cast, plan.OneHand = p.main(t, self, tg)
+	plan.Limb = p.limb && plan.Main == lotm.MainGrapple
 	if t.Teleports(self) > 0 && t.Side(tg) != me.Side {
 		switch p.teleport {
 		case "always": // the movement ambush's Advantage; from hiding the ambush is the invisibility's
@@ -283,6 +347,13 @@ func (p *lotmPolicy) main(t *lotm.Table, self, tg int) (lotm.Main, lotm.Part, bo
 			return lotm.MainCharge, 0, false, false
 		}
 		return weapon, 0, false, false
+	case "point_blank":
+		return lotm.MainPointBlank, 0, false, false
+	case "leg_sweep":
+		return lotm.MainLegSweep, 0, false, false
+	}
+	if me.Shots > 0 && tg >= 0 && t.Dist(self, tg) <= lotm.Reach && t.CastUses(self) == 0 {
+		return lotm.MainPointBlank, 0, false, false
 	}
 	if t.CastUses(self) > 0 {
 		return lotm.MainCast, 0, false, false

@@ -173,8 +173,9 @@ func TestLotmPolicyDecisions(t *testing.T) {
 		{"aim", "aims"}, {"feint", "feints"}, {"intimidate", "intimidations"}, {"charge", "charges"},
 		{"vital", "vital_strikes"}, {"grapple", "squeezes"}, {"default", "double_strikes"},
 		{"{name: grapple, hands: one}", "grapples_won"},
+		{"{name: default, cover: item}", "covers"},
 	} {
-		g, err := lotmLoad(t, "p.yaml", []byte(lotmPolicyBase), "a.P.policy="+c.policy)
+		g, err := lotmLoad(t, "p.yaml", []byte(lotmPolicyBase), "a.P.policy="+c.policy, "a.P.cover_item={size: small, count: 3}")
 		if err != nil {
 			t.Fatalf("%s: %v", c.policy, err)
 		}
@@ -200,6 +201,32 @@ func TestLotmPolicyDecisions(t *testing.T) {
 	}
 }
 
+// casting_slot separate: the default policy casts and attacks in one turn
+// (more actions than turns); shared: at most one main action a turn.
+func TestLotmCastingSlotSeparate(t *testing.T) {
+	for _, slot := range []string{"shared", "separate"} {
+		g, err := lotmLoad(t, "p.yaml", []byte(lotmPolicyBase), "a.P.casting={bonus: 4, damage: 1d6, uses: 3}", "options.casting_slot="+slot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := lotmTally(g, 300)
+		actions, turns, casts := lotmCounter(t, g, tl, 0, "actions"), lotmCounter(t, g, tl, 0, "turns"), lotmCounter(t, g, tl, 0, "casts")
+		if casts != 900 {
+			t.Errorf("%s: %d casts in 300 encounters, want all 900 uses", slot, casts)
+		}
+		if (actions > turns) != (slot == "separate") {
+			t.Errorf("%s: %d actions in %d turns", slot, actions, turns)
+		}
+		log := lotmTrace(g, 0)
+		first := log[strings.Index(log, "P's turn"):]
+		first = first[:len("P's turn")+strings.Index(first[len("P's turn"):], "-- round")]
+		both := strings.Contains(first, "P: casting vs E") && strings.Contains(first, "P: double strike vs E")
+		if both != (slot == "separate") {
+			t.Errorf("%s: P's first turn casts and strikes: %v\n%s", slot, both, first)
+		}
+	}
+}
+
 func TestLotmPolicyErrors(t *testing.T) {
 	for _, c := range []struct{ set, want string }{
 		{"a.P.policy=combo", "policy combo needs ally: NAME"},
@@ -213,6 +240,8 @@ func TestLotmPolicyErrors(t *testing.T) {
 		{"a.P.policy={name: default, trigger: sometime}", `"sometime" is not valid`},
 		{"a.P.policy={name: default, swift: one_hand}", `"one_hand" is not valid`},
 		{"a.P.policy={name: default, aim: true}", `unknown field "aim"`},
+		{"a.P.policy={name: default, cover: item}", "give P cover_item: {size: medium}"},
+		{"a.P.policy={name: default, cover: obstacle}", "give P obstacle: {size: medium}"},
 	} {
 		_, err := lotmLoad(t, "p.yaml", []byte(lotmPolicyBase), c.set)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -233,5 +262,85 @@ func TestLotmRulesListPolicies(t *testing.T) {
 		if !strings.Contains(" "+got+" ", " "+want+" ") {
 			t.Errorf("simctl rules lotm lacks policy %s (has %s)", want, got)
 		}
+	}
+}
+
+// Every built-in lotm scenario with every preset policy on every combatant
+// and the options that change the rules' paths plays without a panic (a
+// panic here would lose a whole run) and allocates nothing; the
+// combatant under test also gets the reaction and cover fields, everyone
+// limb_block and intuition, and each new rule must fire somewhere. Presets a
+// combatant cannot use (ambush without a means of ambush, combo without an
+// ally) are rejected by Compile and skipped.
+func TestLotmEveryPolicyPlays(t *testing.T) {
+	presets := []string{"default", "aim", "feint", "intimidate", "ambush", "grapple", "charge", "vital",
+		"{name: grapple, hands: limb}", "{name: default, attack: leg_sweep}", "{name: default, delay: attack, trigger: enemy_in_reach}",
+		"{name: default, delay: move, trigger: after_ally}", "{name: default, cover: item}", "{name: default, cover: obstacle}",
+		"{name: default, attack: point_blank}"}
+	options := [][]string{nil, {"options.casting_slot=separate"}, {"options.spiritual_intuition=true"},
+		{"options.search=none", "options.insert_order=move"}, {"options.ambush_detection=each", "options.contest_ties=attacker"},
+		{"options.naturals=false", "options.advantage=flat"}}
+	played := 0
+	seen := map[string]int64{}
+	for _, name := range scenarios.Names() {
+		if !strings.HasPrefix(name, "lotm/") {
+			continue
+		}
+		text, display, _ := scenarios.Read(name)
+		sc, err := scenario.Load(display, text, nil, rulesets.Schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Everyone blocks limbs and has the intuition to sense an ambush.
+		var all []string
+		for _, side := range sc.Sides {
+			for _, c := range side.Combatants {
+				all = append(all, side.Name+"."+c.Name+".limb_block=true", side.Name+"."+c.Name+".intuition=10")
+			}
+		}
+		for _, side := range sc.Sides {
+			for _, c := range side.Combatants {
+				for _, pre := range presets {
+					for _, opt := range options {
+						who := side.Name + "." + c.Name
+						sets := append(append([]string{who + ".policy=" + pre, who + ".agility=6",
+							who + ".borrow_strength=true", who + ".cover_item={size: small, count: 2}",
+							who + ".obstacle={size: medium}", who + ".size=2"}, all...), opt...)
+						if strings.Contains(pre, "point_blank") {
+							sets = append(sets, who+".firearm=3")
+						}
+						g, err := lotmLoad(t, display, text, sets...)
+						if err != nil {
+							continue
+						}
+						tl := lotmTally(g, 40)
+						if tl.Encounters != 40 {
+							t.Fatalf("%s %v: %d encounters recorded", name, sets, tl.Encounters)
+						}
+						for k, cn := range g.Counters() {
+							seen[cn] += tl.Counts.Get(0, k) + tl.Counts.Get(1, k)
+						}
+						tb := g.NewTable()
+						cs := sim.NewCounts(len(g.Counters()))
+						var r rng.Stream
+						i := uint64(0)
+						if a := testing.AllocsPerRun(10, func() { r.Seed(3, i); i++; tb.Play(&r, &cs, nil) }); a != 0 {
+							t.Errorf("%s %v: %.2f allocations per encounter, want 0", name, sets, a)
+						}
+						played++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d variants played", played)
+	for _, cn := range []string{"covers", "covers_broken", "limb_blocks", "borrows", "point_blanks", "leg_sweeps",
+		"intuition_saves", "grapples_won", "delays_fired", "hidden_found", "casts"} {
+		if seen[cn] == 0 {
+			t.Errorf("no variant counted %s", cn)
+		}
+	}
+	if played < 300 {
+		t.Errorf("only %d variants played", played)
 	}
 }

@@ -35,26 +35,46 @@ func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
 			return
 		}
 		t.use(i, kind)
+	} else {
+		t.acts(i)
 	}
 	t.c.Inc(c.Side, sim.Actions)
 	var mask uint64
 	if t.actor == i {
 		mask = t.insertCandidates(i, true)
 	}
-	if f.hidden && p.Main != MainCharge && p.Main != MainSqueeze {
+	if f.cameTo == tg && !delayed {
+		t.obstacleFoil(tg, i)
+	}
+	f.seen = true
+	// Any attack from hiding is an invisibility ambush and gives the
+	// attacker away, a Charge (a Strength contest with the ambush's
+	// Advantage) as much as a hit check. (A squeezer cannot be hidden:
+	// hide refuses the Restrained and a grapple reveals both.)
+	if f.hidden {
 		t.invisibilityAmbush(i, tg)
 	}
 	switch p.Main {
 	case MainAttack:
+		if c.Shots > 1 {
+			t.volley(i, tg)
+			break
+		}
 		if t.hitCheck(i, tg, c.Attack-t.armPenalty(i), false, "attack") {
 			t.damage(i, tg, c.Damage.Roll(t.r))
+		} else {
+			t.meleeMiss(i, tg)
 		}
 	case MainDouble:
 		t.doubleStrike(i, tg)
+	case MainPointBlank:
+		t.pointBlank(i, tg)
+	case MainLegSweep:
+		t.legSweep(i, tg)
 	case MainVital:
 		t.vitalStrike(i, tg, p.Part, p.Cast)
 	case MainGrapple:
-		t.grapple(i, tg, p.OneHand)
+		t.grapple(i, tg, p.OneHand, p.Limb)
 	case MainCharge:
 		t.charge(i, tg)
 	case MainSqueeze:
@@ -88,6 +108,10 @@ func (t *Table) canAttackWith(i int, p Plan, tg int, kind Kind) bool {
 		why = "has no casting left"
 	case p.Main == MainDouble && !c.CanDouble:
 		why = "cannot Double Strike (field double_strike: fists or a short blade)"
+	case p.Main == MainLegSweep && t.agility(i) < 5:
+		why = "has Agility below 5 and cannot Leg Sweep"
+	case p.Main == MainPointBlank && c.Shots == 0:
+		why = "has no firearm for Point-Blank Shooting (field firearm)"
 	case p.Main == MainGrapple && (f.grappling >= 0 || t.f[tg].grappling >= 0 || t.f[tg].grappledBy >= 0):
 		why = "cannot start a grapple: one of them is already in one"
 	case needsReach(p, c) && t.Dist(i, tg) > Reach:
@@ -103,6 +127,14 @@ func (t *Table) canAttackWith(i int, p Plan, tg int, kind Kind) bool {
 		t.logf("  %s %s (%s at %s)", c.Name, why, MainNames[p.Main], tn)
 	}
 	return false
+}
+
+// meleeMiss: a missed weapon hit check; a critical failure (a natural 1
+// with option naturals) in melee lets the target Borrow Strength.
+func (t *Table) meleeMiss(i, tg int) {
+	if t.g.Opt.Naturals && t.nat == 1 && !t.g.C[i].Ranged {
+		t.borrowStrength(tg, i)
+	}
 }
 
 // armPenalty: each Vital Strike to the arms gives -2 to Fighting attack
@@ -125,6 +157,8 @@ func (t *Table) doubleStrike(i, tg int) {
 	for k := 0; k < 2 && t.present(tg) && t.present(i); k++ {
 		if t.hitCheck(i, tg, bonus, false, "double strike") {
 			t.damage(i, tg, c.Damage.Roll(t.r))
+		} else {
+			t.meleeMiss(i, tg)
 		}
 	}
 }
@@ -153,9 +187,13 @@ func (t *Table) vitalStrike(i, tg int, part Part, cast bool) {
 		bonus, dmg = c.Cast.Bonus, c.Cast.Damage
 	}
 	if !t.hitCheck(i, tg, bonus-10, false, what) {
+		if !cast {
+			t.meleeMiss(i, tg)
+		}
 		return
 	}
 	t.c.Inc(c.Side, VitalHits)
+	part = t.limbBlock(tg, i, part, t.total)
 	d := dmg.Roll(t.r)
 	f := &t.f[tg]
 	switch part {
@@ -188,7 +226,7 @@ func (t *Table) charge(i, tg int) {
 	c := &t.g.C[i]
 	t.c.Inc(c.Side, Charges)
 	resist := max(t.g.C[tg].Strength, t.agility(tg))
-	if t.contest(i, c.Strength, tg, resist, false, true, "charge: strength vs strength or agility") {
+	if t.contest(i, c.Strength, tg, resist, contestAct, true, "charge: strength vs strength or agility") {
 		t.c.Inc(c.Side, ChargesWon)
 		if !t.f[tg].offBalance && t.log != nil {
 			t.logf("  %s is Off-Balance", t.name(tg))
@@ -229,7 +267,7 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 		}
 		t.c.Inc(c.Side, Feints)
 		d := &t.g.C[tg]
-		if t.contest(i, c.Deception, tg, max(d.Investig, d.Intuition), false, false, "feint: deception vs investigation or intuition") {
+		if t.contest(i, c.Deception, tg, max(d.Investig, d.Intuition), contestAct, false, "feint: deception vs investigation or intuition") {
 			f.feintOn = tg
 			f.ambushOne = true
 			t.c.Inc(c.Side, FeintsWon)
@@ -243,7 +281,7 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 			return
 		}
 		t.c.Inc(c.Side, Intimidations)
-		if t.contest(i, c.Intimidate, tg, t.g.C[tg].Willpower, false, true, "intimidate: intimidation vs willpower") {
+		if t.contest(i, c.Intimidate, tg, t.g.C[tg].Willpower, contestAct, true, "intimidate: intimidation vs willpower") {
 			t.c.Inc(c.Side, IntimidationsWon)
 			t.forceAway(tg, i)
 		}
@@ -252,6 +290,7 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 			return
 		}
 		f.oneHand = true
+		f.halved = t.sizeGap(i, f.grappling) < 4
 		if t.log != nil {
 			t.logf("  %s shifts to a one-handed grapple", c.Name)
 		}
@@ -260,6 +299,8 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 	}
 	if !prepaid {
 		t.use(i, KindSwift)
+	} else {
+		t.acts(i)
 	}
 }
 
@@ -321,7 +362,10 @@ func (t *Table) approach(i, j int, prepaid bool) {
 	}
 	if !prepaid {
 		t.use(i, KindMove)
+	} else {
+		t.acts(i)
 	}
+	t.leaveCover(i)
 	f := &t.f[i]
 	from := f.x
 	dir := 1
@@ -333,11 +377,15 @@ func (t *Table) approach(i, j int, prepaid bool) {
 	if t.log != nil {
 		t.logf("  %s moves %d ft (now %d ft from %s)", t.name(i), feet, t.Dist(i, j), t.name(j))
 	}
+	if t.Dist(i, j) <= Reach {
+		f.cameTo = j
+	}
 	t.reachTriggers(i, from)
 }
 
 // walkAway: a move of full speed away from j (Intimidate).
 func (t *Table) walkAway(i, j int) {
+	t.leaveCover(i)
 	f := &t.f[i]
 	dir := -1
 	if f.x > t.f[j].x || (f.x == t.f[j].x && t.side(i) == 1) {

@@ -135,6 +135,9 @@ func (t *Table) ambushRound(s int, ambushers, ambushed uint64) {
 	t.c.Inc(s, AmbushRounds)
 	t.c.Add(s, sim.Ambushes, int64(bits.OnesCount64(ambushers)))
 	t.detect(ambushers, ambushed)
+	if t.g.Opt.Intuition {
+		t.spiritualIntuition()
+	}
 	if !t.walk(true) {
 		t.endRound()
 	}
@@ -172,7 +175,7 @@ func (t *Table) detect(ambushers, ambushed uint64) {
 				d = i
 			}
 		}
-		if t.contest(a, t.g.C[a].Stealth, d, t.g.C[d].Investig, false, false, "ambush: stealth vs investigation") {
+		if t.contest(a, t.g.C[a].Stealth, d, t.g.C[d].Investig, contestPerception, false, "ambush: stealth vs investigation") {
 			for i := range t.f {
 				t.f[i].cog = t.f[i].ambushed
 			}
@@ -196,7 +199,7 @@ func (t *Table) detect(ambushers, ambushed uint64) {
 				if ambushers&(1<<uint(a)) == 0 {
 					continue
 				}
-				if !t.contest(a, t.g.C[a].Stealth, d, t.g.C[d].Investig, false, false, "ambush: stealth vs investigation") {
+				if !t.contest(a, t.g.C[a].Stealth, d, t.g.C[d].Investig, contestPerception, false, "ambush: stealth vs investigation") {
 					t.f[d].spotted |= 1 << uint(a)
 					spottedAny |= 1 << uint(a)
 				}
@@ -223,12 +226,15 @@ func (t *Table) insertCandidates(actor int, attacking bool) (mask uint64) {
 }
 
 // canInsert: e is in the battle, has its turn still to come (this round's,
-// or during an Ambush Round the next round's), can act and move, and has a
-// means of ambush: it is hidden, or it has a teleport left.
+// or during an Ambush Round the next round's), can act, and has a means of
+// ambush: it is hidden, or it has a teleport left and the Move action to
+// make it (the movement is the ambush: a combatant whose Move this round is
+// already spent, e.g. moving away from an Intimidate, has no ambush to make
+// and its turn stays where it is).
 func (t *Table) canInsert(e int) bool {
 	f := &t.f[e]
 	return t.present(e) && !f.turnDone && !f.skipNext && !f.stunned && !t.restrained(e) &&
-		(f.hidden || f.teleports > 0)
+		(f.hidden || (f.teleports > 0 && t.canUse(e, KindMove)))
 }
 
 // runInserts plays the inserted turns of mask ahead of actor, in initiative
@@ -274,6 +280,7 @@ func (t *Table) teleport(i, tg int) {
 		return
 	}
 	t.use(i, KindMove)
+	t.leaveCover(i)
 	f.teleports--
 	f.x = t.f[tg].x
 	f.ambushOne = true
@@ -283,14 +290,17 @@ func (t *Table) teleport(i, tg int) {
 	}
 }
 
-// hide uses the invisibility ability (its action) to become hidden.
+// hide uses the invisibility ability (its action) to become hidden from
+// every enemy; hidden already, it does so only when some enemy has found it
+// (hiding anew shakes it off).
 func (t *Table) hide(i int) {
 	k := t.g.C[i].Invisible
-	if k == KindNone || t.f[i].hidden || t.restrained(i) || !t.canUse(i, k) {
+	f := &t.f[i]
+	if k == KindNone || (f.hidden && f.seenBy == 0) || t.restrained(i) || !t.canUse(i, k) {
 		return
 	}
 	t.use(i, k)
-	t.f[i].hidden = true
+	f.hidden, f.seenBy = true, 0
 	t.c.Inc(t.side(i), Hides)
 	if t.log != nil {
 		t.logf("  %s turns invisible (%s action)", t.name(i), KindNames[k])
@@ -298,15 +308,16 @@ func (t *Table) hide(i int) {
 }
 
 // search (option search: turn): at the start of its turn i makes one
-// Investigation check against the Stealth of each hidden enemy; finding one
-// reveals it to everyone. No action.
+// Investigation check against the Stealth of each enemy hidden from it;
+// finding one lets i (and only i: "the target who discovers it") target it.
+// No action.
 func (t *Table) search(i int) {
 	for _, h := range t.order {
-		if !t.f[h].hidden || t.side(h) == t.side(i) || !t.present(h) {
+		if !t.hiddenFrom(h, i) || !t.present(h) {
 			continue
 		}
-		if t.contest(i, t.g.C[i].Investig, h, t.g.C[h].Stealth, false, false, "search: investigation vs stealth") {
-			t.f[h].hidden = false
+		if t.contest(i, t.g.C[i].Investig, h, t.g.C[h].Stealth, contestPerception, false, "search: investigation vs stealth") {
+			t.f[h].seenBy |= 1 << uint(i)
 			t.c.Inc(t.side(i), HiddenFound)
 			if t.log != nil {
 				t.logf("  %s finds %s", t.name(i), t.name(h))
@@ -317,10 +328,18 @@ func (t *Table) search(i int) {
 
 // invisibilityAmbush: a attacks d from hiding. d's Investigation against
 // a's Stealth: found, it is a normal attack; not found, the attack has the
-// ambush's Advantage. Either way a's position is given away.
+// ambush's Advantage. A d that had already found a (search) makes no check:
+// a normal attack. Either way a's position is given away, to everyone.
 func (t *Table) invisibilityAmbush(a, d int) {
-	found := t.contest(d, t.g.C[d].Investig, a, t.g.C[a].Stealth, false, false, "invisibility ambush: investigation vs stealth")
-	t.f[a].hidden = false
+	if !t.hiddenFrom(a, d) {
+		t.f[a].hidden, t.f[a].seenBy = false, 0
+		if t.log != nil {
+			t.logf("  %s had found %s: no ambush, a normal attack", t.name(d), t.name(a))
+		}
+		return
+	}
+	found := t.contest(d, t.g.C[d].Investig, a, t.g.C[a].Stealth, contestPerception, false, "invisibility ambush: investigation vs stealth")
+	t.f[a].hidden, t.f[a].seenBy = false, 0
 	if found {
 		t.c.Inc(t.side(a), AmbushesFoiled)
 		t.c.Inc(t.side(d), HiddenFound)

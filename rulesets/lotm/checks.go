@@ -33,15 +33,17 @@ import (
 // "no additional advantage/disadvantage".
 
 // advState returns the Advantage and Disadvantage sources on a's check
-// against d (d -1: a check against nobody). hit: a hit check.
-func (t *Table) advState(a, d int, hit bool) (adv, dis bool) {
+// against d (d -1: a check against nobody). hit: a hit check. perception:
+// a Stealth/Investigation contest, to which the flanking condition 4 does
+// not apply (flanking.go).
+func (t *Table) advState(a, d int, hit, perception bool) (adv, dis bool) {
 	fa := &t.f[a]
 	if t.amb {
 		adv = fa.ambusher
 		dis = fa.ambushed
 	}
 	if d >= 0 {
-		ca, cd := t.flankCounts(a, d)
+		ca, cd := t.flankCounts(a, d, !perception)
 		if ca > cd {
 			adv = true
 		} else if cd > ca {
@@ -90,7 +92,7 @@ func (t *Table) offGuard(d, a int) bool {
 	if t.amb && f.cog && (a < 0 || f.spotted&(1<<uint(a)) == 0) {
 		return true
 	}
-	return a >= 0 && t.f[a].feintOn == d && !t.g.C[d].FastDodge
+	return a >= 0 && ((t.f[a].feintOn == d && !t.g.C[d].FastDodge) || t.f[a].cogOn == d)
 }
 
 // defense is d's Physical Defense against a: AC + Dodge + Agility; Caught
@@ -103,6 +105,8 @@ func (t *Table) defense(d, a int, noArmor bool) int {
 	}
 	if noArmor {
 		pd -= c.Armor
+	} else {
+		pd += t.f[d].coverArmor // Improvised Cover is Armor too
 	}
 	return pd
 }
@@ -115,11 +119,14 @@ func (t *Table) defense(d, a int, noArmor bool) int {
 // does not change a critical failure).
 func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 	fa := &t.f[a]
-	adv, dis := t.advState(a, d, true)
+	adv, dis := t.advState(a, d, true, false)
 	amb := fa.ambushOne
 	if amb {
 		adv = true
 		fa.ambushOne = false
+	}
+	if fa.disOne {
+		dis, fa.aim, fa.disOne = true, false, false
 	}
 	aim := 0
 	if fa.aim {
@@ -128,7 +135,17 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 	}
 	pd := t.defense(d, a, noArmor)
 	off := t.offGuard(d, a)
-	fa.feintOn = -1
+	switch t.pb {
+	case pbArmor: // succeeds when greater than the target's Armor (cover included)
+		pd, off = t.g.C[d].Armor+t.f[d].coverArmor+1, false
+	case pbOffGuard: // ignores Agility and Dodge
+		pd, off = t.defense(d, a, noArmor)-t.g.C[d].Dodge-t.agility(d), true
+		if t.offGuard(d, a) {
+			pd = t.defense(d, a, noArmor)
+		}
+	}
+	t.pb = pbNone
+	fa.feintOn, fa.cogOn = -1, -1
 	nat, mod := t.roll(adv, dis)
 	total := nat + bonus + aim + mod
 	hit := total >= pd
@@ -146,23 +163,36 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 		t.c.Add(t.side(a), LuckBurned, int64(burn))
 		hit = true
 	}
+	t.nat, t.total = nat, total+burn
 	if t.log != nil {
 		t.logf("  %s: %s vs %s: %s %+d%s = %d vs physical defense %d%s: %s",
 			t.name(a), what, t.name(d), t.rollText(nat, adv, dis), bonus, bonusText(aim, mod, burn), total+burn, pd,
 			condText(off, amb), hitText(hit))
 	}
+	if hit && !noArmor {
+		t.coverHit(d)
+	}
 	return hit
 }
 
+// contestMode says which Advantage/Disadvantage sources a contest takes.
+type contestMode uint8
+
+const (
+	contestAct        contestMode = iota // every source (charge, feint, intimidate)
+	contestPlain                         // none: the contests between two grapplers
+	contestPerception                    // Stealth against Investigation: all but the flanking condition 4
+)
+
 // contest is a's check (bonus ab) against d's (bonus db); it reports whether
-// a wins. plain: no Advantage/Disadvantage on either roll (two grapplers).
+// a wins. mode: the Advantage/Disadvantage sources both rolls take.
 // oneCheck: a's in-combat ambush benefit applies to (and is used up by) this
 // check.
-func (t *Table) contest(a, ab, d, db int, plain, oneCheck bool, what string) bool {
+func (t *Table) contest(a, ab, d, db int, mode contestMode, oneCheck bool, what string) bool {
 	var aa, ad, da, dd bool
-	if !plain {
-		aa, ad = t.advState(a, d, false)
-		da, dd = t.advState(d, a, false)
+	if mode != contestPlain {
+		aa, ad = t.advState(a, d, false, mode == contestPerception)
+		da, dd = t.advState(d, a, false, mode == contestPerception)
 	}
 	amb := oneCheck && t.f[a].ambushOne
 	if amb {

@@ -60,8 +60,15 @@ type Combatant struct {
 	Invisible  Kind // the action that hides it (KindNone: cannot)
 	Teleports  int  // movement ambushes (flame-jumps) it can make per encounter
 	Cast       Casting
-	JoinsRound int  // the regular round it joins in (1: from the start)
-	JoinAmbush bool // joining is an inserted ambush (an Ambush Round of its own)
+	JoinsRound int   // the regular round it joins in (1: from the start)
+	JoinAmbush bool  // joining is an inserted ambush (an Ambush Round of its own)
+	LimbBlock  bool  // uses Limb Block against Vital Strikes (special.go)
+	Borrow     bool  // uses Borrow Strength Against Strength on an enemy's melee critical failure (special.go)
+	Size       int   // size level, for the grapple's size rules (grapple.go)
+	Shots      int   // a firearm: shots per Attack action (0: no firearm); ranged
+	DodgeLight bool  // can dodge light or lightning (Point-Blank Shooting, Limb Block)
+	Item       Cover // Improvised Cover option 1: the items at hand (cover.go)
+	Obstacle   Cover // Improvised Cover option 2: the obstacles at hand
 	Policy     Policy
 }
 
@@ -180,6 +187,8 @@ func compileOptions(sc *scenario.Scenario) Options {
 			o.Search = d.Enum(n, path, []string{"turn", "none"})
 		case "casting_slot":
 			o.CastingSlot = d.Enum(n, path, []string{"shared", "separate"})
+		case "spiritual_intuition":
+			o.Intuition = d.Bool(n, path)
 		default:
 			d.Unknown(sc.OptionKey[name], path, optionNames)
 		}
@@ -254,7 +263,24 @@ func compileFields(d *scenario.Decoder, g *Game, c *Combatant, cs scenario.Comba
 			}
 		case "joins_ambush":
 			c.JoinAmbush = d.Bool(n, p+name)
+		case "limb_block":
+			c.LimbBlock = d.Bool(n, p+name)
+		case "borrow_strength":
+			c.Borrow = d.Bool(n, p+name)
+		case "firearm":
+			c.Shots, c.Ranged = d.Int(n, p+name, 1, 20), true
+		case "dodge_light":
+			c.DodgeLight = d.Bool(n, p+name)
+		case "size":
+			c.Size = d.Int(n, p+name, -10, 10)
+		case "cover_item":
+			c.Item = compileCover(d, n, p+name)
+		case "obstacle":
+			c.Obstacle = compileCover(d, n, p+name)
 		}
+	}
+	if c.DodgeLight && !c.FastDodge {
+		d.Errorf(cs.Node, p+"dodge_light", "dodge_light needs fast_dodge: true (dodging light or lightning is the fastest Fast Dodge)")
 	}
 	if !fighting {
 		c.Fighting = c.Attack

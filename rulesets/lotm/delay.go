@@ -48,8 +48,8 @@ func (t *Table) declareDelay(i int, p Plan) {
 		}
 		return
 	}
-	t.use(i, KindAttack)
-	t.use(i, p.Delay)
+	t.spend(i, KindAttack)
+	t.spend(i, p.Delay)
 	f.delayed, f.delayKind, f.delayTrig, f.delayAlly = true, p.Delay, p.Trigger, p.Ally
 	t.c.Inc(t.side(i), sim.Delays)
 	if t.log != nil {
@@ -116,9 +116,19 @@ func (t *Table) reachTriggers(m, from int) {
 // fireDelay takes d's held action now; target is the trigger's combatant.
 // The policy is asked for the plan (Resuming and TriggerTarget tell it
 // why); only the held kind of action is carried out.
+//
+// A delayer stunned since it declared (a Vital Strike to the head) cannot
+// take the held action: it is lost (the stun's lost turn still comes).
 func (t *Table) fireDelay(d, target int) {
 	f := &t.f[d]
 	f.delayed = false
+	if f.stunned {
+		t.c.Inc(t.side(d), sim.ActionsLost)
+		if t.log != nil {
+			t.logf("  %s is stunned: its delayed %s action is lost", t.name(d), KindNames[f.delayKind])
+		}
+		return
+	}
 	t.c.Inc(t.side(d), DelaysFired)
 	if t.actor >= 0 && t.side(t.actor) != t.side(d) {
 		t.c.Inc(t.side(d), sim.Interrupts)
@@ -132,6 +142,9 @@ func (t *Table) fireDelay(d, target int) {
 	}
 	if t.log != nil {
 		t.logf("  %s takes its delayed %s action", t.name(d), KindNames[f.delayKind])
+	}
+	if f.delayTrig == OnEnemyInReach && (f.delayKind == KindAttack || f.delayKind == KindCasting) && tg == target {
+		t.obstacleStrike(d, tg)
 	}
 	switch f.delayKind {
 	case KindAttack:
@@ -153,6 +166,6 @@ func (t *Table) fireDelay(d, target int) {
 	case KindSwift:
 		t.swift(d, p.Swift, tg, true)
 	}
-	f.aim, f.feintOn, f.ambushOne = false, -1, false
+	f.aim, f.feintOn, f.ambushOne, f.cogOn, f.disOne = false, -1, false, -1, false
 	t.resume, t.trigT, t.inner, t.actor = sr, st, si, sa
 }

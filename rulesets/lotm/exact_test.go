@@ -235,3 +235,16 @@ sides:
 		t.Errorf("vital strikes %d, delays lost+fired %d: not exercised", c.Get(1, VitalStrikes), c.Get(0, sim.ActionsLost)+c.Get(0, DelaysFired))
 	}
 }
+
+// Spiritual Intuition against the exact probability: the ambushed T
+// (intuition 8) is Caught Off Guard unless d20 + 8 >= 25 (P = 4/20); A's
+// Ambush Round attack with Advantage then needs Physical Defense 15 or 10.
+// Reading "more than 25" instead (P = 3/20) moves the rate by 0.0106, about
+// 10 SE at 100,000 encounters.
+func TestSpiritualIntuitionExact(t *testing.T) {
+	n := encounters()
+	g := compile(t, oneAttack, "b.aware=false", "b.T.intuition=8", "options.spiritual_intuition=true", "options.ambush_detection=none")
+	hits := count(g, n, func(o sim.Outcome) bool { return o.Winner == 0 && o.Rounds == 0 })
+	p := 0.2*pHit(3, 15, true, false) + 0.8*pHit(3, 10, true, false)
+	within(t, "won in the Ambush Round with spiritual intuition", hits, n, p)
+}

@@ -12,6 +12,10 @@ package lotm
 //  4. for one pair only: a creature that can attack the target while the
 //     target has no means to attack it (canAttack) counts for that creature
 //     alone, on its checks against that target and the target's against it.
+//     It applies to attacking and acting on the target (hit checks, charge,
+//     feint, intimidate), not to the Stealth/Investigation contests that
+//     decide whether a hidden combatant is found: being unattackable because
+//     unseen must not make it harder to see (else hiding would feed itself).
 //
 // The side meeting more conditions has Advantage and the other
 // Disadvantage; equal counts cancel (the source's example: a blockade
@@ -19,8 +23,8 @@ package lotm
 // several never gives more than one Advantage.
 
 // flankCounts returns the conditions a's side meets on a check between a
-// and d, and those d's side meets.
-func (t *Table) flankCounts(a, d int) (ca, cd int) {
+// and d, and those d's side meets; cond4: count the condition 4.
+func (t *Table) flankCounts(a, d int, cond4 bool) (ca, cd int) {
 	sa, sd := t.side(a), t.side(d)
 	if sa == sd {
 		return 0, 0
@@ -51,6 +55,9 @@ func (t *Table) flankCounts(a, d int) (ca, cd int) {
 	if b := t.g.BlocksExits[sd]; b > 0 && n[sd] >= b {
 		cd++
 	}
+	if !cond4 {
+		return ca, cd
+	}
 	if t.oneSided(a, d) {
 		ca++
 	} else if t.oneSided(d, a) {
@@ -70,7 +77,7 @@ func (t *Table) oneSided(x, y int) bool {
 }
 
 // canAttack reports whether x has a means to attack y now: both in the
-// battle, x not stunned, y not hidden from it, and x able to take an Attack
+// battle, x not stunned, y not hidden from x (hiddenFrom), and x able to take an Attack
 // action (not Restrained by a grapple: only a one-handed grappler attacks
 // normally, a two-handed one may squeeze the one it holds) or holding a use
 // of its casting ability (a Casting action is not forbidden by a grapple).
@@ -79,7 +86,7 @@ func (t *Table) canAttack(x, y int) bool {
 	if !t.present(x) || !t.present(y) || t.f[x].stunned {
 		return false
 	}
-	if t.f[y].hidden && t.side(x) != t.side(y) {
+	if t.hiddenFrom(y, x) {
 		return false
 	}
 	if t.f[x].casts > 0 || !t.noAttacks(x) {

@@ -19,27 +19,78 @@ package lotm
 // who can attack it has the flanking condition 4 against it). The grapple
 // ends when either is out or the grappler lets go.
 //
-// Not implemented: the size- and Strength-difference rules (limb grabs,
-// 2- and 4-level differences), and area effects that hit both grapplers.
+// Size and Strength differences (field size, a size level; sizeGap). The
+// grappler's gap over the target is their size difference, 2 more when its
+// Strength is at least twice the target's (2 less the other way): the
+// source's "treat it directly as a 4-level difference" when both hold.
+//
+//   - gap <= -2, the smaller grappling the larger: the hold only stops the
+//     larger's Move actions; it is Restrained but still takes Attack actions;
+//   - gap <= -4: the smaller cannot grapple at all;
+//   - gap >= 2: the larger may grab a limb with one hand (Plan.Limb): a hold
+//     that likewise stops only Move actions, its Strength contest not
+//     halved; a one-handed hold of the whole body still halves it, unless
+//     gap >= 4.
+//
+// Not implemented: area effects that hit both grapplers (none here).
 
-func (t *Table) grapple(i, tg int, oneHand bool) {
+// sizeGap is a's size advantage over b in levels, Strength doubling
+// counting 2 (both Strengths positive: a Strength of 0 or less has no
+// factor of two to compare).
+func (t *Table) sizeGap(a, b int) int {
+	ca, cb := &t.g.C[a], &t.g.C[b]
+	gap := ca.Size - cb.Size
+	switch {
+	case cb.Strength > 0 && ca.Strength >= 2*cb.Strength:
+		gap += 2
+	case ca.Strength > 0 && cb.Strength >= 2*ca.Strength:
+		gap -= 2
+	}
+	return gap
+}
+
+func (t *Table) grapple(i, tg int, oneHand, limb bool) {
 	c := &t.g.C[i]
+	gap := t.sizeGap(i, tg)
+	why := ""
+	switch {
+	case gap <= -4:
+		why = "is 4 or more size levels smaller (Strength doubling counts 2) and cannot grapple"
+	case limb && gap < 2:
+		why = "is not 2 size levels larger and cannot grab a limb"
+	}
+	if why != "" {
+		if t.log != nil {
+			t.logf("  %s %s %s", c.Name, why, t.name(tg))
+		}
+		return
+	}
 	t.c.Inc(c.Side, Grapples)
 	if !t.hitCheck(i, tg, c.Fighting-t.armPenaltyFighting(i), true, "grapple") {
 		return
 	}
 	t.c.Inc(c.Side, GrapplesWon)
 	f := &t.f[i]
+	oneHand = oneHand || limb
 	f.grappling, f.oneHand = tg, oneHand
+	f.halved = oneHand && !limb && gap < 4
 	f.hidden = false
 	t.f[tg].grappledBy = i
+	t.f[tg].moveOnly = limb || gap <= -2
 	t.f[tg].hidden = false
 	if t.log != nil {
 		hands := "two hands"
-		if oneHand {
+		switch {
+		case limb:
+			hands = "one hand on a limb"
+		case oneHand:
 			hands = "one hand"
 		}
-		t.logf("  %s grapples %s with %s: both Restrained", c.Name, t.name(tg), hands)
+		held := ""
+		if t.f[tg].moveOnly {
+			held = " (" + t.name(tg) + " can still attack: size)"
+		}
+		t.logf("  %s grapples %s with %s: both Restrained%s", c.Name, t.name(tg), hands, held)
 	}
 	t.delaysOnGrapple(i, tg)
 }
@@ -50,14 +101,15 @@ func (t *Table) armPenaltyFighting(i int) int { return 2 * t.f[i].armHits }
 
 // breakFree: the grappled creature's Strength contest at the start of its
 // turn (no action). The grappler's total is halved, rounded down, when it
-// holds with one hand.
+// holds the whole body with one hand (not a limb grab, not at a 4-level
+// gap).
 func (t *Table) breakFree(i int) {
 	g := t.f[i].grappledBy
 	ni, ng := t.die(20), t.die(20)
 	ti := ni + t.g.C[i].Strength
 	tg := ng + t.g.C[g].Strength
 	half := ""
-	if t.f[g].oneHand {
+	if t.f[g].halved {
 		tg = floorHalf(tg)
 		half = " (one hand: halved)"
 	}
@@ -83,7 +135,7 @@ func floorHalf(v int) int {
 func (t *Table) squeeze(i, tg int) {
 	c := &t.g.C[i]
 	t.c.Inc(c.Side, Squeezes)
-	if t.contest(i, c.Brawling, tg, t.g.C[tg].Con, true, true, "squeeze: brawling vs constitution") {
+	if t.contest(i, c.Brawling, tg, t.g.C[tg].Con, contestPlain, true, "squeeze: brawling vs constitution") {
 		t.damage(i, tg, c.StrDamage.Roll(t.r))
 	}
 }
@@ -92,12 +144,12 @@ func (t *Table) squeeze(i, tg int) {
 func (t *Table) endGrapple(x int) {
 	f := &t.f[x]
 	if g := f.grappling; g >= 0 {
-		t.f[g].grappledBy = -1
-		f.grappling, f.oneHand = -1, false
+		t.f[g].grappledBy, t.f[g].moveOnly = -1, false
+		f.grappling, f.oneHand, f.halved = -1, false, false
 	}
 	if g := f.grappledBy; g >= 0 {
-		t.f[g].grappling, t.f[g].oneHand = -1, false
-		f.grappledBy = -1
+		t.f[g].grappling, t.f[g].oneHand, t.f[g].halved = -1, false, false
+		f.grappledBy, f.moveOnly = -1, false
 	}
 }
 

@@ -12,8 +12,14 @@
 //	ambush.go      pre-combat, inserted, mid-combat (movement) and invisibility ambushes
 //	actions.go     attack, Double Strike, Vital Strike, Build-Up Aim, Feint,
 //	               Intimidate, Charge, casting, First Aid, moving
-//	grapple.go     Grapple: Restrained, breaking free, the squeeze, one-handed
+//	grapple.go     Grapple: Restrained, breaking free, the squeeze, one-handed,
+//	               size and Strength differences
 //	delay.go       Delay Action: the held action, its trigger, losing it
+//	special.go     Spiritual Intuition, Limb Block, Borrow Strength Against
+//	               Strength, Point-Blank Shooting and firearms, Leg Sweep
+//	cover.go       Improvised Cover and Combat Ambush Using Obstacles
+//	doc.go         `simctl rules lotm`, with a checklist of every heading of
+//	               the source and its status
 //
 // The source leaves some numbers out (the Physical Defense formula, what
 // Restrained and Blinded do, how a contest's tie goes, ...). Each reading
@@ -54,7 +60,8 @@ func (Ruleset) Schema() scenario.Schema {
 var combatantFields = []string{"agility", "dodge", "armor", "strength", "strength_damage",
 	"fighting", "brawling", "constitution", "deception", "investigation", "intuition",
 	"stealth", "intimidation", "willpower", "luck", "rank", "ranged", "double_strike",
-	"fast_dodge", "invisibility", "teleport", "casting", "joins_round", "joins_ambush"}
+	"fast_dodge", "invisibility", "teleport", "casting", "joins_round", "joins_ambush",
+	"limb_block", "borrow_strength", "cover_item", "obstacle", "size", "firearm", "dodge_light"}
 
 // Counters LotM records beyond sim's base counters.
 const (
@@ -81,6 +88,13 @@ const (
 	LuckBurned
 	FirstAids
 	DelaysFired
+	IntuitionSaves
+	LimbBlocks
+	Borrows
+	Covers
+	CoversBroken
+	PointBlanks
+	LegSweeps
 	numCounters
 )
 
@@ -89,7 +103,7 @@ var counterNames = append(append([]string(nil), sim.BaseCounters...),
 	"intimidations", "intimidations_won", "charges", "charges_won", "grapples",
 	"grapples_won", "grapples_broken", "squeezes", "double_strikes", "vital_strikes",
 	"vital_hits", "casts", "hides", "hidden_found", "luck_burned", "first_aids",
-	"delays_fired")
+	"delays_fired", "intuition_saves", "limb_blocks", "borrows", "covers", "covers_broken", "point_blanks", "leg_sweeps")
 
 // Options of the ruleset (scenario `options:`).
 type Options struct {
@@ -103,10 +117,12 @@ type Options struct {
 	InsertOrder  string // "keep" | "move": the initiative place after a mid-combat ambush
 	Search       string // "turn" | "none": hidden enemies are searched for at each turn
 	CastingSlot  string // "shared" | "separate": one Attack/Casting action, or one of each
+	Intuition    bool   // Spiritual Intuition (DC 25) spares an ambushed combatant Caught Off Guard
 }
 
 var optionNames = []string{"initiative", "burn_luck_initiative", "advantage", "flat_bonus",
-	"naturals", "contest_ties", "ambush_detection", "insert_order", "search", "casting_slot"}
+	"naturals", "contest_ties", "ambush_detection", "insert_order", "search", "casting_slot",
+	"spiritual_intuition"}
 
 var optionDocs = []sim.Option{
 	{Name: "initiative", Default: "d20+agility", Valid: "d20+agility | d20 | agility",
@@ -129,7 +145,9 @@ var optionDocs = []sim.Option{
 	{Name: "search", Default: "turn", Valid: "turn | none",
 		Doc: "turn: at the start of its turn every combatant makes one investigation check against the stealth of each hidden enemy (no action); success reveals it to everyone. none: only the ambush check and attacking reveal a hidden combatant"},
 	{Name: "casting_slot", Default: "shared", Valid: "shared | separate",
-		Doc: "shared: one Attack/Casting action per turn (the source prices Delay Action and Vital Strike as \"an Attack/Casting Action\"). separate: one Attack action and one Casting action"},
+		Doc: "shared: one Attack/Casting action per turn (the source prices Delay Action as \"an Attack/Casting Action\"). separate: one Attack action and one Casting action (the source lists them apart among the five actions a Delay may hold): a plan may then make a casting and an attack in one turn (the policies do)"},
+	{Name: "spiritual_intuition", Default: "false", Valid: "true | false",
+		Doc: "the source's Spiritual Intuition senses danger (a passive INT check, Difficulty 25) but says only that the GM tells the player a vague unease. true (a reading): as an Ambush Round starts, each ambushed combatant that would be Caught Off Guard rolls d20 + intuition; 25 or more and it is not Caught Off Guard in that round (the Advantage/Disadvantage stay). false: not used in combat"},
 }
 
 func defaultOptions() Options {

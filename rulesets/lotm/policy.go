@@ -57,20 +57,22 @@ type Main uint8
 
 // Main actions.
 const (
-	MainNone     Main = iota
-	MainAttack        // Attack action: one weapon attack
-	MainDouble        // Attack action: Double Strike, two attacks (fists or a short blade)
-	MainVital         // Attack action (or Casting with Plan.Cast): Vital Strike at Plan.Part, -10
-	MainGrapple       // Attack action: Grapple (Plan.OneHand for one hand)
-	MainCharge        // Attack action (with a Move if needed): Strength contest, Off-Balance
-	MainSqueeze       // Attack action while grappling two-handed: Brawling vs Constitution, Strength damage
-	MainCast          // Casting action: the casting ability
-	MainFirstAid      // Casting action (Full-Round if the patient is below half HP): remove one Vital Strike effect
-	MainDelay         // Delay Action: hold Plan.Delay until Plan.Trigger this round
+	MainNone       Main = iota
+	MainAttack          // Attack action: one weapon attack
+	MainDouble          // Attack action: Double Strike, two attacks (fists or a short blade)
+	MainVital           // Attack action (or Casting with Plan.Cast): Vital Strike at Plan.Part, -10
+	MainGrapple         // Attack action: Grapple (Plan.OneHand for one hand)
+	MainCharge          // Attack action (with a Move if needed): Strength contest, Off-Balance
+	MainSqueeze         // Attack action while grappling two-handed: Brawling vs Constitution, Strength damage
+	MainCast            // Casting action: the casting ability
+	MainFirstAid        // Casting action (Full-Round if the patient is below half HP): remove one Vital Strike effect
+	MainDelay           // Delay Action: hold Plan.Delay until Plan.Trigger this round
+	MainPointBlank      // Attack action with a firearm at a target within 1 meter: Point-Blank Shooting
+	MainLegSweep        // Attack action: Leg Sweep, up to three enemies within 1 meter (Agility 5+)
 )
 
 // MainNames are the names of the main actions, by value.
-var MainNames = []string{"none", "attack", "double_strike", "vital_strike", "grapple", "charge", "squeeze", "cast", "first_aid", "delay"}
+var MainNames = []string{"none", "attack", "double_strike", "vital_strike", "grapple", "charge", "squeeze", "cast", "first_aid", "delay", "point_blank", "leg_sweep"}
 
 // Swift is the turn's Swift action.
 type Swift uint8
@@ -132,12 +134,19 @@ type Plan struct {
 	Part     Part // MainVital: the body part
 	Cast     bool // MainVital: made with the casting ability (a Casting action)
 	OneHand  bool // MainGrapple: one-handed
+	Limb     bool // MainGrapple: one hand on a limb (2+ size levels larger): stops only Move, not halved
 	Swift    Swift
 	Teleport bool // reach Target with a movement ambush (a Move action, one of the teleports)
 	Stand    bool // when Off-Balance, spend the Move action to stand first
 	Hide     Hide
-	Release  bool // let go of a grapple (free)
-	Patient  int  // MainFirstAid: the ally (or self)
+	Cover    CoverUse // Improvised Cover: an item (Swift, first) or an obstacle (Move, last)
+	Release  bool     // let go of a grapple (free)
+	Patient  int      // MainFirstAid: the ally (or self)
+	// Also (option casting_slot: separate only): a second main action made
+	// after Main with the other of the Attack and Casting actions, at the
+	// same Target: MainAttack or MainDouble after a Casting-action Main,
+	// MainCast or MainFirstAid after an Attack-action Main.
+	Also Main
 
 	// MainDelay: hold an action of kind Delay until Trigger (concerning
 	// Ally for ally triggers; -1: any ally).

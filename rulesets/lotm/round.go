@@ -34,10 +34,19 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		t.playRound()
 		winner = t.winner()
 	}
-	out := sim.Outcome{Winner: winner, Rounds: rounds, FirstActor: t.first}
+	out := sim.Outcome{Winner: winner, Rounds: rounds, FirstActor: t.first, FirstInOrder: t.firstO}
 	for i := range t.f {
 		if !t.f[i].out {
 			out.Survivors[t.g.C[i].Side]++
+		}
+	}
+	if winner < 0 {
+		// No one flees in this ruleset and a side is beaten the moment its
+		// last combatant is out, so both sides gone cannot happen today;
+		// the check keeps Draw right if that changes.
+		out.Draw = sim.DrawMaxRounds
+		if out.Survivors[0] == 0 && out.Survivors[1] == 0 {
+			out.Draw = sim.DrawAllGone
 		}
 	}
 	if log != nil {
@@ -68,6 +77,15 @@ func (t *Table) playRound() {
 // can make a mid-combat ambush may bring their turns forward ahead of it
 // (ambush.go). It reports whether the fight ended.
 func (t *Table) walk(ambushersOnly bool) bool {
+	if t.firstO < 0 {
+		// The first round in which anyone has a turn: its first in order.
+		for _, i := range t.order {
+			if t.present(i) && !t.f[i].turnDone && (!ambushersOnly || t.f[i].ambusher) {
+				t.firstO = i
+				break
+			}
+		}
+	}
 	for t.cur = 0; t.cur < len(t.order); t.cur++ {
 		i := t.order[t.cur]
 		if !t.present(i) || t.f[i].turnDone || (ambushersOnly && !t.f[i].ambusher) {
@@ -98,9 +116,6 @@ func (t *Table) turn(i int) {
 	f := &t.f[i]
 	c := &t.g.C[i]
 	f.turnDone = true
-	if t.first < 0 {
-		t.first = i
-	}
 	saved := t.actor
 	t.actor = i
 	t.c.Inc(c.Side, sim.Turns)
@@ -126,7 +141,7 @@ func (t *Table) turn(i int) {
 		}
 		t.execute(i, c.Policy.Turn(t, i))
 	}
-	f.aim, f.feintOn, f.ambushOne = false, -1, false
+	f.aim, f.feintOn, f.ambushOne, f.cogOn, f.disOne, f.cameTo = false, -1, false, -1, false, -1
 	t.actor = saved
 	t.delaysAfter(i)
 }
@@ -145,6 +160,20 @@ func (t *Table) execute(i int, p Plan) {
 		}
 		t.endGrapple(i)
 	}
+	tg := p.Target
+	if tg >= 0 && (!t.Targetable(i, tg) || t.out(tg)) {
+		if t.log != nil {
+			t.logf("  %s cannot target %s", t.name(i), t.name(tg))
+		}
+		tg = -1
+	}
+	enemy := tg >= 0 && t.side(tg) != t.side(i)
+	// A turn brought forward by a mid-combat ambush is that ambush: from
+	// invisibility when hidden, else a movement ambush, made first (its Move
+	// action is what canInsert required; standing up would spend it).
+	if enemy && t.insrt == i && !f.hidden {
+		t.teleport(i, tg)
+	}
 	if f.offBalance && p.Stand && t.canUse(i, KindMove) {
 		t.use(i, KindMove)
 		f.offBalance = false
@@ -155,17 +184,10 @@ func (t *Table) execute(i int, p Plan) {
 	if p.Hide == HideBefore {
 		t.hide(i)
 	}
-	tg := p.Target
-	if tg >= 0 && (!t.Targetable(i, tg) || t.out(tg)) {
-		if t.log != nil {
-			t.logf("  %s cannot target %s", t.name(i), t.name(tg))
-		}
-		tg = -1
+	if p.Cover == CoverItem {
+		t.takeCover(i, CoverItem)
 	}
-	enemy := tg >= 0 && t.side(tg) != t.side(i)
-	// A turn brought forward by a mid-combat ambush is that ambush: from
-	// invisibility when hidden, else a movement ambush.
-	if enemy && (p.Teleport || (t.insrt == i && !f.hidden)) {
+	if enemy && p.Teleport {
 		t.teleport(i, tg)
 	}
 	need := enemy && needsReach(p, &t.g.C[i])
@@ -199,17 +221,65 @@ func (t *Table) execute(i int, p Plan) {
 	default:
 		t.attackAction(i, p, tg, false)
 	}
+	if p.Also != MainNone && p.Main != MainDelay && !t.over() {
+		t.alsoAction(i, p, tg)
+	}
 	if p.Hide == HideAfter {
 		t.hide(i)
+	}
+	if p.Cover == CoverObstacle {
+		t.takeCover(i, CoverObstacle)
 	}
 }
 
 func (t *Table) out(i int) bool { return t.f[i].out }
 
+// mainKind is the action a main action is made with.
+func mainKind(m Main, cast bool) Kind {
+	if m == MainCast || m == MainFirstAid || (m == MainVital && cast) {
+		return KindCasting
+	}
+	return KindAttack
+}
+
+// alsoAction is Plan.Also: with casting_slot separate, the turn's other
+// main action (a casting after an attack, or an attack after a casting),
+// closing in first with the Move action if it is a melee attack out of
+// reach. With casting_slot shared there is no other action, and one of the
+// same kind as Main has no action left: both are refused and narrated.
+func (t *Table) alsoAction(i int, p Plan, tg int) {
+	q := p
+	q.Main, q.Cast, q.Also = p.Also, false, MainNone
+	k := mainKind(q.Main, false)
+	why := ""
+	switch {
+	case q.Main != MainAttack && q.Main != MainDouble && q.Main != MainCast && q.Main != MainFirstAid:
+		why = "only attack, double_strike, cast or first_aid can be a second action"
+	case t.slot(KindCasting) == KindAttack:
+		why = "has one Attack/Casting action a turn (casting_slot shared)"
+	case k == mainKind(p.Main, p.Cast) || !t.canUse(i, k):
+		why = "has no " + KindNames[k] + " action left"
+	}
+	if why != "" {
+		if t.log != nil {
+			t.logf("  %s %s: no %s as well", t.name(i), why, MainNames[q.Main])
+		}
+		return
+	}
+	if q.Main == MainFirstAid {
+		t.firstAid(i, q.Patient)
+		return
+	}
+	if tg >= 0 && t.side(tg) != t.side(i) && t.present(tg) && needsReach(q, &t.g.C[i]) {
+		t.approach(i, tg, false)
+	}
+	t.attackAction(i, q, tg, false)
+}
+
 // needsReach: the main action is made in melee (within 1 meter).
 func needsReach(p Plan, c *Combatant) bool {
 	switch p.Main {
-	case MainGrapple, MainCharge, MainSqueeze:
+	case MainGrapple, MainCharge, MainSqueeze, MainPointBlank, MainLegSweep:
 		return true
 	case MainAttack, MainDouble:
 		return !c.Ranged

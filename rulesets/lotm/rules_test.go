@@ -186,31 +186,34 @@ sides:
 	pol(t, g, "G").plan.Hide = HideAfter
 	p := play(t, g,
 		10,    // round 1: G attacks openly: 13 hit
-		15, 2, // round 2: E's investigation, Disadvantage (G hidden can attack E, E cannot attack G): 2 + 1 = 3
-		6, 1, // G's stealth, Advantage: 6 + 4 = 10: not found
+		2,     // round 2: E's investigation, a plain roll (the flanking condition 4 is not for perception): 2 + 1 = 3
+		6,     // G's stealth, plain: 6 + 4 = 10: not found
 		4, 12, // G's attack, Advantage (the ambush): 15 hit
-		18, 17, // round 3: E's investigation 17 + 1 = 18
-		5, 2, // G's stealth 5 + 4 = 9: found
-		7) // a normal attack: 7 + 3 = 10
+		17, // round 3: E's investigation 17 + 1 = 18
+		5,  // G's stealth 5 + 4 = 9: found
+		7)  // a normal attack: 7 + 3 = 10
 	inOrder(t, p.log,
 		"-- round 1", "G: attack vs E: d20 10 +3 = 13", "G turns invisible (move action)",
 		"E has no enemy to act against",
-		"-- round 2", "E d20 2 (disadvantage) +1 = 3 vs G d20 6 (advantage) +4 = 10: G wins",
+		"-- round 2", "E d20 2 +1 = 3 vs G d20 6 +4 = 10: G wins",
 		"G ambushes from invisibility", "G: attack vs E: d20 12 (advantage) +3 = 15 vs physical defense 10 (ambush): hit",
 		"G turns invisible",
-		"-- round 3", "E d20 17 (disadvantage) +1 = 18 vs G d20 5 (advantage) +4 = 9: E wins",
+		"-- round 3", "E d20 17 +1 = 18 vs G d20 5 +4 = 9: E wins",
 		"E finds G: the ambush fails, a normal attack", "G: attack vs E: d20 7 +3 = 10 vs physical defense 10: hit",
 		"G turns invisible")
 	if p.get(0, Hides) != 3 || p.get(0, sim.Ambushes) != 1 || p.get(0, AmbushesFoiled) != 1 || p.get(1, HiddenFound) != 1 {
 		t.Errorf("hides %d ambushes %d foiled %d found %d; want 3 1 1 1", p.get(0, Hides), p.get(0, sim.Ambushes), p.get(0, AmbushesFoiled), p.get(1, HiddenFound))
 	}
 
+	// Issue 10 item 18: the search is a plain contest; before, the hidden G
+	// had the flanking condition 4 on its Stealth (E cannot attack it), so
+	// the more hidden, the harder to find.
 	t.Run("search", func(t *testing.T) {
 		g := compile(t, strings.Replace(strings.Replace(yaml, "options: {search: none}", "options: {search: turn}", 1), "max_rounds: 3", "max_rounds: 1", 1))
 		pol(t, g, "G").plan.Hide = HideAfter
-		p := play(t, g, 10, 19, 20, 3, 2, 9)
+		p := play(t, g, 10, 19, 3, 9)
 		inOrder(t, p.log, "G turns invisible", "E's turn",
-			"search: investigation vs stealth: E d20 19 (disadvantage) +1 = 20 vs G d20 3 (advantage) +4 = 7: E wins",
+			"search: investigation vs stealth: E d20 19 +1 = 20 vs G d20 3 +4 = 7: E wins",
 			"E finds G", "E: attack vs G: d20 9 +0 = 9 vs physical defense 10: miss")
 	})
 }
@@ -410,8 +413,8 @@ sides:
 	const x, y, e, f = 0, 1, 2, 3
 	check := func(what string, a, d, wa, wd int, adv, dis bool) {
 		t.Helper()
-		ca, cd := tb.flankCounts(a, d)
-		ga, gd := tb.advState(a, d, true)
+		ca, cd := tb.flankCounts(a, d, true)
+		ga, gd := tb.advState(a, d, true, false)
 		if ca != wa || cd != wd || ga != adv || gd != dis {
 			t.Errorf("%s: counts %d:%d advantage %v disadvantage %v; want %d:%d %v %v", what, ca, cd, ga, gd, wa, wd, adv, dis)
 		}
@@ -670,6 +673,10 @@ func TestCompileErrors(t *testing.T) {
 		{`{name: x, ruleset: lotm, sides: [{name: a, combatants: [{name: A, hp: 1, damage: 1, casting: {bonus: 2}}]}, {name: b, combatants: [{name: B, hp: 1, damage: 1}]}]}`, "casting.damage: missing"},
 		{`{name: x, ruleset: lotm, sides: [{name: a, blocks_exits: -1, combatants: [{name: A, hp: 1, damage: 1}]}, {name: b, combatants: [{name: B, hp: 1, damage: 1}]}]}`, "blocks_exits: -1 is out of range"},
 		{`{name: x, ruleset: lotm, sides: [{name: a, combatants: [{name: A, hp: 1, damage: 1, policy: nonsense}]}, {name: b, combatants: [{name: B, hp: 1, damage: 1}]}]}`, `unknown policy "nonsense"`},
+		{`{name: x, ruleset: lotm, sides: [{name: a, combatants: [{name: A, hp: 1, damage: 1, cover_item: {size: huge}}]}, {name: b, combatants: [{name: B, hp: 1, damage: 1}]}]}`, `"huge" is not valid`},
+		{`{name: x, ruleset: lotm, sides: [{name: a, combatants: [{name: A, hp: 1, damage: 1, obstacle: {metal: true}}]}, {name: b, combatants: [{name: B, hp: 1, damage: 1}]}]}`, "obstacle.size: missing"},
+		{`{name: x, ruleset: lotm, sides: [{name: a, combatants: [{name: A, hp: 1, damage: 1, obstacle: large}]}, {name: b, combatants: [{name: B, hp: 1, damage: 1}]}]}`, "expected a mapping {size: medium"},
+		{`{name: x, ruleset: lotm, options: {spiritual_intuition: maybe}, sides: [{name: a, combatants: [{name: A, hp: 1, damage: 1}]}, {name: b, combatants: [{name: B, hp: 1, damage: 1}]}]}`, "spiritual_intuition"},
 	} {
 		err := compileErr(t, c.yaml)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

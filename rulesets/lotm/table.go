@@ -28,8 +28,12 @@ type fighter struct {
 	ambushOne bool // the next check is an in-combat ambush's: Advantage
 	feintOn   int  // a successful feint against this combatant: its next attack catches it off guard
 	aim       bool // Build-Up Aim: +2 on the next hit check
+	cogOn     int  // an obstacle ambush against this combatant: its next attack catches it off guard, -1
+	disOne    bool // an obstacle ambush foiled its attack: Disadvantage on the next hit check, no aim
+	cameTo    int  // the enemy whose reach its move this turn ended in, -1
 
-	hidden     bool
+	hidden     bool   // invisible: hidden from every enemy not in seenBy
+	seenBy     uint64 // the enemies that found it while hidden (bit per roster index)
 	teleports  int
 	casts      int
 	luck       int
@@ -39,10 +43,18 @@ type fighter struct {
 	grappling  int // the combatant it grapples, -1
 	grappledBy int // the combatant grappling it, -1
 	oneHand    bool
-	mustFlee   int // move away from this combatant at its next turn (Intimidate without a Move left), -1
+	halved     bool // grappling one-handed the whole body: its Strength contest halved
+	moveOnly   bool // held only from moving (size): still takes Attack actions
+	mustFlee   int  // move away from this combatant at its next turn (Intimidate without a Move left), -1
 	armHits    int
 	legHits    int
 	eyeHits    int
+	limbs      int  // Limb Blocks made (each limb once: legs, then arms)
+	coverArmor int  // Improvised Cover's Armor now (0: none)
+	coverItem  bool // the cover is a held item (else an obstacle)
+	seen       bool // it attacked since it took cover: no longer unseen behind it
+	items      int  // cover items still at hand
+	obstacles  int  // obstacles still at hand
 
 	delayed   bool
 	delayKind Kind
@@ -63,7 +75,11 @@ type Table struct {
 	insrt  int   // combatant whose inserted turn is in progress, -1
 	resume int   // combatant taking a delayed action, -1
 	trigT  int   // the combatant its trigger concerns, -1
-	first  int
+	pb     uint8 // Point-Blank Shooting's rule for the next hit check (pbNone, pbArmor, pbOffGuard)
+	nat    int   // the natural die of the last hit check (Borrow Strength)
+	total  int   // its result (Limb Block)
+	first  int   // sim.Outcome.FirstActor (acts)
+	firstO int   // sim.Outcome.FirstInOrder (walk)
 	r      *rng.Stream
 	c      *sim.Counts
 	log    *sim.Log
@@ -89,14 +105,15 @@ func (t *Table) die(sides int) int {
 
 // setup rolls hit points and places everyone at the start.
 func (t *Table) setup() {
-	t.actor, t.first, t.resume, t.trigT, t.insrt = -1, -1, -1, -1, -1
+	t.actor, t.first, t.firstO, t.resume, t.trigT, t.insrt = -1, -1, -1, -1, -1, -1
 	t.round, t.amb, t.inner = 0, false, false
 	for i := range t.f {
 		c := &t.g.C[i]
 		f := &t.f[i]
 		hp := c.HP.Roll(t.r)
-		*f = fighter{hp: hp, maxHP: hp, joined: c.JoinsRound <= 1, feintOn: -1, grappling: -1, grappledBy: -1,
-			mustFlee: -1, delayAlly: -1, teleports: c.Teleports, casts: c.Cast.Uses, luck: c.Luck}
+		*f = fighter{hp: hp, maxHP: hp, joined: c.JoinsRound <= 1, feintOn: -1, cogOn: -1, cameTo: -1, grappling: -1, grappledBy: -1,
+			mustFlee: -1, delayAlly: -1, teleports: c.Teleports, casts: c.Cast.Uses, luck: c.Luck,
+			items: c.Item.Count * min(c.Item.Size, 1), obstacles: c.Obstacle.Count * min(c.Obstacle.Size, 1)}
 		if c.Side == 1 {
 			f.x = t.g.Distance
 		}
@@ -177,7 +194,7 @@ func (t *Table) restrained(i int) bool { return t.f[i].grappledBy >= 0 || t.f[i]
 
 func (t *Table) noAttacks(i int) bool {
 	f := &t.f[i]
-	return f.grappledBy >= 0 || (f.grappling >= 0 && !f.oneHand)
+	return (f.grappledBy >= 0 && !f.moveOnly) || (f.grappling >= 0 && !f.oneHand)
 }
 
 func (t *Table) canUse(i int, k Kind) bool {
@@ -195,12 +212,30 @@ func (t *Table) canUse(i int, k Kind) bool {
 	return f.used&bit(t.slot(k)) == 0
 }
 
+// use spends i's action of kind k: i takes an action (acts).
 func (t *Table) use(i int, k Kind) {
+	t.spend(i, k)
+	t.acts(i)
+}
+
+// spend marks the action used without it being taken (Delay Action sets the
+// held one aside).
+func (t *Table) spend(i int, k Kind) {
 	if k == KindFullRound {
 		t.f[i].used = 0xff
 		return
 	}
 	t.f[i].used |= bit(t.slot(k))
+}
+
+// acts records that i takes an action, for sim.Outcome.FirstActor: any
+// action spent (use), or a held one taken (fireDelay's prepaid paths).
+// Declaring a Delay Action, a lost (stunned) turn, a turn with nothing to
+// do and the Free Burn Luck are not actions taken.
+func (t *Table) acts(i int) {
+	if t.first < 0 {
+		t.first = i
+	}
 }
 
 func (t *Table) logOutcome(o sim.Outcome) {
@@ -249,19 +284,35 @@ func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
 func (t *Table) InReach(i, j int) bool { return t.g.C[i].Ranged || t.Dist(i, j) <= Reach }
 
 // Targetable reports whether self can choose j as a target: j is in the
-// battle, and if j is an enemy, it is not hidden.
+// battle and not hidden from self.
 func (t *Table) Targetable(self, j int) bool {
-	return t.present(j) && (t.side(j) == t.side(self) || !t.f[j].hidden)
+	return t.present(j) && !t.hiddenFrom(j, self)
 }
 
-// Hidden reports whether i is hidden (invisible, not found).
+// Hidden reports whether i is hidden (invisible; some enemies may have
+// found it: HiddenFrom).
 func (t *Table) Hidden(i int) bool { return t.f[i].hidden }
+
+// HiddenFrom reports whether h is hidden from observer o: h is invisible,
+// o is its enemy and o has not found it. Discovery is per observer: only
+// the one who finds a hidden combatant may target it.
+func (t *Table) HiddenFrom(h, o int) bool { return t.hiddenFrom(h, o) }
+
+func (t *Table) hiddenFrom(h, o int) bool {
+	f := &t.f[h]
+	return f.hidden && t.side(h) != t.side(o) && f.seenBy&(1<<uint(o)) == 0
+}
 
 // Grappling is whom i grapples, -1 if nobody.
 func (t *Table) Grappling(i int) int { return t.f[i].grappling }
 
 // GrappledBy is who grapples i, -1 if nobody.
 func (t *Table) GrappledBy(i int) int { return t.f[i].grappledBy }
+
+// HeldFromAttacks reports whether a grapple keeps i from Attack actions
+// (held, unless only from moving by the size rules; or grappling with two
+// hands).
+func (t *Table) HeldFromAttacks(i int) bool { return t.noAttacks(i) }
 
 // OneHand reports whether i grapples with one hand.
 func (t *Table) OneHand(i int) bool { return t.f[i].oneHand }
