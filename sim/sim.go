@@ -117,6 +117,11 @@ var BaseCounters = []string{
 type Counts struct {
 	N int // counters per side
 	V []int64
+	// P holds per-combatant totals by roster index (see combatants.go);
+	// nil when the Counts records none (NewCounts).
+	P     []Combatant
+	enc   []ending // the encounter in progress, by roster index
+	ended int      // End calls in the encounter in progress
 }
 
 // NewCounts allocates counters for two sides.
@@ -132,7 +137,12 @@ func (c *Counts) Inc(s, k int) { c.V[s*c.N+k]++ }
 func (c *Counts) Get(s, k int) int64 { return c.V[s*c.N+k] }
 
 // Reset zeroes every counter.
-func (c *Counts) Reset() { clear(c.V) }
+func (c *Counts) Reset() {
+	clear(c.V)
+	clear(c.P)
+	clear(c.enc)
+	c.ended = 0
+}
 
 // RulesDoc is the self-description printed by `simctl rules NAME`.
 type RulesDoc struct {

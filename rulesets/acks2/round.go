@@ -45,6 +45,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 			out.Survivors[t.g.C[i].Side]++
 		}
 	}
+	t.recordEnds()
 	if t.log != nil {
 		if out.Winner < 0 {
 			t.logf("== draw after %d rounds", rounds)
@@ -240,6 +241,7 @@ func (t *Table) expireDelays(n int) {
 		t.stopDelay(i)
 		f.segDone = true
 		t.c.Inc(t.side(i), sim.ActionsLost)
+		t.c.Lost(i)
 		lost = true
 		if t.log != nil {
 			if f.delayAfter >= 0 {
@@ -281,4 +283,20 @@ func (t *Table) list(ids []int) string {
 		}
 	}
 	return s
+}
+
+// recordEnds reports where each combatant ended (per-combatant results):
+// killed is Down, fled on a failed morale check is Gone.
+func (t *Table) recordEnds() {
+	for i := range t.f {
+		f := &t.f[i]
+		st := sim.Standing
+		switch {
+		case f.out && f.fled:
+			st = sim.Gone
+		case f.out:
+			st = sim.Down
+		}
+		t.c.End(i, f.hp, st)
+	}
 }

@@ -11,6 +11,7 @@ func (t *Table) segment(i int) {
 		t.first = i
 	}
 	t.c.Inc(c.Side, sim.Turns)
+	t.c.Turn(i)
 	if t.log != nil {
 		t.logf("%s's segment (number %d, hp %d)", c.Name, f.number, f.hp)
 	}
@@ -47,6 +48,7 @@ func (t *Table) resume(i int) {
 // segment spent the segment casting; its action is lost.
 func (t *Table) loseSegment(i int) {
 	t.c.Inc(t.side(i), sim.ActionsLost)
+	t.c.Lost(i)
 	if t.log != nil {
 		t.logf("%s's declared spell was disrupted: no action this segment", t.name(i))
 	}

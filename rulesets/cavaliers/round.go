@@ -76,6 +76,7 @@ func (t *Table) turn(i int) {
 		t.first = i
 	}
 	t.c.Inc(c.Side, sim.Turns)
+	t.c.Turn(i)
 	if t.log != nil {
 		t.logf("%s's turn (total %d, hp %d, Area %d, [+] %d)", c.Name, f.total, f.hp, f.area, f.plus)
 	}
