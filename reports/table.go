@@ -181,7 +181,7 @@ func (r *Result) writeCombatants(b *strings.Builder) {
 	for _, l := range strings.Split(strings.TrimSuffix(t.String(), "\n"), "\n") {
 		b.WriteString(strings.TrimRight(l, " ") + "\n")
 	}
-	b.WriteString("means per copy and encounter; dies: ended dead, dying or unconscious; hp if won: when its side won\n")
+	b.WriteString("per copy and encounter (1st act, 1st order: any copy); dies: ended dead, dying or unconscious\n")
 }
 
 func pct1(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
