@@ -199,7 +199,7 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 			s.notes = append(s.notes, "Warning: the run was interrupted; the figures cover the encounters that finished.")
 		}
 		s.tables = append(s.tables, runTables(r)...)
-		figs, err := runFigures(r, in.Context, prefix)
+		figs, err := runFigures(r, in.Context, prefix, true)
 		if err != nil {
 			return nil, err
 		}
@@ -249,7 +249,7 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 			s.figures = append(s.figures, f)
 		}
 		for i, o := range c.Options {
-			figs, err := runFigures(o.Result, c.Context, fmt.Sprintf("%so%d-", prefix, i+1))
+			figs, err := runFigures(o.Result, c.Context, fmt.Sprintf("%so%d-", prefix, i+1), false)
 			if err != nil {
 				return nil, err
 			}
@@ -366,19 +366,26 @@ func ctxSides(ctx *Context) []int {
 	return ctx.RosterSides
 }
 
-func runFigures(r *Result, ctx *Context, prefix string) ([]*Figure, error) {
+// runFigures are the figures of one run; outcomes adds the per-combatant
+// and distribution figures (left out of a comparison's options, which would
+// otherwise repeat six figures per option).
+func runFigures(r *Result, ctx *Context, prefix string, outcomes bool) ([]*Figure, error) {
 	if r.Encounters == 0 {
 		return nil, nil
 	}
 	var figs []*Figure
-	for _, mk := range []func() (*Figure, error){
+	mks := []func() (*Figure, error){
 		func() (*Figure, error) { return RoundsFigure(r) },
 		func() (*Figure, error) { return EconomyFigure(r) },
 		func() (*Figure, error) { return FirstActorFigure(r, ctxSides(ctx)) },
-		func() (*Figure, error) { return CombatantsFigure(r) },
-		func() (*Figure, error) { return DamageFigure(r) },
-		func() (*Figure, error) { return HPLeftFigure(r) },
-	} {
+	}
+	if outcomes {
+		mks = append(mks,
+			func() (*Figure, error) { return CombatantsFigure(r) },
+			func() (*Figure, error) { return DamageFigure(r) },
+			func() (*Figure, error) { return HPLeftFigure(r) })
+	}
+	for _, mk := range mks {
 		f, err := mk()
 		if errors.Is(err, ErrNoCombatants) {
 			continue // a result from before per-combatant recording

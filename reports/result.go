@@ -3,7 +3,8 @@
 // the exact merge of shard results (result.go, table.go, merge.go); sweeps
 // with sequential stopping (sweep.go, sweeptable.go); paired comparisons on
 // common random numbers (crn.go, compare.go); plots with gonum/plot
-// (plot.go) and the Markdown/HTML report bundle (bundle.go, render.go).
+// (plot.go; per-combatant and distribution figures in plot_outcomes.go) and
+// the Markdown/HTML report bundle (bundle.go, render.go).
 //
 // Concurrency: the paired runner in crn.go follows sim.Run's rule (each
 // worker owns its tables, streams and accumulators; they merge after the

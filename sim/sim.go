@@ -1,7 +1,8 @@
 // Package sim is the table every ruleset plays on: the contracts between a
 // ruleset and the runner (Ruleset, Game, Table), the per-encounter outcome,
-// the counters a referee records, the mergeable tally of a run, and the
-// parallel runner.
+// the counters a referee records (per side, and per combatant through
+// Counts.Hit/Down/Turn/Lost/End in combatants.go), the mergeable tally of a
+// run, and the parallel runner.
 //
 // Concurrency: a Game is compiled once from a scenario and is read-only, so
 // all workers share it. Each worker owns one Table (the mutable state of an
