@@ -56,3 +56,45 @@ func TestBundleOutcomes(t *testing.T) {
 		}
 	}
 }
+
+// A result written before per-combatant recording (no roster sides, first
+// in order, combatants or distributions in its tally) still reads, merges
+// with its kind and prints the old way; a merge with a newer result is
+// refused rather than summed into nonsense.
+func TestOlderResults(t *testing.T) {
+	old := fixtureResult(1000, 0.6, 0.02, nil)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "old.json")
+	var b bytes.Buffer
+	if err := old.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadFile(path)
+	if err != nil {
+		t.Fatalf("an older result is refused: %v", err)
+	}
+	var txt strings.Builder
+	if err := r.WriteText(&txt); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt.String(), "acts first:") || strings.Contains(txt.String(), "combatant") {
+		t.Errorf("older result printed:\n%s", txt.String())
+	}
+	if _, err := CombatantsFigure(r); err != ErrNoCombatants {
+		t.Errorf("CombatantsFigure of an older result: %v, want ErrNoCombatants", err)
+	}
+	newer := fixtureOutcomes(1000)
+	newer.Raw.Roster, newer.Raw.Counters = r.Raw.Roster, r.Raw.Counters
+	newer.Raw.RosterSides = []int{0, 1}
+	newer.Raw.FirstInOrder = []int64{1000, 0}
+	newer.Raw.Combatants = newer.Raw.Combatants[:2]
+	newer.Sides, newer.Scenario = r.Sides, r.Scenario
+	newer.Shard = &Shard{K: 1, Of: 2, Start: 1000, N: 1000, Total: 2000}
+	r.Shard = &Shard{K: 0, Of: 2, Start: 0, N: 1000, Total: 2000}
+	if _, err := Merge([]*Result{r, newer}); err == nil || !strings.Contains(err.Error(), "different simctl versions") {
+		t.Errorf("merge of an older and a newer result: %v", err)
+	}
+}
