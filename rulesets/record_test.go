@@ -64,6 +64,19 @@ func checkConsistent(t *testing.T, g sim.Game, tl *sim.Tally) {
 			t.Errorf("%s: %+v: ended down more often than put down, or more hp when winning than overall", roster[i].Name, p)
 		}
 	}
+	// A duel: the one combatant of a side ends out when the other side won
+	// and in the draws with nobody left fighting, never in a draw at
+	// max_rounds. (A referee that does not yet report draw causes counts
+	// both kinds as max_rounds: then out lies between wins and wins+draws.)
+	if len(roster) == 2 && roster[0].Side != roster[1].Side {
+		for i, p := range tl.Counts.P {
+			s := roster[i].Side
+			if out := p.EndedDown + p.EndedGone; out < tl.Wins[1-s]+tl.AllGoneDraws || out > tl.Wins[1-s]+tl.Draws {
+				t.Errorf("%s ended out in %d encounters; the other side won %d, draws %d (all gone %d)",
+					roster[i].Name, out, tl.Wins[1-s], tl.Draws, tl.AllGoneDraws)
+			}
+		}
+	}
 	if dealt[0]+dealt[1] != taken[0]+taken[1] {
 		t.Errorf("damage dealt %v, taken %v: the sums differ", dealt, taken)
 	}
