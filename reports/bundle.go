@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -198,7 +199,7 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 			s.notes = append(s.notes, "Warning: the run was interrupted; the figures cover the encounters that finished.")
 		}
 		s.tables = append(s.tables, runTables(r)...)
-		figs, err := runFigures(r, in.Context, prefix)
+		figs, err := runFigures(r, in.Context, prefix, true)
 		if err != nil {
 			return nil, err
 		}
@@ -248,7 +249,7 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 			s.figures = append(s.figures, f)
 		}
 		for i, o := range c.Options {
-			figs, err := runFigures(o.Result, c.Context, fmt.Sprintf("%so%d-", prefix, i+1))
+			figs, err := runFigures(o.Result, c.Context, fmt.Sprintf("%so%d-", prefix, i+1), false)
 			if err != nil {
 				return nil, err
 			}
@@ -365,17 +366,30 @@ func ctxSides(ctx *Context) []int {
 	return ctx.RosterSides
 }
 
-func runFigures(r *Result, ctx *Context, prefix string) ([]*Figure, error) {
+// runFigures are the figures of one run; outcomes adds the per-combatant
+// and distribution figures (left out of a comparison's options, which would
+// otherwise repeat six figures per option).
+func runFigures(r *Result, ctx *Context, prefix string, outcomes bool) ([]*Figure, error) {
 	if r.Encounters == 0 {
 		return nil, nil
 	}
 	var figs []*Figure
-	for _, mk := range []func() (*Figure, error){
+	mks := []func() (*Figure, error){
 		func() (*Figure, error) { return RoundsFigure(r) },
 		func() (*Figure, error) { return EconomyFigure(r) },
 		func() (*Figure, error) { return FirstActorFigure(r, ctxSides(ctx)) },
-	} {
+	}
+	if outcomes {
+		mks = append(mks,
+			func() (*Figure, error) { return CombatantsFigure(r) },
+			func() (*Figure, error) { return DamageFigure(r) },
+			func() (*Figure, error) { return HPLeftFigure(r) })
+	}
+	for _, mk := range mks {
 		f, err := mk()
+		if errors.Is(err, ErrNoCombatants) {
+			continue // a result from before per-combatant recording
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -393,7 +407,15 @@ func runTables(r *Result) []titled {
 		w.add(s.Name, thousands(s.Wins), pct(s.WinRate), pctCI(s.WinCI95[0], s.WinCI95[1]), fmt.Sprintf("%.2f", s.SurvivorsMean))
 	}
 	w.add("draws", thousands(r.Draws), pct(r.DrawRate), "", "")
-	out := []titled{{title: "Win rates", t: w, notes: []string{fmt.Sprintf("Rounds to finish: mean %.2f, median %d, 90th percentile %d, longest %d.", r.Rounds.Mean, r.Rounds.P50, r.Rounds.P90, r.Rounds.Max)}}}
+	notes := []string{fmt.Sprintf("Rounds to finish: mean %.2f, median %d, 90th percentile %d, longest %d.", r.Rounds.Mean, r.Rounds.P50, r.Rounds.P90, r.Rounds.Max)}
+	if r.Draws > 0 {
+		notes = append(notes, fmt.Sprintf("Draws by cause: max_rounds reached with both sides fighting %s, nobody left fighting on either side %s.",
+			thousands(r.DrawCauses.MaxRounds), thousands(r.DrawCauses.AllGone)))
+	}
+	out := []titled{{title: "Win rates", t: w, notes: notes}}
+	if r.Combatants != nil {
+		out = append(out, outcomeTables(r)...)
+	}
 
 	e := &table{left: 1, header: []string{"per encounter", r.Sides[0].Name, r.Sides[1].Name}}
 	per := len(r.Raw.Counters)
@@ -407,6 +429,9 @@ func runTables(r *Result) []titled {
 	}
 	out = append(out, titled{title: "Action economy", t: e})
 
+	if r.Combatants != nil {
+		return append(out, firstTable(r))
+	}
 	f := &table{left: 1, header: []string{"combatant", "acts first", "95% CI"}}
 	type fa struct {
 		name string
@@ -430,4 +455,77 @@ func frac(k, n int64) float64 {
 		return 0
 	}
 	return float64(k) / float64(n)
+}
+
+// outcomeTables are the per-side and per-combatant results: how often
+// someone dies, how much damage, how close the wins were, and each copy
+// group's record.
+func outcomeTables(r *Result) []titled {
+	d := &table{left: 1, header: []string{"side", "someone down", "95% CI", "damage dealt: mean", "p10", "p50", "p90",
+		"hp left when won: p10", "p50", "p90"}}
+	for _, s := range r.Sides {
+		dd, h := s.DamageDealt, s.HPLeftWhenWon
+		row := []string{s.Name, pct(s.AnyDeathRate), pctCI(s.AnyDeathCI95[0], s.AnyDeathCI95[1]),
+			fmt.Sprintf("%.1f", dd.Mean), fmt.Sprint(dd.P10), fmt.Sprint(dd.P50), fmt.Sprint(dd.P90)}
+		if h.N > 0 {
+			row = append(row, fmt.Sprint(h.P10), fmt.Sprint(h.P50), fmt.Sprint(h.P90))
+		} else {
+			row = append(row, "-", "-", "-")
+		}
+		d.add(row...)
+	}
+	c := &table{left: 2, header: []string{"combatant", "side", "down", "out", "damage dealt", "damage taken", "kills", "turns",
+		"actions lost", "hp left when won"}}
+	for _, g := range r.Groups {
+		name := g.Name
+		if g.Copies > 1 {
+			name = fmt.Sprintf("%s ×%d", g.Name, g.Copies)
+		}
+		c.add(name, g.Side, pct(g.DeathRate), pct(g.OutRate), fmt.Sprintf("%.2f", g.DamageDealtMean), fmt.Sprintf("%.2f", g.DamageTakenMean),
+			fmt.Sprintf("%.3f", g.KillsMean), fmt.Sprintf("%.2f", g.TurnsMean), fmt.Sprintf("%.3f", g.ActionsLostMean), fmt.Sprintf("%.1f", g.HPLeftWhenWon))
+	}
+	return []titled{
+		{title: "Deaths, damage and how close it was", t: d, notes: []string{
+			"Someone down: encounters in which at least one of the side's combatants ended dead, dying or unconscious (fled or routed is not down). " +
+				"Damage dealt per encounter, overkill included; hit points left: the side's standing combatants' total at the end of the encounters it won."}},
+		{title: "Per combatant", t: c, notes: []string{
+			"Copies are grouped (Hobgoblin ×5 for Hobgoblin#1..#5) and every figure is the mean per copy and encounter; " +
+				"down: ended dead, dying or unconscious; out: ended out of the fight for any reason. The JSON result lists every copy too."}},
+	}
+}
+
+// firstTable is who came first, per copy group: the first to take an
+// action and the first in the initiative order, with 95% intervals.
+func firstTable(r *Result) titled {
+	raw := &r.Raw
+	f := &table{left: 2, header: []string{"combatant", "side", "first to act", "95% CI", "first in order", "95% CI"}}
+	row := func(name, side string, act, order int64) {
+		a, o := stats.Wilson95(act, raw.Encounters), stats.Wilson95(order, raw.Encounters)
+		f.add(name, side, pct(frac(act, raw.Encounters)), pctCI(a.Lo, a.Hi), pct(frac(order, raw.Encounters)), pctCI(o.Lo, o.Hi))
+	}
+	var side [2][2]int64
+	for _, g := range groups(raw.Roster, raw.RosterSides) {
+		var act, order int64
+		for _, i := range g.members {
+			act += raw.FirstActor[i]
+			order += raw.FirstInOrder[i]
+		}
+		side[g.side][0] += act
+		side[g.side][1] += order
+		name := g.name
+		if len(g.members) > 1 {
+			name = fmt.Sprintf("%s ×%d", g.name, len(g.members))
+		}
+		row(name, r.Sides[g.side].Name, act, order)
+	}
+	for s := 0; s < 2; s++ {
+		row("side "+r.Sides[s].Name, r.Sides[s].Name, side[s][0], side[s][1])
+	}
+	if raw.NoActor > 0 || raw.NoOrder > 0 {
+		row("nobody", "", raw.NoActor, raw.NoOrder)
+	}
+	return titled{title: "Who comes first", t: f, notes: []string{
+		"First to act: the first combatant to take an action (deciding to delay or ready is not an action; the delayed or readied action, " +
+			"an attack of opportunity, an interrupt or a surprise-round action is). First in order: first in the initiative order of the " +
+			"first round in which anyone had a turn."}}
 }

@@ -139,3 +139,57 @@ func fixtureCompare() *Compare {
 	c.Finish(paired)
 	return c
 }
+
+// fixtureOutcomes is a result with per-combatant figures, draw causes and
+// distributions: a party of two against three Hobgoblin copies, n
+// encounters, made from formulas.
+func fixtureOutcomes(n int64) *Result {
+	r := fixtureResult(n, 0.58, 0.03, nil)
+	raw := r.Raw
+	raw.Roster = []string{"Fighter", "Cleric", "Hobgoblin#1", "Hobgoblin#2", "Hobgoblin#3"}
+	raw.RosterSides = []int{0, 0, 1, 1, 1}
+	raw.DrawsMaxRounds = raw.Draws * 2 / 3
+	raw.DrawsAllGone = raw.Draws - raw.DrawsMaxRounds
+	share := func(f float64) int64 { return int64(math.Round(f * float64(n))) }
+	raw.FirstActor = []int64{share(0.31), share(0.12), share(0.2), share(0.19), 0}
+	raw.FirstActor[4] = n - raw.FirstActor[0] - raw.FirstActor[1] - raw.FirstActor[2] - raw.FirstActor[3] - share(0.02)
+	raw.NoActor = share(0.02)
+	raw.FirstInOrder = []int64{share(0.4), share(0.1), share(0.17), share(0.17), 0}
+	raw.FirstInOrder[4] = n - raw.FirstInOrder[0] - raw.FirstInOrder[1] - raw.FirstInOrder[2] - raw.FirstInOrder[3]
+	raw.Ended = n
+	per := len(raw.Counters)
+	dealt := [2]int64{raw.Counts[sim.DamageDealt], raw.Counts[per+sim.DamageDealt]}
+	raw.Combatants = []sim.Combatant{
+		{DamageDealt: dealt[0] * 7 / 10, DamageTaken: dealt[1] * 6 / 10, Kills: share(1.3), Downed: share(0.22), Turns: share(3.1),
+			EndedDown: share(0.22), HPLeft: share(9.5), HPLeftWin: share(8.8)},
+		{DamageDealt: dealt[0] - dealt[0]*7/10, DamageTaken: dealt[1] - dealt[1]*6/10, Kills: share(0.4), Downed: share(0.35),
+			Turns: share(2.6), ActionsLost: share(0.1), EndedDown: share(0.35), EndedGone: share(0.05), HPLeft: share(4.1), HPLeftWin: share(3.9)},
+	}
+	for k := 0; k < 3; k++ {
+		f := 1 + 0.1*float64(k)
+		raw.Combatants = append(raw.Combatants, sim.Combatant{DamageDealt: dealt[1] / 3, DamageTaken: dealt[0] / 3, Kills: share(0.15 * f),
+			Downed: share(0.5 * f), Turns: share(2.2 / f), EndedDown: share(0.5 * f), EndedGone: share(0.1), HPLeft: share(2.5 / f), HPLeftWin: share(1.9 / f)})
+	}
+	raw.AnyDown = [2]int64{share(0.45), share(0.81)}
+	hist := func(mean, sd float64, count int64) HistRaw {
+		h := stats.NewHist(sim.DistCap)
+		left := count
+		for v := 0; v <= 4*int(mean) && left > 0; v++ {
+			z := (float64(v) - mean) / sd
+			k := min(int64(math.Round(float64(count)*math.Exp(-z*z/2)/(sd*math.Sqrt(2*math.Pi)))), left)
+			for ; k > 0; k-- {
+				h.Add(v)
+				left--
+			}
+		}
+		for ; left > 0; left-- {
+			h.Add(int(mean))
+		}
+		return histRaw(&h)
+	}
+	raw.Damage = [2]HistRaw{hist(24, 8, n), hist(31, 11, n)}
+	raw.WinnerHP = [2]HistRaw{hist(14, 6, raw.Wins[0]), hist(18, 9, raw.Wins[1])}
+	m := Meta{Scenario: "Party vs Hobgoblins", File: "fixture.yaml", Ruleset: "d20", Version: "0.1.0",
+		Seed: 7, Sides: [2]string{"party", "hobgoblins"}, Command: "simctl run fixture.yaml -n 10000 --seed 7"}
+	return FromRaw(m, raw)
+}

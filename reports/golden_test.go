@@ -76,6 +76,15 @@ func fixtureFigures(t *testing.T) map[string]*Figure {
 	add("economy-bars", f, err)
 	f, err = FirstActorFigure(r, []int{0, 1})
 	add("first-bars", f, err)
+	o := fixtureOutcomes(10000)
+	f, err = FirstActorFigure(o, nil)
+	add("first-both-bars", f, err)
+	f, err = CombatantsFigure(o)
+	add("combatants-bars", f, err)
+	f, err = DamageFigure(o)
+	add("damage-hist", f, err)
+	f, err = HPLeftFigure(o)
+	add("hpleft-hist", f, err)
 	return figs
 }
 

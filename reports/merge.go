@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+
+	"simctl/sim"
 )
 
 // Merge combines shard results of one run into the result of the whole run.
@@ -34,6 +36,12 @@ func Merge(rs []*Result) (*Result, error) {
 	raw.Rounds = append([]int64(nil), raw.Rounds...)
 	raw.Counts = append([]int64(nil), raw.Counts...)
 	raw.FirstActor = append([]int64(nil), raw.FirstActor...)
+	raw.FirstInOrder = append([]int64(nil), raw.FirstInOrder...)
+	raw.Combatants = append([]sim.Combatant(nil), raw.Combatants...)
+	for s := 0; s < 2; s++ {
+		raw.Damage[s].Counts = append([]int64{}, raw.Damage[s].Counts...)
+		raw.WinnerHP[s].Counts = append([]int64{}, raw.WinnerHP[s].Counts...)
+	}
 	elapsed := first.Elapsed
 	interrupted := first.Interrupted
 	prev := first // the merged shard reaching furthest
@@ -45,6 +53,9 @@ func Merge(rs []*Result) (*Result, error) {
 			return nil, fmt.Errorf("merge: seeds %d and %d differ; shards of one run share its seed", first.Seed, r.Seed)
 		case !slices.Equal(r.Raw.Roster, raw.Roster) || !slices.Equal(r.Raw.Counters, raw.Counters) || len(r.Raw.Rounds) != len(raw.Rounds):
 			return nil, fmt.Errorf("merge: results of %q differ in roster, counters or max_rounds (different --set?)", r.Scenario)
+		case !slices.Equal(r.Raw.RosterSides, raw.RosterSides) || len(r.Raw.FirstInOrder) != len(raw.FirstInOrder) ||
+			len(r.Raw.Combatants) != len(raw.Combatants) || r.Raw.Damage[0].Cap != raw.Damage[0].Cap || r.Raw.WinnerHP[0].Cap != raw.WinnerHP[0].Cap:
+			return nil, fmt.Errorf("merge: results of %q were written by different simctl versions (per-combatant figures or distributions differ in shape); rerun them with one version", r.Scenario)
 		case !slices.Equal(r.Sets, first.Sets):
 			return nil, fmt.Errorf("merge: results differ in --set overrides (%v vs %v)", first.Sets, r.Sets)
 		case r.Sides[0].Name != first.Sides[0].Name || r.Sides[1].Name != first.Sides[1].Name:
@@ -77,6 +88,21 @@ func Merge(rs []*Result) (*Result, error) {
 		}
 		for i, v := range r.Raw.FirstActor {
 			raw.FirstActor[i] += v
+		}
+		raw.DrawsMaxRounds += r.Raw.DrawsMaxRounds
+		raw.DrawsAllGone += r.Raw.DrawsAllGone
+		raw.NoOrder += r.Raw.NoOrder
+		raw.Ended += r.Raw.Ended
+		for i, v := range r.Raw.FirstInOrder {
+			raw.FirstInOrder[i] += v
+		}
+		for i := range r.Raw.Combatants {
+			raw.Combatants[i].Add(&r.Raw.Combatants[i])
+		}
+		for s := 0; s < 2; s++ {
+			raw.AnyDown[s] += r.Raw.AnyDown[s]
+			raw.Damage[s].add(r.Raw.Damage[s])
+			raw.WinnerHP[s].add(r.Raw.WinnerHP[s])
 		}
 		elapsed = max(elapsed, r.Elapsed)
 		interrupted = interrupted || r.Interrupted

@@ -201,6 +201,51 @@ func TestJSONContract(t *testing.T) {
 	if fa["Fighter"].(float64)+fa["Orc"].(float64) != 1 {
 		t.Errorf("first_actor fractions %v do not add up to 1", fa)
 	}
+	in := m["initiative"].(map[string]any)
+	for _, k := range []string{"first_actor", "first_in_order", "first_actor_side", "first_in_order_side", "nobody_acted", "nobody_had_a_turn"} {
+		if _, ok := in[k]; !ok {
+			t.Errorf("initiative has no %q", k)
+		}
+	}
+	if fs := in["first_in_order_side"].(map[string]any); fs["heroes"].(float64)+fs["monsters"].(float64) != 1 {
+		t.Errorf("first_in_order_side fractions %v do not add up to 1", fs)
+	}
+	dc := m["draw_causes"].(map[string]any)
+	if _, ok := dc["max_rounds"]; !ok {
+		t.Errorf("draw_causes has no max_rounds: %v", dc)
+	}
+	if _, ok := dc["all_gone"]; !ok {
+		t.Errorf("draw_causes has no all_gone: %v", dc)
+	}
+	for _, k := range []string{"any_death_rate", "any_death_ci95", "damage_dealt", "hp_left_when_won"} {
+		if _, ok := side[k]; !ok {
+			t.Errorf("sides[0] has no %q", k)
+		}
+	}
+	for _, k := range []string{"n", "mean", "p10", "p50", "p90", "max"} {
+		if _, ok := side["damage_dealt"].(map[string]any)[k]; !ok {
+			t.Errorf("sides[0].damage_dealt has no %q", k)
+		}
+	}
+	for _, list := range []string{"combatants", "groups"} {
+		cs, _ := m[list].([]any)
+		if len(cs) != 2 {
+			t.Fatalf("%s: %v, want Fighter and Orc", list, m[list])
+		}
+		for _, k := range []string{"name", "side", "copies", "death_rate", "out_rate", "damage_dealt_mean", "damage_taken_mean",
+			"kills_mean", "turns_mean", "actions_lost_mean", "hp_left_when_won", "first_actor", "first_in_order"} {
+			if _, ok := cs[0].(map[string]any)[k]; !ok {
+				t.Errorf("%s[0] has no %q", list, k)
+			}
+		}
+	}
+	tally := m["tally"].(map[string]any)
+	for _, k := range []string{"roster_sides", "draws_max_rounds", "draws_all_gone", "first_in_order", "no_order", "ended",
+		"combatants", "any_down", "damage_hist", "winner_hp_hist"} {
+		if _, ok := tally[k]; !ok {
+			t.Errorf("tally has no %q", k)
+		}
+	}
 	// Exact integer counts.
 	if m["encounters"].(float64) != 300 || m["sides"].([]any)[0].(map[string]any)["wins"].(float64)+
 		m["sides"].([]any)[1].(map[string]any)["wins"].(float64)+m["draws"].(float64) != 300 {
@@ -251,5 +296,53 @@ func TestTextOfEmptyResult(t *testing.T) {
 	var j bytes.Buffer
 	if err := r.WriteJSON(&j); err != nil {
 		t.Fatalf("JSON of an empty result: %v", err)
+	}
+}
+
+// Shards merge into the whole run byte for byte, the per-combatant figures,
+// copy groups, draw causes and distributions included (d20/ambush has five
+// Hobgoblin copies; max_rounds 3 makes draws).
+func TestMergeByteForByte(t *testing.T) {
+	data, display, _ := scenarios.Read("d20/ambush")
+	set, err := scenario.ParseSet("max_rounds=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Load(display, data, []scenario.Set{set}, rulesets.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rulesets.Compile(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3000
+	whole := shard(t, g, 0, 0, 0, n, n)
+	if whole.Draws == 0 || whole.DrawCauses.MaxRounds != whole.Draws || len(whole.Groups) >= len(whole.Combatants) {
+		t.Fatalf("the test needs draws and copies: draws %d %+v, %d groups of %d combatants",
+			whole.Draws, whole.DrawCauses, len(whole.Groups), len(whole.Combatants))
+	}
+	m, err := reports.Merge([]*reports.Result{
+		roundTrip(t, shard(t, g, 1, 2, 1234, n, n)),
+		roundTrip(t, shard(t, g, 0, 2, 0, 1234, n)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	if err := whole.WriteJSON(&a); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if a.String() != b.String() {
+		t.Errorf("merged JSON differs from the whole run's:\n%s\n----\n%s", b.String(), a.String())
+	}
+	var ta, tb strings.Builder
+	whole.WriteText(&ta)
+	m.WriteText(&tb)
+	if ta.String() != tb.String() {
+		t.Errorf("merged text differs:\n%s\n----\n%s", tb.String(), ta.String())
 	}
 }

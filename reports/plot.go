@@ -668,10 +668,16 @@ func indexOf(xs []string, s string) int {
 // FirstActorFigure draws who acts first: the share of encounters in which
 // each combatant took the first turn, with 95% Wilson intervals, coloured
 // by side when sides (one per roster entry) is given, grey otherwise.
+//
+// A result that records who was first in the initiative order as well
+// draws both, per copy group (firstBothFigure).
 func FirstActorFigure(r *Result, sides []int) (*Figure, error) {
 	n := r.Raw.Encounters
 	if n == 0 {
 		return nil, ErrNoData
+	}
+	if len(r.Raw.FirstInOrder) == len(r.Raw.Roster) && len(r.Raw.RosterSides) == len(r.Raw.Roster) {
+		return firstBothFigure(r), nil
 	}
 	names := append([]string(nil), r.Raw.Roster...)
 	counts := append([]int64(nil), r.Raw.FirstActor...)

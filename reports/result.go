@@ -3,7 +3,8 @@
 // the exact merge of shard results (result.go, table.go, merge.go); sweeps
 // with sequential stopping (sweep.go, sweeptable.go); paired comparisons on
 // common random numbers (crn.go, compare.go); plots with gonum/plot
-// (plot.go) and the Markdown/HTML report bundle (bundle.go, render.go).
+// (plot.go; per-combatant and distribution figures in plot_outcomes.go) and
+// the Markdown/HTML report bundle (bundle.go, render.go).
 //
 // Concurrency: the paired runner in crn.go follows sim.Run's rule (each
 // worker owns its tables, streams and accumulators; they merge after the
@@ -17,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"simctl/sim"
 	"simctl/stats"
@@ -33,10 +35,13 @@ type Result struct {
 	Sides         []SideResult                  `json:"sides"`
 	Draws         int64                         `json:"draws"`
 	DrawRate      float64                       `json:"draw_rate"`
+	DrawCauses    DrawCauses                    `json:"draw_causes"`
 	Rounds        Rounds                        `json:"rounds"`
 	ActionEconomy map[string]map[string]any     `json:"action_economy"`
 	PerEncounter  map[string]map[string]float64 `json:"action_economy_per_encounter"`
 	Initiative    Initiative                    `json:"initiative"`
+	Combatants    []CombatantResult             `json:"combatants"`
+	Groups        []CombatantResult             `json:"groups"`
 	Elapsed       float64                       `json:"elapsed_seconds"`
 	Rate          float64                       `json:"encounters_per_second"`
 	Interval      string                        `json:"interval_method"`
@@ -54,6 +59,59 @@ type SideResult struct {
 	WinRate       float64    `json:"win_rate"`
 	WinCI95       [2]float64 `json:"win_ci95"`
 	SurvivorsMean float64    `json:"survivors_mean"`
+	// AnyDeathRate is the share of encounters in which at least one of the
+	// side's combatants ended down (dead, dying, unconscious), with its
+	// Wilson interval; fled or routed combatants are not deaths.
+	AnyDeathRate float64    `json:"any_death_rate"`
+	AnyDeathCI95 [2]float64 `json:"any_death_ci95"`
+	// DamageDealt is the distribution of the damage the side dealt per
+	// encounter; HPLeftWhenWon that of the hit points its standing
+	// combatants had left in the encounters it won ("how close was it").
+	DamageDealt   Dist `json:"damage_dealt"`
+	HPLeftWhenWon Dist `json:"hp_left_when_won"`
+}
+
+// Dist summarises an exact per-encounter distribution (its counts are in
+// the tally section).
+type Dist struct {
+	N    int64   `json:"n"`
+	Mean float64 `json:"mean"`
+	P10  int     `json:"p10"`
+	P50  int     `json:"p50"`
+	P90  int     `json:"p90"`
+	Max  int     `json:"max"`
+}
+
+// DrawCauses splits the draws by why they ended.
+type DrawCauses struct {
+	MaxRounds int64 `json:"max_rounds"` // max_rounds reached with both sides fighting
+	AllGone   int64 `json:"all_gone"`   // nobody left fighting on either side (fled, routed, fell together)
+}
+
+// CombatantResult is one combatant's record, or a copy group's (Hobgoblin
+// for Hobgoblin#1..#5: every figure is the mean per copy, so a group reads
+// like one of its members). Rates and means are over the encounters whose
+// end states were recorded.
+type CombatantResult struct {
+	Name   string `json:"name"`
+	Side   string `json:"side"`
+	Copies int    `json:"copies"`
+	// DeathRate: ended down (dead, dying, unconscious); OutRate: ended out
+	// of the fight for any reason (down, fled, routed).
+	DeathRate       float64 `json:"death_rate"`
+	OutRate         float64 `json:"out_rate"`
+	DamageDealtMean float64 `json:"damage_dealt_mean"`
+	DamageTakenMean float64 `json:"damage_taken_mean"`
+	KillsMean       float64 `json:"kills_mean"`
+	TurnsMean       float64 `json:"turns_mean"`
+	ActionsLostMean float64 `json:"actions_lost_mean"`
+	// HPLeftWhenWon is the mean of its hit points at the end of the
+	// encounters its side won (0 when it ended down or out).
+	HPLeftWhenWon float64 `json:"hp_left_when_won"`
+	// FirstActor and FirstInOrder: shares of encounters in which it (a
+	// member of the group) was the first to act, first in the order.
+	FirstActor   float64 `json:"first_actor"`
+	FirstInOrder float64 `json:"first_in_order"`
 }
 
 // Rounds summarises regular rounds per encounter.
@@ -64,9 +122,18 @@ type Rounds struct {
 	Max  int     `json:"max"`
 }
 
-// Initiative reports who acted first.
+// Initiative reports who came first: the first to take an action (a
+// delay or a ready is not an action; the delayed or readied action is), and
+// the first in the initiative order of the first round anyone had a turn.
+// The side maps are keyed by side name; None* are the shares of
+// encounters in which nobody acted / nobody had a turn.
 type Initiative struct {
-	FirstActor map[string]float64 `json:"first_actor"`
+	FirstActor       map[string]float64 `json:"first_actor"`
+	FirstInOrder     map[string]float64 `json:"first_in_order"`
+	FirstActorSide   map[string]float64 `json:"first_actor_side"`
+	FirstInOrderSide map[string]float64 `json:"first_in_order_side"`
+	NoActor          float64            `json:"nobody_acted"`
+	NoOrder          float64            `json:"nobody_had_a_turn"`
 }
 
 // Shard says which slice of the encounter indices a result covers.
@@ -94,6 +161,65 @@ type Raw struct {
 	Roster     []string `json:"roster"`
 	FirstActor []int64  `json:"first_actor"`
 	NoActor    int64    `json:"no_actor"`
+
+	// Fields below are absent from results written before they existed;
+	// such results still render and merge with each other (the figures
+	// built on these fields are then left out).
+	RosterSides    []int           `json:"roster_sides,omitempty"`
+	DrawsMaxRounds int64           `json:"draws_max_rounds"`
+	DrawsAllGone   int64           `json:"draws_all_gone"`
+	FirstInOrder   []int64         `json:"first_in_order,omitempty"`
+	NoOrder        int64           `json:"no_order"`
+	Ended          int64           `json:"ended"`
+	Combatants     []sim.Combatant `json:"combatants,omitempty"`
+	AnyDown        [2]int64        `json:"any_down"`
+	Damage         [2]HistRaw      `json:"damage_hist"`
+	WinnerHP       [2]HistRaw      `json:"winner_hp_hist"`
+}
+
+// HistRaw is an exact histogram (stats.Hist) as JSON: Counts[v] for v in
+// 0..Cap, trimmed after the last non-zero bin (the rest are zeros).
+type HistRaw struct {
+	Cap    int     `json:"cap"`
+	Counts []int64 `json:"counts"`
+	Over   int64   `json:"over"`
+	N      int64   `json:"n"`
+	Sum    int64   `json:"sum"`
+	Max    int64   `json:"max"`
+}
+
+func histRaw(h *stats.Hist) HistRaw {
+	k := len(h.Counts)
+	for k > 0 && h.Counts[k-1] == 0 {
+		k--
+	}
+	return HistRaw{Cap: h.Cap(), Counts: append([]int64{}, h.Counts[:k]...), Over: h.Over, N: h.N, Sum: h.Sum, Max: h.MaxSeen}
+}
+
+// Hist restores the histogram.
+func (r HistRaw) Hist() stats.Hist {
+	h := stats.NewHist(max(r.Cap, len(r.Counts)-1, 0))
+	copy(h.Counts, r.Counts)
+	h.Over, h.N, h.Sum, h.MaxSeen = r.Over, r.N, r.Sum, r.Max
+	return h
+}
+
+// add adds o into r exactly; the caps must agree (checked by Merge).
+func (r *HistRaw) add(o HistRaw) {
+	if len(o.Counts) > len(r.Counts) {
+		r.Counts = append(r.Counts, make([]int64, len(o.Counts)-len(r.Counts))...)
+	}
+	for i, v := range o.Counts {
+		r.Counts[i] += v
+	}
+	r.Over += o.Over
+	r.N += o.N
+	r.Sum += o.Sum
+	r.Max = max(r.Max, o.Max)
+}
+
+func dist(h stats.Hist) Dist {
+	return Dist{N: h.N, Mean: h.Mean(), P10: h.Quantile(0.1), P50: h.Quantile(0.5), P90: h.Quantile(0.9), Max: h.Max()}
 }
 
 // Meta is what the runner knows beyond the tally.
@@ -111,14 +237,22 @@ type Meta struct {
 func New(m Meta, g sim.Game, t *sim.Tally) *Result {
 	roster := g.Roster()
 	names := make([]string, len(roster))
+	sides := make([]int, len(roster))
 	for i, e := range roster {
-		names[i] = e.Name
+		names[i], sides[i] = e.Name, e.Side
 	}
 	raw := Raw{
 		Wins: t.Wins, Draws: t.Draws, Encounters: t.Encounters,
 		Rounds: t.Rounds.Counts, RoundsOver: t.Rounds.Over, RoundsSum: t.Rounds.Sum, RoundsMax: t.Rounds.MaxSeen,
 		Survivors: t.Survivors, Counters: g.Counters(), Counts: t.Counts.V,
 		Roster: names, FirstActor: t.FirstActor, NoActor: t.NoActor,
+		RosterSides: sides, DrawsMaxRounds: t.MaxRoundsDraws, DrawsAllGone: t.AllGoneDraws,
+		FirstInOrder: t.FirstInOrder, NoOrder: t.NoOrder, Ended: t.Ended, Combatants: t.Counts.P,
+		AnyDown: t.AnyDown,
+	}
+	for s := 0; s < 2; s++ {
+		raw.Damage[s] = histRaw(&t.Damage[s])
+		raw.WinnerHP[s] = histRaw(&t.WinnerHP[s])
 	}
 	return FromRaw(m, raw)
 }
@@ -171,13 +305,141 @@ func FromRaw(m Meta, raw Raw) *Result {
 		r.ActionEconomy[m.Sides[s]] = ae
 		r.PerEncounter[m.Sides[s]] = pe
 	}
-	r.Initiative.FirstActor = map[string]float64{}
+	r.DrawCauses = DrawCauses{MaxRounds: raw.DrawsMaxRounds, AllGone: raw.DrawsAllGone}
+	r.initiative(m, raw)
+	r.combatants(m, raw)
+	return r
+}
+
+func (r *Result) initiative(m Meta, raw Raw) {
+	n := raw.Encounters
+	in := &r.Initiative
+	in.FirstActor = map[string]float64{}
+	in.NoActor = frac(raw.NoActor, n)
 	for i, name := range raw.Roster {
 		if n > 0 {
-			r.Initiative.FirstActor[name] = float64(raw.FirstActor[i]) / float64(n)
+			in.FirstActor[name] = frac(raw.FirstActor[i], n)
 		}
 	}
-	return r
+	if len(raw.FirstInOrder) == len(raw.Roster) {
+		in.FirstInOrder = map[string]float64{}
+		in.NoOrder = frac(raw.NoOrder, n)
+		for i, name := range raw.Roster {
+			if n > 0 {
+				in.FirstInOrder[name] = frac(raw.FirstInOrder[i], n)
+			}
+		}
+	}
+	if len(raw.RosterSides) != len(raw.Roster) {
+		return
+	}
+	var actor, order [2]int64
+	for i, s := range raw.RosterSides {
+		actor[s] += raw.FirstActor[i]
+		if in.FirstInOrder != nil {
+			order[s] += raw.FirstInOrder[i]
+		}
+	}
+	in.FirstActorSide = map[string]float64{}
+	for s := 0; s < 2; s++ {
+		in.FirstActorSide[m.Sides[s]] = frac(actor[s], n)
+	}
+	if in.FirstInOrder != nil {
+		in.FirstInOrderSide = map[string]float64{}
+		for s := 0; s < 2; s++ {
+			in.FirstInOrderSide[m.Sides[s]] = frac(order[s], n)
+		}
+	}
+}
+
+// combatants derives the per-combatant and per-group records and the
+// sides' death rates and distributions.
+func (r *Result) combatants(m Meta, raw Raw) {
+	if len(raw.Combatants) != len(raw.Roster) || len(raw.RosterSides) != len(raw.Roster) {
+		return
+	}
+	e := raw.Ended
+	for s := 0; s < 2; s++ {
+		sr := &r.Sides[s]
+		sr.AnyDeathRate = frac(raw.AnyDown[s], e)
+		ci := stats.Wilson95(raw.AnyDown[s], e)
+		sr.AnyDeathCI95 = [2]float64{ci.Lo, ci.Hi}
+		sr.DamageDealt = dist(raw.Damage[s].Hist())
+		sr.HPLeftWhenWon = dist(raw.WinnerHP[s].Hist())
+	}
+	rec := func(name string, side int, members []int) CombatantResult {
+		var c sim.Combatant
+		var fa, fo int64
+		for _, i := range members {
+			c.Add(&raw.Combatants[i])
+			fa += raw.FirstActor[i]
+			if len(raw.FirstInOrder) == len(raw.Roster) {
+				fo += raw.FirstInOrder[i]
+			}
+		}
+		k := int64(len(members))
+		return CombatantResult{
+			Name: name, Side: m.Sides[side], Copies: len(members),
+			DeathRate:       frac(c.EndedDown, k*e),
+			OutRate:         frac(c.EndedDown+c.EndedGone, k*e),
+			DamageDealtMean: frac(c.DamageDealt, k*e),
+			DamageTakenMean: frac(c.DamageTaken, k*e),
+			KillsMean:       frac(c.Kills, k*e),
+			TurnsMean:       frac(c.Turns, k*e),
+			ActionsLostMean: frac(c.ActionsLost, k*e),
+			HPLeftWhenWon:   frac(c.HPLeftWin, k*raw.WinnerHP[side].N),
+			FirstActor:      frac(fa, raw.Encounters),
+			FirstInOrder:    frac(fo, raw.Encounters),
+		}
+	}
+	r.Combatants = []CombatantResult{}
+	for i, name := range raw.Roster {
+		r.Combatants = append(r.Combatants, rec(name, raw.RosterSides[i], []int{i}))
+	}
+	r.Groups = []CombatantResult{}
+	for _, g := range groups(raw.Roster, raw.RosterSides) {
+		r.Groups = append(r.Groups, rec(g.name, g.side, g.members))
+	}
+}
+
+type group struct {
+	name    string
+	side    int
+	members []int
+}
+
+// groups gathers copies ("Hobgoblin#1".."#5" are "Hobgoblin") in roster
+// order of their first member; a combatant without copies is its own
+// group.
+func groups(roster []string, sides []int) []group {
+	var out []group
+	at := map[string]int{}
+	for i, name := range roster {
+		base := name
+		if k := strings.LastIndexByte(name, '#'); k > 0 && isDigits(name[k+1:]) {
+			base = name[:k]
+		}
+		key := fmt.Sprint(sides[i], "\x00", base)
+		if j, ok := at[key]; ok {
+			out[j].members = append(out[j].members, i)
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, group{name: base, side: sides[i], members: []int{i}})
+	}
+	return out
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func (raw Raw) hist() stats.Hist {
@@ -202,8 +464,23 @@ func ReadFile(path string) (*Result, error) {
 		return nil, fmt.Errorf("%s: not a simctl result: %v", path, err)
 	}
 	if len(r.Sides) != 2 || len(r.Raw.Counters) < sim.NumBase || len(r.Raw.Counts) != 2*len(r.Raw.Counters) ||
-		len(r.Raw.Roster) == 0 || len(r.Raw.FirstActor) != len(r.Raw.Roster) || len(r.Raw.Rounds) == 0 {
+		len(r.Raw.Roster) == 0 || len(r.Raw.FirstActor) != len(r.Raw.Roster) || len(r.Raw.Rounds) == 0 ||
+		!lenZeroOr(len(r.Raw.FirstInOrder), len(r.Raw.Roster)) || !lenZeroOr(len(r.Raw.RosterSides), len(r.Raw.Roster)) ||
+		!lenZeroOr(len(r.Raw.Combatants), len(r.Raw.Roster)) || !sidesValid(r.Raw.RosterSides) {
 		return nil, fmt.Errorf("%s: the tally section is missing or damaged; merge needs results written by simctl run --json", path)
 	}
 	return &r, nil
+}
+
+// lenZeroOr: a field that older results lack is empty; present, it has
+// one entry per combatant.
+func lenZeroOr(got, want int) bool { return got == 0 || got == want }
+
+func sidesValid(sides []int) bool {
+	for _, s := range sides {
+		if s != 0 && s != 1 {
+			return false
+		}
+	}
+	return true
 }

@@ -20,13 +20,42 @@ func (r *Result) WriteText(w io.Writer) error {
 	}
 	b.WriteString("\n\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "side\twins\twin rate\t95%% CI\tsurvivors\t\n")
+	per := r.Combatants != nil // results written before per-combatant figures lack them
+	if per {
+		fmt.Fprintf(tw, "side\twins\twin rate\t95%% CI\tsurvivors\tany death\t\n")
+	} else {
+		fmt.Fprintf(tw, "side\twins\twin rate\t95%% CI\tsurvivors\t\n")
+	}
 	for _, s := range r.Sides {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t[%s, %s]\t%.2f\t\n", s.Name, thousands(s.Wins), pct(s.WinRate), pct(s.WinCI95[0]), pct(s.WinCI95[1]), s.SurvivorsMean)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t[%s, %s]\t%.2f\t", s.Name, thousands(s.Wins), pct(s.WinRate), pct(s.WinCI95[0]), pct(s.WinCI95[1]), s.SurvivorsMean)
+		if per {
+			fmt.Fprintf(tw, "%s\t", pct(s.AnyDeathRate))
+		}
+		fmt.Fprintln(tw)
 	}
 	fmt.Fprintf(tw, "draws\t%s\t%s\t\t\t\n", thousands(r.Draws), pct(r.DrawRate))
 	tw.Flush()
-	fmt.Fprintf(&b, "\nrounds: mean %.2f  p50 %d  p90 %d  max %d\n\n", r.Rounds.Mean, r.Rounds.P50, r.Rounds.P90, r.Rounds.Max)
+	if r.Draws > 0 {
+		fmt.Fprintf(&b, "draws by cause: max_rounds reached %s, nobody left fighting %s\n",
+			thousands(r.DrawCauses.MaxRounds), thousands(r.DrawCauses.AllGone))
+	}
+	fmt.Fprintf(&b, "\nrounds: mean %.2f  p50 %d  p90 %d  max %d\n", r.Rounds.Mean, r.Rounds.P50, r.Rounds.P90, r.Rounds.Max)
+	if per {
+		b.WriteString("\ndamage dealt per encounter; hit points left when the side won:\n")
+		tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "side\tmean\tp10\tp50\tp90\tmax\thp: p10\tp50\tp90\t\n")
+		for _, s := range r.Sides {
+			d, h := s.DamageDealt, s.HPLeftWhenWon
+			fmt.Fprintf(tw, "%s\t%.1f\t%d\t%d\t%d\t%d\t", s.Name, d.Mean, d.P10, d.P50, d.P90, d.Max)
+			if h.N > 0 {
+				fmt.Fprintf(tw, "%d\t%d\t%d\t\n", h.P10, h.P50, h.P90)
+			} else {
+				fmt.Fprintf(tw, "-\t-\t-\t\n")
+			}
+		}
+		tw.Flush()
+	}
+	b.WriteString("\n")
 
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "per encounter\t%s\t%s\t\n", r.Sides[0].Name, r.Sides[1].Name)
@@ -39,20 +68,26 @@ func (r *Result) WriteText(w io.Writer) error {
 	}
 	tw.Flush()
 
-	type fa struct {
-		name string
-		f    float64
+	if !per {
+		// Older results: who acted first, per combatant.
+		type fa struct {
+			name string
+			f    float64
+		}
+		var firsts []fa
+		for _, name := range r.Raw.Roster {
+			firsts = append(firsts, fa{name, r.Initiative.FirstActor[name]})
+		}
+		sort.SliceStable(firsts, func(i, j int) bool { return firsts[i].f > firsts[j].f })
+		b.WriteString("\nacts first:")
+		for _, x := range firsts {
+			fmt.Fprintf(&b, "  %s %s", x.name, pct(x.f))
+		}
+		b.WriteString("\n")
+	} else {
+		r.writeFirsts(&b)
+		r.writeCombatants(&b)
 	}
-	var firsts []fa
-	for _, name := range r.Raw.Roster {
-		firsts = append(firsts, fa{name, r.Initiative.FirstActor[name]})
-	}
-	sort.SliceStable(firsts, func(i, j int) bool { return firsts[i].f > firsts[j].f })
-	b.WriteString("\nacts first:")
-	for _, x := range firsts {
-		fmt.Fprintf(&b, "  %s %s", x.name, pct(x.f))
-	}
-	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -75,4 +110,87 @@ func thousands(n int64) string {
 		return "-" + string(out)
 	}
 	return string(out)
+}
+
+// writeFirsts prints who came first, by side: the first to take an action
+// and the first in the initiative order.
+func (r *Result) writeFirsts(b *strings.Builder) {
+	in := &r.Initiative
+	b.WriteString("\nfirst to act:  ")
+	for _, s := range r.Sides {
+		fmt.Fprintf(b, "  %s %s", s.Name, pct(in.FirstActorSide[s.Name]))
+	}
+	if in.NoActor > 0 {
+		fmt.Fprintf(b, "  nobody %s", pct(in.NoActor))
+	}
+	b.WriteString("\nfirst in order:")
+	for _, s := range r.Sides {
+		fmt.Fprintf(b, "  %s %s", s.Name, pct(in.FirstInOrderSide[s.Name]))
+	}
+	if in.NoOrder > 0 {
+		fmt.Fprintf(b, "  nobody %s", pct(in.NoOrder))
+	}
+	b.WriteString("\n")
+}
+
+// writeCombatants prints the per-combatant section, one row per copy group
+// (Hobgoblin ×5 for Hobgoblin#1..#5, each figure the mean per copy), so it
+// stays within 100 columns whatever the roster. Columns nobody used (out
+// without dying, actions lost) are left out.
+func (r *Result) writeCombatants(b *strings.Builder) {
+	gone, lost := false, false
+	for _, g := range r.Groups {
+		gone = gone || g.OutRate > g.DeathRate
+		lost = lost || g.ActionsLostMean > 0
+	}
+	var t strings.Builder
+	tw := tabwriter.NewWriter(&t, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "combatant\tdies\t"
+	if gone {
+		head += "out\t"
+	}
+	head += "dealt\ttaken\tkills\tturns\t"
+	if lost {
+		head += "lost\t"
+	}
+	head += "hp if won\t1st act\t1st order\t"
+	cols := strings.Count(head, "\t")
+	b.WriteString("\n")
+	fmt.Fprintln(tw, head)
+	side := ""
+	for _, g := range r.Groups {
+		if g.Side != side { // a side's groups under its name, to save a column
+			side = g.Side
+			fmt.Fprintf(tw, "%s:%s\n", clip(side, 20), strings.Repeat("\t", cols))
+		}
+		name := clip(g.Name, 16)
+		if g.Copies > 1 {
+			name = fmt.Sprintf("%s ×%d", clip(g.Name, 12), g.Copies)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t", name, pct1(g.DeathRate))
+		if gone {
+			fmt.Fprintf(tw, "%s\t", pct1(g.OutRate))
+		}
+		fmt.Fprintf(tw, "%.1f\t%.1f\t%.2f\t%.2f\t", g.DamageDealtMean, g.DamageTakenMean, g.KillsMean, g.TurnsMean)
+		if lost {
+			fmt.Fprintf(tw, "%.2f\t", g.ActionsLostMean)
+		}
+		fmt.Fprintf(tw, "%.1f\t%s\t%s\t\n", g.HPLeftWhenWon, pct1(g.FirstActor), pct1(g.FirstInOrder))
+	}
+	tw.Flush()
+	for _, l := range strings.Split(strings.TrimSuffix(t.String(), "\n"), "\n") {
+		b.WriteString(strings.TrimRight(l, " ") + "\n")
+	}
+	b.WriteString("per copy and encounter (1st act, 1st order: any copy); dies: ended dead, dying or unconscious\n")
+}
+
+func pct1(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
+
+// clip shortens s to at most n runes, marking the cut.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }

@@ -16,6 +16,7 @@ import (
 	"simctl/sim"
 	"simctl/sim/rng"
 	"simctl/sim/scenario"
+	"simctl/stats"
 )
 
 // skirmish exercises most of what a d20 table keeps between encounters:
@@ -193,33 +194,55 @@ func TestReplayAgreesWithRun(t *testing.T) {
 // diff returns a - b for tallies of nested runs (b's encounters a prefix of
 // a's, one encounter fewer).
 func diff(a, b *sim.Tally) *sim.Tally {
-	d := &sim.Tally{
-		Encounters: a.Encounters - b.Encounters,
-		Draws:      a.Draws - b.Draws,
-		NoActor:    a.NoActor - b.NoActor,
-		Rounds:     a.Rounds.Clone(),
-		Counts:     sim.Counts{N: a.Counts.N, V: append([]int64(nil), a.Counts.V...)},
-		FirstActor: append([]int64(nil), a.FirstActor...),
-	}
+	d := a.Clone()
+	d.Encounters -= b.Encounters
+	d.Draws -= b.Draws
+	d.MaxRoundsDraws -= b.MaxRoundsDraws
+	d.AllGoneDraws -= b.AllGoneDraws
+	d.NoActor -= b.NoActor
+	d.NoOrder -= b.NoOrder
+	d.Ended -= b.Ended
 	for s := 0; s < 2; s++ {
-		d.Wins[s] = a.Wins[s] - b.Wins[s]
-		d.Survivors[s] = a.Survivors[s] - b.Survivors[s]
+		d.Wins[s] -= b.Wins[s]
+		d.Survivors[s] -= b.Survivors[s]
+		d.AnyDown[s] -= b.AnyDown[s]
+		subHist(&d.Damage[s], &b.Damage[s])
+		subHist(&d.WinnerHP[s], &b.WinnerHP[s])
 	}
-	for i := range d.Rounds.Counts {
-		d.Rounds.Counts[i] -= b.Rounds.Counts[i]
-	}
-	d.Rounds.Over -= b.Rounds.Over
-	d.Rounds.N -= b.Rounds.N
-	d.Rounds.Sum -= b.Rounds.Sum
-	// MaxSeen is not a difference; a single encounter's max is its rounds.
-	d.Rounds.MaxSeen = d.Rounds.Sum
+	subHist(&d.Rounds, &b.Rounds)
 	for i := range d.Counts.V {
 		d.Counts.V[i] -= b.Counts.V[i]
 	}
 	for i := range d.FirstActor {
 		d.FirstActor[i] -= b.FirstActor[i]
+		d.FirstInOrder[i] -= b.FirstInOrder[i]
+	}
+	for i := range d.Counts.P {
+		p, q := &d.Counts.P[i], &b.Counts.P[i]
+		p.DamageDealt -= q.DamageDealt
+		p.DamageTaken -= q.DamageTaken
+		p.Kills -= q.Kills
+		p.Downed -= q.Downed
+		p.Turns -= q.Turns
+		p.ActionsLost -= q.ActionsLost
+		p.EndedDown -= q.EndedDown
+		p.EndedGone -= q.EndedGone
+		p.HPLeft -= q.HPLeft
+		p.HPLeftWin -= q.HPLeftWin
 	}
 	return d
+}
+
+// subHist subtracts b from a, for a difference of one encounter (whose
+// maximum is its only observation, MaxSeen not being a difference).
+func subHist(a, b *stats.Hist) {
+	for i := range a.Counts {
+		a.Counts[i] -= b.Counts[i]
+	}
+	a.Over -= b.Over
+	a.N -= b.N
+	a.Sum -= b.Sum
+	a.MaxSeen = a.Sum
 }
 
 // Cancelling a run keeps its work: the tally of the encounters that

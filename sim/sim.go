@@ -1,7 +1,8 @@
 // Package sim is the table every ruleset plays on: the contracts between a
 // ruleset and the runner (Ruleset, Game, Table), the per-encounter outcome,
-// the counters a referee records, the mergeable tally of a run, and the
-// parallel runner.
+// the counters a referee records (per side, and per combatant through
+// Counts.Hit/Down/Turn/Lost/End in combatants.go), the mergeable tally of a
+// run, and the parallel runner.
 //
 // Concurrency: a Game is compiled once from a scenario and is read-only, so
 // all workers share it. Each worker owns one Table (the mutable state of an
@@ -117,6 +118,11 @@ var BaseCounters = []string{
 type Counts struct {
 	N int // counters per side
 	V []int64
+	// P holds per-combatant totals by roster index (see combatants.go);
+	// nil when the Counts records none (NewCounts).
+	P     []Combatant
+	enc   []ending // the encounter in progress, by roster index
+	ended int      // End calls in the encounter in progress
 }
 
 // NewCounts allocates counters for two sides.
@@ -132,7 +138,12 @@ func (c *Counts) Inc(s, k int) { c.V[s*c.N+k]++ }
 func (c *Counts) Get(s, k int) int64 { return c.V[s*c.N+k] }
 
 // Reset zeroes every counter.
-func (c *Counts) Reset() { clear(c.V) }
+func (c *Counts) Reset() {
+	clear(c.V)
+	clear(c.P)
+	clear(c.enc)
+	c.ended = 0
+}
 
 // RulesDoc is the self-description printed by `simctl rules NAME`.
 type RulesDoc struct {

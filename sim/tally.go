@@ -6,6 +6,12 @@ import (
 	"simctl/stats"
 )
 
+// DistCap is the largest value with its own bin in the per-encounter
+// distributions of damage and hit points left (larger values are counted as
+// overflow, their maximum still exact): fixed, so memory does not grow with
+// the run and shards merge bin by bin.
+const DistCap = 1000
+
 // Tally accumulates the outcomes of many encounters in fixed memory. Every
 // field is an integer count or sum, so merging is exact (shards merge into
 // precisely the single-process result).
@@ -13,30 +19,71 @@ type Tally struct {
 	Encounters int64
 	Wins       [2]int64
 	Draws      int64
-	Rounds     stats.Hist // regular rounds per encounter
-	Survivors  [2]int64   // summed over encounters
-	Counts     Counts     // per side action-economy counters
-	FirstActor []int64    // per roster index
-	NoActor    int64      // encounters where nobody acted
+	// Draws by cause; a draw whose referee gave no cause (DrawNone) counts
+	// as MaxRoundsDraws, the only cause referees knew before Outcome.Draw.
+	MaxRoundsDraws int64
+	AllGoneDraws   int64
+	Rounds         stats.Hist // regular rounds per encounter
+	Survivors      [2]int64   // summed over encounters
+	Counts         Counts     // per side action-economy counters; per-combatant totals in Counts.P
+	FirstActor     []int64    // per roster index
+	NoActor        int64      // encounters where nobody acted
+	FirstInOrder   []int64    // per roster index
+	NoOrder        int64      // encounters where nobody had a turn
+
+	// Ended counts the encounters whose end states the referee recorded
+	// (Counts.End); the figures below cover those encounters.
+	Ended int64
+	// AnyDown[s] counts encounters in which at least one combatant of side
+	// s ended Down.
+	AnyDown [2]int64
+	// Damage[s] is the distribution of the damage side s dealt per
+	// encounter.
+	Damage [2]stats.Hist
+	// WinnerHP[s] is the distribution, over the encounters side s won, of
+	// the hit points its standing combatants had left ("how close was it").
+	WinnerHP [2]stats.Hist
+
+	sides []int // side of each roster index
 }
 
 // NewTally returns an empty tally shaped for game.
 func NewTally(g Game) *Tally {
-	return &Tally{
-		Rounds:     stats.NewHist(g.MaxRounds() + 1),
-		Counts:     NewCounts(len(g.Counters())),
-		FirstActor: make([]int64, len(g.Roster())),
+	roster := g.Roster()
+	n := len(roster)
+	t := &Tally{
+		Rounds:       stats.NewHist(g.MaxRounds() + 1),
+		Counts:       NewCounts(len(g.Counters())),
+		FirstActor:   make([]int64, n),
+		FirstInOrder: make([]int64, n),
+		sides:        make([]int, n),
 	}
+	t.Counts.P = make([]Combatant, n)
+	t.Counts.enc = make([]ending, n)
+	for i, e := range roster {
+		t.sides[i] = e.Side
+	}
+	for s := 0; s < 2; s++ {
+		t.Damage[s] = stats.NewHist(DistCap)
+		t.WinnerHP[s] = stats.NewHist(DistCap)
+	}
+	return t
 }
 
 // Record adds one encounter's outcome (its counters were added by the
-// table directly into t.Counts).
+// table directly into t.Counts) and folds the encounter's per-combatant
+// end states into the totals.
 func (t *Tally) Record(o Outcome) {
 	t.Encounters++
-	if o.Winner >= 0 {
+	switch {
+	case o.Winner >= 0:
 		t.Wins[o.Winner]++
-	} else {
+	case o.Draw == DrawAllGone:
 		t.Draws++
+		t.AllGoneDraws++
+	default:
+		t.Draws++
+		t.MaxRoundsDraws++
 	}
 	t.Rounds.Add(o.Rounds)
 	t.Survivors[0] += int64(o.Survivors[0])
@@ -46,20 +93,82 @@ func (t *Tally) Record(o Outcome) {
 	} else {
 		t.NoActor++
 	}
+	if o.FirstInOrder >= 0 {
+		t.FirstInOrder[o.FirstInOrder]++
+	} else {
+		t.NoOrder++
+	}
+	if t.Counts.P != nil {
+		t.recordEnds(o.Winner)
+	}
+}
+
+// recordEnds folds the encounter's end states into the totals and clears
+// the scratch for the next encounter.
+func (t *Tally) recordEnds(winner int) {
+	c := &t.Counts
+	if c.ended != 0 && c.ended != len(c.enc) {
+		panic(fmt.Sprintf("sim: End recorded for %d of %d combatants", c.ended, len(c.enc)))
+	}
+	if c.ended == 0 { // a referee that records no end states: nothing to fold
+		for i := range c.enc {
+			c.enc[i] = ending{}
+		}
+		return
+	}
+	t.Ended++
+	var dealt, left [2]int64
+	var down [2]bool
+	for i := range c.enc {
+		e, p, s := &c.enc[i], &c.P[i], t.sides[i]
+		dealt[s] += e.dealt
+		switch e.state {
+		case Standing:
+			hp := int64(max(e.hp, 0))
+			p.HPLeft += hp
+			if s == winner {
+				p.HPLeftWin += hp
+				left[s] += hp
+			}
+		case Down:
+			p.EndedDown++
+			down[s] = true
+		case Gone:
+			p.EndedGone++
+		}
+		*e = ending{}
+	}
+	c.ended = 0
+	for s := 0; s < 2; s++ {
+		t.Damage[s].Add(int(dealt[s]))
+		if down[s] {
+			t.AnyDown[s]++
+		}
+	}
+	if winner >= 0 {
+		t.WinnerHP[winner].Add(int(left[winner]))
+	}
 }
 
 // Merge adds o into t. It panics if the tallies come from different games.
 func (t *Tally) Merge(o *Tally) {
-	if len(t.Counts.V) != len(o.Counts.V) || len(t.FirstActor) != len(o.FirstActor) {
+	if len(t.Counts.V) != len(o.Counts.V) || len(t.FirstActor) != len(o.FirstActor) || len(t.Counts.P) != len(o.Counts.P) {
 		panic(fmt.Sprintf("sim: merging tallies of different shapes (%d/%d counters, %d/%d combatants)",
 			len(t.Counts.V), len(o.Counts.V), len(t.FirstActor), len(o.FirstActor)))
 	}
 	t.Encounters += o.Encounters
 	t.Draws += o.Draws
+	t.MaxRoundsDraws += o.MaxRoundsDraws
+	t.AllGoneDraws += o.AllGoneDraws
 	t.NoActor += o.NoActor
+	t.NoOrder += o.NoOrder
+	t.Ended += o.Ended
 	for s := 0; s < 2; s++ {
 		t.Wins[s] += o.Wins[s]
 		t.Survivors[s] += o.Survivors[s]
+		t.AnyDown[s] += o.AnyDown[s]
+		t.Damage[s].Merge(&o.Damage[s])
+		t.WinnerHP[s].Merge(&o.WinnerHP[s])
 	}
 	t.Rounds.Merge(&o.Rounds)
 	for i, v := range o.Counts.V {
@@ -68,4 +177,29 @@ func (t *Tally) Merge(o *Tally) {
 	for i, v := range o.FirstActor {
 		t.FirstActor[i] += v
 	}
+	for i, v := range o.FirstInOrder {
+		t.FirstInOrder[i] += v
+	}
+	for i := range o.Counts.P {
+		t.Counts.P[i].Add(&o.Counts.P[i])
+	}
+}
+
+// Clone returns a deep copy of t that shares no memory with it.
+func (t *Tally) Clone() *Tally {
+	c := *t
+	c.Rounds = t.Rounds.Clone()
+	c.Counts.V = append([]int64(nil), t.Counts.V...)
+	if t.Counts.P != nil {
+		c.Counts.P = append([]Combatant(nil), t.Counts.P...)
+		c.Counts.enc = append([]ending(nil), t.Counts.enc...)
+	}
+	c.FirstActor = append([]int64(nil), t.FirstActor...)
+	c.FirstInOrder = append([]int64(nil), t.FirstInOrder...)
+	for s := 0; s < 2; s++ {
+		c.Damage[s] = t.Damage[s].Clone()
+		c.WinnerHP[s] = t.WinnerHP[s].Clone()
+	}
+	c.sides = append([]int(nil), t.sides...)
+	return &c
 }

@@ -53,10 +53,14 @@ func (t *Table) damage(a, d, dmg int) bool {
 	f := &t.f[d]
 	f.hp -= dmg
 	t.c.Add(t.side(a), sim.DamageDealt, int64(dmg))
+	t.c.Hit(a, d, dmg)
 	if f.hp > 0 {
 		t.loseReadiness(d, "takes damage")
 		t.disruptCast(d)
 		return false
+	}
+	if !f.out {
+		t.c.Down(d, a)
 	}
 	t.takeOut(d)
 	f.dead = true

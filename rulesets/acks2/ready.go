@@ -185,6 +185,7 @@ func (t *Table) loseReadiness(i int, why string) {
 		f.ready = false
 		t.c.Inc(t.side(i), sim.ReadiesWasted)
 		t.c.Inc(t.side(i), sim.ActionsLost)
+		t.c.Lost(i)
 		if t.log != nil {
 			t.logf("%s %s: its readied attack is lost", t.name(i), why)
 		}

@@ -54,6 +54,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 			out.Survivors[t.g.C[i].Side]++
 		}
 	}
+	t.recordEnds()
 	if t.log != nil {
 		if out.Winner < 0 {
 			t.logf("== draw (%s) after %d rounds", drawWords[out.Draw], rounds)
@@ -254,6 +255,7 @@ func (t *Table) expireDelays(n int) {
 		t.stopDelay(i)
 		f.segDone = true
 		t.c.Inc(t.side(i), sim.ActionsLost)
+		t.c.Lost(i)
 		lost = true
 		if t.log != nil {
 			if f.delayAfter >= 0 {
@@ -298,3 +300,19 @@ func (t *Table) list(ids []int) string {
 }
 
 var drawWords = [...]string{sim.DrawMaxRounds: "max_rounds reached", sim.DrawAllGone: "both sides are out"}
+
+// recordEnds reports where each combatant ended (per-combatant results):
+// killed is Down, fled on a failed morale check is Gone.
+func (t *Table) recordEnds() {
+	for i := range t.f {
+		f := &t.f[i]
+		st := sim.Standing
+		switch {
+		case f.out && f.fled:
+			st = sim.Gone
+		case f.out:
+			st = sim.Down
+		}
+		t.c.End(i, f.hp, st)
+	}
+}

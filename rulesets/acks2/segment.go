@@ -8,6 +8,7 @@ func (t *Table) segment(i int) {
 	f := &t.f[i]
 	c := &t.g.C[i]
 	t.c.Inc(c.Side, sim.Turns)
+	t.c.Turn(i)
 	if t.log != nil {
 		t.logf("%s's segment (number %d, hp %d)", c.Name, f.number, f.hp)
 	}
@@ -45,6 +46,7 @@ func (t *Table) resume(i int) {
 // action for Outcome.FirstActor).
 func (t *Table) loseSegment(i int) {
 	t.c.Inc(t.side(i), sim.ActionsLost)
+	t.c.Lost(i)
 	if t.log != nil {
 		t.logf("%s's declared spell was disrupted: no action this segment", t.name(i))
 	}

@@ -57,8 +57,10 @@ func (t *Table) attack(a, d int) bool {
 	f := &t.f[d]
 	f.hp -= dmg
 	t.c.Add(ca.Side, sim.DamageDealt, int64(dmg))
+	t.c.Hit(a, d, dmg)
 	if f.hp <= 0 {
 		f.out = true
+		t.c.Down(d, a)
 	}
 	if t.log != nil {
 		t.logf("%s attacks %s: %d vs defence %d: hit for %d (hp %d)", ca.Name, cd.Name, roll, def, dmg, f.hp)

@@ -77,6 +77,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 			out.Draw = sim.DrawAllGone
 		}
 	}
+	t.recordEnds()
 	if t.log != nil {
 		if winner < 0 {
 			t.logf("== draw (%s) after %d rounds", sim.DrawCauseNames[out.Draw], rounds)
@@ -207,3 +208,15 @@ func (t *Table) Rank(i int) int {
 
 // Rand is the encounter's random stream, for policies that choose at random.
 func (t *Table) Rand() *rng.Stream { return t.r }
+
+// recordEnds reports where each combatant ended (per-combatant results):
+// out of the fight is always by a blow.
+func (t *Table) recordEnds() {
+	for i := range t.f {
+		st := sim.Standing
+		if t.f[i].out {
+			st = sim.Down
+		}
+		t.c.End(i, t.f[i].hp, st)
+	}
+}

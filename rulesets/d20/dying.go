@@ -9,6 +9,7 @@ func (t *Table) damage(a, d, dmg int) {
 	f := &t.f[d]
 	f.hp -= dmg
 	t.c.Add(t.side(a), sim.DamageDealt, int64(dmg))
+	t.c.Hit(a, d, dmg)
 	if f.hp > 0 || f.dead {
 		return
 	}
@@ -16,6 +17,7 @@ func (t *Table) damage(a, d, dmg int) {
 		f.out = true
 		f.outAt = t.seq
 		t.standing[t.side(d)]--
+		t.c.Down(d, a)
 		f.readied, f.delayed = false, false
 	}
 	if t.g.Opt.Dying != "srd" || f.hp <= -10 {

@@ -47,6 +47,7 @@ func (t *Table) turn(i int) {
 	}
 	t.actor = i // playRound has t.cur on i already
 	t.c.Inc(c.Side, sim.Turns)
+	t.c.Turn(i)
 	if t.log != nil {
 		t.logf("%s's turn (count %d, hp %d)", c.Name, f.count, f.hp)
 	}
@@ -55,6 +56,7 @@ func (t *Table) turn(i int) {
 	if f.delayed {
 		f.delayed = false
 		t.c.Inc(c.Side, sim.ActionsLost)
+		t.c.Lost(i)
 		if t.log != nil {
 			t.logf("%s never took its delayed action: lost", c.Name)
 		}
@@ -63,6 +65,7 @@ func (t *Table) turn(i int) {
 		f.readied = false
 		t.c.Inc(c.Side, sim.ReadiesWasted)
 		t.c.Inc(c.Side, sim.ActionsLost)
+		t.c.Lost(i)
 		if t.log != nil {
 			t.logf("%s's readied action was never triggered: lost", c.Name)
 		}

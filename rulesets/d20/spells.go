@@ -31,6 +31,7 @@ func (t *Table) cast(a, d, s int) {
 	}
 	if lost || f.out {
 		t.c.Inc(c.Side, sim.ActionsLost)
+		t.c.Lost(a)
 		return
 	}
 	t.c.Inc(c.Side, sim.Actions)

@@ -95,6 +95,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 			out.Survivors[t.g.C[i].Side]++
 		}
 	}
+	t.recordEnds()
 	if log != nil {
 		t.logOutcome(out)
 	}
@@ -258,4 +259,16 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// recordEnds reports where each combatant ended (per-combatant results): in
+// d20 everyone out of the fight was put out by damage.
+func (t *Table) recordEnds() {
+	for i := range t.f {
+		st := sim.Standing
+		if t.f[i].out {
+			st = sim.Down
+		}
+		t.c.End(i, t.f[i].hp, st)
+	}
 }

@@ -267,6 +267,7 @@ func (t *Table) damage(a, d, dmg int) {
 	f := &t.f[d]
 	f.hp -= dmg
 	t.c.Add(t.side(a), sim.DamageDealt, int64(dmg))
+	t.c.Hit(a, d, dmg)
 	if t.log != nil {
 		t.logf("  %s takes %d damage (hp %d)", t.name(d), dmg, f.hp)
 	}
@@ -274,6 +275,7 @@ func (t *Table) damage(a, d, dmg int) {
 		return
 	}
 	f.out = true
+	t.c.Down(d, a)
 	f.delayed, f.hidden, f.stunned = false, false, false
 	t.endGrapple(d)
 	if t.log != nil {

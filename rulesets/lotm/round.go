@@ -49,6 +49,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 			out.Draw = sim.DrawAllGone
 		}
 	}
+	t.recordEnds()
 	if log != nil {
 		t.logOutcome(out)
 	}
@@ -119,6 +120,7 @@ func (t *Table) turn(i int) {
 	saved := t.actor
 	t.actor = i
 	t.c.Inc(c.Side, sim.Turns)
+	t.c.Turn(i)
 	if t.log != nil {
 		t.logf("%s's turn (initiative %d, hp %d)", c.Name, f.count, f.hp)
 	}
@@ -126,6 +128,7 @@ func (t *Table) turn(i int) {
 		// Vital Strike to the head: stunned for 1 round, the turn is lost.
 		f.stunned = false
 		t.c.Inc(c.Side, sim.ActionsLost)
+		t.c.Lost(i)
 		if t.log != nil {
 			t.logf("  %s is stunned and loses its turn", c.Name)
 		}
@@ -299,8 +302,21 @@ func (t *Table) endRound() {
 		}
 		f.delayed = false
 		t.c.Inc(t.side(i), sim.ActionsLost)
+		t.c.Lost(i)
 		if t.log != nil {
 			t.logf("%s's delayed %s never triggered: spent", t.name(i), KindNames[f.delayKind])
 		}
+	}
+}
+
+// recordEnds reports where each combatant ended (per-combatant results):
+// out of the fight is always by damage (0 HP or below).
+func (t *Table) recordEnds() {
+	for i := range t.f {
+		st := sim.Standing
+		if t.f[i].out {
+			st = sim.Down
+		}
+		t.c.End(i, t.f[i].hp, st)
 	}
 }

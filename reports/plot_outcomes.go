@@ -1,0 +1,270 @@
+package reports
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"simctl/stats"
+)
+
+// ErrNoCombatants is returned for a per-combatant figure of a result
+// written before simctl recorded per-combatant figures.
+var ErrNoCombatants = errors.New("reports: the result has no per-combatant figures (written by an older simctl; rerun it)")
+
+// lighten blends c halfway to white: the second bar of a pair.
+func lighten(c color.RGBA) color.RGBA {
+	return color.RGBA{R: c.R/2 + 0x80, G: c.G/2 + 0x80, B: c.B/2 + 0x80, A: 0xFF}
+}
+
+// CombatantsFigure draws how often each combatant (each copy group: one
+// bar for Hobgoblin#1..#5, the rate per copy) ended the encounter down
+// (dead, dying, unconscious) and, lighter, out of the fight for any reason
+// (down, fled, routed). A single combatant's bars carry 95% Wilson
+// intervals; a group's do not, its copies' fates within one encounter
+// being correlated, so the binomial interval over copies × encounters
+// would be too narrow.
+func CombatantsFigure(r *Result) (*Figure, error) {
+	raw := &r.Raw
+	if raw.Encounters == 0 {
+		return nil, ErrNoData
+	}
+	if len(raw.Combatants) != len(raw.Roster) || len(raw.RosterSides) != len(raw.Roster) || raw.Ended == 0 {
+		return nil, ErrNoCombatants
+	}
+	gs := groups(raw.Roster, raw.RosterSides)
+	var names []string
+	var bs bars
+	for x, g := range gs {
+		var down, out int64
+		for _, i := range g.members {
+			down += raw.Combatants[i].EndedDown
+			out += raw.Combatants[i].EndedDown + raw.Combatants[i].EndedGone
+		}
+		trials := int64(len(g.members)) * raw.Ended
+		name := g.name
+		if len(g.members) > 1 {
+			name = fmt.Sprintf("%s ×%d", g.name, len(g.members))
+		}
+		names = append(names, name)
+		for k, v := range []int64{down, out} {
+			col := SideColors[g.side]
+			if k == 1 {
+				col = lighten(col)
+			}
+			b := bar{X: float64(x) + (float64(k)-0.5)*0.36, W: 0.34, Y: 100 * frac(v, trials), Color: col}
+			if k == 0 {
+				b.Label = fmt.Sprintf("%.0f%%", b.Y)
+			}
+			if len(g.members) == 1 {
+				ci := stats.Wilson95(v, trials)
+				b.Lo, b.Hi, b.HasCI = 100*ci.Lo, 100*ci.Hi, true
+			}
+			bs = append(bs, b)
+		}
+	}
+	title := fmt.Sprintf("Who falls: %s\nat least one down: %s %s, %s %s", r.Scenario,
+		r.Sides[0].Name, pct(r.Sides[0].AnyDeathRate), r.Sides[1].Name, pct(r.Sides[1].AnyDeathRate))
+	p := newPlot(title, "combatant (copies: rate per copy)", "encounters ended down / out (%)")
+	hgrid(p)
+	p.Add(bs)
+	percentAxis(&p.Y)
+	p.Y.Max = 114 // room for the legend above 100 %
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
+	if len(names) > 6 {
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+	}
+	for s := 0; s < 2; s++ {
+		p.Legend.Add(r.Sides[s].Name+" down", swatch{SideColors[s]})
+		p.Legend.Add(r.Sides[s].Name+" out (any cause)", swatch{lighten(SideColors[s])})
+	}
+	return &Figure{Name: "combatants", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
+		Caption: "Share of encounters each combatant ended down (dead, dying, unconscious; solid) or out of the fight for any reason " +
+			"(lighter); 95% Wilson intervals for single combatants, none for copy groups (their copies' fates are correlated)."}, nil
+}
+
+// DamageFigure draws the distribution of the damage each side dealt per
+// encounter.
+func DamageFigure(r *Result) (*Figure, error) {
+	if r.Raw.Encounters == 0 {
+		return nil, ErrNoData
+	}
+	if r.Raw.Ended == 0 {
+		return nil, ErrNoCombatants
+	}
+	hs := [2]stats.Hist{r.Raw.Damage[0].Hist(), r.Raw.Damage[1].Hist()}
+	f := distFigure(r, hs, fmt.Sprintf("Damage dealt per encounter: %s", r.Scenario),
+		"damage dealt in the encounter (hit points)", "encounters (%)")
+	f.Name = "damage"
+	f.Caption = fmt.Sprintf("Distribution of the damage each side dealt per encounter (overkill included) over %s encounters; "+
+		"exact counts are in the result's tally.", thousands(r.Raw.Ended))
+	return f, nil
+}
+
+// HPLeftFigure draws how close the wins were: for each side, the
+// distribution of the hit points its standing combatants had left at the
+// end of the encounters it won.
+func HPLeftFigure(r *Result) (*Figure, error) {
+	if r.Raw.Encounters == 0 {
+		return nil, ErrNoData
+	}
+	if r.Raw.Ended == 0 {
+		return nil, ErrNoCombatants
+	}
+	hs := [2]stats.Hist{r.Raw.WinnerHP[0].Hist(), r.Raw.WinnerHP[1].Hist()}
+	f := distFigure(r, hs, fmt.Sprintf("How close was it: %s", r.Scenario),
+		"hit points the winners had left (sum over the side's standing combatants)", "encounters the side won (%)")
+	f.Name = "hpleft"
+	f.Caption = "Distribution of the hit points the winning side's standing combatants had left at the end, over the encounters that side won; " +
+		"a mass near 0 means narrow wins."
+	return f, nil
+}
+
+// distFigure draws two sides' histograms of one per-encounter figure as
+// paired bars, each side as a share of its own observations. Values beyond
+// the 99.9th percentile are left out of the drawing (counted in the
+// title); bins widen so there are at most about 40.
+func distFigure(r *Result, hs [2]stats.Hist, title, xLabel, yLabel string) *Figure {
+	lo, hi := math.MaxInt, 0
+	for s := 0; s < 2; s++ {
+		if hs[s].N > 0 {
+			lo = min(lo, hs[s].Quantile(0))
+			hi = max(hi, hs[s].Quantile(0.999))
+		}
+	}
+	if lo > hi {
+		lo, hi = 0, 1
+	}
+	hi = min(hi, hs[0].Cap())
+	width := max(1, (hi-lo+40)/40)
+	var bs bars
+	var cut int64
+	var n int64
+	for s := 0; s < 2; s++ {
+		h := &hs[s]
+		n += h.N
+		cut += h.Over
+		if h.N == 0 {
+			continue
+		}
+		bins := make([]int64, (hi-lo)/width+1)
+		for v, k := range h.Counts {
+			switch {
+			case v < lo:
+			case v > hi:
+				cut += k
+			default:
+				bins[(v-lo)/width] += k
+			}
+		}
+		for b, k := range bins {
+			x := float64(lo+b*width) + float64(width-1)/2
+			bs = append(bs, bar{X: x + (float64(s)-0.5)*0.42*float64(width), W: 0.4 * float64(width),
+				Y: 100 * float64(k) / float64(h.N), Color: SideColors[s]})
+		}
+	}
+	sub := ""
+	for s := 0; s < 2; s++ {
+		if s > 0 {
+			sub += "; "
+		}
+		if hs[s].N == 0 {
+			sub += r.Sides[s].Name + ": none"
+			continue
+		}
+		sub += fmt.Sprintf("%s median %d, 90th percentile %d", r.Sides[s].Name, hs[s].Quantile(0.5), hs[s].Quantile(0.9))
+	}
+	var notes []string
+	if cut > 0 {
+		notes = append(notes, fmt.Sprintf("%s above %d not drawn", pct(frac(cut, n)), hi))
+	}
+	if width > 1 {
+		notes = append(notes, fmt.Sprintf("bins of %d", width))
+	}
+	if len(notes) > 0 {
+		sub += "\n(" + strings.Join(notes, "; ") + ")"
+	}
+	p := newPlot(title+"\n"+sub, xLabel, yLabel)
+	hgrid(p)
+	p.Add(bs)
+	p.Y.Min = 0
+	p.Y.Max *= 1.18 // room for the legend
+	p.Y.Tick.Marker = niceTicks{}
+	p.X.Tick.Marker = niceTicks{most: 12, integer: true}
+	for s := 0; s < 2; s++ {
+		p.Legend.Add(r.Sides[s].Name, swatch{SideColors[s]})
+	}
+	return &Figure{W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p)}
+}
+
+// firstBothFigure draws, for each copy group, the share of encounters in
+// which it (one of its copies) was the first to take an action (solid) and
+// first in the initiative order (lighter), with 95% Wilson intervals (one
+// group is first at most once per encounter, so these are binomial).
+func firstBothFigure(r *Result) *Figure {
+	raw := &r.Raw
+	n := raw.Encounters
+	gs := groups(raw.Roster, raw.RosterSides)
+	var names []string
+	var bs bars
+	add := func(x float64, k int64, col color.RGBA, label bool) {
+		ci := stats.Wilson95(k, n)
+		b := bar{X: x, W: 0.34, Y: 100 * frac(k, n), Lo: 100 * ci.Lo, Hi: 100 * ci.Hi, HasCI: true, Color: col}
+		if label {
+			b.Label = fmt.Sprintf("%.0f%%", b.Y)
+		}
+		bs = append(bs, b)
+	}
+	for x, g := range gs {
+		var act, order int64
+		for _, i := range g.members {
+			act += raw.FirstActor[i]
+			order += raw.FirstInOrder[i]
+		}
+		name := g.name
+		if len(g.members) > 1 {
+			name = fmt.Sprintf("%s ×%d", g.name, len(g.members))
+		}
+		names = append(names, name)
+		add(float64(x)-0.18, act, SideColors[g.side], true)
+		add(float64(x)+0.18, order, lighten(SideColors[g.side]), false)
+	}
+	if raw.NoActor > 0 || raw.NoOrder > 0 {
+		x := float64(len(names))
+		names = append(names, "nobody")
+		add(x-0.18, raw.NoActor, neutral, true)
+		add(x+0.18, raw.NoOrder, lighten(neutral), false)
+	}
+	in := &r.Initiative
+	title := fmt.Sprintf("Who comes first: %s\nfirst to act: %s %s, %s %s\nfirst in the initiative order: %s %s, %s %s", r.Scenario,
+		r.Sides[0].Name, pct(in.FirstActorSide[r.Sides[0].Name]), r.Sides[1].Name, pct(in.FirstActorSide[r.Sides[1].Name]),
+		r.Sides[0].Name, pct(in.FirstInOrderSide[r.Sides[0].Name]), r.Sides[1].Name, pct(in.FirstInOrderSide[r.Sides[1].Name]))
+	p := newPlot(title, "combatant", "encounters (%, 95% CI)")
+	hgrid(p)
+	p.Add(bs)
+	percentAxis(&p.Y)
+	p.Y.Max = 114 // room for the legend above 100 %
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
+	if len(names) > 6 {
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+	}
+	for s := 0; s < 2; s++ {
+		p.Legend.Add(r.Sides[s].Name+": first to act", swatch{SideColors[s]})
+		p.Legend.Add(r.Sides[s].Name+": first in order", swatch{lighten(SideColors[s])})
+	}
+	return &Figure{Name: "first", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
+		Caption: "Share of encounters in which each combatant (copy group) was the first to take an action (solid; a delay or a ready " +
+			"is not an action, the delayed or readied action is) and first in the initiative order of the first round (lighter), " +
+			"with 95% Wilson intervals."}
+}

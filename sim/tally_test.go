@@ -1,0 +1,137 @@
+package sim_test
+
+import (
+	"testing"
+
+	"simctl/sim"
+)
+
+type twoGame struct{}
+
+func (twoGame) Roster() []sim.Entrant {
+	return []sim.Entrant{{Name: "A", Side: 0}, {Name: "B", Side: 0}, {Name: "C", Side: 1}}
+}
+func (twoGame) Counters() []string  { return sim.BaseCounters }
+func (twoGame) MaxRounds() int      { return 5 }
+func (twoGame) NewTable() sim.Table { return nil }
+
+// Draw causes: a draw without a cause (a referee from before Outcome.Draw)
+// counts as max_rounds; first actor and first in order are counted apart.
+func TestTallyDrawCausesAndFirsts(t *testing.T) {
+	tl := sim.NewTally(twoGame{})
+	tl.Record(sim.Outcome{Winner: -1, FirstActor: 2, FirstInOrder: 0})
+	tl.Record(sim.Outcome{Winner: -1, Draw: sim.DrawMaxRounds, FirstActor: -1, FirstInOrder: 1})
+	tl.Record(sim.Outcome{Winner: -1, Draw: sim.DrawAllGone, FirstActor: 1, FirstInOrder: -1})
+	tl.Record(sim.Outcome{Winner: 1, FirstActor: 2, FirstInOrder: 2})
+	if tl.Draws != 3 || tl.MaxRoundsDraws != 2 || tl.AllGoneDraws != 1 || tl.Wins != [2]int64{0, 1} {
+		t.Errorf("draws %d (max_rounds %d, all_gone %d), wins %v; want 3 (2, 1), [0 1]", tl.Draws, tl.MaxRoundsDraws, tl.AllGoneDraws, tl.Wins)
+	}
+	if got := tl.FirstActor; got[0] != 0 || got[1] != 1 || got[2] != 2 || tl.NoActor != 1 {
+		t.Errorf("first actor %v, none %d; want [0 1 2], 1", got, tl.NoActor)
+	}
+	if got := tl.FirstInOrder; got[0] != 1 || got[1] != 1 || got[2] != 1 || tl.NoOrder != 1 {
+		t.Errorf("first in order %v, none %d; want [1 1 1], 1", got, tl.NoOrder)
+	}
+}
+
+// End states fold into the totals and distributions once per encounter;
+// a referee that records no end state leaves them alone; recording only
+// some combatants is a referee bug and panics.
+func TestTallyEndStates(t *testing.T) {
+	tl := sim.NewTally(twoGame{})
+	c := &tl.Counts
+	c.Hit(0, 2, 7)
+	c.Hit(2, 1, 12)
+	c.Hit(-1, 1, 1) // bleeding: taken, dealt by nobody
+	c.Down(1, 2)
+	c.Turn(0)
+	c.Lost(0)
+	c.End(0, 9, sim.Standing)
+	c.End(1, -3, sim.Down)
+	c.End(2, 4, sim.Standing)
+	tl.Record(sim.Outcome{Winner: -1})
+	c.Hit(0, 2, 5)
+	c.End(0, 9, sim.Standing)
+	c.End(1, 5, sim.Gone)
+	c.End(2, -1, sim.Down)
+	tl.Record(sim.Outcome{Winner: 0})
+	tl.Record(sim.Outcome{Winner: 0}) // no end states: not folded
+	want := []sim.Combatant{
+		{DamageDealt: 12, Turns: 1, ActionsLost: 1, HPLeft: 18, HPLeftWin: 9},
+		{DamageTaken: 13, Downed: 1, EndedDown: 1, EndedGone: 1},
+		{DamageDealt: 12, DamageTaken: 12, Kills: 1, EndedDown: 1, HPLeft: 4},
+	}
+	for i, w := range want {
+		if c.P[i] != w {
+			t.Errorf("combatant %d: %+v, want %+v", i, c.P[i], w)
+		}
+	}
+	if tl.Ended != 2 || tl.AnyDown != [2]int64{1, 1} || tl.Damage[0].Counts[7] != 1 || tl.Damage[0].Counts[5] != 1 ||
+		tl.Damage[1].Counts[12] != 1 || tl.Damage[1].Counts[0] != 1 || tl.WinnerHP[0].N != 1 || tl.WinnerHP[0].Counts[9] != 1 {
+		t.Errorf("ended %d, any down %v, damage %+v / %+v, winner hp %+v", tl.Ended, tl.AnyDown,
+			tl.Damage[0].Sum, tl.Damage[1].Sum, tl.WinnerHP[0].Sum)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("End for one of three combatants did not panic")
+		}
+	}()
+	c.End(0, 1, sim.Standing)
+	tl.Record(sim.Outcome{Winner: 0})
+}
+
+// Recording allocates nothing.
+func TestRecordingAllocatesNothing(t *testing.T) {
+	tl := sim.NewTally(twoGame{})
+	c := &tl.Counts
+	if a := testing.AllocsPerRun(100, func() {
+		c.Hit(0, 2, 3)
+		c.Down(2, 0)
+		c.Turn(1)
+		c.Lost(1)
+		c.End(0, 1, sim.Standing)
+		c.End(1, 1, sim.Standing)
+		c.End(2, 0, sim.Down)
+		tl.Record(sim.Outcome{Winner: 0})
+	}); a != 0 {
+		t.Errorf("%v allocations per encounter", a)
+	}
+}
+
+type eightGame struct{ twoGame }
+
+func (eightGame) Roster() []sim.Entrant {
+	r := make([]sim.Entrant, 8)
+	for i := range r {
+		r[i] = sim.Entrant{Name: string(rune('A' + i)), Side: i / 4}
+	}
+	return r
+}
+
+// BenchmarkRecording is the per-encounter cost of the per-combatant
+// recording in a 4-vs-4 fight of typical length: 12 hits, 4 downs, 20
+// turns, and the end of encounter (8 End calls and the fold in Record).
+func BenchmarkRecording(b *testing.B) {
+	tl := sim.NewTally(eightGame{})
+	c := &tl.Counts
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for k := 0; k < 12; k++ {
+			c.Hit(k%8, (k+4)%8, 7)
+		}
+		for k := 0; k < 4; k++ {
+			c.Down(4+k, k)
+		}
+		for k := 0; k < 20; k++ {
+			c.Turn(k % 8)
+		}
+		for k := 0; k < 8; k++ {
+			st := sim.Standing
+			if k >= 4 {
+				st = sim.Down
+			}
+			c.End(k, 10-k, st)
+		}
+		tl.Record(sim.Outcome{Winner: 0, Rounds: 3, FirstActor: 1, FirstInOrder: 0})
+	}
+}
