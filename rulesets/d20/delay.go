@@ -125,7 +125,11 @@ func (t *Table) resumeDelayedAtEnd() {
 		if d < 0 {
 			return
 		}
-		t.place(d, t.order[len(t.order)-1], true)
+		// d may already be last (everyone else acted before its count):
+		// then it stays where it is.
+		if last := t.order[len(t.order)-1]; last != d {
+			t.place(d, last, true)
+		}
 		t.resumeAt(d, t.f[d].delayTo)
 		if t.over() {
 			return

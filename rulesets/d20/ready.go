@@ -32,17 +32,20 @@ func (t *Table) startReady(i int, p Plan) {
 	}
 }
 
-// readiers calls fire for each combatant with a readied action of kind k,
-// in initiative order, until fire reports that the triggering action is over
-// (its combatant is out or its spell is ruined).
-func (t *Table) readiers(k Trigger, src int, fire func(r int) (stop bool)) {
+// readiers calls fire for each combatant with a readied action whose
+// trigger is in kinds (a bit per Trigger), in initiative order, until fire
+// reports that the triggering action is over (its combatant is out or its
+// spell is ruined). Initiative order is how several readied actions set off
+// by one event are ordered: the book gives none, and it is the order in
+// which the readiers' turns would have come.
+func (t *Table) readiers(kinds uint8, src int, fire func(r int) (stop bool)) {
 	if !t.tactics {
 		return
 	}
 	for n := 0; n < len(t.order); n++ {
 		r := t.order[n]
 		f := &t.f[r]
-		if !f.readied || f.out || f.ready.Trigger != k || r == src {
+		if !f.readied || f.out || kinds&(1<<f.ready.Trigger) == 0 || r == src {
 			continue
 		}
 		if fire(r) || t.f[src].out {
@@ -54,12 +57,16 @@ func (t *Table) readiers(k Trigger, src int, fire func(r int) (stop bool)) {
 	}
 }
 
+// on is the trigger set of readiers holding only k.
+func on(k Trigger) uint8 { return 1 << k }
+
 // took records that r took its readied action in response to src and moves
 // r's entry immediately ahead of src.
 func (t *Table) took(r, src int) {
 	f := &t.f[r]
 	f.readied = false
 	t.acts(r)
+	t.firstAction(r)
 	s := t.side(r)
 	t.c.Inc(s, sim.ReadiesTriggered)
 	if f.ready.Action != ReadyCast {
@@ -95,47 +102,61 @@ func (t *Table) canStepInto(r, tg int) bool {
 	return t.InReach(r, tg) || t.f[r].moved == 0 && t.Dist(r, tg) <= t.g.C[r].Reach+5
 }
 
-// enemyMoved: the trigger "an enemy moves into reach" (any movement) or
-// "charges" (a charge only), checked when the mover's movement ends, before
-// its attack.
-func (t *Table) enemyMoved(m, from int) {
-	for _, k := range [...]Trigger{OnCharge, OnEnemyInReach} {
-		if k == OnCharge && !t.f[m].charging {
-			continue
-		}
-		t.readiers(k, m, func(r int) bool {
-			if t.side(r) == t.side(m) {
-				return false
-			}
-			wasOut := abs(t.f[r].x-from) > t.g.C[r].Reach+t.stepAllowance(r)
-			if !wasOut || !t.canStepInto(r, m) {
-				return false
-			}
-			t.stepInto(r, m)
-			if t.log != nil {
-				t.logf("%s: readied attack as %s comes into reach", t.name(r), t.name(m))
-			}
-			t.took(r, m)
-			t.readiedAttack(r, m)
+// entered: the triggers "an enemy moves into reach" (any movement,
+// including a 5-foot step) and "an enemy charges into reach" (a charge
+// only), checked on each square the mover enters. A readied attack fires on
+// the square where the mover comes into the readier's reach from outside
+// it, whatever the distance the mover started from; readiers of both kinds
+// set off by the same square go in initiative order.
+func (t *Table) entered(m, from int) {
+	t.readiers(t.moveTriggers(m), m, func(r int) bool {
+		if t.side(r) == t.side(m) || abs(t.f[r].x-from) <= t.g.C[r].Reach || !t.InReach(r, m) {
 			return false
-		})
-		if t.f[m].out {
-			return
 		}
-	}
+		t.logMove()
+		if t.log != nil {
+			t.logf("%s: readied attack as %s comes into reach (%d ft)", t.name(r), t.name(m), t.Dist(r, m))
+		}
+		t.took(r, m)
+		t.readiedAttack(r, m)
+		return false
+	})
 }
 
-func (t *Table) stepAllowance(r int) int {
-	if t.f[r].moved == 0 {
-		return 5
+// stopped: a mover that ends its movement (having come closer) just outside
+// a readier's reach, within a 5-foot step of it, sets the same triggers off
+// when the readier can still take that step: the readier steps in and
+// attacks. (A mover with a longer reach than the readier's stops there.)
+func (t *Table) stopped(m, from int) {
+	t.readiers(t.moveTriggers(m), m, func(r int) bool {
+		if t.side(r) == t.side(m) || t.InReach(r, m) || !t.canStepInto(r, m) || abs(t.f[r].x-from) <= t.Dist(r, m) {
+			return false
+		}
+		t.stepInto(r, m)
+		if t.f[r].out || t.f[m].out {
+			return false
+		}
+		if t.log != nil {
+			t.logf("%s: readied attack as %s comes into reach (%d ft)", t.name(r), t.name(m), t.Dist(r, m))
+		}
+		t.took(r, m)
+		t.readiedAttack(r, m)
+		return false
+	})
+}
+
+// moveTriggers is the trigger set m's movement can set off.
+func (t *Table) moveTriggers(m int) uint8 {
+	if t.f[m].charging {
+		return on(OnEnemyInReach) | on(OnCharge)
 	}
-	return 0
+	return on(OnEnemyInReach)
 }
 
 // allyActs: the trigger "a named ally acts", checked as the ally starts its
 // action. The readied attack goes at the ally's target when it can reach it.
 func (t *Table) allyActs(a, target int) {
-	t.readiers(OnAllyActs, a, func(r int) bool {
+	t.readiers(on(OnAllyActs), a, func(r int) bool {
 		f := &t.f[r]
 		if f.ready.Ally != a || t.side(r) != t.side(a) {
 			return false
@@ -174,7 +195,7 @@ func (t *Table) allyActs(a, target int) {
 // enemyAttacks: the trigger "an enemy attacks a named ally", checked before
 // the attacker's first attack roll against that ally.
 func (t *Table) enemyAttacks(a, victim int) {
-	t.readiers(OnEnemyAttacksAlly, a, func(r int) bool {
+	t.readiers(on(OnEnemyAttacksAlly), a, func(r int) bool {
 		f := &t.f[r]
 		if f.ready.Ally != victim || t.side(r) == t.side(a) {
 			return false

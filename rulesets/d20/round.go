@@ -42,8 +42,8 @@ func (t *Table) playRound() {
 func (t *Table) turn(i int) {
 	f := &t.f[i]
 	c := &t.g.C[i]
-	if t.first < 0 {
-		t.first = i
+	if t.head < 0 {
+		t.head = i
 	}
 	t.actor = i // playRound has t.cur on i already
 	t.c.Inc(c.Side, sim.Turns)
@@ -95,6 +95,7 @@ func (t *Table) act(i int, p Plan) {
 	c := &t.g.C[i]
 	f := &t.f[i]
 	t.acts(i)
+	t.firstAction(i)
 	t.allyActs(i, p.Target)
 	if f.out {
 		return
@@ -121,7 +122,16 @@ func (t *Table) act(i int, p Plan) {
 	case need <= 5 && !t.stdOne && len(c.Attacks) > 1:
 		// A 5-foot step is the one movement a full attack allows.
 		t.step(i, tg)
-		t.fullAttack(i, tg)
+		if !f.out && !t.f[tg].out {
+			t.fullAttack(i, tg)
+		}
+	case need <= 5 && t.stdOne:
+		// Surprise round: the single standard action may come with a
+		// 5-foot step, as in any round with no other movement.
+		t.step(i, tg)
+		if !f.out && !t.f[tg].out && t.InReach(i, tg) {
+			t.attackAction(i, tg)
+		}
 	case t.canCharge(i, need, p.Charge):
 		t.charge(i, tg)
 	case need <= c.Speed && !t.stdOne:

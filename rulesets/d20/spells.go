@@ -84,7 +84,7 @@ func (t *Table) concentrate(a, dmg, level int) bool {
 // spell s. It reports whether the spell is lost.
 func (t *Table) enemyCasts(a, s int) (lost bool) {
 	sp := &t.g.C[a].Spells[s]
-	t.readiers(OnEnemyCasts, a, func(r int) bool {
+	t.readiers(on(OnEnemyCasts), a, func(r int) bool {
 		f := &t.f[r]
 		if t.side(r) == t.side(a) {
 			return false
