@@ -29,6 +29,7 @@ func (t *Table) move(a, d, feet int) {
 		return
 	}
 	to := from + dir*feet
+	t.firstAction(a)
 	t.mv, t.mvFrom, t.mvTo = a, from, d
 	// The bound is "short of to", not "!= to": positions need not lie on
 	// the 5-foot grid when distance is not a multiple of 5, and the last
@@ -74,6 +75,7 @@ func (t *Table) step(a, d int) {
 	if t.f[d].x < f.x {
 		dir = -1
 	}
+	t.firstAction(a)
 	prev := f.x
 	f.x += dir * 5
 	f.moved += 5
@@ -108,7 +110,6 @@ func (t *Table) opportunity(e, a int) int {
 	}
 	f.aooUsed = true
 	t.logMove()
-	t.firstAction(e)
 	t.c.Inc(t.side(e), AttacksOfOpportunity)
 	if t.log != nil {
 		t.logf("%s makes an attack of opportunity", t.name(e))

@@ -95,15 +95,15 @@ func (t *Table) act(i int, p Plan) {
 	c := &t.g.C[i]
 	f := &t.f[i]
 	t.acts(i)
-	t.firstAction(i)
-	t.allyActs(i, p.Target)
-	if f.out {
-		return
-	}
 	if p.Target < 0 || t.f[p.Target].out {
+		// A spent turn is not an action for FirstActor.
 		if t.log != nil {
 			t.logf("%s has no one to act against", c.Name)
 		}
+		return
+	}
+	t.allyActs(i, p.Target)
+	if f.out {
 		return
 	}
 	if p.Spell >= 0 && f.uses[p.Spell] > 0 {

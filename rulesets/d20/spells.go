@@ -19,6 +19,9 @@ func (t *Table) cast(a, d, s int) {
 		t.logf("%s starts casting %s (level %d) at %s", c.Name, sp.Name, sp.Level, t.name(d))
 	}
 	lost := t.enemyCasts(a, s)
+	if !f.out {
+		t.firstAction(a) // after the readied actions it set off, which come first
+	}
 	for e := range t.f {
 		if lost || f.out {
 			break

@@ -171,8 +171,11 @@ func (t *Table) acts(i int) {
 }
 
 // firstAction records i as the encounter's first actor if nobody has taken
-// an action yet: an Act plan, a readied action or an attack of opportunity,
-// never the decision to delay or to ready.
+// an action yet. It is called where an action starts to take effect (a
+// step of movement, an attack roll, a spell past the readied actions it
+// set off, a counterspell), so a readied action that interrupts the
+// triggering action comes first, and deciding to delay or to ready is never
+// an action.
 func (t *Table) firstAction(i int) {
 	if t.first < 0 {
 		t.first = i
