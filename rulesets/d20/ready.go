@@ -85,14 +85,16 @@ func (t *Table) took(r, src int) {
 }
 
 // stepInto reports whether r can reach tg for a readied attack, taking the
-// 5-foot step if that is what it needs and it has not moved this round.
+// 5-foot step if that is what it needs and it has not moved this round (and
+// is still in the fight after it).
 func (t *Table) stepInto(r, tg int) bool {
 	if t.InReach(r, tg) {
 		return true
 	}
 	if t.f[r].moved == 0 && t.Dist(r, tg) <= t.g.C[r].Reach+5 {
 		t.step(r, tg)
-		return true
+		// The step is movement: an enemy's readied attack may drop r.
+		return !t.f[r].out
 	}
 	return false
 }
@@ -132,8 +134,7 @@ func (t *Table) stopped(m, from int) {
 		if t.side(r) == t.side(m) || t.InReach(r, m) || !t.canStepInto(r, m) || abs(t.f[r].x-from) <= t.Dist(r, m) {
 			return false
 		}
-		t.stepInto(r, m)
-		if t.f[r].out || t.f[m].out {
+		if !t.stepInto(r, m) {
 			return false
 		}
 		if t.log != nil {
@@ -179,7 +180,9 @@ func (t *Table) allyActs(a, target int) {
 			if !t.canStepInto(r, tg) {
 				return false
 			}
-			t.stepInto(r, tg)
+			if !t.stepInto(r, tg) {
+				return false
+			}
 			if t.log != nil {
 				t.logf("%s: readied attack as %s acts", t.name(r), t.name(a))
 			}
@@ -214,7 +217,9 @@ func (t *Table) enemyAttacks(a, victim int) {
 			if !t.canStepInto(r, a) {
 				return false
 			}
-			t.stepInto(r, a)
+			if !t.stepInto(r, a) {
+				return false
+			}
 			if t.log != nil {
 				t.logf("%s: readied attack as %s attacks %s", t.name(r), t.name(a), t.name(victim))
 			}

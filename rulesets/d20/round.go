@@ -136,7 +136,9 @@ func (t *Table) act(i int, p Plan) {
 		t.charge(i, tg)
 	case need <= c.Speed && !t.stdOne:
 		t.move(i, tg, need)
-		t.attackAction(i, tg)
+		if !f.out && !t.f[tg].out {
+			t.attackAction(i, tg)
+		}
 	default:
 		moves := 2
 		if t.stdOne {

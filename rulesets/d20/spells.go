@@ -118,7 +118,9 @@ func (t *Table) enemyCasts(a, s int) (lost bool) {
 			if !t.canStepInto(r, a) {
 				return false
 			}
-			t.stepInto(r, a)
+			if !t.stepInto(r, a) {
+				return false
+			}
 			if t.log != nil {
 				t.logf("%s: readied attack as %s starts casting", t.name(r), t.name(a))
 			}
