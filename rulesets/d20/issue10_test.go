@@ -255,6 +255,28 @@ sides:
 	if r.out.FirstActor != r.idx("R") {
 		t.Errorf("cast: first actor %d, want R (%d)\n%s", r.out.FirstActor, r.idx("R"), r.dump())
 	}
+	// An attack of opportunity is an action; it resolves before the spell
+	// that provoked it. X and E spend their turns (no action), M casts in
+	// E's reach: E's attack of opportunity is the first action.
+	aoo := `
+name: aoo-first
+ruleset: d20
+max_rounds: 1
+distance: 5
+sides:
+  - name: a
+    combatants:
+      - {name: X, ` + tough + `, initiative_roll: 20, policy: {name: test-script, do: idle}}
+      - {name: M, ` + tough + `, concentration: 100, initiative_roll: 10, spells: [{name: bolt, damage: 1, level: 0}], policy: {name: test-script, do: cast, spell: bolt, target: E}}
+  - name: b
+    combatants:
+      - {name: E, ` + tough + `, initiative_roll: 15, policy: {name: test-script, do: idle}}
+`
+	r = play(t, g(t, aoo), 1)
+	r.inOrder(r.round(1), "M starts casting", "E makes an attack of opportunity", "M's bolt deals")
+	if r.out.FirstInOrder != r.idx("X") || r.out.FirstActor != r.idx("E") {
+		t.Errorf("aoo: first in order %d, first actor %d; want X (%d), E (%d)\n%s", r.out.FirstInOrder, r.out.FirstActor, r.idx("X"), r.idx("E"), r.dump())
+	}
 	// Surprise round: the aware act first; the unaware first in the order
 	// does not count, as it has no turn in that round.
 	sur := `

@@ -29,7 +29,6 @@ func (t *Table) move(a, d, feet int) {
 		return
 	}
 	to := from + dir*feet
-	t.firstAction(a)
 	t.mv, t.mvFrom, t.mvTo = a, from, d
 	// The bound is "short of to", not "!= to": positions need not lie on
 	// the 5-foot grid when distance is not a multiple of 5, and the last
@@ -39,6 +38,9 @@ func (t *Table) move(a, d, feet int) {
 		if f.out {
 			break
 		}
+		// An attack of opportunity for leaving the first square comes
+		// before the mover has moved at all.
+		t.firstAction(a)
 		prev := f.x
 		f.x = prev + dir*min(5, abs(to-prev))
 		f.moved += abs(f.x - prev)

@@ -19,9 +19,6 @@ func (t *Table) cast(a, d, s int) {
 		t.logf("%s starts casting %s (level %d) at %s", c.Name, sp.Name, sp.Level, t.name(d))
 	}
 	lost := t.enemyCasts(a, s)
-	if !f.out {
-		t.firstAction(a) // after the readied actions it set off, which come first
-	}
 	for e := range t.f {
 		if lost || f.out {
 			break
@@ -32,7 +29,14 @@ func (t *Table) cast(a, d, s int) {
 			}
 		}
 	}
-	if lost || f.out {
+	if f.out {
+		t.c.Inc(c.Side, sim.ActionsLost)
+		return
+	}
+	// The spell takes effect (or is lost) after the readied actions and
+	// attacks of opportunity it set off, which come first.
+	t.firstAction(a)
+	if lost {
 		t.c.Inc(c.Side, sim.ActionsLost)
 		return
 	}
