@@ -9,6 +9,7 @@ package agents_test
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -59,9 +60,11 @@ func registered(ruleset string) []string {
 }
 
 func TestBuiltinScenariosSmoke(t *testing.T) {
+	// A few hundred encounters per case; fewer under -short or the race
+	// detector (about ten times slower), where the cases still all run.
 	n := int64(200)
-	if testing.Short() {
-		n = 50
+	if testing.Short() || raceEnabled() {
+		n = 40
 	}
 	used := map[string]map[string]bool{} // ruleset -> policy names that compiled somewhere
 	for _, name := range scenarios.Names() {
@@ -247,4 +250,18 @@ func checkOutcomes(t *testing.T, label string, g sim.Game, draws bool) {
 			return
 		}
 	}
+}
+
+// raceEnabled reports whether the test binary was built with -race.
+func raceEnabled() bool {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return false
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "-race" {
+			return s.Value == "true"
+		}
+	}
+	return false
 }
