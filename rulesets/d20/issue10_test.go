@@ -343,3 +343,33 @@ func loadAndCompile(src string) (*Game, error) {
 	}
 	return g.(*Game), nil
 }
+
+// Item 2, the other way round: the 5-foot step of a readied action is
+// movement too, and can bring the readier into a readied enemy's reach. G
+// readies enemy_in_reach; R readies an attack on a caster 10 ft away and
+// steps in when C starts casting; G's readied attack fires first, and an R
+// it drops makes no attack.
+func TestReadiedStepSetsOffEnemyReadiedAttack(t *testing.T) {
+	src := `
+name: step-into-readied
+ruleset: d20
+max_rounds: 1
+distance: 10
+sides:
+  - name: a
+    combatants:
+      - {name: R, hp: 1, ac: 10, attacks: [30], damage: 1, crit: none, initiative_roll: 15, policy: {name: test-script, do: ready, trigger: enemy_casts}}
+      - {name: X, ` + tough + `, initiative_roll: 1, policy: {name: test-script, do: idle}}
+  - name: b
+    combatants:
+      - {name: G, ` + tough + `, initiative_roll: 20, policy: {name: test-script, do: ready, trigger: enemy_in_reach}}
+      - {name: C, ` + tough + `, concentration: 100, initiative_roll: 10, spells: [{name: bolt, damage: 1, level: 0}], policy: {name: test-script, do: cast, spell: bolt, target: X}}
+`
+	gm := g(t, src)
+	seeds(t, gm, 10, func(r *result) bool { return r.tb.f[r.idx("R")].out }, func(r *result) {
+		r.inOrder(r.round(1), "C starts casting", "R takes a 5-foot step", "G: readied attack as R comes into reach (5 ft)", "G attacks R")
+		if r.tb.f[r.idx("R")].out && len(grep(r.round(1), "R attacks C")) != 0 {
+			t.Errorf("R attacked after G's readied attack dropped it\n%s", r.dump())
+		}
+	})
+}
