@@ -16,7 +16,10 @@ import "simctl/sim"
 // (readying counts; delaying does not, as no action is taken). The waiter
 // steps in when the turn in which that action happened is over, so a
 // readied action taken in the middle of someone else's turn lets the waiter
-// act only after that turn.
+// act only after that turn. A waiter whose named combatant cannot act
+// before the waiter's next turn acts at the end of the round instead (see
+// resumeDelayedAtEnd): the source lets a delayer "wait until some time
+// later in the round and act then".
 
 func (t *Table) startDelay(i int, p Plan) {
 	t.tactics = true
