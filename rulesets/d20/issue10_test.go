@@ -373,3 +373,22 @@ sides:
 		}
 	})
 }
+
+// A readied spell with a movement trigger is cast at the mover (it used to
+// be turned into an attack); a readied counterspell is not set off by
+// movement.
+func TestReadiedSpellOnEnteringReach(t *testing.T) {
+	base := readyMoveYAML("enemy_in_reach", "10", "20", "policy: {name: test-script}")
+	src := strings.Replace(base, "policy: {name: test-script, do: ready, trigger: enemy_in_reach}",
+		"spells: [{name: bolt, damage: 7, level: 1}], policy: {name: test-script, do: ready, trigger: enemy_in_reach, action: cast, spell: bolt}", 1)
+	r := play(t, g(t, src), 1)
+	r.inOrder(r.round(1), "M moves 10 ft", "R: readied spell as M comes into reach (10 ft)", "R starts casting bolt (level 1) at M", "R's bolt deals 7 to M")
+	if got := grep(r.round(1), "R attacks M"); len(got) != 1 || !strings.Contains(r.dump(), "R makes an attack of opportunity") {
+		t.Errorf("want no readied attack, only R's attack of opportunity: %q\n%s", got, r.dump())
+	}
+	src = strings.Replace(src, "action: cast", "action: counterspell", 1)
+	r = play(t, g(t, src), 1)
+	if got := grep(r.round(1), "readied"); len(got) != 0 {
+		t.Errorf("a counterspell fired at a mover: %q", got)
+	}
+}

@@ -115,14 +115,44 @@ func (t *Table) entered(m, from int) {
 		if t.side(r) == t.side(m) || abs(t.f[r].x-from) <= t.g.C[r].Reach || !t.InReach(r, m) {
 			return false
 		}
-		t.logMove()
-		if t.log != nil {
-			t.logf("%s: readied attack as %s comes into reach (%d ft)", t.name(r), t.name(m), t.Dist(r, m))
+		if !t.canFireAt(r) {
+			return false
 		}
-		t.took(r, m)
-		t.readiedAttack(r, m)
+		t.logMove()
+		t.fireAt(r, m)
 		return false
 	})
+}
+
+// canFireAt reports whether r's readied action can go at a mover: an attack,
+// or a spell with a use left (a counterspell has no spell to counter).
+func (t *Table) canFireAt(r int) bool {
+	f := &t.f[r]
+	switch f.ready.Action {
+	case ReadyAttack:
+		return true
+	case ReadyCast:
+		return f.uses[f.ready.Spell] > 0
+	}
+	return false
+}
+
+// fireAt takes r's readied attack or spell against the mover m.
+func (t *Table) fireAt(r, m int) {
+	f := &t.f[r]
+	what := "attack"
+	if f.ready.Action == ReadyCast {
+		what = "spell"
+	}
+	if t.log != nil {
+		t.logf("%s: readied %s as %s comes into reach (%d ft)", t.name(r), what, t.name(m), t.Dist(r, m))
+	}
+	t.took(r, m)
+	if f.ready.Action == ReadyCast {
+		t.cast(r, m, f.ready.Spell)
+	} else {
+		t.readiedAttack(r, m)
+	}
 }
 
 // stopped: a mover that ends its movement (having come closer) just outside
@@ -131,17 +161,13 @@ func (t *Table) entered(m, from int) {
 // attacks. (A mover with a longer reach than the readier's stops there.)
 func (t *Table) stopped(m, from int) {
 	t.readiers(t.moveTriggers(m), m, func(r int) bool {
-		if t.side(r) == t.side(m) || t.InReach(r, m) || !t.canStepInto(r, m) || abs(t.f[r].x-from) <= t.Dist(r, m) {
+		if t.side(r) == t.side(m) || t.InReach(r, m) || !t.canStepInto(r, m) || abs(t.f[r].x-from) <= t.Dist(r, m) || !t.canFireAt(r) {
 			return false
 		}
 		if !t.stepInto(r, m) {
 			return false
 		}
-		if t.log != nil {
-			t.logf("%s: readied attack as %s comes into reach (%d ft)", t.name(r), t.name(m), t.Dist(r, m))
-		}
-		t.took(r, m)
-		t.readiedAttack(r, m)
+		t.fireAt(r, m)
 		return false
 	})
 }
