@@ -16,7 +16,8 @@ func init() {
 			"Params: target (weakest|strongest|nearest|random|first, default weakest: the weakest enemy it can reach this turn, else the nearest), "+
 			"charge (auto|always|never), spell (any|none|NAME)", makeD20Default)
 	d20.RegisterPolicy("delay",
-		"delay until a named combatant has acted (until: NAME) or to a count (count: N), then act as default; acts at once if NAME is out or has already acted this round. "+
+		"delay until a named combatant has acted (until: NAME) or to a count (count: N), then act as default; acts at once if NAME is out or has already acted this round; "+
+			"if NAME cannot act before its next turn (delaying too, or after it in the order) the referee has it act at the end of the round. "+
 			"Params: until, count, rounds (all|first), plus default's", makeD20Delay)
 	d20.RegisterPolicy("ready",
 		"ready an action against a trigger instead of acting. Params: trigger (charge|enemy_in_reach|enemy_casts|ally_acts|enemy_attacks_ally), "+

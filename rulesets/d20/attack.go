@@ -76,6 +76,7 @@ func (t *Table) retarget(a int) int {
 // A hit deals at least 1 point.
 func (t *Table) attack(a, d, bonus, extraMult int) int {
 	c := &t.g.C[a]
+	t.firstAction(a)
 	if t.f[a].charging {
 		bonus += 2
 	}

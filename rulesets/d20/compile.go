@@ -33,7 +33,8 @@ type Combatant struct {
 	HP            dice.Expr
 	AC, DexAC     int
 	Init          int
-	InitRoll      int // pinned d20, 0: rolled
+	InitRoll      int       // pinned die result, 0: rolled
+	InitDice      dice.Expr // initiative_dice: replaces the d20 (zero: a d20)
 	Aware         bool
 	Attacks       []int
 	Damage        dice.Expr
@@ -171,11 +172,38 @@ func compileFields(d *scenario.Decoder, c *Combatant, cs scenario.Combatant) {
 			c.Save = d.Int(n, p+name, -20, 100)
 		case "spells":
 			c.Spells = compileSpells(d, n, p+name)
+		case "initiative_dice":
+			c.InitDice = compileInitDice(d, n, p+name, cs)
 		}
 	}
 	if c.Speed%5 != 0 {
 		d.Errorf(cs.Node, p+"speed", "speed %d is not a multiple of 5 feet", c.Speed)
 	}
+}
+
+// compileInitDice reads initiative_dice: dice that replace the d20 of the
+// initiative check (the modifier and the tie-breaks are unchanged). A pinned
+// initiative_roll must be a result those dice can roll.
+func compileInitDice(d *scenario.Decoder, n *yaml.Node, path string, cs scenario.Combatant) dice.Expr {
+	e := d.Dice(n, path)
+	if e.IsZero() {
+		return e // the error is reported
+	}
+	if e.IsConst() {
+		d.Errorf(n, path, "initiative_dice %q has no dice; give dice such as 1d20, 2d20kh1 or 1d10 (to fix the roll, use initiative_roll)", n.Value)
+		return dice.Expr{}
+	}
+	if cs.InitiativeRoll != 0 && (cs.InitiativeRoll < e.Min() || cs.InitiativeRoll > e.Max()) {
+		at := n
+		for i := 0; i+1 < len(cs.Node.Content); i += 2 {
+			if cs.Node.Content[i].Value == "initiative_roll" {
+				at = cs.Node.Content[i+1]
+			}
+		}
+		d.Errorf(at, cs.Path+".initiative_roll", "initiative_roll %d cannot be rolled on initiative_dice %s; give a result from %d to %d",
+			cs.InitiativeRoll, e.String(), e.Min(), e.Max())
+	}
+	return e
 }
 
 // parseCrit reads "19-20/x2", "20/x3", "x3" or "none".

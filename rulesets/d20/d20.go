@@ -37,7 +37,7 @@ func (Ruleset) Name() string { return "d20" }
 func (Ruleset) Schema() scenario.Schema {
 	return scenario.Schema{
 		CombatantFields: []string{"dex_ac", "crit", "uncanny_dodge", "reach", "brace",
-			"concentration", "spellcraft", "save", "spells"},
+			"concentration", "spellcraft", "save", "spells", "initiative_dice"},
 		InitDie: 20,
 	}
 }

@@ -16,7 +16,10 @@ import "simctl/sim"
 // (readying counts; delaying does not, as no action is taken). The waiter
 // steps in when the turn in which that action happened is over, so a
 // readied action taken in the middle of someone else's turn lets the waiter
-// act only after that turn.
+// act only after that turn. A waiter whose named combatant cannot act
+// before the waiter's next turn acts at the end of the round instead (see
+// resumeDelayedAtEnd): the source lets a delayer "wait until some time
+// later in the round and act then".
 
 func (t *Table) startDelay(i int, p Plan) {
 	t.tactics = true
@@ -90,7 +93,8 @@ func (t *Table) resumeWaiters(anchor int) {
 		// Waiting for X ends when X acts, or when X drops while it waits: a
 		// delayer may act whenever it likes, and waiting for someone who
 		// can no longer act is nobody's tactic. (X already down when the
-		// wait began is the policy's mistake: the action is lost.)
+		// wait began: the waiter acts at the end of the round, see
+		// resumeDelayedAtEnd.)
 		if !f.delayed || f.delayAfter < 0 || f.out {
 			continue
 		}
@@ -109,7 +113,15 @@ func (t *Table) resumeWaiters(anchor int) {
 }
 
 // resumeDelayedAtEnd: a count below everyone else's comes at the end of the
-// round, the highest such count first.
+// round, the highest such count first. Then a combatant still waiting for a
+// named combatant whose action cannot come before its own next turn acts
+// here, at the latest point of the round the SRD allows ("you can act at any
+// later point in the round"): the named combatant is out of the fight, or
+// is itself delaying for someone (two waiting for each other), or comes
+// after the waiter in the order (the waiter's next turn, which would forfeit
+// the delayed action, comes first). A waiter whose named combatant still
+// has its turn before the waiter's next one keeps waiting into the next
+// round.
 func (t *Table) resumeDelayedAtEnd() {
 	if !t.tactics {
 		return
@@ -122,11 +134,20 @@ func (t *Table) resumeDelayedAtEnd() {
 				d = k
 			}
 		}
-		if d < 0 {
+		count := 0
+		if d >= 0 {
+			count = t.f[d].delayTo
+		} else if d = t.stranded(); d >= 0 {
+			count = min(t.f[d].count, t.f[t.order[len(t.order)-1]].count)
+		} else {
 			return
 		}
-		t.place(d, t.order[len(t.order)-1], true)
-		t.resumeAt(d, t.f[d].delayTo)
+		// d may already be last (everyone else acted before its count):
+		// then it stays where it is.
+		if last := t.order[len(t.order)-1]; last != d {
+			t.place(d, last, true)
+		}
+		t.resumeAt(d, count)
 		if t.over() {
 			return
 		}
@@ -135,6 +156,22 @@ func (t *Table) resumeDelayedAtEnd() {
 			return
 		}
 	}
+}
+
+// stranded returns the first combatant in the order that waits for a named
+// combatant who cannot act before the waiter's next turn, or -1.
+func (t *Table) stranded() int {
+	for k, d := range t.order {
+		f := &t.f[d]
+		if !f.delayed || f.delayAfter < 0 || f.out {
+			continue
+		}
+		x := f.delayAfter
+		if t.f[x].out || t.f[x].delayed || t.index(x) > k {
+			return d
+		}
+	}
+	return -1
 }
 
 // resumeAt takes d's delayed action; its initiative becomes count.

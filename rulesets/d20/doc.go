@@ -9,9 +9,12 @@ func (Ruleset) Doc() sim.RulesDoc {
 		Title:  "d20 SRD 3.5: initiative, surprise, Delay and Ready",
 		Source: "shared/rules/003_2de9ded986abc8cd.txt (Korean: 000_ade8ca8fee97b433.txt)",
 		Summary: "Initiative is d20 + init once per battle, highest first; ties go to the higher modifier, then a random order. " +
-			"Combatants are flat-footed (AC without dex_ac, no attacks of opportunity) until their first regular turn unless uncanny_dodge. " +
-			"If some combatants are unaware a surprise round comes first: the aware act with one standard action each. " +
-			"Positions are feet on a line between the sides (distance:); melee needs the target within reach.",
+			"Combatants are flat-footed (AC without dex_ac, no attacks of opportunity) until their first turn in the regular order, or their first action in it if that comes earlier (a delayed or readied action carried over from the surprise round), unless uncanny_dodge. " +
+			"If some combatants are unaware a surprise round comes first: the aware act with one standard action each, which may come with a 5-foot step. " +
+			"Positions are feet on a line between the sides (distance:); melee needs the target within reach. " +
+			"First actor (FirstActor) is the first combatant whose action takes effect: a delay or a ready is not an action, the delayed or readied action is, so is an attack of opportunity or a surprise-round action; a readied action or an attack of opportunity that resolves before the action that set it off comes first. " +
+			"First in order (FirstInOrder) is the first combatant to have a turn (the surprise round's first aware combatant when there is one). " +
+			"A draw is max_rounds reached; no d20 rule takes both sides out at once.",
 		Options:  optionDocs,
 		Policies: policyDocs(),
 		Fields: []sim.Field{
@@ -24,7 +27,8 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "spellcraft", Doc: "Spellcraft bonus: identify a spell to counter it (DC 15 + spell level)"},
 			{Name: "save", Doc: "saving throw bonus against spells with a save_dc"},
 			{Name: "spells", Doc: "list of {name, damage, level, uses (default 1), save_dc, save_half (default true)}; casting is a standard action, the target takes the damage (a save halves or negates it)"},
-			{Name: "initiative_roll", Doc: "pins the d20 of the initiative check (1-20); init still adds"},
+			{Name: "initiative_roll", Doc: "pins the die of the initiative check (1-20, and a result initiative_dice can roll); init still adds"},
+			{Name: "initiative_dice", Doc: "dice replacing the d20 of the initiative check, a house rule (2d20kh1 for advantage, 1d10, 3d6); init adds and both tie-breaks (higher init, then a random order) are unchanged"},
 		},
 		Actions: []sim.Field{
 			{Name: "attack", Doc: "standard action: one attack with the first bonus of attacks"},
@@ -32,8 +36,13 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "move", Doc: "move action: up to speed toward the target; moving out of a threatened position provokes an attack of opportunity"},
 			{Name: "charge", Doc: "full-round: at least 10 ft and up to 2x speed, +2 to hit, -2 AC until the next turn, one attack (in a surprise round: up to speed)"},
 			{Name: "cast", Doc: "standard action: a spell; in an enemy's reach it provokes; damage while casting forces a Concentration check"},
-			{Name: "delay", Doc: "take no action, act later: at a count (before the first combatant with a lower count; never above its own), or right after a named combatant's next action (its turn, delayed or readied action; after the turn in progress ends, never interrupting), or right after the turn in which that combatant drops; initiative becomes that count; lost if the next turn comes first; acting early next round forfeits that round's regular turn"},
-			{Name: "ready", Doc: "standard action: an attack, spell or counterspell with a trigger (charge, enemy_in_reach, enemy_casts, ally_acts, enemy_attacks_ally); resolves just before the trigger, initiative moves just ahead of the triggering combatant; lost at the next turn; 5-foot step only if not otherwise moved this round"},
+			{Name: "delay", Doc: "take no action, act later: at a count (before the first combatant with a lower count; never above its own), or right after a named combatant's next action (its turn, delayed or readied action; after the turn in progress ends, never interrupting), or right after the turn in which that combatant drops; initiative becomes that count. " +
+				"A waiter whose named combatant cannot act before the waiter's next turn (already out, itself delaying, e.g. two waiting for each other, or after the waiter in the order) acts at the end of the round, the latest point the SRD allows, at the round's last count; one whose named combatant comes before it in the order keeps waiting into the next round. " +
+				"Lost if the next turn comes first (possible only when the named combatant delays again); acting early next round forfeits that round's regular turn"},
+			{Name: "ready", Doc: "standard action: an attack, spell or counterspell with a trigger (charge, enemy_in_reach, enemy_casts, ally_acts, enemy_attacks_ally); resolves just before the trigger, initiative moves just ahead of the triggering combatant; lost at the next turn; 5-foot step only if not otherwise moved this round. " +
+				"enemy_in_reach and charge fire on the square where the mover (walking, charging or taking a 5-foot step) enters the readier's reach from outside it, whatever its starting distance, interrupting the move there: before the attack of opportunity the mover provokes by moving on out of that square. " +
+				"A mover that stops just outside the reach, closer than it started, sets them off too if the readier can take its 5-foot step in. " +
+				"Several readied actions set off by one event go in initiative order (the book gives none; it is the order their turns would have come in)"},
 			{Name: "critical hits", Doc: "a natural 20 always hits and a natural 1 always misses; a threat confirmed by a second roll deals damage mult times; multipliers add (brace x2 on a x3 crit: x4); every hit deals at least 1"},
 		},
 		Counters: []sim.Field{

@@ -1,7 +1,8 @@
 package d20
 
 // Initiative checks (SRD "Initiative Checks"): once, at the start of the
-// battle, each combatant rolls d20 + its initiative modifier; the order runs
+// battle, each combatant rolls d20 (or its initiative_dice, a house rule)
+// + its initiative modifier; the order runs
 // from the highest result down and stays the same every round unless Delay
 // or Ready changes it.
 //
@@ -14,13 +15,21 @@ func (t *Table) rollInitiative() {
 	for i := range t.f {
 		c := &t.g.C[i]
 		die := c.InitRoll
-		if die == 0 {
+		switch {
+		case die != 0:
+		case c.InitDice.IsZero():
 			die = t.r.D20()
+		default:
+			die = c.InitDice.Roll(t.r)
 		}
 		t.f[i].count = die + c.Init
 		t.order = append(t.order, i)
 		if t.log != nil {
-			t.logf("initiative: %s rolls %d %+d = %d", c.Name, die, c.Init, t.f[i].count)
+			if c.InitDice.IsZero() {
+				t.logf("initiative: %s rolls %d %+d = %d", c.Name, die, c.Init, t.f[i].count)
+			} else {
+				t.logf("initiative: %s rolls %d on %s %+d = %d", c.Name, die, c.InitDice.String(), c.Init, t.f[i].count)
+			}
 		}
 	}
 	// Insertion sort: at most a few dozen entries, no allocation.

@@ -7,7 +7,12 @@ package d20
 // unless the enemy is flat-footed or has used its one attack of opportunity
 // this round; a 5-foot step never provokes.
 
-// move walks a up to feet toward d.
+// move walks a up to feet toward d, one square (5 feet) at a time, so
+// that what happens on the way happens where it does: leaving a threatened
+// square provokes before the mover goes on, and entering an enemy's reach
+// sets off its readied action there (interrupting the move), before the
+// attack of opportunity the mover provokes by moving on out of that square.
+// An attack that drops the mover stops it where it stands.
 func (t *Table) move(a, d, feet int) {
 	f := &t.f[a]
 	if feet <= 0 {
@@ -23,57 +28,77 @@ func (t *Table) move(a, d, feet int) {
 	if feet <= 0 {
 		return
 	}
-	t.provoke(a, from, from+dir*feet)
-	if f.out {
-		return
+	to := from + dir*feet
+	t.mv, t.mvFrom, t.mvTo = a, from, d
+	// The bound is "short of to", not "!= to": positions need not lie on
+	// the 5-foot grid when distance is not a multiple of 5, and the last
+	// square is then shorter.
+	for (to-f.x)*dir > 0 {
+		t.provoke(a, f.x)
+		if f.out {
+			break
+		}
+		// An attack of opportunity for leaving the first square comes
+		// before the mover has moved at all.
+		t.firstAction(a)
+		prev := f.x
+		f.x = prev + dir*min(5, abs(to-prev))
+		f.moved += abs(f.x - prev)
+		t.entered(a, prev)
+		if f.out {
+			break
+		}
 	}
-	f.x = from + dir*feet
-	f.moved += feet
-	if t.log != nil {
-		t.logf("%s moves %d ft (now %d ft from %s)", t.name(a), feet, t.Dist(a, d), t.name(d))
+	t.logMove()
+	t.mv = -1
+	if !f.out && f.x != from {
+		t.stopped(a, from)
 	}
-	t.enemyMoved(a, from)
 }
 
-// step is the 5-foot step: it provokes nothing.
+// logMove narrates the part of the move in progress walked since the last
+// narration: before an interruption, and at the end.
+func (t *Table) logMove() {
+	if t.log == nil || t.mv < 0 {
+		return
+	}
+	a := t.mv
+	if x := t.f[a].x; x != t.mvFrom && !t.f[a].out {
+		t.logf("%s moves %d ft (now %d ft from %s)", t.name(a), abs(x-t.mvFrom), t.Dist(a, t.mvTo), t.name(t.mvTo))
+		t.mvFrom = x
+	}
+}
+
+// step is the 5-foot step: it provokes nothing, but it is movement, so it
+// can bring the stepper into a readied enemy's reach.
 func (t *Table) step(a, d int) {
 	f := &t.f[a]
 	dir := 1
 	if t.f[d].x < f.x {
 		dir = -1
 	}
+	t.firstAction(a)
+	prev := f.x
 	f.x += dir * 5
 	f.moved += 5
 	if t.log != nil {
 		t.logf("%s takes a 5-foot step", t.name(a))
 	}
+	t.entered(a, prev)
 }
 
-// provoke gives each enemy threatening a square that a leaves on its way
-// from "from" to "to" its attack of opportunity.
-func (t *Table) provoke(a, from, to int) {
+// provoke gives each enemy threatening the square x that a is leaving its
+// attack of opportunity (at most one per enemy per round: opportunity
+// checks).
+func (t *Table) provoke(a, x int) {
 	for e := range t.f {
-		if t.f[e].out || t.side(e) == t.side(a) || t.f[a].out {
+		if t.f[a].out {
+			return
+		}
+		if t.f[e].out || t.side(e) == t.side(a) {
 			continue
 		}
-		reach := t.g.C[e].Reach
-		ex := t.f[e].x
-		// The squares left are from, then every 5 feet short of to. (The
-		// bound is "short of to", not "!= to": positions need not lie on
-		// the 5-foot grid when distance is not a multiple of 5, and x != to
-		// would walk past the destination, forever for an enemy behind.)
-		threatened := false
-		step := 5
-		if to < from {
-			step = -5
-		}
-		for x := from; (to-x)*step > 0; x += step {
-			if abs(x-ex) <= reach {
-				threatened = true
-				break
-			}
-		}
-		if threatened {
+		if abs(x-t.f[e].x) <= t.g.C[e].Reach {
 			t.opportunity(e, a)
 		}
 	}
@@ -86,6 +111,7 @@ func (t *Table) opportunity(e, a int) int {
 		return 0
 	}
 	f.aooUsed = true
+	t.logMove()
 	t.c.Inc(t.side(e), AttacksOfOpportunity)
 	if t.log != nil {
 		t.logf("%s makes an attack of opportunity", t.name(e))

@@ -32,17 +32,20 @@ func (t *Table) startReady(i int, p Plan) {
 	}
 }
 
-// readiers calls fire for each combatant with a readied action of kind k,
-// in initiative order, until fire reports that the triggering action is over
-// (its combatant is out or its spell is ruined).
-func (t *Table) readiers(k Trigger, src int, fire func(r int) (stop bool)) {
+// readiers calls fire for each combatant with a readied action whose
+// trigger is in kinds (a bit per Trigger), in initiative order, until fire
+// reports that the triggering action is over (its combatant is out or its
+// spell is ruined). Initiative order is how several readied actions set off
+// by one event are ordered: the book gives none, and it is the order in
+// which the readiers' turns would have come.
+func (t *Table) readiers(kinds uint8, src int, fire func(r int) (stop bool)) {
 	if !t.tactics {
 		return
 	}
 	for n := 0; n < len(t.order); n++ {
 		r := t.order[n]
 		f := &t.f[r]
-		if !f.readied || f.out || f.ready.Trigger != k || r == src {
+		if !f.readied || f.out || kinds&(1<<f.ready.Trigger) == 0 || r == src {
 			continue
 		}
 		if fire(r) || t.f[src].out {
@@ -54,12 +57,16 @@ func (t *Table) readiers(k Trigger, src int, fire func(r int) (stop bool)) {
 	}
 }
 
+// on is the trigger set of readiers holding only k.
+func on(k Trigger) uint8 { return 1 << k }
+
 // took records that r took its readied action in response to src and moves
 // r's entry immediately ahead of src.
 func (t *Table) took(r, src int) {
 	f := &t.f[r]
 	f.readied = false
 	t.acts(r)
+	t.firstAction(r)
 	s := t.side(r)
 	t.c.Inc(s, sim.ReadiesTriggered)
 	if f.ready.Action != ReadyCast {
@@ -78,14 +85,16 @@ func (t *Table) took(r, src int) {
 }
 
 // stepInto reports whether r can reach tg for a readied attack, taking the
-// 5-foot step if that is what it needs and it has not moved this round.
+// 5-foot step if that is what it needs and it has not moved this round (and
+// is still in the fight after it).
 func (t *Table) stepInto(r, tg int) bool {
 	if t.InReach(r, tg) {
 		return true
 	}
 	if t.f[r].moved == 0 && t.Dist(r, tg) <= t.g.C[r].Reach+5 {
 		t.step(r, tg)
-		return true
+		// The step is movement: an enemy's readied attack may drop r.
+		return !t.f[r].out
 	}
 	return false
 }
@@ -95,47 +104,86 @@ func (t *Table) canStepInto(r, tg int) bool {
 	return t.InReach(r, tg) || t.f[r].moved == 0 && t.Dist(r, tg) <= t.g.C[r].Reach+5
 }
 
-// enemyMoved: the trigger "an enemy moves into reach" (any movement) or
-// "charges" (a charge only), checked when the mover's movement ends, before
-// its attack.
-func (t *Table) enemyMoved(m, from int) {
-	for _, k := range [...]Trigger{OnCharge, OnEnemyInReach} {
-		if k == OnCharge && !t.f[m].charging {
-			continue
-		}
-		t.readiers(k, m, func(r int) bool {
-			if t.side(r) == t.side(m) {
-				return false
-			}
-			wasOut := abs(t.f[r].x-from) > t.g.C[r].Reach+t.stepAllowance(r)
-			if !wasOut || !t.canStepInto(r, m) {
-				return false
-			}
-			t.stepInto(r, m)
-			if t.log != nil {
-				t.logf("%s: readied attack as %s comes into reach", t.name(r), t.name(m))
-			}
-			t.took(r, m)
-			t.readiedAttack(r, m)
+// entered: the triggers "an enemy moves into reach" (any movement,
+// including a 5-foot step) and "an enemy charges into reach" (a charge
+// only), checked on each square the mover enters. A readied attack fires on
+// the square where the mover comes into the readier's reach from outside
+// it, whatever the distance the mover started from; readiers of both kinds
+// set off by the same square go in initiative order.
+func (t *Table) entered(m, from int) {
+	t.readiers(t.moveTriggers(m), m, func(r int) bool {
+		if t.side(r) == t.side(m) || abs(t.f[r].x-from) <= t.g.C[r].Reach || !t.InReach(r, m) {
 			return false
-		})
-		if t.f[m].out {
-			return
 		}
+		if !t.canFireAt(r) {
+			return false
+		}
+		t.logMove()
+		t.fireAt(r, m)
+		return false
+	})
+}
+
+// canFireAt reports whether r's readied action can go at a mover: an attack,
+// or a spell with a use left (a counterspell has no spell to counter).
+func (t *Table) canFireAt(r int) bool {
+	f := &t.f[r]
+	switch f.ready.Action {
+	case ReadyAttack:
+		return true
+	case ReadyCast:
+		return f.uses[f.ready.Spell] > 0
+	}
+	return false
+}
+
+// fireAt takes r's readied attack or spell against the mover m.
+func (t *Table) fireAt(r, m int) {
+	f := &t.f[r]
+	what := "attack"
+	if f.ready.Action == ReadyCast {
+		what = "spell"
+	}
+	if t.log != nil {
+		t.logf("%s: readied %s as %s comes into reach (%d ft)", t.name(r), what, t.name(m), t.Dist(r, m))
+	}
+	t.took(r, m)
+	if f.ready.Action == ReadyCast {
+		t.cast(r, m, f.ready.Spell)
+	} else {
+		t.readiedAttack(r, m)
 	}
 }
 
-func (t *Table) stepAllowance(r int) int {
-	if t.f[r].moved == 0 {
-		return 5
+// stopped: a mover that ends its movement (having come closer) just outside
+// a readier's reach, within a 5-foot step of it, sets the same triggers off
+// when the readier can still take that step: the readier steps in and
+// attacks. (A mover with a longer reach than the readier's stops there.)
+func (t *Table) stopped(m, from int) {
+	t.readiers(t.moveTriggers(m), m, func(r int) bool {
+		if t.side(r) == t.side(m) || t.InReach(r, m) || !t.canStepInto(r, m) || abs(t.f[r].x-from) <= t.Dist(r, m) || !t.canFireAt(r) {
+			return false
+		}
+		if !t.stepInto(r, m) {
+			return false
+		}
+		t.fireAt(r, m)
+		return false
+	})
+}
+
+// moveTriggers is the trigger set m's movement can set off.
+func (t *Table) moveTriggers(m int) uint8 {
+	if t.f[m].charging {
+		return on(OnEnemyInReach) | on(OnCharge)
 	}
-	return 0
+	return on(OnEnemyInReach)
 }
 
 // allyActs: the trigger "a named ally acts", checked as the ally starts its
 // action. The readied attack goes at the ally's target when it can reach it.
 func (t *Table) allyActs(a, target int) {
-	t.readiers(OnAllyActs, a, func(r int) bool {
+	t.readiers(on(OnAllyActs), a, func(r int) bool {
 		f := &t.f[r]
 		if f.ready.Ally != a || t.side(r) != t.side(a) {
 			return false
@@ -158,7 +206,9 @@ func (t *Table) allyActs(a, target int) {
 			if !t.canStepInto(r, tg) {
 				return false
 			}
-			t.stepInto(r, tg)
+			if !t.stepInto(r, tg) {
+				return false
+			}
 			if t.log != nil {
 				t.logf("%s: readied attack as %s acts", t.name(r), t.name(a))
 			}
@@ -174,7 +224,7 @@ func (t *Table) allyActs(a, target int) {
 // enemyAttacks: the trigger "an enemy attacks a named ally", checked before
 // the attacker's first attack roll against that ally.
 func (t *Table) enemyAttacks(a, victim int) {
-	t.readiers(OnEnemyAttacksAlly, a, func(r int) bool {
+	t.readiers(on(OnEnemyAttacksAlly), a, func(r int) bool {
 		f := &t.f[r]
 		if f.ready.Ally != victim || t.side(r) == t.side(a) {
 			return false
@@ -193,7 +243,9 @@ func (t *Table) enemyAttacks(a, victim int) {
 			if !t.canStepInto(r, a) {
 				return false
 			}
-			t.stepInto(r, a)
+			if !t.stepInto(r, a) {
+				return false
+			}
 			if t.log != nil {
 				t.logf("%s: readied attack as %s attacks %s", t.name(r), t.name(a), t.name(victim))
 			}

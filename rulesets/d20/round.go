@@ -42,8 +42,8 @@ func (t *Table) playRound() {
 func (t *Table) turn(i int) {
 	f := &t.f[i]
 	c := &t.g.C[i]
-	if t.first < 0 {
-		t.first = i
+	if t.head < 0 {
+		t.head = i
 	}
 	t.actor = i // playRound has t.cur on i already
 	t.c.Inc(c.Side, sim.Turns)
@@ -98,14 +98,15 @@ func (t *Table) act(i int, p Plan) {
 	c := &t.g.C[i]
 	f := &t.f[i]
 	t.acts(i)
-	t.allyActs(i, p.Target)
-	if f.out {
-		return
-	}
 	if p.Target < 0 || t.f[p.Target].out {
+		// A spent turn is not an action for FirstActor.
 		if t.log != nil {
 			t.logf("%s has no one to act against", c.Name)
 		}
+		return
+	}
+	t.allyActs(i, p.Target)
+	if f.out {
 		return
 	}
 	if p.Spell >= 0 && f.uses[p.Spell] > 0 {
@@ -124,12 +125,23 @@ func (t *Table) act(i int, p Plan) {
 	case need <= 5 && !t.stdOne && len(c.Attacks) > 1:
 		// A 5-foot step is the one movement a full attack allows.
 		t.step(i, tg)
-		t.fullAttack(i, tg)
+		if !f.out && !t.f[tg].out {
+			t.fullAttack(i, tg)
+		}
+	case need <= 5 && t.stdOne:
+		// Surprise round: the single standard action may come with a
+		// 5-foot step, as in any round with no other movement.
+		t.step(i, tg)
+		if !f.out && !t.f[tg].out && t.InReach(i, tg) {
+			t.attackAction(i, tg)
+		}
 	case t.canCharge(i, need, p.Charge):
 		t.charge(i, tg)
 	case need <= c.Speed && !t.stdOne:
 		t.move(i, tg, need)
-		t.attackAction(i, tg)
+		if !f.out && !t.f[tg].out {
+			t.attackAction(i, tg)
+		}
 	default:
 		moves := 2
 		if t.stdOne {

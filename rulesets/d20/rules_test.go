@@ -618,10 +618,11 @@ func TestDelay(t *testing.T) {
 			t.Errorf("round 2: %q", got)
 		}
 	})
-	// "If you come to your next action and have not yet performed an
-	// action, you don't get to take a delayed action (though you can delay
-	// again)."
-	t.Run("lost: the named combatant is down", func(t *testing.T) {
+	// Issue 10 item 6: a delayer whose named combatant is already down
+	// cannot see its condition happen; it acts at the latest at the end of
+	// the round ("you can act at any later point in the round") instead of
+	// losing its action at its next turn.
+	t.Run("the named combatant is already down: act at the end of the round", func(t *testing.T) {
 		src := `
 name: lost
 ruleset: d20
@@ -638,17 +639,53 @@ sides:
 `
 		r := play(t, g(t, src), 1)
 		// K drops X with a spell before anyone acts (everyone flat-footed:
-		// no attack of opportunity); D waits for X in vain.
-		r.inOrder(r.round(1), "K's turn", "X is dead", "D's turn", "D delays until X")
-		if len(grep(r.round(1), "D takes its delayed action")) != 0 {
-			t.Errorf("D acted although X never did")
+		// no attack of opportunity); D waits for X in vain, then acts last.
+		r.inOrder(r.round(1), "K's turn", "X is dead", "D's turn", "D delays until X", "D takes its delayed action at count 5", "D attacks K")
+		if got := r.turnOrder(1); got != "K D D*" {
+			t.Errorf("round 1: %q, want K D D*", got)
 		}
-		r.inOrder(r.round(2), "D's turn", "D never took its delayed action: lost", "D attacks K")
-		if r.get(0, sim.ActionsLost) != 1 {
-			t.Errorf("actions_lost = %d, want 1", r.get(0, sim.ActionsLost))
+		if got := r.turnOrder(2); got != "K D" {
+			t.Errorf("round 2: %q, want K D", got)
 		}
-		if r.count("D") != 15 {
-			t.Errorf("D's count %d, want 15 (unchanged)", r.count("D"))
+		if len(grep(r.round(2), "never took its delayed action")) != 0 || r.get(0, sim.ActionsLost) != 0 {
+			t.Errorf("actions_lost = %d, want 0:\n%s", r.get(0, sim.ActionsLost), r.dump())
+		}
+	})
+	// Item 6: two combatants delaying for each other both act at the end of
+	// the round, the first in the order first, the other right after it
+	// (its named combatant has now acted); the count each takes is the
+	// last count of the round.
+	t.Run("two delaying for each other act at the end of the round", func(t *testing.T) {
+		src := `
+name: mutual
+ruleset: d20
+max_rounds: 2
+sides:
+  - name: a
+    combatants:
+      - {name: A, ` + tough + `, initiative_roll: 18, policy: {name: test-script, do: delay, until: B}}
+      - {name: B, ` + tough + `, initiative_roll: 12, policy: {name: test-script, do: delay, until: A}}
+  - name: b
+    combatants:
+      - {name: K, ` + tough + `, initiative_roll: 8, policy: {name: test-script, do: idle}}
+`
+		r := play(t, g(t, src), 1)
+		// Their counts become K's, 8, and they now come after K.
+		for n, want := range []string{1: "A B K A* B*", 2: "K A B A* B*"} {
+			if n == 0 {
+				continue
+			}
+			if got := r.turnOrder(n); got != want {
+				t.Errorf("round %d: %q, want %s\n%s", n, got, want, r.dump())
+			}
+			r.inOrder(r.round(n), "A delays until B", "B delays until A", "A takes its delayed action at count 8", "A attacks K",
+				"B takes its delayed action at count 8", "B attacks K")
+		}
+		if r.get(0, sim.ActionsLost) != 0 || r.get(0, sim.Delays) != 4 {
+			t.Errorf("actions_lost %d, delays %d; want 0 and 4", r.get(0, sim.ActionsLost), r.get(0, sim.Delays))
+		}
+		if r.out.FirstActor != r.idx("A") || r.out.FirstInOrder != r.idx("A") {
+			t.Errorf("first actor %d, first in order %d; want A (%d) both", r.out.FirstActor, r.out.FirstInOrder, r.idx("A"))
 		}
 	})
 	// The waiter does not wait for a combatant that drops while it waits:
@@ -694,17 +731,48 @@ sides:
       - {name: B, %s, initiative_roll: 10}
 `, tough, dRounds, tough, xRoll, tough)
 	}
+	// "If you come to your next action and have not yet performed an
+	// action, you don't get to take a delayed action (though you can delay
+	// again)."
 	t.Run("lost: its next turn comes first; it may delay again", func(t *testing.T) {
-		// D delays in the surprise round until the unaware X, who acts
-		// only in round 1, after D's turn.
-		r := play(t, g(t, surprise(5, "[0, 1]")), 1)
-		r.inOrder(r.round(1), "D's turn", "D never took its delayed action: lost", "D delays until X",
-			"X's turn", "X attacks", "D takes its delayed action at count 5", "D attacks")
-		if r.get(0, sim.ActionsLost) != 1 || r.get(0, sim.Delays) != 2 {
-			t.Errorf("actions_lost %d, delays %d; want 1 and 2", r.get(0, sim.ActionsLost), r.get(0, sim.Delays))
+		// D delays in the surprise round until the unaware X, who comes
+		// first in round 1 (so D keeps waiting into it), but X delays to
+		// count 1 there: D's turn comes first and the action is lost.
+		src := `
+name: surprise-delay-lost
+ruleset: d20
+max_rounds: 2
+sides:
+  - name: a
+    policy: {name: test-script}
+    combatants:
+      - {name: D, ` + tough + `, initiative_roll: 15, policy: {name: test-script, do: delay, until: X, rounds: [0, 1]}}
+      - {name: X, ` + tough + `, initiative_roll: 20, aware: false, policy: {name: test-script, do: delay, count: 1, rounds: [1]}}
+  - name: b
+    policy: {name: test-script}
+    combatants:
+      - {name: B, ` + tough + `, initiative_roll: 10}
+`
+		r := play(t, g(t, src), 1)
+		r.inOrder(r.round(1), "X's turn", "X delays to count 1", "D's turn", "D never took its delayed action: lost", "D delays until X",
+			"B's turn", "X takes its delayed action at count 1", "X attacks", "D takes its delayed action at count 1", "D attacks")
+		if r.get(0, sim.ActionsLost) != 1 || r.get(0, sim.Delays) != 3 {
+			t.Errorf("actions_lost %d, delays %d; want 1 and 3", r.get(0, sim.ActionsLost), r.get(0, sim.Delays))
 		}
-		r = play(t, g(t, surprise(5, "[0]")), 1)
-		r.inOrder(r.round(1), "D's turn", "D never took its delayed action: lost", "D attacks B")
+	})
+	// Item 6: the unaware X comes after D, so it cannot act before D's next
+	// turn: D acts at the end of the surprise round instead of losing it.
+	t.Run("named combatant after the waiter in the order: act at the end of the round", func(t *testing.T) {
+		r := play(t, g(t, surprise(5, "[0]")), 1)
+		// The last entry of the surprise round's order is the unaware X
+		// (count 5): D acts after it, at its count.
+		r.inOrder(r.round(0), "D delays until X", "B's turn", "D takes its delayed action at count 5", "D attacks B")
+		if got := r.turnOrder(1); got != "B X D" {
+			t.Errorf("round 1: %q, want B X D", got)
+		}
+		if r.get(0, sim.ActionsLost) != 0 {
+			t.Errorf("actions_lost %d, want 0", r.get(0, sim.ActionsLost))
+		}
 	})
 	// "If you take a delayed action in the next round, before your regular
 	// turn comes up, your initiative count rises to that new point in the

@@ -29,7 +29,14 @@ func (t *Table) cast(a, d, s int) {
 			}
 		}
 	}
-	if lost || f.out {
+	if f.out {
+		t.c.Inc(c.Side, sim.ActionsLost)
+		return
+	}
+	// The spell takes effect (or is lost) after the readied actions and
+	// attacks of opportunity it set off, which come first.
+	t.firstAction(a)
+	if lost {
 		t.c.Inc(c.Side, sim.ActionsLost)
 		t.c.Lost(a)
 		return
@@ -85,7 +92,7 @@ func (t *Table) concentrate(a, dmg, level int) bool {
 // spell s. It reports whether the spell is lost.
 func (t *Table) enemyCasts(a, s int) (lost bool) {
 	sp := &t.g.C[a].Spells[s]
-	t.readiers(OnEnemyCasts, a, func(r int) bool {
+	t.readiers(on(OnEnemyCasts), a, func(r int) bool {
 		f := &t.f[r]
 		if t.side(r) == t.side(a) {
 			return false
@@ -116,7 +123,9 @@ func (t *Table) enemyCasts(a, s int) (lost bool) {
 			if !t.canStepInto(r, a) {
 				return false
 			}
-			t.stepInto(r, a)
+			if !t.stepInto(r, a) {
+				return false
+			}
 			if t.log != nil {
 				t.logf("%s: readied attack as %s starts casting", t.name(r), t.name(a))
 			}

@@ -44,8 +44,13 @@ type Table struct {
 	round  int   // 0: surprise round
 	stdOne bool  // surprise round: one standard action only
 	resume bool  // the actor is taking a delayed action
-	first  int   // first combatant to take a turn
+	first  int   // first combatant to take an action (sim.Outcome.FirstActor)
+	head   int   // first combatant to have a turn (sim.Outcome.FirstInOrder)
 	seq    int   // actions taken so far in the encounter (orders fighter.lastAct)
+
+	// mv is the combatant whose move is in progress (-1: none), from
+	// mvFrom (the part not yet narrated) toward mvTo; for the trace only.
+	mv, mvFrom, mvTo int
 
 	// standing counts each side's combatants still in the fight, so the
 	// winner check after every action is O(1).
@@ -79,7 +84,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		t.stdOne = false
 		winner = t.winner()
 	}
-	for round := 1; winner < 0 && round <= t.g.Maxround; round++ {
+	for round := 1; winner < 0 && !t.allGone() && round <= t.g.Maxround; round++ {
 		t.round = round
 		rounds = round
 		if t.log != nil {
@@ -89,7 +94,17 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		t.endOfRound()
 		winner = t.winner()
 	}
-	out := sim.Outcome{Winner: winner, Rounds: rounds, FirstActor: t.first}
+	out := sim.Outcome{Winner: winner, Rounds: rounds, FirstActor: t.first, FirstInOrder: t.head}
+	switch {
+	case winner >= 0:
+	case t.allGone():
+		// Not reachable with today's rules (every action drops at most
+		// its target, and the fight stops as soon as one side is out),
+		// but reported rather than miscounted if a rule ever allows it.
+		out.Draw = sim.DrawAllGone
+	default:
+		out.Draw = sim.DrawMaxRounds
+	}
 	for i := range t.f {
 		if !t.f[i].out {
 			out.Survivors[t.g.C[i].Side]++
@@ -104,7 +119,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 
 // setup rolls hit points and places everyone at the start.
 func (t *Table) setup() {
-	t.actor, t.first, t.seq = -1, -1, 0
+	t.actor, t.first, t.head, t.seq, t.mv = -1, -1, -1, 0, -1
 	t.standing = [2]int{}
 	t.tactics = false
 	for i := range t.f {
@@ -135,14 +150,37 @@ func (t *Table) winner() int {
 	return -1
 }
 
-func (t *Table) over() bool { return t.winner() >= 0 }
+func (t *Table) over() bool { return t.winner() >= 0 || t.allGone() }
 
-// acts records that i takes an action now: an Act plan, readying, or its
-// readied action (a delay is not an action).
+// allGone reports whether no combatant of either side is left fighting.
+func (t *Table) allGone() bool { return t.standing[0] == 0 && t.standing[1] == 0 }
+
+// acts records that i takes an action now: an Act plan (its turn's or its
+// delayed action), readying, or its readied action (a delay is not an
+// action). Outside the surprise round this is an action in the regular
+// order, which ends flat-footedness even when it comes before i's first
+// regular turn (a delayed or readied action carried over from the surprise
+// round).
 func (t *Table) acts(i int) {
 	t.seq++
-	t.f[i].acted = true
-	t.f[i].lastAct = t.seq
+	f := &t.f[i]
+	f.acted = true
+	f.lastAct = t.seq
+	if !t.stdOne || t.g.Opt.SurpriseEndsFlatFooted {
+		f.flatFooted = false
+	}
+}
+
+// firstAction records i as the encounter's first actor if nobody has taken
+// an action yet. It is called where an action starts to take effect (a
+// step of movement, an attack roll, a spell past the readied actions it
+// set off, a counterspell), so a readied action that interrupts the
+// triggering action comes first, and deciding to delay or to ready is never
+// an action.
+func (t *Table) firstAction(i int) {
+	if t.first < 0 {
+		t.first = i
+	}
 }
 
 func (t *Table) logf(format string, args ...any) {

@@ -1,0 +1,91 @@
+package agents_test
+
+import (
+	"strings"
+	"testing"
+
+	_ "simctl/agents"
+	"simctl/rulesets"
+	_ "simctl/rulesets/d20"
+	"simctl/scenarios"
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+// Tests of the d20 policies against the referee: pinned initiative, the
+// decision read from the narration and the outcome.
+
+func d20Play(t *testing.T, file string, data []byte, sets ...string) (sim.Outcome, string, sim.Game) {
+	t.Helper()
+	var ss []scenario.Set
+	for _, s := range sets {
+		set, err := scenario.ParseSet(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss = append(ss, set)
+	}
+	sc, err := scenario.Load(file, data, ss, rulesets.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rulesets.Compile(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	o, _ := sim.Replay(g, 1, 0, &sim.Log{W: &b})
+	return o, b.String(), g
+}
+
+func rosterIndex(t *testing.T, g sim.Game, name string) int {
+	t.Helper()
+	i, ok := sim.RosterIndex(g.Roster(), name)
+	if !ok {
+		t.Fatalf("no %s", name)
+	}
+	return i
+}
+
+// Issue 10 item 21 on the built-in duel: the Fighter, first in the order,
+// delays until the Orc has acted; the Orc takes the first action.
+func TestD20DelayedFighterIsNotFirstActor(t *testing.T) {
+	data, file, _ := scenarios.Read("d20/duel")
+	o, log, g := d20Play(t, file, data, "heroes.Fighter.policy={name: delay, until: Orc}",
+		"heroes.Fighter.initiative_roll=20", "monsters.Orc.initiative_roll=1")
+	acksInOrder(t, log, "Fighter's turn", "Fighter delays until Orc has acted", "Orc's turn", "Orc attacks Fighter",
+		"Fighter takes its delayed action", "Fighter attacks Orc")
+	if f, orc := rosterIndex(t, g, "Fighter"), rosterIndex(t, g, "Orc"); o.FirstInOrder != f || o.FirstActor != orc {
+		t.Errorf("first in order %d, first actor %d; want Fighter %d, Orc %d", o.FirstInOrder, o.FirstActor, f, orc)
+	}
+}
+
+// Issue 10 item 6 with the delay policy: two combatants delaying for each
+// other both act at the end of every round instead of never acting.
+func TestD20MutualDelayPoliciesAct(t *testing.T) {
+	src := `
+name: mutual
+ruleset: d20
+max_rounds: 3
+sides:
+  - name: a
+    combatants:
+      - {name: A, hp: 1000, ac: 10, attacks: [30], damage: 1, crit: none, initiative_roll: 18, policy: {name: delay, until: B}}
+      - {name: B, hp: 1000, ac: 10, attacks: [30], damage: 1, crit: none, initiative_roll: 12, policy: {name: delay, until: A}}
+  - name: b
+    combatants:
+      - {name: K, hp: 1000, ac: 10, attacks: [30], damage: 1, crit: none, initiative_roll: 8}
+`
+	o, log, g := d20Play(t, "mutual.yaml", []byte(src))
+	for _, who := range []string{"A", "B"} {
+		if n := strings.Count(log, who+" takes its delayed action"); n != 3 {
+			t.Errorf("%s took %d delayed actions in 3 rounds, want 3\n%s", who, n, log)
+		}
+	}
+	if strings.Contains(log, "never took its delayed action") {
+		t.Errorf("a delayed action was lost\n%s", log)
+	}
+	if o.Draw != sim.DrawMaxRounds || o.FirstActor != rosterIndex(t, g, "K") {
+		t.Errorf("outcome %+v: want a max_rounds draw, K acting first", o)
+	}
+}
