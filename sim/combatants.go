@@ -58,10 +58,14 @@ type ending struct {
 	set   bool // End was called this encounter
 }
 
-// Hit records that attacker a dealt n hit points of damage to d (the damage
-// as rolled and applied, overkill included, as the side counter DamageDealt
-// counts it). a is -1 for damage without an attacker (bleeding).
-func (c *Counts) Hit(a, d, n int) {
+// Hit records that attacker a, of side s, dealt n hit points of damage to
+// d (the damage as rolled and applied, overkill included): the side's
+// DamageDealt counter and the per-combatant figures in one call, so the
+// two cannot drift apart. a is -1 for damage without an attacker.
+func (c *Counts) Hit(s, a, d, n int) {
+	if a >= 0 {
+		c.V[s*c.N+DamageDealt] += int64(n)
+	}
 	if c.P == nil {
 		return
 	}
@@ -85,15 +89,19 @@ func (c *Counts) Down(d, killer int) {
 	}
 }
 
-// Turn records that i had a turn.
-func (c *Counts) Turn(i int) {
+// Turn records that i, of side s, had a turn (the side's Turns counter
+// too).
+func (c *Counts) Turn(s, i int) {
+	c.V[s*c.N+Turns]++
 	if c.P != nil {
 		c.P[i].Turns++
 	}
 }
 
-// Lost records that i lost an action.
-func (c *Counts) Lost(i int) {
+// Lost records that i, of side s, lost an action (the side's ActionsLost
+// counter too).
+func (c *Counts) Lost(s, i int) {
+	c.V[s*c.N+ActionsLost]++
 	if c.P != nil {
 		c.P[i].ActionsLost++
 	}

@@ -40,17 +40,17 @@ func TestTallyDrawCausesAndFirsts(t *testing.T) {
 func TestTallyEndStates(t *testing.T) {
 	tl := sim.NewTally(twoGame{})
 	c := &tl.Counts
-	c.Hit(0, 2, 7)
-	c.Hit(2, 1, 12)
-	c.Hit(-1, 1, 1) // bleeding: taken, dealt by nobody
+	c.Hit(0, 0, 2, 7)
+	c.Hit(1, 2, 1, 12)
+	c.Hit(1, -1, 1, 1) // bleeding: taken, dealt by nobody
 	c.Down(1, 2)
-	c.Turn(0)
-	c.Lost(0)
+	c.Turn(0, 0)
+	c.Lost(0, 0)
 	c.End(0, 9, sim.Standing)
 	c.End(1, -3, sim.Down)
 	c.End(2, 4, sim.Standing)
 	tl.Record(sim.Outcome{Winner: -1})
-	c.Hit(0, 2, 5)
+	c.Hit(0, 0, 2, 5)
 	c.End(0, 9, sim.Standing)
 	c.End(1, 5, sim.Gone)
 	c.End(2, -1, sim.Down)
@@ -85,10 +85,10 @@ func TestRecordingAllocatesNothing(t *testing.T) {
 	tl := sim.NewTally(twoGame{})
 	c := &tl.Counts
 	if a := testing.AllocsPerRun(100, func() {
-		c.Hit(0, 2, 3)
+		c.Hit(0, 0, 2, 3)
 		c.Down(2, 0)
-		c.Turn(1)
-		c.Lost(1)
+		c.Turn(0, 1)
+		c.Lost(0, 1)
 		c.End(0, 1, sim.Standing)
 		c.End(1, 1, sim.Standing)
 		c.End(2, 0, sim.Down)
@@ -117,13 +117,13 @@ func BenchmarkRecording(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		for k := 0; k < 12; k++ {
-			c.Hit(k%8, (k+4)%8, 7)
+			c.Hit(k%8/4, k%8, (k+4)%8, 7)
 		}
 		for k := 0; k < 4; k++ {
 			c.Down(4+k, k)
 		}
 		for k := 0; k < 20; k++ {
-			c.Turn(k % 8)
+			c.Turn(k%8/4, k%8)
 		}
 		for k := 0; k < 8; k++ {
 			st := sim.Standing

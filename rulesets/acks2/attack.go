@@ -1,7 +1,5 @@
 package acks2
 
-import "simctl/sim"
-
 // attack makes one attack throw of a against d with modifier mod plus
 // bonus (a charge) and applies the damage; it reports whether d was
 // killed. verb narrates it ("attacks", "charges into", ...).
@@ -52,8 +50,7 @@ func (t *Table) mods(d, mod int) string {
 func (t *Table) damage(a, d, dmg int) bool {
 	f := &t.f[d]
 	f.hp -= dmg
-	t.c.Add(t.side(a), sim.DamageDealt, int64(dmg))
-	t.c.Hit(a, d, dmg)
+	t.c.Hit(t.side(a), a, d, dmg)
 	if f.hp > 0 {
 		t.loseReadiness(d, "takes damage")
 		t.disruptCast(d)

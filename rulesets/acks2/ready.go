@@ -184,8 +184,7 @@ func (t *Table) loseReadiness(i int, why string) {
 	if f.ready {
 		f.ready = false
 		t.c.Inc(t.side(i), sim.ReadiesWasted)
-		t.c.Inc(t.side(i), sim.ActionsLost)
-		t.c.Lost(i)
+		t.c.Lost(t.side(i), i)
 		if t.log != nil {
 			t.logf("%s %s: its readied attack is lost", t.name(i), why)
 		}

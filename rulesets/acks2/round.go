@@ -254,8 +254,7 @@ func (t *Table) expireDelays(n int) {
 		}
 		t.stopDelay(i)
 		f.segDone = true
-		t.c.Inc(t.side(i), sim.ActionsLost)
-		t.c.Lost(i)
+		t.c.Lost(t.side(i), i)
 		lost = true
 		if t.log != nil {
 			if f.delayAfter >= 0 {

@@ -7,8 +7,7 @@ import "simctl/sim"
 func (t *Table) segment(i int) {
 	f := &t.f[i]
 	c := &t.g.C[i]
-	t.c.Inc(c.Side, sim.Turns)
-	t.c.Turn(i)
+	t.c.Turn(c.Side, i)
 	if t.log != nil {
 		t.logf("%s's segment (number %d, hp %d)", c.Name, f.number, f.hp)
 	}
@@ -45,8 +44,7 @@ func (t *Table) resume(i int) {
 // segment spent the segment casting; its action is lost (so it is not an
 // action for Outcome.FirstActor).
 func (t *Table) loseSegment(i int) {
-	t.c.Inc(t.side(i), sim.ActionsLost)
-	t.c.Lost(i)
+	t.c.Lost(t.side(i), i)
 	if t.log != nil {
 		t.logf("%s's declared spell was disrupted: no action this segment", t.name(i))
 	}

@@ -1,7 +1,5 @@
 package cavaliers
 
-import "simctl/sim"
-
 // Combat resolution, kept simple and configurable (the source's Yield and
 // Wounds are out of scope, RULES.md §3): the attacker rolls its attack
 // dice, the defender its defence (a fixed number when defence is a
@@ -56,8 +54,7 @@ func (t *Table) attack(a, d int) bool {
 	dmg := max(ca.Damage.Roll(t.r), 0)
 	f := &t.f[d]
 	f.hp -= dmg
-	t.c.Add(ca.Side, sim.DamageDealt, int64(dmg))
-	t.c.Hit(a, d, dmg)
+	t.c.Hit(ca.Side, a, d, dmg)
 	if f.hp <= 0 {
 		f.out = true
 		t.c.Down(d, a)

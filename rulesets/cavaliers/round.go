@@ -77,8 +77,7 @@ func (t *Table) turn(i int) {
 	f := &t.f[i]
 	c := &t.g.C[i]
 	f.acted = true
-	t.c.Inc(c.Side, sim.Turns)
-	t.c.Turn(i)
+	t.c.Turn(c.Side, i)
 	if t.log != nil {
 		t.logf("%s's turn (total %d, hp %d, Area %d, [+] %d)", c.Name, f.total, f.hp, f.area, f.plus)
 	}

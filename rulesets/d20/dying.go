@@ -1,15 +1,12 @@
 package d20
 
-import "simctl/sim"
-
 // damage applies dmg from a to d. Option dying: out-at-0 takes a combatant
 // out at HP <= 0 (and counts a death); srd makes it disabled at 0 and dying
 // below 0 (both out of the fight) and dead at -10.
 func (t *Table) damage(a, d, dmg int) {
 	f := &t.f[d]
 	f.hp -= dmg
-	t.c.Add(t.side(a), sim.DamageDealt, int64(dmg))
-	t.c.Hit(a, d, dmg)
+	t.c.Hit(t.side(a), a, d, dmg)
 	if f.hp > 0 || f.dead {
 		return
 	}

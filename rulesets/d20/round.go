@@ -46,8 +46,7 @@ func (t *Table) turn(i int) {
 		t.head = i
 	}
 	t.actor = i // playRound has t.cur on i already
-	t.c.Inc(c.Side, sim.Turns)
-	t.c.Turn(i)
+	t.c.Turn(c.Side, i)
 	if t.log != nil {
 		t.logf("%s's turn (count %d, hp %d)", c.Name, f.count, f.hp)
 	}
@@ -55,8 +54,7 @@ func (t *Table) turn(i int) {
 	// delayed or readied action, it is lost.
 	if f.delayed {
 		f.delayed = false
-		t.c.Inc(c.Side, sim.ActionsLost)
-		t.c.Lost(i)
+		t.c.Lost(c.Side, i)
 		if t.log != nil {
 			t.logf("%s never took its delayed action: lost", c.Name)
 		}
@@ -64,8 +62,7 @@ func (t *Table) turn(i int) {
 	if f.readied {
 		f.readied = false
 		t.c.Inc(c.Side, sim.ReadiesWasted)
-		t.c.Inc(c.Side, sim.ActionsLost)
-		t.c.Lost(i)
+		t.c.Lost(c.Side, i)
 		if t.log != nil {
 			t.logf("%s's readied action was never triggered: lost", c.Name)
 		}

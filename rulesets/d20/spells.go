@@ -30,15 +30,14 @@ func (t *Table) cast(a, d, s int) {
 		}
 	}
 	if f.out {
-		t.c.Inc(c.Side, sim.ActionsLost)
+		t.c.Lost(c.Side, a)
 		return
 	}
 	// The spell takes effect (or is lost) after the readied actions and
 	// attacks of opportunity it set off, which come first.
 	t.firstAction(a)
 	if lost {
-		t.c.Inc(c.Side, sim.ActionsLost)
-		t.c.Lost(a)
+		t.c.Lost(c.Side, a)
 		return
 	}
 	t.c.Inc(c.Side, sim.Actions)

@@ -2,8 +2,6 @@ package lotm
 
 import (
 	"strconv"
-
-	"simctl/sim"
 )
 
 // Checks. A hit check is d20 + bonus against the target's Physical Defense
@@ -266,8 +264,7 @@ func signed(v int) string {
 func (t *Table) damage(a, d, dmg int) {
 	f := &t.f[d]
 	f.hp -= dmg
-	t.c.Add(t.side(a), sim.DamageDealt, int64(dmg))
-	t.c.Hit(a, d, dmg)
+	t.c.Hit(t.side(a), a, d, dmg)
 	if t.log != nil {
 		t.logf("  %s takes %d damage (hp %d)", t.name(d), dmg, f.hp)
 	}

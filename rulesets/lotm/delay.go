@@ -123,7 +123,7 @@ func (t *Table) fireDelay(d, target int) {
 	f := &t.f[d]
 	f.delayed = false
 	if f.stunned {
-		t.c.Inc(t.side(d), sim.ActionsLost)
+		t.c.Lost(t.side(d), d)
 		if t.log != nil {
 			t.logf("  %s is stunned: its delayed %s action is lost", t.name(d), KindNames[f.delayKind])
 		}

@@ -119,16 +119,14 @@ func (t *Table) turn(i int) {
 	f.turnDone = true
 	saved := t.actor
 	t.actor = i
-	t.c.Inc(c.Side, sim.Turns)
-	t.c.Turn(i)
+	t.c.Turn(c.Side, i)
 	if t.log != nil {
 		t.logf("%s's turn (initiative %d, hp %d)", c.Name, f.count, f.hp)
 	}
 	if f.stunned {
 		// Vital Strike to the head: stunned for 1 round, the turn is lost.
 		f.stunned = false
-		t.c.Inc(c.Side, sim.ActionsLost)
-		t.c.Lost(i)
+		t.c.Lost(c.Side, i)
 		if t.log != nil {
 			t.logf("  %s is stunned and loses its turn", c.Name)
 		}
@@ -301,8 +299,7 @@ func (t *Table) endRound() {
 			continue
 		}
 		f.delayed = false
-		t.c.Inc(t.side(i), sim.ActionsLost)
-		t.c.Lost(i)
+		t.c.Lost(t.side(i), i)
 		if t.log != nil {
 			t.logf("%s's delayed %s never triggered: spent", t.name(i), KindNames[f.delayKind])
 		}
