@@ -255,3 +255,73 @@ func TestValueWholeSteps(t *testing.T) {
 		t.Errorf("bad side: %v", err)
 	}
 }
+
+// TestSwingsMatchDP: the tornado's one-sided swings against the exact
+// differences, and its order by size.
+func TestSwingsMatchDP(t *testing.T) {
+	base := [2]duelist{
+		{hp: 14, ac: 15, init: 1, attack: 4, damage: "1d8+2"},
+		{hp: 15, ac: 13, init: 2, attack: 3, damage: "1d10+1"},
+	}
+	data := []byte(duelYAML(base))
+	sc, err := scenario.Load("duel.yaml", data, nil, rulesets.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var params []experiment.Param
+	steps := map[string]float64{"init": 4, "hp": 2, "ac": 1}
+	for _, name := range []string{"init", "hp", "ac"} {
+		p, err := experiment.NewParam(data, nil, sc, "heroes", name, steps[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		params = append(params, p)
+	}
+	var games []sim.Game
+	for _, sets := range experiment.Games(params) {
+		sc, _ := scenario.Load("duel.yaml", data, sets, rulesets.Schema)
+		g, err := rulesets.Compile(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games = append(games, g)
+	}
+	n := int64(100_000)
+	crn, err := experiment.RunCRN(context.Background(), games, sim.RunConfig{Seed: 3, N: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := experiment.Swings(crn.Wins[0], params, "heroes")
+	var order []string
+	for _, s := range res.Swings {
+		order = append(order, s.Param)
+		f0 := exactWin(base)
+		moved := func(d int) float64 {
+			f := base
+			switch s.Param {
+			case "init":
+				f[0].init += d * 4
+			case "hp":
+				f[0].hp += d * 2
+			case "ac":
+				f[0].ac += d
+			}
+			return exactWin(f)
+		}
+		for _, c := range []struct {
+			what      string
+			got, want float64
+			ci        [2]float64
+		}{{"down", s.Down, moved(-1) - f0, s.DownCI}, {"up", s.Up, moved(1) - f0, s.UpCI}} {
+			se := (c.ci[1] - c.ci[0]) / 2 / 1.959964
+			t.Logf("%-4s %-4s exact %+.5f simulated %+.5f (SE %.5f)", s.Param, c.what, c.want, c.got, se)
+			if math.Abs(c.got-c.want) > 4*se {
+				t.Errorf("%s %s: simulated %+.5f, exact %+.5f: more than 4 SE (%.5f)", s.Param, c.what, c.got, c.want, se)
+			}
+		}
+	}
+	// ±1 AC swings about 5.4 points, ±2 HP about 6.6, ±4 init about 3.
+	if fmt.Sprint(order) != "[hp ac init]" {
+		t.Errorf("tornado order %v, want [hp ac init]", order)
+	}
+}
