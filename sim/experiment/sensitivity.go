@@ -14,8 +14,8 @@ type Swing struct {
 	Param   string     `json:"param"`
 	Step    float64    `json:"step"`
 	WinRate [3]float64 `json:"win_rate"` // at value-step, value, value+step
-	Down    float64    `json:"down"`      // W(value-step) - W(value)
-	Up      float64    `json:"up"`        // W(value+step) - W(value)
+	Down    float64    `json:"down"`     // W(value-step) - W(value)
+	Up      float64    `json:"up"`       // W(value+step) - W(value)
 	DownCI  [2]float64 `json:"down_ci95"`
 	UpCI    [2]float64 `json:"up_ci95"`
 }

@@ -17,9 +17,9 @@ import (
 type TournamentConfig struct {
 	Seed    uint64
 	Workers int
-	First   int64   // encounters in round 1 (default 2,000)
-	Growth  float64 // round-size factor (default 2)
-	Budget  int64   // encounters per candidate at most (default 200,000)
+	First   int64         // encounters in round 1 (default 2,000)
+	Growth  float64       // round-size factor (default 2)
+	Budget  int64         // encounters per candidate at most (default 200,000)
 	Done    *atomic.Int64 // advanced as encounter indices finish (a progress bar)
 }
 
