@@ -55,9 +55,39 @@ func compile(tb testing.TB, name string) sim.Game {
 	return g
 }
 
+// cpuTimer measures the CPU time of the calling goroutine's thread over a
+// benchmark loop. Start locks the goroutine to its thread so the thread
+// clock counts only this loop's work; Stop reports the figures a shared
+// machine can be judged by: CPU ns per op and ops per CPU-second.
+type cpuTimer struct{ start int64 }
+
+func startCPU(b *testing.B) *cpuTimer {
+	runtime.LockOSThread()
+	b.ResetTimer()
+	return &cpuTimer{start: threadCPU()}
+}
+
+// stop ends the measurement and reports cpu-ns/UNIT and UNIT/cpu-s for n
+// units (n = b.N encounters, or turns, ...). It returns the CPU ns used,
+// or -1 where the thread clock is unavailable.
+func (c *cpuTimer) stop(b *testing.B, n float64, unit string) float64 {
+	end := threadCPU()
+	b.StopTimer()
+	runtime.UnlockOSThread()
+	if c.start < 0 || end < 0 || n == 0 {
+		return -1
+	}
+	ns := float64(end - c.start)
+	b.ReportMetric(ns/n, "cpu-ns/"+unit)
+	b.ReportMetric(n/(ns/1e9), unit+"/cpu-s")
+	return ns
+}
+
 // BenchmarkEncounter plays encounters on one goroutine, the way one worker
-// does: one op is one encounter. It reports encounters/s (per core), the
-// random draws per encounter, and allocations per encounter (-benchmem).
+// does: one op is one encounter. It reports encounters per wall second and
+// per CPU-second of the thread (the figure to trust on a shared machine),
+// the random draws per encounter, and allocations per encounter
+// (-benchmem).
 func BenchmarkEncounter(b *testing.B) {
 	for _, name := range standard {
 		b.Run(strings.ReplaceAll(name, "/", "-"), func(b *testing.B) {
@@ -67,30 +97,102 @@ func BenchmarkEncounter(b *testing.B) {
 			var r rng.Stream
 			var draws uint64
 			b.ReportAllocs()
-			b.ResetTimer()
+			cpu := startCPU(b)
 			for i := 0; i < b.N; i++ {
 				r.Seed(1, uint64(i))
 				tally.Record(table.Play(&r, &tally.Counts, nil))
 				draws += r.Draws()
 			}
-			b.StopTimer()
+			cpu.stop(b, float64(b.N), "enc")
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "enc/s")
 			b.ReportMetric(float64(draws)/float64(b.N), "draws/enc")
 		})
 	}
 }
 
-// BenchmarkDraw is the cost of one random draw as the rulesets make it (a
-// d20): the floor under an encounter is draws/enc x this.
-func BenchmarkDraw(b *testing.B) {
-	r := rng.New(1, 1)
-	s := 0
-	for i := 0; i < b.N; i++ {
-		s += r.D20()
+// BenchmarkFloor is the floor under the headline: per op, the stream is
+// seeded the way the runner seeds it and then makes the headline's mean
+// number of d20 draws, and nothing else. The headline's cpu-ns/enc divided
+// by this one's is how far the referee is from its random numbers alone.
+func BenchmarkFloor(b *testing.B) {
+	g := compile(b, "d20-4v4")
+	table := g.NewTable()
+	tally := sim.NewTally(g)
+	var r rng.Stream
+	var draws uint64
+	const sample = 20000
+	for i := 0; i < sample; i++ {
+		r.Seed(1, uint64(i))
+		table.Play(&r, &tally.Counts, nil)
+		draws += r.Draws()
 	}
-	if s == 0 {
+	perEnc := int((draws + sample/2) / sample)
+	b.ReportAllocs()
+	sum := 0
+	cpu := startCPU(b)
+	for i := 0; i < b.N; i++ {
+		r.Seed(1, uint64(i))
+		for k := 0; k < perEnc; k++ {
+			sum += r.D20()
+		}
+	}
+	cpu.stop(b, float64(b.N), "enc")
+	if sum == 0 {
 		b.Fatal("no draws")
 	}
+	b.ReportMetric(float64(perEnc), "draws/enc")
+}
+
+// BenchmarkPartySize plays d20 N-vs-N melee (the headline's fighters and
+// orcs, N copies a side) for N = 1..32 and reports the CPU cost per turn:
+// with per-turn work independent of party size the figure stays flat, and
+// the 32-vs-32 / 4-vs-4 ratio is the target's measure (1.3x at most).
+func BenchmarkPartySize(b *testing.B) {
+	for _, n := range []int{1, 2, 4, 8, 16, 32} {
+		b.Run(fmt.Sprintf("%dv%d", n, n), func(b *testing.B) {
+			g := compileText(b, partyScenario(n))
+			table := g.NewTable()
+			tally := sim.NewTally(g)
+			var r rng.Stream
+			b.ReportAllocs()
+			cpu := startCPU(b)
+			for i := 0; i < b.N; i++ {
+				r.Seed(1, uint64(i))
+				tally.Record(table.Play(&r, &tally.Counts, nil))
+			}
+			turns := float64(tally.Counts.Get(0, sim.Turns) + tally.Counts.Get(1, sim.Turns))
+			cpu.stop(b, turns, "turn")
+			b.ReportMetric(turns/float64(b.N), "turns/enc")
+		})
+	}
+}
+
+// partyScenario is the headline with n combatants a side.
+func partyScenario(n int) string {
+	return fmt.Sprintf(`name: d20 %[1]d-vs-%[1]d melee
+ruleset: d20
+max_rounds: 100
+sides:
+  - name: heroes
+    combatants:
+      - {name: Fighter, count: %[1]d, hp: 3d10+6, ac: 17, dex_ac: 1, init: 1, attacks: [6, 1], damage: 1d8+3, crit: 19-20/x2}
+  - name: orcs
+    combatants:
+      - {name: Orc, count: %[1]d, hp: 3d8+6, ac: 14, dex_ac: 0, init: 0, attacks: [5], damage: 1d12+3, crit: 20/x3}
+`, n)
+}
+
+func compileText(tb testing.TB, text string) sim.Game {
+	tb.Helper()
+	sc, err := scenario.Load("party.yaml", []byte(text), nil, rulesets.Schema)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := rulesets.Compile(sc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
 }
 
 // BenchmarkScaling runs the headline scenario through the parallel runner

@@ -285,3 +285,8 @@ func ipow(x float64, e int) float64 {
 	}
 	return r
 }
+
+// Plus returns the expression with k added to its constant: "3d10+6" plus 1
+// is "3d10+7". Experiments that step a dice-valued field (hit points,
+// damage) up and down use it.
+func (e Expr) Plus(k int) Expr { return newExpr(e.terms, e.k+k) }

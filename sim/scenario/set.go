@@ -35,26 +35,72 @@ func (s Set) apply(root *yaml.Node, rep *Reporter) error {
 	if len(val.Content) > 0 {
 		v = val.Content[0]
 	}
-	mark := func(n *yaml.Node) { rep.markSet(n, s.String()) }
-	if root.Kind != yaml.MappingNode {
-		return fmt.Errorf("the scenario is not a mapping")
+	n, rest, err := resolve(root, s.Path)
+	if err != nil {
+		return err
 	}
-	parts := strings.Split(s.Path, ".")
+	return setIn(n, rest, v, func(n *yaml.Node) { rep.markSet(n, s.String()) })
+}
+
+// ValueAt returns the YAML text of the field that PATH (as in --set)
+// addresses in the scenario data after sets are applied, and false when
+// the field is not written there (its default applies). Experiments that
+// step a field up and down (exchange rates, sensitivity) read its current
+// value with it.
+func ValueAt(data []byte, sets []Set, path string) (string, bool, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
+		return "", false, fmt.Errorf("the scenario is not YAML")
+	}
+	root := doc.Content[0]
+	rep := &Reporter{}
+	for _, s := range sets {
+		if err := s.apply(root, rep); err != nil {
+			return "", false, fmt.Errorf("--set %s: %v", s, err)
+		}
+	}
+	n, rest, err := resolve(root, path)
+	if err != nil {
+		return "", false, err
+	}
+	for _, p := range rest {
+		if n = lookupKey(n, p); n == nil {
+			return "", false, nil
+		}
+	}
+	if n.Kind == yaml.ScalarNode {
+		return n.Value, true, nil
+	}
+	out, err := yaml.Marshal(n)
+	if err != nil {
+		return "", false, err
+	}
+	return strings.TrimSpace(string(out)), true, nil
+}
+
+// resolve finds where PATH starts inside the document: the root for a
+// top-level field, a side's node for a side field, a combatant's node for a
+// combatant field, with the remaining path segments below it.
+func resolve(root *yaml.Node, path string) (*yaml.Node, []string, error) {
+	if root.Kind != yaml.MappingNode {
+		return nil, nil, fmt.Errorf("the scenario is not a mapping")
+	}
+	parts := strings.Split(path, ".")
 	for _, p := range parts {
 		if p == "" {
-			return fmt.Errorf("empty segment in path %q", s.Path)
+			return nil, nil, fmt.Errorf("empty segment in path %q", path)
 		}
 	}
 	top := parts[0]
 	for _, f := range topFields {
 		if top == f {
-			return setIn(root, parts, v, mark)
+			return root, parts, nil
 		}
 	}
 	// A side by name.
 	sides := lookupKey(root, "sides")
 	if sides == nil || sides.Kind != yaml.SequenceNode {
-		return fmt.Errorf("no sides to address")
+		return nil, nil, fmt.Errorf("no sides to address")
 	}
 	var names []string
 	for _, sn := range sides.Content {
@@ -64,12 +110,12 @@ func (s Set) apply(root *yaml.Node, rep *Reporter) error {
 			continue
 		}
 		if len(parts) == 1 {
-			return fmt.Errorf("%q is a side; name a field, e.g. %s.aware=false", top, top)
+			return nil, nil, fmt.Errorf("%q is a side; name a field, e.g. %s.aware=false", top, top)
 		}
 		// A common side field, or a ruleset's side field the file already
 		// has (blocks_exits in lotm, for example).
 		if isSideField(parts[1]) || parts[1] != "combatants" && lookupKey(sn, parts[1]) != nil {
-			return setIn(sn, parts[1:], v, mark)
+			return sn, parts[1:], nil
 		}
 		cs := lookupKey(sn, "combatants")
 		var cnames []string
@@ -79,17 +125,17 @@ func (s Set) apply(root *yaml.Node, rep *Reporter) error {
 				cnames = append(cnames, cname)
 				if cname == parts[1] {
 					if len(parts) == 2 {
-						return fmt.Errorf("%q is a combatant; name a field, e.g. %s.%s.init=4", parts[1], top, parts[1])
+						return nil, nil, fmt.Errorf("%q is a combatant; name a field, e.g. %s.%s.init=4", parts[1], top, parts[1])
 					}
-					return setIn(cn, parts[2:], v, mark)
+					return cn, parts[2:], nil
 				}
 			}
 		}
-		return fmt.Errorf("side %q has no combatant or field %q%s (combatants: %s; side fields: %s)",
+		return nil, nil, fmt.Errorf("side %q has no combatant or field %q%s (combatants: %s; side fields: %s)",
 			top, parts[1], didYouMean(parts[1], append(cnames, settableSideFields()...)),
 			strings.Join(cnames, ", "), strings.Join(settableSideFields(), ", "))
 	}
-	return fmt.Errorf("%q is neither a top-level field nor a side%s (top-level fields: %s; sides: %s)",
+	return nil, nil, fmt.Errorf("%q is neither a top-level field nor a side%s (top-level fields: %s; sides: %s)",
 		top, didYouMean(top, append(append([]string(nil), topFields...), names...)),
 		strings.Join(topFields, ", "), strings.Join(names, ", "))
 }

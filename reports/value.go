@@ -1,0 +1,232 @@
+package reports
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"simctl/sim/experiment"
+	"simctl/stats"
+)
+
+// Value is the document `simctl value` writes: each parameter's marginal
+// effect on one side's win rate, the exchange rates between them, and the
+// one-at-a-time swings (the tornado), all from one run on common random
+// numbers. Joint holds the exact sums every figure comes from.
+type Value struct {
+	Kind        string              `json:"kind"` // "value"
+	Scenario    string              `json:"scenario"`
+	File        string              `json:"file"`
+	Ruleset     string              `json:"ruleset"`
+	Seed        uint64              `json:"seed"`
+	Version     string              `json:"version"`
+	Command     string              `json:"command,omitempty"`
+	Sets        []string            `json:"sets,omitempty"`
+	Side        string              `json:"side"`
+	Encounters  int64               `json:"encounters"`
+	Params      []ValueParam        `json:"params"`
+	Effects     []experiment.Effect `json:"effects"`
+	Rates       []experiment.Rate   `json:"rates"`
+	Swings      []experiment.Swing  `json:"swings"`
+	Warnings    []string            `json:"warnings,omitempty"`
+	Interrupted bool                `json:"interrupted,omitempty"`
+	Elapsed     float64             `json:"elapsed_seconds"`
+	Joint       stats.Joint         `json:"joint"`
+}
+
+// ValueParam records what a parameter moved: the --set overrides of its
+// down and up steps.
+type ValueParam struct {
+	Name string   `json:"name"`
+	Step float64  `json:"step"`
+	Down []string `json:"down"`
+	Up   []string `json:"up"`
+}
+
+// NewValue fills the figures of v from the experiment's joint win
+// indicators of v.Side (v's header fields are the caller's).
+func NewValue(v *Value, j stats.Joint, params []experiment.Param) {
+	v.Kind = "value"
+	res := experiment.Analyse(j, params, v.Side)
+	v.Encounters, v.Effects, v.Rates, v.Warnings, v.Joint = j.N, res.Effects, res.Rates, res.Warnings, j
+	v.Swings = experiment.Swings(j, params, v.Side).Swings
+	v.Params = nil
+	for _, p := range params {
+		vp := ValueParam{Name: p.Name, Step: p.Step}
+		for _, s := range p.Down {
+			vp.Down = append(vp.Down, s.String())
+		}
+		for _, s := range p.Up {
+			vp.Up = append(vp.Up, s.String())
+		}
+		v.Params = append(v.Params, vp)
+	}
+	if v.Interrupted {
+		v.Warnings = append(v.Warnings, "interrupted: the figures cover only the encounters that finished")
+	}
+}
+
+// Write renders the value tables in format f: effects, exchange rates,
+// and the tornado's swings.
+func (v *Value) Write(w io.Writer, f Format) error {
+	switch f {
+	case JSON:
+		return writeJSON(w, v)
+	case CSV:
+		return v.effectTable().csv(w)
+	}
+	md := f == Markdown
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s), seed %d: what each parameter of %s is worth, %s encounters on common random numbers\n\n",
+		v.Scenario, v.Ruleset, v.Seed, v.Side, thousands(v.Encounters))
+	render := func(t *table) {
+		if md {
+			t.markdown(&b)
+		} else {
+			t.text(&b)
+		}
+		b.WriteString("\n")
+	}
+	render(v.effectTable())
+	if len(v.Effects) > 1 {
+		b.WriteString("Exchange rates (Fieller 95% intervals; the effects share the dice, so their correlation is in the interval):\n\n")
+		render(v.rateTable())
+	}
+	b.WriteString("One at a time (tornado), largest swing first, paired 95% intervals:\n\n")
+	render(v.swingTable())
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	footnotes(w, v.Warnings, md)
+	return nil
+}
+
+func (v *Value) effectTable() *table {
+	t := &table{header: []string{"param", "step", "win at -step", "win", "win at +step", "per unit", "95% CI"}, left: 1}
+	for _, e := range v.Effects {
+		t.add(e.Param, strconv.FormatFloat(e.Step, 'f', -1, 64), pct(e.WinRate[0]), pct(e.WinRate[1]), pct(e.WinRate[2]),
+			signedPP(e.PerUnit), ppCI(e.CI95[0], e.CI95[1]))
+	}
+	return t
+}
+
+func (v *Value) rateTable() *table {
+	t := &table{header: []string{"1 unit of", "is worth", "95% CI"}, left: 2}
+	for _, r := range v.Rates {
+		ci := "no finite interval"
+		if r.Bounded {
+			ci = fmt.Sprintf("[%s, %s]", ratio(r.CI95[0]), ratio(r.CI95[1]))
+		}
+		t.add(r.A, ratio(r.Value)+" "+r.B, ci)
+	}
+	return t
+}
+
+func (v *Value) swingTable() *table {
+	t := &table{header: []string{"param", "step", "down", "95% CI", "up", "95% CI"}, left: 1}
+	for _, s := range v.Swings {
+		t.add(s.Param, strconv.FormatFloat(s.Step, 'f', -1, 64), signedPP(s.Down), ppCI(s.DownCI[0], s.DownCI[1]),
+			signedPP(s.Up), ppCI(s.UpCI[0], s.UpCI[1]))
+	}
+	return t
+}
+
+func ratio(f float64) string {
+	switch {
+	case math.IsInf(f, 0) || math.IsNaN(f):
+		return "—"
+	case math.Abs(f) >= 100:
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	case math.Abs(f) >= 10:
+		return strconv.FormatFloat(f, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(f, 'f', 2, 64)
+}
+
+// TornadoFigure draws the one-at-a-time swings: for each parameter, the
+// change in the side's win rate when it steps down (left of zero when it
+// hurts) and up, with paired 95% intervals, largest swing at the top.
+func TornadoFigure(v *Value) (*Figure, error) {
+	if v.Encounters == 0 || len(v.Swings) == 0 {
+		return nil, ErrNoData
+	}
+	p := newPlot(fmt.Sprintf("Sensitivity of the %s win rate\n%s, seed %d, %s encounters on common random numbers", v.Side, v.Scenario, v.Seed, thousands(v.Encounters)),
+		"change in win rate (percentage points, paired 95% CI)", "")
+	var hb hbars
+	names := make([]string, len(v.Swings))
+	for i, s := range v.Swings {
+		y := float64(len(v.Swings) - 1 - i) // largest at the top
+		names[len(v.Swings)-1-i] = fmt.Sprintf("%s ±%s", s.Param, strconv.FormatFloat(s.Step, 'f', -1, 64))
+		hb = append(hb,
+			hbar{Y: y - 0.17, H: 0.32, X: 100 * s.Down, Lo: 100 * s.DownCI[0], Hi: 100 * s.DownCI[1], Color: SideColors[1]},
+			hbar{Y: y + 0.17, H: 0.32, X: 100 * s.Up, Lo: 100 * s.UpCI[0], Hi: 100 * s.UpCI[1], Color: SideColors[0]})
+	}
+	p.Add(vline{X: 0, Style: draw.LineStyle{Color: ink, Width: vg.Points(0.75)}}, hb)
+	p.NominalY(names...)
+	p.Y.Min, p.Y.Max = -0.6, float64(len(names))-0.4
+	p.X.Tick.Marker = niceTicks{}
+	p.Legend.Add("step down", swatch{SideColors[1]})
+	p.Legend.Add("step up", swatch{SideColors[0]})
+	p.Legend.Top, p.Legend.Left = false, false
+	h := vg.Length(1.6+0.55*float64(len(names))) * vg.Inch
+	f := &Figure{Name: "tornado", W: 8 * vg.Inch, H: h,
+		Caption: fmt.Sprintf("For each parameter, the change in the %s win rate when it steps down (orange) and up (blue) from the scenario's value, with paired 95%% intervals; largest swing at the top.", v.Side)}
+	f.draw = single(p)
+	return f, nil
+}
+
+// hbar is one horizontal bar from 0 to X with an interval whisker.
+type hbar struct {
+	Y, H, X, Lo, Hi float64
+	Color           color.Color
+}
+
+type hbars []hbar
+
+// Plot implements plot.Plotter.
+func (bs hbars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	whisker := draw.LineStyle{Color: ink, Width: vg.Points(1)}
+	for _, b := range bs {
+		y0, y1 := trY(b.Y-b.H/2), trY(b.Y+b.H/2)
+		x0, x1 := trX(0), trX(b.X)
+		pts := []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+		c.FillPolygon(b.Color, c.ClipPolygonXY(pts))
+		ym, cap := trY(b.Y), (y1-y0)/4
+		lo, hi := trX(b.Lo), trX(b.Hi)
+		c.StrokeLines(whisker, c.ClipLinesXY([]vg.Point{{X: lo, Y: ym}, {X: hi, Y: ym}})...)
+		c.StrokeLines(whisker, c.ClipLinesXY([]vg.Point{{X: lo, Y: ym - cap}, {X: lo, Y: ym + cap}})...)
+		c.StrokeLines(whisker, c.ClipLinesXY([]vg.Point{{X: hi, Y: ym - cap}, {X: hi, Y: ym + cap}})...)
+	}
+}
+
+// DataRange implements plot.DataRanger.
+func (bs hbars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, ymin = 0, math.Inf(1)
+	xmax, ymax = 0, math.Inf(-1)
+	for _, b := range bs {
+		xmin, xmax = math.Min(xmin, math.Min(b.X, b.Lo)), math.Max(xmax, math.Max(b.X, b.Hi))
+		ymin, ymax = math.Min(ymin, b.Y-b.H/2), math.Max(ymax, b.Y+b.H/2)
+	}
+	return
+}
+
+// vline is a vertical reference line across the data area.
+type vline struct {
+	X     float64
+	Style draw.LineStyle
+}
+
+// Plot implements plot.Plotter.
+func (l vline) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	x := trX(l.X)
+	c.StrokeLines(l.Style, c.ClipLinesX([]vg.Point{{X: x, Y: c.Min.Y}, {X: x, Y: c.Max.Y}})...)
+}

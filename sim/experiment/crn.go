@@ -1,0 +1,140 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"simctl/sim"
+	"simctl/sim/rng"
+	"simctl/stats"
+)
+
+// CRN is what RunCRN accumulates: each option's own tally, and for each
+// side s the joint win indicators of all options on the same encounters
+// (x_k = 1 when side s won under option k), with their exact cross sums.
+type CRN struct {
+	Tallies []*sim.Tally
+	Wins    [2]stats.Joint
+}
+
+// Paired is option k against option 0 (the baseline) for side s.
+func (c *CRN) Paired(k, s int) stats.Paired { return c.Wins[s].Paired(k, 0) }
+
+func newCRN(games []sim.Game) *CRN {
+	c := &CRN{Tallies: make([]*sim.Tally, len(games))}
+	for k, g := range games {
+		c.Tallies[k] = sim.NewTally(g)
+	}
+	c.Wins = [2]stats.Joint{stats.NewJoint(len(games)), stats.NewJoint(len(games))}
+	return c
+}
+
+func (c *CRN) merge(o *CRN) {
+	for k := range c.Tallies {
+		c.Tallies[k].Merge(o.Tallies[k])
+	}
+	c.Wins[0].Merge(&o.Wins[0])
+	c.Wins[1].Merge(&o.Wins[1])
+}
+
+// crnChunk is how many consecutive encounter indices a worker claims: one
+// chunk costs len(games) encounters each, so it is smaller than sim.Run's.
+const crnChunk = 1024
+
+// RunCRN plays encounters cfg.Start..cfg.Start+cfg.N-1 of every game on
+// common random numbers: for each encounter index i, every game's table
+// plays from a stream seeded (cfg.Seed, i), the same stream sim.Run uses.
+// So each option's tally is exactly what `simctl run` makes of it with
+// that seed, and differences between options cancel the luck they share.
+// On cancellation the finished chunks are returned with ctx's error; a
+// panic in a ruleset is returned as an error naming option and encounter.
+func RunCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig) (*CRN, error) {
+	if len(games) == 0 {
+		panic("experiment: RunCRN with no games")
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if n := (cfg.N + crnChunk - 1) / crnChunk; int64(workers) > n && n > 0 {
+		workers = int(n)
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var next atomic.Int64
+	parts := make([]*CRN, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			parts[w] = newCRN(games)
+			if errs[w] = crnWork(wctx, games, cfg, &next, parts[w]); errs[w] != nil {
+				cancel()
+			}
+		}(w)
+	}
+	wg.Wait()
+	total := newCRN(games)
+	var err error
+	for w, p := range parts {
+		total.merge(p)
+		if err == nil && errs[w] != nil {
+			err = errs[w]
+		}
+	}
+	if err == nil && total.Tallies[0].Encounters < max(cfg.N, 0) {
+		err = ctx.Err()
+	}
+	return total, err
+}
+
+func crnWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *atomic.Int64, acc *CRN) (err error) {
+	tables := make([]sim.Table, len(games))
+	for k, g := range games {
+		tables[k] = g.NewTable()
+	}
+	won := [2][]int64{make([]int64, len(games)), make([]int64, len(games))}
+	var r rng.Stream
+	var cur int64 = -1
+	opt := 0
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error in option %d, encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d and that option's --set",
+				opt, cur, cfg.Seed, p, cfg.Seed, cur)
+		}
+	}()
+	for {
+		if ctx.Err() != nil {
+			return nil
+		}
+		lo := next.Add(crnChunk) - crnChunk
+		if lo >= cfg.N {
+			return nil
+		}
+		hi := min(lo+crnChunk, cfg.N)
+		for i := lo; i < hi; i++ {
+			cur = cfg.Start + i
+			for k := range tables {
+				opt = k
+				r.Seed(cfg.Seed, uint64(cur))
+				t := acc.Tallies[k]
+				out := tables[k].Play(&r, &t.Counts, nil)
+				t.Record(out)
+				won[0][k], won[1][k] = 0, 0
+				if out.Winner >= 0 {
+					won[out.Winner][k] = 1
+				}
+			}
+			acc.Wins[0].Add(won[0])
+			acc.Wins[1].Add(won[1])
+		}
+		if cfg.Done != nil {
+			cfg.Done.Add(hi - lo)
+		}
+	}
+}

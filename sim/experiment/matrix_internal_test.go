@@ -1,0 +1,48 @@
+package experiment
+
+import (
+	"math"
+	"testing"
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestSolveZeroSum(t *testing.T) {
+	// Rock-paper-scissors as win rates: a win 1, a loss 0, a tie 1/2. The
+	// unique equilibrium is uniform for both, value 1/2.
+	rps := [][]float64{{0.5, 0, 1}, {1, 0.5, 0}, {0, 1, 0.5}}
+	eq, err := solveZeroSum(rps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if !near(eq.RowWeights[i], 1.0/3) || !near(eq.ColWeights[i], 1.0/3) {
+			t.Errorf("RPS weights %v %v, want uniform", eq.RowWeights, eq.ColWeights)
+		}
+	}
+	if !near(eq.Value, 0.5) {
+		t.Errorf("RPS value %v, want 0.5", eq.Value)
+	}
+	// A 2x2 game without a saddle point: [[a b] [c d]] with the closed form
+	// x1 = (d-c)/(a-b-c+d), y1 = (d-b)/(a-b-c+d), v = (ad-bc)/(a-b-c+d).
+	a, b, c, d := 0.7, 0.2, 0.3, 0.6
+	eq, err = solveZeroSum([][]float64{{a, b}, {c, d}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	den := a - b - c + d
+	if !near(eq.RowWeights[0], (d-c)/den) || !near(eq.ColWeights[0], (d-b)/den) || !near(eq.Value, (a*d-b*c)/den) {
+		t.Errorf("2x2: %+v, want x1 %v y1 %v v %v", eq, (d-c)/den, (d-b)/den, (a*d-b*c)/den)
+	}
+	// A saddle point: row 1 column 0 (0.6 is its row's minimum and its
+	// column's maximum). A plausible wrong solver, maximin over pure
+	// strategies of the column player's view, would still find it; the
+	// mixed cases above are what it would miss.
+	eq, err = solveZeroSum([][]float64{{0.3, 0.9}, {0.6, 0.8}, {0.1, 0.95}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(eq.RowWeights[1], 1) || !near(eq.ColWeights[0], 1) || !near(eq.Value, 0.6) {
+		t.Errorf("saddle: %+v", eq)
+	}
+}
