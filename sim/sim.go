@@ -117,6 +117,9 @@ var BaseCounters = []string{
 type Counts struct {
 	N int // counters per side
 	V []int64
+	// Rules counts tactics rule events (RuleGame.RuleCounters), separate
+	// from the per-side counters; nil when the game has no tactics.
+	Rules []int64
 }
 
 // NewCounts allocates counters for two sides.
@@ -132,7 +135,14 @@ func (c *Counts) Inc(s, k int) { c.V[s*c.N+k]++ }
 func (c *Counts) Get(s, k int) int64 { return c.V[s*c.N+k] }
 
 // Reset zeroes every counter.
-func (c *Counts) Reset() { clear(c.V) }
+func (c *Counts) Reset() { clear(c.V); clear(c.Rules) }
+
+// Rule adds one to tactics counter k (an index into RuleCounters).
+func (c *Counts) Rule(k int) {
+	if k < len(c.Rules) {
+		c.Rules[k]++
+	}
+}
 
 // RulesDoc is the self-description printed by `simctl rules NAME`.
 type RulesDoc struct {

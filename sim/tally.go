@@ -22,11 +22,15 @@ type Tally struct {
 
 // NewTally returns an empty tally shaped for game.
 func NewTally(g Game) *Tally {
-	return &Tally{
+	t := &Tally{
 		Rounds:     stats.NewHist(g.MaxRounds() + 1),
 		Counts:     NewCounts(len(g.Counters())),
 		FirstActor: make([]int64, len(g.Roster())),
 	}
+	if rc := ruleCounters(g); len(rc) > 0 {
+		t.Counts.Rules = make([]int64, len(rc))
+	}
+	return t
 }
 
 // Record adds one encounter's outcome (its counters were added by the
@@ -50,7 +54,7 @@ func (t *Tally) Record(o Outcome) {
 
 // Merge adds o into t. It panics if the tallies come from different games.
 func (t *Tally) Merge(o *Tally) {
-	if len(t.Counts.V) != len(o.Counts.V) || len(t.FirstActor) != len(o.FirstActor) {
+	if len(t.Counts.V) != len(o.Counts.V) || len(t.FirstActor) != len(o.FirstActor) || len(t.Counts.Rules) != len(o.Counts.Rules) {
 		panic(fmt.Sprintf("sim: merging tallies of different shapes (%d/%d counters, %d/%d combatants)",
 			len(t.Counts.V), len(o.Counts.V), len(t.FirstActor), len(o.FirstActor)))
 	}
@@ -64,6 +68,9 @@ func (t *Tally) Merge(o *Tally) {
 	t.Rounds.Merge(&o.Rounds)
 	for i, v := range o.Counts.V {
 		t.Counts.V[i] += v
+	}
+	for i, v := range o.Counts.Rules {
+		t.Counts.Rules[i] += v
 	}
 	for i, v := range o.FirstActor {
 		t.FirstActor[i] += v
