@@ -528,7 +528,9 @@ func parseReady(d *scenario.Decoder, g *d20.Game, self int, rest string, t tacti
 // spellArg resolves "any" (-1) or one of self's spells.
 func spellArg(g *d20.Game, self int, name string) (int, bool) {
 	if name == "any" {
-		return -1, len(g.C[self].Spells) > 0
+		// Any spell with a use left: with none, the decision always falls
+		// through, so library tactics fit casters and non-casters alike.
+		return -1, true
 	}
 	i, msg := resolveD20(g, self, tactics.SpellArg, name)
 	return i, msg == ""
@@ -571,6 +573,10 @@ func parseD20Target(d *scenario.Decoder, g *d20.Game, self int, s string, t tact
 		if c.Side != g.C[self].Side && j != self {
 			enemies = append(enemies, c.Name)
 		}
+	}
+	if i, ok := g.Index(s); ok && g.C[i].Side == g.C[self].Side {
+		d.Errorf(t.Node, t.Path, "%q is on %s's side; a target is an enemy: a selector (%s) or an enemy's name (%s)", s, g.C[self].Name, strings.Join(selectors, ", "), strings.Join(enemies, ", "))
+		return tg, false
 	}
 	d.Errorf(t.Node, t.Path, "unknown target %q%s; a target is a selector (%s), optionally followed by \"in reach\", or an enemy's name (%s)",
 		s, scenario.Suggest(s, append(append([]string(nil), selectors...), enemies...)), strings.Join(selectors, ", "), strings.Join(enemies, ", "))

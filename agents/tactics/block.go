@@ -50,6 +50,10 @@ type Text struct {
 	Lib  bool // from a library tactic: Node is the user's tactics: node, columns do not apply
 }
 
+// AllMoments are the moments of decision of every ruleset, so a block that
+// names one its ruleset lacks is told so rather than "unknown field".
+var AllMoments = []string{"turn", "before_initiative", "reactions"}
+
 // Library finds a library tactic by name: its YAML block.
 type Library func(name string) (*yaml.Node, bool)
 
@@ -104,7 +108,16 @@ func ReadBlock(d *scenario.Decoder, n *yaml.Node, path, ruleset string, moments 
 	}
 	ok := true
 	user := b.Node
-	keys := d.Mapping(n, path, append([]string{"params"}, moments...))
+	valid := append([]string{"params"}, moments...)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		if indexOf(AllMoments, k) >= 0 && indexOf(moments, k) < 0 {
+			d.Errorf(n.Content[i], path+"."+k, "%s has no %s moment (its book offers no such decision); %s offers: %s", ruleset, k, ruleset, strings.Join(moments, ", "))
+			valid = append(valid, k) // reported here, not as an unknown field
+			ok = false
+		}
+	}
+	keys := d.Mapping(n, path, valid)
 	if pn := keys["params"]; pn != nil {
 		ok = b.readParams(d, pn, path+".params", overrides == nil) && ok
 	}
@@ -113,7 +126,7 @@ func ReadBlock(d *scenario.Decoder, n *yaml.Node, path, ruleset string, moments 
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		name := n.Content[i].Value
-		if name == "params" || keys[name] == nil {
+		if name == "params" || keys[name] == nil || indexOf(moments, name) < 0 {
 			continue
 		}
 		m, mok := readMoment(d, keys[name], path+"."+name, name)
@@ -138,7 +151,7 @@ func ReadBlock(d *scenario.Decoder, n *yaml.Node, path, ruleset string, moments 
 			}
 		}
 	}
-	if len(b.Moments) == 0 {
+	if len(b.Moments) == 0 && ok {
 		d.Errorf(n, path, "no rules: give at least one moment (%s:) with a list of rules", strings.Join(moments, ":, "))
 		ok = false
 	}
@@ -250,7 +263,7 @@ func (b *Block) drop(name string) {
 
 // ParamNames lists every parameter, numbers and names.
 func (b *Block) ParamNames() []string {
-	var out []string
+	out := append([]string(nil), b.required...)
 	for _, p := range b.Params {
 		out = append(out, p.Name)
 	}

@@ -108,11 +108,11 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			if cs.Tactics != nil {
 				tn, tpath = cs.Tactics, cs.Path+".tactics"
 				if cs.Policy.Name != "" {
-					d.Errorf(cs.Policy.Node, cs.Path+".policy", "give policy: or tactics:, not both")
+					d.Warnf(cs.Policy.Node, cs.Path+".policy", "ignored: tactics: decides for this combatant")
 				}
 			}
 			if side.Tactics != nil && side.Policy.Name != "" {
-				d.Errorf(side.Policy.Node, side.Path+".policy", "give policy: or tactics:, not both")
+				d.Warnf(side.Policy.Node, side.Path+".policy", "ignored: tactics: decides for this side")
 			}
 			for k := 1; k <= cs.Count; k++ {
 				c := base
