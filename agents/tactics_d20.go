@@ -155,16 +155,17 @@ const (
 	numWhy
 )
 
+// whyText: short, for the table; docs/tactics.md explains each.
 var whyText = [numWhy]string{
 	"no enemy matches the target",
 	"no use of the spell left",
-	"no charge possible (the target is not 10 ft to twice its speed away, or it has no target)",
-	"no full attack possible (target beyond a 5-foot step, surprise round, or a single attack)",
-	"the combatant it waits for is out of the fight",
-	"the combatant it waits for has already acted this round",
+	"no charge possible",
+	"no full attack possible",
+	"the one it waits for is out",
+	"the one it waits for has acted",
 	"this turn is its delayed action",
 	"that count is not below its own",
-	"no enemy has a spell left that it can counter",
+	"nothing to counter",
 }
 
 type d20Do struct {
@@ -265,6 +266,12 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 			cr.target, okT = parseD20Target(d, g, self, tgText, r.Target, cr.do.kind)
 			if !okDo || !okT {
 				failed = true
+				continue
+			}
+			if (cr.do.kind == doCast || cr.do.kind == doReady && cr.do.action == d20.ReadyCast) && len(g.C[self].Spells) == 0 {
+				// "cast any" (library tactics) on a combatant without
+				// spells: a rule that could never fire, left out so it
+				// adds no noise to the counts.
 				continue
 			}
 			label := r.Name

@@ -110,6 +110,9 @@ func TestD20LibraryMatchesGoPolicies(t *testing.T) {
 			var sets []scenario.Set
 			for _, side := range sc.Sides {
 				for _, cs := range side.Combatants {
+					if cs.Tactics != nil || side.Tactics != nil {
+						continue // already tactics: the same in both runs
+					}
 					spec := side.Policy
 					if cs.Policy.Name != "" {
 						spec = cs.Policy
@@ -127,7 +130,7 @@ func TestD20LibraryMatchesGoPolicies(t *testing.T) {
 			if tacT.Counts.Rules == nil {
 				t.Fatal("the tactics run has no rule counters")
 			}
-			tacT.Counts.Rules = nil
+			tacT.Counts.Rules, goT.Counts.Rules = nil, nil
 			if !reflect.DeepEqual(goT, tacT) {
 				t.Errorf("tactics differ from the Go policies with %v:\ngo      %+v\ntactics %+v", sets, goT, tacT)
 			}

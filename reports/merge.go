@@ -78,6 +78,10 @@ func Merge(rs []*Result) (*Result, error) {
 		for i, v := range r.Raw.FirstActor {
 			raw.FirstActor[i] += v
 		}
+		var err error
+		if raw.Tactics, err = mergeRules(raw.Tactics, r.Raw.Tactics); err != nil {
+			return nil, err
+		}
 		elapsed = max(elapsed, r.Elapsed)
 		interrupted = interrupted || r.Interrupted
 	}

@@ -94,6 +94,8 @@ type Raw struct {
 	Roster     []string `json:"roster"`
 	FirstActor []int64  `json:"first_actor"`
 	NoActor    int64    `json:"no_actor"`
+	// Tactics counts the rules of tactics: blocks (reports/tactics.go).
+	Tactics []RuleCount `json:"tactics_rules,omitempty"`
 }
 
 // Meta is what the runner knows beyond the tally.
@@ -119,6 +121,7 @@ func New(m Meta, g sim.Game, t *sim.Tally) *Result {
 		Rounds: t.Rounds.Counts, RoundsOver: t.Rounds.Over, RoundsSum: t.Rounds.Sum, RoundsMax: t.Rounds.MaxSeen,
 		Survivors: t.Survivors, Counters: g.Counters(), Counts: t.Counts.V,
 		Roster: names, FirstActor: t.FirstActor, NoActor: t.NoActor,
+		Tactics: ruleCounts(g, t),
 	}
 	return FromRaw(m, raw)
 }

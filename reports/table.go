@@ -53,6 +53,7 @@ func (r *Result) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "  %s %s", x.name, pct(x.f))
 	}
 	b.WriteString("\n")
+	writeTactics(&b, r)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
