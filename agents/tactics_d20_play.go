@@ -13,16 +13,21 @@ import (
 // carried out falls through to the next rule (counted with its reason);
 // when none decides, the fallback acts as the default policy does.
 func (p *d20Tactic) Turn(t *d20.Table, self int) d20.Plan {
-	var slots [tactics.MaxSlots]float64
+	var m tactics.Machine
 	for k := range p.rules {
 		r := &p.rules[k]
-		var vals []float64
 		if r.when != nil {
-			vals = slots[:len(r.when.Slots)]
-			for s := range r.when.Slots {
-				vals[s] = d20Fact(t, self, &r.when.Slots[s])
+			m.Start(r.when)
+			holds := false
+			for {
+				need, res, done := m.Run()
+				if done {
+					holds = res
+					break
+				}
+				m.Provide(need, d20Fact(t, self, &r.when.Slots[need]))
 			}
-			if !r.when.Eval(vals) {
+			if !holds {
 				continue
 			}
 		}
@@ -30,13 +35,13 @@ func (p *d20Tactic) Turn(t *d20.Table, self int) d20.Plan {
 		if why >= 0 {
 			t.CountRule(r.fell[why])
 			if t.Tracing() {
-				t.Logf("%s: tactics rule %s%s: %s falls through: %s", t.Game().C[self].Name, r.name, traceVals(r.when, vals), r.do.text(t), whyText[why])
+				t.Logf("%s: tactics rule %s%s: %s falls through: %s", t.Game().C[self].Name, r.name, traceVals(r.when, &m), r.do.text(t), whyText[why])
 			}
 			continue
 		}
 		t.CountRule(r.fired)
 		if t.Tracing() {
-			t.Logf("%s: tactics rule %s%s decides: %s", t.Game().C[self].Name, r.name, traceVals(r.when, vals), describePlan(t, self, plan))
+			t.Logf("%s: tactics rule %s%s decides: %s", t.Game().C[self].Name, r.name, traceVals(r.when, &m), describePlan(t, self, plan))
 		}
 		return plan
 	}
@@ -327,46 +332,57 @@ func pct(t *d20.Table, i int) float64 {
 	return 0
 }
 
-// groupFact counts over enemies or allies.
+// groupFact counts over enemies or allies: one loop per fact, so the loop
+// body is a single test.
 func groupFact(t *d20.Table, self, fact int) float64 {
 	me := &t.Game().C[self]
 	n := 0
-	nearest := -1
+	side := t.Side(self)
+	switch fact {
+	case fEnemiesCount, fEnemiesDown, fEnemiesInReach, fEnemiesReachable, fEnemiesNearest, fEnemiesCasters, fEnemiesActed:
+		reach := max(2*me.Speed, 5) + me.Reach
+		nearest := -1
+		for _, j := range t.Enemies(self) {
+			out := t.Out(j)
+			switch fact {
+			case fEnemiesCount:
+				n += ib(!out)
+			case fEnemiesDown:
+				n += ib(out)
+			case fEnemiesInReach:
+				n += ib(!out && t.InReach(self, j))
+			case fEnemiesReachable:
+				n += ib(!out && t.Dist(self, j) <= reach)
+			case fEnemiesNearest:
+				if d := t.Dist(self, j); !out && (nearest < 0 || d < nearest) {
+					nearest = d
+				}
+			case fEnemiesCasters:
+				n += ib(!out && spellsLeft(t, j) > 0)
+			case fEnemiesActed:
+				n += ib(!out && t.Acted(j))
+			}
+		}
+		if fact == fEnemiesNearest {
+			return float64(max(nearest, 0))
+		}
+		return float64(n)
+	}
 	for j := 0; j < t.N(); j++ {
-		if j == self {
+		if j == self || t.Side(j) != side {
 			continue
 		}
-		enemy := t.Side(j) != t.Side(self)
 		out := t.Out(j)
 		switch fact {
-		case fEnemiesCount:
-			n += ib(enemy && !out)
-		case fEnemiesDown:
-			n += ib(enemy && out)
-		case fEnemiesInReach:
-			n += ib(enemy && !out && t.InReach(self, j))
-		case fEnemiesReachable:
-			n += ib(enemy && !out && t.Dist(self, j) <= max(2*me.Speed, 5)+me.Reach)
-		case fEnemiesNearest:
-			if enemy && !out && (nearest < 0 || t.Dist(self, j) < nearest) {
-				nearest = t.Dist(self, j)
-			}
-		case fEnemiesCasters:
-			n += ib(enemy && !out && spellsLeft(t, j) > 0)
-		case fEnemiesActed:
-			n += ib(enemy && !out && t.Acted(j))
 		case fAlliesCount:
-			n += ib(!enemy && !out)
+			n += ib(!out)
 		case fAlliesDown:
-			n += ib(!enemy && out)
+			n += ib(out)
 		case fAlliesEngaged:
-			n += ib(!enemy && !out && t.Engaged(j))
+			n += ib(!out && t.Engaged(j))
 		case fAlliesActed:
-			n += ib(!enemy && !out && t.Acted(j))
+			n += ib(!out && t.Acted(j))
 		}
-	}
-	if fact == fEnemiesNearest {
-		return float64(max(nearest, 0))
 	}
 	return float64(n)
 }
@@ -379,22 +395,23 @@ func ib(b bool) int {
 }
 
 // traceVals renders the values that made a condition true (trace only).
-func traceVals(p *tactics.Program, vals []float64) string {
+func traceVals(p *tactics.Program, m *tactics.Machine) string {
 	if p == nil {
 		return " (always)"
 	}
 	var b strings.Builder
 	b.WriteString(" (when ")
 	b.WriteString(p.Src)
+	sep := ": "
 	for k, s := range p.Slots {
-		if k == 0 {
-			b.WriteString(": ")
-		} else {
-			b.WriteString(", ")
+		if !m.Has(k) {
+			continue // not needed: short-circuited
 		}
+		b.WriteString(sep)
+		sep = ", "
 		b.WriteString(s.Text)
 		b.WriteByte('=')
-		b.WriteString(strconv.FormatFloat(vals[k], 'g', 4, 64))
+		b.WriteString(strconv.FormatFloat(m.Value(k), 'g', 4, 64))
 	}
 	b.WriteByte(')')
 	return b.String()

@@ -2,7 +2,6 @@ package tactics
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 )
@@ -95,8 +94,8 @@ const (
 	opGe
 	opEq
 	opNe
-	opAnd
-	opOr
+	opJumpFalse // and: if the top is false, jump to a (keeping it); else pop it
+	opJumpTrue  // or: if the top is true, jump to a (keeping it); else pop it
 )
 
 type instr struct {
@@ -203,6 +202,9 @@ func (c *compiler) gen(n Node) (Type, *Error) {
 		if err != nil {
 			return 0, err
 		}
+		if n.Op == "and" || n.Op == "or" {
+			return c.logical(n, tx)
+		}
 		ty, err := c.gen(n.Y)
 		if err != nil {
 			return 0, err
@@ -215,23 +217,34 @@ func (c *compiler) gen(n Node) (Type, *Error) {
 var binOps = map[string]opcode{
 	"+": opAdd, "-": opSub, "*": opMul, "/": opDiv,
 	"<": opLt, "<=": opLe, ">": opGt, ">=": opGe, "==": opEq, "!=": opNe,
-	"and": opAnd, "or": opOr,
+}
+
+// logical compiles and/or with short-circuit jumps, so the facts of a
+// branch that cannot change the result are never computed.
+func (c *compiler) logical(n *Binary, tx Type) (Type, *Error) {
+	if tx != Bool {
+		return 0, errAt(n.X.Pos(), "%s needs true or false on both sides, but %s is a number; compare it, e.g. %s > 0", n.Op, exprText(c.p.Src, n.X), exprText(c.p.Src, n.X))
+	}
+	op := opJumpFalse
+	if n.Op == "or" {
+		op = opJumpTrue
+	}
+	at := len(c.p.code)
+	c.emit(instr{op: op}, -1)
+	ty, err := c.gen(n.Y)
+	if err != nil {
+		return 0, err
+	}
+	if ty != Bool {
+		return 0, errAt(n.Y.Pos(), "%s needs true or false on both sides, but %s is a number; compare it, e.g. %s > 0", n.Op, exprText(c.p.Src, n.Y), exprText(c.p.Src, n.Y))
+	}
+	c.p.code[at].a = int32(len(c.p.code))
+	return Bool, nil
 }
 
 func (c *compiler) binary(n *Binary, tx, ty Type) (Type, *Error) {
 	op := binOps[n.Op]
 	switch op {
-	case opAnd, opOr:
-		for _, side := range []struct {
-			t Type
-			x Node
-		}{{tx, n.X}, {ty, n.Y}} {
-			if side.t != Bool {
-				return 0, errAt(side.x.Pos(), "%s needs true or false on both sides, but %s is a number; compare it, e.g. %s > 0", n.Op, exprText(c.p.Src, side.x), exprText(c.p.Src, side.x))
-			}
-		}
-		c.emit(instr{op: op}, -1)
-		return Bool, nil
 	case opEq, opNe:
 		if tx != ty {
 			return 0, errAt(n.At, "mismatched types %s and %s for %s", tx, ty, n.Op)
@@ -367,65 +380,117 @@ func indexOf(list []string, s string) int {
 	return -1
 }
 
-// Eval runs the program over the values of its Slots (slots[k] is the
-// value of p.Slots[k]; booleans are 0 or 1).
-func (p *Program) Eval(slots []float64) bool {
-	var st [MaxDepth]float64
-	sp := 0
-	for _, in := range p.code {
+// Machine evaluates a Program lazily: Run stops when it needs a fact it
+// has not been given, the caller computes that one fact and calls Provide
+// and Run again. With short-circuit and/or, facts that cannot change the
+// result are never computed. A Machine lives on the caller's stack; it
+// allocates nothing.
+type Machine struct {
+	p    *Program
+	pc   int
+	sp   int
+	have uint32 // bit k: slot k provided
+	st   [MaxDepth]float64
+	vals [MaxSlots]float64
+}
+
+// Start begins evaluating p.
+func (m *Machine) Start(p *Program) { m.p, m.pc, m.sp, m.have = p, 0, 0, 0 }
+
+// Provide gives the value of slot k (booleans as 0 or 1).
+func (m *Machine) Provide(k int, v float64) { m.vals[k], m.have = v, m.have|1<<k }
+
+// Has reports whether slot k was provided (for traces).
+func (m *Machine) Has(k int) bool { return m.have&(1<<k) != 0 }
+
+// Value is slot k's value, once provided.
+func (m *Machine) Value(k int) float64 { return m.vals[k] }
+
+// Run evaluates until it needs slot k (returns k, false) or is done
+// (returns the condition's value, true).
+func (m *Machine) Run() (need int, result bool, done bool) {
+	code := m.p.code
+	st := &m.st
+	sp := m.sp
+	for m.pc < len(code) {
+		in := code[m.pc]
 		switch in.op {
 		case opConst:
 			st[sp] = in.v
 			sp++
 		case opSlot:
-			st[sp] = slots[in.a]
+			if m.have&(1<<in.a) == 0 {
+				m.sp = sp
+				return int(in.a), false, false
+			}
+			st[sp] = m.vals[in.a]
 			sp++
 		case opNot:
 			st[sp-1] = 1 - st[sp-1]
 		case opNeg:
 			st[sp-1] = -st[sp-1]
+		case opJumpFalse:
+			if st[sp-1] == 0 {
+				m.pc = int(in.a)
+				continue
+			}
+			sp--
+		case opJumpTrue:
+			if st[sp-1] != 0 {
+				m.pc = int(in.a)
+				continue
+			}
+			sp--
 		default:
 			sp--
 			x, y := st[sp-1], st[sp]
-			st[sp-1] = binary(in.op, x, y)
+			var r float64
+			switch in.op {
+			case opAdd:
+				r = x + y
+			case opSub:
+				r = x - y
+			case opMul:
+				r = x * y
+			case opDiv:
+				// A ratio over an empty group (allies.down / allies.count
+				// with no allies) reads as 0, not NaN.
+				if y != 0 {
+					r = x / y
+				}
+			case opLt:
+				r = b2f(x < y)
+			case opLe:
+				r = b2f(x <= y)
+			case opGt:
+				r = b2f(x > y)
+			case opGe:
+				r = b2f(x >= y)
+			case opEq:
+				r = b2f(x == y)
+			case opNe:
+				r = b2f(x != y)
+			}
+			st[sp-1] = r
 		}
+		m.pc++
 	}
-	return st[0] != 0
+	m.sp = sp
+	return -1, st[0] != 0, true
 }
 
-func binary(op opcode, x, y float64) float64 {
-	switch op {
-	case opAdd:
-		return x + y
-	case opSub:
-		return x - y
-	case opMul:
-		return x * y
-	case opDiv:
-		if y == 0 {
-			// A designer's ratio over an empty group (allies.down /
-			// allies.count with no allies) reads as 0, not NaN.
-			return 0
+// Eval evaluates p with every slot given (slots[k] is the value of
+// p.Slots[k]); for tests and callers that have all facts at hand.
+func (p *Program) Eval(slots []float64) bool {
+	var m Machine
+	m.Start(p)
+	for {
+		need, res, done := m.Run()
+		if done {
+			return res
 		}
-		return x / y
-	case opLt:
-		return b2f(x < y)
-	case opLe:
-		return b2f(x <= y)
-	case opGt:
-		return b2f(x > y)
-	case opGe:
-		return b2f(x >= y)
-	case opEq:
-		return b2f(x == y)
-	case opNe:
-		return b2f(x != y)
-	case opAnd:
-		return b2f(x != 0 && y != 0)
-	case opOr:
-		return b2f(x != 0 || y != 0)
+		m.Provide(need, slots[need])
 	}
-	return math.NaN()
 }
 
 func b2f(b bool) float64 {

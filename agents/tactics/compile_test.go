@@ -138,3 +138,43 @@ func TestEvalAllocs(t *testing.T) {
 		t.Errorf("Eval allocates %v times", n)
 	}
 }
+
+// and/or short-circuit: the facts of a branch that cannot change the
+// result are never asked for.
+func TestShortCircuit(t *testing.T) {
+	for _, c := range []struct {
+		src    string
+		p      float64
+		asked  string
+		result bool
+	}{
+		{"p and a > 1", 0, "p", false},
+		{"p or a > 1", 1, "p", true},
+		{"p and a > 1", 1, "p a", false},
+		{"p and b > 1", 1, "p b", true},
+		{"not p or (a > 1 and b > 1)", 1, "p a", false},
+	} {
+		prog, err := Compile(c.src, testEnv())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m Machine
+		m.Start(prog)
+		var asked []string
+		for {
+			need, res, done := m.Run()
+			if done {
+				if res != c.result {
+					t.Errorf("%s: %v, want %v", c.src, res, c.result)
+				}
+				break
+			}
+			name := prog.Slots[need].Text
+			asked = append(asked, name)
+			m.Provide(need, map[string]float64{"p": c.p, "a": 0.5, "b": 3}[name])
+		}
+		if strings.Join(asked, " ") != c.asked {
+			t.Errorf("%s: asked for %v, want %s", c.src, asked, c.asked)
+		}
+	}
+}

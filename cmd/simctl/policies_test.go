@@ -28,9 +28,8 @@ func TestPolicies(t *testing.T) {
 	}
 }
 
-// A bad condition fails the run with exit 3 and the caret message; an
-// a built-in run with tactics goes on to write its JSON, and the JSON
-// result carries the rule counts.
+// A bad condition fails the run with exit 3 and the caret message; a
+// built-in run with tactics writes its rule counts into the JSON result.
 func TestRunTactics(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
