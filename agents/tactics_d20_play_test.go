@@ -3,6 +3,7 @@ package agents_test
 import (
 	"context"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -139,6 +140,12 @@ func TestD20TacticsCountsDeterministic(t *testing.T) {
 	whole := reports.New(reports.Meta{Scenario: "x", Seed: 3}, g, one)
 	if !reflect.DeepEqual(m.Raw.Tactics, whole.Raw.Tactics) || len(whole.Raw.Tactics) == 0 {
 		t.Errorf("merged rule counts differ from the single run:\n%v\n%v", m.Raw.Tactics, whole.Raw.Tactics)
+	}
+	whole.Sides = []reports.SideResult{{Name: "heroes"}, {Name: "raiders"}}
+	var text strings.Builder
+	whole.WriteText(&text)
+	if !strings.Contains(text.String(), "\ntactics (per encounter") || !regexp.MustCompile(`Pikeman +turn +set spear +fired +[0-9,]+ +0\.[0-9]{3}`).MatchString(text.String()) {
+		t.Errorf("the text table has no tactics section:\n%s", text.String())
 	}
 }
 

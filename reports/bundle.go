@@ -422,6 +422,9 @@ func runTables(r *Result) []titled {
 		f.add(x.name, pct(frac(x.k, r.Encounters)), pctCI(ci.Lo, ci.Hi))
 	}
 	out = append(out, titled{title: "Who acts first", t: f})
+	if t := tacticsTable(r); t != nil {
+		out = append(out, *t)
+	}
 	return out
 }
 

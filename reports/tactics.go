@@ -74,3 +74,20 @@ func writeTactics(b *strings.Builder, r *Result) {
 	}
 	tw.Flush()
 }
+
+// tacticsTable is the report's tactics section, or nil without tactics.
+func tacticsTable(r *Result) *titled {
+	if len(r.Raw.Tactics) == 0 {
+		return nil
+	}
+	t := &table{left: 4, header: []string{"combatant", "moment", "rule", "event", "count", "per encounter"}}
+	n := float64(max(r.Encounters, 1))
+	for _, rc := range r.Raw.Tactics {
+		if rc.Count == 0 && (rc.Event != "fired" || rc.Rule == "fallback") {
+			continue
+		}
+		t.add(rc.Combatant, rc.Moment, rc.Rule, rc.Event, thousands(rc.Count), fmt.Sprintf("%.3f", float64(rc.Count)/n))
+	}
+	return &titled{title: "Tactics: how often each rule decided", t: t,
+		notes: []string{"fired: the rule's condition held and its decision was carried out; fell through: the condition held but the decision could not be carried out, so the next rule was tried; fallback: no rule decided (docs/tactics.md)."}}
+}

@@ -6,13 +6,14 @@
 // offers in an Env, compiles each rule's `do:` and `target:` itself, and
 // computes fact values during play.
 //
-// Pipeline: lex (lex.go) → parse into nodes with positions (parse.go,
-// node_*.go) → type-check every name against the Env and compile to a flat
-// instruction slice over dense fact slots (compile.go) → evaluate (eval.go).
-// A compiled Program lists the distinct facts it reads (Refs); the binding
-// computes exactly those into a caller-owned array and Eval runs the
-// instructions over it: no maps, no reflection, no interface or closure
-// call per fact, no allocation.
+// Pipeline: lex (lex.go) → parse into nodes with positions (parse.go) →
+// type-check every name against the Env and compile to a flat instruction
+// slice over dense fact slots, and/or as short-circuit jumps (compile.go) →
+// evaluate with a Machine on the caller's stack, which stops when it needs a
+// fact; the binding computes that one fact (a switch over integer ids) and
+// resumes it. No maps, no reflection, no interface or closure call per
+// fact, no allocation. block.go reads the tactics: block (params, moments,
+// rules, library references) with positions for every error.
 //
 // Concurrency: a Program is immutable after Compile and may be evaluated
 // from any number of goroutines, each with its own slot array.
