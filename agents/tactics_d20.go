@@ -219,8 +219,17 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 	if !ok {
 		return nil
 	}
+	// A side's block is compiled for each of its combatants: there a name
+	// may be the combatant itself (ally("Wizard").acted for the Wizard is
+	// its own flag; delay until Wizard is a rule the Wizard skips).
+	side := !strings.Contains(path, "combatants")
 	env := &tactics.Env{Ruleset: "d20", Moment: "turn", Facts: d20Facts, Params: b.Params, Names: b.Names,
-		Resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveD20(g, self, kind, name) }}
+		Resolve: func(kind tactics.ArgKind, name string) (int, string) {
+			if i, ok := g.Index(name); ok && side && i == self && kind == tactics.AllyArg {
+				return i, ""
+			}
+			return resolveD20(g, self, kind, name)
+		}}
 	pol := &d20Tactic{}
 	me := g.C[self].Name
 	failed := false
@@ -252,6 +261,9 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 			if msg != "" {
 				d.Errorf(r.Do.Node, r.Do.Path, "%s", msg)
 				failed = true
+				continue
+			}
+			if side && isDelayUntilSelf(g, self, doText) {
 				continue
 			}
 			var okDo bool
@@ -291,6 +303,15 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 	pol.fallback = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: "turn", Rule: "fallback", Event: "fired"})
 	_ = me
 	return pol
+}
+
+func isDelayUntilSelf(g *d20.Game, self int, do string) bool {
+	rest, ok := strings.CutPrefix(do, "delay until ")
+	if !ok {
+		return false
+	}
+	i, ok := g.Index(strings.TrimSpace(rest))
+	return ok && i == self
 }
 
 // reasons lists why this decision may fall through.

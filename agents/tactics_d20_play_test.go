@@ -150,3 +150,38 @@ func TestD20TacticsCountsDeterministic(t *testing.T) {
 }
 
 func readBuiltin(name string) ([]byte, string, bool) { return scenarios.Read(name) }
+
+// A side's block is compiled for each combatant of the side: a rule naming
+// one of them is that combatant's own flag (ally("Wizard").acted) or, for
+// delay until itself, a rule it skips.
+func TestD20SideTactics(t *testing.T) {
+	g := load(t, `
+ruleset: d20
+distance: 20
+sides:
+  - name: a
+    tactics:
+      turn:
+        - {name: wait, when: 'not ally("Wizard").acted and not ally("Wizard").down', do: delay until Wizard}
+        - {name: hit, do: attack}
+    combatants:
+      - {name: Fighter, hp: 20, ac: 15, attacks: [5], damage: 1d8, initiative_roll: 20}
+      - {name: Wizard, hp: 10, ac: 12, attacks: [1], damage: 1d4, initiative_roll: 10}
+  - name: b
+    combatants:
+      - {name: Orc, hp: 1000, ac: 100, attacks: [0], damage: 1, initiative_roll: 1}
+`)
+	var rules []string
+	for _, rc := range g.(sim.RuleGame).RuleCounters() {
+		if rc.Event == "fired" {
+			rules = append(rules, g.Roster()[rc.Combatant].Name+" "+rc.Rule)
+		}
+	}
+	if want := "Fighter wait, Fighter hit, Fighter fallback, Wizard hit, Wizard fallback"; strings.Join(rules, ", ") != want {
+		t.Errorf("rules %v, want %s", rules, want)
+	}
+	_, tally := sim.Replay(g, 1, 0, nil)
+	if got := counts(g, tally); got["Fighter wait fired"] != 1 {
+		t.Errorf("counts %v: the Fighter waits once (round 1), then acts after the Wizard", got)
+	}
+}
