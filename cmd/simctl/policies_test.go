@@ -55,3 +55,39 @@ sides:
 		t.Errorf("exit %d, json lacks tactics_rules: %s", code, errb.String())
 	}
 }
+
+// A sweep over a tactics parameter and a compare of whole tactics blocks
+// run from the CLI, and the report shows them; a run's report has the
+// rule counts.
+func TestSweepAndCompareTactics(t *testing.T) {
+	dir := t.TempDir()
+	sw, cmp := filepath.Join(dir, "sweep.json"), filepath.Join(dir, "compare.json")
+	code, out, errOut := cli(t, "sweep", "d20/tactics-combo", "--vary", "heroes.Wizard.tactics.params.crowd=1:4:3", "-n", "3000", "--results", sw)
+	if code != 0 || !strings.Contains(out, "heroes.Wizard.tactics.params.crowd") {
+		t.Fatalf("sweep: exit %d: %s\n%s", code, errOut, out)
+	}
+	code, out, errOut = cli(t, "compare", "d20/tactics-combo", "-n", "3000", "--results", cmp,
+		"--option", "as-written=",
+		"--option", "spear-always=--set 'heroes.Pikeman.tactics={use: ready, params: {trigger: charge, always: 1}}'")
+	if code != 0 || !strings.Contains(out, "spear-always") {
+		t.Fatalf("compare: exit %d: %s\n%s", code, errOut, out)
+	}
+	run := filepath.Join(dir, "run.json")
+	if code, _, errOut = cli(t, "run", "d20/tactics-combo", "-n", "1000", "--json", "-o", run); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	rep := filepath.Join(dir, "rep")
+	if code, _, errOut = cli(t, "report", sw, cmp, run, "-o", rep); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, errOut)
+	}
+	md, err := os.ReadFile(filepath.Join(rep, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"sweep of heroes.Wizard.tactics.params.crowd", "heroes.Pikeman.tactics={use: ready, params: {trigger: charge, always: 1}}",
+		"Tactics: how often each rule decided", "| Pikeman | turn | set spear | fired |"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
