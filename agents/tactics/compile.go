@@ -170,6 +170,11 @@ func (c *compiler) gen(n Node) (Type, *Error) {
 				return Number, nil
 			}
 		}
+		for _, nv := range c.env.Names {
+			if k, v, _ := strings.Cut(nv, "="); k == n.Name {
+				return 0, errAt(n.At, "$%s is a name (%s), not a number: a condition compares numbers; use it as an argument, e.g. ally($%s).acted, or give a number in params:", n.Name, v, n.Name)
+			}
+		}
 		var names []string
 		for _, p := range c.env.Params {
 			names = append(names, "$"+p.Name)
@@ -364,7 +369,9 @@ func spell(n *Ref) string {
 			b.WriteByte('.')
 		}
 		b.WriteString(s)
-		if i == n.ArgSeg {
+		if i == n.ArgSeg && n.ArgParam {
+			fmt.Fprintf(&b, "(%s)", n.Arg)
+		} else if i == n.ArgSeg {
 			fmt.Fprintf(&b, "(%q)", n.Arg)
 		}
 	}

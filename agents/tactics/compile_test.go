@@ -87,7 +87,7 @@ func TestSlots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(prog.Slots) != 2 || prog.Slots[1].Arg != 7 || prog.Slots[1].Fact != 4 {
+	if len(prog.Slots) != 2 || prog.Slots[1].Arg != 7 || prog.Slots[1].Fact != 4 || prog.Slots[1].Text != `ally("Wizard").acted` {
 		t.Errorf("slots %+v, want a and ally(7).acted", prog.Slots)
 	}
 }
@@ -99,6 +99,7 @@ func TestErrorsPointAtTheColumn(t *testing.T) {
 		msg string
 	}{
 		{"a < $lw", 4, "unknown parameter $lw (did you mean $low?); params: $low"},
+		{"a < $who", 4, "$who is a name (Wizard), not a number: a condition compares numbers; use it as an argument, e.g. ally($who).acted, or give a number in params:"},
 		{"a + p > 1", 2, "+ needs numbers, but p is true or false"},
 		{"a and p", 0, "and needs true or false on both sides, but a is a number; compare it, e.g. a > 0"},
 		{`ally("Bob").acted`, 5, "no ally Bob"},
@@ -176,5 +177,15 @@ func TestShortCircuit(t *testing.T) {
 		if strings.Join(asked, " ") != c.asked {
 			t.Errorf("%s: asked for %v, want %s", c.src, asked, c.asked)
 		}
+	}
+}
+
+func TestParamArgumentText(t *testing.T) {
+	prog, err := Compile(`ally($who).acted`, testEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prog.Slots[0].Text != "ally($who).acted" || prog.Slots[0].Arg != 7 {
+		t.Errorf("slot %+v", prog.Slots[0])
 	}
 }
