@@ -13,6 +13,7 @@ import (
 	_ "simctl/agents"
 	"simctl/rulesets"
 	_ "simctl/rulesets/d20"
+	_ "simctl/rulesets/lotm"
 	"simctl/scenarios"
 	"simctl/sim"
 	"simctl/sim/scenario"
