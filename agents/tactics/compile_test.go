@@ -189,3 +189,25 @@ func TestParamArgumentText(t *testing.T) {
 		t.Errorf("slot %+v", prog.Slots[0])
 	}
 }
+
+// No input makes the compiler or the machine panic; a compiled program
+// always evaluates.
+func FuzzCompile(f *testing.F) {
+	for _, s := range []string{"a < b", "not (p and q) or a / b > $low", `ally("Wizard").acted`, "((((", "a < < b", "$", `ally($who).acted and -a == -b`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		prog, err := Compile(src, testEnv())
+		if err != nil {
+			if err.Pos < 0 || err.Pos > len(src) {
+				t.Fatalf("%q: error position %d outside the source", src, err.Pos)
+			}
+			return
+		}
+		slots := make([]float64, len(prog.Slots))
+		for k := range slots {
+			slots[k] = float64(k % 2)
+		}
+		prog.Eval(slots)
+	})
+}
