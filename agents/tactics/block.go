@@ -52,7 +52,7 @@ type Text struct {
 
 // AllMoments are the moments of decision of every ruleset, so a block that
 // names one its ruleset lacks is told so rather than "unknown field".
-var AllMoments = []string{"turn", "before_initiative", "reactions"}
+var AllMoments = []string{"turn", "before_initiative", "reactions", "same_number"}
 
 // Library finds a library tactic by name: its YAML block.
 type Library func(name string) (*yaml.Node, bool)

@@ -79,6 +79,15 @@ func cmdPolicies(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "\ndecisions (do:):\n  %s\n", strings.Join(agents.D20Decisions, "\n  "))
 			fmt.Fprintf(stdout, "\ntargets (target:): weakest, strongest, nearest, lowest_ac, casters_first, random, first, or an enemy's name; add \"in reach\" to consider only enemies within reach\n")
 		}
+		if rs == "acks2" && len(args) == 1 {
+			for m, moment := range []string{"before_initiative", "turn", "reactions", "same_number"} {
+				fmt.Fprintf(stdout, "\n%s:\n  decisions (do:): %s\n  facts (when:):\n", moment, strings.Join(agents.AcksDecisions[m], ", "))
+				for _, f := range agents.AcksFacts(moment) {
+					fmt.Fprintf(stdout, "    %-28s %-6s %s\n", f.Spelling(), f.Type, f.Doc)
+				}
+			}
+			fmt.Fprintf(stdout, "\ntargets (target:): weakest, strongest, nearest, random, first, casters, or an enemy's name (falls through while it is out)\n")
+		}
 	}
 	fmt.Fprintln(stdout, "\nsimctl policies show NAME prints one; docs/tactics.md is the reference.")
 	return exitOK
