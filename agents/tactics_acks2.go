@@ -73,7 +73,7 @@ const (
 
 var acksFacts = [numAcksFacts]tactics.Fact{
 	afRound:               {Name: "round", Type: tactics.Number, Doc: "the round"},
-	afCount:               {Name: "count", Type: tactics.Number, Doc: "the count being played (10 down to -10; 0 before initiative)"},
+	afCount:               {Name: "count", Type: tactics.Number, Doc: "the count being played (10 down to -10)"},
 	afSelfHP:              {Name: "self.hp", Type: tactics.Number, Doc: "current hit points"},
 	afSelfHPPct:           {Name: "self.hp_pct", Type: tactics.Number, Doc: "current hit points as a fraction of those at the start"},
 	afSelfEngaged:         {Name: "self.engaged", Type: tactics.Bool, Doc: "engaged in melee"},
