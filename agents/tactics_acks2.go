@@ -183,11 +183,12 @@ var acksWhyText = [numAcksWhy]string{
 }
 
 type acksDo struct {
-	kind     acksDoKind
-	spell    int // declare: -1 any
-	who      int
-	count    int
-	noCharge bool
+	kind      acksDoKind
+	spell     int // declare: -1 any
+	spellName string
+	who       int
+	count     int
+	noCharge  bool
 }
 
 type acksTarget struct {
@@ -409,7 +410,7 @@ func parseAcksDo(d *scenario.Decoder, g *acks2.Game, self, moment int, s string,
 				if msg != "" {
 					return fail("%s (or any)", msg)
 				}
-				do.spell = i
+				do.spell, do.spellName = i, rest
 			}
 			return do, true
 		case "withdraw", "retreat", "nothing":

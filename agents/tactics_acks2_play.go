@@ -1,6 +1,8 @@
 package agents
 
 import (
+	"strconv"
+
 	"go.yaml.in/yaml/v3"
 
 	"simctl/agents/tactics"
@@ -39,13 +41,13 @@ func (p *acksTactic) first(t *acks2.Table, self, m int, ctx acksCtx, apply func(
 		if why := apply(r); why >= 0 {
 			t.CountRule(r.fell[why])
 			if t.Tracing() {
-				t.Logf("%s: tactics rule %s at %s%s falls through: %s", t.Game().C[self].Name, r.name, acksMoments[m], traceVals(r.when, &mc), acksWhyText[why])
+				t.Logf("%s: tactics rule %s at %s%s: %s falls through: %s", t.Game().C[self].Name, r.name, acksMoments[m], traceVals(r.when, &mc), r.do.text(t.Game()), acksWhyText[why])
 			}
 			continue
 		}
 		t.CountRule(r.fired)
 		if t.Tracing() {
-			t.Logf("%s: tactics rule %s at %s%s decides", t.Game().C[self].Name, r.name, acksMoments[m], traceVals(r.when, &mc))
+			t.Logf("%s: tactics rule %s at %s%s decides: %s", t.Game().C[self].Name, r.name, acksMoments[m], traceVals(r.when, &mc), r.do.text(t.Game()))
 		}
 		return k
 	}
@@ -275,3 +277,40 @@ func acksPct(t *acks2.Table, i int) float64 {
 }
 
 func acksLibrary(name string) (*yaml.Node, bool) { return libraryNode("acks2", name) }
+
+// text names a decision for traces.
+func (do *acksDo) text(g *acks2.Game) string {
+	switch do.kind {
+	case adDeclare:
+		if do.spell < 0 {
+			return "declare any"
+		}
+		return "declare " + do.spellName
+	case adWithdraw:
+		return "withdraw"
+	case adRetreat:
+		return "retreat"
+	case adNothing:
+		return "nothing"
+	case adAttack:
+		if do.noCharge {
+			return "attack without charging"
+		}
+		return "attack"
+	case adDelayUntil:
+		return "delay until " + g.C[do.who].Name
+	case adDelayTo:
+		return "delay to " + strconv.Itoa(do.count)
+	case adDelayFloor:
+		return "delay to floor"
+	case adReady:
+		return "ready"
+	case adStrike:
+		return "strike"
+	case adHold:
+		return "hold"
+	case adBefore:
+		return "before"
+	}
+	return "after"
+}

@@ -10,6 +10,7 @@ import (
 	"simctl/rulesets"
 	_ "simctl/rulesets/acks2"
 	"simctl/scenarios"
+	"simctl/sim"
 	"simctl/sim/scenario"
 )
 
@@ -154,5 +155,32 @@ func TestAcksLibraryReadyDelay(t *testing.T) {
 				t.Errorf("%s with %s: tactics differ from the Go policy:\ngo      %+v\ntactics %+v", name, variant.tactic, goT, tacT)
 			}
 		}
+	}
+}
+
+// The ACKS trace says which rule decided at each moment and the values
+// that made its condition true; rule counts cover every moment.
+func TestAcksTacticsTrace(t *testing.T) {
+	data, _, _ := scenarios.Read("acks2/tactics-shieldwall")
+	g := load(t, string(data))
+	var log strings.Builder
+	_, tally := sim.Replay(g, 1, 1, &sim.Log{W: &log})
+	for _, line := range []string{
+		"Spearman#1: tactics rule nothing at before_initiative (always) decides: nothing",
+		"tactics rule receive at turn (when round == 1 and self.round1_ready and not self.resuming and enemies.attackable == 0: round=1, self.round1_ready=1, self.resuming=0, enemies.attackable=0) decides: delay to floor",
+		"tactics rule stab any charger at reactions (always) decides: strike",
+	} {
+		if !strings.Contains(log.String(), line) {
+			t.Errorf("trace lacks %q", line)
+		}
+	}
+	moments := map[string]bool{}
+	for k, rc := range g.(sim.RuleGame).RuleCounters() {
+		if tally.Counts.Rules[k] > 0 {
+			moments[rc.Moment] = true
+		}
+	}
+	if len(moments) < 3 {
+		t.Errorf("rule counts only at %v", moments)
 	}
 }
