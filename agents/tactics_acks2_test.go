@@ -11,6 +11,7 @@ import (
 	_ "simctl/rulesets/acks2"
 	"simctl/scenarios"
 	"simctl/sim"
+	"simctl/sim/rng"
 	"simctl/sim/scenario"
 )
 
@@ -182,5 +183,22 @@ func TestAcksTacticsTrace(t *testing.T) {
 	}
 	if len(moments) < 3 {
 		t.Errorf("rule counts only at %v", moments)
+	}
+}
+
+// ACKS tactics allocate nothing per encounter.
+func TestAcksTacticsAllocs(t *testing.T) {
+	data, _, _ := scenarios.Read("acks2/tactics-shieldwall")
+	g := load(t, string(data))
+	table := g.NewTable()
+	tally := sim.NewTally(g)
+	var r rng.Stream
+	i := 0
+	if n := testing.AllocsPerRun(200, func() {
+		r.Seed(1, uint64(i))
+		i++
+		tally.Record(table.Play(&r, &tally.Counts, nil))
+	}); n != 0 {
+		t.Errorf("%v allocations per encounter", n)
 	}
 }
