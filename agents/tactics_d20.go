@@ -231,7 +231,6 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 			return resolveD20(g, self, kind, name)
 		}}
 	pol := &d20Tactic{}
-	me := g.C[self].Name
 	failed := false
 	for _, m := range b.Moments {
 		unconditional := ""
@@ -244,18 +243,13 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 				cr.fell[k] = -1
 			}
 			if r.When.S != "" {
-				src, msg := r.When.S, ""
-				if strings.Contains(src, "$") && len(b.Names) > 0 {
-					src = r.When.S // string params are fact arguments, resolved by Compile
-				}
-				prog, err := tactics.Compile(src, env)
+				prog, err := tactics.Compile(r.When.S, env)
 				if err != nil {
 					tactics.Report(d, r.When, err)
 					failed = true
 				} else {
 					cr.when = prog
 				}
-				_ = msg
 			}
 			doText, msg := b.Expand(r.Do.S)
 			if msg != "" {
@@ -301,7 +295,6 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 		return nil
 	}
 	pol.fallback = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: "turn", Rule: "fallback", Event: "fired"})
-	_ = me
 	return pol
 }
 
