@@ -119,7 +119,7 @@ func ReadBlock(d *scenario.Decoder, n *yaml.Node, path, ruleset string, moments 
 	}
 	keys := d.Mapping(n, path, valid)
 	if pn := keys["params"]; pn != nil {
-		ok = b.readParams(d, pn, path+".params", overrides == nil) && ok
+		ok = b.readParams(d, pn, path+".params") && ok
 	}
 	if overrides != nil {
 		ok = b.override(d, overrides, path+".params") && ok
@@ -158,7 +158,7 @@ func ReadBlock(d *scenario.Decoder, n *yaml.Node, path, ruleset string, moments 
 	return b, ok
 }
 
-func (b *Block) readParams(d *scenario.Decoder, n *yaml.Node, path string, _ bool) bool {
+func (b *Block) readParams(d *scenario.Decoder, n *yaml.Node, path string) bool {
 	if n.Kind != yaml.MappingNode {
 		d.Errorf(n, path, "params is a mapping of names to numbers or names, e.g. {low: 0.4, until: Wizard}")
 		return false
@@ -201,7 +201,7 @@ func (b *Block) override(d *scenario.Decoder, n *yaml.Node, path string) bool {
 		return false
 	}
 	var o Block
-	if !o.readParams(d, n, path, false) {
+	if !o.readParams(d, n, path) {
 		return false
 	}
 	ok := true
