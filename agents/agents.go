@@ -5,6 +5,11 @@
 // implements the named policies users choose in scenario files and
 // registers them with the ruleset in init.
 //
+// It also binds the tactics language (package tactics) to the rulesets
+// (tactics_d20.go: the facts, decisions and targets a d20 tactics: block
+// may use, and the Policy that plays it) and embeds the tactics library
+// (library/RULESET/*.yaml: the named policies written as tactics).
+//
 // Policies are compiled once per run and shared by every worker, so they
 // hold only their parameters and never change during an encounter; what
 // changes lives in the ruleset's table, read through its accessors.

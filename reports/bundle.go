@@ -430,8 +430,19 @@ func runTables(r *Result) []titled {
 	out = append(out, titled{title: "Action economy", t: e})
 
 	if r.Combatants != nil {
-		return append(out, firstTable(r))
+		out = append(out, firstTable(r))
+	} else {
+		out = append(out, oldFirstTable(r))
 	}
+	if t := tacticsTable(r); t != nil {
+		out = append(out, *t)
+	}
+	return out
+}
+
+// oldFirstTable is who acts first for a result written before per-combatant
+// results existed.
+func oldFirstTable(r *Result) titled {
 	f := &table{left: 1, header: []string{"combatant", "acts first", "95% CI"}}
 	type fa struct {
 		name string
@@ -446,8 +457,7 @@ func runTables(r *Result) []titled {
 		ci := stats.Wilson95(x.k, r.Encounters)
 		f.add(x.name, pct(frac(x.k, r.Encounters)), pctCI(ci.Lo, ci.Hi))
 	}
-	out = append(out, titled{title: "Who acts first", t: f})
-	return out
+	return titled{title: "Who acts first", t: f}
 }
 
 func frac(k, n int64) float64 {

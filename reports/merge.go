@@ -104,6 +104,10 @@ func Merge(rs []*Result) (*Result, error) {
 			raw.Damage[s].add(r.Raw.Damage[s])
 			raw.WinnerHP[s].add(r.Raw.WinnerHP[s])
 		}
+		var err error
+		if raw.Tactics, err = mergeRules(raw.Tactics, r.Raw.Tactics); err != nil {
+			return nil, err
+		}
 		elapsed = max(elapsed, r.Elapsed)
 		interrupted = interrupted || r.Interrupted
 	}

@@ -175,6 +175,8 @@ type Raw struct {
 	AnyDown        [2]int64        `json:"any_down"`
 	Damage         [2]HistRaw      `json:"damage_hist"`
 	WinnerHP       [2]HistRaw      `json:"winner_hp_hist"`
+	// Tactics counts the rules of tactics: blocks (reports/tactics.go).
+	Tactics []RuleCount `json:"tactics_rules,omitempty"`
 }
 
 // HistRaw is an exact histogram (stats.Hist) as JSON: Counts[v] for v in
@@ -246,6 +248,7 @@ func New(m Meta, g sim.Game, t *sim.Tally) *Result {
 		Rounds: t.Rounds.Counts, RoundsOver: t.Rounds.Over, RoundsSum: t.Rounds.Sum, RoundsMax: t.Rounds.MaxSeen,
 		Survivors: t.Survivors, Counters: g.Counters(), Counts: t.Counts.V,
 		Roster: names, FirstActor: t.FirstActor, NoActor: t.NoActor,
+		Tactics:     ruleCounts(g, t),
 		RosterSides: sides, DrawsMaxRounds: t.MaxRoundsDraws, DrawsAllGone: t.AllGoneDraws,
 		FirstInOrder: t.FirstInOrder, NoOrder: t.NoOrder, Ended: t.Ended, Combatants: t.Counts.P,
 		AnyDown: t.AnyDown,

@@ -88,6 +88,7 @@ func (r *Result) WriteText(w io.Writer) error {
 		r.writeFirsts(&b)
 		r.writeCombatants(&b)
 	}
+	writeTactics(&b, r)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

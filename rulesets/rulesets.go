@@ -8,7 +8,9 @@ package rulesets
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"simctl/sim"
 	"simctl/sim/scenario"
@@ -56,5 +58,28 @@ func Compile(sc *scenario.Scenario) (sim.Game, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: unknown ruleset %q; valid: %v", sc.File, sc.Ruleset, Names())
 	}
+	rejectTactics(sc)
 	return r.Compile(sc)
+}
+
+// tacticsRulesets are the rulesets whose referee compiles tactics: blocks
+// (docs/tactics.md). Elsewhere a block would be silently ignored, so it is
+// an error.
+var tacticsRulesets = []string{"acks2", "d20"}
+
+func rejectTactics(sc *scenario.Scenario) {
+	if slices.Contains(tacticsRulesets, sc.Ruleset) {
+		return
+	}
+	msg := "tactics: blocks are not available for %s yet (they are for %s; see docs/tactics.md); use policy: (simctl rules %s)"
+	for _, side := range sc.Sides {
+		if side.Tactics != nil {
+			sc.Dec.Errorf(side.Tactics, side.Path+".tactics", msg, sc.Ruleset, strings.Join(tacticsRulesets, ", "), sc.Ruleset)
+		}
+		for _, c := range side.Combatants {
+			if c.Tactics != nil {
+				sc.Dec.Errorf(c.Tactics, c.Path+".tactics", msg, sc.Ruleset, strings.Join(tacticsRulesets, ", "), sc.Ruleset)
+			}
+		}
+	}
 }

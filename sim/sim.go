@@ -123,6 +123,9 @@ type Counts struct {
 	P     []Combatant
 	enc   []ending // the encounter in progress, by roster index
 	ended int      // End calls in the encounter in progress
+	// Rules counts tactics rule events (RuleGame.RuleCounters), separate
+	// from the per-side counters; nil when the game has no tactics.
+	Rules []int64
 }
 
 // NewCounts allocates counters for two sides.
@@ -142,7 +145,15 @@ func (c *Counts) Reset() {
 	clear(c.V)
 	clear(c.P)
 	clear(c.enc)
+	clear(c.Rules)
 	c.ended = 0
+}
+
+// Rule adds one to tactics counter k (an index into RuleCounters).
+func (c *Counts) Rule(k int) {
+	if k < len(c.Rules) {
+		c.Rules[k]++
+	}
 }
 
 // RulesDoc is the self-description printed by `simctl rules NAME`.

@@ -67,6 +67,9 @@ func NewTally(g Game) *Tally {
 		t.Damage[s] = stats.NewHist(DistCap)
 		t.WinnerHP[s] = stats.NewHist(DistCap)
 	}
+	if rc := ruleCounters(g); len(rc) > 0 {
+		t.Counts.Rules = make([]int64, len(rc))
+	}
 	return t
 }
 
@@ -152,7 +155,7 @@ func (t *Tally) recordEnds(winner int) {
 
 // Merge adds o into t. It panics if the tallies come from different games.
 func (t *Tally) Merge(o *Tally) {
-	if len(t.Counts.V) != len(o.Counts.V) || len(t.FirstActor) != len(o.FirstActor) || len(t.Counts.P) != len(o.Counts.P) {
+	if len(t.Counts.V) != len(o.Counts.V) || len(t.FirstActor) != len(o.FirstActor) || len(t.Counts.P) != len(o.Counts.P) || len(t.Counts.Rules) != len(o.Counts.Rules) {
 		panic(fmt.Sprintf("sim: merging tallies of different shapes (%d/%d counters, %d/%d combatants)",
 			len(t.Counts.V), len(o.Counts.V), len(t.FirstActor), len(o.FirstActor)))
 	}
@@ -174,6 +177,9 @@ func (t *Tally) Merge(o *Tally) {
 	for i, v := range o.Counts.V {
 		t.Counts.V[i] += v
 	}
+	for i, v := range o.Counts.Rules {
+		t.Counts.Rules[i] += v
+	}
 	for i, v := range o.FirstActor {
 		t.FirstActor[i] += v
 	}
@@ -193,6 +199,9 @@ func (t *Tally) Clone() *Tally {
 	if t.Counts.P != nil {
 		c.Counts.P = append([]Combatant(nil), t.Counts.P...)
 		c.Counts.enc = append([]ending(nil), t.Counts.enc...)
+	}
+	if t.Counts.Rules != nil {
+		c.Counts.Rules = append([]int64(nil), t.Counts.Rules...)
 	}
 	c.FirstActor = append([]int64(nil), t.FirstActor...)
 	c.FirstInOrder = append([]int64(nil), t.FirstInOrder...)

@@ -45,6 +45,7 @@ usage:
   simctl report RESULT.json... -o DIR
   simctl scenarios
   simctl rules NAME
+  simctl policies [RULESET] | simctl policies show NAME
   simctl version
 
 SCENARIO is a YAML file or a built-in scenario name (see simctl scenarios).
@@ -83,6 +84,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		return cmdScenarios(stdout)
 	case "rules":
 		return cmdRules(rest, stdout, stderr)
+	case "policies":
+		return cmdPolicies(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "simctl", fullVersion())
 		return exitOK
@@ -193,6 +196,11 @@ func load(name string, sets []scenario.Set) (*scenario.Scenario, sim.Game, error
 	g, err := rulesets.Compile(sc)
 	if err != nil {
 		return nil, nil, err
+	}
+	// Legal but probably unintended (an unreachable tactics rule): say so
+	// and go on.
+	for _, w := range sc.Rep.Warns {
+		fmt.Fprintln(os.Stderr, "warning: "+w.Error())
 	}
 	return sc, g, nil
 }

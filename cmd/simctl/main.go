@@ -9,6 +9,7 @@
 //	simctl report RESULT.json... -o DIR
 //	simctl scenarios
 //	simctl rules NAME
+//	simctl policies [RULESET] | simctl policies show NAME
 //
 // SCENARIO is a YAML file or the name of a built-in scenario (d20/duel).
 //

@@ -22,6 +22,7 @@ type Game struct {
 	SideNames [2]string
 	roster    []sim.Entrant
 	sideCount [2]int
+	rules     []sim.RuleCounter
 }
 
 // Weapon is the kind of weapon a combatant fights with.
@@ -164,8 +165,10 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 		}
 	}
 	type pending struct {
-		spec scenario.Policy
-		idx  int
+		spec    scenario.Policy
+		tactics *yaml.Node // a tactics: block decides over a policy at the same level or above
+		tpath   string
+		idx     int
 	}
 	var pols []pending
 	for s, side := range sc.Sides {
@@ -183,8 +186,18 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			}
 			compileFields(d, g, &base, cs)
 			spec := side.Policy
+			tn, tpath := side.Tactics, side.Path+".tactics"
 			if cs.Policy.Name != "" {
-				spec = cs.Policy
+				spec, tn = cs.Policy, nil
+			}
+			if cs.Tactics != nil {
+				tn, tpath = cs.Tactics, cs.Path+".tactics"
+				if cs.Policy.Name != "" {
+					d.Warnf(cs.Policy.Node, cs.Path+".policy", "ignored: tactics: decides for this combatant")
+				}
+			}
+			if side.Tactics != nil && side.Policy.Name != "" {
+				d.Warnf(side.Policy.Node, side.Path+".policy", "ignored: tactics: decides for this side")
 			}
 			group := len(g.C)
 			for k := 1; k <= cs.Count; k++ {
@@ -193,7 +206,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 				if cs.Count > 1 {
 					c.Name = cs.Name + "#" + strconv.Itoa(k)
 				}
-				pols = append(pols, pending{spec, len(g.C)})
+				pols = append(pols, pending{spec, tn, tpath, len(g.C)})
 				g.C = append(g.C, c)
 				g.roster = append(g.roster, sim.Entrant{Name: c.Name, Side: s})
 				g.sideCount[s]++
@@ -214,7 +227,14 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 		}
 	}
 	for _, p := range pols {
-		g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
+		switch {
+		case p.tactics == nil:
+			g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
+		case TacticsCompiler == nil:
+			d.Errorf(p.tactics, p.tpath, "tactics are not linked into this program (import simctl/agents)")
+		default:
+			g.C[p.idx].Policy = TacticsCompiler(d, g, p.idx, p.tactics, p.tpath)
+		}
 	}
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err

@@ -24,6 +24,7 @@ type Game struct {
 	// per-turn loops read a few bytes instead of striding over Combatant.
 	sideOf  []int
 	enemies [2][]int // enemies[s]: the opponents of side s
+	rules   []sim.RuleCounter
 }
 
 // Combatant is the static description of one combatant.
@@ -83,8 +84,10 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	d := sc.Dec
 	g.Opt = compileOptions(sc)
 	type pending struct {
-		spec scenario.Policy
-		idx  int
+		spec    scenario.Policy
+		tactics *yaml.Node // a tactics: block overrides a policy at the same level or above
+		tpath   string
+		idx     int
 	}
 	var pols []pending
 	for s, side := range sc.Sides {
@@ -99,15 +102,25 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			}
 			compileFields(d, &base, cs)
 			spec := side.Policy
+			tn, tpath := side.Tactics, side.Path+".tactics"
 			if cs.Policy.Name != "" {
-				spec = cs.Policy
+				spec, tn = cs.Policy, nil
+			}
+			if cs.Tactics != nil {
+				tn, tpath = cs.Tactics, cs.Path+".tactics"
+				if cs.Policy.Name != "" {
+					d.Warnf(cs.Policy.Node, cs.Path+".policy", "ignored: tactics: decides for this combatant")
+				}
+			}
+			if side.Tactics != nil && side.Policy.Name != "" {
+				d.Warnf(side.Policy.Node, side.Path+".policy", "ignored: tactics: decides for this side")
 			}
 			for k := 1; k <= cs.Count; k++ {
 				c := base
 				if cs.Count > 1 {
 					c.Name = cs.Name + "#" + strconv.Itoa(k)
 				}
-				pols = append(pols, pending{spec, len(g.C)})
+				pols = append(pols, pending{spec, tn, tpath, len(g.C)})
 				g.C = append(g.C, c)
 				g.roster = append(g.roster, sim.Entrant{Name: c.Name, Side: s})
 				g.sideCount[s]++
@@ -119,7 +132,14 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	// Policies are compiled even after field errors, so one pass reports
 	// every problem (a policy naming a missing spell may add a second line).
 	for _, p := range pols {
-		g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
+		switch {
+		case p.tactics == nil:
+			g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
+		case TacticsCompiler == nil:
+			d.Errorf(p.tactics, p.tpath, "tactics are not linked into this program (import simctl/agents)")
+		default:
+			g.C[p.idx].Policy = TacticsCompiler(d, g, p.idx, p.tactics, p.tpath)
+		}
 	}
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err

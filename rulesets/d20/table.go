@@ -8,6 +8,7 @@ import (
 // fighter is one combatant's state during an encounter.
 type fighter struct {
 	hp         int
+	maxHP      int // at the start of the encounter (self.hp_pct)
 	count      int // initiative count; changes with Delay and Ready
 	x          int // position in feet on the line between the sides
 	out        bool
@@ -127,6 +128,7 @@ func (t *Table) setup() {
 		c := &t.g.C[i]
 		f := &t.f[i]
 		*f = fighter{hp: c.HP.Roll(t.r), flatFooted: true, delayAfter: -1}
+		f.maxHP = f.hp
 		if c.Side == 1 {
 			f.x = t.g.Distance
 		}

@@ -60,8 +60,9 @@ func (es Errors) Sort() {
 // Reporter while they compile their own fields, so their errors carry the
 // same file:line:col as the core's.
 type Reporter struct {
-	File string
-	Errs Errors
+	File  string
+	Errs  Errors
+	Warns Errors // legal but probably unintended (an unreachable tactics rule)
 
 	// origin maps the nodes a --set override wrote to that override, so a
 	// problem with an overridden value says where the value came from (its
@@ -76,6 +77,15 @@ func (r *Reporter) Errorf(node *yaml.Node, path, format string, args ...any) {
 		e.Line, e.Col = node.Line, node.Column
 	}
 	r.add(e, node)
+}
+
+// Warnf records a warning at node: the scenario still runs.
+func (r *Reporter) Warnf(node *yaml.Node, path, format string, args ...any) {
+	e := &Error{File: r.File, Path: path, Msg: fmt.Sprintf(format, args...)}
+	if node != nil {
+		e.Line, e.Col = node.Line, node.Column
+	}
+	r.Warns = append(r.Warns, e)
 }
 
 // add records e, noting the --set override that wrote node, if any.

@@ -51,6 +51,7 @@ type Side struct {
 	Aware      bool // false: this side is surprised
 	Referee    bool // the referee's side (ACKS same-number rule)
 	Policy     Policy
+	Tactics    *yaml.Node // the tactics: block as written (nil: none); the ruleset compiles it
 	Combatants []Combatant
 	Extra      map[string]*yaml.Node
 	Node       *yaml.Node
@@ -80,6 +81,7 @@ type Combatant struct {
 	Speed          int
 	Aware          *bool // overrides the side's awareness
 	Policy         Policy
+	Tactics        *yaml.Node // overrides the side's tactics and policy
 	Extra          map[string]*yaml.Node
 	ExtraKey       map[string]*yaml.Node
 	Node           *yaml.Node
@@ -96,8 +98,8 @@ type Schema struct {
 // Common field names, for unknown-field messages.
 var (
 	topFields       = []string{"name", "ruleset", "options", "max_rounds", "distance", "sides", "description"}
-	sideFields      = []string{"name", "aware", "referee", "policy", "combatants"}
-	combatantFields = []string{"name", "count", "hp", "ac", "init", "initiative_roll", "attacks", "damage", "speed", "aware", "policy"}
+	sideFields      = []string{"name", "aware", "referee", "policy", "tactics", "combatants"}
+	combatantFields = []string{"name", "count", "hp", "ac", "init", "initiative_roll", "attacks", "damage", "speed", "aware", "policy", "tactics"}
 )
 
 // Limits that keep a typo from asking for a billion combatants.
@@ -329,6 +331,7 @@ func (d *Decoder) side(n *yaml.Node, path string, schema Schema) Side {
 	if k := keys["policy"]; k != nil {
 		s.Policy = d.policy(k, path+".policy")
 	}
+	s.Tactics = keys["tactics"]
 	for _, f := range schema.SideFields {
 		if k := keys[f]; k != nil {
 			s.Extra[f] = k
@@ -422,6 +425,7 @@ func (d *Decoder) combatant(n *yaml.Node, path string, schema Schema) Combatant 
 	if k := keys["policy"]; k != nil {
 		c.Policy = d.policy(k, path+".policy")
 	}
+	c.Tactics = keys["tactics"]
 	for _, f := range schema.CombatantFields {
 		if k := keys[f]; k != nil {
 			c.Extra[f] = k
@@ -646,6 +650,24 @@ func (d *Decoder) Unknown(key *yaml.Node, path string, valid []string) {
 
 // Mapping exported for rulesets whose fields are themselves mappings
 // (d20 spells, for example).
+
+// ErrorAt records a problem at column offset col within the scalar node n
+// (a position inside a tactics condition), keeping the --set origin.
+func (d *Decoder) ErrorAt(n *yaml.Node, col int, path, format string, args ...any) {
+	e := &Error{File: d.rep.File, Path: path, Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		e.Line, e.Col = n.Line, n.Column+col
+		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+			e.Col++ // the opening quote
+		}
+	}
+	d.rep.add(e, n)
+}
+
+// Warnf records a warning at node; see Reporter.Warnf.
+func (d *Decoder) Warnf(n *yaml.Node, path, format string, args ...any) {
+	d.rep.Warnf(n, path, format, args...)
+}
 
 // NewDecoder returns a Decoder that records problems in rep (for tests and
 // for tools that decode YAML outside a scenario file).

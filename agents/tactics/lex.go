@@ -1,0 +1,122 @@
+package tactics
+
+import (
+	"fmt"
+	"strconv"
+)
+
+type tokKind uint8
+
+const (
+	tEOF tokKind = iota
+	tNum
+	tStr
+	tIdent
+	tParam // $name
+	tOp    // + - * / < <= > >= == != ( ) . ,
+)
+
+type token struct {
+	kind tokKind
+	pos  int // byte offset in the source
+	text string
+	num  float64
+}
+
+// lex splits src into tokens. Words and, or, not, true, false are idents
+// the parser recognises; && || ! are accepted as their synonyms.
+func lex(src string) ([]token, *Error) {
+	var out []token
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case isDigit(c) || c == '.' && i+1 < len(src) && isDigit(src[i+1]):
+			j := i
+			for j < len(src) && (isDigit(src[j]) || src[j] == '.') {
+				j++
+			}
+			v, err := strconv.ParseFloat(src[i:j], 64)
+			if err != nil {
+				return nil, errAt(i, "malformed number %q", src[i:j])
+			}
+			out = append(out, token{kind: tNum, pos: i, text: src[i:j], num: v})
+			i = j
+		case isLetter(c) || c == '$':
+			j := i + 1
+			for j < len(src) && (isLetter(src[j]) || isDigit(src[j])) {
+				j++
+			}
+			k := tIdent
+			if c == '$' {
+				k = tParam
+				if j == i+1 {
+					return nil, errAt(i, "'$' must be followed by a parameter name, e.g. $low")
+				}
+			}
+			out = append(out, token{kind: k, pos: i, text: src[i:j]})
+			i = j
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < len(src) && src[j] != c {
+				j++
+			}
+			if j == len(src) {
+				return nil, errAt(i, "unterminated string")
+			}
+			out = append(out, token{kind: tStr, pos: i, text: src[i+1 : j]})
+			i = j + 1
+		default:
+			two := ""
+			if i+1 < len(src) {
+				two = src[i : i+2]
+			}
+			switch two {
+			case "<=", ">=", "==", "!=", "&&", "||":
+				out = append(out, token{kind: tOp, pos: i, text: two})
+				i += 2
+				continue
+			}
+			switch c {
+			case '+', '-', '*', '/', '<', '>', '(', ')', '.', ',', '!':
+				out = append(out, token{kind: tOp, pos: i, text: string(c)})
+				i++
+			case '=':
+				return nil, errAt(i, "'=' is not a comparison; write '=='")
+			default:
+				return nil, errAt(i, "unexpected character %q", c)
+			}
+		}
+	}
+	return append(out, token{kind: tEOF, pos: len(src)}), nil
+}
+
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' }
+
+// Error is a problem in one expression, at byte offset Pos of its source.
+type Error struct {
+	Pos int
+	Msg string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("column %d: %s", e.Pos+1, e.Msg) }
+
+func errAt(pos int, format string, args ...any) *Error {
+	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Caret renders src with a caret under byte offset pos, the way expr-lang
+// shows a type error: the reader sees the column without counting.
+func Caret(src string, pos int) string {
+	pad := make([]byte, 0, pos)
+	for i := 0; i < pos && i < len(src); i++ {
+		if src[i] == '\t' {
+			pad = append(pad, '\t')
+		} else {
+			pad = append(pad, ' ')
+		}
+	}
+	return "\n    " + src + "\n    " + string(pad) + "^"
+}

@@ -1,0 +1,550 @@
+package agents
+
+// The tactics language's ACKS II binding: declarations before initiative,
+// the segment's plan, the interrupts (acting before one's number) and the
+// same-number choice, each a moment with its own facts and decisions.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"simctl/agents/tactics"
+	"simctl/rulesets/acks2"
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+func init() { acks2.TacticsCompiler = compileAcksTactics }
+
+// ACKS moments, in the order the book asks: declarations before the
+// initiative roll, then each combatant's segment; reactions and the
+// same-number choice come up within segments.
+const (
+	amDeclare = iota
+	amTurn
+	amReact
+	amSame
+	numAcksMoments
+)
+
+var acksMoments = []string{"before_initiative", "turn", "reactions", "same_number"}
+
+// ACKS facts (global ids).
+const (
+	afRound = iota
+	afCount
+	afSelfHP
+	afSelfHPPct
+	afSelfEngaged
+	afSelfMissile
+	afSelfLong
+	afSelfSpellsLeft
+	afSelfDeclaredSpell
+	afSelfDeclaredMove
+	afSelfDeclaredNothing
+	afSelfNumber
+	afSelfFloor
+	afSelfResuming
+	afSelfRound1Ready
+	afSpellLeft
+	afEnemiesCount
+	afEnemiesAttackable
+	afEnemiesCasters
+	afAlliesCount
+	afAlliesDown
+	afAllyActed
+	afAllyDown
+	afAllyHPPct
+	afEnemyActed
+	afEnemyDown
+	afEnemyHPPct
+	afEnemyDistance
+	afEnemyDeclaredSpell
+	afEnemyAttackable
+	afReactReadied
+	afReactMissile
+	afReactLong
+	afReactChargeAtSelf
+	numAcksFacts
+)
+
+var acksFacts = [numAcksFacts]tactics.Fact{
+	afRound:               {Name: "round", Type: tactics.Number, Doc: "the round"},
+	afCount:               {Name: "count", Type: tactics.Number, Doc: "the count being played (10 down to -10)"},
+	afSelfHP:              {Name: "self.hp", Type: tactics.Number, Doc: "current hit points"},
+	afSelfHPPct:           {Name: "self.hp_pct", Type: tactics.Number, Doc: "current hit points as a fraction of those at the start"},
+	afSelfEngaged:         {Name: "self.engaged", Type: tactics.Bool, Doc: "engaged in melee"},
+	afSelfMissile:         {Name: "self.missile", Type: tactics.Bool, Doc: "fights with a missile weapon"},
+	afSelfLong:            {Name: "self.long", Type: tactics.Bool, Doc: "fights with a long melee weapon (spear, polearm, lance)"},
+	afSelfSpellsLeft:      {Name: "self.spells_left", Type: tactics.Number, Doc: "casts left over all its spells"},
+	afSelfDeclaredSpell:   {Name: "self.declared_spell", Type: tactics.Bool, Doc: "declared a spell this round"},
+	afSelfDeclaredMove:    {Name: "self.declared_move", Type: tactics.Bool, Doc: "declared a withdrawal or retreat this round"},
+	afSelfDeclaredNothing: {Name: "self.declared_nothing", Type: tactics.Bool, Doc: "declared nothing this round"},
+	afSelfNumber:          {Name: "self.number", Type: tactics.Number, Doc: "its initiative number this round"},
+	afSelfFloor:           {Name: "self.floor", Type: tactics.Number, Doc: "the lowest count it may delay to this round"},
+	afSelfResuming:        {Name: "self.resuming", Type: tactics.Bool, Doc: "its delay is over and it takes its segment now (a delay falls through)"},
+	afSelfRound1Ready:     {Name: "self.round1_ready", Type: tactics.Bool, Doc: "still has its round-1 missile or long weapon ready against a charge"},
+	afSpellLeft:           {Name: "spell.left", Type: tactics.Number, Arg: tactics.SpellArg, Doc: "casts left of one of its spells"},
+	afEnemiesCount:        {Name: "enemies.count", Type: tactics.Number, Doc: "enemies still in the fight"},
+	afEnemiesAttackable:   {Name: "enemies.attackable", Type: tactics.Number, Doc: "enemies it can attack where it stands"},
+	afEnemiesCasters:      {Name: "enemies.casters", Type: tactics.Number, Doc: "enemies in the fight that declared a spell this round"},
+	afAlliesCount:         {Name: "allies.count", Type: tactics.Number, Doc: "allies (not itself) still in the fight"},
+	afAlliesDown:          {Name: "allies.down", Type: tactics.Number, Doc: "allies out of the fight"},
+	afAllyActed:           {Name: "ally.acted", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally has taken its segment this round"},
+	afAllyDown:            {Name: "ally.down", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally is out of the fight"},
+	afAllyHPPct:           {Name: "ally.hp_pct", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "the ally's hit points as a fraction of its starting ones"},
+	afEnemyActed:          {Name: "enemy.acted", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy has taken its segment this round"},
+	afEnemyDown:           {Name: "enemy.down", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is out of the fight"},
+	afEnemyHPPct:          {Name: "enemy.hp_pct", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's hit points as a fraction of its starting ones"},
+	afEnemyDistance:       {Name: "enemy.distance", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "feet between it and the enemy"},
+	afEnemyDeclaredSpell:  {Name: "enemy.declared_spell", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy declared a spell this round"},
+	afEnemyAttackable:     {Name: "enemy.attackable", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "it can attack the enemy where it stands"},
+	afReactReadied:        {Name: "reaction.readied_attack", Type: tactics.Bool, Doc: "the offer is its readied attack (an enemy's movement ended in reach)"},
+	afReactMissile:        {Name: "reaction.round1_missile", Type: tactics.Bool, Doc: "the offer is a round-1 missile shot at a charger"},
+	afReactLong:           {Name: "reaction.round1_long", Type: tactics.Bool, Doc: "the offer is a round-1 long-weapon attack at a charger (costs its own number)"},
+	afReactChargeAtSelf:   {Name: "reaction.charge_at_self", Type: tactics.Bool, Doc: "the enemy is charging it"},
+}
+
+// acksMomentFacts lists the facts of each moment (global ids): the
+// reaction facts only where there is a reaction.
+func acksMomentFacts(m int) []int {
+	var ids []int
+	for id := 0; id < numAcksFacts; id++ {
+		if id >= afReactReadied && m != amReact {
+			continue
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// AcksDecisions documents the ACKS II decisions per moment.
+var AcksDecisions = [numAcksMoments][]string{
+	amDeclare: {"declare SPELL | declare any", "withdraw", "retreat", "nothing"},
+	amTurn:    {"attack", "attack without charging", "delay until NAME", "delay to COUNT", "delay to floor", "ready"},
+	amReact:   {"strike", "hold"},
+	amSame:    {"before", "after"},
+}
+
+// AcksFacts documents the facts of a moment (docs, simctl policies).
+func AcksFacts(moment string) []tactics.Fact {
+	for m, name := range acksMoments {
+		if name == moment {
+			var out []tactics.Fact
+			for _, id := range acksMomentFacts(m) {
+				out = append(out, acksFacts[id])
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+type acksDoKind uint8
+
+const (
+	adDeclare acksDoKind = iota
+	adWithdraw
+	adRetreat
+	adNothing
+	adAttack
+	adDelayUntil
+	adDelayTo
+	adDelayFloor
+	adReady
+	adStrike
+	adHold
+	adBefore
+	adAfter
+)
+
+const (
+	awNoTarget = iota
+	awNoUses
+	awResuming
+	awWaitedOut
+	awWaitedActed
+	awCount
+	awDeclared
+	numAcksWhy
+)
+
+var acksWhyText = [numAcksWhy]string{
+	"no enemy matches the target",
+	"no use of the spell left",
+	"this is its delayed segment",
+	"the one it waits for is out",
+	"the one it waits for has acted",
+	"that count is not below the count now",
+	"it declared an action this round",
+}
+
+type acksDo struct {
+	kind      acksDoKind
+	spell     int // declare: -1 any
+	spellName string
+	who       int
+	count     int
+	noCharge  bool
+}
+
+type acksTarget struct {
+	mode  int // acksWeakest ... acksCasters
+	named int
+}
+
+type acksRule struct {
+	name   string
+	when   *tactics.Program
+	ids    []int // env fact index -> global fact id
+	do     acksDo
+	target acksTarget
+	fired  int
+	fell   [numAcksWhy]int
+}
+
+// acksTactic is a compiled tactics block for one ACKS combatant. Immutable.
+type acksTactic struct {
+	rules    [numAcksMoments][]acksRule
+	fallback [numAcksMoments]int
+}
+
+func compileAcksTactics(d *scenario.Decoder, g *acks2.Game, self int, n *yaml.Node, path string) acks2.Policy {
+	b, ok := tactics.ReadBlock(d, n, path, "acks2", acksMoments, acksLibrary, LibraryNames("acks2"))
+	if !ok {
+		return nil
+	}
+	side := !strings.Contains(path, "combatants")
+	pol := &acksTactic{}
+	failed := false
+	for _, m := range b.Moments {
+		mi := indexOfString(acksMoments, m.Name)
+		ids := acksMomentFacts(mi)
+		facts := make([]tactics.Fact, len(ids))
+		for k, id := range ids {
+			facts[k] = acksFacts[id]
+		}
+		env := &tactics.Env{Ruleset: "acks2", Moment: m.Name, Facts: facts, Params: b.Params, Names: b.Names,
+			Resolve: func(kind tactics.ArgKind, name string) (int, string) {
+				if i, ok := g.Index(name); ok && side && i == self && kind == tactics.AllyArg {
+					return i, ""
+				}
+				return resolveAcks(g, self, kind, name)
+			}}
+		unconditional := ""
+		for _, r := range m.Rules {
+			if unconditional != "" {
+				d.Warnf(r.Node, r.Path, "rule %s can never fire: rule %s before it has no when: and its decision cannot fall through", r.Name, unconditional)
+			}
+			cr := acksRule{name: r.Name, ids: ids}
+			for k := range cr.fell {
+				cr.fell[k] = -1
+			}
+			if r.When.S != "" {
+				prog, err := tactics.Compile(r.When.S, env)
+				if err != nil {
+					tactics.Report(d, r.When, err)
+					failed = true
+				} else {
+					cr.when = prog
+				}
+			}
+			doText, msg := b.Expand(r.Do.S)
+			if msg == "" && side && mi == amTurn && isAcksDelayUntilSelf(g, self, doText) {
+				continue
+			}
+			if msg != "" {
+				d.Errorf(r.Do.Node, r.Do.Path, "%s", msg)
+				failed = true
+				continue
+			}
+			var okDo, okT bool
+			cr.do, okDo = parseAcksDo(d, g, self, mi, doText, r.Do)
+			tgText, msg := b.Expand(r.Target.S)
+			if msg != "" {
+				d.Errorf(r.Target.Node, r.Target.Path, "%s", msg)
+				failed = true
+				continue
+			}
+			cr.target, okT = parseAcksTarget(d, g, self, tgText, r.Target, cr.do.kind)
+			if !okDo || !okT {
+				failed = true
+				continue
+			}
+			if cr.do.kind == adDeclare && len(g.C[self].Spells) == 0 {
+				continue // declare any on a combatant without spells: never fires
+			}
+			cr.fired = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: r.Name, Event: "fired"})
+			whys := cr.do.reasons(cr.target)
+			for _, why := range whys {
+				cr.fell[why] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: r.Name, Event: "fell through: " + acksWhyText[why]})
+			}
+			if cr.when == nil && len(whys) == 0 && unconditional == "" {
+				unconditional = r.Name
+			}
+			pol.rules[mi] = append(pol.rules[mi], cr)
+		}
+	}
+	if failed {
+		return nil
+	}
+	for m, name := range acksMoments {
+		pol.fallback[m] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: name, Rule: "fallback", Event: "fired"})
+	}
+	return pol
+}
+
+func indexOfString(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func isAcksDelayUntilSelf(g *acks2.Game, self int, do string) bool {
+	rest, ok := strings.CutPrefix(do, "delay until ")
+	if !ok {
+		return false
+	}
+	i, ok := g.Index(strings.TrimSpace(rest))
+	return ok && i == self
+}
+
+func (do acksDo) reasons(tg acksTarget) []int {
+	var out []int
+	switch do.kind {
+	case adDeclare:
+		out = append(out, awNoUses)
+	case adAttack:
+		if tg.named >= 0 {
+			out = append(out, awNoTarget)
+		}
+	case adDelayUntil:
+		out = append(out, awResuming, awWaitedOut, awWaitedActed)
+	case adDelayTo, adDelayFloor:
+		out = append(out, awResuming, awCount)
+	case adReady:
+		out = append(out, awDeclared)
+	}
+	return out
+}
+
+func resolveAcks(g *acks2.Game, self int, kind tactics.ArgKind, name string) (int, string) {
+	me := &g.C[self]
+	if kind == tactics.SpellArg {
+		var names []string
+		for s, sp := range me.Spells {
+			if sp.Name == name {
+				return s, ""
+			}
+			names = append(names, sp.Name)
+		}
+		if len(names) == 0 {
+			return -1, fmt.Sprintf("%s has no spells", me.Name)
+		}
+		return -1, fmt.Sprintf("%s has no spell %q%s; its spells: %s", me.Name, name, scenario.Suggest(name, names), strings.Join(names, ", "))
+	}
+	wantSide, what := me.Side, "ally"
+	if kind == tactics.EnemyArg {
+		wantSide, what = 1-me.Side, "enemy"
+	}
+	var names []string
+	for j, c := range g.C {
+		if c.Side == wantSide && j != self {
+			names = append(names, c.Name)
+		}
+	}
+	i, ok := g.Index(name)
+	switch {
+	case !ok:
+		return -1, fmt.Sprintf("no %s %q%s; %s's %s: %s", what, name, scenario.Suggest(name, names), me.Name, plural(what), listOrNone(names))
+	case i == self:
+		return -1, fmt.Sprintf("%q is %s itself, not an %s", name, me.Name, what)
+	case g.C[i].Side != wantSide:
+		return -1, fmt.Sprintf("%q is not an %s of %s; its %s: %s", name, what, me.Name, plural(what), listOrNone(names))
+	}
+	return i, ""
+}
+
+func parseAcksDo(d *scenario.Decoder, g *acks2.Game, self, moment int, s string, t tactics.Text) (acksDo, bool) {
+	do := acksDo{spell: -1, who: -1}
+	fail := func(format string, args ...any) (acksDo, bool) {
+		d.Errorf(t.Node, t.Path, format, args...)
+		return do, false
+	}
+	offers := func() string {
+		return fmt.Sprintf("acks2 offers at %s: %s", acksMoments[moment], strings.Join(AcksDecisions[moment], ", "))
+	}
+	verb, rest, _ := strings.Cut(s, " ")
+	rest = strings.TrimSpace(rest)
+	for m := range AcksDecisions {
+		if m == moment {
+			continue
+		}
+		for _, dd := range AcksDecisions[m] {
+			if v, _, _ := strings.Cut(dd, " "); v == verb && !(moment == amTurn && verb == "attack") {
+				if !acksVerbAt(moment, verb) {
+					return fail("%s is a decision %s, not %s; %s", verb, "at "+acksMoments[m], "at "+acksMoments[moment], offers())
+				}
+			}
+		}
+	}
+	switch moment {
+	case amDeclare:
+		switch verb {
+		case "declare":
+			if rest == "" {
+				return fail("declare needs a spell: declare SPELL or declare any")
+			}
+			do.kind = adDeclare
+			if rest != "any" && len(g.C[self].Spells) == 0 {
+				return fail("%s has no spells to declare", g.C[self].Name)
+			}
+			if rest != "any" {
+				i, msg := resolveAcks(g, self, tactics.SpellArg, rest)
+				if msg != "" {
+					return fail("%s (or any)", msg)
+				}
+				do.spell, do.spellName = i, rest
+			}
+			return do, true
+		case "withdraw", "retreat", "nothing":
+			if rest != "" {
+				return fail("%s takes no argument, got %q", verb, rest)
+			}
+			do.kind = map[string]acksDoKind{"withdraw": adWithdraw, "retreat": adRetreat, "nothing": adNothing}[verb]
+			return do, true
+		}
+	case amTurn:
+		switch verb {
+		case "attack":
+			switch rest {
+			case "":
+			case "without charging":
+				do.noCharge = true
+			default:
+				return fail("attack or attack without charging (choose whom with target:), got %q", s)
+			}
+			do.kind = adAttack
+			return do, true
+		case "ready":
+			if rest != "" {
+				return fail("ready takes no argument: an ACKS readied action is an attack, taken when an enemy's movement ends in reach")
+			}
+			do.kind = adReady
+			return do, true
+		case "delay":
+			kw, arg, _ := strings.Cut(rest, " ")
+			arg = strings.TrimSpace(arg)
+			switch {
+			case kw == "until":
+				i, ok := g.Index(arg)
+				if !ok {
+					var names []string
+					for k, c := range g.C {
+						if k != self {
+							names = append(names, c.Name)
+						}
+					}
+					return fail("delay until %q: no such combatant%s; combatants: %s", arg, scenario.Suggest(arg, names), strings.Join(names, ", "))
+				}
+				if i == self {
+					return fail("a combatant cannot delay until it has acted itself")
+				}
+				do.kind, do.who = adDelayUntil, i
+				return do, true
+			case kw == "to" && arg == "floor":
+				do.kind = adDelayFloor
+				return do, true
+			case kw == "to":
+				n, err := strconv.Atoi(arg)
+				if err != nil || n < -10 || n > 10 {
+					return fail("delay to needs a count from -10 to 10 or floor, got %q", arg)
+				}
+				do.kind, do.count = adDelayTo, n
+				return do, true
+			}
+			return fail("delay until NAME, delay to COUNT or delay to floor, got %q", s)
+		}
+	case amReact:
+		switch verb {
+		case "strike", "hold":
+			if rest != "" {
+				return fail("%s takes no argument", verb)
+			}
+			do.kind = adStrike
+			if verb == "hold" {
+				do.kind = adHold
+			}
+			return do, true
+		}
+	case amSame:
+		switch verb {
+		case "before", "after":
+			if rest != "" {
+				return fail("%s takes no argument", verb)
+			}
+			do.kind = adBefore
+			if verb == "after" {
+				do.kind = adAfter
+			}
+			return do, true
+		}
+	}
+	if rs, ok := otherVerbs[verb]; ok && rs != "acks2" {
+		if rs == "" {
+			return fail("acks2 has no decision %q here; %s", verb, offers())
+		}
+		return fail("%s is a %s decision, not an acks2 one; %s", verb, rs, offers())
+	}
+	var verbs []string
+	for _, dd := range AcksDecisions[moment] {
+		v, _, _ := strings.Cut(dd, " ")
+		verbs = append(verbs, v)
+	}
+	return fail("unknown decision %q%s; %s", verb, scenario.Suggest(verb, verbs), offers())
+}
+
+func acksVerbAt(moment int, verb string) bool {
+	for _, dd := range AcksDecisions[moment] {
+		if v, _, _ := strings.Cut(dd, " "); v == verb {
+			return true
+		}
+	}
+	return false
+}
+
+func parseAcksTarget(d *scenario.Decoder, g *acks2.Game, self int, s string, t tactics.Text, kind acksDoKind) (acksTarget, bool) {
+	tg := acksTarget{named: -1}
+	if s == "" {
+		return tg, true
+	}
+	if kind != adAttack && kind != adDelayUntil && kind != adDelayTo && kind != adDelayFloor && kind != adReady {
+		d.Errorf(t.Node, t.Path, "this decision has no target; target: goes with attack (and with delay or ready, for the attack they turn into)")
+		return tg, false
+	}
+	for k, name := range acksTargetNames {
+		if s == name {
+			tg.mode = k
+			return tg, true
+		}
+	}
+	if i, msg := resolveAcks(g, self, tactics.EnemyArg, s); msg == "" {
+		tg.named = i
+		return tg, true
+	}
+	var enemies []string
+	for j, c := range g.C {
+		if c.Side != g.C[self].Side && j != self {
+			enemies = append(enemies, c.Name)
+		}
+	}
+	d.Errorf(t.Node, t.Path, "unknown target %q%s; a target is a selector (%s) or an enemy's name (%s)",
+		s, scenario.Suggest(s, append(append([]string(nil), acksTargetNames...), enemies...)), strings.Join(acksTargetNames, ", "), strings.Join(enemies, ", "))
+	return tg, false
+}

@@ -1,0 +1,609 @@
+package agents
+
+// The tactics language's d20 binding: the facts a d20 combatant can know on
+// its turn, the decisions the d20 referee carries out, target selectors,
+// and the compiled Policy that plays a tactics block.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"simctl/agents/tactics"
+	"simctl/rulesets/d20"
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+func init() { d20.TacticsCompiler = compileD20Tactics }
+
+// d20Moments: the d20 referee asks for one decision, on a combatant's turn.
+// Readied actions fire by their trigger and attacks of opportunity are
+// automatic, so there is no reaction to choose.
+var d20Moments = []string{"turn"}
+
+// d20 facts at the turn moment, by index (the order of d20Facts).
+const (
+	fRound = iota
+	fSurprise
+	fSelfHP
+	fSelfHPPct
+	fSelfAC
+	fSelfCount
+	fSelfPosition
+	fSelfEngaged
+	fSelfResuming
+	fSelfSpellsLeft
+	fSpellLeft
+	fEnemiesCount
+	fEnemiesDown
+	fEnemiesInReach
+	fEnemiesReachable
+	fEnemiesNearest
+	fEnemiesCasters
+	fEnemiesActed
+	fAlliesCount
+	fAlliesDown
+	fAlliesEngaged
+	fAlliesActed
+	fAllyActed
+	fAllyDown
+	fAllyHP
+	fAllyHPPct
+	fAllyEngaged
+	fAllyDistance
+	fEnemyActed
+	fEnemyDown
+	fEnemyHP
+	fEnemyHPPct
+	fEnemyDistance
+	fEnemyInReach
+	fEnemySpellsLeft
+	fNextExists
+	fNextIsEnemy
+	fNextIsAlly
+)
+
+var d20Facts = []tactics.Fact{
+	fRound:            {Name: "round", Type: tactics.Number, Doc: "the round (0: the surprise round)"},
+	fSurprise:         {Name: "surprise_round", Type: tactics.Bool, Doc: "this is the surprise round (one standard action)"},
+	fSelfHP:           {Name: "self.hp", Type: tactics.Number, Doc: "current hit points"},
+	fSelfHPPct:        {Name: "self.hp_pct", Type: tactics.Number, Doc: "current hit points as a fraction of those at the start (0.4 = 40%)"},
+	fSelfAC:           {Name: "self.ac", Type: tactics.Number, Doc: "armour class"},
+	fSelfCount:        {Name: "self.count", Type: tactics.Number, Doc: "initiative count (changes with Delay and Ready)"},
+	fSelfPosition:     {Name: "self.position", Type: tactics.Number, Doc: "place in the initiative order, 1 = first"},
+	fSelfEngaged:      {Name: "self.engaged", Type: tactics.Bool, Doc: "an enemy still in the fight is within reach"},
+	fSelfResuming:     {Name: "self.resuming", Type: tactics.Bool, Doc: "this turn is its delayed action (a delay decision falls through)"},
+	fSelfSpellsLeft:   {Name: "self.spells_left", Type: tactics.Number, Doc: "casts left over all its spells"},
+	fSpellLeft:        {Name: "spell.left", Type: tactics.Number, Arg: tactics.SpellArg, Doc: "casts left of one of its spells"},
+	fEnemiesCount:     {Name: "enemies.count", Type: tactics.Number, Doc: "enemies still in the fight"},
+	fEnemiesDown:      {Name: "enemies.down", Type: tactics.Number, Doc: "enemies out of the fight"},
+	fEnemiesInReach:   {Name: "enemies.in_reach", Type: tactics.Number, Doc: "enemies in the fight within its reach"},
+	fEnemiesReachable: {Name: "enemies.reachable", Type: tactics.Number, Doc: "enemies it can attack this turn (in reach, a 5-foot step or a charge away)"},
+	fEnemiesNearest:   {Name: "enemies.nearest", Type: tactics.Number, Doc: "distance in feet to the nearest enemy in the fight (0 when none)"},
+	fEnemiesCasters:   {Name: "enemies.casters", Type: tactics.Number, Doc: "enemies in the fight with a spell use left"},
+	fEnemiesActed:     {Name: "enemies.acted", Type: tactics.Number, Doc: "enemies in the fight that have acted this round"},
+	fAlliesCount:      {Name: "allies.count", Type: tactics.Number, Doc: "allies (not itself) still in the fight"},
+	fAlliesDown:       {Name: "allies.down", Type: tactics.Number, Doc: "allies out of the fight"},
+	fAlliesEngaged:    {Name: "allies.engaged", Type: tactics.Number, Doc: "allies in the fight with an enemy in reach"},
+	fAlliesActed:      {Name: "allies.acted", Type: tactics.Number, Doc: "allies in the fight that have acted this round"},
+	fAllyActed:        {Name: "ally.acted", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally has taken an action this round"},
+	fAllyDown:         {Name: "ally.down", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally is out of the fight"},
+	fAllyHP:           {Name: "ally.hp", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "the ally's hit points"},
+	fAllyHPPct:        {Name: "ally.hp_pct", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "the ally's hit points as a fraction of its starting ones"},
+	fAllyEngaged:      {Name: "ally.engaged", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "an enemy in the fight is within the ally's reach"},
+	fAllyDistance:     {Name: "ally.distance", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "feet between it and the ally"},
+	fEnemyActed:       {Name: "enemy.acted", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy has taken an action this round"},
+	fEnemyDown:        {Name: "enemy.down", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is out of the fight"},
+	fEnemyHP:          {Name: "enemy.hp", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's hit points"},
+	fEnemyHPPct:       {Name: "enemy.hp_pct", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's hit points as a fraction of its starting ones"},
+	fEnemyDistance:    {Name: "enemy.distance", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "feet between it and the enemy"},
+	fEnemyInReach:     {Name: "enemy.in_reach", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is within its reach"},
+	fEnemySpellsLeft:  {Name: "enemy.spells_left", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "casts the enemy has left over all its spells"},
+	fNextExists:       {Name: "next_actor.exists", Type: tactics.Bool, Doc: "someone in the fight comes after it in the order this round"},
+	fNextIsEnemy:      {Name: "next_actor.is_enemy", Type: tactics.Bool, Doc: "the next in the order this round (in the fight) is an enemy"},
+	fNextIsAlly:       {Name: "next_actor.is_ally", Type: tactics.Bool, Doc: "the next in the order this round (in the fight) is an ally"},
+}
+
+// D20Facts documents the facts of the d20 turn moment (docs, simctl policies).
+func D20Facts() []tactics.Fact { return d20Facts }
+
+// decision kinds
+type d20DoKind uint8
+
+const (
+	doAttack d20DoKind = iota
+	doCharge
+	doFullAttack
+	doCast
+	doDelayUntil
+	doDelayTo
+	doReady
+	doCounterspell
+)
+
+// D20Decisions documents the d20 decisions (docs, messages).
+var D20Decisions = []string{
+	"attack", "charge", "full_attack", "cast SPELL | cast any",
+	"delay until NAME", "delay to COUNT",
+	"ready attack on TRIGGER [for ALLY]", "ready cast SPELL|any on TRIGGER [for ALLY]", "ready counterspell [SPELL] on TRIGGER",
+	"counterspell [SPELL]",
+}
+
+var d20Verbs = []string{"attack", "charge", "full_attack", "cast", "delay", "ready", "counterspell"}
+
+// verbs other rulesets have, so a d20 block that names one is told so.
+var otherVerbs = map[string]string{
+	"seize": "cavaliers", "interpose": "cavaliers", "reprise": "cavaliers", "save": "cavaliers",
+	"declare": "acks2", "retreat": "acks2", "ambush": "lotm", "feint": "lotm",
+	"withdraw": "", "step": "", "five_foot_step": "",
+}
+
+// fall-through reasons
+const (
+	whyNoTarget = iota
+	whyNoUses
+	whyNoCharge
+	whyNoFull
+	whyWaitedOut
+	whyWaitedActed
+	whyResuming
+	whyCount
+	whyCannotCounter
+	numWhy
+)
+
+// whyText: short, for the table; docs/tactics.md explains each.
+var whyText = [numWhy]string{
+	"no enemy matches the target",
+	"no use of the spell left",
+	"no charge possible",
+	"no full attack possible",
+	"the one it waits for is out",
+	"the one it waits for has acted",
+	"this turn is its delayed action",
+	"that count is not below its own",
+	"nothing to counter",
+}
+
+type d20Do struct {
+	kind    d20DoKind
+	spell   int // -1: any (cast, counterspell, ready cast)
+	who     int // delay until
+	count   int // delay to
+	trigger d20.Trigger
+	ally    int
+	action  d20.ReadyAction
+}
+
+type selKind uint8
+
+const (
+	selWeakest selKind = iota
+	selStrongest
+	selNearest
+	selLowestAC
+	selCastersFirst
+	selRandom
+	selFirst
+	selNamed
+)
+
+var selectors = []string{"weakest", "strongest", "nearest", "lowest_ac", "casters_first", "random", "first"}
+
+type d20Target struct {
+	kind    selKind
+	named   int
+	inReach bool // filter: only enemies within reach now
+}
+
+type d20Rule struct {
+	name   string
+	when   *tactics.Program
+	do     d20Do
+	target d20Target
+	fired  int
+	fell   [numWhy]int // counter index per reason, -1 when this decision cannot fall through for it
+}
+
+// d20Tactic is a compiled tactics block for one combatant. Immutable.
+type d20Tactic struct {
+	rules    []d20Rule
+	fallback int // counter index for the built-in fallback
+}
+
+func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node, path string) d20.Policy {
+	b, ok := tactics.ReadBlock(d, n, path, "d20", d20Moments, d20Library, LibraryNames("d20"))
+	if !ok {
+		return nil
+	}
+	// A side's block is compiled for each of its combatants: there a name
+	// may be the combatant itself (ally("Wizard").acted for the Wizard is
+	// its own flag; delay until Wizard is a rule the Wizard skips).
+	side := !strings.Contains(path, "combatants")
+	env := &tactics.Env{Ruleset: "d20", Moment: "turn", Facts: d20Facts, Params: b.Params, Names: b.Names,
+		Resolve: func(kind tactics.ArgKind, name string) (int, string) {
+			if i, ok := g.Index(name); ok && side && i == self && kind == tactics.AllyArg {
+				return i, ""
+			}
+			return resolveD20(g, self, kind, name)
+		}}
+	pol := &d20Tactic{}
+	failed := false
+	for _, m := range b.Moments {
+		unconditional := ""
+		for _, r := range m.Rules {
+			if unconditional != "" {
+				d.Warnf(r.Node, r.Path, "rule %s can never fire: rule %s before it has no when: and its decision cannot fall through", r.Name, unconditional)
+			}
+			cr := d20Rule{name: r.Name}
+			for k := range cr.fell {
+				cr.fell[k] = -1
+			}
+			if r.When.S != "" {
+				prog, err := tactics.Compile(r.When.S, env)
+				if err != nil {
+					tactics.Report(d, r.When, err)
+					failed = true
+				} else {
+					cr.when = prog
+				}
+			}
+			doText, msg := b.Expand(r.Do.S)
+			if msg != "" {
+				d.Errorf(r.Do.Node, r.Do.Path, "%s", msg)
+				failed = true
+				continue
+			}
+			if side && isDelayUntilSelf(g, self, doText) {
+				continue
+			}
+			var okDo bool
+			cr.do, okDo = parseD20Do(d, g, self, doText, r.Do)
+			tgText, msg := b.Expand(r.Target.S)
+			if msg != "" {
+				d.Errorf(r.Target.Node, r.Target.Path, "%s", msg)
+				failed = true
+				continue
+			}
+			var okT bool
+			cr.target, okT = parseD20Target(d, g, self, tgText, r.Target, cr.do.kind)
+			if !okDo || !okT {
+				failed = true
+				continue
+			}
+			if (cr.do.kind == doCast || cr.do.kind == doReady && cr.do.action == d20.ReadyCast) && len(g.C[self].Spells) == 0 {
+				// "cast any" (library tactics) on a combatant without
+				// spells: a rule that could never fire, left out so it
+				// adds no noise to the counts.
+				continue
+			}
+			label := r.Name
+			cr.fired = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: label, Event: "fired"})
+			for _, why := range cr.do.reasons(cr.target) {
+				cr.fell[why] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: label, Event: "fell through: " + whyText[why]})
+			}
+			if cr.when == nil && len(cr.do.reasons(cr.target)) == 0 && unconditional == "" {
+				unconditional = r.Name
+			}
+			pol.rules = append(pol.rules, cr)
+		}
+	}
+	if failed {
+		return nil
+	}
+	pol.fallback = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: "turn", Rule: "fallback", Event: "fired"})
+	return pol
+}
+
+func isDelayUntilSelf(g *d20.Game, self int, do string) bool {
+	rest, ok := strings.CutPrefix(do, "delay until ")
+	if !ok {
+		return false
+	}
+	i, ok := g.Index(strings.TrimSpace(rest))
+	return ok && i == self
+}
+
+// reasons lists why this decision may fall through.
+func (do d20Do) reasons(tg d20Target) []int {
+	var out []int
+	if tg.inReach || tg.kind == selNamed {
+		out = append(out, whyNoTarget)
+	}
+	switch do.kind {
+	case doCharge:
+		out = append(out, whyNoCharge)
+	case doFullAttack:
+		out = append(out, whyNoFull)
+	case doCast:
+		out = append(out, whyNoUses)
+	case doDelayUntil:
+		out = append(out, whyWaitedOut, whyWaitedActed, whyResuming)
+	case doDelayTo:
+		out = append(out, whyCount, whyResuming)
+	case doReady:
+		if do.action == d20.ReadyCast {
+			out = append(out, whyNoUses)
+		}
+		if do.action == d20.ReadyCounterspell {
+			out = append(out, whyCannotCounter)
+		}
+	case doCounterspell:
+		out = append(out, whyCannotCounter)
+	}
+	return out
+}
+
+func resolveD20(g *d20.Game, self int, kind tactics.ArgKind, name string) (int, string) {
+	me := &g.C[self]
+	if kind == tactics.SpellArg {
+		var names []string
+		for s, sp := range me.Spells {
+			if sp.Name == name {
+				return s, ""
+			}
+			names = append(names, sp.Name)
+		}
+		if len(names) == 0 {
+			return -1, fmt.Sprintf("%s has no spells", me.Name)
+		}
+		return -1, fmt.Sprintf("%s has no spell %q%s; its spells: %s", me.Name, name, scenario.Suggest(name, names), strings.Join(names, ", "))
+	}
+	wantSide := me.Side
+	what := "ally"
+	if kind == tactics.EnemyArg {
+		wantSide, what = 1-me.Side, "enemy"
+	}
+	var names []string
+	for j, c := range g.C {
+		if c.Side == wantSide && j != self {
+			names = append(names, c.Name)
+		}
+	}
+	i, ok := g.Index(name)
+	switch {
+	case !ok:
+		return -1, fmt.Sprintf("no %s %q%s; %s's %s: %s", what, name, scenario.Suggest(name, names), me.Name, plural(what), listOrNone(names))
+	case i == self:
+		return -1, fmt.Sprintf("%q is %s itself, not an %s", name, me.Name, what)
+	case g.C[i].Side != wantSide:
+		return -1, fmt.Sprintf("%q is not an %s of %s; its %s: %s", name, what, me.Name, plural(what), listOrNone(names))
+	}
+	return i, ""
+}
+
+func plural(what string) string {
+	if what == "enemy" {
+		return "enemies"
+	}
+	return "allies"
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseD20Do reads a do: text.
+func parseD20Do(d *scenario.Decoder, g *d20.Game, self int, s string, t tactics.Text) (d20Do, bool) {
+	do := d20Do{spell: -1, who: -1, ally: -1}
+	fail := func(format string, args ...any) (d20Do, bool) {
+		d.Errorf(t.Node, t.Path, format, args...)
+		return do, false
+	}
+	verb, rest, _ := strings.Cut(s, " ")
+	rest = strings.TrimSpace(rest)
+	noArgs := func() bool { return rest == "" }
+	switch verb {
+	case "attack", "charge", "full_attack":
+		if !noArgs() {
+			return fail("%s takes no argument (choose whom with target:), got %q", verb, rest)
+		}
+		do.kind = map[string]d20DoKind{"attack": doAttack, "charge": doCharge, "full_attack": doFullAttack}[verb]
+		return do, true
+	case "cast":
+		do.kind = doCast
+		if rest == "" {
+			return fail("cast needs a spell: cast SPELL or cast any")
+		}
+		sp, ok := spellArg(g, self, rest)
+		if !ok {
+			return fail("%s", spellMsg(g, self, rest))
+		}
+		do.spell = sp
+		return do, true
+	case "counterspell":
+		do.kind = doCounterspell
+		if len(g.C[self].Spells) == 0 {
+			return fail("a counterspell needs the same spell as the caster, and %s has no spells", g.C[self].Name)
+		}
+		if rest != "" {
+			sp, ok := spellArg(g, self, rest)
+			if !ok {
+				return fail("%s", spellMsg(g, self, rest))
+			}
+			do.spell = sp
+		}
+		return do, true
+	case "delay":
+		kw, arg, _ := strings.Cut(rest, " ")
+		arg = strings.TrimSpace(arg)
+		switch kw {
+		case "until":
+			i, msg := resolveD20(g, self, tactics.AllyArg, arg)
+			if msg != "" {
+				j, ok := g.Index(arg)
+				if !ok || j == self {
+					if j == self && ok {
+						return fail("a combatant cannot delay until it has acted itself")
+					}
+					var names []string
+					for k, c := range g.C {
+						if k != self {
+							names = append(names, c.Name)
+						}
+					}
+					return fail("delay until %q: no such combatant%s; combatants: %s", arg, scenario.Suggest(arg, names), strings.Join(names, ", "))
+				}
+				i = j // an enemy is fine: wait until it has acted
+			}
+			do.kind, do.who = doDelayUntil, i
+			return do, true
+		case "to":
+			n, err := strconv.Atoi(arg)
+			if err != nil || n < -100 || n > 100 {
+				return fail("delay to needs a count from -100 to 100, got %q", arg)
+			}
+			do.kind, do.count = doDelayTo, n
+			return do, true
+		}
+		return fail("delay until NAME or delay to COUNT, got %q", s)
+	case "ready":
+		return parseReady(d, g, self, rest, t, do)
+	}
+	if rs, ok := otherVerbs[verb]; ok {
+		if rs == "" {
+			return fail("d20 has no decision %q: the d20 referee does not model it; d20 offers: %s", verb, strings.Join(D20Decisions, ", "))
+		}
+		return fail("%s is a %s decision, not a d20 one; d20 offers: %s", verb, rs, strings.Join(D20Decisions, ", "))
+	}
+	return fail("unknown decision %q%s; d20 offers at turn: %s", verb, scenario.Suggest(verb, d20Verbs), strings.Join(D20Decisions, ", "))
+}
+
+func parseReady(d *scenario.Decoder, g *d20.Game, self int, rest string, t tactics.Text, do d20Do) (d20Do, bool) {
+	fail := func(format string, args ...any) (d20Do, bool) {
+		d.Errorf(t.Node, t.Path, format, args...)
+		return do, false
+	}
+	do.kind = doReady
+	act, trig, found := strings.Cut(rest, " on ")
+	if !found {
+		return fail("ready ACTION on TRIGGER, e.g. ready attack on charge; triggers: %s", strings.Join(d20.TriggerNames[1:], ", "))
+	}
+	act = strings.TrimSpace(act)
+	verb, spell, _ := strings.Cut(act, " ")
+	spell = strings.TrimSpace(spell)
+	switch verb {
+	case "attack":
+		do.action = d20.ReadyAttack
+		if spell != "" {
+			return fail("ready attack takes no argument, got %q", spell)
+		}
+	case "cast":
+		do.action = d20.ReadyCast
+		if spell == "" {
+			return fail("ready cast needs a spell: ready cast SPELL on TRIGGER (or cast any)")
+		}
+		sp, ok := spellArg(g, self, spell)
+		if !ok {
+			return fail("%s", spellMsg(g, self, spell))
+		}
+		do.spell = sp
+	case "counterspell":
+		do.action = d20.ReadyCounterspell
+		if len(g.C[self].Spells) == 0 {
+			return fail("a counterspell needs the same spell as the caster, and %s has no spells", g.C[self].Name)
+		}
+		if spell != "" {
+			sp, ok := spellArg(g, self, spell)
+			if !ok {
+				return fail("%s", spellMsg(g, self, spell))
+			}
+			do.spell = sp
+		}
+	default:
+		return fail("cannot ready %q%s; a readied action is attack, cast SPELL or counterspell", verb, scenario.Suggest(verb, []string{"attack", "cast", "counterspell"}))
+	}
+	trig = strings.TrimSpace(trig)
+	trig, ally, hasAlly := strings.Cut(trig, " for ")
+	trig = strings.TrimSpace(trig)
+	for k, name := range d20.TriggerNames {
+		if k > 0 && name == trig {
+			do.trigger = d20.Trigger(k)
+		}
+	}
+	if do.trigger == 0 {
+		return fail("unknown trigger %q%s; triggers: %s", trig, scenario.Suggest(trig, d20.TriggerNames[1:]), strings.Join(d20.TriggerNames[1:], ", "))
+	}
+	needAlly := do.trigger == d20.OnAllyActs || do.trigger == d20.OnEnemyAttacksAlly
+	switch {
+	case needAlly && !hasAlly:
+		return fail("trigger %s needs an ally: ready ... on %s for NAME", trig, trig)
+	case !needAlly && hasAlly:
+		return fail("trigger %s names no ally; drop \"for %s\"", trig, strings.TrimSpace(ally))
+	case needAlly:
+		i, msg := resolveD20(g, self, tactics.AllyArg, strings.TrimSpace(ally))
+		if msg != "" {
+			return fail("%s", msg)
+		}
+		do.ally = i
+	}
+	return do, true
+}
+
+// spellArg resolves "any" (-1) or one of self's spells.
+func spellArg(g *d20.Game, self int, name string) (int, bool) {
+	if name == "any" {
+		// Any spell with a use left: with none, the decision always falls
+		// through, so library tactics fit casters and non-casters alike.
+		return -1, true
+	}
+	i, msg := resolveD20(g, self, tactics.SpellArg, name)
+	return i, msg == ""
+}
+
+func spellMsg(g *d20.Game, self int, name string) string {
+	if len(g.C[self].Spells) == 0 {
+		return fmt.Sprintf("%s has no spells to cast", g.C[self].Name)
+	}
+	_, msg := resolveD20(g, self, tactics.SpellArg, name)
+	return msg + " (or any)"
+}
+
+// parseD20Target reads a target: text: a selector and the filter "in
+// reach", or an enemy's name.
+func parseD20Target(d *scenario.Decoder, g *d20.Game, self int, s string, t tactics.Text, kind d20DoKind) (d20Target, bool) {
+	tg := d20Target{named: -1}
+	if s == "" {
+		return tg, true
+	}
+	if kind == doDelayUntil || kind == doDelayTo || kind == doReady || kind == doCounterspell {
+		d.Errorf(t.Node, t.Path, "a %s decision has no target (a readied attack strikes whoever sets it off)", kindName(kind))
+		return tg, false
+	}
+	if rest, ok := strings.CutSuffix(s, " in reach"); ok {
+		s, tg.inReach = strings.TrimSpace(rest), true
+	}
+	for k, name := range selectors {
+		if s == name {
+			tg.kind = selKind(k)
+			return tg, true
+		}
+	}
+	if i, msg := resolveD20(g, self, tactics.EnemyArg, s); msg == "" {
+		tg.kind, tg.named = selNamed, i
+		return tg, true
+	}
+	var enemies []string
+	for j, c := range g.C {
+		if c.Side != g.C[self].Side && j != self {
+			enemies = append(enemies, c.Name)
+		}
+	}
+	if i, ok := g.Index(s); ok && g.C[i].Side == g.C[self].Side {
+		d.Errorf(t.Node, t.Path, "%q is on %s's side; a target is an enemy: a selector (%s) or an enemy's name (%s)", s, g.C[self].Name, strings.Join(selectors, ", "), strings.Join(enemies, ", "))
+		return tg, false
+	}
+	d.Errorf(t.Node, t.Path, "unknown target %q%s; a target is a selector (%s), optionally followed by \"in reach\", or an enemy's name (%s)",
+		s, scenario.Suggest(s, append(append([]string(nil), selectors...), enemies...)), strings.Join(selectors, ", "), strings.Join(enemies, ", "))
+	return tg, false
+}
+
+func kindName(k d20DoKind) string {
+	return [...]string{"attack", "charge", "full_attack", "cast", "delay", "delay", "ready", "counterspell"}[k]
+}

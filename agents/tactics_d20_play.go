@@ -1,0 +1,459 @@
+package agents
+
+import (
+	"strconv"
+	"strings"
+
+	"simctl/agents/tactics"
+	"simctl/rulesets/d20"
+)
+
+// Turn implements d20.Policy: the first rule whose condition holds and
+// whose decision can be carried out decides; a decision that cannot be
+// carried out falls through to the next rule (counted with its reason);
+// when none decides, the fallback acts as the default policy does.
+func (p *d20Tactic) Turn(t *d20.Table, self int) d20.Plan {
+	var m tactics.Machine
+	for k := range p.rules {
+		r := &p.rules[k]
+		if r.when != nil {
+			m.Start(r.when)
+			holds := false
+			for {
+				need, res, done := m.Run()
+				if done {
+					holds = res
+					break
+				}
+				m.Provide(need, d20Fact(t, self, &r.when.Slots[need]))
+			}
+			if !holds {
+				continue
+			}
+		}
+		plan, why := r.do.plan(t, self, r.target)
+		if why >= 0 {
+			t.CountRule(r.fell[why])
+			if t.Tracing() {
+				t.Logf("%s: tactics rule %s%s: %s falls through: %s", t.Game().C[self].Name, r.name, traceVals(r.when, &m), r.do.text(t), whyText[why])
+			}
+			continue
+		}
+		t.CountRule(r.fired)
+		if t.Tracing() {
+			t.Logf("%s: tactics rule %s%s decides: %s", t.Game().C[self].Name, r.name, traceVals(r.when, &m), describePlan(t, self, plan))
+		}
+		return plan
+	}
+	t.CountRule(p.fallback)
+	plan := d20Fallback(t, self)
+	if t.Tracing() {
+		t.Logf("%s: no tactics rule applies; fallback decides: %s", t.Game().C[self].Name, describePlan(t, self, plan))
+	}
+	return plan
+}
+
+// d20Fallback is the default policy's decision: cast the first spell with a
+// use left, else attack the weakest enemy it can reach this turn.
+func d20Fallback(t *d20.Table, self int) d20.Plan {
+	tg := pickTarget(t, self, d20Target{named: -1})
+	return d20.Plan{Do: d20.Act, Target: tg, Spell: firstSpell(t, self), DelayAfter: -1}
+}
+
+func firstSpell(t *d20.Table, self int) int {
+	for s := range t.Game().C[self].Spells {
+		if t.Uses(self, s) > 0 {
+			return s
+		}
+	}
+	return -1
+}
+
+// plan turns a decision into the referee's Plan, or says why it cannot be
+// carried out (why >= 0).
+func (do *d20Do) plan(t *d20.Table, self int, sel d20Target) (d20.Plan, int) {
+	switch do.kind {
+	case doDelayUntil:
+		switch {
+		case t.Resuming(self):
+			return d20.Plan{}, whyResuming
+		case t.Out(do.who):
+			return d20.Plan{}, whyWaitedOut
+		case t.Acted(do.who):
+			return d20.Plan{}, whyWaitedActed
+		}
+		return d20.Plan{Do: d20.Delay, DelayAfter: do.who, Target: -1, Spell: -1}, -1
+	case doDelayTo:
+		if t.Resuming(self) {
+			return d20.Plan{}, whyResuming
+		}
+		if do.count >= t.Count(self) {
+			return d20.Plan{}, whyCount
+		}
+		return d20.Plan{Do: d20.Delay, DelayAfter: -1, DelayTo: do.count, Target: -1, Spell: -1}, -1
+	case doReady, doCounterspell:
+		plan := d20.Plan{Do: d20.Ready, Trigger: do.trigger, Ally: do.ally, Action: do.action, Spell: do.spell, DelayAfter: -1, Target: -1}
+		if do.kind == doCounterspell {
+			plan.Trigger, plan.Action, plan.Ally = d20.OnEnemyCasts, d20.ReadyCounterspell, -1
+		}
+		switch plan.Action {
+		case d20.ReadyCast:
+			if plan.Spell < 0 {
+				plan.Spell = firstSpell(t, self)
+			}
+			if plan.Spell < 0 || t.Uses(self, plan.Spell) == 0 {
+				return d20.Plan{}, whyNoUses
+			}
+		case d20.ReadyCounterspell:
+			if !canCounter(t, self, plan.Spell) {
+				return d20.Plan{}, whyCannotCounter
+			}
+		}
+		return plan, -1
+	}
+	tg := pickTarget(t, self, sel)
+	if tg < 0 && (sel.inReach || sel.kind == selNamed) {
+		return d20.Plan{}, whyNoTarget
+	}
+	plan := d20.Plan{Do: d20.Act, Target: tg, Spell: -1, DelayAfter: -1}
+	me := &t.Game().C[self]
+	need := 0
+	if tg >= 0 {
+		need = t.Dist(self, tg) - me.Reach
+	}
+	switch do.kind {
+	case doCharge:
+		limit := 2 * me.Speed
+		if t.StandardOnly() {
+			limit = me.Speed
+		}
+		if tg < 0 || need < 10 || need > limit {
+			return d20.Plan{}, whyNoCharge
+		}
+		plan.Charge = true
+	case doFullAttack:
+		if tg < 0 || t.StandardOnly() || len(me.Attacks) < 2 || need > 5 {
+			return d20.Plan{}, whyNoFull
+		}
+	case doCast:
+		s := do.spell
+		if s < 0 {
+			s = firstSpell(t, self)
+		}
+		if s < 0 || t.Uses(self, s) == 0 {
+			return d20.Plan{}, whyNoUses
+		}
+		plan.Spell = s
+	}
+	return plan, -1
+}
+
+// canCounter: an enemy in the fight has a use left of a spell that self can
+// cast too (same name, a use left; spell s when s >= 0). The referee never
+// fires a counterspell otherwise, so readying one would waste the turn.
+func canCounter(t *d20.Table, self, s int) bool {
+	g := t.Game()
+	for j := 0; j < t.N(); j++ {
+		if t.Out(j) || t.Side(j) == t.Side(self) {
+			continue
+		}
+		for k, sp := range g.C[j].Spells {
+			if t.Uses(j, k) == 0 {
+				continue
+			}
+			for o, own := range g.C[self].Spells {
+				if own.Name == sp.Name && t.Uses(self, o) > 0 && (s < 0 || s == o) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// pickTarget chooses an enemy by selector. Without a filter it prefers
+// enemies it can attack this turn (in reach, a 5-foot step or a charge
+// away), else the nearest, as the default policy does; with "in reach"
+// only enemies within reach count (-1 when there are none).
+func pickTarget(t *d20.Table, self int, sel d20Target) int {
+	if sel.kind == selNamed {
+		if t.Out(sel.named) || sel.inReach && !t.InReach(self, sel.named) {
+			return -1
+		}
+		return sel.named
+	}
+	enemies := t.Enemies(self)
+	if sel.kind == selRandom {
+		alive := 0
+		for _, j := range enemies {
+			if !t.Out(j) && (!sel.inReach || t.InReach(self, j)) {
+				alive++
+			}
+		}
+		if alive == 0 {
+			return -1
+		}
+		k := t.Rand().IntN(alive)
+		for _, j := range enemies {
+			if !t.Out(j) && (!sel.inReach || t.InReach(self, j)) {
+				if k == 0 {
+					return j
+				}
+				k--
+			}
+		}
+	}
+	me := &t.Game().C[self]
+	limit := max(2*me.Speed, 5) + me.Reach
+	if sel.inReach {
+		limit = me.Reach
+	}
+	best := -1
+	for _, j := range enemies {
+		if t.Out(j) || t.Dist(self, j) > limit {
+			continue
+		}
+		if best < 0 || better(t, self, sel.kind, j, best) {
+			best = j
+		}
+	}
+	if best >= 0 || sel.inReach {
+		return best
+	}
+	for _, j := range enemies {
+		if t.Out(j) {
+			continue
+		}
+		if best < 0 || t.Dist(self, j) < t.Dist(self, best) ||
+			t.Dist(self, j) == t.Dist(self, best) && t.HP(j) < t.HP(best) {
+			best = j
+		}
+	}
+	return best
+}
+
+// better reports whether enemy j beats best under the selector; ties keep
+// the earlier in roster order.
+func better(t *d20.Table, self int, k selKind, j, best int) bool {
+	switch k {
+	case selStrongest:
+		return t.HP(j) > t.HP(best)
+	case selNearest:
+		return t.Dist(self, j) < t.Dist(self, best)
+	case selFirst:
+		return false
+	case selLowestAC:
+		aj, ab := t.Game().C[j].AC, t.Game().C[best].AC
+		return aj < ab || aj == ab && t.HP(j) < t.HP(best)
+	case selCastersFirst:
+		cj, cb := spellsLeft(t, j) > 0, spellsLeft(t, best) > 0
+		if cj != cb {
+			return cj
+		}
+	}
+	return t.HP(j) < t.HP(best)
+}
+
+func spellsLeft(t *d20.Table, i int) int {
+	n := 0
+	for s := range t.Game().C[i].Spells {
+		n += t.Uses(i, s)
+	}
+	return n
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// d20Fact computes one fact for self, now.
+func d20Fact(t *d20.Table, self int, s *tactics.Slot) float64 {
+	g := t.Game()
+	me := &g.C[self]
+	switch s.Fact {
+	case fRound:
+		return float64(t.Round())
+	case fSurprise:
+		return b2f(t.StandardOnly())
+	case fSelfHP:
+		return float64(t.HP(self))
+	case fSelfHPPct:
+		return pct(t, self)
+	case fSelfAC:
+		return float64(me.AC)
+	case fSelfCount:
+		return float64(t.Count(self))
+	case fSelfPosition:
+		return float64(t.Position(self) + 1)
+	case fSelfEngaged:
+		return b2f(t.Engaged(self))
+	case fSelfResuming:
+		return b2f(t.Resuming(self))
+	case fSelfSpellsLeft:
+		return float64(spellsLeft(t, self))
+	case fSpellLeft:
+		return float64(t.Uses(self, s.Arg))
+	case fAllyActed, fEnemyActed:
+		return b2f(t.Acted(s.Arg))
+	case fAllyDown, fEnemyDown:
+		return b2f(t.Out(s.Arg))
+	case fAllyHP, fEnemyHP:
+		return float64(t.HP(s.Arg))
+	case fAllyHPPct, fEnemyHPPct:
+		return pct(t, s.Arg)
+	case fAllyEngaged:
+		return b2f(t.Engaged(s.Arg))
+	case fAllyDistance, fEnemyDistance:
+		return float64(t.Dist(self, s.Arg))
+	case fEnemyInReach:
+		return b2f(!t.Out(s.Arg) && t.InReach(self, s.Arg))
+	case fEnemySpellsLeft:
+		return float64(spellsLeft(t, s.Arg))
+	case fNextExists, fNextIsEnemy, fNextIsAlly:
+		n := t.NextActor()
+		switch s.Fact {
+		case fNextExists:
+			return b2f(n >= 0)
+		case fNextIsEnemy:
+			return b2f(n >= 0 && t.Side(n) != t.Side(self))
+		}
+		return b2f(n >= 0 && n != self && t.Side(n) == t.Side(self))
+	}
+	return groupFact(t, self, s.Fact)
+}
+
+func pct(t *d20.Table, i int) float64 {
+	if m := t.MaxHP(i); m > 0 {
+		return float64(t.HP(i)) / float64(m)
+	}
+	return 0
+}
+
+// groupFact counts over enemies or allies: one loop per fact, so the loop
+// body is a single test.
+func groupFact(t *d20.Table, self, fact int) float64 {
+	me := &t.Game().C[self]
+	n := 0
+	side := t.Side(self)
+	switch fact {
+	case fEnemiesCount, fEnemiesDown, fEnemiesInReach, fEnemiesReachable, fEnemiesNearest, fEnemiesCasters, fEnemiesActed:
+		reach := max(2*me.Speed, 5) + me.Reach
+		nearest := -1
+		for _, j := range t.Enemies(self) {
+			out := t.Out(j)
+			switch fact {
+			case fEnemiesCount:
+				n += ib(!out)
+			case fEnemiesDown:
+				n += ib(out)
+			case fEnemiesInReach:
+				n += ib(!out && t.InReach(self, j))
+			case fEnemiesReachable:
+				n += ib(!out && t.Dist(self, j) <= reach)
+			case fEnemiesNearest:
+				if d := t.Dist(self, j); !out && (nearest < 0 || d < nearest) {
+					nearest = d
+				}
+			case fEnemiesCasters:
+				n += ib(!out && spellsLeft(t, j) > 0)
+			case fEnemiesActed:
+				n += ib(!out && t.Acted(j))
+			}
+		}
+		if fact == fEnemiesNearest {
+			return float64(max(nearest, 0))
+		}
+		return float64(n)
+	}
+	for j := 0; j < t.N(); j++ {
+		if j == self || t.Side(j) != side {
+			continue
+		}
+		out := t.Out(j)
+		switch fact {
+		case fAlliesCount:
+			n += ib(!out)
+		case fAlliesDown:
+			n += ib(out)
+		case fAlliesEngaged:
+			n += ib(!out && t.Engaged(j))
+		case fAlliesActed:
+			n += ib(!out && t.Acted(j))
+		}
+	}
+	return float64(n)
+}
+
+func ib(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// traceVals renders the values that made a condition true (trace only).
+func traceVals(p *tactics.Program, m *tactics.Machine) string {
+	if p == nil {
+		return " (always)"
+	}
+	var b strings.Builder
+	b.WriteString(" (when ")
+	b.WriteString(p.Src)
+	sep := ": "
+	for k, s := range p.Slots {
+		if !m.Has(k) {
+			continue // not needed: short-circuited
+		}
+		b.WriteString(sep)
+		sep = ", "
+		b.WriteString(s.Text)
+		b.WriteByte('=')
+		b.WriteString(strconv.FormatFloat(m.Value(k), 'g', 4, 64))
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+func (do *d20Do) text(t *d20.Table) string {
+	g := t.Game()
+	switch do.kind {
+	case doDelayUntil:
+		return "delay until " + g.C[do.who].Name
+	case doDelayTo:
+		return "delay to " + strconv.Itoa(do.count)
+	case doReady:
+		return "ready on " + d20.TriggerNames[do.trigger]
+	}
+	return kindName(do.kind)
+}
+
+func describePlan(t *d20.Table, self int, p d20.Plan) string {
+	g := t.Game()
+	switch p.Do {
+	case d20.Delay:
+		if p.DelayAfter >= 0 {
+			return "delay until " + g.C[p.DelayAfter].Name + " has acted"
+		}
+		return "delay to count " + strconv.Itoa(p.DelayTo)
+	case d20.Ready:
+		s := "ready " + [...]string{"attack", "cast", "counterspell"}[p.Action] + " on " + d20.TriggerNames[p.Trigger]
+		if p.Ally >= 0 {
+			s += " for " + g.C[p.Ally].Name
+		}
+		return s
+	}
+	if p.Target < 0 {
+		return "act (no one to act against)"
+	}
+	s := "act against " + g.C[p.Target].Name
+	if p.Spell >= 0 {
+		s = "cast " + g.C[self].Spells[p.Spell].Name + " at " + g.C[p.Target].Name
+	}
+	if p.Charge {
+		s += " (charging)"
+	}
+	return s
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"simctl/agents"
+	"simctl/rulesets"
+)
+
+// cmdPolicies lists the tactics library (the named policies written in the
+// tactics language) and, for d20, the facts and decisions a tactics block
+// may use; `policies show NAME` prints one library tactic to copy and edit.
+func cmdPolicies(args []string, stdout, stderr io.Writer) int {
+	if len(args) >= 1 && args[0] == "show" {
+		if len(args) != 2 {
+			fmt.Fprintln(stderr, "usage: simctl policies show [RULESET/]NAME")
+			return exitUsage
+		}
+		rs, name, ok := strings.Cut(args[1], "/")
+		if !ok {
+			rs, name = "d20", args[1]
+			for _, r := range rulesets.Names() {
+				if _, found := agents.LibrarySource(r, name); found {
+					rs = r
+				}
+			}
+		}
+		src, found := agents.LibrarySource(rs, name)
+		if !found {
+			fmt.Fprintf(stderr, "simctl policies show: no library tactic %q for %s; library: %s\n", name, rs, strings.Join(agents.LibraryNames(rs), ", "))
+			return exitUsage
+		}
+		fmt.Fprintf(stdout, "# %s/%s: use it as tactics: %s (or {use: %s, params: {...}}), or copy it into tactics: and edit\n%s", rs, name, name, name, src)
+		return exitOK
+	}
+	if len(args) > 1 {
+		fmt.Fprintln(stderr, "usage: simctl policies [RULESET] | simctl policies show [RULESET/]NAME")
+		return exitUsage
+	}
+	names := rulesets.Names()
+	if len(args) == 1 {
+		if _, ok := rulesets.Lookup(args[0]); !ok {
+			fmt.Fprintf(stderr, "simctl policies: unknown ruleset %q; valid: %s\n", args[0], strings.Join(names, ", "))
+			return exitUsage
+		}
+		names = []string{args[0]}
+	}
+	for i, rs := range names {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		r, _ := rulesets.Lookup(rs)
+		lib := agents.LibraryNames(rs)
+		fmt.Fprintf(stdout, "%s\n", rs)
+		if len(lib) == 0 {
+			fmt.Fprintf(stdout, "  no tactics library yet: its policies are Go (simctl rules %s)\n", rs)
+		}
+		for _, n := range lib {
+			src, _ := agents.LibrarySource(rs, n)
+			fmt.Fprintf(stdout, "  %s\n%s\n", n, wrap(firstComment(string(src)), 84, "      "))
+		}
+		var goOnly []string
+		for _, p := range r.Doc().Policies {
+			if !slices.Contains(lib, p.Name) {
+				goOnly = append(goOnly, p.Name)
+			}
+		}
+		if len(lib) > 0 && len(goOnly) > 0 {
+			fmt.Fprintf(stdout, "  Go only: %s (simctl rules %s)\n", strings.Join(goOnly, ", "), rs)
+		}
+		if rs == "d20" && len(args) == 1 {
+			fmt.Fprintf(stdout, "\nfacts at turn (when:):\n")
+			for _, f := range agents.D20Facts() {
+				fmt.Fprintf(stdout, "  %-28s %-6s %s\n", f.Spelling(), f.Type, f.Doc)
+			}
+			fmt.Fprintf(stdout, "\ndecisions (do:):\n  %s\n", strings.Join(agents.D20Decisions, "\n  "))
+			fmt.Fprintf(stdout, "\ntargets (target:): weakest, strongest, nearest, lowest_ac, casters_first, random, first, or an enemy's name; add \"in reach\" to consider only enemies within reach\n")
+		}
+		if rs == "acks2" && len(args) == 1 {
+			for m, moment := range []string{"before_initiative", "turn", "reactions", "same_number"} {
+				fmt.Fprintf(stdout, "\n%s:\n  decisions (do:): %s\n  facts (when:):\n", moment, strings.Join(agents.AcksDecisions[m], ", "))
+				for _, f := range agents.AcksFacts(moment) {
+					fmt.Fprintf(stdout, "    %-28s %-6s %s\n", f.Spelling(), f.Type, f.Doc)
+				}
+			}
+			fmt.Fprintf(stdout, "\ntargets (target:): weakest, strongest, nearest, random, first, casters, or an enemy's name (falls through while it is out)\n")
+		}
+	}
+	fmt.Fprintln(stdout, "\nsimctl policies show NAME prints one; docs/tactics.md is the reference.")
+	return exitOK
+}
+
+// firstComment joins the leading comment lines of a library file.
+func firstComment(src string) string {
+	var parts []string
+	for _, line := range strings.Split(src, "\n") {
+		c, ok := strings.CutPrefix(line, "#")
+		if !ok {
+			break
+		}
+		parts = append(parts, strings.TrimSpace(c))
+	}
+	return strings.Join(parts, " ")
+}

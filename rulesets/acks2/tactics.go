@@ -1,0 +1,35 @@
+package acks2
+
+import (
+	"go.yaml.in/yaml/v3"
+
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+// Tactics hooks: package agents compiles `tactics:` blocks (the tactics
+// language's ACKS II binding) into Policies; the referee offers the
+// accessors a condition reads and the rule counters it adds to.
+
+// TacticsCompiler compiles the tactics block n (at path) of combatant self
+// into a Policy. Package agents sets it in init.
+var TacticsCompiler func(d *scenario.Decoder, g *Game, self int, n *yaml.Node, path string) Policy
+
+// AddRuleCounter registers a tactics counter and returns its index in
+// sim.Counts.Rules. Call it only while compiling.
+func (g *Game) AddRuleCounter(rc sim.RuleCounter) int {
+	g.rules = append(g.rules, rc)
+	return len(g.rules) - 1
+}
+
+// RuleCounters implements sim.RuleGame.
+func (g *Game) RuleCounters() []sim.RuleCounter { return g.rules }
+
+// CountRule adds one to tactics counter k.
+func (t *Table) CountRule(k int) { t.c.Rule(k) }
+
+// Tracing reports whether the encounter is being logged (simctl trace).
+func (t *Table) Tracing() bool { return t.log != nil }
+
+// Logf writes a line to the trace; call it only when Tracing.
+func (t *Table) Logf(format string, args ...any) { t.logf(format, args...) }

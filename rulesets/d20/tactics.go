@@ -1,0 +1,53 @@
+package d20
+
+import (
+	"go.yaml.in/yaml/v3"
+
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+// Tactics hooks: package agents compiles `tactics:` blocks (the tactics
+// language's d20 binding) into Policies; the referee only offers the
+// accessors a condition reads and the rule counters it adds to.
+
+// TacticsCompiler compiles the tactics block n (at path) of combatant self
+// into a Policy. Package agents sets it in init; nil means tactics are not
+// linked in.
+var TacticsCompiler func(d *scenario.Decoder, g *Game, self int, n *yaml.Node, path string) Policy
+
+// AddRuleCounter registers a tactics counter and returns its index in
+// sim.Counts.Rules. Call it only while compiling.
+func (g *Game) AddRuleCounter(rc sim.RuleCounter) int {
+	g.rules = append(g.rules, rc)
+	return len(g.rules) - 1
+}
+
+// RuleCounters implements sim.RuleGame.
+func (g *Game) RuleCounters() []sim.RuleCounter { return g.rules }
+
+// CountRule adds one to tactics counter k.
+func (t *Table) CountRule(k int) { t.c.Rule(k) }
+
+// Tracing reports whether the encounter is being logged (simctl trace).
+func (t *Table) Tracing() bool { return t.log != nil }
+
+// Logf writes a line to the trace; call it only when Tracing.
+func (t *Table) Logf(format string, args ...any) { t.logf(format, args...) }
+
+// MaxHP is combatant i's hit points at the start of the encounter.
+func (t *Table) MaxHP(i int) int { return t.f[i].maxHP }
+
+// Position is i's place in the current initiative order (0: first).
+func (t *Table) Position(i int) int { return t.index(i) }
+
+// NextActor is the combatant whose entry follows the turn in progress in
+// the order and who is still in the fight, or -1 at the end of the round.
+func (t *Table) NextActor() int {
+	for k := t.cur + 1; k < len(t.order); k++ {
+		if j := t.order[k]; !t.f[j].out {
+			return j
+		}
+	}
+	return -1
+}

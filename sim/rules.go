@@ -1,0 +1,26 @@
+package sim
+
+// RuleCounter labels one tactics counter in Counts.Rules: how often a rule
+// of a combatant's tactics decided (Event "fired"), or could not be
+// carried out and fell through to the next rule (Event "fell through: "
+// and the reason).
+type RuleCounter struct {
+	Combatant int // roster index
+	Moment    string
+	Rule      string
+	Event     string
+}
+
+// RuleGame is a Game whose combatants play compiled tactics. Its tables
+// add to Counts.Rules at the indices of RuleCounters.
+type RuleGame interface {
+	RuleCounters() []RuleCounter
+}
+
+// ruleCounters returns g's rule counters, or nil.
+func ruleCounters(g Game) []RuleCounter {
+	if rg, ok := g.(RuleGame); ok {
+		return rg.RuleCounters()
+	}
+	return nil
+}
