@@ -119,7 +119,13 @@ type Program struct {
 }
 
 // Compile parses, checks and compiles src against env.
-func Compile(src string, env *Env) (*Program, *Error) {
+func Compile(src string, env *Env) (*Program, *Error) { return compile(src, env, Bool) }
+
+// CompileNumber is Compile for a numeric expression, such as the metric
+// `simctl trace --pick` ranks encounters by; Program.EvalNumber reads it.
+func CompileNumber(src string, env *Env) (*Program, *Error) { return compile(src, env, Number) }
+
+func compile(src string, env *Env, want Type) (*Program, *Error) {
 	n, err := Parse(src)
 	if err != nil {
 		return nil, err
@@ -129,8 +135,11 @@ func Compile(src string, env *Env) (*Program, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	if t != Bool {
+	switch {
+	case t != want && want == Bool:
 		return nil, errAt(n.Pos(), "a condition must be true or false, but this is a %s; compare it, e.g. %s > 0", t, strings.TrimSpace(src))
+	case t != want:
+		return nil, errAt(n.Pos(), "expected a number, but this is true or false")
 	}
 	if c.max > MaxDepth {
 		return nil, errAt(0, "condition too deeply nested (more than %d pending values); split it into rules", MaxDepth)
@@ -488,13 +497,17 @@ func (m *Machine) Run() (need int, result bool, done bool) {
 
 // Eval evaluates p with every slot given (slots[k] is the value of
 // p.Slots[k]); for tests and callers that have all facts at hand.
-func (p *Program) Eval(slots []float64) bool {
+func (p *Program) Eval(slots []float64) bool { return p.EvalNumber(slots) != 0 }
+
+// EvalNumber is Eval for a numeric program (CompileNumber): its value (a
+// condition's is 1 or 0).
+func (p *Program) EvalNumber(slots []float64) float64 {
 	var m Machine
 	m.Start(p)
 	for {
-		need, res, done := m.Run()
+		need, _, done := m.Run()
 		if done {
-			return res
+			return m.st[0]
 		}
 		m.Provide(need, slots[need])
 	}
