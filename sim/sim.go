@@ -138,7 +138,7 @@ func (c *Counts) Reset() { clear(c.V) }
 type RulesDoc struct {
 	Name     string
 	Title    string
-	Source   string // file in shared/rules
+	Source   string // the book and section, as a reader can look it up
 	Summary  string
 	Options  []Option
 	Fields   []Field // ruleset-specific scenario fields
