@@ -82,7 +82,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "simctl: unknown command %q%s\n\n%s", cmd, didYouMean(cmd, commands), overview())
+	fmt.Fprintf(stderr, "simctl: unknown command %q%s; commands: %s\nsee simctl help\n", cmd, didYouMean(cmd, commands), strings.Join(commands, ", "))
 	return exitUsage
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"simctl/sim/scenario"
 )
 
 // commandHelp is what `simctl help CMD` and `simctl CMD -h` print around
@@ -113,8 +115,8 @@ the line numbers of what scenarios show prints.`,
 		examples: []string{"scenarios", "scenarios show d20/duel > duel.yaml"},
 	},
 	"rules": {
-		summary: "a ruleset's source, options, fields, policies, actions and counters",
-		usage:   []string{"rules NAME"},
+		summary:  "a ruleset's source, options, fields, policies, actions and counters",
+		usage:    []string{"rules NAME"},
 		examples: []string{"rules d20", "rules acks2"},
 	},
 	"schema": {
@@ -262,36 +264,5 @@ func cmdHelp(args []string, stdout, stderr io.Writer) int {
 }
 
 // didYouMean suggests the closest of valid to s (" (did you mean "x"?)"),
-// or "" when none is close.
-func didYouMean(s string, valid []string) string {
-	best, bestD := "", 3
-	for _, v := range valid {
-		if d := editDistance(strings.ToLower(s), strings.ToLower(v)); d < bestD {
-			best, bestD = v, d
-		}
-	}
-	if best == "" || bestD > len(s)/2 {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// or "" when none is close, as the scenario errors do.
+func didYouMean(s string, valid []string) string { return scenario.Suggest(s, valid) }

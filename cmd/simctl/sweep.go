@@ -264,8 +264,13 @@ func checkWholeSteps(name string, sets []scenario.Set, a *reports.Axis) string {
 	if frac == "" {
 		return ""
 	}
-	ss := append(append([]scenario.Set(nil), sets...), scenario.Set{Path: a.Path, Value: frac})
-	if _, _, err := load(name, ss); err != nil && strings.Contains(err.Error(), "whole number") {
+	with := func(v string) error {
+		_, _, err := load(name, append(append([]scenario.Set(nil), sets...), scenario.Set{Path: a.Path, Value: v}))
+		return err
+	}
+	f, _ := strconv.ParseFloat(frac, 64)
+	// Refused as a fraction but accepted rounded: the field is whole-numbered.
+	if with(frac) != nil && with(strconv.FormatFloat(math.Round(f), 'f', 0, 64)) == nil {
 		return fmt.Sprintf("--vary %s=%s: %s takes whole numbers, and this range gives fractional values such as %s; use a whole step, e.g. %s",
 			a.Path, a.Spec, a.Path, frac, wholeRange(a.Spec))
 	}
