@@ -354,3 +354,12 @@ func TestScenariosShow(t *testing.T) {
 		t.Errorf("show builtin:d20/duel.yaml:9:9: exit %d", code)
 	}
 }
+
+// A range with a fractional but whole-landing step (10:14:2.0) gives whole
+// values a whole-number field accepts, not "10.0".
+func TestSweepWholeValuesOfDecimalStep(t *testing.T) {
+	code, stdout, stderr := simctl(t, context.Background(), "sweep", "d20/duel", "--vary", "heroes.Fighter.hp=10:14:2.0", "-n", "200", "--format", "csv", "--quiet")
+	if code != exitOK || !strings.Contains(stdout, "\n10,") || !strings.Contains(stdout, "\n14,") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -358,7 +358,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl compare: interrupted after %d encounters per option; the output covers those\n", c.Encounters)
+		fmt.Fprintf(stderr, "simctl compare: interrupted after %s encounters per option; %s\n", thousandsInt(c.Encounters), whereWritten(o.out, stdout))
 		return exitInterrupted
 	}
 	return exitOK

@@ -234,7 +234,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl sweep: interrupted after %d encounters; the output covers those\n", sw.Encounters)
+		fmt.Fprintf(stderr, "simctl sweep: interrupted after %s encounters; %s\n", thousandsInt(sw.Encounters), whereWritten(o.out, stdout))
 		return exitInterrupted
 	}
 	return exitOK
