@@ -20,7 +20,7 @@ import (
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	var c common
-	c.register(fs, gSet|gQuiet, "")
+	c.register(fs, gSet, "")
 	pos, done, code := parseArgs("check", fs, args, stdout, stderr)
 	if done {
 		return code
@@ -35,10 +35,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		var ae *argError
 		switch {
 		case err == nil:
-			if !c.quiet {
-				fmt.Fprintf(stdout, "%s: ok: %s (%s), %d combatants, sides %s and %s\n",
-					p, sc.Name, sc.Ruleset, len(g.Roster()), sc.Sides[0].Name, sc.Sides[1].Name)
-			}
+			fmt.Fprintf(stdout, "%s: ok: %s (%s), %d combatants, sides %s and %s\n",
+				p, sc.Name, sc.Ruleset, len(g.Roster()), sc.Sides[0].Name, sc.Sides[1].Name)
 		case errors.As(err, &es):
 			invalid++
 			problems += len(es)
@@ -132,7 +130,7 @@ func starter(r sim.Ruleset) (string, error) {
 			c("%s", l)
 		}
 	}
-	c("A starter %s scenario (simctl init %s, simctl %s), copied from the", d.Title, d.Name, version)
+	c("A starter %s scenario, written by simctl init %s (simctl %s) from the", d.Name, d.Name, version)
 	c("built-in %s. Next:", base)
 	c("  simctl check FILE        validate it (every problem at once, with line:col)")
 	c("  simctl run FILE          play 100,000 encounters and print the win rates")
