@@ -223,7 +223,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	baseline := fs.String("baseline", "", "`NAME` the option the others are compared with (default: the first)")
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gPrecision|gFormat|gQuiet|gProgress, "encounters per option, the same for every option; with --precision, the most to play")
-	batch := fs.Int64("batch", reports.DefaultBatch, "`B` with --precision: encounters between checks")
+	batch := batchFlag(fs, "with --precision: encounters between checks")
 	o.register(fs, "the bar chart")
 	pos, stop, code := parseArgs("compare", fs, args, stdout, stderr)
 	if stop {

@@ -328,3 +328,11 @@ func usageError(stderr io.Writer, cmd, format string, args ...any) int {
 	fmt.Fprintf(stderr, "simctl %s: %s\nsee simctl help %s\n", cmd, fmt.Sprintf(format, args...), cmd)
 	return exitUsage
 }
+
+// batchFlag is --batch, the encounters between two checks of --precision,
+// read like -n (10k, 1e4).
+func batchFlag(fs *flag.FlagSet, usage string) *int64 {
+	b := &countValue{n: reports.DefaultBatch}
+	fs.Var(b, "batch", "`B` "+usage+" (default 10000)")
+	return &b.n
+}

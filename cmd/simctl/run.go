@@ -23,7 +23,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var c common
 	c.register(fs, gN|gSeed|gWorkers|gSet|gPrecision|gFormat|gQuiet|gProgress, "encounters; with --precision, the most to play")
-	batch := fs.Int64("batch", reports.DefaultBatch, "`B` with --precision: encounters between checks")
+	batch := batchFlag(fs, "with --precision: encounters between checks")
 	shard := fs.String("shard", "", "`k/K` run shard k of K (from 0) of the -n encounters; K alone takes k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID")
 	pos, done, code := parseArgs("run", fs, args, stdout, stderr)
 	if done {

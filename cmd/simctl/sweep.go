@@ -113,7 +113,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Var(&axes, "vary", "`PATH=RANGE` vary a scenario or tactics path, PATH=a:b:step or PATH=v1,v2,... (once or twice)")
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gPrecision|gFormat|gQuiet|gProgress, "encounters per point; with --precision, the most a point may use")
-	batch := fs.Int64("batch", reports.DefaultBatch, "`B` with --precision: encounters per batch between checks")
+	batch := batchFlag(fs, "with --precision: encounters per batch between checks")
 	o.register(fs, "the sweep (one path: win rate against the value; two: a heat map)")
 	pos, stop, code := parseArgs("sweep", fs, args, stdout, stderr)
 	if stop {
