@@ -183,7 +183,7 @@ func cavIndex(p params, g *cavaliers.Game, name string, n *yaml.Node, param stri
 	for _, c := range g.C {
 		names = append(names, c.Name)
 	}
-	p.d.Errorf(n, p.path(param), "no combatant %q (or it has several copies; name one, e.g. Thug#2); combatants: %s", name, strings.Join(names, ", "))
+	p.d.Errorf(n, p.path(param), "no combatant %q%s (or it has several copies; name one, e.g. Thug#2); combatants: %s", name, scenario.Suggest(name, names), strings.Join(names, ", "))
 	return -1
 }
 

@@ -93,7 +93,7 @@ func combatantIndex(p params, g *d20.Game, name string, n *yaml.Node) int {
 	for _, c := range g.C {
 		names = append(names, c.Name)
 	}
-	p.d.Errorf(n, p.spec.Path, "no combatant %q (or it has several copies; name one, e.g. Orc#2); combatants: %s", name, strings.Join(names, ", "))
+	p.d.Errorf(n, p.spec.Path, "no combatant %q%s (or it has several copies; name one, e.g. Orc#2); combatants: %s", name, scenario.Suggest(name, names), strings.Join(names, ", "))
 	return -1
 }
 

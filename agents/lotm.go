@@ -187,7 +187,7 @@ func lotmCombatant(p params, g *lotm.Game, name string, n *yaml.Node) int {
 	for _, c := range g.C {
 		names = append(names, c.Name)
 	}
-	p.d.Errorf(n, p.path("ally"), "no combatant %q (or it has several copies; name one, e.g. Thug#2); combatants: %s", name, strings.Join(names, ", "))
+	p.d.Errorf(n, p.path("ally"), "no combatant %q%s (or it has several copies; name one, e.g. Thug#2); combatants: %s", name, scenario.Suggest(name, names), strings.Join(names, ", "))
 	return -1
 }
 

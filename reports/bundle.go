@@ -40,14 +40,14 @@ func ReadInput(path string) (*Input, error) {
 		Kind string `json:"kind"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("%s: not a simctl JSON document: %v", path, err)
+		return nil, fmt.Errorf("%s: not a simctl JSON document (a run, merge, sweep or compare result): %s", path, jsonProblem(err))
 	}
 	in := &Input{Path: path}
 	switch head.Kind {
 	case "sweep":
 		var s Sweep
 		if err := json.Unmarshal(data, &s); err != nil {
-			return nil, fmt.Errorf("%s: not a simctl sweep: %v", path, err)
+			return nil, fmt.Errorf("%s: a damaged simctl sweep: %s", path, jsonProblem(err))
 		}
 		if len(s.Points) == 0 || len(s.Axes) == 0 {
 			return nil, fmt.Errorf("%s: a sweep with no points", path)
@@ -61,7 +61,7 @@ func ReadInput(path string) (*Input, error) {
 	case "compare":
 		var c Compare
 		if err := json.Unmarshal(data, &c); err != nil {
-			return nil, fmt.Errorf("%s: not a simctl comparison: %v", path, err)
+			return nil, fmt.Errorf("%s: a damaged simctl comparison: %s", path, jsonProblem(err))
 		}
 		if len(c.Options) < 2 {
 			return nil, fmt.Errorf("%s: a comparison with fewer than two options", path)

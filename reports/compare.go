@@ -129,17 +129,23 @@ func (c *Compare) Write(w io.Writer, f Format) error {
 	md := f == Markdown
 	var b strings.Builder
 	if md {
-		fmt.Fprintf(&b, "**%s** (%s), seed %d: %d options, %s encounters each, the same encounters for every option\n\n",
+		fmt.Fprintf(&b, "**%s** (%s), seed %d: %d options, %s encounters each (the same for every option)\n\n",
 			c.Scenario, c.Ruleset, c.Seed, len(c.Options), thousands(c.Encounters))
 	} else {
-		fmt.Fprintf(&b, "%s (%s)  seed %d  %d options  %s encounters each, the same encounters for every option\n\n",
+		fmt.Fprintf(&b, "%s (%s)  seed %d  %d options  %s encounters each (the same for every option)\n\n",
 			c.Scenario, c.Ruleset, c.Seed, len(c.Options), thousands(c.Encounters))
 	}
-	t, e := c.displayTable(), c.economyTable()
+	// Two narrow tables rather than displayTable's one: a terminal table
+	// stays within 100 columns (the report's HTML keeps the single one).
+	t, d, e := c.winTable(), c.diffTable(), c.economyTable()
 	if md {
 		t.markdown(&b)
+		fmt.Fprintf(&b, "\nPaired differences to the baseline, %s.\n\n", c.Baseline)
+		d.markdown(&b)
 	} else {
 		t.text(&b)
+		fmt.Fprintf(&b, "\npaired differences to the baseline, %s\n\n", c.Baseline)
+		d.text(&b)
 	}
 	if len(e.rows) > 0 {
 		if md {
@@ -186,6 +192,38 @@ func (c *Compare) displayTable() *table {
 		}
 		row = append(row, pct(r.Sides[1].WinRate), pctCI(r.Sides[1].WinCI95[0], r.Sides[1].WinCI95[1]), pct(r.DrawRate), fmt.Sprintf("%.2f", r.Rounds.Mean))
 		t.add(row...)
+	}
+	return t
+}
+
+// winTable is each option's own win rates, draws and rounds.
+func (c *Compare) winTable() *table {
+	s0, s1 := c.Sides[0], c.Sides[1]
+	t := &table{left: 1, header: []string{"option", s0 + " win", "95% CI", s1 + " win", "95% CI", "draws", "rounds"}}
+	for _, o := range c.Options {
+		r := o.Result
+		t.add(o.Name, pct(r.Sides[0].WinRate), pctCI(r.Sides[0].WinCI95[0], r.Sides[0].WinCI95[1]),
+			pct(r.Sides[1].WinRate), pctCI(r.Sides[1].WinCI95[0], r.Sides[1].WinCI95[1]), pct(r.DrawRate), fmt.Sprintf("%.2f", r.Rounds.Mean))
+	}
+	return t
+}
+
+// diffTable is each option's --set and its paired difference to the
+// baseline.
+func (c *Compare) diffTable() *table {
+	s0 := c.Sides[0]
+	t := &table{left: 2, header: []string{"option", "--set", "Δ " + s0, "95% CI (paired)", "p", "VR"}}
+	for k, o := range c.Options {
+		sets := strings.Join(o.Sets, " ")
+		if sets == "" {
+			sets = "(none)"
+		}
+		if k == 0 {
+			t.add(o.Name, sets, "baseline", "", "", "")
+			continue
+		}
+		d := o.Diff[0]
+		t.add(o.Name, sets, signedPP(d.Diff), ppCI(float64(d.CI95[0]), float64(d.CI95[1])), pvalue(float64(d.PValue)), factor(float64(d.VarianceReduction)))
 	}
 	return t
 }

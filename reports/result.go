@@ -464,13 +464,13 @@ func ReadFile(path string) (*Result, error) {
 	}
 	var r Result
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: not a simctl result: %v", path, err)
+		return nil, fmt.Errorf("%s: not a simctl run result: %s; a run result is what simctl run --json (or merge --json) writes", path, jsonProblem(err))
 	}
 	if len(r.Sides) != 2 || len(r.Raw.Counters) < sim.NumBase || len(r.Raw.Counts) != 2*len(r.Raw.Counters) ||
 		len(r.Raw.Roster) == 0 || len(r.Raw.FirstActor) != len(r.Raw.Roster) || len(r.Raw.Rounds) == 0 ||
 		!lenZeroOr(len(r.Raw.FirstInOrder), len(r.Raw.Roster)) || !lenZeroOr(len(r.Raw.RosterSides), len(r.Raw.Roster)) ||
 		!lenZeroOr(len(r.Raw.Combatants), len(r.Raw.Roster)) || !sidesValid(r.Raw.RosterSides) {
-		return nil, fmt.Errorf("%s: the tally section is missing or damaged; merge needs results written by simctl run --json", path)
+		return nil, fmt.Errorf("%s: not a whole simctl run result: its tally section (the exact counts) is missing or damaged; a run result is what simctl run --json (or merge --json) writes", path)
 	}
 	return &r, nil
 }

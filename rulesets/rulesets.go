@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"simctl/sim"
 	"simctl/sim/scenario"
 )
@@ -59,6 +61,7 @@ func Compile(sc *scenario.Scenario) (sim.Game, error) {
 		return nil, fmt.Errorf("%s: unknown ruleset %q; valid: %v", sc.File, sc.Ruleset, Names())
 	}
 	rejectTactics(sc)
+	checkSidePolicies(sc, r)
 	return r.Compile(sc)
 }
 
@@ -82,4 +85,49 @@ func rejectTactics(sc *scenario.Scenario) {
 			}
 		}
 	}
+}
+
+// checkSidePolicies rejects an unknown side policy name that no combatant
+// uses because each overrides it: the ruleset compiles only the policies
+// in force, so "policy: deley" would otherwise pass unnoticed. (Sides
+// with a combatant that inherits the policy are checked by the ruleset.)
+func checkSidePolicies(sc *scenario.Scenario, r sim.Ruleset) {
+	if sc.Dec == nil {
+		return
+	}
+	var valid []string
+	for _, f := range r.Doc().Policies {
+		valid = append(valid, f.Name)
+	}
+	for _, side := range sc.Sides {
+		p := side.Policy
+		if p.Name == "" || slices.Contains(valid, p.Name) {
+			continue
+		}
+		inherited := false
+		for _, c := range side.Combatants {
+			inherited = inherited || c.Policy.Name == ""
+		}
+		if !inherited {
+			n, path := p.Node, p.Path
+			if v := scenarioKeyValue(n, "name"); v != nil {
+				n, path = v, path+".name"
+			}
+			sc.Dec.Errorf(n, path, "unknown policy %q%s (every combatant of side %q overrides it, but it is still read); valid: %s",
+				p.Name, scenario.Suggest(p.Name, valid), side.Name, strings.Join(valid, ", "))
+		}
+	}
+}
+
+// scenarioKeyValue is the value of key in a YAML mapping, or nil.
+func scenarioKeyValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
 }

@@ -160,7 +160,7 @@ func (c *Counts) Rule(k int) {
 type RulesDoc struct {
 	Name     string
 	Title    string
-	Source   string // file in shared/rules
+	Source   string // the book and section, as a reader can look it up
 	Summary  string
 	Options  []Option
 	Fields   []Field // ruleset-specific scenario fields

@@ -34,24 +34,6 @@ func fullVersion() string {
 	return version
 }
 
-const usage = `simctl — Monte Carlo balance lab for tabletop-RPG combat
-
-usage:
-  simctl run SCENARIO [-n N] [--seed S] [--workers W] [--json] [--set PATH=VALUE]... [--shard k/K] [-o FILE]
-  simctl trace SCENARIO --seed S --encounter I [--set PATH=VALUE]...
-  simctl merge RESULT.json... [--json] [-o FILE]
-  simctl sweep SCENARIO --vary PATH=RANGE [--vary PATH2=RANGE] [-n N] [--precision W] [--format F] [--plot FILE] [-o FILE]
-  simctl compare SCENARIO --option NAME='--set PATH=VALUE ...'... [-n N] [--format F] [--plot FILE] [-o FILE]
-  simctl report RESULT.json... -o DIR
-  simctl scenarios
-  simctl rules NAME
-  simctl policies [RULESET] | simctl policies show NAME
-  simctl version
-
-SCENARIO is a YAML file or a built-in scenario name (see simctl scenarios).
-Run "simctl COMMAND -h" for a command's flags.
-`
-
 // Main is the whole CLI, testable: it reads args and writes only to stdout
 // and stderr, and returns the exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
@@ -63,7 +45,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		}
 	}()
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, overview())
 		return exitUsage
 	}
 	cmd, rest := args[0], args[1:]
@@ -81,19 +63,28 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 	case "report":
 		return cmdReport(rest, stdout, stderr)
 	case "scenarios":
-		return cmdScenarios(stdout)
+		return cmdScenarios(rest, stdout, stderr)
 	case "rules":
 		return cmdRules(rest, stdout, stderr)
 	case "policies":
 		return cmdPolicies(rest, stdout, stderr)
+	case "check":
+		return cmdCheck(rest, stdout, stderr)
+	case "init":
+		return cmdInit(rest, stdout, stderr)
+	case "schema":
+		return cmdSchema(rest, stdout, stderr)
 	case "version", "--version":
+		fs := flag.NewFlagSet("version", flag.ContinueOnError)
+		if _, done, code := parseArgs("version", fs, rest, stdout, stderr); done {
+			return code
+		}
 		fmt.Fprintln(stdout, "simctl", fullVersion())
 		return exitOK
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return exitOK
+		return cmdHelp(rest, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "simctl: unknown command %q\n\n%s", cmd, usage)
+	fmt.Fprintf(stderr, "simctl: unknown command %q%s; commands: %s\nsee simctl help\n", cmd, didYouMean(cmd, commands), strings.Join(commands, ", "))
 	return exitUsage
 }
 
@@ -112,15 +103,6 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
-}
-
-// flagExit is the exit code for a flag parsing error: -h asked for the
-// flags (printed by the flag package), anything else is a usage error.
-func flagExit(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
-	return exitUsage
 }
 
 // setFlags collects repeated --set PATH=VALUE.
@@ -205,7 +187,31 @@ func load(name string, sets []scenario.Set) (*scenario.Scenario, sim.Game, error
 	return sc, g, nil
 }
 
-func cmdScenarios(stdout io.Writer) int {
+func cmdScenarios(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("scenarios", flag.ContinueOnError)
+	pos, done, code := parseArgs("scenarios", fs, args, stdout, stderr)
+	if done {
+		return code
+	}
+	if len(pos) > 0 {
+		if pos[0] != "show" {
+			return usageError(stderr, "scenarios", "%q: expected nothing (the list) or show NAME", pos[0])
+		}
+		if len(pos) != 2 {
+			return usageError(stderr, "scenarios", "show needs one built-in scenario NAME, e.g. simctl scenarios show d20/duel")
+		}
+		name := strings.TrimPrefix(strings.TrimSuffix(pos[1], ".yaml"), "builtin:")
+		// An error position (builtin:d20/duel.yaml:9:9) pasted whole.
+		if i := strings.Index(name, ".yaml:"); i >= 0 {
+			name = name[:i]
+		}
+		data, _, ok := scenarios.Read(name)
+		if !ok {
+			return usageError(stderr, "scenarios", "no built-in scenario %q%s; built-ins: %s", pos[1], didYouMean(name, scenarios.Names()), strings.Join(scenarios.Names(), ", "))
+		}
+		stdout.Write(data)
+		return exitOK
+	}
 	for _, n := range scenarios.Names() {
 		data, display, _ := scenarios.Read(n)
 		sc, err := scenario.Load(display, data, nil, rulesets.Schema)
@@ -227,14 +233,17 @@ func cmdScenarios(stdout io.Writer) int {
 }
 
 func cmdRules(args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 {
-		fmt.Fprintf(stderr, "usage: simctl rules NAME (one of %s)\n", strings.Join(rulesets.Names(), ", "))
-		return exitUsage
+	fs := flag.NewFlagSet("rules", flag.ContinueOnError)
+	pos, done, code := parseArgs("rules", fs, args, stdout, stderr)
+	if done {
+		return code
 	}
-	r, ok := rulesets.Lookup(args[0])
+	if len(pos) != 1 {
+		return usageError(stderr, "rules", "give one ruleset NAME: %s", strings.Join(rulesets.Names(), ", "))
+	}
+	r, ok := rulesets.Lookup(pos[0])
 	if !ok {
-		fmt.Fprintf(stderr, "simctl rules: unknown ruleset %q; valid: %s\n", args[0], strings.Join(rulesets.Names(), ", "))
-		return exitUsage
+		return usageError(stderr, "rules", "unknown ruleset %q%s; valid: %s", pos[0], didYouMean(pos[0], rulesets.Names()), strings.Join(rulesets.Names(), ", "))
 	}
 	d := r.Doc()
 	fmt.Fprintf(stdout, "%s — %s\nsource: %s\n\n%s\n", d.Name, d.Title, d.Source, wrap(d.Summary, 88, ""))

@@ -217,28 +217,25 @@ func readCompareFile(path string) (scen, baseline string, opts []option, err err
 
 func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var opts optionFlags
-	fs.Var(&opts, "option", "an option to compare, NAME='--set PATH=VALUE ...' (repeatable; the first is the baseline)")
-	file := fs.String("compare", "", "read the options (and optionally the scenario and baseline) from a compare file")
-	baseline := fs.String("baseline", "", "the option the others are compared with (default: the first)")
-	n := fs.Int64("n", 100000, "encounters per option (the same encounters for every option)")
-	seed := fs.Uint64("seed", 1, "seed; encounter i of every option draws from the stream (seed, i)")
-	workers := fs.Int("workers", 0, "worker goroutines (0: one per core)")
-	var sets setFlags
-	fs.Var(&sets, "set", "override a scenario field for every option, PATH=VALUE (repeatable)")
+	fs.Var(&opts, "option", "`NAME='--set PATH=VALUE ...'` an option to compare (repeatable; the first is the baseline)")
+	file := fs.String("compare", "", "`FILE` read the options (and optionally the scenario and baseline) from a compare file")
+	baseline := fs.String("baseline", "", "`NAME` the option the others are compared with (default: the first)")
 	var o outputFlags
+	o.common.register(fs, gN|gSeed|gWorkers|gSet|gPrecision|gFormat|gQuiet|gProgress, "encounters per option, the same for every option; with --precision, the most to play")
+	batch := batchFlag(fs, "with --precision: encounters between checks")
 	o.register(fs, "the bar chart")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: simctl compare SCENARIO --option NAME='--set PATH=VALUE ...' --option ... [flags]\n"+
-			"       simctl compare [SCENARIO] --compare FILE [flags]\n\n"+
-			"All options play the same encounter seeds (common random numbers); the table gives each\n"+
-			"option's win rates and its paired difference to the baseline, with the variance reduction.\n\nflags:")
-		fs.PrintDefaults()
+	pos, stop, code := parseArgs("compare", fs, args, stdout, stderr)
+	if stop {
+		return code
 	}
-	pos, err := parseInterleaved(fs, args)
+	n, seed, workers, sets := &o.n.n, &o.seed.v, &o.workers.v, o.sets
+	w, err := parsePrecision(o.precision)
 	if err != nil {
-		return flagExit(err)
+		return usageError(stderr, "compare", "%v", err)
+	}
+	if *batch < 1 {
+		return usageError(stderr, "compare", "--batch %d: must be at least 1", *batch)
 	}
 	format, ok := o.check("compare", stderr)
 	if !ok {
@@ -263,18 +260,11 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		opts = append(fopts, opts...)
 	}
 	if len(pos) > 1 || name == "" {
-		fmt.Fprintln(stderr, "usage: simctl compare SCENARIO --option NAME='--set PATH=VALUE ...' ...; see simctl compare -h")
-		return exitUsage
+		return usageError(stderr, "compare", "give one SCENARIO (or scenario: in the --compare file) and the options, e.g. simctl compare d20/duel --option base='' --option fast='--set heroes.Fighter.init=5'")
 	}
 	switch {
 	case len(opts) < 2:
 		fmt.Fprintf(stderr, "simctl compare: %d option(s); compare needs at least two (--option base='' is the scenario unchanged)\n", len(opts))
-		return exitUsage
-	case *n < 1:
-		fmt.Fprintf(stderr, "simctl compare: -n %d: the number of encounters must be at least 1\n", *n)
-		return exitUsage
-	case *workers < 0:
-		fmt.Fprintf(stderr, "simctl compare: --workers %d: must be 0 (one per core) or more\n", *workers)
 		return exitUsage
 	}
 	seen := map[string]bool{}
@@ -322,9 +312,9 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	var done atomic.Int64
 	cfg := sim.RunConfig{Seed: *seed, N: *n, Workers: *workers, Done: &done}
 	// The bar counts encounter indices; each index plays every option.
-	stopBar := startProgress(o.progress, *n, &done, stderr)
+	stopBar := startProgress(o.showProgress(), *n, &done, stderr)
 	t0 := time.Now()
-	pt, runErr := reports.RunPaired(ctx, games, cfg)
+	pt, reached, runErr := runCompare(ctx, games, cfg, w, *batch)
 	elapsed := time.Since(t0).Seconds()
 	stopBar()
 	interrupted := runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded))
@@ -352,15 +342,67 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		c.Options = append(c.Options, reports.Option{Name: op.name, Sets: own, Command: m.Command, Result: reports.New(m, games[k], pt.Tallies[k])})
 	}
 	c.Finish(pt.Paired)
+	if w > 0 {
+		if reached {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("--precision %s reached after %s encounters per option", o.precision, thousandsInt(c.Encounters)))
+		} else if runErr == nil {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("--precision %s not reached within -n %s encounters; the intervals are wider", o.precision, thousandsInt(*n)))
+		}
+	}
 	for _, warn := range c.Warnings {
-		fmt.Fprintln(stderr, "simctl compare: warning:", warn)
+		if !o.quiet {
+			fmt.Fprintln(stderr, "simctl compare: warning:", warn)
+		}
 	}
 	if !o.write("compare", stdout, stderr, format, c.Write, func() (*reports.Figure, error) { return reports.CompareFigure(c) }) {
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl compare: interrupted after %d encounters per option; the output covers those\n", c.Encounters)
+		fmt.Fprintf(stderr, "simctl compare: interrupted after %s encounters per option; %s\n", thousandsInt(c.Encounters), whereWritten(o.out, stdout))
 		return exitInterrupted
 	}
 	return exitOK
+}
+
+// runCompare plays the options on common random numbers; with precision
+// w > 0 it applies the sweep's sequential stopping rule
+// (reports.PrecisionReached) to every option at once: batches of encounter
+// indices 0, 1, 2, ... until each option's two 95% intervals are narrower
+// than w, or cfg.N. The tallies depend only on the seed, N, w and batch.
+func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w float64, batch int64) (*reports.PairedTally, bool, error) {
+	if w <= 0 {
+		pt, err := reports.RunPaired(ctx, games, cfg)
+		return pt, false, err
+	}
+	total := cfg.N
+	var acc *reports.PairedTally
+	for start := int64(0); start < total; {
+		cfg.Start, cfg.N = start, min(batch, total-start)
+		pt, err := reports.RunPaired(ctx, games, cfg)
+		if acc == nil {
+			acc = pt
+		} else {
+			for k := range games {
+				acc.Tallies[k].Merge(pt.Tallies[k])
+				for s := 0; s < 2; s++ {
+					acc.Paired[k][s].Merge(pt.Paired[k][s])
+				}
+			}
+		}
+		if err != nil {
+			return acc, false, err
+		}
+		start += cfg.N
+		reached := true
+		for _, t := range acc.Tallies {
+			reached = reached && reports.PrecisionReached(t, w)
+		}
+		if reached {
+			if cfg.Done != nil {
+				cfg.Done.Add(total - start)
+			}
+			return acc, true, nil
+		}
+	}
+	return acc, false, nil
 }

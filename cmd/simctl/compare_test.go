@@ -152,7 +152,7 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{"compare", "d20/duel", "--option", "a=", "--option", "b=", "--baseline", "c"}, exitUsage, "not an option"},
 		{[]string{"compare", "d20/duel", "--option", "=x"}, exitUsage, "NAME="},
 		{[]string{"compare", "d20/duel", "--option", "a=-n 5"}, exitUsage, "--set"},
-		{[]string{"compare", "--option", "a=", "--option", "b="}, exitUsage, "usage"},
+		{[]string{"compare", "--option", "a=", "--option", "b="}, exitUsage, "give one SCENARIO"},
 		{[]string{"compare", "d20/duel", "--compare", bad}, exitUsage, "bad.yaml:2:"},
 		{[]string{"compare", "d20/duel", "--option", "a=", "--option", "b=--set heroes.Fighter.hp=-3"}, exitScenario, "option b:"},
 	} {

@@ -209,9 +209,9 @@ func TestBadScenarios(t *testing.T) {
 		{"--set without =", func(t *testing.T) string { return good }, []string{"--set", "heroes.Fighter.init"}, exitUsage,
 			[]string{`expected PATH=VALUE, e.g. heroes.Fighter.init=4`}},
 		{"-n 0", func(t *testing.T) string { return good }, []string{"-n", "0"}, exitUsage,
-			[]string{`-n 0: the number of encounters must be at least 1`}},
+			[]string{`simctl run: -n "0": at least one encounter; expected a whole number of encounters of at least 1`}},
 		{"--workers -1", func(t *testing.T) string { return good }, []string{"--workers", "-1"}, exitUsage,
-			[]string{`--workers -1: must be 0 (one per core) or more`}},
+			[]string{`simctl run: --workers "-1": expected 0 (one worker per core) or a number of workers up to 65536`}},
 		{"--shard out of range", func(t *testing.T) string { return good }, []string{"--shard", "3/3"}, exitUsage,
 			[]string{`--shard: index "3" must be a whole number from 0 to 2`}},
 		{"a file that does not exist", nil, nil, exitUsage,
@@ -437,7 +437,7 @@ func TestShardsMergeIntoTheWholeRun(t *testing.T) {
 	}
 	// Not a result at all.
 	junk := writeFile(t, "junk.json", `{"scenario": "x"}`)
-	if code, _, stderr := simctl(t, context.Background(), "merge", junk); code == exitOK || !strings.Contains(stderr, "tally section is missing") {
+	if code, _, stderr := simctl(t, context.Background(), "merge", junk); code == exitOK || !strings.Contains(stderr, "its tally section (the exact counts) is missing") {
 		t.Errorf("merge of a non-result: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -594,16 +594,16 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"help"}, exitOK, "simctl run SCENARIO"},
 		{[]string{"version"}, exitOK, "simctl " + version},
 		{[]string{"run", "-h"}, exitOK, "-seed"},
-		{[]string{"run"}, exitUsage, "usage: simctl run SCENARIO"},
-		{[]string{"run", "d20/duel", "d20/duel"}, exitUsage, "usage: simctl run SCENARIO"},
-		{[]string{"run", "d20/duel", "--bogus"}, exitUsage, "flag provided but not defined: -bogus"},
+		{[]string{"run"}, exitUsage, "simctl run: give one SCENARIO"},
+		{[]string{"run", "d20/duel", "d20/duel"}, exitUsage, "simctl run: give one SCENARIO"},
+		{[]string{"run", "d20/duel", "--bogus"}, exitUsage, "simctl run: unknown flag --bogus\nsee simctl help run"},
 		{[]string{"run", "d20/duel", "--progress", "sometimes"}, exitUsage, "expected auto, always or never"},
 		{[]string{"run", "."}, exitUsage, "is a directory"},
-		{[]string{"rules"}, exitUsage, "usage: simctl rules NAME"},
+		{[]string{"rules"}, exitUsage, "simctl rules: give one ruleset NAME"},
 		{[]string{"rules", "d21"}, exitUsage, `unknown ruleset "d21"`},
 		{[]string{"trace", "d20/duel", "--encounter", "-1"}, exitUsage, "must be 0 or more"},
 		{[]string{"trace", "nothing.yaml"}, exitUsage, "no such file or built-in scenario"},
-		{[]string{"merge"}, exitUsage, "usage: simctl merge"},
+		{[]string{"merge"}, exitUsage, "simctl merge: give the RESULT.json files"},
 		{[]string{"merge", "nothing.json"}, exitFailure, "nothing.json"},
 		{[]string{"run", "d20/duel", "-n", "100", "--set", "heroes.Fighter.init=4", "--set", "options.dying=srd"}, exitOK, "100 encounters"},
 	} {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -14,10 +15,14 @@ import (
 // tactics language) and, for d20, the facts and decisions a tactics block
 // may use; `policies show NAME` prints one library tactic to copy and edit.
 func cmdPolicies(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("policies", flag.ContinueOnError)
+	args, done, code := parseArgs("policies", fs, args, stdout, stderr)
+	if done {
+		return code
+	}
 	if len(args) >= 1 && args[0] == "show" {
 		if len(args) != 2 {
-			fmt.Fprintln(stderr, "usage: simctl policies show [RULESET/]NAME")
-			return exitUsage
+			return usageError(stderr, "policies", "give one library tactic: simctl policies show [RULESET/]NAME")
 		}
 		rs, name, ok := strings.Cut(args[1], "/")
 		if !ok {
@@ -30,21 +35,18 @@ func cmdPolicies(args []string, stdout, stderr io.Writer) int {
 		}
 		src, found := agents.LibrarySource(rs, name)
 		if !found {
-			fmt.Fprintf(stderr, "simctl policies show: no library tactic %q for %s; library: %s\n", name, rs, strings.Join(agents.LibraryNames(rs), ", "))
-			return exitUsage
+			return usageError(stderr, "policies", "no library tactic %q for %s%s; library: %s", name, rs, didYouMean(name, agents.LibraryNames(rs)), strings.Join(agents.LibraryNames(rs), ", "))
 		}
 		fmt.Fprintf(stdout, "# %s/%s: use it as tactics: %s (or {use: %s, params: {...}}), or copy it into tactics: and edit\n%s", rs, name, name, name, src)
 		return exitOK
 	}
 	if len(args) > 1 {
-		fmt.Fprintln(stderr, "usage: simctl policies [RULESET] | simctl policies show [RULESET/]NAME")
-		return exitUsage
+		return usageError(stderr, "policies", "give at most one RULESET, or show NAME")
 	}
 	names := rulesets.Names()
 	if len(args) == 1 {
 		if _, ok := rulesets.Lookup(args[0]); !ok {
-			fmt.Fprintf(stderr, "simctl policies: unknown ruleset %q; valid: %s\n", args[0], strings.Join(names, ", "))
-			return exitUsage
+			return usageError(stderr, "policies", "unknown ruleset %q%s; valid: %s", args[0], didYouMean(args[0], names), strings.Join(names, ", "))
 		}
 		names = []string{args[0]}
 	}

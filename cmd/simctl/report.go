@@ -19,23 +19,15 @@ import (
 
 func cmdReport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("o", "", "write the report folder DIR (report.md, report.html, PNG figures); required")
-	title := fs.String("title", "", "report title (default: Balance report: SCENARIO)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: simctl report RESULT.json... -o DIR [--title TEXT]\n\n"+
-			"RESULT is the JSON of simctl run --json, simctl merge --json, simctl sweep --format json (or --results)\n"+
-			"or simctl compare --format json (or --results). DIR gets report.md, a self-contained report.html\n"+
-			"(figures inlined as SVG, nothing fetched) and every figure as PNG.\n\nflags:")
-		fs.PrintDefaults()
-	}
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return flagExit(err)
+	out := fs.String("o", "", "`DIR` write the report folder DIR (report.md, report.html, PNG figures); required")
+	title := fs.String("title", "", "`TEXT` report title (default: Balance report: SCENARIO)")
+	quiet := fs.Bool("quiet", false, "no warnings on stderr; errors only")
+	pos, done, code := parseArgs("report", fs, args, stdout, stderr)
+	if done {
+		return code
 	}
 	if len(pos) == 0 || *out == "" {
-		fmt.Fprintln(stderr, "usage: simctl report RESULT.json... -o DIR; see simctl report -h")
-		return exitUsage
+		return usageError(stderr, "report", "give the RESULT.json files and -o DIR, e.g. simctl report duel.json -o report/")
 	}
 	b := &reports.Bundle{Title: *title, Version: fullVersion(), Command: reports.ShellJoin(append([]string{"simctl", "report"}, args...))}
 	for _, p := range pos {
@@ -46,7 +38,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 		}
 		if in.Run != nil {
 			ctx, err := contextOf(scenarioArg(in.Run.File), in.Run.Sets)
-			if err != nil {
+			if err != nil && !*quiet {
 				fmt.Fprintf(stderr, "simctl report: warning: %s: cannot read its scenario %s (%v); the report leaves out its ruleset options, scenario text and side colours of combatants\n",
 					p, in.Run.File, firstLine(err))
 			}

@@ -111,8 +111,8 @@ func TestReportErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"report", junk}, exitUsage, "usage"},
-		{[]string{"report", "-o", dir}, exitUsage, "usage"},
+		{[]string{"report", junk}, exitUsage, "give the RESULT.json files and -o DIR"},
+		{[]string{"report", "-o", dir}, exitUsage, "give the RESULT.json files and -o DIR"},
 		{[]string{"report", junk, "-o", dir}, exitFailure, "not a simctl JSON document"},
 		{[]string{"report", res, "-o", filepath.Join(dir, "r")}, exitOK, "warning: " + res + ": cannot read its scenario"},
 	} {

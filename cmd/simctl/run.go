@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -20,59 +21,61 @@ import (
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	n := fs.Int64("n", 100000, "number of encounters")
-	seed := fs.Uint64("seed", 1, "run seed; encounter i draws from the stream (seed, i)")
-	workers := fs.Int("workers", 0, "worker goroutines (0: one per core)")
-	asJSON := fs.Bool("json", false, "print the JSON result instead of the table")
-	out := fs.String("o", "", "write the result to FILE instead of stdout")
-	shard := fs.String("shard", "", "run shard k of K (k/K, from 0); K alone takes k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID")
-	progress := fs.String("progress", "auto", "progress bar on stderr: auto (a terminal and a long run), always, never")
-	var sets setFlags
-	fs.Var(&sets, "set", "override a scenario field, PATH=VALUE (repeatable), e.g. heroes.Fighter.init=4")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return flagExit(err)
+	var c common
+	c.register(fs, gN|gSeed|gWorkers|gSet|gPrecision|gFormat|gQuiet|gProgress, "encounters; with --precision, the most to play")
+	batch := batchFlag(fs, "with --precision: encounters between checks")
+	shard := fs.String("shard", "", "`k/K` run shard k of K (from 0) of the -n encounters; K alone takes k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID")
+	pos, done, code := parseArgs("run", fs, args, stdout, stderr)
+	if done {
+		return code
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: simctl run SCENARIO [flags]; see simctl run -h")
-		return exitUsage
+		return usageError(stderr, "run", "give one SCENARIO (a .yaml file or a built-in such as d20/duel), got %d", len(pos))
 	}
-	if *n < 1 {
-		fmt.Fprintf(stderr, "simctl run: -n %d: the number of encounters must be at least 1\n", *n)
-		return exitUsage
+	format, err := c.resolveFormat()
+	if err != nil {
+		return usageError(stderr, "run", "%v", err)
 	}
-	if *workers < 0 {
-		fmt.Fprintf(stderr, "simctl run: --workers %d: must be 0 (one per core) or more\n", *workers)
-		return exitUsage
-	}
-	switch *progress {
-	case "auto", "always", "never":
-	default:
-		fmt.Fprintf(stderr, "simctl run: --progress %q: expected auto, always or never\n", *progress)
-		return exitUsage
+	w, err := parsePrecision(c.precision)
+	switch {
+	case err != nil:
+		return usageError(stderr, "run", "%v", err)
+	case *batch < 1:
+		return usageError(stderr, "run", "--batch %d: must be at least 1", *batch)
+	case w > 0 && *shard != "":
+		return usageError(stderr, "run", "--precision and --shard do not mix: a shard cannot know when the whole run is precise enough")
 	}
 	k, of, err := parseShard(*shard)
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl run:", err)
-		return exitUsage
+		return usageError(stderr, "run", "%v", err)
 	}
-	sc, g, err := load(pos[0], sets)
+	sc, g, err := load(pos[0], c.sets)
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
-	cfg := sim.RunConfig{Seed: *seed, Start: shardStart(*n, k, of), Workers: *workers}
-	cfg.N = shardStart(*n, k+1, of) - cfg.Start
+	n := c.n.n
+	cfg := sim.RunConfig{Seed: c.seed.v, Start: shardStart(n, k, of), Workers: c.workers.v}
+	cfg.N = shardStart(n, k+1, of) - cfg.Start
 	var meta reports.Meta
 	if *shard != "" {
-		meta.Shard = &reports.Shard{K: k, Of: of, Start: cfg.Start, N: cfg.N, Total: *n}
+		meta.Shard = &reports.Shard{K: k, Of: of, Start: cfg.Start, N: cfg.N, Total: n}
 	}
 
-	var done atomic.Int64
-	cfg.Done = &done
-	stopBar := startProgress(*progress, cfg.N, &done, stderr)
+	var doneN atomic.Int64
+	cfg.Done = &doneN
+	stopBar := startProgress(c.showProgress(), cfg.N, &doneN, stderr)
 	t0 := time.Now()
-	tally, runErr := sim.Run(ctx, g, cfg)
+	var tally *sim.Tally
+	var runErr error
+	reached := false
+	if w > 0 {
+		// The sweep's sequential stopping rule, on one point: batches of
+		// encounters 0, 1, 2, ... until both intervals are narrower than w.
+		runs, err := reports.RunSweep(ctx, []sim.Game{g}, reports.SweepConfig{Seed: c.seed.v, N: n, Precision: w, Batch: *batch, Workers: c.workers.v, Done: &doneN})
+		tally, reached, runErr = runs[0].Tally, runs[0].Reached, err
+	} else {
+		tally, runErr = sim.Run(ctx, g, cfg)
+	}
 	elapsed := time.Since(t0).Seconds()
 	stopBar()
 
@@ -82,22 +85,32 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	meta.Scenario, meta.File, meta.Ruleset = sc.Name, sc.File, sc.Ruleset
-	meta.Version, meta.Seed, meta.Elapsed = fullVersion(), *seed, elapsed
+	meta.Version, meta.Seed, meta.Elapsed = fullVersion(), c.seed.v, elapsed
 	meta.Sides = [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
-	meta.Sets = sets.strings()
+	meta.Sets = c.sets.strings()
 	meta.Command = "simctl run " + strings.Join(args, " ")
 	meta.Interrupted = interrupted
 	res := reports.New(meta, g, tally)
-	write := res.WriteText
-	if *asJSON {
-		write = res.WriteJSON
-	}
-	if err := writeOut(*out, stdout, write); err != nil {
+	if err := writeOut(c.out, stdout, func(out io.Writer) error {
+		if sh := meta.Shard; sh != nil && (format == reports.Text || format == reports.Markdown) {
+			// A shard's table alone reads like a whole run: say which part it is.
+			fmt.Fprintf(out, "shard %d of %d (k=%d/%d): encounters %s to %s of a %s-encounter run; simctl merge adds the shards' JSON results\n\n",
+				sh.K+1, sh.Of, sh.K, sh.Of, thousandsInt(sh.Start), thousandsInt(sh.Start+sh.N-1), thousandsInt(sh.Total))
+		}
+		return res.WriteFormat(out, format)
+	}); err != nil {
 		fmt.Fprintln(stderr, "simctl run:", err)
 		return exitFailure
 	}
+	if w > 0 && !c.quiet && !interrupted {
+		if reached {
+			fmt.Fprintf(stderr, "simctl run: --precision %s reached after %s encounters\n", c.precision, thousandsInt(tally.Encounters))
+		} else {
+			fmt.Fprintf(stderr, "simctl run: warning: --precision %s not reached within -n %s encounters; the intervals are wider\n", c.precision, thousandsInt(n))
+		}
+	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl run: interrupted after %d of %d encounters; the result above covers those\n", tally.Encounters, cfg.N)
+		fmt.Fprintf(stderr, "simctl run: interrupted after %s of %s encounters; %s\n", thousandsInt(tally.Encounters), thousandsInt(cfg.N), whereWritten(c.out, stdout))
 		return exitInterrupted
 	}
 	return exitOK
@@ -115,8 +128,7 @@ func shardStart(n int64, k, of int) int64 {
 func startProgress(mode string, total int64, done *atomic.Int64, stderr io.Writer) (stop func()) {
 	show := mode == "always"
 	if mode == "auto" {
-		f, ok := stderr.(*os.File)
-		show = ok && term.IsTerminal(int(f.Fd())) && total >= 2_000_000
+		show = isTerminal(stderr) && total >= 2_000_000
 	}
 	if !show {
 		return func() {}
@@ -128,6 +140,10 @@ func startProgress(mode string, total int64, done *atomic.Int64, stderr io.Write
 		progressbar.OptionShowIts(),
 		progressbar.OptionSetItsString("enc"),
 		progressbar.OptionThrottle(100*time.Millisecond),
+		// Drawing the empty bar now starts its clock with the run; else
+		// it starts at the first update, 100 ms in, and the first frame
+		// divides those encounters by microseconds ("2568025078 enc/s").
+		progressbar.OptionSetRenderBlankState(true),
 		progressbar.OptionClearOnFinish(),
 	)
 	quit := make(chan struct{})
@@ -148,4 +164,39 @@ func startProgress(mode string, total int64, done *atomic.Int64, stderr io.Write
 		}
 	}()
 	return func() { close(quit); <-finished }
+}
+
+// thousandsInt formats n with comma separators, as the tables do.
+func thousandsInt(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var out []byte
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
+}
+
+// whereWritten says where an interrupted command's partial output went,
+// for the closing message: stdout may be a file the user cannot see.
+func whereWritten(out string, stdout io.Writer) string {
+	switch {
+	case out != "" && out != "-":
+		return "the partial result (marked interrupted) is in " + out
+	case isTerminal(stdout):
+		return "the result above covers those"
+	}
+	return "the partial result (marked interrupted) was written to stdout"
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -30,33 +31,30 @@ func (v *varyFlags) Set(s string) error {
 	return nil
 }
 
-// outputFlags are the flags sweep and compare share for their output.
+// outputFlags are the flags sweep and compare add to the global ones for
+// their output.
 type outputFlags struct {
-	format, out, results, plot, progress string
+	common
+	results, plot string
 }
 
 func (o *outputFlags) register(fs *flag.FlagSet, plotWhat string) {
-	fs.StringVar(&o.format, "format", "text", "output format: text, csv, json or markdown")
-	fs.StringVar(&o.out, "o", "", "write the output to FILE instead of stdout")
-	fs.StringVar(&o.results, "results", "", "also write the JSON results (for simctl report) to FILE")
-	fs.StringVar(&o.plot, "plot", "", "draw "+plotWhat+" to FILE (.png or .svg)")
-	fs.StringVar(&o.progress, "progress", "auto", "progress bar on stderr: auto (a terminal and a long run), always, never")
+	fs.StringVar(&o.results, "results", "", "`FILE` also write the JSON results (for simctl report) to FILE")
+	fs.StringVar(&o.plot, "plot", "", "`FILE` draw "+plotWhat+" to FILE (.png or .svg)")
 }
 
 func (o *outputFlags) check(cmd string, stderr io.Writer) (reports.Format, bool) {
-	f, err := reports.ParseFormat(o.format)
+	f, err := o.resolveFormat()
 	if err != nil {
-		fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, err)
-		return "", false
-	}
-	switch o.progress {
-	case "auto", "always", "never":
-	default:
-		fmt.Fprintf(stderr, "simctl %s: --progress %q: expected auto, always or never\n", cmd, o.progress)
+		usageError(stderr, cmd, "%v", err)
 		return "", false
 	}
 	if o.plot != "" && !strings.HasSuffix(strings.ToLower(o.plot), ".png") && !strings.HasSuffix(strings.ToLower(o.plot), ".svg") {
-		fmt.Fprintf(stderr, "simctl %s: --plot %s: a plot is written as .png or .svg\n", cmd, o.plot)
+		usageError(stderr, cmd, "--plot %s: a plot is written as .png or .svg", o.plot)
+		return "", false
+	}
+	if o.results != "" && !strings.HasSuffix(strings.ToLower(o.results), ".json") {
+		usageError(stderr, cmd, "--results %s: the results are JSON; give a .json file", o.results)
 		return "", false
 	}
 	return f, true
@@ -111,31 +109,20 @@ func parsePrecision(s string) (float64, error) {
 
 func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var axes varyFlags
-	fs.Var(&axes, "vary", "vary a scenario or tactics path, PATH=a:b:step or PATH=v1,v2,... (once or twice)")
-	n := fs.Int64("n", 100000, "encounters per point; with --precision, the most a point may use")
-	precision := fs.String("precision", "", "stop each point once both sides' 95% intervals are narrower than W (0.02 or 2pp)")
-	batch := fs.Int64("batch", reports.DefaultBatch, "with --precision: encounters per batch between checks")
-	seed := fs.Uint64("seed", 1, "seed; encounter i of every point draws from the stream (seed, i)")
-	workers := fs.Int("workers", 0, "worker goroutines (0: one per core)")
-	var sets setFlags
-	fs.Var(&sets, "set", "override a scenario field at every point, PATH=VALUE (repeatable)")
+	fs.Var(&axes, "vary", "`PATH=RANGE` vary a scenario or tactics path, PATH=a:b:step or PATH=v1,v2,... (once or twice)")
 	var o outputFlags
+	o.common.register(fs, gN|gSeed|gWorkers|gSet|gPrecision|gFormat|gQuiet|gProgress, "encounters per point; with --precision, the most a point may use")
+	batch := batchFlag(fs, "with --precision: encounters per batch between checks")
 	o.register(fs, "the sweep (one path: win rate against the value; two: a heat map)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: simctl sweep SCENARIO --vary PATH=RANGE [--vary PATH2=RANGE] [flags]\n\n"+
-			"RANGE is a:b:step (numbers, b included) or a list v1,v2,... of YAML values.\n"+
-			"Every point plays the same encounter seeds; points run in parallel.\n\nflags:")
-		fs.PrintDefaults()
+	pos, stop, code := parseArgs("sweep", fs, args, stdout, stderr)
+	if stop {
+		return code
 	}
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return flagExit(err)
-	}
+	n, seed, workers, sets := &o.n.n, &o.seed.v, &o.workers.v, o.sets
+	precision := &o.precision
 	if len(pos) != 1 || len(axes) == 0 {
-		fmt.Fprintln(stderr, "usage: simctl sweep SCENARIO --vary PATH=RANGE [--vary PATH2=RANGE]; see simctl sweep -h")
-		return exitUsage
+		return usageError(stderr, "sweep", "give one SCENARIO and at least one --vary PATH=RANGE")
 	}
 	format, ok := o.check("sweep", stderr)
 	if !ok {
@@ -152,14 +139,8 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case len(axes) == 2 && axes[0].Path == axes[1].Path:
 		fmt.Fprintf(stderr, "simctl sweep: --vary %s is given twice\n", axes[0].Path)
 		return exitUsage
-	case *n < 1:
-		fmt.Fprintf(stderr, "simctl sweep: -n %d: the number of encounters per point must be at least 1\n", *n)
-		return exitUsage
 	case *batch < 1:
 		fmt.Fprintf(stderr, "simctl sweep: --batch %d: must be at least 1\n", *batch)
-		return exitUsage
-	case *workers < 0:
-		fmt.Fprintf(stderr, "simctl sweep: --workers %d: must be 0 (one per core) or more\n", *workers)
 		return exitUsage
 	}
 	for _, s := range sets {
@@ -174,6 +155,11 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	sc, g0, err := load(name, sets)
 	if err != nil {
 		return scenarioError(stderr, err)
+	}
+	for i := range axes {
+		if msg := checkWholeSteps(name, sets, &axes[i]); msg != "" {
+			return usageError(stderr, "sweep", "%s", msg)
+		}
 	}
 	grid := reports.Grid(axes)
 	if len(grid) > reports.MaxSweepPoints {
@@ -211,7 +197,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	cfg := reports.SweepConfig{Seed: *seed, N: *n, Precision: w, Batch: *batch, Workers: *workers}
 	var done atomic.Int64
 	cfg.Done = &done
-	stopBar := startProgress(o.progress, int64(len(games))*(*n), &done, stderr)
+	stopBar := startProgress(o.showProgress(), int64(len(games))*(*n), &done, stderr)
 	t0 := time.Now()
 	runs, runErr := reports.RunSweep(ctx, games, cfg)
 	elapsed := time.Since(t0).Seconds()
@@ -240,16 +226,70 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	sw.Finish()
 	for _, warn := range sw.Warnings {
-		fmt.Fprintln(stderr, "simctl sweep: warning:", warn)
+		if !o.quiet {
+			fmt.Fprintln(stderr, "simctl sweep: warning:", warn)
+		}
 	}
 	if !o.write("sweep", stdout, stderr, format, sw.Write, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }) {
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl sweep: interrupted after %d encounters; the output covers those\n", sw.Encounters)
+		fmt.Fprintf(stderr, "simctl sweep: interrupted after %s encounters; %s\n", thousandsInt(sw.Encounters), whereWritten(o.out, stdout))
 		return exitInterrupted
 	}
 	return exitOK
+}
+
+// checkWholeSteps reads a numeric range's whole values as integers (a
+// range with a fractional step writes 10.0, which a whole-number field
+// refuses) and, when fractional values remain, checks up front that the
+// field accepts them: otherwise every point would fail, whole ones
+// included. It returns the error message, or "".
+func checkWholeSteps(name string, sets []scenario.Set, a *reports.Axis) string {
+	if !strings.Contains(a.Spec, ":") {
+		return ""
+	}
+	frac := ""
+	for i, v := range a.Values {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return ""
+		}
+		if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+			a.Values[i] = strconv.FormatInt(int64(f), 10)
+		} else if frac == "" {
+			frac = v
+		}
+	}
+	if frac == "" {
+		return ""
+	}
+	with := func(v string) error {
+		_, _, err := load(name, append(append([]scenario.Set(nil), sets...), scenario.Set{Path: a.Path, Value: v}))
+		return err
+	}
+	f, _ := strconv.ParseFloat(frac, 64)
+	// Refused as a fraction but accepted rounded: the field is whole-numbered.
+	if with(frac) != nil && with(strconv.FormatFloat(math.Round(f), 'f', 0, 64)) == nil {
+		return fmt.Sprintf("--vary %s=%s: %s takes whole numbers, and this range gives fractional values such as %s; use a whole step, e.g. %s",
+			a.Path, a.Spec, a.Path, frac, wholeRange(a.Spec))
+	}
+	return ""
+}
+
+// wholeRange suggests a:b:step with the step rounded up to a whole number.
+func wholeRange(spec string) string {
+	parts := strings.Split(spec, ":")
+	if len(parts) == 3 {
+		if f, err := strconv.ParseFloat(strings.TrimSpace(parts[2]), 64); err == nil {
+			st := math.Max(1, math.Ceil(math.Abs(f)))
+			if f < 0 {
+				st = -st
+			}
+			parts[2] = strconv.FormatFloat(st, 'f', -1, 64)
+		}
+	}
+	return strings.Join(parts, ":")
 }
 
 func pointName(axes []reports.Axis, vals []string) string {

@@ -423,7 +423,7 @@ func TestSweepErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"sweep", "d20/duel"}, exitUsage, "usage"},
+		{[]string{"sweep", "d20/duel"}, exitUsage, "give one SCENARIO and at least one --vary"},
 		{[]string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init"}, exitUsage, "PATH=RANGE"},
 		{[]string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=0:4:0"}, exitUsage, "step 0"},
 		{[]string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=0:4:-1"}, exitUsage, "goes away"},

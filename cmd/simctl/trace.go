@@ -10,23 +10,20 @@ import (
 
 func cmdTrace(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	seed := fs.Uint64("seed", 1, "the run's seed")
-	enc := fs.Int64("encounter", 0, "the encounter index within the run (from 0)")
-	var sets setFlags
-	fs.Var(&sets, "set", "override a scenario field, PATH=VALUE (repeatable)")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return flagExit(err)
+	var c common
+	c.register(fs, gSeed|gSet, "")
+	enc := fs.Int64("encounter", 0, "`I` the encounter index within the run (from 0)")
+	pos, done, code := parseArgs("trace", fs, args, stdout, stderr)
+	if done {
+		return code
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: simctl trace SCENARIO --seed S --encounter I")
-		return exitUsage
+		return usageError(stderr, "trace", "give one SCENARIO, e.g. simctl trace d20/duel --seed 7 --encounter 12")
 	}
 	if *enc < 0 {
-		fmt.Fprintf(stderr, "simctl trace: --encounter %d: must be 0 or more\n", *enc)
-		return exitUsage
+		return usageError(stderr, "trace", "--encounter %d: must be 0 or more", *enc)
 	}
+	seed, sets := &c.seed.v, c.sets
 	sc, g, err := load(pos[0], sets)
 	if err != nil {
 		return scenarioError(stderr, err)

@@ -7,7 +7,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 	return sim.RulesDoc{
 		Name:   "acks2",
 		Title:  "ACKS II: the round, acting before your number, engagement, delay, same number",
-		Source: "shared/rules/004_77beaf07114d2a6f.txt (Russian)",
+		Source: "Adventurer Conqueror King System II (ACKS II), Combat: the combat round sequence (read in its Russian translation)",
 		Summary: "Every round: declarations (spells, withdraw, retreat) before initiative; initiative 1d6 + init re-rolled every round; " +
 			"the referee counts from 10 down to -10 and each combatant takes its segment on its number; morale after the count. " +
 			"The encounter ends when a side is all out (killed or fled). " +

@@ -7,7 +7,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 	return sim.RulesDoc{
 		Name:   "cavaliers",
 		Title:  "The Queen's Cavaliers: the Initiative skill, Impulse, Vigilance and Timing",
-		Source: "shared/rules/001_fa9ef02979d59328.txt (digest: shared/RULES.md §3)",
+		Source: "The Queen's Cavaliers, Skills: Initiative (the Impulse, Vigilance and Timing specialties)",
 		Summary: "Initiative is a free roll that always succeeds, once at the start of the fight or when a combatant enters it: " +
 			"the attribute die of its specialty (Verve for Impulse, Affinity for Vigilance, Guile for Timing) plus its skill dice (pool). " +
 			"Totals rank the combatants highest first, the same order every round; every die showing raise_on or more is one [+]. " +

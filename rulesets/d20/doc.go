@@ -7,7 +7,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 	return sim.RulesDoc{
 		Name:   "d20",
 		Title:  "d20 SRD 3.5: initiative, surprise, Delay and Ready",
-		Source: "shared/rules/003_2de9ded986abc8cd.txt (Korean: 000_ade8ca8fee97b433.txt)",
+		Source: "System Reference Document 3.5 (d20 SRD), Combat: Initiative, with Special Initiative Actions (Delay, Ready); also read in its Korean translation",
 		Summary: "Initiative is d20 + init once per battle, highest first; ties go to the higher modifier, then a random order. " +
 			"Combatants are flat-footed (AC without dex_ac, no attacks of opportunity) until their first turn in the regular order, or their first action in it if that comes earlier (a delayed or readied action carried over from the surprise round), unless uncanny_dodge. " +
 			"If some combatants are unaware a surprise round comes first: the aware act with one standard action each, which may come with a 5-foot step. " +

@@ -7,7 +7,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 	return sim.RulesDoc{
 		Name:   "lotm",
 		Title:  "Lord of Mysteries TTRPG: ambushes, Delay Action, Flanking/Envelopment and special attacks",
-		Source: "shared/rules/002_4bcdc290a22ae1f6.txt (digest: RULES.md §4)",
+		Source: "Lord of Mysteries TTRPG, Chapter 6: Combat, Special Actions",
 		Summary: "Each combatant has, every round, one Free, Swift, Attack, Casting and Move action (Attack and Casting are one action unless casting_slot: separate); " +
 			"a Full-Round action needs them all. Initiative once, highest first (option initiative). " +
 			"A hit check is d20 + bonus against Physical Defense = ac + dodge + agility, hitting when it meets or beats it; Caught Off Guard loses dodge and agility. " +

@@ -102,6 +102,12 @@ var (
 	combatantFields = []string{"name", "count", "hp", "ac", "init", "initiative_roll", "attacks", "damage", "speed", "aware", "policy", "tactics"}
 )
 
+// Fields lists the common field names the decoder accepts at the top level,
+// in a side and in a combatant (copies; simctl schema lists them).
+func Fields() (top, side, combatant []string) {
+	return append([]string(nil), topFields...), append([]string(nil), sideFields...), append([]string(nil), combatantFields...)
+}
+
 // Limits that keep a typo from asking for a billion combatants.
 const (
 	MaxCombatants = 64

@@ -1,0 +1,338 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"simctl/reports"
+)
+
+// The global conventions: every command that takes one of these flags
+// takes it with the same name, syntax, default and meaning, and parses it
+// here. They are documented once, in conventionsHelp (simctl help flags)
+// and the README.
+
+// countValue is -n: a whole number of encounters written 100000, 1e6,
+// 100k, 2.5M or 1_000_000.
+type countValue struct{ n int64 }
+
+func (c *countValue) String() string { return strconv.FormatInt(c.n, 10) }
+
+func (c *countValue) Set(s string) error {
+	n, err := parseCount(s)
+	if err != nil {
+		return err
+	}
+	c.n = n
+	return nil
+}
+
+// parseCount reads a count of encounters. It accepts underscores and
+// commas between digits (1_000_000, 1,000,000), an exponent (1e6) and the
+// suffixes k, M, G (thousand, million, billion; 2.5M), but only when the
+// value is a whole number of at least 1.
+func parseCount(s string) (int64, error) {
+	const valid = "expected a whole number of encounters of at least 1, such as 100000, 100k, 1e6, 2.5M or 1_000_000"
+	t := strings.TrimSpace(s)
+	t = strings.NewReplacer("_", "", ",", "").Replace(t)
+	mult := int64(1)
+	if t != "" {
+		switch t[len(t)-1] {
+		case 'k', 'K':
+			mult = 1_000
+		case 'm', 'M':
+			mult = 1_000_000
+		case 'g', 'G', 'b', 'B':
+			mult = 1_000_000_000
+		}
+		if mult > 1 {
+			t = t[:len(t)-1]
+		}
+	}
+	// big.Rat reads decimals and exponents exactly, so 2.5M is exactly
+	// 2500000 and 1.0000001e6 is a fraction, with no float rounding.
+	r, ok := new(big.Rat).SetString(t)
+	if t == "" || !ok || strings.ContainsAny(t, "/xXpP") {
+		return 0, fmt.Errorf("%q: %s", s, valid)
+	}
+	r.Mul(r, new(big.Rat).SetInt64(mult))
+	switch {
+	case r.Sign() < 0:
+		return 0, fmt.Errorf("%q is negative; %s", s, valid)
+	case !r.IsInt():
+		return 0, fmt.Errorf("%q is not a whole number (%s); %s", s, r.FloatString(3), valid)
+	case r.Sign() == 0:
+		return 0, fmt.Errorf("%q: at least one encounter; %s", s, valid)
+	case r.Num().Cmp(big.NewInt(math.MaxInt64)) > 0:
+		return 0, fmt.Errorf("%q is too large; at most %d", s, int64(math.MaxInt64))
+	}
+	return r.Num().Int64(), nil
+}
+
+// seedValue is --seed: any whole number from 0 to 2^64-1.
+type seedValue struct{ v uint64 }
+
+func (s *seedValue) String() string { return strconv.FormatUint(s.v, 10) }
+
+func (s *seedValue) Set(v string) error {
+	x, err := strconv.ParseUint(strings.ReplaceAll(strings.TrimSpace(v), "_", ""), 10, 64)
+	if err != nil {
+		return fmt.Errorf("%q: expected a whole number from 0 to %d", v, uint64(math.MaxUint64))
+	}
+	s.v = x
+	return nil
+}
+
+// workersValue is --workers: 0 (one per core) or more.
+type workersValue struct{ v int }
+
+func (w *workersValue) String() string { return strconv.Itoa(w.v) }
+
+func (w *workersValue) Set(v string) error {
+	x, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || x < 0 || x > 1<<16 {
+		return fmt.Errorf("%q: expected 0 (one worker per core) or a number of workers up to 65536", v)
+	}
+	w.v = x
+	return nil
+}
+
+// choiceValue is a flag with a fixed set of values.
+type choiceValue struct {
+	v     string
+	valid []string
+}
+
+func (c *choiceValue) String() string { return c.v }
+
+func (c *choiceValue) Set(v string) error {
+	for _, x := range c.valid {
+		if v == x {
+			c.v = v
+			return nil
+		}
+	}
+	return fmt.Errorf("%q: expected %s", v, orList(c.valid))
+}
+
+func orList(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+// formatValue is --format; set records that it was given, so that -o's
+// extension can fill it in otherwise.
+type formatValue struct {
+	f   reports.Format
+	set bool
+}
+
+func (f *formatValue) String() string { return string(f.f) }
+
+func (f *formatValue) Set(v string) error {
+	x, err := reports.ParseFormat(v)
+	if err != nil {
+		return fmt.Errorf("%q: expected text, json, csv or markdown (md)", v)
+	}
+	if f.set && x != f.f {
+		return fmt.Errorf("%q: the format is already %s (--json is --format json)", v, f.f)
+	}
+	f.f, f.set = x, true
+	return nil
+}
+
+// jsonAlias is --json, kept as an alias of --format json.
+type jsonAlias struct{ f *formatValue }
+
+func (j jsonAlias) String() string   { return "false" }
+func (j jsonAlias) IsBoolFlag() bool { return true }
+
+func (j jsonAlias) Set(v string) error {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return fmt.Errorf("%q: --json takes no value (it is --format json)", v)
+	}
+	if !b {
+		return nil
+	}
+	if j.f.set && j.f.f != reports.JSON {
+		return fmt.Errorf("and --format %s ask for two formats", j.f.f)
+	}
+	j.f.f, j.f.set = reports.JSON, true
+	return nil
+}
+
+// common holds the global flags of one command; which of them a command
+// takes is chosen when it registers them.
+type common struct {
+	n         countValue
+	seed      seedValue
+	workers   workersValue
+	sets      setFlags
+	precision string
+	format    formatValue
+	out       string
+	quiet     bool
+	progress  choiceValue
+}
+
+// Which global flags a command takes.
+const (
+	gN = 1 << iota
+	gSeed
+	gWorkers
+	gSet
+	gPrecision
+	gFormat // --format, --json and -o
+	gQuiet
+	gProgress
+)
+
+// register adds the chosen global flags to fs with their shared help
+// texts; nWhat says what -n counts for this command.
+func (c *common) register(fs *flag.FlagSet, which int, nWhat string) {
+	c.n.n = 100000
+	c.format.f = reports.Text
+	c.progress = choiceValue{v: "auto", valid: []string{"auto", "always", "never"}}
+	if which&gN != 0 {
+		fs.Var(&c.n, "n", "`N` "+nWhat+" (default 100000; 1e6, 100k, 2.5M and 1_000_000 work)")
+	}
+	if which&gSeed != 0 {
+		c.seed.v = 1
+		fs.Var(&c.seed, "seed", "`S` seed (default 1); encounter i draws from the stream (S, i), so counts never depend on --workers")
+	}
+	if which&gWorkers != 0 {
+		fs.Var(&c.workers, "workers", "`W` worker goroutines (default 0: one per core)")
+	}
+	if which&gSet != 0 {
+		fs.Var(&c.sets, "set", "`PATH=VALUE` override a scenario field before validation (repeatable), e.g. heroes.Fighter.init=4")
+	}
+	if which&gPrecision != 0 {
+		fs.StringVar(&c.precision, "precision", "", "`W` stop once every 95% win interval is narrower than W (0.02 or 2pp), checking every --batch encounters; -n is then the cap")
+	}
+	if which&gFormat != 0 {
+		fs.Var(&c.format, "format", "`F` output format: text, json, csv or markdown (default: from -o's extension, else text)")
+		fs.Var(jsonAlias{&c.format}, "json", "same as --format json")
+		fs.StringVar(&c.out, "o", "", "`FILE` write the output to FILE instead of stdout (.json, .csv, .md, .txt set the format)")
+	}
+	if which&gQuiet != 0 {
+		fs.BoolVar(&c.quiet, "quiet", false, "no progress bar, warnings or notes on stderr; errors only")
+	}
+	if which&gProgress != 0 {
+		fs.Var(&c.progress, "progress", "`WHEN` progress bar on stderr: auto (a terminal and a long run), always, never")
+	}
+}
+
+// extFormats maps -o extensions to the format they imply.
+var extFormats = map[string]reports.Format{
+	".json": reports.JSON, ".csv": reports.CSV, ".md": reports.Markdown, ".markdown": reports.Markdown, ".txt": reports.Text,
+}
+
+// resolveFormat settles the output format from --format/--json and -o's
+// extension: an extension alone sets the format, and an extension that
+// names another format than the one asked for is an error (a .json file
+// holding a text table is never what was meant).
+func (c *common) resolveFormat() (reports.Format, error) {
+	if c.out == "" || c.out == "-" {
+		return c.format.f, nil
+	}
+	ext := strings.ToLower(filepath.Ext(c.out))
+	implied, known := extFormats[ext]
+	switch {
+	case !known && (ext == ".html" || ext == ".png" || ext == ".svg" || ext == ".pdf"):
+		return "", fmt.Errorf("-o %s: %s is not a table format; give .txt, .json, .csv or .md (figures: --plot; reports: simctl report)", c.out, ext)
+	case !known:
+		return c.format.f, nil
+	case !c.format.set:
+		return implied, nil
+	case implied != c.format.f:
+		return "", fmt.Errorf("-o %s is a %s file but the format asked for is %s; drop --format or change the extension", c.out, implied, c.format.f)
+	}
+	return c.format.f, nil
+}
+
+// showProgress is the --progress mode once --quiet is applied.
+func (c *common) showProgress() string {
+	if c.quiet {
+		return "never"
+	}
+	return c.progress.v
+}
+
+// parseArgs parses a command's flags (before or after its positional
+// arguments). -h/--help prints the command's help to stdout and returns
+// done with exitOK; a bad flag prints one line in simctl's words and the
+// pointer to the help, and returns done with exitUsage.
+func parseArgs(cmd string, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (pos []string, done bool, code int) {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	pos, err := parseInterleaved(fs, args)
+	if err == nil {
+		return pos, false, exitOK
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		printHelp(stdout, cmd, fs)
+		return nil, true, exitOK
+	}
+	fmt.Fprintf(stderr, "simctl %s: %s\nsee simctl help %s\n", cmd, flagMessage(err), cmd)
+	return nil, true, exitUsage
+}
+
+var (
+	reUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	reNeedsArg  = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+	reInvalid   = regexp.MustCompile(`(?s)^invalid (?:boolean )?value "(.*)" for flag -+([^:]*): (.*)$`)
+)
+
+// flagMessage rewrites the flag package's errors ("flag provided but not
+// defined: -bogus") in the CLI's own spelling (--bogus, -n).
+func flagMessage(err error) string {
+	s := err.Error()
+	if m := reUndefined.FindStringSubmatch(s); m != nil {
+		return "unknown flag " + dashed(m[1])
+	}
+	if m := reNeedsArg.FindStringSubmatch(s); m != nil {
+		return dashed(m[1]) + " needs a value"
+	}
+	if m := reInvalid.FindStringSubmatch(s); m != nil {
+		msg := m[3]
+		if msg == "parse error" || strings.HasPrefix(msg, "strconv.") {
+			msg = fmt.Sprintf("%q: not a valid value", m[1])
+		}
+		return dashed(m[2]) + " " + msg
+	}
+	return s
+}
+
+// dashed spells a flag as the help does: -n and -o with one dash, the
+// long ones with two.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// usageError prints a command-line mistake and the pointer to the help.
+func usageError(stderr io.Writer, cmd, format string, args ...any) int {
+	fmt.Fprintf(stderr, "simctl %s: %s\nsee simctl help %s\n", cmd, fmt.Sprintf(format, args...), cmd)
+	return exitUsage
+}
+
+// batchFlag is --batch, the encounters between two checks of --precision,
+// read like -n (10k, 1e4).
+func batchFlag(fs *flag.FlagSet, usage string) *int64 {
+	b := &countValue{n: reports.DefaultBatch}
+	fs.Var(b, "batch", "`B` "+usage+" (default 10000)")
+	return &b.n
+}

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"simctl/sim/scenario"
+)
+
+// commandHelp is what `simctl help CMD` and `simctl CMD -h` print around
+// the command's flags.
+type commandHelp struct {
+	summary  string   // one line, also in the command list
+	usage    []string // after "simctl "
+	about    string   // paragraphs, already wrapped
+	examples []string // after "simctl "
+}
+
+// commands lists every command in the order of the overview.
+var commands = []string{"run", "trace", "sweep", "compare", "merge", "report", "check", "init", "scenarios", "rules", "policies", "schema", "version", "help"}
+
+var helps = map[string]commandHelp{
+	"run": {
+		summary: "play N encounters of a scenario; win rates with 95% intervals, action economy, who acts first",
+		usage:   []string{"run SCENARIO [-n N] [--seed S] [--workers W] [--set PATH=VALUE]... [--precision W] [--shard k/K] [--format F] [-o FILE]"},
+		about: `Encounter i of the run draws all its randomness from the stream (seed, i),
+so the counts are the same for any --workers, and --shard k/K splits a run
+into K processes whose JSON results simctl merge adds up exactly.`,
+		examples: []string{
+			"run d20/duel",
+			"run d20/duel -n 1e6 --seed 7 --json -o duel.json",
+			"run d20/ambush --set party.aware=true",
+			"run my.yaml --precision 1pp -n 10M",
+			"run d20/duel -n 1M --shard 3/10 -o shard3.json",
+		},
+	},
+	"trace": {
+		summary: "replay one encounter of a run turn by turn",
+		usage:   []string{"trace SCENARIO --seed S --encounter I [--set PATH=VALUE]..."},
+		about: `Prints the initiative rolls, every turn, interrupt and roll against its
+target number, and hit points, of encounter I of the run with seed S
+(counted from 0), exactly as simctl run played it.`,
+		examples: []string{"trace d20/duel --seed 7 --encounter 12"},
+	},
+	"sweep": {
+		summary: "vary one or two scenario fields; win rate per value (a table and a plot)",
+		usage:   []string{"sweep SCENARIO --vary PATH=RANGE [--vary PATH2=RANGE] [-n N] [--precision W] [--format F] [-o FILE] [--plot FILE]"},
+		about: `RANGE is a:b:step (numbers, b included; whole-number fields need a whole
+step) or a list v1,v2,... of YAML values. Every point plays the same
+encounter seeds (common random numbers); points run in parallel. Every
+point is checked before anything runs.`,
+		examples: []string{
+			"sweep d20/duel --vary heroes.Fighter.init=-2:8:1 --plot init.png",
+			"sweep d20/duel --vary heroes.Fighter.ac=14:20:2 --vary monsters.Orc.hp=15,22,30 --precision 2pp",
+		},
+	},
+	"compare": {
+		summary: "play options on the same encounters; paired differences to the baseline",
+		usage: []string{
+			"compare SCENARIO --option NAME='--set PATH=VALUE ...' --option ... [-n N] [--precision W] [--format F] [-o FILE] [--plot FILE]",
+			"compare [SCENARIO] --compare FILE [flags]",
+		},
+		about: `All options play the same encounter seeds (common random numbers); the
+table gives each option's win rates and its paired difference to the
+baseline (the first option, or --baseline), with intervals, p-values and
+the variance reduction. NAME='' is the scenario unchanged.`,
+		examples: []string{
+			"compare d20/duel --option base='' --option init+4='--set heroes.Fighter.init=5'",
+			"compare --compare options.yaml --format markdown -o compare.md",
+		},
+	},
+	"merge": {
+		summary: "add up the shard results of one run into the whole run's result",
+		usage:   []string{"merge RESULT.json... [--format F] [-o FILE]"},
+		about: `RESULT is the JSON of simctl run --json, usually with --shard k/K. The
+merged result is exactly the single-process result; shards that are
+missing are reported.`,
+		examples: []string{"merge shard*.json --json -o whole.json"},
+	},
+	"report": {
+		summary: "write a report folder (Markdown, HTML, PNG figures) from JSON results",
+		usage:   []string{"report RESULT.json... -o DIR [--title TEXT]"},
+		about: `RESULT is the JSON of simctl run --json, merge --json, sweep --format json
+(or --results) or compare --format json (or --results). DIR gets
+report.md, a self-contained report.html (figures inlined as SVG, nothing
+fetched) and every figure as PNG.`,
+		examples: []string{"report duel.json sweep.json -o report/"},
+	},
+	"check": {
+		summary: "validate scenario files without running them",
+		usage:   []string{"check SCENARIO... [--set PATH=VALUE]..."},
+		about: `Reads each scenario (a file or a built-in) with the overrides, as run
+would, and lists every problem of every file; nothing is played. Exit 0
+when all are valid, 3 when any is invalid.`,
+		examples: []string{"check my.yaml", "check *.yaml --set max_rounds=20"},
+	},
+	"init": {
+		summary: "write a commented starter scenario for a ruleset",
+		usage:   []string{"init [RULESET] [-o FILE] [--force]"},
+		about: `Writes RULESET.yaml (default ruleset d20; -o - prints it instead): a
+working duel with every field of the ruleset explained in comments, its
+options with their defaults, and its policies. An existing file is never
+overwritten unless --force is given.`,
+		examples: []string{"init acks2", "init lotm -o ambush.yaml", "init cavaliers -o -"},
+	},
+	"scenarios": {
+		summary: "list the built-in scenarios, or print one's YAML",
+		usage:   []string{"scenarios", "scenarios show NAME"},
+		about: `Built-in scenarios are embedded in the binary and work from any
+directory; errors in them are reported as builtin:NAME.yaml:LINE:COL,
+the line numbers of what scenarios show prints.`,
+		examples: []string{"scenarios", "scenarios show d20/duel > duel.yaml"},
+	},
+	"rules": {
+		summary:  "a ruleset's source, options, fields, policies, actions and counters",
+		usage:    []string{"rules NAME"},
+		examples: []string{"rules d20", "rules acks2"},
+	},
+	"policies": {
+		summary: "the tactics library, and the facts and decisions a tactics: block may use",
+		usage:   []string{"policies [RULESET]", "policies show [RULESET/]NAME"},
+		about: `The named policies written in the tactics language (docs/tactics.md):
+use one as tactics: NAME, or print it with show and edit a copy. Rulesets
+without a library yet keep their policies in Go (simctl rules NAME).`,
+		examples: []string{"policies d20", "policies show d20/delay"},
+	},
+	"schema": {
+		summary: "print a JSON Schema of the scenario format, for editor completion",
+		usage:   []string{"schema [-o FILE]"},
+		about: `The schema is generated from the rulesets: every field, option (with its
+valid values) and policy. Point VS Code's YAML extension at it with a
+first line "# yaml-language-server: $schema=simctl-scenario.schema.json".`,
+		examples: []string{"schema -o simctl-scenario.schema.json"},
+	},
+	"version": {
+		summary: "print simctl's version",
+		usage:   []string{"version"},
+	},
+	"help": {
+		summary:  "this overview, a command's help, or the global flags (help flags)",
+		usage:    []string{"help [COMMAND | flags]"},
+		examples: []string{"help run", "help flags"},
+	},
+}
+
+// conventionsHelp documents the global flags once; each command's help
+// repeats only the ones it takes.
+const conventionsHelp = `Every command that takes one of these flags takes it with the same meaning:
+
+  -n N               encounters (default 100000): 100000, 100k, 1e6, 2.5M, 1_000_000;
+                     a whole number of at least 1 (fractions and negatives are errors)
+  --seed S           seed (default 1); encounter i draws from the stream (S, i)
+  --workers W        worker goroutines (default 0: one per core); never changes a count
+  --set PATH=VALUE   override a scenario field before validation (repeatable):
+                     max_rounds=20, heroes.Fighter.init=4, heroes.policy={name: delay, until: Orc}
+  --precision W      sequential stopping: play --batch encounters (default 10000) at a
+                     time and stop once both sides' 95% Wilson intervals are narrower than
+                     W (0.02 or 2pp), or at -n; on run, each sweep point, and compare
+                     (where every option must reach it)
+  --format F         text, json, csv or markdown (md); --json is --format json
+  -o FILE            write to FILE (atomically) instead of stdout; without --format the
+                     extension sets it (.json, .csv, .md, .txt), and an extension that
+                     contradicts --format is an error
+  --quiet            errors only on stderr: no progress bar, warnings or notes
+  --progress WHEN    progress bar on stderr: auto (stderr a terminal, 2M+ encounters),
+                     always, never
+
+Flags go before or after the scenario. Exit codes: 0 success; 1 failure while
+running; 2 bad command line; 3 invalid scenario (nothing was run); 130
+interrupted (what finished is still written).
+`
+
+// overview is `simctl help` and `simctl` alone.
+func overview() string {
+	var b strings.Builder
+	b.WriteString("simctl — Monte Carlo balance lab for tabletop-RPG combat\n\nusage:\n")
+	for _, c := range commands {
+		for _, u := range helps[c].usage {
+			fmt.Fprintf(&b, "  simctl %s\n", u)
+		}
+	}
+	b.WriteString("\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-10s %s\n", c, helps[c].summary)
+	}
+	b.WriteString(`
+SCENARIO is a YAML file or a built-in scenario name (simctl scenarios).
+A new scenario: simctl init d20; then simctl check d20.yaml; simctl run d20.yaml.
+
+Run "simctl help COMMAND" (or "simctl COMMAND -h") for a command's flags and
+examples, and "simctl help flags" for the flags every command shares.
+`)
+	return b.String()
+}
+
+// printHelp writes a command's help: usage, what it does, its flags (from
+// fs, so the list cannot drift from what parses) and examples.
+func printHelp(w io.Writer, cmd string, fs *flag.FlagSet) {
+	h := helps[cmd]
+	fmt.Fprintf(w, "simctl %s — %s\n\nusage:\n", cmd, h.summary)
+	for _, u := range h.usage {
+		fmt.Fprintf(w, "  simctl %s\n", u)
+	}
+	if h.about != "" {
+		fmt.Fprintf(w, "\n%s\n", h.about)
+	}
+	var lines [][2]string
+	if fs != nil {
+		fs.VisitAll(func(f *flag.Flag) {
+			name, usage := flag.UnquoteUsage(f)
+			usage = strings.TrimPrefix(usage, name+" ")
+			if _, isBool := f.Value.(interface{ IsBoolFlag() bool }); isBool {
+				name = ""
+			}
+			left := dashed(f.Name)
+			if name != "" {
+				left += " " + name
+			}
+			lines = append(lines, [2]string{left, usage})
+		})
+	}
+	lines = append(lines, [2]string{"-h, --help", "this help"})
+	fmt.Fprintf(w, "\nflags:\n")
+	for _, l := range lines {
+		pad := 19
+		if len(l[0]) > pad-1 {
+			fmt.Fprintf(w, "  %s\n%s\n", l[0], wrap(l[1], 88, strings.Repeat(" ", pad+2)))
+			continue
+		}
+		body := wrap(l[1], 88, strings.Repeat(" ", pad+2))
+		fmt.Fprintf(w, "  %-*s%s\n", pad, l[0], strings.TrimPrefix(body, strings.Repeat(" ", pad+2)))
+	}
+	if len(h.examples) > 0 {
+		fmt.Fprintf(w, "\nexamples:\n")
+		for _, e := range h.examples {
+			fmt.Fprintf(w, "  simctl %s\n", e)
+		}
+	}
+	shared := false
+	for _, g := range []string{"n", "seed", "set", "format", "quiet"} {
+		shared = shared || (fs != nil && fs.Lookup(g) != nil)
+	}
+	if shared {
+		fmt.Fprintf(w, "\nThe flags -n, --seed, --workers, --set, --precision, --format, -o, --quiet and\n--progress mean the same in every command: simctl help flags.\n")
+	}
+}
+
+// cmdHelp is `simctl help [COMMAND | flags]`.
+func cmdHelp(args []string, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0:
+		fmt.Fprint(stdout, overview())
+		return exitOK
+	case len(args) > 1:
+		return usageError(stderr, "help", "one topic at a time, got %d", len(args))
+	case args[0] == "flags" || args[0] == "conventions":
+		fmt.Fprint(stdout, conventionsHelp)
+		return exitOK
+	}
+	if _, ok := helps[args[0]]; !ok {
+		return usageError(stderr, "help", "no command %q%s; commands: %s, and the topic flags", args[0], didYouMean(args[0], commands), strings.Join(commands, ", "))
+	}
+	if args[0] == "help" {
+		printHelp(stdout, "help", nil)
+		return exitOK
+	}
+	// A command's help lists the flags its own parser defines.
+	return Main(context.Background(), []string{args[0], "-h"}, stdout, stderr)
+}
+
+// didYouMean suggests the closest of valid to s (" (did you mean "x"?)"),
+// or "" when none is close, as the scenario errors do.
+func didYouMean(s string, valid []string) string { return scenario.Suggest(s, valid) }
