@@ -43,7 +43,46 @@ var commonSchemas = map[string]obj{
 // "combatant.tactics" set here give that field its schema. A field the
 // decoder accepts with no entry still appears, untyped, so an editor
 // never flags a valid file.
-var extraSchemas = map[string]obj{}
+var extraSchemas = map[string]obj{
+	"side.tactics":      tacticsSchema("the side's tactics (docs/tactics.md); a combatant's own block overrides it"),
+	"combatant.tactics": tacticsSchema("this combatant's tactics (docs/tactics.md); overrides its side's"),
+}
+
+// tacticsSchema is a tactics: block: a library name (simctl policies), or
+// {use, params} over one, or params and ordered rules grouped by moment.
+// Which moments a ruleset offers is checked by simctl check, not here.
+func tacticsSchema(doc string) obj {
+	rule := obj{
+		"type":                 "object",
+		"additionalProperties": false,
+		"required":             []string{"do"},
+		"properties": obj{
+			"name":   obj{"type": "string", "description": "a name for the rule counts and traces"},
+			"when":   obj{"type": "string", "description": "a condition, e.g. self.hp_pct < $low and round == 1"},
+			"do":     obj{"type": "string", "description": "a decision of the ruleset at this moment (simctl policies RULESET)"},
+			"target": obj{"type": "string", "description": "weakest, strongest, nearest, lowest_ac, casters_first, random, first or a name, optionally \"in reach\""},
+		},
+	}
+	rules := obj{"type": "array", "items": rule}
+	return obj{
+		"description": doc,
+		"oneOf": []any{
+			obj{"type": "string", "description": "a library tactic (simctl policies)"},
+			obj{
+				"type": "object",
+				"properties": obj{
+					"use":               obj{"type": "string", "description": "a library tactic to start from"},
+					"params":            obj{"type": "object", "description": "named numbers and names, used as $name; --set PATH.params.NAME sweeps them"},
+					"turn":              rules,
+					"before_initiative": rules,
+					"reactions":         rules,
+					"same_number":       rules,
+				},
+				"additionalProperties": false,
+			},
+		},
+	}
+}
 
 // scenarioSchema is the JSON Schema (draft-07, what editors' YAML
 // extensions read) of a scenario file: the common fields, and for each
