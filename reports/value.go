@@ -21,24 +21,15 @@ import (
 // one-at-a-time swings (the tornado), all from one run on common random
 // numbers. Joint holds the exact sums every figure comes from.
 type Value struct {
-	Kind        string              `json:"kind"` // "value"
-	Scenario    string              `json:"scenario"`
-	File        string              `json:"file"`
-	Ruleset     string              `json:"ruleset"`
-	Seed        uint64              `json:"seed"`
-	Version     string              `json:"version"`
-	Command     string              `json:"command,omitempty"`
-	Sets        []string            `json:"sets,omitempty"`
-	Side        string              `json:"side"`
-	Encounters  int64               `json:"encounters"`
-	Params      []ValueParam        `json:"params"`
-	Effects     []experiment.Effect `json:"effects"`
-	Rates       []experiment.Rate   `json:"rates"`
-	Swings      []experiment.Swing  `json:"swings"`
-	Warnings    []string            `json:"warnings,omitempty"`
-	Interrupted bool                `json:"interrupted,omitempty"`
-	Elapsed     float64             `json:"elapsed_seconds"`
-	Joint       stats.Joint         `json:"joint"`
+	Header
+	Side       string              `json:"side"`
+	Encounters int64               `json:"encounters"`
+	Params     []ValueParam        `json:"params"`
+	Effects    []experiment.Effect `json:"effects"`
+	Rates      []experiment.Rate   `json:"rates"`
+	Swings     []experiment.Swing  `json:"swings"`
+	Warnings   []string            `json:"warnings,omitempty"`
+	Joint      stats.Joint         `json:"joint"`
 }
 
 // ValueParam records what a parameter moved: the --set overrides of its
