@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"simctl/internal/safeio"
 	"simctl/stats"
 )
 
@@ -73,7 +73,8 @@ func (f *Figure) SVG(w io.Writer) error {
 	return err
 }
 
-// Save writes f to path as PNG or SVG, by the extension.
+// Save writes f to path as PNG or SVG, by the extension, atomically (see
+// safeio.WriteFile).
 func (f *Figure) Save(path string) error {
 	var buf bytes.Buffer
 	var err error
@@ -88,7 +89,7 @@ func (f *Figure) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	return safeio.WriteFile(path, "--plot", buf.Bytes())
 }
 
 func single(p *plot.Plot) func(draw.Canvas) {

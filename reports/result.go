@@ -13,10 +13,15 @@
 package reports
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
+	"slices"
+
+	"simctl/internal/safeio"
 
 	"simctl/sim"
 	"simctl/stats"
@@ -45,6 +50,13 @@ type Result struct {
 	Shard         *Shard                        `json:"shard,omitempty"`
 	Interrupted   bool                          `json:"interrupted,omitempty"`
 	Raw           Raw                           `json:"tally"`
+
+	// The scenario as run and its SHA-256 (reliability): report shows
+	// this text and merge compares the sums; neither opens File.
+	ScenarioSHA256 string `json:"scenario_sha256,omitempty"`
+	ScenarioText   string `json:"scenario_text,omitempty"`
+	// Incomplete is set on a merge missing shards (--allow-partial).
+	Incomplete bool `json:"incomplete,omitempty"`
 }
 
 // SideResult is one side's record.
@@ -105,6 +117,10 @@ type Meta struct {
 	Sets                                      []string
 	Shard                                     *Shard
 	Interrupted                               bool
+	// The scenario text and its sum (ScenarioSum); Text may be left out
+	// of a sweep's point results, which share the sweep's.
+	ScenarioSHA256, ScenarioText string
+	Incomplete                   bool
 }
 
 // New builds the result of a run.
@@ -132,6 +148,7 @@ func FromRaw(m Meta, raw Raw) *Result {
 		Shard: m.Shard, Interrupted: m.Interrupted, Raw: raw,
 		Interval: "Wilson score interval, 95%",
 	}
+	r.ScenarioSHA256, r.ScenarioText, r.Incomplete = m.ScenarioSHA256, m.ScenarioText, m.Incomplete
 	if n > 0 {
 		r.DrawRate = float64(raw.Draws) / float64(n)
 	}
@@ -191,19 +208,87 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
+// ScenarioSum is the hex SHA-256 of a scenario's text, which results
+// carry so that merge tells an edited scenario from the original.
+func ScenarioSum(text []byte) string {
+	h := sha256.Sum256(text)
+	return hex.EncodeToString(h[:])
+}
+
 // ReadFile reads a result written by WriteJSON.
 func ReadFile(path string) (*Result, error) {
-	data, err := os.ReadFile(path)
+	return ReadFileContext(context.Background(), path)
+}
+
+// ReadFileContext reads a result written by WriteJSON, at most
+// safeio.MaxResultBytes, stopping when ctx is cancelled.
+func ReadFileContext(ctx context.Context, path string) (*Result, error) {
+	data, err := safeio.ReadFile(ctx, path, safeio.MaxResultBytes, "result")
 	if err != nil {
 		return nil, err
 	}
+	return parseResult(path, data)
+}
+
+func parseResult(path string, data []byte) (*Result, error) {
 	var r Result
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s: not a simctl result: %v", path, err)
 	}
-	if len(r.Sides) != 2 || len(r.Raw.Counters) < sim.NumBase || len(r.Raw.Counts) != 2*len(r.Raw.Counters) ||
-		len(r.Raw.Roster) == 0 || len(r.Raw.FirstActor) != len(r.Raw.Roster) || len(r.Raw.Rounds) == 0 {
-		return nil, fmt.Errorf("%s: the tally section is missing or damaged; merge needs results written by simctl run --json", path)
+	if err := r.check(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return &r, nil
+}
+
+// check refuses a result whose tally cannot be right: sections missing or
+// of the wrong size, negative counts, or counts that do not add up (a
+// tampered or damaged file), saying what is wrong.
+func (r *Result) check() error {
+	raw := &r.Raw
+	if len(r.Sides) != 2 || len(raw.Counters) < sim.NumBase || len(raw.Counts) != 2*len(raw.Counters) ||
+		len(raw.Roster) == 0 || len(raw.FirstActor) != len(raw.Roster) || len(raw.Rounds) == 0 {
+		return fmt.Errorf("the tally section is missing or damaged; merge needs results written by simctl run --json")
+	}
+	n := raw.Encounters
+	neg := func(v int64) bool { return v < 0 }
+	if neg(n) || neg(raw.Wins[0]) || neg(raw.Wins[1]) || neg(raw.Draws) || neg(raw.RoundsOver) || neg(raw.RoundsSum) ||
+		neg(raw.RoundsMax) || neg(raw.Survivors[0]) || neg(raw.Survivors[1]) || neg(raw.NoActor) ||
+		slices.ContainsFunc(raw.Rounds, neg) || slices.ContainsFunc(raw.FirstActor, neg) || slices.ContainsFunc(raw.Counts, neg) {
+		return fmt.Errorf("the tally has a negative count; the file is damaged")
+	}
+	if raw.Wins[0]+raw.Wins[1]+raw.Draws != n {
+		return fmt.Errorf("the tally's wins (%d + %d) and draws (%d) do not add up to its %d encounters; the file is damaged",
+			raw.Wins[0], raw.Wins[1], raw.Draws, n)
+	}
+	if r.Encounters != n {
+		return fmt.Errorf("encounters %d differs from the tally's %d; the file is damaged", r.Encounters, n)
+	}
+	var hist int64
+	for _, v := range raw.Rounds {
+		hist += v
+	}
+	if hist+raw.RoundsOver != n {
+		return fmt.Errorf("the tally's rounds histogram counts %d encounters, not %d; the file is damaged", hist+raw.RoundsOver, n)
+	}
+	var first int64
+	for _, v := range raw.FirstActor {
+		first += v
+	}
+	if first+raw.NoActor != n {
+		return fmt.Errorf("the tally's first actors count %d encounters, not %d; the file is damaged", first+raw.NoActor, n)
+	}
+	if s := r.Shard; s != nil {
+		if s.Of < 1 || s.K < 0 || s.K >= s.Of || s.Start < 0 || s.N < 0 || s.Total < 1 || s.Start > s.Total || s.N > s.Total-s.Start {
+			return fmt.Errorf("shard %d/%d covering encounters %d to %d of %d is out of range; the file is damaged",
+				s.K, s.Of, s.Start, s.Start+s.N-1, s.Total)
+		}
+		if n > s.N {
+			return fmt.Errorf("shard %d/%d has %d encounters but covers only %d; the file is damaged", s.K, s.Of, n, s.N)
+		}
+	}
+	if r.ScenarioText != "" && ScenarioSum([]byte(r.ScenarioText)) != r.ScenarioSHA256 {
+		return fmt.Errorf("scenario_sha256 is not the SHA-256 of scenario_text; the file was edited")
+	}
+	return nil
 }

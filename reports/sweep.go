@@ -301,9 +301,11 @@ type SweepPoint struct {
 // which side each combatant of the roster is on (Result.Raw.Roster has names
 // only).
 type Context struct {
-	ScenarioYAML string        `json:"scenario_yaml,omitempty"`
-	Options      []OptionValue `json:"options,omitempty"`
-	RosterSides  []int         `json:"roster_sides,omitempty"`
+	ScenarioYAML string `json:"scenario_yaml,omitempty"`
+	// ScenarioSHA256 is the SHA-256 of ScenarioYAML (reliability).
+	ScenarioSHA256 string        `json:"scenario_sha256,omitempty"`
+	Options        []OptionValue `json:"options,omitempty"`
+	RosterSides    []int         `json:"roster_sides,omitempty"`
 }
 
 // OptionValue is a ruleset option and the value a run used.

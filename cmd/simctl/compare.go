@@ -6,13 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
+
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/internal/safeio"
 	"simctl/reports"
 	"simctl/sim"
 	"simctl/sim/scenario"
@@ -137,7 +138,7 @@ func splitWords(s string) ([]string, error) {
 //	  - name: delay
 //	    set: {heroes.Fighter.policy: {name: delay, until: Orc}}
 func readCompareFile(path string) (scen, baseline string, opts []option, err error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(context.Background(), path, safeio.MaxScenarioBytes, "compare file")
 	if err != nil {
 		return "", "", nil, err
 	}
@@ -299,14 +300,18 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		opts = append(append([]option{opts[k]}, opts[:k]...), opts[k+1:]...)
 	}
 
-	sc, g0, err := load(name, sets)
+	src, err := readSource(ctx, name)
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	sc, g0, err := src.compile(sets)
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
 	games := make([]sim.Game, len(opts))
 	bad := 0
 	for k, op := range opts {
-		_, g, err := load(name, append(append([]scenario.Set(nil), sets...), op.sets...))
+		_, g, err := src.compile(append(append([]scenario.Set(nil), sets...), op.sets...))
 		if err != nil {
 			fmt.Fprintf(stderr, "option %s:\n%v\n", op.name, err)
 			bad++
@@ -338,7 +343,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: *seed, Version: fullVersion(),
 		Command: reports.ShellJoin(append([]string{"simctl", "compare"}, args...)),
 		Sets:    sets.strings(), Elapsed: elapsed, Sides: sides,
-		Context: scenarioContext(name, sc, g0), Interrupted: interrupted,
+		Context: scenarioContext(src, sc, g0), Interrupted: interrupted,
 	}
 	for k, op := range opts {
 		var own, all []string
@@ -347,7 +352,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		all = append(append(all, sets.strings()...), own...)
 		m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: c.Version, Seed: *seed,
-			Sides: sides, Sets: all, Interrupted: interrupted}
+			Sides: sides, Sets: all, Interrupted: interrupted, ScenarioSHA256: src.sum()}
 		m.Command = runCommand(name, pt.Tallies[k].Encounters, *seed, all)
 		c.Options = append(c.Options, reports.Option{Name: op.name, Sets: own, Command: m.Command, Result: reports.New(m, games[k], pt.Tallies[k])})
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"io"
 	"os"
@@ -98,14 +99,31 @@ func contains(xs []string, s string) bool {
 func TestReportErrors(t *testing.T) {
 	dir := t.TempDir()
 	junk := tempFile(t, "junk.json", "not json")
-	// A run whose scenario file is gone: the report is still made, with a
-	// warning that says what it leaves out.
+	// A run whose scenario file is gone: the report shows the scenario
+	// the result embeds, never opening the file.
 	yaml := tempFile(t, "gone.yaml", strings.Replace(mustBuiltin(t), "Fighter vs Orc", "Gone", 1))
 	res := filepath.Join(dir, "gone.json")
 	if code, _, errOut := cli(t, "run", yaml, "-n", "300", "--json", "-o", res); code != 0 {
 		t.Fatal(errOut)
 	}
 	os.Remove(yaml)
+	// The same result without its scenario text (an older simctl): a
+	// warning says what the report leaves out.
+	old := filepath.Join(dir, "old.json")
+	data, err := os.ReadFile(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	delete(doc, "scenario_text")
+	delete(doc, "scenario_sha256")
+	data, _ = json.Marshal(doc)
+	if err := os.WriteFile(old, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -114,12 +132,17 @@ func TestReportErrors(t *testing.T) {
 		{[]string{"report", junk}, exitUsage, "usage"},
 		{[]string{"report", "-o", dir}, exitUsage, "usage"},
 		{[]string{"report", junk, "-o", dir}, exitFailure, "not a simctl JSON document"},
-		{[]string{"report", res, "-o", filepath.Join(dir, "r")}, exitOK, "warning: " + res + ": cannot read its scenario"},
+		{[]string{"report", res, "-o", filepath.Join(dir, "r")}, exitOK, ""},
+		{[]string{"report", old, "-o", filepath.Join(dir, "o")}, exitOK, "warning: " + old + ": the result carries no scenario text"},
 	} {
 		code, _, errOut := cli(t, c.args...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d (want %d), stderr %q (want %q)", c.args, code, c.code, errOut, c.want)
 		}
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "r", "report.md"))
+	if err != nil || !strings.Contains(string(md), "name: Gone") {
+		t.Errorf("the report of a run whose file is gone lacks its embedded scenario (%v)", err)
 	}
 }
 

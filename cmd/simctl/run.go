@@ -57,7 +57,16 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "simctl run:", err)
 		return exitUsage
 	}
-	sc, g, err := load(pos[0], sets)
+	target, err := checkOut(*out, "-o")
+	if err != nil {
+		fmt.Fprintln(stderr, "simctl run:", err)
+		return exitUsage
+	}
+	src, err := readSource(ctx, pos[0])
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	sc, g, err := src.compile(sets)
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
@@ -87,12 +96,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	meta.Sets = sets.strings()
 	meta.Command = "simctl run " + strings.Join(args, " ")
 	meta.Interrupted = interrupted
+	meta.ScenarioSHA256, meta.ScenarioText = src.sum(), src.text()
 	res := reports.New(meta, g, tally)
 	write := res.WriteText
 	if *asJSON {
 		write = res.WriteJSON
 	}
-	if err := writeOut(*out, stdout, write); err != nil {
+	if err := writeOut(target, stdout, write); err != nil {
 		fmt.Fprintln(stderr, "simctl run:", err)
 		return exitFailure
 	}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"simctl/internal/safeio"
 	"simctl/reports"
 	"simctl/sim"
 	"simctl/sim/scenario"
@@ -33,6 +34,8 @@ func (v *varyFlags) Set(s string) error {
 // outputFlags are the flags sweep and compare share for their output.
 type outputFlags struct {
 	format, out, results, plot, progress string
+	// Their targets, checked before any work (nil: stdout or not asked).
+	outT, resultsT, plotT *safeio.Target
 }
 
 func (o *outputFlags) register(fs *flag.FlagSet, plotWhat string) {
@@ -59,6 +62,18 @@ func (o *outputFlags) check(cmd string, stderr io.Writer) (reports.Format, bool)
 		fmt.Fprintf(stderr, "simctl %s: --plot %s: a plot is written as .png or .svg\n", cmd, o.plot)
 		return "", false
 	}
+	var err1, err2, err3 error
+	o.outT, err1 = checkOut(o.out, "-o")
+	if o.results != "" {
+		o.resultsT, err2 = checkOut(o.results, "--results")
+	}
+	if o.plot != "" {
+		o.plotT, err3 = safeio.Check(o.plot, "--plot")
+	}
+	if err := errors.Join(err1, err2, err3); err != nil {
+		fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, err)
+		return "", false
+	}
 	return f, true
 }
 
@@ -67,19 +82,19 @@ func (o *outputFlags) check(cmd string, stderr io.Writer) (reports.Format, bool)
 func (o *outputFlags) write(cmd string, stdout, stderr io.Writer, f reports.Format,
 	doc func(io.Writer, reports.Format) error, fig func() (*reports.Figure, error)) bool {
 	ok := true
-	if err := writeOut(o.out, stdout, func(w io.Writer) error { return doc(w, f) }); err != nil {
+	if err := writeOut(o.outT, stdout, func(w io.Writer) error { return doc(w, f) }); err != nil {
 		fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, err)
 		ok = false
 	}
 	if o.results != "" {
-		if err := writeOut(o.results, stdout, func(w io.Writer) error { return doc(w, reports.JSON) }); err != nil {
+		if err := writeOut(o.resultsT, stdout, func(w io.Writer) error { return doc(w, reports.JSON) }); err != nil {
 			fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, err)
 			ok = false
 		}
 	}
-	if o.plot != "" {
+	if o.plotT != nil {
 		f, err := fig()
-		if err := figureOut(o.plot, f, err); err != nil {
+		if err := figureOut(o.plotT, f, err); err != nil {
 			fmt.Fprintf(stderr, "simctl %s: --plot: %v\n", cmd, err)
 			ok = false
 		}
@@ -171,7 +186,11 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	name := pos[0]
-	sc, g0, err := load(name, sets)
+	src, err := readSource(ctx, name)
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	sc, g0, err := src.compile(sets)
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
@@ -193,7 +212,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		for _, s := range ss {
 			pointSets[k] = append(pointSets[k], s.String())
 		}
-		_, g, err := load(name, ss)
+		_, g, err := src.compile(ss)
 		if err != nil {
 			if bad < 5 {
 				fmt.Fprintf(stderr, "at %s:\n%v\n", pointName(axes, vals), err)
@@ -227,14 +246,14 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: *seed, Version: fullVersion(),
 		Command: reports.ShellJoin(append([]string{"simctl", "sweep"}, args...)),
 		Sets:    sets.strings(), Axes: axes, MaxN: *n, Elapsed: elapsed, Sides: sides,
-		Context: scenarioContext(name, sc, g0), Interrupted: interrupted,
+		Context: scenarioContext(src, sc, g0), Interrupted: interrupted,
 	}
 	if w > 0 {
 		sw.Precision, sw.Batch = w, *batch
 	}
 	for k, run := range runs {
 		m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: sw.Version, Seed: *seed,
-			Sides: sides, Sets: pointSets[k], Interrupted: interrupted}
+			Sides: sides, Sets: pointSets[k], Interrupted: interrupted, ScenarioSHA256: src.sum()}
 		m.Command = runCommand(name, run.Tally.Encounters, *seed, pointSets[k])
 		sw.Points = append(sw.Points, reports.SweepPoint{Values: grid[k], Reached: run.Reached, Result: reports.New(m, games[k], run.Tally)})
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -8,7 +9,7 @@ import (
 	"simctl/reports"
 )
 
-func cmdTrace(args []string, stdout, stderr io.Writer) int {
+func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	seed := fs.Uint64("seed", 1, "the run's seed")
@@ -27,7 +28,7 @@ func cmdTrace(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "simctl trace: --encounter %d: must be 0 or more\n", *enc)
 		return exitUsage
 	}
-	sc, g, err := load(pos[0], sets)
+	sc, g, err := load(ctx, pos[0], sets)
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
