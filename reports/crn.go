@@ -47,6 +47,9 @@ func RunPaired(ctx context.Context, games []sim.Game, cfg sim.RunConfig) (*Paire
 		workers = int(n)
 	}
 	var next atomic.Int64
+	// Checked between encounter indices (each plays every option), so a
+	// cancelled comparison stops within one index's time and every option
+	// holds the same finished indices.
 	parts := make([]*PairedTally, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
@@ -55,7 +58,7 @@ func RunPaired(ctx context.Context, games []sim.Game, cfg sim.RunConfig) (*Paire
 		go func(w int) {
 			defer wg.Done()
 			parts[w] = newPairedTally(games)
-			errs[w] = pairedWork(ctx, games, cfg, &next, parts[w])
+			errs[w] = pairedWork(ctx.Done(), games, cfg, &next, parts[w])
 		}(w)
 	}
 	wg.Wait()
@@ -72,7 +75,7 @@ func RunPaired(ctx context.Context, games []sim.Game, cfg sim.RunConfig) (*Paire
 			err = errs[w]
 		}
 	}
-	if err == nil {
+	if err == nil && total.Tallies[0].Encounters < max(cfg.N, 0) {
 		err = ctx.Err()
 	}
 	return total, err
@@ -88,7 +91,7 @@ func newPairedTally(games []sim.Game) *PairedTally {
 	return p
 }
 
-func pairedWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *atomic.Int64, acc *PairedTally) (err error) {
+func pairedWork(done <-chan struct{}, games []sim.Game, cfg sim.RunConfig, next *atomic.Int64, acc *PairedTally) (err error) {
 	tables := make([]sim.Table, len(games))
 	for k, g := range games {
 		tables[k] = g.NewTable()
@@ -104,15 +107,16 @@ func pairedWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *
 		}
 	}()
 	for {
-		if ctx.Err() != nil {
-			return nil
-		}
 		lo := next.Add(pairedChunk) - pairedChunk
-		if lo >= cfg.N {
+		if lo >= cfg.N || stopped(done) {
 			return nil
 		}
 		hi := min(lo+pairedChunk, cfg.N)
 		for i := lo; i < hi; i++ {
+			if stopped(done) {
+				hi = i
+				break
+			}
 			cur = cfg.Start + i
 			for k := range tables {
 				opt = k
@@ -134,5 +138,16 @@ func pairedWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *
 		if cfg.Done != nil {
 			cfg.Done.Add(hi - lo)
 		}
+	}
+}
+
+// stopped is a non-blocking check of a Done channel: cheap enough to make
+// between encounters.
+func stopped(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
 	}
 }

@@ -48,6 +48,14 @@ func (t *Tally) Record(o Outcome) {
 	}
 }
 
+// Reset empties t, keeping its shape and memory.
+func (t *Tally) Reset() {
+	t.Encounters, t.Wins, t.Draws, t.Survivors, t.NoActor = 0, [2]int64{}, 0, [2]int64{}, 0
+	t.Rounds.Reset()
+	clear(t.Counts.V)
+	clear(t.FirstActor)
+}
+
 // Merge adds o into t. It panics if the tallies come from different games.
 func (t *Tally) Merge(o *Tally) {
 	if len(t.Counts.V) != len(o.Counts.V) || len(t.FirstActor) != len(o.FirstActor) {

@@ -79,6 +79,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	var done atomic.Int64
 	cfg.Done = &done
+	cfg.Abandon = abandon
+	abandonable.Store(true)
+	defer abandonable.Store(false)
 	stopBar := startProgress(*progress, cfg.N, &done, stderr)
 	t0 := time.Now()
 	tally, runErr := sim.Run(ctx, g, cfg)
