@@ -280,6 +280,10 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	seen := map[string]bool{}
 	for _, op := range opts {
+		if msg := scenario.NameProblem(op.name); msg != "" {
+			fmt.Fprintf(stderr, "simctl compare: option name %q %s\n", op.name, msg)
+			return exitUsage
+		}
 		if seen[op.name] {
 			fmt.Fprintf(stderr, "simctl compare: option %q is given twice\n", op.name)
 			return exitUsage

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -153,4 +154,69 @@ func mustBuiltin(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Names are printable but may hold HTML and Markdown: the report escapes
+// them everywhere (no <script> in report.html or report.md, no table row
+// broken), and a second report in the folder clears the first's figures.
+func TestReportEscapesNamesAndClearsOldFigures(t *testing.T) {
+	yaml := strings.NewReplacer("name: Fighter vs Orc", `name: "<script>alert(1)</script> *x* [a](http://e)"`,
+		"name: Fighter", "name: \"Fi`ghter<b>\"").Replace(mustBuiltin(t))
+	scen := tempFile(t, "evil.yaml", yaml+"# ``` fence breaker\n")
+	dir := t.TempDir()
+	sw := filepath.Join(dir, "sweep.json")
+	if code, _, errOut := cli(t, "sweep", scen, "-n", "200", "--vary", "heroes.Fi`ghter<b>.init=1,2", "--format", "json", "-o", sw); code != 0 {
+		t.Fatal(errOut)
+	}
+	run := filepath.Join(dir, "run.json")
+	if code, _, errOut := cli(t, "run", scen, "-n", "200", "--json", "-o", run); code != 0 {
+		t.Fatal(errOut)
+	}
+	out := filepath.Join(dir, "rep")
+	if code, _, errOut := cli(t, "report", sw, "-o", out); code != 0 {
+		t.Fatal(errOut)
+	}
+	figs := func() []string {
+		var fs []string
+		ents, _ := os.ReadDir(out)
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), ".png") {
+				fs = append(fs, e.Name())
+			}
+		}
+		return fs
+	}
+	first := figs()
+	os.WriteFile(filepath.Join(out, "mine.txt"), []byte("keep"), 0o644)
+	if code, _, errOut := cli(t, "report", run, "-o", out); code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, f := range first {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil && !slices.Contains(figs(), f) {
+			t.Errorf("old figure %s left beside the new report", f)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "mine.txt")); err != nil {
+		t.Error("the report removed a file it did not write")
+	}
+	for _, name := range []string{"report.md", "report.html"} {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		if name == "report.md" {
+			// The scenario file is shown verbatim inside its code fence.
+			text, _, _ = strings.Cut(text, "<details>")
+			if strings.Contains(text, "[a](http") {
+				t.Errorf("%s: a name became a link", name)
+			}
+		}
+		if strings.Contains(text, "<script") || strings.Contains(text, "<b>") {
+			t.Errorf("%s carries a name unescaped", name)
+		}
+		if name == "report.md" && !strings.Contains(string(b), "````yaml") {
+			t.Errorf("report.md: the scenario's ``` would close its code fence")
+		}
+	}
 }
