@@ -239,8 +239,15 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 			f.Name = prefix + f.Name
 			s.figures = append(s.figures, f)
 		}
-		s.notes = append(s.notes, "Each point's numbers are reproduced exactly by `simctl run` with the sweep's seed, the point's encounter count as -n, and its overrides: "+
-			"`"+pointCommand(sw, 0)+"` for the first point.")
+		// Name the first finished point: an unfinished one has no -n that
+		// reproduces an estimate.
+		for k, p := range sw.Points {
+			if !p.Unfinished && p.Result.Encounters > 0 {
+				s.notes = append(s.notes, "Each point's numbers are reproduced exactly by `simctl run` with the sweep's seed, the point's encounter count as -n, and its overrides: "+
+					"`"+pointCommand(sw, k)+"` for point "+strings.Join(p.Values, ", ")+".")
+				break
+			}
+		}
 		s.scenario = ctxYAML(sw.Context)
 	case in.Compare != nil:
 		c := in.Compare

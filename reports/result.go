@@ -208,6 +208,19 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
+// Tally rebuilds the exact tally a result was made from (a resumed sweep
+// reuses its finished points). The result must have passed check (every
+// result read from a file has).
+func (r *Result) Tally() *sim.Tally {
+	raw := r.Raw
+	return &sim.Tally{
+		Encounters: raw.Encounters, Wins: raw.Wins, Draws: raw.Draws,
+		Rounds:    stats.Hist{Counts: slices.Clone(raw.Rounds), Over: raw.RoundsOver, N: raw.Encounters, Sum: raw.RoundsSum, MaxSeen: raw.RoundsMax},
+		Survivors: raw.Survivors, Counts: sim.Counts{N: len(raw.Counters), V: slices.Clone(raw.Counts)},
+		FirstActor: slices.Clone(raw.FirstActor), NoActor: raw.NoActor,
+	}
+}
+
 // ScenarioSum is the hex SHA-256 of a scenario's text, which results
 // carry so that merge tells an edited scenario from the original.
 func ScenarioSum(text []byte) string {

@@ -161,6 +161,13 @@ type SweepConfig struct {
 	// Done, if non-nil, advances as encounters finish; a point that stops
 	// early adds the encounters it skipped, so Done ends at len(games)*N.
 	Done *atomic.Int64
+	// Have, if non-nil, holds points already finished (a resumed sweep):
+	// a non-nil Have[k] is returned as point k's run without playing it.
+	Have []*PointRun
+	// OnPoint, if non-nil, is called as each point finishes (not for Have
+	// points nor interrupted ones), from the goroutine that ran it: it
+	// must be safe for concurrent use.
+	OnPoint func(k int, run PointRun)
 }
 
 // DefaultBatch is the batch size of sequential stopping.
@@ -172,6 +179,8 @@ type PointRun struct {
 	// Reached is true when sequential stopping met the precision (at the
 	// latest with the cap's batch); always false without Precision.
 	Reached bool
+	// Finished is false for a point cancellation stopped short.
+	Finished bool
 }
 
 // RunSweep plays every game (one per sweep point) with the same seed, so
@@ -196,10 +205,22 @@ func RunSweep(ctx context.Context, games []sim.Game, cfg SweepConfig) ([]PointRu
 	if cfg.Precision <= 0 {
 		batch = cfg.N
 	}
-	conc := min(workers, len(games))
-	per := max(1, workers/max(conc, 1))
 	runs := make([]PointRun, len(games))
 	errs := make([]error, len(games))
+	todo := make([]int, 0, len(games))
+	for k := range games {
+		if k < len(cfg.Have) && cfg.Have[k] != nil {
+			runs[k] = *cfg.Have[k]
+			runs[k].Finished = true
+			if cfg.Done != nil {
+				cfg.Done.Add(cfg.N)
+			}
+			continue
+		}
+		todo = append(todo, k)
+	}
+	conc := min(workers, max(len(todo), 1))
+	per := max(1, workers/conc)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < conc; w++ {
@@ -207,11 +228,15 @@ func RunSweep(ctx context.Context, games []sim.Game, cfg SweepConfig) ([]PointRu
 		go func() {
 			defer wg.Done()
 			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(games) || ctx.Err() != nil {
+				i := int(next.Add(1) - 1)
+				if i >= len(todo) || ctx.Err() != nil {
 					return
 				}
+				k := todo[i]
 				runs[k], errs[k] = runPoint(ctx, games[k], cfg, batch, per)
+				if errs[k] == nil && runs[k].Finished && cfg.OnPoint != nil {
+					cfg.OnPoint(k, runs[k])
+				}
 			}
 		}()
 	}
@@ -226,7 +251,12 @@ func RunSweep(ctx context.Context, games []sim.Game, cfg SweepConfig) ([]PointRu
 			return runs, err
 		}
 	}
-	return runs, ctx.Err()
+	for _, r := range runs {
+		if !r.Finished {
+			return runs, ctx.Err()
+		}
+	}
+	return runs, nil
 }
 
 func runPoint(ctx context.Context, g sim.Game, cfg SweepConfig, batch int64, workers int) (PointRun, error) {
@@ -242,10 +272,10 @@ func runPoint(ctx context.Context, g sim.Game, cfg SweepConfig, batch int64, wor
 			if cfg.Done != nil {
 				cfg.Done.Add(cfg.N - total.Encounters)
 			}
-			return PointRun{Tally: total, Reached: true}, nil
+			return PointRun{Tally: total, Reached: true, Finished: true}, nil
 		}
 	}
-	return PointRun{Tally: total}, nil
+	return PointRun{Tally: total, Finished: true}, nil
 }
 
 // PrecisionReached reports whether both sides' 95% Wilson intervals are
@@ -294,6 +324,10 @@ type SweepPoint struct {
 	// Reached is true when sequential stopping met the precision.
 	Reached bool    `json:"precision_reached,omitempty"`
 	Result  *Result `json:"result"`
+	// Unfinished is set on a point an interrupted sweep did not finish:
+	// its result holds what it played (maybe nothing) and is no estimate
+	// of the point; --resume plays it again from its first encounter.
+	Unfinished bool `json:"unfinished,omitempty"`
 }
 
 // Context is what a report needs beyond the counts to let a reader
@@ -321,10 +355,15 @@ func (s *Sweep) Finish() {
 	s.Interval = intervalWilson
 	s.Encounters = 0
 	s.Warnings = nil
-	missed := 0
+	missed, unfinished := 0, 0
 	for _, p := range s.Points {
+		if p.Unfinished {
+			// Its encounters are discarded (a resume plays it again).
+			unfinished++
+			continue
+		}
 		s.Encounters += p.Result.Encounters
-		if s.Precision > 0 && !p.Reached && p.Result.Encounters > 0 {
+		if s.Precision > 0 && !p.Reached {
 			missed++
 		}
 	}
@@ -333,7 +372,8 @@ func (s *Sweep) Finish() {
 			missed, len(s.Points), thousands(s.MaxN), pp(s.Precision)))
 	}
 	if s.Interrupted {
-		s.Warnings = append(s.Warnings, "interrupted: points hold only the encounters that finished")
+		s.Warnings = append(s.Warnings, fmt.Sprintf("interrupted: %d of %d points did not finish (marked unfinished; no figures are given for them); simctl sweep ... --resume FILE with this sweep's JSON plays only those",
+			unfinished, len(s.Points)))
 	}
 }
 

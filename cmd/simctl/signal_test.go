@@ -24,6 +24,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// childOut is the stdout of the last child started (tests run one at a
+// time: none is parallel).
+var childOut bytes.Buffer
+
 // child starts simctl args as a child process.
 func child(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
@@ -35,6 +39,7 @@ func child(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	cmd.Env = append(os.Environ(), "SIMCTL_AS_MAIN=1")
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
+	cmd.Stdout = &childOut
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -118,5 +123,97 @@ func TestSecondInterruptExitsAtOnce(t *testing.T) {
 	}
 	if _, err := reports.ReadFile(out); err != nil {
 		t.Error(err)
+	}
+}
+
+// An interrupted sweep keeps exactly its finished points, marks the
+// others unfinished without fabricating figures for them, and --resume
+// plays only those, ending with byte for byte the counts of an
+// uninterrupted sweep.
+func TestInterruptedSweepResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("child process")
+	}
+	dir := t.TempDir()
+	ckpt := filepath.Join(dir, "sweep.json")
+	args := []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=0:7:1", "-n", "400000", "--seed", "11", "--workers", "1"}
+	childOut.Reset()
+	cmd, stderr := child(t, append(args, "--results", ckpt)...)
+	table := &childOut
+	// Wait for the first finished point to be saved, then interrupt.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if _, err := os.Stat(ckpt); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no point saved in 60 s; stderr:\n%s", stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := waitExit(t, cmd, 30*time.Second, stderr); code != exitInterrupted {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitInterrupted, stderr)
+	}
+	in, err := reports.ReadInput(ckpt)
+	if err != nil || in.Sweep == nil {
+		t.Fatalf("checkpoint: %v", err)
+	}
+	finished := 0
+	for _, p := range in.Sweep.Points {
+		if p.Unfinished {
+			if p.Result.Command != "" {
+				t.Errorf("unfinished point %v carries a command %q", p.Values, p.Result.Command)
+			}
+			continue
+		}
+		finished++
+		if p.Result.Encounters != 400000 {
+			t.Errorf("finished point %v has %d encounters", p.Values, p.Result.Encounters)
+		}
+	}
+	if finished == 0 || finished == len(in.Sweep.Points) {
+		t.Skipf("the signal came when %d of %d points had finished; nothing to resume", finished, len(in.Sweep.Points))
+	}
+	if !in.Sweep.Interrupted || bytes.Contains(table.Bytes(), []byte("[0.00%, 100.00%]")) || bytes.Contains(table.Bytes(), []byte("-n 0")) ||
+		!bytes.Contains(table.Bytes(), []byte("unfinished")) {
+		t.Errorf("interrupted sweep output:\n%s", table.String())
+	}
+
+	code, _, errOut := cli(t, append(args, "--results", ckpt, "--resume", ckpt, "--format", "csv")...)
+	if code != exitOK || !bytes.Contains([]byte(errOut), []byte("resuming")) {
+		t.Fatalf("resume: exit %d, stderr %q", code, errOut)
+	}
+	whole := filepath.Join(dir, "whole.json")
+	if code, _, errOut := cli(t, append(args, "--results", whole, "--format", "csv")...); code != exitOK {
+		t.Fatal(errOut)
+	}
+	tallies := func(p string) []json.RawMessage {
+		var doc struct {
+			Points []struct {
+				Unfinished bool `json:"unfinished"`
+				Result     struct {
+					Tally json.RawMessage `json:"tally"`
+				} `json:"result"`
+			} `json:"points"`
+		}
+		b, err := os.ReadFile(p)
+		if err != nil || json.Unmarshal(b, &doc) != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		var out []json.RawMessage
+		for _, pt := range doc.Points {
+			if pt.Unfinished {
+				t.Errorf("%s: a point is still unfinished", p)
+			}
+			out = append(out, pt.Result.Tally)
+		}
+		return out
+	}
+	got, want := tallies(ckpt), tallies(whole)
+	for k := range want {
+		if !bytes.Equal(got[k], want[k]) {
+			t.Errorf("point %d: resumed tally differs from the uninterrupted sweep's", k)
+		}
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -136,6 +138,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	workers := fs.Int("workers", 0, "worker goroutines (0: one per core)")
 	var sets setFlags
 	fs.Var(&sets, "set", "override a scenario field at every point, PATH=VALUE (repeatable)")
+	resume := fs.String("resume", "", "continue the interrupted sweep whose JSON (--results or --format json -o) is FILE: its finished points are kept, the others played")
 	var o outputFlags
 	o.register(fs, "the sweep (one path: win rate against the value; two: a heat map)")
 	fs.Usage = func() {
@@ -227,36 +230,93 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitScenario
 	}
 
+	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
+	sw := &reports.Sweep{
+		Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: *seed, Version: fullVersion(),
+		Command: reports.ShellJoin(append([]string{"simctl", "sweep"}, args...)),
+		Sets:    sets.strings(), Axes: axes, MaxN: *n, Sides: sides,
+		Context: scenarioContext(src, sc, g0),
+	}
+	if w > 0 {
+		sw.Precision, sw.Batch = w, *batch
+	}
+	point := func(k int, run reports.PointRun) reports.SweepPoint {
+		m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: sw.Version, Seed: *seed,
+			Sides: sides, Sets: pointSets[k], ScenarioSHA256: src.sum()}
+		p := reports.SweepPoint{Values: grid[k], Reached: run.Reached, Unfinished: !run.Finished}
+		if run.Finished {
+			m.Command = runCommand(name, run.Tally.Encounters, *seed, pointSets[k])
+		} else {
+			m.Interrupted = true
+		}
+		p.Result = reports.New(m, games[k], run.Tally)
+		return p
+	}
 	cfg := reports.SweepConfig{Seed: *seed, N: *n, Precision: w, Batch: *batch, Workers: *workers}
+	sw.Points = make([]reports.SweepPoint, len(grid))
+	for k := range grid {
+		sw.Points[k] = point(k, reports.PointRun{Tally: sim.NewTally(games[k])})
+	}
+	if *resume != "" {
+		have, err := resumeSweep(ctx, *resume, sw)
+		if err != nil {
+			fmt.Fprintln(stderr, "simctl sweep:", err)
+			return exitUsage
+		}
+		cfg.Have = have
+		kept := 0
+		for k, h := range have {
+			if h != nil {
+				h.Finished = true
+				sw.Points[k] = point(k, *h)
+				kept++
+			}
+		}
+		fmt.Fprintf(stderr, "simctl sweep: resuming %s: %d of %d points finished, playing the other %d\n", *resume, kept, len(grid), len(grid)-kept)
+	}
+	// Each finished point is saved as it completes: the JSON output is
+	// rewritten (atomically) with the points finished so far, the others
+	// marked unfinished, so a sweep killed at any moment can be resumed.
+	checkpoint := o.resultsT
+	if checkpoint == nil && format == reports.JSON {
+		checkpoint = o.outT
+	}
+	var mu sync.Mutex
+	start := time.Now()
+	save := func() {
+		sw.Interrupted = true // until the sweep ends: a killed sweep says so
+		sw.Elapsed = time.Since(start).Seconds()
+		sw.Finish()
+		if err := checkpoint.Write(func(wr io.Writer) error { return sw.Write(wr, reports.JSON) }); err != nil {
+			fmt.Fprintln(stderr, "simctl sweep: saving the finished points:", err)
+		}
+	}
+	if checkpoint != nil {
+		cfg.OnPoint = func(k int, run reports.PointRun) {
+			mu.Lock()
+			defer mu.Unlock()
+			sw.Points[k] = point(k, run)
+			save()
+		}
+	}
 	var done atomic.Int64
 	cfg.Done = &done
 	stopBar := startProgress(o.progress, int64(len(games))*(*n), &done, stderr)
-	t0 := time.Now()
 	runs, runErr := reports.RunSweep(ctx, games, cfg)
-	elapsed := time.Since(t0).Seconds()
 	stopBar()
 	interrupted := runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded))
 	if runErr != nil && !interrupted {
 		fmt.Fprintln(stderr, "simctl sweep:", runErr)
 		return exitFailure
 	}
-
-	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
-	sw := &reports.Sweep{
-		Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: *seed, Version: fullVersion(),
-		Command: reports.ShellJoin(append([]string{"simctl", "sweep"}, args...)),
-		Sets:    sets.strings(), Axes: axes, MaxN: *n, Elapsed: elapsed, Sides: sides,
-		Context: scenarioContext(src, sc, g0), Interrupted: interrupted,
-	}
-	if w > 0 {
-		sw.Precision, sw.Batch = w, *batch
-	}
+	mu.Lock()
+	defer mu.Unlock()
+	cfg.OnPoint = nil
 	for k, run := range runs {
-		m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: sw.Version, Seed: *seed,
-			Sides: sides, Sets: pointSets[k], Interrupted: interrupted, ScenarioSHA256: src.sum()}
-		m.Command = runCommand(name, run.Tally.Encounters, *seed, pointSets[k])
-		sw.Points = append(sw.Points, reports.SweepPoint{Values: grid[k], Reached: run.Reached, Result: reports.New(m, games[k], run.Tally)})
+		sw.Points[k] = point(k, run)
 	}
+	sw.Elapsed = time.Since(start).Seconds()
+	sw.Interrupted = interrupted
 	sw.Finish()
 	for _, warn := range sw.Warnings {
 		fmt.Fprintln(stderr, "simctl sweep: warning:", warn)
@@ -265,7 +325,17 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl sweep: interrupted after %d encounters; the output covers those\n", sw.Encounters)
+		unfinished := 0
+		for _, p := range sw.Points {
+			if p.Unfinished {
+				unfinished++
+			}
+		}
+		fmt.Fprintf(stderr, "simctl sweep: interrupted: %d of %d points unfinished; the output gives the finished ones", unfinished, len(sw.Points))
+		if checkpoint != nil {
+			fmt.Fprintf(stderr, "; add --resume %s to play the rest", checkpoint.Path())
+		}
+		fmt.Fprintln(stderr)
 		return exitInterrupted
 	}
 	return exitOK
@@ -287,4 +357,67 @@ func runCommand(name string, n int64, seed uint64, sets []string) string {
 		args = append(args, "--set", s)
 	}
 	return reports.ShellJoin(args)
+}
+
+// resumeSweep reads an earlier run of the same sweep and returns its
+// finished points, refusing a file of another sweep: other scenario text,
+// seed, encounters, precision, batch, axes or overrides would make its
+// points not those this sweep would play.
+func resumeSweep(ctx context.Context, path string, sw *reports.Sweep) ([]*reports.PointRun, error) {
+	in, err := reports.ReadInputContext(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %v", err)
+	}
+	old := in.Sweep
+	if old == nil {
+		return nil, fmt.Errorf("--resume %s: not a sweep's JSON (write it with --results FILE or --format json -o FILE)", path)
+	}
+	differ := func(what string, a, b any) error {
+		return fmt.Errorf("--resume %s: that sweep has %s %v, this one %v; resume with the same command line", path, what, a, b)
+	}
+	oldSum := ""
+	if old.Context != nil {
+		oldSum = old.Context.ScenarioSHA256
+	}
+	switch {
+	case oldSum != sw.Context.ScenarioSHA256:
+		return nil, fmt.Errorf("--resume %s: that sweep ran another scenario text (SHA-256 %.12s, this one %.12s); was the file edited?", path, oldSum, sw.Context.ScenarioSHA256)
+	case old.Version != sw.Version:
+		return nil, differ("simctl version", old.Version, sw.Version)
+	case old.Seed != sw.Seed:
+		return nil, differ("seed", old.Seed, sw.Seed)
+	case old.MaxN != sw.MaxN:
+		return nil, differ("-n", old.MaxN, sw.MaxN)
+	case old.Precision != sw.Precision || old.Batch != sw.Batch:
+		return nil, differ("--precision/--batch", fmt.Sprint(old.Precision, "/", old.Batch), fmt.Sprint(sw.Precision, "/", sw.Batch))
+	case !slices.Equal(old.Sets, sw.Sets):
+		return nil, differ("--set", old.Sets, sw.Sets)
+	case len(old.Axes) != len(sw.Axes) || len(old.Points) != len(sw.Points):
+		return nil, differ("--vary", axesString(old.Axes), axesString(sw.Axes))
+	}
+	for i := range old.Axes {
+		if old.Axes[i].Path != sw.Axes[i].Path || !slices.Equal(old.Axes[i].Values, sw.Axes[i].Values) {
+			return nil, differ("--vary", axesString(old.Axes), axesString(sw.Axes))
+		}
+	}
+	have := make([]*reports.PointRun, len(sw.Points))
+	for k, p := range old.Points {
+		if p.Unfinished || p.Result.Interrupted {
+			continue
+		}
+		if !slices.Equal(p.Values, sw.Points[k].Values) || !slices.Equal(p.Result.Raw.Roster, sw.Points[k].Result.Raw.Roster) ||
+			!slices.Equal(p.Result.Raw.Counters, sw.Points[k].Result.Raw.Counters) || len(p.Result.Raw.Rounds) != len(sw.Points[k].Result.Raw.Rounds) {
+			return nil, fmt.Errorf("--resume %s: point %d (%s) does not match this sweep's; the file is damaged", path, k, strings.Join(p.Values, ", "))
+		}
+		have[k] = &reports.PointRun{Tally: p.Result.Tally(), Reached: p.Reached}
+	}
+	return have, nil
+}
+
+func axesString(axes []reports.Axis) string {
+	var parts []string
+	for _, a := range axes {
+		parts = append(parts, a.Path+"="+strings.Join(a.Values, ","))
+	}
+	return strings.Join(parts, " ")
 }
