@@ -41,6 +41,10 @@ func ReadInputContext(ctx context.Context, path string) (*Input, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseInput(path, data)
+}
+
+func parseInput(path string, data []byte) (*Input, error) {
 	var head struct {
 		Kind string `json:"kind"`
 	}
