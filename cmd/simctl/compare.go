@@ -137,8 +137,8 @@ func splitWords(s string) ([]string, error) {
 //	    set: [heroes.Fighter.init=5]
 //	  - name: delay
 //	    set: {heroes.Fighter.policy: {name: delay, until: Orc}}
-func readCompareFile(path string) (scen, baseline string, opts []option, err error) {
-	data, err := safeio.ReadFile(context.Background(), path, safeio.MaxScenarioBytes, "compare file")
+func readCompareFile(ctx context.Context, path string) (scen, baseline string, opts []option, err error) {
+	data, err := safeio.ReadFile(ctx, path, safeio.MaxScenarioBytes, "compare file")
 	if err != nil {
 		return "", "", nil, err
 	}
@@ -250,7 +250,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		name = pos[0]
 	}
 	if *file != "" {
-		fscen, fbase, fopts, err := readCompareFile(*file)
+		fscen, fbase, fopts, err := readCompareFile(ctx, *file)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl compare:", err)
 			return exitUsage
@@ -340,6 +340,11 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if runErr != nil && !interrupted {
 		fmt.Fprintln(stderr, "simctl compare:", runErr)
 		return exitFailure
+	}
+	if interrupted && pt.Tallies[0].Encounters == 0 {
+		// No row to print that would not be made up.
+		fmt.Fprintln(stderr, "simctl compare: interrupted before any encounter finished; nothing written")
+		return exitInterrupted
 	}
 
 	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
