@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -161,6 +162,10 @@ type SweepConfig struct {
 	// Done, if non-nil, advances as encounters finish; a point that stops
 	// early adds the encounters it skipped, so Done ends at len(games)*N.
 	Done *atomic.Int64
+	// Start is the first encounter index of every point (a shard's
+	// offset; 0 for a whole sweep): a point plays Start..Start+N-1.
+	// Sharding needs Precision 0 (stopping depends on the whole point).
+	Start int64
 	// Have, if non-nil, holds points already finished (a resumed sweep):
 	// a non-nil Have[k] is returned as point k's run without playing it.
 	Have []*PointRun
@@ -263,7 +268,7 @@ func runPoint(ctx context.Context, g sim.Game, cfg SweepConfig, batch int64, wor
 	total := sim.NewTally(g)
 	for total.Encounters < cfg.N {
 		n := min(batch, cfg.N-total.Encounters)
-		t, err := sim.Run(ctx, g, sim.RunConfig{Seed: cfg.Seed, Start: total.Encounters, N: n, Workers: workers, Done: cfg.Done})
+		t, err := sim.Run(ctx, g, sim.RunConfig{Seed: cfg.Seed, Start: cfg.Start + total.Encounters, N: n, Workers: workers, Done: cfg.Done})
 		total.Merge(t)
 		if err != nil {
 			return PointRun{Tally: total}, err
@@ -316,6 +321,11 @@ type Sweep struct {
 	// Interrupted is set when the sweep was stopped: points hold what
 	// finished.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Shard is set on one shard of a sweep (sweep --shard k/K): every
+	// point played encounters Start..Start+N-1 of the sweep's Total.
+	Shard *Shard `json:"shard,omitempty"`
+	// Incomplete is set on a merge of sweep shards that misses some.
+	Incomplete bool `json:"incomplete,omitempty"`
 }
 
 // SweepPoint is one point: its axis values (one per axis) and its result.
@@ -381,3 +391,78 @@ const intervalWilson = "Wilson score interval, 95%"
 
 // pp formats a proportion as percentage points.
 func pp(f float64) string { return strconv.FormatFloat(100*f, 'f', -1, 64) + " pp" }
+
+// MergeSweeps combines shards of one sweep (sweep --shard k/K) point by
+// point with Merge, into exactly the sweep one process would have made. It
+// refuses sweeps that differ in anything but their shard (version,
+// scenario text, seed, -n, axes, overrides) and, through Merge, overlapping
+// or damaged shards and unfinished points.
+func MergeSweeps(ss []*Sweep) (*Sweep, error) {
+	if len(ss) == 0 {
+		return nil, fmt.Errorf("merge: no sweeps")
+	}
+	first := ss[0]
+	sum := func(s *Sweep) string {
+		if s.Context == nil {
+			return ""
+		}
+		return s.Context.ScenarioSHA256
+	}
+	for i, s := range ss {
+		what := ""
+		switch {
+		case s.Shard == nil:
+			what = "is not a shard (made without --shard)"
+		case s.Precision > 0:
+			what = "used --precision, whose stopping depends on the whole point"
+		case s.Version != first.Version:
+			what = fmt.Sprintf("was made by simctl %s, sweep 1 by %s", s.Version, first.Version)
+		case sum(s) != sum(first):
+			what = fmt.Sprintf("ran another scenario text (SHA-256 %s vs %s)", short(sum(s)), short(sum(first)))
+		case s.Seed != first.Seed || s.MaxN != first.MaxN || s.Shard.Total != first.Shard.Total:
+			what = fmt.Sprintf("has seed %d and -n %d, sweep 1 seed %d and -n %d", s.Seed, s.Shard.Total, first.Seed, first.Shard.Total)
+		case !slices.Equal(s.Sets, first.Sets) || !sameAxes(s.Axes, first.Axes) || len(s.Points) != len(first.Points):
+			what = "varies other paths or values, or has other --set overrides"
+		case s.Interrupted:
+			what = "was interrupted; run that shard again"
+		}
+		if what != "" {
+			return nil, fmt.Errorf("merge: sweep %d of %d (shard %s) %s", i+1, len(ss), shardName(s.Shard), what)
+		}
+	}
+	out := *first
+	out.Shard, out.Points, out.Elapsed, out.Command = nil, nil, 0, ""
+	out.MaxN = first.Shard.Total
+	for k := range first.Points {
+		rs := make([]*Result, len(ss))
+		for i, s := range ss {
+			if s.Points[k].Unfinished || !slices.Equal(s.Points[k].Values, first.Points[k].Values) {
+				return nil, fmt.Errorf("merge: point %s of shard %s is unfinished or damaged", strings.Join(first.Points[k].Values, ", "), shardName(s.Shard))
+			}
+			rs[i] = s.Points[k].Result
+		}
+		m, err := Merge(rs)
+		if err != nil {
+			return nil, fmt.Errorf("%v (at point %s)", err, strings.Join(first.Points[k].Values, ", "))
+		}
+		m.Shard = nil
+		out.Incomplete = out.Incomplete || m.Incomplete
+		out.Points = append(out.Points, SweepPoint{Values: first.Points[k].Values, Result: m})
+	}
+	for _, s := range ss {
+		out.Elapsed = max(out.Elapsed, s.Elapsed)
+	}
+	out.Finish()
+	return &out, nil
+}
+
+func sameAxes(a, b []Axis) bool {
+	return slices.EqualFunc(a, b, func(x, y Axis) bool { return x.Path == y.Path && slices.Equal(x.Values, y.Values) })
+}
+
+func shardName(s *Shard) string {
+	if s == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%d/%d", s.K, s.Of)
+}

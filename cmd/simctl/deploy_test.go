@@ -89,7 +89,8 @@ func TestKubernetesIndexedJob(t *testing.T) {
 		t.Helper()
 		args := append([]string(nil), cmd...)
 		last := strings.ReplaceAll(args[len(args)-1], mount, results)
-		args[len(args)-1] = strings.Replace(last, "-n 4000000", "-n 40000", 1)
+		last = strings.Replace(last, "-n 4000000", "-n 40000", 1)
+		args[len(args)-1] = strings.Replace(last, "-n 400000", "-n 4000", 1)
 		x := exec.Command(args[0], args[1:]...)
 		x.Env = append(os.Environ(), "PATH="+path)
 		if index >= 0 {
@@ -111,13 +112,47 @@ func TestKubernetesIndexedJob(t *testing.T) {
 	if code != 0 {
 		t.Fatal(stderr)
 	}
-	merged, err := os.ReadFile(filepath.Join(results, "merged.json"))
+	merged, err := os.ReadFile(filepath.Join(results, "run.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a, b := tallyOf(t, merged), tallyOf(t, []byte(whole)); !bytes.Equal(a, b) {
 		t.Errorf("the Indexed Job's merged tally differs from one process's:\n%s\n%s", a, b)
 	}
+	code, wholeSweep, stderr := simctl(t, t.Context(), "sweep", "d20/duel", "--vary", "heroes.Fighter.init=0:6:1", "-n", "4000", "--seed", "1", "--format", "json")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	mergedSweep, err := os.ReadFile(filepath.Join(results, "sweep.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := pointTallies(t, mergedSweep), pointTallies(t, []byte(wholeSweep))
+	if len(a) != 7 || len(a) != len(b) {
+		t.Fatalf("merged sweep has %d points, one process %d", len(a), len(b))
+	}
+	for k := range a {
+		if !bytes.Equal(a[k], b[k]) {
+			t.Errorf("sweep point %d: the merged shards' tally differs from one process's", k)
+		}
+	}
+}
+
+func pointTallies(t *testing.T, doc []byte) []json.RawMessage {
+	t.Helper()
+	var d struct {
+		Points []struct {
+			Result map[string]json.RawMessage `json:"result"`
+		} `json:"points"`
+	}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		t.Fatal(err)
+	}
+	var out []json.RawMessage
+	for _, p := range d.Points {
+		out = append(out, p.Result["tally"])
+	}
+	return out
 }
 
 func tallyOf(t *testing.T, doc []byte) []byte {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"simctl/internal/safeio"
 	"simctl/reports"
 )
 
@@ -29,13 +30,29 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	var rs []*reports.Result
+	var sweeps []*reports.Sweep
 	for _, p := range pos {
-		r, err := reports.ReadFileContext(ctx, p)
+		in, err := reports.ReadInputContext(ctx, p)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl merge:", err)
 			return exitFailure
 		}
-		rs = append(rs, r)
+		switch {
+		case in.Run != nil:
+			rs = append(rs, in.Run)
+		case in.Sweep != nil:
+			sweeps = append(sweeps, in.Sweep)
+		default:
+			fmt.Fprintf(stderr, "simctl merge: %s is a comparison; merge combines shards of runs or of sweeps\n", p)
+			return exitFailure
+		}
+	}
+	if len(sweeps) > 0 {
+		if len(rs) > 0 {
+			fmt.Fprintln(stderr, "simctl merge: both run results and sweeps given; merge shards of one run, or of one sweep")
+			return exitFailure
+		}
+		return mergeSweeps(sweeps, target, *partial, *asJSON, stdout, stderr)
 	}
 	m, err := reports.Merge(rs)
 	if err != nil {
@@ -55,6 +72,32 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitFailure
 	}
 	if covered < whole && !*partial {
+		fmt.Fprintln(stderr, "simctl merge: incomplete set of shards; give the missing ones, or --allow-partial to accept it")
+		return exitFailure
+	}
+	return exitOK
+}
+
+// mergeSweeps merges shards of a sweep (sweep --shard k/K) into the sweep
+// one process would have made; text output is the sweep's table.
+func mergeSweeps(ss []*reports.Sweep, target *safeio.Target, partial, asJSON bool, stdout, stderr io.Writer) int {
+	m, err := reports.MergeSweeps(ss)
+	if err != nil {
+		fmt.Fprintln(stderr, "simctl", err)
+		return exitFailure
+	}
+	if m.Incomplete {
+		fmt.Fprintln(stderr, "simctl merge: the sweep shards do not cover every point's encounters (shards missing); the merged sweep is marked incomplete")
+	}
+	f := reports.Text
+	if asJSON {
+		f = reports.JSON
+	}
+	if err := writeOut(target, stdout, func(w io.Writer) error { return m.Write(w, f) }); err != nil {
+		fmt.Fprintln(stderr, "simctl merge:", err)
+		return exitFailure
+	}
+	if m.Incomplete && !partial {
 		fmt.Fprintln(stderr, "simctl merge: incomplete set of shards; give the missing ones, or --allow-partial to accept it")
 		return exitFailure
 	}

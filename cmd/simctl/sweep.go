@@ -138,6 +138,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	workers := fs.Int("workers", 0, "worker goroutines (0: one per core)")
 	var sets setFlags
 	fs.Var(&sets, "set", "override a scenario field at every point, PATH=VALUE (repeatable)")
+	shard := fs.String("shard", "", "play shard k of K of every point's encounters (k/K, or K with k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID); simctl merge combines the shards' JSON")
 	resume := fs.String("resume", "", "continue the interrupted sweep whose JSON (--results or --format json -o) is FILE: its finished points are kept, the others played")
 	var o outputFlags
 	o.register(fs, "the sweep (one path: win rate against the value; two: a heat map)")
@@ -178,6 +179,18 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	case *workers < 0:
 		fmt.Fprintf(stderr, "simctl sweep: --workers %d: must be 0 (one per core) or more\n", *workers)
+		return exitUsage
+	}
+	k, of, err := parseShard(*shard)
+	switch {
+	case err != nil:
+		fmt.Fprintln(stderr, "simctl sweep:", err)
+		return exitUsage
+	case *shard != "" && w > 0:
+		fmt.Fprintln(stderr, "simctl sweep: --shard with --precision: sequential stopping needs the whole point in one process; shard a sweep of fixed -n")
+		return exitUsage
+	case *shard != "" && *resume != "":
+		fmt.Fprintln(stderr, "simctl sweep: --shard with --resume: run the interrupted shard again instead (a shard is deterministic)")
 		return exitUsage
 	}
 	for _, s := range sets {
@@ -240,11 +253,23 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if w > 0 {
 		sw.Precision, sw.Batch = w, *batch
 	}
+	var part *reports.Shard
+	perPoint := *n
+	if *shard != "" {
+		start := shardStart(*n, k, of)
+		perPoint = shardStart(*n, k+1, of) - start
+		part = &reports.Shard{K: k, Of: of, Start: start, N: perPoint, Total: *n}
+		sw.Shard, sw.MaxN = part, perPoint
+		if perPoint < 1 {
+			fmt.Fprintf(stderr, "simctl sweep: --shard %s: -n %d leaves this shard no encounters; use fewer shards or a larger -n\n", *shard, *n)
+			return exitUsage
+		}
+	}
 	point := func(k int, run reports.PointRun) reports.SweepPoint {
 		m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: sw.Version, Seed: *seed,
-			Sides: sides, Sets: pointSets[k], ScenarioSHA256: src.sum()}
+			Sides: sides, Sets: pointSets[k], ScenarioSHA256: src.sum(), Shard: part}
 		p := reports.SweepPoint{Values: grid[k], Reached: run.Reached, Unfinished: !run.Finished}
-		if run.Finished {
+		if run.Finished && part == nil {
 			m.Command = runCommand(name, run.Tally.Encounters, *seed, pointSets[k])
 		} else {
 			m.Interrupted = true
@@ -252,7 +277,10 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		p.Result = reports.New(m, games[k], run.Tally)
 		return p
 	}
-	cfg := reports.SweepConfig{Seed: *seed, N: *n, Precision: w, Batch: *batch, Workers: *workers}
+	cfg := reports.SweepConfig{Seed: *seed, N: perPoint, Precision: w, Batch: *batch, Workers: *workers}
+	if part != nil {
+		cfg.Start = part.Start
+	}
 	sw.Points = make([]reports.SweepPoint, len(grid))
 	for k := range grid {
 		sw.Points[k] = point(k, reports.PointRun{Tally: sim.NewTally(games[k])})
@@ -301,7 +329,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	var done atomic.Int64
 	cfg.Done = &done
-	stopBar := startProgress(o.progress, int64(len(games))*(*n), &done, stderr)
+	stopBar := startProgress(o.progress, int64(len(games))*perPoint, &done, stderr)
 	runs, runErr := reports.RunSweep(ctx, games, cfg)
 	stopBar()
 	interrupted := runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded))

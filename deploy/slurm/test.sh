@@ -89,16 +89,21 @@ fi
 
 cp deploy/slurm/simctl-array.sbatch "$tmp/"
 (cd "$tmp/out" && sbatch --wait --array=0-$((shards - 1)) \
-	--export=ALL,SIMCTL="$tmp/simctl",SIMCTL_N="$n",SIMCTL_SHARDS="$shards",SIMCTL_OUT="$tmp/out" \
+	--export=ALL,SIMCTL="$tmp/simctl",SIMCTL_N="$n",SIMCTL_SWEEP_N="$((n / 10))",SIMCTL_SHARDS="$shards",SIMCTL_OUT="$tmp/out" \
 	"$tmp/simctl-array.sbatch")
 
-"$tmp/simctl" merge --json -o "$tmp/merged.json" "$tmp"/out/shard-*.json
+"$tmp/simctl" merge --json -o "$tmp/merged.json" "$tmp"/out/run-*.json
 "$tmp/simctl" run d20/duel -n "$n" --seed 1 --json -o "$tmp/whole.json"
-tally() { sed -n '/"tally": {/,/^  }/p' "$1"; }
-if ! cmp -s <(tally "$tmp/merged.json") <(tally "$tmp/whole.json"); then
-	echo "deploy/slurm/test.sh: the merged tally of $shards Slurm array tasks differs from one process's" >&2
-	diff <(tally "$tmp/merged.json") <(tally "$tmp/whole.json") >&2 || true
-	exit 1
-fi
-[ -n "$(tally "$tmp/merged.json")" ] || { echo "deploy/slurm/test.sh: no tally in the merged result" >&2; exit 1; }
-echo "deploy/slurm/test.sh: $shards shards through sbatch merge byte for byte into the single-process tally ($n encounters)"
+# The "tally" object of a result, or of each sweep point's result.
+tally() { sed -n '/"tally": {/,/^ *}/p' "$1"; }
+fail() { echo "deploy/slurm/test.sh: $*" >&2; exit 1; }
+[ -n "$(tally "$tmp/merged.json")" ] || fail "no tally in the merged run"
+cmp -s <(tally "$tmp/merged.json") <(tally "$tmp/whole.json") ||
+	fail "the merged run of $shards Slurm array tasks differs from one process's"
+
+"$tmp/simctl" merge --json -o "$tmp/sweep.json" "$tmp"/out/sweep-*.json
+"$tmp/simctl" sweep d20/duel --vary heroes.Fighter.init=0:6:1 -n "$((n / 10))" --seed 1 --format json -o "$tmp/whole-sweep.json"
+[ "$(tally "$tmp/sweep.json" | grep -c '"tally"')" = 7 ] || fail "the merged sweep lacks its 7 points' tallies"
+cmp -s <(tally "$tmp/sweep.json") <(tally "$tmp/whole-sweep.json") ||
+	fail "the merged sweep of $shards Slurm array tasks differs from one process's"
+echo "deploy/slurm/test.sh: $shards shards through sbatch merge byte for byte into the single-process run ($n encounters) and sweep (7 points of $((n / 10)))"
