@@ -57,6 +57,9 @@ type Result struct {
 	ScenarioText   string `json:"scenario_text,omitempty"`
 	// Incomplete is set on a merge missing shards (--allow-partial).
 	Incomplete bool `json:"incomplete,omitempty"`
+	// Unplayed lists, on an interrupted run, the encounter index ranges
+	// [lo, hi) it did not play: simctl run --resume plays exactly those.
+	Unplayed [][2]int64 `json:"unplayed,omitempty"`
 }
 
 // SideResult is one side's record.
@@ -121,6 +124,7 @@ type Meta struct {
 	// of a sweep's point results, which share the sweep's.
 	ScenarioSHA256, ScenarioText string
 	Incomplete                   bool
+	Unplayed                     [][2]int64
 }
 
 // New builds the result of a run.
@@ -148,7 +152,7 @@ func FromRaw(m Meta, raw Raw) *Result {
 		Shard: m.Shard, Interrupted: m.Interrupted, Raw: raw,
 		Interval: "Wilson score interval, 95%",
 	}
-	r.ScenarioSHA256, r.ScenarioText, r.Incomplete = m.ScenarioSHA256, m.ScenarioText, m.Incomplete
+	r.ScenarioSHA256, r.ScenarioText, r.Incomplete, r.Unplayed = m.ScenarioSHA256, m.ScenarioText, m.Incomplete, m.Unplayed
 	if n > 0 {
 		r.DrawRate = float64(raw.Draws) / float64(n)
 	}

@@ -1,9 +1,11 @@
 package sim
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,7 +27,15 @@ type RunConfig struct {
 	// the exiting process. Workers commit every CommitEvery (and at the
 	// end of each chunk), so what is lost is at most that much work.
 	Abandon <-chan struct{}
+	// Unplayed, if non-nil, receives the encounter index ranges (absolute,
+	// half-open, in order) that a cancelled Run did not play, so that a
+	// later run can play exactly those (simctl run --resume). Empty when
+	// the run is whole; left nil after Abandon, whose gaps are not known.
+	Unplayed *[]Range
 }
+
+// Range is the encounter indices Lo..Hi-1.
+type Range struct{ Lo, Hi int64 }
 
 // CommitEvery is how often, with RunConfig.Abandon set, each worker
 // publishes its tally for an abandoning Run to return.
@@ -122,7 +132,36 @@ func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 	if err == nil && total.Encounters < max(cfg.N, 0) {
 		err = ctx.Err()
 	}
+	if cfg.Unplayed != nil {
+		*cfg.Unplayed = unplayed(ws, next.Load(), cfg)
+	}
 	return total, err
+}
+
+// unplayed is what a stopped run left out: every index from the last
+// claimed chunk on, and the unplayed tail of each worker's last chunk
+// (every chunk below claimed was played, but for those tails).
+func unplayed(ws []*worker, claimed int64, cfg RunConfig) []Range {
+	var gaps []Range
+	for _, wk := range ws {
+		if wk.gap.Hi > wk.gap.Lo {
+			gaps = append(gaps, wk.gap)
+		}
+	}
+	if claimed < cfg.N {
+		gaps = append(gaps, Range{claimed, cfg.N})
+	}
+	slices.SortFunc(gaps, func(a, b Range) int { return cmp.Compare(a.Lo, b.Lo) })
+	var out []Range
+	for _, g := range gaps {
+		g.Lo, g.Hi = g.Lo+cfg.Start, g.Hi+cfg.Start
+		if n := len(out); n > 0 && out[n-1].Hi == g.Lo {
+			out[n-1].Hi = g.Hi
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 // worker is one goroutine's state: its table's tally t, and with Abandon
@@ -130,6 +169,7 @@ func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 type worker struct {
 	t         *Tally
 	done      <-chan struct{} // closed on cancellation
+	gap       Range           // the part of its last chunk it did not play
 	flush     atomic.Bool
 	mu        sync.Mutex
 	committed *Tally
@@ -166,15 +206,20 @@ func (wk *worker) work(g Game, cfg RunConfig, next *atomic.Int64) (err error) {
 	}()
 	for {
 		lo := next.Add(chunk) - chunk
-		if lo >= cfg.N || wk.stopped() {
+		if lo >= cfg.N {
 			return nil
 		}
 		hi := min(lo+chunk, cfg.N)
+		if wk.stopped() {
+			wk.gap = Range{lo, hi} // claimed, never started
+			return nil
+		}
 		for i := lo; i < hi; i++ {
 			// A non-blocking receive per encounter (a few ns, no lock):
 			// a cancelled run stops after the encounter in play, however
 			// long encounters are.
 			if wk.stopped() {
+				wk.gap = Range{i, hi}
 				hi = i
 				break
 			}
@@ -191,6 +236,9 @@ func (wk *worker) work(g Game, cfg RunConfig, next *atomic.Int64) (err error) {
 		}
 		if cfg.Done != nil {
 			cfg.Done.Add(hi - lo)
+		}
+		if wk.gap.Hi > wk.gap.Lo {
+			return nil // stopped inside this chunk: claim no other
 		}
 	}
 }

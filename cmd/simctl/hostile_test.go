@@ -79,6 +79,9 @@ func TestHostileInputs(t *testing.T) {
 	tamper("s1.json", "beyond.json", func(d map[string]any) { shard(d)["n"] = 400.0 })
 	tamper("s1.json", "k.json", func(d map[string]any) { shard(d)["k"] = 5.0 })
 	tamper("s1.json", "no-tally.json", func(d map[string]any) { delete(d, "tally") })
+	if code, _, e := simctl(t, context.Background(), "run", "d20/duel", "-n", "300", "--json", "-o", T("whole.json")); code != 0 {
+		t.Fatal(e)
+	}
 	sweepArgs := []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=1,2", "-n", "200", "--format", "json", "-o"}
 	if code, _, e := simctl(t, context.Background(), append(sweepArgs, T("sweep.json"))...); code != 0 {
 		t.Fatal(e)
@@ -116,6 +119,8 @@ func TestHostileInputs(t *testing.T) {
 		{"run -o dangling link", []string{"run", "d20/duel", "-o", T("dangling")}},
 		{"run --set without =", []string{"run", "d20/duel", "--set", "nonsense"}},
 		{"run --set unknown path", []string{"run", "d20/duel", "--set", "heroes.Nobody.hp=3"}},
+		{"run --resume junk", []string{"run", "d20/duel", "--resume", T("junk.json")}},
+		{"run --resume a whole run", []string{"run", "d20/duel", "-n", "300", "--resume", T("whole.json")}},
 		{"merge nothing", []string{"merge"}},
 		{"merge missing file", []string{"merge", T("missing.json")}},
 		{"merge junk", []string{"merge", T("junk.json")}},

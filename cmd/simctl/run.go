@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -27,6 +28,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the JSON result instead of the table")
 	out := fs.String("o", "", "write the result to FILE instead of stdout")
 	shard := fs.String("shard", "", "run shard k of K (k/K, from 0); K alone takes k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID")
+	resume := fs.String("resume", "", "continue the interrupted run whose JSON result is FILE: play only the encounters it did not, and write the whole result")
 	progress := fs.String("progress", "auto", "progress bar on stderr: auto (a terminal and a long run), always, never")
 	var sets setFlags
 	fs.Var(&sets, "set", "override a scenario field, PATH=VALUE (repeatable), e.g. heroes.Fighter.init=4")
@@ -77,15 +79,47 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		meta.Shard = &reports.Shard{K: k, Of: of, Start: cfg.Start, N: cfg.N, Total: *n}
 	}
 
+	// What to play: the whole run (or shard), or what an interrupted
+	// result left out, added to its tally.
+	todo := []sim.Range{{Lo: cfg.Start, Hi: cfg.Start + cfg.N}}
+	tally := sim.NewTally(g)
+	var before float64
+	if *resume != "" {
+		old, err := resumeRun(ctx, *resume, src.sum(), fullVersion(), *seed, sets.strings(), meta.Shard, *n)
+		if err != nil {
+			fmt.Fprintln(stderr, "simctl run:", err)
+			return exitUsage
+		}
+		todo, before = nil, old.Elapsed
+		for _, u := range old.Unplayed {
+			todo = append(todo, sim.Range{Lo: u[0], Hi: u[1]})
+		}
+		tally = old.Tally()
+		fmt.Fprintf(stderr, "simctl run: resuming %s: %d encounters played, %d to play\n", *resume, tally.Encounters, cfg.N-tally.Encounters)
+	}
+	var left []sim.Range
+	known := true // the unplayed ranges are known (not after a second Ctrl-C)
 	var done atomic.Int64
-	cfg.Done = &done
-	cfg.Abandon = abandon
+	stopBar := startProgress(*progress, cfg.N-tally.Encounters, &done, stderr)
 	abandonable.Store(true)
 	defer abandonable.Store(false)
-	stopBar := startProgress(*progress, cfg.N, &done, stderr)
 	t0 := time.Now()
-	tally, runErr := sim.Run(ctx, g, cfg)
-	elapsed := time.Since(t0).Seconds()
+	var runErr error
+	for i, rg := range todo {
+		var u []sim.Range
+		c := sim.RunConfig{Seed: *seed, Start: rg.Lo, N: rg.Hi - rg.Lo, Workers: *workers, Done: &done, Abandon: abandon, Unplayed: &u}
+		var t *sim.Tally
+		t, runErr = sim.Run(ctx, g, c)
+		tally.Merge(t)
+		if runErr != nil {
+			if t.Encounters < c.N && u == nil {
+				known = false
+			}
+			left = append(append(left, u...), todo[i+1:]...)
+			break
+		}
+	}
+	elapsed := before + time.Since(t0).Seconds()
 	stopBar()
 
 	interrupted := runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded))
@@ -100,6 +134,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	meta.Command = "simctl run " + strings.Join(args, " ")
 	meta.Interrupted = interrupted
 	meta.ScenarioSHA256, meta.ScenarioText = src.sum(), src.text()
+	if interrupted && known {
+		for _, u := range left {
+			meta.Unplayed = append(meta.Unplayed, [2]int64{u.Lo, u.Hi})
+		}
+	}
 	res := reports.New(meta, g, tally)
 	write := res.WriteText
 	if *asJSON {
@@ -110,10 +149,68 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl run: interrupted after %d of %d encounters; the result above covers those\n", tally.Encounters, cfg.N)
+		fmt.Fprintf(stderr, "simctl run: interrupted after %d of %d encounters; the result above covers those", tally.Encounters, cfg.N)
+		if known && target != nil && *asJSON {
+			fmt.Fprintf(stderr, "; add --resume %s to play the rest", target.Path())
+		}
+		fmt.Fprintln(stderr)
 		return exitInterrupted
 	}
 	return exitOK
+}
+
+// resumeRun reads an interrupted run's JSON result and checks it is this
+// run's: the same simctl, scenario text, seed, overrides, -n and shard.
+func resumeRun(ctx context.Context, path, sum, version string, seed uint64, sets []string, shard *reports.Shard, n int64) (*reports.Result, error) {
+	r, err := reports.ReadFileContext(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %v", err)
+	}
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
+	}
+	var played, left int64 = r.Encounters, 0
+	for _, u := range r.Unplayed {
+		left += u[1] - u[0]
+	}
+	whole := played + left
+	if r.Shard != nil {
+		whole = r.Shard.Total
+	}
+	switch {
+	case !r.Interrupted:
+		return nil, fmt.Errorf("--resume %s: that run was not interrupted; nothing to resume", path)
+	case len(r.Unplayed) == 0:
+		return nil, fmt.Errorf("--resume %s: that run was stopped at once (a second interrupt) and does not know which encounters it left; run it again", path)
+	case r.ScenarioSHA256 != sum:
+		return nil, bad("that run's scenario text differs (SHA-256 %.12s, this one %.12s)", r.ScenarioSHA256, sum)
+	case r.Version != version:
+		return nil, bad("that run was made by simctl %s, this is %s", r.Version, version)
+	case r.Seed != seed:
+		return nil, bad("that run has seed %d, this one %d", r.Seed, seed)
+	case !slices.Equal(r.Sets, sets):
+		return nil, bad("that run has --set %v, this one %v", r.Sets, sets)
+	case whole != n:
+		return nil, bad("that run has -n %d, this one %d", whole, n)
+	case (r.Shard == nil) != (shard == nil) || (shard != nil && (r.Shard.K != shard.K || r.Shard.Of != shard.Of)):
+		return nil, bad("that run's --shard differs")
+	}
+	lo, hi := int64(0), n
+	if shard != nil {
+		lo, hi = shard.Start, shard.Start+shard.N
+		whole = shard.N
+	}
+	prev := lo
+	for _, u := range r.Unplayed {
+		if u[0] < prev || u[1] <= u[0] || u[1] > hi {
+			return nil, fmt.Errorf("--resume %s: its unplayed ranges are out of order or out of range; the file is damaged", path)
+		}
+		prev = u[1]
+	}
+	if played+left != whole {
+		return nil, fmt.Errorf("--resume %s: %d encounters played and %d unplayed do not make its %d; the file is damaged", path, played, left, whole)
+	}
+	return r, nil
 }
 
 // shardStart is the first encounter of shard k of K over n encounters,
