@@ -131,8 +131,8 @@ func TestD20TacticsCountsDeterministic(t *testing.T) {
 	}
 	a, _ := sim.Run(context.Background(), g, sim.RunConfig{Seed: 3, N: 2000, Workers: 2})
 	b, _ := sim.Run(context.Background(), g, sim.RunConfig{Seed: 3, Start: 2000, N: 3000, Workers: 3})
-	ra := reports.New(reports.Meta{Scenario: "x", Seed: 3, Shard: &reports.Shard{K: 1, Of: 2, Start: 0, N: 2000, Total: 5000}}, g, a)
-	rb := reports.New(reports.Meta{Scenario: "x", Seed: 3, Shard: &reports.Shard{K: 2, Of: 2, Start: 2000, N: 3000, Total: 5000}}, g, b)
+	ra := reports.New(reports.Meta{Scenario: "x", Seed: 3, Shard: &reports.Shard{K: 0, Of: 2, Start: 0, N: 2000, Total: 5000}}, g, a)
+	rb := reports.New(reports.Meta{Scenario: "x", Seed: 3, Shard: &reports.Shard{K: 1, Of: 2, Start: 2000, N: 3000, Total: 5000}}, g, b)
 	m, err := reports.Merge([]*reports.Result{ra, rb})
 	if err != nil {
 		t.Fatal(err)

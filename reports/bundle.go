@@ -2,17 +2,17 @@ package reports
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"simctl/reports/safeio"
 	"simctl/stats"
 )
 
@@ -32,10 +32,20 @@ type Input struct {
 // ReadInput reads any JSON document simctl writes, telling the kinds apart
 // by their "kind" field (run results have none).
 func ReadInput(path string) (*Input, error) {
-	data, err := os.ReadFile(path)
+	return ReadInputContext(context.Background(), path)
+}
+
+// ReadInputContext is ReadInput reading at most safeio.MaxResultBytes and
+// stopping when ctx is cancelled.
+func ReadInputContext(ctx context.Context, path string) (*Input, error) {
+	data, err := safeio.ReadFile(ctx, path, safeio.MaxResultBytes, "simctl JSON document")
 	if err != nil {
 		return nil, err
 	}
+	return parseInput(path, data)
+}
+
+func parseInput(path string, data []byte) (*Input, error) {
 	var head struct {
 		Kind string `json:"kind"`
 	}
@@ -56,6 +66,9 @@ func ReadInput(path string) (*Input, error) {
 			if p.Result == nil || len(p.Values) != len(s.Axes) {
 				return nil, fmt.Errorf("%s: sweep point %d is damaged", path, i)
 			}
+			if err := p.Result.check(); err != nil {
+				return nil, fmt.Errorf("%s: sweep point %d: %v", path, i, err)
+			}
 		}
 		in.Sweep = &s
 	case "compare":
@@ -70,10 +83,13 @@ func ReadInput(path string) (*Input, error) {
 			if o.Result == nil || (i > 0 && len(o.Diff) != 2) {
 				return nil, fmt.Errorf("%s: option %d of the comparison is damaged", path, i)
 			}
+			if err := o.Result.check(); err != nil {
+				return nil, fmt.Errorf("%s: option %d: %v", path, i, err)
+			}
 		}
 		in.Compare = &c
 	case "":
-		r, err := ReadFile(path)
+		r, err := parseResult(path, data)
 		if err != nil {
 			return nil, err
 		}
@@ -113,11 +129,10 @@ type titled struct {
 }
 
 // Write renders the report into dir (created if missing) and returns the
-// files it wrote.
+// files it wrote. It writes only inside dir, never through a symbolic
+// link, each file atomically, and removes an older report's figures
+// (fig*.png) that this one does not have; nothing else in dir is touched.
 func (b *Bundle) Write(dir string) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
 	var secs []*section
 	for i, in := range b.Inputs {
 		s, err := b.section(i+1, in)
@@ -153,29 +168,33 @@ func (b *Bundle) Write(dir string) ([]string, error) {
 	}
 	wg.Wait()
 	var files []string
+	out := map[string][]byte{}
 	for k, f := range figs {
 		if errs[k] != nil {
 			return nil, errs[k]
 		}
 		name := f.Name + ".png"
-		if err := os.WriteFile(filepath.Join(dir, name), pngs[k], 0o644); err != nil {
-			return nil, err
-		}
+		out[name] = pngs[k]
 		files = append(files, name)
 	}
 	var md bytes.Buffer
 	b.markdown(&md, secs)
-	if err := os.WriteFile(filepath.Join(dir, "report.md"), md.Bytes(), 0o644); err != nil {
-		return nil, err
-	}
+	out["report.md"] = md.Bytes()
 	var h bytes.Buffer
 	if err := b.html(&h, secs); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "report.html"), h.Bytes(), 0o644); err != nil {
+	out["report.html"] = h.Bytes()
+	if err := safeio.WriteDir(dir, "-o", out, isFigure); err != nil {
 		return nil, err
 	}
 	return append([]string{"report.md", "report.html"}, files...), nil
+}
+
+// isFigure tells the figures a report writes (fig1-winrate.png) from
+// anything else a user keeps in the folder.
+func isFigure(name string) bool {
+	return len(name) > 3 && strings.HasPrefix(name, "fig") && name[3] >= '0' && name[3] <= '9' && strings.HasSuffix(name, ".png")
 }
 
 func (b *Bundle) section(k int, in *Input) (*section, error) {
@@ -225,8 +244,15 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 			f.Name = prefix + f.Name
 			s.figures = append(s.figures, f)
 		}
-		s.notes = append(s.notes, "Each point's numbers are reproduced exactly by `simctl run` with the sweep's seed, the point's encounter count as -n, and its overrides: "+
-			"`"+pointCommand(sw, 0)+"` for the first point.")
+		// Name the first finished point: an unfinished one has no -n that
+		// reproduces an estimate.
+		for k, p := range sw.Points {
+			if !p.Unfinished && p.Result.Encounters > 0 {
+				s.notes = append(s.notes, "Each point's numbers are reproduced exactly by `simctl run` with the sweep's seed, the point's encounter count as -n, and its overrides: "+
+					"`"+pointCommand(sw, k)+"` for point "+strings.Join(p.Values, ", ")+".")
+				break
+			}
+		}
 		s.scenario = ctxYAML(sw.Context)
 	case in.Compare != nil:
 		c := in.Compare

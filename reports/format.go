@@ -99,7 +99,7 @@ func (t *table) text(w io.Writer) {
 }
 
 func (t *table) markdown(w io.Writer) {
-	esc := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+	esc := mdInline
 	var b strings.Builder
 	b.WriteString("|")
 	for _, h := range t.header {

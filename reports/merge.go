@@ -19,8 +19,8 @@ func Merge(rs []*Result) (*Result, error) {
 		return nil, fmt.Errorf("merge: no results")
 	}
 	for _, r := range rs {
-		if len(r.Sides) != 2 {
-			return nil, fmt.Errorf("merge: result of %q has %d sides, not 2; not a simctl run result", r.Scenario, len(r.Sides))
+		if err := r.check(); err != nil {
+			return nil, fmt.Errorf("merge: %s of %q: %v", describe(r), r.Scenario, err)
 		}
 	}
 	sorted := append([]*Result(nil), rs...)
@@ -49,6 +49,12 @@ func Merge(rs []*Result) (*Result, error) {
 		switch {
 		case r.Scenario != first.Scenario || r.Ruleset != first.Ruleset:
 			return nil, fmt.Errorf("merge: %q (%s) and %q (%s) are different scenarios", first.Scenario, first.Ruleset, r.Scenario, r.Ruleset)
+		case r.Version != first.Version:
+			return nil, fmt.Errorf("merge: %s was made by simctl %s and %s by simctl %s; shards of one run come from one version (the rules may differ)",
+				describe(first), first.Version, describe(r), r.Version)
+		case r.ScenarioSHA256 != first.ScenarioSHA256:
+			return nil, fmt.Errorf("merge: %s and %s ran different scenario texts (SHA-256 %s vs %s), though both are named %q; was the file edited between shards?",
+				describe(first), describe(r), short(first.ScenarioSHA256), short(r.ScenarioSHA256), r.Scenario)
 		case r.Seed != first.Seed:
 			return nil, fmt.Errorf("merge: seeds %d and %d differ; shards of one run share its seed", first.Seed, r.Seed)
 		case !slices.Equal(r.Raw.Roster, raw.Roster) || !slices.Equal(r.Raw.Counters, raw.Counters) || len(r.Raw.Rounds) != len(raw.Rounds):
@@ -113,7 +119,16 @@ func Merge(rs []*Result) (*Result, error) {
 	}
 	m := Meta{Scenario: first.Scenario, File: first.File, Ruleset: first.Ruleset, Version: first.Version,
 		Seed: first.Seed, Elapsed: elapsed, Sets: first.Sets, Interrupted: interrupted,
-		Sides: [2]string{first.Sides[0].Name, first.Sides[1].Name}}
+		Sides:          [2]string{first.Sides[0].Name, first.Sides[1].Name},
+		ScenarioSHA256: first.ScenarioSHA256, ScenarioText: first.ScenarioText}
+	for _, r := range sorted {
+		if m.ScenarioText == "" {
+			m.ScenarioText = r.ScenarioText
+		}
+	}
+	if covered, whole := Coverage(rs); covered < whole {
+		m.Incomplete = true
+	}
 	if first.Shard == nil {
 		m.Command = first.Command
 	}
@@ -150,6 +165,14 @@ func end(r *Result) int64 {
 		return r.Encounters
 	}
 	return r.Shard.Start + r.Shard.N
+}
+
+// short is the start of a SHA-256, enough to tell two apart in a message.
+func short(sum string) string {
+	if sum == "" {
+		return "none recorded"
+	}
+	return sum[:min(len(sum), 12)]
 }
 
 func describe(r *Result) string {

@@ -128,6 +128,30 @@ func TestMergeRefuses(t *testing.T) {
 	scen := *b
 	scen.Scenario = "another"
 	whole := shard(t, g, 0, 0, 0, 1000, 1000)
+	// Reliability: versions, scenario texts, shard ranges, tampered counts.
+	ver := *b
+	ver.Version = "0.0.9"
+	withSum := func(r *reports.Result, text string) *reports.Result {
+		c := *r
+		c.ScenarioText, c.ScenarioSHA256 = text, reports.ScenarioSum([]byte(text))
+		return &c
+	}
+	textA, textB := withSum(a, "name: Fighter vs Orc\n"), withSum(b, "name: Fighter vs Orc\n# edited\n")
+	lied := withSum(b, "name: Fighter vs Orc\n")
+	lied.ScenarioText = "name: Fighter vs Orc\n# edited\n"
+	negative := *b
+	negative.Shard = &reports.Shard{K: 1, Of: 2, Start: -500, N: 500, Total: 1000}
+	beyond := *b
+	beyond.Shard = &reports.Shard{K: 1, Of: 2, Start: 500, N: 600, Total: 1000}
+	badK := *b
+	badK.Shard = &reports.Shard{K: 2, Of: 2, Start: 500, N: 500, Total: 1000}
+	tampered := *b
+	tampered.Raw.Wins = [2]int64{b.Raw.Wins[0] + 1000, b.Raw.Wins[1]}
+	negWins := *b
+	negWins.Raw.Wins = [2]int64{-1, b.Raw.Wins[1] + b.Raw.Wins[0] + 1}
+	hist := *b
+	hist.Raw.Rounds = append([]int64(nil), b.Raw.Rounds...)
+	hist.Raw.Rounds[1] += 7
 	for _, tc := range []struct {
 		name string
 		rs   []*reports.Result
@@ -141,6 +165,15 @@ func TestMergeRefuses(t *testing.T) {
 		{"same shard twice", []*reports.Result{a, b, a}, "shard 0/2 overlaps shard 0/2"},
 		{"unsharded twice", []*reports.Result{whole, whole}, "an unsharded result overlaps an unsharded result"},
 		{"whole and a shard", []*reports.Result{b, whole}, "shard 1/2 overlaps an unsharded result"},
+		{"versions", []*reports.Result{a, &ver}, "shard 0/2 was made by simctl test and shard 1/2 by simctl 0.0.9"},
+		{"scenario text", []*reports.Result{textA, textB}, "ran different scenario texts (SHA-256 "},
+		{"sum of another text", []*reports.Result{a, lied}, "scenario_sha256 is not the SHA-256 of scenario_text"},
+		{"negative shard", []*reports.Result{a, &negative}, "shard 1/2 covering encounters -500 to -1 of 1000 is out of range"},
+		{"shard past the end", []*reports.Result{a, &beyond}, "shard 1/2 covering encounters 500 to 1099 of 1000 is out of range"},
+		{"shard index", []*reports.Result{a, &badK}, "shard 2/2 covering encounters 500 to 999 of 1000 is out of range"},
+		{"wins beyond encounters", []*reports.Result{a, &tampered}, "do not add up to its 500 encounters"},
+		{"negative wins", []*reports.Result{a, &negWins}, "negative count"},
+		{"rounds histogram", []*reports.Result{a, &hist}, "rounds histogram counts 507 encounters, not 500"},
 	} {
 		m, err := reports.Merge(tc.rs)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || m != nil {
@@ -153,8 +186,15 @@ func TestCoverageOfMissingShard(t *testing.T) {
 	g := duel(t)
 	a := shard(t, g, 0, 3, 0, 10, 30)
 	c := shard(t, g, 2, 3, 20, 30, 30)
-	if _, err := reports.Merge([]*reports.Result{a, c}); err != nil {
+	m, err := reports.Merge([]*reports.Result{a, c})
+	if err != nil {
 		t.Fatal(err)
+	}
+	if !m.Incomplete {
+		t.Error("a merge missing shard 1/3 is not marked incomplete")
+	}
+	if all, _ := reports.Merge([]*reports.Result{a, shard(t, g, 1, 3, 10, 20, 30), c}); all.Incomplete {
+		t.Error("a complete merge is marked incomplete")
 	}
 	if cov, whole := reports.Coverage([]*reports.Result{a, c}); cov != 20 || whole != 30 {
 		t.Errorf("Coverage = %d of %d, want 20 of 30", cov, whole)

@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"simctl/reports/safeio"
 	"simctl/stats"
 )
 
@@ -73,7 +73,8 @@ func (f *Figure) SVG(w io.Writer) error {
 	return err
 }
 
-// Save writes f to path as PNG or SVG, by the extension.
+// Save writes f to path as PNG or SVG, by the extension, atomically (see
+// safeio.WriteFile).
 func (f *Figure) Save(path string) error {
 	var buf bytes.Buffer
 	var err error
@@ -88,7 +89,7 @@ func (f *Figure) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	return safeio.WriteFile(path, "--plot", buf.Bytes())
 }
 
 func single(p *plot.Plot) func(draw.Canvas) {
@@ -280,7 +281,13 @@ var ErrNoData = errors.New("reports: no encounters to plot")
 // the value with 95% interval bars; for two, a heat map of side 0's win
 // rate with a colour bar.
 func SweepFigure(s *Sweep) (*Figure, error) {
-	if s.Encounters == 0 {
+	finished := 0
+	for _, p := range s.Points {
+		if !p.Unfinished {
+			finished++
+		}
+	}
+	if s.Encounters == 0 || finished == 0 {
 		return nil, ErrNoData
 	}
 	switch len(s.Axes) {
@@ -317,13 +324,15 @@ func sweepLine(s *Sweep) *Figure {
 	}
 	p.Add(hline{Y: 50, Style: draw.LineStyle{Color: neutral, Width: vg.Points(0.5), Dashes: []vg.Length{vg.Points(3), vg.Points(3)}}})
 	for side := 0; side < 2; side++ {
-		pts := make(plotter.XYs, len(s.Points))
-		errs := make(plotter.YErrors, len(s.Points))
+		var pts plotter.XYs
+		var errs plotter.YErrors
 		for i, pt := range s.Points {
+			if pt.Unfinished {
+				continue // no estimate to draw
+			}
 			r := pt.Result.Sides[side]
-			pts[i] = plotter.XY{X: xs[i], Y: 100 * r.WinRate}
-			errs[i].Low = 100 * (r.WinRate - r.WinCI95[0])
-			errs[i].High = 100 * (r.WinCI95[1] - r.WinRate)
+			pts = append(pts, plotter.XY{X: xs[i], Y: 100 * r.WinRate})
+			errs = append(errs, struct{ Low, High float64 }{100 * (r.WinRate - r.WinCI95[0]), 100 * (r.WinCI95[1] - r.WinRate)})
 		}
 		col := SideColors[side]
 		line, _ := plotter.NewLine(pts)
@@ -354,7 +363,9 @@ func sweepN(s *Sweep) string {
 	if s.Precision > 0 {
 		lo, hi := int64(math.MaxInt64), int64(0)
 		for _, p := range s.Points {
-			lo, hi = min(lo, p.Result.Encounters), max(hi, p.Result.Encounters)
+			if !p.Unfinished {
+				lo, hi = min(lo, p.Result.Encounters), max(hi, p.Result.Encounters)
+			}
 		}
 		n := thousands(lo)
 		if hi != lo {
@@ -390,6 +401,9 @@ func (h cells) Plot(c draw.Canvas, p *plot.Plot) {
 	for i := 0; i < h.nx; i++ {
 		for j := 0; j < h.ny; j++ {
 			v := h.v[i*h.ny+j]
+			if math.IsNaN(v) {
+				continue // an unfinished point: no colour, no label
+			}
 			x0, x1 := trX(float64(i)-0.5), trX(float64(i)+0.5)
 			y0, y1 := trY(float64(j)-0.5), trY(float64(j)+0.5)
 			c.FillPolygon(winColor(v), c.ClipPolygonXY([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}))
@@ -415,7 +429,11 @@ func sweepHeat(s *Sweep) *Figure {
 		AxisLabel(ax.Path), AxisLabel(ay.Path))
 	h := cells{nx: len(ax.Values), ny: len(ay.Values), labels: len(ax.Values) <= 14 && len(ay.Values) <= 20}
 	for _, pt := range s.Points {
-		h.v = append(h.v, 100*pt.Result.Sides[0].WinRate)
+		v := 100 * pt.Result.Sides[0].WinRate
+		if pt.Unfinished {
+			v = math.NaN() // drawn blank
+		}
+		h.v = append(h.v, v)
 	}
 	p.Add(h)
 	p.NominalX(ax.Values...)

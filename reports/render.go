@@ -11,40 +11,65 @@ import (
 // markdown writes report.md: the same sections as the HTML, with the
 // figures as PNG files beside it.
 func (b *Bundle) markdown(w io.Writer, secs []*section) {
-	fmt.Fprintf(w, "# %s\n\n", b.Title)
+	fmt.Fprintf(w, "# %s\n\n", mdInline(b.Title))
 	fmt.Fprintf(w, "%s\n\n", b.intro())
 	for _, s := range secs {
-		fmt.Fprintf(w, "## %s\n\n", s.title)
+		fmt.Fprintf(w, "## %s\n\n", mdInline(s.title))
 		ft := &table{left: 2, header: []string{"", ""}}
 		for _, f := range s.facts {
 			ft.add(f[0], f[1])
 		}
 		ft.markdown(w)
 		if len(s.commands) > 0 {
-			fmt.Fprintf(w, "\nReproduce (the same seed gives the same counts, encounter for encounter):\n\n```sh\n%s\n```\n", strings.Join(s.commands, "\n"))
+			fmt.Fprintf(w, "\nReproduce (the same seed gives the same counts, encounter for encounter):\n\n%s", mdFence("sh", strings.Join(s.commands, "\n")))
 		}
 		for _, n := range s.notes {
 			fmt.Fprintf(w, "\n%s\n", n)
 		}
 		for _, t := range s.tables {
-			fmt.Fprintf(w, "\n### %s\n\n", t.title)
+			fmt.Fprintf(w, "\n### %s\n\n", mdInline(t.title))
 			t.t.markdown(w)
 			footnotes(w, t.notes, true)
 		}
 		if len(s.figures) > 0 {
 			fmt.Fprintf(w, "\n### Figures\n")
 			for _, f := range s.figures {
-				fmt.Fprintf(w, "\n![%s](%s.png)\n\n*%s*\n", mdAlt(f.Caption), f.Name, f.Caption)
+				fmt.Fprintf(w, "\n![%s](%s.png)\n\n*%s*\n", mdAlt(f.Caption), f.Name, mdInline(f.Caption))
 			}
 		}
 		if s.scenario != "" {
-			fmt.Fprintf(w, "\n<details><summary>Scenario file</summary>\n\n```yaml\n%s\n```\n\n</details>\n", strings.TrimRight(s.scenario, "\n"))
+			fmt.Fprintf(w, "\n<details><summary>Scenario file</summary>\n\n%s\n</details>\n", mdFence("yaml", strings.TrimRight(s.scenario, "\n")))
 		}
 		io.WriteString(w, "\n")
 	}
 }
 
-func mdAlt(s string) string { return strings.NewReplacer("[", "(", "]", ")").Replace(s) }
+func mdAlt(s string) string { return mdInline(strings.NewReplacer("[", "(", "]", ")").Replace(s)) }
+
+// mdInline makes text from names and files safe in Markdown: no raw HTML
+// (a <script> name), no line breaks (they end a table row or heading), no
+// table separators, code spans, emphasis or inline links.
+var mdInline = strings.NewReplacer(
+	`\`, `\\`, "|", `\|`, "`", "\\`", "*", `\*`, "](", `]\(`,
+	"&", "&amp;", "<", "&lt;", ">", "&gt;",
+	"\r\n", " ", "\n", " ", "\r", " ", "\t", " ",
+).Replace
+
+// mdFence puts text in a fenced code block whose fence is longer than any
+// run of backticks in the text, so the text cannot close it.
+func mdFence(lang, text string) string {
+	longest, run := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", max(3, longest+1))
+	return f + lang + "\n" + text + "\n" + f + "\n"
+}
 
 func (b *Bundle) intro() string {
 	s := "Every number below is traced to the command and seed that made it: run the command printed in its section to get the same counts, encounter for encounter. " +

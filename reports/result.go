@@ -14,11 +14,16 @@
 package reports
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
+	"slices"
 	"strings"
+
+	"simctl/reports/safeio"
 
 	"simctl/sim"
 	"simctl/stats"
@@ -50,6 +55,16 @@ type Result struct {
 	Shard         *Shard                        `json:"shard,omitempty"`
 	Interrupted   bool                          `json:"interrupted,omitempty"`
 	Raw           Raw                           `json:"tally"`
+
+	// The scenario as run and its SHA-256 (reliability): report shows
+	// this text and merge compares the sums; neither opens File.
+	ScenarioSHA256 string `json:"scenario_sha256,omitempty"`
+	ScenarioText   string `json:"scenario_text,omitempty"`
+	// Incomplete is set on a merge missing shards (--allow-partial).
+	Incomplete bool `json:"incomplete,omitempty"`
+	// Unplayed lists, on an interrupted run, the encounter index ranges
+	// [lo, hi) it did not play: simctl run --resume plays exactly those.
+	Unplayed [][2]int64 `json:"unplayed,omitempty"`
 }
 
 // SideResult is one side's record.
@@ -233,6 +248,11 @@ type Meta struct {
 	Sets                                      []string
 	Shard                                     *Shard
 	Interrupted                               bool
+	// The scenario text and its sum (ScenarioSum); Text may be left out
+	// of a sweep's point results, which share the sweep's.
+	ScenarioSHA256, ScenarioText string
+	Incomplete                   bool
+	Unplayed                     [][2]int64
 }
 
 // New builds the result of a run.
@@ -269,6 +289,7 @@ func FromRaw(m Meta, raw Raw) *Result {
 		Shard: m.Shard, Interrupted: m.Interrupted, Raw: raw,
 		Interval: "Wilson score interval, 95%",
 	}
+	r.ScenarioSHA256, r.ScenarioText, r.Incomplete, r.Unplayed = m.ScenarioSHA256, m.ScenarioText, m.Incomplete, m.Unplayed
 	if n > 0 {
 		r.DrawRate = float64(raw.Draws) / float64(n)
 	}
@@ -456,21 +477,68 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
+// Tally rebuilds the exact tally a result of game g was made from (a
+// resumed run or sweep goes on from it), every count and histogram. The
+// result must have passed check (every result read from a file has) and
+// come from g (the caller checked the scenario's hash).
+func (r *Result) Tally(g sim.Game) *sim.Tally {
+	raw := r.Raw
+	t := sim.NewTally(g)
+	t.Encounters, t.Wins, t.Draws = raw.Encounters, raw.Wins, raw.Draws
+	t.MaxRoundsDraws, t.AllGoneDraws = raw.DrawsMaxRounds, raw.DrawsAllGone
+	t.Rounds = stats.Hist{Counts: slices.Clone(raw.Rounds), Over: raw.RoundsOver, N: raw.Encounters, Sum: raw.RoundsSum, MaxSeen: raw.RoundsMax}
+	t.Survivors = raw.Survivors
+	copy(t.Counts.V, raw.Counts)
+	copy(t.Counts.P, raw.Combatants)
+	for k, rc := range raw.Tactics {
+		if k < len(t.Counts.Rules) {
+			t.Counts.Rules[k] = rc.Count
+		}
+	}
+	copy(t.FirstActor, raw.FirstActor)
+	t.NoActor = raw.NoActor
+	copy(t.FirstInOrder, raw.FirstInOrder)
+	t.NoOrder, t.Ended, t.AnyDown = raw.NoOrder, raw.Ended, raw.AnyDown
+	for s := 0; s < 2; s++ {
+		if raw.Damage[s].Cap > 0 {
+			t.Damage[s] = raw.Damage[s].Hist()
+		}
+		if raw.WinnerHP[s].Cap > 0 {
+			t.WinnerHP[s] = raw.WinnerHP[s].Hist()
+		}
+	}
+	return t
+}
+
+// ScenarioSum is the hex SHA-256 of a scenario's text, which results
+// carry so that merge tells an edited scenario from the original.
+func ScenarioSum(text []byte) string {
+	h := sha256.Sum256(text)
+	return hex.EncodeToString(h[:])
+}
+
 // ReadFile reads a result written by WriteJSON.
 func ReadFile(path string) (*Result, error) {
-	data, err := os.ReadFile(path)
+	return ReadFileContext(context.Background(), path)
+}
+
+// ReadFileContext reads a result written by WriteJSON, at most
+// safeio.MaxResultBytes, stopping when ctx is cancelled.
+func ReadFileContext(ctx context.Context, path string) (*Result, error) {
+	data, err := safeio.ReadFile(ctx, path, safeio.MaxResultBytes, "result")
 	if err != nil {
 		return nil, err
 	}
+	return parseResult(path, data)
+}
+
+func parseResult(path string, data []byte) (*Result, error) {
 	var r Result
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s: not a simctl run result: %s; a run result is what simctl run --json (or merge --json) writes", path, jsonProblem(err))
 	}
-	if len(r.Sides) != 2 || len(r.Raw.Counters) < sim.NumBase || len(r.Raw.Counts) != 2*len(r.Raw.Counters) ||
-		len(r.Raw.Roster) == 0 || len(r.Raw.FirstActor) != len(r.Raw.Roster) || len(r.Raw.Rounds) == 0 ||
-		!lenZeroOr(len(r.Raw.FirstInOrder), len(r.Raw.Roster)) || !lenZeroOr(len(r.Raw.RosterSides), len(r.Raw.Roster)) ||
-		!lenZeroOr(len(r.Raw.Combatants), len(r.Raw.Roster)) || !sidesValid(r.Raw.RosterSides) {
-		return nil, fmt.Errorf("%s: not a whole simctl run result: its tally section (the exact counts) is missing or damaged; a run result is what simctl run --json (or merge --json) writes", path)
+	if err := r.check(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return &r, nil
 }
@@ -486,4 +554,58 @@ func sidesValid(sides []int) bool {
 		}
 	}
 	return true
+}
+
+// check refuses a result whose tally cannot be right: sections missing or
+// of the wrong size, negative counts, or counts that do not add up (a
+// tampered or damaged file), saying what is wrong.
+func (r *Result) check() error {
+	raw := &r.Raw
+	if len(r.Sides) != 2 || len(raw.Counters) < sim.NumBase || len(raw.Counts) != 2*len(raw.Counters) ||
+		len(raw.Roster) == 0 || len(raw.FirstActor) != len(raw.Roster) || len(raw.Rounds) == 0 ||
+		!lenZeroOr(len(raw.FirstInOrder), len(raw.Roster)) || !lenZeroOr(len(raw.RosterSides), len(raw.Roster)) ||
+		!lenZeroOr(len(raw.Combatants), len(raw.Roster)) || !sidesValid(raw.RosterSides) {
+		return fmt.Errorf("not a whole simctl run result: its tally section (the exact counts) is missing or damaged; a run result is what simctl run --json (or merge --json) writes")
+	}
+	n := raw.Encounters
+	neg := func(v int64) bool { return v < 0 }
+	if neg(n) || neg(raw.Wins[0]) || neg(raw.Wins[1]) || neg(raw.Draws) || neg(raw.RoundsOver) || neg(raw.RoundsSum) ||
+		neg(raw.RoundsMax) || neg(raw.Survivors[0]) || neg(raw.Survivors[1]) || neg(raw.NoActor) ||
+		slices.ContainsFunc(raw.Rounds, neg) || slices.ContainsFunc(raw.FirstActor, neg) || slices.ContainsFunc(raw.Counts, neg) {
+		return fmt.Errorf("the tally has a negative count; the file is damaged")
+	}
+	if raw.Wins[0]+raw.Wins[1]+raw.Draws != n {
+		return fmt.Errorf("the tally's wins (%d + %d) and draws (%d) do not add up to its %d encounters; the file is damaged",
+			raw.Wins[0], raw.Wins[1], raw.Draws, n)
+	}
+	if r.Encounters != n {
+		return fmt.Errorf("encounters %d differs from the tally's %d; the file is damaged", r.Encounters, n)
+	}
+	var hist int64
+	for _, v := range raw.Rounds {
+		hist += v
+	}
+	if hist+raw.RoundsOver != n {
+		return fmt.Errorf("the tally's rounds histogram counts %d encounters, not %d; the file is damaged", hist+raw.RoundsOver, n)
+	}
+	var first int64
+	for _, v := range raw.FirstActor {
+		first += v
+	}
+	if first+raw.NoActor != n {
+		return fmt.Errorf("the tally's first actors count %d encounters, not %d; the file is damaged", first+raw.NoActor, n)
+	}
+	if s := r.Shard; s != nil {
+		if s.Of < 1 || s.K < 0 || s.K >= s.Of || s.Start < 0 || s.N < 0 || s.Total < 1 || s.Start > s.Total || s.N > s.Total-s.Start {
+			return fmt.Errorf("shard %d/%d covering encounters %d to %d of %d is out of range; the file is damaged",
+				s.K, s.Of, s.Start, s.Start+s.N-1, s.Total)
+		}
+		if n > s.N {
+			return fmt.Errorf("shard %d/%d has %d encounters but covers only %d; the file is damaged", s.K, s.Of, n, s.N)
+		}
+	}
+	if r.ScenarioText != "" && ScenarioSum([]byte(r.ScenarioText)) != r.ScenarioSHA256 {
+		return fmt.Errorf("scenario_sha256 is not the SHA-256 of scenario_text; the file was edited")
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -161,6 +162,17 @@ type SweepConfig struct {
 	// Done, if non-nil, advances as encounters finish; a point that stops
 	// early adds the encounters it skipped, so Done ends at len(games)*N.
 	Done *atomic.Int64
+	// Start is the first encounter index of every point (a shard's
+	// offset; 0 for a whole sweep): a point plays Start..Start+N-1.
+	// Sharding needs Precision 0 (stopping depends on the whole point).
+	Start int64
+	// Have, if non-nil, holds points already finished (a resumed sweep):
+	// a non-nil Have[k] is returned as point k's run without playing it.
+	Have []*PointRun
+	// OnPoint, if non-nil, is called as each point finishes (not for Have
+	// points nor interrupted ones), from the goroutine that ran it: it
+	// must be safe for concurrent use.
+	OnPoint func(k int, run PointRun)
 }
 
 // DefaultBatch is the batch size of sequential stopping.
@@ -172,6 +184,8 @@ type PointRun struct {
 	// Reached is true when sequential stopping met the precision (at the
 	// latest with the cap's batch); always false without Precision.
 	Reached bool
+	// Finished is false for a point cancellation stopped short.
+	Finished bool
 }
 
 // RunSweep plays every game (one per sweep point) with the same seed, so
@@ -196,10 +210,22 @@ func RunSweep(ctx context.Context, games []sim.Game, cfg SweepConfig) ([]PointRu
 	if cfg.Precision <= 0 {
 		batch = cfg.N
 	}
-	conc := min(workers, len(games))
-	per := max(1, workers/max(conc, 1))
 	runs := make([]PointRun, len(games))
 	errs := make([]error, len(games))
+	todo := make([]int, 0, len(games))
+	for k := range games {
+		if k < len(cfg.Have) && cfg.Have[k] != nil {
+			runs[k] = *cfg.Have[k]
+			runs[k].Finished = true
+			if cfg.Done != nil {
+				cfg.Done.Add(cfg.N)
+			}
+			continue
+		}
+		todo = append(todo, k)
+	}
+	conc := min(workers, max(len(todo), 1))
+	per := max(1, workers/conc)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < conc; w++ {
@@ -207,11 +233,15 @@ func RunSweep(ctx context.Context, games []sim.Game, cfg SweepConfig) ([]PointRu
 		go func() {
 			defer wg.Done()
 			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(games) || ctx.Err() != nil {
+				i := int(next.Add(1) - 1)
+				if i >= len(todo) || ctx.Err() != nil {
 					return
 				}
+				k := todo[i]
 				runs[k], errs[k] = runPoint(ctx, games[k], cfg, batch, per)
+				if errs[k] == nil && runs[k].Finished && cfg.OnPoint != nil {
+					cfg.OnPoint(k, runs[k])
+				}
 			}
 		}()
 	}
@@ -226,14 +256,19 @@ func RunSweep(ctx context.Context, games []sim.Game, cfg SweepConfig) ([]PointRu
 			return runs, err
 		}
 	}
-	return runs, ctx.Err()
+	for _, r := range runs {
+		if !r.Finished {
+			return runs, ctx.Err()
+		}
+	}
+	return runs, nil
 }
 
 func runPoint(ctx context.Context, g sim.Game, cfg SweepConfig, batch int64, workers int) (PointRun, error) {
 	total := sim.NewTally(g)
 	for total.Encounters < cfg.N {
 		n := min(batch, cfg.N-total.Encounters)
-		t, err := sim.Run(ctx, g, sim.RunConfig{Seed: cfg.Seed, Start: total.Encounters, N: n, Workers: workers, Done: cfg.Done})
+		t, err := sim.Run(ctx, g, sim.RunConfig{Seed: cfg.Seed, Start: cfg.Start + total.Encounters, N: n, Workers: workers, Done: cfg.Done})
 		total.Merge(t)
 		if err != nil {
 			return PointRun{Tally: total}, err
@@ -242,10 +277,10 @@ func runPoint(ctx context.Context, g sim.Game, cfg SweepConfig, batch int64, wor
 			if cfg.Done != nil {
 				cfg.Done.Add(cfg.N - total.Encounters)
 			}
-			return PointRun{Tally: total, Reached: true}, nil
+			return PointRun{Tally: total, Reached: true, Finished: true}, nil
 		}
 	}
-	return PointRun{Tally: total}, nil
+	return PointRun{Tally: total, Finished: true}, nil
 }
 
 // PrecisionReached reports whether both sides' 95% Wilson intervals are
@@ -286,6 +321,11 @@ type Sweep struct {
 	// Interrupted is set when the sweep was stopped: points hold what
 	// finished.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Shard is set on one shard of a sweep (sweep --shard k/K): every
+	// point played encounters Start..Start+N-1 of the sweep's Total.
+	Shard *Shard `json:"shard,omitempty"`
+	// Incomplete is set on a merge of sweep shards that misses some.
+	Incomplete bool `json:"incomplete,omitempty"`
 }
 
 // SweepPoint is one point: its axis values (one per axis) and its result.
@@ -294,6 +334,10 @@ type SweepPoint struct {
 	// Reached is true when sequential stopping met the precision.
 	Reached bool    `json:"precision_reached,omitempty"`
 	Result  *Result `json:"result"`
+	// Unfinished is set on a point an interrupted sweep did not finish:
+	// its result holds what it played (maybe nothing) and is no estimate
+	// of the point; --resume plays it again from its first encounter.
+	Unfinished bool `json:"unfinished,omitempty"`
 }
 
 // Context is what a report needs beyond the counts to let a reader
@@ -301,9 +345,11 @@ type SweepPoint struct {
 // which side each combatant of the roster is on (Result.Raw.Roster has names
 // only).
 type Context struct {
-	ScenarioYAML string        `json:"scenario_yaml,omitempty"`
-	Options      []OptionValue `json:"options,omitempty"`
-	RosterSides  []int         `json:"roster_sides,omitempty"`
+	ScenarioYAML string `json:"scenario_yaml,omitempty"`
+	// ScenarioSHA256 is the SHA-256 of ScenarioYAML (reliability).
+	ScenarioSHA256 string        `json:"scenario_sha256,omitempty"`
+	Options        []OptionValue `json:"options,omitempty"`
+	RosterSides    []int         `json:"roster_sides,omitempty"`
 }
 
 // OptionValue is a ruleset option and the value a run used.
@@ -319,10 +365,15 @@ func (s *Sweep) Finish() {
 	s.Interval = intervalWilson
 	s.Encounters = 0
 	s.Warnings = nil
-	missed := 0
+	missed, unfinished := 0, 0
 	for _, p := range s.Points {
+		if p.Unfinished {
+			// Its encounters are discarded (a resume plays it again).
+			unfinished++
+			continue
+		}
 		s.Encounters += p.Result.Encounters
-		if s.Precision > 0 && !p.Reached && p.Result.Encounters > 0 {
+		if s.Precision > 0 && !p.Reached {
 			missed++
 		}
 	}
@@ -331,7 +382,8 @@ func (s *Sweep) Finish() {
 			missed, len(s.Points), thousands(s.MaxN), pp(s.Precision)))
 	}
 	if s.Interrupted {
-		s.Warnings = append(s.Warnings, "interrupted: points hold only the encounters that finished")
+		s.Warnings = append(s.Warnings, fmt.Sprintf("interrupted: %d of %d points did not finish (marked unfinished; no figures are given for them); simctl sweep ... --resume FILE with this sweep's JSON plays only those",
+			unfinished, len(s.Points)))
 	}
 }
 
@@ -339,3 +391,78 @@ const intervalWilson = "Wilson score interval, 95%"
 
 // pp formats a proportion as percentage points.
 func pp(f float64) string { return strconv.FormatFloat(100*f, 'f', -1, 64) + " pp" }
+
+// MergeSweeps combines shards of one sweep (sweep --shard k/K) point by
+// point with Merge, into exactly the sweep one process would have made. It
+// refuses sweeps that differ in anything but their shard (version,
+// scenario text, seed, -n, axes, overrides) and, through Merge, overlapping
+// or damaged shards and unfinished points.
+func MergeSweeps(ss []*Sweep) (*Sweep, error) {
+	if len(ss) == 0 {
+		return nil, fmt.Errorf("merge: no sweeps")
+	}
+	first := ss[0]
+	sum := func(s *Sweep) string {
+		if s.Context == nil {
+			return ""
+		}
+		return s.Context.ScenarioSHA256
+	}
+	for i, s := range ss {
+		what := ""
+		switch {
+		case s.Shard == nil:
+			return nil, fmt.Errorf("merge: sweep %d of %d is a whole sweep (made without --shard); merge combines the shards of one sweep (simctl sweep --shard k/K) or of one run (simctl run --json --shard k/K), and a whole sweep goes to simctl report", i+1, len(ss))
+		case s.Precision > 0:
+			what = "used --precision, whose stopping depends on the whole point"
+		case s.Version != first.Version:
+			what = fmt.Sprintf("was made by simctl %s, sweep 1 by %s", s.Version, first.Version)
+		case sum(s) != sum(first):
+			what = fmt.Sprintf("ran another scenario text (SHA-256 %s vs %s)", short(sum(s)), short(sum(first)))
+		case s.Seed != first.Seed || s.MaxN != first.MaxN || s.Shard.Total != first.Shard.Total:
+			what = fmt.Sprintf("has seed %d and -n %d, sweep 1 seed %d and -n %d", s.Seed, s.Shard.Total, first.Seed, first.Shard.Total)
+		case !slices.Equal(s.Sets, first.Sets) || !sameAxes(s.Axes, first.Axes) || len(s.Points) != len(first.Points):
+			what = "varies other paths or values, or has other --set overrides"
+		case s.Interrupted:
+			what = "was interrupted; run that shard again"
+		}
+		if what != "" {
+			return nil, fmt.Errorf("merge: sweep %d of %d (shard %s) %s", i+1, len(ss), shardName(s.Shard), what)
+		}
+	}
+	out := *first
+	out.Shard, out.Points, out.Elapsed, out.Command = nil, nil, 0, ""
+	out.MaxN = first.Shard.Total
+	for k := range first.Points {
+		rs := make([]*Result, len(ss))
+		for i, s := range ss {
+			if s.Points[k].Unfinished || !slices.Equal(s.Points[k].Values, first.Points[k].Values) {
+				return nil, fmt.Errorf("merge: point %s of shard %s is unfinished or damaged", strings.Join(first.Points[k].Values, ", "), shardName(s.Shard))
+			}
+			rs[i] = s.Points[k].Result
+		}
+		m, err := Merge(rs)
+		if err != nil {
+			return nil, fmt.Errorf("%v (at point %s)", err, strings.Join(first.Points[k].Values, ", "))
+		}
+		m.Shard = nil
+		out.Incomplete = out.Incomplete || m.Incomplete
+		out.Points = append(out.Points, SweepPoint{Values: first.Points[k].Values, Result: m})
+	}
+	for _, s := range ss {
+		out.Elapsed = max(out.Elapsed, s.Elapsed)
+	}
+	out.Finish()
+	return &out, nil
+}
+
+func sameAxes(a, b []Axis) bool {
+	return slices.EqualFunc(a, b, func(x, y Axis) bool { return x.Path == y.Path && slices.Equal(x.Values, y.Values) })
+}
+
+func shardName(s *Shard) string {
+	if s == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%d/%d", s.K, s.Of)
+}

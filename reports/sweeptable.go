@@ -65,6 +65,15 @@ func (s *Sweep) displayTable() *table {
 		s.Sides[0]+" win", "95% CI", s.Sides[1]+" win", "95% CI", "draws", "rounds")
 	for _, p := range s.Points {
 		r := p.Result
+		if p.Unfinished {
+			// No estimate for a point the interruption cut short.
+			row := append(append([]string(nil), p.Values...), "unfinished")
+			for len(row) < len(t.header) {
+				row = append(row, "-")
+			}
+			t.add(row...)
+			continue
+		}
 		n := thousands(r.Encounters)
 		if s.Precision > 0 && !p.Reached {
 			n += "*"
@@ -93,6 +102,15 @@ func (s *Sweep) csvTable() *table {
 	t.header = append(t.header, "draws", "rounds_mean")
 	for _, p := range s.Points {
 		r := p.Result
+		if p.Unfinished {
+			// Empty cells: a tool reading the CSV sees no estimate.
+			row := append(append([]string(nil), p.Values...), "", "unfinished")
+			for len(row) < len(t.header) {
+				row = append(row, "")
+			}
+			t.add(row...)
+			continue
+		}
 		row := append(append([]string(nil), p.Values...), rawInt(r.Encounters), fmt.Sprint(p.Reached))
 		for k := 0; k < 2; k++ {
 			sd := r.Sides[k]

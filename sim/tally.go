@@ -153,6 +153,24 @@ func (t *Tally) recordEnds(winner int) {
 	}
 }
 
+// Reset empties t, keeping its shape and memory.
+func (t *Tally) Reset() {
+	// Every field, in place: a worker commits its tally and resets it many
+	// times a run (TestTallyResetIsFresh compares with a new tally, so a
+	// field added later cannot be forgotten here).
+	t.Encounters, t.Wins, t.Draws, t.Survivors = 0, [2]int64{}, 0, [2]int64{}
+	t.MaxRoundsDraws, t.AllGoneDraws, t.NoActor, t.NoOrder, t.Ended = 0, 0, 0, 0, 0
+	t.AnyDown = [2]int64{}
+	t.Rounds.Reset()
+	t.Counts.Reset()
+	clear(t.FirstActor)
+	clear(t.FirstInOrder)
+	for s := 0; s < 2; s++ {
+		t.Damage[s].Reset()
+		t.WinnerHP[s].Reset()
+	}
+}
+
 // Merge adds o into t. It panics if the tallies come from different games.
 func (t *Tally) Merge(o *Tally) {
 	if len(t.Counts.V) != len(o.Counts.V) || len(t.FirstActor) != len(o.FirstActor) || len(t.Counts.P) != len(o.Counts.P) || len(t.Counts.Rules) != len(o.Counts.Rules) {

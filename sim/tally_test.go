@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"reflect"
 	"testing"
 
 	"simctl/sim"
@@ -133,5 +134,25 @@ func BenchmarkRecording(b *testing.B) {
 			c.End(k, 10-k, st)
 		}
 		tl.Record(sim.Outcome{Winner: 0, Rounds: 3, FirstActor: 1, FirstInOrder: 0})
+	}
+}
+
+// A reset tally equals a new one, every field: workers commit and reset
+// their tallies during a run, and a field Reset forgot would be counted
+// twice.
+func TestTallyResetIsFresh(t *testing.T) {
+	tl := sim.NewTally(eightGame{})
+	c := &tl.Counts
+	c.Hit(0, 0, 5, 7)
+	c.Down(5, 0)
+	c.Turn(0, 1)
+	c.Lost(1, 6)
+	for k := 0; k < 8; k++ {
+		c.End(k, 3, sim.Standing)
+	}
+	tl.Record(sim.Outcome{Winner: -1, Rounds: 2, FirstActor: 1, FirstInOrder: 2, Draw: sim.DrawAllGone})
+	tl.Reset()
+	if fresh := sim.NewTally(eightGame{}); !reflect.DeepEqual(tl, fresh) {
+		t.Errorf("reset tally differs from a new one:\n%+v\n%+v", tl, fresh)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	_ "simctl/agents" // registers the scripted policies
+	"simctl/reports/safeio"
+	"simctl/reports"
 	"simctl/rulesets"
 	_ "simctl/rulesets/d20"
 	"simctl/scenarios"
@@ -53,15 +55,15 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 	case "run":
 		return cmdRun(ctx, rest, stdout, stderr)
 	case "trace":
-		return cmdTrace(rest, stdout, stderr)
+		return cmdTrace(ctx, rest, stdout, stderr)
 	case "merge":
-		return cmdMerge(rest, stdout, stderr)
+		return cmdMerge(ctx, rest, stdout, stderr)
 	case "sweep":
 		return cmdSweep(ctx, rest, stdout, stderr)
 	case "compare":
 		return cmdCompare(ctx, rest, stdout, stderr)
 	case "report":
-		return cmdReport(rest, stdout, stderr)
+		return cmdReport(ctx, rest, stdout, stderr)
 	case "scenarios":
 		return cmdScenarios(rest, stdout, stderr)
 	case "rules":
@@ -69,7 +71,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 	case "policies":
 		return cmdPolicies(rest, stdout, stderr)
 	case "check":
-		return cmdCheck(rest, stdout, stderr)
+		return cmdCheck(ctx, rest, stdout, stderr)
 	case "init":
 		return cmdInit(rest, stdout, stderr)
 	case "schema":
@@ -139,27 +141,53 @@ type argError struct{ msg string }
 
 func (e *argError) Error() string { return e.msg }
 
+// source is a scenario's text as read once: every point of a sweep or
+// option of a comparison compiles the same bytes, and results embed them.
+type source struct {
+	name    string // the SCENARIO argument
+	display string // the file name in messages ("builtin:d20/duel.yaml" for a built-in)
+	data    []byte
+}
+
+// readSource finds SCENARIO as a file or a built-in and reads it (at most
+// safeio.MaxScenarioBytes).
+func readSource(ctx context.Context, name string) (*source, error) {
+	if st, statErr := os.Stat(name); statErr == nil {
+		if st.IsDir() {
+			return nil, &argError{fmt.Sprintf("%s is a directory; give a scenario file (.yaml) or a built-in (see simctl scenarios)", name)}
+		}
+		data, err := safeio.ReadFile(ctx, name, safeio.MaxScenarioBytes, "scenario")
+		if err != nil {
+			return nil, err
+		}
+		return &source{name: name, display: name, data: data}, nil
+	}
+	if d, disp, ok := scenarios.Read(name); ok {
+		return &source{name: name, display: disp, data: d}, nil
+	}
+	return nil, &argError{fmt.Sprintf("%s: no such file or built-in scenario; built-ins: %s (see simctl scenarios)",
+		name, strings.Join(scenarios.Names(), ", "))}
+}
+
+// text and sum are what results embed: the scenario as run and its
+// SHA-256, by which merge tells scenarios apart.
+func (src *source) text() string { return string(src.data) }
+func (src *source) sum() string  { return reports.ScenarioSum(src.data) }
+
 // load finds SCENARIO as a file or a built-in and compiles it. Every
 // problem of the scenario comes back at once as scenario.Errors: the core
 // fields' and, when the scenario is whole enough to try, the ruleset's.
-func load(name string, sets []scenario.Set) (*scenario.Scenario, sim.Game, error) {
-	var data []byte
-	display := name
-	if st, statErr := os.Stat(name); statErr == nil {
-		if st.IsDir() {
-			return nil, nil, &argError{fmt.Sprintf("%s is a directory; give a scenario file (.yaml) or a built-in (see simctl scenarios)", name)}
-		}
-		var err error
-		if data, err = os.ReadFile(name); err != nil {
-			return nil, nil, err
-		}
-	} else if d, disp, ok := scenarios.Read(name); ok {
-		data, display = d, disp
-	} else {
-		return nil, nil, &argError{fmt.Sprintf("%s: no such file or built-in scenario; built-ins: %s (see simctl scenarios)",
-			name, strings.Join(scenarios.Names(), ", "))}
+func load(ctx context.Context, name string, sets []scenario.Set) (*scenario.Scenario, sim.Game, error) {
+	src, err := readSource(ctx, name)
+	if err != nil {
+		return nil, nil, err
 	}
-	sc, err := scenario.Decode(display, data, sets, rulesets.Schema)
+	return src.compile(sets)
+}
+
+// compile decodes and compiles the source with overrides.
+func (src *source) compile(sets []scenario.Set) (*scenario.Scenario, sim.Game, error) {
+	sc, err := scenario.Decode(src.display, src.data, sets, rulesets.Schema)
 	if sc == nil {
 		return nil, nil, err
 	}
@@ -216,7 +244,7 @@ func cmdScenarios(args []string, stdout, stderr io.Writer) int {
 		data, display, _ := scenarios.Read(n)
 		sc, err := scenario.Load(display, data, nil, rulesets.Schema)
 		if err == nil {
-			_, _, err = load(n, nil) // the ruleset's checks too
+			_, _, err = load(context.Background(), n, nil) // the ruleset's checks too
 		}
 		desc := ""
 		if err == nil {
@@ -286,40 +314,22 @@ func wrap(s string, width int, indent string) string {
 	return strings.Join(lines, "\n")
 }
 
-// writeOut writes to -o FILE atomically (a temp file renamed into place), so
-// an interrupted write never leaves half a result, or to stdout.
-func writeOut(path string, stdout io.Writer, write func(io.Writer) error) error {
+// checkOut checks an output flag's path before any work is done (see
+// safeio.Check); "" and "-" mean stdout and give a nil target.
+func checkOut(path, flag string) (*safeio.Target, error) {
 	if path == "" || path == "-" {
-		return write(stdout)
+		return nil, nil
 	}
-	tmp, err := os.CreateTemp(dirOf(path), ".simctl-*")
-	if err != nil {
-		return err
-	}
-	// CreateTemp makes the file private (0600); a result is an ordinary
-	// file others read, as if it had been created directly.
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return safeio.Check(path, flag)
 }
 
-func dirOf(p string) string {
-	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
-		return p[:i+1]
+// writeOut writes to a checked target atomically (see safeio), or to
+// stdout when t is nil.
+func writeOut(t *safeio.Target, stdout io.Writer, write func(io.Writer) error) error {
+	if t == nil {
+		return write(stdout)
 	}
-	return "."
+	return t.Write(write)
 }
 
 // scenarioError prints the problems load found, one per line, and returns

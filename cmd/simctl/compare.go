@@ -6,13 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
+
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/reports/safeio"
 	"simctl/reports"
 	"simctl/sim"
 	"simctl/sim/scenario"
@@ -136,8 +137,8 @@ func splitWords(s string) ([]string, error) {
 //	    set: [heroes.Fighter.init=5]
 //	  - name: delay
 //	    set: {heroes.Fighter.policy: {name: delay, until: Orc}}
-func readCompareFile(path string) (scen, baseline string, opts []option, err error) {
-	data, err := os.ReadFile(path)
+func readCompareFile(ctx context.Context, path string) (scen, baseline string, opts []option, err error) {
+	data, err := safeio.ReadFile(ctx, path, safeio.MaxScenarioBytes, "compare file")
 	if err != nil {
 		return "", "", nil, err
 	}
@@ -246,7 +247,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		name = pos[0]
 	}
 	if *file != "" {
-		fscen, fbase, fopts, err := readCompareFile(*file)
+		fscen, fbase, fopts, err := readCompareFile(ctx, *file)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl compare:", err)
 			return exitUsage
@@ -269,6 +270,10 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	seen := map[string]bool{}
 	for _, op := range opts {
+		if msg := scenario.NameProblem(op.name); msg != "" {
+			fmt.Fprintf(stderr, "simctl compare: option name %q %s\n", op.name, msg)
+			return exitUsage
+		}
 		if seen[op.name] {
 			fmt.Fprintf(stderr, "simctl compare: option %q is given twice\n", op.name)
 			return exitUsage
@@ -289,14 +294,18 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		opts = append(append([]option{opts[k]}, opts[:k]...), opts[k+1:]...)
 	}
 
-	sc, g0, err := load(name, sets)
+	src, err := readSource(ctx, name)
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	sc, g0, err := src.compile(sets)
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
 	games := make([]sim.Game, len(opts))
 	bad := 0
 	for k, op := range opts {
-		_, g, err := load(name, append(append([]scenario.Set(nil), sets...), op.sets...))
+		_, g, err := src.compile(append(append([]scenario.Set(nil), sets...), op.sets...))
 		if err != nil {
 			fmt.Fprintf(stderr, "option %s:\n%v\n", op.name, err)
 			bad++
@@ -322,13 +331,18 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "simctl compare:", runErr)
 		return exitFailure
 	}
+	if interrupted && pt.Tallies[0].Encounters == 0 {
+		// No row to print that would not be made up.
+		fmt.Fprintln(stderr, "simctl compare: interrupted before any encounter finished; nothing written")
+		return exitInterrupted
+	}
 
 	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
 	c := &reports.Compare{
 		Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: *seed, Version: fullVersion(),
 		Command: reports.ShellJoin(append([]string{"simctl", "compare"}, args...)),
 		Sets:    sets.strings(), Elapsed: elapsed, Sides: sides,
-		Context: scenarioContext(name, sc, g0), Interrupted: interrupted,
+		Context: scenarioContext(src, sc, g0), Interrupted: interrupted,
 	}
 	for k, op := range opts {
 		var own, all []string
@@ -337,7 +351,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		all = append(append(all, sets.strings()...), own...)
 		m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: c.Version, Seed: *seed,
-			Sides: sides, Sets: all, Interrupted: interrupted}
+			Sides: sides, Sets: all, Interrupted: interrupted, ScenarioSHA256: src.sum()}
 		m.Command = runCommand(name, pt.Tallies[k].Encounters, *seed, all)
 		c.Options = append(c.Options, reports.Option{Name: op.name, Sets: own, Command: m.Command, Result: reports.New(m, games[k], pt.Tallies[k])})
 	}

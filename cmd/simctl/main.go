@@ -27,9 +27,14 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
+	"time"
+
+	"simctl/reports/safeio"
 )
 
 // Exit codes.
@@ -41,9 +46,36 @@ const (
 	exitInterrupted = 130
 )
 
+// abandon is closed on a second Ctrl-C; abandonable is set while a command
+// can still write what finished without waiting for the work in play (a
+// run: sim.RunConfig.Abandon). Otherwise the second signal exits at once.
+var (
+	abandon     = make(chan struct{})
+	abandonable atomic.Bool
+)
+
+// abandonGrace is how long a command that can abandon its work has, after
+// the second signal, to write what finished before the process exits.
+const abandonGrace = 3 * time.Second
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sigs
+		cancel()
+		fmt.Fprintln(os.Stderr, "simctl: interrupted; finishing the encounters in play and writing what finished (interrupt again to stop at once)")
+		<-sigs
+		if abandonable.Load() {
+			close(abandon)
+			time.Sleep(abandonGrace)
+		}
+		safeio.RemoveTemps()
+		fmt.Fprintln(os.Stderr, "simctl: stopped at once")
+		os.Exit(exitInterrupted)
+	}()
 	code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	signal.Stop(sigs)
 	os.Exit(code)
 }

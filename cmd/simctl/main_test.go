@@ -430,10 +430,17 @@ func TestShardsMergeIntoTheWholeRun(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &mixed); err != nil || !bytes.Equal(mixed["tally"], whole["tally"]) {
 		t.Errorf("shards 0/2 + 2/4 + 3/4 do not merge into the whole run (%v)", err)
 	}
-	// A missing shard is merged but reported.
+	// A missing shard is an error unless --allow-partial; either way the
+	// merged result says it is incomplete.
 	code, _, stderr = simctl(t, context.Background(), "merge", files[0], files[2])
-	if code != exitOK || !strings.Contains(stderr, "cover 20000 of the run's 30000 encounters") {
+	if code != exitFailure || !strings.Contains(stderr, "cover 20000 of the run's 30000 encounters") ||
+		!strings.Contains(stderr, "--allow-partial") {
 		t.Errorf("merge with a missing shard: exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, stderr = simctl(t, context.Background(), "merge", "--json", "--allow-partial", files[0], files[2])
+	if code != exitOK || !strings.Contains(stderr, "cover 20000 of the run's 30000 encounters") ||
+		!strings.Contains(stdout, `"incomplete": true`) {
+		t.Errorf("merge --allow-partial with a missing shard: exit %d, stderr %q, incomplete not marked", code, stderr)
 	}
 	// Not a result at all.
 	junk := writeFile(t, "junk.json", `{"scenario": "x"}`)
@@ -446,7 +453,7 @@ var counted = regexp.MustCompile(`(?m)^counted: (winner (\S+)|draw), rounds (\d+
 
 // simctl trace of an encounter tells what the run counted for it.
 func TestTraceAgreesWithRun(t *testing.T) {
-	_, g, err := load("d20/duel", nil)
+	_, g, err := load(context.Background(), "d20/duel", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

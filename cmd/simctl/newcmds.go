@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -17,7 +18,7 @@ import (
 
 // cmdCheck validates scenarios without playing them: every problem of
 // every file, exit 3 if any is invalid (2 if one names no scenario).
-func cmdCheck(args []string, stdout, stderr io.Writer) int {
+func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	var c common
 	c.register(fs, gSet, "")
@@ -30,7 +31,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	invalid, missing, problems := 0, 0, 0
 	for _, p := range pos {
-		sc, g, err := load(p, c.sets)
+		sc, g, err := load(ctx, p, c.sets)
 		var es scenario.Errors
 		var ae *argError
 		switch {
@@ -97,7 +98,12 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, "init", "%s already exists; give another -o FILE, or --force to overwrite it", path)
 		}
 	}
-	if err := writeOut(path, stdout, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
+	target, err := checkOut(path, "-o")
+	if err != nil {
+		fmt.Fprintln(stderr, "simctl init:", err)
+		return exitUsage
+	}
+	if err := writeOut(target, stdout, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
 		fmt.Fprintln(stderr, "simctl init:", err)
 		return exitFailure
 	}
@@ -187,7 +193,12 @@ func cmdSchema(args []string, stdout, stderr io.Writer) int {
 	if len(pos) > 0 {
 		return usageError(stderr, "schema", "takes no arguments, got %q", pos[0])
 	}
-	if err := writeOut(*out, stdout, func(w io.Writer) error {
+	target, err := checkOut(*out, "-o")
+	if err != nil {
+		fmt.Fprintln(stderr, "simctl schema:", err)
+		return exitUsage
+	}
+	if err := writeOut(target, stdout, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(scenarioSchema())

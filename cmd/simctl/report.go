@@ -1,23 +1,23 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/reports/safeio"
 	"simctl/reports"
 	"simctl/rulesets"
-	"simctl/scenarios"
 	"simctl/sim"
 	"simctl/sim/scenario"
 )
 
-func cmdReport(args []string, stdout, stderr io.Writer) int {
+func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	out := fs.String("o", "", "`DIR` write the report folder DIR (report.md, report.html, PNG figures); required")
 	title := fs.String("title", "", "`TEXT` report title (default: Balance report: SCENARIO)")
@@ -29,20 +29,27 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 	if len(pos) == 0 || *out == "" {
 		return usageError(stderr, "report", "give the RESULT.json files and -o DIR, e.g. simctl report duel.json -o report/")
 	}
+	if err := safeio.CheckDir(*out, "-o", false); err != nil {
+		fmt.Fprintln(stderr, "simctl report:", err)
+		return exitUsage
+	}
 	b := &reports.Bundle{Title: *title, Version: fullVersion(), Command: reports.ShellJoin(append([]string{"simctl", "report"}, args...))}
 	for _, p := range pos {
-		in, err := reports.ReadInput(p)
+		in, err := reports.ReadInputContext(ctx, p)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl report:", err)
 			return exitFailure
 		}
 		if in.Run != nil {
-			ctx, err := contextOf(scenarioArg(in.Run.File), in.Run.Sets)
+			// The scenario comes from the result itself, never from the
+			// path in its file field: that file may have been edited since,
+			// or may be anything at all.
+			c, err := contextOf(in.Run.File, in.Run.ScenarioText, in.Run.Sets)
 			if err != nil && !*quiet {
-				fmt.Fprintf(stderr, "simctl report: warning: %s: cannot read its scenario %s (%v); the report leaves out its ruleset options, scenario text and side colours of combatants\n",
-					p, in.Run.File, firstLine(err))
+				fmt.Fprintf(stderr, "simctl report: warning: %s: %v; the report leaves out its ruleset options, scenario text and side colours of combatants\n",
+					p, firstLine(err))
 			}
-			in.Context = ctx
+			in.Context = c
 		}
 		b.Inputs = append(b.Inputs, in)
 	}
@@ -53,6 +60,10 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 				b.Title = "Balance report"
 			}
 		}
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "simctl report: interrupted; nothing was written")
+		return exitInterrupted
 	}
 	files, err := b.Write(*out)
 	if err != nil {
@@ -79,17 +90,12 @@ func firstLine(err error) string {
 	return strings.SplitN(err.Error(), "\n", 2)[0]
 }
 
-// scenarioArg turns a result's file ("builtin:d20/duel.yaml" or a path)
-// back into a SCENARIO argument.
-func scenarioArg(file string) string {
-	if strings.HasPrefix(file, "builtin:") {
-		return strings.TrimSuffix(strings.TrimPrefix(file, "builtin:"), ".yaml")
+// contextOf compiles a result's embedded scenario text with its overrides
+// and describes it for a report.
+func contextOf(file, text string, sets []string) (*reports.Context, error) {
+	if text == "" {
+		return nil, fmt.Errorf("the result carries no scenario text (made by an older simctl)")
 	}
-	return file
-}
-
-// contextOf loads a scenario with overrides and describes it for a report.
-func contextOf(name string, sets []string) (*reports.Context, error) {
 	var ss []scenario.Set
 	for _, s := range sets {
 		x, err := scenario.ParseSet(s)
@@ -98,26 +104,20 @@ func contextOf(name string, sets []string) (*reports.Context, error) {
 		}
 		ss = append(ss, x)
 	}
-	sc, g, err := load(name, ss)
+	src := &source{name: file, display: file, data: []byte(text)}
+	sc, g, err := src.compile(ss)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("its embedded scenario does not compile with this simctl: %v", err)
 	}
-	return scenarioContext(name, sc, g), nil
+	return scenarioContext(src, sc, g), nil
 }
 
 // scenarioContext is what a report needs to let a reader reproduce a run
 // beyond the counts: the scenario text as written (the overrides are
 // listed apart), every ruleset option with the value in effect, and the
 // side of each combatant of the roster.
-func scenarioContext(name string, sc *scenario.Scenario, g sim.Game) *reports.Context {
-	ctx := &reports.Context{}
-	if st, err := os.Stat(name); err == nil && !st.IsDir() {
-		if data, err := os.ReadFile(name); err == nil {
-			ctx.ScenarioYAML = string(data)
-		}
-	} else if data, _, ok := scenarios.Read(name); ok {
-		ctx.ScenarioYAML = string(data)
-	}
+func scenarioContext(src *source, sc *scenario.Scenario, g sim.Game) *reports.Context {
+	ctx := &reports.Context{ScenarioYAML: src.text(), ScenarioSHA256: src.sum()}
 	if r, ok := rulesets.Lookup(sc.Ruleset); ok {
 		for _, o := range r.Doc().Options {
 			v := reports.OptionValue{Name: o.Name, Value: o.Default, Default: true}
@@ -159,9 +159,14 @@ func flowCopy(n *yaml.Node) *yaml.Node {
 }
 
 // figureOut writes a figure to --plot FILE (.png or .svg).
-func figureOut(path string, f *reports.Figure, err error) error {
+func figureOut(t *safeio.Target, f *reports.Figure, err error) error {
 	if err != nil {
 		return err
 	}
-	return f.Save(path)
+	return t.Write(func(w io.Writer) error {
+		if strings.HasSuffix(strings.ToLower(t.Path()), ".svg") {
+			return f.SVG(w)
+		}
+		return f.PNG(w)
+	})
 }

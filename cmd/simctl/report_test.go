@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -98,14 +100,31 @@ func contains(xs []string, s string) bool {
 func TestReportErrors(t *testing.T) {
 	dir := t.TempDir()
 	junk := tempFile(t, "junk.json", "not json")
-	// A run whose scenario file is gone: the report is still made, with a
-	// warning that says what it leaves out.
+	// A run whose scenario file is gone: the report shows the scenario
+	// the result embeds, never opening the file.
 	yaml := tempFile(t, "gone.yaml", strings.Replace(mustBuiltin(t), "Fighter vs Orc", "Gone", 1))
 	res := filepath.Join(dir, "gone.json")
 	if code, _, errOut := cli(t, "run", yaml, "-n", "300", "--json", "-o", res); code != 0 {
 		t.Fatal(errOut)
 	}
 	os.Remove(yaml)
+	// The same result without its scenario text (an older simctl): a
+	// warning says what the report leaves out.
+	old := filepath.Join(dir, "old.json")
+	data, err := os.ReadFile(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	delete(doc, "scenario_text")
+	delete(doc, "scenario_sha256")
+	data, _ = json.Marshal(doc)
+	if err := os.WriteFile(old, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -114,12 +133,17 @@ func TestReportErrors(t *testing.T) {
 		{[]string{"report", junk}, exitUsage, "give the RESULT.json files and -o DIR"},
 		{[]string{"report", "-o", dir}, exitUsage, "give the RESULT.json files and -o DIR"},
 		{[]string{"report", junk, "-o", dir}, exitFailure, "not a simctl JSON document"},
-		{[]string{"report", res, "-o", filepath.Join(dir, "r")}, exitOK, "warning: " + res + ": cannot read its scenario"},
+		{[]string{"report", res, "-o", filepath.Join(dir, "r")}, exitOK, ""},
+		{[]string{"report", old, "-o", filepath.Join(dir, "o")}, exitOK, "warning: " + old + ": the result carries no scenario text"},
 	} {
 		code, _, errOut := cli(t, c.args...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d (want %d), stderr %q (want %q)", c.args, code, c.code, errOut, c.want)
 		}
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "r", "report.md"))
+	if err != nil || !strings.Contains(string(md), "name: Gone") {
+		t.Errorf("the report of a run whose file is gone lacks its embedded scenario (%v)", err)
 	}
 }
 
@@ -130,4 +154,69 @@ func mustBuiltin(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Names are printable but may hold HTML and Markdown: the report escapes
+// them everywhere (no <script> in report.html or report.md, no table row
+// broken), and a second report in the folder clears the first's figures.
+func TestReportEscapesNamesAndClearsOldFigures(t *testing.T) {
+	yaml := strings.NewReplacer("name: Fighter vs Orc", `name: "<script>alert(1)</script> *x* [a](http://e)"`,
+		"name: Fighter", "name: \"Fi`ghter<b>\"").Replace(mustBuiltin(t))
+	scen := tempFile(t, "evil.yaml", yaml+"# ``` fence breaker\n")
+	dir := t.TempDir()
+	sw := filepath.Join(dir, "sweep.json")
+	if code, _, errOut := cli(t, "sweep", scen, "-n", "200", "--vary", "heroes.Fi`ghter<b>.init=1,2", "--format", "json", "-o", sw); code != 0 {
+		t.Fatal(errOut)
+	}
+	run := filepath.Join(dir, "run.json")
+	if code, _, errOut := cli(t, "run", scen, "-n", "200", "--json", "-o", run); code != 0 {
+		t.Fatal(errOut)
+	}
+	out := filepath.Join(dir, "rep")
+	if code, _, errOut := cli(t, "report", sw, "-o", out); code != 0 {
+		t.Fatal(errOut)
+	}
+	figs := func() []string {
+		var fs []string
+		ents, _ := os.ReadDir(out)
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), ".png") {
+				fs = append(fs, e.Name())
+			}
+		}
+		return fs
+	}
+	first := figs()
+	os.WriteFile(filepath.Join(out, "mine.txt"), []byte("keep"), 0o644)
+	if code, _, errOut := cli(t, "report", run, "-o", out); code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, f := range first {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil && !slices.Contains(figs(), f) {
+			t.Errorf("old figure %s left beside the new report", f)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "mine.txt")); err != nil {
+		t.Error("the report removed a file it did not write")
+	}
+	for _, name := range []string{"report.md", "report.html"} {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		if name == "report.md" {
+			// The scenario file is shown verbatim inside its code fence.
+			text, _, _ = strings.Cut(text, "<details>")
+			if strings.Contains(text, "[a](http") {
+				t.Errorf("%s: a name became a link", name)
+			}
+		}
+		if strings.Contains(text, "<script") || strings.Contains(text, "<b>") {
+			t.Errorf("%s carries a name unescaped", name)
+		}
+		if name == "report.md" && !strings.Contains(string(b), "````yaml") {
+			t.Errorf("report.md: the scenario's ``` would close its code fence")
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -25,6 +26,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c.register(fs, gN|gSeed|gWorkers|gSet|gPrecision|gFormat|gQuiet|gProgress, "encounters; with --precision, the most to play")
 	batch := batchFlag(fs, "with --precision: encounters between checks")
 	shard := fs.String("shard", "", "`k/K` run shard k of K (from 0) of the -n encounters; K alone takes k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID")
+	resume := fs.String("resume", "", "`FILE` continue the interrupted run whose JSON result is FILE: play only the encounters it did not, and write the whole result")
 	pos, done, code := parseArgs("run", fs, args, stdout, stderr)
 	if done {
 		return code
@@ -44,12 +46,23 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "run", "--batch %d: must be at least 1", *batch)
 	case w > 0 && *shard != "":
 		return usageError(stderr, "run", "--precision and --shard do not mix: a shard cannot know when the whole run is precise enough")
+	case w > 0 && *resume != "":
+		return usageError(stderr, "run", "--precision and --resume do not mix: an interrupted precision run is played again")
 	}
 	k, of, err := parseShard(*shard)
 	if err != nil {
 		return usageError(stderr, "run", "%v", err)
 	}
-	sc, g, err := load(pos[0], c.sets)
+	target, err := checkOut(c.out, "-o")
+	if err != nil {
+		fmt.Fprintln(stderr, "simctl run:", err)
+		return exitUsage
+	}
+	src, err := readSource(ctx, pos[0])
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	sc, g, err := src.compile(c.sets)
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
@@ -61,22 +74,59 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		meta.Shard = &reports.Shard{K: k, Of: of, Start: cfg.Start, N: cfg.N, Total: n}
 	}
 
+	// What to play: the whole run (or shard), or what an interrupted
+	// result left out, added to its tally.
+	todo := []sim.Range{{Lo: cfg.Start, Hi: cfg.Start + cfg.N}}
+	tally := sim.NewTally(g)
+	var before float64
+	if *resume != "" {
+		old, err := resumeRun(ctx, *resume, src.sum(), fullVersion(), c.seed.v, c.sets.strings(), meta.Shard, n)
+		if err != nil {
+			fmt.Fprintln(stderr, "simctl run:", err)
+			return exitUsage
+		}
+		todo, before = nil, old.Elapsed
+		for _, u := range old.Unplayed {
+			todo = append(todo, sim.Range{Lo: u[0], Hi: u[1]})
+		}
+		tally = old.Tally(g)
+		if !c.quiet {
+			fmt.Fprintf(stderr, "simctl run: resuming %s: %d encounters played, %d to play\n", *resume, tally.Encounters, cfg.N-tally.Encounters)
+		}
+	}
+	var left []sim.Range
+	known := true // the unplayed ranges are known (not after a second Ctrl-C)
 	var doneN atomic.Int64
-	cfg.Done = &doneN
-	stopBar := startProgress(c.showProgress(), cfg.N, &doneN, stderr)
+	stopBar := startProgress(c.showProgress(), cfg.N-tally.Encounters, &doneN, stderr)
+	abandonable.Store(true)
+	defer abandonable.Store(false)
 	t0 := time.Now()
-	var tally *sim.Tally
 	var runErr error
 	reached := false
 	if w > 0 {
 		// The sweep's sequential stopping rule, on one point: batches of
 		// encounters 0, 1, 2, ... until both intervals are narrower than w.
+		// An interrupted precision run is not resumable: where it would
+		// have stopped depends on the batches still to come.
 		runs, err := reports.RunSweep(ctx, []sim.Game{g}, reports.SweepConfig{Seed: c.seed.v, N: n, Precision: w, Batch: *batch, Workers: c.workers.v, Done: &doneN})
-		tally, reached, runErr = runs[0].Tally, runs[0].Reached, err
+		tally, reached, runErr, known = runs[0].Tally, runs[0].Reached, err, false
 	} else {
-		tally, runErr = sim.Run(ctx, g, cfg)
+		for i, rg := range todo {
+			var u []sim.Range
+			rc := sim.RunConfig{Seed: c.seed.v, Start: rg.Lo, N: rg.Hi - rg.Lo, Workers: c.workers.v, Done: &doneN, Abandon: abandon, Unplayed: &u}
+			var t *sim.Tally
+			t, runErr = sim.Run(ctx, g, rc)
+			tally.Merge(t)
+			if runErr != nil {
+				if t.Encounters < rc.N && u == nil {
+					known = false
+				}
+				left = append(append(left, u...), todo[i+1:]...)
+				break
+			}
+		}
 	}
-	elapsed := time.Since(t0).Seconds()
+	elapsed := before + time.Since(t0).Seconds()
 	stopBar()
 
 	interrupted := runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded))
@@ -90,8 +140,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	meta.Sets = c.sets.strings()
 	meta.Command = "simctl run " + strings.Join(args, " ")
 	meta.Interrupted = interrupted
+	meta.ScenarioSHA256, meta.ScenarioText = src.sum(), src.text()
+	if interrupted && known {
+		for _, u := range left {
+			meta.Unplayed = append(meta.Unplayed, [2]int64{u.Lo, u.Hi})
+		}
+	}
 	res := reports.New(meta, g, tally)
-	if err := writeOut(c.out, stdout, func(out io.Writer) error {
+	if err := writeOut(target, stdout, func(out io.Writer) error {
 		if sh := meta.Shard; sh != nil && (format == reports.Text || format == reports.Markdown) {
 			// A shard's table alone reads like a whole run: say which part it is.
 			fmt.Fprintf(out, "shard %d of %d (k=%d/%d): encounters %s to %s of a %s-encounter run; simctl merge adds the shards' JSON results\n\n",
@@ -110,10 +166,68 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl run: interrupted after %s of %s encounters; %s\n", thousandsInt(tally.Encounters), thousandsInt(cfg.N), whereWritten(c.out, stdout))
+		fmt.Fprintf(stderr, "simctl run: interrupted after %s of %s encounters; %s", thousandsInt(tally.Encounters), thousandsInt(cfg.N), whereWritten(c.out, stdout))
+		if known && target != nil && format == reports.JSON {
+			fmt.Fprintf(stderr, "; add --resume %s to play the rest", target.Path())
+		}
+		fmt.Fprintln(stderr)
 		return exitInterrupted
 	}
 	return exitOK
+}
+
+// resumeRun reads an interrupted run's JSON result and checks it is this
+// run's: the same simctl, scenario text, seed, overrides, -n and shard.
+func resumeRun(ctx context.Context, path, sum, version string, seed uint64, sets []string, shard *reports.Shard, n int64) (*reports.Result, error) {
+	r, err := reports.ReadFileContext(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %v", err)
+	}
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
+	}
+	var played, left int64 = r.Encounters, 0
+	for _, u := range r.Unplayed {
+		left += u[1] - u[0]
+	}
+	whole := played + left
+	if r.Shard != nil {
+		whole = r.Shard.Total
+	}
+	switch {
+	case !r.Interrupted:
+		return nil, fmt.Errorf("--resume %s: that run was not interrupted; nothing to resume", path)
+	case len(r.Unplayed) == 0:
+		return nil, fmt.Errorf("--resume %s: that run was stopped at once (a second interrupt) and does not know which encounters it left; run it again", path)
+	case r.ScenarioSHA256 != sum:
+		return nil, bad("that run's scenario text differs (SHA-256 %.12s, this one %.12s)", r.ScenarioSHA256, sum)
+	case r.Version != version:
+		return nil, bad("that run was made by simctl %s, this is %s", r.Version, version)
+	case r.Seed != seed:
+		return nil, bad("that run has seed %d, this one %d", r.Seed, seed)
+	case !slices.Equal(r.Sets, sets):
+		return nil, bad("that run has --set %v, this one %v", r.Sets, sets)
+	case whole != n:
+		return nil, bad("that run has -n %d, this one %d", whole, n)
+	case (r.Shard == nil) != (shard == nil) || (shard != nil && (r.Shard.K != shard.K || r.Shard.Of != shard.Of)):
+		return nil, bad("that run's --shard differs")
+	}
+	lo, hi := int64(0), n
+	if shard != nil {
+		lo, hi = shard.Start, shard.Start+shard.N
+		whole = shard.N
+	}
+	prev := lo
+	for _, u := range r.Unplayed {
+		if u[0] < prev || u[1] <= u[0] || u[1] > hi {
+			return nil, fmt.Errorf("--resume %s: its unplayed ranges are out of order or out of range; the file is damaged", path)
+		}
+		prev = u[1]
+	}
+	if played+left != whole {
+		return nil, fmt.Errorf("--resume %s: %d encounters played and %d unplayed do not make its %d; the file is damaged", path, played, left, whole)
+	}
+	return r, nil
 }
 
 // shardStart is the first encounter of shard k of K over n encounters,

@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
+	"simctl/reports/safeio"
 	"simctl/reports"
 	"simctl/sim"
 	"simctl/sim/scenario"
@@ -36,6 +39,8 @@ func (v *varyFlags) Set(s string) error {
 type outputFlags struct {
 	common
 	results, plot string
+	// Their targets, checked before any work (nil: stdout or not asked).
+	outT, resultsT, plotT *safeio.Target
 }
 
 func (o *outputFlags) register(fs *flag.FlagSet, plotWhat string) {
@@ -57,6 +62,18 @@ func (o *outputFlags) check(cmd string, stderr io.Writer) (reports.Format, bool)
 		usageError(stderr, cmd, "--results %s: the results are JSON; give a .json file", o.results)
 		return "", false
 	}
+	var err1, err2, err3 error
+	o.outT, err1 = checkOut(o.out, "-o")
+	if o.results != "" {
+		o.resultsT, err2 = checkOut(o.results, "--results")
+	}
+	if o.plot != "" {
+		o.plotT, err3 = safeio.Check(o.plot, "--plot")
+	}
+	if err := errors.Join(err1, err2, err3); err != nil {
+		fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, err)
+		return "", false
+	}
 	return f, true
 }
 
@@ -65,19 +82,19 @@ func (o *outputFlags) check(cmd string, stderr io.Writer) (reports.Format, bool)
 func (o *outputFlags) write(cmd string, stdout, stderr io.Writer, f reports.Format,
 	doc func(io.Writer, reports.Format) error, fig func() (*reports.Figure, error)) bool {
 	ok := true
-	if err := writeOut(o.out, stdout, func(w io.Writer) error { return doc(w, f) }); err != nil {
+	if err := writeOut(o.outT, stdout, func(w io.Writer) error { return doc(w, f) }); err != nil {
 		fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, err)
 		ok = false
 	}
 	if o.results != "" {
-		if err := writeOut(o.results, stdout, func(w io.Writer) error { return doc(w, reports.JSON) }); err != nil {
+		if err := writeOut(o.resultsT, stdout, func(w io.Writer) error { return doc(w, reports.JSON) }); err != nil {
 			fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, err)
 			ok = false
 		}
 	}
-	if o.plot != "" {
+	if o.plotT != nil {
 		f, err := fig()
-		if err := figureOut(o.plot, f, err); err != nil {
+		if err := figureOut(o.plotT, f, err); err != nil {
 			fmt.Fprintf(stderr, "simctl %s: --plot: %v\n", cmd, err)
 			ok = false
 		}
@@ -111,6 +128,8 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
 	var axes varyFlags
 	fs.Var(&axes, "vary", "`PATH=RANGE` vary a scenario or tactics path, PATH=a:b:step or PATH=v1,v2,... (once or twice)")
+	shard := fs.String("shard", "", "`k/K` play shard k of K of every point's encounters (or K with k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID); simctl merge combines the shards' JSON")
+	resume := fs.String("resume", "", "`FILE` continue the interrupted sweep whose JSON (--results or --format json -o) is FILE: its finished points are kept, the others played")
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gPrecision|gFormat|gQuiet|gProgress, "encounters per point; with --precision, the most a point may use")
 	batch := batchFlag(fs, "with --precision: encounters per batch between checks")
@@ -143,6 +162,18 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "simctl sweep: --batch %d: must be at least 1\n", *batch)
 		return exitUsage
 	}
+	k, of, err := parseShard(*shard)
+	switch {
+	case err != nil:
+		fmt.Fprintln(stderr, "simctl sweep:", err)
+		return exitUsage
+	case *shard != "" && w > 0:
+		fmt.Fprintln(stderr, "simctl sweep: --shard with --precision: sequential stopping needs the whole point in one process; shard a sweep of fixed -n")
+		return exitUsage
+	case *shard != "" && *resume != "":
+		fmt.Fprintln(stderr, "simctl sweep: --shard with --resume: run the interrupted shard again instead (a shard is deterministic)")
+		return exitUsage
+	}
 	for _, s := range sets {
 		for _, a := range axes {
 			if s.Path == a.Path {
@@ -152,12 +183,16 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	name := pos[0]
-	sc, g0, err := load(name, sets)
+	src, err := readSource(ctx, name)
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	sc, g0, err := src.compile(sets)
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
 	for i := range axes {
-		if msg := checkWholeSteps(name, sets, &axes[i]); msg != "" {
+		if msg := checkWholeSteps(src, sets, &axes[i]); msg != "" {
 			return usageError(stderr, "sweep", "%s", msg)
 		}
 	}
@@ -179,7 +214,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		for _, s := range ss {
 			pointSets[k] = append(pointSets[k], s.String())
 		}
-		_, g, err := load(name, ss)
+		_, g, err := src.compile(ss)
 		if err != nil {
 			if bad < 5 {
 				fmt.Fprintf(stderr, "at %s:\n%v\n", pointName(axes, vals), err)
@@ -194,36 +229,110 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitScenario
 	}
 
-	cfg := reports.SweepConfig{Seed: *seed, N: *n, Precision: w, Batch: *batch, Workers: *workers}
+	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
+	sw := &reports.Sweep{
+		Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: *seed, Version: fullVersion(),
+		Command: reports.ShellJoin(append([]string{"simctl", "sweep"}, args...)),
+		Sets:    sets.strings(), Axes: axes, MaxN: *n, Sides: sides,
+		Context: scenarioContext(src, sc, g0),
+	}
+	if w > 0 {
+		sw.Precision, sw.Batch = w, *batch
+	}
+	var part *reports.Shard
+	perPoint := *n
+	if *shard != "" {
+		start := shardStart(*n, k, of)
+		perPoint = shardStart(*n, k+1, of) - start
+		part = &reports.Shard{K: k, Of: of, Start: start, N: perPoint, Total: *n}
+		sw.Shard, sw.MaxN = part, perPoint
+		if perPoint < 1 {
+			fmt.Fprintf(stderr, "simctl sweep: --shard %s: -n %d leaves this shard no encounters; use fewer shards or a larger -n\n", *shard, *n)
+			return exitUsage
+		}
+	}
+	point := func(k int, run reports.PointRun) reports.SweepPoint {
+		m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: sw.Version, Seed: *seed,
+			Sides: sides, Sets: pointSets[k], ScenarioSHA256: src.sum(), Shard: part}
+		p := reports.SweepPoint{Values: grid[k], Reached: run.Reached, Unfinished: !run.Finished}
+		if run.Finished && part == nil {
+			m.Command = runCommand(name, run.Tally.Encounters, *seed, pointSets[k])
+		} else {
+			m.Interrupted = true
+		}
+		p.Result = reports.New(m, games[k], run.Tally)
+		return p
+	}
+	cfg := reports.SweepConfig{Seed: *seed, N: perPoint, Precision: w, Batch: *batch, Workers: *workers}
+	if part != nil {
+		cfg.Start = part.Start
+	}
+	sw.Points = make([]reports.SweepPoint, len(grid))
+	for k := range grid {
+		sw.Points[k] = point(k, reports.PointRun{Tally: sim.NewTally(games[k])})
+	}
+	if *resume != "" {
+		have, err := resumeSweep(ctx, *resume, sw, games)
+		if err != nil {
+			fmt.Fprintln(stderr, "simctl sweep:", err)
+			return exitUsage
+		}
+		cfg.Have = have
+		kept := 0
+		for k, h := range have {
+			if h != nil {
+				h.Finished = true
+				sw.Points[k] = point(k, *h)
+				kept++
+			}
+		}
+		if !o.quiet {
+			fmt.Fprintf(stderr, "simctl sweep: resuming %s: %d of %d points finished, playing the other %d\n", *resume, kept, len(grid), len(grid)-kept)
+		}
+	}
+	// Each finished point is saved as it completes: the JSON output is
+	// rewritten (atomically) with the points finished so far, the others
+	// marked unfinished, so a sweep killed at any moment can be resumed.
+	checkpoint := o.resultsT
+	if checkpoint == nil && format == reports.JSON {
+		checkpoint = o.outT
+	}
+	var mu sync.Mutex
+	start := time.Now()
+	save := func() {
+		sw.Interrupted = true // until the sweep ends: a killed sweep says so
+		sw.Elapsed = time.Since(start).Seconds()
+		sw.Finish()
+		if err := checkpoint.Write(func(wr io.Writer) error { return sw.Write(wr, reports.JSON) }); err != nil {
+			fmt.Fprintln(stderr, "simctl sweep: saving the finished points:", err)
+		}
+	}
+	if checkpoint != nil {
+		cfg.OnPoint = func(k int, run reports.PointRun) {
+			mu.Lock()
+			defer mu.Unlock()
+			sw.Points[k] = point(k, run)
+			save()
+		}
+	}
 	var done atomic.Int64
 	cfg.Done = &done
-	stopBar := startProgress(o.showProgress(), int64(len(games))*(*n), &done, stderr)
-	t0 := time.Now()
+	stopBar := startProgress(o.showProgress(), int64(len(games))*perPoint, &done, stderr)
 	runs, runErr := reports.RunSweep(ctx, games, cfg)
-	elapsed := time.Since(t0).Seconds()
 	stopBar()
 	interrupted := runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded))
 	if runErr != nil && !interrupted {
 		fmt.Fprintln(stderr, "simctl sweep:", runErr)
 		return exitFailure
 	}
-
-	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
-	sw := &reports.Sweep{
-		Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: *seed, Version: fullVersion(),
-		Command: reports.ShellJoin(append([]string{"simctl", "sweep"}, args...)),
-		Sets:    sets.strings(), Axes: axes, MaxN: *n, Elapsed: elapsed, Sides: sides,
-		Context: scenarioContext(name, sc, g0), Interrupted: interrupted,
-	}
-	if w > 0 {
-		sw.Precision, sw.Batch = w, *batch
-	}
+	mu.Lock()
+	defer mu.Unlock()
+	cfg.OnPoint = nil
 	for k, run := range runs {
-		m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: sw.Version, Seed: *seed,
-			Sides: sides, Sets: pointSets[k], Interrupted: interrupted}
-		m.Command = runCommand(name, run.Tally.Encounters, *seed, pointSets[k])
-		sw.Points = append(sw.Points, reports.SweepPoint{Values: grid[k], Reached: run.Reached, Result: reports.New(m, games[k], run.Tally)})
+		sw.Points[k] = point(k, run)
 	}
+	sw.Elapsed = time.Since(start).Seconds()
+	sw.Interrupted = interrupted
 	sw.Finish()
 	for _, warn := range sw.Warnings {
 		if !o.quiet {
@@ -234,7 +343,17 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl sweep: interrupted after %s encounters; %s\n", thousandsInt(sw.Encounters), whereWritten(o.out, stdout))
+		unfinished := 0
+		for _, p := range sw.Points {
+			if p.Unfinished {
+				unfinished++
+			}
+		}
+		fmt.Fprintf(stderr, "simctl sweep: interrupted: %d of %d points unfinished; %s", unfinished, len(sw.Points), whereWritten(o.out, stdout))
+		if checkpoint != nil {
+			fmt.Fprintf(stderr, "; add --resume %s to play the rest", checkpoint.Path())
+		}
+		fmt.Fprintln(stderr)
 		return exitInterrupted
 	}
 	return exitOK
@@ -245,7 +364,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // refuses) and, when fractional values remain, checks up front that the
 // field accepts them: otherwise every point would fail, whole ones
 // included. It returns the error message, or "".
-func checkWholeSteps(name string, sets []scenario.Set, a *reports.Axis) string {
+func checkWholeSteps(src *source, sets []scenario.Set, a *reports.Axis) string {
 	if !strings.Contains(a.Spec, ":") {
 		return ""
 	}
@@ -265,7 +384,7 @@ func checkWholeSteps(name string, sets []scenario.Set, a *reports.Axis) string {
 		return ""
 	}
 	with := func(v string) error {
-		_, _, err := load(name, append(append([]scenario.Set(nil), sets...), scenario.Set{Path: a.Path, Value: v}))
+		_, _, err := src.compile(append(append([]scenario.Set(nil), sets...), scenario.Set{Path: a.Path, Value: v}))
 		return err
 	}
 	f, _ := strconv.ParseFloat(frac, 64)
@@ -308,4 +427,67 @@ func runCommand(name string, n int64, seed uint64, sets []string) string {
 		args = append(args, "--set", s)
 	}
 	return reports.ShellJoin(args)
+}
+
+// resumeSweep reads an earlier run of the same sweep and returns its
+// finished points, refusing a file of another sweep: other scenario text,
+// seed, encounters, precision, batch, axes or overrides would make its
+// points not those this sweep would play.
+func resumeSweep(ctx context.Context, path string, sw *reports.Sweep, games []sim.Game) ([]*reports.PointRun, error) {
+	in, err := reports.ReadInputContext(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %v", err)
+	}
+	old := in.Sweep
+	if old == nil {
+		return nil, fmt.Errorf("--resume %s: not a sweep's JSON (write it with --results FILE or --format json -o FILE)", path)
+	}
+	differ := func(what string, a, b any) error {
+		return fmt.Errorf("--resume %s: that sweep has %s %v, this one %v; resume with the same command line", path, what, a, b)
+	}
+	oldSum := ""
+	if old.Context != nil {
+		oldSum = old.Context.ScenarioSHA256
+	}
+	switch {
+	case oldSum != sw.Context.ScenarioSHA256:
+		return nil, fmt.Errorf("--resume %s: that sweep ran another scenario text (SHA-256 %.12s, this one %.12s); was the file edited?", path, oldSum, sw.Context.ScenarioSHA256)
+	case old.Version != sw.Version:
+		return nil, differ("simctl version", old.Version, sw.Version)
+	case old.Seed != sw.Seed:
+		return nil, differ("seed", old.Seed, sw.Seed)
+	case old.MaxN != sw.MaxN:
+		return nil, differ("-n", old.MaxN, sw.MaxN)
+	case old.Precision != sw.Precision || old.Batch != sw.Batch:
+		return nil, differ("--precision/--batch", fmt.Sprint(old.Precision, "/", old.Batch), fmt.Sprint(sw.Precision, "/", sw.Batch))
+	case !slices.Equal(old.Sets, sw.Sets):
+		return nil, differ("--set", old.Sets, sw.Sets)
+	case len(old.Axes) != len(sw.Axes) || len(old.Points) != len(sw.Points):
+		return nil, differ("--vary", axesString(old.Axes), axesString(sw.Axes))
+	}
+	for i := range old.Axes {
+		if old.Axes[i].Path != sw.Axes[i].Path || !slices.Equal(old.Axes[i].Values, sw.Axes[i].Values) {
+			return nil, differ("--vary", axesString(old.Axes), axesString(sw.Axes))
+		}
+	}
+	have := make([]*reports.PointRun, len(sw.Points))
+	for k, p := range old.Points {
+		if p.Unfinished || p.Result.Interrupted {
+			continue
+		}
+		if !slices.Equal(p.Values, sw.Points[k].Values) || !slices.Equal(p.Result.Raw.Roster, sw.Points[k].Result.Raw.Roster) ||
+			!slices.Equal(p.Result.Raw.Counters, sw.Points[k].Result.Raw.Counters) || len(p.Result.Raw.Rounds) != len(sw.Points[k].Result.Raw.Rounds) {
+			return nil, fmt.Errorf("--resume %s: point %d (%s) does not match this sweep's; the file is damaged", path, k, strings.Join(p.Values, ", "))
+		}
+		have[k] = &reports.PointRun{Tally: p.Result.Tally(games[k]), Reached: p.Reached}
+	}
+	return have, nil
+}
+
+func axesString(axes []reports.Axis) string {
+	var parts []string
+	for _, a := range axes {
+		parts = append(parts, a.Path+"="+strings.Join(a.Values, ","))
+	}
+	return strings.Join(parts, " ")
 }

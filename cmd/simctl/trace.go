@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -8,7 +9,7 @@ import (
 	"simctl/reports"
 )
 
-func cmdTrace(args []string, stdout, stderr io.Writer) int {
+func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
 	var c common
 	c.register(fs, gSeed|gSet, "")
@@ -24,7 +25,7 @@ func cmdTrace(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "trace", "--encounter %d: must be 0 or more", *enc)
 	}
 	seed, sets := &c.seed.v, c.sets
-	sc, g, err := load(pos[0], sets)
+	sc, g, err := load(ctx, pos[0], sets)
 	if err != nil {
 		return scenarioError(stderr, err)
 	}

@@ -108,16 +108,21 @@ func crnWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *ato
 				opt, cur, cfg.Seed, p, cfg.Seed, cur)
 		}
 	}()
+	done := ctx.Done()
 	for {
-		if ctx.Err() != nil {
-			return nil
-		}
 		lo := next.Add(crnChunk) - crnChunk
-		if lo >= cfg.N {
+		if lo >= cfg.N || stopped(done) {
 			return nil
 		}
 		hi := min(lo+crnChunk, cfg.N)
 		for i := lo; i < hi; i++ {
+			// Checked between encounter indices (each plays every game),
+			// so a cancelled run stops within one index's time and every
+			// game holds the same finished indices.
+			if stopped(done) {
+				hi = i
+				break
+			}
 			cur = cfg.Start + i
 			for k := range tables {
 				opt = k
@@ -136,5 +141,16 @@ func crnWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *ato
 		if cfg.Done != nil {
 			cfg.Done.Add(hi - lo)
 		}
+	}
+}
+
+// stopped is a non-blocking check of a Done channel: cheap enough to make
+// between encounters.
+func stopped(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
 	}
 }

@@ -337,12 +337,13 @@ func scan(ctx context.Context, p *Probe, cfg sim.RunConfig, newAcc func() any, v
 					errs[w] = fmt.Errorf("internal error in encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d", cur, cfg.Seed, r, cfg.Seed, cur)
 				}
 			}()
-			for ctx.Err() == nil {
+			done := ctx.Done()
+			for !stopped(done) {
 				lo := next.Add(findChunk) - findChunk
 				if lo >= cfg.N {
 					return
 				}
-				for i := lo; i < min(lo+findChunk, cfg.N) && ctx.Err() == nil; i++ {
+				for i := lo; i < min(lo+findChunk, cfg.N) && !stopped(done); i++ {
 					cur = cfg.Start + i
 					pt.play(cfg.Seed, cur)
 					visit(accs[w], pt, cur)

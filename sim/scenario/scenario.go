@@ -15,15 +15,20 @@
 package scenario
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/reports/safeio"
 	"simctl/sim/dice"
 )
 
@@ -120,7 +125,7 @@ type Lookup func(ruleset string) (s Schema, ok bool, names []string)
 
 // LoadFile reads and decodes a scenario file with overrides applied.
 func LoadFile(path string, sets []Set, lookup Lookup) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(context.Background(), path, safeio.MaxScenarioBytes, "scenario")
 	if err != nil {
 		return nil, err
 	}
@@ -147,8 +152,21 @@ func Load(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, error
 func Decode(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, error) {
 	rep := &Reporter{File: file}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
 		return nil, yamlError(file, data, err)
+	}
+	// A second document would be silently ignored: refuse it.
+	var more yaml.Node
+	if err := dec.Decode(&more); err != io.EOF {
+		if err != nil {
+			return nil, yamlError(file, data, err)
+		}
+		line := more.Line
+		if len(more.Content) > 0 {
+			line = more.Content[0].Line
+		}
+		return nil, Errors{{File: file, Line: line, Msg: "a second YAML document (after ---); a scenario file holds exactly one scenario: remove the --- line and what follows, or split the file"}}
 	}
 	if len(doc.Content) == 0 {
 		rep.Errorf(nil, "", "empty scenario; expected a mapping with name, ruleset and sides")
@@ -214,6 +232,7 @@ func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {
 	keys := d.Mapping(root, "", topFields)
 	if n := keys["name"]; n != nil {
 		sc.Name = d.Str(n, "name")
+		d.checkName(n, "name", "scenario name", sc.Name)
 	}
 	if n := keys["description"]; n != nil {
 		sc.Description = d.Str(n, "description")
@@ -322,7 +341,8 @@ func (d *Decoder) side(n *yaml.Node, path string, schema Schema) Side {
 	keys := d.Mapping(n, path, append(append([]string(nil), sideFields...), schema.SideFields...))
 	if k := keys["name"]; k != nil {
 		s.Name = d.Str(k, path+".name")
-		if strings.ContainsAny(s.Name, ".=") {
+		if !d.checkName(k, path+".name", "side name", s.Name) {
+		} else if strings.ContainsAny(s.Name, ".=") {
 			d.rep.Errorf(k, path+".name", "side name %q may not contain '.' or '=' (--set addresses sides by name: %s.aware=false)", s.Name, strings.NewReplacer(".", "_", "=", "_").Replace(s.Name))
 		}
 	} else {
@@ -373,7 +393,8 @@ func (d *Decoder) combatant(n *yaml.Node, path string, schema Schema) Combatant 
 	keys := d.Mapping(n, path, append(append([]string(nil), combatantFields...), schema.CombatantFields...))
 	if k := keys["name"]; k != nil {
 		c.Name = d.Str(k, path+".name")
-		if strings.ContainsAny(c.Name, ".#=") {
+		if !d.checkName(k, path+".name", "combatant name", c.Name) {
+		} else if strings.ContainsAny(c.Name, ".#=") {
 			d.rep.Errorf(k, path+".name", "name %q may not contain '.', '#' or '=' (they address combatants in --set and copies)", c.Name)
 		}
 	} else {
@@ -503,6 +524,46 @@ func (d *Decoder) keyOf(n *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
+}
+
+// checkName refuses a name that results, tables and reports could not
+// show faithfully: empty or blank, with control characters (a newline
+// breaks a table row), other unprintable characters, or '|' (the
+// Markdown table separator). It reports and returns false when bad.
+func (d *Decoder) checkName(n *yaml.Node, path, what, name string) bool {
+	if n.Kind != yaml.ScalarNode {
+		return true // d.Str has reported the kind
+	}
+	if msg := NameProblem(name); msg != "" {
+		d.rep.Errorf(n, path, "%s %q %s", what, name, msg)
+		return false
+	}
+	return true
+}
+
+// NameProblem says what is wrong with a name shown in results and
+// reports, or "" if nothing: a name is non-empty, not only spaces,
+// printable (no control or other invisible characters) and has no '|'.
+func NameProblem(name string) string {
+	if strings.TrimSpace(name) == "" {
+		return "is empty; give a name of visible characters"
+	}
+	if strings.TrimSpace(name) != name {
+		return "starts or ends with spaces; remove them"
+	}
+	for _, r := range name {
+		switch {
+		case r == '|':
+			return "may not contain '|' (it separates table columns in reports)"
+		case unicode.IsControl(r):
+			return fmt.Sprintf("contains the control character %U (a newline or tab breaks tables); use printable characters", r)
+		case r == utf8.RuneError:
+			return "is not valid UTF-8"
+		case !unicode.IsPrint(r) && r != ' ':
+			return fmt.Sprintf("contains the unprintable character %U; use printable characters", r)
+		}
+	}
+	return ""
 }
 
 func kindName(n *yaml.Node) string {

@@ -16,7 +16,7 @@ type Set struct{ Path, Value string }
 // ParseSet splits "PATH=VALUE".
 func ParseSet(s string) (Set, error) {
 	i := strings.IndexByte(s, '=')
-	if i <= 0 {
+	if i <= 0 || strings.TrimSpace(s[:i]) == "" { // " =" has no path either (found by FuzzParseSet)
 		return Set{}, fmt.Errorf("--set %q: expected PATH=VALUE, e.g. heroes.Fighter.init=4", s)
 	}
 	return Set{Path: strings.TrimSpace(s[:i]), Value: s[i+1:]}, nil

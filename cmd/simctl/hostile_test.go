@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"simctl/reports"
+)
+
+// TestHostileInputs runs simctl on hostile inputs and command lines and
+// compares each exit code and message with testdata/hostile.golden
+// (go test ./cmd/simctl -run TestHostileInputs -update rewrites it).
+// Temporary paths print as $T.
+func TestHostileInputs(t *testing.T) {
+	dir := t.TempDir()
+	T := func(name string) string { return filepath.Join(dir, name) }
+	put := func(name, text string) string {
+		if err := os.WriteFile(T(name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return T(name)
+	}
+	duel := mustBuiltin(t)
+	put("empty.yaml", "")
+	put("multidoc.yaml", duel+"---\nname: second\n")
+	put("newline-name.yaml", strings.Replace(duel, "name: Fighter vs Orc", `name: "Fighter\nvs Orc"`, 1))
+	put("pipe-name.yaml", strings.Replace(duel, "- name: heroes", "- name: heroes|x", 1))
+	put("blank-name.yaml", strings.Replace(duel, "- name: Fighter", `- name: "   "`, 1))
+	put("syntax.yaml", "name: [unclosed\nruleset: d20\n")
+	put("ruleset.yaml", "name: x\nruleset: d21\nsides:\n  - name: a\n    combatants: [{name: A, hp: 5, damage: 1d4}]\n  - name: b\n    combatants: [{name: B, hp: 5, damage: 1d4}]\n")
+	put("junk.json", "not json at all")
+	os.Mkdir(T("folder"), 0o755)
+	os.Symlink(T("nowhere"), T("dangling"))
+	os.Mkdir(T("realdir"), 0o755)
+	os.Symlink(T("realdir"), T("linkdir"))
+
+	// Shard results and tampered copies.
+	for k := 0; k < 2; k++ {
+		if code, _, e := simctl(t, context.Background(), "run", "d20/duel", "-n", "300", "--shard", fmt.Sprintf("%d/2", k), "--json", "-o", T(fmt.Sprintf("s%d.json", k))); code != 0 {
+			t.Fatal(e)
+		}
+	}
+	if code, _, e := simctl(t, context.Background(), "run", "d20/duel", "-n", "300", "--shard", "0/3", "--json", "-o", T("t0.json")); code != 0 {
+		t.Fatal(e)
+	}
+	tamper := func(from, to string, edit func(map[string]any)) {
+		b, err := os.ReadFile(T(from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		edit(doc)
+		b, _ = json.MarshalIndent(doc, "", "  ")
+		put(to, string(b))
+	}
+	tally := func(doc map[string]any) map[string]any { return doc["tally"].(map[string]any) }
+	shard := func(doc map[string]any) map[string]any { return doc["shard"].(map[string]any) }
+	tamper("s1.json", "version.json", func(d map[string]any) { d["version"] = "0.0.1" })
+	tamper("s1.json", "edited.json", func(d map[string]any) {
+		text := d["scenario_text"].(string) + "# edited\n"
+		d["scenario_text"], d["scenario_sha256"] = text, sum(text)
+	})
+	tamper("s1.json", "lying-sum.json", func(d map[string]any) { d["scenario_text"] = d["scenario_text"].(string) + "# edited\n" })
+	tamper("s1.json", "wins.json", func(d map[string]any) {
+		w := tally(d)["wins"].([]any)
+		w[0] = w[0].(float64) + 1000
+	})
+	tamper("s1.json", "negative.json", func(d map[string]any) { shard(d)["start"] = -150.0 })
+	tamper("s1.json", "beyond.json", func(d map[string]any) { shard(d)["n"] = 400.0 })
+	tamper("s1.json", "k.json", func(d map[string]any) { shard(d)["k"] = 5.0 })
+	tamper("s1.json", "no-tally.json", func(d map[string]any) { delete(d, "tally") })
+	if code, _, e := simctl(t, context.Background(), "run", "d20/duel", "-n", "300", "--json", "-o", T("whole.json")); code != 0 {
+		t.Fatal(e)
+	}
+	sweepArgs := []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=1,2", "-n", "200", "--format", "json", "-o"}
+	if code, _, e := simctl(t, context.Background(), append(sweepArgs, T("sweep.json"))...); code != 0 {
+		t.Fatal(e)
+	}
+
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"no arguments", nil},
+		{"unknown command", []string{"fly"}},
+		{"run without scenario", []string{"run"}},
+		{"run missing file", []string{"run", T("missing.yaml")}},
+		{"run a folder", []string{"run", T("folder")}},
+		{"run /dev/zero", []string{"run", "/dev/zero"}},
+		{"run empty file", []string{"run", T("empty.yaml")}},
+		{"run two YAML documents", []string{"run", T("multidoc.yaml")}},
+		{"run newline in a name", []string{"run", T("newline-name.yaml")}},
+		{"run | in a name", []string{"run", T("pipe-name.yaml")}},
+		{"run blank name", []string{"run", T("blank-name.yaml")}},
+		{"run YAML syntax error", []string{"run", T("syntax.yaml")}},
+		{"run unknown ruleset", []string{"run", T("ruleset.yaml")}},
+		{"run -n 0", []string{"run", "d20/duel", "-n", "0"}},
+		{"run -n negative", []string{"run", "d20/duel", "-n", "-5"}},
+		{"run -n not a number", []string{"run", "d20/duel", "-n", "many"}},
+		{"run --workers negative", []string{"run", "d20/duel", "--workers", "-1"}},
+		{"run --shard k beyond K", []string{"run", "d20/duel", "--shard", "3/2"}},
+		{"run --shard negative", []string{"run", "d20/duel", "--shard", "-1/2"}},
+		{"run --shard of zero", []string{"run", "d20/duel", "--shard", "1/0"}},
+		{"run --shard words", []string{"run", "d20/duel", "--shard", "abc"}},
+		{"run --progress bad", []string{"run", "d20/duel", "--progress", "sometimes"}},
+		{"run -o a folder", []string{"run", "d20/duel", "-o", T("folder")}},
+		{"run -o missing folder", []string{"run", "d20/duel", "-o", T("nope/x.json")}},
+		{"run -o under a file", []string{"run", "d20/duel", "-o", T("junk.json/x.json")}},
+		{"run -o dangling link", []string{"run", "d20/duel", "-o", T("dangling")}},
+		{"run --set without =", []string{"run", "d20/duel", "--set", "nonsense"}},
+		{"run --set unknown path", []string{"run", "d20/duel", "--set", "heroes.Nobody.hp=3"}},
+		{"run --resume junk", []string{"run", "d20/duel", "--resume", T("junk.json")}},
+		{"run --resume a whole run", []string{"run", "d20/duel", "-n", "300", "--resume", T("whole.json")}},
+		{"merge nothing", []string{"merge"}},
+		{"merge missing file", []string{"merge", T("missing.json")}},
+		{"merge junk", []string{"merge", T("junk.json")}},
+		{"merge without tally", []string{"merge", T("no-tally.json")}},
+		{"merge other version", []string{"merge", T("s0.json"), T("version.json")}},
+		{"merge edited scenario", []string{"merge", T("s0.json"), T("edited.json")}},
+		{"merge sum not of text", []string{"merge", T("s0.json"), T("lying-sum.json")}},
+		{"merge tampered wins", []string{"merge", T("s0.json"), T("wins.json")}},
+		{"merge negative shard", []string{"merge", T("s0.json"), T("negative.json")}},
+		{"merge shard past the end", []string{"merge", T("s0.json"), T("beyond.json")}},
+		{"merge shard index out of range", []string{"merge", T("s0.json"), T("k.json")}},
+		{"merge the same shard twice", []string{"merge", T("s0.json"), T("s0.json"), T("s1.json")}},
+		{"merge shards of different -n splits", []string{"merge", T("s0.json"), T("t0.json")}},
+		{"merge a missing shard", []string{"merge", T("s0.json")}},
+		{"merge a missing shard, allowed", []string{"merge", "--allow-partial", "-o", T("partial.json"), T("s0.json")}},
+		{"merge -o a folder", []string{"merge", "-o", T("folder"), T("s0.json"), T("s1.json")}},
+		{"merge a sweep and a run", []string{"merge", T("sweep.json"), T("s0.json")}},
+		{"merge a sweep that is no shard", []string{"merge", T("sweep.json")}},
+		{"sweep --shard with --precision", []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=1,2", "--precision", "2pp", "--shard", "0/2"}},
+		{"sweep --shard with no encounters", []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=1,2", "-n", "1", "--shard", "0/2"}},
+		{"sweep without --vary", []string{"sweep", "d20/duel"}},
+		{"sweep bad range", []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=5:1:0"}},
+		{"sweep three axes", []string{"sweep", "d20/duel", "--vary", "a=1,2", "--vary", "b=1,2", "--vary", "c=1,2"}},
+		{"sweep --plot not an image", []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=1,2", "--plot", T("x.txt")}},
+		{"sweep --plot missing folder", []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=1,2", "--plot", T("nope/x.png")}},
+		{"sweep --resume junk", []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=1,2", "-n", "200", "--resume", T("junk.json")}},
+		{"sweep --resume a run result", []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=1,2", "-n", "200", "--resume", T("s0.json")}},
+		{"sweep --resume other seed", []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=1,2", "-n", "200", "--seed", "9", "--resume", T("sweep.json")}},
+		{"sweep --resume other range", []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=1,3", "-n", "200", "--resume", T("sweep.json")}},
+		{"compare one option", []string{"compare", "d20/duel", "--option", "a="}},
+		{"compare option name with |", []string{"compare", "d20/duel", "--option", "a|b=", "--option", "c="}},
+		{"report without -o", []string{"report", T("s0.json")}},
+		{"report into a linked folder", []string{"report", T("s0.json"), "-o", T("linkdir")}},
+		{"report junk", []string{"report", T("junk.json"), "-o", T("rep")}},
+		{"report -o under missing folder", []string{"report", T("s0.json"), "-o", T("nope/rep")}},
+		{"trace negative encounter", []string{"trace", "d20/duel", "--encounter", "-1"}},
+		{"rules unknown", []string{"rules", "d99"}},
+	}
+	var got bytes.Buffer
+	for _, c := range cases {
+		code, _, stderr := simctl(t, context.Background(), c.args...)
+		noPanic(t, stderr)
+		line := strings.ReplaceAll(strings.Join(c.args, " "), dir, "$T")
+		fmt.Fprintf(&got, "## %s\n$ simctl %s\nexit %d\n%s\n", c.name, line, code, normalize(strings.ReplaceAll(stderr, dir, "$T")))
+	}
+	golden := filepath.Join("testdata", "hostile.golden")
+	if *update {
+		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("hostile inputs differ from %s (go test -run TestHostileInputs -update rewrites it):\n%s", golden, firstDiff(got.String(), string(want)))
+	}
+	if len(cases) < 40 {
+		t.Errorf("%d cases; the table keeps at least forty", len(cases))
+	}
+}
+
+// normalize keeps the golden file to this table's concern: the usage
+// texts and flag lists that follow some messages, and the list of
+// built-in scenarios, belong to other tests (and change as the CLI grows).
+func normalize(s string) string {
+	s = builtinList.ReplaceAllString(s, "built-ins: [list] (")
+	for _, cut := range []string{"Usage of ", "usage: simctl sweep SCENARIO --vary PATH=RANGE [--vary PATH2=RANGE] [flags]", "simctl — Monte Carlo"} {
+		if i := strings.Index(s, cut); i > 0 || (i == 0 && cut == "simctl — Monte Carlo") {
+			s = s[:i] + "[usage]\n"
+		}
+	}
+	return s
+}
+
+var builtinList = regexp.MustCompile(`built-ins: [^(]*\(`)
+
+func sum(text string) string { return reportsSum(text) }
+
+// firstDiff shows the first differing line of two texts.
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < max(len(al), len(bl)); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d:\n got %q\nwant %q", i+1, x, y)
+		}
+	}
+	return ""
+}
+
+func reportsSum(text string) string { return reports.ScenarioSum([]byte(text)) }

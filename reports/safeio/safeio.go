@@ -1,0 +1,407 @@
+// Package safeio is how every simctl command reads its inputs and writes
+// its outputs, so that no command destroys what it was not asked to
+// replace and no input can exhaust memory.
+//
+// Outputs are checked before any work (Check), then written atomically
+// (Target.Write: a temporary file next to the target, renamed over it once
+// complete), so an interrupted or failed write leaves the old file as it
+// was. Decisions, the same for every command:
+//   - a directory is refused (a file name is wanted; report folders go
+//     through WriteDir);
+//   - a symbolic link is followed: the file it points at is replaced
+//     atomically and the link stays a link; a dangling link is refused;
+//   - a character device or a FIFO named as output (-o /dev/stdout, a named
+//     pipe) is written through, never replaced;
+//   - block devices, sockets and other special files are refused;
+//   - messages name the user's path, never the temporary file.
+//
+// Temporary files are registered while they exist; RemoveTemps (called on
+// a forced exit) deletes those still open.
+//
+// Inputs are read with ReadFile, which stops at a documented limit and
+// when the context is cancelled, so /dev/zero or a huge file fails fast.
+//
+// Concurrency: every function is safe for concurrent use.
+package safeio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// Limits on what simctl reads. A scenario is a hand-written YAML file; a
+// result embeds one scenario, a sweep one scenario and up to
+// reports.MaxSweepPoints point results.
+const (
+	MaxScenarioBytes = 1 << 20   // 1 MiB
+	MaxResultBytes   = 256 << 20 // 256 MiB
+)
+
+// ReadFile reads at most limit bytes of path. A larger input, a directory
+// or a cancelled ctx is an error naming path. Opening waits for ctx too (a
+// FIFO with no writer blocks in open).
+func ReadFile(ctx context.Context, path string, limit int64, what string) ([]byte, error) {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		ch <- opened{f, err}
+	}()
+	var f *os.File
+	select {
+	case o := <-ch:
+		if o.err != nil {
+			return nil, o.err
+		}
+		f = o.f
+	case <-ctx.Done():
+		// The goroutine closes the file if open ever returns.
+		go func() {
+			if o := <-ch; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return nil, fmt.Errorf("%s: reading interrupted", path)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory; give a %s file", path, what)
+	}
+	var buf []byte
+	chunk := make([]byte, 64<<10)
+	for {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: reading interrupted", path)
+		}
+		n, err := f.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		if int64(len(buf)) > limit {
+			return nil, fmt.Errorf("%s: larger than %s, the limit for a %s; is it the right file?", path, byteSize(limit), what)
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// Target is an output path checked by Check.
+type Target struct {
+	user    string // the path as the user gave it, for messages
+	path    string // where the bytes go (a symlink resolved)
+	through bool   // a device or FIFO: write through it, never replace it
+}
+
+// Path is the path as the user gave it.
+func (t *Target) Path() string { return t.user }
+
+// Check decides where an output named path goes, before any work is done,
+// and refuses what cannot or must not be written (see the package doc).
+func Check(path, flag string) (*Target, error) {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%s %s: %s", flag, path, fmt.Sprintf(format, a...))
+	}
+	if path == "" {
+		return nil, bad("empty file name")
+	}
+	t := &Target{user: path, path: path}
+	if li, err := os.Lstat(path); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			// /dev/stdout is a link to /proc/self/fd/1, which the kernel
+			// resolves even when its text names no file (a pipe): a
+			// descriptor named deliberately is written through.
+			if st, serr := os.Stat(path); serr == nil && !st.IsDir() {
+				t.through = true
+				return t, nil
+			}
+			return nil, bad("is a symbolic link that points nowhere (%v); give a file name", errors.Unwrap(err))
+		}
+		if isDescriptor(path) {
+			if st, serr := os.Stat(path); serr == nil && !st.IsDir() {
+				t.through = true
+				return t, nil
+			}
+		}
+		t.path = real
+	}
+	st, err := os.Stat(t.path)
+	switch {
+	case err == nil:
+		m := st.Mode()
+		switch {
+		case m.IsDir():
+			return nil, bad("is a directory; give a file name, e.g. %s", filepath.Join(path, "result.json"))
+		case m&fs.ModeCharDevice != 0 || m&fs.ModeNamedPipe != 0:
+			t.through = true
+			return t, nil
+		case !m.IsRegular():
+			return nil, bad("is a %s, not a regular file; give a file name", kind(m))
+		}
+		if err := writable(t.path); err != nil {
+			return nil, bad("cannot be replaced: %v", err)
+		}
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		// A new file: its folder decides.
+	default:
+		return nil, bad("%v", errors.Unwrap(err))
+	}
+	dir := filepath.Dir(t.path)
+	ds, err := os.Stat(dir)
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		return nil, bad("folder %s does not exist", dir)
+	case err != nil:
+		return nil, bad("%v", err)
+	case !ds.IsDir():
+		return nil, bad("%s is not a folder", dir)
+	}
+	if err := writable(dir); err != nil {
+		return nil, bad("cannot write in folder %s: %v", dir, err)
+	}
+	return t, nil
+}
+
+// isDescriptor tells the names of open descriptors (/dev/stdout,
+// /dev/fd/3, /proc/self/fd/1), written through whatever they point at.
+func isDescriptor(path string) bool {
+	for _, p := range []string{"/dev/stdout", "/dev/stderr", "/dev/fd/", "/proc/self/fd/"} {
+		if path == p || (strings.HasSuffix(p, "/") && strings.HasPrefix(path, p)) {
+			return true
+		}
+	}
+	return false
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeDevice != 0:
+		return "block device"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "special file"
+}
+
+// Write writes the output: through a device or FIFO as is, otherwise into
+// a temporary file next to the target, renamed over it when complete. On
+// any error the target is untouched and the temporary file removed; the
+// error names the user's path.
+func (t *Target) Write(write func(io.Writer) error) error {
+	wrap := func(err error) error {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("writing %s: %v", t.user, err)
+	}
+	if t.through {
+		// Append: a descriptor redirected to a file (>> out) keeps what the
+		// shell put there; a device or FIFO does not care.
+		f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return wrap(err)
+		}
+		if err := write(f); err != nil {
+			f.Close()
+			return wrap(err)
+		}
+		if err := f.Close(); err != nil {
+			return wrap(err)
+		}
+		return nil
+	}
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(t.path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	tmp, err := createTemp(t.path)
+	if err != nil {
+		return wrap(err)
+	}
+	fail := func(err error) error {
+		tmp.Close()
+		removeTemp(tmp.Name())
+		return wrap(err)
+	}
+	// CreateTemp makes the file private (0600); a result is an ordinary
+	// file others read, as if created directly (or keeps the old mode).
+	if err := tmp.Chmod(mode); err != nil {
+		return fail(err)
+	}
+	if err := write(tmp); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(tmp.Name(), t.path); err != nil {
+		removeTemp(tmp.Name())
+		return wrap(err)
+	}
+	forget(tmp.Name())
+	return nil
+}
+
+// WriteFile checks path and writes data to it atomically.
+func WriteFile(path, flag string, data []byte) error {
+	t, err := Check(path, flag)
+	if err != nil {
+		return err
+	}
+	return t.Write(func(w io.Writer) error { _, err := w.Write(data); return err })
+}
+
+var temps struct {
+	sync.Mutex
+	names map[string]bool
+}
+
+func createTemp(target string) (*os.File, error) {
+	temps.Lock()
+	defer temps.Unlock()
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".simctl-tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	if temps.names == nil {
+		temps.names = map[string]bool{}
+	}
+	temps.names[f.Name()] = true
+	return f, nil
+}
+
+func forget(name string) {
+	temps.Lock()
+	delete(temps.names, name)
+	temps.Unlock()
+}
+
+func removeTemp(name string) {
+	os.Remove(name)
+	forget(name)
+}
+
+// RemoveTemps deletes every temporary file still being written, for a
+// process about to exit without finishing its writes.
+func RemoveTemps() {
+	temps.Lock()
+	defer temps.Unlock()
+	for name := range temps.names {
+		os.Remove(name)
+		delete(temps.names, name)
+	}
+}
+
+// WriteDir writes files (name → bytes) into the folder dir, creating it if
+// missing: only inside it, never through a symbolic link, each file
+// atomically. Files in dir whose names own reports as its own (an older
+// report's figures) and that are not in files are removed; nothing else
+// is touched. A dir that is itself a symbolic link is refused.
+func WriteDir(dir, flag string, files map[string][]byte, owns func(name string) bool) error {
+	if err := CheckDir(dir, flag, true); err != nil {
+		return err
+	}
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%s %s: %s", flag, dir, fmt.Sprintf(format, a...))
+	}
+	for name := range files {
+		if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
+			return bad("internal error: file name %q is not a plain name", name)
+		}
+		p := filepath.Join(dir, name)
+		if li, err := os.Lstat(p); err == nil && !li.Mode().IsRegular() {
+			return bad("%s exists and is not a regular file (a link, folder or device); remove it or choose another folder", name)
+		}
+	}
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		// Rename replaces a name in dir: it never follows a link, so a
+		// link planted after the check is replaced, not written through.
+		t := &Target{user: p, path: p}
+		if err := t.Write(func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+			return err
+		}
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return bad("%v", err)
+	}
+	for _, e := range ents {
+		if _, ours := files[e.Name()]; ours || !owns(e.Name()) || !e.Type().IsRegular() {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+			return bad("removing the older report's %s: %v", e.Name(), errors.Unwrap(err))
+		}
+	}
+	return nil
+}
+
+// CheckDir checks that dir can be a report folder: an existing folder (not
+// a symbolic link) this process may write in, or a missing one whose parent
+// exists, which is created when create is set.
+func CheckDir(dir, flag string, create bool) error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%s %s: %s", flag, dir, fmt.Sprintf(format, a...))
+	}
+	if dir == "" {
+		return bad("empty folder name")
+	}
+	li, err := os.Lstat(dir)
+	switch {
+	case err == nil && li.Mode()&fs.ModeSymlink != 0:
+		return bad("is a symbolic link; give the folder itself")
+	case err == nil && !li.IsDir():
+		return bad("exists and is not a folder")
+	case errors.Is(err, fs.ErrNotExist):
+		if !create {
+			parent := filepath.Dir(dir)
+			if st, err := os.Stat(parent); err != nil || !st.IsDir() {
+				return bad("folder %s does not exist", parent)
+			}
+			if err := writable(parent); err != nil {
+				return bad("cannot create it in %s: %v", parent, err)
+			}
+			return nil
+		}
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return bad("cannot create it: %v", errors.Unwrap(err))
+		}
+	case err != nil:
+		return bad("%v", errors.Unwrap(err))
+	}
+	if err := writable(dir); err != nil {
+		return bad("cannot write in it: %v", err)
+	}
+	if err := writable(dir); err != nil {
+		return bad("cannot write in it: %v", err)
+	}
+	return nil
+}
