@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	_ "simctl/agents" // registers the scripted policies
-	"simctl/reports/safeio"
 	"simctl/reports"
+	"simctl/reports/safeio"
 	"simctl/rulesets"
 	_ "simctl/rulesets/d20"
 	"simctl/scenarios"

@@ -13,8 +13,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"simctl/reports/safeio"
 	"simctl/reports"
+	"simctl/reports/safeio"
 	"simctl/sim"
 	"simctl/sim/scenario"
 )

@@ -7,8 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"simctl/reports/safeio"
 	"simctl/reports"
+	"simctl/reports/safeio"
 )
 
 func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -10,8 +10,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"simctl/reports/safeio"
 	"simctl/reports"
+	"simctl/reports/safeio"
 	"simctl/rulesets"
 	"simctl/sim"
 	"simctl/sim/scenario"

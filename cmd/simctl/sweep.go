@@ -14,8 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"simctl/reports/safeio"
 	"simctl/reports"
+	"simctl/reports/safeio"
 	"simctl/sim"
 	"simctl/sim/scenario"
 )
