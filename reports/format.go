@@ -218,3 +218,7 @@ func wrapText(s string, width int, indent string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// WriteJSON writes v as indented JSON, the way every simctl document is
+// written.
+func WriteJSON(w io.Writer, v any) error { return writeJSON(w, v) }

@@ -154,22 +154,33 @@ func TornadoFigure(v *Value) (*Figure, error) {
 	names := make([]string, len(v.Swings))
 	for i, s := range v.Swings {
 		y := float64(len(v.Swings) - 1 - i) // largest at the top
-		names[len(v.Swings)-1-i] = fmt.Sprintf("%s ±%s", s.Param, strconv.FormatFloat(s.Step, 'f', -1, 64))
+		names[len(v.Swings)-1-i] = fmt.Sprintf("%s, step %s", s.Param, strconv.FormatFloat(s.Step, 'f', -1, 64))
 		hb = append(hb,
 			hbar{Y: y - 0.17, H: 0.32, X: 100 * s.Down, Lo: 100 * s.DownCI[0], Hi: 100 * s.DownCI[1], Color: SideColors[1]},
 			hbar{Y: y + 0.17, H: 0.32, X: 100 * s.Up, Lo: 100 * s.UpCI[0], Hi: 100 * s.UpCI[1], Color: SideColors[0]})
 	}
 	p.Add(vline{X: 0, Style: draw.LineStyle{Color: ink, Width: vg.Points(0.75)}}, hb)
 	p.NominalY(names...)
-	p.Y.Min, p.Y.Max = -0.6, float64(len(names))-0.4
+	// A free row above the bars holds the legend; a margin either side
+	// keeps the whiskers off the frame.
+	p.Y.Min, p.Y.Max = -0.6, float64(len(names))+0.4
+	lo, hi := p.X.Min, p.X.Max
+	pad := 0.08 * math.Max(hi-lo, 0.5)
+	p.X.Min, p.X.Max = math.Min(lo, 0)-pad, math.Max(hi, 0)+pad
 	p.X.Tick.Marker = niceTicks{}
 	p.Legend.Add("step down", swatch{SideColors[1]})
 	p.Legend.Add("step up", swatch{SideColors[0]})
-	p.Legend.Top, p.Legend.Left = false, false
+	p.Legend.Top, p.Legend.Left = true, false
 	h := vg.Length(1.6+0.55*float64(len(names))) * vg.Inch
 	f := &Figure{Name: "tornado", W: 8 * vg.Inch, H: h,
 		Caption: fmt.Sprintf("For each parameter, the change in the %s win rate when it steps down (orange) and up (blue) from the scenario's value, with paired 95%% intervals; largest swing at the top.", v.Side)}
-	f.draw = single(p)
+	f.draw = func(dc draw.Canvas) {
+		dc.SetColor(color.White)
+		dc.Fill(dc.Rectangle.Path())
+		// gonum measures the category labels a little short: a margin
+		// keeps the longest from being cut at the left edge.
+		p.Draw(draw.Crop(dc, 0.25*vg.Inch, 0, 0, 0))
+	}
 	return f, nil
 }
 

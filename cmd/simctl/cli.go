@@ -64,6 +64,14 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		return cmdCompare(ctx, rest, stdout, stderr)
 	case "report":
 		return cmdReport(ctx, rest, stdout, stderr)
+	case "value":
+		return cmdValue(ctx, rest, stdout, stderr)
+	case "matrix":
+		return cmdMatrix(ctx, rest, stdout, stderr)
+	case "tournament":
+		return cmdTournament(ctx, rest, stdout, stderr)
+	case "find":
+		return cmdFind(ctx, rest, stdout, stderr)
 	case "scenarios":
 		return cmdScenarios(rest, stdout, stderr)
 	case "rules":

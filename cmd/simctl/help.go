@@ -20,7 +20,7 @@ type commandHelp struct {
 }
 
 // commands lists every command in the order of the overview.
-var commands = []string{"run", "trace", "sweep", "compare", "merge", "report", "check", "init", "scenarios", "rules", "policies", "schema", "version", "help"}
+var commands = []string{"run", "trace", "sweep", "compare", "value", "matrix", "tournament", "find", "merge", "report", "check", "init", "scenarios", "rules", "policies", "schema", "version", "help"}
 
 var helps = map[string]commandHelp{
 	"run": {
@@ -37,13 +37,81 @@ into K processes whose JSON results simctl merge adds up exactly.`,
 			"run d20/duel -n 1M --shard 3/10 -o shard3.json",
 		},
 	},
+	"value": {
+		summary: "what each parameter is worth: effects on the win rate, exchange rates, the tornado",
+		usage:   []string{"value SCENARIO [--side NAME] [--params P,P,...] [--step P=STEP]... [-n N] [--format F] [-o FILE] [--plot FILE]"},
+		about: `Every parameter is stepped down and up (init, hp, ac, attack, damage for
+every combatant of the side, or any scenario path) and all the settings
+play the same encounters (common random numbers). It reports each
+parameter's effect per unit on the side's win rate (a central
+difference, with its paired 95% interval), what one unit of each is
+worth in units of the others ("+1 init = 0.22 hp", with Fieller's 95%
+interval, which accounts for the effects sharing the dice), and the
+one-at-a-time swings, largest first (the tornado; --plot draws it).
+Whole-number fields take whole steps; a dice expression steps its
+constant. A warning gives the -n that would make a wide interval
+readable.`,
+		examples: []string{
+			"value d20/duel --params init,hp,ac,attack -n 200k",
+			"value d20/duel --side monsters --params hp,damage --step hp=2 --plot tornado.png",
+		},
+	},
+	"matrix": {
+		summary: "every option of one side against every option of the other: win-rate matrix, dominated options, equilibrium",
+		usage:   []string{"matrix SCENARIO --row NAME='--set ...'... --col NAME='--set ...'... [--side NAME] [-n N] [--format F] [-o FILE] [--plot FILE]"},
+		about: `All pairings play the same encounters. The payoff is the row side's win
+rate (zero-sum: the column side counts a draw as good as a win). An
+option is flagged dominated when it is never better than another and
+significantly worse against at least one opposing option (paired
+intervals, Bonferroni-adjusted). The mixed equilibrium is solved by
+linear programming; its value is bounded by solving the games of the
+cells' simultaneous interval bounds, and the weights are marked unsettled
+when the options in the mix change within those bounds. An option may
+swap a whole tactics block: --row careful='--set heroes.tactics=...'.`,
+		examples: []string{
+			"matrix d20/duel --row base='' --row fast='--set heroes.Fighter.init=5' --col base='' --col armoured='--set monsters.Orc.ac=17'",
+		},
+	},
+	"tournament": {
+		summary: "rank many options of one side by successive elimination on common random numbers",
+		usage:   []string{"tournament SCENARIO (--option NAME='--set ...' | --vary PATH=RANGE)... [--side NAME] [--first N] [-n BUDGET] [--format F] [-o FILE]"},
+		about: `Round 1 plays --first encounters of every candidate; every later round
+doubles them for the survivors, on the same encounter indices. After each
+round a candidate whose paired difference to the leader is below 0 with
+95% confidence (Bonferroni over that round's comparisons) is dropped, so
+the clearly worse cost little and the close ones get the encounters.
+-n caps the encounters of a survivor. --vary makes a candidate of every
+combination of the values (tactics parameters included).`,
+		examples: []string{
+			"tournament d20/tactics-combo --vary heroes.Wizard.tactics.params.crowd=1:4:1",
+			"tournament d20/duel --option a='--set heroes.Fighter.ac=18' --option b='--set heroes.Fighter.hp=24' -n 1M",
+		},
+	},
+	"find": {
+		summary: "list the encounters whose outcome matches a condition, to replay with trace",
+		usage:   []string{"find SCENARIO --where COND [-n N] [--seed S] [--limit K] [--format text|json]"},
+		about: `COND is written in the tactics language over facts of a finished
+encounter: rounds, draw; side("NAME").won / .survivors / .down / .damage /
+.first / .first_in_order / .COUNTER (every action-economy counter);
+combatant("NAME").down / .gone / .hp / .dealt / .taken / .kills / .turns /
+.lost / .first. It plays encounters 0..N-1 exactly as run does, counts
+the matches and lists the first K, with the trace command for one.
+trace --pick replays the min, median, max or a percentile of a metric.`,
+		examples: []string{
+			`find d20/duel --where 'side("heroes").won and combatant("Fighter").hp <= 2'`,
+			`find d20/ambush --where 'rounds >= 6' -n 1M --limit 5`,
+		},
+	},
 	"trace": {
 		summary: "replay one encounter of a run turn by turn",
-		usage:   []string{"trace SCENARIO --seed S --encounter I [--set PATH=VALUE]..."},
+		usage:   []string{"trace SCENARIO --seed S --encounter I [--set PATH=VALUE]...", "trace SCENARIO --seed S --pick min|median|max|pNN --metric EXPR [-n N]"},
 		about: `Prints the initiative rolls, every turn, interrupt and roll against its
 target number, and hit points, of encounter I of the run with seed S
-(counted from 0), exactly as simctl run played it.`,
-		examples: []string{"trace d20/duel --seed 7 --encounter 12"},
+(counted from 0), exactly as simctl run played it. With --pick, it first
+plays encounters 0..N-1 and replays the one whose --metric (a number in
+the language of simctl find) is the min, median, max or percentile pNN,
+the lowest index among equals.`,
+		examples: []string{"trace d20/duel --seed 7 --encounter 12", `trace d20/duel --seed 7 --pick max --metric rounds`, `trace d20/ambush --pick p90 --metric 'side("monsters").damage'`},
 	},
 	"sweep": {
 		summary: "vary one or two scenario fields; win rate per value (a table and a plot)",

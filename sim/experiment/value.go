@@ -249,10 +249,10 @@ func Analyse(j stats.Joint, params []Param, sideName string) *ValueResult {
 		}
 		switch {
 		case !r.Bounded:
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s in %s: no finite interval at %d encounters (the effect of %s is too uncertain)%s",
+			res.Warnings = append(res.Warnings, fmt.Sprintf("1 %s in units of %s: no finite interval at %d encounters (the effect of %s is too uncertain)%s",
 				r.A, r.B, j.N, r.B, needed(r.NeededN)))
 		case r.NeededN > 0:
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s in %s: the interval is wider than ±25%% of the rate%s", r.A, r.B, needed(r.NeededN)))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("1 %s in units of %s: the interval is wider than ±25%% of the rate%s", r.A, r.B, needed(r.NeededN)))
 		}
 	}
 	return res

@@ -1,0 +1,497 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"simctl/reports"
+	"simctl/sim"
+	"simctl/sim/experiment"
+	"simctl/sim/scenario"
+)
+
+// The balance-analysis commands: value (exchange rates and the tornado),
+// matrix, tournament and find. Each is a thin layer over an experiment
+// design in sim/experiment and a document in reports.
+
+// sideIndex finds a side by name; "" is the first side.
+func sideIndex(sc *scenario.Scenario, name string) (int, string, error) {
+	if name == "" {
+		return 0, sc.Sides[0].Name, nil
+	}
+	names := []string{sc.Sides[0].Name, sc.Sides[1].Name}
+	for i, n := range names {
+		if n == name {
+			return i, n, nil
+		}
+	}
+	return 0, "", fmt.Errorf("--side %q: no such side%s; sides: %s, %s", name, didYouMean(name, names), names[0], names[1])
+}
+
+// compileAll compiles the scenario under each list of extra overrides;
+// nothing runs unless all are valid, and every invalid one is reported.
+func compileAll(src *source, base []scenario.Set, extra [][]scenario.Set, label func(k int) string, stderr io.Writer) ([]sim.Game, bool) {
+	games := make([]sim.Game, len(extra))
+	bad := 0
+	for k, e := range extra {
+		_, g, err := src.compile(append(append([]scenario.Set(nil), base...), e...))
+		if err != nil {
+			if bad < 5 {
+				fmt.Fprintf(stderr, "%s:\n%v\n", label(k), err)
+			}
+			bad++
+			continue
+		}
+		games[k] = g
+	}
+	if bad > 0 {
+		fmt.Fprintf(stderr, "%d of %d settings are invalid scenarios; nothing was run\n", bad, len(extra))
+	}
+	return games, bad == 0
+}
+
+func setStrings(sets []scenario.Set) []string {
+	out := make([]string, len(sets))
+	for i, s := range sets {
+		out[i] = s.String()
+	}
+	return out
+}
+
+func isInterrupt(err error) bool {
+	return err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
+}
+
+func header(kind string, sc *scenario.Scenario, seed uint64, cmd string, args []string, sets setFlags) reports.Header {
+	return reports.Header{Kind: kind, Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: seed, Version: fullVersion(),
+		Command: reports.ShellJoin(append([]string{"simctl", cmd}, args...)), Sets: sets.strings()}
+}
+
+// stepFlags collects --step NAME=STEP.
+type stepFlags map[string]float64
+
+func (s stepFlags) String() string { return "" }
+
+func (s stepFlags) Set(v string) error {
+	name, val, ok := strings.Cut(v, "=")
+	f, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+	if !ok || strings.TrimSpace(name) == "" || err != nil || !(f > 0) {
+		return fmt.Errorf("%q: expected PARAM=STEP with a positive step, e.g. hp=2", v)
+	}
+	s[strings.TrimSpace(name)] = f
+	return nil
+}
+
+func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("value", flag.ContinueOnError)
+	side := fs.String("side", "", "`NAME` the side whose parameters are valued and whose win rate is measured (default: the first)")
+	params := fs.String("params", "init,hp,ac,attack", "`P,P,...` the parameters: init, hp, ac, attack, damage (every combatant of the side) or scenario paths such as heroes.Fighter.init")
+	steps := stepFlags{}
+	fs.Var(steps, "step", "`PARAM=STEP` the step of a parameter (default 1; repeatable); whole-number fields take whole steps")
+	var o outputFlags
+	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters, played under every step of every parameter")
+	o.register(fs, "the tornado (the one-at-a-time swings)")
+	pos, stop, code := parseArgs("value", fs, args, stdout, stderr)
+	if stop {
+		return code
+	}
+	if len(pos) != 1 {
+		return usageError(stderr, "value", "give one SCENARIO, e.g. simctl value d20/duel --params init,hp,ac")
+	}
+	format, ok := o.check("value", stderr)
+	if !ok {
+		return exitUsage
+	}
+	src, err := readSource(ctx, pos[0])
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	sc, _, err := src.compile(o.sets)
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	si, sideName, err := sideIndex(sc, *side)
+	if err != nil {
+		return usageError(stderr, "value", "%v", err)
+	}
+	var ps []experiment.Param
+	seen := map[string]bool{}
+	for _, name := range strings.Split(*params, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" || seen[name] {
+			continue
+		}
+		seen[name] = true
+		step, given := steps[name]
+		if !given {
+			step = 1
+		}
+		p, err := experiment.NewParam(src.data, o.sets, sc, sideName, name, step)
+		if err != nil {
+			return usageError(stderr, "value", "%v", err)
+		}
+		ps = append(ps, p)
+	}
+	for name := range steps {
+		if !seen[name] {
+			return usageError(stderr, "value", "--step %s: %s is not among --params", name, name)
+		}
+	}
+	if len(ps) == 0 {
+		return usageError(stderr, "value", "--params names no parameter")
+	}
+	extra := experiment.Games(ps)
+	games, ok := compileAll(src, o.sets, extra, func(k int) string {
+		if k == 0 {
+			return "the scenario"
+		}
+		dir := "-"
+		if k%2 == 0 {
+			dir = "+"
+		}
+		p := ps[(k-1)/2]
+		return fmt.Sprintf("%s %s%v (%s)", p.Name, dir, p.Step, strings.Join(setStrings(extra[k]), " "))
+	}, stderr)
+	if !ok {
+		return exitScenario
+	}
+	var done atomic.Int64
+	cfg := sim.RunConfig{Seed: o.seed.v, N: o.n.n, Workers: o.workers.v, Done: &done}
+	stopBar := startProgress(o.showProgress(), o.n.n, &done, stderr)
+	t0 := time.Now()
+	crn, runErr := experiment.RunCRN(ctx, games, cfg)
+	stopBar()
+	interrupted := isInterrupt(runErr)
+	if runErr != nil && !interrupted {
+		fmt.Fprintln(stderr, "simctl value:", runErr)
+		return exitFailure
+	}
+	v := &reports.Value{Header: header("value", sc, o.seed.v, "value", args, o.sets), Side: sideName}
+	v.Elapsed, v.Interrupted = time.Since(t0).Seconds(), interrupted
+	reports.NewValue(v, crn.Wins[si], ps)
+	if !o.quiet {
+		for _, w := range v.Warnings {
+			fmt.Fprintln(stderr, "simctl value: warning:", w)
+		}
+	}
+	if !o.write("value", stdout, stderr, format, v.Write, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }) {
+		return exitFailure
+	}
+	if interrupted {
+		fmt.Fprintf(stderr, "simctl value: interrupted after %s encounters; %s\n", thousandsInt(v.Encounters), whereWritten(o.out, stdout))
+		return exitInterrupted
+	}
+	return exitOK
+}
+
+func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("matrix", flag.ContinueOnError)
+	side := fs.String("side", "", "`NAME` the row side, whose win rate is the payoff (default: the first); the column side is the other")
+	var rows, cols optionFlags
+	fs.Var(&rows, "row", "`NAME='--set PATH=VALUE ...'` an option of the row side (repeatable, at least two with the columns)")
+	fs.Var(&cols, "col", "`NAME='--set PATH=VALUE ...'` an option of the column side (repeatable)")
+	var o outputFlags
+	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters per pairing, the same for every pairing")
+	o.register(fs, "the heat map")
+	pos, stop, code := parseArgs("matrix", fs, args, stdout, stderr)
+	if stop {
+		return code
+	}
+	if len(pos) != 1 {
+		return usageError(stderr, "matrix", "give one SCENARIO and the options, e.g. simctl matrix cavaliers/duel --row a='...' --row b='...' --col x='...' --col y='...'")
+	}
+	if len(rows) < 1 || len(cols) < 1 || len(rows)*len(cols) < 2 {
+		return usageError(stderr, "matrix", "give at least one --row and one --col option, and at least two of one of them (--row base='' is the scenario unchanged)")
+	}
+	for _, opts := range [][]option{rows, cols} {
+		seen := map[string]bool{}
+		for _, op := range opts {
+			if seen[op.name] {
+				return usageError(stderr, "matrix", "option %q is given twice", op.name)
+			}
+			seen[op.name] = true
+		}
+	}
+	format, ok := o.check("matrix", stderr)
+	if !ok {
+		return exitUsage
+	}
+	src, err := readSource(ctx, pos[0])
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	sc, _, err := src.compile(o.sets)
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	si, rowSide, err := sideIndex(sc, *side)
+	if err != nil {
+		return usageError(stderr, "matrix", "%v", err)
+	}
+	colSide := sc.Sides[1-si].Name
+	var extra [][]scenario.Set
+	for _, r := range rows {
+		for _, c := range cols {
+			extra = append(extra, append(append([]scenario.Set(nil), r.sets...), c.sets...))
+		}
+	}
+	games, ok := compileAll(src, o.sets, extra, func(k int) string {
+		return fmt.Sprintf("row %s against column %s", rows[k/len(cols)].name, cols[k%len(cols)].name)
+	}, stderr)
+	if !ok {
+		return exitScenario
+	}
+	var done atomic.Int64
+	stopBar := startProgress(o.showProgress(), o.n.n, &done, stderr)
+	t0 := time.Now()
+	crn, runErr := experiment.RunCRN(ctx, games, sim.RunConfig{Seed: o.seed.v, N: o.n.n, Workers: o.workers.v, Done: &done})
+	stopBar()
+	interrupted := isInterrupt(runErr)
+	if runErr != nil && !interrupted {
+		fmt.Fprintln(stderr, "simctl matrix:", runErr)
+		return exitFailure
+	}
+	names := func(opts []option) ([]string, []reports.NamedSets) {
+		var ns []string
+		var out []reports.NamedSets
+		for _, op := range opts {
+			ns = append(ns, op.name)
+			out = append(out, reports.NamedSets{Name: op.name, Sets: setStrings(op.sets)})
+		}
+		return ns, out
+	}
+	rn, rsets := names(rows)
+	cn, csets := names(cols)
+	res, err := experiment.Matrix(crn.Wins[si], rowSide, colSide, rn, cn)
+	if err != nil {
+		fmt.Fprintln(stderr, "simctl matrix:", err)
+		return exitFailure
+	}
+	m := &reports.Matrix{Header: header("matrix", sc, o.seed.v, "matrix", args, o.sets), RowOptions: rsets, ColOptions: csets, MatrixResult: *res}
+	m.Elapsed, m.Interrupted = time.Since(t0).Seconds(), interrupted
+	if !o.write("matrix", stdout, stderr, format, m.Write, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }) {
+		return exitFailure
+	}
+	if interrupted {
+		fmt.Fprintf(stderr, "simctl matrix: interrupted after %s encounters per pairing; %s\n", thousandsInt(m.Encounters), whereWritten(o.out, stdout))
+		return exitInterrupted
+	}
+	return exitOK
+}
+
+func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("tournament", flag.ContinueOnError)
+	side := fs.String("side", "", "`NAME` the side whose options compete, by its win rate (default: the first)")
+	var opts optionFlags
+	fs.Var(&opts, "option", "`NAME='--set PATH=VALUE ...'` a candidate (repeatable)")
+	var axes varyFlags
+	fs.Var(&axes, "vary", "`PATH=RANGE` candidates from every combination of the values of one or more paths (PATH=a:b:step or PATH=v1,v2,...)")
+	first := fs.String("first", "2000", "`N` encounters of every candidate in the first round")
+	var o outputFlags
+	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters a surviving candidate plays at most (the budget)")
+	o.register(fs, "")
+	pos, stop, code := parseArgs("tournament", fs, args, stdout, stderr)
+	if stop {
+		return code
+	}
+	if len(pos) != 1 {
+		return usageError(stderr, "tournament", "give one SCENARIO and the candidates, e.g. simctl tournament d20/tactics-combo --vary heroes.Wizard.tactics.params.crowd=1:4:1")
+	}
+	firstN, err := parseCount(*first)
+	if err != nil {
+		return usageError(stderr, "tournament", "--first %v", err)
+	}
+	if o.plot != "" {
+		return usageError(stderr, "tournament", "--plot: a tournament has no figure; its table is the result")
+	}
+	format, ok := o.check("tournament", stderr)
+	if !ok {
+		return exitUsage
+	}
+	src, err := readSource(ctx, pos[0])
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	sc, _, err := src.compile(o.sets)
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	si, sideName, err := sideIndex(sc, *side)
+	if err != nil {
+		return usageError(stderr, "tournament", "%v", err)
+	}
+	cands := append([]option(nil), opts...)
+	if len(axes) > 0 {
+		for i := range axes {
+			if msg := checkWholeSteps(src, o.sets, &axes[i]); msg != "" {
+				return usageError(stderr, "tournament", "%s", msg)
+			}
+		}
+		for _, vals := range reports.Grid(axes) {
+			var op option
+			var parts []string
+			for i, a := range axes {
+				op.sets = append(op.sets, scenario.Set{Path: a.Path, Value: vals[i]})
+				parts = append(parts, a.Path+"="+vals[i])
+			}
+			op.name = strings.Join(parts, " ")
+			cands = append(cands, op)
+		}
+	}
+	if len(cands) < 2 {
+		return usageError(stderr, "tournament", "%d candidate(s); a tournament needs at least two (--option or --vary)", len(cands))
+	}
+	if len(cands) > reports.MaxSweepPoints {
+		return usageError(stderr, "tournament", "%d candidates; at most %d", len(cands), reports.MaxSweepPoints)
+	}
+	seen := map[string]bool{}
+	extra := make([][]scenario.Set, len(cands))
+	names := make([]string, len(cands))
+	for k, c := range cands {
+		if seen[c.name] {
+			return usageError(stderr, "tournament", "candidate %q is given twice", c.name)
+		}
+		seen[c.name] = true
+		extra[k], names[k] = c.sets, c.name
+	}
+	games, ok := compileAll(src, o.sets, extra, func(k int) string { return "candidate " + names[k] }, stderr)
+	if !ok {
+		return exitScenario
+	}
+	var done atomic.Int64
+	stopBar := startProgress(o.showProgress(), int64(len(games))*firstN, &done, stderr)
+	t0 := time.Now()
+	res, runErr := experiment.Tournament(ctx, games, names, si, sideName,
+		experiment.TournamentConfig{Seed: o.seed.v, Workers: o.workers.v, First: firstN, Budget: o.n.n, Done: &done})
+	stopBar()
+	interrupted := isInterrupt(runErr)
+	if runErr != nil && !interrupted {
+		fmt.Fprintln(stderr, "simctl tournament:", runErr)
+		return exitFailure
+	}
+	t := &reports.Tournament{Header: header("tournament", sc, o.seed.v, "tournament", args, o.sets), TournamentResult: *res}
+	for k := range cands {
+		t.Candidates = append(t.Candidates, reports.NamedSets{Name: names[k], Sets: setStrings(extra[k])})
+	}
+	t.Elapsed, t.Interrupted = time.Since(t0).Seconds(), interrupted
+	if !o.write("tournament", stdout, stderr, format, t.Write, nil) {
+		return exitFailure
+	}
+	if interrupted {
+		fmt.Fprintf(stderr, "simctl tournament: interrupted; %s\n", whereWritten(o.out, stdout))
+		return exitInterrupted
+	}
+	return exitOK
+}
+
+func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("find", flag.ContinueOnError)
+	where := fs.String("where", "", "`COND` a condition on an encounter's outcome, in the tactics language (simctl help find lists the facts)")
+	limit := fs.Int("limit", 20, "`K` list at most K matching encounters (the lowest indices)")
+	var c common
+	c.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet, "encounters to search (0 .. N-1 of the run)")
+	pos, stop, code := parseArgs("find", fs, args, stdout, stderr)
+	if stop {
+		return code
+	}
+	if len(pos) != 1 || *where == "" {
+		return usageError(stderr, "find", `give one SCENARIO and --where COND, e.g. simctl find d20/duel --where 'side("heroes").won and rounds >= 5'`)
+	}
+	if *limit < 1 || *limit > 100000 {
+		return usageError(stderr, "find", "--limit %d: from 1 to 100000", *limit)
+	}
+	format, err := c.resolveFormat()
+	if err != nil {
+		return usageError(stderr, "find", "%v", err)
+	}
+	if format == reports.CSV || format == reports.Markdown {
+		return usageError(stderr, "find", "--format %s: find writes text or json", format)
+	}
+	target, err := checkOut(c.out, "-o")
+	if err != nil {
+		fmt.Fprintln(stderr, "simctl find:", err)
+		return exitUsage
+	}
+	src, err := readSource(ctx, pos[0])
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	sc, g, err := src.compile(c.sets)
+	if err != nil {
+		return scenarioError(stderr, err)
+	}
+	probe := experiment.NewProbe(g, [2]string{sc.Sides[0].Name, sc.Sides[1].Name})
+	cond, err := probe.Condition(*where)
+	if err != nil {
+		return usageError(stderr, "find", "--where: %v", err)
+	}
+	res, runErr := experiment.Find(ctx, probe, cond, sim.RunConfig{Seed: c.seed.v, N: c.n.n, Workers: c.workers.v}, *limit)
+	interrupted := isInterrupt(runErr)
+	if runErr != nil && !interrupted {
+		fmt.Fprintln(stderr, "simctl find:", runErr)
+		return exitFailure
+	}
+	doc := struct {
+		reports.Header
+		Where string `json:"where"`
+		experiment.FindResult
+	}{header("find", sc, c.seed.v, "find", args, c.sets), *where, *res}
+	doc.Interrupted = interrupted
+	if err := writeOut(target, stdout, func(w io.Writer) error {
+		if format == reports.JSON {
+			return reports.WriteJSON(w, doc)
+		}
+		share := 0.0
+		if res.Encounters > 0 {
+			share = 100 * float64(res.Matches) / float64(res.Encounters)
+		}
+		fmt.Fprintf(w, "%s of %s encounters (seed %d) match %s: %.2f%%\n", thousandsInt(res.Matches), thousandsInt(res.Encounters), c.seed.v, *where, share)
+		if len(res.First) == 0 {
+			return nil
+		}
+		idx := make([]string, len(res.First))
+		for i, e := range res.First {
+			idx[i] = strconv.FormatInt(e, 10)
+		}
+		fmt.Fprintf(w, "the first %d: %s\n", len(res.First), strings.Join(idx, " "))
+		trace := []string{"simctl", "trace", pos[0], "--seed", strconv.FormatUint(c.seed.v, 10), "--encounter", idx[0]}
+		for _, s := range c.sets.strings() {
+			trace = append(trace, "--set", s)
+		}
+		_, err := fmt.Fprintf(w, "replay one: %s\n", reports.ShellJoin(trace))
+		return err
+	}); err != nil {
+		fmt.Fprintln(stderr, "simctl find:", err)
+		return exitFailure
+	}
+	if interrupted {
+		fmt.Fprintf(stderr, "simctl find: interrupted after %s encounters\n", thousandsInt(res.Encounters))
+		return exitInterrupted
+	}
+	return exitOK
+}
+
+// parsePick reads --pick: min, median, max, or pNN (a percentile).
+func parsePick(s string) (float64, error) {
+	switch s {
+	case "min":
+		return 0, nil
+	case "max":
+		return 1, nil
+	case "median":
+		return 0.5, nil
+	}
+	if strings.HasPrefix(s, "p") {
+		if v, err := strconv.ParseFloat(s[1:], 64); err == nil && v > 0 && v < 100 {
+			return v / 100, nil
+		}
+	}
+	return 0, fmt.Errorf("--pick %q: expected min, median, max or pNN (a percentile, e.g. p90)", s)
+}
