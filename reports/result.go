@@ -1,16 +1,15 @@
-// Package reports turns tallies into what people and tools read: the JSON
-// result of a run (the contract other tools parse), the aligned text table,
-// the exact merge of shard results (result.go, table.go, merge.go); sweeps
-// with sequential stopping (sweep.go, sweeptable.go); paired comparisons on
-// common random numbers (crn.go, compare.go); plots with gonum/plot
-// (plot.go; per-combatant and distribution figures in plot_outcomes.go) and
-// the Markdown/HTML report bundle (bundle.go, render.go).
+// Package reports renders what people and tools read, and runs nothing:
+// the JSON result of a run (the contract other tools parse), the aligned
+// text table and the exact merge of shard results (result.go, table.go,
+// merge.go); the sweep and compare documents (sweep.go, sweeptable.go,
+// compare.go) and the value, matrix and tournament documents (value.go,
+// analysis.go) of the experiments in sim/experiment; plots with gonum/plot
+// (plot.go; per-combatant and distribution figures in plot_outcomes.go)
+// and the Markdown/HTML report bundle (bundle.go, render.go). Package
+// safeio beside it reads inputs and writes outputs safely.
 //
-// Concurrency: the paired runner in crn.go follows sim.Run's rule (each
-// worker owns its tables, streams and accumulators; they merge after the
-// workers finish, so results do not depend on the worker count). Everything
-// else runs after the workers have finished and is not safe for concurrent
-// mutation.
+// Concurrency: everything here runs after the workers have finished; a
+// document is not safe for concurrent mutation.
 package reports
 
 import (

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"reflect"
+	"simctl/sim/experiment"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -77,10 +78,10 @@ func TestGrid(t *testing.T) {
 // with the sweep's seed, whatever the number of workers.
 func TestRunSweepDeterministic(t *testing.T) {
 	games := []sim.Game{coinGame{20}, coinGame{50}, coinGame{80}}
-	var ref []PointRun
+	var ref []experiment.PointRun
 	for _, w := range []int{1, 2, 5} {
 		var done atomic.Int64
-		runs, err := RunSweep(context.Background(), games, SweepConfig{Seed: 3, N: 5000, Workers: w, Done: &done})
+		runs, err := experiment.RunSweep(context.Background(), games, experiment.SweepConfig{Seed: 3, N: 5000, Workers: w, Done: &done})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +111,7 @@ func TestRunSweepPrecision(t *testing.T) {
 	games := []sim.Game{coinGame{50}, coinGame{97}, coinGame{3}}
 	var done atomic.Int64
 	const w, batch, n = 0.03, 1000, 20000
-	runs, err := RunSweep(context.Background(), games, SweepConfig{Seed: 9, N: n, Precision: w, Batch: batch, Workers: 3, Done: &done})
+	runs, err := experiment.RunSweep(context.Background(), games, experiment.SweepConfig{Seed: 9, N: n, Precision: w, Batch: batch, Workers: 3, Done: &done})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,11 +120,11 @@ func TestRunSweepPrecision(t *testing.T) {
 	}
 	for k, r := range runs {
 		m := r.Tally.Encounters
-		if m%batch != 0 || !r.Reached || !PrecisionReached(r.Tally, w) {
+		if m%batch != 0 || !r.Reached || !experiment.PrecisionReached(r.Tally, w) {
 			t.Errorf("point %d: %d encounters, reached %v", k, m, r.Reached)
 		}
 		prev, _ := sim.Run(context.Background(), games[k], sim.RunConfig{Seed: 9, N: m - batch})
-		if m > batch && PrecisionReached(prev, w) {
+		if m > batch && experiment.PrecisionReached(prev, w) {
 			t.Errorf("point %d: did not stop after %d encounters", k, m-batch)
 		}
 		full, _ := sim.Run(context.Background(), games[k], sim.RunConfig{Seed: 9, N: m})
@@ -137,7 +138,7 @@ func TestRunSweepPrecision(t *testing.T) {
 		t.Errorf("N per point: %d, %d", runs[0].Tally.Encounters, runs[1].Tally.Encounters)
 	}
 	// A cap below what the precision needs: Reached stays false.
-	capped, _ := RunSweep(context.Background(), games[:1], SweepConfig{Seed: 9, N: 2500, Precision: w, Batch: batch})
+	capped, _ := experiment.RunSweep(context.Background(), games[:1], experiment.SweepConfig{Seed: 9, N: 2500, Precision: w, Batch: batch})
 	if capped[0].Reached || capped[0].Tally.Encounters != 2500 {
 		t.Errorf("capped: %+v", capped[0])
 	}
@@ -146,7 +147,7 @@ func TestRunSweepPrecision(t *testing.T) {
 func TestRunSweepCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	runs, err := RunSweep(ctx, []sim.Game{coinGame{50}, coinGame{60}}, SweepConfig{Seed: 1, N: 100000})
+	runs, err := experiment.RunSweep(ctx, []sim.Game{coinGame{50}, coinGame{60}}, experiment.SweepConfig{Seed: 1, N: 100000})
 	if err != context.Canceled || len(runs) != 2 || runs[0].Tally == nil || runs[1].Tally == nil {
 		t.Errorf("cancelled: %v %v", err, runs)
 	}

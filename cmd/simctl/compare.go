@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"simctl/sim/experiment"
 
 	"strings"
 	"sync/atomic"
@@ -380,19 +381,19 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 
 // runCompare plays the options on common random numbers; with precision
 // w > 0 it applies the sweep's sequential stopping rule
-// (reports.PrecisionReached) to every option at once: batches of encounter
+// (experiment.PrecisionReached) to every option at once: batches of encounter
 // indices 0, 1, 2, ... until each option's two 95% intervals are narrower
 // than w, or cfg.N. The tallies depend only on the seed, N, w and batch.
-func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w float64, batch int64) (*reports.PairedTally, bool, error) {
+func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w float64, batch int64) (*experiment.PairedTally, bool, error) {
 	if w <= 0 {
-		pt, err := reports.RunPaired(ctx, games, cfg)
+		pt, err := experiment.RunPaired(ctx, games, cfg)
 		return pt, false, err
 	}
 	total := cfg.N
-	var acc *reports.PairedTally
+	var acc *experiment.PairedTally
 	for start := int64(0); start < total; {
 		cfg.Start, cfg.N = start, min(batch, total-start)
-		pt, err := reports.RunPaired(ctx, games, cfg)
+		pt, err := experiment.RunPaired(ctx, games, cfg)
 		if acc == nil {
 			acc = pt
 		} else {
@@ -409,7 +410,7 @@ func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w floa
 		start += cfg.N
 		reached := true
 		for _, t := range acc.Tallies {
-			reached = reached && reports.PrecisionReached(t, w)
+			reached = reached && experiment.PrecisionReached(t, w)
 		}
 		if reached {
 			if cfg.Done != nil {

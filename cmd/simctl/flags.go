@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"path/filepath"
 	"regexp"
+	"simctl/sim/experiment"
 	"strconv"
 	"strings"
 
@@ -332,7 +333,7 @@ func usageError(stderr io.Writer, cmd, format string, args ...any) int {
 // batchFlag is --batch, the encounters between two checks of --precision,
 // read like -n (10k, 1e4).
 func batchFlag(fs *flag.FlagSet, usage string) *int64 {
-	b := &countValue{n: reports.DefaultBatch}
+	b := &countValue{n: experiment.DefaultBatch}
 	fs.Var(b, "batch", "`B` "+usage+" (default 10000)")
 	return &b.n
 }

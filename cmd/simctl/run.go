@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"simctl/sim/experiment"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,7 +109,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// encounters 0, 1, 2, ... until both intervals are narrower than w.
 		// An interrupted precision run is not resumable: where it would
 		// have stopped depends on the batches still to come.
-		runs, err := reports.RunSweep(ctx, []sim.Game{g}, reports.SweepConfig{Seed: c.seed.v, N: n, Precision: w, Batch: *batch, Workers: c.workers.v, Done: &doneN})
+		runs, err := experiment.RunSweep(ctx, []sim.Game{g}, experiment.SweepConfig{Seed: c.seed.v, N: n, Precision: w, Batch: *batch, Workers: c.workers.v, Done: &doneN})
 		tally, reached, runErr, known = runs[0].Tally, runs[0].Reached, err, false
 	} else {
 		for i, rg := range todo {

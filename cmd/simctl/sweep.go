@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"simctl/sim/experiment"
 	"slices"
 	"strconv"
 	"strings"
@@ -251,7 +252,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return exitUsage
 		}
 	}
-	point := func(k int, run reports.PointRun) reports.SweepPoint {
+	point := func(k int, run experiment.PointRun) reports.SweepPoint {
 		m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: sw.Version, Seed: *seed,
 			Sides: sides, Sets: pointSets[k], ScenarioSHA256: src.sum(), Shard: part}
 		p := reports.SweepPoint{Values: grid[k], Reached: run.Reached, Unfinished: !run.Finished}
@@ -263,13 +264,13 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		p.Result = reports.New(m, games[k], run.Tally)
 		return p
 	}
-	cfg := reports.SweepConfig{Seed: *seed, N: perPoint, Precision: w, Batch: *batch, Workers: *workers}
+	cfg := experiment.SweepConfig{Seed: *seed, N: perPoint, Precision: w, Batch: *batch, Workers: *workers}
 	if part != nil {
 		cfg.Start = part.Start
 	}
 	sw.Points = make([]reports.SweepPoint, len(grid))
 	for k := range grid {
-		sw.Points[k] = point(k, reports.PointRun{Tally: sim.NewTally(games[k])})
+		sw.Points[k] = point(k, experiment.PointRun{Tally: sim.NewTally(games[k])})
 	}
 	if *resume != "" {
 		have, err := resumeSweep(ctx, *resume, sw, games)
@@ -308,7 +309,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	if checkpoint != nil {
-		cfg.OnPoint = func(k int, run reports.PointRun) {
+		cfg.OnPoint = func(k int, run experiment.PointRun) {
 			mu.Lock()
 			defer mu.Unlock()
 			sw.Points[k] = point(k, run)
@@ -318,7 +319,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var done atomic.Int64
 	cfg.Done = &done
 	stopBar := startProgress(o.showProgress(), int64(len(games))*perPoint, &done, stderr)
-	runs, runErr := reports.RunSweep(ctx, games, cfg)
+	runs, runErr := experiment.RunSweep(ctx, games, cfg)
 	stopBar()
 	interrupted := runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded))
 	if runErr != nil && !interrupted {
@@ -433,7 +434,7 @@ func runCommand(name string, n int64, seed uint64, sets []string) string {
 // finished points, refusing a file of another sweep: other scenario text,
 // seed, encounters, precision, batch, axes or overrides would make its
 // points not those this sweep would play.
-func resumeSweep(ctx context.Context, path string, sw *reports.Sweep, games []sim.Game) ([]*reports.PointRun, error) {
+func resumeSweep(ctx context.Context, path string, sw *reports.Sweep, games []sim.Game) ([]*experiment.PointRun, error) {
 	in, err := reports.ReadInputContext(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("--resume: %v", err)
@@ -470,7 +471,7 @@ func resumeSweep(ctx context.Context, path string, sw *reports.Sweep, games []si
 			return nil, differ("--vary", axesString(old.Axes), axesString(sw.Axes))
 		}
 	}
-	have := make([]*reports.PointRun, len(sw.Points))
+	have := make([]*experiment.PointRun, len(sw.Points))
 	for k, p := range old.Points {
 		if p.Unfinished || p.Result.Interrupted {
 			continue
@@ -479,7 +480,7 @@ func resumeSweep(ctx context.Context, path string, sw *reports.Sweep, games []si
 			!slices.Equal(p.Result.Raw.Counters, sw.Points[k].Result.Raw.Counters) || len(p.Result.Raw.Rounds) != len(sw.Points[k].Result.Raw.Rounds) {
 			return nil, fmt.Errorf("--resume %s: point %d (%s) does not match this sweep's; the file is damaged", path, k, strings.Join(p.Values, ", "))
 		}
-		have[k] = &reports.PointRun{Tally: p.Result.Tally(games[k]), Reached: p.Reached}
+		have[k] = &experiment.PointRun{Tally: p.Result.Tally(games[k]), Reached: p.Reached}
 	}
 	return have, nil
 }

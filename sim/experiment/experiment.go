@@ -1,10 +1,24 @@
 // Package experiment is how simctl runs an experiment: the designs that
-// play a scenario's encounters under several settings and say what
-// changed. A plain run is sim.Run; here are the designs over it that share
-// the dice: common random numbers (RunCRN, every option plays encounter i
-// from the same stream), exchange rates (Value: each parameter stepped up
-// and down, its marginal effect on the win rate, and the rates between
-// parameters with Fieller intervals) and one-at-a-time sensitivity.
+// play a scenario's encounters and say what changed. A plain run is
+// sim.Run; here are the designs over it:
+//
+//   - common random numbers (crn.go: RunCRN, RunPaired): every option plays
+//     encounter i from the same stream, so differences cancel shared luck;
+//     simctl compare;
+//   - sweeps with sequential stopping (sweep.go: RunSweep, PrecisionReached):
+//     one game per grid point, optionally stopped once the intervals are
+//     narrow; simctl sweep, and run and compare with --precision;
+//   - exchange rates and sensitivity (value.go, sensitivity.go): each
+//     parameter stepped down and up, its marginal effect, the rates between
+//     parameters with Fieller intervals, and the tornado; simctl value;
+//   - the tactic matrix (matrix.go): every pairing of options, dominated
+//     options, the zero-sum equilibrium by linear programming; simctl matrix;
+//   - the tournament (tournament.go): successive elimination; simctl
+//     tournament;
+//   - finding encounters (find.go): which encounters match a condition, and
+//     which is the min, median, max or a percentile of a metric; simctl find
+//     and trace --pick.
+//
 // Statistics come from package stats; rendering is package reports'.
 //
 // Concurrency: each runner follows sim.Run's rule. Games are compiled once

@@ -1,4 +1,4 @@
-package reports_test
+package experiment_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	_ "simctl/rulesets/d20"
 	"simctl/scenarios"
 	"simctl/sim"
+	"simctl/sim/experiment"
 	"simctl/sim/scenario"
 	"simctl/stats"
 )
@@ -39,12 +40,12 @@ func crnDuel(t *testing.T, sets ...scenario.Set) sim.Game {
 func TestRunPairedIsRunPerOption(t *testing.T) {
 	games := []sim.Game{crnDuel(t), crnDuel(t, scenario.Set{Path: "heroes.Fighter.init", Value: "5"}), crnDuel(t, scenario.Set{Path: "monsters.Orc.hp", Value: "30"})}
 	cfg := sim.RunConfig{Seed: 11, Start: 500, N: 6000, Workers: 1}
-	one, err := reports.RunPaired(context.Background(), games, cfg)
+	one, err := experiment.RunPaired(context.Background(), games, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Workers = 3
-	three, err := reports.RunPaired(context.Background(), games, cfg)
+	three, err := experiment.RunPaired(context.Background(), games, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestRunPairedIsRunPerOption(t *testing.T) {
 func TestCommonRandomNumbersNarrowTheInterval(t *testing.T) {
 	const n = 20000
 	base, opt := crnDuel(t), crnDuel(t, scenario.Set{Path: "heroes.Fighter.init", Value: "5"})
-	pt, err := reports.RunPaired(context.Background(), []sim.Game{base, opt}, sim.RunConfig{Seed: 1, N: n})
+	pt, err := experiment.RunPaired(context.Background(), []sim.Game{base, opt}, sim.RunConfig{Seed: 1, N: n})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestCommonRandomNumbersNarrowTheInterval(t *testing.T) {
 func TestRunPairedCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	pt, err := reports.RunPaired(ctx, []sim.Game{crnDuel(t), crnDuel(t)}, sim.RunConfig{Seed: 1, N: 100000})
+	pt, err := experiment.RunPaired(ctx, []sim.Game{crnDuel(t), crnDuel(t)}, sim.RunConfig{Seed: 1, N: 100000})
 	if err != context.Canceled || pt.Tallies[0].Encounters != pt.Tallies[1].Encounters {
 		t.Errorf("%v %d %d", err, pt.Tallies[0].Encounters, pt.Tallies[1].Encounters)
 	}

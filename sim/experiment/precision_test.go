@@ -1,8 +1,9 @@
-package reports
+package experiment_test
 
 import (
 	"context"
 	"math"
+	"simctl/sim/experiment"
 	"testing"
 
 	"simctl/rulesets"
@@ -58,8 +59,8 @@ sides:
 	const w = 0.04
 	covered, covered90, reached := 0, 0, 0
 	for s := 1; s <= seeds; s++ {
-		runs, err := RunSweep(context.Background(), []sim.Game{g},
-			SweepConfig{Seed: uint64(s), N: 100_000, Precision: w, Batch: 500, Workers: 1})
+		runs, err := experiment.RunSweep(context.Background(), []sim.Game{g},
+			experiment.SweepConfig{Seed: uint64(s), N: 100_000, Precision: w, Batch: 500, Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
