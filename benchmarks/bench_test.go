@@ -61,16 +61,16 @@ func compile(tb testing.TB, name string) sim.Game {
 // machine can be judged by: CPU ns per op and ops per CPU-second.
 type cpuTimer struct{ start int64 }
 
-func startCPU(b *testing.B) *cpuTimer {
+func startCPU(b *testing.B) cpuTimer {
 	runtime.LockOSThread()
 	b.ResetTimer()
-	return &cpuTimer{start: threadCPU()}
+	return cpuTimer{start: threadCPU()}
 }
 
 // stop ends the measurement and reports cpu-ns/UNIT and UNIT/cpu-s for n
 // units (n = b.N encounters, or turns, ...). It returns the CPU ns used,
 // or -1 where the thread clock is unavailable.
-func (c *cpuTimer) stop(b *testing.B, n float64, unit string) float64 {
+func (c cpuTimer) stop(b *testing.B, n float64, unit string) float64 {
 	end := threadCPU()
 	b.StopTimer()
 	runtime.UnlockOSThread()
@@ -123,7 +123,7 @@ func BenchmarkFloor(b *testing.B) {
 	const sample = 20000
 	for i := 0; i < sample; i++ {
 		r.Seed(1, uint64(i))
-		table.Play(&r, &tally.Counts, nil)
+		tally.Record(table.Play(&r, &tally.Counts, nil))
 		draws += r.Draws()
 	}
 	perEnc := int((draws + sample/2) / sample)
