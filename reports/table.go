@@ -96,6 +96,10 @@ func (r *Result) WriteText(w io.Writer) error {
 func pct(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
 
 // thousands formats n with comma separators.
+// Thousands writes n with comma thousands separators (1,000,000), the way
+// every table prints counts.
+func Thousands(n int64) string { return thousands(n) }
+
 func thousands(n int64) string {
 	s := fmt.Sprint(n)
 	neg := strings.HasPrefix(s, "-")

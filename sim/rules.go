@@ -24,3 +24,18 @@ func ruleCounters(g Game) []RuleCounter {
 	}
 	return nil
 }
+
+// RuleRegistry is embedded in a compiled Game to make it a RuleGame: the
+// tactics compiler registers each counter while compiling, and the tables
+// add to Counts.Rules at the returned index.
+type RuleRegistry struct{ rules []RuleCounter }
+
+// AddRuleCounter registers a tactics counter and returns its index in
+// Counts.Rules. Call it only while compiling.
+func (r *RuleRegistry) AddRuleCounter(rc RuleCounter) int {
+	r.rules = append(r.rules, rc)
+	return len(r.rules) - 1
+}
+
+// RuleCounters implements RuleGame.
+func (r *RuleRegistry) RuleCounters() []RuleCounter { return r.rules }

@@ -2,6 +2,7 @@ package tactics
 
 import (
 	"fmt"
+	"simctl/sim/scenario"
 	"sort"
 	"strings"
 )
@@ -536,34 +537,10 @@ func suggest(s string, valid []string, prefix string) string {
 // when none is within two edits.
 func Closest(s string, valid []string) string { return closest(s, valid) }
 
+// closest ties go to the alphabetically first name, so messages do not
+// depend on the order a binding declares its facts in.
 func closest(s string, valid []string) string {
-	best, bestD := "", 3
 	sorted := append([]string(nil), valid...)
 	sort.Strings(sorted)
-	for _, v := range sorted {
-		if d := editDistance(strings.ToLower(s), strings.ToLower(v)); d < bestD {
-			best, bestD = v, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return scenario.Closest(s, sorted)
 }

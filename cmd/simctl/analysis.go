@@ -35,6 +35,24 @@ func sideIndex(sc *scenario.Scenario, name string) (int, string, error) {
 	return 0, "", fmt.Errorf("--side %q: no such side%s; sides: %s, %s", name, didYouMean(name, names), names[0], names[1])
 }
 
+// sideScenario reads SCENARIO, compiles it with sets and finds --side; on
+// a problem it has reported it and returns the exit code.
+func sideScenario(ctx context.Context, cmd, name string, sets []scenario.Set, side string, stderr io.Writer) (src *source, sc *scenario.Scenario, si int, sideName string, code int) {
+	src, err := readSource(ctx, name)
+	if err != nil {
+		return nil, nil, 0, "", scenarioError(stderr, err)
+	}
+	sc, _, err = src.compile(sets)
+	if err != nil {
+		return nil, nil, 0, "", scenarioError(stderr, err)
+	}
+	si, sideName, err = sideIndex(sc, side)
+	if err != nil {
+		return nil, nil, 0, "", usageError(stderr, cmd, "%v", err)
+	}
+	return src, sc, si, sideName, exitOK
+}
+
 // compileAll compiles the scenario under each list of extra overrides;
 // nothing runs unless all are valid, and every invalid one is reported.
 func compileAll(src *source, base []scenario.Set, extra [][]scenario.Set, label func(k int) string, stderr io.Writer) ([]sim.Game, bool) {
@@ -109,17 +127,9 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return exitUsage
 	}
-	src, err := readSource(ctx, pos[0])
-	if err != nil {
-		return scenarioError(stderr, err)
-	}
-	sc, _, err := src.compile(o.sets)
-	if err != nil {
-		return scenarioError(stderr, err)
-	}
-	si, sideName, err := sideIndex(sc, *side)
-	if err != nil {
-		return usageError(stderr, "value", "%v", err)
+	src, sc, si, sideName, code := sideScenario(ctx, "value", pos[0], o.sets, *side, stderr)
+	if src == nil {
+		return code
 	}
 	var ps []experiment.Param
 	seen := map[string]bool{}
@@ -223,17 +233,9 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !ok {
 		return exitUsage
 	}
-	src, err := readSource(ctx, pos[0])
-	if err != nil {
-		return scenarioError(stderr, err)
-	}
-	sc, _, err := src.compile(o.sets)
-	if err != nil {
-		return scenarioError(stderr, err)
-	}
-	si, rowSide, err := sideIndex(sc, *side)
-	if err != nil {
-		return usageError(stderr, "matrix", "%v", err)
+	src, sc, si, rowSide, code := sideScenario(ctx, "matrix", pos[0], o.sets, *side, stderr)
+	if src == nil {
+		return code
 	}
 	colSide := sc.Sides[1-si].Name
 	var extra [][]scenario.Set
@@ -315,17 +317,9 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !ok {
 		return exitUsage
 	}
-	src, err := readSource(ctx, pos[0])
-	if err != nil {
-		return scenarioError(stderr, err)
-	}
-	sc, _, err := src.compile(o.sets)
-	if err != nil {
-		return scenarioError(stderr, err)
-	}
-	si, sideName, err := sideIndex(sc, *side)
-	if err != nil {
-		return usageError(stderr, "tournament", "%v", err)
+	src, sc, si, sideName, code := sideScenario(ctx, "tournament", pos[0], o.sets, *side, stderr)
+	if src == nil {
+		return code
 	}
 	cands := append([]option(nil), opts...)
 	if len(axes) > 0 {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"simctl/sim/experiment"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -282,22 +281,7 @@ func startProgress(mode string, total int64, done *atomic.Int64, stderr io.Write
 }
 
 // thousandsInt formats n with comma separators, as the tables do.
-func thousandsInt(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var out []byte
-	for i := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
-}
+func thousandsInt(n int64) string { return reports.Thousands(n) }
 
 // whereWritten says where an interrupted command's partial output went,
 // for the closing message: stdout may be a file the user cannot see.

@@ -14,15 +14,15 @@ import (
 
 // Game is a compiled ACKS II scenario. Immutable; shared by all workers.
 type Game struct {
-	Opt       Options
-	Maxround  int
-	Distance  int
-	C         []Combatant // the expanded roster
-	Referee   int         // the side whose referee chooses on equal numbers
-	SideNames [2]string
-	roster    []sim.Entrant
-	sideCount [2]int
-	rules     []sim.RuleCounter
+	Opt              Options
+	Maxround         int
+	Distance         int
+	C                []Combatant // the expanded roster
+	Referee          int         // the side whose referee chooses on equal numbers
+	SideNames        [2]string
+	roster           []sim.Entrant
+	sideCount        [2]int
+	sim.RuleRegistry // tactics rule counters
 }
 
 // Weapon is the kind of weapon a combatant fights with.

@@ -3,7 +3,6 @@ package acks2
 import (
 	"go.yaml.in/yaml/v3"
 
-	"simctl/sim"
 	"simctl/sim/scenario"
 )
 
@@ -14,16 +13,6 @@ import (
 // TacticsCompiler compiles the tactics block n (at path) of combatant self
 // into a Policy. Package agents sets it in init.
 var TacticsCompiler func(d *scenario.Decoder, g *Game, self int, n *yaml.Node, path string) Policy
-
-// AddRuleCounter registers a tactics counter and returns its index in
-// sim.Counts.Rules. Call it only while compiling.
-func (g *Game) AddRuleCounter(rc sim.RuleCounter) int {
-	g.rules = append(g.rules, rc)
-	return len(g.rules) - 1
-}
-
-// RuleCounters implements sim.RuleGame.
-func (g *Game) RuleCounters() []sim.RuleCounter { return g.rules }
 
 // CountRule adds one to tactics counter k.
 func (t *Table) CountRule(k int) { t.c.Rule(k) }

@@ -22,9 +22,9 @@ type Game struct {
 	sideCount [2]int
 	// sideOf and enemies are dense copies of the roster's sides, so the
 	// per-turn loops read a few bytes instead of striding over Combatant.
-	sideOf  []int
-	enemies [2][]int // enemies[s]: the opponents of side s
-	rules   []sim.RuleCounter
+	sideOf           []int
+	enemies          [2][]int // enemies[s]: the opponents of side s
+	sim.RuleRegistry          // tactics rule counters
 }
 
 // Combatant is the static description of one combatant.

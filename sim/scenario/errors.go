@@ -138,8 +138,11 @@ func quoteList(names []string) string {
 	return strings.Join(q, ", ")
 }
 
-// closest returns the valid name nearest to s by edit distance, or "" when
-// nothing is close: "did you mean" turns a typo into a one-second fix.
+// Closest returns the valid name nearest to s by edit distance (the first
+// such in valid's order), or "" when none is within two edits: "did you
+// mean" turns a typo into a one-second fix.
+func Closest(s string, valid []string) string { return closest(s, valid) }
+
 func closest(s string, valid []string) string {
 	best, bestD := "", 3
 	for _, v := range valid {
