@@ -134,6 +134,28 @@ func hgrid(p *plot.Plot) {
 	p.Add(g)
 }
 
+// zoomPercentAxis fits the win-rate axis to the sweep's intervals, with a
+// margin, so that a 5-point effect is visible rather than squeezed into a
+// 0..100 axis; the 50% line shows when it is in range.
+func zoomPercentAxis(a *plot.Axis, s *Sweep) {
+	lo, hi := 100.0, 0.0
+	for _, pt := range s.Points {
+		if pt.Unfinished {
+			continue
+		}
+		for _, r := range pt.Result.Sides {
+			lo, hi = math.Min(lo, 100*r.WinCI95[0]), math.Max(hi, 100*r.WinCI95[1])
+		}
+	}
+	if lo > hi { // nothing finished
+		percentAxis(a)
+		return
+	}
+	span := math.Max(hi-lo, 10)
+	a.Min, a.Max = math.Max(0, lo-0.15*span), math.Min(100, hi+0.25*span) // room for the legend above
+	a.Tick.Marker = niceTicks{}
+}
+
 // percentAxis fixes the Y axis to 0..100 % (ticks stop at 100 when Max is
 // raised to make room for a legend).
 func percentAxis(a *plot.Axis) {
@@ -304,7 +326,7 @@ func sweepLine(s *Sweep) *Figure {
 	p := newPlot(fmt.Sprintf("Win rate against %s\n%s, seed %d, %s", a.Path, s.Scenario, s.Seed, sweepN(s)),
 		AxisLabel(a.Path), "win rate (% of encounters, 95% CI)")
 	hgrid(p)
-	percentAxis(&p.Y)
+	zoomPercentAxis(&p.Y, s)
 	xs, isNum := numeric(a.Values)
 	if !isNum {
 		xs = make([]float64, len(a.Values))
@@ -340,6 +362,11 @@ func sweepLine(s *Sweep) *Figure {
 		if side == 1 {
 			line.Dashes = []vg.Length{vg.Points(5), vg.Points(2)}
 		}
+		if !isNum {
+			// Categories (policies, tactics, dice) have no order between
+			// them: points with their intervals, never a line.
+			line.Width = 0
+		}
 		sc, _ := plotter.NewScatter(pts)
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
 		if side == 1 {
@@ -351,7 +378,10 @@ func sweepLine(s *Sweep) *Figure {
 		}{pts, errs})
 		eb.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1)}
 		eb.CapWidth = vg.Points(6)
-		p.Add(line, eb, sc)
+		if isNum {
+			p.Add(line)
+		}
+		p.Add(eb, sc)
 		p.Legend.Add(s.Sides[side]+" wins", line, sc)
 	}
 	p.Legend.Left = true
@@ -412,7 +442,7 @@ func (h cells) Plot(c draw.Canvas, p *plot.Plot) {
 				if v < 20 || v > 80 {
 					col = color.White
 				}
-				c.FillText(textStyle(8, col), vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, fmt.Sprintf("%.1f", v))
+				c.FillText(textStyle(8, col), vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, fmt.Sprintf("%.1f%%", v))
 			}
 		}
 	}

@@ -154,7 +154,7 @@ func (b *Bundle) html(w io.Writer, secs []*section) error {
 const css = `body { font-family: "Liberation Sans", Arial, Helvetica, sans-serif; max-width: 70rem; margin: 2rem auto; padding: 0 1rem; color: #222; line-height: 1.45; }
 h1, h2, h3 { line-height: 1.2; }
 h2 { margin-top: 2.5rem; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-variant-numeric: tabular-nums; display: block; overflow-x: auto; max-width: 100%; }
 th, td { border-bottom: 1px solid #e2e2e2; padding: 0.2rem 0.7rem; vertical-align: top; }
 th { text-align: left; }
 .num { text-align: right; white-space: nowrap; }
@@ -162,7 +162,7 @@ table.facts th { font-weight: normal; color: #555; white-space: nowrap; }
 pre { background: #f5f5f5; padding: 0.6rem 0.8rem; overflow-x: auto; }
 code { font-family: "Liberation Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
 figure { margin: 1.2rem 0; }
-figure svg { max-width: 100%; height: auto; }
+figure svg { width: 100%; height: auto; }
 figcaption { color: #555; font-size: 0.9em; }
 ul.notes { color: #444; font-size: 0.9em; }
 `
