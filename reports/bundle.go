@@ -274,16 +274,8 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 			f.Name = prefix + f.Name
 			s.figures = append(s.figures, f)
 		}
-		for i, o := range c.Options {
-			figs, err := runFigures(o.Result, c.Context, fmt.Sprintf("%so%d-", prefix, i+1), false)
-			if err != nil {
-				return nil, err
-			}
-			for _, f := range figs {
-				f.Caption = "Option " + o.Name + ": " + f.Caption
-			}
-			s.figures = append(s.figures, figs...)
-		}
+		// One figure for the comparison, not each option's run figures
+		// again: its tables give every option's numbers.
 		s.scenario = ctxYAML(c.Context)
 	default:
 		return nil, fmt.Errorf("reports: empty report input %q", in.Path)

@@ -70,8 +70,9 @@ func checkBundleFiles(t *testing.T, dir string, files []string) {
 			t.Errorf("report.md does not show %s", f)
 		}
 	}
-	// run: 3 figures; sweep: 1; compare: 1 + 3 per option.
-	if opts := 3 - btoi(raceEnabled); pngs != 3+1+1+3*opts {
+	// run: 3 figures; sweep: 1; compare: 1 (not each option's run figures
+	// again).
+	if pngs != 3+1+1 {
 		t.Errorf("%d PNG figures: %v", pngs, files)
 	}
 	// Everything a reader needs to reproduce the numbers.
@@ -107,7 +108,7 @@ func checkBundleHTML(t *testing.T, dir string) {
 	if err := checkSelfContained(data); err != nil {
 		t.Error(err)
 	}
-	if n, want := bytes.Count(data, []byte("<svg ")), 14-3*btoi(raceEnabled); n != want {
+	if n, want := bytes.Count(data, []byte("<svg ")), 5; n != want {
 		t.Errorf("%d inline SVG figures, want %d", n, want)
 	}
 	for _, want := range []string{"<h3>Reproduce</h3>", "Fighter vs Orc (builtin:d20/duel.yaml)", "dying: out-at-0 (default)", "Who acts first"} {
