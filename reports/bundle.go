@@ -27,6 +27,16 @@ type Input struct {
 	// Context of a run result, which carries none itself: filled by the
 	// caller from the scenario when it can be found (nil otherwise).
 	Context *Context
+	// Traces of a run's representative fights (the shortest, the median
+	// and the longest, say), replayed by the caller: reports runs nothing.
+	Traces []FightTrace
+}
+
+// FightTrace is one replayed encounter a report links to, as text.
+type FightTrace struct {
+	Name  string // file stem: "longest"
+	Title string // "the longest fight: encounter 857, 10 rounds"
+	Text  string // what simctl trace prints
 }
 
 // ReadInput reads any JSON document simctl writes, telling the kinds apart
@@ -120,6 +130,13 @@ type section struct {
 	figures   []*Figure
 	scenario  string // the scenario YAML, when known
 	notes     []string
+	traces    []namedTrace
+}
+
+// namedTrace is a FightTrace with the file it is written to.
+type namedTrace struct {
+	FightTrace
+	file string
 }
 
 type titled struct {
@@ -177,6 +194,12 @@ func (b *Bundle) Write(dir string) ([]string, error) {
 		out[name] = pngs[k]
 		files = append(files, name)
 	}
+	for _, sec := range secs {
+		for _, tr := range sec.traces {
+			out[tr.file] = []byte(tr.Text)
+			files = append(files, tr.file)
+		}
+	}
 	var md bytes.Buffer
 	b.markdown(&md, secs)
 	out["report.md"] = md.Bytes()
@@ -191,10 +214,12 @@ func (b *Bundle) Write(dir string) ([]string, error) {
 	return append([]string{"report.md", "report.html"}, files...), nil
 }
 
-// isFigure tells the figures a report writes (fig1-winrate.png) from
-// anything else a user keeps in the folder.
+// isFigure tells the files a report writes beside its pages (figures,
+// fig1-winrate.png, and traces, fig1-trace-longest.txt) from anything else
+// a user keeps in the folder: an older report's are cleared.
 func isFigure(name string) bool {
-	return len(name) > 3 && strings.HasPrefix(name, "fig") && name[3] >= '0' && name[3] <= '9' && strings.HasSuffix(name, ".png")
+	return len(name) > 3 && strings.HasPrefix(name, "fig") && name[3] >= '0' && name[3] <= '9' &&
+		(strings.HasSuffix(name, ".png") || strings.HasSuffix(name, ".txt"))
 }
 
 func (b *Bundle) section(k int, in *Input) (*section, error) {
@@ -224,6 +249,9 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 		}
 		s.figures = figs
 		s.scenario = ctxYAML(in.Context)
+		for _, tr := range in.Traces {
+			s.traces = append(s.traces, namedTrace{tr, prefix + "trace-" + tr.Name + ".txt"})
+		}
 	case in.Sweep != nil:
 		sw := in.Sweep
 		s.title = fmt.Sprintf("%d. %s: sweep of %s", k, sw.Scenario, sw.axisNames())

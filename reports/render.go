@@ -31,6 +31,12 @@ func (b *Bundle) markdown(w io.Writer, secs []*section) {
 			t.t.markdown(w)
 			footnotes(w, t.notes, true)
 		}
+		if len(s.traces) > 0 {
+			fmt.Fprintf(w, "\n### Representative fights\n\n")
+			for _, tr := range s.traces {
+				fmt.Fprintf(w, "- [%s](%s)\n", mdInline(tr.Title), tr.file)
+			}
+		}
 		if len(s.figures) > 0 {
 			fmt.Fprintf(w, "\n### Figures\n")
 			for _, f := range s.figures {
@@ -118,6 +124,14 @@ func (b *Bundle) html(w io.Writer, secs []*section) error {
 		}
 		for _, n := range s.notes {
 			fmt.Fprintf(&h, "<p>%s</p>\n", inline(n))
+		}
+		if len(s.traces) > 0 {
+			// Inline, folded: the page stays one self-contained file (the
+			// folder also has each trace as text).
+			h.WriteString("<h3>Representative fights</h3>\n")
+			for _, tr := range s.traces {
+				fmt.Fprintf(&h, "<details><summary>%s</summary>\n<pre><code>%s</code></pre>\n</details>\n", e(tr.Title), e(tr.Text))
+			}
 		}
 		for _, t := range s.tables {
 			fmt.Fprintf(&h, "<h3>%s</h3>\n", e(t.title))

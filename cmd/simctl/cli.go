@@ -170,7 +170,10 @@ func readSource(ctx context.Context, name string) (*source, error) {
 		}
 		return &source{name: name, display: name, data: data}, nil
 	}
-	if d, disp, ok := scenarios.Read(name); ok {
+	// "builtin:d20/duel.yaml", as messages and results name a built-in,
+	// is accepted as well as "d20/duel".
+	builtin := strings.TrimSuffix(strings.TrimPrefix(name, "builtin:"), ".yaml")
+	if d, disp, ok := scenarios.Read(builtin); ok {
 		return &source{name: name, display: disp, data: d}, nil
 	}
 	return nil, &argError{fmt.Sprintf("%s: no such file or built-in scenario; built-ins: %s (see simctl scenarios)",

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"simctl/sim/experiment"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -50,6 +52,18 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 					p, firstLine(err))
 			}
 			in.Context = c
+			if err == nil {
+				in.Traces, err = fightTraces(ctx, in.Run)
+				if err != nil {
+					if isInterrupt(err) {
+						fmt.Fprintln(stderr, "simctl report: interrupted; nothing was written")
+						return exitInterrupted
+					}
+					if !*quiet {
+						fmt.Fprintf(stderr, "simctl report: warning: %s: the representative fights could not be replayed: %v\n", p, firstLine(err))
+					}
+				}
+			}
 		}
 		b.Inputs = append(b.Inputs, in)
 	}
@@ -92,6 +106,66 @@ func firstLine(err error) string {
 
 // contextOf compiles a result's embedded scenario text with its overrides
 // and describes it for a report.
+// traceSample is how many of a run's first encounters the report searches
+// for its representative fights: enough for the extremes to be telling,
+// few enough to replay in a moment.
+const traceSample = 20_000
+
+// fightTraces replays a run's shortest, median and longest fights (by
+// regular rounds, the lowest index among equals) among its first
+// encounters, from the scenario text the result embeds, as simctl trace
+// would print them.
+func fightTraces(ctx context.Context, r *reports.Result) ([]reports.FightTrace, error) {
+	var ss []scenario.Set
+	for _, s := range r.Sets {
+		x, err := scenario.ParseSet(s)
+		if err != nil {
+			return nil, err
+		}
+		ss = append(ss, x)
+	}
+	src := &source{name: r.File, display: r.File, data: []byte(r.ScenarioText)}
+	sc, g, err := src.compile(ss)
+	if err != nil {
+		return nil, err
+	}
+	n := min(r.Encounters, traceSample)
+	start := int64(0)
+	if r.Shard != nil {
+		start = r.Shard.Start
+	}
+	if n < 1 {
+		return nil, nil
+	}
+	probe := experiment.NewProbe(g, [2]string{sc.Sides[0].Name, sc.Sides[1].Name})
+	metric, err := probe.Metric("rounds")
+	if err != nil {
+		return nil, err
+	}
+	var out []reports.FightTrace
+	for _, q := range []struct {
+		name, what string
+		q          float64
+	}{{"shortest", "the shortest fight", 0}, {"median", "a median fight", 0.5}, {"longest", "the longest fight", 1}} {
+		i, v, err := experiment.Pick(ctx, probe, metric, sim.RunConfig{Seed: r.Seed, Start: start, N: n}, q.q)
+		if err != nil {
+			return nil, err
+		}
+		var b strings.Builder
+		if err := reports.Trace(&b, sc, g, r.Seed, i); err != nil {
+			return nil, err
+		}
+		cmd := []string{"simctl", "trace", r.File, "--seed", strconv.FormatUint(r.Seed, 10), "--encounter", strconv.FormatInt(i, 10)}
+		for _, s := range r.Sets {
+			cmd = append(cmd, "--set", s)
+		}
+		text := "# " + reports.ShellJoin(cmd) + "\n" + b.String()
+		out = append(out, reports.FightTrace{Name: q.name, Text: text,
+			Title: fmt.Sprintf("%s: encounter %d, %v round(s) (of encounters %d..%d)", q.what, i, v, start, start+n-1)})
+	}
+	return out, nil
+}
+
 func contextOf(file, text string, sets []string) (*reports.Context, error) {
 	if text == "" {
 		return nil, fmt.Errorf("the result carries no scenario text (made by an older simctl)")

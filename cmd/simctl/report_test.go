@@ -40,7 +40,8 @@ func TestReport(t *testing.T) {
 		t.Errorf("stderr: %s", errOut)
 	}
 	written := strings.Fields(stdout)
-	want := []string{"report.md", "report.html", "fig1-rounds.png", "fig1-economy.png", "fig1-first.png", "fig2-sweep.png", "fig3-compare.png"}
+	want := []string{"report.md", "report.html", "fig1-rounds.png", "fig1-economy.png", "fig1-first.png",
+		"fig1-trace-shortest.txt", "fig1-trace-median.txt", "fig1-trace-longest.txt", "fig2-sweep.png", "fig3-compare.png"}
 	if raceEnabled {
 		want = want[:len(want)-1]
 	}
@@ -56,6 +57,7 @@ func TestReport(t *testing.T) {
 		"dying: srd; surprise_ends_flat_footed: false (default)", // the run's ruleset options, read back from its scenario
 		"| overrides | --set options.dying=srd |",
 		"| seed | 5 |",
+		"### Representative fights", "(fig1-trace-longest.txt)", // the run's extremes, replayed
 		"simctl sweep d20/duel --vary heroes.Fighter.init=0:4:2 -n 2000 --format json -o " + sw,
 		"simctl run d20/duel -n 2000 --seed 1 --set heroes.Fighter.init=0", // the first sweep point
 		"```yaml\nname: Fighter vs Orc",
@@ -217,6 +219,36 @@ func TestReportEscapesNamesAndClearsOldFigures(t *testing.T) {
 		}
 		if name == "report.md" && !strings.Contains(string(b), "````yaml") {
 			t.Errorf("report.md: the scenario's ``` would close its code fence")
+		}
+	}
+}
+
+// The report's representative fights are the run's extremes, replayed
+// exactly as simctl trace prints them (the command on the first line
+// replays the same fight).
+func TestReportTracesAreTheExtremes(t *testing.T) {
+	dir := t.TempDir()
+	run, out := filepath.Join(dir, "run.json"), filepath.Join(dir, "report")
+	if code, _, errOut := cli(t, "run", "d20/duel", "-n", "3000", "--seed", "4", "--json", "-o", run); code != 0 {
+		t.Fatalf("run: %d %s", code, errOut)
+	}
+	if code, _, errOut := cli(t, "report", run, "-o", out); code != 0 {
+		t.Fatalf("report: %d %s", code, errOut)
+	}
+	for _, which := range []string{"shortest", "longest"} {
+		data, err := os.ReadFile(filepath.Join(out, "fig1-trace-"+which+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, rest, _ := strings.Cut(string(data), "\n")
+		args := strings.Fields(strings.TrimPrefix(first, "# simctl "))
+		code, traced, errOut := cli(t, args...)
+		if code != 0 || traced != rest {
+			t.Errorf("%s: %s does not replay the same fight (exit %d, %s)", which, first, code, errOut)
+		}
+		_, metric, _ := cli(t, "trace", "d20/duel", "--seed", "4", "-n", "3000", "--pick", map[string]string{"shortest": "min", "longest": "max"}[which], "--metric", "rounds")
+		if !strings.HasSuffix(metric, rest) {
+			t.Errorf("%s: the report's fight is not trace --pick's", which)
 		}
 	}
 }
