@@ -40,6 +40,8 @@ func TestGoldenTables(t *testing.T) {
 		{"sweep-precision", func(b *bytes.Buffer, f Format) error { return fixtureSweepPrecision().Write(b, f) }},
 		{"sweep-2d", func(b *bytes.Buffer, f Format) error { return fixtureSweep2().Write(b, f) }},
 		{"compare", func(b *bytes.Buffer, f Format) error { return fixtureCompare().Write(b, f) }},
+		{"value", func(b *bytes.Buffer, f Format) error { return fixtureValue().Write(b, f) }},
+		{"matrix", func(b *bytes.Buffer, f Format) error { return fixtureMatrix().Write(b, f) }},
 	} {
 		for _, f := range []struct {
 			format Format
@@ -85,6 +87,10 @@ func fixtureFigures(t *testing.T) map[string]*Figure {
 	add("damage-hist", f, err)
 	f, err = HPLeftFigure(o)
 	add("hpleft-hist", f, err)
+	f, err = TornadoFigure(fixtureValue())
+	add("tornado", f, err)
+	f, err = MatrixFigure(fixtureMatrix())
+	add("matrix-heat", f, err)
 	return figs
 }
 
