@@ -100,7 +100,7 @@ func combatantIndex(p params, g *d20.Game, name string, n *yaml.Node) int {
 // Turn implements d20.Policy.
 func (p *d20Default) Turn(t *d20.Table, self int) d20.Plan {
 	tg := p.pick(t, self)
-	return d20.Plan{Do: d20.Act, Target: tg, Spell: p.chooseSpell(t, self), Charge: p.charge == "always", DelayAfter: -1}
+	return d20.Plan{Do: d20.Act, Target: tg, Spell: p.chooseSpell(t, self), Charge: p.charge == "always", NoCharge: p.charge == "never", DelayAfter: -1}
 }
 
 func (p *d20Default) chooseSpell(t *d20.Table, self int) int {

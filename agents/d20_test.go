@@ -89,3 +89,28 @@ sides:
 		t.Errorf("outcome %+v: want a max_rounds draw, K acting first", o)
 	}
 }
+
+// charge: never forbids a charge even when it is the only way to attack
+// this turn (the Fighter, 45 feet away with speed 30, double-moves
+// instead); auto charges then, and always charges whenever it can.
+func TestD20ChargeParameter(t *testing.T) {
+	src := []byte(`name: charge
+ruleset: d20
+max_rounds: 1
+distance: 50
+sides:
+  - name: heroes
+    combatants: [{name: Fighter, hp: 30, ac: 15, init: 10, initiative_roll: 20, attacks: [5], damage: 1d8, speed: 30}]
+  - name: monsters
+    combatants: [{name: Orc, hp: 30, ac: 13, init: 0, initiative_roll: 1, attacks: [3], damage: 1d8, speed: 0, policy: {name: ready, trigger: charge}}]
+`)
+	for _, c := range []struct {
+		mode    string
+		charges bool
+	}{{"auto", true}, {"always", true}, {"never", false}} {
+		_, log, _ := d20Play(t, "charge.yaml", src, "heroes.Fighter.policy={name: default, charge: "+c.mode+"}")
+		if got := strings.Contains(log, "Fighter charges Orc"); got != c.charges {
+			t.Errorf("charge: %s: charged %v, want %v\n%s", c.mode, got, c.charges, log)
+		}
+	}
+}

@@ -56,7 +56,11 @@ type Plan struct {
 	Do     Do
 	Target int // Act: the enemy to attack or approach (-1: nobody; the turn is spent)
 	Spell  int // Act: the spell to cast at Target, -1 for weapons
-	Charge bool
+	// Charge asks for a charge whenever one is possible; NoCharge forbids
+	// it even when it is the only way to attack this turn (the combatant
+	// moves instead). Neither: charge only when it is the only way.
+	Charge   bool
+	NoCharge bool
 
 	// Delay: act right after combatant DelayAfter, or at count DelayTo when
 	// DelayAfter is -1.

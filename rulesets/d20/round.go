@@ -132,7 +132,7 @@ func (t *Table) act(i int, p Plan) {
 		if !f.out && !t.f[tg].out && t.InReach(i, tg) {
 			t.attackAction(i, tg)
 		}
-	case t.canCharge(i, need, p.Charge):
+	case !p.NoCharge && t.canCharge(i, need, p.Charge):
 		t.charge(i, tg)
 	case need <= c.Speed && !t.stdOne:
 		t.move(i, tg, need)
