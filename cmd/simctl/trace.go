@@ -38,8 +38,8 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			}
 			return usageError(stderr, "trace", "%v", err)
 		}
-		if c.n.n > 100_000_000 {
-			return usageError(stderr, "trace", "--pick keeps one number per encounter: -n %d is more than 100M", c.n.n)
+		if c.n.n > 10_000_000 {
+			return usageError(stderr, "trace", "--pick keeps one number per encounter: -n %d is more than 10M", c.n.n)
 		}
 	}
 	seed, sets := &c.seed.v, c.sets
