@@ -114,3 +114,25 @@ sides:
 		}
 	}
 }
+
+// A single-attack combatant 5 ft beyond reach takes a 5-foot step and
+// attacks: the step provokes no attack of opportunity from the pikeman's
+// reach, where a 5-foot move out of a threatened square would.
+func TestD20SingleAttackSteps(t *testing.T) {
+	src := []byte(`name: step
+ruleset: d20
+max_rounds: 1
+distance: 10
+sides:
+  - name: heroes
+    combatants: [{name: Fighter, hp: 30, ac: 15, init: 0, initiative_roll: 1, attacks: [5], damage: 1d8, speed: 30}]
+  - name: monsters
+    combatants: [{name: Pikeman, hp: 30, ac: 13, init: 10, initiative_roll: 20, attacks: [3], damage: 1d8, speed: 0, reach: 10}]
+`)
+	// The Pikeman acts first (no longer flat-footed, its attack of
+	// opportunity unused), then the Fighter closes in.
+	_, log, _ := d20Play(t, "step.yaml", src)
+	if strings.Contains(log, "Pikeman makes an attack of opportunity") || !strings.Contains(log, "Fighter attacks Pikeman") {
+		t.Errorf("the Fighter should step in and attack without provoking:\n%s", log)
+	}
+}

@@ -34,6 +34,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "attack", Doc: "standard action: one attack with the first bonus of attacks"},
 			{Name: "full attack", Doc: "full-round action: every bonus of attacks; only with no movement beyond a 5-foot step"},
 			{Name: "move", Doc: "move action: up to speed toward the target; moving out of a threatened position provokes an attack of opportunity"},
+			{Name: "5-foot step", Doc: "when the target is 5 ft beyond reach, the combatant steps (no attack of opportunity) and attacks: a full attack, or the standard attack with a single bonus (a walk of 5 ft could provoke a reach weapon)"},
 			{Name: "charge", Doc: "full-round: at least 10 ft and up to 2x speed, +2 to hit, -2 AC until the next turn, one attack (in a surprise round: up to speed)"},
 			{Name: "cast", Doc: "standard action: a spell; in an enemy's reach it provokes; damage while casting forces a Concentration check"},
 			{Name: "delay", Doc: "take no action, act later: at a count (before the first combatant with a lower count; never above its own), or right after a named combatant's next action (its turn, delayed or readied action; after the turn in progress ends, never interrupting), or right after the turn in which that combatant drops; initiative becomes that count. " +

@@ -119,11 +119,16 @@ func (t *Table) act(i int, p Plan) {
 		} else {
 			t.fullAttack(i, tg)
 		}
-	case need <= 5 && !t.stdOne && len(c.Attacks) > 1:
-		// A 5-foot step is the one movement a full attack allows.
+	case need <= 5 && !t.stdOne:
+		// A 5-foot step is the one movement a full attack allows, and it
+		// provokes no attack of opportunity where a move would.
 		t.step(i, tg)
-		if !f.out && !t.f[tg].out {
+		switch {
+		case f.out || t.f[tg].out:
+		case len(c.Attacks) > 1:
 			t.fullAttack(i, tg)
+		default:
+			t.attackAction(i, tg)
 		}
 	case need <= 5 && t.stdOne:
 		// Surprise round: the single standard action may come with a
