@@ -452,7 +452,11 @@ func parseCavDo(d *scenario.Decoder, g *cavaliers.Game, self, moment int, s stri
 		if rs == "" {
 			return fail("cavaliers has no decision %q; %s", verb, offers())
 		}
-		return fail("%s is a %s decision, not a cavaliers one; %s", verb, rs, offers())
+		article := "a"
+		if strings.ContainsAny(rs[:1], "aeiou") {
+			article = "an"
+		}
+		return fail("%s is %s %s decision, not a cavaliers one; %s", verb, article, rs, offers())
 	}
 	if verb == "save" {
 		return fail("cavaliers has no save decision: keep [+] for an ability with a condition on self.plus and offer.price (docs/tactics.md); %s", offers())
