@@ -240,3 +240,40 @@ func TestCavTacticsAllocs(t *testing.T) {
 		t.Errorf("%v allocations per encounter", n)
 	}
 }
+
+// The Go default's parameters written as rules (docs/tactics.md, the
+// Cavaliers section) make the same decisions: the heroes of the duel and
+// the melee (Initiative specialists) with each parameter, Go against the
+// rules the docs give.
+func TestCavGoParamsAsRules(t *testing.T) {
+	const (
+		head      = `{move: [{do: advance}], attack: [{do: attack}], reactions: [`
+		seize     = `{when: next_actor.is_enemy, do: seize}, `
+		interpose = `{when: attacked.hp < self.hp and attacked.weakest, do: interpose}, `
+		rest      = `{do: block}, {do: reprise}, {do: pass}]}`
+		spare     = `(unlock or self.price_interpose == 0 or self.plus < self.price_interpose or self.plus - offer.price >= self.price_interpose)`
+	)
+	variants := []struct{ policy, tactic string }{
+		{"{name: default, seize: protect}", head + `{when: next_actor.is_enemy and next_actor.wounded_near <= 0.5, do: seize}, ` + interpose + rest},
+		{"{name: default, seize: protect, wounded: 80}", head + `{when: next_actor.is_enemy and next_actor.wounded_near <= 0.8, do: seize}, ` + interpose + rest},
+		{"{name: default, seize: never}", head + interpose + rest},
+		{"{name: default, interpose: any}", head + seize + `{when: attacked.hp < self.hp, do: interpose}, ` + rest},
+		{"{name: default, reprise: never}", head + seize + interpose + `{do: block}, {do: pass}]}`},
+		{"{name: default, reserve: interpose}", head + `{when: next_actor.is_enemy and ` + spare + `, do: seize}, ` + interpose +
+			`{do: block}, {when: ` + spare + `, do: reprise}, {do: pass}]}`},
+	}
+	for _, name := range []string{"cavaliers/duel", "cavaliers/melee"} {
+		data, _, _ := scenarios.Read(name)
+		for _, v := range variants {
+			goT := run(t, name, data, []scenario.Set{{Path: "heroes.policy", Value: v.policy}})
+			tacT := run(t, name, data, []scenario.Set{{Path: "heroes.policy", Value: v.policy}, {Path: "heroes.tactics", Value: v.tactic}})
+			if tacT.Counts.Rules == nil {
+				t.Fatal("the tactics run has no rule counters")
+			}
+			tacT.Counts.Rules, goT.Counts.Rules = nil, nil
+			if !reflect.DeepEqual(goT, tacT) {
+				t.Errorf("%s with %s as %s: tactics differ:\ngo      %+v\ntactics %+v", name, v.policy, v.tactic, goT, tacT)
+			}
+		}
+	}
+}
