@@ -1,6 +1,7 @@
 package agents_test
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"sort"
@@ -275,5 +276,57 @@ func TestCavGoParamsAsRules(t *testing.T) {
 				t.Errorf("%s with %s as %s: tactics differ:\ngo      %+v\ntactics %+v", name, v.policy, v.tactic, goT, tacT)
 			}
 		}
+	}
+}
+
+const cavBlockScenario = `name: block-for
+ruleset: cavaliers
+options: {raise_on: 4}
+sides:
+  - name: escort
+    combatants:
+      - {name: Ward, specialty: none, attribute: d6, pool: d6, hp: 10, attack: 1d6, defence: 2d6, damage: 1d4, area: 0, policy: {name: none, move: hold}}
+      - {name: Guard, specialty: vigilance, attribute: d10, pool: 2d6, hp: 18, attack: 2d6, defence: 2d6, damage: 1d6, area: 1, policy: {name: guard, ward: Ward, move: hold}}
+      - {name: Other, specialty: none, attribute: d6, pool: d6, hp: 10, attack: 1d6, defence: 2d6, damage: 1d4, area: 2, policy: {name: none, move: hold}}
+  - name: raiders
+    policy: {name: default, focus: Other}
+    combatants:
+      - {name: Raider, count: 2, specialty: timing, attribute: d8, pool: d6, hp: 12, attack: 2d6, defence: 2d6, damage: 1d6, area: 1}
+`
+
+// guard blocks only an opponent moving into the ward's Area: raiders in
+// the guard's Area leave for another ally's. The library guard equals the
+// Go guard there, and a guard that blocks every mover does not (the test
+// can fail).
+func TestCavGuardBlocksForTheWard(t *testing.T) {
+	data := []byte(cavBlockScenario)
+	goT := run(t, "block-for.yaml", data, nil)
+	lib := []scenario.Set{{Path: "escort.Guard.tactics", Value: "{use: guard, params: {ward: Ward, hold: 1}}"}}
+	tacT := run(t, "block-for.yaml", data, lib)
+	blockAll := []scenario.Set{{Path: "escort.Guard.tactics", Value: "{move: [{do: hold}], reactions: [{when: next_actor.is_enemy, do: seize}, {do: interpose for Ward}, {do: block}, {do: reprise}, {do: pass}]}"}}
+	mutT := run(t, "block-for.yaml", data, blockAll)
+	tacT.Counts.Rules, goT.Counts.Rules, mutT.Counts.Rules = nil, nil, nil
+	if !reflect.DeepEqual(goT, tacT) {
+		t.Errorf("library guard differs from the Go guard:\ngo      %+v\ntactics %+v", goT, tacT)
+	}
+	if reflect.DeepEqual(goT, mutT) {
+		t.Error("a guard that blocks every mover plays like the Go guard: the scenario does not tell block from block for")
+	}
+}
+
+// Tactics rule counts are exact whatever the worker count.
+func TestCavTacticsWorkers(t *testing.T) {
+	data, _, _ := scenarios.Read("cavaliers/tactics-ward")
+	g := load(t, string(data))
+	var tallies []*sim.Tally
+	for _, w := range []int{1, 3} {
+		tally, err := sim.Run(context.Background(), g, sim.RunConfig{Seed: 5, N: 2000, Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tallies = append(tallies, tally)
+	}
+	if !reflect.DeepEqual(tallies[0].Counts, tallies[1].Counts) {
+		t.Error("tallies differ between 1 and 3 workers")
 	}
 }
