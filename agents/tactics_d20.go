@@ -136,7 +136,7 @@ var d20Verbs = []string{"attack", "charge", "full_attack", "cast", "delay", "rea
 
 // verbs other rulesets have, so a d20 block that names one is told so.
 var otherVerbs = map[string]string{
-	"seize": "cavaliers", "interpose": "cavaliers", "reprise": "cavaliers", "save": "cavaliers",
+	"seize": "cavaliers", "interpose": "cavaliers", "reprise": "cavaliers", "block": "cavaliers",
 	"declare": "acks2", "retreat": "acks2", "ambush": "lotm", "feint": "lotm",
 	"withdraw": "", "step": "", "five_foot_step": "",
 }

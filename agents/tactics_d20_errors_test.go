@@ -257,7 +257,7 @@ sides:
 		t.Fatal(err)
 	}
 	_, err = rulesets.Compile(sc)
-	want := "l.yaml:4:14: sides[0].tactics: tactics: blocks are not available for lotm yet (they are for acks2, d20; see docs/tactics.md); use policy: (simctl rules lotm)"
+	want := "l.yaml:4:14: sides[0].tactics: tactics: blocks are not available for lotm yet (they are for acks2, cavaliers, d20; see docs/tactics.md); use policy: (simctl rules lotm)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}

@@ -90,6 +90,15 @@ func cmdPolicies(args []string, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stdout, "\ntargets (target:): weakest, strongest, nearest, random, first, casters, or an enemy's name (falls through while it is out)\n")
 		}
+		if rs == "cavaliers" && len(args) == 1 {
+			for m, moment := range []string{"move", "attack", "reactions"} {
+				fmt.Fprintf(stdout, "\n%s:\n  decisions (do:): %s\n  facts (when:):\n", moment, strings.Join(agents.CavDecisions[m], ", "))
+				for _, f := range agents.CavFacts(moment) {
+					fmt.Fprintf(stdout, "    %-28s %-6s %s\n", f.Spelling(), f.Type, f.Doc)
+				}
+			}
+			fmt.Fprintf(stdout, "\ntargets (target:): weakest, strongest, random, first (among the enemies in its Area), or an enemy's name (falls through while it is not in its Area)\n")
+		}
 	}
 	fmt.Fprintln(stdout, "\nsimctl policies show NAME prints one; docs/tactics.md is the reference.")
 	return exitOK

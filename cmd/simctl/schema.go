@@ -77,6 +77,8 @@ func tacticsSchema(doc string) obj {
 					"before_initiative": rules,
 					"reactions":         rules,
 					"same_number":       rules,
+					"move":              rules,
+					"attack":            rules,
 				},
 				"additionalProperties": false,
 			},
