@@ -68,7 +68,7 @@ func Compile(sc *scenario.Scenario) (sim.Game, error) {
 // tacticsRulesets are the rulesets whose referee compiles tactics: blocks
 // (docs/tactics.md). Elsewhere a block would be silently ignored, so it is
 // an error.
-var tacticsRulesets = []string{"acks2", "d20"}
+var tacticsRulesets = []string{"acks2", "d20", "lotm"}
 
 func rejectTactics(sc *scenario.Scenario) {
 	if slices.Contains(tacticsRulesets, sc.Ruleset) {
