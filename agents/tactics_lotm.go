@@ -121,8 +121,8 @@ var LotmDecisions = [numLotmMoments][]string{
 	lmReact: {"insert", "wait"},
 }
 
-// lotmModifiers are the words that may follow a turn decision.
-var lotmModifiers = []string{"with aim|feint|intimidate", "hide after|before|never", "teleport auto|always|never", "cover item|obstacle"}
+// LotmModifiers are the words that may follow a turn decision.
+var LotmModifiers = []string{"with aim|feint|intimidate", "hide after|before|never", "teleport auto|always|never", "cover item|obstacle"}
 
 // LotmFacts documents the facts of a moment (docs, simctl policies).
 func LotmFacts(moment string) []tactics.Fact {
@@ -445,7 +445,7 @@ func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, 
 	for len(rest) > 0 {
 		mod := rest[0]
 		if len(rest) < 2 {
-			return fail("%s needs a value; after the action come: %s", mod, strings.Join(lotmModifiers, ", "))
+			return fail("%s needs a value; after the action come: %s", mod, strings.Join(LotmModifiers, ", "))
 		}
 		val := rest[1]
 		bad := func(valid []string) bool {
@@ -490,7 +490,7 @@ func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, 
 				return bad([]string{"item", "obstacle"})
 			}
 		default:
-			return fail("unexpected %q after %s%s; after the action come: %s", mod, verb, scenario.Suggest(mod, []string{"with", "hide", "teleport", "cover"}), strings.Join(lotmModifiers, ", "))
+			return fail("unexpected %q after %s%s; after the action come: %s", mod, verb, scenario.Suggest(mod, []string{"with", "hide", "teleport", "cover"}), strings.Join(LotmModifiers, ", "))
 		}
 		rest = rest[2:]
 	}
@@ -502,7 +502,11 @@ func unknownLotmVerb(fail func(string, ...any) bool, verb string, moment int, of
 		if rs == "" {
 			return fail("lotm has no decision %q here; %s", verb, offers)
 		}
-		return fail("%s is a %s decision, not a lotm one; %s", verb, rs, offers)
+		article := "a"
+		if strings.IndexByte("aeiou", rs[0]) >= 0 {
+			article = "an"
+		}
+		return fail("%s is %s %s decision, not a lotm one; %s", verb, article, rs, offers)
 	}
 	if verb == "feint" || verb == "aim" || verb == "intimidate" {
 		return fail("%s is a Swift action: write it after the turn's action, e.g. attack with %s; %s", verb, verb, offers)

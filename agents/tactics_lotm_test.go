@@ -162,8 +162,9 @@ func TestLotmTacticsTrace(t *testing.T) {
 	var log strings.Builder
 	_, tally := sim.Replay(g, 1, 1, &sim.Log{W: &log})
 	for _, line := range []string{
-		"Shade: tactics rule from hiding at turn (when self.hidden: self.hidden=1) decides: attack hide after",
-		"Shade: tactics rule feint at turn (when not self.hidden and self.swift_left: self.hidden=0, self.swift_left=1) decides: attack with feint hide never",
+		"Shade: tactics rule ambush round at turn (when ambush_round: ambush_round=1) decides: attack hide after",
+		"Shade: tactics rule from hiding at turn (when self.hidden: self.hidden=1) decides: attack hide never",
+		"Shade: tactics rule strike first at reactions (when not reaction.attacking and reaction.distance <= 5: reaction.attacking=0, reaction.distance=0) decides: insert",
 	} {
 		if !strings.Contains(log.String(), line) {
 			t.Errorf("trace lacks %q", line)
@@ -175,7 +176,7 @@ func TestLotmTacticsTrace(t *testing.T) {
 			moments[rc.Moment] = true
 		}
 	}
-	if !moments["turn"] {
+	if !moments["turn"] || !moments["reactions"] {
 		t.Errorf("rule counts only at %v", moments)
 	}
 	if t.Failed() {
