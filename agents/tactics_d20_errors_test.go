@@ -242,7 +242,7 @@ func TestD20TacticsErrors(t *testing.T) {
 // A ruleset without a tactics binding rejects tactics: rather than
 // ignoring them.
 func TestTacticsRejectedWithoutBinding(t *testing.T) {
-	src := `ruleset: lotm
+	src := `ruleset: cavaliers
 sides:
   - name: a
     tactics: {turn: [{do: attack}]}
@@ -257,8 +257,12 @@ sides:
 		t.Fatal(err)
 	}
 	_, err = rulesets.Compile(sc)
-	want := "l.yaml:4:14: sides[0].tactics: tactics: blocks are not available for lotm yet (they are for acks2, d20; see docs/tactics.md); use policy: (simctl rules lotm)"
-	if err == nil || err.Error() != want {
-		t.Errorf("got %v\nwant %s", err, want)
+	want := "l.yaml:4:14: sides[0].tactics: tactics: blocks are not available for cavaliers yet (they are for acks2, d20, lotm; see docs/tactics.md); use policy: (simctl rules cavaliers)"
+	if err == nil {
+		t.Fatalf("no error, want %s", want)
+	}
+	// the first error; the others are cavaliers' own fields, not shown here
+	if first, _, _ := strings.Cut(err.Error(), "\n"); first != want {
+		t.Errorf("got %q\nwant %q", first, want)
 	}
 }

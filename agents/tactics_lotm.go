@@ -68,7 +68,7 @@ const (
 )
 
 var lotmFacts = [numLotmFacts]tactics.Fact{
-	lfRound:           {Name: "round", Type: tactics.Number, Doc: "the round (0: an Ambush Round before round 1)"},
+	lfRound:           {Name: "round", Type: tactics.Number, Doc: "the round (0 in a pre-combat Ambush Round)"},
 	lfAmbushRound:     {Name: "ambush_round", Type: tactics.Bool, Doc: "this is an Ambush Round"},
 	lfSelfHP:          {Name: "self.hp", Type: tactics.Number, Doc: "current hit points"},
 	lfSelfHPPct:       {Name: "self.hp_pct", Type: tactics.Number, Doc: "current hit points as a fraction of its maximum"},
