@@ -326,6 +326,8 @@ func (p *lotmPolicy) main(t *lotm.Table, self, tg int) (lotm.Main, lotm.Part, bo
 		weapon = lotm.MainDouble
 	}
 	switch p.attack {
+	case "weapon": // tactics' strike: the weapon the other choices fall back to
+		return weapon, 0, false, false
 	case "attack":
 		return lotm.MainAttack, 0, false, false
 	case "double":

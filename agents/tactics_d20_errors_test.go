@@ -238,27 +238,3 @@ func TestD20TacticsErrors(t *testing.T) {
 		}
 	}
 }
-
-// A ruleset without a tactics binding rejects tactics: rather than
-// ignoring them.
-func TestTacticsRejectedWithoutBinding(t *testing.T) {
-	src := `ruleset: lotm
-sides:
-  - name: a
-    tactics: {turn: [{do: attack}]}
-    combatants:
-      - {name: F, hp: 10, ac: 10, attacks: [1], damage: 1}
-  - name: b
-    combatants:
-      - {name: G, hp: 10, ac: 10, attacks: [1], damage: 1}
-`
-	sc, err := scenario.Load("l.yaml", []byte(src), nil, rulesets.Schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = rulesets.Compile(sc)
-	want := "l.yaml:4:14: sides[0].tactics: tactics: blocks are not available for lotm yet (they are for acks2, cavaliers, d20; see docs/tactics.md); use policy: (simctl rules lotm)"
-	if err == nil || err.Error() != want {
-		t.Errorf("got %v\nwant %s", err, want)
-	}
-}

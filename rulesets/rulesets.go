@@ -60,31 +60,8 @@ func Compile(sc *scenario.Scenario) (sim.Game, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: unknown ruleset %q; valid: %v", sc.File, sc.Ruleset, Names())
 	}
-	rejectTactics(sc)
 	checkSidePolicies(sc, r)
 	return r.Compile(sc)
-}
-
-// tacticsRulesets are the rulesets whose referee compiles tactics: blocks
-// (docs/tactics.md). Elsewhere a block would be silently ignored, so it is
-// an error.
-var tacticsRulesets = []string{"acks2", "cavaliers", "d20"}
-
-func rejectTactics(sc *scenario.Scenario) {
-	if slices.Contains(tacticsRulesets, sc.Ruleset) {
-		return
-	}
-	msg := "tactics: blocks are not available for %s yet (they are for %s; see docs/tactics.md); use policy: (simctl rules %s)"
-	for _, side := range sc.Sides {
-		if side.Tactics != nil {
-			sc.Dec.Errorf(side.Tactics, side.Path+".tactics", msg, sc.Ruleset, strings.Join(tacticsRulesets, ", "), sc.Ruleset)
-		}
-		for _, c := range side.Combatants {
-			if c.Tactics != nil {
-				sc.Dec.Errorf(c.Tactics, c.Path+".tactics", msg, sc.Ruleset, strings.Join(tacticsRulesets, ", "), sc.Ruleset)
-			}
-		}
-	}
 }
 
 // checkSidePolicies rejects an unknown side policy name that no combatant

@@ -99,6 +99,16 @@ func cmdPolicies(args []string, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stdout, "\ntargets (target:): weakest, strongest, random, first (among the enemies in its Area), or an enemy's name (falls through while it is not in its Area)\n")
 		}
+		if rs == "lotm" && len(args) == 1 {
+			for m, moment := range []string{"turn", "reactions"} {
+				fmt.Fprintf(stdout, "\n%s:\n  decisions (do:): %s\n  facts (when:):\n", moment, strings.Join(agents.LotmDecisions[m], ", "))
+				for _, f := range agents.LotmFacts(moment) {
+					fmt.Fprintf(stdout, "    %-28s %-6s %s\n", f.Spelling(), f.Type, f.Doc)
+				}
+			}
+			fmt.Fprintf(stdout, "\nafter a turn decision (do:): %s\n", strings.Join(agents.LotmModifiers, ", "))
+			fmt.Fprintf(stdout, "targets (target:): weakest, strongest, nearest, first, random (a grappled enemy first, then one it can reach this turn)\n")
+		}
 	}
 	fmt.Fprintln(stdout, "\nsimctl policies show NAME prints one; docs/tactics.md is the reference.")
 	return exitOK

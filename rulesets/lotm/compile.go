@@ -12,12 +12,13 @@ import (
 
 // Game is a compiled LotM scenario. Immutable; shared by all workers.
 type Game struct {
-	Opt         Options
-	Maxround    int
-	Distance    int
-	C           []Combatant // the expanded roster
-	BlocksExits [2]int      // side field blocks_exits: the blockade holds while this many of the side are in the battle (0: none)
-	roster      []sim.Entrant
+	Opt              Options
+	Maxround         int
+	Distance         int
+	C                []Combatant // the expanded roster
+	BlocksExits      [2]int      // side field blocks_exits: the blockade holds while this many of the side are in the battle (0: none)
+	roster           []sim.Entrant
+	sim.RuleRegistry // tactics rule counters
 }
 
 // Combatant is the static description of one combatant.
@@ -102,8 +103,10 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	d := sc.Dec
 	g.Opt = compileOptions(sc)
 	type pending struct {
-		spec scenario.Policy
-		idx  int
+		spec    scenario.Policy
+		tactics *yaml.Node // a tactics: block decides over a policy at the same level or above
+		tpath   string
+		idx     int
 	}
 	var pols []pending
 	unaware := [2]bool{}
@@ -132,15 +135,25 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 				unaware[s] = true
 			}
 			spec := side.Policy
+			tn, tpath := side.Tactics, side.Path+".tactics"
 			if cs.Policy.Name != "" {
-				spec = cs.Policy
+				spec, tn = cs.Policy, nil
+			}
+			if cs.Tactics != nil {
+				tn, tpath = cs.Tactics, cs.Path+".tactics"
+				if cs.Policy.Name != "" {
+					d.Warnf(cs.Policy.Node, cs.Path+".policy", "ignored: tactics: decides for this combatant")
+				}
+			}
+			if side.Tactics != nil && side.Policy.Name != "" {
+				d.Warnf(side.Policy.Node, side.Path+".policy", "ignored: tactics: decides for this side")
 			}
 			for k := 1; k <= cs.Count; k++ {
 				c := base
 				if cs.Count > 1 {
 					c.Name = cs.Name + "#" + strconv.Itoa(k)
 				}
-				pols = append(pols, pending{spec, len(g.C)})
+				pols = append(pols, pending{spec, tn, tpath, len(g.C)})
 				g.C = append(g.C, c)
 				g.roster = append(g.roster, sim.Entrant{Name: c.Name, Side: s})
 			}
@@ -153,7 +166,14 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 		return nil, err
 	}
 	for _, p := range pols {
-		g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
+		switch {
+		case p.tactics == nil:
+			g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
+		case TacticsCompiler == nil:
+			d.Errorf(p.tactics, p.tpath, "tactics are not linked into this program (import simctl/agents)")
+		default:
+			g.C[p.idx].Policy = TacticsCompiler(d, g, p.idx, p.tactics, p.tpath)
+		}
 	}
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err

@@ -1,0 +1,534 @@
+package agents
+
+// The tactics language's Lord of Mysteries binding: the turn's plan (each
+// Attack/Casting action, the Swift action, hiding, teleporting, cover,
+// the Delay Action) and the mid-combat ambush that brings a turn forward
+// ahead of an enemy's (a reaction). Each turn rule compiles to the Go
+// policy's own configuration (lotmPolicy), so a rule decides exactly as the
+// Go policy with those parameters would.
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"simctl/agents/tactics"
+	"simctl/rulesets/lotm"
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+func init() { lotm.TacticsCompiler = compileLotmTactics }
+
+// LotM moments: the turn, and the reaction the source offers between
+// turns (a hidden or teleporting combatant bringing its turn forward).
+const (
+	lmTurn = iota
+	lmReact
+	numLotmMoments
+)
+
+var lotmMoments = []string{"turn", "reactions"}
+
+// LotM facts (global ids).
+const (
+	lfRound = iota
+	lfAmbushRound
+	lfSelfHP
+	lfSelfHPPct
+	lfSelfHidden
+	lfSelfTeleports
+	lfSelfCastsLeft
+	lfSelfSwiftLeft
+	lfSelfMoveLeft
+	lfSelfGrappling
+	lfSelfGrappled
+	lfSelfOffBalance
+	lfSelfEffects
+	lfSelfResuming
+	lfEnemiesCount
+	lfEnemiesInReach
+	lfEnemiesHeld
+	lfAlliesCount
+	lfAlliesDown
+	lfAlliesActed
+	lfAllyActed
+	lfAllyDown
+	lfAllyHPPct
+	lfAllyGrappling
+	lfEnemyDown
+	lfEnemyHPPct
+	lfEnemyDistance
+	lfEnemyHeld
+	lfEnemyOffBalance
+	lfReactAttacking
+	lfReactDistance
+	numLotmFacts
+)
+
+var lotmFacts = [numLotmFacts]tactics.Fact{
+	lfRound:           {Name: "round", Type: tactics.Number, Doc: "the round (0 in a pre-combat Ambush Round)"},
+	lfAmbushRound:     {Name: "ambush_round", Type: tactics.Bool, Doc: "this is an Ambush Round"},
+	lfSelfHP:          {Name: "self.hp", Type: tactics.Number, Doc: "current hit points"},
+	lfSelfHPPct:       {Name: "self.hp_pct", Type: tactics.Number, Doc: "current hit points as a fraction of its maximum"},
+	lfSelfHidden:      {Name: "self.hidden", Type: tactics.Bool, Doc: "it is hidden (invisibility)"},
+	lfSelfTeleports:   {Name: "self.teleports", Type: tactics.Number, Doc: "movement ambushes (teleports) it has left"},
+	lfSelfCastsLeft:   {Name: "self.casts_left", Type: tactics.Number, Doc: "uses of its casting ability left"},
+	lfSelfSwiftLeft:   {Name: "self.swift_left", Type: tactics.Bool, Doc: "its Swift action is still unspent this turn"},
+	lfSelfMoveLeft:    {Name: "self.move_left", Type: tactics.Bool, Doc: "its Move action is still unspent this turn"},
+	lfSelfGrappling:   {Name: "self.grappling", Type: tactics.Bool, Doc: "it holds an enemy in a grapple"},
+	lfSelfGrappled:    {Name: "self.grappled", Type: tactics.Bool, Doc: "it is held in a grapple"},
+	lfSelfOffBalance:  {Name: "self.off_balance", Type: tactics.Bool, Doc: "it is Off-Balance"},
+	lfSelfEffects:     {Name: "self.effects", Type: tactics.Number, Doc: "Vital Strike effects on it (eyes, arms, legs)"},
+	lfSelfResuming:    {Name: "self.resuming", Type: tactics.Bool, Doc: "this turn is its delayed action (a delay falls through)"},
+	lfEnemiesCount:    {Name: "enemies.count", Type: tactics.Number, Doc: "enemies in the battle"},
+	lfEnemiesInReach:  {Name: "enemies.in_reach", Type: tactics.Number, Doc: "enemies it can see within 1 meter (any it can see, when ranged)"},
+	lfEnemiesHeld:     {Name: "enemies.held", Type: tactics.Number, Doc: "enemies in the battle held in a grapple"},
+	lfAlliesCount:     {Name: "allies.count", Type: tactics.Number, Doc: "allies (not itself) in the battle"},
+	lfAlliesDown:      {Name: "allies.down", Type: tactics.Number, Doc: "allies out of the fight"},
+	lfAlliesActed:     {Name: "allies.acted", Type: tactics.Number, Doc: "allies in the battle whose turn is over this round"},
+	lfAllyActed:       {Name: "ally.acted", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally's turn is over this round"},
+	lfAllyDown:        {Name: "ally.down", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally is out of the fight"},
+	lfAllyHPPct:       {Name: "ally.hp_pct", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "the ally's hit points as a fraction of its maximum"},
+	lfAllyGrappling:   {Name: "ally.grappling", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally holds an enemy in a grapple"},
+	lfEnemyDown:       {Name: "enemy.down", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is out of the fight"},
+	lfEnemyHPPct:      {Name: "enemy.hp_pct", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's hit points as a fraction of its maximum"},
+	lfEnemyDistance:   {Name: "enemy.distance", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "feet between it and the enemy"},
+	lfEnemyHeld:       {Name: "enemy.held", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is held in a grapple"},
+	lfEnemyOffBalance: {Name: "enemy.off_balance", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is Off-Balance"},
+	lfReactAttacking:  {Name: "reaction.attacking", Type: tactics.Bool, Doc: "the enemy has started an Attack or Casting action (its turn comes after that action); false: its turn is starting"},
+	lfReactDistance:   {Name: "reaction.distance", Type: tactics.Number, Doc: "feet between it and the enemy about to act"},
+}
+
+// lotmMomentFacts lists the facts of each moment: the reaction facts only
+// where there is a reaction.
+func lotmMomentFacts(m int) []int {
+	var ids []int
+	for id := 0; id < numLotmFacts; id++ {
+		if id >= lfReactAttacking && m != lmReact {
+			continue
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// LotmDecisions documents the LotM decisions per moment.
+var LotmDecisions = [numLotmMoments][]string{
+	lmTurn: {"attack", "strike", "strike once", "double_strike", "vital PART", "cast", "grapple [one_hand|limb]", "charge",
+		"point_blank", "leg_sweep", "first_aid", "delay KIND on TRIGGER [for ALLY]"},
+	lmReact: {"insert", "wait"},
+}
+
+// LotmModifiers are the words that may follow a turn decision.
+var LotmModifiers = []string{"with aim|feint|intimidate", "hide after|before|never", "teleport auto|always|never", "cover item|obstacle"}
+
+// LotmFacts documents the facts of a moment (docs, simctl policies).
+func LotmFacts(moment string) []tactics.Fact {
+	m := indexOfString(lotmMoments, moment)
+	if m < 0 {
+		return nil
+	}
+	var out []tactics.Fact
+	for _, id := range lotmMomentFacts(m) {
+		out = append(out, lotmFacts[id])
+	}
+	return out
+}
+
+type lotmDoKind uint8
+
+const (
+	ldMain lotmDoKind = iota // attack, strike, double_strike, vital, point_blank, leg_sweep: never falls through
+	ldCast
+	ldGrapple
+	ldCharge
+	ldFirstAid
+	ldDelay
+	ldInsert
+	ldWait
+)
+
+// fall-through reasons
+const (
+	lwNoCasts = iota
+	lwInGrapple
+	lwOffBalance
+	lwNoPatient
+	lwResuming
+	lwNoWait
+	numLotmWhy
+)
+
+var lotmWhyText = [numLotmWhy]string{
+	"no casting use left",
+	"the target is already in a grapple",
+	"the target is already Off-Balance",
+	"no one within reach needs first aid",
+	"this turn is its delayed action",
+	"what it would wait for is already here or cannot come",
+}
+
+type lotmRule struct {
+	name  string
+	when  *tactics.Program
+	ids   []int // env fact index -> global fact id
+	kind  lotmDoKind
+	text  string     // the decision as written (expanded), for traces
+	pol   lotmPolicy // turn: the Go policy's configuration this rule plays
+	fired int
+	fell  [numLotmWhy]int
+}
+
+// lotmTactic is a compiled tactics block for one LotM combatant. Immutable.
+type lotmTactic struct {
+	rules    [numLotmMoments][]lotmRule
+	fallback [numLotmMoments]int
+}
+
+// lotmBase is the Go default policy with its default parameters: a rule's
+// starting configuration and what a moment does when no rule decides.
+var lotmBase = lotmPolicy{target: "weakest", attack: "auto", hide: lotm.HideAfter, teleport: "auto",
+	luck: lotm.LuckAttack, preferHeld: true, ally: -1}
+
+func lotmLibrary(name string) (*yaml.Node, bool) { return libraryNode("lotm", name) }
+
+func compileLotmTactics(d *scenario.Decoder, g *lotm.Game, self int, n *yaml.Node, path string) lotm.Policy {
+	b, ok := tactics.ReadBlock(d, n, path, "lotm", lotmMoments, lotmLibrary, LibraryNames("lotm"))
+	if !ok {
+		return nil
+	}
+	side := !strings.Contains(path, "combatants")
+	pol := &lotmTactic{}
+	failed := false
+	for _, m := range b.Moments {
+		mi := indexOfString(lotmMoments, m.Name)
+		ids := lotmMomentFacts(mi)
+		facts := make([]tactics.Fact, len(ids))
+		for k, id := range ids {
+			facts[k] = lotmFacts[id]
+		}
+		env := &tactics.Env{Ruleset: "lotm", Moment: m.Name, Facts: facts, Params: b.Params, Names: b.Names,
+			Resolve: func(kind tactics.ArgKind, name string) (int, string) {
+				if i, ok := g.Index(name); ok && side && i == self && kind == tactics.AllyArg {
+					return i, "" // a side's block names each member; for that member it is itself
+				}
+				return resolveLotm(g, self, kind, name)
+			}}
+		unconditional := ""
+		for _, r := range m.Rules {
+			if unconditional != "" {
+				d.Warnf(r.Node, r.Path, "rule %s can never fire: rule %s before it has no when: and its decision cannot fall through", r.Name, unconditional)
+			}
+			cr := lotmRule{name: r.Name, ids: ids}
+			for k := range cr.fell {
+				cr.fell[k] = -1
+			}
+			if r.When.S != "" {
+				prog, err := tactics.Compile(r.When.S, env)
+				if err != nil {
+					tactics.Report(d, r.When, err)
+					failed = true
+				} else {
+					cr.when = prog
+				}
+			}
+			doText, msg := b.Expand(r.Do.S)
+			if msg != "" {
+				d.Errorf(r.Do.Node, r.Do.Path, "%s", msg)
+				failed = true
+				continue
+			}
+			if side && mi == lmTurn && isLotmDelayForSelf(g, self, doText) {
+				continue // a side's combo rule waits for a member; that member itself skips it
+			}
+			tgText, msg := b.Expand(r.Target.S)
+			if msg != "" {
+				d.Errorf(r.Target.Node, r.Target.Path, "%s", msg)
+				failed = true
+				continue
+			}
+			if !parseLotmDo(d, g, self, mi, doText, r.Do, &cr) || !parseLotmTarget(d, g, self, tgText, r.Target, &cr) {
+				failed = true
+				continue
+			}
+			cr.text = doText
+			cr.fired = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: r.Name, Event: "fired"})
+			whys := cr.reasons()
+			for _, why := range whys {
+				cr.fell[why] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: r.Name, Event: "fell through: " + lotmWhyText[why]})
+			}
+			if cr.when == nil && len(whys) == 0 && unconditional == "" {
+				unconditional = r.Name
+			}
+			pol.rules[mi] = append(pol.rules[mi], cr)
+		}
+	}
+	if failed {
+		return nil
+	}
+	for m, name := range lotmMoments {
+		pol.fallback[m] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: name, Rule: "fallback", Event: "fired"})
+	}
+	return pol
+}
+
+func isLotmDelayForSelf(g *lotm.Game, self int, do string) bool {
+	if !strings.HasPrefix(do, "delay ") {
+		return false
+	}
+	_, who, ok := strings.Cut(do, " for ")
+	if !ok {
+		return false
+	}
+	i, ok := g.Index(strings.Fields(who)[0])
+	return ok && i == self
+}
+
+func (r *lotmRule) reasons() []int {
+	switch r.kind {
+	case ldCast:
+		return []int{lwNoCasts}
+	case ldGrapple:
+		return []int{lwInGrapple}
+	case ldCharge:
+		return []int{lwOffBalance}
+	case ldFirstAid:
+		return []int{lwResuming, lwNoPatient}
+	case ldDelay:
+		return []int{lwResuming, lwNoWait}
+	}
+	return nil
+}
+
+func resolveLotm(g *lotm.Game, self int, kind tactics.ArgKind, name string) (int, string) {
+	me := &g.C[self]
+	if kind == tactics.SpellArg {
+		return -1, "lotm has no spells; a casting ability is counted by self.casts_left"
+	}
+	wantSide, what := me.Side, "ally"
+	if kind == tactics.EnemyArg {
+		wantSide, what = 1-me.Side, "enemy"
+	}
+	var names []string
+	for j, c := range g.C {
+		if c.Side == wantSide && j != self {
+			names = append(names, c.Name)
+		}
+	}
+	i, ok := g.Index(name)
+	switch {
+	case !ok:
+		return -1, fmt.Sprintf("no %s %q%s; %s's %s: %s", what, name, scenario.Suggest(name, names), me.Name, plural(what), listOrNone(names))
+	case i == self:
+		return -1, fmt.Sprintf("%q is %s itself, not an %s", name, me.Name, what)
+	case g.C[i].Side != wantSide:
+		return -1, fmt.Sprintf("%q is not an %s of %s; its %s: %s", name, what, me.Name, plural(what), listOrNone(names))
+	}
+	return i, ""
+}
+
+// lotmVerbs are the first words of the decisions of each moment.
+func lotmVerbs(m int) []string {
+	var out []string
+	for _, dd := range LotmDecisions[m] {
+		v, _, _ := strings.Cut(dd, " ")
+		if len(out) == 0 || out[len(out)-1] != v {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, t tactics.Text, r *lotmRule) bool {
+	me := &g.C[self]
+	fail := func(format string, args ...any) bool {
+		d.Errorf(t.Node, t.Path, format, args...)
+		return false
+	}
+	offers := func() string {
+		return fmt.Sprintf("lotm offers at %s: %s", lotmMoments[moment], strings.Join(LotmDecisions[moment], ", "))
+	}
+	words := strings.Fields(s)
+	if len(words) == 0 {
+		return fail("no decision; %s", offers())
+	}
+	verb := words[0]
+	if other := 1 - moment; indexOfString(lotmVerbs(other), verb) >= 0 && indexOfString(lotmVerbs(moment), verb) < 0 {
+		return fail("%s is a decision at %s, not at %s; %s", verb, lotmMoments[other], lotmMoments[moment], offers())
+	}
+	if moment == lmReact {
+		switch verb {
+		case "insert", "wait":
+			if len(words) > 1 {
+				return fail("%s takes no argument, got %q", verb, strings.Join(words[1:], " "))
+			}
+			r.kind = ldWait
+			if verb == "insert" {
+				r.kind = ldInsert
+				if me.Invisible == lotm.KindNone && me.Teleports == 0 {
+					return fail("insert needs a means of ambush: give %s invisibility: swift|move|casting or teleport: N", me.Name)
+				}
+			}
+			return true
+		}
+		return unknownLotmVerb(fail, verb, moment, offers())
+	}
+	r.pol = lotmBase
+	p := &r.pol
+	rest := words[1:]
+	switch verb {
+	case "attack":
+	case "strike":
+		p.attack = "weapon"
+		if len(rest) > 0 && rest[0] == "once" {
+			p.attack, rest = "attack", rest[1:]
+		}
+	case "double_strike":
+		if !me.CanDouble {
+			return fail("%s cannot Double Strike: give it double_strike: BONUS (fists or a short blade)", me.Name)
+		}
+		p.attack = "double"
+	case "vital":
+		if len(rest) == 0 || indexOfString(lotm.PartNames, rest[0]) < 0 {
+			got := ""
+			if len(rest) > 0 {
+				got = rest[0]
+			}
+			return fail("vital needs a body part: vital %s, got %q%s", strings.Join(lotm.PartNames, "|"), got, scenario.Suggest(got, lotm.PartNames))
+		}
+		p.attack, p.part, rest = "vital", lotm.Part(indexOfString(lotm.PartNames, rest[0])), rest[1:]
+	case "cast":
+		if me.Cast.Uses == 0 {
+			return fail("%s has no casting ability: give it casting: {bonus, damage, uses}", me.Name)
+		}
+		p.attack, r.kind = "cast", ldCast
+	case "grapple":
+		p.attack, r.kind = "grapple", ldGrapple
+		if len(rest) > 0 && (rest[0] == "one_hand" || rest[0] == "limb") {
+			p.oneHand, p.limb, rest = true, rest[0] == "limb", rest[1:]
+		}
+	case "charge":
+		p.attack, r.kind = "charge", ldCharge
+	case "point_blank":
+		if me.Shots == 0 {
+			return fail("%s has no firearm for Point-Blank Shooting: give it firearm: SHOTS", me.Name)
+		}
+		p.attack = "point_blank"
+	case "leg_sweep":
+		if me.Agility < 5 {
+			return fail("%s has agility %d; Leg Sweep needs 5 or more", me.Name, me.Agility)
+		}
+		p.attack = "leg_sweep"
+	case "first_aid":
+		p.firstAid, r.kind = true, ldFirstAid
+	case "delay":
+		kinds := []string{"swift", "attack", "casting", "move"}
+		if len(rest) < 3 || indexOfString(kinds, rest[0]) < 0 || rest[1] != "on" || indexOfString(lotm.TriggerNames[1:], rest[2]) < 0 {
+			return fail("delay KIND on TRIGGER [for ALLY]: KIND is %s, TRIGGER is %s; got %q", strings.Join(kinds, "|"), strings.Join(lotm.TriggerNames[1:], "|"), s)
+		}
+		r.kind = ldDelay
+		p.delay = lotm.Kind(indexOfString(lotm.KindNames, rest[0]))
+		p.trigger = lotm.Trigger(indexOfString(lotm.TriggerNames, rest[2]))
+		rest = rest[3:]
+		if len(rest) >= 2 && rest[0] == "for" {
+			i, msg := resolveLotm(g, self, tactics.AllyArg, rest[1])
+			if msg != "" {
+				return fail("delay ... for %s: %s", rest[1], msg)
+			}
+			p.ally, rest = i, rest[2:]
+		}
+	default:
+		return unknownLotmVerb(fail, verb, moment, offers())
+	}
+	for len(rest) > 0 {
+		mod := rest[0]
+		if len(rest) < 2 {
+			return fail("%s needs a value; after the action come: %s", mod, strings.Join(LotmModifiers, ", "))
+		}
+		val := rest[1]
+		bad := func(valid []string) bool {
+			return fail("%s %s: valid: %s %s%s", mod, val, mod, strings.Join(valid, "|"), scenario.Suggest(val, valid))
+		}
+		switch mod {
+		case "with":
+			k := indexOfString(lotm.SwiftNames[1:4], val)
+			if k < 0 {
+				return bad(lotm.SwiftNames[1:4])
+			}
+			p.swift = lotm.Swift(k + 1)
+		case "hide":
+			valid := []string{"after", "before", "never"}
+			k := indexOfString(valid, val)
+			if k < 0 {
+				return bad(valid)
+			}
+			if me.Invisible == lotm.KindNone && val != "never" {
+				return fail("hide %s: %s cannot hide; give it invisibility: swift|move|casting", val, me.Name)
+			}
+			p.hide = []lotm.Hide{lotm.HideAfter, lotm.HideBefore, lotm.HideNo}[k]
+		case "teleport":
+			valid := []string{"auto", "always", "never"}
+			if indexOfString(valid, val) < 0 {
+				return bad(valid)
+			}
+			p.teleport = val
+		case "cover":
+			switch val {
+			case "item":
+				if me.Item.Size == 0 {
+					return fail("cover item needs something to snatch: give %s cover_item: {size: medium}", me.Name)
+				}
+				p.cover = lotm.CoverItem
+			case "obstacle":
+				if me.Obstacle.Size == 0 {
+					return fail("cover obstacle needs an obstacle at hand: give %s obstacle: {size: medium}", me.Name)
+				}
+				p.cover = lotm.CoverObstacle
+			default:
+				return bad([]string{"item", "obstacle"})
+			}
+		default:
+			return fail("unexpected %q after %s%s; after the action come: %s", mod, verb, scenario.Suggest(mod, []string{"with", "hide", "teleport", "cover"}), strings.Join(LotmModifiers, ", "))
+		}
+		rest = rest[2:]
+	}
+	return true
+}
+
+func unknownLotmVerb(fail func(string, ...any) bool, verb string, moment int, offers string) bool {
+	if rs, ok := otherVerbs[verb]; ok && rs != "lotm" {
+		if rs == "" {
+			return fail("lotm has no decision %q here; %s", verb, offers)
+		}
+		article := "a"
+		if strings.IndexByte("aeiou", rs[0]) >= 0 {
+			article = "an"
+		}
+		return fail("%s is %s %s decision, not a lotm one; %s", verb, article, rs, offers)
+	}
+	if verb == "feint" || verb == "aim" || verb == "intimidate" {
+		return fail("%s is a Swift action: write it after the turn's action, e.g. attack with %s; %s", verb, verb, offers)
+	}
+	return fail("unknown decision %q%s; %s", verb, scenario.Suggest(verb, lotmVerbs(moment)), offers)
+}
+
+var lotmTargetNames = []string{"weakest", "strongest", "nearest", "first", "random"}
+
+func parseLotmTarget(d *scenario.Decoder, g *lotm.Game, self int, s string, t tactics.Text, r *lotmRule) bool {
+	if s == "" {
+		return true
+	}
+	if r.kind == ldInsert || r.kind == ldWait {
+		d.Errorf(t.Node, t.Path, "insert and wait have no target; the inserted turn chooses its own with its turn rules")
+		return false
+	}
+	if indexOfString(lotmTargetNames, s) < 0 {
+		d.Errorf(t.Node, t.Path, "unknown target %q%s; a target is %s (a grappled enemy first, then one it can reach this turn)",
+			s, scenario.Suggest(s, lotmTargetNames), strings.Join(lotmTargetNames, ", "))
+		return false
+	}
+	r.pol.target = s
+	return true
+}
