@@ -338,55 +338,14 @@ func (do d20Do) reasons(tg d20Target) []int {
 }
 
 func resolveD20(g *d20.Game, self int, kind tactics.ArgKind, name string) (int, string) {
-	me := &g.C[self]
 	if kind == tactics.SpellArg {
-		var names []string
-		for s, sp := range me.Spells {
-			if sp.Name == name {
-				return s, ""
-			}
-			names = append(names, sp.Name)
+		var spells []string
+		for _, sp := range g.C[self].Spells {
+			spells = append(spells, sp.Name)
 		}
-		if len(names) == 0 {
-			return -1, fmt.Sprintf("%s has no spells", me.Name)
-		}
-		return -1, fmt.Sprintf("%s has no spell %q%s; its spells: %s", me.Name, name, scenario.Suggest(name, names), strings.Join(names, ", "))
+		return resolveSpell(g.C[self].Name, spells, name)
 	}
-	wantSide := me.Side
-	what := "ally"
-	if kind == tactics.EnemyArg {
-		wantSide, what = 1-me.Side, "enemy"
-	}
-	var names []string
-	for j, c := range g.C {
-		if c.Side == wantSide && j != self {
-			names = append(names, c.Name)
-		}
-	}
-	i, ok := g.Index(name)
-	switch {
-	case !ok:
-		return -1, fmt.Sprintf("no %s %q%s; %s's %s: %s", what, name, scenario.Suggest(name, names), me.Name, plural(what), listOrNone(names))
-	case i == self:
-		return -1, fmt.Sprintf("%q is %s itself, not an %s", name, me.Name, what)
-	case g.C[i].Side != wantSide:
-		return -1, fmt.Sprintf("%q is not an %s of %s; its %s: %s", name, what, me.Name, plural(what), listOrNone(names))
-	}
-	return i, ""
-}
-
-func plural(what string) string {
-	if what == "enemy" {
-		return "enemies"
-	}
-	return "allies"
-}
-
-func listOrNone(names []string) string {
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
+	return resolveCombatant(g.Roster(), g.Index, self, kind, name)
 }
 
 // parseD20Do reads a do: text.

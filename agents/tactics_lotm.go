@@ -303,30 +303,10 @@ func (r *lotmRule) reasons() []int {
 }
 
 func resolveLotm(g *lotm.Game, self int, kind tactics.ArgKind, name string) (int, string) {
-	me := &g.C[self]
 	if kind == tactics.SpellArg {
 		return -1, "lotm has no spells; a casting ability is counted by self.casts_left"
 	}
-	wantSide, what := me.Side, "ally"
-	if kind == tactics.EnemyArg {
-		wantSide, what = 1-me.Side, "enemy"
-	}
-	var names []string
-	for j, c := range g.C {
-		if c.Side == wantSide && j != self {
-			names = append(names, c.Name)
-		}
-	}
-	i, ok := g.Index(name)
-	switch {
-	case !ok:
-		return -1, fmt.Sprintf("no %s %q%s; %s's %s: %s", what, name, scenario.Suggest(name, names), me.Name, plural(what), listOrNone(names))
-	case i == self:
-		return -1, fmt.Sprintf("%q is %s itself, not an %s", name, me.Name, what)
-	case g.C[i].Side != wantSide:
-		return -1, fmt.Sprintf("%q is not an %s of %s; its %s: %s", name, what, me.Name, plural(what), listOrNone(names))
-	}
-	return i, ""
+	return resolveCombatant(g.Roster(), g.Index, self, kind, name)
 }
 
 // lotmVerbs are the first words of the decisions of each moment.
