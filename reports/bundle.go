@@ -303,7 +303,14 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 			s.figures = append(s.figures, f)
 		}
 		// One figure for the comparison, not each option's run figures
-		// again: its tables give every option's numbers.
+		// again: its tables give every option's numbers, and each option
+		// that plays tactics its rule counts.
+		for _, o := range c.Options {
+			if t := tacticsTable(o.Result); t != nil {
+				t.title = "Option " + o.Name + ": " + t.title
+				s.tables = append(s.tables, *t)
+			}
+		}
 		s.scenario = ctxYAML(c.Context)
 	default:
 		return nil, fmt.Errorf("reports: empty report input %q", in.Path)

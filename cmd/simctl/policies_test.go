@@ -85,7 +85,8 @@ func TestSweepAndCompareTactics(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"sweep of heroes.Wizard.tactics.params.crowd", "heroes.Pikeman.tactics={use: ready, params: {trigger: charge, always: 1}}",
-		"Tactics: how often each rule decided", "| Pikeman | turn | set spear | fired |"} {
+		"Tactics: how often each rule decided", "| Pikeman | turn | set spear | fired |",
+		"Option spear-always: Tactics: how often each rule decided"} { // each compared option's rule counts
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report lacks %q", want)
 		}
