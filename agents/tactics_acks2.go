@@ -223,17 +223,8 @@ func compileAcksTactics(d *scenario.Decoder, g *acks2.Game, self int, n *yaml.No
 	for _, m := range b.Moments {
 		mi := indexOfString(acksMoments, m.Name)
 		ids := acksMomentFacts(mi)
-		facts := make([]tactics.Fact, len(ids))
-		for k, id := range ids {
-			facts[k] = acksFacts[id]
-		}
-		env := &tactics.Env{Ruleset: "acks2", Moment: m.Name, Facts: facts, Params: b.Params, Names: b.Names,
-			Resolve: func(kind tactics.ArgKind, name string) (int, string) {
-				if i, ok := g.Index(name); ok && side && i == self && kind == tactics.AllyArg {
-					return i, ""
-				}
-				return resolveAcks(g, self, kind, name)
-			}}
+		env := &tactics.Env{Ruleset: "acks2", Moment: m.Name, Facts: momentFacts(acksFacts[:], ids), Params: b.Params, Names: b.Names,
+			Resolve: memberResolve(side, self, g.Index, func(kind tactics.ArgKind, name string) (int, string) { return resolveAcks(g, self, kind, name) })}
 		unconditional := ""
 		for _, r := range m.Rules {
 			if unconditional != "" {
@@ -243,14 +234,10 @@ func compileAcksTactics(d *scenario.Decoder, g *acks2.Game, self int, n *yaml.No
 			for k := range cr.fell {
 				cr.fell[k] = -1
 			}
-			if r.When.S != "" {
-				prog, err := tactics.Compile(r.When.S, env)
-				if err != nil {
-					tactics.Report(d, r.When, err)
-					failed = true
-				} else {
-					cr.when = prog
-				}
+			if w, ok := compileWhen(d, r, env); ok {
+				cr.when = w
+			} else {
+				failed = true
 			}
 			doText, msg := b.Expand(r.Do.S)
 			if msg == "" && side && mi == amTurn && isAcksDelayUntilSelf(g, self, doText) {

@@ -231,17 +231,8 @@ func compileCavTactics(d *scenario.Decoder, g *cavaliers.Game, self int, n *yaml
 	for _, m := range b.Moments {
 		mi := indexOfString(cavMoments, m.Name)
 		ids := cavMomentFacts(mi)
-		facts := make([]tactics.Fact, len(ids))
-		for k, id := range ids {
-			facts[k] = cavFacts[id]
-		}
-		env := &tactics.Env{Ruleset: "cavaliers", Moment: m.Name, Facts: facts, Params: b.Params, Names: b.Names,
-			Resolve: func(kind tactics.ArgKind, name string) (int, string) {
-				if i, ok := g.Index(name); ok && side && i == self && kind == tactics.AllyArg {
-					return i, ""
-				}
-				return resolveCav(g, self, kind, name)
-			}}
+		env := &tactics.Env{Ruleset: "cavaliers", Moment: m.Name, Facts: momentFacts(cavFacts[:], ids), Params: b.Params, Names: b.Names,
+			Resolve: memberResolve(side, self, g.Index, func(kind tactics.ArgKind, name string) (int, string) { return resolveCav(g, self, kind, name) })}
 		unconditional := ""
 		for _, r := range m.Rules {
 			if unconditional != "" {
@@ -251,14 +242,10 @@ func compileCavTactics(d *scenario.Decoder, g *cavaliers.Game, self int, n *yaml
 			for k := range cr.fell {
 				cr.fell[k] = -1
 			}
-			if r.When.S != "" {
-				prog, err := tactics.Compile(r.When.S, env)
-				if err != nil {
-					tactics.Report(d, r.When, err)
-					failed = true
-				} else {
-					cr.when = prog
-				}
+			if w, ok := compileWhen(d, r, env); ok {
+				cr.when = w
+			} else {
+				failed = true
 			}
 			doText, msg := b.Expand(r.Do.S)
 			if msg != "" {

@@ -63,3 +63,39 @@ func listOrNone(names []string) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// memberResolve wraps a binding's argument resolver for a block compiled
+// for combatant self: a side's block is compiled for each member, and there
+// ally("NAME") may name the member itself (its own flag; a rule about
+// itself it skips).
+func memberResolve(side bool, self int, index func(string) (int, bool), resolve func(tactics.ArgKind, string) (int, string)) func(tactics.ArgKind, string) (int, string) {
+	return func(kind tactics.ArgKind, name string) (int, string) {
+		if i, ok := index(name); ok && side && i == self && kind == tactics.AllyArg {
+			return i, ""
+		}
+		return resolve(kind, name)
+	}
+}
+
+// momentFacts picks a moment's facts (ids into all).
+func momentFacts(all []tactics.Fact, ids []int) []tactics.Fact {
+	facts := make([]tactics.Fact, len(ids))
+	for k, id := range ids {
+		facts[k] = all[id]
+	}
+	return facts
+}
+
+// compileWhen compiles a rule's when: condition (nil when there is none),
+// reporting an error at its column; ok is false after an error.
+func compileWhen(d *scenario.Decoder, r tactics.Rule, env *tactics.Env) (prog *tactics.Program, ok bool) {
+	if r.When.S == "" {
+		return nil, true
+	}
+	prog, err := tactics.Compile(r.When.S, env)
+	if err != nil {
+		tactics.Report(d, r.When, err)
+		return nil, false
+	}
+	return prog, true
+}

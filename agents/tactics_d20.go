@@ -224,12 +224,7 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 	// its own flag; delay until Wizard is a rule the Wizard skips).
 	side := !strings.Contains(path, "combatants")
 	env := &tactics.Env{Ruleset: "d20", Moment: "turn", Facts: d20Facts, Params: b.Params, Names: b.Names,
-		Resolve: func(kind tactics.ArgKind, name string) (int, string) {
-			if i, ok := g.Index(name); ok && side && i == self && kind == tactics.AllyArg {
-				return i, ""
-			}
-			return resolveD20(g, self, kind, name)
-		}}
+		Resolve: memberResolve(side, self, g.Index, func(kind tactics.ArgKind, name string) (int, string) { return resolveD20(g, self, kind, name) })}
 	pol := &d20Tactic{}
 	failed := false
 	for _, m := range b.Moments {
@@ -242,14 +237,10 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 			for k := range cr.fell {
 				cr.fell[k] = -1
 			}
-			if r.When.S != "" {
-				prog, err := tactics.Compile(r.When.S, env)
-				if err != nil {
-					tactics.Report(d, r.When, err)
-					failed = true
-				} else {
-					cr.when = prog
-				}
+			if w, ok := compileWhen(d, r, env); ok {
+				cr.when = w
+			} else {
+				failed = true
 			}
 			doText, msg := b.Expand(r.Do.S)
 			if msg != "" {

@@ -205,17 +205,8 @@ func compileLotmTactics(d *scenario.Decoder, g *lotm.Game, self int, n *yaml.Nod
 	for _, m := range b.Moments {
 		mi := indexOfString(lotmMoments, m.Name)
 		ids := lotmMomentFacts(mi)
-		facts := make([]tactics.Fact, len(ids))
-		for k, id := range ids {
-			facts[k] = lotmFacts[id]
-		}
-		env := &tactics.Env{Ruleset: "lotm", Moment: m.Name, Facts: facts, Params: b.Params, Names: b.Names,
-			Resolve: func(kind tactics.ArgKind, name string) (int, string) {
-				if i, ok := g.Index(name); ok && side && i == self && kind == tactics.AllyArg {
-					return i, "" // a side's block names each member; for that member it is itself
-				}
-				return resolveLotm(g, self, kind, name)
-			}}
+		env := &tactics.Env{Ruleset: "lotm", Moment: m.Name, Facts: momentFacts(lotmFacts[:], ids), Params: b.Params, Names: b.Names,
+			Resolve: memberResolve(side, self, g.Index, func(kind tactics.ArgKind, name string) (int, string) { return resolveLotm(g, self, kind, name) })}
 		unconditional := ""
 		for _, r := range m.Rules {
 			if unconditional != "" {
@@ -225,14 +216,10 @@ func compileLotmTactics(d *scenario.Decoder, g *lotm.Game, self int, n *yaml.Nod
 			for k := range cr.fell {
 				cr.fell[k] = -1
 			}
-			if r.When.S != "" {
-				prog, err := tactics.Compile(r.When.S, env)
-				if err != nil {
-					tactics.Report(d, r.When, err)
-					failed = true
-				} else {
-					cr.when = prog
-				}
+			if w, ok := compileWhen(d, r, env); ok {
+				cr.when = w
+			} else {
+				failed = true
 			}
 			doText, msg := b.Expand(r.Do.S)
 			if msg != "" {
