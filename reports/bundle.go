@@ -24,6 +24,11 @@ type Input struct {
 	Run     *Result
 	Sweep   *Sweep
 	Compare *Compare
+	// The documents of simctl value, matrix and tournament (read for
+	// --resume and merge; report does not take them yet).
+	Value      *Value
+	Matrix     *Matrix
+	Tournament *Tournament
 	// Context of a run result, which carries none itself: filled by the
 	// caller from the scenario when it can be found (nil otherwise).
 	Context *Context
@@ -98,6 +103,24 @@ func parseInput(path string, data []byte) (*Input, error) {
 			}
 		}
 		in.Compare = &c
+	case "value":
+		v, err := parseValue(path, data)
+		if err != nil {
+			return nil, err
+		}
+		in.Value = v
+	case "matrix":
+		m, err := parseMatrix(path, data)
+		if err != nil {
+			return nil, err
+		}
+		in.Matrix = m
+	case "tournament":
+		t, err := parseTournament(path, data)
+		if err != nil {
+			return nil, err
+		}
+		in.Tournament = t
 	case "":
 		r, err := parseResult(path, data)
 		if err != nil {
@@ -105,7 +128,7 @@ func parseInput(path string, data []byte) (*Input, error) {
 		}
 		in.Run = r
 	default:
-		return nil, fmt.Errorf("%s: unknown kind %q of simctl document (expected a run result, a sweep or a comparison)", path, head.Kind)
+		return nil, fmt.Errorf("%s: unknown kind %q of simctl document (expected a run result, a sweep, a comparison, or a value, matrix or tournament document)", path, head.Kind)
 	}
 	return in, nil
 }

@@ -30,6 +30,10 @@ type Compare struct {
 	// Interrupted is set when the comparison was stopped: every option
 	// holds the same finished encounters.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Unplayed lists, on an interrupted comparison, the encounter index
+	// ranges [lo, hi) it did not play: compare --resume plays exactly
+	// those (absent after --precision, which cannot resume).
+	Unplayed [][2]int64 `json:"unplayed,omitempty"`
 }
 
 // Option is one compared option.
