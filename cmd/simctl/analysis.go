@@ -216,7 +216,18 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	stopBar := startProgress(o.showProgress(), rangesLen(todo), &done, stderr)
 	testHook(&done)
 	t0 := time.Now()
-	left, runErr := playCRN(ctx, games, cfg, todo, func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) })
+	build := func(interrupted bool, left []sim.Range) *reports.Value {
+		v := &reports.Value{Header: h, Side: sideName}
+		v.Elapsed, v.Interrupted = before+time.Since(t0).Seconds(), interrupted
+		if interrupted {
+			v.Unplayed = unplayedOf(left)
+		}
+		reports.NewValue(v, joint, ps)
+		return v
+	}
+	left, runErr := playCRN(ctx, games, cfg, todo, func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, func(left []sim.Range) {
+		saveCheckpoint(o.jsonTarget(format), "value", stderr, func(w io.Writer) error { return build(true, left).Write(w, reports.JSON) })
+	})
 	stopBar()
 	interrupted := isInterrupt(runErr)
 	if runErr != nil && !interrupted {
@@ -227,12 +238,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "simctl value: interrupted before any encounter finished; nothing written")
 		return exitInterrupted
 	}
-	v := &reports.Value{Header: h, Side: sideName}
-	v.Elapsed, v.Interrupted = before+time.Since(t0).Seconds(), interrupted
-	if interrupted {
-		v.Unplayed = unplayedOf(left)
-	}
-	reports.NewValue(v, joint, ps)
+	v := build(interrupted, left)
 	if !o.quiet {
 		for _, w := range v.Warnings {
 			fmt.Fprintln(stderr, "simctl value: warning:", w)
@@ -346,8 +352,28 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	stopBar := startProgress(o.showProgress(), rangesLen(todo), &done, stderr)
 	testHook(&done)
 	t0 := time.Now()
+	build := func(interrupted bool, left []sim.Range) (*reports.Matrix, error) {
+		res, err := experiment.Matrix(joint, rowSide, colSide, rn, cn)
+		if err != nil {
+			return nil, err
+		}
+		m := &reports.Matrix{Header: h, RowOptions: rsets, ColOptions: csets, MatrixResult: *res}
+		m.Elapsed, m.Interrupted = before+time.Since(t0).Seconds(), interrupted
+		if interrupted {
+			m.Unplayed = unplayedOf(left)
+		}
+		return m, nil
+	}
 	left, runErr := playCRN(ctx, games, sim.RunConfig{Seed: o.seed.v, Workers: o.workers.v, Done: &done}, todo,
-		func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) })
+		func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, func(left []sim.Range) {
+			saveCheckpoint(o.jsonTarget(format), "matrix", stderr, func(w io.Writer) error {
+				m, err := build(true, left)
+				if err != nil {
+					return err
+				}
+				return m.Write(w, reports.JSON)
+			})
+		})
 	stopBar()
 	interrupted := isInterrupt(runErr)
 	if runErr != nil && !interrupted {
@@ -358,15 +384,10 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "simctl matrix: interrupted before any encounter finished; nothing written")
 		return exitInterrupted
 	}
-	res, err := experiment.Matrix(joint, rowSide, colSide, rn, cn)
+	m, err := build(interrupted, left)
 	if err != nil {
 		fmt.Fprintln(stderr, "simctl matrix:", err)
 		return exitFailure
-	}
-	m := &reports.Matrix{Header: h, RowOptions: rsets, ColOptions: csets, MatrixResult: *res}
-	m.Elapsed, m.Interrupted = before+time.Since(t0).Seconds(), interrupted
-	if interrupted {
-		m.Unplayed = unplayedOf(left)
 	}
 	if !o.write("matrix", stdout, stderr, format, m.Write, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }) {
 		return exitFailure
@@ -477,9 +498,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		tc.OnRound = func(r *experiment.TournamentResult) {
 			cp := *t
 			cp.TournamentResult, cp.Interrupted, cp.Elapsed = *r, true, before+time.Since(t0).Seconds()
-			if err := checkpoint.Write(func(w io.Writer) error { return cp.Write(w, reports.JSON) }); err != nil {
-				fmt.Fprintln(stderr, "simctl tournament: saving the finished rounds:", err)
-			}
+			saveCheckpoint(checkpoint, "tournament", stderr, func(w io.Writer) error { return cp.Write(w, reports.JSON) })
 		}
 	}
 	var done atomic.Int64

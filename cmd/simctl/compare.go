@@ -355,6 +355,34 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	stopBar := startProgress(o.showProgress(), rangesLen(todo), &done, stderr)
 	testHook(&done)
 	t0 := time.Now()
+	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
+	cctx := scenarioContext(src, sc, g0)
+	build := func(interrupted bool, left []sim.Range) *reports.Compare {
+		c := &reports.Compare{
+			Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: *seed, Version: fullVersion(),
+			Command: reports.ShellJoin(append([]string{"simctl", "compare"}, args...)),
+			Sets:    sets.strings(), Elapsed: before + time.Since(t0).Seconds(), Sides: sides,
+			Context: cctx, Interrupted: interrupted,
+		}
+		if interrupted && w == 0 {
+			c.Unplayed = unplayedOf(left)
+		}
+		for k, op := range opts {
+			var own, all []string
+			for _, s := range op.sets {
+				own = append(own, s.String())
+			}
+			all = append(append(all, sets.strings()...), own...)
+			m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: c.Version, Seed: *seed,
+				Sides: sides, Sets: all, Interrupted: interrupted, ScenarioSHA256: sum}
+			if !interrupted { // an interrupted comparison played no prefix 0..n-1 that run could repeat
+				m.Command = runCommand(name, pt.Tallies[k].Encounters, *seed, all)
+			}
+			c.Options = append(c.Options, reports.Option{Name: op.name, Sets: own, Command: m.Command, Result: reports.New(m, games[k], pt.Tallies[k])})
+		}
+		c.Finish(pt.Paired)
+		return c
+	}
 	var reached bool
 	var runErr error
 	var left []sim.Range
@@ -368,9 +396,10 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 					pt.Paired[k][s].Merge(c.Paired(k, s))
 				}
 			}
+		}, func(left []sim.Range) {
+			saveCheckpoint(o.jsonTarget(format), "compare", stderr, func(w io.Writer) error { return build(true, left).Write(w, reports.JSON) })
 		})
 	}
-	elapsed := before + time.Since(t0).Seconds()
 	stopBar()
 	interrupted := runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded))
 	if runErr != nil && !interrupted {
@@ -382,31 +411,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "simctl compare: interrupted before any encounter finished; nothing written")
 		return exitInterrupted
 	}
-
-	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
-	c := &reports.Compare{
-		Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: *seed, Version: fullVersion(),
-		Command: reports.ShellJoin(append([]string{"simctl", "compare"}, args...)),
-		Sets:    sets.strings(), Elapsed: elapsed, Sides: sides,
-		Context: scenarioContext(src, sc, g0), Interrupted: interrupted,
-	}
-	if interrupted && w == 0 {
-		c.Unplayed = unplayedOf(left)
-	}
-	for k, op := range opts {
-		var own, all []string
-		for _, s := range op.sets {
-			own = append(own, s.String())
-		}
-		all = append(append(all, sets.strings()...), own...)
-		m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: c.Version, Seed: *seed,
-			Sides: sides, Sets: all, Interrupted: interrupted, ScenarioSHA256: src.sum()}
-		if !interrupted { // an interrupted comparison played no prefix 0..n-1 that run could repeat
-			m.Command = runCommand(name, pt.Tallies[k].Encounters, *seed, all)
-		}
-		c.Options = append(c.Options, reports.Option{Name: op.name, Sets: own, Command: m.Command, Result: reports.New(m, games[k], pt.Tallies[k])})
-	}
-	c.Finish(pt.Paired)
+	c := build(interrupted, left)
 	if w > 0 {
 		if reached {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("--precision %s reached after %s encounters per option", o.precision, thousandsInt(c.Encounters)))

@@ -3,9 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"simctl/reports"
 	"simctl/reports/safeio"
@@ -94,21 +98,72 @@ func todoOf(unplayed [][2]int64) []sim.Range {
 }
 
 // playCRN plays the index ranges todo of games on common random numbers,
-// handing each range's sums to add. On interruption it returns the ranges
-// still unplayed (in order) with the context's error.
-func playCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, todo []sim.Range, add func(*experiment.CRN)) ([]sim.Range, error) {
-	for i, rg := range todo {
+// handing each segment's sums to add. On interruption it returns the
+// ranges still unplayed (in order) with the context's error. With save
+// non-nil, the ranges are played in segments and, at most every
+// checkpointEvery, save is called with what is left: the command writes
+// its document (marked interrupted, the rest unplayed) so that a process
+// killed at any moment loses at most the last segments.
+func playCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, todo []sim.Range, add func(*experiment.CRN), save func(left []sim.Range)) ([]sim.Range, error) {
+	seg := int64(math.MaxInt64)
+	if save != nil {
+		w := cfg.Workers
+		if w <= 0 {
+			w = runtime.GOMAXPROCS(0)
+		}
+		// Many chunks per worker: the wait for the slowest at a segment's
+		// end is a small part of it.
+		seg = checkpointSegment * int64(w)
+	}
+	todo = slices.Clone(todo)
+	last := time.Now()
+	for len(todo) > 0 {
+		rg := todo[0]
+		hi := rg.Hi
+		if hi-rg.Lo > seg {
+			hi = rg.Lo + seg
+		}
 		var u []sim.Range
 		rc := cfg
-		rc.Start, rc.N, rc.Unplayed = rg.Lo, rg.Hi-rg.Lo, &u
+		rc.Start, rc.N, rc.Unplayed = rg.Lo, hi-rg.Lo, &u
 		c, err := experiment.RunCRN(ctx, games, rc)
 		add(c)
+		if todo[0].Lo = hi; todo[0].Lo == todo[0].Hi {
+			todo = todo[1:]
+		}
 		if err != nil {
-			return append(u, todo[i+1:]...), err
+			return append(u, todo...), err
+		}
+		if save != nil && len(todo) > 0 && time.Since(last) >= checkpointEvery {
+			save(todo)
+			last = time.Now()
 		}
 	}
 	return nil, nil
 }
+
+// How often the CRN experiments save what they have played, and the
+// segment (per worker) between the checks; variables for the tests.
+var (
+	checkpointEvery         = 10 * time.Second
+	checkpointSegment int64 = 64 << 10
+)
+
+// saveCheckpoint writes an unfinished document to t (nothing when t is
+// nil), for --resume; a failure is said but does not stop the run.
+func saveCheckpoint(t *safeio.Target, cmd string, stderr io.Writer, doc func(io.Writer) error) {
+	if t == nil {
+		return
+	}
+	if err := t.Write(doc); err != nil {
+		fmt.Fprintf(stderr, "simctl %s: saving what finished: %v\n", cmd, err)
+		return
+	}
+	testSaved(t.Path())
+}
+
+// testSaved, set by tests only, sees every checkpoint written.
+var testSaved = func(string) {}
 
 // unplayedOf writes ranges as a document records them.
 func unplayedOf(left []sim.Range) [][2]int64 {

@@ -213,3 +213,54 @@ func TestShardedValueAndMatrixMerge(t *testing.T) {
 		})
 	}
 }
+
+// TestExperimentCheckpointsResume: compare, value, matrix and tournament
+// save what they have played as they go (every segment here; every 10 s
+// by default); a process killed after a checkpoint resumes from it to the
+// uninterrupted result, byte for byte.
+func TestExperimentCheckpointsResume(t *testing.T) {
+	every, seg := checkpointEvery, checkpointSegment
+	checkpointEvery, checkpointSegment = 0, 3000
+	defer func() { checkpointEvery, checkpointSegment = every, seg }()
+	cases := map[string][]string{
+		"compare": {"compare", "d20/duel", "--option", "base=", "--option", "fast=--set heroes.Fighter.init=5", "-n", "40000"},
+		"value":   {"value", "d20/duel", "--params", "init,hp", "-n", "40000"},
+		"matrix": {"matrix", "d20/duel", "--row", "a=", "--row", "b=--set heroes.Fighter.init=4",
+			"--col", "x=", "--col", "y=--set monsters.Orc.ac=15", "-n", "40000"},
+		"tournament": {"tournament", "d20/duel", "--option", "a=", "--option", "b=--set heroes.Fighter.speed=40", "--first", "2000", "-n", "40000"},
+	}
+	for name, base := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			out, kept, whole := filepath.Join(dir, "out.json"), filepath.Join(dir, "kept.json"), filepath.Join(dir, "whole.json")
+			args := append(base, "--seed", "5", "--workers", "2", "--format", "csv")
+			saves := 0
+			testSaved = func(p string) {
+				if saves++; saves == 2 {
+					data, _ := os.ReadFile(p)
+					os.WriteFile(kept, data, 0o644)
+				}
+			}
+			code, _, errOut := cli(t, append(args, "--results", out)...)
+			testSaved = func(string) {}
+			if code != exitOK || saves < 2 {
+				t.Fatalf("exit %d, %d checkpoints; %s", code, saves, errOut)
+			}
+			data, _ := os.ReadFile(kept)
+			var doc map[string]any
+			json.Unmarshal(data, &doc)
+			if doc["interrupted"] != true {
+				t.Fatalf("a checkpoint is not marked interrupted: %.300s", data)
+			}
+			if code, _, errOut := cli(t, append(args, "--results", kept, "--resume", kept)...); code != exitOK {
+				t.Fatalf("resume from the checkpoint: exit %d, %s", code, errOut)
+			}
+			if code, _, errOut := cli(t, append(args, "--results", whole)...); code != exitOK {
+				t.Fatal(errOut)
+			}
+			if a, b := countsOf(t, kept), countsOf(t, whole); !bytes.Equal(a, b) || !bytes.Equal(countsOf(t, out), b) {
+				t.Errorf("resumed from a checkpoint, %s differs from the uninterrupted run", name)
+			}
+		})
+	}
+}
