@@ -493,15 +493,14 @@ func runTables(r *Result) []titled {
 		out = append(out, outcomeTables(r)...)
 	}
 
-	e := &table{left: 1, header: []string{"per encounter", r.Sides[0].Name, r.Sides[1].Name}}
+	e := &table{left: 1, header: []string{r.economyHead(), r.Sides[0].Name, r.Sides[1].Name}}
 	per := len(r.Raw.Counters)
 	for k, name := range r.Raw.Counters {
 		a, b := r.Raw.Counts[k], r.Raw.Counts[per+k]
 		if a == 0 && b == 0 && name != "turns" && name != "actions" {
 			continue
 		}
-		n := float64(max(r.Encounters, 1))
-		e.add(name, fmt.Sprintf("%.3f", float64(a)/n), fmt.Sprintf("%.3f", float64(b)/n))
+		e.add(name, r.economyCell(0, name), r.economyCell(1, name))
 	}
 	out = append(out, titled{title: "Action economy", t: e})
 

@@ -187,3 +187,46 @@ func TestRunCRNUnplayedResumes(t *testing.T) {
 		}
 	}
 }
+
+// TestEconomyIntervalsFromReplays: the action-economy intervals of a run
+// (sums of squares accumulated by the workers, merged, written to the
+// result) equal those computed directly from every encounter's own counts,
+// replayed one at a time: mean ± 1.96·s/√n with s² the sample variance.
+func TestEconomyIntervalsFromReplays(t *testing.T) {
+	g := crnDuel(t)
+	const n, seed = 3000, 8
+	tl, err := sim.Run(context.Background(), g, sim.RunConfig{Seed: seed, N: n, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := reports.New(reports.Meta{Sides: [2]string{"heroes", "monsters"}}, g, tl)
+	counters := g.Counters()
+	per := len(counters)
+	sum := make([]float64, 2*per)
+	sq := make([]float64, 2*per)
+	for i := int64(0); i < n; i++ {
+		_, one := sim.Replay(g, seed, i, nil)
+		for k, v := range one.Counts.V {
+			sum[k] += float64(v)
+			sq[k] += float64(v) * float64(v)
+		}
+	}
+	checked := 0
+	for s, side := range []string{"heroes", "monsters"} {
+		for k, name := range counters {
+			i := s*per + k
+			mean := sum[i] / n
+			half := 1.959963984540054 * math.Sqrt((sq[i]-n*mean*mean)/(n-1)/n)
+			got := r.EconomyCI95[side][name]
+			if math.Abs(got[0]-(mean-half)) > 1e-9 || math.Abs(got[1]-(mean+half)) > 1e-9 {
+				t.Errorf("%s %s: interval %v, from the replays %.6f ± %.6f", side, name, got, mean, half)
+			}
+			if half > 0 {
+				checked++
+			}
+		}
+	}
+	if checked < 4 {
+		t.Errorf("only %d counters vary; the test checks little", checked)
+	}
+}
