@@ -225,6 +225,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	file := fs.String("compare", "", "`FILE` read the options (and optionally the scenario and baseline) from a compare file")
 	baseline := fs.String("baseline", "", "`NAME` the option the others are compared with (default: the first)")
 	resume := fs.String("resume", "", "`FILE` continue the interrupted comparison whose JSON (--results or --format json -o) is FILE: play only the encounters it did not")
+	shardFlag := fs.String("shard", "", "`k/K` play shard k of K of the -n encounters (or K with k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID); simctl merge adds the shards' JSON")
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gPrecision|gFormat|gQuiet|gProgress, "encounters per option, the same for every option; with --precision, the most to play")
 	batch := batchFlag(fs, "with --precision: encounters between checks")
@@ -243,6 +244,13 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if w > 0 && *resume != "" {
 		return usageError(stderr, "compare", "--precision and --resume do not mix: where an interrupted precision comparison would have stopped depends on the batches still to come; run it again")
+	}
+	if w > 0 && *shardFlag != "" {
+		return usageError(stderr, "compare", "--precision and --shard do not mix: a shard cannot know when the whole comparison is precise enough")
+	}
+	shard, err := shardOf("compare", *shardFlag, o.n.n)
+	if err != nil {
+		return usageError(stderr, "compare", "%v", err)
 	}
 	format, ok := o.check("compare", stderr)
 	if !ok {
@@ -329,10 +337,10 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	for k, g := range games {
 		pt.Tallies[k] = sim.NewTally(g)
 	}
-	todo := []sim.Range{{Lo: 0, Hi: *n}}
+	todo := []sim.Range{shardRange(shard, *n)}
 	var before float64
 	if *resume != "" {
-		old, err := resumeCompare(ctx, *resume, sum, *seed, sets.strings(), *n, opts)
+		old, err := resumeCompare(ctx, *resume, sum, *seed, sets.strings(), *n, shard, opts)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl compare:", err)
 			return exitUsage
@@ -362,7 +370,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: *seed, Version: fullVersion(),
 			Command: reports.ShellJoin(append([]string{"simctl", "compare"}, args...)),
 			Sets:    sets.strings(), Elapsed: before + time.Since(t0).Seconds(), Sides: sides,
-			Context: cctx, Interrupted: interrupted,
+			Context: cctx, Interrupted: interrupted, Shard: shard,
 		}
 		if interrupted && w == 0 {
 			c.Unplayed = unplayedOf(left)
@@ -374,8 +382,8 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			}
 			all = append(append(all, sets.strings()...), own...)
 			m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: c.Version, Seed: *seed,
-				Sides: sides, Sets: all, Interrupted: interrupted, ScenarioSHA256: sum}
-			if !interrupted { // an interrupted comparison played no prefix 0..n-1 that run could repeat
+				Sides: sides, Sets: all, Interrupted: interrupted, ScenarioSHA256: sum, Shard: shard}
+			if !interrupted && shard == nil { // otherwise it played no prefix 0..n-1 that run could repeat
 				m.Command = runCommand(name, pt.Tallies[k].Encounters, *seed, all)
 			}
 			c.Options = append(c.Options, reports.Option{Name: op.name, Sets: own, Command: m.Command, Result: reports.New(m, games[k], pt.Tallies[k])})
@@ -480,7 +488,7 @@ func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w floa
 // resumeCompare reads an interrupted comparison's JSON and checks it is
 // this one's: the same simctl, scenario text, seed, overrides, -n and
 // options (names, overrides and order, the baseline first).
-func resumeCompare(ctx context.Context, path, sum string, seed uint64, sets []string, n int64, opts []option) (*reports.Compare, error) {
+func resumeCompare(ctx context.Context, path, sum string, seed uint64, sets []string, n int64, shard *reports.Shard, opts []option) (*reports.Compare, error) {
 	in, err := reports.ReadInputContext(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("--resume: %v", err)
@@ -493,8 +501,8 @@ func resumeCompare(ctx context.Context, path, sum string, seed uint64, sets []st
 	if old.Context != nil {
 		oldSum = old.Context.ScenarioSHA256
 	}
-	f := docFacts{Interrupted: old.Interrupted, Unplayed: old.Unplayed, Played: old.Encounters, SHA256: oldSum, Version: old.Version, Seed: old.Seed, Sets: old.Sets}
-	if err := checkResume(path, f, docFacts{SHA256: sum, Version: fullVersion(), Seed: seed, Sets: sets}, n); err != nil {
+	f := docFacts{Interrupted: old.Interrupted, Unplayed: old.Unplayed, Played: old.Encounters, SHA256: oldSum, Version: old.Version, Seed: old.Seed, Sets: old.Sets, Shard: old.Shard}
+	if err := checkResume(path, f, docFacts{SHA256: sum, Version: fullVersion(), Seed: seed, Sets: sets, Shard: shard}, n); err != nil {
 		return nil, err
 	}
 	same := len(old.Options) == len(opts)

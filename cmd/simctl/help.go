@@ -136,29 +136,30 @@ point is checked before anything runs.`,
 	"compare": {
 		summary: "play options on the same encounters; paired differences to the baseline",
 		usage: []string{
-			"compare SCENARIO --option NAME='--set PATH=VALUE ...' --option ... [-n N] [--precision W] [--resume FILE] [--format F] [-o FILE] [--plot FILE]",
+			"compare SCENARIO --option NAME='--set PATH=VALUE ...' --option ... [-n N] [--precision W] [--shard k/K] [--resume FILE] [--format F] [-o FILE] [--plot FILE]",
 			"compare [SCENARIO] --compare FILE [flags]",
 		},
 		about: `All options play the same encounter seeds (common random numbers); the
 table gives each option's win rates and its paired difference to the
 baseline (the first option, or --baseline), with intervals, p-values and
-the variance reduction. NAME='' is the scenario unchanged. An interrupted
-comparison resumes with --resume and its JSON (--results or --format
-json -o); one with --precision is run again.`,
+the variance reduction. NAME='' is the scenario unchanged. --shard k/K
+plays a part of the encounters (simctl merge adds the shards exactly).
+An interrupted comparison resumes with --resume and its JSON (--results
+or --format json -o); one with --precision is run again.`,
 		examples: []string{
 			"compare d20/duel --option base='' --option init+4='--set heroes.Fighter.init=5'",
 			"compare --compare options.yaml --format markdown -o compare.md",
 		},
 	},
 	"merge": {
-		summary: "add up the shard results of one run (or sweep, value run, matrix) into the whole one's",
+		summary: "add up the shard results of one run (or sweep, comparison, value run, matrix) into the whole one's",
 		usage:   []string{"merge RESULT.json... [--format F] [-o FILE]"},
 		about: `RESULT is the JSON of simctl run --json, usually with --shard k/K, or of
-a sweep, value or matrix run with --shard k/K (--results or --format
-json). The merged result is exactly the single-process result; shards
-of another version, scenario text, seed or -n, and overlapping shards,
-are refused; missing shards mark the result incomplete and fail unless
---allow-partial. compare and tournament do not shard.`,
+a sweep, comparison, value or matrix run with --shard k/K (--results or
+--format json). The merged result is exactly the single-process result;
+shards of another version, scenario text, seed or -n, and overlapping
+shards, are refused; missing shards mark the result incomplete and fail
+unless --allow-partial. A tournament does not shard.`,
 		examples: []string{"merge shard*.json --json -o whole.json"},
 	},
 	"report": {

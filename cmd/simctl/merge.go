@@ -36,6 +36,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var sweeps []*reports.Sweep
 	var values []*reports.Value
 	var matrices []*reports.Matrix
+	var compares []*reports.Compare
 	for _, p := range pos {
 		in, err := reports.ReadInputContext(ctx, p)
 		if err != nil {
@@ -55,18 +56,17 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "simctl merge: %s is a tournament; a tournament does not shard (each round's eliminations need the whole round), so there is nothing to merge\n", p)
 			return exitFailure
 		default:
-			fmt.Fprintf(stderr, "simctl merge: %s is a comparison; compare does not shard (merge combines shards of run, sweep, value and matrix)\n", p)
-			return exitFailure
+			compares = append(compares, in.Compare)
 		}
 	}
 	kinds := 0
-	for _, k := range []int{len(rs), len(sweeps), len(values), len(matrices)} {
+	for _, k := range []int{len(rs), len(sweeps), len(values), len(matrices), len(compares)} {
 		if k > 0 {
 			kinds++
 		}
 	}
 	if kinds > 1 {
-		fmt.Fprintln(stderr, "simctl merge: documents of different kinds given (runs, sweeps, value or matrix runs); merge the shards of one experiment at a time")
+		fmt.Fprintln(stderr, "simctl merge: documents of different kinds given (runs, sweeps, comparisons, value or matrix runs); merge the shards of one experiment at a time")
 		return exitFailure
 	}
 	switch {
@@ -86,6 +86,13 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return exitFailure
 		}
 		return mergeDone("matrix", m.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return m.Write(w, format) })
+	case len(compares) > 0:
+		c, err := reports.MergeCompares(compares)
+		if err != nil {
+			fmt.Fprintln(stderr, "simctl", err)
+			return exitFailure
+		}
+		return mergeDone("comparison", c.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return c.Write(w, format) })
 	}
 	m, err := reports.Merge(rs)
 	if err != nil {

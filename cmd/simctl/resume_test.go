@@ -141,15 +141,16 @@ func TestInterruptedExperimentsResume(t *testing.T) {
 	}
 }
 
-// TestShardedValueAndMatrixMerge: value and matrix runs split into K
+// TestShardedValueAndMatrixMerge: compare, value and matrix runs split into K
 // shards and merged equal the unsharded run, every count and figure, byte
 // for byte, whatever K; a missing shard marks the merge incomplete and
 // fails without --allow-partial; a shard given twice, another seed or
 // another scenario text is refused.
 func TestShardedValueAndMatrixMerge(t *testing.T) {
 	cases := map[string][]string{
-		"value":  {"value", "d20/duel", "--params", "init,ac", "-n", "30001"},
-		"matrix": {"matrix", "d20/duel", "--row", "a=", "--row", "b=--set heroes.Fighter.init=4", "--col", "x=", "--col", "y=--set monsters.Orc.ac=15", "-n", "30001"},
+		"compare": {"compare", "d20/duel", "--option", "base=", "--option", "fast=--set heroes.Fighter.init=5", "--option", "slow=--set heroes.Fighter.init=-2", "-n", "30001"},
+		"value":   {"value", "d20/duel", "--params", "init,ac", "-n", "30001"},
+		"matrix":  {"matrix", "d20/duel", "--row", "a=", "--row", "b=--set heroes.Fighter.init=4", "--col", "x=", "--col", "y=--set monsters.Orc.ac=15", "-n", "30001"},
 	}
 	for name, base := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -201,7 +202,23 @@ func TestShardedValueAndMatrixMerge(t *testing.T) {
 			data, _ := os.ReadFile(filepath.Join(dir, "s3-1.json"))
 			var doc map[string]any
 			json.Unmarshal(data, &doc)
-			doc["scenario_sha256"] = strings.Repeat("0", 64)
+			var setSum func(v any)
+			setSum = func(v any) {
+				switch v := v.(type) {
+				case map[string]any:
+					for k, e := range v {
+						if k == "scenario_sha256" {
+							v[k] = strings.Repeat("0", 64)
+						}
+						setSum(e)
+					}
+				case []any:
+					for _, e := range v {
+						setSum(e)
+					}
+				}
+			}
+			setSum(doc)
 			data, _ = json.Marshal(doc)
 			os.WriteFile(edited, data, 0o644)
 			if code, _, errOut := cli(t, "merge", "--json", filepath.Join(dir, "s3-0.json"), edited, filepath.Join(dir, "s3-2.json")); code != exitFailure || !strings.Contains(errOut, "another scenario text") {
