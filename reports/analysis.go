@@ -187,7 +187,7 @@ func (t *Tournament) Write(w io.Writer, f Format) error {
 		total += e.Encounters
 	}
 	fmt.Fprintf(&b, "%s (%s), seed %d: %d options for %s ranked by successive elimination on common random numbers (%s encounters in all, %d round(s))\n\n",
-		t.Scenario, t.Ruleset, t.Seed, len(t.Entrants), t.Side, thousands(total), len(t.Rounds))
+		t.Scenario, t.Ruleset, t.Seed, max(len(t.Entrants), len(t.Candidates)), t.Side, thousands(total), len(t.Rounds))
 	tab := t.ranking(false)
 	if md {
 		tab.markdown(&b)

@@ -3,7 +3,8 @@
 // text table and the exact merge of shard results (result.go, table.go,
 // merge.go); the sweep and compare documents (sweep.go, sweeptable.go,
 // compare.go) and the value, matrix and tournament documents (value.go,
-// analysis.go) of the experiments in sim/experiment; plots with gonum/plot
+// analysis.go; read back and merged in analysis_io.go) of the experiments
+// in sim/experiment; plots with gonum/plot
 // (plot.go; per-combatant and distribution figures in plot_outcomes.go)
 // and the Markdown/HTML report bundle (bundle.go, render.go). Package
 // safeio beside it reads inputs and writes outputs safely.

@@ -281,3 +281,28 @@ func TestExperimentCheckpointsResume(t *testing.T) {
 		})
 	}
 }
+
+// TestInterruptedShardResumes: an interrupted shard of a value run resumes
+// as that shard only (another shard's command line is refused) and ends as
+// the uninterrupted shard.
+func TestInterruptedShardResumes(t *testing.T) {
+	dir := t.TempDir()
+	part, whole := filepath.Join(dir, "part.json"), filepath.Join(dir, "whole.json")
+	args := []string{"value", "d20/duel", "--params", "init", "-n", "400000", "--seed", "3", "--workers", "2", "--format", "csv", "--shard", "1/2"}
+	if code, _, errOut := interruptAfter(t, 5000, append(args, "--results", part)...); code != exitInterrupted {
+		t.Fatalf("exit %d; %s", code, errOut)
+	}
+	other := append(append([]string(nil), args[:len(args)-1]...), "0/2")
+	if code, _, errOut := cli(t, append(other, "--resume", part)...); code != exitUsage || !strings.Contains(errOut, "--shard differs") {
+		t.Errorf("resume as another shard: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := cli(t, append(args, "--results", part, "--resume", part)...); code != exitOK {
+		t.Fatalf("resume: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := cli(t, append(args, "--results", whole)...); code != exitOK {
+		t.Fatal(errOut)
+	}
+	if a, b := countsOf(t, part), countsOf(t, whole); !bytes.Equal(a, b) {
+		t.Error("the resumed shard differs from the uninterrupted one")
+	}
+}
