@@ -93,10 +93,12 @@ func checkJoint(j *stats.Joint, k int, n int64) error {
 		return fmt.Errorf("encounters %d differs from the joint sums' %d; the file is damaged", n, j.N)
 	}
 	for a := 0; a < k; a++ {
-		sa := j.Sum[a]
-		if sa < 0 || sa > n || j.Cross[a*k+a] != sa {
+		if sa := j.Sum[a]; sa < 0 || sa > n || j.Cross[a*k+a] != sa {
 			return fmt.Errorf("game %d's win count %d is not between 0 and %d encounters, or disagrees with its square sum; the file is damaged", a, sa, n)
 		}
+	}
+	for a := 0; a < k; a++ {
+		sa := j.Sum[a]
 		for b := 0; b < k; b++ {
 			c, sb := j.Cross[a*k+b], j.Sum[b]
 			if b < a && c != 0 || b > a && (c < max(0, sa+sb-n) || c > min(sa, sb)) {

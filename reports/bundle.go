@@ -65,7 +65,7 @@ func parseInput(path string, data []byte) (*Input, error) {
 		Kind string `json:"kind"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("%s: not a simctl JSON document (a run, merge, sweep or compare result): %s", path, jsonProblem(err))
+		return nil, fmt.Errorf("%s: not a simctl JSON document (a run, merge, sweep, compare, value, matrix or tournament result): %s", path, jsonProblem(err))
 	}
 	in := &Input{Path: path}
 	switch head.Kind {

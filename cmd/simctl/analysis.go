@@ -189,7 +189,9 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var before float64
 	if *resume != "" {
 		in, err := reports.ReadInputContext(ctx, *resume)
-		if err == nil && in.Value == nil {
+		if err != nil {
+			err = fmt.Errorf("--resume: %v", err)
+		} else if in.Value == nil {
 			err = fmt.Errorf("--resume %s: not the JSON of simctl value (write it with --results FILE or --format json -o FILE)", *resume)
 		}
 		if err == nil {
@@ -327,7 +329,9 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	var before float64
 	if *resume != "" {
 		in, err := reports.ReadInputContext(ctx, *resume)
-		if err == nil && in.Matrix == nil {
+		if err != nil {
+			err = fmt.Errorf("--resume: %v", err)
+		} else if in.Matrix == nil {
 			err = fmt.Errorf("--resume %s: not the JSON of simctl matrix (write it with --results FILE or --format json -o FILE)", *resume)
 		}
 		if err == nil {
