@@ -404,9 +404,9 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 					pt.Paired[k][s].Merge(c.Paired(k, s))
 				}
 			}
-		}, func(left []sim.Range) {
+		}, checkpointer(o.jsonTarget(format), func(left []sim.Range) {
 			saveCheckpoint(o.jsonTarget(format), "compare", stderr, func(w io.Writer) error { return build(true, left).Write(w, reports.JSON) })
-		})
+		}))
 	}
 	stopBar()
 	interrupted := runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded))

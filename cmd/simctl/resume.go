@@ -162,6 +162,15 @@ func saveCheckpoint(t *safeio.Target, cmd string, stderr io.Writer, doc func(io.
 	testSaved(t.Path())
 }
 
+// checkpointer is save when there is a JSON output to save to, else nil:
+// without one, playCRN plays each range whole (no segments to wait at).
+func checkpointer(t *safeio.Target, save func(left []sim.Range)) func(left []sim.Range) {
+	if t == nil {
+		return nil
+	}
+	return save
+}
+
 // testSaved, set by tests only, sees every checkpoint written.
 var testSaved = func(string) {}
 
