@@ -26,6 +26,19 @@ type Header struct {
 	Sets        []string `json:"sets,omitempty"`
 	Interrupted bool     `json:"interrupted,omitempty"`
 	Elapsed     float64  `json:"elapsed_seconds"`
+
+	// The SHA-256 of the scenario text the experiment ran, which resume
+	// and merge compare (reliability); empty on documents written before.
+	ScenarioSHA256 string `json:"scenario_sha256,omitempty"`
+	// Shard is set on one shard (--shard k/K) of a value or matrix run:
+	// every game played encounters Start..Start+N-1 of Total.
+	Shard *Shard `json:"shard,omitempty"`
+	// Unplayed lists, on an interrupted value, matrix or compare run, the
+	// encounter index ranges [lo, hi) it did not play: --resume plays
+	// exactly those.
+	Unplayed [][2]int64 `json:"unplayed,omitempty"`
+	// Incomplete is set on a merge missing shards (--allow-partial).
+	Incomplete bool `json:"incomplete,omitempty"`
 }
 
 // NamedSets is one named setting of a side: the --set overrides it applies.
@@ -53,6 +66,7 @@ func (m *Matrix) Write(w io.Writer, f Format) error {
 	}
 	md := f == Markdown
 	var b strings.Builder
+	b.WriteString(shardLine(&m.Header))
 	fmt.Fprintf(&b, "%s (%s), seed %d: %s win rate for each option of %s (rows) against each option of %s (columns), %s encounters per cell on common random numbers\n\n",
 		m.Scenario, m.Ruleset, m.Seed, m.RowSide, m.RowSide, m.ColSide, thousands(m.Encounters))
 	render := func(t *table) {
@@ -151,6 +165,10 @@ func MatrixFigure(m *Matrix) (*Figure, error) {
 type Tournament struct {
 	Header
 	Candidates []NamedSets `json:"candidates"`
+	// First and Budget are the encounters of the first round and the most
+	// a candidate plays (--first, -n), which a resume must share.
+	First  int64 `json:"first_round_encounters,omitempty"`
+	Budget int64 `json:"budget,omitempty"`
 	experiment.TournamentResult
 }
 
@@ -169,7 +187,7 @@ func (t *Tournament) Write(w io.Writer, f Format) error {
 		total += e.Encounters
 	}
 	fmt.Fprintf(&b, "%s (%s), seed %d: %d options for %s ranked by successive elimination on common random numbers (%s encounters in all, %d round(s))\n\n",
-		t.Scenario, t.Ruleset, t.Seed, len(t.Entrants), t.Side, thousands(total), len(t.Rounds))
+		t.Scenario, t.Ruleset, t.Seed, max(len(t.Entrants), len(t.Candidates)), t.Side, thousands(total), len(t.Rounds))
 	tab := t.ranking(false)
 	if md {
 		tab.markdown(&b)
@@ -183,7 +201,7 @@ func (t *Tournament) Write(w io.Writer, f Format) error {
 	}
 	notes := []string{"a candidate is dropped when its paired difference to the leader is below 0 with 95% confidence, Bonferroni-adjusted over the comparisons of that round; the difference shown is on the encounters both played"}
 	if t.Interrupted {
-		notes = append(notes, "interrupted: the ranking stands as of the last round that finished")
+		notes = append(notes, "interrupted: the ranking stands as of the last round that finished; simctl tournament ... --resume FILE with this tournament's JSON goes on from there")
 	}
 	footnotes(w, notes, md)
 	return nil

@@ -24,6 +24,11 @@ type Input struct {
 	Run     *Result
 	Sweep   *Sweep
 	Compare *Compare
+	// The documents of simctl value, matrix and tournament (read for
+	// --resume and merge; report does not take them yet).
+	Value      *Value
+	Matrix     *Matrix
+	Tournament *Tournament
 	// Context of a run result, which carries none itself: filled by the
 	// caller from the scenario when it can be found (nil otherwise).
 	Context *Context
@@ -60,7 +65,7 @@ func parseInput(path string, data []byte) (*Input, error) {
 		Kind string `json:"kind"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("%s: not a simctl JSON document (a run, merge, sweep or compare result): %s", path, jsonProblem(err))
+		return nil, fmt.Errorf("%s: not a simctl JSON document (a run, merge, sweep, compare, value, matrix or tournament result): %s", path, jsonProblem(err))
 	}
 	in := &Input{Path: path}
 	switch head.Kind {
@@ -98,6 +103,24 @@ func parseInput(path string, data []byte) (*Input, error) {
 			}
 		}
 		in.Compare = &c
+	case "value":
+		v, err := parseValue(path, data)
+		if err != nil {
+			return nil, err
+		}
+		in.Value = v
+	case "matrix":
+		m, err := parseMatrix(path, data)
+		if err != nil {
+			return nil, err
+		}
+		in.Matrix = m
+	case "tournament":
+		t, err := parseTournament(path, data)
+		if err != nil {
+			return nil, err
+		}
+		in.Tournament = t
 	case "":
 		r, err := parseResult(path, data)
 		if err != nil {
@@ -105,7 +128,7 @@ func parseInput(path string, data []byte) (*Input, error) {
 		}
 		in.Run = r
 	default:
-		return nil, fmt.Errorf("%s: unknown kind %q of simctl document (expected a run result, a sweep or a comparison)", path, head.Kind)
+		return nil, fmt.Errorf("%s: unknown kind %q of simctl document (expected a run result, a sweep, a comparison, or a value, matrix or tournament document)", path, head.Kind)
 	}
 	return in, nil
 }
@@ -470,15 +493,14 @@ func runTables(r *Result) []titled {
 		out = append(out, outcomeTables(r)...)
 	}
 
-	e := &table{left: 1, header: []string{"per encounter", r.Sides[0].Name, r.Sides[1].Name}}
+	e := &table{left: 1, header: []string{r.economyHead(), r.Sides[0].Name, r.Sides[1].Name}}
 	per := len(r.Raw.Counters)
 	for k, name := range r.Raw.Counters {
 		a, b := r.Raw.Counts[k], r.Raw.Counts[per+k]
 		if a == 0 && b == 0 && name != "turns" && name != "actions" {
 			continue
 		}
-		n := float64(max(r.Encounters, 1))
-		e.add(name, fmt.Sprintf("%.3f", float64(a)/n), fmt.Sprintf("%.3f", float64(b)/n))
+		e.add(name, r.economyCell(0, name), r.economyCell(1, name))
 	}
 	out = append(out, titled{title: "Action economy", t: e})
 

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"simctl/stats"
@@ -30,6 +31,15 @@ type Compare struct {
 	// Interrupted is set when the comparison was stopped: every option
 	// holds the same finished encounters.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Unplayed lists, on an interrupted comparison, the encounter index
+	// ranges [lo, hi) it did not play: compare --resume plays exactly
+	// those (absent after --precision, which cannot resume).
+	Unplayed [][2]int64 `json:"unplayed,omitempty"`
+	// Shard is set on one shard of a comparison (compare --shard k/K):
+	// every option played encounters Start..Start+N-1 of Total.
+	Shard *Shard `json:"shard,omitempty"`
+	// Incomplete is set on a merge of compare shards that misses some.
+	Incomplete bool `json:"incomplete,omitempty"`
 }
 
 // Option is one compared option.
@@ -114,6 +124,13 @@ func (c *Compare) Finish(paired [][2]stats.Paired) {
 	}
 	if c.Interrupted {
 		c.Warnings = append(c.Warnings, "interrupted: every option holds only the encounters that finished")
+	}
+	if sh := c.Shard; sh != nil {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("shard %d of %d (k=%d/%d): encounters %s to %s of %s; simctl merge adds the shards' JSON results",
+			sh.K+1, sh.Of, sh.K, sh.Of, thousands(sh.Start), thousands(sh.Start+sh.N-1), thousands(sh.Total)))
+	}
+	if c.Incomplete {
+		c.Warnings = append(c.Warnings, "incomplete: the merged shards do not cover every encounter")
 	}
 }
 
@@ -288,4 +305,69 @@ func (c *Compare) csvTable() *table {
 		t.add(row...)
 	}
 	return t
+}
+
+// MergeCompares combines shards of one comparison (compare --shard k/K)
+// into exactly the comparison one process would have made: each option's
+// results merge as a run's shards do (Merge), and the paired sums add. It
+// refuses shards that differ in anything but their part (version,
+// scenario text, seed, -n, overrides, options), interrupted ones, and,
+// through Merge, overlapping ones.
+func MergeCompares(cs []*Compare) (*Compare, error) {
+	first := cs[0]
+	sum := func(c *Compare) string {
+		if c.Context == nil {
+			return ""
+		}
+		return c.Context.ScenarioSHA256
+	}
+	for i, c := range cs {
+		what := ""
+		switch {
+		case c.Shard == nil:
+			return nil, fmt.Errorf("merge: comparison %d of %d is whole (made without --shard); merge combines the shards of one comparison (simctl compare --shard k/K)", i+1, len(cs))
+		case c.Version != first.Version:
+			what = fmt.Sprintf("was made by simctl %s, comparison 1 by %s", c.Version, first.Version)
+		case sum(c) != sum(first):
+			what = fmt.Sprintf("ran another scenario text (SHA-256 %s vs %s); was the file edited between shards?", short(sum(c)), short(sum(first)))
+		case c.Seed != first.Seed || c.Shard.Total != first.Shard.Total:
+			what = fmt.Sprintf("has seed %d and -n %d, comparison 1 seed %d and -n %d", c.Seed, c.Shard.Total, first.Seed, first.Shard.Total)
+		case !slices.Equal(c.Sets, first.Sets) || !sameOptions(c.Options, first.Options):
+			what = "has other options or --set overrides"
+		case c.Interrupted:
+			what = "was interrupted; resume that shard (--resume FILE) or run it again"
+		}
+		if what != "" {
+			return nil, fmt.Errorf("merge: comparison %d of %d (shard %s) %s", i+1, len(cs), shardName(c.Shard), what)
+		}
+	}
+	out := *first
+	out.Shard, out.Command, out.Elapsed, out.Options, out.Unplayed = nil, "", 0, nil, nil
+	paired := make([][2]stats.Paired, len(first.Options))
+	for k, o := range first.Options {
+		rs := make([]*Result, len(cs))
+		for i, c := range cs {
+			rs[i] = c.Options[k].Result
+			if k > 0 {
+				for s := 0; s < 2; s++ {
+					paired[k][s].Merge(c.Options[k].Diff[s].Paired)
+				}
+			}
+		}
+		m, err := Merge(rs)
+		if err != nil {
+			return nil, fmt.Errorf("%v (option %s)", err, o.Name)
+		}
+		out.Incomplete = out.Incomplete || m.Incomplete
+		out.Options = append(out.Options, Option{Name: o.Name, Sets: o.Sets, Result: m})
+	}
+	for _, c := range cs {
+		out.Elapsed = max(out.Elapsed, c.Elapsed)
+	}
+	out.Finish(paired)
+	return &out, nil
+}
+
+func sameOptions(a, b []Option) bool {
+	return slices.EqualFunc(a, b, func(x, y Option) bool { return x.Name == y.Name && slices.Equal(x.Sets, y.Sets) })
 }

@@ -49,6 +49,15 @@ func fixtureResult(n int64, p0, pd float64, sets []string) *Result {
 		raw.Counts[per*s+sim.NumBase+1] = int64(0.12 * f * float64(n))
 		raw.Counts[per*s+sim.NumBase+2] = raw.Wins[1-s]
 	}
+	// Sums of squares as from counts of about Poisson spread (variance
+	// equal to the mean); the 0/1 deaths counter's squares are its sum.
+	raw.CountsSq = make([]int64, 2*per)
+	for i, c := range raw.Counts {
+		raw.CountsSq[i] = c*c/n + c
+		if i%per == sim.NumBase+2 {
+			raw.CountsSq[i] = c
+		}
+	}
 	raw.Survivors = [2]int64{w0, n - draws - w0}
 	raw.FirstActor = []int64{int64(0.55 * float64(n)), n - int64(0.55*float64(n))}
 	m := Meta{Scenario: "Fighter vs Orc", File: "builtin:d20/duel.yaml", Ruleset: "d20", Version: "0.1.0",
@@ -122,6 +131,7 @@ func fixtureCompare() *Compare {
 		r := fixtureResult(10000, o.p, o.pd, o.sets)
 		if k > 0 {
 			r.Raw.Counts[sim.Delays] += int64(k * 1000)
+			r.Raw.CountsSq[sim.Delays] += int64(k * 1000) // the extra delays are one per encounter
 			r = FromRaw(Meta{Scenario: r.Scenario, File: r.File, Ruleset: r.Ruleset, Version: r.Version, Seed: r.Seed,
 				Sides: [2]string{"heroes", "monsters"}, Sets: o.sets, Command: r.Command}, r.Raw)
 		}

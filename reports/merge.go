@@ -38,6 +38,7 @@ func Merge(rs []*Result) (*Result, error) {
 	raw.FirstActor = append([]int64(nil), raw.FirstActor...)
 	raw.FirstInOrder = append([]int64(nil), raw.FirstInOrder...)
 	raw.Combatants = append([]sim.Combatant(nil), raw.Combatants...)
+	raw.CountsSq = append([]int64(nil), raw.CountsSq...)
 	for s := 0; s < 2; s++ {
 		raw.Damage[s].Counts = append([]int64{}, raw.Damage[s].Counts...)
 		raw.WinnerHP[s].Counts = append([]int64{}, raw.WinnerHP[s].Counts...)
@@ -60,7 +61,8 @@ func Merge(rs []*Result) (*Result, error) {
 		case !slices.Equal(r.Raw.Roster, raw.Roster) || !slices.Equal(r.Raw.Counters, raw.Counters) || len(r.Raw.Rounds) != len(raw.Rounds):
 			return nil, fmt.Errorf("merge: results of %q differ in roster, counters or max_rounds (different --set?)", r.Scenario)
 		case !slices.Equal(r.Raw.RosterSides, raw.RosterSides) || len(r.Raw.FirstInOrder) != len(raw.FirstInOrder) ||
-			len(r.Raw.Combatants) != len(raw.Combatants) || r.Raw.Damage[0].Cap != raw.Damage[0].Cap || r.Raw.WinnerHP[0].Cap != raw.WinnerHP[0].Cap:
+			len(r.Raw.Combatants) != len(raw.Combatants) || r.Raw.Damage[0].Cap != raw.Damage[0].Cap || r.Raw.WinnerHP[0].Cap != raw.WinnerHP[0].Cap ||
+			len(r.Raw.CountsSq) != len(raw.CountsSq):
 			return nil, fmt.Errorf("merge: results of %q were written by different simctl versions (per-combatant figures or distributions differ in shape); rerun them with one version", r.Scenario)
 		case !slices.Equal(r.Sets, first.Sets):
 			return nil, fmt.Errorf("merge: results differ in --set overrides (%v vs %v)", first.Sets, r.Sets)
@@ -91,6 +93,9 @@ func Merge(rs []*Result) (*Result, error) {
 		}
 		for i, v := range r.Raw.Counts {
 			raw.Counts[i] += v
+		}
+		for i, v := range r.Raw.CountsSq {
+			raw.CountsSq[i] += v
 		}
 		for i, v := range r.Raw.FirstActor {
 			raw.FirstActor[i] += v

@@ -658,8 +658,8 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 
 // EconomyFigure draws the action economy: each side's mean count per
 // encounter of every action-economy counter some side used (damage is in
-// the title: it is not a count of actions). The tally keeps sums only, so
-// these bars carry no interval.
+// the title: it is not a count of actions), with the 95% interval of each
+// mean as a whisker when the result has the sums of squares for it.
 func EconomyFigure(r *Result) (*Figure, error) {
 	n := r.Raw.Encounters
 	if n == 0 {
@@ -676,7 +676,11 @@ func EconomyFigure(r *Result) (*Figure, error) {
 		x := float64(len(names))
 		names = append(names, strings.ReplaceAll(name, "_", " "))
 		for s, v := range []int64{a, b} {
-			bs = append(bs, bar{X: x + (float64(s)-0.5)*0.36, W: 0.34, Y: float64(v) / float64(n), Color: SideColors[s]})
+			br := bar{X: x + (float64(s)-0.5)*0.36, W: 0.34, Y: float64(v) / float64(n), Color: SideColors[s]}
+			if ci, ok := r.EconomyCI95[r.Sides[s].Name][name]; ok {
+				br.Lo, br.Hi, br.HasCI = math.Max(ci[0], 0), ci[1], true
+			}
+			bs = append(bs, br)
 		}
 	}
 	k := indexOf(r.Raw.Counters, "damage_dealt")
@@ -684,7 +688,11 @@ func EconomyFigure(r *Result) (*Figure, error) {
 	if k >= 0 {
 		title += fmt.Sprintf("\ndamage dealt per encounter: %s %.2f, %s %.2f", r.Sides[0].Name, float64(r.Raw.Counts[k])/float64(n), r.Sides[1].Name, float64(r.Raw.Counts[per+k])/float64(n))
 	}
-	p := newPlot(title, "", "mean per encounter (count)")
+	ylabel := "mean per encounter (count)"
+	if r.EconomyCI95 != nil {
+		ylabel = "mean per encounter (count, 95% CI)"
+	}
+	p := newPlot(title, "", ylabel)
 	hgrid(p)
 	p.Add(bs)
 	p.NominalX(names...)
@@ -701,7 +709,14 @@ func EconomyFigure(r *Result) (*Figure, error) {
 		p.Legend.Add(r.Sides[s].Name, swatch{SideColors[s]})
 	}
 	return &Figure{Name: "economy", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
-		Caption: fmt.Sprintf("Mean action-economy counts per encounter of %s (blue) and %s (orange).", r.Sides[0].Name, r.Sides[1].Name)}, nil
+		Caption: fmt.Sprintf("Mean action-economy counts per encounter of %s (blue) and %s (orange)%s.", r.Sides[0].Name, r.Sides[1].Name, ciCaption(r.EconomyCI95 != nil))}, nil
+}
+
+func ciCaption(has bool) string {
+	if has {
+		return ", with 95% intervals"
+	}
+	return ""
 }
 
 func indexOf(xs []string, s string) int {

@@ -3,7 +3,8 @@
 // text table and the exact merge of shard results (result.go, table.go,
 // merge.go); the sweep and compare documents (sweep.go, sweeptable.go,
 // compare.go) and the value, matrix and tournament documents (value.go,
-// analysis.go) of the experiments in sim/experiment; plots with gonum/plot
+// analysis.go; read back and merged in analysis_io.go) of the experiments
+// in sim/experiment; plots with gonum/plot
 // (plot.go; per-combatant and distribution figures in plot_outcomes.go)
 // and the Markdown/HTML report bundle (bundle.go, render.go). Package
 // safeio beside it reads inputs and writes outputs safely.
@@ -43,17 +44,21 @@ type Result struct {
 	Rounds        Rounds                        `json:"rounds"`
 	ActionEconomy map[string]map[string]any     `json:"action_economy"`
 	PerEncounter  map[string]map[string]float64 `json:"action_economy_per_encounter"`
-	Initiative    Initiative                    `json:"initiative"`
-	Combatants    []CombatantResult             `json:"combatants"`
-	Groups        []CombatantResult             `json:"groups"`
-	Elapsed       float64                       `json:"elapsed_seconds"`
-	Rate          float64                       `json:"encounters_per_second"`
-	Interval      string                        `json:"interval_method"`
-	Command       string                        `json:"command,omitempty"`
-	Sets          []string                      `json:"sets,omitempty"`
-	Shard         *Shard                        `json:"shard,omitempty"`
-	Interrupted   bool                          `json:"interrupted,omitempty"`
-	Raw           Raw                           `json:"tally"`
+	// EconomyCI95 is the 95% interval of each per-encounter mean (normal,
+	// from the exact sums of squares in the tally); absent from results
+	// that lack those sums, and with fewer than two encounters.
+	EconomyCI95 map[string]map[string][2]float64 `json:"action_economy_per_encounter_ci95,omitempty"`
+	Initiative  Initiative                       `json:"initiative"`
+	Combatants  []CombatantResult                `json:"combatants"`
+	Groups      []CombatantResult                `json:"groups"`
+	Elapsed     float64                          `json:"elapsed_seconds"`
+	Rate        float64                          `json:"encounters_per_second"`
+	Interval    string                           `json:"interval_method"`
+	Command     string                           `json:"command,omitempty"`
+	Sets        []string                         `json:"sets,omitempty"`
+	Shard       *Shard                           `json:"shard,omitempty"`
+	Interrupted bool                             `json:"interrupted,omitempty"`
+	Raw         Raw                              `json:"tally"`
 
 	// The scenario as run and its SHA-256 (reliability): report shows
 	// this text and merge compares the sums; neither opens File.
@@ -191,6 +196,10 @@ type Raw struct {
 	WinnerHP       [2]HistRaw      `json:"winner_hp_hist"`
 	// Tactics counts the rules of tactics: blocks (reports/tactics.go).
 	Tactics []RuleCount `json:"tactics_rules,omitempty"`
+	// CountsSq is, per entry of Counts, the sum over encounters of the
+	// encounter's own count squared (sim.Tally.CountsSq): the intervals
+	// of the action-economy means come from it.
+	CountsSq []int64 `json:"counts_sq,omitempty"`
 }
 
 // HistRaw is an exact histogram (stats.Hist) as JSON: Counts[v] for v in
@@ -270,7 +279,7 @@ func New(m Meta, g sim.Game, t *sim.Tally) *Result {
 		Tactics:     ruleCounts(g, t),
 		RosterSides: sides, DrawsMaxRounds: t.MaxRoundsDraws, DrawsAllGone: t.AllGoneDraws,
 		FirstInOrder: t.FirstInOrder, NoOrder: t.NoOrder, Ended: t.Ended, Combatants: t.Counts.P,
-		AnyDown: t.AnyDown,
+		AnyDown: t.AnyDown, CountsSq: t.CountsSq,
 	}
 	for s := 0; s < 2; s++ {
 		raw.Damage[s] = histRaw(&t.Damage[s])
@@ -327,6 +336,20 @@ func FromRaw(m Meta, raw Raw) *Result {
 		}
 		r.ActionEconomy[m.Sides[s]] = ae
 		r.PerEncounter[m.Sides[s]] = pe
+		if len(raw.CountsSq) == len(raw.Counts) && n >= 2 {
+			if r.EconomyCI95 == nil {
+				r.EconomyCI95 = map[string]map[string][2]float64{}
+			}
+			ci := map[string][2]float64{}
+			z := stats.Z(0.95)
+			for k, name := range raw.Counters {
+				i := s*per + k
+				mean := stats.Mean{N: n, Sum: raw.Counts[i], SumSq: raw.CountsSq[i]}
+				h := z * mean.SE()
+				ci[name] = [2]float64{mean.Value() - h, mean.Value() + h}
+			}
+			r.EconomyCI95[m.Sides[s]] = ci
+		}
 	}
 	r.DrawCauses = DrawCauses{MaxRounds: raw.DrawsMaxRounds, AllGone: raw.DrawsAllGone}
 	r.initiative(m, raw)
@@ -487,7 +510,12 @@ func (r *Result) Tally(g sim.Game) *sim.Tally {
 	t.MaxRoundsDraws, t.AllGoneDraws = raw.DrawsMaxRounds, raw.DrawsAllGone
 	t.Rounds = stats.Hist{Counts: slices.Clone(raw.Rounds), Over: raw.RoundsOver, N: raw.Encounters, Sum: raw.RoundsSum, MaxSeen: raw.RoundsMax}
 	t.Survivors = raw.Survivors
-	copy(t.Counts.V, raw.Counts)
+	// The side counters go in through Merge, which keeps the tally's
+	// record of what its finished encounters counted (for CountsSq).
+	counts := sim.NewTally(g)
+	copy(counts.Counts.V, raw.Counts)
+	copy(counts.CountsSq, raw.CountsSq)
+	t.Merge(counts)
 	copy(t.Counts.P, raw.Combatants)
 	for k, rc := range raw.Tactics {
 		if k < len(t.Counts.Rules) {
@@ -563,7 +591,7 @@ func (r *Result) check() error {
 	if len(r.Sides) != 2 || len(raw.Counters) < sim.NumBase || len(raw.Counts) != 2*len(raw.Counters) ||
 		len(raw.Roster) == 0 || len(raw.FirstActor) != len(raw.Roster) || len(raw.Rounds) == 0 ||
 		!lenZeroOr(len(raw.FirstInOrder), len(raw.Roster)) || !lenZeroOr(len(raw.RosterSides), len(raw.Roster)) ||
-		!lenZeroOr(len(raw.Combatants), len(raw.Roster)) || !sidesValid(raw.RosterSides) {
+		!lenZeroOr(len(raw.Combatants), len(raw.Roster)) || !sidesValid(raw.RosterSides) || !lenZeroOr(len(raw.CountsSq), len(raw.Counts)) {
 		return fmt.Errorf("not a whole simctl run result: its tally section (the exact counts) is missing or damaged; a run result is what simctl run --json (or merge --json) writes")
 	}
 	n := raw.Encounters
@@ -572,6 +600,12 @@ func (r *Result) check() error {
 		neg(raw.RoundsMax) || neg(raw.Survivors[0]) || neg(raw.Survivors[1]) || neg(raw.NoActor) ||
 		slices.ContainsFunc(raw.Rounds, neg) || slices.ContainsFunc(raw.FirstActor, neg) || slices.ContainsFunc(raw.Counts, neg) {
 		return fmt.Errorf("the tally has a negative count; the file is damaged")
+	}
+	for i, sq := range raw.CountsSq {
+		// Whole-number counts: each encounter's square is at least its count.
+		if sq < raw.Counts[i] {
+			return fmt.Errorf("the tally's sum of squares of %s (%d) is below its sum (%d); the file is damaged", raw.Counters[i%len(raw.Counters)], sq, raw.Counts[i])
+		}
 	}
 	if raw.Wins[0]+raw.Wins[1]+raw.Draws != n {
 		return fmt.Errorf("the tally's wins (%d + %d) and draws (%d) do not add up to its %d encounters; the file is damaged",

@@ -58,13 +58,13 @@ func (r *Result) WriteText(w io.Writer) error {
 	b.WriteString("\n")
 
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "per encounter\t%s\t%s\t\n", r.Sides[0].Name, r.Sides[1].Name)
+	fmt.Fprintf(tw, "%s\t%s\t%s\t\n", r.economyHead(), r.Sides[0].Name, r.Sides[1].Name)
 	for _, name := range r.Raw.Counters {
 		a, c := r.PerEncounter[r.Sides[0].Name][name], r.PerEncounter[r.Sides[1].Name][name]
 		if a == 0 && c == 0 && name != "turns" && name != "actions" {
 			continue // a rule nobody used in this scenario: keep the table short
 		}
-		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t\n", name, a, c)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t\n", name, r.economyCell(0, name), r.economyCell(1, name))
 	}
 	tw.Flush()
 
@@ -198,4 +198,25 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// economyHead heads the action-economy column of names: the cells give
+// the mean per encounter, with the half-width of its 95% interval when
+// the result has the sums of squares for it.
+func (r *Result) economyHead() string {
+	if r.EconomyCI95 != nil {
+		return "per encounter (± 95% CI)"
+	}
+	return "per encounter"
+}
+
+// economyCell is side s's mean count of counter name per encounter, ± the
+// half-width of its 95% interval when known.
+func (r *Result) economyCell(s int, name string) string {
+	side := r.Sides[s].Name
+	v := fmt.Sprintf("%.3f", r.PerEncounter[side][name])
+	if ci, ok := r.EconomyCI95[side][name]; ok {
+		v += fmt.Sprintf(" ± %.3f", (ci[1]-ci[0])/2)
+	}
+	return v
 }

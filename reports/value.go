@@ -75,6 +75,7 @@ func (v *Value) Write(w io.Writer, f Format) error {
 	}
 	md := f == Markdown
 	var b strings.Builder
+	b.WriteString(shardLine(&v.Header))
 	fmt.Fprintf(&b, "%s (%s), seed %d: what each parameter of %s is worth, %s encounters on common random numbers\n\n",
 		v.Scenario, v.Ruleset, v.Seed, v.Side, thousands(v.Encounters))
 	render := func(t *table) {

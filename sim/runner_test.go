@@ -212,6 +212,7 @@ func diff(a, b *sim.Tally) *sim.Tally {
 	subHist(&d.Rounds, &b.Rounds)
 	for i := range d.Counts.V {
 		d.Counts.V[i] -= b.Counts.V[i]
+		d.CountsSq[i] -= b.CountsSq[i]
 	}
 	for i := range d.FirstActor {
 		d.FirstActor[i] -= b.FirstActor[i]
@@ -230,7 +231,12 @@ func diff(a, b *sim.Tally) *sim.Tally {
 		p.HPLeft -= q.HPLeft
 		p.HPLeftWin -= q.HPLeftWin
 	}
-	return d
+	// Merged into an empty tally, the difference is one whose every
+	// encounter is finished, as a run's tally is.
+	z := a.Clone()
+	z.Reset()
+	z.Merge(d)
+	return z
 }
 
 // subHist subtracts b from a, for a difference of one encounter (whose

@@ -43,8 +43,14 @@ type Tally struct {
 	// WinnerHP[s] is the distribution, over the encounters side s won, of
 	// the hit points its standing combatants had left ("how close was it").
 	WinnerHP [2]stats.Hist
+	// CountsSq is, per side counter (indexed as Counts.V), the sum over
+	// encounters of the square of the encounter's own count: with the sum
+	// in Counts.V it gives each counter's variance across encounters, and
+	// so an interval for its mean. Exact integers, merged by adding.
+	CountsSq []int64
 
-	sides []int // side of each roster index
+	sides []int   // side of each roster index
+	seen  []int64 // Counts.V as of the last Record: V - seen is the encounter in play
 }
 
 // NewTally returns an empty tally shaped for game.
@@ -58,6 +64,8 @@ func NewTally(g Game) *Tally {
 		FirstInOrder: make([]int64, n),
 		sides:        make([]int, n),
 	}
+	t.CountsSq = make([]int64, len(t.Counts.V))
+	t.seen = make([]int64, len(t.Counts.V))
 	t.Counts.P = make([]Combatant, n)
 	t.Counts.enc = make([]ending, n)
 	for i, e := range roster {
@@ -103,6 +111,17 @@ func (t *Tally) Record(o Outcome) {
 	}
 	if t.Counts.P != nil {
 		t.recordEnds(o.Winner)
+	}
+	// The encounter's own counts are what the table added since the last
+	// Record: square them (most are 0, so only the non-zero are written).
+	v, seen, sq := t.Counts.V, t.seen, t.CountsSq
+	if len(seen) == len(v) && len(sq) == len(v) {
+		for i, x := range v {
+			if d := x - seen[i]; d != 0 {
+				sq[i] += d * d
+				seen[i] = x
+			}
+		}
 	}
 }
 
@@ -163,6 +182,8 @@ func (t *Tally) Reset() {
 	t.AnyDown = [2]int64{}
 	t.Rounds.Reset()
 	t.Counts.Reset()
+	clear(t.CountsSq)
+	clear(t.seen)
 	clear(t.FirstActor)
 	clear(t.FirstInOrder)
 	for s := 0; s < 2; s++ {
@@ -194,6 +215,14 @@ func (t *Tally) Merge(o *Tally) {
 	t.Rounds.Merge(&o.Rounds)
 	for i, v := range o.Counts.V {
 		t.Counts.V[i] += v
+		if i < len(t.seen) {
+			t.seen[i] += v // the encounter in play, if any, stays as it was
+		}
+	}
+	for i, v := range o.CountsSq {
+		if i < len(t.CountsSq) {
+			t.CountsSq[i] += v
+		}
 	}
 	for i, v := range o.Counts.Rules {
 		t.Counts.Rules[i] += v
@@ -223,6 +252,8 @@ func (t *Tally) Clone() *Tally {
 	}
 	c.FirstActor = append([]int64(nil), t.FirstActor...)
 	c.FirstInOrder = append([]int64(nil), t.FirstInOrder...)
+	c.CountsSq = append([]int64(nil), t.CountsSq...)
+	c.seen = append([]int64(nil), t.seen...)
 	for s := 0; s < 2; s++ {
 		c.Damage[s] = t.Damage[s].Clone()
 		c.WinnerHP[s] = t.WinnerHP[s].Clone()

@@ -156,3 +156,43 @@ func TestTallyResetIsFresh(t *testing.T) {
 		t.Errorf("reset tally differs from a new one:\n%+v\n%+v", tl, fresh)
 	}
 }
+
+// CountsSq holds, per side counter, the sum over encounters of the
+// encounter's own count squared: what the table adds between two Records,
+// however the tally was merged in between (a worker commits and resets).
+func TestTallyCountsSquares(t *testing.T) {
+	n := len(sim.BaseCounters)
+	play := func(tl *sim.Tally, turns0, dealt1 int) {
+		for i := 0; i < turns0; i++ {
+			tl.Counts.Turn(0, 0)
+		}
+		if dealt1 > 0 {
+			tl.Counts.Hit(1, 2, 0, dealt1)
+		}
+		tl.Record(sim.Outcome{Winner: 0})
+	}
+	a := sim.NewTally(twoGame{})
+	play(a, 3, 5)
+	play(a, 0, 0)
+	play(a, 2, 4)
+	b := sim.NewTally(twoGame{})
+	play(b, 1, 0)
+	// An encounter in play when a finished tally is merged in: its counts
+	// are its own, not the merged ones.
+	a.Counts.Turn(0, 1)
+	a.Merge(b)
+	a.Counts.Turn(0, 1)
+	a.Record(sim.Outcome{Winner: 1})
+	turns, dealt := sim.Turns, n+sim.DamageDealt
+	if a.Counts.V[turns] != 3+2+1+2 || a.CountsSq[turns] != 9+4+1+4 {
+		t.Errorf("turns: sum %d, squares %d; want 8, 18", a.Counts.V[turns], a.CountsSq[turns])
+	}
+	if a.Counts.V[dealt] != 9 || a.CountsSq[dealt] != 25+16 {
+		t.Errorf("damage dealt: sum %d, squares %d; want 9, 41", a.Counts.V[dealt], a.CountsSq[dealt])
+	}
+	c := a.Clone()
+	play(c, 4, 0)
+	if c.CountsSq[turns] != 18+16 || a.CountsSq[turns] != 18 {
+		t.Errorf("clone: squares %d (original %d); want 34 (18)", c.CountsSq[turns], a.CountsSq[turns])
+	}
+}

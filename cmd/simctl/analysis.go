@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -15,6 +17,7 @@ import (
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
+	"simctl/stats"
 )
 
 // The balance-analysis commands: value (exchange rates and the tornado),
@@ -113,6 +116,8 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	params := fs.String("params", "init,hp,ac,attack", "`P,P,...` the parameters: init, hp, ac, attack, damage (every combatant of the side) or scenario paths such as heroes.Fighter.init")
 	steps := stepFlags{}
 	fs.Var(steps, "step", "`PARAM=STEP` the step of a parameter (default 1; repeatable); whole-number fields take whole steps")
+	shardFlag := fs.String("shard", "", "`k/K` play shard k of K of the -n encounters (or K with k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID); simctl merge adds the shards' JSON")
+	resume := fs.String("resume", "", "`FILE` continue the interrupted value run whose JSON (--results or --format json -o) is FILE: play only the encounters it did not")
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters, played under every step of every parameter")
 	o.register(fs, "the tornado (the one-at-a-time swings)")
@@ -126,6 +131,10 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	format, ok := o.check("value", stderr)
 	if !ok {
 		return exitUsage
+	}
+	shard, err := shardOf("value", *shardFlag, o.n.n)
+	if err != nil {
+		return usageError(stderr, "value", "%v", err)
 	}
 	src, sc, si, sideName, code := sideScenario(ctx, "value", pos[0], o.sets, *side, stderr)
 	if src == nil {
@@ -172,20 +181,66 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return exitScenario
 	}
+	h := header("value", sc, o.seed.v, "value", args, o.sets)
+	h.ScenarioSHA256, h.Shard = src.sum(), shard
+	vps := valueParams(ps)
+	joint := stats.NewJoint(len(games))
+	todo := []sim.Range{shardRange(shard, o.n.n)}
+	var before float64
+	if *resume != "" {
+		in, err := reports.ReadInputContext(ctx, *resume)
+		if err != nil {
+			err = fmt.Errorf("--resume: %v", err)
+		} else if in.Value == nil {
+			err = fmt.Errorf("--resume %s: not the JSON of simctl value (write it with --results FILE or --format json -o FILE)", *resume)
+		}
+		if err == nil {
+			old := in.Value
+			err = checkResume(*resume, headerFacts(&old.Header, old.Encounters), headerFacts(&h, 0), o.n.n)
+			if err == nil && (old.Side != sideName || !reflect.DeepEqual(old.Params, vps)) {
+				err = fmt.Errorf("--resume %s: that run values side %s with parameters %s, this one side %s with %s; resume with the same command line",
+					*resume, old.Side, paramList(old.Params), sideName, paramList(vps))
+			}
+			if err == nil {
+				joint, todo, before = old.Joint, todoOf(old.Unplayed), old.Elapsed
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "simctl value:", err)
+			return exitUsage
+		}
+		if !o.quiet {
+			fmt.Fprintf(stderr, "simctl value: resuming %s: %d encounters played, %d to play\n", *resume, joint.N, rangesLen(todo))
+		}
+	}
 	var done atomic.Int64
-	cfg := sim.RunConfig{Seed: o.seed.v, N: o.n.n, Workers: o.workers.v, Done: &done}
-	stopBar := startProgress(o.showProgress(), o.n.n, &done, stderr)
+	cfg := sim.RunConfig{Seed: o.seed.v, Workers: o.workers.v, Done: &done}
+	stopBar := startProgress(o.showProgress(), rangesLen(todo), &done, stderr)
+	testHook(&done)
 	t0 := time.Now()
-	crn, runErr := experiment.RunCRN(ctx, games, cfg)
+	build := func(interrupted bool, left []sim.Range) *reports.Value {
+		v := &reports.Value{Header: h, Side: sideName}
+		v.Elapsed, v.Interrupted = before+time.Since(t0).Seconds(), interrupted
+		if interrupted {
+			v.Unplayed = unplayedOf(left)
+		}
+		reports.NewValue(v, joint, ps)
+		return v
+	}
+	left, runErr := playCRN(ctx, games, cfg, todo, func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(o.jsonTarget(format), func(left []sim.Range) {
+		saveCheckpoint(o.jsonTarget(format), "value", stderr, func(w io.Writer) error { return build(true, left).Write(w, reports.JSON) })
+	}))
 	stopBar()
 	interrupted := isInterrupt(runErr)
 	if runErr != nil && !interrupted {
 		fmt.Fprintln(stderr, "simctl value:", runErr)
 		return exitFailure
 	}
-	v := &reports.Value{Header: header("value", sc, o.seed.v, "value", args, o.sets), Side: sideName}
-	v.Elapsed, v.Interrupted = time.Since(t0).Seconds(), interrupted
-	reports.NewValue(v, crn.Wins[si], ps)
+	if interrupted && joint.N == 0 {
+		fmt.Fprintln(stderr, "simctl value: interrupted before any encounter finished; nothing written")
+		return exitInterrupted
+	}
+	v := build(interrupted, left)
 	if !o.quiet {
 		for _, w := range v.Warnings {
 			fmt.Fprintln(stderr, "simctl value: warning:", w)
@@ -195,7 +250,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl value: interrupted after %s encounters; %s\n", thousandsInt(v.Encounters), whereWritten(o.out, stdout))
+		fmt.Fprintf(stderr, "simctl value: interrupted after %s encounters; %s%s\n", thousandsInt(v.Encounters), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -207,6 +262,8 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	var rows, cols optionFlags
 	fs.Var(&rows, "row", "`NAME='--set PATH=VALUE ...'` an option of the row side (repeatable, at least two with the columns)")
 	fs.Var(&cols, "col", "`NAME='--set PATH=VALUE ...'` an option of the column side (repeatable)")
+	shardFlag := fs.String("shard", "", "`k/K` play shard k of K of the -n encounters (or K with k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID); simctl merge adds the shards' JSON")
+	resume := fs.String("resume", "", "`FILE` continue the interrupted matrix whose JSON (--results or --format json -o) is FILE: play only the encounters it did not")
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters per pairing, the same for every pairing")
 	o.register(fs, "the heat map")
@@ -233,6 +290,10 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !ok {
 		return exitUsage
 	}
+	shard, err := shardOf("matrix", *shardFlag, o.n.n)
+	if err != nil {
+		return usageError(stderr, "matrix", "%v", err)
+	}
 	src, sc, si, rowSide, code := sideScenario(ctx, "matrix", pos[0], o.sets, *side, stderr)
 	if src == nil {
 		return code
@@ -250,16 +311,6 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !ok {
 		return exitScenario
 	}
-	var done atomic.Int64
-	stopBar := startProgress(o.showProgress(), o.n.n, &done, stderr)
-	t0 := time.Now()
-	crn, runErr := experiment.RunCRN(ctx, games, sim.RunConfig{Seed: o.seed.v, N: o.n.n, Workers: o.workers.v, Done: &done})
-	stopBar()
-	interrupted := isInterrupt(runErr)
-	if runErr != nil && !interrupted {
-		fmt.Fprintln(stderr, "simctl matrix:", runErr)
-		return exitFailure
-	}
 	names := func(opts []option) ([]string, []reports.NamedSets) {
 		var ns []string
 		var out []reports.NamedSets
@@ -271,18 +322,82 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	rn, rsets := names(rows)
 	cn, csets := names(cols)
-	res, err := experiment.Matrix(crn.Wins[si], rowSide, colSide, rn, cn)
+	h := header("matrix", sc, o.seed.v, "matrix", args, o.sets)
+	h.ScenarioSHA256, h.Shard = src.sum(), shard
+	joint := stats.NewJoint(len(games))
+	todo := []sim.Range{shardRange(shard, o.n.n)}
+	var before float64
+	if *resume != "" {
+		in, err := reports.ReadInputContext(ctx, *resume)
+		if err != nil {
+			err = fmt.Errorf("--resume: %v", err)
+		} else if in.Matrix == nil {
+			err = fmt.Errorf("--resume %s: not the JSON of simctl matrix (write it with --results FILE or --format json -o FILE)", *resume)
+		}
+		if err == nil {
+			old := in.Matrix
+			err = checkResume(*resume, headerFacts(&old.Header, old.Encounters), headerFacts(&h, 0), o.n.n)
+			if err == nil && (old.RowSide != rowSide || !reflect.DeepEqual(old.RowOptions, rsets) || !reflect.DeepEqual(old.ColOptions, csets)) {
+				err = fmt.Errorf("--resume %s: that matrix has other --row or --col options, or another --side; resume with the same command line", *resume)
+			}
+			if err == nil {
+				joint, todo, before = old.Joint, todoOf(old.Unplayed), old.Elapsed
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "simctl matrix:", err)
+			return exitUsage
+		}
+		if !o.quiet {
+			fmt.Fprintf(stderr, "simctl matrix: resuming %s: %d encounters per pairing played, %d to play\n", *resume, joint.N, rangesLen(todo))
+		}
+	}
+	var done atomic.Int64
+	stopBar := startProgress(o.showProgress(), rangesLen(todo), &done, stderr)
+	testHook(&done)
+	t0 := time.Now()
+	build := func(interrupted bool, left []sim.Range) (*reports.Matrix, error) {
+		res, err := experiment.Matrix(joint, rowSide, colSide, rn, cn)
+		if err != nil {
+			return nil, err
+		}
+		m := &reports.Matrix{Header: h, RowOptions: rsets, ColOptions: csets, MatrixResult: *res}
+		m.Elapsed, m.Interrupted = before+time.Since(t0).Seconds(), interrupted
+		if interrupted {
+			m.Unplayed = unplayedOf(left)
+		}
+		return m, nil
+	}
+	left, runErr := playCRN(ctx, games, sim.RunConfig{Seed: o.seed.v, Workers: o.workers.v, Done: &done}, todo,
+		func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(o.jsonTarget(format), func(left []sim.Range) {
+			saveCheckpoint(o.jsonTarget(format), "matrix", stderr, func(w io.Writer) error {
+				m, err := build(true, left)
+				if err != nil {
+					return err
+				}
+				return m.Write(w, reports.JSON)
+			})
+		}))
+	stopBar()
+	interrupted := isInterrupt(runErr)
+	if runErr != nil && !interrupted {
+		fmt.Fprintln(stderr, "simctl matrix:", runErr)
+		return exitFailure
+	}
+	if interrupted && joint.N == 0 {
+		fmt.Fprintln(stderr, "simctl matrix: interrupted before any encounter finished; nothing written")
+		return exitInterrupted
+	}
+	m, err := build(interrupted, left)
 	if err != nil {
 		fmt.Fprintln(stderr, "simctl matrix:", err)
 		return exitFailure
 	}
-	m := &reports.Matrix{Header: header("matrix", sc, o.seed.v, "matrix", args, o.sets), RowOptions: rsets, ColOptions: csets, MatrixResult: *res}
-	m.Elapsed, m.Interrupted = time.Since(t0).Seconds(), interrupted
 	if !o.write("matrix", stdout, stderr, format, m.Write, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }) {
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl matrix: interrupted after %s encounters per pairing; %s\n", thousandsInt(m.Encounters), whereWritten(o.out, stdout))
+		fmt.Fprintf(stderr, "simctl matrix: interrupted after %s encounters per pairing; %s%s\n", thousandsInt(m.Encounters), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -296,6 +411,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var axes varyFlags
 	fs.Var(&axes, "vary", "`PATH=RANGE` candidates from every combination of the values of one or more paths (PATH=a:b:step or PATH=v1,v2,...)")
 	first := fs.String("first", "2000", "`N` encounters of every candidate in the first round")
+	resume := fs.String("resume", "", "`FILE` continue the interrupted tournament whose JSON (--results or --format json -o) is FILE: its finished rounds are kept")
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters a surviving candidate plays at most (the budget)")
 	o.register(fs, "")
@@ -359,30 +475,91 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !ok {
 		return exitScenario
 	}
-	var done atomic.Int64
-	stopBar := startProgress(o.showProgress(), int64(len(games))*firstN, &done, stderr)
+	t := &reports.Tournament{Header: header("tournament", sc, o.seed.v, "tournament", args, o.sets), First: firstN, Budget: o.n.n}
+	t.ScenarioSHA256 = src.sum()
+	for k := range cands {
+		t.Candidates = append(t.Candidates, reports.NamedSets{Name: names[k], Sets: setStrings(extra[k])})
+	}
+	tc := experiment.TournamentConfig{Seed: o.seed.v, Workers: o.workers.v, First: firstN, Budget: o.n.n}
+	var before float64
+	if *resume != "" {
+		old, err := resumeTournament(ctx, *resume, t, sideName)
+		if err != nil {
+			fmt.Fprintln(stderr, "simctl tournament:", err)
+			return exitUsage
+		}
+		tc.Resume, before = &old.TournamentResult, old.Elapsed
+		if !o.quiet {
+			fmt.Fprintf(stderr, "simctl tournament: resuming %s: %d round(s) finished, %d candidates left\n", *resume, len(old.Rounds), len(old.State.Alive))
+		}
+	}
+	// Each finished round is saved as it completes (the JSON output
+	// rewritten atomically, marked interrupted, with the state to resume
+	// from), so a tournament killed at any moment loses one round at most.
+	checkpoint := o.jsonTarget(format)
 	t0 := time.Now()
-	res, runErr := experiment.Tournament(ctx, games, names, si, sideName,
-		experiment.TournamentConfig{Seed: o.seed.v, Workers: o.workers.v, First: firstN, Budget: o.n.n, Done: &done})
+	if checkpoint != nil {
+		tc.OnRound = func(r *experiment.TournamentResult) {
+			cp := *t
+			cp.TournamentResult, cp.Interrupted, cp.Elapsed = *r, true, before+time.Since(t0).Seconds()
+			saveCheckpoint(checkpoint, "tournament", stderr, func(w io.Writer) error { return cp.Write(w, reports.JSON) })
+		}
+	}
+	var done atomic.Int64
+	tc.Done = &done
+	stopBar := startProgress(o.showProgress(), int64(len(games))*firstN, &done, stderr)
+	testHook(&done)
+	res, runErr := experiment.Tournament(ctx, games, names, si, sideName, tc)
 	stopBar()
 	interrupted := isInterrupt(runErr)
 	if runErr != nil && !interrupted {
 		fmt.Fprintln(stderr, "simctl tournament:", runErr)
 		return exitFailure
 	}
-	t := &reports.Tournament{Header: header("tournament", sc, o.seed.v, "tournament", args, o.sets), TournamentResult: *res}
-	for k := range cands {
-		t.Candidates = append(t.Candidates, reports.NamedSets{Name: names[k], Sets: setStrings(extra[k])})
-	}
-	t.Elapsed, t.Interrupted = time.Since(t0).Seconds(), interrupted
+	t.TournamentResult = *res
+	t.Elapsed, t.Interrupted = before+time.Since(t0).Seconds(), interrupted
 	if !o.write("tournament", stdout, stderr, format, t.Write, nil) {
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl tournament: interrupted; %s\n", whereWritten(o.out, stdout))
+		fmt.Fprintf(stderr, "simctl tournament: interrupted after %d round(s); %s%s\n", len(res.Rounds), whereWritten(o.out, stdout), resumeHint(checkpoint, res.State != nil))
 		return exitInterrupted
 	}
 	return exitOK
+}
+
+// resumeTournament reads an unfinished tournament's JSON and checks it is
+// this one's: the same simctl, scenario text, seed, overrides, side,
+// candidates, first round and budget.
+func resumeTournament(ctx context.Context, path string, t *reports.Tournament, side string) (*reports.Tournament, error) {
+	in, err := reports.ReadInputContext(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %v", err)
+	}
+	old := in.Tournament
+	if old == nil {
+		return nil, fmt.Errorf("--resume %s: not the JSON of simctl tournament (write it with --results FILE or --format json -o FILE)", path)
+	}
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
+	}
+	switch {
+	case old.State == nil:
+		return nil, fmt.Errorf("--resume %s: that tournament finished (or was stopped at once, before its first round was saved); nothing to resume", path)
+	case old.ScenarioSHA256 != t.ScenarioSHA256:
+		return nil, bad("that tournament's scenario text differs (SHA-256 %.12s, this one %.12s)", old.ScenarioSHA256, t.ScenarioSHA256)
+	case old.Version != t.Version:
+		return nil, bad("that tournament was made by simctl %s, this is %s", old.Version, t.Version)
+	case old.Seed != t.Seed:
+		return nil, bad("that tournament has seed %d, this one %d", old.Seed, t.Seed)
+	case !slices.Equal(old.Sets, t.Sets):
+		return nil, bad("that tournament has --set %v, this one %v", old.Sets, t.Sets)
+	case old.First != t.First || old.Budget != t.Budget:
+		return nil, bad("that tournament has --first %d and -n %d, this one %d and %d", old.First, old.Budget, t.First, t.Budget)
+	case old.Side != side || !reflect.DeepEqual(old.Candidates, t.Candidates):
+		return nil, bad("that tournament has other candidates (--option, --vary) or another --side")
+	}
+	return old, nil
 }
 
 func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"simctl/sim/experiment"
-
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -18,6 +18,7 @@ import (
 	"simctl/reports/safeio"
 	"simctl/sim"
 	"simctl/sim/scenario"
+	"simctl/stats"
 )
 
 // option is one compared option as given on the command line or in a
@@ -223,6 +224,8 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.Var(&opts, "option", "`NAME='--set PATH=VALUE ...'` an option to compare (repeatable; the first is the baseline)")
 	file := fs.String("compare", "", "`FILE` read the options (and optionally the scenario and baseline) from a compare file")
 	baseline := fs.String("baseline", "", "`NAME` the option the others are compared with (default: the first)")
+	resume := fs.String("resume", "", "`FILE` continue the interrupted comparison whose JSON (--results or --format json -o) is FILE: play only the encounters it did not")
+	shardFlag := fs.String("shard", "", "`k/K` play shard k of K of the -n encounters (or K with k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID); simctl merge adds the shards' JSON")
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gPrecision|gFormat|gQuiet|gProgress, "encounters per option, the same for every option; with --precision, the most to play")
 	batch := batchFlag(fs, "with --precision: encounters between checks")
@@ -238,6 +241,16 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if *batch < 1 {
 		return usageError(stderr, "compare", "--batch %d: must be at least 1", *batch)
+	}
+	if w > 0 && *resume != "" {
+		return usageError(stderr, "compare", "--precision and --resume do not mix: where an interrupted precision comparison would have stopped depends on the batches still to come; run it again")
+	}
+	if w > 0 && *shardFlag != "" {
+		return usageError(stderr, "compare", "--precision and --shard do not mix: a shard cannot know when the whole comparison is precise enough")
+	}
+	shard, err := shardOf("compare", *shardFlag, o.n.n)
+	if err != nil {
+		return usageError(stderr, "compare", "%v", err)
 	}
 	format, ok := o.check("compare", stderr)
 	if !ok {
@@ -319,13 +332,82 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitScenario
 	}
 
+	sum := src.sum()
+	pt := &experiment.PairedTally{Tallies: make([]*sim.Tally, len(games)), Paired: make([][2]stats.Paired, len(games))}
+	for k, g := range games {
+		pt.Tallies[k] = sim.NewTally(g)
+	}
+	todo := []sim.Range{shardRange(shard, *n)}
+	var before float64
+	if *resume != "" {
+		old, err := resumeCompare(ctx, *resume, sum, *seed, sets.strings(), *n, shard, opts)
+		if err != nil {
+			fmt.Fprintln(stderr, "simctl compare:", err)
+			return exitUsage
+		}
+		for k, op := range old.Options {
+			pt.Tallies[k] = op.Result.Tally(games[k])
+			if k > 0 {
+				pt.Paired[k] = [2]stats.Paired{op.Diff[0].Paired, op.Diff[1].Paired}
+			}
+		}
+		todo, before = todoOf(old.Unplayed), old.Elapsed
+		if !o.quiet {
+			fmt.Fprintf(stderr, "simctl compare: resuming %s: %d encounters per option played, %d to play\n", *resume, old.Encounters, rangesLen(todo))
+		}
+	}
+
 	var done atomic.Int64
 	cfg := sim.RunConfig{Seed: *seed, N: *n, Workers: *workers, Done: &done}
 	// The bar counts encounter indices; each index plays every option.
-	stopBar := startProgress(o.showProgress(), *n, &done, stderr)
+	stopBar := startProgress(o.showProgress(), rangesLen(todo), &done, stderr)
+	testHook(&done)
 	t0 := time.Now()
-	pt, reached, runErr := runCompare(ctx, games, cfg, w, *batch)
-	elapsed := time.Since(t0).Seconds()
+	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
+	cctx := scenarioContext(src, sc, g0)
+	build := func(interrupted bool, left []sim.Range) *reports.Compare {
+		c := &reports.Compare{
+			Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: *seed, Version: fullVersion(),
+			Command: reports.ShellJoin(append([]string{"simctl", "compare"}, args...)),
+			Sets:    sets.strings(), Elapsed: before + time.Since(t0).Seconds(), Sides: sides,
+			Context: cctx, Interrupted: interrupted, Shard: shard,
+		}
+		if interrupted && w == 0 {
+			c.Unplayed = unplayedOf(left)
+		}
+		for k, op := range opts {
+			var own, all []string
+			for _, s := range op.sets {
+				own = append(own, s.String())
+			}
+			all = append(append(all, sets.strings()...), own...)
+			m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: c.Version, Seed: *seed,
+				Sides: sides, Sets: all, Interrupted: interrupted, ScenarioSHA256: sum, Shard: shard}
+			if !interrupted && shard == nil { // otherwise it played no prefix 0..n-1 that run could repeat
+				m.Command = runCommand(name, pt.Tallies[k].Encounters, *seed, all)
+			}
+			c.Options = append(c.Options, reports.Option{Name: op.name, Sets: own, Command: m.Command, Result: reports.New(m, games[k], pt.Tallies[k])})
+		}
+		c.Finish(pt.Paired)
+		return c
+	}
+	var reached bool
+	var runErr error
+	var left []sim.Range
+	if w > 0 {
+		pt, reached, runErr = runCompare(ctx, games, cfg, w, *batch)
+	} else {
+		left, runErr = playCRN(ctx, games, cfg, todo, func(c *experiment.CRN) {
+			for k := range games {
+				pt.Tallies[k].Merge(c.Tallies[k])
+				for s := 0; s < 2; s++ {
+					pt.Paired[k][s].Merge(c.Paired(k, s))
+				}
+			}
+		}, checkpointer(o.jsonTarget(format), func(left []sim.Range) {
+			saveCheckpoint(o.jsonTarget(format), "compare", stderr, func(w io.Writer) error { return build(true, left).Write(w, reports.JSON) })
+		}))
+	}
 	stopBar()
 	interrupted := runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded))
 	if runErr != nil && !interrupted {
@@ -337,26 +419,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "simctl compare: interrupted before any encounter finished; nothing written")
 		return exitInterrupted
 	}
-
-	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
-	c := &reports.Compare{
-		Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: *seed, Version: fullVersion(),
-		Command: reports.ShellJoin(append([]string{"simctl", "compare"}, args...)),
-		Sets:    sets.strings(), Elapsed: elapsed, Sides: sides,
-		Context: scenarioContext(src, sc, g0), Interrupted: interrupted,
-	}
-	for k, op := range opts {
-		var own, all []string
-		for _, s := range op.sets {
-			own = append(own, s.String())
-		}
-		all = append(append(all, sets.strings()...), own...)
-		m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: c.Version, Seed: *seed,
-			Sides: sides, Sets: all, Interrupted: interrupted, ScenarioSHA256: src.sum()}
-		m.Command = runCommand(name, pt.Tallies[k].Encounters, *seed, all)
-		c.Options = append(c.Options, reports.Option{Name: op.name, Sets: own, Command: m.Command, Result: reports.New(m, games[k], pt.Tallies[k])})
-	}
-	c.Finish(pt.Paired)
+	c := build(interrupted, left)
 	if w > 0 {
 		if reached {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("--precision %s reached after %s encounters per option", o.precision, thousandsInt(c.Encounters)))
@@ -373,7 +436,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl compare: interrupted after %s encounters per option; %s\n", thousandsInt(c.Encounters), whereWritten(o.out, stdout))
+		fmt.Fprintf(stderr, "simctl compare: interrupted after %s encounters per option; %s%s\n", thousandsInt(c.Encounters), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), w == 0))
 		return exitInterrupted
 	}
 	return exitOK
@@ -420,4 +483,39 @@ func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w floa
 		}
 	}
 	return acc, false, nil
+}
+
+// resumeCompare reads an interrupted comparison's JSON and checks it is
+// this one's: the same simctl, scenario text, seed, overrides, -n and
+// options (names, overrides and order, the baseline first).
+func resumeCompare(ctx context.Context, path, sum string, seed uint64, sets []string, n int64, shard *reports.Shard, opts []option) (*reports.Compare, error) {
+	in, err := reports.ReadInputContext(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %v", err)
+	}
+	old := in.Compare
+	if old == nil {
+		return nil, fmt.Errorf("--resume %s: not the JSON of simctl compare (write it with --results FILE or --format json -o FILE)", path)
+	}
+	oldSum := ""
+	if old.Context != nil {
+		oldSum = old.Context.ScenarioSHA256
+	}
+	f := docFacts{Interrupted: old.Interrupted, Unplayed: old.Unplayed, Played: old.Encounters, SHA256: oldSum, Version: old.Version, Seed: old.Seed, Sets: old.Sets, Shard: old.Shard}
+	if err := checkResume(path, f, docFacts{SHA256: sum, Version: fullVersion(), Seed: seed, Sets: sets, Shard: shard}, n); err != nil {
+		return nil, err
+	}
+	same := len(old.Options) == len(opts)
+	for k := 0; same && k < len(opts); k++ {
+		same = old.Options[k].Name == opts[k].name && slices.Equal(old.Options[k].Sets, setStrings(opts[k].sets))
+	}
+	if !same {
+		return nil, fmt.Errorf("--resume %s: that comparison has other options (names, overrides, order or baseline); resume with the same command line", path)
+	}
+	for k, op := range old.Options {
+		if op.Result.Encounters != old.Encounters || (k > 0 && op.Diff[0].Paired.N != old.Encounters) {
+			return nil, fmt.Errorf("--resume %s: option %s does not hold the comparison's %d encounters; the file is damaged", path, op.Name, old.Encounters)
+		}
+	}
+	return old, nil
 }

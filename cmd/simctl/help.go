@@ -39,7 +39,7 @@ into K processes whose JSON results simctl merge adds up exactly.`,
 	},
 	"value": {
 		summary: "what each parameter is worth: effects on the win rate, exchange rates, the tornado",
-		usage:   []string{"value SCENARIO [--side NAME] [--params P,P,...] [--step P=STEP]... [-n N] [--format F] [-o FILE] [--plot FILE]"},
+		usage:   []string{"value SCENARIO [--side NAME] [--params P,P,...] [--step P=STEP]... [-n N] [--shard k/K] [--resume FILE] [--format F] [-o FILE] [--plot FILE]"},
 		about: `Every parameter is stepped down and up (init, hp, ac, attack, damage for
 every combatant of the side, or any scenario path) and all the settings
 play the same encounters (common random numbers). It reports each
@@ -50,15 +50,18 @@ interval, which accounts for the effects sharing the dice), and the
 one-at-a-time swings, largest first (the tornado; --plot draws it).
 Whole-number fields take whole steps; a dice expression steps its
 constant. A warning gives the -n that would make a wide interval
-readable.`,
+readable. --shard k/K plays a part of the encounters, and simctl merge
+adds the shards' JSON exactly; an interrupted run resumes with --resume
+and its JSON (--results or --format json -o).`,
 		examples: []string{
 			"value d20/duel --params init,hp,ac,attack -n 200k",
 			"value d20/duel --side monsters --params hp,damage --step hp=2 --plot tornado.png",
+			"value d20/duel -n 4M --shard 2/8 --format json -o value2.json",
 		},
 	},
 	"matrix": {
 		summary: "every option of one side against every option of the other: win-rate matrix, dominated options, equilibrium",
-		usage:   []string{"matrix SCENARIO --row NAME='--set ...'... --col NAME='--set ...'... [--side NAME] [-n N] [--format F] [-o FILE] [--plot FILE]"},
+		usage:   []string{"matrix SCENARIO --row NAME='--set ...'... --col NAME='--set ...'... [--side NAME] [-n N] [--shard k/K] [--resume FILE] [--format F] [-o FILE] [--plot FILE]"},
 		about: `All pairings play the same encounters. The payoff is the row side's win
 rate (zero-sum: the column side counts a draw as good as a win). An
 option is flagged dominated when it is never better than another and
@@ -67,21 +70,26 @@ intervals, Bonferroni-adjusted). The mixed equilibrium is solved by
 linear programming; its value is bounded by solving the games of the
 cells' simultaneous interval bounds, and the weights are marked unsettled
 when the options in the mix change within those bounds. An option may
-swap a whole tactics block: --row careful='--set heroes.tactics=...'.`,
+swap a whole tactics block: --row careful='--set heroes.tactics=...'.
+--shard k/K plays a part of the encounters (simctl merge adds the
+shards); an interrupted matrix resumes with --resume and its JSON.`,
 		examples: []string{
 			"matrix d20/duel --row base='' --row fast='--set heroes.Fighter.init=5' --col base='' --col armoured='--set monsters.Orc.ac=17'",
 		},
 	},
 	"tournament": {
 		summary: "rank many options of one side by successive elimination on common random numbers",
-		usage:   []string{"tournament SCENARIO (--option NAME='--set ...' | --vary PATH=RANGE)... [--side NAME] [--first N] [-n BUDGET] [--format F] [-o FILE]"},
+		usage:   []string{"tournament SCENARIO (--option NAME='--set ...' | --vary PATH=RANGE)... [--side NAME] [--first N] [-n BUDGET] [--resume FILE] [--format F] [-o FILE]"},
 		about: `Round 1 plays --first encounters of every candidate; every later round
 doubles them for the survivors, on the same encounter indices. After each
 round a candidate whose paired difference to the leader is below 0 with
 95% confidence (Bonferroni over that round's comparisons) is dropped, so
 the clearly worse cost little and the close ones get the encounters.
 -n caps the encounters of a survivor. --vary makes a candidate of every
-combination of the values (tactics parameters included).`,
+combination of the values (tactics parameters included). With --results
+(or --format json -o) each finished round is saved as it completes, and
+--resume FILE goes on from the last one. A tournament does not shard:
+each round's eliminations need all of the round's encounters.`,
 		examples: []string{
 			"tournament d20/tactics-combo --vary heroes.Wizard.tactics.params.crowd=1:4:1",
 			"tournament d20/duel --option a='--set heroes.Fighter.ac=18' --option b='--set heroes.Fighter.hp=24' -n 1M",
@@ -128,24 +136,30 @@ point is checked before anything runs.`,
 	"compare": {
 		summary: "play options on the same encounters; paired differences to the baseline",
 		usage: []string{
-			"compare SCENARIO --option NAME='--set PATH=VALUE ...' --option ... [-n N] [--precision W] [--format F] [-o FILE] [--plot FILE]",
+			"compare SCENARIO --option NAME='--set PATH=VALUE ...' --option ... [-n N] [--precision W] [--shard k/K] [--resume FILE] [--format F] [-o FILE] [--plot FILE]",
 			"compare [SCENARIO] --compare FILE [flags]",
 		},
 		about: `All options play the same encounter seeds (common random numbers); the
 table gives each option's win rates and its paired difference to the
 baseline (the first option, or --baseline), with intervals, p-values and
-the variance reduction. NAME='' is the scenario unchanged.`,
+the variance reduction. NAME='' is the scenario unchanged. --shard k/K
+plays a part of the encounters (simctl merge adds the shards exactly).
+An interrupted comparison resumes with --resume and its JSON (--results
+or --format json -o); one with --precision is run again.`,
 		examples: []string{
 			"compare d20/duel --option base='' --option init+4='--set heroes.Fighter.init=5'",
 			"compare --compare options.yaml --format markdown -o compare.md",
 		},
 	},
 	"merge": {
-		summary: "add up the shard results of one run into the whole run's result",
+		summary: "add up the shard results of one run (or sweep, comparison, value run, matrix) into the whole one's",
 		usage:   []string{"merge RESULT.json... [--format F] [-o FILE]"},
-		about: `RESULT is the JSON of simctl run --json, usually with --shard k/K. The
-merged result is exactly the single-process result; shards that are
-missing are reported.`,
+		about: `RESULT is the JSON of simctl run --json, usually with --shard k/K, or of
+a sweep, comparison, value or matrix run with --shard k/K (--results or
+--format json). The merged result is exactly the single-process result;
+shards of another version, scenario text, seed or -n, and overlapping
+shards, are refused; missing shards mark the result incomplete and fail
+unless --allow-partial. A tournament does not shard.`,
 		examples: []string{"merge shard*.json --json -o whole.json"},
 	},
 	"report": {

@@ -87,6 +87,30 @@ func TestHostileInputs(t *testing.T) {
 		t.Fatal(e)
 	}
 
+	// Shards and whole runs of the experiments on common random numbers.
+	valueArgs := []string{"value", "d20/duel", "--params", "init", "-n", "300", "--format", "json", "-o"}
+	for k := 0; k < 2; k++ {
+		if code, _, e := simctl(t, context.Background(), append(append([]string(nil), valueArgs...), T(fmt.Sprintf("v%d.json", k)), "--shard", fmt.Sprintf("%d/2", k))...); code != 0 {
+			t.Fatal(e)
+		}
+	}
+	if code, _, e := simctl(t, context.Background(), append(valueArgs, T("value.json"))...); code != 0 {
+		t.Fatal(e)
+	}
+	tamper("v1.json", "v-version.json", func(d map[string]any) { d["version"] = "0.0.1" })
+	tamper("v1.json", "v-joint.json", func(d map[string]any) {
+		s := d["joint"].(map[string]any)["Sum"].([]any)
+		s[1] = s[1].(float64) + 1000
+	})
+	matrixArgs := []string{"matrix", "d20/duel", "--row", "a=", "--row", "b=--set heroes.Fighter.init=4", "--col", "x=", "-n", "300", "--format", "json", "-o", T("m0.json"), "--shard", "0/2"}
+	if code, _, e := simctl(t, context.Background(), matrixArgs...); code != 0 {
+		t.Fatal(e)
+	}
+	tourArgs := []string{"tournament", "d20/duel", "--option", "a=", "--option", "b=--set heroes.Fighter.init=-4", "--first", "100", "-n", "300", "--format", "json", "-o"}
+	if code, _, e := simctl(t, context.Background(), append(tourArgs, T("tour.json"))...); code != 0 {
+		t.Fatal(e)
+	}
+
 	cases := []struct {
 		name string
 		args []string
@@ -151,6 +175,22 @@ func TestHostileInputs(t *testing.T) {
 		{"sweep --resume other seed", []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=1,2", "-n", "200", "--seed", "9", "--resume", T("sweep.json")}},
 		{"sweep --resume other range", []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=1,3", "-n", "200", "--resume", T("sweep.json")}},
 		{"compare one option", []string{"compare", "d20/duel", "--option", "a="}},
+		{"compare --shard with --precision", []string{"compare", "d20/duel", "--option", "a=", "--option", "b=", "--precision", "2pp", "--shard", "0/2"}},
+		{"compare --resume with --precision", []string{"compare", "d20/duel", "--option", "a=", "--option", "b=", "--precision", "2pp", "--resume", T("s0.json")}},
+		{"compare --resume a run result", []string{"compare", "d20/duel", "--option", "a=", "--option", "b=", "--resume", T("s0.json")}},
+		{"value --shard with no encounters", []string{"value", "d20/duel", "-n", "1", "--shard", "0/2"}},
+		{"value --resume a finished run", append(append([]string(nil), valueArgs[:len(valueArgs)-3]...), "--resume", T("value.json"))},
+		{"value --resume a matrix", append(append([]string(nil), valueArgs[:len(valueArgs)-3]...), "--resume", T("m0.json"))},
+		{"matrix --resume junk", append(append([]string(nil), matrixArgs[:len(matrixArgs)-6]...), "--resume", T("junk.json"))},
+		{"tournament --resume a finished one", append(append([]string(nil), tourArgs[:len(tourArgs)-3]...), "--resume", T("tour.json"))},
+		{"merge value shards of two versions", []string{"merge", T("v0.json"), T("v-version.json")}},
+		{"merge a tampered joint", []string{"merge", T("v0.json"), T("v-joint.json")}},
+		{"merge a missing value shard", []string{"merge", T("v0.json")}},
+		{"merge the same value shard twice", []string{"merge", T("v0.json"), T("v0.json"), T("v1.json")}},
+		{"merge a whole value run", []string{"merge", T("value.json")}},
+		{"merge a value and a matrix", []string{"merge", T("v0.json"), T("m0.json")}},
+		{"merge a tournament", []string{"merge", T("tour.json")}},
+		{"report a value run", []string{"report", T("value.json"), "-o", T("rep")}},
 		{"compare option name with |", []string{"compare", "d20/duel", "--option", "a|b=", "--option", "c="}},
 		{"report without -o", []string{"report", T("s0.json")}},
 		{"report into a linked folder", []string{"report", T("s0.json"), "-o", T("linkdir")}},

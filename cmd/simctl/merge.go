@@ -34,6 +34,9 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	var rs []*reports.Result
 	var sweeps []*reports.Sweep
+	var values []*reports.Value
+	var matrices []*reports.Matrix
+	var compares []*reports.Compare
 	for _, p := range pos {
 		in, err := reports.ReadInputContext(ctx, p)
 		if err != nil {
@@ -45,17 +48,51 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			rs = append(rs, in.Run)
 		case in.Sweep != nil:
 			sweeps = append(sweeps, in.Sweep)
-		default:
-			fmt.Fprintf(stderr, "simctl merge: %s is a comparison; merge combines shards of runs or of sweeps\n", p)
+		case in.Value != nil:
+			values = append(values, in.Value)
+		case in.Matrix != nil:
+			matrices = append(matrices, in.Matrix)
+		case in.Tournament != nil:
+			fmt.Fprintf(stderr, "simctl merge: %s is a tournament; a tournament does not shard (each round's eliminations need the whole round), so there is nothing to merge\n", p)
 			return exitFailure
+		default:
+			compares = append(compares, in.Compare)
 		}
 	}
-	if len(sweeps) > 0 {
-		if len(rs) > 0 {
-			fmt.Fprintln(stderr, "simctl merge: both run results and sweeps given; merge shards of one run, or of one sweep")
+	kinds := 0
+	for _, k := range []int{len(rs), len(sweeps), len(values), len(matrices), len(compares)} {
+		if k > 0 {
+			kinds++
+		}
+	}
+	if kinds > 1 {
+		fmt.Fprintln(stderr, "simctl merge: documents of different kinds given (runs, sweeps, comparisons, value or matrix runs); merge the shards of one experiment at a time")
+		return exitFailure
+	}
+	switch {
+	case len(sweeps) > 0:
+		return mergeSweeps(sweeps, target, *partial, format, stdout, stderr)
+	case len(values) > 0:
+		v, err := reports.MergeValues(values)
+		if err != nil {
+			fmt.Fprintln(stderr, "simctl", err)
 			return exitFailure
 		}
-		return mergeSweeps(sweeps, target, *partial, format, stdout, stderr)
+		return mergeDone("value run", v.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return v.Write(w, format) })
+	case len(matrices) > 0:
+		m, err := reports.MergeMatrices(matrices)
+		if err != nil {
+			fmt.Fprintln(stderr, "simctl", err)
+			return exitFailure
+		}
+		return mergeDone("matrix", m.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return m.Write(w, format) })
+	case len(compares) > 0:
+		c, err := reports.MergeCompares(compares)
+		if err != nil {
+			fmt.Fprintln(stderr, "simctl", err)
+			return exitFailure
+		}
+		return mergeDone("comparison", c.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return c.Write(w, format) })
 	}
 	m, err := reports.Merge(rs)
 	if err != nil {
@@ -93,6 +130,23 @@ func mergeSweeps(ss []*reports.Sweep, target *safeio.Target, partial bool, f rep
 		return exitFailure
 	}
 	if m.Incomplete && !partial {
+		fmt.Fprintln(stderr, "simctl merge: incomplete set of shards; give the missing ones, or --allow-partial to accept it")
+		return exitFailure
+	}
+	return exitOK
+}
+
+// mergeDone writes a merged value or matrix document; an incomplete set
+// of shards is said, and fails unless --allow-partial.
+func mergeDone(what string, incomplete bool, target *safeio.Target, partial bool, stdout, stderr io.Writer, write func(io.Writer) error) int {
+	if incomplete {
+		fmt.Fprintf(stderr, "simctl merge: the %s shards do not cover every encounter (shards missing); the merged result is marked incomplete\n", what)
+	}
+	if err := writeOut(target, stdout, write); err != nil {
+		fmt.Fprintln(stderr, "simctl merge:", err)
+		return exitFailure
+	}
+	if incomplete && !partial {
 		fmt.Fprintln(stderr, "simctl merge: incomplete set of shards; give the missing ones, or --allow-partial to accept it")
 		return exitFailure
 	}

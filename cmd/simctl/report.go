@@ -42,6 +42,10 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			fmt.Fprintln(stderr, "simctl report:", err)
 			return exitFailure
 		}
+		if in.Value != nil || in.Matrix != nil || in.Tournament != nil {
+			fmt.Fprintf(stderr, "simctl report: %s is a value, matrix or tournament document; report takes run, sweep and compare results (their own text and Markdown output is --format text|markdown)\n", p)
+			return exitFailure
+		}
 		if in.Run != nil {
 			// The scenario comes from the result itself, never from the
 			// path in its file field: that file may have been edited since,

@@ -1,9 +1,11 @@
 package experiment
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -69,8 +71,12 @@ const crnChunk = 1024
 // plays from a stream seeded (cfg.Seed, i), the same stream sim.Run uses.
 // So each option's tally is exactly what `simctl run` makes of it with
 // that seed, and differences between options cancel the luck they share.
-// On cancellation the finished chunks are returned with ctx's error; a
-// panic in a ruleset is returned as an error naming option and encounter.
+// On cancellation the finished chunks are returned with ctx's error, and
+// cfg.Unplayed (if non-nil) receives the encounter index ranges not played,
+// as sim.Run's does, so a resumed run plays exactly those; a panic in a
+// ruleset is returned as an error naming option and encounter. cfg.Abandon
+// is not supported (an index in play finishes within one encounter per
+// option).
 func RunCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig) (*CRN, error) {
 	if len(games) == 0 {
 		panic("experiment: RunCRN with no games")
@@ -87,13 +93,14 @@ func RunCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig) (*CRN, err
 	var next atomic.Int64
 	parts := make([]*CRN, workers)
 	errs := make([]error, workers)
+	gaps := make([]sim.Range, workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
 			parts[w] = newCRN(games)
-			if errs[w] = crnWork(wctx, games, cfg, &next, parts[w]); errs[w] != nil {
+			if errs[w] = crnWork(wctx, games, cfg, &next, parts[w], &gaps[w]); errs[w] != nil {
 				cancel()
 			}
 		}(w)
@@ -110,10 +117,40 @@ func RunCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig) (*CRN, err
 	if err == nil && total.Tallies[0].Encounters < max(cfg.N, 0) {
 		err = ctx.Err()
 	}
+	if cfg.Unplayed != nil {
+		*cfg.Unplayed = unplayedRanges(gaps, next.Load(), cfg)
+	}
 	return total, err
 }
 
-func crnWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *atomic.Int64, acc *CRN) (err error) {
+// unplayedRanges is what a stopped RunCRN left out: each worker's unplayed
+// tail of its last chunk, and every index from the first chunk never
+// claimed; absolute, sorted, adjacent ranges joined. Every other index was
+// played by every game.
+func unplayedRanges(gaps []sim.Range, claimed int64, cfg sim.RunConfig) []sim.Range {
+	var all []sim.Range
+	for _, g := range gaps {
+		if g.Hi > g.Lo {
+			all = append(all, g)
+		}
+	}
+	if claimed < cfg.N {
+		all = append(all, sim.Range{Lo: claimed, Hi: cfg.N})
+	}
+	slices.SortFunc(all, func(a, b sim.Range) int { return cmp.Compare(a.Lo, b.Lo) })
+	var out []sim.Range
+	for _, g := range all {
+		g.Lo, g.Hi = g.Lo+cfg.Start, g.Hi+cfg.Start
+		if n := len(out); n > 0 && out[n-1].Hi == g.Lo {
+			out[n-1].Hi = g.Hi
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+func crnWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *atomic.Int64, acc *CRN, gap *sim.Range) (err error) {
 	tables := make([]sim.Table, len(games))
 	for k, g := range games {
 		tables[k] = g.NewTable()
@@ -131,15 +168,20 @@ func crnWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *ato
 	done := ctx.Done()
 	for {
 		lo := next.Add(crnChunk) - crnChunk
-		if lo >= cfg.N || stopped(done) {
+		if lo >= cfg.N {
 			return nil
 		}
 		hi := min(lo+crnChunk, cfg.N)
+		if stopped(done) {
+			*gap = sim.Range{Lo: lo, Hi: hi} // claimed, never started
+			return nil
+		}
 		for i := lo; i < hi; i++ {
 			// Checked between encounter indices (each plays every game),
 			// so a cancelled run stops within one index's time and every
 			// game holds the same finished indices.
 			if stopped(done) {
+				*gap = sim.Range{Lo: i, Hi: hi}
 				hi = i
 				break
 			}
@@ -160,6 +202,9 @@ func crnWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *ato
 		}
 		if cfg.Done != nil {
 			cfg.Done.Add(hi - lo)
+		}
+		if gap.Hi > gap.Lo {
+			return nil // stopped inside this chunk: claim no other
 		}
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"math"
 	"reflect"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	_ "simctl/agents"
 	"simctl/reports"
@@ -124,5 +126,107 @@ func TestRunPairedCancelled(t *testing.T) {
 	pt, err := experiment.RunPaired(ctx, []sim.Game{crnDuel(t), crnDuel(t)}, sim.RunConfig{Seed: 1, N: 100000})
 	if err != context.Canceled || pt.Tallies[0].Encounters != pt.Tallies[1].Encounters {
 		t.Errorf("%v %d %d", err, pt.Tallies[0].Encounters, pt.Tallies[1].Encounters)
+	}
+}
+
+// cancelAfter cancels when done reaches at least k: a run interrupted
+// part way, at a point that depends on timing (which the tests do not
+// rely on: whatever was played, the unplayed ranges are the rest).
+func cancelAfter(done *atomic.Int64, k int64, cancel func()) {
+	go func() {
+		for done.Load() < k {
+			time.Sleep(100 * time.Microsecond)
+		}
+		cancel()
+	}()
+}
+
+// TestRunCRNUnplayedResumes: a cancelled RunCRN reports exactly the index
+// ranges it did not play; playing those and merging gives, count for
+// count, the uninterrupted run, whatever the workers.
+func TestRunCRNUnplayedResumes(t *testing.T) {
+	games := []sim.Game{crnDuel(t), crnDuel(t, scenario.Set{Path: "heroes.Fighter.init", Value: "5"})}
+	const n = 60000
+	whole, err := experiment.RunCRN(context.Background(), games, sim.RunConfig{Seed: 4, Start: 100, N: n, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 3} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var done atomic.Int64
+		cancelAfter(&done, 3000, cancel)
+		var left []sim.Range
+		part, err := experiment.RunCRN(ctx, games, sim.RunConfig{Seed: 4, Start: 100, N: n, Workers: workers, Done: &done, Unplayed: &left})
+		cancel()
+		if err != context.Canceled {
+			t.Fatalf("%d workers: err %v; the run finished before the cancel", workers, err)
+		}
+		var gap int64
+		for i, r := range left {
+			if r.Lo < 100 || r.Hi > 100+n || r.Hi <= r.Lo || (i > 0 && r.Lo <= left[i-1].Hi) {
+				t.Fatalf("%d workers: unplayed ranges %v out of order or range", workers, left)
+			}
+			gap += r.Hi - r.Lo
+		}
+		if got := part.Tallies[0].Encounters; got == 0 || got+gap != n || part.Wins[0].N != got {
+			t.Fatalf("%d workers: played %d (joint %d) + unplayed %d != %d", workers, got, part.Wins[0].N, gap, n)
+		}
+		for _, r := range left {
+			more, err := experiment.RunCRN(context.Background(), games, sim.RunConfig{Seed: 4, Start: r.Lo, N: r.Hi - r.Lo, Workers: workers})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range games {
+				part.Tallies[k].Merge(more.Tallies[k])
+			}
+			part.Wins[0].Merge(&more.Wins[0])
+			part.Wins[1].Merge(&more.Wins[1])
+		}
+		if !reflect.DeepEqual(part, whole) {
+			t.Errorf("%d workers: the interrupted run plus its unplayed ranges differs from the whole run", workers)
+		}
+	}
+}
+
+// TestEconomyIntervalsFromReplays: the action-economy intervals of a run
+// (sums of squares accumulated by the workers, merged, written to the
+// result) equal those computed directly from every encounter's own counts,
+// replayed one at a time: mean ± 1.96·s/√n with s² the sample variance.
+func TestEconomyIntervalsFromReplays(t *testing.T) {
+	g := crnDuel(t)
+	const n, seed = 3000, 8
+	tl, err := sim.Run(context.Background(), g, sim.RunConfig{Seed: seed, N: n, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := reports.New(reports.Meta{Sides: [2]string{"heroes", "monsters"}}, g, tl)
+	counters := g.Counters()
+	per := len(counters)
+	sum := make([]float64, 2*per)
+	sq := make([]float64, 2*per)
+	for i := int64(0); i < n; i++ {
+		_, one := sim.Replay(g, seed, i, nil)
+		for k, v := range one.Counts.V {
+			sum[k] += float64(v)
+			sq[k] += float64(v) * float64(v)
+		}
+	}
+	checked := 0
+	for s, side := range []string{"heroes", "monsters"} {
+		for k, name := range counters {
+			i := s*per + k
+			mean := sum[i] / n
+			half := 1.959963984540054 * math.Sqrt((sq[i]-n*mean*mean)/(n-1)/n)
+			got := r.EconomyCI95[side][name]
+			if math.Abs(got[0]-(mean-half)) > 1e-9 || math.Abs(got[1]-(mean+half)) > 1e-9 {
+				t.Errorf("%s %s: interval %v, from the replays %.6f ± %.6f", side, name, got, mean, half)
+			}
+			if half > 0 {
+				checked++
+			}
+		}
+	}
+	if checked < 4 {
+		t.Errorf("only %d counters vary; the test checks little", checked)
 	}
 }

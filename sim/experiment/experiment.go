@@ -21,6 +21,13 @@
 //
 // Statistics come from package stats; rendering is package reports'.
 //
+// Interrupted experiments resume: RunCRN reports the encounter index
+// ranges a cancelled run did not play (RunConfig.Unplayed, as sim.Run
+// does), so compare, value and matrix play only those and add their exact
+// sums; a tournament returns (and, through OnRound, checkpoints) the State
+// after its last finished round, which TournamentConfig.Resume goes on
+// from.
+//
 // Concurrency: each runner follows sim.Run's rule. Games are compiled once
 // and shared read-only; every worker owns its tables, random stream and
 // accumulators, claims chunks of encounter indices from one atomic counter,

@@ -21,6 +21,30 @@ type TournamentConfig struct {
 	Growth  float64       // round-size factor (default 2)
 	Budget  int64         // encounters per candidate at most (default 200,000)
 	Done    *atomic.Int64 // advanced as encounter indices finish (a progress bar)
+	// Resume, if non-nil, is an unfinished tournament (State set) of the
+	// same games and configuration: its finished rounds are kept and the
+	// tournament goes on from the next one, exactly as if never stopped.
+	Resume *TournamentResult
+	// OnRound, if non-nil, is called after every finished round but the
+	// last with the standings so far and the State to resume from (a
+	// checkpoint), from the calling goroutine.
+	OnRound func(*TournamentResult)
+}
+
+// TournamentState is where an unfinished tournament stands after its last
+// finished round: all a resumed tournament needs to make exactly the
+// decisions an uninterrupted one makes. Its figures are exact integer sums.
+type TournamentState struct {
+	Start  int64   `json:"next_encounter"`        // first encounter index of the next round
+	Next   int64   `json:"next_round_encounters"` // encounters of the next round
+	Played []int64 `json:"played"`                // per candidate, encounters played
+	Out    []int   `json:"out"`                   // per candidate, the round after which it was dropped (0: alive)
+	Alive  []int   `json:"alive"`                 // the survivors, in candidate order
+	// Pairs holds, for candidates a <= b of which at least one is alive
+	// (the only pairs a later round or the final ranking reads), the
+	// paired sums of a's and b's wins on the encounters both played:
+	// [a, b, N, SumA, SumB, SumD, SumD2, SumA2, SumB2].
+	Pairs [][9]int64 `json:"pairs"`
 }
 
 // Entrant is one candidate's standing after a tournament.
@@ -50,6 +74,9 @@ type TournamentResult struct {
 	Side     string    `json:"side"`
 	Entrants []Entrant `json:"entrants"`
 	Rounds   []Round   `json:"rounds"`
+	// State is set on a tournament that did not finish (interrupted, or a
+	// checkpoint): simctl tournament --resume goes on from it.
+	State *TournamentState `json:"state,omitempty"`
 }
 
 // Tournament ranks candidate games for one side by successive elimination
@@ -90,8 +117,27 @@ func Tournament(ctx context.Context, games []sim.Game, names []string, side int,
 	res := &TournamentResult{Side: sideName}
 	var start int64
 	n := min(cfg.First, cfg.Budget)
+	if cfg.Resume != nil {
+		st := cfg.Resume.State
+		if st == nil {
+			return nil, errors.New("the tournament to resume from has finished (it records no state to go on from)")
+		}
+		if err := st.check(K); err != nil {
+			return nil, err
+		}
+		copy(played, st.Played)
+		copy(out, st.Out)
+		alive = append(alive[:0], st.Alive...)
+		for _, q := range st.Pairs {
+			p := stats.Paired{N: q[2], SumA: q[3], SumB: q[4], SumD: q[5], SumD2: q[6], SumA2: q[7], SumB2: q[8]}
+			pair[q[0]][q[1]] = p
+			pair[q[1]][q[0]] = stats.Paired{N: p.N, SumA: p.SumB, SumB: p.SumA, SumD: -p.SumD, SumD2: p.SumD2, SumA2: p.SumB2, SumB2: p.SumA2}
+		}
+		start, n = st.Start, st.Next
+		res.Rounds = append(res.Rounds, cfg.Resume.Rounds...)
+	}
 	var runErr error
-	for round := 1; len(alive) > 1 && n > 0; round++ {
+	for round := len(res.Rounds) + 1; len(alive) > 1 && n > 0; round++ {
 		sub := make([]sim.Game, len(alive))
 		for i, k := range alive {
 			sub[i] = games[k]
@@ -131,17 +177,77 @@ func Tournament(ctx context.Context, games []sim.Game, names []string, side int,
 		alive = next
 		res.Rounds = append(res.Rounds, Round{Encounters: n, Survivors: len(alive)})
 		n = min(int64(float64(n)*cfg.Growth), cfg.Budget-start)
+		if cfg.OnRound != nil && len(alive) > 1 && n > 0 {
+			cp := *res
+			cp.Rounds = append([]Round(nil), res.Rounds...)
+			cp.Entrants = standings(names, pair, played, out, alive, len(res.Rounds))
+			cp.State = state(pair, played, out, alive, start, n)
+			cfg.OnRound(&cp)
+		}
 	}
 	if len(res.Rounds) == 0 && runErr != nil {
+		// Nothing finished: no standings to give, but a state to resume.
+		res.State = state(pair, played, out, alive, start, n)
 		return res, runErr
 	}
+	res.Entrants = standings(names, pair, played, out, alive, len(res.Rounds))
+	if runErr != nil {
+		res.State = state(pair, played, out, alive, start, n)
+	}
+	return res, runErr
+}
+
+// state records where a tournament stands before the round that starts at
+// encounter start and plays n.
+func state(pair [][]stats.Paired, played []int64, out, alive []int, start, n int64) *TournamentState {
+	st := &TournamentState{Start: start, Next: n, Played: append([]int64(nil), played...), Out: append([]int(nil), out...), Alive: append([]int(nil), alive...)}
+	isAlive := make([]bool, len(played))
+	for _, k := range alive {
+		isAlive[k] = true
+	}
+	for a := range pair {
+		for b := a; b < len(pair); b++ {
+			if p := pair[a][b]; isAlive[a] || isAlive[b] || a == b {
+				st.Pairs = append(st.Pairs, [9]int64{int64(a), int64(b), p.N, p.SumA, p.SumB, p.SumD, p.SumD2, p.SumA2, p.SumB2})
+			}
+		}
+	}
+	return st
+}
+
+// check refuses a state that is not one of a tournament of k candidates.
+func (st *TournamentState) check(k int) error {
+	bad := errors.New("the tournament state to resume from is damaged (candidates, survivors or pairs out of range)")
+	if len(st.Played) != k || len(st.Out) != k || len(st.Alive) < 2 || st.Start < 0 || st.Next < 1 {
+		return bad
+	}
+	prev := -1
+	for _, a := range st.Alive {
+		if a <= prev || a >= k || st.Out[a] != 0 {
+			return bad
+		}
+		prev = a
+	}
+	for _, q := range st.Pairs {
+		if q[0] < 0 || q[1] < q[0] || q[1] >= int64(k) || q[2] < 0 {
+			return bad
+		}
+	}
+	return nil
+}
+
+// standings ranks the candidates: survivors first by win rate, then the
+// eliminated, the later out the higher, by win rate within a round; each
+// with its paired difference to the best survivor.
+func standings(names []string, pair [][]stats.Paired, played []int64, out, alive []int, rounds int) []Entrant {
 	best := alive[0]
 	for _, k := range alive {
 		if pair[k][k].SumA > pair[best][best].SumA {
 			best = k
 		}
 	}
-	for k := 0; k < K; k++ {
+	var es []Entrant
+	for k := range names {
 		e := Entrant{Name: names[k], Encounters: played[k], Wins: pair[k][k].SumA, Out: out[k]}
 		if played[k] > 0 {
 			e.WinRate = float64(e.Wins) / float64(played[k])
@@ -151,21 +257,21 @@ func Tournament(ctx context.Context, games []sim.Game, names []string, side int,
 			ci := p.DiffCI(0.95)
 			e.Diff, e.DiffCI = p.Diff(), [2]float64{ci.Lo, ci.Hi}
 		}
-		res.Entrants = append(res.Entrants, e)
+		es = append(es, e)
 	}
-	sort.SliceStable(res.Entrants, func(a, b int) bool {
-		ea, eb := res.Entrants[a], res.Entrants[b]
+	sort.SliceStable(es, func(a, b int) bool {
+		ea, eb := es[a], es[b]
 		ra, rb := ea.Out, eb.Out
 		if ra == 0 {
-			ra = len(res.Rounds) + 1
+			ra = rounds + 1
 		}
 		if rb == 0 {
-			rb = len(res.Rounds) + 1
+			rb = rounds + 1
 		}
 		if ra != rb {
 			return ra > rb
 		}
 		return ea.WinRate > eb.WinRate
 	})
-	return res, runErr
+	return es
 }

@@ -2,7 +2,9 @@ package experiment_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"simctl/rulesets"
@@ -63,5 +65,84 @@ func TestTournamentKeepsTheBest(t *testing.T) {
 	}
 	if res.Entrants[0].Encounters != 64000 {
 		t.Errorf("the survivors played %d encounters, want the whole budget 64000", res.Entrants[0].Encounters)
+	}
+}
+
+// TestTournamentResumes: a tournament interrupted in its third round and
+// resumed from its JSON state (the second round's checkpoint, and the
+// state it returned) ends exactly as the uninterrupted one: the same
+// rounds, eliminations, encounters, wins and paired differences.
+func TestTournamentResumes(t *testing.T) {
+	data := []byte(duelYAML([2]duelist{
+		{hp: 14, ac: 15, init: 1, attack: 4, damage: "1d8+2"},
+		{hp: 15, ac: 13, init: 2, attack: 3, damage: "1d10+1"},
+	}))
+	var games []sim.Game
+	var names []string
+	for _, b := range []string{"[2]", "[4]", "[5]", "[6]", "[6]"} {
+		sc, err := scenario.Load("t.yaml", data, []scenario.Set{{Path: "heroes.Fighter.attacks", Value: b}}, rulesets.Schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := rulesets.Compile(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games, names = append(games, g), append(names, fmt.Sprintf("%s#%d", b, len(names)))
+	}
+	cfg := experiment.TournamentConfig{Seed: 3, First: 1000, Growth: 2, Budget: 31000, Workers: 2}
+	whole, err := experiment.Tournament(context.Background(), games, names, 0, "heroes", cfg)
+	if err != nil || len(whole.Rounds) < 4 || whole.State != nil {
+		t.Fatalf("uninterrupted: %v, %d rounds, state %v", err, len(whole.Rounds), whole.State)
+	}
+	roundTrip := func(r *experiment.TournamentResult) *experiment.TournamentResult {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back experiment.TournamentResult
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		return &back
+	}
+	for _, stopAfter := range []int{0, 1, 2} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var checkpoints []*experiment.TournamentResult
+		c := cfg
+		c.OnRound = func(r *experiment.TournamentResult) {
+			checkpoints = append(checkpoints, roundTrip(r))
+			if len(r.Rounds) == stopAfter {
+				cancel()
+			}
+		}
+		if stopAfter == 0 {
+			cancel()
+		}
+		part, err := experiment.Tournament(ctx, games, names, 0, "heroes", c)
+		cancel()
+		if err != context.Canceled || part.State == nil || len(part.Rounds) != stopAfter {
+			t.Fatalf("stopped after round %d: err %v, %d rounds, state %v", stopAfter, err, len(part.Rounds), part.State)
+		}
+		resumes := []*experiment.TournamentResult{roundTrip(part)}
+		if stopAfter > 0 {
+			resumes = append(resumes, checkpoints[stopAfter-1])
+		}
+		for _, from := range resumes {
+			c := cfg
+			c.Resume = from
+			got, err := experiment.Tournament(context.Background(), games, names, 0, "heroes", c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, whole) {
+				t.Errorf("resumed after round %d:\n got %+v\nwant %+v", stopAfter, got, whole)
+			}
+		}
+	}
+	done := cfg
+	done.Resume = whole
+	if _, err := experiment.Tournament(context.Background(), games, names, 0, "heroes", done); err == nil {
+		t.Error("resuming a finished tournament: no error")
 	}
 }
