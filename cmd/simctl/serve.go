@@ -65,10 +65,10 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.StringVar(&cfg.dir, "dir", "", "`DIR` also offer the .yaml files of this one folder (never its subfolders, never a file outside it)")
 	maxEnc := &countValue{n: 10_000_000}
 	fs.Var(maxEnc, "max-encounters", "`N` the most encounters one request may play, all points or options together (default 10M)")
-	fs.IntVar(&cfg.maxJobs, "max-jobs", 2, "`J` jobs running at once")
-	fs.IntVar(&cfg.queue, "queue", 16, "`Q` jobs waiting for a slot; beyond them a request is refused with 429")
-	fs.IntVar(&cfg.workers, "workers", runtime.GOMAXPROCS(0), "`W` worker goroutines per job")
-	fs.DurationVar(&cfg.jobTTL, "job-ttl", time.Hour, "`D` how long a finished job's results stay downloadable")
+	fs.IntVar(&cfg.maxJobs, "max-jobs", 2, "`J` jobs running at once (default 2)")
+	fs.IntVar(&cfg.queue, "queue", 16, "`Q` jobs waiting for a slot; beyond them a request is refused with 429 (default 16)")
+	fs.IntVar(&cfg.workers, "workers", runtime.GOMAXPROCS(0), "`W` worker goroutines per job (default: the number of CPUs)")
+	fs.DurationVar(&cfg.jobTTL, "job-ttl", time.Hour, "`D` how long a finished job's results stay downloadable (default 1h)")
 	pos, done, code := parseArgs("serve", fs, args, stdout, stderr)
 	if done {
 		return code

@@ -543,7 +543,9 @@ func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJo
 	}
 	slices.Sort(files)
 	var b bytes.Buffer
-	if err := archive(&b, format, dir, "simctl-report", files); err != nil {
+	// The report names its input and folder: as if simctl report ran in
+	// the temporary folder, "simctl report result.json -o report".
+	if err := archive(&b, format, dir, "simctl-report", files, tmp+string(filepath.Separator)); err != nil {
 		jsonError(w, http.StatusInternalServerError, "%v", err)
 		return
 	}
@@ -553,13 +555,21 @@ func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJo
 	w.Write(b.Bytes())
 }
 
-// archive writes the files of dir under prefix/ as a zip or a gzipped tar.
-func archive(w io.Writer, format, dir, prefix string, files []string) error {
+// archive writes the files of dir under prefix/ as a zip or a gzipped tar,
+// with the text trim cut out of the Markdown and HTML files.
+func archive(w io.Writer, format, dir, prefix string, files []string, trim string) error {
+	read := func(f string) ([]byte, error) {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
+		if strings.HasSuffix(f, ".md") || strings.HasSuffix(f, ".html") {
+			data = bytes.ReplaceAll(data, []byte(trim), nil)
+		}
+		return data, err
+	}
 	switch format {
 	case "zip":
 		zw := zip.NewWriter(w)
 		for _, f := range files {
-			data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
+			data, err := read(f)
 			if err != nil {
 				return err
 			}
@@ -574,7 +584,7 @@ func archive(w io.Writer, format, dir, prefix string, files []string) error {
 		gz := gzip.NewWriter(w)
 		tw := tar.NewWriter(gz)
 		for _, f := range files {
-			data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
+			data, err := read(f)
 			if err != nil {
 				return err
 			}
