@@ -961,7 +961,9 @@ func TestServeShutdown(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb syncBuffer
 	done := make(chan int)
-	go func() { done <- Main(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--addr", "0.0.0.0:0"}, &out, &errb) }()
+	go func() {
+		done <- Main(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--addr", "0.0.0.0:0"}, &out, &errb)
+	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(out.String(), "http://") && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
