@@ -8,7 +8,7 @@ const gutter = $("#gutter");
 
 // state the end-to-end test reads: the first side's interval width after
 // each interim result, and the last finished job's counts.
-const lab = { kind: "run", file: "scenario.yaml", job: null, source: null, widths: [], counts: null, checks: 0 };
+const lab = { kind: "run", file: "scenario.yaml", originalFile: "scenario.yaml", job: null, source: null, widths: [], counts: null, checks: 0 };
 window.simctlLab = lab;
 
 // ---- small helpers --------------------------------------------------------
@@ -140,11 +140,12 @@ let checkTimer = null;
 let checkSeq = 0;
 editor.addEventListener("input", () => {
   drawGutter();
-  if (lab.file.startsWith("builtin:") && editor.value !== lab.original) {
+  if (lab.originalFile.startsWith("builtin:")) {
     // An edited built-in is no longer the built-in: results must not
     // name it (its command line would replay the unedited one).
-    lab.file = lab.file.replace(/^builtin:.*\//, "");
-    $("#file-name").textContent = lab.file + " (edited)";
+    const edited = editor.value !== lab.original;
+    lab.file = edited ? lab.originalFile.replace(/^builtin:.*\//, "") : lab.originalFile;
+    $("#file-name").textContent = lab.file + (edited ? " (edited)" : "");
   }
   clearTimeout(checkTimer);
   checkTimer = setTimeout(check, 300);
@@ -222,7 +223,7 @@ async function loadScenario(id) {
 function setEditor(text, file) {
   editor.value = text;
   lab.original = text;
-  lab.file = file || "scenario.yaml";
+  lab.file = lab.originalFile = file || "scenario.yaml";
   $("#file-name").textContent = lab.file;
   editor.scrollTop = 0;
   drawGutter();
@@ -473,7 +474,7 @@ function convPlot(series, side) {
 // ---- results --------------------------------------------------------------
 
 function figure(id, name, caption) {
-  return el("figure", {}, el("img", { src: `/api/jobs/${id}/figures/${name}.svg`, alt: caption, loading: "lazy" }), el("figcaption", { text: caption }));
+  return el("figure", {}, el("img", { src: `/api/jobs/${id}/figures/${name}.svg`, alt: caption }), el("figcaption", { text: caption }));
 }
 
 function downloads(job) {
