@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +14,12 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
+
+// jsString is s as a JavaScript string literal (JSON is one).
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
 
 // pageCounts is what the page shows of a finished run.
 type pageCounts struct {
@@ -143,6 +150,18 @@ func TestServeE2E(t *testing.T) {
 	// Fix it.
 	step("fix", chromedp.SendKeys("#editor", kb.Backspace))
 	waitJS(bctx, "fixed", `document.querySelector("#check-status").classList.contains("ok") && document.querySelectorAll("#problems li").length === 0 && !document.querySelector("#gutter span.err")`)
+
+	// Completion from the JSON Schema: on a new line of the Fighter, the
+	// d20 combatant fields; a click inserts one.
+	crit := strings.Index(text, "crit: 19-20/x2") + len("crit: 19-20/x2")
+	get(t, bctx, "caret", chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const e = document.querySelector("#editor"); e.focus(); e.setSelectionRange(%d, %d); return true })()`, crit, crit)))
+	step("new line", chromedp.SendKeys("#editor", "\n        "))
+	get(t, bctx, "ctrl+space", chromedp.Evaluate[bool](`document.querySelector("#editor").dispatchEvent(new KeyboardEvent("keydown", {key: " ", ctrlKey: true, bubbles: true, cancelable: true}))`))
+	waitJS(bctx, "completions", `!document.querySelector("#completions").hidden && !!document.querySelector('#completions-list button[data-field="uncanny_dodge"]') && !document.querySelector('#completions-list button[data-field="morale"]')`)
+	step("insert", chromedp.Click(`#completions-list button[data-field="uncanny_dodge"]`), chromedp.SendKeys("#editor", "true"))
+	waitJS(bctx, "completed field valid", `document.querySelector("#editor").value.includes("crit: 19-20/x2\n        uncanny_dodge: true") && document.querySelector("#check-status").classList.contains("ok")`)
+	step("reload duel", chromedp.Click("#load-scenario"))
+	waitJS(bctx, "duel again", `document.querySelector("#editor").value === `+jsString(text)+` && document.querySelector("#check-status").classList.contains("ok")`)
 
 	// Run and watch the interval narrow.
 	const n, seed = 400_000, 7

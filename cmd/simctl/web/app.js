@@ -123,8 +123,65 @@ editor.addEventListener("keydown", (e) => {
     editor.dispatchEvent(new Event("input"));
   } else if (e.key === "Escape") {
     lab.escaped = true;
+    $("#completions").hidden = true;
+  } else if (e.key === " " && e.ctrlKey) {
+    e.preventDefault();
+    complete();
   }
 });
+
+// ---- completion from the JSON Schema --------------------------------------
+
+let schema = null;
+
+// context finds what the caret's line is a field of: the nearest line above
+// with less indentation that is a bare "key:" names the container.
+function fieldContext(text, caret) {
+  const before = text.slice(0, caret).split("\n");
+  const cur = before[before.length - 1];
+  let indent = cur.match(/^(\s*(?:-\s+)?)/)[1].length;
+  for (let i = before.length - 2; i >= 0; i--) {
+    const l = before[i];
+    if (/^\s*(#|$)/.test(l)) continue;
+    const ind = l.match(/^(\s*(?:-\s+)?)/)[1].length;
+    if (ind >= indent) continue;
+    const m = /^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_]*):\s*(#.*)?$/.exec(l);
+    if (m) return m[1];
+    indent = ind;
+  }
+  return "";
+}
+
+function complete() {
+  if (!schema) return;
+  const ruleset = (/^\s*ruleset:\s*([A-Za-z0-9_]+)/m.exec(editor.value) || [])[1] || "d20";
+  const key = fieldContext(editor.value, editor.selectionStart);
+  const defs = schema.definitions || schema.$defs || {};
+  const where = { sides: "side", combatants: "combatant", options: "options" }[key];
+  const props = where ? (defs[`${where}.${ruleset}`] || {}).properties : key === "" ? schema.properties : null;
+  const box = $("#completions");
+  const list = $("#completions-list");
+  list.replaceChildren();
+  if (!props) {
+    $("#completions-title").textContent = `No field list for the contents of ${key}: (see the reference panel).`;
+    box.hidden = false;
+    return;
+  }
+  $("#completions-title").textContent = `Fields of ${where ? where + " (" + ruleset + ")" : "the scenario"}: click to insert`;
+  for (const [name, p] of Object.entries(props)) {
+    const b = el("button", { type: "button", title: (p && p.description) || "", "data-field": name, text: name });
+    b.addEventListener("click", () => {
+      const pos = editor.selectionStart;
+      editor.focus();
+      editor.setSelectionRange(pos, pos);
+      editor.setRangeText(name + ": ", pos, pos, "end");
+      box.hidden = true;
+      editor.dispatchEvent(new Event("input"));
+    });
+    list.append(b);
+  }
+  box.hidden = false;
+}
 
 function goToLine(line, col) {
   const ls = editor.value.split("\n");
@@ -253,6 +310,7 @@ async function showDocs(ruleset) {
 async function loadSchema() {
   try {
     const s = await api("/api/schema");
+    schema = s;
     const box = $("#doc-fields");
     box.replaceChildren();
     const walk = (title, props) => {
