@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"simctl/reports"
@@ -509,10 +510,9 @@ func (s *server) playCLI(j *serveJob) {
 		return
 	}
 	out, fig := filepath.Join(tmp, "result.json"), filepath.Join(tmp, "figure.svg")
-	args := []string{req.Kind, file, "-n", strconv.FormatInt(req.N, 10), "--seed", strconv.FormatUint(req.Seed, 10),
-		"--workers", strconv.Itoa(s.cfg.workers), "--format", "json", "-o", out, "--plot", fig, "--quiet"}
+	own := []string{"-n", strconv.FormatInt(req.N, 10), "--seed", strconv.FormatUint(req.Seed, 10)}
 	for _, x := range req.Sets {
-		args = append(args, "--set", x)
+		own = append(own, "--set", x)
 	}
 	spec := func(flag string, o namedSets) []string {
 		var words []string
@@ -524,49 +524,61 @@ func (s *server) playCLI(j *serveJob) {
 	switch req.Kind {
 	case "sweep":
 		for _, v := range req.Vary {
-			args = append(args, "--vary", v)
+			own = append(own, "--vary", v)
 		}
 	case "compare":
 		for _, o := range req.Options {
-			args = append(args, spec("--option", o)...)
+			own = append(own, spec("--option", o)...)
 		}
 	case "matrix":
 		for _, o := range req.Rows {
-			args = append(args, spec("--row", o)...)
+			own = append(own, spec("--row", o)...)
 		}
 		for _, o := range req.Cols {
-			args = append(args, spec("--col", o)...)
+			own = append(own, spec("--col", o)...)
 		}
 		if req.Side != "" {
-			args = append(args, "--side", req.Side)
+			own = append(own, "--side", req.Side)
 		}
 	}
-	// The CLI's progress is a terminal bar; the page hears the elapsed
-	// time until the document is ready.
+	// The server's own flags: where the document and figure go, and the
+	// progress bar, read back below for the page.
+	args := append(append([]string{req.Kind, file}, own...),
+		"--workers", strconv.Itoa(s.cfg.workers), "--format", "json", "-o", out, "--plot", fig, "--progress", "always")
+	bar := &barWriter{}
 	stop := make(chan struct{})
 	var tick sync.WaitGroup
 	tick.Add(1)
 	go func() {
 		defer tick.Done()
 		t0 := time.Now()
-		tk := time.NewTicker(500 * time.Millisecond)
+		tk := time.NewTicker(250 * time.Millisecond)
 		defer tk.Stop()
 		for {
 			select {
 			case <-stop:
 				return
 			case <-tk.C:
-				j.emit("progress", map[string]any{"elapsed_seconds": time.Since(t0).Seconds(), "encounters_total": j.total})
+				ev := map[string]any{"elapsed_seconds": time.Since(t0).Seconds(), "encounters_total": j.total}
+				if done, total := bar.done.Load(), bar.total.Load(); total > 0 {
+					ev["encounters"], ev["encounters_total"] = done, total
+				}
+				j.emit("progress", ev)
 			}
 		}
 	}()
-	var stdout, stderr bytes.Buffer
-	code := Main(j.ctx, args, &stdout, &stderr)
+	var stdout bytes.Buffer
+	code := Main(j.ctx, args, &stdout, bar)
 	close(stop)
 	tick.Wait()
-	msg := strings.TrimSpace(strings.ReplaceAll(stderr.String(), tmp+string(filepath.Separator), ""))
+	msg := strings.ReplaceAll(bar.text(), tmp+string(filepath.Separator), "")
 	switch code {
 	case exitOK:
+		if msg != "" {
+			j.mu.Lock()
+			j.warns = append(j.warns, strings.Split(msg, "\n")...)
+			j.mu.Unlock()
+		}
 	case exitInterrupted:
 		j.finish(stateCancelled, "cancelled; the partial result is not kept", nil)
 		return
@@ -584,6 +596,11 @@ func (s *server) playCLI(j *serveJob) {
 	}
 	// The document names the temporary file; name the scenario as the
 	// page does instead.
+	// The command line without the server's flags, naming the scenario as
+	// the page does; then no temporary path is left.
+	full := reports.ShellJoin(append([]string{"simctl"}, args...))
+	clean := reports.ShellJoin(append([]string{"simctl", req.Kind, req.File}, own...))
+	doc = bytes.ReplaceAll(doc, []byte(jsonInner(full)), []byte(jsonInner(clean)))
 	doc = bytes.ReplaceAll(doc, []byte(jsonInner(file)), []byte(jsonInner(req.File)))
 	doc = bytes.ReplaceAll(doc, []byte(jsonInner(tmp+string(filepath.Separator))), nil)
 	svg, _ := os.ReadFile(fig)
@@ -593,6 +610,49 @@ func (s *server) playCLI(j *serveJob) {
 	}
 	j.mu.Unlock()
 	j.finish(stateDone, "", doc)
+}
+
+// barWriter is the CLI command's stderr: it keeps the text and reads the
+// encounters done from the progress bar's "(done/total," frames.
+type barWriter struct {
+	mu          sync.Mutex
+	buf         bytes.Buffer
+	done, total atomic.Int64
+}
+
+var barCount = regexp.MustCompile(`\((\d+)/(\d+),`)
+
+func (b *barWriter) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Write(p)
+	if ms := barCount.FindAllSubmatch(p, -1); len(ms) > 0 {
+		last := ms[len(ms)-1]
+		done, err1 := strconv.ParseInt(string(last[1]), 10, 64)
+		total, err2 := strconv.ParseInt(string(last[2]), 10, 64)
+		if err1 == nil && err2 == nil {
+			b.done.Store(done)
+			b.total.Store(total)
+		}
+	}
+	return len(p), nil
+}
+
+// text is what the command said on stderr without the bar's frames: each
+// line's text after its last carriage return.
+func (b *barWriter) text() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for _, l := range strings.Split(b.buf.String(), "\n") {
+		if i := strings.LastIndexByte(l, '\r'); i >= 0 {
+			l = l[i+1:]
+		}
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // jsonInner is s as it appears inside a JSON string.

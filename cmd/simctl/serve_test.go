@@ -724,6 +724,30 @@ func TestServeExperiments(t *testing.T) {
 		if bytes.Contains(toJSON(t, got), []byte("simctl-serve-")) {
 			t.Errorf("%s: the document names the server's temporary folder", c.req.Kind)
 		}
+		// The command reproduces the document: the CLI's arguments, with
+		// the scenario as the page names it.
+		if want := "simctl " + reports.ShellJoin(append([]string{c.req.Kind, "scenario.yaml"}, c.cli[2:]...)); got["command"] != want {
+			t.Errorf("%s: command %q, want %q", c.req.Kind, got["command"], want)
+		}
+		// The CLI's warnings are passed on, without the bar's frames.
+		if w := fmt.Sprint(m["warnings"]); strings.Contains(w, "enc/s") || (c.req.Kind == "compare") != strings.Contains(w, "only 500 encounters") {
+			t.Errorf("%s: warnings %v", c.req.Kind, w)
+		}
+	}
+	// A longer sweep reports the encounters played from the CLI's
+	// progress, and the page hears them.
+	id := startJob(t, ts, jobRequest{Kind: "sweep", Text: text, N: 500_000, Seed: 2, Vary: []string{"heroes.Fighter.init=0:2:1"}})
+	var seen bool
+	for _, e := range events(t, ts, id) {
+		if e.Name == "progress" && e.Data["encounters"] != nil {
+			seen = true
+			if e.Data["encounters_total"].(float64) != 1_500_000 {
+				t.Errorf("sweep progress %v, want a total of 1,500,000", e.Data)
+			}
+		}
+	}
+	if !seen {
+		t.Error("no sweep progress with the encounters played")
 	}
 }
 

@@ -294,17 +294,40 @@ async function showDocs(ruleset) {
   docsShown = ruleset;
   $("#docs-ruleset").textContent = ruleset;
   try {
-    docCache[ruleset] = docCache[ruleset] || await Promise.all([
-      api("/api/rules?ruleset=" + encodeURIComponent(ruleset)),
-      api("/api/policies?ruleset=" + encodeURIComponent(ruleset)),
-    ]);
-    const [rules, pols] = docCache[ruleset];
-    $("#doc-rules").textContent = rules.text;
-    $("#doc-policies").textContent = pols.text;
+    lab.rulesets = lab.rulesets || (await api("/api/rulesets")).rulesets;
+    docCache[ruleset] = docCache[ruleset] || await api("/api/policies?ruleset=" + encodeURIComponent(ruleset));
+    const d = lab.rulesets.find((r) => r.Name === ruleset);
+    if (!d) throw new Error(`unknown ruleset ${ruleset}`);
+    $("#doc-rules").replaceChildren(rulesDoc(d));
+    $("#doc-policies").textContent = docCache[ruleset].text;
   } catch (e) {
     $("#doc-rules").textContent = e.message;
     docsShown = "";
   }
+}
+
+// rulesDoc is simctl rules NAME as HTML: the ruleset's own documentation.
+function rulesDoc(d) {
+  const f = document.createDocumentFragment();
+  f.append(el("p", {}, el("strong", { text: `${d.Name}: ${d.Title}` })), el("p", { class: "muted", text: "Source: " + d.Source }), el("p", { text: d.Summary }));
+  if (d.Options && d.Options.length) {
+    f.append(el("h3", { text: "options: (the default first)" }));
+    const dl = el("dl");
+    for (const o of d.Options) dl.append(el("dt", { text: `${o.Name}: ${o.Default}` }), el("dd", {}, el("div", { class: "valid", text: "valid: " + o.Valid }), o.Doc));
+    f.append(dl);
+  }
+  const section = (title, fs) => {
+    if (!fs || !fs.length) return;
+    f.append(el("h3", { text: title }));
+    const dl = el("dl");
+    for (const x of fs) dl.append(el("dt", { text: x.Name }), el("dd", { text: x.Doc }));
+    f.append(dl);
+  };
+  section("combatant fields of this ruleset", d.Fields);
+  section("policies", d.Policies);
+  section("actions and rules", d.Actions);
+  section("counters", d.Counters);
+  return f;
 }
 
 async function loadSchema() {
@@ -435,7 +458,7 @@ function listen(id, req) {
       bar.value = p.encounters;
       status.textContent = `${thousands(p.encounters)} of ${thousands(p.encounters_total)} encounters, ${num(p.elapsed_seconds, 1)} s`;
       status.dataset.encounters = p.encounters;
-      liveTable(p);
+      if (p.sides) liveTable(p);
     } else {
       bar.hidden = true;
       status.textContent = `Running ${thousands(p.encounters_total)} encounters in all… ${num(p.elapsed_seconds, 1)} s`;
