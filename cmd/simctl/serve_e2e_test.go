@@ -206,6 +206,12 @@ func TestServeE2E(t *testing.T) {
 	step("scroll", chromedp.ScrollIntoView("#results"))
 	shot(bctx, "compare")
 
+	// A matrix: the grid and the equilibrium.
+	step("matrix", chromedp.Click("#tab-matrix"), chromedp.Click("#run"))
+	waitJS(bctx, "matrix done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#equilibrium")?.textContent || "").includes("heroes plays")`)
+	step("scroll", chromedp.ScrollIntoView("#results"))
+	shot(bctx, "matrix")
+
 	// Cancel a long run: the workers stop and the page says so.
 	step("long run", chromedp.Click("#tab-run"), chromedp.SetValue("#n", "1e9"), chromedp.Click("#run"))
 	waitJS(bctx, "long run going", `window.simctlLab.widths.length >= 1 && document.querySelector("#job-status").dataset.state === "running"`)

@@ -667,9 +667,13 @@ function renderCompare(out, job, r) {
 function renderMatrix(out, job, r) {
   const rows = r.rows.map((name, i) => [name, ...r.cols.map((_, c) => `${pct(r.win[i][c])} ${ci(r.ci95[i][c])}`)]);
   out.append(table(`${r.row_side}'s win rate (rows) against ${r.col_side}'s options (columns)`, [`${r.row_side} \\ ${r.col_side}`, ...r.cols], rows));
-  const eq = r.equilibrium || {};
-  out.append(el("pre", { class: "doc", text: "equilibrium: " + JSON.stringify(eq, null, 1) }));
-  (r.dominated || []).forEach((d) => out.append(el("p", { text: "dominated: " + JSON.stringify(d) })));
+  const eq = r.equilibrium;
+  if (eq) {
+    const mix = (names, ws) => names.map((n, i) => [n, ws[i]]).filter((x) => x[1] > 1e-9).map((x) => `${x[0]} ${pct(x[1])}`).join(", ");
+    out.append(el("p", { id: "equilibrium", text: `Equilibrium (zero-sum): ${r.row_side} plays ${mix(r.rows, eq.row_weights)}; ${r.col_side} plays ${mix(r.cols, eq.col_weights)}; value ${pct(eq.value)} (95% bounds ${ci(eq.value_ci95)})` +
+      (eq.stable ? "." : "; which options belong in the mix is not settled at this many encounters.") }));
+  }
+  (r.dominated || []).forEach((d) => out.append(el("p", { text: `${d.side}'s option ${d.option} is dominated by ${d.by}.` })));
   (r.notes || []).forEach((n) => out.append(el("p", { class: "muted", text: n })));
   for (const f of job.figures || []) out.append(figure(job.id, f, "The win-rate matrix (the reports' figure)"));
 }
