@@ -512,22 +512,46 @@ func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJo
 		jsonError(w, http.StatusBadRequest, "simctl report takes runs, sweeps and comparisons, not a matrix; download its JSON from GET /api/jobs/%s", j.id)
 		return
 	}
+	// Made once per job and format: a report replays fights and draws
+	// figures, too much to repeat on every click.
+	j.mu.Lock()
+	data, ok := j.archives[format]
+	j.mu.Unlock()
+	if !ok {
+		var err error
+		if data, err = makeReport(r.Context(), doc, format); err != nil {
+			jsonError(w, http.StatusInternalServerError, "%v", err)
+			return
+		}
+		j.mu.Lock()
+		if j.archives == nil {
+			j.archives = map[string][]byte{}
+		}
+		j.archives[format] = data
+		j.mu.Unlock()
+	}
+	ctype := map[string]string{"zip": "application/zip", "tar.gz": "application/gzip"}[format]
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="simctl-report-%s.%s"`, j.id[:8], format))
+	w.Write(data)
+}
+
+// makeReport runs simctl report on the document in a temporary folder and
+// archives what it wrote.
+func makeReport(ctx context.Context, doc []byte, format string) ([]byte, error) {
 	tmp, err := os.MkdirTemp("", "simctl-report-")
 	if err != nil {
-		jsonError(w, http.StatusInternalServerError, "%v", err)
-		return
+		return nil, err
 	}
 	defer os.RemoveAll(tmp)
 	in := filepath.Join(tmp, "result.json")
 	if err := os.WriteFile(in, doc, 0o600); err != nil {
-		jsonError(w, http.StatusInternalServerError, "%v", err)
-		return
+		return nil, err
 	}
 	dir := filepath.Join(tmp, "report")
 	var out, errb bytes.Buffer
-	if code := Main(r.Context(), []string{"report", in, "-o", dir, "--quiet"}, &out, &errb); code != exitOK {
-		jsonError(w, http.StatusInternalServerError, "simctl report: %s", strings.TrimSpace(errb.String()))
-		return
+	if code := Main(ctx, []string{"report", in, "-o", dir, "--quiet"}, &out, &errb); code != exitOK {
+		return nil, fmt.Errorf("simctl report: %s", strings.TrimSpace(errb.String()))
 	}
 	var files []string
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -538,21 +562,16 @@ func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJo
 		return err
 	})
 	if err != nil {
-		jsonError(w, http.StatusInternalServerError, "%v", err)
-		return
+		return nil, err
 	}
 	slices.Sort(files)
 	var b bytes.Buffer
 	// The report names its input and folder: as if simctl report ran in
 	// the temporary folder, "simctl report result.json -o report".
 	if err := archive(&b, format, dir, "simctl-report", files, tmp+string(filepath.Separator)); err != nil {
-		jsonError(w, http.StatusInternalServerError, "%v", err)
-		return
+		return nil, err
 	}
-	ctype := map[string]string{"zip": "application/zip", "tar.gz": "application/gzip"}[format]
-	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="simctl-report-%s.%s"`, j.id[:8], format))
-	w.Write(b.Bytes())
+	return b.Bytes(), nil
 }
 
 // archive writes the files of dir under prefix/ as a zip or a gzipped tar,

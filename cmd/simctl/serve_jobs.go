@@ -83,6 +83,7 @@ type serveJob struct {
 	result   *reports.Result   // a run's, parsed
 	figures  map[string][]byte // SVG, made on first request
 	traces   []reports.FightTrace
+	archives map[string][]byte // the report bundle, by format
 }
 
 type sseEvent struct {
@@ -165,6 +166,10 @@ func (j *serveJob) figureNames() []string {
 
 // --- accepting a job -------------------------------------------------------
 
+// maxOptions bounds a comparison's options and a matrix's rows and
+// columns: each is a game compiled before the first encounter.
+const maxOptions = 64
+
 // cliFileName is what the scenario may be called in messages and results:
 // a built-in's name or a plain file name, never a path to open.
 var cliFileName = regexp.MustCompile(`^(builtin:)?[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)?\.ya?ml$`)
@@ -203,18 +208,25 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 		if len(req.Vary) < 1 || len(req.Vary) > 2 {
 			return bad("vary: a sweep varies one or two fields (PATH=RANGE, e.g. heroes.Fighter.init=0:6:1), got %d", len(req.Vary))
 		}
-		var axes []reports.Axis
+		// Counted, not enumerated: two axes of a thousand values would be
+		// a million points to build before saying no.
 		for _, v := range req.Vary {
 			a, err := reports.ParseVary(v)
 			if err != nil {
 				return bad("vary %q: %v", v, err)
 			}
-			axes = append(axes, a)
+			mult *= int64(len(a.Values))
 		}
-		mult, what = int64(len(reports.Grid(axes))), "points"
+		if mult > reports.MaxSweepPoints {
+			return bad("vary: %d points, more than the %d a sweep may have", mult, reports.MaxSweepPoints)
+		}
+		what = "points"
 	case "compare":
 		if len(req.Options) < 2 {
 			return bad("options: a comparison needs at least two options (an option with no sets is the scenario unchanged), got %d", len(req.Options))
+		}
+		if len(req.Options) > maxOptions {
+			return bad("options: %d, more than the %d a comparison here may have", len(req.Options), maxOptions)
 		}
 		if err := checkNamedSets(req.Options, "options"); err != nil {
 			return bad("%v", err)
@@ -223,6 +235,9 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 	case "matrix":
 		if len(req.Rows) < 1 || len(req.Cols) < 1 || len(req.Rows)*len(req.Cols) < 2 {
 			return bad("rows, cols: a matrix needs at least one row and one column option, and two of one of them")
+		}
+		if len(req.Rows) > maxOptions || len(req.Cols) > maxOptions {
+			return bad("rows, cols: %d × %d, more than the %d options a side may have here", len(req.Rows), len(req.Cols), maxOptions)
 		}
 		if err := checkNamedSets(req.Rows, "rows"); err != nil {
 			return bad("%v", err)

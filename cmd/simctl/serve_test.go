@@ -444,6 +444,14 @@ func TestServeHostile(t *testing.T) {
 	wantError(t, "over the cap", st, m, 400, "1000000", "--max-encounters")
 	st, m, _ = call(t, ts, "POST", "/api/jobs", map[string]any{"kind": "sweep", "text": duel, "n": 200_000, "seed": 1, "vary": []string{"heroes.Fighter.init=0:9:1"}})
 	wantError(t, "sweep over the cap", st, m, 400, "10 points", "1000000")
+	st, m, _ = call(t, ts, "POST", "/api/jobs", map[string]any{"kind": "sweep", "text": duel, "n": 1, "seed": 1, "vary": []string{"heroes.Fighter.init=0:999:1", "heroes.Fighter.hp=1:1000:1"}})
+	wantError(t, "a million points", st, m, 400, "1000000 points", "10000")
+	many := []map[string]any{}
+	for i := range 65 {
+		many = append(many, map[string]any{"name": fmt.Sprint("o", i)})
+	}
+	st, m, _ = call(t, ts, "POST", "/api/jobs", map[string]any{"kind": "compare", "text": duel, "n": 1, "seed": 1, "options": many})
+	wantError(t, "65 options", st, m, 400, "65", "64")
 	st, m, _ = call(t, ts, "POST", "/api/jobs", run(0))
 	wantError(t, "n 0", st, m, 400, "at least 1")
 	st, m, _ = call(t, ts, "POST", "/api/jobs", map[string]any{"kind": "fly", "text": duel, "n": 1})
