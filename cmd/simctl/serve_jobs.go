@@ -37,15 +37,10 @@ type jobRequest struct {
 	Vary []string `json:"vary,omitempty"`
 	// Options are a comparison's; Rows and Cols a matrix's (Side names
 	// the row side).
-	Options []namedSets `json:"options,omitempty"`
-	Rows    []namedSets `json:"rows,omitempty"`
-	Cols    []namedSets `json:"cols,omitempty"`
+	Options []reports.NamedSets `json:"options,omitempty"`
+	Rows    []reports.NamedSets `json:"rows,omitempty"`
+	Cols    []reports.NamedSets `json:"cols,omitempty"`
 	Side    string      `json:"side,omitempty"`
-}
-
-type namedSets struct {
-	Name string   `json:"name"`
-	Sets []string `json:"sets,omitempty"`
 }
 
 // Job states.
@@ -278,7 +273,7 @@ func parseSets(ss []string, field string) ([]scenario.Set, error) {
 	return out, nil
 }
 
-func checkNamedSets(ns []namedSets, field string) error {
+func checkNamedSets(ns []reports.NamedSets, field string) error {
 	seen := map[string]bool{}
 	for _, o := range ns {
 		if msg := scenario.NameProblem(o.Name); msg != "" {
@@ -529,7 +524,7 @@ func (s *server) playCLI(j *serveJob) {
 	for _, x := range req.Sets {
 		own = append(own, "--set", x)
 	}
-	spec := func(flag string, o namedSets) []string {
+	spec := func(flag string, o reports.NamedSets) []string {
 		var words []string
 		for _, x := range o.Sets {
 			words = append(words, "--set", x)

@@ -703,9 +703,9 @@ func TestServeExperiments(t *testing.T) {
 	}{
 		{jobRequest{Kind: "sweep", Text: text, N: 500, Seed: 2, Vary: []string{"heroes.Fighter.init=0:4:2"}},
 			[]string{"sweep", "d20/duel", "-n", "500", "--seed", "2", "--vary", "heroes.Fighter.init=0:4:2"}},
-		{jobRequest{Kind: "compare", Text: text, N: 500, Seed: 2, Options: []namedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5", "heroes.Fighter.hp=30"}}}},
+		{jobRequest{Kind: "compare", Text: text, N: 500, Seed: 2, Options: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5", "heroes.Fighter.hp=30"}}}},
 			[]string{"compare", "d20/duel", "-n", "500", "--seed", "2", "--option", "base=", "--option", "fast=--set heroes.Fighter.init=5 --set heroes.Fighter.hp=30"}},
-		{jobRequest{Kind: "matrix", Text: text, N: 500, Seed: 2, Rows: []namedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}, Cols: []namedSets{{Name: "base"}}},
+		{jobRequest{Kind: "matrix", Text: text, N: 500, Seed: 2, Rows: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}, Cols: []reports.NamedSets{{Name: "base"}}},
 			[]string{"matrix", "d20/duel", "-n", "500", "--seed", "2", "--row", "base=", "--row", "fast=--set heroes.Fighter.init=5", "--col", "base="}},
 	}
 	for _, c := range cases {
