@@ -40,7 +40,7 @@ type jobRequest struct {
 	Options []reports.NamedSets `json:"options,omitempty"`
 	Rows    []reports.NamedSets `json:"rows,omitempty"`
 	Cols    []reports.NamedSets `json:"cols,omitempty"`
-	Side    string      `json:"side,omitempty"`
+	Side    string              `json:"side,omitempty"`
 }
 
 // Job states.
