@@ -167,7 +167,9 @@ const maxOptions = 64
 
 // cliFileName is what the scenario may be called in messages and results:
 // a built-in's name or a plain file name, never a path to open.
-var cliFileName = regexp.MustCompile(`^(builtin:)?[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)?\.ya?ml$`)
+// It becomes the base name of a temporary file and an argument of the CLI,
+// so it never holds a separator or starts with "-" or ".".
+var cliFileName = regexp.MustCompile(`^(builtin:[A-Za-z0-9_][A-Za-z0-9_.-]*/)?[\p{L}\p{N}_][\p{L}\p{N}_. +()-]*\.ya?ml$`)
 
 // prepare checks a request before it is queued: a clear 4xx now beats a
 // failed job later. It compiles the scenario (every problem, positioned),

@@ -458,6 +458,14 @@ func TestServeHostile(t *testing.T) {
 	wantError(t, "kind", st, m, 400, "run, sweep, compare and matrix")
 	st, m, _ = call(t, ts, "POST", "/api/jobs", map[string]any{"kind": "run", "text": duel, "n": 1, "file": "../../etc/passwd"})
 	wantError(t, "file as a path", st, m, 400, "file")
+	for _, f := range []string{"-n.yaml", ".hidden.yaml", "a/b.yaml", "builtin:../x.yaml", "x.yaml\n", "x.json"} {
+		st, m, _ = call(t, ts, "POST", "/api/check", map[string]any{"text": duel, "file": f})
+		wantError(t, "file "+f, st, m, 400, "file")
+	}
+	st, m, _ = call(t, ts, "POST", "/api/check", map[string]any{"text": duel, "file": "Mon scénario (2).yaml"})
+	if st != 200 || m["ok"] != true {
+		t.Errorf("a file name with spaces and accents: %d %v", st, m)
+	}
 	st, m, _ = call(t, ts, "POST", "/api/jobs", map[string]any{"kind": "compare", "text": duel, "n": 1, "options": []map[string]any{{"name": "a"}}})
 	wantError(t, "one option", st, m, 400, "at least two")
 	st, m, _ = call(t, ts, "POST", "/api/jobs", map[string]any{"kind": "run", "text": "name: [", "n": 10})

@@ -273,7 +273,7 @@ async function loadScenario(id) {
   let d;
   if (id.startsWith("template:")) d = await api("/api/template?ruleset=" + encodeURIComponent(id.slice(9)));
   else d = await api("/api/scenario?id=" + encodeURIComponent(id));
-  setEditor(d.text, d.file.startsWith("builtin:") ? d.file : d.file);
+  setEditor(d.text, d.file);
   lab.source = id;
 }
 
@@ -536,7 +536,6 @@ function convPlot(series, side) {
   svg.append(mk("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }));
   for (const v of [y0, (y0 + y1) / 2, y1]) {
     const t = mk("text", { x: L - 4, y: Y(v) + 3, "text-anchor": "end" });
-    t.textContent = pct(v).replace(/\.\d+%/, "%").replace(/(\d)%$/, "$1%");
     t.textContent = (100 * v).toFixed(1) + "%";
     svg.append(t);
   }
