@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -487,17 +488,25 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		jsonError(w, http.StatusBadRequest, "encounter %q: give the encounter index, a whole number from 0, or pick=shortest|median|longest", q.Get("encounter"))
 		return
 	}
+	// Any seed's encounter may be traced; the job's seed by default.
+	seed := j.req.Seed
+	if v := q.Get("seed"); v != "" {
+		if seed, err = strconv.ParseUint(v, 10, 64); err != nil {
+			jsonError(w, http.StatusBadRequest, "seed %q: a whole number from 0 to %d", v, uint64(math.MaxUint64))
+			return
+		}
+	}
 	var b strings.Builder
-	cmd := []string{"simctl", "trace", strings.TrimPrefix(j.req.File, "builtin:"), "--seed", strconv.FormatUint(j.req.Seed, 10), "--encounter", strconv.FormatInt(i, 10)}
+	cmd := []string{"simctl", "trace", strings.TrimPrefix(j.req.File, "builtin:"), "--seed", strconv.FormatUint(seed, 10), "--encounter", strconv.FormatInt(i, 10)}
 	for _, x := range j.req.Sets {
 		cmd = append(cmd, "--set", x)
 	}
 	b.WriteString("# " + reports.ShellJoin(cmd) + "\n")
-	if err := reports.Trace(&b, j.sc, j.game, j.req.Seed, i); err != nil {
+	if err := reports.Trace(&b, j.sc, j.game, seed, i); err != nil {
 		jsonError(w, http.StatusInternalServerError, "trace: %v", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"title": fmt.Sprintf("encounter %d of seed %d", i, j.req.Seed), "text": b.String()})
+	writeJSON(w, http.StatusOK, map[string]string{"title": fmt.Sprintf("encounter %d of seed %d", i, seed), "text": b.String()})
 }
 
 // handleReport is GET /api/jobs/ID/report.zip or .tar.gz: exactly the

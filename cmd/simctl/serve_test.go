@@ -616,6 +616,14 @@ func TestServeResults(t *testing.T) {
 			t.Errorf("pick %s: %d %v", p, st, tr)
 		}
 	}
+	st, tr, _ = call(t, ts, "GET", "/api/jobs/"+id+"/trace?encounter=7&seed=12", nil)
+	out.Reset()
+	Main(context.Background(), []string{"trace", "d20/duel", "--seed", "12", "--encounter", "7"}, &out, io.Discard)
+	if st != 200 || !strings.HasSuffix(tr["text"].(string), out.String()) {
+		t.Errorf("trace with another seed: %d %v", st, tr["title"])
+	}
+	st, e, _ = call(t, ts, "GET", "/api/jobs/"+id+"/trace?encounter=1&seed=-3", nil)
+	wantError(t, "negative seed", st, e, 400, "seed")
 	st, e, _ = call(t, ts, "GET", "/api/jobs/"+id+"/trace?encounter=-1", nil)
 	wantError(t, "negative encounter", st, e, 400)
 

@@ -613,6 +613,7 @@ function traceViewer(job, r) {
   const pre = el("pre", { class: "trace", id: "trace", tabindex: 0 });
   const title = el("p", { class: "muted", id: "trace-title-text" });
   const input = el("input", { type: "number", min: 0, value: 0, id: "trace-i", "aria-label": "encounter index" });
+  const seed = el("input", { type: "text", inputmode: "numeric", value: String(r.seed), size: 8, id: "trace-seed", "aria-label": "seed" });
   const show = async (q) => {
     pre.textContent = "…";
     try {
@@ -623,7 +624,8 @@ function traceViewer(job, r) {
   };
   const ctl = el("div", { class: "trace-controls" },
     el("label", {}, "encounter ", input),
-    el("button", { type: "button", id: "trace-go", onclick: () => show("encounter=" + encodeURIComponent(input.value)) }, "Trace"),
+    el("label", {}, "of seed ", seed),
+    el("button", { type: "button", id: "trace-go", onclick: () => show("encounter=" + encodeURIComponent(input.value) + "&seed=" + encodeURIComponent(seed.value.trim())) }, "Trace"),
     el("button", { type: "button", id: "trace-shortest", onclick: () => show("pick=shortest") }, "shortest"),
     el("button", { type: "button", id: "trace-median", onclick: () => show("pick=median") }, "median"),
     el("button", { type: "button", id: "trace-longest", onclick: () => show("pick=longest") }, "longest"));
