@@ -596,7 +596,7 @@ func TestServeResults(t *testing.T) {
 		}
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/svg+xml" || !bytes.Contains(body, []byte("<svg")) {
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/svg+xml" || !bytes.Contains(body, []byte("<svg")) || !bytes.Contains(body, []byte("Arial")) {
 			t.Errorf("figure %s: %d %s", f, res.StatusCode, res.Header.Get("Content-Type"))
 		}
 	}
