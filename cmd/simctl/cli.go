@@ -84,6 +84,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		return cmdInit(rest, stdout, stderr)
 	case "schema":
 		return cmdSchema(rest, stdout, stderr)
+	case "serve":
+		return cmdServe(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		fs := flag.NewFlagSet("version", flag.ContinueOnError)
 		if _, done, code := parseArgs("version", fs, rest, stdout, stderr); done {
@@ -196,11 +198,24 @@ func load(ctx context.Context, name string, sets []scenario.Set) (*scenario.Scen
 	return src.compile(sets)
 }
 
-// compile decodes and compiles the source with overrides.
+// compile decodes and compiles the source with overrides, printing its
+// warnings on stderr.
 func (src *source) compile(sets []scenario.Set) (*scenario.Scenario, sim.Game, error) {
+	sc, g, warns, err := src.compileWarn(sets)
+	// Legal but probably unintended (an unreachable tactics rule): say so
+	// and go on.
+	for _, w := range warns {
+		fmt.Fprintln(os.Stderr, "warning: "+w.Error())
+	}
+	return sc, g, err
+}
+
+// compileWarn is compile returning the warnings instead of printing them
+// (simctl serve shows them beside the editor).
+func (src *source) compileWarn(sets []scenario.Set) (*scenario.Scenario, sim.Game, scenario.Errors, error) {
 	sc, err := scenario.Decode(src.display, src.data, sets, rulesets.Schema)
 	if sc == nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err != nil {
 		// Let the ruleset check its own fields too, so the user fixes the
@@ -212,18 +227,13 @@ func (src *source) compile(sets []scenario.Set) (*scenario.Scenario, sim.Game, e
 				rulesets.Compile(sc)
 			}()
 		}
-		return nil, nil, sc.Rep.Err()
+		return nil, nil, nil, sc.Rep.Err()
 	}
 	g, err := rulesets.Compile(sc)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	// Legal but probably unintended (an unreachable tactics rule): say so
-	// and go on.
-	for _, w := range sc.Rep.Warns {
-		fmt.Fprintln(os.Stderr, "warning: "+w.Error())
-	}
-	return sc, g, nil
+	return sc, g, sc.Rep.Warns, nil
 }
 
 func cmdScenarios(args []string, stdout, stderr io.Writer) int {

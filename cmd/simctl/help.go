@@ -20,9 +20,32 @@ type commandHelp struct {
 }
 
 // commands lists every command in the order of the overview.
-var commands = []string{"run", "trace", "sweep", "compare", "value", "matrix", "tournament", "find", "merge", "report", "check", "init", "scenarios", "rules", "policies", "schema", "version", "help"}
+var commands = []string{"run", "trace", "sweep", "compare", "value", "matrix", "tournament", "find", "merge", "report", "check", "init", "scenarios", "rules", "policies", "schema", "serve", "version", "help"}
 
 var helps = map[string]commandHelp{
+	"serve": {
+		summary: "the lab in a browser: edit a scenario, run, sweep, compare, trace, download the report",
+		usage:   []string{"serve [--addr HOST:PORT] [--dir DIR] [--max-encounters N] [--max-jobs J] [--queue Q] [--workers W]"},
+		about: `Serves an embedded page (no CDN, nothing fetched from elsewhere) and a JSON
+API over the same code as the CLI: the editor's errors come from the
+validator of simctl check, a run's counts equal simctl run's for the same
+seed and -n, and the report download is what simctl report writes. Live
+progress arrives as Server-Sent Events; cancel stops the workers at once.
+A permalink encodes the scenario, overrides, seed and -n in the URL.
+
+It listens on loopback by default and warns when bound elsewhere (there is
+no login). Requests must name this server in Host (no DNS rebinding) and
+state-changing ones must come from its own page (Origin); bodies are capped
+at 1 MiB, encounters per request at --max-encounters, and --max-jobs run at
+once with --queue more waiting (then 429). With --dir, the .yaml files of
+that one folder are offered; no other file is ever read. docs/serve.md
+describes the API.`,
+		examples: []string{
+			"serve",
+			"serve --dir scenarios/ --addr 127.0.0.1:9000",
+			"serve --max-encounters 100M --max-jobs 1 --queue 4",
+		},
+	},
 	"run": {
 		summary: "play N encounters of a scenario; win rates with 95% intervals, action economy, who acts first",
 		usage:   []string{"run SCENARIO [-n N] [--seed S] [--workers W] [--set PATH=VALUE]... [--precision W] [--shard k/K] [--format F] [-o FILE]"},

@@ -13,6 +13,7 @@
 //	simctl rules NAME
 //	simctl policies [RULESET] | simctl policies show NAME
 //	simctl schema [-o FILE]
+//	simctl serve [--addr HOST:PORT] [--dir DIR] [--max-encounters N] [--max-jobs J] [--queue Q] [--workers W]
 //	simctl help [COMMAND | flags]
 //
 // SCENARIO is a YAML file or the name of a built-in scenario (d20/duel).

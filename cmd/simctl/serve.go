@@ -1,0 +1,429 @@
+package main
+
+// simctl serve: the balance lab in a browser. The server is a front end to
+// the code the CLI runs: a run plays sim.Run in successive batches (for
+// interim results), sweep, compare and matrix call the CLI's own commands
+// (cmdSweep, cmdCompare, cmdMatrix) on the editor's text, the report
+// download calls cmdReport, and every document is the CLI's JSON.
+//
+// Files: serve.go (the command, the server, its security middleware),
+// serve_jobs.go (jobs, the queue, Server-Sent Events), serve_api.go (the
+// other endpoints), web/ (the embedded page). docs/serve.md documents the
+// API, the limits and the security model.
+//
+// Concurrency: the server's job table and queue are guarded by server.mu;
+// a job's events and results by job.mu. Each running job owns its games and
+// tallies as the CLI's runners do; nothing a job computes is shared with
+// another job.
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+//go:embed web
+var webFS embed.FS
+
+// serveConfig is simctl serve's flags.
+type serveConfig struct {
+	addr    string
+	dir     string
+	maxEnc  int64         // encounters per request (all points/options together)
+	maxJobs int           // jobs running at once
+	queue   int           // jobs waiting for a slot
+	workers int           // workers per job
+	jobTTL  time.Duration // how long a finished job is kept
+	maxBody int64         // request body cap
+}
+
+const (
+	defaultMaxBody = 1 << 20
+	// keptJobs bounds the finished jobs kept in memory, whatever their age.
+	keptJobs = 256
+)
+
+func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var cfg serveConfig
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "`HOST:PORT` where to listen; anything but loopback prints a warning (the page runs simulations for whoever reaches it)")
+	fs.StringVar(&cfg.dir, "dir", "", "`DIR` also offer the .yaml files of this one folder (never its subfolders, never a file outside it)")
+	maxEnc := &countValue{n: 10_000_000}
+	fs.Var(maxEnc, "max-encounters", "`N` the most encounters one request may play, all points or options together (default 10M)")
+	fs.IntVar(&cfg.maxJobs, "max-jobs", 2, "`J` jobs running at once (default 2)")
+	fs.IntVar(&cfg.queue, "queue", 16, "`Q` jobs waiting for a slot; beyond them a request is refused with 429 (default 16)")
+	fs.IntVar(&cfg.workers, "workers", runtime.GOMAXPROCS(0), "`W` worker goroutines per job (default: the number of CPUs)")
+	fs.DurationVar(&cfg.jobTTL, "job-ttl", time.Hour, "`D` how long a finished job's results stay downloadable (default 1h)")
+	pos, done, code := parseArgs("serve", fs, args, stdout, stderr)
+	if done {
+		return code
+	}
+	cfg.maxEnc, cfg.maxBody = maxEnc.n, defaultMaxBody
+	switch {
+	case len(pos) > 0:
+		return usageError(stderr, "serve", "takes no arguments, got %q", pos[0])
+	case cfg.maxJobs < 1:
+		return usageError(stderr, "serve", "--max-jobs %d: must be at least 1", cfg.maxJobs)
+	case cfg.queue < 0:
+		return usageError(stderr, "serve", "--queue %d: must be 0 or more", cfg.queue)
+	case cfg.workers < 1:
+		return usageError(stderr, "serve", "--workers %d: must be at least 1", cfg.workers)
+	case cfg.jobTTL < time.Minute:
+		return usageError(stderr, "serve", "--job-ttl %v: must be at least 1m", cfg.jobTTL)
+	}
+	s, err := newServer(cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "simctl serve:", err)
+		return exitUsage
+	}
+	defer s.close()
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "simctl serve: --addr %s: %v\n", cfg.addr, err)
+		return exitUsage
+	}
+	s.setAddr(ln.Addr().String())
+	if !isLoopback(ln.Addr()) {
+		fmt.Fprintf(stderr, "simctl serve: warning: listening on %s, not loopback: anyone who reaches it can run simulations here (there is no login)\n", ln.Addr())
+	}
+	fmt.Fprintf(stdout, "simctl serve: the lab is at http://%s/ (Ctrl-C stops it)\n", displayAddr(ln.Addr()))
+	hs := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		// No WriteTimeout: an event stream lasts as long as its job.
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		fmt.Fprintln(stderr, "simctl serve:", err)
+		return exitFailure
+	case <-ctx.Done():
+	}
+	// Ctrl-C: stop every job (their streams then end), and let the
+	// requests in flight finish.
+	s.close()
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		hs.Close()
+	}
+	fmt.Fprintln(stderr, "simctl serve: stopped")
+	return exitOK
+}
+
+func isLoopback(a net.Addr) bool {
+	ta, ok := a.(*net.TCPAddr)
+	return ok && ta.IP.IsLoopback()
+}
+
+// displayAddr is the address to type in a browser: a wildcard bind is
+// reachable as localhost.
+func displayAddr(a net.Addr) string {
+	ta, ok := a.(*net.TCPAddr)
+	if ok && ta.IP.IsUnspecified() {
+		return "localhost:" + strconv.Itoa(ta.Port)
+	}
+	return a.String()
+}
+
+// server is the HTTP handler of simctl serve.
+type server struct {
+	cfg  serveConfig
+	root *os.Root // the --dir folder; nil without --dir
+	mux  *http.ServeMux
+	page http.Handler
+
+	ctx    context.Context // cancelled by close: every job stops
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	bound    string // the host name of --addr ("" until set: any loopback name)
+	jobs     map[string]*serveJob
+	order    []*serveJob // creation order, for expiry
+	waiting  []*serveJob // queued, first first
+	running  int
+	closed   bool
+	janitor  *time.Ticker
+	stopJan  chan struct{}
+	jobsDone sync.WaitGroup
+}
+
+func newServer(cfg serveConfig) (*server, error) {
+	s := &server{cfg: cfg, jobs: map[string]*serveJob{}, stopJan: make(chan struct{})}
+	if cfg.maxBody <= 0 {
+		s.cfg.maxBody = defaultMaxBody
+	}
+	if cfg.dir != "" {
+		st, err := os.Stat(cfg.dir)
+		if err != nil {
+			return nil, fmt.Errorf("--dir %s: %v", cfg.dir, err)
+		}
+		if !st.IsDir() {
+			return nil, fmt.Errorf("--dir %s: not a folder", cfg.dir)
+		}
+		// os.Root refuses every path that leaves the folder, through ".."
+		// or a symbolic link, whatever the name looks like.
+		if s.root, err = os.OpenRoot(cfg.dir); err != nil {
+			return nil, fmt.Errorf("--dir %s: %v", cfg.dir, err)
+		}
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	sub, err := fs.Sub(webFS, "web")
+	if err != nil {
+		return nil, err
+	}
+	s.page = http.FileServerFS(sub)
+	s.routes()
+	s.janitor = time.NewTicker(time.Minute)
+	go func() {
+		for {
+			select {
+			case <-s.janitor.C:
+				s.expire(time.Now())
+			case <-s.stopJan:
+				return
+			}
+		}
+	}()
+	return s, nil
+}
+
+// setAddr records the address the server is bound to, for the Host check.
+func (s *server) setAddr(addr string) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	s.mu.Lock()
+	s.bound = host
+	s.mu.Unlock()
+}
+
+// close cancels every job and waits for them to end.
+func (s *server) close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	for _, j := range s.waiting {
+		j.finish(stateCancelled, "the server is shutting down", nil)
+	}
+	s.waiting = nil
+	s.mu.Unlock()
+	s.cancel()
+	s.janitor.Stop()
+	close(s.stopJan)
+	s.jobsDone.Wait()
+	if s.root != nil {
+		s.root.Close()
+	}
+}
+
+func (s *server) routes() {
+	m := http.NewServeMux()
+	m.HandleFunc("/api/scenarios", s.get(s.handleScenarios))
+	m.HandleFunc("/api/scenario", s.get(s.handleScenario))
+	m.HandleFunc("/api/check", s.post(s.handleCheck))
+	m.HandleFunc("/api/rulesets", s.get(s.handleRulesets))
+	m.HandleFunc("/api/rules", s.get(s.handleRules))
+	m.HandleFunc("/api/policies", s.get(s.handlePolicies))
+	m.HandleFunc("/api/schema", s.get(s.handleSchema))
+	m.HandleFunc("/api/template", s.get(s.handleTemplate))
+	m.HandleFunc("/api/permalink", s.handlePermalink)
+	m.HandleFunc("/api/jobs", s.handleJobs)
+	m.HandleFunc("/api/jobs/", s.handleJob)
+	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		jsonError(w, http.StatusNotFound, "no API endpoint %s; see docs/serve.md", r.URL.Path)
+	})
+	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			jsonError(w, http.StatusMethodNotAllowed, "%s %s: the page is read with GET", r.Method, r.URL.Path)
+			return
+		}
+		s.page.ServeHTTP(w, r)
+	})
+	s.mux = m
+}
+
+// ServeHTTP is the middleware every request passes: no panic reaches the
+// client, security headers, the Host check (DNS rebinding), the Origin
+// check on state-changing requests (cross-site POST), and the body cap.
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			fmt.Fprintf(os.Stderr, "simctl serve: internal error on %s %s: %v\n", r.Method, r.URL.Path, p)
+			jsonError(w, http.StatusInternalServerError, "internal error: %v; please report it with the scenario", p)
+		}
+	}()
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	// The page loads nothing from elsewhere and nothing may frame it.
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	if msg := s.hostProblem(r.Host); msg != "" {
+		jsonError(w, http.StatusForbidden, "%s", msg)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions {
+		if msg := originProblem(r); msg != "" {
+			jsonError(w, http.StatusForbidden, "%s", msg)
+			return
+		}
+	}
+	if r.Method == http.MethodOptions {
+		// No CORS: a preflight gets no Access-Control-Allow-* headers, so
+		// a browser never sends another site's request on.
+		jsonError(w, http.StatusForbidden, "cross-origin requests are not served (no CORS)")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
+	s.mux.ServeHTTP(w, r)
+}
+
+// hostProblem refuses a Host header that is not this server's (a DNS
+// rebinding attack names the attacker's domain): the name --addr gave, a
+// loopback name, or an IP address (which a rebinding cannot use).
+func (s *server) hostProblem(hostport string) string {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	s.mu.Lock()
+	bound := s.bound
+	s.mu.Unlock()
+	switch {
+	case host == "":
+		return "missing Host header"
+	case strings.EqualFold(host, "localhost"), net.ParseIP(host) != nil:
+		return ""
+	case bound != "" && strings.EqualFold(host, bound):
+		return ""
+	}
+	return fmt.Sprintf("Host %q is not this server (it answers to localhost, an IP address or the name given to --addr); a page of another site cannot use it", hostport)
+}
+
+// originProblem refuses a state-changing request sent by another site's
+// page: its Origin (or Sec-Fetch-Site) must say same-origin. Tools that
+// send no Origin (curl) are let through: they are not a browser acting for
+// a visited page, and POST bodies must be JSON, which a plain form cannot
+// send.
+func originProblem(r *http.Request) string {
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+		return fmt.Sprintf("a %s request from another site (Sec-Fetch-Site: %s) is refused", r.Method, site)
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return ""
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || !strings.EqualFold(u.Host, r.Host) || (u.Scheme != "http" && u.Scheme != "https") {
+		return fmt.Sprintf("Origin %q does not match this server (http://%s): cross-site requests are refused", origin, r.Host)
+	}
+	return ""
+}
+
+// get and post wrap a handler with its method and, for POST, the JSON
+// Content-Type check.
+func (s *server) get(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			jsonError(w, http.StatusMethodNotAllowed, "%s %s: use GET", r.Method, r.URL.Path)
+			return
+		}
+		h(w, r)
+	}
+}
+
+func (s *server) post(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", "POST")
+			jsonError(w, http.StatusMethodNotAllowed, "%s %s: use POST with a JSON body", r.Method, r.URL.Path)
+			return
+		}
+		h(w, r)
+	}
+}
+
+// readJSON decodes a POST body into v: Content-Type application/json,
+// within the size cap, strict fields, one value. It writes the error and
+// returns false on failure.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		jsonError(w, http.StatusUnsupportedMediaType, "Content-Type %q: send the body as application/json", r.Header.Get("Content-Type"))
+		return false
+	}
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	err = dec.Decode(v)
+	if err == nil {
+		if _, e := dec.Token(); e != io.EOF {
+			err = errors.New("more than one JSON value in the body")
+		}
+	}
+	if err == nil {
+		return true
+	}
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		jsonError(w, http.StatusRequestEntityTooLarge, "the request body is larger than the server's %d-byte cap", mbe.Limit)
+		return false
+	}
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		jsonError(w, http.StatusBadRequest, "malformed JSON at byte %d: %v", se.Offset, err)
+	case errors.As(err, &te):
+		jsonError(w, http.StatusBadRequest, "field %q: expected %s, got JSON %s", te.Field, te.Type, te.Value)
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		jsonError(w, http.StatusBadRequest, "the body is empty or cut short; send one JSON object")
+	default:
+		jsonError(w, http.StatusBadRequest, "bad request body: %v", err)
+	}
+	return false
+}
+
+// writeJSON sends v as JSON with the status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(true)
+	enc.Encode(v)
+}
+
+// jsonError is every error the API answers: {"error": "..."}.
+func jsonError(w http.ResponseWriter, status int, format string, args ...any) {
+	writeJSON(w, status, map[string]string{"error": fmt.Sprintf(format, args...)})
+}

@@ -1,0 +1,637 @@
+package main
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"simctl/reports"
+	"simctl/reports/safeio"
+	"simctl/rulesets"
+	"simctl/scenarios"
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+// --- scenarios -------------------------------------------------------------
+
+// scenarioEntry is one scenario the page offers: a built-in
+// ("builtin:d20/duel") or a file of --dir ("dir:my.yaml").
+type scenarioEntry struct {
+	ID          string `json:"id"`
+	File        string `json:"file"` // the name messages use
+	Name        string `json:"name,omitempty"`
+	Ruleset     string `json:"ruleset,omitempty"`
+	Description string `json:"description,omitempty"`
+	Problem     string `json:"problem,omitempty"` // first error of an invalid file
+}
+
+// handleScenarios is GET /api/scenarios: the built-ins, the --dir files
+// and the init templates.
+func (s *server) handleScenarios(w http.ResponseWriter, r *http.Request) {
+	var out []scenarioEntry
+	for _, n := range scenarios.Names() {
+		data, display, _ := scenarios.Read(n)
+		out = append(out, describeScenario("builtin:"+n, display, data))
+	}
+	files, err := s.dirFiles()
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, "--dir: %v", err)
+		return
+	}
+	for _, f := range files {
+		data, err := s.readDirFile(r.Context(), f)
+		if err != nil {
+			out = append(out, scenarioEntry{ID: "dir:" + f, File: f, Problem: err.Error()})
+			continue
+		}
+		out = append(out, describeScenario("dir:"+f, f, data))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"scenarios": out, "templates": rulesets.Names(), "dir": s.cfg.dir != ""})
+}
+
+func describeScenario(id, display string, data []byte) scenarioEntry {
+	e := scenarioEntry{ID: id, File: display}
+	src := &source{name: display, display: display, data: data}
+	sc, _, _, err := src.compileWarn(nil)
+	if err != nil {
+		e.Problem = firstLine(err)
+		return e
+	}
+	e.Name, e.Ruleset, e.Description = sc.Name, sc.Ruleset, sc.Description
+	return e
+}
+
+// dirFiles lists the .yaml and .yml regular files directly in --dir
+// (symbolic links and subfolders are not offered).
+func (s *server) dirFiles() ([]string, error) {
+	if s.root == nil {
+		return nil, nil
+	}
+	ents, err := fs.ReadDir(s.root.FS(), ".")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && isYAMLName(e.Name()) {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
+}
+
+func isYAMLName(n string) bool {
+	l := strings.ToLower(n)
+	return strings.HasSuffix(l, ".yaml") || strings.HasSuffix(l, ".yml")
+}
+
+// errNoFile is any name that is not a plain .yaml file of --dir.
+var errNoFile = errors.New("not a scenario file of the served folder")
+
+// readDirFile reads one file of --dir by its plain name. Anything else, a
+// path with a separator, "..", an absolute path, a symbolic link (even one
+// pointing inside), a non-YAML name, is refused before the file system is
+// asked; os.Root refuses escapes as a second wall.
+func (s *server) readDirFile(ctx context.Context, name string) ([]byte, error) {
+	if s.root == nil {
+		return nil, fmt.Errorf("%q: the server was started without --dir, so it serves built-ins only", name)
+	}
+	if name == "" || name != filepath.Base(name) || strings.ContainsAny(name, `/\`+"\x00") || name == "." || name == ".." ||
+		filepath.IsAbs(name) || !isYAMLName(name) || !fs.ValidPath(name) {
+		return nil, fmt.Errorf("%q: %w (give the plain name of a .yaml file in it, as GET /api/scenarios lists)", name, errNoFile)
+	}
+	st, err := s.root.Lstat(name)
+	if err != nil {
+		return nil, fmt.Errorf("%q: %w", name, errNoFile)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%q: %w (symbolic links and special files are not served)", name, errNoFile)
+	}
+	if st.Size() > safeio.MaxScenarioBytes {
+		return nil, fmt.Errorf("%q: %d bytes, more than the %d a scenario may have", name, st.Size(), safeio.MaxScenarioBytes)
+	}
+	f, err := s.root.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("%q: %w", name, errNoFile)
+	}
+	defer f.Close()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, safeio.MaxScenarioBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > safeio.MaxScenarioBytes {
+		return nil, fmt.Errorf("%q: more than the %d bytes a scenario may have", name, safeio.MaxScenarioBytes)
+	}
+	return data, nil
+}
+
+// handleScenario is GET /api/scenario?id=builtin:d20/duel or id=dir:NAME.
+func (s *server) handleScenario(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("id")
+	switch {
+	case strings.HasPrefix(id, "builtin:"):
+		name := strings.TrimPrefix(id, "builtin:")
+		data, display, ok := scenarios.Read(name)
+		if !ok || !slices.Contains(scenarios.Names(), name) {
+			jsonError(w, http.StatusNotFound, "no built-in scenario %q%s; GET /api/scenarios lists them", name, didYouMean(name, scenarios.Names()))
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"id": id, "file": display, "text": string(data)})
+	case strings.HasPrefix(id, "dir:"):
+		name := strings.TrimPrefix(id, "dir:")
+		data, err := s.readDirFile(r.Context(), name)
+		if err != nil {
+			status := http.StatusNotFound
+			if errors.Is(err, errNoFile) {
+				status = http.StatusBadRequest
+			}
+			jsonError(w, status, "scenario %v", err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"id": id, "file": name, "text": string(data)})
+	default:
+		jsonError(w, http.StatusBadRequest, "id %q: expected builtin:RULESET/NAME or dir:FILE.yaml, as GET /api/scenarios lists", id)
+	}
+}
+
+// handleTemplate is GET /api/template?ruleset=d20: simctl init's starter.
+func (s *server) handleTemplate(w http.ResponseWriter, r *http.Request) {
+	name := r.URL.Query().Get("ruleset")
+	rs, ok := rulesets.Lookup(name)
+	if !ok {
+		jsonError(w, http.StatusNotFound, "unknown ruleset %q%s; valid: %s", name, didYouMean(name, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
+		return
+	}
+	text, err := starter(rs)
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, "%v", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"file": name + ".yaml", "text": text})
+}
+
+// --- check -----------------------------------------------------------------
+
+// problem is one scenario error as the editor shows it.
+type problem struct {
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+}
+
+// checkResponse turns the validator's errors into problems at their lines.
+func checkResponse(err error, warns scenario.Errors) map[string]any {
+	toProblems := func(es scenario.Errors) []problem {
+		out := []problem{}
+		for _, e := range es {
+			out = append(out, problem{Line: e.Line, Col: e.Col, Field: e.Path, Message: e.Msg})
+		}
+		return out
+	}
+	resp := map[string]any{"ok": err == nil, "errors": []problem{}, "warnings": toProblems(warns)}
+	if err != nil {
+		var es scenario.Errors
+		if errors.As(err, &es) {
+			resp["errors"] = toProblems(es)
+		} else {
+			resp["errors"] = []problem{{Message: err.Error()}}
+		}
+		resp["error"] = "the scenario is invalid: " + firstLine(err)
+	}
+	return resp
+}
+
+type checkRequest struct {
+	File string   `json:"file,omitempty"`
+	Text string   `json:"text"`
+	Sets []string `json:"sets,omitempty"`
+}
+
+// handleCheck is POST /api/check: the CLI's validator on the editor's text.
+func (s *server) handleCheck(w http.ResponseWriter, r *http.Request) {
+	var req checkRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if req.File == "" {
+		req.File = "scenario.yaml"
+	}
+	if !cliFileName.MatchString(req.File) {
+		jsonError(w, http.StatusBadRequest, "file %q: a name such as my.yaml or builtin:d20/duel.yaml", req.File)
+		return
+	}
+	if int64(len(req.Text)) > safeio.MaxScenarioBytes {
+		jsonError(w, http.StatusRequestEntityTooLarge, "text: %d bytes, more than the %d a scenario may have", len(req.Text), safeio.MaxScenarioBytes)
+		return
+	}
+	sets, err := parseSets(req.Sets, "sets")
+	if err != nil {
+		jsonError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	src := &source{name: req.File, display: req.File, data: []byte(req.Text)}
+	sc, g, warns, err := src.compileWarn(sets)
+	resp := checkResponse(err, warns)
+	if err == nil {
+		resp["summary"] = map[string]any{"name": sc.Name, "ruleset": sc.Ruleset, "combatants": len(g.Roster()),
+			"sides": []string{sc.Sides[0].Name, sc.Sides[1].Name}}
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// --- documentation ---------------------------------------------------------
+
+// handleRulesets is GET /api/rulesets: every ruleset's own documentation
+// (options with defaults, fields, policies, actions, counters).
+func (s *server) handleRulesets(w http.ResponseWriter, r *http.Request) {
+	var docs []sim.RulesDoc
+	for _, n := range rulesets.Names() {
+		rs, _ := rulesets.Lookup(n)
+		docs = append(docs, rs.Doc())
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"rulesets": docs, "base_counters": sim.BaseCounters})
+}
+
+// cliText runs a documentation command of the CLI and returns what it
+// prints, so the page shows exactly what simctl rules and policies say.
+func cliText(ctx context.Context, w http.ResponseWriter, args ...string) {
+	var out, errb bytes.Buffer
+	if code := Main(ctx, args, &out, &errb); code != exitOK {
+		jsonError(w, http.StatusNotFound, "%s", strings.TrimSpace(errb.String()))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"text": out.String()})
+}
+
+// handleRules is GET /api/rules?ruleset=d20 (simctl rules d20).
+func (s *server) handleRules(w http.ResponseWriter, r *http.Request) {
+	name := r.URL.Query().Get("ruleset")
+	if _, ok := rulesets.Lookup(name); !ok {
+		jsonError(w, http.StatusNotFound, "unknown ruleset %q%s; valid: %s", name, didYouMean(name, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
+		return
+	}
+	cliText(r.Context(), w, "rules", name)
+}
+
+// handlePolicies is GET /api/policies[?ruleset=d20][&show=NAME].
+func (s *server) handlePolicies(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	rs, show := q.Get("ruleset"), q.Get("show")
+	if rs != "" {
+		if _, ok := rulesets.Lookup(rs); !ok {
+			jsonError(w, http.StatusNotFound, "unknown ruleset %q%s; valid: %s", rs, didYouMean(rs, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
+			return
+		}
+	}
+	switch {
+	case show != "" && rs != "":
+		cliText(r.Context(), w, "policies", "show", rs+"/"+show)
+	case show != "":
+		cliText(r.Context(), w, "policies", "show", show)
+	case rs != "":
+		cliText(r.Context(), w, "policies", rs)
+	default:
+		cliText(r.Context(), w, "policies")
+	}
+}
+
+// handleSchema is GET /api/schema: simctl schema's JSON Schema.
+func (s *server) handleSchema(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, scenarioSchema())
+}
+
+// --- permalinks --------------------------------------------------------------
+
+// A permalink is the job request as JSON, deflated and base64url-encoded:
+// the page puts it in the URL fragment (#p=...), which never reaches a
+// server log, and a colleague's page decodes it back to the same request.
+
+func encodePermalink(req *jobRequest) (string, error) {
+	data, err := json.Marshal(req)
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	zw, _ := flate.NewWriter(&b, flate.BestCompression)
+	zw.Write(data)
+	zw.Close()
+	return base64.RawURLEncoding.EncodeToString(b.Bytes()), nil
+}
+
+func decodePermalink(p string, limit int64) (*jobRequest, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(p, "="))
+	if err != nil {
+		return nil, fmt.Errorf("not base64url: %v", err)
+	}
+	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("not deflate data: %v", err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("it decodes to more than %d bytes", limit)
+	}
+	var req jobRequest
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return nil, fmt.Errorf("not a simctl request: %v", err)
+	}
+	return &req, nil
+}
+
+// handlePermalink: POST a job request to get its permalink; GET ?p=... to
+// read one back.
+func (s *server) handlePermalink(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodPost:
+		var req jobRequest
+		if !readJSON(w, r, &req) {
+			return
+		}
+		p, err := encodePermalink(&req)
+		if err != nil {
+			jsonError(w, http.StatusBadRequest, "%v", err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"p": p, "fragment": "#p=" + p})
+	case http.MethodGet, http.MethodHead:
+		req, err := decodePermalink(r.URL.Query().Get("p"), s.cfg.maxBody)
+		if err != nil {
+			jsonError(w, http.StatusBadRequest, "permalink: %v", err)
+			return
+		}
+		writeJSON(w, http.StatusOK, req)
+	default:
+		jsonError(w, http.StatusMethodNotAllowed, "%s /api/permalink: POST a request to encode, GET ?p= to decode", r.Method)
+	}
+}
+
+// --- results: figures, traces, the report -----------------------------------
+
+// finished returns the job's document, or answers 409 while it has none.
+func finished(w http.ResponseWriter, j *serveJob) ([]byte, bool) {
+	j.mu.Lock()
+	doc, state := j.doc, j.state
+	j.mu.Unlock()
+	if doc == nil {
+		jsonError(w, http.StatusConflict, "job %s is %s: it has no result (only a finished job has)", j.id, state)
+		return nil, false
+	}
+	return doc, true
+}
+
+// handleFigure is GET /api/jobs/ID/figures/NAME.svg: the reports' figures.
+func (s *server) handleFigure(w http.ResponseWriter, j *serveJob, name string) {
+	if _, ok := finished(w, j); !ok {
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	svg, ok := j.figures[name]
+	if !ok {
+		if j.result == nil || !slices.Contains(j.figureNames(), name) {
+			jsonError(w, http.StatusNotFound, "no figure %q for this job; it has: %s", name, strings.Join(j.figureNames(), ", "))
+			return
+		}
+		var sides []int
+		for _, e := range j.game.Roster() {
+			sides = append(sides, e.Side)
+		}
+		r := j.result
+		mk := map[string]func() (*reports.Figure, error){
+			"rounds":      func() (*reports.Figure, error) { return reports.RoundsFigure(r) },
+			"economy":     func() (*reports.Figure, error) { return reports.EconomyFigure(r) },
+			"first-actor": func() (*reports.Figure, error) { return reports.FirstActorFigure(r, sides) },
+			"combatants":  func() (*reports.Figure, error) { return reports.CombatantsFigure(r) },
+			"damage":      func() (*reports.Figure, error) { return reports.DamageFigure(r) },
+			"hp-left":     func() (*reports.Figure, error) { return reports.HPLeftFigure(r) },
+		}[name]
+		f, err := mk()
+		if err != nil {
+			jsonError(w, http.StatusNotFound, "figure %s: %v", name, err)
+			return
+		}
+		var b bytes.Buffer
+		if err := f.SVG(&b); err != nil {
+			jsonError(w, http.StatusInternalServerError, "figure %s: %v", name, err)
+			return
+		}
+		if j.figures == nil {
+			j.figures = map[string][]byte{}
+		}
+		svg = b.Bytes()
+		j.figures[name] = svg
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	w.Write(svgFonts(svg))
+}
+
+// svgFonts gives the figures' text the fonts metric-compatible with the
+// Liberation Sans gonum/plot measured it in (Arial, Helvetica), so that a
+// browser without Liberation draws labels the width they were laid out for.
+func svgFonts(svg []byte) []byte {
+	return bytes.ReplaceAll(svg, []byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;"))
+}
+
+// handleTrace is GET /api/jobs/ID/trace?encounter=I, or ?pick=shortest,
+// median or longest (the report's representative fights, by rounds among
+// the run's first encounters): simctl trace's text.
+func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob) {
+	if j.req.Kind != "run" {
+		jsonError(w, http.StatusBadRequest, "%v", errNotRun)
+		return
+	}
+	q := r.URL.Query()
+	if pick := q.Get("pick"); pick != "" {
+		if _, ok := finished(w, j); !ok {
+			return
+		}
+		j.mu.Lock()
+		traces, res := j.traces, j.result
+		j.mu.Unlock()
+		if traces == nil {
+			var err error
+			if traces, err = fightTraces(r.Context(), res); err != nil {
+				jsonError(w, http.StatusInternalServerError, "trace: %v", err)
+				return
+			}
+			j.mu.Lock()
+			j.traces = traces
+			j.mu.Unlock()
+		}
+		for _, t := range traces {
+			if t.Name == pick {
+				writeJSON(w, http.StatusOK, map[string]string{"title": t.Title, "text": t.Text})
+				return
+			}
+		}
+		jsonError(w, http.StatusBadRequest, "pick %q: valid: shortest, median, longest", pick)
+		return
+	}
+	i, err := strconv.ParseInt(q.Get("encounter"), 10, 64)
+	if err != nil || i < 0 {
+		jsonError(w, http.StatusBadRequest, "encounter %q: give the encounter index, a whole number from 0, or pick=shortest|median|longest", q.Get("encounter"))
+		return
+	}
+	// Any seed's encounter may be traced; the job's seed by default.
+	seed := j.req.Seed
+	if v := q.Get("seed"); v != "" {
+		if seed, err = strconv.ParseUint(v, 10, 64); err != nil {
+			jsonError(w, http.StatusBadRequest, "seed %q: a whole number from 0 to %d", v, uint64(math.MaxUint64))
+			return
+		}
+	}
+	var b strings.Builder
+	cmd := []string{"simctl", "trace", strings.TrimPrefix(j.req.File, "builtin:"), "--seed", strconv.FormatUint(seed, 10), "--encounter", strconv.FormatInt(i, 10)}
+	for _, x := range j.req.Sets {
+		cmd = append(cmd, "--set", x)
+	}
+	b.WriteString("# " + reports.ShellJoin(cmd) + "\n")
+	if err := reports.Trace(&b, j.sc, j.game, seed, i); err != nil {
+		jsonError(w, http.StatusInternalServerError, "trace: %v", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"title": fmt.Sprintf("encounter %d of seed %d", i, seed), "text": b.String()})
+}
+
+// handleReport is GET /api/jobs/ID/report.zip or .tar.gz: exactly the
+// folder simctl report writes for the job's document, made in a temporary
+// folder and archived.
+func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJob, format string) {
+	doc, ok := finished(w, j)
+	if !ok {
+		return
+	}
+	if j.req.Kind == "matrix" {
+		jsonError(w, http.StatusBadRequest, "simctl report takes runs, sweeps and comparisons, not a matrix; download its JSON from GET /api/jobs/%s", j.id)
+		return
+	}
+	// Made once per job and format: a report replays fights and draws
+	// figures, too much to repeat on every click.
+	j.mu.Lock()
+	data, ok := j.archives[format]
+	j.mu.Unlock()
+	if !ok {
+		var err error
+		if data, err = makeReport(r.Context(), doc, format); err != nil {
+			jsonError(w, http.StatusInternalServerError, "%v", err)
+			return
+		}
+		j.mu.Lock()
+		if j.archives == nil {
+			j.archives = map[string][]byte{}
+		}
+		j.archives[format] = data
+		j.mu.Unlock()
+	}
+	ctype := map[string]string{"zip": "application/zip", "tar.gz": "application/gzip"}[format]
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="simctl-report-%s.%s"`, j.id[:8], format))
+	w.Write(data)
+}
+
+// makeReport runs simctl report on the document in a temporary folder and
+// archives what it wrote.
+func makeReport(ctx context.Context, doc []byte, format string) ([]byte, error) {
+	tmp, err := os.MkdirTemp("", "simctl-report-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	in := filepath.Join(tmp, "result.json")
+	if err := os.WriteFile(in, doc, 0o600); err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(tmp, "report")
+	var out, errb bytes.Buffer
+	if code := Main(ctx, []string{"report", in, "-o", dir, "--quiet"}, &out, &errb); code != exitOK {
+		return nil, fmt.Errorf("simctl report: %s", strings.TrimSpace(errb.String()))
+	}
+	var files []string
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			rel, _ := filepath.Rel(dir, p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(files)
+	var b bytes.Buffer
+	// The report names its input and folder: as if simctl report ran in
+	// the temporary folder, "simctl report result.json -o report".
+	if err := archive(&b, format, dir, "simctl-report", files, tmp+string(filepath.Separator)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// archive writes the files of dir under prefix/ as a zip or a gzipped tar,
+// with the text trim cut out of the Markdown and HTML files.
+func archive(w io.Writer, format, dir, prefix string, files []string, trim string) error {
+	read := func(f string) ([]byte, error) {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
+		if strings.HasSuffix(f, ".md") || strings.HasSuffix(f, ".html") {
+			data = bytes.ReplaceAll(data, []byte(trim), nil)
+		}
+		return data, err
+	}
+	switch format {
+	case "zip":
+		zw := zip.NewWriter(w)
+		for _, f := range files {
+			data, err := read(f)
+			if err != nil {
+				return err
+			}
+			fw, err := zw.Create(prefix + "/" + f)
+			if err != nil {
+				return err
+			}
+			fw.Write(data)
+		}
+		return zw.Close()
+	case "tar.gz":
+		gz := gzip.NewWriter(w)
+		tw := tar.NewWriter(gz)
+		for _, f := range files {
+			data, err := read(f)
+			if err != nil {
+				return err
+			}
+			if err := tw.WriteHeader(&tar.Header{Name: prefix + "/" + f, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+				return err
+			}
+			tw.Write(data)
+		}
+		if err := tw.Close(); err != nil {
+			return err
+		}
+		return gz.Close()
+	}
+	return fmt.Errorf("unknown archive format %q", format)
+}

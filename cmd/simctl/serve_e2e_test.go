@@ -1,0 +1,253 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// jsString is s as a JavaScript string literal (JSON is one).
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// pageCounts is what the page shows of a finished run.
+type pageCounts struct {
+	Encounters int64    `json:"encounters"`
+	Wins       [2]int64 `json:"wins"`
+	Draws      int64    `json:"draws"`
+}
+
+// get runs one action that returns a value, failing the test on error.
+func get[T any](t *testing.T, c context.Context, what string, a chromedp.Action[T]) T {
+	t.Helper()
+	v, err := chromedp.Run(c, a)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return v
+}
+
+// chromium finds Debian's headless-capable browser. The end-to-end test
+// skips only when it is missing and SIMCTL_E2E is unset; CI sets
+// SIMCTL_E2E=1 after installing it, so there a missing browser fails.
+func chromium(t *testing.T) string {
+	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("SIMCTL_E2E") != "" {
+		t.Fatal("SIMCTL_E2E is set but chromium is not installed (apt-get install chromium)")
+	}
+	t.Skip("chromium is not installed; set SIMCTL_E2E=1 to make this an error")
+	return ""
+}
+
+// TestServeE2E drives the page in headless Chromium: pick a built-in,
+// type an error and see it at its line, fix it, run and watch the interval
+// narrow on the plot, trace, sweep, compare, cancel a long run, and open a
+// permalink in a fresh page to get the same counts. With
+// SIMCTL_SCREENSHOTS=DIR it saves the screenshots of docs/img.
+func TestServeE2E(t *testing.T) {
+	bin := chromium(t)
+	shots := os.Getenv("SIMCTL_SCREENSHOTS")
+	s, ts := testServer(t, serveConfig{maxEnc: 1 << 40, workers: 2})
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(bin),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1440, 1100),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	actx, cancelA := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelA()
+	bctx, cancelB := chromedp.NewContext(actx)
+	defer cancelB()
+
+	step := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(bctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	// waitJS polls a JavaScript condition (the page's state) until true.
+	waitJS := func(c context.Context, what, cond string) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			ok, err := chromedp.Run(c, chromedp.Evaluate[bool](cond))
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			if ok {
+				return
+			}
+			if time.Now().After(deadline) {
+				status, _ := chromedp.Run(c, chromedp.Evaluate[string](`document.querySelector("#job-status").textContent + " | " + document.querySelector("#check-status").textContent`))
+				t.Fatalf("%s: timed out waiting for %s (page says %q)", what, cond, status)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	shot := func(c context.Context, name string) {
+		t.Helper()
+		if shots == "" {
+			return
+		}
+		png, err := chromedp.Run(c, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatalf("screenshot %s: %v", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(shots, "serve-"+name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Load the page and pick a built-in.
+	step("load", chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	step("pick", chromedp.SetValue("#scenario-pick", "builtin:d20/ambush"), chromedp.Click("#load-scenario"))
+	waitJS(bctx, "ambush loaded", `document.querySelector("#file-name").textContent === "builtin:d20/ambush.yaml" && document.querySelector("#check-status").classList.contains("ok")`)
+	step("pick duel", chromedp.SetValue("#scenario-pick", "builtin:d20/duel"), chromedp.Click("#load-scenario"))
+	waitJS(bctx, "duel valid", `document.querySelector("#file-name").textContent === "builtin:d20/duel.yaml" && document.querySelector("#check-status").classList.contains("ok")`)
+	text := get(t, bctx, "read editor", chromedp.Value("#editor"))
+	at := strings.Index(text, "ac: 17")
+	if at < 0 {
+		t.Fatalf("the duel has no ac: 17:\n%s", text)
+	}
+	line := 1 + strings.Count(text[:at], "\n")
+
+	// Type an error: "ac: 17x". The validator's message appears at its line.
+	get(t, bctx, "caret", chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const e = document.querySelector("#editor"); e.focus(); e.setSelectionRange(%d, %d); return true })()`, at+6, at+6)))
+	step("type", chromedp.SendKeys("#editor", "x"))
+	waitJS(bctx, "error shown at its line", fmt.Sprintf(`!!document.querySelector('#problems li[data-line="%d"]') && !!document.querySelector('#gutter span.err[data-line="%d"]')`, line, line))
+	msg := get(t, bctx, "message", chromedp.Text(fmt.Sprintf(`#problems li[data-line="%d"]`, line)))
+	if !strings.Contains(msg, fmt.Sprintf("line %d", line)) || !strings.Contains(msg, "ac") {
+		t.Errorf("the problem reads %q", msg)
+	}
+	shot(bctx, "editor-error")
+	// Fix it.
+	step("fix", chromedp.SendKeys("#editor", kb.Backspace))
+	waitJS(bctx, "fixed", `document.querySelector("#check-status").classList.contains("ok") && document.querySelectorAll("#problems li").length === 0 && !document.querySelector("#gutter span.err")`)
+
+	// Completion from the JSON Schema: on a new line of the Fighter, the
+	// d20 combatant fields; a click inserts one.
+	crit := strings.Index(text, "crit: 19-20/x2") + len("crit: 19-20/x2")
+	get(t, bctx, "caret", chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const e = document.querySelector("#editor"); e.focus(); e.setSelectionRange(%d, %d); return true })()`, crit, crit)))
+	step("new line", chromedp.SendKeys("#editor", "\n        "))
+	get(t, bctx, "ctrl+space", chromedp.Evaluate[bool](`document.querySelector("#editor").dispatchEvent(new KeyboardEvent("keydown", {key: " ", ctrlKey: true, bubbles: true, cancelable: true}))`))
+	waitJS(bctx, "completions", `!document.querySelector("#completions").hidden && !!document.querySelector('#completions-list button[data-field="uncanny_dodge"]') && !document.querySelector('#completions-list button[data-field="morale"]')`)
+	step("insert", chromedp.Click(`#completions-list button[data-field="uncanny_dodge"]`), chromedp.SendKeys("#editor", "true"))
+	waitJS(bctx, "completed field valid", `document.querySelector("#editor").value.includes("crit: 19-20/x2\n        uncanny_dodge: true") && document.querySelector("#check-status").classList.contains("ok")`)
+	step("reload duel", chromedp.Click("#load-scenario"))
+	waitJS(bctx, "duel again", `document.querySelector("#editor").value === `+jsString(text)+` && document.querySelector("#check-status").classList.contains("ok")`)
+
+	// Run and watch the interval narrow.
+	const n, seed = 400_000, 7
+	step("run", chromedp.SetValue("#n", fmt.Sprint(n)), chromedp.SetValue("#seed", fmt.Sprint(seed)), chromedp.Click("#run"))
+	waitJS(bctx, "two interim results", `window.simctlLab.widths.length >= 2`)
+	w := get(t, bctx, "widths", chromedp.Evaluate[[]float64](`window.simctlLab.widths.slice(0, 2)`))
+	if !(w[1] < w[0]) {
+		t.Errorf("the interval did not narrow: %v", w)
+	}
+	waitJS(bctx, "run done", `document.querySelector("#job-status").dataset.state === "done" && window.simctlLab.counts !== null`)
+	waitJS(bctx, "plot", `document.querySelectorAll("#conv-plot svg path.band, #conv-plot svg path.est").length === 2 && !document.querySelector("#conv").hidden`)
+	counts := get(t, bctx, "counts", chromedp.Evaluate[pageCounts](`window.simctlLab.counts`))
+	want := directRun(t, text, seed, n)
+	if counts.Encounters != n || counts.Wins != want.Wins || counts.Draws != want.Draws {
+		t.Errorf("the page's counts %+v, simctl run's %v draws %d", counts, want.Wins, want.Draws)
+	}
+	waitJS(bctx, "figures", `[...document.querySelectorAll("#results figure img")].length >= 4 && [...document.querySelectorAll("#results figure img")].every(i => i.complete && i.naturalWidth > 0)`)
+	shot(bctx, "run")
+
+	// The permalink of this run.
+	step("permalink", chromedp.Click("#permalink-btn"))
+	waitJS(bctx, "permalink ready", `document.querySelector("#permalink").value.includes("#p=")`)
+	link := get(t, bctx, "read permalink", chromedp.Value("#permalink"))
+
+	// Trace the longest fight.
+	step("trace", chromedp.Click("#trace-longest"))
+	waitJS(bctx, "trace shown", `document.querySelector("#trace").textContent.includes("simctl trace")`)
+	step("scroll to trace", chromedp.ScrollIntoView("#trace"))
+	shot(bctx, "trace")
+
+	// A sweep: its table and figure.
+	step("sweep", chromedp.Click("#tab-sweep"), chromedp.SetValue("#n", "3000"), chromedp.SetValue("#vary1", "heroes.Fighter.init=0:6:2"), chromedp.Click("#run"))
+	waitJS(bctx, "sweep done", `document.querySelector("#job-status").dataset.state === "done" && !!document.querySelector("#sweep-slider")`)
+	waitJS(bctx, "sweep figure", `[...document.querySelectorAll("#results figure img")].some(i => i.complete && i.naturalWidth > 0)`)
+	step("scroll", chromedp.ScrollIntoView("#results"))
+	shot(bctx, "sweep")
+
+	// A comparison.
+	step("compare", chromedp.Click("#tab-compare"), chromedp.Click("#run"))
+	waitJS(bctx, "compare done", `document.querySelector("#job-status").dataset.state === "done" && document.querySelector("#results").textContent.includes("vs baseline")`)
+	waitJS(bctx, "compare figure", `[...document.querySelectorAll("#results figure img")].some(i => i.complete && i.naturalWidth > 0)`)
+	step("scroll", chromedp.ScrollIntoView("#results"))
+	shot(bctx, "compare")
+
+	// A matrix: the grid and the equilibrium.
+	step("matrix", chromedp.Click("#tab-matrix"), chromedp.Click("#run"))
+	waitJS(bctx, "matrix done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#equilibrium")?.textContent || "").includes("heroes plays")`)
+	step("scroll", chromedp.ScrollIntoView("#results"))
+	shot(bctx, "matrix")
+
+	// Cancel a long run: the workers stop and the page says so.
+	step("long run", chromedp.Click("#tab-run"), chromedp.SetValue("#n", "1e9"), chromedp.Click("#run"))
+	waitJS(bctx, "long run going", `window.simctlLab.widths.length >= 1 && document.querySelector("#job-status").dataset.state === "running"`)
+	step("cancel", chromedp.Click("#cancel"))
+	waitJS(bctx, "cancelled", `document.querySelector("#job-status").dataset.state === "cancelled"`)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s.mu.Lock()
+		running := s.running
+		s.mu.Unlock()
+		if running == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cancelled job is still running")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	// The permalink in a fresh page gives the same counts.
+	fctx, cancelF := chromedp.NewContext(bctx)
+	defer cancelF()
+	if err := chromedp.Do(fctx, chromedp.Navigate(link), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	text2 := get(t, fctx, "permalink editor", chromedp.Value("#editor"))
+	n2 := get(t, fctx, "permalink n", chromedp.Value("#n"))
+	if text2 != text || n2 != fmt.Sprint(n) {
+		t.Fatalf("the permalink page has n=%s and a different scenario", n2)
+	}
+	if err := chromedp.Do(fctx, chromedp.Click("#run")); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(fctx, "permalink run done", `document.querySelector("#job-status").dataset.state === "done" && window.simctlLab.counts !== null`)
+	counts2 := get(t, fctx, "permalink counts", chromedp.Evaluate[pageCounts](`window.simctlLab.counts`))
+	if counts2 != counts {
+		t.Errorf("the permalink's counts %+v, the original's %+v", counts2, counts)
+	}
+}

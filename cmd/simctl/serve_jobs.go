@@ -1,0 +1,803 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"simctl/reports"
+	"simctl/reports/safeio"
+	"simctl/sim"
+	"simctl/sim/scenario"
+)
+
+// jobRequest is what the page sends to start a job, and what a permalink
+// encodes: everything that decides the counts.
+type jobRequest struct {
+	Kind string   `json:"kind"`           // run, sweep, compare or matrix
+	File string   `json:"file,omitempty"` // the name errors and results show
+	Text string   `json:"text"`           // the scenario YAML
+	N    int64    `json:"n"`              // encounters (per point, option or pairing)
+	Seed uint64   `json:"seed"`           //
+	Sets []string `json:"sets,omitempty"` // PATH=VALUE overrides for every game
+	// Vary is a sweep's one or two PATH=RANGE axes.
+	Vary []string `json:"vary,omitempty"`
+	// Options are a comparison's; Rows and Cols a matrix's (Side names
+	// the row side).
+	Options []reports.NamedSets `json:"options,omitempty"`
+	Rows    []reports.NamedSets `json:"rows,omitempty"`
+	Cols    []reports.NamedSets `json:"cols,omitempty"`
+	Side    string              `json:"side,omitempty"`
+}
+
+// Job states.
+const (
+	stateQueued    = "queued"
+	stateRunning   = "running"
+	stateDone      = "done"
+	stateCancelled = "cancelled"
+	stateFailed    = "failed"
+)
+
+// job is one accepted request: queued, then running in a slot, then
+// finished with its document (or an error) until it expires.
+type serveJob struct {
+	id      string
+	req     jobRequest
+	created time.Time
+	ctx     context.Context
+	cancel  context.CancelFunc
+
+	// Set by prepare, read-only afterwards.
+	src   *source
+	sc    *scenario.Scenario
+	game  sim.Game
+	warns []string
+	total int64 // encounters the job plays in all
+
+	mu       sync.Mutex
+	state    string
+	errMsg   string
+	events   []sseEvent
+	changed  chan struct{} // closed and replaced whenever events grow
+	finished time.Time
+	doc      []byte            // the result document (JSON), as the CLI writes it
+	result   *reports.Result   // a run's, parsed
+	figures  map[string][]byte // SVG, made on first request
+	traces   []reports.FightTrace
+	archives map[string][]byte // the report bundle, by format
+}
+
+type sseEvent struct {
+	name string
+	data []byte
+}
+
+func newJobID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// emit appends an event and wakes the streams.
+func (j *serveJob) emit(name string, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		data = []byte(`{}`)
+	}
+	j.mu.Lock()
+	j.events = append(j.events, sseEvent{name, data})
+	close(j.changed)
+	j.changed = make(chan struct{})
+	j.mu.Unlock()
+}
+
+// finish ends the job once; the final event says how.
+func (j *serveJob) finish(state, msg string, doc []byte) {
+	j.mu.Lock()
+	if j.state == stateDone || j.state == stateCancelled || j.state == stateFailed {
+		j.mu.Unlock()
+		return
+	}
+	j.state, j.errMsg, j.doc, j.finished = state, msg, doc, time.Now()
+	j.mu.Unlock()
+	ev := map[string]any{"state": state}
+	if msg != "" {
+		ev["error"] = msg
+	}
+	j.emit(state, ev)
+	j.cancel()
+}
+
+func (j *serveJob) terminal() bool {
+	return j.state == stateDone || j.state == stateCancelled || j.state == stateFailed
+}
+
+// status is GET /api/jobs/ID.
+func (j *serveJob) status() map[string]any {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	st := map[string]any{"id": j.id, "kind": j.req.Kind, "state": j.state, "encounters_total": j.total}
+	if j.errMsg != "" {
+		st["error"] = j.errMsg
+	}
+	if len(j.warns) > 0 {
+		st["warnings"] = j.warns
+	}
+	if j.doc != nil {
+		st["result"] = json.RawMessage(j.doc)
+		st["figures"] = j.figureNames()
+	}
+	return st
+}
+
+// figureNames lists the SVG figures of the finished job (under
+// /api/jobs/ID/figures/NAME.svg).
+func (j *serveJob) figureNames() []string {
+	if j.req.Kind == "run" {
+		if j.result == nil || j.result.Encounters == 0 {
+			return nil
+		}
+		return []string{"rounds", "economy", "first-actor", "combatants", "damage", "hp-left"}
+	}
+	if _, ok := j.figures["figure"]; ok {
+		return []string{"figure"}
+	}
+	return nil
+}
+
+// --- accepting a job -------------------------------------------------------
+
+// maxOptions bounds a comparison's options and a matrix's rows and
+// columns: each is a game compiled before the first encounter.
+const maxOptions = 64
+
+// cliFileName is what the scenario may be called in messages and results:
+// a built-in's name or a plain file name, never a path to open.
+// It becomes the base name of a temporary file and an argument of the CLI,
+// so it never holds a separator or starts with "-" or ".".
+var cliFileName = regexp.MustCompile(`^(builtin:[A-Za-z0-9_][A-Za-z0-9_.-]*/)?[\p{L}\p{N}_][\p{L}\p{N}_. +()-]*\.ya?ml$`)
+
+// prepare checks a request before it is queued: a clear 4xx now beats a
+// failed job later. It compiles the scenario (every problem, positioned),
+// parses every override and counts the encounters against the cap.
+func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
+	bad := func(format string, a ...any) (*serveJob, int, any) {
+		return nil, http.StatusBadRequest, map[string]string{"error": fmt.Sprintf(format, a...)}
+	}
+	if req.File == "" {
+		req.File = "scenario.yaml"
+	}
+	if !cliFileName.MatchString(req.File) {
+		return bad("file %q: a name such as my.yaml or builtin:d20/duel.yaml (it only names the scenario in messages)", req.File)
+	}
+	switch {
+	case req.Kind != "run" && req.Kind != "sweep" && req.Kind != "compare" && req.Kind != "matrix":
+		return bad("kind %q: valid kinds are run, sweep, compare and matrix", req.Kind)
+	case strings.TrimSpace(req.Text) == "":
+		return bad("text: the scenario is empty; pick a built-in or write one")
+	case int64(len(req.Text)) > safeio.MaxScenarioBytes:
+		return bad("text: the scenario is %d bytes, more than the %d a scenario may have", len(req.Text), safeio.MaxScenarioBytes)
+	case req.N < 1:
+		return bad("n %d: play at least 1 encounter", req.N)
+	}
+	sets, err := parseSets(req.Sets, "sets")
+	if err != nil {
+		return bad("%v", err)
+	}
+	mult := int64(1)
+	what := "encounters"
+	switch req.Kind {
+	case "sweep":
+		if len(req.Vary) < 1 || len(req.Vary) > 2 {
+			return bad("vary: a sweep varies one or two fields (PATH=RANGE, e.g. heroes.Fighter.init=0:6:1), got %d", len(req.Vary))
+		}
+		// Counted, not enumerated: two axes of a thousand values would be
+		// a million points to build before saying no.
+		for _, v := range req.Vary {
+			a, err := reports.ParseVary(v)
+			if err != nil {
+				return bad("vary %q: %v", v, err)
+			}
+			mult *= int64(len(a.Values))
+		}
+		if mult > reports.MaxSweepPoints {
+			return bad("vary: %d points, more than the %d a sweep may have", mult, reports.MaxSweepPoints)
+		}
+		what = "points"
+	case "compare":
+		if len(req.Options) < 2 {
+			return bad("options: a comparison needs at least two options (an option with no sets is the scenario unchanged), got %d", len(req.Options))
+		}
+		if len(req.Options) > maxOptions {
+			return bad("options: %d, more than the %d a comparison here may have", len(req.Options), maxOptions)
+		}
+		if err := checkNamedSets(req.Options, "options"); err != nil {
+			return bad("%v", err)
+		}
+		mult, what = int64(len(req.Options)), "options"
+	case "matrix":
+		if len(req.Rows) < 1 || len(req.Cols) < 1 || len(req.Rows)*len(req.Cols) < 2 {
+			return bad("rows, cols: a matrix needs at least one row and one column option, and two of one of them")
+		}
+		if len(req.Rows) > maxOptions || len(req.Cols) > maxOptions {
+			return bad("rows, cols: %d × %d, more than the %d options a side may have here", len(req.Rows), len(req.Cols), maxOptions)
+		}
+		if err := checkNamedSets(req.Rows, "rows"); err != nil {
+			return bad("%v", err)
+		}
+		if err := checkNamedSets(req.Cols, "cols"); err != nil {
+			return bad("%v", err)
+		}
+		mult, what = int64(len(req.Rows)*len(req.Cols)), "pairings"
+	}
+	if req.N > s.cfg.maxEnc/mult {
+		if mult == 1 {
+			return bad("n %d: more than this server's cap of %d encounters per request (simctl serve --max-encounters)", req.N, s.cfg.maxEnc)
+		}
+		return bad("n %d × %d %s is more than this server's cap of %d encounters per request (simctl serve --max-encounters)", req.N, mult, what, s.cfg.maxEnc)
+	}
+	src := &source{name: req.File, display: req.File, data: []byte(req.Text)}
+	sc, g, warns, err := src.compileWarn(sets)
+	if err != nil {
+		return nil, http.StatusUnprocessableEntity, checkResponse(err, nil)
+	}
+	j := &serveJob{id: newJobID(), req: *req, created: time.Now(), src: src, sc: sc, game: g,
+		total: req.N * mult, state: stateQueued, changed: make(chan struct{})}
+	for _, w := range warns {
+		j.warns = append(j.warns, w.Error())
+	}
+	return j, 0, nil
+}
+
+func parseSets(ss []string, field string) ([]scenario.Set, error) {
+	var out []scenario.Set
+	for _, s := range ss {
+		x, err := scenario.ParseSet(s)
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: %v", field, s, err)
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+func checkNamedSets(ns []reports.NamedSets, field string) error {
+	seen := map[string]bool{}
+	for _, o := range ns {
+		if msg := scenario.NameProblem(o.Name); msg != "" {
+			return fmt.Errorf("%s: option name %q %s", field, o.Name, msg)
+		}
+		if seen[o.Name] {
+			return fmt.Errorf("%s: option %q is given twice", field, o.Name)
+		}
+		seen[o.Name] = true
+		if _, err := parseSets(o.Sets, field+" "+o.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// enqueue starts the job in a free slot or queues it; with the queue full
+// it refuses (false).
+func (s *server) enqueue(j *serveJob) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	if s.running >= s.cfg.maxJobs && len(s.waiting) >= s.cfg.queue {
+		return false
+	}
+	s.expireLocked(time.Now())
+	j.ctx, j.cancel = context.WithCancel(s.ctx)
+	s.jobs[j.id] = j
+	s.order = append(s.order, j)
+	if s.running < s.cfg.maxJobs {
+		s.startLocked(j)
+	} else {
+		s.waiting = append(s.waiting, j)
+		j.emit("queued", map[string]int{"position": len(s.waiting)})
+	}
+	return true
+}
+
+// startLocked runs j in a slot; when it ends, the first waiting job takes
+// the slot and the others hear their new queue position.
+func (s *server) startLocked(j *serveJob) {
+	s.running++
+	s.jobsDone.Add(1)
+	j.mu.Lock()
+	j.state = stateRunning
+	j.mu.Unlock()
+	j.emit("started", map[string]any{"encounters_total": j.total})
+	go func() {
+		defer s.jobsDone.Done()
+		s.play(j)
+		s.mu.Lock()
+		s.running--
+		for len(s.waiting) > 0 && s.running < s.cfg.maxJobs && !s.closed {
+			next := s.waiting[0]
+			s.waiting = s.waiting[1:]
+			if next.ctx.Err() != nil {
+				continue // cancelled while waiting
+			}
+			s.startLocked(next)
+		}
+		for i, w := range s.waiting {
+			w.emit("queued", map[string]int{"position": i + 1})
+		}
+		s.mu.Unlock()
+	}()
+}
+
+// play runs the job to its end, whatever happens inside.
+func (s *server) play(j *serveJob) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(os.Stderr, "simctl serve: internal error in job %s: %v\n", j.id, p)
+			j.finish(stateFailed, fmt.Sprintf("internal error: %v; please report it with the scenario", p), nil)
+		}
+	}()
+	if j.req.Kind == "run" {
+		s.playRun(j)
+		return
+	}
+	s.playCLI(j)
+}
+
+// cancelJob stops a job at once: its context stops the workers between
+// encounters, or takes it out of the queue.
+func (s *server) cancelJob(j *serveJob) {
+	s.mu.Lock()
+	for i, w := range s.waiting {
+		if w == j {
+			s.waiting = append(s.waiting[:i:i], s.waiting[i+1:]...)
+			for k, w := range s.waiting[i:] {
+				w.emit("queued", map[string]int{"position": i + k + 1})
+			}
+			j.finish(stateCancelled, "", nil)
+			break
+		}
+	}
+	s.mu.Unlock()
+	j.cancel()
+}
+
+// expireLocked forgets finished jobs older than --job-ttl, and the oldest
+// finished ones beyond keptJobs.
+func (s *server) expireLocked(now time.Time) {
+	finished := 0
+	for _, j := range s.order {
+		j.mu.Lock()
+		if j.terminal() {
+			finished++
+		}
+		j.mu.Unlock()
+	}
+	keep := s.order[:0]
+	for _, j := range s.order {
+		j.mu.Lock()
+		old := j.terminal() && (now.Sub(j.finished) > s.cfg.jobTTL || finished > keptJobs)
+		j.mu.Unlock()
+		if old {
+			finished--
+			delete(s.jobs, j.id)
+			continue
+		}
+		keep = append(keep, j)
+	}
+	clear(s.order[len(keep):])
+	s.order = keep
+}
+
+func (s *server) expire(now time.Time) {
+	s.mu.Lock()
+	s.expireLocked(now)
+	s.mu.Unlock()
+}
+
+// --- playing ---------------------------------------------------------------
+
+// batchTarget is how long one batch of a run should take: the page gets an
+// interim result about this often.
+const batchTarget = 250 * time.Millisecond
+
+// playRun plays encounters 0..N-1 in successive batches, each a sim.Run of
+// the next indices, and sends the tally so far after each. Encounter i
+// draws from the stream (seed, i) whatever batch it is in, so the final
+// counts are exactly those of one sim.Run (and of simctl run).
+func (s *server) playRun(j *serveJob) {
+	req, g := &j.req, j.game
+	tally := sim.NewTally(g)
+	meta := s.runMeta(j)
+	t0 := time.Now()
+	var played int64
+	size := min(req.N, 1000)
+	var runErr error
+	for played < req.N {
+		tb := time.Now()
+		t, err := sim.Run(j.ctx, g, sim.RunConfig{Seed: req.Seed, Start: played, N: size, Workers: s.cfg.workers})
+		tally.Merge(t)
+		if err != nil {
+			runErr = err
+			break
+		}
+		played += size
+		meta.Elapsed = time.Since(t0).Seconds()
+		j.emit("progress", interim(reports.New(meta, g, tally), req.N))
+		// Aim the next batch at batchTarget from this batch's pace, but
+		// grow at most fivefold, so the interval is seen narrowing.
+		rate := float64(size) / max(time.Since(tb).Seconds(), 1e-6)
+		next := int64(rate * batchTarget.Seconds())
+		size = min(max(next, 1000, played/8), 4*played, req.N-played)
+	}
+	meta.Elapsed = time.Since(t0).Seconds()
+	if runErr != nil {
+		if isInterrupt(runErr) {
+			// What finished is not a prefix of the encounters: it is not
+			// offered as a result, only said.
+			j.emit("progress", interim(reports.New(meta, g, tally), req.N))
+			j.finish(stateCancelled, fmt.Sprintf("cancelled after %d of %d encounters", tally.Encounters, req.N), nil)
+			return
+		}
+		j.finish(stateFailed, runErr.Error(), nil)
+		return
+	}
+	res := reports.New(meta, g, tally)
+	var b bytes.Buffer
+	if err := res.WriteJSON(&b); err != nil {
+		j.finish(stateFailed, err.Error(), nil)
+		return
+	}
+	j.mu.Lock()
+	j.result = res
+	j.mu.Unlock()
+	j.finish(stateDone, "", b.Bytes())
+}
+
+// runMeta is what a run's result says beyond the tally, as simctl run
+// writes it, with the command line that reproduces it.
+func (s *server) runMeta(j *serveJob) reports.Meta {
+	req, sc := &j.req, j.sc
+	var m reports.Meta
+	m.Scenario, m.File, m.Ruleset = sc.Name, sc.File, sc.Ruleset
+	m.Version, m.Seed = fullVersion(), req.Seed
+	m.Sides = [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
+	m.Sets = append([]string(nil), req.Sets...)
+	cmd := []string{"simctl", "run", strings.TrimPrefix(req.File, "builtin:"), "-n", strconv.FormatInt(req.N, 10), "--seed", strconv.FormatUint(req.Seed, 10)}
+	for _, x := range req.Sets {
+		cmd = append(cmd, "--set", x)
+	}
+	m.Command = reports.ShellJoin(cmd)
+	m.ScenarioSHA256, m.ScenarioText = j.src.sum(), j.src.text()
+	return m
+}
+
+// interim is a progress event: the counts so far and each side's win rate
+// with its 95% interval.
+func interim(r *reports.Result, total int64) map[string]any {
+	type side struct {
+		Name    string     `json:"name"`
+		Wins    int64      `json:"wins"`
+		WinRate float64    `json:"win_rate"`
+		CI      [2]float64 `json:"win_ci95"`
+	}
+	var sides []side
+	for _, s := range r.Sides {
+		sides = append(sides, side{s.Name, s.Wins, s.WinRate, s.WinCI95})
+	}
+	return map[string]any{"encounters": r.Encounters, "encounters_total": total, "draws": r.Draws,
+		"sides": sides, "elapsed_seconds": r.Elapsed}
+}
+
+// playCLI runs a sweep, comparison or matrix through the CLI's own command
+// on the editor's text, writing the JSON document and the figure into a
+// temporary folder that is removed afterwards.
+func (s *server) playCLI(j *serveJob) {
+	tmp, err := os.MkdirTemp("", "simctl-serve-")
+	if err != nil {
+		j.finish(stateFailed, err.Error(), nil)
+		return
+	}
+	defer os.RemoveAll(tmp)
+	req := &j.req
+	file := filepath.Join(tmp, filepath.Base(req.File))
+	if err := os.WriteFile(file, []byte(req.Text), 0o600); err != nil {
+		j.finish(stateFailed, err.Error(), nil)
+		return
+	}
+	out, fig := filepath.Join(tmp, "result.json"), filepath.Join(tmp, "figure.svg")
+	own := []string{"-n", strconv.FormatInt(req.N, 10), "--seed", strconv.FormatUint(req.Seed, 10)}
+	for _, x := range req.Sets {
+		own = append(own, "--set", x)
+	}
+	spec := func(flag string, o reports.NamedSets) []string {
+		var words []string
+		for _, x := range o.Sets {
+			words = append(words, "--set", x)
+		}
+		return []string{flag, o.Name + "=" + reports.ShellJoin(words)}
+	}
+	switch req.Kind {
+	case "sweep":
+		for _, v := range req.Vary {
+			own = append(own, "--vary", v)
+		}
+	case "compare":
+		for _, o := range req.Options {
+			own = append(own, spec("--option", o)...)
+		}
+	case "matrix":
+		for _, o := range req.Rows {
+			own = append(own, spec("--row", o)...)
+		}
+		for _, o := range req.Cols {
+			own = append(own, spec("--col", o)...)
+		}
+		if req.Side != "" {
+			own = append(own, "--side", req.Side)
+		}
+	}
+	// The server's own flags: where the document and figure go, and the
+	// progress bar, read back below for the page.
+	args := append(append([]string{req.Kind, file}, own...),
+		"--workers", strconv.Itoa(s.cfg.workers), "--format", "json", "-o", out, "--plot", fig, "--progress", "always")
+	bar := &barWriter{}
+	stop := make(chan struct{})
+	var tick sync.WaitGroup
+	tick.Add(1)
+	go func() {
+		defer tick.Done()
+		t0 := time.Now()
+		tk := time.NewTicker(250 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+				ev := map[string]any{"elapsed_seconds": time.Since(t0).Seconds(), "encounters_total": j.total}
+				if done, total := bar.done.Load(), bar.total.Load(); total > 0 {
+					ev["encounters"], ev["encounters_total"] = done, total
+				}
+				j.emit("progress", ev)
+			}
+		}
+	}()
+	var stdout bytes.Buffer
+	code := Main(j.ctx, args, &stdout, bar)
+	close(stop)
+	tick.Wait()
+	msg := strings.ReplaceAll(bar.text(), tmp+string(filepath.Separator), "")
+	switch code {
+	case exitOK:
+		if msg != "" {
+			j.mu.Lock()
+			j.warns = append(j.warns, strings.Split(msg, "\n")...)
+			j.mu.Unlock()
+		}
+	case exitInterrupted:
+		j.finish(stateCancelled, "cancelled; the partial result is not kept", nil)
+		return
+	default:
+		if msg == "" {
+			msg = fmt.Sprintf("simctl %s failed (exit %d)", req.Kind, code)
+		}
+		j.finish(stateFailed, msg, nil)
+		return
+	}
+	doc, err := os.ReadFile(out)
+	if err != nil {
+		j.finish(stateFailed, err.Error(), nil)
+		return
+	}
+	// The document names the temporary file; name the scenario as the
+	// page does instead.
+	// The command line without the server's flags, naming the scenario as
+	// the page does; then no temporary path is left.
+	full := reports.ShellJoin(append([]string{"simctl"}, args...))
+	clean := reports.ShellJoin(append([]string{"simctl", req.Kind, req.File}, own...))
+	doc = bytes.ReplaceAll(doc, []byte(jsonInner(full)), []byte(jsonInner(clean)))
+	doc = bytes.ReplaceAll(doc, []byte(jsonInner(file)), []byte(jsonInner(req.File)))
+	doc = bytes.ReplaceAll(doc, []byte(jsonInner(tmp+string(filepath.Separator))), nil)
+	svg, _ := os.ReadFile(fig)
+	j.mu.Lock()
+	if len(svg) > 0 {
+		j.figures = map[string][]byte{"figure": svg}
+	}
+	j.mu.Unlock()
+	j.finish(stateDone, "", doc)
+}
+
+// barWriter is the CLI command's stderr: it keeps the text and reads the
+// encounters done from the progress bar's "(done/total," frames.
+type barWriter struct {
+	mu          sync.Mutex
+	buf         bytes.Buffer
+	done, total atomic.Int64
+}
+
+var barCount = regexp.MustCompile(`\((\d+)/(\d+),`)
+
+func (b *barWriter) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Write(p)
+	if ms := barCount.FindAllSubmatch(p, -1); len(ms) > 0 {
+		last := ms[len(ms)-1]
+		done, err1 := strconv.ParseInt(string(last[1]), 10, 64)
+		total, err2 := strconv.ParseInt(string(last[2]), 10, 64)
+		if err1 == nil && err2 == nil {
+			b.done.Store(done)
+			b.total.Store(total)
+		}
+	}
+	return len(p), nil
+}
+
+// text is what the command said on stderr without the bar's frames: each
+// line's text after its last carriage return.
+func (b *barWriter) text() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for _, l := range strings.Split(b.buf.String(), "\n") {
+		if i := strings.LastIndexByte(l, '\r'); i >= 0 {
+			l = l[i+1:]
+		}
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// jsonInner is s as it appears inside a JSON string.
+func jsonInner(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
+
+// --- the job endpoints -----------------------------------------------------
+
+// handleJobs is POST /api/jobs: accept (202) or refuse (400, 422, 429).
+func (s *server) handleJobs(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		jsonError(w, http.StatusMethodNotAllowed, "%s /api/jobs: POST a job; GET /api/jobs/ID reads one", r.Method)
+		return
+	}
+	var req jobRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	j, status, body := s.prepare(&req)
+	if j == nil {
+		writeJSON(w, status, body)
+		return
+	}
+	if !s.enqueue(j) {
+		w.Header().Set("Retry-After", "5")
+		jsonError(w, http.StatusTooManyRequests, "the server is busy: %d job(s) running and %d waiting (simctl serve --max-jobs, --queue); retry in a few seconds", s.cfg.maxJobs, s.cfg.queue)
+		return
+	}
+	pos := 0
+	s.mu.Lock()
+	for i, x := range s.waiting {
+		if x == j {
+			pos = i + 1
+		}
+	}
+	s.mu.Unlock()
+	w.Header().Set("Location", "/api/jobs/"+j.id)
+	writeJSON(w, http.StatusAccepted, map[string]any{"id": j.id, "queue_position": pos,
+		"events": "/api/jobs/" + j.id + "/events", "warnings": j.warns})
+}
+
+// handleJob serves /api/jobs/ID[/events|/cancel|/trace|/report.zip|
+// /report.tar.gz|/figures/NAME.svg].
+func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
+	rest := strings.TrimPrefix(r.URL.Path, "/api/jobs/")
+	id, sub, _ := strings.Cut(rest, "/")
+	s.mu.Lock()
+	j := s.jobs[id]
+	s.mu.Unlock()
+	if j == nil {
+		jsonError(w, http.StatusNotFound, "no job %q (finished jobs expire after %v)", id, s.cfg.jobTTL)
+		return
+	}
+	method := r.Method
+	switch {
+	case sub == "" && method == http.MethodDelete, sub == "cancel" && method == http.MethodPost:
+		s.cancelJob(j)
+		writeJSON(w, http.StatusOK, j.status())
+	case sub == "" && (method == http.MethodGet || method == http.MethodHead):
+		writeJSON(w, http.StatusOK, j.status())
+	case method != http.MethodGet && method != http.MethodHead:
+		jsonError(w, http.StatusMethodNotAllowed, "%s %s: use GET (DELETE /api/jobs/ID or POST /api/jobs/ID/cancel cancels)", method, r.URL.Path)
+	case sub == "events":
+		s.streamEvents(w, r, j)
+	case sub == "trace":
+		s.handleTrace(w, r, j)
+	case sub == "report.zip" || sub == "report.tar.gz":
+		s.handleReport(w, r, j, strings.TrimPrefix(sub, "report."))
+	case strings.HasPrefix(sub, "figures/") && strings.HasSuffix(sub, ".svg"):
+		s.handleFigure(w, j, strings.TrimSuffix(strings.TrimPrefix(sub, "figures/"), ".svg"))
+	default:
+		jsonError(w, http.StatusNotFound, "no %s under a job: events, cancel, trace, report.zip, report.tar.gz, figures/NAME.svg", sub)
+	}
+}
+
+// streamEvents is the job's Server-Sent Events: every event from the
+// first (or after Last-Event-ID), then each new one, until the job ends.
+func (s *server) streamEvents(w http.ResponseWriter, r *http.Request, j *serveJob) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		jsonError(w, http.StatusInternalServerError, "streaming is not supported by this connection")
+		return
+	}
+	next := 0
+	if v := r.Header.Get("Last-Event-ID"); v != "" {
+		if k, err := strconv.Atoi(v); err == nil && k >= 0 {
+			next = k + 1
+		}
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	fl.Flush()
+	keep := time.NewTicker(15 * time.Second)
+	defer keep.Stop()
+	for {
+		j.mu.Lock()
+		evs := j.events[min(next, len(j.events)):]
+		ch, end := j.changed, j.terminal()
+		j.mu.Unlock()
+		for _, e := range evs {
+			fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", next, e.name, e.data)
+			next++
+		}
+		if len(evs) > 0 {
+			fl.Flush()
+		}
+		if end {
+			j.mu.Lock()
+			more := next < len(j.events)
+			j.mu.Unlock()
+			if !more {
+				return
+			}
+			continue
+		}
+		select {
+		case <-ch:
+		case <-keep.C:
+			fmt.Fprint(w, ": keep-alive\n\n")
+			fl.Flush()
+		case <-r.Context().Done():
+			return
+		case <-s.ctx.Done():
+			return
+		}
+	}
+}
+
+// errNotRun is the answer of a run-only endpoint on other jobs.
+var errNotRun = errors.New("only a run has per-encounter traces; run the scenario (or a sweep point's settings) to trace it")

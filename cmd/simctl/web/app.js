@@ -1,0 +1,730 @@
+// The simctl lab page: a plain ES module, no framework, no build step. It
+// talks only to this server's /api/ (docs/serve.md). Text from the server is
+// always put into the page as text (textContent), never as markup.
+
+const $ = (sel) => document.querySelector(sel);
+const editor = $("#editor");
+const gutter = $("#gutter");
+
+// state the end-to-end test reads: the first side's interval width after
+// each interim result, and the last finished job's counts.
+const lab = { kind: "run", file: "scenario.yaml", originalFile: "scenario.yaml", job: null, source: null, widths: [], counts: null, checks: 0 };
+window.simctlLab = lab;
+
+// ---- small helpers --------------------------------------------------------
+
+async function api(path, opts = {}) {
+  const init = { method: opts.method || "GET", headers: {} };
+  if (opts.body !== undefined) {
+    init.method = opts.method || "POST";
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(opts.body);
+  }
+  const res = await fetch(path, init);
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    err.data = data;
+    throw err;
+  }
+  return data;
+}
+
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null) continue;
+    if (k === "text") e.textContent = v;
+    else if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+  return e;
+}
+
+function table(caption, head, rows) {
+  const t = el("table", { class: "table" });
+  if (caption) t.append(el("caption", { text: caption }));
+  const tr = el("tr");
+  for (const h of head) tr.append(el("th", { scope: "col", text: h }));
+  t.append(el("thead", {}, tr));
+  const tb = el("tbody");
+  for (const r of rows) {
+    const row = el("tr");
+    r.forEach((c) => row.append(el("td", { text: c })));
+    tb.append(row);
+  }
+  t.append(tb);
+  return el("div", { class: "scroll" }, t);
+}
+
+const pct = (f) => (100 * f).toFixed(2) + "%";
+const ci = (c) => `[${pct(c[0])}, ${pct(c[1])}]`;
+const num = (f, d = 2) => (typeof f === "number" ? f.toFixed(d) : String(f));
+const thousands = (n) => Number(n).toLocaleString("en-US");
+
+// parseCount reads 100000, 100k, 1e6, 2.5M, 1_000_000 as simctl -n does.
+function parseCount(s) {
+  s = String(s).trim().replace(/_/g, "");
+  const m = /^(\d+(?:\.\d+)?(?:e\d+)?)([kKmMgG]?)$/.exec(s);
+  if (!m) return NaN;
+  const mult = { "": 1, k: 1e3, K: 1e3, m: 1e6, M: 1e6, g: 1e9, G: 1e9 }[m[2]];
+  const v = Number(m[1]) * mult;
+  return Number.isInteger(v) ? v : NaN;
+}
+
+function lines(s) {
+  return s.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+}
+
+// "name: a=1; b=2" -> {name, sets}
+function namedSets(text) {
+  return lines(text).map((l) => {
+    const i = l.indexOf(":");
+    const name = (i < 0 ? l : l.slice(0, i)).trim();
+    const rest = i < 0 ? "" : l.slice(i + 1);
+    return { name, sets: rest.split(";").map((x) => x.trim()).filter((x) => x !== "") };
+  });
+}
+const unNamed = (ns) => (ns || []).map((o) => `${o.name}:${o.sets && o.sets.length ? " " + o.sets.join("; ") : ""}`).join("\n");
+
+function setBanner(text) {
+  const b = $("#banner");
+  b.hidden = !text;
+  b.textContent = text || "";
+}
+
+// ---- the editor -----------------------------------------------------------
+
+let marks = new Map(); // line -> {cls, title}
+
+function drawGutter() {
+  const n = editor.value.split("\n").length;
+  const frag = document.createDocumentFragment();
+  for (let i = 1; i <= n; i++) {
+    const m = marks.get(i);
+    const s = el("span", { "data-line": i, class: m ? m.cls : null, title: m ? m.title : null, text: String(i) });
+    frag.append(s);
+  }
+  gutter.replaceChildren(frag);
+  gutter.scrollTop = editor.scrollTop;
+}
+
+editor.addEventListener("scroll", () => { gutter.scrollTop = editor.scrollTop; });
+editor.addEventListener("keydown", (e) => {
+  if (e.key === "Tab" && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    // Two spaces, as YAML wants; Escape then Tab leaves the editor.
+    if (lab.escaped) { lab.escaped = false; return; }
+    e.preventDefault();
+    editor.setRangeText("  ", editor.selectionStart, editor.selectionEnd, "end");
+    editor.dispatchEvent(new Event("input"));
+  } else if (e.key === "Escape") {
+    lab.escaped = true;
+    $("#completions").hidden = true;
+  } else if (e.key === " " && e.ctrlKey) {
+    e.preventDefault();
+    complete();
+  }
+});
+
+// ---- completion from the JSON Schema --------------------------------------
+
+let schema = null;
+
+// context finds what the caret's line is a field of: the nearest line above
+// with less indentation that is a bare "key:" names the container.
+function fieldContext(text, caret) {
+  const before = text.slice(0, caret).split("\n");
+  const cur = before[before.length - 1];
+  let indent = cur.match(/^(\s*(?:-\s+)?)/)[1].length;
+  for (let i = before.length - 2; i >= 0; i--) {
+    const l = before[i];
+    if (/^\s*(#|$)/.test(l)) continue;
+    const ind = l.match(/^(\s*(?:-\s+)?)/)[1].length;
+    if (ind >= indent) continue;
+    const m = /^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_]*):\s*(#.*)?$/.exec(l);
+    if (m) return m[1];
+    indent = ind;
+  }
+  return "";
+}
+
+function complete() {
+  if (!schema) return;
+  const ruleset = (/^\s*ruleset:\s*([A-Za-z0-9_]+)/m.exec(editor.value) || [])[1] || "d20";
+  const key = fieldContext(editor.value, editor.selectionStart);
+  const defs = schema.definitions || schema.$defs || {};
+  const where = { sides: "side", combatants: "combatant", options: "options" }[key];
+  const props = where ? (defs[`${where}.${ruleset}`] || {}).properties : key === "" ? schema.properties : null;
+  const box = $("#completions");
+  const list = $("#completions-list");
+  list.replaceChildren();
+  if (!props) {
+    $("#completions-title").textContent = `No field list for the contents of ${key}: (see the reference panel).`;
+    box.hidden = false;
+    return;
+  }
+  $("#completions-title").textContent = `Fields of ${where ? where + " (" + ruleset + ")" : "the scenario"}: click to insert`;
+  for (const [name, p] of Object.entries(props)) {
+    const b = el("button", { type: "button", title: (p && p.description) || "", "data-field": name, text: name });
+    b.addEventListener("click", () => {
+      const pos = editor.selectionStart;
+      editor.focus();
+      editor.setSelectionRange(pos, pos);
+      editor.setRangeText(name + ": ", pos, pos, "end");
+      box.hidden = true;
+      editor.dispatchEvent(new Event("input"));
+    });
+    list.append(b);
+  }
+  box.hidden = false;
+}
+
+function goToLine(line, col) {
+  const ls = editor.value.split("\n");
+  let pos = 0;
+  for (let i = 0; i < line - 1 && i < ls.length; i++) pos += ls[i].length + 1;
+  pos += Math.max(0, (col || 1) - 1);
+  editor.focus();
+  editor.setSelectionRange(pos, pos);
+  editor.scrollTop = Math.max(0, (line - 5) * 18);
+}
+
+let checkTimer = null;
+let checkSeq = 0;
+editor.addEventListener("input", () => {
+  drawGutter();
+  if (lab.originalFile.startsWith("builtin:")) {
+    // An edited built-in is no longer the built-in: results must not
+    // name it (its command line would replay the unedited one).
+    const edited = editor.value !== lab.original;
+    lab.file = edited ? lab.originalFile.replace(/^builtin:.*\//, "") : lab.originalFile;
+    $("#file-name").textContent = lab.file + (edited ? " (edited)" : "");
+  }
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(check, 300);
+});
+
+async function check() {
+  const seq = ++checkSeq;
+  const status = $("#check-status");
+  let res;
+  try {
+    res = await api("/api/check", { body: { file: lab.file, text: editor.value, sets: lines($("#sets").value) } });
+  } catch (e) {
+    if (seq !== checkSeq) return;
+    status.className = "check bad";
+    status.textContent = e.message;
+    return;
+  }
+  if (seq !== checkSeq) return; // a newer check is on its way
+  lab.checks++;
+  marks = new Map();
+  const list = $("#problems");
+  list.replaceChildren();
+  const add = (p, cls) => {
+    const where = p.line ? `line ${p.line}${p.col ? ", col " + p.col : ""}` : "overrides";
+    const text = `${where}: ${p.field ? p.field + ": " : ""}${p.message}`;
+    if (p.line) {
+      const old = marks.get(p.line);
+      marks.set(p.line, { cls: old && old.cls === "err" ? "err" : cls, title: (old ? old.title + "\n" : "") + text });
+    }
+    const li = el("li", { class: cls === "warn" ? "warn" : null, "data-line": p.line || 0, tabindex: 0, text: (cls === "warn" ? "warning: " : "") + text });
+    li.addEventListener("click", () => p.line && goToLine(p.line, p.col));
+    li.addEventListener("keydown", (e) => { if (e.key === "Enter" && p.line) goToLine(p.line, p.col); });
+    list.append(li);
+  };
+  res.errors.forEach((p) => add(p, "err"));
+  (res.warnings || []).forEach((p) => add(p, "warn"));
+  if (res.ok) {
+    const s = res.summary;
+    status.className = "check ok";
+    status.textContent = `✓ valid: ${s.name} (${s.ruleset}), ${s.combatants} combatants, ${s.sides.join(" vs ")}`;
+    showDocs(s.ruleset);
+  } else {
+    status.className = "check bad";
+    status.textContent = `✗ ${res.errors.length} problem(s); nothing runs until they are fixed`;
+    const m = /^\s*ruleset:\s*([A-Za-z0-9_]+)/m.exec(editor.value);
+    if (m) showDocs(m[1]);
+  }
+  drawGutter();
+}
+
+// ---- scenarios, templates, docs ------------------------------------------
+
+async function loadList() {
+  const sel = $("#scenario-pick");
+  const data = await api("/api/scenarios");
+  sel.replaceChildren();
+  const groups = { builtin: el("optgroup", { label: "Built-in scenarios" }), dir: el("optgroup", { label: "Scenario folder (--dir)" }),
+    tpl: el("optgroup", { label: "simctl init templates" }) };
+  for (const s of data.scenarios) {
+    const label = s.problem ? `${s.file} (invalid)` : `${s.id.replace(/^(builtin|dir):/, "")} — ${s.name}`;
+    groups[s.id.startsWith("dir:") ? "dir" : "builtin"].append(el("option", { value: s.id, text: label }));
+  }
+  for (const r of data.templates) groups.tpl.append(el("option", { value: "template:" + r, text: `init ${r}: a starter ${r} scenario` }));
+  for (const g of Object.values(groups)) if (g.children.length) sel.append(g);
+}
+
+async function loadScenario(id) {
+  let d;
+  if (id.startsWith("template:")) d = await api("/api/template?ruleset=" + encodeURIComponent(id.slice(9)));
+  else d = await api("/api/scenario?id=" + encodeURIComponent(id));
+  setEditor(d.text, d.file);
+  lab.source = id;
+}
+
+function setEditor(text, file) {
+  editor.value = text;
+  lab.original = text;
+  lab.file = lab.originalFile = file || "scenario.yaml";
+  $("#file-name").textContent = lab.file;
+  editor.scrollTop = 0;
+  drawGutter();
+  check();
+}
+
+const docCache = {};
+let docsShown = "";
+async function showDocs(ruleset) {
+  if (!ruleset || ruleset === docsShown) return;
+  docsShown = ruleset;
+  $("#docs-ruleset").textContent = ruleset;
+  try {
+    lab.rulesets = lab.rulesets || (await api("/api/rulesets")).rulesets;
+    docCache[ruleset] = docCache[ruleset] || await api("/api/policies?ruleset=" + encodeURIComponent(ruleset));
+    const d = lab.rulesets.find((r) => r.Name === ruleset);
+    if (!d) throw new Error(`unknown ruleset ${ruleset}`);
+    $("#doc-rules").replaceChildren(rulesDoc(d));
+    $("#doc-policies").textContent = docCache[ruleset].text;
+  } catch (e) {
+    $("#doc-rules").textContent = e.message;
+    docsShown = "";
+  }
+}
+
+// rulesDoc is simctl rules NAME as HTML: the ruleset's own documentation.
+function rulesDoc(d) {
+  const f = document.createDocumentFragment();
+  f.append(el("p", {}, el("strong", { text: `${d.Name}: ${d.Title}` })), el("p", { class: "muted", text: "Source: " + d.Source }), el("p", { text: d.Summary }));
+  if (d.Options && d.Options.length) {
+    f.append(el("h3", { text: "options: (the default first)" }));
+    const dl = el("dl");
+    for (const o of d.Options) dl.append(el("dt", { text: `${o.Name}: ${o.Default}` }), el("dd", {}, el("div", { class: "valid", text: "valid: " + o.Valid }), o.Doc));
+    f.append(dl);
+  }
+  const section = (title, fs) => {
+    if (!fs || !fs.length) return;
+    f.append(el("h3", { text: title }));
+    const dl = el("dl");
+    for (const x of fs) dl.append(el("dt", { text: x.Name }), el("dd", { text: x.Doc }));
+    f.append(dl);
+  };
+  section("combatant fields of this ruleset", d.Fields);
+  section("policies", d.Policies);
+  section("actions and rules", d.Actions);
+  section("counters", d.Counters);
+  return f;
+}
+
+async function loadSchema() {
+  try {
+    const s = await api("/api/schema");
+    schema = s;
+    const box = $("#doc-fields");
+    box.replaceChildren();
+    const walk = (title, props) => {
+      if (!props) return;
+      box.append(el("h3", { text: title }));
+      const dl = el("dl");
+      for (const [k, v] of Object.entries(props)) {
+        dl.append(el("dt", {}, el("code", { text: k })), el("dd", { text: (v && v.description) || "" }));
+      }
+      box.append(dl);
+    };
+    walk("top level", s.properties);
+    const defs = s.$defs || s.definitions || {};
+    for (const [name, d] of Object.entries(defs)) if (d && d.properties) walk(name, d.properties);
+  } catch (e) {
+    $("#doc-fields").textContent = e.message;
+  }
+}
+
+// ---- the experiment form --------------------------------------------------
+
+function selectKind(kind) {
+  lab.kind = kind;
+  document.querySelectorAll(".tabs button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.kind === kind)));
+  for (const k of ["sweep", "compare", "matrix"]) document.querySelector(".kind-" + k).hidden = k !== kind;
+  $("#run").textContent = { run: "Run", sweep: "Sweep", compare: "Compare", matrix: "Play the matrix" }[kind];
+}
+document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => selectKind(b.dataset.kind)));
+document.querySelector(".tabs").addEventListener("keydown", (e) => {
+  const kinds = ["run", "sweep", "compare", "matrix"];
+  const i = kinds.indexOf(lab.kind);
+  if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+    const k = kinds[(i + (e.key === "ArrowRight" ? 1 : 3)) % 4];
+    selectKind(k);
+    document.querySelector(`.tabs [data-kind="${k}"]`).focus();
+  }
+});
+
+function buildRequest() {
+  const req = { kind: lab.kind, file: lab.file, text: editor.value, n: parseCount($("#n").value), seed: Number($("#seed").value.trim() || "0") };
+  const sets = lines($("#sets").value);
+  if (sets.length) req.sets = sets;
+  if (lab.kind === "sweep") req.vary = [$("#vary1").value.trim(), $("#vary2").value.trim()].filter((v) => v !== "");
+  if (lab.kind === "compare") req.options = namedSets($("#options").value);
+  if (lab.kind === "matrix") {
+    req.rows = namedSets($("#rows").value);
+    req.cols = namedSets($("#cols").value);
+    if ($("#side").value.trim()) req.side = $("#side").value.trim();
+  }
+  return req;
+}
+
+function fillForm(req) {
+  selectKind(req.kind || "run");
+  $("#n").value = String(req.n);
+  $("#seed").value = String(req.seed);
+  $("#sets").value = (req.sets || []).join("\n");
+  $("#vary1").value = (req.vary || [])[0] || "";
+  $("#vary2").value = (req.vary || [])[1] || "";
+  if (req.options) $("#options").value = unNamed(req.options);
+  if (req.rows) $("#rows").value = unNamed(req.rows);
+  if (req.cols) $("#cols").value = unNamed(req.cols);
+  $("#side").value = req.side || "";
+  setEditor(req.text, req.file);
+}
+
+$("#sets").addEventListener("input", () => { clearTimeout(checkTimer); checkTimer = setTimeout(check, 400); });
+
+// ---- jobs -----------------------------------------------------------------
+
+let stream = null;
+
+$("#lab-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const req = buildRequest();
+  const status = $("#job-status");
+  if (!Number.isFinite(req.n) || req.n < 1) {
+    status.textContent = `Encounters "${$("#n").value}": a whole number such as 100000, 100k or 1e6.`;
+    return;
+  }
+  if (!Number.isSafeInteger(req.seed) || req.seed < 0) {
+    status.textContent = `Seed "${$("#seed").value}": a whole number from 0 to 2^53.`;
+    return;
+  }
+  if (stream) stream.close();
+  $("#results").replaceChildren();
+  lab.widths = [];
+  lab.counts = null;
+  lab.series = [];
+  $("#live").hidden = true;
+  $("#conv").hidden = true;
+  let acc;
+  try {
+    acc = await api("/api/jobs", { body: req });
+  } catch (err) {
+    status.textContent = err.message;
+    status.className = "error-box";
+    if (err.data && err.data.errors && err.data.errors.length) check();
+    return;
+  }
+  status.className = "muted";
+  lab.job = { id: acc.id, req };
+  $("#cancel").disabled = false;
+  $("#run").disabled = true;
+  status.textContent = acc.queue_position ? `Queued: position ${acc.queue_position}.` : "Starting…";
+  listen(acc.id, req);
+});
+
+function listen(id, req) {
+  const es = new EventSource(`/api/jobs/${id}/events`);
+  stream = es;
+  const status = $("#job-status");
+  const bar = $("#job-bar");
+  const t0 = performance.now();
+  es.addEventListener("queued", (e) => { status.textContent = `Queued: position ${JSON.parse(e.data).position} (other jobs are running).`; });
+  es.addEventListener("started", () => { status.textContent = "Running…"; });
+  es.addEventListener("progress", (e) => {
+    const p = JSON.parse(e.data);
+    if (p.encounters !== undefined) {
+      bar.hidden = false;
+      bar.max = p.encounters_total;
+      bar.value = p.encounters;
+      status.textContent = `${thousands(p.encounters)} of ${thousands(p.encounters_total)} encounters, ${num(p.elapsed_seconds, 1)} s`;
+      status.dataset.encounters = p.encounters;
+      if (p.sides) liveTable(p);
+    } else {
+      bar.hidden = true;
+      status.textContent = `Running ${thousands(p.encounters_total)} encounters in all… ${num(p.elapsed_seconds, 1)} s`;
+    }
+  });
+  const end = async (state, e) => {
+    es.close();
+    stream = null;
+    $("#cancel").disabled = true;
+    $("#run").disabled = false;
+    const d = JSON.parse(e.data);
+    if (state === "done") {
+      status.textContent = `Done in ${num((performance.now() - t0) / 1000, 1)} s.`;
+      const job = await api(`/api/jobs/${id}`);
+      renderResult(job, req);
+    } else if (state === "cancelled") {
+      status.textContent = "Cancelled" + (d.error ? `: ${d.error}` : ".");
+    } else {
+      status.textContent = "Failed: " + (d.error || "unknown error");
+      status.className = "error-box";
+    }
+    status.dataset.state = state;
+  };
+  for (const s of ["done", "cancelled", "failed"]) es.addEventListener(s, (e) => end(s, e));
+  es.onerror = () => {
+    if (es.readyState === EventSource.CLOSED && stream === es) status.textContent = "Lost the connection to the server.";
+  };
+  status.dataset.state = "running";
+}
+
+$("#cancel").addEventListener("click", async () => {
+  if (!lab.job) return;
+  $("#cancel").disabled = true;
+  try { await api(`/api/jobs/${lab.job.id}/cancel`, { method: "POST", body: {} }); } catch (e) { $("#job-status").textContent = e.message; }
+});
+
+function liveTable(p) {
+  const t = $("#live");
+  t.hidden = false;
+  const tb = t.querySelector("tbody");
+  tb.replaceChildren();
+  for (const s of p.sides) {
+    tb.append(el("tr", {}, el("td", { text: s.name }), el("td", { text: thousands(s.wins) }), el("td", { text: pct(s.win_rate) }),
+      el("td", { text: ci(s.win_ci95) }), el("td", { class: "width", text: (100 * (s.win_ci95[1] - s.win_ci95[0])).toFixed(2) + " pp" })));
+  }
+  tb.append(el("tr", {}, el("td", { text: "draws" }), el("td", { text: thousands(p.draws) }), el("td", { text: pct(p.draws / Math.max(1, p.encounters)) }), el("td"), el("td")));
+  const s0 = p.sides[0];
+  lab.widths.push(s0.win_ci95[1] - s0.win_ci95[0]);
+  lab.series.push({ n: p.encounters, est: s0.win_rate, lo: s0.win_ci95[0], hi: s0.win_ci95[1] });
+  convPlot(lab.series, s0.name);
+}
+
+// convPlot draws the estimate and its interval against encounters played
+// (log scale: batches grow geometrically).
+function convPlot(series, side) {
+  $("#conv").hidden = false;
+  const W = 460, H = 170, L = 46, R = 10, T = 10, B = 28;
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `${side}'s win rate and 95% interval against encounters played`);
+  const x0 = Math.log10(Math.max(1, series[0].n)), x1 = Math.log10(Math.max(series[series.length - 1].n, series[0].n * 10));
+  let y0 = Math.min(...series.map((p) => p.lo)), y1 = Math.max(...series.map((p) => p.hi));
+  const pad = Math.max(0.01, (y1 - y0) * 0.08);
+  y0 = Math.max(0, y0 - pad); y1 = Math.min(1, y1 + pad);
+  const X = (n) => L + ((Math.log10(Math.max(1, n)) - x0) / (x1 - x0 || 1)) * (W - L - R);
+  const Y = (v) => T + (1 - (v - y0) / (y1 - y0 || 1)) * (H - T - B);
+  const mk = (tag, attrs) => { const e = document.createElementNS(ns, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); return e; };
+  const up = series.map((p) => `${X(p.n).toFixed(1)},${Y(p.hi).toFixed(1)}`);
+  const down = series.map((p) => `${X(p.n).toFixed(1)},${Y(p.lo).toFixed(1)}`).reverse();
+  svg.append(mk("path", { class: "band", d: `M${up.join("L")}L${down.join("L")}Z` }));
+  svg.append(mk("path", { class: "est", d: "M" + series.map((p) => `${X(p.n).toFixed(1)},${Y(p.est).toFixed(1)}`).join("L") }));
+  svg.append(mk("line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }));
+  svg.append(mk("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }));
+  for (const v of [y0, (y0 + y1) / 2, y1]) {
+    const t = mk("text", { x: L - 4, y: Y(v) + 3, "text-anchor": "end" });
+    t.textContent = (100 * v).toFixed(1) + "%";
+    svg.append(t);
+  }
+  for (let e = Math.ceil(x0); e <= Math.floor(x1); e++) {
+    const t = mk("text", { x: X(10 ** e), y: H - B + 14, "text-anchor": "middle" });
+    t.textContent = thousands(10 ** e);
+    svg.append(t);
+    svg.append(mk("line", { class: "axis", x1: X(10 ** e), y1: H - B, x2: X(10 ** e), y2: H - B + 3 }));
+  }
+  const lab2 = mk("text", { x: (L + W - R) / 2, y: H - 2, "text-anchor": "middle" });
+  lab2.textContent = "encounters played (log scale)";
+  svg.append(lab2);
+  $("#conv-plot").replaceChildren(svg);
+}
+
+// ---- results --------------------------------------------------------------
+
+function figure(id, name, caption) {
+  return el("figure", {}, el("img", { src: `/api/jobs/${id}/figures/${name}.svg`, alt: caption }), el("figcaption", { text: caption }));
+}
+
+function downloads(job) {
+  const box = el("div", { class: "downloads" });
+  if (job.kind !== "matrix") {
+    box.append(el("a", { class: "button", id: "dl-zip", href: `/api/jobs/${job.id}/report.zip`, download: "", text: "Download report (.zip)" }));
+    box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz`, download: "", text: "(.tar.gz)" }));
+  }
+  const blob = new Blob([JSON.stringify(job.result, null, 2)], { type: "application/json" });
+  box.append(el("a", { class: "button", href: URL.createObjectURL(blob), download: `simctl-${job.kind}.json`, text: "Result JSON" }));
+  return box;
+}
+
+function renderResult(job, req) {
+  const out = $("#results");
+  out.replaceChildren();
+  const r = job.result;
+  out.append(el("h3", { text: "Results" }));
+  if (job.warnings) job.warnings.forEach((w) => out.append(el("p", { class: "muted", text: "warning: " + w })));
+  out.append(el("p", { class: "muted", text: r.command || "" }));
+  ({ run: renderRun, sweep: renderSweep, compare: renderCompare, matrix: renderMatrix }[job.kind])(out, job, r, req);
+  out.append(downloads(job));
+}
+
+function renderRun(out, job, r) {
+  lab.counts = { encounters: r.encounters, wins: r.sides.map((s) => s.wins), draws: r.draws };
+  out.append(el("p", { id: "counts", "data-counts": JSON.stringify(lab.counts),
+    text: `${thousands(r.encounters)} encounters, seed ${r.seed}: ` + r.sides.map((s) => `${s.name} ${thousands(s.wins)} wins`).join(", ") + `, ${thousands(r.draws)} draws` }));
+  out.append(table("Win rates (95% Wilson interval)", ["side", "wins", "win rate", "95% interval", "survivors", "any death"],
+    r.sides.map((s) => [s.name, thousands(s.wins), pct(s.win_rate), ci(s.win_ci95), num(s.survivors_mean), pct(s.any_death_rate)])));
+  out.append(el("p", { text: `Draws ${thousands(r.draws)} (${pct(r.draw_rate)}); rounds: mean ${num(r.rounds.mean)}, median ${r.rounds.p50}, p90 ${r.rounds.p90}, max ${r.rounds.max}.` }));
+  if (r.combatants && r.combatants.length) {
+    out.append(table("Per combatant (means per encounter)", ["combatant", "side", "death", "out", "damage dealt", "taken", "kills", "turns", "acts first"],
+      r.combatants.map((c) => [c.name, c.side, pct(c.death_rate), pct(c.out_rate), num(c.damage_dealt_mean), num(c.damage_taken_mean), num(c.kills_mean), num(c.turns_mean), pct(c.first_actor)])));
+  }
+  const econ = r.action_economy || {};
+  const sides = Object.keys(econ);
+  if (sides.length) {
+    const keys = [...new Set(sides.flatMap((s) => Object.keys(econ[s])))];
+    out.append(table("Action economy (totals)", ["counter", ...sides], keys.map((k) => [k, ...sides.map((s) => (econ[s][k] === undefined ? "" : typeof econ[s][k] === "number" ? thousands(econ[s][k]) : String(econ[s][k])))])));
+  }
+  const rules = (r.tally && r.tally.tactics_rules) || [];
+  if (rules.length) {
+    out.append(table("Tactics rules: how often each fired", ["combatant", "moment", "rule", "event", "count"],
+      rules.map((x) => [x.combatant, x.moment, x.rule, x.event, thousands(x.count)])));
+  }
+  const caps = { rounds: "Rounds per encounter", economy: "Action economy per encounter", "first-actor": "Who acts first",
+    combatants: "Per-combatant outcomes", damage: "Damage dealt per encounter", "hp-left": "Hit points left when winning" };
+  for (const f of job.figures || []) out.append(figure(job.id, f, caps[f] || f));
+  out.append(traceViewer(job, r));
+}
+
+function traceViewer(job, r) {
+  const box = el("section", { class: "trace-box", "aria-labelledby": "trace-title" });
+  box.append(el("h3", { id: "trace-title", text: "Trace an encounter" }));
+  const pre = el("pre", { class: "trace", id: "trace", tabindex: 0 });
+  const title = el("p", { class: "muted", id: "trace-title-text" });
+  const input = el("input", { type: "number", min: 0, value: 0, id: "trace-i", "aria-label": "encounter index" });
+  const seed = el("input", { type: "text", inputmode: "numeric", value: String(r.seed), size: 8, id: "trace-seed", "aria-label": "seed" });
+  const show = async (q) => {
+    pre.textContent = "…";
+    try {
+      const t = await api(`/api/jobs/${job.id}/trace?${q}`);
+      title.textContent = t.title;
+      pre.textContent = t.text;
+    } catch (e) { pre.textContent = e.message; }
+  };
+  const ctl = el("div", { class: "trace-controls" },
+    el("label", {}, "encounter ", input),
+    el("label", {}, "of seed ", seed),
+    el("button", { type: "button", id: "trace-go", onclick: () => show("encounter=" + encodeURIComponent(input.value) + "&seed=" + encodeURIComponent(seed.value.trim())) }, "Trace"),
+    el("button", { type: "button", id: "trace-shortest", onclick: () => show("pick=shortest") }, "shortest"),
+    el("button", { type: "button", id: "trace-median", onclick: () => show("pick=median") }, "median"),
+    el("button", { type: "button", id: "trace-longest", onclick: () => show("pick=longest") }, "longest"));
+  box.append(ctl, title, pre);
+  return box;
+}
+
+function renderSweep(out, job, r) {
+  const axes = r.axes.map((a) => a.path || a.name || "axis");
+  const sides = r.sides;
+  const rows = r.points.map((p) => [...p.values, ...p.result.sides.flatMap((s) => [pct(s.win_rate), ci(s.win_ci95)]), thousands(p.result.encounters)]);
+  out.append(table(`Sweep over ${axes.join(" × ")}`, [...axes, `${sides[0]} win`, "95% interval", `${sides[1]} win`, "95% interval", "encounters"], rows));
+  if (r.axes.length === 1 && r.points.length > 1) {
+    // A slider over the points: the value and its win rates at a glance.
+    const read = el("output", { id: "sweep-read" });
+    const slider = el("input", { type: "range", min: 0, max: r.points.length - 1, value: 0, step: 1, id: "sweep-slider", "aria-label": axes[0] });
+    const upd = () => {
+      const p = r.points[Number(slider.value)];
+      read.textContent = `${axes[0]} = ${p.values[0]}: ` + p.result.sides.map((s) => `${s.name} ${pct(s.win_rate)} ${ci(s.win_ci95)}`).join(", ");
+    };
+    slider.addEventListener("input", upd);
+    upd();
+    out.append(el("p", {}, el("label", {}, axes[0] + " ", slider), " ", read));
+  }
+  for (const f of job.figures || []) out.append(figure(job.id, f, "Win rate across the sweep (the reports' figure)"));
+}
+
+function renderCompare(out, job, r) {
+  const rows = r.options.map((o) => {
+    const s = o.result.sides[0];
+    const d = (o.diff || [])[0];
+    return [o.name, (o.sets || []).join(" ") || "(unchanged)", pct(s.win_rate), ci(s.win_ci95),
+      d ? `${(100 * d.diff).toFixed(2)} pp` : "baseline", d ? `[${(100 * d.ci95[0]).toFixed(2)}, ${(100 * d.ci95[1]).toFixed(2)}] pp` : "", d ? num(d.p_value, 4) : ""];
+  });
+  out.append(table(`Options on the same ${thousands(r.encounters)} encounters (common random numbers); ${r.sides[0]}'s win rate`,
+    ["option", "overrides", "win rate", "95% interval", "vs baseline", "paired 95% interval", "p"], rows));
+  for (const f of job.figures || []) out.append(figure(job.id, f, "Win rates of the options (the reports' figure)"));
+}
+
+function renderMatrix(out, job, r) {
+  const rows = r.rows.map((name, i) => [name, ...r.cols.map((_, c) => `${pct(r.win[i][c])} ${ci(r.ci95[i][c])}`)]);
+  out.append(table(`${r.row_side}'s win rate (rows) against ${r.col_side}'s options (columns)`, [`${r.row_side} \\ ${r.col_side}`, ...r.cols], rows));
+  const eq = r.equilibrium;
+  if (eq) {
+    const mix = (names, ws) => names.map((n, i) => [n, ws[i]]).filter((x) => x[1] > 1e-9).map((x) => `${x[0]} ${pct(x[1])}`).join(", ");
+    out.append(el("p", { id: "equilibrium", text: `Equilibrium (zero-sum): ${r.row_side} plays ${mix(r.rows, eq.row_weights)}; ${r.col_side} plays ${mix(r.cols, eq.col_weights)}; value ${pct(eq.value)} (95% bounds ${ci(eq.value_ci95)})` +
+      (eq.stable ? "." : "; which options belong in the mix is not settled at this many encounters.") }));
+  }
+  (r.dominated || []).forEach((d) => out.append(el("p", { text: `${d.side}'s option ${d.option} is dominated by ${d.by}.` })));
+  (r.notes || []).forEach((n) => out.append(el("p", { class: "muted", text: n })));
+  for (const f of job.figures || []) out.append(figure(job.id, f, "The win-rate matrix (the reports' figure)"));
+}
+
+// ---- permalinks -----------------------------------------------------------
+
+$("#permalink-btn").addEventListener("click", async () => {
+  const req = buildRequest();
+  try {
+    const p = await api("/api/permalink", { body: req });
+    const url = location.origin + location.pathname + p.fragment;
+    $("#permalink").value = url;
+    history.replaceState(null, "", p.fragment);
+    try { await navigator.clipboard.writeText(url); setBanner("Permalink copied."); } catch { setBanner("Permalink ready below; copy it from the field."); }
+  } catch (e) {
+    setBanner(e.message);
+  }
+});
+
+async function fromPermalink() {
+  const m = /(?:^#|&)p=([A-Za-z0-9_-]+)/.exec(location.hash);
+  if (!m) return false;
+  try {
+    const req = await api("/api/permalink?p=" + m[1]);
+    fillForm(req);
+    setBanner(`Opened a permalink: ${req.kind} of ${req.file}, seed ${req.seed}, ${thousands(req.n)} encounters. Press ${$("#run").textContent} to reproduce the same counts.`);
+    return true;
+  } catch (e) {
+    setBanner("This permalink could not be read: " + e.message);
+    return false;
+  }
+}
+
+// ---- start ---------------------------------------------------------------
+
+$("#load-scenario").addEventListener("click", () => {
+  const id = $("#scenario-pick").value;
+  if (id) loadScenario(id).catch((e) => setBanner(e.message));
+});
+
+(async () => {
+  selectKind("run");
+  try { await loadList(); } catch (e) { setBanner("Could not list the scenarios: " + e.message); }
+  loadSchema();
+  if (!(await fromPermalink())) {
+    const first = $("#scenario-pick").querySelector('option[value="builtin:d20/duel"]') || $("#scenario-pick").querySelector("option");
+    if (first) {
+      $("#scenario-pick").value = first.value;
+      await loadScenario(first.value).catch((e) => setBanner(e.message));
+    }
+  }
+  document.body.dataset.ready = "1";
+})();
