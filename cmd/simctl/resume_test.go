@@ -219,6 +219,10 @@ func TestShardedValueAndMatrixMerge(t *testing.T) {
 				}
 			}
 			setSum(doc)
+			// The scenario text the document carries would no longer match
+			// the edited sum (refused on reading as an edited file): leave
+			// it out, as a document of another scenario has its own.
+			delete(doc, "context")
 			data, _ = json.Marshal(doc)
 			os.WriteFile(edited, data, 0o644)
 			if code, _, errOut := cli(t, "merge", "--json", filepath.Join(dir, "s3-0.json"), edited, filepath.Join(dir, "s3-2.json")); code != exitFailure || !strings.Contains(errOut, "another scenario text") {
