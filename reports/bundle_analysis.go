@@ -248,7 +248,7 @@ func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
 			diff, ci = signedPP(e.Diff), ppCI(e.DiffCI[0], e.DiffCI[1])
 		}
 		w := wilson(e.Wins, e.Encounters)
-		row := []string{strconv.Itoa(i+1), e.Name, setsText(sets[e.Name])}
+		row := []string{strconv.Itoa(i + 1), e.Name, setsText(sets[e.Name])}
 		if !named {
 			row = row[:2]
 		}
