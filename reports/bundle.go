@@ -102,6 +102,9 @@ func parseInput(path string, data []byte) (*Input, error) {
 			if err := o.Result.check(); err != nil {
 				return nil, fmt.Errorf("%s: option %d: %v", path, i, err)
 			}
+			if n := len(o.EconomyCross); n > 0 && (i == 0 || n != len(o.Result.Raw.Counts) || n != len(c.Options[0].Result.Raw.Counts)) {
+				return nil, fmt.Errorf("%s: option %d: its action_economy_cross has %d entries for %d counters; the file is damaged", path, i, n, len(o.Result.Raw.Counts))
+			}
 		}
 		in.Compare = &c
 	case "value":

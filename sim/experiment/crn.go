@@ -20,6 +20,14 @@ import (
 type CRN struct {
 	Tallies []*sim.Tally
 	Wins    [2]stats.Joint
+	// Cross[k][i] is the sum over encounters of x_k·x_0, with x_k the
+	// encounter's own count of side counter i (indexed as Counts.V) under
+	// option k and x_0 the baseline's: with each tally's Counts.V and
+	// CountsSq it gives the paired interval of each counter's difference
+	// to the baseline. Exact integers, merged by adding. Cross[0] is the
+	// baseline's sum of squares; Cross[k] is nil for an option whose
+	// counters are not the baseline's.
+	Cross [][]int64
 }
 
 // Paired is option k against option 0 (the baseline) for side s.
@@ -31,15 +39,27 @@ func newCRN(games []sim.Game) *CRN {
 		c.Tallies[k] = sim.NewTally(g)
 	}
 	c.Wins = [2]stats.Joint{stats.NewJoint(len(games)), stats.NewJoint(len(games))}
+	c.Cross = make([][]int64, len(games))
+	for k, t := range c.Tallies {
+		if len(t.Counts.V) == len(c.Tallies[0].Counts.V) {
+			c.Cross[k] = make([]int64, len(t.Counts.V))
+		}
+	}
 	return c
 }
 
-func (c *CRN) merge(o *CRN) {
+// Merge adds o (other encounter indices of the same games) into c.
+func (c *CRN) Merge(o *CRN) {
 	for k := range c.Tallies {
 		c.Tallies[k].Merge(o.Tallies[k])
 	}
 	c.Wins[0].Merge(&o.Wins[0])
 	c.Wins[1].Merge(&o.Wins[1])
+	for k, x := range o.Cross {
+		for i, v := range x {
+			c.Cross[k][i] += v
+		}
+	}
 }
 
 // PairedTally is each option's own tally, and for every option k and side s
@@ -48,6 +68,26 @@ func (c *CRN) merge(o *CRN) {
 type PairedTally struct {
 	Tallies []*sim.Tally
 	Paired  [][2]stats.Paired // Paired[0] pairs the baseline with itself
+	Cross   [][]int64         // CRN.Cross: counter cross sums with the baseline
+}
+
+// Merge adds o's encounters (other indices of the same games) into p.
+func (p *PairedTally) Merge(o *PairedTally) {
+	for k := range p.Tallies {
+		p.Tallies[k].Merge(o.Tallies[k])
+		for s := 0; s < 2; s++ {
+			p.Paired[k][s].Merge(o.Paired[k][s])
+		}
+		if k < len(o.Cross) && k < len(p.Cross) {
+			if p.Cross[k] == nil || o.Cross[k] == nil {
+				p.Cross[k] = nil // one part did not record them: no interval
+				continue
+			}
+			for i, v := range o.Cross[k] {
+				p.Cross[k][i] += v
+			}
+		}
+	}
 }
 
 // RunPaired plays every game on common random numbers (RunCRN)
@@ -55,7 +95,7 @@ type PairedTally struct {
 // table reads.
 func RunPaired(ctx context.Context, games []sim.Game, cfg sim.RunConfig) (*PairedTally, error) {
 	c, err := RunCRN(ctx, games, cfg)
-	p := &PairedTally{Tallies: c.Tallies, Paired: make([][2]stats.Paired, len(games))}
+	p := &PairedTally{Tallies: c.Tallies, Paired: make([][2]stats.Paired, len(games)), Cross: c.Cross}
 	for k := range games {
 		p.Paired[k] = [2]stats.Paired{c.Paired(k, 0), c.Paired(k, 1)}
 	}
@@ -109,7 +149,7 @@ func RunCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig) (*CRN, err
 	total := newCRN(games)
 	var err error
 	for w, p := range parts {
-		total.merge(p)
+		total.Merge(p)
 		if err == nil && errs[w] != nil {
 			err = errs[w]
 		}
@@ -156,6 +196,16 @@ func crnWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *ato
 		tables[k] = g.NewTable()
 	}
 	won := [2][]int64{make([]int64, len(games)), make([]int64, len(games))}
+	// The cross sums need each option's own counts of the encounter: its
+	// Counts.V less prev[k], Counts.V as of the encounter before. Only
+	// the baseline's non-zero counts (nz) enter a product, so the other
+	// options are read at those alone; prev is then refreshed by copy.
+	prev := make([][]int64, len(games))
+	for k, t := range acc.Tallies {
+		prev[k] = make([]int64, len(t.Counts.V))
+	}
+	x0 := make([]int64, len(prev[0]))
+	nz := make([]int, 0, len(prev[0]))
 	var r rng.Stream
 	var cur int64 = -1
 	opt := 0
@@ -196,6 +246,22 @@ func crnWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *ato
 				if out.Winner >= 0 {
 					won[out.Winner][k] = 1
 				}
+				v, pk, cross := t.Counts.V, prev[k], acc.Cross[k]
+				if k == 0 {
+					nz = nz[:0]
+					for c, x := range v {
+						if d := x - pk[c]; d != 0 {
+							x0[c] = d
+							nz = append(nz, c)
+							cross[c] += d * d
+						}
+					}
+				} else if cross != nil {
+					for _, c := range nz {
+						cross[c] += (v[c] - pk[c]) * x0[c]
+					}
+				}
+				copy(pk, v)
 			}
 			acc.Wins[0].Add(won[0])
 			acc.Wins[1].Add(won[1])
