@@ -240,7 +240,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		reports.NewValue(v, joint, ps)
 		return v
 	}
-	left, runErr := playCRN(ctx, games, cfg, todo, func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(o.jsonTarget(format), func(left []sim.Range) {
+	left, runErr := playCRN(ctx, games, cfg, false, todo, func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(o.jsonTarget(format), func(left []sim.Range) {
 		saveCheckpoint(o.jsonTarget(format), "value", stderr, func(w io.Writer) error { return build(true, left).Write(w, reports.JSON) })
 	}))
 	stopBar()
@@ -381,7 +381,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		return m, nil
 	}
-	left, runErr := playCRN(ctx, games, sim.RunConfig{Seed: o.seed.v, Workers: o.workers.v, Done: &done}, todo,
+	left, runErr := playCRN(ctx, games, sim.RunConfig{Seed: o.seed.v, Workers: o.workers.v, Done: &done}, false, todo,
 		func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(o.jsonTarget(format), func(left []sim.Range) {
 			saveCheckpoint(o.jsonTarget(format), "matrix", stderr, func(w io.Writer) error {
 				m, err := build(true, left)

@@ -336,7 +336,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	pt := &experiment.PairedTally{Tallies: make([]*sim.Tally, len(games)), Paired: make([][2]stats.Paired, len(games)), Cross: make([][]int64, len(games))}
 	for k, g := range games {
 		pt.Tallies[k] = sim.NewTally(g)
-		if len(pt.Tallies[k].Counts.V) == len(pt.Tallies[0].Counts.V) {
+		if k > 0 && len(pt.Tallies[k].Counts.V) == len(pt.Tallies[0].Counts.V) {
 			pt.Cross[k] = make([]int64, len(pt.Tallies[k].Counts.V))
 		}
 	}
@@ -409,7 +409,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if w > 0 {
 		pt, reached, runErr = runCompare(ctx, games, cfg, w, *batch)
 	} else {
-		left, runErr = playCRN(ctx, games, cfg, todo, func(c *experiment.CRN) {
+		left, runErr = playCRN(ctx, games, cfg, true, todo, func(c *experiment.CRN) {
 			part := &experiment.PairedTally{Tallies: c.Tallies, Paired: make([][2]stats.Paired, len(games)), Cross: c.Cross}
 			for k := range games {
 				part.Paired[k] = [2]stats.Paired{c.Paired(k, 0), c.Paired(k, 1)}
