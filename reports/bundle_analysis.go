@@ -126,7 +126,7 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 		return append(append(args, "--params", strings.Join(names, ",")), steps...)
 	})
 	s.notes = append(s.notes, statusNotes(&v.Header, "value")...)
-	ps := &table{left: 1, header: []string{"param", "step", "a step down", "a step up"}}
+	ps := &table{left: 4, header: []string{"param", "step", "a step down", "a step up"}}
 	for _, p := range v.Params {
 		ps.add(p.Name, strconv.FormatFloat(p.Step, 'f', -1, 64), "--set "+strings.Join(p.Down, " --set "), "--set "+strings.Join(p.Up, " --set "))
 	}
