@@ -176,11 +176,7 @@ func TestRunCRNUnplayedResumes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for k := range games {
-				part.Tallies[k].Merge(more.Tallies[k])
-			}
-			part.Wins[0].Merge(&more.Wins[0])
-			part.Wins[1].Merge(&more.Wins[1])
+			part.Merge(more)
 		}
 		if !reflect.DeepEqual(part, whole) {
 			t.Errorf("%d workers: the interrupted run plus its unplayed ranges differs from the whole run", workers)
@@ -228,5 +224,83 @@ func TestEconomyIntervalsFromReplays(t *testing.T) {
 	}
 	if checked < 4 {
 		t.Errorf("only %d counters vary; the test checks little", checked)
+	}
+}
+
+// TestEconomyDeltaIntervalsFromReplays: the paired intervals of the
+// action-economy differences in a comparison (cross sums accumulated by
+// RunCRN's workers, merged, read by reports.Compare) equal those computed
+// directly from every encounter of every option replayed alone:
+// d̄ ± 1.96·s_d/√n over the encounters' own differences d = x_option -
+// x_baseline. Shards of the run (Start/N parts, merged) give the same
+// sums as the whole.
+func TestEconomyDeltaIntervalsFromReplays(t *testing.T) {
+	games := []sim.Game{crnDuel(t), crnDuel(t, scenario.Set{Path: "heroes.Fighter.init", Value: "5"}), crnDuel(t, scenario.Set{Path: "monsters.Orc.hp", Value: "30"})}
+	const n, seed = 2500, 9
+	pt, err := experiment.RunPaired(context.Background(), games, sim.RunConfig{Seed: seed, N: n, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three shards of the same indices merge into the same sums.
+	var parts *experiment.PairedTally
+	for _, r := range [][2]int64{{0, 700}, {700, 1900}, {1900, n}} {
+		p, err := experiment.RunPaired(context.Background(), games, sim.RunConfig{Seed: seed, Start: r[0], N: r[1] - r[0], Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if parts == nil {
+			parts = p
+		} else {
+			parts.Merge(p)
+		}
+	}
+	if !reflect.DeepEqual(parts.Cross, pt.Cross) {
+		t.Errorf("the shards' cross sums differ from the whole run's")
+	}
+	sides := [2]string{"heroes", "monsters"}
+	c := &reports.Compare{Sides: sides}
+	for k, g := range games {
+		o := reports.Option{Name: string(rune('a' + k)), Result: reports.New(reports.Meta{Sides: sides}, g, pt.Tallies[k])}
+		if k > 0 {
+			o.EconomyCross = pt.Cross[k]
+		}
+		c.Options = append(c.Options, o)
+	}
+	c.Finish(pt.Paired)
+	counters := games[0].Counters()
+	per := len(counters)
+	checked := 0
+	for k := 1; k < len(games); k++ {
+		sum := make([]float64, 2*per)
+		sq := make([]float64, 2*per)
+		for i := int64(0); i < n; i++ {
+			_, base := sim.Replay(games[0], seed, i, nil)
+			_, one := sim.Replay(games[k], seed, i, nil)
+			for j, v := range one.Counts.V {
+				d := float64(v - base.Counts.V[j])
+				sum[j] += d
+				sq[j] += d * d
+			}
+		}
+		for s, side := range sides {
+			for j, name := range counters {
+				i := s*per + j
+				mean := sum[i] / n
+				half := 1.959963984540054 * math.Sqrt((sq[i]-n*mean*mean)/(n-1)/n)
+				got, ok := c.Options[k].EconomyDeltaCI95[side][name]
+				if !ok || math.Abs(got[0]-(mean-half)) > 1e-9 || math.Abs(got[1]-(mean+half)) > 1e-9 {
+					t.Errorf("option %d, %s %s: interval %v, from the replays %.6f ± %.6f", k, side, name, got, mean, half)
+				}
+				if d := c.Options[k].EconomyDelta[side][name]; math.Abs(d-mean) > 1e-9 {
+					t.Errorf("option %d, %s %s: difference %v, from the replays %v", k, side, name, d, mean)
+				}
+				if half > 0 {
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 8 {
+		t.Errorf("only %d differences vary; the test checks little", checked)
 	}
 }
