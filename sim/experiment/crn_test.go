@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	_ "simctl/agents"
 	"simctl/reports"
@@ -15,6 +14,7 @@ import (
 	"simctl/scenarios"
 	"simctl/sim"
 	"simctl/sim/experiment"
+	"simctl/sim/rng"
 	"simctl/sim/scenario"
 	"simctl/stats"
 )
@@ -129,34 +129,60 @@ func TestRunPairedCancelled(t *testing.T) {
 	}
 }
 
-// cancelAfter cancels when done reaches at least k: a run interrupted
-// part way, at a point that depends on timing (which the tests do not
-// rely on: whatever was played, the unplayed ranges are the rest).
-func cancelAfter(done *atomic.Int64, k int64, cancel func()) {
-	go func() {
-		for done.Load() < k {
-			time.Sleep(100 * time.Microsecond)
-		}
-		cancel()
-	}()
+// cancelGame cancels its run from inside the at-th encounter played (over
+// all its tables), so the interruption does not depend on timing: the
+// runner stops claiming chunks once cancelled, which leaves most of a long
+// run unplayed however loaded the machine is. at < 0 never cancels.
+type cancelGame struct {
+	sim.Game
+	plays  *atomic.Int64
+	at     int64
+	cancel func()
+}
+
+func (g cancelGame) NewTable() sim.Table { return cancelTable{g.Game.NewTable(), g} }
+
+type cancelTable struct {
+	sim.Table
+	g cancelGame
+}
+
+func (t cancelTable) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
+	if t.g.plays.Add(1) == t.g.at {
+		t.g.cancel()
+	}
+	return t.Table.Play(r, c, log)
+}
+
+// cancelling wraps games so that the at-th encounter played by any of
+// them cancels the returned context.
+func cancelling(games []sim.Game, at int64) ([]sim.Game, context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	plays := new(atomic.Int64)
+	out := make([]sim.Game, len(games))
+	for i, g := range games {
+		out[i] = cancelGame{g, plays, at, cancel}
+	}
+	return out, ctx, cancel
 }
 
 // TestRunCRNUnplayedResumes: a cancelled RunCRN reports exactly the index
 // ranges it did not play; playing those and merging gives, count for
 // count, the uninterrupted run, whatever the workers.
 func TestRunCRNUnplayedResumes(t *testing.T) {
-	games := []sim.Game{crnDuel(t), crnDuel(t, scenario.Set{Path: "heroes.Fighter.init", Value: "5"})}
+	base := []sim.Game{crnDuel(t), crnDuel(t, scenario.Set{Path: "heroes.Fighter.init", Value: "5"})}
 	const n = 60000
+	// Every run plays the wrapped games, so rule counts and the like are
+	// those of the same Game values throughout.
+	games, _, _ := cancelling(base, -1)
 	whole, err := experiment.RunCRN(context.Background(), games, sim.RunConfig{Seed: 4, Start: 100, N: n, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, workers := range []int{1, 3} {
-		ctx, cancel := context.WithCancel(context.Background())
-		var done atomic.Int64
-		cancelAfter(&done, 3000, cancel)
+		cut, ctx, cancel := cancelling(base, 3000)
 		var left []sim.Range
-		part, err := experiment.RunCRN(ctx, games, sim.RunConfig{Seed: 4, Start: 100, N: n, Workers: workers, Done: &done, Unplayed: &left})
+		part, err := experiment.RunCRN(ctx, cut, sim.RunConfig{Seed: 4, Start: 100, N: n, Workers: workers, Unplayed: &left})
 		cancel()
 		if err != context.Canceled {
 			t.Fatalf("%d workers: err %v; the run finished before the cancel", workers, err)
