@@ -180,7 +180,7 @@ func (p *acksDefault) Turn(t *acks2.Table, self int) acks2.Plan {
 }
 
 func (p *acksDefault) anyAttackable(t *acks2.Table, self int) bool {
-	for j := 0; j < t.N(); j++ {
+	for _, j := range t.Foes(self) {
 		if t.CanAttack(self, j) {
 			return true
 		}
@@ -193,7 +193,6 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	if p.prefer >= 0 && !t.Out(p.prefer) {
 		return p.prefer
 	}
-	me := t.Side(self)
 	caster := t.Declared(self).Kind == acks2.DeclareSpell
 	engaged := t.Engaged(self)
 	speed := t.Game().C[self].Speed
@@ -212,8 +211,8 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	}
 	best, bestReach := -1, -1
 	n := 0
-	for j := 0; j < t.N(); j++ {
-		if t.Out(j) || t.Side(j) == me {
+	for _, j := range t.Foes(self) {
+		if t.Out(j) {
 			continue
 		}
 		r := reach(j)
@@ -235,8 +234,8 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	}
 	if p.target == acksRandom && best >= 0 && n > 1 {
 		k := t.Rand().IntN(n)
-		for j := 0; j < t.N(); j++ {
-			if t.Out(j) || t.Side(j) == me {
+		for _, j := range t.Foes(self) {
+			if t.Out(j) {
 				continue
 			}
 			r := reach(j)
@@ -258,8 +257,8 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	if best < 0 {
 		// Engaged with no one it can attack (a flyer above it, say): the
 		// nearest enemy; the referee redirects to whoever is in reach.
-		for j := 0; j < t.N(); j++ {
-			if !t.Out(j) && t.Side(j) != me && (best < 0 || t.Dist(self, j) < t.Dist(self, best)) {
+		for _, j := range t.Foes(self) {
+			if !t.Out(j) && (best < 0 || t.Dist(self, j) < t.Dist(self, best)) {
 				best = j
 			}
 		}
@@ -309,7 +308,7 @@ func (p *acksDefault) Rank(t *acks2.Table, self int) int { return p.rank }
 // Cleave implements acks2.Policy: the weakest enemy it can attack.
 func (p *acksDefault) Cleave(t *acks2.Table, self int) int {
 	best := -1
-	for j := 0; j < t.N(); j++ {
+	for _, j := range t.Foes(self) {
 		if t.CanAttack(self, j) && (best < 0 || t.HP(j) < t.HP(best)) {
 			best = j
 		}

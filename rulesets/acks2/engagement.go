@@ -31,13 +31,18 @@ func (t *Table) engaged(i int) bool { return t.engagedExcept(i, 0) }
 // engagedExcept is engaged counting only the opponents not in mask (bit j
 // for roster index j).
 func (t *Table) engagedExcept(i int, mask uint64) bool {
-	need := &t.g.C[i].EngagedBy
+	// The weights (ew) are the engages rule precomputed: 0 for a
+	// non-flyer against a flyer. Summing in any order gives the same
+	// answer, so only the enemies are visited.
+	x := t.f[i].x
+	ew := t.ew[i*len(t.f) : (i+1)*len(t.f)]
 	sum := 0
-	for j := range t.f {
-		if mask&(1<<uint(j)) != 0 || !t.engages(j, i) {
+	for _, j := range t.team[1-t.sd[i]] {
+		f := &t.f[j]
+		if f.out || f.x-x > 5 || x-f.x > 5 || mask&(1<<uint(j)) != 0 {
 			continue
 		}
-		sum += engageUnit / need[t.g.C[j].Size]
+		sum += ew[j]
 		if sum >= engageUnit {
 			return true
 		}
@@ -84,6 +89,13 @@ func (t *Table) approach(m, tg, feet int) {
 	moved := 0
 	stopped := false
 	safe := t.safeGap(m)
+	if need := abs(t.f[tg].x-f.x) - stopAt; safe > 5 && need > 0 && feet > 0 {
+		// The steps below move 5 feet at a time up to min(feet, need)
+		// and check engagement only from safe on: skip straight to the
+		// last step short of safe.
+		moved = min((safe-1)/5*5, feet, need)
+		f.x += dir * moved
+	}
 	for moved < feet {
 		need := abs(t.f[tg].x-f.x) - stopAt
 		if need <= 0 {
@@ -179,8 +191,8 @@ func (t *Table) push(src, tg, feet int) {
 // feet of it: no engagement check is needed before that.
 func (t *Table) safeGap(i int) int {
 	gap := 1 << 30
-	for j := range t.f {
-		if !t.f[j].out && t.side(j) != t.side(i) {
+	for _, j := range t.Foes(i) {
+		if !t.f[j].out {
 			gap = min(gap, t.Dist(i, j)-5)
 		}
 	}
@@ -190,8 +202,8 @@ func (t *Table) safeGap(i int) int {
 // sharesSpace reports whether an enemy in the fight stands exactly where
 // i does.
 func (t *Table) sharesSpace(i int) bool {
-	for j := range t.f {
-		if !t.f[j].out && t.side(j) != t.side(i) && t.f[j].x == t.f[i].x {
+	for _, j := range t.Foes(i) {
+		if !t.f[j].out && t.f[j].x == t.f[i].x {
 			return true
 		}
 	}

@@ -47,6 +47,7 @@ func (t *Table) rollInitiative() {
 		f.floor = min(-f.number, f.number)
 		t.key[i] = die
 	}
+	t.sortByNumber()
 	if t.round == 1 {
 		for i := range t.f {
 			c := &t.g.C[i]
@@ -55,6 +56,30 @@ func (t *Table) rollInitiative() {
 	}
 	if t.log != nil {
 		t.logInitiative()
+	}
+}
+
+// sortByNumber lists the combatants in the fight by number, highest first
+// and in roster order within a number (a counting sort over the 21
+// counts), so that a count finds whose number it is without a scan of
+// the roster.
+func (t *Table) sortByNumber() {
+	var cnt [22]int
+	for i := range t.f {
+		if !t.f[i].out {
+			cnt[11-t.f[i].number]++ // bucket 10-number, shifted by one for the prefix sums
+		}
+	}
+	for b := 1; b < len(cnt); b++ {
+		cnt[b] += cnt[b-1]
+	}
+	t.numStart = cnt
+	for i := range t.f {
+		if !t.f[i].out {
+			b := 10 - t.f[i].number
+			t.byNum[cnt[b]] = i
+			cnt[b]++
+		}
 	}
 }
 

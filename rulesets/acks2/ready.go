@@ -76,8 +76,8 @@ func (t *Table) movementEnded(m int) {
 	var buf [64]int
 	ids := buf[:0]
 	charging := t.f[m].charging && t.round == 1
-	for r := range t.f {
-		if t.side(r) == t.side(m) || t.f[r].out {
+	for _, r := range t.Foes(m) {
+		if t.f[r].out {
 			continue
 		}
 		if t.readyUsable(r) || charging && t.round1Usable(r) {

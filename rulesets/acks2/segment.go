@@ -306,8 +306,8 @@ func (t *Table) endOfSegment(i int) {
 // nearestEnemy is the closest enemy in the fight (-1: none).
 func (t *Table) nearestEnemy(i int) int {
 	best := -1
-	for j := range t.f {
-		if t.f[j].out || t.side(j) == t.side(i) {
+	for _, j := range t.Foes(i) {
+		if t.f[j].out {
 			continue
 		}
 		if best < 0 || t.Dist(i, j) < t.Dist(i, best) {
@@ -321,7 +321,7 @@ func (t *Table) nearestEnemy(i int) int {
 // where it stands (-1: none).
 func (t *Table) weakestAttackable(i int) int {
 	best := -1
-	for j := range t.f {
+	for _, j := range t.Foes(i) {
 		if !t.canAttack(i, j) {
 			continue
 		}

@@ -52,9 +52,14 @@ type effect struct {
 type Table struct {
 	g           *Game
 	f           []fighter
-	slots       []int // combatants called on the current count
-	key         []int // scratch sort keys, by roster index
-	groupDie    []int // group initiative: the die of each group this round
+	slots       []int    // combatants called on the current count
+	key         []int    // scratch sort keys, by roster index
+	groupDie    []int    // group initiative: the die of each group this round
+	sd          []int    // each combatant's side (Game.C[i].Side, kept dense for the scans)
+	team        [2][]int // each side's combatants, in roster order
+	ew          []int    // ew[i*n+j]: how much enemy j counts toward engaging i (engageUnit/EngagedBy; 0: it cannot)
+	byNum       []int    // this round's combatants in the fight, by number (highest first), roster order within one
+	numStart    [22]int
 	round       int
 	now         int // the count being called
 	first       int // first combatant to take an action (Outcome.FirstActor)
@@ -72,7 +77,21 @@ type Table struct {
 
 func newTable(g *Game) *Table {
 	n := len(g.C)
-	return &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n)}
+	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
+		sd: make([]int, n), byNum: make([]int, n)}
+	t.ew = make([]int, n*n)
+	for i := range g.C {
+		ci := &g.C[i]
+		t.sd[i] = ci.Side
+		t.team[ci.Side] = append(t.team[ci.Side], i)
+		for j := range g.C {
+			cj := &g.C[j]
+			if cj.Side != ci.Side && (!ci.Flies || cj.Flies) {
+				t.ew[i*n+j] = engageUnit / ci.EngagedBy[cj.Size]
+			}
+		}
+	}
+	return t
 }
 
 // setup rolls hit points and places everyone at the start: side 0 at 0
@@ -157,7 +176,7 @@ func (t *Table) logf(format string, args ...any) {
 
 func (t *Table) name(i int) string { return t.g.C[i].Name }
 
-func (t *Table) side(i int) int { return t.g.C[i].Side }
+func (t *Table) side(i int) int { return t.sd[i] }
 
 // Read-only accessors for policies.
 
@@ -177,10 +196,15 @@ func (t *Table) MaxHP(i int) int { return t.f[i].maxHP }
 func (t *Table) Out(i int) bool { return t.f[i].out }
 
 // Side is combatant i's side.
-func (t *Table) Side(i int) int { return t.g.C[i].Side }
+func (t *Table) Side(i int) int { return t.sd[i] }
 
 // Alive counts the combatants of side s still in the fight.
 func (t *Table) Alive(s int) int { return t.alive(s) }
+
+// Foes lists the combatants of the side opposing i's, in roster order,
+// in the fight or not: the enemies a scan needs to visit. The slice is the
+// Table's own; do not modify it.
+func (t *Table) Foes(i int) []int { return t.team[1-t.sd[i]] }
 
 // Dist is the distance in feet between i and j.
 func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
