@@ -199,36 +199,31 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	if t.Game().C[self].Weapon != acks2.Missile {
 		speed *= 2 // a charge (or, farther, a march) reaches twice its speed
 	}
-	// reach: 2 can attack where it stands, 1 can reach this segment, 0 not.
-	reach := func(j int) int {
-		switch {
-		case caster || t.CanAttack(self, j):
-			return 2
-		case !engaged && t.Dist(self, j)-5 <= speed:
-			return 1
-		}
-		return 0
+	// An enemy is within reach when it can attack it where it stands
+	// (distance up to t.Reach) or, not engaged, after moving up to speed
+	// (to within 5 feet); attacking where it stands or after moving are
+	// alike. Engaged, it considers only the enemies it can attack now.
+	lim := t.Reach(self)
+	if !engaged {
+		lim = max(lim, speed+5)
 	}
-	best, bestReach := -1, -1
+	best, bestIn := -1, false
 	n := 0
 	for _, j := range t.Foes(self) {
 		if t.Out(j) {
 			continue
 		}
-		r := reach(j)
-		if engaged && r < 2 {
+		in := caster || t.Dist(self, j) <= lim
+		if engaged && !in {
 			continue
 		}
-		if r > 0 {
-			r = 1 // attack where it stands or after moving: alike
-		}
-		if best < 0 || r > bestReach || r == bestReach && p.better(t, self, j, best) {
-			if r > bestReach {
+		if best < 0 || in && !bestIn || in == bestIn && (p.target == acksWeakest && t.HP(j) < t.HP(best) || p.target != acksWeakest && p.better(t, self, j, best)) {
+			if in && !bestIn {
 				n = 0
 			}
-			best, bestReach = j, r
+			best, bestIn = j, in
 		}
-		if r == bestReach {
+		if in == bestIn {
 			n++
 		}
 	}
@@ -238,14 +233,8 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 			if t.Out(j) {
 				continue
 			}
-			r := reach(j)
-			if engaged && r < 2 {
-				continue
-			}
-			if r > 0 {
-				r = 1
-			}
-			if r != bestReach {
+			in := caster || t.Dist(self, j) <= lim
+			if engaged && !in || in != bestIn {
 				continue
 			}
 			if k == 0 {

@@ -60,15 +60,9 @@ func (t *Table) engages(j, i int) bool {
 }
 
 // canAttack reports whether i can attack enemy j where both stand.
+// (Small enough to inline: the reach is precomputed, see Table.reach.)
 func (t *Table) canAttack(i, j int) bool {
-	if j < 0 || t.f[j].out || t.side(j) == t.side(i) {
-		return false
-	}
-	c := &t.g.C[i]
-	if c.Weapon == Missile {
-		return c.Range == 0 || t.Dist(i, j) <= c.Range
-	}
-	return t.Dist(i, j) <= 5
+	return j >= 0 && !t.f[j].out && t.sd[j] != t.sd[i] && t.Dist(i, j) <= t.reach[i]
 }
 
 // approach moves m up to feet toward tg: until it can attack tg (within

@@ -57,6 +57,7 @@ type Table struct {
 	groupDie    []int    // group initiative: the die of each group this round
 	sd          []int    // each combatant's side (Game.C[i].Side, kept dense for the scans)
 	team        [2][]int // each side's combatants, in roster order
+	reach       []int    // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
 	ew          []int    // ew[i*n+j]: how much enemy j counts toward engaging i (engageUnit/EngagedBy; 0: it cannot)
 	byNum       []int    // this round's combatants in the fight, by number (highest first), roster order within one
 	numStart    [22]int
@@ -78,12 +79,20 @@ type Table struct {
 func newTable(g *Game) *Table {
 	n := len(g.C)
 	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
-		sd: make([]int, n), byNum: make([]int, n)}
+		sd: make([]int, n), byNum: make([]int, n), reach: make([]int, n)}
 	t.ew = make([]int, n*n)
 	for i := range g.C {
 		ci := &g.C[i]
 		t.sd[i] = ci.Side
 		t.team[ci.Side] = append(t.team[ci.Side], i)
+		switch {
+		case ci.Weapon != Missile:
+			t.reach[i] = 5
+		case ci.Range == 0:
+			t.reach[i] = 1 << 30
+		default:
+			t.reach[i] = ci.Range
+		}
 		for j := range g.C {
 			cj := &g.C[j]
 			if cj.Side != ci.Side && (!ci.Flies || cj.Flies) {
@@ -208,6 +217,11 @@ func (t *Table) Foes(i int) []int { return t.team[1-t.sd[i]] }
 
 // Dist is the distance in feet between i and j.
 func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
+
+// Reach is how far i can attack from where it stands: 5 feet, or its
+// missile weapon's range (unlimited range: 1<<30). CanAttack(i, j) is an
+// enemy j in the fight within Reach(i).
+func (t *Table) Reach(i int) int { return t.reach[i] }
 
 // Engaged reports whether i is engaged (enough enemies within 5 feet).
 func (t *Table) Engaged(i int) bool { return t.engaged(i) }
