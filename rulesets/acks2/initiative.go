@@ -20,6 +20,7 @@ func (t *Table) rollInitiative() {
 	for i := range t.groupDie {
 		t.groupDie[i] = 0
 	}
+	t.byNum = [21]uint64{}
 	for i := range t.f {
 		f := &t.f[i]
 		if f.out {
@@ -46,8 +47,8 @@ func (t *Table) rollInitiative() {
 		// a named combatant acting later on the same number).
 		f.floor = min(-f.number, f.number)
 		t.key[i] = die
+		t.byNum[10-f.number] |= 1 << uint(i)
 	}
-	t.sortByNumber()
 	if t.round == 1 {
 		for i := range t.f {
 			c := &t.g.C[i]
@@ -56,30 +57,6 @@ func (t *Table) rollInitiative() {
 	}
 	if t.log != nil {
 		t.logInitiative()
-	}
-}
-
-// sortByNumber lists the combatants in the fight by number, highest first
-// and in roster order within a number (a counting sort over the 21
-// counts), so that a count finds whose number it is without a scan of
-// the roster.
-func (t *Table) sortByNumber() {
-	var cnt [22]int
-	for i := range t.f {
-		if !t.f[i].out {
-			cnt[11-t.f[i].number]++ // bucket 10-number, shifted by one for the prefix sums
-		}
-	}
-	for b := 1; b < len(cnt); b++ {
-		cnt[b] += cnt[b-1]
-	}
-	t.numStart = cnt
-	for i := range t.f {
-		if !t.f[i].out {
-			b := 10 - t.f[i].number
-			t.byNum[cnt[b]] = i
-			cnt[b]++
-		}
 	}
 }
 

@@ -1,6 +1,8 @@
 package acks2
 
 import (
+	"math/bits"
+
 	"simctl/sim"
 	"simctl/sim/rng"
 	"simctl/sim/scenario"
@@ -114,8 +116,11 @@ func (t *Table) declarations() {
 // highest number and stops once every number has come and no one delays.
 func (t *Table) countDown() {
 	top := -10
-	if t.numStart[21] > 0 {
-		top = t.f[t.byNum[0]].number
+	for b, m := range t.byNum {
+		if m != 0 {
+			top = 10 - b
+			break
+		}
 	}
 	t.toStart, t.delayers = t.alive(0)+t.alive(1), 0
 	for n := min(top, 10); n >= -10 && (t.toStart > 0 || t.delayers > 0); n-- {
@@ -138,9 +143,10 @@ func (t *Table) callNumber(n int) {
 	ids := t.slots[:0]
 	if t.delayers == 0 {
 		// Nobody delays: those called are the ones whose number is n,
-		// listed by rollInitiative in roster order, as the scan below
+		// marked by rollInitiative, in roster order as the scan below
 		// would find them.
-		for _, i := range t.byNum[t.numStart[10-n]:t.numStart[11-n]] {
+		for m := t.byNum[10-n]; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
 			if f := &t.f[i]; !f.out && !f.startDone {
 				ids = append(ids, i)
 			}

@@ -5,7 +5,10 @@ import (
 	"simctl/sim/rng"
 )
 
-// fighter is one combatant's state during an encounter.
+// fighter is one combatant's state during an encounter. The fields every
+// scan reads come first and the struct is kept small (spell uses and
+// effects in 16-bit fields): the referee walks the roster many times a
+// round.
 type fighter struct {
 	hp, maxHP int
 	x         int // position in feet on the line between the sides
@@ -14,38 +17,36 @@ type fighter struct {
 	fled      bool
 
 	// This round.
-	number     int  // initiative number (1d6 + init)
-	floor      int  // the lowest count it may delay to: -number (its own number if <= 0)
 	startDone  bool // start-of-segment effects applied (at its own number)
 	endDone    bool // end-of-segment effects applied
 	segDone    bool // its segment is over: acted, readied, or lost
 	numberLost bool // gave its number for a round-1 attack
-	decl       Declaration
 	castLost   bool // its declared spell was lost to damage
 	charging   bool
+	delaying   bool
+	queued     bool // released from a wait, its delayed action pending
+	ready      bool // holds a readied attack
+	r1         bool // round 1: missile or long weapon ready against a charge
+	hpChecked  bool // made its half-HP morale check (morale_repeat: once)
+
+	number     int // initiative number (1d6 + init)
+	floor      int // the lowest count it may delay to: -number (its own number if <= 0)
+	decl       Declaration
 	chargeAt   int // the target of its charge in progress
 	cleaves    int // extra attacks after kills used this round
-
-	delaying   bool
 	delayAfter int // -1: delaying to count delayTo
 	delayTo    int
-	queued     bool // released from a wait, its delayed action pending
+	readyRound int // the round it was readied in
 
-	ready      bool // holds a readied attack
-	readyRound int  // the round it was readied in
-	r1         bool // round 1: missile or long weapon ready against a charge
-
-	hpChecked bool // made its half-HP morale check (morale_repeat: once)
-
-	uses [maxSpells]int
-	eff  [maxEffects]effect
 	neff int
+	uses [maxSpells]int16 // casts left (Spell.Uses is at most 1000)
+	eff  [maxEffects]effect
 }
 
 // effect is a lingering spell effect on its bearer.
 type effect struct {
-	src, spell int // the caster and its spell (Game.C[src].Spells[spell])
-	left       int // ticks left
+	src, spell int16 // the caster and its spell (Game.C[src].Spells[spell])
+	left       int32 // ticks left (ongoing_rounds is at most 1000)
 }
 
 // Table is one worker's encounter state, reused across encounters.
@@ -59,8 +60,16 @@ type Table struct {
 	team        [2][]int // each side's combatants, in roster order
 	reach       []int    // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
 	ew          []int    // ew[i*n+j]: how much enemy j counts toward engaging i (engageUnit/EngagedBy; 0: it cannot)
-	byNum       []int    // this round's combatants in the fight, by number (highest first), roster order within one
-	numStart    [22]int
+	// byNum[10-n]: bit i set for combatant i, in the fight when
+	// initiative was rolled, whose number this round is n.
+	byNum [21]uint64
+	// moves counts changes of position or of who is in the fight; the
+	// last engaged answer is reused while it has not changed (a turn asks
+	// for the same combatant's engagement several times).
+	moves  uint64
+	engI   int
+	engAt  uint64
+	engVal bool
 	round       int
 	now         int // the count being called
 	first       int // first combatant to take an action (Outcome.FirstActor)
@@ -79,7 +88,7 @@ type Table struct {
 func newTable(g *Game) *Table {
 	n := len(g.C)
 	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
-		sd: make([]int, n), byNum: make([]int, n), reach: make([]int, n)}
+		sd: make([]int, n), reach: make([]int, n)}
 	t.ew = make([]int, n*n)
 	for i := range g.C {
 		ci := &g.C[i]
@@ -107,6 +116,8 @@ func newTable(g *Game) *Table {
 // feet and behind it, side 1 at the scenario's distance and behind that.
 func (t *Table) setup() {
 	t.first, t.firstOrder, t.resumer, t.actor = -1, -1, -1, -1
+	t.moves++
+	t.engI = -1
 	t.sideChecked = [2]bool{}
 	t.up = t.g.sideCount
 	for i := range t.f {
@@ -120,7 +131,7 @@ func (t *Table) setup() {
 			f.x = t.g.Distance + c.Behind
 		}
 		for s := range c.Spells {
-			f.uses[s] = c.Spells[s].Uses
+			f.uses[s] = int16(c.Spells[s].Uses)
 		}
 		if t.log != nil {
 			t.logf("%s (%s%s): hp %d, AC %d, attack throw %d+, %s, at %d ft", c.Name, t.g.SideNames[c.Side], refWord(c.Side, t.g.Referee),
@@ -150,6 +161,7 @@ func (t *Table) takeOut(i int) {
 		t.toStart--
 	}
 	f.out = true
+	t.moves++
 	f.ready, f.r1 = false, false
 	t.up[t.g.C[i].Side]--
 }
@@ -279,7 +291,7 @@ func (t *Table) HasReady(i int) bool { return t.f[i].ready }
 func (t *Table) Round1Ready(i int) bool { return t.f[i].r1 }
 
 // Uses is how many casts of spell s combatant i has left.
-func (t *Table) Uses(i, s int) int { return t.f[i].uses[s] }
+func (t *Table) Uses(i, s int) int { return int(t.f[i].uses[s]) }
 
 // Rand is the encounter's random stream, for policies that choose at
 // random.
