@@ -51,25 +51,25 @@ type effect struct {
 
 // Table is one worker's encounter state, reused across encounters.
 type Table struct {
-	g           *Game
-	f           []fighter
-	slots       []int    // combatants called on the current count
-	key         []int    // scratch sort keys, by roster index
-	groupDie    []int    // group initiative: the die of each group this round
-	sd          []int    // each combatant's side (Game.C[i].Side, kept dense for the scans)
-	team        [2][]int // each side's combatants, in roster order
-	reach       []int    // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
-	ew          []int    // ew[i*n+j]: how much enemy j counts toward engaging i (engageUnit/EngagedBy; 0: it cannot)
+	g        *Game
+	f        []fighter
+	slots    []int    // combatants called on the current count
+	key      []int    // scratch sort keys, by roster index
+	groupDie []int    // group initiative: the die of each group this round
+	sd       []int    // each combatant's side (Game.C[i].Side, kept dense for the scans)
+	team     [2][]int // each side's combatants, in roster order
+	reach    []int    // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
+	ew       []int    // ew[i*n+j]: how much enemy j counts toward engaging i (engageUnit/EngagedBy; 0: it cannot)
 	// byNum[10-n]: bit i set for combatant i, in the fight when
 	// initiative was rolled, whose number this round is n.
 	byNum [21]uint64
 	// moves counts changes of position or of who is in the fight; the
 	// last engaged answer is reused while it has not changed (a turn asks
 	// for the same combatant's engagement several times).
-	moves  uint64
-	engI   int
-	engAt  uint64
-	engVal bool
+	moves       uint64
+	engI        int
+	engAt       uint64
+	engVal      bool
 	round       int
 	now         int // the count being called
 	first       int // first combatant to take an action (Outcome.FirstActor)
