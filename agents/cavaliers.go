@@ -189,8 +189,9 @@ func cavIndex(p params, g *cavaliers.Game, name string, n *yaml.Node, param stri
 
 // cavEnemyHere reports whether an enemy of self stands in self's Area.
 func cavEnemyHere(t *cavaliers.Table, self int) bool {
-	for j := 0; j < t.N(); j++ {
-		if t.Present(j) && t.Side(j) != t.Side(self) && t.Area(j) == t.Area(self) {
+	here := t.Area(self)
+	for _, j := range t.Foes(self) {
+		if t.Present(j) && t.Area(j) == here {
 			return true
 		}
 	}
@@ -244,8 +245,8 @@ func (p *cavPolicy) Move(t *cavaliers.Table, self int) int {
 		return -1
 	}
 	best := -1
-	for j := 0; j < t.N(); j++ {
-		if !t.Present(j) || t.Side(j) == t.Side(self) {
+	for _, j := range t.Foes(self) {
+		if !t.Present(j) {
 			continue
 		}
 		if best < 0 || cavAbs(t.Area(j)-here) < cavAbs(t.Area(best)-here) {
@@ -265,23 +266,24 @@ func (p *cavPolicy) Target(t *cavaliers.Table, self int) int {
 		return p.focus
 	}
 	best, n := -1, 0
-	for j := 0; j < t.N(); j++ {
-		if !t.Present(j) || t.Side(j) == t.Side(self) || t.Area(j) != here {
+	weakest, strongest := p.target == "weakest", p.target == "strongest"
+	for _, j := range t.Foes(self) {
+		if !t.Present(j) || t.Area(j) != here {
 			continue
 		}
 		n++
 		switch {
 		case best < 0:
 			best = j
-		case p.target == "weakest" && t.HP(j) < t.HP(best),
-			p.target == "strongest" && t.HP(j) > t.HP(best):
+		case weakest && t.HP(j) < t.HP(best),
+			strongest && t.HP(j) > t.HP(best):
 			best = j
 		}
 	}
 	if p.target == "random" && n > 1 {
 		k := t.Rand().IntN(n)
-		for j := 0; j < t.N(); j++ {
-			if !t.Present(j) || t.Side(j) == t.Side(self) || t.Area(j) != here {
+		for _, j := range t.Foes(self) {
+			if !t.Present(j) || t.Area(j) != here {
 				continue
 			}
 			if k == 0 {
