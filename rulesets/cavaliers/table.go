@@ -41,7 +41,7 @@ type Table struct {
 	sd    []int    // each combatant's side (Game.C[i].Side, kept dense for the scans)
 	team  [2][]int // each side's combatants, in roster order
 	dk    []diceKit
-	up    [2]int   // combatants of each side not out (those yet to enter included)
+	up    [2]int // combatants of each side not out (those yet to enter included)
 	// able[a]: bit i set when combatant i could use ability a at the start
 	// of this round. Within a round an ability is only ever lost (a use,
 	// [+] spent, out of the fight), so the mask is a superset of who can:
