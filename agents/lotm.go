@@ -404,8 +404,8 @@ func (p *lotmPolicy) pick(t *lotm.Table, self int) int {
 	me := &g.C[self]
 	if p.target == "random" {
 		n := 0
-		for j := 0; j < t.N(); j++ {
-			if t.Side(j) != me.Side && t.Targetable(self, j) {
+		for _, j := range t.Foes(self) {
+			if t.Targetable(self, j) {
 				n++
 			}
 		}
@@ -413,8 +413,8 @@ func (p *lotmPolicy) pick(t *lotm.Table, self int) int {
 			return -1
 		}
 		k := t.Rand().IntN(n)
-		for j := 0; j < t.N(); j++ {
-			if t.Side(j) != me.Side && t.Targetable(self, j) {
+		for _, j := range t.Foes(self) {
+			if t.Targetable(self, j) {
 				if k == 0 {
 					return j
 				}
@@ -423,8 +423,8 @@ func (p *lotmPolicy) pick(t *lotm.Table, self int) int {
 		}
 	}
 	best, bestTier := -1, -1
-	for j := 0; j < t.N(); j++ {
-		if t.Side(j) == me.Side || !t.Targetable(self, j) {
+	for _, j := range t.Foes(self) {
+		if !t.Targetable(self, j) {
 			continue
 		}
 		tier := 0

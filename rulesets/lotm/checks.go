@@ -272,6 +272,8 @@ func (t *Table) damage(a, d, dmg int) {
 		return
 	}
 	f.out = true
+	t.up[t.sd[d]]--
+	t.presence++
 	t.c.Down(d, a)
 	f.delayed, f.hidden, f.stunned = false, false, false
 	t.endGrapple(d)

@@ -29,16 +29,20 @@ func (t *Table) flankCounts(a, d int, cond4 bool) (ca, cd int) {
 	if sa == sd {
 		return 0, 0
 	}
-	var n, rank [2]int
-	rank[0], rank[1] = -1, -1
-	for i := range t.f {
-		if !t.present(i) {
-			continue
+	if t.flankAt != t.presence {
+		// Who is in the battle changed: count again.
+		t.flankN, t.flankRank = [2]int{}, [2]int{-1, -1}
+		for i := range t.f {
+			if !t.present(i) {
+				continue
+			}
+			s := t.side(i)
+			t.flankN[s]++
+			t.flankRank[s] = max(t.flankRank[s], t.g.C[i].Rank)
 		}
-		s := t.side(i)
-		n[s]++
-		rank[s] = max(rank[s], t.g.C[i].Rank)
+		t.flankAt = t.presence
 	}
+	n, rank := &t.flankN, &t.flankRank
 	if n[sa] >= 2*n[sd] {
 		ca++
 	} else if n[sd] >= 2*n[sa] {

@@ -413,6 +413,7 @@ sides:
 	const x, y, e, f = 0, 1, 2, 3
 	check := func(what string, a, d, wa, wd int, adv, dis bool) {
 		t.Helper()
+		tb.presence++ // the test edits joins and ranks behind the referee's back: count again
 		ca, cd := tb.flankCounts(a, d, true)
 		ga, gd := tb.advState(a, d, true, false)
 		if ca != wa || cd != wd || ga != adv || gd != dis {
