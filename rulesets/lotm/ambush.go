@@ -89,6 +89,7 @@ func (t *Table) join(round int) {
 			continue
 		}
 		t.f[i].joined = true
+		t.in |= 1 << uint(i)
 		t.presence++
 		if t.log != nil {
 			t.logf("%s joins the battle", c.Name)

@@ -426,6 +426,7 @@ sides:
 	check("numbers", x, e, 1, 0, true, false)
 	check("numbers, the other way", e, x, 0, 1, false, true)
 	tb.f[f].joined = true
+	tb.in |= 1 << f // as join does
 	check("F joined: two against two", x, e, 0, 0, false, false)
 	g.C[e].Rank = 1
 	check("rank", e, x, 1, 0, true, false)

@@ -101,6 +101,9 @@ type Table struct {
 	// round's delays end: while it is false no one is delayed and the
 	// triggers need no scan.
 	anyDelay bool
+	// in: bit i set while combatant i is in the battle (joined, not out),
+	// what present reads; it changes with joined and out.
+	in uint64
 	// presence counts joins and outs; the flanking tallies (combatants in
 	// the battle and highest rank per side) are kept while it is unchanged.
 	presence  uint64
@@ -140,7 +143,7 @@ func (t *Table) die(sides int) int {
 func (t *Table) setup() {
 	t.actor, t.first, t.firstO, t.resume, t.trigT, t.insrt = -1, -1, -1, -1, -1, -1
 	t.round, t.amb, t.inner = 0, false, false
-	t.up, t.anyDelay = [2]int{}, false
+	t.up, t.anyDelay, t.in = [2]int{}, false, 0
 	t.presence++
 	t.flankAt = t.presence - 1
 	for i := range t.f {
@@ -154,6 +157,9 @@ func (t *Table) setup() {
 			f.x = t.g.Distance
 		}
 		t.up[c.Side]++
+		if f.joined {
+			t.in |= 1 << uint(i)
+		}
 		if t.log != nil {
 			join := ""
 			if !f.joined {
@@ -190,7 +196,7 @@ func (t *Table) name(i int) string { return t.g.C[i].Name }
 func (t *Table) side(i int) int { return t.sd[i] }
 
 // present: in the battle and not out.
-func (t *Table) present(i int) bool { return t.f[i].joined && !t.f[i].out }
+func (t *Table) present(i int) bool { return t.in&(1<<uint(i)) != 0 }
 
 // index returns the position of combatant i in the order.
 func (t *Table) index(i int) int {
