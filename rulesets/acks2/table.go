@@ -58,6 +58,7 @@ type Table struct {
 	groupDie []int    // group initiative: the die of each group this round
 	sd       []int    // each combatant's side (Game.C[i].Side, kept dense for the scans)
 	team     [2][]int // each side's combatants, in roster order
+	foes     [][]int  // foes[i]: team[1-side of i]
 	reach    []int    // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
 	ew       []int    // ew[i*n+j]: how much enemy j counts toward engaging i (engageUnit/EngagedBy; 0: it cannot)
 	// byNum[10-n]: bit i set for combatant i, in the fight when
@@ -108,6 +109,10 @@ func newTable(g *Game) *Table {
 				t.ew[i*n+j] = engageUnit / ci.EngagedBy[cj.Size]
 			}
 		}
+	}
+	t.foes = make([][]int, n)
+	for i := range t.foes {
+		t.foes[i] = t.team[1-t.sd[i]]
 	}
 	return t
 }
@@ -225,7 +230,7 @@ func (t *Table) Alive(s int) int { return t.alive(s) }
 // Foes lists the combatants of the side opposing i's, in roster order,
 // in the fight or not: the enemies a scan needs to visit. The slice is the
 // Table's own; do not modify it.
-func (t *Table) Foes(i int) []int { return t.team[1-t.sd[i]] }
+func (t *Table) Foes(i int) []int { return t.foes[i] }
 
 // Dist is the distance in feet between i and j.
 func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }

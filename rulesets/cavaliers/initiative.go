@@ -56,13 +56,13 @@ func (t *Table) rollInitiative(i int) {
 	}
 	rk := &c.Ranks[f.rk]
 	f.spec = rk.Specialty
-	f.total, f.raises = rk.Pool.Roll(t.r, rk.Pinned, t.g.Opt.RaiseOn, f.dice[:])
+	f.total, f.raises = rk.Pool.Roll(t.r, rk.Pinned, t.g.Opt.RaiseOn, t.dice[:])
 	f.plus = f.raises
 	f.key = t.r.Uint64()
 	f.present = true
 	t.c.Add(c.Side, Raises, int64(f.raises))
 	if t.log != nil {
-		t.logf("initiative: %s rolls %s: %v = %d, [+] %d (%s)", c.Name, rk.Pool, f.dice[:len(rk.Pool.Dice)], f.total, f.raises, t.ladder(i))
+		t.logf("initiative: %s rolls %s: %v = %d, [+] %d (%s)", c.Name, rk.Pool, t.dice[:len(rk.Pool.Dice)], f.total, f.raises, t.ladder(i))
 	}
 }
 

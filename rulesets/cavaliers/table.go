@@ -18,7 +18,6 @@ type fighter struct {
 	raises int    // [+] rolled
 	plus   int    // [+] it may use: unspent (budget) or rolled (unlock)
 	key    uint64 // random tie-break among equal totals
-	dice   [MaxPool]int
 
 	spec Specialty // the specialty it rolled (its ladder for the fight)
 	rk   int       // its index in Combatant.Ranks
@@ -40,8 +39,10 @@ type Table struct {
 	head  int      // first in the ranking of the first round played (Outcome.FirstInOrder)
 	sd    []int    // each combatant's side (Game.C[i].Side, kept dense for the scans)
 	team  [2][]int // each side's combatants, in roster order
+	foes  [][]int  // foes[i]: team[1-side of i]
 	dk    []diceKit
-	up    [2]int // combatants of each side not out (those yet to enter included)
+	dice  [MaxPool]int // the dice of the last initiative roll (for the log)
+	up    [2]int       // combatants of each side not out (those yet to enter included)
 	// able[a]: bit i set when combatant i could use ability a at the start
 	// of this round. Within a round an ability is only ever lost (a use,
 	// [+] spent, out of the fight), so the mask is a superset of who can:
@@ -59,6 +60,10 @@ func newTable(g *Game) *Table {
 		t.sd[i] = g.C[i].Side
 		t.team[g.C[i].Side] = append(t.team[g.C[i].Side], i)
 		t.dk[i] = diceKit{plainOf(g.C[i].Attack), plainOf(g.C[i].Defence), plainOf(g.C[i].Damage)}
+	}
+	t.foes = make([][]int, n)
+	for i := range t.foes {
+		t.foes[i] = t.team[1-t.sd[i]]
 	}
 	return t
 }
@@ -166,7 +171,7 @@ func (t *Table) Side(i int) int { return t.sd[i] }
 // Foes lists the combatants of the side opposing i's, in roster order,
 // present or not: the enemies a scan needs to visit. The slice is the
 // Table's own; do not modify it.
-func (t *Table) Foes(i int) []int { return t.team[1-t.sd[i]] }
+func (t *Table) Foes(i int) []int { return t.foes[i] }
 
 // HP is combatant i's current hit points.
 func (t *Table) HP(i int) int { return t.f[i].hp }

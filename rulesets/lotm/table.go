@@ -89,6 +89,7 @@ type Table struct {
 
 	sd   []int    // each combatant's side (Game.C[i].Side, kept dense for the scans)
 	team [2][]int // each side's combatants, in roster order
+	foes [][]int  // foes[i]: team[1-side of i]
 	// hideBy[s]: the combatants of side s with the invisibility ability,
 	// the only ones that can ever be hidden.
 	hideBy [2]uint64
@@ -125,6 +126,10 @@ func newTable(g *Game) *Table {
 		if c.Teleports > 0 || c.Invisible != KindNone {
 			t.insBy[c.Side] |= 1 << uint(i)
 		}
+	}
+	t.foes = make([][]int, n)
+	for i := range t.foes {
+		t.foes[i] = t.team[1-t.sd[i]]
 	}
 	return t
 }
@@ -316,7 +321,7 @@ func (t *Table) Side(i int) int { return t.sd[i] }
 // Foes lists the combatants of the side opposing i's, in roster order,
 // in the battle or not: the enemies a scan needs to visit. The slice is the
 // Table's own; do not modify it.
-func (t *Table) Foes(i int) []int { return t.team[1-t.sd[i]] }
+func (t *Table) Foes(i int) []int { return t.foes[i] }
 
 // Dist is the distance in feet between i and j.
 func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
