@@ -64,13 +64,14 @@ type Table struct {
 	// byNum[10-n]: bit i set for combatant i, in the fight when
 	// initiative was rolled, whose number this round is n.
 	byNum [21]uint64
-	// moves counts changes of position or of who is in the fight; the
-	// last engaged answer is reused while it has not changed (a turn asks
-	// for the same combatant's engagement several times).
+	// moves counts changes of position or of who is in the fight (from 1,
+	// so that a zero engAt is never current); each combatant's last
+	// engaged answer is reused while it has not changed (a turn asks for
+	// the same combatant's engagement several times, and melee rounds
+	// without a kill leave everyone's as it was).
 	moves       uint64
-	engI        int
-	engAt       uint64
-	engVal      bool
+	engAt       []uint64 // engAt[i]: the value of moves when engVal[i] was found
+	engVal      []bool
 	round       int
 	now         int // the count being called
 	first       int // first combatant to take an action (Outcome.FirstActor)
@@ -89,7 +90,8 @@ type Table struct {
 func newTable(g *Game) *Table {
 	n := len(g.C)
 	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
-		sd: make([]int, n), reach: make([]int, n)}
+		sd: make([]int, n), reach: make([]int, n),
+		engAt: make([]uint64, n), engVal: make([]bool, n), moves: 1}
 	t.ew = make([]int, n*n)
 	for i := range g.C {
 		ci := &g.C[i]
@@ -122,7 +124,6 @@ func newTable(g *Game) *Table {
 func (t *Table) setup() {
 	t.first, t.firstOrder, t.resumer, t.actor = -1, -1, -1, -1
 	t.moves++
-	t.engI = -1
 	t.sideChecked = [2]bool{}
 	t.up = t.g.sideCount
 	for i := range t.f {

@@ -60,7 +60,7 @@ func (t *Table) roll(adv, dis bool) (nat, mod int) {
 	if adv == dis {
 		return t.die(20), 0
 	}
-	if t.g.Opt.Advantage == "flat" {
+	if t.flatAdv {
 		if adv {
 			return t.die(20), t.g.Opt.FlatBonus
 		}

@@ -137,7 +137,7 @@ func (t *Table) turn(i int) {
 		if f.mustFlee >= 0 {
 			t.fleeAtTurn(i)
 		}
-		if t.g.Opt.Search == "turn" {
+		if t.searchTurn {
 			t.search(i)
 		}
 		t.execute(i, c.Policy.Turn(t, i))

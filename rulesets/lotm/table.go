@@ -89,7 +89,9 @@ type Table struct {
 
 	sd   []int    // each combatant's side (Game.C[i].Side, kept dense for the scans)
 	team [2][]int // each side's combatants, in roster order
-	foes [][]int  // foes[i]: team[1-side of i]
+	// Options read on every turn, as flags (Options keeps the strings).
+	castShared, searchTurn, flatAdv bool
+	foes                            [][]int // foes[i]: team[1-side of i]
 	// hideBy[s]: the combatants of side s with the invisibility ability,
 	// the only ones that can ever be hidden.
 	hideBy [2]uint64
@@ -127,6 +129,7 @@ func newTable(g *Game) *Table {
 			t.insBy[c.Side] |= 1 << uint(i)
 		}
 	}
+	t.castShared, t.searchTurn, t.flatAdv = g.Opt.CastingSlot == "shared", g.Opt.Search == "turn", g.Opt.Advantage == "flat"
 	t.foes = make([][]int, n)
 	for i := range t.foes {
 		t.foes[i] = t.team[1-t.sd[i]]
@@ -223,7 +226,7 @@ func bit(k Kind) uint8 { return 1 << k }
 
 // slot maps Casting onto Attack when they are one action.
 func (t *Table) slot(k Kind) Kind {
-	if k == KindCasting && t.g.Opt.CastingSlot == "shared" {
+	if k == KindCasting && t.castShared {
 		return KindAttack
 	}
 	return k
