@@ -27,10 +27,10 @@ const engageUnit = 720720
 
 // engaged reports whether i is engaged.
 func (t *Table) engaged(i int) bool {
-	if t.engAt[i] != t.moves {
-		t.engAt[i], t.engVal[i] = t.moves, t.engagedExcept(i, 0)
+	if t.engI != i || t.engAt != t.moves {
+		t.engI, t.engAt, t.engVal = i, t.moves, t.engagedExcept(i, 0)
 	}
-	return t.engVal[i]
+	return t.engVal
 }
 
 // engagedExcept is engaged counting only the opponents not in mask (bit j

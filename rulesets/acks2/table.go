@@ -16,7 +16,10 @@ type fighter struct {
 	dead      bool
 	fled      bool
 
-	// This round.
+	ready     bool // holds a readied attack
+	hpChecked bool // made its half-HP morale check (morale_repeat: once)
+
+	// This round (side by side: declarations clears them at once).
 	startDone  bool // start-of-segment effects applied (at its own number)
 	endDone    bool // end-of-segment effects applied
 	segDone    bool // its segment is over: acted, readied, or lost
@@ -25,9 +28,7 @@ type fighter struct {
 	charging   bool
 	delaying   bool
 	queued     bool // released from a wait, its delayed action pending
-	ready      bool // holds a readied attack
 	r1         bool // round 1: missile or long weapon ready against a charge
-	hpChecked  bool // made its half-HP morale check (morale_repeat: once)
 
 	number     int // initiative number (1d6 + init)
 	floor      int // the lowest count it may delay to: -number (its own number if <= 0)
@@ -64,14 +65,13 @@ type Table struct {
 	// byNum[10-n]: bit i set for combatant i, in the fight when
 	// initiative was rolled, whose number this round is n.
 	byNum [21]uint64
-	// moves counts changes of position or of who is in the fight (from 1,
-	// so that a zero engAt is never current); each combatant's last
-	// engaged answer is reused while it has not changed (a turn asks for
-	// the same combatant's engagement several times, and melee rounds
-	// without a kill leave everyone's as it was).
+	// moves counts changes of position or of who is in the fight; the
+	// last engaged answer is reused while it has not changed (a turn asks
+	// for the same combatant's engagement several times).
 	moves       uint64
-	engAt       []uint64 // engAt[i]: the value of moves when engVal[i] was found
-	engVal      []bool
+	engI        int
+	engAt       uint64
+	engVal      bool
 	round       int
 	now         int // the count being called
 	first       int // first combatant to take an action (Outcome.FirstActor)
@@ -90,8 +90,7 @@ type Table struct {
 func newTable(g *Game) *Table {
 	n := len(g.C)
 	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
-		sd: make([]int, n), reach: make([]int, n),
-		engAt: make([]uint64, n), engVal: make([]bool, n), moves: 1}
+		sd: make([]int, n), reach: make([]int, n)}
 	t.ew = make([]int, n*n)
 	for i := range g.C {
 		ci := &g.C[i]
@@ -124,6 +123,7 @@ func newTable(g *Game) *Table {
 func (t *Table) setup() {
 	t.first, t.firstOrder, t.resumer, t.actor = -1, -1, -1, -1
 	t.moves++
+	t.engI = -1
 	t.sideChecked = [2]bool{}
 	t.up = t.g.sideCount
 	for i := range t.f {
