@@ -26,12 +26,7 @@ package acks2
 const engageUnit = 720720
 
 // engaged reports whether i is engaged.
-func (t *Table) engaged(i int) bool {
-	if t.engI != i || t.engAt != t.moves {
-		t.engI, t.engAt, t.engVal = i, t.moves, t.engagedExcept(i, 0)
-	}
-	return t.engVal
-}
+func (t *Table) engaged(i int) bool { return t.engagedExcept(i, 0) }
 
 // engagedExcept is engaged counting only the opponents not in mask (bit j
 // for roster index j).
@@ -94,7 +89,6 @@ func (t *Table) approach(m, tg, feet int) {
 		// last step short of safe.
 		moved = min((safe-1)/5*5, feet, need)
 		f.x += dir * moved
-		t.moves++
 	}
 	for moved < feet {
 		need := abs(t.f[tg].x-f.x) - stopAt
@@ -103,7 +97,6 @@ func (t *Table) approach(m, tg, feet int) {
 		}
 		step := min(5, feet-moved, need)
 		f.x += dir * step
-		t.moves++
 		moved += step
 		if moved >= safe && t.engaged(m) {
 			stopped = true
@@ -113,7 +106,6 @@ func (t *Table) approach(m, tg, feet int) {
 	for moved > 0 && t.sharesSpace(m) {
 		back := min(5, moved)
 		f.x -= dir * back
-		t.moves++
 		moved -= back
 	}
 	if moved == 0 {
@@ -151,7 +143,6 @@ func (t *Table) moveAway(i, feet int) {
 	for moved < feet {
 		step := min(5, feet-moved)
 		f.x += dir * step
-		t.moves++
 		moved += step
 		if t.engagedExcept(i, mask) {
 			break
@@ -160,7 +151,6 @@ func (t *Table) moveAway(i, feet int) {
 	for moved > 0 && t.sharesSpace(i) {
 		back := min(5, moved)
 		f.x -= dir * back
-		t.moves++
 		moved -= back
 	}
 	if moved == 0 {
@@ -185,7 +175,6 @@ func (t *Table) push(src, tg, feet int) {
 		dir = -1
 	}
 	f.x += dir * feet
-	t.moves++
 	if t.log != nil {
 		t.logf("%s is pushed %d ft (now at %d ft)", t.name(tg), feet, f.x)
 	}

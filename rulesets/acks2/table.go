@@ -64,14 +64,7 @@ type Table struct {
 	ew       []int    // ew[i*n+j]: how much enemy j counts toward engaging i (engageUnit/EngagedBy; 0: it cannot)
 	// byNum[10-n]: bit i set for combatant i, in the fight when
 	// initiative was rolled, whose number this round is n.
-	byNum [21]uint64
-	// moves counts changes of position or of who is in the fight; the
-	// last engaged answer is reused while it has not changed (a turn asks
-	// for the same combatant's engagement several times).
-	moves       uint64
-	engI        int
-	engAt       uint64
-	engVal      bool
+	byNum       [21]uint64
 	round       int
 	now         int // the count being called
 	first       int // first combatant to take an action (Outcome.FirstActor)
@@ -122,8 +115,6 @@ func newTable(g *Game) *Table {
 // feet and behind it, side 1 at the scenario's distance and behind that.
 func (t *Table) setup() {
 	t.first, t.firstOrder, t.resumer, t.actor = -1, -1, -1, -1
-	t.moves++
-	t.engI = -1
 	t.sideChecked = [2]bool{}
 	t.up = t.g.sideCount
 	for i := range t.f {
@@ -167,7 +158,6 @@ func (t *Table) takeOut(i int) {
 		t.toStart--
 	}
 	f.out = true
-	t.moves++
 	f.ready, f.r1 = false, false
 	t.up[t.g.C[i].Side]--
 }
