@@ -209,6 +209,32 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	}
 	best, bestIn := -1, false
 	n := 0
+	if p.target == acksWeakest {
+		// The default, in one comparison per enemy: those within reach
+		// first, then the fewest HP (HP > 0 in the fight), the first in
+		// roster order on a tie — what the general loop below decides.
+		const inReach = 1 << 40
+		bestKey := 0
+		for _, j := range t.Foes(self) {
+			if t.Out(j) {
+				continue
+			}
+			in := caster || t.Dist(self, j) <= lim
+			if engaged && !in {
+				continue
+			}
+			key := t.HP(j)
+			if in {
+				key -= inReach
+			}
+			if best < 0 || key < bestKey {
+				best, bestKey = j, key
+			}
+		}
+		if best >= 0 {
+			return best
+		}
+	}
 	for _, j := range t.Foes(self) {
 		if t.Out(j) {
 			continue

@@ -37,9 +37,11 @@ func (t *Table) engagedExcept(i int, mask uint64) bool {
 	x := t.f[i].x
 	ew := t.ew[i*len(t.f) : (i+1)*len(t.f)]
 	sum := 0
-	for _, j := range t.team[1-t.sd[i]] {
+	for _, j := range t.foes[i] {
+		// Within 5 feet either way is one unsigned comparison, and it
+		// rules out most enemies first.
 		f := &t.f[j]
-		if f.out || f.x-x > 5 || x-f.x > 5 || mask&(1<<uint(j)) != 0 {
+		if uint(f.x-x+5) > 10 || f.out || mask&(1<<(uint(j)&63)) != 0 {
 			continue
 		}
 		sum += ew[j]

@@ -290,7 +290,9 @@ func (t *Table) attacks(i, tg int) {
 func (t *Table) startOfSegment(i int) {
 	t.f[i].startDone = true
 	t.toStart--
-	t.tick(i, AtStart)
+	if t.f[i].neff > 0 { // lingering effects are rare: skip the call
+		t.tick(i, AtStart)
+	}
 }
 
 // endOfSegment: effects that trigger at the end of its segment happen when
@@ -300,7 +302,9 @@ func (t *Table) endOfSegment(i int) {
 		return
 	}
 	t.f[i].endDone = true
-	t.tick(i, AtEnd)
+	if t.f[i].neff > 0 {
+		t.tick(i, AtEnd)
+	}
 }
 
 // nearestEnemy is the closest enemy in the fight (-1: none).
