@@ -58,6 +58,7 @@ func (t *Table) attack(a, d int) bool {
 	if f.hp <= 0 {
 		f.out = true
 		t.up[cd.Side]--
+		t.in &^= 1 << uint(d)
 		t.c.Down(d, a)
 	}
 	if t.log != nil {

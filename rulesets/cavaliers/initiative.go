@@ -60,6 +60,7 @@ func (t *Table) rollInitiative(i int) {
 	f.plus = f.raises
 	f.key = t.r.Uint64()
 	f.present = true
+	t.in |= 1 << uint(i)
 	t.c.Add(c.Side, Raises, int64(f.raises))
 	if t.log != nil {
 		t.logf("initiative: %s rolls %s: %v = %d, [+] %d (%s)", c.Name, rk.Pool, t.dice[:len(rk.Pool.Dice)], f.total, f.raises, t.ladder(i))

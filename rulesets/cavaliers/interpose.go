@@ -41,7 +41,7 @@ func (t *Table) redirect(a, tg int) int {
 	}
 	at := t.f[tg].area
 	for _, s := range t.order {
-		if t.able[Interpose]&(1<<uint(s)) == 0 || s == tg || s == a || t.side(s) != t.side(tg) || !t.can(s, Interpose) {
+		if t.able[Interpose]&(1<<(uint(s)&63)) == 0 || s == tg || s == a || t.side(s) != t.side(tg) || !t.can(s, Interpose) {
 			continue
 		}
 		d := abs(t.f[s].area - at)
@@ -77,7 +77,7 @@ func (t *Table) block(m, to int) int {
 	}
 	from := t.f[m].area
 	for _, s := range t.order {
-		if t.able[Interpose]&(1<<uint(s)) == 0 || t.side(s) == t.side(m) || t.f[s].area != from || !t.can(s, Interpose) {
+		if t.able[Interpose]&(1<<(uint(s)&63)) == 0 || t.side(s) == t.side(m) || t.f[s].area != from || !t.can(s, Interpose) {
 			continue
 		}
 		if !t.g.C[s].Policy.Block(t, s, m, to) {

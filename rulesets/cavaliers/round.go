@@ -29,7 +29,7 @@ func (t *Table) playRound() {
 	for _, i := range t.order {
 		t.f[i].acted, t.f[i].moved = false, false
 		t.f[i].used = 0
-		if f := &t.f[i]; f.plus > 0 && f.present && !f.out {
+		if f := &t.f[i]; f.plus > 0 && t.Present(i) {
 			// can(i, a) with nothing used yet this round.
 			pr := &prices[f.spec]
 			bit := uint64(1) << uint(i)
@@ -61,7 +61,7 @@ func (t *Table) seizeBefore() {
 		seized := false
 		for k := t.cur + 1; k < len(t.order); k++ {
 			s := t.order[k]
-			if t.able[Seize]&(1<<uint(s)) == 0 || t.f[s].acted || !t.can(s, Seize) {
+			if t.able[Seize]&(1<<(uint(s)&63)) == 0 || t.f[s].acted || !t.can(s, Seize) {
 				continue
 			}
 			if !t.g.C[s].Policy.Seize(t, s, next) {

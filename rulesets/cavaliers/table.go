@@ -41,6 +41,7 @@ type Table struct {
 	team  [2][]int // each side's combatants, in roster order
 	foes  [][]int  // foes[i]: team[1-side of i]
 	dk    []diceKit
+	in    uint64       // bit i set while combatant i is present (entered) and not out
 	dice  [MaxPool]int // the dice of the last initiative roll (for the log)
 	up    [2]int       // combatants of each side not out (those yet to enter included)
 	// able[a]: bit i set when combatant i could use ability a at the start
@@ -112,7 +113,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 func (t *Table) setup() {
 	t.rank, t.order = t.rank[:0], t.order[:0]
 	t.first, t.head, t.cur = -1, -1, 0
-	t.up = [2]int{}
+	t.up, t.in = [2]int{}, 0
 	for i := range t.f {
 		c := &t.g.C[i]
 		hp := c.HP.Roll(t.r)
@@ -183,7 +184,7 @@ func (t *Table) MaxHP(i int) int { return t.f[i].maxHP }
 func (t *Table) Out(i int) bool { return t.f[i].out }
 
 // Present reports whether combatant i is in the fight: entered and not out.
-func (t *Table) Present(i int) bool { return t.f[i].present && !t.f[i].out }
+func (t *Table) Present(i int) bool { return t.in&(1<<(uint(i)&63)) != 0 } // &63: i < 64 (one shift)
 
 // Area is the Area combatant i stands in.
 func (t *Table) Area(i int) int { return t.f[i].area }

@@ -229,7 +229,7 @@ func (t *Table) insertCandidates(actor int, attacking bool) (mask uint64) {
 		return mask
 	}
 	for _, e := range t.order {
-		if cand&(1<<uint(e)) != 0 && t.canInsert(e) && t.g.C[e].Policy.Insert(t, e, actor, attacking) {
+		if cand&(1<<(uint(e)&63)) != 0 && t.canInsert(e) && t.g.C[e].Policy.Insert(t, e, actor, attacking) {
 			mask |= 1 << uint(e)
 		}
 	}
@@ -252,7 +252,7 @@ func (t *Table) canInsert(e int) bool {
 // order.
 func (t *Table) runInserts(actor int, mask uint64) {
 	for _, e := range t.order {
-		if mask&(1<<uint(e)) == 0 || !t.canInsert(e) || !t.present(actor) {
+		if mask&(1<<(uint(e)&63)) == 0 || !t.canInsert(e) || !t.present(actor) {
 			continue
 		}
 		t.insertTurn(e, actor)

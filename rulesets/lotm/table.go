@@ -204,7 +204,7 @@ func (t *Table) name(i int) string { return t.g.C[i].Name }
 func (t *Table) side(i int) int { return t.sd[i] }
 
 // present: in the battle and not out.
-func (t *Table) present(i int) bool { return t.in&(1<<uint(i)) != 0 }
+func (t *Table) present(i int) bool { return t.in&(1<<(uint(i)&63)) != 0 } // &63: i < 64 (and one shift instruction)
 
 // index returns the position of combatant i in the order.
 func (t *Table) index(i int) int {
