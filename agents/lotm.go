@@ -423,31 +423,57 @@ func (p *lotmPolicy) pick(t *lotm.Table, self int) int {
 		}
 	}
 	best, bestTier := -1, -1
+	// Hoisted out of the loop: reaching any enemy (ranged, or a teleport
+	// left), the walking reach, and the selector read once (better).
+	reachAll, walk := me.Ranged || t.Teleports(self) > 0, lotm.Reach+me.Speed
+	mode := lotmSelector(p.target)
 	for _, j := range t.Foes(self) {
 		if !t.Targetable(self, j) {
 			continue
 		}
 		tier := 0
-		if me.Ranged || t.Dist(self, j) <= lotm.Reach+me.Speed || t.Teleports(self) > 0 {
+		if reachAll || t.Dist(self, j) <= walk {
 			tier = 1
 		}
 		if p.preferHeld && t.GrappledBy(j) >= 0 {
 			tier = 2
 		}
-		if tier > bestTier || (tier == bestTier && p.better(t, self, j, best)) {
+		if tier > bestTier || (tier == bestTier && lotmBetter(mode, t, self, j, best)) {
 			best, bestTier = j, tier
 		}
 	}
 	return best
 }
 
-func (p *lotmPolicy) better(t *lotm.Table, self, j, best int) bool {
-	switch p.target {
+// Selectors as better reads them.
+const (
+	lotmSelWeakest = iota
+	lotmSelStrongest
+	lotmSelNearest
+	lotmSelFirst
+)
+
+func lotmSelector(target string) int {
+	switch target {
 	case "strongest":
-		return t.HP(j) > t.HP(best)
+		return lotmSelStrongest
 	case "nearest":
-		return t.Dist(self, j) < t.Dist(self, best)
+		return lotmSelNearest
 	case "first":
+		return lotmSelFirst
+	}
+	return lotmSelWeakest
+}
+
+// lotmBetter reports whether j is a better target than best under the
+// selector mode (among enemies in the same tier).
+func lotmBetter(mode int, t *lotm.Table, self, j, best int) bool {
+	switch mode {
+	case lotmSelStrongest:
+		return t.HP(j) > t.HP(best)
+	case lotmSelNearest:
+		return t.Dist(self, j) < t.Dist(self, best)
+	case lotmSelFirst:
 		return false
 	}
 	return t.HP(j) < t.HP(best)
