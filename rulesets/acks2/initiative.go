@@ -17,8 +17,8 @@ import "strconv"
 // not engaged, holds a missile or long melee weapon and is not surprised
 // (aware) may attack a charger before its own number (ready.go).
 func (t *Table) rollInitiative() {
-	for i := range t.groupDie {
-		t.groupDie[i] = 0
+	if t.g.Opt.GroupInitiative {
+		clear(t.groupDie)
 	}
 	t.byNum = [21]uint64{}
 	for i := range t.f {

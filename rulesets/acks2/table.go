@@ -75,6 +75,7 @@ type Table struct {
 	up          [2]int // combatants of each side still in the fight
 	toStart     int    // combatants in the fight whose number has not come this round
 	delayers    int    // combatants delaying
+	readied     bool   // someone readied an attack this encounter (a readied attack may be pending)
 	r           *rng.Stream
 	c           *sim.Counts
 	log         *sim.Log
@@ -115,6 +116,7 @@ func newTable(g *Game) *Table {
 // feet and behind it, side 1 at the scenario's distance and behind that.
 func (t *Table) setup() {
 	t.first, t.firstOrder, t.resumer, t.actor = -1, -1, -1, -1
+	t.readied = false
 	t.sideChecked = [2]bool{}
 	t.up = t.g.sideCount
 	for i := range t.f {
