@@ -22,6 +22,9 @@ import (
 // enter rolls initiative for every combatant that joins in round and
 // ranks it among those already present.
 func (t *Table) enter(round int) {
+	if round > t.lastEntry {
+		return // everyone has entered
+	}
 	entered := false
 	for i := range t.f {
 		c := &t.g.C[i]

@@ -43,7 +43,9 @@ type Table struct {
 	dk    []diceKit
 	in    uint64       // bit i set while combatant i is present (entered) and not out
 	dice  [MaxPool]int // the dice of the last initiative roll (for the log)
-	up    [2]int       // combatants of each side not out (those yet to enter included)
+	// lastEntry is the latest round anyone enters in (Combatant.Enters).
+	lastEntry int
+	up        [2]int // combatants of each side not out (those yet to enter included)
 	// able[a]: bit i set when combatant i could use ability a at the start
 	// of this round. Within a round an ability is only ever lost (a use,
 	// [+] spent, out of the fight), so the mask is a superset of who can:
@@ -60,6 +62,7 @@ func newTable(g *Game) *Table {
 	for i := range g.C {
 		t.sd[i] = g.C[i].Side
 		t.team[g.C[i].Side] = append(t.team[g.C[i].Side], i)
+		t.lastEntry = max(t.lastEntry, g.C[i].Enters)
 		t.dk[i] = diceKit{plainOf(g.C[i].Attack), plainOf(g.C[i].Defence), plainOf(g.C[i].Damage)}
 	}
 	t.foes = make([][]int, n)
