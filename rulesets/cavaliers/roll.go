@@ -1,6 +1,7 @@
 package cavaliers
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -57,9 +58,20 @@ func rollPlain(r *rng.Stream, e *dice.Expr, p *plainDice) int {
 	if !p.ok {
 		return e.Roll(r)
 	}
+	// r.Die(sides) written out (Lemire's multiply-and-reject, exactly as
+	// rng.Stream.IntN computes it: same words drawn, same results) so the
+	// loop makes one call per die, to Uint64, instead of two.
 	v := p.k
+	un := uint64(p.sides)
 	for range p.n {
-		v += r.Die(p.sides)
+		hi, lo := bits.Mul64(r.Uint64(), un)
+		if lo < un {
+			thresh := -un % un
+			for lo < thresh {
+				hi, lo = bits.Mul64(r.Uint64(), un)
+			}
+		}
+		v += int(hi) + 1
 	}
 	return v
 }
