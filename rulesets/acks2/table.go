@@ -64,7 +64,7 @@ type Table struct {
 	reach    []int        // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
 	hpDice   []plain.Dice // each combatant's HP and damage dice taken apart: rolled
 	dmgDice  []plain.Dice // in a plain loop, the same draws as Expr.Roll
-	ew       []int        // ew[i*n+j]: how much enemy j counts toward engaging i (engageUnit/EngagedBy; 0: it cannot)
+	eng      [][]engager  // eng[i]: the enemies that can engage i, in roster order, and how much each counts
 	// byNum[10-n]: bit i set for combatant i, in the fight when
 	// initiative was rolled, whose number this round is n.
 	byNum       [21]uint64
@@ -84,11 +84,15 @@ type Table struct {
 	log         *sim.Log
 }
 
+// engager is an enemy that can engage a combatant and how much it counts
+// toward engaging it (engageUnit/EngagedBy[its size]).
+type engager struct{ j, w int32 }
+
 func newTable(g *Game) *Table {
 	n := len(g.C)
 	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
 		sd: make([]int, n), reach: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n)}
-	t.ew = make([]int, n*n)
+	t.eng = make([][]engager, n)
 	for i := range g.C {
 		ci := &g.C[i]
 		t.sd[i] = ci.Side
@@ -105,7 +109,7 @@ func newTable(g *Game) *Table {
 		for j := range g.C {
 			cj := &g.C[j]
 			if cj.Side != ci.Side && (!ci.Flies || cj.Flies) {
-				t.ew[i*n+j] = engageUnit / ci.EngagedBy[cj.Size]
+				t.eng[i] = append(t.eng[i], engager{j: int32(j), w: int32(engageUnit / ci.EngagedBy[cj.Size])})
 			}
 		}
 	}
