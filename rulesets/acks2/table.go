@@ -64,6 +64,7 @@ type Table struct {
 	reach    []int        // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
 	hpDice   []plain.Dice // each combatant's HP and damage dice taken apart: rolled
 	dmgDice  []plain.Dice // in a plain loop, the same draws as Expr.Roll
+	rolled   []bool       // the initiative die is rolled each round (no pinned rolls, no group die)
 	eng      [][]engager  // eng[i]: the enemies that can engage i, in roster order, and how much each counts
 	// byNum[10-n]: bit i set for combatant i, in the fight when
 	// initiative was rolled, whose number this round is n.
@@ -91,12 +92,13 @@ type engager struct{ j, w int32 }
 func newTable(g *Game) *Table {
 	n := len(g.C)
 	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
-		sd: make([]int, n), reach: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n)}
+		sd: make([]int, n), reach: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rolled: make([]bool, n)}
 	t.eng = make([][]engager, n)
 	for i := range g.C {
 		ci := &g.C[i]
 		t.sd[i] = ci.Side
 		t.hpDice[i], t.dmgDice[i] = plain.Of(ci.HP), plain.Of(ci.Damage)
+		t.rolled[i] = len(ci.InitRolls) == 0 && ci.InitRoll <= 0 && !(g.Opt.GroupInitiative && ci.Side == g.Referee)
 		t.team[ci.Side] = append(t.team[ci.Side], i)
 		switch {
 		case ci.Weapon != Missile:
