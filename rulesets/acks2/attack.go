@@ -24,7 +24,7 @@ func (t *Table) attack(a, d, mod, bonus int, verb string) bool {
 		}
 		return false
 	}
-	dmg := max(c.Damage.Roll(t.r), 1)
+	dmg := max(t.dmgDice[a].Roll(t.r, &c.Damage), 1)
 	if t.log != nil {
 		t.logf("%s %s %s: d20 %d%s = %d vs %d: hit, %d damage (hp %d -> %d)", c.Name, verb, t.name(d), roll, t.mods(d, mod+bonus),
 			total, need, dmg, t.f[d].hp, t.f[d].hp-dmg)

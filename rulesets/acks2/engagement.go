@@ -31,20 +31,20 @@ func (t *Table) engaged(i int) bool { return t.engagedExcept(i, 0) }
 // engagedExcept is engaged counting only the opponents not in mask (bit j
 // for roster index j).
 func (t *Table) engagedExcept(i int, mask uint64) bool {
-	// The weights (ew) are the engages rule precomputed: 0 for a
-	// non-flyer against a flyer. Summing in any order gives the same
-	// answer, so only the enemies are visited.
+	// The weights are the engages rule precomputed (t.eng: the enemies
+	// that can engage i, with how much each counts; a non-flyer never
+	// engages a flyer and is not listed). Summing in any order gives the
+	// same answer.
 	x := t.f[i].x
-	ew := t.ew[i*len(t.f) : (i+1)*len(t.f)]
 	sum := 0
-	for _, j := range t.foes[i] {
+	for _, e := range t.eng[i] {
 		// Within 5 feet either way is one unsigned comparison, and it
 		// rules out most enemies first.
-		f := &t.f[j]
-		if uint(f.x-x+5) > 10 || f.out || mask&(1<<(uint(j)&63)) != 0 {
+		f := &t.f[e.j]
+		if uint(f.x-x+5) > 10 || f.out || mask&(1<<(uint(e.j)&63)) != 0 {
 			continue
 		}
-		sum += ew[j]
+		sum += int(e.w)
 		if sum >= engageUnit {
 			return true
 		}

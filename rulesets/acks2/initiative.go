@@ -26,9 +26,11 @@ func (t *Table) rollInitiative() {
 		if f.out {
 			continue
 		}
-		c := &t.g.C[i]
 		die := 0
+		c := &t.g.C[i]
 		switch {
+		case t.rolled[i]: // the common case first, in one test
+			die = t.r.Die(6)
 		case t.round <= len(c.InitRolls):
 			die = c.InitRolls[t.round-1]
 		case c.InitRoll > 0:

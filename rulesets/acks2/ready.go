@@ -78,6 +78,22 @@ func (t *Table) movementEnded(m int) {
 	if !t.readied && !charging {
 		return // no one has readied an attack this encounter, and no round-1 charge
 	}
+	any := false
+	for _, r := range t.Foes(m) {
+		if !t.f[r].out && (t.readyUsable(r) || charging && t.round1Usable(r)) {
+			any = true
+			break
+		}
+	}
+	if !any {
+		return // most movements: nobody to interrupt it (no buffer to clear)
+	}
+	t.interruptMove(m, charging)
+}
+
+// interruptMove is the rest of movementEnded, once some enemy of m may
+// interrupt its movement.
+func (t *Table) interruptMove(m int, charging bool) {
 	var buf [64]int
 	ids := buf[:0]
 	for _, r := range t.Foes(m) {
@@ -87,9 +103,6 @@ func (t *Table) movementEnded(m int) {
 		if t.readyUsable(r) || charging && t.round1Usable(r) {
 			ids = append(ids, r)
 		}
-	}
-	if len(ids) == 0 {
-		return
 	}
 	t.orderSame(ids)
 	for _, r := range ids {

@@ -1,6 +1,7 @@
 package acks2
 
 import (
+	"simctl/rulesets/internal/plain"
 	"simctl/sim"
 	"simctl/sim/rng"
 )
@@ -54,14 +55,17 @@ type effect struct {
 type Table struct {
 	g        *Game
 	f        []fighter
-	slots    []int    // combatants called on the current count
-	key      []int    // scratch sort keys, by roster index
-	groupDie []int    // group initiative: the die of each group this round
-	sd       []int    // each combatant's side (Game.C[i].Side, kept dense for the scans)
-	team     [2][]int // each side's combatants, in roster order
-	foes     [][]int  // foes[i]: team[1-side of i]
-	reach    []int    // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
-	ew       []int    // ew[i*n+j]: how much enemy j counts toward engaging i (engageUnit/EngagedBy; 0: it cannot)
+	slots    []int        // combatants called on the current count
+	key      []int        // scratch sort keys, by roster index
+	groupDie []int        // group initiative: the die of each group this round
+	sd       []int        // each combatant's side (Game.C[i].Side, kept dense for the scans)
+	team     [2][]int     // each side's combatants, in roster order
+	foes     [][]int      // foes[i]: team[1-side of i]
+	reach    []int        // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
+	hpDice   []plain.Dice // each combatant's HP and damage dice taken apart: rolled
+	dmgDice  []plain.Dice // in a plain loop, the same draws as Expr.Roll
+	rolled   []bool       // the initiative die is rolled each round (no pinned rolls, no group die)
+	eng      [][]engager  // eng[i]: the enemies that can engage i, in roster order, and how much each counts
 	// byNum[10-n]: bit i set for combatant i, in the fight when
 	// initiative was rolled, whose number this round is n.
 	byNum       [21]uint64
@@ -81,14 +85,20 @@ type Table struct {
 	log         *sim.Log
 }
 
+// engager is an enemy that can engage a combatant and how much it counts
+// toward engaging it (engageUnit/EngagedBy[its size]).
+type engager struct{ j, w int32 }
+
 func newTable(g *Game) *Table {
 	n := len(g.C)
 	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
-		sd: make([]int, n), reach: make([]int, n)}
-	t.ew = make([]int, n*n)
+		sd: make([]int, n), reach: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rolled: make([]bool, n)}
+	t.eng = make([][]engager, n)
 	for i := range g.C {
 		ci := &g.C[i]
 		t.sd[i] = ci.Side
+		t.hpDice[i], t.dmgDice[i] = plain.Of(ci.HP), plain.Of(ci.Damage)
+		t.rolled[i] = len(ci.InitRolls) == 0 && ci.InitRoll <= 0 && !(g.Opt.GroupInitiative && ci.Side == g.Referee)
 		t.team[ci.Side] = append(t.team[ci.Side], i)
 		switch {
 		case ci.Weapon != Missile:
@@ -101,7 +111,7 @@ func newTable(g *Game) *Table {
 		for j := range g.C {
 			cj := &g.C[j]
 			if cj.Side != ci.Side && (!ci.Flies || cj.Flies) {
-				t.ew[i*n+j] = engageUnit / ci.EngagedBy[cj.Size]
+				t.eng[i] = append(t.eng[i], engager{j: int32(j), w: int32(engageUnit / ci.EngagedBy[cj.Size])})
 			}
 		}
 	}
@@ -122,7 +132,7 @@ func (t *Table) setup() {
 	for i := range t.f {
 		c := &t.g.C[i]
 		f := &t.f[i]
-		hp := c.HP.Roll(t.r)
+		hp := t.hpDice[i].Roll(t.r, &c.HP)
 		*f = fighter{hp: hp, maxHP: hp, delayAfter: -1}
 		if c.Side == 0 {
 			f.x = -c.Behind

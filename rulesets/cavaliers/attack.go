@@ -41,8 +41,8 @@ func (t *Table) attackAction(a, tg int) {
 func (t *Table) attack(a, d int) bool {
 	ca, cd := &t.g.C[a], &t.g.C[d]
 	t.c.Inc(ca.Side, Attacks)
-	roll := rollPlain(t.r, &ca.Attack, &t.dk[a].attack)
-	def := rollPlain(t.r, &cd.Defence, &t.dk[d].defence)
+	roll := t.dk[a].attack.Roll(t.r, &ca.Attack)
+	def := t.dk[d].defence.Roll(t.r, &cd.Defence)
 	hit := roll > def || (roll == def && t.g.Opt.AttackTies)
 	if !hit {
 		if t.log != nil {
@@ -51,7 +51,7 @@ func (t *Table) attack(a, d int) bool {
 		return false
 	}
 	t.c.Inc(ca.Side, Hits)
-	dmg := max(rollPlain(t.r, &ca.Damage, &t.dk[a].damage), 0)
+	dmg := max(t.dk[a].damage.Roll(t.r, &ca.Damage), 0)
 	f := &t.f[d]
 	f.hp -= dmg
 	t.c.Hit(ca.Side, a, d, dmg)

@@ -3,6 +3,7 @@ package cavaliers
 import (
 	"strconv"
 
+	"simctl/rulesets/internal/plain"
 	"simctl/sim"
 	"simctl/sim/rng"
 )
@@ -35,12 +36,12 @@ type Table struct {
 	order []int // this round's order: rank with seizers moved ahead
 	cur   int   // index in order of the turn in progress or next
 	round int
-	first int      // first combatant to take an action (Outcome.FirstActor)
-	head  int      // first in the ranking of the first round played (Outcome.FirstInOrder)
-	sd    []int    // each combatant's side (Game.C[i].Side, kept dense for the scans)
-	team  [2][]int // each side's combatants, in roster order
-	foes  [][]int  // foes[i]: team[1-side of i]
-	dk    []diceKit
+	first int          // first combatant to take an action (Outcome.FirstActor)
+	head  int          // first in the ranking of the first round played (Outcome.FirstInOrder)
+	sd    []int        // each combatant's side (Game.C[i].Side, kept dense for the scans)
+	team  [2][]int     // each side's combatants, in roster order
+	foes  [][]int      // foes[i]: team[1-side of i]
+	dk    []diceKit    // attack, defence, damage dice taken apart (plain.Of)
 	in    uint64       // bit i set while combatant i is present (entered) and not out
 	dice  [MaxPool]int // the dice of the last initiative roll (for the log)
 	// lastEntry is the latest round anyone enters in (Combatant.Enters).
@@ -63,7 +64,7 @@ func newTable(g *Game) *Table {
 		t.sd[i] = g.C[i].Side
 		t.team[g.C[i].Side] = append(t.team[g.C[i].Side], i)
 		t.lastEntry = max(t.lastEntry, g.C[i].Enters)
-		t.dk[i] = diceKit{plainOf(g.C[i].Attack), plainOf(g.C[i].Defence), plainOf(g.C[i].Damage)}
+		t.dk[i] = diceKit{plain.Of(g.C[i].Attack), plain.Of(g.C[i].Defence), plain.Of(g.C[i].Damage)}
 	}
 	t.foes = make([][]int, n)
 	for i := range t.foes {
@@ -245,3 +246,7 @@ func (t *Table) recordEnds() {
 		t.c.End(i, t.f[i].hp, st)
 	}
 }
+
+// diceKit holds a combatant's attack, defence and damage dice taken apart:
+// an attack rolls them in a plain loop (same draws as Expr.Roll).
+type diceKit struct{ attack, defence, damage plain.Dice }

@@ -61,7 +61,7 @@ func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
 			break
 		}
 		if t.hitCheck(i, tg, c.Attack-t.armPenalty(i), false, "attack") {
-			t.damage(i, tg, c.Damage.Roll(t.r))
+			t.damage(i, tg, t.dmgDice[i].Roll(t.r, &c.Damage))
 		} else {
 			t.meleeMiss(i, tg)
 		}
@@ -156,7 +156,7 @@ func (t *Table) doubleStrike(i, tg int) {
 	bonus := t.agility(i) + c.Double - 2*t.f[i].armHits
 	for k := 0; k < 2 && t.present(tg) && t.present(i); k++ {
 		if t.hitCheck(i, tg, bonus, false, "double strike") {
-			t.damage(i, tg, c.Damage.Roll(t.r))
+			t.damage(i, tg, t.dmgDice[i].Roll(t.r, &c.Damage))
 		} else {
 			t.meleeMiss(i, tg)
 		}

@@ -3,6 +3,7 @@ package lotm
 import (
 	"strconv"
 
+	"simctl/rulesets/internal/plain"
 	"simctl/sim"
 	"simctl/sim/rng"
 )
@@ -64,25 +65,28 @@ type fighter struct {
 
 // Table is one worker's encounter state, reused across encounters.
 type Table struct {
-	g      *Game
-	f      []fighter
-	order  []int // initiative order, highest first
-	actor  int   // combatant whose turn is in progress (-1 between turns)
-	cur    int   // index of actor's entry in order
-	round  int   // regular round; 0 before round 1
-	amb    bool  // an Ambush Round is in progress
-	inner  bool  // an inserted turn or a delayed action is in progress: no insertion into it
-	insrt  int   // combatant whose inserted turn is in progress, -1
-	resume int   // combatant taking a delayed action, -1
-	trigT  int   // the combatant its trigger concerns, -1
-	pb     uint8 // Point-Blank Shooting's rule for the next hit check (pbNone, pbArmor, pbOffGuard)
-	nat    int   // the natural die of the last hit check (Borrow Strength)
-	total  int   // its result (Limb Block)
-	first  int   // sim.Outcome.FirstActor (acts)
-	firstO int   // sim.Outcome.FirstInOrder (walk)
-	r      *rng.Stream
-	c      *sim.Counts
-	log    *sim.Log
+	g     *Game
+	f     []fighter
+	order []int // initiative order, highest first
+	// Each combatant's HP and damage dice taken apart: rolled in a plain
+	// loop, the same draws as Expr.Roll.
+	hpDice, dmgDice []plain.Dice
+	actor           int   // combatant whose turn is in progress (-1 between turns)
+	cur             int   // index of actor's entry in order
+	round           int   // regular round; 0 before round 1
+	amb             bool  // an Ambush Round is in progress
+	inner           bool  // an inserted turn or a delayed action is in progress: no insertion into it
+	insrt           int   // combatant whose inserted turn is in progress, -1
+	resume          int   // combatant taking a delayed action, -1
+	trigT           int   // the combatant its trigger concerns, -1
+	pb              uint8 // Point-Blank Shooting's rule for the next hit check (pbNone, pbArmor, pbOffGuard)
+	nat             int   // the natural die of the last hit check (Borrow Strength)
+	total           int   // its result (Limb Block)
+	first           int   // sim.Outcome.FirstActor (acts)
+	firstO          int   // sim.Outcome.FirstInOrder (walk)
+	r               *rng.Stream
+	c               *sim.Counts
+	log             *sim.Log
 
 	// script pins die results for rule tests: die draws from it first.
 	script []int
@@ -117,10 +121,12 @@ type Table struct {
 
 func newTable(g *Game) *Table {
 	n := len(g.C)
-	t := &Table{g: g, f: make([]fighter, n), order: make([]int, 0, n), sd: make([]int, n)}
+	t := &Table{g: g, f: make([]fighter, n), order: make([]int, 0, n), sd: make([]int, n),
+		hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n)}
 	for i := range g.C {
 		c := &g.C[i]
 		t.sd[i] = c.Side
+		t.hpDice[i], t.dmgDice[i] = plain.Of(c.HP), plain.Of(c.Damage)
 		t.team[c.Side] = append(t.team[c.Side], i)
 		if c.Invisible != KindNone {
 			t.hideBy[c.Side] |= 1 << uint(i)
@@ -157,7 +163,7 @@ func (t *Table) setup() {
 	for i := range t.f {
 		c := &t.g.C[i]
 		f := &t.f[i]
-		hp := c.HP.Roll(t.r)
+		hp := t.hpDice[i].Roll(t.r, &c.HP)
 		*f = fighter{hp: hp, maxHP: hp, joined: c.JoinsRound <= 1, feintOn: -1, cogOn: -1, cameTo: -1, grappling: -1, grappledBy: -1,
 			mustFlee: -1, delayAlly: -1, teleports: c.Teleports, casts: c.Cast.Uses, luck: c.Luck,
 			items: c.Item.Count * min(c.Item.Size, 1), obstacles: c.Obstacle.Count * min(c.Obstacle.Size, 1)}
