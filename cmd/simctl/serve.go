@@ -111,6 +111,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
+	ownsInterrupt.Store(true)
+	defer ownsInterrupt.Store(false)
 	select {
 	case err := <-errc:
 		fmt.Fprintln(stderr, "simctl serve:", err)
@@ -119,6 +121,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	// Ctrl-C: stop every job (their streams then end), and let the
 	// requests in flight finish.
+	running, queued := s.counts()
+	fmt.Fprintf(stderr, "simctl serve: interrupted; cancelling %d running and %d queued job(s) and shutting down (interrupt again to stop at once)\n", running, queued)
 	s.close()
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -215,6 +219,13 @@ func (s *server) setAddr(addr string) {
 	s.mu.Lock()
 	s.bound = host
 	s.mu.Unlock()
+}
+
+// counts is the jobs running and waiting.
+func (s *server) counts() (running, queued int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.running, len(s.waiting)
 }
 
 // close cancels every job and waits for them to end.

@@ -14,6 +14,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -455,7 +457,7 @@ func TestServeHostile(t *testing.T) {
 	st, m, _ = call(t, ts, "POST", "/api/jobs", run(0))
 	wantError(t, "n 0", st, m, 400, "at least 1")
 	st, m, _ = call(t, ts, "POST", "/api/jobs", map[string]any{"kind": "fly", "text": duel, "n": 1})
-	wantError(t, "kind", st, m, 400, "run, sweep, compare and matrix")
+	wantError(t, "kind", st, m, 400, "run, sweep, compare, matrix and value")
 	st, m, _ = call(t, ts, "POST", "/api/jobs", map[string]any{"kind": "run", "text": duel, "n": 1, "file": "../../etc/passwd"})
 	wantError(t, "file as a path", st, m, 400, "file")
 	for _, f := range []string{"-n.yaml", ".hidden.yaml", "a/b.yaml", "builtin:../x.yaml", "x.yaml\n", "x.json"} {
@@ -749,8 +751,8 @@ func TestServeExperiments(t *testing.T) {
 			t.Errorf("%s: the document names the server's temporary folder", c.req.Kind)
 		}
 		// The command reproduces the document: the CLI's arguments, with
-		// the scenario as the page names it.
-		if want := "simctl " + reports.ShellJoin(append([]string{c.req.Kind, "scenario.yaml"}, c.cli[2:]...)); got["command"] != want {
+		// the scenario as the page names it (TestServeInterim runs it).
+		if want := "simctl " + reports.ShellJoin(append(append([]string{c.req.Kind, "scenario.yaml"}, c.cli[2:]...), workersArgs("--format", "json")...)); got["command"] != want {
 			t.Errorf("%s: command %q, want %q", c.req.Kind, got["command"], want)
 		}
 		// The CLI's warnings are passed on, without the bar's frames.
@@ -1027,5 +1029,152 @@ func TestServeShutdown(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop")
+	}
+}
+
+// workersArgs is args as cliArgs ends a test server's command line: with
+// --workers 2 only when that is not the CLI's default.
+func workersArgs(args ...string) []string {
+	if runtime.GOMAXPROCS(0) != 2 {
+		args = append(args, "--workers", "2")
+	}
+	return args
+}
+
+// maskTimes blanks a JSON document's timings, the only bytes two runs of
+// one command may differ in.
+var maskTimes = regexp.MustCompile(`"(elapsed_seconds|encounters_per_second)": ?[-+0-9.eE]+`)
+
+// TestServeInterim: sweep, compare, value and matrix jobs run the CLI's
+// commands in process; the page hears their partial documents as they
+// come (a sweep's finished points, the comparison's, value run's and
+// matrix's estimates with their intervals narrowing), and the final
+// document is byte for byte what the command line it records prints.
+func TestServeInterim(t *testing.T) {
+	defer func(e time.Duration, s int64) { interimEvery, interimSegment = e, s }(interimEvery, interimSegment)
+	interimEvery, interimSegment = 5*time.Millisecond, 512
+	s, ts := testServer(t, serveConfig{})
+	text := duelText(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // the recorded command names scenario.yaml
+	// width is the 95% interval of the first side's win rate that the
+	// page shows for each kind (a compare option's, a matrix cell's).
+	width := func(ci any) float64 { c := ci.([]any); return c[1].(float64) - c[0].(float64) }
+	cases := []struct {
+		req jobRequest
+		// widths are the intervals the interim document shows; played the
+		// encounters (or finished points) it covers.
+		widths func(doc map[string]any) (played float64, widths []float64)
+	}{
+		{jobRequest{Kind: "compare", Text: text, N: 200_000, Seed: 3, Options: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}},
+			func(d map[string]any) (float64, []float64) {
+				var ws []float64
+				for _, o := range d["options"].([]any) {
+					r := o.(map[string]any)["result"].(map[string]any)
+					ws = append(ws, width(r["sides"].([]any)[0].(map[string]any)["win_ci95"]))
+				}
+				return d["encounters"].(float64), ws
+			}},
+		{jobRequest{Kind: "matrix", Text: text, N: 150_000, Seed: 3, Rows: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}, Cols: []reports.NamedSets{{Name: "base"}}},
+			func(d map[string]any) (float64, []float64) {
+				var ws []float64
+				for _, row := range d["ci95"].([]any) {
+					for _, c := range row.([]any) {
+						ws = append(ws, width(c))
+					}
+				}
+				return d["encounters"].(float64), ws
+			}},
+		{jobRequest{Kind: "value", Text: text, N: 60_000, Seed: 3, Params: "init,hp"},
+			func(d map[string]any) (float64, []float64) {
+				var ws []float64
+				for _, r := range d["effects"].([]any) {
+					ws = append(ws, width(r.(map[string]any)["ci95"]))
+				}
+				return d["encounters"].(float64), ws
+			}},
+		{jobRequest{Kind: "sweep", Text: text, N: 40_000, Seed: 3, Vary: []string{"heroes.Fighter.init=0:6:1"}},
+			func(d map[string]any) (float64, []float64) {
+				// A point is final when it comes: the page sees points
+				// arrive, each unfinished one as wide as can be, so the
+				// widths' sum narrows.
+				finished, sum := 0.0, 0.0
+				for _, p := range d["points"].([]any) {
+					pm := p.(map[string]any)
+					if pm["unfinished"] != true {
+						finished++
+					}
+					w := 1.0
+					if pm["unfinished"] != true {
+						w = width(pm["result"].(map[string]any)["sides"].([]any)[0].(map[string]any)["win_ci95"])
+					}
+					sum += w
+				}
+				return finished, []float64{sum}
+			}},
+	}
+	for _, c := range cases {
+		id := startJob(t, ts, c.req)
+		var docs []map[string]any
+		evs := events(t, ts, id)
+		for _, e := range evs {
+			if e.Name == "interim" {
+				docs = append(docs, e.Data["result"].(map[string]any))
+			}
+		}
+		if last := evs[len(evs)-1]; last.Name != "done" {
+			t.Fatalf("%s: ended %s %v", c.req.Kind, last.Name, last.Data)
+		}
+		t.Logf("%s: %d interim documents", c.req.Kind, len(docs))
+		if len(docs) < 2 {
+			t.Fatalf("%s: %d interim documents, want several", c.req.Kind, len(docs))
+		}
+		var prev float64
+		var first, last []float64
+		for i, d := range docs {
+			if d["interrupted"] != true {
+				t.Errorf("%s: interim %d is not marked interrupted", c.req.Kind, i)
+			}
+			played, ws := c.widths(d)
+			if played <= prev {
+				t.Errorf("%s: interim %d covers %v, not more than the one before (%v)", c.req.Kind, i, played, prev)
+			}
+			prev = played
+			if i == 0 {
+				first = ws
+			}
+			last = ws
+		}
+		for k := range first {
+			if !(last[k] < first[k]) {
+				t.Errorf("%s: interval %d did not narrow: %.4f then %.4f", c.req.Kind, k, first[k], last[k])
+			}
+		}
+		// The final document, as the server keeps it, against the CLI
+		// running the command line the document records.
+		s.mu.Lock()
+		j := s.jobs[id]
+		s.mu.Unlock()
+		j.mu.Lock()
+		got := j.doc
+		j.mu.Unlock()
+		var head struct{ Command string }
+		if err := json.Unmarshal(got, &head); err != nil {
+			t.Fatal(err)
+		}
+		words, err := splitWords(head.Command)
+		if err != nil || len(words) < 3 || words[0] != "simctl" || words[2] != "scenario.yaml" {
+			t.Fatalf("%s: command %q", c.req.Kind, head.Command)
+		}
+		var out, errb bytes.Buffer
+		if code := Main(context.Background(), words[1:], &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", head.Command, code, errb.String())
+		}
+		if g, w := maskTimes.ReplaceAll(got, nil), maskTimes.ReplaceAll(out.Bytes(), nil); !bytes.Equal(g, w) {
+			t.Errorf("%s: the job's document differs from %s's:\n%s", c.req.Kind, head.Command, firstDiff(string(g), string(w)))
+		}
 	}
 }
