@@ -199,8 +199,14 @@ func TestServeE2E(t *testing.T) {
 	step("scroll", chromedp.ScrollIntoView("#results"))
 	shot(bctx, "sweep")
 
-	// A comparison.
-	step("compare", chromedp.Click("#tab-compare"), chromedp.Click("#run"))
+	// A comparison: its interim tables come while it plays, the
+	// baseline's interval narrowing.
+	step("compare", chromedp.Click("#tab-compare"), chromedp.SetValue("#n", "2e6"), chromedp.Click("#run"))
+	waitJS(bctx, "two interim comparisons", `window.simctlLab.interimWidths.length >= 2`)
+	cw := get(t, bctx, "interim widths", chromedp.Evaluate[[]float64](`window.simctlLab.interimWidths.slice(0, 2)`))
+	if !(cw[1] < cw[0]) {
+		t.Errorf("the comparison's interval did not narrow: %v", cw)
+	}
 	waitJS(bctx, "compare done", `document.querySelector("#job-status").dataset.state === "done" && document.querySelector("#results").textContent.includes("vs baseline")`)
 	waitJS(bctx, "compare figure", `[...document.querySelectorAll("#results figure img")].some(i => i.complete && i.naturalWidth > 0)`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
@@ -211,6 +217,13 @@ func TestServeE2E(t *testing.T) {
 	waitJS(bctx, "matrix done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#equilibrium")?.textContent || "").includes("heroes plays")`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
 	shot(bctx, "matrix")
+
+	// Value: what a step of each parameter is worth, and the tornado.
+	step("value", chromedp.Click("#tab-value"), chromedp.SetValue("#n", "20000"), chromedp.SetValue("#params", "init,hp,ac"), chromedp.Click("#run"))
+	waitJS(bctx, "value done", `document.querySelector("#job-status").dataset.state === "done" && document.querySelector("#results").textContent.includes("Exchange rates")`)
+	waitJS(bctx, "tornado", `[...document.querySelectorAll("#results figure img")].some(i => i.complete && i.naturalWidth > 0)`)
+	step("scroll", chromedp.ScrollIntoView("#results"))
+	shot(bctx, "value")
 
 	// Cancel a long run: the workers stop and the page says so.
 	step("long run", chromedp.Click("#tab-run"), chromedp.SetValue("#n", "1e9"), chromedp.Click("#run"))
