@@ -211,6 +211,9 @@ func TestServeE2E(t *testing.T) {
 	waitJS(bctx, "compare figure", `[...document.querySelectorAll("#results figure img")].some(i => i.complete && i.naturalWidth > 0)`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
 	shot(bctx, "compare")
+	// The longest fight of the second option: its overrides replayed.
+	step("trace an option", chromedp.SetValue("#trace-target", "option=init%2B4"), chromedp.Click("#trace-longest"))
+	waitJS(bctx, "option traced", `document.querySelector("#trace").textContent.includes("--set heroes.Fighter.init=5") && document.querySelector("#trace-title-text").textContent.startsWith("option init+4: the longest fight")`)
 
 	// A matrix: the grid and the equilibrium.
 	step("matrix", chromedp.Click("#tab-matrix"), chromedp.Click("#run"))

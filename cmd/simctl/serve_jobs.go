@@ -82,11 +82,11 @@ type serveJob struct {
 	// lastInterim is 1 + the index in events of the latest interim
 	// document (0: none yet); emitInterim blanks the one before.
 	lastInterim int
-	doc         []byte            // the result document (JSON), as the CLI writes it
-	result      *reports.Result   // a run's, parsed
-	figures     map[string][]byte // SVG, made on first request
-	traces      []reports.FightTrace
-	archives    map[string][]byte // the report bundle, by format
+	doc         []byte                          // the result document (JSON), as the CLI writes it
+	result      *reports.Result                 // a run's, parsed
+	figures     map[string][]byte               // SVG, made on first request
+	traces      map[string][]reports.FightTrace // the picks, by traceTarget.key
+	archives    map[string][]byte               // the report bundle, by format
 }
 
 type sseEvent struct {
@@ -920,6 +920,3 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request, j *serveJo
 		}
 	}
 }
-
-// errNotRun is the answer of a run-only endpoint on other jobs.
-var errNotRun = errors.New("only a run has per-encounter traces; run the scenario (or a sweep point's settings) to trace it")

@@ -1178,3 +1178,70 @@ func TestServeInterim(t *testing.T) {
 		}
 	}
 }
+
+// TestServeTraceTargets: a comparison's option and a sweep's point are
+// traced as simctl trace traces them with their overrides, by index or as
+// the report's representative fights.
+func TestServeTraceTargets(t *testing.T) {
+	_, ts := testServer(t, serveConfig{})
+	text := duelText(t)
+	// cliTrace is simctl trace's text for the trace's own header line
+	// (# simctl trace FILE --seed S --encounter I --set ...), run on the
+	// built-in the job's text is.
+	cliTrace := func(tr map[string]any) (string, string) {
+		text := tr["text"].(string)
+		head, body, _ := strings.Cut(text, "\n")
+		words, err := splitWords(strings.TrimPrefix(head, "# "))
+		if err != nil || len(words) < 3 {
+			t.Fatalf("trace header %q", head)
+		}
+		words[2] = "d20/duel"
+		var out bytes.Buffer
+		if code := Main(context.Background(), words[1:], &out, io.Discard); code != 0 {
+			t.Fatalf("%v: exit %d", words, code)
+		}
+		return body, out.String()
+	}
+	cmp := startJob(t, ts, jobRequest{Kind: "compare", Text: text, N: 3000, Seed: 4,
+		Options: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}, Sets: []string{"monsters.Orc.hp=9"}})
+	jobResult(t, ts, cmp)
+	st, tr, _ := call(t, ts, "GET", "/api/jobs/"+cmp+"/trace?option=fast&encounter=7", nil)
+	if st != 200 || !strings.HasPrefix(tr["text"].(string), "# simctl trace scenario.yaml --seed 4 --encounter 7 --set monsters.Orc.hp=9 --set heroes.Fighter.init=5\n") {
+		t.Fatalf("option trace: %d %v", st, tr)
+	}
+	if got, want := cliTrace(tr); got != want {
+		t.Errorf("option fast, encounter 7:\n%s\nsimctl trace:\n%s", got, want)
+	}
+	for _, p := range []string{"shortest", "longest"} {
+		st, tr, _ := call(t, ts, "GET", "/api/jobs/"+cmp+"/trace?option=fast&pick="+p, nil)
+		if st != 200 || !strings.HasPrefix(tr["title"].(string), "option fast: the "+p+" fight: encounter") || !strings.Contains(tr["text"].(string), "--set heroes.Fighter.init=5") {
+			t.Fatalf("option pick %s: %d %v", p, st, tr)
+		}
+		if got, want := cliTrace(tr); got != want {
+			t.Errorf("option fast, %s:\n%s\nsimctl trace:\n%s", p, got, want)
+		}
+	}
+	st, e, _ := call(t, ts, "GET", "/api/jobs/"+cmp+"/trace?option=nope&encounter=1", nil)
+	wantError(t, "unknown option", st, e, 400, "base, fast")
+
+	sw := startJob(t, ts, jobRequest{Kind: "sweep", Text: text, N: 2000, Seed: 4, Vary: []string{"heroes.Fighter.init=0:4:2"}})
+	jobResult(t, ts, sw)
+	st, tr, _ = call(t, ts, "GET", "/api/jobs/"+sw+"/trace?point=2&encounter=3", nil)
+	if st != 200 || !strings.HasPrefix(tr["title"].(string), "point 2 (4): encounter 3 of seed 4") || !strings.HasPrefix(tr["text"].(string), "# simctl trace scenario.yaml --seed 4 --encounter 3 --set heroes.Fighter.init=4\n") {
+		t.Fatalf("point trace: %d %v", st, tr)
+	}
+	if got, want := cliTrace(tr); got != want {
+		t.Errorf("point 2, encounter 3:\n%s\nsimctl trace:\n%s", got, want)
+	}
+	st, tr, _ = call(t, ts, "GET", "/api/jobs/"+sw+"/trace?point=1&pick=median", nil)
+	if st != 200 || !strings.Contains(tr["text"].(string), "--set heroes.Fighter.init=2") {
+		t.Fatalf("point pick: %d %v", st, tr)
+	}
+	if got, want := cliTrace(tr); got != want {
+		t.Errorf("point 1, median:\n%s\nsimctl trace:\n%s", got, want)
+	}
+	st, e, _ = call(t, ts, "GET", "/api/jobs/"+sw+"/trace?point=3&encounter=1", nil)
+	wantError(t, "point out of range", st, e, 400, "0 to 2")
+	st, e, _ = call(t, ts, "GET", "/api/jobs/"+sw+"/trace?encounter=1", nil)
+	wantError(t, "no point", st, e, 400, "point")
+}

@@ -570,7 +570,7 @@ function figure(id, name, caption) {
 
 function downloads(job) {
   const box = el("div", { class: "downloads" });
-  if (job.kind !== "matrix") {
+  if (job.kind !== "matrix" && job.kind !== "value") {
     box.append(el("a", { class: "button", id: "dl-zip", href: `/api/jobs/${job.id}/report.zip`, download: "", text: "Download report (.zip)" }));
     box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz`, download: "", text: "(.tar.gz)" }));
   }
@@ -638,15 +638,23 @@ function renderRun(out, job, r) {
   out.append(traceViewer(job, r));
 }
 
-function traceViewer(job, r) {
+// traceViewer traces an encounter of the run, or of the sweep point or
+// comparison option picked in targets ([{label, q}], q the query naming it).
+function traceViewer(job, r, targets) {
   const box = el("section", { class: "trace-box", "aria-labelledby": "trace-title" });
   box.append(el("h3", { id: "trace-title", text: "Trace an encounter" }));
+  let pick = null;
+  if (targets) {
+    pick = el("select", { id: "trace-target", "aria-label": targets.kind });
+    targets.list.forEach((x) => pick.append(el("option", { value: x.q, text: x.label })));
+  }
   const pre = el("pre", { class: "trace", id: "trace", tabindex: 0 });
   const title = el("p", { class: "muted", id: "trace-title-text" });
   const input = el("input", { type: "number", min: 0, value: 0, id: "trace-i", "aria-label": "encounter index" });
   const seed = el("input", { type: "text", inputmode: "numeric", value: String(r.seed), size: 8, id: "trace-seed", "aria-label": "seed" });
   const show = async (q) => {
     pre.textContent = "…";
+    if (pick) q += "&" + pick.value;
     try {
       const t = await api(`/api/jobs/${job.id}/trace?${q}`);
       title.textContent = t.title;
@@ -654,6 +662,7 @@ function traceViewer(job, r) {
     } catch (e) { pre.textContent = e.message; }
   };
   const ctl = el("div", { class: "trace-controls" },
+    ...(pick ? [el("label", {}, targets.kind + " ", pick)] : []),
     el("label", {}, "encounter ", input),
     el("label", {}, "of seed ", seed),
     el("button", { type: "button", id: "trace-go", onclick: () => show("encounter=" + encodeURIComponent(input.value) + "&seed=" + encodeURIComponent(seed.value.trim())) }, "Trace"),
@@ -682,6 +691,7 @@ function renderSweep(out, job, r) {
     out.append(el("p", {}, el("label", {}, axes[0] + " ", slider), " ", read));
   }
   for (const f of job.figures || []) out.append(figure(job.id, f, "Win rate across the sweep (the reports' figure)"));
+  if (job.result) out.append(traceViewer(job, r, { kind: "point", list: r.points.map((p, i) => ({ label: r.axes.map((a, k) => `${a.path}=${p.values[k]}`).join(", "), q: "point=" + i })) }));
 }
 
 function renderCompare(out, job, r) {
@@ -694,6 +704,7 @@ function renderCompare(out, job, r) {
   out.append(table(`Options on the same ${thousands(r.encounters)} encounters (common random numbers); ${r.sides[0]}'s win rate`,
     ["option", "overrides", "win rate", "95% interval", "vs baseline", "paired 95% interval", "p"], rows));
   for (const f of job.figures || []) out.append(figure(job.id, f, "Win rates of the options (the reports' figure)"));
+  if (job.result) out.append(traceViewer(job, r, { kind: "option", list: r.options.map((o) => ({ label: o.name, q: "option=" + encodeURIComponent(o.name) })) }));
 }
 
 function renderMatrix(out, job, r) {
