@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path"
 	"regexp"
 	"runtime"
 	"slices"
@@ -21,6 +22,7 @@ import (
 
 	"simctl/reports"
 	"simctl/reports/safeio"
+	"simctl/scenarios"
 	"simctl/sim"
 	"simctl/sim/scenario"
 	"simctl/stats"
@@ -192,6 +194,13 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 	}
 	if !cliFileName.MatchString(req.File) {
 		return bad("file %q: a name such as my.yaml or builtin:d20/duel.yaml (it only names the scenario in messages)", req.File)
+	}
+	// A built-in's name claims its text: the result's command lines
+	// would replay the built-in, not an edited copy.
+	if name, ok := strings.CutPrefix(req.File, "builtin:"); ok {
+		if data, _, found := scenarios.Read(strings.TrimSuffix(name, ".yaml")); !found || string(data) != req.Text {
+			return bad("file %q: the text is not that built-in's (edited?); give it a name of its own such as %s, so its command lines do not replay the built-in", req.File, path.Base(name))
+		}
 	}
 	switch {
 	case req.Kind != "run" && req.Kind != "sweep" && req.Kind != "compare" && req.Kind != "matrix" && req.Kind != "value":

@@ -1245,3 +1245,21 @@ func TestServeTraceTargets(t *testing.T) {
 	st, e, _ = call(t, ts, "GET", "/api/jobs/"+sw+"/trace?encounter=1", nil)
 	wantError(t, "no point", st, e, 400, "point")
 }
+
+// TestServeBuiltinName: a job may name its scenario after a built-in only
+// with that built-in's text, since its command lines replay the built-in.
+func TestServeBuiltinName(t *testing.T) {
+	_, ts := testServer(t, serveConfig{})
+	text := duelText(t)
+	edited := strings.Replace(text, "ac: 17", "ac: 18", 1)
+	if edited == text {
+		t.Fatal("the duel has no ac: 17")
+	}
+	for _, kind := range []string{"run", "sweep"} {
+		req := jobRequest{Kind: kind, File: "builtin:d20/duel.yaml", Text: edited, N: 100, Seed: 1, Vary: []string{"heroes.Fighter.init=0:2:1"}}
+		st, m, _ := call(t, ts, "POST", "/api/jobs", req)
+		wantError(t, kind+" with an edited built-in", st, m, 400, "not that built-in's", "duel.yaml")
+		req.Text = text
+		jobResult(t, ts, startJob(t, ts, req))
+	}
+}
