@@ -201,7 +201,11 @@ func TestServeE2E(t *testing.T) {
 
 	// A comparison: its interim tables come while it plays, the
 	// baseline's interval narrowing.
-	step("compare", chromedp.Click("#tab-compare"), chromedp.SetValue("#n", "2e6"), chromedp.Click("#run"))
+	// Interim documents every 20 ms: enough of them even when the
+	// comparison is short (or slow, under -race).
+	defer func(e time.Duration, s int64) { interimEvery, interimSegment = e, s }(interimEvery, interimSegment)
+	interimEvery, interimSegment = 20*time.Millisecond, 256
+	step("compare", chromedp.Click("#tab-compare"), chromedp.SetValue("#n", "200000"), chromedp.Click("#run"))
 	waitJS(bctx, "two interim comparisons", `window.simctlLab.interimWidths.length >= 2`)
 	cw := get(t, bctx, "interim widths", chromedp.Evaluate[[]float64](`window.simctlLab.interimWidths.slice(0, 2)`))
 	if !(cw[1] < cw[0]) {
