@@ -180,7 +180,7 @@ func (p *acksDefault) Turn(t *acks2.Table, self int) acks2.Plan {
 }
 
 func (p *acksDefault) anyAttackable(t *acks2.Table, self int) bool {
-	for j := 0; j < t.N(); j++ {
+	for _, j := range t.Foes(self) {
 		if t.CanAttack(self, j) {
 			return true
 		}
@@ -193,60 +193,74 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	if p.prefer >= 0 && !t.Out(p.prefer) {
 		return p.prefer
 	}
-	me := t.Side(self)
 	caster := t.Declared(self).Kind == acks2.DeclareSpell
 	engaged := t.Engaged(self)
 	speed := t.Game().C[self].Speed
 	if t.Game().C[self].Weapon != acks2.Missile {
 		speed *= 2 // a charge (or, farther, a march) reaches twice its speed
 	}
-	// reach: 2 can attack where it stands, 1 can reach this segment, 0 not.
-	reach := func(j int) int {
-		switch {
-		case caster || t.CanAttack(self, j):
-			return 2
-		case !engaged && t.Dist(self, j)-5 <= speed:
-			return 1
-		}
-		return 0
+	// An enemy is within reach when it can attack it where it stands
+	// (distance up to t.Reach) or, not engaged, after moving up to speed
+	// (to within 5 feet); attacking where it stands or after moving are
+	// alike. Engaged, it considers only the enemies it can attack now.
+	lim := t.Reach(self)
+	if !engaged {
+		lim = max(lim, speed+5)
 	}
-	best, bestReach := -1, -1
+	best, bestIn := -1, false
 	n := 0
-	for j := 0; j < t.N(); j++ {
-		if t.Out(j) || t.Side(j) == me {
+	if p.target == acksWeakest {
+		// The default, in one comparison per enemy: those within reach
+		// first, then the fewest HP (HP > 0 in the fight), the first in
+		// roster order on a tie — what the general loop below decides.
+		const inReach = 1 << 40
+		bestKey := 0
+		for _, j := range t.Foes(self) {
+			if t.Out(j) {
+				continue
+			}
+			in := caster || t.Dist(self, j) <= lim
+			if engaged && !in {
+				continue
+			}
+			key := t.HP(j)
+			if in {
+				key -= inReach
+			}
+			if best < 0 || key < bestKey {
+				best, bestKey = j, key
+			}
+		}
+		if best >= 0 {
+			return best
+		}
+	}
+	for _, j := range t.Foes(self) {
+		if t.Out(j) {
 			continue
 		}
-		r := reach(j)
-		if engaged && r < 2 {
+		in := caster || t.Dist(self, j) <= lim
+		if engaged && !in {
 			continue
 		}
-		if r > 0 {
-			r = 1 // attack where it stands or after moving: alike
-		}
-		if best < 0 || r > bestReach || r == bestReach && p.better(t, self, j, best) {
-			if r > bestReach {
+		if best < 0 || in && !bestIn || in == bestIn && (p.target == acksWeakest && t.HP(j) < t.HP(best) || p.target != acksWeakest && p.better(t, self, j, best)) {
+			if in && !bestIn {
 				n = 0
 			}
-			best, bestReach = j, r
+			best, bestIn = j, in
 		}
-		if r == bestReach {
+		if in == bestIn {
 			n++
 		}
 	}
 	if p.target == acksRandom && best >= 0 && n > 1 {
 		k := t.Rand().IntN(n)
-		for j := 0; j < t.N(); j++ {
-			if t.Out(j) || t.Side(j) == me {
+		for _, j := range t.Foes(self) {
+			if t.Out(j) {
 				continue
 			}
-			r := reach(j)
-			if engaged && r < 2 {
-				continue
-			}
-			if r > 0 {
-				r = 1
-			}
-			if r != bestReach {
+			in := caster || t.Dist(self, j) <= lim
+			if engaged && !in || in != bestIn {
 				continue
 			}
 			if k == 0 {
@@ -258,8 +272,8 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	if best < 0 {
 		// Engaged with no one it can attack (a flyer above it, say): the
 		// nearest enemy; the referee redirects to whoever is in reach.
-		for j := 0; j < t.N(); j++ {
-			if !t.Out(j) && t.Side(j) != me && (best < 0 || t.Dist(self, j) < t.Dist(self, best)) {
+		for _, j := range t.Foes(self) {
+			if !t.Out(j) && (best < 0 || t.Dist(self, j) < t.Dist(self, best)) {
 				best = j
 			}
 		}
@@ -309,7 +323,7 @@ func (p *acksDefault) Rank(t *acks2.Table, self int) int { return p.rank }
 // Cleave implements acks2.Policy: the weakest enemy it can attack.
 func (p *acksDefault) Cleave(t *acks2.Table, self int) int {
 	best := -1
-	for j := 0; j < t.N(); j++ {
+	for _, j := range t.Foes(self) {
 		if t.CanAttack(self, j) && (best < 0 || t.HP(j) < t.HP(best)) {
 			best = j
 		}

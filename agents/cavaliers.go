@@ -59,6 +59,53 @@ type cavPolicy struct {
 	ward      int // -1: none
 	reserve   int // the Ability whose price it keeps in [+] (budget); -1: none
 	roll      int // index in Combatant.Ranks it rolls
+	// target and move as small numbers, set by the constructors here so
+	// that a turn does not compare strings; 0 (a cavPolicy built
+	// elsewhere, e.g. by the tactics binding) falls back to the strings.
+	tmode, mmode uint8
+}
+
+// Target and move modes (cavPolicy.tmode, mmode); 0: read the string.
+const (
+	cavTWeakest uint8 = 1 + iota
+	cavTStrongest
+	cavTRandom
+	cavTFirst
+)
+
+const (
+	cavMAdvance uint8 = 1 + iota
+	cavMHold
+	cavMWard
+)
+
+func cavTargetMode(s string) uint8 {
+	switch s {
+	case "weakest":
+		return cavTWeakest
+	case "strongest":
+		return cavTStrongest
+	case "random":
+		return cavTRandom
+	}
+	return cavTFirst // as the string tests read anything else
+}
+
+func cavMoveMode(s string) uint8 {
+	switch s {
+	case "hold":
+		return cavMHold
+	case "ward":
+		return cavMWard
+	}
+	return cavMAdvance
+}
+
+func (p *cavPolicy) targetMode() uint8 {
+	if p.tmode != 0 {
+		return p.tmode
+	}
+	return cavTargetMode(p.target)
 }
 
 var cavBaseParams = []string{"target", "focus", "move"}
@@ -88,6 +135,7 @@ func readCavBase(p params, g *cavaliers.Game, self int, move string) *cavPolicy 
 	pol := &cavPolicy{focus: -1, ward: -1, wounded: 50, reserve: -1}
 	pol.target = p.enum("target", "weakest", []string{"weakest", "strongest", "random", "first"})
 	pol.move = p.enum("move", move, []string{"advance", "hold", "ward"})
+	pol.tmode, pol.mmode = cavTargetMode(pol.target), cavMoveMode(pol.move)
 	if name, n := p.str("focus"); n != nil {
 		pol.focus = cavIndex(p, g, name, n, "focus")
 		if pol.focus >= 0 && g.C[pol.focus].Side == g.C[self].Side {
@@ -189,8 +237,9 @@ func cavIndex(p params, g *cavaliers.Game, name string, n *yaml.Node, param stri
 
 // cavEnemyHere reports whether an enemy of self stands in self's Area.
 func cavEnemyHere(t *cavaliers.Table, self int) bool {
-	for j := 0; j < t.N(); j++ {
-		if t.Present(j) && t.Side(j) != t.Side(self) && t.Area(j) == t.Area(self) {
+	here := t.Area(self)
+	for _, j := range t.Foes(self) {
+		if t.Present(j) && t.Area(j) == here {
 			return true
 		}
 	}
@@ -229,10 +278,14 @@ func (p *cavPolicy) spare(t *cavaliers.Table, self int, a cavaliers.Ability) boo
 // Move implements cavaliers.Policy.
 func (p *cavPolicy) Move(t *cavaliers.Table, self int) int {
 	here := t.Area(self)
-	switch p.move {
-	case "hold":
+	mode := p.mmode
+	if mode == 0 {
+		mode = cavMoveMode(p.move)
+	}
+	switch mode {
+	case cavMHold:
 		return -1
-	case "ward":
+	case cavMWard:
 		if p.ward >= 0 && t.Present(p.ward) {
 			return cavToward(here, t.Area(p.ward))
 		}
@@ -244,8 +297,8 @@ func (p *cavPolicy) Move(t *cavaliers.Table, self int) int {
 		return -1
 	}
 	best := -1
-	for j := 0; j < t.N(); j++ {
-		if !t.Present(j) || t.Side(j) == t.Side(self) {
+	for _, j := range t.Foes(self) {
+		if !t.Present(j) {
 			continue
 		}
 		if best < 0 || cavAbs(t.Area(j)-here) < cavAbs(t.Area(best)-here) {
@@ -265,23 +318,25 @@ func (p *cavPolicy) Target(t *cavaliers.Table, self int) int {
 		return p.focus
 	}
 	best, n := -1, 0
-	for j := 0; j < t.N(); j++ {
-		if !t.Present(j) || t.Side(j) == t.Side(self) || t.Area(j) != here {
+	mode := p.targetMode()
+	weakest, strongest := mode == cavTWeakest, mode == cavTStrongest
+	for _, j := range t.Foes(self) {
+		if !t.Present(j) || t.Area(j) != here {
 			continue
 		}
 		n++
 		switch {
 		case best < 0:
 			best = j
-		case p.target == "weakest" && t.HP(j) < t.HP(best),
-			p.target == "strongest" && t.HP(j) > t.HP(best):
+		case weakest && t.HP(j) < t.HP(best),
+			strongest && t.HP(j) > t.HP(best):
 			best = j
 		}
 	}
-	if p.target == "random" && n > 1 {
+	if mode == cavTRandom && n > 1 {
 		k := t.Rand().IntN(n)
-		for j := 0; j < t.N(); j++ {
-			if !t.Present(j) || t.Side(j) == t.Side(self) || t.Area(j) != here {
+		for _, j := range t.Foes(self) {
+			if !t.Present(j) || t.Area(j) != here {
 				continue
 			}
 			if k == 0 {

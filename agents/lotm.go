@@ -404,8 +404,8 @@ func (p *lotmPolicy) pick(t *lotm.Table, self int) int {
 	me := &g.C[self]
 	if p.target == "random" {
 		n := 0
-		for j := 0; j < t.N(); j++ {
-			if t.Side(j) != me.Side && t.Targetable(self, j) {
+		for _, j := range t.Foes(self) {
+			if t.Targetable(self, j) {
 				n++
 			}
 		}
@@ -413,8 +413,8 @@ func (p *lotmPolicy) pick(t *lotm.Table, self int) int {
 			return -1
 		}
 		k := t.Rand().IntN(n)
-		for j := 0; j < t.N(); j++ {
-			if t.Side(j) != me.Side && t.Targetable(self, j) {
+		for _, j := range t.Foes(self) {
+			if t.Targetable(self, j) {
 				if k == 0 {
 					return j
 				}
@@ -423,31 +423,57 @@ func (p *lotmPolicy) pick(t *lotm.Table, self int) int {
 		}
 	}
 	best, bestTier := -1, -1
-	for j := 0; j < t.N(); j++ {
-		if t.Side(j) == me.Side || !t.Targetable(self, j) {
+	// Hoisted out of the loop: reaching any enemy (ranged, or a teleport
+	// left), the walking reach, and the selector read once (better).
+	reachAll, walk := me.Ranged || t.Teleports(self) > 0, lotm.Reach+me.Speed
+	mode := lotmSelector(p.target)
+	for _, j := range t.Foes(self) {
+		if !t.Targetable(self, j) {
 			continue
 		}
 		tier := 0
-		if me.Ranged || t.Dist(self, j) <= lotm.Reach+me.Speed || t.Teleports(self) > 0 {
+		if reachAll || t.Dist(self, j) <= walk {
 			tier = 1
 		}
 		if p.preferHeld && t.GrappledBy(j) >= 0 {
 			tier = 2
 		}
-		if tier > bestTier || (tier == bestTier && p.better(t, self, j, best)) {
+		if tier > bestTier || (tier == bestTier && lotmBetter(mode, t, self, j, best)) {
 			best, bestTier = j, tier
 		}
 	}
 	return best
 }
 
-func (p *lotmPolicy) better(t *lotm.Table, self, j, best int) bool {
-	switch p.target {
+// Selectors as better reads them.
+const (
+	lotmSelWeakest = iota
+	lotmSelStrongest
+	lotmSelNearest
+	lotmSelFirst
+)
+
+func lotmSelector(target string) int {
+	switch target {
 	case "strongest":
-		return t.HP(j) > t.HP(best)
+		return lotmSelStrongest
 	case "nearest":
-		return t.Dist(self, j) < t.Dist(self, best)
+		return lotmSelNearest
 	case "first":
+		return lotmSelFirst
+	}
+	return lotmSelWeakest
+}
+
+// lotmBetter reports whether j is a better target than best under the
+// selector mode (among enemies in the same tier).
+func lotmBetter(mode int, t *lotm.Table, self, j, best int) bool {
+	switch mode {
+	case lotmSelStrongest:
+		return t.HP(j) > t.HP(best)
+	case lotmSelNearest:
+		return t.Dist(self, j) < t.Dist(self, best)
+	case lotmSelFirst:
 		return false
 	}
 	return t.HP(j) < t.HP(best)

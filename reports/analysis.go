@@ -30,6 +30,10 @@ type Header struct {
 	// The SHA-256 of the scenario text the experiment ran, which resume
 	// and merge compare (reliability); empty on documents written before.
 	ScenarioSHA256 string `json:"scenario_sha256,omitempty"`
+	// Context is the scenario text as run, its ruleset options and the
+	// roster's sides, which a report shows (absent on documents written
+	// before reports took these kinds).
+	Context *Context `json:"context,omitempty"`
 	// Shard is set on one shard (--shard k/K) of a value or matrix run:
 	// every game played encounters Start..Start+N-1 of Total.
 	Shard *Shard `json:"shard,omitempty"`

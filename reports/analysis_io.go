@@ -75,6 +75,9 @@ func checkHeader(h *Header) error {
 				s.K, s.Of, s.Start, s.Start+s.N-1, s.Total)
 		}
 	}
+	if c := h.Context; c != nil && c.ScenarioYAML != "" && (c.ScenarioSHA256 != h.ScenarioSHA256 || ScenarioSum([]byte(c.ScenarioYAML)) != h.ScenarioSHA256) {
+		return fmt.Errorf("scenario_sha256 is not the SHA-256 of the scenario text in its context; the file was edited")
+	}
 	for i, u := range h.Unplayed {
 		if u[0] < 0 || u[1] <= u[0] || (i > 0 && u[0] < h.Unplayed[i-1][1]) {
 			return fmt.Errorf("its unplayed ranges are out of order or out of range; the file is damaged")

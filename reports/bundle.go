@@ -17,15 +17,16 @@ import (
 )
 
 // Input is one document a report covers: a run result (`simctl run
-// --json`, `simctl merge --json`), a sweep or a comparison. Exactly one of
-// Run, Sweep and Compare is set.
+// --json`, `simctl merge --json`), a sweep, a comparison, or the document
+// of simctl value, matrix or tournament. Exactly one of Run, Sweep,
+// Compare, Value, Matrix and Tournament is set.
 type Input struct {
 	Path    string
 	Run     *Result
 	Sweep   *Sweep
 	Compare *Compare
-	// The documents of simctl value, matrix and tournament (read for
-	// --resume and merge; report does not take them yet).
+	// The documents of simctl value, matrix and tournament, which carry
+	// their scenario context themselves.
 	Value      *Value
 	Matrix     *Matrix
 	Tournament *Tournament
@@ -100,6 +101,9 @@ func parseInput(path string, data []byte) (*Input, error) {
 			}
 			if err := o.Result.check(); err != nil {
 				return nil, fmt.Errorf("%s: option %d: %v", path, i, err)
+			}
+			if n := len(o.EconomyCross); n > 0 && (i == 0 || n != len(o.Result.Raw.Counts) || n != len(c.Options[0].Result.Raw.Counts)) {
+				return nil, fmt.Errorf("%s: option %d: its action_economy_cross has %d entries for %d counters; the file is damaged", path, i, n, len(o.Result.Raw.Counts))
 			}
 		}
 		in.Compare = &c
@@ -265,6 +269,9 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 		if r.Interrupted {
 			s.notes = append(s.notes, "Warning: the run was interrupted; the figures cover the encounters that finished.")
 		}
+		if r.Incomplete {
+			s.notes = append(s.notes, "Warning: incomplete: this merge of shards (--allow-partial) does not cover every encounter; the figures cover the shards it has.")
+		}
 		s.tables = append(s.tables, runTables(r)...)
 		figs, err := runFigures(r, in.Context, prefix, true)
 		if err != nil {
@@ -335,6 +342,12 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 			}
 		}
 		s.scenario = ctxYAML(c.Context)
+	case in.Value != nil:
+		b.valueSection(s, k, in.Value, prefix)
+	case in.Matrix != nil:
+		b.matrixSection(s, k, in.Matrix, prefix)
+	case in.Tournament != nil:
+		b.tournamentSection(s, k, in.Tournament)
 	default:
 		return nil, fmt.Errorf("reports: empty report input %q", in.Path)
 	}
@@ -401,6 +414,9 @@ func runFacts(name, file, ruleset string, seed uint64, version, interval string,
 		{"scenario", name + " (" + file + ")"},
 		{"ruleset", ruleset},
 		{"ruleset options", optionsText(ctx)},
+	}
+	if ctx != nil && ctx.ScenarioSHA256 != "" {
+		f = append(f, [2]string{"scenario SHA-256", ctx.ScenarioSHA256})
 	}
 	if len(sets) > 0 {
 		f = append(f, [2]string{"overrides", "--set " + strings.Join(sets, " --set ")})

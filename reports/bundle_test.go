@@ -87,7 +87,8 @@ func checkBundleFiles(t *testing.T, dir string, files []string) {
 		"--set heroes.Fighter.init=3",                                        // overrides
 		"| heroes | 5,940 | 59.40% | [58.43%, 60.36%] |",                     // win-rate table
 		"### Who acts first", "### Action economy", "Rounds to finish",
-		"```yaml\nname: Fighter vs Orc", // scenario text
+		"| counter | side | base | Δ init+4 | 95% CI (paired) |", // the comparison's economy changes with intervals
+		"```yaml\nname: Fighter vs Orc",                          // scenario text
 		"simctl report run.json sweep.json compare.json -o out",
 	} {
 		if !bytes.Contains(md, []byte(want)) {

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -56,6 +57,17 @@ type Option struct {
 	// EconomyDelta is, per side and counter, this option's mean per
 	// encounter minus the baseline's (nil for the baseline).
 	EconomyDelta map[string]map[string]float64 `json:"action_economy_delta,omitempty"`
+	// EconomyCross is, per side counter (indexed as Result.Raw.Counts),
+	// the sum over encounters of this option's count times the
+	// baseline's on the same encounter (experiment.CRN.Cross): with both
+	// results' sums and sums of squares it gives the paired variance of
+	// each difference. Exact integers; shards merge by adding. Nil for the
+	// baseline and in documents written before it was recorded.
+	EconomyCross []int64 `json:"action_economy_cross,omitempty"`
+	// EconomyDeltaCI95 is the paired 95% interval of each EconomyDelta
+	// (normal, Δ ± 1.96·s_d/√N on the encounters' own differences), when
+	// EconomyCross is known.
+	EconomyDeltaCI95 map[string]map[string][2]float64 `json:"action_economy_delta_ci95,omitempty"`
 }
 
 // PairedDiff is the difference of one side's win rate between an option
@@ -102,7 +114,7 @@ func (c *Compare) Finish(paired [][2]stats.Paired) {
 	for k := range c.Options {
 		o := &c.Options[k]
 		if k == 0 {
-			o.Diff, o.EconomyDelta = nil, nil
+			o.Diff, o.EconomyDelta, o.EconomyCross, o.EconomyDeltaCI95 = nil, nil, nil, nil
 			continue
 		}
 		o.Diff = []PairedDiff{NewPairedDiff(c.Sides[0], paired[k][0]), NewPairedDiff(c.Sides[1], paired[k][1])}
@@ -114,6 +126,7 @@ func (c *Compare) Finish(paired [][2]stats.Paired) {
 			}
 			o.EconomyDelta[c.Sides[s]] = d
 		}
+		o.EconomyDeltaCI95 = economyDeltaCI(base, o.Result, o.EconomyCross, c.Sides)
 	}
 	c.Warnings = nil
 	if len(c.Options) > 2 {
@@ -132,6 +145,49 @@ func (c *Compare) Finish(paired [][2]stats.Paired) {
 	if c.Incomplete {
 		c.Warnings = append(c.Warnings, "incomplete: the merged shards do not cover every encounter")
 	}
+}
+
+// economyDeltaCI is the paired interval of each counter's difference
+// between option a and the baseline b, from the exact sums: the encounters'
+// differences d = x_a - x_b have Σd = S_a - S_b and Σd² = Q_a + Q_b - 2·C
+// (C the cross sum), and the interval is stats.Paired's. Nil when the sums
+// are missing, not of the same shape, or impossible (a damaged file).
+func economyDeltaCI(b, a *Result, cross []int64, sides [2]string) map[string]map[string][2]float64 {
+	ra, rb := &a.Raw, &b.Raw
+	n := len(rb.Counts)
+	if len(cross) != n || len(ra.Counts) != n || len(ra.CountsSq) != n || len(rb.CountsSq) != n || ra.Encounters != rb.Encounters || ra.Encounters < 2 ||
+		len(rb.Counters) == 0 || n != 2*len(rb.Counters) {
+		return nil
+	}
+	per := len(rb.Counters)
+	out := map[string]map[string][2]float64{}
+	for s := 0; s < 2; s++ {
+		m := map[string][2]float64{}
+		for k, name := range rb.Counters {
+			i := s*per + k
+			p := stats.Paired{N: ra.Encounters, SumA: ra.Counts[i], SumB: rb.Counts[i], SumD: ra.Counts[i] - rb.Counts[i],
+				SumD2: ra.CountsSq[i] + rb.CountsSq[i] - 2*cross[i], SumA2: ra.CountsSq[i], SumB2: rb.CountsSq[i]}
+			if !possiblePair(p) {
+				return nil
+			}
+			ci := p.DiffCI(0.95)
+			m[name] = [2]float64{ci.Lo, ci.Hi}
+		}
+		out[sides[s]] = m
+	}
+	return out
+}
+
+// possiblePair tells whether paired sums can come from real encounters:
+// every sum of squares at least its sum squared over N (Cauchy-Schwarz),
+// within rounding.
+func possiblePair(p stats.Paired) bool {
+	n := float64(p.N)
+	ok := func(sum, sq int64) bool {
+		s := float64(sum)
+		return sq >= 0 && float64(sq)-s*s/n >= -1e-9*math.Max(1, float64(sq))
+	}
+	return ok(p.SumA, p.SumA2) && ok(p.SumB, p.SumB2) && ok(p.SumD, p.SumD2)
 }
 
 // Write renders the comparison in format f: the win-rate table with the
@@ -184,6 +240,12 @@ func (c *Compare) notes() []string {
 		fmt.Sprintf("Common random numbers: encounter i of every option draws from the stream (seed %d, i); each option's result equals `simctl run` with that seed and its --set.", c.Seed),
 		fmt.Sprintf("Δ %s: the option's %s win rate minus that of %s, paired on the same encounters; its 95%% CI is Δ ± 1.96·SE with the paired SE; p is the two-sided test of no difference. Win rates carry a %s.", s0, s0, c.Baseline, intervalWilson),
 		"VR: variance reduction of common random numbers, (s_a² + s_b²)/s_d² = (independent SE / paired SE)²: independent runs would need VR times as many encounters for an interval this narrow.",
+	}
+	for _, o := range c.Options[1:] {
+		if o.EconomyDeltaCI95 != nil {
+			notes = append(notes, "Action economy: each option's change in a counter's mean per encounter, with the paired 95% interval Δ ± 1.96·s_d/√N over the encounters' own differences (common random numbers).")
+			break
+		}
 	}
 	for _, w := range c.Warnings {
 		notes = append(notes, "Warning: "+w)
@@ -245,11 +307,16 @@ func (c *Compare) diffTable() *table {
 	return t
 }
 
-// economyTable has a row per side and counter that some option used.
+// economyTable has a row per side and counter that some option used: the
+// baseline's mean per encounter and each option's difference, with its
+// paired 95% interval when the document has the cross sums.
 func (c *Compare) economyTable() *table {
 	t := &table{left: 2, header: []string{"counter", "side", c.Baseline}}
 	for _, o := range c.Options[1:] {
 		t.header = append(t.header, "Δ "+o.Name)
+		if o.EconomyDeltaCI95 != nil {
+			t.header = append(t.header, "95% CI (paired)")
+		}
 	}
 	base := c.Options[0].Result
 	for _, name := range base.Raw.Counters {
@@ -267,6 +334,10 @@ func (c *Compare) economyTable() *table {
 			row := []string{name, side, fmt.Sprintf("%.3f", base.PerEncounter[side][name])}
 			for _, o := range c.Options[1:] {
 				row = append(row, fmt.Sprintf("%+.3f", o.EconomyDelta[side][name]))
+				if o.EconomyDeltaCI95 != nil {
+					ci := o.EconomyDeltaCI95[side][name]
+					row = append(row, fmt.Sprintf("[%+.3f, %+.3f]", ci[0], ci[1]))
+				}
 			}
 			t.add(row...)
 		}
@@ -346,11 +417,24 @@ func MergeCompares(cs []*Compare) (*Compare, error) {
 	paired := make([][2]stats.Paired, len(first.Options))
 	for k, o := range first.Options {
 		rs := make([]*Result, len(cs))
+		var cross []int64
+		if k > 0 {
+			cross = make([]int64, len(o.EconomyCross))
+		}
 		for i, c := range cs {
 			rs[i] = c.Options[k].Result
 			if k > 0 {
 				for s := 0; s < 2; s++ {
 					paired[k][s].Merge(c.Options[k].Diff[s].Paired)
+				}
+				// A shard without the cross sums (an older simctl) leaves the
+				// merge without the intervals they give.
+				if x := c.Options[k].EconomyCross; cross != nil && len(x) == len(cross) && len(x) > 0 {
+					for j, v := range x {
+						cross[j] += v
+					}
+				} else {
+					cross = nil
 				}
 			}
 		}
@@ -359,7 +443,7 @@ func MergeCompares(cs []*Compare) (*Compare, error) {
 			return nil, fmt.Errorf("%v (option %s)", err, o.Name)
 		}
 		out.Incomplete = out.Incomplete || m.Incomplete
-		out.Options = append(out.Options, Option{Name: o.Name, Sets: o.Sets, Result: m})
+		out.Options = append(out.Options, Option{Name: o.Name, Sets: o.Sets, Result: m, EconomyCross: cross})
 	}
 	for _, c := range cs {
 		out.Elapsed = max(out.Elapsed, c.Elapsed)

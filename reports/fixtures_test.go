@@ -135,7 +135,18 @@ func fixtureCompare() *Compare {
 			r = FromRaw(Meta{Scenario: r.Scenario, File: r.File, Ruleset: r.Ruleset, Version: r.Version, Seed: r.Seed,
 				Sides: [2]string{"heroes", "monsters"}, Sets: o.sets, Command: r.Command}, r.Raw)
 		}
-		c.Options = append(c.Options, Option{Name: o.name, Sets: o.sets, Result: r})
+		opt := Option{Name: o.name, Sets: o.sets, Result: r}
+		if k > 0 {
+			// Cross sums with the baseline that leave the differences a
+			// spread of a tenth of the counts' own: what common random
+			// numbers make of two close options.
+			for i := range r.Raw.Counts {
+				sa, sb, qa, qb := r.Raw.Counts[i], base.Raw.Counts[i], r.Raw.CountsSq[i], base.Raw.CountsSq[i]
+				sd2 := (sa-sb)*(sa-sb)/10000 + (qa+qb)/20
+				opt.EconomyCross = append(opt.EconomyCross, (qa+qb-sd2)/2)
+			}
+		}
+		c.Options = append(c.Options, opt)
 		// Paired outcomes: a and b agree except on |wins_a - wins_b| + 2·m
 		// encounters, m of them flipping each way.
 		for s := 0; s < 2; s++ {

@@ -24,12 +24,17 @@ func (b *Bundle) markdown(w io.Writer, secs []*section) {
 			fmt.Fprintf(w, "\nReproduce (the same seed gives the same counts, encounter for encounter):\n\n%s", mdFence("sh", strings.Join(s.commands, "\n")))
 		}
 		for _, n := range s.notes {
-			fmt.Fprintf(w, "\n%s\n", n)
+			fmt.Fprintf(w, "\n%s\n", mdNote(n))
 		}
 		for _, t := range s.tables {
 			fmt.Fprintf(w, "\n### %s\n\n", mdInline(t.title))
 			t.t.markdown(w)
-			footnotes(w, t.notes, true)
+			if len(t.notes) > 0 {
+				io.WriteString(w, "\n")
+				for _, n := range t.notes {
+					fmt.Fprintf(w, "- %s\n", mdNote(n))
+				}
+			}
 		}
 		if len(s.traces) > 0 {
 			fmt.Fprintf(w, "\n### Representative fights\n\n")
@@ -48,6 +53,24 @@ func (b *Bundle) markdown(w io.Writer, secs []*section) {
 		}
 		io.WriteString(w, "\n")
 	}
+}
+
+// mdNote renders a note for Markdown: its `code` spans as they are (a
+// command line), the rest through mdInline, so a name in a note (a warning
+// naming a parameter) cannot inject HTML or break the list item.
+func mdNote(s string) string {
+	parts := strings.Split(s, "`")
+	if len(parts)%2 == 0 { // an unclosed span: treat it all as text
+		return mdInline(s)
+	}
+	for i := range parts {
+		if i%2 == 0 {
+			parts[i] = mdInline(parts[i])
+		} else {
+			parts[i] = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(parts[i])
+		}
+	}
+	return strings.Join(parts, "`")
 }
 
 func mdAlt(s string) string { return mdInline(strings.NewReplacer("[", "(", "]", ")").Replace(s)) }

@@ -48,9 +48,22 @@ type Tally struct {
 	// in Counts.V it gives each counter's variance across encounters, and
 	// so an interval for its mean. Exact integers, merged by adding.
 	CountsSq []int64
+	// Last, when a caller sets it, receives at every Record the
+	// encounter's non-zero side counts (Record finds them anyway for
+	// CountsSq): a design that pairs one encounter across tallies reads
+	// them without scanning every counter again. Scratch, not a result:
+	// Merge, Reset and Clone ignore it; the caller clears it when done.
+	Last *EncounterCounts
 
 	sides []int   // side of each roster index
 	seen  []int64 // Counts.V as of the last Record: V - seen is the encounter in play
+}
+
+// EncounterCounts are one encounter's non-zero side counts: counter I[j]
+// (indexed as Counts.V) counted D[j].
+type EncounterCounts struct {
+	I []int
+	D []int64
 }
 
 // NewTally returns an empty tally shaped for game.
@@ -116,10 +129,21 @@ func (t *Tally) Record(o Outcome) {
 	// Record: square them (most are 0, so only the non-zero are written).
 	v, seen, sq := t.Counts.V, t.seen, t.CountsSq
 	if len(seen) == len(v) && len(sq) == len(v) {
-		for i, x := range v {
-			if d := x - seen[i]; d != 0 {
-				sq[i] += d * d
-				seen[i] = x
+		if l := t.Last; l != nil {
+			l.I, l.D = l.I[:0], l.D[:0]
+			for i, x := range v {
+				if d := x - seen[i]; d != 0 {
+					sq[i] += d * d
+					seen[i] = x
+					l.I, l.D = append(l.I, i), append(l.D, d)
+				}
+			}
+		} else {
+			for i, x := range v {
+				if d := x - seen[i]; d != 0 {
+					sq[i] += d * d
+					seen[i] = x
+				}
 			}
 		}
 	}
@@ -259,5 +283,6 @@ func (t *Tally) Clone() *Tally {
 		c.WinnerHP[s] = t.WinnerHP[s].Clone()
 	}
 	c.sides = append([]int(nil), t.sides...)
+	c.Last = nil
 	return &c
 }

@@ -56,6 +56,19 @@ func sideScenario(ctx context.Context, cmd, name string, sets []scenario.Set, si
 	return src, sc, si, sideName, exitOK
 }
 
+// docHeader is the header of an experiment document: how it was made, and
+// the scenario as run (text, SHA-256, ruleset options, the roster's sides)
+// for the report, from the scenario with the common --set (compiled once
+// more: the options' games may change the roster).
+func docHeader(kind string, src *source, sc *scenario.Scenario, seed uint64, args []string, sets setFlags) reports.Header {
+	h := header(kind, sc, seed, kind, args, sets)
+	h.ScenarioSHA256 = src.sum()
+	if _, base, err := src.compile(sets); err == nil { // sideScenario compiled it already
+		h.Context = scenarioContext(src, sc, base)
+	}
+	return h
+}
+
 // compileAll compiles the scenario under each list of extra overrides;
 // nothing runs unless all are valid, and every invalid one is reported.
 func compileAll(src *source, base []scenario.Set, extra [][]scenario.Set, label func(k int) string, stderr io.Writer) ([]sim.Game, bool) {
@@ -181,8 +194,8 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return exitScenario
 	}
-	h := header("value", sc, o.seed.v, "value", args, o.sets)
-	h.ScenarioSHA256, h.Shard = src.sum(), shard
+	h := docHeader("value", src, sc, o.seed.v, args, o.sets)
+	h.Shard = shard
 	vps := valueParams(ps)
 	joint := stats.NewJoint(len(games))
 	todo := []sim.Range{shardRange(shard, o.n.n)}
@@ -227,7 +240,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		reports.NewValue(v, joint, ps)
 		return v
 	}
-	left, runErr := playCRN(ctx, games, cfg, todo, func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(ctx, o.jsonTarget(format), func(left []sim.Range) {
+	left, runErr := playCRN(ctx, games, cfg, false, todo, func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(ctx, o.jsonTarget(format), func(left []sim.Range) {
 		v := build(true, left)
 		saveCheckpoint(o.jsonTarget(format), "value", stderr, func(w io.Writer) error { return v.Write(w, reports.JSON) })
 		hooksOf(ctx).sendInterim(v)
@@ -324,8 +337,8 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	rn, rsets := names(rows)
 	cn, csets := names(cols)
-	h := header("matrix", sc, o.seed.v, "matrix", args, o.sets)
-	h.ScenarioSHA256, h.Shard = src.sum(), shard
+	h := docHeader("matrix", src, sc, o.seed.v, args, o.sets)
+	h.Shard = shard
 	joint := stats.NewJoint(len(games))
 	todo := []sim.Range{shardRange(shard, o.n.n)}
 	var before float64
@@ -370,7 +383,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		return m, nil
 	}
-	left, runErr := playCRN(ctx, games, sim.RunConfig{Seed: o.seed.v, Workers: o.workers.v, Done: &done}, todo,
+	left, runErr := playCRN(ctx, games, sim.RunConfig{Seed: o.seed.v, Workers: o.workers.v, Done: &done}, false, todo,
 		func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(ctx, o.jsonTarget(format), func(left []sim.Range) {
 			m, err := build(true, left)
 			saveCheckpoint(o.jsonTarget(format), "matrix", stderr, func(w io.Writer) error {
@@ -480,8 +493,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !ok {
 		return exitScenario
 	}
-	t := &reports.Tournament{Header: header("tournament", sc, o.seed.v, "tournament", args, o.sets), First: firstN, Budget: o.n.n}
-	t.ScenarioSHA256 = src.sum()
+	t := &reports.Tournament{Header: docHeader("tournament", src, sc, o.seed.v, args, o.sets), First: firstN, Budget: o.n.n}
 	for k := range cands {
 		t.Candidates = append(t.Candidates, reports.NamedSets{Name: names[k], Sets: setStrings(extra[k])})
 	}

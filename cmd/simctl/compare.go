@@ -333,9 +333,12 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 
 	sum := src.sum()
-	pt := &experiment.PairedTally{Tallies: make([]*sim.Tally, len(games)), Paired: make([][2]stats.Paired, len(games))}
+	pt := &experiment.PairedTally{Tallies: make([]*sim.Tally, len(games)), Paired: make([][2]stats.Paired, len(games)), Cross: make([][]int64, len(games))}
 	for k, g := range games {
 		pt.Tallies[k] = sim.NewTally(g)
+		if k > 0 && len(pt.Tallies[k].Counts.V) == len(pt.Tallies[0].Counts.V) {
+			pt.Cross[k] = make([]int64, len(pt.Tallies[k].Counts.V))
+		}
 	}
 	todo := []sim.Range{shardRange(shard, *n)}
 	var before float64
@@ -349,6 +352,11 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			pt.Tallies[k] = op.Result.Tally(games[k])
 			if k > 0 {
 				pt.Paired[k] = [2]stats.Paired{op.Diff[0].Paired, op.Diff[1].Paired}
+				if len(op.EconomyCross) == len(pt.Cross[k]) {
+					copy(pt.Cross[k], op.EconomyCross)
+				} else {
+					pt.Cross[k] = nil // an older document: no cross sums to go on from
+				}
 			}
 		}
 		todo, before = todoOf(old.Unplayed), old.Elapsed
@@ -386,7 +394,11 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			if !interrupted && shard == nil { // otherwise it played no prefix 0..n-1 that run could repeat
 				m.Command = runCommand(name, pt.Tallies[k].Encounters, *seed, all)
 			}
-			c.Options = append(c.Options, reports.Option{Name: op.name, Sets: own, Command: m.Command, Result: reports.New(m, games[k], pt.Tallies[k])})
+			o := reports.Option{Name: op.name, Sets: own, Command: m.Command, Result: reports.New(m, games[k], pt.Tallies[k])}
+			if k > 0 && k < len(pt.Cross) && pt.Cross[k] != nil {
+				o.EconomyCross = append([]int64(nil), pt.Cross[k]...)
+			}
+			c.Options = append(c.Options, o)
 		}
 		c.Finish(pt.Paired)
 		return c
@@ -397,13 +409,12 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if w > 0 {
 		pt, reached, runErr = runCompare(ctx, games, cfg, w, *batch)
 	} else {
-		left, runErr = playCRN(ctx, games, cfg, todo, func(c *experiment.CRN) {
+		left, runErr = playCRN(ctx, games, cfg, true, todo, func(c *experiment.CRN) {
+			part := &experiment.PairedTally{Tallies: c.Tallies, Paired: make([][2]stats.Paired, len(games)), Cross: c.Cross}
 			for k := range games {
-				pt.Tallies[k].Merge(c.Tallies[k])
-				for s := 0; s < 2; s++ {
-					pt.Paired[k][s].Merge(c.Paired(k, s))
-				}
+				part.Paired[k] = [2]stats.Paired{c.Paired(k, 0), c.Paired(k, 1)}
 			}
+			pt.Merge(part)
 		}, checkpointer(ctx, o.jsonTarget(format), func(left []sim.Range) {
 			c := build(true, left)
 			saveCheckpoint(o.jsonTarget(format), "compare", stderr, func(w io.Writer) error { return c.Write(w, reports.JSON) })
@@ -462,12 +473,7 @@ func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w floa
 		if acc == nil {
 			acc = pt
 		} else {
-			for k := range games {
-				acc.Tallies[k].Merge(pt.Tallies[k])
-				for s := 0; s < 2; s++ {
-					acc.Paired[k][s].Merge(pt.Paired[k][s])
-				}
-			}
+			acc.Merge(pt)
 		}
 		if err != nil {
 			return acc, false, err

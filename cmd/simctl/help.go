@@ -188,11 +188,17 @@ unless --allow-partial. A tournament does not shard.`,
 	"report": {
 		summary: "write a report folder (Markdown, HTML, PNG figures) from JSON results",
 		usage:   []string{"report RESULT.json... -o DIR [--title TEXT]"},
-		about: `RESULT is the JSON of simctl run --json, merge --json, sweep --format json
-(or --results) or compare --format json (or --results). DIR gets
-report.md, a self-contained report.html (figures inlined as SVG, nothing
-fetched) and every figure as PNG.`,
-		examples: []string{"report duel.json sweep.json -o report/"},
+		about: `RESULT is the JSON of simctl run --json, merge --json, or of sweep,
+compare, value, matrix or tournament with --format json (or --results);
+each becomes a section with the command that made it, the scenario it ran
+(its text and SHA-256, from the JSON itself), its tables and its figures:
+value the effects, exchange rates, warnings and the tornado; matrix the
+win-rate grid, dominated options, the equilibrium and the heat map;
+tournament the ranking and the rounds. A shard, an incomplete merge or an
+interrupted run is marked as such. DIR gets report.md, a self-contained
+report.html (figures inlined as SVG, nothing fetched) and every figure as
+PNG.`,
+		examples: []string{"report duel.json sweep.json -o report/", "report value.json matrix.json tournament.json -o analysis/"},
 	},
 	"check": {
 		summary: "validate scenario files without running them",

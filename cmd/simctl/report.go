@@ -42,9 +42,8 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			fmt.Fprintln(stderr, "simctl report:", err)
 			return exitFailure
 		}
-		if in.Value != nil || in.Matrix != nil || in.Tournament != nil {
-			fmt.Fprintf(stderr, "simctl report: %s is a value, matrix or tournament document; report takes run, sweep and compare results (their own text and Markdown output is --format text|markdown)\n", p)
-			return exitFailure
+		if h := inputHeader(in); h != nil && h.Context == nil && !*quiet {
+			fmt.Fprintf(stderr, "simctl report: warning: %s: the document carries no scenario text (made by an older simctl); the report leaves out its ruleset options and scenario text\n", p)
 		}
 		if in.Run != nil {
 			// The scenario comes from the result itself, never from the
@@ -100,8 +99,24 @@ func inputScenario(in *reports.Input) string {
 		return in.Run.Scenario
 	case in.Sweep != nil:
 		return in.Sweep.Scenario
+	case in.Compare != nil:
+		return in.Compare.Scenario
 	}
-	return in.Compare.Scenario
+	return inputHeader(in).Scenario
+}
+
+// inputHeader is the header of a value, matrix or tournament document (nil
+// for the other kinds).
+func inputHeader(in *reports.Input) *reports.Header {
+	switch {
+	case in.Value != nil:
+		return &in.Value.Header
+	case in.Matrix != nil:
+		return &in.Matrix.Header
+	case in.Tournament != nil:
+		return &in.Tournament.Header
+	}
+	return nil
 }
 
 func firstLine(err error) string {

@@ -252,3 +252,60 @@ func TestReportTracesAreTheExtremes(t *testing.T) {
 		}
 	}
 }
+
+// TestReportAnalysisDocuments runs value, matrix and tournament at small N
+// and makes a report of their JSON: each is a section with its command,
+// its tables, its figure and the scenario it ran, which the document
+// itself carries (the scenario file is gone by report time).
+func TestReportAnalysisDocuments(t *testing.T) {
+	dir := t.TempDir()
+	yaml := tempFile(t, "duel.yaml", strings.Replace(mustBuiltin(t), "Fighter vs Orc", "Temporary duel", 1))
+	v, m, tr, out := filepath.Join(dir, "v.json"), filepath.Join(dir, "m.json"), filepath.Join(dir, "t.json"), filepath.Join(dir, "report")
+	for _, args := range [][]string{
+		{"value", yaml, "--params", "init,hp", "-n", "1500", "--seed", "4", "--format", "json", "-o", v},
+		{"matrix", "cavaliers/duel", "-n", "1000", "--row", "impulse=--set heroes.Cavalier.specialty=impulse", "--row", "timing=--set heroes.Cavalier.specialty=timing",
+			"--col", "none=", "--col", "vigilance=--set rivals.Rival.specialty=vigilance", "--results", m},
+		{"tournament", "d20/tactics-combo", "-n", "2000", "--first", "500", "--vary", "heroes.Wizard.tactics.params.crowd=1:3:1", "--results", tr},
+	} {
+		if code, _, errOut := cli(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+	os.Remove(yaml)
+	code, stdout, errOut := cli(t, "report", v, m, tr, "-o", out)
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, f := range []string{"report.md", "report.html", "fig1-tornado.png", "fig2-matrix.png"} {
+		p := filepath.Join(out, f)
+		if _, err := os.Stat(p); err != nil || !contains(strings.Fields(stdout), p) {
+			t.Errorf("%s: %v (listed in %q)", f, err, stdout)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	for _, want := range []string{
+		"# Balance report\n",
+		"## 1. Temporary duel: what each parameter of heroes is worth",
+		"simctl value " + yaml + " --params init,hp -n 1500 --seed 4 --format json -o " + v,
+		"### Exchange rates", "### One at a time (tornado)", "(fig1-tornado.png)",
+		"```yaml\nname: Temporary duel", // from the document: the file is gone
+		"## 2. Cavalier vs Rival: matrix of heroes options against rivals options",
+		"raise_on: 6; spend: budget", // the ruleset options in effect
+		"### Win rate of heroes for each pairing", "### Equilibrium: value", "(fig2-matrix.png)",
+		"## 3. Braced spears, a focused blast, and a finisher: tournament of 3 options for heroes",
+		"### Ranking", "### Rounds", "| 1 | 500 | 500 |",
+		"| scenario SHA-256 | ",
+	} {
+		if !bytes.Contains(md, []byte(want)) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	// A document edited after the fact (its scenario text no longer the
+	// one its SHA-256 names) is refused, not reported.
+	data, _ := os.ReadFile(m)
+	bad := filepath.Join(dir, "edited.json")
+	os.WriteFile(bad, bytes.Replace(data, []byte("name: Cavalier vs Rival"), []byte("name: Cavalier vs Rivals"), 1), 0o644)
+	if code, _, errOut := cli(t, "report", bad, "-o", filepath.Join(dir, "r2")); code != exitFailure || !strings.Contains(errOut, "the file was edited") {
+		t.Errorf("edited matrix: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -97,14 +97,15 @@ func todoOf(unplayed [][2]int64) []sim.Range {
 	return todo
 }
 
-// playCRN plays the index ranges todo of games on common random numbers,
-// handing each segment's sums to add. On interruption it returns the
+// playCRN plays the index ranges todo of games on common random numbers
+// (with the counters' cross sums when cross is set), handing each
+// segment's sums to add. On interruption it returns the
 // ranges still unplayed (in order) with the context's error. With save
 // non-nil, the ranges are played in segments and, at most every
 // checkpointEvery, save is called with what is left: the command writes
 // its document (marked interrupted, the rest unplayed) so that a process
 // killed at any moment loses at most the last segments.
-func playCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, todo []sim.Range, add func(*experiment.CRN), save func(left []sim.Range)) ([]sim.Range, error) {
+func playCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross bool, todo []sim.Range, add func(*experiment.CRN), save func(left []sim.Range)) ([]sim.Range, error) {
 	seg := int64(math.MaxInt64)
 	every, perWorker := checkpointEvery, checkpointSegment
 	if hooksOf(ctx).interims() {
@@ -130,7 +131,11 @@ func playCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, todo []si
 		var u []sim.Range
 		rc := cfg
 		rc.Start, rc.N, rc.Unplayed = rg.Lo, hi-rg.Lo, &u
-		c, err := experiment.RunCRN(ctx, games, rc)
+		run := experiment.RunCRN
+		if cross {
+			run = experiment.RunCRNCross
+		}
+		c, err := run(ctx, games, rc)
 		add(c)
 		if todo[0].Lo = hi; todo[0].Lo == todo[0].Hi {
 			todo = todo[1:]

@@ -615,10 +615,6 @@ func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJo
 	if !ok {
 		return
 	}
-	if j.req.Kind == "matrix" || j.req.Kind == "value" {
-		jsonError(w, http.StatusBadRequest, "simctl report takes runs, sweeps and comparisons, not a %s; download its JSON from GET /api/jobs/%s", j.req.Kind, j.id)
-		return
-	}
 	// Made once per job and format: a report replays fights and draws
 	// figures, too much to repeat on every click.
 	j.mu.Lock()

@@ -630,9 +630,16 @@ func TestServeResults(t *testing.T) {
 	wantError(t, "negative encounter", st, e, 400)
 
 	// The report is exactly what simctl report writes for the result.
+	checkReport(t, ts, id, m["result"])
+}
+
+// checkReport checks that a job's report archives hold, file for file,
+// what simctl report writes for its result.
+func checkReport(t *testing.T, ts *httptest.Server, id string, result any) {
+	t.Helper()
 	dir := t.TempDir()
 	resFile := filepath.Join(dir, "result.json")
-	os.WriteFile(resFile, toJSON(t, m["result"]), 0o644)
+	os.WriteFile(resFile, toJSON(t, result), 0o644)
 	if code := Main(context.Background(), []string{"report", resFile, "-o", filepath.Join(dir, "report"), "--quiet"}, io.Discard, io.Discard); code != 0 {
 		t.Fatalf("simctl report: %d", code)
 	}
@@ -725,6 +732,8 @@ func TestServeExperiments(t *testing.T) {
 			[]string{"compare", "d20/duel", "-n", "500", "--seed", "2", "--option", "base=", "--option", "fast=--set heroes.Fighter.init=5 --set heroes.Fighter.hp=30"}},
 		{jobRequest{Kind: "matrix", Text: text, N: 500, Seed: 2, Rows: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}, Cols: []reports.NamedSets{{Name: "base"}}},
 			[]string{"matrix", "d20/duel", "-n", "500", "--seed", "2", "--row", "base=", "--row", "fast=--set heroes.Fighter.init=5", "--col", "base="}},
+		{jobRequest{Kind: "value", Text: text, N: 500, Seed: 2, Params: "init,hp", Side: "heroes"},
+			[]string{"value", "d20/duel", "-n", "500", "--seed", "2", "--side", "heroes", "--params", "init,hp"}},
 	}
 	for _, c := range cases {
 		id := startJob(t, ts, c.req)
@@ -736,7 +745,7 @@ func TestServeExperiments(t *testing.T) {
 		var want map[string]any
 		json.Unmarshal(out.Bytes(), &want)
 		got := m["result"].(map[string]any)
-		for _, k := range []string{"points", "options", "win", "joint"} {
+		for _, k := range []string{"points", "options", "win", "joint", "effects", "rates"} {
 			if want[k] == nil {
 				continue
 			}
@@ -747,6 +756,7 @@ func TestServeExperiments(t *testing.T) {
 		if figs := m["figures"].([]any); len(figs) != 1 {
 			t.Errorf("%s: figures %v", c.req.Kind, figs)
 		}
+		checkReport(t, ts, id, m["result"])
 		if bytes.Contains(toJSON(t, got), []byte("simctl-serve-")) {
 			t.Errorf("%s: the document names the server's temporary folder", c.req.Kind)
 		}
@@ -756,7 +766,7 @@ func TestServeExperiments(t *testing.T) {
 			t.Errorf("%s: command %q, want %q", c.req.Kind, got["command"], want)
 		}
 		// The CLI's warnings are passed on, without the bar's frames.
-		if w := fmt.Sprint(m["warnings"]); strings.Contains(w, "enc/s") || (c.req.Kind == "compare") != strings.Contains(w, "only 500 encounters") {
+		if w := fmt.Sprint(m["warnings"]); strings.Contains(w, "enc/s") || (c.req.Kind == "compare") != strings.Contains(w, "only 500 encounters") && c.req.Kind != "value" {
 			t.Errorf("%s: warnings %v", c.req.Kind, w)
 		}
 	}

@@ -31,13 +31,20 @@ func (t *Table) engaged(i int) bool { return t.engagedExcept(i, 0) }
 // engagedExcept is engaged counting only the opponents not in mask (bit j
 // for roster index j).
 func (t *Table) engagedExcept(i int, mask uint64) bool {
-	need := &t.g.C[i].EngagedBy
+	// The weights (ew) are the engages rule precomputed: 0 for a
+	// non-flyer against a flyer. Summing in any order gives the same
+	// answer, so only the enemies are visited.
+	x := t.f[i].x
+	ew := t.ew[i*len(t.f) : (i+1)*len(t.f)]
 	sum := 0
-	for j := range t.f {
-		if mask&(1<<uint(j)) != 0 || !t.engages(j, i) {
+	for _, j := range t.foes[i] {
+		// Within 5 feet either way is one unsigned comparison, and it
+		// rules out most enemies first.
+		f := &t.f[j]
+		if uint(f.x-x+5) > 10 || f.out || mask&(1<<(uint(j)&63)) != 0 {
 			continue
 		}
-		sum += engageUnit / need[t.g.C[j].Size]
+		sum += ew[j]
 		if sum >= engageUnit {
 			return true
 		}
@@ -55,15 +62,9 @@ func (t *Table) engages(j, i int) bool {
 }
 
 // canAttack reports whether i can attack enemy j where both stand.
+// (Small enough to inline: the reach is precomputed, see Table.reach.)
 func (t *Table) canAttack(i, j int) bool {
-	if j < 0 || t.f[j].out || t.side(j) == t.side(i) {
-		return false
-	}
-	c := &t.g.C[i]
-	if c.Weapon == Missile {
-		return c.Range == 0 || t.Dist(i, j) <= c.Range
-	}
-	return t.Dist(i, j) <= 5
+	return j >= 0 && !t.f[j].out && t.sd[j] != t.sd[i] && t.Dist(i, j) <= t.reach[i]
 }
 
 // approach moves m up to feet toward tg: until it can attack tg (within
@@ -84,6 +85,13 @@ func (t *Table) approach(m, tg, feet int) {
 	moved := 0
 	stopped := false
 	safe := t.safeGap(m)
+	if need := abs(t.f[tg].x-f.x) - stopAt; safe > 5 && need > 0 && feet > 0 {
+		// The steps below move 5 feet at a time up to min(feet, need)
+		// and check engagement only from safe on: skip straight to the
+		// last step short of safe.
+		moved = min((safe-1)/5*5, feet, need)
+		f.x += dir * moved
+	}
 	for moved < feet {
 		need := abs(t.f[tg].x-f.x) - stopAt
 		if need <= 0 {
@@ -179,8 +187,8 @@ func (t *Table) push(src, tg, feet int) {
 // feet of it: no engagement check is needed before that.
 func (t *Table) safeGap(i int) int {
 	gap := 1 << 30
-	for j := range t.f {
-		if !t.f[j].out && t.side(j) != t.side(i) {
+	for _, j := range t.Foes(i) {
+		if !t.f[j].out {
 			gap = min(gap, t.Dist(i, j)-5)
 		}
 	}
@@ -190,8 +198,8 @@ func (t *Table) safeGap(i int) int {
 // sharesSpace reports whether an enemy in the fight stands exactly where
 // i does.
 func (t *Table) sharesSpace(i int) bool {
-	for j := range t.f {
-		if !t.f[j].out && t.side(j) != t.side(i) && t.f[j].x == t.f[i].x {
+	for _, j := range t.Foes(i) {
+		if !t.f[j].out && t.f[j].x == t.f[i].x {
 			return true
 		}
 	}

@@ -17,9 +17,10 @@ import "strconv"
 // not engaged, holds a missile or long melee weapon and is not surprised
 // (aware) may attack a charger before its own number (ready.go).
 func (t *Table) rollInitiative() {
-	for i := range t.groupDie {
-		t.groupDie[i] = 0
+	if t.g.Opt.GroupInitiative {
+		clear(t.groupDie)
 	}
+	t.byNum = [21]uint64{}
 	for i := range t.f {
 		f := &t.f[i]
 		if f.out {
@@ -46,6 +47,7 @@ func (t *Table) rollInitiative() {
 		// a named combatant acting later on the same number).
 		f.floor = min(-f.number, f.number)
 		t.key[i] = die
+		t.byNum[10-f.number] |= 1 << uint(i)
 	}
 	if t.round == 1 {
 		for i := range t.f {

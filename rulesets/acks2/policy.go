@@ -70,8 +70,8 @@ const (
 // Plan is a policy's decision for one segment.
 type Plan struct {
 	Do     Do
-	Target int  // Act: the enemy to attack, approach or cast at (-1: nobody)
 	Charge bool // Act: charge when the target is beyond 5 feet and within a charge
+	Target int  // Act: the enemy to attack, approach or cast at (-1: nobody)
 
 	// Delay: act right after combatant DelayAfter, or at count DelayTo
 	// when DelayAfter is -1.

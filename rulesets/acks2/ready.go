@@ -50,6 +50,7 @@ func (t *Table) startReady(i int) {
 		return
 	}
 	f.ready = true
+	t.readied = true
 	f.readyRound = t.round
 	if t.log != nil {
 		t.logf("%s readies an attack", t.name(i))
@@ -73,11 +74,14 @@ func (t *Table) round1Usable(i int) bool {
 // missile and long weapons against a charger. The ready combatants are all
 // on one side, so they go in that side's chosen order (Rank).
 func (t *Table) movementEnded(m int) {
+	charging := t.f[m].charging && t.round == 1
+	if !t.readied && !charging {
+		return // no one has readied an attack this encounter, and no round-1 charge
+	}
 	var buf [64]int
 	ids := buf[:0]
-	charging := t.f[m].charging && t.round == 1
-	for r := range t.f {
-		if t.side(r) == t.side(m) || t.f[r].out {
+	for _, r := range t.Foes(m) {
+		if t.f[r].out {
 			continue
 		}
 		if t.readyUsable(r) || charging && t.round1Usable(r) {

@@ -1,6 +1,8 @@
 package acks2
 
 import (
+	"math/bits"
+
 	"simctl/sim"
 	"simctl/sim/rng"
 	"simctl/sim/scenario"
@@ -114,9 +116,10 @@ func (t *Table) declarations() {
 // highest number and stops once every number has come and no one delays.
 func (t *Table) countDown() {
 	top := -10
-	for i := range t.f {
-		if !t.f[i].out {
-			top = max(top, t.f[i].number)
+	for b, m := range t.byNum {
+		if m != 0 {
+			top = 10 - b
+			break
 		}
 	}
 	t.toStart, t.delayers = t.alive(0)+t.alive(1), 0
@@ -138,14 +141,26 @@ func (t *Table) countDown() {
 // those delaying to n, in the order of the same-number rule.
 func (t *Table) callNumber(n int) {
 	ids := t.slots[:0]
-	for i := range t.f {
-		f := &t.f[i]
-		switch {
-		case f.out:
-		case f.number == n && !f.startDone:
-			ids = append(ids, i)
-		case f.delaying && f.delayAfter < 0 && f.delayTo == n:
-			ids = append(ids, i)
+	if t.delayers == 0 {
+		// Nobody delays: those called are the ones whose number is n,
+		// marked by rollInitiative, in roster order as the scan below
+		// would find them.
+		for m := t.byNum[10-n]; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
+			if f := &t.f[i]; !f.out && !f.startDone {
+				ids = append(ids, i)
+			}
+		}
+	} else {
+		for i := range t.f {
+			f := &t.f[i]
+			switch {
+			case f.out:
+			case f.number == n && !f.startDone:
+				ids = append(ids, i)
+			case f.delaying && f.delayAfter < 0 && f.delayTo == n:
+				ids = append(ids, i)
+			}
 		}
 	}
 	if len(ids) == 0 {
@@ -199,6 +214,9 @@ func (t *Table) callNumber(n int) {
 // action). Several released at once follow the same-number rule among
 // themselves; each may release others in turn.
 func (t *Table) afterSegment() {
+	if t.delayers == 0 {
+		return // nobody waits (t.delayers counts the delaying, waiters included)
+	}
 	var buf [scenario.MaxCombatants]int
 	ids := buf[:0]
 	for w := range t.f {
@@ -246,6 +264,9 @@ func (t *Table) waitOver(w int) bool {
 // then [the negative of its number], it loses the opportunity to act this
 // round." Run after count n, for the delayers whose limit is n.
 func (t *Table) expireDelays(n int) {
+	if t.delayers == 0 {
+		return
+	}
 	lost := false
 	for i := range t.f {
 		f := &t.f[i]

@@ -672,6 +672,26 @@ sides:
 	}
 }
 
+// TestEngagementOnTheLastStep: an Ogre marching exactly as far as it can
+// go before the Spearman could engage it (40 ft) is still checked on that
+// last step and stopped there, short of the Archer it marches at.
+func TestEngagementOnTheLastStep(t *testing.T) {
+	src := head + `max_rounds: 1
+distance: 45
+options: {morale_trigger: none}
+sides:
+  - name: a
+    combatants:
+      - {name: Spearman, hp: 100, ac: 0, damage: 1, initiative_rolls: [1]}
+      - {name: Archer, hp: 100, ac: 0, damage: 1, weapon: missile, behind: 20, initiative_rolls: [1]}
+  - name: b
+    combatants:
+      - {name: Ogre, hp: 100, ac: 0, damage: 1, speed: 20, initiative_rolls: [6], policy: {name: test-script, do: charge, target: Archer}}
+`
+	log, _, _ := replay(compileYAML(t, src), 0)
+	inOrder(t, log, "Ogre marches toward Archer", "Ogre moves 40 ft and is stopped: engaged 25 ft short of Archer")
+}
+
 func TestEngagedCannotMove(t *testing.T) {
 	// Engaged by the spearman, the orc cannot go after the archer behind.
 	log, _, _ := replay(compileYAML(t, head+`max_rounds: 1

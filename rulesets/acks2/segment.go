@@ -290,7 +290,9 @@ func (t *Table) attacks(i, tg int) {
 func (t *Table) startOfSegment(i int) {
 	t.f[i].startDone = true
 	t.toStart--
-	t.tick(i, AtStart)
+	if t.f[i].neff > 0 { // lingering effects are rare: skip the call
+		t.tick(i, AtStart)
+	}
 }
 
 // endOfSegment: effects that trigger at the end of its segment happen when
@@ -300,14 +302,16 @@ func (t *Table) endOfSegment(i int) {
 		return
 	}
 	t.f[i].endDone = true
-	t.tick(i, AtEnd)
+	if t.f[i].neff > 0 {
+		t.tick(i, AtEnd)
+	}
 }
 
 // nearestEnemy is the closest enemy in the fight (-1: none).
 func (t *Table) nearestEnemy(i int) int {
 	best := -1
-	for j := range t.f {
-		if t.f[j].out || t.side(j) == t.side(i) {
+	for _, j := range t.Foes(i) {
+		if t.f[j].out {
 			continue
 		}
 		if best < 0 || t.Dist(i, j) < t.Dist(i, best) {
@@ -321,7 +325,7 @@ func (t *Table) nearestEnemy(i int) int {
 // where it stands (-1: none).
 func (t *Table) weakestAttackable(i int) int {
 	best := -1
-	for j := range t.f {
+	for _, j := range t.Foes(i) {
 		if !t.canAttack(i, j) {
 			continue
 		}

@@ -87,7 +87,7 @@ func (t *Table) save(i int) bool {
 // ticks left.
 func (t *Table) addEffect(tg, src, s int) {
 	f := &t.f[tg]
-	e := effect{src: src, spell: s, left: t.g.C[src].Spells[s].OngoingRounds}
+	e := effect{src: int16(src), spell: int16(s), left: int32(t.g.C[src].Spells[s].OngoingRounds)}
 	k := f.neff
 	if k == maxEffects {
 		k = 0
@@ -129,7 +129,7 @@ func (t *Table) tick(i int, at Timing) {
 			}
 			t.logf("%s: %s at the %s of its segment, %d damage (hp %d -> %d)", t.name(i), sp.Name, when, max(dmg, 0), f.hp, f.hp-max(dmg, 0))
 		}
-		if dmg > 0 && t.damage(e.src, i, dmg) {
+		if dmg > 0 && t.damage(int(e.src), i, dmg) {
 			return
 		}
 		f.eff[k].left--

@@ -5,7 +5,10 @@ import (
 	"simctl/sim/rng"
 )
 
-// fighter is one combatant's state during an encounter.
+// fighter is one combatant's state during an encounter. The fields every
+// scan reads come first and the struct is kept small (spell uses and
+// effects in 16-bit fields): the referee walks the roster many times a
+// round.
 type fighter struct {
 	hp, maxHP int
 	x         int // position in feet on the line between the sides
@@ -13,48 +16,55 @@ type fighter struct {
 	dead      bool
 	fled      bool
 
-	// This round.
-	number     int  // initiative number (1d6 + init)
-	floor      int  // the lowest count it may delay to: -number (its own number if <= 0)
+	ready     bool // holds a readied attack
+	hpChecked bool // made its half-HP morale check (morale_repeat: once)
+
+	// This round (side by side: declarations clears them at once).
 	startDone  bool // start-of-segment effects applied (at its own number)
 	endDone    bool // end-of-segment effects applied
 	segDone    bool // its segment is over: acted, readied, or lost
 	numberLost bool // gave its number for a round-1 attack
-	decl       Declaration
 	castLost   bool // its declared spell was lost to damage
 	charging   bool
-	chargeAt   int // the target of its charge in progress
-	cleaves    int // extra attacks after kills used this round
-
 	delaying   bool
-	delayAfter int // -1: delaying to count delayTo
-	delayTo    int
 	queued     bool // released from a wait, its delayed action pending
-
-	ready      bool // holds a readied attack
-	readyRound int  // the round it was readied in
 	r1         bool // round 1: missile or long weapon ready against a charge
 
-	hpChecked bool // made its half-HP morale check (morale_repeat: once)
+	number     int // initiative number (1d6 + init)
+	floor      int // the lowest count it may delay to: -number (its own number if <= 0)
+	decl       Declaration
+	chargeAt   int // the target of its charge in progress
+	cleaves    int // extra attacks after kills used this round
+	delayAfter int // -1: delaying to count delayTo
+	delayTo    int
+	readyRound int // the round it was readied in
 
-	uses [maxSpells]int
-	eff  [maxEffects]effect
 	neff int
+	uses [maxSpells]int16 // casts left (Spell.Uses is at most 1000)
+	eff  [maxEffects]effect
 }
 
 // effect is a lingering spell effect on its bearer.
 type effect struct {
-	src, spell int // the caster and its spell (Game.C[src].Spells[spell])
-	left       int // ticks left
+	src, spell int16 // the caster and its spell (Game.C[src].Spells[spell])
+	left       int32 // ticks left (ongoing_rounds is at most 1000)
 }
 
 // Table is one worker's encounter state, reused across encounters.
 type Table struct {
-	g           *Game
-	f           []fighter
-	slots       []int // combatants called on the current count
-	key         []int // scratch sort keys, by roster index
-	groupDie    []int // group initiative: the die of each group this round
+	g        *Game
+	f        []fighter
+	slots    []int    // combatants called on the current count
+	key      []int    // scratch sort keys, by roster index
+	groupDie []int    // group initiative: the die of each group this round
+	sd       []int    // each combatant's side (Game.C[i].Side, kept dense for the scans)
+	team     [2][]int // each side's combatants, in roster order
+	foes     [][]int  // foes[i]: team[1-side of i]
+	reach    []int    // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
+	ew       []int    // ew[i*n+j]: how much enemy j counts toward engaging i (engageUnit/EngagedBy; 0: it cannot)
+	// byNum[10-n]: bit i set for combatant i, in the fight when
+	// initiative was rolled, whose number this round is n.
+	byNum       [21]uint64
 	round       int
 	now         int // the count being called
 	first       int // first combatant to take an action (Outcome.FirstActor)
@@ -65,6 +75,7 @@ type Table struct {
 	up          [2]int // combatants of each side still in the fight
 	toStart     int    // combatants in the fight whose number has not come this round
 	delayers    int    // combatants delaying
+	readied     bool   // someone readied an attack this encounter (a readied attack may be pending)
 	r           *rng.Stream
 	c           *sim.Counts
 	log         *sim.Log
@@ -72,13 +83,40 @@ type Table struct {
 
 func newTable(g *Game) *Table {
 	n := len(g.C)
-	return &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n)}
+	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
+		sd: make([]int, n), reach: make([]int, n)}
+	t.ew = make([]int, n*n)
+	for i := range g.C {
+		ci := &g.C[i]
+		t.sd[i] = ci.Side
+		t.team[ci.Side] = append(t.team[ci.Side], i)
+		switch {
+		case ci.Weapon != Missile:
+			t.reach[i] = 5
+		case ci.Range == 0:
+			t.reach[i] = 1 << 30
+		default:
+			t.reach[i] = ci.Range
+		}
+		for j := range g.C {
+			cj := &g.C[j]
+			if cj.Side != ci.Side && (!ci.Flies || cj.Flies) {
+				t.ew[i*n+j] = engageUnit / ci.EngagedBy[cj.Size]
+			}
+		}
+	}
+	t.foes = make([][]int, n)
+	for i := range t.foes {
+		t.foes[i] = t.team[1-t.sd[i]]
+	}
+	return t
 }
 
 // setup rolls hit points and places everyone at the start: side 0 at 0
 // feet and behind it, side 1 at the scenario's distance and behind that.
 func (t *Table) setup() {
 	t.first, t.firstOrder, t.resumer, t.actor = -1, -1, -1, -1
+	t.readied = false
 	t.sideChecked = [2]bool{}
 	t.up = t.g.sideCount
 	for i := range t.f {
@@ -92,7 +130,7 @@ func (t *Table) setup() {
 			f.x = t.g.Distance + c.Behind
 		}
 		for s := range c.Spells {
-			f.uses[s] = c.Spells[s].Uses
+			f.uses[s] = int16(c.Spells[s].Uses)
 		}
 		if t.log != nil {
 			t.logf("%s (%s%s): hp %d, AC %d, attack throw %d+, %s, at %d ft", c.Name, t.g.SideNames[c.Side], refWord(c.Side, t.g.Referee),
@@ -157,7 +195,7 @@ func (t *Table) logf(format string, args ...any) {
 
 func (t *Table) name(i int) string { return t.g.C[i].Name }
 
-func (t *Table) side(i int) int { return t.g.C[i].Side }
+func (t *Table) side(i int) int { return t.sd[i] }
 
 // Read-only accessors for policies.
 
@@ -177,13 +215,23 @@ func (t *Table) MaxHP(i int) int { return t.f[i].maxHP }
 func (t *Table) Out(i int) bool { return t.f[i].out }
 
 // Side is combatant i's side.
-func (t *Table) Side(i int) int { return t.g.C[i].Side }
+func (t *Table) Side(i int) int { return t.sd[i] }
 
 // Alive counts the combatants of side s still in the fight.
 func (t *Table) Alive(s int) int { return t.alive(s) }
 
+// Foes lists the combatants of the side opposing i's, in roster order,
+// in the fight or not: the enemies a scan needs to visit. The slice is the
+// Table's own; do not modify it.
+func (t *Table) Foes(i int) []int { return t.foes[i] }
+
 // Dist is the distance in feet between i and j.
 func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
+
+// Reach is how far i can attack from where it stands: 5 feet, or its
+// missile weapon's range (unlimited range: 1<<30). CanAttack(i, j) is an
+// enemy j in the fight within Reach(i).
+func (t *Table) Reach(i int) int { return t.reach[i] }
 
 // Engaged reports whether i is engaged (enough enemies within 5 feet).
 func (t *Table) Engaged(i int) bool { return t.engaged(i) }
@@ -241,7 +289,7 @@ func (t *Table) HasReady(i int) bool { return t.f[i].ready }
 func (t *Table) Round1Ready(i int) bool { return t.f[i].r1 }
 
 // Uses is how many casts of spell s combatant i has left.
-func (t *Table) Uses(i, s int) int { return t.f[i].uses[s] }
+func (t *Table) Uses(i, s int) int { return int(t.f[i].uses[s]) }
 
 // Rand is the encounter's random stream, for policies that choose at
 // random.

@@ -41,8 +41,8 @@ func (t *Table) attackAction(a, tg int) {
 func (t *Table) attack(a, d int) bool {
 	ca, cd := &t.g.C[a], &t.g.C[d]
 	t.c.Inc(ca.Side, Attacks)
-	roll := ca.Attack.Roll(t.r)
-	def := cd.Defence.Roll(t.r)
+	roll := rollPlain(t.r, &ca.Attack, &t.dk[a].attack)
+	def := rollPlain(t.r, &cd.Defence, &t.dk[d].defence)
 	hit := roll > def || (roll == def && t.g.Opt.AttackTies)
 	if !hit {
 		if t.log != nil {
@@ -51,12 +51,14 @@ func (t *Table) attack(a, d int) bool {
 		return false
 	}
 	t.c.Inc(ca.Side, Hits)
-	dmg := max(ca.Damage.Roll(t.r), 0)
+	dmg := max(rollPlain(t.r, &ca.Damage, &t.dk[a].damage), 0)
 	f := &t.f[d]
 	f.hp -= dmg
 	t.c.Hit(ca.Side, a, d, dmg)
 	if f.hp <= 0 {
 		f.out = true
+		t.up[cd.Side]--
+		t.in &^= 1 << uint(d)
 		t.c.Down(d, a)
 	}
 	if t.log != nil {

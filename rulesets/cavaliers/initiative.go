@@ -22,6 +22,9 @@ import (
 // enter rolls initiative for every combatant that joins in round and
 // ranks it among those already present.
 func (t *Table) enter(round int) {
+	if round > t.lastEntry {
+		return // everyone has entered
+	}
 	entered := false
 	for i := range t.f {
 		c := &t.g.C[i]
@@ -56,13 +59,14 @@ func (t *Table) rollInitiative(i int) {
 	}
 	rk := &c.Ranks[f.rk]
 	f.spec = rk.Specialty
-	f.total, f.raises = rk.Pool.Roll(t.r, rk.Pinned, t.g.Opt.RaiseOn, f.dice[:])
+	f.total, f.raises = rk.Pool.Roll(t.r, rk.Pinned, t.g.Opt.RaiseOn, t.dice[:])
 	f.plus = f.raises
 	f.key = t.r.Uint64()
 	f.present = true
+	t.in |= 1 << uint(i)
 	t.c.Add(c.Side, Raises, int64(f.raises))
 	if t.log != nil {
-		t.logf("initiative: %s rolls %s: %v = %d, [+] %d (%s)", c.Name, rk.Pool, f.dice[:len(rk.Pool.Dice)], f.total, f.raises, t.ladder(i))
+		t.logf("initiative: %s rolls %s: %v = %d, [+] %d (%s)", c.Name, rk.Pool, t.dice[:len(rk.Pool.Dice)], f.total, f.raises, t.ladder(i))
 	}
 }
 

@@ -36,9 +36,12 @@ package cavaliers
 // redirect offers the attack of a on tg to tg's allies and returns the
 // combatant who will take it.
 func (t *Table) redirect(a, tg int) int {
+	if t.able[Interpose] == 0 {
+		return tg
+	}
 	at := t.f[tg].area
 	for _, s := range t.order {
-		if s == tg || s == a || t.side(s) != t.side(tg) || !t.can(s, Interpose) {
+		if t.able[Interpose]&(1<<(uint(s)&63)) == 0 || s == tg || s == a || t.side(s) != t.side(tg) || !t.can(s, Interpose) {
 			continue
 		}
 		d := abs(t.f[s].area - at)
@@ -69,9 +72,12 @@ func (t *Table) redirect(a, tg int) int {
 // block offers m's Move out of its Area (to Area to) to the opponents in
 // that Area; it returns the combatant who blocks it, or -1.
 func (t *Table) block(m, to int) int {
+	if t.able[Interpose] == 0 {
+		return -1
+	}
 	from := t.f[m].area
 	for _, s := range t.order {
-		if t.side(s) == t.side(m) || t.f[s].area != from || !t.can(s, Interpose) {
+		if t.able[Interpose]&(1<<(uint(s)&63)) == 0 || t.side(s) == t.side(m) || t.f[s].area != from || !t.can(s, Interpose) {
 			continue
 		}
 		if !t.g.C[s].Policy.Block(t, s, m, to) {

@@ -25,9 +25,20 @@ func (t *Table) playRound() {
 		// by FirstActor.
 		t.head = t.order[0]
 	}
+	t.able = [numAbilities]uint64{}
 	for _, i := range t.order {
 		t.f[i].acted, t.f[i].moved = false, false
 		t.f[i].used = 0
+		if f := &t.f[i]; f.plus > 0 && t.Present(i) {
+			// can(i, a) with nothing used yet this round.
+			pr := &prices[f.spec]
+			bit := uint64(1) << uint(i)
+			for a, p := range pr {
+				if p > 0 && f.plus >= p {
+					t.able[a] |= bit
+				}
+			}
+		}
 	}
 	for t.cur = 0; t.cur < len(t.order); t.cur++ {
 		if t.f[t.order[t.cur]].out || t.f[t.order[t.cur]].acted {
@@ -45,12 +56,12 @@ func (t *Table) playRound() {
 // could seize the initiative before it; each seizer is moved in this
 // round's order to just before it, and the offer repeats for the seizer.
 func (t *Table) seizeBefore() {
-	for {
+	for t.able[Seize] != 0 {
 		next := t.order[t.cur]
 		seized := false
 		for k := t.cur + 1; k < len(t.order); k++ {
 			s := t.order[k]
-			if t.f[s].acted || !t.can(s, Seize) {
+			if t.able[Seize]&(1<<(uint(s)&63)) == 0 || t.f[s].acted || !t.can(s, Seize) {
 				continue
 			}
 			if !t.g.C[s].Policy.Seize(t, s, next) {

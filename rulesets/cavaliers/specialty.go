@@ -67,7 +67,7 @@ func Price(s Specialty, a Ability) int { return prices[s][a] }
 func (t *Table) can(i int, a Ability) bool {
 	f := &t.f[i]
 	p := prices[f.spec][a]
-	return p > 0 && f.plus >= p && f.used&(1<<a) == 0 && f.present && !f.out
+	return p > 0 && f.plus >= p && f.used&(1<<a) == 0 && t.Present(i)
 }
 
 // pay records a use of ability a by combatant i: the once-a-round mark

@@ -18,7 +18,6 @@ type fighter struct {
 	raises int    // [+] rolled
 	plus   int    // [+] it may use: unspent (budget) or rolled (unlock)
 	key    uint64 // random tie-break among equal totals
-	dice   [MaxPool]int
 
 	spec Specialty // the specialty it rolled (its ladder for the fight)
 	rk   int       // its index in Combatant.Ranks
@@ -36,16 +35,41 @@ type Table struct {
 	order []int // this round's order: rank with seizers moved ahead
 	cur   int   // index in order of the turn in progress or next
 	round int
-	first int // first combatant to take an action (Outcome.FirstActor)
-	head  int // first in the ranking of the first round played (Outcome.FirstInOrder)
-	r     *rng.Stream
-	c     *sim.Counts
-	log   *sim.Log
+	first int      // first combatant to take an action (Outcome.FirstActor)
+	head  int      // first in the ranking of the first round played (Outcome.FirstInOrder)
+	sd    []int    // each combatant's side (Game.C[i].Side, kept dense for the scans)
+	team  [2][]int // each side's combatants, in roster order
+	foes  [][]int  // foes[i]: team[1-side of i]
+	dk    []diceKit
+	in    uint64       // bit i set while combatant i is present (entered) and not out
+	dice  [MaxPool]int // the dice of the last initiative roll (for the log)
+	// lastEntry is the latest round anyone enters in (Combatant.Enters).
+	lastEntry int
+	up        [2]int // combatants of each side not out (those yet to enter included)
+	// able[a]: bit i set when combatant i could use ability a at the start
+	// of this round. Within a round an ability is only ever lost (a use,
+	// [+] spent, out of the fight), so the mask is a superset of who can:
+	// the offers skip the others without asking can.
+	able [numAbilities]uint64
+	r    *rng.Stream
+	c    *sim.Counts
+	log  *sim.Log
 }
 
 func newTable(g *Game) *Table {
 	n := len(g.C)
-	return &Table{g: g, f: make([]fighter, n), rank: make([]int, 0, n), order: make([]int, 0, n)}
+	t := &Table{g: g, f: make([]fighter, n), rank: make([]int, 0, n), order: make([]int, 0, n), sd: make([]int, n), dk: make([]diceKit, n)}
+	for i := range g.C {
+		t.sd[i] = g.C[i].Side
+		t.team[g.C[i].Side] = append(t.team[g.C[i].Side], i)
+		t.lastEntry = max(t.lastEntry, g.C[i].Enters)
+		t.dk[i] = diceKit{plainOf(g.C[i].Attack), plainOf(g.C[i].Defence), plainOf(g.C[i].Damage)}
+	}
+	t.foes = make([][]int, n)
+	for i := range t.foes {
+		t.foes[i] = t.team[1-t.sd[i]]
+	}
+	return t
 }
 
 // Play implements sim.Table.
@@ -92,10 +116,12 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 func (t *Table) setup() {
 	t.rank, t.order = t.rank[:0], t.order[:0]
 	t.first, t.head, t.cur = -1, -1, 0
+	t.up, t.in = [2]int{}, 0
 	for i := range t.f {
 		c := &t.g.C[i]
 		hp := c.HP.Roll(t.r)
 		t.f[i] = fighter{hp: hp, maxHP: hp, area: c.Area, spec: c.Specialty}
+		t.up[c.Side]++
 		if t.log != nil {
 			when := "from the start"
 			if c.Enters > 1 {
@@ -114,16 +140,10 @@ func (t *Table) setup() {
 // winner returns the side whose opponents are all out, or -1. A combatant
 // yet to enter is not out: its side is not beaten while help is coming.
 func (t *Table) winner() int {
-	var up [2]bool
-	for i := range t.f {
-		if !t.f[i].out {
-			up[t.side(i)] = true
-		}
-	}
 	switch {
-	case up[0] && !up[1]:
+	case t.up[0] > 0 && t.up[1] == 0:
 		return 0
-	case up[1] && !up[0]:
+	case t.up[1] > 0 && t.up[0] == 0:
 		return 1
 	}
 	return -1
@@ -139,7 +159,7 @@ func (t *Table) logf(format string, args ...any) {
 
 func (t *Table) name(i int) string { return t.g.C[i].Name }
 
-func (t *Table) side(i int) int { return t.g.C[i].Side }
+func (t *Table) side(i int) int { return t.sd[i] }
 
 // Read-only accessors for policies.
 
@@ -150,7 +170,12 @@ func (t *Table) N() int { return len(t.f) }
 func (t *Table) Game() *Game { return t.g }
 
 // Side is combatant i's side.
-func (t *Table) Side(i int) int { return t.g.C[i].Side }
+func (t *Table) Side(i int) int { return t.sd[i] }
+
+// Foes lists the combatants of the side opposing i's, in roster order,
+// present or not: the enemies a scan needs to visit. The slice is the
+// Table's own; do not modify it.
+func (t *Table) Foes(i int) []int { return t.foes[i] }
 
 // HP is combatant i's current hit points.
 func (t *Table) HP(i int) int { return t.f[i].hp }
@@ -162,7 +187,7 @@ func (t *Table) MaxHP(i int) int { return t.f[i].maxHP }
 func (t *Table) Out(i int) bool { return t.f[i].out }
 
 // Present reports whether combatant i is in the fight: entered and not out.
-func (t *Table) Present(i int) bool { return t.f[i].present && !t.f[i].out }
+func (t *Table) Present(i int) bool { return t.in&(1<<(uint(i)&63)) != 0 } // &63: i < 64 (one shift)
 
 // Area is the Area combatant i stands in.
 func (t *Table) Area(i int) int { return t.f[i].area }

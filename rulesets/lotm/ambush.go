@@ -89,6 +89,8 @@ func (t *Table) join(round int) {
 			continue
 		}
 		t.f[i].joined = true
+		t.in |= 1 << uint(i)
+		t.presence++
 		if t.log != nil {
 			t.logf("%s joins the battle", c.Name)
 		}
@@ -214,11 +216,20 @@ func (t *Table) detect(ambushers, ambushed uint64) {
 // insertCandidates asks each enemy of actor that could make a mid-combat
 // ambush now whether it does, and returns those that do.
 func (t *Table) insertCandidates(actor int, attacking bool) (mask uint64) {
-	if t.inner {
+	cand := t.insBy[1-t.sd[actor]]
+	if t.inner || cand == 0 {
 		return 0
 	}
+	if cand&(cand-1) == 0 {
+		// One enemy could: ask it alone (the order matters only among several).
+		e := bits.TrailingZeros64(cand)
+		if t.canInsert(e) && t.g.C[e].Policy.Insert(t, e, actor, attacking) {
+			mask = cand
+		}
+		return mask
+	}
 	for _, e := range t.order {
-		if t.side(e) != t.side(actor) && t.canInsert(e) && t.g.C[e].Policy.Insert(t, e, actor, attacking) {
+		if cand&(1<<(uint(e)&63)) != 0 && t.canInsert(e) && t.g.C[e].Policy.Insert(t, e, actor, attacking) {
 			mask |= 1 << uint(e)
 		}
 	}
@@ -241,7 +252,7 @@ func (t *Table) canInsert(e int) bool {
 // order.
 func (t *Table) runInserts(actor int, mask uint64) {
 	for _, e := range t.order {
-		if mask&(1<<uint(e)) == 0 || !t.canInsert(e) || !t.present(actor) {
+		if mask&(1<<(uint(e)&63)) == 0 || !t.canInsert(e) || !t.present(actor) {
 			continue
 		}
 		t.insertTurn(e, actor)
@@ -312,6 +323,9 @@ func (t *Table) hide(i int) {
 // finding one lets i (and only i: "the target who discovers it") target it.
 // No action.
 func (t *Table) search(i int) {
+	if t.hideBy[1-t.sd[i]] == 0 {
+		return // no enemy can ever be hidden
+	}
 	for _, h := range t.order {
 		if !t.hiddenFrom(h, i) || !t.present(h) {
 			continue

@@ -60,7 +60,7 @@ func (t *Table) roll(adv, dis bool) (nat, mod int) {
 	if adv == dis {
 		return t.die(20), 0
 	}
-	if t.g.Opt.Advantage == "flat" {
+	if t.flatAdv {
 		if adv {
 			return t.die(20), t.g.Opt.FlatBonus
 		}
@@ -272,6 +272,9 @@ func (t *Table) damage(a, d, dmg int) {
 		return
 	}
 	f.out = true
+	t.up[t.sd[d]]--
+	t.in &^= 1 << uint(d)
+	t.presence++
 	t.c.Down(d, a)
 	f.delayed, f.hidden, f.stunned = false, false, false
 	t.endGrapple(d)

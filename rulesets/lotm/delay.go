@@ -51,6 +51,7 @@ func (t *Table) declareDelay(i int, p Plan) {
 	t.spend(i, KindAttack)
 	t.spend(i, p.Delay)
 	f.delayed, f.delayKind, f.delayTrig, f.delayAlly = true, p.Delay, p.Trigger, p.Ally
+	t.anyDelay = true
 	t.c.Inc(t.side(i), sim.Delays)
 	if t.log != nil {
 		who := ""
@@ -63,6 +64,9 @@ func (t *Table) declareDelay(i int, p Plan) {
 
 // delaysOnGrapple: ally_grapples, after a's grapple of tg.
 func (t *Table) delaysOnGrapple(a, tg int) {
+	if !t.anyDelay {
+		return
+	}
 	for _, d := range t.order {
 		f := &t.f[d]
 		if f.delayed && f.delayTrig == OnAllyGrapples && d != a && t.side(d) == t.side(a) &&
@@ -80,6 +84,9 @@ func (t *Table) delaysOnGrapple(a, tg int) {
 
 // delaysAfter: after_ally, when a's turn ends.
 func (t *Table) delaysAfter(a int) {
+	if !t.anyDelay {
+		return
+	}
 	for _, d := range t.order {
 		f := &t.f[d]
 		if f.delayed && f.delayTrig == OnAfterAlly && d != a && t.side(d) == t.side(a) &&
@@ -98,6 +105,9 @@ func (t *Table) delaysAfter(a int) {
 // reachTriggers: enemy_in_reach, when m's move from "from" ends within
 // 1 meter of a delayer it was farther from.
 func (t *Table) reachTriggers(m, from int) {
+	if !t.anyDelay {
+		return
+	}
 	for _, d := range t.order {
 		f := &t.f[d]
 		if f.delayed && f.delayTrig == OnEnemyInReach && t.side(d) != t.side(m) && t.present(d) &&

@@ -29,16 +29,20 @@ func (t *Table) flankCounts(a, d int, cond4 bool) (ca, cd int) {
 	if sa == sd {
 		return 0, 0
 	}
-	var n, rank [2]int
-	rank[0], rank[1] = -1, -1
-	for i := range t.f {
-		if !t.present(i) {
-			continue
+	if t.flankAt != t.presence {
+		// Who is in the battle changed: count again.
+		t.flankN, t.flankRank = [2]int{}, [2]int{-1, -1}
+		for i := range t.f {
+			if !t.present(i) {
+				continue
+			}
+			s := t.side(i)
+			t.flankN[s]++
+			t.flankRank[s] = max(t.flankRank[s], t.g.C[i].Rank)
 		}
-		s := t.side(i)
-		n[s]++
-		rank[s] = max(rank[s], t.g.C[i].Rank)
+		t.flankAt = t.presence
 	}
+	n, rank := &t.flankN, &t.flankRank
 	if n[sa] >= 2*n[sd] {
 		ca++
 	} else if n[sd] >= 2*n[sa] {
@@ -58,22 +62,19 @@ func (t *Table) flankCounts(a, d int, cond4 bool) (ca, cd int) {
 	if !cond4 {
 		return ca, cd
 	}
-	if t.oneSided(a, d) {
+	// Condition 4, one-sided: one can attack the other and the other has
+	// no means to attack it (canAttack, asked once each way). Two
+	// grapplers are exempt: the source applies "no additional
+	// advantage/disadvantage beyond the Restrained condition" between them.
+	if t.f[a].grappling == d || t.f[d].grappling == a {
+		return ca, cd
+	}
+	if cA, cD := t.canAttack(a, d), t.canAttack(d, a); cA && !cD {
 		ca++
-	} else if t.oneSided(d, a) {
+	} else if cD && !cA {
 		cd++
 	}
 	return ca, cd
-}
-
-// oneSided is condition 4: x can attack y and y has no means to attack x.
-// Two grapplers are exempt: the source applies "no additional
-// advantage/disadvantage beyond the Restrained condition" between them.
-func (t *Table) oneSided(x, y int) bool {
-	if t.f[x].grappling == y || t.f[y].grappling == x {
-		return false
-	}
-	return t.canAttack(x, y) && !t.canAttack(y, x)
 }
 
 // canAttack reports whether x has a means to attack y now: both in the

@@ -137,7 +137,7 @@ func (t *Table) turn(i int) {
 		if f.mustFlee >= 0 {
 			t.fleeAtTurn(i)
 		}
-		if t.g.Opt.Search == "turn" {
+		if t.searchTurn {
 			t.search(i)
 		}
 		t.execute(i, c.Policy.Turn(t, i))
@@ -293,6 +293,10 @@ func needsReach(p Plan, c *Combatant) bool {
 // endRound: a delayed action whose trigger did not come this round is
 // spent and lost; nothing carries into the next round.
 func (t *Table) endRound() {
+	if !t.anyDelay {
+		return
+	}
+	t.anyDelay = false
 	for i := range t.f {
 		f := &t.f[i]
 		if !f.delayed {

@@ -413,6 +413,7 @@ sides:
 	const x, y, e, f = 0, 1, 2, 3
 	check := func(what string, a, d, wa, wd int, adv, dis bool) {
 		t.Helper()
+		tb.presence++ // the test edits joins and ranks behind the referee's back: count again
 		ca, cd := tb.flankCounts(a, d, true)
 		ga, gd := tb.advState(a, d, true, false)
 		if ca != wa || cd != wd || ga != adv || gd != dis {
@@ -425,6 +426,7 @@ sides:
 	check("numbers", x, e, 1, 0, true, false)
 	check("numbers, the other way", e, x, 0, 1, false, true)
 	tb.f[f].joined = true
+	tb.in |= 1 << f // as join does
 	check("F joined: two against two", x, e, 0, 0, false, false)
 	g.C[e].Rank = 1
 	check("rank", e, x, 1, 0, true, false)
@@ -719,5 +721,59 @@ func TestDocListsEverything(t *testing.T) {
 	def := defaultOptions()
 	if def.Initiative != d.Options[0].Default || def.Detection != "side" {
 		t.Errorf("defaults disagree with the documentation")
+	}
+}
+
+// TestPresenceFollowsJoinsAndOuts: the presence mask and the flanking
+// tallies kept between changes follow a combatant going out and one
+// joining, as the fields they stand for do.
+func TestPresenceFollowsJoinsAndOuts(t *testing.T) {
+	g := compile(t, `name: presence
+ruleset: lotm
+max_rounds: 5
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: X, hp: 10, ac: 10, attacks: [0], damage: 1}
+      - {name: Y, hp: 10, ac: 10, attacks: [0], damage: 1}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E, hp: 10, ac: 10, attacks: [0], damage: 1}
+      - {name: F, hp: 10, ac: 10, attacks: [0], damage: 1, joins_round: 2, joins_ambush: false}
+`)
+	tb := newTable(g)
+	tb.r = rng.New(1, 0)
+	tb.c = &sim.Counts{N: numCounters, V: make([]int64, 2*numCounters)}
+	tb.setup()
+	tb.rollInitiative()
+	const x, y, e, f = 0, 1, 2, 3
+	counts := func(what string, a, d, wa, wd int) {
+		t.Helper()
+		if ca, cd := tb.flankCounts(a, d, false); ca != wa || cd != wd {
+			t.Errorf("%s: flanking counts %d:%d, want %d:%d", what, ca, cd, wa, wd)
+		}
+	}
+	if !tb.Present(x) || !tb.Present(e) || tb.Present(f) {
+		t.Fatalf("at the start: present X %v E %v F %v; want true true false", tb.Present(x), tb.Present(e), tb.Present(f))
+	}
+	counts("two against one (F still to join)", x, e, 1, 0)
+	tb.join(2)
+	if !tb.Present(f) || !tb.Targetable(x, f) {
+		t.Errorf("F joined: present %v, targetable %v; want both", tb.Present(f), tb.Targetable(x, f))
+	}
+	counts("two against two", x, e, 0, 0)
+	tb.damage(e, y, 20)
+	if !tb.Out(y) || tb.Present(y) || tb.Targetable(e, y) || tb.canAttack(y, e) || tb.canAttack(e, y) {
+		t.Errorf("Y out: out %v present %v targetable %v; want out and gone from the battle", tb.Out(y), tb.Present(y), tb.Targetable(e, y))
+	}
+	counts("one against two", x, e, 0, 1)
+	if w := tb.winner(); w != -1 {
+		t.Errorf("winner %d with X standing against E and F; want none", w)
+	}
+	tb.damage(e, x, 20)
+	if w := tb.winner(); w != 1 {
+		t.Errorf("winner %d with side a all out; want 1", w)
 	}
 }

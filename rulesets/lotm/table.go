@@ -86,11 +86,55 @@ type Table struct {
 
 	// script pins die results for rule tests: die draws from it first.
 	script []int
+
+	sd   []int    // each combatant's side (Game.C[i].Side, kept dense for the scans)
+	team [2][]int // each side's combatants, in roster order
+	// Options read on every turn, as flags (Options keeps the strings).
+	castShared, searchTurn, flatAdv bool
+	foes                            [][]int // foes[i]: team[1-side of i]
+	// hideBy[s]: the combatants of side s with the invisibility ability,
+	// the only ones that can ever be hidden.
+	hideBy [2]uint64
+	up     [2]int // combatants of each side not out (those still to join included)
+	// insBy[s]: the combatants of side s that could ever make a mid-combat
+	// ambush (a teleport, or the invisibility ability); the others are
+	// never asked.
+	insBy [2]uint64
+	// anyDelay is set when a Delay Action is declared and cleared when the
+	// round's delays end: while it is false no one is delayed and the
+	// triggers need no scan.
+	anyDelay bool
+	// in: bit i set while combatant i is in the battle (joined, not out),
+	// what present reads; it changes with joined and out.
+	in uint64
+	// presence counts joins and outs; the flanking tallies (combatants in
+	// the battle and highest rank per side) are kept while it is unchanged.
+	presence  uint64
+	flankAt   uint64
+	flankN    [2]int
+	flankRank [2]int
 }
 
 func newTable(g *Game) *Table {
 	n := len(g.C)
-	return &Table{g: g, f: make([]fighter, n), order: make([]int, 0, n)}
+	t := &Table{g: g, f: make([]fighter, n), order: make([]int, 0, n), sd: make([]int, n)}
+	for i := range g.C {
+		c := &g.C[i]
+		t.sd[i] = c.Side
+		t.team[c.Side] = append(t.team[c.Side], i)
+		if c.Invisible != KindNone {
+			t.hideBy[c.Side] |= 1 << uint(i)
+		}
+		if c.Teleports > 0 || c.Invisible != KindNone {
+			t.insBy[c.Side] |= 1 << uint(i)
+		}
+	}
+	t.castShared, t.searchTurn, t.flatAdv = g.Opt.CastingSlot == "shared", g.Opt.Search == "turn", g.Opt.Advantage == "flat"
+	t.foes = make([][]int, n)
+	for i := range t.foes {
+		t.foes[i] = t.team[1-t.sd[i]]
+	}
+	return t
 }
 
 // die rolls one die: from the test script while it lasts, else the stream.
@@ -107,6 +151,9 @@ func (t *Table) die(sides int) int {
 func (t *Table) setup() {
 	t.actor, t.first, t.firstO, t.resume, t.trigT, t.insrt = -1, -1, -1, -1, -1, -1
 	t.round, t.amb, t.inner = 0, false, false
+	t.up, t.anyDelay, t.in = [2]int{}, false, 0
+	t.presence++
+	t.flankAt = t.presence - 1
 	for i := range t.f {
 		c := &t.g.C[i]
 		f := &t.f[i]
@@ -116,6 +163,10 @@ func (t *Table) setup() {
 			items: c.Item.Count * min(c.Item.Size, 1), obstacles: c.Obstacle.Count * min(c.Obstacle.Size, 1)}
 		if c.Side == 1 {
 			f.x = t.g.Distance
+		}
+		t.up[c.Side]++
+		if f.joined {
+			t.in |= 1 << uint(i)
 		}
 		if t.log != nil {
 			join := ""
@@ -131,16 +182,10 @@ func (t *Table) setup() {
 // winner returns the side whose opponents are all out, or -1. Combatants
 // still to join keep their side in the fight.
 func (t *Table) winner() int {
-	var up [2]bool
-	for i := range t.f {
-		if !t.f[i].out {
-			up[t.g.C[i].Side] = true
-		}
-	}
 	switch {
-	case up[0] && !up[1]:
+	case t.up[0] > 0 && t.up[1] == 0:
 		return 0
-	case up[1] && !up[0]:
+	case t.up[1] > 0 && t.up[0] == 0:
 		return 1
 	}
 	return -1
@@ -156,10 +201,10 @@ func (t *Table) logf(format string, args ...any) {
 
 func (t *Table) name(i int) string { return t.g.C[i].Name }
 
-func (t *Table) side(i int) int { return t.g.C[i].Side }
+func (t *Table) side(i int) int { return t.sd[i] }
 
 // present: in the battle and not out.
-func (t *Table) present(i int) bool { return t.f[i].joined && !t.f[i].out }
+func (t *Table) present(i int) bool { return t.in&(1<<(uint(i)&63)) != 0 } // &63: i < 64 (and one shift instruction)
 
 // index returns the position of combatant i in the order.
 func (t *Table) index(i int) int {
@@ -181,7 +226,7 @@ func bit(k Kind) uint8 { return 1 << k }
 
 // slot maps Casting onto Attack when they are one action.
 func (t *Table) slot(k Kind) Kind {
-	if k == KindCasting && t.g.Opt.CastingSlot == "shared" {
+	if k == KindCasting && t.castShared {
 		return KindAttack
 	}
 	return k
@@ -274,7 +319,12 @@ func (t *Table) Out(i int) bool { return t.f[i].out }
 func (t *Table) Present(i int) bool { return t.present(i) }
 
 // Side is combatant i's side.
-func (t *Table) Side(i int) int { return t.g.C[i].Side }
+func (t *Table) Side(i int) int { return t.sd[i] }
+
+// Foes lists the combatants of the side opposing i's, in roster order,
+// in the battle or not: the enemies a scan needs to visit. The slice is the
+// Table's own; do not modify it.
+func (t *Table) Foes(i int) []int { return t.foes[i] }
 
 // Dist is the distance in feet between i and j.
 func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }

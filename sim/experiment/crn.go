@@ -20,26 +20,51 @@ import (
 type CRN struct {
 	Tallies []*sim.Tally
 	Wins    [2]stats.Joint
+	// Cross[k][i] is the sum over encounters of x_k·x_0, with x_k the
+	// encounter's own count of side counter i (indexed as Counts.V) under
+	// option k and x_0 the baseline's: with each tally's Counts.V and
+	// CountsSq it gives the paired interval of each counter's difference
+	// to the baseline. Exact integers, merged by adding. Cross[0] is nil
+	// (the baseline's own squares are its tally's CountsSq), as is the
+	// Cross[k] of an option whose counters are not the baseline's; Cross
+	// itself is nil unless asked for (RunCRNCross).
+	Cross [][]int64
 }
 
 // Paired is option k against option 0 (the baseline) for side s.
 func (c *CRN) Paired(k, s int) stats.Paired { return c.Wins[s].Paired(k, 0) }
 
-func newCRN(games []sim.Game) *CRN {
+func newCRN(games []sim.Game, cross bool) *CRN {
 	c := &CRN{Tallies: make([]*sim.Tally, len(games))}
 	for k, g := range games {
 		c.Tallies[k] = sim.NewTally(g)
 	}
 	c.Wins = [2]stats.Joint{stats.NewJoint(len(games)), stats.NewJoint(len(games))}
+	if cross {
+		c.Cross = make([][]int64, len(games))
+		for k, t := range c.Tallies {
+			if k > 0 && len(t.Counts.V) == len(c.Tallies[0].Counts.V) {
+				c.Cross[k] = make([]int64, len(t.Counts.V))
+			}
+		}
+	}
 	return c
 }
 
-func (c *CRN) merge(o *CRN) {
+// Merge adds o (other encounter indices of the same games) into c.
+func (c *CRN) Merge(o *CRN) {
 	for k := range c.Tallies {
 		c.Tallies[k].Merge(o.Tallies[k])
 	}
 	c.Wins[0].Merge(&o.Wins[0])
 	c.Wins[1].Merge(&o.Wins[1])
+	for k, x := range o.Cross {
+		if k < len(c.Cross) && c.Cross[k] != nil {
+			for i, v := range x {
+				c.Cross[k][i] += v
+			}
+		}
+	}
 }
 
 // PairedTally is each option's own tally, and for every option k and side s
@@ -48,14 +73,34 @@ func (c *CRN) merge(o *CRN) {
 type PairedTally struct {
 	Tallies []*sim.Tally
 	Paired  [][2]stats.Paired // Paired[0] pairs the baseline with itself
+	Cross   [][]int64         // CRN.Cross: counter cross sums with the baseline
+}
+
+// Merge adds o's encounters (other indices of the same games) into p.
+func (p *PairedTally) Merge(o *PairedTally) {
+	for k := range p.Tallies {
+		p.Tallies[k].Merge(o.Tallies[k])
+		for s := 0; s < 2; s++ {
+			p.Paired[k][s].Merge(o.Paired[k][s])
+		}
+		if k < len(o.Cross) && k < len(p.Cross) {
+			if p.Cross[k] == nil || o.Cross[k] == nil {
+				p.Cross[k] = nil // one part did not record them: no interval
+				continue
+			}
+			for i, v := range o.Cross[k] {
+				p.Cross[k][i] += v
+			}
+		}
+	}
 }
 
 // RunPaired plays every game on common random numbers (RunCRN)
 // and returns the pairs against the baseline, games[0], that the compare
 // table reads.
 func RunPaired(ctx context.Context, games []sim.Game, cfg sim.RunConfig) (*PairedTally, error) {
-	c, err := RunCRN(ctx, games, cfg)
-	p := &PairedTally{Tallies: c.Tallies, Paired: make([][2]stats.Paired, len(games))}
+	c, err := RunCRNCross(ctx, games, cfg)
+	p := &PairedTally{Tallies: c.Tallies, Paired: make([][2]stats.Paired, len(games)), Cross: c.Cross}
 	for k := range games {
 		p.Paired[k] = [2]stats.Paired{c.Paired(k, 0), c.Paired(k, 1)}
 	}
@@ -78,6 +123,18 @@ const crnChunk = 1024
 // is not supported (an index in play finishes within one encounter per
 // option).
 func RunCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig) (*CRN, error) {
+	return runCRN(ctx, games, cfg, false)
+}
+
+// RunCRNCross is RunCRN that also accumulates CRN.Cross, the counters'
+// cross sums with the baseline that compare's action-economy intervals
+// need (the other designs read only the win indicators, and skip the
+// per-encounter cost).
+func RunCRNCross(ctx context.Context, games []sim.Game, cfg sim.RunConfig) (*CRN, error) {
+	return runCRN(ctx, games, cfg, true)
+}
+
+func runCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross bool) (*CRN, error) {
 	if len(games) == 0 {
 		panic("experiment: RunCRN with no games")
 	}
@@ -99,17 +156,17 @@ func RunCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig) (*CRN, err
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			parts[w] = newCRN(games)
+			parts[w] = newCRN(games, cross)
 			if errs[w] = crnWork(wctx, games, cfg, &next, parts[w], &gaps[w]); errs[w] != nil {
 				cancel()
 			}
 		}(w)
 	}
 	wg.Wait()
-	total := newCRN(games)
+	total := newCRN(games, cross)
 	var err error
 	for w, p := range parts {
-		total.merge(p)
+		total.Merge(p)
 		if err == nil && errs[w] != nil {
 			err = errs[w]
 		}
@@ -156,6 +213,19 @@ func crnWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *ato
 		tables[k] = g.NewTable()
 	}
 	won := [2][]int64{make([]int64, len(games)), make([]int64, len(games))}
+	// The cross sums need each option's own counts of the encounter. The
+	// baseline plays first, and its Record lists its non-zero counts
+	// (last); only those enter a product, so every other option is read
+	// at those counters alone, before (pre) and after it plays: no scan
+	// of every counter per option.
+	nc := len(acc.Tallies[0].Counts.V)
+	pre := make([]int64, nc)
+	var last sim.EncounterCounts
+	if acc.Cross != nil {
+		last = sim.EncounterCounts{I: make([]int, 0, nc), D: make([]int64, 0, nc)}
+		acc.Tallies[0].Last = &last
+		defer func() { acc.Tallies[0].Last = nil }()
+	}
 	var r rng.Stream
 	var cur int64 = -1
 	opt := 0
@@ -190,11 +260,25 @@ func crnWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *ato
 				opt = k
 				r.Seed(cfg.Seed, uint64(cur))
 				t := acc.Tallies[k]
+				v, cross := t.Counts.V, []int64(nil)
+				if acc.Cross != nil {
+					cross = acc.Cross[k]
+				}
+				if k > 0 && cross != nil {
+					for j, c := range last.I {
+						pre[j] = v[c]
+					}
+				}
 				out := tables[k].Play(&r, &t.Counts, nil)
 				t.Record(out)
 				won[0][k], won[1][k] = 0, 0
 				if out.Winner >= 0 {
 					won[out.Winner][k] = 1
+				}
+				if k > 0 && cross != nil {
+					for j, c := range last.I {
+						cross[c] += (v[c] - pre[j]) * last.D[j]
+					}
 				}
 			}
 			acc.Wins[0].Add(won[0])

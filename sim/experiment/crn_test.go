@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	_ "simctl/agents"
 	"simctl/reports"
@@ -15,6 +14,7 @@ import (
 	"simctl/scenarios"
 	"simctl/sim"
 	"simctl/sim/experiment"
+	"simctl/sim/rng"
 	"simctl/sim/scenario"
 	"simctl/stats"
 )
@@ -129,34 +129,60 @@ func TestRunPairedCancelled(t *testing.T) {
 	}
 }
 
-// cancelAfter cancels when done reaches at least k: a run interrupted
-// part way, at a point that depends on timing (which the tests do not
-// rely on: whatever was played, the unplayed ranges are the rest).
-func cancelAfter(done *atomic.Int64, k int64, cancel func()) {
-	go func() {
-		for done.Load() < k {
-			time.Sleep(100 * time.Microsecond)
-		}
-		cancel()
-	}()
+// cancelGame cancels its run from inside the at-th encounter played (over
+// all its tables), so the interruption does not depend on timing: the
+// runner stops claiming chunks once cancelled, which leaves most of a long
+// run unplayed however loaded the machine is. at < 0 never cancels.
+type cancelGame struct {
+	sim.Game
+	plays  *atomic.Int64
+	at     int64
+	cancel func()
+}
+
+func (g cancelGame) NewTable() sim.Table { return cancelTable{g.Game.NewTable(), g} }
+
+type cancelTable struct {
+	sim.Table
+	g cancelGame
+}
+
+func (t cancelTable) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
+	if t.g.plays.Add(1) == t.g.at {
+		t.g.cancel()
+	}
+	return t.Table.Play(r, c, log)
+}
+
+// cancelling wraps games so that the at-th encounter played by any of
+// them cancels the returned context.
+func cancelling(games []sim.Game, at int64) ([]sim.Game, context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	plays := new(atomic.Int64)
+	out := make([]sim.Game, len(games))
+	for i, g := range games {
+		out[i] = cancelGame{g, plays, at, cancel}
+	}
+	return out, ctx, cancel
 }
 
 // TestRunCRNUnplayedResumes: a cancelled RunCRN reports exactly the index
 // ranges it did not play; playing those and merging gives, count for
 // count, the uninterrupted run, whatever the workers.
 func TestRunCRNUnplayedResumes(t *testing.T) {
-	games := []sim.Game{crnDuel(t), crnDuel(t, scenario.Set{Path: "heroes.Fighter.init", Value: "5"})}
+	base := []sim.Game{crnDuel(t), crnDuel(t, scenario.Set{Path: "heroes.Fighter.init", Value: "5"})}
 	const n = 60000
+	// Every run plays the wrapped games, so rule counts and the like are
+	// those of the same Game values throughout.
+	games, _, _ := cancelling(base, -1)
 	whole, err := experiment.RunCRN(context.Background(), games, sim.RunConfig{Seed: 4, Start: 100, N: n, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, workers := range []int{1, 3} {
-		ctx, cancel := context.WithCancel(context.Background())
-		var done atomic.Int64
-		cancelAfter(&done, 3000, cancel)
+		cut, ctx, cancel := cancelling(base, 3000)
 		var left []sim.Range
-		part, err := experiment.RunCRN(ctx, games, sim.RunConfig{Seed: 4, Start: 100, N: n, Workers: workers, Done: &done, Unplayed: &left})
+		part, err := experiment.RunCRN(ctx, cut, sim.RunConfig{Seed: 4, Start: 100, N: n, Workers: workers, Unplayed: &left})
 		cancel()
 		if err != context.Canceled {
 			t.Fatalf("%d workers: err %v; the run finished before the cancel", workers, err)
@@ -176,11 +202,7 @@ func TestRunCRNUnplayedResumes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for k := range games {
-				part.Tallies[k].Merge(more.Tallies[k])
-			}
-			part.Wins[0].Merge(&more.Wins[0])
-			part.Wins[1].Merge(&more.Wins[1])
+			part.Merge(more)
 		}
 		if !reflect.DeepEqual(part, whole) {
 			t.Errorf("%d workers: the interrupted run plus its unplayed ranges differs from the whole run", workers)
@@ -228,5 +250,83 @@ func TestEconomyIntervalsFromReplays(t *testing.T) {
 	}
 	if checked < 4 {
 		t.Errorf("only %d counters vary; the test checks little", checked)
+	}
+}
+
+// TestEconomyDeltaIntervalsFromReplays: the paired intervals of the
+// action-economy differences in a comparison (cross sums accumulated by
+// RunCRN's workers, merged, read by reports.Compare) equal those computed
+// directly from every encounter of every option replayed alone:
+// d̄ ± 1.96·s_d/√n over the encounters' own differences d = x_option -
+// x_baseline. Shards of the run (Start/N parts, merged) give the same
+// sums as the whole.
+func TestEconomyDeltaIntervalsFromReplays(t *testing.T) {
+	games := []sim.Game{crnDuel(t), crnDuel(t, scenario.Set{Path: "heroes.Fighter.init", Value: "5"}), crnDuel(t, scenario.Set{Path: "monsters.Orc.hp", Value: "30"})}
+	const n, seed = 2500, 9
+	pt, err := experiment.RunPaired(context.Background(), games, sim.RunConfig{Seed: seed, N: n, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three shards of the same indices merge into the same sums.
+	var parts *experiment.PairedTally
+	for _, r := range [][2]int64{{0, 700}, {700, 1900}, {1900, n}} {
+		p, err := experiment.RunPaired(context.Background(), games, sim.RunConfig{Seed: seed, Start: r[0], N: r[1] - r[0], Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if parts == nil {
+			parts = p
+		} else {
+			parts.Merge(p)
+		}
+	}
+	if !reflect.DeepEqual(parts.Cross, pt.Cross) {
+		t.Errorf("the shards' cross sums differ from the whole run's")
+	}
+	sides := [2]string{"heroes", "monsters"}
+	c := &reports.Compare{Sides: sides}
+	for k, g := range games {
+		o := reports.Option{Name: string(rune('a' + k)), Result: reports.New(reports.Meta{Sides: sides}, g, pt.Tallies[k])}
+		if k > 0 {
+			o.EconomyCross = pt.Cross[k]
+		}
+		c.Options = append(c.Options, o)
+	}
+	c.Finish(pt.Paired)
+	counters := games[0].Counters()
+	per := len(counters)
+	checked := 0
+	for k := 1; k < len(games); k++ {
+		sum := make([]float64, 2*per)
+		sq := make([]float64, 2*per)
+		for i := int64(0); i < n; i++ {
+			_, base := sim.Replay(games[0], seed, i, nil)
+			_, one := sim.Replay(games[k], seed, i, nil)
+			for j, v := range one.Counts.V {
+				d := float64(v - base.Counts.V[j])
+				sum[j] += d
+				sq[j] += d * d
+			}
+		}
+		for s, side := range sides {
+			for j, name := range counters {
+				i := s*per + j
+				mean := sum[i] / n
+				half := 1.959963984540054 * math.Sqrt((sq[i]-n*mean*mean)/(n-1)/n)
+				got, ok := c.Options[k].EconomyDeltaCI95[side][name]
+				if !ok || math.Abs(got[0]-(mean-half)) > 1e-9 || math.Abs(got[1]-(mean+half)) > 1e-9 {
+					t.Errorf("option %d, %s %s: interval %v, from the replays %.6f ± %.6f", k, side, name, got, mean, half)
+				}
+				if d := c.Options[k].EconomyDelta[side][name]; math.Abs(d-mean) > 1e-9 {
+					t.Errorf("option %d, %s %s: difference %v, from the replays %v", k, side, name, d, mean)
+				}
+				if half > 0 {
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 8 {
+		t.Errorf("only %d differences vary; the test checks little", checked)
 	}
 }

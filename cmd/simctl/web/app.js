@@ -570,10 +570,8 @@ function figure(id, name, caption) {
 
 function downloads(job) {
   const box = el("div", { class: "downloads" });
-  if (job.kind !== "matrix" && job.kind !== "value") {
-    box.append(el("a", { class: "button", id: "dl-zip", href: `/api/jobs/${job.id}/report.zip`, download: "", text: "Download report (.zip)" }));
-    box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz`, download: "", text: "(.tar.gz)" }));
-  }
+  box.append(el("a", { class: "button", id: "dl-zip", href: `/api/jobs/${job.id}/report.zip`, download: "", text: "Download report (.zip)" }));
+  box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz`, download: "", text: "(.tar.gz)" }));
   const blob = new Blob([JSON.stringify(job.result, null, 2)], { type: "application/json" });
   box.append(el("a", { class: "button", href: URL.createObjectURL(blob), download: `simctl-${job.kind}.json`, text: "Result JSON" }));
   return box;

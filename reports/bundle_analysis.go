@@ -1,0 +1,309 @@
+package reports
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"simctl/stats"
+)
+
+// The report sections of the balance-analysis documents (simctl value,
+// matrix and tournament): the tables their commands print, their figures,
+// how they were made and the scenario they ran, as a run's section has.
+
+// docFacts are the facts every experiment document's section starts with.
+func docFacts(h *Header, interval string) [][2]string {
+	f := runFacts(h.Scenario, h.File, h.Ruleset, h.Seed, h.Version, interval, h.Sets, h.Context)
+	if h.Context == nil && h.ScenarioSHA256 != "" {
+		// Older documents carry the SHA-256 but not the text.
+		f = append(f, [2]string{"scenario SHA-256", h.ScenarioSHA256})
+	}
+	return f
+}
+
+// indices says which encounter indices a document covers.
+func indices(h *Header, n int64) string {
+	if s := h.Shard; s != nil {
+		return fmt.Sprintf("shard %d/%d: indices %d..%d of %s", s.K, s.Of, s.Start, s.Start+s.N-1, thousands(s.Total))
+	}
+	if n > 0 {
+		return fmt.Sprintf("indices 0..%d", n-1)
+	}
+	return "none finished"
+}
+
+// statusNotes mark a document that is not a whole experiment: one shard,
+// a merge missing shards, an interrupted run. A table alone would read like
+// the whole.
+func statusNotes(h *Header, kind string) []string {
+	var notes []string
+	if s := h.Shard; s != nil {
+		notes = append(notes, fmt.Sprintf("Warning: this is shard %d of %d (--shard %d/%d), encounters %s to %s of %s: its figures are that part's; `simctl merge` adds the shards' JSON into the whole %s.",
+			s.K+1, s.Of, s.K, s.Of, thousands(s.Start), thousands(s.Start+s.N-1), thousands(s.Total), kind))
+	}
+	if h.Incomplete {
+		notes = append(notes, "Warning: incomplete: this merge of shards (--allow-partial) does not cover every encounter; the figures cover the shards it has.")
+	}
+	if h.Interrupted {
+		n := "Warning: the " + kind + " was interrupted; the figures cover the encounters that finished"
+		if len(h.Unplayed) > 0 {
+			var r []string
+			for _, u := range h.Unplayed {
+				r = append(r, fmt.Sprintf("%d..%d", u[0], u[1]-1))
+			}
+			n += " (not played: " + strings.Join(r, ", ") + ")"
+		}
+		notes = append(notes, n+"; `simctl "+kind+" ... --resume FILE` with its JSON plays the rest.")
+	}
+	return notes
+}
+
+// docCommand is the command that reproduces a document: the one it
+// records, or for a merge of shards (which records none) the single
+// process that plays every shard's encounters, rebuilt by whole().
+func docCommand(s *section, h *Header, whole func() []string) {
+	switch {
+	case h.Command != "":
+		s.commands = append(s.commands, h.Command)
+	case h.Shard == nil && !h.Incomplete && !h.Interrupted && whole != nil:
+		s.commands = append(s.commands, ShellJoin(whole()))
+		s.notes = append(s.notes, "A merge of shards records no command line; the command above plays every shard's encounters in one process and gives the same counts.")
+	default:
+		s.notes = append(s.notes, "The document does not record its command line; it was made with the seed and overrides above.")
+	}
+}
+
+// commonArgs are the arguments every experiment command shares.
+func commonArgs(h *Header, n int64) []string {
+	args := []string{scenarioArg(h.File), "-n", strconv.FormatInt(n, 10), "--seed", strconv.FormatUint(h.Seed, 10)}
+	for _, s := range h.Sets {
+		args = append(args, "--set", s)
+	}
+	return args
+}
+
+// optionArg is NAME='--set A --set B' as --option, --row and --col read it.
+func optionArg(o NamedSets) string {
+	var words []string
+	for _, s := range o.Sets {
+		words = append(words, "--set", s)
+	}
+	return o.Name + "=" + ShellJoin(words)
+}
+
+// withoutStatus drops the document's own interrupted warning, which the
+// section states once among its notes.
+func withoutStatus(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if !strings.HasPrefix(w, "interrupted:") {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
+	s.title = fmt.Sprintf("%d. %s: what each parameter of %s is worth", k, v.Scenario, v.Side)
+	s.facts = docFacts(&v.Header, "paired normal interval, 95%, on common random numbers (effects and swings); Fieller 95% (exchange rates)")
+	s.facts = append(s.facts,
+		[2]string{"side", v.Side},
+		[2]string{"encounters", fmt.Sprintf("%s under each of the %d settings (the scenario, and each parameter a step down and up), %s for every setting (common random numbers)",
+			thousands(v.Encounters), 1+2*len(v.Params), indices(&v.Header, v.Encounters))})
+	docCommand(s, &v.Header, func() []string {
+		names := make([]string, len(v.Params))
+		args := []string{"simctl", "value"}
+		args = append(args, commonArgs(&v.Header, v.Encounters)...)
+		args = append(args, "--side", v.Side)
+		var steps []string
+		for i, p := range v.Params {
+			names[i] = p.Name
+			if p.Step != 1 {
+				steps = append(steps, "--step", p.Name+"="+strconv.FormatFloat(p.Step, 'f', -1, 64))
+			}
+		}
+		return append(append(args, "--params", strings.Join(names, ",")), steps...)
+	})
+	s.notes = append(s.notes, statusNotes(&v.Header, "value")...)
+	ps := &table{left: 4, header: []string{"param", "step", "a step down", "a step up"}}
+	for _, p := range v.Params {
+		ps.add(p.Name, strconv.FormatFloat(p.Step, 'f', -1, 64), "--set "+strings.Join(p.Down, " --set "), "--set "+strings.Join(p.Up, " --set "))
+	}
+	s.tables = append(s.tables, titled{title: "Parameters: the overrides of each step", t: ps})
+	warnings := withoutStatus(v.Warnings)
+	effects := titled{title: "Marginal effect of each parameter on the " + v.Side + " win rate", t: v.effectTable(), notes: []string{
+		"Per unit: the central difference (W(+step) − W(−step)) / (2·step) in percentage points of win rate per unit of the parameter, with its paired 95% interval; every setting plays the same encounters."}}
+	s.tables = append(s.tables, effects)
+	if len(v.Effects) > 1 {
+		s.tables = append(s.tables, titled{title: "Exchange rates", t: v.rateTable(), notes: append([]string{
+			"A rate is the ratio of two effects; the effects share the dice, so they are correlated, and the interval is Fieller's, which accounts for that and gives no finite interval when the effect in the denominator is not distinguishable from 0."},
+			prefixed("Warning: ", warnings)...)})
+	} else {
+		s.tables[len(s.tables)-1].notes = append(s.tables[len(s.tables)-1].notes, prefixed("Warning: ", warnings)...)
+	}
+	s.tables = append(s.tables, titled{title: "One at a time (tornado), largest swing first", t: v.swingTable(), notes: []string{
+		"Down and up: the change in the win rate when the parameter steps down or up from the scenario's value alone, with paired 95% intervals."}})
+	if f, err := TornadoFigure(v); err == nil {
+		f.Name = prefix + f.Name
+		s.figures = append(s.figures, f)
+	}
+	s.scenario = ctxYAML(v.Context)
+}
+
+func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
+	s.title = fmt.Sprintf("%d. %s: matrix of %s options against %s options", k, m.Scenario, m.RowSide, m.ColSide)
+	s.facts = docFacts(&m.Header, intervalWilson+" (cells); the value's interval from every cell's Bonferroni-adjusted bounds")
+	s.facts = append(s.facts,
+		[2]string{"payoff", "the win rate of " + m.RowSide + " (rows); " + m.ColSide + " (columns) minimises it"},
+		[2]string{"encounters", fmt.Sprintf("%s per pairing, %d pairings, %s for every pairing (common random numbers)",
+			thousands(m.Encounters), len(m.Rows)*len(m.Cols), indices(&m.Header, m.Encounters))})
+	docCommand(s, &m.Header, func() []string {
+		args := append([]string{"simctl", "matrix"}, commonArgs(&m.Header, m.Encounters)...)
+		args = append(args, "--side", m.RowSide)
+		for _, o := range m.RowOptions {
+			args = append(args, "--row", optionArg(o))
+		}
+		for _, o := range m.ColOptions {
+			args = append(args, "--col", optionArg(o))
+		}
+		return args
+	})
+	s.notes = append(s.notes, statusNotes(&m.Header, "matrix")...)
+	opts := &table{left: 3, header: []string{"side", "option", "--set"}}
+	for i, sets := range [][]NamedSets{m.RowOptions, m.ColOptions} {
+		side := []string{m.RowSide, m.ColSide}[i]
+		for _, o := range sets {
+			opts.add(side, o.Name, setsText(o.Sets))
+		}
+	}
+	s.tables = append(s.tables, titled{title: "Options", t: opts})
+	s.tables = append(s.tables, titled{title: fmt.Sprintf("Win rate of %s for each pairing (rows: %s, columns: %s)", m.RowSide, m.RowSide, m.ColSide), t: m.grid(false),
+		notes: []string{"Each cell is the " + m.RowSide + " win rate with its " + intervalWilson + "; every pairing plays the same encounter indices."}})
+	if len(m.Dominated) > 0 {
+		d := &table{left: 3, header: []string{"side", "dominated option", "dominated by"}}
+		for _, x := range m.Dominated {
+			d.add(x.Side, x.Option, x.By)
+		}
+		s.tables = append(s.tables, titled{title: "Dominated options", t: d, notes: []string{
+			"An option is dominated when another of its side is never worse against any opposing option and significantly worse against at least one (paired on the same encounters)."}})
+	} else {
+		s.notes = append(s.notes, "No option is dominated: none is never better than another of its side and significantly worse against at least one opposing option.")
+	}
+	wt := &table{left: 2, header: []string{"side", "option", "weight"}}
+	for i, o := range m.Rows {
+		wt.add(m.RowSide, o, pct(m.Eq.RowWeights[i]))
+	}
+	for i, o := range m.Cols {
+		wt.add(m.ColSide, o, pct(m.Eq.ColWeights[i]))
+	}
+	s.tables = append(s.tables, titled{
+		title: fmt.Sprintf("Equilibrium: value %s [%s, %s]", pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1])), t: wt,
+		notes: append([]string{fmt.Sprintf("The zero-sum mixed equilibrium by linear programming: %s maximises its win rate, %s minimises it; each option's weight in the optimal mix, and the game's value (the %s win rate when both play it).",
+			m.RowSide, m.ColSide, m.RowSide)}, capital(m.Notes)...)})
+	if f, err := MatrixFigure(m); err == nil {
+		f.Name = prefix + f.Name
+		s.figures = append(s.figures, f)
+	}
+	s.scenario = ctxYAML(m.Context)
+}
+
+func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
+	total := int64(0)
+	for _, e := range t.Entrants {
+		total += e.Encounters
+	}
+	s.title = fmt.Sprintf("%d. %s: tournament of %d options for %s", k, t.Scenario, max(len(t.Entrants), len(t.Candidates)), t.Side)
+	s.facts = docFacts(&t.Header, intervalWilson+" (win rates); "+DiffMethod+" (differences to the best)")
+	s.facts = append(s.facts,
+		[2]string{"side", t.Side},
+		[2]string{"encounters", fmt.Sprintf("%s in all over %d round(s): %s per candidate in round 1 (--first), more for the survivors in each later round, at most %s per candidate (-n); every candidate of a round plays the same indices (common random numbers)",
+			thousands(total), len(t.Rounds), thousands(t.First), thousands(t.Budget))})
+	docCommand(s, &t.Header, nil)
+	s.notes = append(s.notes, statusNotes(&t.Header, "tournament")...)
+	if t.Interrupted {
+		s.notes = append(s.notes, "The ranking stands as of the last round that finished.")
+	}
+	sets := map[string][]string{}
+	for _, c := range t.Candidates {
+		sets[c.Name] = c.Sets
+	}
+	// Candidates made by --vary are named by their overrides: no column
+	// repeats them.
+	named := false
+	for _, c := range t.Candidates {
+		named = named || c.Name != strings.Join(c.Sets, " ")
+	}
+	rank := &table{left: 3, header: []string{"rank", "option", "--set", "encounters", "win rate", "95% CI", "out after round", "vs best", "95% CI (paired)"}}
+	if !named {
+		rank = &table{left: 2, header: append([]string{"rank", "option (its overrides)"}, rank.header[3:]...)}
+	}
+	for i, e := range t.Entrants {
+		out := "—"
+		if e.Out > 0 {
+			out = strconv.Itoa(e.Out)
+		}
+		diff, ci := "best", ""
+		if i > 0 {
+			diff, ci = signedPP(e.Diff), ppCI(e.DiffCI[0], e.DiffCI[1])
+		}
+		w := wilson(e.Wins, e.Encounters)
+		row := []string{strconv.Itoa(i + 1), e.Name, setsText(sets[e.Name])}
+		if !named {
+			row = row[:2]
+		}
+		rank.add(append(row, thousands(e.Encounters), pct(e.WinRate), w, out, diff, ci)...)
+	}
+	if len(t.Entrants) > 0 {
+		s.tables = append(s.tables, titled{title: "Ranking", t: rank, notes: []string{
+			"A candidate is dropped when its paired difference to the leader is below 0 with 95% confidence, Bonferroni-adjusted over the comparisons of that round; the difference to the best is on the encounters both played."}})
+	} else {
+		s.notes = append(s.notes, "No round finished: there is no ranking yet.")
+	}
+	rounds := &table{left: 1, header: []string{"round", "new encounters per survivor", "encounters so far per survivor", "survivors after"}}
+	var sofar int64
+	for i, r := range t.Rounds {
+		sofar += r.Encounters
+		rounds.add(strconv.Itoa(i+1), thousands(r.Encounters), thousands(sofar), strconv.Itoa(r.Survivors))
+	}
+	if len(t.Rounds) > 0 {
+		s.tables = append(s.tables, titled{title: "Rounds", t: rounds})
+	}
+	s.scenario = ctxYAML(t.Context)
+}
+
+func setsText(sets []string) string {
+	if len(sets) == 0 {
+		return "(none)"
+	}
+	return "--set " + strings.Join(sets, " --set ")
+}
+
+func wilson(k, n int64) string {
+	if n <= 0 {
+		return ""
+	}
+	ci := stats.Wilson95(k, n)
+	return pctCI(ci.Lo, ci.Hi)
+}
+
+func prefixed(p string, ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = p + s
+	}
+	return out
+}
+
+// capital starts each note with a capital letter, as the report's notes
+// do (the CLI prints them as lower-case footnotes).
+func capital(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		if s != "" {
+			s = strings.ToUpper(s[:1]) + s[1:]
+		}
+		out[i] = s
+	}
+	return out
+}
