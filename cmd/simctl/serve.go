@@ -2,13 +2,15 @@ package main
 
 // simctl serve: the balance lab in a browser. The server is a front end to
 // the code the CLI runs: a run plays sim.Run in successive batches (for
-// interim results), sweep, compare and matrix call the CLI's own commands
-// (cmdSweep, cmdCompare, cmdMatrix) on the editor's text, the report
-// download calls cmdReport, and every document is the CLI's JSON.
+// interim results), sweep, compare, value and matrix run the CLI's own
+// commands (Main) in process on the editor's text, the report download
+// calls cmdReport, and every document is the CLI's JSON.
 //
 // Files: serve.go (the command, the server, its security middleware),
-// serve_jobs.go (jobs, the queue, Server-Sent Events), serve_api.go (the
-// other endpoints), web/ (the embedded page). docs/serve.md documents the
+// serve_jobs.go (jobs, the queue, Server-Sent Events), serve_hooks.go (the
+// seam by which a command reads the editor's text and reports its
+// progress and partial documents), serve_api.go (the other endpoints),
+// web/ (the embedded page). docs/serve.md documents the
 // API, the limits and the security model.
 //
 // Concurrency: the server's job table and queue are guarded by server.mu;
