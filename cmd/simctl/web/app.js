@@ -720,7 +720,7 @@ function renderMatrix(out, job, r) {
 }
 
 function renderValue(out, job, r) {
-  out.append(table(`What a step of each parameter is worth to ${r.side}'s win rate (${thousands(r.encounters)} encounters on common random numbers)`,
+  out.append(table(`What a step of each parameter is worth to the win rate of ${r.side} (${thousands(r.encounters)} encounters on common random numbers)`,
     ["parameter", "step", "win rate at −step, value, +step", "per unit", "95% interval"],
     (r.effects || []).map((e) => [e.param, num(e.step), e.win_rate.map((w) => pct(w)).join(" · "), `${(100 * e.per_unit).toFixed(2)} pp`, `[${(100 * e.ci95[0]).toFixed(2)}, ${(100 * e.ci95[1]).toFixed(2)}] pp`])));
   if ((r.rates || []).length) {
