@@ -603,7 +603,7 @@ func (s *server) playCLI(j *serveJob) {
 	src.name = args[1]
 	var errb lockedBuffer
 	t0 := time.Now()
-	var lastInterim time.Time
+	var nextInterim time.Time
 	h := &jobHooks{src: &src, warn: &errb,
 		progress: func(done, total int64) {
 			j.emit("progress", map[string]any{"encounters": scaleCount(done, total, j.total), "encounters_total": j.total,
@@ -611,13 +611,15 @@ func (s *server) playCLI(j *serveJob) {
 		},
 		interim: func(doc any) {
 			// A sweep hands over every finished point; the page needs
-			// them no faster than a comparison's checkpoints.
-			if time.Since(lastInterim) < interimEvery/2 {
+			// them no faster than a comparison's checkpoints, and a big
+			// document (thousands of points) less often still: at most
+			// about 10 MB/s of them.
+			if time.Now().Before(nextInterim) {
 				return
 			}
-			lastInterim = time.Now()
 			if d := slimDoc(doc); d != nil {
-				j.emitInterim(d)
+				size := j.emitInterim(d)
+				nextInterim = time.Now().Add(max(interimEvery/2, time.Duration(size/10)*time.Microsecond))
 			}
 		},
 	}
@@ -742,13 +744,14 @@ func slimDoc(doc any) any {
 	return nil
 }
 
-// emitInterim sends a partial document; it supersedes the previous one,
-// whose data is dropped from the replay log (a reconnecting page needs
-// only the latest, and a long sweep's would add up).
-func (j *serveJob) emitInterim(doc any) {
+// emitInterim sends a partial document and returns its size; it
+// supersedes the previous one, whose data is dropped from the replay log
+// (a reconnecting page needs only the latest, and a long sweep's would
+// add up).
+func (j *serveJob) emitInterim(doc any) (size int) {
 	data, err := json.Marshal(map[string]any{"result": doc})
 	if err != nil {
-		return
+		return 0
 	}
 	j.mu.Lock()
 	if j.lastInterim > 0 {
@@ -759,6 +762,7 @@ func (j *serveJob) emitInterim(doc any) {
 	close(j.changed)
 	j.changed = make(chan struct{})
 	j.mu.Unlock()
+	return len(data)
 }
 
 // addWarnings adds what a command said on stderr to the job's warnings,

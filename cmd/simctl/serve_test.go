@@ -1138,6 +1138,18 @@ func TestServeInterim(t *testing.T) {
 		if last := evs[len(evs)-1]; last.Name != "done" {
 			t.Fatalf("%s: ended %s %v", c.req.Kind, last.Name, last.Data)
 		}
+		// A page that connects afterwards hears only the latest interim
+		// document; the events keep their ids.
+		again := events(t, ts, id)
+		interims := 0
+		for _, e := range again {
+			if e.Name == "interim" {
+				interims++
+			}
+		}
+		if interims != 1 || again[len(again)-1].ID != evs[len(evs)-1].ID {
+			t.Errorf("%s: a replay holds %d interim documents and ends at id %s (live: %s)", c.req.Kind, interims, again[len(again)-1].ID, evs[len(evs)-1].ID)
+		}
 		t.Logf("%s: %d interim documents", c.req.Kind, len(docs))
 		if len(docs) < 2 {
 			t.Fatalf("%s: %d interim documents, want several", c.req.Kind, len(docs))
