@@ -487,6 +487,8 @@ function listen(id, req) {
       renderResult(job, req);
     } else if (state === "cancelled") {
       status.textContent = "Cancelled" + (d.error ? `: ${d.error}` : ".");
+      const note = $("#interim-note");
+      if (note) note.textContent = "Cancelled: the last interim results, not kept as a result (a partial run is no result of fewer encounters).";
     } else {
       status.textContent = "Failed: " + (d.error || "unknown error");
       status.className = "error-box";
