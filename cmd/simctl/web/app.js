@@ -488,7 +488,7 @@ function listen(id, req) {
     } else if (state === "cancelled") {
       status.textContent = "Cancelled" + (d.error ? `: ${d.error}` : ".");
       const note = $("#interim-note");
-      if (note) note.textContent = "Cancelled: the last interim results, not kept as a result (a partial run is no result of fewer encounters).";
+      if (note) note.textContent = "Cancelled: these were the last interim results; a cancelled job keeps none.";
     } else {
       status.textContent = "Failed: " + (d.error || "unknown error");
       status.className = "error-box";
