@@ -228,7 +228,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	var done atomic.Int64
 	cfg := sim.RunConfig{Seed: o.seed.v, Workers: o.workers.v, Done: &done}
-	stopBar := startProgress(o.showProgress(), rangesLen(todo), &done, stderr)
+	stopBar := startProgress(ctx, o.showProgress(), rangesLen(todo), &done, stderr)
 	testHook(&done)
 	t0 := time.Now()
 	build := func(interrupted bool, left []sim.Range) *reports.Value {
@@ -240,8 +240,10 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		reports.NewValue(v, joint, ps)
 		return v
 	}
-	left, runErr := playCRN(ctx, games, cfg, false, todo, func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(o.jsonTarget(format), func(left []sim.Range) {
-		saveCheckpoint(o.jsonTarget(format), "value", stderr, func(w io.Writer) error { return build(true, left).Write(w, reports.JSON) })
+	left, runErr := playCRN(ctx, games, cfg, false, todo, func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(ctx, o.jsonTarget(format), func(left []sim.Range) {
+		v := build(true, left)
+		saveCheckpoint(o.jsonTarget(format), "value", stderr, func(w io.Writer) error { return v.Write(w, reports.JSON) })
+		hooksOf(ctx).sendInterim(v)
 	}))
 	stopBar()
 	interrupted := isInterrupt(runErr)
@@ -366,7 +368,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	}
 	var done atomic.Int64
-	stopBar := startProgress(o.showProgress(), rangesLen(todo), &done, stderr)
+	stopBar := startProgress(ctx, o.showProgress(), rangesLen(todo), &done, stderr)
 	testHook(&done)
 	t0 := time.Now()
 	build := func(interrupted bool, left []sim.Range) (*reports.Matrix, error) {
@@ -382,14 +384,17 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return m, nil
 	}
 	left, runErr := playCRN(ctx, games, sim.RunConfig{Seed: o.seed.v, Workers: o.workers.v, Done: &done}, false, todo,
-		func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(o.jsonTarget(format), func(left []sim.Range) {
+		func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(ctx, o.jsonTarget(format), func(left []sim.Range) {
+			m, err := build(true, left)
 			saveCheckpoint(o.jsonTarget(format), "matrix", stderr, func(w io.Writer) error {
-				m, err := build(true, left)
 				if err != nil {
 					return err
 				}
 				return m.Write(w, reports.JSON)
 			})
+			if err == nil {
+				hooksOf(ctx).sendInterim(m)
+			}
 		}))
 	stopBar()
 	interrupted := isInterrupt(runErr)
@@ -519,7 +524,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	var done atomic.Int64
 	tc.Done = &done
-	stopBar := startProgress(o.showProgress(), int64(len(games))*firstN, &done, stderr)
+	stopBar := startProgress(ctx, o.showProgress(), int64(len(games))*firstN, &done, stderr)
 	testHook(&done)
 	res, runErr := experiment.Tournament(ctx, games, names, si, sideName, tc)
 	stopBar()

@@ -157,11 +157,17 @@ type source struct {
 	name    string // the SCENARIO argument
 	display string // the file name in messages ("builtin:d20/duel.yaml" for a built-in)
 	data    []byte
+	warn    io.Writer // where compile's warnings go; nil: os.Stderr
 }
 
 // readSource finds SCENARIO as a file or a built-in and reads it (at most
 // safeio.MaxScenarioBytes).
 func readSource(ctx context.Context, name string) (*source, error) {
+	if h := hooksOf(ctx); h != nil && h.src != nil && name == h.src.name {
+		src := *h.src // simctl serve: the editor's text (serve_hooks.go)
+		src.warn = h.warn
+		return &src, nil
+	}
 	if st, statErr := os.Stat(name); statErr == nil {
 		if st.IsDir() {
 			return nil, &argError{fmt.Sprintf("%s is a directory; give a scenario file (.yaml) or a built-in (see simctl scenarios)", name)}
@@ -204,8 +210,12 @@ func (src *source) compile(sets []scenario.Set) (*scenario.Scenario, sim.Game, e
 	sc, g, warns, err := src.compileWarn(sets)
 	// Legal but probably unintended (an unreachable tactics rule): say so
 	// and go on.
+	warn := src.warn
+	if warn == nil {
+		warn = os.Stderr
+	}
 	for _, w := range warns {
-		fmt.Fprintln(os.Stderr, "warning: "+w.Error())
+		fmt.Fprintln(warn, "warning: "+w.Error())
 	}
 	return sc, g, err
 }

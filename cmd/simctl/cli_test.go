@@ -299,7 +299,7 @@ func TestInterruptedMessage(t *testing.T) {
 func TestProgressFirstFrameRate(t *testing.T) {
 	var buf syncBuffer
 	var done atomic.Int64
-	stop := startProgress("always", 10_000_000, &done, &buf)
+	stop := startProgress(context.Background(), "always", 10_000_000, &done, &buf)
 	done.Store(1_000_000) // a burst before the first tick (100 ms)
 	time.Sleep(250 * time.Millisecond)
 	stop()

@@ -368,7 +368,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	var done atomic.Int64
 	cfg := sim.RunConfig{Seed: *seed, N: *n, Workers: *workers, Done: &done}
 	// The bar counts encounter indices; each index plays every option.
-	stopBar := startProgress(o.showProgress(), rangesLen(todo), &done, stderr)
+	stopBar := startProgress(ctx, o.showProgress(), rangesLen(todo), &done, stderr)
 	testHook(&done)
 	t0 := time.Now()
 	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
@@ -415,8 +415,10 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 				part.Paired[k] = [2]stats.Paired{c.Paired(k, 0), c.Paired(k, 1)}
 			}
 			pt.Merge(part)
-		}, checkpointer(o.jsonTarget(format), func(left []sim.Range) {
-			saveCheckpoint(o.jsonTarget(format), "compare", stderr, func(w io.Writer) error { return build(true, left).Write(w, reports.JSON) })
+		}, checkpointer(ctx, o.jsonTarget(format), func(left []sim.Range) {
+			c := build(true, left)
+			saveCheckpoint(o.jsonTarget(format), "compare", stderr, func(w io.Writer) error { return c.Write(w, reports.JSON) })
+			hooksOf(ctx).sendInterim(c)
 		}))
 	}
 	stopBar()

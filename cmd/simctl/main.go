@@ -53,6 +53,9 @@ const (
 var (
 	abandon     = make(chan struct{})
 	abandonable atomic.Bool
+	// ownsInterrupt is set by a command that says itself what an
+	// interrupt does (simctl serve: cancelling its jobs, shutting down).
+	ownsInterrupt atomic.Bool
 )
 
 // abandonGrace is how long a command that can abandon its work has, after
@@ -65,8 +68,10 @@ func main() {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-sigs
+		if !ownsInterrupt.Load() {
+			fmt.Fprintln(os.Stderr, "simctl: interrupted; finishing the encounters in play and writing what finished (interrupt again to stop at once)")
+		}
 		cancel()
-		fmt.Fprintln(os.Stderr, "simctl: interrupted; finishing the encounters in play and writing what finished (interrupt again to stop at once)")
 		<-sigs
 		if abandonable.Load() {
 			close(abandon)

@@ -107,6 +107,10 @@ func todoOf(unplayed [][2]int64) []sim.Range {
 // killed at any moment loses at most the last segments.
 func playCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross bool, todo []sim.Range, add func(*experiment.CRN), save func(left []sim.Range)) ([]sim.Range, error) {
 	seg := int64(math.MaxInt64)
+	every, perWorker := checkpointEvery, checkpointSegment
+	if hooksOf(ctx).interims() {
+		every, perWorker = interimEvery, interimSegment // simctl serve
+	}
 	if save != nil {
 		w := cfg.Workers
 		if w <= 0 {
@@ -114,7 +118,7 @@ func playCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross boo
 		}
 		// Many chunks per worker: the wait for the slowest at a segment's
 		// end is a small part of it.
-		seg = checkpointSegment * int64(w)
+		seg = perWorker * int64(w)
 	}
 	todo = slices.Clone(todo)
 	last := time.Now()
@@ -139,7 +143,7 @@ func playCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross boo
 		if err != nil {
 			return append(u, todo...), err
 		}
-		if save != nil && len(todo) > 0 && time.Since(last) >= checkpointEvery {
+		if save != nil && len(todo) > 0 && time.Since(last) >= every {
 			save(todo)
 			last = time.Now()
 		}
@@ -167,10 +171,11 @@ func saveCheckpoint(t *safeio.Target, cmd string, stderr io.Writer, doc func(io.
 	testSaved(t.Path())
 }
 
-// checkpointer is save when there is a JSON output to save to, else nil:
-// without one, playCRN plays each range whole (no segments to wait at).
-func checkpointer(t *safeio.Target, save func(left []sim.Range)) func(left []sim.Range) {
-	if t == nil {
+// checkpointer is save when there is a JSON output to save to (or simctl
+// serve wants interim documents), else nil: without one, playCRN plays
+// each range whole (no segments to wait at).
+func checkpointer(ctx context.Context, t *safeio.Target, save func(left []sim.Range)) func(left []sim.Range) {
+	if t == nil && !hooksOf(ctx).interims() {
 		return nil
 	}
 	return save

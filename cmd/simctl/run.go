@@ -97,7 +97,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var left []sim.Range
 	known := true // the unplayed ranges are known (not after a second Ctrl-C)
 	var doneN atomic.Int64
-	stopBar := startProgress(c.showProgress(), cfg.N-tally.Encounters, &doneN, stderr)
+	stopBar := startProgress(ctx, c.showProgress(), cfg.N-tally.Encounters, &doneN, stderr)
 	abandonable.Store(true)
 	defer abandonable.Store(false)
 	t0 := time.Now()
@@ -236,10 +236,13 @@ func shardStart(n int64, k, of int) int64 {
 	return int64(k)*(n/int64(of)) + int64(k)*(n%int64(of))/int64(of)
 }
 
-// startProgress draws a bar on stderr while the run goes, when stderr is a
+// startProgress draws a bar on stderr (or tells simctl serve's hook) while the run goes, when stderr is a
 // terminal and the run is long (or when asked). Workers only bump an atomic
 // counter; this goroutine is the only one touching the bar.
-func startProgress(mode string, total int64, done *atomic.Int64, stderr io.Writer) (stop func()) {
+func startProgress(ctx context.Context, mode string, total int64, done *atomic.Int64, stderr io.Writer) (stop func()) {
+	if h := hooksOf(ctx); h != nil && h.progress != nil {
+		return h.watch(total, done) // simctl serve: the page's progress
+	}
 	show := mode == "always"
 	if mode == "auto" {
 		show = isTerminal(stderr) && total >= 2_000_000

@@ -2,13 +2,15 @@ package main
 
 // simctl serve: the balance lab in a browser. The server is a front end to
 // the code the CLI runs: a run plays sim.Run in successive batches (for
-// interim results), sweep, compare and matrix call the CLI's own commands
-// (cmdSweep, cmdCompare, cmdMatrix) on the editor's text, the report
-// download calls cmdReport, and every document is the CLI's JSON.
+// interim results), sweep, compare, value and matrix run the CLI's own
+// commands (Main) in process on the editor's text, the report download
+// calls cmdReport, and every document is the CLI's JSON.
 //
 // Files: serve.go (the command, the server, its security middleware),
-// serve_jobs.go (jobs, the queue, Server-Sent Events), serve_api.go (the
-// other endpoints), web/ (the embedded page). docs/serve.md documents the
+// serve_jobs.go (jobs, the queue, Server-Sent Events), serve_hooks.go (the
+// seam by which a command reads the editor's text and reports its
+// progress and partial documents), serve_api.go (the other endpoints),
+// web/ (the embedded page). docs/serve.md documents the
 // API, the limits and the security model.
 //
 // Concurrency: the server's job table and queue are guarded by server.mu;
@@ -111,6 +113,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
+	ownsInterrupt.Store(true)
+	defer ownsInterrupt.Store(false)
 	select {
 	case err := <-errc:
 		fmt.Fprintln(stderr, "simctl serve:", err)
@@ -119,6 +123,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	// Ctrl-C: stop every job (their streams then end), and let the
 	// requests in flight finish.
+	running, queued := s.counts()
+	fmt.Fprintf(stderr, "simctl serve: interrupted; cancelling %d running and %d queued job(s) and shutting down (interrupt again to stop at once)\n", running, queued)
 	s.close()
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -215,6 +221,13 @@ func (s *server) setAddr(addr string) {
 	s.mu.Lock()
 	s.bound = host
 	s.mu.Unlock()
+}
+
+// counts is the jobs running and waiting.
+func (s *server) counts() (running, queued int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.running, len(s.waiting)
 }
 
 // close cancels every job and waits for them to end.

@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"math"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -455,39 +456,52 @@ func svgFonts(svg []byte) []byte {
 	return bytes.ReplaceAll(svg, []byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;"))
 }
 
-// handleTrace is GET /api/jobs/ID/trace?encounter=I, or ?pick=shortest,
-// median or longest (the report's representative fights, by rounds among
-// the run's first encounters): simctl trace's text.
+// handleTrace is GET /api/jobs/ID/trace: encounter I of seed S (the job's
+// by default), or pick=shortest|median|longest (the report's
+// representative fights among the first traceSample encounters), of the
+// run's scenario, of a sweep's point=K or of a comparison's option=NAME.
 func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob) {
-	if j.req.Kind != "run" {
-		jsonError(w, http.StatusBadRequest, "%v", errNotRun)
+	q := r.URL.Query()
+	tg, status, err := j.traceTarget(q)
+	if err != nil {
+		jsonError(w, status, "%v", err)
 		return
 	}
-	q := r.URL.Query()
 	if pick := q.Get("pick"); pick != "" {
+		if pick != "shortest" && pick != "median" && pick != "longest" {
+			jsonError(w, http.StatusBadRequest, "pick %q: valid: shortest, median, longest", pick)
+			return
+		}
 		if _, ok := finished(w, j); !ok {
 			return
 		}
 		j.mu.Lock()
-		traces, res := j.traces, j.result
+		traces := j.traces[tg.key]
 		j.mu.Unlock()
 		if traces == nil {
+			res := &reports.Result{File: j.src.display, ScenarioText: j.req.Text, Sets: tg.sets, Seed: j.req.Seed, Encounters: tg.n}
+			if tg.key == "" {
+				res = j.result
+			}
 			var err error
 			if traces, err = fightTraces(r.Context(), res); err != nil {
 				jsonError(w, http.StatusInternalServerError, "trace: %v", err)
 				return
 			}
 			j.mu.Lock()
-			j.traces = traces
+			if j.traces == nil {
+				j.traces = map[string][]reports.FightTrace{}
+			}
+			j.traces[tg.key] = traces
 			j.mu.Unlock()
 		}
 		for _, t := range traces {
 			if t.Name == pick {
-				writeJSON(w, http.StatusOK, map[string]string{"title": t.Title, "text": t.Text})
+				writeJSON(w, http.StatusOK, map[string]string{"title": tg.label + t.Title, "text": t.Text})
 				return
 			}
 		}
-		jsonError(w, http.StatusBadRequest, "pick %q: valid: shortest, median, longest", pick)
+		jsonError(w, http.StatusConflict, "no encounter to pick from: the job played none")
 		return
 	}
 	i, err := strconv.ParseInt(q.Get("encounter"), 10, 64)
@@ -503,17 +517,94 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 			return
 		}
 	}
+	sc, g := j.sc, j.game
+	if tg.key != "" {
+		sets, err := parseSets(tg.sets, "sets")
+		if err == nil {
+			sc, g, err = j.src.compile(sets)
+		}
+		if err != nil {
+			jsonError(w, http.StatusInternalServerError, "trace: %v", err)
+			return
+		}
+	}
 	var b strings.Builder
 	cmd := []string{"simctl", "trace", strings.TrimPrefix(j.req.File, "builtin:"), "--seed", strconv.FormatUint(seed, 10), "--encounter", strconv.FormatInt(i, 10)}
-	for _, x := range j.req.Sets {
+	for _, x := range tg.sets {
 		cmd = append(cmd, "--set", x)
 	}
 	b.WriteString("# " + reports.ShellJoin(cmd) + "\n")
-	if err := reports.Trace(&b, j.sc, j.game, seed, i); err != nil {
+	if err := reports.Trace(&b, sc, g, seed, i); err != nil {
 		jsonError(w, http.StatusInternalServerError, "trace: %v", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"title": fmt.Sprintf("encounter %d of seed %d", i, seed), "text": b.String()})
+	writeJSON(w, http.StatusOK, map[string]string{"title": fmt.Sprintf("%sencounter %d of seed %d", tg.label, i, seed), "text": b.String()})
+}
+
+// traceTarget is what a trace replays: the run's scenario and overrides,
+// or a sweep point's or comparison option's (their overrides as the
+// document records them, the common ones first).
+type traceTarget struct {
+	key   string   // "" for a run; "point K" or "option NAME"
+	label string   // the title's prefix
+	sets  []string // every override
+	n     int64    // encounters played (the picks are among them)
+}
+
+func (j *serveJob) traceTarget(q url.Values) (*traceTarget, int, error) {
+	point, option := q.Get("point"), q.Get("option")
+	switch j.req.Kind {
+	case "run":
+		if point != "" || option != "" {
+			return nil, http.StatusBadRequest, fmt.Errorf("a run has no points or options: trace with encounter=I or pick=")
+		}
+		return &traceTarget{sets: j.req.Sets, n: j.req.N}, 0, nil
+	case "sweep", "compare":
+	default:
+		return nil, http.StatusBadRequest, fmt.Errorf("traces are of a run, a sweep's point or a comparison's option; a %s's games are its options' pairings: compare or run them to trace", j.req.Kind)
+	}
+	j.mu.Lock()
+	doc := j.doc
+	j.mu.Unlock()
+	if doc == nil {
+		return nil, http.StatusConflict, fmt.Errorf("job %s has no result yet: its points and options are traced once it is done", j.id)
+	}
+	var d struct {
+		Points []struct {
+			Values []string
+			Result struct {
+				Sets       []string
+				Encounters int64
+			}
+		}
+		Options []struct {
+			Name   string
+			Result struct {
+				Sets       []string
+				Encounters int64
+			}
+		}
+	}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		return nil, http.StatusInternalServerError, err
+	}
+	if j.req.Kind == "sweep" {
+		k, err := strconv.Atoi(point)
+		if err != nil || k < 0 || k >= len(d.Points) {
+			return nil, http.StatusBadRequest, fmt.Errorf("point %q: give the sweep point's index, 0 to %d", point, len(d.Points)-1)
+		}
+		p := d.Points[k]
+		return &traceTarget{key: "point " + strconv.Itoa(k), label: fmt.Sprintf("point %d (%s): ", k, strings.Join(p.Values, ", ")),
+			sets: p.Result.Sets, n: p.Result.Encounters}, 0, nil
+	}
+	var names []string
+	for _, o := range d.Options {
+		if o.Name == option {
+			return &traceTarget{key: "option " + o.Name, label: "option " + o.Name + ": ", sets: o.Result.Sets, n: o.Result.Encounters}, 0, nil
+		}
+		names = append(names, o.Name)
+	}
+	return nil, http.StatusBadRequest, fmt.Errorf("option %q: the comparison's options are %s", option, strings.Join(names, ", "))
 }
 
 // handleReport is GET /api/jobs/ID/report.zip or .tar.gz: exactly the
@@ -522,10 +613,6 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJob, format string) {
 	doc, ok := finished(w, j)
 	if !ok {
-		return
-	}
-	if j.req.Kind == "matrix" {
-		jsonError(w, http.StatusBadRequest, "simctl report takes runs, sweeps and comparisons, not a matrix; download its JSON from GET /api/jobs/%s", j.id)
 		return
 	}
 	// Made once per job and format: a report replays fights and draws

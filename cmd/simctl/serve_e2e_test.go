@@ -199,18 +199,38 @@ func TestServeE2E(t *testing.T) {
 	step("scroll", chromedp.ScrollIntoView("#results"))
 	shot(bctx, "sweep")
 
-	// A comparison.
-	step("compare", chromedp.Click("#tab-compare"), chromedp.Click("#run"))
+	// A comparison: its interim tables come while it plays, the
+	// baseline's interval narrowing.
+	// Interim documents every 20 ms: enough of them even when the
+	// comparison is short (or slow, under -race).
+	defer func(e time.Duration, s int64) { interimEvery, interimSegment = e, s }(interimEvery, interimSegment)
+	interimEvery, interimSegment = 20*time.Millisecond, 256
+	step("compare", chromedp.Click("#tab-compare"), chromedp.SetValue("#n", "200000"), chromedp.Click("#run"))
+	waitJS(bctx, "two interim comparisons", `window.simctlLab.interimWidths.length >= 2`)
+	cw := get(t, bctx, "interim widths", chromedp.Evaluate[[]float64](`window.simctlLab.interimWidths.slice(0, 2)`))
+	if !(cw[1] < cw[0]) {
+		t.Errorf("the comparison's interval did not narrow: %v", cw)
+	}
 	waitJS(bctx, "compare done", `document.querySelector("#job-status").dataset.state === "done" && document.querySelector("#results").textContent.includes("vs baseline")`)
 	waitJS(bctx, "compare figure", `[...document.querySelectorAll("#results figure img")].some(i => i.complete && i.naturalWidth > 0)`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
 	shot(bctx, "compare")
+	// The longest fight of the second option: its overrides replayed.
+	step("trace an option", chromedp.SetValue("#trace-target", "option=init%2B4"), chromedp.Click("#trace-longest"))
+	waitJS(bctx, "option traced", `document.querySelector("#trace").textContent.includes("--set heroes.Fighter.init=5") && document.querySelector("#trace-title-text").textContent.startsWith("option init+4: the longest fight")`)
 
 	// A matrix: the grid and the equilibrium.
 	step("matrix", chromedp.Click("#tab-matrix"), chromedp.Click("#run"))
 	waitJS(bctx, "matrix done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#equilibrium")?.textContent || "").includes("heroes plays")`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
 	shot(bctx, "matrix")
+
+	// Value: what a step of each parameter is worth, and the tornado.
+	step("value", chromedp.Click("#tab-value"), chromedp.SetValue("#n", "20000"), chromedp.SetValue("#params", "init,hp,ac"), chromedp.Click("#run"))
+	waitJS(bctx, "value done", `document.querySelector("#job-status").dataset.state === "done" && document.querySelector("#results").textContent.includes("Exchange rates")`)
+	waitJS(bctx, "tornado", `[...document.querySelectorAll("#results figure img")].some(i => i.complete && i.naturalWidth > 0)`)
+	step("scroll", chromedp.ScrollIntoView("#results"))
+	shot(bctx, "value")
 
 	// Cancel a long run: the workers stop and the page says so.
 	step("long run", chromedp.Click("#tab-run"), chromedp.SetValue("#n", "1e9"), chromedp.Click("#run"))

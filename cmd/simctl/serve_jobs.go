@@ -10,18 +10,22 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"path/filepath"
+	"path"
 	"regexp"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
+
 	"time"
 
 	"simctl/reports"
 	"simctl/reports/safeio"
+	"simctl/scenarios"
 	"simctl/sim"
 	"simctl/sim/scenario"
+	"simctl/stats"
 )
 
 // jobRequest is what the page sends to start a job, and what a permalink
@@ -41,6 +45,9 @@ type jobRequest struct {
 	Rows    []reports.NamedSets `json:"rows,omitempty"`
 	Cols    []reports.NamedSets `json:"cols,omitempty"`
 	Side    string              `json:"side,omitempty"`
+	// Params are a value run's parameters (simctl value --params; Side
+	// is the valued side).
+	Params string `json:"params,omitempty"`
 }
 
 // Job states.
@@ -74,11 +81,14 @@ type serveJob struct {
 	events   []sseEvent
 	changed  chan struct{} // closed and replaced whenever events grow
 	finished time.Time
-	doc      []byte            // the result document (JSON), as the CLI writes it
-	result   *reports.Result   // a run's, parsed
-	figures  map[string][]byte // SVG, made on first request
-	traces   []reports.FightTrace
-	archives map[string][]byte // the report bundle, by format
+	// lastInterim is 1 + the index in events of the latest interim
+	// document (0: none yet); emitInterim blanks the one before.
+	lastInterim int
+	doc         []byte                          // the result document (JSON), as the CLI writes it
+	result      *reports.Result                 // a run's, parsed
+	figures     map[string][]byte               // SVG, made on first request
+	traces      map[string][]reports.FightTrace // the picks, by traceTarget.key
+	archives    map[string][]byte               // the report bundle, by format
 }
 
 type sseEvent struct {
@@ -167,8 +177,9 @@ const maxOptions = 64
 
 // cliFileName is what the scenario may be called in messages and results:
 // a built-in's name or a plain file name, never a path to open.
-// It becomes the base name of a temporary file and an argument of the CLI,
-// so it never holds a separator or starts with "-" or ".".
+// It becomes the SCENARIO argument of the CLI's command (which the job's
+// hooks answer with the editor's text, never a file), so it never holds a
+// separator or starts with "-" or ".".
 var cliFileName = regexp.MustCompile(`^(builtin:[A-Za-z0-9_][A-Za-z0-9_.-]*/)?[\p{L}\p{N}_][\p{L}\p{N}_. +()-]*\.ya?ml$`)
 
 // prepare checks a request before it is queued: a clear 4xx now beats a
@@ -184,9 +195,16 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 	if !cliFileName.MatchString(req.File) {
 		return bad("file %q: a name such as my.yaml or builtin:d20/duel.yaml (it only names the scenario in messages)", req.File)
 	}
+	// A built-in's name claims its text: the result's command lines
+	// would replay the built-in, not an edited copy.
+	if name, ok := strings.CutPrefix(req.File, "builtin:"); ok {
+		if data, _, found := scenarios.Read(strings.TrimSuffix(name, ".yaml")); !found || string(data) != req.Text {
+			return bad("file %q: the text is not that built-in's (edited?); give it a name of its own such as %s, so its command lines do not replay the built-in", req.File, path.Base(name))
+		}
+	}
 	switch {
-	case req.Kind != "run" && req.Kind != "sweep" && req.Kind != "compare" && req.Kind != "matrix":
-		return bad("kind %q: valid kinds are run, sweep, compare and matrix", req.Kind)
+	case req.Kind != "run" && req.Kind != "sweep" && req.Kind != "compare" && req.Kind != "matrix" && req.Kind != "value":
+		return bad("kind %q: valid kinds are run, sweep, compare, matrix and value", req.Kind)
 	case strings.TrimSpace(req.Text) == "":
 		return bad("text: the scenario is empty; pick a built-in or write one")
 	case int64(len(req.Text)) > safeio.MaxScenarioBytes:
@@ -243,6 +261,22 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 			return bad("%v", err)
 		}
 		mult, what = int64(len(req.Rows)*len(req.Cols)), "pairings"
+	case "value":
+		// The scenario unchanged, and each parameter a step down and up
+		// (simctl value checks the names themselves).
+		if req.Params == "" {
+			req.Params = "init,hp,ac,attack"
+		}
+		seen := map[string]bool{}
+		for _, p := range strings.Split(req.Params, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				seen[p] = true
+			}
+		}
+		if len(seen) == 0 || len(seen) > maxOptions {
+			return bad("params %q: name 1 to %d parameters, e.g. init,hp,ac,attack", req.Params, maxOptions)
+		}
+		mult, what = int64(1+2*len(seen)), "games (the scenario, and each parameter a step down and up)"
 	}
 	if req.N > s.cfg.maxEnc/mult {
 		if mult == 1 {
@@ -505,26 +539,16 @@ func interim(r *reports.Result, total int64) map[string]any {
 		"sides": sides, "elapsed_seconds": r.Elapsed}
 }
 
-// playCLI runs a sweep, comparison or matrix through the CLI's own command
-// on the editor's text, writing the JSON document and the figure into a
-// temporary folder that is removed afterwards.
-func (s *server) playCLI(j *serveJob) {
-	tmp, err := os.MkdirTemp("", "simctl-serve-")
-	if err != nil {
-		j.finish(stateFailed, err.Error(), nil)
-		return
-	}
-	defer os.RemoveAll(tmp)
-	req := &j.req
-	file := filepath.Join(tmp, filepath.Base(req.File))
-	if err := os.WriteFile(file, []byte(req.Text), 0o600); err != nil {
-		j.finish(stateFailed, err.Error(), nil)
-		return
-	}
-	out, fig := filepath.Join(tmp, "result.json"), filepath.Join(tmp, "figure.svg")
-	own := []string{"-n", strconv.FormatInt(req.N, 10), "--seed", strconv.FormatUint(req.Seed, 10)}
+// cliArgs is the command line (without "simctl") of a sweep, comparison,
+// value run or matrix job: the scenario named as the page names it (a
+// built-in without its "builtin:"), the request's own flags, and
+// --format json, whose document the job keeps. --workers is added only
+// when the server's differs from the CLI's default (one per core): it
+// never changes the counts.
+func cliArgs(req *jobRequest, workers int) []string {
+	args := []string{req.Kind, strings.TrimPrefix(req.File, "builtin:"), "-n", strconv.FormatInt(req.N, 10), "--seed", strconv.FormatUint(req.Seed, 10)}
 	for _, x := range req.Sets {
-		own = append(own, "--set", x)
+		args = append(args, "--set", x)
 	}
 	spec := func(flag string, o reports.NamedSets) []string {
 		var words []string
@@ -536,61 +560,75 @@ func (s *server) playCLI(j *serveJob) {
 	switch req.Kind {
 	case "sweep":
 		for _, v := range req.Vary {
-			own = append(own, "--vary", v)
+			args = append(args, "--vary", v)
 		}
 	case "compare":
 		for _, o := range req.Options {
-			own = append(own, spec("--option", o)...)
+			args = append(args, spec("--option", o)...)
 		}
 	case "matrix":
 		for _, o := range req.Rows {
-			own = append(own, spec("--row", o)...)
+			args = append(args, spec("--row", o)...)
 		}
 		for _, o := range req.Cols {
-			own = append(own, spec("--col", o)...)
+			args = append(args, spec("--col", o)...)
 		}
 		if req.Side != "" {
-			own = append(own, "--side", req.Side)
+			args = append(args, "--side", req.Side)
+		}
+	case "value":
+		if req.Side != "" {
+			args = append(args, "--side", req.Side)
+		}
+		if req.Params != "" {
+			args = append(args, "--params", req.Params)
 		}
 	}
-	// The server's own flags: where the document and figure go, and the
-	// progress bar, read back below for the page.
-	args := append(append([]string{req.Kind, file}, own...),
-		"--workers", strconv.Itoa(s.cfg.workers), "--format", "json", "-o", out, "--plot", fig, "--progress", "always")
-	bar := &barWriter{}
-	stop := make(chan struct{})
-	var tick sync.WaitGroup
-	tick.Add(1)
-	go func() {
-		defer tick.Done()
-		t0 := time.Now()
-		tk := time.NewTicker(250 * time.Millisecond)
-		defer tk.Stop()
-		for {
-			select {
-			case <-stop:
+	args = append(args, "--format", "json")
+	if workers != runtime.GOMAXPROCS(0) {
+		args = append(args, "--workers", strconv.Itoa(workers))
+	}
+	return args
+}
+
+// playCLI runs a sweep, comparison, value run or matrix through the CLI's
+// own command (Main) in process. The jobHooks on its context give it the
+// editor's text as its scenario, and hand the page the command's progress
+// and its partial documents; its stdout is the JSON document, its stderr
+// the warnings. Nothing touches the file system.
+func (s *server) playCLI(j *serveJob) {
+	req := &j.req
+	args := cliArgs(req, s.cfg.workers)
+	src := *j.src
+	src.name = args[1]
+	var errb lockedBuffer
+	t0 := time.Now()
+	var nextInterim time.Time
+	h := &jobHooks{src: &src, warn: &errb,
+		progress: func(done, total int64) {
+			j.emit("progress", map[string]any{"encounters": scaleCount(done, total, j.total), "encounters_total": j.total,
+				"elapsed_seconds": time.Since(t0).Seconds()})
+		},
+		interim: func(doc any) {
+			// A sweep hands over every finished point; the page needs
+			// them no faster than a comparison's checkpoints, and a big
+			// document (thousands of points) less often still: at most
+			// about 10 MB/s of them.
+			if time.Now().Before(nextInterim) {
 				return
-			case <-tk.C:
-				ev := map[string]any{"elapsed_seconds": time.Since(t0).Seconds(), "encounters_total": j.total}
-				if done, total := bar.done.Load(), bar.total.Load(); total > 0 {
-					ev["encounters"], ev["encounters_total"] = done, total
-				}
-				j.emit("progress", ev)
 			}
-		}
-	}()
+			if d := slimDoc(doc); d != nil {
+				size := j.emitInterim(d)
+				nextInterim = time.Now().Add(max(interimEvery/2, time.Duration(size/10)*time.Microsecond))
+			}
+		},
+	}
 	var stdout bytes.Buffer
-	code := Main(j.ctx, args, &stdout, bar)
-	close(stop)
-	tick.Wait()
-	msg := strings.ReplaceAll(bar.text(), tmp+string(filepath.Separator), "")
+	code := Main(withHooks(j.ctx, h), args, &stdout, &errb)
+	msg := errb.text()
 	switch code {
 	case exitOK:
-		if msg != "" {
-			j.mu.Lock()
-			j.warns = append(j.warns, strings.Split(msg, "\n")...)
-			j.mu.Unlock()
-		}
+		j.addWarnings(msg)
 	case exitInterrupted:
 		j.finish(stateCancelled, "cancelled; the partial result is not kept", nil)
 		return
@@ -601,76 +639,170 @@ func (s *server) playCLI(j *serveJob) {
 		j.finish(stateFailed, msg, nil)
 		return
 	}
-	doc, err := os.ReadFile(out)
-	if err != nil {
-		j.finish(stateFailed, err.Error(), nil)
-		return
-	}
-	// The document names the temporary file; name the scenario as the
-	// page does instead.
-	// The command line without the server's flags, naming the scenario as
-	// the page does; then no temporary path is left.
-	full := reports.ShellJoin(append([]string{"simctl"}, args...))
-	clean := reports.ShellJoin(append([]string{"simctl", req.Kind, req.File}, own...))
-	doc = bytes.ReplaceAll(doc, []byte(jsonInner(full)), []byte(jsonInner(clean)))
-	doc = bytes.ReplaceAll(doc, []byte(jsonInner(file)), []byte(jsonInner(req.File)))
-	doc = bytes.ReplaceAll(doc, []byte(jsonInner(tmp+string(filepath.Separator))), nil)
-	svg, _ := os.ReadFile(fig)
-	j.mu.Lock()
-	if len(svg) > 0 {
+	doc := stdout.Bytes()
+	if svg, err := docFigure(req.Kind, doc); err == nil {
+		j.mu.Lock()
 		j.figures = map[string][]byte{"figure": svg}
+		j.mu.Unlock()
+	} else if !errors.Is(err, reports.ErrNoData) {
+		j.addWarnings("the figure: " + err.Error())
 	}
-	j.mu.Unlock()
 	j.finish(stateDone, "", doc)
 }
 
-// barWriter is the CLI command's stderr: it keeps the text and reads the
-// encounters done from the progress bar's "(done/total," frames.
-type barWriter struct {
-	mu          sync.Mutex
-	buf         bytes.Buffer
-	done, total atomic.Int64
+// scaleCount turns the command's count of encounter indices played (of
+// total) into encounters (of all): a comparison plays each index under
+// every option, a matrix under every pairing.
+func scaleCount(done, total, all int64) int64 {
+	if total <= 0 {
+		return 0
+	}
+	if all%total == 0 {
+		return done * (all / total)
+	}
+	return int64(float64(done) / float64(total) * float64(all))
 }
 
-var barCount = regexp.MustCompile(`\((\d+)/(\d+),`)
+// docFigure draws the figure --plot would (the reports' SVG) from the
+// command's JSON document.
+func docFigure(kind string, doc []byte) ([]byte, error) {
+	var f *reports.Figure
+	var err error
+	switch kind {
+	case "sweep":
+		var d reports.Sweep
+		if err = json.Unmarshal(doc, &d); err == nil {
+			f, err = reports.SweepFigure(&d)
+		}
+	case "compare":
+		var d reports.Compare
+		if err = json.Unmarshal(doc, &d); err == nil {
+			f, err = reports.CompareFigure(&d)
+		}
+	case "matrix":
+		var d reports.Matrix
+		if err = json.Unmarshal(doc, &d); err == nil {
+			f, err = reports.MatrixFigure(&d)
+		}
+	case "value":
+		var d reports.Value
+		if err = json.Unmarshal(doc, &d); err == nil {
+			f, err = reports.TornadoFigure(&d)
+		}
+	default:
+		return nil, fmt.Errorf("no figure for a %s", kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := f.SVG(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
 
-func (b *barWriter) Write(p []byte) (int, error) {
+// slimDoc is a partial document as the page's interim tables need it:
+// the same JSON shape as the final document, without what only the final
+// one needs (each result's full tally, the scenario text, the joint
+// sums), so an interim event stays small.
+func slimDoc(doc any) any {
+	slim := func(r *reports.Result) *reports.Result {
+		if r == nil {
+			return nil
+		}
+		return &reports.Result{Encounters: r.Encounters, Sides: r.Sides, Draws: r.Draws, DrawRate: r.DrawRate}
+	}
+	switch d := doc.(type) {
+	case *reports.Sweep:
+		out := *d
+		out.Context = nil
+		out.Points = make([]reports.SweepPoint, len(d.Points))
+		for i, p := range d.Points {
+			p.Result = slim(p.Result)
+			out.Points[i] = p
+		}
+		return &out
+	case *reports.Compare:
+		out := *d
+		out.Context = nil
+		out.Options = make([]reports.Option, len(d.Options))
+		for i, o := range d.Options {
+			o.Result, o.EconomyDelta = slim(o.Result), nil
+			out.Options[i] = o
+		}
+		return &out
+	case *reports.Matrix:
+		out := *d
+		out.Joint = stats.Joint{}
+		return &out
+	case *reports.Value:
+		out := *d
+		out.Joint = stats.Joint{}
+		return &out
+	}
+	return nil
+}
+
+// emitInterim sends a partial document and returns its size; it
+// supersedes the previous one, whose data is dropped from the replay log
+// (a reconnecting page needs only the latest, and a long sweep's would
+// add up).
+func (j *serveJob) emitInterim(doc any) (size int) {
+	data, err := json.Marshal(map[string]any{"result": doc})
+	if err != nil {
+		return 0
+	}
+	j.mu.Lock()
+	if j.lastInterim > 0 {
+		j.events[j.lastInterim-1] = sseEvent{}
+	}
+	j.events = append(j.events, sseEvent{"interim", data})
+	j.lastInterim = len(j.events)
+	close(j.changed)
+	j.changed = make(chan struct{})
+	j.mu.Unlock()
+	return len(data)
+}
+
+// addWarnings adds what a command said on stderr to the job's warnings,
+// one per line, leaving out those prepare already found (compile's
+// "warning: ..." lines repeat them).
+func (j *serveJob) addWarnings(msg string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, l := range strings.Split(msg, "\n") {
+		if l == "" || slices.Contains(j.warns, l) || slices.Contains(j.warns, strings.TrimPrefix(l, "warning: ")) {
+			continue
+		}
+		j.warns = append(j.warns, l)
+	}
+}
+
+// lockedBuffer is a command's stderr: its workers' goroutines and the
+// compile step may write at once.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.buf.Write(p)
-	if ms := barCount.FindAllSubmatch(p, -1); len(ms) > 0 {
-		last := ms[len(ms)-1]
-		done, err1 := strconv.ParseInt(string(last[1]), 10, 64)
-		total, err2 := strconv.ParseInt(string(last[2]), 10, 64)
-		if err1 == nil && err2 == nil {
-			b.done.Store(done)
-			b.total.Store(total)
-		}
-	}
-	return len(p), nil
+	return b.buf.Write(p)
 }
 
-// text is what the command said on stderr without the bar's frames: each
-// line's text after its last carriage return.
-func (b *barWriter) text() string {
+// text is what the command said, one trimmed line per line.
+func (b *lockedBuffer) text() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var out []string
 	for _, l := range strings.Split(b.buf.String(), "\n") {
-		if i := strings.LastIndexByte(l, '\r'); i >= 0 {
-			l = l[i+1:]
-		}
 		if l = strings.TrimSpace(l); l != "" {
 			out = append(out, l)
 		}
 	}
 	return strings.Join(out, "\n")
-}
-
-// jsonInner is s as it appears inside a JSON string.
-func jsonInner(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b[1 : len(b)-1])
 }
 
 // --- the job endpoints -----------------------------------------------------
@@ -767,11 +899,14 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request, j *serveJo
 	defer keep.Stop()
 	for {
 		j.mu.Lock()
-		evs := j.events[min(next, len(j.events)):]
+		// A copy: emitInterim blanks a superseded event in place.
+		evs := slices.Clone(j.events[min(next, len(j.events)):])
 		ch, end := j.changed, j.terminal()
 		j.mu.Unlock()
 		for _, e := range evs {
-			fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", next, e.name, e.data)
+			if e.name != "" { // "": an interim document superseded
+				fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", next, e.name, e.data)
+			}
 			next++
 		}
 		if len(evs) > 0 {
@@ -798,6 +933,3 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request, j *serveJo
 		}
 	}
 }
-
-// errNotRun is the answer of a run-only endpoint on other jobs.
-var errNotRun = errors.New("only a run has per-encounter traces; run the scenario (or a sweep point's settings) to trace it")

@@ -14,6 +14,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -455,7 +457,7 @@ func TestServeHostile(t *testing.T) {
 	st, m, _ = call(t, ts, "POST", "/api/jobs", run(0))
 	wantError(t, "n 0", st, m, 400, "at least 1")
 	st, m, _ = call(t, ts, "POST", "/api/jobs", map[string]any{"kind": "fly", "text": duel, "n": 1})
-	wantError(t, "kind", st, m, 400, "run, sweep, compare and matrix")
+	wantError(t, "kind", st, m, 400, "run, sweep, compare, matrix and value")
 	st, m, _ = call(t, ts, "POST", "/api/jobs", map[string]any{"kind": "run", "text": duel, "n": 1, "file": "../../etc/passwd"})
 	wantError(t, "file as a path", st, m, 400, "file")
 	for _, f := range []string{"-n.yaml", ".hidden.yaml", "a/b.yaml", "builtin:../x.yaml", "x.yaml\n", "x.json"} {
@@ -628,9 +630,16 @@ func TestServeResults(t *testing.T) {
 	wantError(t, "negative encounter", st, e, 400)
 
 	// The report is exactly what simctl report writes for the result.
+	checkReport(t, ts, id, m["result"])
+}
+
+// checkReport checks that a job's report archives hold, file for file,
+// what simctl report writes for its result.
+func checkReport(t *testing.T, ts *httptest.Server, id string, result any) {
+	t.Helper()
 	dir := t.TempDir()
 	resFile := filepath.Join(dir, "result.json")
-	os.WriteFile(resFile, toJSON(t, m["result"]), 0o644)
+	os.WriteFile(resFile, toJSON(t, result), 0o644)
 	if code := Main(context.Background(), []string{"report", resFile, "-o", filepath.Join(dir, "report"), "--quiet"}, io.Discard, io.Discard); code != 0 {
 		t.Fatalf("simctl report: %d", code)
 	}
@@ -723,6 +732,8 @@ func TestServeExperiments(t *testing.T) {
 			[]string{"compare", "d20/duel", "-n", "500", "--seed", "2", "--option", "base=", "--option", "fast=--set heroes.Fighter.init=5 --set heroes.Fighter.hp=30"}},
 		{jobRequest{Kind: "matrix", Text: text, N: 500, Seed: 2, Rows: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}, Cols: []reports.NamedSets{{Name: "base"}}},
 			[]string{"matrix", "d20/duel", "-n", "500", "--seed", "2", "--row", "base=", "--row", "fast=--set heroes.Fighter.init=5", "--col", "base="}},
+		{jobRequest{Kind: "value", Text: text, N: 500, Seed: 2, Params: "init,hp", Side: "heroes"},
+			[]string{"value", "d20/duel", "-n", "500", "--seed", "2", "--side", "heroes", "--params", "init,hp"}},
 	}
 	for _, c := range cases {
 		id := startJob(t, ts, c.req)
@@ -734,7 +745,7 @@ func TestServeExperiments(t *testing.T) {
 		var want map[string]any
 		json.Unmarshal(out.Bytes(), &want)
 		got := m["result"].(map[string]any)
-		for _, k := range []string{"points", "options", "win", "joint"} {
+		for _, k := range []string{"points", "options", "win", "joint", "effects", "rates"} {
 			if want[k] == nil {
 				continue
 			}
@@ -745,16 +756,17 @@ func TestServeExperiments(t *testing.T) {
 		if figs := m["figures"].([]any); len(figs) != 1 {
 			t.Errorf("%s: figures %v", c.req.Kind, figs)
 		}
+		checkReport(t, ts, id, m["result"])
 		if bytes.Contains(toJSON(t, got), []byte("simctl-serve-")) {
 			t.Errorf("%s: the document names the server's temporary folder", c.req.Kind)
 		}
 		// The command reproduces the document: the CLI's arguments, with
-		// the scenario as the page names it.
-		if want := "simctl " + reports.ShellJoin(append([]string{c.req.Kind, "scenario.yaml"}, c.cli[2:]...)); got["command"] != want {
+		// the scenario as the page names it (TestServeInterim runs it).
+		if want := "simctl " + reports.ShellJoin(append(append([]string{c.req.Kind, "scenario.yaml"}, c.cli[2:]...), workersArgs("--format", "json")...)); got["command"] != want {
 			t.Errorf("%s: command %q, want %q", c.req.Kind, got["command"], want)
 		}
 		// The CLI's warnings are passed on, without the bar's frames.
-		if w := fmt.Sprint(m["warnings"]); strings.Contains(w, "enc/s") || (c.req.Kind == "compare") != strings.Contains(w, "only 500 encounters") {
+		if w := fmt.Sprint(m["warnings"]); strings.Contains(w, "enc/s") || (c.req.Kind == "compare") != strings.Contains(w, "only 500 encounters") && c.req.Kind != "value" {
 			t.Errorf("%s: warnings %v", c.req.Kind, w)
 		}
 	}
@@ -1027,5 +1039,249 @@ func TestServeShutdown(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop")
+	}
+}
+
+// workersArgs is args as cliArgs ends a test server's command line: with
+// --workers 2 only when that is not the CLI's default.
+func workersArgs(args ...string) []string {
+	if runtime.GOMAXPROCS(0) != 2 {
+		args = append(args, "--workers", "2")
+	}
+	return args
+}
+
+// maskTimes blanks a JSON document's timings, the only bytes two runs of
+// one command may differ in.
+var maskTimes = regexp.MustCompile(`"(elapsed_seconds|encounters_per_second)": ?[-+0-9.eE]+`)
+
+// TestServeInterim: sweep, compare, value and matrix jobs run the CLI's
+// commands in process; the page hears their partial documents as they
+// come (a sweep's finished points, the comparison's, value run's and
+// matrix's estimates with their intervals narrowing), and the final
+// document is byte for byte what the command line it records prints.
+func TestServeInterim(t *testing.T) {
+	defer func(e time.Duration, s int64) { interimEvery, interimSegment = e, s }(interimEvery, interimSegment)
+	interimEvery, interimSegment = 5*time.Millisecond, 512
+	s, ts := testServer(t, serveConfig{})
+	text := duelText(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // the recorded command names scenario.yaml
+	// width is the 95% interval of the first side's win rate that the
+	// page shows for each kind (a compare option's, a matrix cell's).
+	width := func(ci any) float64 { c := ci.([]any); return c[1].(float64) - c[0].(float64) }
+	cases := []struct {
+		req jobRequest
+		// widths are the intervals the interim document shows; played the
+		// encounters (or finished points) it covers.
+		widths func(doc map[string]any) (played float64, widths []float64)
+	}{
+		{jobRequest{Kind: "compare", Text: text, N: 200_000, Seed: 3, Options: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}},
+			func(d map[string]any) (float64, []float64) {
+				var ws []float64
+				for _, o := range d["options"].([]any) {
+					r := o.(map[string]any)["result"].(map[string]any)
+					ws = append(ws, width(r["sides"].([]any)[0].(map[string]any)["win_ci95"]))
+				}
+				return d["encounters"].(float64), ws
+			}},
+		{jobRequest{Kind: "matrix", Text: text, N: 150_000, Seed: 3, Rows: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}, Cols: []reports.NamedSets{{Name: "base"}}},
+			func(d map[string]any) (float64, []float64) {
+				var ws []float64
+				for _, row := range d["ci95"].([]any) {
+					for _, c := range row.([]any) {
+						ws = append(ws, width(c))
+					}
+				}
+				return d["encounters"].(float64), ws
+			}},
+		{jobRequest{Kind: "value", Text: text, N: 60_000, Seed: 3, Params: "init,hp"},
+			func(d map[string]any) (float64, []float64) {
+				var ws []float64
+				for _, r := range d["effects"].([]any) {
+					ws = append(ws, width(r.(map[string]any)["ci95"]))
+				}
+				return d["encounters"].(float64), ws
+			}},
+		{jobRequest{Kind: "sweep", Text: text, N: 40_000, Seed: 3, Vary: []string{"heroes.Fighter.init=0:6:1"}},
+			func(d map[string]any) (float64, []float64) {
+				// A point is final when it comes: the page sees points
+				// arrive, each unfinished one as wide as can be, so the
+				// widths' sum narrows.
+				finished, sum := 0.0, 0.0
+				for _, p := range d["points"].([]any) {
+					pm := p.(map[string]any)
+					if pm["unfinished"] != true {
+						finished++
+					}
+					w := 1.0
+					if pm["unfinished"] != true {
+						w = width(pm["result"].(map[string]any)["sides"].([]any)[0].(map[string]any)["win_ci95"])
+					}
+					sum += w
+				}
+				return finished, []float64{sum}
+			}},
+	}
+	for _, c := range cases {
+		id := startJob(t, ts, c.req)
+		var docs []map[string]any
+		evs := events(t, ts, id)
+		for _, e := range evs {
+			if e.Name == "interim" {
+				docs = append(docs, e.Data["result"].(map[string]any))
+			}
+		}
+		if last := evs[len(evs)-1]; last.Name != "done" {
+			t.Fatalf("%s: ended %s %v", c.req.Kind, last.Name, last.Data)
+		}
+		// A page that connects afterwards hears only the latest interim
+		// document; the events keep their ids.
+		again := events(t, ts, id)
+		interims := 0
+		for _, e := range again {
+			if e.Name == "interim" {
+				interims++
+			}
+		}
+		if interims != 1 || again[len(again)-1].ID != evs[len(evs)-1].ID {
+			t.Errorf("%s: a replay holds %d interim documents and ends at id %s (live: %s)", c.req.Kind, interims, again[len(again)-1].ID, evs[len(evs)-1].ID)
+		}
+		t.Logf("%s: %d interim documents", c.req.Kind, len(docs))
+		if len(docs) < 2 {
+			t.Fatalf("%s: %d interim documents, want several", c.req.Kind, len(docs))
+		}
+		var prev float64
+		var first, last []float64
+		for i, d := range docs {
+			if d["interrupted"] != true {
+				t.Errorf("%s: interim %d is not marked interrupted", c.req.Kind, i)
+			}
+			played, ws := c.widths(d)
+			if played <= prev {
+				t.Errorf("%s: interim %d covers %v, not more than the one before (%v)", c.req.Kind, i, played, prev)
+			}
+			prev = played
+			if i == 0 {
+				first = ws
+			}
+			last = ws
+		}
+		for k := range first {
+			if !(last[k] < first[k]) {
+				t.Errorf("%s: interval %d did not narrow: %.4f then %.4f", c.req.Kind, k, first[k], last[k])
+			}
+		}
+		// The final document, as the server keeps it, against the CLI
+		// running the command line the document records.
+		s.mu.Lock()
+		j := s.jobs[id]
+		s.mu.Unlock()
+		j.mu.Lock()
+		got := j.doc
+		j.mu.Unlock()
+		var head struct{ Command string }
+		if err := json.Unmarshal(got, &head); err != nil {
+			t.Fatal(err)
+		}
+		words, err := splitWords(head.Command)
+		if err != nil || len(words) < 3 || words[0] != "simctl" || words[2] != "scenario.yaml" {
+			t.Fatalf("%s: command %q", c.req.Kind, head.Command)
+		}
+		var out, errb bytes.Buffer
+		if code := Main(context.Background(), words[1:], &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", head.Command, code, errb.String())
+		}
+		if g, w := maskTimes.ReplaceAll(got, nil), maskTimes.ReplaceAll(out.Bytes(), nil); !bytes.Equal(g, w) {
+			t.Errorf("%s: the job's document differs from %s's:\n%s", c.req.Kind, head.Command, firstDiff(string(g), string(w)))
+		}
+	}
+}
+
+// TestServeTraceTargets: a comparison's option and a sweep's point are
+// traced as simctl trace traces them with their overrides, by index or as
+// the report's representative fights.
+func TestServeTraceTargets(t *testing.T) {
+	_, ts := testServer(t, serveConfig{})
+	text := duelText(t)
+	// cliTrace is simctl trace's text for the trace's own header line
+	// (# simctl trace FILE --seed S --encounter I --set ...), run on the
+	// built-in the job's text is.
+	cliTrace := func(tr map[string]any) (string, string) {
+		text := tr["text"].(string)
+		head, body, _ := strings.Cut(text, "\n")
+		words, err := splitWords(strings.TrimPrefix(head, "# "))
+		if err != nil || len(words) < 3 {
+			t.Fatalf("trace header %q", head)
+		}
+		words[2] = "d20/duel"
+		var out bytes.Buffer
+		if code := Main(context.Background(), words[1:], &out, io.Discard); code != 0 {
+			t.Fatalf("%v: exit %d", words, code)
+		}
+		return body, out.String()
+	}
+	cmp := startJob(t, ts, jobRequest{Kind: "compare", Text: text, N: 3000, Seed: 4,
+		Options: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}, Sets: []string{"monsters.Orc.hp=9"}})
+	jobResult(t, ts, cmp)
+	st, tr, _ := call(t, ts, "GET", "/api/jobs/"+cmp+"/trace?option=fast&encounter=7", nil)
+	if st != 200 || !strings.HasPrefix(tr["text"].(string), "# simctl trace scenario.yaml --seed 4 --encounter 7 --set monsters.Orc.hp=9 --set heroes.Fighter.init=5\n") {
+		t.Fatalf("option trace: %d %v", st, tr)
+	}
+	if got, want := cliTrace(tr); got != want {
+		t.Errorf("option fast, encounter 7:\n%s\nsimctl trace:\n%s", got, want)
+	}
+	for _, p := range []string{"shortest", "longest"} {
+		st, tr, _ := call(t, ts, "GET", "/api/jobs/"+cmp+"/trace?option=fast&pick="+p, nil)
+		if st != 200 || !strings.HasPrefix(tr["title"].(string), "option fast: the "+p+" fight: encounter") || !strings.Contains(tr["text"].(string), "--set heroes.Fighter.init=5") {
+			t.Fatalf("option pick %s: %d %v", p, st, tr)
+		}
+		if got, want := cliTrace(tr); got != want {
+			t.Errorf("option fast, %s:\n%s\nsimctl trace:\n%s", p, got, want)
+		}
+	}
+	st, e, _ := call(t, ts, "GET", "/api/jobs/"+cmp+"/trace?option=nope&encounter=1", nil)
+	wantError(t, "unknown option", st, e, 400, "base, fast")
+
+	sw := startJob(t, ts, jobRequest{Kind: "sweep", Text: text, N: 2000, Seed: 4, Vary: []string{"heroes.Fighter.init=0:4:2"}})
+	jobResult(t, ts, sw)
+	st, tr, _ = call(t, ts, "GET", "/api/jobs/"+sw+"/trace?point=2&encounter=3", nil)
+	if st != 200 || !strings.HasPrefix(tr["title"].(string), "point 2 (4): encounter 3 of seed 4") || !strings.HasPrefix(tr["text"].(string), "# simctl trace scenario.yaml --seed 4 --encounter 3 --set heroes.Fighter.init=4\n") {
+		t.Fatalf("point trace: %d %v", st, tr)
+	}
+	if got, want := cliTrace(tr); got != want {
+		t.Errorf("point 2, encounter 3:\n%s\nsimctl trace:\n%s", got, want)
+	}
+	st, tr, _ = call(t, ts, "GET", "/api/jobs/"+sw+"/trace?point=1&pick=median", nil)
+	if st != 200 || !strings.Contains(tr["text"].(string), "--set heroes.Fighter.init=2") {
+		t.Fatalf("point pick: %d %v", st, tr)
+	}
+	if got, want := cliTrace(tr); got != want {
+		t.Errorf("point 1, median:\n%s\nsimctl trace:\n%s", got, want)
+	}
+	st, e, _ = call(t, ts, "GET", "/api/jobs/"+sw+"/trace?point=3&encounter=1", nil)
+	wantError(t, "point out of range", st, e, 400, "0 to 2")
+	st, e, _ = call(t, ts, "GET", "/api/jobs/"+sw+"/trace?encounter=1", nil)
+	wantError(t, "no point", st, e, 400, "point")
+}
+
+// TestServeBuiltinName: a job may name its scenario after a built-in only
+// with that built-in's text, since its command lines replay the built-in.
+func TestServeBuiltinName(t *testing.T) {
+	_, ts := testServer(t, serveConfig{})
+	text := duelText(t)
+	edited := strings.Replace(text, "ac: 17", "ac: 18", 1)
+	if edited == text {
+		t.Fatal("the duel has no ac: 17")
+	}
+	for _, kind := range []string{"run", "sweep"} {
+		req := jobRequest{Kind: kind, File: "builtin:d20/duel.yaml", Text: edited, N: 100, Seed: 1, Vary: []string{"heroes.Fighter.init=0:2:1"}}
+		st, m, _ := call(t, ts, "POST", "/api/jobs", req)
+		wantError(t, kind+" with an edited built-in", st, m, 400, "not that built-in's", "duel.yaml")
+		req.Text = text
+		jobResult(t, ts, startJob(t, ts, req))
 	}
 }

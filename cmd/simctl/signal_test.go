@@ -267,3 +267,22 @@ func TestInterruptedRunResumes(t *testing.T) {
 		t.Errorf("resume of a whole run: exit %d, %s", code, errOut)
 	}
 }
+
+// Ctrl-C on simctl serve says what it does (cancelling its jobs, shutting
+// down), not the run's "finishing the encounters in play", and exits 0.
+func TestInterruptServe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("child process")
+	}
+	cmd, stderr := child(t, "serve", "--addr", "127.0.0.1:0")
+	settle()
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := waitExit(t, cmd, 10*time.Second, stderr); code != exitOK {
+		t.Fatalf("exit %d, want 0; stderr:\n%s", code, stderr)
+	}
+	s := stderr.String()
+	if strings.Contains(s, "finishing the encounters in play") || !strings.Contains(s, "simctl serve: interrupted; cancelling 0 running and 0 queued job(s) and shutting down") ||
+		!strings.Contains(s, "simctl serve: stopped") {
+		t.Errorf("stderr:\n%s", s)
+	}
+}

@@ -304,21 +304,25 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		sw.Interrupted = true // until the sweep ends: a killed sweep says so
 		sw.Elapsed = time.Since(start).Seconds()
 		sw.Finish()
+		if checkpoint == nil {
+			return
+		}
 		if err := checkpoint.Write(func(wr io.Writer) error { return sw.Write(wr, reports.JSON) }); err != nil {
 			fmt.Fprintln(stderr, "simctl sweep: saving the finished points:", err)
 		}
 	}
-	if checkpoint != nil {
+	if hooks := hooksOf(ctx); checkpoint != nil || hooks.interims() {
 		cfg.OnPoint = func(k int, run experiment.PointRun) {
 			mu.Lock()
 			defer mu.Unlock()
 			sw.Points[k] = point(k, run)
 			save()
+			hooks.sendInterim(sw) // simctl serve: the points so far
 		}
 	}
 	var done atomic.Int64
 	cfg.Done = &done
-	stopBar := startProgress(o.showProgress(), int64(len(games))*perPoint, &done, stderr)
+	stopBar := startProgress(ctx, o.showProgress(), int64(len(games))*perPoint, &done, stderr)
 	runs, runErr := experiment.RunSweep(ctx, games, cfg)
 	stopBar()
 	interrupted := runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded))

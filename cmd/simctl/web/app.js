@@ -8,7 +8,7 @@ const gutter = $("#gutter");
 
 // state the end-to-end test reads: the first side's interval width after
 // each interim result, and the last finished job's counts.
-const lab = { kind: "run", file: "scenario.yaml", originalFile: "scenario.yaml", job: null, source: null, widths: [], counts: null, checks: 0 };
+const lab = { kind: "run", file: "scenario.yaml", originalFile: "scenario.yaml", job: null, source: null, widths: [], interimWidths: [], counts: null, checks: 0 };
 window.simctlLab = lab;
 
 // ---- small helpers --------------------------------------------------------
@@ -63,6 +63,7 @@ function table(caption, head, rows) {
 
 const pct = (f) => (100 * f).toFixed(2) + "%";
 const ci = (c) => `[${pct(c[0])}, ${pct(c[1])}]`;
+const ci2 = (c) => `[${num(c[0])}, ${num(c[1])}]`;
 const num = (f, d = 2) => (typeof f === "number" ? f.toFixed(d) : String(f));
 const thousands = (n) => Number(n).toLocaleString("en-US");
 
@@ -358,15 +359,15 @@ async function loadSchema() {
 function selectKind(kind) {
   lab.kind = kind;
   document.querySelectorAll(".tabs button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.kind === kind)));
-  for (const k of ["sweep", "compare", "matrix"]) document.querySelector(".kind-" + k).hidden = k !== kind;
-  $("#run").textContent = { run: "Run", sweep: "Sweep", compare: "Compare", matrix: "Play the matrix" }[kind];
+  for (const k of ["sweep", "compare", "matrix", "value"]) document.querySelector(".kind-" + k).hidden = k !== kind;
+  $("#run").textContent = { run: "Run", sweep: "Sweep", compare: "Compare", matrix: "Play the matrix", value: "Value the parameters" }[kind];
 }
 document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => selectKind(b.dataset.kind)));
 document.querySelector(".tabs").addEventListener("keydown", (e) => {
-  const kinds = ["run", "sweep", "compare", "matrix"];
+  const kinds = ["run", "sweep", "compare", "matrix", "value"];
   const i = kinds.indexOf(lab.kind);
   if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
-    const k = kinds[(i + (e.key === "ArrowRight" ? 1 : 3)) % 4];
+    const k = kinds[(i + (e.key === "ArrowRight" ? 1 : kinds.length - 1)) % kinds.length];
     selectKind(k);
     document.querySelector(`.tabs [data-kind="${k}"]`).focus();
   }
@@ -383,6 +384,10 @@ function buildRequest() {
     req.cols = namedSets($("#cols").value);
     if ($("#side").value.trim()) req.side = $("#side").value.trim();
   }
+  if (lab.kind === "value") {
+    req.params = $("#params").value.trim();
+    if ($("#value-side").value.trim()) req.side = $("#value-side").value.trim();
+  }
   return req;
 }
 
@@ -396,7 +401,9 @@ function fillForm(req) {
   if (req.options) $("#options").value = unNamed(req.options);
   if (req.rows) $("#rows").value = unNamed(req.rows);
   if (req.cols) $("#cols").value = unNamed(req.cols);
-  $("#side").value = req.side || "";
+  $("#side").value = req.kind === "matrix" ? req.side || "" : "";
+  $("#value-side").value = req.kind === "value" ? req.side || "" : "";
+  if (req.params) $("#params").value = req.params;
   setEditor(req.text, req.file);
 }
 
@@ -421,6 +428,7 @@ $("#lab-form").addEventListener("submit", async (e) => {
   if (stream) stream.close();
   $("#results").replaceChildren();
   lab.widths = [];
+  lab.interimWidths = [];
   lab.counts = null;
   lab.series = [];
   $("#live").hidden = true;
@@ -464,6 +472,9 @@ function listen(id, req) {
       status.textContent = `Running ${thousands(p.encounters_total)} encounters in all… ${num(p.elapsed_seconds, 1)} s`;
     }
   });
+  // A sweep's finished points, a comparison's, matrix's or value run's
+  // estimates so far: the result tables, drawn as they narrow.
+  es.addEventListener("interim", (e) => renderInterim({ id, kind: req.kind, figures: [] }, JSON.parse(e.data).result, req));
   const end = async (state, e) => {
     es.close();
     stream = null;
@@ -476,6 +487,8 @@ function listen(id, req) {
       renderResult(job, req);
     } else if (state === "cancelled") {
       status.textContent = "Cancelled" + (d.error ? `: ${d.error}` : ".");
+      const note = $("#interim-note");
+      if (note) note.textContent = "Cancelled: these were the last interim results; a cancelled job keeps none.";
     } else {
       status.textContent = "Failed: " + (d.error || "unknown error");
       status.className = "error-box";
@@ -559,10 +572,8 @@ function figure(id, name, caption) {
 
 function downloads(job) {
   const box = el("div", { class: "downloads" });
-  if (job.kind !== "matrix") {
-    box.append(el("a", { class: "button", id: "dl-zip", href: `/api/jobs/${job.id}/report.zip`, download: "", text: "Download report (.zip)" }));
-    box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz`, download: "", text: "(.tar.gz)" }));
-  }
+  box.append(el("a", { class: "button", id: "dl-zip", href: `/api/jobs/${job.id}/report.zip`, download: "", text: "Download report (.zip)" }));
+  box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz`, download: "", text: "(.tar.gz)" }));
   const blob = new Blob([JSON.stringify(job.result, null, 2)], { type: "application/json" });
   box.append(el("a", { class: "button", href: URL.createObjectURL(blob), download: `simctl-${job.kind}.json`, text: "Result JSON" }));
   return box;
@@ -575,8 +586,28 @@ function renderResult(job, req) {
   out.append(el("h3", { text: "Results" }));
   if (job.warnings) job.warnings.forEach((w) => out.append(el("p", { class: "muted", text: "warning: " + w })));
   out.append(el("p", { class: "muted", text: r.command || "" }));
-  ({ run: renderRun, sweep: renderSweep, compare: renderCompare, matrix: renderMatrix }[job.kind])(out, job, r, req);
+  ({ run: renderRun, sweep: renderSweep, compare: renderCompare, matrix: renderMatrix, value: renderValue }[job.kind])(out, job, r, req);
   out.append(downloads(job));
+}
+
+// renderInterim shows a partial document with the final renderers (no
+// figures, no downloads: they come with the result). lab.interimWidths
+// records the first interval the table shows, for the tests.
+function renderInterim(job, r, req) {
+  const out = $("#results");
+  out.replaceChildren();
+  const what = {
+    sweep: () => `${r.points.filter((p) => !p.unfinished).length} of ${r.points.length} points finished`,
+    compare: () => `${thousands(r.encounters)} encounters per option so far`,
+    matrix: () => `${thousands(r.encounters)} encounters per pairing so far`,
+    value: () => `${thousands(r.encounters)} encounters per game so far`,
+  }[job.kind];
+  out.append(el("h3", { text: "Interim results" }), el("p", { class: "muted", id: "interim-note", text: `${what ? what() : ""}: the intervals narrow as the job plays on.` }));
+  ({ sweep: renderSweep, compare: renderCompare, matrix: renderMatrix, value: renderValue }[job.kind])(out, job, r, req);
+  const first = { compare: () => r.options[0].result.sides[0].win_ci95, matrix: () => r.ci95[0][0], value: () => (r.effects[0] || {}).ci95 }[job.kind];
+  const c = first && first();
+  if (c) lab.interimWidths.push(c[1] - c[0]);
+  out.dataset.interim = String(lab.interimWidths.length);
 }
 
 function renderRun(out, job, r) {
@@ -607,15 +638,23 @@ function renderRun(out, job, r) {
   out.append(traceViewer(job, r));
 }
 
-function traceViewer(job, r) {
+// traceViewer traces an encounter of the run, or of the sweep point or
+// comparison option picked in targets ([{label, q}], q the query naming it).
+function traceViewer(job, r, targets) {
   const box = el("section", { class: "trace-box", "aria-labelledby": "trace-title" });
   box.append(el("h3", { id: "trace-title", text: "Trace an encounter" }));
+  let pick = null;
+  if (targets) {
+    pick = el("select", { id: "trace-target", "aria-label": targets.kind });
+    targets.list.forEach((x) => pick.append(el("option", { value: x.q, text: x.label })));
+  }
   const pre = el("pre", { class: "trace", id: "trace", tabindex: 0 });
   const title = el("p", { class: "muted", id: "trace-title-text" });
   const input = el("input", { type: "number", min: 0, value: 0, id: "trace-i", "aria-label": "encounter index" });
   const seed = el("input", { type: "text", inputmode: "numeric", value: String(r.seed), size: 8, id: "trace-seed", "aria-label": "seed" });
   const show = async (q) => {
     pre.textContent = "…";
+    if (pick) q += "&" + pick.value;
     try {
       const t = await api(`/api/jobs/${job.id}/trace?${q}`);
       title.textContent = t.title;
@@ -623,6 +662,7 @@ function traceViewer(job, r) {
     } catch (e) { pre.textContent = e.message; }
   };
   const ctl = el("div", { class: "trace-controls" },
+    ...(pick ? [el("label", {}, targets.kind + " ", pick)] : []),
     el("label", {}, "encounter ", input),
     el("label", {}, "of seed ", seed),
     el("button", { type: "button", id: "trace-go", onclick: () => show("encounter=" + encodeURIComponent(input.value) + "&seed=" + encodeURIComponent(seed.value.trim())) }, "Trace"),
@@ -636,7 +676,7 @@ function traceViewer(job, r) {
 function renderSweep(out, job, r) {
   const axes = r.axes.map((a) => a.path || a.name || "axis");
   const sides = r.sides;
-  const rows = r.points.map((p) => [...p.values, ...p.result.sides.flatMap((s) => [pct(s.win_rate), ci(s.win_ci95)]), thousands(p.result.encounters)]);
+  const rows = r.points.map((p) => [...p.values, ...(p.unfinished ? ["playing…", "", "", ""] : p.result.sides.flatMap((s) => [pct(s.win_rate), ci(s.win_ci95)])), thousands(p.result.encounters)]);
   out.append(table(`Sweep over ${axes.join(" × ")}`, [...axes, `${sides[0]} win`, "95% interval", `${sides[1]} win`, "95% interval", "encounters"], rows));
   if (r.axes.length === 1 && r.points.length > 1) {
     // A slider over the points: the value and its win rates at a glance.
@@ -644,13 +684,14 @@ function renderSweep(out, job, r) {
     const slider = el("input", { type: "range", min: 0, max: r.points.length - 1, value: 0, step: 1, id: "sweep-slider", "aria-label": axes[0] });
     const upd = () => {
       const p = r.points[Number(slider.value)];
-      read.textContent = `${axes[0]} = ${p.values[0]}: ` + p.result.sides.map((s) => `${s.name} ${pct(s.win_rate)} ${ci(s.win_ci95)}`).join(", ");
+      read.textContent = `${axes[0]} = ${p.values[0]}: ` + (p.unfinished ? "playing…" : p.result.sides.map((s) => `${s.name} ${pct(s.win_rate)} ${ci(s.win_ci95)}`).join(", "));
     };
     slider.addEventListener("input", upd);
     upd();
     out.append(el("p", {}, el("label", {}, axes[0] + " ", slider), " ", read));
   }
   for (const f of job.figures || []) out.append(figure(job.id, f, "Win rate across the sweep (the reports' figure)"));
+  if (job.result) out.append(traceViewer(job, r, { kind: "point", list: r.points.map((p, i) => ({ label: r.axes.map((a, k) => `${a.path}=${p.values[k]}`).join(", "), q: "point=" + i })) }));
 }
 
 function renderCompare(out, job, r) {
@@ -663,6 +704,7 @@ function renderCompare(out, job, r) {
   out.append(table(`Options on the same ${thousands(r.encounters)} encounters (common random numbers); ${r.sides[0]}'s win rate`,
     ["option", "overrides", "win rate", "95% interval", "vs baseline", "paired 95% interval", "p"], rows));
   for (const f of job.figures || []) out.append(figure(job.id, f, "Win rates of the options (the reports' figure)"));
+  if (job.result) out.append(traceViewer(job, r, { kind: "option", list: r.options.map((o) => ({ label: o.name, q: "option=" + encodeURIComponent(o.name) })) }));
 }
 
 function renderMatrix(out, job, r) {
@@ -677,6 +719,18 @@ function renderMatrix(out, job, r) {
   (r.dominated || []).forEach((d) => out.append(el("p", { text: `${d.side}'s option ${d.option} is dominated by ${d.by}.` })));
   (r.notes || []).forEach((n) => out.append(el("p", { class: "muted", text: n })));
   for (const f of job.figures || []) out.append(figure(job.id, f, "The win-rate matrix (the reports' figure)"));
+}
+
+function renderValue(out, job, r) {
+  out.append(table(`What a step of each parameter is worth to the win rate of ${r.side} (${thousands(r.encounters)} encounters on common random numbers)`,
+    ["parameter", "step", "win rate at −step, value, +step", "per unit", "95% interval"],
+    (r.effects || []).map((e) => [e.param, num(e.step), e.win_rate.map((w) => pct(w)).join(" · "), `${(100 * e.per_unit).toFixed(2)} pp`, `[${(100 * e.ci95[0]).toFixed(2)}, ${(100 * e.ci95[1]).toFixed(2)}] pp`])));
+  if ((r.rates || []).length) {
+    out.append(table("Exchange rates: how many units of B one unit of A is worth", ["A", "B", "rate", "95% interval"],
+      r.rates.map((x) => [x.a, x.b, x.bounded ? num(x.value) : "—", x.bounded ? ci2(x.ci95) : "not bounded at this many encounters"])));
+  }
+  (r.warnings || []).forEach((w) => out.append(el("p", { class: "muted", text: "warning: " + w })));
+  for (const f of job.figures || []) out.append(figure(job.id, f, "The tornado: each parameter's swing (the reports' figure)"));
 }
 
 // ---- permalinks -----------------------------------------------------------
