@@ -53,16 +53,7 @@ func (t *Table) retarget(a int) int {
 		}
 		return -1
 	}
-	best := -1
-	for j := range t.f {
-		if t.f[j].out || t.side(j) == t.side(a) || !t.InReach(a, j) {
-			continue
-		}
-		if best < 0 || t.f[j].hp < t.f[best].hp {
-			best = j
-		}
-	}
-	return best
+	return t.PickTarget(a, TargetWeakest, t.g.C[a].Reach, false)
 }
 
 // attack makes one attack roll of a against d with bonus and applies the

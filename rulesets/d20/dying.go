@@ -7,13 +7,20 @@ func (t *Table) damage(a, d, dmg int) {
 	f := &t.f[d]
 	f.hp -= dmg
 	t.c.Hit(t.side(a), a, d, dmg)
-	if f.hp > 0 || f.dead {
+	if f.hp > 0 {
+		if !f.out {
+			t.hpFell(d)
+		}
+		return
+	}
+	if f.dead {
 		return
 	}
 	if !f.out {
 		f.out = true
 		f.outAt = t.seq
 		t.standing[t.side(d)]--
+		t.wentOut(d)
 		t.c.Down(d, a)
 		f.readied, f.delayed = false, false
 	}

@@ -9,12 +9,19 @@ import (
 // shared by all workers, so Turn must not modify the policy; everything that
 // changes during an encounter lives in the Table, read through its methods.
 type Policy interface {
-	// Turn plans the combatant's turn: act now, delay or ready.
-	// t.StandardOnly() is true in a surprise round; t.Resuming(self) is true
-	// when a delayed combatant takes its delayed action (a Delay plan is then
-	// treated as Act).
-	Turn(t *Table, self int) Plan
+	// Turn plans the combatant's turn into p: act now, delay or ready.
+	// p arrives as NoPlan (act against nobody); Turn sets what it decides.
+	// p is the table's and is only valid during the call: the plan is
+	// filled in place rather than returned, so no 72-byte value is copied
+	// on every turn. t.StandardOnly() is true in a surprise round;
+	// t.Resuming(self) is true when a delayed combatant takes its delayed
+	// action (a Delay plan is then treated as Act).
+	Turn(t *Table, self int, p *Plan)
 }
+
+// NoPlan is the plan a policy's Turn starts from: act, against nobody,
+// with weapons.
+var NoPlan = Plan{Do: Act, Target: -1, Spell: -1, DelayAfter: -1}
 
 // Do is the kind of plan for a turn.
 type Do uint8

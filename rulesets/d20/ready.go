@@ -13,11 +13,11 @@ import "simctl/sim"
 // regular action that round. A 5-foot step may go with the readied action
 // only if it has not otherwise moved this round.
 
-func (t *Table) startReady(i int, p Plan) {
+func (t *Table) startReady(i int, p *Plan) {
 	t.tactics = true
 	f := &t.f[i]
 	f.readied = true
-	f.ready = p
+	f.ready = *p
 	t.acts(i)
 	t.c.Inc(t.side(i), sim.Readies)
 	if t.log != nil {

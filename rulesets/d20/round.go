@@ -77,7 +77,9 @@ func (t *Table) turn(i int) {
 	}
 	f.chargeAC = false
 	f.aooUsed = false
-	plan := c.Policy.Turn(t, i)
+	plan := &t.plan
+	*plan = NoPlan
+	c.Policy.Turn(t, i, plan)
 	switch plan.Do {
 	case Delay:
 		t.startDelay(i, plan)
@@ -91,7 +93,7 @@ func (t *Table) turn(i int) {
 
 // act carries out an Act plan: a spell, or weapons after whatever movement
 // the distance needs. In the surprise round only one standard action.
-func (t *Table) act(i int, p Plan) {
+func (t *Table) act(i int, p *Plan) {
 	c := &t.g.C[i]
 	f := &t.f[i]
 	t.acts(i)

@@ -48,6 +48,7 @@ type Table struct {
 	first  int   // first combatant to take an action (sim.Outcome.FirstActor)
 	head   int   // first combatant to have a turn (sim.Outcome.FirstInOrder)
 	seq    int   // actions taken so far in the encounter (orders fighter.lastAct)
+	plan   Plan  // the plan of the turn in progress, filled by its policy
 
 	// mv is the combatant whose move is in progress (-1: none), from
 	// mvFrom (the part not yet narrated) toward mvTo; for the trace only.
@@ -56,6 +57,12 @@ type Table struct {
 	// standing counts each side's combatants still in the fight, so the
 	// winner check after every action is O(1).
 	standing [2]int
+	// Per-side target state (targets.go): the standing combatants, the
+	// weakest of them, the span of their positions.
+	up        [2][]int
+	weak      [2]int
+	lo, hi    [2]int
+	spanDirty [2]bool
 	// tactics is set once anyone readies or delays in this encounter; until
 	// then the trigger and resumption scans are skipped (most turns of most
 	// fights).
@@ -67,7 +74,11 @@ type Table struct {
 
 func newTable(g *Game) *Table {
 	n := len(g.C)
-	return &Table{g: g, f: make([]fighter, n), order: make([]int, 0, n)}
+	t := &Table{g: g, f: make([]fighter, n), order: make([]int, 0, n)}
+	for s := range t.up {
+		t.up[s] = make([]int, 0, n)
+	}
+	return t
 }
 
 // Play implements sim.Table.
@@ -139,6 +150,7 @@ func (t *Table) setup() {
 			t.logf("%s (side %d) hp %d, ac %d, at %d ft", c.Name, c.Side, f.hp, c.AC, f.x)
 		}
 	}
+	t.resetTargets()
 }
 
 // winner returns the side whose opponents are all out, or -1.
