@@ -15,7 +15,7 @@ func (t *Table) playRound() {
 		i := t.order[t.cur]
 		// Delay: a combatant waiting for a count acts before the first
 		// combatant whose count is lower.
-		if t.resumeDelayedAtCount(i) {
+		if t.tactics && t.resumeDelayedAtCount(i) {
 			if t.over() {
 				return
 			}
@@ -30,12 +30,16 @@ func (t *Table) playRound() {
 		}
 		// Delay: combatants waiting for a combatant that acted in this turn
 		// (usually i) act right after it.
-		t.resumeWaiters(i)
-		if t.over() {
-			return
+		if t.tactics {
+			t.resumeWaiters(i)
+			if t.over() {
+				return
+			}
 		}
 	}
-	t.resumeDelayedAtEnd()
+	if t.tactics {
+		t.resumeDelayedAtEnd()
+	}
 }
 
 // turn is combatant i's regular turn in the order.
@@ -108,7 +112,7 @@ func (t *Table) act(i int, p *Plan) {
 	if f.out {
 		return
 	}
-	if p.Spell >= 0 && f.uses[p.Spell] > 0 {
+	if p.Spell >= 0 && t.cold[i].uses[p.Spell] > 0 {
 		t.cast(i, p.Target, p.Spell)
 		return
 	}

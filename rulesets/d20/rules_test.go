@@ -1053,7 +1053,7 @@ sides:
 			R, M := 0, 1
 			tb.f[R].readied = true
 			tb.tactics = true // what startReady records
-			tb.f[R].ready = Plan{Do: Ready, Trigger: OnEnemyInReach, Action: ReadyAttack, DelayAfter: -1, Target: -1, Spell: -1}
+			tb.cold[R].ready = Plan{Do: Ready, Trigger: OnEnemyInReach, Action: ReadyAttack, DelayAfter: -1, Target: -1, Spell: -1}
 			tb.f[R].moved = tc.moved
 			tb.actor, tb.cur = M, tb.index(M)
 			tb.move(M, R, 35)
