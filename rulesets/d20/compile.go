@@ -25,6 +25,7 @@ type Game struct {
 	sideOf           []int
 	enemies          [2][]int // enemies[s]: the opponents of side s
 	sim.RuleRegistry          // tactics rule counters
+	srdDying         bool     // Opt.Dying == "srd", tested without a string compare
 }
 
 // Combatant is the static description of one combatant.
@@ -83,6 +84,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	g := &Game{Maxround: sc.MaxRounds, Distance: sc.Distance}
 	d := sc.Dec
 	g.Opt = compileOptions(sc)
+	g.srdDying = g.Opt.Dying == "srd"
 	type pending struct {
 		spec    scenario.Policy
 		tactics *yaml.Node // a tactics: block overrides a policy at the same level or above

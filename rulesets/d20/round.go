@@ -176,7 +176,7 @@ func (t *Table) canCharge(i, need int, want bool) bool {
 
 // endOfRound runs the SRD dying rule when that option is on.
 func (t *Table) endOfRound() {
-	if t.g.Opt.Dying == "srd" {
+	if t.g.srdDying {
 		t.bleed()
 	}
 }

@@ -77,16 +77,27 @@ func (t *Table) hpFell(j int) {
 func (t *Table) wentOut(j int) {
 	s := t.g.sideOf[j]
 	up := t.up[s]
-	for k, v := range up {
-		if v == j {
-			t.up[s] = append(up[:k], up[k+1:]...)
-			break
-		}
+	k := 0
+	for k < len(up) && up[k] != j {
+		k++
 	}
+	if k == len(up) {
+		panic("d20: a combatant out of the fight went out again")
+	}
+	for ; k+1 < len(up); k++ {
+		up[k] = up[k+1]
+	}
+	t.up[s] = up[:len(up)-1]
 	if t.weak[s] == j {
 		t.rescanWeak(s)
 	}
-	t.spanDirty[s] = true
+	// The span of the others can only be narrower: it needs recomputing
+	// only if j stood at an end of it, and not at all when everyone stood
+	// in one place (a melee). A stale, wider span is safe anyway: within
+	// then says no and the pick scans.
+	if x := t.f[j].x; !t.spanDirty[s] && t.lo[s] != t.hi[s] && (x == t.lo[s] || x == t.hi[s]) {
+		t.spanDirty[s] = true
+	}
 }
 
 // moved notes that j's position changed.
