@@ -45,15 +45,7 @@ func (p *d20Tactic) Turn(t *d20.Table, self int, plan *d20.Plan) {
 // d20Holds evaluates condition w for self now, computing only the facts
 // the short-circuit evaluation asks for.
 func d20Holds(t *d20.Table, self int, w *tactics.Program) bool {
-	var m tactics.Machine
-	m.Start(w)
-	for {
-		need, res, done := m.Run()
-		if done {
-			return res
-		}
-		m.Provide(need, d20Fact(t, self, &w.Slots[need]))
-	}
+	return w.EvalFunc(func(k int) float64 { return d20Fact(t, self, &w.Slots[k]) })
 }
 
 func firstSpell(t *d20.Table, self int) int {
@@ -327,57 +319,56 @@ func pct(t *d20.Table, i int) float64 {
 	return 0
 }
 
-// groupFact counts over enemies or allies: one loop per fact, so the loop
-// body is a single test.
+// groupFact counts over enemies or allies. Counts of the standing and
+// the fallen, and of the standing within a distance, come from the table's
+// per-side standing lists (O(1) in a joined melee); the rest is one loop
+// over the standing per fact, so the loop body is a single test.
 func groupFact(t *d20.Table, self, fact int) float64 {
 	me := &t.Game().C[self]
-	n := 0
 	side := t.Side(self)
+	es := 1 - side
 	switch fact {
-	case fEnemiesCount, fEnemiesDown, fEnemiesInReach, fEnemiesReachable, fEnemiesNearest, fEnemiesCasters, fEnemiesActed:
-		reach := max(2*me.Speed, 5) + me.Reach
-		nearest := -1
-		for _, j := range t.Enemies(self) {
-			out := t.Out(j)
-			switch fact {
-			case fEnemiesCount:
-				n += ib(!out)
-			case fEnemiesDown:
-				n += ib(out)
-			case fEnemiesInReach:
-				n += ib(!out && t.InReach(self, j))
-			case fEnemiesReachable:
-				n += ib(!out && t.Dist(self, j) <= reach)
-			case fEnemiesNearest:
-				if d := t.Dist(self, j); !out && (nearest < 0 || d < nearest) {
-					nearest = d
-				}
-			case fEnemiesCasters:
-				n += ib(!out && spellsLeft(t, j) > 0)
-			case fEnemiesActed:
-				n += ib(!out && t.Acted(j))
-			}
+	case fEnemiesCount:
+		return float64(len(t.Standing(es)))
+	case fEnemiesDown:
+		return float64(t.SideSize(es) - len(t.Standing(es)))
+	case fEnemiesInReach:
+		return float64(t.CountWithin(self, es, me.Reach))
+	case fEnemiesReachable:
+		return float64(t.CountWithin(self, es, max(2*me.Speed, 5)+me.Reach))
+	case fAlliesCount, fAlliesDown:
+		// Allies are the side but self; self is standing on its own turn,
+		// but the count does not rely on it.
+		up := len(t.Standing(side)) - ib(!t.Out(self))
+		if fact == fAlliesCount {
+			return float64(up)
 		}
-		if fact == fEnemiesNearest {
-			return float64(max(nearest, 0))
-		}
-		return float64(n)
+		return float64(t.SideSize(side) - 1 - up)
 	}
-	for j := 0; j < t.N(); j++ {
-		if j == self || t.Side(j) != side {
-			continue
-		}
-		out := t.Out(j)
+	n := 0
+	nearest := -1
+	up := t.Standing(es)
+	if fact == fAlliesEngaged || fact == fAlliesActed {
+		up = t.Standing(side)
+	}
+	for _, j := range up {
 		switch fact {
-		case fAlliesCount:
-			n += ib(!out)
-		case fAlliesDown:
-			n += ib(out)
+		case fEnemiesNearest:
+			if d := t.Dist(self, j); nearest < 0 || d < nearest {
+				nearest = d
+			}
+		case fEnemiesCasters:
+			n += ib(spellsLeft(t, j) > 0)
+		case fEnemiesActed:
+			n += ib(t.Acted(j))
 		case fAlliesEngaged:
-			n += ib(!out && t.Engaged(j))
+			n += ib(j != self && t.Engaged(j))
 		case fAlliesActed:
-			n += ib(!out && t.Acted(j))
+			n += ib(j != self && t.Acted(j))
 		}
+	}
+	if fact == fEnemiesNearest {
+		return float64(max(nearest, 0))
 	}
 	return float64(n)
 }

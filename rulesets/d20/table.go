@@ -267,6 +267,9 @@ func (t *Table) Out(i int) bool { return t.f[i].out }
 // Side is combatant i's side.
 func (t *Table) Side(i int) int { return t.g.sideOf[i] }
 
+// SideSize is the number of combatants side s started with.
+func (t *Table) SideSize(s int) int { return t.g.sideCount[s] }
+
 // Enemies lists the roster indices of i's opponents (in or out of the
 // fight). The slice is shared: do not modify it.
 func (t *Table) Enemies(i int) []int { return t.g.enemies[t.g.sideOf[i]] }

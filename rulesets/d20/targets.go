@@ -126,6 +126,24 @@ func (t *Table) within(s, x, limit int) bool {
 // roster order. The slice is the table's: do not modify or keep it.
 func (t *Table) Standing(s int) []int { return t.up[s] }
 
+// CountWithin is the number of standing combatants of side s within limit
+// feet of self: all of them at once when the span of their positions is
+// (every melee once joined), else a pass over the standing only.
+func (t *Table) CountWithin(self, s, limit int) int {
+	x := t.f[self].x
+	up := t.up[s]
+	if t.within(s, x, limit) {
+		return len(up)
+	}
+	n := 0
+	for _, j := range up {
+		if abs(x-t.f[j].x) <= limit {
+			n++
+		}
+	}
+	return n
+}
+
 // PickTarget chooses the enemy self attacks under rule among the standing
 // enemies within limit feet, ties to the earlier in roster order. With
 // fallback, when none is within limit it takes the nearest standing enemy
