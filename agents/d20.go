@@ -64,7 +64,23 @@ var targetRules = []string{"weakest", "strongest", "nearest", "random", "first"}
 
 func makeD20Default(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
 	p := newParams(d, spec, defaultParams)
-	return readDefault(p, g, self)
+	pol := readDefault(p, g, self)
+	if pol.target != targetRandom && (pol.spell == -1 || len(g.C[self].Spells) == 0) {
+		return &d20Plain{*pol}
+	}
+	return pol
+}
+
+// d20Plain is the default policy when its every turn is one rule: a target
+// by a fixed rule, weapons only (no spells, or spell: none). It is its own
+// type, not a method of d20Default, so that the policies embedding
+// d20Default (delay, ready) do not claim to be standard.
+type d20Plain struct{ d20Default }
+
+// Standard implements d20.StandardPolicy: the referee picks the target
+// itself, as Turn would.
+func (p *d20Plain) Standard() (d20.Standard, bool) {
+	return d20.Standard{Rule: p.rule, Limit: p.limit, Charge: p.charge == chargeAlways, NoCharge: p.charge == chargeNever}, true
 }
 
 func readDefault(p params, g *d20.Game, self int) *d20Default {

@@ -51,6 +51,9 @@ type Combatant struct {
 	Save          int
 	Spells        []Spell
 	Policy        Policy
+
+	std     bool     // Policy is a StandardPolicy: the referee decides by stdRule
+	stdRule Standard // its rule
 }
 
 // Spell is a simple damage spell.
@@ -145,6 +148,11 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	}
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
+	}
+	for i := range g.C {
+		if sp, ok := g.C[i].Policy.(StandardPolicy); ok {
+			g.C[i].stdRule, g.C[i].std = sp.Standard()
+		}
 	}
 	return g, nil
 }

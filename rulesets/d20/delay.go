@@ -185,8 +185,7 @@ func (t *Table) resumeAt(d, count int) {
 	t.actor, t.cur = d, t.index(d)
 	t.resume = true
 	p := &t.plan
-	*p = NoPlan
-	t.g.C[d].Policy.Turn(t, d, p)
+	t.decide(d, p)
 	t.resume = false
 	if p.Do == Ready {
 		t.startReady(d, p)

@@ -36,17 +36,16 @@ func (t *Table) rollInitiative() {
 		}
 	}
 	// One integer key per combatant orders by count, then modifier, then
-	// roster order (what the stable sort by before gave): insertion sort
-	// for the usual few entries, pdqsort beyond (no allocation either way).
-	if len(keys) <= 16 {
-		for a := 1; a < len(keys); a++ {
-			for b := a; b > 0 && keys[b] > keys[b-1]; b-- {
-				keys[b], keys[b-1] = keys[b-1], keys[b]
-			}
+	// roster order (what a stable sort by count and modifier gives).
+	if len(keys) > 16 {
+		t.bucketByCount(keys)
+	}
+	// Insertion sort: all of it for the usual few entries; after
+	// bucketByCount only the entries of one count are out of order.
+	for a := 1; a < len(keys); a++ {
+		for b := a; b > 0 && keys[b] > keys[b-1]; b-- {
+			keys[b], keys[b-1] = keys[b-1], keys[b]
 		}
-	} else {
-		slices.Sort(keys)
-		slices.Reverse(keys)
 	}
 	for _, k := range keys {
 		t.order = append(t.order, keyIndex(k))
@@ -71,6 +70,40 @@ func (t *Table) rollInitiative() {
 		}
 		lo = hi
 	}
+}
+
+// bucketByCount orders keys by count, highest first (a counting sort over
+// the counts' range), leaving each count's entries in any order. A big
+// party's sort then costs O(n) and few mispredicted branches instead of
+// a comparison sort's O(n log n). Counts spread wider than 4 per entry
+// (initiative dice with many sides) fall back to a comparison sort.
+func (t *Table) bucketByCount(keys []int64) {
+	lo, hi := keys[0]>>keyCountShift, keys[0]>>keyCountShift
+	for _, k := range keys[1:] {
+		c := k >> keyCountShift
+		lo, hi = min(lo, c), max(hi, c)
+	}
+	span := int(hi-lo) + 1
+	if span > 4*len(keys) {
+		slices.Sort(keys)
+		slices.Reverse(keys)
+		return
+	}
+	start := t.bucket[:span+1] // newTable made room for 4 per entry
+	clear(start)
+	for _, k := range keys {
+		start[hi-k>>keyCountShift+1]++ // bucket 0 is the highest count
+	}
+	for b := 1; b <= span; b++ {
+		start[b] += start[b-1]
+	}
+	out := t.sorted[:len(keys)]
+	for _, k := range keys {
+		b := hi - k>>keyCountShift
+		out[start[b]] = k
+		start[b]++
+	}
+	copy(keys, out)
 }
 
 // initKey packs the initiative order of combatant i into one integer, the

@@ -19,6 +19,37 @@ type Policy interface {
 	Turn(t *Table, self int, p *Plan)
 }
 
+// Standard describes a policy whose every decision is the same rule:
+// act, with weapons, against the enemy PickTarget(self, Rule, Limit, true)
+// chooses, charging as Charge and NoCharge say. A policy that is one
+// (StandardPolicy) has the referee make that decision itself, without the
+// interface call and the plan it fills: the same decision, cheaper.
+type Standard struct {
+	Rule             TargetRule
+	Limit            int
+	Charge, NoCharge bool
+}
+
+// StandardPolicy is an optional Policy ability: Standard reports the
+// policy's one rule, or false when its decisions depend on more (spells,
+// a random target, delaying or readying).
+type StandardPolicy interface {
+	Standard() (Standard, bool)
+}
+
+// decide fills p with combatant i's plan for this turn (its delayed
+// action when resuming).
+func (t *Table) decide(i int, p *Plan) {
+	*p = NoPlan
+	c := &t.g.C[i]
+	if c.std {
+		p.Target = t.PickTarget(i, c.stdRule.Rule, c.stdRule.Limit, true)
+		p.Charge, p.NoCharge = c.stdRule.Charge, c.stdRule.NoCharge
+		return
+	}
+	c.Policy.Turn(t, i, p)
+}
+
 // NoPlan is the plan a policy's Turn starts from: act, against nobody,
 // with weapons.
 var NoPlan = Plan{Do: Act, Target: -1, Spell: -1, DelayAfter: -1}

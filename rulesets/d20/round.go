@@ -82,8 +82,7 @@ func (t *Table) turn(i int) {
 	f.chargeAC = false
 	f.aooUsed = false
 	plan := &t.plan
-	*plan = NoPlan
-	c.Policy.Turn(t, i, plan)
+	t.decide(i, plan)
 	switch plan.Do {
 	case Delay:
 		t.startDelay(i, plan)

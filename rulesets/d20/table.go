@@ -47,6 +47,8 @@ type Table struct {
 	cold   []fighterCold
 	order  []int   // initiative order, highest first; Delay and Ready move entries
 	keys   []int64 // scratch for sorting the order (initKey)
+	sorted []int64 // scratch for bucketByCount
+	bucket []int   // scratch for bucketByCount
 	actor  int     // combatant whose turn is in progress (-1 between turns)
 	cur    int     // index of actor's entry in order
 	round  int     // 0: surprise round
@@ -67,7 +69,8 @@ type Table struct {
 	// Per-side target state (targets.go): the standing combatants, the
 	// weakest of them, the span of their positions.
 	up        [2][]int
-	weak      [2]int
+	heap      [2][]int
+	heapPos   []int // index in its side's heap, by roster index
 	lo, hi    [2]int
 	spanDirty [2]bool
 	// tactics is set once anyone readies or delays in this encounter; until
@@ -81,10 +84,12 @@ type Table struct {
 
 func newTable(g *Game) *Table {
 	n := len(g.C)
-	t := &Table{g: g, f: make([]fighter, n), cold: make([]fighterCold, n), order: make([]int, 0, n), keys: make([]int64, 0, n)}
+	t := &Table{g: g, f: make([]fighter, n), cold: make([]fighterCold, n), order: make([]int, 0, n), keys: make([]int64, 0, n), sorted: make([]int64, n), bucket: make([]int, 4*n+1)}
 	for s := range t.up {
 		t.up[s] = make([]int, 0, n)
+		t.heap[s] = make([]int, 0, n)
 	}
+	t.heapPos = make([]int, n)
 	return t
 }
 

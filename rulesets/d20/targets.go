@@ -11,13 +11,14 @@ package d20
 //   - up[s]: the roster indices of side s still in the fight, in roster
 //     order (an entry leaves when its combatant goes out: at most once per
 //     combatant per encounter);
-//   - weak[s]: the weakest of them, updated in O(1) when one takes damage
-//     (hit points only ever fall), rescanned only when it goes out;
+//   - heap[s]: the same combatants in a min-heap by (hit points, roster
+//     index), so the weakest is at the top; a blow sifts its victim up
+//     (hit points only ever fall), going out removes it, O(log n) each;
 //   - lo[s], hi[s]: the span of their positions, recomputed lazily after one
 //     of them moves or goes out.
 //
 // When the whole span of the enemy side lies within the distance asked
-// (every melee once it is joined), the answer is weak[s] at once; otherwise
+// (every melee once it is joined), the answer is the top of heap[s] at once; otherwise
 // the pick falls back to a pass over up[s], the standing enemies only. Both
 // give exactly the decision the full scan gave.
 
@@ -38,42 +39,88 @@ const (
 func (t *Table) resetTargets() {
 	for s := 0; s < 2; s++ {
 		t.up[s] = t.up[s][:0]
+		t.heap[s] = t.heap[s][:0]
 	}
 	for i := range t.f {
 		s := t.g.sideOf[i]
 		t.up[s] = append(t.up[s], i)
+		t.heapPos[i] = len(t.heap[s])
+		t.heap[s] = append(t.heap[s], i)
 	}
 	for s := 0; s < 2; s++ {
-		t.rescanWeak(s)
+		h := t.heap[s]
+		for k := len(h)/2 - 1; k >= 0; k-- {
+			t.siftDown(s, k)
+		}
 		t.spanDirty[s] = true
 	}
 }
 
-// rescanWeak recomputes weak[s] from up[s] (-1 when nobody stands).
-func (t *Table) rescanWeak(s int) {
-	best := -1
-	bhp := 0
-	for _, j := range t.up[s] {
-		if hp := t.f[j].hp; best < 0 || hp < bhp {
-			best, bhp = j, hp
+// The weakest of a side is the top of a binary min-heap of its standing
+// combatants ordered by (hit points, roster index): a blow is a sift up,
+// going out a removal, each O(log n), where rescanning the side on every
+// kill made a big melee's cost per turn grow with its size.
+
+// weaker orders the heap: fewer hit points, then the earlier in the roster.
+func (t *Table) weaker(a, b int) bool {
+	ha, hb := t.f[a].hp, t.f[b].hp
+	return ha < hb || ha == hb && a < b
+}
+
+func (t *Table) siftUp(s, k int) {
+	h := t.heap[s]
+	j := h[k]
+	for k > 0 {
+		p := (k - 1) / 2
+		if !t.weaker(j, h[p]) {
+			break
 		}
+		h[k] = h[p]
+		t.heapPos[h[k]] = k
+		k = p
 	}
-	t.weak[s] = best
+	h[k] = j
+	t.heapPos[j] = k
+}
+
+func (t *Table) siftDown(s, k int) {
+	h := t.heap[s]
+	j := h[k]
+	for {
+		c := 2*k + 1
+		if c >= len(h) {
+			break
+		}
+		if c+1 < len(h) && t.weaker(h[c+1], h[c]) {
+			c++
+		}
+		if !t.weaker(h[c], j) {
+			break
+		}
+		h[k] = h[c]
+		t.heapPos[h[k]] = k
+		k = c
+	}
+	h[k] = j
+	t.heapPos[j] = k
+}
+
+// weakest is the weakest standing combatant of side s, or -1.
+func (t *Table) weakest(s int) int {
+	if h := t.heap[s]; len(h) > 0 {
+		return h[0]
+	}
+	return -1
 }
 
 // hpFell notes that standing combatant j's hit points fell.
 func (t *Table) hpFell(j int) {
-	s := t.g.sideOf[j]
-	w := t.weak[s]
-	if w == j {
-		return // it only got weaker
-	}
-	if hp, whp := t.f[j].hp, t.f[w].hp; hp < whp || hp == whp && j < w {
-		t.weak[s] = j
+	if k := t.heapPos[j]; k > 0 {
+		t.siftUp(t.g.sideOf[j], k)
 	}
 }
 
-// wentOut removes j from its side's standing list.
+// wentOut removes j from its side's standing list and heap.
 func (t *Table) wentOut(j int) {
 	s := t.g.sideOf[j]
 	up := t.up[s]
@@ -88,8 +135,16 @@ func (t *Table) wentOut(j int) {
 		up[k] = up[k+1]
 	}
 	t.up[s] = up[:len(up)-1]
-	if t.weak[s] == j {
-		t.rescanWeak(s)
+
+	h := t.heap[s]
+	k = t.heapPos[j]
+	last := len(h) - 1
+	h[k] = h[last]
+	t.heapPos[h[k]] = k
+	t.heap[s] = h[:last]
+	if k < last {
+		t.siftDown(s, k)
+		t.siftUp(s, t.heapPos[h[k]])
 	}
 	// The span of the others can only be narrower: it needs recomputing
 	// only if j stood at an end of it, and not at all when everyone stood
@@ -155,7 +210,7 @@ func (t *Table) PickTarget(self int, rule TargetRule, limit int, fallback bool) 
 	if t.within(es, x, limit) {
 		switch rule {
 		case TargetWeakest:
-			return t.weak[es]
+			return t.weakest(es)
 		case TargetFirst:
 			if up := t.up[es]; len(up) > 0 {
 				return up[0]
