@@ -81,6 +81,21 @@ func (t *Table) turn(i int) {
 	}
 	f.chargeAC = false
 	f.aooUsed = false
+	if c.std && !t.tactics && !t.stdOne {
+		// The usual turn: a standard policy's target already in reach, and
+		// nobody delaying or readied. What act does with that plan, without
+		// building it: weapons, no movement.
+		if tg := t.PickTarget(i, c.stdRule.Rule, c.stdRule.Limit, true); tg >= 0 && abs(f.x-t.f[tg].x) <= c.Reach {
+			t.acts(i)
+			if len(c.Attacks) == 1 {
+				t.attackAction(i, tg)
+			} else {
+				t.fullAttack(i, tg)
+			}
+			t.actor = -1
+			return
+		}
+	}
 	plan := &t.plan
 	t.decide(i, plan)
 	switch plan.Do {
