@@ -80,7 +80,7 @@ type d20Plain struct{ d20Default }
 // Standard implements d20.StandardPolicy: the referee picks the target
 // itself, as Turn would.
 func (p *d20Plain) Standard() (d20.Standard, bool) {
-	return d20.Standard{Rule: p.rule, Limit: p.limit, Charge: p.charge == chargeAlways, NoCharge: p.charge == chargeNever}, true
+	return d20.Standard{Rule: p.rule, Limit: p.limit, Charge: p.charge == chargeAlways, NoCharge: p.charge == chargeNever, Count: -1}, true
 }
 
 func readDefault(p params, g *d20.Game, self int) *d20Default {

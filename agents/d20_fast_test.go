@@ -7,6 +7,7 @@ package agents
 
 import (
 	"fmt"
+	"io"
 	"reflect"
 	"testing"
 
@@ -186,6 +187,46 @@ func TestD20GroupFactsMatchScans(t *testing.T) {
 		}
 		if fired == 0 {
 			t.Errorf("distance %d: no tactics rule counted", distance)
+		}
+	}
+}
+
+// A traced encounter calls every policy's Turn (a tactic narrates its rule
+// there); an untraced one lets the referee apply a StandardPolicy itself.
+// Both must play and count the same: the Go default and library tactics
+// whose first rule is an unconditional attack (the headline written as
+// tactics) compile to the referee's rule with the tactic's rule counter.
+func TestStandardShortcutMatchesTracedTurn(t *testing.T) {
+	for _, c := range []struct {
+		distance int
+		sets     []string
+	}{
+		{0, []string{"heroes.tactics=default", "orcs.tactics=default"}},
+		{25, []string{"heroes.tactics={use: default, params: {target: strongest}}", "orcs.tactics={turn: [{do: attack, target: nearest}]}"}},
+		{70, []string{"heroes.tactics={turn: [{do: attack, target: first}, {do: charge}]}", "orcs.policy={name: default, charge: always}"}},
+	} {
+		g := compileD20(t, fastScenario(c.distance), c.sets...)
+		std := 0
+		for i := range g.C {
+			if sp, ok := g.C[i].Policy.(d20.StandardPolicy); ok {
+				if _, ok := sp.Standard(); ok {
+					std++
+				}
+			}
+		}
+		if std == 0 {
+			t.Fatalf("%v: no combatant has a standard policy: the shortcut is not tested", c.sets)
+		}
+		fast := playAll(g, 400)
+		traced := sim.NewTally(g)
+		for i := 0; i < 400; i++ {
+			_, one := sim.Replay(g, 3, int64(i), &sim.Log{W: io.Discard})
+			traced.Merge(one)
+		}
+		if !reflect.DeepEqual(fast.Counts.V, traced.Counts.V) || !reflect.DeepEqual(fast.Counts.Rules, traced.Counts.Rules) ||
+			fast.Wins != traced.Wins || fast.Rounds.Sum != traced.Rounds.Sum {
+			t.Errorf("%v: untraced (shortcut) and traced (Turn) runs differ: rules %v / %v, wins %v / %v",
+				c.sets, fast.Counts.Rules, traced.Counts.Rules, fast.Wins, traced.Wins)
 		}
 	}
 }

@@ -42,6 +42,28 @@ func (p *d20Tactic) Turn(t *d20.Table, self int, plan *d20.Plan) {
 	}
 }
 
+// Standard implements d20.StandardPolicy: a block whose first rule has no
+// condition and attacks an enemy chosen by weakest, strongest, nearest or
+// first (not "in reach": such a rule never falls through) decides every
+// turn by that rule alone, so it compiles to the referee's own target rule,
+// counted as the rule firing. (The referee still calls Turn while tracing,
+// for the narration of the rule.)
+func (p *d20Tactic) Standard() (d20.Standard, bool) {
+	if len(p.rules) == 0 {
+		return d20.Standard{}, false
+	}
+	r := &p.rules[0]
+	if r.when != nil || r.do.kind != doAttack || r.target.inReach {
+		return d20.Standard{}, false
+	}
+	rule, ok := map[selKind]d20.TargetRule{selWeakest: d20.TargetWeakest, selStrongest: d20.TargetStrongest,
+		selNearest: d20.TargetNearest, selFirst: d20.TargetFirst}[r.target.kind]
+	if !ok {
+		return d20.Standard{}, false
+	}
+	return d20.Standard{Rule: rule, Limit: p.limit, Count: r.fired}, true
+}
+
 // d20Holds evaluates condition w for self now, computing only the facts
 // the short-circuit evaluation asks for.
 func d20Holds(t *d20.Table, self int, w *tactics.Program) bool {

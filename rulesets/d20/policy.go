@@ -28,6 +28,10 @@ type Standard struct {
 	Rule             TargetRule
 	Limit            int
 	Charge, NoCharge bool
+	// Count is the tactics rule counter (Counts.Rules) the decision adds
+	// one to, -1 for none. A policy that counts also narrates its decision
+	// in a trace, so while tracing the referee calls its Turn instead.
+	Count int
 }
 
 // StandardPolicy is an optional Policy ability: Standard reports the
@@ -42,9 +46,12 @@ type StandardPolicy interface {
 func (t *Table) decide(i int, p *Plan) {
 	*p = NoPlan
 	c := &t.g.C[i]
-	if c.std {
+	if c.std && (t.log == nil || c.stdRule.Count < 0) {
 		p.Target = t.PickTarget(i, c.stdRule.Rule, c.stdRule.Limit, true)
 		p.Charge, p.NoCharge = c.stdRule.Charge, c.stdRule.NoCharge
+		if c.stdRule.Count >= 0 {
+			t.c.Rule(c.stdRule.Count)
+		}
 		return
 	}
 	c.Policy.Turn(t, i, p)

@@ -81,11 +81,14 @@ func (t *Table) turn(i int) {
 	}
 	f.chargeAC = false
 	f.aooUsed = false
-	if c.std && !t.tactics && !t.stdOne {
+	if c.std && !t.tactics && !t.stdOne && (t.log == nil || c.stdRule.Count < 0) {
 		// The usual turn: a standard policy's target already in reach, and
 		// nobody delaying or readied. What act does with that plan, without
 		// building it: weapons, no movement.
 		if tg := t.PickTarget(i, c.stdRule.Rule, c.stdRule.Limit, true); tg >= 0 && abs(f.x-t.f[tg].x) <= c.Reach {
+			if c.stdRule.Count >= 0 {
+				t.c.Rule(c.stdRule.Count)
+			}
 			t.acts(i)
 			if len(c.Attacks) == 1 {
 				t.attackAction(i, tg)
