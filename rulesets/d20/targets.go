@@ -45,7 +45,7 @@ func (t *Table) resetTargets() {
 		s := t.g.sideOf[i]
 		t.up[s] = append(t.up[s], i)
 		t.heapPos[i] = len(t.heap[s])
-		t.heap[s] = append(t.heap[s], i)
+		t.heap[s] = append(t.heap[s], weakKey(t.f[i].hp, i))
 	}
 	for s := 0; s < 2; s++ {
 		h := t.heap[s]
@@ -59,64 +59,69 @@ func (t *Table) resetTargets() {
 // The weakest of a side is the top of a binary min-heap of its standing
 // combatants ordered by (hit points, roster index): a blow is a sift up,
 // going out a removal, each O(log n), where rescanning the side on every
-// kill made a big melee's cost per turn grow with its size.
+// kill made a big melee's cost per turn grow with its size. The heap holds
+// one integer key per combatant (weakKey), so an ordering step is one
+// comparison of two integers the heap itself holds.
 
-// weaker orders the heap: fewer hit points, then the earlier in the roster.
-func (t *Table) weaker(a, b int) bool {
-	ha, hb := t.f[a].hp, t.f[b].hp
-	return ha < hb || ha == hb && a < b
-}
+// weakKey orders by hit points, then roster index (below 1<<weakBits:
+// scenario.MaxCombatants is 64).
+func weakKey(hp, i int) int { return hp<<weakBits | i }
+
+const weakBits = 8
 
 func (t *Table) siftUp(s, k int) {
 	h := t.heap[s]
-	j := h[k]
+	key := h[k]
 	for k > 0 {
 		p := (k - 1) / 2
-		if !t.weaker(j, h[p]) {
+		if h[p] <= key {
 			break
 		}
 		h[k] = h[p]
-		t.heapPos[h[k]] = k
+		t.heapPos[h[k]&(1<<weakBits-1)] = k
 		k = p
 	}
-	h[k] = j
-	t.heapPos[j] = k
+	h[k] = key
+	t.heapPos[key&(1<<weakBits-1)] = k
 }
 
 func (t *Table) siftDown(s, k int) {
 	h := t.heap[s]
-	j := h[k]
+	key := h[k]
 	for {
 		c := 2*k + 1
 		if c >= len(h) {
 			break
 		}
-		if c+1 < len(h) && t.weaker(h[c+1], h[c]) {
+		if c+1 < len(h) && h[c+1] < h[c] {
 			c++
 		}
-		if !t.weaker(h[c], j) {
+		if h[c] >= key {
 			break
 		}
 		h[k] = h[c]
-		t.heapPos[h[k]] = k
+		t.heapPos[h[k]&(1<<weakBits-1)] = k
 		k = c
 	}
-	h[k] = j
-	t.heapPos[j] = k
+	h[k] = key
+	t.heapPos[key&(1<<weakBits-1)] = k
 }
 
 // weakest is the weakest standing combatant of side s, or -1.
 func (t *Table) weakest(s int) int {
 	if h := t.heap[s]; len(h) > 0 {
-		return h[0]
+		return h[0] & (1<<weakBits - 1)
 	}
 	return -1
 }
 
 // hpFell notes that standing combatant j's hit points fell.
 func (t *Table) hpFell(j int) {
-	if k := t.heapPos[j]; k > 0 {
-		t.siftUp(t.g.sideOf[j], k)
+	s := t.g.sideOf[j]
+	k := t.heapPos[j]
+	t.heap[s][k] = weakKey(t.f[j].hp, j)
+	if k > 0 {
+		t.siftUp(s, k)
 	}
 }
 
@@ -140,11 +145,11 @@ func (t *Table) wentOut(j int) {
 	k = t.heapPos[j]
 	last := len(h) - 1
 	h[k] = h[last]
-	t.heapPos[h[k]] = k
+	t.heapPos[h[k]&(1<<weakBits-1)] = k
 	t.heap[s] = h[:last]
 	if k < last {
 		t.siftDown(s, k)
-		t.siftUp(s, t.heapPos[h[k]])
+		t.siftUp(s, t.heapPos[h[k]&(1<<weakBits-1)])
 	}
 	// The span of the others can only be narrower: it needs recomputing
 	// only if j stood at an end of it, and not at all when everyone stood

@@ -63,11 +63,15 @@ func (t *Table) checkTargets(self int) string {
 		if len(h) != len(want) {
 			return fmt.Sprintf("side %d heap %v, standing %v", s, h, want)
 		}
-		for k, j := range h {
+		for k, key := range h {
+			j := key & (1<<weakBits - 1)
+			if key != weakKey(t.f[j].hp, j) {
+				return fmt.Sprintf("side %d heap %v: key of %d is %d, want %d", s, h, j, key, weakKey(t.f[j].hp, j))
+			}
 			if t.heapPos[j] != k {
 				return fmt.Sprintf("side %d heap %v: heapPos[%d] = %d", s, h, j, t.heapPos[j])
 			}
-			if k > 0 && t.weaker(j, h[(k-1)/2]) {
+			if p := h[(k-1)/2] & (1<<weakBits - 1); k > 0 && (t.f[j].hp < t.f[p].hp || t.f[j].hp == t.f[p].hp && j < p) {
 				return fmt.Sprintf("side %d heap %v: %d weaker than its parent", s, h, j)
 			}
 			if t.f[j].out {
