@@ -32,9 +32,21 @@ var defaultParams = []string{"target", "charge", "spell"}
 // d20Default closes in and attacks.
 type d20Default struct {
 	target targetRule
-	charge string // auto | always | never
-	spell  int    // -2: any, -1: none, else that spell
+	rule   d20.TargetRule // target as the table's rule (all but random)
+	limit  int            // feet within which an enemy can be attacked this turn
+	charge chargeMode
+	spell  int // -2: any, -1: none, else that spell
 }
+
+type chargeMode uint8
+
+const (
+	chargeAuto chargeMode = iota
+	chargeAlways
+	chargeNever
+)
+
+var chargeModes = []string{"auto", "always", "never"}
 
 // targetRule is the default policy's target choice, as an enum so the
 // per-turn pick compares integers, not strings.
@@ -52,15 +64,35 @@ var targetRules = []string{"weakest", "strongest", "nearest", "random", "first"}
 
 func makeD20Default(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
 	p := newParams(d, spec, defaultParams)
-	return readDefault(p, g, self)
+	pol := readDefault(p, g, self)
+	if pol.target != targetRandom && (pol.spell == -1 || len(g.C[self].Spells) == 0) {
+		return &d20Plain{*pol}
+	}
+	return pol
+}
+
+// d20Plain is the default policy when its every turn is one rule: a target
+// by a fixed rule, weapons only (no spells, or spell: none). It is its own
+// type, not a method of d20Default, so that the policies embedding
+// d20Default (delay, ready) do not claim to be standard.
+type d20Plain struct{ d20Default }
+
+// Standard implements d20.StandardPolicy: the referee picks the target
+// itself, as Turn would.
+func (p *d20Plain) Standard() (d20.Standard, bool) {
+	return d20.Standard{Rule: p.rule, Limit: p.limit, Charge: p.charge == chargeAlways, NoCharge: p.charge == chargeNever, Count: -1}, true
 }
 
 func readDefault(p params, g *d20.Game, self int) *d20Default {
 	pol := &d20Default{
 		target: targetRule(max(0, slices.Index(targetRules, p.enum("target", "weakest", targetRules)))),
-		charge: p.enum("charge", "auto", []string{"auto", "always", "never"}),
+		charge: chargeMode(max(0, slices.Index(chargeModes, p.enum("charge", "auto", chargeModes)))),
 		spell:  -2,
 	}
+	pol.rule = [...]d20.TargetRule{targetWeakest: d20.TargetWeakest, targetStrongest: d20.TargetStrongest,
+		targetNearest: d20.TargetNearest, targetRandom: d20.TargetWeakest, targetFirst: d20.TargetFirst}[pol.target]
+	me := &g.C[self]
+	pol.limit = max(2*me.Speed, 5) + me.Reach
 	if name, n := p.str("spell"); n != nil {
 		switch name {
 		case "any":
@@ -98,9 +130,11 @@ func combatantIndex(p params, g *d20.Game, name string, n *yaml.Node) int {
 }
 
 // Turn implements d20.Policy.
-func (p *d20Default) Turn(t *d20.Table, self int) d20.Plan {
-	tg := p.pick(t, self)
-	return d20.Plan{Do: d20.Act, Target: tg, Spell: p.chooseSpell(t, self), Charge: p.charge == "always", NoCharge: p.charge == "never", DelayAfter: -1}
+func (p *d20Default) Turn(t *d20.Table, self int, plan *d20.Plan) {
+	plan.Target = p.pick(t, self)
+	plan.Spell = p.chooseSpell(t, self)
+	plan.Charge = p.charge == chargeAlways
+	plan.NoCharge = p.charge == chargeNever
 }
 
 func (p *d20Default) chooseSpell(t *d20.Table, self int) int {
@@ -122,69 +156,19 @@ func (p *d20Default) chooseSpell(t *d20.Table, self int) int {
 	return -1
 }
 
-// pick chooses the enemy to attack.
+// pick chooses the enemy to attack: under the policy's rule among the
+// enemies it can attack this turn (in reach, a 5-foot step away, or within
+// a charge: twice speed), else the nearest. The table keeps the standing
+// enemies and the weakest of them, so no turn scans the roster.
 func (p *d20Default) pick(t *d20.Table, self int) int {
-	me := &t.Game().C[self]
-	enemies := t.Enemies(self)
 	if p.target == targetRandom {
-		alive := 0
-		for _, j := range enemies {
-			if !t.Out(j) {
-				alive++
-			}
-		}
-		if alive == 0 {
+		up := t.Standing(1 - t.Side(self))
+		if len(up) == 0 {
 			return -1
 		}
-		k := t.Rand().IntN(alive)
-		for _, j := range enemies {
-			if !t.Out(j) {
-				if k == 0 {
-					return j
-				}
-				k--
-			}
-		}
+		return up[t.Rand().IntN(len(up))]
 	}
-	// Prefer enemies it can attack this turn: in reach, a 5-foot step away,
-	// or within a charge (twice speed).
-	best := -1
-	limit := max(2*me.Speed, 5) + me.Reach
-	for _, j := range enemies {
-		if t.Out(j) || t.Dist(self, j) > limit {
-			continue
-		}
-		if best < 0 || p.better(t, self, j, best) {
-			best = j
-		}
-	}
-	if best >= 0 {
-		return best
-	}
-	for _, j := range enemies {
-		if t.Out(j) {
-			continue
-		}
-		if best < 0 || t.Dist(self, j) < t.Dist(self, best) ||
-			t.Dist(self, j) == t.Dist(self, best) && t.HP(j) < t.HP(best) {
-			best = j
-		}
-	}
-	return best
-}
-
-// better reports whether enemy j is a better target than best under the
-// policy's rule; ties keep the earlier (roster order).
-func (p *d20Default) better(t *d20.Table, self, j, best int) bool {
-	switch p.target {
-	case targetStrongest:
-		return t.HP(j) > t.HP(best)
-	case targetNearest:
-		return t.Dist(self, j) < t.Dist(self, best)
-	case targetFirst:
-		return false
-	}
-	return t.HP(j) < t.HP(best)
+	return t.PickTarget(self, p.rule, p.limit, true)
 }
 
 // d20Delay waits for a named combatant or a count.
@@ -205,22 +189,21 @@ func makeD20Delay(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Poli
 }
 
 // Turn implements d20.Policy.
-func (p *d20Delay) Turn(t *d20.Table, self int) d20.Plan {
-	plan := p.d20Default.Turn(t, self)
+func (p *d20Delay) Turn(t *d20.Table, self int, plan *d20.Plan) {
+	p.d20Default.Turn(t, self, plan)
 	if t.Resuming(self) || (p.firstOnly && t.Round() > 1) {
-		return plan
+		return
 	}
 	if p.until >= 0 {
 		if t.Out(p.until) || t.Acted(p.until) {
-			return plan
+			return
 		}
 		plan.Do, plan.DelayAfter = d20.Delay, p.until
-		return plan
+		return
 	}
 	if p.count < t.Count(self) {
 		plan.Do, plan.DelayAfter, plan.DelayTo = d20.Delay, -1, p.count
 	}
-	return plan
 }
 
 // d20Ready readies an action against a trigger.
@@ -286,18 +269,18 @@ func readReady(p params, g *d20.Game, self int, spec scenario.Policy) *d20Ready 
 }
 
 // Turn implements d20.Policy.
-func (p *d20Ready) Turn(t *d20.Table, self int) d20.Plan {
-	plan := p.d20Default.Turn(t, self)
+func (p *d20Ready) Turn(t *d20.Table, self int, plan *d20.Plan) {
+	p.d20Default.Turn(t, self, plan)
 	if !p.always && t.Engaged(self) {
-		return plan
+		return
 	}
 	if p.action == d20.ReadyCast && t.Uses(self, p.rspell) == 0 {
-		return plan
+		return
 	}
 	if p.action == d20.ReadyCounterspell && !p.canCounter(t, self) {
-		return plan
+		return
 	}
-	return d20.Plan{Do: d20.Ready, Trigger: p.trigger, Ally: p.ally, Action: p.action, Spell: p.rspell, DelayAfter: -1, Target: -1}
+	*plan = d20.Plan{Do: d20.Ready, Trigger: p.trigger, Ally: p.ally, Action: p.action, Spell: p.rspell, DelayAfter: -1, Target: -1}
 }
 
 // canCounter reports whether a counterspell could ever work: an enemy still
@@ -337,9 +320,10 @@ func makeD20Counterspell(d *scenario.Decoder, g *d20.Game, self int, spec scenar
 }
 
 // Turn implements d20.Policy.
-func (p *d20Counterspell) Turn(t *d20.Table, self int) d20.Plan {
+func (p *d20Counterspell) Turn(t *d20.Table, self int, plan *d20.Plan) {
 	if p.canCounter(t, self) {
-		return p.d20Ready.Turn(t, self)
+		p.d20Ready.Turn(t, self, plan)
+		return
 	}
-	return p.d20Default.Turn(t, self)
+	p.d20Default.Turn(t, self, plan)
 }

@@ -212,6 +212,7 @@ type d20Rule struct {
 type d20Tactic struct {
 	rules    []d20Rule
 	fallback int // counter index for the built-in fallback
+	limit    int // feet within which an enemy can be attacked this turn (Standard)
 }
 
 func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node, path string) d20.Policy {
@@ -286,6 +287,8 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 		return nil
 	}
 	pol.fallback = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: "turn", Rule: "fallback", Event: "fired"})
+	me := &g.C[self]
+	pol.limit = max(2*me.Speed, 5) + me.Reach
 	return pol
 }
 

@@ -12,52 +12,62 @@ import (
 // whose decision can be carried out decides; a decision that cannot be
 // carried out falls through to the next rule (counted with its reason);
 // when none decides, the fallback acts as the default policy does.
-func (p *d20Tactic) Turn(t *d20.Table, self int) d20.Plan {
-	var m tactics.Machine
+func (p *d20Tactic) Turn(t *d20.Table, self int, plan *d20.Plan) {
 	for k := range p.rules {
 		r := &p.rules[k]
-		if r.when != nil {
-			m.Start(r.when)
-			holds := false
-			for {
-				need, res, done := m.Run()
-				if done {
-					holds = res
-					break
-				}
-				m.Provide(need, d20Fact(t, self, &r.when.Slots[need]))
-			}
-			if !holds {
-				continue
-			}
+		if r.when != nil && !d20Holds(t, self, r.when) {
+			continue
 		}
-		plan, why := r.do.plan(t, self, r.target)
+		*plan = d20.NoPlan
+		why := r.do.plan(t, self, r.target, plan)
 		if why >= 0 {
 			t.CountRule(r.fell[why])
 			if t.Tracing() {
-				t.Logf("%s: tactics rule %s%s: %s falls through: %s", t.Game().C[self].Name, r.name, traceVals(r.when, &m), r.do.text(t), whyText[why])
+				t.Logf("%s: tactics rule %s%s: %s falls through: %s", t.Game().C[self].Name, r.name, d20TraceVals(t, self, r.when), r.do.text(t), whyText[why])
 			}
 			continue
 		}
 		t.CountRule(r.fired)
 		if t.Tracing() {
-			t.Logf("%s: tactics rule %s%s decides: %s", t.Game().C[self].Name, r.name, traceVals(r.when, &m), describePlan(t, self, plan))
+			t.Logf("%s: tactics rule %s%s decides: %s", t.Game().C[self].Name, r.name, d20TraceVals(t, self, r.when), describePlan(t, self, *plan))
 		}
-		return plan
+		return
 	}
 	t.CountRule(p.fallback)
-	plan := d20Fallback(t, self)
+	*plan = d20.NoPlan
+	plan.Target = pickTarget(t, self, d20Target{named: -1})
+	plan.Spell = firstSpell(t, self)
 	if t.Tracing() {
-		t.Logf("%s: no tactics rule applies; fallback decides: %s", t.Game().C[self].Name, describePlan(t, self, plan))
+		t.Logf("%s: no tactics rule applies; fallback decides: %s", t.Game().C[self].Name, describePlan(t, self, *plan))
 	}
-	return plan
 }
 
-// d20Fallback is the default policy's decision: cast the first spell with a
-// use left, else attack the weakest enemy it can reach this turn.
-func d20Fallback(t *d20.Table, self int) d20.Plan {
-	tg := pickTarget(t, self, d20Target{named: -1})
-	return d20.Plan{Do: d20.Act, Target: tg, Spell: firstSpell(t, self), DelayAfter: -1}
+// Standard implements d20.StandardPolicy: a block whose first rule has no
+// condition and attacks an enemy chosen by weakest, strongest, nearest or
+// first (not "in reach": such a rule never falls through) decides every
+// turn by that rule alone, so it compiles to the referee's own target rule,
+// counted as the rule firing. (The referee still calls Turn while tracing,
+// for the narration of the rule.)
+func (p *d20Tactic) Standard() (d20.Standard, bool) {
+	if len(p.rules) == 0 {
+		return d20.Standard{}, false
+	}
+	r := &p.rules[0]
+	if r.when != nil || r.do.kind != doAttack || r.target.inReach {
+		return d20.Standard{}, false
+	}
+	rule, ok := map[selKind]d20.TargetRule{selWeakest: d20.TargetWeakest, selStrongest: d20.TargetStrongest,
+		selNearest: d20.TargetNearest, selFirst: d20.TargetFirst}[r.target.kind]
+	if !ok {
+		return d20.Standard{}, false
+	}
+	return d20.Standard{Rule: rule, Limit: p.limit, Count: r.fired}, true
+}
+
+// d20Holds evaluates condition w for self now, computing only the facts
+// the short-circuit evaluation asks for.
+func d20Holds(t *d20.Table, self int, w *tactics.Program) bool {
+	return w.EvalFunc(func(k int) float64 { return d20Fact(t, self, &w.Slots[k]) })
 }
 
 func firstSpell(t *d20.Table, self int) int {
@@ -69,71 +79,73 @@ func firstSpell(t *d20.Table, self int) int {
 	return -1
 }
 
-// plan turns a decision into the referee's Plan, or says why it cannot be
-// carried out (why >= 0).
-func (do *d20Do) plan(t *d20.Table, self int, sel d20Target) (d20.Plan, int) {
+// plan turns a decision into the referee's Plan (p arrives as
+// d20.NoPlan), or says why it cannot be carried out (why >= 0).
+func (do *d20Do) plan(t *d20.Table, self int, sel d20Target, p *d20.Plan) (why int) {
 	switch do.kind {
 	case doDelayUntil:
 		switch {
 		case t.Resuming(self):
-			return d20.Plan{}, whyResuming
+			return whyResuming
 		case t.Out(do.who):
-			return d20.Plan{}, whyWaitedOut
+			return whyWaitedOut
 		case t.Acted(do.who):
-			return d20.Plan{}, whyWaitedActed
+			return whyWaitedActed
 		}
-		return d20.Plan{Do: d20.Delay, DelayAfter: do.who, Target: -1, Spell: -1}, -1
+		p.Do, p.DelayAfter = d20.Delay, do.who
+		return -1
 	case doDelayTo:
 		if t.Resuming(self) {
-			return d20.Plan{}, whyResuming
+			return whyResuming
 		}
 		if do.count >= t.Count(self) {
-			return d20.Plan{}, whyCount
+			return whyCount
 		}
-		return d20.Plan{Do: d20.Delay, DelayAfter: -1, DelayTo: do.count, Target: -1, Spell: -1}, -1
+		p.Do, p.DelayTo = d20.Delay, do.count
+		return -1
 	case doReady, doCounterspell:
-		plan := d20.Plan{Do: d20.Ready, Trigger: do.trigger, Ally: do.ally, Action: do.action, Spell: do.spell, DelayAfter: -1, Target: -1}
+		p.Do, p.Trigger, p.Ally, p.Action, p.Spell = d20.Ready, do.trigger, do.ally, do.action, do.spell
 		if do.kind == doCounterspell {
-			plan.Trigger, plan.Action, plan.Ally = d20.OnEnemyCasts, d20.ReadyCounterspell, -1
+			p.Trigger, p.Action, p.Ally = d20.OnEnemyCasts, d20.ReadyCounterspell, -1
 		}
-		switch plan.Action {
+		switch p.Action {
 		case d20.ReadyCast:
-			if plan.Spell < 0 {
-				plan.Spell = firstSpell(t, self)
+			if p.Spell < 0 {
+				p.Spell = firstSpell(t, self)
 			}
-			if plan.Spell < 0 || t.Uses(self, plan.Spell) == 0 {
-				return d20.Plan{}, whyNoUses
+			if p.Spell < 0 || t.Uses(self, p.Spell) == 0 {
+				return whyNoUses
 			}
 		case d20.ReadyCounterspell:
-			if !canCounter(t, self, plan.Spell) {
-				return d20.Plan{}, whyCannotCounter
+			if !canCounter(t, self, p.Spell) {
+				return whyCannotCounter
 			}
 		}
-		return plan, -1
+		return -1
 	}
 	tg := pickTarget(t, self, sel)
 	if tg < 0 && (sel.inReach || sel.kind == selNamed) {
-		return d20.Plan{}, whyNoTarget
+		return whyNoTarget
 	}
-	plan := d20.Plan{Do: d20.Act, Target: tg, Spell: -1, DelayAfter: -1}
-	me := &t.Game().C[self]
-	need := 0
-	if tg >= 0 {
-		need = t.Dist(self, tg) - me.Reach
-	}
+	p.Target = tg
 	switch do.kind {
-	case doCharge:
-		limit := 2 * me.Speed
-		if t.StandardOnly() {
-			limit = me.Speed
+	case doCharge, doFullAttack:
+		me := &t.Game().C[self]
+		need := 0
+		if tg >= 0 {
+			need = t.Dist(self, tg) - me.Reach
 		}
-		if tg < 0 || need < 10 || need > limit {
-			return d20.Plan{}, whyNoCharge
-		}
-		plan.Charge = true
-	case doFullAttack:
-		if tg < 0 || t.StandardOnly() || len(me.Attacks) < 2 || need > 5 {
-			return d20.Plan{}, whyNoFull
+		if do.kind == doCharge {
+			limit := 2 * me.Speed
+			if t.StandardOnly() {
+				limit = me.Speed
+			}
+			if tg < 0 || need < 10 || need > limit {
+				return whyNoCharge
+			}
+			p.Charge = true
+		} else if tg < 0 || t.StandardOnly() || len(me.Attacks) < 2 || need > 5 {
+			return whyNoFull
 		}
 	case doCast:
 		s := do.spell
@@ -141,11 +153,11 @@ func (do *d20Do) plan(t *d20.Table, self int, sel d20Target) (d20.Plan, int) {
 			s = firstSpell(t, self)
 		}
 		if s < 0 || t.Uses(self, s) == 0 {
-			return d20.Plan{}, whyNoUses
+			return whyNoUses
 		}
-		plan.Spell = s
+		p.Spell = s
 	}
-	return plan, -1
+	return -1
 }
 
 // canCounter: an enemy in the fight has a use left of a spell that self can
@@ -174,19 +186,35 @@ func canCounter(t *d20.Table, self, s int) bool {
 // pickTarget chooses an enemy by selector. Without a filter it prefers
 // enemies it can attack this turn (in reach, a 5-foot step or a charge
 // away), else the nearest, as the default policy does; with "in reach"
-// only enemies within reach count (-1 when there are none).
+// only enemies within reach count (-1 when there are none). The table
+// keeps the standing enemies and the weakest of them, so the common
+// selectors scan nothing (d20.Table.PickTarget).
 func pickTarget(t *d20.Table, self int, sel d20Target) int {
-	if sel.kind == selNamed {
+	me := &t.Game().C[self]
+	limit := max(2*me.Speed, 5) + me.Reach
+	if sel.inReach {
+		limit = me.Reach
+	}
+	switch sel.kind {
+	case selNamed:
 		if t.Out(sel.named) || sel.inReach && !t.InReach(self, sel.named) {
 			return -1
 		}
 		return sel.named
+	case selWeakest:
+		return t.PickTarget(self, d20.TargetWeakest, limit, !sel.inReach)
+	case selStrongest:
+		return t.PickTarget(self, d20.TargetStrongest, limit, !sel.inReach)
+	case selNearest:
+		return t.PickTarget(self, d20.TargetNearest, limit, !sel.inReach)
+	case selFirst:
+		return t.PickTarget(self, d20.TargetFirst, limit, !sel.inReach)
 	}
-	enemies := t.Enemies(self)
+	up := t.Standing(1 - t.Side(self))
 	if sel.kind == selRandom {
 		alive := 0
-		for _, j := range enemies {
-			if !t.Out(j) && (!sel.inReach || t.InReach(self, j)) {
+		for _, j := range up {
+			if !sel.inReach || t.InReach(self, j) {
 				alive++
 			}
 		}
@@ -194,8 +222,8 @@ func pickTarget(t *d20.Table, self int, sel d20Target) int {
 			return -1
 		}
 		k := t.Rand().IntN(alive)
-		for _, j := range enemies {
-			if !t.Out(j) && (!sel.inReach || t.InReach(self, j)) {
+		for _, j := range up {
+			if !sel.inReach || t.InReach(self, j) {
 				if k == 0 {
 					return j
 				}
@@ -203,45 +231,26 @@ func pickTarget(t *d20.Table, self int, sel d20Target) int {
 			}
 		}
 	}
-	me := &t.Game().C[self]
-	limit := max(2*me.Speed, 5) + me.Reach
-	if sel.inReach {
-		limit = me.Reach
-	}
 	best := -1
-	for _, j := range enemies {
-		if t.Out(j) || t.Dist(self, j) > limit {
+	for _, j := range up {
+		if t.Dist(self, j) > limit {
 			continue
 		}
-		if best < 0 || better(t, self, sel.kind, j, best) {
+		if best < 0 || better(t, sel.kind, j, best) {
 			best = j
 		}
 	}
 	if best >= 0 || sel.inReach {
 		return best
 	}
-	for _, j := range enemies {
-		if t.Out(j) {
-			continue
-		}
-		if best < 0 || t.Dist(self, j) < t.Dist(self, best) ||
-			t.Dist(self, j) == t.Dist(self, best) && t.HP(j) < t.HP(best) {
-			best = j
-		}
-	}
-	return best
+	return t.PickTarget(self, d20.TargetWeakest, -1, true)
 }
 
-// better reports whether enemy j beats best under the selector; ties keep
-// the earlier in roster order.
-func better(t *d20.Table, self int, k selKind, j, best int) bool {
+// better reports whether enemy j beats best under the selector (lowest_ac
+// or casters_first); ties go to the fewer hit points, then to the earlier
+// in roster order.
+func better(t *d20.Table, k selKind, j, best int) bool {
 	switch k {
-	case selStrongest:
-		return t.HP(j) > t.HP(best)
-	case selNearest:
-		return t.Dist(self, j) < t.Dist(self, best)
-	case selFirst:
-		return false
 	case selLowestAC:
 		aj, ab := t.Game().C[j].AC, t.Game().C[best].AC
 		return aj < ab || aj == ab && t.HP(j) < t.HP(best)
@@ -332,57 +341,56 @@ func pct(t *d20.Table, i int) float64 {
 	return 0
 }
 
-// groupFact counts over enemies or allies: one loop per fact, so the loop
-// body is a single test.
+// groupFact counts over enemies or allies. Counts of the standing and
+// the fallen, and of the standing within a distance, come from the table's
+// per-side standing lists (O(1) in a joined melee); the rest is one loop
+// over the standing per fact, so the loop body is a single test.
 func groupFact(t *d20.Table, self, fact int) float64 {
 	me := &t.Game().C[self]
-	n := 0
 	side := t.Side(self)
+	es := 1 - side
 	switch fact {
-	case fEnemiesCount, fEnemiesDown, fEnemiesInReach, fEnemiesReachable, fEnemiesNearest, fEnemiesCasters, fEnemiesActed:
-		reach := max(2*me.Speed, 5) + me.Reach
-		nearest := -1
-		for _, j := range t.Enemies(self) {
-			out := t.Out(j)
-			switch fact {
-			case fEnemiesCount:
-				n += ib(!out)
-			case fEnemiesDown:
-				n += ib(out)
-			case fEnemiesInReach:
-				n += ib(!out && t.InReach(self, j))
-			case fEnemiesReachable:
-				n += ib(!out && t.Dist(self, j) <= reach)
-			case fEnemiesNearest:
-				if d := t.Dist(self, j); !out && (nearest < 0 || d < nearest) {
-					nearest = d
-				}
-			case fEnemiesCasters:
-				n += ib(!out && spellsLeft(t, j) > 0)
-			case fEnemiesActed:
-				n += ib(!out && t.Acted(j))
-			}
+	case fEnemiesCount:
+		return float64(len(t.Standing(es)))
+	case fEnemiesDown:
+		return float64(t.SideSize(es) - len(t.Standing(es)))
+	case fEnemiesInReach:
+		return float64(t.CountWithin(self, es, me.Reach))
+	case fEnemiesReachable:
+		return float64(t.CountWithin(self, es, max(2*me.Speed, 5)+me.Reach))
+	case fAlliesCount, fAlliesDown:
+		// Allies are the side but self; self is standing on its own turn,
+		// but the count does not rely on it.
+		up := len(t.Standing(side)) - ib(!t.Out(self))
+		if fact == fAlliesCount {
+			return float64(up)
 		}
-		if fact == fEnemiesNearest {
-			return float64(max(nearest, 0))
-		}
-		return float64(n)
+		return float64(t.SideSize(side) - 1 - up)
 	}
-	for j := 0; j < t.N(); j++ {
-		if j == self || t.Side(j) != side {
-			continue
-		}
-		out := t.Out(j)
+	n := 0
+	nearest := -1
+	up := t.Standing(es)
+	if fact == fAlliesEngaged || fact == fAlliesActed {
+		up = t.Standing(side)
+	}
+	for _, j := range up {
 		switch fact {
-		case fAlliesCount:
-			n += ib(!out)
-		case fAlliesDown:
-			n += ib(out)
+		case fEnemiesNearest:
+			if d := t.Dist(self, j); nearest < 0 || d < nearest {
+				nearest = d
+			}
+		case fEnemiesCasters:
+			n += ib(spellsLeft(t, j) > 0)
+		case fEnemiesActed:
+			n += ib(t.Acted(j))
 		case fAlliesEngaged:
-			n += ib(!out && t.Engaged(j))
+			n += ib(j != self && t.Engaged(j))
 		case fAlliesActed:
-			n += ib(!out && t.Acted(j))
+			n += ib(j != self && t.Acted(j))
 		}
+	}
+	if fact == fEnemiesNearest {
+		return float64(max(nearest, 0))
 	}
 	return float64(n)
 }
@@ -392,6 +400,23 @@ func ib(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// d20TraceVals evaluates w again (it reads no dice, so it gives what the
+// turn saw) to render the facts it read (trace only).
+func d20TraceVals(t *d20.Table, self int, w *tactics.Program) string {
+	var m tactics.Machine
+	if w != nil {
+		m.Start(w)
+		for {
+			need, _, done := m.Run()
+			if done {
+				break
+			}
+			m.Provide(need, d20Fact(t, self, &w.Slots[need]))
+		}
+	}
+	return traceVals(w, &m)
 }
 
 // traceVals renders the values that made a condition true (trace only).

@@ -54,11 +54,12 @@ func BenchmarkTactics(b *testing.B) {
 			tally := sim.NewTally(g)
 			var r rng.Stream
 			b.ReportAllocs()
-			b.ResetTimer()
+			cpu := startCPU(b)
 			for i := 0; i < b.N; i++ {
 				r.Seed(1, uint64(i))
 				tally.Record(table.Play(&r, &tally.Counts, nil))
 			}
+			cpu.stop(b, float64(b.N), "enc")
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "enc/s")
 		})
 	}

@@ -66,6 +66,14 @@ func TestEvalMatchesGo(t *testing.T) {
 						if got, want := prog.Eval(slots), c.gof(a, b, p, q); got != want {
 							t.Errorf("%s with a=%v b=%v p=%v q=%v: %v, want %v", c.src, a, b, p, q, got, want)
 						}
+						asked := 0
+						got := prog.EvalFunc(func(k int) float64 { asked |= 1 << k; return slots[k] })
+						if want := c.gof(a, b, p, q); got != want {
+							t.Errorf("%s with a=%v b=%v p=%v q=%v: EvalFunc %v, want %v", c.src, a, b, p, q, got, want)
+						}
+						if m := machineAsks(prog, slots); asked != m {
+							t.Errorf("%s with a=%v b=%v p=%v q=%v: EvalFunc asked for slots %b, Machine %b", c.src, a, b, p, q, asked, m)
+						}
 					}
 				}
 			}
@@ -210,4 +218,39 @@ func FuzzCompile(f *testing.F) {
 		}
 		prog.Eval(slots)
 	})
+}
+
+// machineAsks is the set of slots (a bit each) a Machine asks for.
+func machineAsks(p *Program, slots []float64) int {
+	var m Machine
+	m.Start(p)
+	asked := 0
+	for {
+		need, _, done := m.Run()
+		if done {
+			return asked
+		}
+		asked |= 1 << need
+		m.Provide(need, slots[need])
+	}
+}
+
+// A fact compared with a constant compiles to one fused instruction; the
+// constant on the left, or two facts, are not fused.
+func TestFusedComparisons(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want int
+	}{
+		{"a < 1", 1}, {"a >= $low", 1}, {"p == true", 1}, {"1 < a", 3}, {"a < b", 3}, {"a + 1 < 2", 5},
+		{"a < 1 or b > 2 and p != false", 5},
+	} {
+		prog, err := Compile(c.src, testEnv())
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if len(prog.code) != c.want {
+			t.Errorf("%s: %d instructions, want %d", c.src, len(prog.code), c.want)
+		}
+	}
 }

@@ -8,12 +8,16 @@
 //
 // Pipeline: lex (lex.go) → parse into nodes with positions (parse.go) →
 // type-check every name against the Env and compile to a flat instruction
-// slice over dense fact slots, and/or as short-circuit jumps (compile.go) →
-// evaluate with a Machine on the caller's stack, which stops when it needs a
-// fact; the binding computes that one fact (a switch over integer ids) and
-// resumes it. No maps, no reflection, no interface or closure call per
-// fact, no allocation. block.go reads the tactics: block (params, moments,
-// rules, library references) with positions for every error.
+// slice over dense fact slots, and/or as short-circuit jumps, a fact
+// compared with a constant fused into one instruction (compile.go) →
+// evaluate. Program.EvalFunc evaluates in one pass on the caller's stack,
+// calling the binding's closure for each fact the short-circuit needs (the
+// binding computes it with a switch over integer ids): one closure call per
+// fact, never per die. A Machine evaluates the same code but stops when it
+// needs a fact and is resumed with it, so a trace can show which facts were
+// read. No maps, no reflection, no allocation. block.go reads the tactics:
+// block (params, moments, rules, library references) with positions for
+// every error.
 //
 // Concurrency: a Program is immutable after Compile and may be evaluated
 // from any number of goroutines, each with its own slot array.

@@ -53,16 +53,7 @@ func (t *Table) retarget(a int) int {
 		}
 		return -1
 	}
-	best := -1
-	for j := range t.f {
-		if t.f[j].out || t.side(j) == t.side(a) || !t.InReach(a, j) {
-			continue
-		}
-		if best < 0 || t.f[j].hp < t.f[best].hp {
-			best = j
-		}
-	}
-	return best
+	return t.PickTarget(a, TargetWeakest, t.g.C[a].Reach, false)
 }
 
 // attack makes one attack roll of a against d with bonus and applies the
@@ -85,7 +76,7 @@ func (t *Table) attack(a, d, bonus, extraMult int) int {
 	hit := roll == 20 || (roll != 1 && roll+bonus >= ac)
 	if !hit {
 		if t.log != nil {
-			t.logf("%s attacks %s: d20 %d %+d = %d vs AC %d: miss", c.Name, t.name(d), roll, bonus, roll+bonus, ac)
+			t.logAttack(a, d, roll, bonus, ac, false, false, 0, 0, 0)
 		}
 		return 0
 	}
@@ -109,17 +100,31 @@ func (t *Table) attack(a, d, bonus, extraMult int) int {
 	}
 	dmg = max(dmg, 1)
 	if t.log != nil {
-		what := "hit"
-		if crit {
-			what = "critical hit"
-		}
-		t.logf("%s attacks %s: d20 %d %+d = %d vs AC %d: %s for %d (damage x%d)", c.Name, t.name(d), roll, bonus, roll+bonus, ac, what, dmg, mult)
-		if conf > 0 {
-			t.logf("  (threat; confirmation d20 %d %+d = %d vs AC %d: %s)", conf, bonus, conf+bonus, ac, map[bool]string{true: "confirmed", false: "not confirmed"}[crit])
-		}
+		t.logAttack(a, d, roll, bonus, ac, true, crit, dmg, mult, conf)
 	}
 	t.damage(a, d, dmg)
 	return dmg
+}
+
+// logAttack narrates an attack roll (kept out of attack, whose hot path
+// then holds no formatting).
+func (t *Table) logAttack(a, d, roll, bonus, ac int, hit, crit bool, dmg, mult, conf int) {
+	if !hit {
+		t.logf("%s attacks %s: d20 %d %+d = %d vs AC %d: miss", t.name(a), t.name(d), roll, bonus, roll+bonus, ac)
+		return
+	}
+	what := "hit"
+	if crit {
+		what = "critical hit"
+	}
+	t.logf("%s attacks %s: d20 %d %+d = %d vs AC %d: %s for %d (damage x%d)", t.name(a), t.name(d), roll, bonus, roll+bonus, ac, what, dmg, mult)
+	if conf > 0 {
+		verdict := "not confirmed"
+		if crit {
+			verdict = "confirmed"
+		}
+		t.logf("  (threat; confirmation d20 %d %+d = %d vs AC %d: %s)", conf, bonus, conf+bonus, ac, verdict)
+	}
 }
 
 // charge (SRD "Charge"): a full-round action moving at least 10 feet and up

@@ -25,6 +25,7 @@ type Game struct {
 	sideOf           []int
 	enemies          [2][]int // enemies[s]: the opponents of side s
 	sim.RuleRegistry          // tactics rule counters
+	srdDying         bool     // Opt.Dying == "srd", tested without a string compare
 }
 
 // Combatant is the static description of one combatant.
@@ -50,6 +51,9 @@ type Combatant struct {
 	Save          int
 	Spells        []Spell
 	Policy        Policy
+
+	std     bool     // Policy is a StandardPolicy: the referee decides by stdRule
+	stdRule Standard // its rule
 }
 
 // Spell is a simple damage spell.
@@ -83,6 +87,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	g := &Game{Maxround: sc.MaxRounds, Distance: sc.Distance}
 	d := sc.Dec
 	g.Opt = compileOptions(sc)
+	g.srdDying = g.Opt.Dying == "srd"
 	type pending struct {
 		spec    scenario.Policy
 		tactics *yaml.Node // a tactics: block overrides a policy at the same level or above
@@ -143,6 +148,11 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	}
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
+	}
+	for i := range g.C {
+		if sp, ok := g.C[i].Policy.(StandardPolicy); ok {
+			g.C[i].stdRule, g.C[i].std = sp.Standard()
+		}
 	}
 	return g, nil
 }

@@ -11,9 +11,13 @@
 //	spells.go      casting, Concentration, counterspelling
 //	movement.go    positions on a line, reach, attacks of opportunity
 //	dying.go       option dying: out at 0, or the SRD's disabled/dying/dead
+//	targets.go     whom a policy can attack: per-side standing lists and the
+//	               weakest of each side, kept as the fight goes (no scans)
 //
 // Decisions (whom to attack, whether to delay or ready and for what) are
 // made by a Policy (policy.go); the scripted policies live in package agents.
+// A policy fills the table's plan in place; one whose every turn is a single
+// target rule (StandardPolicy) has the referee apply that rule itself.
 //
 // Concurrency: a *Game is immutable after Compile and shared by all
 // workers; each worker owns its *Table.

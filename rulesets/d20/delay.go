@@ -21,7 +21,7 @@ import "simctl/sim"
 // resumeDelayedAtEnd): the source lets a delayer "wait until some time
 // later in the round and act then".
 
-func (t *Table) startDelay(i int, p Plan) {
+func (t *Table) startDelay(i int, p *Plan) {
 	t.tactics = true
 	f := &t.f[i]
 	f.delayed = true
@@ -184,7 +184,8 @@ func (t *Table) resumeAt(d, count int) {
 	}
 	t.actor, t.cur = d, t.index(d)
 	t.resume = true
-	p := t.g.C[d].Policy.Turn(t, d)
+	p := &t.plan
+	t.decide(d, p)
 	t.resume = false
 	if p.Do == Ready {
 		t.startReady(d, p)

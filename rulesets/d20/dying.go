@@ -7,34 +7,45 @@ func (t *Table) damage(a, d, dmg int) {
 	f := &t.f[d]
 	f.hp -= dmg
 	t.c.Hit(t.side(a), a, d, dmg)
-	if f.hp > 0 || f.dead {
+	if f.hp > 0 {
+		if !f.out {
+			t.hpFell(d)
+		}
+		return
+	}
+	if f.dead {
 		return
 	}
 	if !f.out {
 		f.out = true
 		f.outAt = t.seq
 		t.standing[t.side(d)]--
+		t.wentOut(d)
 		t.c.Down(d, a)
 		f.readied, f.delayed = false, false
 	}
-	if t.g.Opt.Dying != "srd" || f.hp <= -10 {
+	if !t.g.srdDying || f.hp <= -10 {
 		f.dead = true
 		f.dying = false
 		t.c.Inc(t.side(d), Deaths)
-		if t.log != nil {
-			t.logf("%s is dead (hp %d)", t.name(d), f.hp)
-		}
-		return
-	}
-	if f.hp < 0 {
+	} else if f.hp < 0 {
 		f.dying = true
-		if t.log != nil {
-			t.logf("%s is dying (hp %d)", t.name(d), f.hp)
-		}
-	} else {
-		if t.log != nil {
-			t.logf("%s is disabled (hp 0)", t.name(d))
-		}
+	}
+	if t.log != nil {
+		t.logDown(d)
+	}
+}
+
+// logDown narrates where d ended up after the blow that put it out.
+func (t *Table) logDown(d int) {
+	f := &t.f[d]
+	switch {
+	case f.dead:
+		t.logf("%s is dead (hp %d)", t.name(d), f.hp)
+	case f.dying:
+		t.logf("%s is dying (hp %d)", t.name(d), f.hp)
+	default:
+		t.logf("%s is disabled (hp 0)", t.name(d))
 	}
 }
 

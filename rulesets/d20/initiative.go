@@ -1,5 +1,7 @@
 package d20
 
+import "slices"
+
 // Initiative checks (SRD "Initiative Checks"): once, at the start of the
 // battle, each combatant rolls d20 (or its initiative_dice, a house rule)
 // + its initiative modifier; the order runs
@@ -12,6 +14,7 @@ package d20
 // run), never a bias toward list order.
 func (t *Table) rollInitiative() {
 	t.order = t.order[:0]
+	keys := t.keys[:0]
 	for i := range t.f {
 		c := &t.g.C[i]
 		die := c.InitRoll
@@ -23,7 +26,7 @@ func (t *Table) rollInitiative() {
 			die = c.InitDice.Roll(t.r)
 		}
 		t.f[i].count = die + c.Init
-		t.order = append(t.order, i)
+		keys = append(keys, initKey(t.f[i].count, c.Init, i))
 		if t.log != nil {
 			if c.InitDice.IsZero() {
 				t.logf("initiative: %s rolls %d %+d = %d", c.Name, die, c.Init, t.f[i].count)
@@ -32,20 +35,36 @@ func (t *Table) rollInitiative() {
 			}
 		}
 	}
-	// Insertion sort: at most a few dozen entries, no allocation.
-	for a := 1; a < len(t.order); a++ {
-		for b := a; b > 0 && t.before(t.order[b], t.order[b-1]); b-- {
-			t.order[b], t.order[b-1] = t.order[b-1], t.order[b]
+	// One integer key per combatant orders by count, then modifier, then
+	// roster order (what a stable sort by count and modifier gives).
+	if len(keys) <= rankSortMax {
+		rankSort(keys)
+	} else {
+		t.bucketByCount(keys)
+		// Only the entries of one count are out of order now.
+		for a := 1; a < len(keys); a++ {
+			for b := a; b > 0 && keys[b] > keys[b-1]; b-- {
+				keys[b], keys[b-1] = keys[b-1], keys[b]
+			}
 		}
 	}
-	for lo := 0; lo < len(t.order); {
+	for _, k := range keys {
+		t.order = append(t.order, keyIndex(k))
+	}
+	t.keys = keys
+	// Still tied (same count and modifier): "roll again", a uniform order
+	// among them (Fisher-Yates, the draws rng.Stream.Shuffle makes).
+	for lo := 0; lo < len(keys); {
 		hi := lo + 1
-		for hi < len(t.order) && !t.before(t.order[lo], t.order[hi]) {
+		for hi < len(keys) && keys[hi]>>keyIndexBits == keys[lo]>>keyIndexBits {
 			hi++
 		}
 		if hi-lo > 1 {
 			run := t.order[lo:hi]
-			t.r.Shuffle(len(run), func(i, j int) { run[i], run[j] = run[j], run[i] })
+			for i := len(run) - 1; i > 0; i-- {
+				j := t.r.IntN(i + 1)
+				run[i], run[j] = run[j], run[i]
+			}
 			if t.log != nil {
 				t.logf("initiative: tie at %d broken by a re-roll: %s", t.f[run[0]].count, t.names(run))
 			}
@@ -54,14 +73,75 @@ func (t *Table) rollInitiative() {
 	}
 }
 
-// before orders by count, then by initiative modifier.
-func (t *Table) before(a, b int) bool {
-	fa, fb := t.f[a].count, t.f[b].count
-	if fa != fb {
-		return fa > fb
+// rankSortMax is the most keys rankSort sorts.
+const rankSortMax = 16
+
+// rankSort sorts a few distinct keys, largest first, by counting for each
+// how many are larger: n² comparisons without a branch on their outcome,
+// where an insertion sort's mispredicted branches on random initiative
+// rolls cost more than the comparisons themselves.
+func rankSort(keys []int64) {
+	var out [rankSortMax]int64
+	for _, k := range keys {
+		r := 0
+		for _, o := range keys {
+			if o > k {
+				r++
+			}
+		}
+		out[r&(rankSortMax-1)] = k
 	}
-	return t.g.C[a].Init > t.g.C[b].Init
+	copy(keys, out[:len(keys)])
 }
+
+// bucketByCount orders keys by count, highest first (a counting sort over
+// the counts' range), leaving each count's entries in any order. A big
+// party's sort then costs O(n) and few mispredicted branches instead of
+// a comparison sort's O(n log n). Counts spread wider than 4 per entry
+// (initiative dice with many sides) fall back to a comparison sort.
+func (t *Table) bucketByCount(keys []int64) {
+	lo, hi := keys[0]>>keyCountShift, keys[0]>>keyCountShift
+	for _, k := range keys[1:] {
+		c := k >> keyCountShift
+		lo, hi = min(lo, c), max(hi, c)
+	}
+	span := int(hi-lo) + 1
+	if span > 4*len(keys) {
+		slices.Sort(keys)
+		slices.Reverse(keys)
+		return
+	}
+	start := t.bucket[:span+1] // newTable made room for 4 per entry
+	clear(start)
+	for _, k := range keys {
+		start[hi-k>>keyCountShift+1]++ // bucket 0 is the highest count
+	}
+	for b := 1; b <= span; b++ {
+		start[b] += start[b-1]
+	}
+	out := t.sorted[:len(keys)]
+	for _, k := range keys {
+		b := hi - k>>keyCountShift
+		out[start[b]] = k
+		start[b]++
+	}
+	copy(keys, out)
+}
+
+// initKey packs the initiative order of combatant i into one integer, the
+// larger first: count, then modifier (-100..100, the scenario's limit), then
+// the lower roster index (at most scenario.MaxCombatants = 64).
+func initKey(count, init, i int) int64 {
+	return int64(count)<<keyCountShift | int64(init+128)<<keyIndexBits | int64(keyIndexMask-i)
+}
+
+func keyIndex(k int64) int { return keyIndexMask - int(k&keyIndexMask) }
+
+const (
+	keyIndexBits  = 12
+	keyIndexMask  = 1<<keyIndexBits - 1
+	keyCountShift = keyIndexBits + 9 // modifier + 128 fits in 9 bits
+)
 
 func (t *Table) names(ids []int) string {
 	s := ""

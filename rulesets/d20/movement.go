@@ -43,6 +43,7 @@ func (t *Table) move(a, d, feet int) {
 		t.firstAction(a)
 		prev := f.x
 		f.x = prev + dir*min(5, abs(to-prev))
+		t.moved(a)
 		f.moved += abs(f.x - prev)
 		t.entered(a, prev)
 		if f.out {
@@ -80,6 +81,7 @@ func (t *Table) step(a, d int) {
 	t.firstAction(a)
 	prev := f.x
 	f.x += dir * 5
+	t.moved(a)
 	f.moved += 5
 	if t.log != nil {
 		t.logf("%s takes a 5-foot step", t.name(a))

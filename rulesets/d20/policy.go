@@ -9,12 +9,57 @@ import (
 // shared by all workers, so Turn must not modify the policy; everything that
 // changes during an encounter lives in the Table, read through its methods.
 type Policy interface {
-	// Turn plans the combatant's turn: act now, delay or ready.
-	// t.StandardOnly() is true in a surprise round; t.Resuming(self) is true
-	// when a delayed combatant takes its delayed action (a Delay plan is then
-	// treated as Act).
-	Turn(t *Table, self int) Plan
+	// Turn plans the combatant's turn into p: act now, delay or ready.
+	// p arrives as NoPlan (act against nobody); Turn sets what it decides.
+	// p is the table's and is only valid during the call: the plan is
+	// filled in place rather than returned, so no 72-byte value is copied
+	// on every turn. t.StandardOnly() is true in a surprise round;
+	// t.Resuming(self) is true when a delayed combatant takes its delayed
+	// action (a Delay plan is then treated as Act).
+	Turn(t *Table, self int, p *Plan)
 }
+
+// Standard describes a policy whose every decision is the same rule:
+// act, with weapons, against the enemy PickTarget(self, Rule, Limit, true)
+// chooses, charging as Charge and NoCharge say. A policy that is one
+// (StandardPolicy) has the referee make that decision itself, without the
+// interface call and the plan it fills: the same decision, cheaper.
+type Standard struct {
+	Rule             TargetRule
+	Limit            int
+	Charge, NoCharge bool
+	// Count is the tactics rule counter (Counts.Rules) the decision adds
+	// one to, -1 for none. A policy that counts also narrates its decision
+	// in a trace, so while tracing the referee calls its Turn instead.
+	Count int
+}
+
+// StandardPolicy is an optional Policy ability: Standard reports the
+// policy's one rule, or false when its decisions depend on more (spells,
+// a random target, delaying or readying).
+type StandardPolicy interface {
+	Standard() (Standard, bool)
+}
+
+// decide fills p with combatant i's plan for this turn (its delayed
+// action when resuming).
+func (t *Table) decide(i int, p *Plan) {
+	*p = NoPlan
+	c := &t.g.C[i]
+	if c.std && (t.log == nil || c.stdRule.Count < 0) {
+		p.Target = t.PickTarget(i, c.stdRule.Rule, c.stdRule.Limit, true)
+		p.Charge, p.NoCharge = c.stdRule.Charge, c.stdRule.NoCharge
+		if c.stdRule.Count >= 0 {
+			t.c.Rule(c.stdRule.Count)
+		}
+		return
+	}
+	c.Policy.Turn(t, i, p)
+}
+
+// NoPlan is the plan a policy's Turn starts from: act, against nobody,
+// with weapons.
+var NoPlan = Plan{Do: Act, Target: -1, Spell: -1, DelayAfter: -1}
 
 // Do is the kind of plan for a turn.
 type Do uint8

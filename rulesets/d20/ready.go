@@ -13,11 +13,11 @@ import "simctl/sim"
 // regular action that round. A 5-foot step may go with the readied action
 // only if it has not otherwise moved this round.
 
-func (t *Table) startReady(i int, p Plan) {
+func (t *Table) startReady(i int, p *Plan) {
 	t.tactics = true
 	f := &t.f[i]
 	f.readied = true
-	f.ready = p
+	t.cold[i].ready = *p
 	t.acts(i)
 	t.c.Inc(t.side(i), sim.Readies)
 	if t.log != nil {
@@ -45,7 +45,7 @@ func (t *Table) readiers(kinds uint8, src int, fire func(r int) (stop bool)) {
 	for n := 0; n < len(t.order); n++ {
 		r := t.order[n]
 		f := &t.f[r]
-		if !f.readied || f.out || kinds&(1<<f.ready.Trigger) == 0 || r == src {
+		if !f.readied || f.out || kinds&(1<<t.cold[r].ready.Trigger) == 0 || r == src {
 			continue
 		}
 		if fire(r) || t.f[src].out {
@@ -69,7 +69,7 @@ func (t *Table) took(r, src int) {
 	t.firstAction(r)
 	s := t.side(r)
 	t.c.Inc(s, sim.ReadiesTriggered)
-	if f.ready.Action != ReadyCast {
+	if t.cold[r].ready.Action != ReadyCast {
 		// A readied spell is counted by cast: an action, or an action
 		// lost when the spell is.
 		t.c.Inc(s, sim.Actions)
@@ -111,6 +111,12 @@ func (t *Table) canStepInto(r, tg int) bool {
 // it, whatever the distance the mover started from; readiers of both kinds
 // set off by the same square go in initiative order.
 func (t *Table) entered(m, from int) {
+	if t.tactics { // nobody has readied: nothing to trigger (the common case, inlined)
+		t.enteredReadied(m, from)
+	}
+}
+
+func (t *Table) enteredReadied(m, from int) {
 	t.readiers(t.moveTriggers(m), m, func(r int) bool {
 		if t.side(r) == t.side(m) || abs(t.f[r].x-from) <= t.g.C[r].Reach || !t.InReach(r, m) {
 			return false
@@ -127,7 +133,7 @@ func (t *Table) entered(m, from int) {
 // canFireAt reports whether r's readied action can go at a mover: an attack,
 // or a spell with a use left (a counterspell has no spell to counter).
 func (t *Table) canFireAt(r int) bool {
-	f := &t.f[r]
+	f := &t.cold[r]
 	switch f.ready.Action {
 	case ReadyAttack:
 		return true
@@ -139,7 +145,7 @@ func (t *Table) canFireAt(r int) bool {
 
 // fireAt takes r's readied attack or spell against the mover m.
 func (t *Table) fireAt(r, m int) {
-	f := &t.f[r]
+	f := &t.cold[r]
 	what := "attack"
 	if f.ready.Action == ReadyCast {
 		what = "spell"
@@ -160,6 +166,12 @@ func (t *Table) fireAt(r, m int) {
 // when the readier can still take that step: the readier steps in and
 // attacks. (A mover with a longer reach than the readier's stops there.)
 func (t *Table) stopped(m, from int) {
+	if t.tactics { // nobody has readied: nothing to trigger (the common case, inlined)
+		t.stoppedReadied(m, from)
+	}
+}
+
+func (t *Table) stoppedReadied(m, from int) {
 	t.readiers(t.moveTriggers(m), m, func(r int) bool {
 		if t.side(r) == t.side(m) || t.InReach(r, m) || !t.canStepInto(r, m) || abs(t.f[r].x-from) <= t.Dist(r, m) || !t.canFireAt(r) {
 			return false
@@ -183,8 +195,14 @@ func (t *Table) moveTriggers(m int) uint8 {
 // allyActs: the trigger "a named ally acts", checked as the ally starts its
 // action. The readied attack goes at the ally's target when it can reach it.
 func (t *Table) allyActs(a, target int) {
+	if t.tactics { // nobody has readied: nothing to trigger (the common case, inlined)
+		t.allyActsReadied(a, target)
+	}
+}
+
+func (t *Table) allyActsReadied(a, target int) {
 	t.readiers(on(OnAllyActs), a, func(r int) bool {
-		f := &t.f[r]
+		f := &t.cold[r]
 		if f.ready.Ally != a || t.side(r) != t.side(a) {
 			return false
 		}
@@ -224,8 +242,14 @@ func (t *Table) allyActs(a, target int) {
 // enemyAttacks: the trigger "an enemy attacks a named ally", checked before
 // the attacker's first attack roll against that ally.
 func (t *Table) enemyAttacks(a, victim int) {
+	if t.tactics { // nobody has readied: nothing to trigger (the common case, inlined)
+		t.enemyAttacksReadied(a, victim)
+	}
+}
+
+func (t *Table) enemyAttacksReadied(a, victim int) {
 	t.readiers(on(OnEnemyAttacksAlly), a, func(r int) bool {
-		f := &t.f[r]
+		f := &t.cold[r]
 		if f.ready.Ally != victim || t.side(r) == t.side(a) {
 			return false
 		}

@@ -15,7 +15,7 @@ func (t *Table) playRound() {
 		i := t.order[t.cur]
 		// Delay: a combatant waiting for a count acts before the first
 		// combatant whose count is lower.
-		if t.resumeDelayedAtCount(i) {
+		if t.tactics && t.resumeDelayedAtCount(i) {
 			if t.over() {
 				return
 			}
@@ -30,12 +30,16 @@ func (t *Table) playRound() {
 		}
 		// Delay: combatants waiting for a combatant that acted in this turn
 		// (usually i) act right after it.
-		t.resumeWaiters(i)
-		if t.over() {
-			return
+		if t.tactics {
+			t.resumeWaiters(i)
+			if t.over() {
+				return
+			}
 		}
 	}
-	t.resumeDelayedAtEnd()
+	if t.tactics {
+		t.resumeDelayedAtEnd()
+	}
 }
 
 // turn is combatant i's regular turn in the order.
@@ -77,7 +81,26 @@ func (t *Table) turn(i int) {
 	}
 	f.chargeAC = false
 	f.aooUsed = false
-	plan := c.Policy.Turn(t, i)
+	if c.std && !t.tactics && !t.stdOne && (t.log == nil || c.stdRule.Count < 0) {
+		// The usual turn: a standard policy's target already in reach, and
+		// nobody delaying or readied. What act does with that plan, without
+		// building it: weapons, no movement.
+		if tg := t.PickTarget(i, c.stdRule.Rule, c.stdRule.Limit, true); tg >= 0 && abs(f.x-t.f[tg].x) <= c.Reach {
+			if c.stdRule.Count >= 0 {
+				t.c.Rule(c.stdRule.Count)
+			}
+			t.acts(i)
+			if len(c.Attacks) == 1 {
+				t.attackAction(i, tg)
+			} else {
+				t.fullAttack(i, tg)
+			}
+			t.actor = -1
+			return
+		}
+	}
+	plan := &t.plan
+	t.decide(i, plan)
 	switch plan.Do {
 	case Delay:
 		t.startDelay(i, plan)
@@ -91,7 +114,7 @@ func (t *Table) turn(i int) {
 
 // act carries out an Act plan: a spell, or weapons after whatever movement
 // the distance needs. In the surprise round only one standard action.
-func (t *Table) act(i int, p Plan) {
+func (t *Table) act(i int, p *Plan) {
 	c := &t.g.C[i]
 	f := &t.f[i]
 	t.acts(i)
@@ -106,7 +129,7 @@ func (t *Table) act(i int, p Plan) {
 	if f.out {
 		return
 	}
-	if p.Spell >= 0 && f.uses[p.Spell] > 0 {
+	if p.Spell >= 0 && t.cold[i].uses[p.Spell] > 0 {
 		t.cast(i, p.Target, p.Spell)
 		return
 	}
@@ -170,7 +193,7 @@ func (t *Table) canCharge(i, need int, want bool) bool {
 
 // endOfRound runs the SRD dying rule when that option is on.
 func (t *Table) endOfRound() {
-	if t.g.Opt.Dying == "srd" {
+	if t.g.srdDying {
 		t.bleed()
 	}
 }

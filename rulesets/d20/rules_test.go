@@ -132,10 +132,10 @@ func (s *script) pick(t *Table, self int) int {
 }
 
 // Turn implements Policy.
-func (s *script) Turn(t *Table, self int) Plan {
-	p := Plan{Do: Act, Target: s.pick(t, self), Spell: -1, Charge: s.charge, DelayAfter: -1}
+func (s *script) Turn(t *Table, self int, p *Plan) {
+	*p = Plan{Do: Act, Target: s.pick(t, self), Spell: -1, Charge: s.charge, DelayAfter: -1}
 	if t.Resuming(self) || !s.now(t) {
-		return p
+		return
 	}
 	switch s.do {
 	case "idle":
@@ -145,9 +145,8 @@ func (s *script) Turn(t *Table, self int) Plan {
 	case "delay":
 		p.Do, p.DelayAfter, p.DelayTo = Delay, s.until, s.count
 	case "ready":
-		return Plan{Do: Ready, Target: -1, Spell: s.spell, DelayAfter: -1, Trigger: s.trigger, Ally: s.ally, Action: s.action}
+		*p = Plan{Do: Ready, Target: -1, Spell: s.spell, DelayAfter: -1, Trigger: s.trigger, Ally: s.ally, Action: s.action}
 	}
-	return p
 }
 
 // ---------------------------------------------------------------------------
@@ -1054,7 +1053,7 @@ sides:
 			R, M := 0, 1
 			tb.f[R].readied = true
 			tb.tactics = true // what startReady records
-			tb.f[R].ready = Plan{Do: Ready, Trigger: OnEnemyInReach, Action: ReadyAttack, DelayAfter: -1, Target: -1, Spell: -1}
+			tb.cold[R].ready = Plan{Do: Ready, Trigger: OnEnemyInReach, Action: ReadyAttack, DelayAfter: -1, Target: -1, Spell: -1}
 			tb.f[R].moved = tc.moved
 			tb.actor, tb.cur = M, tb.index(M)
 			tb.move(M, R, 35)

@@ -14,7 +14,7 @@ func (t *Table) cast(a, d, s int) {
 	c := &t.g.C[a]
 	sp := &c.Spells[s]
 	f := &t.f[a]
-	f.uses[s]--
+	t.cold[a].uses[s]--
 	if t.log != nil {
 		t.logf("%s starts casting %s (level %d) at %s", c.Name, sp.Name, sp.Level, t.name(d))
 	}
@@ -92,7 +92,7 @@ func (t *Table) concentrate(a, dmg, level int) bool {
 func (t *Table) enemyCasts(a, s int) (lost bool) {
 	sp := &t.g.C[a].Spells[s]
 	t.readiers(on(OnEnemyCasts), a, func(r int) bool {
-		f := &t.f[r]
+		f := &t.cold[r]
 		if t.side(r) == t.side(a) {
 			return false
 		}
@@ -155,7 +155,7 @@ func (t *Table) enemyCasts(a, s int) (lost bool) {
 // names, or any when want is -1); -1 if none.
 func (t *Table) counterWith(r int, name string, want int) int {
 	for s, sp := range t.g.C[r].Spells {
-		if sp.Name == name && t.f[r].uses[s] > 0 && (want < 0 || want == s) {
+		if sp.Name == name && t.cold[r].uses[s] > 0 && (want < 0 || want == s) {
 			return s
 		}
 	}

@@ -30,24 +30,34 @@ type fighter struct {
 	outAt      int // Table.seq when it went out of the fight
 
 	readied bool
-	ready   Plan
+}
 
-	uses [maxSpells]int
+// fighterCold is the part of a combatant's state the usual turn never
+// reads (readied plans, spell uses), kept apart so that the fighters the
+// hot loop walks stay small.
+type fighterCold struct {
+	ready Plan // valid while fighter.readied
+	uses  [maxSpells]int
 }
 
 // Table is one worker's encounter state, reused across encounters.
 type Table struct {
 	g      *Game
 	f      []fighter
-	order  []int // initiative order, highest first; Delay and Ready move entries
-	actor  int   // combatant whose turn is in progress (-1 between turns)
-	cur    int   // index of actor's entry in order
-	round  int   // 0: surprise round
-	stdOne bool  // surprise round: one standard action only
-	resume bool  // the actor is taking a delayed action
-	first  int   // first combatant to take an action (sim.Outcome.FirstActor)
-	head   int   // first combatant to have a turn (sim.Outcome.FirstInOrder)
-	seq    int   // actions taken so far in the encounter (orders fighter.lastAct)
+	cold   []fighterCold
+	order  []int   // initiative order, highest first; Delay and Ready move entries
+	keys   []int64 // scratch for sorting the order (initKey)
+	sorted []int64 // scratch for bucketByCount
+	bucket []int   // scratch for bucketByCount
+	actor  int     // combatant whose turn is in progress (-1 between turns)
+	cur    int     // index of actor's entry in order
+	round  int     // 0: surprise round
+	stdOne bool    // surprise round: one standard action only
+	resume bool    // the actor is taking a delayed action
+	first  int     // first combatant to take an action (sim.Outcome.FirstActor)
+	head   int     // first combatant to have a turn (sim.Outcome.FirstInOrder)
+	seq    int     // actions taken so far in the encounter (orders fighter.lastAct)
+	plan   Plan    // the plan of the turn in progress, filled by its policy
 
 	// mv is the combatant whose move is in progress (-1: none), from
 	// mvFrom (the part not yet narrated) toward mvTo; for the trace only.
@@ -56,6 +66,13 @@ type Table struct {
 	// standing counts each side's combatants still in the fight, so the
 	// winner check after every action is O(1).
 	standing [2]int
+	// Per-side target state (targets.go): the standing combatants, the
+	// weakest of them, the span of their positions.
+	up        [2][]int
+	heap      [2][]int
+	heapPos   []int // index in its side's heap, by roster index
+	lo, hi    [2]int
+	spanDirty [2]bool
 	// tactics is set once anyone readies or delays in this encounter; until
 	// then the trigger and resumption scans are skipped (most turns of most
 	// fights).
@@ -67,7 +84,13 @@ type Table struct {
 
 func newTable(g *Game) *Table {
 	n := len(g.C)
-	return &Table{g: g, f: make([]fighter, n), order: make([]int, 0, n)}
+	t := &Table{g: g, f: make([]fighter, n), cold: make([]fighterCold, n), order: make([]int, 0, n), keys: make([]int64, 0, n), sorted: make([]int64, n), bucket: make([]int, 4*n+1)}
+	for s := range t.up {
+		t.up[s] = make([]int, 0, n)
+		t.heap[s] = make([]int, 0, n)
+	}
+	t.heapPos = make([]int, n)
+	return t
 }
 
 // Play implements sim.Table.
@@ -106,11 +129,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 	default:
 		out.Draw = sim.DrawMaxRounds
 	}
-	for i := range t.f {
-		if !t.f[i].out {
-			out.Survivors[t.g.C[i].Side]++
-		}
-	}
+	out.Survivors = t.standing
 	t.recordEnds()
 	if log != nil {
 		t.logOutcome(out)
@@ -133,12 +152,13 @@ func (t *Table) setup() {
 			f.x = t.g.Distance
 		}
 		for s := range c.Spells {
-			f.uses[s] = c.Spells[s].Uses
+			t.cold[i].uses[s] = c.Spells[s].Uses
 		}
 		if t.log != nil {
 			t.logf("%s (side %d) hp %d, ac %d, at %d ft", c.Name, c.Side, f.hp, c.AC, f.x)
 		}
 	}
+	t.resetTargets()
 }
 
 // winner returns the side whose opponents are all out, or -1.
@@ -252,6 +272,9 @@ func (t *Table) Out(i int) bool { return t.f[i].out }
 // Side is combatant i's side.
 func (t *Table) Side(i int) int { return t.g.sideOf[i] }
 
+// SideSize is the number of combatants side s started with.
+func (t *Table) SideSize(s int) int { return t.g.sideCount[s] }
+
 // Enemies lists the roster indices of i's opponents (in or out of the
 // fight). The slice is shared: do not modify it.
 func (t *Table) Enemies(i int) []int { return t.g.enemies[t.g.sideOf[i]] }
@@ -289,7 +312,7 @@ func (t *Table) Resuming(i int) bool { return t.resume && t.actor == i }
 func (t *Table) Count(i int) int { return t.f[i].count }
 
 // Uses is how many casts of spell s combatant i has left.
-func (t *Table) Uses(i, s int) int { return t.f[i].uses[s] }
+func (t *Table) Uses(i, s int) int { return t.cold[i].uses[s] }
 
 // Rand is the encounter's random stream, for policies that choose at random.
 func (t *Table) Rand() *rng.Stream { return t.r }

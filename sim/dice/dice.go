@@ -77,6 +77,9 @@ type Expr struct {
 	min, max int
 	mean     float64
 	src      string // canonical form; empty only for the zero value
+	// plain: one added NdM term without keep, the usual damage and hit
+	// dice; Roll takes a loop without the per-term dispatch for it.
+	plain bool
 }
 
 // Const returns an expression that always yields k. Parse accepts constants
@@ -99,6 +102,7 @@ func MustParse(s string) Expr {
 // the constant k.
 func newExpr(terms []term, k int) Expr {
 	e := Expr{terms: terms, k: k, min: k, max: k, mean: float64(k)}
+	e.plain = len(terms) == 1 && terms[0].keep == 0 && !terms[0].neg
 	var b strings.Builder
 	for i, t := range terms {
 		lo, hi := t.min(), t.max()
@@ -183,6 +187,13 @@ func meanKeepHigh(n, m, k int) float64 {
 // It does not allocate.
 func (e *Expr) Roll(r *rng.Stream) int {
 	total := e.k
+	if e.plain {
+		t := &e.terms[0]
+		for range t.n {
+			total += r.IntN(t.sides) + 1
+		}
+		return total
+	}
 	for i := range e.terms {
 		t := &e.terms[i]
 		var s int

@@ -1,6 +1,10 @@
 package rng
 
-import "testing"
+import (
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+)
 
 func TestSeedIsReproducible(t *testing.T) {
 	a, b := New(7, 12), New(7, 12)
@@ -75,4 +79,71 @@ func BenchmarkD20(b *testing.B) {
 		sum += s.D20()
 	}
 	_ = sum
+}
+
+// The stream is math/rand/v2's PCG written out: word for word the same as
+// rand.PCG seeded with the same state, so no pinned result moved when it
+// replaced the library type.
+func TestMatchesMathRandPCG(t *testing.T) {
+	for _, seed := range [][2]uint64{{1, 0}, {1, 1}, {7, 12}, {^uint64(0), 12345}} {
+		var s Stream
+		s.Seed(seed[0], seed[1])
+		hi := splitmix64(seed[0])
+		lo := splitmix64(seed[1] ^ splitmix64(hi^0x5851f42d4c957f2d))
+		ref := rand.NewPCG(hi, lo)
+		for i := 0; i < 1000; i++ {
+			if x, y := s.Uint64(), ref.Uint64(); x != y {
+				t.Fatalf("seed %v draw %d: %#x, rand.PCG %#x", seed, i, x, y)
+			}
+		}
+	}
+}
+
+// Draws counts the words drawn since Seed, whatever drew them.
+func TestDraws(t *testing.T) {
+	s := New(3, 4)
+	if s.Draws() != 0 {
+		t.Fatalf("Draws after Seed = %d", s.Draws())
+	}
+	for i := 0; i < 50; i++ {
+		s.D20()
+	}
+	s.Uint64()
+	s.IntN(3)
+	if got := s.Draws(); got < 52 { // a rejected draw adds one
+		t.Fatalf("Draws = %d, want at least 52", got)
+	}
+	n := s.Draws()
+	s.Seed(3, 4)
+	for i := uint64(0); i < n; i++ {
+		s.Uint64()
+	}
+	if s.Draws() != n {
+		t.Fatalf("Draws after %d words = %d", n, s.Draws())
+	}
+}
+
+// IntN's inlined fast path and its slow path agree with the plain
+// multiply-and-reject on every n, including those that reject often.
+func TestIntNMatchesLemire(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 6, 20, 100, 1 << 62, 3 << 61} {
+		a, b := New(9, uint64(n)), New(9, uint64(n))
+		for i := 0; i < 2000; i++ {
+			want := lemire(b, uint64(n))
+			if got := a.IntN(n); got != want {
+				t.Fatalf("IntN(%d) draw %d = %d, want %d", n, i, got, want)
+			}
+		}
+	}
+}
+
+func lemire(s *Stream, n uint64) int {
+	hi, lo := bits.Mul64(s.Uint64(), n)
+	if lo < n {
+		thresh := -n % n
+		for lo < thresh {
+			hi, lo = bits.Mul64(s.Uint64(), n)
+		}
+	}
+	return int(hi)
 }

@@ -1,0 +1,259 @@
+package d20
+
+// Target selection without scanning the roster every turn.
+//
+// A policy's usual question is "the weakest enemy I can attack this turn":
+// the lowest current hit points among the standing enemies within a
+// distance, ties to the earlier in roster order. Asked naively it costs a
+// pass over every enemy on every turn, which made the cost of a turn grow
+// with the party. The table keeps, per side and incrementally:
+//
+//   - up[s]: the roster indices of side s still in the fight, in roster
+//     order (an entry leaves when its combatant goes out: at most once per
+//     combatant per encounter);
+//   - heap[s]: the same combatants in a min-heap by (hit points, roster
+//     index), so the weakest is at the top; a blow sifts its victim up
+//     (hit points only ever fall), going out removes it, O(log n) each;
+//   - lo[s], hi[s]: the span of their positions, recomputed lazily after one
+//     of them moves or goes out.
+//
+// When the whole span of the enemy side lies within the distance asked
+// (every melee once it is joined), the answer is the top of heap[s] at once; otherwise
+// the pick falls back to a pass over up[s], the standing enemies only. Both
+// give exactly the decision the full scan gave.
+
+// TargetRule is a policy's way of choosing among the enemies it can
+// attack.
+type TargetRule uint8
+
+// Target rules.
+const (
+	TargetWeakest   TargetRule = iota // lowest current hit points
+	TargetStrongest                   // highest current hit points
+	TargetNearest                     // shortest distance
+	TargetFirst                       // earliest in roster order
+)
+
+// resetTargets rebuilds the per-side target state at the start of an
+// encounter, once hit points and positions are set.
+func (t *Table) resetTargets() {
+	for s := 0; s < 2; s++ {
+		t.up[s] = t.up[s][:0]
+		t.heap[s] = t.heap[s][:0]
+	}
+	for i := range t.f {
+		s := t.g.sideOf[i]
+		t.up[s] = append(t.up[s], i)
+		t.heapPos[i] = len(t.heap[s])
+		t.heap[s] = append(t.heap[s], weakKey(t.f[i].hp, i))
+	}
+	for s := 0; s < 2; s++ {
+		h := t.heap[s]
+		for k := len(h)/2 - 1; k >= 0; k-- {
+			t.siftDown(s, k)
+		}
+		t.spanDirty[s] = true
+	}
+}
+
+// The weakest of a side is the top of a binary min-heap of its standing
+// combatants ordered by (hit points, roster index): a blow is a sift up,
+// going out a removal, each O(log n), where rescanning the side on every
+// kill made a big melee's cost per turn grow with its size. The heap holds
+// one integer key per combatant (weakKey), so an ordering step is one
+// comparison of two integers the heap itself holds.
+
+// weakKey orders by hit points, then roster index (below 1<<weakBits:
+// scenario.MaxCombatants is 64).
+func weakKey(hp, i int) int { return hp<<weakBits | i }
+
+const weakBits = 8
+
+func (t *Table) siftUp(s, k int) {
+	h := t.heap[s]
+	key := h[k]
+	for k > 0 {
+		p := (k - 1) / 2
+		if h[p] <= key {
+			break
+		}
+		h[k] = h[p]
+		t.heapPos[h[k]&(1<<weakBits-1)] = k
+		k = p
+	}
+	h[k] = key
+	t.heapPos[key&(1<<weakBits-1)] = k
+}
+
+func (t *Table) siftDown(s, k int) {
+	h := t.heap[s]
+	key := h[k]
+	for {
+		c := 2*k + 1
+		if c >= len(h) {
+			break
+		}
+		if c+1 < len(h) && h[c+1] < h[c] {
+			c++
+		}
+		if h[c] >= key {
+			break
+		}
+		h[k] = h[c]
+		t.heapPos[h[k]&(1<<weakBits-1)] = k
+		k = c
+	}
+	h[k] = key
+	t.heapPos[key&(1<<weakBits-1)] = k
+}
+
+// weakest is the weakest standing combatant of side s, or -1.
+func (t *Table) weakest(s int) int {
+	if h := t.heap[s]; len(h) > 0 {
+		return h[0] & (1<<weakBits - 1)
+	}
+	return -1
+}
+
+// hpFell notes that standing combatant j's hit points fell.
+func (t *Table) hpFell(j int) {
+	s := t.g.sideOf[j]
+	k := t.heapPos[j]
+	t.heap[s][k] = weakKey(t.f[j].hp, j)
+	if k > 0 {
+		t.siftUp(s, k)
+	}
+}
+
+// wentOut removes j from its side's standing list and heap.
+func (t *Table) wentOut(j int) {
+	s := t.g.sideOf[j]
+	up := t.up[s]
+	k := 0
+	for k < len(up) && up[k] != j {
+		k++
+	}
+	if k == len(up) {
+		panic("d20: a combatant out of the fight went out again")
+	}
+	for ; k+1 < len(up); k++ {
+		up[k] = up[k+1]
+	}
+	t.up[s] = up[:len(up)-1]
+
+	h := t.heap[s]
+	k = t.heapPos[j]
+	last := len(h) - 1
+	h[k] = h[last]
+	t.heapPos[h[k]&(1<<weakBits-1)] = k
+	t.heap[s] = h[:last]
+	if k < last {
+		t.siftDown(s, k)
+		t.siftUp(s, t.heapPos[h[k]&(1<<weakBits-1)])
+	}
+	// The span of the others can only be narrower: it needs recomputing
+	// only if j stood at an end of it, and not at all when everyone stood
+	// in one place (a melee). A stale, wider span is safe anyway: within
+	// then says no and the pick scans.
+	if x := t.f[j].x; !t.spanDirty[s] && t.lo[s] != t.hi[s] && (x == t.lo[s] || x == t.hi[s]) {
+		t.spanDirty[s] = true
+	}
+}
+
+// moved notes that j's position changed.
+func (t *Table) moved(j int) { t.spanDirty[t.g.sideOf[j]] = true }
+
+// within reports whether every standing combatant of side s is within
+// limit feet of position x.
+func (t *Table) within(s, x, limit int) bool {
+	if t.spanDirty[s] {
+		lo, hi := 0, 0
+		for k, j := range t.up[s] {
+			p := t.f[j].x
+			if k == 0 || p < lo {
+				lo = p
+			}
+			if k == 0 || p > hi {
+				hi = p
+			}
+		}
+		t.lo[s], t.hi[s], t.spanDirty[s] = lo, hi, false
+	}
+	return x-t.lo[s] <= limit && t.hi[s]-x <= limit
+}
+
+// Standing lists the roster indices of side s still in the fight, in
+// roster order. The slice is the table's: do not modify or keep it.
+func (t *Table) Standing(s int) []int { return t.up[s] }
+
+// CountWithin is the number of standing combatants of side s within limit
+// feet of self: all of them at once when the span of their positions is
+// (every melee once joined), else a pass over the standing only.
+func (t *Table) CountWithin(self, s, limit int) int {
+	x := t.f[self].x
+	up := t.up[s]
+	if t.within(s, x, limit) {
+		return len(up)
+	}
+	n := 0
+	for _, j := range up {
+		if abs(x-t.f[j].x) <= limit {
+			n++
+		}
+	}
+	return n
+}
+
+// PickTarget chooses the enemy self attacks under rule among the standing
+// enemies within limit feet, ties to the earlier in roster order. With
+// fallback, when none is within limit it takes the nearest standing enemy
+// (ties: the fewer hit points, then roster order); without, it returns -1
+// then. It returns -1 when no enemy stands.
+func (t *Table) PickTarget(self int, rule TargetRule, limit int, fallback bool) int {
+	es := 1 - t.g.sideOf[self]
+	x := t.f[self].x
+	if t.within(es, x, limit) {
+		switch rule {
+		case TargetWeakest:
+			return t.weakest(es)
+		case TargetFirst:
+			if up := t.up[es]; len(up) > 0 {
+				return up[0]
+			}
+			return -1
+		}
+	}
+	best := -1
+	bv := 0
+	for _, j := range t.up[es] {
+		f := &t.f[j]
+		d := abs(x - f.x)
+		if d > limit {
+			continue
+		}
+		var v int // smaller is better
+		switch rule {
+		case TargetWeakest:
+			v = f.hp
+		case TargetStrongest:
+			v = -f.hp
+		case TargetNearest:
+			v = d
+		}
+		if best < 0 || v < bv {
+			best, bv = j, v
+		}
+	}
+	if best >= 0 || !fallback {
+		return best
+	}
+	bd, bhp := 0, 0
+	for _, j := range t.up[es] {
+		f := &t.f[j]
+		d := abs(x - f.x)
+		if best < 0 || d < bd || d == bd && f.hp < bhp {
+			best, bd, bhp = j, d, f.hp
+		}
+	}
+	return best
+}
