@@ -198,7 +198,16 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 	// A built-in's name claims its text: the result's command lines
 	// would replay the built-in, not an edited copy.
 	if name, ok := strings.CutPrefix(req.File, "builtin:"); ok {
-		if data, _, found := scenarios.Read(strings.TrimSuffix(name, ".yaml")); !found || string(data) != req.Text {
+		data, _, found := scenarios.Read(strings.TrimSuffix(name, ".yaml"))
+		if !found {
+			return bad("file %q: no such built-in scenario (GET /api/scenarios lists them)", req.File)
+		}
+		// A client that names a built-in and sends no text means that
+		// built-in as it is.
+		if req.Text == "" {
+			req.Text = string(data)
+		}
+		if string(data) != req.Text {
 			return bad("file %q: the text is not that built-in's (edited?); give it a name of its own such as %s, so its command lines do not replay the built-in", req.File, path.Base(name))
 		}
 	}

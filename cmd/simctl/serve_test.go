@@ -1283,5 +1283,12 @@ func TestServeBuiltinName(t *testing.T) {
 		wantError(t, kind+" with an edited built-in", st, m, 400, "not that built-in's", "duel.yaml")
 		req.Text = text
 		jobResult(t, ts, startJob(t, ts, req))
+		// No text with a built-in's name: that built-in as it is.
+		req.Text = ""
+		jobResult(t, ts, startJob(t, ts, req))
+		req.File = "builtin:d20/nosuch.yaml"
+		st, m, _ = call(t, ts, "POST", "/api/jobs", req)
+		wantError(t, kind+" with no such built-in", st, m, 400, "no such built-in", "/api/scenarios")
+		req.File = "builtin:d20/duel.yaml"
 	}
 }
