@@ -888,6 +888,7 @@ func TestServeConcurrent(t *testing.T) {
 			t.Errorf("job %s (seed %d): %v/%d of %d, want %v/%d", a.id, a.seed, wins, draws, got, want.Wins, want.Draws)
 		}
 	}
+	s.jobsDone.Wait() // a job is "done" a moment before its slot is given back
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.running != 0 || len(s.waiting) != 0 {
@@ -955,6 +956,9 @@ func TestServeCancel(t *testing.T) {
 	if !slices.Equal(positions, []float64{2, 1}) || evs[len(evs)-1].Name != "done" {
 		t.Errorf("third job: queue positions %v, events %v", positions, evs)
 	}
+	// The third job's "done" is sent before its goroutine gives the slot
+	// back; wait for every job goroutine to end before counting slots.
+	s.jobsDone.Wait()
 	s.mu.Lock()
 	running := s.running
 	s.mu.Unlock()
