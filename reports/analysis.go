@@ -211,17 +211,25 @@ func (t *Tournament) Write(w io.Writer, f Format) error {
 	return nil
 }
 
+// rankCells are entrant e's cells of a tournament's ranking, e at rank i+1:
+// the round it went out after ("—" for none), and its difference to the
+// best with the interval ("best" for the best itself).
+func rankCells(i int, e *experiment.Entrant) (out, diff, ci string) {
+	out = "—"
+	if e.Out > 0 {
+		out = strconv.Itoa(e.Out)
+	}
+	diff = "best"
+	if i > 0 {
+		diff, ci = signedPP(e.Diff), ppCI(e.DiffCI[0], e.DiffCI[1])
+	}
+	return out, diff, ci
+}
+
 func (t *Tournament) ranking(raw bool) *table {
 	tab := &table{header: []string{"rank", "option", "encounters", "win rate", "out after round", "vs best", "95% CI"}, left: 2}
 	for i, e := range t.Entrants {
-		out := "—"
-		if e.Out > 0 {
-			out = strconv.Itoa(e.Out)
-		}
-		diff, ci := "best", ""
-		if i > 0 {
-			diff, ci = signedPP(e.Diff), ppCI(e.DiffCI[0], e.DiffCI[1])
-		}
+		out, diff, ci := rankCells(i, &e)
 		if raw {
 			tab.add(strconv.Itoa(i+1), e.Name, rawInt(e.Encounters), raw2(e.WinRate), strconv.Itoa(e.Out), raw2(e.Diff), "")
 			continue

@@ -239,14 +239,7 @@ func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
 		rank = &table{left: 2, header: append([]string{"rank", "option (its overrides)"}, rank.header[3:]...)}
 	}
 	for i, e := range t.Entrants {
-		out := "—"
-		if e.Out > 0 {
-			out = strconv.Itoa(e.Out)
-		}
-		diff, ci := "best", ""
-		if i > 0 {
-			diff, ci = signedPP(e.Diff), ppCI(e.DiffCI[0], e.DiffCI[1])
-		}
+		out, diff, ci := rankCells(i, &e)
 		w := wilson(e.Wins, e.Encounters)
 		row := []string{strconv.Itoa(i + 1), e.Name, setsText(sets[e.Name])}
 		if !named {

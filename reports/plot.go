@@ -65,12 +65,25 @@ func (f *Figure) PNG(w io.Writer) error {
 	return err
 }
 
-// SVG renders f as an SVG document.
+// SVG renders f as an SVG document, with the text's fonts widened to the
+// ones metric-compatible with Liberation Sans (see svgFonts).
 func (f *Figure) SVG(w io.Writer) error {
 	c := vgsvg.New(f.W, f.H)
 	f.draw(draw.New(c))
-	_, err := c.WriteTo(w)
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return err
+	}
+	_, err := w.Write(svgFonts(buf.Bytes()))
 	return err
+}
+
+// svgFonts gives the figures' text the fonts metric-compatible with the
+// Liberation Sans gonum/plot measured it in (Arimo, Arial, Helvetica), so
+// that a browser without Liberation draws labels the width they were laid
+// out for.
+func svgFonts(svg []byte) []byte {
+	return bytes.ReplaceAll(svg, []byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;"))
 }
 
 // Save writes f to path as PNG or SVG, by the extension, atomically (see

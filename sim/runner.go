@@ -142,18 +142,31 @@ func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 // claimed chunk on, and the unplayed tail of each worker's last chunk
 // (every chunk below claimed was played, but for those tails).
 func unplayed(ws []*worker, claimed int64, cfg RunConfig) []Range {
-	var gaps []Range
-	for _, wk := range ws {
-		if wk.gap.Hi > wk.gap.Lo {
-			gaps = append(gaps, wk.gap)
+	gaps := make([]Range, len(ws))
+	for k, wk := range ws {
+		gaps[k] = wk.gap
+	}
+	return UnplayedRanges(gaps, claimed, cfg)
+}
+
+// UnplayedRanges is what a stopped run of cfg left out, given the unplayed
+// tail of each worker's last chunk (gaps, relative to cfg.Start; empty ones
+// ignored) and claimed, the first index of the first chunk no worker
+// claimed: absolute ranges, sorted, adjacent ones joined. Run and
+// experiment.RunCRN share it so both report their gaps alike.
+func UnplayedRanges(gaps []Range, claimed int64, cfg RunConfig) []Range {
+	var all []Range
+	for _, g := range gaps {
+		if g.Hi > g.Lo {
+			all = append(all, g)
 		}
 	}
 	if claimed < cfg.N {
-		gaps = append(gaps, Range{claimed, cfg.N})
+		all = append(all, Range{claimed, cfg.N})
 	}
-	slices.SortFunc(gaps, func(a, b Range) int { return cmp.Compare(a.Lo, b.Lo) })
+	slices.SortFunc(all, func(a, b Range) int { return cmp.Compare(a.Lo, b.Lo) })
 	var out []Range
-	for _, g := range gaps {
+	for _, g := range all {
 		g.Lo, g.Hi = g.Lo+cfg.Start, g.Hi+cfg.Start
 		if n := len(out); n > 0 && out[n-1].Hi == g.Lo {
 			out[n-1].Hi = g.Hi

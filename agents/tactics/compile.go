@@ -503,39 +503,32 @@ func (m *Machine) Run() (need int, result bool, done bool) {
 		default:
 			sp--
 			x, y := st[sp-1], st[sp]
-			var r float64
-			switch in.op {
-			case opAdd:
-				r = x + y
-			case opSub:
-				r = x - y
-			case opMul:
-				r = x * y
-			case opDiv:
-				// A ratio over an empty group (allies.down / allies.count
-				// with no allies) reads as 0, not NaN.
-				if y != 0 {
-					r = x / y
-				}
-			case opLt:
-				r = b2f(x < y)
-			case opLe:
-				r = b2f(x <= y)
-			case opGt:
-				r = b2f(x > y)
-			case opGe:
-				r = b2f(x >= y)
-			case opEq:
-				r = b2f(x == y)
-			case opNe:
-				r = b2f(x != y)
-			}
-			st[sp-1] = r
+			st[sp-1] = binary(in.op, x, y)
 		}
 		m.pc++
 	}
 	m.sp = sp
 	return -1, st[0] != 0, true
+}
+
+// binary applies arithmetic or comparison op (opAdd..opNe) to x and y.
+func binary(op opcode, x, y float64) float64 {
+	switch op {
+	case opAdd:
+		return x + y
+	case opSub:
+		return x - y
+	case opMul:
+		return x * y
+	case opDiv:
+		// A ratio over an empty group (allies.down / allies.count with no
+		// allies) reads as 0, not NaN.
+		if y == 0 {
+			return 0
+		}
+		return x / y
+	}
+	return b2f(compare(op, x, y))
 }
 
 // compare applies comparison op (opLt..opNe) to x and y.
@@ -605,22 +598,7 @@ func (p *Program) EvalFunc(fact func(k int) float64) bool {
 		default:
 			sp--
 			x, y := st[sp-1], st[sp]
-			var r float64
-			switch in.op {
-			case opAdd:
-				r = x + y
-			case opSub:
-				r = x - y
-			case opMul:
-				r = x * y
-			case opDiv:
-				if y != 0 {
-					r = x / y
-				}
-			default:
-				r = b2f(compare(in.op, x, y))
-			}
-			st[sp-1] = r
+			st[sp-1] = binary(in.op, x, y)
 		}
 	}
 	return st[0] != 0

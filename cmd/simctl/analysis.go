@@ -201,14 +201,8 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	todo := []sim.Range{shardRange(shard, o.n.n)}
 	var before float64
 	if *resume != "" {
-		in, err := reports.ReadInputContext(ctx, *resume)
-		if err != nil {
-			err = fmt.Errorf("--resume: %v", err)
-		} else if in.Value == nil {
-			err = fmt.Errorf("--resume %s: not the JSON of simctl value (write it with --results FILE or --format json -o FILE)", *resume)
-		}
+		old, err := readResume(ctx, *resume, "the JSON of simctl value", func(in *reports.Input) *reports.Value { return in.Value })
 		if err == nil {
-			old := in.Value
 			err = checkResume(*resume, headerFacts(&old.Header, old.Encounters), headerFacts(&h, 0), o.n.n)
 			if err == nil && (old.Side != sideName || !reflect.DeepEqual(old.Params, vps)) {
 				err = fmt.Errorf("--resume %s: that run values side %s with parameters %s, this one side %s with %s; resume with the same command line",
@@ -343,14 +337,8 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	todo := []sim.Range{shardRange(shard, o.n.n)}
 	var before float64
 	if *resume != "" {
-		in, err := reports.ReadInputContext(ctx, *resume)
-		if err != nil {
-			err = fmt.Errorf("--resume: %v", err)
-		} else if in.Matrix == nil {
-			err = fmt.Errorf("--resume %s: not the JSON of simctl matrix (write it with --results FILE or --format json -o FILE)", *resume)
-		}
+		old, err := readResume(ctx, *resume, "the JSON of simctl matrix", func(in *reports.Input) *reports.Matrix { return in.Matrix })
 		if err == nil {
-			old := in.Matrix
 			err = checkResume(*resume, headerFacts(&old.Header, old.Encounters), headerFacts(&h, 0), o.n.n)
 			if err == nil && (old.RowSide != rowSide || !reflect.DeepEqual(old.RowOptions, rsets) || !reflect.DeepEqual(old.ColOptions, csets)) {
 				err = fmt.Errorf("--resume %s: that matrix has other --row or --col options, or another --side; resume with the same command line", *resume)
@@ -549,13 +537,9 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 // this one's: the same simctl, scenario text, seed, overrides, side,
 // candidates, first round and budget.
 func resumeTournament(ctx context.Context, path string, t *reports.Tournament, side string) (*reports.Tournament, error) {
-	in, err := reports.ReadInputContext(ctx, path)
+	old, err := readResume(ctx, path, "the JSON of simctl tournament", func(in *reports.Input) *reports.Tournament { return in.Tournament })
 	if err != nil {
-		return nil, fmt.Errorf("--resume: %v", err)
-	}
-	old := in.Tournament
-	if old == nil {
-		return nil, fmt.Errorf("--resume %s: not the JSON of simctl tournament (write it with --results FILE or --format json -o FILE)", path)
+		return nil, err
 	}
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
@@ -682,4 +666,19 @@ func parsePick(s string) (float64, error) {
 		}
 	}
 	return 0, fmt.Errorf("--pick %q: expected min, median, max or pNN (a percentile, e.g. p90)", s)
+}
+
+// readResume reads the JSON given to --resume and picks from it the
+// document of the command resuming (nil when the file is another kind;
+// what names the kind expected in the error).
+func readResume[T any](ctx context.Context, path, what string, pick func(*reports.Input) *T) (*T, error) {
+	in, err := reports.ReadInputContext(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %v", err)
+	}
+	doc := pick(in)
+	if doc == nil {
+		return nil, fmt.Errorf("--resume %s: not %s (write it with --results FILE or --format json -o FILE)", path, what)
+	}
+	return doc, nil
 }

@@ -497,13 +497,9 @@ func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w floa
 // this one's: the same simctl, scenario text, seed, overrides, -n and
 // options (names, overrides and order, the baseline first).
 func resumeCompare(ctx context.Context, path, sum string, seed uint64, sets []string, n int64, shard *reports.Shard, opts []option) (*reports.Compare, error) {
-	in, err := reports.ReadInputContext(ctx, path)
+	old, err := readResume(ctx, path, "the JSON of simctl compare", func(in *reports.Input) *reports.Compare { return in.Compare })
 	if err != nil {
-		return nil, fmt.Errorf("--resume: %v", err)
-	}
-	old := in.Compare
-	if old == nil {
-		return nil, fmt.Errorf("--resume %s: not the JSON of simctl compare (write it with --results FILE or --format json -o FILE)", path)
+		return nil, err
 	}
 	oldSum := ""
 	if old.Context != nil {

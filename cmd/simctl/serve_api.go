@@ -446,14 +446,7 @@ func (s *server) handleFigure(w http.ResponseWriter, j *serveJob, name string) {
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
-	w.Write(svgFonts(svg))
-}
-
-// svgFonts gives the figures' text the fonts metric-compatible with the
-// Liberation Sans gonum/plot measured it in (Arial, Helvetica), so that a
-// browser without Liberation draws labels the width they were laid out for.
-func svgFonts(svg []byte) []byte {
-	return bytes.ReplaceAll(svg, []byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;"))
+	w.Write(svg)
 }
 
 // handleTrace is GET /api/jobs/ID/trace: encounter I of seed S (the job's

@@ -439,13 +439,9 @@ func runCommand(name string, n int64, seed uint64, sets []string) string {
 // seed, encounters, precision, batch, axes or overrides would make its
 // points not those this sweep would play.
 func resumeSweep(ctx context.Context, path string, sw *reports.Sweep, games []sim.Game) ([]*experiment.PointRun, error) {
-	in, err := reports.ReadInputContext(ctx, path)
+	old, err := readResume(ctx, path, "a sweep's JSON", func(in *reports.Input) *reports.Sweep { return in.Sweep })
 	if err != nil {
-		return nil, fmt.Errorf("--resume: %v", err)
-	}
-	old := in.Sweep
-	if old == nil {
-		return nil, fmt.Errorf("--resume %s: not a sweep's JSON (write it with --results FILE or --format json -o FILE)", path)
+		return nil, err
 	}
 	differ := func(what string, a, b any) error {
 		return fmt.Errorf("--resume %s: that sweep has %s %v, this one %v; resume with the same command line", path, what, a, b)

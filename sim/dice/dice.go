@@ -187,6 +187,8 @@ func meanKeepHigh(n, m, k int) float64 {
 // It does not allocate.
 func (e *Expr) Roll(r *rng.Stream) int {
 	total := e.k
+	// NdM+K without the term loop; rulesets/internal/plain is faster still
+	// (no Expr indirection) for the rulesets' hot loops, this serves the rest.
 	if e.plain {
 		t := &e.terms[0]
 		for range t.n {

@@ -1,11 +1,9 @@
 package experiment
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -175,36 +173,9 @@ func runCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross bool
 		err = ctx.Err()
 	}
 	if cfg.Unplayed != nil {
-		*cfg.Unplayed = unplayedRanges(gaps, next.Load(), cfg)
+		*cfg.Unplayed = sim.UnplayedRanges(gaps, next.Load(), cfg)
 	}
 	return total, err
-}
-
-// unplayedRanges is what a stopped RunCRN left out: each worker's unplayed
-// tail of its last chunk, and every index from the first chunk never
-// claimed; absolute, sorted, adjacent ranges joined. Every other index was
-// played by every game.
-func unplayedRanges(gaps []sim.Range, claimed int64, cfg sim.RunConfig) []sim.Range {
-	var all []sim.Range
-	for _, g := range gaps {
-		if g.Hi > g.Lo {
-			all = append(all, g)
-		}
-	}
-	if claimed < cfg.N {
-		all = append(all, sim.Range{Lo: claimed, Hi: cfg.N})
-	}
-	slices.SortFunc(all, func(a, b sim.Range) int { return cmp.Compare(a.Lo, b.Lo) })
-	var out []sim.Range
-	for _, g := range all {
-		g.Lo, g.Hi = g.Lo+cfg.Start, g.Hi+cfg.Start
-		if n := len(out); n > 0 && out[n-1].Hi == g.Lo {
-			out[n-1].Hi = g.Hi
-			continue
-		}
-		out = append(out, g)
-	}
-	return out
 }
 
 func crnWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *atomic.Int64, acc *CRN, gap *sim.Range) (err error) {
