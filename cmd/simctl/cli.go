@@ -23,7 +23,7 @@ import (
 
 // version is the simctl release; results carry it so a number can be traced
 // to the code that made it.
-const version = "0.1.0"
+const version = "0.2.0"
 
 func fullVersion() string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
