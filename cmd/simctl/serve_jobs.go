@@ -109,26 +109,33 @@ func (j *serveJob) emit(name string, v any) {
 		data = []byte(`{}`)
 	}
 	j.mu.Lock()
-	j.events = append(j.events, sseEvent{name, data})
-	close(j.changed)
-	j.changed = make(chan struct{})
+	j.emitLocked(name, data)
 	j.mu.Unlock()
 }
 
-// finish ends the job once; the final event says how.
+func (j *serveJob) emitLocked(name string, data []byte) {
+	j.events = append(j.events, sseEvent{name, data})
+	close(j.changed)
+	j.changed = make(chan struct{})
+}
+
+// finish ends the job once; the final event says how. The state and the
+// final event change together, so a stream that sees the job ended has
+// its final event to send.
 func (j *serveJob) finish(state, msg string, doc []byte) {
+	ev := map[string]any{"state": state}
+	if msg != "" {
+		ev["error"] = msg
+	}
+	data, _ := json.Marshal(ev)
 	j.mu.Lock()
 	if j.state == stateDone || j.state == stateCancelled || j.state == stateFailed {
 		j.mu.Unlock()
 		return
 	}
 	j.state, j.errMsg, j.doc, j.finished = state, msg, doc, time.Now()
+	j.emitLocked(state, data)
 	j.mu.Unlock()
-	ev := map[string]any{"state": state}
-	if msg != "" {
-		ev["error"] = msg
-	}
-	j.emit(state, ev)
 	j.cancel()
 }
 
