@@ -172,7 +172,10 @@ func (p *factChecker) Turn(t *d20.Table, self int, plan *d20.Plan) {
 func TestD20GroupFactsMatchScans(t *testing.T) {
 	block := `{turn: [{when: "enemies.in_reach >= 2 and allies.down < 2", do: full_attack, target: strongest}, {when: "enemies.reachable > 3", do: charge, target: nearest}, {do: attack, target: weakest}]}`
 	for _, distance := range []int{0, 25, 70} {
-		g := compileD20(t, fastScenario(distance), "heroes.tactics="+block, "orcs.tactics=default")
+		// Both sides play the conditional block: a standard policy (the
+		// default tactic) is applied by the referee without calling Turn, so
+		// a checker wrapped around it would check nothing.
+		g := compileD20(t, fastScenario(distance), "heroes.tactics="+block, "orcs.tactics="+block)
 		var fail string
 		for i := range g.C {
 			g.C[i].Policy = &factChecker{inner: g.C[i].Policy, fail: &fail}

@@ -173,3 +173,19 @@ func TestAnalysisStatusNotes(t *testing.T) {
 		t.Errorf("interrupted not marked: %q", n)
 	}
 }
+
+// TestMdNoteNamesCannotOpenHTML: a name with an escaped backtick or a run
+// of backticks, put in a note's code span, would pair otherwise in
+// CommonMark than mdNote's one-by-one split and leave its tag raw; such a
+// note is escaped whole.
+func TestMdNoteNamesCannotOpenHTML(t *testing.T) {
+	for _, name := range []string{"\\`<img src=x onerror=alert(1)>`", "``<b>x</b>``", "a`` <i>"} {
+		out := mdNote("option `" + name + "` is dominated")
+		if strings.Contains(out, "<img") || strings.Contains(out, "<b>") || strings.Contains(out, "<i>") {
+			t.Errorf("name %q: the note keeps raw HTML: %s", name, out)
+		}
+	}
+	if got := mdNote("run `simctl run x.yaml` again"); got != "run `simctl run x.yaml` again" {
+		t.Errorf("a plain code span changed: %s", got)
+	}
+}

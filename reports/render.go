@@ -60,7 +60,10 @@ func (b *Bundle) markdown(w io.Writer, secs []*section) {
 // naming a parameter) cannot inject HTML or break the list item.
 func mdNote(s string) string {
 	parts := strings.Split(s, "`")
-	if len(parts)%2 == 0 { // an unclosed span: treat it all as text
+	// An unclosed span, or backticks CommonMark pairs otherwise than one
+	// by one (an escaped one, a run of several, which a name may bring):
+	// treat it all as text, so a name cannot close a span and open HTML.
+	if len(parts)%2 == 0 || strings.Contains(s, "\\`") || strings.Contains(s, "``") {
 		return mdInline(s)
 	}
 	for i := range parts {

@@ -12,7 +12,6 @@ import (
 type fighter struct {
 	hp, maxHP int
 	area      int
-	present   bool // has entered the fight (rolled initiative)
 	out       bool
 
 	total  int    // initiative total

@@ -50,7 +50,11 @@ type Combatant struct {
 	Spellcraft    int
 	Save          int
 	Spells        []Spell
-	Policy        Policy
+	// Policy is read once by Compile: a StandardPolicy's rule is copied
+	// into std/stdRule, and the referee applies it without calling Turn
+	// (but when tracing), so replacing Policy after Compile does not
+	// replace a standard policy's decisions.
+	Policy Policy
 
 	std     bool     // Policy is a StandardPolicy: the referee decides by stdRule
 	stdRule Standard // its rule
