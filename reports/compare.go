@@ -407,6 +407,8 @@ func MergeCompares(cs []*Compare) (*Compare, error) {
 			what = "has other options or --set overrides"
 		case c.Interrupted:
 			what = "was interrupted; resume that shard (--resume FILE) or run it again"
+		default:
+			what = pairedMismatch(c)
 		}
 		if what != "" {
 			return nil, fmt.Errorf("merge: comparison %d of %d (shard %s) %s", i+1, len(cs), shardName(c.Shard), what)
@@ -454,4 +456,21 @@ func MergeCompares(cs []*Compare) (*Compare, error) {
 
 func sameOptions(a, b []Option) bool {
 	return slices.EqualFunc(a, b, func(x, y Option) bool { return x.Name == y.Name && slices.Equal(x.Sets, y.Sets) })
+}
+
+// pairedMismatch says which option's paired sums do not cover the
+// encounters its results do ("" when every one does): such a shard was
+// edited or damaged, and its differences would merge wrong.
+func pairedMismatch(c *Compare) string {
+	for k, o := range c.Options {
+		if k == 0 || o.Result == nil {
+			continue
+		}
+		for s := 0; s < 2; s++ {
+			if n := o.Diff[s].Paired.N; n != o.Result.Encounters {
+				return fmt.Sprintf("has paired sums of option %s over %d encounters but results over %d; the file is damaged", o.Name, n, o.Result.Encounters)
+			}
+		}
+	}
+	return ""
 }

@@ -352,11 +352,13 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			pt.Tallies[k] = op.Result.Tally(games[k])
 			if k > 0 {
 				pt.Paired[k] = [2]stats.Paired{op.Diff[0].Paired, op.Diff[1].Paired}
-				if len(op.EconomyCross) == len(pt.Cross[k]) {
-					copy(pt.Cross[k], op.EconomyCross)
-				} else {
-					pt.Cross[k] = nil // an older document: no cross sums to go on from
+				// resumeCompare checked the version, and this one writes the
+				// cross sums: a missing or short list is a damaged file.
+				if len(op.EconomyCross) != len(pt.Cross[k]) {
+					fmt.Fprintf(stderr, "simctl compare: --resume %s: option %s has %d action-economy cross sums, not the %d of this scenario's counters; the file is damaged\n", *resume, op.Name, len(op.EconomyCross), len(pt.Cross[k]))
+					return exitUsage
 				}
+				copy(pt.Cross[k], op.EconomyCross)
 			}
 		}
 		todo, before = todoOf(old.Unplayed), old.Elapsed
@@ -517,7 +519,7 @@ func resumeCompare(ctx context.Context, path, sum string, seed uint64, sets []st
 		return nil, fmt.Errorf("--resume %s: that comparison has other options (names, overrides, order or baseline); resume with the same command line", path)
 	}
 	for k, op := range old.Options {
-		if op.Result.Encounters != old.Encounters || (k > 0 && op.Diff[0].Paired.N != old.Encounters) {
+		if op.Result.Encounters != old.Encounters || (k > 0 && (op.Diff[0].Paired.N != old.Encounters || op.Diff[1].Paired.N != old.Encounters)) {
 			return nil, fmt.Errorf("--resume %s: option %s does not hold the comparison's %d encounters; the file is damaged", path, op.Name, old.Encounters)
 		}
 	}

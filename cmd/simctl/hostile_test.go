@@ -106,6 +106,17 @@ func TestHostileInputs(t *testing.T) {
 	if code, _, e := simctl(t, context.Background(), matrixArgs...); code != 0 {
 		t.Fatal(e)
 	}
+	compareArgs := []string{"compare", "d20/duel", "--option", "a=", "--option", "b=--set heroes.Fighter.init=4", "-n", "300", "--format", "json", "-o"}
+	for k := 0; k < 2; k++ {
+		if code, _, e := simctl(t, context.Background(), append(append([]string(nil), compareArgs...), T(fmt.Sprintf("c%d.json", k)), "--shard", fmt.Sprintf("%d/2", k))...); code != 0 {
+			t.Fatal(e)
+		}
+	}
+	tamper("c1.json", "c-paired.json", func(d map[string]any) {
+		diff := d["options"].([]any)[1].(map[string]any)["diff"].([]any)
+		p := diff[1].(map[string]any)["paired"].(map[string]any)
+		p["N"] = p["N"].(float64) + 7
+	})
 	tourArgs := []string{"tournament", "d20/duel", "--option", "a=", "--option", "b=--set heroes.Fighter.init=-4", "--first", "100", "-n", "300", "--format", "json", "-o"}
 	if code, _, e := simctl(t, context.Background(), append(tourArgs, T("tour.json"))...); code != 0 {
 		t.Fatal(e)
@@ -177,6 +188,7 @@ func TestHostileInputs(t *testing.T) {
 		{"compare one option", []string{"compare", "d20/duel", "--option", "a="}},
 		{"compare --shard with --precision", []string{"compare", "d20/duel", "--option", "a=", "--option", "b=", "--precision", "2pp", "--shard", "0/2"}},
 		{"compare --resume with --precision", []string{"compare", "d20/duel", "--option", "a=", "--option", "b=", "--precision", "2pp", "--resume", T("s0.json")}},
+		{"merge compare shards, one with edited paired sums", []string{"merge", T("c0.json"), T("c-paired.json")}},
 		{"compare --resume a run result", []string{"compare", "d20/duel", "--option", "a=", "--option", "b=", "--resume", T("s0.json")}},
 		{"value --shard with no encounters", []string{"value", "d20/duel", "-n", "1", "--shard", "0/2"}},
 		{"value --resume a finished run", append(append([]string(nil), valueArgs[:len(valueArgs)-3]...), "--resume", T("value.json"))},
