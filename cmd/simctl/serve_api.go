@@ -407,19 +407,21 @@ func (s *server) handleFigure(w http.ResponseWriter, j *serveJob, name string) {
 	if _, ok := finished(w, j); !ok {
 		return
 	}
+	// The figure is drawn without the job's lock held: drawing takes time
+	// and a panic in it must not leave the lock taken.
 	j.mu.Lock()
-	defer j.mu.Unlock()
 	svg, ok := j.figures[name]
+	r, names := j.result, j.figureNames()
+	j.mu.Unlock()
 	if !ok {
-		if j.result == nil || !slices.Contains(j.figureNames(), name) {
-			jsonError(w, http.StatusNotFound, "no figure %q for this job; it has: %s", name, strings.Join(j.figureNames(), ", "))
+		if r == nil || !slices.Contains(names, name) {
+			jsonError(w, http.StatusNotFound, "no figure %q for this job; it has: %s", name, strings.Join(names, ", "))
 			return
 		}
 		var sides []int
 		for _, e := range j.game.Roster() {
 			sides = append(sides, e.Side)
 		}
-		r := j.result
 		mk := map[string]func() (*reports.Figure, error){
 			"rounds":      func() (*reports.Figure, error) { return reports.RoundsFigure(r) },
 			"economy":     func() (*reports.Figure, error) { return reports.EconomyFigure(r) },
@@ -438,11 +440,13 @@ func (s *server) handleFigure(w http.ResponseWriter, j *serveJob, name string) {
 			jsonError(w, http.StatusInternalServerError, "figure %s: %v", name, err)
 			return
 		}
-		if j.figures == nil {
-			j.figures = map[string][]byte{}
-		}
 		svg = b.Bytes()
-		j.figures[name] = svg
+		j.keep(func() {
+			if j.figures == nil {
+				j.figures = map[string][]byte{}
+			}
+			j.figures[name] = svg
+		})
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")

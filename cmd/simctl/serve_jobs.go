@@ -133,7 +133,17 @@ func (j *serveJob) finish(state, msg string, doc []byte) {
 		j.mu.Unlock()
 		return
 	}
+	if cap(doc) > len(doc)+len(doc)/4 {
+		doc = bytes.Clone(doc) // a grown buffer's spare capacity is not kept
+	}
 	j.state, j.errMsg, j.doc, j.finished = state, msg, doc, time.Now()
+	// The interim document is superseded by the result (or, for a job that
+	// did not finish, kept by none): a finished job keeps only its result.
+	if j.lastInterim > 0 {
+		j.events[j.lastInterim-1] = sseEvent{}
+		j.lastInterim = 0
+	}
+	j.events = slices.Clip(j.events)
 	j.emitLocked(state, data)
 	j.mu.Unlock()
 	j.cancel()
@@ -305,6 +315,16 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 	if err != nil {
 		return nil, http.StatusUnprocessableEntity, checkResponse(err, nil)
 	}
+	// A document grows with its points, options or cells, whatever each
+	// plays: a sweep of 10,000 points at n=1 is cheap to play and large
+	// to keep. Each is counted at what its result costs in JSON.
+	if what != "encounters" {
+		per := docBytesPer(len(g.Roster()))
+		if est := mult * per; est > s.cfg.maxDocBytes {
+			return bad("%d %s would make a result of about %d MB (about %d kB each), more than the %d MB this server keeps per job; ask for at most %d (the CLI has no such cap)",
+				mult, what, est>>20, per>>10, s.cfg.maxDocBytes>>20, s.cfg.maxDocBytes/per)
+		}
+	}
 	j := &serveJob{id: newJobID(), req: *req, created: time.Now(), src: src, sc: sc, game: g,
 		total: req.N * mult, state: stateQueued, changed: make(chan struct{})}
 	for _, w := range warns {
@@ -379,7 +399,10 @@ func (s *server) startLocked(j *serveJob) {
 		defer s.jobsDone.Done()
 		s.play(j)
 		s.mu.Lock()
+		defer s.mu.Unlock()
 		s.running--
+		// What the job keeps now counts against keptBytes.
+		s.expireLocked(time.Now())
 		for len(s.waiting) > 0 && s.running < s.cfg.maxJobs && !s.closed {
 			next := s.waiting[0]
 			s.waiting = s.waiting[1:]
@@ -391,7 +414,6 @@ func (s *server) startLocked(j *serveJob) {
 		for i, w := range s.waiting {
 			w.emit("queued", map[string]int{"position": i + 1})
 		}
-		s.mu.Unlock()
 	}()
 }
 
@@ -429,23 +451,35 @@ func (s *server) cancelJob(j *serveJob) {
 }
 
 // expireLocked forgets finished jobs older than --job-ttl, and the oldest
-// finished ones beyond keptJobs.
+// finished ones beyond keptJobs or beyond keptBytes retained in all. The
+// most recently finished job is kept whatever its size (its page is
+// showing it); prepare bounds what one job's document may be.
 func (s *server) expireLocked(now time.Time) {
-	finished := 0
+	finished, bytes := 0, int64(0)
+	var newest *serveJob
+	var newestAt time.Time
+	size := make(map[*serveJob]int64, len(s.order))
 	for _, j := range s.order {
 		j.mu.Lock()
 		if j.terminal() {
 			finished++
+			size[j] = j.retainedLocked()
+			bytes += size[j]
+			if newest == nil || !j.finished.Before(newestAt) {
+				newest, newestAt = j, j.finished
+			}
 		}
 		j.mu.Unlock()
 	}
 	keep := s.order[:0]
 	for _, j := range s.order {
 		j.mu.Lock()
-		old := j.terminal() && (now.Sub(j.finished) > s.cfg.jobTTL || finished > keptJobs)
+		old := j.terminal() && (now.Sub(j.finished) > s.cfg.jobTTL ||
+			(j != newest && (finished > s.cfg.keptJobs || bytes > s.cfg.keptBytes)))
 		j.mu.Unlock()
 		if old {
 			finished--
+			bytes -= size[j]
 			delete(s.jobs, j.id)
 			continue
 		}
@@ -899,12 +933,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request, j *serveJo
 		jsonError(w, http.StatusInternalServerError, "streaming is not supported by this connection")
 		return
 	}
-	next := 0
-	if v := r.Header.Get("Last-Event-ID"); v != "" {
-		if k, err := strconv.Atoi(v); err == nil && k >= 0 {
-			next = k + 1
-		}
-	}
+	next := lastEventNext(r.Header.Get("Last-Event-ID"))
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
@@ -914,11 +943,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request, j *serveJo
 	keep := time.NewTicker(15 * time.Second)
 	defer keep.Stop()
 	for {
-		j.mu.Lock()
-		// A copy: emitInterim blanks a superseded event in place.
-		evs := slices.Clone(j.events[min(next, len(j.events)):])
-		ch, end := j.changed, j.terminal()
-		j.mu.Unlock()
+		evs, ch, end := j.eventsFrom(next)
 		for _, e := range evs {
 			if e.name != "" { // "": an interim document superseded
 				fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", next, e.name, e.data)
@@ -929,10 +954,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request, j *serveJo
 			fl.Flush()
 		}
 		if end {
-			j.mu.Lock()
-			more := next < len(j.events)
-			j.mu.Unlock()
-			if !more {
+			if !j.hasEventsFrom(next) {
 				return
 			}
 			continue
@@ -948,4 +970,76 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request, j *serveJo
 			return
 		}
 	}
+}
+
+// lastEventNext is the first event a stream resuming after Last-Event-ID v
+// sends: 0 without one or with anything but a whole number, and never past
+// maxEventIndex (so next+1 cannot overflow, whatever the client sends).
+func lastEventNext(v string) int {
+	k, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || k < 0 {
+		return 0
+	}
+	return int(min(k, maxEventIndex)) + 1
+}
+
+// maxEventIndex bounds a Last-Event-ID: far more events than a job emits,
+// far from int overflow.
+const maxEventIndex = 1 << 40
+
+// eventsFrom is a copy of the events from index next on (emitInterim
+// blanks a superseded event in place), the channel closed at the next
+// event, and whether the job has ended. The lock is released by defer: no
+// panic may leave it held (every request would then wait on it).
+func (j *serveJob) eventsFrom(next int) ([]sseEvent, chan struct{}, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	next = min(max(next, 0), len(j.events))
+	return slices.Clone(j.events[next:]), j.changed, j.terminal()
+}
+
+// hasEventsFrom says whether an event with index next or later exists.
+func (j *serveJob) hasEventsFrom(next int) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return next < len(j.events)
+}
+
+// keep changes the job's cached results under its lock, released by defer.
+func (j *serveJob) keep(f func()) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	f()
+}
+
+// retainedLocked estimates the bytes a finished job keeps: its document
+// (twice for a run, whose parsed result is about as large), its events,
+// figures, report archives and traces. Held under j.mu.
+func (j *serveJob) retainedLocked() int64 {
+	n := int64(len(j.doc)) + int64(len(j.req.Text))
+	if j.result != nil {
+		n += int64(len(j.doc))
+	}
+	for _, e := range j.events {
+		n += int64(len(e.data)) + 16
+	}
+	for _, f := range j.figures {
+		n += int64(len(f))
+	}
+	for _, a := range j.archives {
+		n += int64(len(a))
+	}
+	for _, ts := range j.traces {
+		for _, t := range ts {
+			n += int64(len(t.Text) + len(t.Title))
+		}
+	}
+	return n
+}
+
+// docBytesPer is an upper estimate of the JSON a point, option or cell's
+// result takes with this many combatants (measured: about 12.8 kB for a
+// duel, 21.3 kB for 4 against 4).
+func docBytesPer(combatants int) int64 {
+	return 12<<10 + 2<<10*int64(combatants)
 }
