@@ -63,7 +63,7 @@ type serveConfig struct {
 }
 
 const (
-	defaultMaxBody = 1 << 20
+	defaultMaxBody     = 1 << 20
 	defaultKeptJobs    = 256
 	defaultKeptBytes   = 512 << 20
 	defaultMaxDocBytes = 64 << 20
