@@ -531,7 +531,13 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		cmd = append(cmd, "--set", x)
 	}
 	b.WriteString("# " + reports.ShellJoin(cmd) + "\n")
-	if err := reports.Trace(&b, sc, g, seed, i); err != nil {
+	// At most MaxTraceLines (a long fight narrates gigabytes), and not a
+	// line more once the client has gone.
+	lim := reports.TraceLimit{Lines: reports.MaxTraceLines, Command: reports.ShellJoin(cmd)}
+	if err := reports.TraceContext(r.Context(), &b, sc, g, seed, i, lim); err != nil {
+		if r.Context().Err() != nil {
+			return // nobody is listening
+		}
 		jsonError(w, http.StatusInternalServerError, "trace: %v", err)
 		return
 	}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"runtime"
 	"strings"
@@ -46,7 +49,20 @@ func timedGet(t *testing.T, base, method, path string, hdr ...string) (int, stri
 // 9223372036854775807 overflowed, panicked while the job's lock was held,
 // and every later request hung.
 func TestServeExtremeValues(t *testing.T) {
-	_, ts := testServer(t, serveConfig{maxEnc: 100_000})
+	// Not testServer: on a hung server its cleanup would wait for the
+	// hung requests forever; this one is left behind when the test fails.
+	s, err := newServer(serveConfig{maxEnc: 100_000, maxJobs: 2, queue: 16, workers: 2, jobTTL: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	s.setAddr(ts.Listener.Addr().String())
+	t.Cleanup(func() {
+		if !t.Failed() {
+			s.close()
+			ts.Close()
+		}
+	})
 	text := duelText(t)
 	run := startJob(t, ts, jobRequest{Kind: "run", Text: text, N: 500, Seed: 1})
 	jobResult(t, ts, run)
@@ -189,5 +205,128 @@ func TestServeDocCap(t *testing.T) {
 	st, m, _ = call(t, ts, "POST", "/api/jobs", jobRequest{Kind: "sweep", Text: text, N: 1, Seed: 1, Vary: []string{"heroes.Fighter.init=0:9:1"}})
 	if st != 202 {
 		t.Errorf("10 points: %d %v", st, m)
+	}
+}
+
+// stalemate is one encounter of 100,000 rounds: neither side can hurt
+// the other (AC 1000, damage 1 on a natural 20 against a million HP); its
+// narration is 500,000 lines, 19 MB.
+const stalemate = `name: Stalemate
+ruleset: d20
+max_rounds: 100000
+sides:
+  - name: heroes
+    combatants:
+      - {name: Fighter, hp: 1000000, ac: 1000, init: 1, attacks: [6], damage: "1", crit: none}
+  - name: monsters
+    combatants:
+      - {name: Orc, hp: 1000000, ac: 1000, init: 0, attacks: [5], damage: "1", crit: none}
+`
+
+// errWriter fails after n bytes, as a connection whose client left.
+type errWriter struct{ n int }
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.n -= len(p); e.n < 0 {
+		return 0, io.ErrClosedPipe
+	}
+	return len(p), nil
+}
+
+// TestTraceContextBounded: a bounded trace is the full trace's first
+// lines, a note naming the command for the rest, and the same counted
+// summary; a done context or a failing writer stops the replay early.
+func TestTraceContextBounded(t *testing.T) {
+	src := &source{name: "stalemate.yaml", display: "stalemate.yaml", data: []byte(stalemate)}
+	sc, g, err := src.compile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var full, part strings.Builder
+	if err := reports.Trace(&full, sc, g, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	lim := reports.TraceLimit{Lines: 1000, Command: "simctl trace stalemate.yaml --seed 1 --encounter 0"}
+	if err := reports.TraceContext(context.Background(), &part, sc, g, 1, 0, lim); err != nil {
+		t.Fatal(err)
+	}
+	fl, pl := strings.Split(full.String(), "\n"), strings.Split(part.String(), "\n")
+	if len(fl) < 400_000 {
+		t.Fatalf("the full trace has %d lines; the scenario no longer makes a long fight", len(fl))
+	}
+	// The header line, then 1000 lines of narration.
+	if len(pl) > 1010 || strings.Join(pl[:1001], "\n") != strings.Join(fl[:1001], "\n") {
+		t.Errorf("the bounded trace (%d lines) is not the full trace's first 1001 lines", len(pl))
+	}
+	if want := "… truncated at 1000 lines; run `" + lim.Command + "` for the rest"; pl[1001] != want {
+		t.Errorf("line 1002: %q, want %q", pl[1001], want)
+	}
+	_, fullCounted, _ := strings.Cut(full.String(), "\ncounted: ")
+	_, partCounted, ok := strings.Cut(part.String(), "\ncounted: ")
+	if !ok || partCounted != fullCounted {
+		t.Errorf("counted: %q, want %q", partCounted, fullCounted)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var gone strings.Builder
+	if err := reports.TraceContext(ctx, &gone, sc, g, 1, 0, reports.TraceLimit{}); !errors.Is(err, context.Canceled) || gone.Len() > 64<<10 {
+		t.Errorf("a done context: %v after %d bytes, want context.Canceled within 64 kB", err, gone.Len())
+	}
+	if err := reports.TraceContext(context.Background(), &errWriter{n: 100 << 10}, sc, g, 1, 0, reports.TraceLimit{}); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("a failing writer: %v, want its error", err)
+	}
+}
+
+// TestServeTraceBounded: the lab's trace of a 100,000-round fight is
+// MaxTraceLines long with the note, and allocates a few MB, not the
+// ~100 MB of building and encoding the whole 19 MB narration; the
+// report bundle's traces are bounded the same way.
+func TestServeTraceBounded(t *testing.T) {
+	_, ts := testServer(t, serveConfig{})
+	id := startJob(t, ts, jobRequest{Kind: "run", File: "stalemate.yaml", Text: stalemate, N: 1, Seed: 1})
+	jobResult(t, ts, id)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	st, m, _ := call(t, ts, "GET", "/api/jobs/"+id+"/trace?encounter=0", nil)
+	runtime.ReadMemStats(&after)
+	if st != 200 {
+		t.Fatalf("trace: %d %v", st, m)
+	}
+	text := m["text"].(string)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("trace: %d bytes, %d lines; %d MB allocated", len(text), strings.Count(text, "\n"), alloc>>20)
+	if n := strings.Count(text, "\n"); n > reports.MaxTraceLines+20 ||
+		!strings.Contains(text, fmt.Sprintf("… truncated at %d lines; run `simctl trace stalemate.yaml --seed 1 --encounter 0` for the rest", reports.MaxTraceLines)) ||
+		!strings.Contains(text, "counted: draw, rounds 100000") {
+		t.Errorf("trace of %d lines without the truncation note or the count:\n%.300s\n…\n%s", n, text, text[max(0, len(text)-600):])
+	}
+	if alloc > 40<<20 {
+		t.Errorf("one trace request allocated %d MB", alloc>>20)
+	}
+	st, m, _ = call(t, ts, "GET", "/api/jobs/"+id+"/trace?pick=longest", nil)
+	if st != 200 || !strings.Contains(m["text"].(string), "truncated at") {
+		t.Errorf("pick=longest: %d %.300v", st, m)
+	}
+	res, err := http.Get(ts.URL + "/api/jobs/" + id + "/report.zip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("report.zip: %d %s", res.StatusCode, data)
+	}
+	traces := 0
+	for name, f := range unpack(t, "zip", data) {
+		if strings.Contains(name, "trace") && strings.HasSuffix(name, ".txt") {
+			traces++
+			if len(f) > 2<<20 || !bytes.Contains(f, []byte("truncated at")) {
+				t.Errorf("%s: %d bytes, truncated: %v", name, len(f), bytes.Contains(f, []byte("truncated at")))
+			}
+		}
+	}
+	if traces == 0 {
+		t.Error("the report has no trace files")
 	}
 }
