@@ -80,7 +80,7 @@ func describeScenario(id, display string, data []byte) scenarioEntry {
 }
 
 // dirFiles lists the .yaml and .yml regular files directly in --dir
-// (symbolic links and subfolders are not offered).
+// (symbolic links, hard-linked files and subfolders are not offered).
 func (s *server) dirFiles() ([]string, error) {
 	if s.root == nil {
 		return nil, nil
@@ -91,9 +91,14 @@ func (s *server) dirFiles() ([]string, error) {
 	}
 	var out []string
 	for _, e := range ents {
-		if e.Type().IsRegular() && isYAMLName(e.Name()) {
-			out = append(out, e.Name())
+		if !e.Type().IsRegular() || !isYAMLName(e.Name()) {
+			continue
 		}
+		// A file with hard links is not offered (readDirFile refuses it).
+		if fi, err := e.Info(); err != nil || safeio.Links(fi) > 1 {
+			continue
+		}
+		out = append(out, e.Name())
 	}
 	return out, nil
 }
@@ -133,6 +138,14 @@ func (s *server) readDirFile(ctx context.Context, name string) ([]byte, error) {
 		return nil, fmt.Errorf("%q: %w", name, errNoFile)
 	}
 	defer f.Close()
+	// os.Root cannot see a hard link: a second name inside the folder for
+	// a file outside it. A regular file with more than one link is not
+	// served (checked on the file opened, not the name looked up).
+	if fst, err := f.Stat(); err != nil || !fst.Mode().IsRegular() {
+		return nil, fmt.Errorf("%q: %w (symbolic links and special files are not served)", name, errNoFile)
+	} else if n := safeio.Links(fst); n > 1 {
+		return nil, fmt.Errorf("%q: %w (it has %d hard links, and a hard link may bring in a file from outside the folder: copy it instead)", name, errNoFile, n)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -351,15 +351,51 @@ func checkNamedSets(ns []reports.NamedSets, field string) error {
 		if msg := scenario.NameProblem(o.Name); msg != "" {
 			return fmt.Errorf("%s: option name %q %s", field, o.Name, msg)
 		}
+		// The job runs the CLI's command, which reads --option NAME=SETS
+		// up to the first "=": a name holding one would be cut there and
+		// the rest read as overrides the request never made.
+		if strings.Contains(o.Name, "=") {
+			return fmt.Errorf("%s: option name %q may not contain '=' (the command line reads NAME=SETS up to the first '=')", field, o.Name)
+		}
 		if seen[o.Name] {
 			return fmt.Errorf("%s: option %q is given twice", field, o.Name)
 		}
 		seen[o.Name] = true
-		if _, err := parseSets(o.Sets, field+" "+o.Name); err != nil {
+		sets, err := parseSets(o.Sets, field+" "+o.Name)
+		if err != nil {
 			return err
+		}
+		// Whatever else the command line cannot carry back unchanged is
+		// refused too: what runs must be what was asked (and what the
+		// permalink and the result's command line say).
+		var back optionFlags
+		if err := back.Set(optionSpec(o)); err != nil || len(back) != 1 || back[0].name != o.Name || !sameSets(back[0].sets, sets) {
+			return fmt.Errorf("%s: option %q does not survive the command line (%s NAME='--set ...') unchanged; simplify its name or overrides", field, o.Name, map[string]string{"options": "--option", "rows": "--row", "cols": "--col"}[field])
 		}
 	}
 	return nil
+}
+
+// optionSpec is the NAME='--set PATH=VALUE ...' word a job's command
+// line gives an option (cliArgs).
+func optionSpec(o reports.NamedSets) string {
+	var words []string
+	for _, x := range o.Sets {
+		words = append(words, "--set", x)
+	}
+	return o.Name + "=" + reports.ShellJoin(words)
+}
+
+func sameSets(a, b []scenario.Set) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].String() != b[i].String() {
+			return false
+		}
+	}
+	return true
 }
 
 // enqueue starts the job in a free slot or queues it; with the queue full
@@ -601,11 +637,7 @@ func cliArgs(req *jobRequest, workers int) []string {
 		args = append(args, "--set", x)
 	}
 	spec := func(flag string, o reports.NamedSets) []string {
-		var words []string
-		for _, x := range o.Sets {
-			words = append(words, "--set", x)
-		}
-		return []string{flag, o.Name + "=" + reports.ShellJoin(words)}
+		return []string{flag, optionSpec(o)}
 	}
 	switch req.Kind {
 	case "sweep":

@@ -272,6 +272,9 @@ func TestServeDirTraversal(t *testing.T) {
 	must(os.WriteFile(filepath.Join(dir, "sub", "deep.yaml"), []byte("name: "+secret+"\n"), 0o644))
 	must(os.Symlink(filepath.Join(base, "secret.yaml"), filepath.Join(dir, "out.yaml")))
 	must(os.Symlink("mine.yaml", filepath.Join(dir, "in.yaml")))
+	// A hard link to the file outside: os.Root cannot tell it from a
+	// file of the folder, so files with more than one link are refused.
+	must(os.Link(filepath.Join(base, "secret.yaml"), filepath.Join(dir, "hard.yaml")))
 	_, ts := testServer(t, serveConfig{dir: dir})
 
 	st, m, _ := call(t, ts, "GET", "/api/scenarios", nil)
@@ -294,7 +297,7 @@ func TestServeDirTraversal(t *testing.T) {
 	for _, q := range []string{
 		"dir:../secret.yaml", "dir:..%2Fsecret.yaml", "dir:%2e%2e%2fsecret.yaml", "dir:%2E%2E/secret.yaml",
 		"dir:" + filepath.Join(base, "secret.yaml"), "dir:/etc/passwd", "dir:sub/deep.yaml", "dir:sub%2Fdeep.yaml",
-		"dir:out.yaml", "dir:in.yaml", "dir:notes.txt", "dir:..", "dir:.", "dir:", "dir:mine.yaml%00.txt",
+		"dir:out.yaml", "dir:in.yaml", "dir:hard.yaml", "dir:notes.txt", "dir:..", "dir:.", "dir:", "dir:mine.yaml%00.txt",
 		"dir:..%5Csecret.yaml", "dir:nothere.yaml", "builtin:../../secret", "file:///etc/passwd", "../secret.yaml",
 	} {
 		res, err := ts.Client().Get(ts.URL + "/api/scenario?id=" + q)
@@ -314,6 +317,8 @@ func TestServeDirTraversal(t *testing.T) {
 			t.Errorf("id=%s: not a JSON error: %s", q, body)
 		}
 	}
+	st, m, _ = call(t, ts, "GET", "/api/scenario?id=dir:hard.yaml", nil)
+	wantError(t, "a hard link", st, m, 400, "hard links")
 	// Paths of the page itself: the embedded files only.
 	for _, p := range []string{"/../secret.yaml", "/%2e%2e/secret.yaml", "/..%2fsecret.yaml", "/web/../../secret.yaml", "/api/../../secret.yaml"} {
 		req, _ := http.NewRequest("GET", ts.URL+p, nil)
