@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -8,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path"
@@ -169,6 +171,94 @@ func (j *serveJob) status() map[string]any {
 		st["figures"] = j.figureNames()
 	}
 	return st
+}
+
+// writeStatus answers GET /api/jobs/ID: the status as writeJSON writes
+// it, byte for byte, but with the result document streamed from where it
+// is kept (writeJSON compacts a json.RawMessage into the encoder's
+// buffer: a copy or two of a document of tens of MB per reader).
+func (j *serveJob) writeStatus(w http.ResponseWriter) {
+	st := j.status()
+	doc, _ := st["result"].(json.RawMessage)
+	delete(st, "result")
+	if len(doc) == 0 || !json.Valid(doc) { // json.Valid scans, allocating nothing
+		if len(doc) > 0 {
+			st["result"] = doc
+		}
+		writeJSON(w, http.StatusOK, st)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	// The keys in the order json.Marshal sorts them: "result" falls
+	// between the ones before and after it.
+	before := map[string]any{}
+	after := map[string]any{}
+	for k := range maps.Keys(st) {
+		if k < "result" {
+			before[k] = st[k]
+		} else {
+			after[k] = st[k]
+		}
+	}
+	b, _ := json.Marshal(before)
+	a, _ := json.Marshal(after)
+	bw.Write(b[:len(b)-1]) // without its closing brace
+	if len(before) > 0 {
+		bw.WriteByte(',')
+	}
+	bw.WriteString(`"result":`)
+	compactHTML(bw, doc)
+	if len(after) > 0 {
+		bw.WriteByte(',')
+		bw.Write(a[1:])
+	} else {
+		bw.WriteByte('}')
+	}
+	bw.WriteByte('\n')
+	bw.Flush()
+}
+
+// compactHTML writes valid JSON src as json.Encoder (with HTML escaping)
+// writes a json.RawMessage: without insignificant space, and with <, >,
+// &, U+2028 and U+2029 inside strings escaped.
+func compactHTML(w *bufio.Writer, src []byte) {
+	const hex = "0123456789abcdef"
+	inStr, esc := false, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if !inStr {
+			switch c {
+			case ' ', '\t', '\n', '\r':
+				continue
+			case '"':
+				inStr = true
+			}
+			w.WriteByte(c)
+			continue
+		}
+		switch {
+		case esc:
+			esc = false
+		case c == '\\':
+			esc = true
+		case c == '"':
+			inStr = false
+		case c == '<' || c == '>' || c == '&':
+			w.WriteString(`\u00`)
+			w.WriteByte(hex[c>>4])
+			w.WriteByte(hex[c&0xF])
+			continue
+		case c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8:
+			w.WriteString(`\u202`)
+			w.WriteByte(hex[src[i+2]&0xF])
+			i += 2
+			continue
+		}
+		w.WriteByte(c)
+	}
 }
 
 // figureNames lists the SVG figures of the finished job (under
@@ -941,7 +1031,7 @@ func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 		s.cancelJob(j)
 		writeJSON(w, http.StatusOK, j.status())
 	case sub == "" && (method == http.MethodGet || method == http.MethodHead):
-		writeJSON(w, http.StatusOK, j.status())
+		j.writeStatus(w)
 	case method != http.MethodGet && method != http.MethodHead:
 		jsonError(w, http.StatusMethodNotAllowed, "%s %s: use GET (DELETE /api/jobs/ID or POST /api/jobs/ID/cancel cancels)", method, r.URL.Path)
 	case sub == "events":

@@ -355,3 +355,51 @@ func TestServeOptionNames(t *testing.T) {
 		t.Errorf("the option ran as %q", got)
 	}
 }
+
+// TestServeStatusAllocates: reading a finished job's status writes its
+// document as kept; it allocated two copies of it per reader before
+// (thirty readers of a large sweep: gigabytes).
+func TestServeStatusAllocates(t *testing.T) {
+	s, ts := testServer(t, serveConfig{maxEnc: 1 << 30})
+	id := startJob(t, ts, jobRequest{Kind: "sweep", Text: duelText(t), N: 1, Seed: 1, Vary: []string{"heroes.Fighter.init=0:14:1", "heroes.Fighter.hp=1:20:1"}})
+	want := jobResult(t, ts, id)
+	s.mu.Lock()
+	doc := len(s.jobs[id].doc)
+	s.mu.Unlock()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := http.Get(ts.URL + "/api/jobs/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	runtime.ReadMemStats(&after)
+	alloc := int64(after.TotalAlloc - before.TotalAlloc)
+	t.Logf("a %d-byte document: %d bytes answered, %d allocated", doc, n, alloc)
+	if n < int64(doc)/4 || alloc > int64(doc)/2 {
+		t.Errorf("status of a %d-byte document: %d bytes answered, %d allocated (want under half the document)", doc, n, alloc)
+	}
+	if st, m, _ := call(t, ts, "GET", "/api/jobs/"+id, nil); st != 200 || !equalIgnoring(m, want) {
+		t.Errorf("the status changed between reads: %d", st)
+	}
+}
+
+// TestWriteStatusBytes: the streamed status is byte for byte what
+// writeJSON made of it, HTML escapes and all.
+func TestWriteStatusBytes(t *testing.T) {
+	doc := "{\n  \"a\": \"x < y && z > 1 \u2028 \u2029 \\\" \\\\\",\n  \"b\": [1, 2, {\"c\": \"<&>\"}],\n  \"d\": \"\t\"\n}\n"
+	for _, d := range []string{doc, "", "not json"} {
+		j := &serveJob{id: "x", req: jobRequest{Kind: "sweep"}, state: stateDone, total: 3, warns: []string{"<w>"}}
+		if d != "" {
+			j.doc = []byte(d)
+		}
+		old, now := httptest.NewRecorder(), httptest.NewRecorder()
+		writeJSON(old, http.StatusOK, j.status())
+		j.writeStatus(now)
+		if !bytes.Equal(old.Body.Bytes(), now.Body.Bytes()) || old.Header().Get("Content-Type") != now.Header().Get("Content-Type") {
+			t.Errorf("doc %q:\nwriteJSON   %s\nwriteStatus %s", d, old.Body, now.Body)
+		}
+	}
+}
