@@ -94,7 +94,9 @@ func TraceContext(ctx context.Context, w io.Writer, sc *scenario.Scenario, g sim
 			fmt.Fprintf(bw, "; run `%s` for the rest", lim.Command)
 		}
 		bw.WriteString("\n")
-		// What the run counted, from the same encounter unnarrated.
+		// What the run counted, from the same encounter unnarrated: one
+		// encounter's play, without the cost of narrating it (the runner
+		// checks the context only between encounters).
 		o, t = sim.Replay(g, seed, enc, nil)
 	case err != nil:
 		return err

@@ -581,7 +581,7 @@ func (s *server) cancelJob(j *serveJob) {
 // most recently finished job is kept whatever its size (its page is
 // showing it); prepare bounds what one job's document may be.
 func (s *server) expireLocked(now time.Time) {
-	finished, bytes := 0, int64(0)
+	finished, held := 0, int64(0)
 	var newest *serveJob
 	var newestAt time.Time
 	size := make(map[*serveJob]int64, len(s.order))
@@ -590,7 +590,7 @@ func (s *server) expireLocked(now time.Time) {
 		if j.terminal() {
 			finished++
 			size[j] = j.retainedLocked()
-			bytes += size[j]
+			held += size[j]
 			if newest == nil || !j.finished.Before(newestAt) {
 				newest, newestAt = j, j.finished
 			}
@@ -601,11 +601,11 @@ func (s *server) expireLocked(now time.Time) {
 	for _, j := range s.order {
 		j.mu.Lock()
 		old := j.terminal() && (now.Sub(j.finished) > s.cfg.jobTTL ||
-			(j != newest && (finished > s.cfg.keptJobs || bytes > s.cfg.keptBytes)))
+			(j != newest && (finished > s.cfg.keptJobs || held > s.cfg.keptBytes)))
 		j.mu.Unlock()
 		if old {
 			finished--
-			bytes -= size[j]
+			held -= size[j]
 			delete(s.jobs, j.id)
 			continue
 		}
