@@ -155,7 +155,8 @@ type Effect struct {
 	WinRate [3]float64 `json:"win_rate"`
 	// PerUnit is the central difference (W(+h) - W(-h)) / 2h: win-rate
 	// points (as a fraction) per unit of the parameter, with its paired
-	// standard error and 95% interval.
+	// standard error and 95% interval (stats.PairedCI of the up game
+	// against the down game, over 2h: exact when few encounters differ).
 	PerUnit float64    `json:"per_unit"`
 	SE      float64    `json:"se"`
 	CI95    [2]float64 `json:"ci95"`
@@ -215,7 +216,11 @@ func Analyse(j stats.Joint, params []Param, sideName string) *ValueResult {
 		e := Effect{Param: p.Name, Step: p.Step,
 			WinRate: [3]float64{j.Mean(1 + 2*i), j.Mean(0), j.Mean(2 + 2*i)},
 			PerUnit: j.Contrast(c), SE: math.Sqrt(j.ContrastCov(c, c))}
-		e.CI95 = [2]float64{e.PerUnit - z*e.SE, e.PerUnit + z*e.SE}
+		// The effect is the paired difference of the up and down games
+		// over 2h: its interval is stats.PairedCI's (the normal one
+		// PerUnit ± z·SE unless few encounters differ, then the exact one).
+		ci := stats.PairedCI(j.Paired(2+2*i, 1+2*i), conf)
+		e.CI95 = [2]float64{ci.Lo / (2 * p.Step), ci.Hi / (2 * p.Step)}
 		res.Effects = append(res.Effects, e)
 		if e.CI95[0] <= 0 && 0 <= e.CI95[1] {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("the effect of %s is not distinguishable from 0 at %d encounters%s",
