@@ -183,20 +183,14 @@ func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 	if len(m.Dominated) > 0 {
 		d := &table{left: 3, header: []string{"side", "dominated option", "dominated by"}}
 		for _, x := range m.Dominated {
-			d.add(x.Side, x.Option, x.By)
+			d.add(x.Side, x.Option, x.By+identicalNote(x))
 		}
 		s.tables = append(s.tables, titled{title: "Dominated options", t: d, notes: []string{
-			"An option is dominated when another of its side is never worse against any opposing option and significantly worse against at least one (paired on the same encounters)."}})
+			"An option is dominated when another of its side does significantly better (paired on the same encounters, 95% over the opposing options) against every opposing option where the two ever played differently, and played the same fight on every encounter against the others."}})
 	} else {
-		s.notes = append(s.notes, "No option is dominated: none is never better than another of its side and significantly worse against at least one opposing option.")
+		s.notes = append(s.notes, "No option is dominated: for no two options of a side is one significantly better against every opposing option where they ever played differently.")
 	}
-	wt := &table{left: 2, header: []string{"side", "option", "weight"}}
-	for i, o := range m.Rows {
-		wt.add(m.RowSide, o, pct(m.Eq.RowWeights[i]))
-	}
-	for i, o := range m.Cols {
-		wt.add(m.ColSide, o, pct(m.Eq.ColWeights[i]))
-	}
+	wt := m.weights()
 	s.tables = append(s.tables, titled{
 		title: fmt.Sprintf("Equilibrium: value %s [%s, %s]", pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1])), t: wt,
 		notes: append([]string{fmt.Sprintf("The zero-sum mixed equilibrium by linear programming: %s maximises its win rate, %s minimises it; each option's weight in the optimal mix, and the game's value (the %s win rate when both play it).",

@@ -184,6 +184,8 @@ func Matrix(j stats.Joint, rowSide, colSide string, rows, cols []string) (*Matri
 		m.Notes = append(m.Notes, fmt.Sprintf("%s played the same fights on all %d encounters against every opposing option: one class, solved as one option, its weight shown on %s (a difference too rare to show, under %.3f pp, is not excluded)",
 			joinNames(cl), j.N, cl[0], 100*widen))
 	}
+	m.Notes = append(m.Notes, fmt.Sprintf("multiplicity: the grid prints %d cell intervals at 95%% each, not jointly (about 1 in 20 may miss by chance); the value's interval, the weight ranges and the settled/not settled verdict rest on bounds that hold for all cells together at 95%%; each dominance claim holds at 95%% over the opposing options, not jointly across the %d pairs of options tested",
+		R*C, R*(R-1)+C*(C-1)))
 	if !m.Eq.Stable {
 		m.Notes = append(m.Notes, "which options belong in the optimal mix is not settled: within the cells' simultaneous 95% bounds some option (or class) may or may not be played; the weights are estimates (their ranges say how far they may move); more encounters (-n) may settle them, and options that are exact equals on different dice never will")
 	} else {
