@@ -106,7 +106,7 @@ func withoutStatus(ws []string) []string {
 
 func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 	s.title = fmt.Sprintf("%d. %s: what each parameter of %s is worth", k, v.Scenario, v.Side)
-	s.facts = docFacts(&v.Header, "paired normal interval, 95%, on common random numbers (effects and swings); Fieller 95% (exchange rates)")
+	s.facts = docFacts(&v.Header, PairedMethod+" (effects and swings); Fieller 95% (exchange rates)")
 	s.facts = append(s.facts,
 		[2]string{"side", v.Side},
 		[2]string{"encounters", fmt.Sprintf("%s under each of the %d settings (the scenario, and each parameter a step down and up), %s for every setting (common random numbers)",
@@ -137,13 +137,13 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 	s.tables = append(s.tables, effects)
 	if len(v.Effects) > 1 {
 		s.tables = append(s.tables, titled{title: "Exchange rates", t: v.rateTable(), notes: append([]string{
-			"A rate is the ratio of two effects; the effects share the dice, so they are correlated, and the interval is Fieller's, which accounts for that and gives no finite interval when the effect in the denominator is not distinguishable from 0."},
+			"A rate is the ratio of two effects; the effects share the dice, so they are correlated, and the interval is Fieller's, which accounts for that and gives no finite interval when the effect in the denominator is not distinguishable from 0 (then either every value, or two rays: at most one bound or at least the other)."},
 			prefixed("Warning: ", warnings)...)})
 	} else {
 		s.tables[len(s.tables)-1].notes = append(s.tables[len(s.tables)-1].notes, prefixed("Warning: ", warnings)...)
 	}
 	s.tables = append(s.tables, titled{title: "One at a time (tornado), largest swing first", t: v.swingTable(), notes: []string{
-		"Down and up: the change in the win rate when the parameter steps down or up from the scenario's value alone, with paired 95% intervals."}})
+		"Down and up: the change in the win rate when the parameter steps down or up from the scenario's value alone, with paired 95% intervals.", capital([]string{v.Multiplicity()})[0]}})
 	if f, err := TornadoFigure(v); err == nil {
 		f.Name = prefix + f.Name
 		s.figures = append(s.figures, f)
