@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"simctl/rulesets"
 	"simctl/sim"
 	"simctl/sim/dice"
 	"simctl/sim/experiment"
@@ -87,18 +86,7 @@ func TestCompareRareDifferenceDP(t *testing.T) {
 		t.Fatalf("the round-limited DP at 100 rounds differs from exactWin by %g", d)
 	}
 	data := []byte(duelYAML(base))
-	var games []sim.Game
-	for _, sets := range [][]scenario.Set{nil, {{Path: "max_rounds", Value: "7"}}} {
-		sc, err := scenario.Load("duel.yaml", data, sets, rulesets.Schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := rulesets.Compile(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		games = append(games, g)
-	}
+	games := matrixGames(t, data, [][]scenario.Set{nil, {{Path: "max_rounds", Value: "7"}}}, [][]scenario.Set{nil})
 	const seeds, n = 300, 2000
 	covered, zero, none := 0, 0, 0
 	for seed := uint64(1); seed <= seeds; seed++ {

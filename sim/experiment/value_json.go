@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"simctl/stats"
 )
 
 // The JSON forms of Effect and Rate. encoding/json refuses ±Inf and NaN,
@@ -20,29 +22,8 @@ import (
 // figure that is undefined (a standard error with fewer than two
 // encounters) is null, and null reads back as NaN.
 
-// num is a float64 whose JSON is null when it is not finite.
-type num float64
-
-func (n num) MarshalJSON() ([]byte, error) {
-	f := float64(n)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(f)
-}
-
-func (n *num) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*n = num(math.NaN())
-		return nil
-	}
-	var f float64
-	if err := json.Unmarshal(b, &f); err != nil {
-		return err
-	}
-	*n = num(f)
-	return nil
-}
+// num is stats.Num: a float64 whose JSON is null when it is not finite.
+type num = stats.Num
 
 // Set names for Rate's JSON "set".
 const (
