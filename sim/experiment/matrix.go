@@ -90,8 +90,22 @@ func Matrix(j stats.Joint, rowSide, colSide string, rows, cols []string) (*Matri
 	if j.N == 0 {
 		return m, errors.New("no encounters were played")
 	}
+	// Options that played the same fights on every encounter are one
+	// class: the game is solved over one representative of each. A rare
+	// difference the encounters did not show is bounded by the exact
+	// interval of no discordant encounter, for each member against its
+	// representative and each opposing option; those statements join the
+	// representatives' cells in the Bonferroni count (R·C without
+	// classes), and a representative's cell is widened by that bound once
+	// per side whose class has several members, so every member's true
+	// payoffs lie within it.
+	rowRep := classes(R, func(a, b int) bool { return identical(j, C, func(c int) (int, int) { return a*C + c, b*C + c }) })
+	colRep := classes(C, func(a, b int) bool { return identical(j, R, func(r int) (int, int) { return r*C + a, r*C + b }) })
+	m.RowClasses, m.ColClasses = classNames(rowRep, rows), classNames(colRep, cols)
+	rr, cr := reps(rowRep), reps(colRep)
+	statements := len(rr)*len(cr) + (R-len(rr))*C + (C-len(cr))*R
 	lo, hi := make([][]float64, R), make([][]float64, R)
-	bonf := 1 - 0.05/float64(R*C)
+	bonf := 1 - 0.05/float64(statements)
 	for r := 0; r < R; r++ {
 		m.Win = append(m.Win, make([]float64, C))
 		m.CI95 = append(m.CI95, make([][2]float64, C))
@@ -133,27 +147,26 @@ func Matrix(j stats.Joint, rowSide, colSide string, rows, cols []string) (*Matri
 			}
 		}
 	}
-	// Options that played the same fights on every encounter are one
-	// class: the game is solved over one representative of each. A rare
-	// difference the encounters did not show is bounded by the exact
-	// interval of no discordant encounter (at the cells' Bonferroni
-	// level: a member's statements replace its own cells', so the count
-	// stays R·C), and the representative's bounds are widened by it, so
-	// every member's true payoffs lie within them.
-	rowRep := classes(R, func(a, b int) bool { return identical(j, C, func(c int) (int, int) { return a*C + c, b*C + c }) })
-	colRep := classes(C, func(a, b int) bool { return identical(j, R, func(r int) (int, int) { return r*C + a, r*C + b }) })
-	m.RowClasses, m.ColClasses = classNames(rowRep, rows), classNames(colRep, cols)
 	widen := 0.0
 	if len(m.RowClasses)+len(m.ColClasses) > 0 {
 		widen = stats.PairedCI(stats.Paired{N: j.N}, bonf).Hi
 	}
-	rr, cr := reps(rowRep), reps(colRep)
-	sub := func(P [][]float64, d float64) [][]float64 {
+	multi := func(rep []int) []float64 {
+		w := make([]float64, len(rep))
+		for i, r := range rep {
+			if r != i {
+				w[r] = widen
+			}
+		}
+		return w
+	}
+	wr, wc := multi(rowRep), multi(colRep)
+	sub := func(P [][]float64, sign float64) [][]float64 {
 		out := make([][]float64, len(rr))
 		for i, r := range rr {
 			out[i] = make([]float64, len(cr))
 			for k, c := range cr {
-				out[i][k] = min(1, max(0, P[r][c]+d))
+				out[i][k] = min(1, max(0, P[r][c]+sign*(wr[r]+wc[c])))
 			}
 		}
 		return out
@@ -162,7 +175,7 @@ func Matrix(j stats.Joint, rowSide, colSide string, rows, cols []string) (*Matri
 	if err != nil {
 		return m, err
 	}
-	loS, hiS := sub(lo, -widen), sub(hi, widen)
+	loS, hiS := sub(lo, -1), sub(hi, 1)
 	eqLo, err1 := solveZeroSum(loS)
 	eqHi, err2 := solveZeroSum(hiS)
 	if err1 != nil || err2 != nil {
