@@ -79,3 +79,28 @@ func TestDominationIdenticalCells(t *testing.T) {
 		t.Errorf("dominated %+v, want b by a, identical against y within ±%v", m.Dominated, want)
 	}
 }
+
+// BenchmarkMatrix6x6 measures the analysis of a 6x6 matrix (the weight
+// ranges solve about 2·(6+6) linear programs more per pass): the cost
+// a matrix run adds after its encounters.
+func BenchmarkMatrix6x6(b *testing.B) {
+	const R, C = 6, 6
+	j := stats.NewJoint(R * C)
+	x := make([]int64, R*C)
+	for u := 0; u < 10000; u++ {
+		for r := 0; r < R; r++ {
+			for c := 0; c < C; c++ {
+				// a rock-paper-scissors-like pattern with noise from u
+				x[r*C+c] = int64((u*7+r*3+c*5+(r-c+R)%3*2000)%10000) / 5000
+			}
+		}
+		j.Add(x)
+	}
+	names := []string{"a", "b", "c", "d", "e", "f"}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Matrix(j, "r", "c", names, names); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
