@@ -83,9 +83,9 @@ func (m *Matrix) Write(w io.Writer, f Format) error {
 	}
 	render(m.grid(false))
 	if len(m.Dominated) > 0 {
-		b.WriteString("Dominated (never better, significantly worse against at least one opposing option):\n")
+		b.WriteString("Dominated (significantly worse, paired on the same encounters, against every opposing option where the two ever played differently; the same fight on every encounter against the others):\n")
 		for _, d := range m.Dominated {
-			fmt.Fprintf(&b, "  %s: %s, by %s\n", d.Side, d.Option, d.By)
+			fmt.Fprintf(&b, "  %s: %s, by %s%s\n", d.Side, d.Option, d.By, identicalNote(d))
 		}
 		b.WriteString("\n")
 	} else {
@@ -93,19 +93,54 @@ func (m *Matrix) Write(w io.Writer, f Format) error {
 	}
 	fmt.Fprintf(&b, "Equilibrium (zero-sum: %s maximises its win rate, %s minimises it), value %s [%s, %s]:\n",
 		m.RowSide, m.ColSide, pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1]))
-	weights := &table{header: []string{"side", "option", "weight"}, left: 2}
-	for i, o := range m.Rows {
-		weights.add(m.RowSide, o, pct(m.Eq.RowWeights[i]))
-	}
-	for i, o := range m.Cols {
-		weights.add(m.ColSide, o, pct(m.Eq.ColWeights[i]))
-	}
+	weights := m.weights()
 	render(weights)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
 	footnotes(w, m.Notes, md)
 	return nil
+}
+
+// identicalNote says against which opposing options a dominated option
+// played the same fights as the one dominating it, and what that bounds.
+func identicalNote(d experiment.Domination) string {
+	if len(d.Identical) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (identical on every encounter against %s: a difference there of at most ±%.2f pp is not excluded)",
+		strings.Join(d.Identical, ", "), 100*d.IdenticalBound)
+}
+
+// weights is the equilibrium's table: each option's weight, and the range
+// its weight may take in any game within the cells' simultaneous bounds
+// (an option of a class of identical ones shows its class).
+func (m *Matrix) weights() *table {
+	t := &table{header: []string{"side", "option", "weight", "range (95%)"}, left: 2}
+	rng := func(r [][2]float64, i int) string {
+		if i >= len(r) {
+			return ""
+		}
+		return pctCI(r[i][0], r[i][1])
+	}
+	add := func(side string, names []string, w []float64, r [][2]float64, cls [][]string) {
+		in := map[string]string{}
+		for _, cl := range cls {
+			for _, o := range cl[1:] {
+				in[o] = cl[0]
+			}
+		}
+		for i, o := range names {
+			if rep, ok := in[o]; ok {
+				t.add(side, o, "in "+rep+"'s", "")
+				continue
+			}
+			t.add(side, o, pct(w[i]), rng(r, i))
+		}
+	}
+	add(m.RowSide, m.Rows, m.Eq.RowWeights, m.Eq.RowRange, m.RowClasses)
+	add(m.ColSide, m.Cols, m.Eq.ColWeights, m.Eq.ColRange, m.ColClasses)
+	return t
 }
 
 // grid is the win-rate table: one row per row option, a column per column

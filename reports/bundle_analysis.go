@@ -106,7 +106,7 @@ func withoutStatus(ws []string) []string {
 
 func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 	s.title = fmt.Sprintf("%d. %s: what each parameter of %s is worth", k, v.Scenario, v.Side)
-	s.facts = docFacts(&v.Header, "paired normal interval, 95%, on common random numbers (effects and swings); Fieller 95% (exchange rates)")
+	s.facts = docFacts(&v.Header, PairedMethod+" (effects and swings); Fieller 95% (exchange rates)")
 	s.facts = append(s.facts,
 		[2]string{"side", v.Side},
 		[2]string{"encounters", fmt.Sprintf("%s under each of the %d settings (the scenario, and each parameter a step down and up), %s for every setting (common random numbers)",
@@ -137,13 +137,13 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 	s.tables = append(s.tables, effects)
 	if len(v.Effects) > 1 {
 		s.tables = append(s.tables, titled{title: "Exchange rates", t: v.rateTable(), notes: append([]string{
-			"A rate is the ratio of two effects; the effects share the dice, so they are correlated, and the interval is Fieller's, which accounts for that and gives no finite interval when the effect in the denominator is not distinguishable from 0."},
+			"A rate is the ratio of two effects; the effects share the dice, so they are correlated, and the interval is Fieller's, which accounts for that and gives no finite interval when the effect in the denominator is not distinguishable from 0 (then either every value, or two rays: at most one bound or at least the other)."},
 			prefixed("Warning: ", warnings)...)})
 	} else {
 		s.tables[len(s.tables)-1].notes = append(s.tables[len(s.tables)-1].notes, prefixed("Warning: ", warnings)...)
 	}
 	s.tables = append(s.tables, titled{title: "One at a time (tornado), largest swing first", t: v.swingTable(), notes: []string{
-		"Down and up: the change in the win rate when the parameter steps down or up from the scenario's value alone, with paired 95% intervals."}})
+		"Down and up: the change in the win rate when the parameter steps down or up from the scenario's value alone, with paired 95% intervals.", capital([]string{v.Multiplicity()})[0]}})
 	if f, err := TornadoFigure(v); err == nil {
 		f.Name = prefix + f.Name
 		s.figures = append(s.figures, f)
@@ -183,20 +183,14 @@ func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 	if len(m.Dominated) > 0 {
 		d := &table{left: 3, header: []string{"side", "dominated option", "dominated by"}}
 		for _, x := range m.Dominated {
-			d.add(x.Side, x.Option, x.By)
+			d.add(x.Side, x.Option, x.By+identicalNote(x))
 		}
 		s.tables = append(s.tables, titled{title: "Dominated options", t: d, notes: []string{
-			"An option is dominated when another of its side is never worse against any opposing option and significantly worse against at least one (paired on the same encounters)."}})
+			"An option is dominated when another of its side does significantly better (paired on the same encounters, 95% over the opposing options) against every opposing option where the two ever played differently, and played the same fight on every encounter against the others."}})
 	} else {
-		s.notes = append(s.notes, "No option is dominated: none is never better than another of its side and significantly worse against at least one opposing option.")
+		s.notes = append(s.notes, "No option is dominated: for no two options of a side is one significantly better against every opposing option where they ever played differently.")
 	}
-	wt := &table{left: 2, header: []string{"side", "option", "weight"}}
-	for i, o := range m.Rows {
-		wt.add(m.RowSide, o, pct(m.Eq.RowWeights[i]))
-	}
-	for i, o := range m.Cols {
-		wt.add(m.ColSide, o, pct(m.Eq.ColWeights[i]))
-	}
+	wt := m.weights()
 	s.tables = append(s.tables, titled{
 		title: fmt.Sprintf("Equilibrium: value %s [%s, %s]", pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1])), t: wt,
 		notes: append([]string{fmt.Sprintf("The zero-sum mixed equilibrium by linear programming: %s maximises its win rate, %s minimises it; each option's weight in the optimal mix, and the game's value (the %s win rate when both play it).",

@@ -71,6 +71,9 @@ difference, with its paired 95% interval), what one unit of each is
 worth in units of the others ("+1 init = 0.22 hp", with Fieller's 95%
 interval, which accounts for the effects sharing the dice), and the
 one-at-a-time swings, largest first (the tornado; --plot draws it).
+Every interval is 95% on its own, not jointly (the output counts them).
+A rate's set may be an interval, two rays or every value; the JSON
+says which.
 Whole-number fields take whole steps; a dice expression steps its
 constant. A warning gives the -n that would make a wide interval
 readable. --shard k/K plays a part of the encounters, and simctl merge
@@ -87,12 +90,16 @@ and its JSON (--results or --format json -o).`,
 		usage:   []string{"matrix SCENARIO --row NAME='--set ...'... --col NAME='--set ...'... [--side NAME] [-n N] [--shard k/K] [--resume FILE] [--format F] [-o FILE] [--plot FILE]"},
 		about: `All pairings play the same encounters. The payoff is the row side's win
 rate (zero-sum: the column side counts a draw as good as a win). An
-option is flagged dominated when it is never better than another and
-significantly worse against at least one opposing option (paired
-intervals, Bonferroni-adjusted). The mixed equilibrium is solved by
-linear programming; its value is bounded by solving the games of the
-cells' simultaneous interval bounds, and the weights are marked unsettled
-when the options in the mix change within those bounds. An option may
+option is flagged dominated when another of its side is significantly
+better against every opposing option where the two ever played
+differently (paired intervals, Bonferroni-adjusted) and played the same
+fights against the others. The mixed equilibrium is solved by linear
+programming; its value is bounded by solving the games of the cells'
+simultaneous interval bounds, each weight gets the range it can take
+within those bounds, and the mix is called settled only when every
+option is provably in or out; options that played the same fight on
+every encounter are one class. Each cell's interval is 95% on its own;
+the value, ranges and verdict hold for all cells together. An option may
 swap a whole tactics block: --row careful='--set heroes.tactics=...'.
 --shard k/K plays a part of the encounters (simctl merge adds the
 shards); an interrupted matrix resumes with --resume and its JSON.`,
@@ -165,7 +172,10 @@ point is checked before anything runs.`,
 		about: `All options play the same encounter seeds (common random numbers); the
 table gives each option's win rates and its paired difference to the
 baseline (the first option, or --baseline), with intervals, p-values and
-the variance reduction. NAME='' is the scenario unchanged. --shard k/K
+the variance reduction. When fewer than 200 encounters differ between an
+option and the baseline, the interval is exact (built on those
+discordant encounters) and a warning gives their count. NAME='' is the
+scenario unchanged. --shard k/K
 plays a part of the encounters (simctl merge adds the shards exactly).
 An interrupted comparison resumes with --resume and its JSON (--results
 or --format json -o); one with --precision is run again.`,
