@@ -129,7 +129,9 @@ func TestSeqPairAnytimeLevel(t *testing.T) {
 			func(p SeqPair) bool { return naiveGreater(p, alpha) }},
 		{"Δ = δ = 1pp, 1% discordant", 0.01, 0,
 			func(p SeqPair) bool { return p.Less(0.01, alpha) },
-			func(p SeqPair) bool { return naiveGreater(SeqPair{N: p.N, AOnly: p.BOnly + p.N/100, BOnly: p.AOnly}, alpha) }},
+			func(p SeqPair) bool {
+				return naiveGreater(SeqPair{N: p.N, AOnly: p.BOnly + p.N/100, BOnly: p.AOnly}, alpha)
+			}},
 		{"Δ = δ = 1pp, 21% discordant", 0.11, 0.10,
 			func(p SeqPair) bool { return p.Less(0.01, alpha) },
 			func(p SeqPair) bool {

@@ -218,5 +218,5 @@ func checkField(t *testing.T, field []duelist, proc procedure, budget int64) {
 	}
 }
 
-func TestSelectNearTies(t *testing.T)   { checkField(t, nearTies, selectProc, 16000) }
+func TestSelectNearTies(t *testing.T)    { checkField(t, nearTies, selectProc, 16000) }
 func TestSelectBeyondDelta(t *testing.T) { checkField(t, beyondDelta, selectProc, 8000) }
