@@ -7,7 +7,10 @@ package experiment_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 
 	"simctl/rulesets"
@@ -220,3 +223,190 @@ func checkField(t *testing.T, field []duelist, proc procedure, budget int64) {
 
 func TestSelectNearTies(t *testing.T)    { checkField(t, nearTies, selectProc, 16000) }
 func TestSelectBeyondDelta(t *testing.T) { checkField(t, beyondDelta, selectProc, 8000) }
+
+// resumeGames are three exactly tied orders of a full attack and two
+// weaker ones: a selection of them eliminates some and runs to its budget.
+func resumeGames(t *testing.T) ([]sim.Game, []string) {
+	var games []sim.Game
+	var names []string
+	for _, o := range []string{"[6, 1, -4]", "[6, 1, -6]", "[-4, 1, 6]", "[4, -1, -4]", "[1, 6, -4]"} {
+		games, names = append(games, compile(t, fullAttackYAML(o))), append(names, o)
+	}
+	return games, names
+}
+
+func roundTrip[T any](t *testing.T, v *T) *T {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back T
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	return &back
+}
+
+// TestSelectDeterministic: the same seed gives the same decisions and
+// sums whatever Workers is, after a resume from any checkpoint or from an
+// interrupted run (through JSON), and when every stage is played in three
+// shards, merged out of order and applied.
+func TestSelectDeterministic(t *testing.T) {
+	games, names := resumeGames(t)
+	params := experiment.SelectParams{First: 1000, Batch: 1500, Budget: 10000}
+	cfg := experiment.SelectConfig{Seed: 21, Workers: 1, Params: params}
+	var checkpoints []*experiment.Selection
+	c := cfg
+	c.OnStage = func(s *experiment.Selection) { checkpoints = append(checkpoints, roundTrip(t, s)) }
+	whole, err := experiment.Select(context.Background(), games, names, 0, "heroes", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elim := 0
+	for _, k := range whole.Candidates {
+		if k.Status == experiment.StatusEliminated {
+			elim++
+		}
+	}
+	t.Logf("%s after %d stages, %d eliminated, group %v", whole.Outcome, len(whole.Stages), elim, whole.Group)
+	if len(whole.Stages) < 4 || elim == 0 || len(whole.Group) < 2 {
+		t.Fatalf("the case does not exercise stages and eliminations: %d stages, %d eliminated, group %v", len(whole.Stages), elim, whole.Group)
+	}
+	if len(checkpoints) != len(whole.Stages)-1 {
+		t.Fatalf("%d checkpoints for %d stages", len(checkpoints), len(whole.Stages))
+	}
+	w2 := cfg
+	w2.Workers = 2
+	if got, err := experiment.Select(context.Background(), games, names, 0, "heroes", w2); err != nil || !reflect.DeepEqual(got, whole) {
+		t.Errorf("2 workers: %v\n got %+v\nwant %+v", err, got, whole)
+	}
+	for i, cp := range checkpoints {
+		r := cfg
+		r.Resume = cp.State
+		if got, err := experiment.Select(context.Background(), games, names, 0, "heroes", r); err != nil || !reflect.DeepEqual(got, whole) {
+			t.Errorf("resumed from checkpoint %d: %v\n got %+v\nwant %+v", i+1, err, got, whole)
+		}
+	}
+	// Interrupted in its third stage: it returns the standing after the
+	// second, which resumes to the same end.
+	ctx, cancel := context.WithCancel(context.Background())
+	i := cfg
+	i.OnStage = func(s *experiment.Selection) {
+		if len(s.Stages) == 2 {
+			cancel()
+		}
+	}
+	part, err := experiment.Select(ctx, games, names, 0, "heroes", i)
+	cancel()
+	if err != context.Canceled || len(part.Stages) != 2 || part.Outcome != experiment.OutcomeRunning || part.Selected != -1 {
+		t.Fatalf("interrupted: %v, %d stages, %s", err, len(part.Stages), part.Outcome)
+	}
+	r := cfg
+	r.Resume = roundTrip(t, part).State
+	if got, err := experiment.Select(context.Background(), games, names, 0, "heroes", r); err != nil || !reflect.DeepEqual(got, whole) {
+		t.Errorf("resumed after an interruption: %v", err)
+	}
+	// Sharded: each stage in three parts, merged out of order.
+	st, err := experiment.NewSelectState(len(games), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !st.Finished() {
+		start, n, alive := st.NextStage()
+		cut := []int64{start, start + n/3, start + n/2, start + n}
+		var parts []*experiment.StageSums
+		for p := 0; p < 3; p++ {
+			s, err := experiment.PlayStage(context.Background(), games, 0, alive, sim.RunConfig{Seed: 21, Start: cut[p], N: cut[p+1] - cut[p], Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts = append(parts, roundTrip(t, s))
+		}
+		if err := st.Apply(parts[2]); err == nil || !strings.Contains(err.Error(), "merge every part") {
+			t.Fatalf("applying one part of a stage: %v", err)
+		}
+		if err := parts[2].Merge(parts[0]); err != nil {
+			t.Fatal(err)
+		}
+		if err := parts[2].Merge(parts[0]); err == nil || !strings.Contains(err.Error(), "overlap") {
+			t.Fatalf("merging a part twice: %v", err)
+		}
+		if err := parts[2].Merge(parts[1]); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Apply(parts[2]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := st.Result(names, "heroes"); !reflect.DeepEqual(got, whole) {
+		t.Errorf("sharded:\n got %+v\nwant %+v", got, whole)
+	}
+}
+
+// TestSelectRefuses: a finished selection, other settings or a damaged
+// state are refused with an error, not resumed; a stage of other survivors
+// is refused and leaves the state as it was.
+func TestSelectRefuses(t *testing.T) {
+	games, names := resumeGames(t)
+	params := experiment.SelectParams{First: 500, Budget: 1000}
+	cfg := experiment.SelectConfig{Seed: 2, Params: params}
+	var cp *experiment.SelectState
+	cfg.OnStage = func(s *experiment.Selection) { cp = s.State }
+	done, err := experiment.Select(context.Background(), games, names, 0, "heroes", cfg)
+	if err != nil || cp == nil {
+		t.Fatal(err, cp)
+	}
+	cfg.OnStage = nil
+	for _, c := range []struct {
+		name  string
+		state func() *experiment.SelectState
+		want  string
+	}{
+		{"finished", func() *experiment.SelectState { return done.State }, "has finished"},
+		{"other alpha", func() *experiment.SelectState {
+			s := cp.Clone()
+			s.Params.Alpha = 0.1
+			return s
+		}, "settings"},
+		{"wins above played", func() *experiment.SelectState {
+			s := cp.Clone()
+			s.Wins[1] = s.Played[1] + 1
+			return s
+		}, "damaged"},
+		{"discordance above N", func() *experiment.SelectState {
+			s := cp.Clone()
+			s.Only[0] = [2]int64{s.Start, 1}
+			return s
+		}, "damaged"},
+		{"survivor out", func() *experiment.SelectState {
+			s := cp.Clone()
+			s.Alive = []int{0, 0}
+			return s
+		}, "damaged"},
+	} {
+		r := cfg
+		r.Resume = c.state()
+		if _, err := experiment.Select(context.Background(), games, names, 0, "heroes", r); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
+		}
+	}
+	if _, err := experiment.Select(context.Background(), games[:4], names[:4], 0, "heroes", experiment.SelectConfig{Resume: cp, Params: params}); err == nil {
+		t.Error("a state of 5 candidates resumed with 4: no error")
+	}
+	st := cp.Clone()
+	start, n, _ := st.NextStage()
+	s, err := experiment.PlayStage(context.Background(), games, 0, []int{0, 1}, sim.RunConfig{Seed: 2, Start: start, N: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Apply(s); err == nil || !reflect.DeepEqual(st, cp) {
+		t.Errorf("a stage of other survivors: %v, state changed %v", err, !reflect.DeepEqual(st, cp))
+	}
+	if _, err := experiment.NewSelectState(1, params); err == nil {
+		t.Error("one candidate: no error")
+	}
+	if _, err := experiment.NewSelectState(3, experiment.SelectParams{Alpha: 1.5}); err == nil {
+		t.Error("alpha 1.5: no error")
+	}
+}
