@@ -606,7 +606,7 @@ func (st *SelectState) statement() string {
 	case OutcomeNotSeparated:
 		return base + fmt.Sprintf(": the budget ended before the %d left were separated, or shown within %.4g pp of each other; none is called best", len(st.Alive), 100*st.Params.Delta)
 	}
-	return base + " so far (not finished)"
+	return base + " so far"
 }
 
 // SelectConfig runs a selection on one machine.

@@ -249,17 +249,14 @@ func roundTrip[T any](t *testing.T, v *T) *T {
 }
 
 // TestSelectDeterministic: the same seed gives the same decisions and
-// sums whatever Workers is, after a resume from any checkpoint or from an
-// interrupted run (through JSON), and when every stage is played in three
-// shards, merged out of order and applied.
+// sums whatever Workers is, and when every stage is played in three
+// shards (through JSON), merged out of order and applied. Resuming is
+// TestTournamentResumes.
 func TestSelectDeterministic(t *testing.T) {
 	games, names := resumeGames(t)
 	params := experiment.SelectParams{First: 1000, Batch: 1500, Budget: 10000}
 	cfg := experiment.SelectConfig{Seed: 21, Workers: 1, Params: params}
-	var checkpoints []*experiment.Selection
-	c := cfg
-	c.OnStage = func(s *experiment.Selection) { checkpoints = append(checkpoints, roundTrip(t, s)) }
-	whole, err := experiment.Select(context.Background(), games, names, 0, "heroes", c)
+	whole, err := experiment.Select(context.Background(), games, names, 0, "heroes", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,39 +270,10 @@ func TestSelectDeterministic(t *testing.T) {
 	if len(whole.Stages) < 4 || elim == 0 || len(whole.Group) < 2 {
 		t.Fatalf("the case does not exercise stages and eliminations: %d stages, %d eliminated, group %v", len(whole.Stages), elim, whole.Group)
 	}
-	if len(checkpoints) != len(whole.Stages)-1 {
-		t.Fatalf("%d checkpoints for %d stages", len(checkpoints), len(whole.Stages))
-	}
 	w2 := cfg
 	w2.Workers = 2
 	if got, err := experiment.Select(context.Background(), games, names, 0, "heroes", w2); err != nil || !reflect.DeepEqual(got, whole) {
 		t.Errorf("2 workers: %v\n got %+v\nwant %+v", err, got, whole)
-	}
-	for i, cp := range checkpoints {
-		r := cfg
-		r.Resume = cp.State
-		if got, err := experiment.Select(context.Background(), games, names, 0, "heroes", r); err != nil || !reflect.DeepEqual(got, whole) {
-			t.Errorf("resumed from checkpoint %d: %v\n got %+v\nwant %+v", i+1, err, got, whole)
-		}
-	}
-	// Interrupted in its third stage: it returns the standing after the
-	// second, which resumes to the same end.
-	ctx, cancel := context.WithCancel(context.Background())
-	i := cfg
-	i.OnStage = func(s *experiment.Selection) {
-		if len(s.Stages) == 2 {
-			cancel()
-		}
-	}
-	part, err := experiment.Select(ctx, games, names, 0, "heroes", i)
-	cancel()
-	if err != context.Canceled || len(part.Stages) != 2 || part.Outcome != experiment.OutcomeRunning || part.Selected != -1 {
-		t.Fatalf("interrupted: %v, %d stages, %s", err, len(part.Stages), part.Outcome)
-	}
-	r := cfg
-	r.Resume = roundTrip(t, part).State
-	if got, err := experiment.Select(context.Background(), games, names, 0, "heroes", r); err != nil || !reflect.DeepEqual(got, whole) {
-		t.Errorf("resumed after an interruption: %v", err)
 	}
 	// Sharded: each stage in three parts, merged out of order.
 	st, err := experiment.NewSelectState(len(games), params)
