@@ -378,7 +378,12 @@ func (st *SelectState) Apply(s *StageSums) error {
 	for _, b := range alive {
 		by := -1
 		for _, a := range alive {
-			if a != b && st.Pair(a, b).Greater(0, ae) && (by < 0 || st.Wins[a] > st.Wins[by]) {
+			if a == b {
+				continue
+			}
+			// With AOnly <= BOnly every bettor's wealth is at most
+			// (1-f²)^AOnly <= 1 < 1/α_E: no need to compute it.
+			if p := st.Pair(a, b); p.AOnly > p.BOnly && p.Greater(0, ae) && (by < 0 || st.Wins[a] > st.Wins[by]) {
 				by = a
 			}
 		}

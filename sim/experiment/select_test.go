@@ -378,3 +378,31 @@ func TestSelectRefuses(t *testing.T) {
 		t.Error("alpha 1.5: no error")
 	}
 }
+
+// BenchmarkSelectApply is the cost of one stage's decisions for 32
+// candidates that stay tied (no elimination, no stop; 30% discordant): the
+// K(K-1) elimination tests, half of them computed, and the K-1
+// indifference tests.
+func BenchmarkSelectApply(b *testing.B) {
+	const k = 32
+	st, err := experiment.NewSelectState(k, experiment.SelectParams{First: 1000, Budget: 1 << 40})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := &experiment.StageSums{Wins: make([]int64, k)}
+	for a := 0; a < k; a++ {
+		s.Alive = append(s.Alive, a)
+		s.Wins[a] = 500
+		for c := a + 1; c < k; c++ {
+			s.Only = append(s.Only, [2]int64{150 + int64(c-a)%3, 150})
+		}
+	}
+	s.Ranges = []sim.Range{{Lo: 0, Hi: 1000}}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st := st.Clone()
+		if err := st.Apply(s); err != nil || len(st.Alive) != k || st.Finished() {
+			b.Fatal(err, len(st.Alive))
+		}
+	}
+}
