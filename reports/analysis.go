@@ -194,12 +194,16 @@ func (t *Tournament) Write(w io.Writer, f Format) error {
 	}
 	md := f == Markdown
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s), seed %d: %d options for %s, selection on common random numbers (%s encounters in all, %d stage(s))\n\n%s\n\n",
-		t.Scenario, t.Ruleset, t.Seed, len(t.Options), t.Side, thousands(t.Encounters), len(t.Stages), t.verdict())
-	tab := t.ranking(false)
-	if md {
+	fmt.Fprintf(&b, "%s (%s), seed %d: %d options for %s, selection on common random numbers (%s encounters in all, %d stage(s))\n\n",
+		t.Scenario, t.Ruleset, t.Seed, len(t.Options), t.Side, thousands(t.Encounters), len(t.Stages))
+	switch tab := t.ranking(false); {
+	case len(t.Stages) == 0:
+		b.WriteString("No stage finished: there is nothing to rank yet.\n")
+	case md:
+		b.WriteString(t.verdict() + "\n\n")
 		tab.markdown(&b)
-	} else {
+	default:
+		b.WriteString(t.verdict() + "\n\n")
 		tab.text(&b)
 	}
 	_, err := io.WriteString(w, b.String())
@@ -279,6 +283,9 @@ func (t *Tournament) ranking(raw bool) *table {
 	tab := &table{header: []string{"rank", "option", "status", "encounters", "win rate", "95% CI", "out after stage", ref, "CI (all pairs)"}, left: 3}
 	if raw {
 		tab.header = []string{"rank", "option", "status", "encounters", "wins", "win rate", "out after stage", "eliminated by", ref, ref + " lo", ref + " hi"}
+	}
+	if len(t.Stages) == 0 {
+		return tab // nothing played: no rows of nothing
 	}
 	for i, k := range t.Ranking {
 		if k < 0 || k >= len(t.Candidates) {
