@@ -200,7 +200,7 @@ each becomes a section with the command that made it, the scenario it ran
 (its text and SHA-256, from the JSON itself), its tables and its figures:
 value the effects, exchange rates, warnings and the tornado; matrix the
 win-rate grid, dominated options, the equilibrium and the heat map;
-tournament the ranking and the rounds. A shard, an incomplete merge or an
+tournament its verdict, ranking and stages. A shard, an incomplete merge or an
 interrupted run is marked as such. DIR gets report.md, a self-contained
 report.html (figures inlined as SVG, nothing fetched) and every figure as
 PNG.`,
