@@ -244,12 +244,16 @@ func (t *Tournament) verdict() string {
 func (t *Tournament) notes() []string {
 	g := t.Guarantee
 	k := g.Candidates
+	var within string
+	if t.Outcome == experiment.OutcomeWithinDelta {
+		within = "; an interval may reach a little past δ although the selected one was shown within δ: that test covers K-1 claims, the intervals all K(K-1)/2 pairs"
+	}
 	return []string{
 		"guarantee: " + g.Statement + fmt.Sprintf(" (α = %.4g, indifference zone δ = %.4g pp, %d candidates)", g.Alpha, 100*g.Delta, k),
 		fmt.Sprintf("every option left plays the same new encounters each stage; an option is eliminated once another left is shown better by a sequential test valid however often it is read (each at α/(2K(K-1)) = %.3g), and the tournament stops when one is left, when the leader is shown within δ of every other (each at α/(2(K-1)) = %.3g), or at -n encounters per option",
 			g.Alpha/float64(2*k*max(k-1, 1)), g.Alpha/float64(2*max(k-1, 1))),
-		fmt.Sprintf("the difference to the %s is paired, on the encounters both played; its interval is a confidence sequence, and the intervals of all %d pairs of options hold at once, at every stage, with probability at least %.4g%%, so they stay valid after the selection; the win-rate intervals are 95%% Wilson, one per option (%d at 95%%), not adjusted for the selection",
-			t.refLabel(), k*(k-1)/2, 100*(1-g.Alpha), k),
+		fmt.Sprintf("the difference to the %s is paired, on the encounters both played; its interval is a confidence sequence, and the intervals of all %d pairs of options hold at once, at every stage, with probability at least %.4g%%, so they stay valid after the selection%s; the win-rate intervals are 95%% Wilson, one per option (%d at 95%%), not adjusted for the selection",
+			t.refLabel(), k*(k-1)/2, 100*(1-g.Alpha), within, k),
 	}
 }
 
