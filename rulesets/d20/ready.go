@@ -18,6 +18,7 @@ func (t *Table) startReady(i int, p *Plan) {
 	f := &t.f[i]
 	f.readied = true
 	t.cold[i].ready = *p
+	t.cold[i].readyRound = t.round
 	t.acts(i)
 	t.c.Inc(t.side(i), sim.Readies)
 	if t.log != nil {
@@ -62,20 +63,39 @@ func on(k Trigger) uint8 { return 1 << k }
 
 // took records that r took its readied action in response to src and moves
 // r's entry immediately ahead of src.
-func (t *Table) took(r, src int) {
+func (t *Table) took(r, src int) { t.takeReadied(r, src, true) }
+
+// takeReadied is took; effect false is a readied action spent with nothing
+// to show for it (a counterspell whose Spellcraft check failed): it is
+// still the readier's response to the trigger (its initiative moves, it
+// ends flat-footedness), but it is an action lost, not an action or an
+// interrupt, and it is not the encounter's first action.
+func (t *Table) takeReadied(r, src int, effect bool) {
 	f := &t.f[r]
 	f.readied = false
 	t.acts(r)
-	t.firstAction(r)
+	if t.cold[r].readyRound < t.round {
+		// Taken in a later round before its regular turn, the readied
+		// action is that round's action ("you do not get your regular
+		// action that round"): like the turn it replaces, it starts a new
+		// round for the one attack of opportunity.
+		f.aooUsed = false
+	}
 	s := t.side(r)
 	t.c.Inc(s, sim.ReadiesTriggered)
-	if t.cold[r].ready.Action != ReadyCast {
+	switch {
+	case !effect:
+		t.c.Lost(s, r)
+	case t.cold[r].ready.Action != ReadyCast:
 		// A readied spell is counted by cast: an action, or an action
 		// lost when the spell is.
 		t.c.Inc(s, sim.Actions)
 	}
-	if t.side(src) != s {
-		t.c.Inc(s, sim.Interrupts)
+	if effect {
+		t.firstAction(r)
+		if t.side(src) != s {
+			t.c.Inc(s, sim.Interrupts)
+		}
 	}
 	f.count = t.f[src].count
 	t.place(r, src, false)

@@ -36,8 +36,9 @@ type fighter struct {
 // reads (readied plans, spell uses), kept apart so that the fighters the
 // hot loop walks stay small.
 type fighterCold struct {
-	ready Plan // valid while fighter.readied
-	uses  [maxSpells]int
+	ready      Plan // valid while fighter.readied
+	readyRound int  // the round it readied in (a readied action taken in a later one replaces that round's turn)
+	uses       [maxSpells]int
 }
 
 // Table is one worker's encounter state, reused across encounters.
