@@ -168,7 +168,11 @@ func (p *d20Default) pick(t *d20.Table, self int) int {
 		}
 		return up[t.Rand().IntN(len(up))]
 	}
-	return t.PickTarget(self, p.rule, p.limit, true)
+	limit := p.limit
+	if t.StandardOnly() {
+		limit = min(limit, t.AttackRange(self))
+	}
+	return t.PickTarget(self, p.rule, limit, true)
 }
 
 // d20Delay waits for a named combatant or a count.

@@ -191,7 +191,7 @@ func canCounter(t *d20.Table, self, s int) bool {
 // selectors scan nothing (d20.Table.PickTarget).
 func pickTarget(t *d20.Table, self int, sel d20Target) int {
 	me := &t.Game().C[self]
-	limit := max(2*me.Speed, 5) + me.Reach
+	limit := t.AttackRange(self)
 	if sel.inReach {
 		limit = me.Reach
 	}
@@ -252,7 +252,7 @@ func pickTarget(t *d20.Table, self int, sel d20Target) int {
 func better(t *d20.Table, k selKind, j, best int) bool {
 	switch k {
 	case selLowestAC:
-		aj, ab := t.Game().C[j].AC, t.Game().C[best].AC
+		aj, ab := t.AC(j), t.AC(best) // the AC an attack would meet now
 		return aj < ab || aj == ab && t.HP(j) < t.HP(best)
 	case selCastersFirst:
 		cj, cb := spellsLeft(t, j) > 0, spellsLeft(t, best) > 0
@@ -280,8 +280,6 @@ func b2f(b bool) float64 {
 
 // d20Fact computes one fact for self, now.
 func d20Fact(t *d20.Table, self int, s *tactics.Slot) float64 {
-	g := t.Game()
-	me := &g.C[self]
 	switch s.Fact {
 	case fRound:
 		return float64(t.Round())
@@ -292,7 +290,7 @@ func d20Fact(t *d20.Table, self int, s *tactics.Slot) float64 {
 	case fSelfHPPct:
 		return pct(t, self)
 	case fSelfAC:
-		return float64(me.AC)
+		return float64(t.AC(self))
 	case fSelfCount:
 		return float64(t.Count(self))
 	case fSelfPosition:
@@ -357,7 +355,7 @@ func groupFact(t *d20.Table, self, fact int) float64 {
 	case fEnemiesInReach:
 		return float64(t.CountWithin(self, es, me.Reach))
 	case fEnemiesReachable:
-		return float64(t.CountWithin(self, es, max(2*me.Speed, 5)+me.Reach))
+		return float64(t.CountWithin(self, es, t.AttackRange(self)))
 	case fAlliesCount, fAlliesDown:
 		// Allies are the side but self; self is standing on its own turn,
 		// but the count does not rely on it.

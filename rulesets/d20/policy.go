@@ -47,7 +47,12 @@ func (t *Table) decide(i int, p *Plan) {
 	*p = NoPlan
 	c := &t.g.C[i]
 	if c.std && (t.log == nil || c.stdRule.Count < 0) {
-		p.Target = t.PickTarget(i, c.stdRule.Rule, c.stdRule.Limit, true)
+		limit := c.stdRule.Limit
+		if t.stdOne {
+			// One standard action: a charge only up to speed.
+			limit = min(limit, t.AttackRange(i))
+		}
+		p.Target = t.PickTarget(i, c.stdRule.Rule, limit, true)
 		p.Charge, p.NoCharge = c.stdRule.Charge, c.stdRule.NoCharge
 		if c.stdRule.Count >= 0 {
 			t.c.Rule(c.stdRule.Count)
