@@ -78,3 +78,29 @@ sides:
 		t.Errorf("actions lost %d, want 1 (the counterspell came to nothing)", r.get(0, sim.ActionsLost))
 	}
 }
+
+// Item 4 (last part): initiative_roll pins a result of the combatant's
+// initiative_dice, whatever their range (the old bound was a d20's 1-20
+// even with initiative_dice: 1d30); without dice it is a d20's.
+func TestInitiativeRollBoundByDice(t *testing.T) {
+	src := func(field string) string {
+		return `
+name: roll
+ruleset: d20
+max_rounds: 1
+sides:
+  - name: a
+    combatants:
+      - {name: A, ` + tough + `, ` + field + `}
+  - name: b
+    combatants:
+      - {name: B, ` + tough + `}
+`
+	}
+	r := play(t, g(t, src("initiative_dice: 1d30, initiative_roll: 25")), 1)
+	r.inOrder(r.lines, "initiative: A rolls 25 on 1d30 +0 = 25")
+	_, err := loadAndCompile(src("initiative_roll: 21"))
+	if err == nil || !strings.Contains(err.Error(), "rules_test.yaml:8:") || !strings.Contains(err.Error(), "initiative_roll 21 cannot be rolled on a d20; give a result from 1 to 20") {
+		t.Errorf("initiative_roll 21 without dice: %v", err)
+	}
+}
