@@ -104,3 +104,62 @@ sides:
 		t.Errorf("initiative_roll 21 without dice: %v", err)
 	}
 }
+
+// Item 3: no one moves through an enemy's square. Blocker (speed 10) walks
+// 20 ft out of the line at 40 ft; A, sent at Far behind it, would once have
+// charged through Blocker's square to Far; now its way ends at Blocker,
+// and it engages Blocker.
+func TestMoverStopsAtFirstEnemy(t *testing.T) {
+	src := `
+name: block
+ruleset: d20
+max_rounds: 1
+distance: 40
+sides:
+  - name: a
+    combatants:
+      - {name: A, ` + tough + `, speed: 30, initiative_roll: 10, policy: {name: test-script, target: Far}}
+  - name: b
+    combatants:
+      - {name: Blocker, ` + tough + `, speed: 10, initiative_roll: 20, policy: {name: test-script}}
+      - {name: Far, ` + tough + `, speed: 30, initiative_roll: 5, policy: {name: test-script, do: idle}}
+`
+	r := play(t, g(t, src), 1)
+	r.inOrder(r.round(1), "Blocker moves 20 ft", "A's way to Far is blocked by Blocker: it engages Blocker", "A moves 15 ft (now 5 ft from Blocker)", "A attacks Blocker")
+	if got := grep(r.round(1), "A attacks Far"); len(got) != 0 || r.get(0, Charges) != 0 {
+		t.Errorf("A reached Far through Blocker's square: %q, charges %d\n%s", got, r.get(0, Charges), r.dump())
+	}
+	if x := r.tb.f[r.idx("A")].x; x != 15 {
+		t.Errorf("A at %d ft, want 15 (in front of Blocker at 20)", x)
+	}
+}
+
+// Item 3: a readied 5-foot step cannot end on an enemy's square. E steps up
+// next to R (at 5 ft); R readies an attack for Buddy, whose reach takes T
+// at 10 ft. R's step toward T would end on E's square: it is not taken,
+// so the readied attack cannot go at T.
+func TestReadiedStepNotOntoEnemy(t *testing.T) {
+	src := `
+name: step
+ruleset: d20
+max_rounds: 1
+distance: 10
+sides:
+  - name: a
+    combatants:
+      - {name: R, ` + tough + `, initiative_roll: 15, policy: {name: test-script, do: ready, trigger: ally_acts, ally: Buddy}}
+      - {name: Buddy, ` + tough + `, reach: 10, initiative_roll: 10, policy: {name: test-script, target: T}}
+  - name: b
+    combatants:
+      - {name: E, ` + tough + `, initiative_roll: 20, policy: {name: test-script, target: R}}
+      - {name: T, ` + tough + `, initiative_roll: 5, policy: {name: test-script, do: idle}}
+`
+	r := play(t, g(t, src), 1)
+	r.inOrder(r.round(1), "E takes a 5-foot step", "R readies an attack", "Buddy attacks T")
+	if got := grep(r.round(1), "R takes a 5-foot step"); len(got) != 0 {
+		t.Errorf("R stepped onto E's square: %q\n%s", got, r.dump())
+	}
+	if r.get(0, sim.ReadiesTriggered) != 0 {
+		t.Errorf("readies triggered %d, want 0\n%s", r.get(0, sim.ReadiesTriggered), r.dump())
+	}
+}

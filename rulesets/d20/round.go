@@ -135,6 +135,17 @@ func (t *Table) act(i int, p *Plan) {
 	}
 	tg := p.Target
 	need := t.Dist(i, tg) - c.Reach // feet to close before tg is in reach
+	if need > 0 {
+		// The way to tg may pass an enemy's square: the mover engages that
+		// enemy instead (movement.go).
+		if b := t.blocker(i, tg); b >= 0 {
+			if t.log != nil {
+				t.logf("%s's way to %s is blocked by %s: it engages %s", c.Name, t.name(tg), t.name(b), t.name(b))
+			}
+			tg = b
+			need = t.Dist(i, tg) - c.Reach
+		}
+	}
 	switch {
 	case need <= 0:
 		if t.stdOne || len(c.Attacks) == 1 {
