@@ -1,6 +1,9 @@
 package d20
 
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/dice"
+)
 
 // attackAction is the standard action attack: one attack with the first
 // bonus.
@@ -67,10 +70,16 @@ func (t *Table) retarget(a int) int {
 // A hit deals at least 1 point.
 func (t *Table) attack(a, d, bonus, extraMult int) int {
 	c := &t.g.C[a]
-	t.firstAction(a)
 	if t.f[a].charging {
 		bonus += 2
 	}
+	return t.strike(a, d, bonus, extraMult, &c.Damage, c.ThreatFrom, c.CritMult)
+}
+
+// strike is one attack roll with a weapon's damage and critical range: a
+// melee weapon's (attack) or a ranged one's (shot).
+func (t *Table) strike(a, d, bonus, extraMult int, damage *dice.Expr, threatFrom, critMult int) int {
+	t.firstAction(a)
 	ac := t.ac(d)
 	roll := t.r.D20()
 	hit := roll == 20 || (roll != 1 && roll+bonus >= ac)
@@ -83,20 +92,20 @@ func (t *Table) attack(a, d, bonus, extraMult int) int {
 	mult := 1 + extraMult
 	crit := false
 	conf := 0 // the confirmation roll, 0 when none was made
-	if roll >= c.ThreatFrom {
+	if roll >= threatFrom {
 		crit = true
 		if t.g.Opt.ConfirmCrits {
 			conf = t.r.D20()
 			crit = conf == 20 || (conf != 1 && conf+bonus >= ac)
 		}
 		if crit {
-			mult += c.CritMult - 1
+			mult += critMult - 1
 			t.c.Inc(t.side(a), Criticals)
 		}
 	}
 	dmg := 0
 	for k := 0; k < mult; k++ {
-		dmg += c.Damage.Roll(t.r)
+		dmg += damage.Roll(t.r)
 	}
 	dmg = max(dmg, 1)
 	if t.log != nil {

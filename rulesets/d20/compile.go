@@ -50,6 +50,8 @@ type Combatant struct {
 	Spellcraft    int
 	Save          int
 	Spells        []Spell
+	Ranged        Ranged // Increment 0: none
+	PreciseShot   bool
 	// Policy is read once by Compile: a StandardPolicy's rule is copied
 	// into std/stdRule, and the referee applies it without calling Turn
 	// (but when tracing), so replacing Policy after Compile does not
@@ -208,13 +210,17 @@ func compileFields(d *scenario.Decoder, c *Combatant, cs scenario.Combatant) {
 			c.Spells = compileSpells(d, n, p+name)
 		case "initiative_dice":
 			c.InitDice = compileInitDice(d, n, p+name, cs)
+		case "ranged":
+			c.Ranged = compileRanged(d, n, p+name)
+		case "precise_shot":
+			c.PreciseShot = d.Bool(n, p+name)
 		}
 	}
 	if c.Speed%5 != 0 {
 		d.Errorf(cs.Node, p+"speed", "speed %d is not a multiple of 5 feet", c.Speed)
 	}
 	if c.InitDice.IsZero() && cs.InitiativeRoll > 20 {
-		d.Errorf(initRollNode(cs), p+"initiative_roll", "initiative_roll %d cannot be rolled on a d20; give a result from 1 to 20 (or initiative_dice that can roll it)", cs.InitiativeRoll)
+		d.Errorf(initRollNode(cs), p+"initiative_roll", "%d is out of range; expected a whole number from 1 to 20 (a d20; initiative_dice allow other results)", cs.InitiativeRoll)
 	}
 }
 

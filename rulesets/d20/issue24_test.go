@@ -100,7 +100,7 @@ sides:
 	r := play(t, g(t, src("initiative_dice: 1d30, initiative_roll: 25")), 1)
 	r.inOrder(r.lines, "initiative: A rolls 25 on 1d30 +0 = 25")
 	_, err := loadAndCompile(src("initiative_roll: 21"))
-	if err == nil || !strings.Contains(err.Error(), "rules_test.yaml:8:") || !strings.Contains(err.Error(), "initiative_roll 21 cannot be rolled on a d20; give a result from 1 to 20") {
+	if err == nil || !strings.Contains(err.Error(), "rules_test.yaml:8:") || !strings.Contains(err.Error(), "initiative_roll: 21 is out of range; expected a whole number from 1 to 20") {
 		t.Errorf("initiative_roll 21 without dice: %v", err)
 	}
 }

@@ -54,6 +54,9 @@ func (t *Table) decide(i int, p *Plan) {
 		}
 		p.Target = t.PickTarget(i, c.stdRule.Rule, limit, true)
 		p.Charge, p.NoCharge = c.stdRule.Charge, c.stdRule.NoCharge
+		if c.Ranged.Increment > 0 {
+			t.aim(i, p, c.stdRule.Rule)
+		}
 		if c.stdRule.Count >= 0 {
 			t.c.Rule(c.stdRule.Count)
 		}
@@ -111,6 +114,13 @@ type Plan struct {
 	// moves instead). Neither: charge only when it is the only way.
 	Charge   bool
 	NoCharge bool
+	// Shoot uses the ranged weapon: an Act plan shoots at Target (closing
+	// to range first), a readied attack is a shot. CloseIn closes to one
+	// range increment before shooting; KeepAway steps or moves away from
+	// enemies threatening it first.
+	Shoot    bool
+	CloseIn  bool
+	KeepAway bool
 
 	// Delay: act right after combatant DelayAfter, or at count DelayTo when
 	// DelayAfter is -1.

@@ -141,7 +141,7 @@ func (t *Table) enteredReadied(m, from int) {
 		if t.side(r) == t.side(m) || abs(t.f[r].x-from) <= t.g.C[r].Reach || !t.InReach(r, m) {
 			return false
 		}
-		if !t.canFireAt(r) {
+		if !t.canFireAt(r, m) {
 			return false
 		}
 		t.logMove()
@@ -150,13 +150,14 @@ func (t *Table) enteredReadied(m, from int) {
 	})
 }
 
-// canFireAt reports whether r's readied action can go at a mover: an attack,
-// or a spell with a use left (a counterspell has no spell to counter).
-func (t *Table) canFireAt(r int) bool {
+// canFireAt reports whether r's readied action can go at the mover m: an
+// attack (a shot: with m in range and a loaded weapon), or a spell with a
+// use left (a counterspell has no spell to counter).
+func (t *Table) canFireAt(r, m int) bool {
 	f := &t.cold[r]
 	switch f.ready.Action {
 	case ReadyAttack:
-		return true
+		return !f.ready.Shoot || t.canShoot(r, m)
 	case ReadyCast:
 		return f.uses[f.ready.Spell] > 0
 	}
@@ -193,7 +194,8 @@ func (t *Table) stopped(m, from int) {
 
 func (t *Table) stoppedReadied(m, from int) {
 	t.readiers(t.moveTriggers(m), m, func(r int) bool {
-		if t.side(r) == t.side(m) || t.InReach(r, m) || !t.canStepInto(r, m) || abs(t.f[r].x-from) <= t.Dist(r, m) || !t.canFireAt(r) {
+		// A readied shot needs no step: it fires only on entering reach.
+		if t.side(r) == t.side(m) || t.cold[r].ready.Shoot || t.InReach(r, m) || !t.canStepInto(r, m) || abs(t.f[r].x-from) <= t.Dist(r, m) || !t.canFireAt(r, m) {
 			return false
 		}
 		if !t.stepInto(r, m) {
@@ -241,10 +243,7 @@ func (t *Table) allyActsReadied(a, target int) {
 			t.took(r, a)
 			t.cast(r, tg, f.ready.Spell)
 		case ReadyAttack:
-			if !t.canStepInto(r, tg) {
-				return false
-			}
-			if !t.stepInto(r, tg) {
+			if !t.canStrike(r, tg) || !t.getAt(r, tg) {
 				return false
 			}
 			if t.log != nil {
@@ -284,10 +283,7 @@ func (t *Table) enemyAttacksReadied(a, victim int) {
 			t.took(r, a)
 			t.cast(r, a, f.ready.Spell)
 		case ReadyAttack:
-			if !t.canStepInto(r, a) {
-				return false
-			}
-			if !t.stepInto(r, a) {
+			if !t.canStrike(r, a) || !t.getAt(r, a) {
 				return false
 			}
 			if t.log != nil {
@@ -302,9 +298,30 @@ func (t *Table) enemyAttacksReadied(a, victim int) {
 	})
 }
 
-// readiedAttack is the readied standard attack; a braced weapon deals double
-// damage to a charging target.
+// canStrike reports whether r's readied attack can go at tg: a readied
+// shot when tg is in range and the weapon loaded, a melee attack when tg is
+// in reach or a 5-foot step away (stepInto).
+func (t *Table) canStrike(r, tg int) bool {
+	if t.cold[r].ready.Shoot {
+		return t.canShoot(r, tg)
+	}
+	return t.canStepInto(r, tg)
+}
+
+// getAt is canStrike taking the 5-foot step a melee attack needs.
+func (t *Table) getAt(r, tg int) bool {
+	if t.cold[r].ready.Shoot {
+		return t.canShoot(r, tg)
+	}
+	return t.stepInto(r, tg)
+}
+
+// readiedAttack is the readied standard attack (or shot); a braced weapon
+// deals double damage to a charging target.
 func (t *Table) readiedAttack(r, tg int) int {
+	if t.cold[r].ready.Shoot {
+		return t.shot(r, tg, t.g.C[r].Ranged.Bonus[0])
+	}
 	extra := 0
 	if t.g.C[r].Brace && t.f[tg].charging {
 		extra = 1

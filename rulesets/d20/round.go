@@ -134,6 +134,10 @@ func (t *Table) act(i int, p *Plan) {
 		return
 	}
 	tg := p.Target
+	if p.Shoot && c.Ranged.Increment > 0 {
+		t.shootTurn(i, p, tg)
+		return
+	}
 	need := t.Dist(i, tg) - c.Reach // feet to close before tg is in reach
 	if need > 0 {
 		// The way to tg may pass an enemy's square: the mover engages that

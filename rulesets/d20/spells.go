@@ -126,10 +126,7 @@ func (t *Table) enemyCasts(a, s int) (lost bool) {
 			lost = true
 			return true
 		case ReadyAttack:
-			if !t.canStepInto(r, a) {
-				return false
-			}
-			if !t.stepInto(r, a) {
+			if !t.canStrike(r, a) || !t.getAt(r, a) {
 				return false
 			}
 			if t.log != nil {
