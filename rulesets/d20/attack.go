@@ -1,9 +1,6 @@
 package d20
 
-import (
-	"simctl/sim"
-	"simctl/sim/dice"
-)
+import "simctl/sim"
 
 // attackAction is the standard action attack: one attack with the first
 // bonus.
@@ -68,17 +65,19 @@ func (t *Table) retarget(a int) int {
 // bonuses; a critical rolls the damage mult times. Multipliers add: x2 on a
 // x3 critical is x4 ("each extra multiple adds one less than its value").
 // A hit deals at least 1 point.
-func (t *Table) attack(a, d, bonus, extraMult int) int {
+func (t *Table) attack(a, d, bonus, extraMult int) int { return t.strike(a, d, bonus, extraMult, false) }
+
+// strike is one attack roll with the melee weapon or, ranged, the ranged
+// one (shot, whose bonus arrives with its penalties).
+func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	c := &t.g.C[a]
-	if t.f[a].charging {
+	damage, threatFrom, critMult := &c.Damage, c.ThreatFrom, c.CritMult
+	if ranged {
+		w := &c.Ranged
+		damage, threatFrom, critMult = &w.Damage, w.ThreatFrom, w.CritMult
+	} else if t.f[a].charging {
 		bonus += 2
 	}
-	return t.strike(a, d, bonus, extraMult, &c.Damage, c.ThreatFrom, c.CritMult)
-}
-
-// strike is one attack roll with a weapon's damage and critical range: a
-// melee weapon's (attack) or a ranged one's (shot).
-func (t *Table) strike(a, d, bonus, extraMult int, damage *dice.Expr, threatFrom, critMult int) int {
 	t.firstAction(a)
 	ac := t.ac(d)
 	roll := t.r.D20()

@@ -193,7 +193,7 @@ func (t *Table) shot(a, d, bonus int) int {
 	if t.log != nil {
 		t.logf("%s shoots at %s (%d ft: %+d to hit)", c.Name, t.name(d), t.Dist(a, d), b-bonus)
 	}
-	return t.strike(a, d, b, 0, &w.Damage, w.ThreatFrom, w.CritMult)
+	return t.strike(a, d, b, 0, true)
 }
 
 // reload spends the action reloading takes.
