@@ -65,7 +65,9 @@ func (t *Table) retarget(a int) int {
 // bonuses; a critical rolls the damage mult times. Multipliers add: x2 on a
 // x3 critical is x4 ("each extra multiple adds one less than its value").
 // A hit deals at least 1 point.
-func (t *Table) attack(a, d, bonus, extraMult int) int { return t.strike(a, d, bonus, extraMult, false) }
+func (t *Table) attack(a, d, bonus, extraMult int) int {
+	return t.strike(a, d, bonus, extraMult, false)
+}
 
 // strike is one attack roll with the melee weapon or, ranged, the ranged
 // one (shot, whose bonus arrives with its penalties).
