@@ -51,6 +51,7 @@ type script struct {
 	ally    int
 	action  ReadyAction
 	spell   int
+	shoot   bool
 }
 
 func init() {
@@ -59,7 +60,7 @@ func init() {
 
 func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
 	s := &script{do: "attack", target: -1, until: -1, ally: -1, spell: -1}
-	valid := []string{"do", "rounds", "target", "charge", "until", "count", "trigger", "ally", "action", "spell"}
+	valid := []string{"do", "rounds", "target", "charge", "until", "count", "trigger", "ally", "action", "spell", "shoot"}
 	who := func(n string) int {
 		i, ok := g.Index(n)
 		if !ok {
@@ -78,6 +79,8 @@ func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Po
 			s.target = who(d.Str(n, path))
 		case "charge":
 			s.charge = d.Bool(n, path)
+		case "shoot":
+			s.shoot = d.Bool(n, path)
 		case "until":
 			s.until = who(d.Str(n, path))
 		case "count":
@@ -133,7 +136,7 @@ func (s *script) pick(t *Table, self int) int {
 
 // Turn implements Policy.
 func (s *script) Turn(t *Table, self int, p *Plan) {
-	*p = Plan{Do: Act, Target: s.pick(t, self), Spell: -1, Charge: s.charge, DelayAfter: -1}
+	*p = Plan{Do: Act, Target: s.pick(t, self), Spell: -1, Charge: s.charge, DelayAfter: -1, Shoot: s.shoot}
 	if t.Resuming(self) || !s.now(t) {
 		return
 	}
@@ -145,7 +148,7 @@ func (s *script) Turn(t *Table, self int, p *Plan) {
 	case "delay":
 		p.Do, p.DelayAfter, p.DelayTo = Delay, s.until, s.count
 	case "ready":
-		*p = Plan{Do: Ready, Target: -1, Spell: s.spell, DelayAfter: -1, Trigger: s.trigger, Ally: s.ally, Action: s.action}
+		*p = Plan{Do: Ready, Target: -1, Spell: s.spell, DelayAfter: -1, Trigger: s.trigger, Ally: s.ally, Action: s.action, Shoot: s.shoot}
 	}
 }
 
