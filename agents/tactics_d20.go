@@ -64,6 +64,26 @@ const (
 	fNextExists
 	fNextIsEnemy
 	fNextIsAlly
+	fSelfFlatFooted
+	fSelfAmmo
+	fSelfLoaded
+	fSelfThreatened
+	fEnemiesInRange
+	fEnemiesFlatFooted
+	fEnemiesReadied
+	fAllyFlatFooted
+	fAllyReadied
+	fAllyDelaying
+	fAllyCharged
+	fAllyCount
+	fEnemyFlatFooted
+	fEnemyReadied
+	fEnemyDelaying
+	fEnemyCharged
+	fEnemyCount
+	fEnemyAC
+	fEnemyInRange
+	fEnemyShotPenalty
 )
 
 var d20Facts = []tactics.Fact{
@@ -105,6 +125,26 @@ var d20Facts = []tactics.Fact{
 	fNextExists:       {Name: "next_actor.exists", Type: tactics.Bool, Doc: "someone in the fight comes after it in the order this round"},
 	fNextIsEnemy:      {Name: "next_actor.is_enemy", Type: tactics.Bool, Doc: "the next in the order this round (in the fight) is an enemy"},
 	fNextIsAlly:       {Name: "next_actor.is_ally", Type: tactics.Bool, Doc: "the next in the order this round (in the fight) is an ally"},
+	fSelfFlatFooted:    {Name: "self.flat_footed", Type: tactics.Bool, Doc: "it is flat-footed (no regular turn yet: AC without dex_ac, no attacks of opportunity)"},
+	fSelfAmmo:          {Name: "self.ammo", Type: tactics.Number, Doc: "shots left of its ranged weapon (1000000 when unlimited, 0 without one)"},
+	fSelfLoaded:        {Name: "self.loaded", Type: tactics.Bool, Doc: "its ranged weapon is ready to shoot (a fired crossbow needs reloading)"},
+	fSelfThreatened:    {Name: "self.threatened", Type: tactics.Bool, Doc: "an enemy in the fight threatens it (a shot or a move away provokes)"},
+	fEnemiesInRange:    {Name: "enemies.in_range", Type: tactics.Number, Doc: "enemies in the fight within its ranged weapon's range (0 without one)"},
+	fEnemiesFlatFooted: {Name: "enemies.flat_footed", Type: tactics.Number, Doc: "enemies in the fight that are flat-footed"},
+	fEnemiesReadied:    {Name: "enemies.readied", Type: tactics.Number, Doc: "enemies in the fight holding a readied action"},
+	fAllyFlatFooted:    {Name: "ally.flat_footed", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally is flat-footed"},
+	fAllyReadied:       {Name: "ally.readied", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally holds a readied action"},
+	fAllyDelaying:      {Name: "ally.delaying", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally is delaying"},
+	fAllyCharged:       {Name: "ally.charged", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally charged on its last turn (-2 AC until its next)"},
+	fAllyCount:         {Name: "ally.count", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "the ally's initiative count"},
+	fEnemyFlatFooted:   {Name: "enemy.flat_footed", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is flat-footed"},
+	fEnemyReadied:      {Name: "enemy.readied", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy holds a readied action"},
+	fEnemyDelaying:     {Name: "enemy.delaying", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is delaying"},
+	fEnemyCharged:      {Name: "enemy.charged", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy charged on its last turn (-2 AC until its next)"},
+	fEnemyCount:        {Name: "enemy.count", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's initiative count"},
+	fEnemyAC:           {Name: "enemy.ac", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's armour class now (flat-footed, after a charge)"},
+	fEnemyInRange:      {Name: "enemy.in_range", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is in the fight within its ranged weapon's range"},
+	fEnemyShotPenalty:  {Name: "enemy.shot_penalty", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the penalty a shot at the enemy takes now: range increments, and -4 into a melee without Precise Shot (0 or less)"},
 }
 
 // D20Facts documents the facts of the d20 turn moment (docs, simctl policies).
@@ -122,6 +162,9 @@ const (
 	doDelayTo
 	doReady
 	doCounterspell
+	doShoot
+	doCloseIn
+	doKeepDistance
 )
 
 // D20Decisions documents the d20 decisions (docs, messages).
@@ -130,9 +173,10 @@ var D20Decisions = []string{
 	"delay until NAME", "delay to COUNT",
 	"ready attack on TRIGGER [for ALLY]", "ready cast SPELL|any on TRIGGER [for ALLY]", "ready counterspell [SPELL] on TRIGGER",
 	"counterspell [SPELL]",
+	"shoot", "close_in", "keep_distance", "ready shoot on TRIGGER [for ALLY]",
 }
 
-var d20Verbs = []string{"attack", "charge", "full_attack", "cast", "delay", "ready", "counterspell"}
+var d20Verbs = []string{"attack", "charge", "full_attack", "cast", "delay", "ready", "counterspell", "shoot", "close_in", "keep_distance"}
 
 // verbs other rulesets have, so a d20 block that names one is told so.
 var otherVerbs = map[string]string{
@@ -152,6 +196,7 @@ const (
 	whyResuming
 	whyCount
 	whyCannotCounter
+	whyNoShot
 	numWhy
 )
 
@@ -166,10 +211,12 @@ var whyText = [numWhy]string{
 	"this turn is its delayed action",
 	"that count is not below its own",
 	"nothing to counter",
+	"no shot left",
 }
 
 type d20Do struct {
 	kind    d20DoKind
+	shoot   bool // ready: a readied shot
 	spell   int // -1: any (cast, counterspell, ready cast)
 	who     int // delay until
 	count   int // delay to
@@ -327,6 +374,8 @@ func (do d20Do) reasons(tg d20Target) []int {
 		}
 	case doCounterspell:
 		out = append(out, whyCannotCounter)
+	case doShoot, doCloseIn, doKeepDistance:
+		out = append(out, whyNoShot)
 	}
 	return out
 }
@@ -418,6 +467,15 @@ func parseD20Do(d *scenario.Decoder, g *d20.Game, self int, s string, t tactics.
 		return fail("delay until NAME or delay to COUNT, got %q", s)
 	case "ready":
 		return parseReady(d, g, self, rest, t, do)
+	case "shoot", "close_in", "keep_distance":
+		if !noArgs() {
+			return fail("%s takes no argument (choose whom with target:), got %q", verb, rest)
+		}
+		if g.C[self].Ranged.Increment == 0 {
+			return fail("%s has no ranged weapon to %s with; give it ranged: {bonus, damage, increment, ...}", g.C[self].Name, verb)
+		}
+		do.kind = map[string]d20DoKind{"shoot": doShoot, "close_in": doCloseIn, "keep_distance": doKeepDistance}[verb]
+		return do, true
 	}
 	if rs, ok := otherVerbs[verb]; ok {
 		if rs == "" {
@@ -442,10 +500,16 @@ func parseReady(d *scenario.Decoder, g *d20.Game, self int, rest string, t tacti
 	verb, spell, _ := strings.Cut(act, " ")
 	spell = strings.TrimSpace(spell)
 	switch verb {
-	case "attack":
+	case "attack", "shoot":
 		do.action = d20.ReadyAttack
 		if spell != "" {
-			return fail("ready attack takes no argument, got %q", spell)
+			return fail("ready %s takes no argument, got %q", verb, spell)
+		}
+		if verb == "shoot" {
+			if g.C[self].Ranged.Increment == 0 {
+				return fail("%s has no ranged weapon to shoot with; give it ranged: {bonus, damage, increment, ...}", g.C[self].Name)
+			}
+			do.shoot = true
 		}
 	case "cast":
 		do.action = d20.ReadyCast
@@ -470,7 +534,7 @@ func parseReady(d *scenario.Decoder, g *d20.Game, self int, rest string, t tacti
 			do.spell = sp
 		}
 	default:
-		return fail("cannot ready %q%s; a readied action is attack, cast SPELL or counterspell", verb, scenario.Suggest(verb, []string{"attack", "cast", "counterspell"}))
+		return fail("cannot ready %q%s; a readied action is attack, shoot, cast SPELL or counterspell", verb, scenario.Suggest(verb, []string{"attack", "shoot", "cast", "counterspell"}))
 	}
 	trig = strings.TrimSpace(trig)
 	trig, ally, hasAlly := strings.Cut(trig, " for ")
@@ -558,5 +622,5 @@ func parseD20Target(d *scenario.Decoder, g *d20.Game, self int, s string, t tact
 }
 
 func kindName(k d20DoKind) string {
-	return [...]string{"attack", "charge", "full_attack", "cast", "delay", "delay", "ready", "counterspell"}[k]
+	return [...]string{"attack", "charge", "full_attack", "cast", "delay", "delay", "ready", "counterspell", "shoot", "close_in", "keep_distance"}[k]
 }

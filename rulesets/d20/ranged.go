@@ -373,3 +373,21 @@ func (t *Table) aim(i int, p *Plan, rule TargetRule) {
 		p.Target, p.Shoot = tg, true
 	}
 }
+
+// Ammo is the shots i has left (-1: no limit; 0 without a ranged weapon).
+func (t *Table) Ammo(i int) int {
+	if t.g.C[i].Ranged.Increment == 0 {
+		return 0
+	}
+	return t.cold[i].ammo
+}
+
+// Loaded reports whether i's ranged weapon is ready to shoot (a crossbow
+// fired and not reloaded is not).
+func (t *Table) Loaded(i int) bool {
+	return t.g.C[i].Ranged.Increment > 0 && !t.cold[i].unloaded
+}
+
+// Threatened reports whether an enemy in the fight threatens i (a shot or
+// a move away from it provokes).
+func (t *Table) Threatened(i int) bool { return t.threatened(i) }

@@ -108,7 +108,7 @@ sides:
       - {name: K, ` + tough + `, initiative_roll: 10, concentration: -20, spells: [{name: bolt, damage: 1, level: 1}], policy: {name: test-script, do: cast, spell: bolt, target: S}}
 `
 	r := play(t, g(t, src), 1)
-	r.inOrder(r.round(1), "S readies an attack", "K starts casting bolt", "S's initiative becomes 10, just ahead of K",
+	r.inOrder(r.round(1), "S readies a shot", "K starts casting bolt", "S's initiative becomes 10, just ahead of K",
 		"M makes an attack of opportunity", "M attacks S", "S shoots at K", "S attacks K")
 }
 

@@ -23,6 +23,9 @@ func (t *Table) startReady(i int, p *Plan) {
 	t.c.Inc(t.side(i), sim.Readies)
 	if t.log != nil {
 		what := [...]string{"an attack", "a spell", "a counterspell"}[p.Action]
+		if p.Shoot && p.Action == ReadyAttack {
+			what = "a shot"
+		}
 		who := ""
 		if p.Trigger == OnAllyActs || p.Trigger == OnEnemyAttacksAlly {
 			who = " (" + t.name(p.Ally) + ")"
