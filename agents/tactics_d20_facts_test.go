@@ -76,3 +76,109 @@ sides:
 		}
 	}
 }
+
+// Issue 24 item 15: the ranged decisions. close_in walks to one range
+// increment (30 ft) and shoots once after moving; shoot without moving is a
+// full attack; keep_distance takes a 5-foot step out of the threatening
+// enemy's reach (no attack of opportunity) and may still full attack.
+func TestD20RangedDecisions(t *testing.T) {
+	src := func(distance string) string {
+		return `
+name: ranged
+ruleset: d20
+max_rounds: 4
+distance: ` + distance + `
+sides:
+  - name: a
+    combatants:
+      - name: S
+        hp: 1000
+        ac: 10
+        attacks: [30]
+        damage: 1
+        crit: none
+        speed: 30
+        initiative_roll: 20
+        ranged: {bonus: [5, 0], damage: 1, crit: none, increment: 30}
+        tactics:
+          turn:
+            - {name: back, when: "self.threatened", do: keep_distance, target: T}
+            - {name: near, when: "enemy(\"T\").distance > 30", do: close_in, target: T}
+            - {name: fire, do: shoot, target: T}
+  - name: b
+    combatants:
+      - {name: T, hp: 1000, ac: 10, attacks: [30], damage: 1, crit: none, speed: 0, initiative_roll: 10, policy: {name: test-idle}}
+`
+	}
+	tr := traceOf(t, strings.Replace(src("100"), "policy: {name: test-idle}", "tactics: {turn: [{name: wait, do: delay to -50}]}", 1), 1)
+	want := []string{
+		"decides: close in on T and shoot", "S moves 30 ft (now 70 ft from T)", "S shoots at T (70 ft: -4 to hit)",
+		"S moves 30 ft (now 40 ft from T)", "S shoots at T (40 ft: -2 to hit)",
+		"S moves 10 ft (now 30 ft from T)", "S shoots at T (30 ft: +0 to hit)",
+		"S: tactics rule fire", "S shoots at T (30 ft: +0 to hit)", "S shoots at T (30 ft: +0 to hit)",
+	}
+	k := 0
+	for _, l := range strings.Split(tr, "\n") {
+		if k < len(want) && strings.Contains(l, want[k]) {
+			k++
+		}
+	}
+	if k < len(want) {
+		t.Errorf("trace lacks %q (in order)\n%s", want[k], tr)
+	}
+	if n := strings.Count(tr, "shoots at"); n != 5 {
+		t.Errorf("%d shots, want 5 (one after each move, two in the full attack)\n%s", n, tr)
+	}
+	tr = traceOf(t, strings.Replace(src("5"), "policy: {name: test-idle}", "tactics: {turn: [{name: step, do: attack}]}", 1), 1)
+	for _, w := range []string{"decides: keep distance and shoot at T", "S takes a 5-foot step back", "S shoots at T (10 ft: +0 to hit)"} {
+		if !strings.Contains(tr, w) {
+			t.Errorf("trace lacks %q\n%s", w, tr)
+		}
+	}
+	if strings.Contains(tr, "attack of opportunity") {
+		t.Errorf("a 5-foot step back provoked\n%s", tr)
+	}
+	if n := strings.Count(strings.Split(tr, "T's turn")[0], "shoots at"); n != 2 {
+		t.Errorf("round 1: %d shots after the 5-foot step, want a full attack of 2\n%s", n, tr)
+	}
+}
+
+// Issue 24 item 16: facts for flat-footed, readied and each combatant's
+// count (and the current AC of an enemy).
+func TestD20StateFacts(t *testing.T) {
+	src := `
+name: state
+ruleset: d20
+max_rounds: 1
+distance: 0
+sides:
+  - name: a
+    combatants:
+      - name: R
+        hp: 1000
+        ac: 12
+        dex_ac: 2
+        attacks: [30]
+        damage: 1
+        initiative_roll: 20
+        tactics: {turn: [{name: wait, do: ready attack on enemy_in_reach}]}
+  - name: b
+    combatants:
+      - name: X
+        hp: 1000
+        ac: 10
+        attacks: [30]
+        damage: 1
+        initiative_roll: 15
+        tactics:
+          turn:
+            - name: look
+              when: enemy("R").readied and enemy("R").count == 20 and not enemy("R").flat_footed and enemy("R").ac == 12 and ally("Z").flat_footed and ally("Z").count == 5 and not self.flat_footed and enemies.readied == 1
+              do: attack
+      - {name: Z, hp: 1000, ac: 10, attacks: [30], damage: 1, initiative_roll: 5}
+`
+	tr := traceOf(t, src, 1)
+	if !strings.Contains(tr, "X: tactics rule look (") || !strings.Contains(tr, ") decides: act against R") {
+		t.Errorf("rule look did not decide\n%s", tr)
+	}
+}
