@@ -174,9 +174,10 @@ var D20Decisions = []string{
 	"ready attack on TRIGGER [for ALLY]", "ready cast SPELL|any on TRIGGER [for ALLY]", "ready counterspell [SPELL] on TRIGGER",
 	"counterspell [SPELL]",
 	"shoot", "close_in", "keep_distance", "ready shoot on TRIGGER [for ALLY]",
+	"ready move on TRIGGER [for ALLY]", "advance and ready ACTION on TRIGGER [for ALLY]",
 }
 
-var d20Verbs = []string{"attack", "charge", "full_attack", "cast", "delay", "ready", "counterspell", "shoot", "close_in", "keep_distance"}
+var d20Verbs = []string{"attack", "charge", "full_attack", "cast", "delay", "ready", "counterspell", "shoot", "close_in", "keep_distance", "advance"}
 
 // verbs other rulesets have, so a d20 block that names one is told so.
 var otherVerbs = map[string]string{
@@ -217,6 +218,7 @@ var whyText = [numWhy]string{
 type d20Do struct {
 	kind    d20DoKind
 	shoot   bool // ready: a readied shot
+	advance bool // ready: advance on the target first (move, then ready)
 	spell   int  // -1: any (cast, counterspell, ready cast)
 	who     int  // delay until
 	count   int  // delay to
@@ -308,7 +310,7 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 				continue
 			}
 			var okT bool
-			cr.target, okT = parseD20Target(d, g, self, tgText, r.Target, cr.do.kind)
+			cr.target, okT = parseD20Target(d, g, self, tgText, r.Target, cr.do.kind, cr.do.advance)
 			if !okDo || !okT {
 				failed = true
 				continue
@@ -467,6 +469,13 @@ func parseD20Do(d *scenario.Decoder, g *d20.Game, self int, s string, t tactics.
 		return fail("delay until NAME or delay to COUNT, got %q", s)
 	case "ready":
 		return parseReady(d, g, self, rest, t, do)
+	case "advance":
+		r, ok := strings.CutPrefix(rest, "and ready ")
+		if !ok {
+			return fail("advance and ready ACTION on TRIGGER: a move action toward the target, then the ready; got %q", s)
+		}
+		do.advance = true
+		return parseReady(d, g, self, strings.TrimSpace(r), t, do)
 	case "shoot", "close_in", "keep_distance":
 		if !noArgs() {
 			return fail("%s takes no argument (choose whom with target:), got %q", verb, rest)
@@ -521,6 +530,11 @@ func parseReady(d *scenario.Decoder, g *d20.Game, self int, rest string, t tacti
 			return fail("%s", spellMsg(g, self, spell))
 		}
 		do.spell = sp
+	case "move":
+		do.action = d20.ReadyMove
+		if spell != "" {
+			return fail("ready move takes no argument, got %q", spell)
+		}
 	case "counterspell":
 		do.action = d20.ReadyCounterspell
 		if len(g.C[self].Spells) == 0 {
@@ -534,7 +548,7 @@ func parseReady(d *scenario.Decoder, g *d20.Game, self int, rest string, t tacti
 			do.spell = sp
 		}
 	default:
-		return fail("cannot ready %q%s; a readied action is attack, shoot, cast SPELL or counterspell", verb, scenario.Suggest(verb, []string{"attack", "shoot", "cast", "counterspell"}))
+		return fail("cannot ready %q%s; a readied action is attack, shoot, move, cast SPELL or counterspell", verb, scenario.Suggest(verb, []string{"attack", "shoot", "move", "cast", "counterspell"}))
 	}
 	trig = strings.TrimSpace(trig)
 	trig, ally, hasAlly := strings.Cut(trig, " for ")
@@ -546,6 +560,9 @@ func parseReady(d *scenario.Decoder, g *d20.Game, self int, rest string, t tacti
 	}
 	if do.trigger == 0 {
 		return fail("unknown trigger %q%s; triggers: %s", trig, scenario.Suggest(trig, d20.TriggerNames[1:]), strings.Join(d20.TriggerNames[1:], ", "))
+	}
+	if do.action == d20.ReadyMove && (do.trigger == d20.OnCharge || do.trigger == d20.OnEnemyInReach) {
+		return fail("a readied move closes on the one the trigger names, and %s brings that one into reach already; use enemy_casts, ally_acts (toward the ally's target) or enemy_attacks_ally", trig)
 	}
 	needAlly := do.trigger == d20.OnAllyActs || do.trigger == d20.OnEnemyAttacksAlly
 	switch {
@@ -584,12 +601,12 @@ func spellMsg(g *d20.Game, self int, name string) string {
 
 // parseD20Target reads a target: text: a selector and the filter "in
 // reach", or an enemy's name.
-func parseD20Target(d *scenario.Decoder, g *d20.Game, self int, s string, t tactics.Text, kind d20DoKind) (d20Target, bool) {
+func parseD20Target(d *scenario.Decoder, g *d20.Game, self int, s string, t tactics.Text, kind d20DoKind, advance bool) (d20Target, bool) {
 	tg := d20Target{named: -1}
 	if s == "" {
 		return tg, true
 	}
-	if kind == doDelayUntil || kind == doDelayTo || kind == doReady || kind == doCounterspell {
+	if kind == doDelayUntil || kind == doDelayTo || kind == doReady && !advance || kind == doCounterspell {
 		d.Errorf(t.Node, t.Path, "a %s decision has no target (a readied attack strikes whoever sets it off)", kindName(kind))
 		return tg, false
 	}

@@ -182,3 +182,34 @@ sides:
 		t.Errorf("rule look did not decide\n%s", tr)
 	}
 }
+
+// Issue 24 item 16: "move, then ready" as a decision.
+func TestD20AdvanceAndReady(t *testing.T) {
+	src := `
+name: advance
+ruleset: d20
+max_rounds: 1
+distance: 40
+sides:
+  - name: a
+    combatants:
+      - name: A
+        hp: 1000
+        ac: 10
+        attacks: [30]
+        damage: 1
+        speed: 30
+        initiative_roll: 20
+        tactics: {turn: [{name: hold, do: advance and ready attack on enemy_in_reach, target: nearest}]}
+  - name: b
+    combatants:
+      - {name: M, hp: 1000, ac: 10, attacks: [30], damage: 1, speed: 30, initiative_roll: 10}
+`
+	tr := traceOf(t, src, 1)
+	for _, w := range []string{"decides: advance on M and ready attack on enemy_in_reach", "A moves 30 ft (now 10 ft from M)",
+		"A readies an attack", "A: readied attack as M comes into reach (5 ft)"} {
+		if !strings.Contains(tr, w) {
+			t.Errorf("trace lacks %q\n%s", w, tr)
+		}
+	}
+}

@@ -105,6 +105,9 @@ func (do *d20Do) plan(t *d20.Table, self int, sel d20Target, p *d20.Plan) (why i
 		return -1
 	case doReady, doCounterspell:
 		p.Do, p.Trigger, p.Ally, p.Action, p.Spell, p.Shoot = d20.Ready, do.trigger, do.ally, do.action, do.spell, do.shoot
+		if do.advance {
+			p.Advance, p.Target = true, pickTarget(t, self, sel)
+		}
 		if do.kind == doCounterspell {
 			p.Trigger, p.Action, p.Ally = d20.OnEnemyCasts, d20.ReadyCounterspell, -1
 		}
@@ -526,13 +529,16 @@ func describePlan(t *d20.Table, self int, p d20.Plan) string {
 		}
 		return "delay to count " + strconv.Itoa(p.DelayTo)
 	case d20.Ready:
-		what := [...]string{"attack", "cast", "counterspell"}[p.Action]
+		what := [...]string{"attack", "cast", "counterspell", "move"}[p.Action]
 		if p.Shoot && p.Action == d20.ReadyAttack {
 			what = "shoot"
 		}
 		s := "ready " + what + " on " + d20.TriggerNames[p.Trigger]
 		if p.Ally >= 0 {
 			s += " for " + g.C[p.Ally].Name
+		}
+		if p.Advance && p.Target >= 0 {
+			s = "advance on " + g.C[p.Target].Name + " and " + s
 		}
 		return s
 	}

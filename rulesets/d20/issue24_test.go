@@ -163,3 +163,50 @@ sides:
 		t.Errorf("readies triggered %d, want 0\n%s", r.get(0, sim.ReadiesTriggered), r.dump())
 	}
 }
+
+// Item 16: "move, then ready" (a move action, then the ready) and a readied
+// move action. A (speed 30) advances from 60 ft to just outside M's reach
+// (10 ft: reach 5 + 5) and readies an attack for M coming on; M steps in and
+// A's readied attack goes. Then a readied move: R readies to move when the
+// caster K starts casting, closes on it, and threatens it as the casting
+// goes on: the casting provokes R's attack of opportunity.
+func TestMoveThenReady(t *testing.T) {
+	src := `
+name: advance
+ruleset: d20
+max_rounds: 1
+distance: 40
+sides:
+  - name: a
+    combatants:
+      - {name: A, ` + tough + `, speed: 30, initiative_roll: 20, policy: {name: test-script, do: ready, trigger: enemy_in_reach, advance: true}}
+  - name: b
+    combatants:
+      - {name: M, ` + tough + `, speed: 30, initiative_roll: 10, policy: {name: test-script}}
+`
+	r := play(t, g(t, src), 1)
+	r.inOrder(r.round(1), "A advances on M before readying", "A moves 30 ft (now 10 ft from M)", "A readies an attack",
+		"M's turn", "A: readied attack as M comes into reach (5 ft)", "A attacks M", "M attacks A")
+}
+
+func TestReadiedMove(t *testing.T) {
+	src := `
+name: readied-move
+ruleset: d20
+max_rounds: 1
+distance: 30
+sides:
+  - name: a
+    combatants:
+      - {name: R, ` + tough + `, speed: 30, initiative_roll: 20, policy: {name: test-script, do: ready, trigger: enemy_casts, action: move}}
+  - name: b
+    combatants:
+      - {name: K, ` + tough + `, initiative_roll: 10, concentration: 100, spells: [{name: bolt, damage: 1, level: 1}], policy: {name: test-script, do: cast, spell: bolt, target: R}}
+`
+	r := play(t, g(t, src), 1)
+	r.inOrder(r.round(1), "R readies a move", "K starts casting bolt", "R: readied move as K starts casting", "R's initiative becomes 10, just ahead of K",
+		"R moves 25 ft (now 5 ft from K)", "R makes an attack of opportunity", "R attacks K", "K's bolt deals 1 to R")
+	if r.get(0, sim.ReadiesTriggered) != 1 || r.get(0, AttacksOfOpportunity) != 1 {
+		t.Errorf("triggered %d, attacks of opportunity %d; want 1 1\n%s", r.get(0, sim.ReadiesTriggered), r.get(0, AttacksOfOpportunity), r.dump())
+	}
+}

@@ -102,6 +102,7 @@ const (
 	ReadyAttack ReadyAction = iota
 	ReadyCast
 	ReadyCounterspell
+	ReadyMove // a move toward the one the trigger names, up to speed, stopping in reach
 )
 
 // Plan is a policy's decision for one turn.
@@ -121,6 +122,10 @@ type Plan struct {
 	Shoot    bool
 	CloseIn  bool
 	KeepAway bool
+	// Advance (a Ready plan): first a move action toward Target, up to
+	// speed, stopping just outside its reach; then the ready, a standard
+	// action ("move, then ready"). Not in the surprise round.
+	Advance bool
 
 	// Delay: act right after combatant DelayAfter, or at count DelayTo when
 	// DelayAfter is -1.

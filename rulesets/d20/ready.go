@@ -22,7 +22,7 @@ func (t *Table) startReady(i int, p *Plan) {
 	t.acts(i)
 	t.c.Inc(t.side(i), sim.Readies)
 	if t.log != nil {
-		what := [...]string{"an attack", "a spell", "a counterspell"}[p.Action]
+		what := [...]string{"an attack", "a spell", "a counterspell", "a move"}[p.Action]
 		if p.Shoot && p.Action == ReadyAttack {
 			what = "a shot"
 		}
@@ -254,6 +254,15 @@ func (t *Table) allyActsReadied(a, target int) {
 			}
 			t.took(r, a)
 			t.readiedAttack(r, tg)
+		case ReadyMove:
+			if t.InReach(r, tg) {
+				return false
+			}
+			if t.log != nil {
+				t.logf("%s: readied move as %s acts", t.name(r), t.name(a))
+			}
+			t.took(r, a)
+			t.readiedMove(r, tg)
 		default:
 			return false
 		}
@@ -294,6 +303,15 @@ func (t *Table) enemyAttacksReadied(a, victim int) {
 			}
 			t.took(r, a)
 			t.readiedAttack(r, a)
+		case ReadyMove:
+			if t.InReach(r, a) {
+				return false
+			}
+			if t.log != nil {
+				t.logf("%s: readied move as %s attacks %s", t.name(r), t.name(a), t.name(victim))
+			}
+			t.took(r, a)
+			t.readiedMove(r, a)
 		default:
 			return false
 		}
@@ -333,4 +351,33 @@ func (t *Table) readiedAttack(r, tg int) int {
 		}
 	}
 	return t.attack(r, tg, t.g.C[r].Attacks[0], extra)
+}
+
+// readiedMove is a readied move action: toward tg, up to speed, stopping
+// where tg is in reach (movement provokes and sets off triggers as any).
+// The one it closes on may be behind another enemy: the way ends there.
+func (t *Table) readiedMove(r, tg int) {
+	if b := t.blocker(r, tg); b >= 0 {
+		tg = b
+	}
+	t.move(r, tg, min(t.Dist(r, tg)-t.g.C[r].Reach, t.g.C[r].Speed))
+}
+
+// advance is the move of "move, then ready": a move action toward tg, up
+// to speed, stopping just outside tg's reach (and at the first enemy in the
+// way), so that the readied action waits for tg to come on.
+func (t *Table) advance(i, tg int) {
+	if tg < 0 || t.f[tg].out {
+		return
+	}
+	if b := t.blocker(i, tg); b >= 0 {
+		tg = b
+	}
+	stop := max(t.g.C[tg].Reach, t.g.C[i].Reach) + 5
+	if need := t.Dist(i, tg) - stop; need > 0 {
+		if t.log != nil {
+			t.logf("%s advances on %s before readying", t.name(i), t.name(tg))
+		}
+		t.move(i, tg, min(need, t.g.C[i].Speed))
+	}
 }

@@ -105,6 +105,12 @@ func (t *Table) turn(i int) {
 	case Delay:
 		t.startDelay(i, plan)
 	case Ready:
+		if plan.Advance && !t.stdOne {
+			t.advance(i, plan.Target)
+			if f.out {
+				break
+			}
+		}
 		t.startReady(i, plan)
 	default:
 		t.act(i, plan)

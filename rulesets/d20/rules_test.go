@@ -52,6 +52,7 @@ type script struct {
 	action  ReadyAction
 	spell   int
 	shoot   bool
+	advance bool
 }
 
 func init() {
@@ -60,7 +61,7 @@ func init() {
 
 func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
 	s := &script{do: "attack", target: -1, until: -1, ally: -1, spell: -1}
-	valid := []string{"do", "rounds", "target", "charge", "until", "count", "trigger", "ally", "action", "spell", "shoot"}
+	valid := []string{"do", "rounds", "target", "charge", "until", "count", "trigger", "ally", "action", "spell", "shoot", "advance"}
 	who := func(n string) int {
 		i, ok := g.Index(n)
 		if !ok {
@@ -95,7 +96,9 @@ func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Po
 		case "ally":
 			s.ally = who(d.Str(n, path))
 		case "action":
-			s.action = ReadyAction(map[string]int{"attack": 0, "cast": 1, "counterspell": 2}[d.Enum(n, path, []string{"attack", "cast", "counterspell"})])
+			s.action = ReadyAction(map[string]int{"attack": 0, "cast": 1, "counterspell": 2, "move": 3}[d.Enum(n, path, []string{"attack", "cast", "counterspell", "move"})])
+		case "advance":
+			s.advance = d.Bool(n, path)
 		case "spell":
 			name := d.Str(n, path)
 			for i, sp := range g.C[self].Spells {
@@ -148,7 +151,10 @@ func (s *script) Turn(t *Table, self int, p *Plan) {
 	case "delay":
 		p.Do, p.DelayAfter, p.DelayTo = Delay, s.until, s.count
 	case "ready":
-		*p = Plan{Do: Ready, Target: -1, Spell: s.spell, DelayAfter: -1, Trigger: s.trigger, Ally: s.ally, Action: s.action, Shoot: s.shoot}
+		*p = Plan{Do: Ready, Target: -1, Spell: s.spell, DelayAfter: -1, Trigger: s.trigger, Ally: s.ally, Action: s.action, Shoot: s.shoot, Advance: s.advance}
+		if s.advance {
+			p.Target = s.pick(t, self)
+		}
 	}
 }
 

@@ -136,6 +136,17 @@ func (t *Table) enemyCasts(a, s int) (lost bool) {
 			if dmg := t.readiedAttack(r, a); dmg > 0 && !t.f[a].out {
 				lost = !t.concentrate(a, dmg, sp.Level)
 			}
+		case ReadyMove:
+			// Closing on the caster: in its reach once the spell starts,
+			// the readier threatens it, and the casting provokes.
+			if t.InReach(r, a) {
+				return false
+			}
+			if t.log != nil {
+				t.logf("%s: readied move as %s starts casting", t.name(r), t.name(a))
+			}
+			t.took(r, a)
+			t.readiedMove(r, a)
 		case ReadyCast:
 			if f.uses[f.ready.Spell] == 0 {
 				return false
