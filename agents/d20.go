@@ -135,6 +135,7 @@ func (p *d20Default) Turn(t *d20.Table, self int, plan *d20.Plan) {
 	plan.Spell = p.chooseSpell(t, self)
 	plan.Charge = p.charge == chargeAlways
 	plan.NoCharge = p.charge == chargeNever
+	t.Aim(self, plan) // a ranged weapon, as the referee's standard policies use it
 }
 
 func (p *d20Default) chooseSpell(t *d20.Table, self int) int {

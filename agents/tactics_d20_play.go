@@ -37,6 +37,7 @@ func (p *d20Tactic) Turn(t *d20.Table, self int, plan *d20.Plan) {
 	*plan = d20.NoPlan
 	plan.Target = pickTarget(t, self, d20Target{named: -1})
 	plan.Spell = firstSpell(t, self)
+	t.Aim(self, plan) // a ranged weapon, as the default policy uses it
 	if t.Tracing() {
 		t.Logf("%s: no tactics rule applies; fallback decides: %s", t.Game().C[self].Name, describePlan(t, self, *plan))
 	}

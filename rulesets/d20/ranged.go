@@ -374,6 +374,21 @@ func (t *Table) aim(i int, p *Plan, rule TargetRule) {
 	}
 }
 
+// Aim is aim for a policy that chose its target itself (at random, say):
+// a plan with a weapon attack becomes a shot at that target when it is in
+// range, at the weakest in range when it is not (the default policy's
+// reading of a ranged weapon).
+func (t *Table) Aim(i int, p *Plan) {
+	if t.g.C[i].Ranged.Increment == 0 || p.Do != Act || p.Spell >= 0 || p.Target < 0 {
+		return
+	}
+	if r := t.g.C[i].Ranged.MaxRange(); t.Dist(i, p.Target) <= r && t.cold[i].ammo != 0 && !t.Engaged(i) {
+		p.Shoot = true
+		return
+	}
+	t.aim(i, p, TargetWeakest)
+}
+
 // Ammo is the shots i has left (-1: no limit; 0 without a ranged weapon).
 func (t *Table) Ammo(i int) int {
 	if t.g.C[i].Ranged.Increment == 0 {
