@@ -213,3 +213,29 @@ sides:
 		}
 	}
 }
+
+// Issue 24 item 4: the default policy's "enemies it can attack this turn"
+// in the surprise round is a charge up to speed (35 ft with reach), not
+// twice speed: at 50 ft nobody qualifies, so A falls back to the nearest
+// (ties: the fewer hit points), W, rather than the strongest, S.
+func TestD20SurpriseTargetLimit(t *testing.T) {
+	src := `
+name: limit
+ruleset: d20
+max_rounds: 1
+distance: 50
+sides:
+  - name: a
+    combatants:
+      - {name: A, hp: 100, ac: 10, attacks: [5], damage: 1, speed: 30, initiative_roll: 20, policy: {name: default, target: strongest}}
+  - name: b
+    aware: false
+    combatants:
+      - {name: W, hp: 5, ac: 10, attacks: [5], damage: 1, initiative_roll: 10}
+      - {name: S, hp: 50, ac: 10, attacks: [5], damage: 1, initiative_roll: 5}
+`
+	tr := traceOf(t, src, 1)
+	if !strings.Contains(tr, "A moves 30 ft (now 20 ft from W)") {
+		t.Errorf("A did not close on W in the surprise round\n%s", tr)
+	}
+}
