@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"simctl/sim"
+	"simctl/sim/rng"
 )
 
 // rangedYAML: S (side a, init 20) with ranged weapon w and extra fields
@@ -155,5 +158,36 @@ func TestRangedErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "rules_test.yaml:9:") {
 			t.Errorf("%s: error %v, want rules_test.yaml:9:...%s", tc.w, err, tc.want)
 		}
+	}
+}
+
+// A ranged fight (bows, a heavy crossbow, a readied shot, melee once
+// joined) allocates nothing per encounter either.
+func TestRangedPlayDoesNotAllocate(t *testing.T) {
+	gm := g(t, `
+name: alloc
+ruleset: d20
+max_rounds: 20
+distance: 120
+sides:
+  - name: a
+    combatants:
+      - {name: B, hp: 12, ac: 14, attacks: [2], damage: 1d6, ranged: {bonus: [5, 0], damage: 1d8, increment: 100, ammo: 6}}
+      - {name: X, hp: 12, ac: 14, attacks: [2], damage: 1d6, ranged: {bonus: 4, damage: 1d10, increment: 120, reload: full}, policy: {name: test-script, do: ready, trigger: enemy_casts, action: attack, shoot: true, rounds: [1]}}
+  - name: b
+    combatants:
+      - {name: O, count: 2, hp: 10, ac: 13, attacks: [5], damage: 1d10+2}
+      - {name: K, hp: 8, ac: 12, attacks: [1], damage: 1d4, spells: [{name: bolt, damage: 2d6, level: 1, uses: 3}], policy: {name: test-script, do: cast, spell: bolt}}
+`)
+	tb := gm.NewTable()
+	c := sim.NewCounts(len(gm.Counters()))
+	var r rng.Stream
+	seed := uint64(0)
+	if a := testing.AllocsPerRun(50, func() {
+		seed++
+		r.Seed(7, seed)
+		tb.Play(&r, &c, nil)
+	}); a != 0 {
+		t.Errorf("Play allocates %.1f times per encounter", a)
 	}
 }
