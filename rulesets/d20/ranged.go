@@ -218,9 +218,12 @@ func (t *Table) shootTurn(i int, p *Plan, tg int) {
 		moves = 0
 	}
 	moved := false
+	stepped := false
 	if p.KeepAway && t.threatened(i) {
 		if t.withdraw(i, moves > 0) {
 			moved = true
+		} else {
+			stepped = f.moved > 0
 		}
 		// A 5-foot step allows no other movement; a withdrawal is the move
 		// action.
@@ -242,8 +245,11 @@ func (t *Table) shootTurn(i int, p *Plan, tg int) {
 		}
 	}
 	if t.Dist(i, tg) > w.MaxRange() {
-		// Still out of range: the standard action as a second move.
-		t.move(i, tg, min(t.Dist(i, tg)-want, c.Speed))
+		// Still out of range: the standard action as a second move (none
+		// after a 5-foot step).
+		if !stepped {
+			t.move(i, tg, min(t.Dist(i, tg)-want, c.Speed))
+		}
 		return
 	}
 	if cf.unloaded {
