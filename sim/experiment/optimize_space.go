@@ -284,8 +284,8 @@ func isFactName(p string) bool {
 	return true
 }
 
-// Candidate is one point of the space.
-type Candidate struct {
+// Point is one point of the space.
+type Point struct {
 	Name  string
 	Sets  []scenario.Set
 	Index []int // the value index in each Dim
@@ -295,7 +295,7 @@ type Candidate struct {
 
 // Values maps each Dim's path to the candidate's value (YAML text), the
 // alternative to "option" and the block's path to its rule list.
-func (sp *Space) Values(c Candidate) map[string]string {
+func (sp *Space) Values(c Point) map[string]string {
 	m := map[string]string{}
 	for i, d := range sp.Dims {
 		m[d.Path] = d.Values[c.Index[i]]
@@ -349,7 +349,7 @@ type SpaceCount struct {
 // key gives a candidate's canonical form (the scenario it compiles to, as
 // text): candidates with the same key are one, the first kept. A key
 // error (the candidate is not a valid scenario) is returned at once.
-func (sp *Space) Enumerate(key func(Candidate) (string, error)) ([]Candidate, SpaceCount, error) {
+func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount, error) {
 	var cnt SpaceCount
 	cnt.Combinations = sp.Size()
 	if cnt.Combinations > 10*MaxCandidates {
@@ -363,7 +363,7 @@ func (sp *Space) Enumerate(key func(Candidate) (string, error)) ([]Candidate, Sp
 	nStruct := max(len(structs), 1)
 	idx := make([]int, len(sp.Dims))
 	seen := map[string]bool{}
-	var out []Candidate
+	var out []Point
 	var slots [tactics.MaxSlots]float64
 	for {
 		ok := true
@@ -379,7 +379,7 @@ func (sp *Space) Enumerate(key func(Candidate) (string, error)) ([]Candidate, Sp
 					cnt.Excluded++
 					continue
 				}
-				c := Candidate{Index: append([]int(nil), idx...), Alt: -1}
+				c := Point{Index: append([]int(nil), idx...), Alt: -1}
 				var parts []string
 				for i, d := range sp.Dims {
 					c.Sets = append(c.Sets, scenario.Set{Path: d.Path, Value: d.Values[idx[i]]})

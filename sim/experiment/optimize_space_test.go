@@ -29,7 +29,7 @@ func pointBuySpace(t *testing.T) *Space {
 	return sp
 }
 
-func nameKey(c Candidate) (string, error) { return c.Name, nil }
+func nameKey(c Point) (string, error) { return c.Name, nil }
 
 // TestSpacePointBuy: the point-buy holds every (x, y, z) in 0..4
 // with x + y + z <= 4, counted here by brute force; each candidate listed
@@ -142,7 +142,7 @@ func TestRuleStructures(t *testing.T) {
 // TestSpaceDedupe: candidates with the same key are one, the first kept.
 func TestSpaceDedupe(t *testing.T) {
 	sp := &Space{Dims: []Dim{NewDim("x", []string{"1", "1.0", "2"})}, Alts: []Alternative{{Name: "a"}, {Name: "b"}}}
-	cands, cnt, err := sp.Enumerate(func(c Candidate) (string, error) {
+	cands, cnt, err := sp.Enumerate(func(c Point) (string, error) {
 		return fmt.Sprint(sp.Dims[0].Nums[c.Index[0]]), nil // 1 and 1.0 the same; the alternatives no-ops
 	})
 	if err != nil {
