@@ -34,10 +34,14 @@ type Optimize struct {
 type OptimizeBest struct {
 	Name     string            `json:"name"`
 	Settings map[string]string `json:"settings"` // path -> value
+	Sets     []string          `json:"sets"`     // the --set overrides that make it
 	WinRate  float64           `json:"win_rate"` // on the confirmation's fresh encounters
 	CI95     [2]float64        `json:"ci95"`     // simultaneous with the other confirmed intervals
-	Gain     float64           `json:"gain_over_baseline"`
-	GainCI   [2]float64        `json:"gain_ci"`
+	// Separated is false when the selection ended with candidates not
+	// separated from this one (the leader, then, not a proven best).
+	Separated bool       `json:"separated"`
+	Gain      float64    `json:"gain_over_baseline"`
+	GainCI    [2]float64 `json:"gain_ci"`
 }
 
 // OptimizeGuarant states what the answer guarantees.
@@ -68,9 +72,13 @@ type MixOf struct {
 }
 
 // GuaranteeText is the plain statement of what an optimize answer covers.
-func GuaranteeText(alpha, delta float64, evaluated, screened int, space int64) string {
+func GuaranteeText(alpha, delta float64, evaluated, screened int, space int64, separated bool) string {
 	s := fmt.Sprintf("with probability at least %s the best found is within %s of the best of the %d candidate(s) evaluated",
 		strconv.FormatFloat(100*(1-alpha), 'f', -1, 64)+"%", strings.TrimPrefix(signedPP(delta), "+"), evaluated)
+	if !separated {
+		s = fmt.Sprintf("the budget ended before a decision: with probability at least %s the candidates not separated hold the best of the %d evaluated, and none is called best (the one shown is the leader)",
+			strconv.FormatFloat(100*(1-alpha), 'f', -1, 64)+"%", evaluated)
+	}
 	if int64(evaluated) >= space {
 		return s + fmt.Sprintf(" (the whole space: %d)", space)
 	}
@@ -105,7 +113,7 @@ func (o *Optimize) Write(w io.Writer, f Format) error {
 		b.WriteString("\n\n")
 		fmt.Fprintf(&b, "%s: %s %s; best found: %s %s, %s %s, by: %s\n", baselineLabel(s.Baseline), pct(s.BaseRate), pctCI(s.BaseCI[0], s.BaseCI[1]),
 			pct(o.Best.WinRate), pctCI(o.Best.CI95[0], o.Best.CI95[1]), signedPP(o.Best.Gain), ppCI(o.Best.GainCI[0], o.Best.GainCI[1]), o.Best.Name)
-		fmt.Fprintf(&b, "guarantee: %s; %s encounters (uniform allocation for the same decision: %s)\n\n", o.Guarantee.Statement, thousands(o.Guarantee.Encounters), thousands(o.Guarantee.Uniform))
+		fmt.Fprintf(&b, "guarantee: %s\nencounters: the selection %s (uniform allocation for the same decision: %s); %s in all with screening and confirmation\n\n", o.Guarantee.Statement, selectionSpent(s), thousands(o.Guarantee.Uniform), thousands(o.Guarantee.Encounters))
 		tab := o.table(false)
 		if md {
 			tab.markdown(&b)
@@ -126,8 +134,8 @@ func (o *Optimize) Write(w io.Writer, f Format) error {
 		return err
 	}
 	notes := []string{
-		"status: best; not separated (the selection stopped with it still in contention: the budget did not tell it from the best); within delta (dropped: with the stated confidence not better than the best by more than delta; an exact tie is dropped this way and never reported as worse); screened out (dropped while screening: no claim)",
-		"win rates and intervals marked confirmed come from fresh encounters played after the selection (the best, the top finalists and the baseline), so they are not bent by the selection; the intervals are simultaneous (Bonferroni over every rate and difference shown), differences by the discordant-pair bound",
+		"status (of the selection): best (selected: within delta of the best evaluated, or shown better than all); not separated (still in contention when the selection stopped, not shown worse; exact ties end here); eliminated (shown worse than another candidate, with the procedure's confidence); screened out (dropped while screening: no claim); encounters and win rate are the selection's (or screening's)",
+		"confirmed: rates and intervals from fresh encounters played after the selection (the best, the top finalists and the baseline), so not bent by the selection; simultaneous at the stated confidence (Bonferroni over every rate and difference shown), differences by the confidence sequence of the discordant pairs",
 	}
 	if o.Interrupted {
 		notes = append(notes, "interrupted: nothing here is a result; run again (or --resume)")
@@ -144,7 +152,7 @@ func baselineLabel(name string) string {
 }
 
 func (o *Optimize) table(raw bool) *table {
-	tab := &table{header: []string{"rank", "candidate", "status", "encounters", "win rate", "confirmed", "CI", "vs best", "CI"}, left: 3}
+	tab := &table{header: []string{"rank", "candidate", "status", "encounters", "win rate", "confirmed", "interval", "vs best", "interval"}, left: 3}
 	if o.Search == nil {
 		return tab
 	}
