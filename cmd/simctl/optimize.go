@@ -234,15 +234,8 @@ func fillBest(doc *reports.Optimize, res *experiment.OptimizeResult, points []ex
 		if r.Point != res.Best {
 			continue
 		}
-		doc.Best = reports.OptimizeBest{Name: r.Name, Settings: r.Settings, Sets: setStrings(points[r.Point].Sets), WinRate: r.ConfirmRate, CI95: r.ConfirmCI, Separated: res.Separated}
-	}
-	for _, e := range res.Exploits {
-		if e.Point == res.Best {
-			doc.Best.Gain, doc.Best.GainCI = e.Gain, e.GainCI
-		}
-	}
-	if doc.Best.GainCI == [2]float64{} {
-		doc.Best.Gain = doc.Best.WinRate - res.BaseRate
+		doc.Best = reports.OptimizeBest{Name: r.Name, Settings: r.Settings, Sets: setStrings(points[r.Point].Sets), WinRate: r.ConfirmRate, CI95: r.ConfirmCI,
+			Separated: res.Separated, Gain: r.Gain, GainCI: r.GainCI}
 	}
 	g := &doc.Guarantee
 	g.Evaluated, g.Screened, g.Space, g.Encounters, g.Uniform = len(res.Finalists), res.Screened, res.Space.Candidates, res.Encounters, res.Uniform

@@ -119,6 +119,10 @@ type Ranked struct {
 	// with the simultaneous interval.
 	Diff   float64    `json:"diff_to_best,omitempty"`
 	DiffCI [2]float64 `json:"diff_ci,omitempty"`
+	// Gain: its win rate minus the baseline's on the confirmation
+	// encounters, with the simultaneous interval.
+	Gain   float64    `json:"gain_over_baseline,omitempty"`
+	GainCI [2]float64 `json:"gain_ci,omitempty"`
 }
 
 // Exploit is a confirmed candidate that beats the baseline by more than
@@ -348,6 +352,7 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 				r.Diff, r.DiffCI = diff(i, 0)
 			}
 			g, gci := diff(i, nb)
+			r.Gain, r.GainCI = g, gci
 			if gci[0] > cfg.Delta {
 				res.Exploits = append(res.Exploits, Exploit{Point: k, Name: points[k].Name, WinRate: r.ConfirmRate, Gain: g, GainCI: gci})
 			}
