@@ -120,8 +120,7 @@ each round's eliminations need all of the round's encounters.`,
 	},
 	"optimize": {
 		summary: "search a space of settings and tactics for one side's best, with a guarantee; --both: a double oracle",
-		usage: []string{"optimize SCENARIO [--side NAME] (--vary PATH=RANGE | --option NAME='--set ...')... [--where EXPR] [--rules subset|order|both --block PATH]",
-			"         [--baseline NAME] [--alpha A] [--delta D] [-n CAP] [--budget B] [--first N] [--confirm N] [--resume FILE] [--format F] [-o FILE]",
+		usage: []string{"optimize SCENARIO [--side NAME] (--vary PATH=RANGE | --option NAME='--set ...')... [--where EXPR] [--rules subset|order|both --block PATH] [--baseline NAME] [--alpha A] [--delta D] [-n CAP] [--budget B] [--resume FILE] [--format F] [-o FILE]",
 			"optimize SCENARIO --both --side NAME (--vary PATH=RANGE | --option NAME='--set ...')... [-n N] [--alpha A] [--delta D]"},
 		about: `The space is every combination of one value of each --vary path, one
 --option and one structure of --block's rules (--rules: each rule on or

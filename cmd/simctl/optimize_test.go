@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The issue's command, verbatim (but --workers, to compare).
+var pointBuyArgs = []string{"optimize", "d20/duel", "--side", "heroes", "--vary", "heroes.Fighter.init=1:5", "--vary", "heroes.Fighter.ac=17:21",
+	"--vary", "heroes.Fighter.hp=20:28:2", "--where", "(heroes.Fighter.init - 1) + (heroes.Fighter.ac - 17) + (heroes.Fighter.hp - 20) / 2 <= 4",
+	"--delta", "0.5pp", "--json"}
+
+type optimizeDoc struct {
+	Kind string `json:"kind"`
+	Best struct {
+		Name     string            `json:"name"`
+		Settings map[string]string `json:"settings"`
+		WinRate  float64           `json:"win_rate"`
+		CI95     [2]float64        `json:"ci95"`
+	} `json:"best"`
+	Guarantee struct {
+		Alpha      float64 `json:"alpha"`
+		Delta      float64 `json:"delta"`
+		Evaluated  int     `json:"evaluated"`
+		Space      int64   `json:"space"`
+		Encounters int64   `json:"encounters"`
+	} `json:"guarantee"`
+	Search json.RawMessage `json:"search"`
+}
+
+// TestOptimizeVerbatim: the issue's command works on d20/duel and its JSON
+// carries best.settings, best.win_rate, best.ci95 and the guarantee; the
+// same seed gives the same document byte for byte (but timing and the
+// command line) whatever --workers is.
+func TestOptimizeVerbatim(t *testing.T) {
+	var docs [2]map[string]json.RawMessage
+	for i, w := range []string{"1", "3"} {
+		code, stdout, stderr := simctl(t, context.Background(), append(append([]string(nil), pointBuyArgs...), "--workers", w)...)
+		noPanic(t, stdout, stderr)
+		if code != exitOK {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+		var d optimizeDoc
+		if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.Kind != "optimize" || len(d.Best.Settings) != 3 || d.Best.Settings["heroes.Fighter.ac"] == "" || !(d.Best.CI95[0] <= d.Best.WinRate && d.Best.WinRate <= d.Best.CI95[1]) {
+			t.Fatalf("best %+v", d.Best)
+		}
+		if g := d.Guarantee; g.Alpha != 0.05 || g.Delta != 0.005 || g.Space != 35 || g.Evaluated != 35 || g.Encounters <= 0 {
+			t.Fatalf("guarantee %+v", g)
+		}
+		json.Unmarshal([]byte(stdout), &docs[i])
+		delete(docs[i], "elapsed_seconds")
+		delete(docs[i], "command")
+	}
+	if a, b := mustJSON(t, docs[0]), mustJSON(t, docs[1]); a != b {
+		t.Errorf("--workers 1 and 3 differ:\n%s\n%s", a, b)
+	}
+}
+
+// TestOptimizeBadInput: every mistake is a usage error in simctl's words,
+// never a crash, and nothing runs.
+func TestOptimizeBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--where", "heroes.Fighter.init + > 2"}, "^"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--where", "heroes.Fighter.ini > 2"}, "did you mean heroes.Fighter.init?"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--where", "heroes.Fighter.init > 9"}, "excludes every one of the 5"},
+		{[]string{"d20/duel"}, "an empty space"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--delta", "2"}, "--delta"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--alpha", "0"}, "--alpha"},
+		{[]string{"d20/duel", "--rules", "subset"}, "--rules and --block go together"},
+		{[]string{"d20/duel", "--rules", "sometimes", "--block", "heroes.tactics.turn"}, "expected subset"},
+		{[]string{"acks2/tactics-shieldwall", "--rules", "order", "--block", "foot.tactics"}, "not a list of rules"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--baseline", "fast"}, "no --option of that name"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--side", "heros"}, "did you mean"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--both"}, "give monsters a space too"},
+	} {
+		code, stdout, stderr := simctl(t, context.Background(), append([]string{"optimize"}, tc.args...)...)
+		noPanic(t, stdout, stderr)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) || stdout != "" {
+			t.Errorf("optimize %v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, stderr, exitUsage, tc.want)
+		}
+	}
+	// An invalid candidate is a scenario error naming it; nothing runs.
+	code, stdout, stderr := simctl(t, context.Background(), "optimize", "d20/duel", "--vary", "heroes.Fighter.hp=-2:2:2")
+	if code != exitScenario || !strings.Contains(stderr, "candidate heroes.Fighter.hp=-2") || stdout != "" {
+		t.Errorf("invalid candidate: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestOptimizeRulesAndReport: a rule-structure search on the ACKS II
+// shield wall lists each distinct structure once (orders that differ only
+// after an unconditional rule are one), and simctl report draws its
+// section with the best's median fight.
+func TestOptimizeRulesAndReport(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "opt.json")
+	code, _, stderr := simctl(t, context.Background(), "optimize", "acks2/tactics-shieldwall", "--side", "foot", "--rules", "both",
+		"--block", "foot.tactics.before_initiative", "-n", "5000", "--confirm", "2000", "--json", "-o", out)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	data, _ := os.ReadFile(out)
+	var d struct {
+		Search struct {
+			Space struct{ Combinations, Duplicates, Candidates int64 } `json:"space"`
+		} `json:"search"`
+	}
+	json.Unmarshal(data, &d)
+	// Two rules: [a], [b], [a, b], [b, a]; "nothing" has no when: so
+	// [nothing, fall back] is [nothing].
+	if s := d.Search.Space; s.Combinations != 4 || s.Duplicates != 1 || s.Candidates != 3 {
+		t.Errorf("space %+v; want 4 combinations, 1 duplicate, 3 candidates", s)
+	}
+	code, stdout, stderr := simctl(t, context.Background(), "report", out, "-o", filepath.Join(dir, "rep"))
+	noPanic(t, stdout, stderr)
+	if code != exitOK || !strings.Contains(stdout, "trace-best-median.txt") || !strings.Contains(stdout, "optimize-incumbent.png") {
+		t.Errorf("report: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestOptimizeBoth: the double oracle runs on the duel, both sides
+// searching initiative, and reports a mix for each and bounded value.
+func TestOptimizeBoth(t *testing.T) {
+	code, stdout, stderr := simctl(t, context.Background(), "optimize", "d20/duel", "--both", "--side", "heroes",
+		"--vary", "heroes.Fighter.ac=17:19", "--vary", "monsters.Orc.ac=13:15", "-n", "4000", "--json")
+	noPanic(t, stdout, stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var d struct {
+		Oracle struct {
+			RowMix []struct{ Weight float64 } `json:"row_mix"`
+			Bounds [2]float64                 `json:"value_bounds"`
+			Value  float64                    `json:"value"`
+		} `json:"oracle"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	// More AC only helps its owner: the pure equilibrium is ac 19 against
+	// ac 15, one candidate each.
+	if len(d.Oracle.RowMix) == 0 || !(d.Oracle.Bounds[0] <= d.Oracle.Value && d.Oracle.Value <= d.Oracle.Bounds[1]) {
+		t.Errorf("oracle %+v", d.Oracle)
+	}
+	if !strings.Contains(stdout, `"name": "heroes.Fighter.ac=19"`) || !strings.Contains(stdout, `"name": "monsters.Orc.ac=15"`) {
+		t.Errorf("the equilibrium is not ac 19 against ac 15:\n%s", stdout)
+	}
+}
