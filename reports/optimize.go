@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"simctl/sim"
 	"simctl/sim/experiment"
 )
 
@@ -25,6 +26,11 @@ type Optimize struct {
 	Best      OptimizeBest               `json:"best"`
 	Guarantee OptimizeGuarant            `json:"guarantee"`
 	Search    *experiment.OptimizeResult `json:"search,omitempty"`
+	// Stage is set by --shard: the part of the selection's next stage
+	// this shard played (Header.Shard says which part; relative to the
+	// stage), or, after simctl merge, the whole stage, which --resume
+	// applies to Search.Selection.State before going on.
+	Stage *experiment.StageSums `json:"stage,omitempty"`
 	// Oracle is set by --both: the double oracle's answer, with the names
 	// of the candidates of each side it mixes.
 	Oracle *OptimizeOracle `json:"oracle,omitempty"`
@@ -226,4 +232,45 @@ func parseOptimize(path string, data []byte) (*Optimize, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return &o, nil
+}
+
+// MergeOptimizeStages adds the shards of one stage of a search (the JSON
+// of simctl optimize --shard k/K, all from the same state) into the whole
+// stage: the document --resume goes on from. Every shard of the stage
+// must be there, once.
+func MergeOptimizeStages(os []*Optimize) (*Optimize, error) {
+	first := os[0]
+	if first.Stage == nil || first.Search == nil || first.Search.Selection == nil || first.Search.Selection.State == nil {
+		return nil, fmt.Errorf("merge: %s is not a shard of a search stage (simctl optimize --shard k/K writes those)", first.Scenario)
+	}
+	st := first.Search.Selection.State
+	want, _ := json.Marshal(st)
+	out := *first
+	stage := *first.Stage
+	stage.Ranges = append([]sim.Range(nil), first.Stage.Ranges...)
+	stage.Wins = append([]int64(nil), first.Stage.Wins...)
+	stage.Only = append([][2]int64(nil), first.Stage.Only...)
+	for _, o := range os[1:] {
+		if o.Stage == nil || o.Search == nil || o.Search.Selection == nil {
+			return nil, fmt.Errorf("merge: a document that is not a shard of a search stage is among the shards")
+		}
+		got, _ := json.Marshal(o.Search.Selection.State)
+		switch {
+		case o.ScenarioSHA256 != first.ScenarioSHA256 || o.Seed != first.Seed || o.Version != first.Version || fmt.Sprint(o.Sets) != fmt.Sprint(first.Sets):
+			return nil, fmt.Errorf("merge: shards of different searches (scenario, seed, simctl version or --set differ)")
+		case o.Side != first.Side || fmt.Sprint(o.Vary) != fmt.Sprint(first.Vary) || fmt.Sprint(o.Options) != fmt.Sprint(first.Options) || o.Where != first.Where || o.Rules != first.Rules || o.Block != first.Block:
+			return nil, fmt.Errorf("merge: shards of searches over different spaces")
+		case string(got) != string(want):
+			return nil, fmt.Errorf("merge: shards of different stages (each must start from the same --resume state)")
+		}
+		if err := stage.Merge(o.Stage); err != nil {
+			return nil, fmt.Errorf("merge: %v (is a shard given twice?)", err)
+		}
+	}
+	start, n, _ := st.NextStage()
+	if len(stage.Ranges) != 1 || stage.Ranges[0] != (sim.Range{Lo: start, Hi: start + n}) {
+		return nil, fmt.Errorf("merge: the shards cover encounters %v of the stage's %d..%d; a shard is missing", stage.Ranges, start, start+n-1)
+	}
+	out.Stage, out.Shard = &stage, nil
+	return &out, nil
 }

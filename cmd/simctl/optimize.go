@@ -46,7 +46,8 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	confirm := &countValue{n: 20_000}
 	fs.Var(confirm, "confirm", "`N` fresh encounters each confirmed candidate and the baseline play after the selection (default 20000)")
 	both := fs.Bool("both", false, "search both sides by double oracle: --vary/--option paths that start with the other side's name are its space")
-	resume := fs.String("resume", "", "`FILE` continue the interrupted search whose JSON (--format json -o or --results) is FILE: its finished stages are kept")
+	resume := fs.String("resume", "", "`FILE` continue the interrupted search whose JSON (--format json -o or --results) is FILE: its finished stages are kept; a merged stage (simctl merge of --shard outputs) is applied first")
+	shardFlag := fs.String("shard", "", "`k/K` play part k of K of the selection's next stage (from --resume FILE's state, or the first) and write it as JSON for simctl merge")
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters a candidate plays at most in the selection (the per-candidate cap)")
 	o.register(fs, "")
@@ -183,13 +184,31 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			return exitUsage
 		}
 		cfg.Finalists = old.Search.Finalists
-		if s := old.Search.Selection; s != nil && s.State != nil && !s.State.Finished() {
-			cfg.Resume = s.State
+		if s := old.Search.Selection; s != nil && s.State != nil {
+			st := s.State.Clone()
+			if old.Stage != nil {
+				if old.Shard != nil {
+					fmt.Fprintf(stderr, "simctl optimize: --resume %s is one shard of a stage; merge every shard first (simctl merge part*.json -o stage.json)\n", *resume)
+					return exitUsage
+				}
+				if err := st.Check(len(cfg.Finalists)); err != nil {
+					fmt.Fprintf(stderr, "simctl optimize: --resume %s: %v\n", *resume, err)
+					return exitUsage
+				}
+				if err := st.Apply(old.Stage); err != nil {
+					fmt.Fprintf(stderr, "simctl optimize: --resume %s: the merged stage does not apply: %v\n", *resume, err)
+					return exitUsage
+				}
+			}
+			cfg.Resume = st
 		}
 		before = old.Elapsed
 		if !o.quiet {
 			fmt.Fprintf(stderr, "simctl optimize: resuming %s: %d finalists\n", *resume, len(cfg.Finalists))
 		}
+	}
+	if *shardFlag != "" {
+		return optimizeShard(ctx, *shardFlag, cfg, points, glist, si, sideName, doc, &o, format, stdout, stderr)
 	}
 	checkpoint := o.jsonTarget(format)
 	t0 := time.Now()
@@ -476,4 +495,68 @@ func bestTrace(ctx context.Context, o *reports.Optimize) ([]reports.FightTrace, 
 	}
 	return []reports.FightTrace{{Name: "best-median", Text: "# " + reports.ShellJoin(cmd) + "\n" + b.String(),
 		Title: fmt.Sprintf("the best candidate's median fight: encounter %d, %v round(s) (of its confirmation encounters %d..%d)", i, v, start, start+n-1)}}, nil
+}
+
+// optimizeShard plays one part of the selection's next stage (--shard
+// k/K) and writes it with the state it started from; simctl merge adds
+// the parts, and --resume applies the whole stage and goes on. Only a
+// space the selection covers whole shards: screening would need every
+// machine to screen.
+func optimizeShard(ctx context.Context, spec string, cfg experiment.OptimizeConfig, points []experiment.Point, games []sim.Game, si int, sideName string,
+	doc *reports.Optimize, o *outputFlags, format reports.Format, stdout, stderr io.Writer) int {
+	if format != reports.JSON {
+		return usageError(stderr, "optimize", "--shard writes JSON for simctl merge: add --json (or -o FILE.json)")
+	}
+	if cfg.Finalists == nil {
+		if cfg.Screens(len(points)) {
+			return usageError(stderr, "optimize", "--shard: this space of %d candidates would be screened first, which does not shard; raise --budget (or narrow the space) so the selection covers it whole", len(points))
+		}
+		for k := range points {
+			cfg.Finalists = append(cfg.Finalists, k)
+		}
+	}
+	if len(cfg.Finalists) < 2 {
+		return usageError(stderr, "optimize", "--shard: one candidate; nothing to select")
+	}
+	st := cfg.Resume
+	if st == nil {
+		var err error
+		if st, err = experiment.NewSelectState(len(cfg.Finalists), cfg.SelectParams(len(cfg.Finalists))); err != nil {
+			return usageError(stderr, "optimize", "%v", err)
+		}
+	}
+	if st.Finished() {
+		return usageError(stderr, "optimize", "--shard: the selection has finished; run --resume without --shard to confirm and report")
+	}
+	start, n, alive := st.NextStage()
+	shard, err := shardOf("optimize", spec, n)
+	if err != nil {
+		return usageError(stderr, "optimize", "%v", err)
+	}
+	sub := make([]sim.Game, len(cfg.Finalists))
+	names := make([]string, len(cfg.Finalists))
+	for i, k := range cfg.Finalists {
+		sub[i], names[i] = games[k], points[k].Name
+	}
+	t0 := time.Now()
+	var done atomic.Int64
+	stopBar := startProgress(ctx, o.showProgress(), int64(len(alive))*shard.N, &done, stderr)
+	testHook(&done)
+	sums, err := experiment.PlayStage(ctx, sub, si, alive, sim.RunConfig{Seed: cfg.Seed, Start: start + shard.Start, N: shard.N, Workers: cfg.Workers, Done: &done})
+	stopBar()
+	if err != nil {
+		if isInterrupt(err) {
+			fmt.Fprintln(stderr, "simctl optimize: interrupted; a shard keeps no partial stage (run it again)")
+			return exitInterrupted
+		}
+		fmt.Fprintln(stderr, "simctl optimize:", err)
+		return exitFailure
+	}
+	doc.Search = &experiment.OptimizeResult{Side: sideName, Finalists: cfg.Finalists, Best: -1, Selection: st.Result(names, sideName)}
+	doc.Stage, doc.Shard, doc.Interrupted = sums, shard, true
+	doc.Elapsed = time.Since(t0).Seconds()
+	if !o.write("optimize", stdout, stderr, format, doc.Write, nil) {
+		return exitFailure
+	}
+	return exitOK
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -153,5 +154,62 @@ func TestOptimizeBoth(t *testing.T) {
 	}
 	if !strings.Contains(stdout, `"name": "heroes.Fighter.ac=19"`) || !strings.Contains(stdout, `"name": "monsters.Orc.ac=15"`) {
 		t.Errorf("the equilibrium is not ac 19 against ac 15:\n%s", stdout)
+	}
+}
+
+// TestOptimizeShardedStages: the selection's stages played as shards on
+// "several machines" (--shard k/K, merge, --resume from the merged stage,
+// twice) make exactly the decisions and state of one uninterrupted run;
+// a merge missing a shard is refused, and so is resuming from one shard.
+func TestOptimizeShardedStages(t *testing.T) {
+	dir := t.TempDir()
+	f := func(name string) string { return filepath.Join(dir, name) }
+	args := append([]string(nil), pointBuyArgs[:len(pointBuyArgs)-1]...) // without --json
+	args = append(args, "--quiet")
+	run := func(extra ...string) (int, string) {
+		t.Helper()
+		code, stdout, stderr := simctl(t, context.Background(), append(append([]string(nil), args...), extra...)...)
+		noPanic(t, stdout, stderr)
+		return code, stderr
+	}
+	must := func(code int, stderr string) {
+		t.Helper()
+		if code != exitOK {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+	}
+	merge := func(out string, parts ...string) (int, string) {
+		code, stdout, stderr := simctl(t, context.Background(), append(append([]string{"merge"}, parts...), "-o", out)...)
+		noPanic(t, stdout, stderr)
+		return code, stderr
+	}
+	must(run("--shard", "0/2", "-o", f("p0.json")))
+	must(run("--shard", "1/2", "-o", f("p1.json")))
+	must(merge(f("s1.json"), f("p0.json"), f("p1.json")))
+	for k := 0; k < 3; k++ {
+		must(run("--resume", f("s1.json"), "--shard", strconv.Itoa(k)+"/3", "-o", f("q"+strconv.Itoa(k)+".json")))
+	}
+	if code, stderr := merge(f("bad.json"), f("q0.json"), f("q2.json")); code == exitOK || !strings.Contains(stderr, "a shard is missing") {
+		t.Errorf("a merge missing a shard: exit %d, %s", code, stderr)
+	}
+	if code, stderr := run("--resume", f("q0.json"), "--json", "-o", f("x.json")); code != exitUsage || !strings.Contains(stderr, "merge every shard first") {
+		t.Errorf("resuming from one shard: exit %d, %s", code, stderr)
+	}
+	must(merge(f("s2.json"), f("q0.json"), f("q1.json"), f("q2.json")))
+	must(run("--resume", f("s2.json"), "--json", "-o", f("sharded.json")))
+	must(run("--json", "-o", f("whole.json")))
+	read := func(name string) map[string]json.RawMessage {
+		data, err := os.ReadFile(f(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]json.RawMessage
+		json.Unmarshal(data, &m)
+		var s map[string]json.RawMessage
+		json.Unmarshal(m["search"], &s)
+		return map[string]json.RawMessage{"best": m["best"], "selection": s["selection"], "ranked": s["ranked"]}
+	}
+	if a, b := mustJSON(t, read("sharded.json")), mustJSON(t, read("whole.json")); a != b {
+		t.Errorf("the sharded search differs from the whole one:\n%s\n%s", a, b)
 	}
 }

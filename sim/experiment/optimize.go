@@ -97,6 +97,23 @@ func (c *OptimizeConfig) defaults() {
 	}
 }
 
+// Screens reports whether a space of k candidates is screened before the
+// selection: when the selection's first stages alone (First encounters
+// per candidate, typically a few stages) would not fit half the budget,
+// or k > 256.
+func (c OptimizeConfig) Screens(k int) bool {
+	c.defaults()
+	return k > 256 || int64(k)*c.First*4 > c.Budget/2
+}
+
+// SelectParams are the selection's settings for k finalists: stages of
+// First encounters, at most Cap per candidate and the budget shared.
+func (c OptimizeConfig) SelectParams(k int) SelectParams {
+	c.defaults()
+	per := min(c.Cap, max(c.Budget/int64(max(k, 1)), c.First))
+	return SelectParams{Alpha: c.Alpha, Delta: c.Delta, First: c.First, Batch: c.First, Budget: per}
+}
+
 // Ranked is one candidate's standing in the answer.
 type Ranked struct {
 	Point    int               `json:"candidate"` // its index in the enumerated space
@@ -209,9 +226,7 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 	case finalists != nil:
 	case len(points) == 1:
 		finalists = []int{0}
-	case int64(len(points))*cfg.First*4 > cfg.Budget/2 || len(points) > 256:
-		// The selection costs at least First encounters per finalist and
-		// typically a few stages: screen when that would not fit.
+	case cfg.Screens(len(points)):
 		fin, err := screen(ctx, sp, points, games, side, &cfg, res, played, wins, status)
 		if err != nil {
 			return res, err
@@ -233,9 +248,7 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 		for i, k := range finalists {
 			sub[i], names[i] = games[k], points[k].Name
 		}
-		perCand := min(cfg.Cap, max(cfg.Budget/int64(len(finalists)), cfg.First))
-		sc := SelectConfig{Seed: cfg.Seed, Workers: cfg.Workers, Done: cfg.Done, Resume: cfg.Resume,
-			Params: SelectParams{Alpha: cfg.Alpha, Delta: cfg.Delta, First: cfg.First, Batch: cfg.First, Budget: perCand}}
+		sc := SelectConfig{Seed: cfg.Seed, Workers: cfg.Workers, Done: cfg.Done, Resume: cfg.Resume, Params: cfg.SelectParams(len(finalists))}
 		incumbent := func(s *Selection) {
 			res.Incumbent = append(res.Incumbent, IncumbentPoint{Encounters: spent + s.Encounters, Point: finalists[s.Leader],
 				WinRate: s.Candidates[s.Leader].WinRate, Stage: "selection"})
@@ -248,7 +261,17 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 				cfg.OnStage(&cp)
 			}
 		}
-		sel, err := Select(ctx, sub, names, side, sideName, sc)
+		var sel *Selection
+		var err error
+		if cfg.Resume != nil && cfg.Resume.Finished() {
+			// A merged final stage decided it: nothing left to play.
+			if err := cfg.Resume.Check(len(finalists)); err != nil {
+				return res, err
+			}
+			sel = cfg.Resume.Result(names, sideName)
+		} else {
+			sel, err = Select(ctx, sub, names, side, sideName, sc)
+		}
 		res.Selection = sel
 		if err != nil {
 			return res, err
