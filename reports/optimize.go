@@ -139,6 +139,11 @@ func (o *Optimize) Write(w io.Writer, f Format) error {
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
+	if o.Oracle != nil {
+		notes := []string{"each cell (a candidate of one side against one of the other) played the same encounters; the bounds use every cell's Wilson interval at the Bonferroni level alpha/(cells of the whole space), so they hold together for every cell ever estimated; candidates with no weight in either mix are not listed"}
+		footnotes(w, notes, md)
+		return nil
+	}
 	notes := []string{
 		"status (of the selection): best (selected: within delta of the best evaluated, or shown better than all); not separated (still in contention when the selection stopped, not shown worse; exact ties end here); eliminated (shown worse than another candidate, with the procedure's confidence); screened out (dropped while screening: no claim); encounters and win rate are the selection's (or screening's)",
 		"confirmed: rates and intervals from fresh encounters played after the selection (the best, the top finalists and the baseline), so not bent by the selection; simultaneous at the stated confidence (Bonferroni over every rate and difference shown), differences by the confidence sequence of the discordant pairs",
@@ -209,7 +214,9 @@ func (o *Optimize) writeOracle(b *strings.Builder, md bool) {
 		mix := append([]MixOf(nil), side.mix...)
 		sort.SliceStable(mix, func(a, c int) bool { return mix[a].Weight > mix[c].Weight })
 		for _, m := range mix {
-			tab.add(m.Name, pct(m.Weight))
+			if m.Weight > 1e-9 {
+				tab.add(m.Name, pct(m.Weight))
+			}
 		}
 		if md {
 			tab.markdown(b)

@@ -273,14 +273,28 @@ var reNever = regexp.MustCompile(`\.([a-z_]+)\[(\d+)\]$`)
 // rule are one candidate.
 func candidateKey(src *source, common []scenario.Set, sp *experiment.Space, p experiment.Point, warns scenario.Errors) string {
 	var b strings.Builder
+	sets := append(append([]scenario.Set(nil), common...), p.Sets...)
+	// An alternative or a rule list set later may overwrite a varied
+	// path (an --option replacing the tactics block whose param is
+	// varied): then read back what is left.
+	overwritten := len(sp.Alts) > 0 || sp.Block != nil
 	for i, d := range sp.Dims {
 		v := d.Values[p.Index[i]]
 		if d.Nums != nil {
 			v = strconv.FormatFloat(d.Nums[p.Index[i]], 'g', -1, 64)
 		}
+		if overwritten {
+			got, ok, err := scenario.ValueAt(src.data, sets, d.Path)
+			if err != nil || !ok {
+				v = "(unset)"
+			} else if f, err := strconv.ParseFloat(strings.TrimSpace(got), 64); err == nil {
+				v = strconv.FormatFloat(f, 'g', -1, 64)
+			} else {
+				v = strings.TrimSpace(got)
+			}
+		}
 		fmt.Fprintf(&b, "%s=%s\n", d.Path, v)
 	}
-	sets := append(append([]scenario.Set(nil), common...), p.Sets...)
 	if p.Alt >= 0 {
 		for _, s := range sp.Alts[p.Alt].Sets {
 			v, _, err := scenario.ValueAt(src.data, sets, s.Path)
