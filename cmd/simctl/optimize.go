@@ -183,7 +183,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			fmt.Fprintln(stderr, "simctl optimize:", err)
 			return exitUsage
 		}
-		cfg.Finalists = old.Search.Finalists
+		cfg.Finalists, cfg.Prior = old.Search.Finalists, old.Search
 		if s := old.Search.Selection; s != nil && s.State != nil {
 			st := s.State.Clone()
 			if old.Stage != nil {

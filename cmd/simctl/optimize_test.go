@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -211,5 +213,47 @@ func TestOptimizeShardedStages(t *testing.T) {
 	}
 	if a, b := mustJSON(t, read("sharded.json")), mustJSON(t, read("whole.json")); a != b {
 		t.Errorf("the sharded search differs from the whole one:\n%s\n%s", a, b)
+	}
+}
+
+// TestOptimizeInterruptResume: a search interrupted part way writes a
+// document marked interrupted with the selection's state; --resume goes on
+// and the answer equals an uninterrupted search's, every count and figure
+// (timings and the command line aside), for a space that is screened
+// (interrupted in screening or in the selection) and one that is not.
+func TestOptimizeInterruptResume(t *testing.T) {
+	dir := t.TempDir()
+	screened := []string{"optimize", "d20/duel", "--side", "heroes", "--vary", "heroes.Fighter.init=0:8", "--vary", "heroes.Fighter.ac=14:24",
+		"--vary", "heroes.Fighter.hp=10:40:2", "--where", "(heroes.Fighter.init - 1) + (heroes.Fighter.ac - 17) + (heroes.Fighter.hp - 20) / 2 <= 6", "--quiet", "--confirm", "5000"}
+	point := append(append([]string(nil), pointBuyArgs[:len(pointBuyArgs)-1]...), "--quiet", "--confirm", "5000")
+	for i, c := range []struct {
+		args []string
+		at   int64
+	}{{point, 2500}, {screened, 2500}, {screened, 15_500}} {
+		whole := filepath.Join(dir, fmt.Sprintf("whole%d.json", i))
+		part := filepath.Join(dir, fmt.Sprintf("part%d.json", i))
+		code, _, stderr := simctl(t, context.Background(), append(append([]string(nil), c.args...), "--json", "-o", whole)...)
+		if code != exitOK {
+			t.Fatalf("whole: exit %d\n%s", code, stderr)
+		}
+		code, stdout, stderr := interruptAfter(t, c.at, append(append([]string(nil), c.args...), "--json", "-o", part)...)
+		noPanic(t, stdout, stderr)
+		if code != exitInterrupted {
+			t.Fatalf("case %d: interrupted run: exit %d\n%s", i, code, stderr)
+		}
+		code, _, stderr = simctl(t, context.Background(), append(append([]string(nil), c.args...), "--json", "-o", part, "--resume", part)...)
+		if code != exitOK {
+			t.Fatalf("case %d: resume: exit %d\n%s", i, code, stderr)
+		}
+		if a, b := countsOf(t, whole), countsOf(t, part); !bytes.Equal(a, b) {
+			os.WriteFile(filepath.Join(os.TempDir(), fmt.Sprintf("opt-whole%d.json", i)), a, 0o644)
+			os.WriteFile(filepath.Join(os.TempDir(), fmt.Sprintf("opt-part%d.json", i)), b, 0o644)
+			t.Errorf("case %d: the resumed search differs from the whole one", i)
+		}
+	}
+	// A finished search has nothing to resume.
+	code, _, stderr := simctl(t, context.Background(), append(append([]string(nil), point...), "--json", "-o", filepath.Join(dir, "x.json"), "--resume", filepath.Join(dir, "whole0.json"))...)
+	if code != exitUsage || !strings.Contains(stderr, "nothing to resume") {
+		t.Errorf("resuming a finished search: exit %d, %s", code, stderr)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync/atomic"
 
 	"simctl/sim"
@@ -65,6 +66,11 @@ type OptimizeConfig struct {
 	Finalists []int
 	// Resume, if non-nil, is the unfinished selection to go on from.
 	Resume *SelectState
+	// Prior, if non-nil, is the interrupted search being resumed: its
+	// screening (stages, encounters, the screened-out candidates' counts)
+	// and its incumbent so far are carried over, so the resumed answer is
+	// the uninterrupted one.
+	Prior *OptimizeResult
 	// OnStage, if non-nil, sees the search after every selection stage
 	// that does not end it (a checkpoint: its Selection.State resumes).
 	OnStage func(*OptimizeResult)
@@ -127,6 +133,7 @@ type Ranked struct {
 	Status string `json:"status"`
 	// The selection stage (or screening): encounters played, win rate.
 	Encounters int64   `json:"encounters"`
+	Wins       int64   `json:"wins"`
 	WinRate    float64 `json:"win_rate"`
 	// The confirmation stage (fresh encounters), when it was confirmed.
 	Confirmed   bool       `json:"confirmed"`
@@ -176,6 +183,9 @@ type OptimizeResult struct {
 	Space     SpaceCount `json:"space"`
 	Screened  int        `json:"screened"`  // candidates that played in screening (0: no screening)
 	Finalists []int      `json:"finalists"` // the candidates the selection ran on: the guarantee covers these
+	// ScreenedOut is, for each candidate dropped while screening, its
+	// index, encounters and wins: what a resumed search reports of them.
+	ScreenedOut [][3]int64 `json:"screened_out,omitempty"`
 	// Best is the selected candidate's index in the space; when the
 	// selection ended not separated, the leader's, and Separated is false.
 	Best      int        `json:"best"`
@@ -222,6 +232,22 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 	played := make([]int64, len(points))
 	wins := make([]int64, len(points))
 	finalists := cfg.Finalists
+	if p := cfg.Prior; p != nil && finalists != nil {
+		res.Screened = p.Screened
+		for _, st := range p.Stages {
+			if strings.HasPrefix(st.Name, "screening") {
+				res.Stages = append(res.Stages, st)
+				res.Encounters += st.Encounters
+			}
+		}
+		res.Incumbent = append(res.Incumbent, p.Incumbent...)
+		res.ScreenedOut = p.ScreenedOut
+		for _, q := range p.ScreenedOut {
+			if k := int(q[0]); k >= 0 && k < len(points) && q[1] >= q[2] && q[2] >= 0 {
+				played[k], wins[k], status[k] = q[1], q[2], "screened out"
+			}
+		}
+	}
 	switch {
 	case finalists != nil:
 	case len(points) == 1:
@@ -232,6 +258,11 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 			return res, err
 		}
 		finalists = fin
+		for k, st := range status {
+			if st == "screened out" {
+				res.ScreenedOut = append(res.ScreenedOut, [3]int64{int64(k), played[k], wins[k]})
+			}
+		}
 	default:
 		finalists = make([]int, len(points))
 		for k := range finalists {
@@ -361,7 +392,7 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 		confIdx[k] = i
 	}
 	for k := range points {
-		r := Ranked{Point: k, Name: points[k].Name, Settings: sp.Values(points[k]), Status: status[k], Encounters: played[k], WinRate: rate(k)}
+		r := Ranked{Point: k, Name: points[k].Name, Settings: sp.Values(points[k]), Status: status[k], Encounters: played[k], Wins: wins[k], WinRate: rate(k)}
 		if r.Status == "" {
 			if played[k] == 0 {
 				continue // never played: in the space count only
