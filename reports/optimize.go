@@ -128,12 +128,12 @@ func (o *Optimize) Write(w io.Writer, f Format) error {
 		}
 		b.WriteString("\n")
 		if len(s.Exploits) > 0 {
-			fmt.Fprintf(&b, "beat %s by more than %s (confidence %s, simultaneous), biggest first:\n", baselineLabel(s.Baseline), strings.TrimPrefix(signedPP(o.Guarantee.Delta), "+"), strconv.FormatFloat(100*(1-o.Guarantee.Alpha), 'f', -1, 64)+"%")
+			fmt.Fprintf(&b, "of the %d candidates confirmed, these beat %s by more than %s (confidence %s, simultaneous), biggest first:\n", len(s.Confirmed)-1, baselineLabel(s.Baseline), strings.TrimPrefix(signedPP(o.Guarantee.Delta), "+"), strconv.FormatFloat(100*(1-o.Guarantee.Alpha), 'f', -1, 64)+"%")
 			for _, e := range s.Exploits {
 				fmt.Fprintf(&b, "  %s %s: %s\n", signedPP(e.Gain), ppCI(e.GainCI[0], e.GainCI[1]), e.Name)
 			}
 		} else {
-			fmt.Fprintf(&b, "no candidate confirmed beats %s by more than %s\n", baselineLabel(s.Baseline), strings.TrimPrefix(signedPP(o.Guarantee.Delta), "+"))
+			fmt.Fprintf(&b, "none of the %d candidates confirmed beats %s by more than %s with confidence %s\n", len(s.Confirmed)-1, baselineLabel(s.Baseline), strings.TrimPrefix(signedPP(o.Guarantee.Delta), "+"), strconv.FormatFloat(100*(1-o.Guarantee.Alpha), 'f', -1, 64)+"%")
 		}
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {

@@ -257,3 +257,24 @@ func TestOptimizeInterruptResume(t *testing.T) {
 		t.Errorf("resuming a finished search: exit %d, %s", code, stderr)
 	}
 }
+
+// TestOptimizeLandscape: a search over two numeric paths draws the
+// landscape heat map in its report, and its Markdown table renders.
+func TestOptimizeLandscape(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "l.json")
+	args := []string{"optimize", "d20/duel", "--vary", "heroes.Fighter.init=0:2", "--vary", "heroes.Fighter.ac=16:18", "-n", "5000", "--confirm", "2000"}
+	code, _, stderr := simctl(t, context.Background(), append(append([]string(nil), args...), "--json", "-o", out)...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	code, stdout, stderr := simctl(t, context.Background(), "report", out, "-o", filepath.Join(dir, "rep"))
+	if code != exitOK || !strings.Contains(stdout, "optimize-landscape.png") {
+		t.Errorf("report: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = simctl(t, context.Background(), append(append([]string(nil), args...), "--format", "markdown")...)
+	noPanic(t, stdout, stderr)
+	if code != exitOK || !strings.Contains(stdout, "| rank | candidate |") || !strings.Contains(stdout, "candidates confirmed") {
+		t.Errorf("markdown: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
