@@ -15,6 +15,11 @@
 //     options, the zero-sum equilibrium by linear programming; simctl matrix;
 //   - the tournament (tournament.go): successive elimination; simctl
 //     tournament;
+//   - the search (optimize*.go: Space, Optimize, DoubleOracle): a space of
+//     settings and tactics structures, screened by successive halving when
+//     too large, the best chosen by select.go's procedure and confirmed on
+//     fresh encounters, or both sides' equilibrium by double oracle over
+//     matrix.go's solver; simctl optimize;
 //   - finding encounters (find.go): which encounters match a condition, and
 //     which is the min, median, max or a percentile of a metric; simctl find
 //     and trace --pick.
