@@ -99,6 +99,14 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	doc.Guarantee.Alpha, doc.Guarantee.Delta = *alpha, delta
 	if *both {
+		for _, x := range []struct {
+			set  bool
+			flag string
+		}{{*rules != "", "--rules"}, {*baseline != "", "--baseline"}, {*shardFlag != "", "--shard"}, {*resume != "", "--resume"}} {
+			if x.set {
+				return usageError(stderr, "optimize", "%s does not apply to --both (a double oracle searches --vary and --option spaces of both sides, on one machine)", x.flag)
+			}
+		}
 		return optimizeBoth(ctx, src, sc, si, axes, opts, *where, &o, format, doc, *alpha, delta, stdout, stderr)
 	}
 

@@ -85,6 +85,8 @@ func TestOptimizeBadInput(t *testing.T) {
 		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--baseline", "fast"}, "no --option of that name"},
 		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--side", "heros"}, "did you mean"},
 		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--both"}, "give monsters a space too"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--both", "--shard", "0/2"}, "--shard does not apply to --both"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--shard", "0/2"}, "--shard writes JSON"},
 	} {
 		code, stdout, stderr := simctl(t, context.Background(), append([]string{"optimize"}, tc.args...)...)
 		noPanic(t, stdout, stderr)
