@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"simctl/sim/experiment"
 	"simctl/stats"
 )
 
@@ -209,58 +210,62 @@ func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 }
 
 func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
-	total := int64(0)
-	for _, e := range t.Entrants {
-		total += e.Encounters
+	s.title = fmt.Sprintf("%d. %s: tournament of %d options for %s", k, t.Scenario, len(t.Options), t.Side)
+	s.facts = docFacts(&t.Header, intervalWilson+" (win rates); "+SelectMethod)
+	var p experiment.SelectParams
+	if t.State != nil {
+		p = t.State.Params
 	}
-	s.title = fmt.Sprintf("%d. %s: tournament of %d options for %s", k, t.Scenario, max(len(t.Entrants), len(t.Candidates)), t.Side)
-	s.facts = docFacts(&t.Header, intervalWilson+" (win rates); "+DiffMethod+" (differences to the best)")
 	s.facts = append(s.facts,
 		[2]string{"side", t.Side},
-		[2]string{"encounters", fmt.Sprintf("%s in all over %d round(s): %s per candidate in round 1 (--first), more for the survivors in each later round, at most %s per candidate (-n); every candidate of a round plays the same indices (common random numbers)",
-			thousands(total), len(t.Rounds), thousands(t.First), thousands(t.Budget))})
+		[2]string{"guarantee", fmt.Sprintf("α = %.4g, indifference zone δ = %.4g pp, %d candidates: %s", t.Guarantee.Alpha, 100*t.Guarantee.Delta, t.Guarantee.Candidates, t.Guarantee.Statement)},
+		[2]string{"encounters", fmt.Sprintf("%s in all over %d stage(s): %s per option in stage 1 (--first), %s more for the options left in each later stage (--batch), at most %s per option (-n); every option of a stage plays the same indices (common random numbers)",
+			thousands(t.Encounters), len(t.Stages), thousands(p.First), thousands(p.Batch), thousands(p.Budget))})
 	docCommand(s, &t.Header, nil)
 	s.notes = append(s.notes, statusNotes(&t.Header, "tournament")...)
 	if t.Interrupted {
-		s.notes = append(s.notes, "The ranking stands as of the last round that finished.")
+		s.notes = append(s.notes, "The standings are as of the last stage that finished.")
 	}
 	sets := map[string][]string{}
-	for _, c := range t.Candidates {
+	for _, c := range t.Options {
 		sets[c.Name] = c.Sets
 	}
 	// Candidates made by --vary are named by their overrides: no column
 	// repeats them.
 	named := false
-	for _, c := range t.Candidates {
+	for _, c := range t.Options {
 		named = named || c.Name != strings.Join(c.Sets, " ")
 	}
-	rank := &table{left: 3, header: []string{"rank", "option", "--set", "encounters", "win rate", "95% CI", "out after round", "vs best", "95% CI (paired)"}}
+	ref := "vs " + t.refLabel()
+	rank := &table{left: 4, header: []string{"rank", "option", "--set", "status", "encounters", "win rate", "95% CI", "out after stage", ref, "CI (all pairs)"}}
 	if !named {
-		rank = &table{left: 2, header: append([]string{"rank", "option (its overrides)"}, rank.header[3:]...)}
+		rank = &table{left: 3, header: append([]string{"rank", "option (its overrides)"}, rank.header[3:]...)}
 	}
-	for i, e := range t.Entrants {
-		out, diff, ci := rankCells(i, &e)
-		w := wilson(e.Wins, e.Encounters)
-		row := []string{strconv.Itoa(i + 1), e.Name, setsText(sets[e.Name])}
+	for i, k := range t.Ranking {
+		if k < 0 || k >= len(t.Candidates) {
+			continue
+		}
+		c := &t.Candidates[k]
+		status, out, diff, ci := t.rankCells(k)
+		row := []string{strconv.Itoa(i + 1), c.Name, setsText(sets[c.Name])}
 		if !named {
 			row = row[:2]
 		}
-		rank.add(append(row, thousands(e.Encounters), pct(e.WinRate), w, out, diff, ci)...)
+		rank.add(append(row, status, thousands(c.Encounters), pct(c.WinRate), wilson(c.Wins, c.Encounters), out, diff, ci)...)
 	}
-	if len(t.Entrants) > 0 {
-		s.tables = append(s.tables, titled{title: "Ranking", t: rank, notes: []string{
-			"A candidate is dropped when its paired difference to the leader is below 0 with 95% confidence, Bonferroni-adjusted over the comparisons of that round; the difference to the best is on the encounters both played."}})
+	if len(t.Stages) > 0 {
+		s.tables = append(s.tables, titled{title: "Ranking", t: rank, notes: append([]string{t.verdict()}, capital(t.notes())...)})
 	} else {
-		s.notes = append(s.notes, "No round finished: there is no ranking yet.")
+		s.notes = append(s.notes, "No stage finished: there is no ranking yet.")
 	}
-	rounds := &table{left: 1, header: []string{"round", "new encounters per survivor", "encounters so far per survivor", "survivors after"}}
+	stages := &table{left: 1, header: []string{"stage", "new encounters per option left", "encounters so far per option left", "options left after", "leader", "leader's win rate"}}
 	var sofar int64
-	for i, r := range t.Rounds {
+	for i, r := range t.Stages {
 		sofar += r.Encounters
-		rounds.add(strconv.Itoa(i+1), thousands(r.Encounters), thousands(sofar), strconv.Itoa(r.Survivors))
+		stages.add(strconv.Itoa(i+1), thousands(r.Encounters), thousands(sofar), strconv.Itoa(r.Survivors), t.name(r.Leader), pct(r.LeaderRate))
 	}
-	if len(t.Rounds) > 0 {
-		s.tables = append(s.tables, titled{title: "Rounds", t: rounds})
+	if len(t.Stages) > 0 {
+		s.tables = append(s.tables, titled{title: "Stages", t: stages})
 	}
 	s.scenario = ctxYAML(t.Context)
 }

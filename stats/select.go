@@ -58,6 +58,15 @@ var betFractions = func() (f [betGrid]float64) {
 	return f
 }()
 
+// logUp0 and logDown0 are log(1+f_j) and log(1-f_j): the factors at c = 0
+// (the test of "no better", run for every pair at every stage).
+var logUp0, logDown0 = func() (u, d [betGrid]float64) {
+	for j, f := range betFractions {
+		u[j], d[j] = math.Log1p(f), math.Log1p(-f)
+	}
+	return u, d
+}()
+
 func (p SeqPair) check() {
 	if p.N < 0 || p.AOnly < 0 || p.BOnly < 0 || p.AOnly+p.BOnly > p.N {
 		panic(fmt.Sprintf("stats: SeqPair counts out of range: N=%d AOnly=%d BOnly=%d", p.N, p.AOnly, p.BOnly))
@@ -79,16 +88,23 @@ func (p SeqPair) LogWealth(c float64) float64 {
 	var l [betGrid]float64
 	top := math.Inf(-1)
 	for j, f := range betFractions {
-		lam := f / (1 + c)
-		v := down * math.Log1p(-f) // λ(1+c) = f
-		if up > 0 {
-			v += up * math.Log1p(lam*(1-c))
-		}
-		if agree > 0 && c != 0 {
-			v += agree * math.Log1p(-lam*c)
+		var v float64
+		if c == 0 {
+			v = up*logUp0[j] + down*logDown0[j]
+		} else {
+			lam := f / (1 + c)
+			v = down * logDown0[j] // λ(1+c) = f
+			if up > 0 {
+				v += up * math.Log1p(lam*(1-c))
+			}
+			if agree > 0 {
+				v += agree * math.Log1p(-lam*c)
+			}
 		}
 		l[j] = v
-		top = math.Max(top, v)
+		if v > top { // v is finite: no NaN to care for, unlike math.Max
+			top = v
+		}
 	}
 	s := 0.0
 	for _, v := range l {

@@ -99,12 +99,12 @@ func simulate(seed uint64, runs, n, step int, pUp, pDown float64, reject func(Se
 }
 
 // naiveGreater is the plausible wrong procedure: a one-sided paired z-test
-// at level alpha, valid for one look, repeated at every look.
-func naiveGreater(p SeqPair, alpha float64) bool {
+// of H0: Δ <= c at level alpha, valid for one look, repeated at every look.
+func naiveGreater(p SeqPair, c, alpha float64) bool {
 	n := float64(p.N)
 	d := p.Diff()
 	v := (float64(p.AOnly+p.BOnly)/n - d*d) / n
-	return v > 0 && d/math.Sqrt(v) > Z(1-2*alpha)
+	return v > 0 && (d-c)/math.Sqrt(v) > Z(1-2*alpha)
 }
 
 // naiveLess is the same wrong procedure for H0: Δ >= c.
@@ -131,10 +131,10 @@ func TestSeqPairAnytimeLevel(t *testing.T) {
 	}{
 		{"tie, 30% discordant", 0.15, 0.15,
 			func(p SeqPair) bool { return p.Greater(0, alpha) },
-			func(p SeqPair) bool { return naiveGreater(p, alpha) }},
+			func(p SeqPair) bool { return naiveGreater(p, 0, alpha) }},
 		{"tie, 2% discordant", 0.01, 0.01,
 			func(p SeqPair) bool { return p.Greater(0, alpha) },
-			func(p SeqPair) bool { return naiveGreater(p, alpha) }},
+			func(p SeqPair) bool { return naiveGreater(p, 0, alpha) }},
 		{"Δ = δ = 1pp, 1% discordant", 0.01, 0,
 			func(p SeqPair) bool { return p.Less(0.01, alpha) },
 			func(p SeqPair) bool { return naiveLess(p, 0.01, alpha) }},
@@ -170,10 +170,12 @@ func TestSeqPairPower(t *testing.T) {
 }
 
 // TestSeqPairCSCoverage: the confidence sequence holds Δ at every look at
-// once in at least 1-2α of runs (+3 SE), and is the inversion of the
-// tests: a bound is rejected just outside it and not just inside.
+// once in at least 1-2α of runs (+3 SE), where the paired Wald interval at
+// the same level, read at every look (the wrong procedure), does not; and
+// it is the inversion of the tests: a bound is rejected just outside it
+// and not just inside.
 func TestSeqPairCSCoverage(t *testing.T) {
-	const runs, n, step, alpha = 800, 10000, 250, 0.025
+	const runs, n, step, alpha = 800, 10000, 500, 0.025
 	const pUp, pDown = 0.12, 0.08
 	delta := pUp - pDown
 	bound := 2*alpha + 3*math.Sqrt(2*alpha*(1-2*alpha)/runs)
@@ -181,9 +183,15 @@ func TestSeqPairCSCoverage(t *testing.T) {
 		cs := p.CS(alpha)
 		return cs.Lo > delta || cs.Hi < delta
 	})
-	t.Logf("CS missed Δ at some look in %.2f%% of runs (bound %.2f%%)", 100*miss, 100*bound)
+	naive := simulate(5, runs, n, step, pUp, pDown, func(p SeqPair) bool {
+		return naiveGreater(p, delta, alpha) || naiveLess(p, delta, alpha)
+	})
+	t.Logf("CS missed Δ at some look in %.2f%% of runs (bound %.2f%%); the Wald interval read at every look in %.2f%%", 100*miss, 100*bound, 100*naive)
 	if miss > bound {
 		t.Errorf("CS missed Δ at some look in %.2f%% of runs, more than %.2f%%", 100*miss, 100*bound)
+	}
+	if naive <= bound {
+		t.Errorf("the Wald interval read at every look missed in %.2f%% only: the check cannot tell it from a valid one", 100*naive)
 	}
 	p := SeqPair{N: 4000, AOnly: 500, BOnly: 380}
 	cs := p.CS(alpha)

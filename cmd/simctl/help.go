@@ -101,21 +101,27 @@ shards); an interrupted matrix resumes with --resume and its JSON.`,
 		},
 	},
 	"tournament": {
-		summary: "rank many options of one side by successive elimination on common random numbers",
-		usage:   []string{"tournament SCENARIO (--option NAME='--set ...' | --vary PATH=RANGE)... [--side NAME] [--first N] [-n BUDGET] [--resume FILE] [--format F] [-o FILE]"},
-		about: `Round 1 plays --first encounters of every candidate; every later round
-doubles them for the survivors, on the same encounter indices. After each
-round a candidate whose paired difference to the leader is below 0 with
-95% confidence (Bonferroni over that round's comparisons) is dropped, so
-the clearly worse cost little and the close ones get the encounters.
--n caps the encounters of a survivor. --vary makes a candidate of every
+		summary: "select the best of many options of one side, with a guarantee, on common random numbers",
+		usage:   []string{"tournament SCENARIO (--option NAME='--set ...' | --vary PATH=RANGE)... [--side NAME] [--alpha A] [--delta D] [--first N] [--batch N] [-n BUDGET] [--resume FILE] [--format F] [-o FILE]"},
+		about: `Stage 1 plays --first encounters of every candidate; every later stage
+plays --batch more for the candidates left, on the same encounter indices.
+After each stage a candidate is eliminated once another is shown better by
+a sequential test that stays valid however often it is read, and the
+tournament stops when one is left ("best"), when the leader is shown within
+--delta of every other ("selected"; the others "not separated"), or at -n
+encounters per candidate (a "not separated" group: none is called best).
+The guarantee, for the whole tournament: with probability at least 1-alpha
+no candidate with the best win rate is eliminated, and a selected one is
+within --delta of the best. Exactly tied candidates are not separated. The
+differences to the selected (or the leader) carry intervals that hold for
+all pairs at once, at every stage. --vary makes a candidate of every
 combination of the values (tactics parameters included). With --results
-(or --format json -o) each finished round is saved as it completes, and
+(or --format json -o) each finished stage is saved as it completes, and
 --resume FILE goes on from the last one. A tournament does not shard:
-each round's eliminations need all of the round's encounters.`,
+each stage's decisions need all of the stage's encounters.`,
 		examples: []string{
 			"tournament d20/tactics-combo --vary heroes.Wizard.tactics.params.crowd=1:4:1",
-			"tournament d20/duel --option a='--set heroes.Fighter.ac=18' --option b='--set heroes.Fighter.hp=24' -n 1M",
+			"tournament d20/duel --option a='--set heroes.Fighter.ac=18' --option b='--set heroes.Fighter.hp=24' -n 1M --delta 0.5pp",
 		},
 	},
 	"optimize": {
@@ -224,7 +230,7 @@ each becomes a section with the command that made it, the scenario it ran
 (its text and SHA-256, from the JSON itself), its tables and its figures:
 value the effects, exchange rates, warnings and the tornado; matrix the
 win-rate grid, dominated options, the equilibrium and the heat map;
-tournament the ranking and the rounds. A shard, an incomplete merge or an
+tournament its verdict, ranking and stages. A shard, an incomplete merge or an
 interrupted run is marked as such. DIR gets report.md, a self-contained
 report.html (figures inlined as SVG, nothing fetched) and every figure as
 PNG.`,

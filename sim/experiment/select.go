@@ -12,73 +12,6 @@ import (
 	"simctl/stats"
 )
 
-// Selection of the best of K candidate games for one side, on common
-// random numbers, with a guarantee for the whole procedure.
-//
-// # The procedure
-//
-// Every surviving candidate plays the same encounter indices (encounter i
-// draws stream (seed, i), as everywhere): a first stage of First
-// encounters, then stages of Batch, until a decision or until every
-// survivor has played Budget. After every stage, for each pair of
-// survivors (a, b) the discordant counts on their common encounters
-// (a won and b did not, and the reverse) feed two sequential tests that
-// stay valid under continuous monitoring (stats.SeqPair: betting
-// martingales and Ville's inequality; Waudby-Smith & Ramdas 2024):
-//
-//   - elimination: b is eliminated as soon as some survivor a rejects
-//     H0: p_a <= p_b at level α_E = α / (2K(K-1)), i.e. b is shown worse;
-//   - indifference: the stage's leader s (most wins; lowest index on a tie)
-//     is selected, and the procedure stops, as soon as every other
-//     survivor a rejects H0: p_a >= p_s + δ at level α_δ = α / (2(K-1)),
-//     i.e. s is shown within δ of each of them;
-//   - a lone survivor is selected ("separated").
-//
-// # The guarantee
-//
-// With probability at least 1-α, over the whole procedure (every stage,
-// however it stops): no candidate with the best win rate is eliminated,
-// and if a candidate is selected its win rate is within δ of the best.
-// Proof: let B be the candidates with the best rate and b* one of them.
-// Eliminating some b ∈ B needs a false rejection among the K(K-1) ordered
-// elimination tests (a, b) with p_a <= p_b, each at α_E over all time
-// (total <= α/2); a selected s with p_b* >= p_s + δ needs a false
-// rejection of the indifference test (b*, s), one of K-1 tests at α_δ
-// (total <= α/2). Exactly tied candidates are never separated except on
-// that α/2: a tie has no drift to bet on, and a pair that never disagreed
-// (zero discordance) leaves the bettor's wealth at 1 whatever N is, so
-// zero variance is "cannot separate", never a division by zero (see
-// stats.SeqPair). When the budget ends first the result is the group of
-// survivors, "not separated": it holds every best candidate (on the same
-// event), and no single candidate is called best.
-//
-// Why not Kim & Nelson's KN (2001): its continuation region is a triangle
-// that closes, so it always picks one candidate and eliminates the rest
-// even when they are exactly tied (correct for its indifference-zone
-// claim, but it separates ties, which simctl's reports must not). The
-// tests here eliminate only on evidence of a strict difference and stop
-// on evidence of δ-closeness instead.
-//
-// # The intervals
-//
-// Each candidate's win rate has a 95% Wilson interval, per candidate and
-// not adjusted for the selection. Each paired difference to the selected
-// candidate (or the leader when none is selected) has the confidence
-// sequence of stats.SeqPair at α_E per side: all K(K-1)/2 of them hold at
-// once, at every stage, with probability at least 1-α, so they stay valid
-// whatever was selected and whenever the procedure stopped; an eliminated
-// candidate's interval against the one that eliminated it excludes 0.
-//
-// # Scaling out
-//
-// A stage is the same encounter range for every survivor, so it shards:
-// PlayStage plays any part of a stage's range for a survivor set and
-// returns its integer sums, StageSums.Merge adds disjoint parts, and
-// SelectState.Apply applies a whole stage. Select is the loop of those on
-// one machine; its decisions depend only on the integer sums, so they are
-// the same whatever Workers is, however the stages were sharded, and
-// after a resume.
-
 // SelectParams are a selection's statistical and budget settings.
 type SelectParams struct {
 	Alpha  float64 `json:"alpha"`  // error of the whole procedure (default 0.05)
@@ -132,6 +65,8 @@ const (
 // SelectState is where a selection stands after its last finished stage:
 // all a resumed selection (or the next shard stage) needs to make exactly
 // the decisions an uninterrupted one makes. Its figures are exact integers.
+// A SelectState is a plain value for one goroutine at a time (PlayStage,
+// which needs none of it, runs the workers).
 type SelectState struct {
 	Params SelectParams `json:"params"`
 	K      int          `json:"candidates"`
@@ -378,7 +313,12 @@ func (st *SelectState) Apply(s *StageSums) error {
 	for _, b := range alive {
 		by := -1
 		for _, a := range alive {
-			if a != b && st.Pair(a, b).Greater(0, ae) && (by < 0 || st.Wins[a] > st.Wins[by]) {
+			if a == b {
+				continue
+			}
+			// With AOnly <= BOnly every bettor's wealth is at most
+			// (1-f²)^AOnly <= 1 < 1/α_E: no need to compute it.
+			if p := st.Pair(a, b); p.AOnly > p.BOnly && p.Greater(0, ae) && (by < 0 || st.Wins[a] > st.Wins[by]) {
 				by = a
 			}
 		}
@@ -606,7 +546,7 @@ func (st *SelectState) statement() string {
 	case OutcomeNotSeparated:
 		return base + fmt.Sprintf(": the budget ended before the %d left were separated, or shown within %.4g pp of each other; none is called best", len(st.Alive), 100*st.Params.Delta)
 	}
-	return base + " so far (not finished)"
+	return base + " so far"
 }
 
 // SelectConfig runs a selection on one machine.
@@ -629,6 +569,70 @@ type SelectConfig struct {
 // An interrupted selection returns its standing after the last finished
 // stage (its State to resume from) with ctx's error: the stage in play is
 // dropped, since survivors must share their encounters.
+//
+// # The procedure
+//
+// Every surviving candidate plays the same encounter indices (encounter i
+// draws stream (seed, i), as everywhere): a first stage of First
+// encounters, then stages of Batch, until a decision or until every
+// survivor has played Budget. After every stage, for each pair of
+// survivors (a, b) the discordant counts on their common encounters
+// (a won and b did not, and the reverse) feed two sequential tests that
+// stay valid under continuous monitoring (stats.SeqPair: betting
+// martingales and Ville's inequality; Waudby-Smith & Ramdas 2024):
+//
+//   - elimination: b is eliminated as soon as some survivor a rejects
+//     H0: p_a <= p_b at level α_E = α / (2K(K-1)), i.e. b is shown worse;
+//   - indifference: the stage's leader s (most wins; lowest index on a tie)
+//     is selected, and the procedure stops, as soon as every other
+//     survivor a rejects H0: p_a >= p_s + δ at level α_δ = α / (2(K-1)),
+//     i.e. s is shown within δ of each of them;
+//   - a lone survivor is selected ("separated").
+//
+// # The guarantee
+//
+// With probability at least 1-α, over the whole procedure (every stage,
+// however it stops): no candidate with the best win rate is eliminated,
+// and if a candidate is selected its win rate is within δ of the best.
+// Proof: let B be the candidates with the best rate and b* one of them.
+// Eliminating some b ∈ B needs a false rejection among the K(K-1) ordered
+// elimination tests (a, b) with p_a <= p_b, each at α_E over all time
+// (total <= α/2); a selected s with p_b* >= p_s + δ needs a false
+// rejection of the indifference test (b*, s), one of K-1 tests at α_δ
+// (total <= α/2). Exactly tied candidates are never separated except on
+// that α/2: a tie has no drift to bet on, and a pair that never disagreed
+// (zero discordance) leaves the bettor's wealth at 1 whatever N is, so
+// zero variance is "cannot separate", never a division by zero (see
+// stats.SeqPair). When the budget ends first the result is the group of
+// survivors, "not separated": it holds every best candidate (on the same
+// event), and no single candidate is called best.
+//
+// Why not Kim & Nelson's KN (2001): its continuation region is a triangle
+// that closes, so it always picks one candidate and eliminates the rest
+// even when they are exactly tied (correct for its indifference-zone
+// claim, but it separates ties, which simctl's reports must not). The
+// tests here eliminate only on evidence of a strict difference and stop
+// on evidence of δ-closeness instead.
+//
+// # The intervals
+//
+// Each candidate's win rate has a 95% Wilson interval, per candidate and
+// not adjusted for the selection. Each paired difference to the selected
+// candidate (or the leader when none is selected) has the confidence
+// sequence of stats.SeqPair at α_E per side: all K(K-1)/2 of them hold at
+// once, at every stage, with probability at least 1-α, so they stay valid
+// whatever was selected and whenever the procedure stopped; an eliminated
+// candidate's interval against the one that eliminated it excludes 0.
+//
+// # Scaling out
+//
+// A stage is the same encounter range for every survivor, so it shards:
+// PlayStage plays any part of a stage's range for a survivor set and
+// returns its integer sums, StageSums.Merge adds disjoint parts, and
+// SelectState.Apply applies a whole stage. Select is the loop of those on
+// one machine; its decisions depend only on the integer sums, so they are
+// the same whatever Workers is, however the stages were sharded, and
+// after a resume.
 func Select(ctx context.Context, games []sim.Game, names []string, side int, sideName string, cfg SelectConfig) (*Selection, error) {
 	if len(games) != len(names) {
 		panic("experiment: Select needs one name per game")

@@ -249,17 +249,14 @@ func roundTrip[T any](t *testing.T, v *T) *T {
 }
 
 // TestSelectDeterministic: the same seed gives the same decisions and
-// sums whatever Workers is, after a resume from any checkpoint or from an
-// interrupted run (through JSON), and when every stage is played in three
-// shards, merged out of order and applied.
+// sums whatever Workers is, and when every stage is played in three
+// shards (through JSON), merged out of order and applied. Resuming is
+// TestTournamentResumes.
 func TestSelectDeterministic(t *testing.T) {
 	games, names := resumeGames(t)
 	params := experiment.SelectParams{First: 1000, Batch: 1500, Budget: 10000}
 	cfg := experiment.SelectConfig{Seed: 21, Workers: 1, Params: params}
-	var checkpoints []*experiment.Selection
-	c := cfg
-	c.OnStage = func(s *experiment.Selection) { checkpoints = append(checkpoints, roundTrip(t, s)) }
-	whole, err := experiment.Select(context.Background(), games, names, 0, "heroes", c)
+	whole, err := experiment.Select(context.Background(), games, names, 0, "heroes", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,39 +270,10 @@ func TestSelectDeterministic(t *testing.T) {
 	if len(whole.Stages) < 4 || elim == 0 || len(whole.Group) < 2 {
 		t.Fatalf("the case does not exercise stages and eliminations: %d stages, %d eliminated, group %v", len(whole.Stages), elim, whole.Group)
 	}
-	if len(checkpoints) != len(whole.Stages)-1 {
-		t.Fatalf("%d checkpoints for %d stages", len(checkpoints), len(whole.Stages))
-	}
 	w2 := cfg
 	w2.Workers = 2
 	if got, err := experiment.Select(context.Background(), games, names, 0, "heroes", w2); err != nil || !reflect.DeepEqual(got, whole) {
 		t.Errorf("2 workers: %v\n got %+v\nwant %+v", err, got, whole)
-	}
-	for i, cp := range checkpoints {
-		r := cfg
-		r.Resume = cp.State
-		if got, err := experiment.Select(context.Background(), games, names, 0, "heroes", r); err != nil || !reflect.DeepEqual(got, whole) {
-			t.Errorf("resumed from checkpoint %d: %v\n got %+v\nwant %+v", i+1, err, got, whole)
-		}
-	}
-	// Interrupted in its third stage: it returns the standing after the
-	// second, which resumes to the same end.
-	ctx, cancel := context.WithCancel(context.Background())
-	i := cfg
-	i.OnStage = func(s *experiment.Selection) {
-		if len(s.Stages) == 2 {
-			cancel()
-		}
-	}
-	part, err := experiment.Select(ctx, games, names, 0, "heroes", i)
-	cancel()
-	if err != context.Canceled || len(part.Stages) != 2 || part.Outcome != experiment.OutcomeRunning || part.Selected != -1 {
-		t.Fatalf("interrupted: %v, %d stages, %s", err, len(part.Stages), part.Outcome)
-	}
-	r := cfg
-	r.Resume = roundTrip(t, part).State
-	if got, err := experiment.Select(context.Background(), games, names, 0, "heroes", r); err != nil || !reflect.DeepEqual(got, whole) {
-		t.Errorf("resumed after an interruption: %v", err)
 	}
 	// Sharded: each stage in three parts, merged out of order.
 	st, err := experiment.NewSelectState(len(games), params)
@@ -408,5 +376,33 @@ func TestSelectRefuses(t *testing.T) {
 	}
 	if _, err := experiment.NewSelectState(3, experiment.SelectParams{Alpha: 1.5}); err == nil {
 		t.Error("alpha 1.5: no error")
+	}
+}
+
+// BenchmarkSelectApply is the cost of one stage's decisions for 32
+// candidates that stay tied (no elimination, no stop; 30% discordant): the
+// K(K-1) elimination tests, half of them computed, and the K-1
+// indifference tests.
+func BenchmarkSelectApply(b *testing.B) {
+	const k = 32
+	st, err := experiment.NewSelectState(k, experiment.SelectParams{First: 1000, Budget: 1 << 40})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := &experiment.StageSums{Wins: make([]int64, k)}
+	for a := 0; a < k; a++ {
+		s.Alive = append(s.Alive, a)
+		s.Wins[a] = 500
+		for c := a + 1; c < k; c++ {
+			s.Only = append(s.Only, [2]int64{150 + int64(c-a)%3, 150})
+		}
+	}
+	s.Ranges = []sim.Range{{Lo: 0, Hi: 1000}}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st := st.Clone()
+		if err := st.Apply(s); err != nil || len(st.Alive) != k || st.Finished() {
+			b.Fatal(err, len(st.Alive))
+		}
 	}
 }
