@@ -229,7 +229,14 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	var done atomic.Int64
 	cfg.Done = &done
-	total := min(budget.n, int64(len(points))*o.n.n) + int64(min(len(points), 10)+1)*confirm.n
+	// The progress counter advances by encounter indices (every game of a
+	// stage plays each): the selection's cap per candidate, the
+	// confirmation, and screening's rungs (First, 2·First, ...: about
+	// 15·First) when the space is screened.
+	total := cfg.SelectParams(len(points)).Budget + confirm.n
+	if cfg.Screens(len(points)) && cfg.Finalists == nil {
+		total += 15 * first.n
+	}
 	stopBar := startProgress(ctx, o.showProgress(), total, &done, stderr)
 	testHook(&done)
 	res, runErr := experiment.Optimize(ctx, sp, points, glist, baseGame, baseName, si, sideName, cfg)
