@@ -207,6 +207,19 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 					fmt.Fprintf(stderr, "simctl optimize: --resume %s: the merged stage does not apply: %v\n", *resume, err)
 					return exitUsage
 				}
+				if !st.Finished() {
+					// The point an uninterrupted search records after this
+					// stage (a finishing stage's is recorded by Optimize).
+					names := make([]string, len(cfg.Finalists))
+					for i, k := range cfg.Finalists {
+						names[i] = points[k].Name
+					}
+					r := st.Result(names, sideName)
+					prior := *old.Search
+					prior.Incumbent = append(append([]experiment.IncumbentPoint(nil), prior.Incumbent...), experiment.IncumbentPoint{
+						Encounters: r.Encounters, Point: cfg.Finalists[r.Leader], WinRate: r.Candidates[r.Leader].WinRate, Stage: "selection"})
+					cfg.Prior = &prior
+				}
 			}
 			cfg.Resume = st
 		}
@@ -582,6 +595,9 @@ func optimizeShard(ctx context.Context, spec string, cfg experiment.OptimizeConf
 		return exitFailure
 	}
 	doc.Search = &experiment.OptimizeResult{Side: sideName, Finalists: cfg.Finalists, Best: -1, Selection: st.Result(names, sideName)}
+	if cfg.Prior != nil {
+		doc.Search.Incumbent = cfg.Prior.Incumbent
+	}
 	doc.Stage, doc.Shard, doc.Interrupted = sums, shard, true
 	doc.Elapsed = time.Since(t0).Seconds()
 	if !o.write("optimize", stdout, stderr, format, doc.Write, nil) {

@@ -211,7 +211,7 @@ func TestOptimizeShardedStages(t *testing.T) {
 		json.Unmarshal(data, &m)
 		var s map[string]json.RawMessage
 		json.Unmarshal(m["search"], &s)
-		return map[string]json.RawMessage{"best": m["best"], "selection": s["selection"], "ranked": s["ranked"]}
+		return map[string]json.RawMessage{"best": m["best"], "selection": s["selection"], "ranked": s["ranked"], "incumbent": s["incumbent"]}
 	}
 	if a, b := mustJSON(t, read("sharded.json")), mustJSON(t, read("whole.json")); a != b {
 		t.Errorf("the sharded search differs from the whole one:\n%s\n%s", a, b)
