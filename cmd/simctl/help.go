@@ -20,7 +20,7 @@ type commandHelp struct {
 }
 
 // commands lists every command in the order of the overview.
-var commands = []string{"run", "trace", "sweep", "compare", "value", "matrix", "tournament", "find", "merge", "report", "check", "init", "scenarios", "rules", "policies", "schema", "serve", "version", "help"}
+var commands = []string{"run", "trace", "sweep", "compare", "value", "matrix", "tournament", "optimize", "find", "merge", "report", "check", "init", "scenarios", "rules", "policies", "schema", "serve", "version", "help"}
 
 var helps = map[string]commandHelp{
 	"serve": {
@@ -129,6 +129,36 @@ each stage's decisions need all of the stage's encounters.`,
 		examples: []string{
 			"tournament d20/tactics-combo --vary heroes.Wizard.tactics.params.crowd=1:4:1",
 			"tournament d20/duel --option a='--set heroes.Fighter.ac=18' --option b='--set heroes.Fighter.hp=24' -n 1M --delta 0.5pp",
+		},
+	},
+	"optimize": {
+		summary: "search a space of settings and tactics for one side's best, with a guarantee; --both: a double oracle",
+		usage: []string{"optimize SCENARIO [--side NAME] (--vary PATH=RANGE | --option NAME='--set ...')... [--where EXPR] [--rules subset|order|both --block PATH] [--baseline NAME] [--alpha A] [--delta D] [-n CAP] [--budget B] [--resume FILE] [--format F] [-o FILE]",
+			"optimize SCENARIO --both --side NAME (--vary PATH=RANGE | --option NAME='--set ...')... [-n N] [--alpha A] [--delta D]"},
+		about: `The space is every combination of one value of each --vary path, one
+--option and one structure of --block's rules (--rules: each rule on or
+off, every order, or both), that satisfies --where (a constraint in the
+tactics language over the numeric --vary paths); candidates that compile
+to the same scenario are one. Every candidate plays the same encounters
+(common random numbers) in a sequential selection: with probability at
+least 1-alpha no best candidate is eliminated, and the one returned is
+within --delta of the best of the candidates evaluated; when -n (the
+per-candidate cap) ends first the survivors are reported as a group, not
+separated, and none is called best. Exact ties are never separated but
+with probability alpha. When the space is too large for --budget it is
+screened first (successive halving over a coarse grid, then the
+survivors' neighbours) and the guarantee covers only the candidates
+evaluated, which the output counts. The best, the top candidates and the
+baseline (--baseline, or the scenario as written) then play --confirm
+fresh encounters: the rates and intervals printed come from those, with
+simultaneous (Bonferroni) intervals, and every candidate that beats the
+baseline by more than delta is listed, biggest first. --both runs a double
+oracle: paths starting with --side's name are its space, the others the
+opponent's. docs/optimize.md works three questions through.`,
+		examples: []string{
+			"optimize d20/duel --side heroes --vary heroes.Fighter.init=1:5 --vary heroes.Fighter.ac=17:21 --vary heroes.Fighter.hp=20:28:2 --where '(heroes.Fighter.init - 1) + (heroes.Fighter.ac - 17) + (heroes.Fighter.hp - 20) / 2 <= 4' --delta 0.5pp --json",
+			"optimize acks2/tactics-shieldwall --side foot --rules both --block foot.tactics.turn",
+			"optimize d20/duel --both --side heroes --vary heroes.Fighter.init=1:5 --vary monsters.Orc.init=0:4 -n 20k",
 		},
 	},
 	"find": {

@@ -18,6 +18,11 @@
 //     under continuous monitoring, with a guarantee for the whole
 //     procedure; a stage shards (PlayStage, StageSums.Merge, Apply);
 //     simctl tournament, and the core of simctl optimize;
+//   - the search (optimize*.go: Space, Optimize, DoubleOracle): a space of
+//     settings and tactics structures, screened by successive halving when
+//     too large, the best chosen by Select and confirmed on fresh
+//     encounters, or both sides' equilibrium by double oracle over
+//     matrix.go's solver; simctl optimize;
 //   - finding encounters (find.go): which encounters match a condition, and
 //     which is the min, median, max or a percentile of a metric; simctl find
 //     and trace --pick.
