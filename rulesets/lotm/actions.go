@@ -169,7 +169,7 @@ func (t *Table) doubleStrike(i, tg int) {
 //	head    stunned for 1 round (it loses its next turn), +2d6 damage
 //	eyes    the second hit Blinds (Disadvantage on its hit checks)
 //	arms    its Fighting attack checks -2, adding up
-//	legs    its speed halved, each time, never to 0
+//	legs    its speed halved; from the second, 1 meter (additive 50%, never 0)
 //	organs  +3d6 damage
 //
 // The source's ears (Deafened) have nothing to act on in this simulator
@@ -281,7 +281,12 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 			return
 		}
 		t.c.Inc(c.Side, Intimidations)
-		if t.contest(i, c.Intimidate, tg, t.g.C[tg].Willpower, contestAct, true, "intimidate: intimidation vs willpower") {
+		// The intimidator acts first: its Swift action is taken before the
+		// target's forced Move (first_actor). An Intimidate is no attack, so
+		// a teleport's Advantage waits for "the one immediate follow-up
+		// attack" (oneCheck false).
+		t.acts(i)
+		if t.contest(i, c.Intimidate, tg, t.g.C[tg].Willpower, contestAct, false, "intimidate: intimidation vs willpower") {
 			t.c.Inc(c.Side, IntimidationsWon)
 			t.forceAway(tg, i)
 		}
@@ -340,15 +345,21 @@ func (t *Table) fleeAtTurn(m int) {
 	f.mustFlee = -1
 }
 
-// speed is i's speed now: halved (rounded up) while Off-Balance and for
-// each Vital Strike to the legs, never below 1 foot.
+// speed is i's speed now: halved (rounded up) while Off-Balance; then
+// Vital Strikes to the legs, whose 50% reductions "stack additively" but
+// "cannot make the target completely unable to move": one halves it
+// (rounded up), two or more would take it all, so it keeps the least move
+// there is, 1 meter (5 ft; its speed if lower). Never below 1 foot.
 func (t *Table) speed(i int) int {
 	s := t.g.C[i].Speed
 	if t.f[i].offBalance {
 		s = (s + 1) / 2
 	}
-	for k := 0; k < t.f[i].legHits && s > 1; k++ {
+	switch n := t.f[i].legHits; {
+	case n == 1:
 		s = (s + 1) / 2
+	case n >= 2:
+		s = min(s, Reach)
 	}
 	return max(s, 1)
 }

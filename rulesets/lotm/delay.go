@@ -32,13 +32,14 @@ import "simctl/sim"
 
 func (t *Table) declareDelay(i int, p Plan) {
 	f := &t.f[i]
-	ok := p.Trigger >= OnAllyGrapples && p.Trigger <= OnEnemyInReach && t.canUse(i, KindAttack)
+	ok := p.Trigger >= OnAllyGrapples && p.Trigger <= OnEnemyInReach
 	switch p.Delay {
 	case KindAttack:
+		ok = ok && t.canUse(i, KindAttack)
 	case KindCasting:
-		ok = ok && t.canUse(i, KindCasting)
+		ok = ok && t.canUse(i, KindCasting) && (t.slot(KindCasting) != KindAttack || t.canUse(i, KindAttack))
 	case KindSwift, KindMove:
-		ok = ok && t.canUse(i, p.Delay)
+		ok = ok && t.canUse(i, KindAttack) && t.canUse(i, p.Delay)
 	default:
 		ok = false
 	}
@@ -48,7 +49,13 @@ func (t *Table) declareDelay(i int, p Plan) {
 		}
 		return
 	}
-	t.spend(i, KindAttack)
+	// The price is "An Attack/Casting Action, but you delay this action":
+	// holding the Casting action with casting_slot separate, the held
+	// Casting action is the one paid and the Attack action stays;
+	// otherwise the Attack (Attack/Casting) action pays.
+	if p.Delay != KindCasting || t.slot(KindCasting) == KindAttack {
+		t.spend(i, KindAttack)
+	}
 	t.spend(i, p.Delay)
 	f.delayed, f.delayKind, f.delayTrig, f.delayAlly = true, p.Delay, p.Trigger, p.Ally
 	t.anyDelay = true

@@ -145,7 +145,9 @@ type Plan struct {
 	// Also (option casting_slot: separate only): a second main action made
 	// after Main with the other of the Attack and Casting actions, at the
 	// same Target: MainAttack or MainDouble after a Casting-action Main,
-	// MainCast or MainFirstAid after an Attack-action Main.
+	// MainCast or MainFirstAid after an Attack-action Main; MainAttack or
+	// MainDouble after a MainDelay that holds the Casting action (which
+	// leaves the Attack action).
 	Also Main
 
 	// MainDelay: hold an action of kind Delay until Trigger (concerning

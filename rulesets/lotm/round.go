@@ -112,8 +112,12 @@ func (t *Table) walk(ambushersOnly bool) bool {
 }
 
 // turn is combatant i's turn: a regular one, one in an Ambush Round, or one
-// brought forward by a mid-combat ambush.
-func (t *Table) turn(i int) {
+// brought forward by a mid-combat ambush (turnWith).
+func (t *Table) turn(i int) { t.turnWith(i, nil) }
+
+// turnWith is i's turn; plan, when not nil, was asked already (an inserted
+// turn's, insertTurn).
+func (t *Table) turnWith(i int, plan *Plan) {
 	f := &t.f[i]
 	c := &t.g.C[i]
 	f.turnDone = true
@@ -140,7 +144,11 @@ func (t *Table) turn(i int) {
 		if t.searchTurn {
 			t.search(i)
 		}
-		t.execute(i, c.Policy.Turn(t, i))
+		if plan == nil {
+			t.execute(i, c.Policy.Turn(t, i))
+		} else {
+			t.execute(i, *plan)
+		}
 	}
 	f.aim, f.feintOn, f.ambushOne, f.cogOn, f.disOne, f.cameTo = false, -1, false, -1, false, -1
 	t.actor = saved
@@ -222,7 +230,9 @@ func (t *Table) execute(i int, p Plan) {
 	default:
 		t.attackAction(i, p, tg, false)
 	}
-	if p.Also != MainNone && p.Main != MainDelay && !t.over() {
+	// A Delay Action holding the Casting action with casting_slot separate
+	// leaves the Attack action, which Also may use.
+	if p.Also != MainNone && (p.Main != MainDelay || t.f[i].delayed && t.f[i].delayKind == KindCasting && !t.castShared) && !t.over() {
 		t.alsoAction(i, p, tg)
 	}
 	if p.Hide == HideAfter {
@@ -258,7 +268,7 @@ func (t *Table) alsoAction(i int, p Plan, tg int) {
 		why = "only attack, double_strike, cast or first_aid can be a second action"
 	case t.slot(KindCasting) == KindAttack:
 		why = "has one Attack/Casting action a turn (casting_slot shared)"
-	case k == mainKind(p.Main, p.Cast) || !t.canUse(i, k):
+	case k == mainKind(p.Main, p.Cast) && p.Main != MainDelay || !t.canUse(i, k):
 		why = "has no " + KindNames[k] + " action left"
 	}
 	if why != "" {

@@ -86,13 +86,13 @@ var borrowDamage = dice.MustParse("1d3")
 // borrowStrength: a's melee attack on d was a critical failure (a natural
 // 1, option naturals), and d answers with Borrow Strength Against
 // Strength: its Attack action of the round, the check succeeding by
-// default. (1) With Strength not 3 or more below a's it flips a: 1d3 + its
-// Strength damage die, then a makes a Difficulty 20 Agility check (d20 +
-// agility) or is Off-Balance; a natural 1 on it hits the head: Stunned
-// for 1 round. (2) Otherwise it applies one Attack action: its weapon's
-// damage. Not modelled: the build (size) difference that also allows (1),
-// and a balance-type Beyonder ability that spares the Agility check (no
-// combatant has one). The ambushed do not use it during an Ambush Round
+// default. (1) With Strength not 3 or more below a's, or at least 2 size
+// levels larger (field size: the source's "2-level build difference"), it
+// flips a: 1d3 + its Strength damage die, then a makes a Difficulty 20
+// Agility check (d20 + agility) or is Off-Balance; a natural 1 on it hits
+// the head: Stunned for 1 round. (2) Otherwise it applies one Attack
+// action: its weapon's damage. Not modelled: a balance-type Beyonder
+// ability that spares the Agility check (no combatant has one). The ambushed do not use it during an Ambush Round
 // (they do not act in it).
 //
 // Against a Leg Sweep's critical failure it is the sweep's answer instead:
@@ -114,7 +114,10 @@ func (t *Table) borrow(d, a int, k Kind) bool {
 	t.c.Inc(t.side(d), Borrows)
 	t.c.Inc(t.side(d), sim.Actions)
 	cd, ca := &t.g.C[d], &t.g.C[a]
-	if cd.Strength < ca.Strength-3 {
+	// (1) needs Strength "not lower than theirs by 3 points" (exactly 3
+	// below forbids it) or a 2-level build difference, read as d at least
+	// 2 size levels larger (field size): a smaller one flips no one.
+	if cd.Strength <= ca.Strength-3 && cd.Size-ca.Size < 2 {
 		dmg := cd.Damage.Roll(t.r)
 		if t.log != nil {
 			t.logf("  %s borrows strength against %s's critical failure: an Attack action that hits by default", cd.Name, ca.Name)

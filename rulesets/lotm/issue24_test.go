@@ -1,0 +1,240 @@
+package lotm
+
+import (
+	"strings"
+	"testing"
+
+	"simctl/sim"
+)
+
+// Issue 24, items 6-13: each test pins the dice and fails on the code
+// before the fix (named in each comment).
+
+const pair24 = `name: pair
+ruleset: lotm
+max_rounds: 1
+distance: 0
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: I, hp: 30, ac: 10, attacks: [3], damage: 1, initiative_roll: 20, intimidation: 2}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E, hp: 30, ac: 10, attacks: [0], damage: 1, initiative_roll: 5, willpower: 1}
+`
+
+// Item 6: the intimidator acts first; the target's forced Move comes
+// after its Swift action (before: forceAway's Move made E first_actor).
+func TestIntimidatorIsFirstActor(t *testing.T) {
+	g := compile(t, pair24)
+	pol(t, g, "I").plan = Plan{Swift: SwiftIntimidate}
+	p := play(t, g, 15, 3)
+	inOrder(t, p.log, "I wins", "E moves 30 ft away from I")
+	if p.out.FirstActor != 0 {
+		t.Errorf("first_actor %d, want 0 (I)", p.out.FirstActor)
+	}
+}
+
+// Item 7: a teleport's Advantage is for "the one immediate follow-up
+// attack": an Intimidate in between is a plain roll and the attack keeps
+// the Advantage (before: the Intimidate took it and the attack was plain).
+func TestTeleportAdvantageSkipsIntimidate(t *testing.T) {
+	g := compile(t, strings.Replace(pair24, "distance: 0", "distance: 30", 1), "a.I.teleport=1")
+	pol(t, g, "I").plan = Plan{Teleport: true, Swift: SwiftIntimidate, Main: MainAttack}
+	p := play(t, g,
+		3, 15, // intimidate: I 3 + 2 = 5 vs E 15 + 1 = 16, E stays
+		4, 16, // I's attack with Advantage: 16
+		10) // E's attack
+	inOrder(t, p.log,
+		"I teleports to E's face",
+		"intimidate: intimidation vs willpower: I d20 3 +2 = 5 vs E d20 15 +1 = 16: E wins",
+		"I: attack vs E: d20 16 (advantage) +3 = 19 vs physical defense 10 (ambush): hit",
+		"E: attack vs I: d20 10")
+}
+
+// Item 9: the obstacle ambush needs the hider unseen: D struck from its
+// cover in round 1 (seen), so in round 2 its held strike at E2, who comes
+// around only then, makes no Stealth contest and gets no Advantage
+// (before: obstacleStrike did not test seen and caught E2 off guard).
+func TestObstacleStrikeNeedsUnseen(t *testing.T) {
+	g := compile(t, `name: seen
+ruleset: lotm
+max_rounds: 2
+distance: 10
+options: {search: none}
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: D, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 20, strength: 2, stealth: 5, cover_item: {size: small}}
+      - {name: X, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 1}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E1, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 10, speed: 30}
+      - {name: E2, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 5, speed: 3}
+`)
+	pol(t, g, "D").plan = Plan{Main: MainDelay, Delay: KindAttack, Trigger: OnEnemyInReach, Ally: -1, Cover: CoverItem}
+	pol(t, g, "X").plan = Plan{} // stands by: two against two, no flanking
+	p := play(t, g,
+		10, 3, 5, 8, // round 1: E1 comes around: D unseen, contest won, strike (advantage)
+		2,  // E1's attack on D
+		9,  // round 2: E1's attack
+		11, // E2 arrives: D's plain held strike
+		7)  // E2's attack
+	r2 := p.log[strings.Index(p.log, "-- round 2"):]
+	inOrder(t, p.log, "D strikes unseen from behind its cover", "D: attack vs E1: d20 8 (advantage)")
+	inOrder(t, r2, "trigger for D: E2 comes within reach", "D takes its delayed attack action", "D: attack vs E2: d20 11 +3 = 14 vs physical defense 10: hit")
+	notIn(t, r2, "stealth vs investigation", "strikes unseen", "Caught Off Guard")
+}
+
+// Item 10: a turn is brought forward only by an ambush: with no enemy it
+// can target (E hidden, search none) the insertion is refused and counts
+// nothing (before: an insertion and an interrupt that did nothing).
+func TestInsertionNeedsATarget(t *testing.T) {
+	g := compile(t, `name: no target
+ruleset: lotm
+max_rounds: 2
+distance: 30
+options: {search: none}
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: J, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 1, teleport: 2}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 20, invisibility: swift}
+`)
+	pol(t, g, "J").insert = 1
+	pol(t, g, "E").plan = Plan{Hide: HideAfter}
+	p := play(t, g, 4, 16) // round 1: J's ambush attack (advantage)
+	r2 := p.log[strings.Index(p.log, "-- round 2"):]
+	inOrder(t, p.log, "J brings its turn forward, ahead of E", "J: attack vs E: d20 16 (advantage)", "E turns invisible")
+	inOrder(t, r2, "J has no enemy to ambush: its turn stays in its place", "E's turn", "J's turn")
+	if p.get(0, Insertions) != 1 || p.get(0, sim.Interrupts) != 1 {
+		t.Errorf("insertions %d, interrupts %d; want 1, 1 (round 1's only)", p.get(0, Insertions), p.get(0, sim.Interrupts))
+	}
+}
+
+// Item 11: in every Stealth-vs-Investigation contest the Investigation
+// resists, so a tie goes to the investigator under contest_ties defender
+// and to the hider under attacker — the invisibility ambush and search
+// included (before: both gave ties to the hider under defender).
+func TestStealthTiesToInvestigator(t *testing.T) {
+	const yaml = `name: ties
+ruleset: lotm
+max_rounds: 1
+distance: 0
+options: {search: SEARCH, contest_ties: TIES}
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: G, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 20, invisibility: swift, stealth: 4}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 1, investigation: 1}
+`
+	src := func(search, ties string) string {
+		return strings.NewReplacer("SEARCH", search, "TIES", ties).Replace(yaml)
+	}
+	// The invisibility ambush: E's 4 + 1 = G's 1 + 4.
+	g := compile(t, src("none", "defender"))
+	pol(t, g, "G").plan = Plan{Main: MainAttack, Hide: HideBefore}
+	p := play(t, g, 4, 1, 10, 10)
+	inOrder(t, p.log, "invisibility ambush: investigation vs stealth: E d20 4 +1 = 5 vs G d20 1 +4 = 5: E wins",
+		"E finds G: the ambush fails, a normal attack", "G: attack vs E: d20 10 +3")
+	g = compile(t, src("none", "attacker"))
+	pol(t, g, "G").plan = Plan{Main: MainAttack, Hide: HideBefore}
+	p = play(t, g, 4, 1, 2, 10, 10)
+	inOrder(t, p.log, "G wins", "G ambushes from invisibility", "G: attack vs E: d20 10 (advantage)")
+	// Search: G hides after attacking; E's search ties.
+	for _, tc := range []struct {
+		ties  string
+		found bool
+	}{{"defender", true}, {"attacker", false}} {
+		g = compile(t, src("turn", tc.ties))
+		pol(t, g, "G").plan = Plan{Main: MainAttack, Hide: HideAfter}
+		script := []int{10, 4, 1}
+		if tc.found {
+			script = append(script, 10) // E attacks G
+		}
+		p = play(t, g, script...)
+		inOrder(t, p.log, "search: investigation vs stealth: E d20 4 +1 = 5 vs G d20 1 +4 = 5")
+		if got := strings.Contains(p.log, "E finds G"); got != tc.found {
+			t.Errorf("contest_ties %s: search tie finds G %v, want %v; log:\n%s", tc.ties, got, tc.found, p.log)
+		}
+	}
+}
+
+// Item 12: the initiative trace prints only the terms its option adds, so
+// its sum holds (before: "+ agility 3" was printed under initiative: d20,
+// whose total leaves it out).
+func TestInitiativeTraceSums(t *testing.T) {
+	for opt, want := range map[string]string{
+		"d20+agility": "initiative: I rolls 20 + agility 3 + init 1 + luck burned 0 = 24",
+		"d20":         "initiative: I rolls 20 + init 1 + luck burned 0 = 21",
+		"agility":     "initiative: I has agility 3 + init 1 + luck burned 0 = 4",
+	} {
+		src := strings.Replace(pair24, "initiative_roll: 20, intimidation: 2", "initiative_roll: 20, agility: 3, init: 1", 1)
+		if opt == "agility" {
+			src = strings.Replace(strings.Replace(src, "initiative_roll: 20, ", "", 1), "initiative_roll: 5, ", "", 1)
+		}
+		g := compile(t, src, "options.initiative="+opt)
+		pol(t, g, "I").plan = Plan{}
+		pol(t, g, "E").plan = Plan{}
+		p := play(t, g)
+		inOrder(t, p.log, want)
+	}
+}
+
+// Item 13: with casting_slot separate, a Delay Action holding the Casting
+// action is paid with it; the Attack action stays for the turn (before:
+// both were spent and the plan's Also was never made).
+func TestDelayCastingKeepsAttack(t *testing.T) {
+	g := compile(t, `name: delay casting
+ruleset: lotm
+max_rounds: 1
+distance: 20
+options: {casting_slot: separate}
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: C, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 20, ranged: true, casting: {bonus: 4, damage: 2}}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 5}
+`)
+	pol(t, g, "C").plan = Plan{Main: MainDelay, Delay: KindCasting, Trigger: OnEnemyInReach, Ally: -1, Also: MainAttack}
+	p := play(t, g, 12, 13, 9)
+	inOrder(t, p.log, "C delays its casting action until enemy_in_reach",
+		"C: attack vs E: d20 12 +3 = 15",
+		"trigger for C: E comes within reach", "C takes its delayed casting action", "C: casting vs E: d20 13 +4",
+		"E: attack vs C: d20 9")
+	// Shared: the one Attack/Casting action is the delay; no attack.
+	g = compile(t, `name: delay casting
+ruleset: lotm
+max_rounds: 1
+distance: 20
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: C, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 20, ranged: true, casting: {bonus: 4, damage: 2}}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 5}
+`)
+	pol(t, g, "C").plan = Plan{Main: MainDelay, Delay: KindCasting, Trigger: OnEnemyInReach, Ally: -1, Also: MainAttack}
+	p = play(t, g, 13, 9)
+	notIn(t, p.log, "C: attack vs E")
+	inOrder(t, p.log, "C: casting vs E: d20 13 +4", "E: attack vs C: d20 9")
+}
