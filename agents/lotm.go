@@ -16,7 +16,7 @@ func init() {
 	lotm.RegisterPolicy("default",
 		"close in and attack the weakest enemy it can reach this turn (a grappled enemy first); cast while casting uses last, else Double Strike when it can. "+
 			"Params: target (weakest|strongest|nearest|first|random), attack (auto|attack|double|vital|cast|grapple|charge|point_blank: a firearm closing to 1 meter|leg_sweep: Agility 5+; auto shoots point-blank with a firearm already within 1 meter), part (vital: head|eyes|arms|legs|organs), "+
-			"swift (none|aim|feint|intimidate), hands (grapple: two|one|limb: one hand on a limb, for a grappler 2 size levels larger), hide (after|before|never; with invisibility), insert (never|turn|attack), "+
+			"swift (none|aim|feint|intimidate|meditate: Half Meditation, Willpower +1 while kept up), hands (grapple: two|one|limb: one hand on a limb, for a grappler 2 size levels larger), hide (after|before|never; with invisibility), insert (never|turn|attack), "+
 			"teleport (auto: when walking cannot reach | always | never), luck (attack|initiative|never), first_aid (false|true), "+
 			"cover (never|item|obstacle: Improvised Cover when not covered, with cover_item / obstacle), delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach), ally (NAME), rounds (all|first), prefer_held (true|false). "+
 			"With options casting_slot: separate, every preset also uses the turn's other action: a casting (while uses last) after an Attack-action attack, a weapon attack after a casting",
@@ -83,7 +83,7 @@ func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 		}
 		pol.attack = p.enum("attack", def, []string{"auto", "attack", "double", "vital", "cast", "grapple", "charge", "point_blank", "leg_sweep"})
 		pol.part = lotm.Part(lotmEnumIndex(p, "part", lotm.PartNames[pol.part], lotm.PartNames))
-		pol.swift = lotm.Swift(lotmEnumIndex(p, "swift", lotm.SwiftNames[pol.swift], lotm.SwiftNames[:4]))
+		pol.swift = lotm.Swift(lotmEnumIndex(p, "swift", lotm.SwiftNames[pol.swift], lotm.SwiftNames[:5]))
 		switch p.enum("hands", "two", []string{"two", "one", "limb"}) {
 		case "one":
 			pol.oneHand = true
@@ -353,6 +353,8 @@ func (p *lotmPolicy) main(t *lotm.Table, self, tg int) (lotm.Main, lotm.Part, bo
 		return lotm.MainPointBlank, 0, false, false
 	case "leg_sweep":
 		return lotm.MainLegSweep, 0, false, false
+	case "meditate": // tactics' meditate: Full Meditation, the whole turn
+		return lotm.MainMeditate, 0, false, false
 	}
 	if me.Shots > 0 && tg >= 0 && t.Dist(self, tg) <= lotm.Reach && t.CastUses(self) == 0 {
 		return lotm.MainPointBlank, 0, false, false

@@ -117,12 +117,12 @@ func lotmMomentFacts(m int) []int {
 // LotmDecisions documents the LotM decisions per moment.
 var LotmDecisions = [numLotmMoments][]string{
 	lmTurn: {"attack", "strike", "strike once", "double_strike", "vital PART", "cast", "grapple [one_hand|limb]", "charge",
-		"point_blank", "leg_sweep", "first_aid", "delay KIND on TRIGGER [for ALLY]"},
+		"point_blank", "leg_sweep", "first_aid", "meditate", "delay KIND on TRIGGER [for ALLY]"},
 	lmReact: {"insert", "wait"},
 }
 
 // LotmModifiers are the words that may follow a turn decision.
-var LotmModifiers = []string{"with aim|feint|intimidate", "hide after|before|never", "teleport auto|always|never", "cover item|obstacle"}
+var LotmModifiers = []string{"with aim|feint|intimidate|meditate", "hide after|before|never", "teleport auto|always|never", "cover item|obstacle"}
 
 // LotmFacts documents the facts of a moment (docs, simctl policies).
 func LotmFacts(moment string) []tactics.Fact {
@@ -390,6 +390,8 @@ func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, 
 		p.attack = "leg_sweep"
 	case "first_aid":
 		p.firstAid, r.kind = true, ldFirstAid
+	case "meditate":
+		p.attack = "meditate"
 	case "delay":
 		kinds := []string{"swift", "attack", "casting", "move"}
 		if len(rest) < 3 || indexOfString(kinds, rest[0]) < 0 || rest[1] != "on" || indexOfString(lotm.TriggerNames[1:], rest[2]) < 0 {
@@ -420,9 +422,9 @@ func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, 
 		}
 		switch mod {
 		case "with":
-			k := indexOfString(lotm.SwiftNames[1:4], val)
+			k := indexOfString(lotm.SwiftNames[1:5], val)
 			if k < 0 {
-				return bad(lotm.SwiftNames[1:4])
+				return bad(lotm.SwiftNames[1:5])
 			}
 			p.swift = lotm.Swift(k + 1)
 		case "hide":

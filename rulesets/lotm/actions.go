@@ -267,7 +267,7 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 		}
 		t.c.Inc(c.Side, Feints)
 		d := &t.g.C[tg]
-		if t.contest(i, c.Deception, tg, max(d.Investig, d.Intuition), contestAct, false, "feint: deception vs investigation or intuition") {
+		if t.contest(i, c.Deception, tg, max(d.Investig, t.intuition(tg)), contestAct, false, "feint: deception vs investigation or intuition") {
 			f.feintOn = tg
 			f.ambushOne = true
 			t.c.Inc(c.Side, FeintsWon)
@@ -286,9 +286,20 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 		// a teleport's Advantage waits for "the one immediate follow-up
 		// attack" (oneCheck false).
 		t.acts(i)
-		if t.contest(i, c.Intimidate, tg, t.g.C[tg].Willpower, contestAct, false, "intimidate: intimidation vs willpower") {
+		if t.contest(i, c.Intimidate, tg, t.willpower(tg), contestAct, false, "intimidate: intimidation vs willpower") {
 			t.c.Inc(c.Side, IntimidationsWon)
 			t.forceAway(tg, i)
+		}
+	case SwiftMeditate:
+		// Half Meditation, kept up by paying it again each round (turn
+		// start drops it otherwise). The emotional effects it halves are
+		// outside the excerpt; its Willpower +1 resists Intimidate.
+		if f.meditating {
+			return
+		}
+		f.halfMed = true
+		if t.log != nil {
+			t.logf("  %s keeps up a Half Meditation (Swift action): willpower +1 until its next turn", c.Name)
 		}
 	case SwiftOneHand:
 		if f.grappling < 0 || f.oneHand {
@@ -439,5 +450,54 @@ func (t *Table) firstAid(i, pt int) {
 	}
 	if t.log != nil {
 		t.logf("  %s gives %s first aid (%s action): one %s effect removed", t.name(i), t.name(pt), KindNames[kind], PartNames[part])
+	}
+}
+
+// Meditation. Half Meditation (SwiftMeditate): a Swift action, kept up by
+// one Swift action each round; while kept up (from paying it until its
+// next turn) Willpower +1. Full Meditation (MainMeditate): "1 Casting
+// Action" during which it is Caught Off Guard "and cannot take any other
+// actions", read as its whole turn (no other action that turn) and, the
+// action lasting until its next turn, Caught Off Guard until then; after
+// it ends Willpower +2 and Intuition +1 "temporarily", read as for the rest
+// of the encounter (the source gives no duration; a fight is shorter than
+// any). The two Willpower bonuses do not add up: the higher applies. The
+// emotional effects meditation removes are defined outside the excerpt;
+// the bonuses feed what is simulated: Willpower resists Intimidate,
+// Intuition resists a Feint and makes Spiritual Intuition's check.
+
+// willpower is i's Willpower now, meditation included.
+func (t *Table) willpower(i int) int {
+	f := &t.f[i]
+	switch {
+	case f.fullMed:
+		return t.g.C[i].Willpower + 2
+	case f.halfMed:
+		return t.g.C[i].Willpower + 1
+	}
+	return t.g.C[i].Willpower
+}
+
+// intuition is i's Intuition now, a Full Meditation's +1 included.
+func (t *Table) intuition(i int) int {
+	if t.f[i].fullMed {
+		return t.g.C[i].Intuition + 1
+	}
+	return t.g.C[i].Intuition
+}
+
+// fullMeditation is MainMeditate: the whole turn (nothing else may have
+// been used in it), Caught Off Guard until its next turn.
+func (t *Table) fullMeditation(i int) {
+	if !t.canUse(i, KindFullRound) {
+		if t.log != nil {
+			t.logf("  %s cannot meditate: a Full Meditation takes the whole turn and it has acted", t.name(i))
+		}
+		return
+	}
+	t.use(i, KindFullRound)
+	t.f[i].meditating, t.f[i].halfMed = true, false
+	if t.log != nil {
+		t.logf("  %s enters a Full Meditation: Caught Off Guard until its next turn", t.name(i))
 	}
 }

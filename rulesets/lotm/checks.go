@@ -85,12 +85,13 @@ func (t *Table) agility(i int) int {
 	return a
 }
 
-// offGuard reports whether d is Caught Off Guard against attacker a: by the
-// Ambush Round (unless d spotted a, with ambush_detection each), or by a's
-// won Feint against a target that cannot Fast Dodge.
+// offGuard reports whether d is Caught Off Guard against attacker a: in a
+// Full Meditation, by the Ambush Round (unless d spotted a, with
+// ambush_detection each), or by a's won Feint against a target that cannot
+// Fast Dodge.
 func (t *Table) offGuard(d, a int) bool {
 	f := &t.f[d]
-	if t.amb && f.cog && (a < 0 || f.spotted&(1<<uint(a)) == 0) {
+	if f.meditating || (t.amb && f.cog && (a < 0 || f.spotted&(1<<uint(a)) == 0)) {
 		return true
 	}
 	return a >= 0 && ((t.f[a].feintOn == d && !t.g.C[d].FastDodge) || t.f[a].cogOn == d)

@@ -165,7 +165,7 @@ func (t *Table) fireDelay(d, target int) {
 	}
 	switch f.delayKind {
 	case KindAttack:
-		if p.Main != MainCast && p.Main != MainFirstAid && p.Main != MainDelay && p.Main != MainNone && !(p.Main == MainVital && p.Cast) {
+		if p.Main != MainCast && p.Main != MainFirstAid && p.Main != MainDelay && p.Main != MainNone && p.Main != MainMeditate && !(p.Main == MainVital && p.Cast) {
 			if p.Swift == SwiftAim {
 				t.swift(d, SwiftAim, tg, false)
 			}

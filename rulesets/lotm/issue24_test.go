@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"simctl/sim"
+	"simctl/sim/rng"
 )
 
 // Issue 24, items 6-13: each test pins the dice and fails on the code
@@ -237,4 +238,79 @@ sides:
 	p = play(t, g, 13, 9)
 	notIn(t, p.log, "C: attack vs E")
 	inOrder(t, p.log, "C: casting vs E: d20 13 +4", "E: attack vs C: d20 9")
+}
+
+// Item 14, Half Meditation: a Swift action kept up by paying it each
+// round; while kept up Willpower +1, which resists Intimidate. A turn that
+// does not pay it drops it.
+func TestHalfMeditation(t *testing.T) {
+	src := strings.Replace(pair24, "initiative_roll: 20, intimidation: 2", "initiative_roll: 1, intimidation: 2", 1)
+	g := compile(t, src)
+	pol(t, g, "I").plan = Plan{Swift: SwiftIntimidate}
+	pol(t, g, "E").plan = Plan{Swift: SwiftMeditate}
+	p := play(t, g, 10, 9)
+	inOrder(t, p.log, "E keeps up a Half Meditation (Swift action): willpower +1 until its next turn",
+		"intimidate: intimidation vs willpower: I d20 10 +2 = 12 vs E d20 9 +2 = 11: I wins")
+	// Not paid: plain Willpower.
+	g = compile(t, src)
+	pol(t, g, "I").plan = Plan{Swift: SwiftIntimidate}
+	pol(t, g, "E").plan = Plan{}
+	p = play(t, g, 10, 9)
+	inOrder(t, p.log, "I d20 10 +2 = 12 vs E d20 9 +1 = 10: I wins")
+	// Its next turn drops it unless paid again.
+	tb := newTable(g)
+	c := sim.NewCounts(len(g.Counters()))
+	tb.c, tb.r = &c, rng.New(1, 0)
+	tb.setup()
+	e, _ := g.Index("E")
+	tb.f[e].halfMed = true
+	tb.turnWith(e, &Plan{Target: -1})
+	if tb.f[e].halfMed || tb.willpower(e) != 1 {
+		t.Errorf("after a turn without paying: halfMed %v, willpower %d; want false, 1", tb.f[e].halfMed, tb.willpower(e))
+	}
+}
+
+// Item 14, Full Meditation: the whole turn; Caught Off Guard until its
+// next turn (Physical Defense without Dodge and Agility); then Willpower +2
+// and Intuition +1 for the encounter (Intimidate, Feint), not adding to a
+// Half Meditation's +1.
+func TestFullMeditation(t *testing.T) {
+	g := compile(t, `name: full meditation
+ruleset: lotm
+max_rounds: 2
+distance: 0
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: M, hp: 40, ac: 10, dodge: 3, agility: 2, attacks: [0], damage: 1, initiative_roll: 20, willpower: 1, intuition: 4}
+  - name: b
+    policy: test
+    combatants:
+      - {name: A, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 1, intimidation: 2}
+`)
+	pol(t, g, "M").plan = Plan{Main: MainMeditate}
+	pol(t, g, "A").plan = Plan{Main: MainAttack, Swift: SwiftIntimidate}
+	p := play(t, g,
+		10, 3, // round 1: A's intimidate, M's plain willpower 1
+		10,    // A's attack at the meditating M: physical defense 10
+		10, 9, // round 2: A's intimidate, M's willpower 1 + 2
+		10) // A's attack: physical defense 15 again
+	inOrder(t, p.log,
+		"M enters a Full Meditation: Caught Off Guard until its next turn",
+		"intimidate: intimidation vs willpower: A d20 10 +2 = 12 vs M d20 3 +1 = 4: A wins",
+		"M has no Move action left: it must move away at its next turn",
+		"A: attack vs M: d20 10 +0 = 10 vs physical defense 10 (caught off guard): hit",
+		"-- round 2", "M ends its Full Meditation: willpower +2, intuition +1",
+		"M moves 30 ft away from A",
+		"M cannot meditate: a Full Meditation takes the whole turn and it has acted",
+		"intimidate: intimidation vs willpower: A d20 10 +2 = 12 vs M d20 9 +3 = 12: M wins",
+		"A: attack vs M: d20 10 +0 = 10 vs physical defense 15: miss")
+	tb := newTable(g)
+	tb.setup()
+	m, _ := g.Index("M")
+	tb.f[m].fullMed, tb.f[m].halfMed = true, true
+	if tb.willpower(m) != 3 || tb.intuition(m) != 5 {
+		t.Errorf("after a Full Meditation, with a Half kept up: willpower %d, intuition %d; want 3 (not 4), 5", tb.willpower(m), tb.intuition(m))
+	}
 }

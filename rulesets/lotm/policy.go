@@ -69,10 +69,11 @@ const (
 	MainDelay           // Delay Action: hold Plan.Delay until Plan.Trigger this round
 	MainPointBlank      // Attack action with a firearm at a target within 1 meter: Point-Blank Shooting
 	MainLegSweep        // Attack action: Leg Sweep, up to three enemies within 1 meter (Agility 5+)
+	MainMeditate        // Full Meditation: the whole turn, Caught Off Guard until its next turn, then Willpower +2, Intuition +1
 )
 
 // MainNames are the names of the main actions, by value.
-var MainNames = []string{"none", "attack", "double_strike", "vital_strike", "grapple", "charge", "squeeze", "cast", "first_aid", "delay", "point_blank", "leg_sweep"}
+var MainNames = []string{"none", "attack", "double_strike", "vital_strike", "grapple", "charge", "squeeze", "cast", "first_aid", "delay", "point_blank", "leg_sweep", "meditate"}
 
 // Swift is the turn's Swift action.
 type Swift uint8
@@ -83,11 +84,12 @@ const (
 	SwiftAim              // Build-Up Aim: +2 on the next hit check this turn
 	SwiftFeint            // Feint: contest; the next attack catches the target off guard and is an ambush
 	SwiftIntimidate       // Intimidate: contest; the target moves away
+	SwiftMeditate         // Half Meditation: Willpower +1 while kept up, one Swift action a round
 	SwiftOneHand          // change a two-handed grapple to one hand
 )
 
 // SwiftNames are the names of the swift actions, by value.
-var SwiftNames = []string{"none", "aim", "feint", "intimidate", "one_hand"}
+var SwiftNames = []string{"none", "aim", "feint", "intimidate", "meditate", "one_hand"}
 
 // Part is a Vital Strike's body part.
 type Part uint8

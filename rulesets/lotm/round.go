@@ -127,6 +127,15 @@ func (t *Table) turnWith(i int, plan *Plan) {
 	if t.log != nil {
 		t.logf("%s's turn (initiative %d, hp %d)", c.Name, f.count, f.hp)
 	}
+	// A Half Meditation lasts until the next Swift action paid for it; a
+	// Full Meditation ends as the turn comes.
+	f.halfMed = false
+	if f.meditating {
+		f.meditating, f.fullMed = false, true
+		if t.log != nil {
+			t.logf("  %s ends its Full Meditation: willpower +2, intuition +1", c.Name)
+		}
+	}
 	if f.stunned {
 		// Vital Strike to the head: stunned for 1 round, the turn is lost.
 		f.stunned = false
@@ -227,6 +236,8 @@ func (t *Table) execute(i int, p Plan) {
 		t.declareDelay(i, p)
 	case MainFirstAid:
 		t.firstAid(i, p.Patient)
+	case MainMeditate:
+		t.fullMeditation(i)
 	default:
 		t.attackAction(i, p, tg, false)
 	}

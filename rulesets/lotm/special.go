@@ -31,10 +31,10 @@ func (t *Table) spiritualIntuition() {
 			continue
 		}
 		n := t.die(20)
-		total := n + t.g.C[i].Intuition
+		total := n + t.intuition(i)
 		ok := total >= intuitionDC
 		if t.log != nil {
-			t.logf("  spiritual intuition: %s d20 %d %+d = %d vs difficulty %d: %s", t.name(i), n, t.g.C[i].Intuition, total, intuitionDC,
+			t.logf("  spiritual intuition: %s d20 %d %+d = %d vs difficulty %d: %s", t.name(i), n, t.intuition(i), total, intuitionDC,
 				either2(ok, "senses danger: not Caught Off Guard", "senses nothing"))
 		}
 		if ok {

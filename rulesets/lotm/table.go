@@ -56,6 +56,9 @@ type fighter struct {
 	seen       bool // it attacked since it took cover: no longer unseen behind it
 	items      int  // cover items still at hand
 	obstacles  int  // obstacles still at hand
+	halfMed    bool // Half Meditation kept up (paid on its last turn): Willpower +1
+	meditating bool // in a Full Meditation until its next turn: Caught Off Guard
+	fullMed    bool // a Full Meditation ended: Willpower +2, Intuition +1 for the encounter
 
 	delayed   bool
 	delayKind Kind
