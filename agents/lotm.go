@@ -18,7 +18,7 @@ func init() {
 			"Params: target (weakest|strongest|nearest|first|random), attack (auto|attack|double|vital|cast|grapple|charge|point_blank: a firearm closing to 1 meter|leg_sweep: Agility 5+; auto shoots point-blank with a firearm already within 1 meter), part (vital: head|eyes|arms|legs|organs), "+
 			"swift (none|aim|feint|intimidate|meditate: Half Meditation, Willpower +1 while kept up), hands (grapple: two|one|limb: one hand on a limb, for a grappler 2 size levels larger), hide (after|before|never; with invisibility), insert (never|turn|attack), "+
 			"teleport (auto: when walking cannot reach | always | never), luck (attack|initiative|never), first_aid (false|true), "+
-			"cover (never|item|obstacle: Improvised Cover when not covered, with cover_item / obstacle), delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach), ally (NAME), rounds (all|first), prefer_held (true|false). "+
+			"cover (never|item|obstacle: Improvised Cover when not covered, with cover_item / obstacle), delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach|enemy_casts|enemy_attacks_ally|enemy_acts), ally (NAME: the ally of ally_grapples, after_ally and enemy_attacks_ally; the enemy of enemy_acts), rounds (all|first), prefer_held (true|false). "+
 			"With options casting_slot: separate, every preset also uses the turn's other action: a casting (while uses last) after an Attack-action attack, a weapon attack after a casting",
 		lotmMaker(lotmPolicy{}))
 	lotm.RegisterPolicy("aim", "aim before attacking: default with swift: aim (Build-Up Aim, +2, every turn)",
@@ -127,8 +127,13 @@ func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 		pol.ally = -1
 		if name, n := p.str("ally"); n != nil {
 			pol.ally = lotmCombatant(p, g, name, n)
-			if pol.ally >= 0 && g.C[pol.ally].Side != g.C[self].Side {
-				d.Errorf(n, p.path("ally"), "%q is not on %s's side", name, g.C[self].Name)
+			// trigger enemy_acts names the enemy it waits for.
+			if enemy := pol.trigger == lotm.OnEnemyActs; pol.ally >= 0 && (g.C[pol.ally].Side != g.C[self].Side) != enemy {
+				if enemy {
+					d.Errorf(n, p.path("ally"), "%q is on %s's side; with trigger enemy_acts, ally names the enemy it waits for", name, g.C[self].Name)
+				} else {
+					d.Errorf(n, p.path("ally"), "%q is not on %s's side", name, g.C[self].Name)
+				}
 			}
 			if pol.ally == self {
 				d.Errorf(n, p.path("ally"), "%s cannot be its own ally here", name)
@@ -382,6 +387,22 @@ func (p *lotmPolicy) shouldDelay(t *lotm.Table, self, tg int) bool {
 				return false // already in reach: act
 			}
 		}
+	case lotm.OnEnemyCasts, lotm.OnEnemyAttacksAlly, lotm.OnEnemyActs:
+		// Wait only while an enemy that could set it off has its turn to
+		// come: one with a casting use left (enemy_casts), the named one
+		// (enemy_acts), any (enemy_attacks_ally).
+		for _, j := range t.Foes(self) {
+			if !t.Present(j) || t.Acted(j) || t.Stunned(j) {
+				continue
+			}
+			switch {
+			case p.trigger == lotm.OnEnemyCasts && t.CastUses(j) == 0:
+			case p.trigger == lotm.OnEnemyActs && p.ally >= 0 && p.ally != j:
+			default:
+				return true
+			}
+		}
+		return false
 	}
 	return true
 }

@@ -43,6 +43,12 @@ func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
 	if t.actor == i {
 		mask = t.insertCandidates(i, true)
 	}
+	if !t.actionTriggers(i, tg, kind) {
+		if mask != 0 && !t.over() {
+			t.runInserts(i, mask)
+		}
+		return
+	}
 	if f.cameTo == tg && !delayed {
 		t.obstacleFoil(tg, i)
 	}
@@ -435,6 +441,9 @@ func (t *Table) firstAid(i, pt int) {
 	}
 	t.use(i, kind)
 	t.c.Inc(t.side(i), sim.Actions)
+	if !t.actionTriggers(i, -1, KindCasting) || !t.present(pt) {
+		return
+	}
 	t.c.Inc(t.side(i), FirstAids)
 	f := &t.f[pt]
 	part := Legs
@@ -496,6 +505,9 @@ func (t *Table) fullMeditation(i int) {
 		return
 	}
 	t.use(i, KindFullRound)
+	if !t.actionTriggers(i, -1, KindCasting) {
+		return
+	}
 	t.f[i].meditating, t.f[i].halfMed = true, false
 	if t.log != nil {
 		t.logf("  %s enters a Full Meditation: Caught Off Guard until its next turn", t.name(i))

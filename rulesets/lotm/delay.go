@@ -22,6 +22,16 @@ import "simctl/sim"
 //	after_ally      the named ally's turn ends (even a turn it lost)
 //	enemy_in_reach  an enemy's move ends within 1 meter of the delayer:
 //	                before that enemy's attack (the source's obstacle case)
+//	enemy_casts     an enemy starts a Casting action (a casting, a Vital
+//	                Strike made with it, First Aid, Full Meditation):
+//	                before it takes effect
+//	enemy_attacks_ally  an enemy starts an Attack or Casting action at the
+//	                named ally (any ally if none is named): before its check
+//	enemy_acts      the named enemy (any enemy if none is named) starts its
+//	                turn (not a stunned one: it does not act)
+//
+// The last three are the source's "when the target ... takes a certain
+// action"; the enemy concerned is the trigger's target.
 //
 // A held Attack is taken where the delayer stands (taking it is not a
 // Move), and a Swift action still unused may go with it as a Build-Up Aim
@@ -32,7 +42,7 @@ import "simctl/sim"
 
 func (t *Table) declareDelay(i int, p Plan) {
 	f := &t.f[i]
-	ok := p.Trigger >= OnAllyGrapples && p.Trigger <= OnEnemyInReach
+	ok := p.Trigger >= OnAllyGrapples && p.Trigger <= OnEnemyActs
 	switch p.Delay {
 	case KindAttack:
 		ok = ok && t.canUse(i, KindAttack)
@@ -185,4 +195,58 @@ func (t *Table) fireDelay(d, target int) {
 	}
 	f.aim, f.feintOn, f.ambushOne, f.cogOn, f.disOne = false, -1, false, -1, false
 	t.resume, t.trigT, t.inner, t.actor = sr, st, si, sa
+}
+
+// actionTriggers: enemy_casts and enemy_attacks_ally, as a starts an
+// action of kind k at tg (-1: at no one). It reports whether a is still in
+// the battle to carry the action on.
+func (t *Table) actionTriggers(a, tg int, k Kind) bool {
+	if !t.anyDelay {
+		return true
+	}
+	for _, d := range t.order {
+		f := &t.f[d]
+		if !f.delayed || t.side(d) == t.side(a) || !t.present(d) {
+			continue
+		}
+		why := ""
+		switch {
+		case f.delayTrig == OnEnemyCasts && k == KindCasting:
+			why = "starts a Casting action"
+		case f.delayTrig == OnEnemyAttacksAlly && tg >= 0 && tg != d && t.side(tg) == t.side(d) && (f.delayAlly < 0 || f.delayAlly == tg):
+			why = "attacks " + t.name(tg)
+		default:
+			continue
+		}
+		if t.log != nil {
+			t.logf("  trigger for %s: %s %s", t.name(d), t.name(a), why)
+		}
+		t.fireDelay(d, a)
+		if t.over() || !t.present(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// turnTriggers: enemy_acts, as a starts its turn. It reports whether a is
+// still in the battle to take it.
+func (t *Table) turnTriggers(a int) bool {
+	if !t.anyDelay {
+		return true
+	}
+	for _, d := range t.order {
+		f := &t.f[d]
+		if !f.delayed || f.delayTrig != OnEnemyActs || t.side(d) == t.side(a) || !t.present(d) || (f.delayAlly >= 0 && f.delayAlly != a) {
+			continue
+		}
+		if t.log != nil {
+			t.logf("  trigger for %s: %s acts", t.name(d), t.name(a))
+		}
+		t.fireDelay(d, a)
+		if t.over() || !t.present(a) {
+			return false
+		}
+	}
+	return true
 }

@@ -314,3 +314,72 @@ sides:
 		t.Errorf("after a Full Meditation, with a Half kept up: willpower %d, intuition %d; want 3 (not 4), 5", tb.willpower(m), tb.intuition(m))
 	}
 }
+
+// Item 16: the Delay Action's triggers "when the target ... takes a
+// certain action": an enemy starts casting, an enemy attacks an ally, a
+// named enemy acts. The held action comes first, at that enemy.
+func TestDelayEnemyTriggers(t *testing.T) {
+	const yaml = `name: enemy triggers
+ruleset: lotm
+max_rounds: 1
+distance: 0
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: X, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 1}
+      - {name: D, hp: 40, ac: 10, attacks: [3], damage: 1, initiative_roll: 20}
+  - name: b
+    policy: test
+    combatants:
+      - {name: E1, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 15, casting: {bonus: 2, damage: 1}}
+      - {name: E2, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 10}
+`
+	setup := func(trig Trigger, who string, e1 Main) (*Game, int) {
+		g := compile(t, yaml)
+		pol(t, g, "X").plan = Plan{}
+		pol(t, g, "E1").plan = Plan{Main: e1}
+		ally := -1
+		if who != "" {
+			ally, _ = g.Index(who)
+		}
+		pol(t, g, "D").plan = Plan{Main: MainDelay, Delay: KindAttack, Trigger: trig, Ally: ally}
+		return g, ally
+	}
+	t.Run("enemy_casts", func(t *testing.T) {
+		g, _ := setup(OnEnemyCasts, "", MainCast)
+		p := play(t, g, 12, 13, 9)
+		inOrder(t, p.log, "D delays its attack action until enemy_casts",
+			"E1's turn", "trigger for D: E1 starts a Casting action", "D takes its delayed attack action", "D: attack vs E1: d20 12",
+			"E1: casting vs X: d20 13", "E2: attack vs X: d20 9")
+		// An attack is no casting: the held action is never taken.
+		g, _ = setup(OnEnemyCasts, "", MainAttack)
+		p = play(t, g, 13, 9)
+		inOrder(t, p.log, "E1: attack vs X: d20 13", "D's delayed attack never triggered: spent")
+	})
+	t.Run("enemy_attacks_ally", func(t *testing.T) {
+		g, _ := setup(OnEnemyAttacksAlly, "X", MainAttack)
+		p := play(t, g, 12, 13, 9)
+		inOrder(t, p.log, "D delays its attack action until enemy_attacks_ally (X)",
+			"E1's turn", "trigger for D: E1 attacks X", "D: attack vs E1: d20 12", "E1: attack vs X: d20 13", "E2: attack vs X: d20 9")
+		// Named for an ally no one attacks (Y): nothing triggers.
+		g = compile(t, strings.Replace(yaml, "initiative_roll: 1}", "initiative_roll: 1}\n      - {name: Y, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 2}", 1))
+		pol(t, g, "X").plan = Plan{}
+		pol(t, g, "Y").plan = Plan{}
+		y, _ := g.Index("Y")
+		pol(t, g, "D").plan = Plan{Main: MainDelay, Delay: KindAttack, Trigger: OnEnemyAttacksAlly, Ally: y}
+		p = play(t, g, 13, 9)
+		notIn(t, p.log, "trigger for D")
+	})
+	t.Run("enemy_acts", func(t *testing.T) {
+		g, _ := setup(OnEnemyActs, "E2", MainAttack)
+		p := play(t, g, 13, 12, 9)
+		inOrder(t, p.log, "D delays its attack action until enemy_acts (E2)",
+			"E1's turn", "E1: attack vs X: d20 13",
+			"E2's turn", "trigger for D: E2 acts", "D: attack vs E2: d20 12", "E2: attack vs X: d20 9")
+		// Any enemy: the first to act, E1.
+		g, _ = setup(OnEnemyActs, "", MainAttack)
+		p = play(t, g, 12, 13, 9)
+		inOrder(t, p.log, "E1's turn", "trigger for D: E1 acts", "D: attack vs E1: d20 12", "E1: attack vs X: d20 13")
+	})
+}

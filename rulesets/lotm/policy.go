@@ -114,10 +114,13 @@ const (
 	OnAllyGrapples Trigger = iota + 1 // the named ally (Plan.Ally, or any ally when -1) grapples an enemy: right after its grapple check
 	OnAfterAlly                       // the named ally's turn ends (even a lost one)
 	OnEnemyInReach                    // an enemy's movement ends within 5 ft: before its attack
+	OnEnemyCasts                      // an enemy starts a Casting action: before it takes effect
+	OnEnemyAttacksAlly                // an enemy starts an Attack or Casting action at the named ally (any ally when -1): before its check
+	OnEnemyActs                       // the named enemy (Plan.Ally; any enemy when -1) starts its turn
 )
 
 // TriggerNames are the scenario names of the triggers, by value.
-var TriggerNames = []string{"", "ally_grapples", "after_ally", "enemy_in_reach"}
+var TriggerNames = []string{"", "ally_grapples", "after_ally", "enemy_in_reach", "enemy_casts", "enemy_attacks_ally", "enemy_acts"}
 
 // Hide is when the turn uses the invisibility ability.
 type Hide uint8
@@ -153,7 +156,8 @@ type Plan struct {
 	Also Main
 
 	// MainDelay: hold an action of kind Delay until Trigger (concerning
-	// Ally for ally triggers; -1: any ally).
+	// Ally: the ally of ally triggers and enemy_attacks_ally, the enemy of
+	// enemy_acts; -1: any).
 	Delay   Kind
 	Trigger Trigger
 	Ally    int

@@ -143,7 +143,7 @@ func (t *Table) turnWith(i int, plan *Plan) {
 		if t.log != nil {
 			t.logf("  %s is stunned and loses its turn", c.Name)
 		}
-	} else {
+	} else if t.turnTriggers(i) {
 		if f.grappledBy >= 0 {
 			t.breakFree(i)
 		}

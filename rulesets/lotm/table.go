@@ -382,6 +382,10 @@ func (t *Table) OffBalance(i int) bool { return t.f[i].offBalance }
 // Stunned reports whether i will lose its next turn.
 func (t *Table) Stunned(i int) bool { return t.f[i].stunned }
 
+// Covered reports whether i has Improvised Cover (an item held up or an
+// obstacle) now.
+func (t *Table) Covered(i int) bool { return t.f[i].coverArmor > 0 }
+
 // Effects is the number of Vital Strike effects on i that First Aid can
 // remove (eyes, arms, legs).
 func (t *Table) Effects(i int) int { return t.f[i].eyeHits + t.f[i].armHits + t.f[i].legHits }
