@@ -111,12 +111,12 @@ type Trigger uint8
 
 // Triggers.
 const (
-	OnAllyGrapples Trigger = iota + 1 // the named ally (Plan.Ally, or any ally when -1) grapples an enemy: right after its grapple check
-	OnAfterAlly                       // the named ally's turn ends (even a lost one)
-	OnEnemyInReach                    // an enemy's movement ends within 5 ft: before its attack
-	OnEnemyCasts                      // an enemy starts a Casting action: before it takes effect
-	OnEnemyAttacksAlly                // an enemy starts an Attack or Casting action at the named ally (any ally when -1): before its check
-	OnEnemyActs                       // the named enemy (Plan.Ally; any enemy when -1) starts its turn
+	OnAllyGrapples     Trigger = iota + 1 // the named ally (Plan.Ally, or any ally when -1) grapples an enemy: right after its grapple check
+	OnAfterAlly                           // the named ally's turn ends (even a lost one)
+	OnEnemyInReach                        // an enemy's movement ends within 5 ft: before its attack
+	OnEnemyCasts                          // an enemy starts a Casting action: before it takes effect
+	OnEnemyAttacksAlly                    // an enemy starts an Attack or Casting action at the named ally (any ally when -1): before its check
+	OnEnemyActs                           // the named enemy (Plan.Ally; any enemy when -1) starts its turn
 )
 
 // TriggerNames are the scenario names of the triggers, by value.
