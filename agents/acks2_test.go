@@ -255,3 +255,27 @@ func TestAcksDeclarationsIgnoreFileOrder(t *testing.T) {
 		}
 	}
 }
+
+// Issue 24 item 16: the other combatants' initiative numbers are facts, so
+// a tactic can wait for a slower enemy (or act before it) by its number.
+func TestAcksOtherNumbersFacts(t *testing.T) {
+	src := acksHead + `distance: 0
+sides:
+  - name: a
+    combatants:
+      - {name: Guard, hp: 100, damage: 1, initiative_rolls: [6],
+         tactics: {turn: [{name: wait, when: enemy("Orc").number < self.number and ally("Page").number < enemy("Orc").number and not enemy("Orc").acted, do: delay until Orc}]}}
+      - {name: Page, hp: 100, damage: 1, initiative_rolls: [PAGE]}
+  - name: b
+    combatants:
+      - {name: Orc, hp: 100, damage: 1, initiative_rolls: [3]}
+`
+	log := acksTrace(t, strings.Replace(src, "PAGE", "1", 1), 0)
+	acksInOrder(t, log, `tactics rule wait at turn (when enemy("Orc").number < self.number and ally("Page").number < enemy("Orc").number and not enemy("Orc").acted: enemy("Orc").number=3, self.number=6, ally("Page").number=1, enemy("Orc").acted=0) decides: delay until Orc`,
+		"Orc's segment", "Guard takes its delayed segment")
+	// The Page faster than the Orc: the rule does not hold.
+	log = acksTrace(t, strings.Replace(src, "PAGE", "5", 1), 0)
+	if strings.Contains(log, "decides: delay until Orc") {
+		t.Errorf("the Guard waited though the Page (5) is faster than the Orc (3):\n%s", log)
+	}
+}
