@@ -364,3 +364,37 @@ sides:
 		t.Errorf("roll timing without ranks: error %v", err)
 	}
 }
+
+// Issue 24 item 16: at a seize the tactics know who is about to act
+// (enemy("NAME").next), and at an Interpose offer who attacks and how it
+// stands (enemy("NAME").attacking, attacker.hp_pct, attacker.distance).
+// The musketeer seizes only before Assassin#1 and interposes only against
+// Assassin#2: over many encounters every seize and every interpose is so,
+// and there are some of each (so the rules did decide).
+func TestCavSeizeAndInterposeNamedFacts(t *testing.T) {
+	tac := `{reactions: [` +
+		`{name: first, when: 'enemy("Assassin#1").next', do: seize}, {when: offer.seize, do: pass}, ` +
+		`{name: shield, when: 'enemy("Assassin#2").attacking and attacker.hp_pct > 0 and attacker.distance <= 1', do: interpose for Envoy}, ` +
+		`{do: pass}]}`
+	g := cavBuiltin(t, "cavaliers/tactics-ward", "escort.Musketeer.tactics="+tac)
+	seizes, interposes := 0, 0
+	for e := int64(0); e < 40; e++ {
+		for _, line := range strings.Split(cavTrace(g, 1, e), "\n") {
+			if strings.HasPrefix(line, "Musketeer seizes the initiative") {
+				seizes++
+				if !strings.HasSuffix(line, "acts before Assassin#1 this round") {
+					t.Errorf("encounter %d: %q: seized before another", e, line)
+				}
+			}
+			if strings.HasPrefix(line, "Musketeer interposes") {
+				interposes++
+				if !strings.Contains(line, "Assassin#2's attack") {
+					t.Errorf("encounter %d: %q: interposed against another", e, line)
+				}
+			}
+		}
+	}
+	if seizes == 0 || interposes == 0 {
+		t.Errorf("seizes %d, interposes %d over 40 encounters; want some of each", seizes, interposes)
+	}
+}

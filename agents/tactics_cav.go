@@ -78,6 +78,12 @@ const (
 	cfAttackedDistance
 	cfMoverTo
 	cfTargetHP
+	cfAllyNext
+	cfEnemyNext
+	cfAttackerHP
+	cfAttackerHPPct
+	cfAttackerDistance
+	cfEnemyAttacking
 	numCavFacts
 )
 
@@ -125,6 +131,12 @@ var cavFacts = [numCavFacts]tactics.Fact{
 	cfAttackedDistance:   {Name: "attacked.distance", Type: tactics.Number, Doc: "interpose: Areas between it and the attacked ally (1: it interposes with a Move)"},
 	cfMoverTo:            {Name: "mover.to", Type: tactics.Number, Doc: "block: the Area the opponent is moving to (-1 at other offers)"},
 	cfTargetHP:           {Name: "target.hp", Type: tactics.Number, Doc: "reprise: the hit points of the one it failed to hit (0 at other offers)"},
+	cfAllyNext:           {Name: "ally.next", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "seize: the ally is the one about to act (false at other offers)"},
+	cfEnemyNext:          {Name: "enemy.next", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "seize: the enemy is the one about to act (false at other offers)"},
+	cfAttackerHP:         {Name: "attacker.hp", Type: tactics.Number, Doc: "interpose: the attacker's hit points (0 at other offers)"},
+	cfAttackerHPPct:      {Name: "attacker.hp_pct", Type: tactics.Number, Doc: "interpose: the attacker's hit points as a fraction of its starting ones (0 at other offers)"},
+	cfAttackerDistance:   {Name: "attacker.distance", Type: tactics.Number, Doc: "interpose: Areas between it and the attacker (0 at other offers)"},
+	cfEnemyAttacking:     {Name: "enemy.attacking", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "interpose: the enemy is the attacker (false at other offers)"},
 }
 
 // cavMomentFacts lists the facts of each moment (global ids): the offer
