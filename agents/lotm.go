@@ -18,7 +18,8 @@ func init() {
 			"Params: target (weakest|strongest|nearest|first|random), attack (auto|attack|double|vital|cast|grapple|charge|point_blank: a firearm closing to 1 meter|leg_sweep: Agility 5+; auto shoots point-blank with a firearm already within 1 meter), part (vital: head|eyes|arms|legs|organs), "+
 			"swift (none|aim|feint|intimidate|meditate: Half Meditation, Willpower +1 while kept up), hands (grapple: two|one|limb: one hand on a limb, for a grappler 2 size levels larger), hide (after|before|never; with invisibility), insert (never|turn|attack), "+
 			"teleport (auto: when walking cannot reach | always | never), luck (attack|initiative|never), first_aid (false|true), "+
-			"cover (never|item|obstacle: Improvised Cover when not covered, with cover_item / obstacle), delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach|enemy_casts|enemy_attacks_ally|enemy_acts), ally (NAME: the ally of ally_grapples, after_ally and enemy_attacks_ally; the enemy of enemy_acts), rounds (all|first), prefer_held (true|false). "+
+			"cover (never|item|obstacle: Improvised Cover when not covered, with cover_item / obstacle), delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach|enemy_casts|enemy_attacks_ally|enemy_acts), ally (NAME: the ally of ally_grapples, after_ally and enemy_attacks_ally; the enemy of enemy_acts), rounds (all|first), prefer_held (true|false), "+
+			"limb_block (legs_first|arms_first|never: with field limb_block, the limb it blocks a Vital Strike with while that limb has blocks left, then the other), borrow (always|never: with field borrow_strength, whether it is willing to Borrow Strength). "+
 			"With options casting_slot: separate, every preset also uses the turn's other action: a casting (while uses last) after an Attack-action attack, a weapon attack after a casting",
 		lotmMaker(lotmPolicy{}))
 	lotm.RegisterPolicy("aim", "aim before attacking: default with swift: aim (Build-Up Aim, +2, every turn)",
@@ -67,10 +68,12 @@ type lotmPolicy struct {
 	ambush     bool // preset ambush: needs invisibility or teleport
 	combo      bool // preset combo: needs an ally
 	cover      lotm.CoverUse
+	limbFirst  lotm.Part // limb_block: the limb it blocks with first (Legs, Arms), or Head: never
+	noBorrow   bool      // borrow: never
 }
 
 var lotmParams = []string{"target", "attack", "part", "swift", "hands", "hide", "insert", "teleport",
-	"luck", "first_aid", "delay", "trigger", "ally", "rounds", "prefer_held", "cover"}
+	"luck", "first_aid", "delay", "trigger", "ally", "rounds", "prefer_held", "cover", "limb_block", "borrow"}
 
 func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 	return func(d *scenario.Decoder, g *lotm.Game, self int, spec scenario.Policy) lotm.Policy {
@@ -142,6 +145,15 @@ func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 			d.Errorf(spec.Node, spec.Path, "policy combo needs ally: NAME (the grappler whose grapple it waits for)")
 		}
 		c := &g.C[self]
+		switch p.enum("limb_block", "legs_first", []string{"legs_first", "arms_first", "never"}) {
+		case "legs_first":
+			pol.limbFirst = lotm.Legs
+		case "arms_first":
+			pol.limbFirst = lotm.Arms
+		default:
+			pol.limbFirst = lotm.Head
+		}
+		pol.noBorrow = p.enum("borrow", "always", []string{"always", "never"}) == "never"
 		switch p.enum("cover", "never", []string{"never", "item", "obstacle"}) {
 		case "item":
 			pol.cover = lotm.CoverItem
@@ -198,6 +210,22 @@ func lotmCombatant(p params, g *lotm.Game, name string, n *yaml.Node) int {
 
 // Luck implements lotm.Policy.
 func (p *lotmPolicy) Luck() lotm.LuckUse { return p.luck }
+
+// LimbBlock implements lotm.Reactor: the limb_block parameter's limb while
+// it has blocks left, then the other; never: no block.
+func (p *lotmPolicy) LimbBlock(t *lotm.Table, self, attacker int, part lotm.Part) lotm.Part {
+	legs, arms := t.LimbsLeft(self)
+	switch {
+	case p.limbFirst == lotm.Legs && legs > 0, p.limbFirst == lotm.Arms && arms == 0:
+		return lotm.Legs
+	case p.limbFirst == lotm.Arms || p.limbFirst == lotm.Legs:
+		return lotm.Arms
+	}
+	return part
+}
+
+// Borrow implements lotm.Reactor: the borrow parameter.
+func (p *lotmPolicy) Borrow(t *lotm.Table, self, attacker int) bool { return !p.noBorrow }
 
 // Insert implements lotm.Policy: bring the turn forward ahead of an
 // enemy's turn (insert: turn) or of its started attack (insert: attack).

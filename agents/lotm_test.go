@@ -395,3 +395,47 @@ sides:
 		t.Errorf("the delay for Brute fired on another enemy's turn:\n%s", log)
 	}
 }
+
+// Issue 24 item 16: the Go policy's limb_block and borrow parameters are
+// the Limb Block's limb and the willingness to Borrow Strength.
+func TestLotmLimbAndBorrowParams(t *testing.T) {
+	const src = `name: reactions
+ruleset: lotm
+max_rounds: 6
+distance: 0
+sides:
+  - name: a
+    combatants:
+      - {name: A, hp: 200, ac: 10, attacks: [12], damage: 1, initiative_roll: 20, strength: 1, policy: {name: default, attack: vital, part: head}}
+  - name: b
+    combatants:
+      - {name: T, hp: 200, ac: 10, agility: 3, attacks: [0], damage: 1, initiative_roll: 1, limb_block: true, borrow_strength: true, strength: 2, policy: POLICY}
+`
+	count := func(policy string, frags ...string) []int {
+		g, err := lotmLoad(t, "r.yaml", []byte(strings.Replace(src, "POLICY", policy, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := make([]int, len(frags))
+		for e := int64(0); e < 200; e++ {
+			log := lotmTrace(g, e)
+			for k, f := range frags {
+				n[k] += strings.Count(log, f)
+			}
+		}
+		return n
+	}
+	const legs, arms, borrows = "blocked with the legs", "blocked with the arms", "borrows strength"
+	def := count("{name: default}", legs, arms, borrows)
+	armsFirst := count("{name: default, limb_block: arms_first, borrow: never}", legs, arms, borrows)
+	never := count("{name: default, limb_block: never}", legs, arms, "limb block:")
+	if def[0] == 0 || def[2] == 0 || armsFirst[1] == 0 {
+		t.Fatalf("no blocks or borrows to compare: default %v, arms_first %v", def, armsFirst)
+	}
+	// Each limb blocks once: legs_first blocks with the legs until both
+	// have blocked, so the default's first blocks are legs, arms_first's arms.
+	if def[0] < def[1] || armsFirst[1] < armsFirst[0] || armsFirst[2] != 0 || never[2] != 0 {
+		t.Errorf("legs/arms/borrows: default %v, arms_first with borrow never %v, limb_block never (block tries) %v", def, armsFirst, never)
+	}
+	t.Logf("legs/arms/borrows: default %v, arms_first with borrow never %v; limb_block never: %d block tries", def, armsFirst, never[2])
+}

@@ -198,7 +198,7 @@ type lotmTactic struct {
 // lotmBase is the Go default policy with its default parameters: a rule's
 // starting configuration and what a moment does when no rule decides.
 var lotmBase = lotmPolicy{target: "weakest", attack: "auto", hide: lotm.HideAfter, teleport: "auto",
-	luck: lotm.LuckAttack, preferHeld: true, ally: -1}
+	luck: lotm.LuckAttack, preferHeld: true, ally: -1, limbFirst: lotm.Legs}
 
 func lotmLibrary(name string) (*yaml.Node, bool) { return libraryNode("lotm", name) }
 

@@ -383,3 +383,65 @@ sides:
 		inOrder(t, p.log, "E1's turn", "trigger for D: E1 acts", "D: attack vs E1: d20 12", "E1: attack vs X: d20 13")
 	})
 }
+
+// reactor is the test policy with Reactor's choices.
+type reactor struct {
+	*testPolicy
+	limb   Part
+	borrow bool
+}
+
+func (r *reactor) LimbBlock(t *Table, self, attacker int, part Part) Part { return r.limb }
+func (r *reactor) Borrow(t *Table, self, attacker int) bool               { return r.borrow }
+
+// Item 16: a policy implementing Reactor chooses the limb that blocks a
+// Vital Strike ("choose one of your four limbs"), or not to block, and
+// whether it is willing to Borrow Strength; each limb blocks once.
+func TestReactorChoices(t *testing.T) {
+	const yaml = `name: reactor
+ruleset: lotm
+max_rounds: 1
+sides:
+  - name: a
+    policy: test
+    combatants:
+      - {name: A, hp: 40, ac: 10, attacks: [20], damage: 1, initiative_roll: 20, strength: 1}
+  - name: b
+    policy: test
+    combatants:
+      - {name: T, hp: 40, ac: 10, dodge: 2, agility: 3, attacks: [0], damage: 1, initiative_roll: 1, limb_block: true, borrow_strength: true, strength: 2}
+`
+	with := func(limb Part, borrow bool) *Game {
+		g := compile(t, yaml)
+		pol(t, g, "A").plan = Plan{Main: MainVital, Part: Head}
+		i, _ := g.Index("T")
+		g.C[i].Policy = &reactor{pol(t, g, "T"), limb, borrow}
+		return g
+	}
+	p := play(t, with(Arms, true), 10, 17, 8)
+	inOrder(t, p.log, "limb block: T d20 17 +3 = 20 vs A's 20: blocked with the arms", "A hits T's arms for 1", "T: attack vs A: d20 8")
+	// No limb: no block, no Swift action spent, no roll; the head is hit.
+	p = playDamage(t, with(Head, true), 10)
+	notIn(t, p.log, "limb block")
+	inOrder(t, p.log, "A hits T's head", "T is stunned and loses its turn")
+	// An arm with no block left is no block either.
+	g := with(Arms, true)
+	tb := newTable(g)
+	c := sim.NewCounts(len(g.Counters()))
+	tb.c, tb.r = &c, rng.New(1, 0)
+	tb.setup()
+	ti, _ := g.Index("T")
+	ai, _ := g.Index("A")
+	tb.f[ti].armBlocks = 2
+	if got := tb.limbBlock(ti, ai, Head, 20); got != Head || !tb.canUse(ti, KindSwift) {
+		t.Errorf("both arms spent, choosing an arm: part %s, swift left %v; want head, true", PartNames[got], tb.canUse(ti, KindSwift))
+	}
+	// Borrow Strength unwilling: A's natural 1 is a plain miss and T keeps
+	// its Attack action for its turn.
+	g = compile(t, yaml)
+	i, _ := g.Index("T")
+	g.C[i].Policy = &reactor{pol(t, g, "T"), Legs, false}
+	p = play(t, g, 1, 9)
+	notIn(t, p.log, "borrows strength")
+	inOrder(t, p.log, "A: attack vs T: d20 1", "T: attack vs A: d20 9")
+}

@@ -25,6 +25,21 @@ type Policy interface {
 	Luck() LuckUse
 }
 
+// Reactor is an optional ability of a Policy (found by type assertion):
+// one that implements it chooses its Limb Block and Borrow Strength
+// reactions. Without it the fields decide: limb_block blocks whenever it
+// may, with the legs first, and borrow_strength always answers.
+type Reactor interface {
+	// LimbBlock is asked when self may Limb Block attacker's Vital Strike
+	// that hit its part (head, eyes or organs): the limb it blocks with,
+	// Legs or Arms (one with a block left), or anything else not to block.
+	LimbBlock(t *Table, self, attacker int, part Part) Part
+	// Borrow is asked when self may Borrow Strength Against Strength
+	// against attacker's melee critical failure ("if the enemy is
+	// willing"): true to answer it.
+	Borrow(t *Table, self, attacker int) bool
+}
+
 // LuckUse is when a policy burns Luck.
 type LuckUse uint8
 

@@ -49,26 +49,35 @@ func (t *Table) spiritualIntuition() {
 // action, an Agility check against that result; won (a tie to the blocker
 // under contest_ties defender, the one resisting), the strike is treated
 // as having hit the limb: its damage and that limb's effect instead of the
-// part's. Each of the four limbs blocks once an encounter, the legs first
+// part's. Each of the four limbs blocks once an encounter. Which limb is
+// the policy's choice when it implements Reactor, else the legs first
 // (a leg hit halves speed, an arm hit costs -2 on every Fighting check).
 // Not against a firearm (field firearm) unless it can dodge light or
 // lightning (dodge_light): the source's "too slow against firearms". It
 // returns the part hit.
 func (t *Table) limbBlock(d, a int, part Part, total int) Part {
 	f := &t.f[d]
-	if !t.g.C[d].LimbBlock || part == Arms || part == Legs || f.limbs >= 4 || (t.g.C[a].Shots > 0 && !t.g.C[d].DodgeLight) ||
+	if !t.g.C[d].LimbBlock || part == Arms || part == Legs || f.legBlocks+f.armBlocks >= 4 || (t.g.C[a].Shots > 0 && !t.g.C[d].DodgeLight) ||
 		!t.present(d) || f.stunned || !t.canUse(d, KindSwift) || (t.amb && !f.ambusher) {
 		return part
+	}
+	limb := Legs
+	if f.legBlocks >= 2 {
+		limb = Arms
+	}
+	if r, ok := t.g.C[d].Policy.(Reactor); ok {
+		// "Choose one of your four limbs": the policy's choice; a limb
+		// that has blocked twice already, or no limb, is no block.
+		limb = r.LimbBlock(t, d, a, part)
+		if (limb != Legs || f.legBlocks >= 2) && (limb != Arms || f.armBlocks >= 2) {
+			return part
+		}
 	}
 	t.use(d, KindSwift)
 	adv, dis := t.advState(d, a, false, false)
 	nat, mod := t.roll(adv, dis)
 	check := nat + t.agility(d) + mod
 	ok := check > total || (check == total && t.g.Opt.TiesTo == "defender")
-	limb := Legs
-	if f.limbs >= 2 {
-		limb = Arms
-	}
 	if t.log != nil {
 		t.logf("  limb block: %s %s %+d = %d vs %s's %d: %s", t.name(d), t.rollText(nat, adv, dis), t.agility(d)+mod, check, t.name(a), total,
 			either2(ok, "blocked with the "+PartNames[limb], "not blocked"))
@@ -76,7 +85,11 @@ func (t *Table) limbBlock(d, a int, part Part, total int) Part {
 	if !ok {
 		return part
 	}
-	f.limbs++
+	if limb == Legs {
+		f.legBlocks++
+	} else {
+		f.armBlocks++
+	}
 	t.c.Inc(t.side(d), LimbBlocks)
 	return limb
 }
@@ -108,6 +121,11 @@ func (t *Table) borrow(d, a int, k Kind) bool {
 	f := &t.f[d]
 	if !t.g.C[d].Borrow || !t.present(d) || !t.present(a) || f.stunned || t.noAttacks(d) ||
 		!t.canUse(d, k) || (t.amb && !f.ambusher) {
+		return false
+	}
+	// "If the enemy is willing": the policy's choice when it implements
+	// Reactor, else always.
+	if r, ok := t.g.C[d].Policy.(Reactor); ok && !r.Borrow(t, d, a) {
 		return false
 	}
 	t.use(d, k)
