@@ -398,3 +398,44 @@ func TestCavSeizeAndInterposeNamedFacts(t *testing.T) {
 		t.Errorf("seizes %d, interposes %d over 40 encounters; want some of each", seizes, interposes)
 	}
 }
+
+// Issue 24 item 16: which specialty to roll is a tactics decision at the
+// moment the combatant enters the fight, before its Initiative roll
+// (enter: roll SPECIALTY), with the facts of that moment; no rule: the
+// main specialty. A specialty it has no ranks in is an error naming its own.
+func TestCavTacticsRollAtEnter(t *testing.T) {
+	src := `ruleset: cavaliers
+max_rounds: 1
+sides:
+  - name: a
+    combatants:
+      - {name: Duelist, specialty: impulse, attribute: d6, pool: d6, specialties: [{specialty: vigilance, attribute: d10}, {specialty: timing, attribute: d8}], hp: 100, attack: "1", defence: "5", damage: "1",
+         tactics: {enter: [{name: crowd, when: enemies.count >= 2, do: roll vigilance}, {name: duel, when: enemies.count == 1, do: roll timing}]}}
+  - name: b
+    combatants:
+      - {name: Foe, specialty: none, attribute: d10, hp: 100, attack: "1", defence: "5", damage: "1", policy: none, count: FOES}
+`
+	line := regexp.MustCompile(`(?m)^initiative: Duelist rolls .*$`)
+	for foes, want := range map[string]string{"1": "rolls d8:", "2": "rolls d10:"} {
+		g := cavCompile(t, "roll.yaml", []byte(strings.Replace(src, "FOES", foes, 1)))
+		log := cavTrace(g, 1, 0)
+		if got := line.FindString(log); !strings.Contains(got, want) {
+			t.Errorf("%s foes: Duelist's initiative line %q lacks %q\n%s", foes, got, want, log)
+		}
+		if !strings.Contains(log, "Duelist: tactics rule") || !strings.Contains(log, "at enter") {
+			t.Errorf("%s foes: the enter rule is not traced\n%s", foes, log)
+		}
+	}
+	// No rule decides: the main specialty.
+	g := cavCompile(t, "roll.yaml", []byte(strings.Replace(strings.Replace(src, "FOES", "3", 1), "enemies.count >= 2", "enemies.count >= 9", 1)))
+	if got := line.FindString(cavTrace(g, 1, 0)); !strings.Contains(got, "rolls d6+1d6:") {
+		t.Errorf("no enter rule decides: %q, want the main specialty", got)
+	}
+	sc, err := scenario.Load("bad.yaml", []byte(strings.Replace(strings.Replace(src, "FOES", "1", 1), "roll timing", "roll finesse", 1)), nil, rulesets.Schema)
+	if err == nil {
+		_, err = rulesets.Compile(sc)
+	}
+	if err == nil || !strings.Contains(err.Error(), `roll needs one of Duelist's specialties: roll impulse|vigilance|timing, got "finesse"`) {
+		t.Errorf("roll finesse: error %v", err)
+	}
+}

@@ -23,15 +23,18 @@ import (
 func init() { cavaliers.TacticsCompiler = compileCavTactics }
 
 // Cavaliers moments, in the order a turn asks them; reactions come up on
-// others' turns.
+// others' turns; enter comes once, as the combatant enters the fight,
+// before its Initiative roll (which specialty to roll, when it has ranks
+// in several).
 const (
 	cmMove = iota
 	cmAttack
 	cmReact
+	cmEnter
 	numCavMoments
 )
 
-var cavMoments = []string{"move", "attack", "reactions"}
+var cavMoments = []string{"move", "attack", "reactions", "enter"}
 
 // Cavaliers facts (global ids).
 const (
@@ -157,6 +160,7 @@ var CavDecisions = [numCavMoments][]string{
 	cmMove:   {"advance", "advance to NAME", "follow NAME", "hold"},
 	cmAttack: {"attack", "nothing"},
 	cmReact:  {"seize", "interpose", "interpose for NAME", "block", "block for NAME", "reprise", "pass"},
+	cmEnter:  {"roll SPECIALTY"},
 }
 
 // CavFacts documents the facts of a moment (docs, simctl policies).
@@ -186,6 +190,7 @@ const (
 	cdBlock
 	cdReprise
 	cdPass
+	cdRoll
 )
 
 // fall-through reasons
@@ -202,7 +207,7 @@ var cavWhyText = [numCavWhy]string{
 
 type cavDo struct {
 	kind cavDoKind
-	who  int // advance to, follow, interpose for, block for: -1 none
+	who  int // advance to, follow, interpose for, block for: -1 none; roll: the index in Ranks
 }
 
 type cavTarget struct {
@@ -401,6 +406,18 @@ func parseCavDo(d *scenario.Decoder, g *cavaliers.Game, self, moment int, s stri
 			return do, true
 		case "nothing":
 			return noArg(cdNothing)
+		}
+	case cmEnter:
+		if verb == "roll" {
+			var names []string
+			for k, rk := range g.C[self].Ranks {
+				names = append(names, cavaliers.SpecialtyNames[rk.Specialty])
+				if names[k] == rest {
+					do.kind, do.who = cdRoll, k
+					return do, true
+				}
+			}
+			return fail("roll needs one of %s's specialties: roll %s, got %q%s", g.C[self].Name, strings.Join(names, "|"), rest, scenario.Suggest(rest, names))
 		}
 	case cmReact:
 		switch verb {

@@ -85,9 +85,17 @@ func (p *cavTactic) first(t *cavaliers.Table, self, m int, ctx cavCtx, apply fun
 	return -1
 }
 
-// Roll implements cavaliers.Policy: tactics roll the main specialty (the
-// choice is made once, on entering, before any moment of the language).
-func (p *cavTactic) Roll(t *cavaliers.Table, self int) int { return 0 }
+// Roll implements cavaliers.Policy: the first enter rule that decides
+// names the specialty; no rule: the main one (index 0). Asked once, as the
+// combatant enters the fight, before its Initiative roll.
+func (p *cavTactic) Roll(t *cavaliers.Table, self int) int {
+	roll := 0
+	p.first(t, self, cmEnter, noCavCtx, func(r *cavRule) int {
+		roll = r.do.who
+		return -1
+	})
+	return roll
+}
 
 // Move implements cavaliers.Policy.
 func (p *cavTactic) Move(t *cavaliers.Table, self int) int {
