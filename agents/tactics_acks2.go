@@ -58,12 +58,14 @@ const (
 	afAllyActed
 	afAllyDown
 	afAllyHPPct
+	afAllyNumber
 	afEnemyActed
 	afEnemyDown
 	afEnemyHPPct
 	afEnemyDistance
 	afEnemyDeclaredSpell
 	afEnemyAttackable
+	afEnemyNumber
 	afReactReadied
 	afReactMissile
 	afReactLong
@@ -96,12 +98,14 @@ var acksFacts = [numAcksFacts]tactics.Fact{
 	afAllyActed:           {Name: "ally.acted", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally has taken its segment this round"},
 	afAllyDown:            {Name: "ally.down", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally is out of the fight"},
 	afAllyHPPct:           {Name: "ally.hp_pct", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "the ally's hit points as a fraction of its starting ones"},
+	afAllyNumber:          {Name: "ally.number", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "the ally's initiative number this round (at before_initiative, last round's: 0 in round 1)"},
 	afEnemyActed:          {Name: "enemy.acted", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy has taken its segment this round"},
 	afEnemyDown:           {Name: "enemy.down", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is out of the fight"},
 	afEnemyHPPct:          {Name: "enemy.hp_pct", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's hit points as a fraction of its starting ones"},
 	afEnemyDistance:       {Name: "enemy.distance", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "feet between it and the enemy"},
 	afEnemyDeclaredSpell:  {Name: "enemy.declared_spell", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy declared a spell this round"},
 	afEnemyAttackable:     {Name: "enemy.attackable", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "it can attack the enemy where it stands"},
+	afEnemyNumber:         {Name: "enemy.number", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's initiative number this round (at before_initiative, last round's: 0 in round 1)"},
 	afReactReadied:        {Name: "reaction.readied_attack", Type: tactics.Bool, Doc: "the offer is its readied attack (an enemy's movement ended in reach)"},
 	afReactMissile:        {Name: "reaction.round1_missile", Type: tactics.Bool, Doc: "the offer is a round-1 missile shot at a charger"},
 	afReactLong:           {Name: "reaction.round1_long", Type: tactics.Bool, Doc: "the offer is a round-1 long-weapon attack at a charger (costs its own number)"},

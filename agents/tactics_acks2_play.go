@@ -217,6 +217,8 @@ func acksFact(t *acks2.Table, self, id, arg int, ctx acksCtx) float64 {
 		return b2f(t.Declared(self).Kind == acks2.DeclareNothing)
 	case afSelfNumber:
 		return float64(t.Number(self))
+	case afAllyNumber, afEnemyNumber:
+		return float64(t.Number(arg))
 	case afSelfFloor:
 		return float64(t.Floor(self))
 	case afSelfResuming:

@@ -23,15 +23,18 @@ import (
 func init() { cavaliers.TacticsCompiler = compileCavTactics }
 
 // Cavaliers moments, in the order a turn asks them; reactions come up on
-// others' turns.
+// others' turns; enter comes once, as the combatant enters the fight,
+// before its Initiative roll (which specialty to roll, when it has ranks
+// in several).
 const (
 	cmMove = iota
 	cmAttack
 	cmReact
+	cmEnter
 	numCavMoments
 )
 
-var cavMoments = []string{"move", "attack", "reactions"}
+var cavMoments = []string{"move", "attack", "reactions", "enter"}
 
 // Cavaliers facts (global ids).
 const (
@@ -78,6 +81,12 @@ const (
 	cfAttackedDistance
 	cfMoverTo
 	cfTargetHP
+	cfAllyNext
+	cfEnemyNext
+	cfAttackerHP
+	cfAttackerHPPct
+	cfAttackerDistance
+	cfEnemyAttacking
 	numCavFacts
 )
 
@@ -125,6 +134,12 @@ var cavFacts = [numCavFacts]tactics.Fact{
 	cfAttackedDistance:   {Name: "attacked.distance", Type: tactics.Number, Doc: "interpose: Areas between it and the attacked ally (1: it interposes with a Move)"},
 	cfMoverTo:            {Name: "mover.to", Type: tactics.Number, Doc: "block: the Area the opponent is moving to (-1 at other offers)"},
 	cfTargetHP:           {Name: "target.hp", Type: tactics.Number, Doc: "reprise: the hit points of the one it failed to hit (0 at other offers)"},
+	cfAllyNext:           {Name: "ally.next", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "seize: the ally is the one about to act (false at other offers)"},
+	cfEnemyNext:          {Name: "enemy.next", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "seize: the enemy is the one about to act (false at other offers)"},
+	cfAttackerHP:         {Name: "attacker.hp", Type: tactics.Number, Doc: "interpose: the attacker's hit points (0 at other offers)"},
+	cfAttackerHPPct:      {Name: "attacker.hp_pct", Type: tactics.Number, Doc: "interpose: the attacker's hit points as a fraction of its starting ones (0 at other offers)"},
+	cfAttackerDistance:   {Name: "attacker.distance", Type: tactics.Number, Doc: "interpose: Areas between it and the attacker (0 at other offers)"},
+	cfEnemyAttacking:     {Name: "enemy.attacking", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "interpose: the enemy is the attacker (false at other offers)"},
 }
 
 // cavMomentFacts lists the facts of each moment (global ids): the offer
@@ -145,6 +160,7 @@ var CavDecisions = [numCavMoments][]string{
 	cmMove:   {"advance", "advance to NAME", "follow NAME", "hold"},
 	cmAttack: {"attack", "nothing"},
 	cmReact:  {"seize", "interpose", "interpose for NAME", "block", "block for NAME", "reprise", "pass"},
+	cmEnter:  {"roll SPECIALTY"},
 }
 
 // CavFacts documents the facts of a moment (docs, simctl policies).
@@ -174,6 +190,7 @@ const (
 	cdBlock
 	cdReprise
 	cdPass
+	cdRoll
 )
 
 // fall-through reasons
@@ -190,7 +207,7 @@ var cavWhyText = [numCavWhy]string{
 
 type cavDo struct {
 	kind cavDoKind
-	who  int // advance to, follow, interpose for, block for: -1 none
+	who  int // advance to, follow, interpose for, block for: -1 none; roll: the index in Ranks
 }
 
 type cavTarget struct {
@@ -389,6 +406,18 @@ func parseCavDo(d *scenario.Decoder, g *cavaliers.Game, self, moment int, s stri
 			return do, true
 		case "nothing":
 			return noArg(cdNothing)
+		}
+	case cmEnter:
+		if verb == "roll" {
+			var names []string
+			for k, rk := range g.C[self].Ranks {
+				names = append(names, cavaliers.SpecialtyNames[rk.Specialty])
+				if names[k] == rest {
+					do.kind, do.who = cdRoll, k
+					return do, true
+				}
+			}
+			return fail("roll needs one of %s's specialties: roll %s, got %q%s", g.C[self].Name, strings.Join(names, "|"), rest, scenario.Suggest(rest, names))
 		}
 	case cmReact:
 		switch verb {

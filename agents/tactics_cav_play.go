@@ -11,11 +11,12 @@ type cavCtx struct {
 	offer    cavDoKind // cdSeize, cdInterpose, cdBlock, cdReprise; cdAdvance outside reactions
 	next     int       // seize: the one about to act
 	attacked int       // interpose: the attacked ally
+	attacker int       // interpose: the one attacking it
 	to       int       // block: the Area the mover goes to
 	target   int       // reprise: the one it failed to hit
 }
 
-var noCavCtx = cavCtx{offer: cdAdvance, next: -1, attacked: -1, to: -1, target: -1}
+var noCavCtx = cavCtx{offer: cdAdvance, next: -1, attacked: -1, attacker: -1, to: -1, target: -1}
 
 // cavFallback is the Go default with its default parameters: what a moment
 // does when no rule decides, and the specialty a combatant with several
@@ -84,9 +85,17 @@ func (p *cavTactic) first(t *cavaliers.Table, self, m int, ctx cavCtx, apply fun
 	return -1
 }
 
-// Roll implements cavaliers.Policy: tactics roll the main specialty (the
-// choice is made once, on entering, before any moment of the language).
-func (p *cavTactic) Roll(t *cavaliers.Table, self int) int { return 0 }
+// Roll implements cavaliers.Policy: the first enter rule that decides
+// names the specialty; no rule: the main one (index 0). Asked once, as the
+// combatant enters the fight, before its Initiative roll.
+func (p *cavTactic) Roll(t *cavaliers.Table, self int) int {
+	roll := 0
+	p.first(t, self, cmEnter, noCavCtx, func(r *cavRule) int {
+		roll = r.do.who
+		return -1
+	})
+	return roll
+}
 
 // Move implements cavaliers.Policy.
 func (p *cavTactic) Move(t *cavaliers.Table, self int) int {
@@ -158,7 +167,7 @@ func (p *cavTactic) Seize(t *cavaliers.Table, self, next int) bool {
 // Interpose implements cavaliers.Policy.
 func (p *cavTactic) Interpose(t *cavaliers.Table, self, attacker, target int) bool {
 	ctx := noCavCtx
-	ctx.offer, ctx.attacked = cdInterpose, target
+	ctx.offer, ctx.attacked, ctx.attacker = cdInterpose, target, attacker
 	take, ok := p.react(t, self, ctx)
 	if !ok {
 		return cavFallback.Interpose(t, self, attacker, target)
@@ -302,6 +311,20 @@ func cavFact(t *cavaliers.Table, self, id, arg int, ctx cavCtx) float64 {
 			return 0
 		}
 		return float64(t.HP(ctx.target))
+	case cfAllyNext, cfEnemyNext:
+		return b2f(ctx.next >= 0 && ctx.next == arg)
+	case cfEnemyAttacking:
+		return b2f(ctx.attacker >= 0 && ctx.attacker == arg)
+	case cfAttackerHP, cfAttackerHPPct, cfAttackerDistance:
+		switch {
+		case ctx.attacker < 0:
+			return 0
+		case id == cfAttackerHP:
+			return float64(t.HP(ctx.attacker))
+		case id == cfAttackerHPPct:
+			return cavPct(t, ctx.attacker)
+		}
+		return float64(cavAbs(t.Area(ctx.attacker) - t.Area(self)))
 	}
 	n := 0
 	for j := 0; j < t.N(); j++ {

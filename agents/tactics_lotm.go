@@ -47,6 +47,7 @@ const (
 	lfSelfOffBalance
 	lfSelfEffects
 	lfSelfResuming
+	lfSelfCovered
 	lfEnemiesCount
 	lfEnemiesInReach
 	lfEnemiesHeld
@@ -64,6 +65,9 @@ const (
 	lfEnemyOffBalance
 	lfReactAttacking
 	lfReactDistance
+	lfReactHidden
+	lfReactActed
+	lfEnemyActing
 	numLotmFacts
 )
 
@@ -82,6 +86,7 @@ var lotmFacts = [numLotmFacts]tactics.Fact{
 	lfSelfOffBalance:  {Name: "self.off_balance", Type: tactics.Bool, Doc: "it is Off-Balance"},
 	lfSelfEffects:     {Name: "self.effects", Type: tactics.Number, Doc: "Vital Strike effects on it (eyes, arms, legs)"},
 	lfSelfResuming:    {Name: "self.resuming", Type: tactics.Bool, Doc: "this turn is its delayed action (a delay falls through)"},
+	lfSelfCovered:     {Name: "self.covered", Type: tactics.Bool, Doc: "it has Improvised Cover (an item held up or an obstacle)"},
 	lfEnemiesCount:    {Name: "enemies.count", Type: tactics.Number, Doc: "enemies in the battle"},
 	lfEnemiesInReach:  {Name: "enemies.in_reach", Type: tactics.Number, Doc: "enemies it can see within 1 meter (any it can see, when ranged)"},
 	lfEnemiesHeld:     {Name: "enemies.held", Type: tactics.Number, Doc: "enemies in the battle held in a grapple"},
@@ -99,6 +104,9 @@ var lotmFacts = [numLotmFacts]tactics.Fact{
 	lfEnemyOffBalance: {Name: "enemy.off_balance", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is Off-Balance"},
 	lfReactAttacking:  {Name: "reaction.attacking", Type: tactics.Bool, Doc: "the enemy has started an Attack or Casting action (its turn comes after that action); false: its turn is starting"},
 	lfReactDistance:   {Name: "reaction.distance", Type: tactics.Number, Doc: "feet between it and the enemy about to act"},
+	lfReactHidden:     {Name: "reaction.hidden", Type: tactics.Bool, Doc: "the enemy about to act is hidden from it (invisible and not found by it)"},
+	lfReactActed:      {Name: "reaction.acted", Type: tactics.Bool, Doc: "the enemy about to act has already spent an action this turn (a move, a Swift action, or the Attack/Casting action it has started)"},
+	lfEnemyActing:     {Name: "enemy.acting", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is the one about to act"},
 }
 
 // lotmMomentFacts lists the facts of each moment: the reaction facts only
@@ -117,12 +125,12 @@ func lotmMomentFacts(m int) []int {
 // LotmDecisions documents the LotM decisions per moment.
 var LotmDecisions = [numLotmMoments][]string{
 	lmTurn: {"attack", "strike", "strike once", "double_strike", "vital PART", "cast", "grapple [one_hand|limb]", "charge",
-		"point_blank", "leg_sweep", "first_aid", "delay KIND on TRIGGER [for ALLY]"},
+		"point_blank", "leg_sweep", "first_aid", "meditate", "delay KIND on TRIGGER [for ALLY|ENEMY]"},
 	lmReact: {"insert", "wait"},
 }
 
 // LotmModifiers are the words that may follow a turn decision.
-var LotmModifiers = []string{"with aim|feint|intimidate", "hide after|before|never", "teleport auto|always|never", "cover item|obstacle"}
+var LotmModifiers = []string{"with aim|feint|intimidate|meditate", "hide after|before|never", "teleport auto|always|never", "cover item|obstacle"}
 
 // LotmFacts documents the facts of a moment (docs, simctl policies).
 func LotmFacts(moment string) []tactics.Fact {
@@ -190,7 +198,7 @@ type lotmTactic struct {
 // lotmBase is the Go default policy with its default parameters: a rule's
 // starting configuration and what a moment does when no rule decides.
 var lotmBase = lotmPolicy{target: "weakest", attack: "auto", hide: lotm.HideAfter, teleport: "auto",
-	luck: lotm.LuckAttack, preferHeld: true, ally: -1}
+	luck: lotm.LuckAttack, preferHeld: true, ally: -1, limbFirst: lotm.Legs}
 
 func lotmLibrary(name string) (*yaml.Node, bool) { return libraryNode("lotm", name) }
 
@@ -390,17 +398,23 @@ func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, 
 		p.attack = "leg_sweep"
 	case "first_aid":
 		p.firstAid, r.kind = true, ldFirstAid
+	case "meditate":
+		p.attack = "meditate"
 	case "delay":
 		kinds := []string{"swift", "attack", "casting", "move"}
 		if len(rest) < 3 || indexOfString(kinds, rest[0]) < 0 || rest[1] != "on" || indexOfString(lotm.TriggerNames[1:], rest[2]) < 0 {
-			return fail("delay KIND on TRIGGER [for ALLY]: KIND is %s, TRIGGER is %s; got %q", strings.Join(kinds, "|"), strings.Join(lotm.TriggerNames[1:], "|"), s)
+			return fail("delay KIND on TRIGGER [for ALLY|ENEMY]: KIND is %s, TRIGGER is %s; got %q", strings.Join(kinds, "|"), strings.Join(lotm.TriggerNames[1:], "|"), s)
 		}
 		r.kind = ldDelay
 		p.delay = lotm.Kind(indexOfString(lotm.KindNames, rest[0]))
 		p.trigger = lotm.Trigger(indexOfString(lotm.TriggerNames, rest[2]))
 		rest = rest[3:]
 		if len(rest) >= 2 && rest[0] == "for" {
-			i, msg := resolveLotm(g, self, tactics.AllyArg, rest[1])
+			kind := tactics.AllyArg
+			if p.trigger == lotm.OnEnemyActs {
+				kind = tactics.EnemyArg // the enemy it waits for
+			}
+			i, msg := resolveLotm(g, self, kind, rest[1])
 			if msg != "" {
 				return fail("delay ... for %s: %s", rest[1], msg)
 			}
@@ -420,9 +434,9 @@ func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, 
 		}
 		switch mod {
 		case "with":
-			k := indexOfString(lotm.SwiftNames[1:4], val)
+			k := indexOfString(lotm.SwiftNames[1:5], val)
 			if k < 0 {
-				return bad(lotm.SwiftNames[1:4])
+				return bad(lotm.SwiftNames[1:5])
 			}
 			p.swift = lotm.Swift(k + 1)
 		case "hide":

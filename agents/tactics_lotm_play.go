@@ -179,6 +179,14 @@ func lotmFact(t *lotm.Table, self, id, arg int, ctx lotmCtx) float64 {
 		return b2f(ctx.attacking)
 	case lfReactDistance:
 		return float64(t.Dist(self, ctx.actor))
+	case lfReactHidden:
+		return b2f(t.HiddenFrom(ctx.actor, self))
+	case lfReactActed:
+		return b2f(!t.CanUse(ctx.actor, lotm.KindFullRound))
+	case lfEnemyActing:
+		return b2f(arg == ctx.actor)
+	case lfSelfCovered:
+		return b2f(t.Covered(self))
 	}
 	n := 0
 	for j := 0; j < t.N(); j++ {

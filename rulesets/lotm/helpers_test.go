@@ -33,6 +33,9 @@ func (p *testPolicy) Turn(t *Table, self int) Plan {
 	if t.Resuming(self) {
 		if plan.Main == MainDelay {
 			plan.Main = MainAttack
+			if plan.Delay == KindCasting {
+				plan.Main = MainCast
+			}
 		}
 		if t.TriggerTarget() >= 0 {
 			plan.Target = t.TriggerTarget()

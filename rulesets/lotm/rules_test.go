@@ -531,17 +531,28 @@ sides:
 	if dealt := p.get(0, sim.DamageDealt); dealt < 2*(1+2) || dealt > 2*(1+12) {
 		t.Errorf("damage %d outside 2 x (1 + 2d6)", dealt)
 	}
-	// Legs halve speed each time, never to 0; arms -2 each on Fighting checks.
+	// Legs: -50% each, stacking additively (not halving again), never to
+	// 0: the second hit and later leave 1 meter; arms -2 each on Fighting
+	// checks.
 	tb := newTable(g)
 	tb.r = rng.New(1, 0)
 	tb.setup()
 	b, _ := g.Index("B")
-	for k, want := range []int{30, 15, 8, 4, 2, 1, 1} {
+	for k, want := range []int{30, 15, 5, 5, 5, 5, 5} {
 		tb.f[b].legHits = k
 		if got := tb.speed(b); got != want {
 			t.Errorf("%d leg hits: speed %d, want %d", k, got, want)
 		}
 	}
+	// Off-Balance halves first: 15, then 8 with one leg hit, 5 with two.
+	tb.f[b].offBalance = true
+	for k, want := range []int{15, 8, 5} {
+		tb.f[b].legHits = k
+		if got := tb.speed(b); got != want {
+			t.Errorf("Off-Balance, %d leg hits: speed %d, want %d", k, got, want)
+		}
+	}
+	tb.f[b].offBalance = false
 	tb.f[b].armHits = 2
 	if tb.armPenalty(b) != 4 {
 		t.Errorf("two arm hits: penalty %d, want 4", tb.armPenalty(b))
