@@ -184,6 +184,10 @@ func readSource(ctx context.Context, name string) (*source, error) {
 	if d, disp, ok := scenarios.Read(builtin); ok {
 		return &source{name: name, display: disp, data: d}, nil
 	}
+	// A near miss names the one meant rather than all twenty-odd.
+	if hint := didYouMean(builtin, scenarios.Names()); hint != "" {
+		return nil, &argError{fmt.Sprintf("%s: no such file or built-in scenario%s; simctl scenarios lists them", name, hint)}
+	}
 	return nil, &argError{fmt.Sprintf("%s: no such file or built-in scenario; built-ins: %s (see simctl scenarios)",
 		name, strings.Join(scenarios.Names(), ", "))}
 }

@@ -17,6 +17,9 @@ type commandHelp struct {
 	usage    []string // after "simctl "
 	about    string   // paragraphs, already wrapped
 	examples []string // after "simctl "
+	// formats, when set, are the only --format values the command
+	// writes: its help lists these rather than the shared four.
+	formats []string
 }
 
 // commands lists every command in the order of the overview.
@@ -121,6 +124,7 @@ each round's eliminations need all of the round's encounters.`,
 	"find": {
 		summary: "list the encounters whose outcome matches a condition, to replay with trace",
 		usage:   []string{"find SCENARIO --where COND [-n N] [--seed S] [--limit K] [--format text|json]"},
+		formats: []string{"text", "json"},
 		about: `COND is written in the tactics language over facts of a finished
 encounter: rounds, draw; side("NAME").won / .survivors / .down / .damage /
 .first / .first_in_order / .COUNTER (every action-economy counter);
@@ -276,7 +280,9 @@ const conventionsHelp = `Every command that takes one of these flags takes it wi
                      extension sets it (.json, .csv, .md, .txt), and an extension that
                      contradicts --format is an error
   --quiet            errors only on stderr: no progress bar, warnings or notes
-  --progress WHEN    progress bar on stderr: auto (stderr a terminal, 2M+ encounters),
+  --progress WHEN    progress bar on stderr: auto (once a command has worked for 1 s,
+                     when stderr is a terminal; the bar counts all the command's
+                     encounters: every option, setting, point, pairing, round),
                      always, never
 
 Flags go before or after the scenario. Exit codes: 0 success; 1 failure while
@@ -323,6 +329,14 @@ func printHelp(w io.Writer, cmd string, fs *flag.FlagSet) {
 		fs.VisitAll(func(f *flag.Flag) {
 			name, usage := flag.UnquoteUsage(f)
 			usage = strings.TrimPrefix(usage, name+" ")
+			if len(h.formats) > 0 {
+				switch f.Name {
+				case "format":
+					usage = "output format: " + strings.Join(h.formats, " or ") + " (default: from -o's extension, else text)"
+				case "o":
+					usage = "write the output to FILE instead of stdout (the extension sets the format: " + formatExts(h.formats) + ")"
+				}
+			}
 			if _, isBool := f.Value.(interface{ IsBoolFlag() bool }); isBool {
 				name = ""
 			}
@@ -357,6 +371,16 @@ func printHelp(w io.Writer, cmd string, fs *flag.FlagSet) {
 	if shared {
 		fmt.Fprintf(w, "\nThe flags -n, --seed, --workers, --set, --precision, --format, -o, --quiet and\n--progress mean the same in every command: simctl help flags.\n")
 	}
+}
+
+// formatExts lists the -o extensions that select the given formats.
+func formatExts(formats []string) string {
+	ext := map[string]string{"text": ".txt", "json": ".json", "csv": ".csv", "markdown": ".md"}
+	var out []string
+	for _, f := range formats {
+		out = append(out, ext[f])
+	}
+	return strings.Join(out, ", ")
 }
 
 // cmdHelp is `simctl help [COMMAND | flags]`.

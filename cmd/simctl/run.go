@@ -236,37 +236,51 @@ func shardStart(n int64, k, of int) int64 {
 	return int64(k)*(n/int64(of)) + int64(k)*(n%int64(of))/int64(of)
 }
 
-// startProgress draws a bar on stderr (or tells simctl serve's hook) while the run goes, when stderr is a
-// terminal and the run is long (or when asked). Workers only bump an atomic
-// counter; this goroutine is the only one touching the bar.
+// startProgress draws a bar on stderr (or tells simctl serve's hook) while
+// the command works. total is the whole command's work (every option,
+// setting, point, pairing or round), done its count so far. With
+// --progress auto the bar appears when stderr is a terminal and the work
+// is still going after progressDelay, however it is split: a guess from
+// -n alone left a 27-second compare of three options silent. Workers only
+// bump an atomic counter; this goroutine is the only one touching the bar.
 func startProgress(ctx context.Context, mode string, total int64, done *atomic.Int64, stderr io.Writer) (stop func()) {
 	if h := hooksOf(ctx); h != nil && h.progress != nil {
 		return h.watch(total, done) // simctl serve: the page's progress
 	}
-	show := mode == "always"
-	if mode == "auto" {
-		show = isTerminal(stderr) && total >= 2_000_000
-	}
-	if !show {
+	if mode == "never" || (mode == "auto" && !isTerminal(stderr)) || total <= 0 {
 		return func() {}
 	}
-	bar := progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(stderr),
-		progressbar.OptionSetDescription("encounters"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("enc"),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		// Drawing the empty bar now starts its clock with the run; else
-		// it starts at the first update, 100 ms in, and the first frame
-		// divides those encounters by microseconds ("2568025078 enc/s").
-		progressbar.OptionSetRenderBlankState(true),
-		progressbar.OptionClearOnFinish(),
-	)
+	delay := time.Duration(0)
+	if mode == "auto" {
+		delay = progressDelay
+	}
 	quit := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
+		if delay > 0 {
+			wait := time.NewTimer(delay)
+			select {
+			case <-quit:
+				wait.Stop()
+				return // done before the bar was worth drawing
+			case <-wait.C:
+			}
+		}
+		bar := progressbar.NewOptions64(total,
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription("encounters"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("enc"),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			// Drawing the bar at once starts its clock now; else it
+			// starts at the first update, 100 ms in, and the first frame
+			// divides those encounters by microseconds ("2568025078 enc/s").
+			progressbar.OptionSetRenderBlankState(true),
+			progressbar.OptionClearOnFinish(),
+		)
+		bar.Set64(done.Load())
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
 		for {
@@ -282,6 +296,11 @@ func startProgress(ctx context.Context, mode string, total int64, done *atomic.I
 	}()
 	return func() { close(quit); <-finished }
 }
+
+// progressDelay is how long a command works before --progress auto draws
+// its bar: long enough that quick commands print nothing, short enough
+// that nobody wonders whether a long one is running.
+const progressDelay = time.Second
 
 // thousandsInt formats n with comma separators, as the tables do.
 func thousandsInt(n int64) string { return reports.Thousands(n) }

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+// A mistyped built-in names the one meant instead of listing them all.
+func TestBuiltinDidYouMean(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"run", "d20/dual", "-n", "10"}, &out, &errb)
+	if code != exitUsage || !strings.Contains(errb.String(), `did you mean "d20/duel"?`) || strings.Contains(errb.String(), "acks2/duel") {
+		t.Errorf("exit %d, stderr %q; want exit 2 suggesting d20/duel only", code, errb.String())
+	}
+}
+
+// Every format a command's help lists is one it writes.
+func TestHelpListsWorkingFormats(t *testing.T) {
+	for _, f := range helps["find"].formats {
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), []string{"find", "d20/duel", "-n", "50", "--where", "rounds >= 1", "--format", f}, &out, &errb)
+		if code != exitOK {
+			t.Errorf("find --format %s: exit %d: %s", f, code, errb.String())
+		}
+	}
+	var out bytes.Buffer
+	Main(context.Background(), []string{"help", "find"}, &out, &out)
+	if strings.Contains(out.String(), "csv") || strings.Contains(out.String(), "markdown") {
+		t.Errorf("help find offers formats find refuses:\n%s", out.String())
+	}
+}
