@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -147,26 +148,26 @@ func hgrid(p *plot.Plot) {
 	p.Add(g)
 }
 
-// zoomPercentAxis fits the win-rate axis to the sweep's intervals, with a
-// margin, so that a 5-point effect is visible rather than squeezed into a
-// 0..100 axis; the 50% line shows when it is in range.
-func zoomPercentAxis(a *plot.Axis, s *Sweep) {
+// zoomSideAxis fits one side's win-rate axis to that side's intervals,
+// with a margin, so that a 5-point effect and a ±0.4-point interval are
+// both visible rather than squeezed into a 0..100 axis shared with the
+// other side.
+func zoomSideAxis(a *plot.Axis, s *Sweep, side int) {
 	lo, hi := 100.0, 0.0
 	for _, pt := range s.Points {
 		if pt.Unfinished {
 			continue
 		}
-		for _, r := range pt.Result.Sides {
-			lo, hi = math.Min(lo, 100*r.WinCI95[0]), math.Max(hi, 100*r.WinCI95[1])
-		}
+		r := pt.Result.Sides[side]
+		lo, hi = math.Min(lo, 100*r.WinCI95[0]), math.Max(hi, 100*r.WinCI95[1])
 	}
 	if lo > hi { // nothing finished
 		percentAxis(a)
 		return
 	}
-	span := math.Max(hi-lo, 10)
-	a.Min, a.Max = math.Max(0, lo-0.15*span), math.Min(100, hi+0.25*span) // room for the legend above
-	a.Tick.Marker = niceTicks{}
+	span := math.Max(hi-lo, 4)
+	a.Min, a.Max = math.Max(0, lo-0.15*span), math.Min(100, hi+0.15*span)
+	a.Tick.Marker = niceTicks{most: 6}
 }
 
 // percentAxis fixes the Y axis to 0..100 % (ticks stop at 100 when Max is
@@ -336,29 +337,50 @@ func SweepFigure(s *Sweep) (*Figure, error) {
 
 func sweepLine(s *Sweep) *Figure {
 	a := s.Axes[0]
-	p := newPlot(fmt.Sprintf("Win rate against %s\n%s, seed %d, %s", a.Path, s.Scenario, s.Seed, sweepN(s)),
-		AxisLabel(a.Path), "win rate (% of encounters, 95% CI)")
-	hgrid(p)
-	zoomPercentAxis(&p.Y, s)
 	xs, isNum := numeric(a.Values)
 	if !isNum {
 		xs = make([]float64, len(a.Values))
 		for i := range xs {
 			xs[i] = float64(i)
 		}
-		p.NominalX(a.Values...)
-		p.X.Padding = vg.Points(20)
-	} else if len(xs) <= 15 {
-		ticks := make([]plot.Tick, len(xs))
-		for i, x := range xs {
-			ticks[i] = plot.Tick{Value: x, Label: a.Values[i]}
-		}
-		p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	} else {
-		p.X.Tick.Marker = niceTicks{}
 	}
-	p.Add(hline{Y: 50, Style: draw.LineStyle{Color: neutral, Width: vg.Points(0.5), Dashes: []vg.Length{vg.Points(3), vg.Points(3)}}})
+	// One panel per side, each on its own zoomed axis: on one shared axis
+	// the two curves sit 50 points apart and their intervals vanish.
+	var panels [2]*plot.Plot
 	for side := 0; side < 2; side++ {
+		title, xLabel := "", ""
+		if side == 0 {
+			title = fmt.Sprintf("Win rate against %s\n%s, seed %d, %s", a.Path, s.Scenario, s.Seed, sweepN(s))
+		} else {
+			xLabel = AxisLabel(a.Path)
+		}
+		p := newPlot(title, xLabel, s.Sides[side]+" win (%, 95% CI)")
+		p.Y.Label.TextStyle.Color = SideColors[side]
+		hgrid(p)
+		zoomSideAxis(&p.Y, s, side)
+		switch {
+		case !isNum:
+			p.NominalX(a.Values...)
+			p.X.Padding = vg.Points(20)
+		case len(xs) <= 15:
+			ticks := make([]plot.Tick, len(xs))
+			for i, x := range xs {
+				ticks[i] = plot.Tick{Value: x, Label: a.Values[i]}
+			}
+			p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		default:
+			p.X.Tick.Marker = niceTicks{}
+		}
+		if isNum {
+			// A margin beyond the first and last values, so their points,
+			// interval caps and tick labels are not cut at the frame.
+			lo, hi := slices.Min(xs), slices.Max(xs)
+			pad := 0.04 * math.Max(hi-lo, 1)
+			p.X.Min, p.X.Max = lo-pad, hi+pad
+		}
+		if p.Y.Min <= 50 && 50 <= p.Y.Max {
+			p.Add(hline{Y: 50, Style: draw.LineStyle{Color: neutral, Width: vg.Points(0.5), Dashes: []vg.Length{vg.Points(3), vg.Points(3)}}})
+		}
 		var pts plotter.XYs
 		var errs plotter.YErrors
 		for i, pt := range s.Points {
@@ -370,16 +392,6 @@ func sweepLine(s *Sweep) *Figure {
 			errs = append(errs, struct{ Low, High float64 }{100 * (r.WinRate - r.WinCI95[0]), 100 * (r.WinCI95[1] - r.WinRate)})
 		}
 		col := SideColors[side]
-		line, _ := plotter.NewLine(pts)
-		line.Color, line.Width = col, vg.Points(1.5)
-		if side == 1 {
-			line.Dashes = []vg.Length{vg.Points(5), vg.Points(2)}
-		}
-		if !isNum {
-			// Categories (policies, tactics, dice) have no order between
-			// them: points with their intervals, never a line.
-			line.Width = 0
-		}
 		sc, _ := plotter.NewScatter(pts)
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
 		if side == 1 {
@@ -392,14 +404,26 @@ func sweepLine(s *Sweep) *Figure {
 		eb.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1)}
 		eb.CapWidth = vg.Points(6)
 		if isNum {
+			// Categories (policies, tactics, dice) have no order between
+			// them: points with their intervals, never a line.
+			line, _ := plotter.NewLine(pts)
+			line.Color, line.Width = col, vg.Points(1.5)
+			if side == 1 {
+				line.Dashes = []vg.Length{vg.Points(5), vg.Points(2)}
+			}
 			p.Add(line)
 		}
 		p.Add(eb, sc)
-		p.Legend.Add(s.Sides[side]+" wins", line, sc)
+		panels[side] = p
 	}
-	p.Legend.Left = true
-	return &Figure{Name: "sweep", W: 6.4 * vg.Inch, H: 4.2 * vg.Inch, draw: single(p),
-		Caption: fmt.Sprintf("Win rate of %s (blue) and %s (orange) against %s, with 95%% Wilson intervals.", s.Sides[0], s.Sides[1], a.Path)}
+	const w, h = 6.4 * vg.Inch, 5.2 * vg.Inch
+	const lower = 0.46 * h // the second panel; the first has the title above it
+	return &Figure{Name: "sweep", W: w, H: h,
+		draw: func(dc draw.Canvas) {
+			panels[0].Draw(draw.Crop(dc, 0, 0, lower, 0))
+			panels[1].Draw(draw.Crop(dc, 0, 0, 0, -(h - lower)))
+		},
+		Caption: fmt.Sprintf("Win rate of %s (top, blue) and %s (bottom, orange) against %s, each on its own axis, with 95%% Wilson intervals.", s.Sides[0], s.Sides[1], a.Path)}
 }
 
 func sweepN(s *Sweep) string {
