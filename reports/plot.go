@@ -443,16 +443,36 @@ func sweepN(s *Sweep) string {
 	return thousands(s.MaxN) + " encounters per point"
 }
 
-// winColor maps side 0's win rate in percent to a diverging colour:
-// side 1's colour at 0, white at 50, side 0's colour at 100.
-func winColor(v float64) color.RGBA {
-	v = math.Max(0, math.Min(100, v))
-	from, t := SideColors[1], 1-v/50
-	if v > 50 {
-		from, t = SideColors[0], (v-50)/50
+// winColor maps side 0's win rate in percent to a diverging colour
+// centred on 50: white at 50, side 0's colour at 50+span and above, side
+// 1's at 50-span and below. span fits the data (heatSpan), so cells a few
+// points from even are tinted, not left nearly white by a 0..100 scale.
+func winColor(v, span float64) color.RGBA {
+	t := math.Max(-1, math.Min(1, (v-50)/span))
+	from := SideColors[0]
+	if t < 0 {
+		from, t = SideColors[1], -t
 	}
 	mix := func(a uint8) uint8 { return uint8(math.Round(255 + (float64(a)-255)*t)) }
 	return color.RGBA{R: mix(from.R), G: mix(from.G), B: mix(from.B), A: 0xFF}
+}
+
+// heatSpan is the half-range of a heat map's colour scale around 50%: the
+// farthest cell's distance from 50, rounded up to a step the colour bar
+// can label (at least 5 points).
+func heatSpan(vals []float64) float64 {
+	far := 0.0
+	for _, v := range vals {
+		if !math.IsNaN(v) {
+			far = math.Max(far, math.Abs(v-50))
+		}
+	}
+	for _, s := range []float64{5, 10, 15, 20, 25, 30, 40} {
+		if far <= s {
+			return s
+		}
+	}
+	return 50
 }
 
 // cells is a Plotter of heat-map cells centred on integer coordinates.
@@ -460,6 +480,7 @@ type cells struct {
 	nx, ny int
 	v      []float64 // side 0 win rate in %, index i*ny+j for x=i, y=j
 	labels bool
+	span   float64 // the colour scale's half-range around 50 (heatSpan)
 }
 
 // Plot implements plot.Plotter.
@@ -473,11 +494,11 @@ func (h cells) Plot(c draw.Canvas, p *plot.Plot) {
 			}
 			x0, x1 := trX(float64(i)-0.5), trX(float64(i)+0.5)
 			y0, y1 := trY(float64(j)-0.5), trY(float64(j)+0.5)
-			c.FillPolygon(winColor(v), c.ClipPolygonXY([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}))
+			c.FillPolygon(winColor(v, h.span), c.ClipPolygonXY([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}))
 			if h.labels {
 				col := color.Color(ink)
-				if v < 20 || v > 80 {
-					col = color.White
+				if math.Abs(v-50) > 0.6*h.span {
+					col = color.White // on a deep colour
 				}
 				c.FillText(textStyle(8, col), vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, fmt.Sprintf("%.1f%%", v))
 			}
@@ -502,6 +523,7 @@ func sweepHeat(s *Sweep) *Figure {
 		}
 		h.v = append(h.v, v)
 	}
+	h.span = heatSpan(h.v)
 	p.Add(h)
 	p.NominalX(ax.Values...)
 	p.NominalY(ay.Values...)
@@ -515,34 +537,43 @@ func sweepHeat(s *Sweep) *Figure {
 		main := draw.Crop(dc, 0, -barW, 0, 0)
 		p.Draw(main)
 		data := p.DataCanvas(main)
-		colourBar(dc, data, dc.Max.X-barW+vg.Points(14), s.Sides[0]+" win rate (%)")
+		colourBar(dc, data, dc.Max.X-barW+vg.Points(14), s.Sides[0]+" win rate (%)", h.span)
 	}
 	return f
 }
 
 // colourBar draws the heat map's scale at x, spanning the data area's
-// height: 0..100 % of side 0 wins, with ticks every 25.
-func colourBar(dc, data draw.Canvas, x vg.Length, label string) {
+// height: side 0's win rate from 50-span to 50+span percent (the colours
+// saturate beyond), with five labelled ticks.
+func colourBar(dc, data draw.Canvas, x vg.Length, label string, span float64) {
 	const steps = 50
 	w := vg.Points(14)
 	y0, y1 := data.Min.Y, data.Max.Y
+	lo := 50 - span
 	for k := 0; k < steps; k++ {
 		a := y0 + (y1-y0)*vg.Length(k)/steps
 		b := y0 + (y1-y0)*vg.Length(k+1)/steps
-		dc.FillPolygon(winColor(100*(float64(k)+0.5)/steps), []vg.Point{{X: x, Y: a}, {X: x + w, Y: a}, {X: x + w, Y: b + 0.3}, {X: x, Y: b + 0.3}})
+		dc.FillPolygon(winColor(lo+2*span*(float64(k)+0.5)/steps, span), []vg.Point{{X: x, Y: a}, {X: x + w, Y: a}, {X: x + w, Y: b + 0.3}, {X: x, Y: b + 0.3}})
 	}
 	line := draw.LineStyle{Color: ink, Width: vg.Points(0.5)}
 	dc.StrokeLines(line, []vg.Point{{X: x, Y: y0}, {X: x + w, Y: y0}, {X: x + w, Y: y1}, {X: x, Y: y1}, {X: x, Y: y0}})
 	tick := textStyle(9, ink)
 	tick.XAlign = draw.XLeft
-	for v := 0; v <= 100; v += 25 {
-		y := y0 + (y1-y0)*vg.Length(v)/100
+	for k := 0; k <= 4; k++ {
+		v := lo + 2*span*float64(k)/4
+		y := y0 + (y1-y0)*vg.Length(k)/4
 		dc.StrokeLine2(line, x+w, y, x+w+3, y)
-		dc.FillText(tick, vg.Point{X: x + w + 5, Y: y}, strconv.Itoa(v))
+		lab := strconv.FormatFloat(v, 'f', -1, 64)
+		if k == 0 && lo > 0 {
+			lab = "≤" + lab
+		} else if k == 4 && lo+2*span < 100 {
+			lab = "≥" + lab
+		}
+		dc.FillText(tick, vg.Point{X: x + w + 5, Y: y}, lab)
 	}
 	lab := textStyle(11, ink)
 	lab.Rotation = math.Pi / 2
-	dc.FillText(lab, vg.Point{X: x + w + vg.Points(34), Y: (y0 + y1) / 2}, label)
+	dc.FillText(lab, vg.Point{X: x + w + vg.Points(38), Y: (y0 + y1) / 2}, label)
 }
 
 // CompareFigure draws a comparison: each option's win rates with 95%

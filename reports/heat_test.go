@@ -1,0 +1,34 @@
+package reports
+
+import (
+	"math"
+	"testing"
+)
+
+// The heat maps' colour scale is centred on 50% and fitted to the data: a
+// cell 5 points from even is a full colour when no cell is farther, not
+// the near-white of a 0..100 scale.
+func TestHeatScaleCentredOnFifty(t *testing.T) {
+	for _, c := range []struct {
+		vals []float64
+		want float64
+	}{
+		{[]float64{50.2, 48.7, 44.2, 55.8}, 10},
+		{[]float64{47, 53, math.NaN()}, 5},
+		{[]float64{10.9, 96.8}, 50},
+		{[]float64{30, 60}, 20},
+	} {
+		if got := heatSpan(c.vals); got != c.want {
+			t.Errorf("heatSpan(%v) = %v, want %v", c.vals, got, c.want)
+		}
+	}
+	if got := winColor(55, 5); got != SideColors[0] {
+		t.Errorf("55%% on a ±5 scale: %v, want side 0's colour %v", got, SideColors[0])
+	}
+	if got := winColor(45, 5); got != SideColors[1] {
+		t.Errorf("45%% on a ±5 scale: %v, want side 1's colour %v", got, SideColors[1])
+	}
+	if got := winColor(50, 5); got.R != 255 || got.G != 255 || got.B != 255 {
+		t.Errorf("50%%: %v, want white", got)
+	}
+}
