@@ -37,7 +37,7 @@ func TestHeatScaleCentredOnFifty(t *testing.T) {
 func TestTraceSideNames(t *testing.T) {
 	in := "Fighter (side 0) hp 20\nCavalier (side 1, impulse) hp 15\n-- pre-combat ambush: an Ambush Round for side 1\n== side 0 wins after 3 rounds\nthe side 0 of x\n"
 	want := "Fighter (heroes) hp 20\nCavalier (monsters, impulse) hp 15\n-- pre-combat ambush: an Ambush Round for monsters\n== heroes wins after 3 rounds\nthe side 0 of x\n"
-	if got := sideNames(in, "heroes", "monsters"); got != want {
+	if got := SideNames(in, "heroes", "monsters"); got != want {
 		t.Errorf("sideNames:\n%s\nwant\n%s", got, want)
 	}
 }

@@ -23,7 +23,7 @@ func Trace(w io.Writer, sc *scenario.Scenario, g sim.Game, seed uint64, enc int6
 	fmt.Fprintf(&b, "%s (%s)  seed %d  encounter %d\n", sc.Name, sc.Ruleset, seed, enc)
 	var narration strings.Builder
 	o, t := sim.Replay(g, seed, enc, &sim.Log{W: &narration, Names: names})
-	b.WriteString(sideNames(narration.String(), sc.Sides[0].Name, sc.Sides[1].Name))
+	b.WriteString(SideNames(narration.String(), sc.Sides[0].Name, sc.Sides[1].Name))
 	fmt.Fprintf(&b, "\ncounted: ")
 	if o.Winner >= 0 {
 		fmt.Fprintf(&b, "winner %s", sc.Sides[o.Winner].Name)
@@ -57,8 +57,8 @@ var (
 	forSide      = regexp.MustCompile(`\bfor side ([01])\b`)
 )
 
-// sideNames puts the side names into a narration in place of side numbers.
-func sideNames(text, side0, side1 string) string {
+// SideNames puts the side names into a narration in place of side numbers.
+func SideNames(text, side0, side1 string) string {
 	name := func(d string) string {
 		if d == "0" {
 			return side0
