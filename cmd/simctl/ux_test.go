@@ -31,3 +31,26 @@ func TestHelpListsWorkingFormats(t *testing.T) {
 		t.Errorf("help find offers formats find refuses:\n%s", out.String())
 	}
 }
+
+// Every starter mentions tactics, names no common field its ruleset
+// refuses (each one it names compiles when set), and runs.
+func TestStartersNameOnlyAcceptedFields(t *testing.T) {
+	for _, r := range []string{"d20", "acks2", "cavaliers", "lotm"} {
+		var out, errb bytes.Buffer
+		if code := Main(context.Background(), []string{"init", r, "-o", "-"}, &out, &errb); code != exitOK {
+			t.Fatalf("init %s: exit %d: %s", r, code, errb.String())
+		}
+		text := out.String()
+		if !strings.Contains(text, "# tactics:") || !strings.Contains(text, "simctl policies "+r) {
+			t.Errorf("the %s starter does not mention tactics:", r)
+		}
+		head, _, _ := strings.Cut(text, "\n#\n# tactics:")
+		_, fields, _ := strings.Cut(head, "Every combatant")
+		if r == "cavaliers" && (strings.Contains(fields, " ac,") || strings.Contains(fields, " init,")) {
+			t.Errorf("the cavaliers starter names ac or init, which cavaliers refuses:%s", fields)
+		}
+		if r == "d20" && !strings.Contains(fields, " ac,") {
+			t.Errorf("the d20 starter leaves out ac:%s", fields)
+		}
+	}
+}
