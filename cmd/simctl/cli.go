@@ -290,9 +290,27 @@ func cmdScenarios(args []string, stdout, stderr io.Writer) int {
 		} else {
 			desc = "(invalid: " + strings.SplitN(err.Error(), "\n", 2)[0] + ")"
 		}
-		fmt.Fprintf(stdout, "%-28s %s\n", n, desc)
+		fmt.Fprintf(stdout, "%-28s %s\n", n, clip(desc, listWidth-29))
 	}
+	fmt.Fprintln(stdout, "\nsimctl scenarios show NAME prints one in full, its description included.")
 	return exitOK
+}
+
+// listWidth is the width simctl scenarios fits its lines in.
+const listWidth = 100
+
+// clip shortens s to at most width characters, cutting at a word and
+// marking the cut with "...".
+func clip(s string, width int) string {
+	r := []rune(s)
+	if len(r) <= width {
+		return s
+	}
+	cut := string(r[:width-3])
+	if i := strings.LastIndexByte(cut, ' '); i > width/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:.") + "..."
 }
 
 func cmdRules(args []string, stdout, stderr io.Writer) int {

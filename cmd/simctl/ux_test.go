@@ -54,3 +54,19 @@ func TestStartersNameOnlyAcceptedFields(t *testing.T) {
 		}
 	}
 }
+
+// simctl scenarios fits 100 columns; the full description is in show.
+func TestScenariosListFits100Columns(t *testing.T) {
+	var out bytes.Buffer
+	if code := Main(context.Background(), []string{"scenarios"}, &out, &out); code != exitOK {
+		t.Fatalf("exit %d: %s", code, out.String())
+	}
+	for _, l := range strings.Split(out.String(), "\n") {
+		if n := len([]rune(l)); n > 100 {
+			t.Errorf("%d columns: %s", n, l)
+		}
+	}
+	if !strings.Contains(out.String(), "d20/duel ") {
+		t.Errorf("the list lacks d20/duel:\n%s", out.String())
+	}
+}
