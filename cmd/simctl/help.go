@@ -51,7 +51,7 @@ describes the API.`,
 	},
 	"run": {
 		summary: "play N encounters of a scenario; win rates with 95% intervals, action economy, who acts first",
-		usage:   []string{"run SCENARIO [-n N] [--seed S] [--workers W] [--set PATH=VALUE]... [--precision W] [--shard k/K] [--format F] [-o FILE]"},
+		usage:   []string{"run SCENARIO [-n N] [--seed S] [--workers W] [--set PATH=VALUE]... [--precision W] [--shard k/K] [--format F] [-o FILE] [--plot FILE [--figure KIND]]"},
 		about: `Encounter i of the run draws all its randomness from the stream (seed, i),
 so the counts are the same for any --workers, and --shard k/K splits a run
 into K processes whose JSON results simctl merge adds up exactly.`,
@@ -61,6 +61,7 @@ into K processes whose JSON results simctl merge adds up exactly.`,
 			"run d20/ambush --set party.aware=true",
 			"run my.yaml --precision 1pp -n 10M",
 			"run d20/duel -n 1M --shard 3/10 -o shard3.json",
+			"run d20/tactics-combo --plot first.png --figure first",
 		},
 	},
 	"value": {

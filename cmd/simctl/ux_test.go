@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"strings"
 	"testing"
+
+	"simctl/reports"
 )
 
 // A mistyped built-in names the one meant instead of listing them all.
@@ -68,5 +71,40 @@ func TestScenariosListFits100Columns(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "d20/duel ") {
 		t.Errorf("the list lacks d20/duel:\n%s", out.String())
+	}
+}
+
+// run --plot draws the figure --figure names, the same drawing as the
+// report's figure of that run's JSON.
+func TestRunPlot(t *testing.T) {
+	dir := t.TempDir()
+	png, js := dir+"/economy.png", dir+"/run.json"
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"run", "d20/duel", "-n", "2000", "--plot", png, "--figure", "economy", "--json", "-o", js}, &out, &errb)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	got, err := os.ReadFile(png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := reports.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := reports.EconomyFigure(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := f.PNG(&want); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("run --plot --figure economy differs from EconomyFigure of the run's own JSON")
+	}
+	errb.Reset()
+	if code := Main(context.Background(), []string{"run", "d20/duel", "--plot", png, "--figure", "pie"}, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "valid: rounds") {
+		t.Errorf("--figure pie: exit %d, %s", code, errb.String())
 	}
 }
