@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"simctl/reports"
 )
 
 // The documentation's examples are tests: every ```console block of
@@ -240,6 +242,7 @@ func TestDocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checked := map[string]bool{} // the figures some document's command drew
 	for _, doc := range docFiles(t) {
 		t.Run(doc, func(t *testing.T) {
 			path := filepath.Join(root, doc)
@@ -285,11 +288,13 @@ func TestDocs(t *testing.T) {
 						changed = true
 						continue
 					}
-					t.Errorf("%s:%d: `simctl %s` prints\n%s\n\nbut the document shows\n%s\n(go test ./cmd/simctl -run TestDocs -update rewrites it)",
-						doc, c.line+1, strings.Join(c.args, " "), strings.Join(got, "\n"), strings.Join(c.output, "\n"))
+					t.Errorf("%s:%d: `%s` prints\n%s\n\nbut the document shows\n%s\n(go test ./cmd/simctl -run TestDocs -update rewrites it)",
+						doc, c.line+1, reports.ShellJoin(append([]string{"simctl"}, c.args...)), strings.Join(got, "\n"), strings.Join(c.output, "\n"))
 				}
 			}
-			checkDocImages(t, doc, string(data), root)
+			for _, name := range checkDocImages(t, doc, string(data), root) {
+				checked[name] = true
+			}
 			if changed {
 				for i := len(edits) - 1; i >= 0; i-- {
 					e := edits[i]
@@ -302,12 +307,26 @@ func TestDocs(t *testing.T) {
 			}
 		})
 	}
+	// Every figure of docs/img is one a checked command draws, so one
+	// command regenerates them all and none can go stale unseen.
+	imgs, _ := filepath.Glob(filepath.Join(root, "docs", "img", "*.png"))
+	for _, img := range imgs {
+		name := filepath.Base(img)
+		if !checked[name] && !strings.HasPrefix(name, docImagesFromElsewhere) {
+			t.Errorf("docs/img/%s is drawn by no checked command of the docs: add the command that makes it (--plot %s) to a ```console block of the document that shows it", name, name)
+		}
+	}
 }
+
+// docImagesFromElsewhere are the figures of docs/img that no simctl
+// command draws: the browser test (TestServeE2E) takes the screenshots of
+// the web lab.
+const docImagesFromElsewhere = "serve-"
 
 // checkDocImages compares every PNG the document's commands wrote at the
 // top of the working folder, and that the document shows as img/NAME,
 // with docs/img/NAME (or rewrites it with -update).
-func checkDocImages(t *testing.T, doc, text, root string) {
+func checkDocImages(t *testing.T, doc, text, root string) (names []string) {
 	t.Helper()
 	shown := map[string]bool{}
 	for _, m := range imgRef.FindAllStringSubmatch(text, -1) {
@@ -318,6 +337,7 @@ func checkDocImages(t *testing.T, doc, text, root string) {
 		if !shown[name] {
 			continue
 		}
+		names = append(names, name)
 		got, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
@@ -336,4 +356,5 @@ func checkDocImages(t *testing.T, doc, text, root string) {
 		}
 		t.Errorf("%s: docs/img/%s differs from the figure its command draws now (go test ./cmd/simctl -run TestDocs -update redraws it)", doc, name)
 	}
+	return names
 }
