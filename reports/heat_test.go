@@ -2,6 +2,7 @@ package reports
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -39,5 +40,16 @@ func TestTraceSideNames(t *testing.T) {
 	want := "Fighter (heroes) hp 20\nCavalier (monsters, impulse) hp 15\n-- pre-combat ambush: an Ambush Round for monsters\n== heroes wins after 3 rounds\nthe side 0 of x\n"
 	if got := SideNames(in, "heroes", "monsters"); got != want {
 		t.Errorf("sideNames:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// Printed, a wide table wraps instead of scrolling out of the page: on
+// screen tables scroll (display: block; overflow-x: auto), which paper
+// cannot.
+func TestPrintStylesWrapTables(t *testing.T) {
+	_, print, ok := strings.Cut(css, "@media print {")
+	if !ok || !strings.Contains(print, "table { display: table; overflow: visible") || !strings.Contains(print, "td { overflow-wrap: anywhere; }") ||
+		!strings.Contains(print, "pre { white-space: pre-wrap") {
+		t.Errorf("the report's CSS has no print rules that wrap tables and code:\n%s", css)
 	}
 }
