@@ -53,3 +53,32 @@ func TestPrintStylesWrapTables(t *testing.T) {
 		t.Errorf("the report's CSS has no print rules that wrap tables and code:\n%s", css)
 	}
 }
+
+// The tactics figure's bars are the table's counts per encounter: fired
+// and fell through stacked per rule, in the table's order, a never-used
+// fallback left out and a rule that never fired kept.
+func TestTacticsRows(t *testing.T) {
+	r := &Result{Encounters: 4}
+	r.Raw.Roster = []string{"Pikeman", "Raider"}
+	r.Raw.RosterSides = []int{0, 1}
+	r.Raw.Tactics = []RuleCount{
+		{Combatant: "Pikeman", Moment: "turn", Rule: "spear", Event: "fired", Count: 2},
+		{Combatant: "Pikeman", Moment: "turn", Rule: "spear", Event: "fell through: no charge", Count: 6},
+		{Combatant: "Pikeman", Moment: "turn", Rule: "wait", Event: "fired", Count: 0},
+		{Combatant: "Pikeman", Moment: "turn", Rule: "fallback", Event: "fired", Count: 0},
+		{Combatant: "Raider", Moment: "turn", Rule: "charge", Event: "fired", Count: 5},
+	}
+	got := tacticsRows(r)
+	want := []ruleRow{{"Pikeman: spear (turn)", 0.5, 1.5, 0}, {"Pikeman: wait (turn)", 0, 0, 0}, {"Raider: charge (turn)", 1.25, 0, 1}}
+	if len(got) != len(want) {
+		t.Fatalf("rows %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("row %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if _, err := TacticsFigure(&Result{Encounters: 4}); err != ErrNoTactics {
+		t.Errorf("no tactics: %v, want ErrNoTactics", err)
+	}
+}
