@@ -299,37 +299,29 @@ func startProgress(ctx context.Context, mode string, total int64, done *atomic.I
 	if mode == "never" || (mode == "auto" && !isTerminal(stderr)) || total <= 0 {
 		return func() {}
 	}
-	delay := time.Duration(0)
-	if mode == "auto" {
-		delay = progressDelay
-	}
+	// The bar starts with the work, so its clock and rate are right,
+	// but with --progress auto its frames are dropped until it has run
+	// for progressDelay.
+	out := &gatedWriter{w: stderr}
+	out.open.Store(mode != "auto")
+	start := time.Now()
+	bar := progressbar.NewOptions64(total,
+		progressbar.OptionSetWriter(out),
+		progressbar.OptionSetDescription("encounters"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("enc"),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		// Drawing the empty bar now starts its clock with the run; else
+		// it starts at the first update, 100 ms in, and the first frame
+		// divides those encounters by microseconds ("2568025078 enc/s").
+		progressbar.OptionSetRenderBlankState(true),
+		progressbar.OptionClearOnFinish(),
+	)
 	quit := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		if delay > 0 {
-			wait := time.NewTimer(delay)
-			select {
-			case <-quit:
-				wait.Stop()
-				return // done before the bar was worth drawing
-			case <-wait.C:
-			}
-		}
-		bar := progressbar.NewOptions64(total,
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("encounters"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("enc"),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			// Drawing the bar at once starts its clock now; else it
-			// starts at the first update, 100 ms in, and the first frame
-			// divides those encounters by microseconds ("2568025078 enc/s").
-			progressbar.OptionSetRenderBlankState(true),
-			progressbar.OptionClearOnFinish(),
-		)
-		bar.Set64(done.Load())
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
 		for {
@@ -339,11 +331,27 @@ func startProgress(ctx context.Context, mode string, total int64, done *atomic.I
 				bar.Finish()
 				return
 			case <-tick.C:
+				if time.Since(start) >= progressDelay {
+					out.open.Store(true)
+				}
 				bar.Set64(done.Load())
 			}
 		}
 	}()
 	return func() { close(quit); <-finished }
+}
+
+// gatedWriter drops what is written to it until open is set.
+type gatedWriter struct {
+	w    io.Writer
+	open atomic.Bool
+}
+
+func (g *gatedWriter) Write(p []byte) (int, error) {
+	if !g.open.Load() {
+		return len(p), nil
+	}
+	return g.w.Write(p)
 }
 
 // progressDelay is how long a command works before --progress auto draws
