@@ -238,6 +238,12 @@ func untimed(s string) string { return timing.ReplaceAllString(s, "TIME") }
 var imgRef = regexp.MustCompile(`\(img/([A-Za-z0-9._-]+\.png)\)|docs/img/([A-Za-z0-9._-]+\.png)`)
 
 func TestDocs(t *testing.T) {
+	if raceEnabled {
+		// The docs' commands are the same code the rest of the package
+		// tests under -race; their output cannot depend on the detector,
+		// and it would make this test cost minutes (PNG rendering).
+		t.Skip("the docs are checked by the ordinary go test")
+	}
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
