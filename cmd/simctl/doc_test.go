@@ -133,61 +133,36 @@ func blockCommands(lines []string, b docBlock) ([]docCommand, error) {
 }
 
 // shellWords splits a command line as a POSIX shell would for the forms
-// the docs use: single and double quotes, backslash escapes, and a
-// comment from an unquoted " #". Anything else a shell would interpret
-// (pipes, redirections, variables) is refused rather than misread.
+// the docs use (compare's splitWords: quotes and backslashes), after
+// cutting a comment from an unquoted " #". Anything else a shell would
+// interpret (pipes, redirections, variables) is refused rather than
+// misread.
 func shellWords(s string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	inWord := false
+	var quote byte
+scan:
 	for i := 0; i < len(s); i++ {
-		ch := s[i]
+		c := s[i]
 		switch {
-		case ch == ' ' || ch == '\t':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		case ch == '#' && !inWord:
-			return words, nil
-		case ch == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, fmt.Errorf("unclosed single quote")
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-			inWord = true
-		case ch == '"':
+		case quote == '"' && (c == '$' || c == '`'):
+			return nil, fmt.Errorf("shell expansion in %q is not supported in a checked block", s)
+		case quote == '"' && c == '\\':
 			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.ContainsRune("\"\\$`", rune(s[i+1])) {
-					i++
-				} else if s[i] == '$' || s[i] == '`' {
-					return nil, fmt.Errorf("shell expansion in %q is not supported", s)
-				}
-				cur.WriteByte(s[i])
+		case quote != 0:
+			if c == quote {
+				quote = 0
 			}
-			if i >= len(s) {
-				return nil, fmt.Errorf("unclosed double quote")
-			}
-			inWord = true
-		case ch == '\\' && i+1 < len(s):
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\':
 			i++
-			cur.WriteByte(s[i])
-			inWord = true
-		case strings.IndexByte("|&;<>$`()", ch) >= 0:
-			return nil, fmt.Errorf("shell syntax %q in %q is not supported in a checked block", ch, s)
-		default:
-			cur.WriteByte(ch)
-			inWord = true
+		case c == '#' && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t'):
+			s = s[:i]
+			break scan
+		case strings.IndexByte("|&;<>$`()", c) >= 0:
+			return nil, fmt.Errorf("shell syntax %q in %q is not supported in a checked block", c, s)
 		}
 	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words, nil
+	return splitWords(s)
 }
 
 func TestShellWords(t *testing.T) {
