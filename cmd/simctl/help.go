@@ -130,12 +130,15 @@ each round's eliminations need all of the round's encounters.`,
 encounter: rounds, draw; side("NAME").won / .survivors / .down / .damage /
 .first / .first_in_order / .COUNTER (every action-economy counter);
 combatant("NAME").down / .gone / .hp / .dealt / .taken / .kills / .turns /
-.lost / .first. It plays encounters 0..N-1 exactly as run does, counts
+.lost / .first; rule("NAME").fired / .fell (how often a tactics rule of
+that name decided or fell through, over every combatant). It plays
+encounters 0..N-1 exactly as run does, counts
 the matches and lists the first K, with the trace command for one.
 trace --pick replays the min, median, max or a percentile of a metric.`,
 		examples: []string{
 			`find d20/duel --where 'side("heroes").won and combatant("Fighter").hp <= 2'`,
 			`find d20/ambush --where 'rounds >= 6' -n 1M --limit 5`,
+			`find d20/tactics-combo --where 'rule("focus").fired > 0 and side("raiders").won'`,
 		},
 	},
 	"trace": {

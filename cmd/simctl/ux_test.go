@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 
 	"simctl/reports"
+	"simctl/sim"
+	"simctl/sim/experiment"
 )
 
 // A mistyped built-in names the one meant instead of listing them all.
@@ -106,5 +109,49 @@ func TestRunPlot(t *testing.T) {
 	errb.Reset()
 	if code := Main(context.Background(), []string{"run", "d20/duel", "--plot", png, "--figure", "pie"}, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "valid: rounds") {
 		t.Errorf("--figure pie: exit %d, %s", code, errb.String())
+	}
+}
+
+// find --where rule("NAME").fired counts what each encounter's own replay
+// counted for that rule, summed over every combatant and moment.
+func TestFindRuleFired(t *testing.T) {
+	sc, g, err := load(context.Background(), "d20/tactics-combo", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rg := g.(sim.RuleGame)
+	const n = 300
+	for _, c := range []struct {
+		rule, event, cond string
+		atLeast        int64
+	}{
+		{"focus", "fired", `rule("focus").fired > 0`, 1},
+		{"charge", "fell", `rule("charge").fell >= 2`, 2},
+	} {
+		want := []int64{}
+		for i := int64(0); i < n; i++ {
+			_, tally := sim.Replay(g, 1, i, nil)
+			got := int64(0)
+			for k, rc := range rg.RuleCounters() {
+				if rc.Rule == c.rule && (rc.Event == "fired") == (c.event == "fired") {
+					got += tally.Counts.Rules[k]
+				}
+			}
+			if got >= c.atLeast {
+				want = append(want, i)
+			}
+		}
+		probe := experiment.NewProbe(g, [2]string{sc.Sides[0].Name, sc.Sides[1].Name})
+		cond, err := probe.Condition(c.cond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := experiment.Find(context.Background(), probe, cond, sim.RunConfig{Seed: 1, N: n, Workers: 2}, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Matches != int64(len(want)) || fmt.Sprint(res.First) != fmt.Sprint(want) || len(want) == 0 || len(want) == n {
+			t.Errorf("%s: find matched %d %v; the replays %d %v (and neither none nor all)", c.cond, res.Matches, res.First, len(want), want)
+		}
 	}
 }
