@@ -345,3 +345,31 @@ func checkDocImages(t *testing.T, doc, text, root string) (names []string) {
 	}
 	return names
 }
+
+// A block is skipped only with a stated reason, and a block that is not
+// closed or does not start with a command is an error, not a silent pass.
+func TestConsoleBlocks(t *testing.T) {
+	lines := strings.Split("text\n<!-- doccheck: skip: needs a cluster -->\n```console\n$ simctl run x\nout\n```\n```console\n$ simctl check a.yaml\n```\n", "\n")
+	bs, err := consoleBlocks(lines)
+	if err != nil || len(bs) != 2 || bs[0].skip != "needs a cluster" || bs[1].skip != "" {
+		t.Fatalf("blocks %+v, %v", bs, err)
+	}
+	cmds, err := blockCommands(lines, bs[0])
+	if err != nil || len(cmds) != 1 || fmt.Sprint(cmds[0].args) != "[run x]" || fmt.Sprint(cmds[0].output) != "[out]" {
+		t.Errorf("commands %+v, %v", cmds, err)
+	}
+	for _, bad := range []string{
+		"<!-- doccheck: skip -->\n```console\n$ simctl run x\n```",
+		"```console\n$ simctl run x\n",
+		"```console\nout first\n```",
+	} {
+		ls := strings.Split(bad, "\n")
+		bs, err := consoleBlocks(ls)
+		if err == nil {
+			_, err = blockCommands(ls, bs[0])
+		}
+		if err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
