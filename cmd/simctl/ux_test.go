@@ -123,7 +123,7 @@ func TestFindRuleFired(t *testing.T) {
 	const n = 300
 	for _, c := range []struct {
 		rule, event, cond string
-		atLeast        int64
+		atLeast           int64
 	}{
 		{"focus", "fired", `rule("focus").fired > 0`, 1},
 		{"charge", "fell", `rule("charge").fell >= 2`, 2},
