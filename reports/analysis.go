@@ -169,12 +169,14 @@ func MatrixFigure(m *Matrix) (*Figure, error) {
 	}
 	p := newPlot(fmt.Sprintf("%s win rate: %s options (down) against %s options (across)\n%s, seed %d, %s encounters per cell",
 		m.RowSide, m.RowSide, m.ColSide, m.Scenario, m.Seed, thousands(m.Encounters)), m.ColSide+" option", m.RowSide+" option")
+	// The first row at the top, as in the table: y counts upwards.
 	h := cells{nx: len(m.Cols), ny: len(m.Rows), labels: true}
 	for c := range m.Cols {
 		for r := range m.Rows {
-			h.v = append(h.v, 100*m.Win[r][c])
+			h.v = append(h.v, 100*m.Win[len(m.Rows)-1-r][c])
 		}
 	}
+	h.span = heatSpan(h.v)
 	p.Add(h)
 	xs := make([]string, len(m.Cols))
 	for c, o := range m.Cols {
@@ -182,7 +184,7 @@ func MatrixFigure(m *Matrix) (*Figure, error) {
 	}
 	ys := make([]string, len(m.Rows))
 	for r, o := range m.Rows {
-		ys[r] = fmt.Sprintf("%s (%.0f%%)", o, 100*m.Eq.RowWeights[r])
+		ys[len(m.Rows)-1-r] = fmt.Sprintf("%s (%.0f%%)", o, 100*m.Eq.RowWeights[r])
 	}
 	p.NominalX(xs...)
 	p.NominalY(ys...)
@@ -195,7 +197,7 @@ func MatrixFigure(m *Matrix) (*Figure, error) {
 		dc.Fill(dc.Rectangle.Path())
 		main := draw.Crop(dc, 0, -barW, 0, 0)
 		p.Draw(main)
-		colourBar(dc, p.DataCanvas(main), dc.Max.X-barW+vg.Points(14), m.RowSide+" win rate (%)")
+		colourBar(dc, p.DataCanvas(main), dc.Max.X-barW+vg.Points(14), m.RowSide+" win rate (%)", h.span)
 	}
 	return f, nil
 }

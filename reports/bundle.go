@@ -482,6 +482,7 @@ func runFigures(r *Result, ctx *Context, prefix string, outcomes bool) ([]*Figur
 		func() (*Figure, error) { return RoundsFigure(r) },
 		func() (*Figure, error) { return EconomyFigure(r) },
 		func() (*Figure, error) { return FirstActorFigure(r, ctxSides(ctx)) },
+		func() (*Figure, error) { return TacticsFigure(r) },
 	}
 	if outcomes {
 		mks = append(mks,
@@ -491,8 +492,8 @@ func runFigures(r *Result, ctx *Context, prefix string, outcomes bool) ([]*Figur
 	}
 	for _, mk := range mks {
 		f, err := mk()
-		if errors.Is(err, ErrNoCombatants) {
-			continue // a result from before per-combatant recording
+		if errors.Is(err, ErrNoCombatants) || errors.Is(err, ErrNoTactics) {
+			continue // a result from before per-combatant recording, or without tactics
 		}
 		if err != nil {
 			return nil, err

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"simctl/sim"
@@ -20,7 +21,9 @@ func Trace(w io.Writer, sc *scenario.Scenario, g sim.Game, seed uint64, enc int6
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s)  seed %d  encounter %d\n", sc.Name, sc.Ruleset, seed, enc)
-	o, t := sim.Replay(g, seed, enc, &sim.Log{W: &b, Names: names})
+	var narration strings.Builder
+	o, t := sim.Replay(g, seed, enc, &sim.Log{W: &narration, Names: names})
+	b.WriteString(SideNames(narration.String(), sc.Sides[0].Name, sc.Sides[1].Name))
 	fmt.Fprintf(&b, "\ncounted: ")
 	if o.Winner >= 0 {
 		fmt.Fprintf(&b, "winner %s", sc.Sides[o.Winner].Name)
@@ -43,4 +46,33 @@ func Trace(w io.Writer, sc *scenario.Scenario, g sim.Game, seed uint64, enc int6
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// The referees narrate sides by number ("Fighter (side 0)", "== side 1
+// wins", "an Ambush Round for side 1"); a reader knows them by the names
+// the scenario gives them.
+var (
+	sideInParens = regexp.MustCompile(`\(side ([01])([,)])`)
+	sideWins     = regexp.MustCompile(`(?m)^== side ([01]) wins`)
+	forSide      = regexp.MustCompile(`\bfor side ([01])\b`)
+)
+
+// SideNames puts the side names into a narration in place of side numbers.
+func SideNames(text, side0, side1 string) string {
+	name := func(d string) string {
+		if d == "0" {
+			return side0
+		}
+		return side1
+	}
+	text = sideInParens.ReplaceAllStringFunc(text, func(m string) string {
+		sm := sideInParens.FindStringSubmatch(m)
+		return "(" + name(sm[1]) + sm[2]
+	})
+	text = sideWins.ReplaceAllStringFunc(text, func(m string) string {
+		return "== " + name(sideWins.FindStringSubmatch(m)[1]) + " wins"
+	})
+	return forSide.ReplaceAllStringFunc(text, func(m string) string {
+		return "for " + name(forSide.FindStringSubmatch(m)[1])
+	})
 }

@@ -603,7 +603,7 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	where := fs.String("where", "", "`COND` a condition on an encounter's outcome, in the tactics language (simctl help find lists the facts)")
 	limit := fs.Int("limit", 20, "`K` list at most K matching encounters (the lowest indices)")
 	var c common
-	c.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet, "encounters to search (0 .. N-1 of the run)")
+	c.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters to search (0 .. N-1 of the run)")
 	pos, stop, code := parseArgs("find", fs, args, stdout, stderr)
 	if stop {
 		return code
@@ -639,7 +639,10 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "find", "--where: %v", err)
 	}
-	res, runErr := experiment.Find(ctx, probe, cond, sim.RunConfig{Seed: c.seed.v, N: c.n.n, Workers: c.workers.v}, *limit)
+	var done atomic.Int64
+	stopBar := startProgress(ctx, c.showProgress(), c.n.n, &done, stderr)
+	res, runErr := experiment.Find(ctx, probe, cond, sim.RunConfig{Seed: c.seed.v, N: c.n.n, Workers: c.workers.v, Done: &done}, *limit)
+	stopBar()
 	interrupted := isInterrupt(runErr)
 	if runErr != nil && !interrupted {
 		fmt.Fprintln(stderr, "simctl find:", runErr)

@@ -17,6 +17,9 @@ type commandHelp struct {
 	usage    []string // after "simctl "
 	about    string   // paragraphs, already wrapped
 	examples []string // after "simctl "
+	// formats, when set, are the only --format values the command
+	// writes: its help lists these rather than the shared four.
+	formats []string
 }
 
 // commands lists every command in the order of the overview.
@@ -48,7 +51,7 @@ describes the API.`,
 	},
 	"run": {
 		summary: "play N encounters of a scenario; win rates with 95% intervals, action economy, who acts first",
-		usage:   []string{"run SCENARIO [-n N] [--seed S] [--workers W] [--set PATH=VALUE]... [--precision W] [--shard k/K] [--format F] [-o FILE]"},
+		usage:   []string{"run SCENARIO [-n N] [--seed S] [--workers W] [--set PATH=VALUE]... [--precision W] [--shard k/K] [--format F] [-o FILE] [--plot FILE [--figure KIND]]"},
 		about: `Encounter i of the run draws all its randomness from the stream (seed, i),
 so the counts are the same for any --workers, and --shard k/K splits a run
 into K processes whose JSON results simctl merge adds up exactly.`,
@@ -58,6 +61,7 @@ into K processes whose JSON results simctl merge adds up exactly.`,
 			"run d20/ambush --set party.aware=true",
 			"run my.yaml --precision 1pp -n 10M",
 			"run d20/duel -n 1M --shard 3/10 -o shard3.json",
+			"run d20/tactics-combo --plot first.png --figure first",
 		},
 	},
 	"value": {
@@ -164,16 +168,20 @@ opponent's. docs/optimize.md works three questions through.`,
 	"find": {
 		summary: "list the encounters whose outcome matches a condition, to replay with trace",
 		usage:   []string{"find SCENARIO --where COND [-n N] [--seed S] [--limit K] [--format text|json]"},
+		formats: []string{"text", "json"},
 		about: `COND is written in the tactics language over facts of a finished
 encounter: rounds, draw; side("NAME").won / .survivors / .down / .damage /
 .first / .first_in_order / .COUNTER (every action-economy counter);
 combatant("NAME").down / .gone / .hp / .dealt / .taken / .kills / .turns /
-.lost / .first. It plays encounters 0..N-1 exactly as run does, counts
+.lost / .first; rule("NAME").fired / .fell (how often a tactics rule of
+that name decided or fell through, over every combatant). It plays
+encounters 0..N-1 exactly as run does, counts
 the matches and lists the first K, with the trace command for one.
 trace --pick replays the min, median, max or a percentile of a metric.`,
 		examples: []string{
 			`find d20/duel --where 'side("heroes").won and combatant("Fighter").hp <= 2'`,
 			`find d20/ambush --where 'rounds >= 6' -n 1M --limit 5`,
+			`find d20/tactics-combo --where 'rule("focus").fired > 0 and side("raiders").won'`,
 		},
 	},
 	"trace": {
@@ -322,7 +330,9 @@ const conventionsHelp = `Every command that takes one of these flags takes it wi
                      extension sets it (.json, .csv, .md, .txt), and an extension that
                      contradicts --format is an error
   --quiet            errors only on stderr: no progress bar, warnings or notes
-  --progress WHEN    progress bar on stderr: auto (stderr a terminal, 2M+ encounters),
+  --progress WHEN    progress bar on stderr: auto (once a command has worked for 1 s,
+                     when stderr is a terminal; the bar counts all the command's
+                     encounters: every option, setting, point, pairing, round),
                      always, never
 
 Flags go before or after the scenario. Exit codes: 0 success; 1 failure while
@@ -369,6 +379,14 @@ func printHelp(w io.Writer, cmd string, fs *flag.FlagSet) {
 		fs.VisitAll(func(f *flag.Flag) {
 			name, usage := flag.UnquoteUsage(f)
 			usage = strings.TrimPrefix(usage, name+" ")
+			if len(h.formats) > 0 {
+				switch f.Name {
+				case "format":
+					usage = "output format: " + strings.Join(h.formats, " or ") + " (default: from -o's extension, else text)"
+				case "o":
+					usage = "write the output to FILE instead of stdout (the extension sets the format: " + formatExts(h.formats) + ")"
+				}
+			}
 			if _, isBool := f.Value.(interface{ IsBoolFlag() bool }); isBool {
 				name = ""
 			}
@@ -403,6 +421,16 @@ func printHelp(w io.Writer, cmd string, fs *flag.FlagSet) {
 	if shared {
 		fmt.Fprintf(w, "\nThe flags -n, --seed, --workers, --set, --precision, --format, -o, --quiet and\n--progress mean the same in every command: simctl help flags.\n")
 	}
+}
+
+// formatExts lists the -o extensions that select the given formats.
+func formatExts(formats []string) string {
+	ext := map[string]string{"text": ".txt", "json": ".json", "csv": ".csv", "markdown": ".md"}
+	var out []string
+	for _, f := range formats {
+		out = append(out, ext[f])
+	}
+	return strings.Join(out, ", ")
 }
 
 // cmdHelp is `simctl help [COMMAND | flags]`.

@@ -500,7 +500,7 @@ func TestTraceAgreesWithRun(t *testing.T) {
 		if first := g.Roster()[o.FirstActor].Name; m[4] != first || tally.FirstActor[o.FirstActor] != 1 {
 			t.Errorf("encounter %d: trace first actor %s, replay %s, run %v", i, m[4], first, tally.FirstActor)
 		}
-		if !strings.Contains(stdout, strings.TrimSpace(log.String())) {
+		if !strings.Contains(stdout, strings.TrimSpace(reports.SideNames(log.String(), sides[0], sides[1]))) {
 			t.Errorf("encounter %d: the trace's narration differs from the replay's", i)
 		}
 	}

@@ -31,6 +31,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if len(pos) == 0 || *out == "" {
 		return usageError(stderr, "report", "give the RESULT.json files and -o DIR, e.g. simctl report duel.json -o report/")
 	}
+	// "report/" names the folder report: without Clean, its parent would
+	// be taken as "report" itself, which does not exist yet.
+	*out = filepath.Clean(*out)
 	if err := safeio.CheckDir(*out, "-o", false); err != nil {
 		fmt.Fprintln(stderr, "simctl report:", err)
 		return exitUsage

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -25,6 +26,7 @@ import (
 //	side("NAME").won / .survivors / .down / .damage / .first / .first_in_order
 //	side("NAME").COUNTER        every action-economy counter (turns, readies, ...)
 //	combatant("NAME").down / .gone / .hp / .dealt / .taken / .kills / .turns / .lost / .first
+//	rule("NAME").fired / .fell  the times a tactics rule of that name decided or fell through
 //
 // A combatant is named as in the roster (Orc#2), or by its template name
 // when it has one copy.
@@ -34,6 +36,11 @@ type Probe struct {
 	sides    [2]string
 	counters []string
 	env      tactics.Env
+	// rules are the tactics rule names of g's combatants; ruleAt[i] holds
+	// the Counts.Rules indices where rule i fired ([0]) or fell through
+	// ([1]), over every combatant and moment.
+	rules  []string
+	ruleAt [][2][]int
 }
 
 // Probe fact kinds (the Fact's index in env.Facts maps to one of these).
@@ -62,6 +69,7 @@ const (
 const (
 	sideArg      = tactics.EnemyArg
 	combatantArg = tactics.AllyArg
+	ruleArg      = tactics.SpellArg // the language's third kind: here a rule name
 )
 
 // NewProbe declares the facts of g's encounters; sides are the side names.
@@ -90,11 +98,39 @@ func NewProbe(g sim.Game, sides [2]string) *Probe {
 	for _, c := range p.counters {
 		facts = append(facts, tactics.Fact{Name: "side." + c, Type: num, Arg: sideArg, Doc: "the side's " + c + " counter"})
 	}
+	// The rule facts come after the counters: fact pCounter+len(counters)
+	// and the next (value).
+	facts = append(facts,
+		tactics.Fact{Name: "rule.fired", Type: num, Arg: ruleArg, Doc: "times the tactics rule decided (every combatant's rule of that name)"},
+		tactics.Fact{Name: "rule.fell", Type: num, Arg: ruleArg, Doc: "times its condition held but its decision could not be carried out"})
+	if rg, ok := g.(sim.RuleGame); ok {
+		for k, rc := range rg.RuleCounters() {
+			i := slices.Index(p.rules, rc.Rule)
+			if i < 0 {
+				p.rules, p.ruleAt = append(p.rules, rc.Rule), append(p.ruleAt, [2][]int{})
+				i = len(p.rules) - 1
+			}
+			ev := 1
+			if rc.Event == "fired" {
+				ev = 0
+			}
+			p.ruleAt[i][ev] = append(p.ruleAt[i][ev], k)
+		}
+	}
 	p.env = tactics.Env{Ruleset: "simctl find", Moment: "the end of an encounter", Facts: facts, Resolve: p.resolve}
 	return p
 }
 
 func (p *Probe) resolve(kind tactics.ArgKind, name string) (int, string) {
+	if kind == ruleArg {
+		if i := slices.Index(p.rules, name); i >= 0 {
+			return i, ""
+		}
+		if len(p.rules) == 0 {
+			return -1, fmt.Sprintf("no tactics rule %q: this scenario has no tactics: block", name)
+		}
+		return -1, fmt.Sprintf("no tactics rule %q%s; rules: %s", name, suggestName(name, p.rules), strings.Join(p.rules, ", "))
+	}
 	if kind == sideArg {
 		for s, n := range p.sides {
 			if n == name {
@@ -230,6 +266,13 @@ func (p *Probe) value(pt *probeTable, fact, arg int) float64 {
 		return float64(c.P[arg].ActionsLost)
 	case pCombFirst:
 		return b2f(o.FirstActor == arg)
+	}
+	if r := fact - pCounter - len(p.counters); r >= 0 { // rule("NAME").fired, .fell
+		n := int64(0)
+		for _, k := range p.ruleAt[arg][r] {
+			n += c.Rules[k]
+		}
+		return float64(n)
 	}
 	return float64(c.Get(arg, fact-pCounter))
 }
