@@ -10,16 +10,17 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"simctl/agents/tactics"
 	"simctl/sim"
+	"simctl/sim/lang"
+	"simctl/sim/names"
 	"simctl/sim/rng"
 )
 
 // Probe reads facts about one finished encounter, for `simctl find
 // --where COND` (which encounters match) and `simctl trace --pick`
 // (which encounter is the min, median, max or a percentile of a metric).
-// Conditions and metrics are written in the tactics language
-// (agents/tactics), over these facts:
+// Conditions and metrics are written in the expression language
+// (sim/lang), over these facts:
 //
 //	rounds, draw
 //	side("NAME").won / .survivors / .down / .damage / .first / .first_in_order
@@ -33,7 +34,7 @@ type Probe struct {
 	roster   []sim.Entrant
 	sides    [2]string
 	counters []string
-	env      tactics.Env
+	env      lang.Env
 }
 
 // Probe fact kinds (the Fact's index in env.Facts maps to one of these).
@@ -58,17 +59,17 @@ const (
 	pCounter // + counter index
 )
 
-// Side and combatant arguments reuse the language's two argument kinds.
+// The probe's own argument kinds: side("NAME") and combatant("NAME").
 const (
-	sideArg      = tactics.EnemyArg
-	combatantArg = tactics.AllyArg
+	sideArg = lang.NoArg + 1 + iota
+	combatantArg
 )
 
 // NewProbe declares the facts of g's encounters; sides are the side names.
 func NewProbe(g sim.Game, sides [2]string) *Probe {
 	p := &Probe{g: g, roster: g.Roster(), sides: sides, counters: g.Counters()}
-	num, boolean := tactics.Number, tactics.Bool
-	facts := []tactics.Fact{
+	num, boolean := lang.Number, lang.Bool
+	facts := []lang.Fact{
 		{Name: "rounds", Type: num, Doc: "regular rounds played"},
 		{Name: "draw", Type: boolean, Doc: "nobody won"},
 		{Name: "side.won", Type: boolean, Arg: sideArg, Doc: "the side won"},
@@ -88,13 +89,13 @@ func NewProbe(g sim.Game, sides [2]string) *Probe {
 		{Name: "combatant.first", Type: boolean, Arg: combatantArg, Doc: "it took the first action"},
 	}
 	for _, c := range p.counters {
-		facts = append(facts, tactics.Fact{Name: "side." + c, Type: num, Arg: sideArg, Doc: "the side's " + c + " counter"})
+		facts = append(facts, lang.Fact{Name: "side." + c, Type: num, Arg: sideArg, Doc: "the side's " + c + " counter"})
 	}
-	p.env = tactics.Env{Ruleset: "simctl find", Moment: "the end of an encounter", Facts: facts, Resolve: p.resolve}
+	p.env = lang.Env{Ruleset: "simctl find", Moment: "the end of an encounter", Facts: facts, Resolve: p.resolve}
 	return p
 }
 
-func (p *Probe) resolve(kind tactics.ArgKind, name string) (int, string) {
+func (p *Probe) resolve(kind lang.ArgKind, name string) (int, string) {
 	if kind == sideArg {
 		for s, n := range p.sides {
 			if n == name {
@@ -113,8 +114,9 @@ func (p *Probe) resolve(kind tactics.ArgKind, name string) (int, string) {
 	return -1, fmt.Sprintf("no combatant %q%s (a copy is named like Orc#2); combatants: %s", name, suggestName(name, names), strings.Join(names, ", "))
 }
 
+// suggestName ties go to the alphabetically first name, as the language's.
 func suggestName(s string, valid []string) string {
-	if c := tactics.Closest(s, valid); c != "" {
+	if c := names.ClosestSorted(s, valid); c != "" {
 		return fmt.Sprintf(" (did you mean %q?)", c)
 	}
 	return ""
@@ -130,19 +132,19 @@ func (p *Probe) Facts() []string {
 }
 
 // Condition compiles a --where condition. The error shows the column.
-func (p *Probe) Condition(src string) (*tactics.Program, error) {
-	prog, err := tactics.Compile(src, &p.env)
+func (p *Probe) Condition(src string) (*lang.Program, error) {
+	prog, err := lang.Compile(src, &p.env)
 	if err != nil {
-		return nil, fmt.Errorf("%s\n%s", err.Msg, tactics.Caret(src, err.Pos))
+		return nil, fmt.Errorf("%s\n%s", err.Msg, lang.Caret(src, err.Pos))
 	}
 	return prog, nil
 }
 
 // Metric compiles a --pick metric (a number).
-func (p *Probe) Metric(src string) (*tactics.Program, error) {
-	prog, err := tactics.CompileNumber(src, &p.env)
+func (p *Probe) Metric(src string) (*lang.Program, error) {
+	prog, err := lang.CompileNumber(src, &p.env)
 	if err != nil {
-		return nil, fmt.Errorf("%s\n%s", err.Msg, tactics.Caret(src, err.Pos))
+		return nil, fmt.Errorf("%s\n%s", err.Msg, lang.Caret(src, err.Pos))
 	}
 	return prog, nil
 }
@@ -153,7 +155,7 @@ type probeTable struct {
 	tally *sim.Tally
 	out   sim.Outcome
 	r     rng.Stream
-	slots [tactics.MaxSlots]float64
+	slots [lang.MaxSlots]float64
 }
 
 func (p *Probe) newTable() *probeTable {
@@ -169,7 +171,7 @@ func (pt *probeTable) play(seed uint64, i int64) {
 }
 
 // eval evaluates prog on the encounter pt just played.
-func (p *Probe) eval(pt *probeTable, prog *tactics.Program) float64 {
+func (p *Probe) eval(pt *probeTable, prog *lang.Program) float64 {
 	for k, s := range prog.Slots {
 		pt.slots[k] = p.value(pt, s.Fact, s.Arg)
 	}
@@ -248,7 +250,7 @@ const findChunk = 1024
 // cond and the lowest `limit` matching indices, identical whatever the
 // worker count. A cancelled search returns what it examined with ctx's
 // error (then First holds the lowest matches among those).
-func Find(ctx context.Context, p *Probe, cond *tactics.Program, cfg sim.RunConfig, limit int) (*FindResult, error) {
+func Find(ctx context.Context, p *Probe, cond *lang.Program, cfg sim.RunConfig, limit int) (*FindResult, error) {
 	type part struct {
 		n, matches int64
 		first      []int64
@@ -285,7 +287,7 @@ func Find(ctx context.Context, p *Probe, cond *tactics.Program, cfg sim.RunConfi
 // value the lowest index is returned, so the answer does not depend on the
 // worker count. It keeps one float per encounter, so N is bounded by the
 // caller.
-func Pick(ctx context.Context, p *Probe, metric *tactics.Program, cfg sim.RunConfig, q float64) (index int64, value float64, err error) {
+func Pick(ctx context.Context, p *Probe, metric *lang.Program, cfg sim.RunConfig, q float64) (index int64, value float64, err error) {
 	vals := make([]float64, cfg.N)
 	_, err = scan(ctx, p, cfg, func() any { return nil }, func(_ any, pt *probeTable, i int64) {
 		vals[i-cfg.Start] = p.eval(pt, metric)

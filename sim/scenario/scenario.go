@@ -16,7 +16,6 @@ package scenario
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"math"
@@ -28,7 +27,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"simctl/reports/safeio"
 	"simctl/sim/dice"
 )
 
@@ -123,16 +121,8 @@ const (
 // ruleset. names lists the valid ones for the error.
 type Lookup func(ruleset string) (s Schema, ok bool, names []string)
 
-// LoadFile reads and decodes a scenario file with overrides applied.
-func LoadFile(path string, sets []Set, lookup Lookup) (*Scenario, error) {
-	data, err := safeio.ReadFile(context.Background(), path, safeio.MaxScenarioBytes, "scenario")
-	if err != nil {
-		return nil, err
-	}
-	return Load(path, data, sets, lookup)
-}
-
-// Load decodes a scenario from data; file names it in errors. It returns
+// Load decodes a scenario from data; file names it in errors. Reading the
+// file (with its size bound) is the caller's: scenario knows no files. It returns
 // either a valid scenario or every problem found (Errors).
 func Load(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, error) {
 	sc, err := Decode(file, data, sets, lookup)
