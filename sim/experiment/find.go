@@ -4,11 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"simctl/sim"
 	"simctl/sim/lang"
@@ -255,8 +252,7 @@ func Find(ctx context.Context, p *Probe, cond *lang.Program, cfg sim.RunConfig, 
 		n, matches int64
 		first      []int64
 	}
-	parts, err := scan(ctx, p, cfg, func() any { return &part{} }, func(acc any, pt *probeTable, i int64) {
-		a := acc.(*part)
+	parts, err := scan(ctx, p, cfg, func() *part { return &part{} }, func(a *part, pt *probeTable, i int64) {
 		a.n++
 		if p.eval(pt, cond) != 0 {
 			a.matches++
@@ -268,8 +264,7 @@ func Find(ctx context.Context, p *Probe, cond *lang.Program, cfg sim.RunConfig, 
 		}
 	})
 	res := &FindResult{}
-	for _, x := range parts {
-		a := x.(*part)
+	for _, a := range parts {
 		res.Encounters += a.n
 		res.Matches += a.matches
 		res.First = append(res.First, a.first...)
@@ -289,7 +284,7 @@ func Find(ctx context.Context, p *Probe, cond *lang.Program, cfg sim.RunConfig, 
 // caller.
 func Pick(ctx context.Context, p *Probe, metric *lang.Program, cfg sim.RunConfig, q float64) (index int64, value float64, err error) {
 	vals := make([]float64, cfg.N)
-	_, err = scan(ctx, p, cfg, func() any { return nil }, func(_ any, pt *probeTable, i int64) {
+	_, err = scan(ctx, p, cfg, func() struct{} { return struct{}{} }, func(_ struct{}, pt *probeTable, i int64) {
 		vals[i-cfg.Start] = p.eval(pt, metric)
 	})
 	if err != nil {
@@ -318,49 +313,26 @@ func Pick(ctx context.Context, p *Probe, metric *lang.Program, cfg sim.RunConfig
 // with its own table and accumulator (made by newAcc); the accumulators
 // are returned for the caller to merge. Encounter i is played from the
 // stream (cfg.Seed, i), exactly as the run played it.
-func scan(ctx context.Context, p *Probe, cfg sim.RunConfig, newAcc func() any, visit func(acc any, pt *probeTable, i int64)) ([]any, error) {
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+func scan[A any](ctx context.Context, p *Probe, cfg sim.RunConfig, newAcc func() A, visit func(acc A, pt *probeTable, i int64)) ([]A, error) {
+	type worker struct {
+		pt  *probeTable
+		acc A
 	}
-	var next atomic.Int64
-	accs := make([]any, workers)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		accs[w] = newAcc()
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			pt := p.newTable()
-			var cur int64 = -1
-			defer func() {
-				if r := recover(); r != nil {
-					errs[w] = fmt.Errorf("internal error in encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d", cur, cfg.Seed, r, cfg.Seed, cur)
-				}
-			}()
-			done := ctx.Done()
-			for !stopped(done) {
-				lo := next.Add(findChunk) - findChunk
-				if lo >= cfg.N {
-					return
-				}
-				for i := lo; i < min(lo+findChunk, cfg.N) && !stopped(done); i++ {
-					cur = cfg.Start + i
-					pt.play(cfg.Seed, cur)
-					visit(accs[w], pt, cur)
-				}
-				if cfg.Done != nil {
-					cfg.Done.Add(min(findChunk, cfg.N-lo))
-				}
-			}
-		}(w)
+	pool := sim.Pool[*worker]{
+		Chunk: findChunk,
+		New:   func() *worker { return &worker{pt: p.newTable(), acc: newAcc()} },
+		Play: func(w *worker, i int64) {
+			w.pt.play(cfg.Seed, i)
+			visit(w.acc, w.pt, i)
+		},
+		Crash: func(_ *worker, i int64, r any) error {
+			return fmt.Errorf("internal error in encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d", i, cfg.Seed, r, cfg.Seed, i)
+		},
 	}
-	wg.Wait()
-	for _, e := range errs {
-		if e != nil {
-			return accs, e
-		}
+	ws, err := pool.Run(ctx, cfg)
+	accs := make([]A, len(ws))
+	for k, w := range ws {
+		accs[k] = w.acc
 	}
-	return accs, ctx.Err()
+	return accs, err
 }
