@@ -17,8 +17,6 @@ import (
 	"simctl/sim/scenario"
 )
 
-func init() { acks2.TacticsCompiler = compileAcksTactics }
-
 // ACKS moments, in the order the book asks: declarations before the
 // initiative roll, then each combatant's segment; reactions and the
 // same-number choice come up within segments.

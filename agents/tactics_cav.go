@@ -20,8 +20,6 @@ import (
 	"simctl/sim/scenario"
 )
 
-func init() { cavaliers.TacticsCompiler = compileCavTactics }
-
 // Cavaliers moments, in the order a turn asks them; reactions come up on
 // others' turns.
 const (

@@ -17,8 +17,6 @@ import (
 	"simctl/sim/scenario"
 )
 
-func init() { d20.TacticsCompiler = compileD20Tactics }
-
 // d20Moments: the d20 referee asks for one decision, on a combatant's turn.
 // Readied actions fire by their trigger and attacks of opportunity are
 // automatic, so there is no reaction to choose.
@@ -133,13 +131,6 @@ var D20Decisions = []string{
 }
 
 var d20Verbs = []string{"attack", "charge", "full_attack", "cast", "delay", "ready", "counterspell"}
-
-// verbs other rulesets have, so a d20 block that names one is told so.
-var otherVerbs = map[string]string{
-	"seize": "cavaliers", "interpose": "cavaliers", "reprise": "cavaliers", "block": "cavaliers",
-	"declare": "acks2", "retreat": "acks2", "ambush": "lotm", "feint": "lotm",
-	"withdraw": "", "step": "", "five_foot_step": "",
-}
 
 // fall-through reasons
 const (

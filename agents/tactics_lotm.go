@@ -19,8 +19,6 @@ import (
 	"simctl/sim/scenario"
 )
 
-func init() { lotm.TacticsCompiler = compileLotmTactics }
-
 // LotM moments: the turn, and the reaction the source offers between
 // turns (a hidden or teleporting combatant bringing its turn forward).
 const (

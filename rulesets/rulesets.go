@@ -54,14 +54,26 @@ func Schema(name string) (scenario.Schema, bool, []string) {
 	return r.Schema(), true, Names()
 }
 
-// Compile loads nothing itself: it finds the scenario's ruleset and compiles.
+// Compile loads nothing itself: it finds the scenario's ruleset and
+// compiles. Every problem recorded through sc.Dec while compiling is
+// returned here, whether or not the ruleset returned it too: a ruleset
+// that forgets to check sc.Rep cannot drop them.
 func Compile(sc *scenario.Scenario) (sim.Game, error) {
 	r, ok := registry[sc.Ruleset]
 	if !ok {
 		return nil, fmt.Errorf("%s: unknown ruleset %q; valid: %v", sc.File, sc.Ruleset, Names())
 	}
 	checkSidePolicies(sc, r)
-	return r.Compile(sc)
+	g, err := r.Compile(sc)
+	if err != nil {
+		return nil, err
+	}
+	if sc.Rep != nil {
+		if err := sc.Rep.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
 }
 
 // checkSidePolicies rejects an unknown side policy name that no combatant
