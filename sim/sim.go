@@ -98,13 +98,15 @@ const (
 	ReadiesTriggered
 	ReadiesWasted
 	Interrupts
-	Seizes
-	Interposes
-	Reprises
-	Ambushes
-	ActionsLost
-	DamageDealt
-	NumBase
+	// OptionSlots is the first of four slots the contract reports for
+	// every ruleset (seizes, interposes, reprises, ambushes, in that order
+	// in BaseCounters): initiative options only some books have. The
+	// ruleset whose book has one declares its index in its own package
+	// (cavaliers.Seizes = sim.OptionSlots); the others leave it at 0.
+	OptionSlots
+	ActionsLost = iota + 3 // after the four option slots
+	DamageDealt = iota + 3
+	NumBase     = iota + 3
 )
 
 // BaseCounters are the JSON names of the base counters, by index.

@@ -3,7 +3,6 @@ package lotm
 import (
 	"go.yaml.in/yaml/v3"
 
-	"simctl/sim"
 	"simctl/sim/scenario"
 )
 
@@ -186,7 +185,7 @@ func (t *Table) obstacleStrike(d, e int) {
 	}
 	if t.contest(d, t.g.C[d].Stealth, e, t.g.C[e].Investig, contestPerception, false, "ambush from behind cover: stealth vs investigation") {
 		t.f[d].cogOn = e
-		t.c.Inc(t.side(d), sim.Ambushes)
+		t.c.Inc(t.side(d), Ambushes)
 		if t.log != nil {
 			t.logf("  %s strikes from behind its cover: %s is Caught Off Guard", t.name(d), t.name(e))
 		}
@@ -201,7 +200,7 @@ func (t *Table) obstacleFoil(d, a int) {
 	}
 	if t.contest(d, t.g.C[d].Stealth, a, t.g.C[a].Investig, contestPerception, false, "ambush from behind cover: stealth vs investigation") {
 		t.f[a].disOne = true
-		t.c.Inc(t.side(d), sim.Ambushes)
+		t.c.Inc(t.side(d), Ambushes)
 		if t.log != nil {
 			t.logf("  %s was waiting behind its cover: %s's attack has Disadvantage and no aim", t.name(d), t.name(a))
 		}
