@@ -99,6 +99,17 @@ func TestStandardPolicyPlaysAsTurn(t *testing.T) {
 	}
 }
 
+// enemiesOf lists self's opponents' roster indices, in roster order.
+func enemiesOf(t *d20.Table, self int) []int {
+	var out []int
+	for j, e := range t.Game().Roster() {
+		if e.Side != t.Side(self) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
 // scanGroupFact is groupFact as it was: one loop over the roster per fact.
 func scanGroupFact(t *d20.Table, self, fact int) float64 {
 	me := &t.Game().C[self]
@@ -108,7 +119,7 @@ func scanGroupFact(t *d20.Table, self, fact int) float64 {
 	case fEnemiesCount, fEnemiesDown, fEnemiesInReach, fEnemiesReachable, fEnemiesNearest, fEnemiesCasters, fEnemiesActed:
 		reach := max(2*me.Speed, 5) + me.Reach
 		nearest := -1
-		for _, j := range t.Enemies(self) {
+		for _, j := range enemiesOf(t, self) {
 			out := t.Out(j)
 			switch fact {
 			case fEnemiesCount:

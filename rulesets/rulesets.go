@@ -12,8 +12,6 @@ import (
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"simctl/sim"
 	"simctl/sim/scenario"
 )
@@ -99,24 +97,11 @@ func checkSidePolicies(sc *scenario.Scenario, r sim.Ruleset) {
 		}
 		if !inherited {
 			n, path := p.Node, p.Path
-			if v := scenarioKeyValue(n, "name"); v != nil {
+			if v := scenario.Value(n, "name"); v != nil {
 				n, path = v, path+".name"
 			}
 			sc.Dec.Errorf(n, path, "unknown policy %q%s (every combatant of side %q overrides it, but it is still read); valid: %s",
 				p.Name, scenario.Suggest(p.Name, valid), side.Name, strings.Join(valid, ", "))
 		}
 	}
-}
-
-// scenarioKeyValue is the value of key in a YAML mapping, or nil.
-func scenarioKeyValue(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
 }

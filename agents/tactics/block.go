@@ -113,7 +113,7 @@ func ReadBlock(d *scenario.Decoder, n *yaml.Node, path, ruleset string, moments 
 		b.From = n.Value
 		n = ln
 	case yaml.MappingNode:
-		if u := lookup(n, "use"); u != nil {
+		if u := scenario.Value(n, "use"); u != nil {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				if k := n.Content[i].Value; k != "use" && k != "params" {
 					d.Errorf(n.Content[i], path+"."+k, "a tactics block with use: takes only params: (to change the library tactic's parameters); copy the library tactic to edit its rules")
@@ -124,7 +124,7 @@ func ReadBlock(d *scenario.Decoder, n *yaml.Node, path, ruleset string, moments 
 				return b, false
 			}
 			b.From = u.Value
-			overrides = lookup(n, "params")
+			overrides = scenario.Value(n, "params")
 			n = ln
 		}
 	default:
@@ -384,15 +384,6 @@ func readMoment(d *scenario.Decoder, n *yaml.Node, path, name string) (Moment, b
 		m.Rules = append(m.Rules, r)
 	}
 	return m, ok
-}
-
-func lookup(n *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
 }
 
 func kindOf(n *yaml.Node) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -113,10 +114,7 @@ func (p *Probe) resolve(kind lang.ArgKind, name string) (int, string) {
 
 // suggestName ties go to the alphabetically first name, as the language's.
 func suggestName(s string, valid []string) string {
-	if c := names.ClosestSorted(s, valid); c != "" {
-		return fmt.Sprintf(" (did you mean %q?)", c)
-	}
-	return ""
+	return names.Suggest(s, slices.Sorted(slices.Values(valid)))
 }
 
 // Facts documents the facts, spelled as a user writes them.

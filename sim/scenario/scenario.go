@@ -233,7 +233,7 @@ func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {
 		s, ok, names := lookup(sc.Ruleset)
 		if !ok {
 			msg := fmt.Sprintf("unknown ruleset %q; valid: %s", sc.Ruleset, strings.Join(names, ", "))
-			if c := closest(sc.Ruleset, names); c != "" {
+			if c := Closest(sc.Ruleset, names); c != "" {
 				msg = fmt.Sprintf("unknown ruleset %q (did you mean %q?); valid: %s", sc.Ruleset, c, strings.Join(names, ", "))
 			}
 			d.rep.Errorf(n, "ruleset", "%s", msg)
@@ -309,7 +309,7 @@ func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {
 // nameNode is the value of a mapping's name: key, for positions, or the
 // mapping itself when it has none.
 func nameNode(n *yaml.Node) *yaml.Node {
-	if v := lookupKey(n, "name"); v != nil {
+	if v := Value(n, "name"); v != nil {
 		return v
 	}
 	return n
@@ -446,7 +446,7 @@ func (d *Decoder) combatant(n *yaml.Node, path string, schema Schema) Combatant 
 	for _, f := range schema.CombatantFields {
 		if k := keys[f]; k != nil {
 			c.Extra[f] = k
-			c.ExtraKey[f] = d.keyOf(n, f)
+			c.ExtraKey[f], _ = Entry(n, f)
 		}
 	}
 	return c
@@ -505,15 +505,6 @@ func (d *Decoder) Mapping(n *yaml.Node, path string, valid []string) map[string]
 		out[k.Value] = n.Content[i+1]
 	}
 	return out
-}
-
-func (d *Decoder) keyOf(n *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i]
-		}
-	}
-	return nil
 }
 
 // checkName refuses a name that results, tables and reports could not
@@ -686,7 +677,7 @@ func (d *Decoder) Enum(n *yaml.Node, path string, valid []string) string {
 	}
 	if n.Kind == yaml.ScalarNode {
 		msg := fmt.Sprintf("%q is not valid; expected one of %s", s, quoteList(valid))
-		if c := closest(s, valid); c != "" {
+		if c := Closest(s, valid); c != "" {
 			msg = fmt.Sprintf("%q is not valid (did you mean %q?); expected one of %s", s, c, quoteList(valid))
 		}
 		d.rep.Errorf(n, path, "%s", msg)
