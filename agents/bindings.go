@@ -70,22 +70,22 @@ func BindingNames() []string {
 }
 
 func init() {
-	d20.RegisterTactics(func(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
+	d20.RegisterTactics(func(d *scenario.Decoder, g *d20.Game, self int, spec scenario.PolicySpec) d20.Policy {
 		return compileD20Tactics(d, g, self, spec.Node, spec.Path)
 	})
 	RegisterBinding(Binding{Ruleset: "d20", Moments: d20Moments, Describe: describeD20})
 
-	acks2.RegisterTactics(func(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.Policy) acks2.Policy {
+	acks2.RegisterTactics(func(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.PolicySpec) acks2.Policy {
 		return compileAcksTactics(d, g, self, spec.Node, spec.Path)
 	})
 	RegisterBinding(Binding{Ruleset: "acks2", Moments: acksMoments, Own: []string{"declare", "retreat"}, Describe: describeAcks})
 
-	cavaliers.RegisterTactics(func(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenario.Policy) cavaliers.Policy {
+	cavaliers.RegisterTactics(func(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenario.PolicySpec) cavaliers.Policy {
 		return compileCavTactics(d, g, self, spec.Node, spec.Path)
 	})
 	RegisterBinding(Binding{Ruleset: "cavaliers", Moments: cavMoments, Own: []string{"seize", "interpose", "reprise", "block"}, Describe: describeCav})
 
-	lotm.RegisterTactics(func(d *scenario.Decoder, g *lotm.Game, self int, spec scenario.Policy) lotm.Policy {
+	lotm.RegisterTactics(func(d *scenario.Decoder, g *lotm.Game, self int, spec scenario.PolicySpec) lotm.Policy {
 		return compileLotmTactics(d, g, self, spec.Node, spec.Path)
 	})
 	RegisterBinding(Binding{Ruleset: "lotm", Moments: lotmMoments, Own: []string{"ambush", "feint"}, Describe: describeLotm})

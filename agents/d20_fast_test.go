@@ -20,7 +20,7 @@ import (
 
 func init() {
 	d20.RegisterPolicy("test-default-turn", "test only: the default policy, always decided through Turn",
-		func(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
+		func(d *scenario.Decoder, g *d20.Game, self int, spec scenario.PolicySpec) d20.Policy {
 			return readDefault(newParams(d, spec, defaultParams), g, self) // a *d20Default: not a StandardPolicy
 		})
 }

@@ -44,7 +44,7 @@ type toyRule struct {
 	counter int // index in Counts.Rules
 }
 
-type toyMaker func(d *scenario.Decoder, g *toyGame, self int, spec scenario.Policy) *toyPolicy
+type toyMaker func(d *scenario.Decoder, g *toyGame, self int, spec scenario.PolicySpec) *toyPolicy
 
 var toyPolicies = sim.NewPolicies[toyMaker]("toy")
 
@@ -83,7 +83,7 @@ func (toyRuleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 				}
 				if tn != nil {
 					if compile, ok := toyPolicies.Tactics(d, tn, tpath); ok {
-						pol = compile(d, g, self, scenario.Policy{Node: tn, Path: tpath})
+						pol = compile(d, g, self, scenario.PolicySpec{Node: tn, Path: tpath})
 					}
 				} else if make, ok := toyPolicies.Lookup(d, side.Policy); ok {
 					pol = make(d, g, self, side.Policy)
@@ -200,7 +200,7 @@ var toyMoments = []string{"turn"}
 // compileToyTactics is the toy's binding: facts round and self.hp at its
 // one moment; decisions attack and wait (and flip, the same as attack, a
 // verb only the toy has).
-func compileToyTactics(d *scenario.Decoder, g *toyGame, self int, spec scenario.Policy) *toyPolicy {
+func compileToyTactics(d *scenario.Decoder, g *toyGame, self int, spec scenario.PolicySpec) *toyPolicy {
 	b, ok := tactics.ReadBlock(d, spec.Node, spec.Path, "toy", toyMoments, func(string) (*yaml.Node, bool) { return nil, false }, nil)
 	if !ok {
 		return nil
@@ -235,7 +235,7 @@ func compileToyTactics(d *scenario.Decoder, g *toyGame, self int, spec scenario.
 
 func init() {
 	rulesets.Register(toyRuleset{})
-	toyPolicies.Register("default", "attack every turn", func(*scenario.Decoder, *toyGame, int, scenario.Policy) *toyPolicy { return &toyPolicy{} })
+	toyPolicies.Register("default", "attack every turn", func(*scenario.Decoder, *toyGame, int, scenario.PolicySpec) *toyPolicy { return &toyPolicy{} })
 	toyPolicies.RegisterTactics(compileToyTactics)
 	agents.RegisterBinding(agents.Binding{Ruleset: "toy", Moments: toyMoments, Own: []string{"flip"},
 		Describe: func(w io.Writer) { fmt.Fprintln(w, "turn: attack, flip, wait; facts: round, self.hp") }})

@@ -85,7 +85,7 @@ func (p *Policies[M]) Docs() []Field {
 
 // Lookup finds the constructor named by spec ("default" when spec names
 // none), reporting an unknown name through d with the valid ones.
-func (p *Policies[M]) Lookup(d *scenario.Decoder, spec scenario.Policy) (M, bool) {
+func (p *Policies[M]) Lookup(d *scenario.Decoder, spec scenario.PolicySpec) (M, bool) {
 	name := spec.Name
 	if name == "" {
 		name = "default"

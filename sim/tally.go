@@ -48,12 +48,6 @@ type Tally struct {
 	// in Counts.V it gives each counter's variance across encounters, and
 	// so an interval for its mean. Exact integers, merged by adding.
 	CountsSq []int64
-	// Last, when a caller sets it, receives at every Record the
-	// encounter's non-zero side counts (Record finds them anyway for
-	// CountsSq): a design that pairs one encounter across tallies reads
-	// them without scanning every counter again. Scratch, not a result:
-	// Merge, Reset and Clone ignore it; the caller clears it when done.
-	Last *EncounterCounts
 
 	sides []int   // side of each roster index
 	seen  []int64 // Counts.V as of the last Record: V - seen is the encounter in play
@@ -97,7 +91,15 @@ func NewTally(g Game) *Tally {
 // Record adds one encounter's outcome (its counters were added by the
 // table directly into t.Counts) and folds the encounter's per-combatant
 // end states into the totals.
-func (t *Tally) Record(o Outcome) {
+func (t *Tally) Record(o Outcome) { t.record(o, nil) }
+
+// RecordListing is Record that also lists in last the encounter's non-zero
+// side counts (Record finds them anyway for CountsSq): a design that pairs
+// one encounter across tallies reads them without scanning every counter
+// again. last is the caller's scratch, overwritten at each call.
+func (t *Tally) RecordListing(o Outcome, last *EncounterCounts) { t.record(o, last) }
+
+func (t *Tally) record(o Outcome, l *EncounterCounts) {
 	t.Encounters++
 	switch {
 	case o.Winner >= 0:
@@ -129,7 +131,7 @@ func (t *Tally) Record(o Outcome) {
 	// Record: square them (most are 0, so only the non-zero are written).
 	v, seen, sq := t.Counts.V, t.seen, t.CountsSq
 	if len(seen) == len(v) && len(sq) == len(v) {
-		if l := t.Last; l != nil {
+		if l != nil {
 			l.I, l.D = l.I[:0], l.D[:0]
 			for i, x := range v {
 				if d := x - seen[i]; d != 0 {
@@ -283,6 +285,5 @@ func (t *Tally) Clone() *Tally {
 		c.WinnerHP[s] = t.WinnerHP[s].Clone()
 	}
 	c.sides = append([]int(nil), t.sides...)
-	c.Last = nil
 	return &c
 }

@@ -86,7 +86,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 		d.Errorf(nil, "distance", "cavaliers places combatants in Areas, not feet apart; give each combatant area: N (an Area in a row 0..%d) and leave distance at 0", MaxArea)
 	}
 	type pending struct {
-		spec    scenario.Policy
+		spec    scenario.PolicySpec
 		tactics *yaml.Node // a tactics: block decides over a policy at the same level or above
 		tpath   string
 		idx     int
@@ -144,7 +144,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
 		default:
 			if compile, ok := policies.Tactics(d, p.tactics, p.tpath); ok {
-				g.C[p.idx].Policy = compile(d, g, p.idx, scenario.Policy{Node: p.tactics, Path: p.tpath})
+				g.C[p.idx].Policy = compile(d, g, p.idx, scenario.PolicySpec{Node: p.tactics, Path: p.tpath})
 			}
 		}
 	}

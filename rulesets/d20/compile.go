@@ -93,7 +93,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	g.Opt = compileOptions(sc)
 	g.srdDying = g.Opt.Dying == "srd"
 	type pending struct {
-		spec    scenario.Policy
+		spec    scenario.PolicySpec
 		tactics *yaml.Node // a tactics: block overrides a policy at the same level or above
 		tpath   string
 		idx     int
@@ -146,7 +146,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
 		default:
 			if compile, ok := policies.Tactics(d, p.tactics, p.tpath); ok {
-				g.C[p.idx].Policy = compile(d, g, p.idx, scenario.Policy{Node: p.tactics, Path: p.tpath})
+				g.C[p.idx].Policy = compile(d, g, p.idx, scenario.PolicySpec{Node: p.tactics, Path: p.tpath})
 			}
 		}
 	}

@@ -57,7 +57,7 @@ func init() {
 	RegisterPolicy("test-script", "test only: a scripted plan", makeScript)
 }
 
-func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy {
 	s := &script{do: "attack", target: -1, until: -1, ally: -1, spell: -1}
 	valid := []string{"do", "rounds", "target", "charge", "until", "count", "trigger", "ally", "action", "spell"}
 	who := func(n string) int {

@@ -31,7 +31,7 @@ func init() {
 // fights) and charges when it can.
 type checking struct{ rule TargetRule }
 
-func makeChecking(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+func makeChecking(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy {
 	return &checking{rule: TargetRule(self % 4)}
 }
 

@@ -103,7 +103,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	d := sc.Dec
 	g.Opt = compileOptions(sc)
 	type pending struct {
-		spec    scenario.Policy
+		spec    scenario.PolicySpec
 		tactics *yaml.Node // a tactics: block decides over a policy at the same level or above
 		tpath   string
 		idx     int
@@ -171,7 +171,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
 		default:
 			if compile, ok := policies.Tactics(d, p.tactics, p.tpath); ok {
-				g.C[p.idx].Policy = compile(d, g, p.idx, scenario.Policy{Node: p.tactics, Path: p.tpath})
+				g.C[p.idx].Policy = compile(d, g, p.idx, scenario.PolicySpec{Node: p.tactics, Path: p.tpath})
 			}
 		}
 	}

@@ -145,7 +145,6 @@ func runCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross bool
 	ws, err := pool.Run(ctx, cfg)
 	total := newCRN(games, cross)
 	for _, w := range ws {
-		w.acc.Tallies[0].Last = nil
 		total.Merge(w.acc)
 	}
 	return total, err
@@ -178,7 +177,6 @@ func newCRNWorker(games []sim.Game, cross bool) *crnWorker {
 	w.pre = make([]int64, nc)
 	if w.acc.Cross != nil {
 		w.last = sim.EncounterCounts{I: make([]int, 0, nc), D: make([]int64, 0, nc)}
-		w.acc.Tallies[0].Last = &w.last
 	}
 	return w
 }
@@ -201,7 +199,11 @@ func (w *crnWorker) play(seed uint64, i int64) {
 			}
 		}
 		out := w.tables[k].Play(&w.r, &t.Counts, nil)
-		t.Record(out)
+		if k == 0 && acc.Cross != nil {
+			t.RecordListing(out, last)
+		} else {
+			t.Record(out)
+		}
 		w.won[0][k], w.won[1][k] = 0, 0
 		if out.Winner >= 0 {
 			w.won[out.Winner][k] = 1

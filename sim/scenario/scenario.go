@@ -53,7 +53,7 @@ type Side struct {
 	Name       string
 	Aware      bool // false: this side is surprised
 	Referee    bool // the referee's side (ACKS same-number rule)
-	Policy     Policy
+	Policy     PolicySpec
 	Tactics    *yaml.Node // the tactics: block as written (nil: none); the ruleset compiles it
 	Combatants []Combatant
 	Extra      map[string]*yaml.Node
@@ -61,15 +61,22 @@ type Side struct {
 	Path       string
 }
 
-// Policy names a scripted tactic and its parameters, as written; the
-// ruleset's policy registry validates and compiles it.
-type Policy struct {
+// PolicySpec names a scripted tactic and its parameters, as written; the
+// ruleset's policy registry validates it and compiles it into that
+// ruleset's Policy.
+type PolicySpec struct {
 	Name   string // "" when not given
 	Params map[string]*yaml.Node
 	Keys   map[string]*yaml.Node // key nodes, for positions
 	Node   *yaml.Node
 	Path   string
 }
+
+// Policy is PolicySpec's former name, kept so code written against it
+// still compiles.
+//
+// Deprecated: use PolicySpec.
+type Policy = PolicySpec
 
 // Combatant is one combatant entry; Count copies of it join the fight.
 type Combatant struct {
@@ -83,7 +90,7 @@ type Combatant struct {
 	Damage         dice.Expr
 	Speed          int
 	Aware          *bool // overrides the side's awareness
-	Policy         Policy
+	Policy         PolicySpec
 	Tactics        *yaml.Node // overrides the side's tactics and policy
 	Extra          map[string]*yaml.Node
 	ExtraKey       map[string]*yaml.Node
@@ -452,8 +459,8 @@ func (d *Decoder) combatant(n *yaml.Node, path string, schema Schema) Combatant 
 	return c
 }
 
-func (d *Decoder) policy(n *yaml.Node, path string) Policy {
-	p := Policy{Node: n, Path: path, Params: map[string]*yaml.Node{}, Keys: map[string]*yaml.Node{}}
+func (d *Decoder) policy(n *yaml.Node, path string) PolicySpec {
+	p := PolicySpec{Node: n, Path: path, Params: map[string]*yaml.Node{}, Keys: map[string]*yaml.Node{}}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		p.Name = n.Value
