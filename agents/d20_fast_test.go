@@ -237,7 +237,7 @@ func TestStandardShortcutMatchesTracedTurn(t *testing.T) {
 			_, one := sim.Replay(g, 3, int64(i), &sim.Log{W: io.Discard})
 			traced.Merge(one)
 		}
-		if !reflect.DeepEqual(fast.Counts.V, traced.Counts.V) || !reflect.DeepEqual(fast.Counts.Rules, traced.Counts.Rules) ||
+		if !reflect.DeepEqual(fast.Counts.Sides, traced.Counts.Sides) || !reflect.DeepEqual(fast.Counts.Rules, traced.Counts.Rules) ||
 			fast.Wins != traced.Wins || fast.Rounds.Sum != traced.Rounds.Sum {
 			t.Errorf("%v: untraced (shortcut) and traced (Turn) runs differ: rules %v / %v, wins %v / %v",
 				c.sets, fast.Counts.Rules, traced.Counts.Rules, fast.Wins, traced.Wins)

@@ -214,7 +214,7 @@ func (t *Tournament) Write(w io.Writer, f Format) error {
 // rankCells are entrant e's cells of a tournament's ranking, e at rank i+1:
 // the round it went out after ("—" for none), and its difference to the
 // best with the interval ("best" for the best itself).
-func rankCells(i int, e *experiment.Entrant) (out, diff, ci string) {
+func rankCells(i int, e *experiment.Standing) (out, diff, ci string) {
 	out = "—"
 	if e.Out > 0 {
 		out = strconv.Itoa(e.Out)

@@ -55,7 +55,7 @@ func fixtureTournament() *Tournament {
 		t.Candidates = append(t.Candidates, NamedSets{Name: s, Sets: []string{s}})
 	}
 	t.TournamentResult = experiment.TournamentResult{Side: "heroes",
-		Entrants: []experiment.Entrant{
+		Entrants: []experiment.Standing{
 			{Name: t.Candidates[2].Name, Encounters: 3000, Wins: 2073, WinRate: 0.691},
 			{Name: t.Candidates[1].Name, Encounters: 3000, Wins: 2050, WinRate: 2050.0 / 3000, Diff: -0.0077, DiffCI: [2]float64{-0.0129, -0.0024}},
 			{Name: t.Candidates[0].Name, Encounters: 1000, Wins: 640, WinRate: 0.64, Out: 1, Diff: -0.051, DiffCI: [2]float64{-0.07, -0.032}},

@@ -63,8 +63,8 @@ func TestTallyEndStates(t *testing.T) {
 		{DamageDealt: 12, DamageTaken: 12, Kills: 1, EndedDown: 1, HPLeft: 4},
 	}
 	for i, w := range want {
-		if c.P[i] != w {
-			t.Errorf("combatant %d: %+v, want %+v", i, c.P[i], w)
+		if c.Combatants[i] != w {
+			t.Errorf("combatant %d: %+v, want %+v", i, c.Combatants[i], w)
 		}
 	}
 	if tl.Ended != 2 || tl.AnyDown != [2]int64{1, 1} || tl.Damage[0].Counts[7] != 1 || tl.Damage[0].Counts[5] != 1 ||
@@ -184,11 +184,11 @@ func TestTallyCountsSquares(t *testing.T) {
 	a.Counts.Turn(0, 1)
 	a.Record(sim.Outcome{Winner: 1})
 	turns, dealt := sim.Turns, n+sim.DamageDealt
-	if a.Counts.V[turns] != 3+2+1+2 || a.CountsSq[turns] != 9+4+1+4 {
-		t.Errorf("turns: sum %d, squares %d; want 8, 18", a.Counts.V[turns], a.CountsSq[turns])
+	if a.Counts.Sides[turns] != 3+2+1+2 || a.CountsSq[turns] != 9+4+1+4 {
+		t.Errorf("turns: sum %d, squares %d; want 8, 18", a.Counts.Sides[turns], a.CountsSq[turns])
 	}
-	if a.Counts.V[dealt] != 9 || a.CountsSq[dealt] != 25+16 {
-		t.Errorf("damage dealt: sum %d, squares %d; want 9, 41", a.Counts.V[dealt], a.CountsSq[dealt])
+	if a.Counts.Sides[dealt] != 9 || a.CountsSq[dealt] != 25+16 {
+		t.Errorf("damage dealt: sum %d, squares %d; want 9, 41", a.Counts.Sides[dealt], a.CountsSq[dealt])
 	}
 	c := a.Clone()
 	play(c, 4, 0)

@@ -555,7 +555,7 @@ sides:
 		t.Errorf("First Aid below half HP went through after a Swift action")
 	}
 	tb.f[b].used = 0
-	tb.c = &sim.Counts{N: numCounters, V: make([]int64, 2*numCounters)}
+	tb.c = &sim.Counts{PerSide: numCounters, Sides: make([]int64, 2*numCounters)}
 	tb.firstAid(b, b)
 	if tb.f[b].eyeHits != 1 || tb.f[b].used != 0xff {
 		t.Errorf("First Aid: eye hits %d (want 1), used %#x (want a full round)", tb.f[b].eyeHits, tb.f[b].used)
@@ -745,7 +745,7 @@ sides:
 `)
 	tb := newTable(g)
 	tb.r = rng.New(1, 0)
-	tb.c = &sim.Counts{N: numCounters, V: make([]int64, 2*numCounters)}
+	tb.c = &sim.Counts{PerSide: numCounters, Sides: make([]int64, 2*numCounters)}
 	tb.setup()
 	tb.rollInitiative()
 	const x, y, e, f = 0, 1, 2, 3

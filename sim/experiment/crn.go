@@ -16,8 +16,8 @@ type CRN struct {
 	Tallies []*sim.Tally
 	Wins    [2]stats.Joint
 	// Cross[k][i] is the sum over encounters of x_k·x_0, with x_k the
-	// encounter's own count of side counter i (indexed as Counts.V) under
-	// option k and x_0 the baseline's: with each tally's Counts.V and
+	// encounter's own count of side counter i (indexed as Counts.Sides) under
+	// option k and x_0 the baseline's: with each tally's Counts.Sides and
 	// CountsSq it gives the paired interval of each counter's difference
 	// to the baseline. Exact integers, merged by adding. Cross[0] is nil
 	// (the baseline's own squares are its tally's CountsSq), as is the
@@ -38,8 +38,8 @@ func newCRN(games []sim.Game, cross bool) *CRN {
 	if cross {
 		c.Cross = make([][]int64, len(games))
 		for k, t := range c.Tallies {
-			if k > 0 && len(t.Counts.V) == len(c.Tallies[0].Counts.V) {
-				c.Cross[k] = make([]int64, len(t.Counts.V))
+			if k > 0 && len(t.Counts.Sides) == len(c.Tallies[0].Counts.Sides) {
+				c.Cross[k] = make([]int64, len(t.Counts.Sides))
 			}
 		}
 	}
@@ -173,7 +173,7 @@ func newCRNWorker(games []sim.Game, cross bool) *crnWorker {
 		w.tables[k] = g.NewTable()
 	}
 	w.won = [2][]int64{make([]int64, len(games)), make([]int64, len(games))}
-	nc := len(w.acc.Tallies[0].Counts.V)
+	nc := len(w.acc.Tallies[0].Counts.Sides)
 	w.pre = make([]int64, nc)
 	if w.acc.Cross != nil {
 		w.last = sim.EncounterCounts{I: make([]int, 0, nc), D: make([]int64, 0, nc)}
@@ -189,7 +189,7 @@ func (w *crnWorker) play(seed uint64, i int64) {
 		w.opt = k
 		w.r.Seed(seed, uint64(i))
 		t := acc.Tallies[k]
-		v, cross := t.Counts.V, []int64(nil)
+		v, cross := t.Counts.Sides, []int64(nil)
 		if acc.Cross != nil {
 			cross = acc.Cross[k]
 		}

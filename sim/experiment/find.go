@@ -162,7 +162,7 @@ func (pt *probeTable) play(seed uint64, i int64) {
 	pt.tally.Counts.Reset()
 	pt.r.Seed(seed, uint64(i))
 	pt.out = pt.table.Play(&pt.r, &pt.tally.Counts, nil)
-	pt.tally.Record(pt.out) // folds the end states into Counts.P
+	pt.tally.Record(pt.out) // folds the end states into Counts.Combatants
 }
 
 // eval evaluates prog on the encounter pt just played.
@@ -195,7 +195,7 @@ func (p *Probe) value(pt *probeTable, fact, arg int) float64 {
 	case pSideDown:
 		n := 0
 		for i, e := range p.roster {
-			if e.Side == arg && c.P[i].EndedDown > 0 {
+			if e.Side == arg && c.Combatants[i].EndedDown > 0 {
 				n++
 			}
 		}
@@ -207,24 +207,24 @@ func (p *Probe) value(pt *probeTable, fact, arg int) float64 {
 	case pSideFirstInOrder:
 		return b2f(o.FirstInOrder >= 0 && side(o.FirstInOrder) == arg)
 	case pCombDown:
-		return b2f(c.P[arg].EndedDown > 0)
+		return b2f(c.Combatants[arg].EndedDown > 0)
 	case pCombGone:
-		return b2f(c.P[arg].EndedGone > 0)
+		return b2f(c.Combatants[arg].EndedGone > 0)
 	case pCombHP:
 		// HPLeft is summed only over encounters a combatant ended
 		// standing; the end state's own hit points are not kept, so a
 		// combatant that ended down or gone reads 0.
-		return float64(c.P[arg].HPLeft)
+		return float64(c.Combatants[arg].HPLeft)
 	case pCombDealt:
-		return float64(c.P[arg].DamageDealt)
+		return float64(c.Combatants[arg].DamageDealt)
 	case pCombTaken:
-		return float64(c.P[arg].DamageTaken)
+		return float64(c.Combatants[arg].DamageTaken)
 	case pCombKills:
-		return float64(c.P[arg].Kills)
+		return float64(c.Combatants[arg].Kills)
 	case pCombTurns:
-		return float64(c.P[arg].Turns)
+		return float64(c.Combatants[arg].Turns)
 	case pCombLost:
-		return float64(c.P[arg].ActionsLost)
+		return float64(c.Combatants[arg].ActionsLost)
 	case pCombFirst:
 		return b2f(o.FirstActor == arg)
 	}

@@ -47,8 +47,9 @@ type TournamentState struct {
 	Pairs [][9]int64 `json:"pairs"`
 }
 
-// Entrant is one candidate's standing after a tournament.
-type Entrant struct {
+// Standing is one candidate's standing after a tournament (sim.Entrant is
+// a combatant of the roster, a different thing).
+type Standing struct {
 	Name       string  `json:"name"`
 	Encounters int64   `json:"encounters"`
 	Wins       int64   `json:"wins"`
@@ -61,6 +62,12 @@ type Entrant struct {
 	DiffCI [2]float64 `json:"diff_ci95"`
 }
 
+// Entrant is Standing's former name, kept so code written against it still
+// compiles.
+//
+// Deprecated: use Standing.
+type Entrant = Standing
+
 // Round records one round: how many new encounters each survivor played
 // and how many candidates were left after it.
 type Round struct {
@@ -71,9 +78,9 @@ type Round struct {
 // TournamentResult ranks the candidates: survivors first by win rate, then
 // the eliminated, the later out the higher, by win rate within a round.
 type TournamentResult struct {
-	Side     string    `json:"side"`
-	Entrants []Entrant `json:"entrants"`
-	Rounds   []Round   `json:"rounds"`
+	Side     string     `json:"side"`
+	Entrants []Standing `json:"entrants"`
+	Rounds   []Round    `json:"rounds"`
 	// State is set on a tournament that did not finish (interrupted, or a
 	// checkpoint): simctl tournament --resume goes on from it.
 	State *TournamentState `json:"state,omitempty"`
@@ -239,16 +246,16 @@ func (st *TournamentState) check(k int) error {
 // standings ranks the candidates: survivors first by win rate, then the
 // eliminated, the later out the higher, by win rate within a round; each
 // with its paired difference to the best survivor.
-func standings(names []string, pair [][]stats.Paired, played []int64, out, alive []int, rounds int) []Entrant {
+func standings(names []string, pair [][]stats.Paired, played []int64, out, alive []int, rounds int) []Standing {
 	best := alive[0]
 	for _, k := range alive {
 		if pair[k][k].SumA > pair[best][best].SumA {
 			best = k
 		}
 	}
-	var es []Entrant
+	var es []Standing
 	for k := range names {
-		e := Entrant{Name: names[k], Encounters: played[k], Wins: pair[k][k].SumA, Out: out[k]}
+		e := Standing{Name: names[k], Encounters: played[k], Wins: pair[k][k].SumA, Out: out[k]}
 		if played[k] > 0 {
 			e.WinRate = float64(e.Wins) / float64(played[k])
 		}
