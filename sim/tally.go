@@ -235,10 +235,10 @@ func (t *Tally) Merge(o *Tally) {
 		t.Wins[s] += o.Wins[s]
 		t.Survivors[s] += o.Survivors[s]
 		t.AnyDown[s] += o.AnyDown[s]
-		t.Damage[s].Merge(&o.Damage[s])
-		t.WinnerHP[s].Merge(&o.WinnerHP[s])
+		t.Damage[s].Merge(o.Damage[s])
+		t.WinnerHP[s].Merge(o.WinnerHP[s])
 	}
-	t.Rounds.Merge(&o.Rounds)
+	t.Rounds.Merge(o.Rounds)
 	for i, v := range o.Counts.Sides {
 		t.Counts.Sides[i] += v
 		if i < len(t.seen) {
