@@ -206,15 +206,11 @@ type acksTactic struct {
 }
 
 func compileAcksTactics(d *scenario.Decoder, g *acks2.Game, self int, n *yaml.Node, path string) acks2.Policy {
-	side := sideBlock(path)
 	rules, fallback, ok := compileBlock(d, g, self, n, path, &blockSpec[acksRule, *acksRule]{
 		ruleset: "acks2", moments: acksMoments, lib: acksLibrary,
-		facts: func(mi int) ([]tactics.Fact, []int) {
-			ids := acksMomentFacts(mi)
-			return momentFacts(acksFacts[:], ids), ids
-		},
-		resolve: memberResolve(side, self, g.Index, func(kind tactics.ArgKind, name string) (int, string) { return resolveAcks(g, self, kind, name) }),
-		skip:    func(mi int, do string) bool { return side && mi == amTurn && isAcksDelayUntilSelf(g, self, do) },
+		facts: acksFacts[:], ids: acksMomentFacts,
+		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveAcks(g, self, kind, name) },
+		skip: func(mi int, do string) bool { return mi == amTurn && isAcksDelayUntilSelf(g, self, do) },
 		parseDo: func(mi int, do string, r tactics.Rule, cr *acksRule) (ok bool) {
 			cr.do, ok = parseAcksDo(d, g, self, mi, do, r.Do)
 			return ok

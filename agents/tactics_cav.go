@@ -214,16 +214,12 @@ type cavTactic struct {
 func cavLibrary(name string) (*yaml.Node, bool) { return libraryNode("cavaliers", name) }
 
 func compileCavTactics(d *scenario.Decoder, g *cavaliers.Game, self int, n *yaml.Node, path string) cavaliers.Policy {
-	side := sideBlock(path)
 	rules, fallback, ok := compileBlock(d, g, self, n, path, &blockSpec[cavRule, *cavRule]{
 		ruleset: "cavaliers", moments: cavMoments, lib: cavLibrary,
-		facts: func(mi int) ([]tactics.Fact, []int) {
-			ids := cavMomentFacts(mi)
-			return momentFacts(cavFacts[:], ids), ids
-		},
-		resolve: memberResolve(side, self, g.Index, func(kind tactics.ArgKind, name string) (int, string) { return resolveCav(g, self, kind, name) }),
+		facts: cavFacts[:], ids: cavMomentFacts,
+		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveCav(g, self, kind, name) },
 		// a side's "follow Countess" or "interpose for Countess" means nothing to the Countess
-		skip: func(_ int, do string) bool { return side && cavAboutSelf(g, self, do) },
+		skip: func(_ int, do string) bool { return cavAboutSelf(g, self, do) },
 		parseDo: func(mi int, do string, r tactics.Rule, cr *cavRule) (ok bool) {
 			cr.do, ok = parseCavDo(d, g, self, mi, do, r.Do)
 			return ok

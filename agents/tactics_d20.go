@@ -203,15 +203,11 @@ type d20Tactic struct {
 }
 
 func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node, path string) d20.Policy {
-	// A side's block is compiled for each of its combatants: there a name
-	// may be the combatant itself (ally("Wizard").acted for the Wizard is
-	// its own flag; delay until Wizard is a rule the Wizard skips).
-	side := sideBlock(path)
 	rules, fallback, ok := compileBlock(d, g, self, n, path, &blockSpec[d20Rule, *d20Rule]{
 		ruleset: "d20", moments: d20Moments, lib: d20Library,
-		facts:   func(int) ([]tactics.Fact, []int) { return d20Facts, nil },
-		resolve: memberResolve(side, self, g.Index, func(kind tactics.ArgKind, name string) (int, string) { return resolveD20(g, self, kind, name) }),
-		skip:    func(_ int, do string) bool { return side && isDelayUntilSelf(g, self, do) },
+		facts: d20Facts,
+		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveD20(g, self, kind, name) },
+		skip: func(_ int, do string) bool { return isDelayUntilSelf(g, self, do) },
 		parseDo: func(_ int, do string, r tactics.Rule, cr *d20Rule) (ok bool) {
 			cr.do, ok = parseD20Do(d, g, self, do, r.Do)
 			return ok

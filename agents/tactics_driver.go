@@ -114,9 +114,12 @@ type blockSpec[R any, P headed[R]] struct {
 	ruleset string
 	moments []string
 	lib     tactics.Library
-	// facts are moment mi's facts and, by index, their ids in the
-	// binding's fact table (nil when the facts are the whole table).
-	facts   func(mi int) ([]tactics.Fact, []int)
+	facts   []tactics.Fact // the binding's fact table
+	// ids are the ids in facts of moment mi's facts (nil: the whole table).
+	ids func(mi int) []int
+	// index finds a combatant by roster or template name; resolve turns a
+	// fact's argument into an integer or says what would be valid.
+	index   func(name string) (int, bool)
 	resolve func(kind tactics.ArgKind, name string) (int, string)
 	// skip leaves out a side's rule that means nothing to this member
 	// (delay until itself), given the expanded do:; nil: none.
@@ -137,10 +140,6 @@ type blockSpec[R any, P headed[R]] struct {
 	shadows func(mi int, cr P) bool
 }
 
-// sideBlock reports whether the block at path is a side's, compiled for
-// each of its members: there a name may be the member itself.
-func sideBlock(path string) bool { return !strings.Contains(path, "combatants") }
-
 // compileBlock reads and compiles the tactics block n (at path) for
 // combatant self: per moment (indexed as spec.moments), its rules in order,
 // and per moment the fallback's counter. ok is false after any error
@@ -151,12 +150,21 @@ func compileBlock[R any, P headed[R]](d *scenario.Decoder, g ruleGame, self int,
 	if !ok {
 		return nil, nil, false
 	}
+	// A side's block is compiled for each of its members: there a name may
+	// be the member itself (ally("Wizard").acted for the Wizard is its own
+	// flag; delay until Wizard is a rule the Wizard skips).
+	side := !strings.Contains(path, "combatants")
+	resolve := memberResolve(side, self, spec.index, spec.resolve)
 	rules = make([][]R, len(spec.moments))
 	failed := false
 	for _, m := range b.Moments {
 		mi := indexOfString(spec.moments, m.Name)
-		facts, ids := spec.facts(mi)
-		env := &tactics.Env{Ruleset: spec.ruleset, Moment: m.Name, Facts: facts, Params: b.Params, Names: b.Names, Resolve: spec.resolve}
+		facts, ids := spec.facts, []int(nil)
+		if spec.ids != nil {
+			ids = spec.ids(mi)
+			facts = momentFacts(spec.facts, ids)
+		}
+		env := &tactics.Env{Ruleset: spec.ruleset, Moment: m.Name, Facts: facts, Params: b.Params, Names: b.Names, Resolve: resolve}
 		unconditional := ""
 		for _, r := range m.Rules {
 			if unconditional != "" {
@@ -177,7 +185,7 @@ func compileBlock[R any, P headed[R]](d *scenario.Decoder, g ruleGame, self int,
 				failed = true
 				continue
 			}
-			if spec.skip != nil && spec.skip(mi, doText) {
+			if side && spec.skip != nil && spec.skip(mi, doText) {
 				continue
 			}
 			okDo := spec.parseDo(mi, doText, r, cr)

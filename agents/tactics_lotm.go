@@ -188,16 +188,12 @@ var lotmBase = lotmPolicy{target: "weakest", attack: "auto", hide: lotm.HideAfte
 func lotmLibrary(name string) (*yaml.Node, bool) { return libraryNode("lotm", name) }
 
 func compileLotmTactics(d *scenario.Decoder, g *lotm.Game, self int, n *yaml.Node, path string) lotm.Policy {
-	side := sideBlock(path)
 	rules, fallback, ok := compileBlock(d, g, self, n, path, &blockSpec[lotmRule, *lotmRule]{
 		ruleset: "lotm", moments: lotmMoments, lib: lotmLibrary,
-		facts: func(mi int) ([]tactics.Fact, []int) {
-			ids := lotmMomentFacts(mi)
-			return momentFacts(lotmFacts[:], ids), ids
-		},
-		resolve: memberResolve(side, self, g.Index, func(kind tactics.ArgKind, name string) (int, string) { return resolveLotm(g, self, kind, name) }),
+		facts: lotmFacts[:], ids: lotmMomentFacts,
+		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveLotm(g, self, kind, name) },
 		// a side's combo rule waits for a member; that member itself skips it
-		skip: func(mi int, do string) bool { return side && mi == lmTurn && isLotmDelayForSelf(g, self, do) },
+		skip: func(mi int, do string) bool { return mi == lmTurn && isLotmDelayForSelf(g, self, do) },
 		parseDo: func(mi int, do string, r tactics.Rule, cr *lotmRule) bool {
 			return parseLotmDo(d, g, self, mi, do, r.Do, cr)
 		},
