@@ -15,12 +15,12 @@ type fighter struct {
 	dead       bool
 	dying      bool
 	flatFooted bool
+	aooUsed    bool // one attack of opportunity per round
 	acted      bool // took an action this round (for "after X has acted")
 	lastAct    int  // Table.seq of its latest action (act, ready, readied action)
 	chargeAC   bool // -2 AC from its own charge until its next turn
 	charging   bool // in the middle of a charge (for brace and charge triggers)
 	moved      int  // feet moved this round (the readied 5-foot step rule)
-	aooUsed    bool // one attack of opportunity per round
 
 	delayed    bool
 	delayAfter int // -1: delaying to count delayTo
