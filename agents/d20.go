@@ -135,6 +135,7 @@ func (p *d20Default) Turn(t *d20.Table, self int, plan *d20.Plan) {
 	plan.Spell = p.chooseSpell(t, self)
 	plan.Charge = p.charge == chargeAlways
 	plan.NoCharge = p.charge == chargeNever
+	t.Aim(self, plan) // a ranged weapon, as the referee's standard policies use it
 }
 
 func (p *d20Default) chooseSpell(t *d20.Table, self int) int {
@@ -168,7 +169,11 @@ func (p *d20Default) pick(t *d20.Table, self int) int {
 		}
 		return up[t.Rand().IntN(len(up))]
 	}
-	return t.PickTarget(self, p.rule, p.limit, true)
+	limit := p.limit
+	if t.StandardOnly() {
+		limit = min(limit, t.AttackRange(self))
+	}
+	return t.PickTarget(self, p.rule, limit, true)
 }
 
 // d20Delay waits for a named combatant or a count.

@@ -70,6 +70,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		return cmdMatrix(ctx, rest, stdout, stderr)
 	case "tournament":
 		return cmdTournament(ctx, rest, stdout, stderr)
+	case "optimize":
+		return cmdOptimize(ctx, rest, stdout, stderr)
 	case "find":
 		return cmdFind(ctx, rest, stdout, stderr)
 	case "scenarios":

@@ -20,7 +20,7 @@ type commandHelp struct {
 }
 
 // commands lists every command in the order of the overview.
-var commands = []string{"run", "trace", "sweep", "compare", "value", "matrix", "tournament", "find", "merge", "report", "check", "init", "scenarios", "rules", "policies", "schema", "serve", "version", "help"}
+var commands = []string{"run", "trace", "sweep", "compare", "value", "matrix", "tournament", "optimize", "find", "merge", "report", "check", "init", "scenarios", "rules", "policies", "schema", "serve", "version", "help"}
 
 var helps = map[string]commandHelp{
 	"serve": {
@@ -71,6 +71,9 @@ difference, with its paired 95% interval), what one unit of each is
 worth in units of the others ("+1 init = 0.22 hp", with Fieller's 95%
 interval, which accounts for the effects sharing the dice), and the
 one-at-a-time swings, largest first (the tornado; --plot draws it).
+Every interval is 95% on its own, not jointly (the output counts them).
+A rate's set may be an interval, two rays or every value; the JSON
+says which.
 Whole-number fields take whole steps; a dice expression steps its
 constant. A warning gives the -n that would make a wide interval
 readable. --shard k/K plays a part of the encounters, and simctl merge
@@ -87,12 +90,16 @@ and its JSON (--results or --format json -o).`,
 		usage:   []string{"matrix SCENARIO --row NAME='--set ...'... --col NAME='--set ...'... [--side NAME] [-n N] [--shard k/K] [--resume FILE] [--format F] [-o FILE] [--plot FILE]"},
 		about: `All pairings play the same encounters. The payoff is the row side's win
 rate (zero-sum: the column side counts a draw as good as a win). An
-option is flagged dominated when it is never better than another and
-significantly worse against at least one opposing option (paired
-intervals, Bonferroni-adjusted). The mixed equilibrium is solved by
-linear programming; its value is bounded by solving the games of the
-cells' simultaneous interval bounds, and the weights are marked unsettled
-when the options in the mix change within those bounds. An option may
+option is flagged dominated when another of its side is significantly
+better against every opposing option where the two ever played
+differently (paired intervals, Bonferroni-adjusted) and played the same
+fights against the others. The mixed equilibrium is solved by linear
+programming; its value is bounded by solving the games of the cells'
+simultaneous interval bounds, each weight gets the range it can take
+within those bounds, and the mix is called settled only when every
+option is provably in or out; options that played the same fight on
+every encounter are one class. Each cell's interval is 95% on its own;
+the value, ranges and verdict hold for all cells together. An option may
 swap a whole tactics block: --row careful='--set heroes.tactics=...'.
 --shard k/K plays a part of the encounters (simctl merge adds the
 shards); an interrupted matrix resumes with --resume and its JSON.`,
@@ -101,21 +108,57 @@ shards); an interrupted matrix resumes with --resume and its JSON.`,
 		},
 	},
 	"tournament": {
-		summary: "rank many options of one side by successive elimination on common random numbers",
-		usage:   []string{"tournament SCENARIO (--option NAME='--set ...' | --vary PATH=RANGE)... [--side NAME] [--first N] [-n BUDGET] [--resume FILE] [--format F] [-o FILE]"},
-		about: `Round 1 plays --first encounters of every candidate; every later round
-doubles them for the survivors, on the same encounter indices. After each
-round a candidate whose paired difference to the leader is below 0 with
-95% confidence (Bonferroni over that round's comparisons) is dropped, so
-the clearly worse cost little and the close ones get the encounters.
--n caps the encounters of a survivor. --vary makes a candidate of every
+		summary: "select the best of many options of one side, with a guarantee, on common random numbers",
+		usage:   []string{"tournament SCENARIO (--option NAME='--set ...' | --vary PATH=RANGE)... [--side NAME] [--alpha A] [--delta D] [--first N] [--batch N] [-n BUDGET] [--resume FILE] [--format F] [-o FILE]"},
+		about: `Stage 1 plays --first encounters of every candidate; every later stage
+plays --batch more for the candidates left, on the same encounter indices.
+After each stage a candidate is eliminated once another is shown better by
+a sequential test that stays valid however often it is read, and the
+tournament stops when one is left ("best"), when the leader is shown within
+--delta of every other ("selected"; the others "not separated"), or at -n
+encounters per candidate (a "not separated" group: none is called best).
+The guarantee, for the whole tournament: with probability at least 1-alpha
+no candidate with the best win rate is eliminated, and a selected one is
+within --delta of the best. Exactly tied candidates are not separated. The
+differences to the selected (or the leader) carry intervals that hold for
+all pairs at once, at every stage. --vary makes a candidate of every
 combination of the values (tactics parameters included). With --results
-(or --format json -o) each finished round is saved as it completes, and
+(or --format json -o) each finished stage is saved as it completes, and
 --resume FILE goes on from the last one. A tournament does not shard:
-each round's eliminations need all of the round's encounters.`,
+each stage's decisions need all of the stage's encounters.`,
 		examples: []string{
 			"tournament d20/tactics-combo --vary heroes.Wizard.tactics.params.crowd=1:4:1",
-			"tournament d20/duel --option a='--set heroes.Fighter.ac=18' --option b='--set heroes.Fighter.hp=24' -n 1M",
+			"tournament d20/duel --option a='--set heroes.Fighter.ac=18' --option b='--set heroes.Fighter.hp=24' -n 1M --delta 0.5pp",
+		},
+	},
+	"optimize": {
+		summary: "search a space of settings and tactics for one side's best, with a guarantee; --both: a double oracle",
+		usage: []string{"optimize SCENARIO [--side NAME] (--vary PATH=RANGE | --option NAME='--set ...')... [--where EXPR] [--rules subset|order|both --block PATH] [--baseline NAME] [--alpha A] [--delta D] [-n CAP] [--budget B] [--resume FILE] [--format F] [-o FILE]",
+			"optimize SCENARIO --both --side NAME (--vary PATH=RANGE | --option NAME='--set ...')... [-n N] [--alpha A] [--delta D]"},
+		about: `The space is every combination of one value of each --vary path, one
+--option and one structure of --block's rules (--rules: each rule on or
+off, every order, or both), that satisfies --where (a constraint in the
+tactics language over the numeric --vary paths); candidates that compile
+to the same scenario are one. Every candidate plays the same encounters
+(common random numbers) in a sequential selection: with probability at
+least 1-alpha no best candidate is eliminated, and the one returned is
+within --delta of the best of the candidates evaluated; when -n (the
+per-candidate cap) ends first the survivors are reported as a group, not
+separated, and none is called best. Exact ties are never separated but
+with probability alpha. When the space is too large for --budget it is
+screened first (successive halving over a coarse grid, then the
+survivors' neighbours) and the guarantee covers only the candidates
+evaluated, which the output counts. The best, the top candidates and the
+baseline (--baseline, or the scenario as written) then play --confirm
+fresh encounters: the rates and intervals printed come from those, with
+simultaneous (Bonferroni) intervals, and every candidate that beats the
+baseline by more than delta is listed, biggest first. --both runs a double
+oracle: paths starting with --side's name are its space, the others the
+opponent's. docs/optimize.md works three questions through.`,
+		examples: []string{
+			"optimize d20/duel --side heroes --vary heroes.Fighter.init=1:5 --vary heroes.Fighter.ac=17:21 --vary heroes.Fighter.hp=20:28:2 --where '(heroes.Fighter.init - 1) + (heroes.Fighter.ac - 17) + (heroes.Fighter.hp - 20) / 2 <= 4' --delta 0.5pp --json",
+			"optimize acks2/tactics-shieldwall --side foot --rules both --block foot.tactics.turn",
+			"optimize d20/duel --both --side heroes --vary heroes.Fighter.init=1:5 --vary monsters.Orc.init=0:4 -n 20k",
 		},
 	},
 	"find": {
@@ -165,7 +208,10 @@ point is checked before anything runs.`,
 		about: `All options play the same encounter seeds (common random numbers); the
 table gives each option's win rates and its paired difference to the
 baseline (the first option, or --baseline), with intervals, p-values and
-the variance reduction. NAME='' is the scenario unchanged. --shard k/K
+the variance reduction. When fewer than 200 encounters differ between an
+option and the baseline, the interval is exact (built on those
+discordant encounters) and a warning gives their count. NAME='' is the
+scenario unchanged. --shard k/K
 plays a part of the encounters (simctl merge adds the shards exactly).
 An interrupted comparison resumes with --resume and its JSON (--results
 or --format json -o); one with --precision is run again.`,
@@ -194,7 +240,7 @@ each becomes a section with the command that made it, the scenario it ran
 (its text and SHA-256, from the JSON itself), its tables and its figures:
 value the effects, exchange rates, warnings and the tornado; matrix the
 win-rate grid, dominated options, the equilibrium and the heat map;
-tournament the ranking and the rounds. A shard, an incomplete merge or an
+tournament its verdict, ranking and stages. A shard, an incomplete merge or an
 interrupted run is marked as such. DIR gets report.md, a self-contained
 report.html (figures inlined as SVG, nothing fetched) and every figure as
 PNG.`,

@@ -68,6 +68,17 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 				}
 			}
 		}
+		if o := in.Optimize; o != nil && o.Search != nil && o.Context != nil && !o.Interrupted {
+			if in.Traces, err = bestTrace(ctx, o); err != nil {
+				if isInterrupt(err) {
+					fmt.Fprintln(stderr, "simctl report: interrupted; nothing was written")
+					return exitInterrupted
+				}
+				if !*quiet {
+					fmt.Fprintf(stderr, "simctl report: warning: %s: the best candidate's median fight could not be replayed: %v\n", p, firstLine(err))
+				}
+			}
+		}
 		b.Inputs = append(b.Inputs, in)
 	}
 	if b.Title == "" {
@@ -115,6 +126,8 @@ func inputHeader(in *reports.Input) *reports.Header {
 		return &in.Matrix.Header
 	case in.Tournament != nil:
 		return &in.Tournament.Header
+	case in.Optimize != nil:
+		return &in.Optimize.Header
 	}
 	return nil
 }

@@ -35,8 +35,11 @@ type fighter struct {
 // reads (readied plans, spell uses), kept apart so that the fighters the
 // hot loop walks stay small.
 type fighterCold struct {
-	ready Plan // valid while fighter.readied
-	uses  [maxSpells]int
+	ready      Plan // valid while fighter.readied
+	ammo       int  // shots left of its ranged weapon (-1: no limit)
+	unloaded   bool // its crossbow needs reloading
+	readyRound int  // the round it readied in (a readied action taken in a later one replaces that round's turn)
+	uses       [maxSpells]int
 }
 
 // Table is one worker's encounter state, reused across encounters.
@@ -153,6 +156,7 @@ func (t *Table) setup() {
 		for s := range c.Spells {
 			t.cold[i].uses[s] = c.Spells[s].Uses
 		}
+		t.cold[i].ammo, t.cold[i].unloaded = c.Ranged.Ammo, false
 		if t.log != nil {
 			t.logf("%s (side %d) hp %d, ac %d, at %d ft", c.Name, c.Side, f.hp, c.AC, f.x)
 		}
