@@ -76,7 +76,7 @@ var lotmParams = []string{"target", "attack", "part", "swift", "hands", "hide", 
 	"luck", "first_aid", "delay", "trigger", "ally", "rounds", "prefer_held", "cover", "limb_block", "borrow"}
 
 func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
-	return func(d *scenario.Decoder, g *lotm.Game, self int, spec scenario.Policy) lotm.Policy {
+	return func(d *scenario.Decoder, g *lotm.Game, self int, spec scenario.PolicySpec) lotm.Policy {
 		p := newParams(d, spec, lotmParams)
 		pol := preset
 		pol.target = p.enum("target", "weakest", []string{"weakest", "strongest", "nearest", "first", "random"})

@@ -1,9 +1,6 @@
 package agents
 
-import (
-	"simctl/agents/tactics"
-	"simctl/rulesets/cavaliers"
-)
+import "simctl/rulesets/cavaliers"
 
 // cavCtx is what a reaction is about: the kind of offer and who it
 // concerns (-1 where it does not apply).
@@ -43,46 +40,10 @@ func (r *cavRule) applies(t *cavaliers.Table, ctx cavCtx) bool {
 // -1 (counting fired rules, fall-throughs and the fallback). apply tries
 // a rule's decision and returns why it cannot be carried out (-1: it can).
 func (p *cavTactic) first(t *cavaliers.Table, self, m int, ctx cavCtx, apply func(r *cavRule) int) int {
-	var mc tactics.Machine
-	for k := range p.rules[m] {
-		r := &p.rules[m][k]
-		if !r.applies(t, ctx) {
-			continue
-		}
-		if r.when != nil {
-			mc.Start(r.when)
-			holds := false
-			for {
-				need, res, done := mc.Run()
-				if done {
-					holds = res
-					break
-				}
-				s := &r.when.Slots[need]
-				mc.Provide(need, cavFact(t, self, r.ids[s.Fact], s.Arg, ctx))
-			}
-			if !holds {
-				continue
-			}
-		}
-		if why := apply(r); why >= 0 {
-			t.CountRule(r.fell[why])
-			if t.Tracing() {
-				t.Logf("%s: tactics rule %s at %s%s: %s falls through: %s", t.Game().C[self].Name, r.name, cavMoments[m], traceVals(r.when, &mc), r.do.text(t.Game()), cavWhyText[why])
-			}
-			continue
-		}
-		t.CountRule(r.fired)
-		if t.Tracing() {
-			t.Logf("%s: tactics rule %s at %s%s decides: %s", t.Game().C[self].Name, r.name, cavMoments[m], traceVals(r.when, &mc), r.do.text(t.Game()))
-		}
-		return k
-	}
-	t.CountRule(p.fallback[m])
-	if t.Tracing() && len(p.rules[m]) > 0 {
-		t.Logf("%s: no tactics rule applies at %s; the fallback decides", t.Game().C[self].Name, cavMoments[m])
-	}
-	return -1
+	return firstRule(t, t.Game().C[self].Name, cavMoments[m], p.rules[m], p.fallback[m], cavWhyText[:],
+		func(id, arg int) float64 { return cavFact(t, self, id, arg, ctx) },
+		func(r *cavRule) bool { return r.applies(t, ctx) }, apply,
+		func(r *cavRule) string { return r.do.text(t.Game()) })
 }
 
 // Roll implements cavaliers.Policy: the first enter rule that decides

@@ -13,11 +13,8 @@ import (
 
 	"simctl/agents/tactics"
 	"simctl/rulesets/d20"
-	"simctl/sim"
 	"simctl/sim/scenario"
 )
-
-func init() { d20.TacticsCompiler = compileD20Tactics }
 
 // d20Moments: the d20 referee asks for one decision, on a combatant's turn.
 // Readied actions fire by their trigger and attacks of opportunity are
@@ -179,13 +176,6 @@ var D20Decisions = []string{
 
 var d20Verbs = []string{"attack", "charge", "full_attack", "cast", "delay", "ready", "counterspell", "shoot", "close_in", "keep_distance", "advance"}
 
-// verbs other rulesets have, so a d20 block that names one is told so.
-var otherVerbs = map[string]string{
-	"seize": "cavaliers", "interpose": "cavaliers", "reprise": "cavaliers", "block": "cavaliers",
-	"declare": "acks2", "retreat": "acks2", "ambush": "lotm", "feint": "lotm",
-	"withdraw": "", "step": "", "five_foot_step": "",
-}
-
 // fall-through reasons
 const (
 	whyNoTarget = iota
@@ -249,12 +239,9 @@ type d20Target struct {
 }
 
 type d20Rule struct {
-	name   string
-	when   *tactics.Program
+	ruleHead
 	do     d20Do
 	target d20Target
-	fired  int
-	fell   [numWhy]int // counter index per reason, -1 when this decision cannot fall through for it
 }
 
 // d20Tactic is a compiled tactics block for one combatant. Immutable.
@@ -265,77 +252,32 @@ type d20Tactic struct {
 }
 
 func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node, path string) d20.Policy {
-	b, ok := tactics.ReadBlock(d, n, path, "d20", d20Moments, d20Library, LibraryNames("d20"))
+	rules, fallback, ok := compileBlock(d, g, self, n, path, &blockSpec[d20Rule, *d20Rule]{
+		ruleset: "d20", moments: d20Moments, lib: d20Library,
+		facts: d20Facts,
+		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveD20(g, self, kind, name) },
+		skip: func(_ int, do string) bool { return isDelayUntilSelf(g, self, do) },
+		parseDo: func(_ int, do string, r tactics.Rule, cr *d20Rule) (ok bool) {
+			cr.do, ok = parseD20Do(d, g, self, do, r.Do)
+			return ok
+		},
+		parseTarget: func(tg string, r tactics.Rule, cr *d20Rule, _ bool) (ok bool) {
+			cr.target, ok = parseD20Target(d, g, self, tg, r.Target, cr.do.kind, cr.do.advance)
+			return ok
+		},
+		// "cast any" (library tactics) on a combatant without spells: a
+		// rule that could never fire, left out so it adds no noise to the
+		// counts.
+		keep: func(cr *d20Rule) bool {
+			return !(cr.do.kind == doCast || cr.do.kind == doReady && cr.do.action == d20.ReadyCast) || len(g.C[self].Spells) > 0
+		},
+		reasons: func(cr *d20Rule) []int { return cr.do.reasons(cr.target) },
+		whyText: whyText[:],
+	})
 	if !ok {
 		return nil
 	}
-	// A side's block is compiled for each of its combatants: there a name
-	// may be the combatant itself (ally("Wizard").acted for the Wizard is
-	// its own flag; delay until Wizard is a rule the Wizard skips).
-	side := !strings.Contains(path, "combatants")
-	env := &tactics.Env{Ruleset: "d20", Moment: "turn", Facts: d20Facts, Params: b.Params, Names: b.Names,
-		Resolve: memberResolve(side, self, g.Index, func(kind tactics.ArgKind, name string) (int, string) { return resolveD20(g, self, kind, name) })}
-	pol := &d20Tactic{}
-	failed := false
-	for _, m := range b.Moments {
-		unconditional := ""
-		for _, r := range m.Rules {
-			if unconditional != "" {
-				d.Warnf(r.Node, r.Path, "rule %s can never fire: rule %s before it has no when: and its decision cannot fall through", r.Name, unconditional)
-			}
-			cr := d20Rule{name: r.Name}
-			for k := range cr.fell {
-				cr.fell[k] = -1
-			}
-			if w, ok := compileWhen(d, r, env); ok {
-				cr.when = w
-			} else {
-				failed = true
-			}
-			doText, msg := b.Expand(r.Do.S)
-			if msg != "" {
-				d.Errorf(r.Do.Node, r.Do.Path, "%s", msg)
-				failed = true
-				continue
-			}
-			if side && isDelayUntilSelf(g, self, doText) {
-				continue
-			}
-			var okDo bool
-			cr.do, okDo = parseD20Do(d, g, self, doText, r.Do)
-			tgText, msg := b.Expand(r.Target.S)
-			if msg != "" {
-				d.Errorf(r.Target.Node, r.Target.Path, "%s", msg)
-				failed = true
-				continue
-			}
-			var okT bool
-			cr.target, okT = parseD20Target(d, g, self, tgText, r.Target, cr.do.kind, cr.do.advance)
-			if !okDo || !okT {
-				failed = true
-				continue
-			}
-			if (cr.do.kind == doCast || cr.do.kind == doReady && cr.do.action == d20.ReadyCast) && len(g.C[self].Spells) == 0 {
-				// "cast any" (library tactics) on a combatant without
-				// spells: a rule that could never fire, left out so it
-				// adds no noise to the counts.
-				continue
-			}
-			label := r.Name
-			cr.fired = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: label, Event: "fired"})
-			for _, why := range cr.do.reasons(cr.target) {
-				cr.fell[why] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: label, Event: "fell through: " + whyText[why]})
-			}
-			if cr.when == nil && len(cr.do.reasons(cr.target)) == 0 && unconditional == "" {
-				unconditional = r.Name
-			}
-			pol.rules = append(pol.rules, cr)
-		}
-	}
-	if failed {
-		return nil
-	}
-	pol.fallback = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: "turn", Rule: "fallback", Event: "fired"})
+	pol := &d20Tactic{rules: rules[0], fallback: fallback[0]}
 	me := &g.C[self]
 	pol.limit = max(2*me.Speed, 5) + me.Reach
 	return pol

@@ -15,11 +15,8 @@ import (
 
 	"simctl/agents/tactics"
 	"simctl/rulesets/lotm"
-	"simctl/sim"
 	"simctl/sim/scenario"
 )
-
-func init() { lotm.TacticsCompiler = compileLotmTactics }
 
 // LotM moments: the turn, and the reaction the source offers between
 // turns (a hidden or teleporting combatant bringing its turn forward).
@@ -179,14 +176,10 @@ var lotmWhyText = [numLotmWhy]string{
 }
 
 type lotmRule struct {
-	name  string
-	when  *tactics.Program
-	ids   []int // env fact index -> global fact id
-	kind  lotmDoKind
-	text  string     // the decision as written (expanded), for traces
-	pol   lotmPolicy // turn: the Go policy's configuration this rule plays
-	fired int
-	fell  [numLotmWhy]int
+	ruleHead
+	kind lotmDoKind
+	text string     // the decision as written (expanded), for traces
+	pol  lotmPolicy // turn: the Go policy's configuration this rule plays
 }
 
 // lotmTactic is a compiled tactics block for one LotM combatant. Immutable.
@@ -203,69 +196,28 @@ var lotmBase = lotmPolicy{target: "weakest", attack: "auto", hide: lotm.HideAfte
 func lotmLibrary(name string) (*yaml.Node, bool) { return libraryNode("lotm", name) }
 
 func compileLotmTactics(d *scenario.Decoder, g *lotm.Game, self int, n *yaml.Node, path string) lotm.Policy {
-	b, ok := tactics.ReadBlock(d, n, path, "lotm", lotmMoments, lotmLibrary, LibraryNames("lotm"))
+	rules, fallback, ok := compileBlock(d, g, self, n, path, &blockSpec[lotmRule, *lotmRule]{
+		ruleset: "lotm", moments: lotmMoments, lib: lotmLibrary,
+		facts: lotmFacts[:], ids: lotmMomentFacts,
+		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveLotm(g, self, kind, name) },
+		// a side's combo rule waits for a member; that member itself skips it
+		skip: func(mi int, do string) bool { return mi == lmTurn && isLotmDelayForSelf(g, self, do) },
+		parseDo: func(mi int, do string, r tactics.Rule, cr *lotmRule) bool {
+			return parseLotmDo(d, g, self, mi, do, r.Do, cr)
+		},
+		parseTarget: func(tg string, r tactics.Rule, cr *lotmRule, okDo bool) bool {
+			return okDo && parseLotmTarget(d, g, self, tg, r.Target, cr)
+		},
+		finish:  func(cr *lotmRule, do string) { cr.text = do },
+		reasons: func(cr *lotmRule) []int { return cr.reasons() },
+		whyText: lotmWhyText[:],
+	})
 	if !ok {
 		return nil
 	}
-	side := !strings.Contains(path, "combatants")
 	pol := &lotmTactic{}
-	failed := false
-	for _, m := range b.Moments {
-		mi := indexOfString(lotmMoments, m.Name)
-		ids := lotmMomentFacts(mi)
-		env := &tactics.Env{Ruleset: "lotm", Moment: m.Name, Facts: momentFacts(lotmFacts[:], ids), Params: b.Params, Names: b.Names,
-			Resolve: memberResolve(side, self, g.Index, func(kind tactics.ArgKind, name string) (int, string) { return resolveLotm(g, self, kind, name) })}
-		unconditional := ""
-		for _, r := range m.Rules {
-			if unconditional != "" {
-				d.Warnf(r.Node, r.Path, "rule %s can never fire: rule %s before it has no when: and its decision cannot fall through", r.Name, unconditional)
-			}
-			cr := lotmRule{name: r.Name, ids: ids}
-			for k := range cr.fell {
-				cr.fell[k] = -1
-			}
-			if w, ok := compileWhen(d, r, env); ok {
-				cr.when = w
-			} else {
-				failed = true
-			}
-			doText, msg := b.Expand(r.Do.S)
-			if msg != "" {
-				d.Errorf(r.Do.Node, r.Do.Path, "%s", msg)
-				failed = true
-				continue
-			}
-			if side && mi == lmTurn && isLotmDelayForSelf(g, self, doText) {
-				continue // a side's combo rule waits for a member; that member itself skips it
-			}
-			tgText, msg := b.Expand(r.Target.S)
-			if msg != "" {
-				d.Errorf(r.Target.Node, r.Target.Path, "%s", msg)
-				failed = true
-				continue
-			}
-			if !parseLotmDo(d, g, self, mi, doText, r.Do, &cr) || !parseLotmTarget(d, g, self, tgText, r.Target, &cr) {
-				failed = true
-				continue
-			}
-			cr.text = doText
-			cr.fired = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: r.Name, Event: "fired"})
-			whys := cr.reasons()
-			for _, why := range whys {
-				cr.fell[why] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: r.Name, Event: "fell through: " + lotmWhyText[why]})
-			}
-			if cr.when == nil && len(whys) == 0 && unconditional == "" {
-				unconditional = r.Name
-			}
-			pol.rules[mi] = append(pol.rules[mi], cr)
-		}
-	}
-	if failed {
-		return nil
-	}
-	for m, name := range lotmMoments {
-		pol.fallback[m] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: name, Rule: "fallback", Event: "fired"})
-	}
+	copy(pol.rules[:], rules)
+	copy(pol.fallback[:], fallback)
 	return pol
 }
 

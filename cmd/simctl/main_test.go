@@ -470,8 +470,8 @@ func TestTraceAgreesWithRun(t *testing.T) {
 			t.Errorf("encounter %d: replay wins %v draws %d rounds %d; run %v %d %d",
 				i, replay.Wins, replay.Draws, replay.Rounds.Sum, tally.Wins, tally.Draws, tally.Rounds.Sum)
 		}
-		if !equalInts(replay.Counts.V, tally.Counts.V) || !equalInts(replay.FirstActor, tally.FirstActor) {
-			t.Errorf("encounter %d: replay counters %v first %v; run %v %v", i, replay.Counts.V, replay.FirstActor, tally.Counts.V, tally.FirstActor)
+		if !equalInts(replay.Counts.Sides, tally.Counts.Sides) || !equalInts(replay.FirstActor, tally.FirstActor) {
+			t.Errorf("encounter %d: replay counters %v first %v; run %v %v", i, replay.Counts.Sides, replay.FirstActor, tally.Counts.Sides, tally.FirstActor)
 		}
 
 		code, stdout, stderr := simctl(t, context.Background(), "trace", "d20/duel", "--seed", "3", "--encounter", itoa(i))

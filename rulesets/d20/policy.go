@@ -142,7 +142,7 @@ type Plan struct {
 
 // PolicyMaker compiles a scenario policy for combatant self of game g,
 // reporting bad parameters through d.
-type PolicyMaker func(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy
+type PolicyMaker func(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy
 
 var policies = sim.NewPolicies[PolicyMaker]("d20")
 
@@ -154,7 +154,7 @@ func PolicyNames() []string { return policies.Names() }
 
 func policyDocs() []sim.Field { return policies.Docs() }
 
-func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy {
 	make, ok := policies.Lookup(d, spec)
 	if !ok {
 		return nil

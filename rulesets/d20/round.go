@@ -76,9 +76,6 @@ func (t *Table) turn(i int) {
 	if !t.stdOne || t.g.Opt.SurpriseEndsFlatFooted {
 		f.flatFooted = false
 	}
-	if !t.stdOne {
-		f.hadTurn = true
-	}
 	f.chargeAC = false
 	f.aooUsed = false
 	if c.std && !t.tactics && !t.stdOne && (t.log == nil || c.stdRule.Count < 0) {

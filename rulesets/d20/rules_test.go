@@ -59,7 +59,7 @@ func init() {
 	RegisterPolicy("test-script", "test only: a scripted plan", makeScript)
 }
 
-func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy {
 	s := &script{do: "attack", target: -1, until: -1, ally: -1, spell: -1}
 	valid := []string{"do", "rounds", "target", "charge", "until", "count", "trigger", "ally", "action", "spell", "shoot", "advance"}
 	who := func(n string) int {
@@ -194,8 +194,8 @@ func play(t *testing.T, g *Game, seed uint64) *result {
 	r := &result{t: t, tb: g.NewTable().(*Table), c: sim.NewCounts(len(g.Counters()))}
 	r.out = r.tb.Play(rng.New(seed, 0), &r.c, &sim.Log{W: &sb})
 	r.lines = strings.Split(strings.TrimRight(sb.String(), "\n"), "\n")
-	if qo != r.out || fmt.Sprint(quiet.V) != fmt.Sprint(r.c.V) {
-		t.Fatalf("narration changed the encounter: outcome %+v vs %+v, counts %v vs %v", qo, r.out, quiet.V, r.c.V)
+	if qo != r.out || fmt.Sprint(quiet.Sides) != fmt.Sprint(r.c.Sides) {
+		t.Fatalf("narration changed the encounter: outcome %+v vs %+v, counts %v vs %v", qo, r.out, quiet.Sides, r.c.Sides)
 	}
 	return r
 }
@@ -941,7 +941,7 @@ func TestReady(t *testing.T) {
 				t.Errorf("Pike's count %d", r.count("Pike"))
 			}
 			if r.get(0, sim.ReadiesTriggered) != 1 || r.get(0, sim.Interrupts) != 1 || r.get(0, sim.ReadiesWasted) != 0 || r.get(1, Charges) != 1 {
-				t.Errorf("counters: %v", r.c.V)
+				t.Errorf("counters: %v", r.c.Sides)
 			}
 		})
 	})
@@ -1149,7 +1149,7 @@ sides:
 			t.Errorf("uses R %d K %d, R hp %d; want 0 0 1000", r.tb.Uses(R, 0), r.tb.Uses(K, 0), r.tb.HP(R))
 		}
 		if r.get(0, Counterspells) != 1 || r.get(1, SpellsCast) != 0 || r.get(1, sim.ActionsLost) != 1 || r.get(0, sim.ReadiesTriggered) != 1 {
-			t.Errorf("counters %v", r.c.V)
+			t.Errorf("counters %v", r.c.Sides)
 		}
 		if got := r.order(); got != "R K" {
 			t.Errorf("order %q", got)
@@ -1177,7 +1177,7 @@ sides:
 				t.Errorf("R uses %d hp %d readied %v; want 1 997 %v", r.tb.Uses(R, 0), r.tb.HP(R), r.tb.f[R].readied, tc.readied)
 			}
 			if r.get(0, Counterspells) != 0 || r.get(1, SpellsCast) != 1 {
-				t.Errorf("counters %v", r.c.V)
+				t.Errorf("counters %v", r.c.Sides)
 			}
 		})
 	}

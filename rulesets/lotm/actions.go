@@ -277,7 +277,7 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 			f.feintOn = tg
 			f.ambushOne = true
 			t.c.Inc(c.Side, FeintsWon)
-			t.c.Inc(c.Side, sim.Ambushes)
+			t.c.Inc(c.Side, Ambushes)
 		}
 	case SwiftIntimidate:
 		if !enemy || t.Dist(i, tg) > Reach {

@@ -135,7 +135,7 @@ func (t *Table) ambushRound(s int, ambushers, ambushed uint64) {
 	}
 	t.amb = true
 	t.c.Inc(s, AmbushRounds)
-	t.c.Add(s, sim.Ambushes, int64(bits.OnesCount64(ambushers)))
+	t.c.Add(s, Ambushes, int64(bits.OnesCount64(ambushers)))
 	t.detect(ambushers, ambushed)
 	if t.g.Opt.Intuition {
 		t.spiritualIntuition()
@@ -309,7 +309,7 @@ func (t *Table) teleport(i, tg int) {
 	f.teleports--
 	f.x = t.f[tg].x
 	f.ambushOne = true
-	t.c.Inc(t.side(i), sim.Ambushes)
+	t.c.Inc(t.side(i), Ambushes)
 	if t.log != nil {
 		t.logf("  %s teleports to %s's face (movement ambush: advantage on the next attack)", t.name(i), t.name(tg))
 	}
@@ -377,7 +377,7 @@ func (t *Table) invisibilityAmbush(a, d int) {
 		return
 	}
 	t.f[a].ambushOne = true
-	t.c.Inc(t.side(a), sim.Ambushes)
+	t.c.Inc(t.side(a), Ambushes)
 	if t.log != nil {
 		t.logf("  %s ambushes from invisibility", t.name(a))
 	}

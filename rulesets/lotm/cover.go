@@ -3,7 +3,6 @@ package lotm
 import (
 	"go.yaml.in/yaml/v3"
 
-	"simctl/sim"
 	"simctl/sim/scenario"
 )
 
@@ -190,7 +189,7 @@ func (t *Table) obstacleStrike(d, e int) {
 	// in-combat ambush; the Stealth contest "additionally" adds Caught Off
 	// Guard.
 	t.f[d].ambushOne = true
-	t.c.Inc(t.side(d), sim.Ambushes)
+	t.c.Inc(t.side(d), Ambushes)
 	if t.log != nil {
 		t.logf("  %s strikes unseen from behind its cover (combat ambush: advantage on the strike)", t.name(d))
 	}
@@ -210,7 +209,7 @@ func (t *Table) obstacleFoil(d, a int) {
 	}
 	if t.contest(d, t.g.C[d].Stealth, a, t.g.C[a].Investig, contestPerception, false, "ambush from behind cover: stealth vs investigation") {
 		t.f[a].disOne = true
-		t.c.Inc(t.side(d), sim.Ambushes)
+		t.c.Inc(t.side(d), Ambushes)
 		if t.log != nil {
 			t.logf("  %s was waiting behind its cover: %s's attack has Disadvantage and no aim", t.name(d), t.name(a))
 		}

@@ -22,7 +22,7 @@ type testPolicy struct {
 }
 
 func init() {
-	RegisterPolicy("test", "test-only: attack the first enemy", func(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+	RegisterPolicy("test", "test-only: attack the first enemy", func(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy {
 		return &testPolicy{plan: Plan{Main: MainAttack}}
 	})
 }

@@ -63,6 +63,10 @@ var combatantFields = []string{"agility", "dodge", "armor", "strength", "strengt
 	"fast_dodge", "invisibility", "teleport", "casting", "joins_round", "joins_ambush",
 	"limb_block", "borrow_strength", "cover_item", "obstacle", "size", "firearm", "dodge_light"}
 
+// Ambushes is the contract's ambushes slot (sim.OptionSlots + 3): attacks
+// made from hiding or in an ambush round.
+const Ambushes = sim.OptionSlots + 3
+
 // Counters LotM records beyond sim's base counters.
 const (
 	AmbushRounds = sim.NumBase + iota

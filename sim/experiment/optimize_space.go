@@ -9,7 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"simctl/agents/tactics"
+	"simctl/sim/lang"
 	"simctl/sim/scenario"
 )
 
@@ -231,7 +231,7 @@ type Space struct {
 	Dims   []Dim
 	Alts   []Alternative
 	Block  *RuleBlock
-	Where  *tactics.Program // over the numeric dims' values; nil: no constraint
+	Where  *lang.Program // over the numeric dims' values; nil: no constraint
 	where  string
 	factOf []int // Where's slot k reads Dims[factOf[k]]
 }
@@ -239,7 +239,7 @@ type Space struct {
 // Constrain compiles --where over the numeric dimensions, each a fact
 // named by its path (heroes.Fighter.init). The error shows the column.
 func (sp *Space) Constrain(src string) error {
-	env := tactics.Env{Ruleset: "simctl optimize", Moment: "a candidate (the varied numeric paths)", Resolve: func(tactics.ArgKind, string) (int, string) {
+	env := lang.Env{Ruleset: "simctl optimize", Moment: "a candidate (the varied numeric paths)", Resolve: func(lang.ArgKind, string) (int, string) {
 		return -1, "a --where fact takes no argument"
 	}}
 	var dims []int
@@ -250,15 +250,15 @@ func (sp *Space) Constrain(src string) error {
 		if !isFactName(d.Path) {
 			continue // not spellable in the language (Orc#2, a dash): it cannot be named
 		}
-		env.Facts = append(env.Facts, tactics.Fact{Name: d.Path, Type: tactics.Number, Doc: "the candidate's value of --vary " + d.Path})
+		env.Facts = append(env.Facts, lang.Fact{Name: d.Path, Type: lang.Number, Doc: "the candidate's value of --vary " + d.Path})
 		dims = append(dims, i)
 	}
 	if len(env.Facts) == 0 {
 		return errors.New("--where needs a numeric --vary (its paths are the names a constraint reads)")
 	}
-	prog, err := tactics.Compile(src, &env)
+	prog, err := lang.Compile(src, &env)
 	if err != nil {
-		return fmt.Errorf("%s\n%s", err.Msg, tactics.Caret(src, err.Pos))
+		return fmt.Errorf("%s\n%s", err.Msg, lang.Caret(src, err.Pos))
 	}
 	sp.Where, sp.where = prog, src
 	sp.factOf = make([]int, len(prog.Slots))
@@ -364,7 +364,7 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 	idx := make([]int, len(sp.Dims))
 	seen := map[string]bool{}
 	var out []Point
-	var slots [tactics.MaxSlots]float64
+	var slots [lang.MaxSlots]float64
 	for {
 		ok := true
 		if sp.Where != nil {
