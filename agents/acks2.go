@@ -68,7 +68,7 @@ type acksDefault struct {
 	retreat       bool
 }
 
-func makeAcksDefault(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.Policy) acks2.Policy {
+func makeAcksDefault(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.PolicySpec) acks2.Policy {
 	return readAcksDefault(newParams(d, spec, acksDefaultParams), g, self)
 }
 
@@ -339,7 +339,7 @@ type acksDelay struct {
 	firstOnly bool
 }
 
-func makeAcksDelay(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.Policy) acks2.Policy {
+func makeAcksDelay(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.PolicySpec) acks2.Policy {
 	p := newParams(d, spec, append([]string{"until", "count", "rounds"}, acksDefaultParams...))
 	pol := &acksDelay{acksDefault: *readAcksDefault(p, g, self)}
 	pol.until, pol.count, pol.firstOnly = p.delayParams(self, -10, 10, func(name string, n *yaml.Node) int {
@@ -373,7 +373,7 @@ type acksReady struct {
 	always bool
 }
 
-func makeAcksReady(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.Policy) acks2.Policy {
+func makeAcksReady(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.PolicySpec) acks2.Policy {
 	p := newParams(d, spec, append([]string{"when"}, acksDefaultParams...))
 	pol := &acksReady{acksDefault: *readAcksDefault(p, g, self)}
 	pol.always = p.enum("when", "unreachable", []string{"unreachable", "always"}) == "always"
@@ -395,7 +395,7 @@ func (p *acksReady) Turn(t *acks2.Table, self int) acks2.Plan {
 // acksReceive keeps the round-1 attack against a charger open.
 type acksReceive struct{ acksReady }
 
-func makeAcksReceive(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.Policy) acks2.Policy {
+func makeAcksReceive(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.PolicySpec) acks2.Policy {
 	p := newParams(d, spec, acksDefaultParams)
 	return &acksReceive{acksReady{acksDefault: *readAcksDefault(p, g, self)}}
 }

@@ -202,3 +202,80 @@ func TestAcksPolicyParams(t *testing.T) {
 		}
 	}
 }
+
+// Declarations are heard only once every declarer has declared (the source
+// has them made "publicly" before the dice, in no order): swapping the
+// sides in the file changes nothing, and each side's caster, declaring
+// only when no enemy caster has declared, casts. With declare_first the
+// named side declares in the open first, whichever side the file lists
+// first, and the other side's caster hears it and holds its spell.
+func TestAcksDeclarationsIgnoreFileOrder(t *testing.T) {
+	side := func(name, caster, init string) string {
+		return `  - name: ` + name + `
+    combatants:
+      - {name: ` + caster + `, hp: 50, damage: 1, speed: 0, initiative_rolls: [` + init + `], spells: [{name: bolt, damage: 3}],
+         tactics: {before_initiative: [{when: enemies.casters == 0, do: declare bolt}, {do: nothing}]}}
+`
+	}
+	a, b := side("west", "Wizard", "2"), side("east", "Witch", "5")
+	cast := func(opt string, sides ...string) map[string]int64 {
+		src := "name: p\nruleset: acks2\nmax_rounds: 1\ndistance: 200\noptions: {morale_trigger: none, disrupt_declared_casters: false" + opt + "}\nsides:\n" + sides[0] + sides[1]
+		sc, err := scenario.Load("acks.yaml", []byte(src), nil, rulesets.Schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := rulesets.Compile(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, tally := sim.Replay(g, 1, 0, nil)
+		out := map[string]int64{}
+		for k, name := range g.Counters() {
+			if name == "spells_cast" {
+				for s := range 2 {
+					out[sc.Sides[s].Name] = tally.Counts.Get(s, k)
+				}
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		opt        string
+		west, east int64
+	}{
+		{"", 1, 1},
+		{", declare_first: none", 1, 1},
+		{", declare_first: west", 1, 0},
+		{", declare_first: east", 0, 1},
+	} {
+		ab, ba := cast(tc.opt, a, b), cast(tc.opt, b, a)
+		if ab["west"] != tc.west || ab["east"] != tc.east || ba["west"] != tc.west || ba["east"] != tc.east {
+			t.Errorf("options%q: spells cast west-first %v, east-first %v; want west %d, east %d either way",
+				tc.opt, ab, ba, tc.west, tc.east)
+		}
+	}
+}
+
+// Issue 24 item 16: the other combatants' initiative numbers are facts, so
+// a tactic can wait for a slower enemy (or act before it) by its number.
+func TestAcksOtherNumbersFacts(t *testing.T) {
+	src := acksHead + `distance: 0
+sides:
+  - name: a
+    combatants:
+      - {name: Guard, hp: 100, damage: 1, initiative_rolls: [6],
+         tactics: {turn: [{name: wait, when: enemy("Orc").number < self.number and ally("Page").number < enemy("Orc").number and not enemy("Orc").acted, do: delay until Orc}]}}
+      - {name: Page, hp: 100, damage: 1, initiative_rolls: [PAGE]}
+  - name: b
+    combatants:
+      - {name: Orc, hp: 100, damage: 1, initiative_rolls: [3]}
+`
+	log := acksTrace(t, strings.Replace(src, "PAGE", "1", 1), 0)
+	acksInOrder(t, log, `tactics rule wait at turn (when enemy("Orc").number < self.number and ally("Page").number < enemy("Orc").number and not enemy("Orc").acted: enemy("Orc").number=3, self.number=6, ally("Page").number=1, enemy("Orc").acted=0) decides: delay until Orc`,
+		"Orc's segment", "Guard takes its delayed segment")
+	// The Page faster than the Orc: the rule does not hold.
+	log = acksTrace(t, strings.Replace(src, "PAGE", "5", 1), 0)
+	if strings.Contains(log, "decides: delay until Orc") {
+		t.Errorf("the Guard waited though the Page (5) is faster than the Orc (3):\n%s", log)
+	}
+}

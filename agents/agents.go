@@ -24,10 +24,10 @@ import (
 // params reads a policy's parameters, rejecting unknown ones.
 type params struct {
 	d    *scenario.Decoder
-	spec scenario.Policy
+	spec scenario.PolicySpec
 }
 
-func newParams(d *scenario.Decoder, spec scenario.Policy, valid []string) params {
+func newParams(d *scenario.Decoder, spec scenario.PolicySpec, valid []string) params {
 	ok := map[string]bool{}
 	for _, v := range valid {
 		ok[v] = true

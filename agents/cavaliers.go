@@ -111,12 +111,12 @@ func (p *cavPolicy) targetMode() uint8 {
 var cavBaseParams = []string{"target", "focus", "move"}
 var cavAbilityParams = []string{"seize", "wounded", "interpose", "ward", "block", "reprise", "reserve", "roll"}
 
-func makeCavDefault(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenario.Policy) cavaliers.Policy {
+func makeCavDefault(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenario.PolicySpec) cavaliers.Policy {
 	p := newParams(d, spec, append(append([]string(nil), cavBaseParams...), cavAbilityParams...))
 	return readCav(p, g, self, "advance", "weakest", "always")
 }
 
-func makeCavGuard(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenario.Policy) cavaliers.Policy {
+func makeCavGuard(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenario.PolicySpec) cavaliers.Policy {
 	p := newParams(d, spec, append(append([]string(nil), cavBaseParams...), cavAbilityParams...))
 	if p.node("ward") == nil {
 		d.Errorf(spec.Node, spec.Path, "policy guard needs ward: NAME (the ally it protects)")
@@ -124,7 +124,7 @@ func makeCavGuard(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenari
 	return readCav(p, g, self, "ward", "ward", "ward")
 }
 
-func makeCavNone(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenario.Policy) cavaliers.Policy {
+func makeCavNone(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenario.PolicySpec) cavaliers.Policy {
 	p := newParams(d, spec, cavBaseParams)
 	pol := readCavBase(p, g, self, "advance")
 	pol.seize, pol.interpose, pol.block = cavNever, cavNever, cavNever

@@ -364,3 +364,78 @@ sides:
 		t.Errorf("roll timing without ranks: error %v", err)
 	}
 }
+
+// Issue 24 item 16: at a seize the tactics know who is about to act
+// (enemy("NAME").next), and at an Interpose offer who attacks and how it
+// stands (enemy("NAME").attacking, attacker.hp_pct, attacker.distance).
+// The musketeer seizes only before Assassin#1 and interposes only against
+// Assassin#2: over many encounters every seize and every interpose is so,
+// and there are some of each (so the rules did decide).
+func TestCavSeizeAndInterposeNamedFacts(t *testing.T) {
+	tac := `{reactions: [` +
+		`{name: first, when: 'enemy("Assassin#1").next', do: seize}, {when: offer.seize, do: pass}, ` +
+		`{name: shield, when: 'enemy("Assassin#2").attacking and attacker.hp_pct > 0 and attacker.distance <= 1', do: interpose for Envoy}, ` +
+		`{do: pass}]}`
+	g := cavBuiltin(t, "cavaliers/tactics-ward", "escort.Musketeer.tactics="+tac)
+	seizes, interposes := 0, 0
+	for e := int64(0); e < 40; e++ {
+		for _, line := range strings.Split(cavTrace(g, 1, e), "\n") {
+			if strings.HasPrefix(line, "Musketeer seizes the initiative") {
+				seizes++
+				if !strings.HasSuffix(line, "acts before Assassin#1 this round") {
+					t.Errorf("encounter %d: %q: seized before another", e, line)
+				}
+			}
+			if strings.HasPrefix(line, "Musketeer interposes") {
+				interposes++
+				if !strings.Contains(line, "Assassin#2's attack") {
+					t.Errorf("encounter %d: %q: interposed against another", e, line)
+				}
+			}
+		}
+	}
+	if seizes == 0 || interposes == 0 {
+		t.Errorf("seizes %d, interposes %d over 40 encounters; want some of each", seizes, interposes)
+	}
+}
+
+// Issue 24 item 16: which specialty to roll is a tactics decision at the
+// moment the combatant enters the fight, before its Initiative roll
+// (enter: roll SPECIALTY), with the facts of that moment; no rule: the
+// main specialty. A specialty it has no ranks in is an error naming its own.
+func TestCavTacticsRollAtEnter(t *testing.T) {
+	src := `ruleset: cavaliers
+max_rounds: 1
+sides:
+  - name: a
+    combatants:
+      - {name: Duelist, specialty: impulse, attribute: d6, pool: d6, specialties: [{specialty: vigilance, attribute: d10}, {specialty: timing, attribute: d8}], hp: 100, attack: "1", defence: "5", damage: "1",
+         tactics: {enter: [{name: crowd, when: enemies.count >= 2, do: roll vigilance}, {name: duel, when: enemies.count == 1, do: roll timing}]}}
+  - name: b
+    combatants:
+      - {name: Foe, specialty: none, attribute: d10, hp: 100, attack: "1", defence: "5", damage: "1", policy: none, count: FOES}
+`
+	line := regexp.MustCompile(`(?m)^initiative: Duelist rolls .*$`)
+	for foes, want := range map[string]string{"1": "rolls d8:", "2": "rolls d10:"} {
+		g := cavCompile(t, "roll.yaml", []byte(strings.Replace(src, "FOES", foes, 1)))
+		log := cavTrace(g, 1, 0)
+		if got := line.FindString(log); !strings.Contains(got, want) {
+			t.Errorf("%s foes: Duelist's initiative line %q lacks %q\n%s", foes, got, want, log)
+		}
+		if !strings.Contains(log, "Duelist: tactics rule") || !strings.Contains(log, "at enter") {
+			t.Errorf("%s foes: the enter rule is not traced\n%s", foes, log)
+		}
+	}
+	// No rule decides: the main specialty.
+	g := cavCompile(t, "roll.yaml", []byte(strings.Replace(strings.Replace(src, "FOES", "3", 1), "enemies.count >= 2", "enemies.count >= 9", 1)))
+	if got := line.FindString(cavTrace(g, 1, 0)); !strings.Contains(got, "rolls d6+1d6:") {
+		t.Errorf("no enter rule decides: %q, want the main specialty", got)
+	}
+	sc, err := scenario.Load("bad.yaml", []byte(strings.Replace(strings.Replace(src, "FOES", "1", 1), "roll timing", "roll finesse", 1)), nil, rulesets.Schema)
+	if err == nil {
+		_, err = rulesets.Compile(sc)
+	}
+	if err == nil || !strings.Contains(err.Error(), `roll needs one of Duelist's specialties: roll impulse|vigilance|timing, got "finesse"`) {
+		t.Errorf("roll finesse: error %v", err)
+	}
+}

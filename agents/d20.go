@@ -62,7 +62,7 @@ const (
 
 var targetRules = []string{"weakest", "strongest", "nearest", "random", "first"}
 
-func makeD20Default(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
+func makeD20Default(d *scenario.Decoder, g *d20.Game, self int, spec scenario.PolicySpec) d20.Policy {
 	p := newParams(d, spec, defaultParams)
 	pol := readDefault(p, g, self)
 	if pol.target != targetRandom && (pol.spell == -1 || len(g.C[self].Spells) == 0) {
@@ -135,6 +135,7 @@ func (p *d20Default) Turn(t *d20.Table, self int, plan *d20.Plan) {
 	plan.Spell = p.chooseSpell(t, self)
 	plan.Charge = p.charge == chargeAlways
 	plan.NoCharge = p.charge == chargeNever
+	t.Aim(self, plan) // a ranged weapon, as the referee's standard policies use it
 }
 
 func (p *d20Default) chooseSpell(t *d20.Table, self int) int {
@@ -168,7 +169,11 @@ func (p *d20Default) pick(t *d20.Table, self int) int {
 		}
 		return up[t.Rand().IntN(len(up))]
 	}
-	return t.PickTarget(self, p.rule, p.limit, true)
+	limit := p.limit
+	if t.StandardOnly() {
+		limit = min(limit, t.AttackRange(self))
+	}
+	return t.PickTarget(self, p.rule, limit, true)
 }
 
 // d20Delay waits for a named combatant or a count.
@@ -179,7 +184,7 @@ type d20Delay struct {
 	firstOnly bool
 }
 
-func makeD20Delay(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
+func makeD20Delay(d *scenario.Decoder, g *d20.Game, self int, spec scenario.PolicySpec) d20.Policy {
 	p := newParams(d, spec, append([]string{"until", "count", "rounds"}, defaultParams...))
 	pol := &d20Delay{d20Default: *readDefault(p, g, self)}
 	pol.until, pol.count, pol.firstOnly = p.delayParams(self, -100, 100, func(name string, n *yaml.Node) int {
@@ -216,12 +221,12 @@ type d20Ready struct {
 	always  bool
 }
 
-func makeD20Ready(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
+func makeD20Ready(d *scenario.Decoder, g *d20.Game, self int, spec scenario.PolicySpec) d20.Policy {
 	p := newParams(d, spec, append([]string{"trigger", "ally", "action", "when"}, defaultParams...))
 	return readReady(p, g, self, spec)
 }
 
-func readReady(p params, g *d20.Game, self int, spec scenario.Policy) *d20Ready {
+func readReady(p params, g *d20.Game, self int, spec scenario.PolicySpec) *d20Ready {
 	d := p.d
 	pol := &d20Ready{d20Default: *readDefault(p, g, self), ally: -1, rspell: -1}
 	tr := p.enum("trigger", "", d20.TriggerNames[1:])
@@ -312,7 +317,7 @@ func (p *d20Ready) canCounter(t *d20.Table, self int) bool {
 // spell it can counter.
 type d20Counterspell struct{ d20Ready }
 
-func makeD20Counterspell(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
+func makeD20Counterspell(d *scenario.Decoder, g *d20.Game, self int, spec scenario.PolicySpec) d20.Policy {
 	p := newParams(d, spec, defaultParams)
 	r := readReady(p, g, self, spec)
 	r.always = true

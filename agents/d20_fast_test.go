@@ -20,7 +20,7 @@ import (
 
 func init() {
 	d20.RegisterPolicy("test-default-turn", "test only: the default policy, always decided through Turn",
-		func(d *scenario.Decoder, g *d20.Game, self int, spec scenario.Policy) d20.Policy {
+		func(d *scenario.Decoder, g *d20.Game, self int, spec scenario.PolicySpec) d20.Policy {
 			return readDefault(newParams(d, spec, defaultParams), g, self) // a *d20Default: not a StandardPolicy
 		})
 }
@@ -99,6 +99,17 @@ func TestStandardPolicyPlaysAsTurn(t *testing.T) {
 	}
 }
 
+// enemiesOf lists self's opponents' roster indices, in roster order.
+func enemiesOf(t *d20.Table, self int) []int {
+	var out []int
+	for j, e := range t.Game().Roster() {
+		if e.Side != t.Side(self) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
 // scanGroupFact is groupFact as it was: one loop over the roster per fact.
 func scanGroupFact(t *d20.Table, self, fact int) float64 {
 	me := &t.Game().C[self]
@@ -108,7 +119,7 @@ func scanGroupFact(t *d20.Table, self, fact int) float64 {
 	case fEnemiesCount, fEnemiesDown, fEnemiesInReach, fEnemiesReachable, fEnemiesNearest, fEnemiesCasters, fEnemiesActed:
 		reach := max(2*me.Speed, 5) + me.Reach
 		nearest := -1
-		for _, j := range t.Enemies(self) {
+		for _, j := range enemiesOf(t, self) {
 			out := t.Out(j)
 			switch fact {
 			case fEnemiesCount:
@@ -226,7 +237,7 @@ func TestStandardShortcutMatchesTracedTurn(t *testing.T) {
 			_, one := sim.Replay(g, 3, int64(i), &sim.Log{W: io.Discard})
 			traced.Merge(one)
 		}
-		if !reflect.DeepEqual(fast.Counts.V, traced.Counts.V) || !reflect.DeepEqual(fast.Counts.Rules, traced.Counts.Rules) ||
+		if !reflect.DeepEqual(fast.Counts.Sides, traced.Counts.Sides) || !reflect.DeepEqual(fast.Counts.Rules, traced.Counts.Rules) ||
 			fast.Wins != traced.Wins || fast.Rounds.Sum != traced.Rounds.Sum {
 			t.Errorf("%v: untraced (shortcut) and traced (Turn) runs differ: rules %v / %v, wins %v / %v",
 				c.sets, fast.Counts.Rules, traced.Counts.Rules, fast.Wins, traced.Wins)

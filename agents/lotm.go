@@ -16,9 +16,10 @@ func init() {
 	lotm.RegisterPolicy("default",
 		"close in and attack the weakest enemy it can reach this turn (a grappled enemy first); cast while casting uses last, else Double Strike when it can. "+
 			"Params: target (weakest|strongest|nearest|first|random), attack (auto|attack|double|vital|cast|grapple|charge|point_blank: a firearm closing to 1 meter|leg_sweep: Agility 5+; auto shoots point-blank with a firearm already within 1 meter), part (vital: head|eyes|arms|legs|organs), "+
-			"swift (none|aim|feint|intimidate), hands (grapple: two|one|limb: one hand on a limb, for a grappler 2 size levels larger), hide (after|before|never; with invisibility), insert (never|turn|attack), "+
+			"swift (none|aim|feint|intimidate|meditate: Half Meditation, Willpower +1 while kept up), hands (grapple: two|one|limb: one hand on a limb, for a grappler 2 size levels larger), hide (after|before|never; with invisibility), insert (never|turn|attack), "+
 			"teleport (auto: when walking cannot reach | always | never), luck (attack|initiative|never), first_aid (false|true), "+
-			"cover (never|item|obstacle: Improvised Cover when not covered, with cover_item / obstacle), delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach), ally (NAME), rounds (all|first), prefer_held (true|false). "+
+			"cover (never|item|obstacle: Improvised Cover when not covered, with cover_item / obstacle), delay (none|attack|casting|move|swift), trigger (ally_grapples|after_ally|enemy_in_reach|enemy_casts|enemy_attacks_ally|enemy_acts), ally (NAME: the ally of ally_grapples, after_ally and enemy_attacks_ally; the enemy of enemy_acts), rounds (all|first), prefer_held (true|false), "+
+			"limb_block (legs_first|arms_first|never: with field limb_block, the limb it blocks a Vital Strike with while that limb has blocks left, then the other), borrow (always|never: with field borrow_strength, whether it is willing to Borrow Strength). "+
 			"With options casting_slot: separate, every preset also uses the turn's other action: a casting (while uses last) after an Attack-action attack, a weapon attack after a casting",
 		lotmMaker(lotmPolicy{}))
 	lotm.RegisterPolicy("aim", "aim before attacking: default with swift: aim (Build-Up Aim, +2, every turn)",
@@ -67,13 +68,15 @@ type lotmPolicy struct {
 	ambush     bool // preset ambush: needs invisibility or teleport
 	combo      bool // preset combo: needs an ally
 	cover      lotm.CoverUse
+	limbFirst  lotm.Part // limb_block: the limb it blocks with first (Legs, Arms), or Head: never
+	noBorrow   bool      // borrow: never
 }
 
 var lotmParams = []string{"target", "attack", "part", "swift", "hands", "hide", "insert", "teleport",
-	"luck", "first_aid", "delay", "trigger", "ally", "rounds", "prefer_held", "cover"}
+	"luck", "first_aid", "delay", "trigger", "ally", "rounds", "prefer_held", "cover", "limb_block", "borrow"}
 
 func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
-	return func(d *scenario.Decoder, g *lotm.Game, self int, spec scenario.Policy) lotm.Policy {
+	return func(d *scenario.Decoder, g *lotm.Game, self int, spec scenario.PolicySpec) lotm.Policy {
 		p := newParams(d, spec, lotmParams)
 		pol := preset
 		pol.target = p.enum("target", "weakest", []string{"weakest", "strongest", "nearest", "first", "random"})
@@ -83,7 +86,7 @@ func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 		}
 		pol.attack = p.enum("attack", def, []string{"auto", "attack", "double", "vital", "cast", "grapple", "charge", "point_blank", "leg_sweep"})
 		pol.part = lotm.Part(lotmEnumIndex(p, "part", lotm.PartNames[pol.part], lotm.PartNames))
-		pol.swift = lotm.Swift(lotmEnumIndex(p, "swift", lotm.SwiftNames[pol.swift], lotm.SwiftNames[:4]))
+		pol.swift = lotm.Swift(lotmEnumIndex(p, "swift", lotm.SwiftNames[pol.swift], lotm.SwiftNames[:5]))
 		switch p.enum("hands", "two", []string{"two", "one", "limb"}) {
 		case "one":
 			pol.oneHand = true
@@ -127,8 +130,13 @@ func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 		pol.ally = -1
 		if name, n := p.str("ally"); n != nil {
 			pol.ally = lotmCombatant(p, g, name, n)
-			if pol.ally >= 0 && g.C[pol.ally].Side != g.C[self].Side {
-				d.Errorf(n, p.path("ally"), "%q is not on %s's side", name, g.C[self].Name)
+			// trigger enemy_acts names the enemy it waits for.
+			if enemy := pol.trigger == lotm.OnEnemyActs; pol.ally >= 0 && (g.C[pol.ally].Side != g.C[self].Side) != enemy {
+				if enemy {
+					d.Errorf(n, p.path("ally"), "%q is on %s's side; with trigger enemy_acts, ally names the enemy it waits for", name, g.C[self].Name)
+				} else {
+					d.Errorf(n, p.path("ally"), "%q is not on %s's side", name, g.C[self].Name)
+				}
 			}
 			if pol.ally == self {
 				d.Errorf(n, p.path("ally"), "%s cannot be its own ally here", name)
@@ -137,6 +145,15 @@ func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 			d.Errorf(spec.Node, spec.Path, "policy combo needs ally: NAME (the grappler whose grapple it waits for)")
 		}
 		c := &g.C[self]
+		switch p.enum("limb_block", "legs_first", []string{"legs_first", "arms_first", "never"}) {
+		case "legs_first":
+			pol.limbFirst = lotm.Legs
+		case "arms_first":
+			pol.limbFirst = lotm.Arms
+		default:
+			pol.limbFirst = lotm.Head
+		}
+		pol.noBorrow = p.enum("borrow", "always", []string{"always", "never"}) == "never"
 		switch p.enum("cover", "never", []string{"never", "item", "obstacle"}) {
 		case "item":
 			pol.cover = lotm.CoverItem
@@ -193,6 +210,22 @@ func lotmCombatant(p params, g *lotm.Game, name string, n *yaml.Node) int {
 
 // Luck implements lotm.Policy.
 func (p *lotmPolicy) Luck() lotm.LuckUse { return p.luck }
+
+// LimbBlock implements lotm.Reactor: the limb_block parameter's limb while
+// it has blocks left, then the other; never: no block.
+func (p *lotmPolicy) LimbBlock(t *lotm.Table, self, attacker int, part lotm.Part) lotm.Part {
+	legs, arms := t.LimbsLeft(self)
+	switch {
+	case p.limbFirst == lotm.Legs && legs > 0, p.limbFirst == lotm.Arms && arms == 0:
+		return lotm.Legs
+	case p.limbFirst == lotm.Arms || p.limbFirst == lotm.Legs:
+		return lotm.Arms
+	}
+	return part
+}
+
+// Borrow implements lotm.Reactor: the borrow parameter.
+func (p *lotmPolicy) Borrow(t *lotm.Table, self, attacker int) bool { return !p.noBorrow }
 
 // Insert implements lotm.Policy: bring the turn forward ahead of an
 // enemy's turn (insert: turn) or of its started attack (insert: attack).
@@ -353,6 +386,8 @@ func (p *lotmPolicy) main(t *lotm.Table, self, tg int) (lotm.Main, lotm.Part, bo
 		return lotm.MainPointBlank, 0, false, false
 	case "leg_sweep":
 		return lotm.MainLegSweep, 0, false, false
+	case "meditate": // tactics' meditate: Full Meditation, the whole turn
+		return lotm.MainMeditate, 0, false, false
 	}
 	if me.Shots > 0 && tg >= 0 && t.Dist(self, tg) <= lotm.Reach && t.CastUses(self) == 0 {
 		return lotm.MainPointBlank, 0, false, false
@@ -380,6 +415,22 @@ func (p *lotmPolicy) shouldDelay(t *lotm.Table, self, tg int) bool {
 				return false // already in reach: act
 			}
 		}
+	case lotm.OnEnemyCasts, lotm.OnEnemyAttacksAlly, lotm.OnEnemyActs:
+		// Wait only while an enemy that could set it off has its turn to
+		// come: one with a casting use left (enemy_casts), the named one
+		// (enemy_acts), any (enemy_attacks_ally).
+		for _, j := range t.Foes(self) {
+			if !t.Present(j) || t.Acted(j) || t.Stunned(j) {
+				continue
+			}
+			switch {
+			case p.trigger == lotm.OnEnemyCasts && t.CastUses(j) == 0:
+			case p.trigger == lotm.OnEnemyActs && p.ally >= 0 && p.ally != j:
+			default:
+				return true
+			}
+		}
+		return false
 	}
 	return true
 }

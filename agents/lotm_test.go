@@ -344,3 +344,98 @@ func TestLotmEveryPolicyPlays(t *testing.T) {
 		t.Errorf("only %d variants played", played)
 	}
 }
+
+// Issue 24 item 16: the Delay trigger "a named enemy acts" (enemy_acts for
+// NAME), the reaction facts about the enemy about to act (which one, hidden,
+// acted) and self.covered, as tactics decide with them.
+func TestLotmTacticsIssue24Facts(t *testing.T) {
+	const src = `name: issue 24 facts
+ruleset: lotm
+max_rounds: 2
+distance: 0
+sides:
+  - name: a
+    combatants:
+      - {name: Watcher, hp: 60, ac: 10, attacks: [3], damage: 1, initiative_roll: 20, strength: 2, cover_item: {size: small},
+         tactics: {turn: [{name: cover up, when: not self.covered, do: attack cover item}, {name: hold for the brute, when: self.covered, do: delay attack on enemy_acts for Brute}]}}
+      - {name: Shade, hp: 60, ac: 10, attacks: [3], damage: 1, initiative_roll: 1, teleport: 2,
+         tactics: {reactions: [{name: before the brute, when: enemy("Brute").acting and not reaction.hidden and not reaction.acted, do: insert}, {do: wait}]}}
+  - name: b
+    combatants:
+      - {name: Scout, hp: 60, ac: 10, attacks: [0], damage: 1, initiative_roll: 15}
+      - {name: Brute, hp: 60, ac: 10, attacks: [0], damage: 1, initiative_roll: 10}
+`
+	g, err := lotmLoad(t, "t24.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := lotmTrace(g, 1)
+	r2 := log[strings.Index(log, "-- round 2"):]
+	for _, want := range [][]string{
+		{"Watcher: tactics rule cover up at turn (when not self.covered: self.covered=0) decides: attack cover item",
+			"Shade: tactics rule #2 at reactions (always) decides: wait", "Scout's turn",
+			`Shade: tactics rule before the brute at reactions (when enemy("Brute").acting and not reaction.hidden and not reaction.acted: enemy("Brute").acting=1, reaction.hidden=0, reaction.acted=0) decides: insert`,
+			"Shade brings its turn forward, ahead of Brute", "Brute's turn"},
+		{"Watcher: tactics rule hold for the brute at turn (when self.covered: self.covered=1) decides: delay attack on enemy_acts for Brute",
+			"Scout's turn", "Brute's turn", "trigger for Watcher: Brute acts", "Watcher: attack vs Brute", "Brute: attack vs"},
+	} {
+		rest := log
+		if strings.HasPrefix(want[0], "Watcher: tactics rule hold") {
+			rest = r2
+		}
+		for _, w := range want {
+			k := strings.Index(rest, w)
+			if k < 0 {
+				t.Fatalf("trace lacks %q (in order %q):\n%s", w, want, log)
+			}
+			rest = rest[k+len(w):]
+		}
+	}
+	if strings.Contains(r2[:strings.Index(r2, "Brute's turn")], "trigger for Watcher") {
+		t.Errorf("the delay for Brute fired on another enemy's turn:\n%s", log)
+	}
+}
+
+// Issue 24 item 16: the Go policy's limb_block and borrow parameters are
+// the Limb Block's limb and the willingness to Borrow Strength.
+func TestLotmLimbAndBorrowParams(t *testing.T) {
+	const src = `name: reactions
+ruleset: lotm
+max_rounds: 6
+distance: 0
+sides:
+  - name: a
+    combatants:
+      - {name: A, hp: 200, ac: 10, attacks: [12], damage: 1, initiative_roll: 20, strength: 1, policy: {name: default, attack: vital, part: head}}
+  - name: b
+    combatants:
+      - {name: T, hp: 200, ac: 10, agility: 3, attacks: [0], damage: 1, initiative_roll: 1, limb_block: true, borrow_strength: true, strength: 2, policy: POLICY}
+`
+	count := func(policy string, frags ...string) []int {
+		g, err := lotmLoad(t, "r.yaml", []byte(strings.Replace(src, "POLICY", policy, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := make([]int, len(frags))
+		for e := int64(0); e < 200; e++ {
+			log := lotmTrace(g, e)
+			for k, f := range frags {
+				n[k] += strings.Count(log, f)
+			}
+		}
+		return n
+	}
+	const legs, arms, borrows = "blocked with the legs", "blocked with the arms", "borrows strength"
+	def := count("{name: default}", legs, arms, borrows)
+	armsFirst := count("{name: default, limb_block: arms_first, borrow: never}", legs, arms, borrows)
+	never := count("{name: default, limb_block: never}", legs, arms, "limb block:")
+	if def[0] == 0 || def[2] == 0 || armsFirst[1] == 0 {
+		t.Fatalf("no blocks or borrows to compare: default %v, arms_first %v", def, armsFirst)
+	}
+	// Each limb blocks once: legs_first blocks with the legs until both
+	// have blocked, so the default's first blocks are legs, arms_first's arms.
+	if def[0] < def[1] || armsFirst[1] < armsFirst[0] || armsFirst[2] != 0 || never[2] != 0 {
+		t.Errorf("legs/arms/borrows: default %v, arms_first with borrow never %v, limb_block never (block tries) %v", def, armsFirst, never)
+	}
+	t.Logf("legs/arms/borrows: default %v, arms_first with borrow never %v; limb_block never: %d block tries", def, armsFirst, never[2])
+}

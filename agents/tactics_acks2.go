@@ -13,11 +13,8 @@ import (
 
 	"simctl/agents/tactics"
 	"simctl/rulesets/acks2"
-	"simctl/sim"
 	"simctl/sim/scenario"
 )
-
-func init() { acks2.TacticsCompiler = compileAcksTactics }
 
 // ACKS moments, in the order the book asks: declarations before the
 // initiative roll, then each combatant's segment; reactions and the
@@ -58,12 +55,14 @@ const (
 	afAllyActed
 	afAllyDown
 	afAllyHPPct
+	afAllyNumber
 	afEnemyActed
 	afEnemyDown
 	afEnemyHPPct
 	afEnemyDistance
 	afEnemyDeclaredSpell
 	afEnemyAttackable
+	afEnemyNumber
 	afReactReadied
 	afReactMissile
 	afReactLong
@@ -96,12 +95,14 @@ var acksFacts = [numAcksFacts]tactics.Fact{
 	afAllyActed:           {Name: "ally.acted", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally has taken its segment this round"},
 	afAllyDown:            {Name: "ally.down", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally is out of the fight"},
 	afAllyHPPct:           {Name: "ally.hp_pct", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "the ally's hit points as a fraction of its starting ones"},
+	afAllyNumber:          {Name: "ally.number", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "the ally's initiative number this round (at before_initiative, last round's: 0 in round 1)"},
 	afEnemyActed:          {Name: "enemy.acted", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy has taken its segment this round"},
 	afEnemyDown:           {Name: "enemy.down", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is out of the fight"},
 	afEnemyHPPct:          {Name: "enemy.hp_pct", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's hit points as a fraction of its starting ones"},
 	afEnemyDistance:       {Name: "enemy.distance", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "feet between it and the enemy"},
 	afEnemyDeclaredSpell:  {Name: "enemy.declared_spell", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy declared a spell this round"},
 	afEnemyAttackable:     {Name: "enemy.attackable", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "it can attack the enemy where it stands"},
+	afEnemyNumber:         {Name: "enemy.number", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's initiative number this round (at before_initiative, last round's: 0 in round 1)"},
 	afReactReadied:        {Name: "reaction.readied_attack", Type: tactics.Bool, Doc: "the offer is its readied attack (an enemy's movement ended in reach)"},
 	afReactMissile:        {Name: "reaction.round1_missile", Type: tactics.Bool, Doc: "the offer is a round-1 missile shot at a charger"},
 	afReactLong:           {Name: "reaction.round1_long", Type: tactics.Bool, Doc: "the offer is a round-1 long-weapon attack at a charger (costs its own number)"},
@@ -197,13 +198,9 @@ type acksTarget struct {
 }
 
 type acksRule struct {
-	name   string
-	when   *tactics.Program
-	ids    []int // env fact index -> global fact id
+	ruleHead
 	do     acksDo
 	target acksTarget
-	fired  int
-	fell   [numAcksWhy]int
 }
 
 // acksTactic is a compiled tactics block for one ACKS combatant. Immutable.
@@ -213,74 +210,30 @@ type acksTactic struct {
 }
 
 func compileAcksTactics(d *scenario.Decoder, g *acks2.Game, self int, n *yaml.Node, path string) acks2.Policy {
-	b, ok := tactics.ReadBlock(d, n, path, "acks2", acksMoments, acksLibrary, LibraryNames("acks2"))
+	rules, fallback, ok := compileBlock(d, g, self, n, path, &blockSpec[acksRule, *acksRule]{
+		ruleset: "acks2", moments: acksMoments, lib: acksLibrary,
+		facts: acksFacts[:], ids: acksMomentFacts,
+		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveAcks(g, self, kind, name) },
+		skip: func(mi int, do string) bool { return mi == amTurn && isAcksDelayUntilSelf(g, self, do) },
+		parseDo: func(mi int, do string, r tactics.Rule, cr *acksRule) (ok bool) {
+			cr.do, ok = parseAcksDo(d, g, self, mi, do, r.Do)
+			return ok
+		},
+		parseTarget: func(tg string, r tactics.Rule, cr *acksRule, _ bool) (ok bool) {
+			cr.target, ok = parseAcksTarget(d, g, self, tg, r.Target, cr.do.kind)
+			return ok
+		},
+		// declare any on a combatant without spells: never fires
+		keep:    func(cr *acksRule) bool { return cr.do.kind != adDeclare || len(g.C[self].Spells) > 0 },
+		reasons: func(cr *acksRule) []int { return cr.do.reasons(cr.target) },
+		whyText: acksWhyText[:],
+	})
 	if !ok {
 		return nil
 	}
-	side := !strings.Contains(path, "combatants")
 	pol := &acksTactic{}
-	failed := false
-	for _, m := range b.Moments {
-		mi := indexOfString(acksMoments, m.Name)
-		ids := acksMomentFacts(mi)
-		env := &tactics.Env{Ruleset: "acks2", Moment: m.Name, Facts: momentFacts(acksFacts[:], ids), Params: b.Params, Names: b.Names,
-			Resolve: memberResolve(side, self, g.Index, func(kind tactics.ArgKind, name string) (int, string) { return resolveAcks(g, self, kind, name) })}
-		unconditional := ""
-		for _, r := range m.Rules {
-			if unconditional != "" {
-				d.Warnf(r.Node, r.Path, "rule %s can never fire: rule %s before it has no when: and its decision cannot fall through", r.Name, unconditional)
-			}
-			cr := acksRule{name: r.Name, ids: ids}
-			for k := range cr.fell {
-				cr.fell[k] = -1
-			}
-			if w, ok := compileWhen(d, r, env); ok {
-				cr.when = w
-			} else {
-				failed = true
-			}
-			doText, msg := b.Expand(r.Do.S)
-			if msg == "" && side && mi == amTurn && isAcksDelayUntilSelf(g, self, doText) {
-				continue
-			}
-			if msg != "" {
-				d.Errorf(r.Do.Node, r.Do.Path, "%s", msg)
-				failed = true
-				continue
-			}
-			var okDo, okT bool
-			cr.do, okDo = parseAcksDo(d, g, self, mi, doText, r.Do)
-			tgText, msg := b.Expand(r.Target.S)
-			if msg != "" {
-				d.Errorf(r.Target.Node, r.Target.Path, "%s", msg)
-				failed = true
-				continue
-			}
-			cr.target, okT = parseAcksTarget(d, g, self, tgText, r.Target, cr.do.kind)
-			if !okDo || !okT {
-				failed = true
-				continue
-			}
-			if cr.do.kind == adDeclare && len(g.C[self].Spells) == 0 {
-				continue // declare any on a combatant without spells: never fires
-			}
-			cr.fired = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: r.Name, Event: "fired"})
-			whys := cr.do.reasons(cr.target)
-			for _, why := range whys {
-				cr.fell[why] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: r.Name, Event: "fell through: " + acksWhyText[why]})
-			}
-			if cr.when == nil && len(whys) == 0 && unconditional == "" {
-				unconditional = r.Name
-			}
-			pol.rules[mi] = append(pol.rules[mi], cr)
-		}
-	}
-	if failed {
-		return nil
-	}
-	for m, name := range acksMoments {
-		pol.fallback[m] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: name, Rule: "fallback", Event: "fired"})
-	}
+	copy(pol.rules[:], rules)
+	copy(pol.fallback[:], fallback)
 	return pol
 }
 

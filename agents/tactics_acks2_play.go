@@ -5,7 +5,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"simctl/agents/tactics"
 	"simctl/rulesets/acks2"
 )
 
@@ -19,43 +18,9 @@ type acksCtx struct {
 // its result, or -1 (counting fired rules and fall-throughs). apply tries a
 // rule's decision and returns why it cannot be carried out (-1: it can).
 func (p *acksTactic) first(t *acks2.Table, self, m int, ctx acksCtx, apply func(r *acksRule) int) int {
-	var mc tactics.Machine
-	for k := range p.rules[m] {
-		r := &p.rules[m][k]
-		if r.when != nil {
-			mc.Start(r.when)
-			holds := false
-			for {
-				need, res, done := mc.Run()
-				if done {
-					holds = res
-					break
-				}
-				s := &r.when.Slots[need]
-				mc.Provide(need, acksFact(t, self, r.ids[s.Fact], s.Arg, ctx))
-			}
-			if !holds {
-				continue
-			}
-		}
-		if why := apply(r); why >= 0 {
-			t.CountRule(r.fell[why])
-			if t.Tracing() {
-				t.Logf("%s: tactics rule %s at %s%s: %s falls through: %s", t.Game().C[self].Name, r.name, acksMoments[m], traceVals(r.when, &mc), r.do.text(t.Game()), acksWhyText[why])
-			}
-			continue
-		}
-		t.CountRule(r.fired)
-		if t.Tracing() {
-			t.Logf("%s: tactics rule %s at %s%s decides: %s", t.Game().C[self].Name, r.name, acksMoments[m], traceVals(r.when, &mc), r.do.text(t.Game()))
-		}
-		return k
-	}
-	t.CountRule(p.fallback[m])
-	if t.Tracing() && len(p.rules[m]) > 0 {
-		t.Logf("%s: no tactics rule applies at %s; the fallback decides", t.Game().C[self].Name, acksMoments[m])
-	}
-	return -1
+	return firstRule(t, t.Game().C[self].Name, acksMoments[m], p.rules[m], p.fallback[m], acksWhyText[:],
+		func(id, arg int) float64 { return acksFact(t, self, id, arg, ctx) }, nil, apply,
+		func(r *acksRule) string { return r.do.text(t.Game()) })
 }
 
 // fallbackPolicy is the Go default with its default parameters: what a
@@ -217,6 +182,8 @@ func acksFact(t *acks2.Table, self, id, arg int, ctx acksCtx) float64 {
 		return b2f(t.Declared(self).Kind == acks2.DeclareNothing)
 	case afSelfNumber:
 		return float64(t.Number(self))
+	case afAllyNumber, afEnemyNumber:
+		return float64(t.Number(arg))
 	case afSelfFloor:
 		return float64(t.Floor(self))
 	case afSelfResuming:

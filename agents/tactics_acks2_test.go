@@ -17,7 +17,7 @@ import (
 
 // acksLibraryFor is the ACKS library tactic that replaces a Go policy, as
 // a --set value; ok is false for parameters the library does not carry.
-func acksLibraryFor(p scenario.Policy) (string, bool) {
+func acksLibraryFor(p scenario.PolicySpec) (string, bool) {
 	params := map[string]string{}
 	for k, n := range p.Params {
 		params[k] = n.Value

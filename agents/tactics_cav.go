@@ -16,22 +16,22 @@ import (
 
 	"simctl/agents/tactics"
 	"simctl/rulesets/cavaliers"
-	"simctl/sim"
 	"simctl/sim/scenario"
 )
 
-func init() { cavaliers.TacticsCompiler = compileCavTactics }
-
 // Cavaliers moments, in the order a turn asks them; reactions come up on
-// others' turns.
+// others' turns; enter comes once, as the combatant enters the fight,
+// before its Initiative roll (which specialty to roll, when it has ranks
+// in several).
 const (
 	cmMove = iota
 	cmAttack
 	cmReact
+	cmEnter
 	numCavMoments
 )
 
-var cavMoments = []string{"move", "attack", "reactions"}
+var cavMoments = []string{"move", "attack", "reactions", "enter"}
 
 // Cavaliers facts (global ids).
 const (
@@ -78,6 +78,12 @@ const (
 	cfAttackedDistance
 	cfMoverTo
 	cfTargetHP
+	cfAllyNext
+	cfEnemyNext
+	cfAttackerHP
+	cfAttackerHPPct
+	cfAttackerDistance
+	cfEnemyAttacking
 	numCavFacts
 )
 
@@ -125,6 +131,12 @@ var cavFacts = [numCavFacts]tactics.Fact{
 	cfAttackedDistance:   {Name: "attacked.distance", Type: tactics.Number, Doc: "interpose: Areas between it and the attacked ally (1: it interposes with a Move)"},
 	cfMoverTo:            {Name: "mover.to", Type: tactics.Number, Doc: "block: the Area the opponent is moving to (-1 at other offers)"},
 	cfTargetHP:           {Name: "target.hp", Type: tactics.Number, Doc: "reprise: the hit points of the one it failed to hit (0 at other offers)"},
+	cfAllyNext:           {Name: "ally.next", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "seize: the ally is the one about to act (false at other offers)"},
+	cfEnemyNext:          {Name: "enemy.next", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "seize: the enemy is the one about to act (false at other offers)"},
+	cfAttackerHP:         {Name: "attacker.hp", Type: tactics.Number, Doc: "interpose: the attacker's hit points (0 at other offers)"},
+	cfAttackerHPPct:      {Name: "attacker.hp_pct", Type: tactics.Number, Doc: "interpose: the attacker's hit points as a fraction of its starting ones (0 at other offers)"},
+	cfAttackerDistance:   {Name: "attacker.distance", Type: tactics.Number, Doc: "interpose: Areas between it and the attacker (0 at other offers)"},
+	cfEnemyAttacking:     {Name: "enemy.attacking", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "interpose: the enemy is the attacker (false at other offers)"},
 }
 
 // cavMomentFacts lists the facts of each moment (global ids): the offer
@@ -145,6 +157,7 @@ var CavDecisions = [numCavMoments][]string{
 	cmMove:   {"advance", "advance to NAME", "follow NAME", "hold"},
 	cmAttack: {"attack", "nothing"},
 	cmReact:  {"seize", "interpose", "interpose for NAME", "block", "block for NAME", "reprise", "pass"},
+	cmEnter:  {"roll SPECIALTY"},
 }
 
 // CavFacts documents the facts of a moment (docs, simctl policies).
@@ -174,6 +187,7 @@ const (
 	cdBlock
 	cdReprise
 	cdPass
+	cdRoll
 )
 
 // fall-through reasons
@@ -190,7 +204,7 @@ var cavWhyText = [numCavWhy]string{
 
 type cavDo struct {
 	kind cavDoKind
-	who  int // advance to, follow, interpose for, block for: -1 none
+	who  int // advance to, follow, interpose for, block for: -1 none; roll: the index in Ranks
 }
 
 type cavTarget struct {
@@ -201,14 +215,10 @@ type cavTarget struct {
 var cavTargetNames = []string{"weakest", "strongest", "random", "first"}
 
 type cavRule struct {
-	name   string
-	when   *tactics.Program
-	ids    []int // env fact index -> global fact id
+	ruleHead
 	do     cavDo
 	target cavTarget
 	sel    *cavPolicy // the Go selector for target modes (shared code, same draws)
-	fired  int
-	fell   [numCavWhy]int
 }
 
 // cavTactic is a compiled tactics block for one Cavaliers combatant.
@@ -221,75 +231,35 @@ type cavTactic struct {
 func cavLibrary(name string) (*yaml.Node, bool) { return libraryNode("cavaliers", name) }
 
 func compileCavTactics(d *scenario.Decoder, g *cavaliers.Game, self int, n *yaml.Node, path string) cavaliers.Policy {
-	b, ok := tactics.ReadBlock(d, n, path, "cavaliers", cavMoments, cavLibrary, LibraryNames("cavaliers"))
+	rules, fallback, ok := compileBlock(d, g, self, n, path, &blockSpec[cavRule, *cavRule]{
+		ruleset: "cavaliers", moments: cavMoments, lib: cavLibrary,
+		facts: cavFacts[:], ids: cavMomentFacts,
+		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveCav(g, self, kind, name) },
+		// a side's "follow Countess" or "interpose for Countess" means nothing to the Countess
+		skip: func(_ int, do string) bool { return cavAboutSelf(g, self, do) },
+		parseDo: func(mi int, do string, r tactics.Rule, cr *cavRule) (ok bool) {
+			cr.do, ok = parseCavDo(d, g, self, mi, do, r.Do)
+			return ok
+		},
+		parseTarget: func(tg string, r tactics.Rule, cr *cavRule, _ bool) (ok bool) {
+			cr.target, ok = parseCavTarget(d, g, self, tg, r.Target, cr.do.kind)
+			return ok
+		},
+		finish: func(cr *cavRule, _ string) {
+			cr.sel = &cavPolicy{target: cr.target.mode, focus: -1, ward: -1, reserve: -1}
+		},
+		reasons: func(cr *cavRule) []int { return cr.reasons() },
+		whyText: cavWhyText[:],
+		// At reactions a rule answers one kind of offer; only pass
+		// answers them all.
+		shadows: func(mi int, cr *cavRule) bool { return mi != cmReact || cr.do.kind == cdPass },
+	})
 	if !ok {
 		return nil
 	}
-	side := !strings.Contains(path, "combatants")
 	pol := &cavTactic{}
-	failed := false
-	for _, m := range b.Moments {
-		mi := indexOfString(cavMoments, m.Name)
-		ids := cavMomentFacts(mi)
-		env := &tactics.Env{Ruleset: "cavaliers", Moment: m.Name, Facts: momentFacts(cavFacts[:], ids), Params: b.Params, Names: b.Names,
-			Resolve: memberResolve(side, self, g.Index, func(kind tactics.ArgKind, name string) (int, string) { return resolveCav(g, self, kind, name) })}
-		unconditional := ""
-		for _, r := range m.Rules {
-			if unconditional != "" {
-				d.Warnf(r.Node, r.Path, "rule %s can never fire: rule %s before it has no when: and its decision cannot fall through", r.Name, unconditional)
-			}
-			cr := cavRule{name: r.Name, ids: ids}
-			for k := range cr.fell {
-				cr.fell[k] = -1
-			}
-			if w, ok := compileWhen(d, r, env); ok {
-				cr.when = w
-			} else {
-				failed = true
-			}
-			doText, msg := b.Expand(r.Do.S)
-			if msg != "" {
-				d.Errorf(r.Do.Node, r.Do.Path, "%s", msg)
-				failed = true
-				continue
-			}
-			if side && cavAboutSelf(g, self, doText) {
-				continue // a side's "follow Countess" or "interpose for Countess" means nothing to the Countess
-			}
-			var okDo, okT bool
-			cr.do, okDo = parseCavDo(d, g, self, mi, doText, r.Do)
-			tgText, msg := b.Expand(r.Target.S)
-			if msg != "" {
-				d.Errorf(r.Target.Node, r.Target.Path, "%s", msg)
-				failed = true
-				continue
-			}
-			cr.target, okT = parseCavTarget(d, g, self, tgText, r.Target, cr.do.kind)
-			if !okDo || !okT {
-				failed = true
-				continue
-			}
-			cr.sel = &cavPolicy{target: cr.target.mode, focus: -1, ward: -1, reserve: -1}
-			cr.fired = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: r.Name, Event: "fired"})
-			whys := cr.reasons()
-			for _, why := range whys {
-				cr.fell[why] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: r.Name, Event: "fell through: " + cavWhyText[why]})
-			}
-			// At reactions a rule answers one kind of offer; only pass
-			// answers them all.
-			all := mi != cmReact || cr.do.kind == cdPass
-			if cr.when == nil && len(whys) == 0 && all && unconditional == "" {
-				unconditional = r.Name
-			}
-			pol.rules[mi] = append(pol.rules[mi], cr)
-		}
-	}
-	if failed {
-		return nil
-	}
-	for m, name := range cavMoments {
-		pol.fallback[m] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: name, Rule: "fallback", Event: "fired"})
-	}
+	copy(pol.rules[:], rules)
+	copy(pol.fallback[:], fallback)
 	return pol
 }
 
@@ -389,6 +359,18 @@ func parseCavDo(d *scenario.Decoder, g *cavaliers.Game, self, moment int, s stri
 			return do, true
 		case "nothing":
 			return noArg(cdNothing)
+		}
+	case cmEnter:
+		if verb == "roll" {
+			var names []string
+			for k, rk := range g.C[self].Ranks {
+				names = append(names, cavaliers.SpecialtyNames[rk.Specialty])
+				if names[k] == rest {
+					do.kind, do.who = cdRoll, k
+					return do, true
+				}
+			}
+			return fail("roll needs one of %s's specialties: roll %s, got %q%s", g.C[self].Name, strings.Join(names, "|"), rest, scenario.Suggest(rest, names))
 		}
 	case cmReact:
 		switch verb {

@@ -1,9 +1,6 @@
 package agents
 
-import (
-	"simctl/agents/tactics"
-	"simctl/rulesets/cavaliers"
-)
+import "simctl/rulesets/cavaliers"
 
 // cavCtx is what a reaction is about: the kind of offer and who it
 // concerns (-1 where it does not apply).
@@ -11,11 +8,12 @@ type cavCtx struct {
 	offer    cavDoKind // cdSeize, cdInterpose, cdBlock, cdReprise; cdAdvance outside reactions
 	next     int       // seize: the one about to act
 	attacked int       // interpose: the attacked ally
+	attacker int       // interpose: the one attacking it
 	to       int       // block: the Area the mover goes to
 	target   int       // reprise: the one it failed to hit
 }
 
-var noCavCtx = cavCtx{offer: cdAdvance, next: -1, attacked: -1, to: -1, target: -1}
+var noCavCtx = cavCtx{offer: cdAdvance, next: -1, attacked: -1, attacker: -1, to: -1, target: -1}
 
 // cavFallback is the Go default with its default parameters: what a moment
 // does when no rule decides, and the specialty a combatant with several
@@ -42,51 +40,23 @@ func (r *cavRule) applies(t *cavaliers.Table, ctx cavCtx) bool {
 // -1 (counting fired rules, fall-throughs and the fallback). apply tries
 // a rule's decision and returns why it cannot be carried out (-1: it can).
 func (p *cavTactic) first(t *cavaliers.Table, self, m int, ctx cavCtx, apply func(r *cavRule) int) int {
-	var mc tactics.Machine
-	for k := range p.rules[m] {
-		r := &p.rules[m][k]
-		if !r.applies(t, ctx) {
-			continue
-		}
-		if r.when != nil {
-			mc.Start(r.when)
-			holds := false
-			for {
-				need, res, done := mc.Run()
-				if done {
-					holds = res
-					break
-				}
-				s := &r.when.Slots[need]
-				mc.Provide(need, cavFact(t, self, r.ids[s.Fact], s.Arg, ctx))
-			}
-			if !holds {
-				continue
-			}
-		}
-		if why := apply(r); why >= 0 {
-			t.CountRule(r.fell[why])
-			if t.Tracing() {
-				t.Logf("%s: tactics rule %s at %s%s: %s falls through: %s", t.Game().C[self].Name, r.name, cavMoments[m], traceVals(r.when, &mc), r.do.text(t.Game()), cavWhyText[why])
-			}
-			continue
-		}
-		t.CountRule(r.fired)
-		if t.Tracing() {
-			t.Logf("%s: tactics rule %s at %s%s decides: %s", t.Game().C[self].Name, r.name, cavMoments[m], traceVals(r.when, &mc), r.do.text(t.Game()))
-		}
-		return k
-	}
-	t.CountRule(p.fallback[m])
-	if t.Tracing() && len(p.rules[m]) > 0 {
-		t.Logf("%s: no tactics rule applies at %s; the fallback decides", t.Game().C[self].Name, cavMoments[m])
-	}
-	return -1
+	return firstRule(t, t.Game().C[self].Name, cavMoments[m], p.rules[m], p.fallback[m], cavWhyText[:],
+		func(id, arg int) float64 { return cavFact(t, self, id, arg, ctx) },
+		func(r *cavRule) bool { return r.applies(t, ctx) }, apply,
+		func(r *cavRule) string { return r.do.text(t.Game()) })
 }
 
-// Roll implements cavaliers.Policy: tactics roll the main specialty (the
-// choice is made once, on entering, before any moment of the language).
-func (p *cavTactic) Roll(t *cavaliers.Table, self int) int { return 0 }
+// Roll implements cavaliers.Policy: the first enter rule that decides
+// names the specialty; no rule: the main one (index 0). Asked once, as the
+// combatant enters the fight, before its Initiative roll.
+func (p *cavTactic) Roll(t *cavaliers.Table, self int) int {
+	roll := 0
+	p.first(t, self, cmEnter, noCavCtx, func(r *cavRule) int {
+		roll = r.do.who
+		return -1
+	})
+	return roll
+}
 
 // Move implements cavaliers.Policy.
 func (p *cavTactic) Move(t *cavaliers.Table, self int) int {
@@ -158,7 +128,7 @@ func (p *cavTactic) Seize(t *cavaliers.Table, self, next int) bool {
 // Interpose implements cavaliers.Policy.
 func (p *cavTactic) Interpose(t *cavaliers.Table, self, attacker, target int) bool {
 	ctx := noCavCtx
-	ctx.offer, ctx.attacked = cdInterpose, target
+	ctx.offer, ctx.attacked, ctx.attacker = cdInterpose, target, attacker
 	take, ok := p.react(t, self, ctx)
 	if !ok {
 		return cavFallback.Interpose(t, self, attacker, target)
@@ -302,6 +272,20 @@ func cavFact(t *cavaliers.Table, self, id, arg int, ctx cavCtx) float64 {
 			return 0
 		}
 		return float64(t.HP(ctx.target))
+	case cfAllyNext, cfEnemyNext:
+		return b2f(ctx.next >= 0 && ctx.next == arg)
+	case cfEnemyAttacking:
+		return b2f(ctx.attacker >= 0 && ctx.attacker == arg)
+	case cfAttackerHP, cfAttackerHPPct, cfAttackerDistance:
+		switch {
+		case ctx.attacker < 0:
+			return 0
+		case id == cfAttackerHP:
+			return float64(t.HP(ctx.attacker))
+		case id == cfAttackerHPPct:
+			return cavPct(t, ctx.attacker)
+		}
+		return float64(cavAbs(t.Area(ctx.attacker) - t.Area(self)))
 	}
 	n := 0
 	for j := 0; j < t.N(); j++ {

@@ -18,7 +18,7 @@ import (
 
 // cavLibraryFor is the Cavaliers library tactic that replaces a Go policy,
 // as a --set value; ok is false for parameters the library does not carry.
-func cavLibraryFor(p scenario.Policy) (string, bool) {
+func cavLibraryFor(p scenario.PolicySpec) (string, bool) {
 	params := map[string]string{}
 	for k, n := range p.Params {
 		params[k] = n.Value

@@ -13,11 +13,8 @@ import (
 
 	"simctl/agents/tactics"
 	"simctl/rulesets/d20"
-	"simctl/sim"
 	"simctl/sim/scenario"
 )
-
-func init() { d20.TacticsCompiler = compileD20Tactics }
 
 // d20Moments: the d20 referee asks for one decision, on a combatant's turn.
 // Readied actions fire by their trigger and attacks of opportunity are
@@ -64,47 +61,87 @@ const (
 	fNextExists
 	fNextIsEnemy
 	fNextIsAlly
+	fSelfFlatFooted
+	fSelfAmmo
+	fSelfLoaded
+	fSelfThreatened
+	fEnemiesInRange
+	fEnemiesFlatFooted
+	fEnemiesReadied
+	fAllyFlatFooted
+	fAllyReadied
+	fAllyDelaying
+	fAllyCharged
+	fAllyCount
+	fEnemyFlatFooted
+	fEnemyReadied
+	fEnemyDelaying
+	fEnemyCharged
+	fEnemyCount
+	fEnemyAC
+	fEnemyInRange
+	fEnemyShotPenalty
 )
 
 var d20Facts = []tactics.Fact{
-	fRound:            {Name: "round", Type: tactics.Number, Doc: "the round (0: the surprise round)"},
-	fSurprise:         {Name: "surprise_round", Type: tactics.Bool, Doc: "this is the surprise round (one standard action)"},
-	fSelfHP:           {Name: "self.hp", Type: tactics.Number, Doc: "current hit points"},
-	fSelfHPPct:        {Name: "self.hp_pct", Type: tactics.Number, Doc: "current hit points as a fraction of those at the start (0.4 = 40%)"},
-	fSelfAC:           {Name: "self.ac", Type: tactics.Number, Doc: "armour class"},
-	fSelfCount:        {Name: "self.count", Type: tactics.Number, Doc: "initiative count (changes with Delay and Ready)"},
-	fSelfPosition:     {Name: "self.position", Type: tactics.Number, Doc: "place in the initiative order, 1 = first"},
-	fSelfEngaged:      {Name: "self.engaged", Type: tactics.Bool, Doc: "an enemy still in the fight is within reach"},
-	fSelfResuming:     {Name: "self.resuming", Type: tactics.Bool, Doc: "this turn is its delayed action (a delay decision falls through)"},
-	fSelfSpellsLeft:   {Name: "self.spells_left", Type: tactics.Number, Doc: "casts left over all its spells"},
-	fSpellLeft:        {Name: "spell.left", Type: tactics.Number, Arg: tactics.SpellArg, Doc: "casts left of one of its spells"},
-	fEnemiesCount:     {Name: "enemies.count", Type: tactics.Number, Doc: "enemies still in the fight"},
-	fEnemiesDown:      {Name: "enemies.down", Type: tactics.Number, Doc: "enemies out of the fight"},
-	fEnemiesInReach:   {Name: "enemies.in_reach", Type: tactics.Number, Doc: "enemies in the fight within its reach"},
-	fEnemiesReachable: {Name: "enemies.reachable", Type: tactics.Number, Doc: "enemies it can attack this turn (in reach, a 5-foot step or a charge away)"},
-	fEnemiesNearest:   {Name: "enemies.nearest", Type: tactics.Number, Doc: "distance in feet to the nearest enemy in the fight (0 when none)"},
-	fEnemiesCasters:   {Name: "enemies.casters", Type: tactics.Number, Doc: "enemies in the fight with a spell use left"},
-	fEnemiesActed:     {Name: "enemies.acted", Type: tactics.Number, Doc: "enemies in the fight that have acted this round"},
-	fAlliesCount:      {Name: "allies.count", Type: tactics.Number, Doc: "allies (not itself) still in the fight"},
-	fAlliesDown:       {Name: "allies.down", Type: tactics.Number, Doc: "allies out of the fight"},
-	fAlliesEngaged:    {Name: "allies.engaged", Type: tactics.Number, Doc: "allies in the fight with an enemy in reach"},
-	fAlliesActed:      {Name: "allies.acted", Type: tactics.Number, Doc: "allies in the fight that have acted this round"},
-	fAllyActed:        {Name: "ally.acted", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally has taken an action this round"},
-	fAllyDown:         {Name: "ally.down", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally is out of the fight"},
-	fAllyHP:           {Name: "ally.hp", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "the ally's hit points"},
-	fAllyHPPct:        {Name: "ally.hp_pct", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "the ally's hit points as a fraction of its starting ones"},
-	fAllyEngaged:      {Name: "ally.engaged", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "an enemy in the fight is within the ally's reach"},
-	fAllyDistance:     {Name: "ally.distance", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "feet between it and the ally"},
-	fEnemyActed:       {Name: "enemy.acted", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy has taken an action this round"},
-	fEnemyDown:        {Name: "enemy.down", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is out of the fight"},
-	fEnemyHP:          {Name: "enemy.hp", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's hit points"},
-	fEnemyHPPct:       {Name: "enemy.hp_pct", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's hit points as a fraction of its starting ones"},
-	fEnemyDistance:    {Name: "enemy.distance", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "feet between it and the enemy"},
-	fEnemyInReach:     {Name: "enemy.in_reach", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is within its reach"},
-	fEnemySpellsLeft:  {Name: "enemy.spells_left", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "casts the enemy has left over all its spells"},
-	fNextExists:       {Name: "next_actor.exists", Type: tactics.Bool, Doc: "someone in the fight comes after it in the order this round"},
-	fNextIsEnemy:      {Name: "next_actor.is_enemy", Type: tactics.Bool, Doc: "the next in the order this round (in the fight) is an enemy"},
-	fNextIsAlly:       {Name: "next_actor.is_ally", Type: tactics.Bool, Doc: "the next in the order this round (in the fight) is an ally"},
+	fRound:             {Name: "round", Type: tactics.Number, Doc: "the round (0: the surprise round)"},
+	fSurprise:          {Name: "surprise_round", Type: tactics.Bool, Doc: "this is the surprise round (one standard action)"},
+	fSelfHP:            {Name: "self.hp", Type: tactics.Number, Doc: "current hit points"},
+	fSelfHPPct:         {Name: "self.hp_pct", Type: tactics.Number, Doc: "current hit points as a fraction of those at the start (0.4 = 40%)"},
+	fSelfAC:            {Name: "self.ac", Type: tactics.Number, Doc: "armour class now: without dex_ac while flat-footed (unless uncanny dodge), -2 after its own charge"},
+	fSelfCount:         {Name: "self.count", Type: tactics.Number, Doc: "initiative count (changes with Delay and Ready)"},
+	fSelfPosition:      {Name: "self.position", Type: tactics.Number, Doc: "place in the initiative order among those still in the fight, 1 = first"},
+	fSelfEngaged:       {Name: "self.engaged", Type: tactics.Bool, Doc: "an enemy still in the fight is within reach"},
+	fSelfResuming:      {Name: "self.resuming", Type: tactics.Bool, Doc: "this turn is its delayed action (a delay decision falls through)"},
+	fSelfSpellsLeft:    {Name: "self.spells_left", Type: tactics.Number, Doc: "casts left over all its spells"},
+	fSpellLeft:         {Name: "spell.left", Type: tactics.Number, Arg: tactics.SpellArg, Doc: "casts left of one of its spells"},
+	fEnemiesCount:      {Name: "enemies.count", Type: tactics.Number, Doc: "enemies still in the fight"},
+	fEnemiesDown:       {Name: "enemies.down", Type: tactics.Number, Doc: "enemies out of the fight"},
+	fEnemiesInReach:    {Name: "enemies.in_reach", Type: tactics.Number, Doc: "enemies in the fight within its reach"},
+	fEnemiesReachable:  {Name: "enemies.reachable", Type: tactics.Number, Doc: "enemies it can attack this turn (in reach, a 5-foot step or a charge away: twice speed, speed in the surprise round)"},
+	fEnemiesNearest:    {Name: "enemies.nearest", Type: tactics.Number, Doc: "distance in feet to the nearest enemy in the fight (0 when none)"},
+	fEnemiesCasters:    {Name: "enemies.casters", Type: tactics.Number, Doc: "enemies in the fight with a spell use left"},
+	fEnemiesActed:      {Name: "enemies.acted", Type: tactics.Number, Doc: "enemies in the fight that have acted this round"},
+	fAlliesCount:       {Name: "allies.count", Type: tactics.Number, Doc: "allies (not itself) still in the fight"},
+	fAlliesDown:        {Name: "allies.down", Type: tactics.Number, Doc: "allies out of the fight"},
+	fAlliesEngaged:     {Name: "allies.engaged", Type: tactics.Number, Doc: "allies in the fight with an enemy in reach"},
+	fAlliesActed:       {Name: "allies.acted", Type: tactics.Number, Doc: "allies in the fight that have acted this round"},
+	fAllyActed:         {Name: "ally.acted", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally has taken an action this round"},
+	fAllyDown:          {Name: "ally.down", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally is out of the fight"},
+	fAllyHP:            {Name: "ally.hp", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "the ally's hit points"},
+	fAllyHPPct:         {Name: "ally.hp_pct", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "the ally's hit points as a fraction of its starting ones"},
+	fAllyEngaged:       {Name: "ally.engaged", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "an enemy in the fight is within the ally's reach"},
+	fAllyDistance:      {Name: "ally.distance", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "feet between it and the ally"},
+	fEnemyActed:        {Name: "enemy.acted", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy has taken an action this round"},
+	fEnemyDown:         {Name: "enemy.down", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is out of the fight"},
+	fEnemyHP:           {Name: "enemy.hp", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's hit points"},
+	fEnemyHPPct:        {Name: "enemy.hp_pct", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's hit points as a fraction of its starting ones"},
+	fEnemyDistance:     {Name: "enemy.distance", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "feet between it and the enemy"},
+	fEnemyInReach:      {Name: "enemy.in_reach", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is within its reach"},
+	fEnemySpellsLeft:   {Name: "enemy.spells_left", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "casts the enemy has left over all its spells"},
+	fNextExists:        {Name: "next_actor.exists", Type: tactics.Bool, Doc: "someone who will have a turn comes after it in the order this round (in the fight; in the surprise round, aware)"},
+	fNextIsEnemy:       {Name: "next_actor.is_enemy", Type: tactics.Bool, Doc: "the next in the order this round who will have a turn is an enemy"},
+	fNextIsAlly:        {Name: "next_actor.is_ally", Type: tactics.Bool, Doc: "the next in the order this round who will have a turn is an ally"},
+	fSelfFlatFooted:    {Name: "self.flat_footed", Type: tactics.Bool, Doc: "it is flat-footed (no regular turn yet: AC without dex_ac, no attacks of opportunity)"},
+	fSelfAmmo:          {Name: "self.ammo", Type: tactics.Number, Doc: "shots left of its ranged weapon (1000000 when unlimited, 0 without one)"},
+	fSelfLoaded:        {Name: "self.loaded", Type: tactics.Bool, Doc: "its ranged weapon is ready to shoot (a fired crossbow needs reloading)"},
+	fSelfThreatened:    {Name: "self.threatened", Type: tactics.Bool, Doc: "an enemy in the fight threatens it (a shot or a move away provokes)"},
+	fEnemiesInRange:    {Name: "enemies.in_range", Type: tactics.Number, Doc: "enemies in the fight within its ranged weapon's range (0 without one)"},
+	fEnemiesFlatFooted: {Name: "enemies.flat_footed", Type: tactics.Number, Doc: "enemies in the fight that are flat-footed"},
+	fEnemiesReadied:    {Name: "enemies.readied", Type: tactics.Number, Doc: "enemies in the fight holding a readied action"},
+	fAllyFlatFooted:    {Name: "ally.flat_footed", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally is flat-footed"},
+	fAllyReadied:       {Name: "ally.readied", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally holds a readied action"},
+	fAllyDelaying:      {Name: "ally.delaying", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally is delaying"},
+	fAllyCharged:       {Name: "ally.charged", Type: tactics.Bool, Arg: tactics.AllyArg, Doc: "the ally charged on its last turn (-2 AC until its next)"},
+	fAllyCount:         {Name: "ally.count", Type: tactics.Number, Arg: tactics.AllyArg, Doc: "the ally's initiative count"},
+	fEnemyFlatFooted:   {Name: "enemy.flat_footed", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is flat-footed"},
+	fEnemyReadied:      {Name: "enemy.readied", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy holds a readied action"},
+	fEnemyDelaying:     {Name: "enemy.delaying", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is delaying"},
+	fEnemyCharged:      {Name: "enemy.charged", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy charged on its last turn (-2 AC until its next)"},
+	fEnemyCount:        {Name: "enemy.count", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's initiative count"},
+	fEnemyAC:           {Name: "enemy.ac", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's armour class now (flat-footed, after a charge)"},
+	fEnemyInRange:      {Name: "enemy.in_range", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is in the fight within its ranged weapon's range"},
+	fEnemyShotPenalty:  {Name: "enemy.shot_penalty", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the penalty a shot at the enemy takes now: range increments, and -4 into a melee without Precise Shot (0 or less)"},
 }
 
 // D20Facts documents the facts of the d20 turn moment (docs, simctl policies).
@@ -122,6 +159,9 @@ const (
 	doDelayTo
 	doReady
 	doCounterspell
+	doShoot
+	doCloseIn
+	doKeepDistance
 )
 
 // D20Decisions documents the d20 decisions (docs, messages).
@@ -130,16 +170,11 @@ var D20Decisions = []string{
 	"delay until NAME", "delay to COUNT",
 	"ready attack on TRIGGER [for ALLY]", "ready cast SPELL|any on TRIGGER [for ALLY]", "ready counterspell [SPELL] on TRIGGER",
 	"counterspell [SPELL]",
+	"shoot", "close_in", "keep_distance", "ready shoot on TRIGGER [for ALLY]",
+	"ready move on TRIGGER [for ALLY]", "advance and ready ACTION on TRIGGER [for ALLY]",
 }
 
-var d20Verbs = []string{"attack", "charge", "full_attack", "cast", "delay", "ready", "counterspell"}
-
-// verbs other rulesets have, so a d20 block that names one is told so.
-var otherVerbs = map[string]string{
-	"seize": "cavaliers", "interpose": "cavaliers", "reprise": "cavaliers", "block": "cavaliers",
-	"declare": "acks2", "retreat": "acks2", "ambush": "lotm", "feint": "lotm",
-	"withdraw": "", "step": "", "five_foot_step": "",
-}
+var d20Verbs = []string{"attack", "charge", "full_attack", "cast", "delay", "ready", "counterspell", "shoot", "close_in", "keep_distance", "advance"}
 
 // fall-through reasons
 const (
@@ -152,6 +187,7 @@ const (
 	whyResuming
 	whyCount
 	whyCannotCounter
+	whyNoShot
 	numWhy
 )
 
@@ -166,13 +202,16 @@ var whyText = [numWhy]string{
 	"this turn is its delayed action",
 	"that count is not below its own",
 	"nothing to counter",
+	"no shot left",
 }
 
 type d20Do struct {
 	kind    d20DoKind
-	spell   int // -1: any (cast, counterspell, ready cast)
-	who     int // delay until
-	count   int // delay to
+	shoot   bool // ready: a readied shot
+	advance bool // ready: advance on the target first (move, then ready)
+	spell   int  // -1: any (cast, counterspell, ready cast)
+	who     int  // delay until
+	count   int  // delay to
 	trigger d20.Trigger
 	ally    int
 	action  d20.ReadyAction
@@ -200,12 +239,9 @@ type d20Target struct {
 }
 
 type d20Rule struct {
-	name   string
-	when   *tactics.Program
+	ruleHead
 	do     d20Do
 	target d20Target
-	fired  int
-	fell   [numWhy]int // counter index per reason, -1 when this decision cannot fall through for it
 }
 
 // d20Tactic is a compiled tactics block for one combatant. Immutable.
@@ -216,77 +252,32 @@ type d20Tactic struct {
 }
 
 func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node, path string) d20.Policy {
-	b, ok := tactics.ReadBlock(d, n, path, "d20", d20Moments, d20Library, LibraryNames("d20"))
+	rules, fallback, ok := compileBlock(d, g, self, n, path, &blockSpec[d20Rule, *d20Rule]{
+		ruleset: "d20", moments: d20Moments, lib: d20Library,
+		facts: d20Facts,
+		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveD20(g, self, kind, name) },
+		skip: func(_ int, do string) bool { return isDelayUntilSelf(g, self, do) },
+		parseDo: func(_ int, do string, r tactics.Rule, cr *d20Rule) (ok bool) {
+			cr.do, ok = parseD20Do(d, g, self, do, r.Do)
+			return ok
+		},
+		parseTarget: func(tg string, r tactics.Rule, cr *d20Rule, _ bool) (ok bool) {
+			cr.target, ok = parseD20Target(d, g, self, tg, r.Target, cr.do.kind, cr.do.advance)
+			return ok
+		},
+		// "cast any" (library tactics) on a combatant without spells: a
+		// rule that could never fire, left out so it adds no noise to the
+		// counts.
+		keep: func(cr *d20Rule) bool {
+			return !(cr.do.kind == doCast || cr.do.kind == doReady && cr.do.action == d20.ReadyCast) || len(g.C[self].Spells) > 0
+		},
+		reasons: func(cr *d20Rule) []int { return cr.do.reasons(cr.target) },
+		whyText: whyText[:],
+	})
 	if !ok {
 		return nil
 	}
-	// A side's block is compiled for each of its combatants: there a name
-	// may be the combatant itself (ally("Wizard").acted for the Wizard is
-	// its own flag; delay until Wizard is a rule the Wizard skips).
-	side := !strings.Contains(path, "combatants")
-	env := &tactics.Env{Ruleset: "d20", Moment: "turn", Facts: d20Facts, Params: b.Params, Names: b.Names,
-		Resolve: memberResolve(side, self, g.Index, func(kind tactics.ArgKind, name string) (int, string) { return resolveD20(g, self, kind, name) })}
-	pol := &d20Tactic{}
-	failed := false
-	for _, m := range b.Moments {
-		unconditional := ""
-		for _, r := range m.Rules {
-			if unconditional != "" {
-				d.Warnf(r.Node, r.Path, "rule %s can never fire: rule %s before it has no when: and its decision cannot fall through", r.Name, unconditional)
-			}
-			cr := d20Rule{name: r.Name}
-			for k := range cr.fell {
-				cr.fell[k] = -1
-			}
-			if w, ok := compileWhen(d, r, env); ok {
-				cr.when = w
-			} else {
-				failed = true
-			}
-			doText, msg := b.Expand(r.Do.S)
-			if msg != "" {
-				d.Errorf(r.Do.Node, r.Do.Path, "%s", msg)
-				failed = true
-				continue
-			}
-			if side && isDelayUntilSelf(g, self, doText) {
-				continue
-			}
-			var okDo bool
-			cr.do, okDo = parseD20Do(d, g, self, doText, r.Do)
-			tgText, msg := b.Expand(r.Target.S)
-			if msg != "" {
-				d.Errorf(r.Target.Node, r.Target.Path, "%s", msg)
-				failed = true
-				continue
-			}
-			var okT bool
-			cr.target, okT = parseD20Target(d, g, self, tgText, r.Target, cr.do.kind)
-			if !okDo || !okT {
-				failed = true
-				continue
-			}
-			if (cr.do.kind == doCast || cr.do.kind == doReady && cr.do.action == d20.ReadyCast) && len(g.C[self].Spells) == 0 {
-				// "cast any" (library tactics) on a combatant without
-				// spells: a rule that could never fire, left out so it
-				// adds no noise to the counts.
-				continue
-			}
-			label := r.Name
-			cr.fired = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: label, Event: "fired"})
-			for _, why := range cr.do.reasons(cr.target) {
-				cr.fell[why] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: label, Event: "fell through: " + whyText[why]})
-			}
-			if cr.when == nil && len(cr.do.reasons(cr.target)) == 0 && unconditional == "" {
-				unconditional = r.Name
-			}
-			pol.rules = append(pol.rules, cr)
-		}
-	}
-	if failed {
-		return nil
-	}
-	pol.fallback = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: "turn", Rule: "fallback", Event: "fired"})
+	pol := &d20Tactic{rules: rules[0], fallback: fallback[0]}
 	me := &g.C[self]
 	pol.limit = max(2*me.Speed, 5) + me.Reach
 	return pol
@@ -327,6 +318,8 @@ func (do d20Do) reasons(tg d20Target) []int {
 		}
 	case doCounterspell:
 		out = append(out, whyCannotCounter)
+	case doShoot, doCloseIn, doKeepDistance:
+		out = append(out, whyNoShot)
 	}
 	return out
 }
@@ -418,6 +411,22 @@ func parseD20Do(d *scenario.Decoder, g *d20.Game, self int, s string, t tactics.
 		return fail("delay until NAME or delay to COUNT, got %q", s)
 	case "ready":
 		return parseReady(d, g, self, rest, t, do)
+	case "advance":
+		r, ok := strings.CutPrefix(rest, "and ready ")
+		if !ok {
+			return fail("advance and ready ACTION on TRIGGER: a move action toward the target, then the ready; got %q", s)
+		}
+		do.advance = true
+		return parseReady(d, g, self, strings.TrimSpace(r), t, do)
+	case "shoot", "close_in", "keep_distance":
+		if !noArgs() {
+			return fail("%s takes no argument (choose whom with target:), got %q", verb, rest)
+		}
+		if g.C[self].Ranged.Increment == 0 {
+			return fail("%s has no ranged weapon to %s with; give it ranged: {bonus, damage, increment, ...}", g.C[self].Name, verb)
+		}
+		do.kind = map[string]d20DoKind{"shoot": doShoot, "close_in": doCloseIn, "keep_distance": doKeepDistance}[verb]
+		return do, true
 	}
 	if rs, ok := otherVerbs[verb]; ok {
 		if rs == "" {
@@ -442,10 +451,16 @@ func parseReady(d *scenario.Decoder, g *d20.Game, self int, rest string, t tacti
 	verb, spell, _ := strings.Cut(act, " ")
 	spell = strings.TrimSpace(spell)
 	switch verb {
-	case "attack":
+	case "attack", "shoot":
 		do.action = d20.ReadyAttack
 		if spell != "" {
-			return fail("ready attack takes no argument, got %q", spell)
+			return fail("ready %s takes no argument, got %q", verb, spell)
+		}
+		if verb == "shoot" {
+			if g.C[self].Ranged.Increment == 0 {
+				return fail("%s has no ranged weapon to shoot with; give it ranged: {bonus, damage, increment, ...}", g.C[self].Name)
+			}
+			do.shoot = true
 		}
 	case "cast":
 		do.action = d20.ReadyCast
@@ -457,6 +472,11 @@ func parseReady(d *scenario.Decoder, g *d20.Game, self int, rest string, t tacti
 			return fail("%s", spellMsg(g, self, spell))
 		}
 		do.spell = sp
+	case "move":
+		do.action = d20.ReadyMove
+		if spell != "" {
+			return fail("ready move takes no argument, got %q", spell)
+		}
 	case "counterspell":
 		do.action = d20.ReadyCounterspell
 		if len(g.C[self].Spells) == 0 {
@@ -470,7 +490,7 @@ func parseReady(d *scenario.Decoder, g *d20.Game, self int, rest string, t tacti
 			do.spell = sp
 		}
 	default:
-		return fail("cannot ready %q%s; a readied action is attack, cast SPELL or counterspell", verb, scenario.Suggest(verb, []string{"attack", "cast", "counterspell"}))
+		return fail("cannot ready %q%s; a readied action is attack, shoot, move, cast SPELL or counterspell", verb, scenario.Suggest(verb, []string{"attack", "shoot", "move", "cast", "counterspell"}))
 	}
 	trig = strings.TrimSpace(trig)
 	trig, ally, hasAlly := strings.Cut(trig, " for ")
@@ -482,6 +502,9 @@ func parseReady(d *scenario.Decoder, g *d20.Game, self int, rest string, t tacti
 	}
 	if do.trigger == 0 {
 		return fail("unknown trigger %q%s; triggers: %s", trig, scenario.Suggest(trig, d20.TriggerNames[1:]), strings.Join(d20.TriggerNames[1:], ", "))
+	}
+	if do.action == d20.ReadyMove && (do.trigger == d20.OnCharge || do.trigger == d20.OnEnemyInReach) {
+		return fail("a readied move closes on the one the trigger names, and %s brings that one into reach already; use enemy_casts, ally_acts (toward the ally's target) or enemy_attacks_ally", trig)
 	}
 	needAlly := do.trigger == d20.OnAllyActs || do.trigger == d20.OnEnemyAttacksAlly
 	switch {
@@ -520,12 +543,12 @@ func spellMsg(g *d20.Game, self int, name string) string {
 
 // parseD20Target reads a target: text: a selector and the filter "in
 // reach", or an enemy's name.
-func parseD20Target(d *scenario.Decoder, g *d20.Game, self int, s string, t tactics.Text, kind d20DoKind) (d20Target, bool) {
+func parseD20Target(d *scenario.Decoder, g *d20.Game, self int, s string, t tactics.Text, kind d20DoKind, advance bool) (d20Target, bool) {
 	tg := d20Target{named: -1}
 	if s == "" {
 		return tg, true
 	}
-	if kind == doDelayUntil || kind == doDelayTo || kind == doReady || kind == doCounterspell {
+	if kind == doDelayUntil || kind == doDelayTo || kind == doReady && !advance || kind == doCounterspell {
 		d.Errorf(t.Node, t.Path, "a %s decision has no target (a readied attack strikes whoever sets it off)", kindName(kind))
 		return tg, false
 	}
@@ -558,5 +581,5 @@ func parseD20Target(d *scenario.Decoder, g *d20.Game, self int, s string, t tact
 }
 
 func kindName(k d20DoKind) string {
-	return [...]string{"attack", "charge", "full_attack", "cast", "delay", "delay", "ready", "counterspell"}[k]
+	return [...]string{"attack", "charge", "full_attack", "cast", "delay", "delay", "ready", "counterspell", "shoot", "close_in", "keep_distance"}[k]
 }

@@ -37,6 +37,7 @@ func (p *d20Tactic) Turn(t *d20.Table, self int, plan *d20.Plan) {
 	*plan = d20.NoPlan
 	plan.Target = pickTarget(t, self, d20Target{named: -1})
 	plan.Spell = firstSpell(t, self)
+	t.Aim(self, plan) // a ranged weapon, as the default policy uses it
 	if t.Tracing() {
 		t.Logf("%s: no tactics rule applies; fallback decides: %s", t.Game().C[self].Name, describePlan(t, self, *plan))
 	}
@@ -104,7 +105,10 @@ func (do *d20Do) plan(t *d20.Table, self int, sel d20Target, p *d20.Plan) (why i
 		p.Do, p.DelayTo = d20.Delay, do.count
 		return -1
 	case doReady, doCounterspell:
-		p.Do, p.Trigger, p.Ally, p.Action, p.Spell = d20.Ready, do.trigger, do.ally, do.action, do.spell
+		p.Do, p.Trigger, p.Ally, p.Action, p.Spell, p.Shoot = d20.Ready, do.trigger, do.ally, do.action, do.spell, do.shoot
+		if do.advance {
+			p.Advance, p.Target = true, pickTarget(t, self, sel)
+		}
 		if do.kind == doCounterspell {
 			p.Trigger, p.Action, p.Ally = d20.OnEnemyCasts, d20.ReadyCounterspell, -1
 		}
@@ -121,6 +125,18 @@ func (do *d20Do) plan(t *d20.Table, self int, sel d20Target, p *d20.Plan) (why i
 				return whyCannotCounter
 			}
 		}
+		return -1
+	}
+	if do.kind == doShoot || do.kind == doCloseIn || do.kind == doKeepDistance {
+		tg := pickShotTarget(t, self, sel)
+		if tg < 0 && (sel.inReach || sel.kind == selNamed) {
+			return whyNoTarget
+		}
+		if tg < 0 || t.Ammo(self) == 0 {
+			return whyNoShot
+		}
+		p.Target, p.Shoot = tg, true
+		p.CloseIn, p.KeepAway = do.kind == doCloseIn, do.kind == doKeepDistance
 		return -1
 	}
 	tg := pickTarget(t, self, sel)
@@ -191,10 +207,25 @@ func canCounter(t *d20.Table, self, s int) bool {
 // selectors scan nothing (d20.Table.PickTarget).
 func pickTarget(t *d20.Table, self int, sel d20Target) int {
 	me := &t.Game().C[self]
-	limit := max(2*me.Speed, 5) + me.Reach
+	limit := t.AttackRange(self)
 	if sel.inReach {
 		limit = me.Reach
 	}
+	return pickWithin(t, self, sel, limit)
+}
+
+// pickShotTarget is pickTarget for a shot: among the enemies within the
+// ranged weapon's range (the nearest when none is).
+func pickShotTarget(t *d20.Table, self int, sel d20Target) int {
+	limit := t.Game().C[self].Ranged.MaxRange()
+	if sel.inReach {
+		limit = t.Game().C[self].Reach
+	}
+	return pickWithin(t, self, sel, limit)
+}
+
+// pickWithin chooses an enemy by selector among those within limit feet.
+func pickWithin(t *d20.Table, self int, sel d20Target, limit int) int {
 	switch sel.kind {
 	case selNamed:
 		if t.Out(sel.named) || sel.inReach && !t.InReach(self, sel.named) {
@@ -252,7 +283,7 @@ func pickTarget(t *d20.Table, self int, sel d20Target) int {
 func better(t *d20.Table, k selKind, j, best int) bool {
 	switch k {
 	case selLowestAC:
-		aj, ab := t.Game().C[j].AC, t.Game().C[best].AC
+		aj, ab := t.AC(j), t.AC(best) // the AC an attack would meet now
 		return aj < ab || aj == ab && t.HP(j) < t.HP(best)
 	case selCastersFirst:
 		cj, cb := spellsLeft(t, j) > 0, spellsLeft(t, best) > 0
@@ -280,8 +311,6 @@ func b2f(b bool) float64 {
 
 // d20Fact computes one fact for self, now.
 func d20Fact(t *d20.Table, self int, s *tactics.Slot) float64 {
-	g := t.Game()
-	me := &g.C[self]
 	switch s.Fact {
 	case fRound:
 		return float64(t.Round())
@@ -292,7 +321,7 @@ func d20Fact(t *d20.Table, self int, s *tactics.Slot) float64 {
 	case fSelfHPPct:
 		return pct(t, self)
 	case fSelfAC:
-		return float64(me.AC)
+		return float64(t.AC(self))
 	case fSelfCount:
 		return float64(t.Count(self))
 	case fSelfPosition:
@@ -321,6 +350,34 @@ func d20Fact(t *d20.Table, self int, s *tactics.Slot) float64 {
 		return b2f(!t.Out(s.Arg) && t.InReach(self, s.Arg))
 	case fEnemySpellsLeft:
 		return float64(spellsLeft(t, s.Arg))
+	case fSelfFlatFooted:
+		return b2f(t.FlatFooted(self))
+	case fSelfAmmo:
+		if a := t.Ammo(self); a >= 0 {
+			return float64(a)
+		}
+		return 1e6
+	case fSelfLoaded:
+		return b2f(t.Loaded(self))
+	case fSelfThreatened:
+		return b2f(t.Threatened(self))
+	case fAllyFlatFooted, fEnemyFlatFooted:
+		return b2f(t.FlatFooted(s.Arg))
+	case fAllyReadied, fEnemyReadied:
+		return b2f(t.Readied(s.Arg))
+	case fAllyDelaying, fEnemyDelaying:
+		return b2f(t.Delaying(s.Arg))
+	case fAllyCharged, fEnemyCharged:
+		return b2f(t.Charged(s.Arg))
+	case fAllyCount, fEnemyCount:
+		return float64(t.Count(s.Arg))
+	case fEnemyAC:
+		return float64(t.AC(s.Arg))
+	case fEnemyInRange:
+		r := t.Game().C[self].Ranged.MaxRange()
+		return b2f(r > 0 && !t.Out(s.Arg) && t.Dist(self, s.Arg) <= r)
+	case fEnemyShotPenalty:
+		return float64(t.ShotBonus(self, s.Arg, 0))
 	case fNextExists, fNextIsEnemy, fNextIsAlly:
 		n := t.NextActor()
 		switch s.Fact {
@@ -357,7 +414,12 @@ func groupFact(t *d20.Table, self, fact int) float64 {
 	case fEnemiesInReach:
 		return float64(t.CountWithin(self, es, me.Reach))
 	case fEnemiesReachable:
-		return float64(t.CountWithin(self, es, max(2*me.Speed, 5)+me.Reach))
+		return float64(t.CountWithin(self, es, t.AttackRange(self)))
+	case fEnemiesInRange:
+		if r := me.Ranged.MaxRange(); r > 0 {
+			return float64(t.CountWithin(self, es, r))
+		}
+		return 0
 	case fAlliesCount, fAlliesDown:
 		// Allies are the side but self; self is standing on its own turn,
 		// but the count does not rely on it.
@@ -383,6 +445,10 @@ func groupFact(t *d20.Table, self, fact int) float64 {
 			n += ib(spellsLeft(t, j) > 0)
 		case fEnemiesActed:
 			n += ib(t.Acted(j))
+		case fEnemiesFlatFooted:
+			n += ib(t.FlatFooted(j))
+		case fEnemiesReadied:
+			n += ib(t.Readied(j))
 		case fAlliesEngaged:
 			n += ib(j != self && t.Engaged(j))
 		case fAlliesActed:
@@ -464,9 +530,16 @@ func describePlan(t *d20.Table, self int, p d20.Plan) string {
 		}
 		return "delay to count " + strconv.Itoa(p.DelayTo)
 	case d20.Ready:
-		s := "ready " + [...]string{"attack", "cast", "counterspell"}[p.Action] + " on " + d20.TriggerNames[p.Trigger]
+		what := [...]string{"attack", "cast", "counterspell", "move"}[p.Action]
+		if p.Shoot && p.Action == d20.ReadyAttack {
+			what = "shoot"
+		}
+		s := "ready " + what + " on " + d20.TriggerNames[p.Trigger]
 		if p.Ally >= 0 {
 			s += " for " + g.C[p.Ally].Name
+		}
+		if p.Advance && p.Target >= 0 {
+			s = "advance on " + g.C[p.Target].Name + " and " + s
 		}
 		return s
 	}
@@ -474,8 +547,15 @@ func describePlan(t *d20.Table, self int, p d20.Plan) string {
 		return "act (no one to act against)"
 	}
 	s := "act against " + g.C[p.Target].Name
-	if p.Spell >= 0 {
+	switch {
+	case p.Spell >= 0:
 		s = "cast " + g.C[self].Spells[p.Spell].Name + " at " + g.C[p.Target].Name
+	case p.Shoot && p.CloseIn:
+		s = "close in on " + g.C[p.Target].Name + " and shoot"
+	case p.Shoot && p.KeepAway:
+		s = "keep distance and shoot at " + g.C[p.Target].Name
+	case p.Shoot:
+		s = "shoot at " + g.C[p.Target].Name
 	}
 	if p.Charge {
 		s += " (charging)"

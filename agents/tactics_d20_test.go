@@ -46,7 +46,7 @@ func d20Scenarios(t *testing.T) map[string][]byte {
 
 // libraryFor is the library tactic that replaces a Go policy, as a --set
 // value; ok is false for a policy the library cannot express.
-func libraryFor(p scenario.Policy) (string, bool) {
+func libraryFor(p scenario.PolicySpec) (string, bool) {
 	params := map[string]string{}
 	for k, n := range p.Params {
 		params[k] = n.Value

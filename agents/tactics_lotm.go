@@ -15,11 +15,8 @@ import (
 
 	"simctl/agents/tactics"
 	"simctl/rulesets/lotm"
-	"simctl/sim"
 	"simctl/sim/scenario"
 )
-
-func init() { lotm.TacticsCompiler = compileLotmTactics }
 
 // LotM moments: the turn, and the reaction the source offers between
 // turns (a hidden or teleporting combatant bringing its turn forward).
@@ -47,6 +44,7 @@ const (
 	lfSelfOffBalance
 	lfSelfEffects
 	lfSelfResuming
+	lfSelfCovered
 	lfEnemiesCount
 	lfEnemiesInReach
 	lfEnemiesHeld
@@ -64,6 +62,9 @@ const (
 	lfEnemyOffBalance
 	lfReactAttacking
 	lfReactDistance
+	lfReactHidden
+	lfReactActed
+	lfEnemyActing
 	numLotmFacts
 )
 
@@ -82,6 +83,7 @@ var lotmFacts = [numLotmFacts]tactics.Fact{
 	lfSelfOffBalance:  {Name: "self.off_balance", Type: tactics.Bool, Doc: "it is Off-Balance"},
 	lfSelfEffects:     {Name: "self.effects", Type: tactics.Number, Doc: "Vital Strike effects on it (eyes, arms, legs)"},
 	lfSelfResuming:    {Name: "self.resuming", Type: tactics.Bool, Doc: "this turn is its delayed action (a delay falls through)"},
+	lfSelfCovered:     {Name: "self.covered", Type: tactics.Bool, Doc: "it has Improvised Cover (an item held up or an obstacle)"},
 	lfEnemiesCount:    {Name: "enemies.count", Type: tactics.Number, Doc: "enemies in the battle"},
 	lfEnemiesInReach:  {Name: "enemies.in_reach", Type: tactics.Number, Doc: "enemies it can see within 1 meter (any it can see, when ranged)"},
 	lfEnemiesHeld:     {Name: "enemies.held", Type: tactics.Number, Doc: "enemies in the battle held in a grapple"},
@@ -99,6 +101,9 @@ var lotmFacts = [numLotmFacts]tactics.Fact{
 	lfEnemyOffBalance: {Name: "enemy.off_balance", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is Off-Balance"},
 	lfReactAttacking:  {Name: "reaction.attacking", Type: tactics.Bool, Doc: "the enemy has started an Attack or Casting action (its turn comes after that action); false: its turn is starting"},
 	lfReactDistance:   {Name: "reaction.distance", Type: tactics.Number, Doc: "feet between it and the enemy about to act"},
+	lfReactHidden:     {Name: "reaction.hidden", Type: tactics.Bool, Doc: "the enemy about to act is hidden from it (invisible and not found by it)"},
+	lfReactActed:      {Name: "reaction.acted", Type: tactics.Bool, Doc: "the enemy about to act has already spent an action this turn (a move, a Swift action, or the Attack/Casting action it has started)"},
+	lfEnemyActing:     {Name: "enemy.acting", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is the one about to act"},
 }
 
 // lotmMomentFacts lists the facts of each moment: the reaction facts only
@@ -117,12 +122,12 @@ func lotmMomentFacts(m int) []int {
 // LotmDecisions documents the LotM decisions per moment.
 var LotmDecisions = [numLotmMoments][]string{
 	lmTurn: {"attack", "strike", "strike once", "double_strike", "vital PART", "cast", "grapple [one_hand|limb]", "charge",
-		"point_blank", "leg_sweep", "first_aid", "delay KIND on TRIGGER [for ALLY]"},
+		"point_blank", "leg_sweep", "first_aid", "meditate", "delay KIND on TRIGGER [for ALLY|ENEMY]"},
 	lmReact: {"insert", "wait"},
 }
 
 // LotmModifiers are the words that may follow a turn decision.
-var LotmModifiers = []string{"with aim|feint|intimidate", "hide after|before|never", "teleport auto|always|never", "cover item|obstacle"}
+var LotmModifiers = []string{"with aim|feint|intimidate|meditate", "hide after|before|never", "teleport auto|always|never", "cover item|obstacle"}
 
 // LotmFacts documents the facts of a moment (docs, simctl policies).
 func LotmFacts(moment string) []tactics.Fact {
@@ -171,14 +176,10 @@ var lotmWhyText = [numLotmWhy]string{
 }
 
 type lotmRule struct {
-	name  string
-	when  *tactics.Program
-	ids   []int // env fact index -> global fact id
-	kind  lotmDoKind
-	text  string     // the decision as written (expanded), for traces
-	pol   lotmPolicy // turn: the Go policy's configuration this rule plays
-	fired int
-	fell  [numLotmWhy]int
+	ruleHead
+	kind lotmDoKind
+	text string     // the decision as written (expanded), for traces
+	pol  lotmPolicy // turn: the Go policy's configuration this rule plays
 }
 
 // lotmTactic is a compiled tactics block for one LotM combatant. Immutable.
@@ -190,74 +191,33 @@ type lotmTactic struct {
 // lotmBase is the Go default policy with its default parameters: a rule's
 // starting configuration and what a moment does when no rule decides.
 var lotmBase = lotmPolicy{target: "weakest", attack: "auto", hide: lotm.HideAfter, teleport: "auto",
-	luck: lotm.LuckAttack, preferHeld: true, ally: -1}
+	luck: lotm.LuckAttack, preferHeld: true, ally: -1, limbFirst: lotm.Legs}
 
 func lotmLibrary(name string) (*yaml.Node, bool) { return libraryNode("lotm", name) }
 
 func compileLotmTactics(d *scenario.Decoder, g *lotm.Game, self int, n *yaml.Node, path string) lotm.Policy {
-	b, ok := tactics.ReadBlock(d, n, path, "lotm", lotmMoments, lotmLibrary, LibraryNames("lotm"))
+	rules, fallback, ok := compileBlock(d, g, self, n, path, &blockSpec[lotmRule, *lotmRule]{
+		ruleset: "lotm", moments: lotmMoments, lib: lotmLibrary,
+		facts: lotmFacts[:], ids: lotmMomentFacts,
+		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveLotm(g, self, kind, name) },
+		// a side's combo rule waits for a member; that member itself skips it
+		skip: func(mi int, do string) bool { return mi == lmTurn && isLotmDelayForSelf(g, self, do) },
+		parseDo: func(mi int, do string, r tactics.Rule, cr *lotmRule) bool {
+			return parseLotmDo(d, g, self, mi, do, r.Do, cr)
+		},
+		parseTarget: func(tg string, r tactics.Rule, cr *lotmRule, okDo bool) bool {
+			return okDo && parseLotmTarget(d, g, self, tg, r.Target, cr)
+		},
+		finish:  func(cr *lotmRule, do string) { cr.text = do },
+		reasons: func(cr *lotmRule) []int { return cr.reasons() },
+		whyText: lotmWhyText[:],
+	})
 	if !ok {
 		return nil
 	}
-	side := !strings.Contains(path, "combatants")
 	pol := &lotmTactic{}
-	failed := false
-	for _, m := range b.Moments {
-		mi := indexOfString(lotmMoments, m.Name)
-		ids := lotmMomentFacts(mi)
-		env := &tactics.Env{Ruleset: "lotm", Moment: m.Name, Facts: momentFacts(lotmFacts[:], ids), Params: b.Params, Names: b.Names,
-			Resolve: memberResolve(side, self, g.Index, func(kind tactics.ArgKind, name string) (int, string) { return resolveLotm(g, self, kind, name) })}
-		unconditional := ""
-		for _, r := range m.Rules {
-			if unconditional != "" {
-				d.Warnf(r.Node, r.Path, "rule %s can never fire: rule %s before it has no when: and its decision cannot fall through", r.Name, unconditional)
-			}
-			cr := lotmRule{name: r.Name, ids: ids}
-			for k := range cr.fell {
-				cr.fell[k] = -1
-			}
-			if w, ok := compileWhen(d, r, env); ok {
-				cr.when = w
-			} else {
-				failed = true
-			}
-			doText, msg := b.Expand(r.Do.S)
-			if msg != "" {
-				d.Errorf(r.Do.Node, r.Do.Path, "%s", msg)
-				failed = true
-				continue
-			}
-			if side && mi == lmTurn && isLotmDelayForSelf(g, self, doText) {
-				continue // a side's combo rule waits for a member; that member itself skips it
-			}
-			tgText, msg := b.Expand(r.Target.S)
-			if msg != "" {
-				d.Errorf(r.Target.Node, r.Target.Path, "%s", msg)
-				failed = true
-				continue
-			}
-			if !parseLotmDo(d, g, self, mi, doText, r.Do, &cr) || !parseLotmTarget(d, g, self, tgText, r.Target, &cr) {
-				failed = true
-				continue
-			}
-			cr.text = doText
-			cr.fired = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: r.Name, Event: "fired"})
-			whys := cr.reasons()
-			for _, why := range whys {
-				cr.fell[why] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: m.Name, Rule: r.Name, Event: "fell through: " + lotmWhyText[why]})
-			}
-			if cr.when == nil && len(whys) == 0 && unconditional == "" {
-				unconditional = r.Name
-			}
-			pol.rules[mi] = append(pol.rules[mi], cr)
-		}
-	}
-	if failed {
-		return nil
-	}
-	for m, name := range lotmMoments {
-		pol.fallback[m] = g.AddRuleCounter(sim.RuleCounter{Combatant: self, Moment: name, Rule: "fallback", Event: "fired"})
-	}
+	copy(pol.rules[:], rules)
+	copy(pol.fallback[:], fallback)
 	return pol
 }
 
@@ -390,17 +350,23 @@ func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, 
 		p.attack = "leg_sweep"
 	case "first_aid":
 		p.firstAid, r.kind = true, ldFirstAid
+	case "meditate":
+		p.attack = "meditate"
 	case "delay":
 		kinds := []string{"swift", "attack", "casting", "move"}
 		if len(rest) < 3 || indexOfString(kinds, rest[0]) < 0 || rest[1] != "on" || indexOfString(lotm.TriggerNames[1:], rest[2]) < 0 {
-			return fail("delay KIND on TRIGGER [for ALLY]: KIND is %s, TRIGGER is %s; got %q", strings.Join(kinds, "|"), strings.Join(lotm.TriggerNames[1:], "|"), s)
+			return fail("delay KIND on TRIGGER [for ALLY|ENEMY]: KIND is %s, TRIGGER is %s; got %q", strings.Join(kinds, "|"), strings.Join(lotm.TriggerNames[1:], "|"), s)
 		}
 		r.kind = ldDelay
 		p.delay = lotm.Kind(indexOfString(lotm.KindNames, rest[0]))
 		p.trigger = lotm.Trigger(indexOfString(lotm.TriggerNames, rest[2]))
 		rest = rest[3:]
 		if len(rest) >= 2 && rest[0] == "for" {
-			i, msg := resolveLotm(g, self, tactics.AllyArg, rest[1])
+			kind := tactics.AllyArg
+			if p.trigger == lotm.OnEnemyActs {
+				kind = tactics.EnemyArg // the enemy it waits for
+			}
+			i, msg := resolveLotm(g, self, kind, rest[1])
 			if msg != "" {
 				return fail("delay ... for %s: %s", rest[1], msg)
 			}
@@ -420,9 +386,9 @@ func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, 
 		}
 		switch mod {
 		case "with":
-			k := indexOfString(lotm.SwiftNames[1:4], val)
+			k := indexOfString(lotm.SwiftNames[1:5], val)
 			if k < 0 {
-				return bad(lotm.SwiftNames[1:4])
+				return bad(lotm.SwiftNames[1:5])
 			}
 			p.swift = lotm.Swift(k + 1)
 		case "hide":

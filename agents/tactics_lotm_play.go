@@ -1,9 +1,6 @@
 package agents
 
-import (
-	"simctl/agents/tactics"
-	"simctl/rulesets/lotm"
-)
+import "simctl/rulesets/lotm"
 
 // lotmCtx is what a reaction is about: the enemy about to act, and
 // whether it has already started its Attack or Casting action.
@@ -16,43 +13,10 @@ type lotmCtx struct {
 // -1 (counting fired rules and fall-throughs). Only rules whose condition
 // holds are checked for whether they can be carried out.
 func (p *lotmTactic) first(t *lotm.Table, self, m int, ctx lotmCtx) int {
-	var mc tactics.Machine
-	for k := range p.rules[m] {
-		r := &p.rules[m][k]
-		if r.when != nil {
-			mc.Start(r.when)
-			holds := false
-			for {
-				need, res, done := mc.Run()
-				if done {
-					holds = res
-					break
-				}
-				s := &r.when.Slots[need]
-				mc.Provide(need, lotmFact(t, self, r.ids[s.Fact], s.Arg, ctx))
-			}
-			if !holds {
-				continue
-			}
-		}
-		if why := r.check(t, self); why >= 0 {
-			t.CountRule(r.fell[why])
-			if t.Tracing() {
-				t.Logf("%s: tactics rule %s at %s%s: %s falls through: %s", t.Game().C[self].Name, r.name, lotmMoments[m], traceVals(r.when, &mc), r.text, lotmWhyText[why])
-			}
-			continue
-		}
-		t.CountRule(r.fired)
-		if t.Tracing() {
-			t.Logf("%s: tactics rule %s at %s%s decides: %s", t.Game().C[self].Name, r.name, lotmMoments[m], traceVals(r.when, &mc), r.text)
-		}
-		return k
-	}
-	t.CountRule(p.fallback[m])
-	if t.Tracing() && len(p.rules[m]) > 0 {
-		t.Logf("%s: no tactics rule applies at %s; the fallback decides", t.Game().C[self].Name, lotmMoments[m])
-	}
-	return -1
+	return firstRule(t, t.Game().C[self].Name, lotmMoments[m], p.rules[m], p.fallback[m], lotmWhyText[:],
+		func(id, arg int) float64 { return lotmFact(t, self, id, arg, ctx) }, nil,
+		func(r *lotmRule) int { return r.check(t, self) },
+		func(r *lotmRule) string { return r.text })
 }
 
 // check returns why the rule's decision cannot be carried out now (-1: it
@@ -179,6 +143,14 @@ func lotmFact(t *lotm.Table, self, id, arg int, ctx lotmCtx) float64 {
 		return b2f(ctx.attacking)
 	case lfReactDistance:
 		return float64(t.Dist(self, ctx.actor))
+	case lfReactHidden:
+		return b2f(t.HiddenFrom(ctx.actor, self))
+	case lfReactActed:
+		return b2f(!t.CanUse(ctx.actor, lotm.KindFullRound))
+	case lfEnemyActing:
+		return b2f(arg == ctx.actor)
+	case lfSelfCovered:
+		return b2f(t.Covered(self))
 	}
 	n := 0
 	for j := 0; j < t.N(); j++ {

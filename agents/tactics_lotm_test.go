@@ -17,7 +17,7 @@ import (
 
 // lotmLibraryFor is the LotM library tactic that replaces a Go policy, as
 // a --set value; ok is false for parameters the library does not carry.
-func lotmLibraryFor(p scenario.Policy) (string, bool) {
+func lotmLibraryFor(p scenario.PolicySpec) (string, bool) {
 	params := map[string]string{}
 	for k, n := range p.Params {
 		params[k] = n.Value

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	_ "simctl/agents"
+	"simctl/reports/safeio"
 	"simctl/rulesets"
 	_ "simctl/rulesets/acks2"
 	_ "simctl/rulesets/cavaliers"
@@ -43,7 +44,7 @@ func compile(tb testing.TB, name string) sim.Game {
 		if _, statErr := os.Stat(path); statErr != nil {
 			tb.Skipf("no benchmark scenario %s", name)
 		}
-		sc, err = scenario.LoadFile(path, nil, rulesets.Schema)
+		sc, err = loadFile(path, nil)
 	}
 	if err != nil {
 		tb.Fatal(err)
@@ -247,4 +248,13 @@ func BenchmarkMemory(b *testing.B) {
 			b.ReportMetric(float64(after.Sys), "sys-bytes")
 		})
 	}
+}
+
+// loadFile reads a benchmark scenario from disk, bounded as the CLI reads one.
+func loadFile(path string, sets []scenario.Set) (*scenario.Scenario, error) {
+	data, err := safeio.ReadFile(context.Background(), path, safeio.MaxScenarioBytes, "scenario")
+	if err != nil {
+		return nil, err
+	}
+	return scenario.Load(path, data, sets, rulesets.Schema)
 }

@@ -28,7 +28,7 @@ const conditionBlock = `{turn: [{name: never, when: "self.hp_pct < 0 or enemies.
 
 func compileWith(tb testing.TB, sets []scenario.Set) sim.Game {
 	tb.Helper()
-	sc, err := scenario.LoadFile("scenarios/d20-4v4.yaml", sets, rulesets.Schema)
+	sc, err := loadFile("scenarios/d20-4v4.yaml", sets)
 	if err != nil {
 		tb.Fatal(err)
 	}

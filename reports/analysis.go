@@ -83,9 +83,9 @@ func (m *Matrix) Write(w io.Writer, f Format) error {
 	}
 	render(m.grid(false))
 	if len(m.Dominated) > 0 {
-		b.WriteString("Dominated (never better, significantly worse against at least one opposing option):\n")
+		b.WriteString("Dominated (significantly worse, paired on the same encounters, against every opposing option where the two ever played differently; the same fight on every encounter against the others):\n")
 		for _, d := range m.Dominated {
-			fmt.Fprintf(&b, "  %s: %s, by %s\n", d.Side, d.Option, d.By)
+			fmt.Fprintf(&b, "  %s: %s, by %s%s\n", d.Side, d.Option, d.By, identicalNote(d))
 		}
 		b.WriteString("\n")
 	} else {
@@ -93,19 +93,54 @@ func (m *Matrix) Write(w io.Writer, f Format) error {
 	}
 	fmt.Fprintf(&b, "Equilibrium (zero-sum: %s maximises its win rate, %s minimises it), value %s [%s, %s]:\n",
 		m.RowSide, m.ColSide, pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1]))
-	weights := &table{header: []string{"side", "option", "weight"}, left: 2}
-	for i, o := range m.Rows {
-		weights.add(m.RowSide, o, pct(m.Eq.RowWeights[i]))
-	}
-	for i, o := range m.Cols {
-		weights.add(m.ColSide, o, pct(m.Eq.ColWeights[i]))
-	}
+	weights := m.weights()
 	render(weights)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
 	footnotes(w, m.Notes, md)
 	return nil
+}
+
+// identicalNote says against which opposing options a dominated option
+// played the same fights as the one dominating it, and what that bounds.
+func identicalNote(d experiment.Domination) string {
+	if len(d.Identical) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (identical on every encounter against %s: a difference there of at most ±%.2f pp is not excluded)",
+		strings.Join(d.Identical, ", "), 100*d.IdenticalBound)
+}
+
+// weights is the equilibrium's table: each option's weight, and the range
+// its weight may take in any game within the cells' simultaneous bounds
+// (an option of a class of identical ones shows its class).
+func (m *Matrix) weights() *table {
+	t := &table{header: []string{"side", "option", "weight", "range (95%)"}, left: 2}
+	rng := func(r [][2]float64, i int) string {
+		if i >= len(r) {
+			return ""
+		}
+		return pctCI(r[i][0], r[i][1])
+	}
+	add := func(side string, names []string, w []float64, r [][2]float64, cls [][]string) {
+		in := map[string]string{}
+		for _, cl := range cls {
+			for _, o := range cl[1:] {
+				in[o] = cl[0]
+			}
+		}
+		for i, o := range names {
+			if rep, ok := in[o]; ok {
+				t.add(side, o, "in "+rep+"'s", "")
+				continue
+			}
+			t.add(side, o, pct(w[i]), rng(r, i))
+		}
+	}
+	add(m.RowSide, m.Rows, m.Eq.RowWeights, m.Eq.RowRange, m.RowClasses)
+	add(m.ColSide, m.Cols, m.Eq.ColWeights, m.Eq.ColRange, m.ColClasses)
+	return t
 }
 
 // grid is the win-rate table: one row per row option, a column per column
@@ -134,12 +169,14 @@ func MatrixFigure(m *Matrix) (*Figure, error) {
 	}
 	p := newPlot(fmt.Sprintf("%s win rate: %s options (down) against %s options (across)\n%s, seed %d, %s encounters per cell",
 		m.RowSide, m.RowSide, m.ColSide, m.Scenario, m.Seed, thousands(m.Encounters)), m.ColSide+" option", m.RowSide+" option")
+	// The first row at the top, as in the table: y counts upwards.
 	h := cells{nx: len(m.Cols), ny: len(m.Rows), labels: true}
 	for c := range m.Cols {
 		for r := range m.Rows {
-			h.v = append(h.v, 100*m.Win[r][c])
+			h.v = append(h.v, 100*m.Win[len(m.Rows)-1-r][c])
 		}
 	}
+	h.span = heatSpan(h.v)
 	p.Add(h)
 	xs := make([]string, len(m.Cols))
 	for c, o := range m.Cols {
@@ -147,7 +184,7 @@ func MatrixFigure(m *Matrix) (*Figure, error) {
 	}
 	ys := make([]string, len(m.Rows))
 	for r, o := range m.Rows {
-		ys[r] = fmt.Sprintf("%s (%.0f%%)", o, 100*m.Eq.RowWeights[r])
+		ys[len(m.Rows)-1-r] = fmt.Sprintf("%s (%.0f%%)", o, 100*m.Eq.RowWeights[r])
 	}
 	p.NominalX(xs...)
 	p.NominalY(ys...)
@@ -160,21 +197,29 @@ func MatrixFigure(m *Matrix) (*Figure, error) {
 		dc.Fill(dc.Rectangle.Path())
 		main := draw.Crop(dc, 0, -barW, 0, 0)
 		p.Draw(main)
-		colourBar(dc, p.DataCanvas(main), dc.Max.X-barW+vg.Points(14), m.RowSide+" win rate (%)")
+		colourBar(dc, p.DataCanvas(main), dc.Max.X-barW+vg.Points(14), m.RowSide+" win rate (%)", h.span)
 	}
 	return f, nil
 }
 
+// TournamentFormat is the shape of the tournament document. Format 2 is
+// the selection with a guarantee (experiment.Select); a document without
+// it (the rounds of successive elimination simctl wrote before) is refused
+// when read, since its figures mean something else.
+const TournamentFormat = 2
+
 // Tournament is the document `simctl tournament` writes.
 type Tournament struct {
 	Header
-	Candidates []NamedSets `json:"candidates"`
-	// First and Budget are the encounters of the first round and the most
-	// a candidate plays (--first, -n), which a resume must share.
-	First  int64 `json:"first_round_encounters,omitempty"`
-	Budget int64 `json:"budget,omitempty"`
-	experiment.TournamentResult
+	Format int `json:"tournament_format"`
+	// Options are the candidates and the overrides of each, in candidate
+	// order (Selection.Candidates holds their standings in the same order).
+	Options []NamedSets `json:"options"`
+	experiment.Selection
 }
+
+// SelectMethod names the selection procedure and its intervals.
+const SelectMethod = "sequential selection on common random numbers (betting tests valid at every stage); differences with confidence sequences simultaneous over all pairs"
 
 // Write renders the ranking in format f.
 func (t *Tournament) Write(w io.Writer, f Format) error {
@@ -186,55 +231,114 @@ func (t *Tournament) Write(w io.Writer, f Format) error {
 	}
 	md := f == Markdown
 	var b strings.Builder
-	total := int64(0)
-	for _, e := range t.Entrants {
-		total += e.Encounters
-	}
-	fmt.Fprintf(&b, "%s (%s), seed %d: %d options for %s ranked by successive elimination on common random numbers (%s encounters in all, %d round(s))\n\n",
-		t.Scenario, t.Ruleset, t.Seed, max(len(t.Entrants), len(t.Candidates)), t.Side, thousands(total), len(t.Rounds))
-	tab := t.ranking(false)
-	if md {
+	fmt.Fprintf(&b, "%s (%s), seed %d: %d options for %s, selection on common random numbers (%s encounters in all, %d stage(s))\n\n",
+		t.Scenario, t.Ruleset, t.Seed, len(t.Options), t.Side, thousands(t.Encounters), len(t.Stages))
+	switch tab := t.ranking(false); {
+	case len(t.Stages) == 0:
+		b.WriteString("No stage finished: there is nothing to rank yet.\n")
+	case md:
+		b.WriteString(t.verdict() + "\n\n")
 		tab.markdown(&b)
-	} else {
+	default:
+		b.WriteString(t.verdict() + "\n\n")
 		tab.text(&b)
 	}
-	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
 		return err
 	}
-	notes := []string{"a candidate is dropped when its paired difference to the leader is below 0 with 95% confidence, Bonferroni-adjusted over the comparisons of that round; the difference shown is on the encounters both played"}
+	notes := t.notes()
 	if t.Interrupted {
-		notes = append(notes, "interrupted: the ranking stands as of the last round that finished; simctl tournament ... --resume FILE with this tournament's JSON goes on from there")
+		notes = append(notes, "interrupted: the standings are as of the last stage that finished; simctl tournament ... --resume FILE with this tournament's JSON goes on from there")
 	}
 	footnotes(w, notes, md)
 	return nil
 }
 
-// rankCells are entrant e's cells of a tournament's ranking, e at rank i+1:
-// the round it went out after ("—" for none), and its difference to the
-// best with the interval ("best" for the best itself).
-func rankCells(i int, e *experiment.Entrant) (out, diff, ci string) {
-	out = "—"
-	if e.Out > 0 {
-		out = strconv.Itoa(e.Out)
+// name is candidate k's name ("?" out of range: a document being read).
+func (t *Tournament) name(k int) string {
+	if k >= 0 && k < len(t.Candidates) {
+		return t.Candidates[k].Name
 	}
-	diff = "best"
-	if i > 0 {
-		diff, ci = signedPP(e.Diff), ppCI(e.DiffCI[0], e.DiffCI[1])
+	return "?"
+}
+
+// verdict says in a line what the tournament decided.
+func (t *Tournament) verdict() string {
+	d := 100 * t.Guarantee.Delta
+	switch t.Outcome {
+	case experiment.OutcomeSeparated:
+		return fmt.Sprintf("Best: %s, the one left: every other option was shown worse than another.", t.name(t.Selected))
+	case experiment.OutcomeWithinDelta:
+		return fmt.Sprintf("Selected: %s, shown within %.4g pp of the best; the %d other option(s) left are not separated from it.", t.name(t.Selected), d, len(t.Group)-1)
+	case experiment.OutcomeNotSeparated:
+		return fmt.Sprintf("Not separated: the budget ended with %d options left, none shown better than the others or within %.4g pp of them; none is called best (%s leads so far).", len(t.Group), d, t.name(t.Leader))
 	}
-	return out, diff, ci
+	return fmt.Sprintf("Not finished: %d options left after %d stage(s); %s leads so far.", len(t.Group), len(t.Stages), t.name(t.Leader))
+}
+
+// notes are the guarantee and what each interval means.
+func (t *Tournament) notes() []string {
+	g := t.Guarantee
+	k := g.Candidates
+	var within string
+	if t.Outcome == experiment.OutcomeWithinDelta {
+		within = "; an interval may reach a little past δ although the selected one was shown within δ: that test covers K-1 claims, the intervals all K(K-1)/2 pairs"
+	}
+	return []string{
+		"guarantee: " + g.Statement + fmt.Sprintf(" (α = %.4g, indifference zone δ = %.4g pp, %d candidates)", g.Alpha, 100*g.Delta, k),
+		fmt.Sprintf("every option left plays the same new encounters each stage; an option is eliminated once another left is shown better by a sequential test valid however often it is read (each at α/(2K(K-1)) = %.3g), and the tournament stops when one is left, when the leader is shown within δ of every other (each at α/(2(K-1)) = %.3g), or at -n encounters per option",
+			g.Alpha/float64(2*k*max(k-1, 1)), g.Alpha/float64(2*max(k-1, 1))),
+		fmt.Sprintf("the difference to the %s is paired, on the encounters both played; its interval is a confidence sequence, and the intervals of all %d pairs of options hold at once, at every stage, with probability at least %.4g%%, so they stay valid after the selection%s; the win-rate intervals are 95%% Wilson, one per option (%d at 95%%), not adjusted for the selection",
+			t.refLabel(), k*(k-1)/2, 100*(1-g.Alpha), within, k),
+	}
+}
+
+// refLabel names the reference of the differences.
+func (t *Tournament) refLabel() string {
+	if t.Selected >= 0 {
+		return "selected"
+	}
+	return "leader"
+}
+
+// rankCells are candidate k's status, stage out ("—" for none), and its
+// difference to the reference with the interval ("—" for the reference).
+func (t *Tournament) rankCells(k int) (status, out, diff, ci string) {
+	c := &t.Candidates[k]
+	status, out, diff = c.Status, "—", "—"
+	if c.Out > 0 {
+		out = strconv.Itoa(c.Out)
+	}
+	if k == t.Reference {
+		if k != t.Selected {
+			status += " (leader)"
+		}
+		return status, out, diff, ""
+	}
+	return status, out, signedPP(c.Diff), ppCI(c.DiffCI[0], c.DiffCI[1])
 }
 
 func (t *Tournament) ranking(raw bool) *table {
-	tab := &table{header: []string{"rank", "option", "encounters", "win rate", "out after round", "vs best", "95% CI"}, left: 2}
-	for i, e := range t.Entrants {
-		out, diff, ci := rankCells(i, &e)
-		if raw {
-			tab.add(strconv.Itoa(i+1), e.Name, rawInt(e.Encounters), raw2(e.WinRate), strconv.Itoa(e.Out), raw2(e.Diff), "")
+	ref := "vs " + t.refLabel()
+	tab := &table{header: []string{"rank", "option", "status", "encounters", "win rate", "95% CI", "out after stage", ref, "CI (all pairs)"}, left: 3}
+	if raw {
+		tab.header = []string{"rank", "option", "status", "encounters", "wins", "win rate", "out after stage", "eliminated by", ref, ref + " lo", ref + " hi"}
+	}
+	if len(t.Stages) == 0 {
+		return tab // nothing played: no rows of nothing
+	}
+	for i, k := range t.Ranking {
+		if k < 0 || k >= len(t.Candidates) {
 			continue
 		}
-		tab.add(strconv.Itoa(i+1), e.Name, thousands(e.Encounters), pct(e.WinRate), out, diff, ci)
+		c := &t.Candidates[k]
+		if raw {
+			tab.add(strconv.Itoa(i+1), c.Name, c.Status, rawInt(c.Encounters), rawInt(c.Wins), raw2(c.WinRate), strconv.Itoa(c.Out), c.By, raw2(c.Diff), raw2(c.DiffCI[0]), raw2(c.DiffCI[1]))
+			continue
+		}
+		status, out, diff, ci := t.rankCells(k)
+		tab.add(strconv.Itoa(i+1), c.Name, status, thousands(c.Encounters), pct(c.WinRate), pctCI(c.CI95[0], c.CI95[1]), out, diff, ci)
 	}
 	return tab
 }

@@ -3,6 +3,7 @@ package reports
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -58,13 +59,36 @@ func parseTournament(path string, data []byte) (*Tournament, error) {
 	if err := json.Unmarshal(data, &t); err != nil {
 		return nil, fmt.Errorf("%s: a damaged simctl tournament: %s", path, jsonProblem(err))
 	}
-	if len(t.Candidates) < 2 {
-		return nil, fmt.Errorf("%s: a tournament with fewer than two candidates", path)
+	if t.Format != TournamentFormat {
+		return nil, fmt.Errorf("%s: a tournament of format %d, this simctl reads format %d (the selection with a guarantee; a tournament written by an older simctl ranked by rounds of unadjusted tests): run the tournament again with this simctl", path, t.Format, TournamentFormat)
+	}
+	if len(t.Options) < 2 {
+		return nil, fmt.Errorf("%s: a tournament with fewer than two options", path)
 	}
 	if err := checkHeader(&t.Header); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
+	if t.State == nil {
+		return nil, fmt.Errorf("%s: a tournament without its state (the sums its standings come from); the file is damaged", path)
+	}
+	if err := t.State.Check(len(t.Options)); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	// The standings are recomputed from the state, so a document whose
+	// figures were edited (or damaged) apart from its sums is refused.
+	if !reflect.DeepEqual(t.State.Result(t.names(), t.Side), &t.Selection) {
+		return nil, fmt.Errorf("%s: a tournament whose standings are not those of its state (edited or damaged)", path)
+	}
 	return &t, nil
+}
+
+// names are the options' names in candidate order.
+func (t *Tournament) names() []string {
+	ns := make([]string, len(t.Options))
+	for i, o := range t.Options {
+		ns[i] = o.Name
+	}
+	return ns
 }
 
 // checkHeader refuses a shard or unplayed list that cannot be right.

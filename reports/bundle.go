@@ -30,6 +30,7 @@ type Input struct {
 	Value      *Value
 	Matrix     *Matrix
 	Tournament *Tournament
+	Optimize   *Optimize
 	// Context of a run result, which carries none itself: filled by the
 	// caller from the scenario when it can be found (nil otherwise).
 	Context *Context
@@ -125,6 +126,12 @@ func parseInput(path string, data []byte) (*Input, error) {
 			return nil, err
 		}
 		in.Tournament = t
+	case "optimize":
+		o, err := parseOptimize(path, data)
+		if err != nil {
+			return nil, err
+		}
+		in.Optimize = o
 	case "":
 		r, err := parseResult(path, data)
 		if err != nil {
@@ -348,6 +355,11 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 		b.matrixSection(s, k, in.Matrix, prefix)
 	case in.Tournament != nil:
 		b.tournamentSection(s, k, in.Tournament)
+	case in.Optimize != nil:
+		b.optimizeSection(s, k, in.Optimize, prefix)
+		for _, tr := range in.Traces {
+			s.traces = append(s.traces, namedTrace{tr, prefix + "trace-" + tr.Name + ".txt"})
+		}
 	default:
 		return nil, fmt.Errorf("reports: empty report input %q", in.Path)
 	}
@@ -470,6 +482,7 @@ func runFigures(r *Result, ctx *Context, prefix string, outcomes bool) ([]*Figur
 		func() (*Figure, error) { return RoundsFigure(r) },
 		func() (*Figure, error) { return EconomyFigure(r) },
 		func() (*Figure, error) { return FirstActorFigure(r, ctxSides(ctx)) },
+		func() (*Figure, error) { return TacticsFigure(r) },
 	}
 	if outcomes {
 		mks = append(mks,
@@ -479,8 +492,8 @@ func runFigures(r *Result, ctx *Context, prefix string, outcomes bool) ([]*Figur
 	}
 	for _, mk := range mks {
 		f, err := mk()
-		if errors.Is(err, ErrNoCombatants) {
-			continue // a result from before per-combatant recording
+		if errors.Is(err, ErrNoCombatants) || errors.Is(err, ErrNoTactics) {
+			continue // a result from before per-combatant recording, or without tactics
 		}
 		if err != nil {
 			return nil, err

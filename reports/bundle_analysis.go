@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"simctl/sim/experiment"
 	"simctl/stats"
 )
 
@@ -106,7 +107,7 @@ func withoutStatus(ws []string) []string {
 
 func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 	s.title = fmt.Sprintf("%d. %s: what each parameter of %s is worth", k, v.Scenario, v.Side)
-	s.facts = docFacts(&v.Header, "paired normal interval, 95%, on common random numbers (effects and swings); Fieller 95% (exchange rates)")
+	s.facts = docFacts(&v.Header, PairedMethod+" (effects and swings); Fieller 95% (exchange rates)")
 	s.facts = append(s.facts,
 		[2]string{"side", v.Side},
 		[2]string{"encounters", fmt.Sprintf("%s under each of the %d settings (the scenario, and each parameter a step down and up), %s for every setting (common random numbers)",
@@ -137,13 +138,13 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 	s.tables = append(s.tables, effects)
 	if len(v.Effects) > 1 {
 		s.tables = append(s.tables, titled{title: "Exchange rates", t: v.rateTable(), notes: append([]string{
-			"A rate is the ratio of two effects; the effects share the dice, so they are correlated, and the interval is Fieller's, which accounts for that and gives no finite interval when the effect in the denominator is not distinguishable from 0."},
+			"A rate is the ratio of two effects; the effects share the dice, so they are correlated, and the interval is Fieller's, which accounts for that and gives no finite interval when the effect in the denominator is not distinguishable from 0 (then either every value, or two rays: at most one bound or at least the other)."},
 			prefixed("Warning: ", warnings)...)})
 	} else {
 		s.tables[len(s.tables)-1].notes = append(s.tables[len(s.tables)-1].notes, prefixed("Warning: ", warnings)...)
 	}
 	s.tables = append(s.tables, titled{title: "One at a time (tornado), largest swing first", t: v.swingTable(), notes: []string{
-		"Down and up: the change in the win rate when the parameter steps down or up from the scenario's value alone, with paired 95% intervals."}})
+		"Down and up: the change in the win rate when the parameter steps down or up from the scenario's value alone, with paired 95% intervals.", capital([]string{v.Multiplicity()})[0]}})
 	if f, err := TornadoFigure(v); err == nil {
 		f.Name = prefix + f.Name
 		s.figures = append(s.figures, f)
@@ -183,20 +184,14 @@ func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 	if len(m.Dominated) > 0 {
 		d := &table{left: 3, header: []string{"side", "dominated option", "dominated by"}}
 		for _, x := range m.Dominated {
-			d.add(x.Side, x.Option, x.By)
+			d.add(x.Side, x.Option, x.By+identicalNote(x))
 		}
 		s.tables = append(s.tables, titled{title: "Dominated options", t: d, notes: []string{
-			"An option is dominated when another of its side is never worse against any opposing option and significantly worse against at least one (paired on the same encounters)."}})
+			"An option is dominated when another of its side does significantly better (paired on the same encounters, 95% over the opposing options) against every opposing option where the two ever played differently, and played the same fight on every encounter against the others."}})
 	} else {
-		s.notes = append(s.notes, "No option is dominated: none is never better than another of its side and significantly worse against at least one opposing option.")
+		s.notes = append(s.notes, "No option is dominated: for no two options of a side is one significantly better against every opposing option where they ever played differently.")
 	}
-	wt := &table{left: 2, header: []string{"side", "option", "weight"}}
-	for i, o := range m.Rows {
-		wt.add(m.RowSide, o, pct(m.Eq.RowWeights[i]))
-	}
-	for i, o := range m.Cols {
-		wt.add(m.ColSide, o, pct(m.Eq.ColWeights[i]))
-	}
+	wt := m.weights()
 	s.tables = append(s.tables, titled{
 		title: fmt.Sprintf("Equilibrium: value %s [%s, %s]", pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1])), t: wt,
 		notes: append([]string{fmt.Sprintf("The zero-sum mixed equilibrium by linear programming: %s maximises its win rate, %s minimises it; each option's weight in the optimal mix, and the game's value (the %s win rate when both play it).",
@@ -209,58 +204,62 @@ func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 }
 
 func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
-	total := int64(0)
-	for _, e := range t.Entrants {
-		total += e.Encounters
+	s.title = fmt.Sprintf("%d. %s: tournament of %d options for %s", k, t.Scenario, len(t.Options), t.Side)
+	s.facts = docFacts(&t.Header, intervalWilson+" (win rates); "+SelectMethod)
+	var p experiment.SelectParams
+	if t.State != nil {
+		p = t.State.Params
 	}
-	s.title = fmt.Sprintf("%d. %s: tournament of %d options for %s", k, t.Scenario, max(len(t.Entrants), len(t.Candidates)), t.Side)
-	s.facts = docFacts(&t.Header, intervalWilson+" (win rates); "+DiffMethod+" (differences to the best)")
 	s.facts = append(s.facts,
 		[2]string{"side", t.Side},
-		[2]string{"encounters", fmt.Sprintf("%s in all over %d round(s): %s per candidate in round 1 (--first), more for the survivors in each later round, at most %s per candidate (-n); every candidate of a round plays the same indices (common random numbers)",
-			thousands(total), len(t.Rounds), thousands(t.First), thousands(t.Budget))})
+		[2]string{"guarantee", fmt.Sprintf("α = %.4g, indifference zone δ = %.4g pp, %d candidates: %s", t.Guarantee.Alpha, 100*t.Guarantee.Delta, t.Guarantee.Candidates, t.Guarantee.Statement)},
+		[2]string{"encounters", fmt.Sprintf("%s in all over %d stage(s): %s per option in stage 1 (--first), %s more for the options left in each later stage (--batch), at most %s per option (-n); every option of a stage plays the same indices (common random numbers)",
+			thousands(t.Encounters), len(t.Stages), thousands(p.First), thousands(p.Batch), thousands(p.Budget))})
 	docCommand(s, &t.Header, nil)
 	s.notes = append(s.notes, statusNotes(&t.Header, "tournament")...)
 	if t.Interrupted {
-		s.notes = append(s.notes, "The ranking stands as of the last round that finished.")
+		s.notes = append(s.notes, "The standings are as of the last stage that finished.")
 	}
 	sets := map[string][]string{}
-	for _, c := range t.Candidates {
+	for _, c := range t.Options {
 		sets[c.Name] = c.Sets
 	}
 	// Candidates made by --vary are named by their overrides: no column
 	// repeats them.
 	named := false
-	for _, c := range t.Candidates {
+	for _, c := range t.Options {
 		named = named || c.Name != strings.Join(c.Sets, " ")
 	}
-	rank := &table{left: 3, header: []string{"rank", "option", "--set", "encounters", "win rate", "95% CI", "out after round", "vs best", "95% CI (paired)"}}
+	ref := "vs " + t.refLabel()
+	rank := &table{left: 4, header: []string{"rank", "option", "--set", "status", "encounters", "win rate", "95% CI", "out after stage", ref, "CI (all pairs)"}}
 	if !named {
-		rank = &table{left: 2, header: append([]string{"rank", "option (its overrides)"}, rank.header[3:]...)}
+		rank = &table{left: 3, header: append([]string{"rank", "option (its overrides)"}, rank.header[3:]...)}
 	}
-	for i, e := range t.Entrants {
-		out, diff, ci := rankCells(i, &e)
-		w := wilson(e.Wins, e.Encounters)
-		row := []string{strconv.Itoa(i + 1), e.Name, setsText(sets[e.Name])}
+	for i, k := range t.Ranking {
+		if k < 0 || k >= len(t.Candidates) {
+			continue
+		}
+		c := &t.Candidates[k]
+		status, out, diff, ci := t.rankCells(k)
+		row := []string{strconv.Itoa(i + 1), c.Name, setsText(sets[c.Name])}
 		if !named {
 			row = row[:2]
 		}
-		rank.add(append(row, thousands(e.Encounters), pct(e.WinRate), w, out, diff, ci)...)
+		rank.add(append(row, status, thousands(c.Encounters), pct(c.WinRate), wilson(c.Wins, c.Encounters), out, diff, ci)...)
 	}
-	if len(t.Entrants) > 0 {
-		s.tables = append(s.tables, titled{title: "Ranking", t: rank, notes: []string{
-			"A candidate is dropped when its paired difference to the leader is below 0 with 95% confidence, Bonferroni-adjusted over the comparisons of that round; the difference to the best is on the encounters both played."}})
+	if len(t.Stages) > 0 {
+		s.tables = append(s.tables, titled{title: "Ranking", t: rank, notes: append([]string{t.verdict()}, capital(t.notes())...)})
 	} else {
-		s.notes = append(s.notes, "No round finished: there is no ranking yet.")
+		s.notes = append(s.notes, "No stage finished: there is no ranking yet.")
 	}
-	rounds := &table{left: 1, header: []string{"round", "new encounters per survivor", "encounters so far per survivor", "survivors after"}}
+	stages := &table{left: 1, header: []string{"stage", "new encounters per option left", "encounters so far per option left", "options left after", "leader", "leader's win rate"}}
 	var sofar int64
-	for i, r := range t.Rounds {
+	for i, r := range t.Stages {
 		sofar += r.Encounters
-		rounds.add(strconv.Itoa(i+1), thousands(r.Encounters), thousands(sofar), strconv.Itoa(r.Survivors))
+		stages.add(strconv.Itoa(i+1), thousands(r.Encounters), thousands(sofar), strconv.Itoa(r.Survivors), t.name(r.Leader), pct(r.LeaderRate))
 	}
-	if len(t.Rounds) > 0 {
-		s.tables = append(s.tables, titled{title: "Rounds", t: rounds})
+	if len(t.Stages) > 0 {
+		s.tables = append(s.tables, titled{title: "Stages", t: stages})
 	}
 	s.scenario = ctxYAML(t.Context)
 }

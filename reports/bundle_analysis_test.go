@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/sim"
 	"simctl/sim/experiment"
 )
 
@@ -43,25 +44,30 @@ func fixtureMatrixDoc() *Matrix {
 	return m
 }
 
-// fixtureTournament is an interrupted tournament: two rounds finished, one
-// candidate out after round 1.
+// fixtureTournament is an interrupted tournament: two stages finished, one
+// candidate out after stage 1. Its state is made by the selection's own
+// Apply from stage sums written here, so its standings are consistent.
 func fixtureTournament() *Tournament {
 	t := &Tournament{Header: Header{Kind: "tournament", Scenario: "Braced spears", File: "builtin:d20/tactics-combo.yaml", Ruleset: "d20", Seed: 3,
 		Version: "0.1.0+test", Command: "simctl tournament d20/tactics-combo --vary heroes.Wizard.tactics.params.crowd=1:3:1 -n 8000 --first 1000 --seed 3",
-		Interrupted: true},
-		First: 1000, Budget: 8000}
+		Interrupted: true}, Format: TournamentFormat}
 	for _, c := range []string{"1", "2", "3"} {
 		s := "heroes.Wizard.tactics.params.crowd=" + c
-		t.Candidates = append(t.Candidates, NamedSets{Name: s, Sets: []string{s}})
+		t.Options = append(t.Options, NamedSets{Name: s, Sets: []string{s}})
 	}
-	t.TournamentResult = experiment.TournamentResult{Side: "heroes",
-		Entrants: []experiment.Entrant{
-			{Name: t.Candidates[2].Name, Encounters: 3000, Wins: 2073, WinRate: 0.691},
-			{Name: t.Candidates[1].Name, Encounters: 3000, Wins: 2050, WinRate: 2050.0 / 3000, Diff: -0.0077, DiffCI: [2]float64{-0.0129, -0.0024}},
-			{Name: t.Candidates[0].Name, Encounters: 1000, Wins: 640, WinRate: 0.64, Out: 1, Diff: -0.051, DiffCI: [2]float64{-0.07, -0.032}},
-		},
-		Rounds: []experiment.Round{{Encounters: 1000, Survivors: 2}, {Encounters: 2000, Survivors: 2}},
-		State:  &experiment.TournamentState{Start: 3000, Next: 4000}}
+	st, err := experiment.NewSelectState(3, experiment.SelectParams{First: 1000, Batch: 2000, Budget: 8000})
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range []*experiment.StageSums{
+		{Alive: []int{0, 1, 2}, Ranges: []sim.Range{{Lo: 0, Hi: 1000}}, Wins: []int64{640, 690, 700}, Only: [][2]int64{{20, 70}, {10, 70}, {40, 50}}},
+		{Alive: []int{1, 2}, Ranges: []sim.Range{{Lo: 1000, Hi: 3000}}, Wins: []int64{1360, 1373}, Only: [][2]int64{{90, 103}}},
+	} {
+		if err := st.Apply(s); err != nil {
+			panic(err)
+		}
+	}
+	t.Selection = *st.Result(t.names(), "heroes")
 	return t
 }
 
@@ -93,7 +99,7 @@ func TestGoldenAnalysisReport(t *testing.T) {
 		"simctl matrix cavaliers/duel -n 20000 --seed 1 --side heroes --row 'impulse=--set heroes.Cavalier.specialty=impulse'",
 		"### Exchange rates", "### One at a time (tornado)", "(fig1-tornado.png)",
 		"### Dominated options", "### Equilibrium: value", "with at least 95% confidence", "(fig2-matrix.png)",
-		"### Ranking", "### Rounds", "Warning: the tournament was interrupted",
+		"### Ranking", "### Stages", "Not finished: 2 options left", "Warning: the tournament was interrupted",
 		"| scenario SHA-256 | " + fixtureContext().ScenarioSHA256 + " |",
 		"```yaml\nname: Fighter vs Orc",
 		"&lt;b&gt;timing&lt;/b&gt;",
@@ -134,7 +140,7 @@ func TestAnalysisBundleFiles(t *testing.T) {
 	if n := bytes.Count(h, []byte("<svg ")); n != 2 {
 		t.Errorf("%d inline SVG figures, want 2", n)
 	}
-	for _, w := range []string{"<h3>Ranking</h3>", "<h3>Rounds</h3>", "&lt;b&gt;timing&lt;/b&gt;", "<h3>Exchange rates</h3>"} {
+	for _, w := range []string{"<h3>Ranking</h3>", "<h3>Stages</h3>", "&lt;b&gt;timing&lt;/b&gt;", "<h3>Exchange rates</h3>"} {
 		if !bytes.Contains(h, []byte(w)) {
 			t.Errorf("report.html lacks %q", w)
 		}

@@ -80,7 +80,7 @@ func checkBundleFiles(t *testing.T, dir string, files []string) {
 		"Fighter vs Orc (builtin:d20/duel.yaml)",          // scenario
 		"dying: out-at-0 (default); confirm_crits: false", // ruleset options
 		"| seed | 7 |", "| simctl version | 0.1.0 |", "10,000 (encounter indices 0..9999)", // seed, version, N
-		"Wilson score interval, 95%", DiffMethod, // interval methods
+		"Wilson score interval, 95%", PairedMethod, // interval methods
 		"simctl run d20/duel -n 10000 --seed 7", // the run's command
 		"simctl sweep d20/duel --vary heroes.Fighter.init=-4:8:2 -n 10000 --seed 7",
 		"simctl run d20/duel -n 10000 --seed 7 --set heroes.Fighter.init=-4", // a sweep point

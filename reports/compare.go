@@ -76,7 +76,11 @@ type PairedDiff struct {
 	Side string `json:"side"`
 	// Diff is mean(a) - mean(b).
 	Diff float64 `json:"diff"`
-	// CI95 is Diff ± 1.96·SE with SE the paired standard error.
+	// CI95 is stats.PairedCI at 95%: with fewer than
+	// stats.PairedExactBelow discordant encounters (where exactly one of
+	// the two won) the exact conservative interval built on them
+	// (stats.PairedExactCI), else Diff ± 1.96·SE with SE the paired
+	// standard error. PValue goes with it (exact McNemar, or normal).
 	CI95   [2]Num `json:"ci95"`
 	PValue Num    `json:"p_value"`
 	SE     Num    `json:"se"`
@@ -89,15 +93,18 @@ type PairedDiff struct {
 	Paired            stats.Paired `json:"paired"`
 }
 
-// DiffMethod describes the paired interval.
+// DiffMethod describes the normal paired interval (the tournament's).
 const DiffMethod = "paired normal interval, 95%, on common random numbers"
+
+// PairedMethod describes stats.PairedCI, compare's paired interval.
+const PairedMethod = "paired 95% interval on common random numbers (exact, built on the discordant encounters, when fewer than 200 differ; normal otherwise)"
 
 // NewPairedDiff reads a stats.Paired.
 func NewPairedDiff(side string, p stats.Paired) PairedDiff {
-	ci := p.DiffCI(0.95)
+	ci := stats.PairedCI(p, 0.95)
 	return PairedDiff{
 		Side: side, Diff: p.Diff(), CI95: [2]Num{Num(ci.Lo), Num(ci.Hi)},
-		PValue: Num(p.PValue()), SE: Num(p.SE()), IndependentSE: Num(p.IndependentSE()),
+		PValue: Num(stats.PairedP(p)), SE: Num(p.SE()), IndependentSE: Num(p.IndependentSE()),
 		VarianceReduction: Num(p.VarianceReduction()), Paired: p,
 	}
 }
@@ -107,7 +114,7 @@ func NewPairedDiff(side string, p stats.Paired) PairedDiff {
 // c.Options, the first being the baseline). Results must be set.
 func (c *Compare) Finish(paired [][2]stats.Paired) {
 	c.Kind = "compare"
-	c.Interval = intervalWilson + " (win rates); " + DiffMethod + " (differences)"
+	c.Interval = intervalWilson + " (win rates); " + PairedMethod + " (differences)"
 	c.Baseline = c.Options[0].Name
 	c.Encounters = c.Options[0].Result.Encounters
 	base := c.Options[0].Result
@@ -132,9 +139,7 @@ func (c *Compare) Finish(paired [][2]stats.Paired) {
 	if len(c.Options) > 2 {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%d options are compared with the baseline; the p-values are not adjusted for multiple comparisons", len(c.Options)-1))
 	}
-	if c.Encounters < 1000 {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("only %d encounters: the normal interval of the difference is rough", c.Encounters))
-	}
+	c.Warnings = append(c.Warnings, fewDiscordant(c)...)
 	if c.Interrupted {
 		c.Warnings = append(c.Warnings, "interrupted: every option holds only the encounters that finished")
 	}
@@ -145,6 +150,26 @@ func (c *Compare) Finish(paired [][2]stats.Paired) {
 	if c.Incomplete {
 		c.Warnings = append(c.Warnings, "incomplete: the merged shards do not cover every encounter")
 	}
+}
+
+// fewDiscordant warns, per option and side, when few encounters differ
+// from the baseline: all the information about a paired difference of
+// win rates is in those discordant encounters, not in N, so that is what
+// the warning counts (the interval is then the exact one, honest but wide).
+func fewDiscordant(c *Compare) []string {
+	var out []string
+	for _, o := range c.Options[1:] {
+		for _, d := range o.Diff {
+			p := d.Paired
+			if !p.Binary() || p.SumD2 >= stats.PairedExactBelow {
+				continue
+			}
+			n10, n01 := p.Discordant()
+			out = append(out, fmt.Sprintf("%s vs %s, %s wins: only %d of %d encounters differ (%d for %s, %d for %s); its interval is the exact one built on them, conservative, and wider than a normal interval would claim",
+				o.Name, c.Baseline, d.Side, p.SumD2, p.N, n10, o.Name, n01, c.Baseline))
+		}
+	}
+	return out
 }
 
 // economyDeltaCI is the paired interval of each counter's difference

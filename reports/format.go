@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"simctl/stats"
 )
 
 // Format is an output format of the sweep and compare tables.
@@ -37,33 +39,8 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("--format %q: expected text, csv, json or markdown", s)
 }
 
-// Num is a float64 that encodes NaN and ±Inf (an undefined statistic, such
-// as a variance reduction with no variance at all) as JSON null, which
-// encoding/json would otherwise refuse; null decodes as NaN.
-type Num float64
-
-// MarshalJSON implements json.Marshaler.
-func (n Num) MarshalJSON() ([]byte, error) {
-	f := float64(n)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(f)
-}
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (n *Num) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*n = Num(math.NaN())
-		return nil
-	}
-	var f float64
-	if err := json.Unmarshal(b, &f); err != nil {
-		return err
-	}
-	*n = Num(f)
-	return nil
-}
+// Num is a float64 that encodes NaN and ±Inf as JSON null (stats.Num).
+type Num = stats.Num
 
 // table is a grid of cells with a header, rendered as aligned text, a
 // Markdown pipe table or CSV. Text and Markdown show the display cells;

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -147,26 +148,26 @@ func hgrid(p *plot.Plot) {
 	p.Add(g)
 }
 
-// zoomPercentAxis fits the win-rate axis to the sweep's intervals, with a
-// margin, so that a 5-point effect is visible rather than squeezed into a
-// 0..100 axis; the 50% line shows when it is in range.
-func zoomPercentAxis(a *plot.Axis, s *Sweep) {
+// zoomSideAxis fits one side's win-rate axis to that side's intervals,
+// with a margin, so that a 5-point effect and a ±0.4-point interval are
+// both visible rather than squeezed into a 0..100 axis shared with the
+// other side.
+func zoomSideAxis(a *plot.Axis, s *Sweep, side int) {
 	lo, hi := 100.0, 0.0
 	for _, pt := range s.Points {
 		if pt.Unfinished {
 			continue
 		}
-		for _, r := range pt.Result.Sides {
-			lo, hi = math.Min(lo, 100*r.WinCI95[0]), math.Max(hi, 100*r.WinCI95[1])
-		}
+		r := pt.Result.Sides[side]
+		lo, hi = math.Min(lo, 100*r.WinCI95[0]), math.Max(hi, 100*r.WinCI95[1])
 	}
 	if lo > hi { // nothing finished
 		percentAxis(a)
 		return
 	}
-	span := math.Max(hi-lo, 10)
-	a.Min, a.Max = math.Max(0, lo-0.15*span), math.Min(100, hi+0.25*span) // room for the legend above
-	a.Tick.Marker = niceTicks{}
+	span := math.Max(hi-lo, 4)
+	a.Min, a.Max = math.Max(0, lo-0.15*span), math.Min(100, hi+0.15*span)
+	a.Tick.Marker = niceTicks{most: 6}
 }
 
 // percentAxis fixes the Y axis to 0..100 % (ticks stop at 100 when Max is
@@ -336,29 +337,50 @@ func SweepFigure(s *Sweep) (*Figure, error) {
 
 func sweepLine(s *Sweep) *Figure {
 	a := s.Axes[0]
-	p := newPlot(fmt.Sprintf("Win rate against %s\n%s, seed %d, %s", a.Path, s.Scenario, s.Seed, sweepN(s)),
-		AxisLabel(a.Path), "win rate (% of encounters, 95% CI)")
-	hgrid(p)
-	zoomPercentAxis(&p.Y, s)
 	xs, isNum := numeric(a.Values)
 	if !isNum {
 		xs = make([]float64, len(a.Values))
 		for i := range xs {
 			xs[i] = float64(i)
 		}
-		p.NominalX(a.Values...)
-		p.X.Padding = vg.Points(20)
-	} else if len(xs) <= 15 {
-		ticks := make([]plot.Tick, len(xs))
-		for i, x := range xs {
-			ticks[i] = plot.Tick{Value: x, Label: a.Values[i]}
-		}
-		p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	} else {
-		p.X.Tick.Marker = niceTicks{}
 	}
-	p.Add(hline{Y: 50, Style: draw.LineStyle{Color: neutral, Width: vg.Points(0.5), Dashes: []vg.Length{vg.Points(3), vg.Points(3)}}})
+	// One panel per side, each on its own zoomed axis: on one shared axis
+	// the two curves sit 50 points apart and their intervals vanish.
+	var panels [2]*plot.Plot
 	for side := 0; side < 2; side++ {
+		title, xLabel := "", ""
+		if side == 0 {
+			title = fmt.Sprintf("Win rate against %s\n%s, seed %d, %s", a.Path, s.Scenario, s.Seed, sweepN(s))
+		} else {
+			xLabel = AxisLabel(a.Path)
+		}
+		p := newPlot(title, xLabel, s.Sides[side]+" win (%, 95% CI)")
+		p.Y.Label.TextStyle.Color = SideColors[side]
+		hgrid(p)
+		zoomSideAxis(&p.Y, s, side)
+		switch {
+		case !isNum:
+			p.NominalX(a.Values...)
+			p.X.Padding = vg.Points(20)
+		case len(xs) <= 15:
+			ticks := make([]plot.Tick, len(xs))
+			for i, x := range xs {
+				ticks[i] = plot.Tick{Value: x, Label: a.Values[i]}
+			}
+			p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		default:
+			p.X.Tick.Marker = niceTicks{}
+		}
+		if isNum {
+			// A margin beyond the first and last values, so their points,
+			// interval caps and tick labels are not cut at the frame.
+			lo, hi := slices.Min(xs), slices.Max(xs)
+			pad := 0.04 * math.Max(hi-lo, 1)
+			p.X.Min, p.X.Max = lo-pad, hi+pad
+		}
+		if p.Y.Min <= 50 && 50 <= p.Y.Max {
+			p.Add(hline{Y: 50, Style: draw.LineStyle{Color: neutral, Width: vg.Points(0.5), Dashes: []vg.Length{vg.Points(3), vg.Points(3)}}})
+		}
 		var pts plotter.XYs
 		var errs plotter.YErrors
 		for i, pt := range s.Points {
@@ -370,16 +392,6 @@ func sweepLine(s *Sweep) *Figure {
 			errs = append(errs, struct{ Low, High float64 }{100 * (r.WinRate - r.WinCI95[0]), 100 * (r.WinCI95[1] - r.WinRate)})
 		}
 		col := SideColors[side]
-		line, _ := plotter.NewLine(pts)
-		line.Color, line.Width = col, vg.Points(1.5)
-		if side == 1 {
-			line.Dashes = []vg.Length{vg.Points(5), vg.Points(2)}
-		}
-		if !isNum {
-			// Categories (policies, tactics, dice) have no order between
-			// them: points with their intervals, never a line.
-			line.Width = 0
-		}
 		sc, _ := plotter.NewScatter(pts)
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
 		if side == 1 {
@@ -392,14 +404,26 @@ func sweepLine(s *Sweep) *Figure {
 		eb.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1)}
 		eb.CapWidth = vg.Points(6)
 		if isNum {
+			// Categories (policies, tactics, dice) have no order between
+			// them: points with their intervals, never a line.
+			line, _ := plotter.NewLine(pts)
+			line.Color, line.Width = col, vg.Points(1.5)
+			if side == 1 {
+				line.Dashes = []vg.Length{vg.Points(5), vg.Points(2)}
+			}
 			p.Add(line)
 		}
 		p.Add(eb, sc)
-		p.Legend.Add(s.Sides[side]+" wins", line, sc)
+		panels[side] = p
 	}
-	p.Legend.Left = true
-	return &Figure{Name: "sweep", W: 6.4 * vg.Inch, H: 4.2 * vg.Inch, draw: single(p),
-		Caption: fmt.Sprintf("Win rate of %s (blue) and %s (orange) against %s, with 95%% Wilson intervals.", s.Sides[0], s.Sides[1], a.Path)}
+	const w, h = 6.4 * vg.Inch, 5.2 * vg.Inch
+	const lower = 0.46 * h // the second panel; the first has the title above it
+	return &Figure{Name: "sweep", W: w, H: h,
+		draw: func(dc draw.Canvas) {
+			panels[0].Draw(draw.Crop(dc, 0, 0, lower, 0))
+			panels[1].Draw(draw.Crop(dc, 0, 0, 0, -(h - lower)))
+		},
+		Caption: fmt.Sprintf("Win rate of %s (top, blue) and %s (bottom, orange) against %s, each on its own axis, with 95%% Wilson intervals.", s.Sides[0], s.Sides[1], a.Path)}
 }
 
 func sweepN(s *Sweep) string {
@@ -419,16 +443,36 @@ func sweepN(s *Sweep) string {
 	return thousands(s.MaxN) + " encounters per point"
 }
 
-// winColor maps side 0's win rate in percent to a diverging colour:
-// side 1's colour at 0, white at 50, side 0's colour at 100.
-func winColor(v float64) color.RGBA {
-	v = math.Max(0, math.Min(100, v))
-	from, t := SideColors[1], 1-v/50
-	if v > 50 {
-		from, t = SideColors[0], (v-50)/50
+// winColor maps side 0's win rate in percent to a diverging colour
+// centred on 50: white at 50, side 0's colour at 50+span and above, side
+// 1's at 50-span and below. span fits the data (heatSpan), so cells a few
+// points from even are tinted, not left nearly white by a 0..100 scale.
+func winColor(v, span float64) color.RGBA {
+	t := math.Max(-1, math.Min(1, (v-50)/span))
+	from := SideColors[0]
+	if t < 0 {
+		from, t = SideColors[1], -t
 	}
 	mix := func(a uint8) uint8 { return uint8(math.Round(255 + (float64(a)-255)*t)) }
 	return color.RGBA{R: mix(from.R), G: mix(from.G), B: mix(from.B), A: 0xFF}
+}
+
+// heatSpan is the half-range of a heat map's colour scale around 50%: the
+// farthest cell's distance from 50, rounded up to a step the colour bar
+// can label (at least 5 points).
+func heatSpan(vals []float64) float64 {
+	far := 0.0
+	for _, v := range vals {
+		if !math.IsNaN(v) {
+			far = math.Max(far, math.Abs(v-50))
+		}
+	}
+	for _, s := range []float64{5, 10, 15, 20, 25, 30, 40} {
+		if far <= s {
+			return s
+		}
+	}
+	return 50
 }
 
 // cells is a Plotter of heat-map cells centred on integer coordinates.
@@ -436,6 +480,7 @@ type cells struct {
 	nx, ny int
 	v      []float64 // side 0 win rate in %, index i*ny+j for x=i, y=j
 	labels bool
+	span   float64 // the colour scale's half-range around 50 (heatSpan)
 }
 
 // Plot implements plot.Plotter.
@@ -449,11 +494,11 @@ func (h cells) Plot(c draw.Canvas, p *plot.Plot) {
 			}
 			x0, x1 := trX(float64(i)-0.5), trX(float64(i)+0.5)
 			y0, y1 := trY(float64(j)-0.5), trY(float64(j)+0.5)
-			c.FillPolygon(winColor(v), c.ClipPolygonXY([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}))
+			c.FillPolygon(winColor(v, h.span), c.ClipPolygonXY([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}))
 			if h.labels {
 				col := color.Color(ink)
-				if v < 20 || v > 80 {
-					col = color.White
+				if math.Abs(v-50) > 0.6*h.span {
+					col = color.White // on a deep colour
 				}
 				c.FillText(textStyle(8, col), vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, fmt.Sprintf("%.1f%%", v))
 			}
@@ -478,6 +523,7 @@ func sweepHeat(s *Sweep) *Figure {
 		}
 		h.v = append(h.v, v)
 	}
+	h.span = heatSpan(h.v)
 	p.Add(h)
 	p.NominalX(ax.Values...)
 	p.NominalY(ay.Values...)
@@ -491,34 +537,43 @@ func sweepHeat(s *Sweep) *Figure {
 		main := draw.Crop(dc, 0, -barW, 0, 0)
 		p.Draw(main)
 		data := p.DataCanvas(main)
-		colourBar(dc, data, dc.Max.X-barW+vg.Points(14), s.Sides[0]+" win rate (%)")
+		colourBar(dc, data, dc.Max.X-barW+vg.Points(14), s.Sides[0]+" win rate (%)", h.span)
 	}
 	return f
 }
 
 // colourBar draws the heat map's scale at x, spanning the data area's
-// height: 0..100 % of side 0 wins, with ticks every 25.
-func colourBar(dc, data draw.Canvas, x vg.Length, label string) {
+// height: side 0's win rate from 50-span to 50+span percent (the colours
+// saturate beyond), with five labelled ticks.
+func colourBar(dc, data draw.Canvas, x vg.Length, label string, span float64) {
 	const steps = 50
 	w := vg.Points(14)
 	y0, y1 := data.Min.Y, data.Max.Y
+	lo := 50 - span
 	for k := 0; k < steps; k++ {
 		a := y0 + (y1-y0)*vg.Length(k)/steps
 		b := y0 + (y1-y0)*vg.Length(k+1)/steps
-		dc.FillPolygon(winColor(100*(float64(k)+0.5)/steps), []vg.Point{{X: x, Y: a}, {X: x + w, Y: a}, {X: x + w, Y: b + 0.3}, {X: x, Y: b + 0.3}})
+		dc.FillPolygon(winColor(lo+2*span*(float64(k)+0.5)/steps, span), []vg.Point{{X: x, Y: a}, {X: x + w, Y: a}, {X: x + w, Y: b + 0.3}, {X: x, Y: b + 0.3}})
 	}
 	line := draw.LineStyle{Color: ink, Width: vg.Points(0.5)}
 	dc.StrokeLines(line, []vg.Point{{X: x, Y: y0}, {X: x + w, Y: y0}, {X: x + w, Y: y1}, {X: x, Y: y1}, {X: x, Y: y0}})
 	tick := textStyle(9, ink)
 	tick.XAlign = draw.XLeft
-	for v := 0; v <= 100; v += 25 {
-		y := y0 + (y1-y0)*vg.Length(v)/100
+	for k := 0; k <= 4; k++ {
+		v := lo + 2*span*float64(k)/4
+		y := y0 + (y1-y0)*vg.Length(k)/4
 		dc.StrokeLine2(line, x+w, y, x+w+3, y)
-		dc.FillText(tick, vg.Point{X: x + w + 5, Y: y}, strconv.Itoa(v))
+		lab := strconv.FormatFloat(v, 'f', -1, 64)
+		if k == 0 && lo > 0 {
+			lab = "≤" + lab
+		} else if k == 4 && lo+2*span < 100 {
+			lab = "≥" + lab
+		}
+		dc.FillText(tick, vg.Point{X: x + w + 5, Y: y}, lab)
 	}
 	lab := textStyle(11, ink)
 	lab.Rotation = math.Pi / 2
-	dc.FillText(lab, vg.Point{X: x + w + vg.Points(34), Y: (y0 + y1) / 2}, label)
+	dc.FillText(lab, vg.Point{X: x + w + vg.Points(38), Y: (y0 + y1) / 2}, label)
 }
 
 // CompareFigure draws a comparison: each option's win rates with 95%

@@ -205,6 +205,16 @@ figure { margin: 1.2rem 0; }
 figure svg { width: 100%; height: auto; }
 figcaption { color: #555; font-size: 0.9em; }
 ul.notes { color: #444; font-size: 0.9em; }
+@media print {
+  body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
+  table { display: table; overflow: visible; width: 100%; font-size: 8pt; }
+  th, td { padding: 0.1rem 0.3rem; }
+  td { overflow-wrap: anywhere; }
+  .num, table.facts th { white-space: normal; overflow-wrap: normal; }
+  pre { white-space: pre-wrap; overflow-wrap: anywhere; overflow: visible; font-size: 8pt; }
+  figure { break-inside: avoid; }
+  h2, h3 { break-after: avoid; }
+}
 `
 
 // inlineSVG strips the XML declaration of a standalone SVG document so it

@@ -274,11 +274,11 @@ func New(m Meta, g sim.Game, t *sim.Tally) *Result {
 	raw := Raw{
 		Wins: t.Wins, Draws: t.Draws, Encounters: t.Encounters,
 		Rounds: t.Rounds.Counts, RoundsOver: t.Rounds.Over, RoundsSum: t.Rounds.Sum, RoundsMax: t.Rounds.MaxSeen,
-		Survivors: t.Survivors, Counters: g.Counters(), Counts: t.Counts.V,
+		Survivors: t.Survivors, Counters: g.Counters(), Counts: t.Counts.Sides,
 		Roster: names, FirstActor: t.FirstActor, NoActor: t.NoActor,
 		Tactics:     ruleCounts(g, t),
 		RosterSides: sides, DrawsMaxRounds: t.MaxRoundsDraws, DrawsAllGone: t.AllGoneDraws,
-		FirstInOrder: t.FirstInOrder, NoOrder: t.NoOrder, Ended: t.Ended, Combatants: t.Counts.P,
+		FirstInOrder: t.FirstInOrder, NoOrder: t.NoOrder, Ended: t.Ended, Combatants: t.Counts.Combatants,
 		AnyDown: t.AnyDown, CountsSq: t.CountsSq,
 	}
 	for s := 0; s < 2; s++ {
@@ -513,10 +513,10 @@ func (r *Result) Tally(g sim.Game) *sim.Tally {
 	// The side counters go in through Merge, which keeps the tally's
 	// record of what its finished encounters counted (for CountsSq).
 	counts := sim.NewTally(g)
-	copy(counts.Counts.V, raw.Counts)
+	copy(counts.Counts.Sides, raw.Counts)
 	copy(counts.CountsSq, raw.CountsSq)
 	t.Merge(counts)
-	copy(t.Counts.P, raw.Combatants)
+	copy(t.Counts.Combatants, raw.Combatants)
 	for k, rc := range raw.Tactics {
 		if k < len(t.Counts.Rules) {
 			t.Counts.Rules[k] = rc.Count

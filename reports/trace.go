@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 
 	"simctl/sim"
 	"simctl/sim/scenario"
@@ -42,35 +43,53 @@ type traceStop struct{ err error }
 
 var errTruncated = errors.New("truncated")
 
-// lineWriter counts the narration's lines and stops the replay at the
-// cap, when ctx is done (checked every 256 lines) or when w fails.
+// lineWriter passes the narration on line by line, with the sides'
+// names in place of their numbers (SideNames), counts the lines and stops
+// the replay at the cap, when ctx is done (checked every 256 lines) or
+// when w fails.
 type lineWriter struct {
-	ctx   context.Context
-	w     *bufio.Writer
-	lines int
-	since int // lines since ctx was last checked
-	max   int
+	ctx          context.Context
+	w            *bufio.Writer
+	side0, side1 string
+	line         []byte // the line being written, up to its newline
+	lines        int
+	since        int // lines since ctx was last checked
+	max          int
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
-	if _, err := l.w.Write(p); err != nil {
-		panic(traceStop{err})
-	}
-	n := bytes.Count(p, []byte{'\n'})
-	if n == 0 {
-		return len(p), nil
-	}
-	l.lines += n
-	if l.max > 0 && l.lines >= l.max {
-		panic(traceStop{errTruncated})
-	}
-	if l.since += n; l.since >= 256 {
-		l.since = 0
-		if err := l.ctx.Err(); err != nil {
+	for rest := p; len(rest) > 0; {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			l.line = append(l.line, rest...)
+			break
+		}
+		l.line = append(l.line, rest[:i+1]...)
+		rest = rest[i+1:]
+		if _, err := l.w.WriteString(SideNames(string(l.line), l.side0, l.side1)); err != nil {
 			panic(traceStop{err})
+		}
+		l.line = l.line[:0]
+		l.lines++
+		if l.max > 0 && l.lines >= l.max {
+			panic(traceStop{errTruncated})
+		}
+		if l.since++; l.since >= 256 {
+			l.since = 0
+			if err := l.ctx.Err(); err != nil {
+				panic(traceStop{err})
+			}
 		}
 	}
 	return len(p), nil
+}
+
+// flush writes a last line without its newline.
+func (l *lineWriter) flush() {
+	if len(l.line) > 0 {
+		l.w.WriteString(SideNames(string(l.line), l.side0, l.side1))
+		l.line = l.line[:0]
+	}
 }
 
 // TraceContext is Trace with a bound: at most lim.Lines lines of
@@ -84,9 +103,12 @@ func TraceContext(ctx context.Context, w io.Writer, sc *scenario.Scenario, g sim
 		names = append(names, e.Name)
 	}
 	bw := bufio.NewWriterSize(w, 32<<10)
-	lw := &lineWriter{ctx: ctx, w: bw, max: lim.Lines}
+	lw := &lineWriter{ctx: ctx, w: bw, max: lim.Lines, side0: sc.Sides[0].Name, side1: sc.Sides[1].Name}
 	fmt.Fprintf(bw, "%s (%s)  seed %d  encounter %d\n", sc.Name, sc.Ruleset, seed, enc)
 	o, t, err := replayLogged(g, seed, enc, &sim.Log{W: lw, Names: names})
+	if err == nil {
+		lw.flush()
+	}
 	switch {
 	case errors.Is(err, errTruncated):
 		fmt.Fprintf(bw, "… truncated at %d lines", lw.lines)
@@ -140,4 +162,33 @@ func replayLogged(g sim.Game, seed uint64, enc int64, log *sim.Log) (o sim.Outco
 	}()
 	o, t = sim.Replay(g, seed, enc, log)
 	return o, t, nil
+}
+
+// The referees narrate sides by number ("Fighter (side 0)", "== side 1
+// wins", "an Ambush Round for side 1"); a reader knows them by the names
+// the scenario gives them.
+var (
+	sideInParens = regexp.MustCompile(`\(side ([01])([,)])`)
+	sideWins     = regexp.MustCompile(`(?m)^== side ([01]) wins`)
+	forSide      = regexp.MustCompile(`\bfor side ([01])\b`)
+)
+
+// SideNames puts the side names into a narration in place of side numbers.
+func SideNames(text, side0, side1 string) string {
+	name := func(d string) string {
+		if d == "0" {
+			return side0
+		}
+		return side1
+	}
+	text = sideInParens.ReplaceAllStringFunc(text, func(m string) string {
+		sm := sideInParens.FindStringSubmatch(m)
+		return "(" + name(sm[1]) + sm[2]
+	})
+	text = sideWins.ReplaceAllStringFunc(text, func(m string) string {
+		return "== " + name(sideWins.FindStringSubmatch(m)[1]) + " wins"
+	})
+	return forSide.ReplaceAllStringFunc(text, func(m string) string {
+		return "for " + name(forSide.FindStringSubmatch(m)[1])
+	})
 }

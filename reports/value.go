@@ -96,8 +96,15 @@ func (v *Value) Write(w io.Writer, f Format) error {
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
-	footnotes(w, v.Warnings, md)
+	footnotes(w, append([]string{v.Multiplicity()}, v.Warnings...), md)
 	return nil
+}
+
+// Multiplicity says how many intervals the document prints at 95% and
+// what that does not promise.
+func (v *Value) Multiplicity() string {
+	return fmt.Sprintf("multiplicity: %d effect intervals, %d exchange-rate sets and %d swing intervals are each at 95%% on their own, not jointly: among %d such statements about 1 in 20 may miss by chance; to act on several at once, ask for more confidence in each (more encounters, -n)",
+		len(v.Effects), len(v.Rates), 2*len(v.Swings), len(v.Effects)+len(v.Rates)+2*len(v.Swings))
 }
 
 func (v *Value) effectTable() *table {
@@ -113,8 +120,11 @@ func (v *Value) rateTable() *table {
 	t := &table{header: []string{"1 unit of", "is worth", "95% CI"}, left: 2}
 	for _, r := range v.Rates {
 		ci := "no finite interval"
-		if r.Bounded {
+		switch {
+		case r.Bounded:
 			ci = fmt.Sprintf("[%s, %s]", ratio(r.CI95[0]), ratio(r.CI95[1]))
+		case r.Split:
+			ci = fmt.Sprintf("≤ %s or ≥ %s", ratio(r.CI95[0]), ratio(r.CI95[1]))
 		}
 		t.add(r.A, ratio(r.Value)+" "+r.B, ci)
 	}

@@ -48,7 +48,7 @@ func checkConsistent(t *testing.T, g sim.Game, tl *sim.Tally) {
 	}
 	roster := g.Roster()
 	var dealt, taken, turns, lost, standing, hpWin, kills, downed, maxDown, sumDown [2]int64
-	for i, p := range tl.Counts.P {
+	for i, p := range tl.Counts.Combatants {
 		s := roster[i].Side
 		dealt[s] += p.DamageDealt
 		taken[s] += p.DamageTaken
@@ -69,7 +69,7 @@ func checkConsistent(t *testing.T, g sim.Game, tl *sim.Tally) {
 	// max_rounds. (A referee that does not yet report draw causes counts
 	// both kinds as max_rounds: then out lies between wins and wins+draws.)
 	if len(roster) == 2 && roster[0].Side != roster[1].Side {
-		for i, p := range tl.Counts.P {
+		for i, p := range tl.Counts.Combatants {
 			s := roster[i].Side
 			if out := p.EndedDown + p.EndedGone; out < tl.Wins[1-s]+tl.AllGoneDraws || out > tl.Wins[1-s]+tl.Draws {
 				t.Errorf("%s ended out in %d encounters; the other side won %d, draws %d (all gone %d)",

@@ -12,8 +12,6 @@ import (
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"simctl/sim"
 	"simctl/sim/scenario"
 )
@@ -54,14 +52,26 @@ func Schema(name string) (scenario.Schema, bool, []string) {
 	return r.Schema(), true, Names()
 }
 
-// Compile loads nothing itself: it finds the scenario's ruleset and compiles.
+// Compile loads nothing itself: it finds the scenario's ruleset and
+// compiles. Every problem recorded through sc.Dec while compiling is
+// returned here, whether or not the ruleset returned it too: a ruleset
+// that forgets to check sc.Rep cannot drop them.
 func Compile(sc *scenario.Scenario) (sim.Game, error) {
 	r, ok := registry[sc.Ruleset]
 	if !ok {
 		return nil, fmt.Errorf("%s: unknown ruleset %q; valid: %v", sc.File, sc.Ruleset, Names())
 	}
 	checkSidePolicies(sc, r)
-	return r.Compile(sc)
+	g, err := r.Compile(sc)
+	if err != nil {
+		return nil, err
+	}
+	if sc.Rep != nil {
+		if err := sc.Rep.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
 }
 
 // checkSidePolicies rejects an unknown side policy name that no combatant
@@ -87,24 +97,11 @@ func checkSidePolicies(sc *scenario.Scenario, r sim.Ruleset) {
 		}
 		if !inherited {
 			n, path := p.Node, p.Path
-			if v := scenarioKeyValue(n, "name"); v != nil {
+			if v := scenario.Value(n, "name"); v != nil {
 				n, path = v, path+".name"
 			}
 			sc.Dec.Errorf(n, path, "unknown policy %q%s (every combatant of side %q overrides it, but it is still read); valid: %s",
 				p.Name, scenario.Suggest(p.Name, valid), side.Name, strings.Join(valid, ", "))
 		}
 	}
-}
-
-// scenarioKeyValue is the value of key in a YAML mapping, or nil.
-func scenarioKeyValue(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
 }

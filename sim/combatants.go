@@ -64,53 +64,53 @@ type ending struct {
 // two cannot drift apart. a is -1 for damage without an attacker.
 func (c *Counts) Hit(s, a, d, n int) {
 	if a >= 0 {
-		c.V[s*c.N+DamageDealt] += int64(n)
+		c.Sides[s*c.PerSide+DamageDealt] += int64(n)
 	}
-	if c.P == nil {
+	if c.Combatants == nil {
 		return
 	}
 	if a >= 0 {
-		c.P[a].DamageDealt += int64(n)
+		c.Combatants[a].DamageDealt += int64(n)
 		c.enc[a].dealt += int64(n)
 	}
-	c.P[d].DamageTaken += int64(n)
+	c.Combatants[d].DamageTaken += int64(n)
 }
 
 // Down records that d was put out of the fight by harm, by killer (-1 when
 // nobody is to blame, e.g. bleeding to death). Call it once, when d goes
 // out, not again when a dying combatant dies.
 func (c *Counts) Down(d, killer int) {
-	if c.P == nil {
+	if c.Combatants == nil {
 		return
 	}
-	c.P[d].Downed++
+	c.Combatants[d].Downed++
 	if killer >= 0 {
-		c.P[killer].Kills++
+		c.Combatants[killer].Kills++
 	}
 }
 
 // Turn records that i, of side s, had a turn (the side's Turns counter
 // too).
 func (c *Counts) Turn(s, i int) {
-	c.V[s*c.N+Turns]++
-	if c.P != nil {
-		c.P[i].Turns++
+	c.Sides[s*c.PerSide+Turns]++
+	if c.Combatants != nil {
+		c.Combatants[i].Turns++
 	}
 }
 
 // Lost records that i, of side s, lost an action (the side's ActionsLost
 // counter too).
 func (c *Counts) Lost(s, i int) {
-	c.V[s*c.N+ActionsLost]++
-	if c.P != nil {
-		c.P[i].ActionsLost++
+	c.Sides[s*c.PerSide+ActionsLost]++
+	if c.Combatants != nil {
+		c.Combatants[i].ActionsLost++
 	}
 }
 
 // End records where i ended the encounter and its hit points then. A
 // referee calls it once for every combatant at the end of Play.
 func (c *Counts) End(i, hp int, s EndState) {
-	if c.P == nil {
+	if c.Combatants == nil {
 		return
 	}
 	e := &c.enc[i]

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"simctl/sim/scenario"
 )
 
@@ -13,8 +15,9 @@ import (
 // from init functions; after initialisation they are only read, so lookups
 // are safe from any goroutine.
 type Policies[M any] struct {
-	owner string // the ruleset, for messages
-	m     map[string]policyEntry[M]
+	owner   string // the ruleset, for messages
+	m       map[string]policyEntry[M]
+	tactics *M // the compiler of tactics: blocks, once registered
 }
 
 type policyEntry[M any] struct {
@@ -34,6 +37,28 @@ func (p *Policies[M]) Register(name, doc string, make M) {
 		panic(fmt.Sprintf("%s: policy %q registered twice", p.owner, name))
 	}
 	p.m[name] = policyEntry[M]{make, Field{Name: name, Doc: doc}}
+}
+
+// RegisterTactics registers the compiler of the ruleset's tactics: blocks
+// (its binding to the tactics language, in package agents), called like a
+// named policy's constructor with a spec whose Node is the block and Path
+// its path. It panics when called twice (a programming error).
+func (p *Policies[M]) RegisterTactics(compile M) {
+	if p.tactics != nil {
+		panic(fmt.Sprintf("%s: tactics compiler registered twice", p.owner))
+	}
+	p.tactics = &compile
+}
+
+// Tactics returns the tactics compiler, reporting through d at n (path)
+// when none is registered.
+func (p *Policies[M]) Tactics(d *scenario.Decoder, n *yaml.Node, path string) (M, bool) {
+	if p.tactics == nil {
+		d.Errorf(n, path, "tactics are not linked into this program (import simctl/agents)")
+		var zero M
+		return zero, false
+	}
+	return *p.tactics, true
 }
 
 // Names lists the registered policies, sorted.
@@ -60,7 +85,7 @@ func (p *Policies[M]) Docs() []Field {
 
 // Lookup finds the constructor named by spec ("default" when spec names
 // none), reporting an unknown name through d with the valid ones.
-func (p *Policies[M]) Lookup(d *scenario.Decoder, spec scenario.Policy) (M, bool) {
+func (p *Policies[M]) Lookup(d *scenario.Decoder, spec scenario.PolicySpec) (M, bool) {
 	name := spec.Name
 	if name == "" {
 		name = "default"

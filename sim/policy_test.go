@@ -20,10 +20,10 @@ func TestPolicies(t *testing.T) {
 	}
 	rep := &scenario.Reporter{File: "f.yaml"}
 	d := scenario.NewDecoder(rep)
-	if mk, ok := p.Lookup(d, scenario.Policy{}); !ok || mk() != 1 {
+	if mk, ok := p.Lookup(d, scenario.PolicySpec{}); !ok || mk() != 1 {
 		t.Fatal("an unnamed policy is not the default")
 	}
-	if _, ok := p.Lookup(d, scenario.Policy{Name: "dealy", Path: "sides[0].policy"}); ok {
+	if _, ok := p.Lookup(d, scenario.PolicySpec{Name: "dealy", Path: "sides[0].policy"}); ok {
 		t.Fatal("unknown policy found")
 	}
 	if err := rep.Err(); err == nil || !strings.Contains(err.Error(), `unknown policy "dealy" (did you mean "delay"?)`) {

@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -59,101 +57,57 @@ const chunk = 2048
 // is returned as an error that names the encounter, for `simctl trace` to
 // replay.
 func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if n := (cfg.N + chunk - 1) / chunk; int64(workers) > n && n > 0 {
-		workers = int(n)
-	}
-	// A worker that fails stops the others: the run is lost anyway, and the
-	// error should come back now, not after the remaining encounters.
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var next atomic.Int64
-	ws := make([]*worker, workers)
-	var wg sync.WaitGroup
-	for w := range ws {
-		ws[w] = &worker{t: NewTally(g), done: wctx.Done()}
-		if cfg.Abandon != nil {
-			ws[w].committed = NewTally(g)
-		}
-	}
-	for _, wk := range ws {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			wk.err = wk.work(g, cfg, &next)
-			if wk.err != nil {
-				cancel()
-			}
-		}()
-	}
-	finished := make(chan struct{})
-	go func() { wg.Wait(); close(finished) }()
-	if cfg.Abandon != nil {
-		tick := time.NewTicker(CommitEvery)
-		defer tick.Stop()
-	wait:
-		for {
-			select {
-			case <-finished:
-				break wait
-			case <-tick.C:
-				for _, wk := range ws {
-					wk.flush.Store(true)
-				}
-			case <-cfg.Abandon:
-				cancel()
-				total := NewTally(g)
-				for _, wk := range ws {
-					wk.mu.Lock()
-					total.Merge(wk.committed)
-					wk.mu.Unlock()
-				}
-				return total, context.Canceled
-			}
-		}
-	}
-	<-finished
 	total := NewTally(g)
-	var err error
-	for _, wk := range ws {
-		total.Merge(wk.t)
-		if wk.committed != nil {
-			total.Merge(wk.committed)
-		}
-		if err == nil && wk.err != nil {
-			err = wk.err
-		}
+	pool := Pool[*runWorker]{
+		Chunk: chunk,
+		New: func() *runWorker {
+			w := &runWorker{table: g.NewTable(), t: NewTally(g)}
+			if cfg.Abandon != nil {
+				w.committed = NewTally(g)
+			}
+			return w
+		},
+		Play: func(w *runWorker, i int64) {
+			w.r.Seed(cfg.Seed, uint64(i))
+			w.t.Record(w.table.Play(&w.r, &w.t.Counts, nil))
+		},
+		Crash: func(_ *runWorker, i int64, p any) error {
+			return fmt.Errorf("internal error in encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d",
+				i, cfg.Seed, p, cfg.Seed, i)
+		},
+		Commit: func(w *runWorker) {
+			w.committed.Merge(w.t)
+			w.t.Reset()
+		},
+		Abandoned: func(w *runWorker) { total.Merge(w.committed) },
 	}
-	// Cancelled after the last encounter was claimed, the run is still
-	// whole: only a run that stopped short reports the context's error.
-	if err == nil && total.Encounters < max(cfg.N, 0) {
-		err = ctx.Err()
+	ws, err := pool.Run(ctx, cfg)
+	if ws == nil { // abandoned: total holds what the workers committed
+		return total, err
 	}
-	if cfg.Unplayed != nil {
-		*cfg.Unplayed = unplayed(ws, next.Load(), cfg)
+	for _, w := range ws {
+		total.Merge(w.t)
+		if w.committed != nil {
+			total.Merge(w.committed)
+		}
 	}
 	return total, err
 }
 
-// unplayed is what a stopped run left out: every index from the last
-// claimed chunk on, and the unplayed tail of each worker's last chunk
-// (every chunk below claimed was played, but for those tails).
-func unplayed(ws []*worker, claimed int64, cfg RunConfig) []Range {
-	gaps := make([]Range, len(ws))
-	for k, wk := range ws {
-		gaps[k] = wk.gap
-	}
-	return UnplayedRanges(gaps, claimed, cfg)
+// runWorker is one worker of Run: its table, stream and tally t, and with
+// Abandon the tally committed so far (t is then what is not yet committed).
+type runWorker struct {
+	table     Table
+	r         rng.Stream
+	t         *Tally
+	committed *Tally
 }
 
 // UnplayedRanges is what a stopped run of cfg left out, given the unplayed
 // tail of each worker's last chunk (gaps, relative to cfg.Start; empty ones
 // ignored) and claimed, the first index of the first chunk no worker
-// claimed: absolute ranges, sorted, adjacent ones joined. Run and
-// experiment.RunCRN share it so both report their gaps alike.
+// claimed: absolute ranges, sorted, adjacent ones joined. Pool.Run
+// reports its gaps with it; a caller that shards work itself may too.
 func UnplayedRanges(gaps []Range, claimed int64, cfg RunConfig) []Range {
 	var all []Range
 	for _, g := range gaps {
@@ -175,85 +129,6 @@ func UnplayedRanges(gaps []Range, claimed int64, cfg RunConfig) []Range {
 		out = append(out, g)
 	}
 	return out
-}
-
-// worker is one goroutine's state: its table's tally t, and with Abandon
-// the tally committed so far (t is then what is not yet committed).
-type worker struct {
-	t         *Tally
-	done      <-chan struct{} // closed on cancellation
-	gap       Range           // the part of its last chunk it did not play
-	flush     atomic.Bool
-	mu        sync.Mutex
-	committed *Tally
-	err       error
-}
-
-func (wk *worker) stopped() bool {
-	select {
-	case <-wk.done:
-		return true
-	default:
-		return false
-	}
-}
-
-// commit moves t into committed, for an abandoning Run to read.
-func (wk *worker) commit() {
-	wk.mu.Lock()
-	wk.committed.Merge(wk.t)
-	wk.mu.Unlock()
-	wk.t.Reset()
-}
-
-func (wk *worker) work(g Game, cfg RunConfig, next *atomic.Int64) (err error) {
-	table := g.NewTable()
-	t := wk.t
-	var r rng.Stream
-	var cur int64 = -1
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("internal error in encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d",
-				cur, cfg.Seed, p, cfg.Seed, cur)
-		}
-	}()
-	for {
-		lo := next.Add(chunk) - chunk
-		if lo >= cfg.N {
-			return nil
-		}
-		hi := min(lo+chunk, cfg.N)
-		if wk.stopped() {
-			wk.gap = Range{lo, hi} // claimed, never started
-			return nil
-		}
-		for i := lo; i < hi; i++ {
-			// A non-blocking receive per encounter (a few ns, no lock):
-			// a cancelled run stops after the encounter in play, however
-			// long encounters are.
-			if wk.stopped() {
-				wk.gap = Range{i, hi}
-				hi = i
-				break
-			}
-			if wk.committed != nil && wk.flush.Load() {
-				wk.flush.Store(false)
-				wk.commit()
-			}
-			cur = cfg.Start + i
-			r.Seed(cfg.Seed, uint64(cur))
-			t.Record(table.Play(&r, &t.Counts, nil))
-		}
-		if wk.committed != nil {
-			wk.commit()
-		}
-		if cfg.Done != nil {
-			cfg.Done.Add(hi - lo)
-		}
-		if wk.gap.Hi > wk.gap.Lo {
-			return nil // stopped inside this chunk: claim no other
-		}
-	}
 }
 
 // Replay plays encounter index of a run with seed alone, narrating to log.

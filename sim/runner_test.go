@@ -210,16 +210,16 @@ func diff(a, b *sim.Tally) *sim.Tally {
 		subHist(&d.WinnerHP[s], &b.WinnerHP[s])
 	}
 	subHist(&d.Rounds, &b.Rounds)
-	for i := range d.Counts.V {
-		d.Counts.V[i] -= b.Counts.V[i]
+	for i := range d.Counts.Sides {
+		d.Counts.Sides[i] -= b.Counts.Sides[i]
 		d.CountsSq[i] -= b.CountsSq[i]
 	}
 	for i := range d.FirstActor {
 		d.FirstActor[i] -= b.FirstActor[i]
 		d.FirstInOrder[i] -= b.FirstInOrder[i]
 	}
-	for i := range d.Counts.P {
-		p, q := &d.Counts.P[i], &b.Counts.P[i]
+	for i := range d.Counts.Combatants {
+		p, q := &d.Counts.Combatants[i], &b.Counts.Combatants[i]
 		p.DamageDealt -= q.DamageDealt
 		p.DamageTaken -= q.DamageTaken
 		p.Kills -= q.Kills

@@ -98,13 +98,15 @@ const (
 	ReadiesTriggered
 	ReadiesWasted
 	Interrupts
-	Seizes
-	Interposes
-	Reprises
-	Ambushes
-	ActionsLost
-	DamageDealt
-	NumBase
+	// OptionSlots is the first of four slots the contract reports for
+	// every ruleset (seizes, interposes, reprises, ambushes, in that order
+	// in BaseCounters): initiative options only some books have. The
+	// ruleset whose book has one declares its index in its own package
+	// (cavaliers.Seizes = sim.OptionSlots); the others leave it at 0.
+	OptionSlots
+	ActionsLost = iota + 3 // after the four option slots
+	DamageDealt = iota + 3
+	NumBase     = iota + 3
 )
 
 // BaseCounters are the JSON names of the base counters, by index.
@@ -116,34 +118,34 @@ var BaseCounters = []string{
 
 // Counts is a flat per-side counter table: index side*NumCounters+counter.
 type Counts struct {
-	N int // counters per side
-	V []int64
-	// P holds per-combatant totals by roster index (see combatants.go);
-	// nil when the Counts records none (NewCounts).
-	P     []Combatant
-	enc   []ending // the encounter in progress, by roster index
-	ended int      // End calls in the encounter in progress
+	PerSide int     // counters per side
+	Sides   []int64 // side s's counter k at s*PerSide+k (JSON: "counts")
+	// Combatants holds per-combatant totals by roster index (see
+	// combatants.go); nil when the Counts records none (NewCounts).
+	Combatants []Combatant
+	enc        []ending // the encounter in progress, by roster index
+	ended      int      // End calls in the encounter in progress
 	// Rules counts tactics rule events (RuleGame.RuleCounters), separate
 	// from the per-side counters; nil when the game has no tactics.
 	Rules []int64
 }
 
 // NewCounts allocates counters for two sides.
-func NewCounts(perSide int) Counts { return Counts{N: perSide, V: make([]int64, 2*perSide)} }
+func NewCounts(perSide int) Counts { return Counts{PerSide: perSide, Sides: make([]int64, 2*perSide)} }
 
 // Add adds v to counter k of side s.
-func (c *Counts) Add(s, k int, v int64) { c.V[s*c.N+k] += v }
+func (c *Counts) Add(s, k int, v int64) { c.Sides[s*c.PerSide+k] += v }
 
 // Inc adds one to counter k of side s.
-func (c *Counts) Inc(s, k int) { c.V[s*c.N+k]++ }
+func (c *Counts) Inc(s, k int) { c.Sides[s*c.PerSide+k]++ }
 
 // Get returns counter k of side s.
-func (c *Counts) Get(s, k int) int64 { return c.V[s*c.N+k] }
+func (c *Counts) Get(s, k int) int64 { return c.Sides[s*c.PerSide+k] }
 
 // Reset zeroes every counter.
 func (c *Counts) Reset() {
-	clear(c.V)
-	clear(c.P)
+	clear(c.Sides)
+	clear(c.Combatants)
 	clear(c.enc)
 	clear(c.Rules)
 	c.ended = 0

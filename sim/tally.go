@@ -25,7 +25,7 @@ type Tally struct {
 	AllGoneDraws   int64
 	Rounds         stats.Hist // regular rounds per encounter
 	Survivors      [2]int64   // summed over encounters
-	Counts         Counts     // per side action-economy counters; per-combatant totals in Counts.P
+	Counts         Counts     // per side action-economy counters; per-combatant totals in Counts.Combatants
 	FirstActor     []int64    // per roster index
 	NoActor        int64      // encounters where nobody acted
 	FirstInOrder   []int64    // per roster index
@@ -43,24 +43,18 @@ type Tally struct {
 	// WinnerHP[s] is the distribution, over the encounters side s won, of
 	// the hit points its standing combatants had left ("how close was it").
 	WinnerHP [2]stats.Hist
-	// CountsSq is, per side counter (indexed as Counts.V), the sum over
+	// CountsSq is, per side counter (indexed as Counts.Sides), the sum over
 	// encounters of the square of the encounter's own count: with the sum
-	// in Counts.V it gives each counter's variance across encounters, and
+	// in Counts.Sides it gives each counter's variance across encounters, and
 	// so an interval for its mean. Exact integers, merged by adding.
 	CountsSq []int64
-	// Last, when a caller sets it, receives at every Record the
-	// encounter's non-zero side counts (Record finds them anyway for
-	// CountsSq): a design that pairs one encounter across tallies reads
-	// them without scanning every counter again. Scratch, not a result:
-	// Merge, Reset and Clone ignore it; the caller clears it when done.
-	Last *EncounterCounts
 
 	sides []int   // side of each roster index
-	seen  []int64 // Counts.V as of the last Record: V - seen is the encounter in play
+	seen  []int64 // Counts.Sides as of the last Record: Sides - seen is the encounter in play
 }
 
 // EncounterCounts are one encounter's non-zero side counts: counter I[j]
-// (indexed as Counts.V) counted D[j].
+// (indexed as Counts.Sides) counted D[j].
 type EncounterCounts struct {
 	I []int
 	D []int64
@@ -77,9 +71,9 @@ func NewTally(g Game) *Tally {
 		FirstInOrder: make([]int64, n),
 		sides:        make([]int, n),
 	}
-	t.CountsSq = make([]int64, len(t.Counts.V))
-	t.seen = make([]int64, len(t.Counts.V))
-	t.Counts.P = make([]Combatant, n)
+	t.CountsSq = make([]int64, len(t.Counts.Sides))
+	t.seen = make([]int64, len(t.Counts.Sides))
+	t.Counts.Combatants = make([]Combatant, n)
 	t.Counts.enc = make([]ending, n)
 	for i, e := range roster {
 		t.sides[i] = e.Side
@@ -97,7 +91,15 @@ func NewTally(g Game) *Tally {
 // Record adds one encounter's outcome (its counters were added by the
 // table directly into t.Counts) and folds the encounter's per-combatant
 // end states into the totals.
-func (t *Tally) Record(o Outcome) {
+func (t *Tally) Record(o Outcome) { t.record(o, nil) }
+
+// RecordListing is Record that also lists in last the encounter's non-zero
+// side counts (Record finds them anyway for CountsSq): a design that pairs
+// one encounter across tallies reads them without scanning every counter
+// again. last is the caller's scratch, overwritten at each call.
+func (t *Tally) RecordListing(o Outcome, last *EncounterCounts) { t.record(o, last) }
+
+func (t *Tally) record(o Outcome, l *EncounterCounts) {
 	t.Encounters++
 	switch {
 	case o.Winner >= 0:
@@ -122,14 +124,14 @@ func (t *Tally) Record(o Outcome) {
 	} else {
 		t.NoOrder++
 	}
-	if t.Counts.P != nil {
+	if t.Counts.Combatants != nil {
 		t.recordEnds(o.Winner)
 	}
 	// The encounter's own counts are what the table added since the last
 	// Record: square them (most are 0, so only the non-zero are written).
-	v, seen, sq := t.Counts.V, t.seen, t.CountsSq
+	v, seen, sq := t.Counts.Sides, t.seen, t.CountsSq
 	if len(seen) == len(v) && len(sq) == len(v) {
-		if l := t.Last; l != nil {
+		if l != nil {
 			l.I, l.D = l.I[:0], l.D[:0]
 			for i, x := range v {
 				if d := x - seen[i]; d != 0 {
@@ -166,7 +168,7 @@ func (t *Tally) recordEnds(winner int) {
 	var dealt, left [2]int64
 	var down [2]bool
 	for i := range c.enc {
-		e, p, s := &c.enc[i], &c.P[i], t.sides[i]
+		e, p, s := &c.enc[i], &c.Combatants[i], t.sides[i]
 		dealt[s] += e.dealt
 		switch e.state {
 		case Standing:
@@ -218,9 +220,9 @@ func (t *Tally) Reset() {
 
 // Merge adds o into t. It panics if the tallies come from different games.
 func (t *Tally) Merge(o *Tally) {
-	if len(t.Counts.V) != len(o.Counts.V) || len(t.FirstActor) != len(o.FirstActor) || len(t.Counts.P) != len(o.Counts.P) || len(t.Counts.Rules) != len(o.Counts.Rules) {
+	if len(t.Counts.Sides) != len(o.Counts.Sides) || len(t.FirstActor) != len(o.FirstActor) || len(t.Counts.Combatants) != len(o.Counts.Combatants) || len(t.Counts.Rules) != len(o.Counts.Rules) {
 		panic(fmt.Sprintf("sim: merging tallies of different shapes (%d/%d counters, %d/%d combatants)",
-			len(t.Counts.V), len(o.Counts.V), len(t.FirstActor), len(o.FirstActor)))
+			len(t.Counts.Sides), len(o.Counts.Sides), len(t.FirstActor), len(o.FirstActor)))
 	}
 	t.Encounters += o.Encounters
 	t.Draws += o.Draws
@@ -233,12 +235,12 @@ func (t *Tally) Merge(o *Tally) {
 		t.Wins[s] += o.Wins[s]
 		t.Survivors[s] += o.Survivors[s]
 		t.AnyDown[s] += o.AnyDown[s]
-		t.Damage[s].Merge(&o.Damage[s])
-		t.WinnerHP[s].Merge(&o.WinnerHP[s])
+		t.Damage[s].Merge(o.Damage[s])
+		t.WinnerHP[s].Merge(o.WinnerHP[s])
 	}
-	t.Rounds.Merge(&o.Rounds)
-	for i, v := range o.Counts.V {
-		t.Counts.V[i] += v
+	t.Rounds.Merge(o.Rounds)
+	for i, v := range o.Counts.Sides {
+		t.Counts.Sides[i] += v
 		if i < len(t.seen) {
 			t.seen[i] += v // the encounter in play, if any, stays as it was
 		}
@@ -257,8 +259,8 @@ func (t *Tally) Merge(o *Tally) {
 	for i, v := range o.FirstInOrder {
 		t.FirstInOrder[i] += v
 	}
-	for i := range o.Counts.P {
-		t.Counts.P[i].Add(&o.Counts.P[i])
+	for i := range o.Counts.Combatants {
+		t.Counts.Combatants[i].Add(&o.Counts.Combatants[i])
 	}
 }
 
@@ -266,9 +268,9 @@ func (t *Tally) Merge(o *Tally) {
 func (t *Tally) Clone() *Tally {
 	c := *t
 	c.Rounds = t.Rounds.Clone()
-	c.Counts.V = append([]int64(nil), t.Counts.V...)
-	if t.Counts.P != nil {
-		c.Counts.P = append([]Combatant(nil), t.Counts.P...)
+	c.Counts.Sides = append([]int64(nil), t.Counts.Sides...)
+	if t.Counts.Combatants != nil {
+		c.Counts.Combatants = append([]Combatant(nil), t.Counts.Combatants...)
 		c.Counts.enc = append([]ending(nil), t.Counts.enc...)
 	}
 	if t.Counts.Rules != nil {
@@ -283,6 +285,5 @@ func (t *Tally) Clone() *Tally {
 		c.WinnerHP[s] = t.WinnerHP[s].Clone()
 	}
 	c.sides = append([]int(nil), t.sides...)
-	c.Last = nil
 	return &c
 }

@@ -63,8 +63,8 @@ func TestTallyEndStates(t *testing.T) {
 		{DamageDealt: 12, DamageTaken: 12, Kills: 1, EndedDown: 1, HPLeft: 4},
 	}
 	for i, w := range want {
-		if c.P[i] != w {
-			t.Errorf("combatant %d: %+v, want %+v", i, c.P[i], w)
+		if c.Combatants[i] != w {
+			t.Errorf("combatant %d: %+v, want %+v", i, c.Combatants[i], w)
 		}
 	}
 	if tl.Ended != 2 || tl.AnyDown != [2]int64{1, 1} || tl.Damage[0].Counts[7] != 1 || tl.Damage[0].Counts[5] != 1 ||
@@ -184,11 +184,11 @@ func TestTallyCountsSquares(t *testing.T) {
 	a.Counts.Turn(0, 1)
 	a.Record(sim.Outcome{Winner: 1})
 	turns, dealt := sim.Turns, n+sim.DamageDealt
-	if a.Counts.V[turns] != 3+2+1+2 || a.CountsSq[turns] != 9+4+1+4 {
-		t.Errorf("turns: sum %d, squares %d; want 8, 18", a.Counts.V[turns], a.CountsSq[turns])
+	if a.Counts.Sides[turns] != 3+2+1+2 || a.CountsSq[turns] != 9+4+1+4 {
+		t.Errorf("turns: sum %d, squares %d; want 8, 18", a.Counts.Sides[turns], a.CountsSq[turns])
 	}
-	if a.Counts.V[dealt] != 9 || a.CountsSq[dealt] != 25+16 {
-		t.Errorf("damage dealt: sum %d, squares %d; want 9, 41", a.Counts.V[dealt], a.CountsSq[dealt])
+	if a.Counts.Sides[dealt] != 9 || a.CountsSq[dealt] != 25+16 {
+		t.Errorf("damage dealt: sum %d, squares %d; want 9, 41", a.Counts.Sides[dealt], a.CountsSq[dealt])
 	}
 	c := a.Clone()
 	play(c, 4, 0)
@@ -197,20 +197,19 @@ func TestTallyCountsSquares(t *testing.T) {
 	}
 }
 
-// Last, when set, lists at each Record the encounter's non-zero side
-// counts (in counter order), and leaves every figure of the tally as it
-// would be without it.
-func TestTallyLastCounts(t *testing.T) {
+// RecordListing lists the encounter's non-zero side counts (in counter
+// order), and leaves every figure of the tally as Record would.
+func TestTallyRecordListing(t *testing.T) {
 	n := len(sim.BaseCounters)
 	a, b := sim.NewTally(twoGame{}), sim.NewTally(twoGame{})
 	var last sim.EncounterCounts
-	a.Last = &last
 	for _, tl := range []*sim.Tally{a, b} {
 		tl.Counts.Turn(0, 0)
 		tl.Counts.Turn(0, 0)
 		tl.Counts.Hit(1, 2, 0, 5)
-		tl.Record(sim.Outcome{Winner: 0})
 	}
+	a.RecordListing(sim.Outcome{Winner: 0}, &last)
+	b.Record(sim.Outcome{Winner: 0})
 	turns, dealt := sim.Turns, n+sim.DamageDealt
 	want := map[int]int64{turns: 2, dealt: 5}
 	got := map[int]int64{}
@@ -222,23 +221,18 @@ func TestTallyLastCounts(t *testing.T) {
 	}
 	for c, d := range want {
 		if got[c] != d {
-			t.Errorf("counter %d: %d in Last, want %d (all: %v)", c, got[c], d, got)
+			t.Errorf("counter %d: %d listed, want %d (all: %v)", c, got[c], d, got)
 		}
 	}
 	// The next encounter replaces the list.
 	a.Counts.Turn(0, 0)
-	a.Record(sim.Outcome{Winner: 1})
+	a.RecordListing(sim.Outcome{Winner: 1}, &last)
 	if len(last.I) != 1 || last.I[0] != turns || last.D[0] != 1 {
 		t.Errorf("second encounter: %v %v, want only turns: 1", last.I, last.D)
 	}
 	b.Counts.Turn(0, 0)
 	b.Record(sim.Outcome{Winner: 1})
-	a.Last = nil
 	if !reflect.DeepEqual(a, b) {
-		t.Error("a tally with Last set counts differently from one without")
-	}
-	a.Last = &last
-	if c := a.Clone(); c.Last != nil {
-		t.Error("a clone shares its original's scratch list")
+		t.Error("a tally recorded with RecordListing counts differently from one recorded with Record")
 	}
 }

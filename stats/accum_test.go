@@ -130,8 +130,8 @@ func TestHistMergeReset(t *testing.T) {
 		}
 	}
 	ab, ba := a.Clone(), b.Clone()
-	ab.Merge(&b)
-	ba.Merge(&a)
+	ab.Merge(b)
+	ba.Merge(a)
 	if !reflect.DeepEqual(ab, all) || !reflect.DeepEqual(ba, all) {
 		t.Errorf("merge differs from adding everything to one histogram:\n%+v\n%+v\n%+v", ab, ba, all)
 	}
@@ -140,7 +140,7 @@ func TestHistMergeReset(t *testing.T) {
 	}
 	wantPanic(t, "Merge different caps", "stats: ", func() {
 		h := NewHist(29)
-		h.Merge(&all)
+		h.Merge(all)
 	})
 	before := &all.Counts[0]
 	all.Reset()
@@ -392,7 +392,7 @@ func TestShardedWorkers(t *testing.T) {
 	wg.Wait()
 	total := shard{h: NewHist(50)}
 	for w := workers - 1; w >= 0; w-- { // any order
-		total.h.Merge(&shards[w].h)
+		total.h.Merge(shards[w].h)
 		total.m.Merge(shards[w].m)
 		total.p.Merge(shards[w].p)
 	}

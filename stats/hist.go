@@ -53,7 +53,7 @@ func (h *Hist) Add(v int) {
 // Merge adds the observations of o into h, exactly: the result equals a
 // histogram to which both sets of observations were added. It panics if the
 // caps differ.
-func (h *Hist) Merge(o *Hist) {
+func (h *Hist) Merge(o Hist) {
 	if len(h.Counts) != len(o.Counts) {
 		panic(fmt.Sprintf("stats: merging histograms with different caps (%d and %d)", h.Cap(), o.Cap()))
 	}

@@ -2,11 +2,13 @@ package tactics
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/sim/lang"
 	"simctl/sim/scenario"
 )
 
@@ -50,9 +52,34 @@ type Text struct {
 	Lib  bool // from a library tactic: Node is the user's tactics: node, columns do not apply
 }
 
-// AllMoments are the moments of decision of every ruleset, so a block that
-// names one its ruleset lacks is told so rather than "unknown field".
-var AllMoments = []string{"turn", "before_initiative", "reactions", "same_number"}
+// declared are the moments of decision each binding declared (Declare), so
+// a block that names one its ruleset lacks is told so rather than "unknown
+// field". Written only from init, read after.
+var declared = map[string][]string{}
+
+// Declare records ruleset's moments of decision; its binding calls it from
+// init, so the list of every ruleset's moments is derived, never kept by
+// hand. A second declaration for one ruleset panics (a programming error).
+func Declare(ruleset string, ms ...string) {
+	if _, dup := declared[ruleset]; dup {
+		panic("tactics: moments of " + ruleset + " declared twice")
+	}
+	declared[ruleset] = ms
+}
+
+// AllMoments returns the moments every declared ruleset offers, sorted.
+func AllMoments() []string {
+	var all []string
+	for _, ms := range declared {
+		for _, m := range ms {
+			if !slices.Contains(all, m) {
+				all = append(all, m)
+			}
+		}
+	}
+	slices.Sort(all)
+	return all
+}
 
 // Library finds a library tactic by name: its YAML block.
 type Library func(name string) (*yaml.Node, bool)
@@ -86,7 +113,7 @@ func ReadBlock(d *scenario.Decoder, n *yaml.Node, path, ruleset string, moments 
 		b.From = n.Value
 		n = ln
 	case yaml.MappingNode:
-		if u := lookup(n, "use"); u != nil {
+		if u := scenario.Value(n, "use"); u != nil {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				if k := n.Content[i].Value; k != "use" && k != "params" {
 					d.Errorf(n.Content[i], path+"."+k, "a tactics block with use: takes only params: (to change the library tactic's parameters); copy the library tactic to edit its rules")
@@ -97,7 +124,7 @@ func ReadBlock(d *scenario.Decoder, n *yaml.Node, path, ruleset string, moments 
 				return b, false
 			}
 			b.From = u.Value
-			overrides = lookup(n, "params")
+			overrides = scenario.Value(n, "params")
 			n = ln
 		}
 	default:
@@ -109,9 +136,10 @@ func ReadBlock(d *scenario.Decoder, n *yaml.Node, path, ruleset string, moments 
 	ok := true
 	user := b.Node
 	valid := append([]string{"params"}, moments...)
+	all := AllMoments()
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i].Value
-		if indexOf(AllMoments, k) >= 0 && indexOf(moments, k) < 0 {
+		if slices.Contains(all, k) && slices.Index(moments, k) < 0 {
 			d.Errorf(n.Content[i], path+"."+k, "%s has no %s moment (its book offers no such decision); %s offers: %s", ruleset, k, ruleset, strings.Join(moments, ", "))
 			valid = append(valid, k) // reported here, not as an unknown field
 			ok = false
@@ -126,7 +154,7 @@ func ReadBlock(d *scenario.Decoder, n *yaml.Node, path, ruleset string, moments 
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		name := n.Content[i].Value
-		if name == "params" || keys[name] == nil || indexOf(moments, name) < 0 {
+		if name == "params" || keys[name] == nil || slices.Index(moments, name) < 0 {
 			continue
 		}
 		m, mok := readMoment(d, keys[name], path+"."+name, name)
@@ -166,7 +194,7 @@ func (b *Block) readParams(d *scenario.Decoder, n *yaml.Node, path string) bool 
 	ok := true
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if !validName(k.Value) {
+		if !lang.ValidIdent(k.Value) {
 			d.Errorf(k, path+"."+k.Value, "parameter name %q: use letters, digits and _ (it is written $%s)", k.Value, k.Value)
 			ok = false
 			continue
@@ -298,7 +326,7 @@ func (b *Block) Expand(s string) (string, string) {
 			continue
 		}
 		j := i + 1
-		for j < len(s) && (isLetter(s[j]) || isDigit(s[j])) {
+		for j < len(s) && lang.IdentChar(s[j]) {
 			j++
 		}
 		name := s[i+1 : j]
@@ -311,24 +339,12 @@ func (b *Block) Expand(s string) (string, string) {
 			}
 		}
 		if !ok {
-			return s, fmt.Sprintf("unknown parameter $%s%s; params: %s", name, suggest(name, b.ParamNames(), ""), strings.Join(b.ParamNames(), ", "))
+			return s, fmt.Sprintf("unknown parameter $%s%s; params: %s", name, lang.Suggest(name, b.ParamNames(), ""), strings.Join(b.ParamNames(), ", "))
 		}
 		out.WriteString(v)
 		i = j - 1
 	}
 	return out.String(), ""
-}
-
-func validName(s string) bool {
-	if s == "" || isDigit(s[0]) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isLetter(s[i]) && !isDigit(s[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 func readMoment(d *scenario.Decoder, n *yaml.Node, path, name string) (Moment, bool) {
@@ -370,15 +386,6 @@ func readMoment(d *scenario.Decoder, n *yaml.Node, path, name string) (Moment, b
 	return m, ok
 }
 
-func lookup(n *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
-
 func kindOf(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.ScalarNode:
@@ -393,8 +400,8 @@ func kindOf(n *yaml.Node) string {
 // column of the error, with the condition and a caret under it.
 func Report(d *scenario.Decoder, t Text, e *Error) {
 	if t.Lib {
-		d.Errorf(t.Node, t.Path, "%s%s", e.Msg, Caret(t.S, e.Pos))
+		d.Errorf(t.Node, t.Path, "%s%s", e.Msg, lang.Caret(t.S, e.Pos))
 		return
 	}
-	d.ErrorAt(t.Node, e.Pos, t.Path, "%s%s", e.Msg, Caret(t.S, e.Pos))
+	d.ErrorAt(t.Node, e.Pos, t.Path, "%s%s", e.Msg, lang.Caret(t.S, e.Pos))
 }

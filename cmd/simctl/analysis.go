@@ -416,8 +416,11 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.Var(&opts, "option", "`NAME='--set PATH=VALUE ...'` a candidate (repeatable)")
 	var axes varyFlags
 	fs.Var(&axes, "vary", "`PATH=RANGE` candidates from every combination of the values of one or more paths (PATH=a:b:step or PATH=v1,v2,...)")
-	first := fs.String("first", "2000", "`N` encounters of every candidate in the first round")
-	resume := fs.String("resume", "", "`FILE` continue the interrupted tournament whose JSON (--results or --format json -o) is FILE: its finished rounds are kept")
+	first := fs.String("first", "2000", "`N` encounters of every candidate in the first stage")
+	batch := fs.String("batch", "", "`N` new encounters of every candidate left in each later stage (default: --first)")
+	alpha := fs.Float64("alpha", 0.05, "`A` the tournament's error: with probability at least 1-A no best option is eliminated and a selected one is within --delta of the best")
+	delta := fs.String("delta", "1pp", "`D` the indifference zone: options within D of the best count as good as it (1pp, 0.5%, or 0.01)")
+	resume := fs.String("resume", "", "`FILE` continue the interrupted tournament whose JSON (--results or --format json -o) is FILE: its finished stages are kept")
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters a surviving candidate plays at most (the budget)")
 	o.register(fs, "")
@@ -431,6 +434,20 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	firstN, err := parseCount(*first)
 	if err != nil {
 		return usageError(stderr, "tournament", "--first %v", err)
+	}
+	batchN := firstN
+	if *batch != "" {
+		if batchN, err = parseCount(*batch); err != nil {
+			return usageError(stderr, "tournament", "--batch %v", err)
+		}
+	}
+	deltaV, err := parseDelta(*delta)
+	if err != nil {
+		return usageError(stderr, "tournament", "%v", err)
+	}
+	params := experiment.SelectParams{Alpha: *alpha, Delta: deltaV, First: firstN, Batch: batchN, Budget: o.n.n}
+	if err := params.Check(); err != nil {
+		return usageError(stderr, "tournament", "--alpha, --delta, --first, --batch or -n: %v", err)
 	}
 	if o.plot != "" {
 		return usageError(stderr, "tournament", "--plot: a tournament has no figure; its table is the result")
@@ -481,62 +498,78 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !ok {
 		return exitScenario
 	}
-	t := &reports.Tournament{Header: docHeader("tournament", src, sc, o.seed.v, args, o.sets), First: firstN, Budget: o.n.n}
+	t := &reports.Tournament{Header: docHeader("tournament", src, sc, o.seed.v, args, o.sets), Format: reports.TournamentFormat}
 	for k := range cands {
-		t.Candidates = append(t.Candidates, reports.NamedSets{Name: names[k], Sets: setStrings(extra[k])})
+		t.Options = append(t.Options, reports.NamedSets{Name: names[k], Sets: setStrings(extra[k])})
 	}
-	tc := experiment.TournamentConfig{Seed: o.seed.v, Workers: o.workers.v, First: firstN, Budget: o.n.n}
+	tc := experiment.SelectConfig{Seed: o.seed.v, Workers: o.workers.v, Params: params}
 	var before float64
 	if *resume != "" {
-		old, err := resumeTournament(ctx, *resume, t, sideName)
+		old, err := resumeTournament(ctx, *resume, t, sideName, params)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl tournament:", err)
 			return exitUsage
 		}
-		tc.Resume, before = &old.TournamentResult, old.Elapsed
+		tc.Resume, before = old.State, old.Elapsed
 		if !o.quiet {
-			fmt.Fprintf(stderr, "simctl tournament: resuming %s: %d round(s) finished, %d candidates left\n", *resume, len(old.Rounds), len(old.State.Alive))
+			fmt.Fprintf(stderr, "simctl tournament: resuming %s: %d stage(s) finished, %d candidates left\n", *resume, len(old.Stages), len(old.State.Alive))
 		}
 	}
-	// Each finished round is saved as it completes (the JSON output
+	// Each finished stage is saved as it completes (the JSON output
 	// rewritten atomically, marked interrupted, with the state to resume
-	// from), so a tournament killed at any moment loses one round at most.
+	// from), so a tournament killed at any moment loses one stage at most.
 	checkpoint := o.jsonTarget(format)
 	t0 := time.Now()
 	if checkpoint != nil {
-		tc.OnRound = func(r *experiment.TournamentResult) {
+		tc.OnStage = func(r *experiment.Selection) {
 			cp := *t
-			cp.TournamentResult, cp.Interrupted, cp.Elapsed = *r, true, before+time.Since(t0).Seconds()
+			cp.Selection, cp.Interrupted, cp.Elapsed = *r, true, before+time.Since(t0).Seconds()
 			saveCheckpoint(checkpoint, "tournament", stderr, func(w io.Writer) error { return cp.Write(w, reports.JSON) })
 		}
 	}
 	var done atomic.Int64
 	tc.Done = &done
-	stopBar := startProgress(ctx, o.showProgress(), int64(len(games))*firstN, &done, stderr)
+	// Progress counts encounter indices: a stage adds its size once
+	// (every candidate left plays it), the budget is the most there are.
+	var already int64
+	if tc.Resume != nil {
+		already = tc.Resume.Start
+	}
+	stopBar := startProgress(ctx, o.showProgress(), params.Budget-already, &done, stderr)
 	testHook(&done)
-	res, runErr := experiment.Tournament(ctx, games, names, si, sideName, tc)
+	res, runErr := experiment.Select(ctx, games, names, si, sideName, tc)
 	stopBar()
 	interrupted := isInterrupt(runErr)
 	if runErr != nil && !interrupted {
 		fmt.Fprintln(stderr, "simctl tournament:", runErr)
 		return exitFailure
 	}
-	t.TournamentResult = *res
+	t.Selection = *res
 	t.Elapsed, t.Interrupted = before+time.Since(t0).Seconds(), interrupted
 	if !o.write("tournament", stdout, stderr, format, t.Write, nil) {
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl tournament: interrupted after %d round(s); %s%s\n", len(res.Rounds), whereWritten(o.out, stdout), resumeHint(checkpoint, res.State != nil))
+		fmt.Fprintf(stderr, "simctl tournament: interrupted after %d stage(s); %s%s\n", len(res.Stages), whereWritten(o.out, stdout), resumeHint(checkpoint, true))
 		return exitInterrupted
 	}
 	return exitOK
 }
 
+// parseDelta reads --delta as a proportion (0.01) or percentage points
+// (1pp, 1%), as --precision is read.
+func parseDelta(s string) (float64, error) {
+	d, err := parsePrecision(s)
+	if err != nil || d == 0 {
+		return 0, fmt.Errorf("--delta %q: give the indifference zone as a proportion (0.01) or in percentage points (1pp), between 0 and 1", s)
+	}
+	return d, nil
+}
+
 // resumeTournament reads an unfinished tournament's JSON and checks it is
 // this one's: the same simctl, scenario text, seed, overrides, side,
-// candidates, first round and budget.
-func resumeTournament(ctx context.Context, path string, t *reports.Tournament, side string) (*reports.Tournament, error) {
+// candidates and settings (--alpha, --delta, --first, --batch, -n).
+func resumeTournament(ctx context.Context, path string, t *reports.Tournament, side string, params experiment.SelectParams) (*reports.Tournament, error) {
 	old, err := readResume(ctx, path, "the JSON of simctl tournament", func(in *reports.Input) *reports.Tournament { return in.Tournament })
 	if err != nil {
 		return nil, err
@@ -544,9 +577,10 @@ func resumeTournament(ctx context.Context, path string, t *reports.Tournament, s
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
 	}
+	p := old.State.Params
 	switch {
-	case old.State == nil:
-		return nil, fmt.Errorf("--resume %s: that tournament finished (or was stopped at once, before its first round was saved); nothing to resume", path)
+	case old.State.Finished():
+		return nil, fmt.Errorf("--resume %s: that tournament finished (%s); nothing to resume", path, old.Outcome)
 	case old.ScenarioSHA256 != t.ScenarioSHA256:
 		return nil, bad("that tournament's scenario text differs (SHA-256 %.12s, this one %.12s)", old.ScenarioSHA256, t.ScenarioSHA256)
 	case old.Version != t.Version:
@@ -555,9 +589,10 @@ func resumeTournament(ctx context.Context, path string, t *reports.Tournament, s
 		return nil, bad("that tournament has seed %d, this one %d", old.Seed, t.Seed)
 	case !slices.Equal(old.Sets, t.Sets):
 		return nil, bad("that tournament has --set %v, this one %v", old.Sets, t.Sets)
-	case old.First != t.First || old.Budget != t.Budget:
-		return nil, bad("that tournament has --first %d and -n %d, this one %d and %d", old.First, old.Budget, t.First, t.Budget)
-	case old.Side != side || !reflect.DeepEqual(old.Candidates, t.Candidates):
+	case p != params:
+		return nil, bad("that tournament has --alpha %g --delta %gpp --first %d --batch %d -n %d, this one --alpha %g --delta %gpp --first %d --batch %d -n %d",
+			p.Alpha, 100*p.Delta, p.First, p.Batch, p.Budget, params.Alpha, 100*params.Delta, params.First, params.Batch, params.Budget)
+	case old.Side != side || !reflect.DeepEqual(old.Options, t.Options):
 		return nil, bad("that tournament has other candidates (--option, --vary) or another --side")
 	}
 	return old, nil
@@ -568,7 +603,7 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	where := fs.String("where", "", "`COND` a condition on an encounter's outcome, in the tactics language (simctl help find lists the facts)")
 	limit := fs.Int("limit", 20, "`K` list at most K matching encounters (the lowest indices)")
 	var c common
-	c.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet, "encounters to search (0 .. N-1 of the run)")
+	c.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters to search (0 .. N-1 of the run)")
 	pos, stop, code := parseArgs("find", fs, args, stdout, stderr)
 	if stop {
 		return code
@@ -604,7 +639,10 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "find", "--where: %v", err)
 	}
-	res, runErr := experiment.Find(ctx, probe, cond, sim.RunConfig{Seed: c.seed.v, N: c.n.n, Workers: c.workers.v}, *limit)
+	var done atomic.Int64
+	stopBar := startProgress(ctx, c.showProgress(), c.n.n, &done, stderr)
+	res, runErr := experiment.Find(ctx, probe, cond, sim.RunConfig{Seed: c.seed.v, N: c.n.n, Workers: c.workers.v, Done: &done}, *limit)
+	stopBar()
 	interrupted := isInterrupt(runErr)
 	if runErr != nil && !interrupted {
 		fmt.Fprintln(stderr, "simctl find:", runErr)

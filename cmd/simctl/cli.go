@@ -70,6 +70,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		return cmdMatrix(ctx, rest, stdout, stderr)
 	case "tournament":
 		return cmdTournament(ctx, rest, stdout, stderr)
+	case "optimize":
+		return cmdOptimize(ctx, rest, stdout, stderr)
 	case "find":
 		return cmdFind(ctx, rest, stdout, stderr)
 	case "scenarios":
@@ -184,6 +186,10 @@ func readSource(ctx context.Context, name string) (*source, error) {
 	if d, disp, ok := scenarios.Read(builtin); ok {
 		return &source{name: name, display: disp, data: d}, nil
 	}
+	// A near miss names the one meant rather than all twenty-odd.
+	if hint := didYouMean(builtin, scenarios.Names()); hint != "" {
+		return nil, &argError{fmt.Sprintf("%s: no such file or built-in scenario%s; simctl scenarios lists them", name, hint)}
+	}
 	return nil, &argError{fmt.Sprintf("%s: no such file or built-in scenario; built-ins: %s (see simctl scenarios)",
 		name, strings.Join(scenarios.Names(), ", "))}
 }
@@ -286,9 +292,27 @@ func cmdScenarios(args []string, stdout, stderr io.Writer) int {
 		} else {
 			desc = "(invalid: " + strings.SplitN(err.Error(), "\n", 2)[0] + ")"
 		}
-		fmt.Fprintf(stdout, "%-28s %s\n", n, desc)
+		fmt.Fprintf(stdout, "%-28s %s\n", n, clip(desc, listWidth-29))
 	}
+	fmt.Fprintln(stdout, "\nsimctl scenarios show NAME prints one in full, its description included.")
 	return exitOK
+}
+
+// listWidth is the width simctl scenarios fits its lines in.
+const listWidth = 100
+
+// clip shortens s to at most width characters, cutting at a word and
+// marking the cut with "...".
+func clip(s string, width int) string {
+	r := []rune(s)
+	if len(r) <= width {
+		return s
+	}
+	cut := string(r[:width-3])
+	if i := strings.LastIndexByte(cut, ' '); i > width/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:.") + "..."
 }
 
 func cmdRules(args []string, stdout, stderr io.Writer) int {

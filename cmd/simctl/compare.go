@@ -336,8 +336,8 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	pt := &experiment.PairedTally{Tallies: make([]*sim.Tally, len(games)), Paired: make([][2]stats.Paired, len(games)), Cross: make([][]int64, len(games))}
 	for k, g := range games {
 		pt.Tallies[k] = sim.NewTally(g)
-		if k > 0 && len(pt.Tallies[k].Counts.V) == len(pt.Tallies[0].Counts.V) {
-			pt.Cross[k] = make([]int64, len(pt.Tallies[k].Counts.V))
+		if k > 0 && len(pt.Tallies[k].Counts.Sides) == len(pt.Tallies[0].Counts.Sides) {
+			pt.Cross[k] = make([]int64, len(pt.Tallies[k].Counts.Sides))
 		}
 	}
 	todo := []sim.Range{shardRange(shard, *n)}

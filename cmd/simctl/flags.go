@@ -230,7 +230,7 @@ func (c *common) register(fs *flag.FlagSet, which int, nWhat string) {
 		fs.BoolVar(&c.quiet, "quiet", false, "no progress bar, warnings or notes on stderr; errors only")
 	}
 	if which&gProgress != 0 {
-		fs.Var(&c.progress, "progress", "`WHEN` progress bar on stderr: auto (a terminal and a long run), always, never")
+		fs.Var(&c.progress, "progress", "`WHEN` progress bar on stderr: auto (a bar after 1 s when stderr is a terminal), always, never")
 	}
 }
 

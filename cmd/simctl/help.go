@@ -17,10 +17,13 @@ type commandHelp struct {
 	usage    []string // after "simctl "
 	about    string   // paragraphs, already wrapped
 	examples []string // after "simctl "
+	// formats, when set, are the only --format values the command
+	// writes: its help lists these rather than the shared four.
+	formats []string
 }
 
 // commands lists every command in the order of the overview.
-var commands = []string{"run", "trace", "sweep", "compare", "value", "matrix", "tournament", "find", "merge", "report", "check", "init", "scenarios", "rules", "policies", "schema", "serve", "version", "help"}
+var commands = []string{"run", "trace", "sweep", "compare", "value", "matrix", "tournament", "optimize", "find", "merge", "report", "check", "init", "scenarios", "rules", "policies", "schema", "serve", "version", "help"}
 
 var helps = map[string]commandHelp{
 	"serve": {
@@ -48,7 +51,7 @@ describes the API.`,
 	},
 	"run": {
 		summary: "play N encounters of a scenario; win rates with 95% intervals, action economy, who acts first",
-		usage:   []string{"run SCENARIO [-n N] [--seed S] [--workers W] [--set PATH=VALUE]... [--precision W] [--shard k/K] [--format F] [-o FILE]"},
+		usage:   []string{"run SCENARIO [-n N] [--seed S] [--workers W] [--set PATH=VALUE]... [--precision W] [--shard k/K] [--format F] [-o FILE] [--plot FILE [--figure KIND]]"},
 		about: `Encounter i of the run draws all its randomness from the stream (seed, i),
 so the counts are the same for any --workers, and --shard k/K splits a run
 into K processes whose JSON results simctl merge adds up exactly.`,
@@ -58,6 +61,7 @@ into K processes whose JSON results simctl merge adds up exactly.`,
 			"run d20/ambush --set party.aware=true",
 			"run my.yaml --precision 1pp -n 10M",
 			"run d20/duel -n 1M --shard 3/10 -o shard3.json",
+			"run d20/tactics-combo --plot first.png --figure first",
 		},
 	},
 	"value": {
@@ -71,6 +75,9 @@ difference, with its paired 95% interval), what one unit of each is
 worth in units of the others ("+1 init = 0.22 hp", with Fieller's 95%
 interval, which accounts for the effects sharing the dice), and the
 one-at-a-time swings, largest first (the tornado; --plot draws it).
+Every interval is 95% on its own, not jointly (the output counts them).
+A rate's set may be an interval, two rays or every value; the JSON
+says which.
 Whole-number fields take whole steps; a dice expression steps its
 constant. A warning gives the -n that would make a wide interval
 readable. --shard k/K plays a part of the encounters, and simctl merge
@@ -87,12 +94,16 @@ and its JSON (--results or --format json -o).`,
 		usage:   []string{"matrix SCENARIO --row NAME='--set ...'... --col NAME='--set ...'... [--side NAME] [-n N] [--shard k/K] [--resume FILE] [--format F] [-o FILE] [--plot FILE]"},
 		about: `All pairings play the same encounters. The payoff is the row side's win
 rate (zero-sum: the column side counts a draw as good as a win). An
-option is flagged dominated when it is never better than another and
-significantly worse against at least one opposing option (paired
-intervals, Bonferroni-adjusted). The mixed equilibrium is solved by
-linear programming; its value is bounded by solving the games of the
-cells' simultaneous interval bounds, and the weights are marked unsettled
-when the options in the mix change within those bounds. An option may
+option is flagged dominated when another of its side is significantly
+better against every opposing option where the two ever played
+differently (paired intervals, Bonferroni-adjusted) and played the same
+fights against the others. The mixed equilibrium is solved by linear
+programming; its value is bounded by solving the games of the cells'
+simultaneous interval bounds, each weight gets the range it can take
+within those bounds, and the mix is called settled only when every
+option is provably in or out; options that played the same fight on
+every encounter are one class. Each cell's interval is 95% on its own;
+the value, ranges and verdict hold for all cells together. An option may
 swap a whole tactics block: --row careful='--set heroes.tactics=...'.
 --shard k/K plays a part of the encounters (simctl merge adds the
 shards); an interrupted matrix resumes with --resume and its JSON.`,
@@ -101,36 +112,76 @@ shards); an interrupted matrix resumes with --resume and its JSON.`,
 		},
 	},
 	"tournament": {
-		summary: "rank many options of one side by successive elimination on common random numbers",
-		usage:   []string{"tournament SCENARIO (--option NAME='--set ...' | --vary PATH=RANGE)... [--side NAME] [--first N] [-n BUDGET] [--resume FILE] [--format F] [-o FILE]"},
-		about: `Round 1 plays --first encounters of every candidate; every later round
-doubles them for the survivors, on the same encounter indices. After each
-round a candidate whose paired difference to the leader is below 0 with
-95% confidence (Bonferroni over that round's comparisons) is dropped, so
-the clearly worse cost little and the close ones get the encounters.
--n caps the encounters of a survivor. --vary makes a candidate of every
+		summary: "select the best of many options of one side, with a guarantee, on common random numbers",
+		usage:   []string{"tournament SCENARIO (--option NAME='--set ...' | --vary PATH=RANGE)... [--side NAME] [--alpha A] [--delta D] [--first N] [--batch N] [-n BUDGET] [--resume FILE] [--format F] [-o FILE]"},
+		about: `Stage 1 plays --first encounters of every candidate; every later stage
+plays --batch more for the candidates left, on the same encounter indices.
+After each stage a candidate is eliminated once another is shown better by
+a sequential test that stays valid however often it is read, and the
+tournament stops when one is left ("best"), when the leader is shown within
+--delta of every other ("selected"; the others "not separated"), or at -n
+encounters per candidate (a "not separated" group: none is called best).
+The guarantee, for the whole tournament: with probability at least 1-alpha
+no candidate with the best win rate is eliminated, and a selected one is
+within --delta of the best. Exactly tied candidates are not separated. The
+differences to the selected (or the leader) carry intervals that hold for
+all pairs at once, at every stage. --vary makes a candidate of every
 combination of the values (tactics parameters included). With --results
-(or --format json -o) each finished round is saved as it completes, and
+(or --format json -o) each finished stage is saved as it completes, and
 --resume FILE goes on from the last one. A tournament does not shard:
-each round's eliminations need all of the round's encounters.`,
+each stage's decisions need all of the stage's encounters.`,
 		examples: []string{
 			"tournament d20/tactics-combo --vary heroes.Wizard.tactics.params.crowd=1:4:1",
-			"tournament d20/duel --option a='--set heroes.Fighter.ac=18' --option b='--set heroes.Fighter.hp=24' -n 1M",
+			"tournament d20/duel --option a='--set heroes.Fighter.ac=18' --option b='--set heroes.Fighter.hp=24' -n 1M --delta 0.5pp",
+		},
+	},
+	"optimize": {
+		summary: "search a space of settings and tactics for one side's best, with a guarantee; --both: a double oracle",
+		usage: []string{"optimize SCENARIO [--side NAME] (--vary PATH=RANGE | --option NAME='--set ...')... [--where EXPR] [--rules subset|order|both --block PATH] [--baseline NAME] [--alpha A] [--delta D] [-n CAP] [--budget B] [--resume FILE] [--format F] [-o FILE]",
+			"optimize SCENARIO --both --side NAME (--vary PATH=RANGE | --option NAME='--set ...')... [-n N] [--alpha A] [--delta D]"},
+		about: `The space is every combination of one value of each --vary path, one
+--option and one structure of --block's rules (--rules: each rule on or
+off, every order, or both), that satisfies --where (a constraint in the
+tactics language over the numeric --vary paths); candidates that compile
+to the same scenario are one. Every candidate plays the same encounters
+(common random numbers) in a sequential selection: with probability at
+least 1-alpha no best candidate is eliminated, and the one returned is
+within --delta of the best of the candidates evaluated; when -n (the
+per-candidate cap) ends first the survivors are reported as a group, not
+separated, and none is called best. Exact ties are never separated but
+with probability alpha. When the space is too large for --budget it is
+screened first (successive halving over a coarse grid, then the
+survivors' neighbours) and the guarantee covers only the candidates
+evaluated, which the output counts. The best, the top candidates and the
+baseline (--baseline, or the scenario as written) then play --confirm
+fresh encounters: the rates and intervals printed come from those, with
+simultaneous (Bonferroni) intervals, and every candidate that beats the
+baseline by more than delta is listed, biggest first. --both runs a double
+oracle: paths starting with --side's name are its space, the others the
+opponent's. docs/optimize.md works three questions through.`,
+		examples: []string{
+			"optimize d20/duel --side heroes --vary heroes.Fighter.init=1:5 --vary heroes.Fighter.ac=17:21 --vary heroes.Fighter.hp=20:28:2 --where '(heroes.Fighter.init - 1) + (heroes.Fighter.ac - 17) + (heroes.Fighter.hp - 20) / 2 <= 4' --delta 0.5pp --json",
+			"optimize acks2/tactics-shieldwall --side foot --rules both --block foot.tactics.turn",
+			"optimize d20/duel --both --side heroes --vary heroes.Fighter.init=1:5 --vary monsters.Orc.init=0:4 -n 20k",
 		},
 	},
 	"find": {
 		summary: "list the encounters whose outcome matches a condition, to replay with trace",
 		usage:   []string{"find SCENARIO --where COND [-n N] [--seed S] [--limit K] [--format text|json]"},
+		formats: []string{"text", "json"},
 		about: `COND is written in the tactics language over facts of a finished
 encounter: rounds, draw; side("NAME").won / .survivors / .down / .damage /
 .first / .first_in_order / .COUNTER (every action-economy counter);
 combatant("NAME").down / .gone / .hp / .dealt / .taken / .kills / .turns /
-.lost / .first. It plays encounters 0..N-1 exactly as run does, counts
+.lost / .first; rule("NAME").fired / .fell (how often a tactics rule of
+that name decided or fell through, over every combatant). It plays
+encounters 0..N-1 exactly as run does, counts
 the matches and lists the first K, with the trace command for one.
 trace --pick replays the min, median, max or a percentile of a metric.`,
 		examples: []string{
 			`find d20/duel --where 'side("heroes").won and combatant("Fighter").hp <= 2'`,
 			`find d20/ambush --where 'rounds >= 6' -n 1M --limit 5`,
+			`find d20/tactics-combo --where 'rule("focus").fired > 0 and side("raiders").won'`,
 		},
 	},
 	"trace": {
@@ -165,7 +216,10 @@ point is checked before anything runs.`,
 		about: `All options play the same encounter seeds (common random numbers); the
 table gives each option's win rates and its paired difference to the
 baseline (the first option, or --baseline), with intervals, p-values and
-the variance reduction. NAME='' is the scenario unchanged. --shard k/K
+the variance reduction. When fewer than 200 encounters differ between an
+option and the baseline, the interval is exact (built on those
+discordant encounters) and a warning gives their count. NAME='' is the
+scenario unchanged. --shard k/K
 plays a part of the encounters (simctl merge adds the shards exactly).
 An interrupted comparison resumes with --resume and its JSON (--results
 or --format json -o); one with --precision is run again.`,
@@ -194,7 +248,7 @@ each becomes a section with the command that made it, the scenario it ran
 (its text and SHA-256, from the JSON itself), its tables and its figures:
 value the effects, exchange rates, warnings and the tornado; matrix the
 win-rate grid, dominated options, the equilibrium and the heat map;
-tournament the ranking and the rounds. A shard, an incomplete merge or an
+tournament its verdict, ranking and stages. A shard, an incomplete merge or an
 interrupted run is marked as such. DIR gets report.md, a self-contained
 report.html (figures inlined as SVG, nothing fetched) and every figure as
 PNG.`,
@@ -276,7 +330,9 @@ const conventionsHelp = `Every command that takes one of these flags takes it wi
                      extension sets it (.json, .csv, .md, .txt), and an extension that
                      contradicts --format is an error
   --quiet            errors only on stderr: no progress bar, warnings or notes
-  --progress WHEN    progress bar on stderr: auto (stderr a terminal, 2M+ encounters),
+  --progress WHEN    progress bar on stderr: auto (once a command has worked for 1 s,
+                     when stderr is a terminal; the bar counts all the command's
+                     encounters: every option, setting, point, pairing, round),
                      always, never
 
 Flags go before or after the scenario. Exit codes: 0 success; 1 failure while
@@ -323,6 +379,14 @@ func printHelp(w io.Writer, cmd string, fs *flag.FlagSet) {
 		fs.VisitAll(func(f *flag.Flag) {
 			name, usage := flag.UnquoteUsage(f)
 			usage = strings.TrimPrefix(usage, name+" ")
+			if len(h.formats) > 0 {
+				switch f.Name {
+				case "format":
+					usage = "output format: " + strings.Join(h.formats, " or ") + " (default: from -o's extension, else text)"
+				case "o":
+					usage = "write the output to FILE instead of stdout (the extension sets the format: " + formatExts(h.formats) + ")"
+				}
+			}
 			if _, isBool := f.Value.(interface{ IsBoolFlag() bool }); isBool {
 				name = ""
 			}
@@ -357,6 +421,16 @@ func printHelp(w io.Writer, cmd string, fs *flag.FlagSet) {
 	if shared {
 		fmt.Fprintf(w, "\nThe flags -n, --seed, --workers, --set, --precision, --format, -o, --quiet and\n--progress mean the same in every command: simctl help flags.\n")
 	}
+}
+
+// formatExts lists the -o extensions that select the given formats.
+func formatExts(formats []string) string {
+	ext := map[string]string{"text": ".txt", "json": ".json", "csv": ".csv", "markdown": ".md"}
+	var out []string
+	for _, f := range formats {
+		out = append(out, ext[f])
+	}
+	return strings.Join(out, ", ")
 }
 
 // cmdHelp is `simctl help [COMMAND | flags]`.

@@ -121,6 +121,13 @@ func TestHostileInputs(t *testing.T) {
 	if code, _, e := simctl(t, context.Background(), append(tourArgs, T("tour.json"))...); code != 0 {
 		t.Fatal(e)
 	}
+	// A tournament of the format before the selection with a guarantee,
+	// and one whose standings were edited apart from its sums.
+	tamper("tour.json", "tour-old.json", func(d map[string]any) { delete(d, "tournament_format") })
+	tamper("tour.json", "tour-edited.json", func(d map[string]any) {
+		c := d["candidates"].([]any)[1].(map[string]any)
+		c["win_rate"] = c["win_rate"].(float64) + 0.01
+	})
 
 	cases := []struct {
 		name string
@@ -202,6 +209,10 @@ func TestHostileInputs(t *testing.T) {
 		{"merge a whole value run", []string{"merge", T("value.json")}},
 		{"merge a value and a matrix", []string{"merge", T("v0.json"), T("m0.json")}},
 		{"merge a tournament", []string{"merge", T("tour.json")}},
+		{"report a tournament of the old format", []string{"report", T("tour-old.json"), "-o", T("rep")}},
+		{"report an edited tournament", []string{"report", T("tour-edited.json"), "-o", T("rep")}},
+		{"tournament --delta out of range", []string{"tournament", "d20/duel", "--option", "a=", "--option", "b=", "--delta", "2"}},
+		{"tournament --alpha out of range", []string{"tournament", "d20/duel", "--option", "a=", "--option", "b=", "--alpha", "0"}},
 		{"report a value run", []string{"report", T("value.json"), "-o", T("rep")}},
 		{"compare option name with |", []string{"compare", "d20/duel", "--option", "a|b=", "--option", "c="}},
 		{"report without -o", []string{"report", T("s0.json")}},

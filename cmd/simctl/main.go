@@ -1,7 +1,7 @@
 // Command simctl is the CLI of the simctl balance lab: a thin layer over
 // the packages sim, rulesets, agents, stats and reports.
 //
-//	simctl run SCENARIO [-n N] [--seed S] [--workers W] [--set PATH=VALUE]... [--precision W] [--shard k/K] [--format F] [-o FILE]
+//	simctl run SCENARIO [-n N] [--seed S] [--workers W] [--set PATH=VALUE]... [--precision W] [--shard k/K] [--format F] [-o FILE] [--plot FILE]
 //	simctl trace SCENARIO --seed S --encounter I [--set PATH=VALUE]...
 //	simctl sweep SCENARIO --vary PATH=RANGE [--vary PATH2=RANGE] [--precision W] [--format F] [--plot FILE]
 //	simctl compare SCENARIO --option NAME='--set PATH=VALUE ...'... [--precision W] [--format F] [--plot FILE]

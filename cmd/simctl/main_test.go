@@ -470,8 +470,8 @@ func TestTraceAgreesWithRun(t *testing.T) {
 			t.Errorf("encounter %d: replay wins %v draws %d rounds %d; run %v %d %d",
 				i, replay.Wins, replay.Draws, replay.Rounds.Sum, tally.Wins, tally.Draws, tally.Rounds.Sum)
 		}
-		if !equalInts(replay.Counts.V, tally.Counts.V) || !equalInts(replay.FirstActor, tally.FirstActor) {
-			t.Errorf("encounter %d: replay counters %v first %v; run %v %v", i, replay.Counts.V, replay.FirstActor, tally.Counts.V, tally.FirstActor)
+		if !equalInts(replay.Counts.Sides, tally.Counts.Sides) || !equalInts(replay.FirstActor, tally.FirstActor) {
+			t.Errorf("encounter %d: replay counters %v first %v; run %v %v", i, replay.Counts.Sides, replay.FirstActor, tally.Counts.Sides, tally.FirstActor)
 		}
 
 		code, stdout, stderr := simctl(t, context.Background(), "trace", "d20/duel", "--seed", "3", "--encounter", itoa(i))
@@ -500,7 +500,7 @@ func TestTraceAgreesWithRun(t *testing.T) {
 		if first := g.Roster()[o.FirstActor].Name; m[4] != first || tally.FirstActor[o.FirstActor] != 1 {
 			t.Errorf("encounter %d: trace first actor %s, replay %s, run %v", i, m[4], first, tally.FirstActor)
 		}
-		if !strings.Contains(stdout, strings.TrimSpace(log.String())) {
+		if !strings.Contains(stdout, strings.TrimSpace(reports.SideNames(log.String(), sides[0], sides[1]))) {
 			t.Errorf("encounter %d: the trace's narration differs from the replay's", i)
 		}
 	}

@@ -38,6 +38,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var values []*reports.Value
 	var matrices []*reports.Matrix
 	var compares []*reports.Compare
+	var opts []*reports.Optimize
 	for _, p := range pos {
 		in, err := reports.ReadInputContext(ctx, p)
 		if err != nil {
@@ -57,6 +58,8 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			values = append(values, in.Value)
 		case in.Matrix != nil:
 			matrices = append(matrices, in.Matrix)
+		case in.Optimize != nil:
+			opts = append(opts, in.Optimize)
 		case in.Tournament != nil:
 			fmt.Fprintf(stderr, "simctl merge: %s is a tournament; a tournament does not shard (each round's eliminations need the whole round), so there is nothing to merge\n", p)
 			return exitFailure
@@ -65,7 +68,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	kinds := 0
-	for _, k := range []int{len(rs), len(sweeps), len(values), len(matrices), len(compares)} {
+	for _, k := range []int{len(rs), len(sweeps), len(values), len(matrices), len(compares), len(opts)} {
 		if k > 0 {
 			kinds++
 		}
@@ -75,6 +78,17 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitFailure
 	}
 	switch {
+	case len(opts) > 0:
+		m, err := reports.MergeOptimizeStages(opts)
+		if err != nil {
+			fmt.Fprintln(stderr, "simctl", err)
+			return exitFailure
+		}
+		if err := writeOut(target, stdout, func(w io.Writer) error { return m.Write(w, reports.JSON) }); err != nil {
+			fmt.Fprintln(stderr, "simctl merge:", err)
+			return exitFailure
+		}
+		return exitOK
 	case len(sweeps) > 0:
 		return mergeSweeps(sweeps, target, *partial, format, stdout, stderr)
 	case len(values) > 0:

@@ -150,9 +150,16 @@ func starter(r sim.Ruleset) (string, error) {
 	c("")
 	c("Common fields: name, description, ruleset, options, max_rounds (a draw when reached),")
 	c("distance (feet between the sides at the start; 0: in melee), sides (exactly two, each")
-	c("with name, aware (false: surprised), policy and combatants). Every combatant has a")
-	c("name, count (copies Name#1, Name#2, ...), hp (a number or dice such as 3d10+6), ac,")
-	c("init, initiative_roll (pins the die), attacks, damage (dice), speed, aware and policy.")
+	c("with name, aware (false: surprised), policy, tactics and combatants). Every combatant")
+	wrapped("", "has "+strings.Join(commonCombatantFields(base, data), ", ")+".")
+	c("")
+	wrapped("", "tactics: on a side or a combatant, decisions as data instead of a policy: rules grouped by the moment of decision, each with name:, when: CONDITION, do: DECISION and target:, the first that applies deciding. simctl policies "+d.Name+" lists its moments, facts and decisions; docs/tactics.md explains the language.")
+	for _, n := range scenarios.Names() {
+		if strings.HasPrefix(n, d.Name+"/tactics-") {
+			c("A worked example: simctl scenarios show %s", n)
+			break
+		}
+	}
 	if len(d.Options) > 0 {
 		c("")
 		c("options: (add under options:, e.g. options: {%s: %s}; the default is shown)", d.Options[0].Name, d.Options[0].Default)
@@ -180,6 +187,33 @@ func starter(r sim.Ruleset) (string, error) {
 	c("")
 	b.Write(data)
 	return b.String(), nil
+}
+
+// commonCombatantFields describes the common combatant fields the
+// ruleset accepts, found by compiling its built-in base scenario with each
+// one set on the first combatant: a starter must not name a field its
+// ruleset refuses (Cavaliers has defence, not ac).
+func commonCombatantFields(base string, data []byte) []string {
+	src := &source{name: base, display: "builtin:" + base + ".yaml", data: data}
+	sc, _, err := src.compile(nil)
+	fields := []string{"a name", "count (copies Name#1, Name#2, ...)", "hp (a number or dice such as 3d10+6)"}
+	if err != nil || len(sc.Sides[0].Combatants) == 0 {
+		return append(fields, "and the fields below")
+	}
+	at := sc.Sides[0].Name + "." + sc.Sides[0].Combatants[0].Name + "."
+	for _, f := range []struct{ name, value, doc string }{
+		{"ac", "12", "ac"},
+		{"init", "1", "init"},
+		{"initiative_roll", "1", "initiative_roll (pins the die)"},
+		{"attacks", "[3]", "attacks"},
+		{"damage", "1d6", "damage (dice)"},
+		{"speed", "30", "speed"},
+	} {
+		if _, _, err := src.compile([]scenario.Set{{Path: at + f.name, Value: f.value}}); err == nil {
+			fields = append(fields, f.doc)
+		}
+	}
+	return append(fields, "aware", "policy and tactics")
 }
 
 // cmdSchema prints the JSON Schema of scenario files.

@@ -73,41 +73,8 @@ func cmdPolicies(args []string, stdout, stderr io.Writer) int {
 		if len(lib) > 0 && len(goOnly) > 0 {
 			fmt.Fprintf(stdout, "  Go only: %s (simctl rules %s)\n", strings.Join(goOnly, ", "), rs)
 		}
-		if rs == "d20" && len(args) == 1 {
-			fmt.Fprintf(stdout, "\nfacts at turn (when:):\n")
-			for _, f := range agents.D20Facts() {
-				fmt.Fprintf(stdout, "  %-28s %-6s %s\n", f.Spelling(), f.Type, f.Doc)
-			}
-			fmt.Fprintf(stdout, "\ndecisions (do:):\n  %s\n", strings.Join(agents.D20Decisions, "\n  "))
-			fmt.Fprintf(stdout, "\ntargets (target:): weakest, strongest, nearest, lowest_ac, casters_first, random, first, or an enemy's name; add \"in reach\" to consider only enemies within reach\n")
-		}
-		if rs == "acks2" && len(args) == 1 {
-			for m, moment := range []string{"before_initiative", "turn", "reactions", "same_number"} {
-				fmt.Fprintf(stdout, "\n%s:\n  decisions (do:): %s\n  facts (when:):\n", moment, strings.Join(agents.AcksDecisions[m], ", "))
-				for _, f := range agents.AcksFacts(moment) {
-					fmt.Fprintf(stdout, "    %-28s %-6s %s\n", f.Spelling(), f.Type, f.Doc)
-				}
-			}
-			fmt.Fprintf(stdout, "\ntargets (target:): weakest, strongest, nearest, random, first, casters, or an enemy's name (falls through while it is out)\n")
-		}
-		if rs == "cavaliers" && len(args) == 1 {
-			for m, moment := range []string{"move", "attack", "reactions"} {
-				fmt.Fprintf(stdout, "\n%s:\n  decisions (do:): %s\n  facts (when:):\n", moment, strings.Join(agents.CavDecisions[m], ", "))
-				for _, f := range agents.CavFacts(moment) {
-					fmt.Fprintf(stdout, "    %-28s %-6s %s\n", f.Spelling(), f.Type, f.Doc)
-				}
-			}
-			fmt.Fprintf(stdout, "\ntargets (target:): weakest, strongest, random, first (among the enemies in its Area), or an enemy's name (falls through while it is not in its Area)\n")
-		}
-		if rs == "lotm" && len(args) == 1 {
-			for m, moment := range []string{"turn", "reactions"} {
-				fmt.Fprintf(stdout, "\n%s:\n  decisions (do:): %s\n  facts (when:):\n", moment, strings.Join(agents.LotmDecisions[m], ", "))
-				for _, f := range agents.LotmFacts(moment) {
-					fmt.Fprintf(stdout, "    %-28s %-6s %s\n", f.Spelling(), f.Type, f.Doc)
-				}
-			}
-			fmt.Fprintf(stdout, "\nafter a turn decision (do:): %s\n", strings.Join(agents.LotmModifiers, ", "))
-			fmt.Fprintf(stdout, "targets (target:): weakest, strongest, nearest, first, random (a grappled enemy first, then one it can reach this turn)\n")
+		if b, ok := agents.LookupBinding(rs); ok && b.Describe != nil && len(args) == 1 {
+			b.Describe(stdout)
 		}
 	}
 	fmt.Fprintln(stdout, "\nsimctl policies show NAME prints one; docs/tactics.md is the reference.")

@@ -31,6 +31,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if len(pos) == 0 || *out == "" {
 		return usageError(stderr, "report", "give the RESULT.json files and -o DIR, e.g. simctl report duel.json -o report/")
 	}
+	// "report/" names the folder report: without Clean, its parent would
+	// be taken as "report" itself, which does not exist yet.
+	*out = filepath.Clean(*out)
 	if err := safeio.CheckDir(*out, "-o", false); err != nil {
 		fmt.Fprintln(stderr, "simctl report:", err)
 		return exitUsage
@@ -65,6 +68,17 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 					if !*quiet {
 						fmt.Fprintf(stderr, "simctl report: warning: %s: the representative fights could not be replayed: %v\n", p, firstLine(err))
 					}
+				}
+			}
+		}
+		if o := in.Optimize; o != nil && o.Search != nil && o.Context != nil && !o.Interrupted {
+			if in.Traces, err = bestTrace(ctx, o); err != nil {
+				if isInterrupt(err) {
+					fmt.Fprintln(stderr, "simctl report: interrupted; nothing was written")
+					return exitInterrupted
+				}
+				if !*quiet {
+					fmt.Fprintf(stderr, "simctl report: warning: %s: the best candidate's median fight could not be replayed: %v\n", p, firstLine(err))
 				}
 			}
 		}
@@ -115,6 +129,8 @@ func inputHeader(in *reports.Input) *reports.Header {
 		return &in.Matrix.Header
 	case in.Tournament != nil:
 		return &in.Tournament.Header
+	case in.Optimize != nil:
+		return &in.Optimize.Header
 	}
 	return nil
 }

@@ -293,7 +293,7 @@ func TestReportAnalysisDocuments(t *testing.T) {
 		"raise_on: 6; spend: budget", // the ruleset options in effect
 		"### Win rate of heroes for each pairing", "### Equilibrium: value", "(fig2-matrix.png)",
 		"## 3. Braced spears, a focused blast, and a finisher: tournament of 3 options for heroes",
-		"### Ranking", "### Rounds", "| 1 | 500 | 500 |",
+		"### Ranking", "### Stages", "| 1 | 500 | 500 |",
 		"| scenario SHA-256 | ",
 	} {
 		if !bytes.Contains(md, []byte(want)) {

@@ -210,7 +210,9 @@ func resumeHint(t *safeio.Target, resumable bool) string {
 	if t == nil || !resumable {
 		return ""
 	}
-	return "; add --resume " + t.Path() + " to play the rest"
+	// Say where the JSON went: with --results the text went to stdout
+	// and the JSON, which a resume reads, to the file.
+	return "; its JSON is in " + t.Path() + ": add --resume " + t.Path() + " to play the rest"
 }
 
 // shardOf parses --shard for an experiment over n encounter indices.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"simctl/sim/experiment"
 	"slices"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"golang.org/x/term"
 
 	"simctl/reports"
+	"simctl/reports/safeio"
 	"simctl/sim"
 )
 
@@ -27,6 +29,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	batch := batchFlag(fs, "with --precision: encounters between checks")
 	shard := fs.String("shard", "", "`k/K` run shard k of K (from 0) of the -n encounters; K alone takes k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID")
 	resume := fs.String("resume", "", "`FILE` continue the interrupted run whose JSON result is FILE: play only the encounters it did not, and write the whole result")
+	plot := fs.String("plot", "", "`FILE` also draw a figure of the run to FILE (.png or .svg); --figure picks which")
+	figure := fs.String("figure", "rounds", "`KIND` the figure --plot draws: "+strings.Join(runFigureKinds, ", "))
 	pos, done, code := parseArgs("run", fs, args, stdout, stderr)
 	if done {
 		return code
@@ -57,6 +61,19 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "simctl run:", err)
 		return exitUsage
+	}
+	if !slices.Contains(runFigureKinds, *figure) {
+		return usageError(stderr, "run", "--figure %q: valid: %s", *figure, strings.Join(runFigureKinds, ", "))
+	}
+	var plotT *safeio.Target
+	if *plot != "" {
+		if ext := strings.ToLower(filepath.Ext(*plot)); ext != ".png" && ext != ".svg" {
+			return usageError(stderr, "run", "--plot %s: a plot is written as .png or .svg", *plot)
+		}
+		if plotT, err = safeio.Check(*plot, "--plot"); err != nil {
+			fmt.Fprintln(stderr, "simctl run:", err)
+			return exitUsage
+		}
 	}
 	src, err := readSource(ctx, pos[0])
 	if err != nil {
@@ -158,6 +175,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "simctl run:", err)
 		return exitFailure
 	}
+	if plotT != nil {
+		f, err := runFigure(res, *figure, g)
+		if err := figureOut(plotT, f, err); err != nil {
+			fmt.Fprintln(stderr, "simctl run: --plot:", err)
+			return exitFailure
+		}
+	}
 	if w > 0 && !c.quiet && !interrupted {
 		if reached {
 			fmt.Fprintf(stderr, "simctl run: --precision %s reached after %s encounters\n", c.precision, thousandsInt(tally.Encounters))
@@ -174,6 +198,31 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitInterrupted
 	}
 	return exitOK
+}
+
+// runFigureKinds are the figures run --plot draws (those of a run in a
+// report).
+var runFigureKinds = []string{"rounds", "economy", "first", "combatants", "damage", "hpleft"}
+
+// runFigure draws figure kind of a run's result.
+func runFigure(r *reports.Result, kind string, g sim.Game) (*reports.Figure, error) {
+	switch kind {
+	case "economy":
+		return reports.EconomyFigure(r)
+	case "first":
+		sides := make([]int, 0, len(g.Roster()))
+		for _, e := range g.Roster() {
+			sides = append(sides, e.Side)
+		}
+		return reports.FirstActorFigure(r, sides)
+	case "combatants":
+		return reports.CombatantsFigure(r)
+	case "damage":
+		return reports.DamageFigure(r)
+	case "hpleft":
+		return reports.HPLeftFigure(r)
+	}
+	return reports.RoundsFigure(r)
 }
 
 // resumeRun reads an interrupted run's JSON result and checks it is this
@@ -236,22 +285,28 @@ func shardStart(n int64, k, of int) int64 {
 	return int64(k)*(n/int64(of)) + int64(k)*(n%int64(of))/int64(of)
 }
 
-// startProgress draws a bar on stderr (or tells simctl serve's hook) while the run goes, when stderr is a
-// terminal and the run is long (or when asked). Workers only bump an atomic
-// counter; this goroutine is the only one touching the bar.
+// startProgress draws a bar on stderr (or tells simctl serve's hook) while
+// the command works. total is the whole command's work (every option,
+// setting, point, pairing or round), done its count so far. With
+// --progress auto the bar appears when stderr is a terminal and the work
+// is still going after progressDelay, however it is split: a guess from
+// -n alone left a 27-second compare of three options silent. Workers only
+// bump an atomic counter; this goroutine is the only one touching the bar.
 func startProgress(ctx context.Context, mode string, total int64, done *atomic.Int64, stderr io.Writer) (stop func()) {
 	if h := hooksOf(ctx); h != nil && h.progress != nil {
 		return h.watch(total, done) // simctl serve: the page's progress
 	}
-	show := mode == "always"
-	if mode == "auto" {
-		show = isTerminal(stderr) && total >= 2_000_000
-	}
-	if !show {
+	if mode == "never" || (mode == "auto" && !isTerminal(stderr)) || total <= 0 {
 		return func() {}
 	}
+	// The bar starts with the work, so its clock and rate are right,
+	// but with --progress auto its frames are dropped until it has run
+	// for progressDelay.
+	out := &gatedWriter{w: stderr}
+	out.open.Store(mode != "auto")
+	start := time.Now()
 	bar := progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(stderr),
+		progressbar.OptionSetWriter(out),
 		progressbar.OptionSetDescription("encounters"),
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(),
@@ -276,12 +331,33 @@ func startProgress(ctx context.Context, mode string, total int64, done *atomic.I
 				bar.Finish()
 				return
 			case <-tick.C:
+				if time.Since(start) >= progressDelay {
+					out.open.Store(true)
+				}
 				bar.Set64(done.Load())
 			}
 		}
 	}()
 	return func() { close(quit); <-finished }
 }
+
+// gatedWriter drops what is written to it until open is set.
+type gatedWriter struct {
+	w    io.Writer
+	open atomic.Bool
+}
+
+func (g *gatedWriter) Write(p []byte) (int, error) {
+	if !g.open.Load() {
+		return len(p), nil
+	}
+	return g.w.Write(p)
+}
+
+// progressDelay is how long a command works before --progress auto draws
+// its bar: long enough that quick commands print nothing, short enough
+// that nobody wonders whether a long one is running.
+const progressDelay = time.Second
 
 // thousandsInt formats n with comma separators, as the tables do.
 func thousandsInt(n int64) string { return reports.Thousands(n) }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync/atomic"
 
 	"simctl/reports"
 	"simctl/sim"
@@ -15,7 +16,7 @@ import (
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
 	var c common
-	c.register(fs, gN|gSeed|gSet|gWorkers, "with --pick: the encounters to choose from (0 .. N-1 of the run)")
+	c.register(fs, gN|gSeed|gSet|gWorkers|gProgress, "with --pick: the encounters to choose from (0 .. N-1 of the run)")
 	enc := fs.Int64("encounter", 0, "`I` the encounter index within the run (from 0)")
 	pick := fs.String("pick", "", "`WHICH` replay the min, median, max or pNN encounter of --metric instead of --encounter")
 	metric := fs.String("metric", "", "`EXPR` with --pick: the number to rank encounters by, e.g. rounds or side(\"heroes\").damage (simctl help find lists the facts)")
@@ -53,7 +54,10 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if err != nil {
 			return usageError(stderr, "trace", "--metric: %v", err)
 		}
-		i, v, err := experiment.Pick(ctx, probe, m, sim.RunConfig{Seed: *seed, N: c.n.n, Workers: c.workers.v}, q)
+		var done atomic.Int64
+		stopBar := startProgress(ctx, c.showProgress(), c.n.n, &done, stderr)
+		i, v, err := experiment.Pick(ctx, probe, m, sim.RunConfig{Seed: *seed, N: c.n.n, Workers: c.workers.v, Done: &done}, q)
+		stopBar()
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl trace:", err)
 			if isInterrupt(err) {

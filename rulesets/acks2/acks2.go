@@ -96,6 +96,9 @@ type Options struct {
 	ChargeBonus            int
 	RetreatFreeAttack      bool
 	DescendingAC           bool
+	// DeclareFirst is the side (0 or 1) that declares first in the open,
+	// or -1: simultaneous declarations (the default).
+	DeclareFirst int
 }
 
 // MoraleTrigger says who checks morale after the count.
@@ -118,6 +121,7 @@ func defaultOptions() Options {
 		CleaveLimit:            1,
 		ChargeBonus:            2,
 		RetreatFreeAttack:      true,
+		DeclareFirst:           -1,
 	}
 }
 
@@ -142,6 +146,8 @@ var optionDocs = []sim.Option{
 		Doc: "attack bonus of a charge (the charge itself is defined outside the excerpt: a full-round move of up to twice speed straight at the target, then one attack)"},
 	{Name: "retreat_free_attack", Default: "true", Valid: "true | false",
 		Doc: "a declared retreat (full speed away) gives every enemy engaged with the retreater one attack before it moves; withdraw (half speed away) never does. The excerpt names both but defines neither"},
+	{Name: "declare_first", Default: "none", Valid: "none | the name of a side",
+		Doc: "who hears whose declarations. The source has every declaration made \"publicly\" to the referee before the dice and gives no order, so by default declarations are simultaneous: no declarer sees another's declaration of the same round (never the file's order). A side's name: that side declares first in the open and the other side declares knowing it (each side's own members still declare simultaneously)"},
 	{Name: "armor_class", Default: "ascending", Valid: "ascending | descending",
 		Doc: "ascending (ACKS): hit when d20 + modifiers >= attack_throw + target AC; descending: hit when d20 + target AC + modifiers >= attack_throw (the digest's formula). Either way a natural 20 hits and a natural 1 misses"},
 }
@@ -188,6 +194,20 @@ func compileOptions(sc *scenario.Scenario) Options {
 			o.ChargeBonus = d.Int(n, path, -10, 10)
 		case "retreat_free_attack":
 			o.RetreatFreeAttack = d.Bool(n, path)
+		case "declare_first":
+			o.DeclareFirst = -1
+			names := []string{"none"}
+			for _, side := range sc.Sides {
+				names = append(names, side.Name)
+			}
+			if v := d.Enum(n, path, names); v != "none" {
+				for s, side := range sc.Sides {
+					if side.Name == v {
+						o.DeclareFirst = s
+						break
+					}
+				}
+			}
 		case "armor_class":
 			o.DescendingAC = d.Enum(n, path, []string{"ascending", "descending"}) == "descending"
 		default:

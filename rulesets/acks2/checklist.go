@@ -19,8 +19,8 @@ type checkItem struct {
 
 var checklist = []checkItem{
 	{"Заявления перед инициативой (declarations before initiative)",
-		"simulated: spells, withdrawal and retreat are declared before the dice, in public; the declared action is the segment's",
-		"TestDeclaredCasterDisrupted TestWithdrawAndRetreat TestAcksTargetsDeclaredCasters"},
+		"simulated: spells, withdrawal and retreat are declared before the dice, in public; the source gives no order, so declarations are simultaneous (no declarer hears another's of the same round; never the file's order), or one side first in the open (option declare_first); the declared action is the segment's",
+		"TestDeclaredCasterDisrupted TestWithdrawAndRetreat TestAcksTargetsDeclaredCasters TestAcksDeclarationsIgnoreFileOrder"},
 	{"Броски инициативы (initiative rolls)",
 		"simulated: 1d6 + init every round; option group_initiative for groups of identical monsters",
 		"TestInitiativeEveryRound TestExactDuel"},

@@ -164,7 +164,7 @@ func TestBuiltinsRun(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if a.Wins != b.Wins || a.Draws != b.Draws || !equal(a.Counts.V, b.Counts.V) {
+		if a.Wins != b.Wins || a.Draws != b.Draws || !equal(a.Counts.Sides, b.Counts.Sides) {
 			t.Errorf("%s: results depend on the number of workers", name)
 		}
 		for _, c := range uses[name] {

@@ -33,7 +33,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "spells", Doc: "list of {name, damage, uses (default 1), save (none|half|negates), ongoing (DICE), ongoing_at (start|end), ongoing_rounds (default 1), ongoing_save, push (feet)}; declared before initiative, cast in the caster's segment"},
 		},
 		Actions: append([]sim.Field{
-			{Name: "declarations", Doc: "before initiative: a spell, a withdrawal or a retreat (public: policies may target declared casters); the declared action is the segment's action, it may be delayed but not replaced"},
+			{Name: "declarations", Doc: "before initiative: a spell, a withdrawal or a retreat (public: policies may target declared casters); simultaneous, so no declarer hears another's declaration of the same round (option declare_first: one side first); the declared action is the segment's action, it may be delayed but not replaced"},
 			{Name: "initiative", Doc: "1d6 + init every round; the referee counts 10, 9, ... -10 and each combatant acts on its number; same-number order below"},
 			{Name: "attack", Doc: "an attack action at an enemy within 5 feet (melee, long) or in range (missile; allowed while engaged); not engaged, a melee combatant first moves up to its speed, or marches up to twice its speed without attacking"},
 			{Name: "charge", Doc: "full round, not while engaged: up to twice speed straight at the target, one attack with charge_bonus; a screen that engages it stops it"},

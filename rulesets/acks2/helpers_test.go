@@ -41,7 +41,7 @@ func init() {
 	acks2.RegisterPolicy("test-script", "test only", makeScript)
 }
 
-func makeScript(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.Policy) acks2.Policy {
+func makeScript(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.PolicySpec) acks2.Policy {
 	s := &script{do: "attack", target: -1, until: -1, before: true, interrupt: true}
 	for k, n := range spec.Params {
 		path := spec.Path + "." + k

@@ -93,7 +93,7 @@ var interruptNames = []string{"readied attack", "round-1 missile weapon", "round
 
 // PolicyMaker compiles a scenario policy for combatant self of game g,
 // reporting bad parameters through d.
-type PolicyMaker func(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy
+type PolicyMaker func(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy
 
 var policies = sim.NewPolicies[PolicyMaker]("acks2")
 
@@ -105,7 +105,7 @@ func PolicyNames() []string { return policies.Names() }
 
 func policyDocs() []sim.Field { return policies.Docs() }
 
-func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy {
 	make, ok := policies.Lookup(d, spec)
 	if !ok {
 		return nil

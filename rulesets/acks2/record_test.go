@@ -85,12 +85,12 @@ func checkRecord(t *testing.T, g sim.Game, tl *sim.Tally, want []sim.Combatant, 
 	t.Helper()
 	roster := g.Roster()
 	for i, w := range want {
-		if got := tl.Counts.P[i]; got != w {
+		if got := tl.Counts.Combatants[i]; got != w {
 			t.Errorf("%s: got %+v\nwant %+v\n%s", roster[i].Name, got, w, log)
 		}
 	}
 	var dealt, turns, lost [2]int64
-	for i, p := range tl.Counts.P {
+	for i, p := range tl.Counts.Combatants {
 		s := roster[i].Side
 		dealt[s] += p.DamageDealt
 		turns[s] += p.Turns

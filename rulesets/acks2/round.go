@@ -72,6 +72,12 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 // defensive movement action (retreat or withdraw) in the coming round must
 // announce it to the referee before initiative dice are rolled. Other
 // actions need not be announced."
+//
+// The source says the declarations are public and gives no order, so the
+// file's roster order must not decide who hears whom: every declarer is
+// asked before any declaration of the round is heard (simultaneous), or,
+// with option declare_first, the named side's declarations are heard
+// before the other side is asked.
 func (t *Table) declarations() {
 	for i := range t.f {
 		f := &t.f[i]
@@ -82,13 +88,29 @@ func (t *Table) declarations() {
 		f.delayAfter = -1
 		f.decl = Declaration{}
 	}
+	if first := t.g.Opt.DeclareFirst; first >= 0 {
+		t.declareSide(first)
+		t.declareSide(1 - first)
+		return
+	}
+	t.declareSide(-1)
+}
+
+// declareSide asks every combatant in the fight of side s (-1: of both
+// sides) for its declaration, and only then makes them public.
+func (t *Table) declareSide(s int) {
 	for i := range t.f {
-		f := &t.f[i]
-		if f.out {
+		t.declared[i] = Declaration{}
+		if t.f[i].out || (s >= 0 && t.g.C[i].Side != s) {
 			continue
 		}
-		c := &t.g.C[i]
-		d := c.Policy.Declare(t, i)
+		t.declared[i] = t.g.C[i].Policy.Declare(t, i)
+	}
+	for i := range t.f {
+		if t.f[i].out || (s >= 0 && t.g.C[i].Side != s) {
+			continue
+		}
+		f, c, d := &t.f[i], &t.g.C[i], t.declared[i]
 		switch d.Kind {
 		case DeclareSpell:
 			if d.Spell < 0 || d.Spell >= len(c.Spells) || f.uses[d.Spell] <= 0 {

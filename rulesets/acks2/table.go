@@ -55,17 +55,18 @@ type effect struct {
 type Table struct {
 	g        *Game
 	f        []fighter
-	slots    []int        // combatants called on the current count
-	key      []int        // scratch sort keys, by roster index
-	groupDie []int        // group initiative: the die of each group this round
-	sd       []int        // each combatant's side (Game.C[i].Side, kept dense for the scans)
-	team     [2][]int     // each side's combatants, in roster order
-	foes     [][]int      // foes[i]: team[1-side of i]
-	reach    []int        // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
-	hpDice   []plain.Dice // each combatant's HP and damage dice taken apart: rolled
-	dmgDice  []plain.Dice // in a plain loop, the same draws as Expr.Roll
-	rolled   []bool       // the initiative die is rolled each round (no pinned rolls, no group die)
-	eng      [][]engager  // eng[i]: the enemies that can engage i, in roster order, and how much each counts
+	slots    []int         // combatants called on the current count
+	key      []int         // scratch sort keys, by roster index
+	groupDie []int         // group initiative: the die of each group this round
+	declared []Declaration // declarations asked but not yet heard (declarations)
+	sd       []int         // each combatant's side (Game.C[i].Side, kept dense for the scans)
+	team     [2][]int      // each side's combatants, in roster order
+	foes     [][]int       // foes[i]: team[1-side of i]
+	reach    []int         // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
+	hpDice   []plain.Dice  // each combatant's HP and damage dice taken apart: rolled
+	dmgDice  []plain.Dice  // in a plain loop, the same draws as Expr.Roll
+	rolled   []bool        // the initiative die is rolled each round (no pinned rolls, no group die)
+	eng      [][]engager   // eng[i]: the enemies that can engage i, in roster order, and how much each counts
 	// byNum[10-n]: bit i set for combatant i, in the fight when
 	// initiative was rolled, whose number this round is n.
 	byNum       [21]uint64
@@ -92,7 +93,8 @@ type engager struct{ j, w int32 }
 func newTable(g *Game) *Table {
 	n := len(g.C)
 	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
-		sd: make([]int, n), reach: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rolled: make([]bool, n)}
+		declared: make([]Declaration, n),
+		sd:       make([]int, n), reach: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rolled: make([]bool, n)}
 	t.eng = make([][]engager, n)
 	for i := range g.C {
 		ci := &g.C[i]

@@ -46,6 +46,13 @@ func (Ruleset) Schema() scenario.Schema {
 	}
 }
 
+// The contract's initiative-option slots Cavaliers counts (sim.OptionSlots).
+const (
+	Seizes     = sim.OptionSlots + iota // Seize the Initiative taken
+	Interposes                          // Interposes made
+	Reprises                            // Reprises made
+)
+
 // Extra counters cavaliers records beyond sim's base counters.
 const (
 	Blocks         = sim.NumBase + iota // Interposes spent to stop a Move out of the Area

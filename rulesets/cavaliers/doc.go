@@ -29,9 +29,9 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "defence", Doc: "a fixed number (7) or dice the defender rolls against each attack (2d6). Required"},
 			{Name: "area", Doc: "the Area (0..15, in a row; n and n+1 adjacent) it starts in, or enters in; default 0"},
 			{Name: "tactics", Doc: "(on a side or a combatant) decisions as data, docs/tactics.md: moments move (the Move at the start of its turn: advance, advance to NAME, follow NAME, hold), " +
-				"attack (whom it attacks after the Move: attack with target:, or nothing) and reactions (each offer the referee makes: seize, interpose [for NAME], block [for NAME], reprise, pass). " +
+				"attack (whom it attacks after the Move: attack with target:, or nothing), reactions (each offer the referee makes: seize, interpose [for NAME], block [for NAME], reprise, pass) and enter (as it enters the fight, before its roll: roll SPECIALTY). " +
 				"Readings: the Move and the attack are asked separately, so they are two moments; a reaction rule answers only its own kind of offer (pass answers all); " +
-				"keeping [+] for another ability is a condition on self.plus and offer.price, not a decision; a combatant with tactics rolls its main specialty (the roll is made on entering, before any moment); " +
+				"keeping [+] for another ability is a condition on self.plus and offer.price, not a decision; with no enter rule deciding, a combatant with tactics rolls its main specialty; " +
 				"when no rule decides, the default policy (default parameters) does"},
 			{Name: "enters", Doc: "the round it enters the fight and rolls initiative (default 1: from the start); until then its side is not beaten"},
 			{Name: "(not used)", Doc: "ac, init, initiative_roll, attacks, speed, distance, aware: false and referee are errors here, each saying what to use instead"},

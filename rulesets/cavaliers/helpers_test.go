@@ -34,7 +34,7 @@ func init() {
 	RegisterPolicy("script", "test only: every decision scripted", makeScript)
 }
 
-func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy {
 	p := &script{move: -1, target: -1}
 	idx := func(path, name string) int {
 		if name == "*" {

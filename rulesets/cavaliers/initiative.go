@@ -26,6 +26,14 @@ func (t *Table) enter(round int) {
 		return // everyone has entered
 	}
 	entered := false
+	// Everyone entering now is in the fight before anyone rolls, so a
+	// policy choosing its specialty (Policy.Roll) sees all of them, not
+	// only those listed before it in the file.
+	for i := range t.f {
+		if t.g.C[i].Enters == round {
+			t.in |= 1 << uint(i)
+		}
+	}
 	for i := range t.f {
 		c := &t.g.C[i]
 		if c.Enters != round {

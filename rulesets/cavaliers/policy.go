@@ -43,7 +43,7 @@ type Policy interface {
 
 // PolicyMaker compiles a scenario policy for combatant self of game g,
 // reporting bad parameters through d.
-type PolicyMaker func(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy
+type PolicyMaker func(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy
 
 var policies = sim.NewPolicies[PolicyMaker]("cavaliers")
 
@@ -55,7 +55,7 @@ func PolicyNames() []string { return policies.Names() }
 
 func policyDocs() []sim.Field { return policies.Docs() }
 
-func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy {
 	make, ok := policies.Lookup(d, spec)
 	if !ok {
 		return nil

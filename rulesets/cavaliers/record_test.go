@@ -32,13 +32,13 @@ func TestRecordPerCombatant(t *testing.T) {
 			{DamageDealt: 50, DamageTaken: 30, Kills: 1, Downed: 1, Turns: 4, EndedDown: 1}, // K
 		}
 		for i, w := range want {
-			if got := tl.Counts.P[i]; got != w {
+			if got := tl.Counts.Combatants[i]; got != w {
 				t.Errorf("seed %d: %s: got %+v\nwant %+v\n%s", seed, g.C[i].Name, got, w, log)
 			}
 		}
 		for s := 0; s < 2; s++ {
 			var dealt, turns int64
-			for i, p := range tl.Counts.P {
+			for i, p := range tl.Counts.Combatants {
 				if g.C[i].Side == s {
 					dealt += p.DamageDealt
 					turns += p.Turns
@@ -56,7 +56,7 @@ func TestRecordPerCombatant(t *testing.T) {
 	// Without a Tally the calls record nothing and cost nothing.
 	c := sim.NewCounts(len(g.Counters()))
 	g.NewTable().Play(rng.New(1, 0), &c, nil)
-	if c.P != nil {
+	if c.Combatants != nil {
 		t.Errorf("a Counts without a roster grew per-combatant totals")
 	}
 }

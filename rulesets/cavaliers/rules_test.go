@@ -162,7 +162,7 @@ func TestInterposeWithMove(t *testing.T) {
 	}
 	if count(g, c, 0, "interposes") != 1 || count(g, c, 0, "moves_blocked") != 1 || count(g, c, 1, "blocks") != 1 ||
 		count(g, c, 0, "interpose_moves") != 0 || count(g, c, 0, "raises_spent") != 1 {
-		t.Errorf("counters wrong: a %v b %v\n%s", c.V[:c.N], c.V[c.N:], log)
+		t.Errorf("counters wrong: a %v b %v\n%s", c.Sides[:c.PerSide], c.Sides[c.PerSide:], log)
 	}
 }
 

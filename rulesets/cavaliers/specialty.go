@@ -1,7 +1,5 @@
 package cavaliers
 
-import "simctl/sim"
-
 // The three Initiative specialties differ only in what each ability costs.
 // The source's success tables:
 //
@@ -82,10 +80,10 @@ func (t *Table) pay(i int, a Ability) {
 	}
 	switch a {
 	case Seize:
-		t.c.Inc(t.side(i), sim.Seizes)
+		t.c.Inc(t.side(i), Seizes)
 	case Interpose:
-		t.c.Inc(t.side(i), sim.Interposes)
+		t.c.Inc(t.side(i), Interposes)
 	case Reprise:
-		t.c.Inc(t.side(i), sim.Reprises)
+		t.c.Inc(t.side(i), Reprises)
 	}
 }

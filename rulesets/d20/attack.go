@@ -66,11 +66,21 @@ func (t *Table) retarget(a int) int {
 // x3 critical is x4 ("each extra multiple adds one less than its value").
 // A hit deals at least 1 point.
 func (t *Table) attack(a, d, bonus, extraMult int) int {
+	return t.strike(a, d, bonus, extraMult, false)
+}
+
+// strike is one attack roll with the melee weapon or, ranged, the ranged
+// one (shot, whose bonus arrives with its penalties).
+func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	c := &t.g.C[a]
-	t.firstAction(a)
-	if t.f[a].charging {
+	damage, threatFrom, critMult := &c.Damage, c.ThreatFrom, c.CritMult
+	if ranged {
+		w := &c.Ranged
+		damage, threatFrom, critMult = &w.Damage, w.ThreatFrom, w.CritMult
+	} else if t.f[a].charging {
 		bonus += 2
 	}
+	t.firstAction(a)
 	ac := t.ac(d)
 	roll := t.r.D20()
 	hit := roll == 20 || (roll != 1 && roll+bonus >= ac)
@@ -83,20 +93,20 @@ func (t *Table) attack(a, d, bonus, extraMult int) int {
 	mult := 1 + extraMult
 	crit := false
 	conf := 0 // the confirmation roll, 0 when none was made
-	if roll >= c.ThreatFrom {
+	if roll >= threatFrom {
 		crit = true
 		if t.g.Opt.ConfirmCrits {
 			conf = t.r.D20()
 			crit = conf == 20 || (conf != 1 && conf+bonus >= ac)
 		}
 		if crit {
-			mult += c.CritMult - 1
+			mult += critMult - 1
 			t.c.Inc(t.side(a), Criticals)
 		}
 	}
 	dmg := 0
 	for k := 0; k < mult; k++ {
-		dmg += c.Damage.Roll(t.r)
+		dmg += damage.Roll(t.r)
 	}
 	dmg = max(dmg, 1)
 	if t.log != nil {

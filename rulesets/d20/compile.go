@@ -50,6 +50,8 @@ type Combatant struct {
 	Spellcraft    int
 	Save          int
 	Spells        []Spell
+	Ranged        Ranged // Increment 0: none
+	PreciseShot   bool
 	// Policy is read once by Compile: a StandardPolicy's rule is copied
 	// into std/stdRule, and the referee applies it without calling Turn
 	// (but when tracing), so replacing Policy after Compile does not
@@ -93,7 +95,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	g.Opt = compileOptions(sc)
 	g.srdDying = g.Opt.Dying == "srd"
 	type pending struct {
-		spec    scenario.Policy
+		spec    scenario.PolicySpec
 		tactics *yaml.Node // a tactics: block overrides a policy at the same level or above
 		tpath   string
 		idx     int
@@ -144,10 +146,10 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 		switch {
 		case p.tactics == nil:
 			g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
-		case TacticsCompiler == nil:
-			d.Errorf(p.tactics, p.tpath, "tactics are not linked into this program (import simctl/agents)")
 		default:
-			g.C[p.idx].Policy = TacticsCompiler(d, g, p.idx, p.tactics, p.tpath)
+			if compile, ok := policies.Tactics(d, p.tactics, p.tpath); ok {
+				g.C[p.idx].Policy = compile(d, g, p.idx, scenario.PolicySpec{Node: p.tactics, Path: p.tpath})
+			}
 		}
 	}
 	if err := sc.Rep.Err(); err != nil {
@@ -208,11 +210,29 @@ func compileFields(d *scenario.Decoder, c *Combatant, cs scenario.Combatant) {
 			c.Spells = compileSpells(d, n, p+name)
 		case "initiative_dice":
 			c.InitDice = compileInitDice(d, n, p+name, cs)
+		case "ranged":
+			c.Ranged = compileRanged(d, n, p+name)
+		case "precise_shot":
+			c.PreciseShot = d.Bool(n, p+name)
 		}
 	}
 	if c.Speed%5 != 0 {
 		d.Errorf(cs.Node, p+"speed", "speed %d is not a multiple of 5 feet", c.Speed)
 	}
+	if c.InitDice.IsZero() && cs.InitiativeRoll > 20 {
+		d.Errorf(initRollNode(cs), p+"initiative_roll", "%d is out of range; expected a whole number from 1 to 20 (a d20; initiative_dice allow other results)", cs.InitiativeRoll)
+	}
+}
+
+// initRollNode is the value node of cs's initiative_roll (cs's own node if
+// it has none), for an error's line and column.
+func initRollNode(cs scenario.Combatant) *yaml.Node {
+	for i := 0; i+1 < len(cs.Node.Content); i += 2 {
+		if cs.Node.Content[i].Value == "initiative_roll" {
+			return cs.Node.Content[i+1]
+		}
+	}
+	return cs.Node
 }
 
 // compileInitDice reads initiative_dice: dice that replace the d20 of the
@@ -228,13 +248,7 @@ func compileInitDice(d *scenario.Decoder, n *yaml.Node, path string, cs scenario
 		return dice.Expr{}
 	}
 	if cs.InitiativeRoll != 0 && (cs.InitiativeRoll < e.Min() || cs.InitiativeRoll > e.Max()) {
-		at := n
-		for i := 0; i+1 < len(cs.Node.Content); i += 2 {
-			if cs.Node.Content[i].Value == "initiative_roll" {
-				at = cs.Node.Content[i+1]
-			}
-		}
-		d.Errorf(at, cs.Path+".initiative_roll", "initiative_roll %d cannot be rolled on initiative_dice %s; give a result from %d to %d",
+		d.Errorf(initRollNode(cs), cs.Path+".initiative_roll", "initiative_roll %d cannot be rolled on initiative_dice %s; give a result from %d to %d",
 			cs.InitiativeRoll, e.String(), e.Min(), e.Max())
 	}
 	return e

@@ -41,8 +41,10 @@ func (Ruleset) Name() string { return "d20" }
 func (Ruleset) Schema() scenario.Schema {
 	return scenario.Schema{
 		CombatantFields: []string{"dex_ac", "crit", "uncanny_dodge", "reach", "brace",
-			"concentration", "spellcraft", "save", "spells", "initiative_dice"},
-		InitDie: 20,
+			"concentration", "spellcraft", "save", "spells", "initiative_dice", "ranged", "precise_shot"},
+		// initiative_roll is bounded by the combatant's initiative_dice
+		// (compileInitDice), by a d20's 1-20 without them (compileFields).
+		InitDie: 1000,
 	}
 }
 

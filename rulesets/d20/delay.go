@@ -188,6 +188,13 @@ func (t *Table) resumeAt(d, count int) {
 	t.decide(d, p)
 	t.resume = false
 	if p.Do == Ready {
+		if p.Advance {
+			t.advance(d, p.Target)
+			if t.f[d].out {
+				t.actor = -1
+				return
+			}
+		}
 		t.startReady(d, p)
 	} else {
 		// Delaying again is for the next turn, not within a delayed action.

@@ -356,6 +356,13 @@ func attackDist(a duelist, bonus, ac int, r rules) []float64 {
 // one bonus, one attack; a surprise-round turn is one attack with the
 // first bonus. Out at HP <= 0.
 func duelExact(f [2]duelist, first, maxRounds int, r rules) (win [2]float64, draw float64) {
+	return duelExactShots(f, first, maxRounds, r, nil)
+}
+
+// duelExactShots is duelExact with the attack bonuses of each regular turn
+// given by turn(side, round) (nil: every bonus of attacks, every round), and
+// each attack's damage and critical range from that side's duelist.
+func duelExactShots(f [2]duelist, first, maxRounds int, r rules, turn func(a, round int) []int) (win [2]float64, draw float64) {
 	h0, h1 := f[0].hp, f[1].hp
 	at := func(a, b int) int { return a*(h1+1) + b }
 	cur := make([]float64, (h0+1)*(h1+1))
@@ -413,7 +420,11 @@ func duelExact(f [2]duelist, first, maxRounds int, r rules) (win [2]float64, dra
 	for round := 1; round <= maxRounds; round++ {
 		for _, a := range [2]int{first, 1 - first} {
 			flat[a] = false
-			for _, b := range f[a].attacks {
+			bonuses := f[a].attacks
+			if turn != nil {
+				bonuses = turn(a, round)
+			}
+			for _, b := range bonuses {
 				attack(a, b)
 			}
 		}

@@ -53,7 +53,7 @@ func (t *Table) rollInitiative() {
 	}
 	t.keys = keys
 	// Still tied (same count and modifier): "roll again", a uniform order
-	// among them (Fisher-Yates, the draws rng.Stream.Shuffle makes).
+	// among them (Fisher-Yates: for i from the last down, swap with IntN(i+1)).
 	for lo := 0; lo < len(keys); {
 		hi := lo + 1
 		for hi < len(keys) && keys[hi]>>keyIndexBits == keys[lo]>>keyIndexBits {

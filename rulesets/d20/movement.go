@@ -6,6 +6,13 @@ package d20
 // (within that enemy's reach) provokes an attack of opportunity from it,
 // unless the enemy is flat-footed or has used its one attack of opportunity
 // this round; a 5-foot step never provokes.
+//
+// No one moves through an enemy's square (SRD: an opponent's square can be
+// passed only if it is helpless; those out of the fight are): a mover's path
+// ends at the first enemy in the fight ahead of it, in the square before
+// that enemy. A mover whose target stands beyond such an enemy engages the
+// enemy in its way instead (blocker), and a 5-foot step, readied or not,
+// never ends on or past an enemy's square (stepBlocked).
 
 // move walks a up to feet toward d, one square (5 feet) at a time, so
 // that what happens on the way happens where it does: leaving a threatened
@@ -124,4 +131,45 @@ func (t *Table) opportunity(e, a int) int {
 // threatens reports whether e threatens a where a stands.
 func (t *Table) threatens(e, a int) bool {
 	return !t.f[e].out && t.side(e) != t.side(a) && t.InReach(e, a)
+}
+
+// blocker returns the first enemy of a still in the fight that stands in
+// a's path to d, short of where a would stop to have d in reach (so that
+// a would have to enter or pass its square), or -1 when the way is clear.
+func (t *Table) blocker(a, d int) int {
+	x := t.f[a].x
+	dir := 1
+	if t.f[d].x < x {
+		dir = -1
+	}
+	goal := t.f[d].x - dir*t.g.C[a].Reach
+	b, bd := -1, 0
+	for _, e := range t.up[1-t.side(a)] {
+		ahead := (t.f[e].x - x) * dir
+		// Ahead of a, and a would have to come within 5 ft of it (enter its
+		// square, or go past it) to reach goal.
+		if e == d || ahead <= 0 || (t.f[e].x-goal)*dir >= 5 {
+			continue
+		}
+		if b < 0 || ahead < bd || ahead == bd && e < b {
+			b, bd = e, ahead
+		}
+	}
+	return b
+}
+
+// stepBlocked reports whether a 5-foot step of a toward d would end on or
+// past the square of an enemy in the fight.
+func (t *Table) stepBlocked(a, d int) bool {
+	x := t.f[a].x
+	dir := 1
+	if t.f[d].x < x {
+		dir = -1
+	}
+	for _, e := range t.up[1-t.side(a)] {
+		if ahead := (t.f[e].x - x) * dir; ahead > 0 && ahead <= 5 {
+			return true
+		}
+	}
+	return false
 }

@@ -47,8 +47,16 @@ func (t *Table) decide(i int, p *Plan) {
 	*p = NoPlan
 	c := &t.g.C[i]
 	if c.std && (t.log == nil || c.stdRule.Count < 0) {
-		p.Target = t.PickTarget(i, c.stdRule.Rule, c.stdRule.Limit, true)
+		limit := c.stdRule.Limit
+		if t.stdOne {
+			// One standard action: a charge only up to speed.
+			limit = min(limit, t.AttackRange(i))
+		}
+		p.Target = t.PickTarget(i, c.stdRule.Rule, limit, true)
 		p.Charge, p.NoCharge = c.stdRule.Charge, c.stdRule.NoCharge
+		if c.Ranged.Increment > 0 {
+			t.aim(i, p, c.stdRule.Rule)
+		}
 		if c.stdRule.Count >= 0 {
 			t.c.Rule(c.stdRule.Count)
 		}
@@ -94,6 +102,7 @@ const (
 	ReadyAttack ReadyAction = iota
 	ReadyCast
 	ReadyCounterspell
+	ReadyMove // a move toward the one the trigger names, up to speed, stopping in reach
 )
 
 // Plan is a policy's decision for one turn.
@@ -106,6 +115,17 @@ type Plan struct {
 	// moves instead). Neither: charge only when it is the only way.
 	Charge   bool
 	NoCharge bool
+	// Shoot uses the ranged weapon: an Act plan shoots at Target (closing
+	// to range first), a readied attack is a shot. CloseIn closes to one
+	// range increment before shooting; KeepAway steps or moves away from
+	// enemies threatening it first.
+	Shoot    bool
+	CloseIn  bool
+	KeepAway bool
+	// Advance (a Ready plan): first a move action toward Target, up to
+	// speed, stopping just outside its reach; then the ready, a standard
+	// action ("move, then ready"). Not in the surprise round.
+	Advance bool
 
 	// Delay: act right after combatant DelayAfter, or at count DelayTo when
 	// DelayAfter is -1.
@@ -122,7 +142,7 @@ type Plan struct {
 
 // PolicyMaker compiles a scenario policy for combatant self of game g,
 // reporting bad parameters through d.
-type PolicyMaker func(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy
+type PolicyMaker func(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy
 
 var policies = sim.NewPolicies[PolicyMaker]("d20")
 
@@ -134,7 +154,7 @@ func PolicyNames() []string { return policies.Names() }
 
 func policyDocs() []sim.Field { return policies.Docs() }
 
-func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy {
 	make, ok := policies.Lookup(d, spec)
 	if !ok {
 		return nil

@@ -18,10 +18,14 @@ func (t *Table) startReady(i int, p *Plan) {
 	f := &t.f[i]
 	f.readied = true
 	t.cold[i].ready = *p
+	t.cold[i].readyRound = t.round
 	t.acts(i)
 	t.c.Inc(t.side(i), sim.Readies)
 	if t.log != nil {
-		what := [...]string{"an attack", "a spell", "a counterspell"}[p.Action]
+		what := [...]string{"an attack", "a spell", "a counterspell", "a move"}[p.Action]
+		if p.Shoot && p.Action == ReadyAttack {
+			what = "a shot"
+		}
 		who := ""
 		if p.Trigger == OnAllyActs || p.Trigger == OnEnemyAttacksAlly {
 			who = " (" + t.name(p.Ally) + ")"
@@ -62,20 +66,39 @@ func on(k Trigger) uint8 { return 1 << k }
 
 // took records that r took its readied action in response to src and moves
 // r's entry immediately ahead of src.
-func (t *Table) took(r, src int) {
+func (t *Table) took(r, src int) { t.takeReadied(r, src, true) }
+
+// takeReadied is took; effect false is a readied action spent with nothing
+// to show for it (a counterspell whose Spellcraft check failed): it is
+// still the readier's response to the trigger (its initiative moves, it
+// ends flat-footedness), but it is an action lost, not an action or an
+// interrupt, and it is not the encounter's first action.
+func (t *Table) takeReadied(r, src int, effect bool) {
 	f := &t.f[r]
 	f.readied = false
 	t.acts(r)
-	t.firstAction(r)
+	if t.cold[r].readyRound < t.round {
+		// Taken in a later round before its regular turn, the readied
+		// action is that round's action ("you do not get your regular
+		// action that round"): like the turn it replaces, it starts a new
+		// round for the one attack of opportunity.
+		f.aooUsed = false
+	}
 	s := t.side(r)
 	t.c.Inc(s, sim.ReadiesTriggered)
-	if t.cold[r].ready.Action != ReadyCast {
+	switch {
+	case !effect:
+		t.c.Lost(s, r)
+	case t.cold[r].ready.Action != ReadyCast:
 		// A readied spell is counted by cast: an action, or an action
 		// lost when the spell is.
 		t.c.Inc(s, sim.Actions)
 	}
-	if t.side(src) != s {
-		t.c.Inc(s, sim.Interrupts)
+	if effect {
+		t.firstAction(r)
+		if t.side(src) != s {
+			t.c.Inc(s, sim.Interrupts)
+		}
 	}
 	f.count = t.f[src].count
 	t.place(r, src, false)
@@ -91,7 +114,7 @@ func (t *Table) stepInto(r, tg int) bool {
 	if t.InReach(r, tg) {
 		return true
 	}
-	if t.f[r].moved == 0 && t.Dist(r, tg) <= t.g.C[r].Reach+5 {
+	if t.f[r].moved == 0 && t.Dist(r, tg) <= t.g.C[r].Reach+5 && !t.stepBlocked(r, tg) {
 		t.step(r, tg)
 		// The step is movement: an enemy's readied attack may drop r.
 		return !t.f[r].out
@@ -101,7 +124,7 @@ func (t *Table) stepInto(r, tg int) bool {
 
 // canStepInto is stepInto without moving.
 func (t *Table) canStepInto(r, tg int) bool {
-	return t.InReach(r, tg) || t.f[r].moved == 0 && t.Dist(r, tg) <= t.g.C[r].Reach+5
+	return t.InReach(r, tg) || t.f[r].moved == 0 && t.Dist(r, tg) <= t.g.C[r].Reach+5 && !t.stepBlocked(r, tg)
 }
 
 // entered: the triggers "an enemy moves into reach" (any movement,
@@ -121,7 +144,7 @@ func (t *Table) enteredReadied(m, from int) {
 		if t.side(r) == t.side(m) || abs(t.f[r].x-from) <= t.g.C[r].Reach || !t.InReach(r, m) {
 			return false
 		}
-		if !t.canFireAt(r) {
+		if !t.canFireAt(r, m) {
 			return false
 		}
 		t.logMove()
@@ -130,13 +153,14 @@ func (t *Table) enteredReadied(m, from int) {
 	})
 }
 
-// canFireAt reports whether r's readied action can go at a mover: an attack,
-// or a spell with a use left (a counterspell has no spell to counter).
-func (t *Table) canFireAt(r int) bool {
+// canFireAt reports whether r's readied action can go at the mover m: an
+// attack (a shot: with m in range and a loaded weapon), or a spell with a
+// use left (a counterspell has no spell to counter).
+func (t *Table) canFireAt(r, m int) bool {
 	f := &t.cold[r]
 	switch f.ready.Action {
 	case ReadyAttack:
-		return true
+		return !f.ready.Shoot || t.canShoot(r, m)
 	case ReadyCast:
 		return f.uses[f.ready.Spell] > 0
 	}
@@ -173,7 +197,8 @@ func (t *Table) stopped(m, from int) {
 
 func (t *Table) stoppedReadied(m, from int) {
 	t.readiers(t.moveTriggers(m), m, func(r int) bool {
-		if t.side(r) == t.side(m) || t.InReach(r, m) || !t.canStepInto(r, m) || abs(t.f[r].x-from) <= t.Dist(r, m) || !t.canFireAt(r) {
+		// A readied shot needs no step: it fires only on entering reach.
+		if t.side(r) == t.side(m) || t.cold[r].ready.Shoot || t.InReach(r, m) || !t.canStepInto(r, m) || abs(t.f[r].x-from) <= t.Dist(r, m) || !t.canFireAt(r, m) {
 			return false
 		}
 		if !t.stepInto(r, m) {
@@ -221,10 +246,7 @@ func (t *Table) allyActsReadied(a, target int) {
 			t.took(r, a)
 			t.cast(r, tg, f.ready.Spell)
 		case ReadyAttack:
-			if !t.canStepInto(r, tg) {
-				return false
-			}
-			if !t.stepInto(r, tg) {
+			if !t.canStrike(r, tg) || !t.getAt(r, tg) {
 				return false
 			}
 			if t.log != nil {
@@ -232,6 +254,15 @@ func (t *Table) allyActsReadied(a, target int) {
 			}
 			t.took(r, a)
 			t.readiedAttack(r, tg)
+		case ReadyMove:
+			if t.InReach(r, tg) {
+				return false
+			}
+			if t.log != nil {
+				t.logf("%s: readied move as %s acts", t.name(r), t.name(a))
+			}
+			t.took(r, a)
+			t.readiedMove(r, tg)
 		default:
 			return false
 		}
@@ -264,10 +295,7 @@ func (t *Table) enemyAttacksReadied(a, victim int) {
 			t.took(r, a)
 			t.cast(r, a, f.ready.Spell)
 		case ReadyAttack:
-			if !t.canStepInto(r, a) {
-				return false
-			}
-			if !t.stepInto(r, a) {
+			if !t.canStrike(r, a) || !t.getAt(r, a) {
 				return false
 			}
 			if t.log != nil {
@@ -275,6 +303,15 @@ func (t *Table) enemyAttacksReadied(a, victim int) {
 			}
 			t.took(r, a)
 			t.readiedAttack(r, a)
+		case ReadyMove:
+			if t.InReach(r, a) {
+				return false
+			}
+			if t.log != nil {
+				t.logf("%s: readied move as %s attacks %s", t.name(r), t.name(a), t.name(victim))
+			}
+			t.took(r, a)
+			t.readiedMove(r, a)
 		default:
 			return false
 		}
@@ -282,9 +319,30 @@ func (t *Table) enemyAttacksReadied(a, victim int) {
 	})
 }
 
-// readiedAttack is the readied standard attack; a braced weapon deals double
-// damage to a charging target.
+// canStrike reports whether r's readied attack can go at tg: a readied
+// shot when tg is in range and the weapon loaded, a melee attack when tg is
+// in reach or a 5-foot step away (stepInto).
+func (t *Table) canStrike(r, tg int) bool {
+	if t.cold[r].ready.Shoot {
+		return t.canShoot(r, tg)
+	}
+	return t.canStepInto(r, tg)
+}
+
+// getAt is canStrike taking the 5-foot step a melee attack needs.
+func (t *Table) getAt(r, tg int) bool {
+	if t.cold[r].ready.Shoot {
+		return t.canShoot(r, tg)
+	}
+	return t.stepInto(r, tg)
+}
+
+// readiedAttack is the readied standard attack (or shot); a braced weapon
+// deals double damage to a charging target.
 func (t *Table) readiedAttack(r, tg int) int {
+	if t.cold[r].ready.Shoot {
+		return t.shot(r, tg, t.g.C[r].Ranged.Bonus[0])
+	}
 	extra := 0
 	if t.g.C[r].Brace && t.f[tg].charging {
 		extra = 1
@@ -293,4 +351,33 @@ func (t *Table) readiedAttack(r, tg int) int {
 		}
 	}
 	return t.attack(r, tg, t.g.C[r].Attacks[0], extra)
+}
+
+// readiedMove is a readied move action: toward tg, up to speed, stopping
+// where tg is in reach (movement provokes and sets off triggers as any).
+// The one it closes on may be behind another enemy: the way ends there.
+func (t *Table) readiedMove(r, tg int) {
+	if b := t.blocker(r, tg); b >= 0 {
+		tg = b
+	}
+	t.move(r, tg, min(t.Dist(r, tg)-t.g.C[r].Reach, t.g.C[r].Speed))
+}
+
+// advance is the move of "move, then ready": a move action toward tg, up
+// to speed, stopping just outside tg's reach (and at the first enemy in the
+// way), so that the readied action waits for tg to come on.
+func (t *Table) advance(i, tg int) {
+	if tg < 0 || t.f[tg].out {
+		return
+	}
+	if b := t.blocker(i, tg); b >= 0 {
+		tg = b
+	}
+	stop := max(t.g.C[tg].Reach, t.g.C[i].Reach) + 5
+	if need := t.Dist(i, tg) - stop; need > 0 {
+		if t.log != nil {
+			t.logf("%s advances on %s before readying", t.name(i), t.name(tg))
+		}
+		t.move(i, tg, min(need, t.g.C[i].Speed))
+	}
 }

@@ -59,12 +59,12 @@ sides:
 func checkRecord(t *testing.T, g *Game, tl *sim.Tally, want []sim.Combatant) {
 	t.Helper()
 	for i, w := range want {
-		if got := tl.Counts.P[i]; got != w {
+		if got := tl.Counts.Combatants[i]; got != w {
 			t.Errorf("%s: got %+v\nwant %+v", g.C[i].Name, got, w)
 		}
 	}
 	var dealt, turns, lost [2]int64
-	for i, p := range tl.Counts.P {
+	for i, p := range tl.Counts.Combatants {
 		s := g.C[i].Side
 		dealt[s] += p.DamageDealt
 		turns[s] += p.Turns

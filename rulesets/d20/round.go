@@ -76,9 +76,6 @@ func (t *Table) turn(i int) {
 	if !t.stdOne || t.g.Opt.SurpriseEndsFlatFooted {
 		f.flatFooted = false
 	}
-	if !t.stdOne {
-		f.hadTurn = true
-	}
 	f.chargeAC = false
 	f.aooUsed = false
 	if c.std && !t.tactics && !t.stdOne && (t.log == nil || c.stdRule.Count < 0) {
@@ -105,6 +102,12 @@ func (t *Table) turn(i int) {
 	case Delay:
 		t.startDelay(i, plan)
 	case Ready:
+		if plan.Advance && !t.stdOne {
+			t.advance(i, plan.Target)
+			if f.out {
+				break
+			}
+		}
 		t.startReady(i, plan)
 	default:
 		t.act(i, plan)
@@ -134,7 +137,22 @@ func (t *Table) act(i int, p *Plan) {
 		return
 	}
 	tg := p.Target
+	if p.Shoot && c.Ranged.Increment > 0 {
+		t.shootTurn(i, p, tg)
+		return
+	}
 	need := t.Dist(i, tg) - c.Reach // feet to close before tg is in reach
+	if need > 0 {
+		// The way to tg may pass an enemy's square: the mover engages that
+		// enemy instead (movement.go).
+		if b := t.blocker(i, tg); b >= 0 {
+			if t.log != nil {
+				t.logf("%s's way to %s is blocked by %s: it engages %s", c.Name, t.name(tg), t.name(b), t.name(b))
+			}
+			tg = b
+			need = t.Dist(i, tg) - c.Reach
+		}
+	}
 	switch {
 	case need <= 0:
 		if t.stdOne || len(c.Attacks) == 1 {

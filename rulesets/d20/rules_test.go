@@ -51,15 +51,17 @@ type script struct {
 	ally    int
 	action  ReadyAction
 	spell   int
+	shoot   bool
+	advance bool
 }
 
 func init() {
 	RegisterPolicy("test-script", "test only: a scripted plan", makeScript)
 }
 
-func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy {
 	s := &script{do: "attack", target: -1, until: -1, ally: -1, spell: -1}
-	valid := []string{"do", "rounds", "target", "charge", "until", "count", "trigger", "ally", "action", "spell"}
+	valid := []string{"do", "rounds", "target", "charge", "until", "count", "trigger", "ally", "action", "spell", "shoot", "advance"}
 	who := func(n string) int {
 		i, ok := g.Index(n)
 		if !ok {
@@ -78,6 +80,8 @@ func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Po
 			s.target = who(d.Str(n, path))
 		case "charge":
 			s.charge = d.Bool(n, path)
+		case "shoot":
+			s.shoot = d.Bool(n, path)
 		case "until":
 			s.until = who(d.Str(n, path))
 		case "count":
@@ -92,7 +96,9 @@ func makeScript(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Po
 		case "ally":
 			s.ally = who(d.Str(n, path))
 		case "action":
-			s.action = ReadyAction(map[string]int{"attack": 0, "cast": 1, "counterspell": 2}[d.Enum(n, path, []string{"attack", "cast", "counterspell"})])
+			s.action = ReadyAction(map[string]int{"attack": 0, "cast": 1, "counterspell": 2, "move": 3}[d.Enum(n, path, []string{"attack", "cast", "counterspell", "move"})])
+		case "advance":
+			s.advance = d.Bool(n, path)
 		case "spell":
 			name := d.Str(n, path)
 			for i, sp := range g.C[self].Spells {
@@ -133,7 +139,7 @@ func (s *script) pick(t *Table, self int) int {
 
 // Turn implements Policy.
 func (s *script) Turn(t *Table, self int, p *Plan) {
-	*p = Plan{Do: Act, Target: s.pick(t, self), Spell: -1, Charge: s.charge, DelayAfter: -1}
+	*p = Plan{Do: Act, Target: s.pick(t, self), Spell: -1, Charge: s.charge, DelayAfter: -1, Shoot: s.shoot}
 	if t.Resuming(self) || !s.now(t) {
 		return
 	}
@@ -145,7 +151,10 @@ func (s *script) Turn(t *Table, self int, p *Plan) {
 	case "delay":
 		p.Do, p.DelayAfter, p.DelayTo = Delay, s.until, s.count
 	case "ready":
-		*p = Plan{Do: Ready, Target: -1, Spell: s.spell, DelayAfter: -1, Trigger: s.trigger, Ally: s.ally, Action: s.action}
+		*p = Plan{Do: Ready, Target: -1, Spell: s.spell, DelayAfter: -1, Trigger: s.trigger, Ally: s.ally, Action: s.action, Shoot: s.shoot, Advance: s.advance}
+		if s.advance {
+			p.Target = s.pick(t, self)
+		}
 	}
 }
 
@@ -185,8 +194,8 @@ func play(t *testing.T, g *Game, seed uint64) *result {
 	r := &result{t: t, tb: g.NewTable().(*Table), c: sim.NewCounts(len(g.Counters()))}
 	r.out = r.tb.Play(rng.New(seed, 0), &r.c, &sim.Log{W: &sb})
 	r.lines = strings.Split(strings.TrimRight(sb.String(), "\n"), "\n")
-	if qo != r.out || fmt.Sprint(quiet.V) != fmt.Sprint(r.c.V) {
-		t.Fatalf("narration changed the encounter: outcome %+v vs %+v, counts %v vs %v", qo, r.out, quiet.V, r.c.V)
+	if qo != r.out || fmt.Sprint(quiet.Sides) != fmt.Sprint(r.c.Sides) {
+		t.Fatalf("narration changed the encounter: outcome %+v vs %+v, counts %v vs %v", qo, r.out, quiet.Sides, r.c.Sides)
 	}
 	return r
 }
@@ -932,7 +941,7 @@ func TestReady(t *testing.T) {
 				t.Errorf("Pike's count %d", r.count("Pike"))
 			}
 			if r.get(0, sim.ReadiesTriggered) != 1 || r.get(0, sim.Interrupts) != 1 || r.get(0, sim.ReadiesWasted) != 0 || r.get(1, Charges) != 1 {
-				t.Errorf("counters: %v", r.c.V)
+				t.Errorf("counters: %v", r.c.Sides)
 			}
 		})
 	})
@@ -1140,15 +1149,21 @@ sides:
 			t.Errorf("uses R %d K %d, R hp %d; want 0 0 1000", r.tb.Uses(R, 0), r.tb.Uses(K, 0), r.tb.HP(R))
 		}
 		if r.get(0, Counterspells) != 1 || r.get(1, SpellsCast) != 0 || r.get(1, sim.ActionsLost) != 1 || r.get(0, sim.ReadiesTriggered) != 1 {
-			t.Errorf("counters %v", r.c.V)
+			t.Errorf("counters %v", r.c.Sides)
 		}
 		if got := r.order(); got != "R K" {
 			t.Errorf("order %q", got)
 		}
 	})
-	for _, tc := range []struct{ name, spellcraft, spell, line string }{
-		{"counterspell: not identified", "-20", "bolt", "does not identify bolt"},
-		{"counterspell: without the same spell", "100", "frost", ""},
+	// Not identified: the readied counterspell is spent (issue 24 item 2;
+	// TestFailedCounterspellIsSpent). Without the same spell: R never
+	// answers, and stays readied.
+	for _, tc := range []struct {
+		name, spellcraft, spell, line string
+		readied                       bool
+	}{
+		{"counterspell: not identified", "-20", "bolt", "does not identify bolt", false},
+		{"counterspell: without the same spell", "100", "frost", "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := play(t, counter(t, tc.spellcraft, tc.spell), 1)
@@ -1158,11 +1173,11 @@ sides:
 				t.Errorf("a Spellcraft check without a spell to counter with")
 			}
 			R := r.idx("R")
-			if r.tb.Uses(R, 0) != 1 || r.tb.HP(R) != 997 || !r.tb.f[R].readied {
-				t.Errorf("R uses %d hp %d readied %v; want 1 997 true", r.tb.Uses(R, 0), r.tb.HP(R), r.tb.f[R].readied)
+			if r.tb.Uses(R, 0) != 1 || r.tb.HP(R) != 997 || r.tb.f[R].readied != tc.readied {
+				t.Errorf("R uses %d hp %d readied %v; want 1 997 %v", r.tb.Uses(R, 0), r.tb.HP(R), r.tb.f[R].readied, tc.readied)
 			}
 			if r.get(0, Counterspells) != 0 || r.get(1, SpellsCast) != 1 {
-				t.Errorf("counters %v", r.c.V)
+				t.Errorf("counters %v", r.c.Sides)
 			}
 		})
 	}

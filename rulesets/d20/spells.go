@@ -105,9 +105,16 @@ func (t *Table) enemyCasts(a, s int) (lost bool) {
 			roll := t.r.D20()
 			dc := 15 + sp.Level
 			if roll+t.g.C[r].Spellcraft < dc {
+				// "When the spellcaster starts a spell, you get a chance
+				// to identify it": the readied counterspell is that
+				// chance, taken now. Failed, there is nothing to cast, and
+				// the readied action is spent: the trigger came and the
+				// readier answered it (no second chance at a later spell
+				// before its next turn).
 				if t.log != nil {
-					t.logf("%s: Spellcraft d20 %d %+d vs DC %d: does not identify %s", t.name(r), roll, t.g.C[r].Spellcraft, dc, sp.Name)
+					t.logf("%s: Spellcraft d20 %d %+d vs DC %d: does not identify %s; the readied counterspell is spent", t.name(r), roll, t.g.C[r].Spellcraft, dc, sp.Name)
 				}
+				t.takeReadied(r, a, false)
 				return false
 			}
 			if t.log != nil {
@@ -119,10 +126,7 @@ func (t *Table) enemyCasts(a, s int) (lost bool) {
 			lost = true
 			return true
 		case ReadyAttack:
-			if !t.canStepInto(r, a) {
-				return false
-			}
-			if !t.stepInto(r, a) {
+			if !t.canStrike(r, a) || !t.getAt(r, a) {
 				return false
 			}
 			if t.log != nil {
@@ -132,6 +136,17 @@ func (t *Table) enemyCasts(a, s int) (lost bool) {
 			if dmg := t.readiedAttack(r, a); dmg > 0 && !t.f[a].out {
 				lost = !t.concentrate(a, dmg, sp.Level)
 			}
+		case ReadyMove:
+			// Closing on the caster: in its reach once the spell starts,
+			// the readier threatens it, and the casting provokes.
+			if t.InReach(r, a) {
+				return false
+			}
+			if t.log != nil {
+				t.logf("%s: readied move as %s starts casting", t.name(r), t.name(a))
+			}
+			t.took(r, a)
+			t.readiedMove(r, a)
 		case ReadyCast:
 			if f.uses[f.ready.Spell] == 0 {
 				return false

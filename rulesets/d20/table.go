@@ -15,13 +15,12 @@ type fighter struct {
 	dead       bool
 	dying      bool
 	flatFooted bool
-	hadTurn    bool // has had a regular turn (flat-footed ends at the first)
+	aooUsed    bool // one attack of opportunity per round
 	acted      bool // took an action this round (for "after X has acted")
 	lastAct    int  // Table.seq of its latest action (act, ready, readied action)
 	chargeAC   bool // -2 AC from its own charge until its next turn
 	charging   bool // in the middle of a charge (for brace and charge triggers)
 	moved      int  // feet moved this round (the readied 5-foot step rule)
-	aooUsed    bool // one attack of opportunity per round
 
 	delayed    bool
 	delayAfter int // -1: delaying to count delayTo
@@ -36,8 +35,11 @@ type fighter struct {
 // reads (readied plans, spell uses), kept apart so that the fighters the
 // hot loop walks stay small.
 type fighterCold struct {
-	ready Plan // valid while fighter.readied
-	uses  [maxSpells]int
+	ready      Plan // valid while fighter.readied
+	ammo       int  // shots left of its ranged weapon (-1: no limit)
+	unloaded   bool // its crossbow needs reloading
+	readyRound int  // the round it readied in (a readied action taken in a later one replaces that round's turn)
+	uses       [maxSpells]int
 }
 
 // Table is one worker's encounter state, reused across encounters.
@@ -154,6 +156,7 @@ func (t *Table) setup() {
 		for s := range c.Spells {
 			t.cold[i].uses[s] = c.Spells[s].Uses
 		}
+		t.cold[i].ammo, t.cold[i].unloaded = c.Ranged.Ammo, false
 		if t.log != nil {
 			t.logf("%s (side %d) hp %d, ac %d, at %d ft", c.Name, c.Side, f.hp, c.AC, f.x)
 		}
@@ -274,10 +277,6 @@ func (t *Table) Side(i int) int { return t.g.sideOf[i] }
 
 // SideSize is the number of combatants side s started with.
 func (t *Table) SideSize(s int) int { return t.g.sideCount[s] }
-
-// Enemies lists the roster indices of i's opponents (in or out of the
-// fight). The slice is shared: do not modify it.
-func (t *Table) Enemies(i int) []int { return t.g.enemies[t.g.sideOf[i]] }
 
 // Dist is the distance in feet between i and j.
 func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }

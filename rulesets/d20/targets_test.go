@@ -31,7 +31,7 @@ func init() {
 // fights) and charges when it can.
 type checking struct{ rule TargetRule }
 
-func makeChecking(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+func makeChecking(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy {
 	return &checking{rule: TargetRule(self % 4)}
 }
 
@@ -114,7 +114,7 @@ func (t *Table) checkTargets(self int) string {
 // enemy.
 func scanPick(t *Table, self int, rule TargetRule, limit int, fallback bool) int {
 	best := -1
-	for _, j := range t.Enemies(self) {
+	for _, j := range t.g.enemies[t.g.sideOf[self]] {
 		if t.Out(j) || t.Dist(self, j) > limit {
 			continue
 		}
@@ -140,7 +140,7 @@ func scanPick(t *Table, self int, rule TargetRule, limit int, fallback bool) int
 	if best >= 0 || !fallback {
 		return best
 	}
-	for _, j := range t.Enemies(self) {
+	for _, j := range t.g.enemies[t.g.sideOf[self]] {
 		if t.Out(j) {
 			continue
 		}
@@ -239,7 +239,10 @@ func oldRollInitiative(t *Table) []int {
 		}
 		if hi-lo > 1 {
 			run := order[lo:hi]
-			t.r.Shuffle(len(run), func(i, j int) { run[i], run[j] = run[j], run[i] })
+			for i := len(run) - 1; i > 0; i-- { // Fisher-Yates
+				j := t.r.IntN(i + 1)
+				run[i], run[j] = run[j], run[i]
+			}
 		}
 		lo = hi
 	}

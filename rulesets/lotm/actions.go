@@ -43,6 +43,12 @@ func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
 	if t.actor == i {
 		mask = t.insertCandidates(i, true)
 	}
+	if !t.actionTriggers(i, tg, kind) {
+		if mask != 0 && !t.over() {
+			t.runInserts(i, mask)
+		}
+		return
+	}
 	if f.cameTo == tg && !delayed {
 		t.obstacleFoil(tg, i)
 	}
@@ -169,7 +175,7 @@ func (t *Table) doubleStrike(i, tg int) {
 //	head    stunned for 1 round (it loses its next turn), +2d6 damage
 //	eyes    the second hit Blinds (Disadvantage on its hit checks)
 //	arms    its Fighting attack checks -2, adding up
-//	legs    its speed halved, each time, never to 0
+//	legs    its speed halved; from the second, 1 meter (additive 50%, never 0)
 //	organs  +3d6 damage
 //
 // The source's ears (Deafened) have nothing to act on in this simulator
@@ -267,11 +273,11 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 		}
 		t.c.Inc(c.Side, Feints)
 		d := &t.g.C[tg]
-		if t.contest(i, c.Deception, tg, max(d.Investig, d.Intuition), contestAct, false, "feint: deception vs investigation or intuition") {
+		if t.contest(i, c.Deception, tg, max(d.Investig, t.intuition(tg)), contestAct, false, "feint: deception vs investigation or intuition") {
 			f.feintOn = tg
 			f.ambushOne = true
 			t.c.Inc(c.Side, FeintsWon)
-			t.c.Inc(c.Side, sim.Ambushes)
+			t.c.Inc(c.Side, Ambushes)
 		}
 	case SwiftIntimidate:
 		if !enemy || t.Dist(i, tg) > Reach {
@@ -281,9 +287,25 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 			return
 		}
 		t.c.Inc(c.Side, Intimidations)
-		if t.contest(i, c.Intimidate, tg, t.g.C[tg].Willpower, contestAct, true, "intimidate: intimidation vs willpower") {
+		// The intimidator acts first: its Swift action is taken before the
+		// target's forced Move (first_actor). An Intimidate is no attack, so
+		// a teleport's Advantage waits for "the one immediate follow-up
+		// attack" (oneCheck false).
+		t.acts(i)
+		if t.contest(i, c.Intimidate, tg, t.willpower(tg), contestAct, false, "intimidate: intimidation vs willpower") {
 			t.c.Inc(c.Side, IntimidationsWon)
 			t.forceAway(tg, i)
+		}
+	case SwiftMeditate:
+		// Half Meditation, kept up by paying it again each round (turn
+		// start drops it otherwise). The emotional effects it halves are
+		// outside the excerpt; its Willpower +1 resists Intimidate.
+		if f.meditating {
+			return
+		}
+		f.halfMed = true
+		if t.log != nil {
+			t.logf("  %s keeps up a Half Meditation (Swift action): willpower +1 until its next turn", c.Name)
 		}
 	case SwiftOneHand:
 		if f.grappling < 0 || f.oneHand {
@@ -340,15 +362,21 @@ func (t *Table) fleeAtTurn(m int) {
 	f.mustFlee = -1
 }
 
-// speed is i's speed now: halved (rounded up) while Off-Balance and for
-// each Vital Strike to the legs, never below 1 foot.
+// speed is i's speed now: halved (rounded up) while Off-Balance; then
+// Vital Strikes to the legs, whose 50% reductions "stack additively" but
+// "cannot make the target completely unable to move": one halves it
+// (rounded up), two or more would take it all, so it keeps the least move
+// there is, 1 meter (5 ft; its speed if lower). Never below 1 foot.
 func (t *Table) speed(i int) int {
 	s := t.g.C[i].Speed
 	if t.f[i].offBalance {
 		s = (s + 1) / 2
 	}
-	for k := 0; k < t.f[i].legHits && s > 1; k++ {
+	switch n := t.f[i].legHits; {
+	case n == 1:
 		s = (s + 1) / 2
+	case n >= 2:
+		s = min(s, Reach)
 	}
 	return max(s, 1)
 }
@@ -413,6 +441,9 @@ func (t *Table) firstAid(i, pt int) {
 	}
 	t.use(i, kind)
 	t.c.Inc(t.side(i), sim.Actions)
+	if !t.actionTriggers(i, -1, KindCasting) || !t.present(pt) {
+		return
+	}
 	t.c.Inc(t.side(i), FirstAids)
 	f := &t.f[pt]
 	part := Legs
@@ -428,5 +459,57 @@ func (t *Table) firstAid(i, pt int) {
 	}
 	if t.log != nil {
 		t.logf("  %s gives %s first aid (%s action): one %s effect removed", t.name(i), t.name(pt), KindNames[kind], PartNames[part])
+	}
+}
+
+// Meditation. Half Meditation (SwiftMeditate): a Swift action, kept up by
+// one Swift action each round; while kept up (from paying it until its
+// next turn) Willpower +1. Full Meditation (MainMeditate): "1 Casting
+// Action" during which it is Caught Off Guard "and cannot take any other
+// actions", read as its whole turn (no other action that turn) and, the
+// action lasting until its next turn, Caught Off Guard until then; after
+// it ends Willpower +2 and Intuition +1 "temporarily", read as for the rest
+// of the encounter (the source gives no duration; a fight is shorter than
+// any). The two Willpower bonuses do not add up: the higher applies. The
+// emotional effects meditation removes are defined outside the excerpt;
+// the bonuses feed what is simulated: Willpower resists Intimidate,
+// Intuition resists a Feint and makes Spiritual Intuition's check.
+
+// willpower is i's Willpower now, meditation included.
+func (t *Table) willpower(i int) int {
+	f := &t.f[i]
+	switch {
+	case f.fullMed:
+		return t.g.C[i].Willpower + 2
+	case f.halfMed:
+		return t.g.C[i].Willpower + 1
+	}
+	return t.g.C[i].Willpower
+}
+
+// intuition is i's Intuition now, a Full Meditation's +1 included.
+func (t *Table) intuition(i int) int {
+	if t.f[i].fullMed {
+		return t.g.C[i].Intuition + 1
+	}
+	return t.g.C[i].Intuition
+}
+
+// fullMeditation is MainMeditate: the whole turn (nothing else may have
+// been used in it), Caught Off Guard until its next turn.
+func (t *Table) fullMeditation(i int) {
+	if !t.canUse(i, KindFullRound) {
+		if t.log != nil {
+			t.logf("  %s cannot meditate: a Full Meditation takes the whole turn and it has acted", t.name(i))
+		}
+		return
+	}
+	t.use(i, KindFullRound)
+	if !t.actionTriggers(i, -1, KindCasting) {
+		return
+	}
+	t.f[i].meditating, t.f[i].halfMed = true, false
+	if t.log != nil {
+		t.logf("  %s enters a Full Meditation: Caught Off Guard until its next turn", t.name(i))
 	}
 }

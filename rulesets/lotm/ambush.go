@@ -135,7 +135,7 @@ func (t *Table) ambushRound(s int, ambushers, ambushed uint64) {
 	}
 	t.amb = true
 	t.c.Inc(s, AmbushRounds)
-	t.c.Add(s, sim.Ambushes, int64(bits.OnesCount64(ambushers)))
+	t.c.Add(s, Ambushes, int64(bits.OnesCount64(ambushers)))
 	t.detect(ambushers, ambushed)
 	if t.g.Opt.Intuition {
 		t.spiritualIntuition()
@@ -155,8 +155,8 @@ func (t *Table) ambushRound(s int, ambushers, ambushed uint64) {
 
 // detect is the Ambush Round's Stealth against Investigation (option
 // ambush_detection). The ambusher's check is the one rolled against the
-// investigator's, so a tie goes to the investigator under contest_ties
-// defender.
+// investigator's, and the Investigation resists (checks.go): a tie goes to
+// the investigator under contest_ties defender.
 func (t *Table) detect(ambushers, ambushed uint64) {
 	switch t.g.Opt.Detection {
 	case "none":
@@ -262,8 +262,24 @@ func (t *Table) runInserts(actor int, mask uint64) {
 	}
 }
 
+// insertTurn plays e's turn brought forward ahead of actor. The mid-combat
+// ambush is what brings the turn forward, so the plan is asked first (as
+// the ambush is decided, before the turn's start-of-turn steps) and an
+// insertion whose plan has no enemy it can target is refused: no
+// insertion, no interrupt, and the turn stays in its place.
 func (t *Table) insertTurn(e, actor int) {
 	f := &t.f[e]
+	saved, sa := t.insrt, t.actor
+	t.inner, t.insrt, t.actor = true, e, e
+	p := t.g.C[e].Policy.Turn(t, e)
+	t.actor = sa
+	if tg := p.Target; tg < 0 || t.side(tg) == t.side(e) || !t.Targetable(e, tg) {
+		t.inner, t.insrt = false, saved
+		if t.log != nil {
+			t.logf("%s has no enemy to ambush: its turn stays in its place", t.name(e))
+		}
+		return
+	}
 	t.c.Inc(t.side(e), Insertions)
 	t.c.Inc(t.side(e), sim.Interrupts)
 	if t.log != nil {
@@ -275,9 +291,7 @@ func (t *Table) insertTurn(e, actor int) {
 	if t.g.Opt.InsertOrder == "move" {
 		t.moveBefore(e, actor)
 	}
-	saved := t.insrt
-	t.inner, t.insrt = true, e
-	t.turn(e)
+	t.turnWith(e, &p)
 	t.inner, t.insrt = false, saved
 }
 
@@ -295,7 +309,7 @@ func (t *Table) teleport(i, tg int) {
 	f.teleports--
 	f.x = t.f[tg].x
 	f.ambushOne = true
-	t.c.Inc(t.side(i), sim.Ambushes)
+	t.c.Inc(t.side(i), Ambushes)
 	if t.log != nil {
 		t.logf("  %s teleports to %s's face (movement ambush: advantage on the next attack)", t.name(i), t.name(tg))
 	}
@@ -330,7 +344,7 @@ func (t *Table) search(i int) {
 		if !t.hiddenFrom(h, i) || !t.present(h) {
 			continue
 		}
-		if t.contest(i, t.g.C[i].Investig, h, t.g.C[h].Stealth, contestPerception, false, "search: investigation vs stealth") {
+		if t.contest(i, t.g.C[i].Investig, h, t.g.C[h].Stealth, contestFind, false, "search: investigation vs stealth") {
 			t.f[h].seenBy |= 1 << uint(i)
 			t.c.Inc(t.side(i), HiddenFound)
 			if t.log != nil {
@@ -352,7 +366,7 @@ func (t *Table) invisibilityAmbush(a, d int) {
 		}
 		return
 	}
-	found := t.contest(d, t.g.C[d].Investig, a, t.g.C[a].Stealth, contestPerception, false, "invisibility ambush: investigation vs stealth")
+	found := t.contest(d, t.g.C[d].Investig, a, t.g.C[a].Stealth, contestFind, false, "invisibility ambush: investigation vs stealth")
 	t.f[a].hidden, t.f[a].seenBy = false, 0
 	if found {
 		t.c.Inc(t.side(a), AmbushesFoiled)
@@ -363,7 +377,7 @@ func (t *Table) invisibilityAmbush(a, d int) {
 		return
 	}
 	t.f[a].ambushOne = true
-	t.c.Inc(t.side(a), sim.Ambushes)
+	t.c.Inc(t.side(a), Ambushes)
 	if t.log != nil {
 		t.logf("  %s ambushes from invisibility", t.name(a))
 	}

@@ -140,13 +140,13 @@ sides:
 	p := play(t, g,
 		1, 10, // E's investigation 2 vs G's stealth 14: not found
 		3, 12, // G's charge, Advantage (the ambush): 12 + 2 = 14
-		5,  // E's strength 5
+		5, 17, // E's strength, Disadvantage (the ambush's, on the opposing roll): 5
 		10) // E attacks G
 	inOrder(t, p.log,
 		"G turns invisible (swift action)",
 		"invisibility ambush: investigation vs stealth: E d20 1 +1 = 2 vs G d20 10 +4 = 14: G wins",
 		"G ambushes from invisibility",
-		"charge: strength vs strength or agility: G d20 12 (advantage) +2 = 14 vs E d20 5 +0 = 5: G wins",
+		"charge: strength vs strength or agility: G d20 12 (advantage) +2 = 14 vs E d20 5 (disadvantage) +0 = 5: G wins",
 		"E is Off-Balance",
 		"E: attack vs G: d20 10")
 	notIn(t, p.log, "E has no enemy to act against")
@@ -352,8 +352,8 @@ sides:
 // melee attack rolls a natural 1; T, Strength not 3 below A's, flips it
 // with its Attack action (1d3 + its Strength damage die) and A fails the
 // Difficulty 20 Agility check: Off-Balance. T's own turn then has no
-// Attack action. With Strength 3 or more below, T applies a plain Attack
-// action that hits by default.
+// Attack action. With Strength 3 or more below (and no 2-level build
+// difference), T applies a plain Attack action that hits by default.
 func TestBorrowStrength(t *testing.T) {
 	const yaml = `name: borrow
 ruleset: lotm
@@ -366,7 +366,7 @@ sides:
   - name: b
     policy: test
     combatants:
-      - {name: T, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 1, strength: 1, strength_damage: 2, borrow_strength: true}
+      - {name: T, hp: 40, ac: 10, attacks: [0], damage: 1, initiative_roll: 1, strength: 2, strength_damage: 2, borrow_strength: true}
 `
 	g := compile(t, yaml)
 	p := playDamage(t, g, 1, 5)
@@ -386,11 +386,33 @@ sides:
 	g = compile(t, yaml)
 	p = playDamage(t, g, 1, 1)
 	inOrder(t, p.log, "critical failure: lands on its head, Off-Balance and Stunned")
-	// Strength 3 below: an Attack action that hits by default.
-	g = compile(t, yaml, "b.T.strength=0")
-	p = play(t, g, 1)
-	inOrder(t, p.log, "T borrows strength against A's critical failure: an Attack action that hits by default", "A takes 1 damage")
-	notIn(t, p.log, "agility d20")
+	// Strength exactly 3 below ("not lower than theirs by 3 points"
+	// forbids the flip) and more: an Attack action that hits by default.
+	for _, str := range []string{"b.T.strength=1", "b.T.strength=0"} {
+		g = compile(t, yaml, str)
+		p = play(t, g, 1)
+		inOrder(t, p.log, "T borrows strength against A's critical failure: an Attack action that hits by default", "A takes 1 damage")
+		notIn(t, p.log, "agility d20")
+	}
+	// A 2-level build difference allows the flip whatever the Strength;
+	// a 1-level one does not, and being the smaller one never does.
+	for _, tc := range []struct {
+		sets []string
+		flip bool
+	}{
+		{[]string{"b.T.strength=0", "b.T.size=2"}, true},
+		{[]string{"b.T.strength=0", "b.T.size=1"}, false},
+		{[]string{"b.T.strength=0", "a.A.size=2"}, false},
+	} {
+		g = compile(t, yaml, tc.sets...)
+		if tc.flip {
+			p = playDamage(t, g, 1, 5)
+			inOrder(t, p.log, "T borrows strength against A's critical failure and flips it", "A: agility d20 5")
+		} else {
+			p = play(t, g, 1)
+			inOrder(t, p.log, "an Attack action that hits by default")
+		}
+	}
 	// A miss that is no critical failure gives nothing.
 	g = compile(t, yaml)
 	p = play(t, g, 2, 9)
@@ -585,21 +607,22 @@ sides:
 	pol(t, g, "D").plan = Plan{Main: MainDelay, Delay: KindAttack, Trigger: OnEnemyInReach, Ally: -1, Cover: CoverItem}
 	p := play(t, g,
 		10, 3, // D's stealth 15 vs E's investigation 4
-		8,  // D's held attack: 11 vs 10 (caught off guard: no dodge)
+		2, 8, // D's held attack, an ambush (advantage): 11 vs 10 (caught off guard: no dodge)
 		11) // E's attack: plain, 14 vs 12
 	inOrder(t, p.log,
 		"D takes improvised cover (an item, Swift action): armor +2",
 		"D delays its attack action until enemy_in_reach",
 		"E moves 15 ft", "trigger for D: E comes within reach",
+		"D strikes unseen from behind its cover (combat ambush: advantage on the strike)",
 		"ambush from behind cover: stealth vs investigation: D d20 10 +5 = 15 vs E d20 3 +1 = 4: D wins",
 		"D strikes from behind its cover: E is Caught Off Guard",
-		"D: attack vs E: d20 8 +3 = 11 vs physical defense 10 (caught off guard): hit",
+		"D: attack vs E: d20 8 (advantage) +3 = 11 vs physical defense 10 (caught off guard) (ambush): hit",
 		"E: attack vs D: d20 11 +3 = 14 vs physical defense 12: hit")
-	// Lost contest: a normal held strike.
+	// Lost contest: still an ambush (unseen), but no Caught Off Guard.
 	g = compile(t, yaml)
 	pol(t, g, "D").plan = Plan{Main: MainDelay, Delay: KindAttack, Trigger: OnEnemyInReach, Ally: -1, Cover: CoverItem}
-	p = play(t, g, 1, 13, 8, 11)
-	inOrder(t, p.log, "E wins", "D: attack vs E: d20 8 +3 = 11 vs physical defense 14: miss")
+	p = play(t, g, 1, 13, 8, 2, 11)
+	inOrder(t, p.log, "E wins", "D: attack vs E: d20 8 (advantage) +3 = 11 vs physical defense 14 (ambush): miss")
 
 	// Reverse timing: D holds nothing (nothing to attack at range); E
 	// aims, walks up and attacks with Disadvantage and without the aim.

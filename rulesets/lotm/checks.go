@@ -17,7 +17,10 @@ import (
 //   - the Ambush Round: Advantage for the ambushers, Disadvantage for the
 //     ambushed, until it ends;
 //   - an in-combat ambush (a teleport, an attack from invisibility, a won
-//     Feint): Advantage for that one check only. Made by an ambushed
+//     Feint, a strike from behind an obstacle while unseen): Advantage for
+//     that one check only, and Disadvantage on the target's roll when the
+//     check is a contest (the source: it "grants Advantage/Disadvantage").
+//     Made by an ambushed
 //     combatant during the Ambush Round it meets that round's Disadvantage
 //     and the two cancel for that check (the source's own example);
 //   - Flanking/Envelopment (flanking.go): the side meeting more conditions
@@ -82,12 +85,13 @@ func (t *Table) agility(i int) int {
 	return a
 }
 
-// offGuard reports whether d is Caught Off Guard against attacker a: by the
-// Ambush Round (unless d spotted a, with ambush_detection each), or by a's
-// won Feint against a target that cannot Fast Dodge.
+// offGuard reports whether d is Caught Off Guard against attacker a: in a
+// Full Meditation, by the Ambush Round (unless d spotted a, with
+// ambush_detection each), or by a's won Feint against a target that cannot
+// Fast Dodge.
 func (t *Table) offGuard(d, a int) bool {
 	f := &t.f[d]
-	if t.amb && f.cog && (a < 0 || f.spotted&(1<<uint(a)) == 0) {
+	if f.meditating || (t.amb && f.cog && (a < 0 || f.spotted&(1<<uint(a)) == 0)) {
 		return true
 	}
 	return a >= 0 && ((t.f[a].feintOn == d && !t.g.C[d].FastDodge) || t.f[a].cogOn == d)
@@ -180,27 +184,41 @@ const (
 	contestAct        contestMode = iota // every source (charge, feint, intimidate)
 	contestPlain                         // none: the contests between two grapplers
 	contestPerception                    // Stealth against Investigation: all but the flanking condition 4
+	contestFind                          // the same, rolled as Investigation against Stealth (a is the investigator)
 )
 
 // contest is a's check (bonus ab) against d's (bonus db); it reports whether
 // a wins. mode: the Advantage/Disadvantage sources both rolls take.
+//
+// Who resists (the defender of option contest_ties): the one the action is
+// aimed at — the charged, feinted, intimidated or squeezed target. In
+// every Stealth-vs-Investigation contest (Ambush Round detection, the
+// obstacle ambush, search, the invisibility ambush) the Investigation
+// resists, as the source words it ("your Stealth opposed by the target's
+// Investigation"), whichever of the two is rolled first: a tie goes to the
+// investigator under contest_ties defender, to the hider under attacker.
 // oneCheck: a's in-combat ambush benefit applies to (and is used up by) this
 // check.
 func (t *Table) contest(a, ab, d, db int, mode contestMode, oneCheck bool, what string) bool {
 	var aa, ad, da, dd bool
 	if mode != contestPlain {
-		aa, ad = t.advState(a, d, false, mode == contestPerception)
-		da, dd = t.advState(d, a, false, mode == contestPerception)
+		perception := mode == contestPerception || mode == contestFind
+		aa, ad = t.advState(a, d, false, perception)
+		da, dd = t.advState(d, a, false, perception)
 	}
 	amb := oneCheck && t.f[a].ambushOne
 	if amb {
+		// A mid-combat ambush "grants Advantage/Disadvantage": Advantage on
+		// the ambusher's roll and, for that one check, Disadvantage on the
+		// roll opposing it (not between grapplers: contestPlain).
 		aa = true
+		dd = dd || mode != contestPlain
 		t.f[a].ambushOne = false
 	}
 	na, ma := t.roll(aa, ad)
 	nd, md := t.roll(da, dd)
 	ta, td := na+ab+ma, nd+db+md
-	win := ta > td || (ta == td && t.g.Opt.TiesTo == "attacker")
+	win := ta > td || (ta == td && (t.g.Opt.TiesTo == "attacker") != (mode == contestFind))
 	if t.log != nil {
 		t.logf("  %s: %s %s %+d = %d vs %s %s %+d = %d: %s", what, t.name(a), t.rollText(na, aa, ad), ab+ma, ta,
 			t.name(d), t.rollText(nd, da, dd), db+md, td, t.name(either(win, a, d))+" wins")

@@ -103,7 +103,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	d := sc.Dec
 	g.Opt = compileOptions(sc)
 	type pending struct {
-		spec    scenario.Policy
+		spec    scenario.PolicySpec
 		tactics *yaml.Node // a tactics: block decides over a policy at the same level or above
 		tpath   string
 		idx     int
@@ -169,10 +169,10 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 		switch {
 		case p.tactics == nil:
 			g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
-		case TacticsCompiler == nil:
-			d.Errorf(p.tactics, p.tpath, "tactics are not linked into this program (import simctl/agents)")
 		default:
-			g.C[p.idx].Policy = TacticsCompiler(d, g, p.idx, p.tactics, p.tpath)
+			if compile, ok := policies.Tactics(d, p.tactics, p.tpath); ok {
+				g.C[p.idx].Policy = compile(d, g, p.idx, scenario.PolicySpec{Node: p.tactics, Path: p.tpath})
+			}
 		}
 	}
 	if err := sc.Rep.Err(); err != nil {

@@ -3,7 +3,6 @@ package lotm
 import (
 	"go.yaml.in/yaml/v3"
 
-	"simctl/sim"
 	"simctl/sim/scenario"
 )
 
@@ -170,9 +169,10 @@ func (t *Table) coverHit(d int) {
 // ambush.
 //
 // With a held Attack/Casting action (Delay Action, trigger enemy_in_reach)
-// it strikes first (points 2-3: delay.go) and also makes its Stealth
-// against the enemy's Investigation (point 4): won, that strike catches the
-// enemy Caught Off Guard (obstacleStrike). Without one (the reverse
+// it strikes first (points 2-3: delay.go), a combat Ambush with Advantage
+// on that one check, and also makes its Stealth against the enemy's
+// Investigation (point 4): won, that strike catches the enemy Caught Off
+// Guard (obstacleStrike). Without one (the reverse
 // timing), the enemy whose move this turn ended within its reach attacks
 // first, but the same contest won (the ambush succeeding) gives that one
 // attack Disadvantage and no Build-Up Aim (obstacleFoil). Once it has
@@ -181,12 +181,20 @@ func (t *Table) coverHit(d int) {
 
 // obstacleStrike: d's held strike at e from behind cover.
 func (t *Table) obstacleStrike(d, e int) {
-	if t.f[d].coverArmor == 0 || e < 0 || t.side(e) == t.side(d) {
-		return
+	if t.f[d].coverArmor == 0 || t.f[d].seen || e < 0 || t.side(e) == t.side(d) {
+		return // seen since it took cover: no ambush left to make
+	}
+	// Unseen, the held strike is a combat Ambush ("a combat Ambush can
+	// still be established"): Advantage on that one check, as every
+	// in-combat ambush; the Stealth contest "additionally" adds Caught Off
+	// Guard.
+	t.f[d].ambushOne = true
+	t.c.Inc(t.side(d), Ambushes)
+	if t.log != nil {
+		t.logf("  %s strikes unseen from behind its cover (combat ambush: advantage on the strike)", t.name(d))
 	}
 	if t.contest(d, t.g.C[d].Stealth, e, t.g.C[e].Investig, contestPerception, false, "ambush from behind cover: stealth vs investigation") {
 		t.f[d].cogOn = e
-		t.c.Inc(t.side(d), sim.Ambushes)
 		if t.log != nil {
 			t.logf("  %s strikes from behind its cover: %s is Caught Off Guard", t.name(d), t.name(e))
 		}
@@ -201,7 +209,7 @@ func (t *Table) obstacleFoil(d, a int) {
 	}
 	if t.contest(d, t.g.C[d].Stealth, a, t.g.C[a].Investig, contestPerception, false, "ambush from behind cover: stealth vs investigation") {
 		t.f[a].disOne = true
-		t.c.Inc(t.side(d), sim.Ambushes)
+		t.c.Inc(t.side(d), Ambushes)
 		if t.log != nil {
 			t.logf("  %s was waiting behind its cover: %s's attack has Disadvantage and no aim", t.name(d), t.name(a))
 		}

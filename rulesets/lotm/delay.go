@@ -22,6 +22,16 @@ import "simctl/sim"
 //	after_ally      the named ally's turn ends (even a turn it lost)
 //	enemy_in_reach  an enemy's move ends within 1 meter of the delayer:
 //	                before that enemy's attack (the source's obstacle case)
+//	enemy_casts     an enemy starts a Casting action (a casting, a Vital
+//	                Strike made with it, First Aid, Full Meditation):
+//	                before it takes effect
+//	enemy_attacks_ally  an enemy starts an Attack or Casting action at the
+//	                named ally (any ally if none is named): before its check
+//	enemy_acts      the named enemy (any enemy if none is named) starts its
+//	                turn (not a stunned one: it does not act)
+//
+// The last three are the source's "when the target ... takes a certain
+// action"; the enemy concerned is the trigger's target.
 //
 // A held Attack is taken where the delayer stands (taking it is not a
 // Move), and a Swift action still unused may go with it as a Build-Up Aim
@@ -32,13 +42,14 @@ import "simctl/sim"
 
 func (t *Table) declareDelay(i int, p Plan) {
 	f := &t.f[i]
-	ok := p.Trigger >= OnAllyGrapples && p.Trigger <= OnEnemyInReach && t.canUse(i, KindAttack)
+	ok := p.Trigger >= OnAllyGrapples && p.Trigger <= OnEnemyActs
 	switch p.Delay {
 	case KindAttack:
+		ok = ok && t.canUse(i, KindAttack)
 	case KindCasting:
-		ok = ok && t.canUse(i, KindCasting)
+		ok = ok && t.canUse(i, KindCasting) && (t.slot(KindCasting) != KindAttack || t.canUse(i, KindAttack))
 	case KindSwift, KindMove:
-		ok = ok && t.canUse(i, p.Delay)
+		ok = ok && t.canUse(i, KindAttack) && t.canUse(i, p.Delay)
 	default:
 		ok = false
 	}
@@ -48,7 +59,13 @@ func (t *Table) declareDelay(i int, p Plan) {
 		}
 		return
 	}
-	t.spend(i, KindAttack)
+	// The price is "An Attack/Casting Action, but you delay this action":
+	// holding the Casting action with casting_slot separate, the held
+	// Casting action is the one paid and the Attack action stays;
+	// otherwise the Attack (Attack/Casting) action pays.
+	if p.Delay != KindCasting || t.slot(KindCasting) == KindAttack {
+		t.spend(i, KindAttack)
+	}
 	t.spend(i, p.Delay)
 	f.delayed, f.delayKind, f.delayTrig, f.delayAlly = true, p.Delay, p.Trigger, p.Ally
 	t.anyDelay = true
@@ -158,7 +175,7 @@ func (t *Table) fireDelay(d, target int) {
 	}
 	switch f.delayKind {
 	case KindAttack:
-		if p.Main != MainCast && p.Main != MainFirstAid && p.Main != MainDelay && p.Main != MainNone && !(p.Main == MainVital && p.Cast) {
+		if p.Main != MainCast && p.Main != MainFirstAid && p.Main != MainDelay && p.Main != MainNone && p.Main != MainMeditate && !(p.Main == MainVital && p.Cast) {
 			if p.Swift == SwiftAim {
 				t.swift(d, SwiftAim, tg, false)
 			}
@@ -178,4 +195,58 @@ func (t *Table) fireDelay(d, target int) {
 	}
 	f.aim, f.feintOn, f.ambushOne, f.cogOn, f.disOne = false, -1, false, -1, false
 	t.resume, t.trigT, t.inner, t.actor = sr, st, si, sa
+}
+
+// actionTriggers: enemy_casts and enemy_attacks_ally, as a starts an
+// action of kind k at tg (-1: at no one). It reports whether a is still in
+// the battle to carry the action on.
+func (t *Table) actionTriggers(a, tg int, k Kind) bool {
+	if !t.anyDelay {
+		return true
+	}
+	for _, d := range t.order {
+		f := &t.f[d]
+		if !f.delayed || t.side(d) == t.side(a) || !t.present(d) {
+			continue
+		}
+		why := ""
+		switch {
+		case f.delayTrig == OnEnemyCasts && k == KindCasting:
+			why = "starts a Casting action"
+		case f.delayTrig == OnEnemyAttacksAlly && tg >= 0 && tg != d && t.side(tg) == t.side(d) && (f.delayAlly < 0 || f.delayAlly == tg):
+			why = "attacks " + t.name(tg)
+		default:
+			continue
+		}
+		if t.log != nil {
+			t.logf("  trigger for %s: %s %s", t.name(d), t.name(a), why)
+		}
+		t.fireDelay(d, a)
+		if t.over() || !t.present(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// turnTriggers: enemy_acts, as a starts its turn. It reports whether a is
+// still in the battle to take it.
+func (t *Table) turnTriggers(a int) bool {
+	if !t.anyDelay {
+		return true
+	}
+	for _, d := range t.order {
+		f := &t.f[d]
+		if !f.delayed || f.delayTrig != OnEnemyActs || t.side(d) == t.side(a) || !t.present(d) || (f.delayAlly >= 0 && f.delayAlly != a) {
+			continue
+		}
+		if t.log != nil {
+			t.logf("  trigger for %s: %s acts", t.name(d), t.name(a))
+		}
+		t.fireDelay(d, a)
+		if t.over() || !t.present(a) {
+			return false
+		}
+	}
+	return true
 }

@@ -22,7 +22,7 @@ type testPolicy struct {
 }
 
 func init() {
-	RegisterPolicy("test", "test-only: attack the first enemy", func(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+	RegisterPolicy("test", "test-only: attack the first enemy", func(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy {
 		return &testPolicy{plan: Plan{Main: MainAttack}}
 	})
 }
@@ -33,6 +33,9 @@ func (p *testPolicy) Turn(t *Table, self int) Plan {
 	if t.Resuming(self) {
 		if plan.Main == MainDelay {
 			plan.Main = MainAttack
+			if plan.Delay == KindCasting {
+				plan.Main = MainCast
+			}
 		}
 		if t.TriggerTarget() >= 0 {
 			plan.Target = t.TriggerTarget()

@@ -34,7 +34,15 @@ func (t *Table) rollInitiative() {
 		}
 		t.order = append(t.order, i)
 		if t.log != nil {
-			t.logf("initiative: %s rolls %d + agility %d + init %d + luck burned %d = %d", c.Name, die, c.Agility, c.Init, burn, f.count)
+			// Only the terms the option adds are printed, so the sum holds.
+			switch t.g.Opt.Initiative {
+			case "d20+agility":
+				t.logf("initiative: %s rolls %d + agility %d + init %d + luck burned %d = %d", c.Name, die, c.Agility, c.Init, burn, f.count)
+			case "d20":
+				t.logf("initiative: %s rolls %d + init %d + luck burned %d = %d", c.Name, die, c.Init, burn, f.count)
+			default:
+				t.logf("initiative: %s has agility %d + init %d + luck burned %d = %d", c.Name, c.Agility, c.Init, burn, f.count)
+			}
 		}
 	}
 	// Insertion sort: at most 64 entries, no allocation.

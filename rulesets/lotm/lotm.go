@@ -63,6 +63,10 @@ var combatantFields = []string{"agility", "dodge", "armor", "strength", "strengt
 	"fast_dodge", "invisibility", "teleport", "casting", "joins_round", "joins_ambush",
 	"limb_block", "borrow_strength", "cover_item", "obstacle", "size", "firearm", "dodge_light"}
 
+// Ambushes is the contract's ambushes slot (sim.OptionSlots + 3): attacks
+// made from hiding or in an ambush round.
+const Ambushes = sim.OptionSlots + 3
+
 // Counters LotM records beyond sim's base counters.
 const (
 	AmbushRounds = sim.NumBase + iota
@@ -136,14 +140,14 @@ var optionDocs = []sim.Option{
 	{Name: "naturals", Default: "true", Valid: "true | false",
 		Doc: "true: a natural 20 on a hit check always hits and a natural 1 always misses (the critical success/failure Burn Luck cannot change). false: only the total counts"},
 	{Name: "contest_ties", Default: "defender", Valid: "defender | attacker",
-		Doc: "the source gives no tie rule for contests: defender (the one resisting keeps the status quo) or attacker. A hit check meets or beats Physical Defense"},
+		Doc: "the source gives no tie rule for contests: defender (the one resisting keeps the status quo) or attacker. The one resisting is the target of the action (charge, feint, intimidate, squeeze), the blocker of a Limb Block, and in every Stealth vs Investigation contest (Ambush Round detection, obstacle ambush, search, invisibility ambush) the investigator: \"your Stealth opposed by the target's Investigation\". A hit check meets or beats Physical Defense"},
 	{Name: "ambush_detection", Default: "side", Valid: "side | each | none",
 		Doc: "the Ambush Round's check (\"if the ambushing side is not noticed\"): side: one contest, the ambushing side's lowest stealth against the ambushed side's highest investigation; if the ambushers win, every ambushed combatant is Caught Off Guard until the round ends. " +
 			"each: every ambushed combatant rolls investigation against every ambusher's stealth and is Caught Off Guard only against those it did not spot. none: no check, always Caught Off Guard"},
 	{Name: "insert_order", Default: "keep", Valid: "keep | move",
 		Doc: "a mid-combat ambush brings the ambusher's turn forward, before the current actor. keep: only this round's turn moves; move: its place in the initiative order moves there for the rest of the fight"},
 	{Name: "search", Default: "turn", Valid: "turn | none",
-		Doc: "turn: at the start of its turn every combatant makes one investigation check against the stealth of each hidden enemy (no action); success reveals it to everyone. none: only the ambush check and attacking reveal a hidden combatant"},
+		Doc: "turn: at the start of its turn every combatant makes one investigation check against the stealth of each enemy hidden from it (no action); success lets that searcher alone target it (discovery is per observer). none: no search; a hidden combatant is found only by the target of its attack (the invisibility ambush's check) and revealed to everyone when it attacks"},
 	{Name: "casting_slot", Default: "shared", Valid: "shared | separate",
 		Doc: "shared: one Attack/Casting action per turn (the source prices Delay Action as \"an Attack/Casting Action\"). separate: one Attack action and one Casting action (the source lists them apart among the five actions a Delay may hold): a plan may then make a casting and an attack in one turn (the policies do)"},
 	{Name: "spiritual_intuition", Default: "false", Valid: "true | false",

@@ -25,6 +25,21 @@ type Policy interface {
 	Luck() LuckUse
 }
 
+// Reactor is an optional ability of a Policy (found by type assertion):
+// one that implements it chooses its Limb Block and Borrow Strength
+// reactions. Without it the fields decide: limb_block blocks whenever it
+// may, with the legs first, and borrow_strength always answers.
+type Reactor interface {
+	// LimbBlock is asked when self may Limb Block attacker's Vital Strike
+	// that hit its part (head, eyes or organs): the limb it blocks with,
+	// Legs or Arms (one with a block left), or anything else not to block.
+	LimbBlock(t *Table, self, attacker int, part Part) Part
+	// Borrow is asked when self may Borrow Strength Against Strength
+	// against attacker's melee critical failure ("if the enemy is
+	// willing"): true to answer it.
+	Borrow(t *Table, self, attacker int) bool
+}
+
 // LuckUse is when a policy burns Luck.
 type LuckUse uint8
 
@@ -69,10 +84,11 @@ const (
 	MainDelay           // Delay Action: hold Plan.Delay until Plan.Trigger this round
 	MainPointBlank      // Attack action with a firearm at a target within 1 meter: Point-Blank Shooting
 	MainLegSweep        // Attack action: Leg Sweep, up to three enemies within 1 meter (Agility 5+)
+	MainMeditate        // Full Meditation: the whole turn, Caught Off Guard until its next turn, then Willpower +2, Intuition +1
 )
 
 // MainNames are the names of the main actions, by value.
-var MainNames = []string{"none", "attack", "double_strike", "vital_strike", "grapple", "charge", "squeeze", "cast", "first_aid", "delay", "point_blank", "leg_sweep"}
+var MainNames = []string{"none", "attack", "double_strike", "vital_strike", "grapple", "charge", "squeeze", "cast", "first_aid", "delay", "point_blank", "leg_sweep", "meditate"}
 
 // Swift is the turn's Swift action.
 type Swift uint8
@@ -83,11 +99,12 @@ const (
 	SwiftAim              // Build-Up Aim: +2 on the next hit check this turn
 	SwiftFeint            // Feint: contest; the next attack catches the target off guard and is an ambush
 	SwiftIntimidate       // Intimidate: contest; the target moves away
+	SwiftMeditate         // Half Meditation: Willpower +1 while kept up, one Swift action a round
 	SwiftOneHand          // change a two-handed grapple to one hand
 )
 
 // SwiftNames are the names of the swift actions, by value.
-var SwiftNames = []string{"none", "aim", "feint", "intimidate", "one_hand"}
+var SwiftNames = []string{"none", "aim", "feint", "intimidate", "meditate", "one_hand"}
 
 // Part is a Vital Strike's body part.
 type Part uint8
@@ -109,13 +126,16 @@ type Trigger uint8
 
 // Triggers.
 const (
-	OnAllyGrapples Trigger = iota + 1 // the named ally (Plan.Ally, or any ally when -1) grapples an enemy: right after its grapple check
-	OnAfterAlly                       // the named ally's turn ends (even a lost one)
-	OnEnemyInReach                    // an enemy's movement ends within 5 ft: before its attack
+	OnAllyGrapples     Trigger = iota + 1 // the named ally (Plan.Ally, or any ally when -1) grapples an enemy: right after its grapple check
+	OnAfterAlly                           // the named ally's turn ends (even a lost one)
+	OnEnemyInReach                        // an enemy's movement ends within 5 ft: before its attack
+	OnEnemyCasts                          // an enemy starts a Casting action: before it takes effect
+	OnEnemyAttacksAlly                    // an enemy starts an Attack or Casting action at the named ally (any ally when -1): before its check
+	OnEnemyActs                           // the named enemy (Plan.Ally; any enemy when -1) starts its turn
 )
 
 // TriggerNames are the scenario names of the triggers, by value.
-var TriggerNames = []string{"", "ally_grapples", "after_ally", "enemy_in_reach"}
+var TriggerNames = []string{"", "ally_grapples", "after_ally", "enemy_in_reach", "enemy_casts", "enemy_attacks_ally", "enemy_acts"}
 
 // Hide is when the turn uses the invisibility ability.
 type Hide uint8
@@ -145,11 +165,14 @@ type Plan struct {
 	// Also (option casting_slot: separate only): a second main action made
 	// after Main with the other of the Attack and Casting actions, at the
 	// same Target: MainAttack or MainDouble after a Casting-action Main,
-	// MainCast or MainFirstAid after an Attack-action Main.
+	// MainCast or MainFirstAid after an Attack-action Main; MainAttack or
+	// MainDouble after a MainDelay that holds the Casting action (which
+	// leaves the Attack action).
 	Also Main
 
 	// MainDelay: hold an action of kind Delay until Trigger (concerning
-	// Ally for ally triggers; -1: any ally).
+	// Ally: the ally of ally triggers and enemy_attacks_ally, the enemy of
+	// enemy_acts; -1: any).
 	Delay   Kind
 	Trigger Trigger
 	Ally    int
@@ -157,7 +180,7 @@ type Plan struct {
 
 // PolicyMaker compiles a scenario policy for combatant self of game g,
 // reporting bad parameters through d.
-type PolicyMaker func(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy
+type PolicyMaker func(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy
 
 var policies = sim.NewPolicies[PolicyMaker]("lotm")
 
@@ -169,7 +192,7 @@ func PolicyNames() []string { return policies.Names() }
 
 func policyDocs() []sim.Field { return policies.Docs() }
 
-func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.Policy) Policy {
+func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy {
 	make, ok := policies.Lookup(d, spec)
 	if !ok {
 		return nil

@@ -49,7 +49,7 @@ sides:
 		{DamageTaken: 30, Downed: 1, Turns: 2, EndedDown: 1},
 	}
 	for i, w := range want {
-		if got := tl.Counts.P[i]; got != w {
+		if got := tl.Counts.Combatants[i]; got != w {
 			t.Errorf("%s: got %+v\nwant %+v\n%s", g.C[i].Name, got, w, log)
 		}
 	}
@@ -80,7 +80,7 @@ sides:
 	tb.script = []int{8, 19}
 	o := tb.Play(rng.New(1, 0), &tl.Counts, nil)
 	tl.Record(o)
-	v, b := tl.Counts.P[0], tl.Counts.P[1]
+	v, b := tl.Counts.Combatants[0], tl.Counts.Combatants[1]
 	if b.ActionsLost != 2 || b.Turns != 2 || v.ActionsLost != 0 || v.Turns != 2 {
 		t.Errorf("V %+v, B %+v: B must lose both its turns", v, b)
 	}

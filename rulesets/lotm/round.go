@@ -112,8 +112,12 @@ func (t *Table) walk(ambushersOnly bool) bool {
 }
 
 // turn is combatant i's turn: a regular one, one in an Ambush Round, or one
-// brought forward by a mid-combat ambush.
-func (t *Table) turn(i int) {
+// brought forward by a mid-combat ambush (turnWith).
+func (t *Table) turn(i int) { t.turnWith(i, nil) }
+
+// turnWith is i's turn; plan, when not nil, was asked already (an inserted
+// turn's, insertTurn).
+func (t *Table) turnWith(i int, plan *Plan) {
 	f := &t.f[i]
 	c := &t.g.C[i]
 	f.turnDone = true
@@ -123,6 +127,15 @@ func (t *Table) turn(i int) {
 	if t.log != nil {
 		t.logf("%s's turn (initiative %d, hp %d)", c.Name, f.count, f.hp)
 	}
+	// A Half Meditation lasts until the next Swift action paid for it; a
+	// Full Meditation ends as the turn comes.
+	f.halfMed = false
+	if f.meditating {
+		f.meditating, f.fullMed = false, true
+		if t.log != nil {
+			t.logf("  %s ends its Full Meditation: willpower +2, intuition +1", c.Name)
+		}
+	}
 	if f.stunned {
 		// Vital Strike to the head: stunned for 1 round, the turn is lost.
 		f.stunned = false
@@ -130,7 +143,7 @@ func (t *Table) turn(i int) {
 		if t.log != nil {
 			t.logf("  %s is stunned and loses its turn", c.Name)
 		}
-	} else {
+	} else if t.turnTriggers(i) {
 		if f.grappledBy >= 0 {
 			t.breakFree(i)
 		}
@@ -140,7 +153,11 @@ func (t *Table) turn(i int) {
 		if t.searchTurn {
 			t.search(i)
 		}
-		t.execute(i, c.Policy.Turn(t, i))
+		if plan == nil {
+			t.execute(i, c.Policy.Turn(t, i))
+		} else {
+			t.execute(i, *plan)
+		}
 	}
 	f.aim, f.feintOn, f.ambushOne, f.cogOn, f.disOne, f.cameTo = false, -1, false, -1, false, -1
 	t.actor = saved
@@ -219,10 +236,14 @@ func (t *Table) execute(i int, p Plan) {
 		t.declareDelay(i, p)
 	case MainFirstAid:
 		t.firstAid(i, p.Patient)
+	case MainMeditate:
+		t.fullMeditation(i)
 	default:
 		t.attackAction(i, p, tg, false)
 	}
-	if p.Also != MainNone && p.Main != MainDelay && !t.over() {
+	// A Delay Action holding the Casting action with casting_slot separate
+	// leaves the Attack action, which Also may use.
+	if p.Also != MainNone && (p.Main != MainDelay || t.f[i].delayed && t.f[i].delayKind == KindCasting && !t.castShared) && !t.over() {
 		t.alsoAction(i, p, tg)
 	}
 	if p.Hide == HideAfter {
@@ -258,7 +279,7 @@ func (t *Table) alsoAction(i int, p Plan, tg int) {
 		why = "only attack, double_strike, cast or first_aid can be a second action"
 	case t.slot(KindCasting) == KindAttack:
 		why = "has one Attack/Casting action a turn (casting_slot shared)"
-	case k == mainKind(p.Main, p.Cast) || !t.canUse(i, k):
+	case k == mainKind(p.Main, p.Cast) && p.Main != MainDelay || !t.canUse(i, k):
 		why = "has no " + KindNames[k] + " action left"
 	}
 	if why != "" {

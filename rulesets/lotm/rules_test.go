@@ -43,9 +43,9 @@ func TestPreCombatAmbush(t *testing.T) {
 			"-- round 1",
 			"A: attack vs T: d20 11 +3 = 14 vs physical defense 15: miss",
 			"T: attack vs A: d20 19 +0 = 19 vs physical defense 10: hit")
-		if p.get(0, AmbushRounds) != 1 || p.get(0, sim.Ambushes) != 1 || p.get(0, sim.Turns) != 2 || p.out.Rounds != 1 || p.out.FirstActor != 0 {
+		if p.get(0, AmbushRounds) != 1 || p.get(0, Ambushes) != 1 || p.get(0, sim.Turns) != 2 || p.out.Rounds != 1 || p.out.FirstActor != 0 {
 			t.Errorf("ambush rounds %d, ambushes %d, A's turns %d, rounds %d, first actor %d; want 1, 1, 2, 1, 0",
-				p.get(0, AmbushRounds), p.get(0, sim.Ambushes), p.get(0, sim.Turns), p.out.Rounds, p.out.FirstActor)
+				p.get(0, AmbushRounds), p.get(0, Ambushes), p.get(0, sim.Turns), p.out.Rounds, p.out.FirstActor)
 		}
 	})
 	t.Run("detected", func(t *testing.T) {
@@ -132,9 +132,9 @@ sides:
 			"E's turn",
 			"E: attack vs J: d20 12 +0 = 12 vs physical defense 10: hit")
 		notIn(t, p.log, "Ambush Round")
-		if p.get(0, sim.Turns) != 1 || p.get(0, Insertions) != 1 || p.get(0, sim.Interrupts) != 1 || p.get(0, sim.Ambushes) != 1 || p.out.FirstActor != 0 {
+		if p.get(0, sim.Turns) != 1 || p.get(0, Insertions) != 1 || p.get(0, sim.Interrupts) != 1 || p.get(0, Ambushes) != 1 || p.out.FirstActor != 0 {
 			t.Errorf("J turns %d insertions %d interrupts %d ambushes %d first %d; want 1 1 1 1 0",
-				p.get(0, sim.Turns), p.get(0, Insertions), p.get(0, sim.Interrupts), p.get(0, sim.Ambushes), p.out.FirstActor)
+				p.get(0, sim.Turns), p.get(0, Insertions), p.get(0, sim.Interrupts), p.get(0, Ambushes), p.out.FirstActor)
 		}
 	})
 	t.Run("started attack completes first", func(t *testing.T) {
@@ -201,8 +201,8 @@ sides:
 		"-- round 3", "E d20 17 +1 = 18 vs G d20 5 +4 = 9: E wins",
 		"E finds G: the ambush fails, a normal attack", "G: attack vs E: d20 7 +3 = 10 vs physical defense 10: hit",
 		"G turns invisible")
-	if p.get(0, Hides) != 3 || p.get(0, sim.Ambushes) != 1 || p.get(0, AmbushesFoiled) != 1 || p.get(1, HiddenFound) != 1 {
-		t.Errorf("hides %d ambushes %d foiled %d found %d; want 3 1 1 1", p.get(0, Hides), p.get(0, sim.Ambushes), p.get(0, AmbushesFoiled), p.get(1, HiddenFound))
+	if p.get(0, Hides) != 3 || p.get(0, Ambushes) != 1 || p.get(0, AmbushesFoiled) != 1 || p.get(1, HiddenFound) != 1 {
+		t.Errorf("hides %d ambushes %d foiled %d found %d; want 3 1 1 1", p.get(0, Hides), p.get(0, Ambushes), p.get(0, AmbushesFoiled), p.get(1, HiddenFound))
 	}
 
 	// Issue 10 item 18: the search is a plain contest; before, the hidden G
@@ -531,17 +531,28 @@ sides:
 	if dealt := p.get(0, sim.DamageDealt); dealt < 2*(1+2) || dealt > 2*(1+12) {
 		t.Errorf("damage %d outside 2 x (1 + 2d6)", dealt)
 	}
-	// Legs halve speed each time, never to 0; arms -2 each on Fighting checks.
+	// Legs: -50% each, stacking additively (not halving again), never to
+	// 0: the second hit and later leave 1 meter; arms -2 each on Fighting
+	// checks.
 	tb := newTable(g)
 	tb.r = rng.New(1, 0)
 	tb.setup()
 	b, _ := g.Index("B")
-	for k, want := range []int{30, 15, 8, 4, 2, 1, 1} {
+	for k, want := range []int{30, 15, 5, 5, 5, 5, 5} {
 		tb.f[b].legHits = k
 		if got := tb.speed(b); got != want {
 			t.Errorf("%d leg hits: speed %d, want %d", k, got, want)
 		}
 	}
+	// Off-Balance halves first: 15, then 8 with one leg hit, 5 with two.
+	tb.f[b].offBalance = true
+	for k, want := range []int{15, 8, 5} {
+		tb.f[b].legHits = k
+		if got := tb.speed(b); got != want {
+			t.Errorf("Off-Balance, %d leg hits: speed %d, want %d", k, got, want)
+		}
+	}
+	tb.f[b].offBalance = false
 	tb.f[b].armHits = 2
 	if tb.armPenalty(b) != 4 {
 		t.Errorf("two arm hits: penalty %d, want 4", tb.armPenalty(b))
@@ -555,7 +566,7 @@ sides:
 		t.Errorf("First Aid below half HP went through after a Swift action")
 	}
 	tb.f[b].used = 0
-	tb.c = &sim.Counts{N: numCounters, V: make([]int64, 2*numCounters)}
+	tb.c = &sim.Counts{PerSide: numCounters, Sides: make([]int64, 2*numCounters)}
 	tb.firstAid(b, b)
 	if tb.f[b].eyeHits != 1 || tb.f[b].used != 0xff {
 		t.Errorf("First Aid: eye hits %d (want 1), used %#x (want a full round)", tb.f[b].eyeHits, tb.f[b].used)
@@ -602,8 +613,8 @@ func TestFeintAndFastDodge(t *testing.T) {
 	p := play(t, g, 10, 2, 3, 14, 5)
 	inOrder(t, p.log, "feint: deception vs investigation or intuition: A d20 10 +3 = 13 vs T d20 2 +1 = 3: A wins",
 		"A: attack vs T: d20 14 (advantage) +3 = 17 vs physical defense 15 (ambush): hit")
-	if p.get(0, FeintsWon) != 1 || p.get(0, sim.Ambushes) != 1 {
-		t.Errorf("feints won %d ambushes %d; want 1 1", p.get(0, FeintsWon), p.get(0, sim.Ambushes))
+	if p.get(0, FeintsWon) != 1 || p.get(0, Ambushes) != 1 {
+		t.Errorf("feints won %d ambushes %d; want 1 1", p.get(0, FeintsWon), p.get(0, Ambushes))
 	}
 }
 
@@ -745,7 +756,7 @@ sides:
 `)
 	tb := newTable(g)
 	tb.r = rng.New(1, 0)
-	tb.c = &sim.Counts{N: numCounters, V: make([]int64, 2*numCounters)}
+	tb.c = &sim.Counts{PerSide: numCounters, Sides: make([]int64, 2*numCounters)}
 	tb.setup()
 	tb.rollInitiative()
 	const x, y, e, f = 0, 1, 2, 3

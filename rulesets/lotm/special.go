@@ -31,10 +31,10 @@ func (t *Table) spiritualIntuition() {
 			continue
 		}
 		n := t.die(20)
-		total := n + t.g.C[i].Intuition
+		total := n + t.intuition(i)
 		ok := total >= intuitionDC
 		if t.log != nil {
-			t.logf("  spiritual intuition: %s d20 %d %+d = %d vs difficulty %d: %s", t.name(i), n, t.g.C[i].Intuition, total, intuitionDC,
+			t.logf("  spiritual intuition: %s d20 %d %+d = %d vs difficulty %d: %s", t.name(i), n, t.intuition(i), total, intuitionDC,
 				either2(ok, "senses danger: not Caught Off Guard", "senses nothing"))
 		}
 		if ok {
@@ -49,26 +49,35 @@ func (t *Table) spiritualIntuition() {
 // action, an Agility check against that result; won (a tie to the blocker
 // under contest_ties defender, the one resisting), the strike is treated
 // as having hit the limb: its damage and that limb's effect instead of the
-// part's. Each of the four limbs blocks once an encounter, the legs first
+// part's. Each of the four limbs blocks once an encounter. Which limb is
+// the policy's choice when it implements Reactor, else the legs first
 // (a leg hit halves speed, an arm hit costs -2 on every Fighting check).
 // Not against a firearm (field firearm) unless it can dodge light or
 // lightning (dodge_light): the source's "too slow against firearms". It
 // returns the part hit.
 func (t *Table) limbBlock(d, a int, part Part, total int) Part {
 	f := &t.f[d]
-	if !t.g.C[d].LimbBlock || part == Arms || part == Legs || f.limbs >= 4 || (t.g.C[a].Shots > 0 && !t.g.C[d].DodgeLight) ||
+	if !t.g.C[d].LimbBlock || part == Arms || part == Legs || f.legBlocks+f.armBlocks >= 4 || (t.g.C[a].Shots > 0 && !t.g.C[d].DodgeLight) ||
 		!t.present(d) || f.stunned || !t.canUse(d, KindSwift) || (t.amb && !f.ambusher) {
 		return part
+	}
+	limb := Legs
+	if f.legBlocks >= 2 {
+		limb = Arms
+	}
+	if r, ok := t.g.C[d].Policy.(Reactor); ok {
+		// "Choose one of your four limbs": the policy's choice; a limb
+		// that has blocked twice already, or no limb, is no block.
+		limb = r.LimbBlock(t, d, a, part)
+		if (limb != Legs || f.legBlocks >= 2) && (limb != Arms || f.armBlocks >= 2) {
+			return part
+		}
 	}
 	t.use(d, KindSwift)
 	adv, dis := t.advState(d, a, false, false)
 	nat, mod := t.roll(adv, dis)
 	check := nat + t.agility(d) + mod
 	ok := check > total || (check == total && t.g.Opt.TiesTo == "defender")
-	limb := Legs
-	if f.limbs >= 2 {
-		limb = Arms
-	}
 	if t.log != nil {
 		t.logf("  limb block: %s %s %+d = %d vs %s's %d: %s", t.name(d), t.rollText(nat, adv, dis), t.agility(d)+mod, check, t.name(a), total,
 			either2(ok, "blocked with the "+PartNames[limb], "not blocked"))
@@ -76,7 +85,11 @@ func (t *Table) limbBlock(d, a int, part Part, total int) Part {
 	if !ok {
 		return part
 	}
-	f.limbs++
+	if limb == Legs {
+		f.legBlocks++
+	} else {
+		f.armBlocks++
+	}
 	t.c.Inc(t.side(d), LimbBlocks)
 	return limb
 }
@@ -86,13 +99,13 @@ var borrowDamage = dice.MustParse("1d3")
 // borrowStrength: a's melee attack on d was a critical failure (a natural
 // 1, option naturals), and d answers with Borrow Strength Against
 // Strength: its Attack action of the round, the check succeeding by
-// default. (1) With Strength not 3 or more below a's it flips a: 1d3 + its
-// Strength damage die, then a makes a Difficulty 20 Agility check (d20 +
-// agility) or is Off-Balance; a natural 1 on it hits the head: Stunned
-// for 1 round. (2) Otherwise it applies one Attack action: its weapon's
-// damage. Not modelled: the build (size) difference that also allows (1),
-// and a balance-type Beyonder ability that spares the Agility check (no
-// combatant has one). The ambushed do not use it during an Ambush Round
+// default. (1) With Strength not 3 or more below a's, or at least 2 size
+// levels larger (field size: the source's "2-level build difference"), it
+// flips a: 1d3 + its Strength damage die, then a makes a Difficulty 20
+// Agility check (d20 + agility) or is Off-Balance; a natural 1 on it hits
+// the head: Stunned for 1 round. (2) Otherwise it applies one Attack
+// action: its weapon's damage. Not modelled: a balance-type Beyonder
+// ability that spares the Agility check (no combatant has one). The ambushed do not use it during an Ambush Round
 // (they do not act in it).
 //
 // Against a Leg Sweep's critical failure it is the sweep's answer instead:
@@ -110,11 +123,19 @@ func (t *Table) borrow(d, a int, k Kind) bool {
 		!t.canUse(d, k) || (t.amb && !f.ambusher) {
 		return false
 	}
+	// "If the enemy is willing": the policy's choice when it implements
+	// Reactor, else always.
+	if r, ok := t.g.C[d].Policy.(Reactor); ok && !r.Borrow(t, d, a) {
+		return false
+	}
 	t.use(d, k)
 	t.c.Inc(t.side(d), Borrows)
 	t.c.Inc(t.side(d), sim.Actions)
 	cd, ca := &t.g.C[d], &t.g.C[a]
-	if cd.Strength < ca.Strength-3 {
+	// (1) needs Strength "not lower than theirs by 3 points" (exactly 3
+	// below forbids it) or a 2-level build difference, read as d at least
+	// 2 size levels larger (field size): a smaller one flips no one.
+	if cd.Strength <= ca.Strength-3 && cd.Size-ca.Size < 2 {
 		dmg := cd.Damage.Roll(t.r)
 		if t.log != nil {
 			t.logf("  %s borrows strength against %s's critical failure: an Attack action that hits by default", cd.Name, ca.Name)

@@ -50,12 +50,16 @@ type fighter struct {
 	armHits    int
 	legHits    int
 	eyeHits    int
-	limbs      int  // Limb Blocks made (each limb once: legs, then arms)
+	legBlocks  int  // Limb Blocks made with a leg (each limb once: two legs)
+	armBlocks  int  // Limb Blocks made with an arm (two arms)
 	coverArmor int  // Improvised Cover's Armor now (0: none)
 	coverItem  bool // the cover is a held item (else an obstacle)
 	seen       bool // it attacked since it took cover: no longer unseen behind it
 	items      int  // cover items still at hand
 	obstacles  int  // obstacles still at hand
+	halfMed    bool // Half Meditation kept up (paid on its last turn): Willpower +1
+	meditating bool // in a Full Meditation until its next turn: Caught Off Guard
+	fullMed    bool // a Full Meditation ended: Willpower +2, Intuition +1 for the encounter
 
 	delayed   bool
 	delayKind Kind
@@ -378,6 +382,16 @@ func (t *Table) OffBalance(i int) bool { return t.f[i].offBalance }
 
 // Stunned reports whether i will lose its next turn.
 func (t *Table) Stunned(i int) bool { return t.f[i].stunned }
+
+// LimbsLeft reports how many Limb Blocks i's legs and arms have left
+// (each limb blocks once an encounter).
+func (t *Table) LimbsLeft(i int) (legs, arms int) {
+	return 2 - t.f[i].legBlocks, 2 - t.f[i].armBlocks
+}
+
+// Covered reports whether i has Improvised Cover (an item held up or an
+// obstacle) now.
+func (t *Table) Covered(i int) bool { return t.f[i].coverArmor > 0 }
 
 // Effects is the number of Vital Strike effects on i that First Aid can
 // remove (eyes, arms, legs).

@@ -1,18 +1,13 @@
 package lotm
 
-import (
-	"go.yaml.in/yaml/v3"
-
-	"simctl/sim/scenario"
-)
-
 // Tactics hooks: package agents compiles `tactics:` blocks (the tactics
 // language's LotM binding) into Policies; the referee offers the
 // accessors a condition reads and the rule counters it adds to.
 
-// TacticsCompiler compiles the tactics block n (at path) of combatant self
-// into a Policy. Package agents sets it in init.
-var TacticsCompiler func(d *scenario.Decoder, g *Game, self int, n *yaml.Node, path string) Policy
+// RegisterTactics registers the compiler of tactics: blocks (package
+// agents' binding), called with a spec whose Node is the block and Path its
+// path. Call it from an init function only, once.
+func RegisterTactics(compile PolicyMaker) { policies.RegisterTactics(compile) }
 
 // CountRule adds one to tactics counter k.
 func (t *Table) CountRule(k int) { t.c.Rule(k) }

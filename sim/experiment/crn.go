@@ -3,9 +3,6 @@ package experiment
 import (
 	"context"
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"simctl/sim"
 	"simctl/sim/rng"
@@ -19,8 +16,8 @@ type CRN struct {
 	Tallies []*sim.Tally
 	Wins    [2]stats.Joint
 	// Cross[k][i] is the sum over encounters of x_k·x_0, with x_k the
-	// encounter's own count of side counter i (indexed as Counts.V) under
-	// option k and x_0 the baseline's: with each tally's Counts.V and
+	// encounter's own count of side counter i (indexed as Counts.Sides) under
+	// option k and x_0 the baseline's: with each tally's Counts.Sides and
 	// CountsSq it gives the paired interval of each counter's difference
 	// to the baseline. Exact integers, merged by adding. Cross[0] is nil
 	// (the baseline's own squares are its tally's CountsSq), as is the
@@ -41,8 +38,8 @@ func newCRN(games []sim.Game, cross bool) *CRN {
 	if cross {
 		c.Cross = make([][]int64, len(games))
 		for k, t := range c.Tallies {
-			if k > 0 && len(t.Counts.V) == len(c.Tallies[0].Counts.V) {
-				c.Cross[k] = make([]int64, len(t.Counts.V))
+			if k > 0 && len(t.Counts.Sides) == len(c.Tallies[0].Counts.Sides) {
+				c.Cross[k] = make([]int64, len(t.Counts.Sides))
 			}
 		}
 	}
@@ -136,141 +133,87 @@ func runCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross bool
 	if len(games) == 0 {
 		panic("experiment: RunCRN with no games")
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	pool := sim.Pool[*crnWorker]{
+		Chunk: crnChunk,
+		New:   func() *crnWorker { return newCRNWorker(games, cross) },
+		Play:  func(w *crnWorker, i int64) { w.play(cfg.Seed, i) },
+		Crash: func(w *crnWorker, i int64, p any) error {
+			return fmt.Errorf("internal error in option %d, encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d and that option's --set",
+				w.opt, i, cfg.Seed, p, cfg.Seed, i)
+		},
 	}
-	if n := (cfg.N + crnChunk - 1) / crnChunk; int64(workers) > n && n > 0 {
-		workers = int(n)
-	}
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var next atomic.Int64
-	parts := make([]*CRN, workers)
-	errs := make([]error, workers)
-	gaps := make([]sim.Range, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			parts[w] = newCRN(games, cross)
-			if errs[w] = crnWork(wctx, games, cfg, &next, parts[w], &gaps[w]); errs[w] != nil {
-				cancel()
-			}
-		}(w)
-	}
-	wg.Wait()
+	ws, err := pool.Run(ctx, cfg)
 	total := newCRN(games, cross)
-	var err error
-	for w, p := range parts {
-		total.Merge(p)
-		if err == nil && errs[w] != nil {
-			err = errs[w]
-		}
-	}
-	if err == nil && total.Tallies[0].Encounters < max(cfg.N, 0) {
-		err = ctx.Err()
-	}
-	if cfg.Unplayed != nil {
-		*cfg.Unplayed = sim.UnplayedRanges(gaps, next.Load(), cfg)
+	for _, w := range ws {
+		total.Merge(w.acc)
 	}
 	return total, err
 }
 
-func crnWork(ctx context.Context, games []sim.Game, cfg sim.RunConfig, next *atomic.Int64, acc *CRN, gap *sim.Range) (err error) {
-	tables := make([]sim.Table, len(games))
-	for k, g := range games {
-		tables[k] = g.NewTable()
-	}
-	won := [2][]int64{make([]int64, len(games)), make([]int64, len(games))}
+// crnWorker is one worker of RunCRN: a table per game and its share of the
+// accumulator.
+type crnWorker struct {
+	tables []sim.Table
+	acc    *CRN
+	won    [2][]int64
 	// The cross sums need each option's own counts of the encounter. The
 	// baseline plays first, and its Record lists its non-zero counts
 	// (last); only those enter a product, so every other option is read
 	// at those counters alone, before (pre) and after it plays: no scan
 	// of every counter per option.
-	nc := len(acc.Tallies[0].Counts.V)
-	pre := make([]int64, nc)
-	var last sim.EncounterCounts
-	if acc.Cross != nil {
-		last = sim.EncounterCounts{I: make([]int, 0, nc), D: make([]int64, 0, nc)}
-		acc.Tallies[0].Last = &last
-		defer func() { acc.Tallies[0].Last = nil }()
-	}
-	var r rng.Stream
-	var cur int64 = -1
-	opt := 0
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("internal error in option %d, encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d and that option's --set",
-				opt, cur, cfg.Seed, p, cfg.Seed, cur)
-		}
-	}()
-	done := ctx.Done()
-	for {
-		lo := next.Add(crnChunk) - crnChunk
-		if lo >= cfg.N {
-			return nil
-		}
-		hi := min(lo+crnChunk, cfg.N)
-		if stopped(done) {
-			*gap = sim.Range{Lo: lo, Hi: hi} // claimed, never started
-			return nil
-		}
-		for i := lo; i < hi; i++ {
-			// Checked between encounter indices (each plays every game),
-			// so a cancelled run stops within one index's time and every
-			// game holds the same finished indices.
-			if stopped(done) {
-				*gap = sim.Range{Lo: i, Hi: hi}
-				hi = i
-				break
-			}
-			cur = cfg.Start + i
-			for k := range tables {
-				opt = k
-				r.Seed(cfg.Seed, uint64(cur))
-				t := acc.Tallies[k]
-				v, cross := t.Counts.V, []int64(nil)
-				if acc.Cross != nil {
-					cross = acc.Cross[k]
-				}
-				if k > 0 && cross != nil {
-					for j, c := range last.I {
-						pre[j] = v[c]
-					}
-				}
-				out := tables[k].Play(&r, &t.Counts, nil)
-				t.Record(out)
-				won[0][k], won[1][k] = 0, 0
-				if out.Winner >= 0 {
-					won[out.Winner][k] = 1
-				}
-				if k > 0 && cross != nil {
-					for j, c := range last.I {
-						cross[c] += (v[c] - pre[j]) * last.D[j]
-					}
-				}
-			}
-			acc.Wins[0].Add(won[0])
-			acc.Wins[1].Add(won[1])
-		}
-		if cfg.Done != nil {
-			cfg.Done.Add(hi - lo)
-		}
-		if gap.Hi > gap.Lo {
-			return nil // stopped inside this chunk: claim no other
-		}
-	}
+	pre  []int64
+	last sim.EncounterCounts
+	r    rng.Stream
+	opt  int // the option in play, for a crash's message
 }
 
-// stopped is a non-blocking check of a Done channel: cheap enough to make
-// between encounters.
-func stopped(done <-chan struct{}) bool {
-	select {
-	case <-done:
-		return true
-	default:
-		return false
+func newCRNWorker(games []sim.Game, cross bool) *crnWorker {
+	w := &crnWorker{tables: make([]sim.Table, len(games)), acc: newCRN(games, cross)}
+	for k, g := range games {
+		w.tables[k] = g.NewTable()
 	}
+	w.won = [2][]int64{make([]int64, len(games)), make([]int64, len(games))}
+	nc := len(w.acc.Tallies[0].Counts.Sides)
+	w.pre = make([]int64, nc)
+	if w.acc.Cross != nil {
+		w.last = sim.EncounterCounts{I: make([]int, 0, nc), D: make([]int64, 0, nc)}
+	}
+	return w
+}
+
+// play plays encounter index i of every game, each from the stream (seed,
+// i): every game holds the same finished indices.
+func (w *crnWorker) play(seed uint64, i int64) {
+	acc, last, pre := w.acc, &w.last, w.pre
+	for k := range w.tables {
+		w.opt = k
+		w.r.Seed(seed, uint64(i))
+		t := acc.Tallies[k]
+		v, cross := t.Counts.Sides, []int64(nil)
+		if acc.Cross != nil {
+			cross = acc.Cross[k]
+		}
+		if k > 0 && cross != nil {
+			for j, c := range last.I {
+				pre[j] = v[c]
+			}
+		}
+		out := w.tables[k].Play(&w.r, &t.Counts, nil)
+		if k == 0 && acc.Cross != nil {
+			t.RecordListing(out, last)
+		} else {
+			t.Record(out)
+		}
+		w.won[0][k], w.won[1][k] = 0, 0
+		if out.Winner >= 0 {
+			w.won[out.Winner][k] = 1
+		}
+		if k > 0 && cross != nil {
+			for j, c := range last.I {
+				cross[c] += (v[c] - pre[j]) * last.D[j]
+			}
+		}
+	}
+	acc.Wins[0].Add(w.won[0])
+	acc.Wins[1].Add(w.won[1])
 }

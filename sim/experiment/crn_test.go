@@ -228,7 +228,7 @@ func TestEconomyIntervalsFromReplays(t *testing.T) {
 	sq := make([]float64, 2*per)
 	for i := int64(0); i < n; i++ {
 		_, one := sim.Replay(g, seed, i, nil)
-		for k, v := range one.Counts.V {
+		for k, v := range one.Counts.Sides {
 			sum[k] += float64(v)
 			sq[k] += float64(v) * float64(v)
 		}
@@ -302,8 +302,8 @@ func TestEconomyDeltaIntervalsFromReplays(t *testing.T) {
 		for i := int64(0); i < n; i++ {
 			_, base := sim.Replay(games[0], seed, i, nil)
 			_, one := sim.Replay(games[k], seed, i, nil)
-			for j, v := range one.Counts.V {
-				d := float64(v - base.Counts.V[j])
+			for j, v := range one.Counts.Sides {
+				d := float64(v - base.Counts.Sides[j])
 				sum[j] += d
 				sq[j] += d * d
 			}

@@ -13,8 +13,16 @@
 //     parameters with Fieller intervals, and the tornado; simctl value;
 //   - the tactic matrix (matrix.go): every pairing of options, dominated
 //     options, the zero-sum equilibrium by linear programming; simctl matrix;
-//   - the tournament (tournament.go): successive elimination; simctl
-//     tournament;
+//   - selection (select.go: Select, SelectState, PlayStage): the best of
+//     many candidates on common random numbers, by sequential tests valid
+//     under continuous monitoring, with a guarantee for the whole
+//     procedure; a stage shards (PlayStage, StageSums.Merge, Apply);
+//     simctl tournament, and the core of simctl optimize;
+//   - the search (optimize*.go: Space, Optimize, DoubleOracle): a space of
+//     settings and tactics structures, screened by successive halving when
+//     too large, the best chosen by Select and confirmed on fresh
+//     encounters, or both sides' equilibrium by double oracle over
+//     matrix.go's solver; simctl optimize;
 //   - finding encounters (find.go): which encounters match a condition, and
 //     which is the min, median, max or a percentile of a metric; simctl find
 //     and trace --pick.
@@ -24,9 +32,8 @@
 // Interrupted experiments resume: RunCRN reports the encounter index
 // ranges a cancelled run did not play (RunConfig.Unplayed, as sim.Run
 // does), so compare, value and matrix play only those and add their exact
-// sums; a tournament returns (and, through OnRound, checkpoints) the State
-// after its last finished round, which TournamentConfig.Resume goes on
-// from.
+// sums; a selection returns (and, through OnStage, checkpoints) the State
+// after its last finished stage, which SelectConfig.Resume goes on from.
 //
 // Concurrency: each runner follows sim.Run's rule. Games are compiled once
 // and shared read-only; every worker owns its tables, random stream and

@@ -4,27 +4,27 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
-	"simctl/agents/tactics"
 	"simctl/sim"
+	"simctl/sim/lang"
+	"simctl/sim/names"
 	"simctl/sim/rng"
 )
 
 // Probe reads facts about one finished encounter, for `simctl find
 // --where COND` (which encounters match) and `simctl trace --pick`
 // (which encounter is the min, median, max or a percentile of a metric).
-// Conditions and metrics are written in the tactics language
-// (agents/tactics), over these facts:
+// Conditions and metrics are written in the expression language
+// (sim/lang), over these facts:
 //
 //	rounds, draw
 //	side("NAME").won / .survivors / .down / .damage / .first / .first_in_order
 //	side("NAME").COUNTER        every action-economy counter (turns, readies, ...)
 //	combatant("NAME").down / .gone / .hp / .dealt / .taken / .kills / .turns / .lost / .first
+//	rule("NAME").fired / .fell  the times a tactics rule of that name decided or fell through
 //
 // A combatant is named as in the roster (Orc#2), or by its template name
 // when it has one copy.
@@ -33,7 +33,12 @@ type Probe struct {
 	roster   []sim.Entrant
 	sides    [2]string
 	counters []string
-	env      tactics.Env
+	env      lang.Env
+	// rules are the tactics rule names of g's combatants; ruleAt[i] holds
+	// the Counts.Rules indices where rule i fired ([0]) or fell through
+	// ([1]), over every combatant and moment.
+	rules  []string
+	ruleAt [][2][]int
 }
 
 // Probe fact kinds (the Fact's index in env.Facts maps to one of these).
@@ -58,17 +63,18 @@ const (
 	pCounter // + counter index
 )
 
-// Side and combatant arguments reuse the language's two argument kinds.
+// The probe's own argument kinds: side("NAME") and combatant("NAME").
 const (
-	sideArg      = tactics.EnemyArg
-	combatantArg = tactics.AllyArg
+	sideArg = lang.NoArg + 1 + iota
+	combatantArg
+	ruleArg // rule("NAME"): a tactics rule of the scenario
 )
 
 // NewProbe declares the facts of g's encounters; sides are the side names.
 func NewProbe(g sim.Game, sides [2]string) *Probe {
 	p := &Probe{g: g, roster: g.Roster(), sides: sides, counters: g.Counters()}
-	num, boolean := tactics.Number, tactics.Bool
-	facts := []tactics.Fact{
+	num, boolean := lang.Number, lang.Bool
+	facts := []lang.Fact{
 		{Name: "rounds", Type: num, Doc: "regular rounds played"},
 		{Name: "draw", Type: boolean, Doc: "nobody won"},
 		{Name: "side.won", Type: boolean, Arg: sideArg, Doc: "the side won"},
@@ -88,13 +94,41 @@ func NewProbe(g sim.Game, sides [2]string) *Probe {
 		{Name: "combatant.first", Type: boolean, Arg: combatantArg, Doc: "it took the first action"},
 	}
 	for _, c := range p.counters {
-		facts = append(facts, tactics.Fact{Name: "side." + c, Type: num, Arg: sideArg, Doc: "the side's " + c + " counter"})
+		facts = append(facts, lang.Fact{Name: "side." + c, Type: num, Arg: sideArg, Doc: "the side's " + c + " counter"})
 	}
-	p.env = tactics.Env{Ruleset: "simctl find", Moment: "the end of an encounter", Facts: facts, Resolve: p.resolve}
+	// The rule facts come after the counters: fact pCounter+len(counters)
+	// and the next (value).
+	facts = append(facts,
+		lang.Fact{Name: "rule.fired", Type: num, Arg: ruleArg, Doc: "times the tactics rule decided (every combatant's rule of that name)"},
+		lang.Fact{Name: "rule.fell", Type: num, Arg: ruleArg, Doc: "times its condition held but its decision could not be carried out"})
+	if rg, ok := g.(sim.RuleGame); ok {
+		for k, rc := range rg.RuleCounters() {
+			i := slices.Index(p.rules, rc.Rule)
+			if i < 0 {
+				p.rules, p.ruleAt = append(p.rules, rc.Rule), append(p.ruleAt, [2][]int{})
+				i = len(p.rules) - 1
+			}
+			ev := 1
+			if rc.Event == "fired" {
+				ev = 0
+			}
+			p.ruleAt[i][ev] = append(p.ruleAt[i][ev], k)
+		}
+	}
+	p.env = lang.Env{Ruleset: "simctl find", Moment: "the end of an encounter", Facts: facts, Resolve: p.resolve}
 	return p
 }
 
-func (p *Probe) resolve(kind tactics.ArgKind, name string) (int, string) {
+func (p *Probe) resolve(kind lang.ArgKind, name string) (int, string) {
+	if kind == ruleArg {
+		if i := slices.Index(p.rules, name); i >= 0 {
+			return i, ""
+		}
+		if len(p.rules) == 0 {
+			return -1, fmt.Sprintf("no tactics rule %q: this scenario has no tactics: block", name)
+		}
+		return -1, fmt.Sprintf("no tactics rule %q%s; rules: %s", name, suggestName(name, p.rules), strings.Join(p.rules, ", "))
+	}
 	if kind == sideArg {
 		for s, n := range p.sides {
 			if n == name {
@@ -113,11 +147,9 @@ func (p *Probe) resolve(kind tactics.ArgKind, name string) (int, string) {
 	return -1, fmt.Sprintf("no combatant %q%s (a copy is named like Orc#2); combatants: %s", name, suggestName(name, names), strings.Join(names, ", "))
 }
 
+// suggestName ties go to the alphabetically first name, as the language's.
 func suggestName(s string, valid []string) string {
-	if c := tactics.Closest(s, valid); c != "" {
-		return fmt.Sprintf(" (did you mean %q?)", c)
-	}
-	return ""
+	return names.Suggest(s, slices.Sorted(slices.Values(valid)))
 }
 
 // Facts documents the facts, spelled as a user writes them.
@@ -130,19 +162,19 @@ func (p *Probe) Facts() []string {
 }
 
 // Condition compiles a --where condition. The error shows the column.
-func (p *Probe) Condition(src string) (*tactics.Program, error) {
-	prog, err := tactics.Compile(src, &p.env)
+func (p *Probe) Condition(src string) (*lang.Program, error) {
+	prog, err := lang.Compile(src, &p.env)
 	if err != nil {
-		return nil, fmt.Errorf("%s\n%s", err.Msg, tactics.Caret(src, err.Pos))
+		return nil, fmt.Errorf("%s\n%s", err.Msg, lang.Caret(src, err.Pos))
 	}
 	return prog, nil
 }
 
 // Metric compiles a --pick metric (a number).
-func (p *Probe) Metric(src string) (*tactics.Program, error) {
-	prog, err := tactics.CompileNumber(src, &p.env)
+func (p *Probe) Metric(src string) (*lang.Program, error) {
+	prog, err := lang.CompileNumber(src, &p.env)
 	if err != nil {
-		return nil, fmt.Errorf("%s\n%s", err.Msg, tactics.Caret(src, err.Pos))
+		return nil, fmt.Errorf("%s\n%s", err.Msg, lang.Caret(src, err.Pos))
 	}
 	return prog, nil
 }
@@ -153,7 +185,7 @@ type probeTable struct {
 	tally *sim.Tally
 	out   sim.Outcome
 	r     rng.Stream
-	slots [tactics.MaxSlots]float64
+	slots [lang.MaxSlots]float64
 }
 
 func (p *Probe) newTable() *probeTable {
@@ -165,11 +197,11 @@ func (pt *probeTable) play(seed uint64, i int64) {
 	pt.tally.Counts.Reset()
 	pt.r.Seed(seed, uint64(i))
 	pt.out = pt.table.Play(&pt.r, &pt.tally.Counts, nil)
-	pt.tally.Record(pt.out) // folds the end states into Counts.P
+	pt.tally.Record(pt.out) // folds the end states into Counts.Combatants
 }
 
 // eval evaluates prog on the encounter pt just played.
-func (p *Probe) eval(pt *probeTable, prog *tactics.Program) float64 {
+func (p *Probe) eval(pt *probeTable, prog *lang.Program) float64 {
 	for k, s := range prog.Slots {
 		pt.slots[k] = p.value(pt, s.Fact, s.Arg)
 	}
@@ -198,7 +230,7 @@ func (p *Probe) value(pt *probeTable, fact, arg int) float64 {
 	case pSideDown:
 		n := 0
 		for i, e := range p.roster {
-			if e.Side == arg && c.P[i].EndedDown > 0 {
+			if e.Side == arg && c.Combatants[i].EndedDown > 0 {
 				n++
 			}
 		}
@@ -210,26 +242,33 @@ func (p *Probe) value(pt *probeTable, fact, arg int) float64 {
 	case pSideFirstInOrder:
 		return b2f(o.FirstInOrder >= 0 && side(o.FirstInOrder) == arg)
 	case pCombDown:
-		return b2f(c.P[arg].EndedDown > 0)
+		return b2f(c.Combatants[arg].EndedDown > 0)
 	case pCombGone:
-		return b2f(c.P[arg].EndedGone > 0)
+		return b2f(c.Combatants[arg].EndedGone > 0)
 	case pCombHP:
 		// HPLeft is summed only over encounters a combatant ended
 		// standing; the end state's own hit points are not kept, so a
 		// combatant that ended down or gone reads 0.
-		return float64(c.P[arg].HPLeft)
+		return float64(c.Combatants[arg].HPLeft)
 	case pCombDealt:
-		return float64(c.P[arg].DamageDealt)
+		return float64(c.Combatants[arg].DamageDealt)
 	case pCombTaken:
-		return float64(c.P[arg].DamageTaken)
+		return float64(c.Combatants[arg].DamageTaken)
 	case pCombKills:
-		return float64(c.P[arg].Kills)
+		return float64(c.Combatants[arg].Kills)
 	case pCombTurns:
-		return float64(c.P[arg].Turns)
+		return float64(c.Combatants[arg].Turns)
 	case pCombLost:
-		return float64(c.P[arg].ActionsLost)
+		return float64(c.Combatants[arg].ActionsLost)
 	case pCombFirst:
 		return b2f(o.FirstActor == arg)
+	}
+	if r := fact - pCounter - len(p.counters); r >= 0 { // rule("NAME").fired, .fell
+		n := int64(0)
+		for _, k := range p.ruleAt[arg][r] {
+			n += c.Rules[k]
+		}
+		return float64(n)
 	}
 	return float64(c.Get(arg, fact-pCounter))
 }
@@ -248,13 +287,12 @@ const findChunk = 1024
 // cond and the lowest `limit` matching indices, identical whatever the
 // worker count. A cancelled search returns what it examined with ctx's
 // error (then First holds the lowest matches among those).
-func Find(ctx context.Context, p *Probe, cond *tactics.Program, cfg sim.RunConfig, limit int) (*FindResult, error) {
+func Find(ctx context.Context, p *Probe, cond *lang.Program, cfg sim.RunConfig, limit int) (*FindResult, error) {
 	type part struct {
 		n, matches int64
 		first      []int64
 	}
-	parts, err := scan(ctx, p, cfg, func() any { return &part{} }, func(acc any, pt *probeTable, i int64) {
-		a := acc.(*part)
+	parts, err := scan(ctx, p, cfg, func() *part { return &part{} }, func(a *part, pt *probeTable, i int64) {
 		a.n++
 		if p.eval(pt, cond) != 0 {
 			a.matches++
@@ -266,8 +304,7 @@ func Find(ctx context.Context, p *Probe, cond *tactics.Program, cfg sim.RunConfi
 		}
 	})
 	res := &FindResult{}
-	for _, x := range parts {
-		a := x.(*part)
+	for _, a := range parts {
 		res.Encounters += a.n
 		res.Matches += a.matches
 		res.First = append(res.First, a.first...)
@@ -285,9 +322,9 @@ func Find(ctx context.Context, p *Probe, cond *tactics.Program, cfg sim.RunConfi
 // value the lowest index is returned, so the answer does not depend on the
 // worker count. It keeps one float per encounter, so N is bounded by the
 // caller.
-func Pick(ctx context.Context, p *Probe, metric *tactics.Program, cfg sim.RunConfig, q float64) (index int64, value float64, err error) {
+func Pick(ctx context.Context, p *Probe, metric *lang.Program, cfg sim.RunConfig, q float64) (index int64, value float64, err error) {
 	vals := make([]float64, cfg.N)
-	_, err = scan(ctx, p, cfg, func() any { return nil }, func(_ any, pt *probeTable, i int64) {
+	_, err = scan(ctx, p, cfg, func() struct{} { return struct{}{} }, func(_ struct{}, pt *probeTable, i int64) {
 		vals[i-cfg.Start] = p.eval(pt, metric)
 	})
 	if err != nil {
@@ -316,49 +353,26 @@ func Pick(ctx context.Context, p *Probe, metric *tactics.Program, cfg sim.RunCon
 // with its own table and accumulator (made by newAcc); the accumulators
 // are returned for the caller to merge. Encounter i is played from the
 // stream (cfg.Seed, i), exactly as the run played it.
-func scan(ctx context.Context, p *Probe, cfg sim.RunConfig, newAcc func() any, visit func(acc any, pt *probeTable, i int64)) ([]any, error) {
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+func scan[A any](ctx context.Context, p *Probe, cfg sim.RunConfig, newAcc func() A, visit func(acc A, pt *probeTable, i int64)) ([]A, error) {
+	type worker struct {
+		pt  *probeTable
+		acc A
 	}
-	var next atomic.Int64
-	accs := make([]any, workers)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		accs[w] = newAcc()
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			pt := p.newTable()
-			var cur int64 = -1
-			defer func() {
-				if r := recover(); r != nil {
-					errs[w] = fmt.Errorf("internal error in encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d", cur, cfg.Seed, r, cfg.Seed, cur)
-				}
-			}()
-			done := ctx.Done()
-			for !stopped(done) {
-				lo := next.Add(findChunk) - findChunk
-				if lo >= cfg.N {
-					return
-				}
-				for i := lo; i < min(lo+findChunk, cfg.N) && !stopped(done); i++ {
-					cur = cfg.Start + i
-					pt.play(cfg.Seed, cur)
-					visit(accs[w], pt, cur)
-				}
-				if cfg.Done != nil {
-					cfg.Done.Add(min(findChunk, cfg.N-lo))
-				}
-			}
-		}(w)
+	pool := sim.Pool[*worker]{
+		Chunk: findChunk,
+		New:   func() *worker { return &worker{pt: p.newTable(), acc: newAcc()} },
+		Play: func(w *worker, i int64) {
+			w.pt.play(cfg.Seed, i)
+			visit(w.acc, w.pt, i)
+		},
+		Crash: func(_ *worker, i int64, r any) error {
+			return fmt.Errorf("internal error in encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d", i, cfg.Seed, r, cfg.Seed, i)
+		},
 	}
-	wg.Wait()
-	for _, e := range errs {
-		if e != nil {
-			return accs, e
-		}
+	ws, err := pool.Run(ctx, cfg)
+	accs := make([]A, len(ws))
+	for k, w := range ws {
+		accs[k] = w.acc
 	}
-	return accs, ctx.Err()
+	return accs, err
 }

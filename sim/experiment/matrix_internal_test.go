@@ -3,6 +3,8 @@ package experiment
 import (
 	"math"
 	"testing"
+
+	"simctl/stats"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
@@ -44,5 +46,61 @@ func TestSolveZeroSum(t *testing.T) {
 	}
 	if !near(eq.RowWeights[1], 1) || !near(eq.ColWeights[0], 1) || !near(eq.Value, 0.6) {
 		t.Errorf("saddle: %+v", eq)
+	}
+}
+
+// TestDominationIdenticalCells: b is significantly worse than a against
+// x and played the same fight on every encounter against y. The old rule
+// skipped y as "identical"; the claim now names y and the difference
+// there it cannot exclude (the exact bound of no discordant encounter at
+// the Bonferroni level over the two opposing options).
+func TestDominationIdenticalCells(t *testing.T) {
+	j := stats.NewJoint(4) // games: a·x, a·y, b·x, b·y
+	for u := 0; u < 1000; u++ {
+		ax, bx, y := int64(0), int64(0), int64(0)
+		if u < 600 {
+			ax = 1
+		}
+		if u < 400 {
+			bx = 1
+		}
+		if u%2 == 0 {
+			y = 1
+		}
+		j.Add([]int64{ax, y, bx, y})
+	}
+	m, err := Matrix(j, "r", "c", []string{"a", "b"}, []string{"x", "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := -math.Expm1(math.Log(0.05/2/4) / 1000) // Clopper-Pearson upper bound of 0 in 1000 at 1 - α/4, α = 0.05/2
+	if len(m.Dominated) != 1 || m.Dominated[0].Option != "b" || m.Dominated[0].By != "a" ||
+		len(m.Dominated[0].Identical) != 1 || m.Dominated[0].Identical[0] != "y" || !near(m.Dominated[0].IdenticalBound, want) {
+		t.Errorf("dominated %+v, want b by a, identical against y within ±%v", m.Dominated, want)
+	}
+}
+
+// BenchmarkMatrix6x6 measures the analysis of a 6x6 matrix (the weight
+// ranges solve about 2·(6+6) linear programs more per pass): the cost
+// a matrix run adds after its encounters.
+func BenchmarkMatrix6x6(b *testing.B) {
+	const R, C = 6, 6
+	j := stats.NewJoint(R * C)
+	x := make([]int64, R*C)
+	for u := 0; u < 10000; u++ {
+		for r := 0; r < R; r++ {
+			for c := 0; c < C; c++ {
+				// a rock-paper-scissors-like pattern with noise from u
+				x[r*C+c] = int64((u*7+r*3+c*5+(r-c+R)%3*2000)%10000) / 5000
+			}
+		}
+		j.Add(x)
+	}
+	names := []string{"a", "b", "c", "d", "e", "f"}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Matrix(j, "r", "c", names, names); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -54,7 +54,10 @@ func TestMatrixFlagsDominated(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("win %v", m.Win)
-	got := fmt.Sprint(m.Dominated)
+	var got []string
+	for _, d := range m.Dominated {
+		got = append(got, fmt.Sprintf("{%s %s %s}", d.Side, d.Option, d.By))
+	}
 	// plain is dominated by +3; fast (speed does not matter in melee) plays
 	// exactly the plain fights, so it is dominated by +3 too, and plain and
 	// fast never dominate each other. glass (-2 to hit, +8 HP) beats +3
@@ -63,7 +66,7 @@ func TestMatrixFlagsDominated(t *testing.T) {
 	// somewhere", would flag it). For the orc, small damage is dominated by
 	// big, and big by armoured (every hero option wins less against it).
 	want := "[{heroes plain +3} {heroes fast +3} {monsters small big} {monsters big armoured}]"
-	if got != want {
+	if fmt.Sprint(got) != want {
 		t.Errorf("dominated %s, want %s", got, want)
 	}
 	// Against armour +3 is best and armour is the orc's best reply to
@@ -76,6 +79,10 @@ func TestMatrixFlagsDominated(t *testing.T) {
 	}
 	if !(m.Eq.ValueCI[0] <= m.Eq.Value && m.Eq.Value <= m.Eq.ValueCI[1]) {
 		t.Errorf("value %v outside its bounds %v", m.Eq.Value, m.Eq.ValueCI)
+	}
+	// plain and fast are one class; the saddle point is settled.
+	if fmt.Sprint(m.RowClasses) != "[[plain fast]]" || m.ColClasses != nil || !m.Eq.Stable {
+		t.Errorf("classes %v %v, stable %v (ranges %v %v), want [[plain fast]], none, stable", m.RowClasses, m.ColClasses, m.Eq.Stable, m.Eq.RowRange, m.Eq.ColRange)
 	}
 	if m.Win[0][0] != m.Win[2][0] || m.Win[0][1] != m.Win[2][1] {
 		t.Errorf("speed changed a melee fight on the same dice: %v", m.Win)

@@ -9,7 +9,9 @@ import (
 
 // Swing is one parameter's one-at-a-time effect on a side's win rate: the
 // change when it steps down and when it steps up, each against the base on
-// the same dice, with paired 95% intervals.
+// the same dice, with paired 95% intervals (stats.PairedCI: exact on the
+// discordant encounters when fewer than stats.PairedExactBelow differ, so
+// a step that changes few fights never gets a zero-width interval).
 type Swing struct {
 	Param   string     `json:"param"`
 	Step    float64    `json:"step"`
@@ -38,7 +40,7 @@ func Swings(j stats.Joint, params []Param, sideName string) *Sensitivity {
 	res := &Sensitivity{Side: sideName, Encounters: j.N, Joint: j}
 	for i, p := range params {
 		down, up := j.Paired(1+2*i, 0), j.Paired(2+2*i, 0)
-		dci, uci := down.DiffCI(0.95), up.DiffCI(0.95)
+		dci, uci := stats.PairedCI(down, 0.95), stats.PairedCI(up, 0.95)
 		res.Swings = append(res.Swings, Swing{
 			Param: p.Name, Step: p.Step,
 			WinRate: [3]float64{j.Mean(1 + 2*i), j.Mean(0), j.Mean(2 + 2*i)},

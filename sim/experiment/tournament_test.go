@@ -2,12 +2,10 @@ package experiment_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"testing"
 
-	"simctl/rulesets"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
@@ -16,133 +14,93 @@ import (
 // TestTournamentKeepsTheBest: five attack bonuses for the hero, better the
 // higher, and a sixth candidate that is the best one in another guise
 // (speed does not matter in melee: the same fights on the same dice). The
-// tournament must keep the true best and its twin, drop the rest early
-// (fewer encounters than the survivors), and rank by strength.
+// selection (simctl tournament) must eliminate the four weaker ones, which
+// are 3 pp and more behind, rank them by strength, and select the best or
+// its twin as within δ of the best, the other twin not separated from it.
 func TestTournamentKeepsTheBest(t *testing.T) {
-	data := []byte(duelYAML([2]duelist{
+	data := duelYAML([2]duelist{
 		{hp: 14, ac: 15, init: 1, attack: 4, damage: "1d8+2"},
 		{hp: 15, ac: 13, init: 2, attack: 3, damage: "1d10+1"},
-	}))
+	})
 	var games []sim.Game
 	var names []string
-	add := func(name string, sets ...scenario.Set) {
-		sc, err := scenario.Load("t.yaml", data, sets, rulesets.Schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := rulesets.Compile(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		games, names = append(games, g), append(names, name)
-	}
 	for b := 2; b <= 6; b++ {
-		add(fmt.Sprintf("+%d", b), scenario.Set{Path: "heroes.Fighter.attacks", Value: fmt.Sprintf("[%d]", b)})
+		games = append(games, compile(t, data, scenario.Set{Path: "heroes.Fighter.attacks", Value: fmt.Sprintf("[%d]", b)}))
+		names = append(names, fmt.Sprintf("+%d", b))
 	}
-	add("+6 fast", scenario.Set{Path: "heroes.Fighter.attacks", Value: "[6]"}, scenario.Set{Path: "heroes.Fighter.speed", Value: "50"})
-	res, err := experiment.Tournament(context.Background(), games, names, 0, "heroes",
-		experiment.TournamentConfig{Seed: 9, First: 1000, Growth: 2, Budget: 64000})
+	games = append(games, compile(t, data, scenario.Set{Path: "heroes.Fighter.attacks", Value: "[6]"}, scenario.Set{Path: "heroes.Fighter.speed", Value: "50"}))
+	names = append(names, "+6 fast")
+	res, err := experiment.Select(context.Background(), games, names, 0, "heroes",
+		experiment.SelectConfig{Seed: 9, Params: experiment.SelectParams{First: 1000, Budget: 64000}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var order []string
-	for _, e := range res.Entrants {
-		order = append(order, e.Name)
-		t.Logf("%-8s N=%-6d win %.4f out after %d, diff %+.4f [%+.4f, %+.4f]", e.Name, e.Encounters, e.WinRate, e.Out, e.Diff, e.DiffCI[0], e.DiffCI[1])
+	for _, k := range res.Ranking {
+		c := res.Candidates[k]
+		order = append(order, c.Name)
+		t.Logf("%-8s N=%-6d win %.4f %s after stage %d by %q, diff %+.4f [%+.4f, %+.4f]", c.Name, c.Encounters, c.WinRate, c.Status, c.Out, c.By, c.Diff, c.DiffCI[0], c.DiffCI[1])
 	}
-	t.Logf("rounds %+v", res.Rounds)
+	if res.Outcome != experiment.OutcomeWithinDelta || (names[res.Selected] != "+6" && names[res.Selected] != "+6 fast") {
+		t.Fatalf("outcome %s, selected %d; want +6 or its twin selected within δ", res.Outcome, res.Selected)
+	}
 	top := map[string]bool{order[0]: true, order[1]: true}
-	if !top["+6"] || !top["+6 fast"] {
-		t.Fatalf("the survivors are %v, want +6 and its twin", order[:2])
+	if !top["+6"] || !top["+6 fast"] || res.Candidates[res.Ranking[1]].Status != experiment.StatusNotSeparated {
+		t.Fatalf("the first two are %v, want +6 and its twin, the second not separated", order[:2])
 	}
 	if fmt.Sprint(order[2:]) != "[+5 +4 +3 +2]" {
 		t.Errorf("ranking of the eliminated %v, want [+5 +4 +3 +2]", order[2:])
 	}
-	for _, e := range res.Entrants[2:] {
-		if e.Out == 0 || e.Encounters >= res.Entrants[0].Encounters {
-			t.Errorf("%s was not eliminated early: out after %d, %d encounters", e.Name, e.Out, e.Encounters)
+	for _, k := range res.Ranking[2:] {
+		if c := res.Candidates[k]; c.Status != experiment.StatusEliminated || c.DiffCI[1] >= 0 {
+			t.Errorf("%s: %s, difference interval %v; want eliminated, shown worse", c.Name, c.Status, c.DiffCI)
 		}
-	}
-	if res.Entrants[0].Encounters != 64000 {
-		t.Errorf("the survivors played %d encounters, want the whole budget 64000", res.Entrants[0].Encounters)
 	}
 }
 
-// TestTournamentResumes: a tournament interrupted in its third round and
-// resumed from its JSON state (the second round's checkpoint, and the
-// state it returned) ends exactly as the uninterrupted one: the same
-// rounds, eliminations, encounters, wins and paired differences.
+// TestTournamentResumes: a selection interrupted at the start, or in its
+// second or third stage, and resumed from its JSON state (the state it
+// returned, and the last checkpoint) ends exactly as the uninterrupted
+// one: the same stages, eliminations, encounters, wins and intervals.
 func TestTournamentResumes(t *testing.T) {
-	data := []byte(duelYAML([2]duelist{
-		{hp: 14, ac: 15, init: 1, attack: 4, damage: "1d8+2"},
-		{hp: 15, ac: 13, init: 2, attack: 3, damage: "1d10+1"},
-	}))
-	var games []sim.Game
-	var names []string
-	for _, b := range []string{"[2]", "[4]", "[5]", "[6]", "[6]"} {
-		sc, err := scenario.Load("t.yaml", data, []scenario.Set{{Path: "heroes.Fighter.attacks", Value: b}}, rulesets.Schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := rulesets.Compile(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		games, names = append(games, g), append(names, fmt.Sprintf("%s#%d", b, len(names)))
-	}
-	cfg := experiment.TournamentConfig{Seed: 3, First: 1000, Growth: 2, Budget: 31000, Workers: 2}
-	whole, err := experiment.Tournament(context.Background(), games, names, 0, "heroes", cfg)
-	if err != nil || len(whole.Rounds) < 4 || whole.State != nil {
-		t.Fatalf("uninterrupted: %v, %d rounds, state %v", err, len(whole.Rounds), whole.State)
-	}
-	roundTrip := func(r *experiment.TournamentResult) *experiment.TournamentResult {
-		b, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back experiment.TournamentResult
-		if err := json.Unmarshal(b, &back); err != nil {
-			t.Fatal(err)
-		}
-		return &back
+	games, names := resumeGames(t)
+	cfg := experiment.SelectConfig{Seed: 3, Workers: 2, Params: experiment.SelectParams{First: 1000, Batch: 2000, Budget: 12000}}
+	whole, err := experiment.Select(context.Background(), games, names, 0, "heroes", cfg)
+	if err != nil || len(whole.Stages) < 4 || !whole.State.Finished() {
+		t.Fatalf("uninterrupted: %v, %d stages, %s", err, len(whole.Stages), whole.Outcome)
 	}
 	for _, stopAfter := range []int{0, 1, 2} {
 		ctx, cancel := context.WithCancel(context.Background())
-		var checkpoints []*experiment.TournamentResult
+		var checkpoints []*experiment.Selection
 		c := cfg
-		c.OnRound = func(r *experiment.TournamentResult) {
-			checkpoints = append(checkpoints, roundTrip(r))
-			if len(r.Rounds) == stopAfter {
+		c.OnStage = func(r *experiment.Selection) {
+			checkpoints = append(checkpoints, roundTrip(t, r))
+			if len(r.Stages) == stopAfter {
 				cancel()
 			}
 		}
 		if stopAfter == 0 {
 			cancel()
 		}
-		part, err := experiment.Tournament(ctx, games, names, 0, "heroes", c)
+		part, err := experiment.Select(ctx, games, names, 0, "heroes", c)
 		cancel()
-		if err != context.Canceled || part.State == nil || len(part.Rounds) != stopAfter {
-			t.Fatalf("stopped after round %d: err %v, %d rounds, state %v", stopAfter, err, len(part.Rounds), part.State)
+		if err != context.Canceled || part.Outcome != experiment.OutcomeRunning || len(part.Stages) != stopAfter {
+			t.Fatalf("stopped after stage %d: err %v, %d stages, %s", stopAfter, err, len(part.Stages), part.Outcome)
 		}
-		resumes := []*experiment.TournamentResult{roundTrip(part)}
+		resumes := []*experiment.Selection{roundTrip(t, part)}
 		if stopAfter > 0 {
 			resumes = append(resumes, checkpoints[stopAfter-1])
 		}
 		for _, from := range resumes {
 			c := cfg
-			c.Resume = from
-			got, err := experiment.Tournament(context.Background(), games, names, 0, "heroes", c)
+			c.Resume = from.State
+			got, err := experiment.Select(context.Background(), games, names, 0, "heroes", c)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, whole) {
-				t.Errorf("resumed after round %d:\n got %+v\nwant %+v", stopAfter, got, whole)
+				t.Errorf("resumed after stage %d:\n got %+v\nwant %+v", stopAfter, got, whole)
 			}
 		}
-	}
-	done := cfg
-	done.Resume = whole
-	if _, err := experiment.Tournament(context.Background(), games, names, 0, "heroes", done); err == nil {
-		t.Error("resuming a finished tournament: no error")
 	}
 }

@@ -155,20 +155,27 @@ type Effect struct {
 	WinRate [3]float64 `json:"win_rate"`
 	// PerUnit is the central difference (W(+h) - W(-h)) / 2h: win-rate
 	// points (as a fraction) per unit of the parameter, with its paired
-	// standard error and 95% interval.
+	// standard error and 95% interval (stats.PairedCI of the up game
+	// against the down game, over 2h: exact when few encounters differ).
 	PerUnit float64    `json:"per_unit"`
 	SE      float64    `json:"se"`
 	CI95    [2]float64 `json:"ci95"`
 }
 
 // Rate is what one unit of parameter A is worth in units of parameter B:
-// the ratio of their effects, with Fieller's 95% confidence set.
+// the ratio of their effects, with Fieller's 95% confidence set. When
+// Bounded the set is [CI95[0], CI95[1]]; when Split it is the two rays
+// (-∞, CI95[0]] and [CI95[1], +∞) (CI95 holds the ends of the excluded
+// gap); otherwise every value. Value is ±Inf or NaN when B's effect
+// estimate is exactly 0. Its JSON form (value_json.go) makes the set
+// explicit and always encodes.
 type Rate struct {
 	A       string     `json:"a"`
 	B       string     `json:"b"`
 	Value   float64    `json:"value"`
 	CI95    [2]float64 `json:"ci95"`
 	Bounded bool       `json:"bounded"`
+	Split   bool       `json:"split"`
 	// NeededN is an estimate of the encounters that would make the interval
 	// ±25% of the rate, when it is wider than that (0 otherwise).
 	NeededN int64 `json:"needed_encounters,omitempty"`
@@ -215,11 +222,28 @@ func Analyse(j stats.Joint, params []Param, sideName string) *ValueResult {
 		e := Effect{Param: p.Name, Step: p.Step,
 			WinRate: [3]float64{j.Mean(1 + 2*i), j.Mean(0), j.Mean(2 + 2*i)},
 			PerUnit: j.Contrast(c), SE: math.Sqrt(j.ContrastCov(c, c))}
-		e.CI95 = [2]float64{e.PerUnit - z*e.SE, e.PerUnit + z*e.SE}
+		// The effect is the paired difference of the up and down games
+		// over 2h: its interval is stats.PairedCI's (the normal one
+		// PerUnit ± z·SE unless few encounters differ, then the exact one).
+		ci := stats.PairedCI(j.Paired(2+2*i, 1+2*i), conf)
+		e.CI95 = [2]float64{ci.Lo / (2 * p.Step), ci.Hi / (2 * p.Step)}
 		res.Effects = append(res.Effects, e)
 		if e.CI95[0] <= 0 && 0 <= e.CI95[1] {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("the effect of %s is not distinguishable from 0 at %d encounters%s",
 				p.Name, j.N, neededFor(j.N, e.PerUnit, e.SE, z, 0.5)))
+		}
+	}
+	// Fieller's set rests on the effects' normal variances. An effect
+	// whose up and down games differ on few encounters has a normal
+	// variance that understates it (0 when none differ, which would make
+	// a zero-width set); there its variance is raised to the one its
+	// exact interval implies, ((hi - lo)/2z)², which keeps the covariance
+	// matrix positive semi-definite and only widens the set.
+	effVar := make([]float64, len(params))
+	for i, e := range res.Effects {
+		effVar[i] = j.ContrastCov(contrast[i], contrast[i])
+		if p := j.Paired(2+2*i, 1+2*i); p.Binary() && p.SumD2 < stats.PairedExactBelow {
+			effVar[i] = math.Max(effVar[i], math.Pow((e.CI95[1]-e.CI95[0])/(2*z), 2))
 		}
 	}
 	for a := range params {
@@ -229,9 +253,14 @@ func Analyse(j stats.Joint, params []Param, sideName string) *ValueResult {
 			}
 			ea, eb := res.Effects[a], res.Effects[b]
 			f := stats.FiellerRatio(ea.PerUnit, eb.PerUnit,
-				j.ContrastCov(contrast[a], contrast[a]), j.ContrastCov(contrast[b], contrast[b]),
-				j.ContrastCov(contrast[a], contrast[b]), conf)
-			r := Rate{A: ea.Param, B: eb.Param, Value: f.Value, CI95: [2]float64{f.Lo, f.Hi}, Bounded: f.Bounded}
+				effVar[a], effVar[b], j.ContrastCov(contrast[a], contrast[b]), conf)
+			r := Rate{A: ea.Param, B: eb.Param, Value: f.Value, CI95: [2]float64{f.Lo, f.Hi}, Bounded: f.Bounded, Split: f.Split}
+			if f.Bounded && !math.IsNaN(f.Value) {
+				// The estimate solves the Fieller inequality with
+				// equality on the left, so it is in the set; only
+				// rounding could put it a hair outside.
+				r.CI95 = [2]float64{math.Min(f.Lo, f.Value), math.Max(f.Hi, f.Value)}
+			}
 			if !f.Bounded || f.Hi-f.Lo > 0.5*math.Abs(f.Value) {
 				// The delta method's variance of the ratio, for the size of
 				// run that would make it readable (±25%).
@@ -248,6 +277,9 @@ func Analyse(j stats.Joint, params []Param, sideName string) *ValueResult {
 			continue
 		}
 		switch {
+		case r.Split:
+			res.Warnings = append(res.Warnings, fmt.Sprintf("1 %s in units of %s: no finite interval at %d encounters, only two rays (at most %s or at least %s: the effect of %s may be of either sign)%s",
+				r.A, r.B, j.N, strconv.FormatFloat(r.CI95[0], 'g', 3, 64), strconv.FormatFloat(r.CI95[1], 'g', 3, 64), r.B, needed(r.NeededN)))
 		case !r.Bounded:
 			res.Warnings = append(res.Warnings, fmt.Sprintf("1 %s in units of %s: no finite interval at %d encounters (the effect of %s is too uncertain)%s",
 				r.A, r.B, j.N, r.B, needed(r.NeededN)))

@@ -131,12 +131,3 @@ func (s *Stream) D20() int { return s.IntN(20) + 1 }
 func (s *Stream) Float64() float64 {
 	return float64(s.Uint64()>>11) * (1.0 / (1 << 53))
 }
-
-// Shuffle permutes the first n positions through swap, uniformly
-// (Fisher-Yates).
-func (s *Stream) Shuffle(n int, swap func(i, j int)) {
-	for i := n - 1; i > 0; i-- {
-		j := s.IntN(i + 1)
-		swap(i, j)
-	}
-}

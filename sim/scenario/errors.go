@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"simctl/sim/names"
 )
 
 // Error is one problem with a scenario, located in its file.
@@ -140,43 +142,14 @@ func quoteList(names []string) string {
 
 // Closest returns the valid name nearest to s by edit distance (the first
 // such in valid's order), or "" when none is within two edits: "did you
-// mean" turns a typo into a one-second fix.
-func Closest(s string, valid []string) string { return closest(s, valid) }
-
-func closest(s string, valid []string) string {
-	best, bestD := "", 3
-	for _, v := range valid {
-		if d := editDistance(strings.ToLower(s), strings.ToLower(v)); d < bestD {
-			best, bestD = v, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// mean" turns a typo into a one-second fix. It is names.Closest, kept here
+// for the packages that decode scenarios.
+func Closest(s string, valid []string) string { return names.Closest(s, valid) }
 
 // unknownField formats the error for a key that is not in valid.
 func unknownField(key string, valid []string) string {
 	msg := fmt.Sprintf("unknown field %q", key)
-	if c := closest(key, valid); c != "" {
+	if c := names.Closest(key, valid); c != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", c)
 	}
 	sorted := append([]string(nil), valid...)
@@ -185,10 +158,6 @@ func unknownField(key string, valid []string) string {
 }
 
 // Suggest is ` (did you mean "x"?)` for the name in valid closest to s, or
-// "" when none is close.
-func Suggest(s string, valid []string) string {
-	if c := closest(s, valid); c != "" {
-		return fmt.Sprintf(" (did you mean %q?)", c)
-	}
-	return ""
-}
+// "" when none is close: names.Suggest, kept here for the packages that
+// decode scenarios.
+func Suggest(s string, valid []string) string { return names.Suggest(s, valid) }

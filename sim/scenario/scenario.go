@@ -16,7 +16,6 @@ package scenario
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"math"
@@ -28,7 +27,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"simctl/reports/safeio"
 	"simctl/sim/dice"
 )
 
@@ -55,7 +53,7 @@ type Side struct {
 	Name       string
 	Aware      bool // false: this side is surprised
 	Referee    bool // the referee's side (ACKS same-number rule)
-	Policy     Policy
+	Policy     PolicySpec
 	Tactics    *yaml.Node // the tactics: block as written (nil: none); the ruleset compiles it
 	Combatants []Combatant
 	Extra      map[string]*yaml.Node
@@ -63,15 +61,22 @@ type Side struct {
 	Path       string
 }
 
-// Policy names a scripted tactic and its parameters, as written; the
-// ruleset's policy registry validates and compiles it.
-type Policy struct {
+// PolicySpec names a scripted tactic and its parameters, as written; the
+// ruleset's policy registry validates it and compiles it into that
+// ruleset's Policy.
+type PolicySpec struct {
 	Name   string // "" when not given
 	Params map[string]*yaml.Node
 	Keys   map[string]*yaml.Node // key nodes, for positions
 	Node   *yaml.Node
 	Path   string
 }
+
+// Policy is PolicySpec's former name, kept so code written against it
+// still compiles.
+//
+// Deprecated: use PolicySpec.
+type Policy = PolicySpec
 
 // Combatant is one combatant entry; Count copies of it join the fight.
 type Combatant struct {
@@ -85,7 +90,7 @@ type Combatant struct {
 	Damage         dice.Expr
 	Speed          int
 	Aware          *bool // overrides the side's awareness
-	Policy         Policy
+	Policy         PolicySpec
 	Tactics        *yaml.Node // overrides the side's tactics and policy
 	Extra          map[string]*yaml.Node
 	ExtraKey       map[string]*yaml.Node
@@ -123,16 +128,8 @@ const (
 // ruleset. names lists the valid ones for the error.
 type Lookup func(ruleset string) (s Schema, ok bool, names []string)
 
-// LoadFile reads and decodes a scenario file with overrides applied.
-func LoadFile(path string, sets []Set, lookup Lookup) (*Scenario, error) {
-	data, err := safeio.ReadFile(context.Background(), path, safeio.MaxScenarioBytes, "scenario")
-	if err != nil {
-		return nil, err
-	}
-	return Load(path, data, sets, lookup)
-}
-
-// Load decodes a scenario from data; file names it in errors. It returns
+// Load decodes a scenario from data; file names it in errors. Reading the
+// file (with its size bound) is the caller's: scenario knows no files. It returns
 // either a valid scenario or every problem found (Errors).
 func Load(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, error) {
 	sc, err := Decode(file, data, sets, lookup)
@@ -308,7 +305,7 @@ func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {
 		s, ok, names := lookup(sc.Ruleset)
 		if !ok {
 			msg := fmt.Sprintf("unknown ruleset %q; valid: %s", sc.Ruleset, strings.Join(names, ", "))
-			if c := closest(sc.Ruleset, names); c != "" {
+			if c := Closest(sc.Ruleset, names); c != "" {
 				msg = fmt.Sprintf("unknown ruleset %q (did you mean %q?); valid: %s", sc.Ruleset, c, strings.Join(names, ", "))
 			}
 			d.rep.Errorf(n, "ruleset", "%s", msg)
@@ -384,7 +381,7 @@ func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {
 // nameNode is the value of a mapping's name: key, for positions, or the
 // mapping itself when it has none.
 func nameNode(n *yaml.Node) *yaml.Node {
-	if v := lookupKey(n, "name"); v != nil {
+	if v := Value(n, "name"); v != nil {
 		return v
 	}
 	return n
@@ -521,14 +518,14 @@ func (d *Decoder) combatant(n *yaml.Node, path string, schema Schema) Combatant 
 	for _, f := range schema.CombatantFields {
 		if k := keys[f]; k != nil {
 			c.Extra[f] = k
-			c.ExtraKey[f] = d.keyOf(n, f)
+			c.ExtraKey[f], _ = Entry(n, f)
 		}
 	}
 	return c
 }
 
-func (d *Decoder) policy(n *yaml.Node, path string) Policy {
-	p := Policy{Node: n, Path: path, Params: map[string]*yaml.Node{}, Keys: map[string]*yaml.Node{}}
+func (d *Decoder) policy(n *yaml.Node, path string) PolicySpec {
+	p := PolicySpec{Node: n, Path: path, Params: map[string]*yaml.Node{}, Keys: map[string]*yaml.Node{}}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		p.Name = n.Value
@@ -580,15 +577,6 @@ func (d *Decoder) Mapping(n *yaml.Node, path string, valid []string) map[string]
 		out[k.Value] = n.Content[i+1]
 	}
 	return out
-}
-
-func (d *Decoder) keyOf(n *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i]
-		}
-	}
-	return nil
 }
 
 // checkName refuses a name that results, tables and reports could not
@@ -761,7 +749,7 @@ func (d *Decoder) Enum(n *yaml.Node, path string, valid []string) string {
 	}
 	if n.Kind == yaml.ScalarNode {
 		msg := fmt.Sprintf("%q is not valid; expected one of %s", s, quoteList(valid))
-		if c := closest(s, valid); c != "" {
+		if c := Closest(s, valid); c != "" {
 			msg = fmt.Sprintf("%q is not valid (did you mean %q?); expected one of %s", s, c, quoteList(valid))
 		}
 		d.rep.Errorf(n, path, "%s", msg)

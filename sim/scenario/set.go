@@ -64,7 +64,7 @@ func ValueAt(data []byte, sets []Set, path string) (string, bool, error) {
 		return "", false, err
 	}
 	for _, p := range rest {
-		if n = lookupKey(n, p); n == nil {
+		if n = Value(n, p); n == nil {
 			return "", false, nil
 		}
 	}
@@ -98,7 +98,7 @@ func resolve(root *yaml.Node, path string) (*yaml.Node, []string, error) {
 		}
 	}
 	// A side by name.
-	sides := lookupKey(root, "sides")
+	sides := Value(root, "sides")
 	if sides == nil || sides.Kind != yaml.SequenceNode {
 		return nil, nil, fmt.Errorf("no sides to address")
 	}
@@ -114,10 +114,10 @@ func resolve(root *yaml.Node, path string) (*yaml.Node, []string, error) {
 		}
 		// A common side field, or a ruleset's side field the file already
 		// has (blocks_exits in lotm, for example).
-		if isSideField(parts[1]) || parts[1] != "combatants" && lookupKey(sn, parts[1]) != nil {
+		if isSideField(parts[1]) || parts[1] != "combatants" && Value(sn, parts[1]) != nil {
 			return sn, parts[1:], nil
 		}
-		cs := lookupKey(sn, "combatants")
+		cs := Value(sn, "combatants")
 		var cnames []string
 		if cs != nil && cs.Kind == yaml.SequenceNode {
 			for _, cn := range cs.Content {
@@ -132,20 +132,12 @@ func resolve(root *yaml.Node, path string) (*yaml.Node, []string, error) {
 			}
 		}
 		return nil, nil, fmt.Errorf("side %q has no combatant or field %q%s (combatants: %s; side fields: %s)",
-			top, parts[1], didYouMean(parts[1], append(cnames, settableSideFields()...)),
+			top, parts[1], Suggest(parts[1], append(cnames, settableSideFields()...)),
 			strings.Join(cnames, ", "), strings.Join(settableSideFields(), ", "))
 	}
 	return nil, nil, fmt.Errorf("%q is neither a top-level field nor a side%s (top-level fields: %s; sides: %s)",
-		top, didYouMean(top, append(append([]string(nil), topFields...), names...)),
+		top, Suggest(top, append(append([]string(nil), topFields...), names...)),
 		strings.Join(topFields, ", "), strings.Join(names, ", "))
-}
-
-// didYouMean is ` (did you mean "x"?)` for the valid name closest to s, or "".
-func didYouMean(s string, valid []string) string {
-	if c := closest(s, valid); c != "" {
-		return fmt.Sprintf(" (did you mean %q?)", c)
-	}
-	return ""
 }
 
 // settableSideFields are the side fields a --set can address directly
@@ -188,7 +180,7 @@ func setIn(n *yaml.Node, parts []string, v *yaml.Node, mark func(*yaml.Node)) er
 		if n.Kind != yaml.MappingNode {
 			return fmt.Errorf("cannot set %q inside a %s", p, kindName(n))
 		}
-		child := lookupKey(n, p)
+		child := Value(n, p)
 		if child == nil {
 			key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: p, Line: n.Line, Column: n.Column}
 			child = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: n.Line, Column: n.Column}
@@ -216,20 +208,28 @@ func place(n *yaml.Node, line, col int) {
 	}
 }
 
-func lookupKey(n *yaml.Node, key string) *yaml.Node {
+// Entry returns the key and value nodes of key in mapping n, or nils when
+// n is not a mapping or lacks the key: the one YAML key lookup.
+func Entry(n *yaml.Node, key string) (k, v *yaml.Node) {
 	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
+		return nil, nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == key {
-			return n.Content[i+1]
+			return n.Content[i], n.Content[i+1]
 		}
 	}
-	return nil
+	return nil, nil
+}
+
+// Value is the value node of key in mapping n, or nil (see Entry).
+func Value(n *yaml.Node, key string) *yaml.Node {
+	_, v := Entry(n, key)
+	return v
 }
 
 func scalarField(n *yaml.Node, key string) string {
-	if v := lookupKey(n, key); v != nil && v.Kind == yaml.ScalarNode {
+	if v := Value(n, key); v != nil && v.Kind == yaml.ScalarNode {
 		return v.Value
 	}
 	return ""

@@ -1,4 +1,4 @@
-package tactics
+package lang
 
 import (
 	"fmt"
@@ -119,4 +119,22 @@ func Caret(src string, pos int) string {
 		}
 	}
 	return "\n    " + src + "\n    " + string(pad) + "^"
+}
+
+// IdentChar reports whether c may appear in a name (a fact segment, a
+// parameter): a letter, a digit or '_'.
+func IdentChar(c byte) bool { return isLetter(c) || isDigit(c) }
+
+// ValidIdent reports whether s is a name the language can spell: $s for a
+// parameter, s.x for a fact segment.
+func ValidIdent(s string) bool {
+	if s == "" || isDigit(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !IdentChar(s[i]) {
+			return false
+		}
+	}
+	return true
 }

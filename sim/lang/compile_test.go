@@ -1,9 +1,13 @@
-package tactics
+package lang
 
 import (
 	"strings"
 	"testing"
 )
+
+// allyArg is the test Env's one argument kind, numbered as an Env numbers
+// its own.
+const allyArg = NoArg + 1
 
 func testEnv() *Env {
 	return &Env{
@@ -13,7 +17,7 @@ func testEnv() *Env {
 			{Name: "b", Type: Number},
 			{Name: "p", Type: Bool},
 			{Name: "q", Type: Bool},
-			{Name: "ally.acted", Type: Bool, Arg: AllyArg},
+			{Name: "ally.acted", Type: Bool, Arg: allyArg},
 		},
 		Params: []Param{{Name: "low", Val: 0.4}},
 		Names:  []string{"who=Wizard"},

@@ -1,9 +1,8 @@
-package tactics
+package lang
 
 import (
 	"fmt"
-	"simctl/sim/scenario"
-	"sort"
+	"simctl/sim/names"
 	"strings"
 )
 
@@ -23,19 +22,17 @@ func (t Type) String() string {
 	return "number"
 }
 
-// ArgKind is what a fact's argument names; the Env resolves it to an
-// integer at compile time.
+// ArgKind is what a fact's argument names (a combatant, a side, a spell
+// of self's): the language knows only NoArg; an Env numbers its own kinds
+// from 1 and its Resolve turns an argument of each kind into an integer at
+// compile time.
 type ArgKind uint8
 
-// Argument kinds.
-const (
-	NoArg ArgKind = iota
-	AllyArg
-	EnemyArg
-	SpellArg // one of self's spells
-)
+// NoArg marks a fact that takes no argument.
+const NoArg ArgKind = 0
 
-// Fact is a fact a ruleset offers at a moment.
+// Fact is a fact an Env offers (a ruleset at a moment of decision, find at
+// the end of an encounter).
 type Fact struct {
 	Name string // "self.hp_pct", "ally.acted" (written ally("NAME").acted)
 	Type Type
@@ -52,8 +49,10 @@ func (f Fact) Spelling() string {
 	return head + `("NAME").` + rest
 }
 
-// Env is what a condition may use: the facts of one ruleset at one moment,
-// and the block's parameters.
+// Env is what a condition may use, declared by its caller: the facts of
+// one ruleset at one moment of decision (or of find's outcome probe), the
+// argument kinds they take, and the parameters in scope. Ruleset and Moment
+// only name the Env in messages.
 type Env struct {
 	Ruleset, Moment string
 	Facts           []Fact
@@ -201,7 +200,7 @@ func (c *compiler) gen(n Node) (Type, *Error) {
 		if len(names) == 0 {
 			return 0, errAt(n.At, "unknown parameter $%s: this block has no params: (declare it, e.g. params: {%s: 0.5})", n.Name, n.Name)
 		}
-		return 0, errAt(n.At, "unknown parameter $%s%s; params: %s", n.Name, suggest(n.Name, names, "$"), strings.Join(names, ", "))
+		return 0, errAt(n.At, "unknown parameter $%s%s; params: %s", n.Name, Suggest(n.Name, names, "$"), strings.Join(names, ", "))
 	case *Ref:
 		return c.ref(n)
 	case *Unary:
@@ -235,7 +234,7 @@ func (c *compiler) gen(n Node) (Type, *Error) {
 		}
 		return c.binary(n, tx, ty)
 	}
-	panic(fmt.Sprintf("tactics: unknown node %T", n))
+	panic(fmt.Sprintf("lang: unknown node %T", n))
 }
 
 var binOps = map[string]opcode{
@@ -432,205 +431,9 @@ func indexOf(list []string, s string) int {
 	return -1
 }
 
-// Machine evaluates a Program lazily: Run stops when it needs a fact it
-// has not been given, the caller computes that one fact and calls Provide
-// and Run again. With short-circuit and/or, facts that cannot change the
-// result are never computed. A Machine lives on the caller's stack; it
-// allocates nothing.
-type Machine struct {
-	p    *Program
-	pc   int
-	sp   int
-	have uint32 // bit k: slot k provided
-	st   [MaxDepth]float64
-	vals [MaxSlots]float64
-}
-
-// Start begins evaluating p.
-func (m *Machine) Start(p *Program) { m.p, m.pc, m.sp, m.have = p, 0, 0, 0 }
-
-// Provide gives the value of slot k (booleans as 0 or 1).
-func (m *Machine) Provide(k int, v float64) { m.vals[k], m.have = v, m.have|1<<k }
-
-// Has reports whether slot k was provided (for traces).
-func (m *Machine) Has(k int) bool { return m.have&(1<<k) != 0 }
-
-// Value is slot k's value, once provided.
-func (m *Machine) Value(k int) float64 { return m.vals[k] }
-
-// Run evaluates until it needs slot k (returns k, false) or is done
-// (returns the condition's value, true).
-func (m *Machine) Run() (need int, result bool, done bool) {
-	code := m.p.code
-	st := &m.st
-	sp := m.sp
-	for m.pc < len(code) {
-		in := code[m.pc]
-		switch in.op {
-		case opConst:
-			st[sp] = in.v
-			sp++
-		case opSlot:
-			if m.have&(1<<in.a) == 0 {
-				m.sp = sp
-				return int(in.a), false, false
-			}
-			st[sp] = m.vals[in.a]
-			sp++
-		case opSlotLt, opSlotLe, opSlotGt, opSlotGe, opSlotEq, opSlotNe:
-			if m.have&(1<<in.a) == 0 {
-				m.sp = sp
-				return int(in.a), false, false
-			}
-			st[sp] = b2f(compare(in.op-opSlotLt+opLt, m.vals[in.a], in.v))
-			sp++
-		case opNot:
-			st[sp-1] = 1 - st[sp-1]
-		case opNeg:
-			st[sp-1] = -st[sp-1]
-		case opJumpFalse:
-			if st[sp-1] == 0 {
-				m.pc = int(in.a)
-				continue
-			}
-			sp--
-		case opJumpTrue:
-			if st[sp-1] != 0 {
-				m.pc = int(in.a)
-				continue
-			}
-			sp--
-		default:
-			sp--
-			x, y := st[sp-1], st[sp]
-			st[sp-1] = binary(in.op, x, y)
-		}
-		m.pc++
-	}
-	m.sp = sp
-	return -1, st[0] != 0, true
-}
-
-// binary applies arithmetic or comparison op (opAdd..opNe) to x and y.
-func binary(op opcode, x, y float64) float64 {
-	switch op {
-	case opAdd:
-		return x + y
-	case opSub:
-		return x - y
-	case opMul:
-		return x * y
-	case opDiv:
-		// A ratio over an empty group (allies.down / allies.count with no
-		// allies) reads as 0, not NaN.
-		if y == 0 {
-			return 0
-		}
-		return x / y
-	}
-	return b2f(compare(op, x, y))
-}
-
-// compare applies comparison op (opLt..opNe) to x and y.
-func compare(op opcode, x, y float64) bool {
-	switch op {
-	case opLt:
-		return x < y
-	case opLe:
-		return x <= y
-	case opGt:
-		return x > y
-	case opGe:
-		return x >= y
-	case opEq:
-		return x == y
-	}
-	return x != y
-}
-
-// EvalFunc evaluates p in one pass, asking fact for the value of slot k
-// (booleans as 0 or 1) the first time the evaluation needs it: with
-// short-circuit and/or, facts that cannot change the result are never
-// asked for. It is the hot path of a turn's conditions: no stop and resume
-// per fact as with Machine (which traces use, to show the values read).
-// fact must not keep its argument; EvalFunc allocates nothing when the
-// closure passed does not escape.
-func (p *Program) EvalFunc(fact func(k int) float64) bool {
-	var st [MaxDepth]float64
-	var vals [MaxSlots]float64
-	var have uint32
-	sp := 0
-	code := p.code
-	for pc := 0; pc < len(code); pc++ {
-		in := &code[pc]
-		switch in.op {
-		case opConst:
-			st[sp] = in.v
-			sp++
-		case opSlot, opSlotLt, opSlotLe, opSlotGt, opSlotGe, opSlotEq, opSlotNe:
-			k := in.a
-			if have&(1<<k) == 0 {
-				vals[k] = fact(int(k))
-				have |= 1 << k
-			}
-			if in.op == opSlot {
-				st[sp] = vals[k]
-			} else {
-				st[sp] = b2f(compare(in.op-opSlotLt+opLt, vals[k], in.v))
-			}
-			sp++
-		case opNot:
-			st[sp-1] = 1 - st[sp-1]
-		case opNeg:
-			st[sp-1] = -st[sp-1]
-		case opJumpFalse:
-			if st[sp-1] == 0 {
-				pc = int(in.a) - 1
-				continue
-			}
-			sp--
-		case opJumpTrue:
-			if st[sp-1] != 0 {
-				pc = int(in.a) - 1
-				continue
-			}
-			sp--
-		default:
-			sp--
-			x, y := st[sp-1], st[sp]
-			st[sp-1] = binary(in.op, x, y)
-		}
-	}
-	return st[0] != 0
-}
-
-// Eval evaluates p with every slot given (slots[k] is the value of
-// p.Slots[k]); for tests and callers that have all facts at hand.
-func (p *Program) Eval(slots []float64) bool { return p.EvalNumber(slots) != 0 }
-
-// EvalNumber is Eval for a numeric program (CompileNumber): its value (a
-// condition's is 1 or 0).
-func (p *Program) EvalNumber(slots []float64) float64 {
-	var m Machine
-	m.Start(p)
-	for {
-		need, _, done := m.Run()
-		if done {
-			return m.st[0]
-		}
-		m.Provide(need, slots[need])
-	}
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// suggest is ` (did you mean PREFIXx?)` for the closest name, or "".
-func suggest(s string, valid []string, prefix string) string {
+// Suggest is ` (did you mean PREFIXx?)` for the name in valid closest to
+// s (PREFIX trimmed before comparing, ties to the alphabetically first), or "".
+func Suggest(s string, valid []string, prefix string) string {
 	bare := make([]string, len(valid))
 	for i, v := range valid {
 		bare[i] = strings.TrimPrefix(v, prefix)
@@ -641,14 +444,6 @@ func suggest(s string, valid []string, prefix string) string {
 	return ""
 }
 
-// Closest returns the name in valid nearest to s by edit distance, or ""
-// when none is within two edits.
-func Closest(s string, valid []string) string { return closest(s, valid) }
-
 // closest ties go to the alphabetically first name, so messages do not
 // depend on the order a binding declares its facts in.
-func closest(s string, valid []string) string {
-	sorted := append([]string(nil), valid...)
-	sort.Strings(sorted)
-	return scenario.Closest(s, sorted)
-}
+func closest(s string, valid []string) string { return names.ClosestSorted(s, valid) }

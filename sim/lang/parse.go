@@ -1,4 +1,4 @@
-package tactics
+package lang
 
 import "strings"
 

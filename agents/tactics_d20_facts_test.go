@@ -1,0 +1,241 @@
+package agents_test
+
+import (
+	"strings"
+	"testing"
+
+	"simctl/sim"
+	"simctl/sim/rng"
+)
+
+// traceOf plays encounter (seed, 0) of src narrated.
+func traceOf(t *testing.T, src string, seed uint64) string {
+	t.Helper()
+	g := load(t, src)
+	c := sim.NewCounts(len(g.Counters()))
+	var sb strings.Builder
+	g.NewTable().Play(rng.New(seed, 0), &c, &sim.Log{W: &sb})
+	return sb.String()
+}
+
+// Issue 24 item 4: facts that lied. In the surprise round the unaware U
+// (count 10) gets no turn, so after A (20) the next actor is its ally C
+// (5), not U; one standard action reaches a charge of speed (35 ft with
+// reach), not twice speed, so U at 50 ft is not reachable; C, aware but
+// flat-footed until its first regular turn, has AC 20 - dex_ac 4 = 16.
+// In round 1 W, dropped by A's spell, no longer counts toward C's place.
+func TestD20FactsTellTheTruth(t *testing.T) {
+	src := `
+name: facts
+ruleset: d20
+max_rounds: 1
+distance: 50
+sides:
+  - name: a
+    combatants:
+      - name: A
+        hp: 1000
+        ac: 10
+        attacks: [30]
+        damage: 1
+        crit: none
+        speed: 30
+        initiative_roll: 20
+        spells: [{name: bolt, damage: 50, level: 1}]
+        tactics:
+          turn:
+            - {name: look, when: "surprise_round and next_actor.is_ally and not next_actor.is_enemy and enemies.reachable == 0", do: delay to -5}
+            - {name: kill, when: "not surprise_round", do: cast bolt, target: W}
+      - name: C
+        hp: 1000
+        ac: 20
+        dex_ac: 4
+        attacks: [30]
+        damage: 1
+        crit: none
+        initiative_roll: 5
+        tactics:
+          turn:
+            - {name: flat, when: "surprise_round and self.ac == 16", do: delay to -5}
+            - {name: third, when: "not surprise_round and self.position == 3", do: attack}
+  - name: b
+    aware: false
+    combatants:
+      - {name: U, hp: 1000, ac: 10, attacks: [30], damage: 1, crit: none, initiative_roll: 10}
+      - {name: W, hp: 1, ac: 10, attacks: [-100], damage: 1, crit: none, initiative_roll: 15}
+`
+	tr := traceOf(t, src, 1)
+	for _, want := range []string{
+		"A: tactics rule look (when surprise_round and next_actor.is_ally and not next_actor.is_enemy and enemies.reachable == 0: surprise_round=1, next_actor.is_ally=1, next_actor.is_enemy=0, enemies.reachable=0) decides",
+		"C: tactics rule flat (when surprise_round and self.ac == 16: surprise_round=1, self.ac=16) decides",
+		"A's bolt deals 50 to W",
+		"C: tactics rule third (when not surprise_round and self.position == 3: surprise_round=0, self.position=3) decides",
+	} {
+		if !strings.Contains(tr, want) {
+			t.Errorf("trace lacks %q\n%s", want, tr)
+		}
+	}
+}
+
+// Issue 24 item 15: the ranged decisions. close_in walks to one range
+// increment (30 ft) and shoots once after moving; shoot without moving is a
+// full attack; keep_distance takes a 5-foot step out of the threatening
+// enemy's reach (no attack of opportunity) and may still full attack.
+func TestD20RangedDecisions(t *testing.T) {
+	src := func(distance string) string {
+		return `
+name: ranged
+ruleset: d20
+max_rounds: 4
+distance: ` + distance + `
+sides:
+  - name: a
+    combatants:
+      - name: S
+        hp: 1000
+        ac: 10
+        attacks: [30]
+        damage: 1
+        crit: none
+        speed: 30
+        initiative_roll: 20
+        ranged: {bonus: [5, 0], damage: 1, crit: none, increment: 30}
+        tactics:
+          turn:
+            - {name: back, when: "self.threatened", do: keep_distance, target: T}
+            - {name: near, when: "enemy(\"T\").distance > 30", do: close_in, target: T}
+            - {name: fire, do: shoot, target: T}
+  - name: b
+    combatants:
+      - {name: T, hp: 1000, ac: 10, attacks: [30], damage: 1, crit: none, speed: 0, initiative_roll: 10, policy: {name: test-idle}}
+`
+	}
+	tr := traceOf(t, strings.Replace(src("100"), "policy: {name: test-idle}", "tactics: {turn: [{name: wait, do: delay to -50}]}", 1), 1)
+	want := []string{
+		"decides: close in on T and shoot", "S moves 30 ft (now 70 ft from T)", "S shoots at T (70 ft: -4 to hit)",
+		"S moves 30 ft (now 40 ft from T)", "S shoots at T (40 ft: -2 to hit)",
+		"S moves 10 ft (now 30 ft from T)", "S shoots at T (30 ft: +0 to hit)",
+		"S: tactics rule fire", "S shoots at T (30 ft: +0 to hit)", "S shoots at T (30 ft: +0 to hit)",
+	}
+	k := 0
+	for _, l := range strings.Split(tr, "\n") {
+		if k < len(want) && strings.Contains(l, want[k]) {
+			k++
+		}
+	}
+	if k < len(want) {
+		t.Errorf("trace lacks %q (in order)\n%s", want[k], tr)
+	}
+	if n := strings.Count(tr, "shoots at"); n != 5 {
+		t.Errorf("%d shots, want 5 (one after each move, two in the full attack)\n%s", n, tr)
+	}
+	tr = traceOf(t, strings.Replace(src("5"), "policy: {name: test-idle}", "tactics: {turn: [{name: step, do: attack}]}", 1), 1)
+	for _, w := range []string{"decides: keep distance and shoot at T", "S takes a 5-foot step back", "S shoots at T (10 ft: +0 to hit)"} {
+		if !strings.Contains(tr, w) {
+			t.Errorf("trace lacks %q\n%s", w, tr)
+		}
+	}
+	if strings.Contains(tr, "attack of opportunity") {
+		t.Errorf("a 5-foot step back provoked\n%s", tr)
+	}
+	if n := strings.Count(strings.Split(tr, "T's turn")[0], "shoots at"); n != 2 {
+		t.Errorf("round 1: %d shots after the 5-foot step, want a full attack of 2\n%s", n, tr)
+	}
+}
+
+// Issue 24 item 16: facts for flat-footed, readied and each combatant's
+// count (and the current AC of an enemy).
+func TestD20StateFacts(t *testing.T) {
+	src := `
+name: state
+ruleset: d20
+max_rounds: 1
+distance: 0
+sides:
+  - name: a
+    combatants:
+      - name: R
+        hp: 1000
+        ac: 12
+        dex_ac: 2
+        attacks: [30]
+        damage: 1
+        initiative_roll: 20
+        tactics: {turn: [{name: wait, do: ready attack on enemy_in_reach}]}
+  - name: b
+    combatants:
+      - name: X
+        hp: 1000
+        ac: 10
+        attacks: [30]
+        damage: 1
+        initiative_roll: 15
+        tactics:
+          turn:
+            - name: look
+              when: enemy("R").readied and enemy("R").count == 20 and not enemy("R").flat_footed and enemy("R").ac == 12 and ally("Z").flat_footed and ally("Z").count == 5 and not self.flat_footed and enemies.readied == 1
+              do: attack
+      - {name: Z, hp: 1000, ac: 10, attacks: [30], damage: 1, initiative_roll: 5}
+`
+	tr := traceOf(t, src, 1)
+	if !strings.Contains(tr, "X: tactics rule look (") || !strings.Contains(tr, ") decides: act against R") {
+		t.Errorf("rule look did not decide\n%s", tr)
+	}
+}
+
+// Issue 24 item 16: "move, then ready" as a decision.
+func TestD20AdvanceAndReady(t *testing.T) {
+	src := `
+name: advance
+ruleset: d20
+max_rounds: 1
+distance: 40
+sides:
+  - name: a
+    combatants:
+      - name: A
+        hp: 1000
+        ac: 10
+        attacks: [30]
+        damage: 1
+        speed: 30
+        initiative_roll: 20
+        tactics: {turn: [{name: hold, do: advance and ready attack on enemy_in_reach, target: nearest}]}
+  - name: b
+    combatants:
+      - {name: M, hp: 1000, ac: 10, attacks: [30], damage: 1, speed: 30, initiative_roll: 10}
+`
+	tr := traceOf(t, src, 1)
+	for _, w := range []string{"decides: advance on M and ready attack on enemy_in_reach", "A moves 30 ft (now 10 ft from M)",
+		"A readies an attack", "A: readied attack as M comes into reach (5 ft)"} {
+		if !strings.Contains(tr, w) {
+			t.Errorf("trace lacks %q\n%s", w, tr)
+		}
+	}
+}
+
+// Issue 24 item 4: the default policy's "enemies it can attack this turn"
+// in the surprise round is a charge up to speed (35 ft with reach), not
+// twice speed: at 50 ft nobody qualifies, so A falls back to the nearest
+// (ties: the fewer hit points), W, rather than the strongest, S.
+func TestD20SurpriseTargetLimit(t *testing.T) {
+	src := `
+name: limit
+ruleset: d20
+max_rounds: 1
+distance: 50
+sides:
+  - name: a
+    combatants:
+      - {name: A, hp: 100, ac: 10, attacks: [5], damage: 1, speed: 30, initiative_roll: 20, policy: {name: default, target: strongest}}
+  - name: b
+    aware: false
+    combatants:
+      - {name: W, hp: 5, ac: 10, attacks: [5], damage: 1, initiative_roll: 10}
+      - {name: S, hp: 50, ac: 10, attacks: [5], damage: 1, initiative_roll: 5}
+`
+	tr := traceOf(t, src, 1)
+	if !strings.Contains(tr, "A moves 30 ft (now 20 ft from W)") {
+		t.Errorf("A did not close on W in the surprise round\n%s", tr)
+	}
+}

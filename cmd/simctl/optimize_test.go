@@ -1,0 +1,282 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The issue's command, verbatim (but --workers, to compare).
+var pointBuyArgs = []string{"optimize", "d20/duel", "--side", "heroes", "--vary", "heroes.Fighter.init=1:5", "--vary", "heroes.Fighter.ac=17:21",
+	"--vary", "heroes.Fighter.hp=20:28:2", "--where", "(heroes.Fighter.init - 1) + (heroes.Fighter.ac - 17) + (heroes.Fighter.hp - 20) / 2 <= 4",
+	"--delta", "0.5pp", "--json"}
+
+type optimizeDoc struct {
+	Kind string `json:"kind"`
+	Best struct {
+		Name     string            `json:"name"`
+		Settings map[string]string `json:"settings"`
+		WinRate  float64           `json:"win_rate"`
+		CI95     [2]float64        `json:"ci95"`
+	} `json:"best"`
+	Guarantee struct {
+		Alpha      float64 `json:"alpha"`
+		Delta      float64 `json:"delta"`
+		Evaluated  int     `json:"evaluated"`
+		Space      int64   `json:"space"`
+		Encounters int64   `json:"encounters"`
+	} `json:"guarantee"`
+	Search json.RawMessage `json:"search"`
+}
+
+// TestOptimizeVerbatim: the issue's command works on d20/duel and its JSON
+// carries best.settings, best.win_rate, best.ci95 and the guarantee; the
+// same seed gives the same document byte for byte (but timing and the
+// command line) whatever --workers is.
+func TestOptimizeVerbatim(t *testing.T) {
+	var docs [2]map[string]json.RawMessage
+	for i, w := range []string{"1", "3"} {
+		code, stdout, stderr := simctl(t, context.Background(), append(append([]string(nil), pointBuyArgs...), "--workers", w)...)
+		noPanic(t, stdout, stderr)
+		if code != exitOK {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+		var d optimizeDoc
+		if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.Kind != "optimize" || len(d.Best.Settings) != 3 || d.Best.Settings["heroes.Fighter.ac"] == "" || !(d.Best.CI95[0] <= d.Best.WinRate && d.Best.WinRate <= d.Best.CI95[1]) {
+			t.Fatalf("best %+v", d.Best)
+		}
+		if g := d.Guarantee; g.Alpha != 0.05 || g.Delta != 0.005 || g.Space != 35 || g.Evaluated != 35 || g.Encounters <= 0 {
+			t.Fatalf("guarantee %+v", g)
+		}
+		json.Unmarshal([]byte(stdout), &docs[i])
+		delete(docs[i], "elapsed_seconds")
+		delete(docs[i], "command")
+	}
+	if a, b := mustJSON(t, docs[0]), mustJSON(t, docs[1]); a != b {
+		t.Errorf("--workers 1 and 3 differ:\n%s\n%s", a, b)
+	}
+}
+
+// TestOptimizeBadInput: every mistake is a usage error in simctl's words,
+// never a crash, and nothing runs.
+func TestOptimizeBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--where", "heroes.Fighter.init + > 2"}, "^"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--where", "heroes.Fighter.ini > 2"}, "did you mean heroes.Fighter.init?"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--where", "heroes.Fighter.init > 9"}, "excludes every one of the 5"},
+		{[]string{"d20/duel"}, "an empty space"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--delta", "2"}, "--delta"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--alpha", "0"}, "--alpha"},
+		{[]string{"d20/duel", "--rules", "subset"}, "--rules and --block go together"},
+		{[]string{"d20/duel", "--rules", "sometimes", "--block", "heroes.tactics.turn"}, "expected subset"},
+		{[]string{"acks2/tactics-shieldwall", "--rules", "order", "--block", "foot.tactics"}, "not a list of rules"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--baseline", "fast"}, "no --option of that name"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--side", "heros"}, "did you mean"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--both"}, "give monsters a space too"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--both", "--shard", "0/2"}, "--shard does not apply to --both"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--shard", "0/2"}, "--shard writes JSON"},
+	} {
+		code, stdout, stderr := simctl(t, context.Background(), append([]string{"optimize"}, tc.args...)...)
+		noPanic(t, stdout, stderr)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) || stdout != "" {
+			t.Errorf("optimize %v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, stderr, exitUsage, tc.want)
+		}
+	}
+	// An invalid candidate is a scenario error naming it; nothing runs.
+	code, stdout, stderr := simctl(t, context.Background(), "optimize", "d20/duel", "--vary", "heroes.Fighter.hp=-2:2:2")
+	if code != exitScenario || !strings.Contains(stderr, "candidate heroes.Fighter.hp=-2") || stdout != "" {
+		t.Errorf("invalid candidate: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestOptimizeRulesAndReport: a rule-structure search on the ACKS II
+// shield wall lists each distinct structure once (orders that differ only
+// after an unconditional rule are one), and simctl report draws its
+// section with the best's median fight.
+func TestOptimizeRulesAndReport(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "opt.json")
+	code, _, stderr := simctl(t, context.Background(), "optimize", "acks2/tactics-shieldwall", "--side", "foot", "--rules", "both",
+		"--block", "foot.tactics.before_initiative", "-n", "5000", "--confirm", "2000", "--json", "-o", out)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	data, _ := os.ReadFile(out)
+	var d struct {
+		Search struct {
+			Space struct{ Combinations, Duplicates, Candidates int64 } `json:"space"`
+		} `json:"search"`
+	}
+	json.Unmarshal(data, &d)
+	// Two rules: [a], [b], [a, b], [b, a]; "nothing" has no when: so
+	// [nothing, fall back] is [nothing].
+	if s := d.Search.Space; s.Combinations != 4 || s.Duplicates != 1 || s.Candidates != 3 {
+		t.Errorf("space %+v; want 4 combinations, 1 duplicate, 3 candidates", s)
+	}
+	code, stdout, stderr := simctl(t, context.Background(), "report", out, "-o", filepath.Join(dir, "rep"))
+	noPanic(t, stdout, stderr)
+	if code != exitOK || !strings.Contains(stdout, "trace-best-median.txt") || !strings.Contains(stdout, "optimize-incumbent.png") {
+		t.Errorf("report: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestOptimizeBoth: the double oracle runs on the duel, both sides
+// searching initiative, and reports a mix for each and bounded value.
+func TestOptimizeBoth(t *testing.T) {
+	code, stdout, stderr := simctl(t, context.Background(), "optimize", "d20/duel", "--both", "--side", "heroes",
+		"--vary", "heroes.Fighter.ac=17:19", "--vary", "monsters.Orc.ac=13:15", "-n", "4000", "--json")
+	noPanic(t, stdout, stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var d struct {
+		Oracle struct {
+			RowMix []struct{ Weight float64 } `json:"row_mix"`
+			Bounds [2]float64                 `json:"value_bounds"`
+			Value  float64                    `json:"value"`
+		} `json:"oracle"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	// More AC only helps its owner: the pure equilibrium is ac 19 against
+	// ac 15, one candidate each.
+	if len(d.Oracle.RowMix) == 0 || !(d.Oracle.Bounds[0] <= d.Oracle.Value && d.Oracle.Value <= d.Oracle.Bounds[1]) {
+		t.Errorf("oracle %+v", d.Oracle)
+	}
+	if !strings.Contains(stdout, `"name": "heroes.Fighter.ac=19"`) || !strings.Contains(stdout, `"name": "monsters.Orc.ac=15"`) {
+		t.Errorf("the equilibrium is not ac 19 against ac 15:\n%s", stdout)
+	}
+}
+
+// TestOptimizeShardedStages: the selection's stages played as shards on
+// "several machines" (--shard k/K, merge, --resume from the merged stage,
+// twice) make exactly the decisions and state of one uninterrupted run;
+// a merge missing a shard is refused, and so is resuming from one shard.
+func TestOptimizeShardedStages(t *testing.T) {
+	dir := t.TempDir()
+	f := func(name string) string { return filepath.Join(dir, name) }
+	args := append([]string(nil), pointBuyArgs[:len(pointBuyArgs)-1]...) // without --json
+	args = append(args, "--quiet")
+	run := func(extra ...string) (int, string) {
+		t.Helper()
+		code, stdout, stderr := simctl(t, context.Background(), append(append([]string(nil), args...), extra...)...)
+		noPanic(t, stdout, stderr)
+		return code, stderr
+	}
+	must := func(code int, stderr string) {
+		t.Helper()
+		if code != exitOK {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+	}
+	merge := func(out string, parts ...string) (int, string) {
+		code, stdout, stderr := simctl(t, context.Background(), append(append([]string{"merge"}, parts...), "-o", out)...)
+		noPanic(t, stdout, stderr)
+		return code, stderr
+	}
+	must(run("--shard", "0/2", "-o", f("p0.json")))
+	must(run("--shard", "1/2", "-o", f("p1.json")))
+	must(merge(f("s1.json"), f("p0.json"), f("p1.json")))
+	for k := 0; k < 3; k++ {
+		must(run("--resume", f("s1.json"), "--shard", strconv.Itoa(k)+"/3", "-o", f("q"+strconv.Itoa(k)+".json")))
+	}
+	if code, stderr := merge(f("bad.json"), f("q0.json"), f("q2.json")); code == exitOK || !strings.Contains(stderr, "a shard is missing") {
+		t.Errorf("a merge missing a shard: exit %d, %s", code, stderr)
+	}
+	if code, stderr := run("--resume", f("q0.json"), "--json", "-o", f("x.json")); code != exitUsage || !strings.Contains(stderr, "merge every shard first") {
+		t.Errorf("resuming from one shard: exit %d, %s", code, stderr)
+	}
+	must(merge(f("s2.json"), f("q0.json"), f("q1.json"), f("q2.json")))
+	must(run("--resume", f("s2.json"), "--json", "-o", f("sharded.json")))
+	must(run("--json", "-o", f("whole.json")))
+	read := func(name string) map[string]json.RawMessage {
+		data, err := os.ReadFile(f(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]json.RawMessage
+		json.Unmarshal(data, &m)
+		var s map[string]json.RawMessage
+		json.Unmarshal(m["search"], &s)
+		return map[string]json.RawMessage{"best": m["best"], "selection": s["selection"], "ranked": s["ranked"], "incumbent": s["incumbent"]}
+	}
+	if a, b := mustJSON(t, read("sharded.json")), mustJSON(t, read("whole.json")); a != b {
+		t.Errorf("the sharded search differs from the whole one:\n%s\n%s", a, b)
+	}
+}
+
+// TestOptimizeInterruptResume: a search interrupted part way writes a
+// document marked interrupted with the selection's state; --resume goes on
+// and the answer equals an uninterrupted search's, every count and figure
+// (timings and the command line aside), for a space that is screened
+// (interrupted in screening or in the selection) and one that is not.
+func TestOptimizeInterruptResume(t *testing.T) {
+	dir := t.TempDir()
+	screened := []string{"optimize", "d20/duel", "--side", "heroes", "--vary", "heroes.Fighter.init=0:8", "--vary", "heroes.Fighter.ac=14:24",
+		"--vary", "heroes.Fighter.hp=10:40:2", "--where", "(heroes.Fighter.init - 1) + (heroes.Fighter.ac - 17) + (heroes.Fighter.hp - 20) / 2 <= 6", "--quiet", "--confirm", "5000"}
+	point := append(append([]string(nil), pointBuyArgs[:len(pointBuyArgs)-1]...), "--quiet", "--confirm", "5000")
+	for i, c := range []struct {
+		args []string
+		at   int64
+	}{{point, 2500}, {screened, 2500}, {screened, 15_500}} {
+		whole := filepath.Join(dir, fmt.Sprintf("whole%d.json", i))
+		part := filepath.Join(dir, fmt.Sprintf("part%d.json", i))
+		code, _, stderr := simctl(t, context.Background(), append(append([]string(nil), c.args...), "--json", "-o", whole)...)
+		if code != exitOK {
+			t.Fatalf("whole: exit %d\n%s", code, stderr)
+		}
+		code, stdout, stderr := interruptAfter(t, c.at, append(append([]string(nil), c.args...), "--json", "-o", part)...)
+		noPanic(t, stdout, stderr)
+		if code != exitInterrupted {
+			t.Fatalf("case %d: interrupted run: exit %d\n%s", i, code, stderr)
+		}
+		code, _, stderr = simctl(t, context.Background(), append(append([]string(nil), c.args...), "--json", "-o", part, "--resume", part)...)
+		if code != exitOK {
+			t.Fatalf("case %d: resume: exit %d\n%s", i, code, stderr)
+		}
+		if a, b := countsOf(t, whole), countsOf(t, part); !bytes.Equal(a, b) {
+			os.WriteFile(filepath.Join(os.TempDir(), fmt.Sprintf("opt-whole%d.json", i)), a, 0o644)
+			os.WriteFile(filepath.Join(os.TempDir(), fmt.Sprintf("opt-part%d.json", i)), b, 0o644)
+			t.Errorf("case %d: the resumed search differs from the whole one", i)
+		}
+	}
+	// A finished search has nothing to resume.
+	code, _, stderr := simctl(t, context.Background(), append(append([]string(nil), point...), "--json", "-o", filepath.Join(dir, "x.json"), "--resume", filepath.Join(dir, "whole0.json"))...)
+	if code != exitUsage || !strings.Contains(stderr, "nothing to resume") {
+		t.Errorf("resuming a finished search: exit %d, %s", code, stderr)
+	}
+}
+
+// TestOptimizeLandscape: a search over two numeric paths draws the
+// landscape heat map in its report, and its Markdown table renders.
+func TestOptimizeLandscape(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "l.json")
+	args := []string{"optimize", "d20/duel", "--vary", "heroes.Fighter.init=0:2", "--vary", "heroes.Fighter.ac=16:18", "-n", "5000", "--confirm", "2000"}
+	code, _, stderr := simctl(t, context.Background(), append(append([]string(nil), args...), "--json", "-o", out)...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	code, stdout, stderr := simctl(t, context.Background(), "report", out, "-o", filepath.Join(dir, "rep"))
+	if code != exitOK || !strings.Contains(stdout, "optimize-landscape.png") {
+		t.Errorf("report: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = simctl(t, context.Background(), append(append([]string(nil), args...), "--format", "markdown")...)
+	noPanic(t, stdout, stderr)
+	if code != exitOK || !strings.Contains(stdout, "| rank | candidate |") || !strings.Contains(stdout, "candidates confirmed") {
+		t.Errorf("markdown: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}

@@ -1,0 +1,163 @@
+package reports
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// ErrNoTactics is returned for the tactics figure of a run whose scenario
+// has no tactics: block.
+var ErrNoTactics = errors.New("reports: the run has no tactics rules to draw")
+
+// ruleRow is one rule of one combatant in the tactics figure.
+type ruleRow struct {
+	label       string
+	fired, fell float64 // per encounter
+	side        int     // -1: unknown
+}
+
+// TacticsFigure draws how often each tactics rule decided (fired) and how
+// often its condition held but its decision could not be carried out
+// (fell through), per encounter, one bar per combatant and rule in the
+// order of the table. The counts are exact tallies of the run's
+// encounters; the tally keeps no sum of squares per rule, so no interval
+// is drawn (the caption says so).
+func TacticsFigure(r *Result) (*Figure, error) {
+	if r.Encounters == 0 {
+		return nil, ErrNoData
+	}
+	if len(r.Raw.Tactics) == 0 {
+		return nil, ErrNoTactics
+	}
+	rows := tacticsRows(r)
+	p := newPlot(fmt.Sprintf("How often each tactics rule decided\n%s, seed %d, %s encounters", r.Scenario, r.Seed, thousands(r.Encounters)),
+		"times per encounter", "")
+	names := make([]string, len(rows))
+	for i, row := range rows {
+		names[len(rows)-1-i] = row.label // the first rule at the top
+	}
+	p.Add(ruleBars(rows))
+	p.NominalY(names...)
+	p.Y.Min, p.Y.Max = -0.6, float64(len(rows))-0.4+0.9 // a free row above for the legend
+	hi := 0.0
+	for _, row := range rows {
+		hi = math.Max(hi, row.fired+row.fell)
+	}
+	p.X.Min, p.X.Max = 0, math.Max(hi*1.3, 0.1) // room for the figures after the bars
+	p.X.Tick.Marker = niceTicks{}
+	p.Legend.Add("fired (decided)", swatch{ink})
+	p.Legend.Add("fell through", swatch{lighter(ink)})
+	p.Legend.Top, p.Legend.Left = true, false
+	h := vg.Length(1.5+0.28*float64(len(rows))) * vg.Inch
+	f := &Figure{Name: "tactics", W: 8 * vg.Inch, H: h,
+		Caption: fmt.Sprintf("For each combatant's tactics rule, how many times per encounter it decided (dark) and fell through (light: its condition held but its decision could not be carried out), in the %s encounters of this run; bars in the side's colour. Exact counts of these encounters: no interval is drawn.", thousands(r.Encounters))}
+	f.draw = func(dc draw.Canvas) {
+		dc.SetColor(color.White)
+		dc.Fill(dc.Rectangle.Path())
+		// gonum measures the category labels a little short: a margin
+		// keeps the longest from being cut at the left edge.
+		p.Draw(draw.Crop(dc, 0.25*vg.Inch, 0, 0, 0))
+	}
+	return f, nil
+}
+
+func isFallback(label string) bool { return strings.Contains(label, ": fallback (") }
+
+// lighter mixes c halfway to white: the fell-through part of a bar.
+func lighter(c color.Color) color.RGBA {
+	r, g, b, _ := c.RGBA()
+	mix := func(v uint32) uint8 { return uint8((v>>8 + 255*1) / 2) }
+	return color.RGBA{R: mix(r), G: mix(g), B: mix(b), A: 0xFF}
+}
+
+// ruleBars is a Plotter of stacked horizontal bars: fired, then fell
+// through, one row per rule from the top.
+type ruleBars []ruleRow
+
+// Plot implements plot.Plotter.
+func (bs ruleBars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for i, b := range bs {
+		y := float64(len(bs) - 1 - i)
+		col := color.Color(ink)
+		if b.side == 0 || b.side == 1 {
+			col = SideColors[b.side]
+		}
+		y0, y1 := trY(y-0.35), trY(y+0.35)
+		for _, seg := range []struct {
+			from, to float64
+			col      color.Color
+		}{{0, b.fired, col}, {b.fired, b.fired + b.fell, lighter(col)}} {
+			if seg.to <= seg.from {
+				continue
+			}
+			x0, x1 := trX(seg.from), trX(seg.to)
+			c.FillPolygon(seg.col, c.ClipPolygonXY([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}))
+		}
+		lab := textStyle(8, ink)
+		lab.XAlign = draw.XLeft
+		text := fmt.Sprintf("%.3f", b.fired)
+		if b.fell > 0 {
+			text += fmt.Sprintf(" + %.3f", b.fell)
+		}
+		c.FillText(lab, vg.Point{X: trX(b.fired+b.fell) + vg.Points(3), Y: trY(y)}, text)
+	}
+}
+
+// DataRange implements plot.DataRanger.
+func (bs ruleBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmax = 0
+	for _, b := range bs {
+		xmax = math.Max(xmax, b.fired+b.fell)
+	}
+	return 0, xmax, -0.5, float64(len(bs)) - 0.5
+}
+
+// tacticsRows are the bars of the tactics figure: per combatant and rule,
+// in the table's order, the times per encounter it fired and fell through.
+func tacticsRows(r *Result) []ruleRow {
+	sideOf := map[string]int{}
+	if len(r.Raw.RosterSides) == len(r.Raw.Roster) {
+		for i, name := range r.Raw.Roster {
+			sideOf[name] = r.Raw.RosterSides[i]
+		}
+	}
+	n := float64(r.Encounters)
+	var rows []ruleRow
+	at := map[string]int{} // looked up only; rows keep the table's order
+	for _, rc := range r.Raw.Tactics {
+		k := rc.Combatant + "\x00" + rc.Moment + "\x00" + rc.Rule
+		i, ok := at[k]
+		if !ok {
+			side, known := sideOf[rc.Combatant]
+			if !known {
+				side = -1
+			}
+			rows = append(rows, ruleRow{label: fmt.Sprintf("%s: %s (%s)", rc.Combatant, rc.Rule, rc.Moment), side: side})
+			i = len(rows) - 1
+			at[k] = i
+		}
+		if rc.Event == "fired" {
+			rows[i].fired += float64(rc.Count) / n
+		} else {
+			rows[i].fell += float64(rc.Count) / n
+		}
+	}
+	// A fallback that never acted says nothing; every rule is kept, so a
+	// rule that never fires shows as an empty bar.
+	kept := rows[:0]
+	for _, row := range rows {
+		if row.fired > 0 || row.fell > 0 || !isFallback(row.label) {
+			kept = append(kept, row)
+		}
+	}
+	rows = kept
+	return rows
+}

@@ -1,0 +1,193 @@
+package d20
+
+// Rule tests for ranged attacks (issue 24 item 15), pinned rolls: initiative
+// fixed, bonuses that make every roll but a natural 1 hit (or miss), and
+// checks on the narrated bonus, which does not depend on the die.
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"simctl/sim"
+	"simctl/sim/rng"
+)
+
+// rangedYAML: S (side a, init 20) with ranged weapon w and extra fields
+// shoots at T (side b, init 10); B is T's side's second combatant, A the
+// shooter's ally; distance between the sides.
+func rangedYAML(distance, w, sExtra, aLine, bLine string, rounds int) string {
+	src := `
+name: ranged
+ruleset: d20
+max_rounds: ` + strconv.Itoa(rounds) + `
+distance: ` + distance + `
+sides:
+  - name: a
+    combatants:
+      - {name: S, ` + tough + `, initiative_roll: 20, ranged: ` + w + sExtra + `}
+` + aLine + `
+  - name: b
+    combatants:
+      - {name: T, ` + tough + `, speed: 0, initiative_roll: 10, policy: {name: test-script, do: idle}}
+` + bLine
+	return src
+}
+
+// shotLines returns the narrated "shoots at" lines.
+func shotLines(lines []string) []string { return grep(lines, " shoots at ") }
+
+// Range increments: -2 per full increment beyond the first, at most 10 for
+// projectile weapons and 5 for thrown ones.
+func TestRangePenalty(t *testing.T) {
+	for _, tc := range []struct {
+		dist, w, want string
+	}{
+		{"100", "{bonus: 5, damage: 1, increment: 100}", "S shoots at T (100 ft: +0 to hit)"},
+		{"105", "{bonus: 5, damage: 1, increment: 100}", "S shoots at T (105 ft: -2 to hit)"},
+		{"1000", "{bonus: 5, damage: 1, increment: 100}", "S shoots at T (1000 ft: -18 to hit)"},
+		{"50", "{bonus: 5, damage: 1, increment: 10, thrown: true, ammo: 3}", "S shoots at T (50 ft: -8 to hit)"},
+	} {
+		r := play(t, g(t, rangedYAML(tc.dist, tc.w, "", "", "", 1)), 1)
+		if got := shotLines(r.round(1)); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s ft, %s: shots %q, want %q\n%s", tc.dist, tc.w, got, tc.want, r.dump())
+		}
+	}
+	// Beyond 10 (5 thrown) increments there is no shot: S closes in instead.
+	for _, tc := range []struct{ dist, w string }{
+		{"1005", "{bonus: 5, damage: 1, increment: 100}"},
+		{"55", "{bonus: 5, damage: 1, increment: 10, thrown: true, ammo: 3}"},
+	} {
+		src := strings.Replace(rangedYAML(tc.dist, tc.w, "", "", "", 1), "{name: S, "+tough, "{name: S, "+tough+", speed: 0", 1)
+		r := play(t, g(t, src), 1)
+		if got := shotLines(r.lines); len(got) != 0 {
+			t.Errorf("%s ft, %s: shot beyond the last increment: %q", tc.dist, tc.w, got)
+		}
+	}
+}
+
+// Into melee: -4 against a target engaged with one of the shooter's allies,
+// unless Precise Shot; ammunition runs out.
+func TestShootIntoMelee(t *testing.T) {
+	ally := `      - {name: A, ` + tough + `, initiative_roll: 15, policy: {name: test-script, do: idle}}`
+	shoot := ", policy: {name: test-script, shoot: true, target: T}"
+	for _, tc := range []struct {
+		extra, ally, want string
+	}{
+		{shoot, ally, "S shoots at T (0 ft: -4 to hit)"}, // A stands next to T
+		{", precise_shot: true" + shoot, ally, "S shoots at T (0 ft: +0 to hit)"},
+		{shoot, "", "S shoots at T (0 ft: +0 to hit)"}, // its own melee is not a friend's
+	} {
+		r := play(t, g(t, rangedYAML("0", "{bonus: 5, damage: 1, increment: 100}", tc.extra, tc.ally, "", 1)), 1)
+		if got := shotLines(r.round(1)); len(got) == 0 || got[0] != tc.want {
+			t.Errorf("%s: shots %q, want %q first\n%s", tc.extra, got, tc.want, r.dump())
+		}
+	}
+	// Without the ally, S at 0 ft from T has T in its reach: the default
+	// fights in melee (no shot).
+	r := play(t, g(t, rangedYAML("0", "{bonus: 5, damage: 1, increment: 100}", "", "", "", 1)), 1)
+	if got := shotLines(r.lines); len(got) != 0 {
+		t.Errorf("default policy shot an enemy in its reach: %q", got)
+	}
+}
+
+// Shooting while threatened provokes an attack of opportunity from each
+// enemy threatening the shooter, before the shot.
+func TestShootingProvokes(t *testing.T) {
+	// M threatens S; S's readied shot at the caster K provokes M's attack
+	// of opportunity first.
+	src := `
+name: provoke
+ruleset: d20
+max_rounds: 1
+distance: 5
+sides:
+  - name: a
+    combatants:
+      - {name: S, ` + tough + `, initiative_roll: 20, ranged: {bonus: 5, damage: 1, increment: 100}, policy: {name: test-script, do: ready, trigger: enemy_casts, action: attack, shoot: true}}
+  - name: b
+    combatants:
+      - {name: M, ` + tough + `, initiative_roll: 15, policy: {name: test-script, do: idle}}
+      - {name: K, ` + tough + `, initiative_roll: 10, concentration: -20, spells: [{name: bolt, damage: 1, level: 1}], policy: {name: test-script, do: cast, spell: bolt, target: S}}
+`
+	r := play(t, g(t, src), 1)
+	r.inOrder(r.round(1), "S readies a shot", "K starts casting bolt", "S's initiative becomes 10, just ahead of K",
+		"M makes an attack of opportunity", "M attacks S", "S shoots at K", "S attacks K")
+}
+
+// Reloading: a light crossbow shoots and reloads (a move action) every
+// turn; a heavy one shoots every other turn (a full-round reload); a bow
+// makes a full attack.
+func TestReload(t *testing.T) {
+	for _, tc := range []struct {
+		w     string
+		shots []int // shots in rounds 1..4
+	}{
+		{"{bonus: 5, damage: 1, increment: 80, reload: move}", []int{1, 1, 1, 1}},
+		{"{bonus: 5, damage: 1, increment: 120, reload: full}", []int{1, 0, 1, 0}},
+		{"{bonus: [5, 0], damage: 1, increment: 100}", []int{2, 2, 2, 2}},
+		{"{bonus: [5, 0], damage: 1, increment: 100, ammo: 3}", []int{2, 1, 0, 0}},
+	} {
+		r := play(t, g(t, rangedYAML("30", tc.w, "", "", "", 4)), 1)
+		for k, want := range tc.shots {
+			if got := len(shotLines(r.round(k + 1))); got != want {
+				t.Errorf("%s: round %d: %d shots, want %d\n%s", tc.w, k+1, got, want, r.dump())
+			}
+		}
+		if strings.Contains(tc.w, "reload: move") && len(grep(r.round(1), "S reloads (a move action)")) != 1 {
+			t.Errorf("light crossbow: no reload in round 1\n%s", r.dump())
+		}
+	}
+}
+
+// Validation: every ranged field, with file:line:col and what is valid.
+func TestRangedErrors(t *testing.T) {
+	for _, tc := range []struct{ w, want string }{
+		{"{bonus: 5, damage: 1}", "ranged.increment: missing; give the range increment in feet"},
+		{"{damage: 1, increment: 100}", "ranged.bonus: missing; give the ranged attack bonus"},
+		{"{bonus: 5, increment: 100}", "ranged.damage: missing"},
+		{"{bonus: 5, damage: 1, increment: 12}", "range increment 12 is not a multiple of 5 feet"},
+		{"{bonus: 5, damage: 1, increment: 10, thrown: true}", "ranged.ammo: missing; a thrown weapon needs its supply"},
+		{"{bonus: 5, damage: 1, increment: 10, thrown: true, ammo: 2, reload: move}", "a thrown weapon is not reloaded"},
+		{"{bonus: [5, 0], damage: 1, increment: 80, reload: move}", "a crossbow shoots once a turn (reload move); give one bonus"},
+		{"{bonus: 5, damage: 1, increment: 80, reload: slow}", "ranged.reload"},
+		{"{bonus: 5, damage: 1, increment: 80, range: 3}", "ranged.range"},
+		{"5", "expected a mapping such as {bonus: [6, 1], damage: 1d8, crit: 20/x3, increment: 100}"},
+	} {
+		_, err := loadAndCompile(rangedYAML("30", tc.w, "", "", "", 1))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "rules_test.yaml:9:") {
+			t.Errorf("%s: error %v, want rules_test.yaml:9:...%s", tc.w, err, tc.want)
+		}
+	}
+}
+
+// A ranged fight (bows, a heavy crossbow, a readied shot, melee once
+// joined) allocates nothing per encounter either.
+func TestRangedPlayDoesNotAllocate(t *testing.T) {
+	gm := g(t, `
+name: alloc
+ruleset: d20
+max_rounds: 20
+distance: 120
+sides:
+  - name: a
+    combatants:
+      - {name: B, hp: 12, ac: 14, attacks: [2], damage: 1d6, ranged: {bonus: [5, 0], damage: 1d8, increment: 100, ammo: 6}}
+      - {name: X, hp: 12, ac: 14, attacks: [2], damage: 1d6, ranged: {bonus: 4, damage: 1d10, increment: 120, reload: full}, policy: {name: test-script, do: ready, trigger: enemy_casts, action: attack, shoot: true, rounds: [1]}}
+  - name: b
+    combatants:
+      - {name: O, count: 2, hp: 10, ac: 13, attacks: [5], damage: 1d10+2}
+      - {name: K, hp: 8, ac: 12, attacks: [1], damage: 1d4, spells: [{name: bolt, damage: 2d6, level: 1, uses: 3}], policy: {name: test-script, do: cast, spell: bolt}}
+`)
+	tb := gm.NewTable()
+	c := sim.NewCounts(len(gm.Counters()))
+	var r rng.Stream
+	seed := uint64(0)
+	if a := testing.AllocsPerRun(50, func() {
+		seed++
+		r.Seed(7, seed)
+		tb.Play(&r, &c, nil)
+	}); a != 0 {
+		t.Errorf("Play allocates %.1f times per encounter", a)
+	}
+}

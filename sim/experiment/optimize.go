@@ -1,0 +1,571 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync/atomic"
+
+	"simctl/sim"
+	"simctl/stats"
+)
+
+// `simctl optimize`: the best candidate of a search space for one side,
+// with a guarantee. The search runs in up to three stages, on common random
+// numbers throughout (every game of a stage plays the same encounter
+// indices), each stage on indices no earlier stage played, so no stage's
+// decisions reuse the luck an earlier one selected on:
+//
+//  1. Screening, only when the space is too large for the budget:
+//     successive halving over a coarse subset of the space (every
+//     Coarse-th value of each numeric dimension, every alternative and
+//     rule structure): each rung plays the same new encounters for every
+//     survivor, doubling per rung, and keeps the better half by win rate;
+//     then local refinement adds every neighbour (one step along one
+//     numeric dimension) of the survivors. Screening claims nothing: it
+//     only picks the finalists.
+//  2. Selection among the finalists (every candidate when the space fits
+//     the budget) by the sequential procedure of select.go (Select): with
+//     probability at least 1−Alpha no best finalist is eliminated and the
+//     candidate selected is within Delta of the best finalist; when the
+//     budget ends first the survivors are one group, not separated, and
+//     none is called best.
+//  3. Confirmation on fresh encounters: the best, the top finalists and
+//     the baseline play Confirm new encounters each; the intervals
+//     printed (win rates, differences to the best and to the baseline) come
+//     from these alone, so they are not bent by having been selected, and
+//     they are simultaneous (Bonferroni over the comparisons made).
+//
+// The stages play disjoint encounter indices of the same seed: the
+// selection 0.., screening from ScreenBase, confirmation from ConfirmBase.
+
+// Encounter index bases of the stages that do not start at 0 (the
+// selection does): far apart, so no stage ever replays another's luck.
+const (
+	ScreenBase  = int64(1) << 40
+	ConfirmBase = int64(1) << 41
+)
+
+// OptimizeConfig sets a search.
+type OptimizeConfig struct {
+	Seed    uint64
+	Workers int
+	Alpha   float64 // 1 - the guarantee's confidence (default 0.05)
+	Delta   float64 // the indifference zone, a win-rate difference (default 0.01)
+	First   int64   // the selection's stage size, encounters per candidate (default 1,000)
+	Cap     int64   // encounters a candidate plays at most in the selection (-n)
+	Budget  int64   // encounters the whole search may spend, all games counted
+	Confirm int64   // encounters of the confirmation stage per game (default 20,000)
+	Top     int     // candidates confirmed besides the best (default 9)
+	Coarse  int     // screening's stride along numeric dimensions (default 2)
+	Done    *atomic.Int64
+	// Finalists, if non-nil, skips screening: the selection runs on these
+	// candidates (a resumed search's, recorded in its result).
+	Finalists []int
+	// Resume, if non-nil, is the unfinished selection to go on from.
+	Resume *SelectState
+	// Prior, if non-nil, is the interrupted search being resumed: its
+	// screening (stages, encounters, the screened-out candidates' counts)
+	// and its incumbent so far are carried over, so the resumed answer is
+	// the uninterrupted one.
+	Prior *OptimizeResult
+	// OnStage, if non-nil, sees the search after every selection stage
+	// that does not end it (a checkpoint: its Selection.State resumes).
+	OnStage func(*OptimizeResult)
+}
+
+func (c *OptimizeConfig) defaults() {
+	if c.Alpha <= 0 || c.Alpha >= 1 {
+		c.Alpha = 0.05
+	}
+	if c.Delta <= 0 {
+		c.Delta = 0.01
+	}
+	if c.First <= 0 {
+		c.First = 1000
+	}
+	if c.Cap <= 0 {
+		c.Cap = 100_000
+	}
+	if c.Confirm <= 0 {
+		c.Confirm = 20_000
+	}
+	if c.Top <= 0 {
+		c.Top = 9
+	}
+	if c.Coarse < 2 {
+		c.Coarse = 2
+	}
+	if c.Budget <= 0 {
+		c.Budget = 20_000_000
+	}
+}
+
+// Screens reports whether a space of k candidates is screened before the
+// selection: when the selection's first stages alone (First encounters
+// per candidate, typically a few stages) would not fit half the budget,
+// or k > 256.
+func (c OptimizeConfig) Screens(k int) bool {
+	c.defaults()
+	return k > 256 || int64(k)*c.First*4 > c.Budget/2
+}
+
+// SelectParams are the selection's settings for k finalists: stages of
+// First encounters, at most Cap per candidate and the budget shared.
+func (c OptimizeConfig) SelectParams(k int) SelectParams {
+	c.defaults()
+	per := min(c.Cap, max(c.Budget/int64(max(k, 1)), c.First))
+	return SelectParams{Alpha: c.Alpha, Delta: c.Delta, First: c.First, Batch: c.First, Budget: per}
+}
+
+// Ranked is one candidate's standing in the answer.
+type Ranked struct {
+	Point    int               `json:"candidate"` // its index in the enumerated space
+	Name     string            `json:"name"`
+	Settings map[string]string `json:"settings"`
+	// Status: "best" (selected); "not separated" (a survivor when the
+	// selection stopped: not shown worse than the others; when no
+	// candidate was selected, the leader too); "eliminated" (shown worse
+	// than another finalist, with the procedure's confidence); "screened
+	// out" (dropped while screening: no claim).
+	Status string `json:"status"`
+	// The selection stage (or screening): encounters played, win rate.
+	Encounters int64   `json:"encounters"`
+	Wins       int64   `json:"wins"`
+	WinRate    float64 `json:"win_rate"`
+	// The confirmation stage (fresh encounters), when it was confirmed.
+	Confirmed   bool       `json:"confirmed"`
+	ConfirmRate float64    `json:"confirm_win_rate,omitempty"`
+	ConfirmCI   [2]float64 `json:"confirm_ci,omitempty"`
+	// Diff: its win rate minus the best's on the confirmation encounters,
+	// with the simultaneous interval.
+	Diff   float64    `json:"diff_to_best,omitempty"`
+	DiffCI [2]float64 `json:"diff_ci,omitempty"`
+	// Gain: its win rate minus the baseline's on the confirmation
+	// encounters, with the simultaneous interval.
+	Gain   float64    `json:"gain_over_baseline,omitempty"`
+	GainCI [2]float64 `json:"gain_ci,omitempty"`
+}
+
+// Exploit is a confirmed candidate that beats the baseline by more than
+// Delta with the stated confidence (its simultaneous interval's lower end
+// exceeds Delta).
+type Exploit struct {
+	Point   int        `json:"candidate"`
+	Name    string     `json:"name"`
+	WinRate float64    `json:"win_rate"`
+	Gain    float64    `json:"gain"`
+	GainCI  [2]float64 `json:"gain_ci"`
+}
+
+// IncumbentPoint is the incumbent (the leader so far) after some
+// encounters of the search: the report's convergence plot.
+type IncumbentPoint struct {
+	Encounters int64   `json:"encounters"`
+	Point      int     `json:"candidate"`
+	WinRate    float64 `json:"win_rate"`
+	Stage      string  `json:"stage"`
+}
+
+// SearchStage records one stage of the search.
+type SearchStage struct {
+	Name       string `json:"name"`
+	Start      int64  `json:"start"` // first encounter index
+	Candidates int    `json:"candidates"`
+	Encounters int64  `json:"encounters"` // all games counted
+}
+
+// OptimizeResult is a search's answer.
+type OptimizeResult struct {
+	Side      string     `json:"side"`
+	Space     SpaceCount `json:"space"`
+	Screened  int        `json:"screened"`  // candidates that played in screening (0: no screening)
+	Finalists []int      `json:"finalists"` // the candidates the selection ran on: the guarantee covers these
+	// ScreenedOut is, for each candidate dropped while screening, its
+	// index, encounters and wins: what a resumed search reports of them.
+	ScreenedOut [][3]int64 `json:"screened_out,omitempty"`
+	// Best is the selected candidate's index in the space; when the
+	// selection ended not separated, the leader's, and Separated is false.
+	Best      int        `json:"best"`
+	Separated bool       `json:"separated"`
+	Outcome   string     `json:"outcome"` // the selection's outcome
+	Ranked    []Ranked   `json:"ranked"`  // best first, then by status and win rate
+	Baseline  string     `json:"baseline"`
+	BaseRate  float64    `json:"baseline_win_rate"`
+	BaseCI    [2]float64 `json:"baseline_ci"`
+	Exploits  []Exploit  `json:"exploits"` // biggest gain first
+	// Encounters is what the search spent, all games and stages counted.
+	Encounters int64 `json:"encounters"`
+	// Uniform is what the selection stage would have cost without
+	// elimination: every finalist playing as many encounters as the
+	// selection's most-played one (a fixed-sample design reaching the
+	// same decision at the same stage).
+	Uniform   int64            `json:"uniform_encounters"`
+	Incumbent []IncumbentPoint `json:"incumbent"`
+	Stages    []SearchStage    `json:"stages"`
+	// Selection is the selection stage's own result (its State resumes an
+	// unfinished search).
+	Selection *Selection `json:"selection"`
+	// Confirm is the confirmation stage: its encounter range, and the
+	// candidates confirmed (the baseline last, as -1).
+	ConfirmStart int64 `json:"confirm_start"`
+	ConfirmN     int64 `json:"confirm_encounters"`
+	Confirmed    []int `json:"confirmed"`
+}
+
+// Optimize searches points (games[k] is points[k]'s game) for the best
+// win rate of side, and confirms the answer against base (the baseline's
+// game). An interrupted search returns what it has (the selection's State
+// to resume from) with ctx's error.
+func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, base sim.Game, baseName string, side int, sideName string, cfg OptimizeConfig) (*OptimizeResult, error) {
+	if len(points) != len(games) {
+		panic("experiment: Optimize needs one game per candidate")
+	}
+	if len(points) == 0 {
+		return nil, errors.New("the space holds no candidate (check --where)")
+	}
+	cfg.defaults()
+	res := &OptimizeResult{Side: sideName, Baseline: baseName, Best: -1}
+	status := make([]string, len(points))
+	played := make([]int64, len(points))
+	wins := make([]int64, len(points))
+	finalists := cfg.Finalists
+	if p := cfg.Prior; p != nil && finalists != nil {
+		res.Screened = p.Screened
+		for _, st := range p.Stages {
+			if strings.HasPrefix(st.Name, "screening") {
+				res.Stages = append(res.Stages, st)
+				res.Encounters += st.Encounters
+			}
+		}
+		res.Incumbent = append(res.Incumbent, p.Incumbent...)
+		res.ScreenedOut = p.ScreenedOut
+		for _, q := range p.ScreenedOut {
+			if k := int(q[0]); k >= 0 && k < len(points) && q[1] >= q[2] && q[2] >= 0 {
+				played[k], wins[k], status[k] = q[1], q[2], "screened out"
+			}
+		}
+	}
+	switch {
+	case finalists != nil:
+	case len(points) == 1:
+		finalists = []int{0}
+	case cfg.Screens(len(points)):
+		fin, err := screen(ctx, sp, points, games, side, &cfg, res, played, wins, status)
+		if err != nil {
+			return res, err
+		}
+		finalists = fin
+		for k, st := range status {
+			if st == "screened out" {
+				res.ScreenedOut = append(res.ScreenedOut, [3]int64{int64(k), played[k], wins[k]})
+			}
+		}
+	default:
+		finalists = make([]int, len(points))
+		for k := range finalists {
+			finalists[k] = k
+		}
+	}
+	res.Finalists = finalists
+	spent := res.Encounters
+	if len(finalists) == 1 {
+		res.Best, res.Separated, res.Outcome = finalists[0], true, OutcomeSeparated
+	} else {
+		sub := make([]sim.Game, len(finalists))
+		names := make([]string, len(finalists))
+		for i, k := range finalists {
+			sub[i], names[i] = games[k], points[k].Name
+		}
+		sc := SelectConfig{Seed: cfg.Seed, Workers: cfg.Workers, Done: cfg.Done, Resume: cfg.Resume, Params: cfg.SelectParams(len(finalists))}
+		incumbent := func(s *Selection) {
+			res.Incumbent = append(res.Incumbent, IncumbentPoint{Encounters: spent + s.Encounters, Point: finalists[s.Leader],
+				WinRate: s.Candidates[s.Leader].WinRate, Stage: "selection"})
+		}
+		sc.OnStage = func(s *Selection) {
+			incumbent(s)
+			if cfg.OnStage != nil {
+				cp := *res
+				cp.Selection = s
+				cfg.OnStage(&cp)
+			}
+		}
+		var sel *Selection
+		var err error
+		if cfg.Resume != nil && cfg.Resume.Finished() {
+			// A merged final stage decided it: nothing left to play.
+			if err := cfg.Resume.Check(len(finalists)); err != nil {
+				return res, err
+			}
+			sel = cfg.Resume.Result(names, sideName)
+		} else {
+			sel, err = Select(ctx, sub, names, side, sideName, sc)
+		}
+		res.Selection = sel
+		if err != nil {
+			return res, err
+		}
+		incumbent(sel)
+		res.Outcome = sel.Outcome
+		res.Best, res.Separated = finalists[sel.Reference], sel.Selected >= 0
+		var most int64
+		for i, k := range finalists {
+			c := sel.Candidates[i]
+			played[k], wins[k] = c.Encounters, c.Wins
+			most = max(most, c.Encounters)
+			switch c.Status {
+			case StatusSelected:
+				status[k] = "best"
+			case StatusNotSeparated:
+				status[k] = "not separated"
+			default:
+				status[k] = "eliminated"
+			}
+		}
+		res.Stages = append(res.Stages, SearchStage{Name: "selection", Start: 0, Candidates: len(finalists), Encounters: sel.Encounters})
+		res.Encounters += sel.Encounters
+		res.Uniform = int64(len(finalists)) * most
+	}
+	if res.Separated {
+		status[res.Best] = "best"
+	}
+
+	// Confirmation: the best (or the leader), then the top finalists by
+	// the selection's win rate (those not separated first), then the
+	// baseline, on fresh encounters.
+	rate := func(k int) float64 {
+		if played[k] == 0 {
+			return 0
+		}
+		return float64(wins[k]) / float64(played[k])
+	}
+	order := append([]int(nil), finalists...)
+	sort.SliceStable(order, func(a, b int) bool {
+		ka, kb := order[a], order[b]
+		if (ka == res.Best) != (kb == res.Best) {
+			return ka == res.Best
+		}
+		if statusOrder(status[ka]) != statusOrder(status[kb]) {
+			return statusOrder(status[ka]) < statusOrder(status[kb])
+		}
+		return rate(ka) > rate(kb)
+	})
+	conf := order[:min(len(order), cfg.Top+1)]
+	cg := make([]sim.Game, 0, len(conf)+1)
+	for _, k := range conf {
+		cg = append(cg, games[k])
+	}
+	cg = append(cg, base)
+	res.ConfirmStart, res.ConfirmN = ConfirmBase, cfg.Confirm
+	res.Confirmed = append(append([]int(nil), conf...), -1)
+	crn, err := RunCRN(ctx, cg, sim.RunConfig{Seed: cfg.Seed, Start: ConfirmBase, N: cfg.Confirm, Workers: cfg.Workers, Done: cfg.Done})
+	if err != nil {
+		return res, err
+	}
+	n := int64(len(cg)) * cfg.Confirm
+	res.Stages = append(res.Stages, SearchStage{Name: "confirmation", Start: ConfirmBase, Candidates: len(cg), Encounters: n})
+	res.Encounters += n
+	j := crn.Wins[side]
+	nb := len(cg) - 1
+	// Simultaneous at 1−Alpha: the confirmed rates and the baseline's
+	// (len(cg) Wilson intervals), the differences to the best
+	// (len(conf)−1) and to the baseline (len(conf)), Bonferroni.
+	comps := float64(len(cg) + 2*len(conf) - 1)
+	a := cfg.Alpha / comps
+	rateCI := func(i int) (float64, [2]float64) {
+		p := j.Paired(i, i)
+		w := stats.Wilson(p.SumA, p.N, 1-a)
+		return float64(p.SumA) / float64(p.N), [2]float64{w.Lo, w.Hi}
+	}
+	diff := func(x, y int) (float64, [2]float64) {
+		p := j.Paired(x, y)
+		// With 0/1 outcomes SumD = n10 − n01 and SumD2 = n10 + n01.
+		sp := stats.SeqPair{N: p.N, AOnly: (p.SumD2 + p.SumD) / 2, BOnly: (p.SumD2 - p.SumD) / 2}
+		cs := sp.CS(a / 2) // a/2 on each side: level 1−a
+		return sp.Diff(), [2]float64{cs.Lo, cs.Hi}
+	}
+	res.BaseRate, res.BaseCI = rateCI(nb)
+	confIdx := map[int]int{}
+	for i, k := range conf {
+		confIdx[k] = i
+	}
+	for k := range points {
+		r := Ranked{Point: k, Name: points[k].Name, Settings: sp.Values(points[k]), Status: status[k], Encounters: played[k], Wins: wins[k], WinRate: rate(k)}
+		if r.Status == "" {
+			if played[k] == 0 {
+				continue // never played: in the space count only
+			}
+			r.Status = "screened out"
+		}
+		if i, ok := confIdx[k]; ok {
+			r.Confirmed = true
+			r.ConfirmRate, r.ConfirmCI = rateCI(i)
+			if k != res.Best {
+				r.Diff, r.DiffCI = diff(i, 0)
+			}
+			g, gci := diff(i, nb)
+			r.Gain, r.GainCI = g, gci
+			if gci[0] > cfg.Delta {
+				res.Exploits = append(res.Exploits, Exploit{Point: k, Name: points[k].Name, WinRate: r.ConfirmRate, Gain: g, GainCI: gci})
+			}
+		}
+		res.Ranked = append(res.Ranked, r)
+	}
+	sort.SliceStable(res.Ranked, func(x, y int) bool {
+		rx, ry := res.Ranked[x], res.Ranked[y]
+		if (rx.Point == res.Best) != (ry.Point == res.Best) {
+			return rx.Point == res.Best
+		}
+		if statusOrder(rx.Status) != statusOrder(ry.Status) {
+			return statusOrder(rx.Status) < statusOrder(ry.Status)
+		}
+		if rx.Confirmed != ry.Confirmed {
+			return rx.Confirmed
+		}
+		if rx.Confirmed {
+			return rx.ConfirmRate > ry.ConfirmRate
+		}
+		return rx.WinRate > ry.WinRate
+	})
+	sort.SliceStable(res.Exploits, func(x, y int) bool { return res.Exploits[x].Gain > res.Exploits[y].Gain })
+	return res, nil
+}
+
+func statusOrder(s string) int {
+	switch s {
+	case "best":
+		return 0
+	case "not separated":
+		return 1
+	case "eliminated":
+		return 2
+	}
+	return 3
+}
+
+// screen runs successive halving over the coarse subset and local
+// refinement; it returns the finalists (sorted).
+func screen(ctx context.Context, sp *Space, cands []Point, games []sim.Game, side int, cfg *OptimizeConfig, res *OptimizeResult, played, wins []int64, status []string) ([]int, error) {
+	stride := cfg.Coarse
+	var coarse []int
+	for {
+		coarse = coarse[:0]
+		for k, c := range cands {
+			on := true
+			for i, d := range sp.Dims {
+				if d.Nums != nil && c.Index[i]%stride != 0 {
+					on = false
+				}
+			}
+			if on {
+				coarse = append(coarse, k)
+			}
+		}
+		if len(coarse) <= 256 || stride > 64 {
+			break
+		}
+		stride *= 2
+	}
+	if len(coarse) == 0 {
+		// A constraint may exclude every coarse point: halve them all.
+		for k := range cands {
+			coarse = append(coarse, k)
+		}
+	}
+	res.Screened = len(coarse)
+	alive := coarse
+	start := ScreenBase
+	n := cfg.First
+	// Keep halving down to 8 survivors; the last rung's budget share
+	// bounds the rung sizes.
+	for len(alive) > 8 {
+		if int64(len(alive))*n > cfg.Budget/4 {
+			n = max(cfg.Budget/4/int64(len(alive)), 100)
+		}
+		sub := make([]sim.Game, len(alive))
+		for i, k := range alive {
+			sub[i] = games[k]
+		}
+		crn, err := RunCRN(ctx, sub, sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done})
+		if err != nil {
+			return nil, err
+		}
+		j := crn.Wins[side]
+		type kv struct {
+			k int
+			w int64
+		}
+		sc := make([]kv, len(alive))
+		for i, k := range alive {
+			w := j.Paired(i, i).SumA
+			played[k] += n
+			wins[k] += w
+			sc[i] = kv{k, wins[k]}
+		}
+		// Everyone in a rung played the same encounters in every rung so
+		// far, so total wins rank them; ties keep the enumeration order.
+		sort.SliceStable(sc, func(a, b int) bool { return sc[a].w > sc[b].w })
+		keep := (len(alive) + 1) / 2
+		next := make([]int, 0, keep)
+		for i, x := range sc {
+			if i < keep {
+				next = append(next, x.k)
+			} else {
+				status[x.k] = "screened out"
+			}
+		}
+		sort.Ints(next)
+		res.Stages = append(res.Stages, SearchStage{Name: fmt.Sprintf("screening rung %d", len(res.Stages)+1), Start: start, Candidates: len(alive), Encounters: int64(len(alive)) * n})
+		res.Encounters += int64(len(alive)) * n
+		res.Incumbent = append(res.Incumbent, IncumbentPoint{Encounters: res.Encounters, Point: sc[0].k, WinRate: float64(sc[0].w) / float64(played[sc[0].k]), Stage: "screening"})
+		alive = next
+		start += n
+		n *= 2
+	}
+	// Refinement: the survivors and their neighbours at full resolution
+	// (a neighbour may lie between coarse points).
+	fin := map[int]bool{}
+	for _, k := range alive {
+		fin[k] = true
+		step := stride
+		for step >= 1 {
+			for _, nb := range neighboursWithin(sp, cands, k, step) {
+				fin[nb] = true
+			}
+			step /= 2
+		}
+	}
+	out := make([]int, 0, len(fin))
+	for k := range fin {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out, nil
+}
+
+// neighboursWithin lists the candidates that differ from cands[c] by
+// exactly step positions along one numeric dimension.
+func neighboursWithin(sp *Space, cands []Point, c, step int) []int {
+	var out []int
+	for j, d := range cands {
+		if j == c || d.Alt != cands[c].Alt || !equalInts(d.Rules, cands[c].Rules) {
+			continue
+		}
+		diff, ok := 0, true
+		for i := range sp.Dims {
+			if delta := d.Index[i] - cands[c].Index[i]; delta != 0 {
+				if sp.Dims[i].Nums == nil || (delta != step && delta != -step) {
+					ok = false
+					break
+				}
+				diff++
+			}
+		}
+		if ok && diff == 1 {
+			out = append(out, j)
+		}
+	}
+	return out
+}

@@ -1,0 +1,441 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"simctl/sim/lang"
+	"simctl/sim/scenario"
+)
+
+// The search space of `simctl optimize`: the candidates a search may
+// evaluate, enumerated in a fixed order so that the same command line
+// always names the same candidate k.
+
+// Dim is one varied --set path and the values it takes (YAML text). Nums
+// holds the values as numbers when every one is a number (a numeric
+// dimension: it may appear in --where, refinement walks along it and the
+// landscape plot draws it), else nil.
+type Dim struct {
+	Path   string
+	Values []string
+	Nums   []float64
+}
+
+// NewDim reads a dimension; values that all parse as numbers make it numeric.
+func NewDim(path string, values []string) Dim {
+	d := Dim{Path: path, Values: values}
+	nums := make([]float64, len(values))
+	for i, v := range values {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return d
+		}
+		nums[i] = f
+	}
+	d.Nums = nums
+	return d
+}
+
+// Alternative is a named set of overrides (--option NAME='--set ...').
+type Alternative struct {
+	Name string
+	Sets []scenario.Set
+}
+
+// RulesMode says which structures of a tactics block a search tries.
+type RulesMode int
+
+const (
+	RulesSubset RulesMode = iota + 1 // every non-empty subset of the rules, in the written order
+	RulesOrder                       // every order of all the rules
+	RulesBoth                        // every order of every non-empty subset
+)
+
+// ParseRulesMode reads --rules.
+func ParseRulesMode(s string) (RulesMode, error) {
+	switch s {
+	case "subset":
+		return RulesSubset, nil
+	case "order":
+		return RulesOrder, nil
+	case "both":
+		return RulesBoth, nil
+	}
+	return 0, fmt.Errorf("%q: expected subset (each rule on or off), order (every order of the rules) or both", s)
+}
+
+// RuleBlock is a tactics block's rule list (a --set path such as
+// heroes.Knight.tactics.turn) whose structure is searched.
+type RuleBlock struct {
+	Path  string
+	Mode  RulesMode
+	Rules []*yaml.Node // the rules as written (after the common --set)
+	Names []string     // their names ("#k" for an unnamed rule)
+}
+
+// MaxRules bounds a searched block: 8 rules already make 109,600 ordered subsets.
+const MaxRules = 8
+
+// NewRuleBlock reads the rule list at path from the scenario's text
+// (after sets): a YAML sequence of rules.
+func NewRuleBlock(data []byte, sets []scenario.Set, path string, mode RulesMode) (*RuleBlock, error) {
+	text, ok, err := scenario.ValueAt(data, sets, path)
+	if err != nil {
+		return nil, fmt.Errorf("--block %s: %v", path, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("--block %s: the scenario writes no rules there; name a moment's rule list, e.g. heroes.Knight.tactics.turn", path)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.SequenceNode {
+		return nil, fmt.Errorf("--block %s: not a list of rules (it holds %s); name a moment's rule list, e.g. heroes.Knight.tactics.turn", path, oneLine(text))
+	}
+	seq := doc.Content[0]
+	if len(seq.Content) < 2 {
+		return nil, fmt.Errorf("--block %s: %d rule(s); a structure search needs at least two", path, len(seq.Content))
+	}
+	if len(seq.Content) > MaxRules {
+		return nil, fmt.Errorf("--block %s: %d rules; a structure search takes at most %d", path, len(seq.Content), MaxRules)
+	}
+	b := &RuleBlock{Path: path, Mode: mode, Rules: seq.Content}
+	for i, r := range seq.Content {
+		name := fmt.Sprintf("#%d", i+1)
+		if r.Kind == yaml.MappingNode {
+			for j := 0; j+1 < len(r.Content); j += 2 {
+				if r.Content[j].Value == "name" && r.Content[j+1].Value != "" {
+					name = r.Content[j+1].Value
+				}
+			}
+		}
+		b.Names = append(b.Names, name)
+	}
+	return b, nil
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+// Structures lists the rule lists the mode asks for, each as indices into
+// Rules: subsets keep the written order (the written list first), orders
+// start with the written one.
+func (b *RuleBlock) Structures() [][]int {
+	n := len(b.Rules)
+	var out [][]int
+	switch b.Mode {
+	case RulesSubset:
+		for mask := (1 << n) - 1; mask > 0; mask-- {
+			var s []int
+			for i := 0; i < n; i++ {
+				if mask&(1<<i) != 0 {
+					s = append(s, i)
+				}
+			}
+			out = append(out, s)
+		}
+	case RulesOrder:
+		out = permutations(seq(n))
+	case RulesBoth:
+		for mask := (1 << n) - 1; mask > 0; mask-- {
+			var s []int
+			for i := 0; i < n; i++ {
+				if mask&(1<<i) != 0 {
+					s = append(s, i)
+				}
+			}
+			out = append(out, permutations(s)...)
+		}
+	}
+	return out
+}
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
+
+// permutations lists every order of s, s itself first (lexicographic in
+// positions of s).
+func permutations(s []int) [][]int {
+	if len(s) <= 1 {
+		return [][]int{append([]int(nil), s...)}
+	}
+	var out [][]int
+	for i := range s {
+		rest := make([]int, 0, len(s)-1)
+		rest = append(append(rest, s[:i]...), s[i+1:]...)
+		for _, p := range permutations(rest) {
+			out = append(out, append([]int{s[i]}, p...))
+		}
+	}
+	return out
+}
+
+// Set is the override that writes structure s (indices into Rules).
+func (b *RuleBlock) Set(s []int) scenario.Set {
+	seqNode := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	for _, i := range s {
+		seqNode.Content = append(seqNode.Content, flow(b.Rules[i]))
+	}
+	out, err := yaml.Marshal(seqNode)
+	if err != nil {
+		panic("experiment: a rule list that was YAML does not marshal: " + err.Error())
+	}
+	return scenario.Set{Path: b.Path, Value: strings.TrimSpace(string(out))}
+}
+
+// flow copies n in flow style, so a rule list fits on one --set line.
+func flow(n *yaml.Node) *yaml.Node {
+	c := *n
+	c.Style = 0
+	if c.Kind == yaml.MappingNode || c.Kind == yaml.SequenceNode {
+		c.Style = yaml.FlowStyle
+	}
+	c.HeadComment, c.LineComment, c.FootComment = "", "", ""
+	c.Content = nil
+	for _, k := range n.Content {
+		c.Content = append(c.Content, flow(k))
+	}
+	if c.Kind == yaml.ScalarNode && c.Style == 0 && (n.Style == yaml.LiteralStyle || n.Style == yaml.FoldedStyle) {
+		c.Style = yaml.DoubleQuotedStyle
+	}
+	return &c
+}
+
+// Label names structure s by its rules: "[fight, brace]".
+func (b *RuleBlock) Label(s []int) string {
+	names := make([]string, len(s))
+	for i, k := range s {
+		names[i] = b.Names[k]
+	}
+	return "[" + strings.Join(names, ", ") + "]"
+}
+
+// Space is what a search may try: every combination of one value of
+// each Dim, one Alternative (when any are given) and one structure of the
+// Block (when given), that satisfies Where.
+type Space struct {
+	Dims   []Dim
+	Alts   []Alternative
+	Block  *RuleBlock
+	Where  *lang.Program // over the numeric dims' values; nil: no constraint
+	where  string
+	factOf []int // Where's slot k reads Dims[factOf[k]]
+}
+
+// Constrain compiles --where over the numeric dimensions, each a fact
+// named by its path (heroes.Fighter.init). The error shows the column.
+func (sp *Space) Constrain(src string) error {
+	env := lang.Env{Ruleset: "simctl optimize", Moment: "a candidate (the varied numeric paths)", Resolve: func(lang.ArgKind, string) (int, string) {
+		return -1, "a --where fact takes no argument"
+	}}
+	var dims []int
+	for i, d := range sp.Dims {
+		if d.Nums == nil {
+			continue
+		}
+		if !isFactName(d.Path) {
+			continue // not spellable in the language (Orc#2, a dash): it cannot be named
+		}
+		env.Facts = append(env.Facts, lang.Fact{Name: d.Path, Type: lang.Number, Doc: "the candidate's value of --vary " + d.Path})
+		dims = append(dims, i)
+	}
+	if len(env.Facts) == 0 {
+		return errors.New("--where needs a numeric --vary (its paths are the names a constraint reads)")
+	}
+	prog, err := lang.Compile(src, &env)
+	if err != nil {
+		return fmt.Errorf("%s\n%s", err.Msg, lang.Caret(src, err.Pos))
+	}
+	sp.Where, sp.where = prog, src
+	sp.factOf = make([]int, len(prog.Slots))
+	for k, s := range prog.Slots {
+		sp.factOf[k] = dims[s.Fact]
+	}
+	return nil
+}
+
+// isFactName reports whether a path is spelled with identifiers the
+// language's lexer reads as one dotted name.
+func isFactName(p string) bool {
+	for _, seg := range strings.Split(p, ".") {
+		if seg == "" || !(seg[0] == '_' || seg[0] >= 'a' && seg[0] <= 'z' || seg[0] >= 'A' && seg[0] <= 'Z') {
+			return false
+		}
+		for _, c := range seg {
+			if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Point is one point of the space.
+type Point struct {
+	Name  string
+	Sets  []scenario.Set
+	Index []int // the value index in each Dim
+	Alt   int   // the Alternative (-1: none given)
+	Rules []int // the structure of the Block (nil: none given)
+}
+
+// Values maps each Dim's path to the candidate's value (YAML text), the
+// alternative to "option" and the block's path to its rule list.
+func (sp *Space) Values(c Point) map[string]string {
+	m := map[string]string{}
+	for i, d := range sp.Dims {
+		m[d.Path] = d.Values[c.Index[i]]
+	}
+	if c.Alt >= 0 {
+		m["option"] = sp.Alts[c.Alt].Name
+	}
+	if sp.Block != nil {
+		m[sp.Block.Path] = sp.Block.Label(c.Rules)
+	}
+	return m
+}
+
+// Size is how many combinations the space holds before --where and
+// deduplication (saturating at math.MaxInt64).
+func (sp *Space) Size() int64 {
+	n := int64(1)
+	mul := func(k int) {
+		if k == 0 {
+			return
+		}
+		if n > math.MaxInt64/int64(k) {
+			n = math.MaxInt64
+			return
+		}
+		n *= int64(k)
+	}
+	for _, d := range sp.Dims {
+		mul(len(d.Values))
+	}
+	mul(len(sp.Alts))
+	if sp.Block != nil {
+		mul(len(sp.Block.Structures()))
+	}
+	return n
+}
+
+// MaxCandidates bounds an enumerated space; past it, thin the ranges.
+const MaxCandidates = 100_000
+
+// SpaceCount is what Enumerate found.
+type SpaceCount struct {
+	Combinations int64 `json:"combinations"` // every combination of the values
+	Excluded     int64 `json:"excluded"`     // rejected by --where
+	Duplicates   int64 `json:"duplicates"`   // compiled to the same scenario as an earlier candidate
+	Candidates   int64 `json:"candidates"`   // what is left: the space
+}
+
+// Enumerate lists the distinct candidates that satisfy Where, in a fixed
+// order (the first Dim slowest, then the alternative, then the structure).
+// key gives a candidate's canonical form (the scenario it compiles to, as
+// text): candidates with the same key are one, the first kept. A key
+// error (the candidate is not a valid scenario) is returned at once.
+func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount, error) {
+	var cnt SpaceCount
+	cnt.Combinations = sp.Size()
+	if cnt.Combinations > 10*MaxCandidates {
+		return nil, cnt, fmt.Errorf("the space holds %d combinations; at most %d can be listed (coarsen the --vary steps)", cnt.Combinations, 10*MaxCandidates)
+	}
+	var structs [][]int
+	if sp.Block != nil {
+		structs = sp.Block.Structures()
+	}
+	nAlt := max(len(sp.Alts), 1)
+	nStruct := max(len(structs), 1)
+	idx := make([]int, len(sp.Dims))
+	seen := map[string]bool{}
+	var out []Point
+	var slots [lang.MaxSlots]float64
+	for {
+		ok := true
+		if sp.Where != nil {
+			for k, di := range sp.factOf {
+				slots[k] = sp.Dims[di].Nums[idx[di]]
+			}
+			ok = sp.Where.Eval(slots[:len(sp.factOf)])
+		}
+		for a := 0; a < nAlt; a++ {
+			for s := 0; s < nStruct; s++ {
+				if !ok {
+					cnt.Excluded++
+					continue
+				}
+				c := Point{Index: append([]int(nil), idx...), Alt: -1}
+				var parts []string
+				for i, d := range sp.Dims {
+					c.Sets = append(c.Sets, scenario.Set{Path: d.Path, Value: d.Values[idx[i]]})
+					parts = append(parts, d.Path+"="+d.Values[idx[i]])
+				}
+				if len(sp.Alts) > 0 {
+					c.Alt = a
+					c.Sets = append(c.Sets, sp.Alts[a].Sets...)
+					parts = append(parts, sp.Alts[a].Name)
+				}
+				if sp.Block != nil {
+					c.Rules = structs[s]
+					c.Sets = append(c.Sets, sp.Block.Set(structs[s]))
+					parts = append(parts, sp.Block.Path+"="+sp.Block.Label(structs[s]))
+				}
+				c.Name = strings.Join(parts, " ")
+				k, err := key(c)
+				if err != nil {
+					return nil, cnt, fmt.Errorf("candidate %s: %w", c.Name, err)
+				}
+				if seen[k] {
+					cnt.Duplicates++
+					continue
+				}
+				seen[k] = true
+				if len(out) == MaxCandidates {
+					return nil, cnt, fmt.Errorf("the space holds more than %d distinct candidates; coarsen the --vary steps or tighten --where", MaxCandidates)
+				}
+				out = append(out, c)
+			}
+		}
+		// Next combination: the last Dim fastest.
+		i := len(idx) - 1
+		for ; i >= 0; i-- {
+			idx[i]++
+			if idx[i] < len(sp.Dims[i].Values) {
+				break
+			}
+			idx[i] = 0
+		}
+		if i < 0 {
+			break
+		}
+	}
+	cnt.Candidates = int64(len(out))
+	return out, cnt, nil
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

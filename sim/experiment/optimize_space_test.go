@@ -1,0 +1,154 @@
+package experiment
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"simctl/sim/scenario"
+)
+
+func intValues(lo, hi, step int) []string {
+	var v []string
+	for x := lo; x <= hi; x += step {
+		v = append(v, fmt.Sprint(x))
+	}
+	return v
+}
+
+func pointBuySpace(t *testing.T) *Space {
+	t.Helper()
+	sp := &Space{Dims: []Dim{
+		NewDim("heroes.Fighter.init", intValues(1, 5, 1)),
+		NewDim("heroes.Fighter.ac", intValues(17, 21, 1)),
+		NewDim("heroes.Fighter.hp", intValues(20, 28, 2)),
+	}}
+	if err := sp.Constrain("(heroes.Fighter.init - 1) + (heroes.Fighter.ac - 17) + (heroes.Fighter.hp - 20) / 2 <= 4"); err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+func nameKey(c Point) (string, error) { return c.Name, nil }
+
+// TestSpacePointBuy: the issue's point-buy holds every (x, y, z) in 0..4
+// with x + y + z <= 4, counted here by brute force; each candidate listed
+// satisfies it and none is listed twice.
+func TestSpacePointBuy(t *testing.T) {
+	sp := pointBuySpace(t)
+	cands, cnt, err := sp.Enumerate(nameKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for x := 0; x <= 4; x++ {
+		for y := 0; y <= 4; y++ {
+			for z := 0; z <= 4; z++ {
+				if x+y+z <= 4 {
+					want++
+				}
+			}
+		}
+	}
+	if len(cands) != want || cnt.Combinations != 125 || cnt.Excluded != int64(125-want) || cnt.Candidates != int64(want) {
+		t.Fatalf("got %d candidates, count %+v; want %d of 125", len(cands), cnt, want)
+	}
+	seen := map[string]bool{}
+	for _, c := range cands {
+		var i, a, h int
+		fmt.Sscan(c.Sets[0].Value, &i)
+		fmt.Sscan(c.Sets[1].Value, &a)
+		fmt.Sscan(c.Sets[2].Value, &h)
+		if (i-1)+(a-17)+(h-20)/2 > 4 || seen[c.Name] {
+			t.Fatalf("candidate %s breaks the constraint or is listed twice", c.Name)
+		}
+		seen[c.Name] = true
+	}
+	if cands[0].Name != "heroes.Fighter.init=1 heroes.Fighter.ac=17 heroes.Fighter.hp=20" {
+		t.Fatalf("first candidate %q", cands[0].Name)
+	}
+}
+
+// TestSpaceWhereErrors: a bad --where names the problem and points at it.
+func TestSpaceWhereErrors(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"heroes.Fighter.int <= 4", "unknown fact heroes.Fighter.int (did you mean heroes.Fighter.init?)"},
+		{"heroes.Fighter.init +", "^"},
+		{"heroes.Fighter.init + 1", "number"},
+	} {
+		sp := &Space{Dims: []Dim{NewDim("heroes.Fighter.init", intValues(1, 5, 1)), NewDim("heroes.policy", []string{"default", "delay"})}}
+		err := sp.Constrain(tc.src)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("--where %q: got %v, want it to mention %q", tc.src, err, tc.want)
+		}
+	}
+	sp := &Space{Dims: []Dim{NewDim("heroes.policy", []string{"default", "delay"})}}
+	if err := sp.Constrain("1 < 2"); err == nil || !strings.Contains(err.Error(), "numeric --vary") {
+		t.Errorf("a --where without a numeric dimension: %v", err)
+	}
+	if err := (&Space{Dims: []Dim{NewDim("heroes.Fighter.init", intValues(1, 5, 1)), NewDim("heroes.policy", []string{"default", "delay"})}}).Constrain("heroes.policy > 1"); err == nil || !strings.Contains(err.Error(), "unknown fact") {
+		t.Errorf("a non-numeric dimension must not be a fact: %v", err)
+	}
+}
+
+// TestRuleStructures: subsets, orders and both, counted independently
+// (2^n − 1, n!, and Σ_k n!/(n−k)!), each listed once, the written list first.
+func TestRuleStructures(t *testing.T) {
+	src := []byte(`sides:
+  - name: foot
+    tactics:
+      turn:
+        - {name: receive, when: round == 1, do: delay to floor}
+        - name: brace
+          when: self.declared_nothing
+          do: ready
+        - {name: fight, do: attack, target: weakest}
+`)
+	want := map[RulesMode]int{RulesSubset: 7, RulesOrder: 6, RulesBoth: 3 + 6 + 6}
+	for mode, n := range want {
+		b, err := NewRuleBlock(src, nil, "foot.tactics.turn", mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss := b.Structures()
+		seen := map[string]bool{}
+		for _, s := range ss {
+			seen[b.Label(s)] = true
+		}
+		if len(ss) != n || len(seen) != n {
+			t.Errorf("mode %d: %d structures (%d distinct), want %d", mode, len(ss), len(seen), n)
+		}
+		if b.Label(ss[0]) != "[receive, brace, fight]" {
+			t.Errorf("mode %d: first structure %s, want the written one", mode, b.Label(ss[0]))
+		}
+	}
+	b, _ := NewRuleBlock(src, nil, "foot.tactics.turn", RulesOrder)
+	set := b.Set([]int{2, 0})
+	if set.Value != "[{name: fight, do: attack, target: weakest}, {name: receive, when: round == 1, do: delay to floor}]" {
+		t.Errorf("rule list override %q", set.Value)
+	}
+	// The override, applied, reads back as the rules chosen.
+	got, ok, err := scenario.ValueAt(src, []scenario.Set{set}, "foot.tactics.turn")
+	if err != nil || !ok || !strings.Contains(got, "fight") || strings.Contains(got, "brace") {
+		t.Errorf("applied override reads %q, %v, %v", got, ok, err)
+	}
+	for _, bad := range []string{"foot.tactics", "foot.name", "foot.tactics.before_initiative"} {
+		if _, err := NewRuleBlock(src, nil, bad, RulesOrder); err == nil {
+			t.Errorf("--block %s: no error", bad)
+		}
+	}
+}
+
+// TestSpaceDedupe: candidates with the same key are one, the first kept.
+func TestSpaceDedupe(t *testing.T) {
+	sp := &Space{Dims: []Dim{NewDim("x", []string{"1", "1.0", "2"})}, Alts: []Alternative{{Name: "a"}, {Name: "b"}}}
+	cands, cnt, err := sp.Enumerate(func(c Point) (string, error) {
+		return fmt.Sprint(sp.Dims[0].Nums[c.Index[0]]), nil // 1 and 1.0 the same; the alternatives no-ops
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 2 || cnt.Duplicates != 4 || cands[0].Name != "x=1 a" || cands[1].Name != "x=2 a" {
+		t.Fatalf("got %v, %+v", cands, cnt)
+	}
+}
