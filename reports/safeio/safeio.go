@@ -9,14 +9,21 @@
 //   - a directory is refused (a file name is wanted; report folders go
 //     through WriteDir);
 //   - a symbolic link is followed: the file it points at is replaced
-//     atomically and the link stays a link; a dangling link is refused;
+//     atomically and the link stays a link; a dangling link is refused, and
+//     so is a link owned by another user in a sticky world-writable folder
+//     (/tmp), by the kernel's fs.protected_symlinks rule whatever the
+//     sysctl says;
 //   - a character device or a FIFO named as output (-o /dev/stdout, a named
 //     pipe) is written through, never replaced;
 //   - block devices, sockets and other special files are refused;
 //   - messages name the user's path, never the temporary file.
 //
-// Temporary files are registered while they exist; RemoveTemps (called on
-// a forced exit) deletes those still open.
+// Temporary files are named .NAME.simctl-tmp-DIGITS beside the target and
+// registered while they exist; RemoveTemps (called on a forced exit)
+// deletes those still open. A process killed outright (SIGKILL) leaves its
+// temporary file behind: the first write of a process into a folder
+// removes this user's regular files of exactly that pattern there that are
+// older than StaleTemp, and nothing else.
 //
 // Inputs are read with ReadFile, which stops at a documented limit and
 // when the context is cancelled, so /dev/zero or a huge file fails fast.
@@ -32,9 +39,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // Limits on what simctl reads. A scenario is a hand-written YAML file; a
@@ -127,6 +136,9 @@ func Check(path, flag string) (*Target, error) {
 	if path == "" {
 		return nil, bad("empty file name")
 	}
+	if err := followable(path); err != nil {
+		return nil, bad("%v", err)
+	}
 	t := &Target{user: path, path: path}
 	if li, err := os.Lstat(path); err == nil && li.Mode()&fs.ModeSymlink != 0 {
 		real, err := filepath.EvalSymlinks(path)
@@ -212,9 +224,14 @@ func kind(m fs.FileMode) string {
 // error names the user's path.
 func (t *Target) Write(write func(io.Writer) error) error {
 	wrap := func(err error) error {
+		// The temporary file's name means nothing to the user: keep only
+		// the cause (a failed open, write or rename).
 		var pe *fs.PathError
+		var le *os.LinkError
 		if errors.As(err, &pe) {
 			err = pe.Err
+		} else if errors.As(err, &le) {
+			err = le.Err
 		}
 		return fmt.Errorf("writing %s: %v", t.user, err)
 	}
@@ -281,11 +298,50 @@ func WriteFile(path, flag string, data []byte) error {
 var temps struct {
 	sync.Mutex
 	names map[string]bool
+	swept map[string]bool // folders cleared of stale temporary files
 }
+
+// removeStale removes from dir the temporary files a killed simctl left
+// (see the package doc); live names this process is writing are kept. A
+// failure is ignored: the files are litter, not a reason to stop.
+func removeStale(dir string, live map[string]bool) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if !e.Type().IsRegular() || !tempName.MatchString(e.Name()) || live[p] {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || time.Since(fi.ModTime()) < StaleTemp || !ownedByMe(fi) {
+			continue
+		}
+		os.Remove(p)
+	}
+}
+
+// StaleTemp is the age after which a temporary file of the pattern is
+// taken for one left by a killed process: no write of simctl's lasts this
+// long between creating its temporary file and renaming it.
+const StaleTemp = time.Hour
+
+// tempName matches safeio's temporary files (os.CreateTemp replaces the
+// * with decimal digits).
+var tempName = regexp.MustCompile(`^\..+\.simctl-tmp-[0-9]+$`)
 
 func createTemp(target string) (*os.File, error) {
 	temps.Lock()
 	defer temps.Unlock()
+	dir := filepath.Dir(target)
+	if !temps.swept[dir] {
+		if temps.swept == nil {
+			temps.swept = map[string]bool{}
+		}
+		temps.swept[dir] = true
+		removeStale(dir, temps.names)
+	}
 	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".simctl-tmp-*")
 	if err != nil {
 		return nil, err
