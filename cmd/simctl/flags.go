@@ -7,9 +7,11 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"os"
 	"path/filepath"
 	"regexp"
 	"simctl/sim/experiment"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -279,6 +281,10 @@ func parseArgs(cmd string, fs *flag.FlagSet, args []string, stdout, stderr io.Wr
 	fs.Usage = func() {}
 	pos, err := parseInterleaved(fs, args)
 	if err == nil {
+		if msg := outputProblem(fs, pos); msg != "" {
+			fmt.Fprintf(stderr, "simctl %s: %s\nsee simctl help %s\n", cmd, msg, cmd)
+			return nil, true, exitUsage
+		}
 		return pos, false, exitOK
 	}
 	if errors.Is(err, flag.ErrHelp) {
@@ -336,4 +342,45 @@ func batchFlag(fs *flag.FlagSet, usage string) *int64 {
 	b := &countValue{n: experiment.DefaultBatch}
 	fs.Var(b, "batch", "`B` "+usage+" (default 10000)")
 	return &b.n
+}
+
+// outputFlagNames are the flags that name a file or folder a command
+// writes.
+var outputFlagNames = []string{"o", "results", "plot"}
+
+// outputProblem checks, before any work, what every command's output flags
+// must not be: given but empty (-o ” is not stdout: leave -o out, or
+// give -), or the very file an input names (the scenario, a --compare file
+// or a result being read), which the output would replace. --resume FILE
+// is not an input here: writing the resumed result over it is its purpose.
+func outputProblem(fs *flag.FlagSet, pos []string) string {
+	var msg string
+	fs.Visit(func(f *flag.Flag) {
+		if msg != "" || !slices.Contains(outputFlagNames, f.Name) {
+			return
+		}
+		out := f.Value.String()
+		if out == "" {
+			msg = dashed(f.Name) + " '': an empty file name; give a file"
+			if f.Name == "o" {
+				msg += " (or leave -o out to write to stdout)"
+			}
+			return
+		}
+		ost, err := os.Stat(out)
+		if err != nil {
+			return
+		}
+		ins := slices.Clone(pos)
+		if cf := fs.Lookup("compare"); cf != nil && cf.Value.String() != "" {
+			ins = append(ins, cf.Value.String())
+		}
+		for _, in := range ins {
+			if ist, err := os.Stat(in); err == nil && os.SameFile(ist, ost) {
+				msg = fmt.Sprintf("%s %s is the input %s: writing would replace what is being read; give another file", dashed(f.Name), out, in)
+				return
+			}
+		}
+	})
+	return msg
 }
