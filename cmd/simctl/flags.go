@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,6 +18,7 @@ import (
 	"strings"
 
 	"simctl/reports"
+	"simctl/reports/safeio"
 )
 
 // The global conventions: every command that takes one of these flags
@@ -371,6 +374,10 @@ func outputProblem(fs *flag.FlagSet, pos []string) string {
 		if err != nil {
 			return
 		}
+		if m := completeResult(fs, f.Name, out, ost); m != "" {
+			msg = m
+			return
+		}
 		ins := slices.Clone(pos)
 		if cf := fs.Lookup("compare"); cf != nil && cf.Value.String() != "" {
 			ins = append(ins, cf.Value.String())
@@ -383,4 +390,38 @@ func outputProblem(fs *flag.FlagSet, pos []string) string {
 		}
 	})
 	return msg
+}
+
+// completeResult refuses, for a command that saves partial documents as it
+// goes and when interrupted (those with --resume), a JSON output that holds
+// a complete simctl result: its first checkpoint, or a Ctrl-C, would
+// replace finished work with a partial one. --resume (the partial one is
+// the file's own) and --force (replace it) let it through.
+func completeResult(fs *flag.FlagSet, name, out string, st os.FileInfo) string {
+	rf, ff := fs.Lookup("resume"), fs.Lookup("force")
+	if rf == nil || ff == nil || rf.Value.String() != "" || ff.Value.String() == "true" || !st.Mode().IsRegular() {
+		return ""
+	}
+	if name == "o" {
+		fv, _ := fs.Lookup("format").Value.(*formatValue)
+		ext := strings.ToLower(filepath.Ext(out))
+		if fv == nil || !(fv.f == reports.JSON || !fv.set && ext == ".json") {
+			return "" // not JSON: nothing partial is written there
+		}
+	} else if name != "results" {
+		return ""
+	}
+	data, err := safeio.ReadFile(context.Background(), out, safeio.MaxResultBytes, "result")
+	if err != nil {
+		return ""
+	}
+	var doc struct {
+		Version                 string
+		Interrupted, Incomplete bool
+	}
+	if json.Unmarshal(data, &doc) != nil || doc.Version == "" || doc.Interrupted || doc.Incomplete {
+		return ""
+	}
+	return fmt.Sprintf("%s %s holds a complete simctl result; this command saves what it finishes there as it goes "+
+		"(and when interrupted), which would replace it: add --force to replace it, or give another file", dashed(name), out)
 }

@@ -31,6 +31,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	shard := fs.String("shard", "", "`k/K` run shard k of K (from 0) of the -n encounters; K alone takes k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID")
 	resume := fs.String("resume", "", "`FILE` continue the interrupted run whose JSON result is FILE: play only the encounters it did not, and write the whole result")
 	plot := fs.String("plot", "", "`FILE` also draw a figure of the run to FILE (.png or .svg); --figure picks which")
+	fs.Bool("force", false, forceUsage) // checked by parseArgs (completeResult)
 	figure := fs.String("figure", "rounds", "`KIND` the figure --plot draws: "+strings.Join(runFigureKinds, ", "))
 	pos, done, code := parseArgs("run", fs, args, stdout, stderr)
 	if done {
