@@ -41,7 +41,7 @@ func TestInterruptWhileReadingExits130(t *testing.T) {
 	}
 }
 
-// TestOutputRefusedBeforeWork: -o '' and an output that is an input are
+// TestOutputRefusedBeforeWork: -o ” and an output that is an input are
 // refused before anything is read or played, and the input is untouched;
 // a complete result is not replaced by a command that saves partial
 // documents there, unless --force (or --resume, whose file it is).
