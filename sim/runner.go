@@ -58,13 +58,16 @@ const chunk = 2048
 // replay.
 func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 	total := NewTally(g)
+	// The referees ask stop once per round: an encounter of thousands of
+	// rounds is abandoned within one, not played to its end.
+	var stop atomic.Bool
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	pool := Pool[*runWorker]{
 		Chunk: chunk,
 		New: func() *runWorker {
-			w := &runWorker{table: g.NewTable(), t: NewTally(g)}
-			if cfg.Abandon != nil {
-				w.committed = NewTally(g)
-			}
+			// t is the work since the last Fold or Commit, all a Cut drops.
+			w := &runWorker{table: g.NewTable(), t: NewTally(g), committed: NewTally(g)}
+			w.t.Counts.Watch(&stop)
 			return w
 		},
 		Play: func(w *runWorker, i int64) {
@@ -80,6 +83,17 @@ func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 			w.t.Reset()
 		},
 		Abandoned: func(w *runWorker) { total.Merge(w.committed) },
+		Cut: func(w *runWorker) bool {
+			if !w.t.Counts.Cut() {
+				return false
+			}
+			w.t.Reset()
+			return true
+		},
+		Fold: func(w *runWorker) {
+			w.committed.Merge(w.t)
+			w.t.Reset()
+		},
 	}
 	ws, err := pool.Run(ctx, cfg)
 	if ws == nil { // abandoned: total holds what the workers committed
@@ -87,15 +101,13 @@ func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 	}
 	for _, w := range ws {
 		total.Merge(w.t)
-		if w.committed != nil {
-			total.Merge(w.committed)
-		}
+		total.Merge(w.committed)
 	}
 	return total, err
 }
 
-// runWorker is one worker of Run: its table, stream and tally t, and with
-// Abandon the tally committed so far (t is then what is not yet committed).
+// runWorker is one worker of Run: its table, stream, the tally committed
+// (or folded) so far, and t, what it played since.
 type runWorker struct {
 	table     Table
 	r         rng.Stream
