@@ -98,7 +98,7 @@ func (o *Optimize) Write(w io.Writer, f Format) error {
 		return writeJSON(w, o)
 	}
 	if f == CSV {
-		return o.table(true).csv(w)
+		return o.csvTable().csv(w)
 	}
 	md := f == Markdown
 	var b strings.Builder
@@ -120,7 +120,7 @@ func (o *Optimize) Write(w io.Writer, f Format) error {
 		fmt.Fprintf(&b, "%s: %s %s; best found: %s %s, %s %s, by: %s\n", baselineLabel(s.Baseline), pct(s.BaseRate), pctCI(s.BaseCI[0], s.BaseCI[1]),
 			pct(o.Best.WinRate), pctCI(o.Best.CI95[0], o.Best.CI95[1]), signedPP(o.Best.Gain), ppCI(o.Best.GainCI[0], o.Best.GainCI[1]), o.Best.Name)
 		fmt.Fprintf(&b, "guarantee: %s\nencounters: the selection %s (uniform allocation for the same decision: %s); %s in all with screening and confirmation\n\n", o.Guarantee.Statement, selectionSpent(s), thousands(o.Guarantee.Uniform), thousands(o.Guarantee.Encounters))
-		tab := o.table(false)
+		tab := o.table()
 		if md {
 			tab.markdown(&b)
 		} else {
@@ -162,37 +162,53 @@ func baselineLabel(name string) string {
 	return name
 }
 
-func (o *Optimize) table(raw bool) *table {
+func (o *Optimize) table() *table {
 	tab := &table{header: []string{"rank", "candidate", "status", "encounters", "win rate", "confirmed", "interval", "vs best", "interval"}, left: 3}
 	if o.Search == nil {
 		return tab
 	}
 	shown := 0
 	for i, r := range o.Search.Ranked {
-		if !raw && shown >= 15 && !r.Confirmed {
+		if shown >= 15 && !r.Confirmed { // the confirmed all, then the first 15
 			continue
 		}
 		shown++
 		conf, ci, diff, dci := "", "", "", ""
 		if r.Confirmed {
 			conf, ci = pct(r.ConfirmRate), pctCI(r.ConfirmCI[0], r.ConfirmCI[1])
-			if raw {
-				conf, ci = raw2(r.ConfirmRate), ""
-			}
 			if r.Status != "best" {
 				diff, dci = signedPP(r.Diff), ppCI(r.DiffCI[0], r.DiffCI[1])
-				if raw {
-					diff, dci = raw2(r.Diff), ""
-				}
 			} else {
 				diff = "best"
 			}
 		}
-		if raw {
-			tab.add(strconv.Itoa(i+1), r.Name, r.Status, rawInt(r.Encounters), raw2(r.WinRate), conf, ci, diff, dci)
-			continue
-		}
 		tab.add(strconv.Itoa(i+1), r.Name, r.Status, thousands(r.Encounters), pct(r.WinRate), conf, ci, diff, dci)
+	}
+	return tab
+}
+
+// csvTable is every ranked candidate with raw numbers, each interval as
+// its two ends (the simultaneous intervals of the confirmation; empty when
+// the candidate was not confirmed, and the difference to the best empty
+// for the best itself).
+func (o *Optimize) csvTable() *table {
+	tab := &table{header: []string{"rank", "candidate", "status", "encounters", "wins", "win_rate",
+		"confirmed_win_rate", "confirmed_ci_lo", "confirmed_ci_hi", "diff_to_best", "diff_ci_lo", "diff_ci_hi",
+		"gain_over_baseline", "gain_ci_lo", "gain_ci_hi"}}
+	if o.Search == nil {
+		return tab
+	}
+	for i, r := range o.Search.Ranked {
+		row := []string{strconv.Itoa(i + 1), r.Name, r.Status, rawInt(r.Encounters), rawInt(r.Wins), raw(r.WinRate)}
+		conf := make([]string, 9)
+		if r.Confirmed {
+			conf[0], conf[1], conf[2] = raw(r.ConfirmRate), raw(r.ConfirmCI[0]), raw(r.ConfirmCI[1])
+			if r.Point != o.Search.Best {
+				conf[3], conf[4], conf[5] = raw(r.Diff), raw(r.DiffCI[0]), raw(r.DiffCI[1])
+			}
+			conf[6], conf[7], conf[8] = raw(r.Gain), raw(r.GainCI[0]), raw(r.GainCI[1])
+		}
+		tab.add(append(row, conf...)...)
 	}
 	return tab
 }
