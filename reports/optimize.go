@@ -120,6 +120,9 @@ func (o *Optimize) Write(w io.Writer, f Format) error {
 		fmt.Fprintf(&b, "%s: %s %s; best found: %s %s, %s %s, by: %s\n", baselineLabel(s.Baseline), pct(s.BaseRate), pctCI(s.BaseCI[0], s.BaseCI[1]),
 			pct(o.Best.WinRate), pctCI(o.Best.CI95[0], o.Best.CI95[1]), signedPP(o.Best.Gain), ppCI(o.Best.GainCI[0], o.Best.GainCI[1]), o.Best.Name)
 		fmt.Fprintf(&b, "guarantee: %s\nencounters: the selection %s (uniform allocation for the same decision: %s); %s in all with screening and confirmation\n\n", o.Guarantee.Statement, selectionSpent(s), thousands(o.Guarantee.Uniform), thousands(o.Guarantee.Encounters))
+		if w := o.withinDelta(); w != "" {
+			b.WriteString(w + "\n\n")
+		}
 		tab := o.table()
 		if md {
 			tab.markdown(&b)
@@ -145,7 +148,7 @@ func (o *Optimize) Write(w io.Writer, f Format) error {
 		return nil
 	}
 	notes := []string{
-		"status (of the selection): best (selected: within delta of the best evaluated, or shown better than all); not separated (still in contention when the selection stopped, not shown worse; exact ties end here); eliminated (shown worse than another candidate, with the procedure's confidence); screened out (dropped while screening: no claim); encounters and win rate are the selection's (or screening's)",
+		"status (of the selection): best (selected: within delta of the best evaluated, or shown better than all); within delta (left when the best was shown within delta of it: it may be up to delta better than the best, and no more, with the stated confidence); not separated (still in contention when the selection stopped, not shown worse; exact ties end here); eliminated (shown worse than another candidate, with the procedure's confidence); screened out (dropped while screening: no claim); encounters and win rate are the selection's (or screening's)",
 		"confirmed: rates and intervals from fresh encounters played after the selection (the best, the top finalists and the baseline), so not bent by the selection; simultaneous at the stated confidence (Bonferroni over every rate and difference shown), differences by the confidence sequence of the discordant pairs",
 	}
 	if o.Interrupted {
@@ -153,6 +156,35 @@ func (o *Optimize) Write(w io.Writer, f Format) error {
 	}
 	footnotes(w, notes, md)
 	return nil
+}
+
+// withinDelta says, when the selection stopped "within delta", that the
+// candidates left beside the best may be better than it by up to delta,
+// and which of them the confirmation shows ahead of it: without this
+// line a confirmed "+0.8 pp [+0.2, +1.4]" beside "best" reads as a
+// contradiction. Empty for any other outcome.
+func (o *Optimize) withinDelta() string {
+	s := o.Search
+	if s == nil || s.Outcome != experiment.OutcomeWithinDelta {
+		return ""
+	}
+	d := strings.TrimPrefix(signedPP(o.Guarantee.Delta), "+")
+	n := 0
+	var ahead []string
+	for _, r := range s.Ranked {
+		if r.Status != "within delta" {
+			continue
+		}
+		n++
+		if r.Confirmed && r.DiffCI[0] > 0 {
+			ahead = append(ahead, fmt.Sprintf("%s by %s %s", r.Name, signedPP(r.Diff), ppCI(r.DiffCI[0], r.DiffCI[1])))
+		}
+	}
+	out := fmt.Sprintf("within δ of the best: the selection stopped when the best was shown within %s of the %d other candidate(s) left (status \"within delta\"); any of them may be up to %s better than the best, which is all the guarantee promises", d, n, d)
+	if len(ahead) > 0 {
+		out += fmt.Sprintf("; on the confirmation encounters these are ahead of the best: %s (an answer within %s of the best either way)", strings.Join(ahead, "; "), d)
+	}
+	return out
 }
 
 func baselineLabel(name string) string {

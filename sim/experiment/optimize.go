@@ -125,9 +125,11 @@ type Ranked struct {
 	Point    int               `json:"candidate"` // its index in the enumerated space
 	Name     string            `json:"name"`
 	Settings map[string]string `json:"settings"`
-	// Status: "best" (selected); "not separated" (a survivor when the
-	// selection stopped: not shown worse than the others; when no
-	// candidate was selected, the leader too); "eliminated" (shown worse
+	// Status: "best" (selected); "within delta" (a survivor when the
+	// selection stopped with the best shown within Delta of it: it may be
+	// up to Delta better than the best); "not separated" (a survivor when
+	// the budget ended first: not shown worse than the others; the
+	// leader too, as none is selected); "eliminated" (shown worse
 	// than another finalist, with the procedure's confidence); "screened
 	// out" (dropped while screening: no claim).
 	Status string `json:"status"`
@@ -320,6 +322,9 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 				status[k] = "best"
 			case StatusNotSeparated:
 				status[k] = "not separated"
+				if sel.Outcome == OutcomeWithinDelta {
+					status[k] = "within delta"
+				}
 			default:
 				status[k] = "eliminated"
 			}
@@ -437,7 +442,7 @@ func statusOrder(s string) int {
 	switch s {
 	case "best":
 		return 0
-	case "not separated":
+	case "within delta", "not separated":
 		return 1
 	case "eliminated":
 		return 2
