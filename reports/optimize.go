@@ -295,21 +295,33 @@ func parseOptimize(path string, data []byte) (*Optimize, error) {
 // must be there, once.
 func MergeOptimizeStages(os []*Optimize) (*Optimize, error) {
 	first := os[0]
-	if first.Stage == nil || first.Search == nil || first.Search.Selection == nil || first.Search.Selection.State == nil {
+	// The state the stage starts from: screening's (a rung) or the
+	// selection's; every shard must hold the same.
+	state := func(o *Optimize) any {
+		switch {
+		case o.Stage == nil || o.Search == nil:
+			return nil
+		case o.Search.Screening != nil:
+			return o.Search.Screening
+		case o.Search.Selection != nil && o.Search.Selection.State != nil:
+			return o.Search.Selection.State
+		}
+		return nil
+	}
+	if state(first) == nil {
 		return nil, fmt.Errorf("merge: %s is not a shard of a search stage (simctl optimize --shard k/K writes those)", first.Scenario)
 	}
-	st := first.Search.Selection.State
-	want, _ := json.Marshal(st)
+	want, _ := json.Marshal(state(first))
 	out := *first
 	stage := *first.Stage
 	stage.Ranges = append([]sim.Range(nil), first.Stage.Ranges...)
 	stage.Wins = append([]int64(nil), first.Stage.Wins...)
 	stage.Only = append([][2]int64(nil), first.Stage.Only...)
 	for _, o := range os[1:] {
-		if o.Stage == nil || o.Search == nil || o.Search.Selection == nil {
+		if state(o) == nil {
 			return nil, fmt.Errorf("merge: a document that is not a shard of a search stage is among the shards")
 		}
-		got, _ := json.Marshal(o.Search.Selection.State)
+		got, _ := json.Marshal(state(o))
 		switch {
 		case o.ScenarioSHA256 != first.ScenarioSHA256 || o.Seed != first.Seed || o.Version != first.Version || fmt.Sprint(o.Sets) != fmt.Sprint(first.Sets):
 			return nil, fmt.Errorf("merge: shards of different searches (scenario, seed, simctl version or --set differ)")
@@ -322,7 +334,12 @@ func MergeOptimizeStages(os []*Optimize) (*Optimize, error) {
 			return nil, fmt.Errorf("merge: %v (is a shard given twice?)", err)
 		}
 	}
-	start, n, _ := st.NextStage()
+	var start, n int64
+	if sc := first.Search.Screening; sc != nil {
+		start, n, _ = sc.NextRung()
+	} else {
+		start, n, _ = first.Search.Selection.State.NextStage()
+	}
 	if len(stage.Ranges) != 1 || stage.Ranges[0] != (sim.Range{Lo: start, Hi: start + n}) {
 		return nil, fmt.Errorf("merge: the shards cover encounters %v of the stage's %d..%d; a shard is missing", stage.Ranges, start, start+n-1)
 	}

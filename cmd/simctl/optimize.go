@@ -194,7 +194,36 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			return exitUsage
 		}
 		cfg.Finalists, cfg.Prior = old.Search.Finalists, old.Search
-		if s := old.Search.Selection; s != nil && s.State != nil {
+		if old.Search.Screening != nil {
+			// Screening was unfinished: go on from its state, after the
+			// merged rung if the document is one.
+			st := old.Search.Screening.Clone()
+			if err := st.Check(len(points)); err != nil {
+				fmt.Fprintf(stderr, "simctl optimize: --resume %s: %v\n", *resume, err)
+				return exitUsage
+			}
+			prior := *old.Search
+			prior.Screening, prior.Finalists = nil, nil
+			prior.Stages = append([]experiment.SearchStage(nil), prior.Stages...)
+			prior.Incumbent = append([]experiment.IncumbentPoint(nil), prior.Incumbent...)
+			prior.ScreenedOut = append([][3]int64(nil), prior.ScreenedOut...)
+			cfg.Screen = st
+			if old.Stage != nil {
+				if old.Shard != nil {
+					fmt.Fprintf(stderr, "simctl optimize: --resume %s is one shard of a stage; merge every shard first (simctl merge part*.json -o stage.json)\n", *resume)
+					return exitUsage
+				}
+				if err := st.ApplyRung(old.Stage, &prior); err != nil {
+					fmt.Fprintf(stderr, "simctl optimize: --resume %s: the merged rung does not apply: %v\n", *resume, err)
+					return exitUsage
+				}
+				if st.Finished() {
+					cfg.Screen, cfg.Finalists = nil, experiment.FinishScreen(sp, points, st, &prior)
+					prior.Finalists = cfg.Finalists
+				}
+			}
+			cfg.Prior = &prior
+		} else if s := old.Search.Selection; s != nil && s.State != nil {
 			st := s.State.Clone()
 			if old.Stage != nil {
 				if old.Shard != nil {
@@ -211,7 +240,8 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 				}
 				if !st.Finished() {
 					// The point an uninterrupted search records after this
-					// stage (a finishing stage's is recorded by Optimize).
+					// stage (a finishing stage's is recorded by Optimize),
+					// counting screening's encounters (the search's so far).
 					names := make([]string, len(cfg.Finalists))
 					for i, k := range cfg.Finalists {
 						names[i] = points[k].Name
@@ -219,7 +249,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 					r := st.Result(names, sideName)
 					prior := *old.Search
 					prior.Incumbent = append(append([]experiment.IncumbentPoint(nil), prior.Incumbent...), experiment.IncumbentPoint{
-						Encounters: r.Encounters, Point: cfg.Finalists[r.Leader], WinRate: r.Candidates[r.Leader].WinRate, Stage: "selection"})
+						Encounters: old.Search.Encounters + r.Encounters, Point: cfg.Finalists[r.Leader], WinRate: r.Candidates[r.Leader].WinRate, Stage: "selection"})
 					cfg.Prior = &prior
 				}
 			}
@@ -231,7 +261,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		}
 	}
 	if *shardFlag != "" {
-		return optimizeShard(ctx, *shardFlag, cfg, points, glist, si, sideName, doc, &o, format, stdout, stderr)
+		return optimizeShard(ctx, *shardFlag, cfg, sp, points, glist, si, sideName, doc, &o, format, stdout, stderr)
 	}
 	checkpoint := o.jsonTarget(format)
 	t0 := time.Now()
@@ -271,7 +301,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl optimize: interrupted; %s%s\n", whereWritten(o.out, stdout), resumeHint(checkpoint, res.Selection != nil && res.Selection.State != nil))
+		fmt.Fprintf(stderr, "simctl optimize: interrupted; %s%s\n", whereWritten(o.out, stdout), resumeHint(checkpoint, res.Screening != nil || res.Selection != nil && res.Selection.State != nil))
 		return exitInterrupted
 	}
 	return exitOK
@@ -630,46 +660,61 @@ func bestTrace(ctx context.Context, o *reports.Optimize) ([]reports.FightTrace, 
 		Title: fmt.Sprintf("the best candidate's median fight: encounter %d, %v round(s) (of its confirmation encounters %d..%d)", i, v, start, start+n-1)}}, nil
 }
 
-// optimizeShard plays one part of the selection's next stage (--shard
-// k/K) and writes it with the state it started from; simctl merge adds
-// the parts, and --resume applies the whole stage and goes on. Only a
-// space the selection covers whole shards: screening would need every
-// machine to screen.
-func optimizeShard(ctx context.Context, spec string, cfg experiment.OptimizeConfig, points []experiment.Point, games []sim.Game, si int, sideName string,
+// optimizeShard plays one part of the search's next stage (--shard
+// k/K): a screening rung while the space is screened, else a stage of the
+// selection; it writes the part with the state it started from. simctl
+// merge adds the parts, and --resume applies the whole stage and goes on.
+func optimizeShard(ctx context.Context, spec string, cfg experiment.OptimizeConfig, sp *experiment.Space, points []experiment.Point, games []sim.Game, si int, sideName string,
 	doc *reports.Optimize, o *outputFlags, format reports.Format, stdout, stderr io.Writer) int {
 	if format != reports.JSON {
 		return usageError(stderr, "optimize", "--shard writes JSON for simctl merge: add --json (or -o FILE.json)")
 	}
-	if cfg.Finalists == nil {
-		if cfg.Screens(len(points)) {
-			return usageError(stderr, "optimize", "--shard: this space of %d candidates would be screened first, which does not shard; raise --budget (or narrow the space) so the selection covers it whole", len(points))
+	// What the search has done so far (screening), carried to the part.
+	res := &experiment.OptimizeResult{Side: sideName, Best: -1}
+	if p := cfg.Prior; p != nil {
+		res.Screened, res.Stages, res.Encounters, res.Incumbent, res.ScreenedOut = p.Screened, p.Stages, p.Encounters, p.Incumbent, p.ScreenedOut
+	}
+	st := cfg.Screen
+	if cfg.Finalists == nil && st == nil && cfg.Screens(len(points)) {
+		st = experiment.NewScreenState(sp, points, cfg)
+		res.Screened = len(st.Alive)
+	}
+	var start, n int64
+	var alive []int
+	sub := games
+	if st != nil {
+		start, n, alive = st.NextRung()
+		res.Screening = st
+	} else {
+		if cfg.Finalists == nil {
+			for k := range points {
+				cfg.Finalists = append(cfg.Finalists, k)
+			}
 		}
-		for k := range points {
-			cfg.Finalists = append(cfg.Finalists, k)
+		if len(cfg.Finalists) < 2 {
+			return usageError(stderr, "optimize", "--shard: one candidate; nothing to select")
 		}
-	}
-	if len(cfg.Finalists) < 2 {
-		return usageError(stderr, "optimize", "--shard: one candidate; nothing to select")
-	}
-	st := cfg.Resume
-	if st == nil {
-		var err error
-		if st, err = experiment.NewSelectState(len(cfg.Finalists), cfg.SelectParams(len(cfg.Finalists))); err != nil {
-			return usageError(stderr, "optimize", "%v", err)
+		sel := cfg.Resume
+		if sel == nil {
+			var err error
+			if sel, err = experiment.NewSelectState(len(cfg.Finalists), cfg.SelectParams(len(cfg.Finalists))); err != nil {
+				return usageError(stderr, "optimize", "%v", err)
+			}
 		}
+		if sel.Finished() {
+			return usageError(stderr, "optimize", "--shard: the selection has finished; run --resume without --shard to confirm and report")
+		}
+		start, n, alive = sel.NextStage()
+		sub = make([]sim.Game, len(cfg.Finalists))
+		names := make([]string, len(cfg.Finalists))
+		for i, k := range cfg.Finalists {
+			sub[i], names[i] = games[k], points[k].Name
+		}
+		res.Finalists, res.Selection = cfg.Finalists, sel.Result(names, sideName)
 	}
-	if st.Finished() {
-		return usageError(stderr, "optimize", "--shard: the selection has finished; run --resume without --shard to confirm and report")
-	}
-	start, n, alive := st.NextStage()
 	shard, err := shardOf("optimize", spec, n)
 	if err != nil {
 		return usageError(stderr, "optimize", "%v", err)
-	}
-	sub := make([]sim.Game, len(cfg.Finalists))
-	names := make([]string, len(cfg.Finalists))
-	for i, k := range cfg.Finalists {
-		sub[i], names[i] = games[k], points[k].Name
 	}
 	t0 := time.Now()
 	var done atomic.Int64
@@ -685,10 +730,7 @@ func optimizeShard(ctx context.Context, spec string, cfg experiment.OptimizeConf
 		fmt.Fprintln(stderr, "simctl optimize:", err)
 		return exitFailure
 	}
-	doc.Search = &experiment.OptimizeResult{Side: sideName, Finalists: cfg.Finalists, Best: -1, Selection: st.Result(names, sideName)}
-	if cfg.Prior != nil {
-		doc.Search.Incumbent = cfg.Prior.Incumbent
-	}
+	doc.Search = res
 	doc.Stage, doc.Shard, doc.Interrupted = sums, shard, true
 	doc.Elapsed = time.Since(t0).Seconds()
 	if !o.write("optimize", stdout, stderr, format, doc.Write, nil) {

@@ -407,3 +407,81 @@ func TestOptimizeCSVIntervals(t *testing.T) {
 		}
 	}
 }
+
+// TestOptimizeShardedScreening: a space too big for the budget is
+// screened, and its screening rungs shard like the selection's stages:
+// every rung and then every selection stage is played as shards (2 or 3
+// parts, alternately), merged and resumed from, and the answer equals one
+// uninterrupted process's, every count and figure (timings and the
+// command line aside).
+func TestOptimizeShardedScreening(t *testing.T) {
+	dir := t.TempDir()
+	f := func(name string) string { return filepath.Join(dir, name) }
+	args := []string{"optimize", "d20/duel", "--side", "heroes", "--vary", "heroes.Fighter.init=0:8", "--vary", "heroes.Fighter.ac=14:24",
+		"--vary", "heroes.Fighter.hp=10:40:2", "--where", "(heroes.Fighter.init - 1) + (heroes.Fighter.ac - 17) + (heroes.Fighter.hp - 20) / 2 <= 6",
+		"--quiet", "--confirm", "5000"}
+	run := func(extra ...string) (int, string) {
+		t.Helper()
+		code, stdout, stderr := simctl(t, context.Background(), append(append([]string(nil), args...), extra...)...)
+		noPanic(t, stdout, stderr)
+		return code, stderr
+	}
+	merge := func(out string, parts ...string) {
+		t.Helper()
+		code, stdout, stderr := simctl(t, context.Background(), append(append([]string{"merge"}, parts...), "-o", out)...)
+		noPanic(t, stdout, stderr)
+		if code != exitOK {
+			t.Fatalf("merge: exit %d\n%s", code, stderr)
+		}
+	}
+	rungs, stages := 0, 0
+	prev := ""
+	for step := 0; ; step++ {
+		if step > 20 {
+			t.Fatal("the sharded search did not finish in 20 stages")
+		}
+		k := 2 + step%2
+		var parts []string
+		for i := 0; i < k; i++ {
+			part := f(fmt.Sprintf("s%d-%d.json", step, i))
+			extra := []string{"--shard", fmt.Sprintf("%d/%d", i, k), "-o", part, "--json"}
+			if prev != "" {
+				extra = append(extra, "--resume", prev)
+			}
+			code, stderr := run(extra...)
+			if code == exitUsage && strings.Contains(stderr, "the selection has finished") {
+				break
+			}
+			if code != exitOK {
+				t.Fatalf("step %d shard %d/%d: exit %d\n%s", step, i, k, code, stderr)
+			}
+			parts = append(parts, part)
+		}
+		if len(parts) == 0 {
+			break
+		}
+		data, _ := os.ReadFile(parts[0])
+		if bytes.Contains(data, []byte(`"screening": {`)) {
+			rungs++
+		} else {
+			stages++
+		}
+		prev = f(fmt.Sprintf("m%d.json", step))
+		merge(prev, parts...)
+	}
+	if rungs < 2 || stages < 1 {
+		t.Fatalf("%d screening rungs and %d selection stages sharded; the test needs at least 2 and 1", rungs, stages)
+	}
+	if code, stderr := run("--resume", prev, "--json", "-o", f("sharded.json")); code != exitOK {
+		t.Fatalf("final resume: exit %d\n%s", code, stderr)
+	}
+	if code, stderr := run("--json", "-o", f("whole.json")); code != exitOK {
+		t.Fatalf("whole: exit %d\n%s", code, stderr)
+	}
+	if a, b := countsOf(t, f("whole.json")), countsOf(t, f("sharded.json")); !bytes.Equal(a, b) {
+		os.WriteFile(filepath.Join(os.TempDir(), "opt-screen-whole.json"), a, 0o644)
+		os.WriteFile(filepath.Join(os.TempDir(), "opt-screen-sharded.json"), b, 0o644)
+		t.Errorf("the sharded screened search differs from the whole one (see %s)", os.TempDir())
+	}
+	t.Logf("%d screening rungs and %d selection stages played as shards", rungs, stages)
+}
