@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -136,5 +137,54 @@ func TestStaleTempsRemoved(t *testing.T) {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s removed: %v", filepath.Base(p), err)
 		}
+	}
+}
+
+// TestFIFOWithoutReaderAnswersInterrupt: a write to a FIFO nobody reads
+// waits for a reader, but gives up when Interrupt closes (the first
+// Ctrl-C), saying so; with a reader it writes through.
+func TestFIFOWithoutReaderAnswersInterrupt(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "out.fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tg, err := Check(fifo, "-o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	Interrupt = stop
+	defer func() { Interrupt = nil }()
+	done := make(chan error, 1)
+	go func() {
+		done <- tg.Write(func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err })
+	}()
+	time.Sleep(100 * time.Millisecond)
+	close(stop)
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "writing "+fifo+": interrupted while waiting for a reader") {
+			t.Fatalf("no reader, interrupted: %v", err)
+		}
+	case <-time.After(10 * time.Second): // liveness bound, not a speed test
+		t.Fatal("the write still waits for a reader 10 s after the interrupt")
+	}
+	Interrupt = make(chan struct{})
+	got := make(chan string, 1)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		got <- string(b)
+	}()
+	if err := tg.Write(func(w io.Writer) error { _, err := io.WriteString(w, strings.Repeat("y", 1<<20)); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != strings.Repeat("y", 1<<20) {
+		t.Fatalf("the reader got %d bytes", len(s))
 	}
 }

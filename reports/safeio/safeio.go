@@ -238,7 +238,7 @@ func (t *Target) Write(write func(io.Writer) error) error {
 	if t.through {
 		// Append: a descriptor redirected to a file (>> out) keeps what the
 		// shell put there; a device or FIFO does not care.
-		f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_APPEND, 0)
+		f, err := openThrough(t.path)
 		if err != nil {
 			return wrap(err)
 		}
@@ -284,6 +284,38 @@ func (t *Target) Write(write func(io.Writer) error) error {
 	}
 	forget(tmp.Name())
 	return nil
+}
+
+// Interrupt, when closed, stops a write waiting for a FIFO's reader (the
+// process's first Ctrl-C; nil: never). A blocking open of a FIFO nobody
+// reads would otherwise ignore it.
+var Interrupt <-chan struct{}
+
+// errNoReader is what a write to a FIFO still without a reader at
+// Interrupt says.
+var errNoReader = errors.New("interrupted while waiting for a reader of the FIFO; nothing written")
+
+// openThrough opens a device or FIFO for writing. A FIFO is opened without
+// blocking, again every 20 ms while it has no reader (ENXIO), until
+// Interrupt is closed.
+func openThrough(path string) (*os.File, error) {
+	st, err := os.Stat(path)
+	if err != nil || st.Mode()&fs.ModeNamedPipe == 0 {
+		return os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	}
+	for {
+		// With O_NONBLOCK the runtime's poller waits on a full pipe, so
+		// writes still block as they should.
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|syscall.O_NONBLOCK, 0)
+		if !errors.Is(err, syscall.ENXIO) {
+			return f, err
+		}
+		select {
+		case <-Interrupt:
+			return nil, errNoReader
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // WriteFile checks path and writes data to it atomically.
