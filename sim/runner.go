@@ -48,10 +48,11 @@ const chunk = 2048
 // returns their merged tally. Encounter i always draws from the stream
 // seeded (Seed, i), so the tally does not depend on Workers.
 //
-// When ctx is cancelled every worker stops after the encounter it is
-// playing (an atomic flag checked between encounters, so a run of slow
-// encounters stops within one encounter's time); the tally of exactly the
-// encounters that finished is returned with ctx's error, so an interrupted
+// When ctx is cancelled every worker stops within a round: the referees
+// ask Counts.Stopped every round, and an encounter so abandoned is dropped
+// with what its worker played since the end of its last chunk (Pool.Cut),
+// all listed in cfg.Unplayed; the tally of exactly the encounters that
+// finished and were kept is returned with ctx's error, so an interrupted
 // run keeps its work. Every goroutine Run started has ended when it
 // returns, except after Abandon (see RunConfig). A panic inside a ruleset
 // is returned as an error that names the encounter, for `simctl trace` to
