@@ -128,7 +128,8 @@ type Program struct {
 	// tree is code as a decision tree when code is and/or/not over
 	// leaves (a fact compared with a constant, or a true-or-false fact):
 	// EvalFunc then walks from leaf to leaf without a stack (branchTree).
-	tree []branch
+	tree     []branch
+	distinct bool // no two leaves of tree read the same slot
 }
 
 // Compile parses, checks and compiles src against env.
@@ -159,6 +160,7 @@ func compile(src string, env *Env, want Type) (*Program, *Error) {
 	}
 	if want == Bool {
 		c.p.tree = branchTree(c.p.code)
+		c.p.distinct = c.p.tree != nil && distinctSlots(c.p.tree)
 	}
 	return c.p, nil
 }

@@ -99,8 +99,43 @@ func branchTree(code []instr) []branch {
 	return tree
 }
 
+// distinctSlots reports whether no slot is read by two leaves: then no
+// walk meets a slot twice, and EvalFunc needs no record of the values read.
+func distinctSlots(tree []branch) bool {
+	var seen uint32
+	for _, b := range tree {
+		if seen&(1<<b.slot) != 0 {
+			return false
+		}
+		seen |= 1 << b.slot
+	}
+	return true
+}
+
 // evalTree is EvalFunc over p.tree.
 func (p *Program) evalTree(fact func(k int) float64) bool {
+	if p.distinct {
+		tree := p.tree
+		i := int32(0)
+		for {
+			b := &tree[i]
+			x := fact(int(b.slot))
+			var o bool
+			if b.op == opSlot {
+				o = x != 0
+			} else {
+				o = compare(b.op-opSlotLt+opLt, x, b.v)
+			}
+			n := b.next[0]
+			if o {
+				n = b.next[1]
+			}
+			if n < 0 {
+				return n == resultTrue
+			}
+			i = n
+		}
+	}
 	var vals [MaxSlots]float64
 	var have uint32
 	tree := p.tree

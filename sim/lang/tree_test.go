@@ -56,7 +56,7 @@ func TestBranchTreeMatchesMachine(t *testing.T) {
 		}
 		return gen(depth-1) + " and " + gen(depth-1)
 	}
-	trees := 0
+	trees, distinct := 0, 0
 	for n := 0; n < 3000; n++ {
 		src := gen(4)
 		prog, err := Compile(src, testEnv())
@@ -65,6 +65,9 @@ func TestBranchTreeMatchesMachine(t *testing.T) {
 		}
 		if prog.tree != nil {
 			trees++
+			if prog.distinct {
+				distinct++
+			}
 		}
 		for k := 0; k < 20; k++ {
 			vals := map[string]float64{"a": float64(r.IntN(4)) - 0.5*float64(r.IntN(2)), "b": float64(r.IntN(3)), "p": float64(r.IntN(2)), "q": float64(r.IntN(2))}
@@ -80,7 +83,7 @@ func TestBranchTreeMatchesMachine(t *testing.T) {
 			}
 		}
 	}
-	if trees < 1000 {
-		t.Errorf("only %d of 3000 random conditions became decision trees: the trees are not tested", trees)
+	if trees < 1000 || distinct < 500 || trees-distinct < 150 {
+		t.Errorf("%d of 3000 random conditions became decision trees, %d of them reading each slot once: both kinds are not tested", trees, distinct)
 	}
 }
