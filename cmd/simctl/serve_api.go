@@ -108,6 +108,13 @@ func isYAMLName(n string) bool {
 	return strings.HasSuffix(l, ".yaml") || strings.HasSuffix(l, ".yml")
 }
 
+// plainYAMLName is a name of a .yaml file directly in --dir: no separator,
+// "..", absolute path or NUL (readDirFile and saving ask it first).
+func plainYAMLName(name string) bool {
+	return name != "" && name == filepath.Base(name) && !strings.ContainsAny(name, `/\`+"\x00") && name != "." && name != ".." &&
+		!filepath.IsAbs(name) && isYAMLName(name) && fs.ValidPath(name)
+}
+
 // errNoFile is any name that is not a plain .yaml file of --dir.
 var errNoFile = errors.New("not a scenario file of the served folder")
 
@@ -119,8 +126,7 @@ func (s *server) readDirFile(ctx context.Context, name string) ([]byte, error) {
 	if s.root == nil {
 		return nil, fmt.Errorf("%q: the server was started without --dir, so it serves built-ins only", name)
 	}
-	if name == "" || name != filepath.Base(name) || strings.ContainsAny(name, `/\`+"\x00") || name == "." || name == ".." ||
-		filepath.IsAbs(name) || !isYAMLName(name) || !fs.ValidPath(name) {
+	if !plainYAMLName(name) {
 		return nil, fmt.Errorf("%q: %w (give the plain name of a .yaml file in it, as GET /api/scenarios lists)", name, errNoFile)
 	}
 	st, err := s.root.Lstat(name)
