@@ -64,7 +64,7 @@ func (s *server) handleScenarios(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, describeScenario("dir:"+f, f, data))
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"scenarios": out, "templates": rulesets.Names(), "dir": s.cfg.dir != ""})
+	writeJSON(w, http.StatusOK, map[string]any{"scenarios": out, "templates": rulesets.Names(), "dir": s.cfg.dir != "", "save": s.cfg.allowSave && s.root != nil})
 }
 
 func describeScenario(id, display string, data []byte) scenarioEntry {

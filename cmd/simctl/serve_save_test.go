@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"simctl/reports"
 	"simctl/scenarios"
 )
 
@@ -101,6 +103,12 @@ func TestServeSuggest(t *testing.T) {
 			opts := m[key].([]any)
 			if len(opts) < 2 {
 				t.Errorf("%s: %s: %d options, want the baseline and at least one more", n, key, len(opts))
+			}
+			var named []reports.NamedSets
+			b, _ := json.Marshal(opts)
+			json.Unmarshal(b, &named)
+			if err := checkNamedSets(named, key); err != nil {
+				t.Errorf("%s: %s: a job would refuse them: %v", n, key, err)
 			}
 			for _, o := range opts[1:] {
 				for _, set := range o.(map[string]any)["sets"].([]any) {

@@ -73,15 +73,20 @@ func suggest(src *source, sc *scenario.Scenario) suggestion {
 			if _, _, _, err := src.compileWarn([]scenario.Set{set}); err != nil {
 				return
 			}
-			cands = append(cands, reports.NamedSets{Name: name, Sets: []string{set.String()}})
+			ns := reports.NamedSets{Name: name, Sets: []string{set.String()}}
+			// As a job checks it: a name that survives the command line.
+			if checkNamedSets([]reports.NamedSets{ns}, "options") != nil {
+				return
+			}
+			cands = append(cands, ns)
 			out.Params = append(out.Params, path)
 		}
 		for _, p := range tacticsParams(side.Tactics) {
-			add(p.key+"="+p.moved, side.Name+".tactics.params."+p.key, p.moved)
+			add(p.key+" "+p.moved, side.Name+".tactics.params."+p.key, p.moved)
 		}
 		for _, c := range side.Combatants {
 			for _, p := range tacticsParams(c.Tactics) {
-				add(c.Name+" "+p.key+"="+p.moved, side.Name+"."+c.Name+".tactics.params."+p.key, p.moved)
+				add(c.Name+" "+p.key+" "+p.moved, side.Name+"."+c.Name+".tactics.params."+p.key, p.moved)
 			}
 		}
 		// Fields written as whole numbers in the file: what the designer
