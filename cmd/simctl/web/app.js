@@ -770,8 +770,9 @@ function traceTimeline(text) {
     let m;
     if ((m = /^(\S.*?) \(([^)]+)\) hp /.exec(line)) && !rounds.length) sideOf[m[1]] = m[2];
     else if ((m = /^-- round (\d+)/.exec(line))) rounds.push(cur = { n: Number(m[1]), marks: [] });
-    else if (!cur) continue;
+    else if (!cur || end) continue;
     else if ((m = /^(\S.*?)'s turn \(count (-?\d+)(?:, hp (-?\d+))?/.exec(line))) cur.marks.push({ kind: "turn", who: m[1], text: `${m[1]} ${m[2]}`, title: line });
+    else if (/^\s+\S+: \w+=/.test(line)) continue; // a side's counters at the end
     else if ((m = /^\s*(\S.*?) (delays|readies|interrupts|takes its (?:delayed|readied)) ?(.*)$/.exec(line))) {
       const kind = m[2].startsWith("delay") ? "delay" : m[2] === "readies" ? "ready" : m[2] === "interrupts" ? "interrupt" : m[2].includes("readied") ? "ready-fires" : "resume";
       cur.marks.push({ kind, who: m[1], text: `${m[1]} ${m[2]} ${m[3]}`.trim(), title: line.trim() });
@@ -780,7 +781,7 @@ function traceTimeline(text) {
   }
   const sides = [...new Set(Object.values(sideOf))];
   const box = el("div", { class: "timeline", id: "timeline", role: "list", "aria-label": "round-by-round timeline" });
-  const icon = { turn: "", delay: "⏸ ", ready: "⚑ ", "ready-fires": "⚡ ", interrupt: "⚡ ", resume: "▶ ", down: "✖ " };
+  const icon = { turn: "", delay: "", ready: "", "ready-fires": "", interrupt: "", resume: "", down: "✖ " };
   for (const r of rounds) {
     const row = el("div", { class: "tl-round", role: "listitem", "data-round": r.n }, el("span", { class: "tl-label", text: `round ${r.n}` }));
     for (const mk of r.marks) {
@@ -791,7 +792,10 @@ function traceTimeline(text) {
     box.append(row);
   }
   if (end) box.append(el("p", { class: "muted", text: end }));
-  const key = el("p", { class: "muted tl-key", text: `Turns in initiative order (count); ⏸ delay, ⚑ ready, ⚡ interrupt or readied action fires, ▶ delayed action taken, ✖ out. Colours: ${sides.join(", ")}.` });
+  const chip = (kind, text, side = 0) => el("span", { class: `tl-mark tl-${kind} tl-side${side}`, text });
+  const key = el("p", { class: "muted tl-key" }, "Each round's turns in initiative order (name and count), and where they happened: ",
+    chip("delay", "a delay"), " ", chip("resume", "the delayed action"), " ", chip("ready", "a ready"), " ", chip("interrupt", "an interrupt or readied action firing"), " ", chip("down", "✖ out"),
+    ". Sides: ", ...sides.flatMap((x, i) => [chip("turn", x, i), " "]));
   return el("div", {}, key, box);
 }
 
@@ -974,6 +978,11 @@ async function fromKept() {
     const r = job.result;
     selectKind(job.kind);
     if (r.scenario_text) setEditor(r.scenario_text, r.file);
+    // The settings it was played with, so that the form says them too.
+    if (r.encounters) $("#n").value = String(r.encounters);
+    if (r.seed !== undefined) $("#seed").value = String(r.seed);
+    const pickID = (r.file || "").replace(/\.yaml$/, "");
+    if ($("#scenario-pick").querySelector(`option[value="${CSS.escape(pickID)}"]`)) $("#scenario-pick").value = pickID;
     renderResult(job);
     addHistory(job);
     $("#job-status").textContent = "A kept result: nothing was re-run.";
