@@ -576,7 +576,7 @@ type traceTarget struct {
 func (j *serveJob) traceTarget(q url.Values) (*traceTarget, int, error) {
 	point, option := q.Get("point"), q.Get("option")
 	switch j.req.Kind {
-	case "run":
+	case "run", "find": // find's encounters are the run's
 		if point != "" || option != "" {
 			return nil, http.StatusBadRequest, fmt.Errorf("a run has no points or options: trace with encounter=I or pick=")
 		}

@@ -274,6 +274,21 @@ func TestServeE2E(t *testing.T) {
 	waitJS(bctx, "combo compare done", `document.querySelector("#job-status").dataset.state === "done" && !!document.querySelector("#compare-table")`)
 	step("combo matrix", chromedp.Click("#tab-matrix"), chromedp.Click("#run"))
 	waitJS(bctx, "combo matrix done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#equilibrium")?.textContent || "").includes("heroes plays")`)
+	// The search tabs, prefilled from the scenario too.
+	step("combo tournament", chromedp.Click("#tab-tournament"), chromedp.SetValue("#n", "20000"), chromedp.Click("#run"))
+	waitJS(bctx, "tournament done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#tournament-outcome")?.textContent || "").startsWith("Outcome:") && document.querySelectorAll("#tournament-table tbody tr").length >= 3`)
+	step("scroll", chromedp.ScrollIntoView("#results"))
+	shot(bctx, "tournament")
+	step("combo optimize", chromedp.Click("#tab-optimize"), chromedp.SetValue("#n", "6000"), chromedp.Click("#run"))
+	waitJS(bctx, "optimize done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#optimize-best")?.textContent || "").startsWith("Best found:") && !!document.querySelector("#optimize-table")`)
+	step("scroll", chromedp.ScrollIntoView("#results"))
+	shot(bctx, "optimize")
+	step("combo find", chromedp.Click("#tab-find"), chromedp.SetValue("#n", "2000"), chromedp.Click("#run"))
+	waitJS(bctx, "find done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#find-count")?.textContent || "").includes("encounters")`)
+	waitJS(bctx, "a match", `!!document.querySelector(".find-list button[data-encounter]")`)
+	step("trace a match", chromedp.Click(".find-list button[data-encounter]"))
+	waitJS(bctx, "match traced", `document.querySelectorAll("#timeline .tl-round").length >= 1`)
+
 	// The timeline of a traced fight: encounter 1 of seed 1 has the
 	// Knight's delays.
 	step("combo run", chromedp.Click("#tab-run"), chromedp.SetValue("#n", "2000"), chromedp.Click("#run"))

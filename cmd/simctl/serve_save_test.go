@@ -99,6 +99,11 @@ func TestServeSuggest(t *testing.T) {
 			continue
 		}
 		sides := m["sides"].([]any)
+		for _, v := range m["search"].([]any) {
+			if _, err := reports.ParseVary(v.(string)); err != nil || !strings.HasPrefix(v.(string), sides[0].(string)+".") {
+				t.Errorf("%s: search %v: %v", n, v, err)
+			}
+		}
 		for key, side := range map[string]any{"options": sides[0], "rows": sides[0], "cols": sides[1]} {
 			opts := m[key].([]any)
 			if len(opts) < 2 {

@@ -24,6 +24,10 @@ type suggestion struct {
 	Cols    []reports.NamedSets `json:"cols"`    // the second side's
 	Params  []string            `json:"params"`  // every path an option may move, for Value and Sweep
 	Vary    string              `json:"vary,omitempty"`
+	// Tournament is the first side's candidates (more of them); Search
+	// is up to two PATH=RANGE lines of the first side for Optimize.
+	Tournament []reports.NamedSets `json:"tournament"`
+	Search     []string            `json:"search"`
 }
 
 // maxSuggest bounds the candidates tried per side: each is one compile.
@@ -62,6 +66,7 @@ func (s *server) handleSuggest(w http.ResponseWriter, r *http.Request) {
 func suggest(src *source, sc *scenario.Scenario) suggestion {
 	out := suggestion{}
 	per := make([][]reports.NamedSets, len(sc.Sides))
+	var firstPaths []string
 	for i, side := range sc.Sides {
 		out.Sides = append(out.Sides, side.Name)
 		var cands []reports.NamedSets
@@ -80,6 +85,9 @@ func suggest(src *source, sc *scenario.Scenario) suggestion {
 			}
 			cands = append(cands, ns)
 			out.Params = append(out.Params, path)
+			if i == 0 {
+				firstPaths = append(firstPaths, path)
+			}
 		}
 		for _, p := range tacticsParams(side.Tactics) {
 			add(p.key+" "+p.moved, side.Name+".tactics.params."+p.key, p.moved)
@@ -116,7 +124,16 @@ func suggest(src *source, sc *scenario.Scenario) suggestion {
 		}
 		return o
 	}
-	out.Options, out.Rows, out.Cols = first(0, 2), first(0, 1), first(1, 1)
+	out.Options, out.Rows, out.Cols, out.Tournament = first(0, 2), first(0, 1), first(1, 1), first(0, 4)
+	out.Search = []string{}
+	for _, p := range firstPaths {
+		if len(out.Search) == 2 {
+			break
+		}
+		if r := sweepRange(src, p); r != "" {
+			out.Search = append(out.Search, r)
+		}
+	}
 	if len(out.Params) > 0 {
 		out.Vary = sweepRange(src, out.Params[0])
 	}

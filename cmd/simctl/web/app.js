@@ -370,6 +370,12 @@ async function prefill() {
     $("#vary1").value = sg.vary || "";
     $("#vary2").value = "";
     $("#sets").placeholder = (sg.params[0] || "PATH") + "=VALUE";
+    $("#t-options").value = unNamed(sg.tournament || sg.options);
+    $("#t-side").value = "";
+    $("#o-vary").value = (sg.search || []).join("\n");
+    $("#o-where").value = "";
+    $("#o-side").value = "";
+    $("#where").value = `side("${sg.sides[0]}").won and rounds >= 5`;
     lab.suggested = sg;
   } catch (e) { /* an invalid scenario: the check shows why */ }
 }
@@ -478,12 +484,13 @@ function selectKind(kind) {
   }
   lab.kind = kind;
   document.querySelectorAll(".tabs button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.kind === kind)));
-  for (const k of ["sweep", "compare", "matrix", "value"]) document.querySelector(".kind-" + k).hidden = k !== kind;
-  $("#run").textContent = { run: "Run", sweep: "Sweep", compare: "Compare", matrix: "Play the matrix", value: "Value the parameters" }[kind];
+  for (const k of ["sweep", "compare", "matrix", "value", "tournament", "optimize", "find"]) document.querySelector(".kind-" + k).hidden = k !== kind;
+  $("#run").textContent = { run: "Run", sweep: "Sweep", compare: "Compare", matrix: "Play the matrix", value: "Value the parameters",
+    tournament: "Hold the tournament", optimize: "Optimize", find: "Find" }[kind];
 }
 document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => selectKind(b.dataset.kind)));
 document.querySelector(".tabs").addEventListener("keydown", (e) => {
-  const kinds = ["run", "sweep", "compare", "matrix", "value"];
+  const kinds = ["run", "sweep", "compare", "matrix", "value", "tournament", "optimize", "find"];
   const i = kinds.indexOf(lab.kind);
   if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
     const k = kinds[(i + (e.key === "ArrowRight" ? 1 : kinds.length - 1)) % kinds.length];
@@ -507,6 +514,16 @@ function buildRequest() {
     req.params = $("#params").value.trim();
     if ($("#value-side").value.trim()) req.side = $("#value-side").value.trim();
   }
+  if (lab.kind === "tournament") {
+    req.options = namedSets($("#t-options").value);
+    if ($("#t-side").value.trim()) req.side = $("#t-side").value.trim();
+  }
+  if (lab.kind === "optimize") {
+    req.vary = lines($("#o-vary").value);
+    if ($("#o-where").value.trim()) req.where = $("#o-where").value.trim();
+    if ($("#o-side").value.trim()) req.side = $("#o-side").value.trim();
+  }
+  if (lab.kind === "find") req.where = $("#where").value.trim();
   return req;
 }
 
@@ -515,14 +532,17 @@ function fillForm(req) {
   $("#n").value = String(req.n);
   $("#seed").value = String(req.seed);
   $("#sets").value = (req.sets || []).join("\n");
-  $("#vary1").value = (req.vary || [])[0] || "";
-  $("#vary2").value = (req.vary || [])[1] || "";
+  $("#vary1").value = req.kind === "sweep" ? (req.vary || [])[0] || "" : $("#vary1").value;
+  $("#vary2").value = req.kind === "sweep" ? (req.vary || [])[1] || "" : $("#vary2").value;
   if (req.options) $("#options").value = unNamed(req.options);
   if (req.rows) $("#rows").value = unNamed(req.rows);
   if (req.cols) $("#cols").value = unNamed(req.cols);
   $("#side").value = req.kind === "matrix" ? req.side || "" : "";
   $("#value-side").value = req.kind === "value" ? req.side || "" : "";
   if (req.params) $("#params").value = req.params;
+  if (req.kind === "tournament") { $("#t-options").value = unNamed(req.options); $("#t-side").value = req.side || ""; }
+  if (req.kind === "optimize") { $("#o-vary").value = (req.vary || []).join("\n"); $("#o-where").value = req.where || ""; $("#o-side").value = req.side || ""; }
+  if (req.kind === "find") $("#where").value = req.where || "";
   setEditor(req.text, req.file);
 }
 
@@ -692,8 +712,8 @@ function figure(id, name, caption) {
 
 function downloads(job) {
   const box = el("div", { class: "downloads" });
-  box.append(el("a", { class: "button", id: "dl-zip", href: `/api/jobs/${job.id}/report.zip`, download: "", text: "Download report (.zip)" }));
-  box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz`, download: "", text: "(.tar.gz)" }));
+  if (!["tournament", "optimize", "find"].includes(job.kind)) box.append(el("a", { class: "button", id: "dl-zip", href: `/api/jobs/${job.id}/report.zip`, download: "", text: "Download report (.zip)" }));
+  if (!["tournament", "optimize", "find"].includes(job.kind)) box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz`, download: "", text: "(.tar.gz)" }));
   const blob = new Blob([JSON.stringify(job.result, null, 2)], { type: "application/json" });
   box.append(el("a", { class: "button", href: URL.createObjectURL(blob), download: `simctl-${job.kind}.json`, text: "Result JSON" }));
   return box;
@@ -706,7 +726,7 @@ function renderResult(job, req) {
   out.append(el("h3", { text: "Results" }));
   if (job.warnings) job.warnings.forEach((w) => out.append(el("p", { class: "muted", text: "warning: " + w })));
   out.append(el("p", { class: "muted", text: r.command || "" }));
-  ({ run: renderRun, sweep: renderSweep, compare: renderCompare, matrix: renderMatrix, value: renderValue }[job.kind])(out, job, r, req);
+  renderers[job.kind](out, job, r, req);
   out.append(downloads(job));
   // The kept result: this job's stored document, opened without a re-run
   // for as long as the server keeps it (simctl serve --job-ttl).
@@ -744,7 +764,7 @@ async function sideBySide() {
       const h = lab.history.find((x) => x.id === id);
       col.append(el("h4", { text: h ? h.label : id }), el("p", { class: "muted", text: (job.result && job.result.command) || "" }));
       const keep = lab.counts;
-      ({ run: renderRun, sweep: renderSweep, compare: renderCompare, matrix: renderMatrix, value: renderValue }[job.kind])(col, job, job.result);
+      renderers[job.kind](col, job, job.result);
       lab.counts = keep;
     } catch (e) { col.append(el("p", { class: "error-box", text: e.message })); }
     // Copies of the result tables: no ids (the main result keeps them),
@@ -810,10 +830,12 @@ function renderInterim(job, r, req) {
     compare: () => `${thousands(r.encounters)} encounters per option so far`,
     matrix: () => `${thousands(r.encounters)} encounters per pairing so far`,
     value: () => `${thousands(r.encounters)} encounters per game so far`,
+    optimize: () => `${thousands((r.search && r.search.encounters) || 0)} encounters spent so far; the incumbent after each stage`,
   }[job.kind];
   out.append(el("h3", { text: "Interim results" }), el("p", { class: "muted", id: "interim-note", text: `${what ? what() : ""}: the intervals narrow as the job plays on.` }));
-  ({ sweep: renderSweep, compare: renderCompare, matrix: renderMatrix, value: renderValue }[job.kind])(out, job, r, req);
-  const first = { compare: () => r.options[0].result.sides[0].win_ci95, matrix: () => r.ci95[0][0], value: () => (r.effects[0] || {}).ci95 }[job.kind];
+  renderers[job.kind](out, job, r, req);
+  const first = { compare: () => r.options[0].result.sides[0].win_ci95, matrix: () => r.ci95[0][0], value: () => (r.effects[0] || {}).ci95,
+    optimize: () => { const s = r.search && r.search.selection; const c = s && s.candidates && s.candidates[s.leader]; return c && (c.win_ci95 || c.ci95); } }[job.kind];
   const c = first && first();
   if (c) lab.interimWidths.push(c[1] - c[0]);
   out.dataset.interim = String(lab.interimWidths.length);
@@ -952,6 +974,58 @@ function renderValue(out, job, r) {
   (r.warnings || []).forEach((w) => out.append(el("p", { class: "muted", text: "warning: " + w })));
   for (const f of job.figures || []) out.append(figure(job.id, f, "The tornado: each parameter's swing (the reports' figure)"));
 }
+
+function renderTournament(out, job, r) {
+  const cands = r.candidates || [];
+  out.append(el("p", { id: "tournament-outcome", class: "verdict", text: `Outcome: ${r.outcome}` + (r.selected >= 0 && cands[r.selected] ? `; selected ${cands[r.selected].name}` : "") + `. ${r.guarantee ? r.guarantee.statement : ""}.` }));
+  out.append(table(`${poss(r.side)} win rate per candidate; the difference to the ${r.outcome === "separated" || r.outcome === "selected" ? "selected" : "leader"} holds for all pairs at once`,
+    ["candidate", "status", "win rate", "95% interval", "Δ", "simultaneous interval", "encounters"],
+    (r.ranking || cands.map((_, i) => i)).map((i) => { const c = cands[i]; return [c.name, c.status + (c.eliminated_by ? ` (by ${c.eliminated_by}, stage ${c.eliminated_after_stage})` : ""), pct(c.win_rate), ci(c.win_ci95),
+      `${c.diff >= 0 ? "+" : ""}${(100 * c.diff).toFixed(2)} pp`, `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}] pp`, thousands(c.encounters)]; }), "tournament-table"));
+  out.append(el("p", { class: "muted", text: `${thousands(r.encounters)} encounters in all over ${(r.stages || []).length} stage(s).` }));
+}
+
+function renderOptimize(out, job, r) {
+  const s = r.search || {};
+  const ranked = s.ranked || [];
+  const done = job.result && !r.interrupted;
+  if (done && r.best && r.best.name) {
+    out.append(el("p", { id: "optimize-best", class: "verdict", text: `Best found: ${r.best.name}: ${pct(r.best.win_rate)} ${ci(r.best.ci95)}` +
+      (s.baseline_win_rate !== undefined ? `; as written ${pct(s.baseline_win_rate)}, ${r.best.gain_over_baseline >= 0 ? "+" : ""}${(100 * r.best.gain_over_baseline).toFixed(2)} pp [${(100 * r.best.gain_ci[0]).toFixed(2)}, ${(100 * r.best.gain_ci[1]).toFixed(2)}]` : "") }));
+    if (r.guarantee) out.append(el("p", { class: "muted", text: `Guarantee: ${r.guarantee.statement}; ${thousands(r.guarantee.encounters)} encounters spent (uniform allocation: ${thousands(r.guarantee.uniform_encounters)}).` }));
+  }
+  // The selection as it stands: the incumbent and each candidate's
+  // interval, narrowing stage by stage.
+  const sel = s.selection;
+  if (sel && sel.candidates) {
+    const names = sel.names || [];
+    out.append(table(`The selection so far: ${thousands(sel.encounters || 0)} encounters played (all candidates together)`, ["candidate", "status", "win rate", "95% interval", "encounters"],
+      sel.candidates.map((c, i) => [names[i] || c.name || String(i), c.status || (i === sel.leader ? "leader" : ""), pct(c.win_rate), c.win_ci95 ? ci(c.win_ci95) : "", thousands(c.encounters || 0)]), "optimize-live"));
+  }
+  if (ranked.length) {
+    out.append(table("Candidates ranked (confirmed on fresh encounters)", ["candidate", "status", "win rate", "95% interval", "Δ to best", "interval"],
+      ranked.slice(0, 20).map((c) => [c.name, c.status, pct(c.confirm_win_rate ?? c.win_rate), c.confirm_ci ? ci(c.confirm_ci) : "", c.diff_to_best !== undefined ? `${(100 * c.diff_to_best).toFixed(2)} pp` : "",
+        c.diff_ci ? `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}] pp` : ""]), "optimize-table"));
+  }
+  const inc = s.incumbent || [];
+  if (inc.length) {
+    out.append(table("The incumbent as encounters were spent", ["encounters", "stage", "candidate", "win rate"],
+      inc.slice(-12).map((p) => [thousands(p.encounters), p.stage, (ranked.find((c) => c.candidate === p.candidate) || {}).name || String(p.candidate), pct(p.win_rate)]), "optimize-incumbent"));
+  }
+}
+
+function renderFind(out, job, r) {
+  out.append(el("p", { id: "find-count", class: "verdict", text: `${thousands(r.matches)} of ${thousands(r.encounters)} encounters (${pct(r.matches / Math.max(1, r.encounters))}) match ${r.where}.` }));
+  const list = el("p", { class: "find-list" }, (r.first || []).length ? `The first ${r.first.length} (click one to trace it): ` : "None matches.");
+  (r.first || []).forEach((i) => list.append(el("button", { type: "button", class: "link", "data-encounter": i, onclick: () => {
+    $("#trace-i").value = String(i);
+    $("#trace-go").click();
+  } }, String(i)), " "));
+  out.append(list);
+  if (job.result) out.append(traceViewer(job, r));
+}
+
+const renderers = { run: renderRun, sweep: renderSweep, compare: renderCompare, matrix: renderMatrix, value: renderValue, tournament: renderTournament, optimize: renderOptimize, find: renderFind };
 
 // ---- permalinks -----------------------------------------------------------
 
