@@ -283,6 +283,7 @@ func TestServeE2E(t *testing.T) {
 	waitJS(bctx, "optimize done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#optimize-best")?.textContent || "").startsWith("Best found:") && !!document.querySelector("#optimize-table")`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
 	shot(bctx, "optimize")
+	t.Logf("optimize: %d interim selections shown while it played", get(t, bctx, "optimize interims", chromedp.Evaluate[int](`window.simctlLab.interimWidths.length`)))
 	step("combo find", chromedp.Click("#tab-find"), chromedp.SetValue("#n", "2000"), chromedp.Click("#run"))
 	waitJS(bctx, "find done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#find-count")?.textContent || "").includes("encounters")`)
 	waitJS(bctx, "a match", `!!document.querySelector(".find-list button[data-encounter]")`)

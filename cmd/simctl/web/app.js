@@ -977,12 +977,21 @@ function renderValue(out, job, r) {
 
 function renderTournament(out, job, r) {
   const cands = r.candidates || [];
-  out.append(el("p", { id: "tournament-outcome", class: "verdict", text: `Outcome: ${r.outcome}` + (r.selected >= 0 && cands[r.selected] ? `; selected ${cands[r.selected].name}` : "") + `. ${r.guarantee ? r.guarantee.statement : ""}.` }));
-  out.append(table(`${poss(r.side)} win rate per candidate; the difference to the ${r.outcome === "separated" || r.outcome === "selected" ? "selected" : "leader"} holds for all pairs at once`,
+  out.append(el("p", { id: "tournament-outcome", class: "verdict", text: `Outcome: ${r.outcome}` + (r.selected >= 0 && cands[r.selected] ? `; selected ${cands[r.selected].name}` : "") + (r.guarantee ? ` (${r.guarantee.statement})` : "") + "." }));
+  out.append(table(`${poss(r.side)} win rate per candidate; the difference to the ${r.selected >= 0 ? "selected" : "leader"} holds for all pairs at once`,
     ["candidate", "status", "win rate", "95% interval", "Δ", "simultaneous interval", "encounters"],
     (r.ranking || cands.map((_, i) => i)).map((i) => { const c = cands[i]; return [c.name, c.status + (c.eliminated_by ? ` (by ${c.eliminated_by}, stage ${c.eliminated_after_stage})` : ""), pct(c.win_rate), ci(c.win_ci95),
       `${c.diff >= 0 ? "+" : ""}${(100 * c.diff).toFixed(2)} pp`, `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}] pp`, thousands(c.encounters)]; }), "tournament-table"));
   out.append(el("p", { class: "muted", text: `${thousands(r.encounters)} encounters in all over ${(r.stages || []).length} stage(s).` }));
+}
+
+// shortName writes a candidate's overrides by their last path segment
+// ("heroes.Knight.tactics.params.low=0" → "low=0") when that is unambiguous.
+function shortName(name, all) {
+  const last = (w) => w.replace(/^[^=]*\.([^.=]+)=/, "$1=");
+  const keys = new Set(), full = new Set();
+  for (const n of all) for (const w of n.split(" ")) { keys.add(last(w).split("=")[0]); full.add(w.split("=")[0]); }
+  return keys.size === full.size ? name.split(" ").map(last).join(", ") : name;
 }
 
 function renderOptimize(out, job, r) {
@@ -990,27 +999,32 @@ function renderOptimize(out, job, r) {
   const ranked = s.ranked || [];
   const done = job.result && !r.interrupted;
   if (done && r.best && r.best.name) {
-    out.append(el("p", { id: "optimize-best", class: "verdict", text: `Best found: ${r.best.name}: ${pct(r.best.win_rate)} ${ci(r.best.ci95)}` +
+    out.append(el("p", { id: "optimize-best", class: "verdict", text: `Best found: ${shortName(r.best.name, ranked.map((c) => c.name).concat([r.best.name]))}: ${pct(r.best.win_rate)} ${ci(r.best.ci95)}` +
       (s.baseline_win_rate !== undefined ? `; as written ${pct(s.baseline_win_rate)}, ${r.best.gain_over_baseline >= 0 ? "+" : ""}${(100 * r.best.gain_over_baseline).toFixed(2)} pp [${(100 * r.best.gain_ci[0]).toFixed(2)}, ${(100 * r.best.gain_ci[1]).toFixed(2)}]` : "") }));
     if (r.guarantee) out.append(el("p", { class: "muted", text: `Guarantee: ${r.guarantee.statement}; ${thousands(r.guarantee.encounters)} encounters spent (uniform allocation: ${thousands(r.guarantee.uniform_encounters)}).` }));
   }
   // The selection as it stands: the incumbent and each candidate's
   // interval, narrowing stage by stage.
   const sel = s.selection;
-  if (sel && sel.candidates) {
-    const names = sel.names || [];
-    out.append(table(`The selection so far: ${thousands(sel.encounters || 0)} encounters played (all candidates together)`, ["candidate", "status", "win rate", "95% interval", "encounters"],
-      sel.candidates.map((c, i) => [names[i] || c.name || String(i), c.status || (i === sel.leader ? "leader" : ""), pct(c.win_rate), c.win_ci95 ? ci(c.win_ci95) : "", thousands(c.encounters || 0)]), "optimize-live"));
+  if (sel && sel.candidates && !done) {
+    const all = sel.candidates.map((c) => c.name || "");
+    const order = sel.candidates.map((_, i) => i).sort((a, b) => sel.candidates[b].win_rate - sel.candidates[a].win_rate).slice(0, 15);
+    out.append(table(`The selection so far: ${thousands(sel.encounters || 0)} encounters played (all candidates together); the best 15 by win rate`, ["candidate", "win rate", "95% interval", "status", "encounters"],
+      order.map((i) => { const c = sel.candidates[i]; return [shortName(c.name || String(i), all) + (i === sel.leader ? " (incumbent)" : ""), pct(c.win_rate), c.win_ci95 ? ci(c.win_ci95) : "", c.status || "", thousands(c.encounters || 0)]; }), "optimize-live"));
   }
   if (ranked.length) {
-    out.append(table("Candidates ranked (confirmed on fresh encounters)", ["candidate", "status", "win rate", "95% interval", "Δ to best", "interval"],
-      ranked.slice(0, 20).map((c) => [c.name, c.status, pct(c.confirm_win_rate ?? c.win_rate), c.confirm_ci ? ci(c.confirm_ci) : "", c.diff_to_best !== undefined ? `${(100 * c.diff_to_best).toFixed(2)} pp` : "",
-        c.diff_ci ? `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}] pp` : ""]), "optimize-table"));
+    const all = ranked.map((c) => c.name);
+    out.append(table(`Candidates ranked (confirmed on fresh encounters; the first 20 of ${ranked.length})`, ["candidate", "win rate", "95% interval", "Δ to best", "interval", "status"],
+      // Only the finalists are confirmed: the others show the selection's
+      // estimate and no interval of the confirmation.
+      ranked.slice(0, 20).map((c) => c.confirmed ? [shortName(c.name, all), pct(c.confirm_win_rate), ci(c.confirm_ci), `${(100 * (c.diff_to_best || 0)).toFixed(2)} pp`,
+        c.diff_ci ? `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}] pp` : "", c.status] :
+        [shortName(c.name, all), pct(c.win_rate) + " (selection)", "not confirmed", "", "", c.status]), "optimize-table"));
   }
   const inc = s.incumbent || [];
   if (inc.length) {
     out.append(table("The incumbent as encounters were spent", ["encounters", "stage", "candidate", "win rate"],
-      inc.slice(-12).map((p) => [thousands(p.encounters), p.stage, (ranked.find((c) => c.candidate === p.candidate) || {}).name || String(p.candidate), pct(p.win_rate)]), "optimize-incumbent"));
+      inc.slice(-12).map((p) => [thousands(p.encounters), p.stage, shortName((ranked.find((c) => c.candidate === p.candidate) || {}).name || String(p.candidate), ranked.map((c) => c.name)), pct(p.win_rate)]), "optimize-incumbent"));
   }
 }
 
