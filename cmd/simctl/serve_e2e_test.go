@@ -64,7 +64,8 @@ func chromium(t *testing.T) string {
 func TestServeE2E(t *testing.T) {
 	bin := chromium(t)
 	shots := os.Getenv("SIMCTL_SCREENSHOTS")
-	s, ts := testServer(t, serveConfig{maxEnc: 1 << 40, workers: 2})
+	saveDir := t.TempDir()
+	s, ts := testServer(t, serveConfig{maxEnc: 1 << 40, workers: 2, dir: saveDir, allowSave: true})
 
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(bin),
@@ -300,6 +301,31 @@ func TestServeE2E(t *testing.T) {
 	shot(bctx, "timeline")
 	step("back to duel", chromedp.SetValue("#scenario-pick", "builtin:d20/duel"), chromedp.Click("#load-scenario"))
 	waitJS(bctx, "duel back", `document.querySelector("#editor").value === `+jsString(text))
+
+	// Open a file from this computer, save it into --dir, and a second
+	// save over a file changed on disk since is refused unless confirmed.
+	local := filepath.Join(t.TempDir(), "mine-open.yaml")
+	opened := text + "# opened from disk\n"
+	os.WriteFile(local, []byte(opened), 0o644)
+	step("open a file", chromedp.SetUploadFiles("#open-file", []string{local}))
+	waitJS(bctx, "opened", `document.querySelector("#editor").value === `+jsString(opened)+` && document.querySelector("#file-name").textContent === "mine-open.yaml" && document.querySelector("#options").value.includes("heroes.Fighter")`)
+	get(t, bctx, "stub prompt", chromedp.Evaluate[bool](`(() => { window.prompt = () => "saved.yaml"; return true })()`))
+	step("save", chromedp.Click("#save"))
+	waitJS(bctx, "saved", `document.querySelector("#banner").textContent === "Saved saved.yaml."`)
+	if b, err := os.ReadFile(filepath.Join(saveDir, "saved.yaml")); err != nil || string(b) != opened {
+		t.Fatalf("saved.yaml: %q, %v", b, err)
+	}
+	os.WriteFile(filepath.Join(saveDir, "saved.yaml"), []byte("changed elsewhere\n"), 0o644)
+	get(t, bctx, "edit and refuse", chromedp.Evaluate[bool](`(() => { const e = document.querySelector("#editor"); e.value += "# v2\n"; e.dispatchEvent(new Event("input"));
+		window.confirm = () => { window.confirmAsked++; return false }; return true })()`))
+	step("save again", chromedp.Click("#save"))
+	waitJS(bctx, "conflict", `document.querySelector("#banner").textContent.startsWith("Not saved: saved.yaml: not saved: it was changed on disk")`)
+	if b, _ := os.ReadFile(filepath.Join(saveDir, "saved.yaml")); string(b) != "changed elsewhere\n" {
+		t.Fatalf("a refused save replaced the file: %q", b)
+	}
+	get(t, bctx, "confirm yes", chromedp.Evaluate[bool](`(() => { window.confirm = () => true; return true })()`))
+	step("duel again", chromedp.SetValue("#scenario-pick", "builtin:d20/duel"), chromedp.Click("#load-scenario"))
+	waitJS(bctx, "duel again after save", `document.querySelector("#editor").value === `+jsString(text))
 
 	// Cancel a long run: the workers stop and the page says so.
 	step("long run", chromedp.Click("#tab-run"), chromedp.SetValue("#n", "1e9"), chromedp.Click("#run"))
