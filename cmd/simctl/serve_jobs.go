@@ -50,6 +50,9 @@ type jobRequest struct {
 	// Params are a value run's parameters (simctl value --params; Side
 	// is the valued side).
 	Params string `json:"params,omitempty"`
+	// Where is find's condition, or optimize's constraint
+	// (serve_kinds.go: tournament, find and optimize).
+	Where string `json:"where,omitempty"`
 }
 
 // Job states.
@@ -319,8 +322,8 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 		}
 	}
 	switch {
-	case req.Kind != "run" && req.Kind != "sweep" && req.Kind != "compare" && req.Kind != "matrix" && req.Kind != "value":
-		return bad("kind %q: valid kinds are run, sweep, compare, matrix and value", req.Kind)
+	case req.Kind != "run" && req.Kind != "sweep" && req.Kind != "compare" && req.Kind != "matrix" && req.Kind != "value" && !searchKinds[req.Kind]:
+		return bad("kind %q: valid kinds are run, sweep, compare, matrix, value, tournament, find and optimize", req.Kind)
 	case strings.TrimSpace(req.Text) == "":
 		return bad("text: the scenario is empty; pick a built-in or write one")
 	case int64(len(req.Text)) > safeio.MaxScenarioBytes:
@@ -393,6 +396,13 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 			return bad("params %q: name 1 to %d parameters, e.g. init,hp,ac,attack", req.Params, maxOptions)
 		}
 		mult, what = int64(1+2*len(seen)), "games (the scenario, and each parameter a step down and up)"
+	default:
+		if searchKinds[req.Kind] {
+			var msg string
+			if mult, what, msg = checkSearch(req); msg != "" {
+				return bad("%s", msg)
+			}
+		}
 	}
 	if req.N > s.cfg.maxEnc/mult {
 		if mult == 1 {
@@ -755,6 +765,8 @@ func cliArgs(req *jobRequest, workers int) []string {
 		if req.Params != "" {
 			args = append(args, "--params", req.Params)
 		}
+	default:
+		args = append(args, searchArgs(req)...)
 	}
 	args = append(args, "--format", "json")
 	if workers != runtime.GOMAXPROCS(0) {
@@ -862,6 +874,9 @@ func docFigure(kind string, doc []byte) ([]byte, error) {
 			f, err = reports.TornadoFigure(&d)
 		}
 	default:
+		if searchKinds[kind] {
+			return nil, reports.ErrNoData // their tables are the page's
+		}
 		return nil, fmt.Errorf("no figure for a %s", kind)
 	}
 	if err != nil {
@@ -911,6 +926,10 @@ func slimDoc(doc any) any {
 	case *reports.Value:
 		out := *d
 		out.Joint = stats.Joint{}
+		return &out
+	case *reports.Optimize:
+		out := *d
+		out.Context = nil
 		return &out
 	}
 	return nil
