@@ -20,7 +20,7 @@ import (
 // candidate's median fight (replayed by the caller into Input.Traces).
 
 func (b *Bundle) optimizeSection(s *section, k int, o *Optimize, prefix string) {
-	s.facts = docFacts(&o.Header, intervalWilson+" (win rates, simultaneous); confidence sequences of the discordant pairs (differences)")
+	s.facts = docFacts(b.Lang, &o.Header, intervalWilson+" (win rates, simultaneous); confidence sequences of the discordant pairs (differences)")
 	docCommand(s, &o.Header, nil)
 	s.notes = append(s.notes, statusNotes(&o.Header, "optimize")...)
 	s.scenario = ctxYAML(o.Context)
