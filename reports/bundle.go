@@ -217,6 +217,9 @@ func (b *Bundle) Write(dir string) ([]string, error) {
 					return
 				}
 				var buf bytes.Buffer
+				if errs[k] = figs[k].checkGlyphs(); errs[k] != nil {
+					continue
+				}
 				errs[k] = figs[k].PNG(&buf)
 				pngs[k] = buf.Bytes()
 			}
@@ -341,7 +344,7 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 		if e := c.economyTable(); len(e.rows) > 0 {
 			s.tables = append(s.tables, titled{title: l.T("table.compare_economy"), t: e})
 		}
-		if f, err := CompareFigure(c); err == nil {
+		if f, err := compareFigure(l, c); err == nil {
 			f.Name = prefix + f.Name
 			s.figures = append(s.figures, f)
 		}
@@ -485,16 +488,16 @@ func runFigures(l i18n.Lang, r *Result, ctx *Context, prefix string, outcomes bo
 	}
 	var figs []*Figure
 	mks := []func() (*Figure, error){
-		func() (*Figure, error) { return RoundsFigure(r) },
-		func() (*Figure, error) { return EconomyFigure(r) },
-		func() (*Figure, error) { return FirstActorFigure(r, ctxSides(ctx)) },
+		func() (*Figure, error) { return roundsFigure(l, r) },
+		func() (*Figure, error) { return economyFigure(l, r) },
+		func() (*Figure, error) { return firstActorFigure(l, r, ctxSides(ctx)) },
 		func() (*Figure, error) { return TacticsFigure(r) },
 	}
 	if outcomes {
 		mks = append(mks,
-			func() (*Figure, error) { return CombatantsFigure(r) },
-			func() (*Figure, error) { return DamageFigure(r) },
-			func() (*Figure, error) { return HPLeftFigure(r) })
+			func() (*Figure, error) { return combatantsFigure(l, r) },
+			func() (*Figure, error) { return damageFigure(l, r) },
+			func() (*Figure, error) { return hpLeftFigure(l, r) })
 	}
 	for _, mk := range mks {
 		f, err := mk()

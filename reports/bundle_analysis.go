@@ -144,7 +144,7 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 	}
 	s.tables = append(s.tables, titled{title: l.T("value.table.swings"), t: v.swingTable(), notes: []string{
 		l.T("value.note.swings"), capital([]string{v.Multiplicity()})[0]}})
-	if f, err := TornadoFigure(v); err == nil {
+	if f, err := tornadoFigure(l, v); err == nil {
 		f.Name = prefix + f.Name
 		s.figures = append(s.figures, f)
 	}

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"simctl/reports/i18n"
 	"simctl/sim/experiment"
 	"simctl/stats"
 )
@@ -155,17 +156,18 @@ func ratio(f float64) string {
 // TornadoFigure draws the one-at-a-time swings: for each parameter, the
 // change in the side's win rate when it steps down (left of zero when it
 // hurts) and up, with paired 95% intervals, largest swing at the top.
-func TornadoFigure(v *Value) (*Figure, error) {
+func TornadoFigure(v *Value) (*Figure, error) { return tornadoFigure(i18n.En, v) }
+
+func tornadoFigure(l i18n.Lang, v *Value) (*Figure, error) {
 	if v.Encounters == 0 || len(v.Swings) == 0 {
 		return nil, ErrNoData
 	}
-	p := newPlot(fmt.Sprintf("Sensitivity of the %s win rate\n%s, seed %d, %s encounters on common random numbers", v.Side, v.Scenario, v.Seed, thousands(v.Encounters)),
-		"change in win rate (percentage points, paired 95% CI)", "")
+	p := newPlot(l, l.T("fig.tornado.title", v.Side, v.Scenario, v.Seed, l.Int(v.Encounters)), l.T("fig.tornado.x"), "")
 	var hb hbars
 	names := make([]string, len(v.Swings))
 	for i, s := range v.Swings {
 		y := float64(len(v.Swings) - 1 - i) // largest at the top
-		names[len(v.Swings)-1-i] = fmt.Sprintf("%s, step %s", s.Param, strconv.FormatFloat(s.Step, 'f', -1, 64))
+		names[len(v.Swings)-1-i] = l.T("fig.tornado.param", s.Param, l.Decimal(s.Step, -1))
 		hb = append(hb,
 			hbar{Y: y - 0.17, H: 0.32, X: 100 * s.Down, Lo: 100 * s.DownCI[0], Hi: 100 * s.DownCI[1], Color: SideColors[1]},
 			hbar{Y: y + 0.17, H: 0.32, X: 100 * s.Up, Lo: 100 * s.UpCI[0], Hi: 100 * s.UpCI[1], Color: SideColors[0]})
@@ -179,12 +181,12 @@ func TornadoFigure(v *Value) (*Figure, error) {
 	pad := 0.08 * math.Max(hi-lo, 0.5)
 	p.X.Min, p.X.Max = math.Min(lo, 0)-pad, math.Max(hi, 0)+pad
 	p.X.Tick.Marker = niceTicks{}
-	p.Legend.Add("step down", swatch{SideColors[1]})
-	p.Legend.Add("step up", swatch{SideColors[0]})
+	p.Legend.Add(l.T("fig.tornado.down"), swatch{SideColors[1]})
+	p.Legend.Add(l.T("fig.tornado.up"), swatch{SideColors[0]})
 	p.Legend.Top, p.Legend.Left = true, false
 	h := vg.Length(1.6+0.55*float64(len(names))) * vg.Inch
 	f := &Figure{Name: "tornado", W: 8 * vg.Inch, H: h,
-		Caption: fmt.Sprintf("For each parameter, the change in the %s win rate when it steps down (orange) and up (blue) from the scenario's value, with paired 95%% intervals; largest swing at the top.", v.Side)}
+		Caption: l.T("fig.tornado.caption", v.Side)}
 	f.draw = func(dc draw.Canvas) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())

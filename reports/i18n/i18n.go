@@ -254,3 +254,13 @@ func (l Lang) Int(n int64) string {
 	}
 	return b.String()
 }
+
+// Letters is every character of l's catalog: what a font must draw for
+// l's figures.
+func Letters(l Lang) string {
+	var b strings.Builder
+	for _, s := range catalogs[l.Or()] {
+		b.WriteString(s)
+	}
+	return b.String()
+}
