@@ -83,8 +83,21 @@ func UseFigureFont(l i18n.Lang, file string) error {
 		return fmt.Errorf("--font %s: not a TrueType or OpenType font (.ttf, .otf, .ttc): %v", file, err)
 	}
 	var buf sfnt.Buffer
-	if miss := missing(face, &buf, i18n.Letters(l)+"0123456789%.,-+()"); miss != "" {
-		return fmt.Errorf("--font %s: the font has no glyphs for %q, which %s figures use; %s", file, miss, l.Or(), FontPackageHint)
+	// The letters of l's catalog and the digits: punctuation is checked
+	// figure by figure (checkGlyphs), as a font may lack a sign (Nanum
+	// Gothic has no U+2212 minus) that no figure draws.
+	letters := strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return -1
+	}, i18n.Letters(l))
+	if miss := []rune(missing(face, &buf, letters)); len(miss) > 0 {
+		more := ""
+		if len(miss) > 12 {
+			miss, more = miss[:12], fmt.Sprintf(" and %d more", len(miss)-12)
+		}
+		return fmt.Errorf("--font %s: the font has no glyphs for %q%s, which %s figures use; %s", file, string(miss), more, l.Or(), FontPackageHint)
 	}
 	family, err := face.Name(&buf, sfnt.NameIDFamily)
 	if err != nil || family == "" {
