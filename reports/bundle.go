@@ -340,8 +340,8 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 				s.commands = append(s.commands, o.Command)
 			}
 		}
-		s.tables = append(s.tables, titled{title: l.T("table.compare"), t: c.displayTable(), notes: c.notes()})
-		if e := c.economyTable(); len(e.rows) > 0 {
+		s.tables = append(s.tables, titled{title: l.T("table.compare"), t: c.displayTable(l), notes: c.notes(l)})
+		if e := c.economyTable(l); len(e.rows) > 0 {
 			s.tables = append(s.tables, titled{title: l.T("table.compare_economy"), t: e})
 		}
 		if f, err := compareFigure(l, c); err == nil {
@@ -352,7 +352,7 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 		// again: its tables give every option's numbers, and each option
 		// that plays tactics its rule counts.
 		for _, o := range c.Options {
-			if t := tacticsTable(o.Result); t != nil {
+			if t := tacticsTable(l, o.Result); t != nil {
 				t.title = l.T("table.option", o.Name, t.title)
 				s.tables = append(s.tables, *t)
 			}
@@ -527,10 +527,10 @@ func runTables(l i18n.Lang, r *Result) []titled {
 	}
 	out := []titled{{title: l.T("table.winrates"), t: w, notes: notes}}
 	if r.Combatants != nil {
-		out = append(out, outcomeTables(r)...)
+		out = append(out, outcomeTables(l, r)...)
 	}
 
-	e := &table{left: 1, header: []string{r.economyHead(), r.Sides[0].Name, r.Sides[1].Name}}
+	e := &table{left: 1, header: []string{r.economyHead(l), r.Sides[0].Name, r.Sides[1].Name}}
 	per := len(r.Raw.Counters)
 	for k, name := range r.Raw.Counters {
 		a, b := r.Raw.Counts[k], r.Raw.Counts[per+k]
@@ -542,11 +542,11 @@ func runTables(l i18n.Lang, r *Result) []titled {
 	out = append(out, titled{title: l.T("table.economy"), t: e})
 
 	if r.Combatants != nil {
-		out = append(out, firstTable(r))
+		out = append(out, firstTable(l, r))
 	} else {
-		out = append(out, oldFirstTable(r))
+		out = append(out, oldFirstTable(l, r))
 	}
-	if t := tacticsTable(r); t != nil {
+	if t := tacticsTable(l, r); t != nil {
 		out = append(out, *t)
 	}
 	return out
@@ -554,8 +554,8 @@ func runTables(l i18n.Lang, r *Result) []titled {
 
 // oldFirstTable is who acts first for a result written before per-combatant
 // results existed.
-func oldFirstTable(r *Result) titled {
-	f := &table{left: 1, header: []string{"combatant", "acts first", "95% CI"}}
+func oldFirstTable(l i18n.Lang, r *Result) titled {
+	f := &table{left: 1, header: []string{l.T("col.combatant"), l.T("col.acts_first"), l.T("col.ci95")}}
 	type fa struct {
 		name string
 		k    int64
@@ -569,7 +569,7 @@ func oldFirstTable(r *Result) titled {
 		ci := stats.Wilson95(x.k, r.Encounters)
 		f.add(x.name, pct(frac(x.k, r.Encounters)), pctCI(ci.Lo, ci.Hi))
 	}
-	return titled{title: "Who acts first", t: f}
+	return titled{title: l.T("table.first.old"), t: f}
 }
 
 func frac(k, n int64) float64 {
@@ -582,9 +582,9 @@ func frac(k, n int64) float64 {
 // outcomeTables are the per-side and per-combatant results: how often
 // someone dies, how much damage, how close the wins were, and each copy
 // group's record.
-func outcomeTables(r *Result) []titled {
-	d := &table{left: 1, header: []string{"side", "someone down", "95% CI", "damage dealt: mean", "p10", "p50", "p90",
-		"hp left when won: p10", "p50", "p90"}}
+func outcomeTables(l i18n.Lang, r *Result) []titled {
+	d := &table{left: 1, header: []string{l.T("col.side"), l.T("col.someone_down"), l.T("col.ci95"), l.T("col.damage_mean"), "p10", "p50", "p90",
+		l.T("col.hpleft_p10"), "p50", "p90"}}
 	for _, s := range r.Sides {
 		dd, h := s.DamageDealt, s.HPLeftWhenWon
 		row := []string{s.Name, pct(s.AnyDeathRate), pctCI(s.AnyDeathCI95[0], s.AnyDeathCI95[1]),
@@ -596,8 +596,8 @@ func outcomeTables(r *Result) []titled {
 		}
 		d.add(row...)
 	}
-	c := &table{left: 2, header: []string{"combatant", "side", "down", "out", "damage dealt", "damage taken", "kills", "turns",
-		"actions lost", "hp left when won"}}
+	c := &table{left: 2, header: []string{l.T("col.combatant"), l.T("col.side"), l.T("col.down"), l.T("col.out"), l.T("col.damage_dealt"), l.T("col.damage_taken"), l.T("col.kills"), l.T("col.turns"),
+		l.T("col.actions_lost"), l.T("col.hpleft")}}
 	for _, g := range r.Groups {
 		name := g.Name
 		if g.Copies > 1 {
@@ -607,20 +607,16 @@ func outcomeTables(r *Result) []titled {
 			fmt.Sprintf("%.3f", g.KillsMean), fmt.Sprintf("%.2f", g.TurnsMean), fmt.Sprintf("%.3f", g.ActionsLostMean), fmt.Sprintf("%.1f", g.HPLeftWhenWon))
 	}
 	return []titled{
-		{title: "Deaths, damage and how close it was", t: d, notes: []string{
-			"Someone down: encounters in which at least one of the side's combatants ended dead, dying or unconscious (fled or routed is not down). " +
-				"Damage dealt per encounter, overkill included; hit points left: the side's standing combatants' total at the end of the encounters it won."}},
-		{title: "Per combatant", t: c, notes: []string{
-			"Copies are grouped (Hobgoblin ×5 for Hobgoblin#1..#5) and every figure is the mean per copy and encounter; " +
-				"down: ended dead, dying or unconscious; out: ended out of the fight for any reason. The JSON result lists every copy too."}},
+		{title: l.T("table.outcomes"), t: d, notes: []string{l.T("note.outcomes")}},
+		{title: l.T("table.combatants"), t: c, notes: []string{l.T("note.combatants")}},
 	}
 }
 
 // firstTable is who came first, per copy group: the first to take an
 // action and the first in the initiative order, with 95% intervals.
-func firstTable(r *Result) titled {
+func firstTable(l i18n.Lang, r *Result) titled {
 	raw := &r.Raw
-	f := &table{left: 2, header: []string{"combatant", "side", "first to act", "95% CI", "first in order", "95% CI"}}
+	f := &table{left: 2, header: []string{l.T("col.combatant"), l.T("col.side"), l.T("col.first_act"), l.T("col.ci95"), l.T("col.first_order"), l.T("col.ci95")}}
 	row := func(name, side string, act, order int64) {
 		a, o := stats.Wilson95(act, raw.Encounters), stats.Wilson95(order, raw.Encounters)
 		f.add(name, side, pct(frac(act, raw.Encounters)), pctCI(a.Lo, a.Hi), pct(frac(order, raw.Encounters)), pctCI(o.Lo, o.Hi))
@@ -641,13 +637,10 @@ func firstTable(r *Result) titled {
 		row(name, r.Sides[g.side].Name, act, order)
 	}
 	for s := 0; s < 2; s++ {
-		row("side "+r.Sides[s].Name, r.Sides[s].Name, side[s][0], side[s][1])
+		row(l.T("col.side_row", r.Sides[s].Name), r.Sides[s].Name, side[s][0], side[s][1])
 	}
 	if raw.NoActor > 0 || raw.NoOrder > 0 {
-		row("nobody", "", raw.NoActor, raw.NoOrder)
+		row(l.T("fig.nobody"), "", raw.NoActor, raw.NoOrder)
 	}
-	return titled{title: "Who comes first", t: f, notes: []string{
-		"First to act: the first combatant to take an action (deciding to delay or ready is not an action; the delayed or readied action, " +
-			"an attack of opportunity, an interrupt or a surprise-round action is). First in order: first in the initiative order of the " +
-			"first round in which anyone had a turn."}}
+	return titled{title: l.T("table.first"), t: f, notes: []string{l.T("note.first")}}
 }

@@ -134,16 +134,16 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 	}
 	s.tables = append(s.tables, titled{title: l.T("value.table.params"), t: ps})
 	warnings := withoutStatus(v.Warnings)
-	effects := titled{title: l.T("value.table.effects", v.Side), t: v.effectTable(), notes: []string{l.T("value.note.effects")}}
+	effects := titled{title: l.T("value.table.effects", v.Side), t: v.effectTable(l), notes: []string{l.T("value.note.effects")}}
 	s.tables = append(s.tables, effects)
 	if len(v.Effects) > 1 {
-		s.tables = append(s.tables, titled{title: l.T("value.table.rates"), t: v.rateTable(), notes: append([]string{l.T("value.note.rates")},
+		s.tables = append(s.tables, titled{title: l.T("value.table.rates"), t: v.rateTable(l), notes: append([]string{l.T("value.note.rates")},
 			prefixed(l.T("warning")+" ", warnings)...)})
 	} else {
 		s.tables[len(s.tables)-1].notes = append(s.tables[len(s.tables)-1].notes, prefixed(l.T("warning")+" ", warnings)...)
 	}
-	s.tables = append(s.tables, titled{title: l.T("value.table.swings"), t: v.swingTable(), notes: []string{
-		l.T("value.note.swings"), capital([]string{v.Multiplicity()})[0]}})
+	s.tables = append(s.tables, titled{title: l.T("value.table.swings"), t: v.swingTable(l), notes: []string{
+		l.T("value.note.swings"), capital([]string{v.multiplicity(l)})[0]}})
 	if f, err := tornadoFigure(l, v); err == nil {
 		f.Name = prefix + f.Name
 		s.figures = append(s.figures, f)

@@ -72,7 +72,7 @@ func (v *Value) Write(w io.Writer, f Format) error {
 	case JSON:
 		return writeJSON(w, v)
 	case CSV:
-		return v.effectTable().csv(w)
+		return v.effectTable(i18n.En).csv(w)
 	}
 	md := f == Markdown
 	var b strings.Builder
@@ -87,13 +87,13 @@ func (v *Value) Write(w io.Writer, f Format) error {
 		}
 		b.WriteString("\n")
 	}
-	render(v.effectTable())
+	render(v.effectTable(i18n.En))
 	if len(v.Effects) > 1 {
 		b.WriteString("Exchange rates (Fieller 95% intervals; the effects share the dice, so their correlation is in the interval):\n\n")
-		render(v.rateTable())
+		render(v.rateTable(i18n.En))
 	}
 	b.WriteString("One at a time (tornado), largest swing first, paired 95% intervals:\n\n")
-	render(v.swingTable())
+	render(v.swingTable(i18n.En))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
@@ -103,13 +103,14 @@ func (v *Value) Write(w io.Writer, f Format) error {
 
 // Multiplicity says how many intervals the document prints at 95% and
 // what that does not promise.
-func (v *Value) Multiplicity() string {
-	return fmt.Sprintf("multiplicity: %d effect intervals, %d exchange-rate sets and %d swing intervals are each at 95%% on their own, not jointly: among %d such statements about 1 in 20 may miss by chance; to act on several at once, ask for more confidence in each (more encounters, -n)",
-		len(v.Effects), len(v.Rates), 2*len(v.Swings), len(v.Effects)+len(v.Rates)+2*len(v.Swings))
+func (v *Value) Multiplicity() string { return v.multiplicity(i18n.En) }
+
+func (v *Value) multiplicity(l i18n.Lang) string {
+	return l.T("value.multiplicity", len(v.Effects), len(v.Rates), 2*len(v.Swings), len(v.Effects)+len(v.Rates)+2*len(v.Swings))
 }
 
-func (v *Value) effectTable() *table {
-	t := &table{header: []string{"param", "step", "win at -step", "win", "win at +step", "per unit", "95% CI"}, left: 1}
+func (v *Value) effectTable(l i18n.Lang) *table {
+	t := &table{header: []string{l.T("value.col.param"), l.T("value.col.step"), l.T("value.col.win_down"), l.T("value.col.win"), l.T("value.col.win_up"), l.T("value.col.per_unit"), l.T("col.ci95")}, left: 1}
 	for _, e := range v.Effects {
 		t.add(e.Param, strconv.FormatFloat(e.Step, 'f', -1, 64), pct(e.WinRate[0]), pct(e.WinRate[1]), pct(e.WinRate[2]),
 			signedPP(e.PerUnit), ppCI(e.CI95[0], e.CI95[1]))
@@ -117,23 +118,23 @@ func (v *Value) effectTable() *table {
 	return t
 }
 
-func (v *Value) rateTable() *table {
-	t := &table{header: []string{"1 unit of", "is worth", "95% CI"}, left: 2}
+func (v *Value) rateTable(l i18n.Lang) *table {
+	t := &table{header: []string{l.T("value.col.unit"), l.T("value.col.worth"), l.T("col.ci95")}, left: 2}
 	for _, r := range v.Rates {
-		ci := "no finite interval"
+		ci := l.T("value.no_interval")
 		switch {
 		case r.Bounded:
 			ci = fmt.Sprintf("[%s, %s]", ratio(r.CI95[0]), ratio(r.CI95[1]))
 		case r.Split:
-			ci = fmt.Sprintf("≤ %s or ≥ %s", ratio(r.CI95[0]), ratio(r.CI95[1]))
+			ci = l.T("value.rays", ratio(r.CI95[0]), ratio(r.CI95[1]))
 		}
 		t.add(r.A, ratio(r.Value)+" "+r.B, ci)
 	}
 	return t
 }
 
-func (v *Value) swingTable() *table {
-	t := &table{header: []string{"param", "step", "down", "95% CI", "up", "95% CI"}, left: 1}
+func (v *Value) swingTable(l i18n.Lang) *table {
+	t := &table{header: []string{l.T("value.col.param"), l.T("value.col.step"), l.T("value.col.swing_down"), l.T("col.ci95"), l.T("value.col.swing_up"), l.T("col.ci95")}, left: 1}
 	for _, s := range v.Swings {
 		t.add(s.Param, strconv.FormatFloat(s.Step, 'f', -1, 64), signedPP(s.Down), ppCI(s.DownCI[0], s.DownCI[1]),
 			signedPP(s.Up), ppCI(s.UpCI[0], s.UpCI[1]))
