@@ -445,9 +445,23 @@ func runFacts(l i18n.Lang, name, file, ruleset string, seed uint64, version, int
 	f = append(f,
 		[2]string{l.T("fact.seed"), fmt.Sprint(seed)},
 		[2]string{l.T("fact.version"), version},
-		[2]string{l.T("fact.intervals"), interval},
+		[2]string{l.T("fact.intervals"), method(l, interval)},
 	)
 	return f
+}
+
+// method names an interval method recorded in a document in l; a method
+// simctl does not know (a newer simctl's) stays as recorded.
+func method(l i18n.Lang, s string) string {
+	switch s {
+	case intervalWilson:
+		return l.T("method.wilson")
+	case PairedMethod:
+		return l.T("method.paired")
+	case intervalWilson + " (win rates); " + PairedMethod + " (differences)": // a comparison's
+		return l.T("method.compare", l.T("method.wilson"), l.T("method.paired"))
+	}
+	return s
 }
 
 func optionsText(l i18n.Lang, ctx *Context) string {

@@ -109,7 +109,7 @@ func withoutStatus(ws []string) []string {
 func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 	l := b.Lang
 	s.title = l.T("section.value", k, v.Scenario, v.Side)
-	s.facts = docFacts(l, &v.Header, l.T("value.intervals", PairedMethod))
+	s.facts = docFacts(l, &v.Header, l.T("value.intervals", method(l, PairedMethod)))
 	s.facts = append(s.facts,
 		[2]string{l.T("fact.side"), v.Side},
 		[2]string{l.T("fact.encounters"), l.N("value.encounters", int64(1+2*len(v.Params)), l.Int(v.Encounters), indices(l, &v.Header, v.Encounters))})

@@ -264,7 +264,7 @@ func (c *Compare) notes(l i18n.Lang) []string {
 	s0 := c.Sides[0]
 	notes := []string{
 		l.T("compare.note.crn", c.Seed),
-		l.T("compare.note.delta", s0, s0, c.Baseline, intervalWilson),
+		l.T("compare.note.delta", s0, s0, c.Baseline, method(l, intervalWilson)),
 		l.T("compare.note.vr"),
 	}
 	for _, o := range c.Options[1:] {

@@ -264,3 +264,7 @@ func Letters(l Lang) string {
 	}
 	return b.String()
 }
+
+// Text is the catalog text of key in l, unformatted (for tests that look
+// for it in output); "" when missing.
+func Text(l Lang, key string) string { return catalogs[l.Or()][key] }
