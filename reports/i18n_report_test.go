@@ -23,7 +23,7 @@ func langBundle(l i18n.Lang) *Bundle {
 	c.Context = ctx
 	return &Bundle{Title: l.T("report.title.scenario", "Fighter vs Orc"), Lang: l, Version: "0.1.0+test",
 		Command: "simctl report run.json compare.json value.json -o out --lang " + string(l),
-		Inputs: []*Input{{Path: "run.json", Run: r, Context: ctx}, {Path: "compare.json", Compare: c}, {Path: "value.json", Value: fixtureValueDoc()}}}
+		Inputs:  []*Input{{Path: "run.json", Run: r, Context: ctx}, {Path: "compare.json", Compare: c}, {Path: "value.json", Value: fixtureValueDoc()}}}
 }
 
 func langSections(t *testing.T, b *Bundle) []*section {
