@@ -312,7 +312,7 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 			s.facts = append(s.facts, [2]string{l.T("fact.varied"), a.Path + " = " + strings.Join(a.Values, ", ")})
 		}
 		s.commands = append(s.commands, sw.Command)
-		s.tables = append(s.tables, titled{title: l.T("table.sweep"), t: sw.displayTable(), notes: sw.notes()})
+		s.tables = append(s.tables, titled{title: l.T("table.sweep"), t: sw.displayTable(l), notes: sw.notes(l)})
 		f, err := SweepFigure(sw)
 		if err == nil {
 			f.Name = prefix + f.Name
