@@ -313,7 +313,7 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 		}
 		s.commands = append(s.commands, sw.Command)
 		s.tables = append(s.tables, titled{title: l.T("table.sweep"), t: sw.displayTable(l), notes: sw.notes(l)})
-		f, err := SweepFigure(sw)
+		f, err := sweepFigure(l, sw)
 		if err == nil {
 			f.Name = prefix + f.Name
 			s.figures = append(s.figures, f)

@@ -177,3 +177,19 @@ func TestGoldenKoreanFigure(t *testing.T) {
 		t.Errorf("ko-first-bars.png: %d of %d pixels differ (%v)", n, total, err)
 	}
 }
+
+// TestUnitsTranslated: every unit an axis label can name has a message
+// in every language (the key is built at run time, so the catalog test
+// cannot see it).
+func TestUnitsTranslated(t *testing.T) {
+	for field := range fieldUnits {
+		for _, l := range i18n.Langs {
+			if !i18n.Has(l, "unit."+field) {
+				t.Errorf("%s: no unit.%s", l, field)
+			}
+		}
+		if got := i18n.Text(i18n.En, "unit."+field); got != fieldUnits[field] {
+			t.Errorf("unit.%s: English %q, fieldUnits %q", field, got, fieldUnits[field])
+		}
+	}
+}

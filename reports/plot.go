@@ -298,10 +298,14 @@ var fieldUnits = map[string]string{
 }
 
 // AxisLabel is the axis label of a varied path: the path and its unit.
-func AxisLabel(path string) string {
+func AxisLabel(path string) string { return axisLabel(i18n.En, path) }
+
+// axisLabel is AxisLabel in l: the path as written (it is the file
+// format), its unit in l.
+func axisLabel(l i18n.Lang, path string) string {
 	last := path[strings.LastIndexByte(path, '.')+1:]
-	if u, ok := fieldUnits[last]; ok {
-		return path + " (" + u + ")"
+	if _, ok := fieldUnits[last]; ok {
+		return path + " (" + l.T("unit."+last) + ")"
 	}
 	return path
 }
@@ -325,7 +329,9 @@ var ErrNoData = errors.New("reports: no encounters to plot")
 // SweepFigure draws a sweep: for one axis, each side's win rate against
 // the value with 95% interval bars; for two, a heat map of side 0's win
 // rate with a colour bar.
-func SweepFigure(s *Sweep) (*Figure, error) {
+func SweepFigure(s *Sweep) (*Figure, error) { return sweepFigure(i18n.En, s) }
+
+func sweepFigure(l i18n.Lang, s *Sweep) (*Figure, error) {
 	finished := 0
 	for _, p := range s.Points {
 		if !p.Unfinished {
@@ -337,14 +343,14 @@ func SweepFigure(s *Sweep) (*Figure, error) {
 	}
 	switch len(s.Axes) {
 	case 1:
-		return sweepLine(s), nil
+		return sweepLine(l, s), nil
 	case 2:
-		return sweepHeat(s), nil
+		return sweepHeat(l, s), nil
 	}
 	return nil, fmt.Errorf("reports: a sweep plot draws one or two varied paths, not %d", len(s.Axes))
 }
 
-func sweepLine(s *Sweep) *Figure {
+func sweepLine(l i18n.Lang, s *Sweep) *Figure {
 	a := s.Axes[0]
 	xs, isNum := numeric(a.Values)
 	if !isNum {
@@ -359,11 +365,11 @@ func sweepLine(s *Sweep) *Figure {
 	for side := 0; side < 2; side++ {
 		title, xLabel := "", ""
 		if side == 0 {
-			title = fmt.Sprintf("Win rate against %s\n%s, seed %d, %s", a.Path, s.Scenario, s.Seed, sweepN(s))
+			title = l.T("fig.sweep.title", a.Path, s.Scenario, s.Seed, sweepN(l, s))
 		} else {
-			xLabel = AxisLabel(a.Path)
+			xLabel = axisLabel(l, a.Path)
 		}
-		p := newPlot(i18n.En, title, xLabel, s.Sides[side]+" win (%, 95% CI)")
+		p := newPlot(l, title, xLabel, l.T("fig.sweep.y", s.Sides[side]))
 		p.Y.Label.TextStyle.Color = SideColors[side]
 		hgrid(p)
 		zoomSideAxis(&p.Y, s, side)
@@ -432,10 +438,10 @@ func sweepLine(s *Sweep) *Figure {
 			panels[0].Draw(draw.Crop(dc, 0, 0, lower, 0))
 			panels[1].Draw(draw.Crop(dc, 0, 0, 0, -(h - lower)))
 		},
-		Caption: fmt.Sprintf("Win rate of %s (top, blue) and %s (bottom, orange) against %s, each on its own axis, with 95%% Wilson intervals.", s.Sides[0], s.Sides[1], a.Path)}
+		Caption: l.T("fig.sweep.caption", s.Sides[0], s.Sides[1], a.Path)}
 }
 
-func sweepN(s *Sweep) string {
+func sweepN(l i18n.Lang, s *Sweep) string {
 	if s.Precision > 0 {
 		lo, hi := int64(math.MaxInt64), int64(0)
 		for _, p := range s.Points {
@@ -443,13 +449,13 @@ func sweepN(s *Sweep) string {
 				lo, hi = min(lo, p.Result.Encounters), max(hi, p.Result.Encounters)
 			}
 		}
-		n := thousands(lo)
+		n := l.Int(lo)
 		if hi != lo {
-			n += "-" + thousands(hi)
+			n += "-" + l.Int(hi)
 		}
-		return n + " encounters per point (stopped at " + pp(s.Precision) + " wide)"
+		return l.T("fig.sweep.n.precision", n, pp(s.Precision))
 	}
-	return thousands(s.MaxN) + " encounters per point"
+	return l.T("fig.sweep.n", l.Int(s.MaxN))
 }
 
 // winColor maps side 0's win rate in percent to a diverging colour
@@ -520,10 +526,10 @@ func (h cells) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return -0.5, float64(h.nx) - 0.5, -0.5, float64(h.ny) - 0.5
 }
 
-func sweepHeat(s *Sweep) *Figure {
+func sweepHeat(l i18n.Lang, s *Sweep) *Figure {
 	ax, ay := s.Axes[0], s.Axes[1]
-	p := newPlot(i18n.En, fmt.Sprintf("%s win rate against %s and %s\n%s, seed %d, %s", s.Sides[0], ax.Path, ay.Path, s.Scenario, s.Seed, sweepN(s)),
-		AxisLabel(ax.Path), AxisLabel(ay.Path))
+	p := newPlot(l, l.T("fig.sweep.heat.title", s.Sides[0], ax.Path, ay.Path, s.Scenario, s.Seed, sweepN(l, s)),
+		axisLabel(l, ax.Path), axisLabel(l, ay.Path))
 	h := cells{nx: len(ax.Values), ny: len(ay.Values), labels: len(ax.Values) <= 14 && len(ay.Values) <= 20}
 	for _, pt := range s.Points {
 		v := 100 * pt.Result.Sides[0].WinRate
@@ -539,14 +545,14 @@ func sweepHeat(s *Sweep) *Figure {
 	p.X.Padding, p.Y.Padding = 0, 0
 	const barW = 1.25 * vg.Inch
 	f := &Figure{Name: "sweep", W: 6.8 * vg.Inch, H: 4.6 * vg.Inch,
-		Caption: fmt.Sprintf("Heat map of the %s win rate in percent over %s (across) and %s (up); blue: %s wins more, orange: %s wins more.", s.Sides[0], ax.Path, ay.Path, s.Sides[0], s.Sides[1])}
+		Caption: l.T("fig.sweep.heat.caption", s.Sides[0], ax.Path, ay.Path, s.Sides[0], s.Sides[1])}
 	f.draw = func(dc draw.Canvas) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
 		main := draw.Crop(dc, 0, -barW, 0, 0)
 		p.Draw(main)
 		data := p.DataCanvas(main)
-		colourBar(dc, data, dc.Max.X-barW+vg.Points(14), s.Sides[0]+" win rate (%)", h.span)
+		colourBar(dc, data, dc.Max.X-barW+vg.Points(14), l.T("fig.sweep.bar", s.Sides[0]), h.span)
 	}
 	return f
 }
