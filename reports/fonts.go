@@ -191,3 +191,15 @@ func (f *Figure) checkGlyphs() error {
 	}
 	return nil
 }
+
+// legendText is a legend entry's text in l. gonum/plot leaves a space's
+// width between a right-aligned legend text and its swatch; with a loaded
+// font (NanumGothic's narrow space, its Hangul drawn a little wider than
+// measured at 96 dpi) the text touches the swatch, so two more spaces
+// keep them apart. Liberation's figures are unchanged.
+func legendText(l i18n.Lang, s string) string {
+	if figureFont(l) != liberation {
+		return s + "  "
+	}
+	return s
+}

@@ -621,7 +621,7 @@ func compareFigure(l i18n.Lang, c *Compare) (*Figure, error) {
 	left.NominalX(names...)
 	left.X.Min, left.X.Max = -0.6, float64(len(names))-0.4
 	for s := 0; s < 2; s++ {
-		left.Legend.Add(l.T("fig.compare.legend", c.Sides[s]), swatch{SideColors[s]})
+		left.Legend.Add(legendText(l, l.T("fig.compare.legend", c.Sides[s])), swatch{SideColors[s]})
 	}
 
 	right := newPlot(l, l.T("fig.compare.diff.title", c.Sides[0], c.Baseline),
@@ -795,7 +795,7 @@ func economyFigure(l i18n.Lang, r *Result) (*Figure, error) {
 		p.X.Tick.Label.YAlign = draw.YCenter
 	}
 	for s := 0; s < 2; s++ {
-		p.Legend.Add(r.Sides[s].Name, swatch{SideColors[s]})
+		p.Legend.Add(legendText(l, r.Sides[s].Name), swatch{SideColors[s]})
 	}
 	return &Figure{Name: "economy", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
 		Caption: l.T("fig.economy.caption", r.Sides[0].Name, r.Sides[1].Name, ciCaption(l, r.EconomyCI95 != nil))}, nil
@@ -865,7 +865,7 @@ func firstActorFigure(l i18n.Lang, r *Result, sides []int) (*Figure, error) {
 	}
 	if len(sides) == len(r.Raw.Roster) {
 		for s := 0; s < 2; s++ {
-			p.Legend.Add(r.Sides[s].Name, swatch{SideColors[s]})
+			p.Legend.Add(legendText(l, r.Sides[s].Name), swatch{SideColors[s]})
 		}
 	}
 	return &Figure{Name: "first", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),

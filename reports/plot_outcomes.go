@@ -86,8 +86,8 @@ func combatantsFigure(l i18n.Lang, r *Result) (*Figure, error) {
 		p.X.Tick.Label.YAlign = draw.YCenter
 	}
 	for s := 0; s < 2; s++ {
-		p.Legend.Add(l.T("fig.falls.down", r.Sides[s].Name), swatch{SideColors[s]})
-		p.Legend.Add(l.T("fig.falls.out", r.Sides[s].Name), swatch{lighten(SideColors[s])})
+		p.Legend.Add(legendText(l, l.T("fig.falls.down", r.Sides[s].Name)), swatch{SideColors[s]})
+		p.Legend.Add(legendText(l, l.T("fig.falls.out", r.Sides[s].Name)), swatch{lighten(SideColors[s])})
 	}
 	return &Figure{Name: "combatants", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
 		Caption: l.T("fig.falls.caption")}, nil
@@ -168,7 +168,7 @@ func distFigure(l i18n.Lang, r *Result, hs [2]stats.Hist, title, xLabel, yLabel 
 	p.Y.Tick.Marker = niceTicks{}
 	p.X.Tick.Marker = niceTicks{most: 12, integer: true}
 	for s := 0; s < 2; s++ {
-		p.Legend.Add(r.Sides[s].Name, swatch{SideColors[s]})
+		p.Legend.Add(legendText(l, r.Sides[s].Name), swatch{SideColors[s]})
 	}
 	return &Figure{W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p)}
 }
@@ -228,8 +228,8 @@ func firstBothFigure(l i18n.Lang, r *Result) *Figure {
 		p.X.Tick.Label.YAlign = draw.YCenter
 	}
 	for s := 0; s < 2; s++ {
-		p.Legend.Add(l.T("fig.firstboth.act", r.Sides[s].Name), swatch{SideColors[s]})
-		p.Legend.Add(l.T("fig.firstboth.order", r.Sides[s].Name), swatch{lighten(SideColors[s])})
+		p.Legend.Add(legendText(l, l.T("fig.firstboth.act", r.Sides[s].Name)), swatch{SideColors[s]})
+		p.Legend.Add(legendText(l, l.T("fig.firstboth.order", r.Sides[s].Name)), swatch{lighten(SideColors[s])})
 	}
 	return &Figure{Name: "first", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
 		Caption: l.T("fig.firstboth.caption")}

@@ -182,8 +182,8 @@ func tornadoFigure(l i18n.Lang, v *Value) (*Figure, error) {
 	pad := 0.08 * math.Max(hi-lo, 0.5)
 	p.X.Min, p.X.Max = math.Min(lo, 0)-pad, math.Max(hi, 0)+pad
 	p.X.Tick.Marker = niceTicks{}
-	p.Legend.Add(l.T("fig.tornado.down"), swatch{SideColors[1]})
-	p.Legend.Add(l.T("fig.tornado.up"), swatch{SideColors[0]})
+	p.Legend.Add(legendText(l, l.T("fig.tornado.down")), swatch{SideColors[1]})
+	p.Legend.Add(legendText(l, l.T("fig.tornado.up")), swatch{SideColors[0]})
 	p.Legend.Top, p.Legend.Left = true, false
 	h := vg.Length(1.6+0.55*float64(len(names))) * vg.Inch
 	f := &Figure{Name: "tornado", W: 8 * vg.Inch, H: h,
