@@ -193,3 +193,31 @@ func TestUnitsTranslated(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFigureGlyphCheck against BenchmarkFigurePNG (the economy figure): what the check
+// that no text becomes boxes adds to rendering a figure (one more draw
+// into a recorder, each string's runes looked up in its font).
+func BenchmarkFigureGlyphCheck(b *testing.B) {
+	f, err := economyFigure(i18n.Ru, fixtureResult(10000, 0.6, 0.01, nil))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := f.checkGlyphs(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFigurePNG(b *testing.B) {
+	f, err := economyFigure(i18n.Ru, fixtureResult(10000, 0.6, 0.01, nil))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		var buf bytes.Buffer
+		if err := f.PNG(&buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
