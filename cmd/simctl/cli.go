@@ -45,6 +45,13 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 			fmt.Fprintf(stderr, "simctl: internal error: %v\nplease report it with the command line and scenario\n", p)
 			code = exitFailure
 		}
+		// Interrupted while reading its inputs (a FIFO with no writer, a
+		// slow disk), a command fails with the reading error; the exit
+		// code says what happened: the user stopped it (serve answers an
+		// interrupt itself).
+		if code != exitOK && ctx.Err() != nil && (len(args) == 0 || args[0] != "serve") {
+			code = exitInterrupted
+		}
 	}()
 	if len(args) == 0 {
 		fmt.Fprint(stderr, overview())

@@ -112,13 +112,9 @@ func playCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross boo
 		every, perWorker = interimEvery, interimSegment // simctl serve
 	}
 	if save != nil {
-		w := cfg.Workers
-		if w <= 0 {
-			w = runtime.GOMAXPROCS(0)
-		}
 		// Many chunks per worker: the wait for the slowest at a segment's
 		// end is a small part of it.
-		seg = perWorker * int64(w)
+		seg = perWorker * int64(workersOf(cfg.Workers))
 	}
 	todo = slices.Clone(todo)
 	last := time.Now()
@@ -149,6 +145,14 @@ func playCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross boo
 		}
 	}
 	return nil, nil
+}
+
+// workersOf is the number of workers --workers w means.
+func workersOf(w int) int {
+	if w <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return w
 }
 
 // How often the CRN experiments save what they have played, and the

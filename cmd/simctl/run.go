@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"simctl/sim/experiment"
@@ -30,6 +31,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	shard := fs.String("shard", "", "`k/K` run shard k of K (from 0) of the -n encounters; K alone takes k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID")
 	resume := fs.String("resume", "", "`FILE` continue the interrupted run whose JSON result is FILE: play only the encounters it did not, and write the whole result")
 	plot := fs.String("plot", "", "`FILE` also draw a figure of the run to FILE (.png or .svg); --figure picks which")
+	fs.Bool("force", false, forceUsage) // checked by parseArgs (completeResult)
 	figure := fs.String("figure", "rounds", "`KIND` the figure --plot draws: "+strings.Join(runFigureKinds, ", "))
 	pos, done, code := parseArgs("run", fs, args, stdout, stderr)
 	if done {
@@ -111,6 +113,20 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "simctl run: resuming %s: %d encounters played, %d to play\n", *resume, tally.Encounters, cfg.N-tally.Encounters)
 		}
 	}
+	// result is the document of what tally holds (for a checkpoint, an
+	// interrupted run with the ranges unplayed).
+	result := func(interrupted bool, unplayed []sim.Range, elapsed float64) *reports.Result {
+		meta := meta
+		meta.Scenario, meta.File, meta.Ruleset = sc.Name, sc.File, sc.Ruleset
+		meta.Version, meta.Seed, meta.Elapsed = fullVersion(), c.seed.v, elapsed
+		meta.Sides = [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
+		meta.Sets = c.sets.strings()
+		meta.Command = "simctl run " + strings.Join(args, " ")
+		meta.Interrupted = interrupted
+		meta.ScenarioSHA256, meta.ScenarioText = src.sum(), src.text()
+		meta.Unplayed = unplayedOf(unplayed)
+		return reports.New(meta, g, tally)
+	}
 	var left []sim.Range
 	known := true // the unplayed ranges are known (not after a second Ctrl-C)
 	var doneN atomic.Int64
@@ -128,18 +144,42 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		runs, err := experiment.RunSweep(ctx, []sim.Game{g}, experiment.SweepConfig{Seed: c.seed.v, N: n, Precision: w, Batch: *batch, Workers: c.workers.v, Done: &doneN})
 		tally, reached, runErr, known = runs[0].Tally, runs[0].Reached, err, false
 	} else {
-		for i, rg := range todo {
+		// With a JSON file to save to, play in segments and, at most every
+		// checkpointEvery, write what finished (marked interrupted, the
+		// rest unplayed): a run killed outright (SIGKILL, a node lost)
+		// keeps all but its last seconds, for --resume.
+		save := target != nil && format == reports.JSON
+		seg := int64(math.MaxInt64)
+		if save {
+			seg = checkpointSegment * int64(workersOf(c.workers.v))
+		}
+		pending := slices.Clone(todo)
+		last := time.Now()
+		for len(pending) > 0 {
+			rg := pending[0]
+			hi := rg.Hi
+			if hi-rg.Lo > seg {
+				hi = rg.Lo + seg
+			}
 			var u []sim.Range
-			rc := sim.RunConfig{Seed: c.seed.v, Start: rg.Lo, N: rg.Hi - rg.Lo, Workers: c.workers.v, Done: &doneN, Abandon: abandon, Unplayed: &u}
+			rc := sim.RunConfig{Seed: c.seed.v, Start: rg.Lo, N: hi - rg.Lo, Workers: c.workers.v, Done: &doneN, Abandon: abandon, Unplayed: &u}
 			var t *sim.Tally
 			t, runErr = sim.Run(ctx, g, rc)
 			tally.Merge(t)
+			if pending[0].Lo = hi; pending[0].Lo == pending[0].Hi {
+				pending = pending[1:]
+			}
 			if runErr != nil {
 				if t.Encounters < rc.N && u == nil {
 					known = false
 				}
-				left = append(append(left, u...), todo[i+1:]...)
+				left = append(u, pending...)
 				break
+			}
+			if save && len(pending) > 0 && time.Since(last) >= checkpointEvery {
+				cp := result(true, pending, before+time.Since(t0).Seconds())
+				saveCheckpoint(target, "run", stderr, func(w io.Writer) error { return cp.WriteFormat(w, reports.JSON) })
+				last = time.Now()
 			}
 		}
 	}
@@ -151,19 +191,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "simctl run:", runErr)
 		return exitFailure
 	}
-	meta.Scenario, meta.File, meta.Ruleset = sc.Name, sc.File, sc.Ruleset
-	meta.Version, meta.Seed, meta.Elapsed = fullVersion(), c.seed.v, elapsed
-	meta.Sides = [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
-	meta.Sets = c.sets.strings()
-	meta.Command = "simctl run " + strings.Join(args, " ")
-	meta.Interrupted = interrupted
-	meta.ScenarioSHA256, meta.ScenarioText = src.sum(), src.text()
+	var unplayed []sim.Range
 	if interrupted && known {
-		for _, u := range left {
-			meta.Unplayed = append(meta.Unplayed, [2]int64{u.Lo, u.Hi})
-		}
+		unplayed = left
 	}
-	res := reports.New(meta, g, tally)
+	res := result(interrupted, unplayed, elapsed)
 	if err := writeOut(target, stdout, func(out io.Writer) error {
 		if sh := meta.Shard; sh != nil && (format == reports.Text || format == reports.Markdown) {
 			// A shard's table alone reads like a whole run: say which part it is.
