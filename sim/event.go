@@ -13,6 +13,7 @@ type Event struct {
 	Round  int    // the round the event happened in, stamped by Log (0: before the first round or a surprise round)
 	Actor  int    // combatant index of who acts, rolls or is affected; NoOne if none
 	Target int    // combatant index acted upon (attacked, charged, triggering a readied action); NoOne if none
+	Die    int    // the natural die roll, before modifiers, where one was rolled
 	Roll   int    // the roll's total, modifiers included (an attack roll, a save, a check, an initiative count)
 	Need   int    // the number the roll is measured against (AC, DC, defence, attack throw), or a count delayed to
 	Amount int    // damage dealt, hp left, feet moved, a die rolled: what the kind says
@@ -45,12 +46,13 @@ const (
 	EvDown                 // Actor drops, dies, flees or is taken out: Rule says how, Amount the hp left
 	EvMorale               // Actor tests morale: Roll vs Need, OK held
 	EvLost                 // Actor loses a delayed or readied action, or a turn; Rule says why
-	EvEnd                  // the encounter ends: Actor the winning side, NoOne for a draw; Round the rounds played
+	EvAction               // Actor takes action Rule (charge, shot, reload, ...) at Target if any; Amount a measure (feet)
+	EvEnd                  // the encounter ends: Actor the winning side, NoOne for a draw; Amount the rounds played
 	evKinds
 )
 
 var eventKindNames = [evKinds]string{"none", "round", "initiative", "turn", "attack", "damage", "move",
-	"delay", "ready", "interrupt", "spell", "save", "check", "down", "morale", "lost", "end"}
+	"delay", "ready", "interrupt", "spell", "save", "check", "down", "morale", "lost", "action", "end"}
 
 func (k EventKind) String() string {
 	if k < evKinds {
