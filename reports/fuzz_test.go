@@ -99,6 +99,22 @@ func FuzzMerge(f *testing.F) {
 		if err := m.check(); err != nil {
 			t.Fatalf("merged result is damaged: %v", err)
 		}
+		// The cross-field invariants of a genuine result hold for the
+		// merge, and its counts are the exact sums of its inputs' (no
+		// int64 wrap-around).
+		if err := m.consistent(); err != nil {
+			t.Fatalf("merged result is inconsistent: %v", err)
+		}
+		for _, f := range []struct {
+			name      string
+			got, a, b int64
+		}{{"encounters", m.Raw.Encounters, ra.Raw.Encounters, rb.Raw.Encounters}, {"rounds_sum", m.Raw.RoundsSum, ra.Raw.RoundsSum, rb.Raw.RoundsSum},
+			{"draws", m.Raw.Draws, ra.Raw.Draws, rb.Raw.Draws}, {"wins", m.Raw.Wins[0], ra.Raw.Wins[0], rb.Raw.Wins[0]},
+			{"damage sum", m.Raw.Damage[0].Sum, ra.Raw.Damage[0].Sum, rb.Raw.Damage[0].Sum}} {
+			if f.got < 0 || f.got-f.a != f.b || f.a < 0 || f.b < 0 {
+				t.Fatalf("merged %s %d is not %d + %d", f.name, f.got, f.a, f.b)
+			}
+		}
 		if err := m.WriteText(io.Discard); err != nil {
 			t.Fatal(err)
 		}
@@ -118,6 +134,6 @@ func (fuzzGame) NewTable() sim.Table { return fuzzTable{} }
 type fuzzTable struct{}
 
 func (fuzzTable) Play(r *rng.Stream, c *sim.Counts, _ *sim.Log) sim.Outcome {
-	c.Inc(0, sim.Turns)
+	c.Turn(0, 0) // as a referee records a turn: the side's and the combatant's
 	return sim.Outcome{Winner: r.IntN(3) - 1, Rounds: r.IntN(6), FirstActor: r.IntN(2)}
 }

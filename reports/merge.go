@@ -22,6 +22,9 @@ func Merge(rs []*Result) (*Result, error) {
 		if err := r.check(); err != nil {
 			return nil, fmt.Errorf("merge: %s of %q: %v", describe(r), r.Scenario, err)
 		}
+		if err := r.consistent(); err != nil {
+			return nil, fmt.Errorf("merge: %s of %q: %v", describe(r), r.Scenario, err)
+		}
 	}
 	sorted := append([]*Result(nil), rs...)
 	sort.SliceStable(sorted, func(i, j int) bool {
@@ -46,6 +49,7 @@ func Merge(rs []*Result) (*Result, error) {
 	elapsed := first.Elapsed
 	interrupted := first.Interrupted
 	prev := first // the merged shard reaching furthest
+	var ck adder
 	for _, r := range sorted[1:] {
 		switch {
 		case r.Scenario != first.Scenario || r.Ruleset != first.Ruleset:
@@ -78,42 +82,37 @@ func Merge(rs []*Result) (*Result, error) {
 		if end(r) > end(prev) {
 			prev = r
 		}
-		raw.Wins[0] += r.Raw.Wins[0]
-		raw.Wins[1] += r.Raw.Wins[1]
-		raw.Draws += r.Raw.Draws
-		raw.Encounters += r.Raw.Encounters
-		raw.RoundsOver += r.Raw.RoundsOver
-		raw.RoundsSum += r.Raw.RoundsSum
+		// Every addition is checked: genuine counts of one run cannot
+		// overflow int64, so an overflow is a forged or damaged file.
+		ck.add(&raw.Wins[0], r.Raw.Wins[0])
+		ck.add(&raw.Wins[1], r.Raw.Wins[1])
+		ck.add(&raw.Draws, r.Raw.Draws)
+		ck.add(&raw.Encounters, r.Raw.Encounters)
+		ck.add(&raw.RoundsOver, r.Raw.RoundsOver)
+		ck.add(&raw.RoundsSum, r.Raw.RoundsSum)
 		raw.RoundsMax = max(raw.RoundsMax, r.Raw.RoundsMax)
-		raw.Survivors[0] += r.Raw.Survivors[0]
-		raw.Survivors[1] += r.Raw.Survivors[1]
-		raw.NoActor += r.Raw.NoActor
-		for i, v := range r.Raw.Rounds {
-			raw.Rounds[i] += v
-		}
-		for i, v := range r.Raw.Counts {
-			raw.Counts[i] += v
-		}
-		for i, v := range r.Raw.CountsSq {
-			raw.CountsSq[i] += v
-		}
-		for i, v := range r.Raw.FirstActor {
-			raw.FirstActor[i] += v
-		}
-		raw.DrawsMaxRounds += r.Raw.DrawsMaxRounds
-		raw.DrawsAllGone += r.Raw.DrawsAllGone
-		raw.NoOrder += r.Raw.NoOrder
-		raw.Ended += r.Raw.Ended
-		for i, v := range r.Raw.FirstInOrder {
-			raw.FirstInOrder[i] += v
-		}
+		ck.add(&raw.Survivors[0], r.Raw.Survivors[0])
+		ck.add(&raw.Survivors[1], r.Raw.Survivors[1])
+		ck.add(&raw.NoActor, r.Raw.NoActor)
+		ck.addAll(raw.Rounds, r.Raw.Rounds)
+		ck.addAll(raw.Counts, r.Raw.Counts)
+		ck.addAll(raw.CountsSq, r.Raw.CountsSq)
+		ck.addAll(raw.FirstActor, r.Raw.FirstActor)
+		ck.add(&raw.DrawsMaxRounds, r.Raw.DrawsMaxRounds)
+		ck.add(&raw.DrawsAllGone, r.Raw.DrawsAllGone)
+		ck.add(&raw.NoOrder, r.Raw.NoOrder)
+		ck.add(&raw.Ended, r.Raw.Ended)
+		ck.addAll(raw.FirstInOrder, r.Raw.FirstInOrder)
 		for i := range r.Raw.Combatants {
-			raw.Combatants[i].Add(&r.Raw.Combatants[i])
+			ck.addCombatant(&raw.Combatants[i], &r.Raw.Combatants[i])
 		}
 		for s := 0; s < 2; s++ {
-			raw.AnyDown[s] += r.Raw.AnyDown[s]
-			raw.Damage[s].add(r.Raw.Damage[s])
-			raw.WinnerHP[s].add(r.Raw.WinnerHP[s])
+			ck.add(&raw.AnyDown[s], r.Raw.AnyDown[s])
+			ck.addHist(&raw.Damage[s], r.Raw.Damage[s])
+			ck.addHist(&raw.WinnerHP[s], r.Raw.WinnerHP[s])
+		}
+		if ck.bad {
+			return nil, fmt.Errorf("merge: adding %s overflows the counts (beyond 2^63); no genuine shards of one run can, so a file is damaged or was edited", describe(r))
 		}
 		var err error
 		if raw.Tactics, err = mergeRules(raw.Tactics, r.Raw.Tactics); err != nil {
@@ -137,7 +136,11 @@ func Merge(rs []*Result) (*Result, error) {
 	if first.Shard == nil {
 		m.Command = first.Command
 	}
-	return FromRaw(m, raw), nil
+	out := FromRaw(m, raw)
+	if err := out.consistent(); err != nil {
+		return nil, fmt.Errorf("merge: the merged result: %v", err)
+	}
+	return out, nil
 }
 
 // Coverage reports how many encounters of the whole run the results cover

@@ -133,44 +133,7 @@ func HPLeftFigure(r *Result) (*Figure, error) {
 // the 99.9th percentile are left out of the drawing (counted in the
 // title); bins widen so there are at most about 40.
 func distFigure(r *Result, hs [2]stats.Hist, title, xLabel, yLabel string) *Figure {
-	lo, hi := math.MaxInt, 0
-	for s := 0; s < 2; s++ {
-		if hs[s].N > 0 {
-			lo = min(lo, hs[s].Quantile(0))
-			hi = max(hi, hs[s].Quantile(0.999))
-		}
-	}
-	if lo > hi {
-		lo, hi = 0, 1
-	}
-	hi = min(hi, hs[0].Cap())
-	width := max(1, (hi-lo+40)/40)
-	var bs bars
-	var cut int64
-	var n int64
-	for s := 0; s < 2; s++ {
-		h := &hs[s]
-		n += h.N
-		cut += h.Over
-		if h.N == 0 {
-			continue
-		}
-		bins := make([]int64, (hi-lo)/width+1)
-		for v, k := range h.Counts {
-			switch {
-			case v < lo:
-			case v > hi:
-				cut += k
-			default:
-				bins[(v-lo)/width] += k
-			}
-		}
-		for b, k := range bins {
-			x := float64(lo+b*width) + float64(width-1)/2
-			bs = append(bs, bar{X: x + (float64(s)-0.5)*0.42*float64(width), W: 0.4 * float64(width),
-				Y: 100 * float64(k) / float64(h.N), Color: SideColors[s]})
-		}
-	}
+	bs, hi, width, cut, n, maxSeen, capped := distBars(hs)
 	sub := ""
 	for s := 0; s < 2; s++ {
 		if s > 0 {
@@ -183,7 +146,10 @@ func distFigure(r *Result, hs [2]stats.Hist, title, xLabel, yLabel string) *Figu
 		sub += fmt.Sprintf("%s median %d, 90th percentile %d", r.Sides[s].Name, hs[s].Quantile(0.5), hs[s].Quantile(0.9))
 	}
 	var notes []string
-	if cut > 0 {
+	switch {
+	case cut > 0 && capped:
+		notes = append(notes, fmt.Sprintf("%s above %d, up to %d: the bar at the right", pct(frac(cut, n)), hi, maxSeen))
+	case cut > 0:
 		notes = append(notes, fmt.Sprintf("%s above %d not drawn", pct(frac(cut, n)), hi))
 	}
 	if width > 1 {
@@ -267,4 +233,65 @@ func firstBothFigure(r *Result) *Figure {
 		Caption: "Share of encounters in which each combatant (copy group) was the first to take an action (solid; a delay or a ready " +
 			"is not an action, the delayed or readied action is) and first in the initiative order of the first round (lighter), " +
 			"with 95% Wilson intervals."}
+}
+
+// distBars bins two sides' histograms for distFigure: bars of width
+// values from the smallest observation to the 99.9th percentile (at most
+// the cap), each side as a share of its observations, and, when the
+// percentile lies beyond the cap, one more bar with every observation
+// above hi. cut counts the observations above hi, n all of them.
+func distBars(hs [2]stats.Hist) (bs bars, hi, width int, cut, n, maxSeen int64, capped bool) {
+	lo := math.MaxInt
+	for s := 0; s < 2; s++ {
+		if hs[s].N > 0 {
+			lo = min(lo, hs[s].Quantile(0))
+			hi = max(hi, hs[s].Quantile(0.999))
+		}
+	}
+	if lo > hi {
+		lo, hi = 0, 1
+	}
+	// Values above the histogram's cap have no bins of their own: when
+	// more than 0.1% lie there (even all of them), they are drawn as one
+	// bar to the right of the last bin rather than left out.
+	capN := math.MaxInt
+	for s := 0; s < 2; s++ {
+		if len(hs[s].Counts) > 0 {
+			capN = min(capN, hs[s].Cap())
+		}
+	}
+	capped = hi > capN
+	hi = min(hi, capN)
+	lo = min(lo, hi)
+	width = max(1, (hi-lo+40)/40)
+	for s := 0; s < 2; s++ {
+		h := &hs[s]
+		n += h.N
+		cut += h.Over
+		maxSeen = max(maxSeen, h.MaxSeen)
+		if h.N == 0 {
+			continue
+		}
+		bins := make([]int64, (hi-lo)/width+1)
+		above := h.Over
+		for v, k := range h.Counts {
+			switch {
+			case v < lo:
+			case v > hi:
+				cut += k
+				above += k
+			default:
+				bins[(v-lo)/width] += k
+			}
+		}
+		if capped {
+			bins = append(bins, above)
+		}
+		for b, k := range bins {
+			x := float64(lo+b*width) + float64(width-1)/2
+			bs = append(bs, bar{X: x + (float64(s)-0.5)*0.42*float64(width), W: 0.4 * float64(width),
+				Y: 100 * float64(k) / float64(h.N), Color: SideColors[s]})
+		}
+	}
+	return bs, hi, width, cut, n, maxSeen, capped
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,16 +20,26 @@ import (
 type job struct {
 	Kind string `yaml:"kind"`
 	Spec struct {
-		CompletionMode string `yaml:"completionMode"`
-		Completions    int    `yaml:"completions"`
-		Template       struct {
+		CompletionMode       string `yaml:"completionMode"`
+		Completions          int    `yaml:"completions"`
+		BackoffLimit         *int   `yaml:"backoffLimit"`
+		BackoffLimitPerIndex *int   `yaml:"backoffLimitPerIndex"`
+		MaxFailedIndexes     *int   `yaml:"maxFailedIndexes"`
+		Template             struct {
 			Spec struct {
 				Containers []struct {
-					Command      []string `yaml:"command"`
-					VolumeMounts []struct {
+					Image           string   `yaml:"image"`
+					ImagePullPolicy string   `yaml:"imagePullPolicy"`
+					Command         []string `yaml:"command"`
+					VolumeMounts    []struct {
 						MountPath string `yaml:"mountPath"`
 					} `yaml:"volumeMounts"`
 				} `yaml:"containers"`
+				Volumes []struct {
+					PersistentVolumeClaim struct {
+						ClaimName string `yaml:"claimName"`
+					} `yaml:"persistentVolumeClaim"`
+				} `yaml:"volumes"`
 			} `yaml:"spec"`
 		} `yaml:"template"`
 	} `yaml:"spec"`
@@ -164,4 +175,84 @@ func tallyOf(t *testing.T, doc []byte) []byte {
 		t.Fatalf("no tally in %.200s (%v)", doc, err)
 	}
 	return d["tally"]
+}
+
+// TestKubernetesRecipe checks what a user with a real cluster meets
+// (issue 21): the image the manifests name is built by deploy/Dockerfile
+// (static, distroless) and used as loaded (imagePullPolicy IfNotPresent,
+// not the default Always of a :latest tag, which gives ErrImagePull); the
+// claim both Jobs mount is the one pvc.yaml makes (ReadWriteMany); the
+// shards retry per index; deploy/README.md exists; and wait.sh returns on
+// a failed Job as on a complete one (kubectl wait --for=condition=complete
+// waits out its timeout on a failed Job).
+func TestKubernetesRecipe(t *testing.T) {
+	shards := readJob(t, "../../deploy/kubernetes/shards.yaml")
+	merge := readJob(t, "../../deploy/kubernetes/merge.yaml")
+	var pvc struct {
+		Kind     string `yaml:"kind"`
+		Metadata struct {
+			Name string `yaml:"name"`
+		} `yaml:"metadata"`
+		Spec struct {
+			AccessModes []string `yaml:"accessModes"`
+			Resources   struct {
+				Requests map[string]string `yaml:"requests"`
+			} `yaml:"resources"`
+		} `yaml:"spec"`
+	}
+	data, err := os.ReadFile("../../deploy/kubernetes/pvc.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, &pvc); err != nil || pvc.Kind != "PersistentVolumeClaim" || pvc.Spec.Resources.Requests["storage"] == "" ||
+		len(pvc.Spec.AccessModes) != 1 || pvc.Spec.AccessModes[0] != "ReadWriteMany" {
+		t.Fatalf("pvc.yaml: not a ReadWriteMany PersistentVolumeClaim with a size: %+v (%v)", pvc, err)
+	}
+	for name, j := range map[string]job{"shards.yaml": shards, "merge.yaml": merge} {
+		c := j.Spec.Template.Spec.Containers[0]
+		if c.Image != "simctl:latest" || c.ImagePullPolicy != "IfNotPresent" {
+			t.Errorf("%s: image %q with imagePullPolicy %q; want simctl:latest (deploy/Dockerfile's) with IfNotPresent", name, c.Image, c.ImagePullPolicy)
+		}
+		vs := j.Spec.Template.Spec.Volumes
+		if len(vs) != 1 || vs[0].PersistentVolumeClaim.ClaimName != pvc.Metadata.Name {
+			t.Errorf("%s: mounts %+v, not pvc.yaml's claim %q", name, vs, pvc.Metadata.Name)
+		}
+	}
+	if s := shards.Spec; s.BackoffLimitPerIndex == nil || *s.BackoffLimitPerIndex < 1 || s.BackoffLimit != nil || s.MaxFailedIndexes == nil {
+		t.Errorf("shards.yaml: want backoffLimitPerIndex (retries per index) and maxFailedIndexes, and no Job-wide backoffLimit shared by every index")
+	}
+	docker, err := os.ReadFile("../../deploy/Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	df := string(docker)
+	froms := regexp.MustCompile(`(?m)^FROM (\S+)`).FindAllStringSubmatch(df, -1)
+	if len(froms) == 0 || !strings.Contains(df, "CGO_ENABLED=0") || !strings.Contains(df, "./cmd/simctl") ||
+		!regexp.MustCompile(`^(gcr\.io/distroless/static|scratch)`).MatchString(froms[len(froms)-1][1]) ||
+		!regexp.MustCompile(`(?m)^COPY --from=\S+ \S+ /usr/local/bin/simctl$`).MatchString(df) {
+		t.Errorf("deploy/Dockerfile: want a static (CGO_ENABLED=0) build of ./cmd/simctl copied to /usr/local/bin/simctl on a distroless/static or scratch base:\n%s", df)
+	}
+	readme, err := os.ReadFile("../../deploy/README.md")
+	if err != nil {
+		t.Fatal("deploy/README.md, which the manifests point to, is missing")
+	}
+	for _, f := range []string{"Dockerfile", "pvc.yaml", "shards.yaml", "merge.yaml", "wait.sh", "imagePullPolicy", "simctl-array.sbatch"} {
+		if !bytes.Contains(readme, []byte(f)) {
+			t.Errorf("deploy/README.md does not mention %s", f)
+		}
+	}
+	// wait.sh against a fake kubectl reporting each condition.
+	for cond, want := range map[string]int{"Complete": 0, "Failed": 1} {
+		bin := t.TempDir()
+		fake := "#!/bin/sh\ncase \"$1\" in get) printf '%s ' " + cond + ";; esac\n"
+		if err := os.WriteFile(filepath.Join(bin, "kubectl"), []byte(fake), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		x := exec.Command("sh", "../../deploy/kubernetes/wait.sh", "job/simctl-shards", "30")
+		x.Env = append(os.Environ(), "KUBECTL="+filepath.Join(bin, "kubectl"))
+		out, _ := x.CombinedOutput()
+		if code := x.ProcessState.ExitCode(); code != want {
+			t.Errorf("wait.sh on a %s Job: exit %d, want %d\n%s", cond, code, want, out)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"simctl/reports"
@@ -41,7 +42,11 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	for _, p := range pos {
 		in, err := reports.ReadInputContext(ctx, p)
 		if err != nil {
-			fmt.Fprintln(stderr, "simctl merge:", mergeInputError(p, err))
+			if ctx.Err() != nil || isInterrupt(err) {
+				fmt.Fprintf(stderr, "simctl merge: interrupted while reading %s; nothing written\n", p)
+				return exitInterrupted
+			}
+			fmt.Fprintln(stderr, "simctl merge:", mergeInputError(ctx, p, err))
 			return exitFailure
 		}
 		switch {
@@ -169,8 +174,13 @@ func mergeDone(what string, incomplete bool, target *safeio.Target, partial bool
 
 // mergeInputError says what a file given to merge is when it is a simctl
 // document of another kind, and what merge wants instead.
-func mergeInputError(path string, err error) error {
-	in, rerr := reports.ReadInput(path)
+// Only a regular file is read again (a FIFO's writer is gone, and a
+// second read would wait for another, deaf to Ctrl-C), and with ctx.
+func mergeInputError(ctx context.Context, path string, err error) error {
+	if st, serr := os.Stat(path); serr != nil || !st.Mode().IsRegular() {
+		return err
+	}
+	in, rerr := reports.ReadInputContext(ctx, path)
 	switch {
 	case rerr != nil:
 		return err

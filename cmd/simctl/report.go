@@ -186,13 +186,15 @@ func fightTraces(ctx context.Context, r *reports.Result) ([]reports.FightTrace, 
 		if err != nil {
 			return nil, err
 		}
-		var b strings.Builder
-		if err := reports.Trace(&b, sc, g, r.Seed, i); err != nil {
-			return nil, err
-		}
 		cmd := []string{"simctl", "trace", r.File, "--seed", strconv.FormatUint(r.Seed, 10), "--encounter", strconv.FormatInt(i, 10)}
 		for _, s := range r.Sets {
 			cmd = append(cmd, "--set", s)
+		}
+		// A report shows at most MaxTraceLines of a fight (a long one
+		// narrates gigabytes); the command prints the rest.
+		var b strings.Builder
+		if err := reports.TraceContext(ctx, &b, sc, g, r.Seed, i, reports.TraceLimit{Lines: reports.MaxTraceLines, Command: reports.ShellJoin(cmd)}); err != nil {
+			return nil, err
 		}
 		text := "# " + reports.ShellJoin(cmd) + "\n" + b.String()
 		out = append(out, reports.FightTrace{Name: q.name, Text: text,

@@ -52,12 +52,21 @@ type serveConfig struct {
 	workers int           // workers per job
 	jobTTL  time.Duration // how long a finished job is kept
 	maxBody int64         // request body cap
+	// keptJobs and keptBytes bound the finished jobs kept in memory,
+	// whatever their age: by number, and by the bytes they retain (their
+	// documents, figures, reports and traces); maxDocBytes bounds the
+	// document a request may ask for (its points, options or cells).
+	// Zero: the defaults below (tests set them small).
+	keptJobs    int
+	keptBytes   int64
+	maxDocBytes int64
 }
 
 const (
-	defaultMaxBody = 1 << 20
-	// keptJobs bounds the finished jobs kept in memory, whatever their age.
-	keptJobs = 256
+	defaultMaxBody     = 1 << 20
+	defaultKeptJobs    = 256
+	defaultKeptBytes   = 512 << 20
+	defaultMaxDocBytes = 64 << 20
 )
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -176,6 +185,15 @@ func newServer(cfg serveConfig) (*server, error) {
 	s := &server{cfg: cfg, jobs: map[string]*serveJob{}, stopJan: make(chan struct{})}
 	if cfg.maxBody <= 0 {
 		s.cfg.maxBody = defaultMaxBody
+	}
+	if cfg.keptJobs <= 0 {
+		s.cfg.keptJobs = defaultKeptJobs
+	}
+	if cfg.keptBytes <= 0 {
+		s.cfg.keptBytes = defaultKeptBytes
+	}
+	if cfg.maxDocBytes <= 0 {
+		s.cfg.maxDocBytes = defaultMaxDocBytes
 	}
 	if cfg.dir != "" {
 		st, err := os.Stat(cfg.dir)

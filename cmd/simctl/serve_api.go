@@ -80,7 +80,7 @@ func describeScenario(id, display string, data []byte) scenarioEntry {
 }
 
 // dirFiles lists the .yaml and .yml regular files directly in --dir
-// (symbolic links and subfolders are not offered).
+// (symbolic links, hard-linked files and subfolders are not offered).
 func (s *server) dirFiles() ([]string, error) {
 	if s.root == nil {
 		return nil, nil
@@ -91,9 +91,14 @@ func (s *server) dirFiles() ([]string, error) {
 	}
 	var out []string
 	for _, e := range ents {
-		if e.Type().IsRegular() && isYAMLName(e.Name()) {
-			out = append(out, e.Name())
+		if !e.Type().IsRegular() || !isYAMLName(e.Name()) {
+			continue
 		}
+		// A file with hard links is not offered (readDirFile refuses it).
+		if fi, err := e.Info(); err != nil || safeio.Links(fi) > 1 {
+			continue
+		}
+		out = append(out, e.Name())
 	}
 	return out, nil
 }
@@ -133,6 +138,14 @@ func (s *server) readDirFile(ctx context.Context, name string) ([]byte, error) {
 		return nil, fmt.Errorf("%q: %w", name, errNoFile)
 	}
 	defer f.Close()
+	// os.Root cannot see a hard link: a second name inside the folder for
+	// a file outside it. A regular file with more than one link is not
+	// served (checked on the file opened, not the name looked up).
+	if fst, err := f.Stat(); err != nil || !fst.Mode().IsRegular() {
+		return nil, fmt.Errorf("%q: %w (symbolic links and special files are not served)", name, errNoFile)
+	} else if n := safeio.Links(fst); n > 1 {
+		return nil, fmt.Errorf("%q: %w (it has %d hard links, and a hard link may bring in a file from outside the folder: copy it instead)", name, errNoFile, n)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -407,19 +420,21 @@ func (s *server) handleFigure(w http.ResponseWriter, j *serveJob, name string) {
 	if _, ok := finished(w, j); !ok {
 		return
 	}
+	// The figure is drawn without the job's lock held: drawing takes time
+	// and a panic in it must not leave the lock taken.
 	j.mu.Lock()
-	defer j.mu.Unlock()
 	svg, ok := j.figures[name]
+	r, names := j.result, j.figureNames()
+	j.mu.Unlock()
 	if !ok {
-		if j.result == nil || !slices.Contains(j.figureNames(), name) {
-			jsonError(w, http.StatusNotFound, "no figure %q for this job; it has: %s", name, strings.Join(j.figureNames(), ", "))
+		if r == nil || !slices.Contains(names, name) {
+			jsonError(w, http.StatusNotFound, "no figure %q for this job; it has: %s", name, strings.Join(names, ", "))
 			return
 		}
 		var sides []int
 		for _, e := range j.game.Roster() {
 			sides = append(sides, e.Side)
 		}
-		r := j.result
 		mk := map[string]func() (*reports.Figure, error){
 			"rounds":      func() (*reports.Figure, error) { return reports.RoundsFigure(r) },
 			"economy":     func() (*reports.Figure, error) { return reports.EconomyFigure(r) },
@@ -438,11 +453,13 @@ func (s *server) handleFigure(w http.ResponseWriter, j *serveJob, name string) {
 			jsonError(w, http.StatusInternalServerError, "figure %s: %v", name, err)
 			return
 		}
-		if j.figures == nil {
-			j.figures = map[string][]byte{}
-		}
 		svg = b.Bytes()
-		j.figures[name] = svg
+		j.keep(func() {
+			if j.figures == nil {
+				j.figures = map[string][]byte{}
+			}
+			j.figures[name] = svg
+		})
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
@@ -527,7 +544,13 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		cmd = append(cmd, "--set", x)
 	}
 	b.WriteString("# " + reports.ShellJoin(cmd) + "\n")
-	if err := reports.Trace(&b, sc, g, seed, i); err != nil {
+	// At most MaxTraceLines (a long fight narrates gigabytes), and not a
+	// line more once the client has gone.
+	lim := reports.TraceLimit{Lines: reports.MaxTraceLines, Command: reports.ShellJoin(cmd)}
+	if err := reports.TraceContext(r.Context(), &b, sc, g, seed, i, lim); err != nil {
+		if r.Context().Err() != nil {
+			return // nobody is listening
+		}
 		jsonError(w, http.StatusInternalServerError, "trace: %v", err)
 		return
 	}

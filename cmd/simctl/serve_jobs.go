@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -8,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path"
@@ -133,7 +135,17 @@ func (j *serveJob) finish(state, msg string, doc []byte) {
 		j.mu.Unlock()
 		return
 	}
+	if cap(doc) > len(doc)+len(doc)/4 {
+		doc = bytes.Clone(doc) // a grown buffer's spare capacity is not kept
+	}
 	j.state, j.errMsg, j.doc, j.finished = state, msg, doc, time.Now()
+	// The interim document is superseded by the result (or, for a job that
+	// did not finish, kept by none): a finished job keeps only its result.
+	if j.lastInterim > 0 {
+		j.events[j.lastInterim-1] = sseEvent{}
+		j.lastInterim = 0
+	}
+	j.events = slices.Clip(j.events)
 	j.emitLocked(state, data)
 	j.mu.Unlock()
 	j.cancel()
@@ -159,6 +171,94 @@ func (j *serveJob) status() map[string]any {
 		st["figures"] = j.figureNames()
 	}
 	return st
+}
+
+// writeStatus answers GET /api/jobs/ID: the status as writeJSON writes
+// it, byte for byte, but with the result document streamed from where it
+// is kept (writeJSON compacts a json.RawMessage into the encoder's
+// buffer: a copy or two of a document of tens of MB per reader).
+func (j *serveJob) writeStatus(w http.ResponseWriter) {
+	st := j.status()
+	doc, _ := st["result"].(json.RawMessage)
+	delete(st, "result")
+	if len(doc) == 0 || !json.Valid(doc) { // json.Valid scans, allocating nothing
+		if len(doc) > 0 {
+			st["result"] = doc
+		}
+		writeJSON(w, http.StatusOK, st)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	// The keys in the order json.Marshal sorts them: "result" falls
+	// between the ones before and after it.
+	before := map[string]any{}
+	after := map[string]any{}
+	for k := range maps.Keys(st) {
+		if k < "result" {
+			before[k] = st[k]
+		} else {
+			after[k] = st[k]
+		}
+	}
+	b, _ := json.Marshal(before)
+	a, _ := json.Marshal(after)
+	bw.Write(b[:len(b)-1]) // without its closing brace
+	if len(before) > 0 {
+		bw.WriteByte(',')
+	}
+	bw.WriteString(`"result":`)
+	compactHTML(bw, doc)
+	if len(after) > 0 {
+		bw.WriteByte(',')
+		bw.Write(a[1:])
+	} else {
+		bw.WriteByte('}')
+	}
+	bw.WriteByte('\n')
+	bw.Flush()
+}
+
+// compactHTML writes valid JSON src as json.Encoder (with HTML escaping)
+// writes a json.RawMessage: without insignificant space, and with <, >,
+// &, U+2028 and U+2029 inside strings escaped.
+func compactHTML(w *bufio.Writer, src []byte) {
+	const hex = "0123456789abcdef"
+	inStr, esc := false, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if !inStr {
+			switch c {
+			case ' ', '\t', '\n', '\r':
+				continue
+			case '"':
+				inStr = true
+			}
+			w.WriteByte(c)
+			continue
+		}
+		switch {
+		case esc:
+			esc = false
+		case c == '\\':
+			esc = true
+		case c == '"':
+			inStr = false
+		case c == '<' || c == '>' || c == '&':
+			w.WriteString(`\u00`)
+			w.WriteByte(hex[c>>4])
+			w.WriteByte(hex[c&0xF])
+			continue
+		case c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8:
+			w.WriteString(`\u202`)
+			w.WriteByte(hex[src[i+2]&0xF])
+			i += 2
+			continue
+		}
+		w.WriteByte(c)
+	}
 }
 
 // figureNames lists the SVG figures of the finished job (under
@@ -305,6 +405,16 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 	if err != nil {
 		return nil, http.StatusUnprocessableEntity, checkResponse(err, nil)
 	}
+	// A document grows with its points, options or cells, whatever each
+	// plays: a sweep of 10,000 points at n=1 is cheap to play and large
+	// to keep. Each is counted at what its result costs in JSON.
+	if what != "encounters" {
+		per := docBytesPer(len(g.Roster()))
+		if est := mult * per; est > s.cfg.maxDocBytes {
+			return bad("%d %s would make a result of about %d MB (about %d kB each), more than the %d MB this server keeps per job; ask for at most %d (the CLI has no such cap)",
+				mult, what, est>>20, per>>10, s.cfg.maxDocBytes>>20, s.cfg.maxDocBytes/per)
+		}
+	}
 	j := &serveJob{id: newJobID(), req: *req, created: time.Now(), src: src, sc: sc, game: g,
 		total: req.N * mult, state: stateQueued, changed: make(chan struct{})}
 	for _, w := range warns {
@@ -331,15 +441,51 @@ func checkNamedSets(ns []reports.NamedSets, field string) error {
 		if msg := scenario.NameProblem(o.Name); msg != "" {
 			return fmt.Errorf("%s: option name %q %s", field, o.Name, msg)
 		}
+		// The job runs the CLI's command, which reads --option NAME=SETS
+		// up to the first "=": a name holding one would be cut there and
+		// the rest read as overrides the request never made.
+		if strings.Contains(o.Name, "=") {
+			return fmt.Errorf("%s: option name %q may not contain '=' (the command line reads NAME=SETS up to the first '=')", field, o.Name)
+		}
 		if seen[o.Name] {
 			return fmt.Errorf("%s: option %q is given twice", field, o.Name)
 		}
 		seen[o.Name] = true
-		if _, err := parseSets(o.Sets, field+" "+o.Name); err != nil {
+		sets, err := parseSets(o.Sets, field+" "+o.Name)
+		if err != nil {
 			return err
+		}
+		// Whatever else the command line cannot carry back unchanged is
+		// refused too: what runs must be what was asked (and what the
+		// permalink and the result's command line say).
+		var back optionFlags
+		if err := back.Set(optionSpec(o)); err != nil || len(back) != 1 || back[0].name != o.Name || !sameSets(back[0].sets, sets) {
+			return fmt.Errorf("%s: option %q does not survive the command line (%s NAME='--set ...') unchanged; simplify its name or overrides", field, o.Name, map[string]string{"options": "--option", "rows": "--row", "cols": "--col"}[field])
 		}
 	}
 	return nil
+}
+
+// optionSpec is the NAME='--set PATH=VALUE ...' word a job's command
+// line gives an option (cliArgs).
+func optionSpec(o reports.NamedSets) string {
+	var words []string
+	for _, x := range o.Sets {
+		words = append(words, "--set", x)
+	}
+	return o.Name + "=" + reports.ShellJoin(words)
+}
+
+func sameSets(a, b []scenario.Set) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].String() != b[i].String() {
+			return false
+		}
+	}
+	return true
 }
 
 // enqueue starts the job in a free slot or queues it; with the queue full
@@ -379,7 +525,10 @@ func (s *server) startLocked(j *serveJob) {
 		defer s.jobsDone.Done()
 		s.play(j)
 		s.mu.Lock()
+		defer s.mu.Unlock()
 		s.running--
+		// What the job keeps now counts against keptBytes.
+		s.expireLocked(time.Now())
 		for len(s.waiting) > 0 && s.running < s.cfg.maxJobs && !s.closed {
 			next := s.waiting[0]
 			s.waiting = s.waiting[1:]
@@ -391,7 +540,6 @@ func (s *server) startLocked(j *serveJob) {
 		for i, w := range s.waiting {
 			w.emit("queued", map[string]int{"position": i + 1})
 		}
-		s.mu.Unlock()
 	}()
 }
 
@@ -429,23 +577,35 @@ func (s *server) cancelJob(j *serveJob) {
 }
 
 // expireLocked forgets finished jobs older than --job-ttl, and the oldest
-// finished ones beyond keptJobs.
+// finished ones beyond keptJobs or beyond keptBytes retained in all. The
+// most recently finished job is kept whatever its size (its page is
+// showing it); prepare bounds what one job's document may be.
 func (s *server) expireLocked(now time.Time) {
-	finished := 0
+	finished, held := 0, int64(0)
+	var newest *serveJob
+	var newestAt time.Time
+	size := make(map[*serveJob]int64, len(s.order))
 	for _, j := range s.order {
 		j.mu.Lock()
 		if j.terminal() {
 			finished++
+			size[j] = j.retainedLocked()
+			held += size[j]
+			if newest == nil || !j.finished.Before(newestAt) {
+				newest, newestAt = j, j.finished
+			}
 		}
 		j.mu.Unlock()
 	}
 	keep := s.order[:0]
 	for _, j := range s.order {
 		j.mu.Lock()
-		old := j.terminal() && (now.Sub(j.finished) > s.cfg.jobTTL || finished > keptJobs)
+		old := j.terminal() && (now.Sub(j.finished) > s.cfg.jobTTL ||
+			(j != newest && (finished > s.cfg.keptJobs || held > s.cfg.keptBytes)))
 		j.mu.Unlock()
 		if old {
 			finished--
+			held -= size[j]
 			delete(s.jobs, j.id)
 			continue
 		}
@@ -567,11 +727,7 @@ func cliArgs(req *jobRequest, workers int) []string {
 		args = append(args, "--set", x)
 	}
 	spec := func(flag string, o reports.NamedSets) []string {
-		var words []string
-		for _, x := range o.Sets {
-			words = append(words, "--set", x)
-		}
-		return []string{flag, o.Name + "=" + reports.ShellJoin(words)}
+		return []string{flag, optionSpec(o)}
 	}
 	switch req.Kind {
 	case "sweep":
@@ -875,7 +1031,7 @@ func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 		s.cancelJob(j)
 		writeJSON(w, http.StatusOK, j.status())
 	case sub == "" && (method == http.MethodGet || method == http.MethodHead):
-		writeJSON(w, http.StatusOK, j.status())
+		j.writeStatus(w)
 	case method != http.MethodGet && method != http.MethodHead:
 		jsonError(w, http.StatusMethodNotAllowed, "%s %s: use GET (DELETE /api/jobs/ID or POST /api/jobs/ID/cancel cancels)", method, r.URL.Path)
 	case sub == "events":
@@ -899,12 +1055,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request, j *serveJo
 		jsonError(w, http.StatusInternalServerError, "streaming is not supported by this connection")
 		return
 	}
-	next := 0
-	if v := r.Header.Get("Last-Event-ID"); v != "" {
-		if k, err := strconv.Atoi(v); err == nil && k >= 0 {
-			next = k + 1
-		}
-	}
+	next := lastEventNext(r.Header.Get("Last-Event-ID"))
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
@@ -914,11 +1065,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request, j *serveJo
 	keep := time.NewTicker(15 * time.Second)
 	defer keep.Stop()
 	for {
-		j.mu.Lock()
-		// A copy: emitInterim blanks a superseded event in place.
-		evs := slices.Clone(j.events[min(next, len(j.events)):])
-		ch, end := j.changed, j.terminal()
-		j.mu.Unlock()
+		evs, ch, end := j.eventsFrom(next)
 		for _, e := range evs {
 			if e.name != "" { // "": an interim document superseded
 				fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", next, e.name, e.data)
@@ -929,10 +1076,7 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request, j *serveJo
 			fl.Flush()
 		}
 		if end {
-			j.mu.Lock()
-			more := next < len(j.events)
-			j.mu.Unlock()
-			if !more {
+			if !j.hasEventsFrom(next) {
 				return
 			}
 			continue
@@ -948,4 +1092,76 @@ func (s *server) streamEvents(w http.ResponseWriter, r *http.Request, j *serveJo
 			return
 		}
 	}
+}
+
+// lastEventNext is the first event a stream resuming after Last-Event-ID v
+// sends: 0 without one or with anything but a whole number, and never past
+// maxEventIndex (so next+1 cannot overflow, whatever the client sends).
+func lastEventNext(v string) int {
+	k, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || k < 0 {
+		return 0
+	}
+	return int(min(k, maxEventIndex)) + 1
+}
+
+// maxEventIndex bounds a Last-Event-ID: far more events than a job emits,
+// far from int overflow.
+const maxEventIndex = 1 << 40
+
+// eventsFrom is a copy of the events from index next on (emitInterim
+// blanks a superseded event in place), the channel closed at the next
+// event, and whether the job has ended. The lock is released by defer: no
+// panic may leave it held (every request would then wait on it).
+func (j *serveJob) eventsFrom(next int) ([]sseEvent, chan struct{}, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	next = min(max(next, 0), len(j.events))
+	return slices.Clone(j.events[next:]), j.changed, j.terminal()
+}
+
+// hasEventsFrom says whether an event with index next or later exists.
+func (j *serveJob) hasEventsFrom(next int) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return next < len(j.events)
+}
+
+// keep changes the job's cached results under its lock, released by defer.
+func (j *serveJob) keep(f func()) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	f()
+}
+
+// retainedLocked estimates the bytes a finished job keeps: its document
+// (twice for a run, whose parsed result is about as large), its events,
+// figures, report archives and traces. Held under j.mu.
+func (j *serveJob) retainedLocked() int64 {
+	n := int64(len(j.doc)) + int64(len(j.req.Text))
+	if j.result != nil {
+		n += int64(len(j.doc))
+	}
+	for _, e := range j.events {
+		n += int64(len(e.data)) + 16
+	}
+	for _, f := range j.figures {
+		n += int64(len(f))
+	}
+	for _, a := range j.archives {
+		n += int64(len(a))
+	}
+	for _, ts := range j.traces {
+		for _, t := range ts {
+			n += int64(len(t.Text) + len(t.Title))
+		}
+	}
+	return n
+}
+
+// docBytesPer is an upper estimate of the JSON a point, option or cell's
+// result takes with this many combatants (measured: about 12.8 kB for a
+// duel, 21.3 kB for 4 against 4).
+func docBytesPer(combatants int) int64 {
+	return 12<<10 + 2<<10*int64(combatants)
 }

@@ -291,33 +291,47 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "simctl sweep: resuming %s: %d of %d points finished, playing the other %d\n", *resume, kept, len(grid), len(grid)-kept)
 		}
 	}
-	// Each finished point is saved as it completes: the JSON output is
-	// rewritten (atomically) with the points finished so far, the others
-	// marked unfinished, so a sweep killed at any moment can be resumed.
+	// Finished points are saved as a compare saves its encounters: the
+	// JSON output is rewritten (atomically) with the points finished so
+	// far, the others marked unfinished, so a sweep killed at any moment
+	// can be resumed. Saved after the first point, then at most every
+	// checkpointEvery: rewriting the whole document after every point
+	// made a sweep of thousands of quick points hundreds of times slower.
+	// A kill loses at most the points of the last checkpointEvery.
 	checkpoint := o.resultsT
 	if checkpoint == nil && format == reports.JSON {
 		checkpoint = o.outT
 	}
 	var mu sync.Mutex
 	start := time.Now()
-	save := func() {
+	finishInterim := func() {
 		sw.Interrupted = true // until the sweep ends: a killed sweep says so
 		sw.Elapsed = time.Since(start).Seconds()
 		sw.Finish()
-		if checkpoint == nil {
-			return
-		}
-		if err := checkpoint.Write(func(wr io.Writer) error { return sw.Write(wr, reports.JSON) }); err != nil {
-			fmt.Fprintln(stderr, "simctl sweep: saving the finished points:", err)
-		}
 	}
-	if hooks := hooksOf(ctx); checkpoint != nil || hooks.interims() {
+	hooks := hooksOf(ctx)
+	var lastSave, lastInterim time.Time
+	if checkpoint != nil || hooks.interims() {
 		cfg.OnPoint = func(k int, run experiment.PointRun) {
 			mu.Lock()
 			defer mu.Unlock()
 			sw.Points[k] = point(k, run)
-			save()
-			hooks.sendInterim(sw) // simctl serve: the points so far
+			now := time.Now()
+			save := checkpoint != nil && (lastSave.IsZero() || now.Sub(lastSave) >= checkpointEvery)
+			// simctl serve: the points so far, no faster than it takes them.
+			send := hooks.interims() && (lastInterim.IsZero() || now.Sub(lastInterim) >= interimEvery/2)
+			if !save && !send {
+				return
+			}
+			finishInterim()
+			if save {
+				saveCheckpoint(checkpoint, "sweep", stderr, func(wr io.Writer) error { return sw.Write(wr, reports.JSON) })
+				lastSave = time.Now()
+			}
+			if send {
+				hooks.sendInterim(sw)
+				lastInterim = now
+			}
 		}
 	}
 	var done atomic.Int64

@@ -35,7 +35,9 @@ trap cleanup EXIT
 
 go build -o "$tmp/simctl" ./cmd/simctl
 
-mkdir -p "$tmp/munge" "$tmp/state" "$tmp/spool" "$tmp/out"
+# Not "$tmp/out": the documented submission names an out/ that does not
+# exist yet, and the script must make it.
+mkdir -p "$tmp/munge" "$tmp/state" "$tmp/spool"
 chmod 0755 "$tmp/munge"
 mungekey --create --keyfile="$tmp/munge/munge.key" --force
 chmod 0600 "$tmp/munge/munge.key"
@@ -88,7 +90,7 @@ if [ "$(sinfo -h -N -o %T | head -1)" != idle ]; then
 fi
 
 cp deploy/slurm/simctl-array.sbatch "$tmp/"
-(cd "$tmp/out" && sbatch --wait --array=0-$((shards - 1)) \
+(cd "$tmp" && sbatch --wait --array=0-$((shards - 1)) \
 	--export=ALL,SIMCTL="$tmp/simctl",SIMCTL_N="$n",SIMCTL_SWEEP_N="$((n / 10))",SIMCTL_SHARDS="$shards",SIMCTL_OUT="$tmp/out" \
 	"$tmp/simctl-array.sbatch")
 

@@ -2,7 +2,10 @@
 
 package safeio
 
-import "syscall"
+import (
+	"io/fs"
+	"syscall"
+)
 
 // writable asks the kernel whether this process may write path (its
 // permissions, a read-only file system), so a run that could not save its
@@ -10,4 +13,13 @@ import "syscall"
 func writable(path string) error {
 	const wOK = 2
 	return syscall.Access(path, wOK)
+}
+
+// Links is the number of hard links of the file fi describes (1 when the
+// system does not say).
+func Links(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
 }

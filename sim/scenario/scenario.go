@@ -199,26 +199,91 @@ func yamlError(file string, data []byte, err error) error {
 }
 
 // syntaxLine returns the first line at or after from such that the file cut
-// after that line no longer parses: where the text stops being YAML. Files
-// too long to probe line by line keep the library's line.
+// after that line no longer parses: where the text stops being YAML.
+//
+// It takes linear time: one streaming parse that hands the parser one
+// line at a time finds the line s at which it failed (the parser had read
+// nothing after it, so the file cut after s fails too), then at most
+// 2·(syntaxBack+1) parses of prefixes look for the first failing cut in
+// the few lines after from and before s (a parser reads a little ahead,
+// and an unclosed bracket fails only at the end of the stream). Re-parsing every
+// growing prefix, as before, took minutes on a megabyte.
 func syntaxLine(data []byte, from int) int {
-	const maxProbe = 2000
-	lines := strings.SplitAfter(string(data), "\n")
-	if len(lines) > maxProbe || from < 1 {
+	if from < 1 {
 		return from
 	}
-	end := 0
-	for i, l := range lines {
-		end += len(l)
-		if i+1 < from {
-			continue
+	lr := &lineReader{data: data}
+	var n yaml.Node
+	if yaml.NewDecoder(lr).Decode(&n) == nil {
+		return from // a document the streaming parse accepts: keep the library's line
+	}
+	s := lr.line()
+	if s < from {
+		return from
+	}
+	// The first failing cut lies in [from, s]: probe its first lines
+	// (an unclosed bracket or quote fails at once, though the streaming
+	// parse reads on to the end) and the last ones.
+	for l := from; l < s; l++ {
+		if l > from+syntaxBack && l < s-syntaxBack {
+			l = s - syntaxBack
 		}
-		var n yaml.Node
-		if yaml.Unmarshal(data[:end], &n) != nil {
-			return i + 1
+		if probeParse(data[:lineEnd(data, l)]) != nil {
+			return l
 		}
 	}
-	return from
+	return s
+}
+
+// probeParse parses a cut of the file (a variable so a test can count the
+// bytes parsed).
+var probeParse = func(b []byte) error {
+	var n yaml.Node
+	return yaml.Unmarshal(b, &n)
+}
+
+// syntaxBack is how many lines before the streaming parse's failure
+// syntaxLine probes.
+const syntaxBack = 3
+
+// lineReader hands out data at most one line per Read, so the parser
+// reads no further than it needs; line is the line of the last byte read.
+type lineReader struct {
+	data []byte
+	off  int
+}
+
+func (r *lineReader) Read(p []byte) (int, error) {
+	if r.off >= len(r.data) {
+		return 0, io.EOF
+	}
+	rest := r.data[r.off:]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i+1]
+	}
+	n := copy(p, rest)
+	r.off += n
+	return n, nil
+}
+
+func (r *lineReader) line() int {
+	if r.off == 0 {
+		return 1
+	}
+	return bytes.Count(r.data[:r.off-1], []byte{'\n'}) + 1
+}
+
+// lineEnd is the offset just after line l (1-based) of data.
+func lineEnd(data []byte, l int) int {
+	off := 0
+	for ; l > 0; l-- {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			return len(data)
+		}
+		off += i + 1
+	}
+	return off
 }
 
 func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {

@@ -1,0 +1,405 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"simctl/reports"
+)
+
+// timedGet sends one request with a deadline: a server that hangs fails
+// the test instead of stalling it. It returns the status (0 on timeout or
+// a broken connection) and the body.
+func timedGet(t *testing.T, base, method, path string, hdr ...string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, base+path, nil)
+	if err != nil {
+		return -1, err.Error() // a URL Go itself refuses to send
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer res.Body.Close()
+	// An event stream of a finished job ends by itself; read at most a
+	// little of anything.
+	data, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	return res.StatusCode, string(data)
+}
+
+// TestServeExtremeValues drives every endpoint with extreme header and
+// query values (int64 max and min, negative, huge, garbage) and checks
+// that none is a 5xx and that the server still answers every request
+// afterwards, a new job included. On the old code, Last-Event-ID
+// 9223372036854775807 overflowed, panicked while the job's lock was held,
+// and every later request hung.
+func TestServeExtremeValues(t *testing.T) {
+	// Not testServer: on a hung server its cleanup would wait for the
+	// hung requests forever; this one is left behind when the test fails.
+	s, err := newServer(serveConfig{maxEnc: 100_000, maxJobs: 2, queue: 16, workers: 2, jobTTL: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	s.setAddr(ts.Listener.Addr().String())
+	t.Cleanup(func() {
+		if !t.Failed() {
+			s.close()
+			ts.Close()
+		}
+	})
+	text := duelText(t)
+	run := startJob(t, ts, jobRequest{Kind: "run", Text: text, N: 500, Seed: 1})
+	jobResult(t, ts, run)
+	sweep := startJob(t, ts, jobRequest{Kind: "sweep", Text: text, N: 20, Seed: 1, Vary: []string{"heroes.Fighter.init=0:1:1"}})
+	jobResult(t, ts, sweep)
+	cmp := startJob(t, ts, jobRequest{Kind: "compare", Text: text, N: 20, Seed: 1, Options: []reports.NamedSets{{Name: "a"}, {Name: "b"}}})
+	jobResult(t, ts, cmp)
+
+	values := []string{"9223372036854775807", "-9223372036854775808", "9223372036854775808", "18446744073709551615",
+		"18446744073709551616", "-1", "0", "1e308", "99999999999999999999999999999", "NaN", "0x10", " 1", "abc", "", "%00", strings.Repeat("9", 4000)}
+	var paths []string
+	for _, id := range []string{run, sweep, cmp} {
+		paths = append(paths, "/api/jobs/"+id, "/api/jobs/"+id+"/events", "/api/jobs/"+id+"/figures/rounds.svg",
+			"/api/jobs/"+id+"/figures/damage.svg", "/api/jobs/"+id+"/report.zip")
+	}
+	queryPaths := map[string][]string{
+		"/api/jobs/" + run + "/trace":   {"encounter", "seed", "pick"},
+		"/api/jobs/" + sweep + "/trace": {"point", "encounter", "seed"},
+		"/api/jobs/" + cmp + "/trace":   {"option", "encounter", "seed"},
+		"/api/scenario":                 {"id"},
+		"/api/rules":                    {"ruleset"},
+		"/api/policies":                 {"ruleset", "show"},
+		"/api/template":                 {"ruleset"},
+		"/api/permalink":                {"p"},
+		"/api/scenarios":                {"x"},
+		"/":                             {"x"},
+	}
+	check := func(what string, st int, body string) {
+		t.Helper()
+		if st == 0 || st >= 500 {
+			t.Fatalf("%s: status %d: %.300s", what, st, body)
+		}
+	}
+	for _, v := range values {
+		for _, p := range paths {
+			for _, h := range []string{"Last-Event-ID", "Range", "If-Modified-Since"} {
+				st, body := timedGet(t, ts.URL, "GET", p, h, v)
+				check(fmt.Sprintf("GET %s with %s: %.40q", p, h, v), st, body)
+			}
+		}
+		for p, keys := range queryPaths {
+			for _, k := range keys {
+				q := url.Values{k: {v}}
+				// With the other parameters a trace needs, so the extreme
+				// value reaches the code past the first check.
+				if strings.HasSuffix(p, "/trace") && k != "encounter" && k != "pick" {
+					q.Set("encounter", "1")
+				}
+				if strings.HasSuffix(p, "/trace") && k != "option" && strings.Contains(p, cmp) {
+					q.Set("option", "b")
+				}
+				if strings.HasSuffix(p, "/trace") && k != "point" && strings.Contains(p, sweep) {
+					q.Set("point", "1")
+				}
+				st, body := timedGet(t, ts.URL, "GET", p+"?"+q.Encode())
+				check(fmt.Sprintf("GET %s?%s", p, q.Encode()), st, body)
+			}
+		}
+	}
+	// Still answering: the page, a status, and a new job (which takes the
+	// server's lock and every job's to expire old ones).
+	if st, body := timedGet(t, ts.URL, "GET", "/"); st != 200 {
+		t.Fatalf("GET / after the extreme values: %d %.200s", st, body)
+	}
+	if st, body := timedGet(t, ts.URL, "GET", "/api/jobs/"+run); st != 200 {
+		t.Fatalf("GET the job after the extreme values: %d %.200s", st, body)
+	}
+	done := make(chan string, 1)
+	go func() { done <- startJob(t, ts, jobRequest{Kind: "run", Text: text, N: 100, Seed: 2}) }()
+	select {
+	case id := <-done:
+		jobResult(t, ts, id)
+	case <-time.After(30 * time.Second):
+		t.Fatal("POST /api/jobs hangs after the extreme values")
+	}
+	if st, body := timedGet(t, ts.URL, "GET", "/"); st != 200 {
+		t.Fatalf("GET / at the end: %d %.200s", st, body)
+	}
+}
+
+// TestLastEventNext: the resume index is clamped, never overflows.
+func TestLastEventNext(t *testing.T) {
+	for v, want := range map[string]int{"": 0, "abc": 0, "-1": 0, "-9223372036854775808": 0, "0": 1, "41": 42,
+		"9223372036854775807": maxEventIndex + 1, "99999999999999999999": 0} {
+		if got := lastEventNext(v); got != want {
+			t.Errorf("lastEventNext(%q) = %d, want %d", v, got, want)
+		}
+	}
+}
+
+// heapAfterGC is the live heap after two collections.
+func heapAfterGC() int64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}
+
+// TestServeRetainedBytes: finished jobs keep at most about keptBytes
+// (plus the newest job) whatever their number. Twelve sweeps of 300
+// points at n=1 make documents of about 4 MB each; without the byte bound
+// (and with their interim documents kept) they retain 50 MB or more; with
+// keptBytes 8 MB the heap grows by far less than 30 MB.
+func TestServeRetainedBytes(t *testing.T) {
+	s, ts := testServer(t, serveConfig{maxJobs: 1, workers: 1, keptBytes: 8 << 20, maxEnc: 1 << 30})
+	text := duelText(t)
+	base := heapAfterGC()
+	for i := range 12 {
+		id := startJob(t, ts, jobRequest{Kind: "sweep", Text: text, N: 1, Seed: uint64(i), Vary: []string{"heroes.Fighter.init=0:14:1", "heroes.Fighter.hp=1:20:1"}})
+		jobResult(t, ts, id)
+	}
+	s.jobsDone.Wait()
+	s.mu.Lock()
+	kept := len(s.jobs)
+	var retained int64
+	for _, j := range s.jobs {
+		j.mu.Lock()
+		retained += j.retainedLocked()
+		j.mu.Unlock()
+	}
+	s.mu.Unlock()
+	grew := heapAfterGC() - base
+	t.Logf("%d jobs kept, %d bytes by their estimate, heap grew %d bytes", kept, retained, grew)
+	if kept >= 12 || retained > 8<<20+6<<20 {
+		t.Errorf("%d of 12 jobs kept, retaining %d bytes: more than keptBytes (8 MB) and the newest job", kept, retained)
+	}
+	if grew > 30<<20 {
+		t.Errorf("the heap grew by %d MB after 12 finished sweeps; keptBytes is 8 MB", grew>>20)
+	}
+}
+
+// TestServeDocCap: a request whose points would make a document larger
+// than maxDocBytes is refused up front, with the number it may have.
+func TestServeDocCap(t *testing.T) {
+	_, ts := testServer(t, serveConfig{maxDocBytes: 1 << 20, maxEnc: 1 << 30})
+	text := duelText(t)
+	st, m, _ := call(t, ts, "POST", "/api/jobs", jobRequest{Kind: "sweep", Text: text, N: 1, Seed: 1, Vary: []string{"heroes.Fighter.init=0:99:1", "heroes.Fighter.hp=1:100:1"}})
+	wantError(t, "10,000 points", st, m, 400, "10000 points", "MB", "at most 64")
+	st, m, _ = call(t, ts, "POST", "/api/jobs", jobRequest{Kind: "sweep", Text: text, N: 1, Seed: 1, Vary: []string{"heroes.Fighter.init=0:9:1"}})
+	if st != 202 {
+		t.Errorf("10 points: %d %v", st, m)
+	}
+}
+
+// stalemate is one encounter of 100,000 rounds: neither side can hurt
+// the other (AC 1000, damage 1 on a natural 20 against a million HP); its
+// narration is 500,000 lines, 19 MB.
+const stalemate = `name: Stalemate
+ruleset: d20
+max_rounds: 100000
+sides:
+  - name: heroes
+    combatants:
+      - {name: Fighter, hp: 1000000, ac: 1000, init: 1, attacks: [6], damage: "1", crit: none}
+  - name: monsters
+    combatants:
+      - {name: Orc, hp: 1000000, ac: 1000, init: 0, attacks: [5], damage: "1", crit: none}
+`
+
+// errWriter fails after n bytes, as a connection whose client left.
+type errWriter struct{ n int }
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.n -= len(p); e.n < 0 {
+		return 0, io.ErrClosedPipe
+	}
+	return len(p), nil
+}
+
+// TestTraceContextBounded: a bounded trace is the full trace's first
+// lines, a note naming the command for the rest, and the same counted
+// summary; a done context or a failing writer stops the replay early.
+func TestTraceContextBounded(t *testing.T) {
+	src := &source{name: "stalemate.yaml", display: "stalemate.yaml", data: []byte(stalemate)}
+	sc, g, err := src.compile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var full, part strings.Builder
+	if err := reports.Trace(&full, sc, g, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	lim := reports.TraceLimit{Lines: 1000, Command: "simctl trace stalemate.yaml --seed 1 --encounter 0"}
+	if err := reports.TraceContext(context.Background(), &part, sc, g, 1, 0, lim); err != nil {
+		t.Fatal(err)
+	}
+	fl, pl := strings.Split(full.String(), "\n"), strings.Split(part.String(), "\n")
+	if len(fl) < 400_000 {
+		t.Fatalf("the full trace has %d lines; the scenario no longer makes a long fight", len(fl))
+	}
+	// The header line, then 1000 lines of narration.
+	if len(pl) > 1010 || strings.Join(pl[:1001], "\n") != strings.Join(fl[:1001], "\n") {
+		t.Errorf("the bounded trace (%d lines) is not the full trace's first 1001 lines", len(pl))
+	}
+	if want := "… truncated at 1000 lines; run `" + lim.Command + "` for the rest"; pl[1001] != want {
+		t.Errorf("line 1002: %q, want %q", pl[1001], want)
+	}
+	_, fullCounted, _ := strings.Cut(full.String(), "\ncounted: ")
+	_, partCounted, ok := strings.Cut(part.String(), "\ncounted: ")
+	if !ok || partCounted != fullCounted {
+		t.Errorf("counted: %q, want %q", partCounted, fullCounted)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var gone strings.Builder
+	if err := reports.TraceContext(ctx, &gone, sc, g, 1, 0, reports.TraceLimit{}); !errors.Is(err, context.Canceled) || gone.Len() > 64<<10 {
+		t.Errorf("a done context: %v after %d bytes, want context.Canceled within 64 kB", err, gone.Len())
+	}
+	if err := reports.TraceContext(context.Background(), &errWriter{n: 100 << 10}, sc, g, 1, 0, reports.TraceLimit{}); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("a failing writer: %v, want its error", err)
+	}
+}
+
+// TestServeTraceBounded: the lab's trace of a 100,000-round fight is
+// MaxTraceLines long with the note, and allocates a few MB, not the
+// ~100 MB of building and encoding the whole 19 MB narration; the
+// report bundle's traces are bounded the same way.
+func TestServeTraceBounded(t *testing.T) {
+	_, ts := testServer(t, serveConfig{})
+	id := startJob(t, ts, jobRequest{Kind: "run", File: "stalemate.yaml", Text: stalemate, N: 1, Seed: 1})
+	jobResult(t, ts, id)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	st, m, _ := call(t, ts, "GET", "/api/jobs/"+id+"/trace?encounter=0", nil)
+	runtime.ReadMemStats(&after)
+	if st != 200 {
+		t.Fatalf("trace: %d %v", st, m)
+	}
+	text := m["text"].(string)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("trace: %d bytes, %d lines; %d MB allocated", len(text), strings.Count(text, "\n"), alloc>>20)
+	if n := strings.Count(text, "\n"); n > reports.MaxTraceLines+20 ||
+		!strings.Contains(text, fmt.Sprintf("… truncated at %d lines; run `simctl trace stalemate.yaml --seed 1 --encounter 0` for the rest", reports.MaxTraceLines)) ||
+		!strings.Contains(text, "counted: draw, rounds 100000") {
+		t.Errorf("trace of %d lines without the truncation note or the count:\n%.300s\n…\n%s", n, text, text[max(0, len(text)-600):])
+	}
+	if alloc > 40<<20 {
+		t.Errorf("one trace request allocated %d MB", alloc>>20)
+	}
+	st, m, _ = call(t, ts, "GET", "/api/jobs/"+id+"/trace?pick=longest", nil)
+	if st != 200 || !strings.Contains(m["text"].(string), "truncated at") {
+		t.Errorf("pick=longest: %d %.300v", st, m)
+	}
+	res, err := http.Get(ts.URL + "/api/jobs/" + id + "/report.zip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("report.zip: %d %s", res.StatusCode, data)
+	}
+	traces := 0
+	for name, f := range unpack(t, "zip", data) {
+		if strings.Contains(name, "trace") && strings.HasSuffix(name, ".txt") {
+			traces++
+			if len(f) > 2<<20 || !bytes.Contains(f, []byte("truncated at")) {
+				t.Errorf("%s: %d bytes, truncated: %v", name, len(f), bytes.Contains(f, []byte("truncated at")))
+			}
+		}
+	}
+	if traces == 0 {
+		t.Error("the report has no trace files")
+	}
+}
+
+// TestServeOptionNames: an option, row or column name the command line
+// cannot carry back unchanged is refused; before, a name holding '='
+// was cut there by the CLI and the rest ran as overrides nobody asked
+// for (here: the fighter's initiative set to 20 in option "a").
+func TestServeOptionNames(t *testing.T) {
+	_, ts := testServer(t, serveConfig{})
+	text := duelText(t)
+	for _, name := range []string{"a=--set heroes.Fighter.init=20", "x=", "="} {
+		st, m, _ := call(t, ts, "POST", "/api/jobs", jobRequest{Kind: "compare", Text: text, N: 10, Seed: 1,
+			Options: []reports.NamedSets{{Name: name}, {Name: "b"}}})
+		wantError(t, "option "+name, st, m, 400, "may not contain '='")
+		st, m, _ = call(t, ts, "POST", "/api/jobs", jobRequest{Kind: "matrix", Text: text, N: 10, Seed: 1,
+			Rows: []reports.NamedSets{{Name: "r"}, {Name: "s"}}, Cols: []reports.NamedSets{{Name: name}}})
+		wantError(t, "column "+name, st, m, 400, "may not contain '='")
+	}
+	// A name with spaces, quotes and accents round-trips, and runs.
+	id := startJob(t, ts, jobRequest{Kind: "compare", Text: text, N: 10, Seed: 1,
+		Options: []reports.NamedSets{{Name: `l'épée "longue" $HOME`, Sets: []string{`heroes.Fighter.init=3`}}, {Name: "b c"}}})
+	res := jobResult(t, ts, id)
+	opts := res["result"].(map[string]any)["options"].([]any)
+	if got := opts[0].(map[string]any)["name"]; got != `l'épée "longue" $HOME` {
+		t.Errorf("the option ran as %q", got)
+	}
+}
+
+// TestServeStatusAllocates: reading a finished job's status writes its
+// document as kept; it allocated two copies of it per reader before
+// (thirty readers of a large sweep: gigabytes).
+func TestServeStatusAllocates(t *testing.T) {
+	s, ts := testServer(t, serveConfig{maxEnc: 1 << 30})
+	id := startJob(t, ts, jobRequest{Kind: "sweep", Text: duelText(t), N: 1, Seed: 1, Vary: []string{"heroes.Fighter.init=0:14:1", "heroes.Fighter.hp=1:20:1"}})
+	want := jobResult(t, ts, id)
+	s.mu.Lock()
+	doc := len(s.jobs[id].doc)
+	s.mu.Unlock()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := http.Get(ts.URL + "/api/jobs/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	runtime.ReadMemStats(&after)
+	alloc := int64(after.TotalAlloc - before.TotalAlloc)
+	t.Logf("a %d-byte document: %d bytes answered, %d allocated", doc, n, alloc)
+	if n < int64(doc)/4 || alloc > int64(doc)/2 {
+		t.Errorf("status of a %d-byte document: %d bytes answered, %d allocated (want under half the document)", doc, n, alloc)
+	}
+	if st, m, _ := call(t, ts, "GET", "/api/jobs/"+id, nil); st != 200 || !equalIgnoring(m, want) {
+		t.Errorf("the status changed between reads: %d", st)
+	}
+}
+
+// TestWriteStatusBytes: the streamed status is byte for byte what
+// writeJSON made of it, HTML escapes and all.
+func TestWriteStatusBytes(t *testing.T) {
+	doc := "{\n  \"a\": \"x < y && z > 1 \u2028 \u2029 \\\" \\\\\",\n  \"b\": [1, 2, {\"c\": \"<&>\"}],\n  \"d\": \"\t\"\n}\n"
+	for _, d := range []string{doc, "", "not json"} {
+		j := &serveJob{id: "x", req: jobRequest{Kind: "sweep"}, state: stateDone, total: 3, warns: []string{"<w>"}}
+		if d != "" {
+			j.doc = []byte(d)
+		}
+		old, now := httptest.NewRecorder(), httptest.NewRecorder()
+		writeJSON(old, http.StatusOK, j.status())
+		j.writeStatus(now)
+		if !bytes.Equal(old.Body.Bytes(), now.Body.Bytes()) || old.Header().Get("Content-Type") != now.Header().Get("Content-Type") {
+			t.Errorf("doc %q:\nwriteJSON   %s\nwriteStatus %s", d, old.Body, now.Body)
+		}
+	}
+}
