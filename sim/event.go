@@ -39,7 +39,7 @@ const (
 	EvMove                 // Actor moves Amount feet (toward Target if any); Rule names the kind of move
 	EvDelay                // Actor delays: Need the count (or Target the combatant) it waits for
 	EvReady                // Actor readies an action; Rule names the action and trigger
-	EvInterrupt            // Actor's readied or inserted action goes off, set off by Target; Rule names it
+	EvInterrupt            // Actor's readied, inserted or interposed action goes off against Target; Rule names it, Amount the protected ally where one is
 	EvSpell                // Actor casts or starts casting spell Rule at Target
 	EvSave                 // Actor saves or checks: Roll vs Need, OK made
 	EvCheck                // Actor makes a skill or ability check: Roll vs Need, OK passed; Rule names it
