@@ -1,5 +1,7 @@
 package d20
 
+import "strconv"
+
 import "simctl/sim"
 
 // attackAction is the standard action attack: one attack with the first
@@ -129,7 +131,7 @@ func (t *Table) logAttack(a, d, roll, bonus, ac int, hit, crit bool, dmg, mult, 
 		what = "critical hit"
 	}
 	t.logf("%s attacks %s: d20 %d %+d = %d vs AC %d: %s for %d (damage x%d)", t.name(a), t.name(d), roll, bonus, roll+bonus, ac, what, dmg, mult)
-	t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Die: roll, Roll: roll + bonus, Need: ac, OK: true, Amount: dmg, Rule: what})
+	t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Die: roll, Roll: roll + bonus, Need: ac, OK: true, Amount: dmg, Rule: what + " x" + strconv.Itoa(mult)})
 	if conf > 0 {
 		verdict := "not confirmed"
 		if crit {

@@ -202,7 +202,7 @@ func (t *Table) reload(a int) {
 	t.cold[a].unloaded = false
 	if t.log != nil {
 		t.logf("%s reloads (%s action)", t.name(a), [...]string{"", "a move", "a full-round"}[t.g.C[a].Ranged.Reload])
-		t.ev(sim.Event{Kind: sim.EvAction, Actor: a, Target: sim.NoOne, Rule: "reload"})
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: a, Target: sim.NoOne, Amount: int(t.g.C[a].Ranged.Reload), Rule: "reload"})
 	}
 }
 

@@ -1,0 +1,281 @@
+// Package simtest lets rule tests assert on the structured events of a
+// traced encounter (sim.Event) rather than on the wording of its
+// narration. A pattern names the event's kind, who acts and whom at, and
+// any fields that matter:
+//
+//	attack Pike Orc ok=true amount=7
+//	delay D C rule=after
+//	interrupt X E rule='attack/attacks'
+//	down X rule=dead
+//
+// Actor and target are roster names, "-" for nobody (sim.NoOne) or "*"
+// for anyone; omitted, they match anything. Fields: die, roll, need,
+// amount, round (integers), ok (true or false), rule (exact; quote values
+// with spaces in single quotes), rule^ (a prefix of the rule) and rule~
+// (a part of it). A pattern
+// that does not parse fails the test: it is the test that is wrong.
+//
+// Everything here is for tests and runs on one goroutine.
+package simtest
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"simctl/sim"
+)
+
+// Events are one encounter's events with the roster names that patterns use.
+type Events struct {
+	Ev    []sim.Event
+	Names []string
+}
+
+// Of wraps a log's events.
+func Of(l *sim.Log, names []string) Events { return Events{l.Events, names} }
+
+// Round returns the events of round n (0: before round 1, or the surprise
+// or ambush round).
+func (e Events) Round(n int) Events {
+	var out []sim.Event
+	for _, v := range e.Ev {
+		if v.Round == n && v.Kind != sim.EvRound && v.Kind != sim.EvEnd {
+			out = append(out, v)
+		}
+	}
+	return Events{out, e.Names}
+}
+
+// Name is i's roster name ("-" for nobody).
+func (e Events) Name(i int) string {
+	if i >= 0 && i < len(e.Names) {
+		return e.Names[i]
+	}
+	if i == sim.NoOne {
+		return "-"
+	}
+	return "#" + strconv.Itoa(i)
+}
+
+// String renders an event in pattern syntax, for failure messages.
+func (e Events) String(v sim.Event) string {
+	s := fmt.Sprintf("%v %s %s", v.Kind, e.Name(v.Actor), e.Name(v.Target))
+	for _, f := range []struct {
+		k string
+		v int
+	}{{"die", v.Die}, {"roll", v.Roll}, {"need", v.Need}, {"amount", v.Amount}} {
+		if f.v != 0 {
+			s += fmt.Sprintf(" %s=%d", f.k, f.v)
+		}
+	}
+	if v.OK {
+		s += " ok=true"
+	}
+	if v.Rule != "" {
+		s += " rule='" + v.Rule + "'"
+	}
+	return s + fmt.Sprintf(" (round %d)", v.Round)
+}
+
+// Dump renders all events, one a line.
+func (e Events) Dump() string {
+	var b strings.Builder
+	for _, v := range e.Ev {
+		b.WriteString(e.String(v))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// pattern is a parsed pattern: match reports whether an event fits it.
+type pattern func(sim.Event) bool
+
+func (e Events) parse(tb testing.TB, p string) pattern {
+	tb.Helper()
+	toks, err := split(p)
+	if err != nil || len(toks) == 0 {
+		tb.Fatalf("simtest: pattern %q: %v", p, err)
+	}
+	kind := sim.EvNone
+	for k := sim.EvNone + 1; k.String() != "kind?"; k++ {
+		if k.String() == toks[0] {
+			kind = k
+		}
+	}
+	if kind == sim.EvNone {
+		tb.Fatalf("simtest: pattern %q: unknown kind %q", p, toks[0])
+	}
+	tests := []pattern{func(v sim.Event) bool { return v.Kind == kind }}
+	who := 0
+	for _, t := range toks[1:] {
+		k, val, isField := strings.Cut(t, "=")
+		if !isField {
+			if who == 2 {
+				tb.Fatalf("simtest: pattern %q: %q: a third name (want kind actor target field=value...)", p, t)
+			}
+			idx, any := e.index(tb, p, t)
+			if !any {
+				if who == 0 {
+					tests = append(tests, func(v sim.Event) bool { return v.Actor == idx })
+				} else {
+					tests = append(tests, func(v sim.Event) bool { return v.Target == idx })
+				}
+			}
+			who++
+			continue
+		}
+		switch k {
+		case "rule":
+			tests = append(tests, func(v sim.Event) bool { return v.Rule == val })
+		case "rule^":
+			tests = append(tests, func(v sim.Event) bool { return strings.HasPrefix(v.Rule, val) })
+		case "rule~":
+			tests = append(tests, func(v sim.Event) bool { return strings.Contains(v.Rule, val) })
+		case "ok":
+			want, err := strconv.ParseBool(val)
+			if err != nil {
+				tb.Fatalf("simtest: pattern %q: ok=%q: want true or false", p, val)
+			}
+			tests = append(tests, func(v sim.Event) bool { return v.OK == want })
+		case "die", "roll", "need", "amount", "round":
+			n, err := strconv.Atoi(val)
+			if err != nil {
+				tb.Fatalf("simtest: pattern %q: %s=%q: want an integer", p, k, val)
+			}
+			field := map[string]func(sim.Event) int{
+				"die": func(v sim.Event) int { return v.Die }, "roll": func(v sim.Event) int { return v.Roll },
+				"need": func(v sim.Event) int { return v.Need }, "amount": func(v sim.Event) int { return v.Amount },
+				"round": func(v sim.Event) int { return v.Round },
+			}[k]
+			tests = append(tests, func(v sim.Event) bool { return field(v) == n })
+		default:
+			tb.Fatalf("simtest: pattern %q: unknown field %q (want die, roll, need, amount, round, ok, rule, rule^, rule~)", p, k)
+		}
+	}
+	return func(v sim.Event) bool {
+		for _, t := range tests {
+			if !t(v) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+func (e Events) index(tb testing.TB, p, name string) (int, bool) {
+	tb.Helper()
+	switch name {
+	case "*":
+		return 0, true
+	case "-":
+		return sim.NoOne, false
+	}
+	for i, n := range e.Names {
+		if n == name {
+			return i, false
+		}
+	}
+	tb.Fatalf("simtest: pattern %q: no combatant %q (roster %v)", p, name, e.Names)
+	return 0, false
+}
+
+// split cuts a pattern at spaces outside single quotes, dropping the quotes.
+func split(p string) ([]string, error) {
+	var toks []string
+	var cur strings.Builder
+	quoted, any := false, false
+	for _, r := range p {
+		switch {
+		case r == '\'':
+			quoted, any = !quoted, true
+		case r == ' ' && !quoted:
+			if any {
+				toks = append(toks, cur.String())
+				cur.Reset()
+				any = false
+			}
+		default:
+			cur.WriteRune(r)
+			any = true
+		}
+	}
+	if quoted {
+		return nil, fmt.Errorf("unbalanced quote")
+	}
+	if any {
+		toks = append(toks, cur.String())
+	}
+	return toks, nil
+}
+
+// Match returns the events that fit pattern p.
+func (e Events) Match(tb testing.TB, p string) []sim.Event {
+	tb.Helper()
+	m := e.parse(tb, p)
+	var out []sim.Event
+	for _, v := range e.Ev {
+		if m(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Count is the number of events that fit p.
+func (e Events) Count(tb testing.TB, p string) int {
+	tb.Helper()
+	return len(e.Match(tb, p))
+}
+
+// Has reports whether some event fits p.
+func (e Events) Has(tb testing.TB, p string) bool {
+	tb.Helper()
+	return e.Count(tb, p) > 0
+}
+
+// InOrder reports an error unless events fit the patterns in this order
+// (each on a later event than the one before).
+func (e Events) InOrder(tb testing.TB, ps ...string) bool {
+	tb.Helper()
+	k := 0
+	ms := make([]pattern, len(ps))
+	for i, p := range ps {
+		ms[i] = e.parse(tb, p)
+	}
+	for _, v := range e.Ev {
+		if k < len(ms) && ms[k](v) {
+			k++
+		}
+	}
+	if k < len(ps) {
+		tb.Errorf("no event %q (after %q) in order; events:\n%s", ps[k], ps[:k], e.Dump())
+		return false
+	}
+	return true
+}
+
+// Absent reports an error if some event fits p.
+func (e Events) Absent(tb testing.TB, p string) {
+	tb.Helper()
+	if m := e.Match(tb, p); len(m) > 0 {
+		tb.Errorf("unexpected event %q: %s", p, e.String(m[0]))
+	}
+}
+
+// Turns lists whose turns come, in order, a turn whose rule starts with
+// "delayed" marked with "*" ("A D B C D*").
+func (e Events) Turns() string {
+	var who []string
+	for _, v := range e.Ev {
+		if v.Kind == sim.EvTurn {
+			s := e.Name(v.Actor)
+			if strings.HasPrefix(v.Rule, "delayed") {
+				s += "*"
+			}
+			who = append(who, s)
+		}
+	}
+	return strings.Join(who, " ")
+}
