@@ -100,11 +100,11 @@ func (t *Table) logInitiative() {
 					r += ", "
 				}
 				r += t.name(i) + " (" + weaponNames[t.g.C[i].Weapon] + ")"
+				t.ev(sim.Event{Kind: sim.EvReady, Actor: i, Target: sim.NoOne, Rule: "round 1 against a charge"})
 			}
 		}
 		if r != "" {
 			t.logf("round 1, ready against a charge: %s", r)
-			t.ev(sim.Event{Kind: sim.EvReady, Actor: sim.NoOne, Target: sim.NoOne, Rule: "round 1 against a charge: " + r})
 		}
 	}
 }

@@ -192,7 +192,7 @@ func (t *Table) round1Attack(r, m int, how Interrupt) {
 	if t.log != nil {
 		t.logf("%s interrupts %s's charge (%s), before its attack; %s loses its own number %d", t.name(r), t.name(m),
 			interruptNames[how], t.name(r), f.number)
-		t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: m, Amount: f.number, Rule: interruptNames[how]})
+		t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: m, Amount: f.number, Rule: "charge: " + interruptNames[how]})
 	}
 	if t.attack(r, m, t.g.C[r].Attacks[0], 0, "attacks the charging") {
 		t.cleave(r)

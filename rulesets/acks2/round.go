@@ -200,6 +200,9 @@ func (t *Table) callNumber(n int) {
 	}
 	if t.log != nil {
 		t.logf("count %d: %s", n, t.list(ids))
+		for _, i := range ids {
+			t.ev(sim.Event{Kind: sim.EvInitiative, Actor: i, Target: sim.NoOne, Roll: n, Rule: "called"})
+		}
 	}
 	for _, i := range ids {
 		f := &t.f[i]

@@ -8,8 +8,9 @@
 //	interrupt X E rule='attack/attacks'
 //	down X rule=dead
 //
-// Actor and target are roster names, "-" for nobody (sim.NoOne) or "*"
-// for anyone; omitted, they match anything. Fields: die, roll, need,
+// Actor and target are roster names, "-" for nobody (sim.NoOne), "*" for
+// anyone or "Name#*" for Name or any member of group Name; omitted, they match
+// anything. Fields: die, roll, need,
 // amount, round (integers), ok (true or false), rule (exact; quote values
 // with spaces in single quotes), rule^ (a prefix of the rule) and rule~
 // (a part of it). A pattern
@@ -94,9 +95,14 @@ type pattern func(sim.Event) bool
 
 func (e Events) parse(tb testing.TB, p string) pattern {
 	tb.Helper()
+	return e.compile(p, func(format string, args ...any) { tb.Helper(); tb.Fatalf(format, args...) })
+}
+
+// compile parses p, calling fail (which must not return) on a bad pattern.
+func (e Events) compile(p string, fail func(format string, args ...any)) pattern {
 	toks, err := split(p)
 	if err != nil || len(toks) == 0 {
-		tb.Fatalf("simtest: pattern %q: %v", p, err)
+		fail("simtest: pattern %q: %v", p, err)
 	}
 	kind := sim.EvNone
 	for k := sim.EvNone + 1; k.String() != "kind?"; k++ {
@@ -105,7 +111,7 @@ func (e Events) parse(tb testing.TB, p string) pattern {
 		}
 	}
 	if kind == sim.EvNone {
-		tb.Fatalf("simtest: pattern %q: unknown kind %q", p, toks[0])
+		fail("simtest: pattern %q: unknown kind %q", p, toks[0])
 	}
 	tests := []pattern{func(v sim.Event) bool { return v.Kind == kind }}
 	who := 0
@@ -113,15 +119,13 @@ func (e Events) parse(tb testing.TB, p string) pattern {
 		k, val, isField := strings.Cut(t, "=")
 		if !isField {
 			if who == 2 {
-				tb.Fatalf("simtest: pattern %q: %q: a third name (want kind actor target field=value...)", p, t)
+				fail("simtest: pattern %q: %q: a third name (want kind actor target field=value...)", p, t)
 			}
-			idx, any := e.index(tb, p, t)
-			if !any {
-				if who == 0 {
-					tests = append(tests, func(v sim.Event) bool { return v.Actor == idx })
-				} else {
-					tests = append(tests, func(v sim.Event) bool { return v.Target == idx })
-				}
+			is := e.index(fail, p, t)
+			if who == 0 {
+				tests = append(tests, func(v sim.Event) bool { return is(v.Actor) })
+			} else {
+				tests = append(tests, func(v sim.Event) bool { return is(v.Target) })
 			}
 			who++
 			continue
@@ -136,13 +140,13 @@ func (e Events) parse(tb testing.TB, p string) pattern {
 		case "ok":
 			want, err := strconv.ParseBool(val)
 			if err != nil {
-				tb.Fatalf("simtest: pattern %q: ok=%q: want true or false", p, val)
+				fail("simtest: pattern %q: ok=%q: want true or false", p, val)
 			}
 			tests = append(tests, func(v sim.Event) bool { return v.OK == want })
 		case "die", "roll", "need", "amount", "round":
 			n, err := strconv.Atoi(val)
 			if err != nil {
-				tb.Fatalf("simtest: pattern %q: %s=%q: want an integer", p, k, val)
+				fail("simtest: pattern %q: %s=%q: want an integer", p, k, val)
 			}
 			field := map[string]func(sim.Event) int{
 				"die": func(v sim.Event) int { return v.Die }, "roll": func(v sim.Event) int { return v.Roll },
@@ -151,7 +155,7 @@ func (e Events) parse(tb testing.TB, p string) pattern {
 			}[k]
 			tests = append(tests, func(v sim.Event) bool { return field(v) == n })
 		default:
-			tb.Fatalf("simtest: pattern %q: unknown field %q (want die, roll, need, amount, round, ok, rule, rule^, rule~)", p, k)
+			fail("simtest: pattern %q: unknown field %q (want die, roll, need, amount, round, ok, rule, rule^, rule~)", p, k)
 		}
 	}
 	return func(v sim.Event) bool {
@@ -164,32 +168,41 @@ func (e Events) parse(tb testing.TB, p string) pattern {
 	}
 }
 
-func (e Events) index(tb testing.TB, p, name string) (int, bool) {
-	tb.Helper()
+func (e Events) index(fail func(string, ...any), p, name string) func(int) bool {
 	switch name {
 	case "*":
-		return 0, true
+		return func(int) bool { return true }
 	case "-":
-		return sim.NoOne, false
+		return func(i int) bool { return i == sim.NoOne }
+	}
+	if base, ok := strings.CutSuffix(name, "#*"); ok {
+		// Any member of a group ("Goblin#*" for Goblin#1, Goblin#2, ...).
+		return func(i int) bool { n := e.Name(i); return n == base || strings.HasPrefix(n, base+"#") }
 	}
 	for i, n := range e.Names {
 		if n == name {
-			return i, false
+			return func(j int) bool { return j == i }
 		}
 	}
-	tb.Fatalf("simtest: pattern %q: no combatant %q (roster %v)", p, name, e.Names)
-	return 0, false
+	fail("simtest: pattern %q: no combatant %q (roster %v)", p, name, e.Names)
+	return nil
 }
 
-// split cuts a pattern at spaces outside single quotes, dropping the quotes.
+// split cuts a pattern at spaces outside single quotes, dropping the
+// quotes. A quote opens a token or a value (after "=") and closes before a
+// space or the end, so a quoted value may hold apostrophes ('the
+// referee's side').
 func split(p string) ([]string, error) {
 	var toks []string
 	var cur strings.Builder
 	quoted, any := false, false
-	for _, r := range p {
+	rs := []rune(p)
+	for k, r := range rs {
 		switch {
-		case r == '\'':
-			quoted, any = !quoted, true
+		case r == '\'' && !quoted && (!any || rs[k-1] == '='):
+			quoted, any = true, true
+		case r == '\'' && quoted && (k+1 == len(rs) || rs[k+1] == ' '):
+			quoted = false
 		case r == ' ' && !quoted:
 			if any {
 				toks = append(toks, cur.String())
@@ -227,6 +240,18 @@ func (e Events) Match(tb testing.TB, p string) []sim.Event {
 func (e Events) Count(tb testing.TB, p string) int {
 	tb.Helper()
 	return len(e.Match(tb, p))
+}
+
+// Any reports whether some event fits p, for preconditions that have no
+// testing.TB at hand; a bad pattern panics.
+func (e Events) Any(p string) bool {
+	m := e.compile(p, func(format string, args ...any) { panic(fmt.Sprintf(format, args...)) })
+	for _, v := range e.Ev {
+		if m(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // Has reports whether some event fits p.
