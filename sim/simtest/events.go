@@ -281,6 +281,19 @@ func (e Events) InOrder(tb testing.TB, ps ...string) bool {
 	return true
 }
 
+// Then reports whether some event fitting p is followed at once by one
+// fitting q.
+func (e Events) Then(tb testing.TB, p, q string) bool {
+	tb.Helper()
+	mp, mq := e.parse(tb, p), e.parse(tb, q)
+	for k := 0; k+1 < len(e.Ev); k++ {
+		if mp(e.Ev[k]) && mq(e.Ev[k+1]) {
+			return true
+		}
+	}
+	return false
+}
+
 // Absent reports an error if some event fits p.
 func (e Events) Absent(tb testing.TB, p string) {
 	tb.Helper()
