@@ -121,7 +121,7 @@ func (t *Table) breakFree(i int) {
 	if t.log != nil {
 		t.logf("  break free: %s d20 %d %+d = %d vs %s d20 %d %+d%s = %d: %s", t.name(i), ni, t.g.C[i].Strength, ti,
 			t.name(g), ng, t.g.C[g].Strength, half, tg, freeText(win))
-		t.ev(sim.Event{Kind: sim.EvCheck, Actor: i, Target: g, Die: ni, Roll: ti, Need: tg, OK: win, Rule: "break free"})
+		t.ev(sim.Event{Kind: sim.EvCheck, Actor: i, Target: g, Die: ni, Roll: ti, Need: tg, OK: win, Rule: "break free" + tagIf(half != "", "halved")})
 	}
 	if win {
 		t.c.Inc(t.side(i), GrapplesBroken)
