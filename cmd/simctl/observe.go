@@ -67,5 +67,3 @@ func appError(stderr io.Writer, cmd string, err error) int {
 	fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, ae.Err)
 	return exitFailure
 }
-
-
