@@ -22,10 +22,12 @@ import (
 
 	"time"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports"
 	"simctl/reports/safeio"
 	"simctl/scenarios"
 	"simctl/sim"
+	"simctl/sim/experiment"
 	"simctl/sim/scenario"
 	"simctl/stats"
 )
@@ -551,11 +553,14 @@ func (s *server) play(j *serveJob) {
 			j.finish(stateFailed, fmt.Sprintf("internal error: %v; please report it with the scenario", p), nil)
 		}
 	}()
-	if j.req.Kind == "run" {
+	switch j.req.Kind {
+	case "run":
 		s.playRun(j)
-		return
+	case "sweep":
+		s.playApp(j, s.sweep)
+	default:
+		s.playCLI(j)
 	}
-	s.playCLI(j)
 }
 
 // cancelJob stops a job at once: its context stops the workers between
@@ -775,26 +780,8 @@ func (s *server) playCLI(j *serveJob) {
 	src.name = args[1]
 	var errb lockedBuffer
 	t0 := time.Now()
-	var nextInterim time.Time
-	h := &jobHooks{src: &src, warn: &errb,
-		progress: func(done, total int64) {
-			j.emit("progress", map[string]any{"encounters": scaleCount(done, total, j.total), "encounters_total": j.total,
-				"elapsed_seconds": time.Since(t0).Seconds()})
-		},
-		interim: func(doc any) {
-			// A sweep hands over every finished point; the page needs
-			// them no faster than a comparison's checkpoints, and a big
-			// document (thousands of points) less often still: at most
-			// about 10 MB/s of them.
-			if time.Now().Before(nextInterim) {
-				return
-			}
-			if d := slimDoc(doc); d != nil {
-				size := j.emitInterim(d)
-				nextInterim = time.Now().Add(max(interimEvery/2, time.Duration(size/10)*time.Microsecond))
-			}
-		},
-	}
+	h := s.hooks(j, t0)
+	h.src, h.warn = &src, &errb
 	var stdout bytes.Buffer
 	code := Main(withHooks(j.ctx, h), args, &stdout, &errb)
 	msg := errb.text()
@@ -820,6 +807,125 @@ func (s *server) playCLI(j *serveJob) {
 		j.addWarnings("the figure: " + err.Error())
 	}
 	j.finish(stateDone, "", doc)
+}
+
+// appJob is one kind of lab job on the application layer: it builds the
+// request from the job's JSON and runs it.
+type appJob func(j *serveJob, obs *app.Observer) (appDone, error)
+
+// appDone is what a lab job made: its document, the document's warnings
+// and whether it was interrupted, and its figure.
+type appDone struct {
+	doc         document
+	warnings    []string
+	interrupted bool
+	figure      func() (*reports.Figure, error)
+}
+
+// playApp runs a job through the application layer, as the CLI runs the
+// same kind of job: the request is built from the page's JSON (no command
+// line), the observer hands the page the progress and the partial
+// documents, and the figure is drawn from the document in memory. What
+// the CLI would print on stderr (its warnings, its error) becomes the
+// job's warnings or message, in the CLI's words.
+func (s *server) playApp(j *serveJob, play appJob) {
+	req := &j.req
+	var errb lockedBuffer
+	t0 := time.Now()
+	h := s.hooks(j, t0)
+	obs := &app.Observer{Progress: h.watch, Interim: h.interim, InterimEvery: interimEvery, Warn: &errb}
+	done, err := play(j, obs)
+	if err != nil {
+		if code := appError(&errb, req.Kind, err); code == exitOK {
+			panic("appError returned success")
+		}
+		j.finish(stateFailed, errb.text(), nil)
+		return
+	}
+	if done.interrupted {
+		j.finish(stateCancelled, "cancelled; the partial result is not kept", nil)
+		return
+	}
+	for _, warn := range done.warnings {
+		fmt.Fprintf(&errb, "simctl %s: warning: %s\n", req.Kind, warn)
+	}
+	j.addWarnings(errb.text())
+	var b bytes.Buffer
+	if err := done.doc.Write(&b, reports.JSON); err != nil {
+		j.finish(stateFailed, fmt.Sprintf("simctl %s: %v", req.Kind, err), nil)
+		return
+	}
+	if f, err := done.figure(); err == nil {
+		var svg bytes.Buffer
+		if err := f.SVG(&svg); err == nil {
+			j.mu.Lock()
+			j.figures = map[string][]byte{"figure": svg.Bytes()}
+			j.mu.Unlock()
+		} else {
+			j.addWarnings("the figure: " + err.Error())
+		}
+	} else if !errors.Is(err, reports.ErrNoData) {
+		j.addWarnings("the figure: " + err.Error())
+	}
+	j.finish(stateDone, "", b.Bytes())
+}
+
+// hooks are the job's progress and interim callbacks (see playCLI).
+func (s *server) hooks(j *serveJob, t0 time.Time) *jobHooks {
+	var nextInterim time.Time
+	return &jobHooks{
+		progress: func(done, total int64) {
+			j.emit("progress", map[string]any{"encounters": scaleCount(done, total, j.total), "encounters_total": j.total,
+				"elapsed_seconds": time.Since(t0).Seconds()})
+		},
+		interim: func(doc any) {
+			// A sweep hands over every finished point; the page needs
+			// them no faster than a comparison's checkpoints, and a big
+			// document (thousands of points) less often still: at most
+			// about 10 MB/s of them.
+			if time.Now().Before(nextInterim) {
+				return
+			}
+			if d := slimDoc(doc); d != nil {
+				size := j.emitInterim(d)
+				nextInterim = time.Now().Add(max(interimEvery/2, time.Duration(size/10)*time.Microsecond))
+			}
+		},
+	}
+}
+
+// appSource is the job's scenario as the application layer takes it,
+// named as the CLI would name it (a built-in without its "builtin:").
+func (j *serveJob) appSource() *app.Source {
+	return &app.Source{Name: strings.TrimPrefix(j.req.File, "builtin:"), Display: j.src.display, Data: j.src.data}
+}
+
+// command is what the job's document records as its command line: the
+// one that reproduces it with the CLI (never run here).
+func (s *server) command(req *jobRequest) string {
+	return reports.ShellJoin(append([]string{"simctl"}, cliArgs(req, s.cfg.workers)...))
+}
+
+// sweep is a sweep job.
+func (s *server) sweep(j *serveJob, obs *app.Observer) (appDone, error) {
+	req := &app.SweepRequest{Source: j.appSource(), Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers,
+		Batch: experiment.DefaultBatch, Command: s.command(&j.req)}
+	var err error
+	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
+		return appDone{}, err
+	}
+	for _, v := range j.req.Vary {
+		a, err := reports.ParseVary(v)
+		if err != nil {
+			return appDone{}, fmt.Errorf("vary %q: %v", v, err)
+		}
+		req.Axes = append(req.Axes, a)
+	}
+	sw, err := app.Sweep(j.ctx, req, obs)
+	if err != nil {
+		return appDone{}, err
+	}
+	return appDone{sw, sw.Warnings, sw.Interrupted, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }}, nil
 }
 
 // scaleCount turns the command's count of encounter indices played (of

@@ -143,19 +143,14 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	w, err := parsePrecision(*precision)
-	switch {
-	case err != nil:
+	if err != nil {
 		fmt.Fprintln(stderr, "simctl sweep:", err)
 		return exitUsage
-	case len(axes) > 2:
-		fmt.Fprintf(stderr, "simctl sweep: %d --vary paths; a sweep varies one path (a curve) or two (a heat map)\n", len(axes))
-		return exitUsage
-	case len(axes) == 2 && axes[0].Path == axes[1].Path:
-		fmt.Fprintf(stderr, "simctl sweep: --vary %s is given twice\n", axes[0].Path)
-		return exitUsage
-	case *batch < 1:
-		fmt.Fprintf(stderr, "simctl sweep: --batch %d: must be at least 1\n", *batch)
-		return exitUsage
+	}
+	req := &app.SweepRequest{Sets: sets, Axes: axes, Seed: *seed, N: *n, Workers: *workers, Precision: w, Batch: *batch,
+		Command: reports.ShellJoin(append([]string{"simctl", "sweep"}, args...))}
+	if err := req.Check(); err != nil {
+		return appError(stderr, "sweep", err)
 	}
 	k, of, err := parseShard(*shard)
 	switch {
@@ -168,14 +163,6 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case *shard != "" && *resume != "":
 		fmt.Fprintln(stderr, "simctl sweep: --shard with --resume: run the interrupted shard again instead (a shard is deterministic)")
 		return exitUsage
-	}
-	for _, s := range sets {
-		for _, a := range axes {
-			if s.Path == a.Path {
-				fmt.Fprintf(stderr, "simctl sweep: %s is both --set and --vary; the sweep would overwrite the --set\n", a.Path)
-				return exitUsage
-			}
-		}
 	}
 	var part *reports.Shard
 	if *shard != "" {
@@ -190,9 +177,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
-	req := &app.SweepRequest{Source: src.app(), Sets: sets, Axes: axes, Seed: *seed, N: *n, Workers: *workers,
-		Shard: part, Command: reports.ShellJoin(append([]string{"simctl", "sweep"}, args...))}
-	req.Precision, req.Batch = w, *batch
+	req.Source, req.Shard = src.app(), part
 	if *resume != "" {
 		old, err := readResume(ctx, *resume, "a sweep's JSON", func(in *reports.Input) *reports.Sweep { return in.Sweep })
 		if err != nil {

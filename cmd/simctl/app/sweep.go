@@ -42,12 +42,39 @@ type SweepRequest struct {
 	Command string
 }
 
+// Check refuses a request no front end should pass on: no axis or more
+// than two, one path varied twice or both set and varied, a batch below 1.
+func (req *SweepRequest) Check() error {
+	axes := req.Axes
+	switch {
+	case len(axes) == 0:
+		return usage(true, "give at least one axis (--vary PATH=RANGE)")
+	case len(axes) > 2:
+		return usage(false, "%d --vary paths; a sweep varies one path (a curve) or two (a heat map)", len(axes))
+	case len(axes) == 2 && axes[0].Path == axes[1].Path:
+		return usage(false, "--vary %s is given twice", axes[0].Path)
+	case req.Batch < 1:
+		return usage(false, "--batch %d: must be at least 1", req.Batch)
+	}
+	for _, s := range req.Sets {
+		for _, a := range axes {
+			if s.Path == a.Path {
+				return usage(false, "%s is both --set and --vary; the sweep would overwrite the --set", a.Path)
+			}
+		}
+	}
+	return nil
+}
+
 // Sweep plays req and returns its document; an interrupted sweep (ctx
 // done) returns the document marked interrupted, its unplayed points
 // marked unfinished, and no error.
 func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*reports.Sweep, error) {
 	if obs == nil {
 		obs = &Observer{}
+	}
+	if err := req.Check(); err != nil {
+		return nil, err
 	}
 	src, sets, axes, seed := req.Source, req.Sets, req.Axes, req.Seed
 	sc, g0, err := src.Compile(sets, obs.Warn)
