@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"simctl/cmd/simctl/app"
 	"slices"
 	"strconv"
 	"strings"
@@ -198,18 +199,18 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	h.Shard = shard
 	vps := valueParams(ps)
 	joint := stats.NewJoint(len(games))
-	todo := []sim.Range{shardRange(shard, o.n.n)}
+	todo := []sim.Range{app.ShardRange(shard, o.n.n)}
 	var before float64
 	if *resume != "" {
 		old, err := readResume(ctx, *resume, "the JSON of simctl value", func(in *reports.Input) *reports.Value { return in.Value })
 		if err == nil {
-			err = checkResume(*resume, headerFacts(&old.Header, old.Encounters), headerFacts(&h, 0), o.n.n)
+			err = app.CheckResume(*resume, app.HeaderFacts(&old.Header, old.Encounters), app.HeaderFacts(&h, 0), o.n.n)
 			if err == nil && (old.Side != sideName || !reflect.DeepEqual(old.Params, vps)) {
 				err = fmt.Errorf("--resume %s: that run values side %s with parameters %s, this one side %s with %s; resume with the same command line",
 					*resume, old.Side, paramList(old.Params), sideName, paramList(vps))
 			}
 			if err == nil {
-				joint, todo, before = old.Joint, todoOf(old.Unplayed), old.Elapsed
+				joint, todo, before = old.Joint, app.TodoOf(old.Unplayed), old.Elapsed
 			}
 		}
 		if err != nil {
@@ -217,19 +218,19 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return exitUsage
 		}
 		if !o.quiet {
-			fmt.Fprintf(stderr, "simctl value: resuming %s: %d encounters played, %d to play\n", *resume, joint.N, rangesLen(todo))
+			fmt.Fprintf(stderr, "simctl value: resuming %s: %d encounters played, %d to play\n", *resume, joint.N, app.RangesLen(todo))
 		}
 	}
 	var done atomic.Int64
 	cfg := sim.RunConfig{Seed: o.seed.v, Workers: o.workers.v, Done: &done}
-	stopBar := startProgress(ctx, o.showProgress(), rangesLen(todo), &done, stderr)
+	stopBar := startProgress(ctx, o.showProgress(), app.RangesLen(todo), &done, stderr)
 	testHook(&done)
 	t0 := time.Now()
 	build := func(interrupted bool, left []sim.Range) *reports.Value {
 		v := &reports.Value{Header: h, Side: sideName}
 		v.Elapsed, v.Interrupted = before+time.Since(t0).Seconds(), interrupted
 		if interrupted {
-			v.Unplayed = unplayedOf(left)
+			v.Unplayed = app.UnplayedOf(left)
 		}
 		reports.NewValue(v, joint, ps)
 		return v
@@ -334,17 +335,17 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	h := docHeader("matrix", src, sc, o.seed.v, args, o.sets)
 	h.Shard = shard
 	joint := stats.NewJoint(len(games))
-	todo := []sim.Range{shardRange(shard, o.n.n)}
+	todo := []sim.Range{app.ShardRange(shard, o.n.n)}
 	var before float64
 	if *resume != "" {
 		old, err := readResume(ctx, *resume, "the JSON of simctl matrix", func(in *reports.Input) *reports.Matrix { return in.Matrix })
 		if err == nil {
-			err = checkResume(*resume, headerFacts(&old.Header, old.Encounters), headerFacts(&h, 0), o.n.n)
+			err = app.CheckResume(*resume, app.HeaderFacts(&old.Header, old.Encounters), app.HeaderFacts(&h, 0), o.n.n)
 			if err == nil && (old.RowSide != rowSide || !reflect.DeepEqual(old.RowOptions, rsets) || !reflect.DeepEqual(old.ColOptions, csets)) {
 				err = fmt.Errorf("--resume %s: that matrix has other --row or --col options, or another --side; resume with the same command line", *resume)
 			}
 			if err == nil {
-				joint, todo, before = old.Joint, todoOf(old.Unplayed), old.Elapsed
+				joint, todo, before = old.Joint, app.TodoOf(old.Unplayed), old.Elapsed
 			}
 		}
 		if err != nil {
@@ -352,11 +353,11 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return exitUsage
 		}
 		if !o.quiet {
-			fmt.Fprintf(stderr, "simctl matrix: resuming %s: %d encounters per pairing played, %d to play\n", *resume, joint.N, rangesLen(todo))
+			fmt.Fprintf(stderr, "simctl matrix: resuming %s: %d encounters per pairing played, %d to play\n", *resume, joint.N, app.RangesLen(todo))
 		}
 	}
 	var done atomic.Int64
-	stopBar := startProgress(ctx, o.showProgress(), rangesLen(todo), &done, stderr)
+	stopBar := startProgress(ctx, o.showProgress(), app.RangesLen(todo), &done, stderr)
 	testHook(&done)
 	t0 := time.Now()
 	build := func(interrupted bool, left []sim.Range) (*reports.Matrix, error) {
@@ -367,7 +368,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		m := &reports.Matrix{Header: h, RowOptions: rsets, ColOptions: csets, MatrixResult: *res}
 		m.Elapsed, m.Interrupted = before+time.Since(t0).Seconds(), interrupted
 		if interrupted {
-			m.Unplayed = unplayedOf(left)
+			m.Unplayed = app.UnplayedOf(left)
 		}
 		return m, nil
 	}

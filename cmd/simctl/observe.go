@@ -17,10 +17,14 @@ import (
 func (o *outputFlags) observer(ctx context.Context, cmd string, f reports.Format, stderr io.Writer) *app.Observer {
 	obs := &app.Observer{
 		Progress: func(total int64, done *atomic.Int64) func() {
-			return startProgress(ctx, o.showProgress(), total, done, stderr)
+			stop := startProgress(ctx, o.showProgress(), total, done, stderr)
+			testHook(done)
+			return stop
 		},
-		CheckpointEvery: checkpointEvery,
-		InterimEvery:    interimEvery,
+		CheckpointEvery:   checkpointEvery,
+		CheckpointSegment: checkpointSegment,
+		InterimEvery:      interimEvery,
+		InterimSegment:    interimSegment,
 	}
 	if t := o.jsonTarget(f); t != nil {
 		obs.Checkpoint = func(doc any) {
@@ -56,6 +60,9 @@ func appError(stderr io.Writer, cmd string, err error) int {
 		}
 		fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, ae.Err)
 		return exitUsage
+	case app.Interrupted:
+		fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, ae.Err)
+		return exitInterrupted
 	case app.Invalid:
 		var pe *app.PointsError
 		if errors.As(ae.Err, &pe) {

@@ -558,6 +558,8 @@ func (s *server) play(j *serveJob) {
 		s.playRun(j)
 	case "sweep":
 		s.playApp(j, s.sweep)
+	case "compare":
+		s.playApp(j, s.compare)
 	default:
 		s.playCLI(j)
 	}
@@ -833,8 +835,12 @@ func (s *server) playApp(j *serveJob, play appJob) {
 	var errb lockedBuffer
 	t0 := time.Now()
 	h := s.hooks(j, t0)
-	obs := &app.Observer{Progress: h.watch, Interim: h.interim, InterimEvery: interimEvery, Warn: &errb}
+	obs := &app.Observer{Progress: h.watch, Interim: h.interim, InterimEvery: interimEvery, InterimSegment: interimSegment, Warn: &errb}
 	done, err := play(j, obs)
+	if ae := (*app.Error)(nil); errors.As(err, &ae) && ae.Kind == app.Interrupted {
+		j.finish(stateCancelled, "cancelled; the partial result is not kept", nil)
+		return
+	}
 	if err != nil {
 		if code := appError(&errb, req.Kind, err); code == exitOK {
 			panic("appError returned success")
@@ -926,6 +932,28 @@ func (s *server) sweep(j *serveJob, obs *app.Observer) (appDone, error) {
 		return appDone{}, err
 	}
 	return appDone{sw, sw.Warnings, sw.Interrupted, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }}, nil
+}
+
+// compare is a comparison job.
+func (s *server) compare(j *serveJob, obs *app.Observer) (appDone, error) {
+	req := &app.CompareRequest{Source: j.appSource(), Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers,
+		Batch: experiment.DefaultBatch, Command: s.command(&j.req)}
+	var err error
+	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
+		return appDone{}, err
+	}
+	for _, o := range j.req.Options {
+		sets, err := parseSets(o.Sets, "options "+o.Name)
+		if err != nil {
+			return appDone{}, err
+		}
+		req.Options = append(req.Options, app.Option{Name: o.Name, Sets: sets})
+	}
+	c, err := app.Compare(j.ctx, req, obs)
+	if err != nil {
+		return appDone{}, err
+	}
+	return appDone{c, c.Warnings, c.Interrupted, func() (*reports.Figure, error) { return reports.CompareFigure(c) }}, nil
 }
 
 // scaleCount turns the command's count of encounter indices played (of

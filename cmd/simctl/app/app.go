@@ -15,6 +15,7 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -60,6 +61,12 @@ type Observer struct {
 	// InterimEvery (same rules as Checkpoint).
 	Interim      func(doc any)
 	InterimEvery time.Duration
+	// The experiments on common random numbers play in segments of this
+	// many encounter indices per worker between two looks at the clock
+	// (the interim's when Interim is set, else the checkpoint's): short
+	// enough to keep the period, long enough that the wait for the
+	// slowest worker at a segment's end costs little. 0: 64k and 4k.
+	CheckpointSegment, InterimSegment int64
 	// Note hears what the job says about itself that is not a result
 	// ("resuming ...: 3 of 7 points finished").
 	Note func(msg string)
@@ -81,6 +88,14 @@ func (o *Observer) progress(total int64, done *atomic.Int64) (stop func()) {
 	return o.Progress(total, done)
 }
 
+// segments is the period and per-worker segment of PlayCRN's saves.
+func (o *Observer) segments() (time.Duration, int64) {
+	if o.Interim != nil {
+		return o.InterimEvery, cmp.Or(o.InterimSegment, 4<<10)
+	}
+	return o.CheckpointEvery, cmp.Or(o.CheckpointSegment, 64<<10)
+}
+
 // Kind says whose mistake an Error is, which the CLI turns into its exit
 // code and the lab into its HTTP status.
 type Kind int
@@ -92,6 +107,8 @@ const (
 	Invalid
 	// Failed is a failure while playing.
 	Failed
+	// Interrupted is a job stopped before it had anything to show.
+	Interrupted
 )
 
 // Error is a request Run refused or a job that failed. Err's text is the
