@@ -18,26 +18,11 @@ import (
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
-	"simctl/stats"
 )
 
 // The balance-analysis commands: value (exchange rates and the tornado),
 // matrix, tournament and find. Each is a thin layer over an experiment
 // design in sim/experiment and a document in reports.
-
-// sideIndex finds a side by name; "" is the first side.
-func sideIndex(sc *scenario.Scenario, name string) (int, string, error) {
-	if name == "" {
-		return 0, sc.Sides[0].Name, nil
-	}
-	names := []string{sc.Sides[0].Name, sc.Sides[1].Name}
-	for i, n := range names {
-		if n == name {
-			return i, n, nil
-		}
-	}
-	return 0, "", fmt.Errorf("--side %q: no such side%s; sides: %s, %s", name, didYouMean(name, names), names[0], names[1])
-}
 
 // sideScenario reads SCENARIO, compiles it with sets and finds --side; on
 // a problem it has reported it and returns the exit code.
@@ -50,7 +35,7 @@ func sideScenario(ctx context.Context, cmd, name string, sets []scenario.Set, si
 	if err != nil {
 		return nil, nil, 0, "", scenarioError(stderr, err)
 	}
-	si, sideName, err = sideIndex(sc, side)
+	si, sideName, err = app.SideIndex(sc, side)
 	if err != nil {
 		return nil, nil, 0, "", usageError(stderr, cmd, "%v", err)
 	}
@@ -62,34 +47,18 @@ func sideScenario(ctx context.Context, cmd, name string, sets []scenario.Set, si
 // for the report, from the scenario with the common --set (compiled once
 // more: the options' games may change the roster).
 func docHeader(kind string, src *source, sc *scenario.Scenario, seed uint64, args []string, sets setFlags) reports.Header {
-	h := header(kind, sc, seed, kind, args, sets)
-	h.ScenarioSHA256 = src.sum()
-	if _, base, err := src.compile(sets); err == nil { // sideScenario compiled it already
-		h.Context = scenarioContext(src, sc, base)
-	}
-	return h
+	return app.DocHeader(kind, src.app(), sc, seed, reports.ShellJoin(append([]string{"simctl", kind}, args...)), sets, src.warnTo())
 }
 
 // compileAll compiles the scenario under each list of extra overrides;
 // nothing runs unless all are valid, and every invalid one is reported.
 func compileAll(src *source, base []scenario.Set, extra [][]scenario.Set, label func(k int) string, stderr io.Writer) ([]sim.Game, bool) {
-	games := make([]sim.Game, len(extra))
-	bad := 0
-	for k, e := range extra {
-		_, g, err := src.compile(append(append([]scenario.Set(nil), base...), e...))
-		if err != nil {
-			if bad < 5 {
-				fmt.Fprintf(stderr, "%s:\n%v\n", label(k), err)
-			}
-			bad++
-			continue
-		}
-		games[k] = g
+	games, err := app.CompileAll(src.app(), base, extra, label, src.warnTo())
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return nil, false
 	}
-	if bad > 0 {
-		fmt.Fprintf(stderr, "%d of %d settings are invalid scenarios; nothing was run\n", bad, len(extra))
-	}
-	return games, bad == 0
+	return games, true
 }
 
 func setStrings(sets []scenario.Set) []string {
@@ -150,107 +119,25 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return usageError(stderr, "value", "%v", err)
 	}
-	src, sc, si, sideName, code := sideScenario(ctx, "value", pos[0], o.sets, *side, stderr)
-	if src == nil {
-		return code
+	src, err := readSource(ctx, pos[0])
+	if err != nil {
+		return scenarioError(stderr, err)
 	}
-	var ps []experiment.Param
-	seen := map[string]bool{}
-	for _, name := range strings.Split(*params, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" || seen[name] {
-			continue
-		}
-		seen[name] = true
-		step, given := steps[name]
-		if !given {
-			step = 1
-		}
-		p, err := experiment.NewParam(src.data, o.sets, sc, sideName, name, step)
-		if err != nil {
-			return usageError(stderr, "value", "%v", err)
-		}
-		ps = append(ps, p)
-	}
-	for name := range steps {
-		if !seen[name] {
-			return usageError(stderr, "value", "--step %s: %s is not among --params", name, name)
-		}
-	}
-	if len(ps) == 0 {
-		return usageError(stderr, "value", "--params names no parameter")
-	}
-	extra := experiment.Games(ps)
-	games, ok := compileAll(src, o.sets, extra, func(k int) string {
-		if k == 0 {
-			return "the scenario"
-		}
-		dir := "-"
-		if k%2 == 0 {
-			dir = "+"
-		}
-		p := ps[(k-1)/2]
-		return fmt.Sprintf("%s %s%v (%s)", p.Name, dir, p.Step, strings.Join(setStrings(extra[k]), " "))
-	}, stderr)
-	if !ok {
-		return exitScenario
-	}
-	h := docHeader("value", src, sc, o.seed.v, args, o.sets)
-	h.Shard = shard
-	vps := valueParams(ps)
-	joint := stats.NewJoint(len(games))
-	todo := []sim.Range{app.ShardRange(shard, o.n.n)}
-	var before float64
+	req := &app.ValueRequest{Source: src.app(), Sets: o.sets, Side: *side, Params: strings.Split(*params, ","), Steps: steps,
+		Seed: o.seed.v, N: o.n.n, Workers: o.workers.v, Shard: shard, Command: reports.ShellJoin(append([]string{"simctl", "value"}, args...))}
 	if *resume != "" {
-		old, err := readResume(ctx, *resume, "the JSON of simctl value", func(in *reports.Input) *reports.Value { return in.Value })
-		if err == nil {
-			err = app.CheckResume(*resume, app.HeaderFacts(&old.Header, old.Encounters), app.HeaderFacts(&h, 0), o.n.n)
-			if err == nil && (old.Side != sideName || !reflect.DeepEqual(old.Params, vps)) {
-				err = fmt.Errorf("--resume %s: that run values side %s with parameters %s, this one side %s with %s; resume with the same command line",
-					*resume, old.Side, paramList(old.Params), sideName, paramList(vps))
-			}
-			if err == nil {
-				joint, todo, before = old.Joint, app.TodoOf(old.Unplayed), old.Elapsed
-			}
-		}
-		if err != nil {
+		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl value", func(in *reports.Input) *reports.Value { return in.Value }); err != nil {
 			fmt.Fprintln(stderr, "simctl value:", err)
 			return exitUsage
 		}
-		if !o.quiet {
-			fmt.Fprintf(stderr, "simctl value: resuming %s: %d encounters played, %d to play\n", *resume, joint.N, app.RangesLen(todo))
-		}
+		req.ResumePath = *resume
 	}
-	var done atomic.Int64
-	cfg := sim.RunConfig{Seed: o.seed.v, Workers: o.workers.v, Done: &done}
-	stopBar := startProgress(ctx, o.showProgress(), app.RangesLen(todo), &done, stderr)
-	testHook(&done)
-	t0 := time.Now()
-	build := func(interrupted bool, left []sim.Range) *reports.Value {
-		v := &reports.Value{Header: h, Side: sideName}
-		v.Elapsed, v.Interrupted = before+time.Since(t0).Seconds(), interrupted
-		if interrupted {
-			v.Unplayed = app.UnplayedOf(left)
-		}
-		reports.NewValue(v, joint, ps)
-		return v
+	obs := o.observer(ctx, "value", format, stderr)
+	obs.Warn = src.warnTo()
+	v, err := app.Value(ctx, req, obs)
+	if err != nil {
+		return appError(stderr, "value", err)
 	}
-	left, runErr := playCRN(ctx, games, cfg, false, todo, func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(ctx, o.jsonTarget(format), func(left []sim.Range) {
-		v := build(true, left)
-		saveCheckpoint(o.jsonTarget(format), "value", stderr, func(w io.Writer) error { return v.Write(w, reports.JSON) })
-		hooksOf(ctx).sendInterim(v)
-	}))
-	stopBar()
-	interrupted := isInterrupt(runErr)
-	if runErr != nil && !interrupted {
-		fmt.Fprintln(stderr, "simctl value:", runErr)
-		return exitFailure
-	}
-	if interrupted && joint.N == 0 {
-		fmt.Fprintln(stderr, "simctl value: interrupted before any encounter finished; nothing written")
-		return exitInterrupted
-	}
-	v := build(interrupted, left)
 	if !o.quiet {
 		for _, w := range v.Warnings {
 			fmt.Fprintln(stderr, "simctl value: warning:", w)
@@ -259,7 +146,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !o.write("value", stdout, stderr, format, v.Write, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }) {
 		return exitFailure
 	}
-	if interrupted {
+	if v.Interrupted {
 		fmt.Fprintf(stderr, "simctl value: interrupted after %s encounters; %s%s\n", thousandsInt(v.Encounters), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), true))
 		return exitInterrupted
 	}
@@ -284,17 +171,16 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if len(pos) != 1 {
 		return usageError(stderr, "matrix", "give one SCENARIO and the options, e.g. simctl matrix cavaliers/duel --row a='...' --row b='...' --col x='...' --col y='...'")
 	}
-	if len(rows) < 1 || len(cols) < 1 || len(rows)*len(cols) < 2 {
-		return usageError(stderr, "matrix", "give at least one --row and one --col option, and at least two of one of them (--row base='' is the scenario unchanged)")
+	req := &app.MatrixRequest{Sets: o.sets, Side: *side, Seed: o.seed.v, N: o.n.n, Workers: o.workers.v,
+		Command: reports.ShellJoin(append([]string{"simctl", "matrix"}, args...))}
+	for _, op := range rows {
+		req.Rows = append(req.Rows, app.Option{Name: op.name, Sets: op.sets})
 	}
-	for _, opts := range [][]option{rows, cols} {
-		seen := map[string]bool{}
-		for _, op := range opts {
-			if seen[op.name] {
-				return usageError(stderr, "matrix", "option %q is given twice", op.name)
-			}
-			seen[op.name] = true
-		}
+	for _, op := range cols {
+		req.Cols = append(req.Cols, app.Option{Name: op.name, Sets: op.sets})
+	}
+	if err := req.Check(); err != nil {
+		return appError(stderr, "matrix", err)
 	}
 	format, ok := o.check("matrix", stderr)
 	if !ok {
@@ -304,106 +190,28 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return usageError(stderr, "matrix", "%v", err)
 	}
-	src, sc, si, rowSide, code := sideScenario(ctx, "matrix", pos[0], o.sets, *side, stderr)
-	if src == nil {
-		return code
+	src, err := readSource(ctx, pos[0])
+	if err != nil {
+		return scenarioError(stderr, err)
 	}
-	colSide := sc.Sides[1-si].Name
-	var extra [][]scenario.Set
-	for _, r := range rows {
-		for _, c := range cols {
-			extra = append(extra, append(append([]scenario.Set(nil), r.sets...), c.sets...))
-		}
-	}
-	games, ok := compileAll(src, o.sets, extra, func(k int) string {
-		return fmt.Sprintf("row %s against column %s", rows[k/len(cols)].name, cols[k%len(cols)].name)
-	}, stderr)
-	if !ok {
-		return exitScenario
-	}
-	names := func(opts []option) ([]string, []reports.NamedSets) {
-		var ns []string
-		var out []reports.NamedSets
-		for _, op := range opts {
-			ns = append(ns, op.name)
-			out = append(out, reports.NamedSets{Name: op.name, Sets: setStrings(op.sets)})
-		}
-		return ns, out
-	}
-	rn, rsets := names(rows)
-	cn, csets := names(cols)
-	h := docHeader("matrix", src, sc, o.seed.v, args, o.sets)
-	h.Shard = shard
-	joint := stats.NewJoint(len(games))
-	todo := []sim.Range{app.ShardRange(shard, o.n.n)}
-	var before float64
+	req.Source, req.Shard = src.app(), shard
 	if *resume != "" {
-		old, err := readResume(ctx, *resume, "the JSON of simctl matrix", func(in *reports.Input) *reports.Matrix { return in.Matrix })
-		if err == nil {
-			err = app.CheckResume(*resume, app.HeaderFacts(&old.Header, old.Encounters), app.HeaderFacts(&h, 0), o.n.n)
-			if err == nil && (old.RowSide != rowSide || !reflect.DeepEqual(old.RowOptions, rsets) || !reflect.DeepEqual(old.ColOptions, csets)) {
-				err = fmt.Errorf("--resume %s: that matrix has other --row or --col options, or another --side; resume with the same command line", *resume)
-			}
-			if err == nil {
-				joint, todo, before = old.Joint, app.TodoOf(old.Unplayed), old.Elapsed
-			}
-		}
-		if err != nil {
+		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl matrix", func(in *reports.Input) *reports.Matrix { return in.Matrix }); err != nil {
 			fmt.Fprintln(stderr, "simctl matrix:", err)
 			return exitUsage
 		}
-		if !o.quiet {
-			fmt.Fprintf(stderr, "simctl matrix: resuming %s: %d encounters per pairing played, %d to play\n", *resume, joint.N, app.RangesLen(todo))
-		}
+		req.ResumePath = *resume
 	}
-	var done atomic.Int64
-	stopBar := startProgress(ctx, o.showProgress(), app.RangesLen(todo), &done, stderr)
-	testHook(&done)
-	t0 := time.Now()
-	build := func(interrupted bool, left []sim.Range) (*reports.Matrix, error) {
-		res, err := experiment.Matrix(joint, rowSide, colSide, rn, cn)
-		if err != nil {
-			return nil, err
-		}
-		m := &reports.Matrix{Header: h, RowOptions: rsets, ColOptions: csets, MatrixResult: *res}
-		m.Elapsed, m.Interrupted = before+time.Since(t0).Seconds(), interrupted
-		if interrupted {
-			m.Unplayed = app.UnplayedOf(left)
-		}
-		return m, nil
-	}
-	left, runErr := playCRN(ctx, games, sim.RunConfig{Seed: o.seed.v, Workers: o.workers.v, Done: &done}, false, todo,
-		func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(ctx, o.jsonTarget(format), func(left []sim.Range) {
-			m, err := build(true, left)
-			saveCheckpoint(o.jsonTarget(format), "matrix", stderr, func(w io.Writer) error {
-				if err != nil {
-					return err
-				}
-				return m.Write(w, reports.JSON)
-			})
-			if err == nil {
-				hooksOf(ctx).sendInterim(m)
-			}
-		}))
-	stopBar()
-	interrupted := isInterrupt(runErr)
-	if runErr != nil && !interrupted {
-		fmt.Fprintln(stderr, "simctl matrix:", runErr)
-		return exitFailure
-	}
-	if interrupted && joint.N == 0 {
-		fmt.Fprintln(stderr, "simctl matrix: interrupted before any encounter finished; nothing written")
-		return exitInterrupted
-	}
-	m, err := build(interrupted, left)
+	obs := o.observer(ctx, "matrix", format, stderr)
+	obs.Warn = src.warnTo()
+	m, err := app.Matrix(ctx, req, obs)
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl matrix:", err)
-		return exitFailure
+		return appError(stderr, "matrix", err)
 	}
 	if !o.write("matrix", stdout, stderr, format, m.Write, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }) {
 		return exitFailure
 	}
-	if interrupted {
+	if m.Interrupted {
 		fmt.Fprintf(stderr, "simctl matrix: interrupted after %s encounters per pairing; %s%s\n", thousandsInt(m.Encounters), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), true))
 		return exitInterrupted
 	}

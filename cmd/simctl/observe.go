@@ -23,16 +23,11 @@ func (o *outputFlags) observer(ctx context.Context, cmd string, f reports.Format
 		},
 		CheckpointEvery:   checkpointEvery,
 		CheckpointSegment: checkpointSegment,
-		InterimEvery:      interimEvery,
-		InterimSegment:    interimSegment,
 	}
 	if t := o.jsonTarget(f); t != nil {
 		obs.Checkpoint = func(doc any) {
 			saveCheckpoint(t, cmd, stderr, func(w io.Writer) error { return doc.(document).Write(w, reports.JSON) })
 		}
-	}
-	if h := hooksOf(ctx); h.interims() {
-		obs.Interim = h.sendInterim
 	}
 	if !o.quiet {
 		obs.Note = func(msg string) { fmt.Fprintf(stderr, "simctl %s: %s\n", cmd, msg) }

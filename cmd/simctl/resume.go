@@ -1,18 +1,13 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"simctl/cmd/simctl/app"
-	"strings"
 	"sync/atomic"
 	"time"
 
 	"simctl/reports"
 	"simctl/reports/safeio"
-	"simctl/sim"
-	"simctl/sim/experiment"
 )
 
 // Resuming the experiments played on common random numbers (compare,
@@ -40,16 +35,6 @@ func saveCheckpoint(t *safeio.Target, cmd string, stderr io.Writer, doc func(io.
 		return
 	}
 	testSaved(t.Path())
-}
-
-// checkpointer is save when there is a JSON output to save to (or simctl
-// serve wants interim documents), else nil: without one, playCRN plays
-// each range whole (no segments to wait at).
-func checkpointer(ctx context.Context, t *safeio.Target, save func(left []sim.Range)) func(left []sim.Range) {
-	if t == nil && !hooksOf(ctx).interims() {
-		return nil
-	}
-	return save
 }
 
 // testSaved, set by tests only, sees every checkpoint written.
@@ -97,30 +82,3 @@ func shardOf(cmd, spec string, n int64) (*reports.Shard, error) {
 // testHook, set by tests only, sees an experiment's progress counter: a
 // test interrupts a command part way by cancelling when it has advanced.
 var testHook = func(*atomic.Int64) {}
-
-// valueParams is how a value document records its parameters.
-func valueParams(ps []experiment.Param) []reports.ValueParam {
-	var out []reports.ValueParam
-	for _, p := range ps {
-		out = append(out, reports.ValueParam{Name: p.Name, Step: p.Step, Down: setStrings(p.Down), Up: setStrings(p.Up)})
-	}
-	return out
-}
-
-func paramList(ps []reports.ValueParam) string {
-	var parts []string
-	for _, p := range ps {
-		parts = append(parts, fmt.Sprintf("%s (step %v)", p.Name, p.Step))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// playCRN is app.PlayCRN at the checkpoint period, or simctl serve's
-// interim period when ctx carries its hooks.
-func playCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross bool, todo []sim.Range, add func(*experiment.CRN), save func(left []sim.Range)) ([]sim.Range, error) {
-	every, perWorker := checkpointEvery, checkpointSegment
-	if hooksOf(ctx).interims() {
-		every, perWorker = interimEvery, interimSegment // simctl serve
-	}
-	return app.PlayCRN(ctx, games, cfg, cross, todo, add, save, every, perWorker)
-}

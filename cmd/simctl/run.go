@@ -293,9 +293,6 @@ func shardStart(n int64, k, of int) int64 {
 // -n alone left a 27-second compare of three options silent. Workers only
 // bump an atomic counter; this goroutine is the only one touching the bar.
 func startProgress(ctx context.Context, mode string, total int64, done *atomic.Int64, stderr io.Writer) (stop func()) {
-	if h := hooksOf(ctx); h != nil && h.progress != nil {
-		return h.watch(total, done) // simctl serve: the page's progress
-	}
 	if mode == "never" || (mode == "auto" && !isTerminal(stderr)) || total <= 0 {
 		return func() {}
 	}

@@ -560,8 +560,12 @@ func (s *server) play(j *serveJob) {
 		s.playApp(j, s.sweep)
 	case "compare":
 		s.playApp(j, s.compare)
+	case "value":
+		s.playApp(j, s.value)
+	case "matrix":
+		s.playApp(j, s.matrix)
 	default:
-		s.playCLI(j)
+		j.finish(stateFailed, fmt.Sprintf("internal error: no job kind %q", j.req.Kind), nil)
 	}
 }
 
@@ -722,12 +726,12 @@ func interim(r *reports.Result, total int64) map[string]any {
 		"sides": sides, "elapsed_seconds": r.Elapsed}
 }
 
-// cliArgs is the command line (without "simctl") of a sweep, comparison,
-// value run or matrix job: the scenario named as the page names it (a
-// built-in without its "builtin:"), the request's own flags, and
-// --format json, whose document the job keeps. --workers is added only
-// when the server's differs from the CLI's default (one per core): it
-// never changes the counts.
+// cliArgs is the command line (without "simctl") that reproduces a sweep,
+// comparison, value run or matrix job with the CLI, as its document
+// records it (it is never run here): the scenario named as the page names
+// it (a built-in without its "builtin:"), the request's own flags, and
+// --format json. --workers is added only when the server's differs from
+// the CLI's default (one per core): it never changes the counts.
 func cliArgs(req *jobRequest, workers int) []string {
 	args := []string{req.Kind, strings.TrimPrefix(req.File, "builtin:"), "-n", strconv.FormatInt(req.N, 10), "--seed", strconv.FormatUint(req.Seed, 10)}
 	for _, x := range req.Sets {
@@ -768,47 +772,6 @@ func cliArgs(req *jobRequest, workers int) []string {
 		args = append(args, "--workers", strconv.Itoa(workers))
 	}
 	return args
-}
-
-// playCLI runs a sweep, comparison, value run or matrix through the CLI's
-// own command (Main) in process. The jobHooks on its context give it the
-// editor's text as its scenario, and hand the page the command's progress
-// and its partial documents; its stdout is the JSON document, its stderr
-// the warnings. Nothing touches the file system.
-func (s *server) playCLI(j *serveJob) {
-	req := &j.req
-	args := cliArgs(req, s.cfg.workers)
-	src := *j.src
-	src.name = args[1]
-	var errb lockedBuffer
-	t0 := time.Now()
-	h := s.hooks(j, t0)
-	h.src, h.warn = &src, &errb
-	var stdout bytes.Buffer
-	code := Main(withHooks(j.ctx, h), args, &stdout, &errb)
-	msg := errb.text()
-	switch code {
-	case exitOK:
-		j.addWarnings(msg)
-	case exitInterrupted:
-		j.finish(stateCancelled, "cancelled; the partial result is not kept", nil)
-		return
-	default:
-		if msg == "" {
-			msg = fmt.Sprintf("simctl %s failed (exit %d)", req.Kind, code)
-		}
-		j.finish(stateFailed, msg, nil)
-		return
-	}
-	doc := stdout.Bytes()
-	if svg, err := docFigure(req.Kind, doc); err == nil {
-		j.mu.Lock()
-		j.figures = map[string][]byte{"figure": svg}
-		j.mu.Unlock()
-	} else if !errors.Is(err, reports.ErrNoData) {
-		j.addWarnings("the figure: " + err.Error())
-	}
-	j.finish(stateDone, "", doc)
 }
 
 // appJob is one kind of lab job on the application layer: it builds the
@@ -876,7 +839,8 @@ func (s *server) playApp(j *serveJob, play appJob) {
 	j.finish(stateDone, "", b.Bytes())
 }
 
-// hooks are the job's progress and interim callbacks (see playCLI).
+// hooks are the job's progress and interim callbacks: the page hears the
+// encounters played and the partial documents.
 func (s *server) hooks(j *serveJob, t0 time.Time) *jobHooks {
 	var nextInterim time.Time
 	return &jobHooks{
@@ -942,18 +906,64 @@ func (s *server) compare(j *serveJob, obs *app.Observer) (appDone, error) {
 	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
 		return appDone{}, err
 	}
-	for _, o := range j.req.Options {
-		sets, err := parseSets(o.Sets, "options "+o.Name)
-		if err != nil {
-			return appDone{}, err
-		}
-		req.Options = append(req.Options, app.Option{Name: o.Name, Sets: sets})
+	if req.Options, err = appOptions(j.req.Options, "options"); err != nil {
+		return appDone{}, err
 	}
 	c, err := app.Compare(j.ctx, req, obs)
 	if err != nil {
 		return appDone{}, err
 	}
 	return appDone{c, c.Warnings, c.Interrupted, func() (*reports.Figure, error) { return reports.CompareFigure(c) }}, nil
+}
+
+// value is a value job: simctl value with --side and --params.
+func (s *server) value(j *serveJob, obs *app.Observer) (appDone, error) {
+	req := &app.ValueRequest{Source: j.appSource(), Side: j.req.Side, Params: strings.Split(j.req.Params, ","),
+		Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers, Command: s.command(&j.req)}
+	var err error
+	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
+		return appDone{}, err
+	}
+	v, err := app.Value(j.ctx, req, obs)
+	if err != nil {
+		return appDone{}, err
+	}
+	return appDone{v, v.Warnings, v.Interrupted, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }}, nil
+}
+
+// matrix is a payoff-matrix job.
+func (s *server) matrix(j *serveJob, obs *app.Observer) (appDone, error) {
+	req := &app.MatrixRequest{Source: j.appSource(), Side: j.req.Side, Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers,
+		Command: s.command(&j.req)}
+	var err error
+	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
+		return appDone{}, err
+	}
+	if req.Rows, err = appOptions(j.req.Rows, "rows"); err != nil {
+		return appDone{}, err
+	}
+	if req.Cols, err = appOptions(j.req.Cols, "cols"); err != nil {
+		return appDone{}, err
+	}
+	m, err := app.Matrix(j.ctx, req, obs)
+	if err != nil {
+		return appDone{}, err
+	}
+	return appDone{m, nil, m.Interrupted, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }}, nil
+}
+
+// appOptions are a request's named overrides as the application layer
+// takes them.
+func appOptions(ns []reports.NamedSets, field string) ([]app.Option, error) {
+	var out []app.Option
+	for _, o := range ns {
+		sets, err := parseSets(o.Sets, field+" "+o.Name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, app.Option{Name: o.Name, Sets: sets})
+	}
+	return out, nil
 }
 
 // scaleCount turns the command's count of encounter indices played (of
@@ -967,45 +977,6 @@ func scaleCount(done, total, all int64) int64 {
 		return done * (all / total)
 	}
 	return int64(float64(done) / float64(total) * float64(all))
-}
-
-// docFigure draws the figure --plot would (the reports' SVG) from the
-// command's JSON document.
-func docFigure(kind string, doc []byte) ([]byte, error) {
-	var f *reports.Figure
-	var err error
-	switch kind {
-	case "sweep":
-		var d reports.Sweep
-		if err = json.Unmarshal(doc, &d); err == nil {
-			f, err = reports.SweepFigure(&d)
-		}
-	case "compare":
-		var d reports.Compare
-		if err = json.Unmarshal(doc, &d); err == nil {
-			f, err = reports.CompareFigure(&d)
-		}
-	case "matrix":
-		var d reports.Matrix
-		if err = json.Unmarshal(doc, &d); err == nil {
-			f, err = reports.MatrixFigure(&d)
-		}
-	case "value":
-		var d reports.Value
-		if err = json.Unmarshal(doc, &d); err == nil {
-			f, err = reports.TornadoFigure(&d)
-		}
-	default:
-		return nil, fmt.Errorf("no figure for a %s", kind)
-	}
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if err := f.SVG(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // slimDoc is a partial document as the page's interim tables need it:

@@ -264,7 +264,7 @@ func checkCompareResume(old *reports.Compare, path, sum string, seed uint64, set
 	}
 	same := len(old.Options) == len(opts)
 	for k := 0; same && k < len(opts); k++ {
-		same = old.Options[k].Name == opts[k].Name && slices.Equal(old.Options[k].Sets, setStrings(opts[k].Sets))
+		same = old.Options[k].Name == opts[k].Name && slices.Equal(old.Options[k].Sets, setList(opts[k].Sets))
 	}
 	if !same {
 		return fmt.Errorf("--resume %s: that comparison has other options (names, overrides, order or baseline); resume with the same command line", path)

@@ -288,6 +288,7 @@ func pointName(axes []reports.Axis, vals []string) string {
 	return strings.Join(parts, ", ")
 }
 
+// setStrings is how documents record overrides (nil for none).
 func setStrings(sets []scenario.Set) []string {
 	var out []string
 	for _, s := range sets {
