@@ -98,7 +98,7 @@ func (o *Optimize) Write(w io.Writer, f Format) error {
 		return writeJSON(w, o)
 	}
 	if f == CSV {
-		return o.table(true).csv(w)
+		return o.csvTable().csv(w)
 	}
 	md := f == Markdown
 	var b strings.Builder
@@ -120,7 +120,10 @@ func (o *Optimize) Write(w io.Writer, f Format) error {
 		fmt.Fprintf(&b, "%s: %s %s; best found: %s %s, %s %s, by: %s\n", baselineLabel(s.Baseline), pct(s.BaseRate), pctCI(s.BaseCI[0], s.BaseCI[1]),
 			pct(o.Best.WinRate), pctCI(o.Best.CI95[0], o.Best.CI95[1]), signedPP(o.Best.Gain), ppCI(o.Best.GainCI[0], o.Best.GainCI[1]), o.Best.Name)
 		fmt.Fprintf(&b, "guarantee: %s\nencounters: the selection %s (uniform allocation for the same decision: %s); %s in all with screening and confirmation\n\n", o.Guarantee.Statement, selectionSpent(s), thousands(o.Guarantee.Uniform), thousands(o.Guarantee.Encounters))
-		tab := o.table(false)
+		if w := o.withinDelta(); w != "" {
+			b.WriteString(w + "\n\n")
+		}
+		tab := o.table()
 		if md {
 			tab.markdown(&b)
 		} else {
@@ -145,7 +148,7 @@ func (o *Optimize) Write(w io.Writer, f Format) error {
 		return nil
 	}
 	notes := []string{
-		"status (of the selection): best (selected: within delta of the best evaluated, or shown better than all); not separated (still in contention when the selection stopped, not shown worse; exact ties end here); eliminated (shown worse than another candidate, with the procedure's confidence); screened out (dropped while screening: no claim); encounters and win rate are the selection's (or screening's)",
+		"status (of the selection): best (selected: within delta of the best evaluated, or shown better than all); within delta (left when the best was shown within delta of it: it may be up to delta better than the best, and no more, with the stated confidence); not separated (still in contention when the selection stopped, not shown worse; exact ties end here); eliminated (shown worse than another candidate, with the procedure's confidence); screened out (dropped while screening: no claim); encounters and win rate are the selection's (or screening's)",
 		"confirmed: rates and intervals from fresh encounters played after the selection (the best, the top finalists and the baseline), so not bent by the selection; simultaneous at the stated confidence (Bonferroni over every rate and difference shown), differences by the confidence sequence of the discordant pairs",
 	}
 	if o.Interrupted {
@@ -155,6 +158,35 @@ func (o *Optimize) Write(w io.Writer, f Format) error {
 	return nil
 }
 
+// withinDelta says, when the selection stopped "within delta", that the
+// candidates left beside the best may be better than it by up to delta,
+// and which of them the confirmation shows ahead of it: without this
+// line a confirmed "+0.8 pp [+0.2, +1.4]" beside "best" reads as a
+// contradiction. Empty for any other outcome.
+func (o *Optimize) withinDelta() string {
+	s := o.Search
+	if s == nil || s.Outcome != experiment.OutcomeWithinDelta {
+		return ""
+	}
+	d := strings.TrimPrefix(signedPP(o.Guarantee.Delta), "+")
+	n := 0
+	var ahead []string
+	for _, r := range s.Ranked {
+		if r.Status != "within delta" {
+			continue
+		}
+		n++
+		if r.Confirmed && r.DiffCI[0] > 0 {
+			ahead = append(ahead, fmt.Sprintf("%s by %s %s", r.Name, signedPP(r.Diff), ppCI(r.DiffCI[0], r.DiffCI[1])))
+		}
+	}
+	out := fmt.Sprintf("within δ of the best: the selection stopped when the best was shown within %s of the %d other candidate(s) left (status \"within delta\"); any of them may be up to %s better than the best, which is all the guarantee promises", d, n, d)
+	if len(ahead) > 0 {
+		out += fmt.Sprintf("; on the confirmation encounters these are ahead of the best: %s (an answer within %s of the best either way)", strings.Join(ahead, "; "), d)
+	}
+	return out
+}
+
 func baselineLabel(name string) string {
 	if name == "" {
 		return "as written"
@@ -162,37 +194,53 @@ func baselineLabel(name string) string {
 	return name
 }
 
-func (o *Optimize) table(raw bool) *table {
+func (o *Optimize) table() *table {
 	tab := &table{header: []string{"rank", "candidate", "status", "encounters", "win rate", "confirmed", "interval", "vs best", "interval"}, left: 3}
 	if o.Search == nil {
 		return tab
 	}
 	shown := 0
 	for i, r := range o.Search.Ranked {
-		if !raw && shown >= 15 && !r.Confirmed {
+		if shown >= 15 && !r.Confirmed { // the confirmed all, then the first 15
 			continue
 		}
 		shown++
 		conf, ci, diff, dci := "", "", "", ""
 		if r.Confirmed {
 			conf, ci = pct(r.ConfirmRate), pctCI(r.ConfirmCI[0], r.ConfirmCI[1])
-			if raw {
-				conf, ci = raw2(r.ConfirmRate), ""
-			}
 			if r.Status != "best" {
 				diff, dci = signedPP(r.Diff), ppCI(r.DiffCI[0], r.DiffCI[1])
-				if raw {
-					diff, dci = raw2(r.Diff), ""
-				}
 			} else {
 				diff = "best"
 			}
 		}
-		if raw {
-			tab.add(strconv.Itoa(i+1), r.Name, r.Status, rawInt(r.Encounters), raw2(r.WinRate), conf, ci, diff, dci)
-			continue
-		}
 		tab.add(strconv.Itoa(i+1), r.Name, r.Status, thousands(r.Encounters), pct(r.WinRate), conf, ci, diff, dci)
+	}
+	return tab
+}
+
+// csvTable is every ranked candidate with raw numbers, each interval as
+// its two ends (the simultaneous intervals of the confirmation; empty when
+// the candidate was not confirmed, and the difference to the best empty
+// for the best itself).
+func (o *Optimize) csvTable() *table {
+	tab := &table{header: []string{"rank", "candidate", "status", "encounters", "wins", "win_rate",
+		"confirmed_win_rate", "confirmed_ci_lo", "confirmed_ci_hi", "diff_to_best", "diff_ci_lo", "diff_ci_hi",
+		"gain_over_baseline", "gain_ci_lo", "gain_ci_hi"}}
+	if o.Search == nil {
+		return tab
+	}
+	for i, r := range o.Search.Ranked {
+		row := []string{strconv.Itoa(i + 1), r.Name, r.Status, rawInt(r.Encounters), rawInt(r.Wins), raw(r.WinRate)}
+		conf := make([]string, 9)
+		if r.Confirmed {
+			conf[0], conf[1], conf[2] = raw(r.ConfirmRate), raw(r.ConfirmCI[0]), raw(r.ConfirmCI[1])
+			if r.Point != o.Search.Best {
+				conf[3], conf[4], conf[5] = raw(r.Diff), raw(r.DiffCI[0]), raw(r.DiffCI[1])
+			}
+			conf[6], conf[7], conf[8] = raw(r.Gain), raw(r.GainCI[0]), raw(r.GainCI[1])
+		}
+		tab.add(append(row, conf...)...)
 	}
 	return tab
 }
@@ -247,21 +295,33 @@ func parseOptimize(path string, data []byte) (*Optimize, error) {
 // must be there, once.
 func MergeOptimizeStages(os []*Optimize) (*Optimize, error) {
 	first := os[0]
-	if first.Stage == nil || first.Search == nil || first.Search.Selection == nil || first.Search.Selection.State == nil {
+	// The state the stage starts from: screening's (a rung) or the
+	// selection's; every shard must hold the same.
+	state := func(o *Optimize) any {
+		switch {
+		case o.Stage == nil || o.Search == nil:
+			return nil
+		case o.Search.Screening != nil:
+			return o.Search.Screening
+		case o.Search.Selection != nil && o.Search.Selection.State != nil:
+			return o.Search.Selection.State
+		}
+		return nil
+	}
+	if state(first) == nil {
 		return nil, fmt.Errorf("merge: %s is not a shard of a search stage (simctl optimize --shard k/K writes those)", first.Scenario)
 	}
-	st := first.Search.Selection.State
-	want, _ := json.Marshal(st)
+	want, _ := json.Marshal(state(first))
 	out := *first
 	stage := *first.Stage
 	stage.Ranges = append([]sim.Range(nil), first.Stage.Ranges...)
 	stage.Wins = append([]int64(nil), first.Stage.Wins...)
 	stage.Only = append([][2]int64(nil), first.Stage.Only...)
 	for _, o := range os[1:] {
-		if o.Stage == nil || o.Search == nil || o.Search.Selection == nil {
+		if state(o) == nil {
 			return nil, fmt.Errorf("merge: a document that is not a shard of a search stage is among the shards")
 		}
-		got, _ := json.Marshal(o.Search.Selection.State)
+		got, _ := json.Marshal(state(o))
 		switch {
 		case o.ScenarioSHA256 != first.ScenarioSHA256 || o.Seed != first.Seed || o.Version != first.Version || fmt.Sprint(o.Sets) != fmt.Sprint(first.Sets):
 			return nil, fmt.Errorf("merge: shards of different searches (scenario, seed, simctl version or --set differ)")
@@ -274,7 +334,12 @@ func MergeOptimizeStages(os []*Optimize) (*Optimize, error) {
 			return nil, fmt.Errorf("merge: %v (is a shard given twice?)", err)
 		}
 	}
-	start, n, _ := st.NextStage()
+	var start, n int64
+	if sc := first.Search.Screening; sc != nil {
+		start, n, _ = sc.NextRung()
+	} else {
+		start, n, _ = first.Search.Selection.State.NextStage()
+	}
 	if len(stage.Ranges) != 1 || stage.Ranges[0] != (sim.Range{Lo: start, Hi: start + n}) {
 		return nil, fmt.Errorf("merge: the shards cover encounters %v of the stage's %d..%d; a shard is missing", stage.Ranges, start, start+n-1)
 	}

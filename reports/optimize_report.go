@@ -60,7 +60,7 @@ func (b *Bundle) optimizeSection(s *section, k int, o *Optimize, prefix string) 
 	if o.Interrupted {
 		s.notes = append(s.notes, "Interrupted: the standing below is not a result.")
 	}
-	tab := o.table(false)
+	tab := o.table()
 	s.tables = append(s.tables, titled{title: "Candidates", t: tab, notes: []string{
 		"Confirmed rates and differences come from fresh encounters played after the selection, with simultaneous intervals."}})
 	if len(r.Exploits) > 0 {

@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
 	"simctl/reports"
 	"simctl/sim"
 	"simctl/sim/experiment"
@@ -33,7 +35,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.Var(&axes, "vary", "`PATH=RANGE` a searched --set path (repeatable): a:b[:step] or v1,v2,...; tactics params too (heroes.tactics.params.hurt=0:1:0.05)")
 	var opts optionFlags
 	fs.Var(&opts, "option", "`NAME='--set PATH=VALUE ...'` a named alternative (repeatable): another tactics block, library tactics, a policy")
-	where := fs.String("where", "", "`EXPR` a constraint on the numeric --vary paths, in the tactics language, e.g. '(heroes.Fighter.init - 1) + (heroes.Fighter.hp - 20) / 2 <= 4'")
+	where := fs.String("where", "", "`EXPR` a constraint on the numeric --vary paths, in the tactics language, e.g. '(heroes.Fighter.init - 1) + (heroes.Fighter.hp - 20) / 2 <= 4'; a path with # or - is quoted: path(\"monsters.Orc#2.init\")")
 	rules := fs.String("rules", "", "`MODE` search the structure of --block's rules: subset (each rule on or off), order (every order) or both")
 	block := fs.String("block", "", "`PATH` the rule list --rules searches, e.g. foot.tactics.turn or heroes.Knight.tactics.turn")
 	baseline := fs.String("baseline", "", "`NAME` the intended play the candidates are measured against: an --option's name (default: the scenario as written)")
@@ -157,7 +159,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	bad := 0
 	points, count, err := sp.Enumerate(func(p experiment.Point) (string, error) {
 		sets := append(append([]scenario.Set(nil), o.sets...), p.Sets...)
-		_, g, warns, err := src.compileWarn(sets)
+		csc, g, warns, err := src.compileWarn(sets)
 		if err != nil {
 			if bad < 3 {
 				fmt.Fprintf(stderr, "candidate %s:\n%v\n", p.Name, err)
@@ -166,7 +168,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			return "bad:" + p.Name, nil
 		}
 		games[p.Name] = g
-		return candidateKey(src, o.sets, sp, p, warns), nil
+		return candidateKey(src, o.sets, sp, p, csc, warns), nil
 	})
 	if err != nil {
 		return usageError(stderr, "optimize", "%v", err)
@@ -192,7 +194,36 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			return exitUsage
 		}
 		cfg.Finalists, cfg.Prior = old.Search.Finalists, old.Search
-		if s := old.Search.Selection; s != nil && s.State != nil {
+		if old.Search.Screening != nil {
+			// Screening was unfinished: go on from its state, after the
+			// merged rung if the document is one.
+			st := old.Search.Screening.Clone()
+			if err := st.Check(len(points)); err != nil {
+				fmt.Fprintf(stderr, "simctl optimize: --resume %s: %v\n", *resume, err)
+				return exitUsage
+			}
+			prior := *old.Search
+			prior.Screening, prior.Finalists = nil, nil
+			prior.Stages = append([]experiment.SearchStage(nil), prior.Stages...)
+			prior.Incumbent = append([]experiment.IncumbentPoint(nil), prior.Incumbent...)
+			prior.ScreenedOut = append([][3]int64(nil), prior.ScreenedOut...)
+			cfg.Screen = st
+			if old.Stage != nil {
+				if old.Shard != nil {
+					fmt.Fprintf(stderr, "simctl optimize: --resume %s is one shard of a stage; merge every shard first (simctl merge part*.json -o stage.json)\n", *resume)
+					return exitUsage
+				}
+				if err := st.ApplyRung(old.Stage, &prior); err != nil {
+					fmt.Fprintf(stderr, "simctl optimize: --resume %s: the merged rung does not apply: %v\n", *resume, err)
+					return exitUsage
+				}
+				if st.Finished() {
+					cfg.Screen, cfg.Finalists = nil, experiment.FinishScreen(sp, points, st, &prior)
+					prior.Finalists = cfg.Finalists
+				}
+			}
+			cfg.Prior = &prior
+		} else if s := old.Search.Selection; s != nil && s.State != nil {
 			st := s.State.Clone()
 			if old.Stage != nil {
 				if old.Shard != nil {
@@ -209,7 +240,8 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 				}
 				if !st.Finished() {
 					// The point an uninterrupted search records after this
-					// stage (a finishing stage's is recorded by Optimize).
+					// stage (a finishing stage's is recorded by Optimize),
+					// counting screening's encounters (the search's so far).
 					names := make([]string, len(cfg.Finalists))
 					for i, k := range cfg.Finalists {
 						names[i] = points[k].Name
@@ -217,7 +249,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 					r := st.Result(names, sideName)
 					prior := *old.Search
 					prior.Incumbent = append(append([]experiment.IncumbentPoint(nil), prior.Incumbent...), experiment.IncumbentPoint{
-						Encounters: r.Encounters, Point: cfg.Finalists[r.Leader], WinRate: r.Candidates[r.Leader].WinRate, Stage: "selection"})
+						Encounters: old.Search.Encounters + r.Encounters, Point: cfg.Finalists[r.Leader], WinRate: r.Candidates[r.Leader].WinRate, Stage: "selection"})
 					cfg.Prior = &prior
 				}
 			}
@@ -229,7 +261,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		}
 	}
 	if *shardFlag != "" {
-		return optimizeShard(ctx, *shardFlag, cfg, points, glist, si, sideName, doc, &o, format, stdout, stderr)
+		return optimizeShard(ctx, *shardFlag, cfg, sp, points, glist, si, sideName, doc, &o, format, stdout, stderr)
 	}
 	checkpoint := o.jsonTarget(format)
 	t0 := time.Now()
@@ -269,7 +301,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl optimize: interrupted; %s%s\n", whereWritten(o.out, stdout), resumeHint(checkpoint, res.Selection != nil && res.Selection.State != nil))
+		fmt.Fprintf(stderr, "simctl optimize: interrupted; %s%s\n", whereWritten(o.out, stdout), resumeHint(checkpoint, res.Screening != nil || res.Selection != nil && res.Selection.State != nil))
 		return exitInterrupted
 	}
 	return exitOK
@@ -290,18 +322,39 @@ func fillBest(doc *reports.Optimize, res *experiment.OptimizeResult, points []ex
 }
 
 // reNever finds the rule an "unreachable rule" warning is about: the
-// last [i] of its path.
-var reNever = regexp.MustCompile(`\.([a-z_]+)\[(\d+)\]$`)
+// block's path, its moment and the rule's index.
+var reNever = regexp.MustCompile(`^(.*)\.tactics\.([a-z_]+)\[(\d+)\]$`)
+
+// reParam reads a varied tactics parameter's path: the block and the name.
+var reParam = regexp.MustCompile(`^(.+)\.tactics\.params\.([A-Za-z_][A-Za-z0-9_]*)$`)
 
 // candidateKey is what a candidate compiles to, as text: the value at
 // every path the space sets (numbers in one spelling), read back from the
-// scenario with the overrides applied. A searched rule list is keyed by
-// its reachable rules only (the compiler's "can never fire" warnings
-// name the others), so orders that differ only after an unconditional
-// rule are one candidate.
-func candidateKey(src *source, common []scenario.Set, sp *experiment.Space, p experiment.Point, warns scenario.Errors) string {
+// scenario with the overrides applied. Rules that can never fire (the
+// compiler's warnings name them: rules after an unconditional one) do not
+// count: a searched rule list is keyed by its reachable rules only, so
+// orders that differ only after an unconditional rule are one candidate,
+// and a varied parameter of a tactics block that no reachable rule of
+// that block reads is keyed "(unread)", so its values are one candidate.
+// sc is the candidate's compiled scenario (nil: no such deduplication).
+func candidateKey(src *source, common []scenario.Set, sp *experiment.Space, p experiment.Point, sc *scenario.Scenario, warns scenario.Errors) string {
 	var b strings.Builder
 	sets := append(append([]scenario.Set(nil), common...), p.Sets...)
+	// dead[block's scenario path + "." + moment][i]: rule i never fires.
+	dead := map[string]map[int]bool{}
+	for _, w := range warns {
+		if !strings.Contains(w.Msg, "can never fire") {
+			continue
+		}
+		if m := reNever.FindStringSubmatch(w.Path); m != nil {
+			i, _ := strconv.Atoi(m[3])
+			k := m[1] + "." + m[2]
+			if dead[k] == nil {
+				dead[k] = map[int]bool{}
+			}
+			dead[k][i] = true
+		}
+	}
 	// An alternative or a rule list set later may overwrite a varied
 	// path (an --option replacing the tactics block whose param is
 	// varied): then read back what is left.
@@ -321,6 +374,9 @@ func candidateKey(src *source, common []scenario.Set, sp *experiment.Space, p ex
 				v = strings.TrimSpace(got)
 			}
 		}
+		if m := reParam.FindStringSubmatch(d.Path); m != nil && sc != nil && !paramRead(src.data, sets, sc, m[1], m[2], dead) {
+			v = "(unread)"
+		}
 		fmt.Fprintf(&b, "%s=%s\n", d.Path, v)
 	}
 	if p.Alt >= 0 {
@@ -333,16 +389,10 @@ func candidateKey(src *source, common []scenario.Set, sp *experiment.Space, p ex
 		}
 	}
 	if sp.Block != nil {
-		moment := sp.Block.Path[strings.LastIndexByte(sp.Block.Path, '.')+1:]
-		drop := map[int]bool{}
-		for _, w := range warns {
-			if !strings.Contains(w.Msg, "can never fire") {
-				continue
-			}
-			if m := reNever.FindStringSubmatch(w.Path); m != nil && m[1] == moment && strings.Contains(w.Path, ".tactics."+moment+"[") {
-				i, _ := strconv.Atoi(m[2])
-				drop[i] = true
-			}
+		owner, moment, _ := strings.Cut(sp.Block.Path, ".tactics.")
+		var drop map[int]bool
+		if at, ok := scenarioPath(sc, owner); ok {
+			drop = dead[at+"."+moment]
 		}
 		var keep []int
 		for i, r := range p.Rules {
@@ -353,6 +403,75 @@ func candidateKey(src *source, common []scenario.Set, sp *experiment.Space, p ex
 		fmt.Fprintf(&b, "%s=%s\n", sp.Block.Path, sp.Block.Label(keep))
 	}
 	return b.String()
+}
+
+// scenarioPath turns a --set path's owner of a tactics block (a side,
+// "heroes", or a combatant entry, "heroes.Knight") into the compiled
+// scenario's path of it ("sides[0]", "sides[0].combatants[1]"), the path
+// the compiler's warnings name; false when it names none, or more than one
+// entry has that name.
+func scenarioPath(sc *scenario.Scenario, owner string) (string, bool) {
+	if sc == nil {
+		return "", false
+	}
+	sideName, member, hasMember := strings.Cut(owner, ".")
+	for _, side := range sc.Sides {
+		if side.Name != sideName {
+			continue
+		}
+		if !hasMember {
+			return side.Path, true
+		}
+		at, n := "", 0
+		for _, c := range side.Combatants {
+			if c.Name == member {
+				at, n = c.Path, n+1
+			}
+		}
+		return at, n == 1
+	}
+	return "", false
+}
+
+// paramRead reports whether some rule of the tactics block at owner (a
+// --set path: heroes.Knight) that can fire mentions $name in any field.
+// It answers true whenever it cannot tell: a library tactic (use:, or a
+// name), a block it cannot find or read.
+func paramRead(data []byte, sets []scenario.Set, sc *scenario.Scenario, owner, name string, dead map[string]map[int]bool) bool {
+	at, ok := scenarioPath(sc, owner)
+	if !ok {
+		return true
+	}
+	text, ok, err := scenario.ValueAt(data, sets, owner+".tactics")
+	if err != nil || !ok {
+		return true
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(text), &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return true
+	}
+	ref := regexp.MustCompile(`\$` + regexp.QuoteMeta(name) + `\b`)
+	m := doc.Content[0]
+	for j := 0; j+1 < len(m.Content); j += 2 {
+		key, val := m.Content[j].Value, m.Content[j+1]
+		switch {
+		case key == "use":
+			return true
+		case key == "params":
+			continue
+		case val.Kind != yaml.SequenceNode:
+			if ref.MatchString(yamlText(val)) {
+				return true
+			}
+			continue
+		}
+		for i, r := range val.Content {
+			if !dead[at+"."+key][i] && ref.MatchString(yamlText(r)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // resumeOptimize reads an unfinished search's JSON and checks it is this
@@ -427,7 +546,9 @@ func optimizeBoth(ctx context.Context, src *source, sc *scenario.Scenario, si in
 			return usageError(stderr, "optimize", "--both: give %s a space too (--vary or --option paths starting with %s.)", names[s], names[s])
 		}
 		var err error
-		pts[s], _, err = spaces[s].Enumerate(func(p experiment.Point) (string, error) { return candidateKey(src, o.sets, &spaces[s], p, nil), nil })
+		pts[s], _, err = spaces[s].Enumerate(func(p experiment.Point) (string, error) {
+			return candidateKey(src, o.sets, &spaces[s], p, nil, nil), nil
+		})
 		if err != nil {
 			return usageError(stderr, "optimize", "%v", err)
 		}
@@ -539,46 +660,61 @@ func bestTrace(ctx context.Context, o *reports.Optimize) ([]reports.FightTrace, 
 		Title: fmt.Sprintf("the best candidate's median fight: encounter %d, %v round(s) (of its confirmation encounters %d..%d)", i, v, start, start+n-1)}}, nil
 }
 
-// optimizeShard plays one part of the selection's next stage (--shard
-// k/K) and writes it with the state it started from; simctl merge adds
-// the parts, and --resume applies the whole stage and goes on. Only a
-// space the selection covers whole shards: screening would need every
-// machine to screen.
-func optimizeShard(ctx context.Context, spec string, cfg experiment.OptimizeConfig, points []experiment.Point, games []sim.Game, si int, sideName string,
+// optimizeShard plays one part of the search's next stage (--shard
+// k/K): a screening rung while the space is screened, else a stage of the
+// selection; it writes the part with the state it started from. simctl
+// merge adds the parts, and --resume applies the whole stage and goes on.
+func optimizeShard(ctx context.Context, spec string, cfg experiment.OptimizeConfig, sp *experiment.Space, points []experiment.Point, games []sim.Game, si int, sideName string,
 	doc *reports.Optimize, o *outputFlags, format reports.Format, stdout, stderr io.Writer) int {
 	if format != reports.JSON {
 		return usageError(stderr, "optimize", "--shard writes JSON for simctl merge: add --json (or -o FILE.json)")
 	}
-	if cfg.Finalists == nil {
-		if cfg.Screens(len(points)) {
-			return usageError(stderr, "optimize", "--shard: this space of %d candidates would be screened first, which does not shard; raise --budget (or narrow the space) so the selection covers it whole", len(points))
+	// What the search has done so far (screening), carried to the part.
+	res := &experiment.OptimizeResult{Side: sideName, Best: -1}
+	if p := cfg.Prior; p != nil {
+		res.Screened, res.Stages, res.Encounters, res.Incumbent, res.ScreenedOut = p.Screened, p.Stages, p.Encounters, p.Incumbent, p.ScreenedOut
+	}
+	st := cfg.Screen
+	if cfg.Finalists == nil && st == nil && cfg.Screens(len(points)) {
+		st = experiment.NewScreenState(sp, points, cfg)
+		res.Screened = len(st.Alive)
+	}
+	var start, n int64
+	var alive []int
+	sub := games
+	if st != nil {
+		start, n, alive = st.NextRung()
+		res.Screening = st
+	} else {
+		if cfg.Finalists == nil {
+			for k := range points {
+				cfg.Finalists = append(cfg.Finalists, k)
+			}
 		}
-		for k := range points {
-			cfg.Finalists = append(cfg.Finalists, k)
+		if len(cfg.Finalists) < 2 {
+			return usageError(stderr, "optimize", "--shard: one candidate; nothing to select")
 		}
-	}
-	if len(cfg.Finalists) < 2 {
-		return usageError(stderr, "optimize", "--shard: one candidate; nothing to select")
-	}
-	st := cfg.Resume
-	if st == nil {
-		var err error
-		if st, err = experiment.NewSelectState(len(cfg.Finalists), cfg.SelectParams(len(cfg.Finalists))); err != nil {
-			return usageError(stderr, "optimize", "%v", err)
+		sel := cfg.Resume
+		if sel == nil {
+			var err error
+			if sel, err = experiment.NewSelectState(len(cfg.Finalists), cfg.SelectParams(len(cfg.Finalists))); err != nil {
+				return usageError(stderr, "optimize", "%v", err)
+			}
 		}
+		if sel.Finished() {
+			return usageError(stderr, "optimize", "--shard: the selection has finished; run --resume without --shard to confirm and report")
+		}
+		start, n, alive = sel.NextStage()
+		sub = make([]sim.Game, len(cfg.Finalists))
+		names := make([]string, len(cfg.Finalists))
+		for i, k := range cfg.Finalists {
+			sub[i], names[i] = games[k], points[k].Name
+		}
+		res.Finalists, res.Selection = cfg.Finalists, sel.Result(names, sideName)
 	}
-	if st.Finished() {
-		return usageError(stderr, "optimize", "--shard: the selection has finished; run --resume without --shard to confirm and report")
-	}
-	start, n, alive := st.NextStage()
 	shard, err := shardOf("optimize", spec, n)
 	if err != nil {
 		return usageError(stderr, "optimize", "%v", err)
-	}
-	sub := make([]sim.Game, len(cfg.Finalists))
-	names := make([]string, len(cfg.Finalists))
-	for i, k := range cfg.Finalists {
-		sub[i], names[i] = games[k], points[k].Name
 	}
 	t0 := time.Now()
 	var done atomic.Int64
@@ -594,10 +730,7 @@ func optimizeShard(ctx context.Context, spec string, cfg experiment.OptimizeConf
 		fmt.Fprintln(stderr, "simctl optimize:", err)
 		return exitFailure
 	}
-	doc.Search = &experiment.OptimizeResult{Side: sideName, Finalists: cfg.Finalists, Best: -1, Selection: st.Result(names, sideName)}
-	if cfg.Prior != nil {
-		doc.Search.Incumbent = cfg.Prior.Incumbent
-	}
+	doc.Search = res
 	doc.Stage, doc.Shard, doc.Interrupted = sums, shard, true
 	doc.Elapsed = time.Since(t0).Seconds()
 	if !o.write("optimize", stdout, stderr, format, doc.Write, nil) {

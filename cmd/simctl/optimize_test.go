@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"simctl/sim/experiment"
+	"simctl/sim/scenario"
 )
 
 // The issue's command, verbatim (but --workers, to compare).
@@ -279,4 +283,205 @@ func TestOptimizeLandscape(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "| rank | candidate |") || !strings.Contains(stdout, "candidates confirmed") {
 		t.Errorf("markdown: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+}
+
+// TestOptimizeUnreadParamDedupe: the Knight's $low is read only by its
+// focus rule, so with focus off (or never reached) its three values play
+// the same game and are one candidate. Counted by hand: 3 values x 7
+// subsets of [focus, full, close] = 21 combinations; the 3 structures
+// without focus ([full, close], [full], [close]) keep one value each: 6
+// duplicates ("full" is a full attack, which falls through when nobody
+// is in reach, so close after it can fire and no structure merges).
+func TestOptimizeUnreadParamDedupe(t *testing.T) {
+	code, stdout, stderr := simctl(t, context.Background(), "optimize", "d20/tactics-combo", "--side", "heroes",
+		"--vary", "heroes.Knight.tactics.params.low=0.25:0.75:0.25", "--rules", "subset", "--block", "heroes.Knight.tactics.turn",
+		"-n", "1000", "--first", "500", "--confirm", "1000", "--json")
+	noPanic(t, stdout, stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var d struct {
+		Search struct {
+			Space  struct{ Combinations, Duplicates, Candidates int64 } `json:"space"`
+			Ranked []struct {
+				Name string `json:"name"`
+			} `json:"ranked"`
+		} `json:"search"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	if s := d.Search.Space; s.Combinations != 21 || s.Duplicates != 6 || s.Candidates != 15 {
+		t.Fatalf("space %+v; want 21 combinations, 6 duplicates, 15 candidates", s)
+	}
+	for _, r := range d.Search.Ranked {
+		if !strings.Contains(r.Name, "focus") && !strings.Contains(r.Name, "low=0.25 ") {
+			t.Errorf("%s: a structure without focus kept a later value of $low (the first is kept)", r.Name)
+		}
+	}
+	// Orders: "close" (attack the nearest) cannot fall through, so what
+	// follows it never fires. Of the 6 orders x 3 values (18), focus is
+	// dead in [full, close, focus], [close, focus, full], [close, full,
+	// focus], so $low is unread there (one value each), and the two
+	// orders starting with close are one: 9 + 1 + 1 = 11 candidates.
+	code, stdout, stderr = simctl(t, context.Background(), "optimize", "d20/tactics-combo", "--side", "heroes",
+		"--vary", "heroes.Knight.tactics.params.low=0.25:0.75:0.25", "--rules", "order", "--block", "heroes.Knight.tactics.turn",
+		"-n", "1000", "--first", "500", "--confirm", "1000", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	if s := d.Search.Space; s.Combinations != 18 || s.Duplicates != 7 || s.Candidates != 11 {
+		t.Fatalf("orders: space %+v; want 18 combinations, 7 duplicates, 11 candidates", s)
+	}
+}
+
+// TestCandidateKeyOwnBlock: a "can never fire" warning about another
+// combatant's rule list (the Pikeman's, combatants[0]) does not drop the
+// rule at the same index of the searched one (the Knight's,
+// combatants[1]), and one about the Knight's own list does.
+func TestCandidateKeyOwnBlock(t *testing.T) {
+	src, err := readSource(context.Background(), "d20/tactics-combo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _, err := src.compile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blk, err := experiment.NewRuleBlock(src.data, nil, "heroes.Knight.tactics.turn", experiment.RulesOrder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := &experiment.Space{Block: blk}
+	p := experiment.Point{Alt: -1, Rules: []int{0, 1, 2}}
+	warn := func(path string) scenario.Errors {
+		return scenario.Errors{{Path: path, Msg: "rule x can never fire: rule y before it has no when: and its decision cannot fall through"}}
+	}
+	if k := candidateKey(src, nil, sp, p, sc, warn("sides[0].combatants[0].tactics.turn[1]")); !strings.Contains(k, "[focus, full, close]") {
+		t.Errorf("another combatant's warning changed the key: %q", k)
+	}
+	if k := candidateKey(src, nil, sp, p, sc, warn("sides[0].combatants[1].tactics.turn[2]")); !strings.Contains(k, "=[focus, full]\n") {
+		t.Errorf("the Knight's own unreachable rule is still in the key: %q", k)
+	}
+}
+
+// TestOptimizeCSVIntervals: the CSV carries every confirmed interval as
+// its two ends, around its estimate, and leaves them empty only for the
+// unconfirmed (and the best's difference to itself).
+func TestOptimizeCSVIntervals(t *testing.T) {
+	code, stdout, stderr := simctl(t, context.Background(), "optimize", "d20/duel", "--side", "heroes", "--vary", "heroes.Fighter.ac=17:19",
+		"-n", "2000", "--first", "500", "--confirm", "2000", "--format", "csv")
+	noPanic(t, stdout, stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil || len(rows) != 4 {
+		t.Fatalf("%d rows, %v\n%s", len(rows), err, stdout)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	num := func(r []string, name string) float64 {
+		f, err := strconv.ParseFloat(r[col[name]], 64)
+		if err != nil {
+			t.Fatalf("column %s: %q: %v\n%s", name, r[col[name]], err, stdout)
+		}
+		return f
+	}
+	for i, r := range rows[1:] {
+		for _, c := range [][3]string{{"confirmed_win_rate", "confirmed_ci_lo", "confirmed_ci_hi"}, {"gain_over_baseline", "gain_ci_lo", "gain_ci_hi"}, {"diff_to_best", "diff_ci_lo", "diff_ci_hi"}} {
+			if i == 0 && c[0] == "diff_to_best" {
+				if r[col[c[0]]] != "" || r[col[c[1]]] != "" {
+					t.Errorf("the best has a difference to itself: %v", r)
+				}
+				continue
+			}
+			if v, lo, hi := num(r, c[0]), num(r, c[1]), num(r, c[2]); !(lo <= v && v <= hi && lo < hi) {
+				t.Errorf("row %d %s %v not in [%v, %v]", i+1, c[0], v, lo, hi)
+			}
+		}
+	}
+}
+
+// TestOptimizeShardedScreening: a space too big for the budget is
+// screened, and its screening rungs shard like the selection's stages:
+// every rung and then every selection stage is played as shards (2 or 3
+// parts, alternately), merged and resumed from, and the answer equals one
+// uninterrupted process's, every count and figure (timings and the
+// command line aside).
+func TestOptimizeShardedScreening(t *testing.T) {
+	dir := t.TempDir()
+	f := func(name string) string { return filepath.Join(dir, name) }
+	args := []string{"optimize", "d20/duel", "--side", "heroes", "--vary", "heroes.Fighter.init=0:8", "--vary", "heroes.Fighter.ac=14:24",
+		"--vary", "heroes.Fighter.hp=10:40:2", "--where", "(heroes.Fighter.init - 1) + (heroes.Fighter.ac - 17) + (heroes.Fighter.hp - 20) / 2 <= 6",
+		"--quiet", "--confirm", "5000"}
+	run := func(extra ...string) (int, string) {
+		t.Helper()
+		code, stdout, stderr := simctl(t, context.Background(), append(append([]string(nil), args...), extra...)...)
+		noPanic(t, stdout, stderr)
+		return code, stderr
+	}
+	merge := func(out string, parts ...string) {
+		t.Helper()
+		code, stdout, stderr := simctl(t, context.Background(), append(append([]string{"merge"}, parts...), "-o", out)...)
+		noPanic(t, stdout, stderr)
+		if code != exitOK {
+			t.Fatalf("merge: exit %d\n%s", code, stderr)
+		}
+	}
+	rungs, stages := 0, 0
+	prev := ""
+	for step := 0; ; step++ {
+		if step > 20 {
+			t.Fatal("the sharded search did not finish in 20 stages")
+		}
+		k := 2 + step%2
+		var parts []string
+		for i := 0; i < k; i++ {
+			part := f(fmt.Sprintf("s%d-%d.json", step, i))
+			extra := []string{"--shard", fmt.Sprintf("%d/%d", i, k), "-o", part, "--json"}
+			if prev != "" {
+				extra = append(extra, "--resume", prev)
+			}
+			code, stderr := run(extra...)
+			if code == exitUsage && strings.Contains(stderr, "the selection has finished") {
+				break
+			}
+			if code != exitOK {
+				t.Fatalf("step %d shard %d/%d: exit %d\n%s", step, i, k, code, stderr)
+			}
+			parts = append(parts, part)
+		}
+		if len(parts) == 0 {
+			break
+		}
+		data, _ := os.ReadFile(parts[0])
+		if bytes.Contains(data, []byte(`"screening": {`)) {
+			rungs++
+		} else {
+			stages++
+		}
+		prev = f(fmt.Sprintf("m%d.json", step))
+		merge(prev, parts...)
+	}
+	if rungs < 2 || stages < 1 {
+		t.Fatalf("%d screening rungs and %d selection stages sharded; the test needs at least 2 and 1", rungs, stages)
+	}
+	if code, stderr := run("--resume", prev, "--json", "-o", f("sharded.json")); code != exitOK {
+		t.Fatalf("final resume: exit %d\n%s", code, stderr)
+	}
+	if code, stderr := run("--json", "-o", f("whole.json")); code != exitOK {
+		t.Fatalf("whole: exit %d\n%s", code, stderr)
+	}
+	if a, b := countsOf(t, f("whole.json")), countsOf(t, f("sharded.json")); !bytes.Equal(a, b) {
+		os.WriteFile(filepath.Join(os.TempDir(), "opt-screen-whole.json"), a, 0o644)
+		os.WriteFile(filepath.Join(os.TempDir(), "opt-screen-sharded.json"), b, 0o644)
+		t.Errorf("the sharded screened search differs from the whole one (see %s)", os.TempDir())
+	}
+	t.Logf("%d screening rungs and %d selection stages played as shards", rungs, stages)
 }

@@ -66,6 +66,9 @@ type OptimizeConfig struct {
 	Finalists []int
 	// Resume, if non-nil, is the unfinished selection to go on from.
 	Resume *SelectState
+	// Screen, if non-nil, is the unfinished screening to go on from (with
+	// Prior, the interrupted search it belongs to, and Finalists nil).
+	Screen *ScreenState
 	// Prior, if non-nil, is the interrupted search being resumed: its
 	// screening (stages, encounters, the screened-out candidates' counts)
 	// and its incumbent so far are carried over, so the resumed answer is
@@ -125,9 +128,11 @@ type Ranked struct {
 	Point    int               `json:"candidate"` // its index in the enumerated space
 	Name     string            `json:"name"`
 	Settings map[string]string `json:"settings"`
-	// Status: "best" (selected); "not separated" (a survivor when the
-	// selection stopped: not shown worse than the others; when no
-	// candidate was selected, the leader too); "eliminated" (shown worse
+	// Status: "best" (selected); "within delta" (a survivor when the
+	// selection stopped with the best shown within Delta of it: it may be
+	// up to Delta better than the best); "not separated" (a survivor when
+	// the budget ended first: not shown worse than the others; the
+	// leader too, as none is selected); "eliminated" (shown worse
 	// than another finalist, with the procedure's confidence); "screened
 	// out" (dropped while screening: no claim).
 	Status string `json:"status"`
@@ -208,6 +213,9 @@ type OptimizeResult struct {
 	// Selection is the selection stage's own result (its State resumes an
 	// unfinished search).
 	Selection *Selection `json:"selection"`
+	// Screening is set while screening is unfinished (a checkpoint, an
+	// interrupted search, a --shard of a rung): the state it resumes from.
+	Screening *ScreenState `json:"screening,omitempty"`
 	// Confirm is the confirmation stage: its encounter range, and the
 	// candidates confirmed (the baseline last, as -1).
 	ConfirmStart int64 `json:"confirm_start"`
@@ -232,7 +240,7 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 	played := make([]int64, len(points))
 	wins := make([]int64, len(points))
 	finalists := cfg.Finalists
-	if p := cfg.Prior; p != nil && finalists != nil {
+	if p := cfg.Prior; p != nil && (finalists != nil || cfg.Screen != nil) {
 		res.Screened = p.Screened
 		for _, st := range p.Stages {
 			if strings.HasPrefix(st.Name, "screening") {
@@ -252,16 +260,15 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 	case finalists != nil:
 	case len(points) == 1:
 		finalists = []int{0}
-	case cfg.Screens(len(points)):
-		fin, err := screen(ctx, sp, points, games, side, &cfg, res, played, wins, status)
+	case cfg.Screen != nil || cfg.Screens(len(points)):
+		fin, err := screen(ctx, sp, points, games, side, &cfg, res)
 		if err != nil {
 			return res, err
 		}
 		finalists = fin
-		for k, st := range status {
-			if st == "screened out" {
-				res.ScreenedOut = append(res.ScreenedOut, [3]int64{int64(k), played[k], wins[k]})
-			}
+		for _, q := range res.ScreenedOut {
+			k := int(q[0])
+			played[k], wins[k], status[k] = q[1], q[2], "screened out"
 		}
 	default:
 		finalists = make([]int, len(points))
@@ -320,6 +327,9 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 				status[k] = "best"
 			case StatusNotSeparated:
 				status[k] = "not separated"
+				if sel.Outcome == OutcomeWithinDelta {
+					status[k] = "within delta"
+				}
 			default:
 				status[k] = "eliminated"
 			}
@@ -437,7 +447,7 @@ func statusOrder(s string) int {
 	switch s {
 	case "best":
 		return 0
-	case "not separated":
+	case "within delta", "not separated":
 		return 1
 	case "eliminated":
 		return 2
@@ -445,9 +455,62 @@ func statusOrder(s string) int {
 	return 3
 }
 
-// screen runs successive halving over the coarse subset and local
-// refinement; it returns the finalists (sorted).
-func screen(ctx context.Context, sp *Space, cands []Point, games []sim.Game, side int, cfg *OptimizeConfig, res *OptimizeResult, played, wins []int64, status []string) ([]int, error) {
+// ScreenState is screening between two rungs: what a checkpoint, an
+// interrupted search or a shard of the next rung goes on from. Every
+// candidate of a rung plays the same encounters, so a rung's StageSums
+// (PlayStage, over the whole space's games) split into shards merge
+// exactly, and ApplyRung gives what one process would.
+type ScreenState struct {
+	Stride int     `json:"stride"` // the coarse grid's stride along numeric dimensions
+	Budget int64   `json:"budget"` // the search's budget, which bounds the rungs
+	Alive  []int   `json:"alive"`  // the next rung's candidates (increasing indices of the space)
+	Wins   []int64 `json:"wins"`   // their wins in screening so far (as in Alive)
+	Played int64   `json:"played"` // the encounters each of them played in screening so far
+	Start  int64   `json:"start"`  // the next rung's first encounter index
+	Size   int64   `json:"size"`   // the next rung's size before the budget's bound
+}
+
+// Finished reports whether screening has halved down to its survivors (8
+// or fewer): refinement (FinishScreen) and the selection come next.
+func (st *ScreenState) Finished() bool { return len(st.Alive) <= 8 }
+
+// NextRung is the next rung: its first encounter, its size (the last
+// rungs' share of the budget bounds it) and its candidates.
+func (st *ScreenState) NextRung() (start, n int64, alive []int) {
+	n = st.Size
+	if int64(len(st.Alive))*n > st.Budget/4 {
+		n = max(st.Budget/4/int64(len(st.Alive)), 100)
+	}
+	return st.Start, n, append([]int(nil), st.Alive...)
+}
+
+// Clone is a deep copy.
+func (st *ScreenState) Clone() *ScreenState {
+	c := *st
+	c.Alive = append([]int(nil), st.Alive...)
+	c.Wins = append([]int64(nil), st.Wins...)
+	return &c
+}
+
+// Check reports a state that cannot be of a space of k candidates.
+func (st *ScreenState) Check(k int) error {
+	if st.Stride < 1 || st.Budget < 1 || st.Size < 1 || st.Start < ScreenBase || st.Start >= ConfirmBase || st.Played < 0 || len(st.Wins) != len(st.Alive) || len(st.Alive) == 0 {
+		return errors.New("the screening state to resume from is damaged")
+	}
+	for i, a := range st.Alive {
+		if a < 0 || a >= k || (i > 0 && a <= st.Alive[i-1]) || st.Wins[i] < 0 || st.Wins[i] > st.Played {
+			return fmt.Errorf("the screening state to resume from is damaged (candidate %d of a space of %d)", a, k)
+		}
+	}
+	return nil
+}
+
+// NewScreenState starts screening: the coarse subset of the space (every
+// Coarse-th value of each numeric dimension, the stride doubled until at
+// most 256 remain, or every candidate if a constraint excludes every
+// coarse one) as the first rung's candidates.
+func NewScreenState(sp *Space, cands []Point, cfg OptimizeConfig) *ScreenState {
+	cfg.defaults()
 	stride := cfg.Coarse
 	var coarse []int
 	for {
@@ -469,72 +532,79 @@ func screen(ctx context.Context, sp *Space, cands []Point, games []sim.Game, sid
 		stride *= 2
 	}
 	if len(coarse) == 0 {
-		// A constraint may exclude every coarse point: halve them all.
 		for k := range cands {
 			coarse = append(coarse, k)
 		}
 	}
-	res.Screened = len(coarse)
-	alive := coarse
-	start := ScreenBase
-	n := cfg.First
-	// Keep halving down to 8 survivors; the last rung's budget share
-	// bounds the rung sizes.
-	for len(alive) > 8 {
-		if int64(len(alive))*n > cfg.Budget/4 {
-			n = max(cfg.Budget/4/int64(len(alive)), 100)
-		}
-		sub := make([]sim.Game, len(alive))
-		for i, k := range alive {
-			sub[i] = games[k]
-		}
-		crn, err := RunCRN(ctx, sub, sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done})
-		if err != nil {
-			return nil, err
-		}
-		j := crn.Wins[side]
-		type kv struct {
-			k int
-			w int64
-		}
-		sc := make([]kv, len(alive))
-		for i, k := range alive {
-			w := j.Paired(i, i).SumA
-			played[k] += n
-			wins[k] += w
-			sc[i] = kv{k, wins[k]}
-		}
-		// Everyone in a rung played the same encounters in every rung so
-		// far, so total wins rank them; ties keep the enumeration order.
-		sort.SliceStable(sc, func(a, b int) bool { return sc[a].w > sc[b].w })
-		keep := (len(alive) + 1) / 2
-		next := make([]int, 0, keep)
-		for i, x := range sc {
-			if i < keep {
-				next = append(next, x.k)
-			} else {
-				status[x.k] = "screened out"
-			}
-		}
-		sort.Ints(next)
-		res.Stages = append(res.Stages, SearchStage{Name: fmt.Sprintf("screening rung %d", len(res.Stages)+1), Start: start, Candidates: len(alive), Encounters: int64(len(alive)) * n})
-		res.Encounters += int64(len(alive)) * n
-		res.Incumbent = append(res.Incumbent, IncumbentPoint{Encounters: res.Encounters, Point: sc[0].k, WinRate: float64(sc[0].w) / float64(played[sc[0].k]), Stage: "screening"})
-		alive = next
-		start += n
-		n *= 2
+	return &ScreenState{Stride: stride, Budget: cfg.Budget, Alive: coarse, Wins: make([]int64, len(coarse)), Start: ScreenBase, Size: cfg.First}
+}
+
+// ApplyRung applies a whole rung (the merged StageSums of NextRung's
+// encounters for its candidates) to the state, halving it, and records
+// the rung in res: its stage, encounters, incumbent and the candidates it
+// screened out (played, wins).
+func (st *ScreenState) ApplyRung(s *StageSums, res *OptimizeResult) error {
+	if st.Finished() {
+		return errors.New("screening has finished: there is no next rung to apply")
 	}
-	// Refinement: the survivors and their neighbours at full resolution
-	// (a neighbour may lie between coarse points).
+	start, n, alive := st.NextRung()
+	if fmt.Sprint(s.Alive) != fmt.Sprint(alive) || len(s.Wins) != len(alive) {
+		return fmt.Errorf("rung sums of candidates %v, but the rung's are %v", s.Alive, alive)
+	}
+	if len(s.Ranges) != 1 || s.Ranges[0] != (sim.Range{Lo: start, Hi: start + n}) {
+		return fmt.Errorf("rung sums cover encounters %v, but the next rung is encounters %d..%d (merge every part of it first)", s.Ranges, start, start+n-1)
+	}
+	for _, w := range s.Wins {
+		if w < 0 || w > n {
+			return fmt.Errorf("rung sums damaged: %d wins in %d encounters", w, n)
+		}
+	}
+	played := st.Played + n
+	type kv struct {
+		i int
+		w int64
+	}
+	sc := make([]kv, len(alive))
+	for i := range alive {
+		sc[i] = kv{i, st.Wins[i] + s.Wins[i]}
+	}
+	// Everyone in a rung played the same encounters in every rung so
+	// far, so total wins rank them; ties keep the enumeration order.
+	sort.SliceStable(sc, func(a, b int) bool { return sc[a].w > sc[b].w })
+	keep := (len(alive) + 1) / 2
+	var next []kv
+	for r, x := range sc {
+		if r < keep {
+			next = append(next, x)
+		} else {
+			res.ScreenedOut = append(res.ScreenedOut, [3]int64{int64(alive[x.i]), played, x.w})
+		}
+	}
+	sort.Slice(next, func(a, b int) bool { return next[a].i < next[b].i })
+	res.Stages = append(res.Stages, SearchStage{Name: fmt.Sprintf("screening rung %d", len(res.Stages)+1), Start: start, Candidates: len(alive), Encounters: int64(len(alive)) * n})
+	res.Encounters += int64(len(alive)) * n
+	res.Incumbent = append(res.Incumbent, IncumbentPoint{Encounters: res.Encounters, Point: alive[sc[0].i], WinRate: float64(sc[0].w) / float64(played), Stage: "screening"})
+	st.Alive, st.Wins = st.Alive[:0:0], st.Wins[:0:0]
+	for _, x := range next {
+		st.Alive = append(st.Alive, alive[x.i])
+		st.Wins = append(st.Wins, x.w)
+	}
+	st.Played, st.Start, st.Size = played, start+n, st.Size*2
+	return nil
+}
+
+// FinishScreen is refinement after the last rung: the survivors and their
+// neighbours at full resolution (a neighbour may lie between coarse
+// points), sorted: the finalists. It also sorts res.ScreenedOut by
+// candidate.
+func FinishScreen(sp *Space, cands []Point, st *ScreenState, res *OptimizeResult) []int {
 	fin := map[int]bool{}
-	for _, k := range alive {
+	for _, k := range st.Alive {
 		fin[k] = true
-		step := stride
-		for step >= 1 {
+		for step := st.Stride; step >= 1; step /= 2 {
 			for _, nb := range neighboursWithin(sp, cands, k, step) {
 				fin[nb] = true
 			}
-			step /= 2
 		}
 	}
 	out := make([]int, 0, len(fin))
@@ -542,7 +612,38 @@ func screen(ctx context.Context, sp *Space, cands []Point, games []sim.Game, sid
 		out = append(out, k)
 	}
 	sort.Ints(out)
-	return out, nil
+	sort.Slice(res.ScreenedOut, func(a, b int) bool { return res.ScreenedOut[a][0] < res.ScreenedOut[b][0] })
+	return out
+}
+
+// screen runs successive halving over the coarse subset (from cfg.Screen
+// when resumed) and local refinement; it returns the finalists (sorted).
+// An interrupted rung leaves res.Screening at the state before it.
+func screen(ctx context.Context, sp *Space, cands []Point, games []sim.Game, side int, cfg *OptimizeConfig, res *OptimizeResult) ([]int, error) {
+	st := cfg.Screen
+	if st == nil {
+		st = NewScreenState(sp, cands, *cfg)
+		res.Screened = len(st.Alive)
+	} else {
+		st = st.Clone()
+	}
+	for !st.Finished() {
+		start, n, alive := st.NextRung()
+		sums, err := PlayStage(ctx, games, side, alive, sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done})
+		if err != nil {
+			res.Screening = st
+			return nil, err
+		}
+		if err := st.ApplyRung(sums, res); err != nil {
+			return nil, err
+		}
+		if cfg.OnStage != nil && !st.Finished() {
+			cp := *res
+			cp.Screening = st.Clone()
+			cfg.OnStage(&cp)
+		}
+	}
+	return FinishScreen(sp, cands, st, res), nil
 }
 
 // neighboursWithin lists the candidates that differ from cands[c] by

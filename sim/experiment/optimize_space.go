@@ -236,34 +236,67 @@ type Space struct {
 	factOf []int // Where's slot k reads Dims[factOf[k]]
 }
 
+// pathArg is the argument kind of the fact path("..."): a --vary path
+// written as a quoted name, as the tactics language names an ally
+// (ally("Wizard").acted). Only Constrain's Resolve sees it.
+const pathArg = lang.NoArg + 1
+
 // Constrain compiles --where over the numeric dimensions, each a fact
-// named by its path (heroes.Fighter.init). The error shows the column.
+// named by its path (heroes.Fighter.init), or quoted as path("...") —
+// the only way to name a path the lexer cannot read as one dotted name
+// (monsters.Orc#2.init, heroes.Half-Orc.hp). The error shows the column.
 func (sp *Space) Constrain(src string) error {
-	env := lang.Env{Ruleset: "simctl optimize", Moment: "a candidate (the varied numeric paths)", Resolve: func(lang.ArgKind, string) (int, string) {
-		return -1, "a --where fact takes no argument"
-	}}
-	var dims []int
+	var numeric []int // the numeric dims: path("...")'s argument indexes these
+	var quoted []string
 	for i, d := range sp.Dims {
-		if d.Nums == nil {
-			continue
+		if d.Nums != nil {
+			numeric = append(numeric, i)
+			quoted = append(quoted, fmt.Sprintf("path(%q)", d.Path))
 		}
-		if !isFactName(d.Path) {
-			continue // not spellable in the language (Orc#2, a dash): it cannot be named
-		}
-		env.Facts = append(env.Facts, lang.Fact{Name: d.Path, Type: lang.Number, Doc: "the candidate's value of --vary " + d.Path})
-		dims = append(dims, i)
 	}
-	if len(env.Facts) == 0 {
+	if len(numeric) == 0 {
 		return errors.New("--where needs a numeric --vary (its paths are the names a constraint reads)")
 	}
+	env := lang.Env{Ruleset: "simctl optimize", Moment: "a candidate (the varied numeric paths)", Resolve: func(kind lang.ArgKind, name string) (int, string) {
+		if kind != pathArg {
+			return -1, "a --where fact takes no argument"
+		}
+		for k, i := range numeric {
+			if sp.Dims[i].Path == name {
+				return k, ""
+			}
+		}
+		return -1, fmt.Sprintf("path(%q) is not a numeric --vary path; the paths: %s", name, strings.Join(quoted, ", "))
+	}}
+	var dims []int // env.Facts[k] reads Dims[dims[k]]; -1: path("...")
+	for _, i := range numeric {
+		if isFactName(sp.Dims[i].Path) {
+			env.Facts = append(env.Facts, lang.Fact{Name: sp.Dims[i].Path, Type: lang.Number, Doc: "the candidate's value of --vary " + sp.Dims[i].Path})
+			dims = append(dims, i)
+		}
+	}
+	env.Facts = append(env.Facts, lang.Fact{Name: "path", Type: lang.Number, Arg: pathArg, Doc: "the candidate's value of a --vary path, quoted: path(\"monsters.Orc#2.init\")"})
+	dims = append(dims, -1)
 	prog, err := lang.Compile(src, &env)
 	if err != nil {
-		return fmt.Errorf("%s\n%s", err.Msg, lang.Caret(src, err.Pos))
+		// The language spells an argument fact with a part after it
+		// (ally("NAME").acted); path("...") has none.
+		m := strings.ReplaceAll(err.Msg, `path("NAME").`, `path("PATH")`)
+		msg := fmt.Sprintf("%s\n%s", m, lang.Caret(src, err.Pos))
+		for k, i := range numeric {
+			if !isFactName(sp.Dims[i].Path) {
+				msg += fmt.Sprintf("\nhint: a path with characters other than letters, digits and _ between its dots is written quoted, as %s", quoted[k])
+				break
+			}
+		}
+		return errors.New(msg)
 	}
 	sp.Where, sp.where = prog, src
 	sp.factOf = make([]int, len(prog.Slots))
 	for k, s := range prog.Slots {
-		sp.factOf[k] = dims[s.Fact]
+		if sp.factOf[k] = dims[s.Fact]; sp.factOf[k] < 0 {
+			sp.factOf[k] = numeric[s.Arg]
+		}
 	}
 	return nil
 }

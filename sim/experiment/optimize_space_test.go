@@ -152,3 +152,56 @@ func TestSpaceDedupe(t *testing.T) {
 		t.Fatalf("got %v, %+v", cands, cnt)
 	}
 }
+
+// TestSpaceWhereQuotedPaths: paths the lexer cannot read as one name
+// (Orc#2, Half-Orc) are named path("..."), beside the plain spelling of
+// the others; the candidates kept are exactly those a brute-force filter
+// over the three values keeps. Naming them bare fails with a hint.
+func TestSpaceWhereQuotedPaths(t *testing.T) {
+	mk := func() *Space {
+		return &Space{Dims: []Dim{
+			NewDim("monsters.Orc#2.init", intValues(1, 4, 1)),
+			NewDim("heroes.Half-Orc.hp", intValues(10, 16, 2)),
+			NewDim("heroes.Fighter.ac", intValues(17, 19, 1)),
+		}}
+	}
+	sp := mk()
+	if err := sp.Constrain(`path("monsters.Orc#2.init") * 2 + path("heroes.Half-Orc.hp") - heroes.Fighter.ac <= 0 and path("heroes.Fighter.ac") >= 18`); err != nil {
+		t.Fatal(err)
+	}
+	cands, cnt, err := sp.Enumerate(nameKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for i := 1; i <= 4; i++ {
+		for h := 10; h <= 16; h += 2 {
+			for a := 17; a <= 19; a++ {
+				if i*2+h-a <= 0 && a >= 18 {
+					want = append(want, fmt.Sprintf("monsters.Orc#2.init=%d heroes.Half-Orc.hp=%d heroes.Fighter.ac=%d", i, h, a))
+				}
+			}
+		}
+	}
+	var got []string
+	for _, c := range cands {
+		got = append(got, c.Name)
+	}
+	if len(want) == 0 || strings.Join(got, "\n") != strings.Join(want, "\n") || cnt.Excluded != int64(48-len(want)) {
+		t.Fatalf("got %d candidates (%d excluded):\n%s\nwant %d:\n%s", len(got), cnt.Excluded, strings.Join(got, "\n"), len(want), strings.Join(want, "\n"))
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"monsters.Orc#2.init <= 3", `hint: a path with characters other than letters, digits and _ between its dots is written quoted, as path("monsters.Orc#2.init")`},
+		{"heroes.Half-Orc.hp <= 12", "unknown fact heroes.Half"},
+		{"heroes.Half-Orc.hp <= 12", `path("monsters.Orc#2.init")`},
+		{`path("heroes.Half-Orc.HP") <= 12`, `path("heroes.Half-Orc.HP") is not a numeric --vary path; the paths: path("monsters.Orc#2.init"), path("heroes.Half-Orc.hp"), path("heroes.Fighter.ac")`},
+		{`path("heroes.Half-Orc.hp").x <= 12`, `unknown fact path("heroes.Half-Orc.hp").x (did you mean path("PATH")?)`},
+		{`heroes.Fighter.ac("x") <= 12`, "takes no argument"},
+		{`path <= 12`, "needs a name"},
+	} {
+		err := mk().Constrain(tc.src)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("--where %q: got %v, want it to mention %q", tc.src, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package reports
+
+import (
+	"strings"
+	"testing"
+
+	"simctl/sim/experiment"
+)
+
+// TestOptimizeWithinDeltaWording: when the selection stopped "within
+// delta" and the confirmation shows a candidate left beside the best
+// ahead of it, the text says plainly that it may be up to δ better and
+// names it with its interval; with another outcome no such line appears.
+func TestOptimizeWithinDeltaWording(t *testing.T) {
+	doc := func(outcome, status string) *Optimize {
+		o := &Optimize{Side: "heroes"}
+		o.Guarantee.Alpha, o.Guarantee.Delta = 0.05, 0.01
+		o.Best.Name = "a"
+		o.Search = &experiment.OptimizeResult{Outcome: outcome, Best: 0, Separated: outcome != experiment.OutcomeNotSeparated, Confirmed: []int{0, 1, 2, -1}, Ranked: []experiment.Ranked{
+			{Point: 0, Name: "a", Status: "best", Confirmed: true, ConfirmRate: 0.60, ConfirmCI: [2]float64{0.58, 0.62}},
+			{Point: 1, Name: "b", Status: status, Confirmed: true, ConfirmRate: 0.608, ConfirmCI: [2]float64{0.588, 0.628}, Diff: 0.008, DiffCI: [2]float64{0.002, 0.014}},
+			{Point: 2, Name: "c", Status: status, Confirmed: true, ConfirmRate: 0.598, ConfirmCI: [2]float64{0.578, 0.618}, Diff: -0.002, DiffCI: [2]float64{-0.008, 0.004}},
+		}}
+		return o
+	}
+	var b strings.Builder
+	if err := doc(experiment.OutcomeWithinDelta, "within delta").Write(&b, Text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"within δ of the best: the selection stopped when the best was shown within 1.00 pp of the 2 other candidate(s) left (status \"within delta\"); any of them may be up to 1.00 pp better than the best",
+		"on the confirmation encounters these are ahead of the best: b by +0.80 pp [+0.20, +1.40] pp (an answer within 1.00 pp of the best either way)",
+		"within delta (left when the best was shown within delta of it: it may be up to delta better",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "c by") {
+		t.Errorf("c is not shown ahead of the best but is named:\n%s", b.String())
+	}
+	b.Reset()
+	if err := doc(experiment.OutcomeNotSeparated, "not separated").Write(&b, Text); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "within δ of the best") {
+		t.Errorf("a not-separated search says within δ:\n%s", b.String())
+	}
+}
