@@ -119,15 +119,21 @@ func DocHeader(kind string, src *Source, sc *scenario.Scenario, seed uint64, com
 }
 
 // CompileAll compiles the scenario under each list of extra overrides;
-// nothing runs unless all are valid, and every invalid one is reported.
+// nothing runs unless all are valid, and every invalid one is counted,
+// the first most of them reported under their label (what names them
+// all: "settings").
 func CompileAll(src *Source, base []scenario.Set, extra [][]scenario.Set, label func(k int) string, warn io.Writer) ([]sim.Game, error) {
+	return compileAll(src, base, extra, label, "settings", 5, warn)
+}
+
+func compileAll(src *Source, base []scenario.Set, extra [][]scenario.Set, label func(k int) string, what string, most int, warn io.Writer) ([]sim.Game, error) {
 	games := make([]sim.Game, len(extra))
 	var bad strings.Builder
 	nbad := 0
 	for k, e := range extra {
 		_, g, err := src.Compile(append(append([]scenario.Set(nil), base...), e...), warn)
 		if err != nil {
-			if nbad < 5 {
+			if nbad < most {
 				fmt.Fprintf(&bad, "%s:\n%v\n", label(k), err)
 			}
 			nbad++
@@ -136,7 +142,7 @@ func CompileAll(src *Source, base []scenario.Set, extra [][]scenario.Set, label 
 		games[k] = g
 	}
 	if nbad > 0 {
-		fmt.Fprintf(&bad, "%d of %d settings are invalid scenarios; nothing was run", nbad, len(extra))
+		fmt.Fprintf(&bad, "%d of %d %s are invalid scenarios; nothing was run", nbad, len(extra), what)
 		return nil, &Error{Kind: Invalid, Err: &PointsError{bad.String()}}
 	}
 	return games, nil

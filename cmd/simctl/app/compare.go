@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -84,21 +83,13 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*reports.
 	if err != nil {
 		return nil, &Error{Kind: Invalid, Err: err}
 	}
-	games := make([]sim.Game, len(opts))
-	var bad strings.Builder
-	nbad := 0
+	extra := make([][]scenario.Set, len(opts))
 	for k, op := range opts {
-		_, g, err := src.Compile(append(append([]scenario.Set(nil), sets...), op.Sets...), obs.Warn)
-		if err != nil {
-			fmt.Fprintf(&bad, "option %s:\n%v\n", op.Name, err)
-			nbad++
-			continue
-		}
-		games[k] = g
+		extra[k] = op.Sets
 	}
-	if nbad > 0 {
-		fmt.Fprintf(&bad, "%d of %d options are invalid scenarios; nothing was run", nbad, len(opts))
-		return nil, &Error{Kind: Invalid, Err: &PointsError{bad.String()}}
+	games, err := compileAll(src, sets, extra, func(k int) string { return "option " + opts[k].Name }, "options", len(opts), obs.Warn)
+	if err != nil {
+		return nil, err
 	}
 
 	sum := src.Sum()

@@ -92,31 +92,17 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*reports.Swee
 	}
 	// Compile every point first: nothing runs unless all are valid, and
 	// every invalid point is reported at once.
-	games := make([]sim.Game, len(grid))
 	pointSets := make([][]string, len(grid))
-	var bad strings.Builder
-	nbad := 0
+	extra := make([][]scenario.Set, len(grid))
 	for k, vals := range grid {
-		ss := append([]scenario.Set(nil), sets...)
 		for i, a := range axes {
-			ss = append(ss, scenario.Set{Path: a.Path, Value: vals[i]})
+			extra[k] = append(extra[k], scenario.Set{Path: a.Path, Value: vals[i]})
 		}
-		for _, s := range ss {
-			pointSets[k] = append(pointSets[k], s.String())
-		}
-		_, g, err := src.Compile(ss, obs.Warn)
-		if err != nil {
-			if nbad < 5 {
-				fmt.Fprintf(&bad, "at %s:\n%v\n", pointName(axes, vals), err)
-			}
-			nbad++
-			continue
-		}
-		games[k] = g
+		pointSets[k] = setStrings(append(append([]scenario.Set(nil), sets...), extra[k]...))
 	}
-	if nbad > 0 {
-		fmt.Fprintf(&bad, "%d of %d sweep points are invalid scenarios; nothing was run", nbad, len(grid))
-		return nil, &Error{Kind: Invalid, Err: &PointsError{bad.String()}}
+	games, err := compileAll(src, sets, extra, func(k int) string { return "at " + pointName(axes, grid[k]) }, "sweep points", 5, obs.Warn)
+	if err != nil {
+		return nil, err
 	}
 
 	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
