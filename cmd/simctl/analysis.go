@@ -6,13 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"reflect"
 	"simctl/cmd/simctl/app"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"simctl/reports"
 	"simctl/sim"
@@ -48,17 +45,6 @@ func sideScenario(ctx context.Context, cmd, name string, sets []scenario.Set, si
 // more: the options' games may change the roster).
 func docHeader(kind string, src *source, sc *scenario.Scenario, seed uint64, args []string, sets setFlags) reports.Header {
 	return app.DocHeader(kind, src.app(), sc, seed, reports.ShellJoin(append([]string{"simctl", kind}, args...)), sets, src.warnTo())
-}
-
-// compileAll compiles the scenario under each list of extra overrides;
-// nothing runs unless all are valid, and every invalid one is reported.
-func compileAll(src *source, base []scenario.Set, extra [][]scenario.Set, label func(k int) string, stderr io.Writer) ([]sim.Game, bool) {
-	games, err := app.CompileAll(src.app(), base, extra, label, src.warnTo())
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return nil, false
-	}
-	return games, true
 }
 
 func setStrings(sets []scenario.Set) []string {
@@ -254,9 +240,14 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return usageError(stderr, "tournament", "%v", err)
 	}
-	params := experiment.SelectParams{Alpha: *alpha, Delta: deltaV, First: firstN, Batch: batchN, Budget: o.n.n}
-	if err := params.Check(); err != nil {
-		return usageError(stderr, "tournament", "--alpha, --delta, --first, --batch or -n: %v", err)
+	req := &app.TournamentRequest{Sets: o.sets, Side: *side, Axes: axes, Seed: o.seed.v, Workers: o.workers.v,
+		Params:  experiment.SelectParams{Alpha: *alpha, Delta: deltaV, First: firstN, Batch: batchN, Budget: o.n.n},
+		Command: reports.ShellJoin(append([]string{"simctl", "tournament"}, args...))}
+	for _, op := range opts {
+		req.Options = append(req.Options, app.Option{Name: op.name, Sets: op.sets})
+	}
+	if err := req.Check(); err != nil {
+		return appError(stderr, "tournament", err)
 	}
 	if o.plot != "" {
 		return usageError(stderr, "tournament", "--plot: a tournament has no figure; its table is the result")
@@ -265,101 +256,29 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !ok {
 		return exitUsage
 	}
-	src, sc, si, sideName, code := sideScenario(ctx, "tournament", pos[0], o.sets, *side, stderr)
-	if src == nil {
-		return code
+	src, err := readSource(ctx, pos[0])
+	if err != nil {
+		return scenarioError(stderr, err)
 	}
-	cands := append([]option(nil), opts...)
-	if len(axes) > 0 {
-		for i := range axes {
-			if msg := checkWholeSteps(src, o.sets, &axes[i]); msg != "" {
-				return usageError(stderr, "tournament", "%s", msg)
-			}
-		}
-		for _, vals := range reports.Grid(axes) {
-			var op option
-			var parts []string
-			for i, a := range axes {
-				op.sets = append(op.sets, scenario.Set{Path: a.Path, Value: vals[i]})
-				parts = append(parts, a.Path+"="+vals[i])
-			}
-			op.name = strings.Join(parts, " ")
-			cands = append(cands, op)
-		}
-	}
-	if len(cands) < 2 {
-		return usageError(stderr, "tournament", "%d candidate(s); a tournament needs at least two (--option or --vary)", len(cands))
-	}
-	if len(cands) > reports.MaxSweepPoints {
-		return usageError(stderr, "tournament", "%d candidates; at most %d", len(cands), reports.MaxSweepPoints)
-	}
-	seen := map[string]bool{}
-	extra := make([][]scenario.Set, len(cands))
-	names := make([]string, len(cands))
-	for k, c := range cands {
-		if seen[c.name] {
-			return usageError(stderr, "tournament", "candidate %q is given twice", c.name)
-		}
-		seen[c.name] = true
-		extra[k], names[k] = c.sets, c.name
-	}
-	games, ok := compileAll(src, o.sets, extra, func(k int) string { return "candidate " + names[k] }, stderr)
-	if !ok {
-		return exitScenario
-	}
-	t := &reports.Tournament{Header: docHeader("tournament", src, sc, o.seed.v, args, o.sets), Format: reports.TournamentFormat}
-	for k := range cands {
-		t.Options = append(t.Options, reports.NamedSets{Name: names[k], Sets: setStrings(extra[k])})
-	}
-	tc := experiment.SelectConfig{Seed: o.seed.v, Workers: o.workers.v, Params: params}
-	var before float64
+	req.Source = src.app()
 	if *resume != "" {
-		old, err := resumeTournament(ctx, *resume, t, sideName, params)
-		if err != nil {
+		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl tournament", func(in *reports.Input) *reports.Tournament { return in.Tournament }); err != nil {
 			fmt.Fprintln(stderr, "simctl tournament:", err)
 			return exitUsage
 		}
-		tc.Resume, before = old.State, old.Elapsed
-		if !o.quiet {
-			fmt.Fprintf(stderr, "simctl tournament: resuming %s: %d stage(s) finished, %d candidates left\n", *resume, len(old.Stages), len(old.State.Alive))
-		}
+		req.ResumePath = *resume
 	}
-	// Each finished stage is saved as it completes (the JSON output
-	// rewritten atomically, marked interrupted, with the state to resume
-	// from), so a tournament killed at any moment loses one stage at most.
-	checkpoint := o.jsonTarget(format)
-	t0 := time.Now()
-	if checkpoint != nil {
-		tc.OnStage = func(r *experiment.Selection) {
-			cp := *t
-			cp.Selection, cp.Interrupted, cp.Elapsed = *r, true, before+time.Since(t0).Seconds()
-			saveCheckpoint(checkpoint, "tournament", stderr, func(w io.Writer) error { return cp.Write(w, reports.JSON) })
-		}
+	obs := o.observer(ctx, "tournament", format, stderr)
+	obs.Warn = src.warnTo()
+	t, err := app.Tournament(ctx, req, obs)
+	if err != nil {
+		return appError(stderr, "tournament", err)
 	}
-	var done atomic.Int64
-	tc.Done = &done
-	// Progress counts encounter indices: a stage adds its size once
-	// (every candidate left plays it), the budget is the most there are.
-	var already int64
-	if tc.Resume != nil {
-		already = tc.Resume.Start
-	}
-	stopBar := startProgress(ctx, o.showProgress(), params.Budget-already, &done, stderr)
-	testHook(&done)
-	res, runErr := experiment.Select(ctx, games, names, si, sideName, tc)
-	stopBar()
-	interrupted := isInterrupt(runErr)
-	if runErr != nil && !interrupted {
-		fmt.Fprintln(stderr, "simctl tournament:", runErr)
-		return exitFailure
-	}
-	t.Selection = *res
-	t.Elapsed, t.Interrupted = before+time.Since(t0).Seconds(), interrupted
 	if !o.write("tournament", stdout, stderr, format, t.Write, nil) {
 		return exitFailure
 	}
-	if interrupted {
-		fmt.Fprintf(stderr, "simctl tournament: interrupted after %d stage(s); %s%s\n", len(res.Stages), whereWritten(o.out, stdout), resumeHint(checkpoint, true))
+	if t.Interrupted {
+		fmt.Fprintf(stderr, "simctl tournament: interrupted after %d stage(s); %s%s\n", len(t.Stages), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -373,38 +292,6 @@ func parseDelta(s string) (float64, error) {
 		return 0, fmt.Errorf("--delta %q: give the indifference zone as a proportion (0.01) or in percentage points (1pp), between 0 and 1", s)
 	}
 	return d, nil
-}
-
-// resumeTournament reads an unfinished tournament's JSON and checks it is
-// this one's: the same simctl, scenario text, seed, overrides, side,
-// candidates and settings (--alpha, --delta, --first, --batch, -n).
-func resumeTournament(ctx context.Context, path string, t *reports.Tournament, side string, params experiment.SelectParams) (*reports.Tournament, error) {
-	old, err := readResume(ctx, path, "the JSON of simctl tournament", func(in *reports.Input) *reports.Tournament { return in.Tournament })
-	if err != nil {
-		return nil, err
-	}
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
-	}
-	p := old.State.Params
-	switch {
-	case old.State.Finished():
-		return nil, fmt.Errorf("--resume %s: that tournament finished (%s); nothing to resume", path, old.Outcome)
-	case old.ScenarioSHA256 != t.ScenarioSHA256:
-		return nil, bad("that tournament's scenario text differs (SHA-256 %.12s, this one %.12s)", old.ScenarioSHA256, t.ScenarioSHA256)
-	case old.Version != t.Version:
-		return nil, bad("that tournament was made by simctl %s, this is %s", old.Version, t.Version)
-	case old.Seed != t.Seed:
-		return nil, bad("that tournament has seed %d, this one %d", old.Seed, t.Seed)
-	case !slices.Equal(old.Sets, t.Sets):
-		return nil, bad("that tournament has --set %v, this one %v", old.Sets, t.Sets)
-	case p != params:
-		return nil, bad("that tournament has --alpha %g --delta %gpp --first %d --batch %d -n %d, this one --alpha %g --delta %gpp --first %d --batch %d -n %d",
-			p.Alpha, 100*p.Delta, p.First, p.Batch, p.Budget, params.Alpha, 100*params.Delta, params.First, params.Batch, params.Budget)
-	case old.Side != side || !reflect.DeepEqual(old.Options, t.Options):
-		return nil, bad("that tournament has other candidates (--option, --vary) or another --side")
-	}
-	return old, nil
 }
 
 func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
