@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 
 	"simctl/reports"
-	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
 )
@@ -57,11 +56,6 @@ func setStrings(sets []scenario.Set) []string {
 
 func isInterrupt(err error) bool {
 	return err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
-}
-
-func header(kind string, sc *scenario.Scenario, seed uint64, cmd string, args []string, sets setFlags) reports.Header {
-	return reports.Header{Kind: kind, Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: seed, Version: fullVersion(),
-		Command: reports.ShellJoin(append([]string{"simctl", cmd}, args...)), Sets: sets.strings()}
 }
 
 // stepFlags collects --step NAME=STEP.
@@ -307,8 +301,10 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 || *where == "" {
 		return usageError(stderr, "find", `give one SCENARIO and --where COND, e.g. simctl find d20/duel --where 'side("heroes").won and rounds >= 5'`)
 	}
-	if *limit < 1 || *limit > 100000 {
-		return usageError(stderr, "find", "--limit %d: from 1 to 100000", *limit)
+	req := &app.FindRequest{Sets: c.sets, Where: *where, Limit: *limit, Seed: c.seed.v, N: c.n.n, Workers: c.workers.v,
+		Command: reports.ShellJoin(append([]string{"simctl", "find"}, args...))}
+	if err := req.Check(); err != nil {
+		return appError(stderr, "find", err)
 	}
 	format, err := c.resolveFormat()
 	if err != nil {
@@ -326,30 +322,14 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
-	sc, g, err := src.compile(c.sets)
+	req.Source = src.app()
+	doc, err := app.Find(ctx, req, &app.Observer{Warn: src.warnTo(), Progress: func(total int64, done *atomic.Int64) func() {
+		return startProgress(ctx, c.showProgress(), total, done, stderr)
+	}})
 	if err != nil {
-		return scenarioError(stderr, err)
+		return appError(stderr, "find", err)
 	}
-	probe := experiment.NewProbe(g, [2]string{sc.Sides[0].Name, sc.Sides[1].Name})
-	cond, err := probe.Condition(*where)
-	if err != nil {
-		return usageError(stderr, "find", "--where: %v", err)
-	}
-	var done atomic.Int64
-	stopBar := startProgress(ctx, c.showProgress(), c.n.n, &done, stderr)
-	res, runErr := experiment.Find(ctx, probe, cond, sim.RunConfig{Seed: c.seed.v, N: c.n.n, Workers: c.workers.v, Done: &done}, *limit)
-	stopBar()
-	interrupted := isInterrupt(runErr)
-	if runErr != nil && !interrupted {
-		fmt.Fprintln(stderr, "simctl find:", runErr)
-		return exitFailure
-	}
-	doc := struct {
-		reports.Header
-		Where string `json:"where"`
-		experiment.FindResult
-	}{header("find", sc, c.seed.v, "find", args, c.sets), *where, *res}
-	doc.Interrupted = interrupted
+	res, interrupted := &doc.FindResult, doc.Interrupted
 	if err := writeOut(target, stdout, func(w io.Writer) error {
 		if format == reports.JSON {
 			return reports.WriteJSON(w, doc)
