@@ -638,48 +638,38 @@ func (s *server) expire(now time.Time) {
 // interim result about this often.
 const batchTarget = 250 * time.Millisecond
 
-// playRun plays encounters 0..N-1 in successive batches, each a sim.Run of
-// the next indices, and sends the tally so far after each. Encounter i
+// playRun plays encounters 0..N-1 through app.Run in successive batches
+// (its Interim mode), and sends the tally so far after each. Encounter i
 // draws from the stream (seed, i) whatever batch it is in, so the final
 // counts are exactly those of one sim.Run (and of simctl run).
 func (s *server) playRun(j *serveJob) {
-	req, g := &j.req, j.game
-	tally := sim.NewTally(g)
-	meta := s.runMeta(j)
-	t0 := time.Now()
-	var played int64
-	size := min(req.N, 1000)
-	var runErr error
-	for played < req.N {
-		tb := time.Now()
-		t, err := sim.Run(j.ctx, g, sim.RunConfig{Seed: req.Seed, Start: played, N: size, Workers: s.cfg.workers})
-		tally.Merge(t)
-		if err != nil {
-			runErr = err
-			break
-		}
-		played += size
-		meta.Elapsed = time.Since(t0).Seconds()
-		j.emit("progress", interim(reports.New(meta, g, tally), req.N))
-		// Aim the next batch at batchTarget from this batch's pace, but
-		// grow at most fivefold, so the interval is seen narrowing.
-		rate := float64(size) / max(time.Since(tb).Seconds(), 1e-6)
-		next := int64(rate * batchTarget.Seconds())
-		size = min(max(next, 1000, played/8), 4*played, req.N-played)
-	}
-	meta.Elapsed = time.Since(t0).Seconds()
-	if runErr != nil {
-		if isInterrupt(runErr) {
-			// What finished is not a prefix of the encounters: it is not
-			// offered as a result, only said.
-			j.emit("progress", interim(reports.New(meta, g, tally), req.N))
-			j.finish(stateCancelled, fmt.Sprintf("cancelled after %d of %d encounters", tally.Encounters, req.N), nil)
-			return
-		}
-		j.finish(stateFailed, runErr.Error(), nil)
+	req := &j.req
+	sets, err := parseSets(req.Sets, "sets")
+	if err != nil {
+		j.finish(stateFailed, err.Error(), nil)
 		return
 	}
-	res := reports.New(meta, g, tally)
+	cmd := []string{"simctl", "run", strings.TrimPrefix(req.File, "builtin:"), "-n", strconv.FormatInt(req.N, 10), "--seed", strconv.FormatUint(req.Seed, 10)}
+	for _, x := range req.Sets {
+		cmd = append(cmd, "--set", x)
+	}
+	obs := &app.Observer{InterimEvery: batchTarget, Interim: func(doc any) {
+		j.emit("progress", interim(doc.(*reports.Result), req.N))
+	}}
+	ran, err := app.Run(j.ctx, &app.RunRequest{Source: j.appSource(), Sets: sets, Seed: req.Seed, N: req.N, Workers: s.cfg.workers,
+		Command: reports.ShellJoin(cmd)}, obs)
+	if err != nil {
+		j.finish(stateFailed, err.Error(), nil)
+		return
+	}
+	res := ran.Result
+	if res.Interrupted {
+		// What finished is not a prefix of the encounters: it is not
+		// offered as a result, only said.
+		j.emit("progress", interim(res, req.N))
+		j.finish(stateCancelled, fmt.Sprintf("cancelled after %d of %d encounters", res.Encounters, req.N), nil)
+		return
+	}
 	var b bytes.Buffer
 	if err := res.WriteJSON(&b); err != nil {
 		j.finish(stateFailed, err.Error(), nil)
@@ -689,24 +679,6 @@ func (s *server) playRun(j *serveJob) {
 	j.result = res
 	j.mu.Unlock()
 	j.finish(stateDone, "", b.Bytes())
-}
-
-// runMeta is what a run's result says beyond the tally, as simctl run
-// writes it, with the command line that reproduces it.
-func (s *server) runMeta(j *serveJob) reports.Meta {
-	req, sc := &j.req, j.sc
-	var m reports.Meta
-	m.Scenario, m.File, m.Ruleset = sc.Name, sc.File, sc.Ruleset
-	m.Version, m.Seed = fullVersion(), req.Seed
-	m.Sides = [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
-	m.Sets = append([]string(nil), req.Sets...)
-	cmd := []string{"simctl", "run", strings.TrimPrefix(req.File, "builtin:"), "-n", strconv.FormatInt(req.N, 10), "--seed", strconv.FormatUint(req.Seed, 10)}
-	for _, x := range req.Sets {
-		cmd = append(cmd, "--set", x)
-	}
-	m.Command = reports.ShellJoin(cmd)
-	m.ScenarioSHA256, m.ScenarioText = j.src.sum(), j.src.text()
-	return m
 }
 
 // interim is a progress event: the counts so far and each side's win rate
