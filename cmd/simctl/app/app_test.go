@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -235,4 +236,29 @@ func kindOf(err error) app.Kind {
 		return ae.Kind
 	}
 	return 0
+}
+
+// TestRunBatches: a run played in the lab's batches (Interim set) has
+// exactly the counts of one sim.Run, and each interim tally grows.
+func TestRunBatches(t *testing.T) {
+	req := &app.RunRequest{Source: duel(t), Seed: 11, N: 20000, Workers: 2}
+	whole, err := app.Run(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []int64
+	// InterimEvery 0 keeps every batch at the least (1000 encounters,
+	// growing with played/8): many batches whatever the machine's pace.
+	batched, err := app.Run(context.Background(), req, &app.Observer{Interim: func(doc any) {
+		seen = append(seen, doc.(*reports.Result).Encounters)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) < 5 || seen[0] != 1000 || seen[len(seen)-1] != 20000 || !slices.IsSorted(seen) {
+		t.Errorf("interim tallies at %v", seen)
+	}
+	if !reflect.DeepEqual(whole.Raw, batched.Raw) || batched.Interrupted || batched.Planned != 20000 {
+		t.Errorf("batched run differs from the whole run (interrupted %v, planned %d)", batched.Interrupted, batched.Planned)
+	}
 }
