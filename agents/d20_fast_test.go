@@ -218,6 +218,14 @@ func TestStandardShortcutMatchesTracedTurn(t *testing.T) {
 		{0, []string{"heroes.tactics=default", "orcs.tactics=default"}},
 		{25, []string{"heroes.tactics={use: default, params: {target: strongest}}", "orcs.tactics={turn: [{do: attack, target: nearest}]}"}},
 		{70, []string{"heroes.tactics={turn: [{do: attack, target: first}, {do: charge}]}", "orcs.policy={name: default, charge: always}"}},
+		// Conditional rules before the unconditional attack: the referee's
+		// rule guarded by their conditions. They hold on some turns (a
+		// different target; a charge that falls through when none is
+		// possible; a full attack) and not on others.
+		{0, []string{`heroes.tactics={turn: [{when: "self.hp_pct < 60", do: attack, target: strongest}, {when: "round > 2 and allies.down > 0", do: full_attack}, {do: attack}]}`,
+			`orcs.tactics={turn: [{when: "enemies.in_reach > 1", do: charge}, {do: attack, target: first}]}`}},
+		{25, []string{`heroes.tactics={turn: [{when: "not self.engaged", do: charge}, {when: "round > 1000", do: full_attack}, {do: attack, target: nearest}]}`,
+			`orcs.tactics={turn: [{when: "self.hp_pct < 30", do: attack, target: weakest}, {do: attack, target: strongest}]}`}},
 	} {
 		g := compileD20(t, fastScenario(c.distance), c.sets...)
 		std := 0

@@ -43,18 +43,25 @@ func (p *d20Tactic) Turn(t *d20.Table, self int, plan *d20.Plan) {
 	}
 }
 
-// Standard implements d20.StandardPolicy: a block whose first rule has no
-// condition and attacks an enemy chosen by weakest, strongest, nearest or
-// first (not "in reach": such a rule never falls through) decides every
-// turn by that rule alone, so it compiles to the referee's own target rule,
-// counted as the rule firing. (The referee still calls Turn while tracing,
-// for the narration of the rule.)
+// Standard implements d20.StandardPolicy: a block whose first
+// unconditional rule attacks an enemy chosen by weakest, strongest,
+// nearest or first (not "in reach": such a rule never falls through), with
+// only conditional rules before it, decides by that rule on every turn
+// where none of those conditions holds, so it compiles to the referee's
+// own target rule, counted as the rule firing, guarded by the conditions:
+// when one holds, the referee calls Turn, which plays the rules in order
+// as always. (The referee still calls Turn while tracing, for the
+// narration of the rule.)
 func (p *d20Tactic) Standard() (d20.Standard, bool) {
-	if len(p.rules) == 0 {
+	k := 0
+	for k < len(p.rules) && p.rules[k].when != nil {
+		k++
+	}
+	if k == len(p.rules) {
 		return d20.Standard{}, false
 	}
-	r := &p.rules[0]
-	if r.when != nil || r.do.kind != doAttack || r.target.inReach {
+	r := &p.rules[k]
+	if r.do.kind != doAttack || r.target.inReach {
 		return d20.Standard{}, false
 	}
 	rule, ok := map[selKind]d20.TargetRule{selWeakest: d20.TargetWeakest, selStrongest: d20.TargetStrongest,
@@ -62,7 +69,22 @@ func (p *d20Tactic) Standard() (d20.Standard, bool) {
 	if !ok {
 		return d20.Standard{}, false
 	}
-	return d20.Standard{Rule: rule, Limit: p.limit, Count: r.fired}, true
+	std := d20.Standard{Rule: rule, Limit: p.limit, Count: r.fired}
+	if k > 0 {
+		// Turn skips a rule whose condition fails without counting or
+		// changing anything, and the facts draw nothing: with none
+		// holding, Turn reaches rule k, as the referee's rule does.
+		conds := p.rules[:k]
+		std.Guard = func(t *d20.Table, self int) bool {
+			for i := range conds {
+				if d20Holds(t, self, conds[i].when) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return std, true
 }
 
 // d20Holds evaluates condition w for self now, computing only the facts

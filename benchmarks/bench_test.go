@@ -102,11 +102,40 @@ func BenchmarkEncounter(b *testing.B) {
 				r.Seed(1, uint64(i))
 				tally.Record(table.Play(&r, &tally.Counts, nil))
 			}
-			cpu.stop(b, float64(b.N), "enc")
+			ns := cpu.stop(b, float64(b.N), "enc")
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "enc/s")
-			b.ReportMetric(drawsPerEnc(table, tally), "draws/enc")
+			draws := drawsPerEnc(table, tally)
+			b.ReportMetric(draws, "draws/enc")
+			// The ruleset's own floor, measured right after on the same
+			// thread: its draws per encounter, seeded as the runner seeds.
+			if floor := floorCPU(b.N, int(draws+0.5)); ns > 0 && floor > 0 {
+				b.ReportMetric(floor/float64(b.N), "floor-ns/enc")
+				b.ReportMetric(ns/floor, "x-floor")
+			}
 		})
 	}
+}
+
+// floorCPU is the thread CPU ns of n seeded streams making perEnc d20
+// draws each and nothing else (-1 without a thread clock): the floor under
+// an encounter that draws perEnc words.
+func floorCPU(n, perEnc int) float64 {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var r rng.Stream
+	sum := 0
+	start := threadCPU()
+	for i := 0; i < n; i++ {
+		r.Seed(1, uint64(i))
+		for k := 0; k < perEnc; k++ {
+			sum += r.D20()
+		}
+	}
+	end := threadCPU()
+	if start < 0 || end < 0 || sum == 0 {
+		return -1
+	}
+	return float64(end - start)
 }
 
 // BenchmarkFloor is the floor under the headline: per op, the stream is
@@ -235,7 +264,10 @@ func BenchmarkMemory(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			var before, after runtime.MemStats
-			for i := 0; i < b.N; i++ {
+			// At most three runs whatever -benchtime asks: one op is a whole
+			// run of n encounters, so -benchtime 200000x (the command
+			// for every benchmark) would otherwise play 2*10^10 encounters.
+			for i := 0; i < min(b.N, 3); i++ {
 				runtime.GC()
 				runtime.ReadMemStats(&before)
 				if _, err := sim.Run(context.Background(), g, sim.RunConfig{Seed: 1, N: n}); err != nil {

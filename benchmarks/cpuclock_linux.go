@@ -18,3 +18,15 @@ func threadCPU() int64 {
 	}
 	return ts.Nano()
 }
+
+// processCPU is the CPU time of the whole process (CLOCK_PROCESS_CPUTIME_ID),
+// for work that runs on goroutines the benchmark does not own (a runner's
+// workers); it counts the garbage collector too.
+func processCPU() int64 {
+	const clockProcessCPUTimeID = 2
+	var ts syscall.Timespec
+	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockProcessCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
+		return -1
+	}
+	return ts.Nano()
+}

@@ -5,7 +5,6 @@ package benchmarks
 import (
 	"context"
 	"strconv"
-	"syscall"
 	"testing"
 
 	"simctl/rulesets"
@@ -80,15 +79,6 @@ func compilePoints(tb testing.TB, data []byte, display string, points []experime
 		}
 	}
 	return games
-}
-
-// processCPU is the CPU time of the whole process, user and system, in ns.
-func processCPU() int64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return -1
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 func BenchmarkOptimizeSwitch(b *testing.B) {

@@ -40,6 +40,15 @@ type Pool[W any] struct {
 	// lock. A pool without them cannot be abandoned (cfg.Abandon ignored).
 	Commit    func(w W)
 	Abandoned func(w W)
+	// Cut, if set, reports that the encounter w just played was abandoned
+	// mid-play (the run is stopping: sim.Counts.Stopped); w must then have
+	// dropped everything it played since its last Commit or Fold, which the
+	// pool records as unplayed. Fold, with Cut and without Commit, makes w's
+	// work so far safe from such a drop (at each chunk's end): dropping a
+	// whole chunk's work costs no copy per encounter, and a resume plays it
+	// again.
+	Cut  func(w W) bool
+	Fold func(w W)
 }
 
 // ErrAbandoned is what Pool.Run returns when cfg.Abandon was closed: only
@@ -173,10 +182,11 @@ func (s *poolSlot[W]) work(p *Pool[W], cfg RunConfig, next *atomic.Int64) (err e
 			s.gap = Range{lo, hi} // claimed, never started
 			return nil
 		}
+		safe := lo // the first index not yet committed or folded
 		for i := lo; i < hi; i++ {
 			// A non-blocking receive per encounter (a few ns, no lock):
-			// a cancelled run stops after the encounter in play, however
-			// long encounters are.
+			// a cancelled run stops after the encounter in play, or within
+			// a round of it where the referee asks (Cut).
 			if s.stopped() {
 				s.gap = Range{i, hi}
 				hi = i
@@ -185,13 +195,22 @@ func (s *poolSlot[W]) work(p *Pool[W], cfg RunConfig, next *atomic.Int64) (err e
 			if s.commit && s.flush.Load() {
 				s.flush.Store(false)
 				s.publish(p)
+				safe = i
 			}
 			cur = cfg.Start + i
 			p.Play(s.w, cur)
+			if p.Cut != nil && p.Cut(s.w) {
+				s.played -= i - safe
+				s.gap = Range{safe, hi}
+				hi = safe
+				break
+			}
 			s.played++
 		}
 		if s.commit {
 			s.publish(p)
+		} else if p.Fold != nil {
+			p.Fold(s.w)
 		}
 		if cfg.Done != nil {
 			cfg.Done.Add(hi - lo)

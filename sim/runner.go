@@ -48,23 +48,27 @@ const chunk = 2048
 // returns their merged tally. Encounter i always draws from the stream
 // seeded (Seed, i), so the tally does not depend on Workers.
 //
-// When ctx is cancelled every worker stops after the encounter it is
-// playing (an atomic flag checked between encounters, so a run of slow
-// encounters stops within one encounter's time); the tally of exactly the
-// encounters that finished is returned with ctx's error, so an interrupted
+// When ctx is cancelled every worker stops within a round: the referees
+// ask Counts.Stopped every round, and an encounter so abandoned is dropped
+// with what its worker played since the end of its last chunk (Pool.Cut),
+// all listed in cfg.Unplayed; the tally of exactly the encounters that
+// finished and were kept is returned with ctx's error, so an interrupted
 // run keeps its work. Every goroutine Run started has ended when it
 // returns, except after Abandon (see RunConfig). A panic inside a ruleset
 // is returned as an error that names the encounter, for `simctl trace` to
 // replay.
 func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 	total := NewTally(g)
+	// The referees ask stop once per round: an encounter of thousands of
+	// rounds is abandoned within one, not played to its end.
+	var stop atomic.Bool
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	pool := Pool[*runWorker]{
 		Chunk: chunk,
 		New: func() *runWorker {
-			w := &runWorker{table: g.NewTable(), t: NewTally(g)}
-			if cfg.Abandon != nil {
-				w.committed = NewTally(g)
-			}
+			// t is the work since the last Fold or Commit, all a Cut drops.
+			w := &runWorker{table: g.NewTable(), t: NewTally(g), committed: NewTally(g)}
+			w.t.Counts.Watch(&stop)
 			return w
 		},
 		Play: func(w *runWorker, i int64) {
@@ -80,6 +84,17 @@ func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 			w.t.Reset()
 		},
 		Abandoned: func(w *runWorker) { total.Merge(w.committed) },
+		Cut: func(w *runWorker) bool {
+			if !w.t.Counts.Cut() {
+				return false
+			}
+			w.t.Reset()
+			return true
+		},
+		Fold: func(w *runWorker) {
+			w.committed.Merge(w.t)
+			w.t.Reset()
+		},
 	}
 	ws, err := pool.Run(ctx, cfg)
 	if ws == nil { // abandoned: total holds what the workers committed
@@ -87,15 +102,13 @@ func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 	}
 	for _, w := range ws {
 		total.Merge(w.t)
-		if w.committed != nil {
-			total.Merge(w.committed)
-		}
+		total.Merge(w.committed)
 	}
 	return total, err
 }
 
-// runWorker is one worker of Run: its table, stream and tally t, and with
-// Abandon the tally committed so far (t is then what is not yet committed).
+// runWorker is one worker of Run: its table, stream, the tally committed
+// (or folded) so far, and t, what it played since.
 type runWorker struct {
 	table     Table
 	r         rng.Stream

@@ -13,6 +13,8 @@
 package sim
 
 import (
+	"sync/atomic"
+
 	"simctl/sim/rng"
 	"simctl/sim/scenario"
 )
@@ -46,7 +48,8 @@ type Game interface {
 // Table plays encounters. Not safe for concurrent use.
 type Table interface {
 	// Play plays one whole encounter drawing only from r, adding its counters
-	// to c, and narrating to log when log is non-nil.
+	// to c, and narrating to log when log is non-nil. It asks c.Stopped()
+	// once per round and returns at once when it says yes.
 	Play(r *rng.Stream, c *Counts, log *Log) Outcome
 }
 
@@ -128,7 +131,30 @@ type Counts struct {
 	// Rules counts tactics rule events (RuleGame.RuleCounters), separate
 	// from the per-side counters; nil when the game has no tactics.
 	Rules []int64
+	stop  *atomic.Bool // set when the run is stopping (Watch); nil: never
+	cut   bool         // Stopped said yes during this encounter
 }
+
+// Watch makes Stopped follow stop: a runner sets it when the run is
+// cancelled, so that long encounters end within a round.
+func (c *Counts) Watch(stop *atomic.Bool) { c.stop = stop }
+
+// Stopped reports whether the run is stopping. A referee asks once per
+// round (an atomic load) and, on true, returns from Play at once with any
+// Outcome: the encounter is abandoned, and the runner drops it and every
+// counter it touched (Cut), so it counts neither in the tally nor as played
+// (a resume plays it again).
+func (c *Counts) Stopped() bool {
+	if c.stop == nil || !c.stop.Load() {
+		return false
+	}
+	c.cut = true
+	return true
+}
+
+// Cut reports whether the encounter just played was abandoned (Stopped
+// said yes); Reset clears it.
+func (c *Counts) Cut() bool { return c.cut }
 
 // NewCounts allocates counters for two sides.
 func NewCounts(perSide int) Counts { return Counts{PerSide: perSide, Sides: make([]int64, 2*perSide)} }
@@ -148,7 +174,7 @@ func (c *Counts) Reset() {
 	clear(c.Combatants)
 	clear(c.enc)
 	clear(c.Rules)
-	c.ended = 0
+	c.ended, c.cut = 0, false
 }
 
 // Rule adds one to tactics counter k (an index into RuleCounters).

@@ -47,6 +47,7 @@ func exactCoverage(n int64, p10, p01 float64, ci func(Paired) Interval) float64 
 // promises; the normal interval DiffCI, the procedure compare used before,
 // falls well below on the same grid (the check that this test can fail).
 func TestPairedExactCICoverage(t *testing.T) {
+	skipUnderRace(t)
 	exact := func(p Paired) Interval { iv, _ := PairedExactCI(p, 0.95); return iv }
 	normal := func(p Paired) Interval { return p.DiffCI(0.95) }
 	worstNormal := 1.0

@@ -121,6 +121,7 @@ func naiveLess(p SeqPair, c, alpha float64) bool {
 // runs, 0.015). The same runs judged by a fixed-sample z-test at every look
 // (the wrong procedure) must exceed that bound: the check can fail.
 func TestSeqPairAnytimeLevel(t *testing.T) {
+	skipUnderRace(t)
 	const runs, n, step, alpha = 1500, 20000, 100, 0.05
 	bound := alpha + 3*math.Sqrt(alpha*(1-alpha)/runs)
 	for _, c := range []struct {
@@ -175,6 +176,7 @@ func TestSeqPairPower(t *testing.T) {
 // it is the inversion of the tests: a bound is rejected just outside it
 // and not just inside.
 func TestSeqPairCSCoverage(t *testing.T) {
+	skipUnderRace(t)
 	const runs, n, step, alpha = 800, 10000, 500, 0.025
 	const pUp, pDown = 0.12, 0.08
 	delta := pUp - pDown
@@ -209,4 +211,13 @@ func TestSeqPairPanics(t *testing.T) {
 	wantPanic(t, "bad counts", "stats: ", func() { SeqPair{N: 3, AOnly: 2, BOnly: 2}.LogWealth(0) })
 	wantPanic(t, "bad threshold", "stats: ", func() { SeqPair{N: 3}.LogWealth(1) })
 	wantPanic(t, "bad alpha", "stats: ", func() { SeqPair{N: 3}.Greater(0, 0) })
+}
+
+// skipUnderRace skips a coverage test over many simulated sequences under
+// -race: nothing here is concurrent, and the ordinary go test runs it.
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("statistical coverage: checked by the ordinary go test")
+	}
 }

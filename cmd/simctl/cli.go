@@ -35,6 +35,13 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 			fmt.Fprintf(stderr, "simctl: internal error: %v\nplease report it with the command line and scenario\n", p)
 			code = exitFailure
 		}
+		// Interrupted while reading its inputs (a FIFO with no writer, a
+		// slow disk), a command fails with the reading error; the exit
+		// code says what happened: the user stopped it (serve answers an
+		// interrupt itself).
+		if code != exitOK && ctx.Err() != nil && (len(args) == 0 || args[0] != "serve") {
+			code = exitInterrupted
+		}
 	}()
 	if len(args) == 0 {
 		fmt.Fprint(stderr, overview())
@@ -155,6 +162,11 @@ type source struct {
 // readSource finds SCENARIO as a file or a built-in and reads it (at most
 // safeio.MaxScenarioBytes).
 func readSource(ctx context.Context, name string) (*source, error) {
+	if h := hooksOf(ctx); h != nil && h.src != nil && name == h.src.name {
+		src := *h.src // simctl serve's optimize: the editor's text (serve_hooks.go)
+		src.warn = h.warn
+		return &src, nil
+	}
 	if st, statErr := os.Stat(name); statErr == nil {
 		if st.IsDir() {
 			return nil, &argError{fmt.Sprintf("%s is a directory; give a scenario file (.yaml) or a built-in (see simctl scenarios)", name)}

@@ -1,19 +1,24 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"math/big"
+	"os"
 	"path/filepath"
 	"regexp"
 	"simctl/sim/experiment"
+	"slices"
 	"strconv"
 	"strings"
 
 	"simctl/reports"
+	"simctl/reports/safeio"
 )
 
 // The global conventions: every command that takes one of these flags
@@ -279,6 +284,10 @@ func parseArgs(cmd string, fs *flag.FlagSet, args []string, stdout, stderr io.Wr
 	fs.Usage = func() {}
 	pos, err := parseInterleaved(fs, args)
 	if err == nil {
+		if msg := outputProblem(fs, pos); msg != "" {
+			fmt.Fprintf(stderr, "simctl %s: %s\nsee simctl help %s\n", cmd, msg, cmd)
+			return nil, true, exitUsage
+		}
 		return pos, false, exitOK
 	}
 	if errors.Is(err, flag.ErrHelp) {
@@ -336,4 +345,83 @@ func batchFlag(fs *flag.FlagSet, usage string) *int64 {
 	b := &countValue{n: experiment.DefaultBatch}
 	fs.Var(b, "batch", "`B` "+usage+" (default 10000)")
 	return &b.n
+}
+
+// outputFlagNames are the flags that name a file or folder a command
+// writes.
+var outputFlagNames = []string{"o", "results", "plot"}
+
+// outputProblem checks, before any work, what every command's output flags
+// must not be: given but empty (-o ” is not stdout: leave -o out, or
+// give -), or the very file an input names (the scenario, a --compare file
+// or a result being read), which the output would replace. --resume FILE
+// is not an input here: writing the resumed result over it is its purpose.
+func outputProblem(fs *flag.FlagSet, pos []string) string {
+	var msg string
+	fs.Visit(func(f *flag.Flag) {
+		if msg != "" || !slices.Contains(outputFlagNames, f.Name) {
+			return
+		}
+		out := f.Value.String()
+		if out == "" {
+			msg = dashed(f.Name) + " '': an empty file name; give a file"
+			if f.Name == "o" {
+				msg += " (or leave -o out to write to stdout)"
+			}
+			return
+		}
+		ost, err := os.Stat(out)
+		if err != nil {
+			return
+		}
+		if m := completeResult(fs, f.Name, out, ost); m != "" {
+			msg = m
+			return
+		}
+		ins := slices.Clone(pos)
+		if cf := fs.Lookup("compare"); cf != nil && cf.Value.String() != "" {
+			ins = append(ins, cf.Value.String())
+		}
+		for _, in := range ins {
+			if ist, err := os.Stat(in); err == nil && os.SameFile(ist, ost) {
+				msg = fmt.Sprintf("%s %s is the input %s: writing would replace what is being read; give another file", dashed(f.Name), out, in)
+				return
+			}
+		}
+	})
+	return msg
+}
+
+// completeResult refuses, for a command that saves partial documents as it
+// goes and when interrupted (those with --resume), a JSON output that holds
+// a complete simctl result: its first checkpoint, or a Ctrl-C, would
+// replace finished work with a partial one. --resume (the partial one is
+// the file's own) and --force (replace it) let it through.
+func completeResult(fs *flag.FlagSet, name, out string, st os.FileInfo) string {
+	rf, ff := fs.Lookup("resume"), fs.Lookup("force")
+	if rf == nil || ff == nil || rf.Value.String() != "" || ff.Value.String() == "true" || !st.Mode().IsRegular() {
+		return ""
+	}
+	if name == "o" {
+		fv, _ := fs.Lookup("format").Value.(*formatValue)
+		ext := strings.ToLower(filepath.Ext(out))
+		if fv == nil || !(fv.f == reports.JSON || !fv.set && ext == ".json") {
+			return "" // not JSON: nothing partial is written there
+		}
+	} else if name != "results" {
+		return ""
+	}
+	data, err := safeio.ReadFile(context.Background(), out, safeio.MaxResultBytes, "result")
+	if err != nil {
+		return ""
+	}
+	var doc struct {
+		Version                 string
+		Interrupted, Incomplete bool
+	}
+	if json.Unmarshal(data, &doc) != nil || doc.Version == "" || doc.Interrupted || doc.Incomplete {
+		return ""
+	}
+	return fmt.Sprintf("%s %s holds a complete simctl result; this command saves what it finishes there as it goes "+
+		"(and when interrupted), which would replace it: add --force to replace it, or give another file", dashed(name), out)
 }

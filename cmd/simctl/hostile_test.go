@@ -36,6 +36,7 @@ func TestHostileInputs(t *testing.T) {
 	put("syntax.yaml", "name: [unclosed\nruleset: d20\n")
 	put("ruleset.yaml", "name: x\nruleset: d21\nsides:\n  - name: a\n    combatants: [{name: A, hp: 5, damage: 1d4}]\n  - name: b\n    combatants: [{name: B, hp: 5, damage: 1d4}]\n")
 	put("junk.json", "not json at all")
+	put("in.yaml", duel)
 	os.Mkdir(T("folder"), 0o755)
 	os.Symlink(T("nowhere"), T("dangling"))
 	os.Mkdir(T("realdir"), 0o755)
@@ -159,6 +160,12 @@ func TestHostileInputs(t *testing.T) {
 		{"run -o missing folder", []string{"run", "d20/duel", "-o", T("nope/x.json")}},
 		{"run -o under a file", []string{"run", "d20/duel", "-o", T("junk.json/x.json")}},
 		{"run -o dangling link", []string{"run", "d20/duel", "-o", T("dangling")}},
+		{"run -o empty", []string{"run", "d20/duel", "-o", ""}},
+		{"run --plot empty", []string{"run", "d20/duel", "--plot", ""}},
+		{"run -o the scenario it reads", []string{"run", T("in.yaml"), "-o", T("in.yaml")}},
+		{"run -o a complete result", []string{"run", "d20/duel", "-n", "300", "--json", "-o", T("whole.json")}},
+		{"sweep --results a complete result", []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=1,2", "-n", "200", "--results", T("sweep.json")}},
+		{"merge -o one of its inputs", []string{"merge", "-o", T("s0.json"), T("s0.json"), T("s1.json")}},
 		{"run --set without =", []string{"run", "d20/duel", "--set", "nonsense"}},
 		{"run --set unknown path", []string{"run", "d20/duel", "--set", "heroes.Nobody.hp=3"}},
 		{"run --resume junk", []string{"run", "d20/duel", "--resume", T("junk.json")}},

@@ -64,6 +64,7 @@ const abandonGrace = 3 * time.Second
 
 func main() {
 	ctx, cancel := context.WithCancel(context.Background())
+	safeio.Interrupt = ctx.Done()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {

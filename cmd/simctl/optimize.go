@@ -272,6 +272,19 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			saveCheckpoint(checkpoint, "optimize", stderr, func(w io.Writer) error { return cp.Write(w, reports.JSON) })
 		}
 	}
+	if h := hooksOf(ctx); h.interims() {
+		// simctl serve: the incumbent and the narrowing intervals live,
+		// after every stage (the document as it would be if stopped).
+		prev := cfg.OnStage
+		cfg.OnStage = func(r *experiment.OptimizeResult) {
+			if prev != nil {
+				prev(r)
+			}
+			cp := *doc
+			cp.Search, cp.Interrupted, cp.Elapsed = r, true, before+time.Since(t0).Seconds()
+			h.sendInterim(&cp)
+		}
+	}
 	var done atomic.Int64
 	cfg.Done = &done
 	// The progress counter advances by encounter indices (every game of a

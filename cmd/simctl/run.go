@@ -29,6 +29,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	shard := fs.String("shard", "", "`k/K` run shard k of K (from 0) of the -n encounters; K alone takes k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID")
 	resume := fs.String("resume", "", "`FILE` continue the interrupted run whose JSON result is FILE: play only the encounters it did not, and write the whole result")
 	plot := fs.String("plot", "", "`FILE` also draw a figure of the run to FILE (.png or .svg); --figure picks which")
+	fs.Bool("force", false, forceUsage) // checked by parseArgs (completeResult)
 	figure := fs.String("figure", "rounds", "`KIND` the figure --plot draws: "+strings.Join(runFigureKinds, ", "))
 	pos, done, code := parseArgs("run", fs, args, stdout, stderr)
 	if done {
@@ -94,7 +95,16 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	obs := &app.Observer{Warn: src.warnTo(), Progress: func(total int64, done *atomic.Int64) func() {
 		return startProgress(ctx, c.showProgress(), total, done, stderr)
-	}}
+	}, CheckpointEvery: checkpointEvery, CheckpointSegment: checkpointSegment}
+	// With a JSON file to save to, what finished is written at most every
+	// checkpointEvery (marked interrupted, the rest unplayed): a run
+	// killed outright (SIGKILL, a node lost) keeps all but its last
+	// seconds, for --resume.
+	if target != nil && format == reports.JSON {
+		obs.Checkpoint = func(doc any) {
+			saveCheckpoint(target, "run", stderr, func(w io.Writer) error { return doc.(*reports.Result).WriteFormat(w, reports.JSON) })
+		}
+	}
 	if !c.quiet {
 		obs.Note = func(msg string) { fmt.Fprintln(stderr, "simctl run: "+msg) }
 	}
@@ -182,6 +192,9 @@ func shardStart(n int64, k, of int) int64 {
 // -n alone left a 27-second compare of three options silent. Workers only
 // bump an atomic counter; this goroutine is the only one touching the bar.
 func startProgress(ctx context.Context, mode string, total int64, done *atomic.Int64, stderr io.Writer) (stop func()) {
+	if h := hooksOf(ctx); h != nil && h.progress != nil {
+		return h.watch(total, done) // simctl serve's optimize: the page's progress
+	}
 	if mode == "never" || (mode == "auto" && !isTerminal(stderr)) || total <= 0 {
 		return func() {}
 	}

@@ -52,6 +52,8 @@ type serveConfig struct {
 	workers int           // workers per job
 	jobTTL  time.Duration // how long a finished job is kept
 	maxBody int64         // request body cap
+	// allowSave lets the page write .yaml files into dir (--allow-save).
+	allowSave bool
 	// keptJobs and keptBytes bound the finished jobs kept in memory,
 	// whatever their age: by number, and by the bytes they retain (their
 	// documents, figures, reports and traces); maxDocBytes bounds the
@@ -74,6 +76,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var cfg serveConfig
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "`HOST:PORT` where to listen; anything but loopback prints a warning (the page runs simulations for whoever reaches it)")
 	fs.StringVar(&cfg.dir, "dir", "", "`DIR` also offer the .yaml files of this one folder (never its subfolders, never a file outside it)")
+	fs.BoolVar(&cfg.allowSave, "allow-save", false, "let the page save scenarios into --dir (plain .yaml names in that folder only; a file changed on disk since it was loaded is not overwritten without confirmation)")
 	maxEnc := &countValue{n: 10_000_000}
 	fs.Var(maxEnc, "max-encounters", "`N` the most encounters one request may play, all points or options together (default 10M)")
 	fs.IntVar(&cfg.maxJobs, "max-jobs", 2, "`J` jobs running at once (default 2)")
@@ -88,6 +91,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	switch {
 	case len(pos) > 0:
 		return usageError(stderr, "serve", "takes no arguments, got %q", pos[0])
+	case cfg.allowSave && cfg.dir == "":
+		return usageError(stderr, "serve", "--allow-save needs --dir: the folder the page may save into")
 	case cfg.maxJobs < 1:
 		return usageError(stderr, "serve", "--max-jobs %d: must be at least 1", cfg.maxJobs)
 	case cfg.queue < 0:
@@ -283,6 +288,7 @@ func (s *server) routes() {
 	m.HandleFunc("/api/permalink", s.handlePermalink)
 	m.HandleFunc("/api/jobs", s.handleJobs)
 	m.HandleFunc("/api/jobs/", s.handleJob)
+	s.labRoutes(m) // serve_save.go
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusNotFound, "no API endpoint %s; see docs/serve.md", r.URL.Path)
 	})

@@ -64,7 +64,7 @@ func (s *server) handleScenarios(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, describeScenario("dir:"+f, f, data))
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"scenarios": out, "templates": rulesets.Names(), "dir": s.cfg.dir != ""})
+	writeJSON(w, http.StatusOK, map[string]any{"scenarios": out, "templates": rulesets.Names(), "dir": s.cfg.dir != "", "save": s.cfg.allowSave && s.root != nil})
 }
 
 func describeScenario(id, display string, data []byte) scenarioEntry {
@@ -108,6 +108,13 @@ func isYAMLName(n string) bool {
 	return strings.HasSuffix(l, ".yaml") || strings.HasSuffix(l, ".yml")
 }
 
+// plainYAMLName is a name of a .yaml file directly in --dir: no separator,
+// "..", absolute path or NUL (readDirFile and saving ask it first).
+func plainYAMLName(name string) bool {
+	return name != "" && name == filepath.Base(name) && !strings.ContainsAny(name, `/\`+"\x00") && name != "." && name != ".." &&
+		!filepath.IsAbs(name) && isYAMLName(name) && fs.ValidPath(name)
+}
+
 // errNoFile is any name that is not a plain .yaml file of --dir.
 var errNoFile = errors.New("not a scenario file of the served folder")
 
@@ -119,8 +126,7 @@ func (s *server) readDirFile(ctx context.Context, name string) ([]byte, error) {
 	if s.root == nil {
 		return nil, fmt.Errorf("%q: the server was started without --dir, so it serves built-ins only", name)
 	}
-	if name == "" || name != filepath.Base(name) || strings.ContainsAny(name, `/\`+"\x00") || name == "." || name == ".." ||
-		filepath.IsAbs(name) || !isYAMLName(name) || !fs.ValidPath(name) {
+	if !plainYAMLName(name) {
 		return nil, fmt.Errorf("%q: %w (give the plain name of a .yaml file in it, as GET /api/scenarios lists)", name, errNoFile)
 	}
 	st, err := s.root.Lstat(name)
@@ -570,7 +576,7 @@ type traceTarget struct {
 func (j *serveJob) traceTarget(q url.Values) (*traceTarget, int, error) {
 	point, option := q.Get("point"), q.Get("option")
 	switch j.req.Kind {
-	case "run":
+	case "run", "find": // find's encounters are the run's
 		if point != "" || option != "" {
 			return nil, http.StatusBadRequest, fmt.Errorf("a run has no points or options: trace with encounter=I or pick=")
 		}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"simctl/scenarios"
+
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -62,7 +64,8 @@ func chromium(t *testing.T) string {
 func TestServeE2E(t *testing.T) {
 	bin := chromium(t)
 	shots := os.Getenv("SIMCTL_SCREENSHOTS")
-	s, ts := testServer(t, serveConfig{maxEnc: 1 << 40, workers: 2})
+	saveDir := t.TempDir()
+	s, ts := testServer(t, serveConfig{maxEnc: 1 << 40, workers: 2, dir: saveDir, allowSave: true})
 
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(bin),
@@ -77,7 +80,7 @@ func TestServeE2E(t *testing.T) {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1440, 1100),
+		chromedp.WindowSize(1280, 1000),
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -160,7 +163,10 @@ func TestServeE2E(t *testing.T) {
 	waitJS(bctx, "completions", `!document.querySelector("#completions").hidden && !!document.querySelector('#completions-list button[data-field="uncanny_dodge"]') && !document.querySelector('#completions-list button[data-field="morale"]')`)
 	step("insert", chromedp.Click(`#completions-list button[data-field="uncanny_dodge"]`), chromedp.SendKeys("#editor", "true"))
 	waitJS(bctx, "completed field valid", `document.querySelector("#editor").value.includes("crit: 19-20/x2\n        uncanny_dodge: true") && document.querySelector("#check-status").classList.contains("ok")`)
+	// Load over edits asks first (confirm answered yes here).
+	get(t, bctx, "stub confirm", chromedp.Evaluate[bool](`(() => { window.confirmAsked = 0; window.confirm = () => { window.confirmAsked++; return true }; return true })()`))
 	step("reload duel", chromedp.Click("#load-scenario"))
+	waitJS(bctx, "discard warned", `window.confirmAsked === 1`)
 	waitJS(bctx, "duel again", `document.querySelector("#editor").value === `+jsString(text)+` && document.querySelector("#check-status").classList.contains("ok")`)
 
 	// Run and watch the interval narrow.
@@ -180,6 +186,28 @@ func TestServeE2E(t *testing.T) {
 	}
 	waitJS(bctx, "figures", `[...document.querySelectorAll("#results figure img")].length >= 4 && [...document.querySelectorAll("#results figure img")].every(i => i.complete && i.naturalWidth > 0)`)
 	shot(bctx, "run")
+
+	// The kept result in a fresh tab: the same numbers, and no job run.
+	keep := get(t, bctx, "keep link", chromedp.Evaluate[string](`document.querySelector("#keep-link").href`))
+	s.mu.Lock()
+	jobsBefore := len(s.jobs)
+	s.mu.Unlock()
+	kctx, cancelK := chromedp.NewContext(bctx)
+	if err := chromedp.Do(kctx, chromedp.Navigate(keep), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(kctx, "kept shown", `document.querySelector("#job-status").dataset.state === "kept" && window.simctlLab.counts !== null`)
+	if kc := get(t, kctx, "kept counts", chromedp.Evaluate[pageCounts](`window.simctlLab.counts`)); kc != counts {
+		t.Errorf("the kept result's counts %+v, the run's %+v", kc, counts)
+	}
+	s.mu.Lock()
+	jobsAfter := len(s.jobs)
+	s.mu.Unlock()
+	if jobsAfter != jobsBefore {
+		t.Errorf("opening the kept result started %d job(s)", jobsAfter-jobsBefore)
+	}
+	shot(kctx, "kept")
+	cancelK()
 
 	// The permalink of this run.
 	step("permalink", chromedp.Click("#permalink-btn"))
@@ -205,7 +233,7 @@ func TestServeE2E(t *testing.T) {
 	// comparison is short (or slow, under -race).
 	defer func(e time.Duration, s int64) { interimEvery, interimSegment = e, s }(interimEvery, interimSegment)
 	interimEvery, interimSegment = 20*time.Millisecond, 256
-	step("compare", chromedp.Click("#tab-compare"), chromedp.SetValue("#n", "200000"), chromedp.Click("#run"))
+	step("compare", chromedp.Click("#tab-compare"), chromedp.SetValue("#n", "200000"), chromedp.SetValue("#options", "base:\ninit+4: heroes.Fighter.init=5"), chromedp.Click("#run"))
 	waitJS(bctx, "two interim comparisons", `window.simctlLab.interimWidths.length >= 2`)
 	cw := get(t, bctx, "interim widths", chromedp.Evaluate[[]float64](`window.simctlLab.interimWidths.slice(0, 2)`))
 	if !(cw[1] < cw[0]) {
@@ -219,6 +247,12 @@ func TestServeE2E(t *testing.T) {
 	step("trace an option", chromedp.SetValue("#trace-target", "option=init%2B4"), chromedp.Click("#trace-longest"))
 	waitJS(bctx, "option traced", `document.querySelector("#trace").textContent.includes("--set heroes.Fighter.init=5") && document.querySelector("#trace-title-text").textContent.startsWith("option init+4: the longest fight")`)
 
+	// History: the run and the comparison side by side.
+	step("history pick", chromedp.Click(`#history li:nth-child(1) input`), chromedp.Click(`#history li:last-child input`))
+	waitJS(bctx, "side by side", `document.querySelectorAll("#side-by-side .sbs-col table").length >= 2 && !document.querySelector("#side-by-side").hidden`)
+	step("scroll", chromedp.ScrollIntoView("#history-box"))
+	shot(bctx, "history")
+
 	// A matrix: the grid and the equilibrium.
 	step("matrix", chromedp.Click("#tab-matrix"), chromedp.Click("#run"))
 	waitJS(bctx, "matrix done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#equilibrium")?.textContent || "").includes("heroes plays")`)
@@ -231,6 +265,67 @@ func TestServeE2E(t *testing.T) {
 	waitJS(bctx, "tornado", `[...document.querySelectorAll("#results figure img")].some(i => i.complete && i.naturalWidth > 0)`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
 	shot(bctx, "value")
+
+	// Another built-in: Compare and Matrix prefilled from its own sides,
+	// combatants and tactics parameters, and they run.
+	combo, _, _ := scenarios.Read("d20/tactics-combo")
+	step("pick combo", chromedp.SetValue("#scenario-pick", "builtin:d20/tactics-combo"), chromedp.Click("#load-scenario"))
+	waitJS(bctx, "combo prefilled", `document.querySelector("#editor").value === `+jsString(string(combo))+` && document.querySelector("#options").value.includes("heroes.") && document.querySelector("#options").value.includes("tactics.params") && !document.querySelector("#options").value.includes("Fighter") && document.querySelector("#cols").value.includes("raiders.")`)
+	step("combo compare", chromedp.Click("#tab-compare"), chromedp.SetValue("#n", "4000"), chromedp.SetValue("#seed", "1"), chromedp.Click("#run"))
+	waitJS(bctx, "combo compare done", `document.querySelector("#job-status").dataset.state === "done" && !!document.querySelector("#compare-table")`)
+	step("combo matrix", chromedp.Click("#tab-matrix"), chromedp.Click("#run"))
+	waitJS(bctx, "combo matrix done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#equilibrium")?.textContent || "").includes("heroes plays")`)
+	// The search tabs, prefilled from the scenario too.
+	step("combo tournament", chromedp.Click("#tab-tournament"), chromedp.SetValue("#n", "20000"), chromedp.Click("#run"))
+	waitJS(bctx, "tournament done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#tournament-outcome")?.textContent || "").startsWith("Outcome:") && document.querySelectorAll("#tournament-table tbody tr").length >= 3`)
+	step("scroll", chromedp.ScrollIntoView("#results"))
+	shot(bctx, "tournament")
+	step("combo optimize", chromedp.Click("#tab-optimize"), chromedp.SetValue("#n", "6000"), chromedp.Click("#run"))
+	waitJS(bctx, "optimize done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#optimize-best")?.textContent || "").startsWith("Best found:") && !!document.querySelector("#optimize-table")`)
+	step("scroll", chromedp.ScrollIntoView("#results"))
+	shot(bctx, "optimize")
+	t.Logf("optimize: %d interim selections shown while it played", get(t, bctx, "optimize interims", chromedp.Evaluate[int](`window.simctlLab.interimWidths.length`)))
+	step("combo find", chromedp.Click("#tab-find"), chromedp.SetValue("#n", "2000"), chromedp.Click("#run"))
+	waitJS(bctx, "find done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#find-count")?.textContent || "").includes("encounters")`)
+	waitJS(bctx, "a match", `!!document.querySelector(".find-list button[data-encounter]")`)
+	step("trace a match", chromedp.Click(".find-list button[data-encounter]"))
+	waitJS(bctx, "match traced", `document.querySelectorAll("#timeline .tl-round").length >= 1`)
+
+	// The timeline of a traced fight: encounter 1 of seed 1 has the
+	// Knight's delays.
+	step("combo run", chromedp.Click("#tab-run"), chromedp.SetValue("#n", "2000"), chromedp.Click("#run"))
+	waitJS(bctx, "combo run done", `document.querySelector("#job-status").dataset.state === "done" && !!document.querySelector("#trace-go")`)
+	step("trace 1", chromedp.SetValue("#trace-i", "1"), chromedp.SetValue("#trace-seed", "1"), chromedp.Click("#trace-go"))
+	waitJS(bctx, "timeline", `document.querySelectorAll("#timeline .tl-round").length >= 2 && !!document.querySelector("#timeline .tl-delay") && !!document.querySelector("#timeline .tl-resume")`)
+	step("scroll", chromedp.ScrollIntoView("#timeline"))
+	shot(bctx, "timeline")
+	step("back to duel", chromedp.SetValue("#scenario-pick", "builtin:d20/duel"), chromedp.Click("#load-scenario"))
+	waitJS(bctx, "duel back", `document.querySelector("#editor").value === `+jsString(text))
+
+	// Open a file from this computer, save it into --dir, and a second
+	// save over a file changed on disk since is refused unless confirmed.
+	local := filepath.Join(t.TempDir(), "mine-open.yaml")
+	opened := text + "# opened from disk\n"
+	os.WriteFile(local, []byte(opened), 0o644)
+	step("open a file", chromedp.SetUploadFiles("#open-file", []string{local}))
+	waitJS(bctx, "opened", `document.querySelector("#editor").value === `+jsString(opened)+` && document.querySelector("#file-name").textContent === "mine-open.yaml" && document.querySelector("#options").value.includes("heroes.Fighter")`)
+	get(t, bctx, "stub prompt", chromedp.Evaluate[bool](`(() => { window.prompt = () => "saved.yaml"; return true })()`))
+	step("save", chromedp.Click("#save"))
+	waitJS(bctx, "saved", `document.querySelector("#banner").textContent === "Saved saved.yaml."`)
+	if b, err := os.ReadFile(filepath.Join(saveDir, "saved.yaml")); err != nil || string(b) != opened {
+		t.Fatalf("saved.yaml: %q, %v", b, err)
+	}
+	os.WriteFile(filepath.Join(saveDir, "saved.yaml"), []byte("changed elsewhere\n"), 0o644)
+	get(t, bctx, "edit and refuse", chromedp.Evaluate[bool](`(() => { const e = document.querySelector("#editor"); e.value += "# v2\n"; e.dispatchEvent(new Event("input"));
+		window.confirm = () => { window.confirmAsked++; return false }; return true })()`))
+	step("save again", chromedp.Click("#save"))
+	waitJS(bctx, "conflict", `document.querySelector("#banner").textContent.startsWith("Not saved: saved.yaml: not saved: it was changed on disk")`)
+	if b, _ := os.ReadFile(filepath.Join(saveDir, "saved.yaml")); string(b) != "changed elsewhere\n" {
+		t.Fatalf("a refused save replaced the file: %q", b)
+	}
+	get(t, bctx, "confirm yes", chromedp.Evaluate[bool](`(() => { window.confirm = () => true; return true })()`))
+	step("duel again", chromedp.SetValue("#scenario-pick", "builtin:d20/duel"), chromedp.Click("#load-scenario"))
+	waitJS(bctx, "duel again after save", `document.querySelector("#editor").value === `+jsString(text))
 
 	// Cancel a long run: the workers stop and the page says so.
 	step("long run", chromedp.Click("#tab-run"), chromedp.SetValue("#n", "1e9"), chromedp.Click("#run"))

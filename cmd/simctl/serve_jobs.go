@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"os"
@@ -52,6 +53,9 @@ type jobRequest struct {
 	// Params are a value run's parameters (simctl value --params; Side
 	// is the valued side).
 	Params string `json:"params,omitempty"`
+	// Where is find's condition, or optimize's constraint
+	// (serve_kinds.go: tournament, find and optimize).
+	Where string `json:"where,omitempty"`
 }
 
 // Job states.
@@ -321,8 +325,8 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 		}
 	}
 	switch {
-	case req.Kind != "run" && req.Kind != "sweep" && req.Kind != "compare" && req.Kind != "matrix" && req.Kind != "value":
-		return bad("kind %q: valid kinds are run, sweep, compare, matrix and value", req.Kind)
+	case req.Kind != "run" && req.Kind != "sweep" && req.Kind != "compare" && req.Kind != "matrix" && req.Kind != "value" && !searchKinds[req.Kind]:
+		return bad("kind %q: valid kinds are run, sweep, compare, matrix, value, tournament, find and optimize", req.Kind)
 	case strings.TrimSpace(req.Text) == "":
 		return bad("text: the scenario is empty; pick a built-in or write one")
 	case int64(len(req.Text)) > safeio.MaxScenarioBytes:
@@ -395,6 +399,13 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 			return bad("params %q: name 1 to %d parameters, e.g. init,hp,ac,attack", req.Params, maxOptions)
 		}
 		mult, what = int64(1+2*len(seen)), "games (the scenario, and each parameter a step down and up)"
+	default:
+		if searchKinds[req.Kind] {
+			var msg string
+			if mult, what, msg = checkSearch(req); msg != "" {
+				return bad("%s", msg)
+			}
+		}
 	}
 	if req.N > s.cfg.maxEnc/mult {
 		if mult == 1 {
@@ -564,6 +575,12 @@ func (s *server) play(j *serveJob) {
 		s.playApp(j, s.value)
 	case "matrix":
 		s.playApp(j, s.matrix)
+	case "tournament":
+		s.playApp(j, s.tournament)
+	case "find":
+		s.playApp(j, s.find)
+	case "optimize":
+		s.playCLI(j)
 	default:
 		j.finish(stateFailed, fmt.Sprintf("internal error: no job kind %q", j.req.Kind), nil)
 	}
@@ -738,6 +755,8 @@ func cliArgs(req *jobRequest, workers int) []string {
 		if req.Params != "" {
 			args = append(args, "--params", req.Params)
 		}
+	default:
+		args = append(args, searchArgs(req)...)
 	}
 	args = append(args, "--format", "json")
 	if workers != runtime.GOMAXPROCS(0) {
@@ -924,6 +943,49 @@ func (s *server) matrix(j *serveJob, obs *app.Observer) (appDone, error) {
 	return appDone{m, nil, m.Interrupted, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }}, nil
 }
 
+// tournament is a tournament job: the CLI's defaults for --first,
+// --batch, --alpha and --delta, the budget -n.
+func (s *server) tournament(j *serveJob, obs *app.Observer) (appDone, error) {
+	req := &app.TournamentRequest{Source: j.appSource(), Side: j.req.Side, Seed: j.req.Seed, Workers: s.cfg.workers,
+		Params:  experiment.SelectParams{Alpha: 0.05, Delta: 0.01, First: 2000, Batch: 2000, Budget: j.req.N},
+		Command: s.command(&j.req)}
+	var err error
+	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
+		return appDone{}, err
+	}
+	if req.Options, err = appOptions(j.req.Options, "options"); err != nil {
+		return appDone{}, err
+	}
+	t, err := app.Tournament(j.ctx, req, obs)
+	if err != nil {
+		return appDone{}, err
+	}
+	return appDone{t, nil, t.Interrupted, noFigure}, nil
+}
+
+// find is a find job: the first 20 matching encounters listed.
+func (s *server) find(j *serveJob, obs *app.Observer) (appDone, error) {
+	req := &app.FindRequest{Source: j.appSource(), Where: j.req.Where, Limit: 20, Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers,
+		Command: s.command(&j.req)}
+	var err error
+	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
+		return appDone{}, err
+	}
+	f, err := app.Find(j.ctx, req, obs)
+	if err != nil {
+		return appDone{}, err
+	}
+	return appDone{jsonDoc{f}, nil, f.Interrupted, noFigure}, nil
+}
+
+// noFigure is a search kind's figure: none, its tables are the page's.
+func noFigure() (*reports.Figure, error) { return nil, reports.ErrNoData }
+
+// jsonDoc is a document written only as JSON (find's).
+type jsonDoc struct{ v any }
+
+func (d jsonDoc) Write(w io.Writer, _ reports.Format) error { return reports.WriteJSON(w, d.v) }
+
 // appOptions are a request's named overrides as the application layer
 // takes them.
 func appOptions(ns []reports.NamedSets, field string) ([]app.Option, error) {
@@ -936,6 +998,40 @@ func appOptions(ns []reports.NamedSets, field string) ([]app.Option, error) {
 		out = append(out, app.Option{Name: o.Name, Sets: sets})
 	}
 	return out, nil
+}
+
+// playCLI runs an optimize job through the CLI's own command (Main) in
+// process: the one kind not yet on the application layer (cmd/simctl/app). The jobHooks on its context give it the
+// editor's text as its scenario, and hand the page the command's progress
+// and its partial documents; its stdout is the JSON document, its stderr
+// the warnings. Nothing touches the file system.
+func (s *server) playCLI(j *serveJob) {
+	req := &j.req
+	args := cliArgs(req, s.cfg.workers)
+	src := *j.src
+	src.name = args[1]
+	var errb lockedBuffer
+	t0 := time.Now()
+	h := s.hooks(j, t0)
+	h.src, h.warn = &src, &errb
+	var stdout bytes.Buffer
+	code := Main(withHooks(j.ctx, h), args, &stdout, &errb)
+	msg := errb.text()
+	switch code {
+	case exitOK:
+		j.addWarnings(msg)
+	case exitInterrupted:
+		j.finish(stateCancelled, "cancelled; the partial result is not kept", nil)
+		return
+	default:
+		if msg == "" {
+			msg = fmt.Sprintf("simctl %s failed (exit %d)", req.Kind, code)
+		}
+		j.finish(stateFailed, msg, nil)
+		return
+	}
+	doc := stdout.Bytes()
+	j.finish(stateDone, "", doc)
 }
 
 // scaleCount turns the command's count of encounter indices played (of
@@ -988,6 +1084,10 @@ func slimDoc(doc any) any {
 	case *reports.Value:
 		out := *d
 		out.Joint = stats.Joint{}
+		return &out
+	case *reports.Optimize:
+		out := *d
+		out.Context = nil
 		return &out
 	}
 	return nil

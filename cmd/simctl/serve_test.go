@@ -462,7 +462,7 @@ func TestServeHostile(t *testing.T) {
 	st, m, _ = call(t, ts, "POST", "/api/jobs", run(0))
 	wantError(t, "n 0", st, m, 400, "at least 1")
 	st, m, _ = call(t, ts, "POST", "/api/jobs", map[string]any{"kind": "fly", "text": duel, "n": 1})
-	wantError(t, "kind", st, m, 400, "run, sweep, compare, matrix and value")
+	wantError(t, "kind", st, m, 400, "run, sweep, compare, matrix, value, tournament, find and optimize")
 	st, m, _ = call(t, ts, "POST", "/api/jobs", map[string]any{"kind": "run", "text": duel, "n": 1, "file": "../../etc/passwd"})
 	wantError(t, "file as a path", st, m, 400, "file")
 	for _, f := range []string{"-n.yaml", ".hidden.yaml", "a/b.yaml", "builtin:../x.yaml", "x.yaml\n", "x.json"} {

@@ -21,6 +21,10 @@ import (
 // SIMCTL_AS_MAIN=1 is simctl.
 func TestMain(m *testing.M) {
 	if os.Getenv("SIMCTL_AS_MAIN") == "1" {
+		// A child that checkpoints often, so a test need not wait 10 s.
+		if os.Getenv("SIMCTL_TEST_CHECKPOINT") == "1" {
+			checkpointEvery, checkpointSegment = 0, 2000
+		}
 		main()
 		return
 	}
@@ -34,12 +38,18 @@ var childOut bytes.Buffer
 // child starts simctl args as a child process.
 func child(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
+	return childEnv(t, nil, args...)
+}
+
+// childEnv is child with more environment variables.
+func childEnv(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, args...)
-	cmd.Env = append(os.Environ(), "SIMCTL_AS_MAIN=1")
+	cmd.Env = append(append(os.Environ(), "SIMCTL_AS_MAIN=1"), env...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	cmd.Stdout = &childOut
@@ -284,5 +294,46 @@ func TestInterruptServe(t *testing.T) {
 	if strings.Contains(s, "finishing the encounters in play") || !strings.Contains(s, "simctl serve: interrupted; cancelling 0 running and 0 queued job(s) and shutting down") ||
 		!strings.Contains(s, "simctl serve: stopped") {
 		t.Errorf("stderr:\n%s", s)
+	}
+}
+
+// TestRunCheckpointSurvivesSIGKILL: a run writing JSON to a file saves what
+// it finished as it goes, so a process killed outright (no handler runs)
+// leaves a checkpoint that --resume completes to the uninterrupted counts.
+func TestRunCheckpointSurvivesSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("child process")
+	}
+	dir := t.TempDir()
+	out, whole := filepath.Join(dir, "out.json"), filepath.Join(dir, "whole.json")
+	args := []string{"run", "d20/duel", "-n", "3000000", "--seed", "7", "--workers", "1", "--json"}
+	cmd, stderr := childEnv(t, []string{"SIMCTL_TEST_CHECKPOINT=1"}, append(args, "-o", out)...)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if r, err := reports.ReadFile(out); err == nil && r.Interrupted && r.Encounters >= 10000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no checkpoint within 60 s; stderr:\n%s", stderr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	r, err := reports.ReadFile(out)
+	if err != nil {
+		t.Fatalf("after SIGKILL the output is not a whole document: %v", err)
+	}
+	if !r.Interrupted || len(r.Unplayed) == 0 || r.Encounters >= 3000000 {
+		t.Fatalf("checkpoint: interrupted %v, unplayed %v, %d encounters", r.Interrupted, r.Unplayed, r.Encounters)
+	}
+	if code, _, e := cli(t, append(args, "--resume", out, "-o", out)...); code != exitOK {
+		t.Fatalf("resume: exit %d, %s", code, e)
+	}
+	if code, _, e := cli(t, append(args, "-o", whole)...); code != exitOK {
+		t.Fatal(e)
+	}
+	if a, b := countsOf(t, out), countsOf(t, whole); !bytes.Equal(a, b) {
+		t.Error("resumed from a SIGKILLed run's checkpoint, the counts differ from the uninterrupted run")
 	}
 }

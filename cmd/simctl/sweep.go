@@ -34,6 +34,7 @@ func (v *varyFlags) Set(s string) error {
 type outputFlags struct {
 	common
 	results, plot string
+	force         bool // --force: checked by parseArgs (completeResult)
 	// Their targets, checked before any work (nil: stdout or not asked).
 	outT, resultsT, plotT *safeio.Target
 }
@@ -41,7 +42,11 @@ type outputFlags struct {
 func (o *outputFlags) register(fs *flag.FlagSet, plotWhat string) {
 	fs.StringVar(&o.results, "results", "", "`FILE` also write the JSON results (for simctl report) to FILE")
 	fs.StringVar(&o.plot, "plot", "", "`FILE` draw "+plotWhat+" to FILE (.png or .svg)")
+	fs.BoolVar(&o.force, "force", false, forceUsage)
 }
+
+// forceUsage is --force of the commands that save partial documents.
+const forceUsage = "replace a complete result in the JSON output (-o, --results): refused without it, since what is saved as the command goes is partial"
 
 func (o *outputFlags) check(cmd string, stderr io.Writer) (reports.Format, bool) {
 	f, err := o.resolveFormat()

@@ -9,14 +9,21 @@
 //   - a directory is refused (a file name is wanted; report folders go
 //     through WriteDir);
 //   - a symbolic link is followed: the file it points at is replaced
-//     atomically and the link stays a link; a dangling link is refused;
+//     atomically and the link stays a link; a dangling link is refused, and
+//     so is a link owned by another user in a sticky world-writable folder
+//     (/tmp), by the kernel's fs.protected_symlinks rule whatever the
+//     sysctl says;
 //   - a character device or a FIFO named as output (-o /dev/stdout, a named
 //     pipe) is written through, never replaced;
 //   - block devices, sockets and other special files are refused;
 //   - messages name the user's path, never the temporary file.
 //
-// Temporary files are registered while they exist; RemoveTemps (called on
-// a forced exit) deletes those still open.
+// Temporary files are named .NAME.simctl-tmp-DIGITS beside the target and
+// registered while they exist; RemoveTemps (called on a forced exit)
+// deletes those still open. A process killed outright (SIGKILL) leaves its
+// temporary file behind: the first write of a process into a folder
+// removes this user's regular files of exactly that pattern there that are
+// older than StaleTemp, and nothing else.
 //
 // Inputs are read with ReadFile, which stops at a documented limit and
 // when the context is cancelled, so /dev/zero or a huge file fails fast.
@@ -32,9 +39,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // Limits on what simctl reads. A scenario is a hand-written YAML file; a
@@ -127,6 +136,9 @@ func Check(path, flag string) (*Target, error) {
 	if path == "" {
 		return nil, bad("empty file name")
 	}
+	if err := followable(path); err != nil {
+		return nil, bad("%v", err)
+	}
 	t := &Target{user: path, path: path}
 	if li, err := os.Lstat(path); err == nil && li.Mode()&fs.ModeSymlink != 0 {
 		real, err := filepath.EvalSymlinks(path)
@@ -212,16 +224,21 @@ func kind(m fs.FileMode) string {
 // error names the user's path.
 func (t *Target) Write(write func(io.Writer) error) error {
 	wrap := func(err error) error {
+		// The temporary file's name means nothing to the user: keep only
+		// the cause (a failed open, write or rename).
 		var pe *fs.PathError
+		var le *os.LinkError
 		if errors.As(err, &pe) {
 			err = pe.Err
+		} else if errors.As(err, &le) {
+			err = le.Err
 		}
 		return fmt.Errorf("writing %s: %v", t.user, err)
 	}
 	if t.through {
 		// Append: a descriptor redirected to a file (>> out) keeps what the
 		// shell put there; a device or FIFO does not care.
-		f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_APPEND, 0)
+		f, err := openThrough(t.path)
 		if err != nil {
 			return wrap(err)
 		}
@@ -269,6 +286,38 @@ func (t *Target) Write(write func(io.Writer) error) error {
 	return nil
 }
 
+// Interrupt, when closed, stops a write waiting for a FIFO's reader (the
+// process's first Ctrl-C; nil: never). A blocking open of a FIFO nobody
+// reads would otherwise ignore it.
+var Interrupt <-chan struct{}
+
+// errNoReader is what a write to a FIFO still without a reader at
+// Interrupt says.
+var errNoReader = errors.New("interrupted while waiting for a reader of the FIFO; nothing written")
+
+// openThrough opens a device or FIFO for writing. A FIFO is opened without
+// blocking, again every 20 ms while it has no reader (ENXIO), until
+// Interrupt is closed.
+func openThrough(path string) (*os.File, error) {
+	st, err := os.Stat(path)
+	if err != nil || st.Mode()&fs.ModeNamedPipe == 0 {
+		return os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	}
+	for {
+		// With O_NONBLOCK the runtime's poller waits on a full pipe, so
+		// writes still block as they should.
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|syscall.O_NONBLOCK, 0)
+		if !errors.Is(err, syscall.ENXIO) {
+			return f, err
+		}
+		select {
+		case <-Interrupt:
+			return nil, errNoReader
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
 // WriteFile checks path and writes data to it atomically.
 func WriteFile(path, flag string, data []byte) error {
 	t, err := Check(path, flag)
@@ -281,11 +330,50 @@ func WriteFile(path, flag string, data []byte) error {
 var temps struct {
 	sync.Mutex
 	names map[string]bool
+	swept map[string]bool // folders cleared of stale temporary files
 }
+
+// removeStale removes from dir the temporary files a killed simctl left
+// (see the package doc); live names this process is writing are kept. A
+// failure is ignored: the files are litter, not a reason to stop.
+func removeStale(dir string, live map[string]bool) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if !e.Type().IsRegular() || !tempName.MatchString(e.Name()) || live[p] {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || time.Since(fi.ModTime()) < StaleTemp || !ownedByMe(fi) {
+			continue
+		}
+		os.Remove(p)
+	}
+}
+
+// StaleTemp is the age after which a temporary file of the pattern is
+// taken for one left by a killed process: no write of simctl's lasts this
+// long between creating its temporary file and renaming it.
+const StaleTemp = time.Hour
+
+// tempName matches safeio's temporary files (os.CreateTemp replaces the
+// * with decimal digits).
+var tempName = regexp.MustCompile(`^\..+\.simctl-tmp-[0-9]+$`)
 
 func createTemp(target string) (*os.File, error) {
 	temps.Lock()
 	defer temps.Unlock()
+	dir := filepath.Dir(target)
+	if !temps.swept[dir] {
+		if temps.swept == nil {
+			temps.swept = map[string]bool{}
+		}
+		temps.swept[dir] = true
+		removeStale(dir, temps.names)
+	}
 	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".simctl-tmp-*")
 	if err != nil {
 		return nil, err

@@ -26,6 +26,9 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 	t.setup()
 	rounds := 0
 	for round := 1; round <= t.g.Maxround && !t.over(); round++ {
+		if t.c.Stopped() { // the run is stopping: abandoned, not counted
+			return sim.Outcome{}
+		}
 		t.round, rounds = round, round
 		if t.log != nil {
 			t.logf("-- round %d", round)

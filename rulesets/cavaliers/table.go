@@ -78,6 +78,9 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 	t.setup()
 	winner, rounds := -1, 0
 	for round := 1; winner < 0 && round <= t.g.Maxround; round++ {
+		if t.c.Stopped() { // the run is stopping: abandoned, not counted
+			return sim.Outcome{}
+		}
 		t.round, rounds = round, round
 		if t.log != nil {
 			t.logf("-- round %d", round)

@@ -32,6 +32,12 @@ type Standard struct {
 	// one to, -1 for none. A policy that counts also narrates its decision
 	// in a trace, so while tracing the referee calls its Turn instead.
 	Count int
+	// Guard, if non-nil, says when the rule does not decide this turn:
+	// when it reports true the referee calls Turn instead (a tactic whose
+	// conditional rules come before the unconditional one: Guard reports
+	// whether any of their conditions holds). It must read the table
+	// only, drawing nothing and changing nothing.
+	Guard func(t *Table, self int) bool
 }
 
 // StandardPolicy is an optional Policy ability: Standard reports the
@@ -46,7 +52,7 @@ type StandardPolicy interface {
 func (t *Table) decide(i int, p *Plan) {
 	*p = NoPlan
 	c := &t.g.C[i]
-	if c.std && (t.log == nil || c.stdRule.Count < 0) {
+	if c.std && (t.log == nil || c.stdRule.Count < 0) && (c.stdRule.Guard == nil || !c.stdRule.Guard(t, i)) {
 		limit := c.stdRule.Limit
 		if t.stdOne {
 			// One standard action: a charge only up to speed.

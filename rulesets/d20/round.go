@@ -78,7 +78,7 @@ func (t *Table) turn(i int) {
 	}
 	f.chargeAC = false
 	f.aooUsed = false
-	if c.std && !t.tactics && !t.stdOne && (t.log == nil || c.stdRule.Count < 0) {
+	if c.std && !t.tactics && !t.stdOne && (t.log == nil || c.stdRule.Count < 0) && (c.stdRule.Guard == nil || !c.stdRule.Guard(t, i)) {
 		// The usual turn: a standard policy's target already in reach, and
 		// nobody delaying or readied. What act does with that plan, without
 		// building it: weapons, no movement.

@@ -111,6 +111,9 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		winner = t.winner()
 	}
 	for round := 1; winner < 0 && !t.allGone() && round <= t.g.Maxround; round++ {
+		if t.c.Stopped() { // the run is stopping: abandoned, not counted
+			return sim.Outcome{}
+		}
 		t.round = round
 		rounds = round
 		if t.log != nil {

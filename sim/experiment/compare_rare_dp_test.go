@@ -76,6 +76,7 @@ func winWithin(f [2]duelist, rounds int) float64 {
 // by putting Paired.DiffCI in place of stats.PairedCI: coverage 0.890,
 // 6 zero-width intervals).
 func TestCompareRareDifferenceDP(t *testing.T) {
+	skipUnderRace(t)
 	// Fights past round 7 are about 1 in 500 here (exact: -0.2018 pp).
 	base := [2]duelist{
 		{hp: 14, ac: 15, init: 1, attack: 5, damage: "1d8+4"},

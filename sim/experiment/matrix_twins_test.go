@@ -80,6 +80,7 @@ func playMatrix(t *testing.T, P [][]int, twin, flip bool, seed uint64, n int64) 
 //     least 95% of runs: the honest "not settled". The corner-game check
 //     this replaces said stable in every run (shown by restoring it).
 func TestMatrixTwinRows(t *testing.T) {
+	skipUnderRace(t)
 	P := [][]int{{7000, 2000}, {3000, 6000}}
 	const seeds, n = 150, 2000
 	var alone, aloneCover, sameStable, sameClass, diffStable int

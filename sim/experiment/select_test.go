@@ -120,7 +120,7 @@ func checkSixWayTie(t *testing.T, proc procedure) {
 	}
 }
 
-func TestSelectSixWayTie(t *testing.T) { checkSixWayTie(t, selectProc) }
+func TestSelectSixWayTie(t *testing.T) { skipUnderRace(t); checkSixWayTie(t, selectProc) }
 
 // checkPairTie: two exactly tied orders of a full attack and a third
 // candidate 2 to 3 pp worse (the -4 attack made -5): over 200 seeds one of
@@ -148,7 +148,7 @@ func checkPairTie(t *testing.T, proc procedure) {
 	}
 }
 
-func TestSelectPairTie(t *testing.T) { checkPairTie(t, selectProc) }
+func TestSelectPairTie(t *testing.T) { skipUnderRace(t); checkPairTie(t, selectProc) }
 
 // nearTies is a d20 duel's Fighter in seven builds whose exact win rates
 // (exactWin, by dynamic programming) lie within 0.05 pp of each other, so
@@ -221,8 +221,11 @@ func checkField(t *testing.T, field []duelist, proc procedure, budget int64) {
 	}
 }
 
-func TestSelectNearTies(t *testing.T)    { checkField(t, nearTies, selectProc, 16000) }
-func TestSelectBeyondDelta(t *testing.T) { checkField(t, beyondDelta, selectProc, 8000) }
+func TestSelectNearTies(t *testing.T) { skipUnderRace(t); checkField(t, nearTies, selectProc, 16000) }
+func TestSelectBeyondDelta(t *testing.T) {
+	skipUnderRace(t)
+	checkField(t, beyondDelta, selectProc, 8000)
+}
 
 // resumeGames are three exactly tied orders of a full attack and two
 // weaker ones: a selection of them eliminates some and runs to its budget.

@@ -325,3 +325,14 @@ func TestSwingsMatchDP(t *testing.T) {
 		t.Errorf("tornado order %v, want [hp ac init]", order)
 	}
 }
+
+// skipUnderRace skips a statistical test over many seeds under -race: it
+// runs in the ordinary go test (the README's command), its concurrency is
+// the runner's, which the race run checks in the shorter tests, and the
+// detector would make it cost many minutes of CI.
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("statistical coverage over many seeds: checked by the ordinary go test")
+	}
+}

@@ -125,6 +125,11 @@ type Program struct {
 	Src   string
 	Slots []Slot
 	code  []instr
+	// tree is code as a decision tree when code is and/or/not over
+	// leaves (a fact compared with a constant, or a true-or-false fact):
+	// EvalFunc then walks from leaf to leaf without a stack (branchTree).
+	tree     []branch
+	distinct bool // no two leaves of tree read the same slot
 }
 
 // Compile parses, checks and compiles src against env.
@@ -152,6 +157,10 @@ func compile(src string, env *Env, want Type) (*Program, *Error) {
 	}
 	if c.max > MaxDepth {
 		return nil, errAt(0, "condition too deeply nested (more than %d pending values); split it into rules", MaxDepth)
+	}
+	if want == Bool {
+		c.p.tree = branchTree(c.p.code)
+		c.p.distinct = c.p.tree != nil && distinctSlots(c.p.tree)
 	}
 	return c.p, nil
 }

@@ -11,7 +11,8 @@
 // with positions (parse.go) → type-check every name against the Env and
 // compile to a flat instruction slice over dense fact slots, and/or as
 // short-circuit jumps, a fact compared with a constant fused into one
-// instruction (compile.go) → evaluate (eval.go). Program.EvalFunc evaluates
+// instruction (compile.go); a condition of and/or/not over such leaves also
+// as a decision tree (tree.go) → evaluate (eval.go). Program.EvalFunc evaluates
 // in one pass on the caller's stack, calling the caller's closure for each
 // fact the short-circuit needs: one closure call per fact, never per die. A
 // Machine evaluates the same code but stops when it needs a fact and is

@@ -124,6 +124,9 @@ func compare(op opcode, x, y float64) bool {
 // fact must not keep its argument; EvalFunc allocates nothing when the
 // closure passed does not escape.
 func (p *Program) EvalFunc(fact func(k int) float64) bool {
+	if p.tree != nil {
+		return p.evalTree(fact)
+	}
 	var st [MaxDepth]float64
 	var vals [MaxSlots]float64
 	var have uint32

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"time"
 
@@ -106,13 +105,9 @@ func TodoOf(unplayed [][2]int64) []sim.Range {
 func PlayCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross bool, todo []sim.Range, add func(*experiment.CRN), save func(left []sim.Range), every time.Duration, perWorker int64) ([]sim.Range, error) {
 	seg := int64(math.MaxInt64)
 	if save != nil {
-		w := cfg.Workers
-		if w <= 0 {
-			w = runtime.GOMAXPROCS(0)
-		}
 		// Many chunks per worker: the wait for the slowest at a segment's
 		// end is a small part of it.
-		seg = perWorker * int64(w)
+		seg = perWorker * int64(workersOf(cfg.Workers))
 	}
 	todo = slices.Clone(todo)
 	last := time.Now()

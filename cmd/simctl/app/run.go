@@ -1,8 +1,11 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -85,6 +88,13 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 		tally = old.Tally(g)
 		obs.note("resuming %s: %d encounters played, %d to play", req.ResumePath, tally.Encounters, planned-tally.Encounters)
 	}
+	// result is the document of what tally holds (for a checkpoint, an
+	// interrupted run with the ranges unplayed).
+	result := func(interrupted bool, unplayed []sim.Range, elapsed float64) *reports.Result {
+		m := meta
+		m.Elapsed, m.Interrupted, m.Unplayed = elapsed, interrupted, UnplayedOf(unplayed)
+		return reports.New(m, g, tally)
+	}
 	var left []sim.Range
 	known := true // the unplayed ranges are known (not after Abandon)
 	var doneN atomic.Int64
@@ -100,11 +110,22 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 		runs, err := experiment.RunSweep(ctx, []sim.Game{g}, experiment.SweepConfig{Seed: req.Seed, N: req.N, Precision: req.Precision, Batch: req.Batch, Workers: req.Workers, Done: &doneN})
 		tally, reached, runErr, known = runs[0].Tally, runs[0].Reached, err, false
 	} else {
+		// With a checkpoint to save, play in segments and, at most every
+		// CheckpointEvery, hand over what finished. With an interim to
+		// show, play in batches of about InterimEvery.
+		seg := int64(math.MaxInt64)
+		if obs.Checkpoint != nil {
+			seg = cmp.Or(obs.CheckpointSegment, 64<<10) * int64(workersOf(req.Workers))
+		}
 		batched := obs.Interim != nil
 		size := int64(1000)
 		var played int64
+		last := time.Now()
 		for len(todo) > 0 {
 			hi := todo[0].Hi
+			if hi-todo[0].Lo > seg {
+				hi = todo[0].Lo + seg
+			}
 			if batched {
 				hi = min(hi, todo[0].Lo+size)
 			}
@@ -121,8 +142,12 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 				if t.Encounters < rc.N && u == nil {
 					known = false
 				}
-				left = append(append(left, u...), todo...)
+				left = append(u, todo...)
 				break
+			}
+			if obs.Checkpoint != nil && len(todo) > 0 && time.Since(last) >= obs.CheckpointEvery {
+				obs.Checkpoint(result(true, todo, before+time.Since(t0).Seconds()))
+				last = time.Now()
 			}
 			if batched {
 				played += rc.N
@@ -137,17 +162,16 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 			}
 		}
 	}
-	meta.Elapsed = before + time.Since(t0).Seconds()
+	elapsed := before + time.Since(t0).Seconds()
 	stop()
 	interrupted := isInterrupt(runErr)
 	if runErr != nil && !interrupted {
 		return nil, &Error{Kind: Failed, Err: runErr}
 	}
-	meta.Interrupted = interrupted
-	if interrupted && known {
-		meta.Unplayed = UnplayedOf(left)
+	if !interrupted || !known {
+		left = nil
 	}
-	return &Ran{Result: reports.New(meta, g, tally), Game: g, Reached: reached, Planned: planned}, nil
+	return &Ran{Result: result(interrupted, left, elapsed), Game: g, Reached: reached, Planned: planned}, nil
 }
 
 // checkRunResume checks an interrupted run's result is this run's: the
@@ -198,4 +222,12 @@ func checkRunResume(r *reports.Result, path, sum, version string, seed uint64, s
 		return fmt.Errorf("--resume %s: %d encounters played and %d unplayed do not make its %d; the file is damaged", path, played, left, whole)
 	}
 	return nil
+}
+
+// workersOf is the number of workers Workers w means.
+func workersOf(w int) int {
+	if w <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return w
 }

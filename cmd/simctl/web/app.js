@@ -45,8 +45,8 @@ function el(tag, attrs = {}, ...kids) {
   return e;
 }
 
-function table(caption, head, rows) {
-  const t = el("table", { class: "table" });
+function table(caption, head, rows, id) {
+  const t = el("table", { class: "table", id });
   if (caption) t.append(el("caption", { text: caption }));
   const tr = el("tr");
   for (const h of head) tr.append(el("th", { scope: "col", text: h }));
@@ -66,6 +66,8 @@ const ci = (c) => `[${pct(c[0])}, ${pct(c[1])}]`;
 const ci2 = (c) => `[${num(c[0])}, ${num(c[1])}]`;
 const num = (f, d = 2) => (typeof f === "number" ? f.toFixed(d) : String(f));
 const thousands = (n) => Number(n).toLocaleString("en-US");
+// poss is a name's possessive: "heroes' win rate", "Orc's options".
+const poss = (name) => (/s$/i.test(name) ? `${name}'` : `${name}'s`);
 
 // parseCount reads 100000, 100k, 1e6, 2.5M, 1_000_000 as simctl -n does.
 function parseCount(s) {
@@ -153,9 +155,86 @@ function fieldContext(text, caret) {
   return "";
 }
 
+// presentKeys lists the keys already written in the caret's block: the
+// lines at the caret's indentation between the lines that open and close
+// it (completion does not offer them again).
+function presentKeys(text, caret) {
+  const all = text.split("\n");
+  const at = text.slice(0, caret).split("\n").length - 1;
+  const ind = (l) => l.match(/^(\s*(?:-\s+)?)/)[1].length;
+  const indent = ind(all[at]);
+  const keys = new Set();
+  const take = (l) => { const m = /^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_]*):/.exec(l); if (m && ind(l) === indent) keys.add(m[1]); };
+  for (let i = at; i >= 0; i--) {
+    const l = all[i];
+    if (/^\s*(#|$)/.test(l)) continue;
+    if (ind(l) < indent) break;
+    take(l);
+    if (/^\s*-\s/.test(l) && ind(l) === indent) break; // the list item starts here
+  }
+  for (let i = at + 1; i < all.length; i++) {
+    const l = all[i];
+    if (/^\s*(#|$)/.test(l)) continue;
+    if (ind(l) < indent || (/^\s*-\s/.test(l) && ind(l) <= indent)) break;
+    take(l);
+  }
+  return keys;
+}
+
+// tacticsWords reads simctl policies RULESET's listing (the reference
+// panel's text): the facts a when: may test, the decisions a do: may
+// name (their TRIGGER words included), and the targets.
+function tacticsWords(text) {
+  const out = { when: [], do: [], target: [] };
+  let sec = null;
+  for (const l of (text || "").split("\n")) {
+    if (/^facts .*\(when:\):/.test(l)) { sec = "when"; continue; }
+    if (/^decisions \(do:\):/.test(l)) { sec = "do"; continue; }
+    const t = /^targets \(target:\):\s*(.*)$/.exec(l);
+    if (t) { out.target = t[1].split(/,\s*(?:or\s+)?/).map((x) => x.trim()).filter((x) => /^[a-z_]+$/.test(x)); sec = null; continue; }
+    if (/^\S/.test(l)) { sec = null; continue; }
+    if (!sec) continue;
+    const m = sec === "when" ? /^\s{2}(\S+)\s{2,}(\S+)\s+(.*)$/.exec(l) : /^\s{2}(\S.*)$/.exec(l);
+    if (m) out[sec].push(sec === "when" ? { word: m[1], doc: m[2] + ": " + m[3] } : { word: m[1].trim(), doc: "" });
+  }
+  return out;
+}
+
+function offer(title, words, insert) {
+  const box = $("#completions");
+  const list = $("#completions-list");
+  list.replaceChildren();
+  $("#completions-title").textContent = title;
+  for (const w of words) {
+    const b = el("button", { type: "button", title: w.doc || "", "data-field": w.word, text: w.word });
+    b.addEventListener("click", () => {
+      const pos = editor.selectionStart;
+      editor.focus();
+      editor.setSelectionRange(pos, pos);
+      editor.setRangeText(insert(w.word), pos, pos, "end");
+      box.hidden = true;
+      editor.dispatchEvent(new Event("input"));
+    });
+    list.append(b);
+  }
+  box.hidden = false;
+}
+
 function complete() {
   if (!schema) return;
   const ruleset = (/^\s*ruleset:\s*([A-Za-z0-9_]+)/m.exec(editor.value) || [])[1] || "d20";
+  const caretLine = editor.value.slice(0, editor.selectionStart).split("\n").pop();
+  const tw = /^\s*(?:-\s+)?(when|do|target):/.exec(caretLine);
+  if (tw) {
+    // A tactics rule's value: the ruleset's declared facts, decisions
+    // and targets (simctl policies RULESET).
+    const words = tacticsWords((docCache[ruleset] || {}).text)[tw[1]];
+    if (words && words.length) {
+      const pre = /:\s*$/.test(caretLine) ? " " : "";
+      offer(`${{ when: "Facts a when: may test", do: "Decisions", target: "Targets" }[tw[1]]} (${ruleset}): click to insert`, words, (w) => pre + w);
+      return;
+    }
+  }
   const key = fieldContext(editor.value, editor.selectionStart);
   const defs = schema.definitions || schema.$defs || {};
   const where = { sides: "side", combatants: "combatant", options: "options" }[key];
@@ -169,7 +248,9 @@ function complete() {
     return;
   }
   $("#completions-title").textContent = `Fields of ${where ? where + " (" + ruleset + ")" : "the scenario"}: click to insert`;
+  const have = presentKeys(editor.value, editor.selectionStart);
   for (const [name, p] of Object.entries(props)) {
+    if (have.has(name)) continue;
     const b = el("button", { type: "button", title: (p && p.description) || "", "data-field": name, text: name });
     b.addEventListener("click", () => {
       const pos = editor.selectionStart;
@@ -268,6 +349,42 @@ async function loadList() {
   }
   for (const r of data.templates) groups.tpl.append(el("option", { value: "template:" + r, text: `init ${r}: a starter ${r} scenario` }));
   for (const g of Object.values(groups)) if (g.children.length) sel.append(g);
+  $("#save").hidden = !data.save;
+}
+
+// dirty: the editor holds edits that Load, Open or leaving would lose.
+const dirty = () => editor.value !== lab.original;
+const discardOK = () => !dirty() || confirm(`Discard your edits to ${lab.file}? (Download or Save keeps them.)`);
+window.addEventListener("beforeunload", (e) => { if (dirty()) { e.preventDefault(); e.returnValue = ""; } });
+
+// prefill asks the server for Compare, Matrix, Sweep and Value settings
+// made from this scenario's own sides, combatants and tactics parameters.
+async function prefill() {
+  try {
+    const sg = await api("/api/suggest", { body: { file: lab.file, text: editor.value } });
+    $("#options").value = unNamed(sg.options);
+    $("#rows").value = unNamed(sg.rows);
+    $("#cols").value = unNamed(sg.cols);
+    $("#side").value = "";
+    $("#value-side").value = "";
+    $("#vary1").value = sg.vary || "";
+    $("#vary2").value = "";
+    $("#sets").placeholder = (sg.params[0] || "PATH") + "=VALUE";
+    $("#t-options").value = unNamed(sg.tournament || sg.options);
+    $("#t-side").value = "";
+    $("#o-vary").value = (sg.search || []).join("\n");
+    $("#o-where").value = "";
+    $("#o-side").value = "";
+    $("#where").value = `side("${sg.sides[0]}").won and rounds >= 5`;
+    lab.suggested = sg;
+  } catch (e) { /* an invalid scenario: the check shows why */ }
+}
+
+async function sha256(text) {
+  try {
+    const h = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+    return [...new Uint8Array(h)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  } catch { return ""; }
 }
 
 async function loadScenario(id) {
@@ -276,6 +393,9 @@ async function loadScenario(id) {
   else d = await api("/api/scenario?id=" + encodeURIComponent(id));
   setEditor(d.text, d.file);
   lab.source = id;
+  lab.base = id.startsWith("dir:") ? await sha256(d.text) : "";
+  lab.saveName = id.startsWith("dir:") ? d.file : "";
+  await prefill();
 }
 
 function setEditor(text, file) {
@@ -357,14 +477,20 @@ async function loadSchema() {
 // ---- the experiment form --------------------------------------------------
 
 function selectKind(kind) {
+  if (kind !== lab.kind) {
+    $("#permalink").value = "";
+    if (/^(Opened a permalink|Permalink)/.test($("#banner").textContent)) setBanner("");
+    if (/(^|&)p=/.test(location.hash.slice(1))) history.replaceState(null, "", location.pathname);
+  }
   lab.kind = kind;
   document.querySelectorAll(".tabs button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.kind === kind)));
-  for (const k of ["sweep", "compare", "matrix", "value"]) document.querySelector(".kind-" + k).hidden = k !== kind;
-  $("#run").textContent = { run: "Run", sweep: "Sweep", compare: "Compare", matrix: "Play the matrix", value: "Value the parameters" }[kind];
+  for (const k of ["sweep", "compare", "matrix", "value", "tournament", "optimize", "find"]) document.querySelector(".kind-" + k).hidden = k !== kind;
+  $("#run").textContent = { run: "Run", sweep: "Sweep", compare: "Compare", matrix: "Play the matrix", value: "Value the parameters",
+    tournament: "Hold the tournament", optimize: "Optimize", find: "Find" }[kind];
 }
 document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => selectKind(b.dataset.kind)));
 document.querySelector(".tabs").addEventListener("keydown", (e) => {
-  const kinds = ["run", "sweep", "compare", "matrix", "value"];
+  const kinds = ["run", "sweep", "compare", "matrix", "value", "tournament", "optimize", "find"];
   const i = kinds.indexOf(lab.kind);
   if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
     const k = kinds[(i + (e.key === "ArrowRight" ? 1 : kinds.length - 1)) % kinds.length];
@@ -388,6 +514,16 @@ function buildRequest() {
     req.params = $("#params").value.trim();
     if ($("#value-side").value.trim()) req.side = $("#value-side").value.trim();
   }
+  if (lab.kind === "tournament") {
+    req.options = namedSets($("#t-options").value);
+    if ($("#t-side").value.trim()) req.side = $("#t-side").value.trim();
+  }
+  if (lab.kind === "optimize") {
+    req.vary = lines($("#o-vary").value);
+    if ($("#o-where").value.trim()) req.where = $("#o-where").value.trim();
+    if ($("#o-side").value.trim()) req.side = $("#o-side").value.trim();
+  }
+  if (lab.kind === "find") req.where = $("#where").value.trim();
   return req;
 }
 
@@ -396,14 +532,17 @@ function fillForm(req) {
   $("#n").value = String(req.n);
   $("#seed").value = String(req.seed);
   $("#sets").value = (req.sets || []).join("\n");
-  $("#vary1").value = (req.vary || [])[0] || "";
-  $("#vary2").value = (req.vary || [])[1] || "";
+  $("#vary1").value = req.kind === "sweep" ? (req.vary || [])[0] || "" : $("#vary1").value;
+  $("#vary2").value = req.kind === "sweep" ? (req.vary || [])[1] || "" : $("#vary2").value;
   if (req.options) $("#options").value = unNamed(req.options);
   if (req.rows) $("#rows").value = unNamed(req.rows);
   if (req.cols) $("#cols").value = unNamed(req.cols);
   $("#side").value = req.kind === "matrix" ? req.side || "" : "";
   $("#value-side").value = req.kind === "value" ? req.side || "" : "";
   if (req.params) $("#params").value = req.params;
+  if (req.kind === "tournament") { $("#t-options").value = unNamed(req.options); $("#t-side").value = req.side || ""; }
+  if (req.kind === "optimize") { $("#o-vary").value = (req.vary || []).join("\n"); $("#o-where").value = req.where || ""; $("#o-side").value = req.side || ""; }
+  if (req.kind === "find") $("#where").value = req.where || "";
   setEditor(req.text, req.file);
 }
 
@@ -485,6 +624,7 @@ function listen(id, req) {
       status.textContent = `Done in ${num((performance.now() - t0) / 1000, 1)} s.`;
       const job = await api(`/api/jobs/${id}`);
       renderResult(job, req);
+      addHistory(job, req);
     } else if (state === "cancelled") {
       status.textContent = "Cancelled" + (d.error ? `: ${d.error}` : ".");
       const note = $("#interim-note");
@@ -533,7 +673,7 @@ function convPlot(series, side) {
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `${side}'s win rate and 95% interval against encounters played`);
+  svg.setAttribute("aria-label", `${poss(side)} win rate and 95% interval against encounters played`);
   const x0 = Math.log10(Math.max(1, series[0].n)), x1 = Math.log10(Math.max(series[series.length - 1].n, series[0].n * 10));
   let y0 = Math.min(...series.map((p) => p.lo)), y1 = Math.max(...series.map((p) => p.hi));
   const pad = Math.max(0.01, (y1 - y0) * 0.08);
@@ -572,8 +712,8 @@ function figure(id, name, caption) {
 
 function downloads(job) {
   const box = el("div", { class: "downloads" });
-  box.append(el("a", { class: "button", id: "dl-zip", href: `/api/jobs/${job.id}/report.zip`, download: "", text: "Download report (.zip)" }));
-  box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz`, download: "", text: "(.tar.gz)" }));
+  if (!["tournament", "optimize", "find"].includes(job.kind)) box.append(el("a", { class: "button", id: "dl-zip", href: `/api/jobs/${job.id}/report.zip`, download: "", text: "Download report (.zip)" }));
+  if (!["tournament", "optimize", "find"].includes(job.kind)) box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz`, download: "", text: "(.tar.gz)" }));
   const blob = new Blob([JSON.stringify(job.result, null, 2)], { type: "application/json" });
   box.append(el("a", { class: "button", href: URL.createObjectURL(blob), download: `simctl-${job.kind}.json`, text: "Result JSON" }));
   return box;
@@ -586,8 +726,97 @@ function renderResult(job, req) {
   out.append(el("h3", { text: "Results" }));
   if (job.warnings) job.warnings.forEach((w) => out.append(el("p", { class: "muted", text: "warning: " + w })));
   out.append(el("p", { class: "muted", text: r.command || "" }));
-  ({ run: renderRun, sweep: renderSweep, compare: renderCompare, matrix: renderMatrix, value: renderValue }[job.kind])(out, job, r, req);
+  renderers[job.kind](out, job, r, req);
   out.append(downloads(job));
+  // The kept result: this job's stored document, opened without a re-run
+  // for as long as the server keeps it (simctl serve --job-ttl).
+  out.querySelector(".downloads").append(el("a", { class: "button", id: "keep-link", href: `${location.pathname}#job=${job.id}`, target: "_blank", rel: "noopener",
+    text: "Link to this result (kept, not re-run)" }));
+}
+
+// ---- history: the runs since the page opened, two side by side -------------
+
+lab.history = [];
+function addHistory(job, req) {
+  if (lab.history.some((h) => h.id === job.id)) return;
+  const r = job.result || {};
+  const head = job.kind === "run" && r.sides ? r.sides.map((x) => `${x.name} ${pct(x.win_rate)}`).join(", ") :
+    job.kind === "compare" && r.options ? r.options.map((o) => `${o.name} ${pct(o.result.sides[0].win_rate)}`).join(", ") : "";
+  const h = { id: job.id, kind: job.kind, label: `${job.kind} · ${req ? req.file : r.file || ""} · ${thousands(r.encounters || (req && req.n) || 0)} encounters · seed ${r.seed ?? (req && req.seed)}`, head, at: new Date() };
+  lab.history.unshift(h);
+  const box = el("input", { type: "checkbox", "data-job": h.id, "aria-label": "compare " + h.label });
+  box.addEventListener("change", sideBySide);
+  const li = el("li", { "data-job": h.id }, el("label", {}, box, " ", el("strong", { text: h.at.toLocaleTimeString("en-GB") }), " ", h.label),
+    h.head ? el("div", { class: "muted", text: h.head }) : null,
+    el("a", { href: `${location.pathname}#job=${h.id}`, target: "_blank", rel: "noopener", text: "open" }));
+  $("#history").prepend(li);
+}
+
+async function sideBySide() {
+  const picked = [...document.querySelectorAll("#history input:checked")].map((b) => b.dataset.job);
+  const box = $("#side-by-side");
+  if (picked.length < 2) { box.hidden = true; box.replaceChildren(); return; }
+  const cols = [];
+  for (const id of picked.slice(0, 2)) {
+    const col = el("div", { class: "sbs-col", "data-job": id });
+    try {
+      const job = await api(`/api/jobs/${id}`);
+      const h = lab.history.find((x) => x.id === id);
+      col.append(el("h4", { text: h ? h.label : id }), el("p", { class: "muted", text: (job.result && job.result.command) || "" }));
+      const keep = lab.counts;
+      renderers[job.kind](col, job, job.result);
+      lab.counts = keep;
+    } catch (e) { col.append(el("p", { class: "error-box", text: e.message })); }
+    // Copies of the result tables: no ids (the main result keeps them),
+    // no trace viewer.
+    col.querySelectorAll(".trace-box").forEach((x) => x.remove());
+    col.querySelectorAll("[id]").forEach((x) => x.removeAttribute("id"));
+    cols.push(col);
+  }
+  box.replaceChildren(...cols);
+  box.hidden = false;
+}
+
+// ---- the round-by-round timeline of a trace ---------------------------------
+
+// traceTimeline reads a trace's text (simctl trace): the combatants and
+// their sides from its header, the rounds, each turn in initiative order
+// with its count, and each delay, ready and interrupt where it happened.
+function traceTimeline(text) {
+  const sideOf = {};
+  const rounds = [];
+  let cur = null, end = "";
+  for (const line of text.split("\n")) {
+    let m;
+    if ((m = /^(\S.*?) \(([^)]+)\) hp /.exec(line)) && !rounds.length) sideOf[m[1]] = m[2];
+    else if ((m = /^-- round (\d+)/.exec(line))) rounds.push(cur = { n: Number(m[1]), marks: [] });
+    else if (!cur || end) continue;
+    else if ((m = /^(\S.*?)'s turn \(count (-?\d+)(?:, hp (-?\d+))?/.exec(line))) cur.marks.push({ kind: "turn", who: m[1], text: `${m[1]} ${m[2]}`, title: line });
+    else if (/^\s+\S+: \w+=/.test(line)) continue; // a side's counters at the end
+    else if ((m = /^\s*(\S.*?) (delays|readies|interrupts|takes its (?:delayed|readied)) ?(.*)$/.exec(line))) {
+      const kind = m[2].startsWith("delay") ? "delay" : m[2] === "readies" ? "ready" : m[2] === "interrupts" ? "interrupt" : m[2].includes("readied") ? "ready-fires" : "resume";
+      cur.marks.push({ kind, who: m[1], text: `${m[1]} ${m[2]} ${m[3]}`.trim(), title: line.trim() });
+    } else if ((m = /^(\S.*?) is (dead|out|unconscious|dying|down)/.exec(line))) cur.marks.push({ kind: "down", who: m[1], text: `${m[1]} ${m[2]}`, title: line });
+    else if ((m = /^== (.*)$/.exec(line))) end = m[1];
+  }
+  const sides = [...new Set(Object.values(sideOf))];
+  const box = el("div", { class: "timeline", id: "timeline", role: "list", "aria-label": "round-by-round timeline" });
+  const icon = { turn: "", delay: "", ready: "", "ready-fires": "", interrupt: "", resume: "", down: "✖ " };
+  for (const r of rounds) {
+    const row = el("div", { class: "tl-round", role: "listitem", "data-round": r.n }, el("span", { class: "tl-label", text: `round ${r.n}` }));
+    for (const mk of r.marks) {
+      const base = mk.who.replace(/#\d+$/, "");
+      const side = sideOf[mk.who] ?? sideOf[base];
+      row.append(el("span", { class: `tl-mark tl-${mk.kind} tl-side${Math.max(0, sides.indexOf(side))}`, "data-kind": mk.kind, title: mk.title, text: icon[mk.kind] + mk.text }));
+    }
+    box.append(row);
+  }
+  if (end) box.append(el("p", { class: "muted", text: end }));
+  const chip = (kind, text, side = 0) => el("span", { class: `tl-mark tl-${kind} tl-side${side}`, text });
+  const key = el("p", { class: "muted tl-key" }, "Each round's turns in initiative order (name and count), and where they happened: ",
+    chip("delay", "a delay"), " ", chip("resume", "the delayed action"), " ", chip("ready", "a ready"), " ", chip("interrupt", "an interrupt or readied action firing"), " ", chip("down", "✖ out"),
+    ". Sides: ", ...sides.flatMap((x, i) => [chip("turn", x, i), " "]));
+  return el("div", {}, key, box);
 }
 
 // renderInterim shows a partial document with the final renderers (no
@@ -601,10 +830,12 @@ function renderInterim(job, r, req) {
     compare: () => `${thousands(r.encounters)} encounters per option so far`,
     matrix: () => `${thousands(r.encounters)} encounters per pairing so far`,
     value: () => `${thousands(r.encounters)} encounters per game so far`,
+    optimize: () => `${thousands((r.search && r.search.encounters) || 0)} encounters spent so far; the incumbent after each stage`,
   }[job.kind];
   out.append(el("h3", { text: "Interim results" }), el("p", { class: "muted", id: "interim-note", text: `${what ? what() : ""}: the intervals narrow as the job plays on.` }));
-  ({ sweep: renderSweep, compare: renderCompare, matrix: renderMatrix, value: renderValue }[job.kind])(out, job, r, req);
-  const first = { compare: () => r.options[0].result.sides[0].win_ci95, matrix: () => r.ci95[0][0], value: () => (r.effects[0] || {}).ci95 }[job.kind];
+  renderers[job.kind](out, job, r, req);
+  const first = { compare: () => r.options[0].result.sides[0].win_ci95, matrix: () => r.ci95[0][0], value: () => (r.effects[0] || {}).ci95,
+    optimize: () => { const s = r.search && r.search.selection; const c = s && s.candidates && s.candidates[s.leader]; return c && (c.win_ci95 || c.ci95); } }[job.kind];
   const c = first && first();
   if (c) lab.interimWidths.push(c[1] - c[0]);
   out.dataset.interim = String(lab.interimWidths.length);
@@ -621,11 +852,19 @@ function renderRun(out, job, r) {
     out.append(table("Per combatant (means per encounter)", ["combatant", "side", "death", "out", "damage dealt", "taken", "kills", "turns", "acts first"],
       r.combatants.map((c) => [c.name, c.side, pct(c.death_rate), pct(c.out_rate), num(c.damage_dealt_mean), num(c.damage_taken_mean), num(c.kills_mean), num(c.turns_mean), pct(c.first_actor)])));
   }
-  const econ = r.action_economy || {};
+  // Per encounter with its 95% interval, as simctl run prints it.
+  const econ = r.action_economy_per_encounter || {};
+  const eci = r.action_economy_per_encounter_ci95 || {};
   const sides = Object.keys(econ);
   if (sides.length) {
-    const keys = [...new Set(sides.flatMap((s) => Object.keys(econ[s])))];
-    out.append(table("Action economy (totals)", ["counter", ...sides], keys.map((k) => [k, ...sides.map((s) => (econ[s][k] === undefined ? "" : typeof econ[s][k] === "number" ? thousands(econ[s][k]) : String(econ[s][k])))])));
+    const keys = [...new Set(sides.flatMap((s) => Object.keys(econ[s])))].filter((k) => sides.some((s) => econ[s][k]));
+    const cell = (s, k) => {
+      const v = econ[s][k];
+      if (v === undefined) return "";
+      const c = (eci[s] || {})[k];
+      return c ? `${num(v)} [${num(c[0])}, ${num(c[1])}]` : num(v);
+    };
+    out.append(table("Action economy per encounter (mean, 95% interval)", ["counter", ...sides], keys.map((k) => [k, ...sides.map((s) => cell(s, k))]), "economy-table"));
   }
   const rules = (r.tally && r.tally.tactics_rules) || [];
   if (rules.length) {
@@ -650,6 +889,7 @@ function traceViewer(job, r, targets) {
   }
   const pre = el("pre", { class: "trace", id: "trace", tabindex: 0 });
   const title = el("p", { class: "muted", id: "trace-title-text" });
+  const tl = el("div", { class: "timeline-box" });
   const input = el("input", { type: "number", min: 0, value: 0, id: "trace-i", "aria-label": "encounter index" });
   const seed = el("input", { type: "text", inputmode: "numeric", value: String(r.seed), size: 8, id: "trace-seed", "aria-label": "seed" });
   const show = async (q) => {
@@ -659,6 +899,7 @@ function traceViewer(job, r, targets) {
       const t = await api(`/api/jobs/${job.id}/trace?${q}`);
       title.textContent = t.title;
       pre.textContent = t.text;
+      tl.replaceChildren(traceTimeline(t.text));
     } catch (e) { pre.textContent = e.message; }
   };
   const ctl = el("div", { class: "trace-controls" },
@@ -669,7 +910,7 @@ function traceViewer(job, r, targets) {
     el("button", { type: "button", id: "trace-shortest", onclick: () => show("pick=shortest") }, "shortest"),
     el("button", { type: "button", id: "trace-median", onclick: () => show("pick=median") }, "median"),
     el("button", { type: "button", id: "trace-longest", onclick: () => show("pick=longest") }, "longest"));
-  box.append(ctl, title, pre);
+  box.append(ctl, title, tl, el("details", { open: "" }, el("summary", { text: "The trace as text" }), pre));
   return box;
 }
 
@@ -698,25 +939,26 @@ function renderCompare(out, job, r) {
   const rows = r.options.map((o) => {
     const s = o.result.sides[0];
     const d = (o.diff || [])[0];
-    return [o.name, (o.sets || []).join(" ") || "(unchanged)", pct(s.win_rate), ci(s.win_ci95),
-      d ? `${(100 * d.diff).toFixed(2)} pp` : "baseline", d ? `[${(100 * d.ci95[0]).toFixed(2)}, ${(100 * d.ci95[1]).toFixed(2)}] pp` : "", d ? num(d.p_value, 4) : ""];
+    return [o.name, pct(s.win_rate), ci(s.win_ci95),
+      d ? `${d.diff >= 0 ? "+" : ""}${(100 * d.diff).toFixed(2)} pp` : "baseline", d ? `[${(100 * d.ci95[0]).toFixed(2)}, ${(100 * d.ci95[1]).toFixed(2)}] pp` : "", d ? num(d.p_value, 4) : "",
+      (o.sets || []).join("; ") || "(unchanged)"];
   });
-  out.append(table(`Options on the same ${thousands(r.encounters)} encounters (common random numbers); ${r.sides[0]}'s win rate`,
-    ["option", "overrides", "win rate", "95% interval", "vs baseline", "paired 95% interval", "p"], rows));
+  out.append(table(`Options on the same ${thousands(r.encounters)} encounters (common random numbers); ${poss(r.sides[0])} win rate`,
+    ["option", "win rate", "95% interval", "Δ vs baseline", "paired 95% interval", "p", "overrides"], rows, "compare-table"));
   for (const f of job.figures || []) out.append(figure(job.id, f, "Win rates of the options (the reports' figure)"));
   if (job.result) out.append(traceViewer(job, r, { kind: "option", list: r.options.map((o) => ({ label: o.name, q: "option=" + encodeURIComponent(o.name) })) }));
 }
 
 function renderMatrix(out, job, r) {
   const rows = r.rows.map((name, i) => [name, ...r.cols.map((_, c) => `${pct(r.win[i][c])} ${ci(r.ci95[i][c])}`)]);
-  out.append(table(`${r.row_side}'s win rate (rows) against ${r.col_side}'s options (columns)`, [`${r.row_side} \\ ${r.col_side}`, ...r.cols], rows));
+  out.append(table(`${poss(r.row_side)} win rate (rows) against ${poss(r.col_side)} options (columns)`, [`${r.row_side} \\ ${r.col_side}`, ...r.cols], rows));
   const eq = r.equilibrium;
   if (eq) {
     const mix = (names, ws) => names.map((n, i) => [n, ws[i]]).filter((x) => x[1] > 1e-9).map((x) => `${x[0]} ${pct(x[1])}`).join(", ");
     out.append(el("p", { id: "equilibrium", text: `Equilibrium (zero-sum): ${r.row_side} plays ${mix(r.rows, eq.row_weights)}; ${r.col_side} plays ${mix(r.cols, eq.col_weights)}; value ${pct(eq.value)} (95% bounds ${ci(eq.value_ci95)})` +
       (eq.stable ? "." : "; which options belong in the mix is not settled at this many encounters.") }));
   }
-  (r.dominated || []).forEach((d) => out.append(el("p", { text: `${d.side}'s option ${d.option} is dominated by ${d.by}.` })));
+  (r.dominated || []).forEach((d) => out.append(el("p", { text: `${poss(d.side)} option ${d.option} is dominated by ${d.by}.` })));
   (r.notes || []).forEach((n) => out.append(el("p", { class: "muted", text: n })));
   for (const f of job.figures || []) out.append(figure(job.id, f, "The win-rate matrix (the reports' figure)"));
 }
@@ -733,6 +975,72 @@ function renderValue(out, job, r) {
   for (const f of job.figures || []) out.append(figure(job.id, f, "The tornado: each parameter's swing (the reports' figure)"));
 }
 
+function renderTournament(out, job, r) {
+  const cands = r.candidates || [];
+  out.append(el("p", { id: "tournament-outcome", class: "verdict", text: `Outcome: ${r.outcome}` + (r.selected >= 0 && cands[r.selected] ? `; selected ${cands[r.selected].name}` : "") + (r.guarantee ? ` (${r.guarantee.statement})` : "") + "." }));
+  out.append(table(`${poss(r.side)} win rate per candidate; the difference to the ${r.selected >= 0 ? "selected" : "leader"} holds for all pairs at once`,
+    ["candidate", "status", "win rate", "95% interval", "Δ", "simultaneous interval", "encounters"],
+    (r.ranking || cands.map((_, i) => i)).map((i) => { const c = cands[i]; return [c.name, c.status + (c.eliminated_by ? ` (by ${c.eliminated_by}, stage ${c.eliminated_after_stage})` : ""), pct(c.win_rate), ci(c.win_ci95),
+      `${c.diff >= 0 ? "+" : ""}${(100 * c.diff).toFixed(2)} pp`, `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}] pp`, thousands(c.encounters)]; }), "tournament-table"));
+  out.append(el("p", { class: "muted", text: `${thousands(r.encounters)} encounters in all over ${(r.stages || []).length} stage(s).` }));
+}
+
+// shortName writes a candidate's overrides by their last path segment
+// ("heroes.Knight.tactics.params.low=0" → "low=0") when that is unambiguous.
+function shortName(name, all) {
+  const last = (w) => w.replace(/^[^=]*\.([^.=]+)=/, "$1=");
+  const keys = new Set(), full = new Set();
+  for (const n of all) for (const w of n.split(" ")) { keys.add(last(w).split("=")[0]); full.add(w.split("=")[0]); }
+  return keys.size === full.size ? name.split(" ").map(last).join(", ") : name;
+}
+
+function renderOptimize(out, job, r) {
+  const s = r.search || {};
+  const ranked = s.ranked || [];
+  const done = job.result && !r.interrupted;
+  if (done && r.best && r.best.name) {
+    out.append(el("p", { id: "optimize-best", class: "verdict", text: `Best found: ${shortName(r.best.name, ranked.map((c) => c.name).concat([r.best.name]))}: ${pct(r.best.win_rate)} ${ci(r.best.ci95)}` +
+      (s.baseline_win_rate !== undefined ? `; as written ${pct(s.baseline_win_rate)}, ${r.best.gain_over_baseline >= 0 ? "+" : ""}${(100 * r.best.gain_over_baseline).toFixed(2)} pp [${(100 * r.best.gain_ci[0]).toFixed(2)}, ${(100 * r.best.gain_ci[1]).toFixed(2)}]` : "") }));
+    if (r.guarantee) out.append(el("p", { class: "muted", text: `Guarantee: ${r.guarantee.statement}; ${thousands(r.guarantee.encounters)} encounters spent (uniform allocation: ${thousands(r.guarantee.uniform_encounters)}).` }));
+  }
+  // The selection as it stands: the incumbent and each candidate's
+  // interval, narrowing stage by stage.
+  const sel = s.selection;
+  if (sel && sel.candidates && !done) {
+    const all = sel.candidates.map((c) => c.name || "");
+    const order = sel.candidates.map((_, i) => i).sort((a, b) => sel.candidates[b].win_rate - sel.candidates[a].win_rate).slice(0, 15);
+    out.append(table(`The selection so far: ${thousands(sel.encounters || 0)} encounters played (all candidates together); the best 15 by win rate`, ["candidate", "win rate", "95% interval", "status", "encounters"],
+      order.map((i) => { const c = sel.candidates[i]; return [shortName(c.name || String(i), all) + (i === sel.leader ? " (incumbent)" : ""), pct(c.win_rate), c.win_ci95 ? ci(c.win_ci95) : "", c.status || "", thousands(c.encounters || 0)]; }), "optimize-live"));
+  }
+  if (ranked.length) {
+    const all = ranked.map((c) => c.name);
+    out.append(table(`Candidates ranked (confirmed on fresh encounters; the first 20 of ${ranked.length})`, ["candidate", "win rate", "95% interval", "Δ to best", "interval", "status"],
+      // Only the finalists are confirmed: the others show the selection's
+      // estimate and no interval of the confirmation.
+      ranked.slice(0, 20).map((c) => c.confirmed ? [shortName(c.name, all), pct(c.confirm_win_rate), ci(c.confirm_ci), `${(100 * (c.diff_to_best || 0)).toFixed(2)} pp`,
+        c.diff_ci ? `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}] pp` : "", c.status] :
+        [shortName(c.name, all), pct(c.win_rate) + " (selection)", "not confirmed", "", "", c.status]), "optimize-table"));
+  }
+  const inc = s.incumbent || [];
+  if (inc.length) {
+    out.append(table("The incumbent as encounters were spent", ["encounters", "stage", "candidate", "win rate"],
+      inc.slice(-12).map((p) => [thousands(p.encounters), p.stage, shortName((ranked.find((c) => c.candidate === p.candidate) || {}).name || String(p.candidate), ranked.map((c) => c.name)), pct(p.win_rate)]), "optimize-incumbent"));
+  }
+}
+
+function renderFind(out, job, r) {
+  out.append(el("p", { id: "find-count", class: "verdict", text: `${thousands(r.matches)} of ${thousands(r.encounters)} encounters (${pct(r.matches / Math.max(1, r.encounters))}) match ${r.where}.` }));
+  const list = el("p", { class: "find-list" }, (r.first || []).length ? `The first ${r.first.length} (click one to trace it): ` : "None matches.");
+  (r.first || []).forEach((i) => list.append(el("button", { type: "button", class: "link", "data-encounter": i, onclick: () => {
+    $("#trace-i").value = String(i);
+    $("#trace-go").click();
+  } }, String(i)), " "));
+  out.append(list);
+  if (job.result) out.append(traceViewer(job, r));
+}
+
+const renderers = { run: renderRun, sweep: renderSweep, compare: renderCompare, matrix: renderMatrix, value: renderValue, tournament: renderTournament, optimize: renderOptimize, find: renderFind };
+
 // ---- permalinks -----------------------------------------------------------
 
 $("#permalink-btn").addEventListener("click", async () => {
@@ -747,6 +1055,33 @@ $("#permalink-btn").addEventListener("click", async () => {
     setBanner(e.message);
   }
 });
+
+// fromKept opens #job=ID: the stored result, rendered without a re-run.
+async function fromKept() {
+  const m = /(?:^#|&)job=([A-Za-z0-9_-]+)/.exec(location.hash);
+  if (!m) return false;
+  try {
+    const job = await api(`/api/jobs/${m[1]}`);
+    if (job.state !== "done") throw new Error(`the job is ${job.state}`);
+    const r = job.result;
+    selectKind(job.kind);
+    if (r.scenario_text) setEditor(r.scenario_text, r.file);
+    // The settings it was played with, so that the form says them too.
+    if (r.encounters) $("#n").value = String(r.encounters);
+    if (r.seed !== undefined) $("#seed").value = String(r.seed);
+    const pickID = (r.file || "").replace(/\.yaml$/, "");
+    if ($("#scenario-pick").querySelector(`option[value="${CSS.escape(pickID)}"]`)) $("#scenario-pick").value = pickID;
+    renderResult(job);
+    addHistory(job);
+    $("#job-status").textContent = "A kept result: nothing was re-run.";
+    $("#job-status").dataset.state = "kept";
+    setBanner(`Kept result: ${job.kind}${r.file ? " of " + r.file : ""}, seed ${r.seed}, ${thousands(r.encounters)} encounters, as stored by this lab (not re-run).`);
+    return true;
+  } catch (e) {
+    setBanner("This result is no longer kept (the lab keeps finished jobs for --job-ttl): " + e.message);
+    return false;
+  }
+}
 
 async function fromPermalink() {
   const m = /(?:^#|&)p=([A-Za-z0-9_-]+)/.exec(location.hash);
@@ -766,14 +1101,65 @@ async function fromPermalink() {
 
 $("#load-scenario").addEventListener("click", () => {
   const id = $("#scenario-pick").value;
-  if (id) loadScenario(id).catch((e) => setBanner(e.message));
+  if (id && discardOK()) loadScenario(id).catch((e) => setBanner(e.message));
+});
+
+// ---- open, download, save --------------------------------------------------
+
+$("#open-file").addEventListener("change", async (e) => {
+  const f = e.target.files[0];
+  e.target.value = "";
+  if (!f) return;
+  if (f.size > 1 << 20) { setBanner(`${f.name}: ${thousands(f.size)} bytes, more than a scenario may have`); return; }
+  if (!discardOK()) return;
+  const name = /\.ya?ml$/i.test(f.name) ? f.name : f.name + ".yaml";
+  setEditor(await f.text(), name.replace(/[^\p{L}\p{N}_. +()-]/gu, "_"));
+  lab.source = "file:" + f.name;
+  lab.base = "";
+  lab.saveName = "";
+  setBanner(`Opened ${f.name} from this computer.`);
+  await prefill();
+});
+
+$("#download").addEventListener("click", () => {
+  const a = el("a", { href: URL.createObjectURL(new Blob([editor.value], { type: "application/yaml" })), download: lab.file.replace(/^builtin:.*\//, "") });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  lab.original = editor.value; // kept: leaving no longer loses it
+});
+
+$("#save").addEventListener("click", async () => {
+  const suggested = lab.saveName || lab.file.replace(/^builtin:.*\//, "");
+  const name = prompt("Save into the served folder as:", suggested);
+  if (!name) return;
+  const body = { name: name.trim(), text: editor.value, base: name.trim() === lab.saveName ? lab.base : "" };
+  try {
+    let r;
+    try {
+      r = await api("/api/save", { body });
+    } catch (e) {
+      if (e.status !== 409 || !confirm(e.message + "\n\nReplace it?")) throw e;
+      r = await api("/api/save", { body: { ...body, overwrite: true } });
+    }
+    lab.base = r.base;
+    lab.saveName = r.file;
+    lab.original = editor.value;
+    lab.file = lab.originalFile = r.file;
+    $("#file-name").textContent = r.file;
+    setBanner(`Saved ${r.file}${r.replaced ? " (replaced)" : ""}.`);
+    await loadList();
+    $("#scenario-pick").value = r.id;
+  } catch (e) {
+    setBanner("Not saved: " + e.message);
+  }
 });
 
 (async () => {
   selectKind("run");
   try { await loadList(); } catch (e) { setBanner("Could not list the scenarios: " + e.message); }
   loadSchema();
-  if (!(await fromPermalink())) {
+  if (!(await fromKept()) && !(await fromPermalink())) {
     const first = $("#scenario-pick").querySelector('option[value="builtin:d20/duel"]') || $("#scenario-pick").querySelector("option");
     if (first) {
       $("#scenario-pick").value = first.value;

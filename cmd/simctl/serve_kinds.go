@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+
+	"simctl/reports"
+)
+
+// The lab's search tabs: tournament (select the best of listed options
+// with a guarantee), find (the encounters matching a condition) and
+// optimize (search a space of settings, the incumbent live). Like the
+// other kinds they run the CLI's own command in process (playCLI), so
+// what the page shows is what the command line prints.
+var searchKinds = map[string]bool{"tournament": true, "find": true, "optimize": true}
+
+// maxSearchCandidates bounds an optimize request's space as written
+// (before --where): each candidate is a row of its document.
+const maxSearchCandidates = 2000
+
+// checkSearch validates a search kind's fields; mult is the encounters a
+// request may play per n (its candidates), what names them.
+func checkSearch(req *jobRequest) (mult int64, what, msg string) {
+	switch req.Kind {
+	case "tournament":
+		if len(req.Options) < 2 || len(req.Options) > maxOptions {
+			return 0, "", fmt.Sprintf("options: a tournament needs 2 to %d options, got %d", maxOptions, len(req.Options))
+		}
+		if err := checkNamedSets(req.Options, "options"); err != nil {
+			return 0, "", err.Error()
+		}
+		return int64(len(req.Options)), "options", ""
+	case "find":
+		if req.Where == "" {
+			return 0, "", `where: find needs a condition, e.g. side("heroes").won and rounds >= 5`
+		}
+		return 1, "encounters", ""
+	case "optimize":
+		if len(req.Vary) < 1 || len(req.Vary) > 3 {
+			return 0, "", fmt.Sprintf("vary: optimize searches one to three paths here (PATH=RANGE, e.g. heroes.Fighter.init=1:5), got %d", len(req.Vary))
+		}
+		mult = 1
+		for _, v := range req.Vary {
+			a, err := reports.ParseVary(v)
+			if err != nil {
+				return 0, "", fmt.Sprintf("vary %q: %v", v, err)
+			}
+			mult *= int64(len(a.Values))
+			if mult > maxSearchCandidates {
+				return 0, "", fmt.Sprintf("vary: more than the %d candidates a search here may have", maxSearchCandidates)
+			}
+		}
+		// The confirmation replays the finalists on fresh encounters: up
+		// to about twice the selection's cap each.
+		return 2 * mult, "candidates (with the confirmation)", ""
+	}
+	return 0, "", "unknown search kind " + req.Kind
+}
+
+// searchArgs is the command line of a search kind after SCENARIO, -n,
+// --seed and --set.
+func searchArgs(req *jobRequest) []string {
+	var args []string
+	switch req.Kind {
+	case "tournament":
+		for _, o := range req.Options {
+			args = append(args, "--option", optionSpec(o))
+		}
+	case "optimize":
+		for _, v := range req.Vary {
+			args = append(args, "--vary", v)
+		}
+	}
+	if req.Where != "" {
+		args = append(args, "--where", req.Where)
+	}
+	if req.Side != "" && req.Kind != "find" {
+		args = append(args, "--side", req.Side)
+	}
+	return args
+}

@@ -1,0 +1,89 @@
+package lang
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// Which programs become decision trees: and/or/not over fused comparisons
+// and bare facts; not arithmetic, constants, comparisons of two facts, or
+// not with a bare fact.
+func TestBranchTreeShapes(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		tree bool
+	}{
+		{"a < 1", true},
+		{"p", true},
+		{"a < 0 or b > 4 and a > 1000 or b >= 3", true},
+		{"not (a < 1 and b == 2) or a != 3", true},
+		{"p or q and a > 1", true},
+		{"not p and q", false},
+		{"a + 1 > 2", false},
+		{"a < b", false},
+		{"true and p", false},
+		{"p == q", false},
+	} {
+		prog, err := Compile(c.src, testEnv())
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if got := prog.tree != nil; got != c.tree {
+			t.Errorf("%s: decision tree %v, want %v", c.src, got, c.tree)
+		}
+	}
+}
+
+// Random conditions of and, or, not, parentheses and leaves, evaluated
+// over random fact values: EvalFunc (the decision tree where there is
+// one) gives the stack machine's result and asks for exactly the facts
+// the machine asks for.
+func TestBranchTreeMatchesMachine(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 1))
+	leaves := []string{"a < 1", "a >= 2", "b == 1", "b != 0", "a > b", "p", "q", "a <= 0.5", "b > -1"}
+	var gen func(depth int) string
+	gen = func(depth int) string {
+		if depth == 0 || r.IntN(3) == 0 {
+			return leaves[r.IntN(len(leaves))]
+		}
+		switch r.IntN(4) {
+		case 0:
+			return "not (" + gen(depth-1) + ")"
+		case 1:
+			return "(" + gen(depth-1) + ") and (" + gen(depth-1) + ")"
+		case 2:
+			return gen(depth-1) + " or " + gen(depth-1)
+		}
+		return gen(depth-1) + " and " + gen(depth-1)
+	}
+	trees, distinct := 0, 0
+	for n := 0; n < 3000; n++ {
+		src := gen(4)
+		prog, err := Compile(src, testEnv())
+		if err != nil {
+			continue // too many pending values: not what this tests
+		}
+		if prog.tree != nil {
+			trees++
+			if prog.distinct {
+				distinct++
+			}
+		}
+		for k := 0; k < 20; k++ {
+			vals := map[string]float64{"a": float64(r.IntN(4)) - 0.5*float64(r.IntN(2)), "b": float64(r.IntN(3)), "p": float64(r.IntN(2)), "q": float64(r.IntN(2))}
+			slots := make([]float64, len(prog.Slots))
+			for i, s := range prog.Slots {
+				slots[i] = vals[s.Text]
+			}
+			asked := 0
+			got := prog.EvalFunc(func(k int) float64 { asked |= 1 << k; return slots[k] })
+			want := prog.Eval(slots)
+			if m := machineAsks(prog, slots); got != want || asked != m {
+				t.Fatalf("%s with %v (tree %v): EvalFunc %v asking %b, machine %v asking %b", src, vals, prog.tree != nil, got, asked, want, m)
+			}
+		}
+	}
+	if trees < 1000 || distinct < 500 || trees-distinct < 150 {
+		t.Errorf("%d of 3000 random conditions became decision trees, %d of them reading each slot once: both kinds are not tested", trees, distinct)
+	}
+}
