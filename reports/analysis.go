@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"simctl/reports/i18n"
 	"strconv"
 	"strings"
 
@@ -167,7 +168,7 @@ func MatrixFigure(m *Matrix) (*Figure, error) {
 	if m.Encounters == 0 {
 		return nil, ErrNoData
 	}
-	p := newPlot(fmt.Sprintf("%s win rate: %s options (down) against %s options (across)\n%s, seed %d, %s encounters per cell",
+	p := newPlot(i18n.En, fmt.Sprintf("%s win rate: %s options (down) against %s options (across)\n%s, seed %d, %s encounters per cell",
 		m.RowSide, m.RowSide, m.ColSide, m.Scenario, m.Seed, thousands(m.Encounters)), m.ColSide+" option", m.RowSide+" option")
 	// The first row at the top, as in the table: y counts upwards.
 	h := cells{nx: len(m.Cols), ny: len(m.Rows), labels: true}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"simctl/reports/i18n"
 	"simctl/reports/safeio"
 	"simctl/stats"
 )
@@ -152,6 +153,10 @@ type Bundle struct {
 	Inputs  []*Input
 	Version string // the simctl that wrote the report
 	Command string // the command that wrote it
+	// Lang is the language of simctl's own words in the report (headings,
+	// labels, notes, figure text); names the user wrote stay as written.
+	// The zero value is English.
+	Lang i18n.Lang
 }
 
 // section is one input's part of the report, in a form both renderers
@@ -212,6 +217,9 @@ func (b *Bundle) Write(dir string) ([]string, error) {
 					return
 				}
 				var buf bytes.Buffer
+				if errs[k] = figs[k].checkGlyphs(); errs[k] != nil {
+					continue
+				}
 				errs[k] = figs[k].PNG(&buf)
 				pngs[k] = buf.Bytes()
 			}
@@ -262,25 +270,26 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 	switch {
 	case in.Run != nil:
 		r := in.Run
-		s.title = fmt.Sprintf("%d. %s: one run", k, r.Scenario)
-		s.facts = runFacts(r.Scenario, r.File, r.Ruleset, r.Seed, r.Version, r.Interval, r.Sets, in.Context)
-		s.facts = append(s.facts, [2]string{"encounters", thousands(r.Encounters) + encounterRange(r)})
+		l := b.Lang
+		s.title = l.T("section.run", k, r.Scenario)
+		s.facts = runFacts(l, r.Scenario, r.File, r.Ruleset, r.Seed, r.Version, r.Interval, r.Sets, in.Context)
+		s.facts = append(s.facts, [2]string{l.T("fact.encounters"), l.Int(r.Encounters) + encounterRange(l, r)})
 		if r.Elapsed > 0 {
-			s.facts = append(s.facts, [2]string{"time", fmt.Sprintf("%.2f s (%s encounters/s)", r.Elapsed, thousands(int64(r.Rate)))})
+			s.facts = append(s.facts, [2]string{l.T("fact.time"), l.T("fact.time.value", l.Decimal(r.Elapsed, 2), l.Int(int64(r.Rate)))})
 		}
 		if r.Command != "" {
 			s.commands = append(s.commands, r.Command)
 		} else {
-			s.notes = append(s.notes, "The result does not record its command line; it was made with the seed and overrides above.")
+			s.notes = append(s.notes, l.T("note.no_command"))
 		}
 		if r.Interrupted {
-			s.notes = append(s.notes, "Warning: the run was interrupted; the figures cover the encounters that finished.")
+			s.notes = append(s.notes, l.T("note.interrupted"))
 		}
 		if r.Incomplete {
-			s.notes = append(s.notes, "Warning: incomplete: this merge of shards (--allow-partial) does not cover every encounter; the figures cover the shards it has.")
+			s.notes = append(s.notes, l.T("note.incomplete"))
 		}
-		s.tables = append(s.tables, runTables(r)...)
-		figs, err := runFigures(r, in.Context, prefix, true)
+		s.tables = append(s.tables, runTables(l, r)...)
+		figs, err := runFigures(l, r, in.Context, prefix, true)
 		if err != nil {
 			return nil, err
 		}
@@ -291,20 +300,20 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 		}
 	case in.Sweep != nil:
 		sw := in.Sweep
-		s.title = fmt.Sprintf("%d. %s: sweep of %s", k, sw.Scenario, sw.axisNames())
-		s.facts = runFacts(sw.Scenario, sw.File, sw.Ruleset, sw.Seed, sw.Version, sw.Interval, sw.Sets, sw.Context)
-		n := fmt.Sprintf("%s per point, %s in all over %d points", thousands(sw.MaxN), thousands(sw.Encounters), len(sw.Points))
+		l := b.Lang
+		s.title = l.T("section.sweep", k, sw.Scenario, sw.axisNames())
+		s.facts = runFacts(l, sw.Scenario, sw.File, sw.Ruleset, sw.Seed, sw.Version, sw.Interval, sw.Sets, sw.Context)
+		n := l.T("fact.sweep_encounters", l.Int(sw.MaxN), l.Int(sw.Encounters), len(sw.Points))
 		if sw.Precision > 0 {
-			n = fmt.Sprintf("%s in all over %d points; each point stopped once both 95%% intervals were narrower than %s (batches of %s, at most %s)",
-				thousands(sw.Encounters), len(sw.Points), pp(sw.Precision), thousands(sw.Batch), thousands(sw.MaxN))
+			n = l.T("fact.sweep_encounters.precision", l.Int(sw.Encounters), len(sw.Points), pp(sw.Precision), l.Int(sw.Batch), l.Int(sw.MaxN))
 		}
-		s.facts = append(s.facts, [2]string{"encounters", n})
+		s.facts = append(s.facts, [2]string{l.T("fact.encounters"), n})
 		for _, a := range sw.Axes {
-			s.facts = append(s.facts, [2]string{"varied", a.Path + " = " + strings.Join(a.Values, ", ")})
+			s.facts = append(s.facts, [2]string{l.T("fact.varied"), a.Path + " = " + strings.Join(a.Values, ", ")})
 		}
 		s.commands = append(s.commands, sw.Command)
-		s.tables = append(s.tables, titled{title: "Win rates at each point", t: sw.displayTable(), notes: sw.notes()})
-		f, err := SweepFigure(sw)
+		s.tables = append(s.tables, titled{title: l.T("table.sweep"), t: sw.displayTable(l), notes: sw.notes(l)})
+		f, err := sweepFigure(l, sw)
 		if err == nil {
 			f.Name = prefix + f.Name
 			s.figures = append(s.figures, f)
@@ -313,29 +322,29 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 		// reproduces an estimate.
 		for k, p := range sw.Points {
 			if !p.Unfinished && p.Result.Encounters > 0 {
-				s.notes = append(s.notes, "Each point's numbers are reproduced exactly by `simctl run` with the sweep's seed, the point's encounter count as -n, and its overrides: "+
-					"`"+pointCommand(sw, k)+"` for point "+strings.Join(p.Values, ", ")+".")
+				s.notes = append(s.notes, l.T("note.sweep_point", "`"+pointCommand(sw, k)+"`", strings.Join(p.Values, ", ")))
 				break
 			}
 		}
 		s.scenario = ctxYAML(sw.Context)
 	case in.Compare != nil:
 		c := in.Compare
-		s.title = fmt.Sprintf("%d. %s: comparison of %d options", k, c.Scenario, len(c.Options))
-		s.facts = runFacts(c.Scenario, c.File, c.Ruleset, c.Seed, c.Version, c.Interval, c.Sets, c.Context)
-		s.facts = append(s.facts, [2]string{"encounters", thousands(c.Encounters) + " per option, indices 0.." + fmt.Sprint(c.Encounters-1) + " for every option (common random numbers)"})
-		s.facts = append(s.facts, [2]string{"baseline", c.Baseline})
+		l := b.Lang
+		s.title = l.N("section.compare", int64(len(c.Options)), k, c.Scenario)
+		s.facts = runFacts(l, c.Scenario, c.File, c.Ruleset, c.Seed, c.Version, c.Interval, c.Sets, c.Context)
+		s.facts = append(s.facts, [2]string{l.T("fact.encounters"), l.T("fact.compare_encounters", l.Int(c.Encounters), c.Encounters-1)})
+		s.facts = append(s.facts, [2]string{l.T("fact.baseline"), c.Baseline})
 		s.commands = append(s.commands, c.Command)
 		for _, o := range c.Options {
 			if o.Command != "" {
 				s.commands = append(s.commands, o.Command)
 			}
 		}
-		s.tables = append(s.tables, titled{title: "Win rates and paired differences", t: c.displayTable(), notes: c.notes()})
-		if e := c.economyTable(); len(e.rows) > 0 {
-			s.tables = append(s.tables, titled{title: "Action economy per encounter: the baseline's mean and each option's change", t: e})
+		s.tables = append(s.tables, titled{title: l.T("table.compare"), t: c.displayTable(l), notes: c.notes(l)})
+		if e := c.economyTable(l); len(e.rows) > 0 {
+			s.tables = append(s.tables, titled{title: l.T("table.compare_economy"), t: e})
 		}
-		if f, err := CompareFigure(c); err == nil {
+		if f, err := compareFigure(l, c); err == nil {
 			f.Name = prefix + f.Name
 			s.figures = append(s.figures, f)
 		}
@@ -343,8 +352,8 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 		// again: its tables give every option's numbers, and each option
 		// that plays tactics its rule counts.
 		for _, o := range c.Options {
-			if t := tacticsTable(o.Result); t != nil {
-				t.title = "Option " + o.Name + ": " + t.title
+			if t := tacticsTable(l, o.Result); t != nil {
+				t.title = l.T("table.option", o.Name, t.title)
 				s.tables = append(s.tables, *t)
 			}
 		}
@@ -363,16 +372,16 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 	default:
 		return nil, fmt.Errorf("reports: empty report input %q", in.Path)
 	}
-	s.facts = append(s.facts, [2]string{"source", in.Path})
+	s.facts = append(s.facts, [2]string{b.Lang.T("fact.source"), in.Path})
 	return s, nil
 }
 
-func encounterRange(r *Result) string {
+func encounterRange(l i18n.Lang, r *Result) string {
 	if r.Shard != nil {
-		return fmt.Sprintf(" (shard %d/%d: indices %d..%d of %s)", r.Shard.K, r.Shard.Of, r.Shard.Start, r.Shard.Start+r.Shard.N-1, thousands(r.Shard.Total))
+		return " " + l.T("fact.shard", r.Shard.K, r.Shard.Of, r.Shard.Start, r.Shard.Start+r.Shard.N-1, l.Int(r.Shard.Total))
 	}
 	if r.Encounters > 0 {
-		return fmt.Sprintf(" (encounter indices 0..%d)", r.Encounters-1)
+		return " " + l.T("fact.indices", r.Encounters-1)
 	}
 	return ""
 }
@@ -421,35 +430,49 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func runFacts(name, file, ruleset string, seed uint64, version, interval string, sets []string, ctx *Context) [][2]string {
+func runFacts(l i18n.Lang, name, file, ruleset string, seed uint64, version, interval string, sets []string, ctx *Context) [][2]string {
 	f := [][2]string{
-		{"scenario", name + " (" + file + ")"},
-		{"ruleset", ruleset},
-		{"ruleset options", optionsText(ctx)},
+		{l.T("fact.scenario"), name + " (" + file + ")"},
+		{l.T("fact.ruleset"), ruleset},
+		{l.T("fact.options"), optionsText(l, ctx)},
 	}
 	if ctx != nil && ctx.ScenarioSHA256 != "" {
-		f = append(f, [2]string{"scenario SHA-256", ctx.ScenarioSHA256})
+		f = append(f, [2]string{l.T("fact.sha256"), ctx.ScenarioSHA256})
 	}
 	if len(sets) > 0 {
-		f = append(f, [2]string{"overrides", "--set " + strings.Join(sets, " --set ")})
+		f = append(f, [2]string{l.T("fact.overrides"), "--set " + strings.Join(sets, " --set ")})
 	}
 	f = append(f,
-		[2]string{"seed", fmt.Sprint(seed)},
-		[2]string{"simctl version", version},
-		[2]string{"intervals", interval},
+		[2]string{l.T("fact.seed"), fmt.Sprint(seed)},
+		[2]string{l.T("fact.version"), version},
+		[2]string{l.T("fact.intervals"), method(l, interval)},
 	)
 	return f
 }
 
-func optionsText(ctx *Context) string {
+// method names an interval method recorded in a document in l; a method
+// simctl does not know (a newer simctl's) stays as recorded.
+func method(l i18n.Lang, s string) string {
+	switch s {
+	case intervalWilson:
+		return l.T("method.wilson")
+	case PairedMethod:
+		return l.T("method.paired")
+	case intervalWilson + " (win rates); " + PairedMethod + " (differences)": // a comparison's
+		return l.T("method.compare", l.T("method.wilson"), l.T("method.paired"))
+	}
+	return s
+}
+
+func optionsText(l i18n.Lang, ctx *Context) string {
 	if ctx == nil || len(ctx.Options) == 0 {
-		return "not recorded (the scenario file could not be read when the report was made)"
+		return l.T("fact.options.none")
 	}
 	var parts []string
 	for _, o := range ctx.Options {
 		v := o.Name + ": " + o.Value
 		if o.Default {
-			v += " (default)"
+			v += " " + l.T("fact.options.default")
 		}
 		parts = append(parts, v)
 	}
@@ -473,22 +496,22 @@ func ctxSides(ctx *Context) []int {
 // runFigures are the figures of one run; outcomes adds the per-combatant
 // and distribution figures (left out of a comparison's options, which would
 // otherwise repeat six figures per option).
-func runFigures(r *Result, ctx *Context, prefix string, outcomes bool) ([]*Figure, error) {
+func runFigures(l i18n.Lang, r *Result, ctx *Context, prefix string, outcomes bool) ([]*Figure, error) {
 	if r.Encounters == 0 {
 		return nil, nil
 	}
 	var figs []*Figure
 	mks := []func() (*Figure, error){
-		func() (*Figure, error) { return RoundsFigure(r) },
-		func() (*Figure, error) { return EconomyFigure(r) },
-		func() (*Figure, error) { return FirstActorFigure(r, ctxSides(ctx)) },
+		func() (*Figure, error) { return roundsFigure(l, r) },
+		func() (*Figure, error) { return economyFigure(l, r) },
+		func() (*Figure, error) { return firstActorFigure(l, r, ctxSides(ctx)) },
 		func() (*Figure, error) { return TacticsFigure(r) },
 	}
 	if outcomes {
 		mks = append(mks,
-			func() (*Figure, error) { return CombatantsFigure(r) },
-			func() (*Figure, error) { return DamageFigure(r) },
-			func() (*Figure, error) { return HPLeftFigure(r) })
+			func() (*Figure, error) { return combatantsFigure(l, r) },
+			func() (*Figure, error) { return damageFigure(l, r) },
+			func() (*Figure, error) { return hpLeftFigure(l, r) })
 	}
 	for _, mk := range mks {
 		f, err := mk()
@@ -506,23 +529,22 @@ func runFigures(r *Result, ctx *Context, prefix string, outcomes bool) ([]*Figur
 
 // runTables are the tables of one run: win rates, rounds, action economy,
 // who acts first.
-func runTables(r *Result) []titled {
-	w := &table{left: 1, header: []string{"side", "wins", "win rate", "95% CI", "survivors per encounter"}}
+func runTables(l i18n.Lang, r *Result) []titled {
+	w := &table{left: 1, header: []string{l.T("col.side"), l.T("col.wins"), l.T("col.win_rate"), l.T("col.ci95"), l.T("col.survivors")}}
 	for _, s := range r.Sides {
 		w.add(s.Name, thousands(s.Wins), pct(s.WinRate), pctCI(s.WinCI95[0], s.WinCI95[1]), fmt.Sprintf("%.2f", s.SurvivorsMean))
 	}
-	w.add("draws", thousands(r.Draws), pct(r.DrawRate), "", "")
-	notes := []string{fmt.Sprintf("Rounds to finish: mean %.2f, median %d, 90th percentile %d, longest %d.", r.Rounds.Mean, r.Rounds.P50, r.Rounds.P90, r.Rounds.Max)}
+	w.add(l.T("col.draws"), thousands(r.Draws), pct(r.DrawRate), "", "")
+	notes := []string{l.T("note.rounds", l.Decimal(r.Rounds.Mean, 2), r.Rounds.P50, r.Rounds.P90, r.Rounds.Max)}
 	if r.Draws > 0 {
-		notes = append(notes, fmt.Sprintf("Draws by cause: max_rounds reached with both sides fighting %s, nobody left fighting on either side %s.",
-			thousands(r.DrawCauses.MaxRounds), thousands(r.DrawCauses.AllGone)))
+		notes = append(notes, l.T("note.draws", l.Int(r.DrawCauses.MaxRounds), l.Int(r.DrawCauses.AllGone)))
 	}
-	out := []titled{{title: "Win rates", t: w, notes: notes}}
+	out := []titled{{title: l.T("table.winrates"), t: w, notes: notes}}
 	if r.Combatants != nil {
-		out = append(out, outcomeTables(r)...)
+		out = append(out, outcomeTables(l, r)...)
 	}
 
-	e := &table{left: 1, header: []string{r.economyHead(), r.Sides[0].Name, r.Sides[1].Name}}
+	e := &table{left: 1, header: []string{r.economyHead(l), r.Sides[0].Name, r.Sides[1].Name}}
 	per := len(r.Raw.Counters)
 	for k, name := range r.Raw.Counters {
 		a, b := r.Raw.Counts[k], r.Raw.Counts[per+k]
@@ -531,14 +553,14 @@ func runTables(r *Result) []titled {
 		}
 		e.add(name, r.economyCell(0, name), r.economyCell(1, name))
 	}
-	out = append(out, titled{title: "Action economy", t: e})
+	out = append(out, titled{title: l.T("table.economy"), t: e})
 
 	if r.Combatants != nil {
-		out = append(out, firstTable(r))
+		out = append(out, firstTable(l, r))
 	} else {
-		out = append(out, oldFirstTable(r))
+		out = append(out, oldFirstTable(l, r))
 	}
-	if t := tacticsTable(r); t != nil {
+	if t := tacticsTable(l, r); t != nil {
 		out = append(out, *t)
 	}
 	return out
@@ -546,8 +568,8 @@ func runTables(r *Result) []titled {
 
 // oldFirstTable is who acts first for a result written before per-combatant
 // results existed.
-func oldFirstTable(r *Result) titled {
-	f := &table{left: 1, header: []string{"combatant", "acts first", "95% CI"}}
+func oldFirstTable(l i18n.Lang, r *Result) titled {
+	f := &table{left: 1, header: []string{l.T("col.combatant"), l.T("col.acts_first"), l.T("col.ci95")}}
 	type fa struct {
 		name string
 		k    int64
@@ -561,7 +583,7 @@ func oldFirstTable(r *Result) titled {
 		ci := stats.Wilson95(x.k, r.Encounters)
 		f.add(x.name, pct(frac(x.k, r.Encounters)), pctCI(ci.Lo, ci.Hi))
 	}
-	return titled{title: "Who acts first", t: f}
+	return titled{title: l.T("table.first.old"), t: f}
 }
 
 func frac(k, n int64) float64 {
@@ -574,9 +596,9 @@ func frac(k, n int64) float64 {
 // outcomeTables are the per-side and per-combatant results: how often
 // someone dies, how much damage, how close the wins were, and each copy
 // group's record.
-func outcomeTables(r *Result) []titled {
-	d := &table{left: 1, header: []string{"side", "someone down", "95% CI", "damage dealt: mean", "p10", "p50", "p90",
-		"hp left when won: p10", "p50", "p90"}}
+func outcomeTables(l i18n.Lang, r *Result) []titled {
+	d := &table{left: 1, header: []string{l.T("col.side"), l.T("col.someone_down"), l.T("col.ci95"), l.T("col.damage_mean"), "p10", "p50", "p90",
+		l.T("col.hpleft_p10"), "p50", "p90"}}
 	for _, s := range r.Sides {
 		dd, h := s.DamageDealt, s.HPLeftWhenWon
 		row := []string{s.Name, pct(s.AnyDeathRate), pctCI(s.AnyDeathCI95[0], s.AnyDeathCI95[1]),
@@ -588,8 +610,8 @@ func outcomeTables(r *Result) []titled {
 		}
 		d.add(row...)
 	}
-	c := &table{left: 2, header: []string{"combatant", "side", "down", "out", "damage dealt", "damage taken", "kills", "turns",
-		"actions lost", "hp left when won"}}
+	c := &table{left: 2, header: []string{l.T("col.combatant"), l.T("col.side"), l.T("col.down"), l.T("col.out"), l.T("col.damage_dealt"), l.T("col.damage_taken"), l.T("col.kills"), l.T("col.turns"),
+		l.T("col.actions_lost"), l.T("col.hpleft")}}
 	for _, g := range r.Groups {
 		name := g.Name
 		if g.Copies > 1 {
@@ -599,20 +621,16 @@ func outcomeTables(r *Result) []titled {
 			fmt.Sprintf("%.3f", g.KillsMean), fmt.Sprintf("%.2f", g.TurnsMean), fmt.Sprintf("%.3f", g.ActionsLostMean), fmt.Sprintf("%.1f", g.HPLeftWhenWon))
 	}
 	return []titled{
-		{title: "Deaths, damage and how close it was", t: d, notes: []string{
-			"Someone down: encounters in which at least one of the side's combatants ended dead, dying or unconscious (fled or routed is not down). " +
-				"Damage dealt per encounter, overkill included; hit points left: the side's standing combatants' total at the end of the encounters it won."}},
-		{title: "Per combatant", t: c, notes: []string{
-			"Copies are grouped (Hobgoblin ×5 for Hobgoblin#1..#5) and every figure is the mean per copy and encounter; " +
-				"down: ended dead, dying or unconscious; out: ended out of the fight for any reason. The JSON result lists every copy too."}},
+		{title: l.T("table.outcomes"), t: d, notes: []string{l.T("note.outcomes")}},
+		{title: l.T("table.combatants"), t: c, notes: []string{l.T("note.combatants")}},
 	}
 }
 
 // firstTable is who came first, per copy group: the first to take an
 // action and the first in the initiative order, with 95% intervals.
-func firstTable(r *Result) titled {
+func firstTable(l i18n.Lang, r *Result) titled {
 	raw := &r.Raw
-	f := &table{left: 2, header: []string{"combatant", "side", "first to act", "95% CI", "first in order", "95% CI"}}
+	f := &table{left: 2, header: []string{l.T("col.combatant"), l.T("col.side"), l.T("col.first_act"), l.T("col.ci95"), l.T("col.first_order"), l.T("col.ci95")}}
 	row := func(name, side string, act, order int64) {
 		a, o := stats.Wilson95(act, raw.Encounters), stats.Wilson95(order, raw.Encounters)
 		f.add(name, side, pct(frac(act, raw.Encounters)), pctCI(a.Lo, a.Hi), pct(frac(order, raw.Encounters)), pctCI(o.Lo, o.Hi))
@@ -633,13 +651,10 @@ func firstTable(r *Result) titled {
 		row(name, r.Sides[g.side].Name, act, order)
 	}
 	for s := 0; s < 2; s++ {
-		row("side "+r.Sides[s].Name, r.Sides[s].Name, side[s][0], side[s][1])
+		row(l.T("col.side_row", r.Sides[s].Name), r.Sides[s].Name, side[s][0], side[s][1])
 	}
 	if raw.NoActor > 0 || raw.NoOrder > 0 {
-		row("nobody", "", raw.NoActor, raw.NoOrder)
+		row(l.T("fig.nobody"), "", raw.NoActor, raw.NoOrder)
 	}
-	return titled{title: "Who comes first", t: f, notes: []string{
-		"First to act: the first combatant to take an action (deciding to delay or ready is not an action; the delayed or readied action, " +
-			"an attack of opportunity, an interrupt or a surprise-round action is). First in order: first in the initiative order of the " +
-			"first round in which anyone had a turn."}}
+	return titled{title: l.T("table.first"), t: f, notes: []string{l.T("note.first")}}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"simctl/reports/i18n"
 	"simctl/sim/experiment"
 	"simctl/stats"
 )
@@ -14,24 +15,24 @@ import (
 // how they were made and the scenario they ran, as a run's section has.
 
 // docFacts are the facts every experiment document's section starts with.
-func docFacts(h *Header, interval string) [][2]string {
-	f := runFacts(h.Scenario, h.File, h.Ruleset, h.Seed, h.Version, interval, h.Sets, h.Context)
+func docFacts(l i18n.Lang, h *Header, interval string) [][2]string {
+	f := runFacts(l, h.Scenario, h.File, h.Ruleset, h.Seed, h.Version, interval, h.Sets, h.Context)
 	if h.Context == nil && h.ScenarioSHA256 != "" {
 		// Older documents carry the SHA-256 but not the text.
-		f = append(f, [2]string{"scenario SHA-256", h.ScenarioSHA256})
+		f = append(f, [2]string{l.T("fact.sha256"), h.ScenarioSHA256})
 	}
 	return f
 }
 
 // indices says which encounter indices a document covers.
-func indices(h *Header, n int64) string {
+func indices(l i18n.Lang, h *Header, n int64) string {
 	if s := h.Shard; s != nil {
-		return fmt.Sprintf("shard %d/%d: indices %d..%d of %s", s.K, s.Of, s.Start, s.Start+s.N-1, thousands(s.Total))
+		return l.T("doc.indices.shard", s.K, s.Of, s.Start, s.Start+s.N-1, l.Int(s.Total))
 	}
 	if n > 0 {
-		return fmt.Sprintf("indices 0..%d", n-1)
+		return l.T("doc.indices", n-1)
 	}
-	return "none finished"
+	return l.T("doc.indices.none")
 }
 
 // statusNotes mark a document that is not a whole experiment: one shard,
@@ -106,12 +107,12 @@ func withoutStatus(ws []string) []string {
 }
 
 func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
-	s.title = fmt.Sprintf("%d. %s: what each parameter of %s is worth", k, v.Scenario, v.Side)
-	s.facts = docFacts(&v.Header, PairedMethod+" (effects and swings); Fieller 95% (exchange rates)")
+	l := b.Lang
+	s.title = l.T("section.value", k, v.Scenario, v.Side)
+	s.facts = docFacts(l, &v.Header, l.T("value.intervals", method(l, PairedMethod)))
 	s.facts = append(s.facts,
-		[2]string{"side", v.Side},
-		[2]string{"encounters", fmt.Sprintf("%s under each of the %d settings (the scenario, and each parameter a step down and up), %s for every setting (common random numbers)",
-			thousands(v.Encounters), 1+2*len(v.Params), indices(&v.Header, v.Encounters))})
+		[2]string{l.T("fact.side"), v.Side},
+		[2]string{l.T("fact.encounters"), l.N("value.encounters", int64(1+2*len(v.Params)), l.Int(v.Encounters), indices(l, &v.Header, v.Encounters))})
 	docCommand(s, &v.Header, func() []string {
 		names := make([]string, len(v.Params))
 		args := []string{"simctl", "value"}
@@ -127,25 +128,23 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 		return append(append(args, "--params", strings.Join(names, ",")), steps...)
 	})
 	s.notes = append(s.notes, statusNotes(&v.Header, "value")...)
-	ps := &table{left: 4, header: []string{"param", "step", "a step down", "a step up"}}
+	ps := &table{left: 4, header: []string{l.T("value.col.param"), l.T("value.col.step"), l.T("value.col.down"), l.T("value.col.up")}}
 	for _, p := range v.Params {
 		ps.add(p.Name, strconv.FormatFloat(p.Step, 'f', -1, 64), "--set "+strings.Join(p.Down, " --set "), "--set "+strings.Join(p.Up, " --set "))
 	}
-	s.tables = append(s.tables, titled{title: "Parameters: the overrides of each step", t: ps})
+	s.tables = append(s.tables, titled{title: l.T("value.table.params"), t: ps})
 	warnings := withoutStatus(v.Warnings)
-	effects := titled{title: "Marginal effect of each parameter on the " + v.Side + " win rate", t: v.effectTable(), notes: []string{
-		"Per unit: the central difference (W(+step) − W(−step)) / (2·step) in percentage points of win rate per unit of the parameter, with its paired 95% interval; every setting plays the same encounters."}}
+	effects := titled{title: l.T("value.table.effects", v.Side), t: v.effectTable(l), notes: []string{l.T("value.note.effects")}}
 	s.tables = append(s.tables, effects)
 	if len(v.Effects) > 1 {
-		s.tables = append(s.tables, titled{title: "Exchange rates", t: v.rateTable(), notes: append([]string{
-			"A rate is the ratio of two effects; the effects share the dice, so they are correlated, and the interval is Fieller's, which accounts for that and gives no finite interval when the effect in the denominator is not distinguishable from 0 (then either every value, or two rays: at most one bound or at least the other)."},
-			prefixed("Warning: ", warnings)...)})
+		s.tables = append(s.tables, titled{title: l.T("value.table.rates"), t: v.rateTable(l), notes: append([]string{l.T("value.note.rates")},
+			prefixed(l.T("warning")+" ", warnings)...)})
 	} else {
-		s.tables[len(s.tables)-1].notes = append(s.tables[len(s.tables)-1].notes, prefixed("Warning: ", warnings)...)
+		s.tables[len(s.tables)-1].notes = append(s.tables[len(s.tables)-1].notes, prefixed(l.T("warning")+" ", warnings)...)
 	}
-	s.tables = append(s.tables, titled{title: "One at a time (tornado), largest swing first", t: v.swingTable(), notes: []string{
-		"Down and up: the change in the win rate when the parameter steps down or up from the scenario's value alone, with paired 95% intervals.", capital([]string{v.Multiplicity()})[0]}})
-	if f, err := TornadoFigure(v); err == nil {
+	s.tables = append(s.tables, titled{title: l.T("value.table.swings"), t: v.swingTable(l), notes: []string{
+		l.T("value.note.swings"), capital([]string{v.multiplicity(l)})[0]}})
+	if f, err := tornadoFigure(l, v); err == nil {
 		f.Name = prefix + f.Name
 		s.figures = append(s.figures, f)
 	}
@@ -154,11 +153,11 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 
 func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 	s.title = fmt.Sprintf("%d. %s: matrix of %s options against %s options", k, m.Scenario, m.RowSide, m.ColSide)
-	s.facts = docFacts(&m.Header, intervalWilson+" (cells); the value's interval from every cell's Bonferroni-adjusted bounds")
+	s.facts = docFacts(b.Lang, &m.Header, intervalWilson+" (cells); the value's interval from every cell's Bonferroni-adjusted bounds")
 	s.facts = append(s.facts,
 		[2]string{"payoff", "the win rate of " + m.RowSide + " (rows); " + m.ColSide + " (columns) minimises it"},
 		[2]string{"encounters", fmt.Sprintf("%s per pairing, %d pairings, %s for every pairing (common random numbers)",
-			thousands(m.Encounters), len(m.Rows)*len(m.Cols), indices(&m.Header, m.Encounters))})
+			thousands(m.Encounters), len(m.Rows)*len(m.Cols), indices(b.Lang, &m.Header, m.Encounters))})
 	docCommand(s, &m.Header, func() []string {
 		args := append([]string{"simctl", "matrix"}, commonArgs(&m.Header, m.Encounters)...)
 		args = append(args, "--side", m.RowSide)
@@ -205,7 +204,7 @@ func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 
 func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
 	s.title = fmt.Sprintf("%d. %s: tournament of %d options for %s", k, t.Scenario, len(t.Options), t.Side)
-	s.facts = docFacts(&t.Header, intervalWilson+" (win rates); "+SelectMethod)
+	s.facts = docFacts(b.Lang, &t.Header, intervalWilson+" (win rates); "+SelectMethod)
 	var p experiment.SelectParams
 	if t.State != nil {
 		p = t.State.Params

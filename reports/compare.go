@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"simctl/reports/i18n"
 	"slices"
 	"strings"
 
@@ -235,7 +236,7 @@ func (c *Compare) Write(w io.Writer, f Format) error {
 	}
 	// Two narrow tables rather than displayTable's one: a terminal table
 	// stays within 100 columns (the report's HTML keeps the single one).
-	t, d, e := c.winTable(), c.diffTable(), c.economyTable()
+	t, d, e := c.winTable(), c.diffTable(), c.economyTable(i18n.En)
 	if md {
 		t.markdown(&b)
 		fmt.Fprintf(&b, "\nPaired differences to the baseline, %s.\n\n", c.Baseline)
@@ -254,42 +255,43 @@ func (c *Compare) Write(w io.Writer, f Format) error {
 			e.text(&b)
 		}
 	}
-	footnotes(&b, c.notes(), md)
+	footnotes(&b, c.notes(i18n.En), md)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func (c *Compare) notes() []string {
+func (c *Compare) notes(l i18n.Lang) []string {
 	s0 := c.Sides[0]
 	notes := []string{
-		fmt.Sprintf("Common random numbers: encounter i of every option draws from the stream (seed %d, i); each option's result equals `simctl run` with that seed and its --set.", c.Seed),
-		fmt.Sprintf("Δ %s: the option's %s win rate minus that of %s, paired on the same encounters; its 95%% CI is Δ ± 1.96·SE with the paired SE; p is the two-sided test of no difference. Win rates carry a %s.", s0, s0, c.Baseline, intervalWilson),
-		"VR: variance reduction of common random numbers, (s_a² + s_b²)/s_d² = (independent SE / paired SE)²: independent runs would need VR times as many encounters for an interval this narrow.",
+		l.T("compare.note.crn", c.Seed),
+		l.T("compare.note.delta", s0, s0, c.Baseline, method(l, intervalWilson)),
+		l.T("compare.note.vr"),
 	}
 	for _, o := range c.Options[1:] {
 		if o.EconomyDeltaCI95 != nil {
-			notes = append(notes, "Action economy: each option's change in a counter's mean per encounter, with the paired 95% interval Δ ± 1.96·s_d/√N over the encounters' own differences (common random numbers).")
+			notes = append(notes, l.T("compare.note.economy"))
 			break
 		}
 	}
 	for _, w := range c.Warnings {
-		notes = append(notes, "Warning: "+w)
+		notes = append(notes, l.T("warning")+" "+w)
 	}
 	return notes
 }
 
-func (c *Compare) displayTable() *table {
+func (c *Compare) displayTable(l i18n.Lang) *table {
 	s0, s1 := c.Sides[0], c.Sides[1]
-	t := &table{left: 2, header: []string{"option", "--set", s0 + " win", "95% CI", "Δ " + s0, "95% CI (paired)", "p", "VR", s1 + " win", "95% CI", "draws", "rounds"}}
+	ci, pci := l.T("col.ci95"), l.T("col.ci95.paired")
+	t := &table{left: 2, header: []string{l.T("col.option"), "--set", l.T("col.side_win", s0), ci, "Δ " + s0, pci, "p", "VR", l.T("col.side_win", s1), ci, l.T("col.draws"), l.T("col.rounds")}}
 	for k, o := range c.Options {
 		r := o.Result
 		sets := strings.Join(o.Sets, " ")
 		if sets == "" {
-			sets = "(none)"
+			sets = l.T("col.none")
 		}
 		row := []string{o.Name, sets, pct(r.Sides[0].WinRate), pctCI(r.Sides[0].WinCI95[0], r.Sides[0].WinCI95[1])}
 		if k == 0 {
-			row = append(row, "baseline", "", "", "")
+			row = append(row, l.T("fact.baseline"), "", "", "")
 		} else {
 			d := o.Diff[0]
 			row = append(row, signedPP(d.Diff), ppCI(float64(d.CI95[0]), float64(d.CI95[1])), pvalue(float64(d.PValue)), factor(float64(d.VarianceReduction)))
@@ -335,12 +337,12 @@ func (c *Compare) diffTable() *table {
 // economyTable has a row per side and counter that some option used: the
 // baseline's mean per encounter and each option's difference, with its
 // paired 95% interval when the document has the cross sums.
-func (c *Compare) economyTable() *table {
-	t := &table{left: 2, header: []string{"counter", "side", c.Baseline}}
+func (c *Compare) economyTable(l i18n.Lang) *table {
+	t := &table{left: 2, header: []string{l.T("col.counter"), l.T("col.side"), c.Baseline}}
 	for _, o := range c.Options[1:] {
 		t.header = append(t.header, "Δ "+o.Name)
 		if o.EconomyDeltaCI95 != nil {
-			t.header = append(t.header, "95% CI (paired)")
+			t.header = append(t.header, l.T("col.ci95.paired"))
 		}
 	}
 	base := c.Options[0].Result

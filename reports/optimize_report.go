@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"simctl/reports/i18n"
 	"strconv"
 	"strings"
 
@@ -20,7 +21,7 @@ import (
 // candidate's median fight (replayed by the caller into Input.Traces).
 
 func (b *Bundle) optimizeSection(s *section, k int, o *Optimize, prefix string) {
-	s.facts = docFacts(&o.Header, intervalWilson+" (win rates, simultaneous); confidence sequences of the discordant pairs (differences)")
+	s.facts = docFacts(b.Lang, &o.Header, intervalWilson+" (win rates, simultaneous); confidence sequences of the discordant pairs (differences)")
 	docCommand(s, &o.Header, nil)
 	s.notes = append(s.notes, statusNotes(&o.Header, "optimize")...)
 	s.scenario = ctxYAML(o.Context)
@@ -92,7 +93,7 @@ func OptimizeFigures(o *Optimize) []*Figure {
 		return nil
 	}
 	var out []*Figure
-	p := newPlot(fmt.Sprintf("Incumbent win rate against encounters spent\n%s, seed %d", o.Scenario, o.Seed), "encounters spent (all candidates)", "incumbent win rate (%)")
+	p := newPlot(i18n.En, fmt.Sprintf("Incumbent win rate against encounters spent\n%s, seed %d", o.Scenario, o.Seed), "encounters spent (all candidates)", "incumbent win rate (%)")
 	hgrid(p)
 	var pts plotter.XYs
 	for _, q := range r.Incumbent {
@@ -138,7 +139,7 @@ func rateAt(o *Optimize, paths ...string) map[string]float64 {
 }
 
 func landscapeLine(o *Optimize, a Axis) *Figure {
-	p := newPlot(fmt.Sprintf("%s win rate against %s (each candidate evaluated)\n%s, seed %d", o.Side, a.Path, o.Scenario, o.Seed), AxisLabel(a.Path), "win rate (%)")
+	p := newPlot(i18n.En, fmt.Sprintf("%s win rate against %s (each candidate evaluated)\n%s, seed %d", o.Side, a.Path, o.Scenario, o.Seed), AxisLabel(a.Path), "win rate (%)")
 	hgrid(p)
 	xs, _ := numeric(a.Values)
 	m := rateAt(o, a.Path)
@@ -163,7 +164,7 @@ func landscapeLine(o *Optimize, a Axis) *Figure {
 }
 
 func landscapeHeat(o *Optimize, ax, ay Axis) *Figure {
-	p := newPlot(fmt.Sprintf("%s win rate over %s and %s (candidates evaluated)\n%s, seed %d", o.Side, ax.Path, ay.Path, o.Scenario, o.Seed), AxisLabel(ax.Path), AxisLabel(ay.Path))
+	p := newPlot(i18n.En, fmt.Sprintf("%s win rate over %s and %s (candidates evaluated)\n%s, seed %d", o.Side, ax.Path, ay.Path, o.Scenario, o.Seed), AxisLabel(ax.Path), AxisLabel(ay.Path))
 	m := rateAt(o, ax.Path, ay.Path)
 	h := cells{nx: len(ax.Values), ny: len(ay.Values), labels: len(ax.Values) <= 14 && len(ay.Values) <= 20}
 	for _, x := range ax.Values {

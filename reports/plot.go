@@ -21,6 +21,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"simctl/reports/i18n"
 	"simctl/reports/safeio"
 	"simctl/stats"
 )
@@ -84,7 +85,15 @@ func (f *Figure) SVG(w io.Writer) error {
 // that a browser without Liberation draws labels the width they were laid
 // out for.
 func svgFonts(svg []byte) []byte {
-	return bytes.ReplaceAll(svg, []byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;"))
+	svg = bytes.ReplaceAll(svg, []byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;"))
+	// A font loaded for a language (UseFigureFont) falls back to others
+	// with the same script.
+	fontMu.RLock()
+	defer fontMu.RUnlock()
+	for family, list := range svgFamilies {
+		svg = bytes.ReplaceAll(svg, []byte("font-family:"+family+";"), []byte("font-family:"+list+";"))
+	}
+	return svg
 }
 
 // Save writes f to path as PNG or SVG, by the extension, atomically (see
@@ -110,33 +119,33 @@ func single(p *plot.Plot) func(draw.Canvas) {
 	return func(dc draw.Canvas) { p.Draw(dc) }
 }
 
-// sans is the font of every text in a figure.
-func sans(size vg.Length) font.Font {
-	return font.From(font.Font{Typeface: "Liberation", Variant: "Sans"}, size)
+// sans is the font of every text in a figure of l.
+func sans(l i18n.Lang, size vg.Length) font.Font {
+	return font.From(figureFont(l), size)
 }
 
 // newPlot makes a plot with the common look: sans-serif text, a light
 // grid, the title and axis labels given.
-func newPlot(title, xLabel, yLabel string) *plot.Plot {
+func newPlot(l i18n.Lang, title, xLabel, yLabel string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
-	p.Title.TextStyle.Font = sans(12)
+	p.Title.TextStyle.Font = sans(l, 12)
 	p.Title.Padding = 6
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Label.TextStyle.Font = sans(11)
-		a.Tick.Label.Font = sans(9)
+		a.Label.TextStyle.Font = sans(l, 11)
+		a.Tick.Label.Font = sans(l, 9)
 		a.Color, a.Tick.Color = ink, ink
 		a.Label.TextStyle.Color, a.Tick.Label.Color = ink, ink
 	}
-	p.Legend.TextStyle.Font = sans(10)
+	p.Legend.TextStyle.Font = sans(l, 10)
 	p.Legend.Top = true
 	return p
 }
 
 func textStyle(size vg.Length, c color.Color) text.Style {
-	return text.Style{Color: c, Font: sans(size), XAlign: draw.XCenter, YAlign: draw.YCenter, Handler: plot.DefaultTextHandler}
+	return text.Style{Color: c, Font: sans(i18n.En, size), XAlign: draw.XCenter, YAlign: draw.YCenter, Handler: plot.DefaultTextHandler}
 }
 
 // hgrid draws horizontal grid lines at the Y axis's major ticks.
@@ -289,10 +298,14 @@ var fieldUnits = map[string]string{
 }
 
 // AxisLabel is the axis label of a varied path: the path and its unit.
-func AxisLabel(path string) string {
+func AxisLabel(path string) string { return axisLabel(i18n.En, path) }
+
+// axisLabel is AxisLabel in l: the path as written (it is the file
+// format), its unit in l.
+func axisLabel(l i18n.Lang, path string) string {
 	last := path[strings.LastIndexByte(path, '.')+1:]
-	if u, ok := fieldUnits[last]; ok {
-		return path + " (" + u + ")"
+	if _, ok := fieldUnits[last]; ok {
+		return path + " (" + l.T("unit."+last) + ")"
 	}
 	return path
 }
@@ -316,7 +329,9 @@ var ErrNoData = errors.New("reports: no encounters to plot")
 // SweepFigure draws a sweep: for one axis, each side's win rate against
 // the value with 95% interval bars; for two, a heat map of side 0's win
 // rate with a colour bar.
-func SweepFigure(s *Sweep) (*Figure, error) {
+func SweepFigure(s *Sweep) (*Figure, error) { return sweepFigure(i18n.En, s) }
+
+func sweepFigure(l i18n.Lang, s *Sweep) (*Figure, error) {
 	finished := 0
 	for _, p := range s.Points {
 		if !p.Unfinished {
@@ -328,14 +343,14 @@ func SweepFigure(s *Sweep) (*Figure, error) {
 	}
 	switch len(s.Axes) {
 	case 1:
-		return sweepLine(s), nil
+		return sweepLine(l, s), nil
 	case 2:
-		return sweepHeat(s), nil
+		return sweepHeat(l, s), nil
 	}
 	return nil, fmt.Errorf("reports: a sweep plot draws one or two varied paths, not %d", len(s.Axes))
 }
 
-func sweepLine(s *Sweep) *Figure {
+func sweepLine(l i18n.Lang, s *Sweep) *Figure {
 	a := s.Axes[0]
 	xs, isNum := numeric(a.Values)
 	if !isNum {
@@ -350,11 +365,11 @@ func sweepLine(s *Sweep) *Figure {
 	for side := 0; side < 2; side++ {
 		title, xLabel := "", ""
 		if side == 0 {
-			title = fmt.Sprintf("Win rate against %s\n%s, seed %d, %s", a.Path, s.Scenario, s.Seed, sweepN(s))
+			title = l.T("fig.sweep.title", a.Path, s.Scenario, s.Seed, sweepN(l, s))
 		} else {
-			xLabel = AxisLabel(a.Path)
+			xLabel = axisLabel(l, a.Path)
 		}
-		p := newPlot(title, xLabel, s.Sides[side]+" win (%, 95% CI)")
+		p := newPlot(l, title, xLabel, l.T("fig.sweep.y", s.Sides[side]))
 		p.Y.Label.TextStyle.Color = SideColors[side]
 		hgrid(p)
 		zoomSideAxis(&p.Y, s, side)
@@ -423,10 +438,10 @@ func sweepLine(s *Sweep) *Figure {
 			panels[0].Draw(draw.Crop(dc, 0, 0, lower, 0))
 			panels[1].Draw(draw.Crop(dc, 0, 0, 0, -(h - lower)))
 		},
-		Caption: fmt.Sprintf("Win rate of %s (top, blue) and %s (bottom, orange) against %s, each on its own axis, with 95%% Wilson intervals.", s.Sides[0], s.Sides[1], a.Path)}
+		Caption: l.T("fig.sweep.caption", s.Sides[0], s.Sides[1], a.Path)}
 }
 
-func sweepN(s *Sweep) string {
+func sweepN(l i18n.Lang, s *Sweep) string {
 	if s.Precision > 0 {
 		lo, hi := int64(math.MaxInt64), int64(0)
 		for _, p := range s.Points {
@@ -434,13 +449,13 @@ func sweepN(s *Sweep) string {
 				lo, hi = min(lo, p.Result.Encounters), max(hi, p.Result.Encounters)
 			}
 		}
-		n := thousands(lo)
+		n := l.Int(lo)
 		if hi != lo {
-			n += "-" + thousands(hi)
+			n += "-" + l.Int(hi)
 		}
-		return n + " encounters per point (stopped at " + pp(s.Precision) + " wide)"
+		return l.T("fig.sweep.n.precision", n, pp(s.Precision))
 	}
-	return thousands(s.MaxN) + " encounters per point"
+	return l.T("fig.sweep.n", l.Int(s.MaxN))
 }
 
 // winColor maps side 0's win rate in percent to a diverging colour
@@ -511,10 +526,10 @@ func (h cells) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return -0.5, float64(h.nx) - 0.5, -0.5, float64(h.ny) - 0.5
 }
 
-func sweepHeat(s *Sweep) *Figure {
+func sweepHeat(l i18n.Lang, s *Sweep) *Figure {
 	ax, ay := s.Axes[0], s.Axes[1]
-	p := newPlot(fmt.Sprintf("%s win rate against %s and %s\n%s, seed %d, %s", s.Sides[0], ax.Path, ay.Path, s.Scenario, s.Seed, sweepN(s)),
-		AxisLabel(ax.Path), AxisLabel(ay.Path))
+	p := newPlot(l, l.T("fig.sweep.heat.title", s.Sides[0], ax.Path, ay.Path, s.Scenario, s.Seed, sweepN(l, s)),
+		axisLabel(l, ax.Path), axisLabel(l, ay.Path))
 	h := cells{nx: len(ax.Values), ny: len(ay.Values), labels: len(ax.Values) <= 14 && len(ay.Values) <= 20}
 	for _, pt := range s.Points {
 		v := 100 * pt.Result.Sides[0].WinRate
@@ -530,14 +545,14 @@ func sweepHeat(s *Sweep) *Figure {
 	p.X.Padding, p.Y.Padding = 0, 0
 	const barW = 1.25 * vg.Inch
 	f := &Figure{Name: "sweep", W: 6.8 * vg.Inch, H: 4.6 * vg.Inch,
-		Caption: fmt.Sprintf("Heat map of the %s win rate in percent over %s (across) and %s (up); blue: %s wins more, orange: %s wins more.", s.Sides[0], ax.Path, ay.Path, s.Sides[0], s.Sides[1])}
+		Caption: l.T("fig.sweep.heat.caption", s.Sides[0], ax.Path, ay.Path, s.Sides[0], s.Sides[1])}
 	f.draw = func(dc draw.Canvas) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
 		main := draw.Crop(dc, 0, -barW, 0, 0)
 		p.Draw(main)
 		data := p.DataCanvas(main)
-		colourBar(dc, data, dc.Max.X-barW+vg.Points(14), s.Sides[0]+" win rate (%)", h.span)
+		colourBar(dc, data, dc.Max.X-barW+vg.Points(14), l.T("fig.sweep.bar", s.Sides[0]), h.span)
 	}
 	return f
 }
@@ -579,7 +594,9 @@ func colourBar(dc, data draw.Canvas, x vg.Length, label string, span float64) {
 // CompareFigure draws a comparison: each option's win rates with 95%
 // Wilson intervals (left) and the paired difference of side 0's win rate
 // to the baseline with its 95% interval (right).
-func CompareFigure(c *Compare) (*Figure, error) {
+func CompareFigure(c *Compare) (*Figure, error) { return compareFigure(i18n.En, c) }
+
+func compareFigure(l i18n.Lang, c *Compare) (*Figure, error) {
 	if c.Encounters == 0 {
 		return nil, ErrNoData
 	}
@@ -587,8 +604,8 @@ func CompareFigure(c *Compare) (*Figure, error) {
 	for i, o := range c.Options {
 		names[i] = o.Name
 	}
-	left := newPlot(fmt.Sprintf("Win rate by option\n%s, seed %d, %s encounters each", c.Scenario, c.Seed, thousands(c.Encounters)),
-		"option", "win rate (% of encounters, 95% CI)")
+	left := newPlot(l, l.T("fig.compare.title", c.Scenario, c.Seed, l.Int(c.Encounters)),
+		l.T("fig.compare.x"), l.T("fig.compare.y"))
 	hgrid(left)
 	percentAxis(&left.Y)
 	var bs bars
@@ -604,11 +621,11 @@ func CompareFigure(c *Compare) (*Figure, error) {
 	left.NominalX(names...)
 	left.X.Min, left.X.Max = -0.6, float64(len(names))-0.4
 	for s := 0; s < 2; s++ {
-		left.Legend.Add(c.Sides[s]+" wins", swatch{SideColors[s]})
+		left.Legend.Add(legendText(l, l.T("fig.compare.legend", c.Sides[s])), swatch{SideColors[s]})
 	}
 
-	right := newPlot(fmt.Sprintf("Change in %s win rate vs %s\npaired on the same encounters (VR: variance reduction)", c.Sides[0], c.Baseline),
-		"option", "difference (percentage points, 95% CI)")
+	right := newPlot(l, l.T("fig.compare.diff.title", c.Sides[0], c.Baseline),
+		l.T("fig.compare.x"), l.T("fig.compare.diff.y"))
 	hgrid(right)
 	var ds bars
 	for i, o := range c.Options[1:] {
@@ -626,7 +643,7 @@ func CompareFigure(c *Compare) (*Figure, error) {
 	right.Y.Tick.Marker = niceTicks{}
 
 	f := &Figure{Name: "compare", W: 9 * vg.Inch, H: 4.2 * vg.Inch,
-		Caption: fmt.Sprintf("Left: win rates of %s (blue) and %s (orange) for each option with 95%% Wilson intervals. Right: each option's change in the %s win rate against %s, with the paired 95%% interval.", c.Sides[0], c.Sides[1], c.Sides[0], c.Baseline)}
+		Caption: l.T("fig.compare.caption", c.Sides[0], c.Sides[1], c.Sides[0], c.Baseline)}
 	f.draw = func(dc draw.Canvas) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
@@ -640,7 +657,9 @@ func CompareFigure(c *Compare) (*Figure, error) {
 // RoundsFigure draws the distribution of regular rounds to finish, with a
 // 95% Wilson interval on every bar. Rare long fights beyond the 99.9th
 // percentile are left out of the drawing and counted in the title.
-func RoundsFigure(r *Result) (*Figure, error) {
+func RoundsFigure(r *Result) (*Figure, error) { return roundsFigure(i18n.En, r) }
+
+func roundsFigure(l i18n.Lang, r *Result) (*Figure, error) {
 	n := r.Raw.Encounters
 	if n == 0 {
 		return nil, ErrNoData
@@ -662,18 +681,18 @@ func RoundsFigure(r *Result) (*Figure, error) {
 		bs = append(bs, bar{X: float64(v), W: 0.8, Y: 100 * float64(k) / float64(n), Lo: 100 * ci.Lo, Hi: 100 * ci.Hi, HasCI: k > 0, Color: neutral})
 	}
 	cut += r.Raw.RoundsOver
-	title := fmt.Sprintf("Rounds to finish: %s\nmean %.2f, median %d, 90th percentile %d, longest %d", r.Scenario, r.Rounds.Mean, r.Rounds.P50, r.Rounds.P90, r.Rounds.Max)
+	title := l.T("fig.rounds.title", r.Scenario, l.Decimal(r.Rounds.Mean, 2), r.Rounds.P50, r.Rounds.P90, r.Rounds.Max)
 	if cut > 0 {
-		title += fmt.Sprintf(" (%s longer than %d not drawn)", pct(float64(cut)/float64(n)), top)
+		title += " " + l.T("fig.rounds.cut", l.Percent(float64(cut)/float64(n), 2), top)
 	}
-	p := newPlot(title, "regular rounds played (rounds)", "encounters (%, 95% CI)")
+	p := newPlot(l, title, l.T("fig.rounds.x"), l.T("fig.encounters_ci"))
 	hgrid(p)
 	p.Add(bs)
 	p.Y.Min = 0
 	p.Y.Tick.Marker = niceTicks{}
 	p.X.Tick.Marker = niceTicks{most: 12, integer: true}
 	return &Figure{Name: "rounds", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
-		Caption: fmt.Sprintf("Histogram of the regular rounds each of %s encounters lasted, with 95%% Wilson intervals.", thousands(n))}, nil
+		Caption: l.T("fig.rounds.caption", l.Int(n))}, nil
 }
 
 // niceTicks labels about `most` round values (1, 2 or 5 times a power of
@@ -728,7 +747,9 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 // encounter of every action-economy counter some side used (damage is in
 // the title: it is not a count of actions), with the 95% interval of each
 // mean as a whisker when the result has the sums of squares for it.
-func EconomyFigure(r *Result) (*Figure, error) {
+func EconomyFigure(r *Result) (*Figure, error) { return economyFigure(i18n.En, r) }
+
+func economyFigure(l i18n.Lang, r *Result) (*Figure, error) {
 	n := r.Raw.Encounters
 	if n == 0 {
 		return nil, ErrNoData
@@ -752,15 +773,15 @@ func EconomyFigure(r *Result) (*Figure, error) {
 		}
 	}
 	k := indexOf(r.Raw.Counters, "damage_dealt")
-	title := fmt.Sprintf("Action economy: %s", r.Scenario)
+	title := l.T("fig.economy.title", r.Scenario)
 	if k >= 0 {
-		title += fmt.Sprintf("\ndamage dealt per encounter: %s %.2f, %s %.2f", r.Sides[0].Name, float64(r.Raw.Counts[k])/float64(n), r.Sides[1].Name, float64(r.Raw.Counts[per+k])/float64(n))
+		title += "\n" + l.T("fig.economy.damage", r.Sides[0].Name, l.Decimal(float64(r.Raw.Counts[k])/float64(n), 2), r.Sides[1].Name, l.Decimal(float64(r.Raw.Counts[per+k])/float64(n), 2))
 	}
-	ylabel := "mean per encounter (count)"
+	ylabel := l.T("fig.economy.y")
 	if r.EconomyCI95 != nil {
-		ylabel = "mean per encounter (count, 95% CI)"
+		ylabel = l.T("fig.economy.y.ci")
 	}
-	p := newPlot(title, "", ylabel)
+	p := newPlot(l, title, "", ylabel)
 	hgrid(p)
 	p.Add(bs)
 	p.NominalX(names...)
@@ -774,15 +795,15 @@ func EconomyFigure(r *Result) (*Figure, error) {
 		p.X.Tick.Label.YAlign = draw.YCenter
 	}
 	for s := 0; s < 2; s++ {
-		p.Legend.Add(r.Sides[s].Name, swatch{SideColors[s]})
+		p.Legend.Add(legendText(l, r.Sides[s].Name), swatch{SideColors[s]})
 	}
 	return &Figure{Name: "economy", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
-		Caption: fmt.Sprintf("Mean action-economy counts per encounter of %s (blue) and %s (orange)%s.", r.Sides[0].Name, r.Sides[1].Name, ciCaption(r.EconomyCI95 != nil))}, nil
+		Caption: l.T("fig.economy.caption", r.Sides[0].Name, r.Sides[1].Name, ciCaption(l, r.EconomyCI95 != nil))}, nil
 }
 
-func ciCaption(has bool) string {
+func ciCaption(l i18n.Lang, has bool) string {
 	if has {
-		return ", with 95% intervals"
+		return l.T("fig.economy.caption.ci")
 	}
 	return ""
 }
@@ -803,17 +824,21 @@ func indexOf(xs []string, s string) int {
 // A result that records who was first in the initiative order as well
 // draws both, per copy group (firstBothFigure).
 func FirstActorFigure(r *Result, sides []int) (*Figure, error) {
+	return firstActorFigure(i18n.En, r, sides)
+}
+
+func firstActorFigure(l i18n.Lang, r *Result, sides []int) (*Figure, error) {
 	n := r.Raw.Encounters
 	if n == 0 {
 		return nil, ErrNoData
 	}
 	if len(r.Raw.FirstInOrder) == len(r.Raw.Roster) && len(r.Raw.RosterSides) == len(r.Raw.Roster) {
-		return firstBothFigure(r), nil
+		return firstBothFigure(l, r), nil
 	}
 	names := append([]string(nil), r.Raw.Roster...)
 	counts := append([]int64(nil), r.Raw.FirstActor...)
 	if r.Raw.NoActor > 0 {
-		names = append(names, "nobody")
+		names = append(names, l.T("fig.nobody"))
 		counts = append(counts, r.Raw.NoActor)
 	}
 	var bs bars
@@ -826,7 +851,7 @@ func FirstActorFigure(r *Result, sides []int) (*Figure, error) {
 		bs = append(bs, bar{X: float64(i), W: 0.6, Y: 100 * float64(k) / float64(n), Lo: 100 * ci.Lo, Hi: 100 * ci.Hi, HasCI: true, Color: col,
 			Label: fmt.Sprintf("%.1f%%", 100*float64(k)/float64(n))})
 	}
-	p := newPlot(fmt.Sprintf("Who acts first: %s\n%s encounters", r.Scenario, thousands(n)), "combatant", "encounters in which it acts first (%, 95% CI)")
+	p := newPlot(l, l.T("fig.first.title", r.Scenario, l.Int(n)), l.T("fig.combatant"), l.T("fig.first.y"))
 	hgrid(p)
 	p.Add(bs)
 	percentAxis(&p.Y)
@@ -840,9 +865,9 @@ func FirstActorFigure(r *Result, sides []int) (*Figure, error) {
 	}
 	if len(sides) == len(r.Raw.Roster) {
 		for s := 0; s < 2; s++ {
-			p.Legend.Add(r.Sides[s].Name, swatch{SideColors[s]})
+			p.Legend.Add(legendText(l, r.Sides[s].Name), swatch{SideColors[s]})
 		}
 	}
 	return &Figure{Name: "first", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
-		Caption: "Share of encounters in which each combatant took the first turn, with 95% Wilson intervals."}, nil
+		Caption: l.T("fig.first.caption")}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/reports/i18n"
 	"simctl/stats"
 )
 
@@ -73,7 +74,7 @@ func TestDistBarsAnyRange(t *testing.T) {
 			}
 		}
 		r := &Result{Sides: []SideResult{{Name: "heroes"}, {Name: "monsters"}}}
-		f := distFigure(r, c.hs, "t", "x", "y")
+		f := distFigure(i18n.En, r, c.hs, "t", "x", "y")
 		var b bytes.Buffer
 		if err := f.SVG(&b); err != nil {
 			t.Errorf("%s: %v", c.name, err)

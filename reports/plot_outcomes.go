@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"simctl/reports/i18n"
 	"simctl/stats"
 )
 
@@ -29,7 +30,9 @@ func lighten(c color.RGBA) color.RGBA {
 // intervals; a group's do not, its copies' fates within one encounter
 // being correlated, so the binomial interval over copies × encounters
 // would be too narrow.
-func CombatantsFigure(r *Result) (*Figure, error) {
+func CombatantsFigure(r *Result) (*Figure, error) { return combatantsFigure(i18n.En, r) }
+
+func combatantsFigure(l i18n.Lang, r *Result) (*Figure, error) {
 	raw := &r.Raw
 	if raw.Encounters == 0 {
 		return nil, ErrNoData
@@ -68,9 +71,9 @@ func CombatantsFigure(r *Result) (*Figure, error) {
 			bs = append(bs, b)
 		}
 	}
-	title := fmt.Sprintf("Who falls: %s\nat least one down: %s %s, %s %s", r.Scenario,
-		r.Sides[0].Name, pct(r.Sides[0].AnyDeathRate), r.Sides[1].Name, pct(r.Sides[1].AnyDeathRate))
-	p := newPlot(title, "combatant (copies: rate per copy)", "encounters ended down / out (%)")
+	title := l.T("fig.falls.title", r.Scenario,
+		r.Sides[0].Name, l.Percent(r.Sides[0].AnyDeathRate, 2), r.Sides[1].Name, l.Percent(r.Sides[1].AnyDeathRate, 2))
+	p := newPlot(l, title, l.T("fig.falls.x"), l.T("fig.falls.y"))
 	hgrid(p)
 	p.Add(bs)
 	percentAxis(&p.Y)
@@ -83,17 +86,18 @@ func CombatantsFigure(r *Result) (*Figure, error) {
 		p.X.Tick.Label.YAlign = draw.YCenter
 	}
 	for s := 0; s < 2; s++ {
-		p.Legend.Add(r.Sides[s].Name+" down", swatch{SideColors[s]})
-		p.Legend.Add(r.Sides[s].Name+" out (any cause)", swatch{lighten(SideColors[s])})
+		p.Legend.Add(legendText(l, l.T("fig.falls.down", r.Sides[s].Name)), swatch{SideColors[s]})
+		p.Legend.Add(legendText(l, l.T("fig.falls.out", r.Sides[s].Name)), swatch{lighten(SideColors[s])})
 	}
 	return &Figure{Name: "combatants", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
-		Caption: "Share of encounters each combatant ended down (dead, dying, unconscious; solid) or out of the fight for any reason " +
-			"(lighter); 95% Wilson intervals for single combatants, none for copy groups (their copies' fates are correlated)."}, nil
+		Caption: l.T("fig.falls.caption")}, nil
 }
 
 // DamageFigure draws the distribution of the damage each side dealt per
 // encounter.
-func DamageFigure(r *Result) (*Figure, error) {
+func DamageFigure(r *Result) (*Figure, error) { return damageFigure(i18n.En, r) }
+
+func damageFigure(l i18n.Lang, r *Result) (*Figure, error) {
 	if r.Raw.Encounters == 0 {
 		return nil, ErrNoData
 	}
@@ -101,18 +105,18 @@ func DamageFigure(r *Result) (*Figure, error) {
 		return nil, ErrNoCombatants
 	}
 	hs := [2]stats.Hist{r.Raw.Damage[0].Hist(), r.Raw.Damage[1].Hist()}
-	f := distFigure(r, hs, fmt.Sprintf("Damage dealt per encounter: %s", r.Scenario),
-		"damage dealt in the encounter (hit points)", "encounters (%)")
+	f := distFigure(l, r, hs, l.T("fig.damage.title", r.Scenario), l.T("fig.damage.x"), l.T("fig.damage.y"))
 	f.Name = "damage"
-	f.Caption = fmt.Sprintf("Distribution of the damage each side dealt per encounter (overkill included) over %s encounters; "+
-		"exact counts are in the result's tally.", thousands(r.Raw.Ended))
+	f.Caption = l.T("fig.damage.caption", l.Int(r.Raw.Ended))
 	return f, nil
 }
 
 // HPLeftFigure draws how close the wins were: for each side, the
 // distribution of the hit points its standing combatants had left at the
 // end of the encounters it won.
-func HPLeftFigure(r *Result) (*Figure, error) {
+func HPLeftFigure(r *Result) (*Figure, error) { return hpLeftFigure(i18n.En, r) }
+
+func hpLeftFigure(l i18n.Lang, r *Result) (*Figure, error) {
 	if r.Raw.Encounters == 0 {
 		return nil, ErrNoData
 	}
@@ -120,11 +124,9 @@ func HPLeftFigure(r *Result) (*Figure, error) {
 		return nil, ErrNoCombatants
 	}
 	hs := [2]stats.Hist{r.Raw.WinnerHP[0].Hist(), r.Raw.WinnerHP[1].Hist()}
-	f := distFigure(r, hs, fmt.Sprintf("How close was it: %s", r.Scenario),
-		"hit points the winners had left (sum over the side's standing combatants)", "encounters the side won (%)")
+	f := distFigure(l, r, hs, l.T("fig.hpleft.title", r.Scenario), l.T("fig.hpleft.x"), l.T("fig.hpleft.y"))
 	f.Name = "hpleft"
-	f.Caption = "Distribution of the hit points the winning side's standing combatants had left at the end, over the encounters that side won; " +
-		"a mass near 0 means narrow wins."
+	f.Caption = l.T("fig.hpleft.caption")
 	return f, nil
 }
 
@@ -132,7 +134,7 @@ func HPLeftFigure(r *Result) (*Figure, error) {
 // paired bars, each side as a share of its own observations. Values beyond
 // the 99.9th percentile are left out of the drawing (counted in the
 // title); bins widen so there are at most about 40.
-func distFigure(r *Result, hs [2]stats.Hist, title, xLabel, yLabel string) *Figure {
+func distFigure(l i18n.Lang, r *Result, hs [2]stats.Hist, title, xLabel, yLabel string) *Figure {
 	bs, hi, width, cut, n, maxSeen, capped := distBars(hs)
 	sub := ""
 	for s := 0; s < 2; s++ {
@@ -140,25 +142,25 @@ func distFigure(r *Result, hs [2]stats.Hist, title, xLabel, yLabel string) *Figu
 			sub += "; "
 		}
 		if hs[s].N == 0 {
-			sub += r.Sides[s].Name + ": none"
+			sub += l.T("fig.dist.none", r.Sides[s].Name)
 			continue
 		}
-		sub += fmt.Sprintf("%s median %d, 90th percentile %d", r.Sides[s].Name, hs[s].Quantile(0.5), hs[s].Quantile(0.9))
+		sub += l.T("fig.dist.side", r.Sides[s].Name, hs[s].Quantile(0.5), hs[s].Quantile(0.9))
 	}
 	var notes []string
 	switch {
 	case cut > 0 && capped:
-		notes = append(notes, fmt.Sprintf("%s above %d, up to %d: the bar at the right", pct(frac(cut, n)), hi, maxSeen))
+		notes = append(notes, l.T("fig.dist.capped", l.Percent(frac(cut, n), 2), hi, maxSeen))
 	case cut > 0:
-		notes = append(notes, fmt.Sprintf("%s above %d not drawn", pct(frac(cut, n)), hi))
+		notes = append(notes, l.T("fig.dist.cut", l.Percent(frac(cut, n), 2), hi))
 	}
 	if width > 1 {
-		notes = append(notes, fmt.Sprintf("bins of %d", width))
+		notes = append(notes, l.T("fig.dist.bins", width))
 	}
 	if len(notes) > 0 {
 		sub += "\n(" + strings.Join(notes, "; ") + ")"
 	}
-	p := newPlot(title+"\n"+sub, xLabel, yLabel)
+	p := newPlot(l, title+"\n"+sub, xLabel, yLabel)
 	hgrid(p)
 	p.Add(bs)
 	p.Y.Min = 0
@@ -166,7 +168,7 @@ func distFigure(r *Result, hs [2]stats.Hist, title, xLabel, yLabel string) *Figu
 	p.Y.Tick.Marker = niceTicks{}
 	p.X.Tick.Marker = niceTicks{most: 12, integer: true}
 	for s := 0; s < 2; s++ {
-		p.Legend.Add(r.Sides[s].Name, swatch{SideColors[s]})
+		p.Legend.Add(legendText(l, r.Sides[s].Name), swatch{SideColors[s]})
 	}
 	return &Figure{W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p)}
 }
@@ -175,7 +177,7 @@ func distFigure(r *Result, hs [2]stats.Hist, title, xLabel, yLabel string) *Figu
 // which it (one of its copies) was the first to take an action (solid) and
 // first in the initiative order (lighter), with 95% Wilson intervals (one
 // group is first at most once per encounter, so these are binomial).
-func firstBothFigure(r *Result) *Figure {
+func firstBothFigure(l i18n.Lang, r *Result) *Figure {
 	raw := &r.Raw
 	n := raw.Encounters
 	gs := groups(raw.Roster, raw.RosterSides)
@@ -205,15 +207,15 @@ func firstBothFigure(r *Result) *Figure {
 	}
 	if raw.NoActor > 0 || raw.NoOrder > 0 {
 		x := float64(len(names))
-		names = append(names, "nobody")
+		names = append(names, l.T("fig.nobody"))
 		add(x-0.18, raw.NoActor, neutral, true)
 		add(x+0.18, raw.NoOrder, lighten(neutral), false)
 	}
 	in := &r.Initiative
-	title := fmt.Sprintf("Who comes first: %s\nfirst to act: %s %s, %s %s\nfirst in the initiative order: %s %s, %s %s", r.Scenario,
-		r.Sides[0].Name, pct(in.FirstActorSide[r.Sides[0].Name]), r.Sides[1].Name, pct(in.FirstActorSide[r.Sides[1].Name]),
-		r.Sides[0].Name, pct(in.FirstInOrderSide[r.Sides[0].Name]), r.Sides[1].Name, pct(in.FirstInOrderSide[r.Sides[1].Name]))
-	p := newPlot(title, "combatant", "encounters (%, 95% CI)")
+	title := l.T("fig.firstboth.title", r.Scenario,
+		r.Sides[0].Name, l.Percent(in.FirstActorSide[r.Sides[0].Name], 2), r.Sides[1].Name, l.Percent(in.FirstActorSide[r.Sides[1].Name], 2),
+		r.Sides[0].Name, l.Percent(in.FirstInOrderSide[r.Sides[0].Name], 2), r.Sides[1].Name, l.Percent(in.FirstInOrderSide[r.Sides[1].Name], 2))
+	p := newPlot(l, title, l.T("fig.combatant"), l.T("fig.encounters_ci"))
 	hgrid(p)
 	p.Add(bs)
 	percentAxis(&p.Y)
@@ -226,13 +228,11 @@ func firstBothFigure(r *Result) *Figure {
 		p.X.Tick.Label.YAlign = draw.YCenter
 	}
 	for s := 0; s < 2; s++ {
-		p.Legend.Add(r.Sides[s].Name+": first to act", swatch{SideColors[s]})
-		p.Legend.Add(r.Sides[s].Name+": first in order", swatch{lighten(SideColors[s])})
+		p.Legend.Add(legendText(l, l.T("fig.firstboth.act", r.Sides[s].Name)), swatch{SideColors[s]})
+		p.Legend.Add(legendText(l, l.T("fig.firstboth.order", r.Sides[s].Name)), swatch{lighten(SideColors[s])})
 	}
 	return &Figure{Name: "first", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
-		Caption: "Share of encounters in which each combatant (copy group) was the first to take an action (solid; a delay or a ready " +
-			"is not an action, the delayed or readied action is) and first in the initiative order of the first round (lighter), " +
-			"with 95% Wilson intervals."}
+		Caption: l.T("fig.firstboth.caption")}
 }
 
 // distBars bins two sides' histograms for distFigure: bars of width

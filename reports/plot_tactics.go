@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"simctl/reports/i18n"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -37,7 +38,7 @@ func TacticsFigure(r *Result) (*Figure, error) {
 		return nil, ErrNoTactics
 	}
 	rows := tacticsRows(r)
-	p := newPlot(fmt.Sprintf("How often each tactics rule decided\n%s, seed %d, %s encounters", r.Scenario, r.Seed, thousands(r.Encounters)),
+	p := newPlot(i18n.En, fmt.Sprintf("How often each tactics rule decided\n%s, seed %d, %s encounters", r.Scenario, r.Seed, thousands(r.Encounters)),
 		"times per encounter", "")
 	names := make([]string, len(rows))
 	for i, row := range rows {

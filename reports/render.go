@@ -21,7 +21,7 @@ func (b *Bundle) markdown(w io.Writer, secs []*section) {
 		}
 		ft.markdown(w)
 		if len(s.commands) > 0 {
-			fmt.Fprintf(w, "\nReproduce (the same seed gives the same counts, encounter for encounter):\n\n%s", mdFence("sh", strings.Join(s.commands, "\n")))
+			fmt.Fprintf(w, "\n%s\n\n%s", b.Lang.T("report.reproduce.md"), mdFence("sh", strings.Join(s.commands, "\n")))
 		}
 		for _, n := range s.notes {
 			fmt.Fprintf(w, "\n%s\n", mdNote(n))
@@ -37,19 +37,19 @@ func (b *Bundle) markdown(w io.Writer, secs []*section) {
 			}
 		}
 		if len(s.traces) > 0 {
-			fmt.Fprintf(w, "\n### Representative fights\n\n")
+			fmt.Fprintf(w, "\n### %s\n\n", b.Lang.T("report.traces"))
 			for _, tr := range s.traces {
 				fmt.Fprintf(w, "- [%s](%s)\n", mdInline(tr.Title), tr.file)
 			}
 		}
 		if len(s.figures) > 0 {
-			fmt.Fprintf(w, "\n### Figures\n")
+			fmt.Fprintf(w, "\n### %s\n", b.Lang.T("report.figures"))
 			for _, f := range s.figures {
 				fmt.Fprintf(w, "\n![%s](%s.png)\n\n*%s*\n", mdAlt(f.Caption), f.Name, mdInline(f.Caption))
 			}
 		}
 		if s.scenario != "" {
-			fmt.Fprintf(w, "\n<details><summary>Scenario file</summary>\n\n%s\n</details>\n", mdFence("yaml", strings.TrimRight(s.scenario, "\n")))
+			fmt.Fprintf(w, "\n<details><summary>%s</summary>\n\n%s\n</details>\n", b.Lang.T("report.scenario_file"), mdFence("yaml", strings.TrimRight(s.scenario, "\n")))
 		}
 		io.WriteString(w, "\n")
 	}
@@ -104,15 +104,13 @@ func mdFence(lang, text string) string {
 }
 
 func (b *Bundle) intro() string {
-	s := "Every number below is traced to the command and seed that made it: run the command printed in its section to get the same counts, encounter for encounter. " +
-		"Win rates carry 95% Wilson score intervals; differences between options are paired on common random numbers. " +
-		"Side colours are the same in every figure: the first side blue, the second orange."
+	s := b.Lang.T("report.intro")
 	if b.Command != "" {
-		s += "\n\nThis report was written by `" + b.Command + "`"
 		if b.Version != "" {
-			s += " (simctl " + b.Version + ")"
+			s += "\n\n" + b.Lang.T("report.written_by_version", "`"+b.Command+"`", b.Version)
+		} else {
+			s += "\n\n" + b.Lang.T("report.written_by", "`"+b.Command+"`")
 		}
-		s += "."
 	}
 	return s
 }
@@ -123,7 +121,7 @@ func (b *Bundle) intro() string {
 func (b *Bundle) html(w io.Writer, secs []*section) error {
 	var h strings.Builder
 	e := html.EscapeString
-	h.WriteString("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
+	h.WriteString("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"" + string(b.Lang.Or()) + "\">\n<head>\n<meta charset=\"utf-8\"/>\n")
 	h.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n")
 	fmt.Fprintf(&h, "<meta name=\"generator\" content=\"simctl %s\"/>\n<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n", e(b.Version), e(b.Title), css)
 	fmt.Fprintf(&h, "<h1>%s</h1>\n", e(b.Title))
@@ -144,7 +142,7 @@ func (b *Bundle) html(w io.Writer, secs []*section) error {
 		}
 		h.WriteString("</table>\n")
 		if len(s.commands) > 0 {
-			h.WriteString("<h3>Reproduce</h3>\n<p>The same seed gives the same counts, encounter for encounter:</p>\n<pre><code>")
+			fmt.Fprintf(&h, "<h3>%s</h3>\n<p>%s</p>\n<pre><code>", e(b.Lang.T("report.reproduce")), e(b.Lang.T("report.reproduce.html")))
 			h.WriteString(e(strings.Join(s.commands, "\n")))
 			h.WriteString("</code></pre>\n")
 		}
@@ -154,7 +152,7 @@ func (b *Bundle) html(w io.Writer, secs []*section) error {
 		if len(s.traces) > 0 {
 			// Inline, folded: the page stays one self-contained file (the
 			// folder also has each trace as text).
-			h.WriteString("<h3>Representative fights</h3>\n")
+			fmt.Fprintf(&h, "<h3>%s</h3>\n", e(b.Lang.T("report.traces")))
 			for _, tr := range s.traces {
 				fmt.Fprintf(&h, "<details><summary>%s</summary>\n<pre><code>%s</code></pre>\n</details>\n", e(tr.Title), e(tr.Text))
 			}
@@ -171,7 +169,7 @@ func (b *Bundle) html(w io.Writer, secs []*section) error {
 			}
 		}
 		if len(s.figures) > 0 {
-			h.WriteString("<h3>Figures</h3>\n")
+			fmt.Fprintf(&h, "<h3>%s</h3>\n", e(b.Lang.T("report.figures")))
 			for _, f := range s.figures {
 				var svg bytes.Buffer
 				if err := f.SVG(&svg); err != nil {
@@ -182,7 +180,7 @@ func (b *Bundle) html(w io.Writer, secs []*section) error {
 			}
 		}
 		if s.scenario != "" {
-			fmt.Fprintf(&h, "<details><summary>Scenario file</summary>\n<pre><code>%s</code></pre>\n</details>\n", e(strings.TrimRight(s.scenario, "\n")))
+			fmt.Fprintf(&h, "<details><summary>%s</summary>\n<pre><code>%s</code></pre>\n</details>\n", e(b.Lang.T("report.scenario_file")), e(strings.TrimRight(s.scenario, "\n")))
 		}
 		h.WriteString("</section>\n")
 	}

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"simctl/reports/i18n"
 	"strconv"
 )
 
@@ -57,7 +58,7 @@ func (r *Result) writeMarkdown(w io.Writer) error {
 	sides.add("draws", thousands(r.Draws), pct(r.DrawRate), "", "")
 	sides.markdown(w)
 	fmt.Fprintf(w, "\nRounds: mean %.2f, p50 %d, p90 %d, max %d.\n\n", r.Rounds.Mean, r.Rounds.P50, r.Rounds.P90, r.Rounds.Max)
-	econ := &table{header: []string{r.economyHead(), r.Sides[0].Name, r.Sides[1].Name}, left: 1}
+	econ := &table{header: []string{r.economyHead(i18n.En), r.Sides[0].Name, r.Sides[1].Name}, left: 1}
 	for _, c := range r.Raw.Counters {
 		a, b := r.PerEncounter[r.Sides[0].Name][c], r.PerEncounter[r.Sides[1].Name][c]
 		if a == 0 && b == 0 && c != "turns" && c != "actions" {

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"simctl/reports/i18n"
 	"strings"
 )
 
@@ -24,13 +25,13 @@ func (s *Sweep) Write(w io.Writer, f Format) error {
 			s.Scenario, s.Ruleset, s.Seed, s.axisNames(), plural(len(s.Points), "point"), thousands(s.Encounters))
 		b.WriteString("\n")
 	}
-	t := s.displayTable()
+	t := s.displayTable(i18n.En)
 	if md {
 		t.markdown(&b)
 	} else {
 		t.text(&b)
 	}
-	footnotes(&b, s.notes(), md)
+	footnotes(&b, s.notes(i18n.En), md)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -43,31 +44,31 @@ func (s *Sweep) axisNames() string {
 	return strings.Join(names, " × ")
 }
 
-func (s *Sweep) notes() []string {
+func (s *Sweep) notes(l i18n.Lang) []string {
 	var notes []string
-	notes = append(notes, fmt.Sprintf("Every point plays encounters 0, 1, 2, ... with seed %d, so points share their dice (common random numbers); win rates carry a %s.", s.Seed, intervalWilson))
+	notes = append(notes, l.T("sweep.note.crn", s.Seed, method(l, intervalWilson)))
 	if s.Precision > 0 {
-		notes = append(notes, fmt.Sprintf("Sequential stopping: each point played batches of %s encounters until both sides' intervals were narrower than %s, at most %s.",
-			thousands(s.Batch), pp(s.Precision), thousands(s.MaxN)))
+		notes = append(notes, l.T("sweep.note.precision", l.Int(s.Batch), pp(s.Precision), l.Int(s.MaxN)))
 	}
 	for _, w := range s.Warnings {
-		notes = append(notes, "Warning: "+w)
+		notes = append(notes, l.T("warning")+" "+w)
 	}
 	return notes
 }
 
-func (s *Sweep) displayTable() *table {
+func (s *Sweep) displayTable(l i18n.Lang) *table {
 	t := &table{left: len(s.Axes)}
 	for _, a := range s.Axes {
 		t.header = append(t.header, a.Path)
 	}
-	t.header = append(t.header, "encounters",
-		s.Sides[0]+" win", "95% CI", s.Sides[1]+" win", "95% CI", "draws", "rounds")
+	ci := l.T("col.ci95")
+	t.header = append(t.header, l.T("fact.encounters"),
+		l.T("col.side_win", s.Sides[0]), ci, l.T("col.side_win", s.Sides[1]), ci, l.T("col.draws"), l.T("col.rounds"))
 	for _, p := range s.Points {
 		r := p.Result
 		if p.Unfinished {
 			// No estimate for a point the interruption cut short.
-			row := append(append([]string(nil), p.Values...), "unfinished")
+			row := append(append([]string(nil), p.Values...), l.T("sweep.unfinished"))
 			for len(row) < len(t.header) {
 				row = append(row, "-")
 			}

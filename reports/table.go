@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"simctl/reports/i18n"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -58,7 +59,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	b.WriteString("\n")
 
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\t%s\t%s\t\n", r.economyHead(), r.Sides[0].Name, r.Sides[1].Name)
+	fmt.Fprintf(tw, "%s\t%s\t%s\t\n", r.economyHead(i18n.En), r.Sides[0].Name, r.Sides[1].Name)
 	for _, name := range r.Raw.Counters {
 		a, c := r.PerEncounter[r.Sides[0].Name][name], r.PerEncounter[r.Sides[1].Name][name]
 		if a == 0 && c == 0 && name != "turns" && name != "actions" {
@@ -203,11 +204,11 @@ func clip(s string, n int) string {
 // economyHead heads the action-economy column of names: the cells give
 // the mean per encounter, with the half-width of its 95% interval when
 // the result has the sums of squares for it.
-func (r *Result) economyHead() string {
+func (r *Result) economyHead(l i18n.Lang) string {
 	if r.EconomyCI95 != nil {
-		return "per encounter (± 95% CI)"
+		return l.T("col.per_encounter.ci")
 	}
-	return "per encounter"
+	return l.T("col.per_encounter")
 }
 
 // economyCell is side s's mean count of counter name per encounter, ± the

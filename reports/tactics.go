@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"simctl/reports/i18n"
 	"strings"
 	"text/tabwriter"
 
@@ -76,11 +77,11 @@ func writeTactics(b *strings.Builder, r *Result) {
 }
 
 // tacticsTable is the report's tactics section, or nil without tactics.
-func tacticsTable(r *Result) *titled {
+func tacticsTable(l i18n.Lang, r *Result) *titled {
 	if len(r.Raw.Tactics) == 0 {
 		return nil
 	}
-	t := &table{left: 4, header: []string{"combatant", "moment", "rule", "event", "count", "per encounter"}}
+	t := &table{left: 4, header: []string{l.T("col.combatant"), l.T("col.moment"), l.T("col.rule"), l.T("col.event"), l.T("col.count"), l.T("col.per_encounter")}}
 	n := float64(max(r.Encounters, 1))
 	for _, rc := range r.Raw.Tactics {
 		if rc.Count == 0 && (rc.Event != "fired" || rc.Rule == "fallback") {
@@ -88,6 +89,5 @@ func tacticsTable(r *Result) *titled {
 		}
 		t.add(rc.Combatant, rc.Moment, rc.Rule, rc.Event, thousands(rc.Count), fmt.Sprintf("%.3f", float64(rc.Count)/n))
 	}
-	return &titled{title: "Tactics: how often each rule decided", t: t,
-		notes: []string{"fired: the rule's condition held and its decision was carried out; fell through: the condition held but the decision could not be carried out, so the next rule was tried; fallback: no rule decided (docs/tactics.md)."}}
+	return &titled{title: l.T("table.tactics"), t: t, notes: []string{l.T("note.tactics")}}
 }

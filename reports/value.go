@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"simctl/reports/i18n"
 	"simctl/sim/experiment"
 	"simctl/stats"
 )
@@ -71,7 +72,7 @@ func (v *Value) Write(w io.Writer, f Format) error {
 	case JSON:
 		return writeJSON(w, v)
 	case CSV:
-		return v.effectTable().csv(w)
+		return v.effectTable(i18n.En).csv(w)
 	}
 	md := f == Markdown
 	var b strings.Builder
@@ -86,13 +87,13 @@ func (v *Value) Write(w io.Writer, f Format) error {
 		}
 		b.WriteString("\n")
 	}
-	render(v.effectTable())
+	render(v.effectTable(i18n.En))
 	if len(v.Effects) > 1 {
 		b.WriteString("Exchange rates (Fieller 95% intervals; the effects share the dice, so their correlation is in the interval):\n\n")
-		render(v.rateTable())
+		render(v.rateTable(i18n.En))
 	}
 	b.WriteString("One at a time (tornado), largest swing first, paired 95% intervals:\n\n")
-	render(v.swingTable())
+	render(v.swingTable(i18n.En))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
@@ -102,13 +103,14 @@ func (v *Value) Write(w io.Writer, f Format) error {
 
 // Multiplicity says how many intervals the document prints at 95% and
 // what that does not promise.
-func (v *Value) Multiplicity() string {
-	return fmt.Sprintf("multiplicity: %d effect intervals, %d exchange-rate sets and %d swing intervals are each at 95%% on their own, not jointly: among %d such statements about 1 in 20 may miss by chance; to act on several at once, ask for more confidence in each (more encounters, -n)",
-		len(v.Effects), len(v.Rates), 2*len(v.Swings), len(v.Effects)+len(v.Rates)+2*len(v.Swings))
+func (v *Value) Multiplicity() string { return v.multiplicity(i18n.En) }
+
+func (v *Value) multiplicity(l i18n.Lang) string {
+	return l.T("value.multiplicity", len(v.Effects), len(v.Rates), 2*len(v.Swings), len(v.Effects)+len(v.Rates)+2*len(v.Swings))
 }
 
-func (v *Value) effectTable() *table {
-	t := &table{header: []string{"param", "step", "win at -step", "win", "win at +step", "per unit", "95% CI"}, left: 1}
+func (v *Value) effectTable(l i18n.Lang) *table {
+	t := &table{header: []string{l.T("value.col.param"), l.T("value.col.step"), l.T("value.col.win_down"), l.T("value.col.win"), l.T("value.col.win_up"), l.T("value.col.per_unit"), l.T("col.ci95")}, left: 1}
 	for _, e := range v.Effects {
 		t.add(e.Param, strconv.FormatFloat(e.Step, 'f', -1, 64), pct(e.WinRate[0]), pct(e.WinRate[1]), pct(e.WinRate[2]),
 			signedPP(e.PerUnit), ppCI(e.CI95[0], e.CI95[1]))
@@ -116,23 +118,23 @@ func (v *Value) effectTable() *table {
 	return t
 }
 
-func (v *Value) rateTable() *table {
-	t := &table{header: []string{"1 unit of", "is worth", "95% CI"}, left: 2}
+func (v *Value) rateTable(l i18n.Lang) *table {
+	t := &table{header: []string{l.T("value.col.unit"), l.T("value.col.worth"), l.T("col.ci95")}, left: 2}
 	for _, r := range v.Rates {
-		ci := "no finite interval"
+		ci := l.T("value.no_interval")
 		switch {
 		case r.Bounded:
 			ci = fmt.Sprintf("[%s, %s]", ratio(r.CI95[0]), ratio(r.CI95[1]))
 		case r.Split:
-			ci = fmt.Sprintf("≤ %s or ≥ %s", ratio(r.CI95[0]), ratio(r.CI95[1]))
+			ci = l.T("value.rays", ratio(r.CI95[0]), ratio(r.CI95[1]))
 		}
 		t.add(r.A, ratio(r.Value)+" "+r.B, ci)
 	}
 	return t
 }
 
-func (v *Value) swingTable() *table {
-	t := &table{header: []string{"param", "step", "down", "95% CI", "up", "95% CI"}, left: 1}
+func (v *Value) swingTable(l i18n.Lang) *table {
+	t := &table{header: []string{l.T("value.col.param"), l.T("value.col.step"), l.T("value.col.swing_down"), l.T("col.ci95"), l.T("value.col.swing_up"), l.T("col.ci95")}, left: 1}
 	for _, s := range v.Swings {
 		t.add(s.Param, strconv.FormatFloat(s.Step, 'f', -1, 64), signedPP(s.Down), ppCI(s.DownCI[0], s.DownCI[1]),
 			signedPP(s.Up), ppCI(s.UpCI[0], s.UpCI[1]))
@@ -155,17 +157,18 @@ func ratio(f float64) string {
 // TornadoFigure draws the one-at-a-time swings: for each parameter, the
 // change in the side's win rate when it steps down (left of zero when it
 // hurts) and up, with paired 95% intervals, largest swing at the top.
-func TornadoFigure(v *Value) (*Figure, error) {
+func TornadoFigure(v *Value) (*Figure, error) { return tornadoFigure(i18n.En, v) }
+
+func tornadoFigure(l i18n.Lang, v *Value) (*Figure, error) {
 	if v.Encounters == 0 || len(v.Swings) == 0 {
 		return nil, ErrNoData
 	}
-	p := newPlot(fmt.Sprintf("Sensitivity of the %s win rate\n%s, seed %d, %s encounters on common random numbers", v.Side, v.Scenario, v.Seed, thousands(v.Encounters)),
-		"change in win rate (percentage points, paired 95% CI)", "")
+	p := newPlot(l, l.T("fig.tornado.title", v.Side, v.Scenario, v.Seed, l.Int(v.Encounters)), l.T("fig.tornado.x"), "")
 	var hb hbars
 	names := make([]string, len(v.Swings))
 	for i, s := range v.Swings {
 		y := float64(len(v.Swings) - 1 - i) // largest at the top
-		names[len(v.Swings)-1-i] = fmt.Sprintf("%s, step %s", s.Param, strconv.FormatFloat(s.Step, 'f', -1, 64))
+		names[len(v.Swings)-1-i] = l.T("fig.tornado.param", s.Param, l.Decimal(s.Step, -1))
 		hb = append(hb,
 			hbar{Y: y - 0.17, H: 0.32, X: 100 * s.Down, Lo: 100 * s.DownCI[0], Hi: 100 * s.DownCI[1], Color: SideColors[1]},
 			hbar{Y: y + 0.17, H: 0.32, X: 100 * s.Up, Lo: 100 * s.UpCI[0], Hi: 100 * s.UpCI[1], Color: SideColors[0]})
@@ -179,12 +182,12 @@ func TornadoFigure(v *Value) (*Figure, error) {
 	pad := 0.08 * math.Max(hi-lo, 0.5)
 	p.X.Min, p.X.Max = math.Min(lo, 0)-pad, math.Max(hi, 0)+pad
 	p.X.Tick.Marker = niceTicks{}
-	p.Legend.Add("step down", swatch{SideColors[1]})
-	p.Legend.Add("step up", swatch{SideColors[0]})
+	p.Legend.Add(legendText(l, l.T("fig.tornado.down")), swatch{SideColors[1]})
+	p.Legend.Add(legendText(l, l.T("fig.tornado.up")), swatch{SideColors[0]})
 	p.Legend.Top, p.Legend.Left = true, false
 	h := vg.Length(1.6+0.55*float64(len(names))) * vg.Inch
 	f := &Figure{Name: "tornado", W: 8 * vg.Inch, H: h,
-		Caption: fmt.Sprintf("For each parameter, the change in the %s win rate when it steps down (orange) and up (blue) from the scenario's value, with paired 95%% intervals; largest swing at the top.", v.Side)}
+		Caption: l.T("fig.tornado.caption", v.Side)}
 	f.draw = func(dc draw.Canvas) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())

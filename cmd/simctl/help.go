@@ -241,7 +241,7 @@ unless --allow-partial. A tournament does not shard.`,
 	},
 	"report": {
 		summary: "write a report folder (Markdown, HTML, PNG figures) from JSON results",
-		usage:   []string{"report RESULT.json... -o DIR [--title TEXT]"},
+		usage:   []string{"report RESULT.json... -o DIR [--title TEXT] [--lang en|ko|ru] [--font FILE]"},
 		about: `RESULT is the JSON of simctl run --json, merge --json, or of sweep,
 compare, value, matrix or tournament with --format json (or --results);
 each becomes a section with the command that made it, the scenario it ran
@@ -251,8 +251,10 @@ win-rate grid, dominated options, the equilibrium and the heat map;
 tournament its verdict, ranking and stages. A shard, an incomplete merge or an
 interrupted run is marked as such. DIR gets report.md, a self-contained
 report.html (figures inlined as SVG, nothing fetched) and every figure as
-PNG.`,
-		examples: []string{"report duel.json sweep.json -o report/", "report value.json matrix.json tournament.json -o analysis/"},
+PNG. --lang ko or ru writes simctl's own words in Korean or Russian (names
+you wrote, scenario fields and JSON keys stay as they are); Korean figures
+need a font with Hangul (fonts-nanum or fonts-noto-cjk, or --font FILE).`,
+		examples: []string{"report duel.json sweep.json -o report/", "report value.json matrix.json tournament.json -o analysis/", "report duel.json -o 보고서/ --lang ko"},
 	},
 	"check": {
 		summary: "validate scenario files without running them",

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"simctl/sim/experiment"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/safeio"
 	"simctl/sim"
 	"simctl/sim/scenario"
@@ -24,9 +26,25 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	out := fs.String("o", "", "`DIR` write the report folder DIR (report.md, report.html, PNG figures); required")
 	title := fs.String("title", "", "`TEXT` report title (default: Balance report: SCENARIO)")
 	quiet := fs.Bool("quiet", false, "no warnings on stderr; errors only")
+	langFlag := fs.String("lang", "", "`LANG` language of the report's own words: en, ko or ru (default: from LC_ALL, LC_MESSAGES or LANG, else en); names you wrote stay as written")
+	fontFile := fs.String("font", "", "`FILE` TrueType/OpenType font for the figures' text (default: Liberation Sans; for ko, an installed font with Hangul, e.g. fonts-nanum)")
 	pos, done, code := parseArgs("report", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	lang := i18n.FromEnv(os.Getenv)
+	if *langFlag != "" {
+		l, err := i18n.Parse(*langFlag)
+		if err != nil {
+			return usageError(stderr, "report", "--lang: %v", err)
+		}
+		lang = l
+	}
+	// Before reading any input: a Korean report without a Hangul font
+	// fails at once, naming the package to install.
+	if err := reports.UseFigureFont(lang, *fontFile); err != nil {
+		fmt.Fprintln(stderr, "simctl report:", err)
+		return exitUsage
 	}
 	if len(pos) == 0 || *out == "" {
 		return usageError(stderr, "report", "give the RESULT.json files and -o DIR, e.g. simctl report duel.json -o report/")
@@ -38,7 +56,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "simctl report:", err)
 		return exitUsage
 	}
-	b := &reports.Bundle{Title: *title, Version: fullVersion(), Command: reports.ShellJoin(append([]string{"simctl", "report"}, args...))}
+	b := &reports.Bundle{Title: *title, Lang: lang, Version: fullVersion(), Command: reports.ShellJoin(append([]string{"simctl", "report"}, args...))}
 	for _, p := range pos {
 		in, err := reports.ReadInputContext(ctx, p)
 		if err != nil {
@@ -85,10 +103,10 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		b.Inputs = append(b.Inputs, in)
 	}
 	if b.Title == "" {
-		b.Title = "Balance report: " + inputScenario(b.Inputs[0])
+		b.Title = lang.T("report.title.scenario", inputScenario(b.Inputs[0]))
 		for _, in := range b.Inputs[1:] {
 			if inputScenario(in) != inputScenario(b.Inputs[0]) {
-				b.Title = "Balance report"
+				b.Title = lang.T("report.title")
 			}
 		}
 	}

@@ -28,6 +28,12 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
+	// The tests expect English: a developer's ko_KR or ru_RU locale would
+	// otherwise choose the report's language (report_i18n_test.go sets
+	// these itself).
+	os.Unsetenv("LC_ALL")
+	os.Unsetenv("LC_MESSAGES")
+	os.Setenv("LANG", "C")
 	os.Exit(m.Run())
 }
 
