@@ -289,10 +289,9 @@ func (j *serveJob) figureNames() []string {
 const maxOptions = 64
 
 // cliFileName is what the scenario may be called in messages and results:
-// a built-in's name or a plain file name, never a path to open.
-// It becomes the SCENARIO argument of the CLI's command (which the job's
-// hooks answer with the editor's text, never a file), so it never holds a
-// separator or starts with "-" or ".".
+// a built-in's name or a plain file name, never a path to open. The
+// document's reproducing command line names it, so it never holds a
+// separator or starts with "-" or "." (a path or a flag there).
 var cliFileName = regexp.MustCompile(`^(builtin:[A-Za-z0-9_][A-Za-z0-9_.-]*/)?[\p{L}\p{N}_][\p{L}\p{N}_. +()-]*\.ya?ml$`)
 
 // prepare checks a request before it is queued: a clear 4xx now beats a
