@@ -163,7 +163,7 @@ func (r *Result) writeCombatants(b *strings.Builder, l i18n.Lang) {
 	if gone {
 		head += l.T("col.out") + "\t"
 	}
-	head += l.T("text.col.dealt") + "\t" + l.T("text.col.taken") + "\t" + l.T("col.kills") + "\t" + l.T("col.turns") + "\t"
+	head += l.T("text.col.dealt") + "\t" + l.T("text.col.taken") + "\t" + l.T("text.col.kills") + "\t" + l.T("col.turns") + "\t"
 	if lost {
 		head += l.T("text.col.lost") + "\t"
 	}
