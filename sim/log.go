@@ -5,16 +5,21 @@ import (
 	"io"
 )
 
-// Log narrates one encounter for `simctl trace`. A nil *Log is silent;
-// rulesets test for nil before formatting, so a run pays nothing for it.
+// Log narrates one encounter for `simctl trace` and records its structured
+// events (see Event). A nil *Log is silent; rulesets test for nil before
+// formatting, so a run pays nothing for it. A Log belongs to one encounter
+// and one goroutine.
 type Log struct {
-	W     io.Writer
-	Names []string // roster names, for Name
+	W      io.Writer // narration; nil records events only
+	Names  []string  // roster names, for Name
+	Events []Event   // what happened, in order, beside the narration
+
+	round int // the round Event stamps
 }
 
 // Printf writes one line of narration.
 func (l *Log) Printf(format string, args ...any) {
-	if l == nil {
+	if l == nil || l.W == nil {
 		return
 	}
 	fmt.Fprintf(l.W, format, args...)

@@ -6,37 +6,19 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"reflect"
-	"slices"
+	"simctl/cmd/simctl/app"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"simctl/reports"
-	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
-	"simctl/stats"
 )
 
 // The balance-analysis commands: value (exchange rates and the tornado),
 // matrix, tournament and find. Each is a thin layer over an experiment
 // design in sim/experiment and a document in reports.
-
-// sideIndex finds a side by name; "" is the first side.
-func sideIndex(sc *scenario.Scenario, name string) (int, string, error) {
-	if name == "" {
-		return 0, sc.Sides[0].Name, nil
-	}
-	names := []string{sc.Sides[0].Name, sc.Sides[1].Name}
-	for i, n := range names {
-		if n == name {
-			return i, n, nil
-		}
-	}
-	return 0, "", fmt.Errorf("--side %q: no such side%s; sides: %s, %s", name, didYouMean(name, names), names[0], names[1])
-}
 
 // sideScenario reads SCENARIO, compiles it with sets and finds --side; on
 // a problem it has reported it and returns the exit code.
@@ -49,7 +31,7 @@ func sideScenario(ctx context.Context, cmd, name string, sets []scenario.Set, si
 	if err != nil {
 		return nil, nil, 0, "", scenarioError(stderr, err)
 	}
-	si, sideName, err = sideIndex(sc, side)
+	si, sideName, err = app.SideIndex(sc, side)
 	if err != nil {
 		return nil, nil, 0, "", usageError(stderr, cmd, "%v", err)
 	}
@@ -61,34 +43,7 @@ func sideScenario(ctx context.Context, cmd, name string, sets []scenario.Set, si
 // for the report, from the scenario with the common --set (compiled once
 // more: the options' games may change the roster).
 func docHeader(kind string, src *source, sc *scenario.Scenario, seed uint64, args []string, sets setFlags) reports.Header {
-	h := header(kind, sc, seed, kind, args, sets)
-	h.ScenarioSHA256 = src.sum()
-	if _, base, err := src.compile(sets); err == nil { // sideScenario compiled it already
-		h.Context = scenarioContext(src, sc, base)
-	}
-	return h
-}
-
-// compileAll compiles the scenario under each list of extra overrides;
-// nothing runs unless all are valid, and every invalid one is reported.
-func compileAll(src *source, base []scenario.Set, extra [][]scenario.Set, label func(k int) string, stderr io.Writer) ([]sim.Game, bool) {
-	games := make([]sim.Game, len(extra))
-	bad := 0
-	for k, e := range extra {
-		_, g, err := src.compile(append(append([]scenario.Set(nil), base...), e...))
-		if err != nil {
-			if bad < 5 {
-				fmt.Fprintf(stderr, "%s:\n%v\n", label(k), err)
-			}
-			bad++
-			continue
-		}
-		games[k] = g
-	}
-	if bad > 0 {
-		fmt.Fprintf(stderr, "%d of %d settings are invalid scenarios; nothing was run\n", bad, len(extra))
-	}
-	return games, bad == 0
+	return app.DocHeader(kind, src.app(), sc, seed, reports.ShellJoin(append([]string{"simctl", kind}, args...)), sets, src.warnTo())
 }
 
 func setStrings(sets []scenario.Set) []string {
@@ -101,11 +56,6 @@ func setStrings(sets []scenario.Set) []string {
 
 func isInterrupt(err error) bool {
 	return err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
-}
-
-func header(kind string, sc *scenario.Scenario, seed uint64, cmd string, args []string, sets setFlags) reports.Header {
-	return reports.Header{Kind: kind, Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: seed, Version: fullVersion(),
-		Command: reports.ShellJoin(append([]string{"simctl", cmd}, args...)), Sets: sets.strings()}
 }
 
 // stepFlags collects --step NAME=STEP.
@@ -149,107 +99,25 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return usageError(stderr, "value", "%v", err)
 	}
-	src, sc, si, sideName, code := sideScenario(ctx, "value", pos[0], o.sets, *side, stderr)
-	if src == nil {
-		return code
+	src, err := readSource(ctx, pos[0])
+	if err != nil {
+		return scenarioError(stderr, err)
 	}
-	var ps []experiment.Param
-	seen := map[string]bool{}
-	for _, name := range strings.Split(*params, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" || seen[name] {
-			continue
-		}
-		seen[name] = true
-		step, given := steps[name]
-		if !given {
-			step = 1
-		}
-		p, err := experiment.NewParam(src.data, o.sets, sc, sideName, name, step)
-		if err != nil {
-			return usageError(stderr, "value", "%v", err)
-		}
-		ps = append(ps, p)
-	}
-	for name := range steps {
-		if !seen[name] {
-			return usageError(stderr, "value", "--step %s: %s is not among --params", name, name)
-		}
-	}
-	if len(ps) == 0 {
-		return usageError(stderr, "value", "--params names no parameter")
-	}
-	extra := experiment.Games(ps)
-	games, ok := compileAll(src, o.sets, extra, func(k int) string {
-		if k == 0 {
-			return "the scenario"
-		}
-		dir := "-"
-		if k%2 == 0 {
-			dir = "+"
-		}
-		p := ps[(k-1)/2]
-		return fmt.Sprintf("%s %s%v (%s)", p.Name, dir, p.Step, strings.Join(setStrings(extra[k]), " "))
-	}, stderr)
-	if !ok {
-		return exitScenario
-	}
-	h := docHeader("value", src, sc, o.seed.v, args, o.sets)
-	h.Shard = shard
-	vps := valueParams(ps)
-	joint := stats.NewJoint(len(games))
-	todo := []sim.Range{shardRange(shard, o.n.n)}
-	var before float64
+	req := &app.ValueRequest{Source: src.app(), Sets: o.sets, Side: *side, Params: strings.Split(*params, ","), Steps: steps,
+		Seed: o.seed.v, N: o.n.n, Workers: o.workers.v, Shard: shard, Command: reports.ShellJoin(append([]string{"simctl", "value"}, args...))}
 	if *resume != "" {
-		old, err := readResume(ctx, *resume, "the JSON of simctl value", func(in *reports.Input) *reports.Value { return in.Value })
-		if err == nil {
-			err = checkResume(*resume, headerFacts(&old.Header, old.Encounters), headerFacts(&h, 0), o.n.n)
-			if err == nil && (old.Side != sideName || !reflect.DeepEqual(old.Params, vps)) {
-				err = fmt.Errorf("--resume %s: that run values side %s with parameters %s, this one side %s with %s; resume with the same command line",
-					*resume, old.Side, paramList(old.Params), sideName, paramList(vps))
-			}
-			if err == nil {
-				joint, todo, before = old.Joint, todoOf(old.Unplayed), old.Elapsed
-			}
-		}
-		if err != nil {
+		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl value", func(in *reports.Input) *reports.Value { return in.Value }); err != nil {
 			fmt.Fprintln(stderr, "simctl value:", err)
 			return exitUsage
 		}
-		if !o.quiet {
-			fmt.Fprintf(stderr, "simctl value: resuming %s: %d encounters played, %d to play\n", *resume, joint.N, rangesLen(todo))
-		}
+		req.ResumePath = *resume
 	}
-	var done atomic.Int64
-	cfg := sim.RunConfig{Seed: o.seed.v, Workers: o.workers.v, Done: &done}
-	stopBar := startProgress(ctx, o.showProgress(), rangesLen(todo), &done, stderr)
-	testHook(&done)
-	t0 := time.Now()
-	build := func(interrupted bool, left []sim.Range) *reports.Value {
-		v := &reports.Value{Header: h, Side: sideName}
-		v.Elapsed, v.Interrupted = before+time.Since(t0).Seconds(), interrupted
-		if interrupted {
-			v.Unplayed = unplayedOf(left)
-		}
-		reports.NewValue(v, joint, ps)
-		return v
+	obs := o.observer(ctx, "value", format, stderr)
+	obs.Warn = src.warnTo()
+	v, err := app.Value(ctx, req, obs)
+	if err != nil {
+		return appError(stderr, "value", err)
 	}
-	left, runErr := playCRN(ctx, games, cfg, false, todo, func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(ctx, o.jsonTarget(format), func(left []sim.Range) {
-		v := build(true, left)
-		saveCheckpoint(o.jsonTarget(format), "value", stderr, func(w io.Writer) error { return v.Write(w, reports.JSON) })
-		hooksOf(ctx).sendInterim(v)
-	}))
-	stopBar()
-	interrupted := isInterrupt(runErr)
-	if runErr != nil && !interrupted {
-		fmt.Fprintln(stderr, "simctl value:", runErr)
-		return exitFailure
-	}
-	if interrupted && joint.N == 0 {
-		fmt.Fprintln(stderr, "simctl value: interrupted before any encounter finished; nothing written")
-		return exitInterrupted
-	}
-	v := build(interrupted, left)
 	if !o.quiet {
 		for _, w := range v.Warnings {
 			fmt.Fprintln(stderr, "simctl value: warning:", w)
@@ -258,7 +126,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !o.write("value", stdout, stderr, format, v.Write, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }) {
 		return exitFailure
 	}
-	if interrupted {
+	if v.Interrupted {
 		fmt.Fprintf(stderr, "simctl value: interrupted after %s encounters; %s%s\n", thousandsInt(v.Encounters), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), true))
 		return exitInterrupted
 	}
@@ -283,17 +151,16 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if len(pos) != 1 {
 		return usageError(stderr, "matrix", "give one SCENARIO and the options, e.g. simctl matrix cavaliers/duel --row a='...' --row b='...' --col x='...' --col y='...'")
 	}
-	if len(rows) < 1 || len(cols) < 1 || len(rows)*len(cols) < 2 {
-		return usageError(stderr, "matrix", "give at least one --row and one --col option, and at least two of one of them (--row base='' is the scenario unchanged)")
+	req := &app.MatrixRequest{Sets: o.sets, Side: *side, Seed: o.seed.v, N: o.n.n, Workers: o.workers.v,
+		Command: reports.ShellJoin(append([]string{"simctl", "matrix"}, args...))}
+	for _, op := range rows {
+		req.Rows = append(req.Rows, app.Option{Name: op.name, Sets: op.sets})
 	}
-	for _, opts := range [][]option{rows, cols} {
-		seen := map[string]bool{}
-		for _, op := range opts {
-			if seen[op.name] {
-				return usageError(stderr, "matrix", "option %q is given twice", op.name)
-			}
-			seen[op.name] = true
-		}
+	for _, op := range cols {
+		req.Cols = append(req.Cols, app.Option{Name: op.name, Sets: op.sets})
+	}
+	if err := req.Check(); err != nil {
+		return appError(stderr, "matrix", err)
 	}
 	format, ok := o.check("matrix", stderr)
 	if !ok {
@@ -303,106 +170,28 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return usageError(stderr, "matrix", "%v", err)
 	}
-	src, sc, si, rowSide, code := sideScenario(ctx, "matrix", pos[0], o.sets, *side, stderr)
-	if src == nil {
-		return code
+	src, err := readSource(ctx, pos[0])
+	if err != nil {
+		return scenarioError(stderr, err)
 	}
-	colSide := sc.Sides[1-si].Name
-	var extra [][]scenario.Set
-	for _, r := range rows {
-		for _, c := range cols {
-			extra = append(extra, append(append([]scenario.Set(nil), r.sets...), c.sets...))
-		}
-	}
-	games, ok := compileAll(src, o.sets, extra, func(k int) string {
-		return fmt.Sprintf("row %s against column %s", rows[k/len(cols)].name, cols[k%len(cols)].name)
-	}, stderr)
-	if !ok {
-		return exitScenario
-	}
-	names := func(opts []option) ([]string, []reports.NamedSets) {
-		var ns []string
-		var out []reports.NamedSets
-		for _, op := range opts {
-			ns = append(ns, op.name)
-			out = append(out, reports.NamedSets{Name: op.name, Sets: setStrings(op.sets)})
-		}
-		return ns, out
-	}
-	rn, rsets := names(rows)
-	cn, csets := names(cols)
-	h := docHeader("matrix", src, sc, o.seed.v, args, o.sets)
-	h.Shard = shard
-	joint := stats.NewJoint(len(games))
-	todo := []sim.Range{shardRange(shard, o.n.n)}
-	var before float64
+	req.Source, req.Shard = src.app(), shard
 	if *resume != "" {
-		old, err := readResume(ctx, *resume, "the JSON of simctl matrix", func(in *reports.Input) *reports.Matrix { return in.Matrix })
-		if err == nil {
-			err = checkResume(*resume, headerFacts(&old.Header, old.Encounters), headerFacts(&h, 0), o.n.n)
-			if err == nil && (old.RowSide != rowSide || !reflect.DeepEqual(old.RowOptions, rsets) || !reflect.DeepEqual(old.ColOptions, csets)) {
-				err = fmt.Errorf("--resume %s: that matrix has other --row or --col options, or another --side; resume with the same command line", *resume)
-			}
-			if err == nil {
-				joint, todo, before = old.Joint, todoOf(old.Unplayed), old.Elapsed
-			}
-		}
-		if err != nil {
+		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl matrix", func(in *reports.Input) *reports.Matrix { return in.Matrix }); err != nil {
 			fmt.Fprintln(stderr, "simctl matrix:", err)
 			return exitUsage
 		}
-		if !o.quiet {
-			fmt.Fprintf(stderr, "simctl matrix: resuming %s: %d encounters per pairing played, %d to play\n", *resume, joint.N, rangesLen(todo))
-		}
+		req.ResumePath = *resume
 	}
-	var done atomic.Int64
-	stopBar := startProgress(ctx, o.showProgress(), rangesLen(todo), &done, stderr)
-	testHook(&done)
-	t0 := time.Now()
-	build := func(interrupted bool, left []sim.Range) (*reports.Matrix, error) {
-		res, err := experiment.Matrix(joint, rowSide, colSide, rn, cn)
-		if err != nil {
-			return nil, err
-		}
-		m := &reports.Matrix{Header: h, RowOptions: rsets, ColOptions: csets, MatrixResult: *res}
-		m.Elapsed, m.Interrupted = before+time.Since(t0).Seconds(), interrupted
-		if interrupted {
-			m.Unplayed = unplayedOf(left)
-		}
-		return m, nil
-	}
-	left, runErr := playCRN(ctx, games, sim.RunConfig{Seed: o.seed.v, Workers: o.workers.v, Done: &done}, false, todo,
-		func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, checkpointer(ctx, o.jsonTarget(format), func(left []sim.Range) {
-			m, err := build(true, left)
-			saveCheckpoint(o.jsonTarget(format), "matrix", stderr, func(w io.Writer) error {
-				if err != nil {
-					return err
-				}
-				return m.Write(w, reports.JSON)
-			})
-			if err == nil {
-				hooksOf(ctx).sendInterim(m)
-			}
-		}))
-	stopBar()
-	interrupted := isInterrupt(runErr)
-	if runErr != nil && !interrupted {
-		fmt.Fprintln(stderr, "simctl matrix:", runErr)
-		return exitFailure
-	}
-	if interrupted && joint.N == 0 {
-		fmt.Fprintln(stderr, "simctl matrix: interrupted before any encounter finished; nothing written")
-		return exitInterrupted
-	}
-	m, err := build(interrupted, left)
+	obs := o.observer(ctx, "matrix", format, stderr)
+	obs.Warn = src.warnTo()
+	m, err := app.Matrix(ctx, req, obs)
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl matrix:", err)
-		return exitFailure
+		return appError(stderr, "matrix", err)
 	}
 	if !o.write("matrix", stdout, stderr, format, m.Write, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }) {
 		return exitFailure
 	}
-	if interrupted {
+	if m.Interrupted {
 		fmt.Fprintf(stderr, "simctl matrix: interrupted after %s encounters per pairing; %s%s\n", thousandsInt(m.Encounters), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), true))
 		return exitInterrupted
 	}
@@ -445,9 +234,14 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return usageError(stderr, "tournament", "%v", err)
 	}
-	params := experiment.SelectParams{Alpha: *alpha, Delta: deltaV, First: firstN, Batch: batchN, Budget: o.n.n}
-	if err := params.Check(); err != nil {
-		return usageError(stderr, "tournament", "--alpha, --delta, --first, --batch or -n: %v", err)
+	req := &app.TournamentRequest{Sets: o.sets, Side: *side, Axes: axes, Seed: o.seed.v, Workers: o.workers.v,
+		Params:  experiment.SelectParams{Alpha: *alpha, Delta: deltaV, First: firstN, Batch: batchN, Budget: o.n.n},
+		Command: reports.ShellJoin(append([]string{"simctl", "tournament"}, args...))}
+	for _, op := range opts {
+		req.Options = append(req.Options, app.Option{Name: op.name, Sets: op.sets})
+	}
+	if err := req.Check(); err != nil {
+		return appError(stderr, "tournament", err)
 	}
 	if o.plot != "" {
 		return usageError(stderr, "tournament", "--plot: a tournament has no figure; its table is the result")
@@ -456,101 +250,29 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !ok {
 		return exitUsage
 	}
-	src, sc, si, sideName, code := sideScenario(ctx, "tournament", pos[0], o.sets, *side, stderr)
-	if src == nil {
-		return code
+	src, err := readSource(ctx, pos[0])
+	if err != nil {
+		return scenarioError(stderr, err)
 	}
-	cands := append([]option(nil), opts...)
-	if len(axes) > 0 {
-		for i := range axes {
-			if msg := checkWholeSteps(src, o.sets, &axes[i]); msg != "" {
-				return usageError(stderr, "tournament", "%s", msg)
-			}
-		}
-		for _, vals := range reports.Grid(axes) {
-			var op option
-			var parts []string
-			for i, a := range axes {
-				op.sets = append(op.sets, scenario.Set{Path: a.Path, Value: vals[i]})
-				parts = append(parts, a.Path+"="+vals[i])
-			}
-			op.name = strings.Join(parts, " ")
-			cands = append(cands, op)
-		}
-	}
-	if len(cands) < 2 {
-		return usageError(stderr, "tournament", "%d candidate(s); a tournament needs at least two (--option or --vary)", len(cands))
-	}
-	if len(cands) > reports.MaxSweepPoints {
-		return usageError(stderr, "tournament", "%d candidates; at most %d", len(cands), reports.MaxSweepPoints)
-	}
-	seen := map[string]bool{}
-	extra := make([][]scenario.Set, len(cands))
-	names := make([]string, len(cands))
-	for k, c := range cands {
-		if seen[c.name] {
-			return usageError(stderr, "tournament", "candidate %q is given twice", c.name)
-		}
-		seen[c.name] = true
-		extra[k], names[k] = c.sets, c.name
-	}
-	games, ok := compileAll(src, o.sets, extra, func(k int) string { return "candidate " + names[k] }, stderr)
-	if !ok {
-		return exitScenario
-	}
-	t := &reports.Tournament{Header: docHeader("tournament", src, sc, o.seed.v, args, o.sets), Format: reports.TournamentFormat}
-	for k := range cands {
-		t.Options = append(t.Options, reports.NamedSets{Name: names[k], Sets: setStrings(extra[k])})
-	}
-	tc := experiment.SelectConfig{Seed: o.seed.v, Workers: o.workers.v, Params: params}
-	var before float64
+	req.Source = src.app()
 	if *resume != "" {
-		old, err := resumeTournament(ctx, *resume, t, sideName, params)
-		if err != nil {
+		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl tournament", func(in *reports.Input) *reports.Tournament { return in.Tournament }); err != nil {
 			fmt.Fprintln(stderr, "simctl tournament:", err)
 			return exitUsage
 		}
-		tc.Resume, before = old.State, old.Elapsed
-		if !o.quiet {
-			fmt.Fprintf(stderr, "simctl tournament: resuming %s: %d stage(s) finished, %d candidates left\n", *resume, len(old.Stages), len(old.State.Alive))
-		}
+		req.ResumePath = *resume
 	}
-	// Each finished stage is saved as it completes (the JSON output
-	// rewritten atomically, marked interrupted, with the state to resume
-	// from), so a tournament killed at any moment loses one stage at most.
-	checkpoint := o.jsonTarget(format)
-	t0 := time.Now()
-	if checkpoint != nil {
-		tc.OnStage = func(r *experiment.Selection) {
-			cp := *t
-			cp.Selection, cp.Interrupted, cp.Elapsed = *r, true, before+time.Since(t0).Seconds()
-			saveCheckpoint(checkpoint, "tournament", stderr, func(w io.Writer) error { return cp.Write(w, reports.JSON) })
-		}
+	obs := o.observer(ctx, "tournament", format, stderr)
+	obs.Warn = src.warnTo()
+	t, err := app.Tournament(ctx, req, obs)
+	if err != nil {
+		return appError(stderr, "tournament", err)
 	}
-	var done atomic.Int64
-	tc.Done = &done
-	// Progress counts encounter indices: a stage adds its size once
-	// (every candidate left plays it), the budget is the most there are.
-	var already int64
-	if tc.Resume != nil {
-		already = tc.Resume.Start
-	}
-	stopBar := startProgress(ctx, o.showProgress(), params.Budget-already, &done, stderr)
-	testHook(&done)
-	res, runErr := experiment.Select(ctx, games, names, si, sideName, tc)
-	stopBar()
-	interrupted := isInterrupt(runErr)
-	if runErr != nil && !interrupted {
-		fmt.Fprintln(stderr, "simctl tournament:", runErr)
-		return exitFailure
-	}
-	t.Selection = *res
-	t.Elapsed, t.Interrupted = before+time.Since(t0).Seconds(), interrupted
 	if !o.write("tournament", stdout, stderr, format, t.Write, nil) {
 		return exitFailure
 	}
-	if interrupted {
-		fmt.Fprintf(stderr, "simctl tournament: interrupted after %d stage(s); %s%s\n", len(res.Stages), whereWritten(o.out, stdout), resumeHint(checkpoint, true))
+	if t.Interrupted {
+		fmt.Fprintf(stderr, "simctl tournament: interrupted after %d stage(s); %s%s\n", len(t.Stages), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -566,38 +288,6 @@ func parseDelta(s string) (float64, error) {
 	return d, nil
 }
 
-// resumeTournament reads an unfinished tournament's JSON and checks it is
-// this one's: the same simctl, scenario text, seed, overrides, side,
-// candidates and settings (--alpha, --delta, --first, --batch, -n).
-func resumeTournament(ctx context.Context, path string, t *reports.Tournament, side string, params experiment.SelectParams) (*reports.Tournament, error) {
-	old, err := readResume(ctx, path, "the JSON of simctl tournament", func(in *reports.Input) *reports.Tournament { return in.Tournament })
-	if err != nil {
-		return nil, err
-	}
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
-	}
-	p := old.State.Params
-	switch {
-	case old.State.Finished():
-		return nil, fmt.Errorf("--resume %s: that tournament finished (%s); nothing to resume", path, old.Outcome)
-	case old.ScenarioSHA256 != t.ScenarioSHA256:
-		return nil, bad("that tournament's scenario text differs (SHA-256 %.12s, this one %.12s)", old.ScenarioSHA256, t.ScenarioSHA256)
-	case old.Version != t.Version:
-		return nil, bad("that tournament was made by simctl %s, this is %s", old.Version, t.Version)
-	case old.Seed != t.Seed:
-		return nil, bad("that tournament has seed %d, this one %d", old.Seed, t.Seed)
-	case !slices.Equal(old.Sets, t.Sets):
-		return nil, bad("that tournament has --set %v, this one %v", old.Sets, t.Sets)
-	case p != params:
-		return nil, bad("that tournament has --alpha %g --delta %gpp --first %d --batch %d -n %d, this one --alpha %g --delta %gpp --first %d --batch %d -n %d",
-			p.Alpha, 100*p.Delta, p.First, p.Batch, p.Budget, params.Alpha, 100*params.Delta, params.First, params.Batch, params.Budget)
-	case old.Side != side || !reflect.DeepEqual(old.Options, t.Options):
-		return nil, bad("that tournament has other candidates (--option, --vary) or another --side")
-	}
-	return old, nil
-}
-
 func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("find", flag.ContinueOnError)
 	where := fs.String("where", "", "`COND` a condition on an encounter's outcome, in the tactics language (simctl help find lists the facts)")
@@ -611,8 +301,10 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 || *where == "" {
 		return usageError(stderr, "find", `give one SCENARIO and --where COND, e.g. simctl find d20/duel --where 'side("heroes").won and rounds >= 5'`)
 	}
-	if *limit < 1 || *limit > 100000 {
-		return usageError(stderr, "find", "--limit %d: from 1 to 100000", *limit)
+	req := &app.FindRequest{Sets: c.sets, Where: *where, Limit: *limit, Seed: c.seed.v, N: c.n.n, Workers: c.workers.v,
+		Command: reports.ShellJoin(append([]string{"simctl", "find"}, args...))}
+	if err := req.Check(); err != nil {
+		return appError(stderr, "find", err)
 	}
 	format, err := c.resolveFormat()
 	if err != nil {
@@ -630,30 +322,14 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
-	sc, g, err := src.compile(c.sets)
+	req.Source = src.app()
+	doc, err := app.Find(ctx, req, &app.Observer{Warn: src.warnTo(), Progress: func(total int64, done *atomic.Int64) func() {
+		return startProgress(ctx, c.showProgress(), total, done, stderr)
+	}})
 	if err != nil {
-		return scenarioError(stderr, err)
+		return appError(stderr, "find", err)
 	}
-	probe := experiment.NewProbe(g, [2]string{sc.Sides[0].Name, sc.Sides[1].Name})
-	cond, err := probe.Condition(*where)
-	if err != nil {
-		return usageError(stderr, "find", "--where: %v", err)
-	}
-	var done atomic.Int64
-	stopBar := startProgress(ctx, c.showProgress(), c.n.n, &done, stderr)
-	res, runErr := experiment.Find(ctx, probe, cond, sim.RunConfig{Seed: c.seed.v, N: c.n.n, Workers: c.workers.v, Done: &done}, *limit)
-	stopBar()
-	interrupted := isInterrupt(runErr)
-	if runErr != nil && !interrupted {
-		fmt.Fprintln(stderr, "simctl find:", runErr)
-		return exitFailure
-	}
-	doc := struct {
-		reports.Header
-		Where string `json:"where"`
-		experiment.FindResult
-	}{header("find", sc, c.seed.v, "find", args, c.sets), *where, *res}
-	doc.Interrupted = interrupted
+	res, interrupted := &doc.FindResult, doc.Interrupted
 	if err := writeOut(target, stdout, func(w io.Writer) error {
 		if format == reports.JSON {
 			return reports.WriteJSON(w, doc)

@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
 	_ "simctl/agents" // registers the scripted policies
-	"simctl/reports"
+	"simctl/cmd/simctl/app"
 	"simctl/reports/safeio"
 	"simctl/rulesets"
 	_ "simctl/rulesets/d20"
@@ -21,20 +20,11 @@ import (
 	"simctl/sim/scenario"
 )
 
-// version is the simctl release; results carry it so a number can be traced
-// to the code that made it.
-const version = "0.2.0"
+// version is the simctl release (app.Release); fullVersion adds the
+// build's VCS revision.
+const version = app.Release
 
-func fullVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				return version + "+" + s.Value[:12]
-			}
-		}
-	}
-	return version
-}
+func fullVersion() string { return app.Version() }
 
 // Main is the whole CLI, testable: it reads args and writes only to stdout
 // and stderr, and returns the exit code.
@@ -173,7 +163,7 @@ type source struct {
 // safeio.MaxScenarioBytes).
 func readSource(ctx context.Context, name string) (*source, error) {
 	if h := hooksOf(ctx); h != nil && h.src != nil && name == h.src.name {
-		src := *h.src // simctl serve: the editor's text (serve_hooks.go)
+		src := *h.src // simctl serve's optimize: the editor's text (serve_hooks.go)
 		src.warn = h.warn
 		return &src, nil
 	}
@@ -201,10 +191,15 @@ func readSource(ctx context.Context, name string) (*source, error) {
 		name, strings.Join(scenarios.Names(), ", "))}
 }
 
+// app is the source as the application layer takes it.
+func (src *source) app() *app.Source {
+	return &app.Source{Name: src.name, Display: src.display, Data: src.data}
+}
+
 // text and sum are what results embed: the scenario as run and its
 // SHA-256, by which merge tells scenarios apart.
-func (src *source) text() string { return string(src.data) }
-func (src *source) sum() string  { return reports.ScenarioSum(src.data) }
+func (src *source) text() string { return src.app().Text() }
+func (src *source) sum() string  { return src.app().Sum() }
 
 // load finds SCENARIO as a file or a built-in and compiles it. Every
 // problem of the scenario comes back at once as scenario.Errors: the core
@@ -220,43 +215,21 @@ func load(ctx context.Context, name string, sets []scenario.Set) (*scenario.Scen
 // compile decodes and compiles the source with overrides, printing its
 // warnings on stderr.
 func (src *source) compile(sets []scenario.Set) (*scenario.Scenario, sim.Game, error) {
-	sc, g, warns, err := src.compileWarn(sets)
-	// Legal but probably unintended (an unreachable tactics rule): say so
-	// and go on.
-	warn := src.warn
-	if warn == nil {
-		warn = os.Stderr
+	return src.app().Compile(sets, src.warnTo())
+}
+
+// warnTo is where compile's warnings go.
+func (src *source) warnTo() io.Writer {
+	if src.warn == nil {
+		return os.Stderr
 	}
-	for _, w := range warns {
-		fmt.Fprintln(warn, "warning: "+w.Error())
-	}
-	return sc, g, err
+	return src.warn
 }
 
 // compileWarn is compile returning the warnings instead of printing them
 // (simctl serve shows them beside the editor).
 func (src *source) compileWarn(sets []scenario.Set) (*scenario.Scenario, sim.Game, scenario.Errors, error) {
-	sc, err := scenario.Decode(src.display, src.data, sets, rulesets.Schema)
-	if sc == nil {
-		return nil, nil, nil, err
-	}
-	if err != nil {
-		// Let the ruleset check its own fields too, so the user fixes the
-		// file in one pass; it must not panic on the half-valid scenario,
-		// but if it does, the problems already found are what to report.
-		if _, ok := rulesets.Lookup(sc.Ruleset); ok && len(sc.Sides) == 2 {
-			func() {
-				defer func() { _ = recover() }()
-				rulesets.Compile(sc)
-			}()
-		}
-		return nil, nil, nil, sc.Rep.Err()
-	}
-	g, err := rulesets.Compile(sc)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return sc, g, sc.Rep.Warns, nil
+	return src.app().CompileWarn(sets)
 }
 
 func cmdScenarios(args []string, stdout, stderr io.Writer) int {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"simctl/cmd/simctl/app"
 	"simctl/rulesets"
 	"simctl/scenarios"
 	"simctl/sim"
@@ -136,7 +137,7 @@ func starter(r sim.Ruleset) (string, error) {
 			c("%s", l)
 		}
 	}
-	c("A starter %s scenario, written by simctl init %s (simctl %s) from the", d.Name, d.Name, version)
+	c("A starter %s scenario, written by simctl init %s (simctl %s) from the", d.Name, d.Name, app.Release)
 	c("built-in %s. Next:", base)
 	c("  simctl check FILE        validate it (every problem at once, with line:col)")
 	c("  simctl run FILE          play 100,000 encounters and print the win rates")

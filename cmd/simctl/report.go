@@ -12,9 +12,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports"
 	"simctl/reports/safeio"
-	"simctl/rulesets"
 	"simctl/sim"
 	"simctl/sim/scenario"
 )
@@ -235,51 +235,13 @@ func contextOf(file, text string, sets []string) (*reports.Context, error) {
 	return scenarioContext(src, sc, g), nil
 }
 
-// scenarioContext is what a report needs to let a reader reproduce a run
-// beyond the counts: the scenario text as written (the overrides are
-// listed apart), every ruleset option with the value in effect, and the
-// side of each combatant of the roster.
+// scenarioContext is app.ScenarioContext for the CLI's source.
 func scenarioContext(src *source, sc *scenario.Scenario, g sim.Game) *reports.Context {
-	ctx := &reports.Context{ScenarioYAML: src.text(), ScenarioSHA256: src.sum()}
-	if r, ok := rulesets.Lookup(sc.Ruleset); ok {
-		for _, o := range r.Doc().Options {
-			v := reports.OptionValue{Name: o.Name, Value: o.Default, Default: true}
-			if n := sc.Options[o.Name]; n != nil {
-				v.Value, v.Default = yamlText(n), false
-			}
-			ctx.Options = append(ctx.Options, v)
-		}
-	}
-	for _, e := range g.Roster() {
-		ctx.RosterSides = append(ctx.RosterSides, e.Side)
-	}
-	return ctx
+	return app.ScenarioContext(src.app(), sc, g)
 }
 
 // yamlText renders a YAML value on one line, in flow style.
-func yamlText(n *yaml.Node) string {
-	if n.Kind == yaml.ScalarNode {
-		return n.Value
-	}
-	b, err := yaml.Marshal(flowCopy(n))
-	if err != nil {
-		return n.Value
-	}
-	return strings.TrimSpace(string(b))
-}
-
-// flowCopy is a deep copy of n with every mapping and list in flow style.
-func flowCopy(n *yaml.Node) *yaml.Node {
-	c := *n
-	if c.Kind == yaml.MappingNode || c.Kind == yaml.SequenceNode {
-		c.Style |= yaml.FlowStyle
-	}
-	c.Content = make([]*yaml.Node, len(n.Content))
-	for i, x := range n.Content {
-		c.Content[i] = flowCopy(x)
-	}
-	return &c
-}
+func yamlText(n *yaml.Node) string { return app.YAMLText(n) }
 
 // figureOut writes a figure to --plot FILE (.png or .svg).
 func figureOut(t *safeio.Target, f *reports.Figure, err error) error {

@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"simctl/sim/experiment"
+	"simctl/cmd/simctl/app"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -87,123 +85,46 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
-	sc, g, err := src.compile(c.sets)
-	if err != nil {
-		return scenarioError(stderr, err)
-	}
 	n := c.n.n
-	cfg := sim.RunConfig{Seed: c.seed.v, Start: shardStart(n, k, of), Workers: c.workers.v}
-	cfg.N = shardStart(n, k+1, of) - cfg.Start
-	var meta reports.Meta
+	req := &app.RunRequest{Source: src.app(), Sets: c.sets, Seed: c.seed.v, N: n, Workers: c.workers.v, Precision: w, Batch: *batch,
+		Abandon: abandon, Command: "simctl run " + strings.Join(args, " ")}
 	if *shard != "" {
-		meta.Shard = &reports.Shard{K: k, Of: of, Start: cfg.Start, N: cfg.N, Total: n}
+		start := shardStart(n, k, of)
+		req.Shard = &reports.Shard{K: k, Of: of, Start: start, N: shardStart(n, k+1, of) - start, Total: n}
 	}
-
-	// What to play: the whole run (or shard), or what an interrupted
-	// result left out, added to its tally.
-	todo := []sim.Range{{Lo: cfg.Start, Hi: cfg.Start + cfg.N}}
-	tally := sim.NewTally(g)
-	var before float64
 	if *resume != "" {
-		old, err := resumeRun(ctx, *resume, src.sum(), fullVersion(), c.seed.v, c.sets.strings(), meta.Shard, n)
-		if err != nil {
-			fmt.Fprintln(stderr, "simctl run:", err)
+		if req.Resume, err = reports.ReadFileContext(ctx, *resume); err != nil {
+			fmt.Fprintln(stderr, "simctl run:", fmt.Errorf("--resume: %v", err))
 			return exitUsage
 		}
-		todo, before = nil, old.Elapsed
-		for _, u := range old.Unplayed {
-			todo = append(todo, sim.Range{Lo: u[0], Hi: u[1]})
-		}
-		tally = old.Tally(g)
-		if !c.quiet {
-			fmt.Fprintf(stderr, "simctl run: resuming %s: %d encounters played, %d to play\n", *resume, tally.Encounters, cfg.N-tally.Encounters)
+		req.ResumePath = *resume
+	}
+	obs := &app.Observer{Warn: src.warnTo(), Progress: func(total int64, done *atomic.Int64) func() {
+		return startProgress(ctx, c.showProgress(), total, done, stderr)
+	}, CheckpointEvery: checkpointEvery, CheckpointSegment: checkpointSegment}
+	// With a JSON file to save to, what finished is written at most every
+	// checkpointEvery (marked interrupted, the rest unplayed): a run
+	// killed outright (SIGKILL, a node lost) keeps all but its last
+	// seconds, for --resume.
+	if target != nil && format == reports.JSON {
+		obs.Checkpoint = func(doc any) {
+			saveCheckpoint(target, "run", stderr, func(w io.Writer) error { return doc.(*reports.Result).WriteFormat(w, reports.JSON) })
 		}
 	}
-	// result is the document of what tally holds (for a checkpoint, an
-	// interrupted run with the ranges unplayed).
-	result := func(interrupted bool, unplayed []sim.Range, elapsed float64) *reports.Result {
-		meta := meta
-		meta.Scenario, meta.File, meta.Ruleset = sc.Name, sc.File, sc.Ruleset
-		meta.Version, meta.Seed, meta.Elapsed = fullVersion(), c.seed.v, elapsed
-		meta.Sides = [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
-		meta.Sets = c.sets.strings()
-		meta.Command = "simctl run " + strings.Join(args, " ")
-		meta.Interrupted = interrupted
-		meta.ScenarioSHA256, meta.ScenarioText = src.sum(), src.text()
-		meta.Unplayed = unplayedOf(unplayed)
-		return reports.New(meta, g, tally)
+	if !c.quiet {
+		obs.Note = func(msg string) { fmt.Fprintln(stderr, "simctl run: "+msg) }
 	}
-	var left []sim.Range
-	known := true // the unplayed ranges are known (not after a second Ctrl-C)
-	var doneN atomic.Int64
-	stopBar := startProgress(ctx, c.showProgress(), cfg.N-tally.Encounters, &doneN, stderr)
+	// Until the result is written, a second Ctrl-C abandons the work in
+	// play and leaves the write its grace.
 	abandonable.Store(true)
 	defer abandonable.Store(false)
-	t0 := time.Now()
-	var runErr error
-	reached := false
-	if w > 0 {
-		// The sweep's sequential stopping rule, on one point: batches of
-		// encounters 0, 1, 2, ... until both intervals are narrower than w.
-		// An interrupted precision run is not resumable: where it would
-		// have stopped depends on the batches still to come.
-		runs, err := experiment.RunSweep(ctx, []sim.Game{g}, experiment.SweepConfig{Seed: c.seed.v, N: n, Precision: w, Batch: *batch, Workers: c.workers.v, Done: &doneN})
-		tally, reached, runErr, known = runs[0].Tally, runs[0].Reached, err, false
-	} else {
-		// With a JSON file to save to, play in segments and, at most every
-		// checkpointEvery, write what finished (marked interrupted, the
-		// rest unplayed): a run killed outright (SIGKILL, a node lost)
-		// keeps all but its last seconds, for --resume.
-		save := target != nil && format == reports.JSON
-		seg := int64(math.MaxInt64)
-		if save {
-			seg = checkpointSegment * int64(workersOf(c.workers.v))
-		}
-		pending := slices.Clone(todo)
-		last := time.Now()
-		for len(pending) > 0 {
-			rg := pending[0]
-			hi := rg.Hi
-			if hi-rg.Lo > seg {
-				hi = rg.Lo + seg
-			}
-			var u []sim.Range
-			rc := sim.RunConfig{Seed: c.seed.v, Start: rg.Lo, N: hi - rg.Lo, Workers: c.workers.v, Done: &doneN, Abandon: abandon, Unplayed: &u}
-			var t *sim.Tally
-			t, runErr = sim.Run(ctx, g, rc)
-			tally.Merge(t)
-			if pending[0].Lo = hi; pending[0].Lo == pending[0].Hi {
-				pending = pending[1:]
-			}
-			if runErr != nil {
-				if t.Encounters < rc.N && u == nil {
-					known = false
-				}
-				left = append(u, pending...)
-				break
-			}
-			if save && len(pending) > 0 && time.Since(last) >= checkpointEvery {
-				cp := result(true, pending, before+time.Since(t0).Seconds())
-				saveCheckpoint(target, "run", stderr, func(w io.Writer) error { return cp.WriteFormat(w, reports.JSON) })
-				last = time.Now()
-			}
-		}
+	ran, err := app.Run(ctx, req, obs)
+	if err != nil {
+		return appError(stderr, "run", err)
 	}
-	elapsed := before + time.Since(t0).Seconds()
-	stopBar()
-
-	interrupted := runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded))
-	if runErr != nil && !interrupted {
-		fmt.Fprintln(stderr, "simctl run:", runErr)
-		return exitFailure
-	}
-	var unplayed []sim.Range
-	if interrupted && known {
-		unplayed = left
-	}
-	res := result(interrupted, unplayed, elapsed)
+	res, g, interrupted := ran.Result, ran.Game, ran.Interrupted
 	if err := writeOut(target, stdout, func(out io.Writer) error {
-		if sh := meta.Shard; sh != nil && (format == reports.Text || format == reports.Markdown) {
+		if sh := res.Shard; sh != nil && (format == reports.Text || format == reports.Markdown) {
 			// A shard's table alone reads like a whole run: say which part it is.
 			l := lang
 			if format == reports.Markdown {
@@ -227,15 +148,15 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if w > 0 && !c.quiet && !interrupted {
-		if reached {
-			fmt.Fprintf(stderr, "simctl run: --precision %s reached after %s encounters\n", c.precision, thousandsInt(tally.Encounters))
+		if ran.Reached {
+			fmt.Fprintf(stderr, "simctl run: --precision %s reached after %s encounters\n", c.precision, thousandsInt(res.Encounters))
 		} else {
 			fmt.Fprintf(stderr, "simctl run: warning: --precision %s not reached within -n %s encounters; the intervals are wider\n", c.precision, thousandsInt(n))
 		}
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl run: interrupted after %s of %s encounters; %s", thousandsInt(tally.Encounters), thousandsInt(cfg.N), whereWritten(c.out, stdout))
-		if known && target != nil && format == reports.JSON {
+		fmt.Fprintf(stderr, "simctl run: interrupted after %s of %s encounters; %s", thousandsInt(res.Encounters), thousandsInt(ran.Planned), whereWritten(c.out, stdout))
+		if len(res.Unplayed) > 0 && target != nil && format == reports.JSON {
 			fmt.Fprintf(stderr, "; add --resume %s to play the rest", target.Path())
 		}
 		fmt.Fprintln(stderr)
@@ -269,60 +190,6 @@ func runFigure(r *reports.Result, kind string, g sim.Game) (*reports.Figure, err
 	return reports.RoundsFigure(r)
 }
 
-// resumeRun reads an interrupted run's JSON result and checks it is this
-// run's: the same simctl, scenario text, seed, overrides, -n and shard.
-func resumeRun(ctx context.Context, path, sum, version string, seed uint64, sets []string, shard *reports.Shard, n int64) (*reports.Result, error) {
-	r, err := reports.ReadFileContext(ctx, path)
-	if err != nil {
-		return nil, fmt.Errorf("--resume: %v", err)
-	}
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
-	}
-	var played, left int64 = r.Encounters, 0
-	for _, u := range r.Unplayed {
-		left += u[1] - u[0]
-	}
-	whole := played + left
-	if r.Shard != nil {
-		whole = r.Shard.Total
-	}
-	switch {
-	case !r.Interrupted:
-		return nil, fmt.Errorf("--resume %s: that run was not interrupted; nothing to resume", path)
-	case len(r.Unplayed) == 0:
-		return nil, fmt.Errorf("--resume %s: that run was stopped at once (a second interrupt) and does not know which encounters it left; run it again", path)
-	case r.ScenarioSHA256 != sum:
-		return nil, bad("that run's scenario text differs (SHA-256 %.12s, this one %.12s)", r.ScenarioSHA256, sum)
-	case r.Version != version:
-		return nil, bad("that run was made by simctl %s, this is %s", r.Version, version)
-	case r.Seed != seed:
-		return nil, bad("that run has seed %d, this one %d", r.Seed, seed)
-	case !slices.Equal(r.Sets, sets):
-		return nil, bad("that run has --set %v, this one %v", r.Sets, sets)
-	case whole != n:
-		return nil, bad("that run has -n %d, this one %d", whole, n)
-	case (r.Shard == nil) != (shard == nil) || (shard != nil && (r.Shard.K != shard.K || r.Shard.Of != shard.Of)):
-		return nil, bad("that run's --shard differs")
-	}
-	lo, hi := int64(0), n
-	if shard != nil {
-		lo, hi = shard.Start, shard.Start+shard.N
-		whole = shard.N
-	}
-	prev := lo
-	for _, u := range r.Unplayed {
-		if u[0] < prev || u[1] <= u[0] || u[1] > hi {
-			return nil, fmt.Errorf("--resume %s: its unplayed ranges are out of order or out of range; the file is damaged", path)
-		}
-		prev = u[1]
-	}
-	if played+left != whole {
-		return nil, fmt.Errorf("--resume %s: %d encounters played and %d unplayed do not make its %d; the file is damaged", path, played, left, whole)
-	}
-	return r, nil
-}
-
 // shardStart is the first encounter of shard k of K over n encounters,
 // floor(k·n/K), computed without overflowing for any n.
 func shardStart(n int64, k, of int) int64 {
@@ -338,7 +205,7 @@ func shardStart(n int64, k, of int) int64 {
 // bump an atomic counter; this goroutine is the only one touching the bar.
 func startProgress(ctx context.Context, mode string, total int64, done *atomic.Int64, stderr io.Writer) (stop func()) {
 	if h := hooksOf(ctx); h != nil && h.progress != nil {
-		return h.watch(total, done) // simctl serve: the page's progress
+		return h.watch(total, done) // simctl serve's optimize: the page's progress
 	}
 	if mode == "never" || (mode == "auto" && !isTerminal(stderr)) || total <= 0 {
 		return func() {}

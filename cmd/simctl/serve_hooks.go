@@ -8,32 +8,32 @@ import (
 	"time"
 )
 
-// jobHooks is the seam through which simctl serve runs the CLI's own
-// sweep, compare, value and matrix commands in process: the context of
-// Main carries it (withHooks), and the commands consult it at the few
-// places where the CLI talks to a terminal or a file. Without hooks (the
-// CLI) every one of those places behaves exactly as before.
+// jobHooks are what a lab job's observer (app.Observer) calls while it
+// plays: progress hears the encounter indices played and the total, on a
+// ticker (watch); interim hears the partial document (*reports.Sweep,
+// *reports.Compare, *reports.Value, *reports.Matrix, *reports.Tournament
+// or *reports.Optimize, marked interrupted) after each finished sweep
+// point or stage and every interimEvery of a comparison, value run or
+// matrix.
 //
-// Concurrency: progress is called from one goroutine at a time (the
-// command's progress ticker); interim is called synchronously while the
-// command holds its document, from one goroutine at a time, and must not
-// keep the document after it returns.
+// An optimize job, not yet on the application layer, still runs the
+// CLI's command (playCLI): the context of Main carries the hooks
+// (withHooks) and the command consults them where the CLI would talk to
+// a terminal or a file; src and warn are for it. Without hooks (the CLI)
+// every one of those places behaves exactly as before.
+//
+// Concurrency: progress is called from one goroutine at a time (watch's
+// ticker); interim is called synchronously while the job holds its
+// document, from one goroutine at a time, and must not keep the document
+// after it returns.
 type jobHooks struct {
 	// src is the editor's text: readSource returns it for src.name
-	// instead of looking for a file or a built-in, so the command reads
-	// the scenario under the page's name (no temporary file).
+	// instead of looking for a file or a built-in (no temporary file).
 	src *source
-	// warn receives compile's warnings (an unreachable tactics rule),
-	// which the CLI prints on os.Stderr; nil: os.Stderr.
-	warn io.Writer
-	// progress hears the encounter indices played and the total, where
-	// the CLI would draw its progress bar.
+	// warn receives compile's warnings; nil: os.Stderr.
+	warn     io.Writer
 	progress func(done, total int64)
-	// interim hears the partial document (*reports.Sweep, *reports.Compare,
-	// *reports.Value or *reports.Matrix, marked interrupted) after each
-	// finished sweep point and every interimEvery of a comparison, value
-	// run or matrix, where the CLI writes its checkpoints.
-	interim func(doc any)
+	interim  func(doc any)
 }
 
 type hooksKey struct{}
@@ -59,9 +59,9 @@ func (h *jobHooks) sendInterim(doc any) {
 	}
 }
 
-// How often a command with an interim hook hands over its partial
-// document, and the segment of encounter indices (per worker) played
-// between the checks: short, so the page sees the intervals narrow.
+// How often a job hands the page its partial document, and the segment
+// of encounter indices (per worker) played between the checks: short, so
+// the page sees the intervals narrow.
 var (
 	interimEvery         = 300 * time.Millisecond
 	interimSegment int64 = 4 << 10

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"os"
@@ -22,10 +23,12 @@ import (
 
 	"time"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports"
 	"simctl/reports/safeio"
 	"simctl/scenarios"
 	"simctl/sim"
+	"simctl/sim/experiment"
 	"simctl/sim/scenario"
 	"simctl/stats"
 )
@@ -561,11 +564,26 @@ func (s *server) play(j *serveJob) {
 			j.finish(stateFailed, fmt.Sprintf("internal error: %v; please report it with the scenario", p), nil)
 		}
 	}()
-	if j.req.Kind == "run" {
+	switch j.req.Kind {
+	case "run":
 		s.playRun(j)
-		return
+	case "sweep":
+		s.playApp(j, s.sweep)
+	case "compare":
+		s.playApp(j, s.compare)
+	case "value":
+		s.playApp(j, s.value)
+	case "matrix":
+		s.playApp(j, s.matrix)
+	case "tournament":
+		s.playApp(j, s.tournament)
+	case "find":
+		s.playApp(j, s.find)
+	case "optimize":
+		s.playCLI(j)
+	default:
+		j.finish(stateFailed, fmt.Sprintf("internal error: no job kind %q", j.req.Kind), nil)
 	}
-	s.playCLI(j)
 }
 
 // cancelJob stops a job at once: its context stops the workers between
@@ -637,48 +655,38 @@ func (s *server) expire(now time.Time) {
 // interim result about this often.
 const batchTarget = 250 * time.Millisecond
 
-// playRun plays encounters 0..N-1 in successive batches, each a sim.Run of
-// the next indices, and sends the tally so far after each. Encounter i
+// playRun plays encounters 0..N-1 through app.Run in successive batches
+// (its Interim mode), and sends the tally so far after each. Encounter i
 // draws from the stream (seed, i) whatever batch it is in, so the final
 // counts are exactly those of one sim.Run (and of simctl run).
 func (s *server) playRun(j *serveJob) {
-	req, g := &j.req, j.game
-	tally := sim.NewTally(g)
-	meta := s.runMeta(j)
-	t0 := time.Now()
-	var played int64
-	size := min(req.N, 1000)
-	var runErr error
-	for played < req.N {
-		tb := time.Now()
-		t, err := sim.Run(j.ctx, g, sim.RunConfig{Seed: req.Seed, Start: played, N: size, Workers: s.cfg.workers})
-		tally.Merge(t)
-		if err != nil {
-			runErr = err
-			break
-		}
-		played += size
-		meta.Elapsed = time.Since(t0).Seconds()
-		j.emit("progress", interim(reports.New(meta, g, tally), req.N))
-		// Aim the next batch at batchTarget from this batch's pace, but
-		// grow at most fivefold, so the interval is seen narrowing.
-		rate := float64(size) / max(time.Since(tb).Seconds(), 1e-6)
-		next := int64(rate * batchTarget.Seconds())
-		size = min(max(next, 1000, played/8), 4*played, req.N-played)
-	}
-	meta.Elapsed = time.Since(t0).Seconds()
-	if runErr != nil {
-		if isInterrupt(runErr) {
-			// What finished is not a prefix of the encounters: it is not
-			// offered as a result, only said.
-			j.emit("progress", interim(reports.New(meta, g, tally), req.N))
-			j.finish(stateCancelled, fmt.Sprintf("cancelled after %d of %d encounters", tally.Encounters, req.N), nil)
-			return
-		}
-		j.finish(stateFailed, runErr.Error(), nil)
+	req := &j.req
+	sets, err := parseSets(req.Sets, "sets")
+	if err != nil {
+		j.finish(stateFailed, err.Error(), nil)
 		return
 	}
-	res := reports.New(meta, g, tally)
+	cmd := []string{"simctl", "run", strings.TrimPrefix(req.File, "builtin:"), "-n", strconv.FormatInt(req.N, 10), "--seed", strconv.FormatUint(req.Seed, 10)}
+	for _, x := range req.Sets {
+		cmd = append(cmd, "--set", x)
+	}
+	obs := &app.Observer{InterimEvery: batchTarget, Interim: func(doc any) {
+		j.emit("progress", interim(doc.(*reports.Result), req.N))
+	}}
+	ran, err := app.Run(j.ctx, &app.RunRequest{Source: j.appSource(), Sets: sets, Seed: req.Seed, N: req.N, Workers: s.cfg.workers,
+		Command: reports.ShellJoin(cmd)}, obs)
+	if err != nil {
+		j.finish(stateFailed, err.Error(), nil)
+		return
+	}
+	res := ran.Result
+	if res.Interrupted {
+		// What finished is not a prefix of the encounters: it is not
+		// offered as a result, only said.
+		j.emit("progress", interim(res, req.N))
+		j.finish(stateCancelled, fmt.Sprintf("cancelled after %d of %d encounters", res.Encounters, req.N), nil)
+		return
+	}
 	var b bytes.Buffer
 	if err := res.WriteJSON(&b); err != nil {
 		j.finish(stateFailed, err.Error(), nil)
@@ -688,24 +696,6 @@ func (s *server) playRun(j *serveJob) {
 	j.result = res
 	j.mu.Unlock()
 	j.finish(stateDone, "", b.Bytes())
-}
-
-// runMeta is what a run's result says beyond the tally, as simctl run
-// writes it, with the command line that reproduces it.
-func (s *server) runMeta(j *serveJob) reports.Meta {
-	req, sc := &j.req, j.sc
-	var m reports.Meta
-	m.Scenario, m.File, m.Ruleset = sc.Name, sc.File, sc.Ruleset
-	m.Version, m.Seed = fullVersion(), req.Seed
-	m.Sides = [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
-	m.Sets = append([]string(nil), req.Sets...)
-	cmd := []string{"simctl", "run", strings.TrimPrefix(req.File, "builtin:"), "-n", strconv.FormatInt(req.N, 10), "--seed", strconv.FormatUint(req.Seed, 10)}
-	for _, x := range req.Sets {
-		cmd = append(cmd, "--set", x)
-	}
-	m.Command = reports.ShellJoin(cmd)
-	m.ScenarioSHA256, m.ScenarioText = j.src.sum(), j.src.text()
-	return m
 }
 
 // interim is a progress event: the counts so far and each side's win rate
@@ -725,12 +715,12 @@ func interim(r *reports.Result, total int64) map[string]any {
 		"sides": sides, "elapsed_seconds": r.Elapsed}
 }
 
-// cliArgs is the command line (without "simctl") of a sweep, comparison,
-// value run or matrix job: the scenario named as the page names it (a
-// built-in without its "builtin:"), the request's own flags, and
-// --format json, whose document the job keeps. --workers is added only
-// when the server's differs from the CLI's default (one per core): it
-// never changes the counts.
+// cliArgs is the command line (without "simctl") that reproduces a sweep,
+// comparison, value run or matrix job with the CLI, as its document
+// records it (it is never run here): the scenario named as the page names
+// it (a built-in without its "builtin:"), the request's own flags, and
+// --format json. --workers is added only when the server's differs from
+// the CLI's default (one per core): it never changes the counts.
 func cliArgs(req *jobRequest, workers int) []string {
 	args := []string{req.Kind, strings.TrimPrefix(req.File, "builtin:"), "-n", strconv.FormatInt(req.N, 10), "--seed", strconv.FormatUint(req.Seed, 10)}
 	for _, x := range req.Sets {
@@ -775,20 +765,76 @@ func cliArgs(req *jobRequest, workers int) []string {
 	return args
 }
 
-// playCLI runs a sweep, comparison, value run or matrix through the CLI's
-// own command (Main) in process. The jobHooks on its context give it the
-// editor's text as its scenario, and hand the page the command's progress
-// and its partial documents; its stdout is the JSON document, its stderr
-// the warnings. Nothing touches the file system.
-func (s *server) playCLI(j *serveJob) {
+// appJob is one kind of lab job on the application layer: it builds the
+// request from the job's JSON and runs it.
+type appJob func(j *serveJob, obs *app.Observer) (appDone, error)
+
+// appDone is what a lab job made: its document, the document's warnings
+// and whether it was interrupted, and its figure.
+type appDone struct {
+	doc         document
+	warnings    []string
+	interrupted bool
+	figure      func() (*reports.Figure, error)
+}
+
+// playApp runs a job through the application layer, as the CLI runs the
+// same kind of job: the request is built from the page's JSON (no command
+// line), the observer hands the page the progress and the partial
+// documents, and the figure is drawn from the document in memory. What
+// the CLI would print on stderr (its warnings, its error) becomes the
+// job's warnings or message, in the CLI's words.
+func (s *server) playApp(j *serveJob, play appJob) {
 	req := &j.req
-	args := cliArgs(req, s.cfg.workers)
-	src := *j.src
-	src.name = args[1]
 	var errb lockedBuffer
 	t0 := time.Now()
+	h := s.hooks(j, t0)
+	obs := &app.Observer{Progress: h.watch, Interim: h.interim, InterimEvery: interimEvery, InterimSegment: interimSegment, Warn: &errb}
+	done, err := play(j, obs)
+	if ae := (*app.Error)(nil); errors.As(err, &ae) && ae.Kind == app.Interrupted {
+		j.finish(stateCancelled, "cancelled; the partial result is not kept", nil)
+		return
+	}
+	if err != nil {
+		if code := appError(&errb, req.Kind, err); code == exitOK {
+			panic("appError returned success")
+		}
+		j.finish(stateFailed, errb.text(), nil)
+		return
+	}
+	if done.interrupted {
+		j.finish(stateCancelled, "cancelled; the partial result is not kept", nil)
+		return
+	}
+	for _, warn := range done.warnings {
+		fmt.Fprintf(&errb, "simctl %s: warning: %s\n", req.Kind, warn)
+	}
+	j.addWarnings(errb.text())
+	var b bytes.Buffer
+	if err := done.doc.Write(&b, reports.JSON); err != nil {
+		j.finish(stateFailed, fmt.Sprintf("simctl %s: %v", req.Kind, err), nil)
+		return
+	}
+	if f, err := done.figure(); err == nil {
+		var svg bytes.Buffer
+		if err := f.SVG(&svg); err == nil {
+			j.mu.Lock()
+			j.figures = map[string][]byte{"figure": svg.Bytes()}
+			j.mu.Unlock()
+		} else {
+			j.addWarnings("the figure: " + err.Error())
+		}
+	} else if !errors.Is(err, reports.ErrNoData) {
+		j.addWarnings("the figure: " + err.Error())
+	}
+	j.finish(stateDone, "", b.Bytes())
+}
+
+// hooks are the job's progress and interim callbacks: the page hears the
+// encounters played and the partial documents.
+func (s *server) hooks(j *serveJob, t0 time.Time) *jobHooks {
 	var nextInterim time.Time
-	h := &jobHooks{src: &src, warn: &errb,
+	return &jobHooks{
 		progress: func(done, total int64) {
 			j.emit("progress", map[string]any{"encounters": scaleCount(done, total, j.total), "encounters_total": j.total,
 				"elapsed_seconds": time.Since(t0).Seconds()})
@@ -807,6 +853,167 @@ func (s *server) playCLI(j *serveJob) {
 			}
 		},
 	}
+}
+
+// appSource is the job's scenario as the application layer takes it,
+// named as the CLI would name it (a built-in without its "builtin:").
+func (j *serveJob) appSource() *app.Source {
+	return &app.Source{Name: strings.TrimPrefix(j.req.File, "builtin:"), Display: j.src.display, Data: j.src.data}
+}
+
+// command is what the job's document records as its command line: the
+// one that reproduces it with the CLI (never run here).
+func (s *server) command(req *jobRequest) string {
+	return reports.ShellJoin(append([]string{"simctl"}, cliArgs(req, s.cfg.workers)...))
+}
+
+// sweep is a sweep job.
+func (s *server) sweep(j *serveJob, obs *app.Observer) (appDone, error) {
+	req := &app.SweepRequest{Source: j.appSource(), Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers,
+		Batch: experiment.DefaultBatch, Command: s.command(&j.req)}
+	var err error
+	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
+		return appDone{}, err
+	}
+	for _, v := range j.req.Vary {
+		a, err := reports.ParseVary(v)
+		if err != nil {
+			return appDone{}, fmt.Errorf("vary %q: %v", v, err)
+		}
+		req.Axes = append(req.Axes, a)
+	}
+	sw, err := app.Sweep(j.ctx, req, obs)
+	if err != nil {
+		return appDone{}, err
+	}
+	return appDone{sw, sw.Warnings, sw.Interrupted, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }}, nil
+}
+
+// compare is a comparison job.
+func (s *server) compare(j *serveJob, obs *app.Observer) (appDone, error) {
+	req := &app.CompareRequest{Source: j.appSource(), Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers,
+		Batch: experiment.DefaultBatch, Command: s.command(&j.req)}
+	var err error
+	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
+		return appDone{}, err
+	}
+	if req.Options, err = appOptions(j.req.Options, "options"); err != nil {
+		return appDone{}, err
+	}
+	c, err := app.Compare(j.ctx, req, obs)
+	if err != nil {
+		return appDone{}, err
+	}
+	return appDone{c, c.Warnings, c.Interrupted, func() (*reports.Figure, error) { return reports.CompareFigure(c) }}, nil
+}
+
+// value is a value job: simctl value with --side and --params.
+func (s *server) value(j *serveJob, obs *app.Observer) (appDone, error) {
+	req := &app.ValueRequest{Source: j.appSource(), Side: j.req.Side, Params: strings.Split(j.req.Params, ","),
+		Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers, Command: s.command(&j.req)}
+	var err error
+	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
+		return appDone{}, err
+	}
+	v, err := app.Value(j.ctx, req, obs)
+	if err != nil {
+		return appDone{}, err
+	}
+	return appDone{v, v.Warnings, v.Interrupted, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }}, nil
+}
+
+// matrix is a payoff-matrix job.
+func (s *server) matrix(j *serveJob, obs *app.Observer) (appDone, error) {
+	req := &app.MatrixRequest{Source: j.appSource(), Side: j.req.Side, Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers,
+		Command: s.command(&j.req)}
+	var err error
+	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
+		return appDone{}, err
+	}
+	if req.Rows, err = appOptions(j.req.Rows, "rows"); err != nil {
+		return appDone{}, err
+	}
+	if req.Cols, err = appOptions(j.req.Cols, "cols"); err != nil {
+		return appDone{}, err
+	}
+	m, err := app.Matrix(j.ctx, req, obs)
+	if err != nil {
+		return appDone{}, err
+	}
+	return appDone{m, nil, m.Interrupted, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }}, nil
+}
+
+// tournament is a tournament job: the CLI's defaults for --first,
+// --batch, --alpha and --delta, the budget -n.
+func (s *server) tournament(j *serveJob, obs *app.Observer) (appDone, error) {
+	req := &app.TournamentRequest{Source: j.appSource(), Side: j.req.Side, Seed: j.req.Seed, Workers: s.cfg.workers,
+		Params:  experiment.SelectParams{Alpha: 0.05, Delta: 0.01, First: 2000, Batch: 2000, Budget: j.req.N},
+		Command: s.command(&j.req)}
+	var err error
+	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
+		return appDone{}, err
+	}
+	if req.Options, err = appOptions(j.req.Options, "options"); err != nil {
+		return appDone{}, err
+	}
+	t, err := app.Tournament(j.ctx, req, obs)
+	if err != nil {
+		return appDone{}, err
+	}
+	return appDone{t, nil, t.Interrupted, noFigure}, nil
+}
+
+// find is a find job: the first 20 matching encounters listed.
+func (s *server) find(j *serveJob, obs *app.Observer) (appDone, error) {
+	req := &app.FindRequest{Source: j.appSource(), Where: j.req.Where, Limit: 20, Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers,
+		Command: s.command(&j.req)}
+	var err error
+	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
+		return appDone{}, err
+	}
+	f, err := app.Find(j.ctx, req, obs)
+	if err != nil {
+		return appDone{}, err
+	}
+	return appDone{jsonDoc{f}, nil, f.Interrupted, noFigure}, nil
+}
+
+// noFigure is a search kind's figure: none, its tables are the page's.
+func noFigure() (*reports.Figure, error) { return nil, reports.ErrNoData }
+
+// jsonDoc is a document written only as JSON (find's).
+type jsonDoc struct{ v any }
+
+func (d jsonDoc) Write(w io.Writer, _ reports.Format) error { return reports.WriteJSON(w, d.v) }
+
+// appOptions are a request's named overrides as the application layer
+// takes them.
+func appOptions(ns []reports.NamedSets, field string) ([]app.Option, error) {
+	var out []app.Option
+	for _, o := range ns {
+		sets, err := parseSets(o.Sets, field+" "+o.Name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, app.Option{Name: o.Name, Sets: sets})
+	}
+	return out, nil
+}
+
+// playCLI runs an optimize job through the CLI's own command (Main) in
+// process: the one kind not yet on the application layer (cmd/simctl/app). The jobHooks on its context give it the
+// editor's text as its scenario, and hand the page the command's progress
+// and its partial documents; its stdout is the JSON document, its stderr
+// the warnings. Nothing touches the file system.
+func (s *server) playCLI(j *serveJob) {
+	req := &j.req
+	args := cliArgs(req, s.cfg.workers)
+	src := *j.src
+	src.name = args[1]
+	var errb lockedBuffer
+	t0 := time.Now()
+	h := s.hooks(j, t0)
+	h.src, h.warn = &src, &errb
 	var stdout bytes.Buffer
 	code := Main(withHooks(j.ctx, h), args, &stdout, &errb)
 	msg := errb.text()
@@ -824,13 +1031,6 @@ func (s *server) playCLI(j *serveJob) {
 		return
 	}
 	doc := stdout.Bytes()
-	if svg, err := docFigure(req.Kind, doc); err == nil {
-		j.mu.Lock()
-		j.figures = map[string][]byte{"figure": svg}
-		j.mu.Unlock()
-	} else if !errors.Is(err, reports.ErrNoData) {
-		j.addWarnings("the figure: " + err.Error())
-	}
 	j.finish(stateDone, "", doc)
 }
 
@@ -845,48 +1045,6 @@ func scaleCount(done, total, all int64) int64 {
 		return done * (all / total)
 	}
 	return int64(float64(done) / float64(total) * float64(all))
-}
-
-// docFigure draws the figure --plot would (the reports' SVG) from the
-// command's JSON document.
-func docFigure(kind string, doc []byte) ([]byte, error) {
-	var f *reports.Figure
-	var err error
-	switch kind {
-	case "sweep":
-		var d reports.Sweep
-		if err = json.Unmarshal(doc, &d); err == nil {
-			f, err = reports.SweepFigure(&d)
-		}
-	case "compare":
-		var d reports.Compare
-		if err = json.Unmarshal(doc, &d); err == nil {
-			f, err = reports.CompareFigure(&d)
-		}
-	case "matrix":
-		var d reports.Matrix
-		if err = json.Unmarshal(doc, &d); err == nil {
-			f, err = reports.MatrixFigure(&d)
-		}
-	case "value":
-		var d reports.Value
-		if err = json.Unmarshal(doc, &d); err == nil {
-			f, err = reports.TornadoFigure(&d)
-		}
-	default:
-		if searchKinds[kind] {
-			return nil, reports.ErrNoData // their tables are the page's
-		}
-		return nil, fmt.Errorf("no figure for a %s", kind)
-	}
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if err := f.SVG(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // slimDoc is a partial document as the page's interim tables need it:

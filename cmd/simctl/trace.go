@@ -5,12 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"simctl/cmd/simctl/app"
 	"strconv"
 	"sync/atomic"
 
 	"simctl/reports"
-	"simctl/sim"
-	"simctl/sim/experiment"
 )
 
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -43,30 +42,23 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return usageError(stderr, "trace", "--pick keeps one number per encounter: -n %d is more than 10M", c.n.n)
 		}
 	}
-	seed, sets := &c.seed.v, c.sets
-	sc, g, err := load(ctx, pos[0], sets)
+	src, err := readSource(ctx, pos[0])
 	if err != nil {
 		return scenarioError(stderr, err)
 	}
+	req := &app.TraceRequest{Source: src.app(), Sets: c.sets, Seed: c.seed.v, Encounter: *enc, Pick: q, N: c.n.n, Workers: c.workers.v}
 	if *pick != "" {
-		probe := experiment.NewProbe(g, [2]string{sc.Sides[0].Name, sc.Sides[1].Name})
-		m, err := probe.Metric(*metric)
-		if err != nil {
-			return usageError(stderr, "trace", "--metric: %v", err)
-		}
-		var done atomic.Int64
-		stopBar := startProgress(ctx, c.showProgress(), c.n.n, &done, stderr)
-		i, v, err := experiment.Pick(ctx, probe, m, sim.RunConfig{Seed: *seed, N: c.n.n, Workers: c.workers.v, Done: &done}, q)
-		stopBar()
-		if err != nil {
-			fmt.Fprintln(stderr, "simctl trace:", err)
-			if isInterrupt(err) {
-				return exitInterrupted
-			}
-			return exitFailure
-		}
-		*enc = i
-		fmt.Fprintf(stdout, "# encounter %d: %s = %s, the %s over encounters 0..%d of seed %d\n", i, *metric, strconv.FormatFloat(v, 'f', -1, 64), *pick, c.n.n-1, *seed)
+		req.Metric = *metric
+	}
+	t, err := app.Trace(ctx, req, &app.Observer{Warn: src.warnTo(), Progress: func(total int64, done *atomic.Int64) func() {
+		return startProgress(ctx, c.showProgress(), total, done, stderr)
+	}})
+	if err != nil {
+		return appError(stderr, "trace", err)
+	}
+	seed, sc, g, enc := &c.seed.v, t.Scenario, t.Game, &t.Encounter
+	if *pick != "" {
+		fmt.Fprintf(stdout, "# encounter %d: %s = %s, the %s over encounters 0..%d of seed %d\n", t.Encounter, *metric, strconv.FormatFloat(t.Value, 'f', -1, 64), *pick, c.n.n-1, *seed)
 	}
 	if err := reports.Trace(stdout, sc, g, *seed, *enc); err != nil {
 		fmt.Fprintln(stderr, "simctl trace:", err)

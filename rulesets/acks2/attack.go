@@ -1,5 +1,7 @@
 package acks2
 
+import "simctl/sim"
+
 // attack makes one attack throw of a against d with modifier mod plus
 // bonus (a charge) and applies the damage; it reports whether d was
 // killed. verb narrates it ("attacks", "charges into", ...).
@@ -21,6 +23,7 @@ func (t *Table) attack(a, d, mod, bonus int, verb string) bool {
 	if !hit {
 		if t.log != nil {
 			t.logf("%s %s %s: d20 %d%s = %d vs %d: miss", c.Name, verb, t.name(d), roll, t.mods(d, mod+bonus), total, need)
+			t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Die: roll, Roll: total, Need: need, Rule: verb})
 		}
 		return false
 	}
@@ -28,6 +31,7 @@ func (t *Table) attack(a, d, mod, bonus int, verb string) bool {
 	if t.log != nil {
 		t.logf("%s %s %s: d20 %d%s = %d vs %d: hit, %d damage (hp %d -> %d)", c.Name, verb, t.name(d), roll, t.mods(d, mod+bonus),
 			total, need, dmg, t.f[d].hp, t.f[d].hp-dmg)
+		t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Die: roll, Roll: total, Need: need, OK: true, Amount: dmg, Rule: verb})
 	}
 	return t.damage(a, d, dmg)
 }
@@ -64,6 +68,7 @@ func (t *Table) damage(a, d, dmg int) bool {
 	t.c.Inc(t.side(d), Deaths)
 	if t.log != nil {
 		t.logf("%s is killed", t.name(d))
+		t.ev(sim.Event{Kind: sim.EvDown, Actor: d, Target: sim.NoOne, Amount: t.f[d].hp, Rule: "killed"})
 	}
 	return true
 }

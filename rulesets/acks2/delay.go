@@ -32,6 +32,7 @@ func (t *Table) startDelay(i int, p Plan) bool {
 		if xf.out || (xf.segDone && !xf.delaying) {
 			if t.log != nil {
 				t.logf("%s would wait for %s, who will not act again this round: it acts now", t.name(i), t.name(x))
+				t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: x, Rule: "delay: waits for no one"})
 			}
 			return false
 		}
@@ -40,6 +41,7 @@ func (t *Table) startDelay(i int, p Plan) bool {
 		t.c.Inc(t.side(i), sim.Delays)
 		if t.log != nil {
 			t.logf("%s delays until %s has acted (limit: count %d)", t.name(i), t.name(x), f.floor)
+			t.ev(sim.Event{Kind: sim.EvDelay, Actor: i, Target: x, Need: f.floor, Rule: "after"})
 		}
 		return true
 	}
@@ -50,6 +52,7 @@ func (t *Table) startDelay(i int, p Plan) bool {
 	if to >= t.now {
 		if t.log != nil && p.DelayTo < t.now {
 			t.logf("%s cannot delay below count %d: it acts now", t.name(i), f.floor)
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Need: f.floor, Rule: "delay: below the limit"})
 		}
 		return false
 	}
@@ -59,8 +62,10 @@ func (t *Table) startDelay(i int, p Plan) bool {
 	if t.log != nil {
 		if to != p.DelayTo {
 			t.logf("%s delays to count %d (asked %d; the limit is the negative of its number)", t.name(i), to, p.DelayTo)
+			t.ev(sim.Event{Kind: sim.EvDelay, Actor: i, Target: sim.NoOne, Need: to, Amount: p.DelayTo, Rule: "count, limited"})
 		} else {
 			t.logf("%s delays to count %d", t.name(i), to)
+			t.ev(sim.Event{Kind: sim.EvDelay, Actor: i, Target: sim.NoOne, Need: to, Amount: p.DelayTo, Rule: "count"})
 		}
 	}
 	return true

@@ -1,5 +1,7 @@
 package acks2
 
+import "simctl/sim"
+
 // Engagement and movement. Positions are feet on a line: side 0 stands at
 // 0 and behind it (field behind), side 1 at the scenario's distance and
 // behind that; everyone faces the enemy (facing is not modelled, so the
@@ -113,14 +115,17 @@ func (t *Table) approach(m, tg, feet int) {
 	if moved == 0 {
 		if t.log != nil {
 			t.logf("%s cannot move closer to %s", c.Name, t.name(tg))
+			t.ev(sim.Event{Kind: sim.EvMove, Actor: m, Target: tg, Rule: "cannot close"})
 		}
 		return
 	}
 	if t.log != nil {
 		if stopped && !t.canAttack(m, tg) {
 			t.logf("%s moves %d ft and is stopped: engaged %d ft short of %s", c.Name, moved, t.Dist(m, tg), t.name(tg))
+			t.ev(sim.Event{Kind: sim.EvMove, Actor: m, Target: tg, Amount: moved, Rule: "stopped by engagement"})
 		} else {
 			t.logf("%s moves %d ft (now %d ft from %s)", c.Name, moved, t.Dist(m, tg), t.name(tg))
+			t.ev(sim.Event{Kind: sim.EvMove, Actor: m, Target: tg, Amount: moved})
 		}
 	}
 	t.movementEnded(m)
@@ -160,6 +165,7 @@ func (t *Table) moveAway(i, feet int) {
 	}
 	if t.log != nil {
 		t.logf("%s moves back %d ft (now at %d ft)", t.name(i), moved, f.x)
+		t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: sim.NoOne, Amount: moved, Rule: "back"})
 	}
 	t.movementEnded(i)
 }
@@ -179,6 +185,7 @@ func (t *Table) push(src, tg, feet int) {
 	f.x += dir * feet
 	if t.log != nil {
 		t.logf("%s is pushed %d ft (now at %d ft)", t.name(tg), feet, f.x)
+		t.ev(sim.Event{Kind: sim.EvMove, Actor: tg, Target: src, Amount: feet, Rule: "pushed"})
 	}
 	t.loseReadiness(tg, "is moved against its will")
 }

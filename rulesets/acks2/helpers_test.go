@@ -12,6 +12,7 @@ import (
 	"simctl/rulesets/acks2"
 	"simctl/sim"
 	"simctl/sim/scenario"
+	"simctl/sim/simtest"
 )
 
 // script is a test-only policy whose every decision is fixed by its
@@ -167,21 +168,34 @@ func compileErr(src string) error {
 	return err
 }
 
+// run is one replayed encounter: its narration (for failure messages) and
+// its events (for assertions, with simtest patterns).
+type run struct {
+	text string
+	ev   simtest.Events
+}
+
+func (r run) String() string { return r.text }
+
+// round returns round n of the run.
+func (r run) round(n int) run { return run{roundOf(r.text, n), r.ev.Round(n)} }
+
 // replay plays encounter enc of seed 1 with narration.
-func replay(g sim.Game, enc int64) (string, sim.Outcome, *sim.Tally) {
+func replay(g sim.Game, enc int64) (run, sim.Outcome, *sim.Tally) {
 	var b strings.Builder
 	var names []string
 	for _, e := range g.Roster() {
 		names = append(names, e.Name)
 	}
-	o, tally := sim.Replay(g, 1, enc, &sim.Log{W: &b, Names: names})
-	return b.String(), o, tally
+	log := &sim.Log{W: &b, Names: names}
+	o, tally := sim.Replay(g, 1, enc, log)
+	return run{b.String(), simtest.Of(log, names)}, o, tally
 }
 
-// find replays encounters 0, 1, ... of seed 1 until the narration
-// satisfies pre (a precondition on the dice, such as "the first attack
-// hits"), so a rule test does not depend on which seed happens to give it.
-func find(t *testing.T, g sim.Game, pre func(log string) bool) (string, sim.Outcome, *sim.Tally) {
+// find replays encounters 0, 1, ... of seed 1 until the run satisfies pre
+// (a precondition on the dice, such as "the first attack hits"), so a rule
+// test does not depend on which seed happens to give it.
+func find(t *testing.T, g sim.Game, pre func(log run) bool) (run, sim.Outcome, *sim.Tally) {
 	t.Helper()
 	for e := int64(0); e < 2000; e++ {
 		log, o, tally := replay(g, e)
@@ -190,51 +204,28 @@ func find(t *testing.T, g sim.Game, pre func(log string) bool) (string, sim.Outc
 		}
 	}
 	t.Fatalf("no encounter among 2000 meets the precondition")
-	return "", sim.Outcome{}, nil
+	return run{}, sim.Outcome{}, nil
 }
 
-// inOrder asserts that the log has lines containing each of parts, in
-// that order (each after the previous one's line).
-func inOrder(t *testing.T, log string, parts ...string) {
+// inOrder asserts that the run has events fitting each pattern (simtest),
+// in that order.
+func inOrder(t *testing.T, log run, pats ...string) {
 	t.Helper()
-	lines := strings.Split(log, "\n")
-	k := 0
-	for _, p := range parts {
-		found := false
-		for ; k < len(lines); k++ {
-			if strings.Contains(lines[k], p) {
-				found = true
-				k++
-				break
-			}
-		}
-		if !found {
-			t.Fatalf("log lacks %q (in this order: %q)\n%s", p, parts, log)
-		}
+	if !log.ev.InOrder(t, pats...) {
+		t.Fatalf("narration:\n%s", log.text)
 	}
 }
 
-// absent asserts no line of the log contains part.
-func absent(t *testing.T, log, part string) {
+// absent asserts that no event of the run fits pattern p.
+func absent(t *testing.T, log run, p string) {
 	t.Helper()
-	if strings.Contains(log, part) {
-		t.Fatalf("log should not contain %q\n%s", part, log)
+	if log.ev.Has(t, p) {
+		t.Fatalf("an event fits %q\n%s", p, log.text)
 	}
 }
 
-// has reports whether a line of the log contains every part.
-func has(log string, parts ...string) bool {
-	for _, l := range strings.Split(log, "\n") {
-		ok := true
-		for _, p := range parts {
-			ok = ok && strings.Contains(l, p)
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
+// has reports whether an event of the run fits pattern p.
+func has(log run, p string) bool { return log.ev.Any(p) }
 
 // counter returns side s's counter called name in a tally.
 func counter(t *testing.T, g sim.Game, tally *sim.Tally, s int, name string) int64 {

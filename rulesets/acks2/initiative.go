@@ -1,6 +1,9 @@
 package acks2
 
-import "strconv"
+import (
+	"simctl/sim"
+	"strconv"
+)
 
 // rollInitiative: "each combatant rolls 1d6 to determine its initiative
 // number. The roll may be adjusted by the combatant's DEX modifier, if any,
@@ -80,6 +83,15 @@ func (t *Table) logInitiative() {
 		}
 	}
 	t.logf("initiative: %s", s)
+	for i := range t.f {
+		if f := &t.f[i]; !f.out {
+			die := 0
+			if t.g.C[i].Init != 0 {
+				die = t.key[i]
+			}
+			t.ev(sim.Event{Kind: sim.EvInitiative, Actor: i, Target: sim.NoOne, Die: die, Roll: f.number})
+		}
+	}
 	if t.round == 1 {
 		r := ""
 		for i := range t.f {
@@ -88,6 +100,7 @@ func (t *Table) logInitiative() {
 					r += ", "
 				}
 				r += t.name(i) + " (" + weaponNames[t.g.C[i].Weapon] + ")"
+				t.ev(sim.Event{Kind: sim.EvReady, Actor: i, Target: sim.NoOne, Rule: "round 1 against a charge"})
 			}
 		}
 		if r != "" {
@@ -160,6 +173,7 @@ func (t *Table) orderSame(ids []int) {
 			why = "equal numbers, the referee's side"
 		}
 		t.logf("same number, opposite sides: %s choose (%s): %s", t.g.SideNames[chooser], why, t.list(ids))
+		t.ev(sim.Event{Kind: sim.EvInitiative, Actor: sim.NoOne, Target: sim.NoOne, Amount: chooser, Rule: "opposite sides: " + why})
 	}
 }
 

@@ -1,5 +1,7 @@
 package acks2
 
+import "simctl/sim"
+
 // morale: "When the count is over, the referee checks the morale of every
 // combatant that has taken enough damage and/or lost enough allies that it
 // might retreat or flee." The excerpt gives neither the trigger nor the
@@ -32,6 +34,7 @@ func (t *Table) morale() {
 				t.sideChecked[s] = true
 				if t.log != nil {
 					t.logf("morale: %s have lost %d of %d", t.g.SideNames[s], lost, t.g.sideCount[s])
+					t.ev(sim.Event{Kind: sim.EvMorale, Actor: sim.NoOne, Target: sim.NoOne, Amount: lost, Need: t.g.sideCount[s], Rule: "side losses"})
 				}
 			}
 		}
@@ -61,6 +64,7 @@ func (t *Table) morale() {
 				res = "flees"
 			}
 			t.logf("morale: %s (hp %d of %d) rolls 2d6 %d+%d%s = %d: %s", c.Name, f.hp, f.maxHP, a, b, signedOrEmpty(c.Morale), total, res)
+			t.ev(sim.Event{Kind: sim.EvMorale, Actor: i, Target: sim.NoOne, Die: a + b, Roll: total, Need: t.g.Opt.MoraleFleeAt, OK: !flees, Amount: f.hp})
 		}
 		if flees {
 			t.takeOut(i)

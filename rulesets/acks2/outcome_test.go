@@ -28,14 +28,14 @@ sides:
       - {name: Hero, hp: 100, ac: 0, damage: 1, initiative_rolls: [6], policy: POLICY}
 `
 	for _, tc := range []struct{ name, policy, line string }{
-		{"delay", "{name: test-script, do: delay, count: 1}", "Hero delays to count 1"},
-		{"ready", "{name: test-script, do: ready}", "Hero readies an attack"},
-		{"act", "{name: test-script}", "Hero attacks Orc"},
+		{"delay", "{name: test-script, do: delay, count: 1}", "delay Hero - need=1"},
+		{"ready", "{name: test-script, do: ready}", "ready Hero rule=attack"},
+		{"act", "{name: test-script}", "attack Hero Orc rule=attacks"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := compileYAML(t, strings.Replace(src, "POLICY", tc.policy, 1))
 			log, o, _ := replay(g, 0)
-			inOrder(t, log, "count 6: Hero", tc.line)
+			inOrder(t, log, "initiative Hero roll=6 rule=called", tc.line)
 			want := 0 // Orc
 			if tc.name == "act" {
 				want = 1
@@ -83,7 +83,7 @@ sides:
       - {name: Orc, hp: 100, ac: 0, damage: 1, weapon: long, initiative_rolls: [6], policy: {name: test-script, do: charge}}
 `)
 	log, o, _ := replay(g, 0)
-	inOrder(t, log, "Orc charges Archer", "Archer interrupts Orc's charge", "Orc charges into Archer")
+	inOrder(t, log, "action Orc Archer rule=charge", "interrupt Archer Orc rule^='charge: '", "attack Orc Archer rule='charges into'")
 	if o.FirstActor != 1 || o.FirstInOrder != 1 {
 		t.Errorf("FirstActor %d, FirstInOrder %d; want 1, 1", o.FirstActor, o.FirstInOrder)
 	}
@@ -146,12 +146,12 @@ sides:
   - name: b
     combatants: [{name: B, hp: 4, ac: 0, damage: 2, attack_throw: -20}]
 `)
-		log, o, _ := find(t, g, func(log string) bool {
-			r1 := roundOf(log, 1)
-			return strings.Contains(r1, "A (hp 2 of 4)") && strings.Contains(r1, "B (hp 2 of 4)")
+		log, o, _ := find(t, g, func(log run) bool {
+			r1 := log.round(1)
+			return has(r1, "morale A amount=2 rule=") && has(r1, "morale B amount=2 rule=")
 		})
-		inOrder(t, log, "morale: A (hp 2 of 4)", "morale: B (hp 2 of 4)", "== draw (both sides are out) after 1 rounds")
-		if !has(log, "morale: A", "flees") || !has(log, "morale: B", "flees") {
+		inOrder(t, log, "morale A amount=2 rule=", "morale B amount=2 rule=", "end - - amount=1 rule='both sides are out'")
+		if !has(log, "morale A ok=false rule=") || !has(log, "morale B ok=false rule=") {
 			t.Fatalf("both should flee\n%s", log)
 		}
 		if o.Winner != -1 || o.Draw != sim.DrawAllGone || o.Survivors != [2]int{} {
@@ -168,7 +168,7 @@ sides:
   - name: b
     combatants: [{name: B, hp: 1, ac: 0, damage: 1, initiative_rolls: [1]}]
 `)
-		_, o, _ := find(t, g, func(log string) bool { return strings.Contains(log, "A attacks B") && strings.Contains(log, ": hit") })
+		_, o, _ := find(t, g, func(log run) bool { return has(log, "attack A B ok=true") })
 		if o.Winner != 0 || o.Draw != sim.DrawNone {
 			t.Errorf("outcome %+v, want side 0 to win with no draw cause", o)
 		}

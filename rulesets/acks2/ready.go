@@ -46,6 +46,7 @@ func (t *Table) startReady(i int) {
 	if f.ready {
 		if t.log != nil {
 			t.logf("%s keeps its readied attack", t.name(i))
+			t.ev(sim.Event{Kind: sim.EvReady, Actor: i, Target: sim.NoOne, Rule: "keep"})
 		}
 		return
 	}
@@ -54,6 +55,7 @@ func (t *Table) startReady(i int) {
 	f.readyRound = t.round
 	if t.log != nil {
 		t.logf("%s readies an attack", t.name(i))
+		t.ev(sim.Event{Kind: sim.EvReady, Actor: i, Target: sim.NoOne, Rule: "attack"})
 	}
 }
 
@@ -149,6 +151,7 @@ func (t *Table) longCanStop(r, m int) bool {
 	}
 	if t.log != nil {
 		t.logf("%s cannot interrupt %s's charge with its long weapon: %s", rc.Name, mc.Name, why)
+		t.ev(sim.Event{Kind: sim.EvLost, Actor: r, Target: m, Rule: "long weapon: " + why})
 	}
 	return false
 }
@@ -166,6 +169,7 @@ func (t *Table) readiedAttack(r, m int) {
 	t.tookAction(r)
 	if t.log != nil {
 		t.logf("%s takes its readied attack as %s's movement ends, before its attack", t.name(r), t.name(m))
+		t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: m, Rule: "readied attack"})
 	}
 	if t.attack(r, m, t.g.C[r].Attacks[0], 0, "attacks") && t.g.C[r].Weapon != Missile {
 		t.cleave(r)
@@ -188,6 +192,7 @@ func (t *Table) round1Attack(r, m int, how Interrupt) {
 	if t.log != nil {
 		t.logf("%s interrupts %s's charge (%s), before its attack; %s loses its own number %d", t.name(r), t.name(m),
 			interruptNames[how], t.name(r), f.number)
+		t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: m, Amount: f.number, Rule: "charge: " + interruptNames[how]})
 	}
 	if t.attack(r, m, t.g.C[r].Attacks[0], 0, "attacks the charging") {
 		t.cleave(r)
@@ -204,6 +209,7 @@ func (t *Table) loseReadiness(i int, why string) {
 		t.c.Lost(t.side(i), i)
 		if t.log != nil {
 			t.logf("%s %s: its readied attack is lost", t.name(i), why)
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "ready: " + why})
 		}
 	}
 	if f.r1 {
@@ -211,6 +217,7 @@ func (t *Table) loseReadiness(i int, why string) {
 		f.r1 = false
 		if usable && t.log != nil {
 			t.logf("%s %s: it is no longer ready against a charge", t.name(i), why)
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "round 1 readiness: " + why})
 		}
 	}
 }

@@ -42,7 +42,7 @@ sides:
 			{DamageTaken: 20, Downed: 1, Turns: 1, EndedDown: 1},                            // X
 			{DamageDealt: 50, DamageTaken: 30, Kills: 1, Downed: 1, Turns: 4, EndedDown: 1}, // K
 		}
-		checkRecord(t, g, tl, want, log)
+		checkRecord(t, g, tl, want, log.text)
 		if tl.Ended != 1 || tl.AnyDown != [2]int64{1, 1} || tl.Damage[0].Counts[50] != 1 || tl.Damage[1].Counts[50] != 1 || tl.WinnerHP[0].Counts[30] != 1 {
 			t.Errorf("encounter %d: ended %d, any down %v, damage %d/%d, winner hp %d", seed, tl.Ended, tl.AnyDown,
 				tl.Damage[0].Sum, tl.Damage[1].Sum, tl.WinnerHP[0].Sum)
@@ -75,7 +75,7 @@ sides:
 		{DamageDealt: 10, Turns: 1, HPLeft: 30, HPLeftWin: 30},
 		{DamageTaken: 10, Turns: 1, EndedGone: 1},
 	}
-	checkRecord(t, g, tl, want, log)
+	checkRecord(t, g, tl, want, log.text)
 	if tl.AnyDown != [2]int64{0, 0} {
 		t.Errorf("any down %v: a flight is not a death", tl.AnyDown)
 	}

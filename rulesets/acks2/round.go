@@ -32,6 +32,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		t.round, rounds = round, round
 		if t.log != nil {
 			t.logf("-- round %d", round)
+			t.ev(sim.Event{Kind: sim.EvRound, Actor: sim.NoOne, Target: sim.NoOne, Round: round})
 		}
 		t.declarations()
 		t.rollInitiative()
@@ -63,8 +64,10 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 	if t.log != nil {
 		if out.Winner < 0 {
 			t.logf("== draw (%s) after %d rounds", drawWords[out.Draw], rounds)
+			t.ev(sim.Event{Kind: sim.EvEnd, Actor: sim.NoOne, Target: sim.NoOne, Amount: rounds, Rule: drawWords[out.Draw]})
 		} else {
 			t.logf("== %s win after %d rounds (survivors %d vs %d)", t.g.SideNames[out.Winner], rounds, out.Survivors[0], out.Survivors[1])
+			t.ev(sim.Event{Kind: sim.EvEnd, Actor: out.Winner, Target: sim.NoOne, Amount: rounds})
 		}
 	}
 	return out
@@ -130,6 +133,7 @@ func (t *Table) declareSide(s int) {
 				what += " (" + c.Spells[d.Spell].Name + ")"
 			}
 			t.logf("%s declares %s", c.Name, what)
+			t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Rule: "declare " + what})
 		}
 	}
 }
@@ -199,6 +203,9 @@ func (t *Table) callNumber(n int) {
 	}
 	if t.log != nil {
 		t.logf("count %d: %s", n, t.list(ids))
+		for _, i := range ids {
+			t.ev(sim.Event{Kind: sim.EvInitiative, Actor: i, Target: sim.NoOne, Roll: n, Rule: "called"})
+		}
 	}
 	for _, i := range ids {
 		f := &t.f[i]
@@ -216,6 +223,7 @@ func (t *Table) callNumber(n int) {
 			if f.numberLost {
 				if t.log != nil {
 					t.logf("%s has no segment: it gave its number for a round-1 attack", t.name(i))
+					t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "number given for round 1"})
 				}
 			} else {
 				t.segment(i)
@@ -305,8 +313,10 @@ func (t *Table) expireDelays(n int) {
 		if t.log != nil {
 			if f.delayAfter >= 0 {
 				t.logf("%s waited for %s past count %d (-%d): its action is lost this round", t.name(i), t.name(f.delayAfter), f.floor, abs(f.number))
+				t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: f.delayAfter, Need: f.floor, Rule: "delay ran out"})
 			} else {
 				t.logf("%s's delay ran out at count %d: its action is lost this round", t.name(i), f.floor)
+				t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Need: f.floor, Rule: "delay ran out"})
 			}
 		}
 	}

@@ -7,6 +7,7 @@ package acks2_test
 // checks the rule's consequences in that encounter.
 
 import (
+	"simctl/sim"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,8 +28,8 @@ func roundOf(log string, r int) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-func hits(log, attacker, verb, target string) bool {
-	return has(log, attacker+" "+verb+" "+target+":", ": hit")
+func hits(log run, attacker, verb, target string) bool {
+	return has(log, "attack '"+attacker+"' '"+target+"' ok=true rule='"+verb+"'")
 }
 
 const head = "name: rule\nruleset: acks2\n"
@@ -54,13 +55,13 @@ sides:
       - {name: Orc, hp: 100, ac: 0, damage: 1, speed: 20, initiative_rolls: [2, 5], policy: {name: test-script, do: charge}}
 `)
 	log, _, tally := replay(g, 0)
-	r1 := roundOf(log, 1)
-	inOrder(t, r1, "Guard readies an attack", "Orc marches toward Guard")
-	absent(t, r1, "takes its readied attack")
-	inOrder(t, roundOf(log, 2), "count 5: Orc", "Orc charges Guard",
-		"Guard takes its readied attack as Orc's movement ends, before its attack",
-		"Guard attacks Orc:", "Orc charges into Guard:",
-		"count 1: Guard", "Guard's segment (number 1", "Guard attacks Orc:")
+	r1 := log.round(1)
+	inOrder(t, r1, "ready Guard rule=attack", "action Orc Guard rule=march")
+	absent(t, r1, "interrupt rule='readied attack'")
+	inOrder(t, log.round(2), "initiative Orc roll=5 rule=called", "action Orc Guard rule=charge",
+		"interrupt Guard Orc rule='readied attack'",
+		"attack Guard Orc rule=attacks", "attack Orc Guard rule='charges into'",
+		"initiative Guard roll=1 rule=called", "turn Guard roll=1", "attack Guard Orc rule=attacks")
 	if n := counter(t, g, tally, 0, "readied_attacks_used"); n != 1 {
 		t.Errorf("readied_attacks_used = %d, want 1", n)
 	}
@@ -80,10 +81,10 @@ sides:
 `
 	// Readied at 6 in round 1; the orc charges in on 2 of the same round.
 	log, _, _ := replay(compileYAML(t, strings.Replace(src, "%v", "true", 1)), 0)
-	inOrder(t, log, "Guard readies an attack", "Orc charges Guard", "Guard takes its readied attack", "Orc charges into Guard")
+	inOrder(t, log, "ready Guard rule=attack", "action Orc Guard rule=charge", "interrupt Guard rule='readied attack'", "attack Orc Guard rule='charges into'")
 	log, _, _ = replay(compileYAML(t, strings.Replace(src, "%v", "false", 1)), 0)
-	inOrder(t, log, "Guard readies an attack", "Orc charges Guard", "Orc charges into Guard")
-	absent(t, log, "takes its readied attack")
+	inOrder(t, log, "ready Guard rule=attack", "action Orc Guard rule=charge", "attack Orc Guard rule='charges into'")
+	absent(t, log, "interrupt rule='readied attack'")
 }
 
 func TestReadySameRoundDefaultsToSource(t *testing.T) {
@@ -103,8 +104,8 @@ sides:
       - {name: Orc, hp: 100, ac: 0, damage: 1, initiative_rolls: [2], policy: {name: test-script, do: charge}}
 `)
 	log, _, tally := replay(g, 0)
-	inOrder(t, log, "Guard readies an attack", "Orc charges Guard", "Orc charges into Guard")
-	absent(t, log, "takes its readied attack")
+	inOrder(t, log, "ready Guard rule=attack", "action Orc Guard rule=charge", "attack Orc Guard rule='charges into'")
+	absent(t, log, "interrupt rule='readied attack'")
 	if n := counter(t, g, tally, 0, "readies_triggered"); n != 0 {
 		t.Errorf("readies_triggered = %d, want 0", n)
 	}
@@ -126,7 +127,7 @@ sides:
       - {name: Orc, hp: 100, ac: 0, damage: 1, initiative_rolls: [1, 1]}
 `)
 	log, _, tally := replay(g, 0)
-	inOrder(t, roundOf(log, 2), "Guard's segment", "its untriggered readied attack is dropped", "Guard attacks Orc")
+	inOrder(t, log.round(2), "turn Guard", "lost rule='ready dropped'", "attack Guard Orc rule=attacks")
 	if n := counter(t, g, tally, 0, "readies_wasted"); n != 1 {
 		t.Errorf("readies_wasted = %d, want 1", n)
 	}
@@ -151,24 +152,24 @@ sides:
 		name, extra, pre, why string
 	}{
 		{"damage", "{name: Archer, hp: 100, ac: 0, damage: 1, attack_throw: -20, weapon: missile, initiative_rolls: [1, 6], policy: {name: test-script, do: ready, rounds: 1}}",
-			"Archer attacks Guard", "Guard takes damage: its readied attack is lost"},
+			"attack Archer Guard rule=attacks", "lost Guard rule='ready: takes damage'"},
 		{"failed save", "{name: Witch, hp: 100, ac: 0, damage: 1, initiative_rolls: [1, 6], spells: [{name: hex, save: negates, ongoing: 1, ongoing_at: end}], policy: {name: test-script, declare: hex, target: Guard}}",
-			"", "Guard fails a saving throw: its readied attack is lost"},
+			"", "lost Guard rule='ready: fails a saving throw'"},
 		{"forced move", "{name: Witch, hp: 100, ac: 0, damage: 1, initiative_rolls: [1, 6], spells: [{name: shove, push: 5}], policy: {name: test-script, declare: shove, target: Guard}}",
-			"", "Guard is moved against its will: its readied attack is lost"},
+			"", "lost Guard rule='ready: is moved against its will'"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			g := compileYAML(t, strings.Replace(base, "EXTRA", tc.extra, 1))
-			log, _, tally := find(t, g, func(log string) bool {
-				return tc.pre == "" || hits(roundOf(log, 2), "Archer", "attacks", "Guard")
+			log, _, tally := find(t, g, func(log run) bool {
+				return tc.pre == "" || hits(log.round(2), "Archer", "attacks", "Guard")
 			})
 			if tc.pre != "" {
-				inOrder(t, roundOf(log, 2), "Archer attacks Guard", tc.why, "Orc charges Guard", "Orc charges into Guard")
+				inOrder(t, log.round(2), "attack Archer Guard rule=attacks", tc.why, "action Orc Guard rule=charge", "attack Orc Guard rule='charges into'")
 			} else {
 				inOrder(t, log, tc.why)
 			}
-			absent(t, log, "takes its readied attack")
+			absent(t, log, "interrupt rule='readied attack'")
 			if n := counter(t, g, tally, 0, "readies_wasted"); n != 1 {
 				t.Errorf("readies_wasted = %d, want 1", n)
 			}
@@ -197,13 +198,13 @@ func TestRound1MissileInterruptsAndCleaves(t *testing.T) {
 	// before its attack, kills it, cleaves into the second goblin (in
 	// range), and has no segment of its own.
 	g := compileYAML(t, round1Missile)
-	log, _, tally := find(t, g, func(log string) bool {
+	log, _, tally := find(t, g, func(log run) bool {
 		return hits(log, "Archer", "attacks the charging", "G1") && hits(log, "Archer", "cleaves into", "G2")
 	})
-	inOrder(t, log, "round 1, ready against a charge: Archer (missile)",
-		"count 6: G1", "G1 charges Archer", "Archer interrupts G1's charge (round-1 missile weapon), before its attack; Archer loses its own number 1",
-		"Archer attacks the charging G1", "G1 is killed", "Archer cleaves into G2", "G2 is killed")
-	absent(t, log, "G1 charges into")
+	inOrder(t, log, "ready Archer rule='round 1 against a charge'",
+		"initiative G1 roll=6 rule=called", "action G1 Archer rule=charge", "interrupt Archer G1 amount=1 rule='charge: round-1 missile weapon'",
+		"attack Archer G1 rule='attacks the charging'", "down G1 rule=killed", "attack Archer G2 rule='cleaves into'", "down G2 rule=killed")
+	absent(t, log, "attack G1 rule='charges into'")
 	if n := counter(t, g, tally, 0, "numbers_lost"); n != 1 {
 		t.Errorf("numbers_lost = %d, want 1", n)
 	}
@@ -219,10 +220,10 @@ func TestRound1MissileOnlyOnce(t *testing.T) {
 	// The shot misses G1: the archer has given its number, so G2's charge
 	// on 5 is not interrupted, and at 1 it has no segment.
 	g := compileYAML(t, round1Missile)
-	log, _, _ := find(t, g, func(log string) bool { return has(log, "Archer attacks the charging G1:", ": miss") })
-	inOrder(t, log, "Archer interrupts G1's charge", "G1 charges into Archer", "G2 charges Archer", "G2 charges into Archer",
-		"count 1: Archer", "Archer has no segment: it gave its number for a round-1 attack")
-	if strings.Count(log, "interrupts") != 1 {
+	log, _, _ := find(t, g, func(log run) bool { return has(log, "attack Archer G1 ok=false rule='attacks the charging'") })
+	inOrder(t, log, "interrupt Archer G1 rule^='charge: '", "attack G1 Archer rule='charges into'", "action G2 Archer rule=charge", "attack G2 Archer rule='charges into'",
+		"initiative Archer roll=1 rule=called", "lost Archer rule='number given for round 1'")
+	if log.ev.Count(t, "interrupt rule^='charge: '") != 1 {
 		t.Errorf("more than one round-1 attack:\n%s", log)
 	}
 }
@@ -263,10 +264,10 @@ sides:
 		t.Run(tc.name, func(t *testing.T) {
 			g := compileYAML(t, tc.src)
 			log, _, _ := replay(g, 0)
-			if !strings.Contains(log, "charges Archer") {
+			if !has(log, "action * Archer rule=charge") {
 				t.Fatalf("no charge at the archer:\n%s", log)
 			}
-			absent(t, log, "interrupts")
+			absent(t, log, "interrupt rule^='charge: '")
 		})
 	}
 }
@@ -286,10 +287,10 @@ sides:
       - {name: Sniper, hp: 100, ac: 0, damage: 1, attack_throw: -20, weapon: missile, initiative_rolls: [6]}
       - {name: G1, hp: 100, ac: 0, damage: 1, initiative_rolls: [5], policy: {name: test-script, do: charge}}
 `)
-	log, _, _ := find(t, g, func(log string) bool { return hits(log, "Sniper", "attacks", "Archer") })
-	inOrder(t, log, "Sniper attacks Archer", "Archer takes damage: it is no longer ready against a charge",
-		"G1 charges Archer", "G1 charges into Archer", "Archer's segment (number 1")
-	absent(t, log, "interrupts")
+	log, _, _ := find(t, g, func(log run) bool { return hits(log, "Sniper", "attacks", "Archer") })
+	inOrder(t, log, "attack Sniper Archer rule=attacks", "lost Archer rule='round 1 readiness: takes damage'",
+		"action G1 Archer rule=charge", "attack G1 Archer rule='charges into'", "turn Archer roll=1")
+	absent(t, log, "interrupt rule^='charge: '")
 }
 
 // ---------------------------------------------------------------------
@@ -311,23 +312,23 @@ sides:
 		name, charger, want string
 		stops               bool
 	}{
-		{"man-sized melee charger", "", "Spearman interrupts Raider's charge (round-1 long weapon), before its attack; Spearman loses its own number 1", true},
-		{"smaller charger", "size: small,", "Spearman interrupts Raider's charge (round-1 long weapon)", true},
-		{"larger charger", "size: large,", "Spearman cannot interrupt Raider's charge with its long weapon: it is larger (large against man)", false},
-		{"charger with a long weapon", "weapon: long,", "Spearman cannot interrupt Raider's charge with its long weapon: it has a long weapon too", false},
+		{"man-sized melee charger", "", "interrupt Spearman Raider amount=1 rule='charge: round-1 long weapon'", true},
+		{"smaller charger", "size: small,", "interrupt Spearman Raider rule='charge: round-1 long weapon'", true},
+		{"larger charger", "size: large,", "lost Spearman Raider rule='long weapon: it is larger (large against man)'", false},
+		{"charger with a long weapon", "weapon: long,", "lost Spearman Raider rule='long weapon: it has a long weapon too'", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := compileYAML(t, strings.Replace(src, "CHARGER", tc.charger, 1))
 			log, _, tally := replay(g, 0)
 			if tc.stops {
-				inOrder(t, log, "Raider charges Spearman", tc.want, "Spearman attacks the charging Raider", "Raider charges into Spearman",
-					"count 1: Spearman", "Spearman has no segment")
+				inOrder(t, log, "action Raider Spearman rule=charge", tc.want, "attack Spearman Raider rule='attacks the charging'", "attack Raider Spearman rule='charges into'",
+					"initiative Spearman roll=1 rule=called", "lost Spearman rule='number given for round 1'")
 				if n := counter(t, g, tally, 0, "numbers_lost"); n != 1 {
 					t.Errorf("numbers_lost = %d, want 1", n)
 				}
 			} else {
-				inOrder(t, log, "Raider charges Spearman", tc.want, "Raider charges into Spearman", "Spearman's segment (number 1")
-				absent(t, log, "interrupts")
+				inOrder(t, log, "action Raider Spearman rule=charge", tc.want, "attack Raider Spearman rule='charges into'", "turn Spearman roll=1")
+				absent(t, log, "interrupt rule^='charge: '")
 			}
 		})
 	}
@@ -352,13 +353,13 @@ sides:
     combatants:
       - {name: Spear Orc, hp: 100, ac: 0, damage: 1, weapon: long, initiative_rolls: [6], policy: {name: default, prefer: Skandara}}
 `
-	const refused = "Ogilar cannot interrupt Spear Orc's charge with its long weapon: it has a long weapon too"
+	const refused = "lost Ogilar 'Spear Orc' rule='long weapon: it has a long weapon too'"
 	log, _, _ := replay(compileYAML(t, strings.Replace(src, "MODE", "at_self", 1)), 0)
-	inOrder(t, log, "Spear Orc charges Skandara", "Spear Orc charges into Skandara")
-	absent(t, log, "Ogilar cannot interrupt")
+	inOrder(t, log, "action 'Spear Orc' Skandara rule=charge", "attack 'Spear Orc' Skandara rule='charges into'")
+	absent(t, log, "lost Ogilar rule^='long weapon'")
 	log, _, _ = replay(compileYAML(t, strings.Replace(src, "MODE", "always", 1)), 0)
-	inOrder(t, log, "Spear Orc charges Skandara", refused, "Spear Orc charges into Skandara")
-	absent(t, log, "Ogilar interrupts")
+	inOrder(t, log, "action 'Spear Orc' Skandara rule=charge", refused, "attack 'Spear Orc' Skandara rule='charges into'")
+	absent(t, log, "interrupt Ogilar rule^='charge: '")
 }
 
 // ---------------------------------------------------------------------
@@ -379,7 +380,7 @@ sides:
       - {name: D, hp: 100, ac: 0, damage: 1, initiative_rolls: [2], policy: {name: test-script, before: false}}
 `
 
-func delayGame(t *testing.T, a, cPolicy string) string {
+func delayGame(t *testing.T, a, cPolicy string) run {
 	t.Helper()
 	src := strings.Replace(delayBase, "A_ENTRY", a, 1)
 	src = strings.Replace(src, "C_POLICY", cPolicy, 1)
@@ -390,8 +391,8 @@ func delayGame(t *testing.T, a, cPolicy string) string {
 func TestDelayToCountClampedToLimit(t *testing.T) {
 	// Number 3 may delay down to -3: asked -8, it waits to -3 and acts.
 	log := delayGame(t, "{name: A, hp: 100, ac: 0, damage: 1, initiative_rolls: [3], policy: {name: test-script, do: delay, count: -8}}", "policy: test-script")
-	inOrder(t, log, "count 3: A", "A delays to count -3 (asked -8; the limit is the negative of its number)",
-		"count 2:", "count -3: A (delayed)", "A takes its delayed segment at count -3", "A attacks")
+	inOrder(t, log, "initiative A roll=3 rule=called", "delay A - need=-3 amount=-8 rule='count, limited'",
+		"initiative roll=2 rule=called", "initiative A roll=-3 rule=called", "turn A roll=-3 rule=delayed", "attack A")
 }
 
 func TestDelayUntilNamedActsRightAfter(t *testing.T) {
@@ -399,8 +400,8 @@ func TestDelayUntilNamedActsRightAfter(t *testing.T) {
 	// referee's side chooses; D goes after), so C acts, A right after it
 	// on the same number, then D.
 	log := delayGame(t, "{name: A, hp: 100, ac: 0, damage: 1, initiative_rolls: [5], policy: {name: test-script, do: delay, until: C}}", "policy: test-script")
-	inOrder(t, log, "A delays until C has acted (limit: count -5)", "B's segment", "count 2: C, D",
-		"C's segment", "A takes its delayed segment at count 2", "A attacks", "D's segment")
+	inOrder(t, log, "delay A C need=-5 rule=after", "turn B", "initiative C roll=2 rule=called", "initiative D roll=2 rule=called",
+		"turn C", "turn A roll=2 rule=delayed", "attack A", "turn D")
 }
 
 func TestDelayLostAtLimit(t *testing.T) {
@@ -418,9 +419,9 @@ sides:
 `
 	g := compileYAML(t, src)
 	log, _, tally := replay(g, 0)
-	inOrder(t, log, "C delays to count -5", "A delays until C has acted (limit: count -2)",
-		"A waited for C past count -2 (-2): its action is lost this round", "C takes its delayed segment at count -5")
-	absent(t, log, "A takes its delayed segment")
+	inOrder(t, log, "delay C - need=-5", "delay A C need=-2 rule=after",
+		"lost A C need=-2 rule='delay ran out'", "turn C roll=-5 rule=delayed")
+	absent(t, log, "turn A rule=delayed")
 	if n := counter(t, g, tally, 0, "actions_lost"); n != 1 {
 		t.Errorf("actions_lost = %d, want 1", n)
 	}
@@ -433,12 +434,12 @@ func TestDelayNonPositiveNumber(t *testing.T) {
 	// init -3 and a 1: number -2. "Down to the negative of its number"
 	// leaves nothing lower: it acts at once.
 	log := delayGame(t, "{name: A, hp: 100, ac: 0, init: -3, damage: 1, initiative_rolls: [1], policy: {name: test-script, do: delay, count: -5}}", "policy: test-script")
-	inOrder(t, log, "count -2: A", "A cannot delay below count -2: it acts now", "A attacks")
+	inOrder(t, log, "initiative A roll=-2 rule=called", "lost A - need=-2 rule='delay: below the limit'", "attack A")
 }
 
 func TestDelayForOneWhoActed(t *testing.T) {
 	log := delayGame(t, "{name: A, hp: 100, ac: 0, damage: 1, initiative_rolls: [1], policy: {name: test-script, do: delay, until: B}}", "policy: test-script")
-	inOrder(t, log, "B's segment", "A would wait for B, who will not act again this round: it acts now", "A attacks")
+	inOrder(t, log, "turn B", "lost A B rule='delay: waits for no one'", "attack A")
 }
 
 // ---------------------------------------------------------------------
@@ -463,9 +464,9 @@ sides:
          policy: {name: test-script, declare: bloody flux, target: Quintus}}
 `)
 	log, _, _ := replay(g, 0)
-	inOrder(t, log, "Witch casts bloody flux at Quintus", "count 4: Quintus",
-		"Quintus: bloody flux at the start of its segment", "Quintus delays until Balbus has acted",
-		"Balbus's segment", "Quintus takes its delayed segment at count 2")
+	inOrder(t, log, "spell Witch Quintus rule='bloody flux'", "initiative Quintus roll=4 rule=called",
+		"damage * Quintus rule='bloody flux: ongoing start'", "delay Quintus Balbus rule=after",
+		"turn Balbus", "turn Quintus roll=2 rule=delayed")
 }
 
 func TestEndOfSegmentEffects(t *testing.T) {
@@ -486,8 +487,8 @@ sides:
 	t.Run("when it finally acts", func(t *testing.T) {
 		src := strings.NewReplacer("WAIT", "Balbus", "DO", "attack").Replace(src)
 		log, _, _ := replay(compileYAML(t, src), 0)
-		inOrder(t, log, "Quintus delays until Balbus", "Balbus's segment", "Quintus takes its delayed segment at count 2",
-			"Quintus attacks", "Quintus: rot at the end of its segment")
+		inOrder(t, log, "delay Quintus Balbus rule=after", "turn Balbus", "turn Quintus roll=2 rule=delayed",
+			"attack Quintus", "damage * Quintus rule='rot: ongoing end'")
 	})
 	t.Run("at the end of the round when it never acts", func(t *testing.T) {
 		// Quintus (4, limit -4) waits for Balbus, who delays to -5: its
@@ -496,9 +497,9 @@ sides:
 		src = strings.Replace(src, "{name: Balbus, hp: 100, ac: 0, damage: 1, initiative_rolls: [2]}",
 			"{name: Balbus, hp: 100, ac: 0, damage: 1, initiative_rolls: [5], policy: {name: test-script, do: delay, count: -5}}", 1)
 		log, _, _ := replay(compileYAML(t, src), 0)
-		inOrder(t, log, "Quintus delays until Balbus", "Quintus waited for Balbus past count -4",
-			"Balbus takes its delayed segment at count -5", "Quintus: rot at the end of its segment")
-		absent(t, log, "Quintus takes its delayed segment")
+		inOrder(t, log, "delay Quintus Balbus rule=after", "lost Quintus Balbus need=-4 rule='delay ran out'",
+			"turn Balbus roll=-5 rule=delayed", "damage * Quintus rule='rot: ongoing end'")
+		absent(t, log, "turn Quintus rule=delayed")
 	})
 }
 
@@ -514,27 +515,27 @@ func TestSameNumber(t *testing.T) {
 		{"same side: rank orders",
 			"{name: A1, hp: 100, ac: 0, damage: 1, initiative_rolls: [3]}\n      - {name: A2, hp: 100, ac: 0, damage: 1, initiative_rolls: [3], policy: {name: test-script, rank: 5}}",
 			"{name: B, hp: 100, ac: 0, damage: 1, initiative_rolls: [6]}", "",
-			[]string{"count 3: A2, A1", "A2's segment", "A1's segment"}},
+			[]string{"initiative A2 roll=3 rule=called", "initiative A1 roll=3 rule=called", "turn A2", "turn A1"}},
 		{"fewer chooses: after",
 			"{name: A, hp: 100, ac: 0, damage: 1, initiative_rolls: [3], policy: {name: test-script, before: false}}",
 			"{name: B, hp: 100, ac: 0, damage: 1, initiative_rolls: [3]}\n      - {name: B2, hp: 100, ac: 0, damage: 1, initiative_rolls: [1]}", "",
-			[]string{"same number, opposite sides: a choose (fewer in the fight): B, A", "B's segment", "A's segment"}},
+			[]string{"initiative - - amount=0 rule='opposite sides: fewer in the fight'", "initiative B rule=called", "initiative A rule=called", "turn B", "turn A"}},
 		{"fewer chooses: before",
 			"{name: A, hp: 100, ac: 0, damage: 1, initiative_rolls: [3]}",
 			"{name: B, hp: 100, ac: 0, damage: 1, initiative_rolls: [3], policy: {name: test-script, before: true}}\n      - {name: B2, hp: 100, ac: 0, damage: 1, initiative_rolls: [1]}", "",
-			[]string{"same number, opposite sides: a choose (fewer in the fight): A, B", "A's segment", "B's segment"}},
+			[]string{"initiative - - amount=0 rule='opposite sides: fewer in the fight'", "initiative A rule=called", "initiative B rule=called", "turn A", "turn B"}},
 		{"equal: the referee's side chooses after",
 			"{name: A, hp: 100, ac: 0, damage: 1, initiative_rolls: [3], policy: {name: test-script, before: true}}",
 			"{name: B, hp: 100, ac: 0, damage: 1, initiative_rolls: [3], policy: {name: test-script, before: false}}", "    referee: true\n",
-			[]string{"same number, opposite sides: b choose (equal numbers, the referee's side): A, B", "A's segment", "B's segment"}},
+			[]string{"initiative - - amount=1 rule='opposite sides: equal numbers, the referee's side'", "initiative A rule=called", "initiative B rule=called", "turn A", "turn B"}},
 		{"equal: the referee's side chooses before",
 			"{name: A, hp: 100, ac: 0, damage: 1, initiative_rolls: [3], policy: {name: test-script, before: true}}",
 			"{name: B, hp: 100, ac: 0, damage: 1, initiative_rolls: [3]}", "    referee: true\n",
-			[]string{"b choose (equal numbers, the referee's side): B, A", "B's segment", "A's segment"}},
+			[]string{"initiative - - amount=1 rule='opposite sides: equal numbers, the referee's side'", "initiative B rule=called", "initiative A rule=called", "turn B", "turn A"}},
 		{"equal, no referee: flag: the second side is the referee's",
 			"{name: A, hp: 100, ac: 0, damage: 1, initiative_rolls: [3]}",
 			"{name: B, hp: 100, ac: 0, damage: 1, initiative_rolls: [3], policy: {name: test-script, before: false}}", "",
-			[]string{"b choose (equal numbers, the referee's side): A, B"}},
+			[]string{"initiative - - amount=1 rule='opposite sides: equal numbers, the referee's side'", "initiative A rule=called", "initiative B rule=called"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := head + "max_rounds: 1\ndistance: 0\noptions: {morale_trigger: none}\nsides:\n  - name: a\n    combatants:\n      - " + tc.a +
@@ -561,17 +562,17 @@ sides:
       - {name: Archer, hp: 100, ac: 0, damage: 1, attack_throw: -20, weapon: missile, initiative_rolls: [6]}
 `
 	g := compileYAML(t, strings.Replace(src, "%v", "true", 1))
-	log, _, tally := find(t, g, func(log string) bool { return hits(log, "Archer", "attacks", "Mage") })
-	inOrder(t, log, "Mage declares a spell (bolt)", "initiative:", "Archer attacks Mage",
-		"Mage is hurt before its segment: its declared bolt is lost", "Mage's segment",
-		"Mage's declared spell was disrupted: no action this segment")
-	absent(t, log, "Mage casts")
+	log, _, tally := find(t, g, func(log run) bool { return hits(log, "Archer", "attacks", "Mage") })
+	inOrder(t, log, "action Mage rule='declare a spell (bolt)'", "initiative", "attack Archer Mage rule=attacks",
+		"lost Mage rule='declared spell lost: bolt'", "turn Mage",
+		"lost Mage rule='spell disrupted'")
+	absent(t, log, "spell Mage")
 	if n := counter(t, g, tally, 0, "declared_spells_lost"); n != 1 {
 		t.Errorf("declared_spells_lost = %d, want 1", n)
 	}
 	g = compileYAML(t, strings.Replace(src, "%v", "false", 1))
-	log, _, _ = find(t, g, func(log string) bool { return hits(log, "Archer", "attacks", "Mage") })
-	inOrder(t, log, "Archer attacks Mage", "Mage's segment", "Mage casts bolt at Archer")
+	log, _, _ = find(t, g, func(log run) bool { return hits(log, "Archer", "attacks", "Mage") })
+	inOrder(t, log, "attack Archer Mage rule=attacks", "turn Mage", "spell Mage Archer rule='bolt'")
 }
 
 // ---------------------------------------------------------------------
@@ -590,9 +591,9 @@ sides:
       - {name: Goblin, count: 2, hp: 5, ac: 0, damage: 1, attack_throw: 40, morale: -12, initiative_rolls: [1, 1, 1]}
 `
 	g := compileYAML(t, strings.Replace(src, "%s", "half_side", 1))
-	log, o, tally := find(t, g, func(log string) bool { return hits(roundOf(log, 1), "Fighter", "attacks", "Goblin#1") })
-	inOrder(t, log, "Goblin#1 is killed", "morale: goblins have lost 1 of 2", "morale: Goblin#2 (hp 5 of 5) rolls 2d6", "== heroes win after 1 rounds")
-	if !has(log, "morale: Goblin#2", ": flees") {
+	log, o, tally := find(t, g, func(log run) bool { return hits(log.round(1), "Fighter", "attacks", "Goblin#1") })
+	inOrder(t, log, "down Goblin#1 rule=killed", "morale - - amount=1 need=2 rule='side losses'", "morale Goblin#2 amount=5 rule=", "end * - amount=1 rule=")
+	if !has(log, "morale Goblin#2 ok=false rule=") {
 		t.Errorf("Goblin#2 did not flee:\n%s", log)
 	}
 	if o.Winner != 0 || o.Survivors != [2]int{1, 0} {
@@ -602,8 +603,8 @@ sides:
 		t.Errorf("goblins: flights %d, deaths %d; want 1 and 1", f, d)
 	}
 	g = compileYAML(t, strings.Replace(src, "%s", "none", 1))
-	log, _, tally = find(t, g, func(log string) bool { return hits(roundOf(log, 1), "Fighter", "attacks", "Goblin#1") })
-	absent(t, log, "morale:")
+	log, _, tally = find(t, g, func(log run) bool { return hits(log.round(1), "Fighter", "attacks", "Goblin#1") })
+	absent(t, log, "morale")
 	if n := counter(t, g, tally, 1, "morale_checks"); n != 0 {
 		t.Errorf("morale_checks = %d with morale_trigger none", n)
 	}
@@ -629,8 +630,8 @@ sides:
 		want int64
 	}{{"once", 1}, {"every_round", 3}} {
 		g := compileYAML(t, strings.Replace(src, "%s", tc.mode, 1))
-		_, _, tally := find(t, g, func(log string) bool {
-			return hits(roundOf(log, 1), "Squire", "attacks", "Goblin") && !strings.Contains(log, "Goblin is killed")
+		_, _, tally := find(t, g, func(log run) bool {
+			return hits(log.round(1), "Squire", "attacks", "Goblin") && !has(log, "down Goblin rule=killed")
 		})
 		if n := counter(t, g, tally, 1, "morale_checks"); n != tc.want {
 			t.Errorf("morale_repeat %s: %d checks, want %d", tc.mode, n, tc.want)
@@ -658,11 +659,11 @@ sides:
 		name, spears, raider string
 		want                 []string
 	}{
-		{"a screen stops the charge", "1", "", []string{"Ogre charges Archer (50 ft away)",
-			"Ogre moves 25 ft and is stopped: engaged 25 ft short of Archer", "Ogre charges into Spearman"}},
-		{"a flyer is not engaged by non-flyers", "1", "flies: true,", []string{"Ogre moves 45 ft (now 5 ft from Archer)", "Ogre charges into Archer"}},
-		{"size: one man does not engage a large ogre", "1", "size: large, engaged_by: 2,", []string{"Ogre moves 45 ft (now 5 ft from Archer)", "Ogre charges into Archer"}},
-		{"size: two men do", "2", "size: large, engaged_by: 2,", []string{"Ogre moves 25 ft and is stopped", "Ogre charges into Spearman"}},
+		{"a screen stops the charge", "1", "", []string{"action Ogre Archer amount=50 rule=charge",
+			"move Ogre Archer amount=25 rule='stopped by engagement'", "attack Ogre Spearman#* rule='charges into'"}},
+		{"a flyer is not engaged by non-flyers", "1", "flies: true,", []string{"move Ogre Archer amount=45 rule=", "attack Ogre Archer rule='charges into'"}},
+		{"size: one man does not engage a large ogre", "1", "size: large, engaged_by: 2,", []string{"move Ogre Archer amount=45 rule=", "attack Ogre Archer rule='charges into'"}},
+		{"size: two men do", "2", "size: large, engaged_by: 2,", []string{"move Ogre amount=25 rule='stopped by engagement'", "attack Ogre Spearman#* rule='charges into'"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := strings.NewReplacer("SPEARS", tc.spears, "RAIDER", tc.raider).Replace(src)
@@ -689,7 +690,7 @@ sides:
       - {name: Ogre, hp: 100, ac: 0, damage: 1, speed: 20, initiative_rolls: [6], policy: {name: test-script, do: charge, target: Archer}}
 `
 	log, _, _ := replay(compileYAML(t, src), 0)
-	inOrder(t, log, "Ogre marches toward Archer", "Ogre moves 40 ft and is stopped: engaged 25 ft short of Archer")
+	inOrder(t, log, "action Ogre Archer rule=march", "move Ogre Archer amount=40 rule='stopped by engagement'")
 }
 
 func TestEngagedCannotMove(t *testing.T) {
@@ -706,9 +707,9 @@ sides:
     combatants:
       - {name: Orc, hp: 100, ac: 0, damage: 1, initiative_rolls: [6], policy: {name: test-script, do: charge, target: Archer}}
 `), 0)
-	inOrder(t, log, "Orc is engaged and cannot reach Archer: it attacks Spearman")
-	absent(t, log, "Orc charges")
-	absent(t, log, "Orc moves")
+	inOrder(t, log, "action Orc Spearman rule='engaged: attacks another'")
+	absent(t, log, "action Orc rule=charge")
+	absent(t, log, "move Orc")
 }
 
 func TestWithdrawAndRetreat(t *testing.T) {
@@ -725,15 +726,15 @@ sides:
 `
 	g := compileYAML(t, strings.Replace(src, "MOVE", "withdraw", 1))
 	log, _, tally := replay(g, 0)
-	inOrder(t, log, "Fighter declares a withdrawal", "Fighter withdraws (up to 15 ft)", "Fighter moves back 15 ft (now at -15 ft)", "Orc cannot move closer")
-	absent(t, log, "free attack")
+	inOrder(t, log, "action Fighter rule='declare a withdrawal'", "action Fighter amount=15 rule=withdraws", "move Fighter amount=15 rule=back", "move Orc rule='cannot close'")
+	absent(t, log, "attack rule~='free attack'")
 	if n := counter(t, g, tally, 0, "withdrawals"); n != 1 {
 		t.Errorf("withdrawals = %d, want 1", n)
 	}
 	g = compileYAML(t, strings.Replace(src, "MOVE", "retreat", 1))
 	log, _, tally = replay(g, 0)
-	inOrder(t, log, "Fighter declares a retreat", "Fighter retreats (up to 30 ft)", "Orc gets a free attack on the retreating Fighter",
-		"Fighter moves back 30 ft (now at -30 ft)")
+	inOrder(t, log, "action Fighter rule='declare a retreat'", "action Fighter amount=30 rule=retreats", "attack Orc Fighter rule='gets a free attack on the retreating'",
+		"move Fighter amount=30 rule=back")
 	if n := counter(t, g, tally, 0, "retreats"); n != 1 {
 		t.Errorf("retreats = %d, want 1", n)
 	}
@@ -760,17 +761,24 @@ sides:
 	}{{"", 1}, {", cleaves: 2", 2}, {", cleaves: 0", 0}} {
 		g := compileYAML(t, strings.Replace(src, "CLEAVES", tc.cleaves, 1))
 		// Every attack of the fighter's segment hits.
-		log, _, tally := find(t, g, func(log string) bool {
-			seg := log[strings.Index(log, "Fighter's segment"):]
-			if end := strings.Index(seg, "count 1"); end >= 0 {
-				seg = seg[:end]
+		log, _, tally := find(t, g, func(log run) bool {
+			in := false
+			for _, v := range log.ev.Ev {
+				switch {
+				case v.Kind == sim.EvTurn:
+					in = log.ev.Name(v.Actor) == "Fighter"
+				case v.Kind == sim.EvInitiative:
+					in = false
+				case in && v.Kind == sim.EvAttack && !v.OK:
+					return false
+				}
 			}
-			return !strings.Contains(seg, ": miss")
+			return true
 		})
 		if n := counter(t, g, tally, 0, "cleaves"); n != int64(tc.want) {
 			t.Errorf("cleaves%s: %d cleaves, want %d\n%s", tc.cleaves, n, tc.want, log)
 		}
-		if n := strings.Count(log, " is killed"); n != tc.want+1 {
+		if n := log.ev.Count(t, "down rule=killed"); n != tc.want+1 {
 			t.Errorf("cleaves%s: %d goblins killed in the fighter's segment, want %d\n%s", tc.cleaves, n, tc.want+1, log)
 		}
 	}
@@ -799,24 +807,21 @@ sides:
       - {name: O, count: 3, hp: 1000, ac: 0, damage: 1}
 `
 	const n = 3000
-	numbers := func(line string) map[string]string {
-		out := map[string]string{}
-		for _, e := range strings.Split(strings.TrimPrefix(line, "initiative: "), ", ") {
-			f := strings.Fields(e)
-			out[f[0]] = f[1]
-		}
-		return out
-	}
 	for _, group := range []bool{false, true} {
 		g := compileYAML(t, strings.Replace(src, "%v", strconv.FormatBool(group), 1))
 		same, allEqual := 0, 0
 		for e := int64(0); e < n; e++ {
 			log, _, _ := replay(g, e)
+			// Each round's numbers, from its initiative events.
 			var rounds []map[string]string
-			for _, l := range strings.Split(log, "\n") {
-				if strings.HasPrefix(l, "initiative: ") {
-					rounds = append(rounds, numbers(l))
+			for _, v := range log.ev.Ev {
+				if v.Kind != sim.EvInitiative || v.Rule != "" {
+					continue
 				}
+				if len(rounds) < v.Round {
+					rounds = append(rounds, map[string]string{})
+				}
+				rounds[v.Round-1][log.ev.Name(v.Actor)] = strconv.Itoa(v.Roll)
 			}
 			if len(rounds) != 2 {
 				t.Fatalf("%d initiative lines, want 2:\n%s", len(rounds), log)

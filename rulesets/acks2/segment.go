@@ -10,6 +10,7 @@ func (t *Table) segment(i int) {
 	t.c.Turn(c.Side, i)
 	if t.log != nil {
 		t.logf("%s's segment (number %d, hp %d)", c.Name, f.number, f.hp)
+		t.ev(sim.Event{Kind: sim.EvTurn, Actor: i, Target: sim.NoOne, Roll: f.number, Amount: f.hp})
 	}
 	if f.castLost {
 		t.loseSegment(i)
@@ -27,6 +28,7 @@ func (t *Table) resume(i int) {
 	t.stopDelay(i)
 	if t.log != nil {
 		t.logf("%s takes its delayed segment at count %d", t.name(i), t.now)
+		t.ev(sim.Event{Kind: sim.EvTurn, Actor: i, Target: sim.NoOne, Roll: t.now, Amount: f.hp, Rule: "delayed"})
 	}
 	if f.castLost {
 		t.loseSegment(i)
@@ -47,6 +49,7 @@ func (t *Table) loseSegment(i int) {
 	t.c.Lost(t.side(i), i)
 	if t.log != nil {
 		t.logf("%s's declared spell was disrupted: no action this segment", t.name(i))
+		t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "spell disrupted"})
 	}
 	t.finishSegment(i)
 }
@@ -106,6 +109,7 @@ func (t *Table) act(i int, p Plan) {
 		t.c.Inc(t.side(i), sim.ReadiesWasted)
 		if t.log != nil {
 			t.logf("%s acts on its number: its untriggered readied attack is dropped", t.name(i))
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "ready dropped"})
 		}
 	}
 	switch f.decl.Kind {
@@ -151,6 +155,7 @@ func (t *Table) fight(i int, p Plan) {
 			t.attackAction(i, tg)
 		} else if t.log != nil {
 			t.logf("%s has no one in range", c.Name)
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "no target"})
 		}
 		return
 	}
@@ -162,6 +167,7 @@ func (t *Table) fight(i int, p Plan) {
 		if alt := t.weakestAttackable(i); alt >= 0 {
 			if t.log != nil {
 				t.logf("%s is engaged and cannot reach %s: it attacks %s", c.Name, t.name(tg), t.name(alt))
+				t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: alt, Rule: "engaged: attacks another"})
 			}
 			t.attackAction(i, alt)
 		}
@@ -187,6 +193,7 @@ func (t *Table) fight(i int, p Plan) {
 		t.c.Inc(c.Side, sim.Actions)
 		if t.log != nil {
 			t.logf("%s marches toward %s", c.Name, t.name(tg))
+			t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: tg, Rule: "march"})
 		}
 		t.approach(i, tg, 2*c.Speed)
 	}
@@ -205,6 +212,7 @@ func (t *Table) charge(i, tg int) {
 	t.c.Inc(c.Side, sim.Actions)
 	if t.log != nil {
 		t.logf("%s charges %s (%d ft away)", c.Name, t.name(tg), t.Dist(i, tg))
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: tg, Amount: t.Dist(i, tg), Rule: "charge"})
 	}
 	f.charging, f.chargeAt = true, tg
 	t.approach(i, tg, 2*c.Speed)
@@ -243,6 +251,7 @@ func (t *Table) defensiveMove(i int, retreat bool) {
 	}
 	if t.log != nil {
 		t.logf("%s %s (up to %d ft)", c.Name, what, feet)
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Amount: feet, Rule: what})
 	}
 	if retreat && t.g.Opt.RetreatFreeAttack {
 		for e := range t.f {

@@ -34,6 +34,7 @@ func (t *Table) castDeclared(i, tg int) {
 	t.c.Inc(c.Side, SpellsCast)
 	if t.log != nil {
 		t.logf("%s casts %s at %s", c.Name, sp.Name, t.name(tg))
+		t.ev(sim.Event{Kind: sim.EvSpell, Actor: i, Target: tg, Rule: sp.Name})
 	}
 	saved := false
 	if sp.Save != SaveNone {
@@ -50,6 +51,7 @@ func (t *Table) castDeclared(i, tg int) {
 		if dmg > 0 {
 			if t.log != nil {
 				t.logf("%s's %s deals %d damage to %s (hp %d -> %d)", c.Name, sp.Name, dmg, t.name(tg), t.f[tg].hp, t.f[tg].hp-dmg)
+				t.ev(sim.Event{Kind: sim.EvDamage, Actor: i, Target: tg, Amount: dmg, Rule: sp.Name})
 			}
 			t.damage(i, tg, dmg)
 		}
@@ -75,6 +77,7 @@ func (t *Table) save(i int) bool {
 			res = "succeeds"
 		}
 		t.logf("%s saves: d20 %d vs %d: %s", t.name(i), roll, t.g.C[i].Save, res)
+		t.ev(sim.Event{Kind: sim.EvSave, Actor: i, Target: sim.NoOne, Die: roll, Roll: roll, Need: t.g.C[i].Save, OK: ok})
 	}
 	if !ok {
 		t.loseReadiness(i, "fails a saving throw")
@@ -107,6 +110,7 @@ func (t *Table) addEffect(tg, src, s int) {
 		}
 		t.logf("%s suffers %s: %s damage at the %s of its segment for %d rounds", t.name(tg), t.g.C[src].Spells[s].Name,
 			t.g.C[src].Spells[s].Ongoing.String(), at, e.left)
+		t.ev(sim.Event{Kind: sim.EvSpell, Actor: src, Target: tg, Amount: int(e.left), Rule: t.g.C[src].Spells[s].Name + ": ongoing"})
 	}
 }
 
@@ -128,6 +132,7 @@ func (t *Table) tick(i int, at Timing) {
 				when = "end"
 			}
 			t.logf("%s: %s at the %s of its segment, %d damage (hp %d -> %d)", t.name(i), sp.Name, when, max(dmg, 0), f.hp, f.hp-max(dmg, 0))
+			t.ev(sim.Event{Kind: sim.EvDamage, Actor: int(e.src), Target: i, Amount: max(dmg, 0), Rule: sp.Name + ": ongoing " + when})
 		}
 		if dmg > 0 && t.damage(int(e.src), i, dmg) {
 			return
@@ -140,6 +145,7 @@ func (t *Table) tick(i int, at Timing) {
 		if ended {
 			if t.log != nil {
 				t.logf("%s is free of %s", t.name(i), sp.Name)
+				t.ev(sim.Event{Kind: sim.EvSpell, Actor: sim.NoOne, Target: i, Rule: sp.Name + ": ends"})
 			}
 			f.neff--
 			f.eff[k] = f.eff[f.neff]
@@ -162,5 +168,6 @@ func (t *Table) disruptCast(i int) {
 	t.c.Inc(t.side(i), DeclaredSpellsLost)
 	if t.log != nil {
 		t.logf("%s is hurt before its segment: its declared %s is lost", t.name(i), t.g.C[i].Spells[f.decl.Spell].Name)
+		t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "declared spell lost: " + t.g.C[i].Spells[f.decl.Spell].Name})
 	}
 }

@@ -313,3 +313,7 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// ev records a structured trace event beside the narration (sim.Event);
+// callers build it only where they narrate, so an untraced run builds none.
+func (t *Table) ev(e sim.Event) { t.log.Event(e) }

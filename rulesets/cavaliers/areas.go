@@ -1,5 +1,7 @@
 package cavaliers
 
+import "simctl/sim"
+
 // Positions are Areas (zones) in a row, numbered 0..MaxArea: Areas n and
 // n+1 are adjacent. Combatants in the same Area can attack each other; a
 // Move takes a combatant to an adjacent Area. A combatant starts in (or
@@ -19,6 +21,7 @@ func (t *Table) move(i, to int) bool {
 		t.c.Inc(t.side(i), MovesBlocked)
 		if t.log != nil {
 			t.logf("%s interposes: %s cannot leave Area %d for Area %d", t.name(b), t.name(i), from, to)
+			t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: b, Target: i, Roll: from, Need: to, Rule: "block"})
 		}
 		return false
 	}
@@ -26,6 +29,7 @@ func (t *Table) move(i, to int) bool {
 	t.c.Inc(t.side(i), Moves)
 	if t.log != nil {
 		t.logf("%s moves from Area %d to Area %d", t.name(i), from, to)
+		t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: sim.NoOne, Roll: from, Need: to})
 	}
 	return true
 }

@@ -1,5 +1,7 @@
 package cavaliers
 
+import "simctl/sim"
+
 // Combat resolution, kept simple and configurable (the source's Yield and
 // Wounds are out of scope, RULES.md §3): the attacker rolls its attack
 // dice, the defender its defence (a fixed number when defence is a
@@ -29,6 +31,7 @@ func (t *Table) attackAction(a, tg int) {
 		t.pay(a, Reprise)
 		if t.log != nil {
 			t.logf("%s reprises the failed attack", t.name(a))
+			t.ev(sim.Event{Kind: sim.EvAction, Actor: a, Target: d, Rule: "reprise"})
 		}
 		if t.attack(a, d) {
 			t.c.Inc(t.side(a), RepriseHits)
@@ -47,6 +50,7 @@ func (t *Table) attack(a, d int) bool {
 	if !hit {
 		if t.log != nil {
 			t.logf("%s attacks %s: %d vs defence %d: miss", ca.Name, cd.Name, roll, def)
+			t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Roll: roll, Need: def})
 		}
 		return false
 	}
@@ -63,8 +67,10 @@ func (t *Table) attack(a, d int) bool {
 	}
 	if t.log != nil {
 		t.logf("%s attacks %s: %d vs defence %d: hit for %d (hp %d)", ca.Name, cd.Name, roll, def, dmg, f.hp)
+		t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Roll: roll, Need: def, OK: true, Amount: dmg})
 		if f.out {
 			t.logf("%s is out of the fight", cd.Name)
+			t.ev(sim.Event{Kind: sim.EvDown, Actor: d, Target: a, Amount: f.hp, Rule: "out"})
 		}
 	}
 	return true

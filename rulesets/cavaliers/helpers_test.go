@@ -1,7 +1,6 @@
 package cavaliers
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
@@ -9,6 +8,7 @@ import (
 	"simctl/sim"
 	"simctl/sim/rng"
 	"simctl/sim/scenario"
+	"simctl/sim/simtest"
 )
 
 // script is a test-only policy whose every decision is a parameter:
@@ -138,7 +138,7 @@ func compileErr(text string) (*Game, error) {
 
 // play plays encounter (seed, 0) with a log and returns the outcome, the
 // counters, the narration and the table as the encounter left it.
-func play(g *Game, seed uint64) (sim.Outcome, sim.Counts, string, *Table) {
+func play(g *Game, seed uint64) (sim.Outcome, sim.Counts, run, *Table) {
 	var b strings.Builder
 	names := make([]string, len(g.C))
 	for i, c := range g.C {
@@ -146,21 +146,33 @@ func play(g *Game, seed uint64) (sim.Outcome, sim.Counts, string, *Table) {
 	}
 	c := sim.NewCounts(len(g.Counters()))
 	t := g.NewTable().(*Table)
-	o := t.Play(rng.New(seed, 0), &c, &sim.Log{W: &b, Names: names})
-	return o, c, b.String(), t
+	log := &sim.Log{W: &b, Names: names}
+	o := t.Play(rng.New(seed, 0), &c, log)
+	return o, c, run{b.String(), simtest.Of(log, names)}, t
 }
 
-var turnLine = regexp.MustCompile(`(?m)^-- round (\d+)$|^(\S+)'s turn `)
+// run is one played encounter: its narration (for failure messages) and
+// its events (for assertions, with simtest patterns).
+type run struct {
+	text string
+	ev   simtest.Events
+}
 
-// turns lists, per round, who took a turn, from a narration.
-func turns(log string) [][]string {
+func (r run) String() string { return r.text }
+
+// has reports whether an event fits pattern p.
+func (r run) has(p string) bool { return r.ev.Any(p) }
+
+// turns lists, per round, who took a turn, from the events.
+func turns(log run) [][]string {
 	var out [][]string
-	for _, m := range turnLine.FindAllStringSubmatch(log, -1) {
-		if m[1] != "" {
+	for _, v := range log.ev.Ev {
+		switch v.Kind {
+		case sim.EvRound:
 			out = append(out, nil)
-			continue
+		case sim.EvTurn:
+			out[len(out)-1] = append(out[len(out)-1], log.ev.Name(v.Actor))
 		}
-		out[len(out)-1] = append(out[len(out)-1], m[2])
 	}
 	return out
 }

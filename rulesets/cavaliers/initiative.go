@@ -2,6 +2,7 @@ package cavaliers
 
 import (
 	"fmt"
+	"simctl/sim"
 	"strings"
 )
 
@@ -46,6 +47,7 @@ func (t *Table) enter(round int) {
 			t.c.Inc(c.Side, Entered)
 			if t.log != nil {
 				t.logf("%s enters the fight in Area %d", c.Name, t.f[i].area)
+				t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: sim.NoOne, Need: t.f[i].area, Rule: "enter"})
 			}
 		}
 	}
@@ -74,6 +76,7 @@ func (t *Table) rollInitiative(i int) {
 	t.c.Add(c.Side, Raises, int64(f.raises))
 	if t.log != nil {
 		t.logf("initiative: %s rolls %s: %v = %d, [+] %d (%s)", c.Name, rk.Pool, t.dice[:len(rk.Pool.Dice)], f.total, f.raises, t.ladder(i))
+		t.ev(sim.Event{Kind: sim.EvInitiative, Actor: i, Target: sim.NoOne, Roll: f.total, Amount: f.raises, Rule: f.spec.String()})
 	}
 }
 

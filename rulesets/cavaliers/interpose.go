@@ -1,5 +1,7 @@
 package cavaliers
 
+import "simctl/sim"
+
 // Interpose (source): "For one attack, you make yourself the target of
 // someone else's attack, instead of the attacker's intended target. This
 // can be used to protect any target in the same Area, or as a combined
@@ -53,16 +55,19 @@ func (t *Table) redirect(a, tg int) int {
 			t.f[s].moved = true
 			if t.log != nil {
 				t.logf("%s interposes from Area %d with a Move to protect %s", t.name(s), t.f[s].area, t.name(tg))
+				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: s, Target: a, Amount: tg, Rule: "interpose with a Move"})
 			}
 			if !t.move(s, at) {
 				if t.log != nil {
 					t.logf("  the Move is blocked: %s still takes the attack", t.name(tg))
+					t.ev(sim.Event{Kind: sim.EvLost, Actor: s, Target: tg, Rule: "interpose Move blocked"})
 				}
 				return tg
 			}
 			t.c.Inc(t.side(s), InterposeMoves)
 		} else if t.log != nil {
 			t.logf("%s interposes: takes %s's attack instead of %s", t.name(s), t.name(a), t.name(tg))
+			t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: s, Target: a, Amount: tg, Rule: "interpose"})
 		}
 		return s
 	}

@@ -19,17 +19,17 @@ func TestInterposeMoveSpendsTheMove(t *testing.T) {
 	b := row("name: X1, specialty: none, attribute: d10, initiative_dice: [10], %s, policy: {name: script, target: Ward}", hit)
 	g := compile(t, scen(2, "budget", a, b))
 	_, c, log, tb := play(g, 1)
-	r1 := log[:strings.Index(log, "-- round 2")]
-	for _, want := range []string{"Guard interposes from Area 1 with a Move to protect Ward", "Guard moves from Area 1 to Area 0",
-		"Guard has spent its Move this round (interposing with a Move)"} {
-		if !strings.Contains(r1, want) {
+	r1 := log.ev.Round(1)
+	for _, want := range []string{"interrupt Guard X1 rule='interpose with a Move'", "move Guard - roll=1 need=0 rule=",
+		"lost Guard rule='move spent interposing'"} {
+		if !r1.Has(t, want) {
 			t.Errorf("round 1 lacks %q\n%s", want, log)
 		}
 	}
-	if strings.Contains(r1, "Guard moves from Area 0 to Area 1") {
+	if r1.Has(t, "move Guard - roll=0 need=1 rule=") {
 		t.Errorf("Guard moved twice in round 1\n%s", log)
 	}
-	if !strings.Contains(log[strings.Index(log, "-- round 2"):], "Guard moves from Area 0 to Area 1") {
+	if !log.ev.Round(2).Has(t, "move Guard - roll=0 need=1 rule=") {
 		t.Errorf("Guard should move on its round-2 turn\n%s", log)
 	}
 	if tb.Area(idx(t, g, "Guard")) != 1 || count(g, c, 0, "moves") != 2 {
@@ -47,7 +47,7 @@ func TestInterposeMoveNeedsAnUnspentMove(t *testing.T) {
 	b := row("name: X1, specialty: none, attribute: d10, initiative_dice: [6], %s, area: 1, policy: {name: script, target: Ward}", hit)
 	g := compile(t, scen(1, "unlock", strings.Replace(a, "MOVE", "2", 1), b))
 	_, c, log, tb := play(g, 1)
-	if !strings.Contains(log, "Guard moves from Area 1 to Area 2") || count(g, c, 0, "interposes") != 0 || tb.HP(idx(t, g, "Ward")) != 99 {
+	if !log.has("move Guard - roll=1 need=2 rule=") || count(g, c, 0, "interposes") != 0 || tb.HP(idx(t, g, "Ward")) != 99 {
 		t.Errorf("Guard, having Moved, interposed from the adjacent Area\n%s", log)
 	}
 	// Staying in Ward's Area it interposes without a Move.
@@ -73,15 +73,16 @@ func TestSeveralSpecialties(t *testing.T) {
 		seizes, repr int64
 		line         string
 	}{
-		{"0", []string{"Duelist", "Fast"}, 1, 0, "initiative: Duelist rolls d6: [6] = 6, [+] 1 (impulse: Seize the Initiative 1, Interpose 2, Reprise Attack 3)"},
-		{"1", []string{"Duelist", "Fast"}, 0, 1, "initiative: Duelist rolls d10+1d6: [5 6] = 11, [+] 1 (timing: Reprise Attack 1, Seize the Initiative 2, Interpose 3)"},
+		{"0", []string{"Duelist", "Fast"}, 1, 0, "initiative Duelist roll=6 amount=1 rule=impulse"},
+		{"1", []string{"Duelist", "Fast"}, 0, 1, "initiative Duelist roll=11 amount=1 rule=timing"},
 	} {
 		g := compile(t, scen(1, "budget", strings.Replace(a, "ROLL", tc.roll, 1), b))
 		_, c, log, tb := play(g, 1)
-		if !strings.Contains(log, "Duelist (side 0, impulse, pool d6, also timing d10+1d6) hp 100") {
+		// The setup line's wording is what is checked here.
+		if !strings.Contains(log.text, "Duelist (side 0, impulse, pool d6, also timing d10+1d6) hp 100") {
 			t.Errorf("roll %s: the setup line should list both specialties\n%s", tc.roll, log)
 		}
-		if !strings.Contains(log, tc.line) {
+		if !log.has(tc.line) {
 			t.Errorf("roll %s: log lacks %q\n%s", tc.roll, tc.line, log)
 		}
 		if got := turns(log); !reflect.DeepEqual(got, [][]string{tc.order}) {
@@ -145,7 +146,7 @@ func TestDrawCause(t *testing.T) {
 	a := row("name: A, specialty: none, attribute: d10, %s, policy: script", miss)
 	b := row("name: B, specialty: none, attribute: d10, %s, policy: script", miss)
 	o, _, log, _ := play(compile(t, scen(3, "budget", a, b)), 1)
-	if o.Winner != -1 || o.Draw != sim.DrawMaxRounds || !strings.Contains(log, "== draw (max_rounds) after 3 rounds") {
+	if o.Winner != -1 || o.Draw != sim.DrawMaxRounds || !log.has("end - - amount=3 rule="+sim.DrawCauseNames[sim.DrawMaxRounds]) {
 		t.Errorf("outcome %+v, want a max_rounds draw\n%s", o, log)
 	}
 	b = row("name: B, specialty: none, attribute: d10, hp: 1, attack: \"1\", defence: \"5\", damage: \"1\", policy: script")

@@ -73,6 +73,7 @@ func (t *Table) seizeBefore() {
 			seized = true
 			if t.log != nil {
 				t.logf("%s seizes the initiative: acts before %s this round", t.name(s), t.name(next))
+				t.ev(sim.Event{Kind: sim.EvInitiative, Actor: s, Target: next, Rule: "seize"})
 			}
 			break
 		}
@@ -91,10 +92,12 @@ func (t *Table) turn(i int) {
 	t.c.Turn(c.Side, i)
 	if t.log != nil {
 		t.logf("%s's turn (total %d, hp %d, Area %d, [+] %d)", c.Name, f.total, f.hp, f.area, f.plus)
+		t.ev(sim.Event{Kind: sim.EvTurn, Actor: i, Target: sim.NoOne, Roll: f.total, Amount: f.hp, Need: f.area})
 	}
 	if f.moved {
 		if t.log != nil {
 			t.logf("%s has spent its Move this round (interposing with a Move)", c.Name)
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "move spent interposing"})
 		}
 	} else if to := c.Policy.Move(t, i); to >= 0 && to <= MaxArea && abs(to-f.area) == 1 {
 		t.tookAction(i)
@@ -108,6 +111,7 @@ func (t *Table) turn(i int) {
 	if tg < 0 || tg >= len(t.f) || !t.Present(tg) || t.side(tg) == c.Side || t.f[tg].area != f.area {
 		if t.log != nil {
 			t.logf("%s attacks no one", c.Name)
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "no target"})
 		}
 		return
 	}

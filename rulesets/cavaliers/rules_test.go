@@ -3,7 +3,7 @@ package cavaliers
 import (
 	"fmt"
 	"reflect"
-	"regexp"
+	"simctl/sim"
 	"strings"
 	"testing"
 )
@@ -112,8 +112,8 @@ func TestInterposeRedirectOncePerRound(t *testing.T) {
 			t.Errorf("%s: interposes %d, want %d", tc.spend, n, tc.uses)
 		}
 		// Round 1: X1's attack is taken by Guard, X2's reaches Ward.
-		if !strings.Contains(log, "Guard interposes: takes X1's attack instead of Ward\nX1 attacks Guard") ||
-			!strings.Contains(log, "X2 attacks Ward") {
+		if !log.ev.Then(t, "interrupt Guard X1 rule=interpose", "attack X1 Guard") ||
+			!log.has("attack X2 Ward") {
 			t.Errorf("%s: round 1 narration wrong\n%s", tc.spend, log)
 		}
 	}
@@ -181,12 +181,12 @@ func TestInterposeBlock(t *testing.T) {
 	}{{"budget", 1, 1}, {"unlock", 0, 2}} {
 		g := compile(t, scen(2, tc.spend, a, b))
 		_, c, log, tb := play(g, 1)
-		if !strings.Contains(log, "Blocker interposes: M1 cannot leave Area 0 for Area 1\nM1 attacks Other") {
+		if !log.ev.Then(t, "interrupt Blocker M1 roll=0 need=1 rule=block", "attack M1 Other") {
 			t.Errorf("%s: M1 not blocked, or its attack changed\n%s", tc.spend, log)
 		}
 		// The block spent Blocker's Interpose: M1's attack on Other is
 		// not redirected and M2 walks out.
-		if strings.Contains(log, "takes M1's attack") || !strings.Contains(log, "M2 moves from Area 0 to Area 1") {
+		if log.has("interrupt * M1 rule=interpose") || !log.has("move M2 - roll=0 need=1 rule=") {
 			t.Errorf("%s: once-a-round limit not shared\n%s", tc.spend, log)
 		}
 		if tb.Area(idx(t, g, "M1")) != tc.m1Area || tb.Area(idx(t, g, "M2")) != 1 {
@@ -231,8 +231,6 @@ func TestReprise(t *testing.T) {
 	}
 }
 
-var reprisePrev = regexp.MustCompile(`(?m)^(\S+) attacks \S+: \d+ vs defence \d+: (\w+).*\n(\S+) reprises the failed attack$`)
-
 // With random dice, every reprise follows a miss by the same attacker.
 func TestRepriseOnlyAfterMiss(t *testing.T) {
 	a := row(`name: Timer, specialty: timing, attribute: d6, initiative_dice: [6], hp: 100, attack: 1d6, defence: "3", damage: "1", policy: {name: script, reprise: true}`)
@@ -242,19 +240,26 @@ func TestRepriseOnlyAfterMiss(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		_, c, log, _ := play(g, seed)
 		n := int(count(g, c, 0, "reprises"))
-		ms := reprisePrev.FindAllStringSubmatch(log, -1)
-		if len(ms) != n {
-			t.Fatalf("seed %d: %d reprises counted, %d narrated after an attack\n%s", seed, n, len(ms), log)
-		}
-		for _, m := range ms {
-			if m[1] != m[3] || m[2] != "miss" {
-				t.Fatalf("seed %d: reprise after %q by %s\n%s", seed, m[2], m[1], log)
+		// Each reprise, with the attack just before it.
+		ev, k := log.ev.Ev, 0
+		perRound := map[int]int{}
+		for j, v := range ev {
+			if v.Kind != sim.EvAction || v.Rule != "reprise" {
+				continue
+			}
+			k++
+			perRound[v.Round]++
+			if j == 0 || ev[j-1].Kind != sim.EvAttack || ev[j-1].Actor != v.Actor || ev[j-1].OK {
+				t.Fatalf("seed %d: a reprise by %s not right after its own miss\n%s", seed, log.ev.Name(v.Actor), log)
 			}
 		}
+		if k != n {
+			t.Fatalf("seed %d: %d reprises counted, %d recorded\n%s", seed, n, k, log)
+		}
 		total += n
-		for r, round := range strings.Split(log, "-- round ")[1:] {
-			if k := strings.Count(round, "reprises the failed attack"); k > 1 {
-				t.Fatalf("seed %d round %d: %d reprises", seed, r+1, k)
+		for r, k := range perRound {
+			if k > 1 {
+				t.Fatalf("seed %d round %d: %d reprises", seed, r, k)
 			}
 		}
 	}
@@ -338,7 +343,7 @@ func TestEnteringMidFight(t *testing.T) {
 	if tb.Raises(late) != 1 || count(g, c, 1, "raises") != 1 || count(g, c, 1, "entered") != 1 || tb.Rank(late) != 0 {
 		t.Errorf("Late: raises %d, rank %d, counters raises %d entered %d", tb.Raises(late), tb.Rank(late), count(g, c, 1, "raises"), count(g, c, 1, "entered"))
 	}
-	if !strings.Contains(log, "-- round 3\ninitiative: Late rolls d10: [9] = 9") {
+	if !log.ev.Then(t, "round round=3", "initiative Late roll=9") {
 		t.Errorf("Late did not roll on entering in round 3\n%s", log)
 	}
 }

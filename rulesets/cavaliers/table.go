@@ -84,6 +84,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		t.round, rounds = round, round
 		if t.log != nil {
 			t.logf("-- round %d", round)
+			t.ev(sim.Event{Kind: sim.EvRound, Actor: sim.NoOne, Target: sim.NoOne, Round: round})
 		}
 		t.enter(round)
 		t.playRound()
@@ -108,8 +109,10 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 	if t.log != nil {
 		if winner < 0 {
 			t.logf("== draw (%s) after %d rounds", sim.DrawCauseNames[out.Draw], rounds)
+			t.ev(sim.Event{Kind: sim.EvEnd, Actor: sim.NoOne, Target: sim.NoOne, Amount: rounds, Rule: sim.DrawCauseNames[out.Draw]})
 		} else {
 			t.logf("== side %d wins after %d rounds (survivors %d vs %d)", winner, rounds, out.Survivors[0], out.Survivors[1])
+			t.ev(sim.Event{Kind: sim.EvEnd, Actor: winner, Target: sim.NoOne, Amount: rounds})
 		}
 	}
 	return out
@@ -252,3 +255,7 @@ func (t *Table) recordEnds() {
 // diceKit holds a combatant's attack, defence and damage dice taken apart:
 // an attack rolls them in a plain loop (same draws as Expr.Roll).
 type diceKit struct{ attack, defence, damage plain.Dice }
+
+// ev records a structured trace event beside the narration (sim.Event);
+// callers build it only where they narrate, so an untraced run builds none.
+func (t *Table) ev(e sim.Event) { t.log.Event(e) }

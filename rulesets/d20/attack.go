@@ -1,5 +1,7 @@
 package d20
 
+import "strconv"
+
 import "simctl/sim"
 
 // attackAction is the standard action attack: one attack with the first
@@ -121,6 +123,7 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 func (t *Table) logAttack(a, d, roll, bonus, ac int, hit, crit bool, dmg, mult, conf int) {
 	if !hit {
 		t.logf("%s attacks %s: d20 %d %+d = %d vs AC %d: miss", t.name(a), t.name(d), roll, bonus, roll+bonus, ac)
+		t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Die: roll, Roll: roll + bonus, Need: ac})
 		return
 	}
 	what := "hit"
@@ -128,12 +131,14 @@ func (t *Table) logAttack(a, d, roll, bonus, ac int, hit, crit bool, dmg, mult, 
 		what = "critical hit"
 	}
 	t.logf("%s attacks %s: d20 %d %+d = %d vs AC %d: %s for %d (damage x%d)", t.name(a), t.name(d), roll, bonus, roll+bonus, ac, what, dmg, mult)
+	t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Die: roll, Roll: roll + bonus, Need: ac, OK: true, Amount: dmg, Rule: what + " x" + strconv.Itoa(mult)})
 	if conf > 0 {
 		verdict := "not confirmed"
 		if crit {
 			verdict = "confirmed"
 		}
 		t.logf("  (threat; confirmation d20 %d %+d = %d vs AC %d: %s)", conf, bonus, conf+bonus, ac, verdict)
+		t.ev(sim.Event{Kind: sim.EvCheck, Actor: a, Target: d, Die: conf, Roll: conf + bonus, Need: ac, OK: crit, Rule: "critical confirmation"})
 	}
 }
 
@@ -147,6 +152,7 @@ func (t *Table) charge(a, d int) {
 	t.c.Inc(t.side(a), Charges)
 	if t.log != nil {
 		t.logf("%s charges %s", t.name(a), t.name(d))
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: a, Target: d, Rule: "charge"})
 	}
 	t.move(a, d, t.Dist(a, d)-t.g.C[a].Reach)
 	if !f.out && !t.f[d].out && t.InReach(a, d) {

@@ -28,7 +28,7 @@ sides:
       - {name: O, ` + tough + `, initiative_roll: 10, policy: {name: test-script}}
 `
 	r := play(t, g(t, src), 1)
-	r.inOrder(r.round(1), "O's turn", "F's turn", "F delays to count -5", "F takes its delayed action at count -5", "F attacks O")
+	r.inOrder(r.round(1), "turn O", "turn F", "delay F - need=-5", "turn F rule=delayed roll=-5", "attack F O")
 	if r.count("F") != -5 || r.order() != "O F" {
 		t.Errorf("F's count %d, order %q; want -5, O F", r.count("F"), r.order())
 	}
@@ -63,14 +63,14 @@ func TestReadyFiresOnEnteringReach(t *testing.T) {
 		name, trigger, dist, m string
 		at                     string // distance at which it fires
 	}{
-		{"enemy_in_reach, start 15 ft from a 10-ft reach", "enemy_in_reach", "15", "policy: {name: test-script}", "10 ft"},
-		{"charge, start 15 ft from a 10-ft reach", "charge", "15", "policy: {name: test-script, charge: true}", "10 ft"},
-		{"charge from 40 ft", "charge", "40", "policy: {name: test-script, charge: true}", "10 ft"},
+		{"enemy_in_reach, start 15 ft from a 10-ft reach", "enemy_in_reach", "15", "policy: {name: test-script}", "10"},
+		{"charge, start 15 ft from a 10-ft reach", "charge", "15", "policy: {name: test-script, charge: true}", "10"},
+		{"charge from 40 ft", "charge", "40", "policy: {name: test-script, charge: true}", "10"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := play(t, g(t, readyMoveYAML(tc.trigger, "10", tc.dist, tc.m)), 1)
-			r.inOrder(r.round(1), "R readies an attack", "M's turn", "R: readied attack as M comes into reach ("+tc.at+")",
-				"R's initiative becomes 10, just ahead of M", "R attacks M", "M attacks R")
+			r.inOrder(r.round(1), "ready R rule^=attack/", "turn M", "interrupt R M rule=attack/reach amount="+tc.at,
+				"initiative R M roll=10 rule=ready", "attack R M", "attack M R")
 			if r.get(0, sim.ReadiesTriggered) != 1 || r.get(0, sim.ReadiesWasted) != 0 {
 				t.Errorf("triggered %d wasted %d, want 1 0\n%s", r.get(0, sim.ReadiesTriggered), r.get(0, sim.ReadiesWasted), r.dump())
 			}
@@ -82,8 +82,8 @@ func TestReadyFiresOnEnteringReach(t *testing.T) {
 		src := strings.Replace(readyMoveYAML("enemy_in_reach", "5", "10", "policy: {name: test-script}"),
 			"{name: M, "+tough, "{name: M, hp: 1000, ac: 10, attacks: [30, 30], damage: 1, crit: none", 1)
 		r := play(t, g(t, src), 1)
-		r.inOrder(r.round(1), "M's turn", "M takes a 5-foot step", "R: readied attack as M comes into reach (5 ft)", "R attacks M",
-			"M attacks R", "M attacks R")
+		r.inOrder(r.round(1), "turn M", "move M rule='5-foot step'", "interrupt R M rule=attack/reach amount=5", "attack R M",
+			"attack M R", "attack M R")
 		if r.get(0, sim.ReadiesTriggered) != 1 {
 			t.Errorf("readies triggered %d, want 1\n%s", r.get(0, sim.ReadiesTriggered), r.dump())
 		}
@@ -92,8 +92,8 @@ func TestReadyFiresOnEnteringReach(t *testing.T) {
 	t.Run("already in reach: no trigger", func(t *testing.T) {
 		src := readyMoveYAML("enemy_in_reach", "10", "10", "policy: {name: test-script}")
 		r := play(t, g(t, src), 1)
-		if got := grep(r.round(1), "readied attack"); len(got) != 0 {
-			t.Errorf("fired for a mover already in reach: %q", got)
+		if got := r.grep(r.round(1), "interrupt rule^=attack/"); len(got) != 0 {
+			t.Errorf("fired for a mover already in reach: %+v", got)
 		}
 	})
 }
@@ -107,8 +107,8 @@ func TestReadyBeforeAttackOfOpportunity(t *testing.T) {
 	// from 20 ft to 5 ft: it enters R's reach at 10 ft, then leaves that
 	// threatened square.
 	r := play(t, g(t, readyMoveYAML("enemy_in_reach", "10", "20", "policy: {name: test-script}")), 1)
-	r.inOrder(r.round(1), "M's turn", "M moves 10 ft (now 10 ft from R)", "R: readied attack as M comes into reach (10 ft)", "R attacks M",
-		"R makes an attack of opportunity", "R attacks M", "M moves 5 ft (now 5 ft from R)", "M attacks R")
+	r.inOrder(r.round(1), "turn M", "move M R amount=10 rule=", "interrupt R M rule=attack/reach amount=10", "attack R M",
+		"interrupt R rule='attack of opportunity'", "attack R M", "move M R amount=5 rule=", "attack M R")
 	if r.get(0, AttacksOfOpportunity) != 1 || r.get(0, sim.ReadiesTriggered) != 1 {
 		t.Errorf("AoO %d, triggered %d; want 1 1\n%s", r.get(0, AttacksOfOpportunity), r.get(0, sim.ReadiesTriggered), r.dump())
 	}
@@ -133,16 +133,16 @@ sides:
       - {name: M, ` + tough + `, initiative_roll: 10, policy: {name: test-script, charge: true, target: P}}
 `
 	r := play(t, g(t, src), 1)
-	r.inOrder(r.round(1), "M charges P", "P: readied attack as M comes into reach", "P attacks M",
-		"Q: readied attack as M comes into reach", "Q attacks M", "M attacks P")
+	r.inOrder(r.round(1), "action M P rule=charge", "interrupt P M rule=attack/reach", "attack P M",
+		"interrupt Q M rule=attack/reach", "attack Q M", "attack M P")
 	if r.order() != "P Q M" || r.count("P") != 10 || r.count("Q") != 10 {
 		t.Errorf("order %q counts P %d Q %d; want P Q M, 10, 10", r.order(), r.count("P"), r.count("Q"))
 	}
 	// Swapped initiative: Q first.
 	src = strings.Replace(strings.Replace(src, "initiative_roll: 20", "initiative_roll: X", 1), "initiative_roll: 15", "initiative_roll: 20", 1)
 	r = play(t, g(t, strings.Replace(src, "initiative_roll: X", "initiative_roll: 15", 1)), 1)
-	r.inOrder(r.round(1), "M charges P", "Q: readied attack as M comes into reach", "Q attacks M",
-		"P: readied attack as M comes into reach", "P attacks M", "M attacks P")
+	r.inOrder(r.round(1), "action M P rule=charge", "interrupt Q M rule=attack/reach", "attack Q M",
+		"interrupt P M rule=attack/reach", "attack P M", "attack M P")
 }
 
 // Item 4: flat-footed ends at the first action in the regular order, also
@@ -198,11 +198,11 @@ sides:
       - {name: B, ` + tough + `, initiative_roll: 20, policy: {name: test-script, do: idle}}
 `
 	r := play(t, g(t, src), 1)
-	r.inOrder(r.round(0), "A's turn", "A takes a 5-foot step", "A attacks B")
-	if got := grep(r.round(0), "A moves"); len(got) != 0 {
-		t.Errorf("A walked instead of stepping: %q", got)
+	r.inOrder(r.round(0), "turn A", "move A rule='5-foot step'", "attack A B")
+	if got := r.grep(r.round(0), "move A rule="); len(got) != 0 {
+		t.Errorf("A walked instead of stepping: %+v", got)
 	}
-	if got := grep(r.round(0), "A attacks B"); len(got) != 1 {
+	if got := r.grep(r.round(0), "attack A B"); len(got) != 1 {
 		t.Errorf("surprise round: %d attacks, want 1", len(got))
 	}
 }
@@ -251,7 +251,7 @@ sides:
       - {name: C, ` + tough + `, concentration: 100, initiative_roll: 10, spells: [{name: bolt, damage: 1, level: 0}], policy: {name: test-script, do: cast, spell: bolt}}
 `
 	r = play(t, g(t, cast), 1)
-	r.inOrder(r.round(1), "C starts casting", "R: readied attack as C starts casting", "R attacks C")
+	r.inOrder(r.round(1), "spell C", "interrupt R C rule=attack/casts", "attack R C")
 	if r.out.FirstActor != r.idx("R") {
 		t.Errorf("cast: first actor %d, want R (%d)\n%s", r.out.FirstActor, r.idx("R"), r.dump())
 	}
@@ -273,7 +273,7 @@ sides:
       - {name: E, ` + tough + `, initiative_roll: 15, policy: {name: test-script, do: idle}}
 `
 	r = play(t, g(t, aoo), 1)
-	r.inOrder(r.round(1), "M starts casting", "E makes an attack of opportunity", "M's bolt deals")
+	r.inOrder(r.round(1), "spell M", "interrupt E rule='attack of opportunity'", "damage M rule=bolt")
 	if r.out.FirstInOrder != r.idx("X") || r.out.FirstActor != r.idx("E") {
 		t.Errorf("aoo: first in order %d, first actor %d; want X (%d), E (%d)\n%s", r.out.FirstInOrder, r.out.FirstActor, r.idx("X"), r.idx("E"), r.dump())
 	}
@@ -367,8 +367,8 @@ sides:
 `
 	gm := g(t, src)
 	seeds(t, gm, 10, func(r *result) bool { return r.tb.f[r.idx("R")].out }, func(r *result) {
-		r.inOrder(r.round(1), "C starts casting", "R takes a 5-foot step", "G: readied attack as R comes into reach (5 ft)", "G attacks R")
-		if r.tb.f[r.idx("R")].out && len(grep(r.round(1), "R attacks C")) != 0 {
+		r.inOrder(r.round(1), "spell C", "move R rule='5-foot step'", "interrupt G R rule=attack/reach amount=5", "attack G R")
+		if r.tb.f[r.idx("R")].out && len(r.grep(r.round(1), "attack R C")) != 0 {
 			t.Errorf("R attacked after G's readied attack dropped it\n%s", r.dump())
 		}
 	})
@@ -382,13 +382,13 @@ func TestReadiedSpellOnEnteringReach(t *testing.T) {
 	src := strings.Replace(base, "policy: {name: test-script, do: ready, trigger: enemy_in_reach}",
 		"spells: [{name: bolt, damage: 7, level: 1}], policy: {name: test-script, do: ready, trigger: enemy_in_reach, action: cast, spell: bolt}", 1)
 	r := play(t, g(t, src), 1)
-	r.inOrder(r.round(1), "M moves 10 ft", "R: readied spell as M comes into reach (10 ft)", "R starts casting bolt (level 1) at M", "R's bolt deals 7 to M")
-	if got := grep(r.round(1), "R attacks M"); len(got) != 1 || !strings.Contains(r.dump(), "R makes an attack of opportunity") {
-		t.Errorf("want no readied attack, only R's attack of opportunity: %q\n%s", got, r.dump())
+	r.inOrder(r.round(1), "move M amount=10 rule=", "interrupt R M rule=spell/reach amount=10", "spell R M rule=bolt amount=1", "damage R M rule=bolt amount=7")
+	if got := r.grep(r.round(1), "attack R M"); len(got) != 1 || len(r.grep(r.round(1), "interrupt R rule='attack of opportunity'")) == 0 {
+		t.Errorf("want no readied attack, only R's attack of opportunity: %+v\n%s", got, r.dump())
 	}
 	src = strings.Replace(src, "action: cast", "action: counterspell", 1)
 	r = play(t, g(t, src), 1)
-	if got := grep(r.round(1), "readied"); len(got) != 0 {
-		t.Errorf("a counterspell fired at a mover: %q", got)
+	if got := r.grep(r.round(1), "interrupt rule~=/"); len(got) != 0 {
+		t.Errorf("a counterspell fired at a mover: %+v", got)
 	}
 }

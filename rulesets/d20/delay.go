@@ -34,10 +34,12 @@ func (t *Table) startDelay(i int, p *Plan) {
 	if p.DelayAfter >= 0 {
 		if t.log != nil {
 			t.logf("%s delays until %s has acted", t.name(i), t.name(p.DelayAfter))
+			t.ev(sim.Event{Kind: sim.EvDelay, Actor: i, Target: p.DelayAfter, Rule: "after"})
 		}
 	} else {
 		if t.log != nil {
 			t.logf("%s delays to count %d", t.name(i), f.delayTo)
+			t.ev(sim.Event{Kind: sim.EvDelay, Actor: i, Target: sim.NoOne, Need: f.delayTo, Rule: "count"})
 		}
 	}
 }
@@ -181,6 +183,7 @@ func (t *Table) resumeAt(d, count int) {
 	f.count = count
 	if t.log != nil {
 		t.logf("%s takes its delayed action at count %d", t.name(d), count)
+		t.ev(sim.Event{Kind: sim.EvTurn, Actor: d, Target: sim.NoOne, Roll: count, Amount: t.f[d].hp, Rule: "delayed"})
 	}
 	t.actor, t.cur = d, t.index(d)
 	t.resume = true

@@ -1,5 +1,7 @@
 package d20
 
+import "simctl/sim"
+
 // damage applies dmg from a to d. Option dying: out-at-0 takes a combatant
 // out at HP <= 0 (and counts a death); srd makes it disabled at 0 and dying
 // below 0 (both out of the fight) and dead at -10.
@@ -42,10 +44,13 @@ func (t *Table) logDown(d int) {
 	switch {
 	case f.dead:
 		t.logf("%s is dead (hp %d)", t.name(d), f.hp)
+		t.ev(sim.Event{Kind: sim.EvDown, Actor: d, Target: sim.NoOne, Amount: f.hp, Rule: "dead"})
 	case f.dying:
 		t.logf("%s is dying (hp %d)", t.name(d), f.hp)
+		t.ev(sim.Event{Kind: sim.EvDown, Actor: d, Target: sim.NoOne, Amount: f.hp, Rule: "dying"})
 	default:
 		t.logf("%s is disabled (hp 0)", t.name(d))
+		t.ev(sim.Event{Kind: sim.EvDown, Actor: d, Target: sim.NoOne, Rule: "disabled"})
 	}
 }
 
@@ -62,6 +67,7 @@ func (t *Table) bleed() {
 			f.dying = false
 			if t.log != nil {
 				t.logf("%s stabilises at hp %d", t.name(i), f.hp)
+				t.ev(sim.Event{Kind: sim.EvCheck, Actor: i, Target: sim.NoOne, Amount: f.hp, OK: true, Rule: "stabilise"})
 			}
 			continue
 		}
@@ -72,6 +78,7 @@ func (t *Table) bleed() {
 			t.c.Inc(t.side(i), Deaths)
 			if t.log != nil {
 				t.logf("%s bleeds out", t.name(i))
+				t.ev(sim.Event{Kind: sim.EvDown, Actor: i, Target: sim.NoOne, Amount: f.hp, Rule: "bled out"})
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package d20
 
-import "slices"
+import (
+	"simctl/sim"
+	"slices"
+)
 
 // Initiative checks (SRD "Initiative Checks"): once, at the start of the
 // battle, each combatant rolls d20 (or its initiative_dice, a house rule)
@@ -30,8 +33,10 @@ func (t *Table) rollInitiative() {
 		if t.log != nil {
 			if c.InitDice.IsZero() {
 				t.logf("initiative: %s rolls %d %+d = %d", c.Name, die, c.Init, t.f[i].count)
+				t.ev(sim.Event{Kind: sim.EvInitiative, Actor: i, Target: sim.NoOne, Die: die, Roll: t.f[i].count})
 			} else {
 				t.logf("initiative: %s rolls %d on %s %+d = %d", c.Name, die, c.InitDice.String(), c.Init, t.f[i].count)
+				t.ev(sim.Event{Kind: sim.EvInitiative, Actor: i, Target: sim.NoOne, Die: die, Roll: t.f[i].count, Rule: "dice"})
 			}
 		}
 	}
@@ -67,6 +72,7 @@ func (t *Table) rollInitiative() {
 			}
 			if t.log != nil {
 				t.logf("initiative: tie at %d broken by a re-roll: %s", t.f[run[0]].count, t.names(run))
+				t.ev(sim.Event{Kind: sim.EvInitiative, Actor: sim.NoOne, Target: sim.NoOne, Roll: t.f[run[0]].count, Amount: len(run), Rule: "tie re-roll"})
 			}
 		}
 		lo = hi

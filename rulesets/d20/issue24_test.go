@@ -30,8 +30,8 @@ sides:
       - {name: Mage, ` + tough + `, initiative_roll: 5, concentration: 100, spells: [{name: bolt, damage: 1, level: 0, uses: 2}], policy: {name: test-script, do: cast, spell: bolt, target: Buddy}}
 `
 	r := play(t, g(t, src), 1)
-	r.inOrder(r.round(1), "Guard readies an attack", "Mage starts casting", "Guard makes an attack of opportunity")
-	r.inOrder(r.round(2), "Guard: readied attack as Buddy acts", "Mage starts casting", "Guard makes an attack of opportunity")
+	r.inOrder(r.round(1), "ready Guard rule^=attack/", "spell Mage", "interrupt Guard rule='attack of opportunity'")
+	r.inOrder(r.round(2), "interrupt Guard Buddy rule=attack/acts", "spell Mage", "interrupt Guard rule='attack of opportunity'")
 	if got := r.turnOrder(2); got != "Buddy Mage" {
 		t.Errorf("round 2 turns %q, want Buddy Mage (the Guard's readied action replaced its turn)", got)
 	}
@@ -62,13 +62,13 @@ sides:
       - {name: E2, ` + tough + `, initiative_roll: 5, concentration: 100, spells: [{name: bolt, damage: 1, level: 2, uses: 9}], policy: {name: test-script, do: cast, spell: bolt}}
 `
 	r := play(t, g(t, src), 1)
-	if got := grep(r.round(1), "Spellcraft"); len(got) != 1 || !strings.Contains(got[0], "the readied counterspell is spent") {
-		t.Errorf("round 1 Spellcraft checks %q, want one, spending the counterspell\n%s", got, r.dump())
+	if got := r.grep(r.round(1), "check rule=spellcraft"); len(got) != 1 || got[0].OK {
+		t.Errorf("round 1 Spellcraft checks %+v, want one, spending the counterspell\n%s", got, r.dump())
 	}
-	r.inOrder(r.round(1), "R readies a counterspell", "E1 starts casting", "does not identify bolt", "R's initiative becomes 10, just ahead of E1",
-		"E1's bolt deals", "E2 starts casting", "E2's bolt deals")
-	if got := grep(r.lines, "never triggered"); len(got) != 0 {
-		t.Errorf("a spent counterspell reported as never triggered: %q", got)
+	r.inOrder(r.round(1), "ready R rule^=counterspell/", "spell E1", "check * * rule=spellcraft ok=false", "initiative R E1 roll=10 rule=ready",
+		"damage E1 rule=bolt", "spell E2", "damage E2 rule=bolt")
+	if got := r.grep(r.ev, "lost rule=ready"); len(got) != 0 {
+		t.Errorf("a spent counterspell reported as never triggered: %+v", got)
 	}
 	if r.get(0, sim.ReadiesTriggered) != 1 || r.get(0, sim.ReadiesWasted) != 0 || r.get(0, Counterspells) != 0 || r.get(0, sim.Interrupts) != 0 {
 		t.Errorf("triggered %d wasted %d counterspells %d interrupts %d, want 1 0 0 0", r.get(0, sim.ReadiesTriggered),
@@ -98,7 +98,7 @@ sides:
 `
 	}
 	r := play(t, g(t, src("initiative_dice: 1d30, initiative_roll: 25")), 1)
-	r.inOrder(r.lines, "initiative: A rolls 25 on 1d30 +0 = 25")
+	r.inOrder(r.ev, "initiative A die=25 roll=25 rule=dice")
 	_, err := loadAndCompile(src("initiative_roll: 21"))
 	if err == nil || !strings.Contains(err.Error(), "rules_test.yaml:8:") || !strings.Contains(err.Error(), "initiative_roll: 21 is out of range; expected a whole number from 1 to 20") {
 		t.Errorf("initiative_roll 21 without dice: %v", err)
@@ -125,9 +125,9 @@ sides:
       - {name: Far, ` + tough + `, speed: 30, initiative_roll: 5, policy: {name: test-script, do: idle}}
 `
 	r := play(t, g(t, src), 1)
-	r.inOrder(r.round(1), "Blocker moves 20 ft", "A's way to Far is blocked by Blocker: it engages Blocker", "A moves 15 ft (now 5 ft from Blocker)", "A attacks Blocker")
-	if got := grep(r.round(1), "A attacks Far"); len(got) != 0 || r.get(0, Charges) != 0 {
-		t.Errorf("A reached Far through Blocker's square: %q, charges %d\n%s", got, r.get(0, Charges), r.dump())
+	r.inOrder(r.round(1), "move Blocker amount=20 rule=", "move A Blocker rule=blocked", "move A Blocker amount=15 rule=", "attack A Blocker")
+	if got := r.grep(r.round(1), "attack A Far"); len(got) != 0 || r.get(0, Charges) != 0 {
+		t.Errorf("A reached Far through Blocker's square: %+v, charges %d\n%s", got, r.get(0, Charges), r.dump())
 	}
 	if x := r.tb.f[r.idx("A")].x; x != 15 {
 		t.Errorf("A at %d ft, want 15 (in front of Blocker at 20)", x)
@@ -155,9 +155,9 @@ sides:
       - {name: T, ` + tough + `, initiative_roll: 5, policy: {name: test-script, do: idle}}
 `
 	r := play(t, g(t, src), 1)
-	r.inOrder(r.round(1), "E takes a 5-foot step", "R readies an attack", "Buddy attacks T")
-	if got := grep(r.round(1), "R takes a 5-foot step"); len(got) != 0 {
-		t.Errorf("R stepped onto E's square: %q\n%s", got, r.dump())
+	r.inOrder(r.round(1), "move E rule='5-foot step'", "ready R rule^=attack/", "attack Buddy T")
+	if got := r.grep(r.round(1), "move R rule='5-foot step'"); len(got) != 0 {
+		t.Errorf("R stepped onto E's square: %+v\n%s", got, r.dump())
 	}
 	if r.get(0, sim.ReadiesTriggered) != 0 {
 		t.Errorf("readies triggered %d, want 0\n%s", r.get(0, sim.ReadiesTriggered), r.dump())
@@ -185,8 +185,8 @@ sides:
       - {name: M, ` + tough + `, speed: 30, initiative_roll: 10, policy: {name: test-script}}
 `
 	r := play(t, g(t, src), 1)
-	r.inOrder(r.round(1), "A advances on M before readying", "A moves 30 ft (now 10 ft from M)", "A readies an attack",
-		"M's turn", "A: readied attack as M comes into reach (5 ft)", "A attacks M", "M attacks A")
+	r.inOrder(r.round(1), "move A M rule='advance before readying'", "move A M amount=30 rule=", "ready A rule^=attack/",
+		"turn M", "interrupt A M rule=attack/reach amount=5", "attack A M", "attack M A")
 }
 
 func TestReadiedMove(t *testing.T) {
@@ -204,8 +204,8 @@ sides:
       - {name: K, ` + tough + `, initiative_roll: 10, concentration: 100, spells: [{name: bolt, damage: 1, level: 1}], policy: {name: test-script, do: cast, spell: bolt, target: R}}
 `
 	r := play(t, g(t, src), 1)
-	r.inOrder(r.round(1), "R readies a move", "K starts casting bolt", "R: readied move as K starts casting", "R's initiative becomes 10, just ahead of K",
-		"R moves 25 ft (now 5 ft from K)", "R makes an attack of opportunity", "R attacks K", "K's bolt deals 1 to R")
+	r.inOrder(r.round(1), "ready R rule^=move/", "spell K rule=bolt", "interrupt R K rule=move/casts", "initiative R K roll=10 rule=ready",
+		"move R K amount=25 rule=", "interrupt R rule='attack of opportunity'", "attack R K", "damage K R rule=bolt amount=1")
 	if r.get(0, sim.ReadiesTriggered) != 1 || r.get(0, AttacksOfOpportunity) != 1 {
 		t.Errorf("triggered %d, attacks of opportunity %d; want 1 1\n%s", r.get(0, sim.ReadiesTriggered), r.get(0, AttacksOfOpportunity), r.dump())
 	}

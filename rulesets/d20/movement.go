@@ -1,5 +1,7 @@
 package d20
 
+import "simctl/sim"
+
 // Positions are feet on a line: side 0 starts at 0, side 1 at the
 // scenario's distance. A mover walks toward its target and stops where the
 // target is within its reach. Moving out of a position an enemy threatens
@@ -73,6 +75,7 @@ func (t *Table) logMove() {
 	a := t.mv
 	if x := t.f[a].x; x != t.mvFrom && !t.f[a].out {
 		t.logf("%s moves %d ft (now %d ft from %s)", t.name(a), abs(x-t.mvFrom), t.Dist(a, t.mvTo), t.name(t.mvTo))
+		t.ev(sim.Event{Kind: sim.EvMove, Actor: a, Target: t.mvTo, Amount: abs(x - t.mvFrom)})
 		t.mvFrom = x
 	}
 }
@@ -92,6 +95,7 @@ func (t *Table) step(a, d int) {
 	f.moved += 5
 	if t.log != nil {
 		t.logf("%s takes a 5-foot step", t.name(a))
+		t.ev(sim.Event{Kind: sim.EvMove, Actor: a, Target: d, Amount: 5, Rule: "5-foot step"})
 	}
 	t.entered(a, prev)
 }
@@ -124,6 +128,7 @@ func (t *Table) opportunity(e, a int) int {
 	t.c.Inc(t.side(e), AttacksOfOpportunity)
 	if t.log != nil {
 		t.logf("%s makes an attack of opportunity", t.name(e))
+		t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: e, Target: a, Rule: "attack of opportunity"})
 	}
 	return t.attack(e, a, t.g.C[e].Attacks[0], 0)
 }

@@ -192,6 +192,7 @@ func (t *Table) shot(a, d, bonus int) int {
 	b := t.ShotBonus(a, d, bonus)
 	if t.log != nil {
 		t.logf("%s shoots at %s (%d ft: %+d to hit)", c.Name, t.name(d), t.Dist(a, d), b-bonus)
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: a, Target: d, Roll: b - bonus, Amount: t.Dist(a, d), Rule: "shoot"})
 	}
 	return t.strike(a, d, b, 0, true)
 }
@@ -201,6 +202,7 @@ func (t *Table) reload(a int) {
 	t.cold[a].unloaded = false
 	if t.log != nil {
 		t.logf("%s reloads (%s action)", t.name(a), [...]string{"", "a move", "a full-round"}[t.g.C[a].Ranged.Reload])
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: a, Target: sim.NoOne, Amount: int(t.g.C[a].Ranged.Reload), Rule: "reload"})
 	}
 }
 
@@ -338,6 +340,7 @@ func (t *Table) withdraw(i int, canMove bool) bool {
 		t.firstAction(i)
 		if t.log != nil {
 			t.logf("%s takes a 5-foot step back", t.name(i))
+			t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: sim.NoOne, Amount: 5, Rule: "5-foot step back"})
 		}
 		t.entered(i, prev)
 		return false
@@ -363,6 +366,7 @@ func (t *Table) withdraw(i int, canMove bool) bool {
 	}
 	if t.log != nil {
 		t.logf("%s withdraws %d ft", t.name(i), speed)
+		t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: sim.NoOne, Amount: speed, Rule: "withdraw"})
 	}
 	return true
 }

@@ -5,12 +5,14 @@ package d20
 // checks on the narrated bonus, which does not depend on the die.
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 
 	"simctl/sim"
 	"simctl/sim/rng"
+	"simctl/sim/simtest"
 )
 
 // rangedYAML: S (side a, init 20) with ranged weapon w and extra fields
@@ -34,8 +36,17 @@ sides:
 	return src
 }
 
-// shotLines returns the narrated "shoots at" lines.
-func shotLines(lines []string) []string { return grep(lines, " shoots at ") }
+// shotLines returns the shots taken, each as "shooter target distance
+// range-and-melee modifier" ("S T 105 ft -2").
+func shotLines(ev simtest.Events) []string {
+	var out []string
+	for _, v := range ev.Ev {
+		if v.Kind == sim.EvAction && v.Rule == "shoot" {
+			out = append(out, fmt.Sprintf("%s %s %d ft %+d", ev.Name(v.Actor), ev.Name(v.Target), v.Amount, v.Roll))
+		}
+	}
+	return out
+}
 
 // Range increments: -2 per full increment beyond the first, at most 10 for
 // projectile weapons and 5 for thrown ones.
@@ -43,10 +54,10 @@ func TestRangePenalty(t *testing.T) {
 	for _, tc := range []struct {
 		dist, w, want string
 	}{
-		{"100", "{bonus: 5, damage: 1, increment: 100}", "S shoots at T (100 ft: +0 to hit)"},
-		{"105", "{bonus: 5, damage: 1, increment: 100}", "S shoots at T (105 ft: -2 to hit)"},
-		{"1000", "{bonus: 5, damage: 1, increment: 100}", "S shoots at T (1000 ft: -18 to hit)"},
-		{"50", "{bonus: 5, damage: 1, increment: 10, thrown: true, ammo: 3}", "S shoots at T (50 ft: -8 to hit)"},
+		{"100", "{bonus: 5, damage: 1, increment: 100}", "S T 100 ft +0"},
+		{"105", "{bonus: 5, damage: 1, increment: 100}", "S T 105 ft -2"},
+		{"1000", "{bonus: 5, damage: 1, increment: 100}", "S T 1000 ft -18"},
+		{"50", "{bonus: 5, damage: 1, increment: 10, thrown: true, ammo: 3}", "S T 50 ft -8"},
 	} {
 		r := play(t, g(t, rangedYAML(tc.dist, tc.w, "", "", "", 1)), 1)
 		if got := shotLines(r.round(1)); len(got) != 1 || got[0] != tc.want {
@@ -60,7 +71,7 @@ func TestRangePenalty(t *testing.T) {
 	} {
 		src := strings.Replace(rangedYAML(tc.dist, tc.w, "", "", "", 1), "{name: S, "+tough, "{name: S, "+tough+", speed: 0", 1)
 		r := play(t, g(t, src), 1)
-		if got := shotLines(r.lines); len(got) != 0 {
+		if got := shotLines(r.ev); len(got) != 0 {
 			t.Errorf("%s ft, %s: shot beyond the last increment: %q", tc.dist, tc.w, got)
 		}
 	}
@@ -74,9 +85,9 @@ func TestShootIntoMelee(t *testing.T) {
 	for _, tc := range []struct {
 		extra, ally, want string
 	}{
-		{shoot, ally, "S shoots at T (0 ft: -4 to hit)"}, // A stands next to T
-		{", precise_shot: true" + shoot, ally, "S shoots at T (0 ft: +0 to hit)"},
-		{shoot, "", "S shoots at T (0 ft: +0 to hit)"}, // its own melee is not a friend's
+		{shoot, ally, "S T 0 ft -4"}, // A stands next to T
+		{", precise_shot: true" + shoot, ally, "S T 0 ft +0"},
+		{shoot, "", "S T 0 ft +0"}, // its own melee is not a friend's
 	} {
 		r := play(t, g(t, rangedYAML("0", "{bonus: 5, damage: 1, increment: 100}", tc.extra, tc.ally, "", 1)), 1)
 		if got := shotLines(r.round(1)); len(got) == 0 || got[0] != tc.want {
@@ -86,7 +97,7 @@ func TestShootIntoMelee(t *testing.T) {
 	// Without the ally, S at 0 ft from T has T in its reach: the default
 	// fights in melee (no shot).
 	r := play(t, g(t, rangedYAML("0", "{bonus: 5, damage: 1, increment: 100}", "", "", "", 1)), 1)
-	if got := shotLines(r.lines); len(got) != 0 {
+	if got := shotLines(r.ev); len(got) != 0 {
 		t.Errorf("default policy shot an enemy in its reach: %q", got)
 	}
 }
@@ -111,8 +122,8 @@ sides:
       - {name: K, ` + tough + `, initiative_roll: 10, concentration: -20, spells: [{name: bolt, damage: 1, level: 1}], policy: {name: test-script, do: cast, spell: bolt, target: S}}
 `
 	r := play(t, g(t, src), 1)
-	r.inOrder(r.round(1), "S readies a shot", "K starts casting bolt", "S's initiative becomes 10, just ahead of K",
-		"M makes an attack of opportunity", "M attacks S", "S shoots at K", "S attacks K")
+	r.inOrder(r.round(1), "ready S rule^=shot/", "spell K rule=bolt", "initiative S K roll=10 rule=ready",
+		"interrupt M rule='attack of opportunity'", "attack M S", "action S K rule=shoot", "attack S K")
 }
 
 // Reloading: a light crossbow shoots and reloads (a move action) every
@@ -134,7 +145,7 @@ func TestReload(t *testing.T) {
 				t.Errorf("%s: round %d: %d shots, want %d\n%s", tc.w, k+1, got, want, r.dump())
 			}
 		}
-		if strings.Contains(tc.w, "reload: move") && len(grep(r.round(1), "S reloads (a move action)")) != 1 {
+		if strings.Contains(tc.w, "reload: move") && len(r.grep(r.round(1), "action S rule=reload amount=1")) != 1 {
 			t.Errorf("light crossbow: no reload in round 1\n%s", r.dump())
 		}
 	}

@@ -32,9 +32,21 @@ func (t *Table) startReady(i int, p *Plan) {
 		}
 		if t.log != nil {
 			t.logf("%s readies %s, trigger %s%s", t.name(i), what, TriggerNames[p.Trigger], who)
+			ally, act := sim.NoOne, readyNames[p.Action]
+			if who != "" {
+				ally = p.Ally
+			}
+			if p.Shoot && p.Action == ReadyAttack {
+				act = "shot"
+			}
+			t.ev(sim.Event{Kind: sim.EvReady, Actor: i, Target: ally, Rule: act + "/" + TriggerNames[p.Trigger]})
 		}
 	}
 }
+
+// readyNames name the readied actions in trace events (the Rule of an
+// EvReady is action/trigger).
+var readyNames = [...]string{"attack", "spell", "counterspell", "move"}
 
 // readiers calls fire for each combatant with a readied action whose
 // trigger is in kinds (a bit per Trigger), in initiative order, until fire
@@ -104,6 +116,7 @@ func (t *Table) takeReadied(r, src int, effect bool) {
 	t.place(r, src, false)
 	if t.log != nil {
 		t.logf("%s's initiative becomes %d, just ahead of %s", t.name(r), f.count, t.name(src))
+		t.ev(sim.Event{Kind: sim.EvInitiative, Actor: r, Target: src, Roll: f.count, Rule: "ready"})
 	}
 }
 
@@ -176,6 +189,7 @@ func (t *Table) fireAt(r, m int) {
 	}
 	if t.log != nil {
 		t.logf("%s: readied %s as %s comes into reach (%d ft)", t.name(r), what, t.name(m), t.Dist(r, m))
+		t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: m, Amount: t.Dist(r, m), Rule: what + "/reach"})
 	}
 	t.took(r, m)
 	if f.ready.Action == ReadyCast {
@@ -242,6 +256,7 @@ func (t *Table) allyActsReadied(a, target int) {
 			}
 			if t.log != nil {
 				t.logf("%s: readied spell as %s acts", t.name(r), t.name(a))
+				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: a, Rule: "spell/acts"})
 			}
 			t.took(r, a)
 			t.cast(r, tg, f.ready.Spell)
@@ -251,6 +266,7 @@ func (t *Table) allyActsReadied(a, target int) {
 			}
 			if t.log != nil {
 				t.logf("%s: readied attack as %s acts", t.name(r), t.name(a))
+				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: a, Rule: "attack/acts"})
 			}
 			t.took(r, a)
 			t.readiedAttack(r, tg)
@@ -260,6 +276,7 @@ func (t *Table) allyActsReadied(a, target int) {
 			}
 			if t.log != nil {
 				t.logf("%s: readied move as %s acts", t.name(r), t.name(a))
+				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: a, Rule: "move/acts"})
 			}
 			t.took(r, a)
 			t.readiedMove(r, tg)
@@ -291,6 +308,7 @@ func (t *Table) enemyAttacksReadied(a, victim int) {
 			}
 			if t.log != nil {
 				t.logf("%s: readied spell as %s attacks %s", t.name(r), t.name(a), t.name(victim))
+				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: a, Rule: "spell/attacks"})
 			}
 			t.took(r, a)
 			t.cast(r, a, f.ready.Spell)
@@ -300,6 +318,7 @@ func (t *Table) enemyAttacksReadied(a, victim int) {
 			}
 			if t.log != nil {
 				t.logf("%s: readied attack as %s attacks %s", t.name(r), t.name(a), t.name(victim))
+				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: a, Rule: "attack/attacks"})
 			}
 			t.took(r, a)
 			t.readiedAttack(r, a)
@@ -309,6 +328,7 @@ func (t *Table) enemyAttacksReadied(a, victim int) {
 			}
 			if t.log != nil {
 				t.logf("%s: readied move as %s attacks %s", t.name(r), t.name(a), t.name(victim))
+				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: a, Rule: "move/attacks"})
 			}
 			t.took(r, a)
 			t.readiedMove(r, a)
@@ -348,6 +368,7 @@ func (t *Table) readiedAttack(r, tg int) int {
 		extra = 1
 		if t.log != nil {
 			t.logf("%s's weapon is set against the charge (double damage)", t.name(r))
+			t.ev(sim.Event{Kind: sim.EvAction, Actor: r, Target: tg, Rule: "set against charge"})
 		}
 	}
 	return t.attack(r, tg, t.g.C[r].Attacks[0], extra)
@@ -377,6 +398,7 @@ func (t *Table) advance(i, tg int) {
 	if need := t.Dist(i, tg) - stop; need > 0 {
 		if t.log != nil {
 			t.logf("%s advances on %s before readying", t.name(i), t.name(tg))
+			t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: tg, Rule: "advance before readying"})
 		}
 		t.move(i, tg, min(need, t.g.C[i].Speed))
 	}

@@ -53,6 +53,7 @@ func (t *Table) turn(i int) {
 	t.c.Turn(c.Side, i)
 	if t.log != nil {
 		t.logf("%s's turn (count %d, hp %d)", c.Name, f.count, f.hp)
+		t.ev(sim.Event{Kind: sim.EvTurn, Actor: i, Target: sim.NoOne, Roll: f.count, Amount: f.hp})
 	}
 	// "If you come to your next action and have not yet performed" the
 	// delayed or readied action, it is lost.
@@ -61,6 +62,7 @@ func (t *Table) turn(i int) {
 		t.c.Lost(c.Side, i)
 		if t.log != nil {
 			t.logf("%s never took its delayed action: lost", c.Name)
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "delay"})
 		}
 	}
 	if f.readied {
@@ -69,6 +71,7 @@ func (t *Table) turn(i int) {
 		t.c.Lost(c.Side, i)
 		if t.log != nil {
 			t.logf("%s's readied action was never triggered: lost", c.Name)
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "ready"})
 		}
 	}
 	// Flat-footed ends at the first regular turn (the surprise round is not
@@ -125,6 +128,7 @@ func (t *Table) act(i int, p *Plan) {
 		// A spent turn is not an action for FirstActor.
 		if t.log != nil {
 			t.logf("%s has no one to act against", c.Name)
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "no target"})
 		}
 		return
 	}
@@ -148,6 +152,7 @@ func (t *Table) act(i int, p *Plan) {
 		if b := t.blocker(i, tg); b >= 0 {
 			if t.log != nil {
 				t.logf("%s's way to %s is blocked by %s: it engages %s", c.Name, t.name(tg), t.name(b), t.name(b))
+				t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: b, Rule: "blocked"})
 			}
 			tg = b
 			need = t.Dist(i, tg) - c.Reach

@@ -14,7 +14,6 @@ package d20
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,6 +22,7 @@ import (
 	"simctl/sim"
 	"simctl/sim/rng"
 	"simctl/sim/scenario"
+	"simctl/sim/simtest"
 )
 
 // ---------------------------------------------------------------------------
@@ -181,7 +181,8 @@ type result struct {
 	tb    *Table
 	c     sim.Counts
 	out   sim.Outcome
-	lines []string
+	lines []string       // the narration, for failure messages
+	ev    simtest.Events // what the rules did, for assertions
 }
 
 // play plays encounter (seed, 0) twice, silently and narrated, and checks
@@ -192,8 +193,14 @@ func play(t *testing.T, g *Game, seed uint64) *result {
 	qo := g.NewTable().Play(rng.New(seed, 0), &quiet, nil)
 	var sb strings.Builder
 	r := &result{t: t, tb: g.NewTable().(*Table), c: sim.NewCounts(len(g.Counters()))}
-	r.out = r.tb.Play(rng.New(seed, 0), &r.c, &sim.Log{W: &sb})
+	log := &sim.Log{W: &sb}
+	r.out = r.tb.Play(rng.New(seed, 0), &r.c, log)
 	r.lines = strings.Split(strings.TrimRight(sb.String(), "\n"), "\n")
+	names := make([]string, len(g.C))
+	for i := range g.C {
+		names[i] = g.C[i].Name
+	}
+	r.ev = simtest.Of(log, names)
 	if qo != r.out || fmt.Sprint(quiet.Sides) != fmt.Sprint(r.c.Sides) {
 		t.Fatalf("narration changed the encounter: outcome %+v vs %+v, counts %v vs %v", qo, r.out, quiet.Sides, r.c.Sides)
 	}
@@ -211,40 +218,12 @@ func (r *result) idx(name string) int {
 
 func (r *result) get(side, k int) int64 { return r.c.Get(side, k) }
 
-// round returns the narration of round n (0: the surprise round).
-func (r *result) round(n int) []string {
-	head := fmt.Sprintf("-- round %d", n)
-	if n == 0 {
-		head = "-- surprise round"
-	}
-	var out []string
-	in := false
-	for _, l := range r.lines {
-		switch {
-		case strings.HasPrefix(l, head):
-			in = true
-		case strings.HasPrefix(l, "-- ") || strings.HasPrefix(l, "== "):
-			in = false
-		case in:
-			out = append(out, l)
-		}
-	}
-	return out
-}
+// round returns the events of round n (0: the surprise round).
+func (r *result) round(n int) simtest.Events { return r.ev.Round(n) }
 
 // turnOrder lists whose regular turns and delayed actions come in round n,
 // in order ("D*" for D's delayed action).
-func (r *result) turnOrder(n int) string {
-	var who []string
-	for _, l := range r.round(n) {
-		if i := strings.Index(l, "'s turn ("); i > 0 {
-			who = append(who, l[:i])
-		} else if i := strings.Index(l, " takes its delayed action"); i > 0 {
-			who = append(who, l[:i]+"*")
-		}
-	}
-	return strings.Join(who, " ")
-}
+func (r *result) turnOrder(n int) string { return r.round(n).Turns() }
 
 func (r *result) order() string {
 	var s []string
@@ -256,57 +235,42 @@ func (r *result) order() string {
 
 func (r *result) count(name string) int { return r.tb.f[r.idx(name)].count }
 
-// inOrder asserts that lines contain each substring, in this order (each
-// match on a later line than the previous one).
-func (r *result) inOrder(lines []string, subs ...string) {
+// inOrder asserts that events fit the patterns (simtest), in this order.
+func (r *result) inOrder(ev simtest.Events, pats ...string) {
 	r.t.Helper()
-	k := 0
-	for _, l := range lines {
-		if k < len(subs) && strings.Contains(l, subs[k]) {
-			k++
-		}
-	}
-	if k < len(subs) {
-		r.t.Errorf("narration lacks %q (after %q) in order; narration:\n%s", subs[k], subs[:k], strings.Join(lines, "\n"))
+	if !ev.InOrder(r.t, pats...) {
+		r.t.Logf("narration:\n%s", r.dump())
 	}
 }
 
-func grep(lines []string, sub string) []string {
-	var out []string
-	for _, l := range lines {
-		if strings.Contains(l, sub) {
-			out = append(out, l)
-		}
-	}
-	return out
+// grep returns the events that fit pattern p (simtest).
+func (r *result) grep(ev simtest.Events, p string) []sim.Event {
+	r.t.Helper()
+	return ev.Match(r.t, p)
 }
 
 func (r *result) dump() string { return strings.Join(r.lines, "\n") }
 
-var attackLine = regexp.MustCompile(`^(\S+) attacks (\S+): d20 (\d+) [+-]\d+ = -?\d+ vs AC (-?\d+): (miss|hit|critical hit)(?: for (\d+) \(damage x(\d+)\))?$`)
-
-// swing is one parsed attack line.
+// swing is one attack roll, from its event.
 type swing struct {
-	who, whom string
-	die, ac   int
-	hit, crit bool
-	dmg, mult int
-	line      int
-	text      string
+	who, whom      string
+	die, bonus, ac int
+	hit, crit      bool
+	dmg, mult      int
+	text           string
 }
 
-func swings(lines []string) []swing {
+func swings(ev simtest.Events) []swing {
 	var out []swing
-	for k, l := range lines {
-		m := attackLine.FindStringSubmatch(strings.TrimSpace(l))
-		if m == nil {
+	for _, v := range ev.Ev {
+		if v.Kind != sim.EvAttack {
 			continue
 		}
-		s := swing{who: m[1], whom: m[2], hit: m[5] != "miss", crit: m[5] == "critical hit", line: k, text: l}
-		s.die, _ = strconv.Atoi(m[3])
-		s.ac, _ = strconv.Atoi(m[4])
-		s.dmg, _ = strconv.Atoi(m[6])
-		s.mult, _ = strconv.Atoi(m[7])
+		s := swing{who: ev.Name(v.Actor), whom: ev.Name(v.Target), die: v.Die, bonus: v.Roll - v.Die, ac: v.Need,
+			hit: v.OK, crit: strings.HasPrefix(v.Rule, "critical"), dmg: v.Amount, text: ev.String(v)}
+		if k := strings.LastIndex(v.Rule, " x"); k >= 0 {
+			s.mult, _ = strconv.Atoi(v.Rule[k+2:])
+		}
 		out = append(out, s)
 	}
 	return out
@@ -359,7 +323,7 @@ sides:
 					t.Errorf("round %d order %q differs from round 1 %q", rd, r.turnOrder(rd), r.turnOrder(1))
 				}
 			}
-			if len(grep(r.lines, "tie at 15 broken by a re-roll")) != 1 {
+			if len(r.grep(r.ev, "initiative - - roll=15 rule='tie re-roll'")) != 1 {
 				t.Errorf("the re-roll is not narrated once:\n%s", r.dump())
 			}
 		}
@@ -443,11 +407,11 @@ func TestFlatFootedNoAttackOfOpportunity(t *testing.T) {
 					"spells: [{name: bolt, damage: 1, level: 0, uses: 2}], policy: {name: test-script, do: cast, spell: bolt}",
 				"hp: 1000, ac: 10, init: 0, initiative_roll: 20, attacks: [30], damage: 1, crit: none, uncanny_dodge: "+uncanny+", policy: {name: test-script}")
 			r := play(t, g(t, src), 1)
-			if got := grep(r.round(0), "attack of opportunity"); len(got) != 0 {
-				t.Errorf("flat-footed B made an attack of opportunity in the surprise round: %q", got)
+			if got := r.grep(r.round(0), "interrupt rule='attack of opportunity'"); len(got) != 0 {
+				t.Errorf("flat-footed B made an attack of opportunity in the surprise round: %+v", got)
 			}
-			if got := grep(r.round(1), "B makes an attack of opportunity"); len(got) != 1 {
-				t.Errorf("after its first turn B should make one attack of opportunity when A casts, got %q\n%s", got, r.dump())
+			if got := r.grep(r.round(1), "interrupt B rule='attack of opportunity'"); len(got) != 1 {
+				t.Errorf("after its first turn B should make one attack of opportunity when A casts, got %+v\n%s", got, r.dump())
 			}
 			if k := r.get(1, AttacksOfOpportunity); k != 1 {
 				t.Errorf("attacks_of_opportunity = %d, want 1", k)
@@ -471,10 +435,10 @@ func TestSurpriseRound(t *testing.T) {
 		if got := r.turnOrder(0); got != "A" {
 			t.Errorf("surprise round turns %q, want only the aware A", got)
 		}
-		if n := len(grep(r.round(0), "A attacks B")); n != 1 {
+		if n := len(r.grep(r.round(0), "attack A B")); n != 1 {
 			t.Errorf("A attacked %d times in the surprise round, want 1 (a standard action)", n)
 		}
-		if n := len(grep(r.round(1), "A attacks B")); n != 3 {
+		if n := len(r.grep(r.round(1), "attack A B")); n != 3 {
 			t.Errorf("A attacked %d times in round 1, want 3 (full attack)", n)
 		}
 		if got := r.turnOrder(1); got != "B A" {
@@ -499,15 +463,15 @@ func TestSurpriseRound(t *testing.T) {
 				"max_rounds: 1", fmt.Sprintf("max_rounds: 1\ndistance: %d", tc.distance), 1)
 			r := play(t, g(t, src), 1)
 			s0 := r.round(0)
-			charged := len(grep(s0, "A charges B")) == 1
+			charged := len(r.grep(s0, "action A B rule=charge")) == 1
 			if charged != tc.charge {
 				t.Fatalf("charged=%v, want %v\n%s", charged, tc.charge, r.dump())
 			}
 			if tc.charge {
-				r.inOrder(s0, "A charges B", "A moves 30 ft", "A attacks B")
+				r.inOrder(s0, "action A B rule=charge", "move A amount=30", "attack A B")
 			} else {
-				r.inOrder(s0, "A moves 30 ft")
-				if len(grep(s0, "A attacks")) != 0 {
+				r.inOrder(s0, "move A amount=30")
+				if len(r.grep(s0, "attack A")) != 0 {
 					t.Errorf("A attacked after a move in the surprise round")
 				}
 			}
@@ -522,7 +486,7 @@ func TestSurpriseRound(t *testing.T) {
 				"hp: 1000, ac: 10, init: 0, initiative_roll: 10, attacks: [30], damage: 1, crit: none, policy: {name: test-script}",
 				"hp: 1000, ac: 10, init: 0, initiative_roll: 20, attacks: [30], damage: 1, crit: none, policy: {name: test-script}"))
 			r := play(t, g(t, src), 1)
-			if len(grep(r.lines, "surprise round")) != 0 {
+			if len(r.grep(r.ev, "round rule=surprise")) != 0 {
 				t.Errorf("a surprise round with aware a=%s b=%s", tc.a, tc.b)
 			}
 		})
@@ -573,8 +537,8 @@ func TestDelay(t *testing.T) {
 	// which you took the delayed action."
 	t.Run("until a named combatant: right after it, at its count, for the rest of the fight", func(t *testing.T) {
 		r := play(t, g(t, delayYAML(2, "{name: test-script, do: delay, until: C, rounds: [1]}")), 1)
-		r.inOrder(r.round(1), "D's turn", "D delays until C has acted", "B's turn", "C's turn", "C attacks",
-			"D takes its delayed action at count 5", "D attacks")
+		r.inOrder(r.round(1), "turn D", "delay D C rule=after", "turn B", "turn C", "attack C",
+			"turn D rule=delayed roll=5", "attack D")
 		if got := r.turnOrder(1); got != "A D B C D*" {
 			t.Errorf("round 1: %q", got)
 		}
@@ -611,7 +575,7 @@ func TestDelay(t *testing.T) {
 			if r.count("D") != tc.want {
 				t.Errorf("D's count %d, want %d", r.count("D"), tc.want)
 			}
-			r.inOrder(r.round(1), fmt.Sprintf("D delays to count %d", tc.want), fmt.Sprintf("D takes its delayed action at count %d", tc.want), "D attacks")
+			r.inOrder(r.round(1), fmt.Sprintf("delay D - need=%d", tc.want), fmt.Sprintf("turn D rule=delayed roll=%d", tc.want), "attack D")
 		})
 	}
 	t.Run("several below everyone: highest count first", func(t *testing.T) {
@@ -648,14 +612,14 @@ sides:
 		r := play(t, g(t, src), 1)
 		// K drops X with a spell before anyone acts (everyone flat-footed:
 		// no attack of opportunity); D waits for X in vain, then acts last.
-		r.inOrder(r.round(1), "K's turn", "X is dead", "D's turn", "D delays until X", "D takes its delayed action at count 5", "D attacks K")
+		r.inOrder(r.round(1), "turn K", "down X rule=dead", "turn D", "delay D X rule=after", "turn D rule=delayed roll=5", "attack D K")
 		if got := r.turnOrder(1); got != "K D D*" {
 			t.Errorf("round 1: %q, want K D D*", got)
 		}
 		if got := r.turnOrder(2); got != "K D" {
 			t.Errorf("round 2: %q, want K D", got)
 		}
-		if len(grep(r.round(2), "never took its delayed action")) != 0 || r.get(0, sim.ActionsLost) != 0 {
+		if len(r.grep(r.round(2), "lost rule=delay")) != 0 || r.get(0, sim.ActionsLost) != 0 {
 			t.Errorf("actions_lost = %d, want 0:\n%s", r.get(0, sim.ActionsLost), r.dump())
 		}
 	})
@@ -686,8 +650,8 @@ sides:
 			if got := r.turnOrder(n); got != want {
 				t.Errorf("round %d: %q, want %s\n%s", n, got, want, r.dump())
 			}
-			r.inOrder(r.round(n), "A delays until B", "B delays until A", "A takes its delayed action at count 8", "A attacks K",
-				"B takes its delayed action at count 8", "B attacks K")
+			r.inOrder(r.round(n), "delay A B rule=after", "delay B A rule=after", "turn A rule=delayed roll=8", "attack A K",
+				"turn B rule=delayed roll=8", "attack B K")
 		}
 		if r.get(0, sim.ActionsLost) != 0 || r.get(0, sim.Delays) != 4 {
 			t.Errorf("actions_lost %d, delays %d; want 0 and 4", r.get(0, sim.ActionsLost), r.get(0, sim.Delays))
@@ -714,7 +678,7 @@ sides:
       - {name: K, ` + tough + `, initiative_roll: 10, spells: [{name: bolt, damage: 50, level: 1}], policy: {name: test-script, do: cast, spell: bolt, target: X, rounds: [1]}}
 `
 		r := play(t, g(t, src), 1)
-		r.inOrder(r.round(1), "D delays until X", "K's turn", "X is dead", "D takes its delayed action at count 10", "D attacks K")
+		r.inOrder(r.round(1), "delay D X rule=after", "turn K", "down X rule=dead", "turn D rule=delayed roll=10", "attack D K")
 		if r.get(0, sim.ActionsLost) != 0 {
 			t.Errorf("actions_lost = %d, want 0", r.get(0, sim.ActionsLost))
 		}
@@ -762,8 +726,8 @@ sides:
       - {name: B, ` + tough + `, initiative_roll: 10}
 `
 		r := play(t, g(t, src), 1)
-		r.inOrder(r.round(1), "X's turn", "X delays to count 1", "D's turn", "D never took its delayed action: lost", "D delays until X",
-			"B's turn", "X takes its delayed action at count 1", "X attacks", "D takes its delayed action at count 1", "D attacks")
+		r.inOrder(r.round(1), "turn X", "delay X - need=1", "turn D", "lost D rule=delay", "delay D X rule=after",
+			"turn B", "turn X rule=delayed roll=1", "attack X", "turn D rule=delayed roll=1", "attack D")
 		if r.get(0, sim.ActionsLost) != 1 || r.get(0, sim.Delays) != 3 {
 			t.Errorf("actions_lost %d, delays %d; want 1 and 3", r.get(0, sim.ActionsLost), r.get(0, sim.Delays))
 		}
@@ -774,7 +738,7 @@ sides:
 		r := play(t, g(t, surprise(5, "[0]")), 1)
 		// The last entry of the surprise round's order is the unaware X
 		// (count 5): D acts after it, at its count.
-		r.inOrder(r.round(0), "D delays until X", "B's turn", "D takes its delayed action at count 5", "D attacks B")
+		r.inOrder(r.round(0), "delay D X rule=after", "turn B", "turn D rule=delayed roll=5", "attack D B")
 		if got := r.turnOrder(1); got != "B X D" {
 			t.Errorf("round 1: %q, want B X D", got)
 		}
@@ -834,15 +798,15 @@ sides:
 `
 		r := play(t, g(t, src), 1)
 		r1 := r.round(1)
-		r.inOrder(r1, "E's turn", "X: readied attack as E attacks A", "X attacks E", "E attacks A", "E attacks A", "E attacks A",
-			"D takes its delayed action at count 10")
+		r.inOrder(r1, "turn E", "interrupt X E rule=attack/attacks", "attack X E", "attack E A", "attack E A", "attack E A",
+			"turn D rule=delayed roll=10")
 		last := -1
-		for k, l := range r1 {
-			if strings.Contains(l, "E attacks A") {
+		for k, v := range r1.Ev {
+			if v.Kind == sim.EvAttack && r1.Name(v.Actor) == "E" && r1.Name(v.Target) == "A" {
 				last = k
 			}
 		}
-		if d := grep(r1[:last+1], "D takes"); len(d) != 0 {
+		if d := r.grep(simtest.Events{Ev: r1.Ev[:last+1], Names: r1.Names}, "turn D rule=delayed"); len(d) != 0 {
 			t.Errorf("D's delayed action came inside E's turn")
 		}
 		if got := r.turnOrder(2); got != "A X E D" {
@@ -924,14 +888,14 @@ func TestReady(t *testing.T) {
 	t.Run("charge: after the movement, before the attack; new place", func(t *testing.T) {
 		gm := g(t, chargeYAML("", "crit: none, brace: true, initiative_roll: 20, "+readyCharge,
 			"initiative_roll: 10, policy: {name: test-script, charge: true}", 40, 2))
-		seeds(t, gm, 10, func(r *result) bool { return len(grep(r.round(1), "Pike attacks Orc: d20")) == 1 }, func(r *result) {
-			r.inOrder(r.round(1), "Pike readies an attack, trigger charge", "Orc's turn", "Orc charges Pike", "Orc moves 35 ft",
-				"Pike: readied attack as Orc comes into reach", "Pike's initiative becomes 10, just ahead of Orc",
-				"Pike attacks Orc", "Orc attacks Pike")
+		seeds(t, gm, 10, func(r *result) bool { return len(r.grep(r.round(1), "attack Pike Orc")) == 1 }, func(r *result) {
+			r.inOrder(r.round(1), "ready Pike - rule=attack/charge", "turn Orc", "action Orc Pike rule=charge", "move Orc amount=35",
+				"interrupt Pike Orc rule=attack/reach", "initiative Pike Orc roll=10 rule=ready",
+				"attack Pike Orc", "attack Orc Pike")
 			// The charge: +2 on the charger's attack, -2 to its AC until its
 			// next turn (the readied attack sees AC 8).
-			if s := swings(r.round(1)); len(s) != 2 || s[0].ac != 8 || !strings.Contains(s[1].text, "Orc attacks Pike: d20 ") ||
-				!strings.Contains(s[1].text, " +32 = ") {
+			if s := swings(r.round(1)); len(s) != 2 || s[0].ac != 8 || s[1].who != "Orc" || s[1].whom != "Pike" ||
+				s[1].bonus != 32 {
 				t.Errorf("round 1 attacks %+v: want Pike vs AC 8, then Orc at +32", s)
 			}
 			if got := r.turnOrder(2); got != "Ally Pike Orc" {
@@ -977,7 +941,7 @@ func TestReady(t *testing.T) {
 				if s[0].hit && (s[0].mult != tc.mult || s[0].dmg != tc.dmg || s[0].crit != tc.crit) {
 					t.Errorf("readied hit %q: want damage x%d = %d (critical %v)", s[0].text, tc.mult, tc.dmg, tc.crit)
 				}
-				if tc.mult == 1 && len(grep(r.lines, "set against the charge")) != 0 {
+				if tc.mult == 1 && len(r.grep(r.ev, "action rule='set against charge'")) != 0 {
 					t.Errorf("brace narrated without a brace against a charge")
 				}
 			})
@@ -991,8 +955,8 @@ func TestReady(t *testing.T) {
 		gm := g(t, chargeYAML("", "crit: none, brace: true, initiative_roll: 10, "+readyCharge,
 			"initiative_roll: 20, policy: {name: test-script, charge: true}", 100, 3))
 		r := play(t, gm, 1)
-		r.inOrder(r.round(1), "Orc moves 60 ft", "Pike's turn", "Pike readies")
-		r.inOrder(r.round(2), "Orc charges Pike", "Pike: readied attack as Orc comes into reach", "Pike's initiative becomes 20")
+		r.inOrder(r.round(1), "move Orc amount=60", "turn Pike", "ready Pike")
+		r.inOrder(r.round(2), "action Orc Pike rule=charge", "interrupt Pike Orc rule=attack/reach", "initiative Pike roll=20 rule=ready")
 		want := map[int]string{1: "Orc Ally Pike", 2: "Orc Ally", 3: "Pike Orc Ally"}
 		for rd, w := range want {
 			if got := r.turnOrder(rd); got != w {
@@ -1010,7 +974,7 @@ func TestReady(t *testing.T) {
 		gm := g(t, chargeYAML("", "crit: none, brace: true, initiative_roll: 20, policy: {name: test-script, do: ready, trigger: charge}",
 			"initiative_roll: 10, policy: {name: test-script}", 0, 2))
 		r := play(t, gm, 1)
-		r.inOrder(r.round(2), "Pike's turn", "Pike's readied action was never triggered: lost", "Pike readies an attack, trigger charge")
+		r.inOrder(r.round(2), "turn Pike", "lost Pike rule=ready", "ready Pike - rule=attack/charge")
 		if r.get(0, sim.Readies) != 2 || r.get(0, sim.ReadiesWasted) != 1 || r.get(0, sim.ActionsLost) != 1 || r.get(0, sim.ReadiesTriggered) != 0 {
 			t.Errorf("readies %d wasted %d lost %d triggered %d; want 2 1 1 0", r.get(0, sim.Readies), r.get(0, sim.ReadiesWasted),
 				r.get(0, sim.ActionsLost), r.get(0, sim.ReadiesTriggered))
@@ -1037,7 +1001,7 @@ sides:
 `
 		gm := g(t, gmSrc)
 		r := play(t, gm, 1)
-		r.inOrder(r.round(1), "M moves 30 ft (now 10 ft from R)", "R takes a 5-foot step", "R: readied attack as M comes into reach", "R attacks M", "M attacks R")
+		r.inOrder(r.round(1), "move M R amount=30", "move R rule='5-foot step'", "interrupt R M rule=attack/reach", "attack R M", "attack M R")
 		if x := r.tb.f[r.idx("R")].x; x != 5 {
 			t.Errorf("R at %d ft, want 5", x)
 		}
@@ -1100,13 +1064,13 @@ sides:
 				if r.tb.Uses(K, 0) != 2 {
 					t.Errorf("K has %d uses, want 2: the spell is spent when casting starts", r.tb.Uses(K, 0))
 				}
-				r.inOrder(r.round(1), "K starts casting bolt (level 2) at R", "R: readied attack as K starts casting", "R attacks K")
+				r.inOrder(r.round(1), "spell K R rule=bolt amount=2", "interrupt R K rule=attack/casts", "attack R K")
 				if !hit(r) {
 					return // a natural 1: no damage from the readied attack
 				}
-				conc := grep(r.round(1), "K: Concentration")
-				if len(conc) == 0 || !strings.Contains(conc[0], "vs DC 16") { // 10 + 4 damage + level 2
-					t.Fatalf("concentration %q, want DC 16\n%s", conc, r.dump())
+				conc := r.grep(r.round(1), "check K rule=concentration")
+				if len(conc) == 0 || conc[0].Need != 16 { // 10 + 4 damage + level 2
+					t.Fatalf("concentration %+v, want DC 16\n%s", conc, r.dump())
 				}
 				lost := int64(1)
 				if tc.keep {
@@ -1116,7 +1080,7 @@ sides:
 					t.Errorf("spells_cast %d concentration_failures %d actions_lost %d, want %d %d %d",
 						r.get(1, SpellsCast), r.get(1, ConcentrationFailures), r.get(1, sim.ActionsLost), 1-lost, lost, lost)
 				}
-				if !tc.keep && len(grep(r.round(1), "bolt deals")) != 0 {
+				if !tc.keep && len(r.grep(r.round(1), "damage rule=bolt")) != 0 {
 					t.Errorf("a lost spell dealt damage")
 				}
 			})
@@ -1143,7 +1107,7 @@ sides:
 	}
 	t.Run("counterspell: identified, same spell", func(t *testing.T) {
 		r := play(t, counter(t, "100", "bolt"), 1)
-		r.inOrder(r.round(1), "K starts casting bolt", "vs DC 17: identifies bolt and counters it", "R's initiative becomes 10, just ahead of K")
+		r.inOrder(r.round(1), "spell K rule=bolt", "check * K rule=spellcraft need=17 ok=true", "initiative R K roll=10 rule=ready")
 		R, K := r.idx("R"), r.idx("K")
 		if r.tb.Uses(R, 0) != 0 || r.tb.Uses(K, 0) != 0 || r.tb.HP(R) != 1000 {
 			t.Errorf("uses R %d K %d, R hp %d; want 0 0 1000", r.tb.Uses(R, 0), r.tb.Uses(K, 0), r.tb.HP(R))
@@ -1162,14 +1126,14 @@ sides:
 		name, spellcraft, spell, line string
 		readied                       bool
 	}{
-		{"counterspell: not identified", "-20", "bolt", "does not identify bolt", false},
+		{"counterspell: not identified", "-20", "bolt", "check * K rule=spellcraft ok=false", false},
 		{"counterspell: without the same spell", "100", "frost", "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := play(t, counter(t, tc.spellcraft, tc.spell), 1)
 			if tc.line != "" {
-				r.inOrder(r.round(1), "K starts casting bolt", tc.line, "bolt deals 3 to R")
-			} else if len(grep(r.lines, "Spellcraft")) != 0 {
+				r.inOrder(r.round(1), "spell K rule=bolt", tc.line, "damage * R rule=bolt amount=3")
+			} else if len(r.grep(r.ev, "check rule=spellcraft")) != 0 {
 				t.Errorf("a Spellcraft check without a spell to counter with")
 			}
 			R := r.idx("R")
@@ -1198,8 +1162,8 @@ sides:
     combatants:
       - {name: B, `+tough+`, initiative_roll: 15, policy: {name: test-script, do: idle}}
 `), 1)
-		r.inOrder(r.round(1), "R readies an attack, trigger ally_acts (A)", "B's turn", "A's turn",
-			"R: readied attack as A acts", "R's initiative becomes 10, just ahead of A", "R attacks B", "A attacks B")
+		r.inOrder(r.round(1), "ready R A rule=attack/ally_acts", "turn B", "turn A",
+			"interrupt R A rule=attack/acts", "initiative R A roll=10 rule=ready", "attack R B", "attack A B")
 		if got := r.turnOrder(2); got != "B R A" {
 			t.Errorf("round 2: %q", got)
 		}
@@ -1223,8 +1187,8 @@ sides:
     combatants:
       - {name: B, `+tough+`, initiative_roll: 10, policy: {name: test-script, do: idle}}
 `), 1)
-		r.inOrder(r.round(1), "A's turn", "R: readied spell as A acts", "R's initiative becomes 5, just ahead of A",
-			"R starts casting bolt", "R's bolt deals 3 to B", "A starts casting bolt", "A's bolt deals 2 to B")
+		r.inOrder(r.round(1), "turn A", "interrupt R A rule=spell/acts", "initiative R A roll=5 rule=ready",
+			"spell R rule=bolt", "damage R B rule=bolt amount=3", "spell A rule=bolt", "damage A B rule=bolt amount=2")
 		if r.get(0, sim.Actions) != 2 || r.get(0, SpellsCast) != 2 || r.get(0, sim.ActionsLost) != 0 {
 			t.Errorf("actions %d spells_cast %d actions_lost %d; want 2 2 0", r.get(0, sim.Actions), r.get(0, SpellsCast), r.get(0, sim.ActionsLost))
 		}
@@ -1250,8 +1214,8 @@ sides:
 				}
 				return
 			}
-			r.inOrder(r.round(1), "E's turn", "R: readied attack as E attacks A", "R's initiative becomes 10, just ahead of E",
-				"R attacks E", "E attacks A", "E attacks A")
+			r.inOrder(r.round(1), "turn E", "interrupt R E rule=attack/attacks", "initiative R E roll=10 rule=ready",
+				"attack R E", "attack E A", "attack E A")
 			if r.get(0, sim.Interrupts) != 1 || r.order() != "R E A" {
 				t.Errorf("interrupts %d, order %q", r.get(0, sim.Interrupts), r.order())
 			}
@@ -1314,8 +1278,8 @@ sides:
 			if !f.out {
 				t.Fatalf("a dying combatant is in the fight")
 			}
-			bleeds := len(grep(r.lines, "V bleeds out"))
-			stab := len(grep(r.lines, "V stabilises"))
+			bleeds := len(r.grep(r.ev, "down V rule='bled out'"))
+			stab := len(r.grep(r.ev, "check V rule=stabilise"))
 			switch {
 			case f.dead:
 				died++

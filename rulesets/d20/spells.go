@@ -17,6 +17,7 @@ func (t *Table) cast(a, d, s int) {
 	t.cold[a].uses[s]--
 	if t.log != nil {
 		t.logf("%s starts casting %s (level %d) at %s", c.Name, sp.Name, sp.Level, t.name(d))
+		t.ev(sim.Event{Kind: sim.EvSpell, Actor: a, Target: d, Amount: sp.Level, Rule: sp.Name})
 	}
 	lost := t.enemyCasts(a, s)
 	for e := range t.f {
@@ -45,6 +46,7 @@ func (t *Table) cast(a, d, s int) {
 	if t.f[d].out {
 		if t.log != nil {
 			t.logf("%s's %s finds its target already down", c.Name, sp.Name)
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: a, Target: d, Rule: "target down"})
 		}
 		return
 	}
@@ -54,6 +56,7 @@ func (t *Table) cast(a, d, s int) {
 		ok := save+t.g.C[d].Save >= sp.SaveDC
 		if t.log != nil {
 			t.logf("%s saves: d20 %d %+d vs DC %d: %v", t.name(d), save, t.g.C[d].Save, sp.SaveDC, ok)
+			t.ev(sim.Event{Kind: sim.EvSave, Actor: d, Target: a, Die: save, Roll: save + t.g.C[d].Save, Need: sp.SaveDC, OK: ok, Rule: sp.Name})
 		}
 		if ok {
 			if sp.SaveHalf {
@@ -65,6 +68,7 @@ func (t *Table) cast(a, d, s int) {
 	}
 	if t.log != nil {
 		t.logf("%s's %s deals %d to %s", c.Name, sp.Name, dmg, t.name(d))
+		t.ev(sim.Event{Kind: sim.EvDamage, Actor: a, Target: d, Amount: dmg, Rule: sp.Name})
 	}
 	if dmg > 0 {
 		t.damage(a, d, dmg)
@@ -80,6 +84,7 @@ func (t *Table) concentrate(a, dmg, level int) bool {
 	if t.log != nil {
 		t.logf("%s: Concentration d20 %d %+d = %d vs DC %d: %s", t.name(a), roll, bonus, roll+bonus, dc,
 			keepsOrLoses(ok))
+		t.ev(sim.Event{Kind: sim.EvCheck, Actor: a, Target: sim.NoOne, Die: roll, Roll: roll + bonus, Need: dc, OK: ok, Rule: "concentration"})
 	}
 	if !ok {
 		t.c.Inc(t.side(a), ConcentrationFailures)
@@ -113,12 +118,14 @@ func (t *Table) enemyCasts(a, s int) (lost bool) {
 				// before its next turn).
 				if t.log != nil {
 					t.logf("%s: Spellcraft d20 %d %+d vs DC %d: does not identify %s; the readied counterspell is spent", t.name(r), roll, t.g.C[r].Spellcraft, dc, sp.Name)
+					t.ev(sim.Event{Kind: sim.EvCheck, Actor: r, Target: a, Die: roll, Roll: roll + t.g.C[r].Spellcraft, Need: dc, Rule: "spellcraft"})
 				}
 				t.takeReadied(r, a, false)
 				return false
 			}
 			if t.log != nil {
 				t.logf("%s: Spellcraft d20 %d %+d vs DC %d: identifies %s and counters it", t.name(r), roll, t.g.C[r].Spellcraft, dc, sp.Name)
+				t.ev(sim.Event{Kind: sim.EvCheck, Actor: r, Target: a, Die: roll, Roll: roll + t.g.C[r].Spellcraft, Need: dc, OK: true, Rule: "spellcraft"})
 			}
 			t.took(r, a)
 			f.uses[own]--
@@ -131,6 +138,7 @@ func (t *Table) enemyCasts(a, s int) (lost bool) {
 			}
 			if t.log != nil {
 				t.logf("%s: readied attack as %s starts casting", t.name(r), t.name(a))
+				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: a, Rule: "attack/casts"})
 			}
 			t.took(r, a)
 			if dmg := t.readiedAttack(r, a); dmg > 0 && !t.f[a].out {
@@ -144,6 +152,7 @@ func (t *Table) enemyCasts(a, s int) (lost bool) {
 			}
 			if t.log != nil {
 				t.logf("%s: readied move as %s starts casting", t.name(r), t.name(a))
+				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: a, Rule: "move/casts"})
 			}
 			t.took(r, a)
 			t.readiedMove(r, a)
@@ -153,6 +162,7 @@ func (t *Table) enemyCasts(a, s int) (lost bool) {
 			}
 			if t.log != nil {
 				t.logf("%s: readied spell as %s starts casting", t.name(r), t.name(a))
+				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: a, Rule: "spell/casts"})
 			}
 			t.took(r, a)
 			hp := t.f[a].hp

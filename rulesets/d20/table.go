@@ -106,6 +106,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		t.round = 0
 		t.stdOne = true
 		t.logf("-- surprise round: the aware act, one standard action each")
+		t.ev(sim.Event{Kind: sim.EvRound, Actor: sim.NoOne, Target: sim.NoOne, Round: 0, Rule: "surprise"})
 		t.playRound()
 		t.stdOne = false
 		winner = t.winner()
@@ -118,6 +119,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		rounds = round
 		if t.log != nil {
 			t.logf("-- round %d", round)
+			t.ev(sim.Event{Kind: sim.EvRound, Actor: sim.NoOne, Target: sim.NoOne, Round: round})
 		}
 		t.playRound()
 		t.endOfRound()
@@ -253,10 +255,12 @@ func (t *Table) logOutcome(o sim.Outcome) {
 	case -1:
 		if t.log != nil {
 			t.logf("== draw after %d rounds", o.Rounds)
+			t.ev(sim.Event{Kind: sim.EvEnd, Actor: sim.NoOne, Target: sim.NoOne, Amount: o.Rounds})
 		}
 	default:
 		if t.log != nil {
 			t.logf("== side %d wins after %d rounds (survivors %d vs %d)", o.Winner, o.Rounds, o.Survivors[0], o.Survivors[1])
+			t.ev(sim.Event{Kind: sim.EvEnd, Actor: o.Winner, Target: sim.NoOne, Amount: o.Rounds})
 		}
 	}
 }
@@ -337,3 +341,7 @@ func (t *Table) recordEnds() {
 		t.c.End(i, t.f[i].hp, st)
 	}
 }
+
+// ev records a structured trace event beside the narration (sim.Event);
+// callers build it only where they narrate, so an untraced run builds none.
+func (t *Table) ev(e sim.Event) { t.log.Event(e) }

@@ -131,6 +131,7 @@ func (t *Table) canAttackWith(i int, p Plan, tg int, kind Kind) bool {
 			tn = t.name(tg)
 		}
 		t.logf("  %s %s (%s at %s)", c.Name, why, MainNames[p.Main], tn)
+		t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: tg, Rule: MainNames[p.Main] + ": " + why})
 	}
 	return false
 }
@@ -217,6 +218,7 @@ func (t *Table) vitalStrike(i, tg int, part Part, cast bool) {
 	}
 	if t.log != nil {
 		t.logf("  %s hits %s's %s for %d", c.Name, t.name(tg), PartNames[part], d)
+		t.ev(sim.Event{Kind: sim.EvDamage, Actor: i, Target: tg, Amount: d, Rule: "vital strike: " + PartNames[part]})
 	}
 	t.damage(i, tg, d)
 }
@@ -236,6 +238,7 @@ func (t *Table) charge(i, tg int) {
 		t.c.Inc(c.Side, ChargesWon)
 		if !t.f[tg].offBalance && t.log != nil {
 			t.logf("  %s is Off-Balance", t.name(tg))
+			t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: tg, Rule: "off-balance"})
 		}
 		t.f[tg].offBalance = true
 	}
@@ -266,6 +269,7 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 		t.c.Inc(c.Side, Aims)
 		if t.log != nil {
 			t.logf("  %s builds up aim (+2 on the next hit check)", c.Name)
+			t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Rule: "aim"})
 		}
 	case SwiftFeint:
 		if !enemy {
@@ -283,6 +287,7 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 		if !enemy || t.Dist(i, tg) > Reach {
 			if t.log != nil && enemy {
 				t.logf("  %s is too far from %s to intimidate", c.Name, t.name(tg))
+				t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: tg, Rule: "intimidate: too far"})
 			}
 			return
 		}
@@ -306,6 +311,7 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 		f.halfMed = true
 		if t.log != nil {
 			t.logf("  %s keeps up a Half Meditation (Swift action): willpower +1 until its next turn", c.Name)
+			t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Rule: "half meditation"})
 		}
 	case SwiftOneHand:
 		if f.grappling < 0 || f.oneHand {
@@ -315,6 +321,7 @@ func (t *Table) swift(i int, s Swift, tg int, prepaid bool) {
 		f.halved = t.sizeGap(i, f.grappling) < 4
 		if t.log != nil {
 			t.logf("  %s shifts to a one-handed grapple", c.Name)
+			t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: f.grappling, Rule: "one-handed grapple"})
 		}
 	default:
 		return
@@ -331,6 +338,7 @@ func (t *Table) forceAway(m, from int) {
 	if t.restrained(m) {
 		if t.log != nil {
 			t.logf("  %s is Restrained and cannot move away", t.name(m))
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: m, Target: from, Rule: "restrained: cannot move away"})
 		}
 		return
 	}
@@ -343,6 +351,7 @@ func (t *Table) forceAway(m, from int) {
 	t.f[m].mustFlee = from
 	if t.log != nil {
 		t.logf("  %s has no Move action left: it must move away at its next turn", t.name(m))
+		t.ev(sim.Event{Kind: sim.EvLost, Actor: m, Target: from, Rule: "must move away next turn"})
 	}
 }
 
@@ -404,6 +413,7 @@ func (t *Table) approach(i, j int, prepaid bool) {
 	f.x = from + dir*feet
 	if t.log != nil {
 		t.logf("  %s moves %d ft (now %d ft from %s)", t.name(i), feet, t.Dist(i, j), t.name(j))
+		t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: j, Amount: feet})
 	}
 	if t.Dist(i, j) <= Reach {
 		f.cameTo = j
@@ -422,6 +432,7 @@ func (t *Table) walkAway(i, j int) {
 	f.x += dir * t.speed(i)
 	if t.log != nil {
 		t.logf("  %s moves %d ft away from %s", t.name(i), t.speed(i), t.name(j))
+		t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: j, Amount: t.speed(i), Rule: "away"})
 	}
 }
 
@@ -459,6 +470,7 @@ func (t *Table) firstAid(i, pt int) {
 	}
 	if t.log != nil {
 		t.logf("  %s gives %s first aid (%s action): one %s effect removed", t.name(i), t.name(pt), KindNames[kind], PartNames[part])
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: pt, Rule: "first aid: " + PartNames[part]})
 	}
 }
 
@@ -501,6 +513,7 @@ func (t *Table) fullMeditation(i int) {
 	if !t.canUse(i, KindFullRound) {
 		if t.log != nil {
 			t.logf("  %s cannot meditate: a Full Meditation takes the whole turn and it has acted", t.name(i))
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "full meditation: has acted"})
 		}
 		return
 	}
@@ -511,5 +524,6 @@ func (t *Table) fullMeditation(i int) {
 	t.f[i].meditating, t.f[i].halfMed = true, false
 	if t.log != nil {
 		t.logf("  %s enters a Full Meditation: Caught Off Guard until its next turn", t.name(i))
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Rule: "full meditation"})
 	}
 }

@@ -93,6 +93,7 @@ func (t *Table) join(round int) {
 		t.presence++
 		if t.log != nil {
 			t.logf("%s joins the battle", c.Name)
+			t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: sim.NoOne, Rule: "join"})
 		}
 		if c.JoinAmbush {
 			amb[c.Side] |= 1 << uint(i)
@@ -117,6 +118,7 @@ func (t *Table) join(round int) {
 		}
 		if t.log != nil {
 			t.logf("-- inserted ambush: an Ambush Round for side %d's newcomers", s)
+			t.ev(sim.Event{Kind: sim.EvAction, Actor: sim.NoOne, Target: sim.NoOne, Amount: s, Rule: "inserted ambush round"})
 		}
 		t.ambushRound(s, amb[s], ambushed)
 	}
@@ -150,6 +152,7 @@ func (t *Table) ambushRound(s int, ambushers, ambushed uint64) {
 	}
 	if t.log != nil {
 		t.logf("-- the Ambush Round ends")
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: sim.NoOne, Target: sim.NoOne, Rule: "ambush round ends"})
 	}
 }
 
@@ -165,6 +168,7 @@ func (t *Table) detect(ambushers, ambushed uint64) {
 		}
 		if t.log != nil {
 			t.logf("  no detection check: the ambushed are Caught Off Guard")
+			t.ev(sim.Event{Kind: sim.EvCheck, Actor: sim.NoOne, Target: sim.NoOne, Rule: "detection: none"})
 		}
 	case "side":
 		// One contest: the stealthiest link against the sharpest eye.
@@ -183,11 +187,13 @@ func (t *Table) detect(ambushers, ambushed uint64) {
 			}
 			if t.log != nil {
 				t.logf("  the ambushers stay undetected: the ambushed are Caught Off Guard until the Ambush Round ends")
+				t.ev(sim.Event{Kind: sim.EvCheck, Actor: sim.NoOne, Target: sim.NoOne, Rule: "detection"})
 			}
 		} else {
 			t.c.Inc(t.side(a), AmbushesFoiled)
 			if t.log != nil {
 				t.logf("  the ambushers are noticed: no one is Caught Off Guard")
+				t.ev(sim.Event{Kind: sim.EvCheck, Actor: sim.NoOne, Target: sim.NoOne, OK: true, Rule: "detection"})
 			}
 		}
 	case "each":
@@ -277,6 +283,7 @@ func (t *Table) insertTurn(e, actor int) {
 		t.inner, t.insrt = false, saved
 		if t.log != nil {
 			t.logf("%s has no enemy to ambush: its turn stays in its place", t.name(e))
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: e, Target: actor, Rule: "insert: no enemy"})
 		}
 		return
 	}
@@ -284,6 +291,7 @@ func (t *Table) insertTurn(e, actor int) {
 	t.c.Inc(t.side(e), sim.Interrupts)
 	if t.log != nil {
 		t.logf("%s brings its turn forward, ahead of %s (mid-combat ambush)", t.name(e), t.name(actor))
+		t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: e, Target: actor, Rule: "mid-combat ambush"})
 	}
 	if t.amb {
 		f.skipNext = true
@@ -312,6 +320,7 @@ func (t *Table) teleport(i, tg int) {
 	t.c.Inc(t.side(i), Ambushes)
 	if t.log != nil {
 		t.logf("  %s teleports to %s's face (movement ambush: advantage on the next attack)", t.name(i), t.name(tg))
+		t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: tg, Rule: "teleport"})
 	}
 }
 
@@ -329,6 +338,7 @@ func (t *Table) hide(i int) {
 	t.c.Inc(t.side(i), Hides)
 	if t.log != nil {
 		t.logf("  %s turns invisible (%s action)", t.name(i), KindNames[k])
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Rule: "hide: " + KindNames[k]})
 	}
 }
 
@@ -349,6 +359,7 @@ func (t *Table) search(i int) {
 			t.c.Inc(t.side(i), HiddenFound)
 			if t.log != nil {
 				t.logf("  %s finds %s", t.name(i), t.name(h))
+				t.ev(sim.Event{Kind: sim.EvCheck, Actor: i, Target: h, OK: true, Rule: "search"})
 			}
 		}
 	}
@@ -363,6 +374,7 @@ func (t *Table) invisibilityAmbush(a, d int) {
 		t.f[a].hidden, t.f[a].seenBy = false, 0
 		if t.log != nil {
 			t.logf("  %s had found %s: no ambush, a normal attack", t.name(d), t.name(a))
+			t.ev(sim.Event{Kind: sim.EvCheck, Actor: d, Target: a, OK: true, Rule: "ambush: already found"})
 		}
 		return
 	}
@@ -373,6 +385,7 @@ func (t *Table) invisibilityAmbush(a, d int) {
 		t.c.Inc(t.side(d), HiddenFound)
 		if t.log != nil {
 			t.logf("  %s finds %s: the ambush fails, a normal attack", t.name(d), t.name(a))
+			t.ev(sim.Event{Kind: sim.EvCheck, Actor: d, Target: a, OK: true, Rule: "ambush: found"})
 		}
 		return
 	}
@@ -380,5 +393,6 @@ func (t *Table) invisibilityAmbush(a, d int) {
 	t.c.Inc(t.side(a), Ambushes)
 	if t.log != nil {
 		t.logf("  %s ambushes from invisibility", t.name(a))
+		t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: a, Target: d, Rule: "invisibility ambush"})
 	}
 }

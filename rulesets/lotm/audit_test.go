@@ -37,13 +37,13 @@ sides:
 		5,    // W attacks B
 		5, 6) // C attacks the stunned S: Advantage (S has no means to attack it)
 	inOrder(t, p.log,
-		"S delays its attack action until after_ally (W)",
-		"B: vital strike (head) vs S: d20 10 +5 = 15 vs physical defense 10: hit",
-		"W: attack vs B",
-		"trigger for S: W's turn ends",
-		"S is stunned: its delayed attack action is lost",
-		"C: attack vs S: d20 6 (advantage)")
-	notIn(t, p.log, "S takes its delayed attack action")
+		"delay S W rule=attack/after_ally",
+		"attack B S die=10 roll=15 need=10 ok=true rule^='vital strike (head)'",
+		"attack W B rule^=attack",
+		"interrupt S W rule='trigger: turn ends'",
+		"lost S rule='delay: stunned'",
+		"attack C S die=6 rule^='attack' rule~=[advantage]")
+	notIn(t, p.log, "turn S rule='delayed attack'")
 	if p.get(0, DelaysFired) != 0 || p.get(0, sim.ActionsLost) != 1 {
 		t.Errorf("delays fired %d, actions lost %d; want 0, 1", p.get(0, DelaysFired), p.get(0, sim.ActionsLost))
 	}
@@ -82,13 +82,13 @@ sides:
 		10, // K attacks E
 		10) // J at its own place: E came to it
 	inOrder(t, p.log,
-		"intimidate: intimidation vs willpower: E d20 15 +10 = 25 vs J d20 1 +0 = 1: E wins",
-		"J moves 30 ft away from E",
-		"E: attack vs J",
-		"F: attack vs J",
-		"K's turn", "K: attack vs E",
-		"J's turn", "J: attack vs E: d20 10")
-	notIn(t, p.log, "J brings its turn forward")
+		"check E J die=15 roll=25 need=1 ok=true rule^='intimidate: intimidation vs willpower'",
+		"move J E amount=30 rule=away",
+		"attack E J rule^=attack",
+		"attack F J rule^=attack",
+		"turn K rule=", "attack K E rule^=attack",
+		"turn J rule=", "attack J E die=10 rule^='attack'")
+	notIn(t, p.log, "interrupt J rule='mid-combat ambush'")
 	if p.get(0, Insertions) != 0 || p.get(0, sim.Interrupts) != 0 {
 		t.Errorf("insertions %d, interrupts %d; want 0, 0", p.get(0, Insertions), p.get(0, sim.Interrupts))
 	}
@@ -113,8 +113,8 @@ sides:
 `)
 	pol(t, g, "J").insert = 2
 	p = play(t, g, 10, 4, 12, 10, 10)
-	inOrder(t, p.log, "E: attack vs J", "J brings its turn forward, ahead of E",
-		"J teleports to E's face", "J: attack vs E: d20 12 (advantage)")
+	inOrder(t, p.log, "attack E J rule^=attack", "interrupt J E rule='mid-combat ambush'",
+		"move J E rule=teleport", "attack J E die=12 rule^='attack' rule~=[advantage]")
 }
 
 // Item 16: a charge from invisibility is an invisibility ambush and reveals
@@ -143,13 +143,13 @@ sides:
 		5, 17, // E's strength, Disadvantage (the ambush's, on the opposing roll): 5
 		10) // E attacks G
 	inOrder(t, p.log,
-		"G turns invisible (swift action)",
-		"invisibility ambush: investigation vs stealth: E d20 1 +1 = 2 vs G d20 10 +4 = 14: G wins",
-		"G ambushes from invisibility",
-		"charge: strength vs strength or agility: G d20 12 (advantage) +2 = 14 vs E d20 5 (disadvantage) +0 = 5: G wins",
-		"E is Off-Balance",
-		"E: attack vs G: d20 10")
-	notIn(t, p.log, "E has no enemy to act against")
+		"action G rule='hide: swift'",
+		"check E G die=1 roll=2 need=14 ok=false rule^='invisibility ambush: investigation vs stealth'",
+		"interrupt G rule='invisibility ambush'",
+		"check G E die=12 roll=14 need=5 ok=true rule^='charge: strength vs strength or agility'",
+		"action * E rule=off-balance",
+		"attack E G die=10 rule^='attack'")
+	notIn(t, p.log, "lost E rule~='has no enemy to act against'")
 }
 
 // Item 17: discovery is per observer. E1 finds the hidden G and attacks
@@ -181,12 +181,12 @@ sides:
 		10, // E2 attacks A
 		10) // A attacks E1
 	inOrder(t, p.log,
-		"G turns invisible",
-		"E1's turn", "search: investigation vs stealth: E1 d20 15 +5 = 20 vs G d20 2 +4 = 6: E1 wins", "E1 finds G",
-		"E1: attack vs G",
-		"E2's turn", "search: investigation vs stealth: E2 d20 2 +0 = 2 vs G d20 15 +4 = 19: G wins",
-		"E2: attack vs A",
-		"A: attack vs E1")
+		"action G rule^='hide: '",
+		"turn E1 rule=", "check E1 G die=15 roll=20 need=6 ok=true rule^='search: investigation vs stealth'", "check E1 G ok=true rule=search",
+		"attack E1 G rule^=attack",
+		"turn E2 rule=", "check E2 G die=2 roll=2 need=19 ok=false rule^='search: investigation vs stealth'",
+		"attack E2 A rule^=attack",
+		"attack A E1 rule^=attack")
 	if p.get(1, HiddenFound) != 1 {
 		t.Errorf("hidden_found %d, want 1", p.get(1, HiddenFound))
 	}
@@ -214,9 +214,9 @@ sides:
 	pol(t, g, "M").plan = Plan{Main: MainCast, Also: MainAttack}
 	p := play(t, g, 10, 11, 9)
 	inOrder(t, p.log,
-		"M: casting vs E: d20 10 +5 = 15 vs physical defense 10: hit", "E takes 2 damage",
-		"M: attack vs E: d20 11 +3 = 14 vs physical defense 10: hit", "E takes 1 damage",
-		"E: attack vs M: d20 9")
+		"attack M E die=10 roll=15 need=10 ok=true rule^='casting'", "damage * E amount=2",
+		"attack M E die=11 roll=14 need=10 ok=true rule^='attack'", "damage * E amount=1",
+		"attack E M die=9 rule^='attack'")
 	if p.get(0, Casts) != 1 || p.get(0, sim.Actions) != 2 {
 		t.Errorf("casts %d, actions %d; want 1, 2", p.get(0, Casts), p.get(0, sim.Actions))
 	}
@@ -224,13 +224,13 @@ sides:
 	g = compile(t, yaml)
 	pol(t, g, "M").plan = Plan{Main: MainCast, Also: MainAttack}
 	p = play(t, g, 10, 9)
-	inOrder(t, p.log, "M: casting vs E", "M has one Attack/Casting action a turn (casting_slot shared): no attack as well", "E: attack vs M")
+	inOrder(t, p.log, "attack M E rule^=casting", "lost M rule='second action: has one Attack/Casting action a turn (casting_slot shared)'", "attack E M rule^=attack")
 
 	// Two actions of one kind are refused even with separate.
 	g = compile(t, yaml, "options.casting_slot=separate")
 	pol(t, g, "M").plan = Plan{Main: MainAttack, Also: MainDouble}
 	p = play(t, g, 10, 9)
-	inOrder(t, p.log, "M: attack vs E", "M has no attack action left: no double_strike as well")
+	inOrder(t, p.log, "attack M E rule^=attack", "lost M rule='second action: has no attack action left'")
 }
 
 // Items 10/21: FirstActor is the first to take an action, FirstInOrder the
@@ -290,14 +290,14 @@ func TestSpiritualIntuition(t *testing.T) {
 		roll int
 		want []string
 	}{
-		{15, []string{"spiritual intuition: T d20 15 +10 = 25 vs difficulty 25: senses danger: not Caught Off Guard",
-			"A: attack vs T: d20 9 (advantage) +3 = 12 vs physical defense 15: miss"}},
-		{14, []string{"spiritual intuition: T d20 14 +10 = 24 vs difficulty 25: senses nothing",
-			"A: attack vs T: d20 9 (advantage) +3 = 12 vs physical defense 10 (caught off guard): hit"}},
+		{15, []string{"check T die=15 roll=25 need=25 ok=true rule='spiritual intuition'",
+			"attack A T die=9 roll=12 need=15 ok=false rule^='attack' rule~=[advantage]"}},
+		{14, []string{"check T die=14 roll=24 need=25 ok=false rule='spiritual intuition'",
+			"attack A T die=9 roll=12 need=10 ok=true rule^='attack' rule~=[advantage] rule~='[caught off guard]'"}},
 	} {
 		g := compile(t, pinnedPair, "b.aware=false", "b.T.intuition=10", "options.spiritual_intuition=true")
 		p := play(t, g, 15, 3, 10, 12, c.roll, 4, 9, 11, 19)
-		inOrder(t, p.log, append([]string{"the ambushers stay undetected"}, c.want...)...)
+		inOrder(t, p.log, append([]string{"check rule=detection ok=false"}, c.want...)...)
 		if saves := p.get(1, IntuitionSaves); (saves == 1) != (c.roll == 15) {
 			t.Errorf("roll %d: intuition_saves %d", c.roll, saves)
 		}
@@ -305,7 +305,7 @@ func TestSpiritualIntuition(t *testing.T) {
 	// Off (the default), no check is rolled.
 	g := compile(t, pinnedPair, "b.aware=false", "b.T.intuition=10")
 	p := play(t, g, 15, 3, 10, 12, 4, 9, 11, 19)
-	notIn(t, p.log, "spiritual intuition")
+	notIn(t, p.log, "check rule='spiritual intuition'")
 }
 
 // Item 20, Limb Block (field limb_block): T blocks A's Vital Strike at its
@@ -330,22 +330,22 @@ sides:
 	pol(t, g, "A").plan = Plan{Main: MainVital, Part: Head}
 	p := play(t, g, 10, 17, 8)
 	inOrder(t, p.log,
-		"A: vital strike (head) vs T: d20 10 +10 = 20 vs physical defense 15: hit",
-		"limb block: T d20 17 +3 = 20 vs A's 20: blocked with the legs",
-		"A hits T's legs for 1",
-		"T: attack vs A: d20 8")
+		"attack A T die=10 roll=20 need=15 ok=true rule^='vital strike (head)'",
+		"check T A die=17 roll=20 need=20 ok=true rule='limb block'",
+		"damage A T amount=1 rule='vital strike: legs'",
+		"attack T A die=8 rule^='attack'")
 	if p.get(1, LimbBlocks) != 1 {
 		t.Errorf("limb_blocks %d, want 1", p.get(1, LimbBlocks))
 	}
 	g = compile(t, yaml)
 	pol(t, g, "A").plan = Plan{Main: MainVital, Part: Head}
 	p = playDamage(t, g, 10, 16)
-	inOrder(t, p.log, "limb block: T d20 16 +3 = 19 vs A's 20: not blocked", "A hits T's head", "T is stunned and loses its turn")
+	inOrder(t, p.log, "check T A die=16 roll=19 need=20 ok=false rule='limb block'", "damage A T rule='vital strike: head'", "lost T rule=stunned")
 	// Without the field there is no block.
 	g = compile(t, yaml, "b.T.limb_block=false")
 	pol(t, g, "A").plan = Plan{Main: MainVital, Part: Head}
 	p = playDamage(t, g, 10)
-	notIn(t, p.log, "limb block")
+	notIn(t, p.log, "check rule='limb block'")
 }
 
 // Item 20, Borrow Strength Against Strength (field borrow_strength): A's
@@ -371,28 +371,28 @@ sides:
 	g := compile(t, yaml)
 	p := playDamage(t, g, 1, 5)
 	inOrder(t, p.log,
-		"A: attack vs T: d20 1 +3 = 4 vs physical defense 10: miss",
-		"T borrows strength against A's critical failure and flips it",
-		"A: agility d20 5 +0 = 5 vs difficulty 20: Off-Balance",
-		"T's turn")
-	notIn(t, p.log, "T: attack vs A")
-	if p.get(1, Borrows) != 1 || !strings.Contains(p.log, "A takes ") {
-		t.Errorf("borrows %d; log:\n%s", p.get(1, Borrows), p.log)
+		"attack A T die=1 roll=4 need=10 ok=false rule^='attack'",
+		"interrupt T A rule='borrow strength: flip'",
+		"check A die=5 roll=5 need=20 ok=false rule='leg sweep balance'",
+		"turn T rule=")
+	notIn(t, p.log, "attack T A rule^=attack")
+	if p.get(1, Borrows) != 1 || !p.log.Any("damage * A") {
+		t.Errorf("borrows %d; log:\n%s", p.get(1, Borrows), p.text)
 	}
-	if !strings.Contains(p.log, "A takes 3 damage") && !strings.Contains(p.log, "A takes 4 damage") && !strings.Contains(p.log, "A takes 5 damage") {
-		t.Errorf("flip damage is 1d3 + 2 (3-5); log:\n%s", p.log)
+	if !p.log.Any("damage * A amount=3") && !p.log.Any("damage * A amount=4") && !p.log.Any("damage * A amount=5") {
+		t.Errorf("flip damage is 1d3 + 2 (3-5); log:\n%s", p.text)
 	}
 	// A natural 1 on the Agility check: Stunned as well.
 	g = compile(t, yaml)
 	p = playDamage(t, g, 1, 1)
-	inOrder(t, p.log, "critical failure: lands on its head, Off-Balance and Stunned")
+	inOrder(t, p.log, "check die=1 ok=false rule='leg sweep balance'")
 	// Strength exactly 3 below ("not lower than theirs by 3 points"
 	// forbids the flip) and more: an Attack action that hits by default.
 	for _, str := range []string{"b.T.strength=1", "b.T.strength=0"} {
 		g = compile(t, yaml, str)
 		p = play(t, g, 1)
-		inOrder(t, p.log, "T borrows strength against A's critical failure: an Attack action that hits by default", "A takes 1 damage")
-		notIn(t, p.log, "agility d20")
+		inOrder(t, p.log, "interrupt T A rule='borrow strength: attack'", "damage * A amount=1")
+		notIn(t, p.log, "check rule='leg sweep balance'")
 	}
 	// A 2-level build difference allows the flip whatever the Strength;
 	// a 1-level one does not, and being the smaller one never does.
@@ -407,17 +407,17 @@ sides:
 		g = compile(t, yaml, tc.sets...)
 		if tc.flip {
 			p = playDamage(t, g, 1, 5)
-			inOrder(t, p.log, "T borrows strength against A's critical failure and flips it", "A: agility d20 5")
+			inOrder(t, p.log, "interrupt T A rule='borrow strength: flip'", "check A die=5 rule='leg sweep balance'")
 		} else {
 			p = play(t, g, 1)
-			inOrder(t, p.log, "an Attack action that hits by default")
+			inOrder(t, p.log, "interrupt rule='borrow strength: attack'")
 		}
 	}
 	// A miss that is no critical failure gives nothing.
 	g = compile(t, yaml)
 	p = play(t, g, 2, 9)
-	notIn(t, p.log, "borrows strength")
-	inOrder(t, p.log, "T: attack vs A: d20 9")
+	notIn(t, p.log, "interrupt rule^='borrow strength'")
+	inOrder(t, p.log, "attack T A die=9 rule^='attack'")
 }
 
 // Item 20: every heading of the source (shared/rules/002_…txt, copied here
@@ -475,9 +475,9 @@ sides:
 	pol(t, g, "T").plan.Cover = CoverItem
 	p := play(t, g, 5, 17)
 	inOrder(t, p.log,
-		"T takes improvised cover (an item, Swift action): armor +4",
-		"A: attack vs T: d20 17 +3 = 20 vs physical defense 14: hit",
-		"T's cover is destroyed")
+		"action T amount=4 rule='cover: item'",
+		"attack A T die=17 roll=20 need=14 ok=true rule^='attack'",
+		"down T rule='cover destroyed'")
 	if p.get(0, Covers) != 1 || p.get(0, CoversBroken) != 1 {
 		t.Errorf("covers %d broken %d; want 1 1", p.get(0, Covers), p.get(0, CoversBroken))
 	}
@@ -485,18 +485,18 @@ sides:
 	g = compile(t, yaml, "a.T.cover_item={size: small, metal: true}", "a.T.strength=4")
 	pol(t, g, "T").plan.Cover = CoverItem
 	p = play(t, g, 5, 10)
-	inOrder(t, p.log, "armor +4", "A: attack vs T: d20 10 +3 = 13 vs physical defense 14: miss")
-	notIn(t, p.log, "destroyed")
+	inOrder(t, p.log, "action amount=4 rule^='cover: '", "attack A T die=10 roll=13 need=14 ok=false rule^='attack'")
+	notIn(t, p.log, "down rule='cover destroyed'")
 	// Too weak: the check (15 + 2 x 3 = 21) fails and the Swift is spent.
 	g = compile(t, yaml, "a.T.strength=0")
 	pol(t, g, "T").plan.Cover = CoverItem
 	p = play(t, g, 20, 5, 9)
-	inOrder(t, p.log, "T tries to snatch a medium item (strength 0 of 6): d20 20 +0 = 20 vs difficulty 21: too heavy",
-		"A: attack vs T: d20 9 +3 = 12 vs physical defense 10: hit")
+	inOrder(t, p.log, "check T die=20 roll=20 need=21 ok=false rule='snatch cover'",
+		"attack A T die=9 roll=12 need=10 ok=true rule^='attack'")
 	g = compile(t, yaml, "a.T.strength=1")
 	pol(t, g, "T").plan.Cover = CoverItem
 	p = play(t, g, 20, 5, 9)
-	inOrder(t, p.log, "d20 20 +1 = 21 vs difficulty 21: lifted", "armor +4", "physical defense 14: miss")
+	inOrder(t, p.log, "check die=20 roll=21 need=21 ok=true rule='snatch cover'", "action amount=4 rule^='cover: '", "attack need=14 ok=false")
 
 	// An obstacle: the Move action left after T's ranged attack; A's walk
 	// up does not end it, T's own move would.
@@ -504,14 +504,14 @@ sides:
 		"a.T.obstacle={size: large, count: 1}", "a.T.ranged=true")
 	pol(t, g, "T").plan.Cover = CoverObstacle
 	p = play(t, g, 5, 1, 12, 12)
-	inOrder(t, p.log, "T: attack vs A", "T takes improvised cover (an obstacle, Move action): armor +6",
-		"A moves", "ambush from behind cover: stealth vs investigation: T d20 1 +0 = 1 vs A d20 12 +0 = 12: A wins",
-		"A: attack vs T: d20 12 +3 = 15 vs physical defense 16: miss")
+	inOrder(t, p.log, "attack T A rule^=attack", "action T amount=6 rule='cover: obstacle'",
+		"move A rule=", "check T A die=1 roll=1 need=12 ok=false rule^='ambush from behind cover: stealth vs investigation'",
+		"attack A T die=12 roll=15 need=16 ok=false rule^='attack'")
 	// A melee T that must walk has no Move left for it.
 	g = compile(t, strings.Replace(yaml, "distance: 0", "distance: 20", 1), "a.T.obstacle={size: large}")
 	pol(t, g, "T").plan.Cover = CoverObstacle
 	p = play(t, g, 5, 12)
-	notIn(t, p.log, "improvised cover")
+	notIn(t, p.log, "action rule^='cover: '")
 }
 
 // Item 20, Grappling with Size and Strength Differences (field size;
@@ -539,46 +539,46 @@ sides:
 	}
 	t.Run("smaller holds only the larger's moves", func(t *testing.T) {
 		p := grapple(t, false, false, "b.B.size=2")
-		inOrder(t, p.log, "W grapples B with two hands: both Restrained (B can still attack: size)",
-			"break free: B d20 3 +0 = 3 vs W d20 18 +0 = 18: still held", "B: attack vs W: d20 12")
+		inOrder(t, p.log, "action W B rule='grapple: two hands'",
+			"check B W die=3 roll=3 need=18 ok=false rule^='break free'", "attack B W die=12 rule^='attack'")
 	})
 	t.Run("same size holds from attacks", func(t *testing.T) {
 		g := compile(t, yaml, "b.B.size=1")
 		pol(t, g, "W").plan = Plan{Main: MainGrapple}
 		p := play(t, g, 10, 3, 18)
-		inOrder(t, p.log, "W grapples B with two hands: both Restrained", "B is Restrained by a grapple: no Attack actions")
+		inOrder(t, p.log, "action W B rule='grapple: two hands'", "lost B rule~='is Restrained by a grapple: no Attack actions'")
 	})
 	t.Run("4 levels smaller cannot grapple", func(t *testing.T) {
 		g := compile(t, yaml, "b.B.size=4")
 		pol(t, g, "W").plan = Plan{Main: MainGrapple}
 		p := play(t, g, 12)
-		inOrder(t, p.log, "W is 4 or more size levels smaller (Strength doubling counts 2) and cannot grapple B", "B: attack vs W: d20 12")
+		inOrder(t, p.log, "lost W B rule^='grapple: is 4 or more'", "attack B W die=12 rule^='attack'")
 	})
 	t.Run("larger grabs a limb", func(t *testing.T) {
 		p := grapple(t, true, true, "a.W.size=2")
-		inOrder(t, p.log, "W grapples B with one hand on a limb: both Restrained (B can still attack: size)",
-			"break free: B d20 3 +0 = 3 vs W d20 18 +0 = 18: still held", "B: attack vs W: d20 12")
-		notIn(t, p.log, "halved")
+		inOrder(t, p.log, "action W B rule='grapple: one hand on a limb'",
+			"check B W die=3 roll=3 need=18 ok=false rule^='break free'", "attack B W die=12 rule^='attack'")
+		notIn(t, p.log, "check rule~=[halved]")
 	})
 	t.Run("a limb needs 2 levels", func(t *testing.T) {
 		g := compile(t, yaml, "a.W.size=1")
 		pol(t, g, "W").plan = Plan{Main: MainGrapple, OneHand: true, Limb: true}
 		p := play(t, g, 12)
-		inOrder(t, p.log, "W is not 2 size levels larger and cannot grab a limb B", "B: attack vs W: d20 12")
+		inOrder(t, p.log, "lost W B rule^='grapple: is not 2 size'", "attack B W die=12 rule^='attack'")
 	})
 	t.Run("strength doubling counts 2 levels", func(t *testing.T) {
 		p := grapple(t, true, true, "a.W.strength=4", "b.B.strength=2")
-		inOrder(t, p.log, "one hand on a limb", "break free: B d20 3 +2 = 5 vs W d20 18 +4 = 22: still held")
+		inOrder(t, p.log, "action rule='grapple: one hand on a limb'", "check B W die=3 roll=5 need=22 ok=false rule^='break free'")
 	})
 	t.Run("one hand on the body: halved below 4 levels", func(t *testing.T) {
 		g := compile(t, yaml, "a.W.size=2")
 		pol(t, g, "W").plan = Plan{Main: MainGrapple, OneHand: true}
 		p := play(t, g, 10, 3, 18)
-		inOrder(t, p.log, "W grapples B with one hand: both Restrained", "W d20 18 +0 (one hand: halved) = 9", "B is Restrained by a grapple: no Attack actions")
+		inOrder(t, p.log, "action W B rule='grapple: one hand'", "check * W need=9 rule^='break free'", "lost B rule~='is Restrained by a grapple: no Attack actions'")
 		g = compile(t, yaml, "a.W.size=4")
 		pol(t, g, "W").plan = Plan{Main: MainGrapple, OneHand: true}
 		p = play(t, g, 10, 3, 18)
-		inOrder(t, p.log, "W grapples B with one hand: both Restrained", "W d20 18 +0 = 18: still held", "B is Restrained by a grapple: no Attack actions")
+		inOrder(t, p.log, "action W B rule='grapple: one hand'", "check * W need=18 ok=false rule^='break free'", "lost B rule~='is Restrained by a grapple: no Attack actions'")
 	})
 }
 
@@ -610,19 +610,19 @@ sides:
 		2, 8, // D's held attack, an ambush (advantage): 11 vs 10 (caught off guard: no dodge)
 		11) // E's attack: plain, 14 vs 12
 	inOrder(t, p.log,
-		"D takes improvised cover (an item, Swift action): armor +2",
-		"D delays its attack action until enemy_in_reach",
-		"E moves 15 ft", "trigger for D: E comes within reach",
-		"D strikes unseen from behind its cover (combat ambush: advantage on the strike)",
-		"ambush from behind cover: stealth vs investigation: D d20 10 +5 = 15 vs E d20 3 +1 = 4: D wins",
-		"D strikes from behind its cover: E is Caught Off Guard",
-		"D: attack vs E: d20 8 (advantage) +3 = 11 vs physical defense 10 (caught off guard) (ambush): hit",
-		"E: attack vs D: d20 11 +3 = 14 vs physical defense 12: hit")
+		"action D amount=2 rule='cover: item'",
+		"delay D rule=attack/enemy_in_reach",
+		"move E amount=15 rule=", "interrupt D E rule='trigger: within reach'",
+		"interrupt D rule='combat ambush'",
+		"check D E die=10 roll=15 need=4 ok=true rule^='ambush from behind cover: stealth vs investigation'",
+		"interrupt D E rule='caught off guard'",
+		"attack D E die=8 roll=11 need=10 ok=true rule^='attack' rule~=[advantage] rule~=[ambush] rule~='[caught off guard]'",
+		"attack E D die=11 roll=14 need=12 ok=true rule^='attack'")
 	// Lost contest: still an ambush (unseen), but no Caught Off Guard.
 	g = compile(t, yaml)
 	pol(t, g, "D").plan = Plan{Main: MainDelay, Delay: KindAttack, Trigger: OnEnemyInReach, Ally: -1, Cover: CoverItem}
 	p = play(t, g, 1, 13, 8, 2, 11)
-	inOrder(t, p.log, "E wins", "D: attack vs E: d20 8 (advantage) +3 = 11 vs physical defense 14 (ambush): miss")
+	inOrder(t, p.log, "check D E ok=false rule^='ambush from behind cover'", "attack D E die=8 roll=11 need=14 ok=false rule^='attack' rule~=[advantage] rule~=[ambush]")
 
 	// Reverse timing: D holds nothing (nothing to attack at range); E
 	// aims, walks up and attacks with Disadvantage and without the aim.
@@ -631,9 +631,9 @@ sides:
 	pol(t, g, "E").plan.Swift = SwiftAim
 	p = play(t, g, 10, 3, 15, 9)
 	inOrder(t, p.log,
-		"E builds up aim", "E moves 15 ft",
-		"D was waiting behind its cover: E's attack has Disadvantage and no aim",
-		"E: attack vs D: d20 9 (disadvantage) +3 = 12 vs physical defense 12: hit")
+		"action E rule=aim", "move E amount=15 rule=",
+		"interrupt D E rule='obstacle foil'",
+		"attack E D die=9 roll=12 need=12 ok=true rule^='attack' rule~=[disadvantage]")
 }
 
 // Item 20, Point-Blank Shooting: three shots (field firearm: 3) at a target
@@ -661,28 +661,28 @@ sides:
 		sets  []string
 		first string
 	}{
-		{nil, "S: point-blank shot vs T: d20 2 +2 +2 aim = 6 vs physical defense 4: hit"},
-		{[]string{"b.T.fast_dodge=true"}, "S: point-blank shot vs T: d20 2 +2 +2 aim = 6 vs physical defense 10 (caught off guard): miss"},
-		{[]string{"b.T.fast_dodge=true", "b.T.dodge_light=true"}, "S: point-blank shot vs T: d20 2 +2 +2 aim = 6 vs physical defense 15: miss"},
+		{nil, "attack S T die=2 roll=6 need=4 ok=true rule^='point-blank shot' rule~=[aim]"},
+		{[]string{"b.T.fast_dodge=true"}, "attack S T die=2 roll=6 need=10 ok=false rule^='point-blank shot' rule~='[caught off guard]'"},
+		{[]string{"b.T.fast_dodge=true", "b.T.dodge_light=true"}, "attack S T die=2 roll=6 need=15 ok=false rule^='point-blank shot'"},
 	} {
 		g := compile(t, yaml, c.sets...)
 		pol(t, g, "S").plan.Main = MainPointBlank
 		p := play(t, g, 2, 8, 11, 5)
 		inOrder(t, p.log, c.first,
-			"S: point-blank shot vs T: d20 8 +2 +2 aim = 12 vs physical defense 15: miss",
-			"S: point-blank shot vs T: d20 11 +2 +2 aim = 15 vs physical defense 15: hit", "T: attack vs S")
+			"attack S T die=8 roll=12 need=15 ok=false rule^='point-blank shot'",
+			"attack S T die=11 roll=15 need=15 ok=true rule^='point-blank shot'", "attack T S rule^=attack")
 		if p.get(0, PointBlanks) != 1 {
 			t.Errorf("%v: point_blanks %d", c.sets, p.get(0, PointBlanks))
 		}
 	}
 	g := compile(t, strings.Replace(yaml, "distance: 0", "distance: 30", 1))
 	p := play(t, g, 2, 8, 13, 5)
-	inOrder(t, p.log, "S: shot vs T: d20 2 +2 = 4 vs physical defense 15: miss", "S: shot vs T: d20 8 +2 = 10",
-		"S: shot vs T: d20 13 +2 = 15 vs physical defense 15: hit")
+	inOrder(t, p.log, "attack S T die=2 roll=4 need=15 ok=false rule^='shot'", "attack S T die=8 roll=10 rule^='shot'",
+		"attack S T die=13 roll=15 need=15 ok=true rule^='shot'")
 	g = compile(t, strings.Replace(yaml, "distance: 0", "distance: 30", 1))
 	pol(t, g, "S").plan.Main = MainPointBlank
 	p = play(t, g, 5, 8, 11, 5)
-	inOrder(t, p.log, "S moves 25 ft (now 5 ft from T)", "S: point-blank shot vs T: d20 5 +2 +2 aim = 9 vs physical defense 4: hit")
+	inOrder(t, p.log, "move S T amount=25 rule=", "attack S T die=5 roll=9 need=4 ok=true rule^='point-blank shot'")
 	if err := compileErr(t, strings.Replace(yaml, "initiative_roll: 1}", "initiative_roll: 1, dodge_light: true}", 1)); err == nil || !strings.Contains(err.Error(), "dodge_light needs fast_dodge") {
 		t.Errorf("dodge_light without fast_dodge: %v", err)
 	}
@@ -715,11 +715,11 @@ sides:
 	pol(t, g, "K").plan.Main = MainLegSweep
 	p := playDamage(t, g, 10, 1+1, 15, 5, 5, 5, 5)
 	inOrder(t, p.log,
-		"K: leg sweep vs E1: d20 10 +3 = 13 vs physical defense 5: hit", "E1 takes ",
-		"K: leg sweep vs E2: d20 2 +3 = 5 vs physical defense 5: hit",
-		"K: leg sweep vs E3: d20 15 +3 = 18 vs physical defense 5: hit",
-		"E1's turn")
-	notIn(t, p.log, "leg sweep vs E4")
+		"attack K E1 die=10 roll=13 need=5 ok=true rule^='leg sweep'", "damage * E1",
+		"attack K E2 die=2 roll=5 need=5 ok=true rule^='leg sweep'",
+		"attack K E3 die=15 roll=18 need=5 ok=true rule^='leg sweep'",
+		"turn E1 rule=")
+	notIn(t, p.log, "attack * E4 rule^='leg sweep'")
 	if p.get(0, LegSweeps) != 1 {
 		t.Errorf("leg_sweeps %d, want 1", p.get(0, LegSweeps))
 	}
@@ -728,21 +728,21 @@ sides:
 	g = compile(t, yaml)
 	pol(t, g, "K").plan.Main = MainLegSweep
 	p = playDamage(t, g, 10, 1, 5, 5, 5, 5)
-	inOrder(t, p.log, "K: leg sweep vs E2: d20 1 +3 = 4 vs physical defense 5: miss",
-		"K's leg sweep is a critical failure: it loses its balance (Off-Balance)",
-		"E1: attack vs K: d20 5 +0 = 5 vs physical defense 13: miss")
-	notIn(t, p.log, "leg sweep vs E3")
+	inOrder(t, p.log, "attack K E2 die=1 roll=4 need=5 ok=false rule^='leg sweep'",
+		"check K rule='leg sweep critical failure'",
+		"attack E1 K die=5 roll=5 need=13 ok=false rule^='attack'")
+	notIn(t, p.log, "attack * E3 rule^='leg sweep'")
 	// E2 answers it with Borrow Strength, a Swift action: K is flipped
 	// (its Agility check: 12 + 5 = 17, Off-Balance) and E2 still attacks.
 	g = compile(t, yaml, "b.E2.borrow_strength=true", "b.E2.strength=4")
 	pol(t, g, "K").plan.Main = MainLegSweep
 	p = playDamage(t, g, 10, 1, 12, 5, 5, 5, 5)
-	inOrder(t, p.log, "E2 borrows strength against K's critical failure and flips it",
-		"K: agility d20 12 +5 = 17 vs difficulty 20: Off-Balance", "E2: attack vs K")
-	notIn(t, p.log, "it loses its balance")
+	inOrder(t, p.log, "interrupt E2 K rule='borrow strength: flip'",
+		"check K die=12 roll=17 need=20 ok=false rule='leg sweep balance'", "attack E2 K rule^=attack")
+	notIn(t, p.log, "check rule='leg sweep critical failure'")
 	// Agility below 5: no sweep.
 	g = compile(t, yaml, "a.K.agility=4")
 	pol(t, g, "K").plan.Main = MainLegSweep
 	p = play(t, g, 5, 5, 5, 5)
-	inOrder(t, p.log, "K has Agility below 5 and cannot Leg Sweep")
+	inOrder(t, p.log, "lost K rule~='has Agility below 5 and cannot Leg Sweep'")
 }

@@ -1,6 +1,7 @@
 package lotm
 
 import (
+	"simctl/sim"
 	"strconv"
 )
 
@@ -170,6 +171,9 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 		t.logf("  %s: %s vs %s: %s %+d%s = %d vs physical defense %d%s: %s",
 			t.name(a), what, t.name(d), t.rollText(nat, adv, dis), bonus, bonusText(aim, mod, burn), total+burn, pd,
 			condText(off, amb), hitText(hit))
+		t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Die: nat, Roll: total + burn, Need: pd, OK: hit,
+			Rule: what + advTag("", adv, dis) + tagIf(aim != 0, "aim") + tagIf(mod != 0, "flat") + tagIf(burn != 0, "luck") +
+				tagIf(off, "caught off guard") + tagIf(amb, "ambush")})
 	}
 	if hit && !noArmor {
 		t.coverHit(d)
@@ -222,6 +226,8 @@ func (t *Table) contest(a, ab, d, db int, mode contestMode, oneCheck bool, what 
 	if t.log != nil {
 		t.logf("  %s: %s %s %+d = %d vs %s %s %+d = %d: %s", what, t.name(a), t.rollText(na, aa, ad), ab+ma, ta,
 			t.name(d), t.rollText(nd, da, dd), db+md, td, t.name(either(win, a, d))+" wins")
+		t.ev(sim.Event{Kind: sim.EvCheck, Actor: a, Target: d, Die: na, Roll: ta, Need: td, OK: win,
+			Rule: what + advTag("", aa, ad) + advTag("vs ", da, dd)})
 	}
 	return win
 }
@@ -236,6 +242,27 @@ func (t *Table) rollText(nat int, adv, dis bool) string {
 		return "d20 " + itoa(nat) + " (advantage and disadvantage cancel)"
 	}
 	return "d20 " + itoa(nat)
+}
+
+// advTag and tagIf qualify an event's rule in brackets ("attack
+// [advantage] [aim]"), so tests can ask for one qualifier (rule~=[aim]).
+func advTag(who string, adv, dis bool) string {
+	switch {
+	case adv && !dis:
+		return " [" + who + "advantage]"
+	case dis && !adv:
+		return " [" + who + "disadvantage]"
+	case adv && dis:
+		return " [" + who + "cancel]"
+	}
+	return ""
+}
+
+func tagIf(ok bool, tag string) string {
+	if ok {
+		return " [" + tag + "]"
+	}
+	return ""
 }
 
 func bonusText(aim, mod, burn int) string {
@@ -285,6 +312,7 @@ func (t *Table) damage(a, d, dmg int) {
 	t.c.Hit(t.side(a), a, d, dmg)
 	if t.log != nil {
 		t.logf("  %s takes %d damage (hp %d)", t.name(d), dmg, f.hp)
+		t.ev(sim.Event{Kind: sim.EvDamage, Actor: a, Target: d, Amount: dmg})
 	}
 	if f.hp > 0 || f.out {
 		return
@@ -298,6 +326,7 @@ func (t *Table) damage(a, d, dmg int) {
 	t.endGrapple(d)
 	if t.log != nil {
 		t.logf("%s is out (hp %d)", t.name(d), f.hp)
+		t.ev(sim.Event{Kind: sim.EvDown, Actor: d, Target: a, Amount: f.hp, Rule: "out"})
 	}
 }
 

@@ -2,6 +2,7 @@ package lotm
 
 import (
 	"go.yaml.in/yaml/v3"
+	"simctl/sim"
 
 	"simctl/sim/scenario"
 )
@@ -116,6 +117,7 @@ func (t *Table) takeCover(i int, u CoverUse) {
 			if t.log != nil {
 				t.logf("  %s tries to snatch a %s item (strength %d of %d): d20 %d %+d = %d vs difficulty %d: %s", c.Name, CoverSizes[it.Size-1],
 					c.Strength, it.Strength(), n, c.Strength, n+c.Strength, dc, either2(ok, "lifted", "too heavy"))
+				t.ev(sim.Event{Kind: sim.EvCheck, Actor: i, Target: sim.NoOne, Die: n, Roll: n + c.Strength, Need: dc, OK: ok, Rule: "snatch cover"})
 			}
 			if !ok {
 				return
@@ -136,6 +138,7 @@ func (t *Table) takeCover(i int, u CoverUse) {
 	t.c.Inc(c.Side, Covers)
 	if t.log != nil {
 		t.logf("  %s takes improvised cover (%s): armor +%d", c.Name, either2(f.coverItem, "an item, Swift action", "an obstacle, Move action"), f.coverArmor)
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Amount: f.coverArmor, Rule: either2(f.coverItem, "cover: item", "cover: obstacle")})
 	}
 }
 
@@ -146,6 +149,7 @@ func (t *Table) leaveCover(i int) {
 		f.coverArmor = 0
 		if t.log != nil {
 			t.logf("  %s leaves its cover", t.name(i))
+			t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Rule: "leave cover"})
 		}
 	}
 }
@@ -160,6 +164,7 @@ func (t *Table) coverHit(d int) {
 	t.c.Inc(t.side(d), CoversBroken)
 	if t.log != nil {
 		t.logf("  %s's cover is destroyed", t.name(d))
+		t.ev(sim.Event{Kind: sim.EvDown, Actor: d, Target: sim.NoOne, Rule: "cover destroyed"})
 	}
 }
 
@@ -192,11 +197,13 @@ func (t *Table) obstacleStrike(d, e int) {
 	t.c.Inc(t.side(d), Ambushes)
 	if t.log != nil {
 		t.logf("  %s strikes unseen from behind its cover (combat ambush: advantage on the strike)", t.name(d))
+		t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: d, Target: e, Rule: "combat ambush"})
 	}
 	if t.contest(d, t.g.C[d].Stealth, e, t.g.C[e].Investig, contestPerception, false, "ambush from behind cover: stealth vs investigation") {
 		t.f[d].cogOn = e
 		if t.log != nil {
 			t.logf("  %s strikes from behind its cover: %s is Caught Off Guard", t.name(d), t.name(e))
+			t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: d, Target: e, Rule: "caught off guard"})
 		}
 	}
 }
@@ -212,6 +219,7 @@ func (t *Table) obstacleFoil(d, a int) {
 		t.c.Inc(t.side(d), Ambushes)
 		if t.log != nil {
 			t.logf("  %s was waiting behind its cover: %s's attack has Disadvantage and no aim", t.name(d), t.name(a))
+			t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: d, Target: a, Rule: "obstacle foil"})
 		}
 	}
 }

@@ -56,6 +56,7 @@ func (t *Table) declareDelay(i int, p Plan) {
 	if !ok {
 		if t.log != nil {
 			t.logf("  %s cannot delay a %s action (trigger %s)", t.name(i), KindNames[p.Delay], TriggerNames[p.Trigger])
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "delay: " + KindNames[p.Delay] + "/" + TriggerNames[p.Trigger]})
 		}
 		return
 	}
@@ -76,6 +77,7 @@ func (t *Table) declareDelay(i int, p Plan) {
 			who = " (" + t.name(p.Ally) + ")"
 		}
 		t.logf("  %s delays its %s action until %s%s", t.name(i), KindNames[p.Delay], TriggerNames[p.Trigger], who)
+		t.ev(sim.Event{Kind: sim.EvDelay, Actor: i, Target: p.Ally, Rule: KindNames[p.Delay] + "/" + TriggerNames[p.Trigger]})
 	}
 }
 
@@ -90,6 +92,7 @@ func (t *Table) delaysOnGrapple(a, tg int) {
 			(f.delayAlly < 0 || f.delayAlly == a) && t.present(d) {
 			if t.log != nil {
 				t.logf("  trigger for %s: %s grapples %s", t.name(d), t.name(a), t.name(tg))
+				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: d, Target: a, Amount: tg, Rule: "trigger: grapples"})
 			}
 			t.fireDelay(d, tg)
 			if t.over() || !t.present(a) {
@@ -110,6 +113,7 @@ func (t *Table) delaysAfter(a int) {
 			(f.delayAlly < 0 || f.delayAlly == a) && t.present(d) {
 			if t.log != nil {
 				t.logf("  trigger for %s: %s's turn ends", t.name(d), t.name(a))
+				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: d, Target: a, Rule: "trigger: turn ends"})
 			}
 			t.fireDelay(d, -1)
 			if t.over() {
@@ -131,6 +135,7 @@ func (t *Table) reachTriggers(m, from int) {
 			abs(from-f.x) > Reach && t.Dist(m, d) <= Reach {
 			if t.log != nil {
 				t.logf("  trigger for %s: %s comes within reach", t.name(d), t.name(m))
+				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: d, Target: m, Rule: "trigger: within reach"})
 			}
 			t.fireDelay(d, m)
 			if t.over() || !t.present(m) {
@@ -153,6 +158,7 @@ func (t *Table) fireDelay(d, target int) {
 		t.c.Lost(t.side(d), d)
 		if t.log != nil {
 			t.logf("  %s is stunned: its delayed %s action is lost", t.name(d), KindNames[f.delayKind])
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: d, Target: sim.NoOne, Rule: "delay: stunned"})
 		}
 		return
 	}
@@ -169,6 +175,7 @@ func (t *Table) fireDelay(d, target int) {
 	}
 	if t.log != nil {
 		t.logf("  %s takes its delayed %s action", t.name(d), KindNames[f.delayKind])
+		t.ev(sim.Event{Kind: sim.EvTurn, Actor: d, Target: sim.NoOne, Roll: t.f[d].count, Amount: t.f[d].hp, Rule: "delayed " + KindNames[f.delayKind]})
 	}
 	if f.delayTrig == OnEnemyInReach && (f.delayKind == KindAttack || f.delayKind == KindCasting) && tg == target {
 		t.obstacleStrike(d, tg)
@@ -220,6 +227,7 @@ func (t *Table) actionTriggers(a, tg int, k Kind) bool {
 		}
 		if t.log != nil {
 			t.logf("  trigger for %s: %s %s", t.name(d), t.name(a), why)
+			t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: d, Target: a, Rule: "trigger: " + why})
 		}
 		t.fireDelay(d, a)
 		if t.over() || !t.present(a) {
@@ -242,6 +250,7 @@ func (t *Table) turnTriggers(a int) bool {
 		}
 		if t.log != nil {
 			t.logf("  trigger for %s: %s acts", t.name(d), t.name(a))
+			t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: d, Target: a, Rule: "trigger: acts"})
 		}
 		t.fireDelay(d, a)
 		if t.over() || !t.present(a) {

@@ -1,5 +1,7 @@
 package lotm
 
+import "simctl/sim"
+
 // Grapple: an Attack action, Fighting against Physical Defense ignoring
 // Armor (a hit check: Build-Up Aim, Caught Off Guard and Advantage apply).
 // Won: the target is Restrained, and so is the grappler. While in the
@@ -62,6 +64,7 @@ func (t *Table) grapple(i, tg int, oneHand, limb bool) {
 	if why != "" {
 		if t.log != nil {
 			t.logf("  %s %s %s", c.Name, why, t.name(tg))
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: tg, Rule: "grapple: " + why})
 		}
 		return
 	}
@@ -91,6 +94,7 @@ func (t *Table) grapple(i, tg int, oneHand, limb bool) {
 			held = " (" + t.name(tg) + " can still attack: size)"
 		}
 		t.logf("  %s grapples %s with %s: both Restrained%s", c.Name, t.name(tg), hands, held)
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: tg, Rule: "grapple: " + hands})
 	}
 	t.delaysOnGrapple(i, tg)
 }
@@ -117,6 +121,7 @@ func (t *Table) breakFree(i int) {
 	if t.log != nil {
 		t.logf("  break free: %s d20 %d %+d = %d vs %s d20 %d %+d%s = %d: %s", t.name(i), ni, t.g.C[i].Strength, ti,
 			t.name(g), ng, t.g.C[g].Strength, half, tg, freeText(win))
+		t.ev(sim.Event{Kind: sim.EvCheck, Actor: i, Target: g, Die: ni, Roll: ti, Need: tg, OK: win, Rule: "break free" + tagIf(half != "", "halved")})
 	}
 	if win {
 		t.c.Inc(t.side(i), GrapplesBroken)

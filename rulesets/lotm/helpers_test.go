@@ -9,6 +9,7 @@ import (
 	"simctl/sim"
 	"simctl/sim/rng"
 	"simctl/sim/scenario"
+	"simctl/sim/simtest"
 )
 
 // testPolicy is the package's own scripted policy (package agents, which
@@ -120,7 +121,8 @@ func pol(t testing.TB, g *Game, name string) *testPolicy {
 // played is one encounter played with pinned dice.
 type played struct {
 	out    sim.Outcome
-	log    string
+	text   string         // the narration, for failure messages
+	log    simtest.Events // what the rules did, for assertions
 	counts sim.Counts
 	left   []int // script entries not consumed
 }
@@ -152,33 +154,41 @@ func playScript(t testing.TB, g *Game, damageDraws bool, script []int) played {
 		names = append(names, e.Name)
 	}
 	c := sim.NewCounts(len(g.Counters()))
-	o := tb.Play(r, &c, &sim.Log{W: &b, Names: names})
+	log := &sim.Log{W: &b, Names: names}
+	o := tb.Play(r, &c, log)
 	if (r.Draws() != 0 && !damageDraws) || len(tb.script) != 0 {
 		t.Fatalf("the script pinned %d dice: %d left over, %d draws from the stream; log:\n%s", len(script), len(tb.script), r.Draws(), b.String())
 	}
-	return played{o, b.String(), c, tb.script}
+	return played{o, b.String(), simtest.Of(log, names), c, tb.script}
 }
 
-// inOrder checks that the log contains each line fragment, in order.
-func inOrder(t testing.TB, log string, frags ...string) {
+// inOrder checks that the events fit the patterns (simtest), in order.
+func inOrder(t testing.TB, log simtest.Events, pats ...string) {
 	t.Helper()
-	rest := log
-	for _, f := range frags {
-		k := strings.Index(rest, f)
-		if k < 0 {
-			t.Fatalf("log lacks %q (in order); log:\n%s", f, log)
-		}
-		rest = rest[k+len(f):]
+	if !log.InOrder(t, pats...) {
+		t.FailNow()
 	}
 }
 
-func notIn(t testing.TB, log string, frags ...string) {
+// notIn checks that no event fits any of the patterns.
+func notIn(t testing.TB, log simtest.Events, pats ...string) {
 	t.Helper()
-	for _, f := range frags {
-		if strings.Contains(log, f) {
-			t.Fatalf("log should not contain %q; log:\n%s", f, log)
+	for _, p := range pats {
+		if m := log.Match(t, p); len(m) > 0 {
+			t.Fatalf("unexpected event %q: %s", p, log.String(m[0]))
 		}
 	}
+}
+
+// from returns the events of round n and after.
+func (p played) from(n int) simtest.Events {
+	var out []sim.Event
+	for _, v := range p.log.Ev {
+		if v.Round >= n {
+			out = append(out, v)
+		}
+	}
+	return simtest.Events{Ev: out, Names: p.log.Names}
 }
 
 func (p played) get(side, k int) int64 { return p.counts.Get(side, k) }

@@ -1,5 +1,7 @@
 package lotm
 
+import "simctl/sim"
+
 // rollInitiative: the seed does not give the initiative roll, so it is the
 // option initiative (default d20 + Agility, plus the init field). Everyone
 // rolls once at the start, combatants still to join included; the order is
@@ -38,10 +40,13 @@ func (t *Table) rollInitiative() {
 			switch t.g.Opt.Initiative {
 			case "d20+agility":
 				t.logf("initiative: %s rolls %d + agility %d + init %d + luck burned %d = %d", c.Name, die, c.Agility, c.Init, burn, f.count)
+				t.ev(sim.Event{Kind: sim.EvInitiative, Actor: i, Target: sim.NoOne, Die: die, Roll: f.count, Amount: burn, Rule: "d20+agility"})
 			case "d20":
 				t.logf("initiative: %s rolls %d + init %d + luck burned %d = %d", c.Name, die, c.Init, burn, f.count)
+				t.ev(sim.Event{Kind: sim.EvInitiative, Actor: i, Target: sim.NoOne, Die: die, Roll: f.count, Amount: burn, Rule: "d20"})
 			default:
 				t.logf("initiative: %s has agility %d + init %d + luck burned %d = %d", c.Name, c.Agility, c.Init, burn, f.count)
+				t.ev(sim.Event{Kind: sim.EvInitiative, Actor: i, Target: sim.NoOne, Roll: f.count, Amount: burn, Rule: "agility"})
 			}
 		}
 	}
@@ -65,6 +70,7 @@ func (t *Table) rollInitiative() {
 			}
 			if t.log != nil {
 				t.logf("initiative: tie at %d broken by a re-roll", t.f[run[0]].count)
+				t.ev(sim.Event{Kind: sim.EvInitiative, Actor: sim.NoOne, Target: sim.NoOne, Roll: t.f[run[0]].count, Amount: len(run), Rule: "tie re-roll"})
 			}
 		}
 		lo = hi

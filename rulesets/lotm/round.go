@@ -17,6 +17,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 	if s, ambushers, ambushed := t.preCombat(); s >= 0 {
 		if t.log != nil {
 			t.logf("-- pre-combat ambush: an Ambush Round for side %d", s)
+			t.ev(sim.Event{Kind: sim.EvRound, Actor: sim.NoOne, Target: sim.NoOne, Round: 0, Amount: s, Rule: "ambush"})
 		}
 		t.ambushRound(s, ambushers, ambushed)
 	}
@@ -29,6 +30,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		t.round, rounds = round, round
 		if t.log != nil {
 			t.logf("-- round %d", round)
+			t.ev(sim.Event{Kind: sim.EvRound, Actor: sim.NoOne, Target: sim.NoOne, Round: round})
 		}
 		t.join(round)
 		if winner = t.winner(); winner >= 0 {
@@ -129,6 +131,7 @@ func (t *Table) turnWith(i int, plan *Plan) {
 	t.c.Turn(c.Side, i)
 	if t.log != nil {
 		t.logf("%s's turn (initiative %d, hp %d)", c.Name, f.count, f.hp)
+		t.ev(sim.Event{Kind: sim.EvTurn, Actor: i, Target: sim.NoOne, Roll: f.count, Amount: f.hp})
 	}
 	// A Half Meditation lasts until the next Swift action paid for it; a
 	// Full Meditation ends as the turn comes.
@@ -137,6 +140,7 @@ func (t *Table) turnWith(i int, plan *Plan) {
 		f.meditating, f.fullMed = false, true
 		if t.log != nil {
 			t.logf("  %s ends its Full Meditation: willpower +2, intuition +1", c.Name)
+			t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Rule: "full meditation ends"})
 		}
 	}
 	if f.stunned {
@@ -145,6 +149,7 @@ func (t *Table) turnWith(i int, plan *Plan) {
 		t.c.Lost(c.Side, i)
 		if t.log != nil {
 			t.logf("  %s is stunned and loses its turn", c.Name)
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "stunned"})
 		}
 	} else if t.turnTriggers(i) {
 		if f.grappledBy >= 0 {
@@ -178,6 +183,7 @@ func (t *Table) execute(i int, p Plan) {
 	if p.Release && f.grappling >= 0 {
 		if t.log != nil {
 			t.logf("  %s lets go of %s", t.name(i), t.name(f.grappling))
+			t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: f.grappling, Rule: "release"})
 		}
 		t.endGrapple(i)
 	}
@@ -185,6 +191,7 @@ func (t *Table) execute(i int, p Plan) {
 	if tg >= 0 && (!t.Targetable(i, tg) || t.out(tg)) {
 		if t.log != nil {
 			t.logf("  %s cannot target %s", t.name(i), t.name(tg))
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: tg, Rule: "cannot target"})
 		}
 		tg = -1
 	}
@@ -200,6 +207,7 @@ func (t *Table) execute(i int, p Plan) {
 		f.offBalance = false
 		if t.log != nil {
 			t.logf("  %s stands up (Move action): no longer Off-Balance", t.name(i))
+			t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Rule: "stand up"})
 		}
 	}
 	if p.Hide == HideBefore {
@@ -288,6 +296,7 @@ func (t *Table) alsoAction(i int, p Plan, tg int) {
 	if why != "" {
 		if t.log != nil {
 			t.logf("  %s %s: no %s as well", t.name(i), why, MainNames[q.Main])
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: tg, Rule: "second action: " + why})
 		}
 		return
 	}
@@ -330,6 +339,7 @@ func (t *Table) endRound() {
 		t.c.Lost(t.side(i), i)
 		if t.log != nil {
 			t.logf("%s's delayed %s never triggered: spent", t.name(i), KindNames[f.delayKind])
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "delay: never triggered"})
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package lotm
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,14 +36,14 @@ func TestPreCombatAmbush(t *testing.T) {
 			11, // round 1: A's attack, a plain roll
 			19) // T's attack
 		inOrder(t, p.log,
-			"-- pre-combat ambush: an Ambush Round for side 0",
-			"stealth vs investigation: A d20 15 (advantage) +2 = 17 vs T d20 10 (disadvantage) +1 = 11: A wins",
-			"Caught Off Guard until the Ambush Round ends",
-			"A: attack vs T: d20 9 (advantage) +3 = 12 vs physical defense 10 (caught off guard): hit",
-			"-- the Ambush Round ends",
-			"-- round 1",
-			"A: attack vs T: d20 11 +3 = 14 vs physical defense 15: miss",
-			"T: attack vs A: d20 19 +0 = 19 vs physical defense 10: hit")
+			"round - - amount=0 rule=ambush",
+			"check A T die=15 roll=17 need=11 ok=true rule^='ambush: stealth vs investigation'",
+			"check rule=detection ok=false",
+			"attack A T die=9 roll=12 need=10 ok=true rule^='attack' rule~=[advantage] rule~='[caught off guard]'",
+			"action rule='ambush round ends'",
+			"round round=1",
+			"attack A T die=11 roll=14 need=15 ok=false rule^='attack'",
+			"attack T A die=19 roll=19 need=10 ok=true rule^='attack'")
 		if p.get(0, AmbushRounds) != 1 || p.get(0, Ambushes) != 1 || p.get(0, sim.Turns) != 2 || p.out.Rounds != 1 || p.out.FirstActor != 0 {
 			t.Errorf("ambush rounds %d, ambushes %d, A's turns %d, rounds %d, first actor %d; want 1, 1, 2, 1, 0",
 				p.get(0, AmbushRounds), p.get(0, Ambushes), p.get(0, sim.Turns), p.out.Rounds, p.out.FirstActor)
@@ -52,9 +53,9 @@ func TestPreCombatAmbush(t *testing.T) {
 		g := compile(t, pinnedPair, "b.aware=false")
 		p := play(t, g, 5, 3, 10, 12, 4, 9, 11, 19)
 		inOrder(t, p.log,
-			"A d20 5 (advantage) +2 = 7 vs T d20 10 (disadvantage) +1 = 11: T wins",
-			"the ambushers are noticed: no one is Caught Off Guard",
-			"A: attack vs T: d20 9 (advantage) +3 = 12 vs physical defense 15: miss")
+			"check A T die=5 roll=7 need=11 ok=false",
+			"check rule=detection ok=true",
+			"attack A T die=9 roll=12 need=15 ok=false rule^='attack' rule~=[advantage]")
 		if p.get(0, AmbushesFoiled) != 1 {
 			t.Errorf("ambushes_foiled %d, want 1", p.get(0, AmbushesFoiled))
 		}
@@ -88,11 +89,11 @@ sides:
 			8, 1, // B2
 			9, 1) // T attacks B1, Disadvantage
 		inOrder(t, p.log,
-			"B1: attack vs T: d20 7 (advantage) +3 = 10 vs physical defense 10 (caught off guard): hit",
-			"B2: attack vs T: d20 7 (advantage) +3 = 10 vs physical defense 12: miss",
-			"-- the Ambush Round ends",
-			"B1: attack vs T: d20 4 (advantage) +3 = 7 vs physical defense 12: miss",
-			"T: attack vs B1: d20 1 (disadvantage)")
+			"attack B1 T die=7 roll=10 need=10 ok=true rule^='attack' rule~=[advantage] rule~='[caught off guard]'",
+			"attack B2 T die=7 roll=10 need=12 ok=false rule^='attack' rule~=[advantage]",
+			"action rule='ambush round ends'",
+			"attack B1 T die=4 roll=7 need=12 ok=false rule^='attack' rule~=[advantage]",
+			"attack T B1 die=1 rule^='attack' rule~=[disadvantage]")
 		if p.get(1, AmbushesFoiled) != 1 {
 			t.Errorf("ambushes_foiled %d, want 1 (B2)", p.get(1, AmbushesFoiled))
 		}
@@ -124,14 +125,14 @@ sides:
 		j.insert, j.plan.Main = 1, MainDouble
 		p := play(t, g, 2, 16, 5, 12)
 		inOrder(t, p.log,
-			"J brings its turn forward, ahead of E (mid-combat ambush)",
-			"J's turn",
-			"J teleports to E's face",
-			"J: double strike vs E: d20 16 (advantage) +3 = 19 vs physical defense 10 (ambush): hit",
-			"J: double strike vs E: d20 5 +3 = 8 vs physical defense 10: miss",
-			"E's turn",
-			"E: attack vs J: d20 12 +0 = 12 vs physical defense 10: hit")
-		notIn(t, p.log, "Ambush Round")
+			"interrupt J E rule='mid-combat ambush'",
+			"turn J rule=",
+			"move J E rule=teleport",
+			"attack J E die=16 roll=19 need=10 ok=true rule^='double strike' rule~=[advantage] rule~=[ambush]",
+			"attack J E die=5 roll=8 need=10 ok=false rule^='double strike'",
+			"turn E rule=",
+			"attack E J die=12 roll=12 need=10 ok=true rule^='attack'")
+		notIn(t, p.log, "round rule=ambush")
 		if p.get(0, sim.Turns) != 1 || p.get(0, Insertions) != 1 || p.get(0, sim.Interrupts) != 1 || p.get(0, Ambushes) != 1 || p.out.FirstActor != 0 {
 			t.Errorf("J turns %d insertions %d interrupts %d ambushes %d first %d; want 1 1 1 1 0",
 				p.get(0, sim.Turns), p.get(0, Insertions), p.get(0, sim.Interrupts), p.get(0, Ambushes), p.out.FirstActor)
@@ -143,22 +144,22 @@ sides:
 		pol(t, g, "E").plan.Hide = HideAfter
 		p := play(t, g, 14, 3, 17)
 		inOrder(t, p.log,
-			"E's turn",
-			"E: attack vs J: d20 14 +0 = 14 vs physical defense 10: hit",
-			"J takes 1 damage",
-			"J brings its turn forward, ahead of E",
-			"J: attack vs E: d20 17 (advantage) +3 = 20",
-			"E turns invisible") // the rest of E's turn, after J's
+			"turn E rule=",
+			"attack E J die=14 roll=14 need=10 ok=true rule^='attack'",
+			"damage * J amount=1",
+			"interrupt J E rule='mid-combat ambush'",
+			"attack J E die=17 roll=20 rule^='attack' rule~=[advantage]",
+			"action E rule^='hide: '") // the rest of E's turn, after J's
 	})
 	t.Run("insert_order", func(t *testing.T) {
 		for _, order := range []string{"keep", "move"} {
 			g := compile(t, strings.Replace(yaml, "max_rounds: 1", "max_rounds: 2", 1), "options.insert_order="+order)
 			pol(t, g, "J").insert = 1
 			p := play(t, g, 9, 12, 8, 13, 11)
-			second := p.log[strings.Index(p.log, "-- round 2"):]
-			jFirst := strings.Index(second, "J's turn") < strings.Index(second, "E's turn")
+			second := strings.Fields(p.from(2).Turns())
+			jFirst := slices.Index(second, "J") < slices.Index(second, "E")
 			if jFirst != (order == "move") {
-				t.Errorf("insert_order %s: in round 2 J before E is %v; log:\n%s", order, jFirst, p.log)
+				t.Errorf("insert_order %s: in round 2 J before E is %v; log:\n%s", order, jFirst, p.text)
 			}
 		}
 	})
@@ -193,14 +194,14 @@ sides:
 		5,  // G's stealth 5 + 4 = 9: found
 		7)  // a normal attack: 7 + 3 = 10
 	inOrder(t, p.log,
-		"-- round 1", "G: attack vs E: d20 10 +3 = 13", "G turns invisible (move action)",
-		"E has no enemy to act against",
-		"-- round 2", "E d20 2 +1 = 3 vs G d20 6 +4 = 10: G wins",
-		"G ambushes from invisibility", "G: attack vs E: d20 12 (advantage) +3 = 15 vs physical defense 10 (ambush): hit",
-		"G turns invisible",
-		"-- round 3", "E d20 17 +1 = 18 vs G d20 5 +4 = 9: E wins",
-		"E finds G: the ambush fails, a normal attack", "G: attack vs E: d20 7 +3 = 10 vs physical defense 10: hit",
-		"G turns invisible")
+		"round round=1", "attack G E die=10 roll=13 rule^='attack'", "action G rule='hide: move'",
+		"lost E rule~='has no enemy to act against'",
+		"round round=2", "check E G die=2 roll=3 need=10 ok=false",
+		"interrupt G rule='invisibility ambush'", "attack G E die=12 roll=15 need=10 ok=true rule^='attack' rule~=[advantage] rule~=[ambush]",
+		"action G rule^='hide: '",
+		"round round=3", "check E G die=17 roll=18 need=9 ok=true",
+		"check E G ok=true rule='ambush: found'", "attack G E die=7 roll=10 need=10 ok=true rule^='attack'",
+		"action G rule^='hide: '")
 	if p.get(0, Hides) != 3 || p.get(0, Ambushes) != 1 || p.get(0, AmbushesFoiled) != 1 || p.get(1, HiddenFound) != 1 {
 		t.Errorf("hides %d ambushes %d foiled %d found %d; want 3 1 1 1", p.get(0, Hides), p.get(0, Ambushes), p.get(0, AmbushesFoiled), p.get(1, HiddenFound))
 	}
@@ -212,9 +213,9 @@ sides:
 		g := compile(t, strings.Replace(strings.Replace(yaml, "options: {search: none}", "options: {search: turn}", 1), "max_rounds: 3", "max_rounds: 1", 1))
 		pol(t, g, "G").plan.Hide = HideAfter
 		p := play(t, g, 10, 19, 3, 9)
-		inOrder(t, p.log, "G turns invisible", "E's turn",
-			"search: investigation vs stealth: E d20 19 +1 = 20 vs G d20 3 +4 = 7: E wins",
-			"E finds G", "E: attack vs G: d20 9 +0 = 9 vs physical defense 10: miss")
+		inOrder(t, p.log, "action G rule^='hide: '", "turn E rule=",
+			"check E G die=19 roll=20 need=7 ok=true rule^='search: investigation vs stealth'",
+			"check E G ok=true rule=search", "attack E G die=9 roll=9 need=10 ok=false rule^='attack'")
 	})
 }
 
@@ -245,15 +246,14 @@ sides:
 		1, 19, // M
 		2, 8) // L
 	inOrder(t, p.log,
-		"L (side 1) hp 30", "joins in round 2",
-		"-- round 1", "H: attack vs M: d20 10 +3 = 13", "M: attack vs H: d20 10 +3 = 13",
-		"-- round 2", "L joins the battle", "-- inserted ambush: an Ambush Round for side 1's newcomers",
-		"L d20 12 (advantage) +3 = 15 vs H d20 2 (disadvantage) +0 = 2: L wins",
-		"L: attack vs H: d20 15 (advantage) +3 = 18 vs physical defense 10 (caught off guard): hit",
-		"-- the Ambush Round ends",
-		"H: attack vs M: d20 5 (disadvantage) +3 = 8 vs physical defense 10: miss",
-		"M: attack vs H: d20 19 (advantage)",
-		"L: attack vs H: d20 8 (advantage) +3 = 11 vs physical defense 12: miss")
+		"round round=1", "attack H M die=10 roll=13 rule^='attack'", "attack M H die=10 roll=13 rule^='attack'",
+		"round round=2", "move L rule=join", "action - - amount=1 rule='inserted ambush round'",
+		"check L H die=12 roll=15 need=2 ok=true",
+		"attack L H die=15 roll=18 need=10 ok=true rule^='attack' rule~=[advantage] rule~='[caught off guard]'",
+		"action rule='ambush round ends'",
+		"attack H M die=5 roll=8 need=10 ok=false rule^='attack' rule~=[disadvantage]",
+		"attack M H die=19 rule^='attack' rule~=[advantage]",
+		"attack L H die=8 roll=11 need=12 ok=false rule^='attack' rule~=[advantage]")
 	if p.get(1, AmbushRounds) != 1 || p.get(1, sim.Turns) != 4 {
 		t.Errorf("ambush rounds %d, side b turns %d; want 1, 4", p.get(1, AmbushRounds), p.get(1, sim.Turns))
 	}
@@ -261,8 +261,8 @@ sides:
 	t.Run("joins_ambush false", func(t *testing.T) {
 		g := compile(t, yaml, "b.L.joins_ambush=false")
 		p := play(t, g, 10, 10, 5, 14, 1, 19, 2, 8)
-		inOrder(t, p.log, "L joins the battle", "H: attack vs M: d20 5 (disadvantage)", "L: attack vs H: d20 8 (advantage) +3 = 11 vs physical defense 12")
-		notIn(t, p.log, "Ambush Round")
+		inOrder(t, p.log, "move L rule=join", "attack H M die=5 rule^='attack' rule~=[disadvantage]", "attack L H die=8 roll=11 need=12 rule^='attack' rule~=[advantage]")
+		notIn(t, p.log, "round rule=ambush")
 	})
 }
 
@@ -279,10 +279,10 @@ func TestStacking(t *testing.T) {
 			13, // round 1: plain
 			2)  // T
 		inOrder(t, p.log,
-			"A teleports to T's face",
-			"A: attack vs T: d20 8 (advantage) +3 = 11 vs physical defense 10 (caught off guard) (ambush): hit",
-			"-- round 1",
-			"A: attack vs T: d20 13 +3 = 16 vs physical defense 15: hit")
+			"move A T rule=teleport",
+			"attack A T die=8 roll=11 need=10 ok=true rule^='attack' rule~=[advantage] rule~=[ambush] rule~='[caught off guard]'",
+			"round round=1",
+			"attack A T die=13 roll=16 need=15 ok=true rule^='attack'")
 	})
 	t.Run("the ambushed side's ambush cancels", func(t *testing.T) {
 		g := compile(t, pinnedPair, "a.aware=false", "a.A.teleport=1")
@@ -293,12 +293,12 @@ func TestStacking(t *testing.T) {
 			11, 5, // T's attack in its Ambush Round: Advantage
 			3) // round 1: A's turn was spent; T attacks
 		inOrder(t, p.log,
-			"A brings its turn forward, ahead of T",
-			"A: attack vs T: d20 7 (advantage and disadvantage cancel) +3 = 10 vs physical defense 15 (ambush): miss",
-			"T: attack vs A: d20 11 (advantage) +0 = 11 vs physical defense 10 (caught off guard): hit",
-			"-- the Ambush Round ends",
-			"-- round 1",
-			"T: attack vs A: d20 3 +0 = 3")
+			"interrupt A T rule='mid-combat ambush'",
+			"attack A T die=7 roll=10 need=15 ok=false rule^='attack' rule~=[cancel] rule~=[ambush]",
+			"attack T A die=11 roll=11 need=10 ok=true rule^='attack' rule~=[advantage] rule~='[caught off guard]'",
+			"action rule='ambush round ends'",
+			"round round=1",
+			"attack T A die=3 roll=3 rule^='attack'")
 		if p.get(0, sim.Turns) != 1 {
 			t.Errorf("A took %d turns; the inserted one was its round-1 turn", p.get(0, sim.Turns))
 		}
@@ -338,19 +338,19 @@ func TestDelayAction(t *testing.T) {
 		3, 18, // B's break free: 3 + 0 vs W 18 + 0: still held
 		10) // C
 	inOrder(t, p.log,
-		"-- round 1",
-		"S delays its attack action until ally_grapples (W)",
-		"W: grapple vs B: d20 2 +3 = 5 vs physical defense 8: miss",
-		"S's delayed attack never triggered: spent",
-		"-- round 2",
-		"S delays its attack action until ally_grapples (W)",
-		"W grapples B with two hands: both Restrained",
-		"trigger for S: W grapples B",
-		"S takes its delayed attack action",
-		"S: attack vs B: d20 11 (advantage) +3 = 14 vs physical defense 10: hit",
-		"break free: B d20 3 +0 = 3 vs W d20 18 +0 = 18: still held",
-		"B is Restrained by a grapple: no Attack actions",
-		"C: attack vs S")
+		"round round=1",
+		"delay S W rule=attack/ally_grapples",
+		"attack W B die=2 roll=5 need=8 ok=false rule^='grapple'",
+		"lost S rule='delay: never triggered'",
+		"round round=2",
+		"delay S W rule=attack/ally_grapples",
+		"action W B rule='grapple: two hands'",
+		"interrupt S W rule='trigger: grapples'",
+		"turn S rule='delayed attack'",
+		"attack S B die=11 roll=14 need=10 ok=true rule^='attack' rule~=[advantage]",
+		"check B W die=3 roll=3 need=18 ok=false rule^='break free'",
+		"lost B rule~='is Restrained by a grapple: no Attack actions'",
+		"attack C S rule^=attack")
 	if p.get(0, sim.Delays) != 2 || p.get(0, sim.ActionsLost) != 1 || p.get(0, DelaysFired) != 1 {
 		t.Errorf("delays %d lost %d fired %d; want 2 1 1", p.get(0, sim.Delays), p.get(0, sim.ActionsLost), p.get(0, DelaysFired))
 	}
@@ -372,9 +372,9 @@ sides:
 `)
 		pol(t, g, "D").plan = Plan{Main: MainDelay, Delay: KindAttack, Trigger: OnEnemyInReach, Ally: -1}
 		p := play(t, g, 12, 9)
-		inOrder(t, p.log, "D delays its attack action until enemy_in_reach",
-			"E moves 15 ft (now 5 ft from D)", "trigger for D: E comes within reach",
-			"D: attack vs E: d20 12 +3 = 15", "E: attack vs D: d20 9")
+		inOrder(t, p.log, "delay D rule=attack/enemy_in_reach",
+			"move E D amount=15 rule=", "interrupt D E rule='trigger: within reach'",
+			"attack D E die=12 roll=15 rule^='attack'", "attack E D die=9 rule^='attack'")
 		if p.get(0, sim.Interrupts) != 1 {
 			t.Errorf("interrupts %d, want 1", p.get(0, sim.Interrupts))
 		}
@@ -384,8 +384,8 @@ sides:
 		g := compile(t, strings.Replace(delayYAML, "max_rounds: 2", "max_rounds: 1\ndistance: 30", 1))
 		pol(t, g, "S").plan = Plan{Main: MainDelay, Delay: KindMove, Trigger: OnAfterAlly, Ally: w}
 		p := play(t, g, 3, 4, 5)
-		inOrder(t, p.log, "S delays its move action until after_ally (W)", "W moves 25 ft",
-			"trigger for S: W's turn ends", "S takes its delayed move action", "S moves 25 ft")
+		inOrder(t, p.log, "delay S W rule=move/after_ally", "move W amount=25 rule=",
+			"interrupt S W rule='trigger: turn ends'", "turn S rule='delayed move'", "move S amount=25 rule=")
 	})
 }
 
@@ -475,12 +475,12 @@ sides:
 			10, 9, // B breaks free? 10 + 2 = 12 vs 9 + 3 = 12: tie, still held
 			9, 7, // round 2: W squeezes: 9 + 4 = 13 vs 7 + 1 = 8 (plain rolls)
 			3, 15) // B: 5 vs 18: still held
-		inOrder(t, p.log, "W: grapple vs B: d20 5 +3 = 8 vs physical defense 7: hit",
-			"break free: B d20 10 +2 = 12 vs W d20 9 +3 = 12: still held",
-			"B is Restrained by a grapple: no Attack actions",
-			"squeeze: brawling vs constitution: W d20 9 +4 = 13 vs B d20 7 +1 = 8: W wins",
-			"B takes 3 damage",
-			"break free: B d20 3 +2 = 5 vs W d20 15 +3 = 18: still held")
+		inOrder(t, p.log, "attack W B die=5 roll=8 need=7 ok=true rule^='grapple'",
+			"check B W die=10 roll=12 need=12 ok=false rule^='break free'",
+			"lost B rule~='is Restrained by a grapple: no Attack actions'",
+			"check W B die=9 roll=13 need=8 ok=true rule^='squeeze: brawling vs constitution'",
+			"damage * B amount=3",
+			"check B W die=3 roll=5 need=18 ok=false rule^='break free'")
 	})
 	t.Run("one hand: halved, attacks allowed", func(t *testing.T) {
 		g := compile(t, yaml)
@@ -492,11 +492,11 @@ sides:
 			9,     // B attacks W
 			6,     // round 2: W grapples again: 9 vs 7
 			2, 15) // B: 4 vs 18/2 = 9: held
-		inOrder(t, p.log, "W grapples B with one hand",
-			"break free: B d20 10 +2 = 12 vs W d20 19 +3 (one hand: halved) = 11: free",
-			"B: attack vs W: d20 9",
-			"W grapples B with one hand",
-			"break free: B d20 2 +2 = 4 vs W d20 15 +3 (one hand: halved) = 9: still held")
+		inOrder(t, p.log, "action W B rule^='grapple: one hand'",
+			"check B W die=10 roll=12 need=11 ok=true rule^='break free' rule~=[halved]",
+			"attack B W die=9 rule^='attack'",
+			"action W B rule^='grapple: one hand'",
+			"check B W die=2 roll=4 need=9 ok=false rule^='break free' rule~=[halved]")
 		if p.get(1, GrapplesBroken) != 1 || p.get(0, GrapplesWon) != 2 {
 			t.Errorf("broken %d won %d; want 1 2", p.get(1, GrapplesBroken), p.get(0, GrapplesWon))
 		}
@@ -522,9 +522,9 @@ sides:
 `)
 	pol(t, g, "V").plan = Plan{Main: MainVital, Part: Head}
 	p := playDamage(t, g, 8, 19) // 8 + 13 - 10 = 11: hit; round 2: 19 hit
-	inOrder(t, p.log, "V: vital strike (head) vs B: d20 8 +3 = 11 vs physical defense 10: hit",
-		"V hits B's head for", "B's turn", "B is stunned and loses its turn",
-		"-- round 2", "V: vital strike (head) vs B: d20 19 +3")
+	inOrder(t, p.log, "attack V B die=8 roll=11 need=10 ok=true rule^='vital strike (head)'",
+		"damage V B rule='vital strike: head'", "turn B rule=", "lost B rule=stunned",
+		"round round=2", "attack V B die=19 rule^='vital strike (head)'")
 	if p.get(1, sim.ActionsLost) != 2 || p.get(0, VitalHits) != 2 {
 		t.Errorf("B lost %d turns, V hit %d times; want 2, 2", p.get(1, sim.ActionsLost), p.get(0, VitalHits))
 	}
@@ -591,8 +591,8 @@ sides:
 		g := compile(t, strings.Replace(yaml, "max_rounds: 2", "max_rounds: 1", 1))
 		pol(t, g, "I").plan = Plan{Swift: SwiftIntimidate}
 		p := play(t, g, 15, 3)
-		inOrder(t, p.log, "intimidate: intimidation vs willpower: I d20 15 +2 = 17 vs E d20 3 +1 = 4: I wins",
-			"E moves 30 ft away from I", "E's turn", "E is not within 1 meter of the target")
+		inOrder(t, p.log, "check I E die=15 roll=17 need=4 ok=true rule^='intimidate: intimidation vs willpower'",
+			"move E I amount=30 rule=away", "turn E rule=", "lost E rule~='is not within 1 meter'")
 	})
 	t.Run("next round", func(t *testing.T) {
 		g := compile(t, strings.Replace(yaml, "initiative_roll: 20, intimidation", "initiative_roll: 1, intimidation", 1))
@@ -601,9 +601,9 @@ sides:
 		// it moves away at once. Round 2: E walks back and attacks; I
 		// intimidates again: no Move left, E must move at its next turn.
 		p := play(t, g, 12, 15, 3, 6, 15, 3)
-		inOrder(t, p.log, "E: attack vs I: d20 12", "E moves 30 ft away from I",
-			"-- round 2", "E moves 25 ft", "E: attack vs I: d20 6", "I wins",
-			"E has no Move action left: it must move away at its next turn")
+		inOrder(t, p.log, "attack E I die=12 rule^='attack'", "move E I amount=30 rule=away",
+			"round round=2", "move E amount=25 rule=", "attack E I die=6 rule^='attack'", "check I E ok=true rule^=intimidate",
+			"lost E rule='must move away next turn'")
 	})
 }
 
@@ -611,8 +611,8 @@ func TestFeintAndFastDodge(t *testing.T) {
 	g := compile(t, pinnedPair, "a.A.deception=3", "b.T.fast_dodge=true")
 	pol(t, g, "A").plan.Swift = SwiftFeint
 	p := play(t, g, 10, 2, 3, 14, 5)
-	inOrder(t, p.log, "feint: deception vs investigation or intuition: A d20 10 +3 = 13 vs T d20 2 +1 = 3: A wins",
-		"A: attack vs T: d20 14 (advantage) +3 = 17 vs physical defense 15 (ambush): hit")
+	inOrder(t, p.log, "check A T die=10 roll=13 need=3 ok=true rule^='feint: deception vs investigation or intuition'",
+		"attack A T die=14 roll=17 need=15 ok=true rule^='attack' rule~=[advantage] rule~=[ambush]")
 	if p.get(0, FeintsWon) != 1 || p.get(0, Ambushes) != 1 {
 		t.Errorf("feints won %d ambushes %d; want 1 1", p.get(0, FeintsWon), p.get(0, Ambushes))
 	}
@@ -623,8 +623,8 @@ func TestBurnLuck(t *testing.T) {
 	pol(t, g, "A").luck = LuckAttack
 	// 10 + 3 = 13 vs 15: burns 2; round 2: 11 + 3 = 14 misses (once per 24 hours).
 	p := play(t, g, 10, 5, 11, 5)
-	inOrder(t, p.log, "A: attack vs T: d20 10 +3 +2 luck = 15 vs physical defense 15: hit",
-		"A: attack vs T: d20 11 +3 = 14 vs physical defense 15: miss")
+	inOrder(t, p.log, "attack A T die=10 roll=15 need=15 ok=true rule^='attack'",
+		"attack A T die=11 roll=14 need=15 ok=false rule^='attack'")
 	if p.get(0, LuckBurned) != 2 {
 		t.Errorf("luck burned %d, want 2", p.get(0, LuckBurned))
 	}
@@ -632,15 +632,16 @@ func TestBurnLuck(t *testing.T) {
 	g = compile(t, pinnedPair, "a.A.luck=20")
 	pol(t, g, "A").luck = LuckAttack
 	p = play(t, g, 1, 5)
-	inOrder(t, p.log, "A: attack vs T: d20 1 +3 = 4 vs physical defense 15: miss")
+	inOrder(t, p.log, "attack A T die=1 roll=4 need=15 ok=false rule^='attack'")
 	// On initiative, only with the option.
 	for _, opt := range []string{"false", "true"} {
 		g = compile(t, strings.Replace(pinnedPair, "initiative_roll: 1,", "initiative_roll: 16,", 1), "b.T.luck=4", "options.burn_luck_initiative="+opt)
 		pol(t, g, "T").luck = LuckInitiative
 		p = play(t, g, 10, 10)
-		tFirst := strings.Index(p.log, "T's turn") < strings.Index(p.log, "A's turn")
+		turns := strings.Fields(p.log.Turns())
+		tFirst := slices.Index(turns, "T") < slices.Index(turns, "A")
 		if tFirst != (opt == "true") {
-			t.Errorf("burn_luck_initiative %s: T (16 + 3, + 4 luck) first is %v against A's 20; log:\n%s", opt, tFirst, p.log)
+			t.Errorf("burn_luck_initiative %s: T (16 + 3, + 4 luck) first is %v against A's 20; log:\n%s", opt, tFirst, p.text)
 		}
 	}
 }
@@ -664,15 +665,17 @@ sides:
 	for _, c := range []struct {
 		pick  int
 		first string
-	}{{1, "B's turn"}, {2, "A's turn"}} {
+	}{{1, "B"}, {2, "A"}} {
 		p := play(t, compile(t, yaml), c.pick, 5, 5)
-		if strings.Index(p.log, c.first) > strings.Index(p.log, "-- round 1")+20 {
-			t.Errorf("tie-break die %d: want %s first; log:\n%s", c.pick, c.first, p.log)
+		if !p.log.Then(t, "round round=1", "turn "+c.first) {
+			t.Errorf("tie-break die %d: want %s first; log:\n%s", c.pick, c.first, p.text)
 		}
 	}
 	// A higher Agility wins a tie outright, without a die.
 	p := play(t, compile(t, yaml, "b.B.agility=1", "b.B.initiative_roll=9"), 5, 5)
-	inOrder(t, p.log, "-- round 1\nB's turn")
+	if !p.log.Then(t, "round round=1", "turn B") {
+		t.Errorf("B should act first\n%s", p.text)
+	}
 }
 
 func TestCompileErrors(t *testing.T) {

@@ -36,6 +36,7 @@ func (t *Table) spiritualIntuition() {
 		if t.log != nil {
 			t.logf("  spiritual intuition: %s d20 %d %+d = %d vs difficulty %d: %s", t.name(i), n, t.intuition(i), total, intuitionDC,
 				either2(ok, "senses danger: not Caught Off Guard", "senses nothing"))
+			t.ev(sim.Event{Kind: sim.EvCheck, Actor: i, Target: sim.NoOne, Die: n, Roll: total, Need: intuitionDC, OK: ok, Rule: "spiritual intuition"})
 		}
 		if ok {
 			f.cog = false
@@ -81,6 +82,7 @@ func (t *Table) limbBlock(d, a int, part Part, total int) Part {
 	if t.log != nil {
 		t.logf("  limb block: %s %s %+d = %d vs %s's %d: %s", t.name(d), t.rollText(nat, adv, dis), t.agility(d)+mod, check, t.name(a), total,
 			either2(ok, "blocked with the "+PartNames[limb], "not blocked"))
+		t.ev(sim.Event{Kind: sim.EvCheck, Actor: d, Target: a, Die: nat, Roll: check, Need: total, OK: ok, Rule: "limb block"})
 	}
 	if !ok {
 		return part
@@ -139,6 +141,7 @@ func (t *Table) borrow(d, a int, k Kind) bool {
 		dmg := cd.Damage.Roll(t.r)
 		if t.log != nil {
 			t.logf("  %s borrows strength against %s's critical failure: an Attack action that hits by default", cd.Name, ca.Name)
+			t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: d, Target: a, Amount: dmg, Rule: "borrow strength: attack"})
 		}
 		t.damage(d, a, dmg)
 		return true
@@ -150,6 +153,7 @@ func (t *Table) borrow(d, a int, k Kind) bool {
 	dmg := borrowDamage.Roll(t.r) + sd
 	if t.log != nil {
 		t.logf("  %s borrows strength against %s's critical failure and flips it", cd.Name, ca.Name)
+		t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: d, Target: a, Amount: dmg, Rule: "borrow strength: flip"})
 	}
 	t.damage(d, a, dmg)
 	if !t.present(a) {
@@ -171,6 +175,7 @@ func (t *Table) borrow(d, a int, k Kind) bool {
 			res = "Off-Balance"
 		}
 		t.logf("  %s: agility d20 %d %+d = %d vs difficulty 20: %s", ca.Name, n, ag, total, res)
+		t.ev(sim.Event{Kind: sim.EvCheck, Actor: a, Target: sim.NoOne, Die: n, Roll: total, Need: 20, OK: total >= 20 && !t.f[a].stunned, Rule: "leg sweep balance"})
 	}
 	return true
 }
@@ -210,6 +215,7 @@ func (t *Table) legSweep(i, tg int) {
 			t.f[i].offBalance = true
 			if t.log != nil {
 				t.logf("  %s's leg sweep is a critical failure: it loses its balance (Off-Balance)", c.Name)
+				t.ev(sim.Event{Kind: sim.EvCheck, Actor: i, Target: tg, Rule: "leg sweep critical failure"})
 			}
 		}
 		return

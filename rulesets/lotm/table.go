@@ -296,9 +296,11 @@ func (t *Table) acts(i int) {
 func (t *Table) logOutcome(o sim.Outcome) {
 	if o.Winner < 0 {
 		t.logf("== draw after %d rounds", o.Rounds)
+		t.ev(sim.Event{Kind: sim.EvEnd, Actor: sim.NoOne, Target: sim.NoOne, Amount: o.Rounds})
 		return
 	}
 	t.logf("== side %d wins after %d rounds (survivors %d vs %d)", o.Winner, o.Rounds, o.Survivors[0], o.Survivors[1])
+	t.ev(sim.Event{Kind: sim.EvEnd, Actor: o.Winner, Target: sim.NoOne, Amount: o.Rounds})
 }
 
 func abs(x int) int {
@@ -432,3 +434,7 @@ func (t *Table) Rand() *rng.Stream { return t.r }
 // Reach is melee reach in feet: the source's "within 1 meter", on the
 // simulator's 5-foot line.
 const Reach = 5
+
+// ev records a structured trace event beside the narration (sim.Event);
+// callers build it only where they narrate, so an untraced run builds none.
+func (t *Table) ev(e sim.Event) { t.log.Event(e) }

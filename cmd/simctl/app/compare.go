@@ -1,0 +1,269 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"simctl/reports"
+	"simctl/sim"
+	"simctl/sim/experiment"
+	"simctl/sim/scenario"
+	"simctl/stats"
+)
+
+// Option is one option of a comparison: a name and its overrides (none:
+// the scenario unchanged).
+type Option struct {
+	Name string
+	Sets []scenario.Set
+}
+
+// CompareRequest is a comparison: every option played on the same
+// encounters (common random numbers), each compared with the first, the
+// baseline.
+type CompareRequest struct {
+	Source  *Source
+	Sets    []scenario.Set // overrides for every option
+	Options []Option       // the baseline first
+	Seed    uint64
+	N       int64 // encounters per option; with Precision, the most to play
+	Workers int
+	// Precision, if positive, stops once every option's two 95%
+	// intervals are at most this wide, checked every Batch encounters;
+	// PrecisionText is how the user wrote it, for the warnings.
+	Precision     float64
+	PrecisionText string
+	Batch         int64
+	// Shard, if set, plays this shard's part of the N encounters.
+	Shard *reports.Shard
+	// Resume is an earlier, interrupted run of the same comparison
+	// (ResumePath names it in messages): only what it left is played.
+	Resume     *reports.Compare
+	ResumePath string
+	// Command is the command line the document records.
+	Command string
+}
+
+// Check refuses a request no front end should pass on: fewer than two
+// options, an option name a document cannot carry or given twice, a
+// batch below 1, precision with a shard or a resume.
+func (req *CompareRequest) Check() error {
+	if len(req.Options) < 2 {
+		return usage(false, "%d option(s); compare needs at least two (--option base='' is the scenario unchanged)", len(req.Options))
+	}
+	seen := map[string]bool{}
+	for _, op := range req.Options {
+		if msg := scenario.NameProblem(op.Name); msg != "" {
+			return usage(false, "option name %q %s", op.Name, msg)
+		}
+		if seen[op.Name] {
+			return usage(false, "option %q is given twice", op.Name)
+		}
+		seen[op.Name] = true
+	}
+	return nil
+}
+
+// Compare plays req and returns its document. An interrupted comparison
+// (ctx done) returns its document marked interrupted, and no error,
+// unless no encounter finished: then an Error of kind Interrupted.
+func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*reports.Compare, error) {
+	if obs == nil {
+		obs = &Observer{}
+	}
+	if err := req.Check(); err != nil {
+		return nil, err
+	}
+	src, sets, opts, seed, n, w, shard := req.Source, req.Sets, req.Options, req.Seed, req.N, req.Precision, req.Shard
+	sc, g0, err := src.Compile(sets, obs.Warn)
+	if err != nil {
+		return nil, &Error{Kind: Invalid, Err: err}
+	}
+	extra := make([][]scenario.Set, len(opts))
+	for k, op := range opts {
+		extra[k] = op.Sets
+	}
+	games, err := compileAll(src, sets, extra, func(k int) string { return "option " + opts[k].Name }, "options", len(opts), obs.Warn)
+	if err != nil {
+		return nil, err
+	}
+
+	sum := src.Sum()
+	setsText := setStrings(sets)
+	pt := &experiment.PairedTally{Tallies: make([]*sim.Tally, len(games)), Paired: make([][2]stats.Paired, len(games)), Cross: make([][]int64, len(games))}
+	for k, g := range games {
+		pt.Tallies[k] = sim.NewTally(g)
+		if k > 0 && len(pt.Tallies[k].Counts.Sides) == len(pt.Tallies[0].Counts.Sides) {
+			pt.Cross[k] = make([]int64, len(pt.Tallies[k].Counts.Sides))
+		}
+	}
+	todo := []sim.Range{ShardRange(shard, n)}
+	var before float64
+	if old := req.Resume; old != nil {
+		if err := checkCompareResume(old, req.ResumePath, sum, seed, setsText, n, shard, opts); err != nil {
+			return nil, &Error{Kind: Usage, Err: err}
+		}
+		for k, op := range old.Options {
+			pt.Tallies[k] = op.Result.Tally(games[k])
+			if k > 0 {
+				pt.Paired[k] = [2]stats.Paired{op.Diff[0].Paired, op.Diff[1].Paired}
+				// The version was checked, and this one writes the cross
+				// sums: a missing or short list is a damaged file.
+				if len(op.EconomyCross) != len(pt.Cross[k]) {
+					return nil, usage(false, "--resume %s: option %s has %d action-economy cross sums, not the %d of this scenario's counters; the file is damaged", req.ResumePath, op.Name, len(op.EconomyCross), len(pt.Cross[k]))
+				}
+				copy(pt.Cross[k], op.EconomyCross)
+			}
+		}
+		todo, before = TodoOf(old.Unplayed), old.Elapsed
+		obs.note("resuming %s: %d encounters per option played, %d to play", req.ResumePath, old.Encounters, RangesLen(todo))
+	}
+
+	var done atomic.Int64
+	cfg := sim.RunConfig{Seed: seed, N: n, Workers: req.Workers, Done: &done}
+	// Progress counts encounter indices; each index plays every option.
+	stop := obs.progress(RangesLen(todo), &done)
+	t0 := time.Now()
+	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
+	cctx := ScenarioContext(src, sc, g0)
+	build := func(interrupted bool, left []sim.Range) *reports.Compare {
+		c := &reports.Compare{
+			Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: seed, Version: Version(),
+			Command: req.Command, Sets: setsText, Elapsed: before + time.Since(t0).Seconds(), Sides: sides,
+			Context: cctx, Interrupted: interrupted, Shard: shard,
+		}
+		if interrupted && w == 0 {
+			c.Unplayed = UnplayedOf(left)
+		}
+		for k, op := range opts {
+			own := setStrings(op.Sets)
+			all := append(append([]string(nil), setsText...), own...)
+			m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: c.Version, Seed: seed,
+				Sides: sides, Sets: all, Interrupted: interrupted, ScenarioSHA256: sum, Shard: shard}
+			if !interrupted && shard == nil { // otherwise it played no prefix 0..n-1 that run could repeat
+				m.Command = RunCommand(src.Name, pt.Tallies[k].Encounters, seed, all)
+			}
+			o := reports.Option{Name: op.Name, Sets: own, Command: m.Command, Result: reports.New(m, games[k], pt.Tallies[k])}
+			if k > 0 && k < len(pt.Cross) && pt.Cross[k] != nil {
+				o.EconomyCross = append([]int64(nil), pt.Cross[k]...)
+			}
+			c.Options = append(c.Options, o)
+		}
+		c.Finish(pt.Paired)
+		return c
+	}
+	var reached bool
+	var runErr error
+	var left []sim.Range
+	if w > 0 {
+		pt, reached, runErr = runCompare(ctx, games, cfg, w, req.Batch)
+	} else {
+		every, seg := obs.segments()
+		var save func(left []sim.Range)
+		if obs.Checkpoint != nil || obs.Interim != nil {
+			save = func(left []sim.Range) {
+				c := build(true, left)
+				if obs.Checkpoint != nil {
+					obs.Checkpoint(c)
+				}
+				if obs.Interim != nil {
+					obs.Interim(c)
+				}
+			}
+		}
+		left, runErr = PlayCRN(ctx, games, cfg, true, todo, func(c *experiment.CRN) {
+			part := &experiment.PairedTally{Tallies: c.Tallies, Paired: make([][2]stats.Paired, len(games)), Cross: c.Cross}
+			for k := range games {
+				part.Paired[k] = [2]stats.Paired{c.Paired(k, 0), c.Paired(k, 1)}
+			}
+			pt.Merge(part)
+		}, save, every, seg)
+	}
+	stop()
+	interrupted := runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded))
+	if runErr != nil && !interrupted {
+		return nil, &Error{Kind: Failed, Err: runErr}
+	}
+	if interrupted && pt.Tallies[0].Encounters == 0 {
+		// No row to print that would not be made up.
+		return nil, &Error{Kind: Interrupted, Err: errors.New("interrupted before any encounter finished; nothing written")}
+	}
+	c := build(interrupted, left)
+	if w > 0 {
+		if reached {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("--precision %s reached after %s encounters per option", req.PrecisionText, reports.Thousands(c.Encounters)))
+		} else if runErr == nil {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("--precision %s not reached within -n %s encounters; the intervals are wider", req.PrecisionText, reports.Thousands(n)))
+		}
+	}
+	return c, nil
+}
+
+// runCompare plays the options on common random numbers; with precision
+// w > 0 it applies the sweep's sequential stopping rule
+// (experiment.PrecisionReached) to every option at once: batches of encounter
+// indices 0, 1, 2, ... until each option's two 95% intervals are narrower
+// than w, or cfg.N. The tallies depend only on the seed, N, w and batch.
+func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w float64, batch int64) (*experiment.PairedTally, bool, error) {
+	if w <= 0 {
+		pt, err := experiment.RunPaired(ctx, games, cfg)
+		return pt, false, err
+	}
+	total := cfg.N
+	var acc *experiment.PairedTally
+	for start := int64(0); start < total; {
+		cfg.Start, cfg.N = start, min(batch, total-start)
+		pt, err := experiment.RunPaired(ctx, games, cfg)
+		if acc == nil {
+			acc = pt
+		} else {
+			acc.Merge(pt)
+		}
+		if err != nil {
+			return acc, false, err
+		}
+		start += cfg.N
+		reached := true
+		for _, t := range acc.Tallies {
+			reached = reached && experiment.PrecisionReached(t, w)
+		}
+		if reached {
+			if cfg.Done != nil {
+				cfg.Done.Add(total - start)
+			}
+			return acc, true, nil
+		}
+	}
+	return acc, false, nil
+}
+
+// checkCompareResume checks an interrupted comparison's document is this
+// one's: the same simctl, scenario text, seed, overrides, -n and options
+// (names, overrides and order, the baseline first).
+func checkCompareResume(old *reports.Compare, path, sum string, seed uint64, sets []string, n int64, shard *reports.Shard, opts []Option) error {
+	oldSum := ""
+	if old.Context != nil {
+		oldSum = old.Context.ScenarioSHA256
+	}
+	f := DocFacts{Interrupted: old.Interrupted, Unplayed: old.Unplayed, Played: old.Encounters, SHA256: oldSum, Version: old.Version, Seed: old.Seed, Sets: old.Sets, Shard: old.Shard}
+	if err := CheckResume(path, f, DocFacts{SHA256: sum, Version: Version(), Seed: seed, Sets: sets, Shard: shard}, n); err != nil {
+		return err
+	}
+	same := len(old.Options) == len(opts)
+	for k := 0; same && k < len(opts); k++ {
+		same = old.Options[k].Name == opts[k].Name && slices.Equal(old.Options[k].Sets, setList(opts[k].Sets))
+	}
+	if !same {
+		return fmt.Errorf("--resume %s: that comparison has other options (names, overrides, order or baseline); resume with the same command line", path)
+	}
+	for k, op := range old.Options {
+		if op.Result.Encounters != old.Encounters || (k > 0 && (op.Diff[0].Paired.N != old.Encounters || op.Diff[1].Paired.N != old.Encounters)) {
+			return fmt.Errorf("--resume %s: option %s does not hold the comparison's %d encounters; the file is damaged", path, op.Name, old.Encounters)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,172 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"simctl/reports"
+	"simctl/sim"
+	"simctl/sim/experiment"
+)
+
+// Resuming the experiments played on common random numbers (compare,
+// value, matrix). Their unit is the encounter index, as for run: an
+// interrupted one records the index ranges it did not play (every game
+// played every other index), and a resume plays exactly those and adds
+// them to the sums the document holds. The tournament resumes by rounds.
+
+// DocFacts is what a resume compares between the interrupted document and
+// this command line.
+type DocFacts struct {
+	Interrupted bool
+	Unplayed    [][2]int64
+	Played      int64 // encounter indices played (by every game)
+	SHA256      string
+	Version     string
+	Seed        uint64
+	Sets        []string
+	Shard       *reports.Shard
+}
+
+// CheckResume refuses to resume from a document that is not an
+// interrupted run of this very command line: another simctl, scenario
+// text, seed, overrides, -n or shard would make its sums not those this
+// run would add to. n is this command's -n; now.Shard its shard.
+func CheckResume(path string, old, now DocFacts, n int64) error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
+	}
+	var left int64
+	for _, u := range old.Unplayed {
+		left += u[1] - u[0]
+	}
+	whole := old.Played + left
+	if old.Shard != nil {
+		whole = old.Shard.Total
+	}
+	switch {
+	case !old.Interrupted:
+		return fmt.Errorf("--resume %s: that run was not interrupted; nothing to resume", path)
+	case len(old.Unplayed) == 0:
+		return fmt.Errorf("--resume %s: that run does not record which encounters it left (stopped at once, or made with --precision); run it again", path)
+	case old.SHA256 != now.SHA256:
+		return bad("that run's scenario text differs (SHA-256 %.12s, this one %.12s)", old.SHA256, now.SHA256)
+	case old.Version != now.Version:
+		return bad("that run was made by simctl %s, this is %s", old.Version, now.Version)
+	case old.Seed != now.Seed:
+		return bad("that run has seed %d, this one %d", old.Seed, now.Seed)
+	case !slices.Equal(old.Sets, now.Sets):
+		return bad("that run has --set %v, this one %v", old.Sets, now.Sets)
+	case whole != n:
+		return bad("that run has -n %d, this one %d", whole, n)
+	case (old.Shard == nil) != (now.Shard == nil) || (now.Shard != nil && (old.Shard.K != now.Shard.K || old.Shard.Of != now.Shard.Of)):
+		return bad("that run's --shard differs")
+	}
+	lo, hi := int64(0), n
+	if now.Shard != nil {
+		lo, hi = now.Shard.Start, now.Shard.Start+now.Shard.N
+	}
+	prev := lo
+	for _, u := range old.Unplayed {
+		if u[0] < prev || u[1] <= u[0] || u[1] > hi {
+			return fmt.Errorf("--resume %s: its unplayed ranges are out of order or out of range; the file is damaged", path)
+		}
+		prev = u[1]
+	}
+	if old.Played+left != hi-lo {
+		return fmt.Errorf("--resume %s: %d encounters played and %d unplayed do not make its %d; the file is damaged", path, old.Played, left, hi-lo)
+	}
+	return nil
+}
+
+// TodoOf is the index ranges an interrupted document left.
+func TodoOf(unplayed [][2]int64) []sim.Range {
+	var todo []sim.Range
+	for _, u := range unplayed {
+		todo = append(todo, sim.Range{Lo: u[0], Hi: u[1]})
+	}
+	return todo
+}
+
+// PlayCRN plays the index ranges todo of games on common random numbers
+// (with the counters' cross sums when cross is set), handing each
+// segment's sums to add. On interruption it returns the
+// ranges still unplayed (in order) with the context's error. With save
+// non-nil, the ranges are played in segments and, at most every
+// every, save is called with what is left: the command writes
+// its document (marked interrupted, the rest unplayed) so that a process
+// killed at any moment loses at most the last segments.
+//
+// every and perWorker are the period of the saves and the segment's
+// encounter indices per worker.
+func PlayCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross bool, todo []sim.Range, add func(*experiment.CRN), save func(left []sim.Range), every time.Duration, perWorker int64) ([]sim.Range, error) {
+	seg := int64(math.MaxInt64)
+	if save != nil {
+		// Many chunks per worker: the wait for the slowest at a segment's
+		// end is a small part of it.
+		seg = perWorker * int64(workersOf(cfg.Workers))
+	}
+	todo = slices.Clone(todo)
+	last := time.Now()
+	for len(todo) > 0 {
+		rg := todo[0]
+		hi := rg.Hi
+		if hi-rg.Lo > seg {
+			hi = rg.Lo + seg
+		}
+		var u []sim.Range
+		rc := cfg
+		rc.Start, rc.N, rc.Unplayed = rg.Lo, hi-rg.Lo, &u
+		run := experiment.RunCRN
+		if cross {
+			run = experiment.RunCRNCross
+		}
+		c, err := run(ctx, games, rc)
+		add(c)
+		if todo[0].Lo = hi; todo[0].Lo == todo[0].Hi {
+			todo = todo[1:]
+		}
+		if err != nil {
+			return append(u, todo...), err
+		}
+		if save != nil && len(todo) > 0 && time.Since(last) >= every {
+			save(todo)
+			last = time.Now()
+		}
+	}
+	return nil, nil
+}
+
+// HeaderFacts reads what CheckResume compares from an experiment's header.
+func HeaderFacts(h *reports.Header, played int64) DocFacts {
+	return DocFacts{Interrupted: h.Interrupted, Unplayed: h.Unplayed, Played: played, SHA256: h.ScenarioSHA256,
+		Version: h.Version, Seed: h.Seed, Sets: h.Sets, Shard: h.Shard}
+}
+
+// ShardRange is the encounter indices a run (or its shard) plays.
+func ShardRange(s *reports.Shard, n int64) sim.Range {
+	if s == nil {
+		return sim.Range{Lo: 0, Hi: n}
+	}
+	return sim.Range{Lo: s.Start, Hi: s.Start + s.N}
+}
+
+func RangesLen(rs []sim.Range) int64 {
+	var n int64
+	for _, r := range rs {
+		n += r.Hi - r.Lo
+	}
+	return n
+}
+
+// UnplayedOf writes ranges as a document records them.
+func UnplayedOf(left []sim.Range) [][2]int64 {
+	var out [][2]int64
+	for _, r := range left {
+		out = append(out, [2]int64{r.Lo, r.Hi})
+	}
+	return out
+}
