@@ -135,3 +135,39 @@ func termWidth(s string) int {
 	}
 	return n
 }
+
+// The text tables of simctl compare and simctl value in Korean and
+// Russian (golden files), with a shard's heading line on the value
+// document; every fixed word of their catalog entries is printed.
+func TestGoldenCompareValueTextLang(t *testing.T) {
+	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
+		var c, v bytes.Buffer
+		if err := fixtureCompare().WriteLang(&c, Text, l); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "compare."+string(l)+".txt", c.Bytes())
+		val := fixtureValue()
+		val.Shard = &Shard{K: 1, Of: 4, Start: 2500, N: 2500, Total: 10000}
+		val.Incomplete = true
+		if err := val.WriteLang(&v, Text, l); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "value."+string(l)+".txt", v.Bytes())
+		out := c.String() + v.String()
+		for _, k := range []string{"compare.text.economy", "value.text.rates", "value.text.swings", "doc.incomplete", "col.option", "col.ci95.paired", "fact.baseline", "value.col.param"} {
+			if s := l.T(k); !strings.Contains(out, s) {
+				t.Errorf("%s: %s (%q) is not printed", l, k, s)
+			}
+		}
+		if strings.ContainsRune(out, wideMark) {
+			t.Errorf("%s: a column marker was left in the output", l)
+		}
+	}
+	// English through WriteLang is Write's.
+	var a, b bytes.Buffer
+	fixtureCompare().Write(&a, Text)
+	fixtureCompare().WriteLang(&b, Text, i18n.En)
+	if a.String() != b.String() {
+		t.Error("compare: WriteLang(en) differs from Write")
+	}
+}
