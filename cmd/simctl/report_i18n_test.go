@@ -142,3 +142,22 @@ func stripTimes(s string) string {
 	}
 	return strings.Join(keep, "\n")
 }
+
+// TestCompareValueLang: compare and value take --lang like run; a bad one
+// is a usage error before anything is played.
+func TestCompareValueLang(t *testing.T) {
+	code, out, errOut := cli(t, "compare", "d20/duel", "-n", "200", "--seed", "2", "--quiet", "--option", "base=", "--option", "init+4=heroes.Fighter.init=5", "--lang", "ru")
+	if code != 0 || !strings.Contains(out, "вариантов: 2") || !strings.Contains(out, "парные разности с базовым вариантом, base") {
+		t.Errorf("compare --lang ru: exit %d, %q\n%s", code, errOut, out)
+	}
+	code, out, errOut = cli(t, "value", "d20/duel", "-n", "200", "--seed", "2", "--quiet", "--params", "init,hp", "--lang", "ko")
+	if code != 0 || !strings.Contains(out, "heroes 진영의 각 매개변수의 가치") || !strings.Contains(out, "하나씩 바꾸기") {
+		t.Errorf("value --lang ko: exit %d, %q\n%s", code, errOut, out)
+	}
+	for _, cmd := range []string{"compare", "value"} {
+		code, out, errOut := cli(t, cmd, "d20/duel", "-n", "200", "--lang", "de")
+		if code != exitUsage || out != "" || !strings.Contains(errOut, `unknown language "de"`) {
+			t.Errorf("%s --lang de: exit %d, %q, %q", cmd, code, out, errOut)
+		}
+	}
+}
