@@ -62,6 +62,11 @@ func chromium(t *testing.T) string {
 // permalink in a fresh page to get the same counts. With
 // SIMCTL_SCREENSHOTS=DIR it saves the screenshots of docs/img.
 func TestServeE2E(t *testing.T) {
+	if raceEnabled {
+		// The browser drives the same handlers the serve tests run under
+		// -race; under the detector its timed steps take minutes.
+		t.Skip("the browser test runs in the ordinary go test")
+	}
 	bin := chromium(t)
 	shots := os.Getenv("SIMCTL_SCREENSHOTS")
 	saveDir := t.TempDir()
