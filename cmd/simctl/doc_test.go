@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,7 +15,7 @@ import (
 )
 
 // The documentation's examples are tests: every ```console block of
-// README.md and docs/*.md holds `$ simctl ...` lines, each followed by the
+// README.md and docs/**/*.md holds `$ simctl ...` lines, each followed by the
 // output that command prints (stdout and stderr as a terminal shows them,
 // then "[exit status N]" when N is not 0). TestDocs runs each command in
 // process (Main) and compares the output, numbers included, so a figure in
@@ -39,13 +40,20 @@ import (
 func docFiles(t *testing.T) []string {
 	t.Helper()
 	files := []string{"README.md"}
-	more, err := filepath.Glob("../../docs/*.md")
+	// Subfolders too: the translated walkthroughs (docs/ko, docs/ru) show
+	// output as much as the English pages do.
+	err := filepath.WalkDir("../../docs", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".md") {
+			rel, _ := filepath.Rel("../..", path)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, m := range more {
-		rel, _ := filepath.Rel("../..", m)
-		files = append(files, rel)
 	}
 	return files
 }
