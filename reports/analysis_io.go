@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"simctl/reports/i18n"
 	"slices"
 	"strings"
 
@@ -280,14 +281,16 @@ func mergeJoints(kind string, hs []*Header, js []*stats.Joint) (Header, stats.Jo
 
 // shardLine says which part of an experiment a shard's table covers, and
 // that a merge is incomplete: a table alone would read like the whole.
-func shardLine(h *Header) string {
+func shardLine(h *Header) string { return shardLineLang(i18n.En, h) }
+
+// shardLineLang is shardLine in l.
+func shardLineLang(l i18n.Lang, h *Header) string {
 	var parts []string
 	if s := h.Shard; s != nil {
-		parts = append(parts, fmt.Sprintf("shard %d of %d (k=%d/%d): encounters %s to %s of %s; simctl merge adds the shards' JSON results",
-			s.K+1, s.Of, s.K, s.Of, thousands(s.Start), thousands(s.Start+s.N-1), thousands(s.Total)))
+		parts = append(parts, l.T("doc.shard_line", s.K+1, s.Of, s.K, s.Of, thousands(s.Start), thousands(s.Start+s.N-1), thousands(s.Total)))
 	}
 	if h.Incomplete {
-		parts = append(parts, "incomplete: the merged shards do not cover every encounter")
+		parts = append(parts, l.T("doc.incomplete"))
 	}
 	if len(parts) == 0 {
 		return ""

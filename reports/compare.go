@@ -218,7 +218,11 @@ func possiblePair(p stats.Paired) bool {
 
 // Write renders the comparison in format f: the win-rate table with the
 // paired differences, then the action-economy deltas.
-func (c *Compare) Write(w io.Writer, f Format) error {
+func (c *Compare) Write(w io.Writer, f Format) error { return c.WriteLang(w, f, i18n.En) }
+
+// WriteLang is Write with the text table's own words in l (JSON, CSV and
+// Markdown stay English; the numbers keep the point in every language).
+func (c *Compare) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, c)
@@ -226,24 +230,26 @@ func (c *Compare) Write(w io.Writer, f Format) error {
 		return c.csvTable().csv(w)
 	}
 	md := f == Markdown
+	if md {
+		l = i18n.En
+	}
 	var b strings.Builder
 	if md {
 		fmt.Fprintf(&b, "**%s** (%s), seed %d: %d options, %s encounters each (the same for every option)\n\n",
 			c.Scenario, c.Ruleset, c.Seed, len(c.Options), thousands(c.Encounters))
 	} else {
-		fmt.Fprintf(&b, "%s (%s)  seed %d  %d options  %s encounters each (the same for every option)\n\n",
-			c.Scenario, c.Ruleset, c.Seed, len(c.Options), thousands(c.Encounters))
+		b.WriteString(l.T("compare.text.head", c.Scenario, c.Ruleset, c.Seed, len(c.Options), thousands(c.Encounters)) + "\n\n")
 	}
 	// Two narrow tables rather than displayTable's one: a terminal table
 	// stays within 100 columns (the report's HTML keeps the single one).
-	t, d, e := c.winTable(), c.diffTable(), c.economyTable(i18n.En)
+	t, d, e := c.winTable(l), c.diffTable(l), c.economyTable(l)
 	if md {
 		t.markdown(&b)
 		fmt.Fprintf(&b, "\nPaired differences to the baseline, %s.\n\n", c.Baseline)
 		d.markdown(&b)
 	} else {
 		t.text(&b)
-		fmt.Fprintf(&b, "\npaired differences to the baseline, %s\n\n", c.Baseline)
+		b.WriteString("\n" + l.T("compare.text.diffs", c.Baseline) + "\n\n")
 		d.text(&b)
 	}
 	if len(e.rows) > 0 {
@@ -251,11 +257,11 @@ func (c *Compare) Write(w io.Writer, f Format) error {
 			b.WriteString("\nAction economy, per encounter: the baseline's mean and each option's change.\n\n")
 			e.markdown(&b)
 		} else {
-			b.WriteString("\naction economy per encounter: baseline mean and each option's change\n\n")
+			b.WriteString("\n" + l.T("compare.text.economy") + "\n\n")
 			e.text(&b)
 		}
 	}
-	footnotes(&b, c.notes(i18n.En), md)
+	footnotes(&b, c.notes(l), md)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -303,9 +309,10 @@ func (c *Compare) displayTable(l i18n.Lang) *table {
 }
 
 // winTable is each option's own win rates, draws and rounds.
-func (c *Compare) winTable() *table {
+func (c *Compare) winTable(l i18n.Lang) *table {
 	s0, s1 := c.Sides[0], c.Sides[1]
-	t := &table{left: 1, header: []string{"option", s0 + " win", "95% CI", s1 + " win", "95% CI", "draws", "rounds"}}
+	ci := l.T("col.ci95")
+	t := &table{left: 1, header: []string{l.T("col.option"), l.T("col.side_win", s0), ci, l.T("col.side_win", s1), ci, l.T("col.draws"), l.T("col.rounds")}}
 	for _, o := range c.Options {
 		r := o.Result
 		t.add(o.Name, pct(r.Sides[0].WinRate), pctCI(r.Sides[0].WinCI95[0], r.Sides[0].WinCI95[1]),
@@ -316,16 +323,16 @@ func (c *Compare) winTable() *table {
 
 // diffTable is each option's --set and its paired difference to the
 // baseline.
-func (c *Compare) diffTable() *table {
+func (c *Compare) diffTable(l i18n.Lang) *table {
 	s0 := c.Sides[0]
-	t := &table{left: 2, header: []string{"option", "--set", "Δ " + s0, "95% CI (paired)", "p", "VR"}}
+	t := &table{left: 2, header: []string{l.T("col.option"), "--set", "Δ " + s0, l.T("col.ci95.paired"), "p", "VR"}}
 	for k, o := range c.Options {
 		sets := strings.Join(o.Sets, " ")
 		if sets == "" {
-			sets = "(none)"
+			sets = l.T("col.none")
 		}
 		if k == 0 {
-			t.add(o.Name, sets, "baseline", "", "", "")
+			t.add(o.Name, sets, l.T("fact.baseline"), "", "", "")
 			continue
 		}
 		d := o.Diff[0]

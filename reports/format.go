@@ -56,23 +56,26 @@ func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 func (t *table) text(w io.Writer) {
 	// tabwriter aligns every column one way; pad the left-aligned ones
 	// by hand.
+	// Widths in terminal columns, so Korean headers line up.
 	widths := make([]int, len(t.header))
 	for _, r := range append([][]string{t.header}, t.rows...) {
 		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
+			widths[i] = max(widths[i], displayWidth(c))
 		}
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	var b strings.Builder
+	tw := newColumns(&b, tabwriter.AlignRight)
 	for _, r := range append([][]string{t.header}, t.rows...) {
 		for i, c := range r {
 			if i < t.left {
-				c += strings.Repeat(" ", widths[i]-len([]rune(c)))
+				c += strings.Repeat(" ", widths[i]-displayWidth(c))
 			}
 			io.WriteString(tw, c+"\t")
 		}
 		io.WriteString(tw, "\n")
 	}
 	tw.Flush()
+	io.WriteString(w, unwiden(b.String()))
 }
 
 func (t *table) markdown(w io.Writer) {
@@ -181,7 +184,7 @@ func wrapText(s string, width int, indent string) string {
 	var lines []string
 	line := ""
 	for _, w := range strings.Fields(s) {
-		if line != "" && len([]rune(line))+1+len([]rune(w)) > width {
+		if line != "" && displayWidth(line)+1+displayWidth(w) > width {
 			lines = append(lines, line)
 			line = indent
 		}

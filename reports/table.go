@@ -9,24 +9,30 @@ import (
 	"text/tabwriter"
 )
 
-// WriteText prints r as aligned tables for a person.
-func (r *Result) WriteText(w io.Writer) error {
+// WriteText prints r as aligned tables for a person, in English.
+func (r *Result) WriteText(w io.Writer) error { return r.WriteTextLang(w, i18n.En) }
+
+// WriteTextLang prints r as aligned tables for a person, simctl's own
+// words in l. Numbers keep the point and the comma grouping in every
+// language (the columns are pasted as they are); names the user wrote and
+// the result's identifiers (counters, rules, events) stay as written.
+func (r *Result) WriteTextLang(w io.Writer, l i18n.Lang) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)  seed %d  %s encounters", r.Scenario, r.Ruleset, r.Seed, thousands(r.Encounters))
+	b.WriteString(l.T("text.head", r.Scenario, r.Ruleset, r.Seed, thousands(r.Encounters)))
 	if r.Elapsed > 0 {
-		fmt.Fprintf(&b, "  %.2f s  %s/s", r.Elapsed, thousands(int64(r.Rate)))
+		b.WriteString("  " + l.T("text.elapsed", r.Elapsed, thousands(int64(r.Rate))))
 	}
 	if r.Interrupted {
-		b.WriteString("  (interrupted: partial result)")
+		b.WriteString("  " + l.T("text.interrupted"))
 	}
 	b.WriteString("\n\n")
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := newColumns(&b, tabwriter.AlignRight)
 	per := r.Combatants != nil // results written before per-combatant figures lack them
+	head := []string{l.T("col.side"), l.T("col.wins"), l.T("col.win_rate"), l.T("col.ci95"), l.T("text.col.survivors")}
 	if per {
-		fmt.Fprintf(tw, "side\twins\twin rate\t95%% CI\tsurvivors\tany death\t\n")
-	} else {
-		fmt.Fprintf(tw, "side\twins\twin rate\t95%% CI\tsurvivors\t\n")
+		head = append(head, l.T("text.col.any_death"))
 	}
+	fmt.Fprintf(tw, "%s\t\n", strings.Join(head, "\t"))
 	for _, s := range r.Sides {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t[%s, %s]\t%.2f\t", s.Name, thousands(s.Wins), pct(s.WinRate), pct(s.WinCI95[0]), pct(s.WinCI95[1]), s.SurvivorsMean)
 		if per {
@@ -34,17 +40,16 @@ func (r *Result) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	fmt.Fprintf(tw, "draws\t%s\t%s\t\t\t\n", thousands(r.Draws), pct(r.DrawRate))
+	fmt.Fprintf(tw, "%s\t%s\t%s\t\t\t\n", l.T("col.draws"), thousands(r.Draws), pct(r.DrawRate))
 	tw.Flush()
 	if r.Draws > 0 {
-		fmt.Fprintf(&b, "draws by cause: max_rounds reached %s, nobody left fighting %s\n",
-			thousands(r.DrawCauses.MaxRounds), thousands(r.DrawCauses.AllGone))
+		b.WriteString(l.T("text.draw_causes", thousands(r.DrawCauses.MaxRounds), thousands(r.DrawCauses.AllGone)) + "\n")
 	}
-	fmt.Fprintf(&b, "\nrounds: mean %.2f  p50 %d  p90 %d  max %d\n", r.Rounds.Mean, r.Rounds.P50, r.Rounds.P90, r.Rounds.Max)
+	b.WriteString("\n" + l.T("text.rounds", r.Rounds.Mean, r.Rounds.P50, r.Rounds.P90, r.Rounds.Max) + "\n")
 	if per {
-		b.WriteString("\ndamage dealt per encounter; hit points left when the side won:\n")
-		tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "side\tmean\tp10\tp50\tp90\tmax\thp: p10\tp50\tp90\t\n")
+		b.WriteString("\n" + l.T("text.damage") + "\n")
+		tw = newColumns(&b, tabwriter.AlignRight)
+		fmt.Fprintf(tw, "%s\t%s\tp10\tp50\tp90\t%s\t%s\tp50\tp90\t\n", l.T("col.side"), l.T("text.col.mean"), l.T("text.col.max"), l.T("text.col.hp_p10"))
 		for _, s := range r.Sides {
 			d, h := s.DamageDealt, s.HPLeftWhenWon
 			fmt.Fprintf(tw, "%s\t%.1f\t%d\t%d\t%d\t%d\t", s.Name, d.Mean, d.P10, d.P50, d.P90, d.Max)
@@ -58,8 +63,8 @@ func (r *Result) WriteText(w io.Writer) error {
 	}
 	b.WriteString("\n")
 
-	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\t%s\t%s\t\n", r.economyHead(i18n.En), r.Sides[0].Name, r.Sides[1].Name)
+	tw = newColumns(&b, tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%s\t%s\t%s\t\n", r.economyHead(l), r.Sides[0].Name, r.Sides[1].Name)
 	for _, name := range r.Raw.Counters {
 		a, c := r.PerEncounter[r.Sides[0].Name][name], r.PerEncounter[r.Sides[1].Name][name]
 		if a == 0 && c == 0 && name != "turns" && name != "actions" {
@@ -80,17 +85,17 @@ func (r *Result) WriteText(w io.Writer) error {
 			firsts = append(firsts, fa{name, r.Initiative.FirstActor[name]})
 		}
 		sort.SliceStable(firsts, func(i, j int) bool { return firsts[i].f > firsts[j].f })
-		b.WriteString("\nacts first:")
+		b.WriteString("\n" + l.T("text.acts_first"))
 		for _, x := range firsts {
 			fmt.Fprintf(&b, "  %s %s", x.name, pct(x.f))
 		}
 		b.WriteString("\n")
 	} else {
-		r.writeFirsts(&b)
-		r.writeCombatants(&b)
+		r.writeFirsts(&b, l)
+		r.writeCombatants(&b, l)
 	}
-	writeTactics(&b, r)
-	_, err := io.WriteString(w, b.String())
+	writeTactics(&b, r, l)
+	_, err := io.WriteString(w, unwiden(b.String()))
 	return err
 }
 
@@ -120,21 +125,24 @@ func thousands(n int64) string {
 
 // writeFirsts prints who came first, by side: the first to take an action
 // and the first in the initiative order.
-func (r *Result) writeFirsts(b *strings.Builder) {
+func (r *Result) writeFirsts(b *strings.Builder, l i18n.Lang) {
 	in := &r.Initiative
-	b.WriteString("\nfirst to act:  ")
+	act, order := l.T("text.first_act")+":", l.T("text.first_order")+":"
+	w := max(displayWidth(act), displayWidth(order))
+	pad := func(s string) string { return s + strings.Repeat(" ", w-displayWidth(s)) }
+	b.WriteString("\n" + pad(act))
 	for _, s := range r.Sides {
 		fmt.Fprintf(b, "  %s %s", s.Name, pct(in.FirstActorSide[s.Name]))
 	}
 	if in.NoActor > 0 {
-		fmt.Fprintf(b, "  nobody %s", pct(in.NoActor))
+		fmt.Fprintf(b, "  %s %s", l.T("fig.nobody"), pct(in.NoActor))
 	}
-	b.WriteString("\nfirst in order:")
+	b.WriteString("\n" + pad(order))
 	for _, s := range r.Sides {
 		fmt.Fprintf(b, "  %s %s", s.Name, pct(in.FirstInOrderSide[s.Name]))
 	}
 	if in.NoOrder > 0 {
-		fmt.Fprintf(b, "  nobody %s", pct(in.NoOrder))
+		fmt.Fprintf(b, "  %s %s", l.T("fig.nobody"), pct(in.NoOrder))
 	}
 	b.WriteString("\n")
 }
@@ -143,23 +151,23 @@ func (r *Result) writeFirsts(b *strings.Builder) {
 // (Hobgoblin ×5 for Hobgoblin#1..#5, each figure the mean per copy), so it
 // stays within 100 columns whatever the roster. Columns nobody used (out
 // without dying, actions lost) are left out.
-func (r *Result) writeCombatants(b *strings.Builder) {
+func (r *Result) writeCombatants(b *strings.Builder, l i18n.Lang) {
 	gone, lost := false, false
 	for _, g := range r.Groups {
 		gone = gone || g.OutRate > g.DeathRate
 		lost = lost || g.ActionsLostMean > 0
 	}
 	var t strings.Builder
-	tw := tabwriter.NewWriter(&t, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "combatant\tdies\t"
+	tw := newColumns(&t, tabwriter.AlignRight)
+	head := l.T("col.combatant") + "\t" + l.T("text.col.dies") + "\t"
 	if gone {
-		head += "out\t"
+		head += l.T("col.out") + "\t"
 	}
-	head += "dealt\ttaken\tkills\tturns\t"
+	head += l.T("text.col.dealt") + "\t" + l.T("text.col.taken") + "\t" + l.T("text.col.kills") + "\t" + l.T("col.turns") + "\t"
 	if lost {
-		head += "lost\t"
+		head += l.T("text.col.lost") + "\t"
 	}
-	head += "hp if won\t1st act\t1st order\t"
+	head += l.T("text.col.hp_won") + "\t" + l.T("text.col.first_act") + "\t" + l.T("text.col.first_order") + "\t"
 	cols := strings.Count(head, "\t")
 	b.WriteString("\n")
 	fmt.Fprintln(tw, head)
@@ -187,7 +195,7 @@ func (r *Result) writeCombatants(b *strings.Builder) {
 	for _, l := range strings.Split(strings.TrimSuffix(t.String(), "\n"), "\n") {
 		b.WriteString(strings.TrimRight(l, " ") + "\n")
 	}
-	b.WriteString("per copy and encounter (1st act, 1st order: any copy); dies: ended dead, dying or unconscious\n")
+	b.WriteString(l.T("text.combatants.note") + "\n")
 }
 
 func pct1(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }

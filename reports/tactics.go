@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"simctl/reports/i18n"
 	"strings"
-	"text/tabwriter"
 
 	"simctl/sim"
 )
@@ -56,13 +55,13 @@ func mergeRules(a, o []RuleCount) ([]RuleCount, error) {
 
 // writeTactics prints the tactics section: per combatant, how often each
 // rule decided and each fall-through reason, per encounter.
-func writeTactics(b *strings.Builder, r *Result) {
+func writeTactics(b *strings.Builder, r *Result, l i18n.Lang) {
 	if len(r.Raw.Tactics) == 0 {
 		return
 	}
-	b.WriteString("\ntactics (per encounter; fired = the rule decided, fell through = its condition held but the decision could not be carried out)\n")
-	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "combatant\tmoment\trule\tevent\tcount\tper encounter\t\n")
+	b.WriteString("\n" + l.T("text.tactics") + "\n")
+	tw := newColumns(b, 0)
+	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", l.T("col.combatant"), l.T("col.moment"), l.T("col.rule"), l.T("col.event"), l.T("col.count"), l.T("col.per_encounter"))
 	for _, rc := range r.Raw.Tactics {
 		if rc.Count == 0 && (rc.Event != "fired" || rc.Rule == "fallback") {
 			continue

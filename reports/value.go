@@ -67,7 +67,12 @@ func NewValue(v *Value, j stats.Joint, params []experiment.Param) {
 
 // Write renders the value tables in format f: effects, exchange rates,
 // and the tornado's swings.
-func (v *Value) Write(w io.Writer, f Format) error {
+func (v *Value) Write(w io.Writer, f Format) error { return v.WriteLang(w, f, i18n.En) }
+
+// WriteLang is Write with the text tables' own words in l (JSON, CSV and
+// Markdown stay English; the document's stored warnings are English, as
+// in the report).
+func (v *Value) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, v)
@@ -75,10 +80,12 @@ func (v *Value) Write(w io.Writer, f Format) error {
 		return v.effectTable(i18n.En).csv(w)
 	}
 	md := f == Markdown
+	if md {
+		l = i18n.En
+	}
 	var b strings.Builder
-	b.WriteString(shardLine(&v.Header))
-	fmt.Fprintf(&b, "%s (%s), seed %d: what each parameter of %s is worth, %s encounters on common random numbers\n\n",
-		v.Scenario, v.Ruleset, v.Seed, v.Side, thousands(v.Encounters))
+	b.WriteString(shardLineLang(l, &v.Header))
+	b.WriteString(l.T("value.text.head", v.Scenario, v.Ruleset, v.Seed, v.Side, thousands(v.Encounters)) + "\n\n")
 	render := func(t *table) {
 		if md {
 			t.markdown(&b)
@@ -87,17 +94,17 @@ func (v *Value) Write(w io.Writer, f Format) error {
 		}
 		b.WriteString("\n")
 	}
-	render(v.effectTable(i18n.En))
+	render(v.effectTable(l))
 	if len(v.Effects) > 1 {
-		b.WriteString("Exchange rates (Fieller 95% intervals; the effects share the dice, so their correlation is in the interval):\n\n")
-		render(v.rateTable(i18n.En))
+		b.WriteString(l.T("value.text.rates") + "\n\n")
+		render(v.rateTable(l))
 	}
-	b.WriteString("One at a time (tornado), largest swing first, paired 95% intervals:\n\n")
-	render(v.swingTable(i18n.En))
+	b.WriteString(l.T("value.text.swings") + "\n\n")
+	render(v.swingTable(l))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
-	footnotes(w, append([]string{v.Multiplicity()}, v.Warnings...), md)
+	footnotes(w, append([]string{v.multiplicity(l)}, v.Warnings...), md)
 	return nil
 }
 

@@ -84,9 +84,14 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters, played under every step of every parameter")
 	o.register(fs, "the tornado (the one-at-a-time swings)")
+	langF := langFlag(fs, "the text tables' own words (JSON, CSV and Markdown stay English)")
 	pos, stop, code := parseArgs("value", fs, args, stdout, stderr)
 	if stop {
 		return code
+	}
+	lang, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "value", "%v", err)
 	}
 	if len(pos) != 1 {
 		return usageError(stderr, "value", "give one SCENARIO, e.g. simctl value d20/duel --params init,hp,ac")
@@ -123,7 +128,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "simctl value: warning:", w)
 		}
 	}
-	if !o.write("value", stdout, stderr, format, v.Write, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }) {
+	if !o.write("value", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return v.WriteLang(w, f, lang) }, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }) {
 		return exitFailure
 	}
 	if v.Interrupted {

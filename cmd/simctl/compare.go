@@ -226,9 +226,14 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gPrecision|gFormat|gQuiet|gProgress, "encounters per option, the same for every option; with --precision, the most to play")
 	batch := batchFlag(fs, "with --precision: encounters between checks")
 	o.register(fs, "the bar chart")
+	langF := langFlag(fs, "the text tables' own words (JSON, CSV and Markdown stay English)")
 	pos, stop, code := parseArgs("compare", fs, args, stdout, stderr)
 	if stop {
 		return code
+	}
+	lang, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "compare", "%v", err)
 	}
 	n, seed, workers, sets := &o.n.n, &o.seed.v, &o.workers.v, o.sets
 	w, err := parsePrecision(o.precision)
@@ -313,7 +318,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintln(stderr, "simctl compare: warning:", warn)
 		}
 	}
-	if !o.write("compare", stdout, stderr, format, c.Write, func() (*reports.Figure, error) { return reports.CompareFigure(c) }) {
+	if !o.write("compare", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return c.WriteLang(w, f, lang) }, func() (*reports.Figure, error) { return reports.CompareFigure(c) }) {
 		return exitFailure
 	}
 	if c.Interrupted {

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/safeio"
 )
 
@@ -424,4 +425,23 @@ func completeResult(fs *flag.FlagSet, name, out string, st os.FileInfo) string {
 	}
 	return fmt.Sprintf("%s %s holds a complete simctl result; this command saves what it finishes there as it goes "+
 		"(and when interrupted), which would replace it: add --force to replace it, or give another file", dashed(name), out)
+}
+
+// langFlag registers --lang, the language of simctl's own words in what
+// cmd prints; names the user wrote stay as written. what says which words.
+func langFlag(fs *flag.FlagSet, what string) *string {
+	return fs.String("lang", "", "`LANG` language of "+what+": en, ko or ru (default: from LC_ALL, LC_MESSAGES or LANG, else en); names you wrote stay as written")
+}
+
+// resolveLang is --lang's value, or the locale's language when it is
+// empty (i18n.FromEnv).
+func resolveLang(v string) (i18n.Lang, error) {
+	if v == "" {
+		return i18n.FromEnv(os.Getenv), nil
+	}
+	l, err := i18n.Parse(v)
+	if err != nil {
+		return "", fmt.Errorf("--lang: %v", err)
+	}
+	return l, nil
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"simctl/sim/experiment"
 	"strconv"
@@ -15,7 +14,6 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
-	"simctl/reports/i18n"
 	"simctl/reports/safeio"
 	"simctl/sim"
 	"simctl/sim/scenario"
@@ -26,19 +24,15 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	out := fs.String("o", "", "`DIR` write the report folder DIR (report.md, report.html, PNG figures); required")
 	title := fs.String("title", "", "`TEXT` report title (default: Balance report: SCENARIO)")
 	quiet := fs.Bool("quiet", false, "no warnings on stderr; errors only")
-	langFlag := fs.String("lang", "", "`LANG` language of the report's own words: en, ko or ru (default: from LC_ALL, LC_MESSAGES or LANG, else en); names you wrote stay as written")
+	langFlag := langFlag(fs, "the report's own words")
 	fontFile := fs.String("font", "", "`FILE` TrueType/OpenType font for the figures' text (default: Liberation Sans; for ko, an installed font with Hangul, e.g. fonts-nanum)")
 	pos, done, code := parseArgs("report", fs, args, stdout, stderr)
 	if done {
 		return code
 	}
-	lang := i18n.FromEnv(os.Getenv)
-	if *langFlag != "" {
-		l, err := i18n.Parse(*langFlag)
-		if err != nil {
-			return usageError(stderr, "report", "--lang: %v", err)
-		}
-		lang = l
+	lang, err := resolveLang(*langFlag)
+	if err != nil {
+		return usageError(stderr, "report", "%v", err)
 	}
 	// Before reading any input: a Korean report without a Hangul font
 	// fails at once, naming the package to install.

@@ -82,3 +82,82 @@ func TestReportLang(t *testing.T) {
 		t.Errorf("--font run.json: exit %d, %q", code, errOut)
 	}
 }
+
+// TestRunLang: run's text table follows --lang and the locale like
+// report; the counts are the English table's; JSON stays English (it is
+// the file format); a shard's heading line is translated too; a bad
+// --lang is a usage error before anything is played.
+func TestRunLang(t *testing.T) {
+	args := []string{"run", "d20/duel", "-n", "300", "--seed", "5"}
+	_, en, _ := cli(t, args...)
+	code, ru, errOut := cli(t, append(args, "--lang", "ru")...)
+	if code != 0 || !strings.Contains(ru, "зерно 5  боёв: 300") || !strings.Contains(ru, "доля побед") {
+		t.Fatalf("--lang ru: exit %d, %q\n%s", code, errOut, ru)
+	}
+	// The same rows of numbers: "heroes" and "monsters" lines differ only
+	// in padding (the columns are as wide as their headers).
+	row := func(out, name string) string {
+		for _, l := range strings.Split(out, "\n") {
+			if f := strings.Fields(l); len(f) > 0 && f[0] == name {
+				return strings.Join(f, " ")
+			}
+		}
+		return ""
+	}
+	if a, b := row(en, "heroes"), row(ru, "heroes"); a == "" || a != b {
+		t.Errorf("heroes row: en %q, ru %q", a, b)
+	}
+
+	t.Setenv("LANG", "ko_KR.UTF-8")
+	if _, out, _ := cli(t, args...); !strings.Contains(out, "시드 5  조우 300회") {
+		t.Errorf("LANG=ko_KR.UTF-8: not Korean:\n%s", out)
+	}
+	body := func(s string) string { _, b, _ := strings.Cut(s, "\n"); return b } // past the timed first line
+	if _, out, _ := cli(t, append(args, "--lang", "en")...); body(out) != body(en) {
+		t.Errorf("--lang en under LANG=ko_KR differs from English:\n%s", out)
+	}
+	_, js, _ := cli(t, append(args, "--json", "--lang", "ru")...)
+	t.Setenv("LANG", "C")
+	_, jsEn, _ := cli(t, append(args, "--json")...)
+	if stripTimes(js) != stripTimes(jsEn) {
+		t.Error("--json --lang ru differs from the English JSON")
+	}
+	if _, out, _ := cli(t, "run", "d20/duel", "-n", "300", "--seed", "5", "--shard", "1/3", "--lang", "ru"); !strings.HasPrefix(out, "часть 2 из 3 (k=1/3): бои с 100 по 199 из прогона на 300 боёв") {
+		t.Errorf("shard heading in Russian: %q", strings.SplitN(out, "\n", 2)[0])
+	}
+	code, out, errOut := cli(t, append(args, "--lang", "fr")...)
+	if code != exitUsage || out != "" || !strings.Contains(errOut, `--lang: unknown language "fr" (valid: en, ko, ru)`) {
+		t.Errorf("--lang fr: exit %d, %q, %q", code, out, errOut)
+	}
+}
+
+// stripTimes drops the lines of a JSON result that record wall-clock time
+// and the command line.
+func stripTimes(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.Contains(l, `"elapsed`) && !strings.Contains(l, `"rate"`) && !strings.Contains(l, `"encounters_per_second`) && !strings.Contains(l, `"command"`) {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// TestCompareValueLang: compare and value take --lang like run; a bad one
+// is a usage error before anything is played.
+func TestCompareValueLang(t *testing.T) {
+	code, out, errOut := cli(t, "compare", "d20/duel", "-n", "200", "--seed", "2", "--quiet", "--option", "base=", "--option", "init+4=heroes.Fighter.init=5", "--lang", "ru")
+	if code != 0 || !strings.Contains(out, "вариантов: 2") || !strings.Contains(out, "парные разности с базовым вариантом, base") {
+		t.Errorf("compare --lang ru: exit %d, %q\n%s", code, errOut, out)
+	}
+	code, out, errOut = cli(t, "value", "d20/duel", "-n", "200", "--seed", "2", "--quiet", "--params", "init,hp", "--lang", "ko")
+	if code != 0 || !strings.Contains(out, "heroes 진영의 각 매개변수의 가치") || !strings.Contains(out, "하나씩 바꾸기") {
+		t.Errorf("value --lang ko: exit %d, %q\n%s", code, errOut, out)
+	}
+	for _, cmd := range []string{"compare", "value"} {
+		code, out, errOut := cli(t, cmd, "d20/duel", "-n", "200", "--lang", "de")
+		if code != exitUsage || out != "" || !strings.Contains(errOut, `unknown language "de"`) {
+			t.Errorf("%s --lang de: exit %d, %q, %q", cmd, code, out, errOut)
+		}
+	}
+}

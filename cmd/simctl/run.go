@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/safeio"
 	"simctl/sim"
 )
@@ -31,9 +32,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	plot := fs.String("plot", "", "`FILE` also draw a figure of the run to FILE (.png or .svg); --figure picks which")
 	fs.Bool("force", false, forceUsage) // checked by parseArgs (completeResult)
 	figure := fs.String("figure", "rounds", "`KIND` the figure --plot draws: "+strings.Join(runFigureKinds, ", "))
+	langFlag := langFlag(fs, "the text table's own words (JSON, CSV and Markdown stay English)")
 	pos, done, code := parseArgs("run", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	lang, err := resolveLang(*langFlag)
+	if err != nil {
+		return usageError(stderr, "run", "%v", err)
 	}
 	if len(pos) != 1 {
 		return usageError(stderr, "run", "give one SCENARIO (a .yaml file or a built-in such as d20/duel), got %d", len(pos))
@@ -120,8 +126,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := writeOut(target, stdout, func(out io.Writer) error {
 		if sh := res.Shard; sh != nil && (format == reports.Text || format == reports.Markdown) {
 			// A shard's table alone reads like a whole run: say which part it is.
-			fmt.Fprintf(out, "shard %d of %d (k=%d/%d): encounters %s to %s of a %s-encounter run; simctl merge adds the shards' JSON results\n\n",
-				sh.K+1, sh.Of, sh.K, sh.Of, thousandsInt(sh.Start), thousandsInt(sh.Start+sh.N-1), thousandsInt(sh.Total))
+			l := lang
+			if format == reports.Markdown {
+				l = i18n.En // Markdown output is not translated yet
+			}
+			fmt.Fprintf(out, "%s\n\n", l.T("text.shard", sh.K+1, sh.Of, sh.K, sh.Of, thousandsInt(sh.Start), thousandsInt(sh.Start+sh.N-1), thousandsInt(sh.Total)))
+		}
+		if format == reports.Text {
+			return res.WriteTextLang(out, lang)
 		}
 		return res.WriteFormat(out, format)
 	}); err != nil {
