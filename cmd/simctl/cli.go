@@ -162,11 +162,6 @@ type source struct {
 // readSource finds SCENARIO as a file or a built-in and reads it (at most
 // safeio.MaxScenarioBytes).
 func readSource(ctx context.Context, name string) (*source, error) {
-	if h := hooksOf(ctx); h != nil && h.src != nil && name == h.src.name {
-		src := *h.src // simctl serve's optimize: the editor's text (serve_hooks.go)
-		src.warn = h.warn
-		return &src, nil
-	}
 	if st, statErr := os.Stat(name); statErr == nil {
 		if st.IsDir() {
 			return nil, &argError{fmt.Sprintf("%s is a directory; give a scenario file (.yaml) or a built-in (see simctl scenarios)", name)}

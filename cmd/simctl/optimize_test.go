@@ -11,9 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"simctl/sim/experiment"
-	"simctl/sim/scenario"
 )
 
 // The command, verbatim (but --workers, to compare).
@@ -335,36 +332,6 @@ func TestOptimizeUnreadParamDedupe(t *testing.T) {
 	}
 	if s := d.Search.Space; s.Combinations != 18 || s.Duplicates != 7 || s.Candidates != 11 {
 		t.Fatalf("orders: space %+v; want 18 combinations, 7 duplicates, 11 candidates", s)
-	}
-}
-
-// TestCandidateKeyOwnBlock: a "can never fire" warning about another
-// combatant's rule list (the Pikeman's, combatants[0]) does not drop the
-// rule at the same index of the searched one (the Knight's,
-// combatants[1]), and one about the Knight's own list does.
-func TestCandidateKeyOwnBlock(t *testing.T) {
-	src, err := readSource(context.Background(), "d20/tactics-combo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, _, err := src.compile(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	blk, err := experiment.NewRuleBlock(src.data, nil, "heroes.Knight.tactics.turn", experiment.RulesOrder)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := &experiment.Space{Block: blk}
-	p := experiment.Point{Alt: -1, Rules: []int{0, 1, 2}}
-	warn := func(path string) scenario.Errors {
-		return scenario.Errors{{Path: path, Msg: "rule x can never fire: rule y before it has no when: and its decision cannot fall through"}}
-	}
-	if k := candidateKey(src, nil, sp, p, sc, warn("sides[0].combatants[0].tactics.turn[1]")); !strings.Contains(k, "[focus, full, close]") {
-		t.Errorf("another combatant's warning changed the key: %q", k)
-	}
-	if k := candidateKey(src, nil, sp, p, sc, warn("sides[0].combatants[1].tactics.turn[2]")); !strings.Contains(k, "=[focus, full]\n") {
-		t.Errorf("the Knight's own unreachable rule is still in the key: %q", k)
 	}
 }
 

@@ -196,7 +196,7 @@ func shardStart(n int64, k, of int) int64 {
 	return int64(k)*(n/int64(of)) + int64(k)*(n%int64(of))/int64(of)
 }
 
-// startProgress draws a bar on stderr (or tells simctl serve's hook) while
+// startProgress draws a bar on stderr while
 // the command works. total is the whole command's work (every option,
 // setting, point, pairing or round), done its count so far. With
 // --progress auto the bar appears when stderr is a terminal and the work
@@ -204,9 +204,6 @@ func shardStart(n int64, k, of int) int64 {
 // -n alone left a 27-second compare of three options silent. Workers only
 // bump an atomic counter; this goroutine is the only one touching the bar.
 func startProgress(ctx context.Context, mode string, total int64, done *atomic.Int64, stderr io.Writer) (stop func()) {
-	if h := hooksOf(ctx); h != nil && h.progress != nil {
-		return h.watch(total, done) // simctl serve's optimize: the page's progress
-	}
 	if mode == "never" || (mode == "auto" && !isTerminal(stderr)) || total <= 0 {
 		return func() {}
 	}

@@ -1,15 +1,16 @@
 package main
 
 // simctl serve: the balance lab in a browser. The server is a front end to
-// the code the CLI runs: a run plays sim.Run in successive batches (for
-// interim results), sweep, compare, value and matrix run the CLI's own
-// commands (Main) in process on the editor's text, the report download
-// calls cmdReport, and every document is the CLI's JSON.
+// the code the CLI runs: every kind of job (run, sweep, compare, value,
+// matrix, tournament, find, optimize) builds the request of the
+// application layer (cmd/simctl/app) that the CLI's command builds from
+// its flags, and calls the same Run on the editor's text; the report
+// download calls cmdReport, and every document is the CLI's JSON.
 //
 // Files: serve.go (the command, the server, its security middleware),
 // serve_jobs.go (jobs, the queue, Server-Sent Events), serve_hooks.go (the
-// seam by which a command reads the editor's text and reports its
-// progress and partial documents), serve_api.go (the other endpoints),
+// observer's progress and partial documents as page events),
+// serve_api.go (the other endpoints),
 // web/ (the embedded page). docs/serve.md documents the
 // API, the limits and the security model.
 //

@@ -293,11 +293,12 @@ func (s *server) handleRulesets(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"rulesets": docs, "base_counters": sim.BaseCounters})
 }
 
-// cliText runs a documentation command of the CLI and returns what it
-// prints, so the page shows exactly what simctl rules and policies say.
-func cliText(ctx context.Context, w http.ResponseWriter, args ...string) {
+// cliText writes what a documentation command (simctl rules or
+// policies, cmd with its arguments) prints, so the page shows exactly
+// what the command says.
+func cliText(w http.ResponseWriter, cmd func(args []string, stdout, stderr io.Writer) int, args ...string) {
 	var out, errb bytes.Buffer
-	if code := Main(ctx, args, &out, &errb); code != exitOK {
+	if code := cmd(args, &out, &errb); code != exitOK {
 		jsonError(w, http.StatusNotFound, "%s", strings.TrimSpace(errb.String()))
 		return
 	}
@@ -311,7 +312,7 @@ func (s *server) handleRules(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusNotFound, "unknown ruleset %q%s; valid: %s", name, didYouMean(name, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
 		return
 	}
-	cliText(r.Context(), w, "rules", name)
+	cliText(w, cmdRules, name)
 }
 
 // handlePolicies is GET /api/policies[?ruleset=d20][&show=NAME].
@@ -326,13 +327,13 @@ func (s *server) handlePolicies(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case show != "" && rs != "":
-		cliText(r.Context(), w, "policies", "show", rs+"/"+show)
+		cliText(w, cmdPolicies, "show", rs+"/"+show)
 	case show != "":
-		cliText(r.Context(), w, "policies", "show", show)
+		cliText(w, cmdPolicies, "show", show)
 	case rs != "":
-		cliText(r.Context(), w, "policies", rs)
+		cliText(w, cmdPolicies, rs)
 	default:
-		cliText(r.Context(), w, "policies")
+		cliText(w, cmdPolicies)
 	}
 }
 
@@ -661,7 +662,7 @@ func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJo
 	w.Write(data)
 }
 
-// makeReport runs simctl report on the document in a temporary folder and
+// makeReport runs simctl report (its command, not Main) on the document in a temporary folder and
 // archives what it wrote.
 func makeReport(ctx context.Context, doc []byte, format string) ([]byte, error) {
 	tmp, err := os.MkdirTemp("", "simctl-report-")
@@ -675,7 +676,7 @@ func makeReport(ctx context.Context, doc []byte, format string) ([]byte, error) 
 	}
 	dir := filepath.Join(tmp, "report")
 	var out, errb bytes.Buffer
-	if code := Main(ctx, []string{"report", in, "-o", dir, "--quiet"}, &out, &errb); code != exitOK {
+	if code := cmdReport(ctx, []string{in, "-o", dir, "--quiet"}, &out, &errb); code != exitOK {
 		return nil, fmt.Errorf("simctl report: %s", strings.TrimSpace(errb.String()))
 	}
 	var files []string

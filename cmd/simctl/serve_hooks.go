@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,47 +14,13 @@ import (
 // point or stage and every interimEvery of a comparison, value run or
 // matrix.
 //
-// An optimize job, not yet on the application layer, still runs the
-// CLI's command (playCLI): the context of Main carries the hooks
-// (withHooks) and the command consults them where the CLI would talk to
-// a terminal or a file; src and warn are for it. Without hooks (the CLI)
-// every one of those places behaves exactly as before.
-//
 // Concurrency: progress is called from one goroutine at a time (watch's
 // ticker); interim is called synchronously while the job holds its
 // document, from one goroutine at a time, and must not keep the document
 // after it returns.
 type jobHooks struct {
-	// src is the editor's text: readSource returns it for src.name
-	// instead of looking for a file or a built-in (no temporary file).
-	src *source
-	// warn receives compile's warnings; nil: os.Stderr.
-	warn     io.Writer
 	progress func(done, total int64)
 	interim  func(doc any)
-}
-
-type hooksKey struct{}
-
-// withHooks returns ctx carrying h for the commands Main runs.
-func withHooks(ctx context.Context, h *jobHooks) context.Context {
-	return context.WithValue(ctx, hooksKey{}, h)
-}
-
-// hooksOf is ctx's hooks, nil for the CLI.
-func hooksOf(ctx context.Context) *jobHooks {
-	h, _ := ctx.Value(hooksKey{}).(*jobHooks)
-	return h
-}
-
-// interims says whether h wants partial documents.
-func (h *jobHooks) interims() bool { return h != nil && h.interim != nil }
-
-// sendInterim hands doc to the interim hook, if any.
-func (h *jobHooks) sendInterim(doc any) {
-	if h.interims() {
-		h.interim(doc)
-	}
 }
 
 // How often a job hands the page its partial document, and the segment

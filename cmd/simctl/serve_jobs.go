@@ -289,10 +289,9 @@ func (j *serveJob) figureNames() []string {
 const maxOptions = 64
 
 // cliFileName is what the scenario may be called in messages and results:
-// a built-in's name or a plain file name, never a path to open.
-// It becomes the SCENARIO argument of the CLI's command (which the job's
-// hooks answer with the editor's text, never a file), so it never holds a
-// separator or starts with "-" or ".".
+// a built-in's name or a plain file name, never a path to open. The
+// document's reproducing command line names it, so it never holds a
+// separator or starts with "-" or "." (a path or a flag there).
 var cliFileName = regexp.MustCompile(`^(builtin:[A-Za-z0-9_][A-Za-z0-9_.-]*/)?[\p{L}\p{N}_][\p{L}\p{N}_. +()-]*\.ya?ml$`)
 
 // prepare checks a request before it is queued: a clear 4xx now beats a
@@ -580,7 +579,7 @@ func (s *server) play(j *serveJob) {
 	case "find":
 		s.playApp(j, s.find)
 	case "optimize":
-		s.playCLI(j)
+		s.playApp(j, s.optimize)
 	default:
 		j.finish(stateFailed, fmt.Sprintf("internal error: no job kind %q", j.req.Kind), nil)
 	}
@@ -1000,38 +999,28 @@ func appOptions(ns []reports.NamedSets, field string) ([]app.Option, error) {
 	return out, nil
 }
 
-// playCLI runs an optimize job through the CLI's own command (Main) in
-// process: the one kind not yet on the application layer (cmd/simctl/app). The jobHooks on its context give it the
-// editor's text as its scenario, and hand the page the command's progress
-// and its partial documents; its stdout is the JSON document, its stderr
-// the warnings. Nothing touches the file system.
-func (s *server) playCLI(j *serveJob) {
-	req := &j.req
-	args := cliArgs(req, s.cfg.workers)
-	src := *j.src
-	src.name = args[1]
-	var errb lockedBuffer
-	t0 := time.Now()
-	h := s.hooks(j, t0)
-	h.src, h.warn = &src, &errb
-	var stdout bytes.Buffer
-	code := Main(withHooks(j.ctx, h), args, &stdout, &errb)
-	msg := errb.text()
-	switch code {
-	case exitOK:
-		j.addWarnings(msg)
-	case exitInterrupted:
-		j.finish(stateCancelled, "cancelled; the partial result is not kept", nil)
-		return
-	default:
-		if msg == "" {
-			msg = fmt.Sprintf("simctl %s failed (exit %d)", req.Kind, code)
-		}
-		j.finish(stateFailed, msg, nil)
-		return
+// optimize is an optimize job: the CLI's defaults (a guarantee at 95%
+// within 1pp), the selection's cap per candidate n; the incumbent and
+// the narrowing intervals reach the page after every stage.
+func (s *server) optimize(j *serveJob, obs *app.Observer) (appDone, error) {
+	req := &app.OptimizeRequest{Source: j.appSource(), Side: j.req.Side, Where: j.req.Where, Alpha: app.OptimizeAlpha, Delta: app.OptimizeDelta,
+		Budget: app.OptimizeBudget, First: app.OptimizeFirst, Confirm: app.OptimizeConfirm, Cap: j.req.N, Seed: j.req.Seed, Workers: s.cfg.workers, Command: s.command(&j.req)}
+	var err error
+	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
+		return appDone{}, err
 	}
-	doc := stdout.Bytes()
-	j.finish(stateDone, "", doc)
+	for _, v := range j.req.Vary {
+		a, err := reports.ParseVary(v)
+		if err != nil {
+			return appDone{}, fmt.Errorf("vary %q: %v", v, err)
+		}
+		req.Axes = append(req.Axes, a)
+	}
+	res, err := app.Optimize(j.ctx, req, obs)
+	if err != nil {
+		return appDone{}, err
+	}
+	return appDone{res.Optimize, nil, res.Interrupted, noFigure}, nil
 }
 
 // scaleCount turns the command's count of encounter indices played (of

@@ -9,8 +9,8 @@ import (
 // The lab's search tabs: tournament (select the best of listed options
 // with a guarantee), find (the encounters matching a condition) and
 // optimize (search a space of settings, the incumbent live). Like the
-// other kinds they run the CLI's own command in process (playCLI), so
-// what the page shows is what the command line prints.
+// other kinds they run on the application layer (cmd/simctl/app), as the
+// CLI's commands do, so what the page shows is what the command prints.
 var searchKinds = map[string]bool{"tournament": true, "find": true, "optimize": true}
 
 // maxSearchCandidates bounds an optimize request's space as written

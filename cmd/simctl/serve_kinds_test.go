@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"testing"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports"
 )
 
@@ -63,12 +64,21 @@ func TestServeSearchKinds(t *testing.T) {
 		}
 	}
 	// The live incumbent: optimize hands each stage's document to the
-	// page's interim hook (as the server's job does; a finished job's
+	// observer's interim hook (as the server's job does; a finished job's
 	// interim events are dropped, so the hook is asked directly).
 	var docs []any
-	h := &jobHooks{interim: func(d any) { docs = append(docs, slimDoc(d)) }}
-	if code := Main(withHooks(context.Background(), h), append(cases[2].cli, "--format", "json"), io.Discard, io.Discard); code != 0 {
-		t.Fatalf("optimize with hooks: exit %d", code)
+	obs := &app.Observer{Interim: func(d any) { docs = append(docs, slimDoc(d)) }}
+	areq := &app.OptimizeRequest{Source: &app.Source{Name: "d20/duel", Display: "d20/duel", Data: []byte(text)}, Side: "heroes",
+		Alpha: app.OptimizeAlpha, Delta: app.OptimizeDelta, Budget: app.OptimizeBudget, First: app.OptimizeFirst, Confirm: app.OptimizeConfirm, Cap: 20000, Seed: 3}
+	for _, v := range cases[2].req.Vary {
+		a, err := reports.ParseVary(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		areq.Axes = append(areq.Axes, a)
+	}
+	if _, err := app.Optimize(context.Background(), areq, obs); err != nil {
+		t.Fatalf("optimize with an interim observer: %v", err)
 	}
 	if len(docs) == 0 {
 		t.Fatal("optimize: no interim document")
