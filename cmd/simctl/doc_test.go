@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,7 +15,7 @@ import (
 )
 
 // The documentation's examples are tests: every ```console block of
-// README.md and docs/*.md holds `$ simctl ...` lines, each followed by the
+// README.md and docs/**/*.md holds `$ simctl ...` lines, each followed by the
 // output that command prints (stdout and stderr as a terminal shows them,
 // then "[exit status N]" when N is not 0). TestDocs runs each command in
 // process (Main) and compares the output, numbers included, so a figure in
@@ -39,13 +40,20 @@ import (
 func docFiles(t *testing.T) []string {
 	t.Helper()
 	files := []string{"README.md"}
-	more, err := filepath.Glob("../../docs/*.md")
+	// Subfolders too: the translated walkthroughs (docs/ko, docs/ru) show
+	// output as much as the English pages do.
+	err := filepath.WalkDir("../../docs", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".md") {
+			rel, _ := filepath.Rel("../..", path)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, m := range more {
-		rel, _ := filepath.Rel("../..", m)
-		files = append(files, rel)
 	}
 	return files
 }
@@ -205,7 +213,8 @@ func runDocCommand(args []string) []string {
 	return lines
 }
 
-var timing = regexp.MustCompile(`\d+\.\d\d s  [\d,]+/s|"elapsed_seconds": [0-9.e+-]+`)
+// The time and rate in every language a text table speaks (en, ru, ko).
+var timing = regexp.MustCompile(`\d+\.\d\d s  [\d,]+/s|\d+\.\d\d с  [\d,]+/с|\d+\.\d\d초  초당 [\d,]+회|"elapsed_seconds": [0-9.e+-]+`)
 
 // untimed masks the figures of a text that depend on the machine's speed.
 func untimed(s string) string { return timing.ReplaceAllString(s, "TIME") }
@@ -370,6 +379,30 @@ func TestConsoleBlocks(t *testing.T) {
 		}
 		if err == nil {
 			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// The elapsed time and rate are masked in every language a table speaks,
+// and nothing else is: a count or a rate of wins must still be compared.
+func TestUntimed(t *testing.T) {
+	for _, c := range []struct{ a, b string }{
+		{"seed 1  20,000 encounters  0.02 s  1,005,486/s", "seed 1  20,000 encounters  0.31 s  64,516/s"},
+		{"зерно 1  боёв: 20,000  0.01 с  1,619,721/с", "зерно 1  боёв: 20,000  1.20 с  16,667/с"},
+		{"시드 1  조우 20,000회  0.01초  초당 1,695,969회", "시드 1  조우 20,000회  2.00초  초당 10,000회"},
+		{`"elapsed_seconds": 0.0123,`, `"elapsed_seconds": 1.5e-05,`},
+	} {
+		if untimed(c.a) != untimed(c.b) {
+			t.Errorf("%q and %q differ after untimed: %q, %q", c.a, c.b, untimed(c.a), untimed(c.b))
+		}
+	}
+	for _, c := range []struct{ a, b string }{
+		{"seed 1  20,000 encounters  0.02 s  1,005,486/s", "seed 1  20,001 encounters  0.02 s  1,005,486/s"},
+		{"heroes  15,062    75.31%", "heroes  15,063    75.31%"},
+		{"боёв: 20,000  0.01 с", "боёв: 20,001  0.01 с"},
+	} {
+		if untimed(c.a) == untimed(c.b) {
+			t.Errorf("untimed hides the difference between %q and %q", c.a, c.b)
 		}
 	}
 }
