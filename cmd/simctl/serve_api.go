@@ -248,21 +248,30 @@ type checkRequest struct {
 	Sets []string `json:"sets,omitempty"`
 }
 
-// handleCheck is POST /api/check: the CLI's validator on the editor's text.
-func (s *server) handleCheck(w http.ResponseWriter, r *http.Request) {
-	var req checkRequest
+// readCheckRequest reads a {file, text, sets} body, answering a bad file
+// name or an oversized text itself (ok false).
+func readCheckRequest(w http.ResponseWriter, r *http.Request) (req checkRequest, ok bool) {
 	if !readJSON(w, r, &req) {
-		return
+		return req, false
 	}
 	if req.File == "" {
 		req.File = "scenario.yaml"
 	}
 	if !cliFileName.MatchString(req.File) {
 		jsonError(w, http.StatusBadRequest, "file %q: a name such as my.yaml or builtin:d20/duel.yaml", req.File)
-		return
+		return req, false
 	}
 	if int64(len(req.Text)) > safeio.MaxScenarioBytes {
 		jsonError(w, http.StatusRequestEntityTooLarge, "text: %d bytes, more than the %d a scenario may have", len(req.Text), safeio.MaxScenarioBytes)
+		return req, false
+	}
+	return req, true
+}
+
+// handleCheck is POST /api/check: the CLI's validator on the editor's text.
+func (s *server) handleCheck(w http.ResponseWriter, r *http.Request) {
+	req, ok := readCheckRequest(w, r)
+	if !ok {
 		return
 	}
 	sets, err := parseSets(req.Sets, "sets")

@@ -9,7 +9,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"simctl/reports"
-	"simctl/reports/safeio"
 	"simctl/sim/scenario"
 )
 
@@ -35,19 +34,8 @@ const maxSuggest = 12
 
 // handleSuggest is POST /api/suggest {file, text}.
 func (s *server) handleSuggest(w http.ResponseWriter, r *http.Request) {
-	var req checkRequest
-	if !readJSON(w, r, &req) {
-		return
-	}
-	if req.File == "" {
-		req.File = "scenario.yaml"
-	}
-	if !cliFileName.MatchString(req.File) {
-		jsonError(w, http.StatusBadRequest, "file %q: a name such as my.yaml or builtin:d20/duel.yaml", req.File)
-		return
-	}
-	if int64(len(req.Text)) > safeio.MaxScenarioBytes {
-		jsonError(w, http.StatusRequestEntityTooLarge, "text: %d bytes, more than the %d a scenario may have", len(req.Text), safeio.MaxScenarioBytes)
+	req, ok := readCheckRequest(w, r)
+	if !ok {
 		return
 	}
 	src := &source{name: req.File, display: req.File, data: []byte(req.Text)}
