@@ -94,9 +94,6 @@ type PairedDiff struct {
 	Paired            stats.Paired `json:"paired"`
 }
 
-// DiffMethod describes the normal paired interval (the tournament's).
-const DiffMethod = "paired normal interval, 95%, on common random numbers"
-
 // PairedMethod describes stats.PairedCI, compare's paired interval.
 const PairedMethod = "paired 95% interval on common random numbers (exact, built on the discordant encounters, when fewer than 200 differ; normal otherwise)"
 
