@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"regexp"
 	"simctl/reports/i18n"
 	"strconv"
 	"strings"
@@ -105,19 +106,22 @@ func (m *Matrix) Write(w io.Writer, f Format) error {
 
 // identicalNote says against which opposing options a dominated option
 // played the same fights as the one dominating it, and what that bounds.
-func identicalNote(d experiment.Domination) string {
+func identicalNote(d experiment.Domination) string { return identicalNoteLang(i18n.En, d) }
+
+func identicalNoteLang(l i18n.Lang, d experiment.Domination) string {
 	if len(d.Identical) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (identical on every encounter against %s: a difference there of at most ±%.2f pp is not excluded)",
-		strings.Join(d.Identical, ", "), 100*d.IdenticalBound)
+	return " " + l.T("matrix.identical", strings.Join(d.Identical, ", "), fmt.Sprintf("%.2f", 100*d.IdenticalBound))
 }
 
 // weights is the equilibrium's table: each option's weight, and the range
 // its weight may take in any game within the cells' simultaneous bounds
 // (an option of a class of identical ones shows its class).
-func (m *Matrix) weights() *table {
-	t := &table{header: []string{"side", "option", "weight", "range (95%)"}, left: 2}
+func (m *Matrix) weights() *table { return m.weightsLang(i18n.En) }
+
+func (m *Matrix) weightsLang(l i18n.Lang) *table {
+	t := &table{header: []string{l.T("col.side"), l.T("col.option"), l.T("matrix.col.weight"), l.T("matrix.col.range")}, left: 2}
 	rng := func(r [][2]float64, i int) string {
 		if i >= len(r) {
 			return ""
@@ -133,7 +137,7 @@ func (m *Matrix) weights() *table {
 		}
 		for i, o := range names {
 			if rep, ok := in[o]; ok {
-				t.add(side, o, "in "+rep+"'s", "")
+				t.add(side, o, l.T("matrix.in_class", rep), "")
 				continue
 			}
 			t.add(side, o, pct(w[i]), rng(r, i))
@@ -164,12 +168,14 @@ func (m *Matrix) grid(raw bool) *table {
 
 // MatrixFigure draws the matrix as a heat map labelled in percent, the
 // equilibrium's weights beside the option names.
-func MatrixFigure(m *Matrix) (*Figure, error) {
+func MatrixFigure(m *Matrix) (*Figure, error) { return matrixFigure(i18n.En, m) }
+
+func matrixFigure(l i18n.Lang, m *Matrix) (*Figure, error) {
 	if m.Encounters == 0 {
 		return nil, ErrNoData
 	}
-	p := newPlot(i18n.En, fmt.Sprintf("%s win rate: %s options (down) against %s options (across)\n%s, seed %d, %s encounters per cell",
-		m.RowSide, m.RowSide, m.ColSide, m.Scenario, m.Seed, thousands(m.Encounters)), m.ColSide+" option", m.RowSide+" option")
+	p := newPlot(l, l.T("matrix.fig.title", m.RowSide, m.RowSide, m.ColSide, m.Scenario, m.Seed, l.Int(m.Encounters)),
+		l.T("matrix.fig.axis", m.ColSide), l.T("matrix.fig.axis", m.RowSide))
 	// The first row at the top, as in the table: y counts upwards.
 	h := cells{nx: len(m.Cols), ny: len(m.Rows), labels: true}
 	for c := range m.Cols {
@@ -192,13 +198,13 @@ func MatrixFigure(m *Matrix) (*Figure, error) {
 	p.X.Padding, p.Y.Padding = 0, 0
 	const barW = 1.25 * vg.Inch
 	f := &Figure{Name: "matrix", W: 8 * vg.Inch, H: vg.Length(2+0.5*float64(len(m.Rows))) * vg.Inch,
-		Caption: fmt.Sprintf("Heat map of the %s win rate in percent for each pairing of options; the equilibrium weight of each option is in brackets.", m.RowSide)}
+		Caption: l.T("matrix.fig.caption", m.RowSide)}
 	f.draw = func(dc draw.Canvas) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
 		main := draw.Crop(dc, 0, -barW, 0, 0)
 		p.Draw(main)
-		colourBar(dc, p.DataCanvas(main), dc.Max.X-barW+vg.Points(14), m.RowSide+" win rate (%)", h.span)
+		colourBar(dc, p.DataCanvas(main), dc.Max.X-barW+vg.Points(14), l.T("matrix.fig.bar", m.RowSide), h.span)
 	}
 	return f, nil
 }
@@ -345,3 +351,60 @@ func (t *Tournament) ranking(raw bool) *table {
 }
 
 func raw2(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// matrixNoteForms are the notes experiment.Matrix writes (in English, into
+// the document's "notes", which stay as they are): each pattern and the
+// catalog key that says it in another language, with how many decimals
+// each number argument has (0: a count, copied as it is).
+var matrixNoteForms = []struct {
+	re   *regexp.Regexp
+	key  string
+	decs []int
+}{
+	{regexp.MustCompile(`^the game's value \(the row side's win rate under optimal play by both\) lies in \[(-?[0-9.]+)%, (-?[0-9.]+)%\] with at least 95% confidence$`), "matrix.n.value", []int{2, 2}},
+	{regexp.MustCompile(`^(.+) played the same fights on all ([0-9]+) encounters against every opposing option: one class, solved as one option, its weight shown on (.+) \(a difference too rare to show, under ([0-9.]+) pp, is not excluded\)$`), "matrix.n.class", []int{-1, 0, -1, 3}},
+	{regexp.MustCompile(`^multiplicity: the grid prints ([0-9]+) cell intervals at 95% each, not jointly \(about 1 in 20 may miss by chance\); the value's interval, the weight ranges and the settled/not settled verdict rest on bounds that hold for all cells together at 95%; each dominance claim holds at 95% over the opposing options, not jointly across the ([0-9]+) pairs of options tested$`), "matrix.n.multiplicity", []int{0, 0}},
+	{regexp.MustCompile(`^which options belong in the optimal mix is not settled: within the cells' simultaneous 95% bounds some option \(or class\) may or may not be played; the weights are estimates \(their ranges say how far they may move\); more encounters \(-n\) may settle them, and options that are exact equals on different dice never will$`), "matrix.n.unsettled", nil},
+	{regexp.MustCompile(`^which options belong in the optimal mix is settled with at least 95% confidence: every option is provably in or out within the cells' simultaneous bounds \(the weights themselves still move within their ranges\)$`), "matrix.n.settled", nil},
+}
+
+// matrixNote finds the catalog key and arguments of an English matrix
+// note; ok is false for a note simctl does not know (a newer simctl's).
+func matrixNote(l i18n.Lang, note string) (key string, args []any, ok bool) {
+	for _, f := range matrixNoteForms {
+		m := f.re.FindStringSubmatch(note)
+		if m == nil {
+			continue
+		}
+		for i, s := range m[1:] {
+			switch d := f.decs[i]; {
+			case d > 0:
+				x, err := strconv.ParseFloat(s, 64)
+				if err != nil {
+					return "", nil, false
+				}
+				args = append(args, l.Decimal(x, d))
+			default:
+				args = append(args, s) // a name or a count, as recorded
+			}
+		}
+		return f.key, args, true
+	}
+	return "", nil, false
+}
+
+// matrixNotes says a matrix document's notes in l: English as recorded,
+// another language by key; a note simctl does not know stays as recorded.
+func matrixNotes(l i18n.Lang, notes []string) []string {
+	if l.Or() == i18n.En {
+		return notes
+	}
+	out := make([]string, len(notes))
+	for i, n := range notes {
+		out[i] = n
+		if key, args, ok := matrixNote(l, n); ok {
+			out[i] = l.T(key, args...)
+		}
+	}
+	return out
+}

@@ -38,25 +38,27 @@ func indices(l i18n.Lang, h *Header, n int64) string {
 // statusNotes mark a document that is not a whole experiment: one shard,
 // a merge missing shards, an interrupted run. A table alone would read like
 // the whole.
-func statusNotes(h *Header, kind string) []string {
+func statusNotes(h *Header, kind string) []string { return statusNotesLang(i18n.En, h, kind) }
+
+// statusNotesLang is statusNotes in l.
+func statusNotesLang(l i18n.Lang, h *Header, kind string) []string {
 	var notes []string
 	if s := h.Shard; s != nil {
-		notes = append(notes, fmt.Sprintf("Warning: this is shard %d of %d (--shard %d/%d), encounters %s to %s of %s: its figures are that part's; `simctl merge` adds the shards' JSON into the whole %s.",
-			s.K+1, s.Of, s.K, s.Of, thousands(s.Start), thousands(s.Start+s.N-1), thousands(s.Total), kind))
+		notes = append(notes, l.T("note.doc_shard", s.K+1, s.Of, s.K, s.Of, l.Int(s.Start), l.Int(s.Start+s.N-1), l.Int(s.Total), kind))
 	}
 	if h.Incomplete {
-		notes = append(notes, "Warning: incomplete: this merge of shards (--allow-partial) does not cover every encounter; the figures cover the shards it has.")
+		notes = append(notes, l.T("note.incomplete"))
 	}
 	if h.Interrupted {
-		n := "Warning: the " + kind + " was interrupted; the figures cover the encounters that finished"
+		unplayed := ""
 		if len(h.Unplayed) > 0 {
 			var r []string
 			for _, u := range h.Unplayed {
 				r = append(r, fmt.Sprintf("%d..%d", u[0], u[1]-1))
 			}
-			n += " (not played: " + strings.Join(r, ", ") + ")"
+			unplayed = " " + l.T("note.unplayed", strings.Join(r, ", "))
 		}
-		notes = append(notes, n+"; `simctl "+kind+" ... --resume FILE` with its JSON plays the rest.")
+		notes = append(notes, l.T("note.doc_interrupted", kind, unplayed))
 	}
 	return notes
 }
@@ -64,15 +66,18 @@ func statusNotes(h *Header, kind string) []string {
 // docCommand is the command that reproduces a document: the one it
 // records, or for a merge of shards (which records none) the single
 // process that plays every shard's encounters, rebuilt by whole().
-func docCommand(s *section, h *Header, whole func() []string) {
+func docCommand(s *section, h *Header, whole func() []string) { docCommandLang(i18n.En, s, h, whole) }
+
+// docCommandLang is docCommand with its notes in l.
+func docCommandLang(l i18n.Lang, s *section, h *Header, whole func() []string) {
 	switch {
 	case h.Command != "":
 		s.commands = append(s.commands, h.Command)
 	case h.Shard == nil && !h.Incomplete && !h.Interrupted && whole != nil:
 		s.commands = append(s.commands, ShellJoin(whole()))
-		s.notes = append(s.notes, "A merge of shards records no command line; the command above plays every shard's encounters in one process and gives the same counts.")
+		s.notes = append(s.notes, l.T("note.merge_command"))
 	default:
-		s.notes = append(s.notes, "The document does not record its command line; it was made with the seed and overrides above.")
+		s.notes = append(s.notes, l.T("note.doc_no_command"))
 	}
 }
 
@@ -152,13 +157,14 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 }
 
 func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
-	s.title = fmt.Sprintf("%d. %s: matrix of %s options against %s options", k, m.Scenario, m.RowSide, m.ColSide)
-	s.facts = docFacts(b.Lang, &m.Header, intervalWilson+" (cells); the value's interval from every cell's Bonferroni-adjusted bounds")
+	l := b.Lang
+	s.title = l.T("section.matrix", k, m.Scenario, m.RowSide, m.ColSide)
+	s.facts = docFacts(l, &m.Header, l.T("matrix.intervals", method(l, intervalWilson)))
 	s.facts = append(s.facts,
-		[2]string{"payoff", "the win rate of " + m.RowSide + " (rows); " + m.ColSide + " (columns) minimises it"},
-		[2]string{"encounters", fmt.Sprintf("%s per pairing, %d pairings, %s for every pairing (common random numbers)",
-			thousands(m.Encounters), len(m.Rows)*len(m.Cols), indices(b.Lang, &m.Header, m.Encounters))})
-	docCommand(s, &m.Header, func() []string {
+		[2]string{l.T("fact.payoff"), l.T("matrix.payoff", m.RowSide, m.ColSide)},
+		[2]string{l.T("fact.encounters"), l.T("matrix.encounters",
+			l.Int(m.Encounters), len(m.Rows)*len(m.Cols), indices(l, &m.Header, m.Encounters))})
+	docCommandLang(l, s, &m.Header, func() []string {
 		args := append([]string{"simctl", "matrix"}, commonArgs(&m.Header, m.Encounters)...)
 		args = append(args, "--side", m.RowSide)
 		for _, o := range m.RowOptions {
@@ -169,33 +175,31 @@ func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 		}
 		return args
 	})
-	s.notes = append(s.notes, statusNotes(&m.Header, "matrix")...)
-	opts := &table{left: 3, header: []string{"side", "option", "--set"}}
+	s.notes = append(s.notes, statusNotesLang(l, &m.Header, "matrix")...)
+	opts := &table{left: 3, header: []string{l.T("col.side"), l.T("col.option"), "--set"}}
 	for i, sets := range [][]NamedSets{m.RowOptions, m.ColOptions} {
 		side := []string{m.RowSide, m.ColSide}[i]
 		for _, o := range sets {
-			opts.add(side, o.Name, setsText(o.Sets))
+			opts.add(side, o.Name, setsTextLang(l, o.Sets))
 		}
 	}
-	s.tables = append(s.tables, titled{title: "Options", t: opts})
-	s.tables = append(s.tables, titled{title: fmt.Sprintf("Win rate of %s for each pairing (rows: %s, columns: %s)", m.RowSide, m.RowSide, m.ColSide), t: m.grid(false),
-		notes: []string{"Each cell is the " + m.RowSide + " win rate with its " + intervalWilson + "; every pairing plays the same encounter indices."}})
+	s.tables = append(s.tables, titled{title: l.T("matrix.table.options"), t: opts})
+	s.tables = append(s.tables, titled{title: l.T("matrix.table.grid", m.RowSide, m.RowSide, m.ColSide), t: m.grid(false),
+		notes: []string{l.T("matrix.note.grid", m.RowSide, method(l, intervalWilson))}})
 	if len(m.Dominated) > 0 {
-		d := &table{left: 3, header: []string{"side", "dominated option", "dominated by"}}
+		d := &table{left: 3, header: []string{l.T("col.side"), l.T("matrix.col.dominated"), l.T("matrix.col.by")}}
 		for _, x := range m.Dominated {
-			d.add(x.Side, x.Option, x.By+identicalNote(x))
+			d.add(x.Side, x.Option, x.By+identicalNoteLang(l, x))
 		}
-		s.tables = append(s.tables, titled{title: "Dominated options", t: d, notes: []string{
-			"An option is dominated when another of its side does significantly better (paired on the same encounters, 95% over the opposing options) against every opposing option where the two ever played differently, and played the same fight on every encounter against the others."}})
+		s.tables = append(s.tables, titled{title: l.T("matrix.table.dominated"), t: d, notes: []string{l.T("matrix.note.dominated")}})
 	} else {
-		s.notes = append(s.notes, "No option is dominated: for no two options of a side is one significantly better against every opposing option where they ever played differently.")
+		s.notes = append(s.notes, l.T("matrix.note.none_dominated"))
 	}
-	wt := m.weights()
+	wt := m.weightsLang(l)
 	s.tables = append(s.tables, titled{
-		title: fmt.Sprintf("Equilibrium: value %s [%s, %s]", pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1])), t: wt,
-		notes: append([]string{fmt.Sprintf("The zero-sum mixed equilibrium by linear programming: %s maximises its win rate, %s minimises it; each option's weight in the optimal mix, and the game's value (the %s win rate when both play it).",
-			m.RowSide, m.ColSide, m.RowSide)}, capital(m.Notes)...)})
-	if f, err := MatrixFigure(m); err == nil {
+		title: l.T("matrix.table.eq", pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1])), t: wt,
+		notes: append([]string{l.T("matrix.note.eq", m.RowSide, m.ColSide, m.RowSide)}, capital(matrixNotes(l, m.Notes))...)})
+	if f, err := matrixFigure(l, m); err == nil {
 		f.Name = prefix + f.Name
 		s.figures = append(s.figures, f)
 	}
@@ -263,9 +267,11 @@ func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
 	s.scenario = ctxYAML(t.Context)
 }
 
-func setsText(sets []string) string {
+func setsText(sets []string) string { return setsTextLang(i18n.En, sets) }
+
+func setsTextLang(l i18n.Lang, sets []string) string {
 	if len(sets) == 0 {
-		return "(none)"
+		return l.T("sets.none")
 	}
 	return "--set " + strings.Join(sets, " --set ")
 }
