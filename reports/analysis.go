@@ -355,7 +355,7 @@ func raw2(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 // matrixNoteForms are the notes experiment.Matrix writes (in English, into
 // the document's "notes", which stay as they are): each pattern and the
 // catalog key that says it in another language, with how many decimals
-// each number argument has (0: a count, copied as it is).
+// each number argument has (0: a count; -1: a name, copied as it is).
 var matrixNoteForms = []struct {
 	re   *regexp.Regexp
 	key  string
@@ -384,8 +384,14 @@ func matrixNote(l i18n.Lang, note string) (key string, args []any, ok bool) {
 					return "", nil, false
 				}
 				args = append(args, l.Decimal(x, d))
+			case d == 0 && l.Or() != i18n.En:
+				n, err := strconv.ParseInt(s, 10, 64)
+				if err != nil {
+					return "", nil, false
+				}
+				args = append(args, l.Int(n)) // a count, grouped as l writes it
 			default:
-				args = append(args, s) // a name or a count, as recorded
+				args = append(args, s) // a name, or English's count as recorded
 			}
 		}
 		return f.key, args, true
@@ -395,16 +401,37 @@ func matrixNote(l i18n.Lang, note string) (key string, args []any, ok bool) {
 
 // matrixNotes says a matrix document's notes in l: English as recorded,
 // another language by key; a note simctl does not know stays as recorded.
-func matrixNotes(l i18n.Lang, notes []string) []string {
+func matrixNotes(l i18n.Lang, m *Matrix) []string {
 	if l.Or() == i18n.En {
-		return notes
+		return m.Notes
 	}
-	out := make([]string, len(notes))
-	for i, n := range notes {
+	out := make([]string, len(m.Notes))
+	for i, n := range m.Notes {
 		out[i] = n
-		if key, args, ok := matrixNote(l, n); ok {
-			out[i] = l.T(key, args...)
+		key, args, ok := matrixNote(l, n)
+		if !ok {
+			continue
 		}
+		if key == "matrix.n.class" {
+			// The class's names, joined in English by the note: joined
+			// again in l (matched against the document's classes, so a
+			// name holding " and " is not split).
+			for _, cl := range append(append([][]string(nil), m.RowClasses...), m.ColClasses...) {
+				if joinNames(i18n.En, cl) == args[0] {
+					args[0] = joinNames(l, cl)
+					break
+				}
+			}
+		}
+		out[i] = l.T(key, args...)
 	}
 	return out
+}
+
+// joinNames lists names as experiment's notes do: "a, b and c" in English.
+func joinNames(l i18n.Lang, names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return l.T("list.last", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }

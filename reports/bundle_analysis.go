@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"simctl/reports/i18n"
 	"simctl/sim/experiment"
@@ -198,7 +200,7 @@ func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 	wt := m.weightsLang(l)
 	s.tables = append(s.tables, titled{
 		title: l.T("matrix.table.eq", pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1])), t: wt,
-		notes: append([]string{l.T("matrix.note.eq", m.RowSide, m.ColSide, m.RowSide)}, capital(matrixNotes(l, m.Notes))...)})
+		notes: append([]string{l.T("matrix.note.eq", m.RowSide, m.ColSide, m.RowSide)}, capital(matrixNotes(l, m))...)})
 	if f, err := matrixFigure(l, m); err == nil {
 		f.Name = prefix + f.Name
 		s.figures = append(s.figures, f)
@@ -297,8 +299,8 @@ func prefixed(p string, ss []string) []string {
 func capital(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		if s != "" {
-			s = strings.ToUpper(s[:1]) + s[1:]
+		if r, n := utf8.DecodeRuneInString(s); n > 0 {
+			s = string(unicode.ToUpper(r)) + s[n:] // Cyrillic too; Hangul has no case
 		}
 		out[i] = s
 	}
