@@ -120,7 +120,7 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 	s.facts = append(s.facts,
 		[2]string{l.T("fact.side"), v.Side},
 		[2]string{l.T("fact.encounters"), l.N("value.encounters", int64(1+2*len(v.Params)), l.Int(v.Encounters), indices(l, &v.Header, v.Encounters))})
-	docCommand(s, &v.Header, func() []string {
+	docCommandLang(l, s, &v.Header, func() []string {
 		names := make([]string, len(v.Params))
 		args := []string{"simctl", "value"}
 		args = append(args, commonArgs(&v.Header, v.Encounters)...)
@@ -134,7 +134,7 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 		}
 		return append(append(args, "--params", strings.Join(names, ",")), steps...)
 	})
-	s.notes = append(s.notes, statusNotes(&v.Header, "value")...)
+	s.notes = append(s.notes, statusNotesLang(l, &v.Header, "value")...)
 	ps := &table{left: 4, header: []string{l.T("value.col.param"), l.T("value.col.step"), l.T("value.col.down"), l.T("value.col.up")}}
 	for _, p := range v.Params {
 		ps.add(p.Name, strconv.FormatFloat(p.Step, 'f', -1, 64), "--set "+strings.Join(p.Down, " --set "), "--set "+strings.Join(p.Up, " --set "))

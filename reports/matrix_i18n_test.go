@@ -87,3 +87,26 @@ func TestGoldenMatrixLang(t *testing.T) {
 		leftovers(t, l, md.String()+figText.String())
 	}
 }
+
+// TestStatusNotesLang: the notes of a document that is not a whole
+// experiment (interrupted, one shard, no command recorded) are in the
+// report's language in the value and matrix sections.
+func TestStatusNotesLang(t *testing.T) {
+	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
+		v := fixtureValueDoc()
+		v.Command, v.Interrupted, v.Unplayed = "", true, [][2]int64{{5, 9}}
+		m := fixtureMatrixDoc()
+		m.Command, m.Shard = "", &Shard{K: 1, Of: 2, Start: 10000, N: 10000, Total: 20000}
+		b := &Bundle{Title: "t", Lang: l, Version: "0.1.0+test",
+			Inputs: []*Input{{Path: "value.json", Value: v}, {Path: "matrix.json", Matrix: m}}}
+		var notes []string
+		for _, s := range langSections(t, b) {
+			notes = append(notes, s.notes...)
+		}
+		all := strings.Join(notes, "\n")
+		if len(notes) < 3 || !strings.Contains(all, "5..8") || !strings.Contains(all, "--shard 1/2") {
+			t.Errorf("%s: status notes missing: %q", l, all)
+		}
+		leftovers(t, l, all)
+	}
+}
