@@ -271,55 +271,110 @@ func (t *Tournament) name(k int) string {
 }
 
 // verdict says in a line what the tournament decided.
-func (t *Tournament) verdict() string {
-	d := 100 * t.Guarantee.Delta
+func (t *Tournament) verdict() string { return t.verdictLang(i18n.En) }
+
+func (t *Tournament) verdictLang(l i18n.Lang) string {
+	d := proseG(l, "%.4g", 100*t.Guarantee.Delta)
 	switch t.Outcome {
 	case experiment.OutcomeSeparated:
-		return fmt.Sprintf("Best: %s, the one left: every other option was shown worse than another.", t.name(t.Selected))
+		return l.T("tour.verdict.separated", t.name(t.Selected))
 	case experiment.OutcomeWithinDelta:
-		return fmt.Sprintf("Selected: %s, shown within %.4g pp of the best; the %d other option(s) left are not separated from it.", t.name(t.Selected), d, len(t.Group)-1)
+		return l.T("tour.verdict.within", t.name(t.Selected), d, len(t.Group)-1)
 	case experiment.OutcomeNotSeparated:
-		return fmt.Sprintf("Not separated: the budget ended with %d options left, none shown better than the others or within %.4g pp of them; none is called best (%s leads so far).", len(t.Group), d, t.name(t.Leader))
+		return l.T("tour.verdict.not_separated", len(t.Group), d, t.name(t.Leader))
 	}
-	return fmt.Sprintf("Not finished: %d options left after %d stage(s); %s leads so far.", len(t.Group), len(t.Stages), t.name(t.Leader))
+	return l.T("tour.verdict.unfinished", len(t.Group), len(t.Stages), t.name(t.Leader))
 }
 
 // notes are the guarantee and what each interval means.
-func (t *Tournament) notes() []string {
+func (t *Tournament) notes() []string { return t.notesLang(i18n.En) }
+
+func (t *Tournament) notesLang(l i18n.Lang) []string {
 	g := t.Guarantee
 	k := g.Candidates
 	var within string
 	if t.Outcome == experiment.OutcomeWithinDelta {
-		within = "; an interval may reach a little past δ although the selected one was shown within δ: that test covers K-1 claims, the intervals all K(K-1)/2 pairs"
+		within = "; " + l.T("tour.note.within")
 	}
 	return []string{
-		"guarantee: " + g.Statement + fmt.Sprintf(" (α = %.4g, indifference zone δ = %.4g pp, %d candidates)", g.Alpha, 100*g.Delta, k),
-		fmt.Sprintf("every option left plays the same new encounters each stage; an option is eliminated once another left is shown better by a sequential test valid however often it is read (each at α/(2K(K-1)) = %.3g), and the tournament stops when one is left, when the leader is shown within δ of every other (each at α/(2(K-1)) = %.3g), or at -n encounters per option",
-			g.Alpha/float64(2*k*max(k-1, 1)), g.Alpha/float64(2*max(k-1, 1))),
-		fmt.Sprintf("the difference to the %s is paired, on the encounters both played; its interval is a confidence sequence, and the intervals of all %d pairs of options hold at once, at every stage, with probability at least %.4g%%, so they stay valid after the selection%s; the win-rate intervals are 95%% Wilson, one per option (%d at 95%%), not adjusted for the selection",
-			t.refLabel(), k*(k-1)/2, 100*(1-g.Alpha), within, k),
+		l.T("tour.note.guarantee", statementLang(l, g.Statement), proseG(l, "%.4g", g.Alpha), proseG(l, "%.4g", 100*g.Delta), k),
+		l.T("tour.note.stages", proseG(l, "%.3g", g.Alpha/float64(2*k*max(k-1, 1))), proseG(l, "%.3g", g.Alpha/float64(2*max(k-1, 1)))),
+		l.T("tour.note.intervals", t.refLabelLang(l), k*(k-1)/2, proseG(l, "%.4g", 100*(1-g.Alpha)), within, k),
 	}
 }
 
-// refLabel names the reference of the differences.
-func (t *Tournament) refLabel() string {
-	if t.Selected >= 0 {
-		return "selected"
+// statementForms are the guarantee statements experiment.Select writes
+// (kept in English in the document), by catalog key.
+var statementForms = []struct {
+	re  *regexp.Regexp
+	key string
+}{
+	{regexp.MustCompile(`^with probability at least ([0-9.e+-]+)% over the whole procedure, no candidate with the best win rate among these ([0-9]+) was eliminated, so the one left is the best$`), "tour.st.separated"},
+	{regexp.MustCompile(`^with probability at least ([0-9.e+-]+)% over the whole procedure, no candidate with the best win rate among these ([0-9]+) was eliminated and the selected one is within ([0-9.e+-]+) pp of the best; the others left are not separated from it$`), "tour.st.within"},
+	{regexp.MustCompile(`^with probability at least ([0-9.e+-]+)% over the whole procedure, no candidate with the best win rate among these ([0-9]+) was eliminated: the budget ended before the ([0-9]+) left were separated, or shown within ([0-9.e+-]+) pp of each other; none is called best$`), "tour.st.not_separated"},
+	{regexp.MustCompile(`^with probability at least ([0-9.e+-]+)% over the whole procedure, no candidate with the best win rate among these ([0-9]+) was eliminated so far$`), "tour.st.unfinished"},
+}
+
+// statementLang says a recorded guarantee statement in l; English, and a
+// statement simctl does not know, as recorded.
+func statementLang(l i18n.Lang, s string) string {
+	if l.Or() == i18n.En {
+		return s
 	}
-	return "leader"
+	for _, f := range statementForms {
+		if m := f.re.FindStringSubmatch(s); m != nil {
+			args := make([]any, len(m)-1)
+			for i, a := range m[1:] {
+				args[i] = proseNumber(l, a)
+			}
+			return l.T(f.key, args...)
+		}
+	}
+	return s
+}
+
+// proseG writes x with format (a %g verb) as l writes a number in prose:
+// a decimal comma in Russian.
+func proseG(l i18n.Lang, format string, x float64) string {
+	return proseNumber(l, fmt.Sprintf(format, x))
+}
+
+// proseNumber turns a number written in English into l's prose form.
+func proseNumber(l i18n.Lang, s string) string {
+	if l.Or() == i18n.Ru {
+		return strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
+// refLabel names the reference of the differences.
+func (t *Tournament) refLabel() string { return t.refLabelLang(i18n.En) }
+
+func (t *Tournament) refLabelLang(l i18n.Lang) string {
+	if t.Selected >= 0 {
+		return l.T("tour.ref.selected")
+	}
+	return l.T("tour.ref.leader")
 }
 
 // rankCells are candidate k's status, stage out ("—" for none), and its
 // difference to the reference with the interval ("—" for the reference).
 func (t *Tournament) rankCells(k int) (status, out, diff, ci string) {
+	return t.rankCellsLang(i18n.En, k)
+}
+
+func (t *Tournament) rankCellsLang(l i18n.Lang, k int) (status, out, diff, ci string) {
 	c := &t.Candidates[k]
 	status, out, diff = c.Status, "—", "—"
+	if key := "tour.status." + strings.ReplaceAll(c.Status, " ", "_"); i18n.Has(l, key) {
+		status = l.T(key)
+	}
 	if c.Out > 0 {
 		out = strconv.Itoa(c.Out)
 	}
 	if k == t.Reference {
 		if k != t.Selected {
-			status += " (leader)"
+			status += " " + l.T("tour.status.leader")
 		}
 		return status, out, diff, ""
 	}

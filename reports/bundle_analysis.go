@@ -209,21 +209,22 @@ func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 }
 
 func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
-	s.title = fmt.Sprintf("%d. %s: tournament of %d options for %s", k, t.Scenario, len(t.Options), t.Side)
-	s.facts = docFacts(b.Lang, &t.Header, intervalWilson+" (win rates); "+SelectMethod)
+	l := b.Lang
+	s.title = l.T("section.tournament", k, t.Scenario, len(t.Options), t.Side)
+	s.facts = docFacts(l, &t.Header, l.T("tour.intervals", method(l, intervalWilson), l.T("tour.method")))
 	var p experiment.SelectParams
 	if t.State != nil {
 		p = t.State.Params
 	}
 	s.facts = append(s.facts,
-		[2]string{"side", t.Side},
-		[2]string{"guarantee", fmt.Sprintf("α = %.4g, indifference zone δ = %.4g pp, %d candidates: %s", t.Guarantee.Alpha, 100*t.Guarantee.Delta, t.Guarantee.Candidates, t.Guarantee.Statement)},
-		[2]string{"encounters", fmt.Sprintf("%s in all over %d stage(s): %s per option in stage 1 (--first), %s more for the options left in each later stage (--batch), at most %s per option (-n); every option of a stage plays the same indices (common random numbers)",
-			thousands(t.Encounters), len(t.Stages), thousands(p.First), thousands(p.Batch), thousands(p.Budget))})
-	docCommand(s, &t.Header, nil)
-	s.notes = append(s.notes, statusNotes(&t.Header, "tournament")...)
+		[2]string{l.T("fact.side"), t.Side},
+		[2]string{l.T("fact.guarantee"), l.T("tour.guarantee", proseG(l, "%.4g", t.Guarantee.Alpha), proseG(l, "%.4g", 100*t.Guarantee.Delta), t.Guarantee.Candidates, statementLang(l, t.Guarantee.Statement))},
+		[2]string{l.T("fact.encounters"), l.T("tour.encounters",
+			l.Int(t.Encounters), len(t.Stages), l.Int(p.First), l.Int(p.Batch), l.Int(p.Budget))})
+	docCommandLang(l, s, &t.Header, nil)
+	s.notes = append(s.notes, statusNotesLang(l, &t.Header, "tournament")...)
 	if t.Interrupted {
-		s.notes = append(s.notes, "The standings are as of the last stage that finished.")
+		s.notes = append(s.notes, l.T("tour.note.interrupted"))
 	}
 	sets := map[string][]string{}
 	for _, c := range t.Options {
@@ -235,36 +236,36 @@ func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
 	for _, c := range t.Options {
 		named = named || c.Name != strings.Join(c.Sets, " ")
 	}
-	ref := "vs " + t.refLabel()
-	rank := &table{left: 4, header: []string{"rank", "option", "--set", "status", "encounters", "win rate", "95% CI", "out after stage", ref, "CI (all pairs)"}}
+	ref := l.T("tour.col.vs", t.refLabelLang(l))
+	rank := &table{left: 4, header: []string{l.T("tour.col.rank"), l.T("col.option"), "--set", l.T("tour.col.status"), l.T("fact.encounters"), l.T("col.win_rate"), l.T("col.ci95"), l.T("tour.col.out"), ref, l.T("tour.col.ci_pairs")}}
 	if !named {
-		rank = &table{left: 3, header: append([]string{"rank", "option (its overrides)"}, rank.header[3:]...)}
+		rank = &table{left: 3, header: append([]string{l.T("tour.col.rank"), l.T("tour.col.option_sets")}, rank.header[3:]...)}
 	}
 	for i, k := range t.Ranking {
 		if k < 0 || k >= len(t.Candidates) {
 			continue
 		}
 		c := &t.Candidates[k]
-		status, out, diff, ci := t.rankCells(k)
-		row := []string{strconv.Itoa(i + 1), c.Name, setsText(sets[c.Name])}
+		status, out, diff, ci := t.rankCellsLang(l, k)
+		row := []string{strconv.Itoa(i + 1), c.Name, setsTextLang(l, sets[c.Name])}
 		if !named {
 			row = row[:2]
 		}
 		rank.add(append(row, status, thousands(c.Encounters), pct(c.WinRate), wilson(c.Wins, c.Encounters), out, diff, ci)...)
 	}
 	if len(t.Stages) > 0 {
-		s.tables = append(s.tables, titled{title: "Ranking", t: rank, notes: append([]string{t.verdict()}, capital(t.notes())...)})
+		s.tables = append(s.tables, titled{title: l.T("tour.table.ranking"), t: rank, notes: append([]string{t.verdictLang(l)}, capital(t.notesLang(l))...)})
 	} else {
-		s.notes = append(s.notes, "No stage finished: there is no ranking yet.")
+		s.notes = append(s.notes, l.T("tour.note.no_stage"))
 	}
-	stages := &table{left: 1, header: []string{"stage", "new encounters per option left", "encounters so far per option left", "options left after", "leader", "leader's win rate"}}
+	stages := &table{left: 1, header: []string{l.T("tour.col.stage"), l.T("tour.col.new"), l.T("tour.col.sofar"), l.T("tour.col.left"), l.T("tour.col.leader"), l.T("tour.col.leader_rate")}}
 	var sofar int64
 	for i, r := range t.Stages {
 		sofar += r.Encounters
 		stages.add(strconv.Itoa(i+1), thousands(r.Encounters), thousands(sofar), strconv.Itoa(r.Survivors), t.name(r.Leader), pct(r.LeaderRate))
 	}
 	if len(t.Stages) > 0 {
-		s.tables = append(s.tables, titled{title: "Stages", t: stages})
+		s.tables = append(s.tables, titled{title: l.T("tour.table.stages"), t: stages})
 	}
 	s.scenario = ctxYAML(t.Context)
 }
