@@ -382,6 +382,9 @@ func TestOptimizeCSVIntervals(t *testing.T) {
 // uninterrupted process's, every count and figure (timings and the
 // command line aside).
 func TestOptimizeShardedScreening(t *testing.T) {
+	if raceEnabled {
+		t.Skip("shard arithmetic, checked by the ordinary go test; the detector makes it cost a quarter of a minute")
+	}
 	dir := t.TempDir()
 	f := func(name string) string { return filepath.Join(dir, name) }
 	args := []string{"optimize", "d20/duel", "--side", "heroes", "--vary", "heroes.Fighter.init=0:8", "--vary", "heroes.Fighter.ac=14:24",

@@ -16,6 +16,9 @@ import (
 // re-executed as simctl (TestMain). Every line must succeed and the report
 // it promises must exist.
 func TestREADMEWalkthrough(t *testing.T) {
+	if raceEnabled {
+		t.Skip("runs the README walkthrough through a built binary: nothing concurrent for the detector, minutes of instrumented compiles")
+	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("bash is not installed")

@@ -240,6 +240,9 @@ func (e *errWriter) Write(p []byte) (int, error) {
 // lines, a note naming the command for the rest, and the same counted
 // summary; a done context or a failing writer stops the replay early.
 func TestTraceContextBounded(t *testing.T) {
+	if raceEnabled {
+		t.Skip("a sequential bound on trace output, checked by the ordinary go test")
+	}
 	src := &source{name: "stalemate.yaml", display: "stalemate.yaml", data: []byte(stalemate)}
 	sc, g, err := src.compile(nil)
 	if err != nil {
