@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"regexp"
 	"simctl/reports/i18n"
 	"strconv"
 	"strings"
@@ -105,19 +106,22 @@ func (m *Matrix) Write(w io.Writer, f Format) error {
 
 // identicalNote says against which opposing options a dominated option
 // played the same fights as the one dominating it, and what that bounds.
-func identicalNote(d experiment.Domination) string {
+func identicalNote(d experiment.Domination) string { return identicalNoteLang(i18n.En, d) }
+
+func identicalNoteLang(l i18n.Lang, d experiment.Domination) string {
 	if len(d.Identical) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (identical on every encounter against %s: a difference there of at most ±%.2f pp is not excluded)",
-		strings.Join(d.Identical, ", "), 100*d.IdenticalBound)
+	return " " + l.T("matrix.identical", strings.Join(d.Identical, ", "), fmt.Sprintf("%.2f", 100*d.IdenticalBound))
 }
 
 // weights is the equilibrium's table: each option's weight, and the range
 // its weight may take in any game within the cells' simultaneous bounds
 // (an option of a class of identical ones shows its class).
-func (m *Matrix) weights() *table {
-	t := &table{header: []string{"side", "option", "weight", "range (95%)"}, left: 2}
+func (m *Matrix) weights() *table { return m.weightsLang(i18n.En) }
+
+func (m *Matrix) weightsLang(l i18n.Lang) *table {
+	t := &table{header: []string{l.T("col.side"), l.T("col.option"), l.T("matrix.col.weight"), l.T("matrix.col.range")}, left: 2}
 	rng := func(r [][2]float64, i int) string {
 		if i >= len(r) {
 			return ""
@@ -133,7 +137,7 @@ func (m *Matrix) weights() *table {
 		}
 		for i, o := range names {
 			if rep, ok := in[o]; ok {
-				t.add(side, o, "in "+rep+"'s", "")
+				t.add(side, o, l.T("matrix.in_class", rep), "")
 				continue
 			}
 			t.add(side, o, pct(w[i]), rng(r, i))
@@ -164,12 +168,14 @@ func (m *Matrix) grid(raw bool) *table {
 
 // MatrixFigure draws the matrix as a heat map labelled in percent, the
 // equilibrium's weights beside the option names.
-func MatrixFigure(m *Matrix) (*Figure, error) {
+func MatrixFigure(m *Matrix) (*Figure, error) { return matrixFigure(i18n.En, m) }
+
+func matrixFigure(l i18n.Lang, m *Matrix) (*Figure, error) {
 	if m.Encounters == 0 {
 		return nil, ErrNoData
 	}
-	p := newPlot(i18n.En, fmt.Sprintf("%s win rate: %s options (down) against %s options (across)\n%s, seed %d, %s encounters per cell",
-		m.RowSide, m.RowSide, m.ColSide, m.Scenario, m.Seed, thousands(m.Encounters)), m.ColSide+" option", m.RowSide+" option")
+	p := newPlot(l, l.T("matrix.fig.title", m.RowSide, m.RowSide, m.ColSide, m.Scenario, m.Seed, l.Int(m.Encounters)),
+		l.T("matrix.fig.axis", m.ColSide), l.T("matrix.fig.axis", m.RowSide))
 	// The first row at the top, as in the table: y counts upwards.
 	h := cells{nx: len(m.Cols), ny: len(m.Rows), labels: true}
 	for c := range m.Cols {
@@ -192,13 +198,13 @@ func MatrixFigure(m *Matrix) (*Figure, error) {
 	p.X.Padding, p.Y.Padding = 0, 0
 	const barW = 1.25 * vg.Inch
 	f := &Figure{Name: "matrix", W: 8 * vg.Inch, H: vg.Length(2+0.5*float64(len(m.Rows))) * vg.Inch,
-		Caption: fmt.Sprintf("Heat map of the %s win rate in percent for each pairing of options; the equilibrium weight of each option is in brackets.", m.RowSide)}
+		Caption: l.T("matrix.fig.caption", m.RowSide)}
 	f.draw = func(dc draw.Canvas) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
 		main := draw.Crop(dc, 0, -barW, 0, 0)
 		p.Draw(main)
-		colourBar(dc, p.DataCanvas(main), dc.Max.X-barW+vg.Points(14), m.RowSide+" win rate (%)", h.span)
+		colourBar(dc, p.DataCanvas(main), dc.Max.X-barW+vg.Points(14), l.T("matrix.fig.bar", m.RowSide), h.span)
 	}
 	return f, nil
 }
@@ -265,55 +271,110 @@ func (t *Tournament) name(k int) string {
 }
 
 // verdict says in a line what the tournament decided.
-func (t *Tournament) verdict() string {
-	d := 100 * t.Guarantee.Delta
+func (t *Tournament) verdict() string { return t.verdictLang(i18n.En) }
+
+func (t *Tournament) verdictLang(l i18n.Lang) string {
+	d := proseG(l, "%.4g", 100*t.Guarantee.Delta)
 	switch t.Outcome {
 	case experiment.OutcomeSeparated:
-		return fmt.Sprintf("Best: %s, the one left: every other option was shown worse than another.", t.name(t.Selected))
+		return l.T("tour.verdict.separated", t.name(t.Selected))
 	case experiment.OutcomeWithinDelta:
-		return fmt.Sprintf("Selected: %s, shown within %.4g pp of the best; the %d other option(s) left are not separated from it.", t.name(t.Selected), d, len(t.Group)-1)
+		return l.T("tour.verdict.within", t.name(t.Selected), d, len(t.Group)-1)
 	case experiment.OutcomeNotSeparated:
-		return fmt.Sprintf("Not separated: the budget ended with %d options left, none shown better than the others or within %.4g pp of them; none is called best (%s leads so far).", len(t.Group), d, t.name(t.Leader))
+		return l.T("tour.verdict.not_separated", len(t.Group), d, t.name(t.Leader))
 	}
-	return fmt.Sprintf("Not finished: %d options left after %d stage(s); %s leads so far.", len(t.Group), len(t.Stages), t.name(t.Leader))
+	return l.T("tour.verdict.unfinished", len(t.Group), len(t.Stages), t.name(t.Leader))
 }
 
 // notes are the guarantee and what each interval means.
-func (t *Tournament) notes() []string {
+func (t *Tournament) notes() []string { return t.notesLang(i18n.En) }
+
+func (t *Tournament) notesLang(l i18n.Lang) []string {
 	g := t.Guarantee
 	k := g.Candidates
 	var within string
 	if t.Outcome == experiment.OutcomeWithinDelta {
-		within = "; an interval may reach a little past δ although the selected one was shown within δ: that test covers K-1 claims, the intervals all K(K-1)/2 pairs"
+		within = "; " + l.T("tour.note.within")
 	}
 	return []string{
-		"guarantee: " + g.Statement + fmt.Sprintf(" (α = %.4g, indifference zone δ = %.4g pp, %d candidates)", g.Alpha, 100*g.Delta, k),
-		fmt.Sprintf("every option left plays the same new encounters each stage; an option is eliminated once another left is shown better by a sequential test valid however often it is read (each at α/(2K(K-1)) = %.3g), and the tournament stops when one is left, when the leader is shown within δ of every other (each at α/(2(K-1)) = %.3g), or at -n encounters per option",
-			g.Alpha/float64(2*k*max(k-1, 1)), g.Alpha/float64(2*max(k-1, 1))),
-		fmt.Sprintf("the difference to the %s is paired, on the encounters both played; its interval is a confidence sequence, and the intervals of all %d pairs of options hold at once, at every stage, with probability at least %.4g%%, so they stay valid after the selection%s; the win-rate intervals are 95%% Wilson, one per option (%d at 95%%), not adjusted for the selection",
-			t.refLabel(), k*(k-1)/2, 100*(1-g.Alpha), within, k),
+		l.T("tour.note.guarantee", statementLang(l, g.Statement), proseG(l, "%.4g", g.Alpha), proseG(l, "%.4g", 100*g.Delta), k),
+		l.T("tour.note.stages", proseG(l, "%.3g", g.Alpha/float64(2*k*max(k-1, 1))), proseG(l, "%.3g", g.Alpha/float64(2*max(k-1, 1)))),
+		l.T("tour.note.intervals", t.refLabelLang(l), k*(k-1)/2, proseG(l, "%.4g", 100*(1-g.Alpha)), within, k),
 	}
 }
 
-// refLabel names the reference of the differences.
-func (t *Tournament) refLabel() string {
-	if t.Selected >= 0 {
-		return "selected"
+// statementForms are the guarantee statements experiment.Select writes
+// (kept in English in the document), by catalog key.
+var statementForms = []struct {
+	re  *regexp.Regexp
+	key string
+}{
+	{regexp.MustCompile(`^with probability at least ([0-9.e+-]+)% over the whole procedure, no candidate with the best win rate among these ([0-9]+) was eliminated, so the one left is the best$`), "tour.st.separated"},
+	{regexp.MustCompile(`^with probability at least ([0-9.e+-]+)% over the whole procedure, no candidate with the best win rate among these ([0-9]+) was eliminated and the selected one is within ([0-9.e+-]+) pp of the best; the others left are not separated from it$`), "tour.st.within"},
+	{regexp.MustCompile(`^with probability at least ([0-9.e+-]+)% over the whole procedure, no candidate with the best win rate among these ([0-9]+) was eliminated: the budget ended before the ([0-9]+) left were separated, or shown within ([0-9.e+-]+) pp of each other; none is called best$`), "tour.st.not_separated"},
+	{regexp.MustCompile(`^with probability at least ([0-9.e+-]+)% over the whole procedure, no candidate with the best win rate among these ([0-9]+) was eliminated so far$`), "tour.st.unfinished"},
+}
+
+// statementLang says a recorded guarantee statement in l; English, and a
+// statement simctl does not know, as recorded.
+func statementLang(l i18n.Lang, s string) string {
+	if l.Or() == i18n.En {
+		return s
 	}
-	return "leader"
+	for _, f := range statementForms {
+		if m := f.re.FindStringSubmatch(s); m != nil {
+			args := make([]any, len(m)-1)
+			for i, a := range m[1:] {
+				args[i] = proseNumber(l, a)
+			}
+			return l.T(f.key, args...)
+		}
+	}
+	return s
+}
+
+// proseG writes x with format (a %g verb) as l writes a number in prose:
+// a decimal comma in Russian.
+func proseG(l i18n.Lang, format string, x float64) string {
+	return proseNumber(l, fmt.Sprintf(format, x))
+}
+
+// proseNumber turns a number written in English into l's prose form.
+func proseNumber(l i18n.Lang, s string) string {
+	if l.Or() == i18n.Ru {
+		return strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
+// refLabel names the reference of the differences.
+func (t *Tournament) refLabel() string { return t.refLabelLang(i18n.En) }
+
+func (t *Tournament) refLabelLang(l i18n.Lang) string {
+	if t.Selected >= 0 {
+		return l.T("tour.ref.selected")
+	}
+	return l.T("tour.ref.leader")
 }
 
 // rankCells are candidate k's status, stage out ("—" for none), and its
 // difference to the reference with the interval ("—" for the reference).
 func (t *Tournament) rankCells(k int) (status, out, diff, ci string) {
+	return t.rankCellsLang(i18n.En, k)
+}
+
+func (t *Tournament) rankCellsLang(l i18n.Lang, k int) (status, out, diff, ci string) {
 	c := &t.Candidates[k]
 	status, out, diff = c.Status, "—", "—"
+	if key := "tour.status." + strings.ReplaceAll(c.Status, " ", "_"); i18n.Has(l, key) {
+		status = l.T(key)
+	}
 	if c.Out > 0 {
 		out = strconv.Itoa(c.Out)
 	}
 	if k == t.Reference {
 		if k != t.Selected {
-			status += " (leader)"
+			status += " " + l.T("tour.status.leader")
 		}
 		return status, out, diff, ""
 	}
@@ -345,3 +406,87 @@ func (t *Tournament) ranking(raw bool) *table {
 }
 
 func raw2(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// matrixNoteForms are the notes experiment.Matrix writes (in English, into
+// the document's "notes", which stay as they are): each pattern and the
+// catalog key that says it in another language, with how many decimals
+// each number argument has (0: a count; -1: a name, copied as it is).
+var matrixNoteForms = []struct {
+	re   *regexp.Regexp
+	key  string
+	decs []int
+}{
+	{regexp.MustCompile(`^the game's value \(the row side's win rate under optimal play by both\) lies in \[(-?[0-9.]+)%, (-?[0-9.]+)%\] with at least 95% confidence$`), "matrix.n.value", []int{2, 2}},
+	{regexp.MustCompile(`^(.+) played the same fights on all ([0-9]+) encounters against every opposing option: one class, solved as one option, its weight shown on (.+) \(a difference too rare to show, under ([0-9.]+) pp, is not excluded\)$`), "matrix.n.class", []int{-1, 0, -1, 3}},
+	{regexp.MustCompile(`^multiplicity: the grid prints ([0-9]+) cell intervals at 95% each, not jointly \(about 1 in 20 may miss by chance\); the value's interval, the weight ranges and the settled/not settled verdict rest on bounds that hold for all cells together at 95%; each dominance claim holds at 95% over the opposing options, not jointly across the ([0-9]+) pairs of options tested$`), "matrix.n.multiplicity", []int{0, 0}},
+	{regexp.MustCompile(`^which options belong in the optimal mix is not settled: within the cells' simultaneous 95% bounds some option \(or class\) may or may not be played; the weights are estimates \(their ranges say how far they may move\); more encounters \(-n\) may settle them, and options that are exact equals on different dice never will$`), "matrix.n.unsettled", nil},
+	{regexp.MustCompile(`^which options belong in the optimal mix is settled with at least 95% confidence: every option is provably in or out within the cells' simultaneous bounds \(the weights themselves still move within their ranges\)$`), "matrix.n.settled", nil},
+}
+
+// matrixNote finds the catalog key and arguments of an English matrix
+// note; ok is false for a note simctl does not know (a newer simctl's).
+func matrixNote(l i18n.Lang, note string) (key string, args []any, ok bool) {
+	for _, f := range matrixNoteForms {
+		m := f.re.FindStringSubmatch(note)
+		if m == nil {
+			continue
+		}
+		for i, s := range m[1:] {
+			switch d := f.decs[i]; {
+			case d > 0:
+				x, err := strconv.ParseFloat(s, 64)
+				if err != nil {
+					return "", nil, false
+				}
+				args = append(args, l.Decimal(x, d))
+			case d == 0 && l.Or() != i18n.En:
+				n, err := strconv.ParseInt(s, 10, 64)
+				if err != nil {
+					return "", nil, false
+				}
+				args = append(args, l.Int(n)) // a count, grouped as l writes it
+			default:
+				args = append(args, s) // a name, or English's count as recorded
+			}
+		}
+		return f.key, args, true
+	}
+	return "", nil, false
+}
+
+// matrixNotes says a matrix document's notes in l: English as recorded,
+// another language by key; a note simctl does not know stays as recorded.
+func matrixNotes(l i18n.Lang, m *Matrix) []string {
+	if l.Or() == i18n.En {
+		return m.Notes
+	}
+	out := make([]string, len(m.Notes))
+	for i, n := range m.Notes {
+		out[i] = n
+		key, args, ok := matrixNote(l, n)
+		if !ok {
+			continue
+		}
+		if key == "matrix.n.class" {
+			// The class's names, joined in English by the note: joined
+			// again in l (matched against the document's classes, so a
+			// name holding " and " is not split).
+			for _, cl := range append(append([][]string(nil), m.RowClasses...), m.ColClasses...) {
+				if joinNames(i18n.En, cl) == args[0] {
+					args[0] = joinNames(l, cl)
+					break
+				}
+			}
+		}
+		out[i] = l.T(key, args...)
+	}
+	return out
+}
+
+// joinNames lists names as experiment's notes do: "a, b and c" in English.
+func joinNames(l i18n.Lang, names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return l.T("list.last", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"simctl/reports/i18n"
 	"simctl/sim/experiment"
@@ -38,25 +40,27 @@ func indices(l i18n.Lang, h *Header, n int64) string {
 // statusNotes mark a document that is not a whole experiment: one shard,
 // a merge missing shards, an interrupted run. A table alone would read like
 // the whole.
-func statusNotes(h *Header, kind string) []string {
+func statusNotes(h *Header, kind string) []string { return statusNotesLang(i18n.En, h, kind) }
+
+// statusNotesLang is statusNotes in l.
+func statusNotesLang(l i18n.Lang, h *Header, kind string) []string {
 	var notes []string
 	if s := h.Shard; s != nil {
-		notes = append(notes, fmt.Sprintf("Warning: this is shard %d of %d (--shard %d/%d), encounters %s to %s of %s: its figures are that part's; `simctl merge` adds the shards' JSON into the whole %s.",
-			s.K+1, s.Of, s.K, s.Of, thousands(s.Start), thousands(s.Start+s.N-1), thousands(s.Total), kind))
+		notes = append(notes, l.T("note.doc_shard", s.K+1, s.Of, s.K, s.Of, l.Int(s.Start), l.Int(s.Start+s.N-1), l.Int(s.Total), kind))
 	}
 	if h.Incomplete {
-		notes = append(notes, "Warning: incomplete: this merge of shards (--allow-partial) does not cover every encounter; the figures cover the shards it has.")
+		notes = append(notes, l.T("note.incomplete"))
 	}
 	if h.Interrupted {
-		n := "Warning: the " + kind + " was interrupted; the figures cover the encounters that finished"
+		unplayed := ""
 		if len(h.Unplayed) > 0 {
 			var r []string
 			for _, u := range h.Unplayed {
 				r = append(r, fmt.Sprintf("%d..%d", u[0], u[1]-1))
 			}
-			n += " (not played: " + strings.Join(r, ", ") + ")"
+			unplayed = " " + l.T("note.unplayed", strings.Join(r, ", "))
 		}
-		notes = append(notes, n+"; `simctl "+kind+" ... --resume FILE` with its JSON plays the rest.")
+		notes = append(notes, l.T("note.doc_interrupted", kind, unplayed))
 	}
 	return notes
 }
@@ -64,15 +68,18 @@ func statusNotes(h *Header, kind string) []string {
 // docCommand is the command that reproduces a document: the one it
 // records, or for a merge of shards (which records none) the single
 // process that plays every shard's encounters, rebuilt by whole().
-func docCommand(s *section, h *Header, whole func() []string) {
+func docCommand(s *section, h *Header, whole func() []string) { docCommandLang(i18n.En, s, h, whole) }
+
+// docCommandLang is docCommand with its notes in l.
+func docCommandLang(l i18n.Lang, s *section, h *Header, whole func() []string) {
 	switch {
 	case h.Command != "":
 		s.commands = append(s.commands, h.Command)
 	case h.Shard == nil && !h.Incomplete && !h.Interrupted && whole != nil:
 		s.commands = append(s.commands, ShellJoin(whole()))
-		s.notes = append(s.notes, "A merge of shards records no command line; the command above plays every shard's encounters in one process and gives the same counts.")
+		s.notes = append(s.notes, l.T("note.merge_command"))
 	default:
-		s.notes = append(s.notes, "The document does not record its command line; it was made with the seed and overrides above.")
+		s.notes = append(s.notes, l.T("note.doc_no_command"))
 	}
 }
 
@@ -113,7 +120,7 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 	s.facts = append(s.facts,
 		[2]string{l.T("fact.side"), v.Side},
 		[2]string{l.T("fact.encounters"), l.N("value.encounters", int64(1+2*len(v.Params)), l.Int(v.Encounters), indices(l, &v.Header, v.Encounters))})
-	docCommand(s, &v.Header, func() []string {
+	docCommandLang(l, s, &v.Header, func() []string {
 		names := make([]string, len(v.Params))
 		args := []string{"simctl", "value"}
 		args = append(args, commonArgs(&v.Header, v.Encounters)...)
@@ -127,7 +134,7 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 		}
 		return append(append(args, "--params", strings.Join(names, ",")), steps...)
 	})
-	s.notes = append(s.notes, statusNotes(&v.Header, "value")...)
+	s.notes = append(s.notes, statusNotesLang(l, &v.Header, "value")...)
 	ps := &table{left: 4, header: []string{l.T("value.col.param"), l.T("value.col.step"), l.T("value.col.down"), l.T("value.col.up")}}
 	for _, p := range v.Params {
 		ps.add(p.Name, strconv.FormatFloat(p.Step, 'f', -1, 64), "--set "+strings.Join(p.Down, " --set "), "--set "+strings.Join(p.Up, " --set "))
@@ -152,13 +159,14 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 }
 
 func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
-	s.title = fmt.Sprintf("%d. %s: matrix of %s options against %s options", k, m.Scenario, m.RowSide, m.ColSide)
-	s.facts = docFacts(b.Lang, &m.Header, intervalWilson+" (cells); the value's interval from every cell's Bonferroni-adjusted bounds")
+	l := b.Lang
+	s.title = l.T("section.matrix", k, m.Scenario, m.RowSide, m.ColSide)
+	s.facts = docFacts(l, &m.Header, l.T("matrix.intervals", method(l, intervalWilson)))
 	s.facts = append(s.facts,
-		[2]string{"payoff", "the win rate of " + m.RowSide + " (rows); " + m.ColSide + " (columns) minimises it"},
-		[2]string{"encounters", fmt.Sprintf("%s per pairing, %d pairings, %s for every pairing (common random numbers)",
-			thousands(m.Encounters), len(m.Rows)*len(m.Cols), indices(b.Lang, &m.Header, m.Encounters))})
-	docCommand(s, &m.Header, func() []string {
+		[2]string{l.T("fact.payoff"), l.T("matrix.payoff", m.RowSide, m.ColSide)},
+		[2]string{l.T("fact.encounters"), l.T("matrix.encounters",
+			l.Int(m.Encounters), len(m.Rows)*len(m.Cols), indices(l, &m.Header, m.Encounters))})
+	docCommandLang(l, s, &m.Header, func() []string {
 		args := append([]string{"simctl", "matrix"}, commonArgs(&m.Header, m.Encounters)...)
 		args = append(args, "--side", m.RowSide)
 		for _, o := range m.RowOptions {
@@ -169,33 +177,31 @@ func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 		}
 		return args
 	})
-	s.notes = append(s.notes, statusNotes(&m.Header, "matrix")...)
-	opts := &table{left: 3, header: []string{"side", "option", "--set"}}
+	s.notes = append(s.notes, statusNotesLang(l, &m.Header, "matrix")...)
+	opts := &table{left: 3, header: []string{l.T("col.side"), l.T("col.option"), "--set"}}
 	for i, sets := range [][]NamedSets{m.RowOptions, m.ColOptions} {
 		side := []string{m.RowSide, m.ColSide}[i]
 		for _, o := range sets {
-			opts.add(side, o.Name, setsText(o.Sets))
+			opts.add(side, o.Name, setsTextLang(l, o.Sets))
 		}
 	}
-	s.tables = append(s.tables, titled{title: "Options", t: opts})
-	s.tables = append(s.tables, titled{title: fmt.Sprintf("Win rate of %s for each pairing (rows: %s, columns: %s)", m.RowSide, m.RowSide, m.ColSide), t: m.grid(false),
-		notes: []string{"Each cell is the " + m.RowSide + " win rate with its " + intervalWilson + "; every pairing plays the same encounter indices."}})
+	s.tables = append(s.tables, titled{title: l.T("matrix.table.options"), t: opts})
+	s.tables = append(s.tables, titled{title: l.T("matrix.table.grid", m.RowSide, m.RowSide, m.ColSide), t: m.grid(false),
+		notes: []string{l.T("matrix.note.grid", m.RowSide, method(l, intervalWilson))}})
 	if len(m.Dominated) > 0 {
-		d := &table{left: 3, header: []string{"side", "dominated option", "dominated by"}}
+		d := &table{left: 3, header: []string{l.T("col.side"), l.T("matrix.col.dominated"), l.T("matrix.col.by")}}
 		for _, x := range m.Dominated {
-			d.add(x.Side, x.Option, x.By+identicalNote(x))
+			d.add(x.Side, x.Option, x.By+identicalNoteLang(l, x))
 		}
-		s.tables = append(s.tables, titled{title: "Dominated options", t: d, notes: []string{
-			"An option is dominated when another of its side does significantly better (paired on the same encounters, 95% over the opposing options) against every opposing option where the two ever played differently, and played the same fight on every encounter against the others."}})
+		s.tables = append(s.tables, titled{title: l.T("matrix.table.dominated"), t: d, notes: []string{l.T("matrix.note.dominated")}})
 	} else {
-		s.notes = append(s.notes, "No option is dominated: for no two options of a side is one significantly better against every opposing option where they ever played differently.")
+		s.notes = append(s.notes, l.T("matrix.note.none_dominated"))
 	}
-	wt := m.weights()
+	wt := m.weightsLang(l)
 	s.tables = append(s.tables, titled{
-		title: fmt.Sprintf("Equilibrium: value %s [%s, %s]", pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1])), t: wt,
-		notes: append([]string{fmt.Sprintf("The zero-sum mixed equilibrium by linear programming: %s maximises its win rate, %s minimises it; each option's weight in the optimal mix, and the game's value (the %s win rate when both play it).",
-			m.RowSide, m.ColSide, m.RowSide)}, capital(m.Notes)...)})
-	if f, err := MatrixFigure(m); err == nil {
+		title: l.T("matrix.table.eq", pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1])), t: wt,
+		notes: append([]string{l.T("matrix.note.eq", m.RowSide, m.ColSide, m.RowSide)}, capital(matrixNotes(l, m))...)})
+	if f, err := matrixFigure(l, m); err == nil {
 		f.Name = prefix + f.Name
 		s.figures = append(s.figures, f)
 	}
@@ -203,21 +209,22 @@ func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 }
 
 func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
-	s.title = fmt.Sprintf("%d. %s: tournament of %d options for %s", k, t.Scenario, len(t.Options), t.Side)
-	s.facts = docFacts(b.Lang, &t.Header, intervalWilson+" (win rates); "+SelectMethod)
+	l := b.Lang
+	s.title = l.T("section.tournament", k, t.Scenario, len(t.Options), t.Side)
+	s.facts = docFacts(l, &t.Header, l.T("tour.intervals", method(l, intervalWilson), l.T("tour.method")))
 	var p experiment.SelectParams
 	if t.State != nil {
 		p = t.State.Params
 	}
 	s.facts = append(s.facts,
-		[2]string{"side", t.Side},
-		[2]string{"guarantee", fmt.Sprintf("α = %.4g, indifference zone δ = %.4g pp, %d candidates: %s", t.Guarantee.Alpha, 100*t.Guarantee.Delta, t.Guarantee.Candidates, t.Guarantee.Statement)},
-		[2]string{"encounters", fmt.Sprintf("%s in all over %d stage(s): %s per option in stage 1 (--first), %s more for the options left in each later stage (--batch), at most %s per option (-n); every option of a stage plays the same indices (common random numbers)",
-			thousands(t.Encounters), len(t.Stages), thousands(p.First), thousands(p.Batch), thousands(p.Budget))})
-	docCommand(s, &t.Header, nil)
-	s.notes = append(s.notes, statusNotes(&t.Header, "tournament")...)
+		[2]string{l.T("fact.side"), t.Side},
+		[2]string{l.T("fact.guarantee"), l.T("tour.guarantee", proseG(l, "%.4g", t.Guarantee.Alpha), proseG(l, "%.4g", 100*t.Guarantee.Delta), t.Guarantee.Candidates, statementLang(l, t.Guarantee.Statement))},
+		[2]string{l.T("fact.encounters"), l.T("tour.encounters",
+			l.Int(t.Encounters), len(t.Stages), l.Int(p.First), l.Int(p.Batch), l.Int(p.Budget))})
+	docCommandLang(l, s, &t.Header, nil)
+	s.notes = append(s.notes, statusNotesLang(l, &t.Header, "tournament")...)
 	if t.Interrupted {
-		s.notes = append(s.notes, "The standings are as of the last stage that finished.")
+		s.notes = append(s.notes, l.T("tour.note.interrupted"))
 	}
 	sets := map[string][]string{}
 	for _, c := range t.Options {
@@ -229,43 +236,45 @@ func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
 	for _, c := range t.Options {
 		named = named || c.Name != strings.Join(c.Sets, " ")
 	}
-	ref := "vs " + t.refLabel()
-	rank := &table{left: 4, header: []string{"rank", "option", "--set", "status", "encounters", "win rate", "95% CI", "out after stage", ref, "CI (all pairs)"}}
+	ref := l.T("tour.col.vs", t.refLabelLang(l))
+	rank := &table{left: 4, header: []string{l.T("tour.col.rank"), l.T("col.option"), "--set", l.T("tour.col.status"), l.T("fact.encounters"), l.T("col.win_rate"), l.T("col.ci95"), l.T("tour.col.out"), ref, l.T("tour.col.ci_pairs")}}
 	if !named {
-		rank = &table{left: 3, header: append([]string{"rank", "option (its overrides)"}, rank.header[3:]...)}
+		rank = &table{left: 3, header: append([]string{l.T("tour.col.rank"), l.T("tour.col.option_sets")}, rank.header[3:]...)}
 	}
 	for i, k := range t.Ranking {
 		if k < 0 || k >= len(t.Candidates) {
 			continue
 		}
 		c := &t.Candidates[k]
-		status, out, diff, ci := t.rankCells(k)
-		row := []string{strconv.Itoa(i + 1), c.Name, setsText(sets[c.Name])}
+		status, out, diff, ci := t.rankCellsLang(l, k)
+		row := []string{strconv.Itoa(i + 1), c.Name, setsTextLang(l, sets[c.Name])}
 		if !named {
 			row = row[:2]
 		}
 		rank.add(append(row, status, thousands(c.Encounters), pct(c.WinRate), wilson(c.Wins, c.Encounters), out, diff, ci)...)
 	}
 	if len(t.Stages) > 0 {
-		s.tables = append(s.tables, titled{title: "Ranking", t: rank, notes: append([]string{t.verdict()}, capital(t.notes())...)})
+		s.tables = append(s.tables, titled{title: l.T("tour.table.ranking"), t: rank, notes: append([]string{t.verdictLang(l)}, capital(t.notesLang(l))...)})
 	} else {
-		s.notes = append(s.notes, "No stage finished: there is no ranking yet.")
+		s.notes = append(s.notes, l.T("tour.note.no_stage"))
 	}
-	stages := &table{left: 1, header: []string{"stage", "new encounters per option left", "encounters so far per option left", "options left after", "leader", "leader's win rate"}}
+	stages := &table{left: 1, header: []string{l.T("tour.col.stage"), l.T("tour.col.new"), l.T("tour.col.sofar"), l.T("tour.col.left"), l.T("tour.col.leader"), l.T("tour.col.leader_rate")}}
 	var sofar int64
 	for i, r := range t.Stages {
 		sofar += r.Encounters
 		stages.add(strconv.Itoa(i+1), thousands(r.Encounters), thousands(sofar), strconv.Itoa(r.Survivors), t.name(r.Leader), pct(r.LeaderRate))
 	}
 	if len(t.Stages) > 0 {
-		s.tables = append(s.tables, titled{title: "Stages", t: stages})
+		s.tables = append(s.tables, titled{title: l.T("tour.table.stages"), t: stages})
 	}
 	s.scenario = ctxYAML(t.Context)
 }
 
-func setsText(sets []string) string {
+func setsText(sets []string) string { return setsTextLang(i18n.En, sets) }
+
+func setsTextLang(l i18n.Lang, sets []string) string {
 	if len(sets) == 0 {
-		return "(none)"
+		return l.T("sets.none")
 	}
 	return "--set " + strings.Join(sets, " --set ")
 }
@@ -291,8 +300,8 @@ func prefixed(p string, ss []string) []string {
 func capital(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		if s != "" {
-			s = strings.ToUpper(s[:1]) + s[1:]
+		if r, n := utf8.DecodeRuneInString(s); n > 0 {
+			s = string(unicode.ToUpper(r)) + s[n:] // Cyrillic too; Hangul has no case
 		}
 		out[i] = s
 	}
