@@ -866,6 +866,19 @@ func (s *server) command(req *jobRequest) string {
 	return reports.ShellJoin(append([]string{"simctl"}, cliArgs(req, s.cfg.workers)...))
 }
 
+// parseVaries reads a job's vary fields ("PATH=a:b:step") as the CLI reads --vary.
+func parseVaries(vary []string) ([]reports.Axis, error) {
+	var axes []reports.Axis
+	for _, v := range vary {
+		a, err := reports.ParseVary(v)
+		if err != nil {
+			return nil, fmt.Errorf("vary %q: %v", v, err)
+		}
+		axes = append(axes, a)
+	}
+	return axes, nil
+}
+
 // sweep is a sweep job.
 func (s *server) sweep(j *serveJob, obs *app.Observer) (appDone, error) {
 	req := &app.SweepRequest{Source: j.appSource(), Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers,
@@ -874,12 +887,8 @@ func (s *server) sweep(j *serveJob, obs *app.Observer) (appDone, error) {
 	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
 		return appDone{}, err
 	}
-	for _, v := range j.req.Vary {
-		a, err := reports.ParseVary(v)
-		if err != nil {
-			return appDone{}, fmt.Errorf("vary %q: %v", v, err)
-		}
-		req.Axes = append(req.Axes, a)
+	if req.Axes, err = parseVaries(j.req.Vary); err != nil {
+		return appDone{}, err
 	}
 	sw, err := app.Sweep(j.ctx, req, obs)
 	if err != nil {
@@ -1009,12 +1018,8 @@ func (s *server) optimize(j *serveJob, obs *app.Observer) (appDone, error) {
 	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
 		return appDone{}, err
 	}
-	for _, v := range j.req.Vary {
-		a, err := reports.ParseVary(v)
-		if err != nil {
-			return appDone{}, fmt.Errorf("vary %q: %v", v, err)
-		}
-		req.Axes = append(req.Axes, a)
+	if req.Axes, err = parseVaries(j.req.Vary); err != nil {
+		return appDone{}, err
 	}
 	res, err := app.Optimize(j.ctx, req, obs)
 	if err != nil {
