@@ -25,7 +25,7 @@ import (
 
 // version is the simctl release; results carry it so a number can be
 // traced to the code that made it.
-const version = "0.2.0"
+const version = "0.3.0"
 
 // Release is the release alone (starter files name it).
 const Release = version
