@@ -205,7 +205,7 @@ func resumeDigest(kind string, trusted any) string {
 // of what it holds.
 func checkDigest(path, have, want string) error {
 	if have == "" || want == "" || !hmac.Equal([]byte(have), []byte(want)) {
-		return fmt.Errorf("--resume %s: its resume_digest does not match the encounters it says it played and left (unplayed) and their counts: the file was edited or damaged after simctl wrote it, and resuming it would give wrong counts; run the command again without --resume", path)
+		return fmt.Errorf("--resume %s: its resume_digest does not match the encounters and counts it holds: the file was edited or damaged after simctl wrote it, and resuming it would give wrong counts; run the command again without --resume", path)
 	}
 	return nil
 }
