@@ -103,7 +103,7 @@ func TestInterruptedExperimentsResume(t *testing.T) {
 			if code != exitInterrupted {
 				t.Fatalf("interrupted: exit %d, want %d; stderr:\n%s", code, exitInterrupted, errOut)
 			}
-			if !strings.Contains(errOut, "its JSON is in "+part+": add --resume "+part+" to play the rest") {
+			if !strings.Contains(errOut, "; the partial result (marked interrupted) was written to stdout, and its JSON to "+part+": add --resume "+part+" to play the rest\n") {
 				t.Errorf("no resume hint:\n%s", errOut)
 			}
 			if strings.Contains(out, "0.00%, 100.00%") {
