@@ -37,6 +37,9 @@ type Compare struct {
 	// ranges [lo, hi) it did not play: compare --resume plays exactly
 	// those (absent after --precision, which cannot resume).
 	Unplayed [][2]int64 `json:"unplayed,omitempty"`
+	// ResumeDigest, on an interrupted comparison, is a keyed SHA-256 over
+	// what --resume trusts (unplayed, encounters, every option's sums).
+	ResumeDigest string `json:"resume_digest,omitempty"`
 	// Shard is set on one shard of a comparison (compare --shard k/K):
 	// every option played encounters Start..Start+N-1 of Total.
 	Shard *Shard `json:"shard,omitempty"`

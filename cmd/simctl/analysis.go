@@ -132,7 +132,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitFailure
 	}
 	if v.Interrupted {
-		fmt.Fprintf(stderr, "simctl value: interrupted after %s encounters; %s%s\n", thousandsInt(v.Encounters), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), true))
+		fmt.Fprintf(stderr, "simctl value: interrupted after %s encounters; %s\n", thousandsInt(v.Encounters), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -197,7 +197,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitFailure
 	}
 	if m.Interrupted {
-		fmt.Fprintf(stderr, "simctl matrix: interrupted after %s encounters per pairing; %s%s\n", thousandsInt(m.Encounters), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), true))
+		fmt.Fprintf(stderr, "simctl matrix: interrupted after %s encounters per pairing; %s\n", thousandsInt(m.Encounters), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -277,7 +277,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return exitFailure
 	}
 	if t.Interrupted {
-		fmt.Fprintf(stderr, "simctl tournament: interrupted after %d stage(s); %s%s\n", len(t.Stages), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), true))
+		fmt.Fprintf(stderr, "simctl tournament: interrupted after %d stage(s); %s\n", len(t.Stages), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK

@@ -322,7 +322,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitFailure
 	}
 	if c.Interrupted {
-		fmt.Fprintf(stderr, "simctl compare: interrupted after %s encounters per option; %s%s\n", thousandsInt(c.Encounters), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), w == 0))
+		fmt.Fprintf(stderr, "simctl compare: interrupted after %s encounters per option; %s\n", thousandsInt(c.Encounters), o.interruptedWhere(format, stdout, w == 0))
 		return exitInterrupted
 	}
 	return exitOK

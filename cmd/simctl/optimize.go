@@ -108,7 +108,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitFailure
 	}
 	if res.Interrupted && res.Shard == nil {
-		fmt.Fprintf(stderr, "simctl optimize: interrupted; %s%s\n", whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), res.Resumable))
+		fmt.Fprintf(stderr, "simctl optimize: interrupted; %s\n", o.interruptedWhere(format, stdout, res.Resumable))
 		return exitInterrupted
 	}
 	return exitOK

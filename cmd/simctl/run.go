@@ -100,7 +100,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		req.ResumePath = *resume
 	}
 	obs := &app.Observer{Warn: src.warnTo(), Progress: func(total int64, done *atomic.Int64) func() {
-		return startProgress(ctx, c.showProgress(), total, done, stderr)
+		stop := startProgress(ctx, c.showProgress(), total, done, stderr)
+		testHook(done)
+		return stop
 	}, CheckpointEvery: checkpointEvery, CheckpointSegment: checkpointSegment}
 	// With a JSON file to save to, what finished is written at most every
 	// checkpointEvery (marked interrupted, the rest unplayed): a run

@@ -212,11 +212,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 				unfinished++
 			}
 		}
-		fmt.Fprintf(stderr, "simctl sweep: interrupted: %d of %d points unfinished; %s", unfinished, len(sw.Points), whereWritten(o.out, stdout))
-		if t := o.jsonTarget(format); t != nil {
-			fmt.Fprintf(stderr, "; add --resume %s to play the rest", t.Path())
-		}
-		fmt.Fprintln(stderr)
+		fmt.Fprintf(stderr, "simctl sweep: interrupted: %d of %d points unfinished; %s\n", unfinished, len(sw.Points), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK
