@@ -568,7 +568,8 @@ func parseLotmTarget(d *scenario.Decoder, g *lotm.Game, self int, s string, t ta
 		return false
 	}
 	if r.kind >= ldLimbBlock {
-		d.Errorf(t.Node, t.Path, "limb_block, borrow, pass, burn and keep have no target: they answer the attacker, or its own check")
+		verb := map[lotmDoKind]string{ldLimbBlock: "limb_block", ldBorrow: "borrow", ldPass: "pass", ldBurn: "burn", ldKeep: "keep"}[r.kind]
+		d.Errorf(t.Node, t.Path, "%s has no target: it answers the attacker's strike or critical failure, or its own hit check", verb)
 		return false
 	}
 	if indexOfString(lotmTargetNames, s) < 0 {
