@@ -176,3 +176,15 @@ sides:
 		t.Fatalf("%d combinations, %d different tallies", n, len(seen))
 	}
 }
+
+// The example of docs/tactics.md compiles.
+func TestLotmReactionDocExample(t *testing.T) {
+	const block = `{reactions: [{when: offer.limb_block and strike.eyes and self.effects == 0, do: pass}, {when: offer.limb_block and enemies.in_reach == 0, do: limb_block arms}, {when: offer.borrow and not borrow.flip, do: pass}], luck: [{when: luck.initiative or (target.hp_pct > 0.5 and self.hp_pct > 0.5), do: keep}]}`
+	src := strings.Replace(lotmErrScenario, "%s", block, 1)
+	src = strings.Replace(src, "        hp: 20\n", "        hp: 20\n        luck: 3\n        limb_block: true\n        borrow_strength: true\n", 1)
+	g, err := lotmLoad(t, "a.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lotmTally(g, 200)
+}
