@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/agents"
 	"simctl/rulesets"
 	"simctl/sim/scenario"
 )
@@ -187,4 +188,20 @@ func TestLotmReactionDocExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	lotmTally(g, 200)
+}
+
+// simctl policies lotm lists the new moment, decisions and facts.
+func TestLotmPoliciesListReactions(t *testing.T) {
+	b, ok := agents.LookupBinding("lotm")
+	if !ok {
+		t.Fatal("no lotm binding")
+	}
+	var sb strings.Builder
+	b.Describe(&sb)
+	for _, want := range []string{"\nluck:\n  decisions (do:): burn, keep\n", "decisions (do:): insert, wait, limb_block [legs|arms], borrow, pass\n",
+		"offer.limb_block", "strike.total", "borrow.flip", "borrow.swift", "self.leg_blocks", "self.luck", "luck.needed", "luck.initiative", "target.hp_pct"} {
+		if !strings.Contains(sb.String(), want) {
+			t.Errorf("policies lotm lacks %q:\n%s", want, sb.String())
+		}
+	}
 }

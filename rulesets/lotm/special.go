@@ -10,8 +10,10 @@ import (
 // Limb Block against a Vital Strike (field limb_block) and Borrow Strength
 // Against Strength against a melee critical failure (field
 // borrow_strength). A combatant with the field uses the reaction whenever
-// the rules let it; the reaction's action (Swift, Attack) is the round's,
-// so it is gone from the combatant's turn if that has not come yet.
+// the rules let it and its policy is willing (Reactor: the limb, or no
+// block; "if the enemy is willing"); the reaction's action (Swift,
+// Attack) is the round's, so it is gone from the combatant's turn if that
+// has not come yet.
 
 // intuitionDC is Spiritual Intuition's Difficulty.
 const intuitionDC = 25
