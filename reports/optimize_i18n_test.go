@@ -147,3 +147,35 @@ func TestGoldenOptimizeText(t *testing.T) {
 		leftovers(t, l, b.String())
 	}
 }
+
+// TestOptimizeFiguresKorean: the optimize figures in Korean draw every
+// letter with the Hangul font (no boxes) and render to PNG. It needs
+// NanumGothic: skipped without it, unless SIMCTL_FONTS is set.
+func TestOptimizeFiguresKorean(t *testing.T) {
+	path := systemFonts[0]
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("SIMCTL_FONTS") != "" {
+			t.Fatalf("SIMCTL_FONTS is set and %v", err)
+		}
+		t.Skipf("no NanumGothic (%v): apt-get install fonts-nanum", err)
+	}
+	if err := UseFigureFont(i18n.Ko, path); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, o := range optimizeDocs(t) {
+		for _, f := range optimizeFigures(i18n.Ko, o) {
+			n++
+			if err := f.checkGlyphs(); err != nil {
+				t.Errorf("%s: %v", f.Name, err)
+			}
+			var png bytes.Buffer
+			if err := f.PNG(&png); err != nil || png.Len() == 0 {
+				t.Errorf("%s: PNG: %v", f.Name, err)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no figures")
+	}
+}
