@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"fmt"
 	"math"
 	"simctl/reports/i18n"
 	"strconv"
@@ -28,8 +29,8 @@ func (b *Bundle) optimizeSection(s *section, k int, o *Optimize, prefix string) 
 	if o.Oracle != nil {
 		or := o.Oracle
 		s.title = l.T("section.oracle", k, o.Scenario, or.RowSide, or.ColSide)
-		s.facts = append(s.facts, [2]string{l.T("opt.fact.value"), l.T("opt.value", pct(or.Value), or.RowSide, pctCI(or.ValueBounds[0], or.ValueBounds[1]))},
-			[2]string{l.T("opt.fact.exploitability"), l.T("opt.at_most", strings.TrimPrefix(signedPP(or.Exploitability), "+"))},
+		s.facts = append(s.facts, [2]string{l.T("opt.fact.value"), l.T("opt.value", prosePct(l, or.Value), or.RowSide, proseCI(l, or.ValueBounds[0], or.ValueBounds[1]))},
+			[2]string{l.T("opt.fact.exploitability"), l.T("opt.at_most", prosePP(l, or.Exploitability, false))},
 			[2]string{l.T("fact.guarantee"), optStatementLang(l, o.Guarantee.Statement)})
 		for _, side := range []struct {
 			name string
@@ -56,7 +57,7 @@ func (b *Bundle) optimizeSection(s *section, k int, o *Optimize, prefix string) 
 	base := baselineLabelLang(l, r.Baseline)
 	s.facts = append(s.facts,
 		[2]string{l.T("fact.side"), o.Side},
-		[2]string{l.T("opt.fact.best"), l.T("opt.best", pct(o.Best.WinRate), pctCI(o.Best.CI95[0], o.Best.CI95[1]), signedPP(o.Best.Gain), base, pct(r.BaseRate), o.Best.Name)},
+		[2]string{l.T("opt.fact.best"), l.T("opt.best", prosePct(l, o.Best.WinRate), proseCI(l, o.Best.CI95[0], o.Best.CI95[1]), prosePP(l, o.Best.Gain, true), base, prosePct(l, r.BaseRate), o.Best.Name)},
 		[2]string{l.T("fact.guarantee"), optStatementLang(l, o.Guarantee.Statement)},
 		[2]string{l.T("fact.encounters"), l.T("opt.encounters", l.Int(r.Encounters), selectionSpentLang(l, r), l.Int(r.Uniform))})
 	if o.Interrupted {
@@ -75,6 +76,27 @@ func (b *Bundle) optimizeSection(s *section, k int, o *Optimize, prefix string) 
 		f.Name = prefix + f.Name
 		s.figures = append(s.figures, f)
 	}
+}
+
+// prosePct, proseCI and prosePP write a win rate, its interval and a
+// difference in percentage points for the section's facts, which are
+// prose: Russian writes 91,85%, [89,87%; 93,47%] and +15,30 п.п. (the
+// tables keep the point in every language).
+func prosePct(l i18n.Lang, x float64) string { return proseNumber(l, pct(x)) }
+
+func proseCI(l i18n.Lang, lo, hi float64) string {
+	if l.Or() == i18n.Ru {
+		return "[" + prosePct(l, lo) + "; " + prosePct(l, hi) + "]"
+	}
+	return pctCI(lo, hi)
+}
+
+func prosePP(l i18n.Lang, x float64, signed bool) string {
+	f := "%.2f"
+	if signed {
+		f = "%+.2f"
+	}
+	return l.T("opt.pp", proseNumber(l, fmt.Sprintf(f, 100*x)))
 }
 
 func selectionSpentLang(l i18n.Lang, r *experiment.OptimizeResult) string {
