@@ -8,7 +8,11 @@ import (
 )
 
 // Write renders the sweep in format f: one row per point.
-func (s *Sweep) Write(w io.Writer, f Format) error {
+func (s *Sweep) Write(w io.Writer, f Format) error { return s.WriteLang(w, f, i18n.En) }
+
+// WriteLang is Write with the text table's own words in l (JSON, CSV and
+// Markdown stay English; the numbers keep the point in every language).
+func (s *Sweep) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, s)
@@ -20,18 +24,17 @@ func (s *Sweep) Write(w io.Writer, f Format) error {
 	if md {
 		fmt.Fprintf(&b, "**%s** (%s), seed %d: sweep of %s, %s, %s encounters\n\n",
 			s.Scenario, s.Ruleset, s.Seed, s.axisNames(), plural(len(s.Points), "point"), thousands(s.Encounters))
+		l = i18n.En
 	} else {
-		fmt.Fprintf(&b, "%s (%s)  seed %d  sweep of %s: %s, %s encounters\n",
-			s.Scenario, s.Ruleset, s.Seed, s.axisNames(), plural(len(s.Points), "point"), thousands(s.Encounters))
-		b.WriteString("\n")
+		b.WriteString(l.T("sweep.text.head", s.Scenario, s.Ruleset, s.Seed, s.axisNames(), l.N("sweep.text.points", int64(len(s.Points))), thousands(s.Encounters)) + "\n\n")
 	}
-	t := s.displayTable(i18n.En)
+	t := s.displayTable(l)
 	if md {
 		t.markdown(&b)
 	} else {
 		t.text(&b)
 	}
-	footnotes(&b, s.notes(i18n.En), md)
+	footnotes(&b, s.notes(l), md)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -149,9 +149,14 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters per pairing, the same for every pairing")
 	o.register(fs, "the heat map")
+	langF := langFlag(fs, "the text table's own words (JSON, CSV and Markdown stay English)")
 	pos, stop, code := parseArgs("matrix", fs, args, stdout, stderr)
 	if stop {
 		return code
+	}
+	lang, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "matrix", "%v", err)
 	}
 	if len(pos) != 1 {
 		return usageError(stderr, "matrix", "give one SCENARIO and the options, e.g. simctl matrix cavaliers/duel --row a='...' --row b='...' --col x='...' --col y='...'")
@@ -193,7 +198,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return appError(stderr, "matrix", err)
 	}
-	if !o.write("matrix", stdout, stderr, format, m.Write, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }) {
+	if !o.write("matrix", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return m.WriteLang(w, f, lang) }, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }) {
 		return exitFailure
 	}
 	if m.Interrupted {
@@ -218,9 +223,14 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters a surviving candidate plays at most (the budget)")
 	o.register(fs, "")
+	langF := langFlag(fs, "the text table's own words (JSON, CSV and Markdown stay English)")
 	pos, stop, code := parseArgs("tournament", fs, args, stdout, stderr)
 	if stop {
 		return code
+	}
+	lang, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "tournament", "%v", err)
 	}
 	if len(pos) != 1 {
 		return usageError(stderr, "tournament", "give one SCENARIO and the candidates, e.g. simctl tournament d20/tactics-combo --vary heroes.Wizard.tactics.params.crowd=1:4:1")
@@ -273,7 +283,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return appError(stderr, "tournament", err)
 	}
-	if !o.write("tournament", stdout, stderr, format, t.Write, nil) {
+	if !o.write("tournament", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return t.WriteLang(w, f, lang) }, nil) {
 		return exitFailure
 	}
 	if t.Interrupted {

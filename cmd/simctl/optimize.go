@@ -47,9 +47,14 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters a candidate plays at most in the selection (the per-candidate cap)")
 	o.register(fs, "")
+	langF := langFlag(fs, "the text table's own words (JSON, CSV and Markdown stay English)")
 	pos, stop, code := parseArgs("optimize", fs, args, stdout, stderr)
 	if stop {
 		return code
+	}
+	lang, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "optimize", "%v", err)
 	}
 	if len(pos) != 1 {
 		return usageError(stderr, "optimize", "give one SCENARIO and a space, e.g. simctl optimize d20/duel --side heroes --vary heroes.Fighter.init=1:5 --vary heroes.Fighter.hp=20:28:2")
@@ -104,7 +109,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return appError(stderr, "optimize", err)
 	}
-	if !o.write("optimize", stdout, stderr, format, res.Write, nil) {
+	if !o.write("optimize", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return res.WriteLang(w, f, lang) }, nil) {
 		return exitFailure
 	}
 	if res.Interrupted && res.Shard == nil {

@@ -134,9 +134,14 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gPrecision|gFormat|gQuiet|gProgress, "encounters per point; with --precision, the most a point may use")
 	batch := batchFlag(fs, "with --precision: encounters per batch between checks")
 	o.register(fs, "the sweep (one path: win rate against the value; two: a heat map)")
+	langF := langFlag(fs, "the text table's own words (JSON, CSV and Markdown stay English)")
 	pos, stop, code := parseArgs("sweep", fs, args, stdout, stderr)
 	if stop {
 		return code
+	}
+	lang, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "sweep", "%v", err)
 	}
 	n, seed, workers, sets := &o.n.n, &o.seed.v, &o.workers.v, o.sets
 	precision := &o.precision
@@ -202,7 +207,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "simctl sweep: warning:", warn)
 		}
 	}
-	if !o.write("sweep", stdout, stderr, format, sw.Write, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }) {
+	if !o.write("sweep", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return sw.WriteLang(w, f, lang) }, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }) {
 		return exitFailure
 	}
 	if sw.Interrupted {
