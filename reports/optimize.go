@@ -119,7 +119,7 @@ func (o *Optimize) Write(w io.Writer, f Format) error {
 		b.WriteString("\n\n")
 		fmt.Fprintf(&b, "%s: %s %s; best found: %s %s, %s %s, by: %s\n", baselineLabel(s.Baseline), pct(s.BaseRate), pctCI(s.BaseCI[0], s.BaseCI[1]),
 			pct(o.Best.WinRate), pctCI(o.Best.CI95[0], o.Best.CI95[1]), signedPP(o.Best.Gain), ppCI(o.Best.GainCI[0], o.Best.GainCI[1]), o.Best.Name)
-		fmt.Fprintf(&b, "guarantee: %s\nencounters: the selection %s (uniform allocation for the same decision: %s); %s in all with screening and confirmation\n\n", o.Guarantee.Statement, selectionSpent(s), thousands(o.Guarantee.Uniform), thousands(o.Guarantee.Encounters))
+		fmt.Fprintf(&b, "guarantee: %s\nencounters: %s\n\n", o.Guarantee.Statement, searchCost(s))
 		if w := o.withinDelta(); w != "" {
 			b.WriteString(w + "\n\n")
 		}

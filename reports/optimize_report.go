@@ -57,7 +57,7 @@ func (b *Bundle) optimizeSection(s *section, k int, o *Optimize, prefix string) 
 		[2]string{"side", o.Side},
 		[2]string{"best found", fmt.Sprintf("%s %s, %s against %s (%s), by: %s", pct(o.Best.WinRate), pctCI(o.Best.CI95[0], o.Best.CI95[1]), signedPP(o.Best.Gain), baselineLabel(r.Baseline), pct(r.BaseRate), o.Best.Name)},
 		[2]string{"guarantee", o.Guarantee.Statement},
-		[2]string{"encounters", fmt.Sprintf("%s in all; the selection alone %s where uniform allocation would need %s", thousands(r.Encounters), selectionSpent(r), thousands(r.Uniform))})
+		[2]string{"encounters", searchCost(r)})
 	if o.Interrupted {
 		s.notes = append(s.notes, "Interrupted: the standing below is not a result.")
 	}
@@ -82,6 +82,39 @@ func selectionSpent(r *experiment.OptimizeResult) string {
 		return "0"
 	}
 	return thousands(r.Selection.Encounters)
+}
+
+// searchCost says what the search spent, stage by stage, against uniform
+// allocation for the same guarantee (experiment.OptimizeResult.Uniform),
+// and which costs more.
+func searchCost(r *experiment.OptimizeResult) string {
+	var screening, confirmation int64
+	for _, st := range r.Stages {
+		switch {
+		case strings.HasPrefix(st.Name, "screening"):
+			screening += st.Encounters
+		case st.Name == "confirmation":
+			confirmation += st.Encounters
+		}
+	}
+	parts := []string{"the selection " + selectionSpent(r), "the confirmation " + thousands(confirmation)}
+	if screening > 0 {
+		parts = append([]string{"the screening " + thousands(screening)}, parts...)
+	}
+	s := fmt.Sprintf("%s in all (%s)", thousands(r.Encounters), strings.Join(parts, ", "))
+	if r.Uniform <= 0 || r.Encounters <= 0 {
+		return s
+	}
+	k := r.Uniform / max(r.UniformPer, 1)
+	s += fmt.Sprintf("; uniform allocation for the same guarantee, every one of the %d candidates playing the same %s encounters and the highest win rate taken (Bonferroni over %d paired comparisons, at the largest discordance seen with the best, %.1f%%), needs %s",
+		k, thousands(r.UniformPer), max(k-1, 1), 100*r.UniformDiscordance, thousands(r.Uniform))
+	switch ratio := float64(r.Encounters) / float64(r.Uniform); {
+	case ratio > 1:
+		s += fmt.Sprintf(": this search cost more, %.2g times as much", ratio)
+	default:
+		s += fmt.Sprintf(": this search cost less, %.2g times as much", ratio)
+	}
+	return s
 }
 
 // OptimizeFigures draws the incumbent's win rate against encounters spent
