@@ -30,7 +30,10 @@ type outcome struct {
 }
 
 // procedure runs a selection among games on seed with a per-candidate
-// budget; the tests below run it over many seeds.
+// budget; the tests below run it over many seeds: experiment.Select
+// (selectProc), which must meet each criterion, and plausible wrong
+// procedures (unadjustedProc, oldTournamentProc, highestMeanProc), each of
+// which must fail the criterion it is judged by on the same seeds.
 type procedure func(t *testing.T, games []sim.Game, seed uint64, first, budget int64) outcome
 
 // selectProc is experiment.Select at α = 0.05, δ = 1 pp.
