@@ -131,7 +131,7 @@ func (o *Optimize) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
 		b.WriteString(l.T("opt.text.best", baselineLabelLang(l, s.Baseline), pct(s.BaseRate), pctCI(s.BaseCI[0], s.BaseCI[1]),
 			pct(o.Best.WinRate), pctCI(o.Best.CI95[0], o.Best.CI95[1]), signedPP(o.Best.Gain), ppCI(o.Best.GainCI[0], o.Best.GainCI[1]), o.Best.Name) + "\n")
 		b.WriteString(l.T("opt.text.guarantee", optStatementText(l, o.Guarantee.Statement)) + "\n")
-		b.WriteString(l.T("opt.text.encounters", selectionSpent(s), thousands(o.Guarantee.Uniform), thousands(o.Guarantee.Encounters)) + "\n\n")
+		b.WriteString(l.T("opt.text.encounters", searchCostLang(l, s)) + "\n\n")
 		if w := o.withinDeltaLang(l); w != "" {
 			b.WriteString(w + "\n\n")
 		}

@@ -59,7 +59,7 @@ func (b *Bundle) optimizeSection(s *section, k int, o *Optimize, prefix string) 
 		[2]string{l.T("fact.side"), o.Side},
 		[2]string{l.T("opt.fact.best"), l.T("opt.best", prosePct(l, o.Best.WinRate), proseCI(l, o.Best.CI95[0], o.Best.CI95[1]), prosePP(l, o.Best.Gain, true), base, prosePct(l, r.BaseRate), o.Best.Name)},
 		[2]string{l.T("fact.guarantee"), optStatementLang(l, o.Guarantee.Statement)},
-		[2]string{l.T("fact.encounters"), l.T("opt.encounters", l.Int(r.Encounters), selectionSpentLang(l, r), l.Int(r.Uniform))})
+		[2]string{l.T("fact.encounters"), searchCostLang(l, r)})
 	if o.Interrupted {
 		s.notes = append(s.notes, l.T("opt.note.interrupted"))
 	}
@@ -106,11 +106,34 @@ func selectionSpentLang(l i18n.Lang, r *experiment.OptimizeResult) string {
 	return l.Int(r.Selection.Encounters)
 }
 
-func selectionSpent(r *experiment.OptimizeResult) string {
-	if r.Selection == nil {
-		return "0"
+// searchCostLang says what the search spent, stage by stage, against
+// uniform allocation for the same guarantee
+// (experiment.OptimizeResult.Uniform), and which costs more.
+func searchCostLang(l i18n.Lang, r *experiment.OptimizeResult) string {
+	var screening, confirmation int64
+	for _, st := range r.Stages {
+		switch {
+		case strings.HasPrefix(st.Name, "screening"):
+			screening += st.Encounters
+		case st.Name == "confirmation":
+			confirmation += st.Encounters
+		}
 	}
-	return thousands(r.Selection.Encounters)
+	parts := []string{l.T("opt.cost.selection", selectionSpentLang(l, r)), l.T("opt.cost.confirmation", l.Int(confirmation))}
+	if screening > 0 {
+		parts = append([]string{l.T("opt.cost.screening", l.Int(screening))}, parts...)
+	}
+	s := l.T("opt.cost.all", l.Int(r.Encounters), strings.Join(parts, ", "))
+	if r.Uniform <= 0 || r.Encounters <= 0 {
+		return s
+	}
+	k := r.Uniform / max(r.UniformPer, 1)
+	s += l.T("opt.cost.uniform", k, l.Int(r.UniformPer), max(k-1, 1), proseNumber(l, fmt.Sprintf("%.1f", 100*r.UniformDiscordance))+"%", l.Int(r.Uniform))
+	ratio := proseNumber(l, fmt.Sprintf("%.2g", float64(r.Encounters)/float64(r.Uniform)))
+	if r.Encounters > r.Uniform {
+		return s + l.T("opt.cost.more", ratio)
+	}
+	return s + l.T("opt.cost.less", ratio)
 }
 
 // OptimizeFigures draws the incumbent's win rate against encounters spent

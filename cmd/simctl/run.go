@@ -230,6 +230,15 @@ func startProgress(ctx context.Context, mode string, total int64, done *atomic.I
 	)
 	quit := make(chan struct{})
 	finished := make(chan struct{})
+	live := app.LiveTotal(done) // a total that falls as the job learns it (optimize)
+	set := func() {
+		if live != nil {
+			if m := live.Load(); m > 0 && m != bar.GetMax64() {
+				bar.ChangeMax64(m)
+			}
+		}
+		bar.Set64(done.Load())
+	}
 	go func() {
 		defer close(finished)
 		tick := time.NewTicker(100 * time.Millisecond)
@@ -237,14 +246,14 @@ func startProgress(ctx context.Context, mode string, total int64, done *atomic.I
 		for {
 			select {
 			case <-quit:
-				bar.Set64(done.Load())
+				set()
 				bar.Finish()
 				return
 			case <-tick.C:
 				if time.Since(start) >= progressDelay {
 					out.open.Store(true)
 				}
-				bar.Set64(done.Load())
+				set()
 			}
 		}
 	}()

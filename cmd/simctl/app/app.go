@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -79,6 +80,22 @@ func (o *Observer) note(format string, a ...any) {
 	if o.Note != nil {
 		o.Note(fmt.Sprintf(format, a...))
 	}
+}
+
+// liveTotals holds, for a job whose total is known only as it goes
+// (optimize: how many candidates each stage keeps), its running total,
+// keyed by the job's progress counter.
+var liveTotals sync.Map
+
+// LiveTotal returns the running total of the job that counts into done,
+// nil when its total is the one Progress was given. The running total
+// starts at that one and only falls, never below what done reads at the
+// end: a display that follows it never goes back nor past 100%.
+func LiveTotal(done *atomic.Int64) *atomic.Int64 {
+	if t, ok := liveTotals.Load(done); ok {
+		return t.(*atomic.Int64)
+	}
+	return nil
 }
 
 func (o *Observer) progress(total int64, done *atomic.Int64) (stop func()) {
