@@ -221,12 +221,6 @@ func (src *source) warnTo() io.Writer {
 	return src.warn
 }
 
-// compileWarn is compile returning the warnings instead of printing them
-// (simctl serve shows them beside the editor).
-func (src *source) compileWarn(sets []scenario.Set) (*scenario.Scenario, sim.Game, scenario.Errors, error) {
-	return src.app().CompileWarn(sets)
-}
-
 func cmdScenarios(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scenarios", flag.ContinueOnError)
 	pos, done, code := parseArgs("scenarios", fs, args, stdout, stderr)

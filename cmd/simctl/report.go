@@ -14,8 +14,6 @@ import (
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
 	"simctl/reports/safeio"
-	"simctl/sim"
-	"simctl/sim/scenario"
 )
 
 func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -76,11 +74,6 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stdout, filepath.Join(*out, f))
 	}
 	return exitOK
-}
-
-// scenarioContext is app.ScenarioContext for the CLI's source.
-func scenarioContext(src *source, sc *scenario.Scenario, g sim.Game) *reports.Context {
-	return app.ScenarioContext(src.app(), sc, g)
 }
 
 // yamlText renders a YAML value on one line, in flow style.

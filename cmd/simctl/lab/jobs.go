@@ -54,7 +54,7 @@ type jobRequest struct {
 	// is the valued side).
 	Params string `json:"params,omitempty"`
 	// Where is find's condition, or optimize's constraint
-	// (serve_kinds.go: tournament, find and optimize).
+	// (kinds.go: tournament, find and optimize).
 	Where string `json:"where,omitempty"`
 }
 

@@ -1,24 +1,5 @@
 package lab
 
-// simctl serve: the balance lab in a browser. The server is a front end to
-// the code the CLI runs: every kind of job (run, sweep, compare, value,
-// matrix, tournament, find, optimize) builds the request of the
-// application layer (cmd/simctl/app) that the CLI's command builds from
-// its flags, and calls the same Run on the editor's text; the report
-// download calls cmdReport, and every document is the CLI's JSON.
-//
-// Files: serve.go (the command, the server, its security middleware),
-// serve_jobs.go (jobs, the queue, Server-Sent Events), serve_hooks.go (the
-// observer's progress and partial documents as page events),
-// serve_api.go (the other endpoints),
-// web/ (the embedded page). docs/serve.md documents the
-// API, the limits and the security model.
-//
-// Concurrency: the server's job table and queue are guarded by server.mu;
-// a job's events and results by job.mu. Each running job owns its games and
-// tallies as the CLI's runners do; nothing a job computes is shared with
-// another job.
-
 import (
 	"context"
 	"embed"
@@ -270,7 +251,7 @@ func (s *server) routes() {
 	m.HandleFunc("/api/permalink", s.handlePermalink)
 	m.HandleFunc("/api/jobs", s.handleJobs)
 	m.HandleFunc("/api/jobs/", s.handleJob)
-	s.labRoutes(m) // serve_save.go
+	s.labRoutes(m) // save.go
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusNotFound, "no API endpoint %s; see docs/serve.md", r.URL.Path)
 	})
