@@ -101,17 +101,6 @@ func Serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// Handler is the lab's handler without a listener (a test's, a host's
-// own server), answering to loopback names and IP addresses; close
-// cancels its jobs and waits for them.
-func Handler(cfg Config) (h http.Handler, close func(), err error) {
-	s, err := newServer(cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s, s.close, nil
-}
-
 func isLoopback(a net.Addr) bool {
 	ta, ok := a.(*net.TCPAddr)
 	return ok && ta.IP.IsLoopback()
