@@ -6,14 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"strconv"
-	"strings"
-
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
-	"simctl/sim"
-	"simctl/sim/experiment"
-	"simctl/sim/scenario"
 )
 
 // simctl optimize: the best candidate of a search space for one side (or,
@@ -117,47 +111,4 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitInterrupted
 	}
 	return exitOK
-}
-
-// bestTrace replays the best candidate's median fight (by regular rounds,
-// among the first encounters its confirmation played, the lowest index
-// among equals) from the scenario text the document embeds, as simctl
-// trace prints it, with its rule fires: how the answer wins.
-func bestTrace(ctx context.Context, o *reports.Optimize) ([]reports.FightTrace, error) {
-	var ss []scenario.Set
-	for _, s := range append(append([]string(nil), o.Sets...), o.Best.Sets...) {
-		x, err := scenario.ParseSet(s)
-		if err != nil {
-			return nil, err
-		}
-		ss = append(ss, x)
-	}
-	src := &source{name: o.File, display: o.File, data: []byte(o.Context.ScenarioYAML), warn: io.Discard}
-	sc, g, err := src.compile(ss)
-	if err != nil {
-		return nil, err
-	}
-	start, n := o.Search.ConfirmStart, min(o.Search.ConfirmN, traceSample)
-	if n < 1 {
-		return nil, nil
-	}
-	probe := experiment.NewProbe(g, [2]string{sc.Sides[0].Name, sc.Sides[1].Name})
-	metric, err := probe.Metric("rounds")
-	if err != nil {
-		return nil, err
-	}
-	i, v, err := experiment.Pick(ctx, probe, metric, sim.RunConfig{Seed: o.Seed, Start: start, N: n}, 0.5)
-	if err != nil {
-		return nil, err
-	}
-	var b strings.Builder
-	if err := reports.Trace(&b, sc, g, o.Seed, i); err != nil {
-		return nil, err
-	}
-	cmd := []string{"simctl", "trace", o.File, "--seed", strconv.FormatUint(o.Seed, 10), "--encounter", strconv.FormatInt(i, 10)}
-	for _, s := range append(append([]string(nil), o.Sets...), o.Best.Sets...) {
-		cmd = append(cmd, "--set", s)
-	}
-	return []reports.FightTrace{{Name: "best-median", Text: "# " + reports.ShellJoin(cmd) + "\n" + b.String(),
-		Title: fmt.Sprintf("the best candidate's median fight: encounter %d, %v round(s) (of its confirmation encounters %d..%d)", i, v, start, start+n-1)}}, nil
 }

@@ -1,9 +1,13 @@
 // Package app is simctl's application layer: one request type per kind of
 // job and a Run that plays it and returns its versioned document. The CLI
 // (cmd/simctl) turns flags into a request and renders what Run returns;
-// the web lab (simctl serve) turns its JSON into the same request. Neither
-// front end's words reach here: a request holds the scenario's bytes and
-// structured values (overrides, axes, options), never a command line.
+// the web lab (simctl serve, cmd/simctl/lab) turns its JSON into the same
+// request. Neither front end's words reach here: a request holds the
+// scenario's bytes and structured values (overrides, axes, options),
+// never a command line. What both front ends show besides documents is
+// here too: the report bundle (Report), the reference texts (Rules,
+// Policies, Tactic, Starter, Schema) and the option words documents
+// record (ParseOption).
 //
 // Run touches no file and no terminal. What a front end does while a job
 // runs — a progress bar, checkpoints for --resume, a page's interim
