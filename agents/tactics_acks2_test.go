@@ -2,8 +2,6 @@ package agents_test
 
 import (
 	"fmt"
-	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -11,7 +9,6 @@ import (
 	_ "simctl/rulesets/acks2"
 	"simctl/scenarios"
 	"simctl/sim"
-	"simctl/sim/rng"
 	"simctl/sim/scenario"
 )
 
@@ -64,70 +61,15 @@ func acksLibraryFor(p scenario.PolicySpec) (string, bool) {
 // replaces: every built-in acks2 scenario, with every Go policy swapped for
 // its library tactic, gives identical tallies at a fixed seed.
 func TestAcksLibraryMatchesGoPolicies(t *testing.T) {
-	used := map[string]bool{}
-	n := 0
-	for _, name := range scenarios.Names() {
-		if !strings.HasPrefix(name, "acks2/") {
-			continue
-		}
-		n++
-		data, _, _ := scenarios.Read(name)
-		t.Run(strings.ReplaceAll(name, "/", "_"), func(t *testing.T) {
-			sc, err := scenario.Load(name, data, nil, rulesets.Schema)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var sets []scenario.Set
-			for _, side := range sc.Sides {
-				for _, cs := range side.Combatants {
-					if cs.Tactics != nil || side.Tactics != nil {
-						continue
-					}
-					spec := side.Policy
-					if cs.Policy.Name != "" {
-						spec = cs.Policy
-					}
-					v, ok := acksLibraryFor(spec)
-					if !ok {
-						t.Fatalf("%s: no library tactic for policy %+v", cs.Name, spec)
-					}
-					used[v[len("{use: "):strings.IndexByte(v, ',')]] = true
-					sets = append(sets, scenario.Set{Path: side.Name + "." + cs.Name + ".tactics", Value: v})
-				}
-			}
-			goT := run(t, name, data, nil)
-			tacT := run(t, name, data, sets)
-			if tacT.Counts.Rules == nil {
-				t.Fatal("the tactics run has no rule counters")
-			}
-			tacT.Counts.Rules, goT.Counts.Rules = nil, nil
-			if !reflect.DeepEqual(goT, tacT) {
-				t.Errorf("tactics differ from the Go policies with %v:\ngo      %+v\ntactics %+v", sets, goT, tacT)
-			}
-		})
-	}
-	if n < 4 {
-		t.Fatalf("only %d acks2 scenarios", n)
-	}
-	var names []string
-	for u := range used {
-		names = append(names, u)
-	}
-	sort.Strings(names)
-	if want := "default prefer receive"; strings.Join(names, " ") != want {
-		t.Errorf("library tactics exercised: %v, want %s", names, want)
-	}
+	checkLibraryMatchesGo(t, builtinScenarios(t, "acks2", 4), acksLibraryFor, "default prefer receive")
 }
 
 // The library tactics no built-in scenario uses (ready, delay) against
 // their Go policies: every combatant of every acks2 scenario given the Go
 // policy, then the library tactic.
 func TestAcksLibraryReadyDelay(t *testing.T) {
-	for _, name := range scenarios.Names() {
-		if !strings.HasPrefix(name, "acks2/") {
-			continue
-		}
-		data, _, _ := scenarios.Read(name)
+	for _, ns := range builtinScenarios(t, "acks2", 4) {
+		name, data := ns.name, ns.data
 		sc, err := scenario.Load(name, data, nil, rulesets.Schema)
 		if err != nil {
 			t.Fatal(err)
@@ -149,12 +91,7 @@ func TestAcksLibraryReadyDelay(t *testing.T) {
 					tacSets = append(tacSets, scenario.Set{Path: p + ".tactics", Value: strings.ReplaceAll(variant.tactic, "%s", other)})
 				}
 			}
-			goT := run(t, name, data, goSets)
-			tacT := run(t, name, data, append(goSets, tacSets...))
-			tacT.Counts.Rules, goT.Counts.Rules = nil, nil
-			if !reflect.DeepEqual(goT, tacT) {
-				t.Errorf("%s with %s: tactics differ from the Go policy:\ngo      %+v\ntactics %+v", name, variant.tactic, goT, tacT)
-			}
+			checkSameTallies(t, name, data, goSets, tacSets, false, "with "+variant.tactic)
 		}
 	}
 }
@@ -175,13 +112,7 @@ func TestAcksTacticsTrace(t *testing.T) {
 			t.Errorf("trace lacks %q", line)
 		}
 	}
-	moments := map[string]bool{}
-	for k, rc := range g.(sim.RuleGame).RuleCounters() {
-		if tally.Counts.Rules[k] > 0 {
-			moments[rc.Moment] = true
-		}
-	}
-	if len(moments) < 3 {
+	if moments := ruleMoments(g, tally); len(moments) < 3 {
 		t.Errorf("rule counts only at %v", moments)
 	}
 }
@@ -189,16 +120,5 @@ func TestAcksTacticsTrace(t *testing.T) {
 // ACKS tactics allocate nothing per encounter.
 func TestAcksTacticsAllocs(t *testing.T) {
 	data, _, _ := scenarios.Read("acks2/tactics-shieldwall")
-	g := load(t, string(data))
-	table := g.NewTable()
-	tally := sim.NewTally(g)
-	var r rng.Stream
-	i := 0
-	if n := testing.AllocsPerRun(200, func() {
-		r.Seed(1, uint64(i))
-		i++
-		tally.Record(table.Play(&r, &tally.Counts, nil))
-	}); n != 0 {
-		t.Errorf("%v allocations per encounter", n)
-	}
+	checkNoAllocs(t, load(t, string(data)))
 }

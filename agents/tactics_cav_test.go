@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -12,7 +11,6 @@ import (
 	_ "simctl/rulesets/cavaliers"
 	"simctl/scenarios"
 	"simctl/sim"
-	"simctl/sim/rng"
 	"simctl/sim/scenario"
 )
 
@@ -62,81 +60,19 @@ func cavLibraryFor(p scenario.PolicySpec) (string, bool) {
 	return fmt.Sprintf("{use: %s, params: {%s}}", use, strings.Join(kv, ", ")), true
 }
 
-// cavSwap lists the --set values that replace every Go policy of a
-// scenario by its library tactic.
-func cavSwap(t *testing.T, name string, data []byte, used map[string]bool) []scenario.Set {
-	sc, err := scenario.Load(name, data, nil, rulesets.Schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sets []scenario.Set
-	for _, side := range sc.Sides {
-		for _, cs := range side.Combatants {
-			if cs.Tactics != nil || side.Tactics != nil {
-				continue
-			}
-			spec := side.Policy
-			if cs.Policy.Name != "" {
-				spec = cs.Policy
-			}
-			v, ok := cavLibraryFor(spec)
-			if !ok {
-				t.Fatalf("%s: no library tactic for policy %+v", cs.Name, spec)
-			}
-			used[v[len("{use: "):strings.IndexByte(v, ',')]] = true
-			sets = append(sets, scenario.Set{Path: side.Name + "." + cs.Name + ".tactics", Value: v})
-		}
-	}
-	return sets
-}
-
 // Each Cavaliers library tactic makes the same decisions as the Go policy
 // it replaces: every built-in cavaliers scenario, with every Go policy
 // swapped for its library tactic, gives identical tallies at a fixed seed.
 func TestCavLibraryMatchesGoPolicies(t *testing.T) {
-	used := map[string]bool{}
-	n := 0
-	for _, name := range scenarios.Names() {
-		if !strings.HasPrefix(name, "cavaliers/") {
-			continue
-		}
-		n++
-		data, _, _ := scenarios.Read(name)
-		t.Run(strings.ReplaceAll(name, "/", "_"), func(t *testing.T) {
-			sets := cavSwap(t, name, data, used)
-			goT := run(t, name, data, nil)
-			tacT := run(t, name, data, sets)
-			if tacT.Counts.Rules == nil {
-				t.Fatal("the tactics run has no rule counters")
-			}
-			tacT.Counts.Rules, goT.Counts.Rules = nil, nil
-			if !reflect.DeepEqual(goT, tacT) {
-				t.Errorf("tactics differ from the Go policies with %v:\ngo      %+v\ntactics %+v", sets, goT, tacT)
-			}
-		})
-	}
-	if n < 3 {
-		t.Fatalf("only %d cavaliers scenarios", n)
-	}
-	var names []string
-	for u := range used {
-		names = append(names, u)
-	}
-	sort.Strings(names)
-	if want := "default focus guard none"; strings.Join(names, " ") != want {
-		t.Errorf("library tactics exercised: %v, want %s", names, want)
-	}
+	checkLibraryMatchesGo(t, builtinScenarios(t, "cavaliers", 3), cavLibraryFor, "default focus guard none")
 }
 
 // Every library tactic against its Go policy on every combatant of every
 // cavaliers scenario (the scenarios give each only some of them): guard
 // with the first ally as ward, none, and default with each target.
 func TestCavLibraryEveryCombatant(t *testing.T) {
-	for _, name := range scenarios.Names() {
-		if !strings.HasPrefix(name, "cavaliers/") {
-			continue
-		}
-		data, _, _ := scenarios.Read(name)
+	for _, ns := range builtinScenarios(t, "cavaliers", 3) {
+		name, data := ns.name, ns.data
 		sc, err := scenario.Load(name, data, nil, rulesets.Schema)
 		if err != nil {
 			t.Fatal(err)
@@ -180,12 +116,7 @@ func TestCavLibraryEveryCombatant(t *testing.T) {
 					tacSets = append(tacSets, scenario.Set{Path: p + ".tactics", Value: fill.Replace(variant.tactic)})
 				}
 			}
-			goT := run(t, name, data, goSets)
-			tacT := run(t, name, data, append(goSets, tacSets...))
-			tacT.Counts.Rules, goT.Counts.Rules = nil, nil
-			if !reflect.DeepEqual(goT, tacT) {
-				t.Errorf("%s with %s: tactics differ from the Go policy:\ngo      %+v\ntactics %+v", name, variant.tactic, goT, tacT)
-			}
+			checkSameTallies(t, name, data, goSets, tacSets, false, "with "+variant.tactic)
 		}
 	}
 }
@@ -201,10 +132,8 @@ func TestCavTacticsTrace(t *testing.T) {
 	for i := int64(0); i < 500 && !strings.Contains(log.String(), "decides: seize"); i++ {
 		log.Reset()
 		_, tally := sim.Replay(g, 1, i, &sim.Log{W: &log})
-		for k, rc := range g.(sim.RuleGame).RuleCounters() {
-			if tally.Counts.Rules[k] > 0 {
-				moments[rc.Moment] = true
-			}
+		for m := range ruleMoments(g, tally) {
+			moments[m] = true
 		}
 	}
 	for _, line := range []string{
@@ -228,18 +157,7 @@ func TestCavTacticsTrace(t *testing.T) {
 // Cavaliers tactics allocate nothing per encounter.
 func TestCavTacticsAllocs(t *testing.T) {
 	data, _, _ := scenarios.Read("cavaliers/tactics-ward")
-	g := load(t, string(data))
-	table := g.NewTable()
-	tally := sim.NewTally(g)
-	var r rng.Stream
-	i := 0
-	if n := testing.AllocsPerRun(200, func() {
-		r.Seed(1, uint64(i))
-		i++
-		tally.Record(table.Play(&r, &tally.Counts, nil))
-	}); n != 0 {
-		t.Errorf("%v allocations per encounter", n)
-	}
+	checkNoAllocs(t, load(t, string(data)))
 }
 
 // The Go default's parameters written as rules (docs/tactics.md, the
@@ -266,15 +184,8 @@ func TestCavGoParamsAsRules(t *testing.T) {
 	for _, name := range []string{"cavaliers/duel", "cavaliers/melee"} {
 		data, _, _ := scenarios.Read(name)
 		for _, v := range variants {
-			goT := run(t, name, data, []scenario.Set{{Path: "heroes.policy", Value: v.policy}})
-			tacT := run(t, name, data, []scenario.Set{{Path: "heroes.policy", Value: v.policy}, {Path: "heroes.tactics", Value: v.tactic}})
-			if tacT.Counts.Rules == nil {
-				t.Fatal("the tactics run has no rule counters")
-			}
-			tacT.Counts.Rules, goT.Counts.Rules = nil, nil
-			if !reflect.DeepEqual(goT, tacT) {
-				t.Errorf("%s with %s as %s: tactics differ:\ngo      %+v\ntactics %+v", name, v.policy, v.tactic, goT, tacT)
-			}
+			checkSameTallies(t, name, data, []scenario.Set{{Path: "heroes.policy", Value: v.policy}},
+				[]scenario.Set{{Path: "heroes.tactics", Value: v.tactic}}, true, "with "+v.policy+" as "+v.tactic)
 		}
 	}
 }
