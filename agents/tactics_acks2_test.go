@@ -1,7 +1,6 @@
 package agents_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -15,46 +14,27 @@ import (
 // acksLibraryFor is the ACKS library tactic that replaces a Go policy, as
 // a --set value; ok is false for parameters the library does not carry.
 func acksLibraryFor(p scenario.PolicySpec) (string, bool) {
-	params := map[string]string{}
-	for k, n := range p.Params {
-		params[k] = n.Value
-	}
-	use := p.Name
-	if use == "" {
-		use = "default"
-	}
-	var kv []string
-	take := func(keys ...string) {
-		for _, k := range keys {
-			if v, ok := params[k]; ok {
-				kv = append(kv, k+": "+v)
-				delete(params, k)
-			}
-		}
-	}
-	switch use {
+	u := newLibraryUse(p)
+	switch u.use {
 	case "default":
-		if _, ok := params["prefer"]; ok {
-			use = "prefer"
+		if _, ok := u.params["prefer"]; ok {
+			u.use = "prefer"
 		}
-		take("prefer", "target", "withdraw_below")
+		u.take("prefer", "target", "withdraw_below")
 	case "delay":
-		take("until", "target")
+		u.take("until", "target")
 	case "ready":
-		if params["when"] == "always" {
-			kv = append(kv, "always: 1")
+		if u.params["when"] == "always" {
+			u.kv = append(u.kv, "always: 1")
 		}
-		delete(params, "when")
-		take("target")
+		delete(u.params, "when")
+		u.take("target")
 	case "receive":
-		take("target")
+		u.take("target")
 	default:
 		return "", false
 	}
-	if len(params) > 0 {
-		return "", false
-	}
-	return fmt.Sprintf("{use: %s, params: {%s}}", use, strings.Join(kv, ", ")), true
+	return u.value()
 }
 
 // Each ACKS II library tactic makes the same decisions as the Go policy it

@@ -193,3 +193,43 @@ func checkNoAllocs(t *testing.T, g sim.Game) {
 		t.Errorf("%v allocations per encounter", n)
 	}
 }
+
+// libraryUse is a Go policy on its way to the library tactic that
+// replaces it: the tactic's name (the policy's, default when unnamed),
+// the policy's parameters not yet carried over, and the params: written.
+type libraryUse struct {
+	use    string
+	params map[string]string
+	kv     []string
+}
+
+func newLibraryUse(p scenario.PolicySpec) *libraryUse {
+	u := &libraryUse{use: p.Name, params: map[string]string{}}
+	if u.use == "" {
+		u.use = "default"
+	}
+	for k, n := range p.Params {
+		u.params[k] = n.Value
+	}
+	return u
+}
+
+// take carries the policy's parameters keys over, those it has, under
+// the same names.
+func (u *libraryUse) take(keys ...string) {
+	for _, k := range keys {
+		if v, ok := u.params[k]; ok {
+			u.kv = append(u.kv, k+": "+v)
+			delete(u.params, k)
+		}
+	}
+}
+
+// value is the --set value of the library tactic; ok is false when the
+// policy has parameters the library does not carry.
+func (u *libraryUse) value() (string, bool) {
+	if len(u.params) > 0 {
+		return "", false
+	}
+	return "{use: " + u.use + ", params: {" + strings.Join(u.kv, ", ") + "}}", true
+}

@@ -2,7 +2,6 @@ package agents_test
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -17,47 +16,28 @@ import (
 // cavLibraryFor is the Cavaliers library tactic that replaces a Go policy,
 // as a --set value; ok is false for parameters the library does not carry.
 func cavLibraryFor(p scenario.PolicySpec) (string, bool) {
-	params := map[string]string{}
-	for k, n := range p.Params {
-		params[k] = n.Value
-	}
-	use := p.Name
-	if use == "" {
-		use = "default"
-	}
-	var kv []string
-	take := func(keys ...string) {
-		for _, k := range keys {
-			if v, ok := params[k]; ok {
-				kv = append(kv, k+": "+v)
-				delete(params, k)
-			}
-		}
-	}
-	switch params["move"] {
+	u := newLibraryUse(p)
+	switch u.params["move"] {
 	case "hold":
-		kv = append(kv, "hold: 1")
-		delete(params, "move")
+		u.kv = append(u.kv, "hold: 1")
+		delete(u.params, "move")
 	case "advance":
-		delete(params, "move")
+		delete(u.params, "move")
 	}
-	switch use {
+	switch u.use {
 	case "default":
-		if _, ok := params["focus"]; ok {
-			use = "focus"
+		if _, ok := u.params["focus"]; ok {
+			u.use = "focus"
 		}
-		take("focus", "target")
+		u.take("focus", "target")
 	case "guard":
-		take("ward", "target")
+		u.take("ward", "target")
 	case "none":
-		take("target")
+		u.take("target")
 	default:
 		return "", false
 	}
-	if len(params) > 0 {
-		return "", false
-	}
-	return fmt.Sprintf("{use: %s, params: {%s}}", use, strings.Join(kv, ", ")), true
+	return u.value()
 }
 
 // Each Cavaliers library tactic makes the same decisions as the Go policy

@@ -2,10 +2,8 @@ package agents_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	_ "simctl/agents"
@@ -38,53 +36,32 @@ func d20Scenarios(t *testing.T) []namedScenario {
 // libraryFor is the library tactic that replaces a Go policy, as a --set
 // value; ok is false for a policy the library cannot express.
 func libraryFor(p scenario.PolicySpec) (string, bool) {
-	params := map[string]string{}
-	for k, n := range p.Params {
-		params[k] = n.Value
-	}
-	take := func(keys ...string) string {
-		var kv []string
-		for _, k := range keys {
-			if v, ok := params[k]; ok {
-				kv = append(kv, k+": "+v)
-				delete(params, k)
-			}
-		}
-		return "{" + strings.Join(kv, ", ") + "}"
-	}
-	use := p.Name
-	if use == "" {
-		use = "default"
-	}
-	var set string
-	switch use {
+	u := newLibraryUse(p)
+	switch u.use {
 	case "default":
-		if params["charge"] == "always" {
-			use = "charge"
+		if u.params["charge"] == "always" {
+			u.use = "charge"
 		}
-		delete(params, "charge")
-		set = take("target")
+		delete(u.params, "charge")
+		u.take("target")
 	case "delay":
-		set = take("until", "target")
+		u.take("until", "target")
 	case "ready":
-		if params["action"] != "" && params["action"] != "attack" {
+		if u.params["action"] != "" && u.params["action"] != "attack" {
 			return "", false
 		}
-		delete(params, "action")
-		if params["when"] == "always" {
-			params["always"] = "1"
+		delete(u.params, "action")
+		if u.params["when"] == "always" {
+			u.params["always"] = "1"
 		}
-		delete(params, "when")
-		set = take("trigger", "always", "target")
+		delete(u.params, "when")
+		u.take("trigger", "always", "target")
 	case "counterspell":
-		set = take("spell", "target")
+		u.take("spell", "target")
 	default:
 		return "", false
 	}
-	if len(params) > 0 {
-		return "", false
-	}
-	return fmt.Sprintf("{use: %s, params: %s}", use, set), true
+	return u.value()
 }
 
 // Each library tactic makes the same decisions as the Go policy it
