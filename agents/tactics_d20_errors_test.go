@@ -61,7 +61,7 @@ func TestD20TacticsErrors(t *testing.T) {
 			"t.yaml:9:39: sides[0].combatants[1].tactics.turn[0].when: '=' is not a comparison; write '=='\n    round = 1\n          ^",
 			""},
 		{"{turn: [{when: round == 1 and, do: attack}]}",
-			"t.yaml:9:47: sides[0].combatants[1].tactics.turn[0].when: expected a value (a number, a fact such as self.hp_pct, or $param), found the end\n    round == 1 and\n                  ^",
+			"t.yaml:9:47: sides[0].combatants[1].tactics.turn[0].when: expected a value (a number, a fact such as round, or $param), found the end\n    round == 1 and\n                  ^",
 			""},
 		{"{turn: [{when: (round == 1, do: attack}]}",
 			"t.yaml:9:44: sides[0].combatants[1].tactics.turn[0].when: expected ')' to close the '(' at column 1, found the end\n    (round == 1\n               ^",
