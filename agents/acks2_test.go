@@ -9,12 +9,20 @@ import (
 	_ "simctl/rulesets/acks2"
 	"simctl/sim"
 	"simctl/sim/scenario"
+	"simctl/sim/simtest"
 )
 
 // Tests of the ACKS II policies: each sets up an encounter with pinned
 // initiative and reads what the policy decided from the narration.
 
 func acksTrace(t *testing.T, src string, enc int64) string {
+	t.Helper()
+	log, _ := acksEvents(t, src, enc)
+	return log
+}
+
+// acksEvents is acksTrace with the encounter's events.
+func acksEvents(t *testing.T, src string, enc int64) (string, simtest.Events) {
 	t.Helper()
 	sc, err := scenario.Load("acks.yaml", []byte(src), nil, rulesets.Schema)
 	if err != nil {
@@ -24,9 +32,8 @@ func acksTrace(t *testing.T, src string, enc int64) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	sim.Replay(g, 1, enc, &sim.Log{W: &b})
-	return b.String()
+	log, ev, _ := traced(g, 1, enc)
+	return log, ev
 }
 
 // acksInOrder asserts lines containing parts appear in that order.
@@ -55,7 +62,7 @@ func TestAcksReceiveHoldsForTheCharge(t *testing.T) {
 	// The spearman's number (5) is above the raider's (3): policy receive
 	// delays it to -5, keeping its round-1 spear ready; the raider charges
 	// on 3 and is stabbed first.
-	log := acksTrace(t, acksHead+`distance: 40
+	_, ev := acksEvents(t, acksHead+`distance: 40
 sides:
   - name: a
     combatants:
@@ -64,11 +71,9 @@ sides:
     combatants:
       - {name: Raider, hp: 100, damage: 1, initiative_rolls: [3]}
 `, 0)
-	acksInOrder(t, log, "Spearman delays to count -5", "Raider charges Spearman",
-		"Spearman interrupts Raider's charge (round-1 long weapon)", "Raider charges into Spearman")
-	if strings.Contains(log, "Spearman takes its delayed segment") {
-		t.Errorf("the spearman gave its number; it should not act again:\n%s", log)
-	}
+	ev.InOrder(t, "delay Spearman - need=-5", "action Raider Spearman rule=charge",
+		"interrupt Spearman Raider rule='charge: round-1 long weapon'", "attack Raider Spearman rule='charges into'")
+	ev.Absent(t, "turn Spearman rule=delayed") // it gave its number: it does not act again
 }
 
 func TestAcksReceiveActsAtLimitWithoutCharge(t *testing.T) {
@@ -128,13 +133,11 @@ sides:
     combatants:
       - {name: Raider, hp: 100, damage: 1, initiative_rolls: [6], policy: {name: default, prefer: A}}
 `
-	log := acksTrace(t, strings.Replace(src, "POLICY", "default", 1), 0)
-	acksInOrder(t, log, "Raider charges A", "A interrupts Raider's charge", "Raider charges into A", "B's segment")
-	if strings.Contains(log, "B interrupts") {
-		t.Errorf("B interrupted a charge at A:\n%s", log)
-	}
-	log = acksTrace(t, strings.Replace(src, "POLICY", "{name: default, interrupt: always}", 1), 0)
-	acksInOrder(t, log, "A interrupts Raider's charge", "B interrupts Raider's charge")
+	_, ev := acksEvents(t, strings.Replace(src, "POLICY", "default", 1), 0)
+	ev.InOrder(t, "action Raider A rule=charge", "interrupt A Raider rule^=charge:", "attack Raider A rule='charges into'", "turn B")
+	ev.Absent(t, "interrupt B Raider")
+	_, ev = acksEvents(t, strings.Replace(src, "POLICY", "{name: default, interrupt: always}", 1), 0)
+	ev.InOrder(t, "interrupt A Raider rule^=charge:", "interrupt B Raider rule^=charge:")
 }
 
 func TestAcksTargetsDeclaredCasters(t *testing.T) {
@@ -270,12 +273,11 @@ sides:
     combatants:
       - {name: Orc, hp: 100, damage: 1, initiative_rolls: [3]}
 `
-	log := acksTrace(t, strings.Replace(src, "PAGE", "1", 1), 0)
-	acksInOrder(t, log, `tactics rule wait at turn (when enemy("Orc").number < self.number and ally("Page").number < enemy("Orc").number and not enemy("Orc").acted: enemy("Orc").number=3, self.number=6, ally("Page").number=1, enemy("Orc").acted=0) decides: delay until Orc`,
-		"Orc's segment", "Guard takes its delayed segment")
+	_, ev := acksEvents(t, strings.Replace(src, "PAGE", "1", 1), 0)
+	ev.InOrder(t, "rule Guard rule=turn/wait ok=true", "delay Guard Orc rule=after", "turn Orc", "turn Guard rule=delayed")
 	// The Page faster than the Orc: the rule does not hold.
-	log = acksTrace(t, strings.Replace(src, "PAGE", "5", 1), 0)
-	if strings.Contains(log, "decides: delay until Orc") {
+	log, ev := acksEvents(t, strings.Replace(src, "PAGE", "5", 1), 0)
+	if ev.Has(t, "rule Guard rule=turn/wait") || ev.Has(t, "delay Guard") {
 		t.Errorf("the Guard waited though the Page (5) is faster than the Orc (3):\n%s", log)
 	}
 }

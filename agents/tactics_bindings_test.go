@@ -15,6 +15,7 @@ import (
 	"simctl/sim"
 	"simctl/sim/rng"
 	"simctl/sim/scenario"
+	"simctl/sim/simtest"
 )
 
 // errCase is a tactics block and the exact error and warnings a user sees
@@ -232,4 +233,17 @@ func (u *libraryUse) value() (string, bool) {
 		return "", false
 	}
 	return "{use: " + u.use + ", params: {" + strings.Join(u.kv, ", ") + "}}", true
+}
+
+// traced plays encounter enc of g at seed with a trace: its narration,
+// its events (patterns name the roster) and the tally.
+func traced(g sim.Game, seed uint64, enc int64) (string, simtest.Events, *sim.Tally) {
+	var b strings.Builder
+	log := &sim.Log{W: &b}
+	_, tally := sim.Replay(g, seed, enc, log)
+	var names []string
+	for _, e := range g.Roster() {
+		names = append(names, e.Name)
+	}
+	return b.String(), simtest.Of(log, names), tally
 }

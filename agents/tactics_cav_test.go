@@ -11,6 +11,7 @@ import (
 	"simctl/scenarios"
 	"simctl/sim"
 	"simctl/sim/scenario"
+	"simctl/sim/simtest"
 )
 
 // cavLibraryFor is the Cavaliers library tactic that replaces a Go policy,
@@ -101,34 +102,24 @@ func TestCavLibraryEveryCombatant(t *testing.T) {
 	}
 }
 
-// The Cavaliers trace says which rule decided at each moment and the
-// values that made its condition true; rule counts cover every moment.
+// The Cavaliers trace records which rule decided at each moment (the
+// seize for the envoy, then the seizing); rule counts cover every moment.
 func TestCavTacticsTrace(t *testing.T) {
 	data, _, _ := scenarios.Read("cavaliers/tactics-ward")
 	g := load(t, string(data))
 	// the first encounter (seed 1) in which the musketeer seizes for the envoy
-	var log strings.Builder
+	const seize = "rule Musketeer rule='reactions/protect the envoy' ok=true"
+	var ev simtest.Events
 	moments := map[string]bool{}
-	for i := int64(0); i < 500 && !strings.Contains(log.String(), "decides: seize"); i++ {
-		log.Reset()
-		_, tally := sim.Replay(g, 1, i, &sim.Log{W: &log})
+	for i := int64(0); i < 500 && (i == 0 || !ev.Any(seize)); i++ {
+		var tally *sim.Tally
+		_, ev, tally = traced(g, 1, i)
 		for m := range ruleMoments(g, tally) {
 			moments[m] = true
 		}
 	}
-	for _, line := range []string{
-		"Musketeer: tactics rule hold the door at move (always) decides: hold",
-		"Musketeer: tactics rule protect the envoy at reactions (when next_actor.is_enemy and next_actor.distance <= 1 and ally(\"Envoy\").hp_pct <= $hurt: next_actor.is_enemy=1, next_actor.distance=",
-		"decides: seize",
-		"Musketeer seizes the initiative",
-	} {
-		if !strings.Contains(log.String(), line) {
-			t.Errorf("trace lacks %q", line)
-		}
-	}
-	if t.Failed() {
-		t.Log(log.String())
-	}
+	ev.InOrder(t, "rule Musketeer rule='move/hold the door' ok=true")
+	ev.InOrder(t, seize, "initiative Musketeer Assassin#* rule=seize")
 	if len(moments) < 3 {
 		t.Errorf("rule counts only at %v", moments)
 	}

@@ -13,7 +13,7 @@ import (
 // carried out falls through to the next rule (counted with its reason);
 // when none decides, the fallback acts as the default policy does.
 func (p *d20Tactic) Turn(t *d20.Table, self int, plan *d20.Plan) {
-	driveRules(t, t.Game().C[self].Name, "", p.rules, p.fallback, whyText[:],
+	driveRules(t, self, t.Game().C[self].Name, d20Moments[0], p.rules, p.fallback, whyText[:],
 		func(id, arg int) float64 { return d20Fact(t, self, id, arg) }, nil,
 		func(r *d20Rule) int {
 			*plan = d20.NoPlan
@@ -28,6 +28,7 @@ func (p *d20Tactic) Turn(t *d20.Table, self int, plan *d20.Plan) {
 				plan.Spell = firstSpell(t, self)
 				t.Aim(self, plan) // a ranged weapon, as the default policy uses it
 			},
+			oneMoment: true,
 		})
 }
 

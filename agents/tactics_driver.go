@@ -47,15 +47,16 @@ type ruleTable interface {
 	CountRule(k int)
 	Tracing() bool
 	Logf(format string, args ...any)
+	Event(e sim.Event)
 }
 
 // firstRule runs one moment's rules in order for combatant who and returns
 // the index of the first that decides, or -1 when the fallback decides
 // (narrated as such; the caller carries it out). text is the decision as
 // written; the rest is as for driveRules.
-func firstRule[R any, P headed[R]](t ruleTable, who, moment string, rules []R, fallback int, why []string,
+func firstRule[R any, P headed[R]](t ruleTable, self int, who, moment string, rules []R, fallback int, why []string,
 	fact func(id, arg int) float64, answers func(P) bool, apply func(P) int, text func(P) string) int {
-	return driveRules(t, who, moment, rules, fallback, why, fact, answers, apply, narration[P]{text: text})
+	return driveRules(t, self, who, moment, rules, fallback, why, fact, answers, apply, narration[P]{text: text})
 }
 
 // narration is how a binding's rules are told in a trace. (Only
@@ -70,19 +71,26 @@ type narration[P any] struct {
 	// fallback carries out the fallback decision (nil: the caller does,
 	// after driveRules returns -1).
 	fallback func()
+	// oneMoment leaves the moment out of the narration (d20 asks at its
+	// turn only).
+	oneMoment bool
 }
 
-// driveRules runs one moment's rules in order for combatant who (moment
-// is named in the narration; "" where the ruleset asks at one moment only,
-// d20's turn) and returns the index of the first that decides, or -1 when the fallback
+// driveRules runs one moment's rules in order for combatant self (named
+// who) and returns the index of the first that decides, or -1 when the fallback
 // decides. A rule decides when answers (nil: every rule) accepts it, its
 // condition holds (each fact computed by fact only when the short-circuit
 // needs it) and apply can carry out its decision (apply returns why not,
-// or -1). Every firing, fall-through and fallback is counted, and
-// narrated when the table is tracing (why names the reasons).
-func driveRules[R any, P headed[R]](t ruleTable, who, moment string, rules []R, fallback int, why []string,
+// or -1). Every firing, fall-through and fallback is counted; when the
+// table is tracing it is also narrated (why names the reasons) and
+// recorded as an EvRule event.
+func driveRules[R any, P headed[R]](t ruleTable, self int, who, moment string, rules []R, fallback int, why []string,
 	fact func(id, arg int) float64, answers func(P) bool, apply func(P) int, n narration[P]) int {
 	tracing := t.Tracing()
+	at := ""
+	if tracing && !n.oneMoment {
+		at = " at " + moment
+	}
 	var mc tactics.Machine // tracing only: it keeps the facts read, for the narration
 	for k := range rules {
 		r := P(&rules[k])
@@ -104,7 +112,8 @@ func driveRules[R any, P headed[R]](t ruleTable, who, moment string, rules []R, 
 		if w := apply(r); w >= 0 {
 			t.CountRule(h.fell[w])
 			if tracing {
-				t.Logf("%s: tactics rule %s%s%s: %s falls through: %s", who, h.name, at(moment), traceVals(h.when, &mc), n.text(r), why[w])
+				t.Logf("%s: tactics rule %s%s%s: %s falls through: %s", who, h.name, at, traceVals(h.when, &mc), n.text(r), why[w])
+				t.Event(sim.Event{Kind: sim.EvRule, Actor: self, Target: sim.NoOne, Rule: moment + "/" + h.name})
 			}
 			continue
 		}
@@ -114,7 +123,8 @@ func driveRules[R any, P headed[R]](t ruleTable, who, moment string, rules []R, 
 			if n.decided != nil {
 				decided = n.decided
 			}
-			t.Logf("%s: tactics rule %s%s%s decides: %s", who, h.name, at(moment), traceVals(h.when, &mc), decided(r))
+			t.Logf("%s: tactics rule %s%s%s decides: %s", who, h.name, at, traceVals(h.when, &mc), decided(r))
+			t.Event(sim.Event{Kind: sim.EvRule, Actor: self, Target: sim.NoOne, OK: true, Rule: moment + "/" + h.name})
 		}
 		return k
 	}
@@ -128,15 +138,10 @@ func driveRules[R any, P headed[R]](t ruleTable, who, moment string, rules []R, 
 	case tracing && len(rules) > 0:
 		t.Logf("%s: no tactics rule applies at %s; the fallback decides", who, moment)
 	}
-	return -1
-}
-
-// at names a moment in the narration ("" where there is one).
-func at(moment string) string {
-	if moment == "" {
-		return ""
+	if tracing && (n.fallback != nil || len(rules) > 0) {
+		t.Event(sim.Event{Kind: sim.EvRule, Actor: self, Target: sim.NoOne, OK: true, Rule: moment + "/fallback"})
 	}
-	return " at " + moment
+	return -1
 }
 
 // holds evaluates the rule's condition in one pass (the hot path).

@@ -13,7 +13,7 @@ type lotmCtx struct {
 // -1 (counting fired rules and fall-throughs). Only rules whose condition
 // holds are checked for whether they can be carried out.
 func (p *lotmTactic) first(t *lotm.Table, self, m int, ctx lotmCtx) int {
-	return firstRule(t, t.Game().C[self].Name, lotmMoments[m], p.rules[m], p.fallback[m], lotmWhyText[:],
+	return firstRule(t, self, t.Game().C[self].Name, lotmMoments[m], p.rules[m], p.fallback[m], lotmWhyText[:],
 		func(id, arg int) float64 { return lotmFact(t, self, id, arg, ctx) }, nil,
 		func(r *lotmRule) int { return r.check(t, self) },
 		func(r *lotmRule) string { return r.text })
