@@ -238,12 +238,12 @@ func (u *libraryUse) value() (string, bool) {
 // traced plays encounter enc of g at seed with a trace: its narration,
 // its events (patterns name the roster) and the tally.
 func traced(g sim.Game, seed uint64, enc int64) (string, simtest.Events, *sim.Tally) {
-	var b strings.Builder
-	log := &sim.Log{W: &b}
-	_, tally := sim.Replay(g, seed, enc, log)
 	var names []string
 	for _, e := range g.Roster() {
 		names = append(names, e.Name)
 	}
+	var b strings.Builder
+	log := &sim.Log{W: &b, Names: names}
+	_, tally := sim.Replay(g, seed, enc, log)
 	return b.String(), simtest.Of(log, names), tally
 }

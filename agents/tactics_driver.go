@@ -59,9 +59,9 @@ func firstRule[R any, P headed[R]](t ruleTable, self int, who, moment string, ru
 	return driveRules(t, self, who, moment, rules, fallback, why, fact, answers, apply, narration[P]{text: text})
 }
 
-// narration is how a binding's rules are told in a trace. (Only
-// functions: escape analysis follows a struct as a whole, and these must
-// stay on the caller's stack.)
+// narration is how a binding's rules are told in a trace. (Functions and
+// a flag only, no data that escapes: escape analysis follows a struct as
+// a whole, and the functions must stay on the caller's stack.)
 type narration[P any] struct {
 	// text is the decision as written (for a fall-through); decided is
 	// what the rule decided (nil: text), and decided(nil) what the
@@ -77,8 +77,8 @@ type narration[P any] struct {
 }
 
 // driveRules runs one moment's rules in order for combatant self (named
-// who) and returns the index of the first that decides, or -1 when the fallback
-// decides. A rule decides when answers (nil: every rule) accepts it, its
+// who) and returns the index of the first that decides, or -1 when the
+// fallback decides. A rule decides when answers (nil: every rule) accepts it, its
 // condition holds (each fact computed by fact only when the short-circuit
 // needs it) and apply can carry out its decision (apply returns why not,
 // or -1). Every firing, fall-through and fallback is counted; when the
