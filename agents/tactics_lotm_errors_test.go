@@ -1,11 +1,7 @@
 package agents_test
 
 import (
-	"strings"
 	"testing"
-
-	"simctl/rulesets"
-	"simctl/sim/scenario"
 )
 
 const lotmErrScenario = `name: lotm-errors
@@ -27,7 +23,7 @@ sides:
 
 // LotM tactics errors: the exact message a user sees.
 func TestLotmTacticsErrors(t *testing.T) {
-	cases := []struct{ block, err, warn string }{
+	cases := []errCase{
 		{"{turn: [{do: atack}]}",
 			"a.yaml:8:31: sides[0].combatants[0].tactics.turn[0].do: unknown decision \"atack\" (did you mean \"attack\"?); lotm offers at turn: attack, strike, strike once, double_strike, vital PART, cast, grapple [one_hand|limb], charge, point_blank, leg_sweep, first_aid, meditate, delay KIND on TRIGGER [for ALLY|ENEMY]",
 			""},
@@ -89,22 +85,5 @@ func TestLotmTacticsErrors(t *testing.T) {
 			"",
 			"a.yaml:8:40: sides[0].combatants[0].tactics.turn[1]: rule #2 can never fire: rule #1 before it has no when: and its decision cannot fall through"},
 	}
-	for _, c := range cases {
-		src := strings.Replace(lotmErrScenario, "%s", c.block, 1)
-		sc, err := scenario.Load("a.yaml", []byte(src), nil, rulesets.Schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if _, err := rulesets.Compile(sc); err != nil {
-			got = err.Error()
-		}
-		var ws []string
-		for _, w := range sc.Rep.Warns {
-			ws = append(ws, w.Error())
-		}
-		if got != c.err || strings.Join(ws, "\n") != c.warn {
-			t.Errorf("tactics: %s\n got: %q %q\nwant: %s %s", c.block, got, strings.Join(ws, "\n"), c.err, c.warn)
-		}
-	}
+	checkErrors(t, "a.yaml", lotmErrScenario, cases)
 }

@@ -35,7 +35,7 @@ func (p *lotmTactic) first(t *lotm.Table, self, m int, ctx lotmCtx) int {
 	if m == lmReact {
 		answers = func(r *lotmRule) bool { return r.answers(ctx.offer) }
 	}
-	return firstRule(t, t.Game().C[self].Name, lotmMoments[m], p.rules[m], p.fallback[m], lotmWhyText[:],
+	return firstRule(t, self, t.Game().C[self].Name, lotmMoments[m], p.rules[m], p.fallback[m], lotmWhyText[:],
 		func(id, arg int) float64 { return lotmFact(t, self, id, arg, ctx) }, answers,
 		func(r *lotmRule) int { return r.check(t, self) },
 		func(r *lotmRule) string { return r.text })
