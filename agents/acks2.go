@@ -66,6 +66,7 @@ type acksDefault struct {
 	spell         int // -2: any, -1: none, else that spell
 	withdrawBelow int
 	retreat       bool
+	quiet         bool // Declare always returns nothing: it never withdraws and has no spell to declare
 }
 
 func makeAcksDefault(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.PolicySpec) acks2.Policy {
@@ -106,6 +107,7 @@ func readAcksDefault(p params, g *acks2.Game, self int) *acksDefault {
 	}
 	pol.withdrawBelow, _ = p.integer("withdraw_below", 0, 0, 100000)
 	pol.retreat = p.enum("withdraw", "withdraw", []string{"withdraw", "retreat"}) == "retreat"
+	pol.quiet = pol.withdrawBelow == 0 && (pol.spell == -1 || len(g.C[self].Spells) == 0)
 	return pol
 }
 
@@ -210,28 +212,10 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	best, bestIn := -1, false
 	n := 0
 	if p.target == acksWeakest {
-		// The default, in one comparison per enemy: those within reach
-		// first, then the fewest HP (HP > 0 in the fight), the first in
+		// The default, in one comparison per enemy (Table.WeakestWithin):
+		// those within reach first, then the fewest HP, the first in
 		// roster order on a tie — what the general loop below decides.
-		const inReach = 1 << 40
-		bestKey := 0
-		for _, j := range t.Foes(self) {
-			if t.Out(j) {
-				continue
-			}
-			in := caster || t.Dist(self, j) <= lim
-			if engaged && !in {
-				continue
-			}
-			key := t.HP(j)
-			if in {
-				key -= inReach
-			}
-			if best < 0 || key < bestKey {
-				best, bestKey = j, key
-			}
-		}
-		if best >= 0 {
+		if best = t.WeakestWithin(self, lim, caster, engaged); best >= 0 {
 			return best
 		}
 	}
@@ -313,6 +297,11 @@ func (p *acksDefault) Interrupt(t *acks2.Table, self, enemy int, how acks2.Inter
 	}
 	return true
 }
+
+// Steady implements acks2.Steady: Rank and ActBefore are parameters, and
+// without withdraw_below or a spell to declare Declare always returns
+// nothing. (acksDelay, acksReady and acksReceive override Turn only.)
+func (p *acksDefault) Steady() (quiet bool, rank int, before bool) { return p.quiet, p.rank, p.before }
 
 // ActBefore implements acks2.Policy.
 func (p *acksDefault) ActBefore(t *acks2.Table, self int) bool { return p.before }

@@ -27,8 +27,23 @@ import "simctl/sim"
 // engageUnit/EngagedBy[size j] and engagement is a sum of engageUnit.
 const engageUnit = 720720
 
-// engaged reports whether i is engaged.
-func (t *Table) engaged(i int) bool { return t.engagedExcept(i, 0) }
+// engaged reports whether i is engaged: engagedExcept with no opponent
+// left out, written out without the mask (it is asked on every segment).
+func (t *Table) engaged(i int) bool {
+	x := t.f[i].x
+	sum := 0
+	for _, e := range t.eng[i] {
+		f := &t.f[e.j]
+		if uint(f.x-x+5) > 10 || f.out {
+			continue
+		}
+		sum += int(e.w)
+		if sum >= engageUnit {
+			return true
+		}
+	}
+	return false
+}
 
 // engagedExcept is engaged counting only the opponents not in mask (bit j
 // for roster index j).

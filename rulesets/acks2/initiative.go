@@ -154,11 +154,14 @@ func (t *Table) orderSame(ids []int) {
 		if chooser >= 0 {
 			if t.side(i) != chooser {
 				group = 1
-			} else if !t.g.C[i].Policy.ActBefore(t, i) {
+			} else if !t.actBefore(i) {
 				group = 2
 			}
 		}
-		rank := max(min(t.g.C[i].Policy.Rank(t, i), 1<<18), -(1 << 18))
+		rank := t.rank[i] // a Steady policy's, asked once
+		if !t.steady[i] {
+			rank = clampRank(t.g.C[i].Policy.Rank(t, i))
+		}
 		t.key[i] = group<<20 - rank
 	}
 	// Insertion sort (stable; a few entries at most): by key, then roster.
@@ -176,6 +179,17 @@ func (t *Table) orderSame(ids []int) {
 		t.ev(sim.Event{Kind: sim.EvInitiative, Actor: sim.NoOne, Target: sim.NoOne, Amount: chooser, Rule: "opposite sides: " + why})
 	}
 }
+
+// actBefore is i's policy's ActBefore (asked once for a Steady policy).
+func (t *Table) actBefore(i int) bool {
+	if t.steady[i] {
+		return t.before[i]
+	}
+	return t.g.C[i].Policy.ActBefore(t, i)
+}
+
+// clampRank bounds a policy's Rank so that it fits the sort key.
+func clampRank(r int) int { return max(min(r, 1<<18), -(1 << 18)) }
 
 func (t *Table) keyLess(i, j int) bool {
 	if t.key[i] != t.key[j] {

@@ -1,6 +1,8 @@
 package acks2
 
 import (
+	"math"
+
 	"simctl/rulesets/internal/plain"
 	"simctl/sim"
 	"simctl/sim/rng"
@@ -67,6 +69,14 @@ type Table struct {
 	dmgDice  []plain.Dice  // in a plain loop, the same draws as Expr.Roll
 	rolled   []bool        // the initiative die is rolled each round (no pinned rolls, no group die)
 	eng      [][]engager   // eng[i]: the enemies that can engage i, in roster order, and how much each counts
+	// The answers of Steady policies, asked once (policy.go): quiet[i]
+	// need not be asked to declare; steady[i] ranks rank[i] and goes
+	// before (before[i]) on a shared number.
+	quiet     []bool
+	steady    []bool
+	rank      []int
+	before    []bool
+	declarers int // combatants whose policy must be asked to declare
 	// byNum[10-n]: bit i set for combatant i, in the fight when
 	// initiative was rolled, whose number this round is n.
 	byNum       [21]uint64
@@ -96,8 +106,16 @@ func newTable(g *Game) *Table {
 		declared: make([]Declaration, n),
 		sd:       make([]int, n), reach: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rolled: make([]bool, n)}
 	t.eng = make([][]engager, n)
+	t.quiet, t.steady, t.rank, t.before = make([]bool, n), make([]bool, n), make([]int, n), make([]bool, n)
 	for i := range g.C {
 		ci := &g.C[i]
+		if sp, ok := ci.Policy.(Steady); ok {
+			quiet, rank, before := sp.Steady()
+			t.quiet[i], t.steady[i], t.rank[i], t.before[i] = quiet, true, clampRank(rank), before
+		}
+		if !t.quiet[i] {
+			t.declarers++
+		}
 		t.sd[i] = ci.Side
 		t.hpDice[i], t.dmgDice[i] = plain.Of(ci.HP), plain.Of(ci.Damage)
 		t.rolled[i] = len(ci.InitRolls) == 0 && ci.InitRoll <= 0 && !(g.Opt.GroupInitiative && ci.Side == g.Referee)
@@ -239,6 +257,33 @@ func (t *Table) Foes(i int) []int { return t.foes[i] }
 
 // Dist is the distance in feet between i and j.
 func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
+
+// WeakestWithin is the scan of the default target choice: among self's
+// enemies in the fight, the one with the fewest HP within lim feet of it
+// (every enemy counts as within when all is true), else, unless withinOnly,
+// the one with the fewest HP farther away; the first in roster order on a
+// tie (-1: none).
+func (t *Table) WeakestWithin(self, lim int, all, withinOnly bool) int {
+	const within = 1 << 40 // HP are far smaller: within sorts first
+	x := t.f[self].x
+	best, bestKey := -1, math.MaxInt
+	for _, j := range t.foes[self] {
+		f := &t.f[j]
+		if f.out {
+			continue
+		}
+		key := f.hp
+		if all || abs(f.x-x) <= lim {
+			key -= within
+		} else if withinOnly {
+			continue
+		}
+		if key < bestKey {
+			best, bestKey = j, key
+		}
+	}
+	return best
+}
 
 // Reach is how far i can attack from where it stands: 5 feet, or its
 // missile weapon's range (unlimited range: 1<<30). CanAttack(i, j) is an
