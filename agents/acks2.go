@@ -310,14 +310,10 @@ func (p *acksDefault) ActBefore(t *acks2.Table, self int) bool { return p.before
 func (p *acksDefault) Rank(t *acks2.Table, self int) int { return p.rank }
 
 // Cleave implements acks2.Policy: the weakest enemy it can attack.
+// (CanAttack is an enemy in the fight within Reach: the scan is
+// WeakestWithin's, every enemy farther left out.)
 func (p *acksDefault) Cleave(t *acks2.Table, self int) int {
-	best := -1
-	for _, j := range t.Foes(self) {
-		if t.CanAttack(self, j) && (best < 0 || t.HP(j) < t.HP(best)) {
-			best = j
-		}
-	}
-	return best
+	return t.WeakestWithin(self, t.Reach(self), false, true)
 }
 
 // acksDelay waits for a named combatant or a count.

@@ -55,20 +55,23 @@ type effect struct {
 
 // Table is one worker's encounter state, reused across encounters.
 type Table struct {
-	g        *Game
-	f        []fighter
-	slots    []int         // combatants called on the current count
-	key      []int         // scratch sort keys, by roster index
-	groupDie []int         // group initiative: the die of each group this round
-	declared []Declaration // declarations asked but not yet heard (declarations)
-	sd       []int         // each combatant's side (Game.C[i].Side, kept dense for the scans)
-	team     [2][]int      // each side's combatants, in roster order
-	foes     [][]int       // foes[i]: team[1-side of i]
-	reach    []int         // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
-	hpDice   []plain.Dice  // each combatant's HP and damage dice taken apart: rolled
-	dmgDice  []plain.Dice  // in a plain loop, the same draws as Expr.Roll
-	rolled   []bool        // the initiative die is rolled each round (no pinned rolls, no group die)
-	eng      [][]engager   // eng[i]: the enemies that can engage i, in roster order, and how much each counts
+	g     *Game
+	f     []fighter
+	slots []int // combatants called on the current count
+	// interrupters: the enemies that may interrupt a movement (interruptMove)
+	interrupters []int
+	key          []int         // scratch sort keys, by roster index
+	groupDie     []int         // group initiative: the die of each group this round
+	declared     []Declaration // declarations asked but not yet heard (declarations)
+	sd           []int         // each combatant's side (Game.C[i].Side, kept dense for the scans)
+	team         [2][]int      // each side's combatants, in roster order
+	foes         [][]int       // foes[i]: team[1-side of i]
+	reach        []int         // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
+	hpDice       []plain.Dice  // each combatant's HP and damage dice taken apart: rolled
+	dmgDice      []plain.Dice  // in a plain loop, the same draws as Expr.Roll
+	rolled       []bool        // the initiative die is rolled each round (no pinned rolls, no group die)
+	init         []int         // each combatant\'s initiative modifier (Game.C[i].Init, dense)
+	eng          [][]engager   // eng[i]: the enemies that can engage i, in roster order, and how much each counts
 	// The answers of Steady policies, asked once (policy.go): quiet[i]
 	// need not be asked to declare; steady[i] ranks rank[i] and goes
 	// before (before[i]) on a shared number.
@@ -102,9 +105,9 @@ type engager struct{ j, w int32 }
 
 func newTable(g *Game) *Table {
 	n := len(g.C)
-	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
+	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), interrupters: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
 		declared: make([]Declaration, n),
-		sd:       make([]int, n), reach: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rolled: make([]bool, n)}
+		sd:       make([]int, n), reach: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rolled: make([]bool, n), init: make([]int, n)}
 	t.eng = make([][]engager, n)
 	t.quiet, t.steady, t.rank, t.before = make([]bool, n), make([]bool, n), make([]int, n), make([]bool, n)
 	for i := range g.C {
@@ -118,6 +121,7 @@ func newTable(g *Game) *Table {
 		}
 		t.sd[i] = ci.Side
 		t.hpDice[i], t.dmgDice[i] = plain.Of(ci.HP), plain.Of(ci.Damage)
+		t.init[i] = ci.Init
 		t.rolled[i] = len(ci.InitRolls) == 0 && ci.InitRoll <= 0 && !(g.Opt.GroupInitiative && ci.Side == g.Referee)
 		t.team[ci.Side] = append(t.team[ci.Side], i)
 		switch {
