@@ -196,7 +196,6 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 		return p.prefer
 	}
 	caster := t.Declared(self).Kind == acks2.DeclareSpell
-	engaged := t.Engaged(self)
 	speed := t.Game().C[self].Speed
 	if t.Game().C[self].Weapon != acks2.Missile {
 		speed *= 2 // a charge (or, farther, a march) reaches twice its speed
@@ -205,20 +204,39 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	// (distance up to t.Reach) or, not engaged, after moving up to speed
 	// (to within 5 feet); attacking where it stands or after moving are
 	// alike. Engaged, it considers only the enemies it can attack now.
-	lim := t.Reach(self)
-	if !engaged {
-		lim = max(lim, speed+5)
-	}
-	best, bestIn := -1, false
-	n := 0
+	reach := t.Reach(self)
+	free := max(reach, speed+5)
 	if p.target == acksWeakest {
 		// The default, in one comparison per enemy (Table.WeakestWithin):
 		// those within reach first, then the fewest HP, the first in
 		// roster order on a tie — what the general loop below decides.
-		if best = t.WeakestWithin(self, lim, caster, engaged); best >= 0 {
+		// Engagement only narrows "within reach" to the enemies it can
+		// attack now: when the weakest within the wider limit is one of
+		// those (or every enemy counts, for a caster), it is the answer
+		// engaged or not, and engagement need not be asked.
+		best := t.WeakestWithin(self, free, caster, false)
+		if best < 0 || caster || t.Dist(self, best) <= reach || !t.Engaged(self) {
 			return best
 		}
+		if best = t.WeakestWithin(self, reach, false, true); best >= 0 {
+			return best
+		}
+		return p.nearest(t, self) // engaged with no one it can attack
 	}
+	return p.pickScan(t, self, caster, reach, free)
+}
+
+// pickScan is pick's general loop, for every target mode (the default,
+// weakest, takes a shortcut in pick; TestAcksPickMatchesScan checks it
+// against this loop on every segment).
+func (p *acksDefault) pickScan(t *acks2.Table, self int, caster bool, reach, free int) int {
+	engaged := t.Engaged(self)
+	lim := free
+	if engaged {
+		lim = reach
+	}
+	best, bestIn := -1, false
+	n := 0
 	for _, j := range t.Foes(self) {
 		if t.Out(j) {
 			continue
@@ -256,10 +274,18 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	if best < 0 {
 		// Engaged with no one it can attack (a flyer above it, say): the
 		// nearest enemy; the referee redirects to whoever is in reach.
-		for _, j := range t.Foes(self) {
-			if !t.Out(j) && (best < 0 || t.Dist(self, j) < t.Dist(self, best)) {
-				best = j
-			}
+		return p.nearest(t, self)
+	}
+	return best
+}
+
+// nearest is the nearest enemy in the fight (the first in roster order
+// on a tie; -1: none).
+func (p *acksDefault) nearest(t *acks2.Table, self int) int {
+	best := -1
+	for _, j := range t.Foes(self) {
+		if !t.Out(j) && (best < 0 || t.Dist(self, j) < t.Dist(self, best)) {
+			best = j
 		}
 	}
 	return best

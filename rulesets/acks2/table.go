@@ -2,6 +2,7 @@ package acks2
 
 import (
 	"math"
+	"math/bits"
 
 	"simctl/rulesets/internal/plain"
 	"simctl/sim"
@@ -91,12 +92,16 @@ type Table struct {
 	actor       int // combatant whose segment is in progress (-1: none)
 	sideChecked [2]bool
 	up          [2]int // combatants of each side still in the fight
-	toStart     int    // combatants in the fight whose number has not come this round
-	delayers    int    // combatants delaying
-	readied     bool   // someone readied an attack this encounter (a readied attack may be pending)
-	r           *rng.Stream
-	c           *sim.Counts
-	log         *sim.Log
+	// standing[s]: bit i set for each combatant i of side s still in the
+	// fight (kept with up; the target scans walk it instead of the roster)
+	standing [2]uint64
+	start    [2]uint64 // standing at the start of an encounter
+	toStart  int       // combatants in the fight whose number has not come this round
+	delayers int       // combatants delaying
+	readied  bool      // someone readied an attack this encounter (a readied attack may be pending)
+	r        *rng.Stream
+	c        *sim.Counts
+	log      *sim.Log
 }
 
 // engager is an enemy that can engage a combatant and how much it counts
@@ -124,6 +129,7 @@ func newTable(g *Game) *Table {
 		t.init[i] = ci.Init
 		t.rolled[i] = len(ci.InitRolls) == 0 && ci.InitRoll <= 0 && !(g.Opt.GroupInitiative && ci.Side == g.Referee)
 		t.team[ci.Side] = append(t.team[ci.Side], i)
+		t.start[ci.Side] |= 1 << (uint(i) & 63)
 		switch {
 		case ci.Weapon != Missile:
 			t.reach[i] = 5
@@ -153,6 +159,7 @@ func (t *Table) setup() {
 	t.readied = false
 	t.sideChecked = [2]bool{}
 	t.up = t.g.sideCount
+	t.standing = t.start
 	for i := range t.f {
 		c := &t.g.C[i]
 		f := &t.f[i]
@@ -196,6 +203,7 @@ func (t *Table) takeOut(i int) {
 	f.out = true
 	f.ready, f.r1 = false, false
 	t.up[t.g.C[i].Side]--
+	t.standing[t.g.C[i].Side] &^= 1 << (uint(i) & 63)
 }
 
 // stopDelay ends i's delay, if it is delaying.
@@ -248,6 +256,10 @@ func (t *Table) MaxHP(i int) int { return t.f[i].maxHP }
 // Out reports whether combatant i is out of the fight (killed or fled).
 func (t *Table) Out(i int) bool { return t.f[i].out }
 
+// Standing is side s's combatants still in the fight: bit i set for
+// combatant i.
+func (t *Table) Standing(s int) uint64 { return t.standing[s] }
+
 // Side is combatant i's side.
 func (t *Table) Side(i int) int { return t.sd[i] }
 
@@ -271,11 +283,10 @@ func (t *Table) WeakestWithin(self, lim int, all, withinOnly bool) int {
 	const within = 1 << 40 // HP are far smaller: within sorts first
 	x := t.f[self].x
 	best, bestKey := -1, math.MaxInt
-	for _, j := range t.foes[self] {
+	// The enemies in the fight, in roster order: the bits of standing.
+	for m := t.standing[1-t.sd[self]]; m != 0; m &= m - 1 {
+		j := bits.TrailingZeros64(m)
 		f := &t.f[j]
-		if f.out {
-			continue
-		}
 		key := f.hp
 		if all || abs(f.x-x) <= lim {
 			key -= within
