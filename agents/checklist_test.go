@@ -1,13 +1,11 @@
 package agents
 
 import (
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"simctl/rulesets"
+	"simctl/sim/simtest"
 )
 
 // TestCavChecklistTestsExist: the tests that `simctl rules cavaliers`
@@ -28,28 +26,14 @@ func checkChecklistTests(t *testing.T, ruleset, prefix string) {
 	if !ok {
 		t.Fatalf("%s is not registered", ruleset)
 	}
-	var defined strings.Builder
-	files, _ := filepath.Glob("*_test.go")
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defined.Write(b)
-	}
-	testsRe := regexp.MustCompile(`\(tests: ([^)]*)\)$`)
 	n := 0
 	for _, a := range r.Doc().Actions {
-		m := testsRe.FindStringSubmatch(a.Doc)
-		if m == nil {
-			continue
-		}
-		for _, name := range strings.Split(m[1], ", ") {
+		for _, name := range simtest.ChecklistTests(a.Doc) {
 			if !strings.HasPrefix(name, prefix) {
 				continue
 			}
 			n++
-			if !strings.Contains(defined.String(), "func "+name+"(") {
+			if !simtest.DefinesTest(t, name) {
 				t.Errorf("%s: test %s does not exist in package agents", a.Name, name)
 			}
 		}

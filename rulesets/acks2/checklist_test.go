@@ -2,12 +2,11 @@ package acks2_test
 
 import (
 	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"simctl/rulesets"
+	"simctl/sim/simtest"
 )
 
 // TestSourceChecklist: `simctl rules acks2` lists every heading of the
@@ -19,20 +18,10 @@ const agentsTestPrefix = "TestAcks"
 
 func TestSourceChecklist(t *testing.T) {
 	r, _ := rulesets.Lookup("acks2")
-	var defined strings.Builder
-	files, _ := filepath.Glob("*_test.go")
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defined.Write(b)
-	}
 	page, err := os.ReadFile("../../docs/acks2.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	testsRe := regexp.MustCompile(`\(tests: ([^)]*)\)$`)
 	n := 0
 	for _, a := range r.Doc().Actions {
 		heading, ok := strings.CutPrefix(a.Name, "source: ")
@@ -43,12 +32,12 @@ func TestSourceChecklist(t *testing.T) {
 		if !strings.HasPrefix(a.Doc, "simulated") && !strings.HasPrefix(a.Doc, "not simulated") && !strings.HasPrefix(a.Doc, "no rule") {
 			t.Errorf("%s: status %q does not start with simulated / not simulated / no rule", heading, a.Doc)
 		}
-		if m := testsRe.FindStringSubmatch(a.Doc); m != nil {
-			for _, name := range strings.Split(m[1], ", ") {
+		if names := simtest.ChecklistTests(a.Doc); names != nil {
+			for _, name := range names {
 				if strings.HasPrefix(name, agentsTestPrefix) {
 					continue // agents' TestAcksChecklistTestsExist checks it
 				}
-				if !strings.Contains(defined.String(), "func "+name+"(") {
+				if !simtest.DefinesTest(t, name) {
 					t.Errorf("%s: test %s does not exist", heading, name)
 				}
 			}
