@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"strconv"
 	"strings"
 
@@ -15,60 +16,14 @@ import (
 	"simctl/sim/experiment"
 )
 
-// Header is what every experiment document records about how it was made,
-// so each number can be traced to its command and seed.
-type Header struct {
-	Kind        string   `json:"kind"`
-	Scenario    string   `json:"scenario"`
-	File        string   `json:"file"`
-	Ruleset     string   `json:"ruleset"`
-	Seed        uint64   `json:"seed"`
-	Version     string   `json:"version"`
-	Command     string   `json:"command,omitempty"`
-	Sets        []string `json:"sets,omitempty"`
-	Interrupted bool     `json:"interrupted,omitempty"`
-	Elapsed     float64  `json:"elapsed_seconds"`
-
-	// The SHA-256 of the scenario text the experiment ran, which resume
-	// and merge compare (reliability); empty on documents written before.
-	ScenarioSHA256 string `json:"scenario_sha256,omitempty"`
-	// Context is the scenario text as run, its ruleset options and the
-	// roster's sides, which a report shows (absent on documents written
-	// before reports took these kinds).
-	Context *Context `json:"context,omitempty"`
-	// Shard is set on one shard (--shard k/K) of a value or matrix run:
-	// every game played encounters Start..Start+N-1 of Total.
-	Shard *Shard `json:"shard,omitempty"`
-	// Unplayed lists, on an interrupted value, matrix or compare run, the
-	// encounter index ranges [lo, hi) it did not play: --resume plays
-	// exactly those.
-	Unplayed [][2]int64 `json:"unplayed,omitempty"`
-	// Incomplete is set on a merge missing shards (--allow-partial).
-	Incomplete bool `json:"incomplete,omitempty"`
-}
-
-// NamedSets is one named setting of a side: the --set overrides it applies.
-type NamedSets struct {
-	Name string   `json:"name"`
-	Sets []string `json:"sets"`
-}
-
-// Matrix is the document `simctl matrix` writes.
-type Matrix struct {
-	Header
-	RowOptions []NamedSets `json:"row_options"`
-	ColOptions []NamedSets `json:"col_options"`
-	experiment.MatrixResult
-}
-
-// Write renders the matrix in format f: the win-rate grid with intervals,
+// WriteMatrix renders the matrix in format f: the win-rate grid with intervals,
 // dominated options, and the equilibrium.
-func (m *Matrix) Write(w io.Writer, f Format) error {
+func WriteMatrix(m *results.Matrix, w io.Writer, f Format) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, m)
 	case CSV:
-		return m.grid(true).csv(w)
+		return matrixGrid(m, true).csv(w)
 	}
 	md := f == Markdown
 	var b strings.Builder
@@ -83,7 +38,7 @@ func (m *Matrix) Write(w io.Writer, f Format) error {
 		}
 		b.WriteString("\n")
 	}
-	render(m.grid(false))
+	render(matrixGrid(m, false))
 	if len(m.Dominated) > 0 {
 		b.WriteString("Dominated (significantly worse, paired on the same encounters, against every opposing option where the two ever played differently; the same fight on every encounter against the others):\n")
 		for _, d := range m.Dominated {
@@ -95,7 +50,7 @@ func (m *Matrix) Write(w io.Writer, f Format) error {
 	}
 	fmt.Fprintf(&b, "Equilibrium (zero-sum: %s maximises its win rate, %s minimises it), value %s [%s, %s]:\n",
 		m.RowSide, m.ColSide, pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1]))
-	weights := m.weights()
+	weights := matrixWeights(m)
 	render(weights)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
@@ -115,12 +70,12 @@ func identicalNoteLang(l i18n.Lang, d experiment.Domination) string {
 	return " " + l.T("matrix.identical", strings.Join(d.Identical, ", "), fmt.Sprintf("%.2f", 100*d.IdenticalBound))
 }
 
-// weights is the equilibrium's table: each option's weight, and the range
+// matrixWeights is the equilibrium's table: each option's weight, and the range
 // its weight may take in any game within the cells' simultaneous bounds
 // (an option of a class of identical ones shows its class).
-func (m *Matrix) weights() *table { return m.weightsLang(i18n.En) }
+func matrixWeights(m *results.Matrix) *table { return matrixWeightsLang(m, i18n.En) }
 
-func (m *Matrix) weightsLang(l i18n.Lang) *table {
+func matrixWeightsLang(m *results.Matrix, l i18n.Lang) *table {
 	t := &table{header: []string{l.T("col.side"), l.T("col.option"), l.T("matrix.col.weight"), l.T("matrix.col.range")}, left: 2}
 	rng := func(r [][2]float64, i int) string {
 		if i >= len(r) {
@@ -148,9 +103,9 @@ func (m *Matrix) weightsLang(l i18n.Lang) *table {
 	return t
 }
 
-// grid is the win-rate table: one row per row option, a column per column
+// matrixGrid is the win-rate table: one row per row option, a column per column
 // option (with its interval below in text, raw numbers in CSV).
-func (m *Matrix) grid(raw bool) *table {
+func matrixGrid(m *results.Matrix, raw bool) *table {
 	t := &table{header: append([]string{m.RowSide + " \\ " + m.ColSide}, m.Cols...), left: 1}
 	for r, name := range m.Rows {
 		cells := []string{name}
@@ -168,9 +123,9 @@ func (m *Matrix) grid(raw bool) *table {
 
 // MatrixFigure draws the matrix as a heat map labelled in percent, the
 // equilibrium's weights beside the option names.
-func MatrixFigure(m *Matrix) (*Figure, error) { return matrixFigure(i18n.En, m) }
+func MatrixFigure(m *results.Matrix) (*Figure, error) { return matrixFigure(i18n.En, m) }
 
-func matrixFigure(l i18n.Lang, m *Matrix) (*Figure, error) {
+func matrixFigure(l i18n.Lang, m *results.Matrix) (*Figure, error) {
 	if m.Encounters == 0 {
 		return nil, ErrNoData
 	}
@@ -209,52 +164,33 @@ func matrixFigure(l i18n.Lang, m *Matrix) (*Figure, error) {
 	return f, nil
 }
 
-// TournamentFormat is the shape of the tournament document. Format 2 is
-// the selection with a guarantee (experiment.Select); a document without
-// it (the rounds of successive elimination simctl wrote before) is refused
-// when read, since its figures mean something else.
-const TournamentFormat = 2
-
-// Tournament is the document `simctl tournament` writes.
-type Tournament struct {
-	Header
-	Format int `json:"tournament_format"`
-	// Options are the candidates and the overrides of each, in candidate
-	// order (Selection.Candidates holds their standings in the same order).
-	Options []NamedSets `json:"options"`
-	experiment.Selection
-}
-
-// SelectMethod names the selection procedure and its intervals.
-const SelectMethod = "sequential selection on common random numbers (betting tests valid at every stage); differences with confidence sequences simultaneous over all pairs"
-
-// Write renders the ranking in format f.
-func (t *Tournament) Write(w io.Writer, f Format) error {
+// WriteTournament renders the ranking in format f.
+func WriteTournament(t *results.Tournament, w io.Writer, f Format) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, t)
 	case CSV:
-		return t.ranking(true).csv(w)
+		return tournamentRanking(t, true).csv(w)
 	}
 	md := f == Markdown
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s), seed %d: %d options for %s, selection on common random numbers (%s encounters in all, %d stage(s))\n\n",
 		t.Scenario, t.Ruleset, t.Seed, len(t.Options), t.Side, thousands(t.Encounters), len(t.Stages))
-	switch tab := t.ranking(false); {
+	switch tab := tournamentRanking(t, false); {
 	case len(t.Stages) == 0:
 		b.WriteString("No stage finished: there is nothing to rank yet.\n")
 	case md:
-		b.WriteString(t.verdict() + "\n\n")
+		b.WriteString(tournamentVerdict(t) + "\n\n")
 		tab.markdown(&b)
 	default:
-		b.WriteString(t.verdict() + "\n\n")
+		b.WriteString(tournamentVerdict(t) + "\n\n")
 		tab.text(&b)
 	}
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
 		return err
 	}
-	notes := t.notes()
+	notes := tournamentNotes(t)
 	if t.Interrupted {
 		notes = append(notes, "interrupted: the standings are as of the last stage that finished; simctl tournament ... --resume FILE with this tournament's JSON goes on from there")
 	}
@@ -262,34 +198,34 @@ func (t *Tournament) Write(w io.Writer, f Format) error {
 	return nil
 }
 
-// name is candidate k's name ("?" out of range: a document being read).
-func (t *Tournament) name(k int) string {
+// tournamentName is candidate k's name ("?" out of range: a document being read).
+func tournamentName(t *results.Tournament, k int) string {
 	if k >= 0 && k < len(t.Candidates) {
 		return t.Candidates[k].Name
 	}
 	return "?"
 }
 
-// verdict says in a line what the tournament decided.
-func (t *Tournament) verdict() string { return t.verdictLang(i18n.En) }
+// tournamentVerdict says in a line what the tournament decided.
+func tournamentVerdict(t *results.Tournament) string { return tournamentVerdictLang(t, i18n.En) }
 
-func (t *Tournament) verdictLang(l i18n.Lang) string {
+func tournamentVerdictLang(t *results.Tournament, l i18n.Lang) string {
 	d := proseG(l, "%.4g", 100*t.Guarantee.Delta)
 	switch t.Outcome {
 	case experiment.OutcomeSeparated:
-		return l.T("tour.verdict.separated", t.name(t.Selected))
+		return l.T("tour.verdict.separated", tournamentName(t, t.Selected))
 	case experiment.OutcomeWithinDelta:
-		return l.T("tour.verdict.within", t.name(t.Selected), d, len(t.Group)-1)
+		return l.T("tour.verdict.within", tournamentName(t, t.Selected), d, len(t.Group)-1)
 	case experiment.OutcomeNotSeparated:
-		return l.T("tour.verdict.not_separated", len(t.Group), d, t.name(t.Leader))
+		return l.T("tour.verdict.not_separated", len(t.Group), d, tournamentName(t, t.Leader))
 	}
-	return l.T("tour.verdict.unfinished", len(t.Group), len(t.Stages), t.name(t.Leader))
+	return l.T("tour.verdict.unfinished", len(t.Group), len(t.Stages), tournamentName(t, t.Leader))
 }
 
-// notes are the guarantee and what each interval means.
-func (t *Tournament) notes() []string { return t.notesLang(i18n.En) }
+// tournamentNotes are the guarantee and what each interval means.
+func tournamentNotes(t *results.Tournament) []string { return tournamentNotesLang(t, i18n.En) }
 
-func (t *Tournament) notesLang(l i18n.Lang) []string {
+func tournamentNotesLang(t *results.Tournament, l i18n.Lang) []string {
 	g := t.Guarantee
 	k := g.Candidates
 	var within string
@@ -299,7 +235,7 @@ func (t *Tournament) notesLang(l i18n.Lang) []string {
 	return []string{
 		l.T("tour.note.guarantee", statementLang(l, g.Statement), proseG(l, "%.4g", g.Alpha), proseG(l, "%.4g", 100*g.Delta), k),
 		l.T("tour.note.stages", proseG(l, "%.3g", g.Alpha/float64(2*k*max(k-1, 1))), proseG(l, "%.3g", g.Alpha/float64(2*max(k-1, 1)))),
-		l.T("tour.note.intervals", t.refLabelLang(l), k*(k-1)/2, proseG(l, "%.4g", 100*(1-g.Alpha)), within, k),
+		l.T("tour.note.intervals", tournamentRefLabelLang(t, l), k*(k-1)/2, proseG(l, "%.4g", 100*(1-g.Alpha)), within, k),
 	}
 }
 
@@ -347,23 +283,23 @@ func proseNumber(l i18n.Lang, s string) string {
 	return s
 }
 
-// refLabel names the reference of the differences.
-func (t *Tournament) refLabel() string { return t.refLabelLang(i18n.En) }
+// tournamentRefLabel names the reference of the differences.
+func tournamentRefLabel(t *results.Tournament) string { return tournamentRefLabelLang(t, i18n.En) }
 
-func (t *Tournament) refLabelLang(l i18n.Lang) string {
+func tournamentRefLabelLang(t *results.Tournament, l i18n.Lang) string {
 	if t.Selected >= 0 {
 		return l.T("tour.ref.selected")
 	}
 	return l.T("tour.ref.leader")
 }
 
-// rankCells are candidate k's status, stage out ("—" for none), and its
+// tournamentRankCells are candidate k's status, stage out ("—" for none), and its
 // difference to the reference with the interval ("—" for the reference).
-func (t *Tournament) rankCells(k int) (status, out, diff, ci string) {
-	return t.rankCellsLang(i18n.En, k)
+func tournamentRankCells(t *results.Tournament, k int) (status, out, diff, ci string) {
+	return tournamentRankCellsLang(t, i18n.En, k)
 }
 
-func (t *Tournament) rankCellsLang(l i18n.Lang, k int) (status, out, diff, ci string) {
+func tournamentRankCellsLang(t *results.Tournament, l i18n.Lang, k int) (status, out, diff, ci string) {
 	c := &t.Candidates[k]
 	status, out, diff = c.Status, "—", "—"
 	if key := "tour.status." + strings.ReplaceAll(c.Status, " ", "_"); i18n.Has(l, key) {
@@ -381,8 +317,8 @@ func (t *Tournament) rankCellsLang(l i18n.Lang, k int) (status, out, diff, ci st
 	return status, out, signedPP(c.Diff), ppCI(c.DiffCI[0], c.DiffCI[1])
 }
 
-func (t *Tournament) ranking(raw bool) *table {
-	ref := "vs " + t.refLabel()
+func tournamentRanking(t *results.Tournament, raw bool) *table {
+	ref := "vs " + tournamentRefLabel(t)
 	tab := &table{header: []string{"rank", "option", "status", "encounters", "win rate", "95% CI", "out after stage", ref, "CI (all pairs)"}, left: 3}
 	if raw {
 		tab.header = []string{"rank", "option", "status", "encounters", "wins", "win rate", "out after stage", "eliminated by", ref, ref + " lo", ref + " hi"}
@@ -399,7 +335,7 @@ func (t *Tournament) ranking(raw bool) *table {
 			tab.add(strconv.Itoa(i+1), c.Name, c.Status, rawInt(c.Encounters), rawInt(c.Wins), raw2(c.WinRate), strconv.Itoa(c.Out), c.By, raw2(c.Diff), raw2(c.DiffCI[0]), raw2(c.DiffCI[1]))
 			continue
 		}
-		status, out, diff, ci := t.rankCells(k)
+		status, out, diff, ci := tournamentRankCells(t, k)
 		tab.add(strconv.Itoa(i+1), c.Name, status, thousands(c.Encounters), pct(c.WinRate), pctCI(c.CI95[0], c.CI95[1]), out, diff, ci)
 	}
 	return tab
@@ -456,7 +392,7 @@ func matrixNote(l i18n.Lang, note string) (key string, args []any, ok bool) {
 
 // matrixNotes says a matrix document's notes in l: English as recorded,
 // another language by key; a note simctl does not know stays as recorded.
-func matrixNotes(l i18n.Lang, m *Matrix) []string {
+func matrixNotes(l i18n.Lang, m *results.Matrix) []string {
 	if l.Or() == i18n.En {
 		return m.Notes
 	}

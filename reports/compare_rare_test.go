@@ -2,6 +2,7 @@ package reports
 
 import (
 	"context"
+	"simctl/reports/results"
 	"testing"
 
 	"simctl/sim"
@@ -54,7 +55,7 @@ func TestCompareRareDifferenceCoverage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := NewPairedDiff("A", p.Paired[1][0])
+			d := results.NewPairedDiff("A", p.Paired[1][0])
 			lo, hi := float64(d.CI95[0]), float64(d.CI95[1])
 			if hi <= lo {
 				zero++

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"strconv"
 	"strings"
 
@@ -20,7 +21,7 @@ import (
 // landscape over one or two numeric --vary paths, and the best
 // candidate's median fight (replayed by the caller into Input.Traces).
 
-func (b *Bundle) optimizeSection(s *section, k int, o *Optimize, prefix string) {
+func (b *Bundle) optimizeSection(s *section, k int, o *results.Optimize, prefix string) {
 	s.facts = docFacts(b.Lang, &o.Header, intervalWilson+" (win rates, simultaneous); confidence sequences of the discordant pairs (differences)")
 	docCommand(s, &o.Header, nil)
 	s.notes = append(s.notes, statusNotes(&o.Header, "optimize")...)
@@ -33,7 +34,7 @@ func (b *Bundle) optimizeSection(s *section, k int, o *Optimize, prefix string) 
 			[2]string{"guarantee", o.Guarantee.Statement})
 		for _, side := range []struct {
 			name string
-			mix  []MixOf
+			mix  []results.MixOf
 		}{{or.RowSide, or.RowMix}, {or.ColSide, or.ColMix}} {
 			t := &table{left: 1, header: []string{"candidate", "weight"}}
 			for _, m := range side.mix {
@@ -61,7 +62,7 @@ func (b *Bundle) optimizeSection(s *section, k int, o *Optimize, prefix string) 
 	if o.Interrupted {
 		s.notes = append(s.notes, "Interrupted: the standing below is not a result.")
 	}
-	tab := o.table()
+	tab := optimizeTable(o)
 	s.tables = append(s.tables, titled{title: "Candidates", t: tab, notes: []string{
 		"Confirmed rates and differences come from fresh encounters played after the selection, with simultaneous intervals."}})
 	if len(r.Exploits) > 0 {
@@ -87,7 +88,7 @@ func selectionSpent(r *experiment.OptimizeResult) string {
 // OptimizeFigures draws the incumbent's win rate against encounters spent
 // and, when the space has one or two numeric dimensions, the landscape
 // (each evaluated candidate's win rate in the selection).
-func OptimizeFigures(o *Optimize) []*Figure {
+func OptimizeFigures(o *results.Optimize) []*Figure {
 	r := o.Search
 	if r == nil || len(r.Incumbent) == 0 {
 		return nil
@@ -107,7 +108,7 @@ func OptimizeFigures(o *Optimize) []*Figure {
 	p.X.Tick.Marker = niceTicks{}
 	out = append(out, &Figure{Name: "optimize-incumbent", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
 		Caption: "The win rate of the candidate leading the search after each stage, against the encounters spent so far."})
-	var dims []Axis
+	var dims []results.Axis
 	for _, a := range o.Vary {
 		if _, ok := numeric(a.Values); ok {
 			dims = append(dims, a)
@@ -123,7 +124,7 @@ func OptimizeFigures(o *Optimize) []*Figure {
 
 // rateAt maps each evaluated candidate's settings of the given paths to
 // its win rate in the selection (screening when it went no further).
-func rateAt(o *Optimize, paths ...string) map[string]float64 {
+func rateAt(o *results.Optimize, paths ...string) map[string]float64 {
 	m := map[string]float64{}
 	for _, c := range o.Search.Ranked {
 		if c.Encounters == 0 {
@@ -138,7 +139,7 @@ func rateAt(o *Optimize, paths ...string) map[string]float64 {
 	return m
 }
 
-func landscapeLine(o *Optimize, a Axis) *Figure {
+func landscapeLine(o *results.Optimize, a results.Axis) *Figure {
 	p := newPlot(i18n.En, fmt.Sprintf("%s win rate against %s (each candidate evaluated)\n%s, seed %d", o.Side, a.Path, o.Scenario, o.Seed), AxisLabel(a.Path), "win rate (%)")
 	hgrid(p)
 	xs, _ := numeric(a.Values)
@@ -163,7 +164,7 @@ func landscapeLine(o *Optimize, a Axis) *Figure {
 		Caption: fmt.Sprintf("The landscape: each evaluated candidate's win rate for %s in the search, against %s (candidates never played are not drawn).", o.Side, a.Path)}
 }
 
-func landscapeHeat(o *Optimize, ax, ay Axis) *Figure {
+func landscapeHeat(o *results.Optimize, ax, ay results.Axis) *Figure {
 	p := newPlot(i18n.En, fmt.Sprintf("%s win rate over %s and %s (candidates evaluated)\n%s, seed %d", o.Side, ax.Path, ay.Path, o.Scenario, o.Seed), AxisLabel(ax.Path), AxisLabel(ay.Path))
 	m := rateAt(o, ax.Path, ay.Path)
 	h := cells{nx: len(ax.Values), ny: len(ay.Values), labels: len(ax.Values) <= 14 && len(ay.Values) <= 20}

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -30,7 +31,7 @@ type ruleRow struct {
 // order of the table. The counts are exact tallies of the run's
 // encounters; the tally keeps no sum of squares per rule, so no interval
 // is drawn (the caption says so).
-func TacticsFigure(r *Result) (*Figure, error) {
+func TacticsFigure(r *results.Result) (*Figure, error) {
 	if r.Encounters == 0 {
 		return nil, ErrNoData
 	}
@@ -123,7 +124,7 @@ func (bs ruleBars) DataRange() (xmin, xmax, ymin, ymax float64) {
 
 // tacticsRows are the bars of the tactics figure: per combatant and rule,
 // in the table's order, the times per encounter it fired and fell through.
-func tacticsRows(r *Result) []ruleRow {
+func tacticsRows(r *results.Result) []ruleRow {
 	sideOf := map[string]int{}
 	if len(r.Raw.RosterSides) == len(r.Raw.Roster) {
 		for i, name := range r.Raw.Roster {

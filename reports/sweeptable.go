@@ -4,39 +4,40 @@ import (
 	"fmt"
 	"io"
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"strings"
 )
 
-// Write renders the sweep in format f: one row per point.
-func (s *Sweep) Write(w io.Writer, f Format) error {
+// WriteSweep renders the sweep in format f: one row per point.
+func WriteSweep(s *results.Sweep, w io.Writer, f Format) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, s)
 	case CSV:
-		return s.csvTable().csv(w)
+		return sweepCSVTable(s).csv(w)
 	}
 	var b strings.Builder
 	md := f == Markdown
 	if md {
 		fmt.Fprintf(&b, "**%s** (%s), seed %d: sweep of %s, %s, %s encounters\n\n",
-			s.Scenario, s.Ruleset, s.Seed, s.axisNames(), plural(len(s.Points), "point"), thousands(s.Encounters))
+			s.Scenario, s.Ruleset, s.Seed, sweepAxisNames(s), plural(len(s.Points), "point"), thousands(s.Encounters))
 	} else {
 		fmt.Fprintf(&b, "%s (%s)  seed %d  sweep of %s: %s, %s encounters\n",
-			s.Scenario, s.Ruleset, s.Seed, s.axisNames(), plural(len(s.Points), "point"), thousands(s.Encounters))
+			s.Scenario, s.Ruleset, s.Seed, sweepAxisNames(s), plural(len(s.Points), "point"), thousands(s.Encounters))
 		b.WriteString("\n")
 	}
-	t := s.displayTable(i18n.En)
+	t := sweepDisplayTable(s, i18n.En)
 	if md {
 		t.markdown(&b)
 	} else {
 		t.text(&b)
 	}
-	footnotes(&b, s.notes(i18n.En), md)
+	footnotes(&b, sweepNotes(s, i18n.En), md)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func (s *Sweep) axisNames() string {
+func sweepAxisNames(s *results.Sweep) string {
 	var names []string
 	for _, a := range s.Axes {
 		names = append(names, a.Path)
@@ -44,7 +45,7 @@ func (s *Sweep) axisNames() string {
 	return strings.Join(names, " × ")
 }
 
-func (s *Sweep) notes(l i18n.Lang) []string {
+func sweepNotes(s *results.Sweep, l i18n.Lang) []string {
 	var notes []string
 	notes = append(notes, l.T("sweep.note.crn", s.Seed, method(l, intervalWilson)))
 	if s.Precision > 0 {
@@ -56,7 +57,7 @@ func (s *Sweep) notes(l i18n.Lang) []string {
 	return notes
 }
 
-func (s *Sweep) displayTable(l i18n.Lang) *table {
+func sweepDisplayTable(s *results.Sweep, l i18n.Lang) *table {
 	t := &table{left: len(s.Axes)}
 	for _, a := range s.Axes {
 		t.header = append(t.header, a.Path)
@@ -90,7 +91,7 @@ func (s *Sweep) displayTable(l i18n.Lang) *table {
 	return t
 }
 
-func (s *Sweep) csvTable() *table {
+func sweepCSVTable(s *results.Sweep) *table {
 	t := &table{}
 	for _, a := range s.Axes {
 		t.header = append(t.header, a.Path)

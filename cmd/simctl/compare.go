@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"simctl/cmd/simctl/app"
+	"simctl/reports/results"
 	"slices"
 	"strings"
 
@@ -279,7 +280,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return usageError(stderr, "compare", "give one SCENARIO (or scenario: in the --compare file) and the options, e.g. simctl compare d20/duel --option base='' --option fast='--set heroes.Fighter.init=5'")
 	}
 	req := &app.CompareRequest{Sets: sets, Seed: *seed, N: *n, Workers: *workers, Precision: w, PrecisionText: o.precision,
-		Batch: *batch, Shard: shard, Command: reports.ShellJoin(append([]string{"simctl", "compare"}, args...))}
+		Batch: *batch, Shard: shard, Command: results.ShellJoin(append([]string{"simctl", "compare"}, args...))}
 	for _, op := range opts {
 		req.Options = append(req.Options, app.Option{Name: op.name, Sets: op.sets})
 	}
@@ -300,7 +301,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	req.Source = src.app()
 	if *resume != "" {
-		old, err := readResume(ctx, *resume, "the JSON of simctl compare", func(in *reports.Input) *reports.Compare { return in.Compare })
+		old, err := readResume(ctx, *resume, "the JSON of simctl compare", func(in *results.Input) *results.Compare { return in.Compare })
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl compare:", err)
 			return exitUsage
@@ -318,7 +319,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintln(stderr, "simctl compare: warning:", warn)
 		}
 	}
-	if !o.write("compare", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return c.WriteLang(w, f, lang) }, func() (*reports.Figure, error) { return reports.CompareFigure(c) }) {
+	if !o.write("compare", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteCompareLang(c, w, f, lang) }, func() (*reports.Figure, error) { return reports.CompareFigure(c) }) {
 		return exitFailure
 	}
 	if c.Interrupted {

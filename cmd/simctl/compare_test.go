@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"simctl/reports/results"
 	"strconv"
 	"strings"
 	"testing"
 
-	"simctl/reports"
 	"simctl/sim/scenario"
 )
 
@@ -84,7 +84,7 @@ func TestCompare(t *testing.T) {
 	if b, _ := os.ReadFile(png); len(b) < 1000 {
 		t.Errorf("no plot")
 	}
-	in, err := reports.ReadInput(res)
+	in, err := results.ReadInput(res)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestCompare(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d %s", o.Command, code, errOut)
 		}
-		var r reports.Result
+		var r results.Result
 		json.Unmarshal([]byte(out), &r)
 		if !reflect.DeepEqual(r.Raw, o.Result.Raw) {
 			t.Errorf("option %s differs from %s", o.Name, o.Command)

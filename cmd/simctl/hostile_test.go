@@ -8,10 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"simctl/reports/results"
 	"strings"
 	"testing"
-
-	"simctl/reports"
 )
 
 // TestHostileInputs runs simctl on hostile inputs and command lines and
@@ -289,4 +288,4 @@ func firstDiff(a, b string) string {
 	return ""
 }
 
-func reportsSum(text string) string { return reports.ScenarioSum([]byte(text)) }
+func reportsSum(text string) string { return results.ScenarioSum([]byte(text)) }

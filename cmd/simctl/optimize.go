@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"simctl/reports/results"
 
 	"strconv"
 	"strings"
@@ -60,7 +61,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	req := &app.OptimizeRequest{Sets: o.sets, Side: *side, Axes: axes, Where: *where, Rules: *rules, Block: *block, Baseline: *baseline, Both: *both,
 		Alpha: *alpha, Delta: delta, Budget: budget.n, First: first.n, Confirm: confirm.n, Cap: o.n.n, Seed: o.seed.v, Workers: o.workers.v,
-		Command: reports.ShellJoin(append([]string{"simctl", "optimize"}, args...))}
+		Command: results.ShellJoin(append([]string{"simctl", "optimize"}, args...))}
 	for _, op := range opts {
 		req.Options = append(req.Options, app.Option{Name: op.name, Sets: op.sets})
 	}
@@ -89,7 +90,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	req.Source = src.app()
 	if *resume != "" {
-		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl optimize", func(in *reports.Input) *reports.Optimize { return in.Optimize }); err != nil {
+		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl optimize", func(in *results.Input) *results.Optimize { return in.Optimize }); err != nil {
 			fmt.Fprintln(stderr, "simctl optimize:", err)
 			return exitUsage
 		}
@@ -104,7 +105,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return appError(stderr, "optimize", err)
 	}
-	if !o.write("optimize", stdout, stderr, format, res.Write, nil) {
+	if !o.write("optimize", stdout, stderr, format, reports.Doc(res.Optimize).Write, nil) {
 		return exitFailure
 	}
 	if res.Interrupted && res.Shard == nil {
@@ -118,7 +119,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 // among the first encounters its confirmation played, the lowest index
 // among equals) from the scenario text the document embeds, as simctl
 // trace prints it, with its rule fires: how the answer wins.
-func bestTrace(ctx context.Context, o *reports.Optimize) ([]reports.FightTrace, error) {
+func bestTrace(ctx context.Context, o *results.Optimize) ([]results.FightTrace, error) {
 	var ss []scenario.Set
 	for _, s := range append(append([]string(nil), o.Sets...), o.Best.Sets...) {
 		x, err := scenario.ParseSet(s)
@@ -153,6 +154,6 @@ func bestTrace(ctx context.Context, o *reports.Optimize) ([]reports.FightTrace, 
 	for _, s := range append(append([]string(nil), o.Sets...), o.Best.Sets...) {
 		cmd = append(cmd, "--set", s)
 	}
-	return []reports.FightTrace{{Name: "best-median", Text: "# " + reports.ShellJoin(cmd) + "\n" + b.String(),
+	return []results.FightTrace{{Name: "best-median", Text: "# " + results.ShellJoin(cmd) + "\n" + b.String(),
 		Title: fmt.Sprintf("the best candidate's median fight: encounter %d, %v round(s) (of its confirmation encounters %d..%d)", i, v, start, start+n-1)}}, nil
 }

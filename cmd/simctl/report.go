@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 	"strconv"
 	"strings"
@@ -50,9 +51,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "simctl report:", err)
 		return exitUsage
 	}
-	b := &reports.Bundle{Title: *title, Lang: lang, Version: fullVersion(), Command: reports.ShellJoin(append([]string{"simctl", "report"}, args...))}
+	b := &reports.Bundle{Title: *title, Lang: lang, Version: fullVersion(), Command: results.ShellJoin(append([]string{"simctl", "report"}, args...))}
 	for _, p := range pos {
-		in, err := reports.ReadInputContext(ctx, p)
+		in, err := results.ReadInputContext(ctx, p)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl report:", err)
 			return exitFailure
@@ -119,7 +120,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return exitOK
 }
 
-func inputScenario(in *reports.Input) string {
+func inputScenario(in *results.Input) string {
 	switch {
 	case in.Run != nil:
 		return in.Run.Scenario
@@ -133,7 +134,7 @@ func inputScenario(in *reports.Input) string {
 
 // inputHeader is the header of a value, matrix or tournament document (nil
 // for the other kinds).
-func inputHeader(in *reports.Input) *reports.Header {
+func inputHeader(in *results.Input) *results.Header {
 	switch {
 	case in.Value != nil:
 		return &in.Value.Header
@@ -162,7 +163,7 @@ const traceSample = 20_000
 // regular rounds, the lowest index among equals) among its first
 // encounters, from the scenario text the result embeds, as simctl trace
 // would print them.
-func fightTraces(ctx context.Context, r *reports.Result) ([]reports.FightTrace, error) {
+func fightTraces(ctx context.Context, r *results.Result) ([]results.FightTrace, error) {
 	var ss []scenario.Set
 	for _, s := range r.Sets {
 		x, err := scenario.ParseSet(s)
@@ -189,7 +190,7 @@ func fightTraces(ctx context.Context, r *reports.Result) ([]reports.FightTrace, 
 	if err != nil {
 		return nil, err
 	}
-	var out []reports.FightTrace
+	var out []results.FightTrace
 	for _, q := range []struct {
 		name, what string
 		q          float64
@@ -205,17 +206,17 @@ func fightTraces(ctx context.Context, r *reports.Result) ([]reports.FightTrace, 
 		// A report shows at most MaxTraceLines of a fight (a long one
 		// narrates gigabytes); the command prints the rest.
 		var b strings.Builder
-		if err := reports.TraceContext(ctx, &b, sc, g, r.Seed, i, reports.TraceLimit{Lines: reports.MaxTraceLines, Command: reports.ShellJoin(cmd)}); err != nil {
+		if err := reports.TraceContext(ctx, &b, sc, g, r.Seed, i, reports.TraceLimit{Lines: reports.MaxTraceLines, Command: results.ShellJoin(cmd)}); err != nil {
 			return nil, err
 		}
-		text := "# " + reports.ShellJoin(cmd) + "\n" + b.String()
-		out = append(out, reports.FightTrace{Name: q.name, Text: text,
+		text := "# " + results.ShellJoin(cmd) + "\n" + b.String()
+		out = append(out, results.FightTrace{Name: q.name, Text: text,
 			Title: fmt.Sprintf("%s: encounter %d, %v round(s) (of encounters %d..%d)", q.what, i, v, start, start+n-1)})
 	}
 	return out, nil
 }
 
-func contextOf(file, text string, sets []string) (*reports.Context, error) {
+func contextOf(file, text string, sets []string) (*results.Context, error) {
 	if text == "" {
 		return nil, fmt.Errorf("the result carries no scenario text (made by an older simctl)")
 	}
@@ -236,7 +237,7 @@ func contextOf(file, text string, sets []string) (*reports.Context, error) {
 }
 
 // scenarioContext is app.ScenarioContext for the CLI's source.
-func scenarioContext(src *source, sc *scenario.Scenario, g sim.Game) *reports.Context {
+func scenarioContext(src *source, sc *scenario.Scenario, g sim.Game) *results.Context {
 	return app.ScenarioContext(src.app(), sc, g)
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"simctl/reports/results"
 	"sync/atomic"
 	"time"
 
@@ -63,7 +64,7 @@ func resumeHint(t *safeio.Target, resumable bool) string {
 }
 
 // shardOf parses --shard for an experiment over n encounter indices.
-func shardOf(cmd, spec string, n int64) (*reports.Shard, error) {
+func shardOf(cmd, spec string, n int64) (*results.Shard, error) {
 	if spec == "" {
 		return nil, nil
 	}
@@ -72,7 +73,7 @@ func shardOf(cmd, spec string, n int64) (*reports.Shard, error) {
 		return nil, err
 	}
 	start := shardStart(n, k, of)
-	s := &reports.Shard{K: k, Of: of, Start: start, N: shardStart(n, k+1, of) - start, Total: n}
+	s := &results.Shard{K: k, Of: of, Start: start, N: shardStart(n, k+1, of) - start, Total: n}
 	if s.N < 1 {
 		return nil, fmt.Errorf("--shard %s: -n %d leaves this shard no encounters; use fewer shards or a larger -n", spec, n)
 	}

@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"simctl/reports/results"
 	"slices"
 	"strconv"
 	"strings"
@@ -505,7 +506,7 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		traces := j.traces[tg.key]
 		j.mu.Unlock()
 		if traces == nil {
-			res := &reports.Result{File: j.src.display, ScenarioText: j.req.Text, Sets: tg.sets, Seed: j.req.Seed, Encounters: tg.n}
+			res := &results.Result{File: j.src.display, ScenarioText: j.req.Text, Sets: tg.sets, Seed: j.req.Seed, Encounters: tg.n}
 			if tg.key == "" {
 				res = j.result
 			}
@@ -516,7 +517,7 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 			}
 			j.mu.Lock()
 			if j.traces == nil {
-				j.traces = map[string][]reports.FightTrace{}
+				j.traces = map[string][]results.FightTrace{}
 			}
 			j.traces[tg.key] = traces
 			j.mu.Unlock()
@@ -559,10 +560,10 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 	for _, x := range tg.sets {
 		cmd = append(cmd, "--set", x)
 	}
-	b.WriteString("# " + reports.ShellJoin(cmd) + "\n")
+	b.WriteString("# " + results.ShellJoin(cmd) + "\n")
 	// At most MaxTraceLines (a long fight narrates gigabytes), and not a
 	// line more once the client has gone.
-	lim := reports.TraceLimit{Lines: reports.MaxTraceLines, Command: reports.ShellJoin(cmd)}
+	lim := reports.TraceLimit{Lines: reports.MaxTraceLines, Command: results.ShellJoin(cmd)}
 	if err := reports.TraceContext(r.Context(), &b, sc, g, seed, i, lim); err != nil {
 		if r.Context().Err() != nil {
 			return // nobody is listening

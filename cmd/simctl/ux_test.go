@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"simctl/reports/results"
 	"strings"
 	"testing"
 
@@ -91,7 +92,7 @@ func TestRunPlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := reports.ReadFile(js)
+	r, err := results.ReadFile(js)
 	if err != nil {
 		t.Fatal(err)
 	}

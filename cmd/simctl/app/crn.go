@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"simctl/reports/results"
 	"slices"
 	"time"
 
-	"simctl/reports"
 	"simctl/sim"
 	"simctl/sim/experiment"
 )
@@ -28,7 +28,7 @@ type DocFacts struct {
 	Version     string
 	Seed        uint64
 	Sets        []string
-	Shard       *reports.Shard
+	Shard       *results.Shard
 }
 
 // CheckResume refuses to resume from a document that is not an
@@ -141,13 +141,13 @@ func PlayCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross boo
 }
 
 // HeaderFacts reads what CheckResume compares from an experiment's header.
-func HeaderFacts(h *reports.Header, played int64) DocFacts {
+func HeaderFacts(h *results.Header, played int64) DocFacts {
 	return DocFacts{Interrupted: h.Interrupted, Unplayed: h.Unplayed, Played: played, SHA256: h.ScenarioSHA256,
 		Version: h.Version, Seed: h.Seed, Sets: h.Sets, Shard: h.Shard}
 }
 
 // ShardRange is the encounter indices a run (or its shard) plays.
-func ShardRange(s *reports.Shard, n int64) sim.Range {
+func ShardRange(s *results.Shard, n int64) sim.Range {
 	if s == nil {
 		return sim.Range{Lo: 0, Hi: n}
 	}
