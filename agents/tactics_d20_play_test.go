@@ -4,11 +4,11 @@ import (
 	"context"
 	"reflect"
 	"regexp"
-	"simctl/reports/results"
 	"strings"
 	"testing"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/rulesets"
 	"simctl/scenarios"
 	"simctl/sim"

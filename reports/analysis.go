@@ -6,13 +6,13 @@ import (
 	"io"
 	"regexp"
 	"simctl/reports/i18n"
-	"simctl/reports/results"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 )
 

@@ -2,8 +2,8 @@ package reports
 
 import (
 	"math/rand/v2"
-	"simctl/reports/results"
 
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 	"simctl/stats"
 )

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"simctl/reports/results"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/stats"
 )

@@ -2,13 +2,13 @@ package reports
 
 import (
 	"fmt"
-	"simctl/reports/results"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 	"simctl/stats"
 )

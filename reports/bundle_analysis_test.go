@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"simctl/reports/results"
 	"strings"
 	"testing"
 
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 )

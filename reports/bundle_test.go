@@ -9,10 +9,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"simctl/reports/results"
 	"strings"
 	"testing"
 
+	"simctl/reports/results"
 	"simctl/stats"
 )
 

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"io"
 	"simctl/reports/i18n"
-	"simctl/reports/results"
 	"strings"
+
+	"simctl/reports/results"
 )
 
 // WriteCompare renders the comparison in format f: the win-rate table with the

@@ -2,9 +2,9 @@ package reports
 
 import (
 	"context"
-	"simctl/reports/results"
 	"testing"
 
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/rng"

@@ -2,8 +2,8 @@ package reports
 
 import (
 	"math"
-	"simctl/reports/results"
 
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/stats"
 )

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"simctl/reports/results"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"simctl/reports/results"
 	"simctl/stats"
 )
 

@@ -2,9 +2,10 @@ package reports
 
 import (
 	"math"
-	"simctl/reports/results"
 	"strings"
 	"testing"
+
+	"simctl/reports/results"
 )
 
 // The heat maps' colour scale is centred on 50% and fitted to the data: a

@@ -7,11 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"simctl/reports/results"
 	"strings"
 	"testing"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 )
 
 // langBundle is one run, one comparison and one value document, the

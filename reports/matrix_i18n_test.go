@@ -2,11 +2,11 @@ package reports
 
 import (
 	"bytes"
-	"simctl/reports/results"
 	"strings"
 	"testing"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 )
 

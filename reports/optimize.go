@@ -3,11 +3,11 @@ package reports
 import (
 	"fmt"
 	"io"
-	"simctl/reports/results"
 	"sort"
 	"strconv"
 	"strings"
 
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 )
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"simctl/reports/i18n"
-	"simctl/reports/results"
 	"strconv"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 )
 

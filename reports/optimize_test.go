@@ -1,10 +1,10 @@
 package reports
 
 import (
-	"simctl/reports/results"
 	"strings"
 	"testing"
 
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 )
 

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"simctl/reports/results"
 	"strings"
 	"testing"
+
+	"simctl/reports/results"
 )
 
 // The text table of a result with per-combatant figures: draw causes,

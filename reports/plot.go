@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"simctl/reports/results"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +22,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/stats"
 )

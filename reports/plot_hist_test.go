@@ -3,11 +3,11 @@ package reports
 import (
 	"bytes"
 	"math"
-	"simctl/reports/results"
 	"strings"
 	"testing"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/stats"
 )
 

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"simctl/reports/results"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/stats"
 )
 

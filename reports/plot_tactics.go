@@ -6,12 +6,13 @@ import (
 	"image/color"
 	"math"
 	"simctl/reports/i18n"
-	"simctl/reports/results"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"simctl/reports/results"
 )
 
 // ErrNoTactics is returned for the tactics figure of a run whose scenario

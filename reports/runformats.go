@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"io"
 	"simctl/reports/i18n"
-	"simctl/reports/results"
 	"strconv"
+
+	"simctl/reports/results"
 )
 
 // WriteResult writes a run result in any output format: the text table,

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"io"
 	"simctl/reports/i18n"
-	"simctl/reports/results"
 	"strings"
+
+	"simctl/reports/results"
 )
 
 // WriteSweep renders the sweep in format f: one row per point.

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"io"
 	"simctl/reports/i18n"
-	"simctl/reports/results"
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"simctl/reports/results"
 )
 
 // WriteResultText prints r as aligned tables for a person, in English.

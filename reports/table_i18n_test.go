@@ -2,12 +2,12 @@ package reports
 
 import (
 	"bytes"
-	"simctl/reports/results"
 	"strings"
 	"testing"
 	"unicode"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 )
 
 // fixtureOutcomesTactics is fixtureOutcomes with tactics counts, so the

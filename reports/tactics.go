@@ -3,8 +3,9 @@ package reports
 import (
 	"fmt"
 	"simctl/reports/i18n"
-	"simctl/reports/results"
 	"strings"
+
+	"simctl/reports/results"
 )
 
 // writeTactics prints the tactics section: per combatant, how often each

@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"simctl/reports/results"
 	"strconv"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 )
 
 // WriteValue renders the value tables in format f: effects, exchange rates,

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"simctl/cmd/simctl/app"
-	"simctl/reports/results"
 	"strconv"
 	"strings"
 	"sync/atomic"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
 )

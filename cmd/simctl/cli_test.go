@@ -8,13 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"simctl/reports/results"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"simctl/reports/results"
 	"simctl/scenarios"
 	"simctl/stats"
 )

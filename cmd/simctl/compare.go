@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"simctl/cmd/simctl/app"
-	"simctl/reports/results"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/sim/scenario"
 )

@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"simctl/reports/results"
 	"strconv"
 	"strings"
 	"testing"
 
+	"simctl/reports/results"
 	"simctl/sim/scenario"
 )
 

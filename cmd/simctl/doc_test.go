@@ -8,9 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"simctl/reports/results"
 	"strings"
 	"testing"
+
+	"simctl/reports/results"
 )
 
 // The documentation's examples are tests: every ```console block of

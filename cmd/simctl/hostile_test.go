@@ -8,9 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"simctl/reports/results"
 	"strings"
 	"testing"
+
+	"simctl/reports/results"
 )
 
 // TestHostileInputs runs simctl on hostile inputs and command lines and

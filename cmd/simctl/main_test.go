@@ -8,11 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"simctl/reports/results"
 	"strings"
 	"testing"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/scenarios"
 	"simctl/sim"
 )

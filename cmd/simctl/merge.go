@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"simctl/reports/results"
 	"strings"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 )
 

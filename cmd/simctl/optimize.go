@@ -5,13 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"simctl/reports/results"
 
 	"strconv"
 	"strings"
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"

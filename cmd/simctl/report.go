@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"simctl/reports/results"
 	"simctl/sim/experiment"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/sim"
 	"simctl/sim/scenario"

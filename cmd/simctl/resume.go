@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"simctl/reports/results"
 	"sync/atomic"
 	"time"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 )
 

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"simctl/cmd/simctl/app"
-	"simctl/reports/results"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -19,6 +18,7 @@ import (
 
 	"simctl/reports"
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/sim"
 )

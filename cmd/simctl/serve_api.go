@@ -18,12 +18,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"simctl/reports/results"
 	"slices"
 	"strconv"
 	"strings"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/rulesets"
 	"simctl/scenarios"

@@ -16,7 +16,6 @@ import (
 	"path"
 	"regexp"
 	"runtime"
-	"simctl/reports/results"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +25,7 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/scenarios"
 	"simctl/sim"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+
 	"simctl/reports/results"
 )
 

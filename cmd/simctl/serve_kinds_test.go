@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"simctl/reports/results"
 	"testing"
 
 	"simctl/cmd/simctl/app"
+	"simctl/reports/results"
 )
 
 // TestServeSearchKinds: the Tournament, Find and Optimize tabs' jobs give

@@ -10,12 +10,12 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"runtime"
-	"simctl/reports/results"
 	"strings"
 	"testing"
 	"time"
 
 	"simctl/reports"
+	"simctl/reports/results"
 )
 
 // timedGet sends one request with a deadline: a server that hangs fails

@@ -6,10 +6,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"simctl/reports/results"
 	"strings"
 	"testing"
 
+	"simctl/reports/results"
 	"simctl/scenarios"
 )
 

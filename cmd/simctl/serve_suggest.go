@@ -3,12 +3,12 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"simctl/reports/results"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/reports/results"
 	"simctl/sim/scenario"
 )
 

@@ -16,13 +16,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"simctl/reports/results"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"simctl/reports/results"
 	"simctl/scenarios"
 	"simctl/sim"
 )

@@ -8,11 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"simctl/reports/results"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"simctl/reports/results"
 )
 
 // TestMain lets a test run the real simctl (main, with its signal

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"simctl/cmd/simctl/app"
-	"simctl/reports/results"
 	"strconv"
 	"strings"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/sim/scenario"
 )

@@ -8,12 +8,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"simctl/reports/results"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"simctl/reports/results"
 	"simctl/stats"
 )
 

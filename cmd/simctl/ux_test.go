@@ -5,11 +5,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"simctl/reports/results"
 	"strings"
 	"testing"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 )

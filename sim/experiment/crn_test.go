@@ -4,11 +4,11 @@ import (
 	"context"
 	"math"
 	"reflect"
-	"simctl/reports/results"
 	"sync/atomic"
 	"testing"
 
 	_ "simctl/agents"
+	"simctl/reports/results"
 	"simctl/rulesets"
 	_ "simctl/rulesets/d20"
 	"simctl/scenarios"

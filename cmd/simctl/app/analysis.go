@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"simctl/reports/results"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"

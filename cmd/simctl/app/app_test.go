@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"simctl/reports/results"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 
 	_ "simctl/agents" // registers the scripted policies
 	"simctl/cmd/simctl/app"
+	"simctl/reports/results"
 	_ "simctl/rulesets/d20"
 	"simctl/scenarios"
 	"simctl/sim/scenario"

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"simctl/reports/results"
 	"slices"
 	"sync/atomic"
 	"time"
 
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"

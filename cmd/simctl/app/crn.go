@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"simctl/reports/results"
 	"slices"
 	"time"
 
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 )

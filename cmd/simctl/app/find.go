@@ -2,9 +2,9 @@ package app
 
 import (
 	"context"
-	"simctl/reports/results"
 	"sync/atomic"
 
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"simctl/reports/results"
 	"slices"
 	"sync/atomic"
 	"time"
 
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"

@@ -3,11 +3,11 @@ package app
 import (
 	"fmt"
 	"io"
-	"simctl/reports/results"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/reports/results"
 	"simctl/rulesets"
 	"simctl/sim"
 	"simctl/sim/scenario"

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"simctl/reports/results"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"

@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"simctl/reports/results"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
 )
