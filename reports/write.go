@@ -36,5 +36,5 @@ type Document struct{ Doc any }
 // Doc wraps a document of package results with Write.
 func Doc(doc any) Document { return Document{doc} }
 
-// Write renders the document in format f (Write).
+// Write renders the document in format f, as the package's Write does.
 func (d Document) Write(w io.Writer, f Format) error { return Write(w, d.Doc, f) }

@@ -199,7 +199,8 @@ type Raw struct {
 	AnyDown        [2]int64        `json:"any_down"`
 	Damage         [2]HistRaw      `json:"damage_hist"`
 	WinnerHP       [2]HistRaw      `json:"winner_hp_hist"`
-	// Tactics counts the rules of tactics: blocks (reports/tactics.go).
+	// Tactics counts the rules of tactics: blocks (tactics.go; shown by
+	// reports' tactics table).
 	Tactics []RuleCount `json:"tactics_rules,omitempty"`
 	// CountsSq is, per entry of Counts, the sum over encounters of the
 	// encounter's own count squared (sim.Tally.CountsSq): the intervals
