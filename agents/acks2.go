@@ -66,6 +66,7 @@ type acksDefault struct {
 	spell         int // -2: any, -1: none, else that spell
 	withdrawBelow int
 	retreat       bool
+	quiet         bool // Declare always returns nothing: it never withdraws and has no spell to declare
 }
 
 func makeAcksDefault(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.PolicySpec) acks2.Policy {
@@ -106,6 +107,7 @@ func readAcksDefault(p params, g *acks2.Game, self int) *acksDefault {
 	}
 	pol.withdrawBelow, _ = p.integer("withdraw_below", 0, 0, 100000)
 	pol.retreat = p.enum("withdraw", "withdraw", []string{"withdraw", "retreat"}) == "retreat"
+	pol.quiet = pol.withdrawBelow == 0 && (pol.spell == -1 || len(g.C[self].Spells) == 0)
 	return pol
 }
 
@@ -194,7 +196,6 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 		return p.prefer
 	}
 	caster := t.Declared(self).Kind == acks2.DeclareSpell
-	engaged := t.Engaged(self)
 	speed := t.Game().C[self].Speed
 	if t.Game().C[self].Weapon != acks2.Missile {
 		speed *= 2 // a charge (or, farther, a march) reaches twice its speed
@@ -203,38 +204,39 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	// (distance up to t.Reach) or, not engaged, after moving up to speed
 	// (to within 5 feet); attacking where it stands or after moving are
 	// alike. Engaged, it considers only the enemies it can attack now.
-	lim := t.Reach(self)
-	if !engaged {
-		lim = max(lim, speed+5)
+	reach := t.Reach(self)
+	free := max(reach, speed+5)
+	if p.target == acksWeakest {
+		// The default, in one comparison per enemy (Table.WeakestWithin):
+		// those within reach first, then the fewest HP, the first in
+		// roster order on a tie — what the general loop below decides.
+		// Engagement only narrows "within reach" to the enemies it can
+		// attack now: when the weakest within the wider limit is one of
+		// those (or every enemy counts, for a caster), it is the answer
+		// engaged or not, and engagement need not be asked.
+		best := t.WeakestWithin(self, free, caster, false)
+		if best < 0 || caster || t.Dist(self, best) <= reach || !t.Engaged(self) {
+			return best
+		}
+		if best = t.WeakestWithin(self, reach, false, true); best >= 0 {
+			return best
+		}
+		return p.nearest(t, self) // engaged with no one it can attack
+	}
+	return p.pickScan(t, self, caster, reach, free)
+}
+
+// pickScan is pick's general loop, for every target mode (the default,
+// weakest, takes a shortcut in pick; TestAcksPickMatchesScan checks it
+// against this loop on every segment).
+func (p *acksDefault) pickScan(t *acks2.Table, self int, caster bool, reach, free int) int {
+	engaged := t.Engaged(self)
+	lim := free
+	if engaged {
+		lim = reach
 	}
 	best, bestIn := -1, false
 	n := 0
-	if p.target == acksWeakest {
-		// The default, in one comparison per enemy: those within reach
-		// first, then the fewest HP (HP > 0 in the fight), the first in
-		// roster order on a tie — what the general loop below decides.
-		const inReach = 1 << 40
-		bestKey := 0
-		for _, j := range t.Foes(self) {
-			if t.Out(j) {
-				continue
-			}
-			in := caster || t.Dist(self, j) <= lim
-			if engaged && !in {
-				continue
-			}
-			key := t.HP(j)
-			if in {
-				key -= inReach
-			}
-			if best < 0 || key < bestKey {
-				best, bestKey = j, key
-			}
-		}
-		if best >= 0 {
-			return best
-		}
-	}
 	for _, j := range t.Foes(self) {
 		if t.Out(j) {
 			continue
@@ -272,10 +274,18 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	if best < 0 {
 		// Engaged with no one it can attack (a flyer above it, say): the
 		// nearest enemy; the referee redirects to whoever is in reach.
-		for _, j := range t.Foes(self) {
-			if !t.Out(j) && (best < 0 || t.Dist(self, j) < t.Dist(self, best)) {
-				best = j
-			}
+		return p.nearest(t, self)
+	}
+	return best
+}
+
+// nearest is the nearest enemy in the fight (the first in roster order
+// on a tie; -1: none).
+func (p *acksDefault) nearest(t *acks2.Table, self int) int {
+	best := -1
+	for _, j := range t.Foes(self) {
+		if !t.Out(j) && (best < 0 || t.Dist(self, j) < t.Dist(self, best)) {
+			best = j
 		}
 	}
 	return best
@@ -314,6 +324,11 @@ func (p *acksDefault) Interrupt(t *acks2.Table, self, enemy int, how acks2.Inter
 	return true
 }
 
+// Steady implements acks2.Steady: Rank and ActBefore are parameters, and
+// without withdraw_below or a spell to declare Declare always returns
+// nothing. (acksDelay, acksReady and acksReceive override Turn only.)
+func (p *acksDefault) Steady() (quiet bool, rank int, before bool) { return p.quiet, p.rank, p.before }
+
 // ActBefore implements acks2.Policy.
 func (p *acksDefault) ActBefore(t *acks2.Table, self int) bool { return p.before }
 
@@ -321,14 +336,10 @@ func (p *acksDefault) ActBefore(t *acks2.Table, self int) bool { return p.before
 func (p *acksDefault) Rank(t *acks2.Table, self int) int { return p.rank }
 
 // Cleave implements acks2.Policy: the weakest enemy it can attack.
+// (CanAttack is an enemy in the fight within Reach: the scan is
+// WeakestWithin's, every enemy farther left out.)
 func (p *acksDefault) Cleave(t *acks2.Table, self int) int {
-	best := -1
-	for _, j := range t.Foes(self) {
-		if t.CanAttack(self, j) && (best < 0 || t.HP(j) < t.HP(best)) {
-			best = j
-		}
-	}
-	return best
+	return t.WeakestWithin(self, t.Reach(self), false, true)
 }
 
 // acksDelay waits for a named combatant or a count.

@@ -9,12 +9,15 @@ import (
 	_ "simctl/rulesets/acks2"
 	"simctl/sim"
 	"simctl/sim/scenario"
+	"simctl/sim/simtest"
 )
 
 // Tests of the ACKS II policies: each sets up an encounter with pinned
-// initiative and reads what the policy decided from the narration.
+// initiative and reads what the policy decided from the trace's events.
 
-func acksTrace(t *testing.T, src string, enc int64) string {
+// acksEvents plays encounter enc of src with a trace: the narration and
+// the events.
+func acksEvents(t *testing.T, src string, enc int64) (string, simtest.Events) {
 	t.Helper()
 	sc, err := scenario.Load("acks.yaml", []byte(src), nil, rulesets.Schema)
 	if err != nil {
@@ -24,29 +27,8 @@ func acksTrace(t *testing.T, src string, enc int64) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	sim.Replay(g, 1, enc, &sim.Log{W: &b})
-	return b.String()
-}
-
-// acksInOrder asserts lines containing parts appear in that order.
-func acksInOrder(t *testing.T, log string, parts ...string) {
-	t.Helper()
-	lines := strings.Split(log, "\n")
-	k := 0
-	for _, p := range parts {
-		found := false
-		for ; k < len(lines); k++ {
-			if strings.Contains(lines[k], p) {
-				found = true
-				k++
-				break
-			}
-		}
-		if !found {
-			t.Fatalf("log lacks %q (in order %q)\n%s", p, parts, log)
-		}
-	}
+	log, ev, _ := traced(g, 1, enc)
+	return log, ev
 }
 
 const acksHead = "name: p\nruleset: acks2\nmax_rounds: 1\noptions: {morale_trigger: none}\n"
@@ -55,7 +37,7 @@ func TestAcksReceiveHoldsForTheCharge(t *testing.T) {
 	// The spearman's number (5) is above the raider's (3): policy receive
 	// delays it to -5, keeping its round-1 spear ready; the raider charges
 	// on 3 and is stabbed first.
-	log := acksTrace(t, acksHead+`distance: 40
+	_, ev := acksEvents(t, acksHead+`distance: 40
 sides:
   - name: a
     combatants:
@@ -64,16 +46,14 @@ sides:
     combatants:
       - {name: Raider, hp: 100, damage: 1, initiative_rolls: [3]}
 `, 0)
-	acksInOrder(t, log, "Spearman delays to count -5", "Raider charges Spearman",
-		"Spearman interrupts Raider's charge (round-1 long weapon)", "Raider charges into Spearman")
-	if strings.Contains(log, "Spearman takes its delayed segment") {
-		t.Errorf("the spearman gave its number; it should not act again:\n%s", log)
-	}
+	ev.InOrder(t, "delay Spearman - need=-5", "action Raider Spearman rule=charge",
+		"interrupt Spearman Raider rule='charge: round-1 long weapon'", "attack Raider Spearman rule='charges into'")
+	ev.Absent(t, "turn Spearman rule=delayed") // it gave its number: it does not act again
 }
 
 func TestAcksReceiveActsAtLimitWithoutCharge(t *testing.T) {
 	// Nobody charges (the raider is too far): the spearman acts at -5.
-	log := acksTrace(t, acksHead+`distance: 200
+	_, ev := acksEvents(t, acksHead+`distance: 200
 sides:
   - name: a
     combatants:
@@ -82,11 +62,11 @@ sides:
     combatants:
       - {name: Raider, hp: 100, damage: 1, initiative_rolls: [3]}
 `, 0)
-	acksInOrder(t, log, "Spearman delays to count -5", "Raider marches", "Spearman takes its delayed segment at count -5")
+	ev.InOrder(t, "delay Spearman - need=-5", "action Raider Spearman rule=march", "turn Spearman rule=delayed roll=-5")
 }
 
 func TestAcksDefaultCharges(t *testing.T) {
-	log := acksTrace(t, acksHead+`distance: 40
+	_, ev := acksEvents(t, acksHead+`distance: 40
 sides:
   - name: a
     combatants:
@@ -96,14 +76,14 @@ sides:
     combatants:
       - {name: Orc, hp: 100, damage: 1, speed: 0, initiative_rolls: [1]}
 `, 0)
-	acksInOrder(t, log, "Fighter charges Orc", "Careful marches toward Orc")
+	ev.InOrder(t, "action Fighter Orc rule=charge", "action Careful Orc rule=march")
 }
 
 func TestAcksReadyVsCharge(t *testing.T) {
 	// The option ready_same_round lets the attack readied at 5 meet the
 	// charge at 1 of the same round (by default it only counts from the
 	// next round, when the source's "begins the round" holds).
-	log := acksTrace(t, strings.Replace(acksHead, "morale_trigger: none", "morale_trigger: none, ready_same_round: true", 1)+`distance: 40
+	_, ev := acksEvents(t, strings.Replace(acksHead, "morale_trigger: none", "morale_trigger: none, ready_same_round: true", 1)+`distance: 40
 sides:
   - name: a
     combatants:
@@ -112,7 +92,7 @@ sides:
     combatants:
       - {name: Orc, hp: 100, damage: 1, initiative_rolls: [1]}
 `, 0)
-	acksInOrder(t, log, "Guard readies an attack", "Orc charges Guard", "Guard takes its readied attack", "Orc charges into Guard")
+	ev.InOrder(t, "ready Guard rule=attack", "action Orc Guard rule=charge", "interrupt Guard Orc rule='readied attack'", "attack Orc Guard rule='charges into'")
 }
 
 func TestAcksLongWeaponAtSelf(t *testing.T) {
@@ -128,17 +108,15 @@ sides:
     combatants:
       - {name: Raider, hp: 100, damage: 1, initiative_rolls: [6], policy: {name: default, prefer: A}}
 `
-	log := acksTrace(t, strings.Replace(src, "POLICY", "default", 1), 0)
-	acksInOrder(t, log, "Raider charges A", "A interrupts Raider's charge", "Raider charges into A", "B's segment")
-	if strings.Contains(log, "B interrupts") {
-		t.Errorf("B interrupted a charge at A:\n%s", log)
-	}
-	log = acksTrace(t, strings.Replace(src, "POLICY", "{name: default, interrupt: always}", 1), 0)
-	acksInOrder(t, log, "A interrupts Raider's charge", "B interrupts Raider's charge")
+	_, ev := acksEvents(t, strings.Replace(src, "POLICY", "default", 1), 0)
+	ev.InOrder(t, "action Raider A rule=charge", "interrupt A Raider rule^=charge:", "attack Raider A rule='charges into'", "turn B")
+	ev.Absent(t, "interrupt B Raider")
+	_, ev = acksEvents(t, strings.Replace(src, "POLICY", "{name: default, interrupt: always}", 1), 0)
+	ev.InOrder(t, "interrupt A Raider rule^=charge:", "interrupt B Raider rule^=charge:")
 }
 
 func TestAcksTargetsDeclaredCasters(t *testing.T) {
-	log := acksTrace(t, acksHead+`distance: 30
+	_, ev := acksEvents(t, acksHead+`distance: 30
 sides:
   - name: a
     combatants:
@@ -149,11 +127,11 @@ sides:
       - {name: Archer, hp: 100, damage: 1, weapon: missile, initiative_rolls: [6], policy: {name: default, target: casters}}
       - {name: Archer2, hp: 100, damage: 1, weapon: missile, initiative_rolls: [5]}
 `, 0)
-	acksInOrder(t, log, "Mage declares a spell (bolt)", "Archer attacks Mage", "Archer2 attacks Fighter")
+	ev.InOrder(t, "action Mage rule='declare a spell (bolt)'", "attack Archer Mage", "attack Archer2 Fighter")
 }
 
 func TestAcksWithdrawWhenLow(t *testing.T) {
-	log := acksTrace(t, strings.Replace(acksHead, "max_rounds: 1", "max_rounds: 2", 1)+`distance: 0
+	_, ev := acksEvents(t, strings.Replace(acksHead, "max_rounds: 1", "max_rounds: 2", 1)+`distance: 0
 sides:
   - name: a
     combatants:
@@ -162,12 +140,12 @@ sides:
     combatants:
       - {name: Orc, hp: 100, damage: 1, speed: 0, attack_throw: 40, initiative_rolls: [1, 1]}
 `, 0)
-	acksInOrder(t, log, "Fighter declares a withdrawal", "Fighter withdraws (up to 15 ft)",
-		"-- round 2", "Fighter's segment", "Fighter readies an attack")
+	ev.InOrder(t, "action Fighter rule='declare a withdrawal'", "action Fighter rule=withdraws amount=15",
+		"turn Fighter round=2", "ready Fighter rule=attack round=2")
 }
 
 func TestAcksDelayPolicy(t *testing.T) {
-	log := acksTrace(t, acksHead+`distance: 0
+	_, ev := acksEvents(t, acksHead+`distance: 0
 sides:
   - name: a
     combatants:
@@ -178,8 +156,8 @@ sides:
     combatants:
       - {name: Orc, hp: 100, damage: 1, initiative_rolls: [3]}
 `, 0)
-	acksInOrder(t, log, "Titus delays to count 1", "Quintus delays until Balbus has acted", "Orc's segment",
-		"Balbus's segment", "Quintus takes its delayed segment at count 2", "Titus takes its delayed segment at count 1")
+	ev.InOrder(t, "delay Titus - need=1", "delay Quintus Balbus rule=after", "turn Orc",
+		"turn Balbus", "turn Quintus rule=delayed roll=2", "turn Titus rule=delayed roll=1")
 }
 
 func TestAcksPolicyParams(t *testing.T) {
@@ -270,12 +248,11 @@ sides:
     combatants:
       - {name: Orc, hp: 100, damage: 1, initiative_rolls: [3]}
 `
-	log := acksTrace(t, strings.Replace(src, "PAGE", "1", 1), 0)
-	acksInOrder(t, log, `tactics rule wait at turn (when enemy("Orc").number < self.number and ally("Page").number < enemy("Orc").number and not enemy("Orc").acted: enemy("Orc").number=3, self.number=6, ally("Page").number=1, enemy("Orc").acted=0) decides: delay until Orc`,
-		"Orc's segment", "Guard takes its delayed segment")
+	_, ev := acksEvents(t, strings.Replace(src, "PAGE", "1", 1), 0)
+	ev.InOrder(t, "rule Guard rule=turn/wait ok=true", "delay Guard Orc rule=after", "turn Orc", "turn Guard rule=delayed")
 	// The Page faster than the Orc: the rule does not hold.
-	log = acksTrace(t, strings.Replace(src, "PAGE", "5", 1), 0)
-	if strings.Contains(log, "decides: delay until Orc") {
+	log, ev := acksEvents(t, strings.Replace(src, "PAGE", "5", 1), 0)
+	if ev.Has(t, "rule Guard rule=turn/wait") || ev.Has(t, "delay Guard") {
 		t.Errorf("the Guard waited though the Page (5) is faster than the Orc (3):\n%s", log)
 	}
 }

@@ -88,7 +88,7 @@ func init() {
 	lotm.RegisterTactics(func(d *scenario.Decoder, g *lotm.Game, self int, spec scenario.PolicySpec) lotm.Policy {
 		return compileLotmTactics(d, g, self, spec.Node, spec.Path)
 	})
-	RegisterBinding(Binding{Ruleset: "lotm", Moments: lotmMoments, Own: []string{"ambush", "feint"}, Describe: describeLotm})
+	RegisterBinding(Binding{Ruleset: "lotm", Moments: lotmMoments, Own: []string{"ambush", "feint", "limb_block", "borrow", "burn"}, Describe: describeLotm})
 }
 
 func describeD20(w io.Writer) {

@@ -416,14 +416,14 @@ sides:
       - {name: Foe, specialty: none, attribute: d10, hp: 100, attack: "1", defence: "5", damage: "1", policy: none, count: FOES}
 `
 	line := regexp.MustCompile(`(?m)^initiative: Duelist rolls .*$`)
-	for foes, want := range map[string]string{"1": "rolls d8:", "2": "rolls d10:"} {
+	for foes, want := range map[string]struct{ roll, rule string }{"1": {"rolls d8:", "enter/duel"}, "2": {"rolls d10:", "enter/crowd"}} {
 		g := cavCompile(t, "roll.yaml", []byte(strings.Replace(src, "FOES", foes, 1)))
-		log := cavTrace(g, 1, 0)
-		if got := line.FindString(log); !strings.Contains(got, want) {
-			t.Errorf("%s foes: Duelist's initiative line %q lacks %q\n%s", foes, got, want, log)
+		log, ev, _ := traced(g, 1, 0)
+		if got := line.FindString(log); !strings.Contains(got, want.roll) {
+			t.Errorf("%s foes: Duelist's initiative line %q lacks %q\n%s", foes, got, want.roll, log)
 		}
-		if !strings.Contains(log, "Duelist: tactics rule") || !strings.Contains(log, "at enter") {
-			t.Errorf("%s foes: the enter rule is not traced\n%s", foes, log)
+		if !ev.Has(t, "rule Duelist ok=true rule="+want.rule) {
+			t.Errorf("%s foes: the enter rule %s did not decide\n%s", foes, want.rule, ev.Dump())
 		}
 	}
 	// No rule decides: the main specialty.

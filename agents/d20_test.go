@@ -10,12 +10,13 @@ import (
 	"simctl/scenarios"
 	"simctl/sim"
 	"simctl/sim/scenario"
+	"simctl/sim/simtest"
 )
 
 // Tests of the d20 policies against the referee: pinned initiative, the
-// decision read from the narration and the outcome.
+// decision read from the trace's events and the outcome.
 
-func d20Play(t *testing.T, file string, data []byte, sets ...string) (sim.Outcome, string, sim.Game) {
+func d20Play(t *testing.T, file string, data []byte, sets ...string) (sim.Outcome, simtest.Events, sim.Game) {
 	t.Helper()
 	var ss []scenario.Set
 	for _, s := range sets {
@@ -34,8 +35,13 @@ func d20Play(t *testing.T, file string, data []byte, sets ...string) (sim.Outcom
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	o, _ := sim.Replay(g, 1, 0, &sim.Log{W: &b})
-	return o, b.String(), g
+	log := &sim.Log{W: &b}
+	o, _ := sim.Replay(g, 1, 0, log)
+	var names []string
+	for _, e := range g.Roster() {
+		names = append(names, e.Name)
+	}
+	return o, simtest.Of(log, names), g
 }
 
 func rosterIndex(t *testing.T, g sim.Game, name string) int {
@@ -51,10 +57,10 @@ func rosterIndex(t *testing.T, g sim.Game, name string) int {
 // delays until the Orc has acted; the Orc takes the first action.
 func TestD20DelayedFighterIsNotFirstActor(t *testing.T) {
 	data, file, _ := scenarios.Read("d20/duel")
-	o, log, g := d20Play(t, file, data, "heroes.Fighter.policy={name: delay, until: Orc}",
+	o, ev, g := d20Play(t, file, data, "heroes.Fighter.policy={name: delay, until: Orc}",
 		"heroes.Fighter.initiative_roll=20", "monsters.Orc.initiative_roll=1")
-	acksInOrder(t, log, "Fighter's turn", "Fighter delays until Orc has acted", "Orc's turn", "Orc attacks Fighter",
-		"Fighter takes its delayed action", "Fighter attacks Orc")
+	ev.InOrder(t, "turn Fighter", "delay Fighter Orc rule=after", "turn Orc", "attack Orc Fighter",
+		"turn Fighter rule=delayed", "attack Fighter Orc")
 	if f, orc := rosterIndex(t, g, "Fighter"), rosterIndex(t, g, "Orc"); o.FirstInOrder != f || o.FirstActor != orc {
 		t.Errorf("first in order %d, first actor %d; want Fighter %d, Orc %d", o.FirstInOrder, o.FirstActor, f, orc)
 	}
@@ -76,15 +82,13 @@ sides:
     combatants:
       - {name: K, hp: 1000, ac: 10, attacks: [30], damage: 1, crit: none, initiative_roll: 8}
 `
-	o, log, g := d20Play(t, "mutual.yaml", []byte(src))
+	o, ev, g := d20Play(t, "mutual.yaml", []byte(src))
 	for _, who := range []string{"A", "B"} {
-		if n := strings.Count(log, who+" takes its delayed action"); n != 3 {
-			t.Errorf("%s took %d delayed actions in 3 rounds, want 3\n%s", who, n, log)
+		if n := ev.Count(t, "turn "+who+" rule=delayed"); n != 3 {
+			t.Errorf("%s took %d delayed actions in 3 rounds, want 3\n%s", who, n, ev.Dump())
 		}
 	}
-	if strings.Contains(log, "never took its delayed action") {
-		t.Errorf("a delayed action was lost\n%s", log)
-	}
+	ev.Absent(t, "lost * rule=delay")
 	if o.Draw != sim.DrawMaxRounds || o.FirstActor != rosterIndex(t, g, "K") {
 		t.Errorf("outcome %+v: want a max_rounds draw, K acting first", o)
 	}
@@ -108,9 +112,9 @@ sides:
 		mode    string
 		charges bool
 	}{{"auto", true}, {"always", true}, {"never", false}} {
-		_, log, _ := d20Play(t, "charge.yaml", src, "heroes.Fighter.policy={name: default, charge: "+c.mode+"}")
-		if got := strings.Contains(log, "Fighter charges Orc"); got != c.charges {
-			t.Errorf("charge: %s: charged %v, want %v\n%s", c.mode, got, c.charges, log)
+		_, ev, _ := d20Play(t, "charge.yaml", src, "heroes.Fighter.policy={name: default, charge: "+c.mode+"}")
+		if got := ev.Has(t, "action Fighter Orc rule=charge"); got != c.charges {
+			t.Errorf("charge: %s: charged %v, want %v\n%s", c.mode, got, c.charges, ev.Dump())
 		}
 	}
 }
@@ -131,8 +135,8 @@ sides:
 `)
 	// The Pikeman acts first (no longer flat-footed, its attack of
 	// opportunity unused), then the Fighter closes in.
-	_, log, _ := d20Play(t, "step.yaml", src)
-	if strings.Contains(log, "Pikeman makes an attack of opportunity") || !strings.Contains(log, "Fighter attacks Pikeman") {
-		t.Errorf("the Fighter should step in and attack without provoking:\n%s", log)
+	_, ev, _ := d20Play(t, "step.yaml", src)
+	if ev.Any("interrupt Pikeman Fighter rule='attack of opportunity'") || !ev.Has(t, "attack Fighter Pikeman") {
+		t.Errorf("the Fighter should step in and attack without provoking:\n%s", ev.Dump())
 	}
 }

@@ -213,7 +213,7 @@ func (p *lotmPolicy) Luck() lotm.LuckUse { return p.luck }
 
 // LimbBlock implements lotm.Reactor: the limb_block parameter's limb while
 // it has blocks left, then the other; never: no block.
-func (p *lotmPolicy) LimbBlock(t *lotm.Table, self, attacker int, part lotm.Part) lotm.Part {
+func (p *lotmPolicy) LimbBlock(t *lotm.Table, self, attacker int, part lotm.Part, total int) lotm.Part {
 	legs, arms := t.LimbsLeft(self)
 	switch {
 	case p.limbFirst == lotm.Legs && legs > 0, p.limbFirst == lotm.Arms && arms == 0:
@@ -225,7 +225,7 @@ func (p *lotmPolicy) LimbBlock(t *lotm.Table, self, attacker int, part lotm.Part
 }
 
 // Borrow implements lotm.Reactor: the borrow parameter.
-func (p *lotmPolicy) Borrow(t *lotm.Table, self, attacker int) bool { return !p.noBorrow }
+func (p *lotmPolicy) Borrow(t *lotm.Table, self, attacker int, swift bool) bool { return !p.noBorrow }
 
 // Insert implements lotm.Policy: bring the turn forward ahead of an
 // enemy's turn (insert: turn) or of its started attack (insert: attack).

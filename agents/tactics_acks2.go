@@ -214,7 +214,7 @@ func compileAcksTactics(d *scenario.Decoder, g *acks2.Game, self int, n *yaml.No
 		ruleset: "acks2", moments: acksMoments, lib: acksLibrary,
 		facts: acksFacts[:], ids: acksMomentFacts,
 		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveAcks(g, self, kind, name) },
-		skip: func(mi int, do string) bool { return mi == amTurn && isAcksDelayUntilSelf(g, self, do) },
+		skip: func(mi int, do string) bool { return mi == amTurn && isDelayUntilSelf(g.Index, self, do) },
 		parseDo: func(mi int, do string, r tactics.Rule, cr *acksRule) (ok bool) {
 			cr.do, ok = parseAcksDo(d, g, self, mi, do, r.Do)
 			return ok
@@ -246,15 +246,6 @@ func indexOfString(list []string, s string) int {
 	return -1
 }
 
-func isAcksDelayUntilSelf(g *acks2.Game, self int, do string) bool {
-	rest, ok := strings.CutPrefix(do, "delay until ")
-	if !ok {
-		return false
-	}
-	i, ok := g.Index(strings.TrimSpace(rest))
-	return ok && i == self
-}
-
 func (do acksDo) reasons(tg acksTarget) []int {
 	var out []int
 	switch do.kind {
@@ -275,14 +266,8 @@ func (do acksDo) reasons(tg acksTarget) []int {
 }
 
 func resolveAcks(g *acks2.Game, self int, kind tactics.ArgKind, name string) (int, string) {
-	if kind == tactics.SpellArg {
-		var spells []string
-		for _, sp := range g.C[self].Spells {
-			spells = append(spells, sp.Name)
-		}
-		return resolveSpell(g.C[self].Name, spells, name)
-	}
-	return resolveCombatant(g.Roster(), g.Index, self, kind, name)
+	spells := namesOf(g.C[self].Spells, func(s *acks2.Spell) string { return s.Name })
+	return resolveArg(g.Roster(), g.Index, self, spells, kind, name)
 }
 
 func parseAcksDo(d *scenario.Decoder, g *acks2.Game, self, moment int, s string, t tactics.Text) (acksDo, bool) {
@@ -302,7 +287,7 @@ func parseAcksDo(d *scenario.Decoder, g *acks2.Game, self, moment int, s string,
 		}
 		for _, dd := range AcksDecisions[m] {
 			if v, _, _ := strings.Cut(dd, " "); v == verb && !(moment == amTurn && verb == "attack") {
-				if !acksVerbAt(moment, verb) {
+				if !offersVerb(AcksDecisions[moment], verb) {
 					return fail("%s is a decision %s, not %s; %s", verb, "at "+acksMoments[m], "at "+acksMoments[moment], offers())
 				}
 			}
@@ -359,13 +344,7 @@ func parseAcksDo(d *scenario.Decoder, g *acks2.Game, self, moment int, s string,
 			case kw == "until":
 				i, ok := g.Index(arg)
 				if !ok {
-					var names []string
-					for k, c := range g.C {
-						if k != self {
-							names = append(names, c.Name)
-						}
-					}
-					return fail("delay until %q: no such combatant%s; combatants: %s", arg, scenario.Suggest(arg, names), strings.Join(names, ", "))
+					return fail("%s", unknownDelayee(g.Roster(), self, arg))
 				}
 				if i == self {
 					return fail("a combatant cannot delay until it has acted itself")
@@ -416,21 +395,7 @@ func parseAcksDo(d *scenario.Decoder, g *acks2.Game, self, moment int, s string,
 		}
 		return fail("%s is a %s decision, not an acks2 one; %s", verb, rs, offers())
 	}
-	var verbs []string
-	for _, dd := range AcksDecisions[moment] {
-		v, _, _ := strings.Cut(dd, " ")
-		verbs = append(verbs, v)
-	}
-	return fail("unknown decision %q%s; %s", verb, scenario.Suggest(verb, verbs), offers())
-}
-
-func acksVerbAt(moment int, verb string) bool {
-	for _, dd := range AcksDecisions[moment] {
-		if v, _, _ := strings.Cut(dd, " "); v == verb {
-			return true
-		}
-	}
-	return false
+	return fail("unknown decision %q%s; %s", verb, scenario.Suggest(verb, decisionVerbs(AcksDecisions[moment])), offers())
 }
 
 func parseAcksTarget(d *scenario.Decoder, g *acks2.Game, self int, s string, t tactics.Text, kind acksDoKind) (acksTarget, bool) {
@@ -452,13 +417,6 @@ func parseAcksTarget(d *scenario.Decoder, g *acks2.Game, self int, s string, t t
 		tg.named = i
 		return tg, true
 	}
-	var enemies []string
-	for j, c := range g.C {
-		if c.Side != g.C[self].Side && j != self {
-			enemies = append(enemies, c.Name)
-		}
-	}
-	d.Errorf(t.Node, t.Path, "unknown target %q%s; a target is a selector (%s) or an enemy's name (%s)",
-		s, scenario.Suggest(s, append(append([]string(nil), acksTargetNames...), enemies...)), strings.Join(acksTargetNames, ", "), strings.Join(enemies, ", "))
+	d.Errorf(t.Node, t.Path, "%s", unknownTarget(s, acksTargetNames, enemyNames(g.Roster(), self), ""))
 	return tg, false
 }

@@ -1,11 +1,7 @@
 package agents_test
 
 import (
-	"strings"
 	"testing"
-
-	"simctl/rulesets"
-	"simctl/sim/scenario"
 )
 
 const acksErrScenario = `name: acks-errors
@@ -30,7 +26,7 @@ sides:
 // it belongs to and what this one offers; reaction facts exist only at
 // reactions; the exact message a user sees.
 func TestAcksTacticsErrors(t *testing.T) {
-	cases := []struct{ block, err, warn string }{
+	cases := []errCase{
 		{"{turn: [{do: declare any}]}",
 			"a.yaml:8:31: sides[0].combatants[0].tactics.turn[0].do: declare is a decision at before_initiative, not at turn; acks2 offers at turn: attack, attack without charging, delay until NAME, delay to COUNT, delay to floor, ready",
 			""},
@@ -71,22 +67,5 @@ func TestAcksTacticsErrors(t *testing.T) {
 			"",
 			"a.yaml:8:40: sides[0].combatants[0].tactics.turn[1]: rule #2 can never fire: rule #1 before it has no when: and its decision cannot fall through"},
 	}
-	for _, c := range cases {
-		src := strings.Replace(acksErrScenario, "%s", c.block, 1)
-		sc, err := scenario.Load("a.yaml", []byte(src), nil, rulesets.Schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if _, err := rulesets.Compile(sc); err != nil {
-			got = err.Error()
-		}
-		var ws []string
-		for _, w := range sc.Rep.Warns {
-			ws = append(ws, w.Error())
-		}
-		if got != c.err || strings.Join(ws, "\n") != c.warn {
-			t.Errorf("tactics: %s\n got: %s %s\nwant: %s %s", c.block, got, strings.Join(ws, "\n"), c.err, c.warn)
-		}
-	}
+	checkErrors(t, "a.yaml", acksErrScenario, cases)
 }

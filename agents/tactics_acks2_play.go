@@ -18,7 +18,7 @@ type acksCtx struct {
 // its result, or -1 (counting fired rules and fall-throughs). apply tries a
 // rule's decision and returns why it cannot be carried out (-1: it can).
 func (p *acksTactic) first(t *acks2.Table, self, m int, ctx acksCtx, apply func(r *acksRule) int) int {
-	return firstRule(t, t.Game().C[self].Name, acksMoments[m], p.rules[m], p.fallback[m], acksWhyText[:],
+	return firstRule(t, self, t.Game().C[self].Name, acksMoments[m], p.rules[m], p.fallback[m], acksWhyText[:],
 		func(id, arg int) float64 { return acksFact(t, self, id, arg, ctx) }, nil, apply,
 		func(r *acksRule) string { return r.do.text(t.Game()) })
 }

@@ -304,7 +304,7 @@ func parseCavDo(d *scenario.Decoder, g *cavaliers.Game, self, moment int, s stri
 	verb, rest, _ := strings.Cut(s, " ")
 	rest = strings.TrimSpace(rest)
 	for m := range CavDecisions {
-		if m != moment && cavVerbAt(m, verb) && !cavVerbAt(moment, verb) {
+		if m != moment && offersVerb(CavDecisions[m], verb) && !offersVerb(CavDecisions[moment], verb) {
 			return fail("%s is a decision at %s, not at %s; %s", verb, cavMoments[m], cavMoments[moment], offers())
 		}
 	}
@@ -410,21 +410,7 @@ func parseCavDo(d *scenario.Decoder, g *cavaliers.Game, self, moment int, s stri
 	if verb == "save" {
 		return fail("cavaliers has no save decision: keep [+] for an ability with a condition on self.plus and offer.price (docs/tactics.md); %s", offers())
 	}
-	var verbs []string
-	for _, dd := range CavDecisions[moment] {
-		v, _, _ := strings.Cut(dd, " ")
-		verbs = append(verbs, v)
-	}
-	return fail("unknown decision %q%s; %s", verb, scenario.Suggest(verb, verbs), offers())
-}
-
-func cavVerbAt(moment int, verb string) bool {
-	for _, dd := range CavDecisions[moment] {
-		if v, _, _ := strings.Cut(dd, " "); v == verb {
-			return true
-		}
-	}
-	return false
+	return fail("unknown decision %q%s; %s", verb, scenario.Suggest(verb, decisionVerbs(CavDecisions[moment])), offers())
 }
 
 func parseCavTarget(d *scenario.Decoder, g *cavaliers.Game, self int, s string, t tactics.Text, kind cavDoKind) (cavTarget, bool) {
@@ -446,13 +432,6 @@ func parseCavTarget(d *scenario.Decoder, g *cavaliers.Game, self int, s string, 
 		tg.named = i
 		return tg, true
 	}
-	var enemies []string
-	for _, c := range g.C {
-		if c.Side != g.C[self].Side {
-			enemies = append(enemies, c.Name)
-		}
-	}
-	d.Errorf(t.Node, t.Path, "unknown target %q%s; a target is a selector (%s) or an enemy's name (%s)",
-		s, scenario.Suggest(s, append(append([]string(nil), cavTargetNames...), enemies...)), strings.Join(cavTargetNames, ", "), strings.Join(enemies, ", "))
+	d.Errorf(t.Node, t.Path, "%s", unknownTarget(s, cavTargetNames, enemyNames(g.Roster(), self), ""))
 	return tg, false
 }

@@ -1,11 +1,7 @@
 package agents_test
 
 import (
-	"strings"
 	"testing"
-
-	"simctl/rulesets"
-	"simctl/sim/scenario"
 )
 
 const cavErrScenario = `name: cav-errors
@@ -32,7 +28,7 @@ sides:
 // fact or decision (did you mean), a decision of another ruleset or
 // moment, an offer fact outside reactions, type errors at the column.
 func TestCavTacticsErrors(t *testing.T) {
-	cases := []struct{ block, err, warn string }{
+	cases := []errCase{
 		{"{move: [{do: advanse}]}", "c.yaml:7:31: sides[0].combatants[0].tactics.move[0].do: unknown decision \"advanse\" (did you mean \"advance\"?); cavaliers offers at move: advance, advance to NAME, follow NAME, hold",
 			""},
 		{"{move: [{do: seize}]}", "c.yaml:7:31: sides[0].combatants[0].tactics.move[0].do: seize is a decision at reactions, not at move; cavaliers offers at move: advance, advance to NAME, follow NAME, hold",
@@ -82,22 +78,5 @@ func TestCavTacticsErrors(t *testing.T) {
 		{"{attack: [{do: attack, target: Assassin}, {do: attack}, {do: nothing}]}", "",
 			"c.yaml:7:74: sides[0].combatants[0].tactics.attack[2]: rule #3 can never fire: rule #2 before it has no when: and its decision cannot fall through"},
 	}
-	for _, c := range cases {
-		src := strings.Replace(cavErrScenario, "%s", c.block, 1)
-		sc, err := scenario.Load("c.yaml", []byte(src), nil, rulesets.Schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if _, err := rulesets.Compile(sc); err != nil {
-			got = err.Error()
-		}
-		var ws []string
-		for _, w := range sc.Rep.Warns {
-			ws = append(ws, w.Error())
-		}
-		if got != c.err || strings.Join(ws, "\n") != c.warn {
-			t.Errorf("tactics: %s\n got: %q %q\nwant: %q %q", c.block, got, strings.Join(ws, "\n"), c.err, c.warn)
-		}
-	}
+	checkErrors(t, "c.yaml", cavErrScenario, cases)
 }

@@ -40,7 +40,7 @@ func (r *cavRule) applies(t *cavaliers.Table, ctx cavCtx) bool {
 // -1 (counting fired rules, fall-throughs and the fallback). apply tries
 // a rule's decision and returns why it cannot be carried out (-1: it can).
 func (p *cavTactic) first(t *cavaliers.Table, self, m int, ctx cavCtx, apply func(r *cavRule) int) int {
-	return firstRule(t, t.Game().C[self].Name, cavMoments[m], p.rules[m], p.fallback[m], cavWhyText[:],
+	return firstRule(t, self, t.Game().C[self].Name, cavMoments[m], p.rules[m], p.fallback[m], cavWhyText[:],
 		func(id, arg int) float64 { return cavFact(t, self, id, arg, ctx) },
 		func(r *cavRule) bool { return r.applies(t, ctx) }, apply,
 		func(r *cavRule) string { return r.do.text(t.Game()) })

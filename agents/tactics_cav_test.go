@@ -2,9 +2,7 @@ package agents_test
 
 import (
 	"context"
-	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -12,131 +10,50 @@ import (
 	_ "simctl/rulesets/cavaliers"
 	"simctl/scenarios"
 	"simctl/sim"
-	"simctl/sim/rng"
 	"simctl/sim/scenario"
+	"simctl/sim/simtest"
 )
 
 // cavLibraryFor is the Cavaliers library tactic that replaces a Go policy,
 // as a --set value; ok is false for parameters the library does not carry.
 func cavLibraryFor(p scenario.PolicySpec) (string, bool) {
-	params := map[string]string{}
-	for k, n := range p.Params {
-		params[k] = n.Value
-	}
-	use := p.Name
-	if use == "" {
-		use = "default"
-	}
-	var kv []string
-	take := func(keys ...string) {
-		for _, k := range keys {
-			if v, ok := params[k]; ok {
-				kv = append(kv, k+": "+v)
-				delete(params, k)
-			}
-		}
-	}
-	switch params["move"] {
+	u := newLibraryUse(p)
+	switch u.params["move"] {
 	case "hold":
-		kv = append(kv, "hold: 1")
-		delete(params, "move")
+		u.kv = append(u.kv, "hold: 1")
+		delete(u.params, "move")
 	case "advance":
-		delete(params, "move")
+		delete(u.params, "move")
 	}
-	switch use {
+	switch u.use {
 	case "default":
-		if _, ok := params["focus"]; ok {
-			use = "focus"
+		if _, ok := u.params["focus"]; ok {
+			u.use = "focus"
 		}
-		take("focus", "target")
+		u.take("focus", "target")
 	case "guard":
-		take("ward", "target")
+		u.take("ward", "target")
 	case "none":
-		take("target")
+		u.take("target")
 	default:
 		return "", false
 	}
-	if len(params) > 0 {
-		return "", false
-	}
-	return fmt.Sprintf("{use: %s, params: {%s}}", use, strings.Join(kv, ", ")), true
-}
-
-// cavSwap lists the --set values that replace every Go policy of a
-// scenario by its library tactic.
-func cavSwap(t *testing.T, name string, data []byte, used map[string]bool) []scenario.Set {
-	sc, err := scenario.Load(name, data, nil, rulesets.Schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sets []scenario.Set
-	for _, side := range sc.Sides {
-		for _, cs := range side.Combatants {
-			if cs.Tactics != nil || side.Tactics != nil {
-				continue
-			}
-			spec := side.Policy
-			if cs.Policy.Name != "" {
-				spec = cs.Policy
-			}
-			v, ok := cavLibraryFor(spec)
-			if !ok {
-				t.Fatalf("%s: no library tactic for policy %+v", cs.Name, spec)
-			}
-			used[v[len("{use: "):strings.IndexByte(v, ',')]] = true
-			sets = append(sets, scenario.Set{Path: side.Name + "." + cs.Name + ".tactics", Value: v})
-		}
-	}
-	return sets
+	return u.value()
 }
 
 // Each Cavaliers library tactic makes the same decisions as the Go policy
 // it replaces: every built-in cavaliers scenario, with every Go policy
 // swapped for its library tactic, gives identical tallies at a fixed seed.
 func TestCavLibraryMatchesGoPolicies(t *testing.T) {
-	used := map[string]bool{}
-	n := 0
-	for _, name := range scenarios.Names() {
-		if !strings.HasPrefix(name, "cavaliers/") {
-			continue
-		}
-		n++
-		data, _, _ := scenarios.Read(name)
-		t.Run(strings.ReplaceAll(name, "/", "_"), func(t *testing.T) {
-			sets := cavSwap(t, name, data, used)
-			goT := run(t, name, data, nil)
-			tacT := run(t, name, data, sets)
-			if tacT.Counts.Rules == nil {
-				t.Fatal("the tactics run has no rule counters")
-			}
-			tacT.Counts.Rules, goT.Counts.Rules = nil, nil
-			if !reflect.DeepEqual(goT, tacT) {
-				t.Errorf("tactics differ from the Go policies with %v:\ngo      %+v\ntactics %+v", sets, goT, tacT)
-			}
-		})
-	}
-	if n < 3 {
-		t.Fatalf("only %d cavaliers scenarios", n)
-	}
-	var names []string
-	for u := range used {
-		names = append(names, u)
-	}
-	sort.Strings(names)
-	if want := "default focus guard none"; strings.Join(names, " ") != want {
-		t.Errorf("library tactics exercised: %v, want %s", names, want)
-	}
+	checkLibraryMatchesGo(t, builtinScenarios(t, "cavaliers", 3), cavLibraryFor, "default focus guard none")
 }
 
 // Every library tactic against its Go policy on every combatant of every
 // cavaliers scenario (the scenarios give each only some of them): guard
 // with the first ally as ward, none, and default with each target.
 func TestCavLibraryEveryCombatant(t *testing.T) {
-	for _, name := range scenarios.Names() {
-		if !strings.HasPrefix(name, "cavaliers/") {
-			continue
-		}
-		data, _, _ := scenarios.Read(name)
+	for _, ns := range builtinScenarios(t, "cavaliers", 3) {
+		name, data := ns.name, ns.data
 		sc, err := scenario.Load(name, data, nil, rulesets.Schema)
 		if err != nil {
 			t.Fatal(err)
@@ -180,46 +97,29 @@ func TestCavLibraryEveryCombatant(t *testing.T) {
 					tacSets = append(tacSets, scenario.Set{Path: p + ".tactics", Value: fill.Replace(variant.tactic)})
 				}
 			}
-			goT := run(t, name, data, goSets)
-			tacT := run(t, name, data, append(goSets, tacSets...))
-			tacT.Counts.Rules, goT.Counts.Rules = nil, nil
-			if !reflect.DeepEqual(goT, tacT) {
-				t.Errorf("%s with %s: tactics differ from the Go policy:\ngo      %+v\ntactics %+v", name, variant.tactic, goT, tacT)
-			}
+			checkSameTallies(t, name, data, goSets, tacSets, false, "with "+variant.tactic)
 		}
 	}
 }
 
-// The Cavaliers trace says which rule decided at each moment and the
-// values that made its condition true; rule counts cover every moment.
+// The Cavaliers trace records which rule decided at each moment (the
+// seize for the envoy, then the seizing); rule counts cover every moment.
 func TestCavTacticsTrace(t *testing.T) {
 	data, _, _ := scenarios.Read("cavaliers/tactics-ward")
 	g := load(t, string(data))
 	// the first encounter (seed 1) in which the musketeer seizes for the envoy
-	var log strings.Builder
+	const seize = "rule Musketeer rule='reactions/protect the envoy' ok=true"
+	var ev simtest.Events
 	moments := map[string]bool{}
-	for i := int64(0); i < 500 && !strings.Contains(log.String(), "decides: seize"); i++ {
-		log.Reset()
-		_, tally := sim.Replay(g, 1, i, &sim.Log{W: &log})
-		for k, rc := range g.(sim.RuleGame).RuleCounters() {
-			if tally.Counts.Rules[k] > 0 {
-				moments[rc.Moment] = true
-			}
+	for i := int64(0); i < 500 && (i == 0 || !ev.Any(seize)); i++ {
+		var tally *sim.Tally
+		_, ev, tally = traced(g, 1, i)
+		for m := range ruleMoments(g, tally) {
+			moments[m] = true
 		}
 	}
-	for _, line := range []string{
-		"Musketeer: tactics rule hold the door at move (always) decides: hold",
-		"Musketeer: tactics rule protect the envoy at reactions (when next_actor.is_enemy and next_actor.distance <= 1 and ally(\"Envoy\").hp_pct <= $hurt: next_actor.is_enemy=1, next_actor.distance=",
-		"decides: seize",
-		"Musketeer seizes the initiative",
-	} {
-		if !strings.Contains(log.String(), line) {
-			t.Errorf("trace lacks %q", line)
-		}
-	}
-	if t.Failed() {
-		t.Log(log.String())
-	}
+	ev.InOrder(t, "rule Musketeer rule='move/hold the door' ok=true")
+	ev.InOrder(t, seize, "initiative Musketeer Assassin#* rule=seize")
 	if len(moments) < 3 {
 		t.Errorf("rule counts only at %v", moments)
 	}
@@ -228,18 +128,7 @@ func TestCavTacticsTrace(t *testing.T) {
 // Cavaliers tactics allocate nothing per encounter.
 func TestCavTacticsAllocs(t *testing.T) {
 	data, _, _ := scenarios.Read("cavaliers/tactics-ward")
-	g := load(t, string(data))
-	table := g.NewTable()
-	tally := sim.NewTally(g)
-	var r rng.Stream
-	i := 0
-	if n := testing.AllocsPerRun(200, func() {
-		r.Seed(1, uint64(i))
-		i++
-		tally.Record(table.Play(&r, &tally.Counts, nil))
-	}); n != 0 {
-		t.Errorf("%v allocations per encounter", n)
-	}
+	checkNoAllocs(t, load(t, string(data)))
 }
 
 // The Go default's parameters written as rules (docs/tactics.md, the
@@ -266,15 +155,8 @@ func TestCavGoParamsAsRules(t *testing.T) {
 	for _, name := range []string{"cavaliers/duel", "cavaliers/melee"} {
 		data, _, _ := scenarios.Read(name)
 		for _, v := range variants {
-			goT := run(t, name, data, []scenario.Set{{Path: "heroes.policy", Value: v.policy}})
-			tacT := run(t, name, data, []scenario.Set{{Path: "heroes.policy", Value: v.policy}, {Path: "heroes.tactics", Value: v.tactic}})
-			if tacT.Counts.Rules == nil {
-				t.Fatal("the tactics run has no rule counters")
-			}
-			tacT.Counts.Rules, goT.Counts.Rules = nil, nil
-			if !reflect.DeepEqual(goT, tacT) {
-				t.Errorf("%s with %s as %s: tactics differ:\ngo      %+v\ntactics %+v", name, v.policy, v.tactic, goT, tacT)
-			}
+			checkSameTallies(t, name, data, []scenario.Set{{Path: "heroes.policy", Value: v.policy}},
+				[]scenario.Set{{Path: "heroes.tactics", Value: v.tactic}}, true, "with "+v.policy+" as "+v.tactic)
 		}
 	}
 }

@@ -99,3 +99,84 @@ func compileWhen(d *scenario.Decoder, r tactics.Rule, env *tactics.Env) (prog *t
 	}
 	return prog, true
 }
+
+// resolveArg resolves a fact's argument for combatant self of a roster: a
+// spell("NAME") among its spells (their names), an ally("NAME") or an
+// enemy("NAME") as resolveCombatant does.
+func resolveArg(roster []sim.Entrant, index func(string) (int, bool), self int, spells []string, kind tactics.ArgKind, name string) (int, string) {
+	if kind == tactics.SpellArg {
+		return resolveSpell(roster[self].Name, spells, name)
+	}
+	return resolveCombatant(roster, index, self, kind, name)
+}
+
+// namesOf lists the names of xs (a combatant's spells).
+func namesOf[T any](xs []T, name func(*T) string) []string {
+	var out []string
+	for k := range xs {
+		out = append(out, name(&xs[k]))
+	}
+	return out
+}
+
+// isDelayUntilSelf says whether do is "delay until" combatant self (a
+// side's rule its member skips).
+func isDelayUntilSelf(index func(string) (int, bool), self int, do string) bool {
+	rest, ok := strings.CutPrefix(do, "delay until ")
+	if !ok {
+		return false
+	}
+	i, ok := index(strings.TrimSpace(rest))
+	return ok && i == self
+}
+
+// unknownDelayee is the error for "delay until NAME" naming no one but
+// self: the combatants it could wait for.
+func unknownDelayee(roster []sim.Entrant, self int, name string) string {
+	var names []string
+	for k, c := range roster {
+		if k != self {
+			names = append(names, c.Name)
+		}
+	}
+	return fmt.Sprintf("delay until %q: no such combatant%s; combatants: %s", name, scenario.Suggest(name, names), strings.Join(names, ", "))
+}
+
+// enemyNames lists self's enemies on the roster.
+func enemyNames(roster []sim.Entrant, self int) []string {
+	var enemies []string
+	for j, c := range roster {
+		if c.Side != roster[self].Side && j != self {
+			enemies = append(enemies, c.Name)
+		}
+	}
+	return enemies
+}
+
+// unknownTarget is the error for a target: that is neither one of the
+// selectors (with filters, written after them) nor an enemy's name.
+func unknownTarget(s string, selectors, enemies []string, filters string) string {
+	return fmt.Sprintf("unknown target %q%s; a target is a selector (%s)%s or an enemy's name (%s)",
+		s, scenario.Suggest(s, append(append([]string(nil), selectors...), enemies...)), strings.Join(selectors, ", "), filters, strings.Join(enemies, ", "))
+}
+
+// decisionVerbs lists the verbs of a moment's decisions as documented
+// ("delay until NAME": delay).
+func decisionVerbs(decisions []string) []string {
+	var verbs []string
+	for _, dd := range decisions {
+		v, _, _ := strings.Cut(dd, " ")
+		verbs = append(verbs, v)
+	}
+	return verbs
+}
+
+// offersVerb says whether one of a moment's decisions has verb.
+func offersVerb(decisions []string, verb string) bool {
+	for _, dd := range decisions {
+		if v, _, _ := strings.Cut(dd, " "); v == verb {
+			return true
+		}
+	}
+	return false
+}

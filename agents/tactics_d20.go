@@ -256,7 +256,7 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 		ruleset: "d20", moments: d20Moments, lib: d20Library,
 		facts: d20Facts,
 		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveD20(g, self, kind, name) },
-		skip: func(_ int, do string) bool { return isDelayUntilSelf(g, self, do) },
+		skip: func(_ int, do string) bool { return isDelayUntilSelf(g.Index, self, do) },
 		parseDo: func(_ int, do string, r tactics.Rule, cr *d20Rule) (ok bool) {
 			cr.do, ok = parseD20Do(d, g, self, do, r.Do)
 			return ok
@@ -281,15 +281,6 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 	me := &g.C[self]
 	pol.limit = max(2*me.Speed, 5) + me.Reach
 	return pol
-}
-
-func isDelayUntilSelf(g *d20.Game, self int, do string) bool {
-	rest, ok := strings.CutPrefix(do, "delay until ")
-	if !ok {
-		return false
-	}
-	i, ok := g.Index(strings.TrimSpace(rest))
-	return ok && i == self
 }
 
 // reasons lists why this decision may fall through.
@@ -325,14 +316,8 @@ func (do d20Do) reasons(tg d20Target) []int {
 }
 
 func resolveD20(g *d20.Game, self int, kind tactics.ArgKind, name string) (int, string) {
-	if kind == tactics.SpellArg {
-		var spells []string
-		for _, sp := range g.C[self].Spells {
-			spells = append(spells, sp.Name)
-		}
-		return resolveSpell(g.C[self].Name, spells, name)
-	}
-	return resolveCombatant(g.Roster(), g.Index, self, kind, name)
+	spells := namesOf(g.C[self].Spells, func(s *d20.Spell) string { return s.Name })
+	return resolveArg(g.Roster(), g.Index, self, spells, kind, name)
 }
 
 // parseD20Do reads a do: text.
@@ -388,13 +373,7 @@ func parseD20Do(d *scenario.Decoder, g *d20.Game, self int, s string, t tactics.
 					if j == self && ok {
 						return fail("a combatant cannot delay until it has acted itself")
 					}
-					var names []string
-					for k, c := range g.C {
-						if k != self {
-							names = append(names, c.Name)
-						}
-					}
-					return fail("delay until %q: no such combatant%s; combatants: %s", arg, scenario.Suggest(arg, names), strings.Join(names, ", "))
+					return fail("%s", unknownDelayee(g.Roster(), self, arg))
 				}
 				i = j // an enemy is fine: wait until it has acted
 			}
@@ -565,18 +544,12 @@ func parseD20Target(d *scenario.Decoder, g *d20.Game, self int, s string, t tact
 		tg.kind, tg.named = selNamed, i
 		return tg, true
 	}
-	var enemies []string
-	for j, c := range g.C {
-		if c.Side != g.C[self].Side && j != self {
-			enemies = append(enemies, c.Name)
-		}
-	}
+	enemies := enemyNames(g.Roster(), self)
 	if i, ok := g.Index(s); ok && g.C[i].Side == g.C[self].Side {
 		d.Errorf(t.Node, t.Path, "%q is on %s's side; a target is an enemy: a selector (%s) or an enemy's name (%s)", s, g.C[self].Name, strings.Join(selectors, ", "), strings.Join(enemies, ", "))
 		return tg, false
 	}
-	d.Errorf(t.Node, t.Path, "unknown target %q%s; a target is a selector (%s), optionally followed by \"in reach\", or an enemy's name (%s)",
-		s, scenario.Suggest(s, append(append([]string(nil), selectors...), enemies...)), strings.Join(selectors, ", "), strings.Join(enemies, ", "))
+	d.Errorf(t.Node, t.Path, "%s", unknownTarget(s, selectors, enemies, `, optionally followed by "in reach",`))
 	return tg, false
 }
 

@@ -1,11 +1,7 @@
 package agents_test
 
 import (
-	"strings"
 	"testing"
-
-	"simctl/rulesets"
-	"simctl/sim/scenario"
 )
 
 // errScenario has a tactics block at line 9 (the Fighter's), written with
@@ -31,20 +27,7 @@ sides:
 
 func compileErr(t *testing.T, block string) (string, string) {
 	t.Helper()
-	src := strings.Replace(errScenario, "%s", block, 1)
-	sc, err := scenario.Load("t.yaml", []byte(src), nil, rulesets.Schema)
-	if err != nil {
-		return err.Error(), ""
-	}
-	_, err = rulesets.Compile(sc)
-	var warns []string
-	for _, w := range sc.Rep.Warns {
-		warns = append(warns, w.Error())
-	}
-	if err == nil {
-		return "", strings.Join(warns, "\n")
-	}
-	return err.Error(), strings.Join(warns, "\n")
+	return compileBlock(t, "t.yaml", errScenario, block)
 }
 
 // Every invalid tactics block gets the exact message a user sees: where
@@ -52,7 +35,7 @@ func compileErr(t *testing.T, block string) (string, string) {
 // with a caret under the column), which field, what was wrong and what
 // would be valid. The last field is the warnings (an unreachable rule).
 func TestD20TacticsErrors(t *testing.T) {
-	cases := []struct{ block, err, warn string }{
+	cases := []errCase{
 		{"{turn: [{when: self.hp_pc < 0.5, do: attack}]}",
 			"t.yaml:9:33: sides[0].combatants[1].tactics.turn[0].when: unknown fact self.hp_pc (did you mean self.hp_pct?); d20 offers at turn: round, surprise_round, self.hp, self.hp_pct, self.ac, self.count, self.position, self.engaged, self.resuming, self.spells_left, spell(\"NAME\").left, enemies.count, enemies.down, enemies.in_reach, enemies.reachable, enemies.nearest, enemies.casters, enemies.acted, allies.count, allies.down, allies.engaged, allies.acted, ally(\"NAME\").acted, ally(\"NAME\").down, ally(\"NAME\").hp, ally(\"NAME\").hp_pct, ally(\"NAME\").engaged, ally(\"NAME\").distance, enemy(\"NAME\").acted, enemy(\"NAME\").down, enemy(\"NAME\").hp, enemy(\"NAME\").hp_pct, enemy(\"NAME\").distance, enemy(\"NAME\").in_reach, enemy(\"NAME\").spells_left, next_actor.exists, next_actor.is_enemy, next_actor.is_ally, self.flat_footed, self.ammo, self.loaded, self.threatened, enemies.in_range, enemies.flat_footed, enemies.readied, ally(\"NAME\").flat_footed, ally(\"NAME\").readied, ally(\"NAME\").delaying, ally(\"NAME\").charged, ally(\"NAME\").count, enemy(\"NAME\").flat_footed, enemy(\"NAME\").readied, enemy(\"NAME\").delaying, enemy(\"NAME\").charged, enemy(\"NAME\").count, enemy(\"NAME\").ac, enemy(\"NAME\").in_range, enemy(\"NAME\").shot_penalty\n    self.hp_pc < 0.5\n    ^",
 			""},
@@ -78,7 +61,7 @@ func TestD20TacticsErrors(t *testing.T) {
 			"t.yaml:9:39: sides[0].combatants[1].tactics.turn[0].when: '=' is not a comparison; write '=='\n    round = 1\n          ^",
 			""},
 		{"{turn: [{when: round == 1 and, do: attack}]}",
-			"t.yaml:9:47: sides[0].combatants[1].tactics.turn[0].when: expected a value (a number, a fact such as self.hp_pct, or $param), found the end\n    round == 1 and\n                  ^",
+			"t.yaml:9:47: sides[0].combatants[1].tactics.turn[0].when: expected a value (a number, a fact such as round, or $param), found the end\n    round == 1 and\n                  ^",
 			""},
 		{"{turn: [{when: (round == 1, do: attack}]}",
 			"t.yaml:9:44: sides[0].combatants[1].tactics.turn[0].when: expected ')' to close the '(' at column 1, found the end\n    (round == 1\n               ^",
@@ -240,13 +223,5 @@ func TestD20TacticsErrors(t *testing.T) {
 	if len(cases) < 25 {
 		t.Fatalf("only %d cases", len(cases))
 	}
-	for _, c := range cases {
-		err, warn := compileErr(t, c.block)
-		if err != c.err {
-			t.Errorf("tactics: %s\n got: %s\nwant: %s", c.block, err, c.err)
-		}
-		if warn != c.warn {
-			t.Errorf("tactics: %s\n got warning: %s\nwant warning: %s", c.block, warn, c.warn)
-		}
-	}
+	checkErrors(t, "t.yaml", errScenario, cases)
 }

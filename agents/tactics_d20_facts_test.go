@@ -6,16 +6,23 @@ import (
 
 	"simctl/sim"
 	"simctl/sim/rng"
+	"simctl/sim/simtest"
 )
 
-// traceOf plays encounter (seed, 0) of src narrated.
-func traceOf(t *testing.T, src string, seed uint64) string {
+// eventsOf plays encounter (seed, 0) of src with a trace: the narration
+// and the events.
+func eventsOf(t *testing.T, src string, seed uint64) (string, simtest.Events) {
 	t.Helper()
 	g := load(t, src)
 	c := sim.NewCounts(len(g.Counters()))
 	var sb strings.Builder
-	g.NewTable().Play(rng.New(seed, 0), &c, &sim.Log{W: &sb})
-	return sb.String()
+	log := &sim.Log{W: &sb}
+	g.NewTable().Play(rng.New(seed, 0), &c, log)
+	var names []string
+	for _, e := range g.Roster() {
+		names = append(names, e.Name)
+	}
+	return sb.String(), simtest.Of(log, names)
 }
 
 // Issue 24 item 4: facts that lied. In the surprise round the unaware U
@@ -64,17 +71,10 @@ sides:
       - {name: U, hp: 1000, ac: 10, attacks: [30], damage: 1, crit: none, initiative_roll: 10}
       - {name: W, hp: 1, ac: 10, attacks: [-100], damage: 1, crit: none, initiative_roll: 15}
 `
-	tr := traceOf(t, src, 1)
-	for _, want := range []string{
-		"A: tactics rule look (when surprise_round and next_actor.is_ally and not next_actor.is_enemy and enemies.reachable == 0: surprise_round=1, next_actor.is_ally=1, next_actor.is_enemy=0, enemies.reachable=0) decides",
-		"C: tactics rule flat (when surprise_round and self.ac == 16: surprise_round=1, self.ac=16) decides",
-		"A's bolt deals 50 to W",
-		"C: tactics rule third (when not surprise_round and self.position == 3: surprise_round=0, self.position=3) decides",
-	} {
-		if !strings.Contains(tr, want) {
-			t.Errorf("trace lacks %q\n%s", want, tr)
-		}
-	}
+	// Each rule decides only where its condition, the facts' truth, holds.
+	_, ev := eventsOf(t, src, 1)
+	ev.InOrder(t, "rule A rule=turn/look ok=true round=0", "rule C rule=turn/flat ok=true round=0",
+		"spell A W rule=bolt", "down W", "rule C rule=turn/third ok=true round=1")
 }
 
 // Issue 24 item 15: the ranged decisions. close_in walks to one range
@@ -110,36 +110,19 @@ sides:
       - {name: T, hp: 1000, ac: 10, attacks: [30], damage: 1, crit: none, speed: 0, initiative_roll: 10, policy: {name: test-idle}}
 `
 	}
-	tr := traceOf(t, strings.Replace(src("100"), "policy: {name: test-idle}", "tactics: {turn: [{name: wait, do: delay to -50}]}", 1), 1)
-	want := []string{
-		"decides: close in on T and shoot", "S moves 30 ft (now 70 ft from T)", "S shoots at T (70 ft: -4 to hit)",
-		"S moves 30 ft (now 40 ft from T)", "S shoots at T (40 ft: -2 to hit)",
-		"S moves 10 ft (now 30 ft from T)", "S shoots at T (30 ft: +0 to hit)",
-		"S: tactics rule fire", "S shoots at T (30 ft: +0 to hit)", "S shoots at T (30 ft: +0 to hit)",
+	_, ev := eventsOf(t, strings.Replace(src("100"), "policy: {name: test-idle}", "tactics: {turn: [{name: wait, do: delay to -50}]}", 1), 1)
+	ev.InOrder(t, "rule S rule=turn/near ok=true", "move S T amount=30", "action S T rule=shoot amount=70",
+		"move S T amount=30", "action S T rule=shoot amount=40",
+		"move S T amount=10", "action S T rule=shoot amount=30",
+		"rule S rule=turn/fire ok=true", "action S T rule=shoot amount=30", "action S T rule=shoot amount=30")
+	if n := ev.Count(t, "action S T rule=shoot"); n != 5 {
+		t.Errorf("%d shots, want 5 (one after each move, two in the full attack)\n%s", n, ev.Dump())
 	}
-	k := 0
-	for _, l := range strings.Split(tr, "\n") {
-		if k < len(want) && strings.Contains(l, want[k]) {
-			k++
-		}
-	}
-	if k < len(want) {
-		t.Errorf("trace lacks %q (in order)\n%s", want[k], tr)
-	}
-	if n := strings.Count(tr, "shoots at"); n != 5 {
-		t.Errorf("%d shots, want 5 (one after each move, two in the full attack)\n%s", n, tr)
-	}
-	tr = traceOf(t, strings.Replace(src("5"), "policy: {name: test-idle}", "tactics: {turn: [{name: step, do: attack}]}", 1), 1)
-	for _, w := range []string{"decides: keep distance and shoot at T", "S takes a 5-foot step back", "S shoots at T (10 ft: +0 to hit)"} {
-		if !strings.Contains(tr, w) {
-			t.Errorf("trace lacks %q\n%s", w, tr)
-		}
-	}
-	if strings.Contains(tr, "attack of opportunity") {
-		t.Errorf("a 5-foot step back provoked\n%s", tr)
-	}
-	if n := strings.Count(strings.Split(tr, "T's turn")[0], "shoots at"); n != 2 {
-		t.Errorf("round 1: %d shots after the 5-foot step, want a full attack of 2\n%s", n, tr)
+	_, ev = eventsOf(t, strings.Replace(src("5"), "policy: {name: test-idle}", "tactics: {turn: [{name: step, do: attack}]}", 1), 1)
+	ev.InOrder(t, "rule S rule=turn/back ok=true", "move S - rule='5-foot step back'", "action S T rule=shoot amount=10")
+	ev.Absent(t, "interrupt T S rule='attack of opportunity'")
+	if n := ev.Round(1).Count(t, "action S T rule=shoot"); n != 2 {
+		t.Errorf("round 1: %d shots after the 5-foot step, want a full attack of 2\n%s", n, ev.Dump())
 	}
 }
 
@@ -177,10 +160,8 @@ sides:
               do: attack
       - {name: Z, hp: 1000, ac: 10, attacks: [30], damage: 1, initiative_roll: 5}
 `
-	tr := traceOf(t, src, 1)
-	if !strings.Contains(tr, "X: tactics rule look (") || !strings.Contains(tr, ") decides: act against R") {
-		t.Errorf("rule look did not decide\n%s", tr)
-	}
+	_, ev := eventsOf(t, src, 1)
+	ev.InOrder(t, "rule X rule=turn/look ok=true", "attack X R")
 }
 
 // Issue 24 item 16: "move, then ready" as a decision.
@@ -205,13 +186,8 @@ sides:
     combatants:
       - {name: M, hp: 1000, ac: 10, attacks: [30], damage: 1, speed: 30, initiative_roll: 10}
 `
-	tr := traceOf(t, src, 1)
-	for _, w := range []string{"decides: advance on M and ready attack on enemy_in_reach", "A moves 30 ft (now 10 ft from M)",
-		"A readies an attack", "A: readied attack as M comes into reach (5 ft)"} {
-		if !strings.Contains(tr, w) {
-			t.Errorf("trace lacks %q\n%s", w, tr)
-		}
-	}
+	_, ev := eventsOf(t, src, 1)
+	ev.InOrder(t, "rule A rule=turn/hold ok=true", "move A M amount=30", "ready A", "interrupt A M")
 }
 
 // Issue 24 item 4: the default policy's "enemies it can attack this turn"
@@ -234,8 +210,8 @@ sides:
       - {name: W, hp: 5, ac: 10, attacks: [5], damage: 1, initiative_roll: 10}
       - {name: S, hp: 50, ac: 10, attacks: [5], damage: 1, initiative_roll: 5}
 `
-	tr := traceOf(t, src, 1)
-	if !strings.Contains(tr, "A moves 30 ft (now 20 ft from W)") {
-		t.Errorf("A did not close on W in the surprise round\n%s", tr)
+	_, ev := eventsOf(t, src, 1)
+	if !ev.Has(t, "move A W amount=30 round=0") {
+		t.Errorf("A did not close on W in the surprise round\n%s", ev.Dump())
 	}
 }

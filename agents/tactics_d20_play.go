@@ -13,34 +13,23 @@ import (
 // carried out falls through to the next rule (counted with its reason);
 // when none decides, the fallback acts as the default policy does.
 func (p *d20Tactic) Turn(t *d20.Table, self int, plan *d20.Plan) {
-	for k := range p.rules {
-		r := &p.rules[k]
-		if r.when != nil && !d20Holds(t, self, r.when) {
-			continue
-		}
-		*plan = d20.NoPlan
-		why := r.do.plan(t, self, r.target, plan)
-		if why >= 0 {
-			t.CountRule(r.fell[why])
-			if t.Tracing() {
-				t.Logf("%s: tactics rule %s%s: %s falls through: %s", t.Game().C[self].Name, r.name, d20TraceVals(t, self, r.when), r.do.text(t), whyText[why])
-			}
-			continue
-		}
-		t.CountRule(r.fired)
-		if t.Tracing() {
-			t.Logf("%s: tactics rule %s%s decides: %s", t.Game().C[self].Name, r.name, d20TraceVals(t, self, r.when), describePlan(t, self, *plan))
-		}
-		return
-	}
-	t.CountRule(p.fallback)
-	*plan = d20.NoPlan
-	plan.Target = pickTarget(t, self, d20Target{named: -1})
-	plan.Spell = firstSpell(t, self)
-	t.Aim(self, plan) // a ranged weapon, as the default policy uses it
-	if t.Tracing() {
-		t.Logf("%s: no tactics rule applies; fallback decides: %s", t.Game().C[self].Name, describePlan(t, self, *plan))
-	}
+	driveRules(t, self, t.Game().C[self].Name, d20Moments[0], p.rules, p.fallback, whyText[:],
+		func(id, arg int) float64 { return d20Fact(t, self, id, arg) }, nil,
+		func(r *d20Rule) int {
+			*plan = d20.NoPlan
+			return r.do.plan(t, self, r.target, plan)
+		},
+		narration[*d20Rule]{
+			text:    func(r *d20Rule) string { return r.do.text(t) },
+			decided: func(*d20Rule) string { return describePlan(t, self, *plan) },
+			fallback: func() {
+				*plan = d20.NoPlan
+				plan.Target = pickTarget(t, self, d20Target{named: -1})
+				plan.Spell = firstSpell(t, self)
+				t.Aim(self, plan) // a ranged weapon, as the default policy uses it
+			},
+			oneMoment: true,
+		})
 }
 
 // Standard implements d20.StandardPolicy: a block whose first
@@ -90,7 +79,7 @@ func (p *d20Tactic) Standard() (d20.Standard, bool) {
 // d20Holds evaluates condition w for self now, computing only the facts
 // the short-circuit evaluation asks for.
 func d20Holds(t *d20.Table, self int, w *tactics.Program) bool {
-	return w.EvalFunc(func(k int) float64 { return d20Fact(t, self, &w.Slots[k]) })
+	return w.EvalFunc(func(k int) float64 { return d20Fact(t, self, w.Slots[k].Fact, w.Slots[k].Arg) })
 }
 
 func firstSpell(t *d20.Table, self int) int {
@@ -332,8 +321,8 @@ func b2f(b bool) float64 {
 }
 
 // d20Fact computes one fact for self, now.
-func d20Fact(t *d20.Table, self int, s *tactics.Slot) float64 {
-	switch s.Fact {
+func d20Fact(t *d20.Table, self, id, arg int) float64 {
+	switch id {
 	case fRound:
 		return float64(t.Round())
 	case fSurprise:
@@ -355,23 +344,23 @@ func d20Fact(t *d20.Table, self int, s *tactics.Slot) float64 {
 	case fSelfSpellsLeft:
 		return float64(spellsLeft(t, self))
 	case fSpellLeft:
-		return float64(t.Uses(self, s.Arg))
+		return float64(t.Uses(self, arg))
 	case fAllyActed, fEnemyActed:
-		return b2f(t.Acted(s.Arg))
+		return b2f(t.Acted(arg))
 	case fAllyDown, fEnemyDown:
-		return b2f(t.Out(s.Arg))
+		return b2f(t.Out(arg))
 	case fAllyHP, fEnemyHP:
-		return float64(t.HP(s.Arg))
+		return float64(t.HP(arg))
 	case fAllyHPPct, fEnemyHPPct:
-		return pct(t, s.Arg)
+		return pct(t, arg)
 	case fAllyEngaged:
-		return b2f(t.Engaged(s.Arg))
+		return b2f(t.Engaged(arg))
 	case fAllyDistance, fEnemyDistance:
-		return float64(t.Dist(self, s.Arg))
+		return float64(t.Dist(self, arg))
 	case fEnemyInReach:
-		return b2f(!t.Out(s.Arg) && t.InReach(self, s.Arg))
+		return b2f(!t.Out(arg) && t.InReach(self, arg))
 	case fEnemySpellsLeft:
-		return float64(spellsLeft(t, s.Arg))
+		return float64(spellsLeft(t, arg))
 	case fSelfFlatFooted:
 		return b2f(t.FlatFooted(self))
 	case fSelfAmmo:
@@ -384,25 +373,25 @@ func d20Fact(t *d20.Table, self int, s *tactics.Slot) float64 {
 	case fSelfThreatened:
 		return b2f(t.Threatened(self))
 	case fAllyFlatFooted, fEnemyFlatFooted:
-		return b2f(t.FlatFooted(s.Arg))
+		return b2f(t.FlatFooted(arg))
 	case fAllyReadied, fEnemyReadied:
-		return b2f(t.Readied(s.Arg))
+		return b2f(t.Readied(arg))
 	case fAllyDelaying, fEnemyDelaying:
-		return b2f(t.Delaying(s.Arg))
+		return b2f(t.Delaying(arg))
 	case fAllyCharged, fEnemyCharged:
-		return b2f(t.Charged(s.Arg))
+		return b2f(t.Charged(arg))
 	case fAllyCount, fEnemyCount:
-		return float64(t.Count(s.Arg))
+		return float64(t.Count(arg))
 	case fEnemyAC:
-		return float64(t.AC(s.Arg))
+		return float64(t.AC(arg))
 	case fEnemyInRange:
 		r := t.Game().C[self].Ranged.MaxRange()
-		return b2f(r > 0 && !t.Out(s.Arg) && t.Dist(self, s.Arg) <= r)
+		return b2f(r > 0 && !t.Out(arg) && t.Dist(self, arg) <= r)
 	case fEnemyShotPenalty:
-		return float64(t.ShotBonus(self, s.Arg, 0))
+		return float64(t.ShotBonus(self, arg, 0))
 	case fNextExists, fNextIsEnemy, fNextIsAlly:
 		n := t.NextActor()
-		switch s.Fact {
+		switch id {
 		case fNextExists:
 			return b2f(n >= 0)
 		case fNextIsEnemy:
@@ -410,7 +399,7 @@ func d20Fact(t *d20.Table, self int, s *tactics.Slot) float64 {
 		}
 		return b2f(n >= 0 && n != self && t.Side(n) == t.Side(self))
 	}
-	return groupFact(t, self, s.Fact)
+	return groupFact(t, self, id)
 }
 
 func pct(t *d20.Table, i int) float64 {
@@ -488,23 +477,6 @@ func ib(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// d20TraceVals evaluates w again (it reads no dice, so it gives what the
-// turn saw) to render the facts it read (trace only).
-func d20TraceVals(t *d20.Table, self int, w *tactics.Program) string {
-	var m tactics.Machine
-	if w != nil {
-		m.Start(w)
-		for {
-			need, _, done := m.Run()
-			if done {
-				break
-			}
-			m.Provide(need, d20Fact(t, self, &w.Slots[need]))
-		}
-	}
-	return traceVals(w, &m)
 }
 
 // traceVals renders the values that made a condition true (trace only).

@@ -47,19 +47,51 @@ type ruleTable interface {
 	CountRule(k int)
 	Tracing() bool
 	Logf(format string, args ...any)
+	Event(e sim.Event)
 }
 
 // firstRule runs one moment's rules in order for combatant who and returns
-// the index of the first that decides, or -1 when the fallback decides. A
-// rule decides when answers (nil: every rule) accepts it, its condition
-// holds (each fact computed by fact only when the short-circuit needs it)
-// and apply can carry out its decision (apply returns why not, or -1).
-// Every firing, fall-through and fallback is counted, and narrated when
-// the table is tracing (text is the decision as written; why names the
-// reasons).
-func firstRule[R any, P headed[R]](t ruleTable, who, moment string, rules []R, fallback int, why []string,
+// the index of the first that decides, or -1 when the fallback decides
+// (narrated as such; the caller carries it out). text is the decision as
+// written; the rest is as for driveRules.
+func firstRule[R any, P headed[R]](t ruleTable, self int, who, moment string, rules []R, fallback int, why []string,
 	fact func(id, arg int) float64, answers func(P) bool, apply func(P) int, text func(P) string) int {
-	var mc tactics.Machine
+	return driveRules(t, self, who, moment, rules, fallback, why, fact, answers, apply, narration[P]{text: text})
+}
+
+// narration is how a binding's rules are told in a trace. (Functions and
+// a flag only, no data that escapes: escape analysis follows a struct as
+// a whole, and the functions must stay on the caller's stack.)
+type narration[P any] struct {
+	// text is the decision as written (for a fall-through); decided is
+	// what the rule decided (nil: text), and decided(nil) what the
+	// fallback decided when fallback is set.
+	text    func(P) string
+	decided func(P) string
+	// fallback carries out the fallback decision (nil: the caller does,
+	// after driveRules returns -1).
+	fallback func()
+	// oneMoment leaves the moment out of the narration (d20 asks at its
+	// turn only).
+	oneMoment bool
+}
+
+// driveRules runs one moment's rules in order for combatant self (named
+// who) and returns the index of the first that decides, or -1 when the
+// fallback decides. A rule decides when answers (nil: every rule) accepts it, its
+// condition holds (each fact computed by fact only when the short-circuit
+// needs it) and apply can carry out its decision (apply returns why not,
+// or -1). Every firing, fall-through and fallback is counted; when the
+// table is tracing it is also narrated (why names the reasons) and
+// recorded as an EvRule event.
+func driveRules[R any, P headed[R]](t ruleTable, self int, who, moment string, rules []R, fallback int, why []string,
+	fact func(id, arg int) float64, answers func(P) bool, apply func(P) int, n narration[P]) int {
+	tracing := t.Tracing()
+	at := ""
+	if tracing && !n.oneMoment {
+		at = " at " + moment
+	}
+	var mc tactics.Machine // tracing only: it keeps the facts read, for the narration
 	for k := range rules {
 		r := P(&rules[k])
 		h := r.head()
@@ -67,16 +99,11 @@ func firstRule[R any, P headed[R]](t ruleTable, who, moment string, rules []R, f
 			continue
 		}
 		if h.when != nil {
-			mc.Start(h.when)
-			holds := false
-			for {
-				need, res, done := mc.Run()
-				if done {
-					holds = res
-					break
-				}
-				s := &h.when.Slots[need]
-				mc.Provide(need, fact(h.ids[s.Fact], s.Arg))
+			var holds bool
+			if tracing {
+				holds = h.trace(&mc, fact)
+			} else {
+				holds = h.holds(fact)
 			}
 			if !holds {
 				continue
@@ -84,22 +111,68 @@ func firstRule[R any, P headed[R]](t ruleTable, who, moment string, rules []R, f
 		}
 		if w := apply(r); w >= 0 {
 			t.CountRule(h.fell[w])
-			if t.Tracing() {
-				t.Logf("%s: tactics rule %s at %s%s: %s falls through: %s", who, h.name, moment, traceVals(h.when, &mc), text(r), why[w])
+			if tracing {
+				t.Logf("%s: tactics rule %s%s%s: %s falls through: %s", who, h.name, at, traceVals(h.when, &mc), n.text(r), why[w])
+				t.Event(sim.Event{Kind: sim.EvRule, Actor: self, Target: sim.NoOne, Rule: moment + "/" + h.name})
 			}
 			continue
 		}
 		t.CountRule(h.fired)
-		if t.Tracing() {
-			t.Logf("%s: tactics rule %s at %s%s decides: %s", who, h.name, moment, traceVals(h.when, &mc), text(r))
+		if tracing {
+			decided := n.text
+			if n.decided != nil {
+				decided = n.decided
+			}
+			t.Logf("%s: tactics rule %s%s%s decides: %s", who, h.name, at, traceVals(h.when, &mc), decided(r))
+			t.Event(sim.Event{Kind: sim.EvRule, Actor: self, Target: sim.NoOne, OK: true, Rule: moment + "/" + h.name})
 		}
 		return k
 	}
 	t.CountRule(fallback)
-	if t.Tracing() && len(rules) > 0 {
+	switch {
+	case n.fallback != nil:
+		n.fallback()
+		if tracing {
+			t.Logf("%s: no tactics rule applies; fallback decides: %s", who, n.decided(nil))
+		}
+	case tracing && len(rules) > 0:
 		t.Logf("%s: no tactics rule applies at %s; the fallback decides", who, moment)
 	}
+	if tracing && (n.fallback != nil || len(rules) > 0) {
+		t.Event(sim.Event{Kind: sim.EvRule, Actor: self, Target: sim.NoOne, OK: true, Rule: moment + "/fallback"})
+	}
 	return -1
+}
+
+// holds evaluates the rule's condition in one pass (the hot path).
+func (h *ruleHead) holds(fact func(id, arg int) float64) bool {
+	w := h.when
+	return w.EvalFunc(func(k int) float64 {
+		s := &w.Slots[k]
+		return fact(h.factID(s.Fact), s.Arg)
+	})
+}
+
+// trace evaluates the rule's condition on mc, which keeps the facts it
+// read for traceVals (tracing only).
+func (h *ruleHead) trace(mc *tactics.Machine, fact func(id, arg int) float64) bool {
+	mc.Start(h.when)
+	for {
+		need, res, done := mc.Run()
+		if done {
+			return res
+		}
+		s := &h.when.Slots[need]
+		mc.Provide(need, fact(h.factID(s.Fact), s.Arg))
+	}
+}
+
+// factID is the binding's id of the rule's env fact k.
+func (h *ruleHead) factID(k int) int {
+	if h.ids == nil {
+		return k
+	}
+	return h.ids[k]
 }
 
 // ruleGame is what the driver needs of a compiled Game.

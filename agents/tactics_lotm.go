@@ -2,10 +2,13 @@ package agents
 
 // The tactics language's Lord of Mysteries binding: the turn's plan (each
 // Attack/Casting action, the Swift action, hiding, teleporting, cover,
-// the Delay Action) and the mid-combat ambush that brings a turn forward
-// ahead of an enemy's (a reaction). Each turn rule compiles to the Go
-// policy's own configuration (lotmPolicy), so a rule decides exactly as the
-// Go policy with those parameters would.
+// the Delay Action); the reactions the source offers on an enemy's turn
+// (the mid-combat ambush that brings a turn forward ahead of an enemy's,
+// Limb Block against a Vital Strike and the limb it blocks with, Borrow
+// Strength Against Strength "if the enemy is willing"); and Burn Luck on
+// a missed hit check or the initiative roll. Each turn rule compiles to
+// the Go policy's own configuration (lotmPolicy), so a rule decides
+// exactly as the Go policy with those parameters would.
 
 import (
 	"fmt"
@@ -18,15 +21,19 @@ import (
 	"simctl/sim/scenario"
 )
 
-// LotM moments: the turn, and the reaction the source offers between
-// turns (a hidden or teleporting combatant bringing its turn forward).
+// LotM moments: the turn; the reactions the source offers on an enemy's
+// turn (a hidden or teleporting combatant bringing its turn forward, Limb
+// Block, Borrow Strength), each rule answering one kind of offer; and
+// Burn Luck, asked whenever Luck could turn a missed hit check into a
+// hit (and on the initiative roll with option burn_luck_initiative).
 const (
 	lmTurn = iota
 	lmReact
+	lmLuck
 	numLotmMoments
 )
 
-var lotmMoments = []string{"turn", "reactions"}
+var lotmMoments = []string{"turn", "reactions", "luck"}
 
 // LotM facts (global ids).
 const (
@@ -45,6 +52,13 @@ const (
 	lfSelfEffects
 	lfSelfResuming
 	lfSelfCovered
+	lfSelfLuck
+	lfSelfAgility
+	lfSelfActed
+	lfSelfLegBlocks
+	lfSelfArmBlocks
+	lfSelfLegHits
+	lfSelfArmHits
 	lfEnemiesCount
 	lfEnemiesInReach
 	lfEnemiesHeld
@@ -65,6 +79,21 @@ const (
 	lfReactHidden
 	lfReactActed
 	lfEnemyActing
+	lfReactHP
+	lfReactHPPct
+	lfOfferInsert
+	lfOfferLimbBlock
+	lfOfferBorrow
+	lfStrikeTotal
+	lfStrikeHead
+	lfStrikeEyes
+	lfStrikeOrgans
+	lfBorrowFlip
+	lfBorrowSwift
+	lfLuckInitiative
+	lfLuckNeeded
+	lfTargetHP
+	lfTargetHPPct
 	numLotmFacts
 )
 
@@ -84,6 +113,13 @@ var lotmFacts = [numLotmFacts]tactics.Fact{
 	lfSelfEffects:     {Name: "self.effects", Type: tactics.Number, Doc: "Vital Strike effects on it (eyes, arms, legs)"},
 	lfSelfResuming:    {Name: "self.resuming", Type: tactics.Bool, Doc: "this turn is its delayed action (a delay falls through)"},
 	lfSelfCovered:     {Name: "self.covered", Type: tactics.Bool, Doc: "it has Improvised Cover (an item held up or an obstacle)"},
+	lfSelfLuck:        {Name: "self.luck", Type: tactics.Number, Doc: "Luck it has left to burn (0 once burned: once an encounter)"},
+	lfSelfAgility:     {Name: "self.agility", Type: tactics.Number, Doc: "its Agility now (halved, rounded up, while Off-Balance): Limb Block's check"},
+	lfSelfActed:       {Name: "self.acted", Type: tactics.Bool, Doc: "its turn is over this round (a reaction's action is then no loss to it)"},
+	lfSelfLegBlocks:   {Name: "self.leg_blocks", Type: tactics.Number, Doc: "Limb Blocks its legs have left (each limb blocks once; 0 without field limb_block)"},
+	lfSelfArmBlocks:   {Name: "self.arm_blocks", Type: tactics.Number, Doc: "Limb Blocks its arms have left (each limb blocks once; 0 without field limb_block)"},
+	lfSelfLegHits:     {Name: "self.leg_hits", Type: tactics.Number, Doc: "Vital Strike effects on its legs (each halves its speed, never to 0)"},
+	lfSelfArmHits:     {Name: "self.arm_hits", Type: tactics.Number, Doc: "Vital Strike effects on its arms (each -2 on its Fighting checks)"},
 	lfEnemiesCount:    {Name: "enemies.count", Type: tactics.Number, Doc: "enemies in the battle"},
 	lfEnemiesInReach:  {Name: "enemies.in_reach", Type: tactics.Number, Doc: "enemies it can see within 1 meter (any it can see, when ranged)"},
 	lfEnemiesHeld:     {Name: "enemies.held", Type: tactics.Number, Doc: "enemies in the battle held in a grapple"},
@@ -104,14 +140,32 @@ var lotmFacts = [numLotmFacts]tactics.Fact{
 	lfReactHidden:     {Name: "reaction.hidden", Type: tactics.Bool, Doc: "the enemy about to act is hidden from it (invisible and not found by it)"},
 	lfReactActed:      {Name: "reaction.acted", Type: tactics.Bool, Doc: "the enemy about to act has already spent an action this turn (a move, a Swift action, or the Attack/Casting action it has started)"},
 	lfEnemyActing:     {Name: "enemy.acting", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is the one about to act"},
+	lfReactHP:         {Name: "reaction.hp", Type: tactics.Number, Doc: "the hit points of the enemy about to act (at limb_block and borrow offers: the attacker)"},
+	lfReactHPPct:      {Name: "reaction.hp_pct", Type: tactics.Number, Doc: "the hit points of the enemy about to act (the attacker) as a fraction of its maximum"},
+	lfOfferInsert:     {Name: "offer.insert", Type: tactics.Bool, Doc: "the offer is to bring its turn forward ahead of the enemy about to act (insert, wait)"},
+	lfOfferLimbBlock:  {Name: "offer.limb_block", Type: tactics.Bool, Doc: "the offer is to Limb Block the attacker's Vital Strike that hit its head, eyes or organs (a Swift action)"},
+	lfOfferBorrow:     {Name: "offer.borrow", Type: tactics.Bool, Doc: "the offer is to Borrow Strength Against Strength against the attacker's melee critical failure"},
+	lfStrikeTotal:     {Name: "strike.total", Type: tactics.Number, Doc: "limb_block: the strike's check result, which d20 + self.agility must beat (a tie blocks under contest_ties defender); 0 at other offers"},
+	lfStrikeHead:      {Name: "strike.head", Type: tactics.Bool, Doc: "limb_block: the strike hit its head (Stunned 1 round, +2d6 damage)"},
+	lfStrikeEyes:      {Name: "strike.eyes", Type: tactics.Bool, Doc: "limb_block: the strike hit its eyes (the second such hit blinds)"},
+	lfStrikeOrgans:    {Name: "strike.organs", Type: tactics.Bool, Doc: "limb_block: the strike hit its organs (+3d6 damage)"},
+	lfBorrowFlip:      {Name: "borrow.flip", Type: tactics.Bool, Doc: "borrow: it flips the attacker (Strength not 3 or more below, or 2 size levels larger): 1d3 + its Strength die, then Difficulty 20 Agility or Off-Balance; false: one Attack action that hits"},
+	lfBorrowSwift:     {Name: "borrow.swift", Type: tactics.Bool, Doc: "borrow: the answer to a Leg Sweep, its Swift action at half Strength die; false: its Attack action of the round"},
+	lfLuckInitiative:  {Name: "luck.initiative", Type: tactics.Bool, Doc: "the check is its initiative roll (option burn_luck_initiative): burn adds all its Luck"},
+	lfLuckNeeded:      {Name: "luck.needed", Type: tactics.Number, Doc: "the Luck that turns the missed hit check into a hit, what burn spends (0 at the initiative roll)"},
+	lfTargetHP:        {Name: "target.hp", Type: tactics.Number, Doc: "the hit points of the one its missed check is against (0 at the initiative roll)"},
+	lfTargetHPPct:     {Name: "target.hp_pct", Type: tactics.Number, Doc: "the hit points of the one its missed check is against as a fraction of its maximum (0 at the initiative roll)"},
 }
 
 // lotmMomentFacts lists the facts of each moment: the reaction facts only
-// where there is a reaction.
+// at reactions, the luck facts only at luck.
 func lotmMomentFacts(m int) []int {
 	var ids []int
 	for id := 0; id < numLotmFacts; id++ {
-		if id >= lfReactAttacking && m != lmReact {
+		switch {
+		case id >= lfLuckInitiative && m != lmLuck:
+			continue
+		case id >= lfReactAttacking && id < lfLuckInitiative && m != lmReact:
 			continue
 		}
 		ids = append(ids, id)
@@ -123,7 +177,8 @@ func lotmMomentFacts(m int) []int {
 var LotmDecisions = [numLotmMoments][]string{
 	lmTurn: {"attack", "strike", "strike once", "double_strike", "vital PART", "cast", "grapple [one_hand|limb]", "charge",
 		"point_blank", "leg_sweep", "first_aid", "meditate", "delay KIND on TRIGGER [for ALLY|ENEMY]"},
-	lmReact: {"insert", "wait"},
+	lmReact: {"insert", "wait", "limb_block [legs|arms]", "borrow", "pass"},
+	lmLuck:  {"burn", "keep"},
 }
 
 // LotmModifiers are the words that may follow a turn decision.
@@ -153,6 +208,11 @@ const (
 	ldDelay
 	ldInsert
 	ldWait
+	ldLimbBlock // limb_block [legs|arms]: falls through when that limb has no block left
+	ldBorrow
+	ldPass // declines any offer
+	ldBurn
+	ldKeep
 )
 
 // fall-through reasons
@@ -163,6 +223,7 @@ const (
 	lwNoPatient
 	lwResuming
 	lwNoWait
+	lwNoLimb
 	numLotmWhy
 )
 
@@ -173,6 +234,7 @@ var lotmWhyText = [numLotmWhy]string{
 	"no one within reach needs first aid",
 	"this turn is its delayed action",
 	"what it would wait for is already here or cannot come",
+	"that limb has no block left",
 }
 
 type lotmRule struct {
@@ -180,6 +242,7 @@ type lotmRule struct {
 	kind lotmDoKind
 	text string     // the decision as written (expanded), for traces
 	pol  lotmPolicy // turn: the Go policy's configuration this rule plays
+	limb lotm.Part  // limb_block: Legs, Arms, or Head for the default's (legs first, then arms)
 }
 
 // lotmTactic is a compiled tactics block for one LotM combatant. Immutable.
@@ -211,6 +274,9 @@ func compileLotmTactics(d *scenario.Decoder, g *lotm.Game, self int, n *yaml.Nod
 		finish:  func(cr *lotmRule, do string) { cr.text = do },
 		reasons: func(cr *lotmRule) []int { return cr.reasons() },
 		whyText: lotmWhyText[:],
+		// At reactions a rule answers one kind of offer; only pass
+		// answers them all.
+		shadows: func(mi int, cr *lotmRule) bool { return mi != lmReact || cr.kind == ldPass },
 	})
 	if !ok {
 		return nil
@@ -245,6 +311,10 @@ func (r *lotmRule) reasons() []int {
 		return []int{lwResuming, lwNoPatient}
 	case ldDelay:
 		return []int{lwResuming, lwNoWait}
+	case ldLimbBlock:
+		if r.limb != lotm.Head {
+			return []int{lwNoLimb}
+		}
 	}
 	return nil
 }
@@ -282,15 +352,21 @@ func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, 
 		return fail("no decision; %s", offers())
 	}
 	verb := words[0]
-	if other := 1 - moment; indexOfString(lotmVerbs(other), verb) >= 0 && indexOfString(lotmVerbs(moment), verb) < 0 {
-		return fail("%s is a decision at %s, not at %s; %s", verb, lotmMoments[other], lotmMoments[moment], offers())
+	for other := range lotmMoments {
+		if other != moment && indexOfString(lotmVerbs(other), verb) >= 0 && indexOfString(lotmVerbs(moment), verb) < 0 {
+			return fail("%s is a decision at %s, not at %s; %s", verb, lotmMoments[other], lotmMoments[moment], offers())
+		}
 	}
-	if moment == lmReact {
+	noArg := func() bool {
+		if len(words) > 1 {
+			return fail("%s takes no argument, got %q", verb, strings.Join(words[1:], " "))
+		}
+		return true
+	}
+	switch moment {
+	case lmReact:
 		switch verb {
 		case "insert", "wait":
-			if len(words) > 1 {
-				return fail("%s takes no argument, got %q", verb, strings.Join(words[1:], " "))
-			}
 			r.kind = ldWait
 			if verb == "insert" {
 				r.kind = ldInsert
@@ -298,7 +374,41 @@ func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, 
 					return fail("insert needs a means of ambush: give %s invisibility: swift|move|casting or teleport: N", me.Name)
 				}
 			}
+			return noArg()
+		case "limb_block":
+			if !me.LimbBlock {
+				return fail("%s cannot Limb Block: give it limb_block: true", me.Name)
+			}
+			r.kind, r.limb = ldLimbBlock, lotm.Head
+			if len(words) > 1 {
+				limbs := []string{"legs", "arms"}
+				k := indexOfString(limbs, words[1])
+				if k < 0 || len(words) > 2 {
+					return fail("limb_block [legs|arms]: the limb it blocks with (a leg hit halves its speed, an arm hit costs -2 on its Fighting checks; without one, the legs first, then the arms); got %q%s",
+						strings.Join(words[1:], " "), scenario.Suggest(words[1], limbs))
+				}
+				r.limb = []lotm.Part{lotm.Legs, lotm.Arms}[k]
+			}
 			return true
+		case "borrow":
+			if !me.Borrow {
+				return fail("%s cannot Borrow Strength: give it borrow_strength: true", me.Name)
+			}
+			r.kind = ldBorrow
+			return noArg()
+		case "pass":
+			r.kind = ldPass
+			return noArg()
+		}
+		return unknownLotmVerb(fail, verb, moment, offers())
+	case lmLuck:
+		switch verb {
+		case "burn", "keep":
+			r.kind = ldKeep
+			if verb == "burn" {
+				r.kind = ldBurn
+			}
+			return noArg()
 		}
 		return unknownLotmVerb(fail, verb, moment, offers())
 	}
@@ -455,6 +565,11 @@ func parseLotmTarget(d *scenario.Decoder, g *lotm.Game, self int, s string, t ta
 	}
 	if r.kind == ldInsert || r.kind == ldWait {
 		d.Errorf(t.Node, t.Path, "insert and wait have no target; the inserted turn chooses its own with its turn rules")
+		return false
+	}
+	if r.kind >= ldLimbBlock {
+		verb := map[lotmDoKind]string{ldLimbBlock: "limb_block", ldBorrow: "borrow", ldPass: "pass", ldBurn: "burn", ldKeep: "keep"}[r.kind]
+		d.Errorf(t.Node, t.Path, "%s has no target: it answers the attacker's strike or critical failure, or its own hit check", verb)
 		return false
 	}
 	if indexOfString(lotmTargetNames, s) < 0 {

@@ -1,11 +1,7 @@
 package agents_test
 
 import (
-	"strings"
 	"testing"
-
-	"simctl/rulesets"
-	"simctl/sim/scenario"
 )
 
 const lotmErrScenario = `name: lotm-errors
@@ -27,7 +23,7 @@ sides:
 
 // LotM tactics errors: the exact message a user sees.
 func TestLotmTacticsErrors(t *testing.T) {
-	cases := []struct{ block, err, warn string }{
+	cases := []errCase{
 		{"{turn: [{do: atack}]}",
 			"a.yaml:8:31: sides[0].combatants[0].tactics.turn[0].do: unknown decision \"atack\" (did you mean \"attack\"?); lotm offers at turn: attack, strike, strike once, double_strike, vital PART, cast, grapple [one_hand|limb], charge, point_blank, leg_sweep, first_aid, meditate, delay KIND on TRIGGER [for ALLY|ENEMY]",
 			""},
@@ -41,16 +37,16 @@ func TestLotmTacticsErrors(t *testing.T) {
 			"a.yaml:8:31: sides[0].combatants[0].tactics.turn[0].do: insert is a decision at reactions, not at turn; lotm offers at turn: attack, strike, strike once, double_strike, vital PART, cast, grapple [one_hand|limb], charge, point_blank, leg_sweep, first_aid, meditate, delay KIND on TRIGGER [for ALLY|ENEMY]",
 			""},
 		{"{reactions: [{do: attack}]}",
-			"a.yaml:8:36: sides[0].combatants[0].tactics.reactions[0].do: attack is a decision at turn, not at reactions; lotm offers at reactions: insert, wait",
+			"a.yaml:8:36: sides[0].combatants[0].tactics.reactions[0].do: attack is a decision at turn, not at reactions; lotm offers at reactions: insert, wait, limb_block [legs|arms], borrow, pass",
 			""},
 		{"{before_initiative: [{do: attack}]}",
-			"a.yaml:8:19: sides[0].combatants[0].tactics.before_initiative: lotm has no before_initiative moment (its book offers no such decision); lotm offers: turn, reactions",
+			"a.yaml:8:19: sides[0].combatants[0].tactics.before_initiative: lotm has no before_initiative moment (its book offers no such decision); lotm offers: turn, reactions, luck",
 			""},
 		{"{turn: [{when: self.swift, do: attack}]}",
-			"a.yaml:8:33: sides[0].combatants[0].tactics.turn[0].when: unknown fact self.swift; lotm offers at turn: round, ambush_round, self.hp, self.hp_pct, self.hidden, self.teleports, self.casts_left, self.swift_left, self.move_left, self.grappling, self.grappled, self.off_balance, self.effects, self.resuming, self.covered, enemies.count, enemies.in_reach, enemies.held, allies.count, allies.down, allies.acted, ally(\"NAME\").acted, ally(\"NAME\").down, ally(\"NAME\").hp_pct, ally(\"NAME\").grappling, enemy(\"NAME\").down, enemy(\"NAME\").hp_pct, enemy(\"NAME\").distance, enemy(\"NAME\").held, enemy(\"NAME\").off_balance\n    self.swift\n    ^",
+			"a.yaml:8:33: sides[0].combatants[0].tactics.turn[0].when: unknown fact self.swift; lotm offers at turn: round, ambush_round, self.hp, self.hp_pct, self.hidden, self.teleports, self.casts_left, self.swift_left, self.move_left, self.grappling, self.grappled, self.off_balance, self.effects, self.resuming, self.covered, self.luck, self.agility, self.acted, self.leg_blocks, self.arm_blocks, self.leg_hits, self.arm_hits, enemies.count, enemies.in_reach, enemies.held, allies.count, allies.down, allies.acted, ally(\"NAME\").acted, ally(\"NAME\").down, ally(\"NAME\").hp_pct, ally(\"NAME\").grappling, enemy(\"NAME\").down, enemy(\"NAME\").hp_pct, enemy(\"NAME\").distance, enemy(\"NAME\").held, enemy(\"NAME\").off_balance\n    self.swift\n    ^",
 			""},
 		{"{turn: [{when: reaction.attacking, do: attack}]}",
-			"a.yaml:8:33: sides[0].combatants[0].tactics.turn[0].when: unknown fact reaction.attacking; lotm offers at turn: round, ambush_round, self.hp, self.hp_pct, self.hidden, self.teleports, self.casts_left, self.swift_left, self.move_left, self.grappling, self.grappled, self.off_balance, self.effects, self.resuming, self.covered, enemies.count, enemies.in_reach, enemies.held, allies.count, allies.down, allies.acted, ally(\"NAME\").acted, ally(\"NAME\").down, ally(\"NAME\").hp_pct, ally(\"NAME\").grappling, enemy(\"NAME\").down, enemy(\"NAME\").hp_pct, enemy(\"NAME\").distance, enemy(\"NAME\").held, enemy(\"NAME\").off_balance\n    reaction.attacking\n    ^",
+			"a.yaml:8:33: sides[0].combatants[0].tactics.turn[0].when: unknown fact reaction.attacking; lotm offers at turn: round, ambush_round, self.hp, self.hp_pct, self.hidden, self.teleports, self.casts_left, self.swift_left, self.move_left, self.grappling, self.grappled, self.off_balance, self.effects, self.resuming, self.covered, self.luck, self.agility, self.acted, self.leg_blocks, self.arm_blocks, self.leg_hits, self.arm_hits, enemies.count, enemies.in_reach, enemies.held, allies.count, allies.down, allies.acted, ally(\"NAME\").acted, ally(\"NAME\").down, ally(\"NAME\").hp_pct, ally(\"NAME\").grappling, enemy(\"NAME\").down, enemy(\"NAME\").hp_pct, enemy(\"NAME\").distance, enemy(\"NAME\").held, enemy(\"NAME\").off_balance\n    reaction.attacking\n    ^",
 			""},
 		{"{turn: [{when: self.hp_pct < 0.5 and round, do: attack}]}",
 			"a.yaml:8:55: sides[0].combatants[0].tactics.turn[0].when: and needs true or false on both sides, but round is a number; compare it, e.g. round > 0\n    self.hp_pct < 0.5 and round\n                          ^",
@@ -89,22 +85,5 @@ func TestLotmTacticsErrors(t *testing.T) {
 			"",
 			"a.yaml:8:40: sides[0].combatants[0].tactics.turn[1]: rule #2 can never fire: rule #1 before it has no when: and its decision cannot fall through"},
 	}
-	for _, c := range cases {
-		src := strings.Replace(lotmErrScenario, "%s", c.block, 1)
-		sc, err := scenario.Load("a.yaml", []byte(src), nil, rulesets.Schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if _, err := rulesets.Compile(sc); err != nil {
-			got = err.Error()
-		}
-		var ws []string
-		for _, w := range sc.Rep.Warns {
-			ws = append(ws, w.Error())
-		}
-		if got != c.err || strings.Join(ws, "\n") != c.warn {
-			t.Errorf("tactics: %s\n got: %q %q\nwant: %s %s", c.block, got, strings.Join(ws, "\n"), c.err, c.warn)
-		}
-	}
+	checkErrors(t, "a.yaml", lotmErrScenario, cases)
 }

@@ -2,21 +2,58 @@ package agents
 
 import "simctl/rulesets/lotm"
 
-// lotmCtx is what a reaction is about: the enemy about to act, and
-// whether it has already started its Attack or Casting action.
+// lotmOffer is the kind of reaction offered.
+type lotmOffer uint8
+
+const (
+	offerNone   lotmOffer = iota // turn, luck
+	offerInsert                  // bring its turn forward (insert, wait)
+	offerLimb                    // Limb Block a Vital Strike
+	offerBorrow                  // Borrow Strength Against Strength
+)
+
+// lotmCtx is what a reaction or a Luck decision is about: the enemy about
+// to act or attacking, whether it has already started its Attack or
+// Casting action, the offer, and the offer's particulars.
 type lotmCtx struct {
 	actor     int
 	attacking bool
+	offer     lotmOffer
+	part      lotm.Part // limb block: the part the strike hit
+	total     int       // limb block: the strike's check result
+	swift     bool      // borrow: the Leg Sweep answer
+	target    int       // luck: the one its missed check is against (-1: the initiative roll)
+	need      int       // luck: the points that turn it into a hit
 }
 
 // first returns the index of the first rule of moment m that decides, or
 // -1 (counting fired rules and fall-throughs). Only rules whose condition
-// holds are checked for whether they can be carried out.
+// holds are checked for whether they can be carried out; at reactions
+// only rules that answer the offer are considered.
 func (p *lotmTactic) first(t *lotm.Table, self, m int, ctx lotmCtx) int {
-	return firstRule(t, t.Game().C[self].Name, lotmMoments[m], p.rules[m], p.fallback[m], lotmWhyText[:],
-		func(id, arg int) float64 { return lotmFact(t, self, id, arg, ctx) }, nil,
+	var answers func(r *lotmRule) bool
+	if m == lmReact {
+		answers = func(r *lotmRule) bool { return r.answers(ctx.offer) }
+	}
+	return firstRule(t, self, t.Game().C[self].Name, lotmMoments[m], p.rules[m], p.fallback[m], lotmWhyText[:],
+		func(id, arg int) float64 { return lotmFact(t, self, id, arg, ctx) }, answers,
 		func(r *lotmRule) int { return r.check(t, self) },
 		func(r *lotmRule) string { return r.text })
+}
+
+// answers reports whether reaction rule r answers offer o: insert and
+// wait the mid-combat ambush, limb_block and borrow their own, pass every
+// one.
+func (r *lotmRule) answers(o lotmOffer) bool {
+	switch r.kind {
+	case ldInsert, ldWait:
+		return o == offerInsert
+	case ldLimbBlock:
+		return o == offerLimb
+	case ldBorrow:
+		return o == offerBorrow
+	}
+	return true
 }
 
 // check returns why the rule's decision cannot be carried out now (-1: it
@@ -55,6 +92,11 @@ func (r *lotmRule) check(t *lotm.Table, self int) int {
 		if tg := r.pol.target1(t, self); tg >= 0 && !r.pol.shouldDelay(t, self, tg) {
 			return lwNoWait
 		}
+	case ldLimbBlock:
+		legs, arms := t.LimbsLeft(self)
+		if (r.limb == lotm.Legs && legs == 0) || (r.limb == lotm.Arms && arms == 0) {
+			return lwNoLimb
+		}
 	}
 	return -1
 }
@@ -84,15 +126,56 @@ func (p *lotmTactic) Turn(t *lotm.Table, self int) lotm.Plan {
 // Insert implements lotm.Policy: bring the turn forward when a rule says
 // insert; no rule: not (the Go default's insert: never).
 func (p *lotmTactic) Insert(t *lotm.Table, self, actor int, attacking bool) bool {
-	if k := p.first(t, self, lmReact, lotmCtx{actor: actor, attacking: attacking}); k >= 0 {
+	if k := p.first(t, self, lmReact, lotmCtx{actor: actor, attacking: attacking, offer: offerInsert}); k >= 0 {
 		return p.rules[lmReact][k].kind == ldInsert
 	}
 	return false
 }
 
-// Luck implements lotm.Policy: tactics burn Luck on a missed hit check, as
-// the Go default does (a per-encounter constant, not a decision a rule
-// could make from the state of the fight).
+// LimbBlock implements lotm.Reactor: the limb of the rule that answers
+// (limb_block without one: the legs while they have a block left, then
+// the arms), no block when it passes; no rule: the Go default's legs
+// first, then arms.
+func (p *lotmTactic) LimbBlock(t *lotm.Table, self, attacker int, part lotm.Part, total int) lotm.Part {
+	ctx := lotmCtx{actor: attacker, attacking: true, offer: offerLimb, part: part, total: total}
+	limb := lotm.Head
+	if k := p.first(t, self, lmReact, ctx); k >= 0 {
+		r := &p.rules[lmReact][k]
+		if r.kind != ldLimbBlock {
+			return part
+		}
+		limb = r.limb
+	}
+	if limb == lotm.Head {
+		limb = lotm.Legs
+		if legs, _ := t.LimbsLeft(self); legs == 0 {
+			limb = lotm.Arms
+		}
+	}
+	return limb
+}
+
+// Borrow implements lotm.Reactor: willing when the rule that answers says
+// borrow, not when it passes; no rule: willing (the Go default).
+func (p *lotmTactic) Borrow(t *lotm.Table, self, attacker int, swift bool) bool {
+	if k := p.first(t, self, lmReact, lotmCtx{actor: attacker, attacking: true, offer: offerBorrow, swift: swift}); k >= 0 {
+		return p.rules[lmReact][k].kind == ldBorrow
+	}
+	return true
+}
+
+// BurnLuck implements lotm.LuckBurner: the luck rule that decides; no
+// rule: the Go default's luck: attack (burn on a missed hit check, keep
+// it at the initiative roll).
+func (p *lotmTactic) BurnLuck(t *lotm.Table, self, target, need int) bool {
+	if k := p.first(t, self, lmLuck, lotmCtx{actor: -1, target: target, need: need}); k >= 0 {
+		return p.rules[lmLuck][k].kind == ldBurn
+	}
+	return target >= 0
+}
+
+// Luck implements lotm.Policy; the referee asks BurnLuck instead (a
+// LuckBurner), so this is only the constant the fallback plays.
 func (p *lotmTactic) Luck() lotm.LuckUse { return lotm.LuckAttack }
 
 func lotmFact(t *lotm.Table, self, id, arg int, ctx lotmCtx) float64 {
@@ -151,6 +234,66 @@ func lotmFact(t *lotm.Table, self, id, arg int, ctx lotmCtx) float64 {
 		return b2f(arg == ctx.actor)
 	case lfSelfCovered:
 		return b2f(t.Covered(self))
+	case lfSelfLuck:
+		return float64(t.Luck(self))
+	case lfSelfAgility:
+		return float64(t.Agility(self))
+	case lfSelfActed:
+		return b2f(t.Acted(self))
+	case lfSelfLegBlocks, lfSelfArmBlocks:
+		if !t.Game().C[self].LimbBlock {
+			return 0
+		}
+		legs, arms := t.LimbsLeft(self)
+		if id == lfSelfLegBlocks {
+			return float64(legs)
+		}
+		return float64(arms)
+	case lfSelfLegHits:
+		legs, _ := t.LimbHits(self)
+		return float64(legs)
+	case lfSelfArmHits:
+		_, arms := t.LimbHits(self)
+		return float64(arms)
+	case lfReactHP:
+		return float64(t.HP(ctx.actor))
+	case lfReactHPPct:
+		return lotmPct(t, ctx.actor)
+	case lfOfferInsert:
+		return b2f(ctx.offer == offerInsert)
+	case lfOfferLimbBlock:
+		return b2f(ctx.offer == offerLimb)
+	case lfOfferBorrow:
+		return b2f(ctx.offer == offerBorrow)
+	case lfStrikeTotal:
+		if ctx.offer != offerLimb {
+			return 0
+		}
+		return float64(ctx.total)
+	case lfStrikeHead:
+		return b2f(ctx.offer == offerLimb && ctx.part == lotm.Head)
+	case lfStrikeEyes:
+		return b2f(ctx.offer == offerLimb && ctx.part == lotm.Eyes)
+	case lfStrikeOrgans:
+		return b2f(ctx.offer == offerLimb && ctx.part == lotm.Organs)
+	case lfBorrowFlip:
+		return b2f(ctx.offer == offerBorrow && t.BorrowFlips(self, ctx.actor))
+	case lfBorrowSwift:
+		return b2f(ctx.offer == offerBorrow && ctx.swift)
+	case lfLuckInitiative:
+		return b2f(ctx.target < 0)
+	case lfLuckNeeded:
+		return float64(ctx.need)
+	case lfTargetHP:
+		if ctx.target < 0 {
+			return 0
+		}
+		return float64(t.HP(ctx.target))
+	case lfTargetHPPct:
+		if ctx.target < 0 {
+			return 0
+		}
+		return lotmPct(t, ctx.target)
 	}
 	n := 0
 	for j := 0; j < t.N(); j++ {

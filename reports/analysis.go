@@ -19,6 +19,12 @@ import (
 // WriteMatrix renders the matrix in format f: the win-rate grid with intervals,
 // dominated options, and the equilibrium.
 func WriteMatrix(m *results.Matrix, w io.Writer, f Format) error {
+	return WriteMatrixLang(m, w, f, i18n.En)
+}
+
+// WriteMatrixLang is WriteMatrix with the text table's own words in l (JSON,
+// CSV and Markdown stay English; the numbers keep the point in every language).
+func WriteMatrixLang(m *results.Matrix, w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, m)
@@ -26,10 +32,12 @@ func WriteMatrix(m *results.Matrix, w io.Writer, f Format) error {
 		return matrixGrid(m, true).csv(w)
 	}
 	md := f == Markdown
+	if md {
+		l = i18n.En
+	}
 	var b strings.Builder
-	b.WriteString(shardLine(&m.Header))
-	fmt.Fprintf(&b, "%s (%s), seed %d: %s win rate for each option of %s (rows) against each option of %s (columns), %s encounters per cell on common random numbers\n\n",
-		m.Scenario, m.Ruleset, m.Seed, m.RowSide, m.RowSide, m.ColSide, thousands(m.Encounters))
+	b.WriteString(shardLineLang(l, &m.Header))
+	b.WriteString(l.T("matrix.text.head", m.Scenario, m.Ruleset, m.Seed, m.RowSide, m.RowSide, m.ColSide, thousands(m.Encounters)) + "\n\n")
 	render := func(t *table) {
 		if md {
 			t.markdown(&b)
@@ -40,22 +48,20 @@ func WriteMatrix(m *results.Matrix, w io.Writer, f Format) error {
 	}
 	render(matrixGrid(m, false))
 	if len(m.Dominated) > 0 {
-		b.WriteString("Dominated (significantly worse, paired on the same encounters, against every opposing option where the two ever played differently; the same fight on every encounter against the others):\n")
+		b.WriteString(l.T("matrix.text.dominated") + "\n")
 		for _, d := range m.Dominated {
-			fmt.Fprintf(&b, "  %s: %s, by %s%s\n", d.Side, d.Option, d.By, identicalNote(d))
+			b.WriteString("  " + l.T("matrix.text.by", d.Side, d.Option, d.By, identicalNoteLang(l, d)) + "\n")
 		}
 		b.WriteString("\n")
 	} else {
-		b.WriteString("No option is dominated.\n\n")
+		b.WriteString(l.T("matrix.text.none_dominated") + "\n\n")
 	}
-	fmt.Fprintf(&b, "Equilibrium (zero-sum: %s maximises its win rate, %s minimises it), value %s [%s, %s]:\n",
-		m.RowSide, m.ColSide, pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1]))
-	weights := matrixWeights(m)
-	render(weights)
+	b.WriteString(l.T("matrix.text.eq", m.RowSide, m.ColSide, pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1])) + "\n")
+	render(matrixWeightsLang(m, l))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
-	footnotes(w, m.Notes, md)
+	footnotes(w, matrixNotes(l, m), md)
 	return nil
 }
 
@@ -166,6 +172,13 @@ func matrixFigure(l i18n.Lang, m *results.Matrix) (*Figure, error) {
 
 // WriteTournament renders the ranking in format f.
 func WriteTournament(t *results.Tournament, w io.Writer, f Format) error {
+	return WriteTournamentLang(t, w, f, i18n.En)
+}
+
+// WriteTournamentLang is WriteTournament with the text table's own words in l
+// (JSON, CSV and Markdown stay English; the numbers keep the point in every
+// language).
+func WriteTournamentLang(t *results.Tournament, w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, t)
@@ -173,26 +186,28 @@ func WriteTournament(t *results.Tournament, w io.Writer, f Format) error {
 		return tournamentRanking(t, true).csv(w)
 	}
 	md := f == Markdown
+	if md {
+		l = i18n.En
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s), seed %d: %d options for %s, selection on common random numbers (%s encounters in all, %d stage(s))\n\n",
-		t.Scenario, t.Ruleset, t.Seed, len(t.Options), t.Side, thousands(t.Encounters), len(t.Stages))
-	switch tab := tournamentRanking(t, false); {
+	b.WriteString(l.T("tour.text.head", t.Scenario, t.Ruleset, t.Seed, len(t.Options), t.Side, thousands(t.Encounters), len(t.Stages)) + "\n\n")
+	switch tab := tournamentRankingLang(t, l); {
 	case len(t.Stages) == 0:
-		b.WriteString("No stage finished: there is nothing to rank yet.\n")
+		b.WriteString(l.T("tour.text.no_stage") + "\n")
 	case md:
-		b.WriteString(tournamentVerdict(t) + "\n\n")
+		b.WriteString(tournamentVerdictLang(t, l) + "\n\n")
 		tab.markdown(&b)
 	default:
-		b.WriteString(tournamentVerdict(t) + "\n\n")
+		b.WriteString(tournamentVerdictLang(t, l) + "\n\n")
 		tab.text(&b)
 	}
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
 		return err
 	}
-	notes := tournamentNotes(t)
+	notes := tournamentNotesLang(t, l)
 	if t.Interrupted {
-		notes = append(notes, "interrupted: the standings are as of the last stage that finished; simctl tournament ... --resume FILE with this tournament's JSON goes on from there")
+		notes = append(notes, l.T("tour.text.interrupted"))
 	}
 	footnotes(w, notes, md)
 	return nil
@@ -318,6 +333,9 @@ func tournamentRankCellsLang(t *results.Tournament, l i18n.Lang, k int) (status,
 }
 
 func tournamentRanking(t *results.Tournament, raw bool) *table {
+	if !raw {
+		return tournamentRankingLang(t, i18n.En)
+	}
 	ref := "vs " + tournamentRefLabel(t)
 	tab := &table{header: []string{"rank", "option", "status", "encounters", "win rate", "95% CI", "out after stage", ref, "CI (all pairs)"}, left: 3}
 	if raw {
@@ -336,6 +354,24 @@ func tournamentRanking(t *results.Tournament, raw bool) *table {
 			continue
 		}
 		status, out, diff, ci := tournamentRankCells(t, k)
+		tab.add(strconv.Itoa(i+1), c.Name, status, thousands(c.Encounters), pct(c.WinRate), pctCI(c.CI95[0], c.CI95[1]), out, diff, ci)
+	}
+	return tab
+}
+
+// tournamentRankingLang is the text table of the ranking with its words in l.
+func tournamentRankingLang(t *results.Tournament, l i18n.Lang) *table {
+	tab := &table{header: []string{l.T("tour.col.rank"), l.T("col.option"), l.T("tour.col.status"), l.T("fact.encounters"), l.T("col.win_rate"), l.T("col.ci95"),
+		l.T("tour.col.out"), l.T("tour.col.vs", tournamentRefLabelLang(t, l)), l.T("tour.col.ci_pairs")}, left: 3}
+	if len(t.Stages) == 0 {
+		return tab
+	}
+	for i, k := range t.Ranking {
+		if k < 0 || k >= len(t.Candidates) {
+			continue
+		}
+		c := &t.Candidates[k]
+		status, out, diff, ci := tournamentRankCellsLang(t, l, k)
 		tab.add(strconv.Itoa(i+1), c.Name, status, thousands(c.Encounters), pct(c.WinRate), pctCI(c.CI95[0], c.CI95[1]), out, diff, ci)
 	}
 	return tab

@@ -151,21 +151,18 @@ func compareEconomyTable(c *results.Compare, l i18n.Lang) *table {
 	for _, name := range base.Raw.Counters {
 		for s := 0; s < 2; s++ {
 			side := c.Sides[s]
-			used := false
-			for _, o := range c.Options {
-				if o.Result.PerEncounter[side][name] != 0 {
-					used = true
-				}
-			}
-			if !used {
+			if !c.CounterUsed(side, name) {
 				continue
 			}
 			row := []string{name, side, fmt.Sprintf("%.3f", base.PerEncounter[side][name])}
 			for _, o := range c.Options[1:] {
 				row = append(row, fmt.Sprintf("%+.3f", o.EconomyDelta[side][name]))
 				if o.EconomyDeltaCI95 != nil {
-					ci := o.EconomyDeltaCI95[side][name]
-					row = append(row, fmt.Sprintf("[%+.3f, %+.3f]", ci[0], ci[1]))
+					if ci, ok := o.EconomyDeltaCI95[side][name]; ok {
+						row = append(row, fmt.Sprintf("[%+.3f, %+.3f]", ci[0], ci[1]))
+					} else {
+						row = append(row, "—") // few differ: see the warning
+					}
 				}
 			}
 			t.add(row...)

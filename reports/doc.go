@@ -8,8 +8,10 @@
 // plot_outcomes.go) and the Markdown/HTML report bundle (bundle.go,
 // render.go). It imports results, never the other way: code that needs
 // only the data (simctl merge, cmd/simctl/app) imports results and not
-// the plotting stack. Package safeio beside it reads inputs and writes
-// outputs safely.
+// the plotting stack. The narration of one encounter (simctl trace's
+// text) is package narrate's (reports/narrate), which draws nothing
+// either; trace.go forwards its names. Package safeio beside it reads
+// inputs and writes outputs safely.
 //
 // Concurrency: everything here runs after the workers have finished; a
 // document is not safe for concurrent mutation, and rendering only reads

@@ -3,16 +3,25 @@ package reports
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 	"simctl/sim/experiment"
 )
 
 // WriteOptimize renders the answer in format f.
 func WriteOptimize(o *results.Optimize, w io.Writer, f Format) error {
+	return WriteOptimizeLang(o, w, f, i18n.En)
+}
+
+// WriteOptimizeLang is WriteOptimize with the text table's own words in l
+// (JSON, CSV and Markdown stay English; the numbers keep the point in every
+// language).
+func WriteOptimizeLang(o *results.Optimize, w io.Writer, f Format, l i18n.Lang) error {
 	if f == JSON {
 		return writeJSON(w, o)
 	}
@@ -20,29 +29,35 @@ func WriteOptimize(o *results.Optimize, w io.Writer, f Format) error {
 		return optimizeCSVTable(o).csv(w)
 	}
 	md := f == Markdown
+	if md {
+		l = i18n.En
+	}
+	conf := strconv.FormatFloat(100*(1-o.Guarantee.Alpha), 'f', -1, 64) + "%"
+	delta := strings.TrimPrefix(signedPP(o.Guarantee.Delta), "+")
 	var b strings.Builder
 	if o.Oracle != nil {
-		writeOptimizeOracle(o, &b, md)
+		writeOptimizeOracle(o, &b, md, l)
 	} else if s := o.Search; s != nil {
-		fmt.Fprintf(&b, "%s (%s), seed %d: optimize %s over %d candidate(s)", o.Scenario, o.Ruleset, o.Seed, o.Side, s.Space.Candidates)
+		b.WriteString(l.T("opt.text.head", o.Scenario, o.Ruleset, o.Seed, o.Side, s.Space.Candidates))
 		var parts []string
 		if s.Space.Excluded > 0 {
-			parts = append(parts, fmt.Sprintf("%d excluded by --where", s.Space.Excluded))
+			parts = append(parts, l.T("opt.text.excluded", s.Space.Excluded))
 		}
 		if s.Space.Duplicates > 0 {
-			parts = append(parts, fmt.Sprintf("%d duplicates", s.Space.Duplicates))
+			parts = append(parts, l.T("opt.text.duplicates", s.Space.Duplicates))
 		}
 		if len(parts) > 0 {
-			fmt.Fprintf(&b, " (%d combinations; %s)", s.Space.Combinations, strings.Join(parts, ", "))
+			b.WriteString(" " + l.T("opt.text.space", s.Space.Combinations, strings.Join(parts, ", ")))
 		}
 		b.WriteString("\n\n")
-		fmt.Fprintf(&b, "%s: %s %s; best found: %s %s, %s %s, by: %s\n", baselineLabel(s.Baseline), pct(s.BaseRate), pctCI(s.BaseCI[0], s.BaseCI[1]),
-			pct(o.Best.WinRate), pctCI(o.Best.CI95[0], o.Best.CI95[1]), signedPP(o.Best.Gain), ppCI(o.Best.GainCI[0], o.Best.GainCI[1]), o.Best.Name)
-		fmt.Fprintf(&b, "guarantee: %s\nencounters: the selection %s (uniform allocation for the same decision: %s); %s in all with screening and confirmation\n\n", o.Guarantee.Statement, selectionSpent(s), thousands(o.Guarantee.Uniform), thousands(o.Guarantee.Encounters))
-		if w := optimizeWithinDelta(o); w != "" {
+		b.WriteString(l.T("opt.text.best", baselineLabelLang(l, s.Baseline), pct(s.BaseRate), pctCI(s.BaseCI[0], s.BaseCI[1]),
+			pct(o.Best.WinRate), pctCI(o.Best.CI95[0], o.Best.CI95[1]), signedPP(o.Best.Gain), ppCI(o.Best.GainCI[0], o.Best.GainCI[1]), o.Best.Name) + "\n")
+		b.WriteString(l.T("opt.text.guarantee", optStatementText(l, o.Guarantee.Statement)) + "\n")
+		b.WriteString(l.T("opt.text.encounters", searchCostLang(l, s)) + "\n\n")
+		if w := optimizeWithinDeltaLang(o, l); w != "" {
 			b.WriteString(w + "\n\n")
 		}
-		tab := optimizeTable(o)
+		tab := optimizeTableLang(o, l)
 		if md {
 			tab.markdown(&b)
 		} else {
@@ -50,28 +65,24 @@ func WriteOptimize(o *results.Optimize, w io.Writer, f Format) error {
 		}
 		b.WriteString("\n")
 		if len(s.Exploits) > 0 {
-			fmt.Fprintf(&b, "of the %d candidates confirmed, these beat %s by more than %s (confidence %s, simultaneous), biggest first:\n", len(s.Confirmed)-1, baselineLabel(s.Baseline), strings.TrimPrefix(signedPP(o.Guarantee.Delta), "+"), strconv.FormatFloat(100*(1-o.Guarantee.Alpha), 'f', -1, 64)+"%")
+			b.WriteString(l.T("opt.text.exploits", len(s.Confirmed)-1, baselineLabelLang(l, s.Baseline), delta, conf) + "\n")
 			for _, e := range s.Exploits {
 				fmt.Fprintf(&b, "  %s %s: %s\n", signedPP(e.Gain), ppCI(e.GainCI[0], e.GainCI[1]), e.Name)
 			}
 		} else {
-			fmt.Fprintf(&b, "none of the %d candidates confirmed beats %s by more than %s with confidence %s\n", len(s.Confirmed)-1, baselineLabel(s.Baseline), strings.TrimPrefix(signedPP(o.Guarantee.Delta), "+"), strconv.FormatFloat(100*(1-o.Guarantee.Alpha), 'f', -1, 64)+"%")
+			b.WriteString(l.T("opt.text.no_exploits", len(s.Confirmed)-1, baselineLabelLang(l, s.Baseline), delta, conf) + "\n")
 		}
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
 	if o.Oracle != nil {
-		notes := []string{"each cell (a candidate of one side against one of the other) played the same encounters; the bounds use every cell's Wilson interval at the Bonferroni level alpha/(cells of the whole space), so they hold together for every cell ever estimated; candidates with no weight in either mix are not listed"}
-		footnotes(w, notes, md)
+		footnotes(w, []string{l.T("opt.text.oracle.note")}, md)
 		return nil
 	}
-	notes := []string{
-		"status (of the selection): best (selected: within delta of the best evaluated, or shown better than all); within delta (left when the best was shown within delta of it: it may be up to delta better than the best, and no more, with the stated confidence); not separated (still in contention when the selection stopped, not shown worse; exact ties end here); eliminated (shown worse than another candidate, with the procedure's confidence); screened out (dropped while screening: no claim); encounters and win rate are the selection's (or screening's)",
-		"confirmed: rates and intervals from fresh encounters played after the selection (the best, the top finalists and the baseline), so not bent by the selection; simultaneous at the stated confidence (Bonferroni over every rate and difference shown), differences by the confidence sequence of the discordant pairs",
-	}
+	notes := []string{l.T("opt.text.note.status"), l.T("opt.text.note.confirmed")}
 	if o.Interrupted {
-		notes = append(notes, "interrupted: nothing here is a result; run again (or --resume)")
+		notes = append(notes, l.T("opt.text.note.interrupted"))
 	}
 	footnotes(w, notes, md)
 	return nil
@@ -82,7 +93,9 @@ func WriteOptimize(o *results.Optimize, w io.Writer, f Format) error {
 // and which of them the confirmation shows ahead of it: without this
 // line a confirmed "+0.8 pp [+0.2, +1.4]" beside "best" reads as a
 // contradiction. Empty for any other outcome.
-func optimizeWithinDelta(o *results.Optimize) string {
+func optimizeWithinDelta(o *results.Optimize) string { return optimizeWithinDeltaLang(o, i18n.En) }
+
+func optimizeWithinDeltaLang(o *results.Optimize, l i18n.Lang) string {
 	s := o.Search
 	if s == nil || s.Outcome != experiment.OutcomeWithinDelta {
 		return ""
@@ -96,25 +109,104 @@ func optimizeWithinDelta(o *results.Optimize) string {
 		}
 		n++
 		if r.Confirmed && r.DiffCI[0] > 0 {
-			ahead = append(ahead, fmt.Sprintf("%s by %s %s", r.Name, signedPP(r.Diff), ppCI(r.DiffCI[0], r.DiffCI[1])))
+			ahead = append(ahead, l.T("opt.text.within.by", r.Name, signedPP(r.Diff), ppCI(r.DiffCI[0], r.DiffCI[1])))
 		}
 	}
-	out := fmt.Sprintf("within δ of the best: the selection stopped when the best was shown within %s of the %d other candidate(s) left (status \"within delta\"); any of them may be up to %s better than the best, which is all the guarantee promises", d, n, d)
+	out := l.T("opt.text.within", d, n)
 	if len(ahead) > 0 {
-		out += fmt.Sprintf("; on the confirmation encounters these are ahead of the best: %s (an answer within %s of the best either way)", strings.Join(ahead, "; "), d)
+		out += l.T("opt.text.within.ahead", strings.Join(ahead, "; "), d)
 	}
 	return out
 }
 
-func baselineLabel(name string) string {
+func baselineLabel(name string) string { return baselineLabelLang(i18n.En, name) }
+
+func baselineLabelLang(l i18n.Lang, name string) string {
 	if name == "" {
-		return "as written"
+		return l.T("opt.as_written")
 	}
 	return name
 }
 
-func optimizeTable(o *results.Optimize) *table {
-	tab := &table{header: []string{"rank", "candidate", "status", "encounters", "win rate", "confirmed", "interval", "vs best", "interval"}, left: 3}
+// optStatusLang is a ranked candidate's status in l (a status simctl does
+// not know, as recorded).
+func optStatusLang(l i18n.Lang, status string) string {
+	if key := "opt.status." + strings.ReplaceAll(status, " ", "_"); i18n.Has(l, key) {
+		return l.T(key)
+	}
+	return status
+}
+
+// optStatementForms are the guarantee statements simctl optimize records
+// (in English, in the document): GuaranteeText's two claims, each with
+// one of its two endings, and the double oracle's.
+var optStatementForms = []struct {
+	re  *regexp.Regexp
+	key string
+}{
+	{regexp.MustCompile(`^with probability at least ([0-9.e+-]+)% the best found is within ([0-9.]+) pp of the best of the ([0-9]+) candidate\(s\) evaluated`), "opt.st.best"},
+	{regexp.MustCompile(`^the budget ended before a decision: with probability at least ([0-9.e+-]+)% the candidates not separated hold the best of the ([0-9]+) evaluated, and none is called best \(the one shown is the leader\)`), "opt.st.not_separated"},
+	{regexp.MustCompile(`^with probability at least ([0-9.e+-]+)% every cell estimated lies within its bounds at once, so the value lies in \[(-?[0-9.]+)%, (-?[0-9.]+)%\] and no strategy of either space gains more than (-?[0-9.]+) pp against the mixes found \(([0-9]+) of the ([0-9]+) cells estimated\)$`), "opt.st.oracle"},
+}
+
+var optStatementEnds = []struct {
+	re       *regexp.Regexp
+	key, pre string
+}{
+	{regexp.MustCompile(`^ \(the whole space: ([0-9]+)\)$`), "opt.st.whole", " "},
+	{regexp.MustCompile(`^; the space holds ([0-9]+): screening \(successive halving over ([0-9]+) of them, then the survivors' neighbours\) chose which to evaluate, and candidates never evaluated are not covered$`), "opt.st.screened", ""},
+	{regexp.MustCompile(`^$`), "", ""},
+}
+
+// optStatementLang says a recorded optimize guarantee in l for the
+// report's prose (a decimal comma in Russian); English, and a statement
+// simctl does not know, as recorded.
+func optStatementLang(l i18n.Lang, s string) string { return optStatement(l, s, true) }
+
+// optStatementText is optStatementLang for the text table, whose numbers
+// keep the point in every language.
+func optStatementText(l i18n.Lang, s string) string { return optStatement(l, s, false) }
+
+func optStatement(l i18n.Lang, s string, prose bool) string {
+	if l.Or() == i18n.En {
+		return s
+	}
+	args := func(m []string) []any {
+		out := make([]any, len(m))
+		for i, a := range m {
+			if prose {
+				a = proseNumber(l, a)
+			}
+			out[i] = a
+		}
+		return out
+	}
+	for _, f := range optStatementForms {
+		m := f.re.FindStringSubmatchIndex(s)
+		if m == nil {
+			continue
+		}
+		sub := f.re.FindStringSubmatch(s)
+		head := l.T(f.key, args(sub[1:])...)
+		rest := s[m[1]:]
+		for _, e := range optStatementEnds {
+			if em := e.re.FindStringSubmatch(rest); em != nil {
+				if e.key == "" {
+					return head
+				}
+				return head + e.pre + l.T(e.key, args(em[1:])...)
+			}
+		}
+		return s
+	}
+	return s
+}
+
+func optimizeTable(o *results.Optimize) *table { return optimizeTableLang(o, i18n.En) }
+
+func optimizeTableLang(o *results.Optimize, l i18n.Lang) *table {
+	iv := l.T("opt.col.interval")
+	tab := &table{header: []string{l.T("opt.col.rank"), l.T("opt.col.candidate"), l.T("opt.col.status"), l.T("opt.col.encounters"), l.T("col.win_rate"), l.T("opt.col.confirmed"), iv, l.T("opt.col.vs_best"), iv}, left: 3}
 	if o.Search == nil {
 		return tab
 	}
@@ -130,10 +222,10 @@ func optimizeTable(o *results.Optimize) *table {
 			if r.Status != "best" {
 				diff, dci = signedPP(r.Diff), ppCI(r.DiffCI[0], r.DiffCI[1])
 			} else {
-				diff = "best"
+				diff = l.T("opt.status.best")
 			}
 		}
-		tab.add(strconv.Itoa(i+1), r.Name, r.Status, thousands(r.Encounters), pct(r.WinRate), conf, ci, diff, dci)
+		tab.add(strconv.Itoa(i+1), r.Name, optStatusLang(l, r.Status), thousands(r.Encounters), pct(r.WinRate), conf, ci, diff, dci)
 	}
 	return tab
 }
@@ -164,20 +256,20 @@ func optimizeCSVTable(o *results.Optimize) *table {
 	return tab
 }
 
-func writeOptimizeOracle(o *results.Optimize, b *strings.Builder, md bool) {
+func writeOptimizeOracle(o *results.Optimize, b *strings.Builder, md bool, l i18n.Lang) {
 	or := o.Oracle
-	fmt.Fprintf(b, "%s (%s), seed %d: double oracle, %s against %s (%d cells of %s encounters, %d iteration(s))\n\n", o.Scenario, o.Ruleset, o.Seed, or.RowSide, or.ColSide, or.Cells, thousands(or.Encounters/int64(max(or.Cells, 1))), len(or.Steps))
-	state := "converged: neither side's best response beats the equilibrium by more than " + strings.TrimPrefix(signedPP(o.Guarantee.Delta), "+")
+	b.WriteString(l.T("opt.text.oracle.head", o.Scenario, o.Ruleset, o.Seed, or.RowSide, or.ColSide, or.Cells, thousands(or.Encounters/int64(max(or.Cells, 1))), len(or.Steps)) + "\n\n")
+	state := l.T("opt.text.oracle.converged", strings.TrimPrefix(signedPP(o.Guarantee.Delta), "+"))
 	if !or.Converged {
-		state = "NOT converged within the iterations allowed"
+		state = l.T("opt.text.oracle.not_converged")
 	}
-	fmt.Fprintf(b, "%s\nvalue (%s's win rate): %s, bounds %s (confidence %s, simultaneous over every cell); exploitability at most %s\n\n",
-		state, or.RowSide, pct(or.Value), pctCI(or.ValueBounds[0], or.ValueBounds[1]), strconv.FormatFloat(100*(1-o.Guarantee.Alpha), 'f', -1, 64)+"%", strings.TrimPrefix(signedPP(or.Exploitability), "+"))
+	b.WriteString(state + "\n" + l.T("opt.text.oracle.value",
+		or.RowSide, pct(or.Value), pctCI(or.ValueBounds[0], or.ValueBounds[1]), strconv.FormatFloat(100*(1-o.Guarantee.Alpha), 'f', -1, 64)+"%", strings.TrimPrefix(signedPP(or.Exploitability), "+")) + "\n\n")
 	for _, side := range []struct {
 		name string
 		mix  []results.MixOf
 	}{{or.RowSide, or.RowMix}, {or.ColSide, or.ColMix}} {
-		tab := &table{header: []string{side.name + " mix", "weight"}, left: 1}
+		tab := &table{header: []string{l.T("opt.text.oracle.mix", side.name), l.T("matrix.col.weight")}, left: 1}
 		mix := append([]results.MixOf(nil), side.mix...)
 		sort.SliceStable(mix, func(a, c int) bool { return mix[a].Weight > mix[c].Weight })
 		for _, m := range mix {

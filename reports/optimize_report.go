@@ -22,79 +22,133 @@ import (
 // candidate's median fight (replayed by the caller into Input.Traces).
 
 func (b *Bundle) optimizeSection(s *section, k int, o *results.Optimize, prefix string) {
-	s.facts = docFacts(b.Lang, &o.Header, intervalWilson+" (win rates, simultaneous); confidence sequences of the discordant pairs (differences)")
-	docCommand(s, &o.Header, nil)
-	s.notes = append(s.notes, statusNotes(&o.Header, "optimize")...)
+	l := b.Lang
+	s.facts = docFacts(l, &o.Header, l.T("opt.intervals", method(l, intervalWilson)))
+	docCommandLang(l, s, &o.Header, nil)
+	s.notes = append(s.notes, statusNotesLang(l, &o.Header, "optimize")...)
 	s.scenario = ctxYAML(o.Context)
 	if o.Oracle != nil {
 		or := o.Oracle
-		s.title = fmt.Sprintf("%d. %s: double oracle, %s against %s", k, o.Scenario, or.RowSide, or.ColSide)
-		s.facts = append(s.facts, [2]string{"value", fmt.Sprintf("%s (%s's win rate), bounds %s", pct(or.Value), or.RowSide, pctCI(or.ValueBounds[0], or.ValueBounds[1]))},
-			[2]string{"exploitability", "at most " + strings.TrimPrefix(signedPP(or.Exploitability), "+")},
-			[2]string{"guarantee", o.Guarantee.Statement})
+		s.title = l.T("section.oracle", k, o.Scenario, or.RowSide, or.ColSide)
+		s.facts = append(s.facts, [2]string{l.T("opt.fact.value"), l.T("opt.value", prosePct(l, or.Value), or.RowSide, proseCI(l, or.ValueBounds[0], or.ValueBounds[1]))},
+			[2]string{l.T("opt.fact.exploitability"), l.T("opt.at_most", prosePP(l, or.Exploitability, false))},
+			[2]string{l.T("fact.guarantee"), optStatementLang(l, o.Guarantee.Statement)})
 		for _, side := range []struct {
 			name string
 			mix  []results.MixOf
 		}{{or.RowSide, or.RowMix}, {or.ColSide, or.ColMix}} {
-			t := &table{left: 1, header: []string{"candidate", "weight"}}
+			t := &table{left: 1, header: []string{l.T("opt.col.candidate"), l.T("matrix.col.weight")}}
 			for _, m := range side.mix {
 				t.add(m.Name, pct(m.Weight))
 			}
-			s.tables = append(s.tables, titled{title: side.name + "'s equilibrium mix", t: t})
+			s.tables = append(s.tables, titled{title: l.T("opt.table.mix", side.name), t: t})
 		}
-		steps := &table{left: 0, header: []string{"iteration", "value", "row best response gain", "column best response gain", "cells"}}
+		steps := &table{left: 0, header: []string{l.T("opt.col.iteration"), l.T("opt.fact.value"), l.T("opt.col.row_gain"), l.T("opt.col.col_gain"), l.T("opt.col.cells")}}
 		for i, st := range or.Steps {
 			steps.add(strconv.Itoa(i+1), pct(st.Value), signedPP(st.RowGain), signedPP(st.ColGain), strconv.Itoa(st.Cells))
 		}
-		s.tables = append(s.tables, titled{title: "Iterations", t: steps})
+		s.tables = append(s.tables, titled{title: l.T("opt.table.iterations"), t: steps})
 		return
 	}
 	r := o.Search
 	if r == nil {
 		return
 	}
-	s.title = fmt.Sprintf("%d. %s: optimize %s over %d candidates", k, o.Scenario, o.Side, r.Space.Candidates)
+	s.title = l.N("section.optimize", int64(r.Space.Candidates), k, o.Scenario, o.Side)
+	base := baselineLabelLang(l, r.Baseline)
 	s.facts = append(s.facts,
-		[2]string{"side", o.Side},
-		[2]string{"best found", fmt.Sprintf("%s %s, %s against %s (%s), by: %s", pct(o.Best.WinRate), pctCI(o.Best.CI95[0], o.Best.CI95[1]), signedPP(o.Best.Gain), baselineLabel(r.Baseline), pct(r.BaseRate), o.Best.Name)},
-		[2]string{"guarantee", o.Guarantee.Statement},
-		[2]string{"encounters", fmt.Sprintf("%s in all; the selection alone %s where uniform allocation would need %s", thousands(r.Encounters), selectionSpent(r), thousands(r.Uniform))})
+		[2]string{l.T("fact.side"), o.Side},
+		[2]string{l.T("opt.fact.best"), l.T("opt.best", prosePct(l, o.Best.WinRate), proseCI(l, o.Best.CI95[0], o.Best.CI95[1]), prosePP(l, o.Best.Gain, true), base, prosePct(l, r.BaseRate), o.Best.Name)},
+		[2]string{l.T("fact.guarantee"), optStatementLang(l, o.Guarantee.Statement)},
+		[2]string{l.T("fact.encounters"), searchCostLang(l, r)})
 	if o.Interrupted {
-		s.notes = append(s.notes, "Interrupted: the standing below is not a result.")
+		s.notes = append(s.notes, l.T("opt.note.interrupted"))
 	}
-	tab := optimizeTable(o)
-	s.tables = append(s.tables, titled{title: "Candidates", t: tab, notes: []string{
-		"Confirmed rates and differences come from fresh encounters played after the selection, with simultaneous intervals."}})
+	tab := optimizeTableLang(o, l)
+	s.tables = append(s.tables, titled{title: l.T("opt.table.candidates"), t: tab, notes: []string{l.T("opt.note.candidates")}})
 	if len(r.Exploits) > 0 {
-		t := &table{left: 1, header: []string{"candidate", "win rate", "gain over " + baselineLabel(r.Baseline), "interval"}}
+		t := &table{left: 1, header: []string{l.T("opt.col.candidate"), l.T("col.win_rate"), l.T("opt.col.gain", base), l.T("opt.col.interval")}}
 		for _, e := range r.Exploits {
 			t.add(e.Name, pct(e.WinRate), signedPP(e.Gain), ppCI(e.GainCI[0], e.GainCI[1]))
 		}
-		s.tables = append(s.tables, titled{title: "Candidates that beat " + baselineLabel(r.Baseline) + " by more than delta", t: t})
+		s.tables = append(s.tables, titled{title: l.T("opt.table.exploits", base), t: t})
 	}
-	for _, f := range OptimizeFigures(o) {
+	for _, f := range optimizeFigures(l, o) {
 		f.Name = prefix + f.Name
 		s.figures = append(s.figures, f)
 	}
 }
 
-func selectionSpent(r *experiment.OptimizeResult) string {
+// prosePct, proseCI and prosePP write a win rate, its interval and a
+// difference in percentage points for the section's facts, which are
+// prose: Russian writes 91,85%, [89,87%; 93,47%] and +15,30 п.п. (the
+// tables keep the point in every language).
+func prosePct(l i18n.Lang, x float64) string { return proseNumber(l, pct(x)) }
+
+func proseCI(l i18n.Lang, lo, hi float64) string {
+	if l.Or() == i18n.Ru {
+		return "[" + prosePct(l, lo) + "; " + prosePct(l, hi) + "]"
+	}
+	return pctCI(lo, hi)
+}
+
+func prosePP(l i18n.Lang, x float64, signed bool) string {
+	f := "%.2f"
+	if signed {
+		f = "%+.2f"
+	}
+	return l.T("opt.pp", proseNumber(l, fmt.Sprintf(f, 100*x)))
+}
+
+func selectionSpentLang(l i18n.Lang, r *experiment.OptimizeResult) string {
 	if r.Selection == nil {
 		return "0"
 	}
-	return thousands(r.Selection.Encounters)
+	return l.Int(r.Selection.Encounters)
+}
+
+// searchCostLang says what the search spent, stage by stage, against
+// uniform allocation for the same guarantee
+// (experiment.OptimizeResult.Uniform), and which costs more.
+func searchCostLang(l i18n.Lang, r *experiment.OptimizeResult) string {
+	var screening, confirmation int64
+	for _, st := range r.Stages {
+		switch {
+		case strings.HasPrefix(st.Name, "screening"):
+			screening += st.Encounters
+		case st.Name == "confirmation":
+			confirmation += st.Encounters
+		}
+	}
+	parts := []string{l.T("opt.cost.selection", selectionSpentLang(l, r)), l.T("opt.cost.confirmation", l.Int(confirmation))}
+	if screening > 0 {
+		parts = append([]string{l.T("opt.cost.screening", l.Int(screening))}, parts...)
+	}
+	s := l.T("opt.cost.all", l.Int(r.Encounters), strings.Join(parts, ", "))
+	if r.Uniform <= 0 || r.Encounters <= 0 {
+		return s
+	}
+	k := r.Uniform / max(r.UniformPer, 1)
+	s += l.T("opt.cost.uniform", k, l.Int(r.UniformPer), max(k-1, 1), proseNumber(l, fmt.Sprintf("%.1f", 100*r.UniformDiscordance))+"%", l.Int(r.Uniform))
+	ratio := proseNumber(l, fmt.Sprintf("%.2g", float64(r.Encounters)/float64(r.Uniform)))
+	if r.Encounters > r.Uniform {
+		return s + l.T("opt.cost.more", ratio)
+	}
+	return s + l.T("opt.cost.less", ratio)
 }
 
 // OptimizeFigures draws the incumbent's win rate against encounters spent
 // and, when the space has one or two numeric dimensions, the landscape
 // (each evaluated candidate's win rate in the selection).
-func OptimizeFigures(o *results.Optimize) []*Figure {
+func OptimizeFigures(o *results.Optimize) []*Figure { return optimizeFigures(i18n.En, o) }
+
+func optimizeFigures(l i18n.Lang, o *results.Optimize) []*Figure {
 	r := o.Search
 	if r == nil || len(r.Incumbent) == 0 {
 		return nil
 	}
 	var out []*Figure
-	p := newPlot(i18n.En, fmt.Sprintf("Incumbent win rate against encounters spent\n%s, seed %d", o.Scenario, o.Seed), "encounters spent (all candidates)", "incumbent win rate (%)")
+	p := newPlot(l, l.T("opt.fig.incumbent.title", o.Scenario, o.Seed), l.T("opt.fig.incumbent.x"), l.T("opt.fig.incumbent.y"))
 	hgrid(p)
 	var pts plotter.XYs
 	for _, q := range r.Incumbent {
@@ -107,7 +161,7 @@ func OptimizeFigures(o *results.Optimize) []*Figure {
 	p.Add(line, sc)
 	p.X.Tick.Marker = niceTicks{}
 	out = append(out, &Figure{Name: "optimize-incumbent", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
-		Caption: "The win rate of the candidate leading the search after each stage, against the encounters spent so far."})
+		Caption: l.T("opt.fig.incumbent.caption")})
 	var dims []results.Axis
 	for _, a := range o.Vary {
 		if _, ok := numeric(a.Values); ok {
@@ -115,9 +169,9 @@ func OptimizeFigures(o *results.Optimize) []*Figure {
 		}
 	}
 	if len(dims) == 1 && len(o.Vary) == 1 {
-		out = append(out, landscapeLine(o, dims[0]))
+		out = append(out, landscapeLine(l, o, dims[0]))
 	} else if len(dims) == 2 && len(o.Vary) == 2 {
-		out = append(out, landscapeHeat(o, dims[0], dims[1]))
+		out = append(out, landscapeHeat(l, o, dims[0], dims[1]))
 	}
 	return out
 }
@@ -139,8 +193,8 @@ func rateAt(o *results.Optimize, paths ...string) map[string]float64 {
 	return m
 }
 
-func landscapeLine(o *results.Optimize, a results.Axis) *Figure {
-	p := newPlot(i18n.En, fmt.Sprintf("%s win rate against %s (each candidate evaluated)\n%s, seed %d", o.Side, a.Path, o.Scenario, o.Seed), AxisLabel(a.Path), "win rate (%)")
+func landscapeLine(l i18n.Lang, o *results.Optimize, a results.Axis) *Figure {
+	p := newPlot(l, l.T("opt.fig.line.title", o.Side, a.Path, o.Scenario, o.Seed), axisLabel(l, a.Path), l.T("opt.fig.y"))
 	hgrid(p)
 	xs, _ := numeric(a.Values)
 	m := rateAt(o, a.Path)
@@ -161,11 +215,11 @@ func landscapeLine(o *results.Optimize, a results.Axis) *Figure {
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	}
 	return &Figure{Name: "optimize-landscape", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
-		Caption: fmt.Sprintf("The landscape: each evaluated candidate's win rate for %s in the search, against %s (candidates never played are not drawn).", o.Side, a.Path)}
+		Caption: l.T("opt.fig.line.caption", o.Side, a.Path)}
 }
 
-func landscapeHeat(o *results.Optimize, ax, ay results.Axis) *Figure {
-	p := newPlot(i18n.En, fmt.Sprintf("%s win rate over %s and %s (candidates evaluated)\n%s, seed %d", o.Side, ax.Path, ay.Path, o.Scenario, o.Seed), AxisLabel(ax.Path), AxisLabel(ay.Path))
+func landscapeHeat(l i18n.Lang, o *results.Optimize, ax, ay results.Axis) *Figure {
+	p := newPlot(l, l.T("opt.fig.heat.title", o.Side, ax.Path, ay.Path, o.Scenario, o.Seed), axisLabel(l, ax.Path), axisLabel(l, ay.Path))
 	m := rateAt(o, ax.Path, ay.Path)
 	h := cells{nx: len(ax.Values), ny: len(ay.Values), labels: len(ax.Values) <= 14 && len(ay.Values) <= 20}
 	for _, x := range ax.Values {
@@ -183,5 +237,5 @@ func landscapeHeat(o *results.Optimize, ax, ay results.Axis) *Figure {
 	p.NominalY(ay.Values...)
 	p.X.Padding, p.Y.Padding = 0, 0
 	return &Figure{Name: "optimize-landscape", W: 6.4 * vg.Inch, H: 4.6 * vg.Inch, draw: single(p),
-		Caption: fmt.Sprintf("The landscape: each evaluated candidate's win rate for %s in the search over %s (across) and %s (up); blank: never played or excluded.", o.Side, ax.Path, ay.Path)}
+		Caption: l.T("opt.fig.heat.caption", o.Side, ax.Path, ay.Path)}
 }

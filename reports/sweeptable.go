@@ -11,6 +11,13 @@ import (
 
 // WriteSweep renders the sweep in format f: one row per point.
 func WriteSweep(s *results.Sweep, w io.Writer, f Format) error {
+	return WriteSweepLang(s, w, f, i18n.En)
+}
+
+// WriteSweepLang is WriteSweep with the text table's own words in l (JSON,
+// CSV and Markdown stay English; the numbers keep the point in every
+// language).
+func WriteSweepLang(s *results.Sweep, w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, s)
@@ -22,18 +29,17 @@ func WriteSweep(s *results.Sweep, w io.Writer, f Format) error {
 	if md {
 		fmt.Fprintf(&b, "**%s** (%s), seed %d: sweep of %s, %s, %s encounters\n\n",
 			s.Scenario, s.Ruleset, s.Seed, sweepAxisNames(s), plural(len(s.Points), "point"), thousands(s.Encounters))
+		l = i18n.En
 	} else {
-		fmt.Fprintf(&b, "%s (%s)  seed %d  sweep of %s: %s, %s encounters\n",
-			s.Scenario, s.Ruleset, s.Seed, sweepAxisNames(s), plural(len(s.Points), "point"), thousands(s.Encounters))
-		b.WriteString("\n")
+		b.WriteString(l.T("sweep.text.head", s.Scenario, s.Ruleset, s.Seed, sweepAxisNames(s), l.N("sweep.text.points", int64(len(s.Points))), thousands(s.Encounters)) + "\n\n")
 	}
-	t := sweepDisplayTable(s, i18n.En)
+	t := sweepDisplayTable(s, l)
 	if md {
 		t.markdown(&b)
 	} else {
 		t.text(&b)
 	}
-	footnotes(&b, sweepNotes(s, i18n.En), md)
+	footnotes(&b, sweepNotes(s, l), md)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -48,11 +48,12 @@ const (
 	EvLost                 // Actor loses a delayed or readied action, or a turn; Rule says why
 	EvAction               // Actor takes action Rule (charge, shot, reload, ...) at Target if any; Amount a measure (feet)
 	EvEnd                  // the encounter ends: Actor the winning side, NoOne for a draw; Amount the rounds played
+	EvRule                 // a tactics rule of Actor's decides (OK) or falls through (not OK): Rule is "MOMENT/NAME", NAME "fallback" when no rule decides
 	evKinds
 )
 
 var eventKindNames = [evKinds]string{"none", "round", "initiative", "turn", "attack", "damage", "move",
-	"delay", "ready", "interrupt", "spell", "save", "check", "down", "morale", "lost", "action", "end"}
+	"delay", "ready", "interrupt", "spell", "save", "check", "down", "morale", "lost", "action", "end", "rule"}
 
 func (k EventKind) String() string {
 	if k < evKinds {

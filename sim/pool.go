@@ -213,7 +213,7 @@ func (s *poolSlot[W]) work(p *Pool[W], cfg RunConfig, next *atomic.Int64) (err e
 			p.Fold(s.w)
 		}
 		if cfg.Done != nil {
-			cfg.Done.Add(hi - lo)
+			cfg.Done.Add((hi - lo) * max(cfg.DonePer, 1))
 		}
 		if s.gap.Hi > s.gap.Lo {
 			return nil // stopped inside this chunk: claim no other

@@ -17,8 +17,12 @@ type RunConfig struct {
 	Start   int64 // index of the first encounter (a shard's offset)
 	N       int64 // how many encounters, indices Start..Start+N-1
 	Workers int   // 0: runtime.GOMAXPROCS(0)
-	// Done, if non-nil, is advanced as chunks finish (for a progress bar).
-	Done *atomic.Int64
+	// Done, if non-nil, is advanced as chunks finish (for a progress bar),
+	// by DonePer per encounter index (0 counts as 1): an experiment that
+	// plays several games on every index and counts each game's
+	// encounters sets it to their number.
+	Done    *atomic.Int64
+	DonePer int64
 	// Abandon, if non-nil, makes Run return at once when closed (a second
 	// Ctrl-C) with the encounters the workers have committed, without
 	// waiting for the encounters in play: their goroutines are left to

@@ -133,7 +133,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitFailure
 	}
 	if v.Interrupted {
-		fmt.Fprintf(stderr, "simctl value: interrupted after %s encounters; %s%s\n", thousandsInt(v.Encounters), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), true))
+		fmt.Fprintf(stderr, "simctl value: interrupted after %s encounters; %s\n", thousandsInt(v.Encounters), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -150,9 +150,14 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters per pairing, the same for every pairing")
 	o.register(fs, "the heat map")
+	langF := langFlag(fs, "the text table's own words (JSON, CSV and Markdown stay English)")
 	pos, stop, code := parseArgs("matrix", fs, args, stdout, stderr)
 	if stop {
 		return code
+	}
+	lang, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "matrix", "%v", err)
 	}
 	if len(pos) != 1 {
 		return usageError(stderr, "matrix", "give one SCENARIO and the options, e.g. simctl matrix cavaliers/duel --row a='...' --row b='...' --col x='...' --col y='...'")
@@ -194,11 +199,11 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return appError(stderr, "matrix", err)
 	}
-	if !o.write("matrix", stdout, stderr, format, reports.Doc(m).Write, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }) {
+	if !o.write("matrix", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteMatrixLang(m, w, f, lang) }, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }) {
 		return exitFailure
 	}
 	if m.Interrupted {
-		fmt.Fprintf(stderr, "simctl matrix: interrupted after %s encounters per pairing; %s%s\n", thousandsInt(m.Encounters), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), true))
+		fmt.Fprintf(stderr, "simctl matrix: interrupted after %s encounters per pairing; %s\n", thousandsInt(m.Encounters), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -219,9 +224,14 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters a surviving candidate plays at most (the budget)")
 	o.register(fs, "")
+	langF := langFlag(fs, "the text table's own words (JSON, CSV and Markdown stay English)")
 	pos, stop, code := parseArgs("tournament", fs, args, stdout, stderr)
 	if stop {
 		return code
+	}
+	lang, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "tournament", "%v", err)
 	}
 	if len(pos) != 1 {
 		return usageError(stderr, "tournament", "give one SCENARIO and the candidates, e.g. simctl tournament d20/tactics-combo --vary heroes.Wizard.tactics.params.crowd=1:4:1")
@@ -274,11 +284,11 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return appError(stderr, "tournament", err)
 	}
-	if !o.write("tournament", stdout, stderr, format, reports.Doc(t).Write, nil) {
+	if !o.write("tournament", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteTournamentLang(t, w, f, lang) }, nil) {
 		return exitFailure
 	}
 	if t.Interrupted {
-		fmt.Fprintf(stderr, "simctl tournament: interrupted after %d stage(s); %s%s\n", len(t.Stages), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), true))
+		fmt.Fprintf(stderr, "simctl tournament: interrupted after %d stage(s); %s\n", len(t.Stages), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK

@@ -221,12 +221,6 @@ func (src *source) warnTo() io.Writer {
 	return src.warn
 }
 
-// compileWarn is compile returning the warnings instead of printing them
-// (simctl serve shows them beside the editor).
-func (src *source) compileWarn(sets []scenario.Set) (*scenario.Scenario, sim.Game, scenario.Errors, error) {
-	return src.app().CompileWarn(sets)
-}
-
 func cmdScenarios(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scenarios", flag.ContinueOnError)
 	pos, done, code := parseArgs("scenarios", fs, args, stdout, stderr)
@@ -301,47 +295,10 @@ func cmdRules(args []string, stdout, stderr io.Writer) int {
 	}
 	r, ok := rulesets.Lookup(pos[0])
 	if !ok {
-		return usageError(stderr, "rules", "unknown ruleset %q%s; valid: %s", pos[0], didYouMean(pos[0], rulesets.Names()), strings.Join(rulesets.Names(), ", "))
+		return usageError(stderr, "rules", "%v", app.UnknownRuleset(pos[0]))
 	}
-	d := r.Doc()
-	fmt.Fprintf(stdout, "%s — %s\nsource: %s\n\n%s\n", d.Name, d.Title, d.Source, wrap(d.Summary, 88, ""))
-	fmt.Fprintf(stdout, "\noptions (scenario options:, default first):\n")
-	for _, o := range d.Options {
-		fmt.Fprintf(stdout, "  %s: %s  [%s]\n%s\n", o.Name, o.Default, o.Valid, wrap(o.Doc, 84, "      "))
-	}
-	section := func(title string, fs []sim.Field) {
-		if len(fs) == 0 {
-			return
-		}
-		fmt.Fprintf(stdout, "\n%s:\n", title)
-		for _, f := range fs {
-			fmt.Fprintf(stdout, "  %s\n%s\n", f.Name, wrap(f.Doc, 84, "      "))
-		}
-	}
-	section("combatant fields (besides name, count, hp, ac, init, initiative_roll, attacks, damage, speed, aware, policy)", d.Fields)
-	section("policies (policy: NAME or {name: NAME, param: value})", d.Policies)
-	section("actions and rules", d.Actions)
-	section("counters (action_economy, besides "+strings.Join(sim.BaseCounters, ", ")+")", d.Counters)
+	fmt.Fprint(stdout, app.Rules(r))
 	return exitOK
-}
-
-func wrap(s string, width int, indent string) string {
-	var lines []string
-	line := indent
-	for _, w := range strings.Fields(s) {
-		if len(line)+len(w)+1 > width && strings.TrimSpace(line) != "" {
-			lines = append(lines, line)
-			line = indent
-		}
-		if strings.TrimSpace(line) != "" {
-			line += " "
-		}
-		line += w
-	}
-	if strings.TrimSpace(line) != "" {
-		lines = append(lines, line)
-	}
-	return strings.Join(lines, "\n")
 }
 
 // checkOut checks an output flag's path before any work is done (see

@@ -31,99 +31,12 @@ type optionFlags []option
 func (o *optionFlags) String() string { return "" }
 
 func (o *optionFlags) Set(s string) error {
-	name, spec, found := strings.Cut(s, "=")
-	name = strings.TrimSpace(name)
-	if !found || name == "" {
-		return fmt.Errorf("expected NAME='--set PATH=VALUE ...', e.g. fast='--set heroes.Fighter.init=5' (NAME='' is the scenario unchanged)")
-	}
-	sets, err := parseOptionSpec(spec)
+	name, sets, err := app.ParseOption(s)
 	if err != nil {
-		return fmt.Errorf("option %s: %v", name, err)
+		return err
 	}
 	*o = append(*o, option{name, sets})
 	return nil
-}
-
-// parseOptionSpec reads "--set A=1 --set 'B={x: 1}'" (or bare A=1 words)
-// with shell-style quoting.
-func parseOptionSpec(spec string) ([]scenario.Set, error) {
-	words, err := splitWords(spec)
-	if err != nil {
-		return nil, err
-	}
-	var sets []scenario.Set
-	for i := 0; i < len(words); i++ {
-		w := words[i]
-		switch {
-		case w == "--set" || w == "-set":
-			if i+1 == len(words) {
-				return nil, fmt.Errorf("%s needs PATH=VALUE", w)
-			}
-			i++
-			w = words[i]
-		case strings.HasPrefix(w, "--set=") || strings.HasPrefix(w, "-set="):
-			w = w[strings.IndexByte(w, '=')+1:]
-		case strings.HasPrefix(w, "-"):
-			return nil, fmt.Errorf("%q: an option is a list of --set PATH=VALUE", w)
-		}
-		s, err := scenario.ParseSet(w)
-		if err != nil {
-			return nil, err
-		}
-		sets = append(sets, s)
-	}
-	return sets, nil
-}
-
-// splitWords splits s into words like a POSIX shell: blanks separate,
-// single quotes keep everything, double quotes keep everything but \" and
-// \\, a backslash outside quotes escapes the next character.
-func splitWords(s string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	in := false // inside a word
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n':
-			if in {
-				words = append(words, cur.String())
-				cur.Reset()
-				in = false
-			}
-		case c == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, fmt.Errorf("unterminated ' in %q", s)
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-			in = true
-		case c == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
-					i++
-				}
-				cur.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil, fmt.Errorf("unterminated \" in %q", s)
-			}
-			in = true
-		case c == '\\' && i+1 < len(s):
-			i++
-			cur.WriteByte(s[i])
-			in = true
-		default:
-			cur.WriteByte(c)
-			in = true
-		}
-	}
-	if in {
-		words = append(words, cur.String())
-	}
-	return words, nil
 }
 
 // readCompareFile reads a compare file:
@@ -323,7 +236,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitFailure
 	}
 	if c.Interrupted {
-		fmt.Fprintf(stderr, "simctl compare: interrupted after %s encounters per option; %s%s\n", thousandsInt(c.Encounters), whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), w == 0))
+		fmt.Fprintf(stderr, "simctl compare: interrupted after %s encounters per option; %s\n", thousandsInt(c.Encounters), o.interruptedWhere(format, stdout, w == 0))
 		return exitInterrupted
 	}
 	return exitOK

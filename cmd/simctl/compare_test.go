@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports/results"
 	"simctl/sim/scenario"
 )
@@ -24,26 +25,26 @@ func TestSplitWords(t *testing.T) {
 		`''`:                     {""},
 		`x='it'\''s'`:            {"x=it's"},
 	} {
-		got, err := splitWords(in)
+		got, err := app.SplitWords(in)
 		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Errorf("splitWords(%q) = %q, %v; want %q", in, got, err, want)
+			t.Errorf("SplitWords(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
 	for _, bad := range []string{`'open`, `"open`} {
-		if _, err := splitWords(bad); err == nil {
-			t.Errorf("splitWords(%q) accepted", bad)
+		if _, err := app.SplitWords(bad); err == nil {
+			t.Errorf("SplitWords(%q) accepted", bad)
 		}
 	}
 }
 
 func TestParseOptionSpec(t *testing.T) {
-	got, err := parseOptionSpec(`--set heroes.Fighter.init=5 --set='heroes.Fighter.policy={name: delay, until: Orc}' max_rounds=3`)
+	got, err := app.ParseSets(`--set heroes.Fighter.init=5 --set='heroes.Fighter.policy={name: delay, until: Orc}' max_rounds=3`)
 	want := []scenario.Set{{Path: "heroes.Fighter.init", Value: "5"}, {Path: "heroes.Fighter.policy", Value: "{name: delay, until: Orc}"}, {Path: "max_rounds", Value: "3"}}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, %v", got, err)
 	}
 	for _, bad := range []string{`--set`, `-n 5`, `novalue`} {
-		if _, err := parseOptionSpec(bad); err == nil {
+		if _, err := app.ParseSets(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
@@ -93,7 +94,7 @@ func TestCompare(t *testing.T) {
 		t.Fatalf("%s %d %d", c.Baseline, len(c.Options), c.Encounters)
 	}
 	for k, o := range c.Options {
-		words, err := splitWords(o.Command)
+		words, err := app.SplitWords(o.Command)
 		if err != nil || words[0] != "simctl" || words[1] != "run" {
 			t.Fatalf("option %s: command %q", o.Name, o.Command)
 		}

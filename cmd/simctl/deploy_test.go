@@ -86,6 +86,25 @@ func TestKubernetesIndexedJob(t *testing.T) {
 	if testing.Short() {
 		t.Skip("child processes")
 	}
+	path := fakeSimctl(t)
+	checkIndexedJob(t, func(script, mount, results string, index int) ([]byte, error) {
+		x := exec.Command("sh", "-c", strings.ReplaceAll(script, mount, results))
+		x.Env = append(os.Environ(), "PATH="+path)
+		if index >= 0 {
+			x.Env = append(x.Env, "JOB_COMPLETION_INDEX="+strconv.Itoa(index))
+		}
+		return x.CombinedOutput()
+	})
+}
+
+// checkIndexedJob plays the Indexed Job of shards.yaml and then merge.yaml
+// through run: each container's `sh -c` script with -n scaled down a
+// hundredfold, the path it mounts the volume at, the folder results
+// standing for the shared volume, and the completion index (-1 for the
+// merge).
+// run says how a container runs: a local shell, or the image.
+func checkIndexedJob(t *testing.T, run func(script, mount, results string, index int) ([]byte, error)) {
+	t.Helper()
 	shards := readJob(t, "../../deploy/kubernetes/shards.yaml")
 	merge := readJob(t, "../../deploy/kubernetes/merge.yaml")
 	if shards.Spec.CompletionMode != "Indexed" || shards.Spec.Completions < 2 {
@@ -97,29 +116,25 @@ func TestKubernetesIndexedJob(t *testing.T) {
 		t.Fatalf("shards.yaml: the command's --shard must equal completions (%d): %s", shards.Spec.Completions, script)
 	}
 	results := t.TempDir()
-	path := fakeSimctl(t)
-	local := func(cmd []string, mount string, index int) []byte {
+	container := func(cmd []string, mount string, index int) {
 		t.Helper()
-		args := append([]string(nil), cmd...)
-		last := strings.ReplaceAll(args[len(args)-1], mount, results)
-		last = strings.Replace(last, "-n 4000000", "-n 40000", 1)
-		args[len(args)-1] = strings.Replace(last, "-n 400000", "-n 4000", 1)
-		x := exec.Command(args[0], args[1:]...)
-		x.Env = append(os.Environ(), "PATH="+path)
-		if index >= 0 {
-			x.Env = append(x.Env, "JOB_COMPLETION_INDEX="+strconv.Itoa(index))
+		if len(cmd) != 3 || cmd[0] != "sh" || cmd[1] != "-c" {
+			t.Fatalf("a container's command is %q; the test runs `sh -c SCRIPT`", cmd)
 		}
-		out, err := x.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out)
+		last := strings.Replace(cmd[2], "-n 4000000", "-n 40000", 1)
+		last = strings.Replace(last, "-n 400000", "-n 4000", 1)
+		if out, err := run(last, mount, results, index); err != nil {
+			t.Fatalf("%s (index %d): %v\n%s", last, index, err, out)
 		}
-		return out
 	}
 	for i := 0; i < shards.Spec.Completions; i++ {
-		local(c.Command, c.VolumeMounts[0].MountPath, i)
+		container(c.Command, c.VolumeMounts[0].MountPath, i)
 	}
 	m := merge.Spec.Template.Spec.Containers[0]
-	local(m.Command, m.VolumeMounts[0].MountPath, -1)
+	if m.VolumeMounts[0].MountPath != c.VolumeMounts[0].MountPath {
+		t.Fatalf("merge.yaml mounts the volume at %s, shards.yaml at %s", m.VolumeMounts[0].MountPath, c.VolumeMounts[0].MountPath)
+	}
+	container(m.Command, m.VolumeMounts[0].MountPath, -1)
 
 	code, whole, stderr := simctl(t, t.Context(), "run", "d20/duel", "-n", "40000", "--seed", "1", "--json")
 	if code != 0 {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports/results"
 )
 
@@ -170,7 +171,7 @@ scan:
 			return nil, fmt.Errorf("shell syntax %q in %q is not supported in a checked block", c, s)
 		}
 	}
-	return splitWords(s)
+	return app.SplitWords(s)
 }
 
 func TestShellWords(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"simctl/cmd/simctl/app"
 	"simctl/sim/scenario"
 )
 
@@ -404,10 +405,10 @@ func printHelp(w io.Writer, cmd string, fs *flag.FlagSet) {
 	for _, l := range lines {
 		pad := 19
 		if len(l[0]) > pad-1 {
-			fmt.Fprintf(w, "  %s\n%s\n", l[0], wrap(l[1], 88, strings.Repeat(" ", pad+2)))
+			fmt.Fprintf(w, "  %s\n%s\n", l[0], app.Wrap(l[1], 88, strings.Repeat(" ", pad+2)))
 			continue
 		}
-		body := wrap(l[1], 88, strings.Repeat(" ", pad+2))
+		body := app.Wrap(l[1], 88, strings.Repeat(" ", pad+2))
 		fmt.Fprintf(w, "  %-*s%s\n", pad, l[0], strings.TrimPrefix(body, strings.Repeat(" ", pad+2)))
 	}
 	if len(h.examples) > 0 {

@@ -129,6 +129,34 @@ func TestHostileInputs(t *testing.T) {
 		c := d["candidates"].([]any)[1].(map[string]any)
 		c["win_rate"] = c["win_rate"].(float64) + 0.01
 	})
+	// Interrupted documents edited by hand in a way every check but the
+	// resume digest lets through: an unplayed range shifted with its
+	// length kept (the audit's [1368340,1370112] to [0,1772]), a finished
+	// sweep point's win moved to the other side.
+	interrupted := func(at int64, args []string, name string) {
+		if code, _, e := interruptAfter(t, at, append(args, T(name))...); code != exitInterrupted {
+			t.Fatalf("%s: exit %d, want %d; %s", name, code, exitInterrupted, e)
+		}
+	}
+	shiftUnplayed := func(d map[string]any) {
+		first := d["unplayed"].([]any)[0].([]any)
+		first[0], first[1] = 0.0, first[1].(float64)-first[0].(float64)
+	}
+	runPartArgs := []string{"run", "d20/duel", "-n", "400000", "--workers", "1", "--json", "-o"}
+	interrupted(5000, runPartArgs, "run-part.json")
+	tamper("run-part.json", "run-shifted.json", shiftUnplayed)
+	comparePartArgs := []string{"compare", "d20/duel", "--option", "a=", "--option", "b=--set heroes.Fighter.init=4", "-n", "300000", "--workers", "1", "--format", "json", "-o"}
+	interrupted(5000, comparePartArgs, "compare-part.json")
+	tamper("compare-part.json", "compare-shifted.json", shiftUnplayed)
+	sweepPartArgs := []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=0,1,2", "-n", "20000", "--workers", "1", "--format", "json", "-o"}
+	interrupted(30000, sweepPartArgs, "sweep-part.json")
+	tamper("sweep-part.json", "sweep-edited.json", func(d map[string]any) {
+		w := d["points"].([]any)[0].(map[string]any)["result"].(map[string]any)["tally"].(map[string]any)["wins"].([]any)
+		w[0], w[1] = w[0].(float64)-1, w[1].(float64)+1
+	})
+	resumeOf := func(args []string, name string) []string {
+		return append(append([]string(nil), args[:len(args)-1]...), "--resume", T(name))
+	}
 
 	cases := []struct {
 		name string
@@ -208,6 +236,9 @@ func TestHostileInputs(t *testing.T) {
 		{"value --resume a finished run", append(append([]string(nil), valueArgs[:len(valueArgs)-3]...), "--resume", T("value.json"))},
 		{"value --resume a matrix", append(append([]string(nil), valueArgs[:len(valueArgs)-3]...), "--resume", T("m0.json"))},
 		{"matrix --resume junk", append(append([]string(nil), matrixArgs[:len(matrixArgs)-6]...), "--resume", T("junk.json"))},
+		{"run --resume an unplayed range shifted by hand", resumeOf(runPartArgs, "run-shifted.json")},
+		{"compare --resume an unplayed range shifted by hand", resumeOf(comparePartArgs, "compare-shifted.json")},
+		{"sweep --resume a finished point edited by hand", resumeOf(sweepPartArgs, "sweep-edited.json")},
 		{"tournament --resume a finished one", append(append([]string(nil), tourArgs[:len(tourArgs)-3]...), "--resume", T("tour.json"))},
 		{"merge value shards of two versions", []string{"merge", T("v0.json"), T("v-version.json")}},
 		{"merge a tampered joint", []string{"merge", T("v0.json"), T("v-joint.json")}},

@@ -1,5 +1,9 @@
-// Command simctl is the CLI of the simctl balance lab: a thin layer over
-// the packages sim, rulesets, agents, stats and reports.
+// Command simctl is the CLI of the simctl balance lab: its commands and
+// their flags. A command turns its flags into the request of the
+// application layer (cmd/simctl/app), which plays the job over the
+// packages sim, rulesets, agents, stats and reports, and renders the
+// document it returns. simctl serve starts the web lab (cmd/simctl/lab),
+// the other front end to the same application layer.
 //
 //	simctl run SCENARIO [-n N] [--seed S] [--workers W] [--set PATH=VALUE]... [--precision W] [--shard k/K] [--format F] [-o FILE] [--plot FILE]
 //	simctl trace SCENARIO --seed S --encounter I [--set PATH=VALUE]...

@@ -559,6 +559,7 @@ func TestGolden(t *testing.T) {
 			return masked
 		}},
 		{"rules_d20.golden", []string{"rules", "d20"}, nil},
+		{"rules_cavaliers.golden", []string{"rules", "cavaliers"}, nil},
 		{"scenarios.golden", []string{"scenarios"}, nil},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {

@@ -12,8 +12,6 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/rulesets"
-	"simctl/scenarios"
-	"simctl/sim"
 	"simctl/sim/scenario"
 )
 
@@ -83,9 +81,9 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	}
 	r, ok := rulesets.Lookup(name)
 	if !ok {
-		return usageError(stderr, "init", "unknown ruleset %q%s; valid: %s", name, didYouMean(name, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
+		return usageError(stderr, "init", "%v", app.UnknownRuleset(name))
 	}
-	text, err := starter(r)
+	text, err := app.Starter(r)
 	if err != nil {
 		fmt.Fprintln(stderr, "simctl init:", err)
 		return exitFailure
@@ -114,109 +112,6 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// starter is the text of a starter scenario for r.
-func starter(r sim.Ruleset) (string, error) {
-	d := r.Doc()
-	base := ""
-	for _, n := range scenarios.Names() {
-		if strings.HasPrefix(n, d.Name+"/") && (base == "" || n == d.Name+"/duel") {
-			base = n
-		}
-	}
-	data, _, ok := scenarios.Read(base)
-	if base == "" || !ok {
-		return "", fmt.Errorf("no built-in scenario of ruleset %s to start from", d.Name)
-	}
-	var b strings.Builder
-	c := func(format string, args ...any) { // a comment line
-		line := strings.TrimRight("# "+fmt.Sprintf(format, args...), " ")
-		b.WriteString(line + "\n")
-	}
-	wrapped := func(indent, s string) {
-		for _, l := range strings.Split(wrap(s, 86, indent), "\n") {
-			c("%s", l)
-		}
-	}
-	c("A starter %s scenario, written by simctl init %s (simctl %s) from the", d.Name, d.Name, app.Release)
-	c("built-in %s. Next:", base)
-	c("  simctl check FILE        validate it (every problem at once, with line:col)")
-	c("  simctl run FILE          play 100,000 encounters and print the win rates")
-	c("  simctl run FILE --json -o result.json && simctl report result.json -o report/")
-	c("Editor completion: simctl schema -o simctl-scenario.schema.json, then make the")
-	c("first line of this file: # yaml-language-server: $schema=simctl-scenario.schema.json")
-	c("")
-	c("Ruleset %s: %s", d.Name, d.Title)
-	wrapped("  ", "Source: "+d.Source)
-	wrapped("  ", d.Summary)
-	c("")
-	c("Common fields: name, description, ruleset, options, max_rounds (a draw when reached),")
-	c("distance (feet between the sides at the start; 0: in melee), sides (exactly two, each")
-	c("with name, aware (false: surprised), policy, tactics and combatants). Every combatant")
-	wrapped("", "has "+strings.Join(commonCombatantFields(base, data), ", ")+".")
-	c("")
-	wrapped("", "tactics: on a side or a combatant, decisions as data instead of a policy: rules grouped by the moment of decision, each with name:, when: CONDITION, do: DECISION and target:, the first that applies deciding. simctl policies "+d.Name+" lists its moments, facts and decisions; docs/tactics.md explains the language.")
-	for _, n := range scenarios.Names() {
-		if strings.HasPrefix(n, d.Name+"/tactics-") {
-			c("A worked example: simctl scenarios show %s", n)
-			break
-		}
-	}
-	if len(d.Options) > 0 {
-		c("")
-		c("options: (add under options:, e.g. options: {%s: %s}; the default is shown)", d.Options[0].Name, d.Options[0].Default)
-		for _, o := range d.Options {
-			c("  %s: %s    # valid: %s", o.Name, o.Default, o.Valid)
-			wrapped("      ", o.Doc)
-		}
-	}
-	if len(d.Fields) > 0 {
-		c("")
-		c("%s combatant fields:", d.Name)
-		for _, f := range d.Fields {
-			c("  %s", f.Name)
-			wrapped("      ", f.Doc)
-		}
-	}
-	if len(d.Policies) > 0 {
-		c("")
-		c("policies (policy: NAME, or {name: NAME, param: value}, on a side or a combatant):")
-		for _, f := range d.Policies {
-			c("  %s", f.Name)
-			wrapped("      ", f.Doc)
-		}
-	}
-	c("")
-	b.Write(data)
-	return b.String(), nil
-}
-
-// commonCombatantFields describes the common combatant fields the
-// ruleset accepts, found by compiling its built-in base scenario with each
-// one set on the first combatant: a starter must not name a field its
-// ruleset refuses (Cavaliers has defence, not ac).
-func commonCombatantFields(base string, data []byte) []string {
-	src := &source{name: base, display: "builtin:" + base + ".yaml", data: data}
-	sc, _, err := src.compile(nil)
-	fields := []string{"a name", "count (copies Name#1, Name#2, ...)", "hp (a number or dice such as 3d10+6)"}
-	if err != nil || len(sc.Sides[0].Combatants) == 0 {
-		return append(fields, "and the fields below")
-	}
-	at := sc.Sides[0].Name + "." + sc.Sides[0].Combatants[0].Name + "."
-	for _, f := range []struct{ name, value, doc string }{
-		{"ac", "12", "ac"},
-		{"init", "1", "init"},
-		{"initiative_roll", "1", "initiative_roll (pins the die)"},
-		{"attacks", "[3]", "attacks"},
-		{"damage", "1d6", "damage (dice)"},
-		{"speed", "30", "speed"},
-	} {
-		if _, _, err := src.compile([]scenario.Set{{Path: at + f.name, Value: f.value}}); err == nil {
-			fields = append(fields, f.doc)
-		}
-	}
-	return append(fields, "aware", "policy and tactics")
-}
-
 // cmdSchema prints the JSON Schema of scenario files.
 func cmdSchema(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
@@ -236,7 +131,7 @@ func cmdSchema(args []string, stdout, stderr io.Writer) int {
 	if err := writeOut(target, stdout, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(scenarioSchema())
+		return enc.Encode(app.Schema())
 	}); err != nil {
 		fmt.Fprintln(stderr, "simctl schema:", err)
 		return exitFailure

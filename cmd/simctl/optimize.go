@@ -6,15 +6,9 @@ import (
 	"fmt"
 	"io"
 
-	"strconv"
-	"strings"
-
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
 	"simctl/reports/results"
-	"simctl/sim"
-	"simctl/sim/experiment"
-	"simctl/sim/scenario"
 )
 
 // simctl optimize: the best candidate of a search space for one side (or,
@@ -48,9 +42,14 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters a candidate plays at most in the selection (the per-candidate cap)")
 	o.register(fs, "")
+	langF := langFlag(fs, "the text table's own words (JSON, CSV and Markdown stay English)")
 	pos, stop, code := parseArgs("optimize", fs, args, stdout, stderr)
 	if stop {
 		return code
+	}
+	lang, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "optimize", "%v", err)
 	}
 	if len(pos) != 1 {
 		return usageError(stderr, "optimize", "give one SCENARIO and a space, e.g. simctl optimize d20/duel --side heroes --vary heroes.Fighter.init=1:5 --vary heroes.Fighter.hp=20:28:2")
@@ -105,55 +104,12 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return appError(stderr, "optimize", err)
 	}
-	if !o.write("optimize", stdout, stderr, format, reports.Doc(res.Optimize).Write, nil) {
+	if !o.write("optimize", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteOptimizeLang(res.Optimize, w, f, lang) }, nil) {
 		return exitFailure
 	}
 	if res.Interrupted && res.Shard == nil {
-		fmt.Fprintf(stderr, "simctl optimize: interrupted; %s%s\n", whereWritten(o.out, stdout), resumeHint(o.jsonTarget(format), res.Resumable))
+		fmt.Fprintf(stderr, "simctl optimize: interrupted; %s\n", o.interruptedWhere(format, stdout, res.Resumable))
 		return exitInterrupted
 	}
 	return exitOK
-}
-
-// bestTrace replays the best candidate's median fight (by regular rounds,
-// among the first encounters its confirmation played, the lowest index
-// among equals) from the scenario text the document embeds, as simctl
-// trace prints it, with its rule fires: how the answer wins.
-func bestTrace(ctx context.Context, o *results.Optimize) ([]results.FightTrace, error) {
-	var ss []scenario.Set
-	for _, s := range append(append([]string(nil), o.Sets...), o.Best.Sets...) {
-		x, err := scenario.ParseSet(s)
-		if err != nil {
-			return nil, err
-		}
-		ss = append(ss, x)
-	}
-	src := &source{name: o.File, display: o.File, data: []byte(o.Context.ScenarioYAML), warn: io.Discard}
-	sc, g, err := src.compile(ss)
-	if err != nil {
-		return nil, err
-	}
-	start, n := o.Search.ConfirmStart, min(o.Search.ConfirmN, traceSample)
-	if n < 1 {
-		return nil, nil
-	}
-	probe := experiment.NewProbe(g, [2]string{sc.Sides[0].Name, sc.Sides[1].Name})
-	metric, err := probe.Metric("rounds")
-	if err != nil {
-		return nil, err
-	}
-	i, v, err := experiment.Pick(ctx, probe, metric, sim.RunConfig{Seed: o.Seed, Start: start, N: n}, 0.5)
-	if err != nil {
-		return nil, err
-	}
-	var b strings.Builder
-	if err := reports.Trace(&b, sc, g, o.Seed, i); err != nil {
-		return nil, err
-	}
-	cmd := []string{"simctl", "trace", o.File, "--seed", strconv.FormatUint(o.Seed, 10), "--encounter", strconv.FormatInt(i, 10)}
-	for _, s := range append(append([]string(nil), o.Sets...), o.Best.Sets...) {
-		cmd = append(cmd, "--set", s)
-	}
-	return []results.FightTrace{{Name: "best-median", Text: "# " + results.ShellJoin(cmd) + "\n" + b.String(),
-		Title: fmt.Sprintf("the best candidate's median fight: encounter %d, %v round(s) (of its confirmation encounters %d..%d)", i, v, start, start+n-1)}}, nil
 }

@@ -161,3 +161,43 @@ func TestCompareValueLang(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepMatrixTournamentOptimizeLang: sweep, matrix, tournament and
+// optimize take --lang and the locale like run; JSON stays English; a bad
+// --lang is a usage error before anything is played.
+func TestSweepMatrixTournamentOptimizeLang(t *testing.T) {
+	t.Setenv("LANG", "C")
+	cmds := map[string][]string{
+		"sweep":      {"sweep", "d20/duel", "-n", "200", "--seed", "2", "--quiet", "--vary", "heroes.Fighter.init=1:3"},
+		"matrix":     {"matrix", "cavaliers/duel", "-n", "200", "--seed", "2", "--quiet", "--row", "a=", "--row", "b=heroes.Cavalier.hp=30", "--col", "x=", "--col", "y=rivals.Rival.hp=30"},
+		"tournament": {"tournament", "d20/duel", "-n", "400", "--first", "200", "--seed", "2", "--quiet", "--vary", "heroes.Fighter.init=1:3"},
+		"optimize":   {"optimize", "d20/duel", "-n", "400", "--first", "200", "--confirm", "200", "--seed", "2", "--quiet", "--vary", "heroes.Fighter.init=1:3"},
+	}
+	want := map[string][2]string{ // Korean, Russian
+		"sweep":      {"heroes.Fighter.init 변화 탐색: 지점 3개", "перебор heroes.Fighter.init: 3 точки"},
+		"matrix":     {"공통 난수로 칸마다 조우 200회", "боёв на клетку на общих случайных числах: 200"},
+		"tournament": {"공통 난수 위의 선택", "отбор на общих случайных числах"},
+		"optimize":   {"heroes 진영 최적화, 후보 3개", "оптимизация стороны heroes, кандидатов: 3"},
+	}
+	for name, args := range cmds {
+		for i, l := range []string{"ko", "ru"} {
+			code, out, errOut := cli(t, append(args, "--lang", l)...)
+			if code != 0 || !strings.Contains(out, want[name][i]) {
+				t.Errorf("%s --lang %s: exit %d, %q\n%s", name, l, code, errOut, out)
+			}
+		}
+		_, js, _ := cli(t, append(args, "--json", "--lang", "ru")...)
+		_, jsEn, _ := cli(t, append(args, "--json")...)
+		if stripTimes(js) != stripTimes(jsEn) {
+			t.Errorf("%s --json --lang ru differs from the English JSON", name)
+		}
+		code, out, errOut := cli(t, append(args, "--lang", "de")...)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, `unknown language "de"`) {
+			t.Errorf("%s --lang de: exit %d, %q, %q", name, code, out, errOut)
+		}
+	}
+	t.Setenv("LANG", "ru_RU.UTF-8")
+	if _, out, _ := cli(t, cmds["sweep"]...); !strings.Contains(out, want["sweep"][1]) {
+		t.Errorf("sweep under LANG=ru_RU.UTF-8: not Russian:\n%s", out)
+	}
+}

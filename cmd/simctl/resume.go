@@ -53,14 +53,26 @@ func (o *outputFlags) jsonTarget(f reports.Format) *safeio.Target {
 	return nil
 }
 
-// resumeHint ends an interrupted command's closing message.
-func resumeHint(t *safeio.Target, resumable bool) string {
+// interruptedWhere ends an interrupted command's closing message: where
+// its partial output went and, when it can resume, how. With --results
+// the output (-o, stdout or the terminal) and the JSON a resume reads are
+// two places, and the message names both.
+func (o *outputFlags) interruptedWhere(f reports.Format, stdout io.Writer, resumable bool) string {
+	where := whereWritten(o.out, stdout)
+	t := o.jsonTarget(f)
 	if t == nil || !resumable {
-		return ""
+		return where
 	}
-	// Say where the JSON went: with --results the text went to stdout
-	// and the JSON, which a resume reads, to the file.
-	return "; its JSON is in " + t.Path() + ": add --resume " + t.Path() + " to play the rest"
+	hint := ": add --resume " + t.Path() + " to play the rest"
+	switch {
+	case t == o.outT:
+		return where + hint
+	case o.out != "" && o.out != "-":
+		return "the partial result (marked interrupted) is in " + o.out + ", and its JSON in " + t.Path() + hint
+	case isTerminal(stdout):
+		return "the result above covers those, and its JSON is in " + t.Path() + hint
+	}
+	return "the partial result (marked interrupted) was written to stdout, and its JSON to " + t.Path() + hint
 }
 
 // shardOf parses --shard for an experiment over n encounter indices.

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"simctl/reports/results"
 )
 
 // interruptAfter runs simctl args with a context cancelled once the
@@ -101,7 +103,7 @@ func TestInterruptedExperimentsResume(t *testing.T) {
 			if code != exitInterrupted {
 				t.Fatalf("interrupted: exit %d, want %d; stderr:\n%s", code, exitInterrupted, errOut)
 			}
-			if !strings.Contains(errOut, "its JSON is in "+part+": add --resume "+part+" to play the rest") {
+			if !strings.Contains(errOut, "; the partial result (marked interrupted) was written to stdout, and its JSON to "+part+": add --resume "+part+" to play the rest\n") {
 				t.Errorf("no resume hint:\n%s", errOut)
 			}
 			if strings.Contains(out, "0.00%, 100.00%") {
@@ -333,5 +335,110 @@ func TestInterruptedShardResumes(t *testing.T) {
 	}
 	if a, b := countsOf(t, part), countsOf(t, whole); !bytes.Equal(a, b) {
 		t.Error("the resumed shard differs from the uninterrupted one")
+	}
+}
+
+// TestEditedResumeRefused: an interrupted document edited by hand, in a
+// way every other check lets through (an unplayed range shifted with its
+// length kept, as an audit did: [1368340,1370112] to [0,1772]; a finished
+// sweep point's win moved to the other side; a tournament's sums changed
+// and its standings recomputed from them), is refused by --resume with a
+// message that names the file and says what to do, and the file is left
+// alone; the document as written still resumes. Before resume_digest
+// these resumes exited 0 with counts unlike an uninterrupted run's.
+func TestEditedResumeRefused(t *testing.T) {
+	asMap := func(edit func(map[string]any)) func(*testing.T, []byte) []byte {
+		return func(t *testing.T, data []byte) []byte {
+			var doc map[string]any
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			edit(doc)
+			out, _ := json.MarshalIndent(doc, "", "  ")
+			return out
+		}
+	}
+	var skip string
+	shift := asMap(func(d map[string]any) {
+		u := d["unplayed"].([]any)
+		first := u[0].([]any)
+		lo, hi := first[0].(float64), first[1].(float64)
+		if lo == 0 {
+			skip = "the first unplayed range starts at 0: nothing to shift"
+		}
+		u[0] = []any{0.0, hi - lo}
+	})
+	cases := []struct {
+		name string
+		args []string
+		at   int64
+		edit func(*testing.T, []byte) []byte
+	}{
+		{"run", []string{"run", "d20/duel", "-n", "400000", "--json", "-o"}, 5000, shift},
+		{"compare", []string{"compare", "d20/duel", "--option", "base=", "--option", "fast=--set heroes.Fighter.init=5", "-n", "300000", "--format", "csv", "--results"}, 5000, shift},
+		{"value", []string{"value", "d20/duel", "--params", "init", "-n", "200000", "--format", "csv", "--results"}, 5000, shift},
+		{"matrix", []string{"matrix", "d20/duel", "--row", "a=", "--row", "b=--set heroes.Fighter.init=4", "--col", "x=", "-n", "200000", "--format", "csv", "--results"}, 5000, shift},
+		{"sweep", []string{"sweep", "d20/duel", "--vary", "heroes.Fighter.init=0,1,2", "-n", "20000", "--format", "csv", "--results"}, 30000,
+			asMap(func(d map[string]any) {
+				p := d["points"].([]any)[0].(map[string]any)
+				if p["unfinished"] == true {
+					skip = "no point finished before the interrupt"
+				}
+				w := p["result"].(map[string]any)["tally"].(map[string]any)["wins"].([]any)
+				w[0], w[1] = w[0].(float64)-1, w[1].(float64)+1
+			})},
+		{"tournament", []string{"tournament", "d20/duel", "--option", "a=", "--option", "b=--set heroes.Fighter.attacks=[1,6]",
+			"--option", "c=--set heroes.Fighter.init=-3", "--first", "4000", "-n", "250000", "--format", "csv", "--results"}, 3*4000 + 100,
+			func(t *testing.T, data []byte) []byte {
+				var doc results.Tournament
+				if err := json.Unmarshal(data, &doc); err != nil {
+					t.Fatal(err)
+				}
+				st := doc.State
+				st.Wins[0]--
+				st.Only[0][0]--
+				var names []string
+				for _, o := range doc.Options {
+					names = append(names, o.Name)
+				}
+				doc.Selection = *st.Result(names, doc.Side)
+				out, _ := json.MarshalIndent(&doc, "", "  ")
+				return out
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			part, edited := filepath.Join(dir, "part.json"), filepath.Join(dir, "edited.json")
+			args := append(append([]string(nil), tc.args...), part, "--seed", "13", "--workers", "1")
+			if code, _, errOut := interruptAfter(t, tc.at, args...); code != exitInterrupted {
+				t.Fatalf("interrupted: exit %d, want %d; stderr:\n%s", code, exitInterrupted, errOut)
+			}
+			data, _ := os.ReadFile(part)
+			if !bytes.Contains(data, []byte(`"resume_digest"`)) {
+				t.Fatalf("the interrupted document has no resume_digest: %.300s", data)
+			}
+			skip = ""
+			data = tc.edit(t, data)
+			if skip != "" {
+				t.Skip(skip)
+			}
+			os.WriteFile(edited, data, 0o644)
+			args[len(tc.args)] = edited
+			code, _, errOut := cli(t, append(args, "--resume", edited)...)
+			want := "--resume " + edited + ": its resume_digest does not match"
+			if code != exitUsage || !strings.Contains(errOut, want) || !strings.Contains(errOut, "edited or damaged") ||
+				!strings.Contains(errOut, "without --resume") {
+				t.Errorf("resume of the edited file: exit %d, want %d and %q; stderr:\n%s", code, exitUsage, want, errOut)
+			}
+			if after, _ := os.ReadFile(edited); !bytes.Equal(after, data) {
+				t.Error("a refused resume changed the file")
+			}
+			// The file as simctl wrote it resumes.
+			args[len(tc.args)] = part
+			if code, _, errOut := cli(t, append(args, "--resume", part)...); code != exitOK || !strings.Contains(errOut, "resuming") {
+				t.Errorf("resume of the file as written: exit %d; stderr:\n%s", code, errOut)
+			}
+		})
 	}
 }

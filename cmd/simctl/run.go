@@ -101,7 +101,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		req.ResumePath = *resume
 	}
 	obs := &app.Observer{Warn: src.warnTo(), Progress: func(total int64, done *atomic.Int64) func() {
-		return startProgress(ctx, c.showProgress(), total, done, stderr)
+		stop := startProgress(ctx, c.showProgress(), total, done, stderr)
+		testHook(done)
+		return stop
 	}, CheckpointEvery: checkpointEvery, CheckpointSegment: checkpointSegment}
 	// With a JSON file to save to, what finished is written at most every
 	// checkpointEvery (marked interrupted, the rest unplayed): a run
@@ -229,6 +231,15 @@ func startProgress(ctx context.Context, mode string, total int64, done *atomic.I
 	)
 	quit := make(chan struct{})
 	finished := make(chan struct{})
+	live := app.LiveTotal(done) // a total that falls as the job learns it (optimize)
+	set := func() {
+		if live != nil {
+			if m := live.Load(); m > 0 && m != bar.GetMax64() {
+				bar.ChangeMax64(m)
+			}
+		}
+		bar.Set64(done.Load())
+	}
 	go func() {
 		defer close(finished)
 		tick := time.NewTicker(100 * time.Millisecond)
@@ -236,14 +247,14 @@ func startProgress(ctx context.Context, mode string, total int64, done *atomic.I
 		for {
 			select {
 			case <-quit:
-				bar.Set64(done.Load())
+				set()
 				bar.Finish()
 				return
 			case <-tick.C:
 				if time.Since(start) >= progressDelay {
 					out.open.Store(true)
 				}
-				bar.Set64(done.Load())
+				set()
 			}
 		}
 	}()

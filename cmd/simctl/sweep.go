@@ -135,9 +135,14 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gPrecision|gFormat|gQuiet|gProgress, "encounters per point; with --precision, the most a point may use")
 	batch := batchFlag(fs, "with --precision: encounters per batch between checks")
 	o.register(fs, "the sweep (one path: win rate against the value; two: a heat map)")
+	langF := langFlag(fs, "the text table's own words (JSON, CSV and Markdown stay English)")
 	pos, stop, code := parseArgs("sweep", fs, args, stdout, stderr)
 	if stop {
 		return code
+	}
+	lang, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "sweep", "%v", err)
 	}
 	n, seed, workers, sets := &o.n.n, &o.seed.v, &o.workers.v, o.sets
 	precision := &o.precision
@@ -203,7 +208,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "simctl sweep: warning:", warn)
 		}
 	}
-	if !o.write("sweep", stdout, stderr, format, reports.Doc(sw).Write, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }) {
+	if !o.write("sweep", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteSweepLang(sw, w, f, lang) }, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }) {
 		return exitFailure
 	}
 	if sw.Interrupted {
@@ -213,11 +218,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 				unfinished++
 			}
 		}
-		fmt.Fprintf(stderr, "simctl sweep: interrupted: %d of %d points unfinished; %s", unfinished, len(sw.Points), whereWritten(o.out, stdout))
-		if t := o.jsonTarget(format); t != nil {
-			fmt.Fprintf(stderr, "; add --resume %s to play the rest", t.Path())
-		}
-		fmt.Fprintln(stderr)
+		fmt.Fprintf(stderr, "simctl sweep: interrupted: %d of %d points unfinished; %s\n", unfinished, len(sw.Points), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK

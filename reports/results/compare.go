@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
+	"strings"
 
 	"simctl/stats"
 )
@@ -34,6 +36,9 @@ type Compare struct {
 	// ranges [lo, hi) it did not play: compare --resume plays exactly
 	// those (absent after --precision, which cannot resume).
 	Unplayed [][2]int64 `json:"unplayed,omitempty"`
+	// ResumeDigest, on an interrupted comparison, is a keyed SHA-256 over
+	// what --resume trusts (unplayed, encounters, every option's sums).
+	ResumeDigest string `json:"resume_digest,omitempty"`
 	// Shard is set on one shard of a comparison (compare --shard k/K):
 	// every option played encounters Start..Start+N-1 of Total.
 	Shard *Shard `json:"shard,omitempty"`
@@ -64,7 +69,12 @@ type Option struct {
 	EconomyCross []int64 `json:"action_economy_cross,omitempty"`
 	// EconomyDeltaCI95 is the paired 95% interval of each EconomyDelta
 	// (normal, Δ ± 1.96·s_d/√N on the encounters' own differences), when
-	// EconomyCross is known.
+	// EconomyCross is known. A counter that differs from the baseline's
+	// in fewer than stats.PairedExactBelow encounters (Σd² below it, which
+	// bounds how many differ: each differing encounter adds at least 1)
+	// has no entry: a normal interval on so few differences claims more
+	// than they show (zero width when none differ), and a counter has no
+	// bound that an exact interval could use; a warning names it.
 	EconomyDeltaCI95 map[string]map[string][2]float64 `json:"action_economy_delta_ci95,omitempty"`
 }
 
@@ -135,6 +145,7 @@ func (c *Compare) Finish(paired [][2]stats.Paired) {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%d options are compared with the baseline; the p-values are not adjusted for multiple comparisons", len(c.Options)-1))
 	}
 	c.Warnings = append(c.Warnings, fewDiscordant(c)...)
+	c.Warnings = append(c.Warnings, fewEconomy(c)...)
 	if c.Interrupted {
 		c.Warnings = append(c.Warnings, "interrupted: every option holds only the encounters that finished")
 	}
@@ -167,6 +178,75 @@ func fewDiscordant(c *Compare) []string {
 	return out
 }
 
+// fewEconomy warns, per option, of the counters shown (the economy table's
+// rows in reports) whose paired interval is left out because at most a few
+// encounters differ (economyDeltaCI), grouped by how many.
+func fewEconomy(c *Compare) []string {
+	var out []string
+	for _, o := range c.Options[1:] {
+		if o.EconomyDeltaCI95 == nil {
+			continue
+		}
+		var bounds []int64
+		few := map[int64][]string{}
+		for _, name := range c.Options[0].Result.Raw.Counters {
+			for s := 0; s < 2; s++ {
+				side := c.Sides[s]
+				if _, ok := o.EconomyDeltaCI95[side][name]; ok || !c.CounterUsed(side, name) {
+					continue
+				}
+				if d, ok := economyDiffering(c.Options[0].Result, o.Result, o.EconomyCross, s, name); ok {
+					if few[d] == nil {
+						bounds = append(bounds, d)
+					}
+					few[d] = append(few[d], name+" "+side)
+				}
+			}
+		}
+		if len(bounds) == 0 {
+			continue
+		}
+		sort.Slice(bounds, func(i, j int) bool { return bounds[i] < bounds[j] })
+		var parts []string
+		for _, d := range bounds {
+			what := "differs in no encounter"
+			if d > 0 {
+				what = fmt.Sprintf("differs in at most %d encounters", d)
+			}
+			parts = append(parts, what+": "+strings.Join(few[d], ", "))
+		}
+		out = append(out, fmt.Sprintf("%s vs %s, action economy: no interval is printed (—) where fewer than %d encounters differ, since a normal interval on so few differences would claim more than they show; %s",
+			o.Name, c.Baseline, stats.PairedExactBelow, strings.Join(parts, "; ")))
+	}
+	return out
+}
+
+// economyDiffering bounds in how many encounters counter name of side s
+// differs between a and the baseline b: by Σd², since each differing
+// encounter adds at least 1 to it; false when that bound is not below
+// stats.PairedExactBelow (or the sums are missing).
+func economyDiffering(b, a *Result, cross []int64, s int, name string) (int64, bool) {
+	ra, rb := &a.Raw, &b.Raw
+	k := slices.Index(rb.Counters, name)
+	i := s*len(rb.Counters) + k
+	if k < 0 || i >= len(cross) || i >= len(ra.CountsSq) || i >= len(rb.CountsSq) {
+		return 0, false
+	}
+	d2 := ra.CountsSq[i] + rb.CountsSq[i] - 2*cross[i]
+	return d2, d2 < stats.PairedExactBelow
+}
+
+// CounterUsed reports whether some option used side's counter name (the
+// economy table shows only those).
+func (c *Compare) CounterUsed(side, name string) bool {
+	for _, o := range c.Options {
+		if o.Result.PerEncounter[side][name] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // economyDeltaCI is the paired interval of each counter's difference
 // between option a and the baseline b, from the exact sums: the encounters'
 // differences d = x_a - x_b have Σd = S_a - S_b and Σd² = Q_a + Q_b - 2·C
@@ -189,6 +269,9 @@ func economyDeltaCI(b, a *Result, cross []int64, sides [2]string) map[string]map
 				SumD2: ra.CountsSq[i] + rb.CountsSq[i] - 2*cross[i], SumA2: ra.CountsSq[i], SumB2: rb.CountsSq[i]}
 			if !possiblePair(p) {
 				return nil
+			}
+			if p.SumD2 < stats.PairedExactBelow {
+				continue // few differ: no interval (fewEconomy warns)
 			}
 			ci := p.DiffCI(0.95)
 			m[name] = [2]float64{ci.Lo, ci.Hi}

@@ -30,6 +30,10 @@ type Header struct {
 	// encounter index ranges [lo, hi) it did not play: --resume plays
 	// exactly those.
 	Unplayed [][2]int64 `json:"unplayed,omitempty"`
+	// ResumeDigest, on an interrupted value, matrix or tournament run, is
+	// a keyed SHA-256 over what --resume trusts (unplayed, encounters and
+	// sums, or the tournament's state).
+	ResumeDigest string `json:"resume_digest,omitempty"`
 	// Incomplete is set on a merge missing shards (--allow-partial).
 	Incomplete bool `json:"incomplete,omitempty"`
 }

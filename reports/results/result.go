@@ -74,6 +74,10 @@ type Result struct {
 	// Unplayed lists, on an interrupted run, the encounter index ranges
 	// [lo, hi) it did not play: simctl run --resume plays exactly those.
 	Unplayed [][2]int64 `json:"unplayed,omitempty"`
+	// ResumeDigest, on an interrupted run, is a keyed SHA-256 over what
+	// --resume trusts (unplayed, encounters, tally): a resume refuses a
+	// file edited or damaged since (cmd/simctl/app.RunDigest).
+	ResumeDigest string `json:"resume_digest,omitempty"`
 }
 
 // SideResult is one side's record.

@@ -165,6 +165,9 @@ type Sweep struct {
 	// Interrupted is set when the sweep was stopped: points hold what
 	// finished.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// ResumeDigest, on an interrupted sweep, is a keyed SHA-256 over what
+	// --resume trusts (the points, finished or not, and their counts).
+	ResumeDigest string `json:"resume_digest,omitempty"`
 	// Shard is set on one shard of a sweep (sweep --shard k/K): every
 	// point played encounters Start..Start+N-1 of the sweep's Total.
 	Shard *Shard `json:"shard,omitempty"`

@@ -1,6 +1,10 @@
 package acks2
 
-import "simctl/sim"
+import (
+	"math/bits"
+
+	"simctl/sim"
+)
 
 // Engagement and movement. Positions are feet on a line: side 0 stands at
 // 0 and behind it (field behind), side 1 at the scenario's distance and
@@ -27,8 +31,23 @@ import "simctl/sim"
 // engageUnit/EngagedBy[size j] and engagement is a sum of engageUnit.
 const engageUnit = 720720
 
-// engaged reports whether i is engaged.
-func (t *Table) engaged(i int) bool { return t.engagedExcept(i, 0) }
+// engaged reports whether i is engaged: engagedExcept with no opponent
+// left out, written out without the mask (it is asked on every segment).
+func (t *Table) engaged(i int) bool {
+	x := t.f[i].x
+	sum := 0
+	for _, e := range t.eng[i] {
+		f := &t.f[e.j]
+		if uint(f.x-x+5) > 10 || f.out {
+			continue
+		}
+		sum += int(e.w)
+		if sum >= engageUnit {
+			return true
+		}
+	}
+	return false
+}
 
 // engagedExcept is engaged counting only the opponents not in mask (bit j
 // for roster index j).
@@ -194,10 +213,9 @@ func (t *Table) push(src, tg, feet int) {
 // feet of it: no engagement check is needed before that.
 func (t *Table) safeGap(i int) int {
 	gap := 1 << 30
-	for _, j := range t.Foes(i) {
-		if !t.f[j].out {
-			gap = min(gap, t.Dist(i, j)-5)
-		}
+	x := t.f[i].x
+	for m := t.standing[1-t.sd[i]]; m != 0; m &= m - 1 {
+		gap = min(gap, abs(t.f[bits.TrailingZeros64(m)].x-x)-5)
 	}
 	return gap
 }
@@ -205,8 +223,9 @@ func (t *Table) safeGap(i int) int {
 // sharesSpace reports whether an enemy in the fight stands exactly where
 // i does.
 func (t *Table) sharesSpace(i int) bool {
-	for _, j := range t.Foes(i) {
-		if !t.f[j].out && t.f[j].x == t.f[i].x {
+	x := t.f[i].x
+	for m := t.standing[1-t.sd[i]]; m != 0; m &= m - 1 {
+		if t.f[bits.TrailingZeros64(m)].x == x {
 			return true
 		}
 	}

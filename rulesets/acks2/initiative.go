@@ -29,30 +29,20 @@ func (t *Table) rollInitiative() {
 		if f.out {
 			continue
 		}
-		die := 0
-		c := &t.g.C[i]
-		switch {
-		case t.rolled[i]: // the common case first, in one test
+		var die int
+		if t.rolled[i] { // the common case, in one test
 			die = t.r.Die(6)
-		case t.round <= len(c.InitRolls):
-			die = c.InitRolls[t.round-1]
-		case c.InitRoll > 0:
-			die = c.InitRoll
-		case t.g.Opt.GroupInitiative && c.Side == t.g.Referee:
-			if t.groupDie[c.Group] == 0 {
-				t.groupDie[c.Group] = t.r.Die(6)
-			}
-			die = t.groupDie[c.Group]
-		default:
-			die = t.r.Die(6)
+		} else {
+			die = t.fixedDie(i)
 		}
-		f.number = die + c.Init
+		n := die + t.init[i]
+		f.number = n
 		// "down to the negative of its initiative number": a number of 0
 		// or less has no lower count to delay to (it may still wait for
 		// a named combatant acting later on the same number).
-		f.floor = min(-f.number, f.number)
+		f.floor = min(-n, n)
 		t.key[i] = die
-		t.byNum[10-f.number] |= 1 << uint(i)
+		t.byNum[10-n] |= 1 << (uint(i) & 63)
 	}
 	if t.round == 1 {
 		for i := range t.f {
@@ -63,6 +53,24 @@ func (t *Table) rollInitiative() {
 	if t.log != nil {
 		t.logInitiative()
 	}
+}
+
+// fixedDie is i's initiative die when it is not simply rolled: pinned
+// (initiative_rolls, initiative_roll) or its group's (group_initiative).
+func (t *Table) fixedDie(i int) int {
+	c := &t.g.C[i]
+	switch {
+	case t.round <= len(c.InitRolls):
+		return c.InitRolls[t.round-1]
+	case c.InitRoll > 0:
+		return c.InitRoll
+	case t.g.Opt.GroupInitiative && c.Side == t.g.Referee:
+		if t.groupDie[c.Group] == 0 {
+			t.groupDie[c.Group] = t.r.Die(6)
+		}
+		return t.groupDie[c.Group]
+	}
+	return t.r.Die(6)
 }
 
 func (t *Table) logInitiative() {
@@ -154,11 +162,14 @@ func (t *Table) orderSame(ids []int) {
 		if chooser >= 0 {
 			if t.side(i) != chooser {
 				group = 1
-			} else if !t.g.C[i].Policy.ActBefore(t, i) {
+			} else if !t.actBefore(i) {
 				group = 2
 			}
 		}
-		rank := max(min(t.g.C[i].Policy.Rank(t, i), 1<<18), -(1 << 18))
+		rank := t.rank[i] // a Steady policy's, asked once
+		if !t.steady[i] {
+			rank = clampRank(t.g.C[i].Policy.Rank(t, i))
+		}
 		t.key[i] = group<<20 - rank
 	}
 	// Insertion sort (stable; a few entries at most): by key, then roster.
@@ -176,6 +187,17 @@ func (t *Table) orderSame(ids []int) {
 		t.ev(sim.Event{Kind: sim.EvInitiative, Actor: sim.NoOne, Target: sim.NoOne, Amount: chooser, Rule: "opposite sides: " + why})
 	}
 }
+
+// actBefore is i's policy's ActBefore (asked once for a Steady policy).
+func (t *Table) actBefore(i int) bool {
+	if t.steady[i] {
+		return t.before[i]
+	}
+	return t.g.C[i].Policy.ActBefore(t, i)
+}
+
+// clampRank bounds a policy's Rank so that it fits the sort key.
+func clampRank(r int) int { return max(min(r, 1<<18), -(1 << 18)) }
 
 func (t *Table) keyLess(i, j int) bool {
 	if t.key[i] != t.key[j] {

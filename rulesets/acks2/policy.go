@@ -38,6 +38,18 @@ type Policy interface {
 	Cleave(t *Table, self int) int
 }
 
+// Steady is an optional method set of a Policy whose answers to Declare,
+// Rank and ActBefore never change during an encounter and have no effects
+// (no draws, no counters): the referee then asks once, when a Table is
+// made, instead of on every round and every shared number. quiet means
+// Declare always returns the zero Declaration for this combatant (so the
+// referee need not ask it); rank and before are what Rank and ActBefore
+// always return. A policy that embeds one implementing Steady and
+// overrides any of the three must override Steady too.
+type Steady interface {
+	Steady() (quiet bool, rank int, before bool)
+}
+
 // DeclKind is what a combatant declares before initiative.
 type DeclKind uint8
 

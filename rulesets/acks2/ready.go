@@ -96,8 +96,7 @@ func (t *Table) movementEnded(m int) {
 // interruptMove is the rest of movementEnded, once some enemy of m may
 // interrupt its movement.
 func (t *Table) interruptMove(m int, charging bool) {
-	var buf [64]int
-	ids := buf[:0]
+	ids := t.interrupters[:0] // no movement can end during an interrupt: never reentered
 	for _, r := range t.Foes(m) {
 		if t.f[r].out {
 			continue

@@ -94,6 +94,11 @@ func (t *Table) declarations() {
 		f.delayAfter = -1
 		f.decl = Declaration{}
 	}
+	if t.declarers == 0 {
+		// No policy can declare anything (Steady): asking would change
+		// nothing.
+		return
+	}
 	if first := t.g.Opt.DeclareFirst; first >= 0 {
 		t.declareSide(first)
 		t.declareSide(1 - first)
@@ -107,7 +112,7 @@ func (t *Table) declarations() {
 func (t *Table) declareSide(s int) {
 	for i := range t.f {
 		t.declared[i] = Declaration{}
-		if t.f[i].out || (s >= 0 && t.g.C[i].Side != s) {
+		if t.f[i].out || (s >= 0 && t.g.C[i].Side != s) || t.quiet[i] {
 			continue
 		}
 		t.declared[i] = t.g.C[i].Policy.Declare(t, i)

@@ -1,6 +1,9 @@
 package acks2
 
 import (
+	"math"
+	"math/bits"
+
 	"simctl/rulesets/internal/plain"
 	"simctl/sim"
 	"simctl/sim/rng"
@@ -53,20 +56,31 @@ type effect struct {
 
 // Table is one worker's encounter state, reused across encounters.
 type Table struct {
-	g        *Game
-	f        []fighter
-	slots    []int         // combatants called on the current count
-	key      []int         // scratch sort keys, by roster index
-	groupDie []int         // group initiative: the die of each group this round
-	declared []Declaration // declarations asked but not yet heard (declarations)
-	sd       []int         // each combatant's side (Game.C[i].Side, kept dense for the scans)
-	team     [2][]int      // each side's combatants, in roster order
-	foes     [][]int       // foes[i]: team[1-side of i]
-	reach    []int         // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
-	hpDice   []plain.Dice  // each combatant's HP and damage dice taken apart: rolled
-	dmgDice  []plain.Dice  // in a plain loop, the same draws as Expr.Roll
-	rolled   []bool        // the initiative die is rolled each round (no pinned rolls, no group die)
-	eng      [][]engager   // eng[i]: the enemies that can engage i, in roster order, and how much each counts
+	g     *Game
+	f     []fighter
+	slots []int // combatants called on the current count
+	// interrupters: the enemies that may interrupt a movement (interruptMove)
+	interrupters []int
+	key          []int         // scratch sort keys, by roster index
+	groupDie     []int         // group initiative: the die of each group this round
+	declared     []Declaration // declarations asked but not yet heard (declarations)
+	sd           []int         // each combatant's side (Game.C[i].Side, kept dense for the scans)
+	team         [2][]int      // each side's combatants, in roster order
+	foes         [][]int       // foes[i]: team[1-side of i]
+	reach        []int         // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
+	hpDice       []plain.Dice  // each combatant's HP and damage dice taken apart: rolled
+	dmgDice      []plain.Dice  // in a plain loop, the same draws as Expr.Roll
+	rolled       []bool        // the initiative die is rolled each round (no pinned rolls, no group die)
+	init         []int         // each combatant\'s initiative modifier (Game.C[i].Init, dense)
+	eng          [][]engager   // eng[i]: the enemies that can engage i, in roster order, and how much each counts
+	// The answers of Steady policies, asked once (policy.go): quiet[i]
+	// need not be asked to declare; steady[i] ranks rank[i] and goes
+	// before (before[i]) on a shared number.
+	quiet     []bool
+	steady    []bool
+	rank      []int
+	before    []bool
+	declarers int // combatants whose policy must be asked to declare
 	// byNum[10-n]: bit i set for combatant i, in the fight when
 	// initiative was rolled, whose number this round is n.
 	byNum       [21]uint64
@@ -78,12 +92,16 @@ type Table struct {
 	actor       int // combatant whose segment is in progress (-1: none)
 	sideChecked [2]bool
 	up          [2]int // combatants of each side still in the fight
-	toStart     int    // combatants in the fight whose number has not come this round
-	delayers    int    // combatants delaying
-	readied     bool   // someone readied an attack this encounter (a readied attack may be pending)
-	r           *rng.Stream
-	c           *sim.Counts
-	log         *sim.Log
+	// standing[s]: bit i set for each combatant i of side s still in the
+	// fight (kept with up; the target scans walk it instead of the roster)
+	standing [2]uint64
+	start    [2]uint64 // standing at the start of an encounter
+	toStart  int       // combatants in the fight whose number has not come this round
+	delayers int       // combatants delaying
+	readied  bool      // someone readied an attack this encounter (a readied attack may be pending)
+	r        *rng.Stream
+	c        *sim.Counts
+	log      *sim.Log
 }
 
 // engager is an enemy that can engage a combatant and how much it counts
@@ -92,16 +110,26 @@ type engager struct{ j, w int32 }
 
 func newTable(g *Game) *Table {
 	n := len(g.C)
-	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
+	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), interrupters: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
 		declared: make([]Declaration, n),
-		sd:       make([]int, n), reach: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rolled: make([]bool, n)}
+		sd:       make([]int, n), reach: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rolled: make([]bool, n), init: make([]int, n)}
 	t.eng = make([][]engager, n)
+	t.quiet, t.steady, t.rank, t.before = make([]bool, n), make([]bool, n), make([]int, n), make([]bool, n)
 	for i := range g.C {
 		ci := &g.C[i]
+		if sp, ok := ci.Policy.(Steady); ok {
+			quiet, rank, before := sp.Steady()
+			t.quiet[i], t.steady[i], t.rank[i], t.before[i] = quiet, true, clampRank(rank), before
+		}
+		if !t.quiet[i] {
+			t.declarers++
+		}
 		t.sd[i] = ci.Side
 		t.hpDice[i], t.dmgDice[i] = plain.Of(ci.HP), plain.Of(ci.Damage)
+		t.init[i] = ci.Init
 		t.rolled[i] = len(ci.InitRolls) == 0 && ci.InitRoll <= 0 && !(g.Opt.GroupInitiative && ci.Side == g.Referee)
 		t.team[ci.Side] = append(t.team[ci.Side], i)
+		t.start[ci.Side] |= 1 << (uint(i) & 63)
 		switch {
 		case ci.Weapon != Missile:
 			t.reach[i] = 5
@@ -131,6 +159,7 @@ func (t *Table) setup() {
 	t.readied = false
 	t.sideChecked = [2]bool{}
 	t.up = t.g.sideCount
+	t.standing = t.start
 	for i := range t.f {
 		c := &t.g.C[i]
 		f := &t.f[i]
@@ -174,6 +203,7 @@ func (t *Table) takeOut(i int) {
 	f.out = true
 	f.ready, f.r1 = false, false
 	t.up[t.g.C[i].Side]--
+	t.standing[t.g.C[i].Side] &^= 1 << (uint(i) & 63)
 }
 
 // stopDelay ends i's delay, if it is delaying.
@@ -226,6 +256,10 @@ func (t *Table) MaxHP(i int) int { return t.f[i].maxHP }
 // Out reports whether combatant i is out of the fight (killed or fled).
 func (t *Table) Out(i int) bool { return t.f[i].out }
 
+// Standing is side s's combatants still in the fight: bit i set for
+// combatant i.
+func (t *Table) Standing(s int) uint64 { return t.standing[s] }
+
 // Side is combatant i's side.
 func (t *Table) Side(i int) int { return t.sd[i] }
 
@@ -239,6 +273,32 @@ func (t *Table) Foes(i int) []int { return t.foes[i] }
 
 // Dist is the distance in feet between i and j.
 func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
+
+// WeakestWithin is the scan of the default target choice: among self's
+// enemies in the fight, the one with the fewest HP within lim feet of it
+// (every enemy counts as within when all is true), else, unless withinOnly,
+// the one with the fewest HP farther away; the first in roster order on a
+// tie (-1: none).
+func (t *Table) WeakestWithin(self, lim int, all, withinOnly bool) int {
+	const within = 1 << 40 // HP are far smaller: within sorts first
+	x := t.f[self].x
+	best, bestKey := -1, math.MaxInt
+	// The enemies in the fight, in roster order: the bits of standing.
+	for m := t.standing[1-t.sd[self]]; m != 0; m &= m - 1 {
+		j := bits.TrailingZeros64(m)
+		f := &t.f[j]
+		key := f.hp
+		if all || abs(f.x-x) <= lim {
+			key -= within
+		} else if withinOnly {
+			continue
+		}
+		if key < bestKey {
+			best, bestKey = j, key
+		}
+	}
+	return best
+}
 
 // Reach is how far i can attack from where it stands: 5 feet, or its
 // missile weapon's range (unlimited range: 1<<30). CanAttack(i, j) is an

@@ -1,5 +1,7 @@
 package acks2
 
+import "simctl/sim"
+
 // Tactics hooks: package agents compiles `tactics:` blocks (the tactics
 // language's ACKS II binding) into Policies; the referee offers the
 // accessors a condition reads and the rule counters it adds to.
@@ -17,3 +19,7 @@ func (t *Table) Tracing() bool { return t.log != nil }
 
 // Logf writes a line to the trace; call it only when Tracing.
 func (t *Table) Logf(format string, args ...any) { t.logf(format, args...) }
+
+// Event records a structured trace event beside the narration; call it
+// only when Tracing.
+func (t *Table) Event(e sim.Event) { t.ev(e) }

@@ -58,17 +58,25 @@ func (t *Table) decide(i int, p *Plan) {
 			// One standard action: a charge only up to speed.
 			limit = min(limit, t.AttackRange(i))
 		}
-		p.Target = t.PickTarget(i, c.stdRule.Rule, limit, true)
-		p.Charge, p.NoCharge = c.stdRule.Charge, c.stdRule.NoCharge
-		if c.Ranged.Increment > 0 {
-			t.aim(i, p, c.stdRule.Rule)
-		}
-		if c.stdRule.Count >= 0 {
-			t.c.Rule(c.stdRule.Count)
-		}
+		t.standardPlan(i, p, t.PickTarget(i, c.stdRule.Rule, limit, true))
 		return
 	}
 	c.Policy.Turn(t, i, p)
+}
+
+// standardPlan fills p (arriving as NoPlan) with combatant i's standard
+// rule's decision against target, the enemy its rule picked, and counts
+// the rule.
+func (t *Table) standardPlan(i int, p *Plan, target int) {
+	c := &t.g.C[i]
+	p.Target = target
+	p.Charge, p.NoCharge = c.stdRule.Charge, c.stdRule.NoCharge
+	if c.Ranged.Increment > 0 {
+		t.aim(i, p, c.stdRule.Rule)
+	}
+	if c.stdRule.Count >= 0 {
+		t.c.Rule(c.stdRule.Count)
+	}
 }
 
 // NoPlan is the plan a policy's Turn starts from: act, against nobody,

@@ -81,11 +81,13 @@ func (t *Table) turn(i int) {
 	}
 	f.chargeAC = false
 	f.aooUsed = false
+	plan := &t.plan
 	if c.std && !t.tactics && !t.stdOne && (t.log == nil || c.stdRule.Count < 0) && (c.stdRule.Guard == nil || !c.stdRule.Guard(t, i)) {
 		// The usual turn: a standard policy's target already in reach, and
 		// nobody delaying or readied. What act does with that plan, without
 		// building it: weapons, no movement.
-		if tg := t.PickTarget(i, c.stdRule.Rule, c.stdRule.Limit, true); tg >= 0 && abs(f.x-t.f[tg].x) <= c.Reach {
+		tg := t.PickTarget(i, c.stdRule.Rule, c.stdRule.Limit, true)
+		if tg >= 0 && abs(f.x-t.f[tg].x) <= c.Reach {
 			if c.stdRule.Count >= 0 {
 				t.c.Rule(c.stdRule.Count)
 			}
@@ -98,9 +100,14 @@ func (t *Table) turn(i int) {
 			t.actor = -1
 			return
 		}
+		// Out of reach: the plan decide would make, with the target just
+		// picked (decide would pick it again with the same arguments: no
+		// surprise round here).
+		*plan = NoPlan
+		t.standardPlan(i, plan, tg)
+	} else {
+		t.decide(i, plan)
 	}
-	plan := &t.plan
-	t.decide(i, plan)
 	switch plan.Do {
 	case Delay:
 		t.startDelay(i, plan)

@@ -1,5 +1,7 @@
 package d20
 
+import "simctl/sim"
+
 // Tactics hooks: package agents compiles `tactics:` blocks (the tactics
 // language's d20 binding) into Policies; the referee only offers the
 // accessors a condition reads and the rule counters it adds to.
@@ -17,6 +19,10 @@ func (t *Table) Tracing() bool { return t.log != nil }
 
 // Logf writes a line to the trace; call it only when Tracing.
 func (t *Table) Logf(format string, args ...any) { t.logf(format, args...) }
+
+// Event records a structured trace event beside the narration; call it
+// only when Tracing.
+func (t *Table) Event(e sim.Event) { t.ev(e) }
 
 // MaxHP is combatant i's hit points at the start of the encounter.
 func (t *Table) MaxHP(i int) int { return t.f[i].maxHP }

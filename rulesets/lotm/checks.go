@@ -159,7 +159,7 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 	}
 	burn := 0
 	if !hit && !(t.g.Opt.Naturals && nat == 1) && !fa.luckUsed && fa.luck >= pd-total &&
-		t.g.C[a].Policy.Luck() == LuckAttack {
+		t.burnLuck(a, d, pd-total) {
 		burn = pd - total
 		fa.luck -= burn
 		fa.luckUsed = true
@@ -179,6 +179,20 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 		t.coverHit(d)
 	}
 	return hit
+}
+
+// burnLuck asks a's policy whether it burns need points of Luck on its
+// missed hit check against d (target -1 and need 0: all of it on the
+// initiative roll): a LuckBurner decides, else the policy's LuckUse.
+func (t *Table) burnLuck(a, d, need int) bool {
+	p := t.g.C[a].Policy
+	if b, ok := p.(LuckBurner); ok {
+		return b.BurnLuck(t, a, d, need)
+	}
+	if d < 0 {
+		return p.Luck() == LuckInitiative
+	}
+	return p.Luck() == LuckAttack
 }
 
 // contestMode says which Advantage/Disadvantage sources a contest takes.

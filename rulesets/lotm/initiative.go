@@ -28,7 +28,7 @@ func (t *Table) rollInitiative() {
 			f.count = c.Agility + c.Init
 		}
 		burn := 0
-		if t.g.Opt.BurnLuckInit && f.luck > 0 && c.Policy.Luck() == LuckInitiative {
+		if t.g.Opt.BurnLuckInit && f.luck > 0 && t.burnLuck(i, -1, 0) {
 			burn = f.luck
 			f.count += burn
 			f.luck, f.luckUsed = 0, true

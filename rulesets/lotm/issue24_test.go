@@ -394,8 +394,8 @@ type reactor struct {
 	borrow bool
 }
 
-func (r *reactor) LimbBlock(t *Table, self, attacker int, part Part) Part { return r.limb }
-func (r *reactor) Borrow(t *Table, self, attacker int) bool               { return r.borrow }
+func (r *reactor) LimbBlock(t *Table, self, attacker int, part Part, total int) Part { return r.limb }
+func (r *reactor) Borrow(t *Table, self, attacker int, swift bool) bool              { return r.borrow }
 
 // Item 16: a policy implementing Reactor chooses the limb that blocks a
 // Vital Strike ("choose one of your four limbs"), or not to block, and

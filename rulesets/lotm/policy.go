@@ -31,13 +31,27 @@ type Policy interface {
 // may, with the legs first, and borrow_strength always answers.
 type Reactor interface {
 	// LimbBlock is asked when self may Limb Block attacker's Vital Strike
-	// that hit its part (head, eyes or organs): the limb it blocks with,
-	// Legs or Arms (one with a block left), or anything else not to block.
-	LimbBlock(t *Table, self, attacker int, part Part) Part
+	// that hit its part (head, eyes or organs) with check result total
+	// (what self's Agility check must beat): the limb it blocks with, Legs
+	// or Arms (one with a block left), or anything else not to block.
+	LimbBlock(t *Table, self, attacker int, part Part, total int) Part
 	// Borrow is asked when self may Borrow Strength Against Strength
 	// against attacker's melee critical failure ("if the enemy is
-	// willing"): true to answer it.
-	Borrow(t *Table, self, attacker int) bool
+	// willing"): true to answer it. swift: the answer to a Leg Sweep, a
+	// Swift action at half Strength die; else its Attack action.
+	Borrow(t *Table, self, attacker int, swift bool) bool
+}
+
+// LuckBurner is an optional ability of a Policy (found by type assertion):
+// one that implements it decides each chance to Burn Luck instead of
+// Luck's constant. Without it Luck decides.
+type LuckBurner interface {
+	// BurnLuck is asked when self may Burn Luck (once per encounter, the
+	// source's once per 24 hours): on a missed hit check against target
+	// that need points of Luck (no more than it has, need > 0) turn into
+	// a hit, burning exactly those; or, with option burn_luck_initiative,
+	// on its initiative roll (target -1, need 0), burning all of it.
+	BurnLuck(t *Table, self, target, need int) bool
 }
 
 // LuckUse is when a policy burns Luck.

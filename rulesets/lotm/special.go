@@ -10,8 +10,10 @@ import (
 // Limb Block against a Vital Strike (field limb_block) and Borrow Strength
 // Against Strength against a melee critical failure (field
 // borrow_strength). A combatant with the field uses the reaction whenever
-// the rules let it; the reaction's action (Swift, Attack) is the round's,
-// so it is gone from the combatant's turn if that has not come yet.
+// the rules let it and its policy is willing (Reactor: the limb, or no
+// block; "if the enemy is willing"); the reaction's action (Swift,
+// Attack) is the round's, so it is gone from the combatant's turn if that
+// has not come yet.
 
 // intuitionDC is Spiritual Intuition's Difficulty.
 const intuitionDC = 25
@@ -69,7 +71,7 @@ func (t *Table) limbBlock(d, a int, part Part, total int) Part {
 	if r, ok := t.g.C[d].Policy.(Reactor); ok {
 		// "Choose one of your four limbs": the policy's choice; a limb
 		// that has blocked twice already, or no limb, is no block.
-		limb = r.LimbBlock(t, d, a, part)
+		limb = r.LimbBlock(t, d, a, part, total)
 		if (limb != Legs || f.legBlocks >= 2) && (limb != Arms || f.armBlocks >= 2) {
 			return part
 		}
@@ -97,6 +99,14 @@ func (t *Table) limbBlock(d, a int, part Part, total int) Part {
 }
 
 var borrowDamage = dice.MustParse("1d3")
+
+// BorrowFlips reports whether d's Borrow Strength against a would flip a
+// (use (1)): d's Strength is not 3 or more below a's, or d is at least 2
+// size levels larger; else it is one Attack action that hits (use (2)).
+func (t *Table) BorrowFlips(d, a int) bool {
+	cd, ca := &t.g.C[d], &t.g.C[a]
+	return cd.Strength > ca.Strength-3 || cd.Size-ca.Size >= 2
+}
 
 // borrowStrength: a's melee attack on d was a critical failure (a natural
 // 1, option naturals), and d answers with Borrow Strength Against
@@ -127,7 +137,7 @@ func (t *Table) borrow(d, a int, k Kind) bool {
 	}
 	// "If the enemy is willing": the policy's choice when it implements
 	// Reactor, else always.
-	if r, ok := t.g.C[d].Policy.(Reactor); ok && !r.Borrow(t, d, a) {
+	if r, ok := t.g.C[d].Policy.(Reactor); ok && !r.Borrow(t, d, a, k == KindSwift) {
 		return false
 	}
 	t.use(d, k)
@@ -137,7 +147,7 @@ func (t *Table) borrow(d, a int, k Kind) bool {
 	// (1) needs Strength "not lower than theirs by 3 points" (exactly 3
 	// below forbids it) or a 2-level build difference, read as d at least
 	// 2 size levels larger (field size): a smaller one flips no one.
-	if cd.Strength <= ca.Strength-3 && cd.Size-ca.Size < 2 {
+	if !t.BorrowFlips(d, a) {
 		dmg := cd.Damage.Roll(t.r)
 		if t.log != nil {
 			t.logf("  %s borrows strength against %s's critical failure: an Attack action that hits by default", cd.Name, ca.Name)

@@ -391,6 +391,21 @@ func (t *Table) LimbsLeft(i int) (legs, arms int) {
 	return 2 - t.f[i].legBlocks, 2 - t.f[i].armBlocks
 }
 
+// LimbHits reports the Vital Strike effects on i's legs (each halves its
+// speed) and arms (each -2 on its Fighting checks).
+func (t *Table) LimbHits(i int) (legs, arms int) { return t.f[i].legHits, t.f[i].armHits }
+
+// Luck is the Luck i has left to burn: 0 once burned (once an encounter).
+func (t *Table) Luck(i int) int {
+	if t.f[i].luckUsed {
+		return 0
+	}
+	return t.f[i].luck
+}
+
+// Agility is i's Agility now (halved, rounded up, while Off-Balance).
+func (t *Table) Agility(i int) int { return t.agility(i) }
+
 // Covered reports whether i has Improvised Cover (an item held up or an
 // obstacle) now.
 func (t *Table) Covered(i int) bool { return t.f[i].coverArmor > 0 }

@@ -72,9 +72,9 @@ func winWithin(f [2]duelist, rounds int) float64 {
 // win turned into a draw), rare enough that 2000 encounters often hold
 // none. The exact difference comes from the dynamic program above; compare's
 // paired interval must cover it in at least 93% of 300 seeds and never be of
-// zero width. The normal interval compare printed before fails both (shown
-// by putting Paired.DiffCI in place of stats.PairedCI: coverage 0.890,
-// 6 zero-width intervals).
+// zero width. The normal interval compare printed before
+// (Paired.DiffCI, d̄ ± 1.96·SE) is judged on the same seeds and must fail
+// the same criterion: it covers in 0.890 with 6 zero-width intervals.
 func TestCompareRareDifferenceDP(t *testing.T) {
 	skipUnderRace(t)
 	// Fights past round 7 are about 1 in 500 here (exact: -0.2018 pp).
@@ -90,6 +90,7 @@ func TestCompareRareDifferenceDP(t *testing.T) {
 	games := matrixGames(t, data, [][]scenario.Set{nil, {{Path: "max_rounds", Value: "7"}}}, [][]scenario.Set{nil})
 	const seeds, n = 300, 2000
 	covered, zero, none := 0, 0, 0
+	waldCovered, waldZero := 0, 0 // the wrong procedure
 	for seed := uint64(1); seed <= seeds; seed++ {
 		p, err := experiment.RunPaired(context.Background(), games, sim.RunConfig{Seed: seed, N: n, Workers: 1})
 		if err != nil {
@@ -103,6 +104,13 @@ func TestCompareRareDifferenceDP(t *testing.T) {
 		if lo <= truth && truth <= hi {
 			covered++
 		}
+		w := p.Paired[1][0].DiffCI(0.95)
+		if w.Hi <= w.Lo {
+			waldZero++
+		}
+		if w.Lo <= truth && truth <= w.Hi {
+			waldCovered++
+		}
 		if p.Paired[1][0].SumD2 == 0 {
 			none++
 		}
@@ -111,5 +119,10 @@ func TestCompareRareDifferenceDP(t *testing.T) {
 	t.Logf("exact difference %+.4f pp; coverage %.3f over %d seeds, %d zero-width, %d runs with no discordant encounter", 100*truth, cov, seeds, zero, none)
 	if cov < 0.93 || zero > 0 {
 		t.Errorf("coverage %.3f (want >= 0.93), %d zero-width intervals (want 0)", cov, zero)
+	}
+	waldCov := float64(waldCovered) / seeds
+	t.Logf("the normal interval d̄ ± 1.96·SE: coverage %.3f, %d zero-width", waldCov, waldZero)
+	if waldCov >= 0.93 && waldZero == 0 {
+		t.Errorf("the normal interval passes too (coverage %.3f, no zero-width interval): the test cannot tell a wrong procedure", waldCov)
 	}
 }

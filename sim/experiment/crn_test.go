@@ -4,10 +4,12 @@ import (
 	"context"
 	"math"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 
 	_ "simctl/agents"
+	"simctl/reports"
 	"simctl/reports/results"
 	"simctl/rulesets"
 	_ "simctl/rulesets/d20"
@@ -259,9 +261,14 @@ func TestEconomyIntervalsFromReplays(t *testing.T) {
 // directly from every encounter of every option replayed alone:
 // d̄ ± 1.96·s_d/√n over the encounters' own differences d = x_option -
 // x_baseline. Shards of the run (Start/N parts, merged) give the same
-// sums as the whole.
+// sums as the whole. A counter that differs in fewer than 200 encounters
+// (Σd² < 200; the max_rounds 7 option, whose fights rarely last that
+// long) has no interval, is shown as "—" and named in a warning, never as
+// the zero-width [+0.000, +0.000] the normal interval gives when none
+// differ.
 func TestEconomyDeltaIntervalsFromReplays(t *testing.T) {
-	games := []sim.Game{crnDuel(t), crnDuel(t, scenario.Set{Path: "heroes.Fighter.init", Value: "5"}), crnDuel(t, scenario.Set{Path: "monsters.Orc.hp", Value: "30"})}
+	games := []sim.Game{crnDuel(t), crnDuel(t, scenario.Set{Path: "heroes.Fighter.init", Value: "5"}), crnDuel(t, scenario.Set{Path: "monsters.Orc.hp", Value: "30"}),
+		crnDuel(t, scenario.Set{Path: "max_rounds", Value: "7"})}
 	const n, seed = 2500, 9
 	pt, err := experiment.RunPaired(context.Background(), games, sim.RunConfig{Seed: seed, N: n, Workers: 3})
 	if err != nil {
@@ -295,7 +302,7 @@ func TestEconomyDeltaIntervalsFromReplays(t *testing.T) {
 	c.Finish(pt.Paired)
 	counters := games[0].Counters()
 	per := len(counters)
-	checked := 0
+	checked, few := 0, 0
 	for k := 1; k < len(games); k++ {
 		sum := make([]float64, 2*per)
 		sq := make([]float64, 2*per)
@@ -314,6 +321,13 @@ func TestEconomyDeltaIntervalsFromReplays(t *testing.T) {
 				mean := sum[i] / n
 				half := 1.959963984540054 * math.Sqrt((sq[i]-n*mean*mean)/(n-1)/n)
 				got, ok := c.Options[k].EconomyDeltaCI95[side][name]
+				if sq[i] < stats.PairedExactBelow {
+					if ok {
+						t.Errorf("option %d, %s %s: Σd² = %.0f (at most that many encounters differ), yet an interval %v", k, side, name, sq[i], got)
+					}
+					few++
+					continue
+				}
 				if !ok || math.Abs(got[0]-(mean-half)) > 1e-9 || math.Abs(got[1]-(mean+half)) > 1e-9 {
 					t.Errorf("option %d, %s %s: interval %v, from the replays %.6f ± %.6f", k, side, name, got, mean, half)
 				}
@@ -326,7 +340,15 @@ func TestEconomyDeltaIntervalsFromReplays(t *testing.T) {
 			}
 		}
 	}
-	if checked < 8 {
-		t.Errorf("only %d differences vary; the test checks little", checked)
+	if checked < 8 || few < 8 {
+		t.Errorf("only %d differences vary and %d differ in few encounters; the test checks little", checked, few)
+	}
+	var out strings.Builder
+	if err := reports.WriteCompare(c, &out, reports.Text); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "[+0.000, +0.000]") || strings.Contains(out.String(), "[-0.000, +0.000]") ||
+		!strings.Contains(out.String(), "—") || !strings.Contains(out.String(), "d vs a, action economy: no interval is printed") {
+		t.Errorf("the comparison's text shows a zero-width interval or does not name the counters that differ in few encounters:\n%s", out.String())
 	}
 }

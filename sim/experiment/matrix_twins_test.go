@@ -7,6 +7,7 @@ import (
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/rng"
+	"simctl/stats"
 )
 
 // cellGame is a stand-in ruleset for one cell of a matrix: side 0 wins
@@ -78,12 +79,14 @@ func playMatrix(t *testing.T, P [][]int, twin, flip bool, seed uint64, n int64) 
 //   - with a copy on different dice (the same win rates, so every split
 //     of a's weight between the twins is optimal), `stable` is false in at
 //     least 95% of runs: the honest "not settled". The corner-game check
-//     this replaces said stable in every run (shown by restoring it).
+//     this replaces (oldSameSupportStable, re-implemented below) is judged
+//     on the same runs and must fail that criterion: it calls the twins
+//     settled in 149 runs of 150.
 func TestMatrixTwinRows(t *testing.T) {
 	skipUnderRace(t)
 	P := [][]int{{7000, 2000}, {3000, 6000}}
 	const seeds, n = 150, 2000
-	var alone, aloneCover, sameStable, sameClass, diffStable int
+	var alone, aloneCover, sameStable, sameClass, diffStable, oldDiffStable int
 	for seed := uint64(1); seed <= seeds; seed++ {
 		m := playMatrix(t, P, false, false, seed, n)
 		if m.Eq.Stable {
@@ -105,11 +108,14 @@ func TestMatrixTwinRows(t *testing.T) {
 		if m.Eq.Stable {
 			diffStable++
 		}
+		if oldSameSupportStable(t, m) {
+			oldDiffStable++
+		}
 		if m.RowClasses != nil {
 			t.Fatalf("seed %d: twins on different dice reported as one class %v", seed, m.RowClasses)
 		}
 	}
-	t.Logf("alone: stable %d, ranges cover %d; same dice: class %d, stable %d; different dice: stable %d (of %d)", alone, aloneCover, sameClass, sameStable, diffStable, seeds)
+	t.Logf("alone: stable %d, ranges cover %d; same dice: class %d, stable %d; different dice: stable %d, by the old corner-game rule %d (of %d)", alone, aloneCover, sameClass, sameStable, diffStable, oldDiffStable, seeds)
 	if aloneCover < seeds*95/100 {
 		t.Errorf("the weight ranges held the exact weights in %d of %d runs, want >= 95%%", aloneCover, seeds)
 	}
@@ -122,4 +128,47 @@ func TestMatrixTwinRows(t *testing.T) {
 	if diffStable > seeds*5/100 {
 		t.Errorf("exact twins on different dice called settled in %d of %d runs, want at most 5%%", diffStable, seeds)
 	}
+	if oldDiffStable <= seeds*5/100 {
+		t.Errorf("the old corner-game rule called the twins settled in only %d of %d runs: the test cannot tell a wrong procedure", oldDiffStable, seeds)
+	}
+}
+
+// oldSameSupportStable is the rule TestMatrixTwinRows replaced (git show
+// ad2eaaf^:sim/experiment/matrix.go): solve the game at the estimated
+// cells and at the two corner games of every cell's lower and of every
+// cell's upper Wilson bound (Bonferroni over the R·C cells), and call the
+// mix settled when the three solutions put weight on the same options.
+func oldSameSupportStable(t *testing.T, m *experiment.MatrixResult) bool {
+	t.Helper()
+	R, C := len(m.Rows), len(m.Cols)
+	bonf := 1 - 0.05/float64(R*C)
+	win, lo, hi := make([][]float64, R), make([][]float64, R), make([][]float64, R)
+	for r := 0; r < R; r++ {
+		win[r], lo[r], hi[r] = make([]float64, C), make([]float64, C), make([]float64, C)
+		for c := 0; c < C; c++ {
+			k := m.Joint.Sum[r*C+c]
+			win[r][c] = float64(k) / float64(m.Joint.N)
+			b := stats.Wilson(k, m.Joint.N, bonf)
+			lo[r][c], hi[r][c] = b.Lo, b.Hi
+		}
+	}
+	var eq [3]experiment.Equilibrium
+	for i, P := range [][][]float64{win, lo, hi} {
+		var err error
+		if eq[i], err = experiment.SolveZeroSum(P); err != nil {
+			t.Fatal(err)
+		}
+	}
+	same := func(a, b experiment.Equilibrium) bool {
+		const eps = 1e-9
+		for _, w := range [][2][]float64{{a.RowWeights, b.RowWeights}, {a.ColWeights, b.ColWeights}} {
+			for i := range w[0] {
+				if (w[0][i] > eps) != (w[1][i] > eps) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return same(eq[0], eq[1]) && same(eq[0], eq[2])
 }

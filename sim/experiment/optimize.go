@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -60,7 +61,16 @@ type OptimizeConfig struct {
 	Confirm int64   // encounters of the confirmation stage per game (default 20,000)
 	Top     int     // candidates confirmed besides the best (default 9)
 	Coarse  int     // screening's stride along numeric dimensions (default 2)
-	Done    *atomic.Int64
+	// Done, if non-nil, advances by the encounters played, every game
+	// counted (a stage of 5 candidates and 1,000 encounters adds 5,000).
+	Done *atomic.Int64
+	// Total, if non-nil, is kept at an upper bound of what Done will read
+	// when the search ends (a progress bar's total): set at the start to
+	// OptimizeBound's, lowered after every stage to what Done reads plus a
+	// bound of the stages left (known once the finalists are). It never
+	// rises and Done never passes it, so Done/Total never goes back nor
+	// past 1.
+	Total *atomic.Int64
 	// Finalists, if non-nil, skips screening: the selection runs on these
 	// candidates (a resumed search's, recorded in its result).
 	Finalists []int
@@ -203,13 +213,21 @@ type OptimizeResult struct {
 	Exploits  []Exploit  `json:"exploits"` // biggest gain first
 	// Encounters is what the search spent, all games and stages counted.
 	Encounters int64 `json:"encounters"`
-	// Uniform is what the selection stage would have cost without
-	// elimination: every finalist playing as many encounters as the
-	// selection's most-played one (a fixed-sample design reaching the
-	// same decision at the same stage).
-	Uniform   int64            `json:"uniform_encounters"`
-	Incumbent []IncumbentPoint `json:"incumbent"`
-	Stages    []SearchStage    `json:"stages"`
+	// Uniform is what uniform allocation would cost for the same
+	// guarantee: a fixed-sample design in which every candidate of the
+	// space plays UniformPer encounters on common random numbers and the
+	// highest win rate is selected, UniformPer being the sample size
+	// that puts it within Delta of the best with probability 1−Alpha
+	// (FixedSampleSize) at the largest discordance rate the selection saw
+	// between the best (or the leader) and another finalist
+	// (UniformDiscordance). Compare it with
+	// Encounters, the whole search (screening, selection, confirmation).
+	// 0 when no selection ran.
+	Uniform            int64            `json:"uniform_encounters"`
+	UniformPer         int64            `json:"uniform_per_candidate,omitempty"`
+	UniformDiscordance float64          `json:"uniform_discordance,omitempty"`
+	Incumbent          []IncumbentPoint `json:"incumbent"`
+	Stages             []SearchStage    `json:"stages"`
 	// Selection is the selection stage's own result (its State resumes an
 	// unfinished search).
 	Selection *Selection `json:"selection"`
@@ -235,6 +253,7 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 		return nil, errors.New("the space holds no candidate (check --where)")
 	}
 	cfg.defaults()
+	cfg.lower(OptimizeBound(sp, points, cfg))
 	res := &OptimizeResult{Side: sideName, Baseline: baseName, Best: -1}
 	status := make([]string, len(points))
 	played := make([]int64, len(points))
@@ -286,13 +305,20 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 		for i, k := range finalists {
 			sub[i], names[i] = games[k], points[k].Name
 		}
-		sc := SelectConfig{Seed: cfg.Seed, Workers: cfg.Workers, Done: cfg.Done, Resume: cfg.Resume, Params: cfg.SelectParams(len(finalists))}
+		sc := SelectConfig{Seed: cfg.Seed, Workers: cfg.Workers, Done: cfg.Done, DoneByGame: true, Resume: cfg.Resume, Params: cfg.SelectParams(len(finalists))}
+		per := sc.Params.Budget
+		confirmN := cfg.confirmWork(len(finalists))
+		cfg.lower(int64(len(finalists))*per + confirmN)
+		if r := cfg.Resume; r != nil {
+			cfg.lower(selectLeft(r) + confirmN)
+		}
 		incumbent := func(s *Selection) {
 			res.Incumbent = append(res.Incumbent, IncumbentPoint{Encounters: spent + s.Encounters, Point: finalists[s.Leader],
 				WinRate: s.Candidates[s.Leader].WinRate, Stage: "selection"})
 		}
 		sc.OnStage = func(s *Selection) {
 			incumbent(s)
+			cfg.lower(selectLeft(s.State) + confirmN)
 			if cfg.OnStage != nil {
 				cp := *res
 				cp.Selection = s
@@ -315,13 +341,12 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 			return res, err
 		}
 		incumbent(sel)
+		cfg.lower(confirmN)
 		res.Outcome = sel.Outcome
 		res.Best, res.Separated = finalists[sel.Reference], sel.Selected >= 0
-		var most int64
 		for i, k := range finalists {
 			c := sel.Candidates[i]
 			played[k], wins[k] = c.Encounters, c.Wins
-			most = max(most, c.Encounters)
 			switch c.Status {
 			case StatusSelected:
 				status[k] = "best"
@@ -336,7 +361,9 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 		}
 		res.Stages = append(res.Stages, SearchStage{Name: "selection", Start: 0, Candidates: len(finalists), Encounters: sel.Encounters})
 		res.Encounters += sel.Encounters
-		res.Uniform = int64(len(finalists)) * most
+		res.UniformDiscordance = maxDiscordance(sel.State, sel.Reference)
+		res.UniformPer = FixedSampleSize(len(points), res.UniformDiscordance, cfg.Alpha, cfg.Delta)
+		res.Uniform = int64(len(points)) * res.UniformPer
 	}
 	if res.Separated {
 		status[res.Best] = "best"
@@ -370,7 +397,8 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 	cg = append(cg, base)
 	res.ConfirmStart, res.ConfirmN = ConfirmBase, cfg.Confirm
 	res.Confirmed = append(append([]int(nil), conf...), -1)
-	crn, err := RunCRN(ctx, cg, sim.RunConfig{Seed: cfg.Seed, Start: ConfirmBase, N: cfg.Confirm, Workers: cfg.Workers, Done: cfg.Done})
+	cfg.lower(cfg.confirmWork(len(finalists)))
+	crn, err := RunCRN(ctx, cg, sim.RunConfig{Seed: cfg.Seed, Start: ConfirmBase, N: cfg.Confirm, Workers: cfg.Workers, Done: cfg.Done, DonePer: int64(len(cg))})
 	if err != nil {
 		return res, err
 	}
@@ -441,6 +469,128 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 	})
 	sort.SliceStable(res.Exploits, func(x, y int) bool { return res.Exploits[x].Gain > res.Exploits[y].Gain })
 	return res, nil
+}
+
+// FixedSampleSize is the encounters per candidate a fixed-sample paired
+// design needs to select, among k candidates, one within delta of the
+// best with probability at least 1−alpha, when every pair disagrees on a
+// share q of the encounters at most: all candidates play the same n
+// encounters, the highest win rate is selected, and it is wrong only if
+// some candidate c more than delta worse than a best b beats b on them.
+// Each of those k−1 events has probability at most
+// Φ(−δ√n/σ), σ² = q − δ² the variance of one encounter's difference at a
+// gap of exactly δ (the least favourable one), so Bonferroni gives
+// n = ⌈(z·σ/δ)²⌉ with z = Φ⁻¹(1 − alpha/(k−1)) (normal approximation).
+// 1 when k < 2 or q <= δ².
+func FixedSampleSize(k int, q, alpha, delta float64) int64 {
+	if k < 2 || q <= delta*delta {
+		return 1
+	}
+	z := stats.Z(1 - 2*alpha/float64(k-1)) // one-sided at alpha/(k-1)
+	return int64(math.Ceil(z * z * (q - delta*delta) / (delta * delta)))
+}
+
+// maxDiscordance is the largest share of their common encounters on
+// which the reference candidate of a selection (the selected one, or the
+// leader) and another disagreed (one won, the other did not): the
+// candidate taken for the best against each rival, the pairs a
+// fixed-sample design's guarantee rests on.
+func maxDiscordance(st *SelectState, ref int) float64 {
+	var q float64
+	for a := 0; a < st.K; a++ {
+		if p := st.Pair(a, ref); a != ref && p.N > 0 {
+			q = math.Max(q, float64(p.AOnly+p.BOnly)/float64(p.N))
+		}
+	}
+	return q
+}
+
+// OptimizeBound is an upper bound of the encounters (every game counted)
+// Optimize with cfg will play from here: screening's rungs left (exact:
+// the rung sizes and the halving are fixed), the selection's (every
+// finalist playing its whole share) and the confirmation's. Before
+// screening ends the finalists are not known, and every candidate of the
+// space bounds them.
+func OptimizeBound(sp *Space, points []Point, cfg OptimizeConfig) int64 {
+	cfg.defaults()
+	k := len(points)
+	switch {
+	case cfg.Finalists != nil:
+		f := len(cfg.Finalists)
+		if f < 2 {
+			return cfg.confirmWork(f)
+		}
+		if r := cfg.Resume; r != nil {
+			return selectLeft(r) + cfg.confirmWork(f)
+		}
+		return int64(f)*cfg.SelectParams(f).Budget + cfg.confirmWork(f)
+	case k < 2:
+		return cfg.confirmWork(k)
+	case cfg.Screen != nil || cfg.Screens(k):
+		st := cfg.Screen
+		if st == nil {
+			st = NewScreenState(sp, points, cfg)
+		}
+		return st.left() + cfg.selectWorkBound(k) + cfg.confirmWork(k)
+	}
+	return int64(k)*cfg.SelectParams(k).Budget + cfg.confirmWork(k)
+}
+
+// confirmWork is the confirmation's encounters with f finalists: the
+// best and up to Top others, and the baseline.
+func (c *OptimizeConfig) confirmWork(f int) int64 {
+	return int64(min(f, c.Top+1)+1) * c.Confirm
+}
+
+// selectWorkBound bounds the selection's encounters among at most k
+// finalists: f·min(Cap, max(Budget/f, First)) <= min(k·Cap, max(Budget, k·First)).
+func (c *OptimizeConfig) selectWorkBound(k int) int64 {
+	return min(int64(k)*c.Cap, max(c.Budget, int64(k)*c.First))
+}
+
+// selectLeft bounds the encounters a selection in state st has left to
+// play: every survivor playing to the budget.
+func selectLeft(st *SelectState) int64 {
+	if st == nil || st.Finished() {
+		return 0
+	}
+	return int64(len(st.Alive)) * (st.Params.Budget - st.Start)
+}
+
+// lower sets Total to what Done reads plus left, if that is lower (or
+// Total is unset).
+func (c *OptimizeConfig) lower(left int64) {
+	if c.Total == nil {
+		return
+	}
+	var done int64
+	if c.Done != nil {
+		done = c.Done.Load()
+	}
+	t := done + left
+	for {
+		old := c.Total.Load()
+		if old > 0 && old <= t {
+			return
+		}
+		if c.Total.CompareAndSwap(old, t) {
+			return
+		}
+	}
+}
+
+// left is the encounters (every candidate counted) of the rungs left.
+func (st *ScreenState) left() int64 {
+	s := *st
+	s.Alive = append([]int(nil), st.Alive...)
+	var n int64
+	for !s.Finished() {
+		_, r, alive := s.NextRung()
+		n += int64(len(alive)) * r
+		s.Alive = s.Alive[:(len(alive)+1)/2]
+		s.Size *= 2
+	}
+	return n
 }
 
 func statusOrder(s string) int {
@@ -629,7 +779,7 @@ func screen(ctx context.Context, sp *Space, cands []Point, games []sim.Game, sid
 	}
 	for !st.Finished() {
 		start, n, alive := st.NextRung()
-		sums, err := PlayStage(ctx, games, side, alive, sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done})
+		sums, err := PlayStage(ctx, games, side, alive, sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done, DonePer: int64(len(alive))})
 		if err != nil {
 			res.Screening = st
 			return nil, err
@@ -637,6 +787,7 @@ func screen(ctx context.Context, sp *Space, cands []Point, games []sim.Game, sid
 		if err := st.ApplyRung(sums, res); err != nil {
 			return nil, err
 		}
+		cfg.lower(st.left() + cfg.selectWorkBound(len(cands)) + cfg.confirmWork(len(cands)))
 		if cfg.OnStage != nil && !st.Finished() {
 			cp := *res
 			cp.Screening = st.Clone()

@@ -555,6 +555,9 @@ type SelectConfig struct {
 	Workers int
 	Params  SelectParams
 	Done    *atomic.Int64 // advanced as encounter indices finish (a progress bar)
+	// DoneByGame advances Done by every survivor's encounters (an index
+	// played by 5 survivors counts 5) instead of by encounter indices.
+	DoneByGame bool
 	// Resume, if non-nil, is an unfinished selection's state (of the same
 	// games and params): it goes on from there, exactly as if never stopped.
 	Resume *SelectState
@@ -657,7 +660,11 @@ func Select(ctx context.Context, games []sim.Game, names []string, side int, sid
 	}
 	for !st.Finished() {
 		start, n, alive := st.NextStage()
-		s, err := PlayStage(ctx, games, side, alive, sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done})
+		rc := sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done}
+		if cfg.DoneByGame {
+			rc.DonePer = int64(len(alive))
+		}
+		s, err := PlayStage(ctx, games, side, alive, rc)
 		if err != nil {
 			return st.Result(names, sideName), err
 		}

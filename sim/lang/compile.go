@@ -63,6 +63,56 @@ type Env struct {
 	Resolve func(kind ArgKind, name string) (int, string)
 }
 
+// examples are the facts the parser's messages show, from the
+// environment: the language itself declares no ruleset's vocabulary.
+type examples struct {
+	value string // a number fact without argument ("" for none)
+	arg   string // a fact with an argument, as a user writes it ("" for none)
+}
+
+func (env *Env) examples() examples {
+	var ex examples
+	if env == nil {
+		return ex
+	}
+	for _, f := range env.Facts {
+		if ex.value == "" && f.Arg == NoArg && f.Type == Number {
+			ex.value = f.Name
+		}
+		if ex.arg == "" && f.Arg != NoArg {
+			ex.arg = f.Spelling()
+		}
+	}
+	return ex
+}
+
+// argExample writes the environment's first fact whose argument name
+// resolves to (the first with an argument if none does) with arg as its
+// argument, or "" when no fact takes one.
+func (env *Env) argExample(name, arg string) string {
+	var eg *Fact
+	for k := range env.Facts {
+		f := &env.Facts[k]
+		if f.Arg == NoArg {
+			continue
+		}
+		if eg == nil {
+			eg = f
+		}
+		if env.Resolve != nil {
+			if _, msg := env.Resolve(f.Arg, name); msg == "" {
+				eg = f
+				break
+			}
+		}
+	}
+	if eg == nil {
+		return ""
+	}
+	head, rest, _ := strings.Cut(eg.Name, ".")
+	return head + "(" + arg + ")." + rest
+}
+
 // Param is a named number from the block's params:.
 type Param struct {
 	Name string
@@ -140,7 +190,7 @@ func Compile(src string, env *Env) (*Program, *Error) { return compile(src, env,
 func CompileNumber(src string, env *Env) (*Program, *Error) { return compile(src, env, Number) }
 
 func compile(src string, env *Env, want Type) (*Program, *Error) {
-	n, err := Parse(src)
+	n, err := parse(src, env.examples())
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +249,10 @@ func (c *compiler) gen(n Node) (Type, *Error) {
 		}
 		for _, nv := range c.env.Names {
 			if k, v, _ := strings.Cut(nv, "="); k == n.Name {
-				return 0, errAt(n.At, "$%s is a name (%s), not a number: a condition compares numbers; use it as an argument, e.g. ally($%s).acted, or give a number in params:", n.Name, v, n.Name)
+				if eg := c.env.argExample(v, "$"+n.Name); eg != "" {
+					return 0, errAt(n.At, "$%s is a name (%s), not a number: a condition compares numbers; use it as an argument, e.g. %s, or give a number in params:", n.Name, v, eg)
+				}
+				return 0, errAt(n.At, "$%s is a name (%s), not a number: a condition compares numbers; use it as a fact's argument, or give a number in params:", n.Name, v)
 			}
 		}
 		var names []string

@@ -116,9 +116,9 @@ func TestErrorsPointAtTheColumn(t *testing.T) {
 		{"a and p", 0, "and needs true or false on both sides, but a is a number; compare it, e.g. a > 0"},
 		{`ally("Bob").acted`, 5, "no ally Bob"},
 		{"c > 1", 0, "unknown fact c (did you mean a?); test offers at turn: a, b, p, q, ally(\"NAME\").acted"},
-		{"a >", 3, "expected a value (a number, a fact such as self.hp_pct, or $param), found the end"},
+		{"a >", 3, "expected a value (a number, a fact such as a, or $param), found the end"},
 		{"a # 1", 2, "unexpected character '#'"},
-		{`"x" == 1`, 0, `a string is only an argument, as in ally("Wizard").acted`},
+		{`"x" == 1`, 0, `a string is only an argument, as in ally("NAME").acted`},
 		{"", 0, "empty condition; leave out when: for a rule that always applies"},
 		{"a", 0, "a condition must be true or false, but this is a number; compare it, e.g. a > 0"},
 	}
@@ -130,6 +130,44 @@ func TestErrorsPointAtTheColumn(t *testing.T) {
 	}
 	if got := Caret("a < $lw", 4); got != "\n    a < $lw\n        ^" {
 		t.Errorf("caret %q", got)
+	}
+}
+
+// The language declares no ruleset's vocabulary: its messages' examples
+// are the environment's facts (a name param's example is a fact whose
+// argument accepts the name), and Parse, without one, names none.
+func TestErrorExamplesComeFromTheEnv(t *testing.T) {
+	env := &Env{
+		Facts: []Fact{
+			{Name: "flag", Type: Bool},
+			{Name: "spell.left", Type: Number, Arg: allyArg + 1},
+			{Name: "n", Type: Number},
+			{Name: "foe.down", Type: Bool, Arg: allyArg},
+		},
+		Names: []string{"who=Bob"},
+		Resolve: func(k ArgKind, name string) (int, string) {
+			if k == allyArg && name == "Bob" {
+				return 1, ""
+			}
+			return -1, "no"
+		},
+	}
+	for _, c := range []struct{ src, msg string }{
+		{"n >", "expected a value (a number, a fact such as n, or $param), found the end"},
+		{`"x"`, `a string is only an argument, as in spell("NAME").left`},
+		{"n < $who", "$who is a name (Bob), not a number: a condition compares numbers; use it as an argument, e.g. foe($who).down, or give a number in params:"},
+	} {
+		if _, err := Compile(c.src, env); err == nil || err.Msg != c.msg {
+			t.Errorf("%q: got %v, want %s", c.src, err, c.msg)
+		}
+	}
+	for _, c := range []struct{ src, msg string }{
+		{"n >", "expected a value (a number, a fact or $param), found the end"},
+		{`"x"`, "a string is only the argument of a fact"},
+	} {
+		if _, err := Parse(c.src); err == nil || err.Msg != c.msg {
+			t.Errorf("Parse %q: got %v, want %s", c.src, err, c.msg)
+		}
 	}
 }
 

@@ -61,10 +61,15 @@ func (n *Ref) Key() string { return strings.Join(n.Segs, ".") }
 type parser struct {
 	toks []token
 	k    int
+	ex   examples
 }
 
-// Parse parses one condition.
-func Parse(src string) (Node, *Error) {
+// Parse parses one condition. Its messages name no fact (Compile's show
+// its environment's).
+func Parse(src string) (Node, *Error) { return parse(src, examples{}) }
+
+// parse is Parse with the facts its messages show.
+func parse(src string, ex examples) (Node, *Error) {
 	toks, err := lex(src)
 	if err != nil {
 		return nil, err
@@ -72,7 +77,7 @@ func Parse(src string) (Node, *Error) {
 	if len(toks) == 1 {
 		return nil, errAt(0, "empty condition; leave out when: for a rule that always applies")
 	}
-	p := &parser{toks: toks}
+	p := &parser{toks: toks, ex: ex}
 	n, err := p.or()
 	if err != nil {
 		return nil, err
@@ -233,9 +238,15 @@ func (p *parser) primary() (Node, *Error) {
 			return x, nil
 		}
 	case tStr:
-		return nil, errAt(t.pos, "a string is only an argument, as in ally(\"Wizard\").acted")
+		if p.ex.arg != "" {
+			return nil, errAt(t.pos, "a string is only an argument, as in %s", p.ex.arg)
+		}
+		return nil, errAt(t.pos, "a string is only the argument of a fact")
 	}
-	return nil, errAt(t.pos, "expected a value (a number, a fact such as self.hp_pct, or $param), found %s", describe(t))
+	if p.ex.value != "" {
+		return nil, errAt(t.pos, "expected a value (a number, a fact such as %s, or $param), found %s", p.ex.value, describe(t))
+	}
+	return nil, errAt(t.pos, "expected a value (a number, a fact or $param), found %s", describe(t))
 }
 
 func (p *parser) ref(first token) (Node, *Error) {

@@ -10,8 +10,13 @@
 // `--set PATH=VALUE` overrides (Set) are applied to the YAML tree before
 // decoding, so an override is validated exactly like the file itself.
 //
-// A Scenario is plain data, built once per run and read-only afterwards; it
-// is safe to share between goroutines once Load returns.
+// A Scenario is plain data, built once per run. Its decoded fields are
+// read-only once Load (or Decode) returns. Rep and Dec are not: they are
+// how the ruleset reports on its own fields, and rulesets.Compile writes
+// errors and warnings into Rep (through Dec) while it compiles. So a
+// Scenario is safe to share between goroutines once it has been compiled,
+// or from Load on if it is never compiled; compile it once, on one
+// goroutine, before sharing it.
 package scenario
 
 import (
@@ -43,7 +48,8 @@ type Scenario struct {
 	Sides       []Side
 
 	// Rep collects errors while the ruleset compiles Extra fields and
-	// options; Dec decodes them with positions.
+	// options; Dec decodes them with positions. Both are written during
+	// rulesets.Compile (see the package doc): the one mutable part.
 	Rep *Reporter
 	Dec *Decoder
 }
@@ -71,12 +77,6 @@ type PolicySpec struct {
 	Node   *yaml.Node
 	Path   string
 }
-
-// Policy is PolicySpec's former name, kept so code written against it
-// still compiles.
-//
-// Deprecated: use PolicySpec.
-type Policy = PolicySpec
 
 // Combatant is one combatant entry; Count copies of it join the fight.
 type Combatant struct {

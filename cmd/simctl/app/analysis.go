@@ -254,6 +254,9 @@ func Value(ctx context.Context, req *ValueRequest, obs *Observer) (*results.Valu
 			err = fmt.Errorf("--resume %s: that run values side %s with parameters %s, this one side %s with %s; resume with the same command line",
 				req.ResumePath, old.Side, paramList(old.Params), sideName, paramList(vps))
 		}
+		if err == nil {
+			err = checkDigest(req.ResumePath, old.ResumeDigest, ValueDigest(old))
+		}
 		if err != nil {
 			return nil, &Error{Kind: Usage, Err: err}
 		}
@@ -268,6 +271,9 @@ func Value(ctx context.Context, req *ValueRequest, obs *Observer) (*results.Valu
 			v.Unplayed = UnplayedOf(left)
 		}
 		results.NewValue(v, joint, ps)
+		if len(v.Unplayed) > 0 {
+			v.ResumeDigest = ValueDigest(v)
+		}
 		return v
 	}
 	cfg := sim.RunConfig{Seed: req.Seed, Workers: req.Workers}
@@ -327,6 +333,9 @@ func Matrix(ctx context.Context, req *MatrixRequest, obs *Observer) (*results.Ma
 		if err == nil && (old.RowSide != rowSide || !reflect.DeepEqual(old.RowOptions, rsets) || !reflect.DeepEqual(old.ColOptions, csets)) {
 			err = fmt.Errorf("--resume %s: that matrix has other --row or --col options, or another --side; resume with the same command line", req.ResumePath)
 		}
+		if err == nil {
+			err = checkDigest(req.ResumePath, old.ResumeDigest, MatrixDigest(old))
+		}
 		if err != nil {
 			return nil, &Error{Kind: Usage, Err: err}
 		}
@@ -343,6 +352,9 @@ func Matrix(ctx context.Context, req *MatrixRequest, obs *Observer) (*results.Ma
 		m.Elapsed, m.Interrupted = before+time.Since(t0).Seconds(), interrupted
 		if interrupted {
 			m.Unplayed = UnplayedOf(left)
+		}
+		if len(m.Unplayed) > 0 {
+			m.ResumeDigest = MatrixDigest(m)
 		}
 		return m, nil
 	}

@@ -1,9 +1,16 @@
 // Package app is simctl's application layer: one request type per kind of
 // job and a Run that plays it and returns its versioned document. The CLI
 // (cmd/simctl) turns flags into a request and renders what Run returns;
-// the web lab (simctl serve) turns its JSON into the same request. Neither
-// front end's words reach here: a request holds the scenario's bytes and
-// structured values (overrides, axes, options), never a command line.
+// the web lab (simctl serve, cmd/simctl/lab) turns its JSON into the same
+// request. Neither front end's words reach here: a request holds the
+// scenario's bytes and structured values (overrides, axes, options),
+// never a command line. What both front ends show besides documents is
+// here too: the report bundle's contents (Report: the documents with
+// their replayed fights, which a front end hands to reports.Bundle to
+// render), the reference texts (Rules, Policies, Tactic, Starter, Schema)
+// and the option words documents record (ParseOption). Documents are
+// package results' and fights are narrated by reports/narrate: nothing
+// here imports the plotting of package reports.
 //
 // Run touches no file and no terminal. What a front end does while a job
 // runs — a progress bar, checkpoints for --resume, a page's interim
@@ -19,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -79,6 +87,22 @@ func (o *Observer) note(format string, a ...any) {
 	if o.Note != nil {
 		o.Note(fmt.Sprintf(format, a...))
 	}
+}
+
+// liveTotals holds, for a job whose total is known only as it goes
+// (optimize: how many candidates each stage keeps), its running total,
+// keyed by the job's progress counter.
+var liveTotals sync.Map
+
+// LiveTotal returns the running total of the job that counts into done,
+// nil when its total is the one Progress was given. The running total
+// starts at that one and only falls, never below what done reads at the
+// end: a display that follows it never goes back nor past 100%.
+func LiveTotal(done *atomic.Int64) *atomic.Int64 {
+	if t, ok := liveTotals.Load(done); ok {
+		return t.(*atomic.Int64)
+	}
+	return nil
 }
 
 func (o *Observer) progress(total int64, done *atomic.Int64) (stop func()) {

@@ -154,6 +154,9 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 			c.Options = append(c.Options, o)
 		}
 		c.Finish(pt.Paired)
+		if len(c.Unplayed) > 0 {
+			c.ResumeDigest = CompareDigest(c)
+		}
 		return c
 	}
 	var reached bool
@@ -265,5 +268,5 @@ func checkCompareResume(old *results.Compare, path, sum string, seed uint64, set
 			return fmt.Errorf("--resume %s: option %s does not hold the comparison's %d encounters; the file is damaged", path, op.Name, old.Encounters)
 		}
 	}
-	return nil
+	return checkDigest(path, old.ResumeDigest, CompareDigest(old))
 }

@@ -2,6 +2,10 @@ package app
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -10,6 +14,7 @@ import (
 	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
+	"simctl/stats"
 )
 
 // Resuming the experiments played on common random numbers (compare,
@@ -169,4 +174,159 @@ func UnplayedOf(left []sim.Range) [][2]int64 {
 		out = append(out, [2]int64{r.Lo, r.Hi})
 	}
 	return out
+}
+
+// The resume digest. An interrupted document says which encounters it
+// left (unplayed), how many it played and what they counted, and a
+// resume trusts all of it: a range shifted by hand keeps its length, so
+// the totals still add up, and the resumed counts would silently be
+// wrong. So the document carries resume_digest, a SHA-256 HMAC over
+// exactly what a resume trusts, and a resume refuses a document whose
+// digest does not match. The key is in this source: the digest catches
+// hand edits and damage, and is no defence against someone who reads the
+// code and recomputes it.
+var resumeKey = []byte("simctl resume digest 1")
+
+// resumeDigest is the digest of kind's trusted fields (plain values,
+// which JSON writes and reads back exactly), "" if they do not encode.
+func resumeDigest(kind string, trusted any) string {
+	b, err := json.Marshal(trusted)
+	if err != nil {
+		return ""
+	}
+	m := hmac.New(sha256.New, resumeKey)
+	m.Write([]byte(kind))
+	m.Write([]byte{0})
+	m.Write(b)
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// checkDigest refuses a document whose digest is missing or is not that
+// of what it holds.
+func checkDigest(path, have, want string) error {
+	if have == "" || want == "" || !hmac.Equal([]byte(have), []byte(want)) {
+		return fmt.Errorf("--resume %s: its resume_digest does not match the encounters and counts it holds: the file was edited or damaged after simctl wrote it, and resuming it would give wrong counts; run the command again without --resume", path)
+	}
+	return nil
+}
+
+// headerTrust is what every experiment's resume trusts of its header.
+type headerTrust struct {
+	Kind, Version, SHA256 string
+	Seed                  uint64
+	Sets                  []string
+	Shard                 *results.Shard
+	Unplayed              [][2]int64
+}
+
+func trustOf(h *results.Header) headerTrust {
+	return headerTrust{Kind: h.Kind, Version: h.Version, SHA256: h.ScenarioSHA256, Seed: h.Seed, Sets: h.Sets, Shard: h.Shard, Unplayed: h.Unplayed}
+}
+
+// RunDigest is the resume digest of an interrupted run's result.
+func RunDigest(r *results.Result) string {
+	return resumeDigest("run", struct {
+		Version, SHA256 string
+		Seed            uint64
+		Sets            []string
+		Shard           *results.Shard
+		Unplayed        [][2]int64
+		Encounters      int64
+		Tally           results.Raw
+	}{r.Version, r.ScenarioSHA256, r.Seed, r.Sets, r.Shard, r.Unplayed, r.Encounters, r.Raw})
+}
+
+// CompareDigest is the resume digest of an interrupted comparison.
+func CompareDigest(c *results.Compare) string {
+	type option struct {
+		Name       string
+		Sets       []string
+		Encounters int64
+		Tally      results.Raw
+		Paired     []stats.Paired
+		Cross      []int64
+	}
+	sum := ""
+	if c.Context != nil {
+		sum = c.Context.ScenarioSHA256
+	}
+	var opts []option
+	for _, o := range c.Options {
+		op := option{Name: o.Name, Sets: o.Sets, Cross: o.EconomyCross}
+		if o.Result != nil {
+			op.Encounters, op.Tally = o.Result.Encounters, o.Result.Raw
+		}
+		for _, d := range o.Diff {
+			op.Paired = append(op.Paired, d.Paired)
+		}
+		opts = append(opts, op)
+	}
+	return resumeDigest("compare", struct {
+		Header     headerTrust
+		Encounters int64
+		Options    []option
+	}{headerTrust{Kind: "compare", Version: c.Version, SHA256: sum, Seed: c.Seed, Sets: c.Sets, Shard: c.Shard, Unplayed: c.Unplayed}, c.Encounters, opts})
+}
+
+// ValueDigest is the resume digest of an interrupted value run.
+func ValueDigest(v *results.Value) string {
+	return resumeDigest("value", struct {
+		Header     headerTrust
+		Side       string
+		Params     []results.ValueParam
+		Encounters int64
+		Joint      stats.Joint
+	}{trustOf(&v.Header), v.Side, v.Params, v.Encounters, v.Joint})
+}
+
+// MatrixDigest is the resume digest of an interrupted matrix.
+func MatrixDigest(m *results.Matrix) string {
+	return resumeDigest("matrix", struct {
+		Header     headerTrust
+		RowSide    string
+		Rows, Cols []results.NamedSets
+		Encounters int64
+		Joint      stats.Joint
+	}{trustOf(&m.Header), m.RowSide, m.RowOptions, m.ColOptions, m.Encounters, m.Joint})
+}
+
+// TournamentDigest is the resume digest of an unfinished tournament: its
+// state is what a resume goes on from.
+func TournamentDigest(t *results.Tournament) string {
+	return resumeDigest("tournament", struct {
+		Header  headerTrust
+		Side    string
+		Options []results.NamedSets
+		State   *experiment.SelectState
+	}{trustOf(&t.Header), t.Side, t.Options, t.State})
+}
+
+// SweepDigest is the resume digest of an interrupted sweep: a resume
+// keeps its finished points' counts.
+func SweepDigest(sw *results.Sweep) string {
+	type point struct {
+		Values                           []string
+		Reached, Unfinished, Interrupted bool
+		Encounters                       int64
+		Tally                            results.Raw
+	}
+	sum := ""
+	if sw.Context != nil {
+		sum = sw.Context.ScenarioSHA256
+	}
+	var pts []point
+	for _, p := range sw.Points {
+		pt := point{Values: p.Values, Reached: p.Reached, Unfinished: p.Unfinished}
+		if p.Result != nil {
+			pt.Interrupted, pt.Encounters, pt.Tally = p.Result.Interrupted, p.Result.Encounters, p.Result.Raw
+		}
+		pts = append(pts, pt)
+	}
+	return resumeDigest("sweep", struct {
+		Header      headerTrust
+		MaxN, Batch int64
+		Precision   float64
+		Axes        []results.Axis
+		Points      []point
+	}{headerTrust{Kind: "sweep", Version: sw.Version, SHA256: sum, Seed: sw.Seed, Sets: sw.Sets, Shard: sw.Shard}, sw.MaxN, sw.Batch, sw.Precision, sw.Axes, pts})
 }

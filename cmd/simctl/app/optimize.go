@@ -309,17 +309,17 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 			}
 		}
 	}
-	var done atomic.Int64
-	cfg.Done = &done
-	// The progress counter advances by encounter indices (every game of a
-	// stage plays each): the selection's cap per candidate, the
-	// confirmation, and screening's rungs (First, 2·First, ...: about
-	// 15·First) when the space is screened.
-	total := cfg.SelectParams(len(points)).Budget + req.Confirm
-	if cfg.Screens(len(points)) && cfg.Finalists == nil {
-		total += 15 * req.First
-	}
-	stop := obs.progress(total, &done)
+	// The progress counter advances by the encounters played, every
+	// candidate counted; its total starts at an upper bound of the whole
+	// search (experiment.OptimizeBound) and falls after every stage to
+	// what was played plus a bound of the stages left (LiveTotal), so
+	// the bar never goes back nor past 100%.
+	var done, total atomic.Int64
+	cfg.Done, cfg.Total = &done, &total
+	total.Store(experiment.OptimizeBound(sp, points, cfg))
+	liveTotals.Store(&done, &total)
+	defer liveTotals.Delete(&done)
+	stop := obs.progress(total.Load(), &done)
 	res, runErr := experiment.Optimize(ctx, sp, points, glist, baseGame, baseName, si, sideName, cfg)
 	stop()
 	interrupted := isInterrupt(runErr)
@@ -693,7 +693,7 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 	t0 := time.Now()
 	var done atomic.Int64
 	stop := obs.progress(int64(len(alive))*shard.N, &done)
-	sums, err := experiment.PlayStage(ctx, sub, si, alive, sim.RunConfig{Seed: cfg.Seed, Start: start + shard.Start, N: shard.N, Workers: cfg.Workers, Done: &done})
+	sums, err := experiment.PlayStage(ctx, sub, si, alive, sim.RunConfig{Seed: cfg.Seed, Start: start + shard.Start, N: shard.N, Workers: cfg.Workers, Done: &done, DonePer: int64(len(alive))})
 	stop()
 	if err != nil {
 		if isInterrupt(err) {

@@ -93,7 +93,11 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 	result := func(interrupted bool, unplayed []sim.Range, elapsed float64) *results.Result {
 		m := meta
 		m.Elapsed, m.Interrupted, m.Unplayed = elapsed, interrupted, UnplayedOf(unplayed)
-		return results.New(m, g, tally)
+		r := results.New(m, g, tally)
+		if interrupted && len(r.Unplayed) > 0 {
+			r.ResumeDigest = RunDigest(r)
+		}
+		return r
 	}
 	var left []sim.Range
 	known := true // the unplayed ranges are known (not after Abandon)
@@ -221,7 +225,9 @@ func checkRunResume(r *results.Result, path, sum, version string, seed uint64, s
 	if played+left != whole {
 		return fmt.Errorf("--resume %s: %d encounters played and %d unplayed do not make its %d; the file is damaged", path, played, left, whole)
 	}
-	return nil
+	// The checks above hold for a range shifted by hand (its length
+	// kept): only the digest tells it from the ranges simctl wrote.
+	return checkDigest(path, r.ResumeDigest, RunDigest(r))
 }
 
 // workersOf is the number of workers Workers w means.

@@ -169,6 +169,7 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*results.Swee
 		sw.Interrupted = true // until the sweep ends: a killed sweep says so
 		sw.Elapsed = time.Since(start).Seconds()
 		sw.Finish()
+		sw.ResumeDigest = SweepDigest(sw)
 	}
 	var lastSave, lastInterim time.Time
 	if obs.Checkpoint != nil || obs.Interim != nil {
@@ -211,6 +212,10 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*results.Swee
 	sw.Elapsed = time.Since(start).Seconds()
 	sw.Interrupted = interrupted
 	sw.Finish()
+	sw.ResumeDigest = ""
+	if interrupted {
+		sw.ResumeDigest = SweepDigest(sw)
+	}
 	return sw, nil
 }
 
@@ -326,6 +331,14 @@ func resumeSweep(old *results.Sweep, path string, sw *results.Sweep, games []sim
 			return nil, fmt.Errorf("--resume %s: point %d (%s) does not match this sweep's; the file is damaged", path, k, strings.Join(p.Values, ", "))
 		}
 		have[k] = &experiment.PointRun{Tally: p.Result.Tally(games[k]), Reached: p.Reached}
+	}
+	if !old.Interrupted {
+		return nil, fmt.Errorf("--resume %s: that sweep was not interrupted; nothing to resume", path)
+	}
+	// A finished point's counts are kept as they are: an edited count,
+	// or an unfinished point marked finished, would be wrong silently.
+	if err := checkDigest(path, old.ResumeDigest, SweepDigest(old)); err != nil {
+		return nil, err
 	}
 	return have, nil
 }

@@ -116,6 +116,7 @@ func Tournament(ctx context.Context, req *TournamentRequest, obs *Observer) (*re
 		tc.OnStage = func(r *experiment.Selection) {
 			cp := *t
 			cp.Selection, cp.Interrupted, cp.Elapsed = *r, true, before+time.Since(t0).Seconds()
+			cp.ResumeDigest = TournamentDigest(&cp)
 			if obs.Checkpoint != nil {
 				obs.Checkpoint(&cp)
 			}
@@ -141,6 +142,9 @@ func Tournament(ctx context.Context, req *TournamentRequest, obs *Observer) (*re
 	}
 	t.Selection = *res
 	t.Elapsed, t.Interrupted = before+time.Since(t0).Seconds(), interrupted
+	if interrupted && t.State != nil && !t.State.Finished() {
+		t.ResumeDigest = TournamentDigest(t)
+	}
 	return t, nil
 }
 
@@ -169,5 +173,5 @@ func checkTournamentResume(old *results.Tournament, path string, t *results.Tour
 	case old.Side != side || !reflect.DeepEqual(old.Options, t.Options):
 		return bad("that tournament has other candidates (--option, --vary) or another --side")
 	}
-	return nil
+	return checkDigest(path, old.ResumeDigest, TournamentDigest(old))
 }

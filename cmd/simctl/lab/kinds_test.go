@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // encounters found), and an optimize job hands the page its incumbent
 // after each stage.
 func TestServeSearchKinds(t *testing.T) {
-	_, ts := testServer(t, serveConfig{})
+	_, ts := testServer(t, Config{})
 	text := duelText(t)
 	cases := []struct {
 		req  jobRequest
@@ -35,7 +35,7 @@ func TestServeSearchKinds(t *testing.T) {
 		id := startJob(t, ts, c.req)
 		m := jobResult(t, ts, id)
 		var out bytes.Buffer
-		if code := Main(context.Background(), append(c.cli, "--format", "json"), &out, io.Discard); code != 0 {
+		if code := cliMain(context.Background(), append(c.cli, "--format", "json"), &out, io.Discard); code != 0 {
 			t.Fatalf("%v: exit %d", c.cli, code)
 		}
 		var want map[string]any

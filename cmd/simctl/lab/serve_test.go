@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"archive/tar"
@@ -22,28 +22,29 @@ import (
 	"testing"
 	"time"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports/results"
 	"simctl/scenarios"
 	"simctl/sim"
 )
 
 // testServer starts simctl serve's handler on a loopback httptest server.
-func testServer(t *testing.T, cfg serveConfig) (*server, *httptest.Server) {
+func testServer(t *testing.T, cfg Config) (*server, *httptest.Server) {
 	t.Helper()
-	if cfg.maxEnc == 0 {
-		cfg.maxEnc = 10_000_000
+	if cfg.MaxEncounters == 0 {
+		cfg.MaxEncounters = 10_000_000
 	}
-	if cfg.maxJobs == 0 {
-		cfg.maxJobs = 2
+	if cfg.MaxJobs == 0 {
+		cfg.MaxJobs = 2
 	}
-	if cfg.queue == 0 {
-		cfg.queue = 16
+	if cfg.Queue == 0 {
+		cfg.Queue = 16
 	}
-	if cfg.workers == 0 {
-		cfg.workers = 2
+	if cfg.Workers == 0 {
+		cfg.Workers = 2
 	}
-	if cfg.jobTTL == 0 {
-		cfg.jobTTL = time.Hour
+	if cfg.JobTTL == 0 {
+		cfg.JobTTL = time.Hour
 	}
 	s, err := newServer(cfg)
 	if err != nil {
@@ -199,8 +200,8 @@ func jobResult(t *testing.T, ts *httptest.Server, id string) map[string]any {
 // every job's counts must equal.
 func directRun(t *testing.T, text string, seed uint64, n int64) *sim.Tally {
 	t.Helper()
-	src := &source{name: "x.yaml", display: "x.yaml", data: []byte(text)}
-	_, g, err := src.compile(nil)
+	src := &app.Source{Name: "x.yaml", Display: "x.yaml", Data: []byte(text)}
+	_, g, err := src.Compile(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +222,7 @@ func sideWins(t *testing.T, result any) (wins [2]int64, draws, n int64) {
 }
 
 func TestServeScenarios(t *testing.T) {
-	_, ts := testServer(t, serveConfig{})
+	_, ts := testServer(t, Config{})
 	st, m, _ := call(t, ts, "GET", "/api/scenarios", nil)
 	if st != 200 {
 		t.Fatalf("scenarios: %d", st)
@@ -275,7 +276,7 @@ func TestServeDirTraversal(t *testing.T) {
 	// A hard link to the file outside: os.Root cannot tell it from a
 	// file of the folder, so files with more than one link are refused.
 	must(os.Link(filepath.Join(base, "secret.yaml"), filepath.Join(dir, "hard.yaml")))
-	_, ts := testServer(t, serveConfig{dir: dir})
+	_, ts := testServer(t, Config{Dir: dir})
 
 	st, m, _ := call(t, ts, "GET", "/api/scenarios", nil)
 	if st != 200 {
@@ -336,7 +337,7 @@ func TestServeDirTraversal(t *testing.T) {
 }
 
 func TestServeCheck(t *testing.T) {
-	_, ts := testServer(t, serveConfig{})
+	_, ts := testServer(t, Config{})
 	st, m, _ := call(t, ts, "POST", "/api/check", map[string]any{"text": duelText(t), "file": "builtin:d20/duel.yaml"})
 	if st != 200 || m["ok"] != true {
 		t.Fatalf("valid duel: %d %v", st, m)
@@ -379,13 +380,13 @@ func TestServeCheck(t *testing.T) {
 }
 
 func TestServeDocs(t *testing.T) {
-	_, ts := testServer(t, serveConfig{})
+	_, ts := testServer(t, Config{})
 	st, m, _ := call(t, ts, "GET", "/api/rulesets", nil)
 	if st != 200 || len(m["rulesets"].([]any)) != 4 {
 		t.Errorf("rulesets: %d %v", st, m)
 	}
 	var out bytes.Buffer
-	Main(context.Background(), []string{"rules", "d20"}, &out, io.Discard)
+	cliMain(context.Background(), []string{"rules", "d20"}, &out, io.Discard)
 	st, m, _ = call(t, ts, "GET", "/api/rules?ruleset=d20", nil)
 	if st != 200 || m["text"] != out.String() {
 		t.Errorf("rules d20: %d, not simctl rules d20's text", st)
@@ -422,7 +423,7 @@ func TestServeDocs(t *testing.T) {
 
 // TestServeHostile: every refusal is a JSON error with a clear status.
 func TestServeHostile(t *testing.T) {
-	_, ts := testServer(t, serveConfig{maxEnc: 1_000_000})
+	_, ts := testServer(t, Config{MaxEncounters: 1_000_000})
 	duel := duelText(t)
 	run := func(n int64) map[string]any { return map[string]any{"kind": "run", "text": duel, "n": n, "seed": 1} }
 
@@ -523,7 +524,7 @@ func TestServeHostile(t *testing.T) {
 
 // TestServeRecover: a panic in a handler is a 500 with a JSON message.
 func TestServeRecover(t *testing.T) {
-	s, ts := testServer(t, serveConfig{})
+	s, ts := testServer(t, Config{})
 	s.mux.HandleFunc("/api/test-panic", func(http.ResponseWriter, *http.Request) { panic("kaboom") })
 	st, m, _ := call(t, ts, "GET", "/api/test-panic", nil)
 	wantError(t, "panic", st, m, 500, "internal error", "kaboom")
@@ -536,7 +537,7 @@ func TestServeRecover(t *testing.T) {
 // TestServeRun: a run's events narrow the interval, and its counts equal a
 // direct sim.Run (simctl run) of the same seed and N.
 func TestServeRun(t *testing.T) {
-	_, ts := testServer(t, serveConfig{})
+	_, ts := testServer(t, Config{})
 	text := duelText(t)
 	const n, seed = 60_000, 11
 	id := startJob(t, ts, jobRequest{Kind: "run", File: "builtin:d20/duel.yaml", Text: text, N: n, Seed: seed})
@@ -588,7 +589,7 @@ func TestServeRun(t *testing.T) {
 
 // TestServeResults: figures, traces and the report bundle of a run.
 func TestServeResults(t *testing.T) {
-	_, ts := testServer(t, serveConfig{})
+	_, ts := testServer(t, Config{})
 	text := duelText(t)
 	id := startJob(t, ts, jobRequest{Kind: "run", File: "builtin:d20/duel.yaml", Text: text, N: 3000, Seed: 5})
 	m := jobResult(t, ts, id)
@@ -613,7 +614,7 @@ func TestServeResults(t *testing.T) {
 	// A trace is simctl trace's text for that encounter.
 	st, tr, _ := call(t, ts, "GET", "/api/jobs/"+id+"/trace?encounter=7", nil)
 	var out bytes.Buffer
-	Main(context.Background(), []string{"trace", "d20/duel", "--seed", "5", "--encounter", "7"}, &out, io.Discard)
+	cliMain(context.Background(), []string{"trace", "d20/duel", "--seed", "5", "--encounter", "7"}, &out, io.Discard)
 	if st != 200 || !strings.HasSuffix(tr["text"].(string), out.String()) || !strings.HasPrefix(tr["text"].(string), "# simctl trace d20/duel.yaml --seed 5 --encounter 7\n") {
 		t.Errorf("trace: %d\n%v\nwant\n%s", st, tr["text"], out.String())
 	}
@@ -625,7 +626,7 @@ func TestServeResults(t *testing.T) {
 	}
 	st, tr, _ = call(t, ts, "GET", "/api/jobs/"+id+"/trace?encounter=7&seed=12", nil)
 	out.Reset()
-	Main(context.Background(), []string{"trace", "d20/duel", "--seed", "12", "--encounter", "7"}, &out, io.Discard)
+	cliMain(context.Background(), []string{"trace", "d20/duel", "--seed", "12", "--encounter", "7"}, &out, io.Discard)
 	if st != 200 || !strings.HasSuffix(tr["text"].(string), out.String()) {
 		t.Errorf("trace with another seed: %d %v", st, tr["title"])
 	}
@@ -645,7 +646,7 @@ func checkReport(t *testing.T, ts *httptest.Server, id string, result any) {
 	dir := t.TempDir()
 	resFile := filepath.Join(dir, "result.json")
 	os.WriteFile(resFile, toJSON(t, result), 0o644)
-	if code := Main(context.Background(), []string{"report", resFile, "-o", filepath.Join(dir, "report"), "--quiet"}, io.Discard, io.Discard); code != 0 {
+	if code := cliMain(context.Background(), []string{"report", resFile, "-o", filepath.Join(dir, "report"), "--quiet"}, io.Discard, io.Discard); code != 0 {
 		t.Fatalf("simctl report: %d", code)
 	}
 	want := map[string][]byte{}
@@ -725,7 +726,7 @@ func unpack(t *testing.T, format string, data []byte) map[string][]byte {
 
 // TestServeExperiments: sweep, compare and matrix are the CLI's documents.
 func TestServeExperiments(t *testing.T) {
-	_, ts := testServer(t, serveConfig{})
+	_, ts := testServer(t, Config{})
 	text := duelText(t)
 	cases := []struct {
 		req jobRequest
@@ -744,7 +745,7 @@ func TestServeExperiments(t *testing.T) {
 		id := startJob(t, ts, c.req)
 		m := jobResult(t, ts, id)
 		var out bytes.Buffer
-		if code := Main(context.Background(), append(c.cli, "--format", "json"), &out, io.Discard); code != 0 {
+		if code := cliMain(context.Background(), append(c.cli, "--format", "json"), &out, io.Discard); code != 0 {
 			t.Fatalf("%v: exit %d", c.cli, code)
 		}
 		var want map[string]any
@@ -834,7 +835,7 @@ func TestServeConcurrent(t *testing.T) {
 	// keptJobs above reqs: every accepted job must still be there when
 	// its result is read (with the default 256 the first ones expired
 	// when more were accepted, and the test was flaky).
-	s, ts := testServer(t, serveConfig{maxJobs: 2, queue: 8, workers: 1, keptJobs: 2 * reqs})
+	s, ts := testServer(t, Config{MaxJobs: 2, Queue: 8, Workers: 1, KeptJobs: 2 * reqs})
 	text := duelText(t)
 	type acc struct {
 		id   string
@@ -907,7 +908,7 @@ func TestServeConcurrent(t *testing.T) {
 // TestServeCancel: cancel stops a running job's workers at once, and takes
 // a queued job out of the queue; the queue positions are announced.
 func TestServeCancel(t *testing.T) {
-	s, ts := testServer(t, serveConfig{maxJobs: 1, queue: 4, maxEnc: 1 << 40})
+	s, ts := testServer(t, Config{MaxJobs: 1, Queue: 4, MaxEncounters: 1 << 40})
 	text := duelText(t)
 	long := startJob(t, ts, jobRequest{Kind: "run", Text: text, N: 1 << 36, Seed: 1})
 	queued := startJob(t, ts, jobRequest{Kind: "run", Text: text, N: 1000, Seed: 2})
@@ -978,7 +979,7 @@ func TestServeCancel(t *testing.T) {
 // TestServePermalink: a permalink decodes to the same request, whose job
 // has the same counts.
 func TestServePermalink(t *testing.T) {
-	_, ts := testServer(t, serveConfig{})
+	_, ts := testServer(t, Config{})
 	req := jobRequest{Kind: "run", File: "my.yaml", Text: strings.Replace(duelText(t), "ac: 17", "ac: 18", 1), N: 4000, Seed: 99,
 		Sets: []string{"heroes.Fighter.init=3"}}
 	st, m, _ := call(t, ts, "POST", "/api/permalink", req)
@@ -1006,7 +1007,7 @@ func TestServePermalink(t *testing.T) {
 
 // TestServeExpiry: finished jobs are forgotten after --job-ttl.
 func TestServeExpiry(t *testing.T) {
-	s, ts := testServer(t, serveConfig{jobTTL: time.Minute})
+	s, ts := testServer(t, Config{JobTTL: time.Minute})
 	id := startJob(t, ts, jobRequest{Kind: "run", Text: duelText(t), N: 100, Seed: 1})
 	jobResult(t, ts, id)
 	s.expire(time.Now())
@@ -1016,42 +1017,6 @@ func TestServeExpiry(t *testing.T) {
 	s.expire(time.Now().Add(2 * time.Minute))
 	st, m, _ := call(t, ts, "GET", "/api/jobs/"+id, nil)
 	wantError(t, "expired job", st, m, 404, "expire")
-}
-
-func TestServeFlags(t *testing.T) {
-	for _, args := range [][]string{{"--max-jobs", "0"}, {"--queue", "-1"}, {"--workers", "0"}, {"--job-ttl", "1s"}, {"extra"}, {"--dir", "/nonexistent/folder"}, {"--addr", "256.1.1.1:99999"}} {
-		code, _, stderr := simctl(t, context.Background(), append([]string{"serve"}, args...)...)
-		if code != exitUsage || !strings.Contains(stderr, "simctl serve") {
-			t.Errorf("serve %v: exit %d, %q", args, code, stderr)
-		}
-	}
-}
-
-// TestServeShutdown: the command serves until its context ends, then
-// cancels its jobs and returns 0.
-func TestServeShutdown(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	var out, errb syncBuffer
-	done := make(chan int)
-	go func() {
-		done <- Main(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--addr", "0.0.0.0:0"}, &out, &errb)
-	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(out.String(), "http://") && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !strings.Contains(errb.String(), "warning: listening on") {
-		t.Errorf("no warning for a non-loopback bind: %q", errb.String())
-	}
-	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("exit %d: %s", code, errb.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop")
-	}
 }
 
 // workersArgs is args as cliArgs ends a test server's command line: with
@@ -1075,7 +1040,7 @@ var maskTimes = regexp.MustCompile(`"(elapsed_seconds|encounters_per_second)": ?
 func TestServeInterim(t *testing.T) {
 	defer func(e time.Duration, s int64) { interimEvery, interimSegment = e, s }(interimEvery, interimSegment)
 	interimEvery, interimSegment = 5*time.Millisecond, 512
-	s, ts := testServer(t, serveConfig{})
+	s, ts := testServer(t, Config{})
 	text := duelText(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte(text), 0o600); err != nil {
@@ -1201,12 +1166,12 @@ func TestServeInterim(t *testing.T) {
 		if err := json.Unmarshal(got, &head); err != nil {
 			t.Fatal(err)
 		}
-		words, err := splitWords(head.Command)
+		words, err := app.SplitWords(head.Command)
 		if err != nil || len(words) < 3 || words[0] != "simctl" || words[2] != "scenario.yaml" {
 			t.Fatalf("%s: command %q", c.req.Kind, head.Command)
 		}
 		var out, errb bytes.Buffer
-		if code := Main(context.Background(), words[1:], &out, &errb); code != 0 {
+		if code := cliMain(context.Background(), words[1:], &out, &errb); code != 0 {
 			t.Fatalf("%s: exit %d: %s", head.Command, code, errb.String())
 		}
 		if g, w := maskTimes.ReplaceAll(got, nil), maskTimes.ReplaceAll(out.Bytes(), nil); !bytes.Equal(g, w) {
@@ -1219,7 +1184,7 @@ func TestServeInterim(t *testing.T) {
 // traced as simctl trace traces them with their overrides, by index or as
 // the report's representative fights.
 func TestServeTraceTargets(t *testing.T) {
-	_, ts := testServer(t, serveConfig{})
+	_, ts := testServer(t, Config{})
 	text := duelText(t)
 	// cliTrace is simctl trace's text for the trace's own header line
 	// (# simctl trace FILE --seed S --encounter I --set ...), run on the
@@ -1227,13 +1192,13 @@ func TestServeTraceTargets(t *testing.T) {
 	cliTrace := func(tr map[string]any) (string, string) {
 		text := tr["text"].(string)
 		head, body, _ := strings.Cut(text, "\n")
-		words, err := splitWords(strings.TrimPrefix(head, "# "))
+		words, err := app.SplitWords(strings.TrimPrefix(head, "# "))
 		if err != nil || len(words) < 3 {
 			t.Fatalf("trace header %q", head)
 		}
 		words[2] = "d20/duel"
 		var out bytes.Buffer
-		if code := Main(context.Background(), words[1:], &out, io.Discard); code != 0 {
+		if code := cliMain(context.Background(), words[1:], &out, io.Discard); code != 0 {
 			t.Fatalf("%v: exit %d", words, code)
 		}
 		return body, out.String()
@@ -1285,7 +1250,7 @@ func TestServeTraceTargets(t *testing.T) {
 // TestServeBuiltinName: a job may name its scenario after a built-in only
 // with that built-in's text, since its command lines replay the built-in.
 func TestServeBuiltinName(t *testing.T) {
-	_, ts := testServer(t, serveConfig{})
+	_, ts := testServer(t, Config{})
 	text := duelText(t)
 	edited := strings.Replace(text, "ac: 17", "ac: 18", 1)
 	if edited == text {

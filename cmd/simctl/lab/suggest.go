@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports/results"
 	"simctl/sim/scenario"
 )
@@ -38,8 +39,8 @@ func (s *server) handleSuggest(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	src := &source{name: req.File, display: req.File, data: []byte(req.Text)}
-	sc, _, _, err := src.compileWarn(nil)
+	src := &app.Source{Name: req.File, Display: req.File, Data: []byte(req.Text)}
+	sc, _, _, err := src.CompileWarn(nil)
 	if err != nil {
 		writeJSON(w, http.StatusUnprocessableEntity, checkResponse(err, nil))
 		return
@@ -51,7 +52,7 @@ func (s *server) handleSuggest(w http.ResponseWriter, r *http.Request) {
 // tactics parameter moved, then each combatant's initiative, armour
 // class and hit points as written moved, keeping only overrides the scenario accepts (Cavaliers
 // refuses ac, a side may have no tactics).
-func suggest(src *source, sc *scenario.Scenario) suggestion {
+func suggest(src *app.Source, sc *scenario.Scenario) suggestion {
 	out := suggestion{}
 	per := make([][]results.NamedSets, len(sc.Sides))
 	var firstPaths []string
@@ -63,7 +64,7 @@ func suggest(src *source, sc *scenario.Scenario) suggestion {
 				return
 			}
 			set := scenario.Set{Path: path, Value: value}
-			if _, _, _, err := src.compileWarn([]scenario.Set{set}); err != nil {
+			if _, _, _, err := src.CompileWarn([]scenario.Set{set}); err != nil {
 				return
 			}
 			ns := results.NamedSets{Name: name, Sets: []string{set.String()}}
@@ -90,7 +91,7 @@ func suggest(src *source, sc *scenario.Scenario) suggestion {
 		for _, c := range side.Combatants {
 			for _, f := range []string{"init", "ac", "hp"} {
 				path := side.Name + "." + c.Name + "." + f
-				if cur, ok, err := scenario.ValueAt(src.data, nil, path); err == nil && ok {
+				if cur, ok, err := scenario.ValueAt(src.Data, nil, path); err == nil && ok {
 					if v, err := strconv.Atoi(strings.TrimSpace(cur)); err == nil {
 						add(c.Name+" "+f+"+2", path, strconv.Itoa(v+2))
 					}
@@ -173,8 +174,8 @@ func moveParam(v float64, text string) string {
 
 // sweepRange is PATH=a:b:step around the path's current value: five
 // points, fractions kept within [0, 1].
-func sweepRange(src *source, path string) string {
-	cur, ok, err := scenario.ValueAt(src.data, nil, path)
+func sweepRange(src *app.Source, path string) string {
+	cur, ok, err := scenario.ValueAt(src.Data, nil, path)
 	if err != nil || !ok {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"context"
@@ -70,7 +70,7 @@ func TestServeE2E(t *testing.T) {
 	bin := chromium(t)
 	shots := os.Getenv("SIMCTL_SCREENSHOTS")
 	saveDir := t.TempDir()
-	s, ts := testServer(t, serveConfig{maxEnc: 1 << 40, workers: 2, dir: saveDir, allowSave: true})
+	s, ts := testServer(t, Config{MaxEncounters: 1 << 40, Workers: 2, Dir: saveDir, AllowSave: true})
 
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(bin),

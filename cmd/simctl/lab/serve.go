@@ -1,30 +1,10 @@
-package main
-
-// simctl serve: the balance lab in a browser. The server is a front end to
-// the code the CLI runs: every kind of job (run, sweep, compare, value,
-// matrix, tournament, find, optimize) builds the request of the
-// application layer (cmd/simctl/app) that the CLI's command builds from
-// its flags, and calls the same Run on the editor's text; the report
-// download calls cmdReport, and every document is the CLI's JSON.
-//
-// Files: serve.go (the command, the server, its security middleware),
-// serve_jobs.go (jobs, the queue, Server-Sent Events), serve_hooks.go (the
-// observer's progress and partial documents as page events),
-// serve_api.go (the other endpoints),
-// web/ (the embedded page). docs/serve.md documents the
-// API, the limits and the security model.
-//
-// Concurrency: the server's job table and queue are guarded by server.mu;
-// a job's events and results by job.mu. Each running job owns its games and
-// tallies as the CLI's runners do; nothing a job computes is shared with
-// another job.
+package lab
 
 import (
 	"context"
 	"embed"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -33,36 +13,37 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"simctl/cmd/simctl/app"
 )
 
 //go:embed web
 var webFS embed.FS
 
-// serveConfig is simctl serve's flags.
-type serveConfig struct {
-	addr    string
-	dir     string
-	maxEnc  int64         // encounters per request (all points/options together)
-	maxJobs int           // jobs running at once
-	queue   int           // jobs waiting for a slot
-	workers int           // workers per job
-	jobTTL  time.Duration // how long a finished job is kept
-	maxBody int64         // request body cap
-	// allowSave lets the page write .yaml files into dir (--allow-save).
-	allowSave bool
-	// keptJobs and keptBytes bound the finished jobs kept in memory,
+// Config is what simctl serve's flags set.
+type Config struct {
+	Addr          string        // HOST:PORT to listen at
+	Dir           string        // a folder whose .yaml files the page offers ("": none)
+	MaxEncounters int64         // encounters per request (all points/options together)
+	MaxJobs       int           // jobs running at once
+	Queue         int           // jobs waiting for a slot
+	Workers       int           // workers per job
+	JobTTL        time.Duration // how long a finished job is kept
+	MaxBody       int64         // request body cap; 0: 1 MiB
+	// AllowSave lets the page write .yaml files into Dir (--allow-save).
+	AllowSave bool
+	// KeptJobs and KeptBytes bound the finished jobs kept in memory,
 	// whatever their age: by number, and by the bytes they retain (their
-	// documents, figures, reports and traces); maxDocBytes bounds the
+	// documents, figures, reports and traces); MaxDocBytes bounds the
 	// document a request may ask for (its points, options or cells).
 	// Zero: the defaults below (tests set them small).
-	keptJobs    int
-	keptBytes   int64
-	maxDocBytes int64
+	KeptJobs    int
+	KeptBytes   int64
+	MaxDocBytes int64
 }
 
 const (
@@ -72,47 +53,20 @@ const (
 	defaultMaxDocBytes = 64 << 20
 )
 
-func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	var cfg serveConfig
-	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "`HOST:PORT` where to listen; anything but loopback prints a warning (the page runs simulations for whoever reaches it)")
-	fs.StringVar(&cfg.dir, "dir", "", "`DIR` also offer the .yaml files of this one folder (never its subfolders, never a file outside it)")
-	fs.BoolVar(&cfg.allowSave, "allow-save", false, "let the page save scenarios into --dir (plain .yaml names in that folder only; a file changed on disk since it was loaded is not overwritten without confirmation)")
-	maxEnc := &countValue{n: 10_000_000}
-	fs.Var(maxEnc, "max-encounters", "`N` the most encounters one request may play, all points or options together (default 10M)")
-	fs.IntVar(&cfg.maxJobs, "max-jobs", 2, "`J` jobs running at once (default 2)")
-	fs.IntVar(&cfg.queue, "queue", 16, "`Q` jobs waiting for a slot; beyond them a request is refused with 429 (default 16)")
-	fs.IntVar(&cfg.workers, "workers", runtime.GOMAXPROCS(0), "`W` worker goroutines per job (default: the number of CPUs)")
-	fs.DurationVar(&cfg.jobTTL, "job-ttl", time.Hour, "`D` how long a finished job's results stay downloadable (default 1h)")
-	pos, done, code := parseArgs("serve", fs, args, stdout, stderr)
-	if done {
-		return code
-	}
-	cfg.maxEnc, cfg.maxBody = maxEnc.n, defaultMaxBody
-	switch {
-	case len(pos) > 0:
-		return usageError(stderr, "serve", "takes no arguments, got %q", pos[0])
-	case cfg.allowSave && cfg.dir == "":
-		return usageError(stderr, "serve", "--allow-save needs --dir: the folder the page may save into")
-	case cfg.maxJobs < 1:
-		return usageError(stderr, "serve", "--max-jobs %d: must be at least 1", cfg.maxJobs)
-	case cfg.queue < 0:
-		return usageError(stderr, "serve", "--queue %d: must be 0 or more", cfg.queue)
-	case cfg.workers < 1:
-		return usageError(stderr, "serve", "--workers %d: must be at least 1", cfg.workers)
-	case cfg.jobTTL < time.Minute:
-		return usageError(stderr, "serve", "--job-ttl %v: must be at least 1m", cfg.jobTTL)
-	}
+// Serve serves the lab at cfg.Addr until ctx is done, then cancels its
+// jobs, lets the requests in flight finish and returns nil. It says where
+// the lab is on stdout, and its warnings and shutdown on stderr. A
+// setting it cannot serve with (a --dir that is no folder, an address it
+// cannot listen at) is an *app.Error of kind app.Usage.
+func Serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	s, err := newServer(cfg)
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl serve:", err)
-		return exitUsage
+		return &app.Error{Kind: app.Usage, Err: err}
 	}
 	defer s.close()
-	ln, err := net.Listen("tcp", cfg.addr)
+	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		fmt.Fprintf(stderr, "simctl serve: --addr %s: %v\n", cfg.addr, err)
-		return exitUsage
+		return &app.Error{Kind: app.Usage, Err: fmt.Errorf("--addr %s: %v", cfg.Addr, err)}
 	}
 	s.setAddr(ln.Addr().String())
 	if !isLoopback(ln.Addr()) {
@@ -128,12 +82,9 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	ownsInterrupt.Store(true)
-	defer ownsInterrupt.Store(false)
 	select {
 	case err := <-errc:
-		fmt.Fprintln(stderr, "simctl serve:", err)
-		return exitFailure
+		return err
 	case <-ctx.Done():
 	}
 	// Ctrl-C: stop every job (their streams then end), and let the
@@ -147,7 +98,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		hs.Close()
 	}
 	fmt.Fprintln(stderr, "simctl serve: stopped")
-	return exitOK
+	return nil
 }
 
 func isLoopback(a net.Addr) bool {
@@ -167,7 +118,7 @@ func displayAddr(a net.Addr) string {
 
 // server is the HTTP handler of simctl serve.
 type server struct {
-	cfg  serveConfig
+	cfg  Config
 	root *os.Root // the --dir folder; nil without --dir
 	mux  *http.ServeMux
 	page http.Handler
@@ -187,32 +138,32 @@ type server struct {
 	jobsDone sync.WaitGroup
 }
 
-func newServer(cfg serveConfig) (*server, error) {
+func newServer(cfg Config) (*server, error) {
 	s := &server{cfg: cfg, jobs: map[string]*serveJob{}, stopJan: make(chan struct{})}
-	if cfg.maxBody <= 0 {
-		s.cfg.maxBody = defaultMaxBody
+	if cfg.MaxBody <= 0 {
+		s.cfg.MaxBody = defaultMaxBody
 	}
-	if cfg.keptJobs <= 0 {
-		s.cfg.keptJobs = defaultKeptJobs
+	if cfg.KeptJobs <= 0 {
+		s.cfg.KeptJobs = defaultKeptJobs
 	}
-	if cfg.keptBytes <= 0 {
-		s.cfg.keptBytes = defaultKeptBytes
+	if cfg.KeptBytes <= 0 {
+		s.cfg.KeptBytes = defaultKeptBytes
 	}
-	if cfg.maxDocBytes <= 0 {
-		s.cfg.maxDocBytes = defaultMaxDocBytes
+	if cfg.MaxDocBytes <= 0 {
+		s.cfg.MaxDocBytes = defaultMaxDocBytes
 	}
-	if cfg.dir != "" {
-		st, err := os.Stat(cfg.dir)
+	if cfg.Dir != "" {
+		st, err := os.Stat(cfg.Dir)
 		if err != nil {
-			return nil, fmt.Errorf("--dir %s: %v", cfg.dir, err)
+			return nil, fmt.Errorf("--dir %s: %v", cfg.Dir, err)
 		}
 		if !st.IsDir() {
-			return nil, fmt.Errorf("--dir %s: not a folder", cfg.dir)
+			return nil, fmt.Errorf("--dir %s: not a folder", cfg.Dir)
 		}
 		// os.Root refuses every path that leaves the folder, through ".."
 		// or a symbolic link, whatever the name looks like.
-		if s.root, err = os.OpenRoot(cfg.dir); err != nil {
-			return nil, fmt.Errorf("--dir %s: %v", cfg.dir, err)
+		if s.root, err = os.OpenRoot(cfg.Dir); err != nil {
+			return nil, fmt.Errorf("--dir %s: %v", cfg.Dir, err)
 		}
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -289,7 +240,7 @@ func (s *server) routes() {
 	m.HandleFunc("/api/permalink", s.handlePermalink)
 	m.HandleFunc("/api/jobs", s.handleJobs)
 	m.HandleFunc("/api/jobs/", s.handleJob)
-	s.labRoutes(m) // serve_save.go
+	s.labRoutes(m) // save.go
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusNotFound, "no API endpoint %s; see docs/serve.md", r.URL.Path)
 	})
@@ -340,7 +291,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusForbidden, "cross-origin requests are not served (no CORS)")
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
 	s.mux.ServeHTTP(w, r)
 }
 

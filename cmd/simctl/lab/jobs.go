@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"bufio"
@@ -55,7 +55,7 @@ type jobRequest struct {
 	// is the valued side).
 	Params string `json:"params,omitempty"`
 	// Where is find's condition, or optimize's constraint
-	// (serve_kinds.go: tournament, find and optimize).
+	// (kinds.go: tournament, find and optimize).
 	Where string `json:"where,omitempty"`
 }
 
@@ -78,7 +78,7 @@ type serveJob struct {
 	cancel  context.CancelFunc
 
 	// Set by prepare, read-only afterwards.
-	src   *source
+	src   *app.Source
 	sc    *scenario.Scenario
 	game  sim.Game
 	warns []string
@@ -407,14 +407,14 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 			}
 		}
 	}
-	if req.N > s.cfg.maxEnc/mult {
+	if req.N > s.cfg.MaxEncounters/mult {
 		if mult == 1 {
-			return bad("n %d: more than this server's cap of %d encounters per request (simctl serve --max-encounters)", req.N, s.cfg.maxEnc)
+			return bad("n %d: more than this server's cap of %d encounters per request (simctl serve --max-encounters)", req.N, s.cfg.MaxEncounters)
 		}
-		return bad("n %d × %d %s is more than this server's cap of %d encounters per request (simctl serve --max-encounters)", req.N, mult, what, s.cfg.maxEnc)
+		return bad("n %d × %d %s is more than this server's cap of %d encounters per request (simctl serve --max-encounters)", req.N, mult, what, s.cfg.MaxEncounters)
 	}
-	src := &source{name: req.File, display: req.File, data: []byte(req.Text)}
-	sc, g, warns, err := src.compileWarn(sets)
+	src := &app.Source{Name: req.File, Display: req.File, Data: []byte(req.Text)}
+	sc, g, warns, err := src.CompileWarn(sets)
 	if err != nil {
 		return nil, http.StatusUnprocessableEntity, checkResponse(err, nil)
 	}
@@ -423,9 +423,9 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 	// to keep. Each is counted at what its result costs in JSON.
 	if what != "encounters" {
 		per := docBytesPer(len(g.Roster()))
-		if est := mult * per; est > s.cfg.maxDocBytes {
+		if est := mult * per; est > s.cfg.MaxDocBytes {
 			return bad("%d %s would make a result of about %d MB (about %d kB each), more than the %d MB this server keeps per job; ask for at most %d (the CLI has no such cap)",
-				mult, what, est>>20, per>>10, s.cfg.maxDocBytes>>20, s.cfg.maxDocBytes/per)
+				mult, what, est>>20, per>>10, s.cfg.MaxDocBytes>>20, s.cfg.MaxDocBytes/per)
 		}
 	}
 	j := &serveJob{id: newJobID(), req: *req, created: time.Now(), src: src, sc: sc, game: g,
@@ -471,8 +471,7 @@ func checkNamedSets(ns []results.NamedSets, field string) error {
 		// Whatever else the command line cannot carry back unchanged is
 		// refused too: what runs must be what was asked (and what the
 		// permalink and the result's command line say).
-		var back optionFlags
-		if err := back.Set(optionSpec(o)); err != nil || len(back) != 1 || back[0].name != o.Name || !sameSets(back[0].sets, sets) {
+		if name, back, err := app.ParseOption(optionSpec(o)); err != nil || name != o.Name || !sameSets(back, sets) {
 			return fmt.Errorf("%s: option %q does not survive the command line (%s NAME='--set ...') unchanged; simplify its name or overrides", field, o.Name, map[string]string{"options": "--option", "rows": "--row", "cols": "--col"}[field])
 		}
 	}
@@ -509,14 +508,14 @@ func (s *server) enqueue(j *serveJob) bool {
 	if s.closed {
 		return false
 	}
-	if s.running >= s.cfg.maxJobs && len(s.waiting) >= s.cfg.queue {
+	if s.running >= s.cfg.MaxJobs && len(s.waiting) >= s.cfg.Queue {
 		return false
 	}
 	s.expireLocked(time.Now())
 	j.ctx, j.cancel = context.WithCancel(s.ctx)
 	s.jobs[j.id] = j
 	s.order = append(s.order, j)
-	if s.running < s.cfg.maxJobs {
+	if s.running < s.cfg.MaxJobs {
 		s.startLocked(j)
 	} else {
 		s.waiting = append(s.waiting, j)
@@ -542,7 +541,7 @@ func (s *server) startLocked(j *serveJob) {
 		s.running--
 		// What the job keeps now counts against keptBytes.
 		s.expireLocked(time.Now())
-		for len(s.waiting) > 0 && s.running < s.cfg.maxJobs && !s.closed {
+		for len(s.waiting) > 0 && s.running < s.cfg.MaxJobs && !s.closed {
 			next := s.waiting[0]
 			s.waiting = s.waiting[1:]
 			if next.ctx.Err() != nil {
@@ -628,8 +627,8 @@ func (s *server) expireLocked(now time.Time) {
 	keep := s.order[:0]
 	for _, j := range s.order {
 		j.mu.Lock()
-		old := j.terminal() && (now.Sub(j.finished) > s.cfg.jobTTL ||
-			(j != newest && (finished > s.cfg.keptJobs || held > s.cfg.keptBytes)))
+		old := j.terminal() && (now.Sub(j.finished) > s.cfg.JobTTL ||
+			(j != newest && (finished > s.cfg.KeptJobs || held > s.cfg.KeptBytes)))
 		j.mu.Unlock()
 		if old {
 			finished--
@@ -673,7 +672,7 @@ func (s *server) playRun(j *serveJob) {
 	obs := &app.Observer{InterimEvery: batchTarget, Interim: func(doc any) {
 		j.emit("progress", interim(doc.(*results.Result), req.N))
 	}}
-	ran, err := app.Run(j.ctx, &app.RunRequest{Source: j.appSource(), Sets: sets, Seed: req.Seed, N: req.N, Workers: s.cfg.workers,
+	ran, err := app.Run(j.ctx, &app.RunRequest{Source: j.appSource(), Sets: sets, Seed: req.Seed, N: req.N, Workers: s.cfg.Workers,
 		Command: results.ShellJoin(cmd)}, obs)
 	if err != nil {
 		j.finish(stateFailed, err.Error(), nil)
@@ -796,9 +795,7 @@ func (s *server) playApp(j *serveJob, play appJob) {
 		return
 	}
 	if err != nil {
-		if code := appError(&errb, req.Kind, err); code == exitOK {
-			panic("appError returned success")
-		}
+		writeFailure(&errb, req.Kind, err)
 		j.finish(stateFailed, errb.text(), nil)
 		return
 	}
@@ -830,6 +827,38 @@ func (s *server) playApp(j *serveJob, play appJob) {
 	j.finish(stateDone, "", b.Bytes())
 }
 
+// document is what every app job returns.
+type document interface {
+	Write(io.Writer, reports.Format) error
+}
+
+// writeFailure writes what an app job refused or failed with as simctl
+// CMD says it on stderr, so that the page's message is the CLI's.
+func writeFailure(w io.Writer, cmd string, err error) {
+	var ae *app.Error
+	if !errors.As(err, &ae) {
+		fmt.Fprintf(w, "simctl %s: %v\n", cmd, err)
+		return
+	}
+	if ae.Kind == app.Invalid {
+		var pe *app.PointsError
+		var es scenario.Errors
+		switch {
+		case errors.As(ae.Err, &pe):
+			fmt.Fprintln(w, pe.Text)
+		case errors.As(ae.Err, &es):
+			fmt.Fprintf(w, "%s\n%d problem(s); nothing was run\n", es.Error(), len(es))
+		default:
+			fmt.Fprintf(w, "simctl: %v\n", ae.Err)
+		}
+		return
+	}
+	fmt.Fprintf(w, "simctl %s: %v\n", cmd, ae.Err)
+	if ae.Kind == app.Usage && ae.Help {
+		fmt.Fprintf(w, "see simctl help %s\n", cmd)
+	}
+}
+
 // hooks are the job's progress and interim callbacks: the page hears the
 // encounters played and the partial documents.
 func (s *server) hooks(j *serveJob, t0 time.Time) *jobHooks {
@@ -858,13 +887,13 @@ func (s *server) hooks(j *serveJob, t0 time.Time) *jobHooks {
 // appSource is the job's scenario as the application layer takes it,
 // named as the CLI would name it (a built-in without its "builtin:").
 func (j *serveJob) appSource() *app.Source {
-	return &app.Source{Name: strings.TrimPrefix(j.req.File, "builtin:"), Display: j.src.display, Data: j.src.data}
+	return &app.Source{Name: strings.TrimPrefix(j.req.File, "builtin:"), Display: j.src.Display, Data: j.src.Data}
 }
 
 // command is what the job's document records as its command line: the
 // one that reproduces it with the CLI (never run here).
 func (s *server) command(req *jobRequest) string {
-	return results.ShellJoin(append([]string{"simctl"}, cliArgs(req, s.cfg.workers)...))
+	return results.ShellJoin(append([]string{"simctl"}, cliArgs(req, s.cfg.Workers)...))
 }
 
 // parseVaries reads a job's vary fields ("PATH=a:b:step") as the CLI reads --vary.
@@ -882,7 +911,7 @@ func parseVaries(vary []string) ([]results.Axis, error) {
 
 // sweep is a sweep job.
 func (s *server) sweep(j *serveJob, obs *app.Observer) (appDone, error) {
-	req := &app.SweepRequest{Source: j.appSource(), Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers,
+	req := &app.SweepRequest{Source: j.appSource(), Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.Workers,
 		Batch: experiment.DefaultBatch, Command: s.command(&j.req)}
 	var err error
 	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
@@ -900,7 +929,7 @@ func (s *server) sweep(j *serveJob, obs *app.Observer) (appDone, error) {
 
 // compare is a comparison job.
 func (s *server) compare(j *serveJob, obs *app.Observer) (appDone, error) {
-	req := &app.CompareRequest{Source: j.appSource(), Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers,
+	req := &app.CompareRequest{Source: j.appSource(), Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.Workers,
 		Batch: experiment.DefaultBatch, Command: s.command(&j.req)}
 	var err error
 	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
@@ -919,7 +948,7 @@ func (s *server) compare(j *serveJob, obs *app.Observer) (appDone, error) {
 // value is a value job: simctl value with --side and --params.
 func (s *server) value(j *serveJob, obs *app.Observer) (appDone, error) {
 	req := &app.ValueRequest{Source: j.appSource(), Side: j.req.Side, Params: strings.Split(j.req.Params, ","),
-		Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers, Command: s.command(&j.req)}
+		Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.Workers, Command: s.command(&j.req)}
 	var err error
 	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
 		return appDone{}, err
@@ -933,7 +962,7 @@ func (s *server) value(j *serveJob, obs *app.Observer) (appDone, error) {
 
 // matrix is a payoff-matrix job.
 func (s *server) matrix(j *serveJob, obs *app.Observer) (appDone, error) {
-	req := &app.MatrixRequest{Source: j.appSource(), Side: j.req.Side, Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers,
+	req := &app.MatrixRequest{Source: j.appSource(), Side: j.req.Side, Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.Workers,
 		Command: s.command(&j.req)}
 	var err error
 	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
@@ -955,7 +984,7 @@ func (s *server) matrix(j *serveJob, obs *app.Observer) (appDone, error) {
 // tournament is a tournament job: the CLI's defaults for --first,
 // --batch, --alpha and --delta, the budget -n.
 func (s *server) tournament(j *serveJob, obs *app.Observer) (appDone, error) {
-	req := &app.TournamentRequest{Source: j.appSource(), Side: j.req.Side, Seed: j.req.Seed, Workers: s.cfg.workers,
+	req := &app.TournamentRequest{Source: j.appSource(), Side: j.req.Side, Seed: j.req.Seed, Workers: s.cfg.Workers,
 		Params:  experiment.SelectParams{Alpha: 0.05, Delta: 0.01, First: 2000, Batch: 2000, Budget: j.req.N},
 		Command: s.command(&j.req)}
 	var err error
@@ -974,7 +1003,7 @@ func (s *server) tournament(j *serveJob, obs *app.Observer) (appDone, error) {
 
 // find is a find job: the first 20 matching encounters listed.
 func (s *server) find(j *serveJob, obs *app.Observer) (appDone, error) {
-	req := &app.FindRequest{Source: j.appSource(), Where: j.req.Where, Limit: 20, Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.workers,
+	req := &app.FindRequest{Source: j.appSource(), Where: j.req.Where, Limit: 20, Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.Workers,
 		Command: s.command(&j.req)}
 	var err error
 	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
@@ -1014,7 +1043,7 @@ func appOptions(ns []results.NamedSets, field string) ([]app.Option, error) {
 // the narrowing intervals reach the page after every stage.
 func (s *server) optimize(j *serveJob, obs *app.Observer) (appDone, error) {
 	req := &app.OptimizeRequest{Source: j.appSource(), Side: j.req.Side, Where: j.req.Where, Alpha: app.OptimizeAlpha, Delta: app.OptimizeDelta,
-		Budget: app.OptimizeBudget, First: app.OptimizeFirst, Confirm: app.OptimizeConfirm, Cap: j.req.N, Seed: j.req.Seed, Workers: s.cfg.workers, Command: s.command(&j.req)}
+		Budget: app.OptimizeBudget, First: app.OptimizeFirst, Confirm: app.OptimizeConfirm, Cap: j.req.N, Seed: j.req.Seed, Workers: s.cfg.Workers, Command: s.command(&j.req)}
 	var err error
 	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
 		return appDone{}, err
@@ -1169,7 +1198,7 @@ func (s *server) handleJobs(w http.ResponseWriter, r *http.Request) {
 	}
 	if !s.enqueue(j) {
 		w.Header().Set("Retry-After", "5")
-		jsonError(w, http.StatusTooManyRequests, "the server is busy: %d job(s) running and %d waiting (simctl serve --max-jobs, --queue); retry in a few seconds", s.cfg.maxJobs, s.cfg.queue)
+		jsonError(w, http.StatusTooManyRequests, "the server is busy: %d job(s) running and %d waiting (simctl serve --max-jobs, --queue); retry in a few seconds", s.cfg.MaxJobs, s.cfg.Queue)
 		return
 	}
 	pos := 0
@@ -1194,7 +1223,7 @@ func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 	j := s.jobs[id]
 	s.mu.Unlock()
 	if j == nil {
-		jsonError(w, http.StatusNotFound, "no job %q (finished jobs expire after %v)", id, s.cfg.jobTTL)
+		jsonError(w, http.StatusNotFound, "no job %q (finished jobs expire after %v)", id, s.cfg.JobTTL)
 		return
 	}
 	method := r.Method

@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"archive/tar"
@@ -22,7 +22,9 @@ import (
 	"strconv"
 	"strings"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/rulesets"
@@ -65,13 +67,13 @@ func (s *server) handleScenarios(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, describeScenario("dir:"+f, f, data))
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"scenarios": out, "templates": rulesets.Names(), "dir": s.cfg.dir != "", "save": s.cfg.allowSave && s.root != nil})
+	writeJSON(w, http.StatusOK, map[string]any{"scenarios": out, "templates": rulesets.Names(), "dir": s.cfg.Dir != "", "save": s.cfg.AllowSave && s.root != nil})
 }
 
 func describeScenario(id, display string, data []byte) scenarioEntry {
 	e := scenarioEntry{ID: id, File: display}
-	src := &source{name: display, display: display, data: data}
-	sc, _, _, err := src.compileWarn(nil)
+	src := &app.Source{Name: display, Display: display, Data: data}
+	sc, _, _, err := src.CompileWarn(nil)
 	if err != nil {
 		e.Problem = firstLine(err)
 		return e
@@ -174,7 +176,7 @@ func (s *server) handleScenario(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(id, "builtin:")
 		data, display, ok := scenarios.Read(name)
 		if !ok || !slices.Contains(scenarios.Names(), name) {
-			jsonError(w, http.StatusNotFound, "no built-in scenario %q%s; GET /api/scenarios lists them", name, didYouMean(name, scenarios.Names()))
+			jsonError(w, http.StatusNotFound, "no built-in scenario %q%s; GET /api/scenarios lists them", name, scenario.Suggest(name, scenarios.Names()))
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"id": id, "file": display, "text": string(data)})
@@ -200,10 +202,10 @@ func (s *server) handleTemplate(w http.ResponseWriter, r *http.Request) {
 	name := r.URL.Query().Get("ruleset")
 	rs, ok := rulesets.Lookup(name)
 	if !ok {
-		jsonError(w, http.StatusNotFound, "unknown ruleset %q%s; valid: %s", name, didYouMean(name, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
+		jsonError(w, http.StatusNotFound, "%v", app.UnknownRuleset(name))
 		return
 	}
-	text, err := starter(rs)
+	text, err := app.Starter(rs)
 	if err != nil {
 		jsonError(w, http.StatusInternalServerError, "%v", err)
 		return
@@ -222,6 +224,11 @@ type problem struct {
 }
 
 // checkResponse turns the validator's errors into problems at their lines.
+// firstLine is an error's first line.
+func firstLine(err error) string {
+	return strings.SplitN(err.Error(), "\n", 2)[0]
+}
+
 func checkResponse(err error, warns scenario.Errors) map[string]any {
 	toProblems := func(es scenario.Errors) []problem {
 		out := []problem{}
@@ -280,8 +287,8 @@ func (s *server) handleCheck(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	src := &source{name: req.File, display: req.File, data: []byte(req.Text)}
-	sc, g, warns, err := src.compileWarn(sets)
+	src := &app.Source{Name: req.File, Display: req.File, Data: []byte(req.Text)}
+	sc, g, warns, err := src.CompileWarn(sets)
 	resp := checkResponse(err, warns)
 	if err == nil {
 		resp["summary"] = map[string]any{"name": sc.Name, "ruleset": sc.Ruleset, "combatants": len(g.Roster()),
@@ -303,53 +310,49 @@ func (s *server) handleRulesets(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"rulesets": docs, "base_counters": sim.BaseCounters})
 }
 
-// cliText writes what a documentation command (simctl rules or
-// policies, cmd with its arguments) prints, so the page shows exactly
-// what the command says.
-func cliText(w http.ResponseWriter, cmd func(args []string, stdout, stderr io.Writer) int, args ...string) {
-	var out, errb bytes.Buffer
-	if code := cmd(args, &out, &errb); code != exitOK {
-		jsonError(w, http.StatusNotFound, "%s", strings.TrimSpace(errb.String()))
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"text": out.String()})
-}
-
-// handleRules is GET /api/rules?ruleset=d20 (simctl rules d20).
+// handleRules is GET /api/rules?ruleset=d20: simctl rules d20's text.
 func (s *server) handleRules(w http.ResponseWriter, r *http.Request) {
 	name := r.URL.Query().Get("ruleset")
-	if _, ok := rulesets.Lookup(name); !ok {
-		jsonError(w, http.StatusNotFound, "unknown ruleset %q%s; valid: %s", name, didYouMean(name, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
+	rs, ok := rulesets.Lookup(name)
+	if !ok {
+		jsonError(w, http.StatusNotFound, "%v", app.UnknownRuleset(name))
 		return
 	}
-	cliText(w, cmdRules, name)
+	writeJSON(w, http.StatusOK, map[string]string{"text": app.Rules(rs)})
 }
 
-// handlePolicies is GET /api/policies[?ruleset=d20][&show=NAME].
+// handlePolicies is GET /api/policies[?ruleset=d20][&show=NAME]: simctl
+// policies' text, or simctl policies show's.
 func (s *server) handlePolicies(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rs, show := q.Get("ruleset"), q.Get("show")
 	if rs != "" {
 		if _, ok := rulesets.Lookup(rs); !ok {
-			jsonError(w, http.StatusNotFound, "unknown ruleset %q%s; valid: %s", rs, didYouMean(rs, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
+			jsonError(w, http.StatusNotFound, "%v", app.UnknownRuleset(rs))
 			return
 		}
 	}
+	var text string
+	var err error
 	switch {
 	case show != "" && rs != "":
-		cliText(w, cmdPolicies, "show", rs+"/"+show)
+		text, err = app.Tactic(rs + "/" + show)
 	case show != "":
-		cliText(w, cmdPolicies, "show", show)
-	case rs != "":
-		cliText(w, cmdPolicies, rs)
+		text, err = app.Tactic(show)
 	default:
-		cliText(w, cmdPolicies)
+		text, err = app.Policies(rs)
 	}
+	if err != nil {
+		// In simctl policies' words.
+		jsonError(w, http.StatusNotFound, "simctl policies: %v\nsee simctl help policies", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"text": text})
 }
 
 // handleSchema is GET /api/schema: simctl schema's JSON Schema.
 func (s *server) handleSchema(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, scenarioSchema())
+	writeJSON(w, http.StatusOK, app.Schema())
 }
 
 // --- permalinks --------------------------------------------------------------
@@ -407,7 +410,7 @@ func (s *server) handlePermalink(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"p": p, "fragment": "#p=" + p})
 	case http.MethodGet, http.MethodHead:
-		req, err := decodePermalink(r.URL.Query().Get("p"), s.cfg.maxBody)
+		req, err := decodePermalink(r.URL.Query().Get("p"), s.cfg.MaxBody)
 		if err != nil {
 			jsonError(w, http.StatusBadRequest, "permalink: %v", err)
 			return
@@ -506,12 +509,12 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		traces := j.traces[tg.key]
 		j.mu.Unlock()
 		if traces == nil {
-			res := &results.Result{File: j.src.display, ScenarioText: j.req.Text, Sets: tg.sets, Seed: j.req.Seed, Encounters: tg.n}
+			res := &results.Result{File: j.src.Display, ScenarioText: j.req.Text, Sets: tg.sets, Seed: j.req.Seed, Encounters: tg.n}
 			if tg.key == "" {
 				res = j.result
 			}
 			var err error
-			if traces, err = fightTraces(r.Context(), res); err != nil {
+			if traces, err = app.FightTraces(r.Context(), res, nil); err != nil {
 				jsonError(w, http.StatusInternalServerError, "trace: %v", err)
 				return
 			}
@@ -544,27 +547,25 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 			return
 		}
 	}
-	sc, g := j.sc, j.game
-	if tg.key != "" {
-		sets, err := parseSets(tg.sets, "sets")
-		if err == nil {
-			sc, g, err = j.src.compile(sets)
-		}
-		if err != nil {
-			jsonError(w, http.StatusInternalServerError, "trace: %v", err)
-			return
-		}
+	sets, err := parseSets(tg.sets, "sets")
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, "trace: %v", err)
+		return
+	}
+	// The encounter as simctl trace finds it: the same request, the
+	// same Trace.
+	tr, err := app.Trace(r.Context(), &app.TraceRequest{Source: j.src, Sets: sets, Seed: seed, Encounter: i}, nil)
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, "trace: %v", err)
+		return
 	}
 	var b strings.Builder
-	cmd := []string{"simctl", "trace", strings.TrimPrefix(j.req.File, "builtin:"), "--seed", strconv.FormatUint(seed, 10), "--encounter", strconv.FormatInt(i, 10)}
-	for _, x := range tg.sets {
-		cmd = append(cmd, "--set", x)
-	}
-	b.WriteString("# " + results.ShellJoin(cmd) + "\n")
+	cmd := app.TraceCommand(strings.TrimPrefix(j.req.File, "builtin:"), seed, i, tg.sets)
+	b.WriteString("# " + cmd + "\n")
 	// At most MaxTraceLines (a long fight narrates gigabytes), and not a
 	// line more once the client has gone.
-	lim := reports.TraceLimit{Lines: reports.MaxTraceLines, Command: results.ShellJoin(cmd)}
-	if err := reports.TraceContext(r.Context(), &b, sc, g, seed, i, lim); err != nil {
+	lim := reports.TraceLimit{Lines: reports.MaxTraceLines, Command: cmd}
+	if err := reports.TraceContext(r.Context(), &b, tr.Scenario, tr.Game, seed, tr.Encounter, lim); err != nil {
 		if r.Context().Err() != nil {
 			return // nobody is listening
 		}
@@ -672,8 +673,9 @@ func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJo
 	w.Write(data)
 }
 
-// makeReport runs simctl report (its command, not Main) on the document in a temporary folder and
-// archives what it wrote.
+// makeReport makes the report of the document as simctl report makes
+// it (app.Report), writes it in a temporary folder and archives what it
+// wrote.
 func makeReport(ctx context.Context, doc []byte, format string) ([]byte, error) {
 	tmp, err := os.MkdirTemp("", "simctl-report-")
 	if err != nil {
@@ -685,9 +687,10 @@ func makeReport(ctx context.Context, doc []byte, format string) ([]byte, error) 
 		return nil, err
 	}
 	dir := filepath.Join(tmp, "report")
-	var out, errb bytes.Buffer
-	if code := cmdReport(ctx, []string{in, "-o", dir, "--quiet"}, &out, &errb); code != exitOK {
-		return nil, fmt.Errorf("simctl report: %s", strings.TrimSpace(errb.String()))
+	// The report names its input and folder: as if simctl report ran in
+	// the temporary folder, "simctl report result.json -o report".
+	if err := writeReport(ctx, in, dir); err != nil {
+		return nil, fmt.Errorf("simctl report: %v", err)
 	}
 	var files []string
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -702,12 +705,32 @@ func makeReport(ctx context.Context, doc []byte, format string) ([]byte, error) 
 	}
 	slices.Sort(files)
 	var b bytes.Buffer
-	// The report names its input and folder: as if simctl report ran in
-	// the temporary folder, "simctl report result.json -o report".
 	if err := archive(&b, format, dir, "simctl-report", files, tmp+string(filepath.Separator)); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// writeReport writes the report of the document in file in into the
+// folder dir, as simctl report IN -o DIR --quiet writes it: in the
+// locale's language, notes left out.
+func writeReport(ctx context.Context, in, dir string) error {
+	lang := i18n.FromEnv(os.Getenv)
+	if err := reports.UseFigureFont(lang, ""); err != nil {
+		return err
+	}
+	doc, err := results.ReadInputContext(ctx, in)
+	if err != nil {
+		return err
+	}
+	rb, err := app.Report(ctx, &app.ReportRequest{Inputs: []*results.Input{doc}, Names: []string{in}, Lang: lang,
+		Command: results.ShellJoin([]string{"simctl", "report", in, "-o", dir, "--quiet"})}, nil)
+	if err != nil {
+		return err
+	}
+	b := &reports.Bundle{Title: rb.Title, Inputs: rb.Inputs, Version: rb.Version, Command: rb.Command, Lang: rb.Lang}
+	_, err = b.Write(dir)
+	return err
 }
 
 // archive writes the files of dir under prefix/ as a zip or a gzipped tar,

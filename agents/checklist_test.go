@@ -13,10 +13,20 @@ import (
 // TestCavChecklistTestsExist: the tests that `simctl rules cavaliers`
 // names for a source heading and that live here (the TestCav prefix; the
 // others live in rulesets/cavaliers and are checked there) exist.
-func TestCavChecklistTestsExist(t *testing.T) {
-	r, ok := rulesets.Lookup("cavaliers")
+func TestCavChecklistTestsExist(t *testing.T) { checkChecklistTests(t, "cavaliers", "TestCav") }
+
+// TestAcksChecklistTestsExist: the same for `simctl rules acks2` and its
+// TestAcks tests (the others live in rulesets/acks2).
+func TestAcksChecklistTestsExist(t *testing.T) { checkChecklistTests(t, "acks2", "TestAcks") }
+
+// checkChecklistTests: every test the ruleset's source checklist names
+// with prefix exists in this package, and there is at least one, so a
+// ruleset's checklist test can leave those to this one and read no other
+// package's files.
+func checkChecklistTests(t *testing.T, ruleset, prefix string) {
+	r, ok := rulesets.Lookup(ruleset)
 	if !ok {
-		t.Fatal("cavaliers is not registered")
+		t.Fatalf("%s is not registered", ruleset)
 	}
 	var defined strings.Builder
 	files, _ := filepath.Glob("*_test.go")
@@ -35,7 +45,7 @@ func TestCavChecklistTestsExist(t *testing.T) {
 			continue
 		}
 		for _, name := range strings.Split(m[1], ", ") {
-			if !strings.HasPrefix(name, "TestCav") {
+			if !strings.HasPrefix(name, prefix) {
 				continue
 			}
 			n++
@@ -45,6 +55,6 @@ func TestCavChecklistTestsExist(t *testing.T) {
 		}
 	}
 	if n == 0 {
-		t.Error("the cavaliers checklist names no TestCav test: the split between packages has changed")
+		t.Errorf("the %s checklist names no %s test: the split between packages has changed", ruleset, prefix)
 	}
 }

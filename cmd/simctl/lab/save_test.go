@@ -1,7 +1,6 @@
-package main
+package lab
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -25,14 +24,14 @@ func TestServeSave(t *testing.T) {
 	os.Symlink(filepath.Join(outside, "victim.yaml"), filepath.Join(dir, "link.yaml"))
 	os.Link(filepath.Join(outside, "victim.yaml"), filepath.Join(dir, "hard.yaml"))
 
-	_, off := testServer(t, serveConfig{dir: dir})
+	_, off := testServer(t, Config{Dir: dir})
 	st, m, _ := call(t, off, "POST", "/api/save", map[string]any{"name": "new.yaml", "text": text})
 	wantError(t, "save without --allow-save", st, m, http.StatusForbidden, "--allow-save")
 	if _, err := os.Stat(filepath.Join(dir, "new.yaml")); err == nil {
 		t.Error("a refused save wrote the file")
 	}
 
-	_, ts := testServer(t, serveConfig{dir: dir, allowSave: true})
+	_, ts := testServer(t, Config{Dir: dir, AllowSave: true})
 	for _, bad := range []string{"../escape.yaml", "sub/x.yaml", "/tmp/x.yaml", "x.txt", "", "link.yaml", "hard.yaml", ".."} {
 		st, m, _ := call(t, ts, "POST", "/api/save", map[string]any{"name": bad, "text": "x", "overwrite": true})
 		wantError(t, "save "+bad, st, m, http.StatusBadRequest, "name")
@@ -79,17 +78,13 @@ func TestServeSave(t *testing.T) {
 			t.Errorf("a temporary file was left behind: %s", e.Name())
 		}
 	}
-	code, _, stderr := simctl(t, context.Background(), "serve", "--allow-save")
-	if code != exitUsage || !strings.Contains(stderr, "--allow-save needs --dir") {
-		t.Errorf("serve --allow-save without --dir: exit %d, %q", code, stderr)
-	}
 }
 
 // TestServeSuggest: every built-in's suggested options name its own sides
 // and combatants, and every one of them compiles (the old page offered
 // the duel's Fighter on every scenario).
 func TestServeSuggest(t *testing.T) {
-	_, ts := testServer(t, serveConfig{})
+	_, ts := testServer(t, Config{})
 	withTactics := 0
 	for _, n := range scenarios.Names() {
 		data, display, _ := scenarios.Read(n)

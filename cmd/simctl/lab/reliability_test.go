@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports"
 	"simctl/reports/results"
 )
@@ -52,7 +53,7 @@ func timedGet(t *testing.T, base, method, path string, hdr ...string) (int, stri
 func TestServeExtremeValues(t *testing.T) {
 	// Not testServer: on a hung server its cleanup would wait for the
 	// hung requests forever; this one is left behind when the test fails.
-	s, err := newServer(serveConfig{maxEnc: 100_000, maxJobs: 2, queue: 16, workers: 2, jobTTL: time.Hour})
+	s, err := newServer(Config{MaxEncounters: 100_000, MaxJobs: 2, Queue: 16, Workers: 2, JobTTL: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestServeRetainedBytes(t *testing.T) {
 	if raceEnabled {
 		t.Skip("measures allocation: the race detector inflates it many times over (558 MB for a 27 MB trace)")
 	}
-	s, ts := testServer(t, serveConfig{maxJobs: 1, workers: 1, keptBytes: 8 << 20, maxEnc: 1 << 30})
+	s, ts := testServer(t, Config{MaxJobs: 1, Workers: 1, KeptBytes: 8 << 20, MaxEncounters: 1 << 30})
 	text := duelText(t)
 	base := heapAfterGC()
 	for i := range 12 {
@@ -202,7 +203,7 @@ func TestServeRetainedBytes(t *testing.T) {
 // TestServeDocCap: a request whose points would make a document larger
 // than maxDocBytes is refused up front, with the number it may have.
 func TestServeDocCap(t *testing.T) {
-	_, ts := testServer(t, serveConfig{maxDocBytes: 1 << 20, maxEnc: 1 << 30})
+	_, ts := testServer(t, Config{MaxDocBytes: 1 << 20, MaxEncounters: 1 << 30})
 	text := duelText(t)
 	st, m, _ := call(t, ts, "POST", "/api/jobs", jobRequest{Kind: "sweep", Text: text, N: 1, Seed: 1, Vary: []string{"heroes.Fighter.init=0:99:1", "heroes.Fighter.hp=1:100:1"}})
 	wantError(t, "10,000 points", st, m, 400, "10000 points", "MB", "at most 64")
@@ -244,8 +245,8 @@ func TestTraceContextBounded(t *testing.T) {
 	if raceEnabled {
 		t.Skip("a sequential bound on trace output, checked by the ordinary go test")
 	}
-	src := &source{name: "stalemate.yaml", display: "stalemate.yaml", data: []byte(stalemate)}
-	sc, g, err := src.compile(nil)
+	src := &app.Source{Name: "stalemate.yaml", Display: "stalemate.yaml", Data: []byte(stalemate)}
+	sc, g, err := src.Compile(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +293,7 @@ func TestServeTraceBounded(t *testing.T) {
 	if raceEnabled {
 		t.Skip("measures allocation: the race detector inflates it many times over (558 MB for a 27 MB trace)")
 	}
-	_, ts := testServer(t, serveConfig{})
+	_, ts := testServer(t, Config{})
 	id := startJob(t, ts, jobRequest{Kind: "run", File: "stalemate.yaml", Text: stalemate, N: 1, Seed: 1})
 	jobResult(t, ts, id)
 	var before, after runtime.MemStats
@@ -346,7 +347,7 @@ func TestServeTraceBounded(t *testing.T) {
 // was cut there by the CLI and the rest ran as overrides nobody asked
 // for (here: the fighter's initiative set to 20 in option "a").
 func TestServeOptionNames(t *testing.T) {
-	_, ts := testServer(t, serveConfig{})
+	_, ts := testServer(t, Config{})
 	text := duelText(t)
 	for _, name := range []string{"a=--set heroes.Fighter.init=20", "x=", "="} {
 		st, m, _ := call(t, ts, "POST", "/api/jobs", jobRequest{Kind: "compare", Text: text, N: 10, Seed: 1,
@@ -373,7 +374,7 @@ func TestServeStatusAllocates(t *testing.T) {
 	if raceEnabled {
 		t.Skip("measures allocation: the race detector inflates it many times over (558 MB for a 27 MB trace)")
 	}
-	s, ts := testServer(t, serveConfig{maxEnc: 1 << 30})
+	s, ts := testServer(t, Config{MaxEncounters: 1 << 30})
 	id := startJob(t, ts, jobRequest{Kind: "sweep", Text: duelText(t), N: 1, Seed: 1, Vary: []string{"heroes.Fighter.init=0:14:1", "heroes.Fighter.hp=1:20:1"}})
 	want := jobResult(t, ts, id)
 	s.mu.Lock()

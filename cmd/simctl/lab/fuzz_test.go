@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"bytes"
@@ -41,7 +41,7 @@ func FuzzServeRequest(f *testing.F) {
 	} {
 		f.Add(b)
 	}
-	s, err := newServer(serveConfig{maxEnc: 2000, maxJobs: 1, queue: 2, workers: 1, jobTTL: time.Minute})
+	s, err := newServer(Config{MaxEncounters: 2000, MaxJobs: 1, Queue: 2, Workers: 1, JobTTL: time.Minute})
 	if err != nil {
 		f.Fatal(err)
 	}

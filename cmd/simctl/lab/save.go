@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"crypto/rand"
@@ -51,7 +51,7 @@ func (s *server) handleSave(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
-	if !s.cfg.allowSave || s.root == nil {
+	if !s.cfg.AllowSave || s.root == nil {
 		jsonError(w, http.StatusForbidden, "saving is off: start the server with --dir FOLDER --allow-save to save into FOLDER (or download the file)")
 		return
 	}

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"regexp"
@@ -86,11 +86,11 @@ func tacticsSchema(doc string) obj {
 	}
 }
 
-// scenarioSchema is the JSON Schema (draft-07, what editors' YAML
+// Schema is the JSON Schema (draft-07, what editors' YAML
 // extensions read) of a scenario file: the common fields, and for each
 // ruleset (selected by ruleset:) its options, fields and policies, from
 // its Schema() and Doc().
-func scenarioSchema() obj {
+func Schema() map[string]any {
 	top, side, comb := scenario.Fields()
 	names := rulesets.Names()
 	defs := obj{}

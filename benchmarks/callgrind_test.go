@@ -1,0 +1,34 @@
+package benchmarks
+
+import (
+	"os"
+	"runtime"
+	"testing"
+
+	"simctl/sim"
+	"simctl/sim/rng"
+)
+
+// TestCallgrindPlays is the loop the instruction counts in README.md are
+// taken from: SIMCTL_CALLGRIND=NAME (a standard scenario, e.g.
+// acks2/skirmish-morale) plays encounters 0..19,999 of seed 1 on one
+// locked thread and nothing else, so that callgrind's
+// --toggle-collect='*Table).Play' counts exactly 20,000 encounters (total
+// Ir / 20,000 is instructions per encounter). Skipped without the
+// variable.
+func TestCallgrindPlays(t *testing.T) {
+	name := os.Getenv("SIMCTL_CALLGRIND")
+	if name == "" {
+		t.Skip("set SIMCTL_CALLGRIND=NAME to play 20,000 encounters of NAME for callgrind")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	g := compile(t, name)
+	table := g.NewTable()
+	tally := sim.NewTally(g)
+	var r rng.Stream
+	for i := 0; i < 20000; i++ {
+		r.Seed(1, uint64(i))
+		tally.Record(table.Play(&r, &tally.Counts, nil))
+	}
+}

@@ -1,0 +1,265 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"simctl/reports/i18n"
+	"simctl/reports/narrate"
+	"simctl/reports/results"
+	"simctl/sim"
+	"simctl/sim/experiment"
+	"simctl/sim/scenario"
+)
+
+// ReportRequest is the documents a report is made of, as read
+// (results.ReadInput), with the name each is given in notes (its path).
+type ReportRequest struct {
+	Inputs  []*results.Input
+	Names   []string
+	Title   string // "": the scenario's (or a general one when they differ)
+	Lang    i18n.Lang
+	Command string // the command line the report says made it
+}
+
+// ReportBundle is what a report bundle is made of: the fields of
+// reports.Bundle, which the front ends fill from it and render (the
+// application layer imports results, never the plotting of reports).
+type ReportBundle struct {
+	Title   string
+	Inputs  []*results.Input
+	Version string // the simctl that wrote the report
+	Command string // the command that wrote it
+	Lang    i18n.Lang
+}
+
+// Report is the report bundle of the documents (simctl report writes it
+// to a folder, the lab archives it): each run's scenario context and
+// representative fights replayed from the scenario text it embeds, an
+// optimization's best candidate's median fight. What cannot be replayed
+// is left out with a note (obs.Note); the inputs are completed in place.
+func Report(ctx context.Context, req *ReportRequest, obs *Observer) (*ReportBundle, error) {
+	if obs == nil {
+		obs = &Observer{}
+	}
+	interrupted := &Error{Kind: Interrupted, Err: errors.New("interrupted; nothing was written")}
+	b := &ReportBundle{Title: req.Title, Lang: req.Lang, Version: Version(), Command: req.Command}
+	for k, in := range req.Inputs {
+		p := req.Names[k]
+		if h := inputHeader(in); h != nil && h.Context == nil {
+			obs.note("warning: %s: the document carries no scenario text (made by an older simctl); the report leaves out its ruleset options and scenario text", p)
+		}
+		if in.Run != nil {
+			// The scenario comes from the result itself, never from the
+			// path in its file field: that file may have been edited since,
+			// or may be anything at all.
+			c, err := contextOf(in.Run.File, in.Run.ScenarioText, in.Run.Sets, obs)
+			if err != nil {
+				obs.note("warning: %s: %v; the report leaves out its ruleset options, scenario text and side colours of combatants", p, firstLine(err))
+			}
+			in.Context = c
+			if err == nil {
+				in.Traces, err = FightTraces(ctx, in.Run, obs)
+				if err != nil {
+					if isInterrupt(err) {
+						return nil, interrupted
+					}
+					obs.note("warning: %s: the representative fights could not be replayed: %v", p, firstLine(err))
+				}
+			}
+		}
+		if o := in.Optimize; o != nil && o.Search != nil && o.Context != nil && !o.Interrupted {
+			var err error
+			if in.Traces, err = bestTrace(ctx, o); err != nil {
+				if isInterrupt(err) {
+					return nil, interrupted
+				}
+				obs.note("warning: %s: the best candidate's median fight could not be replayed: %v", p, firstLine(err))
+			}
+		}
+		b.Inputs = append(b.Inputs, in)
+	}
+	if b.Title == "" {
+		b.Title = req.Lang.T("report.title.scenario", inputScenario(b.Inputs[0]))
+		for _, in := range b.Inputs[1:] {
+			if inputScenario(in) != inputScenario(b.Inputs[0]) {
+				b.Title = req.Lang.T("report.title")
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		return nil, interrupted
+	}
+	return b, nil
+}
+
+func inputScenario(in *results.Input) string {
+	switch {
+	case in.Run != nil:
+		return in.Run.Scenario
+	case in.Sweep != nil:
+		return in.Sweep.Scenario
+	case in.Compare != nil:
+		return in.Compare.Scenario
+	}
+	return inputHeader(in).Scenario
+}
+
+// inputHeader is the header of a value, matrix or tournament document (nil
+// for the other kinds).
+func inputHeader(in *results.Input) *results.Header {
+	switch {
+	case in.Value != nil:
+		return &in.Value.Header
+	case in.Matrix != nil:
+		return &in.Matrix.Header
+	case in.Tournament != nil:
+		return &in.Tournament.Header
+	case in.Optimize != nil:
+		return &in.Optimize.Header
+	}
+	return nil
+}
+
+func firstLine(err error) string {
+	return strings.SplitN(err.Error(), "\n", 2)[0]
+}
+
+// parseSets reads a document's overrides.
+func parseSets(sets []string) ([]scenario.Set, error) {
+	var ss []scenario.Set
+	for _, s := range sets {
+		x, err := scenario.ParseSet(s)
+		if err != nil {
+			return nil, err
+		}
+		ss = append(ss, x)
+	}
+	return ss, nil
+}
+
+// contextOf compiles a result's embedded scenario text with its overrides
+// and describes it for a report.
+func contextOf(file, text string, sets []string, obs *Observer) (*results.Context, error) {
+	if text == "" {
+		return nil, fmt.Errorf("the result carries no scenario text (made by an older simctl)")
+	}
+	ss, err := parseSets(sets)
+	if err != nil {
+		return nil, err
+	}
+	src := &Source{Name: file, Display: file, Data: []byte(text)}
+	sc, g, err := src.Compile(ss, obs.Warn)
+	if err != nil {
+		return nil, fmt.Errorf("its embedded scenario does not compile with this simctl: %v", err)
+	}
+	return ScenarioContext(src, sc, g), nil
+}
+
+// traceSample is how many of a run's first encounters the report searches
+// for its representative fights: enough for the extremes to be telling,
+// few enough to replay in a moment.
+const traceSample = 20_000
+
+// FightTraces replays a run's shortest, median and longest fights (by
+// regular rounds, the lowest index among equals) among its first
+// encounters, from the scenario text the result embeds, as simctl trace
+// would print them (at most narrate.MaxTraceLines each). Compile's
+// warnings go to obs.Warn.
+func FightTraces(ctx context.Context, r *results.Result, obs *Observer) ([]results.FightTrace, error) {
+	if obs == nil {
+		obs = &Observer{}
+	}
+	ss, err := parseSets(r.Sets)
+	if err != nil {
+		return nil, err
+	}
+	src := &Source{Name: r.File, Display: r.File, Data: []byte(r.ScenarioText)}
+	sc, g, err := src.Compile(ss, obs.Warn)
+	if err != nil {
+		return nil, err
+	}
+	n := min(r.Encounters, traceSample)
+	start := int64(0)
+	if r.Shard != nil {
+		start = r.Shard.Start
+	}
+	if n < 1 {
+		return nil, nil
+	}
+	probe := experiment.NewProbe(g, [2]string{sc.Sides[0].Name, sc.Sides[1].Name})
+	metric, err := probe.Metric("rounds")
+	if err != nil {
+		return nil, err
+	}
+	var out []results.FightTrace
+	for _, q := range []struct {
+		name, what string
+		q          float64
+	}{{"shortest", "the shortest fight", 0}, {"median", "a median fight", 0.5}, {"longest", "the longest fight", 1}} {
+		i, v, err := experiment.Pick(ctx, probe, metric, sim.RunConfig{Seed: r.Seed, Start: start, N: n}, q.q)
+		if err != nil {
+			return nil, err
+		}
+		cmd := TraceCommand(r.File, r.Seed, i, r.Sets)
+		// A report shows at most MaxTraceLines of a fight (a long one
+		// narrates gigabytes); the command prints the rest.
+		var b strings.Builder
+		if err := narrate.TraceContext(ctx, &b, sc, g, r.Seed, i, narrate.TraceLimit{Lines: narrate.MaxTraceLines, Command: cmd}); err != nil {
+			return nil, err
+		}
+		text := "# " + cmd + "\n" + b.String()
+		out = append(out, results.FightTrace{Name: q.name, Text: text,
+			Title: fmt.Sprintf("%s: encounter %d, %v round(s) (of encounters %d..%d)", q.what, i, v, start, start+n-1)})
+	}
+	return out, nil
+}
+
+// TraceCommand is the simctl trace command line that prints encounter i
+// of seed with the overrides.
+func TraceCommand(file string, seed uint64, i int64, sets []string) string {
+	cmd := []string{"simctl", "trace", file, "--seed", strconv.FormatUint(seed, 10), "--encounter", strconv.FormatInt(i, 10)}
+	for _, s := range sets {
+		cmd = append(cmd, "--set", s)
+	}
+	return results.ShellJoin(cmd)
+}
+
+// bestTrace replays the best candidate's median fight (by regular rounds,
+// among the first encounters its confirmation played, the lowest index
+// among equals) from the scenario text the document embeds, as simctl
+// trace prints it, with its rule fires: how the answer wins.
+func bestTrace(ctx context.Context, o *results.Optimize) ([]results.FightTrace, error) {
+	all := append(append([]string(nil), o.Sets...), o.Best.Sets...)
+	ss, err := parseSets(all)
+	if err != nil {
+		return nil, err
+	}
+	src := &Source{Name: o.File, Display: o.File, Data: []byte(o.Context.ScenarioYAML)}
+	sc, g, err := src.Compile(ss, nil)
+	if err != nil {
+		return nil, err
+	}
+	start, n := o.Search.ConfirmStart, min(o.Search.ConfirmN, traceSample)
+	if n < 1 {
+		return nil, nil
+	}
+	probe := experiment.NewProbe(g, [2]string{sc.Sides[0].Name, sc.Sides[1].Name})
+	metric, err := probe.Metric("rounds")
+	if err != nil {
+		return nil, err
+	}
+	i, v, err := experiment.Pick(ctx, probe, metric, sim.RunConfig{Seed: o.Seed, Start: start, N: n}, 0.5)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	if err := narrate.Trace(&b, sc, g, o.Seed, i); err != nil {
+		return nil, err
+	}
+	return []results.FightTrace{{Name: "best-median", Text: "# " + TraceCommand(o.File, o.Seed, i, all) + "\n" + b.String(),
+		Title: fmt.Sprintf("the best candidate's median fight: encounter %d, %v round(s) (of its confirmation encounters %d..%d)", i, v, start, start+n-1)}}, nil
+}

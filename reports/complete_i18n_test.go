@@ -1,0 +1,232 @@
+package reports
+
+import (
+	"bytes"
+	"html"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"simctl/reports/i18n"
+	"simctl/reports/results"
+)
+
+// The completeness check of a translated report: every kind of document's
+// section (run, compare, value, sweep, matrix, tournament, optimize)
+// rendered in Korean and Russian, figures included, and no line of
+// simctl's own words left in English. leftovers (the other tests) finds a
+// catalog sentence where a surface was still wired to English; this finds
+// English that never was in a catalog (a hardcoded "Candidates", a figure
+// label).
+
+// keptEnglish are the words a translated report keeps in English on
+// purpose: units and statistics' names the catalogs keep (pp, Wilson,
+// Fieller, SHA-256, VR, SE), the result's own counter, rule and event
+// names (text tables and reports name them as the JSON does), flags'
+// words and the ruleset option values the scenario file writes.
+var keptEnglish = map[string]bool{
+	// units, statistics and their symbols
+	"pp": true, "Wilson": true, "Fieller": true, "SHA": true, "VR": true, "SE": true, "p": true, "CI": true,
+	"K": true, "s": true, "alpha": true, "d": true, "a": true, "b": true, "i": true, "N": true, "W": true, "step": true,
+	// simctl itself, its formats and its commands' words
+	"simctl": true, "JSON": true, "CSV": true, "PNG": true, "SVG": true, "YAML": true, "Markdown": true,
+	"run": true, "merge": true, "report": true, "resume": true, "FILE": true, "test": true,
+	"sweep": true, "compare": true, "value": true, "matrix": true, "tournament": true, "optimize": true,
+	// counter names kept as the result writes them
+	"max_rounds": true, "true": true, "false": true, "fired": true, "fallback": true, "fell": true, "through": true,
+	"no": true, "target": true, "turn": true, "power": true,
+}
+
+var (
+	fenced   = regexp.MustCompile("(?s)```.*?```")
+	codeSpan = regexp.MustCompile("`[^`]*`")
+	svgText  = regexp.MustCompile(`<text[^>]*>([^<]*)</text>`)
+	tags     = regexp.MustCompile(`<[^>]+>`)
+	// A file name, a flag, a dotted path or override (heroes.Fighter.ac=22,
+	// builtin:d20/duel.yaml), a --set list.
+	files  = regexp.MustCompile(`[\w./:-]+\.(json|png|svg|txt|md|yaml|csv|html)\b`)
+	flags  = regexp.MustCompile(`--?[a-z][a-z-]*`)
+	dotted = regexp.MustCompile(`[\w#<>/-]+(\.[\w#<>/-]+)+(=(\{[^}]*\}|[^\s|,;)]*))?`)
+	latin  = regexp.MustCompile(`[A-Za-z][A-Za-z_']*`)
+	// A SHA-256, a version, an identifier with an underscore (a JSON key,
+	// a counter), a ruleset option as the scenario sets it (name: value).
+	sha256Re = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
+	version  = regexp.MustCompile(`\b\d+\.\d+\.\d+\S*`)
+	ident    = regexp.MustCompile(`\b\w*_\w*\b`)
+	option   = regexp.MustCompile(`\b[a-z_]+: *[\w+.-]+`)
+)
+
+// englishLines are the lines of out (Markdown, captions, figures' text)
+// that still hold an English word once the names the user wrote (names),
+// code, file names, flags, paths and keptEnglish are taken out.
+func englishLines(out string, names []string) []string {
+	out = fenced.ReplaceAllString(out, "")
+	// Longest first, so "Fighter vs Orc" goes before "Fighter".
+	names = append([]string(nil), names...)
+	sort.Slice(names, func(a, b int) bool { return len(names[a]) > len(names[b]) })
+	// Each name as a whole word ("init" is not taken out of "initiative";
+	// Korean particles follow a name directly: heroes의).
+	var nameRes []*regexp.Regexp
+	for _, n := range names {
+		if n != "" {
+			nameRes = append(nameRes, regexp.MustCompile(`(^|[^A-Za-z0-9_])`+regexp.QuoteMeta(n)+`($|[^A-Za-z0-9_])`))
+		}
+	}
+	var bad []string
+	for _, line := range strings.Split(out, "\n") {
+		s := html.UnescapeString(line)
+		s = codeSpan.ReplaceAllString(s, " ")
+		s = files.ReplaceAllString(s, " ")
+		s = sha256Re.ReplaceAllString(s, " ")
+		s = version.ReplaceAllString(s, " ")
+		s = dotted.ReplaceAllString(s, " ")
+		for _, re := range nameRes {
+			s = re.ReplaceAllString(s, "$1 $2")
+		}
+		s = option.ReplaceAllString(s, " ")
+		s = tags.ReplaceAllString(s, " ")
+		s = ident.ReplaceAllString(s, " ")
+		s = flags.ReplaceAllString(s, " ")
+		var words []string
+		for _, w := range latin.FindAllString(s, -1) {
+			if !keptEnglish[w] {
+				words = append(words, w)
+			}
+		}
+		if len(words) > 0 {
+			bad = append(bad, strings.Join(words, " ")+"   ← "+strings.TrimSpace(line))
+		}
+	}
+	return bad
+}
+
+// everyKind is a report with one document of every kind simctl report
+// reads, in l, and the names its documents' users wrote.
+func everyKind(t *testing.T, l i18n.Lang) (*Bundle, []string) {
+	b := langBundle(l)
+	b.Inputs = append(b.Inputs, &results.Input{Path: "sweep.json", Sweep: fixtureSweep1()}, &results.Input{Path: "sweep2.json", Sweep: fixtureSweep2()},
+		&results.Input{Path: "matrix.json", Matrix: fixtureMatrixDoc()}, &results.Input{Path: "class.json", Matrix: classMatrix()})
+	for i, tt := range outcomeTournaments() {
+		b.Inputs = append(b.Inputs, &results.Input{Path: "t" + string(rune('1'+i)) + ".json", Tournament: tt})
+	}
+	for i, o := range optimizeDocs(t) {
+		b.Inputs = append(b.Inputs, &results.Input{Path: "o" + string(rune('1'+i)) + ".json", Optimize: o})
+	}
+	names := []string{"Fighter vs Orc", "Cavalier vs Rival", "Braced spears", "The invisible assassin", "Fighter", "Orc", "Hobgoblin",
+		"heroes", "monsters", "rivals", "guards", "assassin", "d20", "cavaliers", "lotm", "impulse", "vigilance", "timing",
+		"init", "hp", "ac", "out-at-0", "dying", "confirm_crits", "surprise_ends_flat_footed",
+		"ambush", "default", "aim"}
+	// What the documents record as their users or their results wrote it:
+	// options' names and overrides, counters (figures write them with
+	// spaces), and the warnings documents store in English (warnings stay
+	// English for now: docs/ko/README.md, docs/ru/README.md).
+	for _, in := range b.Inputs {
+		var rs []*results.Result
+		switch {
+		case in.Run != nil:
+			rs = append(rs, in.Run)
+		case in.Compare != nil:
+			names = append(names, in.Compare.Baseline)
+			names = append(names, in.Compare.Warnings...)
+			for _, o := range in.Compare.Options {
+				names = append(names, o.Name)
+				names = append(names, o.Result.Sets...)
+				rs = append(rs, o.Result)
+			}
+		case in.Sweep != nil:
+			names = append(names, in.Sweep.Warnings...)
+		case in.Value != nil:
+			names = append(names, in.Value.Warnings...)
+		}
+		for _, r := range rs {
+			for _, c := range r.Raw.Counters {
+				names = append(names, c, strings.ReplaceAll(c, "_", " "))
+			}
+		}
+	}
+	return b, names
+}
+
+// render is the report's Markdown, its figures' captions and the text
+// they draw.
+func render(t *testing.T, b *Bundle, secs []*section) string {
+	var md bytes.Buffer
+	b.markdown(&md, secs)
+	var all strings.Builder
+	all.Write(md.Bytes())
+	for _, s := range secs {
+		for _, f := range s.figures {
+			var svg bytes.Buffer
+			if err := f.SVG(&svg); err != nil {
+				t.Fatal(err)
+			}
+			all.WriteString("\n" + f.Caption + "\n")
+			for _, m := range svgText.FindAllStringSubmatch(svg.String(), -1) {
+				all.WriteString(m[1] + "\n")
+			}
+		}
+	}
+	return all.String()
+}
+
+// TestReportNoEnglishLeft: a report holding every kind of document, in
+// Korean and Russian, has no English word of simctl's own.
+func TestReportNoEnglishLeft(t *testing.T) {
+	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
+		b, names := everyKind(t, l)
+		secs := langSections(t, b)
+		kinds := map[string]bool{}
+		for _, in := range b.Inputs {
+			switch {
+			case in.Run != nil:
+				kinds["run"] = true
+			case in.Compare != nil:
+				kinds["compare"] = true
+			case in.Value != nil:
+				kinds["value"] = true
+			case in.Sweep != nil:
+				kinds["sweep"] = true
+			case in.Matrix != nil:
+				kinds["matrix"] = true
+			case in.Tournament != nil:
+				kinds["tournament"] = true
+			case in.Optimize != nil:
+				kinds["optimize"] = true
+			}
+		}
+		if len(kinds) != 7 {
+			t.Fatalf("the report covers %d kinds of document, want 7: %v", len(kinds), kinds)
+		}
+		for _, line := range englishLines(render(t, b, secs), names) {
+			t.Errorf("%s: English left: %s", l, line)
+		}
+	}
+}
+
+// TestEnglishLinesCatches: the check finds English where it is: the same
+// report in English is flagged on nearly every line of prose, and so is
+// the optimize section as it was before it was translated (its words,
+// hardcoded).
+func TestEnglishLinesCatches(t *testing.T) {
+	b, names := everyKind(t, i18n.En)
+	if n := len(englishLines(render(t, b, langSections(t, b)), names)); n < 100 {
+		t.Errorf("the English report is flagged on %d lines only", n)
+	}
+	for _, old := range []string{
+		"### Candidates",
+		"| rank | candidate | status | encounters | win rate | confirmed | interval | vs best | interval |",
+		"| best found | 91.85% [89.87%, 93.47%], +15.30 pp against as written (76.55%), by: heroes.Fighter.ac=22 |",
+		"Incumbent win rate against encounters spent",
+		"encounters spent (all candidates)",
+	} {
+		if len(englishLines(old, names)) == 0 {
+			t.Errorf("not flagged: %q", old)
+		}
+	}
+	for _, ok := range []string{"| 1 | heroes.Fighter.ac=22 | лучший | 500 | 94.00% |", "`simctl optimize d20/duel --side heroes`", "fig1-optimize-incumbent.png", "+15.30 pp [+11.61, +19.27] pp"} {
+		if bad := englishLines(ok, names); len(bad) > 0 {
+			t.Errorf("flagged but allowed: %q", bad)
+		}
+	}
+}

@@ -1,0 +1,28 @@
+package lotm
+
+import (
+	"testing"
+
+	"simctl/sim/simtest"
+)
+
+// For the external tests (package lotm_test), which compile tactics:
+// blocks through package agents (it imports this package, so only an
+// external test can import it).
+
+// CompileForTest loads a lotm scenario written in YAML (a combatant
+// without tactics: or a policy gets the test policy).
+func CompileForTest(t testing.TB, yaml string, sets ...string) *Game {
+	t.Helper()
+	return compile(t, yaml, sets...)
+}
+
+// PlayForTest plays encounter 0 of seed 1 with the dice script (every d20
+// and tie-break die; damage dice from the stream when damage is set), and
+// returns what the rules did, the narration and the counts of side s of
+// the named counters.
+func PlayForTest(t testing.TB, g *Game, damage bool, script ...int) (log simtest.Events, text string, count func(side, k int) int64) {
+	t.Helper()
+	p := playScript(t, g, damage, script)
+	return p.log, p.text, p.get
+}
