@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/rulesets"
 	"simctl/scenarios"
 	"simctl/sim"
@@ -133,19 +134,19 @@ func TestD20TacticsCountsDeterministic(t *testing.T) {
 	}
 	a, _ := sim.Run(context.Background(), g, sim.RunConfig{Seed: 3, N: 2000, Workers: 2})
 	b, _ := sim.Run(context.Background(), g, sim.RunConfig{Seed: 3, Start: 2000, N: 3000, Workers: 3})
-	ra := reports.New(reports.Meta{Scenario: "x", Seed: 3, Shard: &reports.Shard{K: 0, Of: 2, Start: 0, N: 2000, Total: 5000}}, g, a)
-	rb := reports.New(reports.Meta{Scenario: "x", Seed: 3, Shard: &reports.Shard{K: 1, Of: 2, Start: 2000, N: 3000, Total: 5000}}, g, b)
-	m, err := reports.Merge([]*reports.Result{ra, rb})
+	ra := results.New(results.Meta{Scenario: "x", Seed: 3, Shard: &results.Shard{K: 0, Of: 2, Start: 0, N: 2000, Total: 5000}}, g, a)
+	rb := results.New(results.Meta{Scenario: "x", Seed: 3, Shard: &results.Shard{K: 1, Of: 2, Start: 2000, N: 3000, Total: 5000}}, g, b)
+	m, err := results.Merge([]*results.Result{ra, rb})
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole := reports.New(reports.Meta{Scenario: "x", Seed: 3}, g, one)
+	whole := results.New(results.Meta{Scenario: "x", Seed: 3}, g, one)
 	if !reflect.DeepEqual(m.Raw.Tactics, whole.Raw.Tactics) || len(whole.Raw.Tactics) == 0 {
 		t.Errorf("merged rule counts differ from the single run:\n%v\n%v", m.Raw.Tactics, whole.Raw.Tactics)
 	}
-	whole.Sides = []reports.SideResult{{Name: "heroes"}, {Name: "raiders"}}
+	whole.Sides = []results.SideResult{{Name: "heroes"}, {Name: "raiders"}}
 	var text strings.Builder
-	whole.WriteText(&text)
+	reports.WriteResultText(whole, &text)
 	if !strings.Contains(text.String(), "\ntactics (per encounter") || !regexp.MustCompile(`Pikeman +turn +set spear +fired +[0-9,]+ +0\.[0-9]{3}`).MatchString(text.String()) {
 		t.Errorf("the text table has no tactics section:\n%s", text.String())
 	}

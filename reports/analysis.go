@@ -12,71 +12,24 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 )
 
-// Header is what every experiment document records about how it was made,
-// so each number can be traced to its command and seed.
-type Header struct {
-	Kind        string   `json:"kind"`
-	Scenario    string   `json:"scenario"`
-	File        string   `json:"file"`
-	Ruleset     string   `json:"ruleset"`
-	Seed        uint64   `json:"seed"`
-	Version     string   `json:"version"`
-	Command     string   `json:"command,omitempty"`
-	Sets        []string `json:"sets,omitempty"`
-	Interrupted bool     `json:"interrupted,omitempty"`
-	Elapsed     float64  `json:"elapsed_seconds"`
-
-	// The SHA-256 of the scenario text the experiment ran, which resume
-	// and merge compare (reliability); empty on documents written before.
-	ScenarioSHA256 string `json:"scenario_sha256,omitempty"`
-	// Context is the scenario text as run, its ruleset options and the
-	// roster's sides, which a report shows (absent on documents written
-	// before reports took these kinds).
-	Context *Context `json:"context,omitempty"`
-	// Shard is set on one shard (--shard k/K) of a value or matrix run:
-	// every game played encounters Start..Start+N-1 of Total.
-	Shard *Shard `json:"shard,omitempty"`
-	// Unplayed lists, on an interrupted value, matrix or compare run, the
-	// encounter index ranges [lo, hi) it did not play: --resume plays
-	// exactly those.
-	Unplayed [][2]int64 `json:"unplayed,omitempty"`
-	// ResumeDigest, on an interrupted value, matrix or tournament run, is
-	// a keyed SHA-256 over what --resume trusts (unplayed, encounters and
-	// sums, or the tournament's state).
-	ResumeDigest string `json:"resume_digest,omitempty"`
-	// Incomplete is set on a merge missing shards (--allow-partial).
-	Incomplete bool `json:"incomplete,omitempty"`
-}
-
-// NamedSets is one named setting of a side: the --set overrides it applies.
-type NamedSets struct {
-	Name string   `json:"name"`
-	Sets []string `json:"sets"`
-}
-
-// Matrix is the document `simctl matrix` writes.
-type Matrix struct {
-	Header
-	RowOptions []NamedSets `json:"row_options"`
-	ColOptions []NamedSets `json:"col_options"`
-	experiment.MatrixResult
-}
-
-// Write renders the matrix in format f: the win-rate grid with intervals,
+// WriteMatrix renders the matrix in format f: the win-rate grid with intervals,
 // dominated options, and the equilibrium.
-func (m *Matrix) Write(w io.Writer, f Format) error { return m.WriteLang(w, f, i18n.En) }
+func WriteMatrix(m *results.Matrix, w io.Writer, f Format) error {
+	return WriteMatrixLang(m, w, f, i18n.En)
+}
 
-// WriteLang is Write with the text table's own words in l (JSON, CSV and
-// Markdown stay English; the numbers keep the point in every language).
-func (m *Matrix) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
+// WriteMatrixLang is WriteMatrix with the text table's own words in l (JSON,
+// CSV and Markdown stay English; the numbers keep the point in every language).
+func WriteMatrixLang(m *results.Matrix, w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, m)
 	case CSV:
-		return m.grid(true).csv(w)
+		return matrixGrid(m, true).csv(w)
 	}
 	md := f == Markdown
 	if md {
@@ -93,7 +46,7 @@ func (m *Matrix) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
 		}
 		b.WriteString("\n")
 	}
-	render(m.grid(false))
+	render(matrixGrid(m, false))
 	if len(m.Dominated) > 0 {
 		b.WriteString(l.T("matrix.text.dominated") + "\n")
 		for _, d := range m.Dominated {
@@ -104,7 +57,7 @@ func (m *Matrix) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
 		b.WriteString(l.T("matrix.text.none_dominated") + "\n\n")
 	}
 	b.WriteString(l.T("matrix.text.eq", m.RowSide, m.ColSide, pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1])) + "\n")
-	render(m.weightsLang(l))
+	render(matrixWeightsLang(m, l))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
@@ -123,12 +76,12 @@ func identicalNoteLang(l i18n.Lang, d experiment.Domination) string {
 	return " " + l.T("matrix.identical", strings.Join(d.Identical, ", "), fmt.Sprintf("%.2f", 100*d.IdenticalBound))
 }
 
-// weights is the equilibrium's table: each option's weight, and the range
+// matrixWeights is the equilibrium's table: each option's weight, and the range
 // its weight may take in any game within the cells' simultaneous bounds
 // (an option of a class of identical ones shows its class).
-func (m *Matrix) weights() *table { return m.weightsLang(i18n.En) }
+func matrixWeights(m *results.Matrix) *table { return matrixWeightsLang(m, i18n.En) }
 
-func (m *Matrix) weightsLang(l i18n.Lang) *table {
+func matrixWeightsLang(m *results.Matrix, l i18n.Lang) *table {
 	t := &table{header: []string{l.T("col.side"), l.T("col.option"), l.T("matrix.col.weight"), l.T("matrix.col.range")}, left: 2}
 	rng := func(r [][2]float64, i int) string {
 		if i >= len(r) {
@@ -156,9 +109,9 @@ func (m *Matrix) weightsLang(l i18n.Lang) *table {
 	return t
 }
 
-// grid is the win-rate table: one row per row option, a column per column
+// matrixGrid is the win-rate table: one row per row option, a column per column
 // option (with its interval below in text, raw numbers in CSV).
-func (m *Matrix) grid(raw bool) *table {
+func matrixGrid(m *results.Matrix, raw bool) *table {
 	t := &table{header: append([]string{m.RowSide + " \\ " + m.ColSide}, m.Cols...), left: 1}
 	for r, name := range m.Rows {
 		cells := []string{name}
@@ -176,9 +129,9 @@ func (m *Matrix) grid(raw bool) *table {
 
 // MatrixFigure draws the matrix as a heat map labelled in percent, the
 // equilibrium's weights beside the option names.
-func MatrixFigure(m *Matrix) (*Figure, error) { return matrixFigure(i18n.En, m) }
+func MatrixFigure(m *results.Matrix) (*Figure, error) { return matrixFigure(i18n.En, m) }
 
-func matrixFigure(l i18n.Lang, m *Matrix) (*Figure, error) {
+func matrixFigure(l i18n.Lang, m *results.Matrix) (*Figure, error) {
 	if m.Encounters == 0 {
 		return nil, ErrNoData
 	}
@@ -217,36 +170,20 @@ func matrixFigure(l i18n.Lang, m *Matrix) (*Figure, error) {
 	return f, nil
 }
 
-// TournamentFormat is the shape of the tournament document. Format 2 is
-// the selection with a guarantee (experiment.Select); a document without
-// it (the rounds of successive elimination simctl wrote before) is refused
-// when read, since its figures mean something else.
-const TournamentFormat = 2
-
-// Tournament is the document `simctl tournament` writes.
-type Tournament struct {
-	Header
-	Format int `json:"tournament_format"`
-	// Options are the candidates and the overrides of each, in candidate
-	// order (Selection.Candidates holds their standings in the same order).
-	Options []NamedSets `json:"options"`
-	experiment.Selection
+// WriteTournament renders the ranking in format f.
+func WriteTournament(t *results.Tournament, w io.Writer, f Format) error {
+	return WriteTournamentLang(t, w, f, i18n.En)
 }
 
-// SelectMethod names the selection procedure and its intervals.
-const SelectMethod = "sequential selection on common random numbers (betting tests valid at every stage); differences with confidence sequences simultaneous over all pairs"
-
-// Write renders the ranking in format f.
-func (t *Tournament) Write(w io.Writer, f Format) error { return t.WriteLang(w, f, i18n.En) }
-
-// WriteLang is Write with the text table's own words in l (JSON, CSV and
-// Markdown stay English; the numbers keep the point in every language).
-func (t *Tournament) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
+// WriteTournamentLang is WriteTournament with the text table's own words in l
+// (JSON, CSV and Markdown stay English; the numbers keep the point in every
+// language).
+func WriteTournamentLang(t *results.Tournament, w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, t)
 	case CSV:
-		return t.ranking(true).csv(w)
+		return tournamentRanking(t, true).csv(w)
 	}
 	md := f == Markdown
 	if md {
@@ -254,21 +191,21 @@ func (t *Tournament) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
 	}
 	var b strings.Builder
 	b.WriteString(l.T("tour.text.head", t.Scenario, t.Ruleset, t.Seed, len(t.Options), t.Side, thousands(t.Encounters), len(t.Stages)) + "\n\n")
-	switch tab := t.rankingLang(l); {
+	switch tab := tournamentRankingLang(t, l); {
 	case len(t.Stages) == 0:
 		b.WriteString(l.T("tour.text.no_stage") + "\n")
 	case md:
-		b.WriteString(t.verdictLang(l) + "\n\n")
+		b.WriteString(tournamentVerdictLang(t, l) + "\n\n")
 		tab.markdown(&b)
 	default:
-		b.WriteString(t.verdictLang(l) + "\n\n")
+		b.WriteString(tournamentVerdictLang(t, l) + "\n\n")
 		tab.text(&b)
 	}
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
 		return err
 	}
-	notes := t.notesLang(l)
+	notes := tournamentNotesLang(t, l)
 	if t.Interrupted {
 		notes = append(notes, l.T("tour.text.interrupted"))
 	}
@@ -276,34 +213,34 @@ func (t *Tournament) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
 	return nil
 }
 
-// name is candidate k's name ("?" out of range: a document being read).
-func (t *Tournament) name(k int) string {
+// tournamentName is candidate k's name ("?" out of range: a document being read).
+func tournamentName(t *results.Tournament, k int) string {
 	if k >= 0 && k < len(t.Candidates) {
 		return t.Candidates[k].Name
 	}
 	return "?"
 }
 
-// verdict says in a line what the tournament decided.
-func (t *Tournament) verdict() string { return t.verdictLang(i18n.En) }
+// tournamentVerdict says in a line what the tournament decided.
+func tournamentVerdict(t *results.Tournament) string { return tournamentVerdictLang(t, i18n.En) }
 
-func (t *Tournament) verdictLang(l i18n.Lang) string {
+func tournamentVerdictLang(t *results.Tournament, l i18n.Lang) string {
 	d := proseG(l, "%.4g", 100*t.Guarantee.Delta)
 	switch t.Outcome {
 	case experiment.OutcomeSeparated:
-		return l.T("tour.verdict.separated", t.name(t.Selected))
+		return l.T("tour.verdict.separated", tournamentName(t, t.Selected))
 	case experiment.OutcomeWithinDelta:
-		return l.T("tour.verdict.within", t.name(t.Selected), d, len(t.Group)-1)
+		return l.T("tour.verdict.within", tournamentName(t, t.Selected), d, len(t.Group)-1)
 	case experiment.OutcomeNotSeparated:
-		return l.T("tour.verdict.not_separated", len(t.Group), d, t.name(t.Leader))
+		return l.T("tour.verdict.not_separated", len(t.Group), d, tournamentName(t, t.Leader))
 	}
-	return l.T("tour.verdict.unfinished", len(t.Group), len(t.Stages), t.name(t.Leader))
+	return l.T("tour.verdict.unfinished", len(t.Group), len(t.Stages), tournamentName(t, t.Leader))
 }
 
-// notes are the guarantee and what each interval means.
-func (t *Tournament) notes() []string { return t.notesLang(i18n.En) }
+// tournamentNotes are the guarantee and what each interval means.
+func tournamentNotes(t *results.Tournament) []string { return tournamentNotesLang(t, i18n.En) }
 
-func (t *Tournament) notesLang(l i18n.Lang) []string {
+func tournamentNotesLang(t *results.Tournament, l i18n.Lang) []string {
 	g := t.Guarantee
 	k := g.Candidates
 	var within string
@@ -313,7 +250,7 @@ func (t *Tournament) notesLang(l i18n.Lang) []string {
 	return []string{
 		l.T("tour.note.guarantee", statementLang(l, g.Statement), proseG(l, "%.4g", g.Alpha), proseG(l, "%.4g", 100*g.Delta), k),
 		l.T("tour.note.stages", proseG(l, "%.3g", g.Alpha/float64(2*k*max(k-1, 1))), proseG(l, "%.3g", g.Alpha/float64(2*max(k-1, 1)))),
-		l.T("tour.note.intervals", t.refLabelLang(l), k*(k-1)/2, proseG(l, "%.4g", 100*(1-g.Alpha)), within, k),
+		l.T("tour.note.intervals", tournamentRefLabelLang(t, l), k*(k-1)/2, proseG(l, "%.4g", 100*(1-g.Alpha)), within, k),
 	}
 }
 
@@ -361,23 +298,23 @@ func proseNumber(l i18n.Lang, s string) string {
 	return s
 }
 
-// refLabel names the reference of the differences.
-func (t *Tournament) refLabel() string { return t.refLabelLang(i18n.En) }
+// tournamentRefLabel names the reference of the differences.
+func tournamentRefLabel(t *results.Tournament) string { return tournamentRefLabelLang(t, i18n.En) }
 
-func (t *Tournament) refLabelLang(l i18n.Lang) string {
+func tournamentRefLabelLang(t *results.Tournament, l i18n.Lang) string {
 	if t.Selected >= 0 {
 		return l.T("tour.ref.selected")
 	}
 	return l.T("tour.ref.leader")
 }
 
-// rankCells are candidate k's status, stage out ("—" for none), and its
+// tournamentRankCells are candidate k's status, stage out ("—" for none), and its
 // difference to the reference with the interval ("—" for the reference).
-func (t *Tournament) rankCells(k int) (status, out, diff, ci string) {
-	return t.rankCellsLang(i18n.En, k)
+func tournamentRankCells(t *results.Tournament, k int) (status, out, diff, ci string) {
+	return tournamentRankCellsLang(t, i18n.En, k)
 }
 
-func (t *Tournament) rankCellsLang(l i18n.Lang, k int) (status, out, diff, ci string) {
+func tournamentRankCellsLang(t *results.Tournament, l i18n.Lang, k int) (status, out, diff, ci string) {
 	c := &t.Candidates[k]
 	status, out, diff = c.Status, "—", "—"
 	if key := "tour.status." + strings.ReplaceAll(c.Status, " ", "_"); i18n.Has(l, key) {
@@ -395,11 +332,11 @@ func (t *Tournament) rankCellsLang(l i18n.Lang, k int) (status, out, diff, ci st
 	return status, out, signedPP(c.Diff), ppCI(c.DiffCI[0], c.DiffCI[1])
 }
 
-func (t *Tournament) ranking(raw bool) *table {
+func tournamentRanking(t *results.Tournament, raw bool) *table {
 	if !raw {
-		return t.rankingLang(i18n.En)
+		return tournamentRankingLang(t, i18n.En)
 	}
-	ref := "vs " + t.refLabel()
+	ref := "vs " + tournamentRefLabel(t)
 	tab := &table{header: []string{"rank", "option", "status", "encounters", "win rate", "95% CI", "out after stage", ref, "CI (all pairs)"}, left: 3}
 	if raw {
 		tab.header = []string{"rank", "option", "status", "encounters", "wins", "win rate", "out after stage", "eliminated by", ref, ref + " lo", ref + " hi"}
@@ -416,16 +353,16 @@ func (t *Tournament) ranking(raw bool) *table {
 			tab.add(strconv.Itoa(i+1), c.Name, c.Status, rawInt(c.Encounters), rawInt(c.Wins), raw2(c.WinRate), strconv.Itoa(c.Out), c.By, raw2(c.Diff), raw2(c.DiffCI[0]), raw2(c.DiffCI[1]))
 			continue
 		}
-		status, out, diff, ci := t.rankCells(k)
+		status, out, diff, ci := tournamentRankCells(t, k)
 		tab.add(strconv.Itoa(i+1), c.Name, status, thousands(c.Encounters), pct(c.WinRate), pctCI(c.CI95[0], c.CI95[1]), out, diff, ci)
 	}
 	return tab
 }
 
-// rankingLang is the text table of the ranking with its words in l.
-func (t *Tournament) rankingLang(l i18n.Lang) *table {
+// tournamentRankingLang is the text table of the ranking with its words in l.
+func tournamentRankingLang(t *results.Tournament, l i18n.Lang) *table {
 	tab := &table{header: []string{l.T("tour.col.rank"), l.T("col.option"), l.T("tour.col.status"), l.T("fact.encounters"), l.T("col.win_rate"), l.T("col.ci95"),
-		l.T("tour.col.out"), l.T("tour.col.vs", t.refLabelLang(l)), l.T("tour.col.ci_pairs")}, left: 3}
+		l.T("tour.col.out"), l.T("tour.col.vs", tournamentRefLabelLang(t, l)), l.T("tour.col.ci_pairs")}, left: 3}
 	if len(t.Stages) == 0 {
 		return tab
 	}
@@ -434,7 +371,7 @@ func (t *Tournament) rankingLang(l i18n.Lang) *table {
 			continue
 		}
 		c := &t.Candidates[k]
-		status, out, diff, ci := t.rankCellsLang(l, k)
+		status, out, diff, ci := tournamentRankCellsLang(t, l, k)
 		tab.add(strconv.Itoa(i+1), c.Name, status, thousands(c.Encounters), pct(c.WinRate), pctCI(c.CI95[0], c.CI95[1]), out, diff, ci)
 	}
 	return tab
@@ -491,7 +428,7 @@ func matrixNote(l i18n.Lang, note string) (key string, args []any, ok bool) {
 
 // matrixNotes says a matrix document's notes in l: English as recorded,
 // another language by key; a note simctl does not know stays as recorded.
-func matrixNotes(l i18n.Lang, m *Matrix) []string {
+func matrixNotes(l i18n.Lang, m *results.Matrix) []string {
 	if l.Or() == i18n.En {
 		return m.Notes
 	}

@@ -3,6 +3,7 @@ package reports
 import (
 	"math/rand/v2"
 
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 	"simctl/stats"
 )
@@ -28,19 +29,19 @@ func jointFixture(n int, p []float64) stats.Joint {
 	return j
 }
 
-func fixtureValue() *Value {
+func fixtureValue() *results.Value {
 	params := []experiment.Param{{Name: "init", Step: 1}, {Name: "hp", Step: 2}, {Name: "ac", Step: 1}}
 	j := jointFixture(20000, []float64{0.60, 0.59, 0.61, 0.56, 0.64, 0.55, 0.645})
-	v := &Value{Header: Header{Scenario: "Fighter vs Orc", Ruleset: "d20", Seed: 7, Version: "0.1.0+test"}, Side: "heroes"}
-	NewValue(v, j, params)
+	v := &results.Value{Header: results.Header{Scenario: "Fighter vs Orc", Ruleset: "d20", Seed: 7, Version: "0.1.0+test"}, Side: "heroes"}
+	results.NewValue(v, j, params)
 	return v
 }
 
-func fixtureMatrix() *Matrix {
+func fixtureMatrix() *results.Matrix {
 	j := jointFixture(20000, []float64{0.50, 0.45, 0.40, 0.55, 0.50, 0.30, 0.60, 0.35, 0.50})
 	res, err := experiment.Matrix(j, "heroes", "rivals", []string{"impulse", "vigilance", "timing"}, []string{"impulse", "vigilance", "timing"})
 	if err != nil {
 		panic(err)
 	}
-	return &Matrix{Header: Header{Kind: "matrix", Scenario: "Cavalier vs Rival", Ruleset: "cavaliers", Seed: 1}, MatrixResult: *res}
+	return &results.Matrix{Header: results.Header{Kind: "matrix", Scenario: "Cavalier vs Rival", Ruleset: "cavaliers", Seed: 1}, MatrixResult: *res}
 }

@@ -2,8 +2,6 @@ package reports
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -13,144 +11,17 @@ import (
 	"sync/atomic"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/stats"
 )
-
-// Input is one document a report covers: a run result (`simctl run
-// --json`, `simctl merge --json`), a sweep, a comparison, or the document
-// of simctl value, matrix or tournament. Exactly one of Run, Sweep,
-// Compare, Value, Matrix and Tournament is set.
-type Input struct {
-	Path    string
-	Run     *Result
-	Sweep   *Sweep
-	Compare *Compare
-	// The documents of simctl value, matrix and tournament, which carry
-	// their scenario context themselves.
-	Value      *Value
-	Matrix     *Matrix
-	Tournament *Tournament
-	Optimize   *Optimize
-	// Context of a run result, which carries none itself: filled by the
-	// caller from the scenario when it can be found (nil otherwise).
-	Context *Context
-	// Traces of a run's representative fights (the shortest, the median
-	// and the longest, say), replayed by the caller: reports runs nothing.
-	Traces []FightTrace
-}
-
-// FightTrace is one replayed encounter a report links to, as text.
-type FightTrace struct {
-	Name  string // file stem: "longest"
-	Title string // "the longest fight: encounter 857, 10 rounds"
-	Text  string // what simctl trace prints
-}
-
-// ReadInput reads any JSON document simctl writes, telling the kinds apart
-// by their "kind" field (run results have none).
-func ReadInput(path string) (*Input, error) {
-	return ReadInputContext(context.Background(), path)
-}
-
-// ReadInputContext is ReadInput reading at most safeio.MaxResultBytes and
-// stopping when ctx is cancelled.
-func ReadInputContext(ctx context.Context, path string) (*Input, error) {
-	data, err := safeio.ReadFile(ctx, path, safeio.MaxResultBytes, "simctl JSON document")
-	if err != nil {
-		return nil, err
-	}
-	return parseInput(path, data)
-}
-
-func parseInput(path string, data []byte) (*Input, error) {
-	var head struct {
-		Kind string `json:"kind"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("%s: not a simctl JSON document (a run, merge, sweep, compare, value, matrix or tournament result): %s", path, jsonProblem(err))
-	}
-	in := &Input{Path: path}
-	switch head.Kind {
-	case "sweep":
-		var s Sweep
-		if err := json.Unmarshal(data, &s); err != nil {
-			return nil, fmt.Errorf("%s: a damaged simctl sweep: %s", path, jsonProblem(err))
-		}
-		if len(s.Points) == 0 || len(s.Axes) == 0 {
-			return nil, fmt.Errorf("%s: a sweep with no points", path)
-		}
-		for i, p := range s.Points {
-			if p.Result == nil || len(p.Values) != len(s.Axes) {
-				return nil, fmt.Errorf("%s: sweep point %d is damaged", path, i)
-			}
-			if err := p.Result.check(); err != nil {
-				return nil, fmt.Errorf("%s: sweep point %d: %v", path, i, err)
-			}
-		}
-		in.Sweep = &s
-	case "compare":
-		var c Compare
-		if err := json.Unmarshal(data, &c); err != nil {
-			return nil, fmt.Errorf("%s: a damaged simctl comparison: %s", path, jsonProblem(err))
-		}
-		if len(c.Options) < 2 {
-			return nil, fmt.Errorf("%s: a comparison with fewer than two options", path)
-		}
-		for i, o := range c.Options {
-			if o.Result == nil || (i > 0 && len(o.Diff) != 2) {
-				return nil, fmt.Errorf("%s: option %d of the comparison is damaged", path, i)
-			}
-			if err := o.Result.check(); err != nil {
-				return nil, fmt.Errorf("%s: option %d: %v", path, i, err)
-			}
-			if n := len(o.EconomyCross); n > 0 && (i == 0 || n != len(o.Result.Raw.Counts) || n != len(c.Options[0].Result.Raw.Counts)) {
-				return nil, fmt.Errorf("%s: option %d: its action_economy_cross has %d entries for %d counters; the file is damaged", path, i, n, len(o.Result.Raw.Counts))
-			}
-		}
-		in.Compare = &c
-	case "value":
-		v, err := parseValue(path, data)
-		if err != nil {
-			return nil, err
-		}
-		in.Value = v
-	case "matrix":
-		m, err := parseMatrix(path, data)
-		if err != nil {
-			return nil, err
-		}
-		in.Matrix = m
-	case "tournament":
-		t, err := parseTournament(path, data)
-		if err != nil {
-			return nil, err
-		}
-		in.Tournament = t
-	case "optimize":
-		o, err := parseOptimize(path, data)
-		if err != nil {
-			return nil, err
-		}
-		in.Optimize = o
-	case "":
-		r, err := parseResult(path, data)
-		if err != nil {
-			return nil, err
-		}
-		in.Run = r
-	default:
-		return nil, fmt.Errorf("%s: unknown kind %q of simctl document (expected a run result, a sweep, a comparison, or a value, matrix or tournament document)", path, head.Kind)
-	}
-	return in, nil
-}
 
 // Bundle is a publishable balance report: report.md, a single-file
 // report.html with the figures inlined as SVG, and every figure as PNG, in
 // one folder.
 type Bundle struct {
 	Title   string
-	Inputs  []*Input
+	Inputs  []*results.Input
 	Version string // the simctl that wrote the report
 	Command string // the command that wrote it
 	// Lang is the language of simctl's own words in the report (headings,
@@ -174,7 +45,7 @@ type section struct {
 
 // namedTrace is a FightTrace with the file it is written to.
 type namedTrace struct {
-	FightTrace
+	results.FightTrace
 	file string
 }
 
@@ -264,7 +135,7 @@ func isFigure(name string) bool {
 		(strings.HasSuffix(name, ".png") || strings.HasSuffix(name, ".txt"))
 }
 
-func (b *Bundle) section(k int, in *Input) (*section, error) {
+func (b *Bundle) section(k int, in *results.Input) (*section, error) {
 	s := &section{id: fmt.Sprintf("s%d", k)}
 	prefix := fmt.Sprintf("fig%d-", k)
 	switch {
@@ -301,7 +172,7 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 	case in.Sweep != nil:
 		sw := in.Sweep
 		l := b.Lang
-		s.title = l.T("section.sweep", k, sw.Scenario, sw.axisNames())
+		s.title = l.T("section.sweep", k, sw.Scenario, sweepAxisNames(sw))
 		s.facts = runFacts(l, sw.Scenario, sw.File, sw.Ruleset, sw.Seed, sw.Version, sw.Interval, sw.Sets, sw.Context)
 		n := l.T("fact.sweep_encounters", l.Int(sw.MaxN), l.Int(sw.Encounters), len(sw.Points))
 		if sw.Precision > 0 {
@@ -312,7 +183,7 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 			s.facts = append(s.facts, [2]string{l.T("fact.varied"), a.Path + " = " + strings.Join(a.Values, ", ")})
 		}
 		s.commands = append(s.commands, sw.Command)
-		s.tables = append(s.tables, titled{title: l.T("table.sweep"), t: sw.displayTable(l), notes: sw.notes(l)})
+		s.tables = append(s.tables, titled{title: l.T("table.sweep"), t: sweepDisplayTable(sw, l), notes: sweepNotes(sw, l)})
 		f, err := sweepFigure(l, sw)
 		if err == nil {
 			f.Name = prefix + f.Name
@@ -340,8 +211,8 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 				s.commands = append(s.commands, o.Command)
 			}
 		}
-		s.tables = append(s.tables, titled{title: l.T("table.compare"), t: c.displayTable(l), notes: c.notes(l)})
-		if e := c.economyTable(l); len(e.rows) > 0 {
+		s.tables = append(s.tables, titled{title: l.T("table.compare"), t: compareDisplayTable(c, l), notes: compareNotes(c, l)})
+		if e := compareEconomyTable(c, l); len(e.rows) > 0 {
 			s.tables = append(s.tables, titled{title: l.T("table.compare_economy"), t: e})
 		}
 		if f, err := compareFigure(l, c); err == nil {
@@ -376,7 +247,7 @@ func (b *Bundle) section(k int, in *Input) (*section, error) {
 	return s, nil
 }
 
-func encounterRange(l i18n.Lang, r *Result) string {
+func encounterRange(l i18n.Lang, r *results.Result) string {
 	if r.Shard != nil {
 		return " " + l.T("fact.shard", r.Shard.K, r.Shard.Of, r.Shard.Start, r.Shard.Start+r.Shard.N-1, l.Int(r.Shard.Total))
 	}
@@ -387,13 +258,13 @@ func encounterRange(l i18n.Lang, r *Result) string {
 }
 
 // pointCommand is the `simctl run` command that reproduces sweep point k.
-func pointCommand(sw *Sweep, k int) string {
+func pointCommand(sw *results.Sweep, k int) string {
 	p := sw.Points[k]
 	args := []string{"simctl", "run", scenarioArg(sw.File), "-n", fmt.Sprint(p.Result.Encounters), "--seed", fmt.Sprint(sw.Seed)}
 	for _, s := range p.Result.Sets {
 		args = append(args, "--set", s)
 	}
-	return ShellJoin(args)
+	return results.ShellJoin(args)
 }
 
 // scenarioArg turns a result's file back into what the CLI accepts.
@@ -404,33 +275,7 @@ func scenarioArg(file string) string {
 	return file
 }
 
-// ShellJoin quotes args for a POSIX shell.
-func ShellJoin(args []string) string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = shellQuote(a)
-	}
-	return strings.Join(out, " ")
-}
-
-func shellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	safe := true
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./:=,+@%", c)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-func runFacts(l i18n.Lang, name, file, ruleset string, seed uint64, version, interval string, sets []string, ctx *Context) [][2]string {
+func runFacts(l i18n.Lang, name, file, ruleset string, seed uint64, version, interval string, sets []string, ctx *results.Context) [][2]string {
 	f := [][2]string{
 		{l.T("fact.scenario"), name + " (" + file + ")"},
 		{l.T("fact.ruleset"), ruleset},
@@ -456,15 +301,15 @@ func method(l i18n.Lang, s string) string {
 	switch s {
 	case intervalWilson:
 		return l.T("method.wilson")
-	case PairedMethod:
+	case results.PairedMethod:
 		return l.T("method.paired")
-	case intervalWilson + " (win rates); " + PairedMethod + " (differences)": // a comparison's
+	case intervalWilson + " (win rates); " + results.PairedMethod + " (differences)": // a comparison's
 		return l.T("method.compare", l.T("method.wilson"), l.T("method.paired"))
 	}
 	return s
 }
 
-func optionsText(l i18n.Lang, ctx *Context) string {
+func optionsText(l i18n.Lang, ctx *results.Context) string {
 	if ctx == nil || len(ctx.Options) == 0 {
 		return l.T("fact.options.none")
 	}
@@ -479,14 +324,14 @@ func optionsText(l i18n.Lang, ctx *Context) string {
 	return strings.Join(parts, "; ")
 }
 
-func ctxYAML(ctx *Context) string {
+func ctxYAML(ctx *results.Context) string {
 	if ctx == nil {
 		return ""
 	}
 	return ctx.ScenarioYAML
 }
 
-func ctxSides(ctx *Context) []int {
+func ctxSides(ctx *results.Context) []int {
 	if ctx == nil {
 		return nil
 	}
@@ -496,7 +341,7 @@ func ctxSides(ctx *Context) []int {
 // runFigures are the figures of one run; outcomes adds the per-combatant
 // and distribution figures (left out of a comparison's options, which would
 // otherwise repeat six figures per option).
-func runFigures(l i18n.Lang, r *Result, ctx *Context, prefix string, outcomes bool) ([]*Figure, error) {
+func runFigures(l i18n.Lang, r *results.Result, ctx *results.Context, prefix string, outcomes bool) ([]*Figure, error) {
 	if r.Encounters == 0 {
 		return nil, nil
 	}
@@ -529,7 +374,7 @@ func runFigures(l i18n.Lang, r *Result, ctx *Context, prefix string, outcomes bo
 
 // runTables are the tables of one run: win rates, rounds, action economy,
 // who acts first.
-func runTables(l i18n.Lang, r *Result) []titled {
+func runTables(l i18n.Lang, r *results.Result) []titled {
 	w := &table{left: 1, header: []string{l.T("col.side"), l.T("col.wins"), l.T("col.win_rate"), l.T("col.ci95"), l.T("col.survivors")}}
 	for _, s := range r.Sides {
 		w.add(s.Name, thousands(s.Wins), pct(s.WinRate), pctCI(s.WinCI95[0], s.WinCI95[1]), fmt.Sprintf("%.2f", s.SurvivorsMean))
@@ -544,14 +389,14 @@ func runTables(l i18n.Lang, r *Result) []titled {
 		out = append(out, outcomeTables(l, r)...)
 	}
 
-	e := &table{left: 1, header: []string{r.economyHead(l), r.Sides[0].Name, r.Sides[1].Name}}
+	e := &table{left: 1, header: []string{resultEconomyHead(r, l), r.Sides[0].Name, r.Sides[1].Name}}
 	per := len(r.Raw.Counters)
 	for k, name := range r.Raw.Counters {
 		a, b := r.Raw.Counts[k], r.Raw.Counts[per+k]
 		if a == 0 && b == 0 && name != "turns" && name != "actions" {
 			continue
 		}
-		e.add(name, r.economyCell(0, name), r.economyCell(1, name))
+		e.add(name, resultEconomyCell(r, 0, name), resultEconomyCell(r, 1, name))
 	}
 	out = append(out, titled{title: l.T("table.economy"), t: e})
 
@@ -568,7 +413,7 @@ func runTables(l i18n.Lang, r *Result) []titled {
 
 // oldFirstTable is who acts first for a result written before per-combatant
 // results existed.
-func oldFirstTable(l i18n.Lang, r *Result) titled {
+func oldFirstTable(l i18n.Lang, r *results.Result) titled {
 	f := &table{left: 1, header: []string{l.T("col.combatant"), l.T("col.acts_first"), l.T("col.ci95")}}
 	type fa struct {
 		name string
@@ -596,7 +441,7 @@ func frac(k, n int64) float64 {
 // outcomeTables are the per-side and per-combatant results: how often
 // someone dies, how much damage, how close the wins were, and each copy
 // group's record.
-func outcomeTables(l i18n.Lang, r *Result) []titled {
+func outcomeTables(l i18n.Lang, r *results.Result) []titled {
 	d := &table{left: 1, header: []string{l.T("col.side"), l.T("col.someone_down"), l.T("col.ci95"), l.T("col.damage_mean"), "p10", "p50", "p90",
 		l.T("col.hpleft_p10"), "p50", "p90"}}
 	for _, s := range r.Sides {
@@ -628,7 +473,7 @@ func outcomeTables(l i18n.Lang, r *Result) []titled {
 
 // firstTable is who came first, per copy group: the first to take an
 // action and the first in the initiative order, with 95% intervals.
-func firstTable(l i18n.Lang, r *Result) titled {
+func firstTable(l i18n.Lang, r *results.Result) titled {
 	raw := &r.Raw
 	f := &table{left: 2, header: []string{l.T("col.combatant"), l.T("col.side"), l.T("col.first_act"), l.T("col.ci95"), l.T("col.first_order"), l.T("col.ci95")}}
 	row := func(name, side string, act, order int64) {
@@ -636,19 +481,19 @@ func firstTable(l i18n.Lang, r *Result) titled {
 		f.add(name, side, pct(frac(act, raw.Encounters)), pctCI(a.Lo, a.Hi), pct(frac(order, raw.Encounters)), pctCI(o.Lo, o.Hi))
 	}
 	var side [2][2]int64
-	for _, g := range groups(raw.Roster, raw.RosterSides) {
+	for _, g := range results.Groups(raw.Roster, raw.RosterSides) {
 		var act, order int64
-		for _, i := range g.members {
+		for _, i := range g.Members {
 			act += raw.FirstActor[i]
 			order += raw.FirstInOrder[i]
 		}
-		side[g.side][0] += act
-		side[g.side][1] += order
-		name := g.name
-		if len(g.members) > 1 {
-			name = fmt.Sprintf("%s ×%d", g.name, len(g.members))
+		side[g.Side][0] += act
+		side[g.Side][1] += order
+		name := g.Name
+		if len(g.Members) > 1 {
+			name = fmt.Sprintf("%s ×%d", g.Name, len(g.Members))
 		}
-		row(name, r.Sides[g.side].Name, act, order)
+		row(name, r.Sides[g.Side].Name, act, order)
 	}
 	for s := 0; s < 2; s++ {
 		row(l.T("col.side_row", r.Sides[s].Name), r.Sides[s].Name, side[s][0], side[s][1])

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 	"simctl/stats"
 )
@@ -17,7 +18,7 @@ import (
 // how they were made and the scenario they ran, as a run's section has.
 
 // docFacts are the facts every experiment document's section starts with.
-func docFacts(l i18n.Lang, h *Header, interval string) [][2]string {
+func docFacts(l i18n.Lang, h *results.Header, interval string) [][2]string {
 	f := runFacts(l, h.Scenario, h.File, h.Ruleset, h.Seed, h.Version, interval, h.Sets, h.Context)
 	if h.Context == nil && h.ScenarioSHA256 != "" {
 		// Older documents carry the SHA-256 but not the text.
@@ -27,7 +28,7 @@ func docFacts(l i18n.Lang, h *Header, interval string) [][2]string {
 }
 
 // indices says which encounter indices a document covers.
-func indices(l i18n.Lang, h *Header, n int64) string {
+func indices(l i18n.Lang, h *results.Header, n int64) string {
 	if s := h.Shard; s != nil {
 		return l.T("doc.indices.shard", s.K, s.Of, s.Start, s.Start+s.N-1, l.Int(s.Total))
 	}
@@ -40,10 +41,10 @@ func indices(l i18n.Lang, h *Header, n int64) string {
 // statusNotes mark a document that is not a whole experiment: one shard,
 // a merge missing shards, an interrupted run. A table alone would read like
 // the whole.
-func statusNotes(h *Header, kind string) []string { return statusNotesLang(i18n.En, h, kind) }
+func statusNotes(h *results.Header, kind string) []string { return statusNotesLang(i18n.En, h, kind) }
 
 // statusNotesLang is statusNotes in l.
-func statusNotesLang(l i18n.Lang, h *Header, kind string) []string {
+func statusNotesLang(l i18n.Lang, h *results.Header, kind string) []string {
 	var notes []string
 	if s := h.Shard; s != nil {
 		notes = append(notes, l.T("note.doc_shard", s.K+1, s.Of, s.K, s.Of, l.Int(s.Start), l.Int(s.Start+s.N-1), l.Int(s.Total), kind))
@@ -68,15 +69,17 @@ func statusNotesLang(l i18n.Lang, h *Header, kind string) []string {
 // docCommand is the command that reproduces a document: the one it
 // records, or for a merge of shards (which records none) the single
 // process that plays every shard's encounters, rebuilt by whole().
-func docCommand(s *section, h *Header, whole func() []string) { docCommandLang(i18n.En, s, h, whole) }
+func docCommand(s *section, h *results.Header, whole func() []string) {
+	docCommandLang(i18n.En, s, h, whole)
+}
 
 // docCommandLang is docCommand with its notes in l.
-func docCommandLang(l i18n.Lang, s *section, h *Header, whole func() []string) {
+func docCommandLang(l i18n.Lang, s *section, h *results.Header, whole func() []string) {
 	switch {
 	case h.Command != "":
 		s.commands = append(s.commands, h.Command)
 	case h.Shard == nil && !h.Incomplete && !h.Interrupted && whole != nil:
-		s.commands = append(s.commands, ShellJoin(whole()))
+		s.commands = append(s.commands, results.ShellJoin(whole()))
 		s.notes = append(s.notes, l.T("note.merge_command"))
 	default:
 		s.notes = append(s.notes, l.T("note.doc_no_command"))
@@ -84,7 +87,7 @@ func docCommandLang(l i18n.Lang, s *section, h *Header, whole func() []string) {
 }
 
 // commonArgs are the arguments every experiment command shares.
-func commonArgs(h *Header, n int64) []string {
+func commonArgs(h *results.Header, n int64) []string {
 	args := []string{scenarioArg(h.File), "-n", strconv.FormatInt(n, 10), "--seed", strconv.FormatUint(h.Seed, 10)}
 	for _, s := range h.Sets {
 		args = append(args, "--set", s)
@@ -93,12 +96,12 @@ func commonArgs(h *Header, n int64) []string {
 }
 
 // optionArg is NAME='--set A --set B' as --option, --row and --col read it.
-func optionArg(o NamedSets) string {
+func optionArg(o results.NamedSets) string {
 	var words []string
 	for _, s := range o.Sets {
 		words = append(words, "--set", s)
 	}
-	return o.Name + "=" + ShellJoin(words)
+	return o.Name + "=" + results.ShellJoin(words)
 }
 
 // withoutStatus drops the document's own interrupted warning, which the
@@ -113,10 +116,10 @@ func withoutStatus(ws []string) []string {
 	return out
 }
 
-func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
+func (b *Bundle) valueSection(s *section, k int, v *results.Value, prefix string) {
 	l := b.Lang
 	s.title = l.T("section.value", k, v.Scenario, v.Side)
-	s.facts = docFacts(l, &v.Header, l.T("value.intervals", method(l, PairedMethod)))
+	s.facts = docFacts(l, &v.Header, l.T("value.intervals", method(l, results.PairedMethod)))
 	s.facts = append(s.facts,
 		[2]string{l.T("fact.side"), v.Side},
 		[2]string{l.T("fact.encounters"), l.N("value.encounters", int64(1+2*len(v.Params)), l.Int(v.Encounters), indices(l, &v.Header, v.Encounters))})
@@ -141,16 +144,16 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 	}
 	s.tables = append(s.tables, titled{title: l.T("value.table.params"), t: ps})
 	warnings := withoutStatus(v.Warnings)
-	effects := titled{title: l.T("value.table.effects", v.Side), t: v.effectTable(l), notes: []string{l.T("value.note.effects")}}
+	effects := titled{title: l.T("value.table.effects", v.Side), t: valueEffectTable(v, l), notes: []string{l.T("value.note.effects")}}
 	s.tables = append(s.tables, effects)
 	if len(v.Effects) > 1 {
-		s.tables = append(s.tables, titled{title: l.T("value.table.rates"), t: v.rateTable(l), notes: append([]string{l.T("value.note.rates")},
+		s.tables = append(s.tables, titled{title: l.T("value.table.rates"), t: valueRateTable(v, l), notes: append([]string{l.T("value.note.rates")},
 			prefixed(l.T("warning")+" ", warnings)...)})
 	} else {
 		s.tables[len(s.tables)-1].notes = append(s.tables[len(s.tables)-1].notes, prefixed(l.T("warning")+" ", warnings)...)
 	}
-	s.tables = append(s.tables, titled{title: l.T("value.table.swings"), t: v.swingTable(l), notes: []string{
-		l.T("value.note.swings"), capital([]string{v.multiplicity(l)})[0]}})
+	s.tables = append(s.tables, titled{title: l.T("value.table.swings"), t: valueSwingTable(v, l), notes: []string{
+		l.T("value.note.swings"), capital([]string{valueMultiplicity(v, l)})[0]}})
 	if f, err := tornadoFigure(l, v); err == nil {
 		f.Name = prefix + f.Name
 		s.figures = append(s.figures, f)
@@ -158,7 +161,7 @@ func (b *Bundle) valueSection(s *section, k int, v *Value, prefix string) {
 	s.scenario = ctxYAML(v.Context)
 }
 
-func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
+func (b *Bundle) matrixSection(s *section, k int, m *results.Matrix, prefix string) {
 	l := b.Lang
 	s.title = l.T("section.matrix", k, m.Scenario, m.RowSide, m.ColSide)
 	s.facts = docFacts(l, &m.Header, l.T("matrix.intervals", method(l, intervalWilson)))
@@ -179,14 +182,14 @@ func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 	})
 	s.notes = append(s.notes, statusNotesLang(l, &m.Header, "matrix")...)
 	opts := &table{left: 3, header: []string{l.T("col.side"), l.T("col.option"), "--set"}}
-	for i, sets := range [][]NamedSets{m.RowOptions, m.ColOptions} {
+	for i, sets := range [][]results.NamedSets{m.RowOptions, m.ColOptions} {
 		side := []string{m.RowSide, m.ColSide}[i]
 		for _, o := range sets {
 			opts.add(side, o.Name, setsTextLang(l, o.Sets))
 		}
 	}
 	s.tables = append(s.tables, titled{title: l.T("matrix.table.options"), t: opts})
-	s.tables = append(s.tables, titled{title: l.T("matrix.table.grid", m.RowSide, m.RowSide, m.ColSide), t: m.grid(false),
+	s.tables = append(s.tables, titled{title: l.T("matrix.table.grid", m.RowSide, m.RowSide, m.ColSide), t: matrixGrid(m, false),
 		notes: []string{l.T("matrix.note.grid", m.RowSide, method(l, intervalWilson))}})
 	if len(m.Dominated) > 0 {
 		d := &table{left: 3, header: []string{l.T("col.side"), l.T("matrix.col.dominated"), l.T("matrix.col.by")}}
@@ -197,7 +200,7 @@ func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 	} else {
 		s.notes = append(s.notes, l.T("matrix.note.none_dominated"))
 	}
-	wt := m.weightsLang(l)
+	wt := matrixWeightsLang(m, l)
 	s.tables = append(s.tables, titled{
 		title: l.T("matrix.table.eq", pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1])), t: wt,
 		notes: append([]string{l.T("matrix.note.eq", m.RowSide, m.ColSide, m.RowSide)}, capital(matrixNotes(l, m))...)})
@@ -208,7 +211,7 @@ func (b *Bundle) matrixSection(s *section, k int, m *Matrix, prefix string) {
 	s.scenario = ctxYAML(m.Context)
 }
 
-func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
+func (b *Bundle) tournamentSection(s *section, k int, t *results.Tournament) {
 	l := b.Lang
 	s.title = l.T("section.tournament", k, t.Scenario, len(t.Options), t.Side)
 	s.facts = docFacts(l, &t.Header, l.T("tour.intervals", method(l, intervalWilson), l.T("tour.method")))
@@ -236,7 +239,7 @@ func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
 	for _, c := range t.Options {
 		named = named || c.Name != strings.Join(c.Sets, " ")
 	}
-	ref := l.T("tour.col.vs", t.refLabelLang(l))
+	ref := l.T("tour.col.vs", tournamentRefLabelLang(t, l))
 	rank := &table{left: 4, header: []string{l.T("tour.col.rank"), l.T("col.option"), "--set", l.T("tour.col.status"), l.T("fact.encounters"), l.T("col.win_rate"), l.T("col.ci95"), l.T("tour.col.out"), ref, l.T("tour.col.ci_pairs")}}
 	if !named {
 		rank = &table{left: 3, header: append([]string{l.T("tour.col.rank"), l.T("tour.col.option_sets")}, rank.header[3:]...)}
@@ -246,7 +249,7 @@ func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
 			continue
 		}
 		c := &t.Candidates[k]
-		status, out, diff, ci := t.rankCellsLang(l, k)
+		status, out, diff, ci := tournamentRankCellsLang(t, l, k)
 		row := []string{strconv.Itoa(i + 1), c.Name, setsTextLang(l, sets[c.Name])}
 		if !named {
 			row = row[:2]
@@ -254,7 +257,7 @@ func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
 		rank.add(append(row, status, thousands(c.Encounters), pct(c.WinRate), wilson(c.Wins, c.Encounters), out, diff, ci)...)
 	}
 	if len(t.Stages) > 0 {
-		s.tables = append(s.tables, titled{title: l.T("tour.table.ranking"), t: rank, notes: append([]string{t.verdictLang(l)}, capital(t.notesLang(l))...)})
+		s.tables = append(s.tables, titled{title: l.T("tour.table.ranking"), t: rank, notes: append([]string{tournamentVerdictLang(t, l)}, capital(tournamentNotesLang(t, l))...)})
 	} else {
 		s.notes = append(s.notes, l.T("tour.note.no_stage"))
 	}
@@ -262,7 +265,7 @@ func (b *Bundle) tournamentSection(s *section, k int, t *Tournament) {
 	var sofar int64
 	for i, r := range t.Stages {
 		sofar += r.Encounters
-		stages.add(strconv.Itoa(i+1), thousands(r.Encounters), thousands(sofar), strconv.Itoa(r.Survivors), t.name(r.Leader), pct(r.LeaderRate))
+		stages.add(strconv.Itoa(i+1), thousands(r.Encounters), thousands(sofar), strconv.Itoa(r.Survivors), tournamentName(t, r.Leader), pct(r.LeaderRate))
 	}
 	if len(t.Stages) > 0 {
 		s.tables = append(s.tables, titled{title: l.T("tour.table.stages"), t: stages})
@@ -306,4 +309,23 @@ func capital(ss []string) []string {
 		out[i] = s
 	}
 	return out
+}
+
+// shardLine says which part of an experiment a shard's table covers, and
+// that a merge is incomplete: a table alone would read like the whole.
+func shardLine(h *results.Header) string { return shardLineLang(i18n.En, h) }
+
+// shardLineLang is shardLine in l.
+func shardLineLang(l i18n.Lang, h *results.Header) string {
+	var parts []string
+	if s := h.Shard; s != nil {
+		parts = append(parts, l.T("doc.shard_line", s.K+1, s.Of, s.K, s.Of, thousands(s.Start), thousands(s.Start+s.N-1), thousands(s.Total)))
+	}
+	if h.Incomplete {
+		parts = append(parts, l.T("doc.incomplete"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "\n") + "\n\n"
 }

@@ -7,23 +7,24 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 )
 
-func fixtureContext() *Context {
+func fixtureContext() *results.Context {
 	text := "name: Fighter vs Orc\nruleset: d20\n"
-	return &Context{ScenarioYAML: text, ScenarioSHA256: ScenarioSum([]byte(text)), RosterSides: []int{0, 1},
-		Options: []OptionValue{{Name: "dying", Value: "out-at-0", Default: true}}}
+	return &results.Context{ScenarioYAML: text, ScenarioSHA256: results.ScenarioSum([]byte(text)), RosterSides: []int{0, 1},
+		Options: []results.OptionValue{{Name: "dying", Value: "out-at-0", Default: true}}}
 }
 
 // fixtureValueDoc is fixtureValue as the value command writes it: with its
 // command, parameters and scenario context.
-func fixtureValueDoc() *Value {
+func fixtureValueDoc() *results.Value {
 	v := fixtureValue()
 	v.File, v.Command, v.Context = "builtin:d20/duel.yaml", "simctl value d20/duel -n 20000 --seed 7 --params init,hp,ac --step hp=2", fixtureContext()
 	v.ScenarioSHA256 = v.Context.ScenarioSHA256
-	v.Params = []ValueParam{
+	v.Params = []results.ValueParam{
 		{Name: "init", Step: 1, Down: []string{"heroes.Fighter.init=0"}, Up: []string{"heroes.Fighter.init=2"}},
 		{Name: "hp", Step: 2, Down: []string{"heroes.Fighter.hp=18"}, Up: []string{"heroes.Fighter.hp=22"}},
 		{Name: "ac", Step: 1, Down: []string{"heroes.Fighter.ac=16"}, Up: []string{"heroes.Fighter.ac=18"}},
@@ -33,13 +34,13 @@ func fixtureValueDoc() *Value {
 
 // fixtureMatrixDoc is a merge of matrix shards (no command recorded),
 // with an option name a Markdown or HTML page must not interpret.
-func fixtureMatrixDoc() *Matrix {
+func fixtureMatrixDoc() *results.Matrix {
 	m := fixtureMatrix()
 	m.File, m.Version = "builtin:cavaliers/duel.yaml", "0.1.0+test"
 	m.Cols[2] = "<b>timing</b>"
-	m.RowOptions = []NamedSets{{Name: "impulse", Sets: []string{"heroes.Cavalier.specialty=impulse"}},
+	m.RowOptions = []results.NamedSets{{Name: "impulse", Sets: []string{"heroes.Cavalier.specialty=impulse"}},
 		{Name: "vigilance", Sets: []string{"heroes.Cavalier.specialty=vigilance"}}, {Name: "timing", Sets: []string{"heroes.Cavalier.specialty=timing"}}}
-	m.ColOptions = []NamedSets{{Name: "impulse", Sets: []string{"rivals.Rival.specialty=impulse"}},
+	m.ColOptions = []results.NamedSets{{Name: "impulse", Sets: []string{"rivals.Rival.specialty=impulse"}},
 		{Name: "vigilance", Sets: []string{"rivals.Rival.specialty=vigilance"}}, {Name: "<b>timing</b>", Sets: []string{"rivals.Rival.specialty=timing"}}}
 	return m
 }
@@ -47,13 +48,13 @@ func fixtureMatrixDoc() *Matrix {
 // fixtureTournament is an interrupted tournament: two stages finished, one
 // candidate out after stage 1. Its state is made by the selection's own
 // Apply from stage sums written here, so its standings are consistent.
-func fixtureTournament() *Tournament {
-	t := &Tournament{Header: Header{Kind: "tournament", Scenario: "Braced spears", File: "builtin:d20/tactics-combo.yaml", Ruleset: "d20", Seed: 3,
+func fixtureTournament() *results.Tournament {
+	t := &results.Tournament{Header: results.Header{Kind: "tournament", Scenario: "Braced spears", File: "builtin:d20/tactics-combo.yaml", Ruleset: "d20", Seed: 3,
 		Version: "0.1.0+test", Command: "simctl tournament d20/tactics-combo --vary heroes.Wizard.tactics.params.crowd=1:3:1 -n 8000 --first 1000 --seed 3",
-		Interrupted: true}, Format: TournamentFormat}
+		Interrupted: true}, Format: results.TournamentFormat}
 	for _, c := range []string{"1", "2", "3"} {
 		s := "heroes.Wizard.tactics.params.crowd=" + c
-		t.Options = append(t.Options, NamedSets{Name: s, Sets: []string{s}})
+		t.Options = append(t.Options, results.NamedSets{Name: s, Sets: []string{s}})
 	}
 	st, err := experiment.NewSelectState(3, experiment.SelectParams{First: 1000, Batch: 2000, Budget: 8000})
 	if err != nil {
@@ -67,13 +68,13 @@ func fixtureTournament() *Tournament {
 			panic(err)
 		}
 	}
-	t.Selection = *st.Result(t.names(), "heroes")
+	t.Selection = *st.Result(t.Names(), "heroes")
 	return t
 }
 
 func analysisBundle() *Bundle {
 	return &Bundle{Title: "Balance analysis", Version: "0.1.0+test", Command: "simctl report value.json matrix.json tournament.json -o out",
-		Inputs: []*Input{{Path: "value.json", Value: fixtureValueDoc()}, {Path: "matrix.json", Matrix: fixtureMatrixDoc()}, {Path: "tournament.json", Tournament: fixtureTournament()}}}
+		Inputs: []*results.Input{{Path: "value.json", Value: fixtureValueDoc()}, {Path: "matrix.json", Matrix: fixtureMatrixDoc()}, {Path: "tournament.json", Tournament: fixtureTournament()}}}
 }
 
 // TestGoldenAnalysisReport: the report sections of value, matrix and
@@ -152,8 +153,8 @@ func TestAnalysisBundleFiles(t *testing.T) {
 func TestAnalysisStatusNotes(t *testing.T) {
 	b := &Bundle{}
 	v := fixtureValueDoc()
-	v.Shard = &Shard{K: 1, Of: 4, Start: 5000, N: 5000, Total: 20000}
-	s, err := b.section(1, &Input{Path: "v.json", Value: v})
+	v.Shard = &results.Shard{K: 1, Of: 4, Start: 5000, N: 5000, Total: 20000}
+	s, err := b.section(1, &results.Input{Path: "v.json", Value: v})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestAnalysisStatusNotes(t *testing.T) {
 	}
 	m := fixtureMatrixDoc()
 	m.Incomplete = true
-	s, err = b.section(1, &Input{Path: "m.json", Matrix: m})
+	s, err = b.section(1, &results.Input{Path: "m.json", Matrix: m})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestAnalysisStatusNotes(t *testing.T) {
 	}
 	v = fixtureValueDoc()
 	v.Interrupted, v.Unplayed = true, [][2]int64{{100, 200}}
-	s, err = b.section(1, &Input{Path: "v.json", Value: v})
+	s, err = b.section(1, &results.Input{Path: "v.json", Value: v})
 	if err != nil {
 		t.Fatal(err)
 	}

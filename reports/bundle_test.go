@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/reports/results"
 	"simctl/stats"
 )
 
@@ -19,8 +20,8 @@ func fixtureBundle(t *testing.T) (*Bundle, string) {
 	t.Helper()
 	dir := t.TempDir()
 	r := fixtureResult(10000, 0.6, 0.01, []string{"heroes.Fighter.init=3"})
-	ctx := &Context{ScenarioYAML: "name: Fighter vs Orc\nruleset: d20\n", RosterSides: []int{0, 1},
-		Options: []OptionValue{{Name: "dying", Value: "out-at-0", Default: true}, {Name: "confirm_crits", Value: "false"}}}
+	ctx := &results.Context{ScenarioYAML: "name: Fighter vs Orc\nruleset: d20\n", RosterSides: []int{0, 1},
+		Options: []results.OptionValue{{Name: "dying", Value: "out-at-0", Default: true}, {Name: "confirm_crits", Value: "false"}}}
 	sw := fixtureSweep1()
 	sw.Context = ctx
 	c := fixtureCompare()
@@ -30,7 +31,7 @@ func fixtureBundle(t *testing.T) (*Bundle, string) {
 		c.Finish([][2]stats.Paired{{}, {c.Options[1].Diff[0].Paired, c.Options[1].Diff[1].Paired}})
 	}
 	b := &Bundle{Title: "Balance report: Fighter vs Orc", Version: "0.1.0+test", Command: "simctl report run.json sweep.json compare.json -o out",
-		Inputs: []*Input{{Path: "run.json", Run: r, Context: ctx}, {Path: "sweep.json", Sweep: sw}, {Path: "compare.json", Compare: c}}}
+		Inputs: []*results.Input{{Path: "run.json", Run: r, Context: ctx}, {Path: "sweep.json", Sweep: sw}, {Path: "compare.json", Compare: c}}}
 	return b, dir
 }
 
@@ -80,7 +81,7 @@ func checkBundleFiles(t *testing.T, dir string, files []string) {
 		"Fighter vs Orc (builtin:d20/duel.yaml)",          // scenario
 		"dying: out-at-0 (default); confirm_crits: false", // ruleset options
 		"| seed | 7 |", "| simctl version | 0.1.0 |", "10,000 (encounter indices 0..9999)", // seed, version, N
-		"Wilson score interval, 95%", PairedMethod, // interval methods
+		"Wilson score interval, 95%", results.PairedMethod, // interval methods
 		"simctl run d20/duel -n 10000 --seed 7", // the run's command
 		"simctl sweep d20/duel --vary heroes.Fighter.init=-4:8:2 -n 10000 --seed 7",
 		"simctl run d20/duel -n 10000 --seed 7 --set heroes.Fighter.init=-4", // a sweep point
@@ -207,10 +208,10 @@ func TestReadInputKinds(t *testing.T) {
 		kind string
 	}{
 		{write("run.json", r.WriteJSON), "run"},
-		{write("sweep.json", func(w io.Writer) error { return fixtureSweep2().Write(w, JSON) }), "sweep"},
-		{write("compare.json", func(w io.Writer) error { return c.Write(w, JSON) }), "compare"},
+		{write("sweep.json", func(w io.Writer) error { return WriteSweep(fixtureSweep2(), w, JSON) }), "sweep"},
+		{write("compare.json", func(w io.Writer) error { return WriteCompare(c, w, JSON) }), "compare"},
 	} {
-		in, err := ReadInput(x.path)
+		in, err := results.ReadInput(x.path)
 		if err != nil {
 			t.Fatalf("%s: %v", x.path, err)
 		}
@@ -221,7 +222,7 @@ func TestReadInputKinds(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`{"kind": "banana"}`), 0o644)
-	if _, err := ReadInput(bad); err == nil || !strings.Contains(err.Error(), "banana") {
+	if _, err := results.ReadInput(bad); err == nil || !strings.Contains(err.Error(), "banana") {
 		t.Errorf("unknown kind: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/rng"
@@ -56,7 +57,7 @@ func TestCompareRareDifferenceCoverage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := NewPairedDiff("A", p.Paired[1][0])
+			d := results.NewPairedDiff("A", p.Paired[1][0])
 			lo, hi := float64(d.CI95[0]), float64(d.CI95[1])
 			if hi <= lo {
 				zero++

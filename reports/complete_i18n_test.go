@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 )
 
 // The completeness check of a translated report: every kind of document's
@@ -104,13 +105,13 @@ func englishLines(out string, names []string) []string {
 // reads, in l, and the names its documents' users wrote.
 func everyKind(t *testing.T, l i18n.Lang) (*Bundle, []string) {
 	b := langBundle(l)
-	b.Inputs = append(b.Inputs, &Input{Path: "sweep.json", Sweep: fixtureSweep1()}, &Input{Path: "sweep2.json", Sweep: fixtureSweep2()},
-		&Input{Path: "matrix.json", Matrix: fixtureMatrixDoc()}, &Input{Path: "class.json", Matrix: classMatrix()})
+	b.Inputs = append(b.Inputs, &results.Input{Path: "sweep.json", Sweep: fixtureSweep1()}, &results.Input{Path: "sweep2.json", Sweep: fixtureSweep2()},
+		&results.Input{Path: "matrix.json", Matrix: fixtureMatrixDoc()}, &results.Input{Path: "class.json", Matrix: classMatrix()})
 	for i, tt := range outcomeTournaments() {
-		b.Inputs = append(b.Inputs, &Input{Path: "t" + string(rune('1'+i)) + ".json", Tournament: tt})
+		b.Inputs = append(b.Inputs, &results.Input{Path: "t" + string(rune('1'+i)) + ".json", Tournament: tt})
 	}
 	for i, o := range optimizeDocs(t) {
-		b.Inputs = append(b.Inputs, &Input{Path: "o" + string(rune('1'+i)) + ".json", Optimize: o})
+		b.Inputs = append(b.Inputs, &results.Input{Path: "o" + string(rune('1'+i)) + ".json", Optimize: o})
 	}
 	names := []string{"Fighter vs Orc", "Cavalier vs Rival", "Braced spears", "The invisible assassin", "Fighter", "Orc", "Hobgoblin",
 		"heroes", "monsters", "rivals", "guards", "assassin", "d20", "cavaliers", "lotm", "impulse", "vigilance", "timing",
@@ -121,7 +122,7 @@ func everyKind(t *testing.T, l i18n.Lang) (*Bundle, []string) {
 	// spaces), and the warnings documents store in English (warnings stay
 	// English for now: docs/ko/README.md, docs/ru/README.md).
 	for _, in := range b.Inputs {
-		var rs []*Result
+		var rs []*results.Result
 		switch {
 		case in.Run != nil:
 			rs = append(rs, in.Run)

@@ -3,6 +3,7 @@ package reports
 import (
 	"math"
 
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/stats"
 )
@@ -14,10 +15,10 @@ var fixtureCounters = append(append([]string(nil), sim.BaseCounters...), "attack
 
 // fixtureResult builds a result of n encounters in which side 0 wins with
 // probability p0 and draws happen with probability pd.
-func fixtureResult(n int64, p0, pd float64, sets []string) *Result {
+func fixtureResult(n int64, p0, pd float64, sets []string) *results.Result {
 	draws := int64(math.Round(pd * float64(n)))
 	w0 := int64(math.Round(p0 * float64(n-draws)))
-	raw := Raw{
+	raw := results.Raw{
 		Wins: [2]int64{w0, n - draws - w0}, Draws: draws, Encounters: n,
 		Counters: fixtureCounters, Roster: []string{"Fighter", "Orc"},
 	}
@@ -60,28 +61,28 @@ func fixtureResult(n int64, p0, pd float64, sets []string) *Result {
 	}
 	raw.Survivors = [2]int64{w0, n - draws - w0}
 	raw.FirstActor = []int64{int64(0.55 * float64(n)), n - int64(0.55*float64(n))}
-	m := Meta{Scenario: "Fighter vs Orc", File: "builtin:d20/duel.yaml", Ruleset: "d20", Version: "0.1.0",
+	m := results.Meta{Scenario: "Fighter vs Orc", File: "builtin:d20/duel.yaml", Ruleset: "d20", Version: "0.1.0",
 		Seed: 7, Sides: [2]string{"heroes", "monsters"}, Sets: sets, Command: "simctl run d20/duel -n 10000 --seed 7"}
-	return FromRaw(m, raw)
+	return results.FromRaw(m, raw)
 }
 
 func logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
-func fixtureSweep1() *Sweep {
-	a := Axis{Path: "heroes.Fighter.init", Spec: "-4:8:2", Values: []string{"-4", "-2", "0", "2", "4", "6", "8"}}
-	s := &Sweep{Scenario: "Fighter vs Orc", File: "builtin:d20/duel.yaml", Ruleset: "d20", Seed: 7, Version: "0.1.0",
+func fixtureSweep1() *results.Sweep {
+	a := results.Axis{Path: "heroes.Fighter.init", Spec: "-4:8:2", Values: []string{"-4", "-2", "0", "2", "4", "6", "8"}}
+	s := &results.Sweep{Scenario: "Fighter vs Orc", File: "builtin:d20/duel.yaml", Ruleset: "d20", Seed: 7, Version: "0.1.0",
 		Command: "simctl sweep d20/duel --vary heroes.Fighter.init=-4:8:2 -n 10000 --seed 7",
-		Axes:    []Axis{a}, MaxN: 10000, Sides: [2]string{"heroes", "monsters"}}
+		Axes:    []results.Axis{a}, MaxN: 10000, Sides: [2]string{"heroes", "monsters"}}
 	for i, v := range a.Values {
 		x := float64(i-3) / 3
 		n := int64(10000)
-		s.Points = append(s.Points, SweepPoint{Values: []string{v}, Result: fixtureResult(n, logistic(x), 0.01, []string{"heroes.Fighter.init=" + v})})
+		s.Points = append(s.Points, results.SweepPoint{Values: []string{v}, Result: fixtureResult(n, logistic(x), 0.01, []string{"heroes.Fighter.init=" + v})})
 	}
 	s.Finish()
 	return s
 }
 
-func fixtureSweepPrecision() *Sweep {
+func fixtureSweepPrecision() *results.Sweep {
 	s := fixtureSweep1()
 	s.Precision, s.Batch, s.MaxN = 0.02, 5000, 20000
 	s.Command += " --precision 0.02 --batch 5000"
@@ -95,24 +96,24 @@ func fixtureSweepPrecision() *Sweep {
 	return s
 }
 
-func fixtureSweep2() *Sweep {
-	ax := Axis{Path: "heroes.Fighter.init", Spec: "0:4:1", Values: []string{"0", "1", "2", "3", "4"}}
-	ay := Axis{Path: "monsters.Orc.hp", Spec: "14,18,22,26", Values: []string{"14", "18", "22", "26"}}
-	s := &Sweep{Scenario: "Fighter vs Orc", File: "builtin:d20/duel.yaml", Ruleset: "d20", Seed: 7, Version: "0.1.0",
+func fixtureSweep2() *results.Sweep {
+	ax := results.Axis{Path: "heroes.Fighter.init", Spec: "0:4:1", Values: []string{"0", "1", "2", "3", "4"}}
+	ay := results.Axis{Path: "monsters.Orc.hp", Spec: "14,18,22,26", Values: []string{"14", "18", "22", "26"}}
+	s := &results.Sweep{Scenario: "Fighter vs Orc", File: "builtin:d20/duel.yaml", Ruleset: "d20", Seed: 7, Version: "0.1.0",
 		Command: "simctl sweep d20/duel --vary heroes.Fighter.init=0:4:1 --vary monsters.Orc.hp=14,18,22,26 -n 4000 --seed 7",
-		Axes:    []Axis{ax, ay}, MaxN: 4000, Sides: [2]string{"heroes", "monsters"}}
-	for _, pv := range Grid(s.Axes) {
+		Axes:    []results.Axis{ax, ay}, MaxN: 4000, Sides: [2]string{"heroes", "monsters"}}
+	for _, pv := range results.Grid(s.Axes) {
 		i := indexOf(ax.Values, pv[0])
 		j := indexOf(ay.Values, pv[1])
 		x := 0.35*float64(i) - 0.45*float64(j) + 0.3
-		s.Points = append(s.Points, SweepPoint{Values: pv, Result: fixtureResult(4000, logistic(2*x), 0, nil)})
+		s.Points = append(s.Points, results.SweepPoint{Values: pv, Result: fixtureResult(4000, logistic(2*x), 0, nil)})
 	}
 	s.Finish()
 	return s
 }
 
-func fixtureCompare() *Compare {
-	c := &Compare{Scenario: "Fighter vs Orc", File: "builtin:d20/duel.yaml", Ruleset: "d20", Seed: 7, Version: "0.1.0",
+func fixtureCompare() *results.Compare {
+	c := &results.Compare{Scenario: "Fighter vs Orc", File: "builtin:d20/duel.yaml", Ruleset: "d20", Seed: 7, Version: "0.1.0",
 		Command: "simctl compare d20/duel --option base='' --option init+4='--set heroes.Fighter.init=5' --option delay='--set heroes.Fighter.policy={name: delay, until: Orc}' -n 10000 --seed 7",
 		Sides:   [2]string{"heroes", "monsters"}}
 	opts := []struct {
@@ -132,10 +133,10 @@ func fixtureCompare() *Compare {
 		if k > 0 {
 			r.Raw.Counts[sim.Delays] += int64(k * 1000)
 			r.Raw.CountsSq[sim.Delays] += int64(k * 1000) // the extra delays are one per encounter
-			r = FromRaw(Meta{Scenario: r.Scenario, File: r.File, Ruleset: r.Ruleset, Version: r.Version, Seed: r.Seed,
+			r = results.FromRaw(results.Meta{Scenario: r.Scenario, File: r.File, Ruleset: r.Ruleset, Version: r.Version, Seed: r.Seed,
 				Sides: [2]string{"heroes", "monsters"}, Sets: o.sets, Command: r.Command}, r.Raw)
 		}
-		opt := Option{Name: o.name, Sets: o.sets, Result: r}
+		opt := results.Option{Name: o.name, Sets: o.sets, Result: r}
 		if k > 0 {
 			// Cross sums with the baseline that leave the differences a
 			// spread of a tenth of the counts' own: what common random
@@ -164,7 +165,7 @@ func fixtureCompare() *Compare {
 // fixtureOutcomes is a result with per-combatant figures, draw causes and
 // distributions: a party of two against three Hobgoblin copies, n
 // encounters, made from formulas.
-func fixtureOutcomes(n int64) *Result {
+func fixtureOutcomes(n int64) *results.Result {
 	r := fixtureResult(n, 0.58, 0.03, nil)
 	raw := r.Raw
 	raw.Roster = []string{"Fighter", "Cleric", "Hobgoblin#1", "Hobgoblin#2", "Hobgoblin#3"}
@@ -192,7 +193,7 @@ func fixtureOutcomes(n int64) *Result {
 			Downed: share(0.5 * f), Turns: share(2.2 / f), EndedDown: share(0.5 * f), EndedGone: share(0.1), HPLeft: share(2.5 / f), HPLeftWin: share(1.9 / f)})
 	}
 	raw.AnyDown = [2]int64{share(0.45), share(0.81)}
-	hist := func(mean, sd float64, count int64) HistRaw {
+	hist := func(mean, sd float64, count int64) results.HistRaw {
 		h := stats.NewHist(sim.DistCap)
 		left := count
 		for v := 0; v <= 4*int(mean) && left > 0; v++ {
@@ -206,11 +207,11 @@ func fixtureOutcomes(n int64) *Result {
 		for ; left > 0; left-- {
 			h.Add(int(mean))
 		}
-		return histRaw(&h)
+		return results.NewHistRaw(&h)
 	}
-	raw.Damage = [2]HistRaw{hist(24, 8, n), hist(31, 11, n)}
-	raw.WinnerHP = [2]HistRaw{hist(14, 6, raw.Wins[0]), hist(18, 9, raw.Wins[1])}
-	m := Meta{Scenario: "Party vs Hobgoblins", File: "fixture.yaml", Ruleset: "d20", Version: "0.1.0",
+	raw.Damage = [2]results.HistRaw{hist(24, 8, n), hist(31, 11, n)}
+	raw.WinnerHP = [2]results.HistRaw{hist(14, 6, raw.Wins[0]), hist(18, 9, raw.Wins[1])}
+	m := results.Meta{Scenario: "Party vs Hobgoblins", File: "fixture.yaml", Ruleset: "d20", Version: "0.1.0",
 		Seed: 7, Sides: [2]string{"party", "hobgoblins"}, Command: "simctl run fixture.yaml -n 10000 --seed 7"}
-	return FromRaw(m, raw)
+	return results.FromRaw(m, raw)
 }

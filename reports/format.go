@@ -2,7 +2,6 @@ package reports
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"simctl/reports/results"
 	"simctl/stats"
 )
 
@@ -38,6 +38,13 @@ func ParseFormat(s string) (Format, error) {
 	}
 	return "", fmt.Errorf("--format %q: expected text, csv, json or markdown", s)
 }
+
+// intervalWilson is the interval method of every win rate a document
+// records.
+const intervalWilson = results.IntervalWilson
+
+// pp formats a proportion as percentage points.
+func pp(f float64) string { return strconv.FormatFloat(100*f, 'f', -1, 64) + " pp" }
 
 // Num is a float64 that encodes NaN and ±Inf as JSON null (stats.Num).
 type Num = stats.Num
@@ -114,12 +121,8 @@ func (t *table) csv(w io.Writer) error {
 	return cw.Error()
 }
 
-// writeJSON writes v as indented JSON.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+// writeJSON writes v as indented JSON (results.WriteJSON).
+func writeJSON(w io.Writer, v any) error { return results.WriteJSON(w, v) }
 
 // Display helpers: percentages with two decimals, signed percentage points
 // for differences, raw numbers for CSV.
@@ -198,7 +201,3 @@ func wrapText(s string, width int, indent string) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
-// WriteJSON writes v as indented JSON, the way every simctl document is
-// written.
-func WriteJSON(w io.Writer, v any) error { return writeJSON(w, v) }

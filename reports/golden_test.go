@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -36,12 +37,12 @@ func TestGoldenTables(t *testing.T) {
 		name  string
 		write func(*bytes.Buffer, Format) error
 	}{
-		{"sweep", func(b *bytes.Buffer, f Format) error { return fixtureSweep1().Write(b, f) }},
-		{"sweep-precision", func(b *bytes.Buffer, f Format) error { return fixtureSweepPrecision().Write(b, f) }},
-		{"sweep-2d", func(b *bytes.Buffer, f Format) error { return fixtureSweep2().Write(b, f) }},
-		{"compare", func(b *bytes.Buffer, f Format) error { return fixtureCompare().Write(b, f) }},
-		{"value", func(b *bytes.Buffer, f Format) error { return fixtureValue().Write(b, f) }},
-		{"matrix", func(b *bytes.Buffer, f Format) error { return fixtureMatrix().Write(b, f) }},
+		{"sweep", func(b *bytes.Buffer, f Format) error { return WriteSweep(fixtureSweep1(), b, f) }},
+		{"sweep-precision", func(b *bytes.Buffer, f Format) error { return WriteSweep(fixtureSweepPrecision(), b, f) }},
+		{"sweep-2d", func(b *bytes.Buffer, f Format) error { return WriteSweep(fixtureSweep2(), b, f) }},
+		{"compare", func(b *bytes.Buffer, f Format) error { return WriteCompare(fixtureCompare(), b, f) }},
+		{"value", func(b *bytes.Buffer, f Format) error { return WriteValue(fixtureValue(), b, f) }},
+		{"matrix", func(b *bytes.Buffer, f Format) error { return WriteMatrix(fixtureMatrix(), b, f) }},
 	} {
 		for _, f := range []struct {
 			format Format
@@ -169,3 +170,13 @@ type sizeError struct{ got, want image.Rectangle }
 func (e sizeError) Error() string { return "size " + e.got.String() + ", golden " + e.want.String() }
 
 func errSize(a, b image.Rectangle) error { return sizeError{a, b} }
+
+func TestSweepFinishWarns(t *testing.T) {
+	s := fixtureSweepPrecision()
+	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "1 of 7 points") {
+		t.Errorf("warnings: %q", s.Warnings)
+	}
+	if s.Encounters != 80000 {
+		t.Errorf("total %d", s.Encounters)
+	}
+}

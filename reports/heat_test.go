@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"simctl/reports/results"
 )
 
 // The heat maps' colour scale is centred on 50% and fitted to the data: a
@@ -58,10 +60,10 @@ func TestPrintStylesWrapTables(t *testing.T) {
 // and fell through stacked per rule, in the table's order, a never-used
 // fallback left out and a rule that never fired kept.
 func TestTacticsRows(t *testing.T) {
-	r := &Result{Encounters: 4}
+	r := &results.Result{Encounters: 4}
 	r.Raw.Roster = []string{"Pikeman", "Raider"}
 	r.Raw.RosterSides = []int{0, 1}
-	r.Raw.Tactics = []RuleCount{
+	r.Raw.Tactics = []results.RuleCount{
 		{Combatant: "Pikeman", Moment: "turn", Rule: "spear", Event: "fired", Count: 2},
 		{Combatant: "Pikeman", Moment: "turn", Rule: "spear", Event: "fell through: no charge", Count: 6},
 		{Combatant: "Pikeman", Moment: "turn", Rule: "wait", Event: "fired", Count: 0},
@@ -78,7 +80,7 @@ func TestTacticsRows(t *testing.T) {
 			t.Errorf("row %d: %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	if _, err := TacticsFigure(&Result{Encounters: 4}); err != ErrNoTactics {
+	if _, err := TacticsFigure(&results.Result{Encounters: 4}); err != ErrNoTactics {
 		t.Errorf("no tactics: %v, want ErrNoTactics", err)
 	}
 }

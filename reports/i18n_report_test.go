@@ -11,19 +11,20 @@ import (
 	"testing"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 )
 
 // langBundle is one run, one comparison and one value document, the
 // report's three kinds the golden reports in Korean and Russian cover.
 func langBundle(l i18n.Lang) *Bundle {
 	r := fixtureResult(10000, 0.6, 0.01, []string{"heroes.Fighter.init=3"})
-	ctx := &Context{ScenarioYAML: "name: Fighter vs Orc\nruleset: d20\n", RosterSides: []int{0, 1},
-		Options: []OptionValue{{Name: "dying", Value: "out-at-0", Default: true}, {Name: "confirm_crits", Value: "false"}}}
+	ctx := &results.Context{ScenarioYAML: "name: Fighter vs Orc\nruleset: d20\n", RosterSides: []int{0, 1},
+		Options: []results.OptionValue{{Name: "dying", Value: "out-at-0", Default: true}, {Name: "confirm_crits", Value: "false"}}}
 	c := fixtureCompare()
 	c.Context = ctx
 	return &Bundle{Title: l.T("report.title.scenario", "Fighter vs Orc"), Lang: l, Version: "0.1.0+test",
 		Command: "simctl report run.json compare.json value.json -o out --lang " + string(l),
-		Inputs:  []*Input{{Path: "run.json", Run: r, Context: ctx}, {Path: "compare.json", Compare: c}, {Path: "value.json", Value: fixtureValueDoc()}}}
+		Inputs:  []*results.Input{{Path: "run.json", Run: r, Context: ctx}, {Path: "compare.json", Compare: c}, {Path: "value.json", Value: fixtureValueDoc()}}}
 }
 
 func langSections(t *testing.T, b *Bundle) []*section {

@@ -6,19 +6,20 @@ import (
 	"testing"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 )
 
 // classMatrix is a matrix whose first two row options played exactly the
 // same fights (one class) and whose options all settle, so its notes carry
 // the forms fixtureMatrix's do not.
-func classMatrix() *Matrix {
+func classMatrix() *results.Matrix {
 	j := jointFixture(20000, []float64{0.50, 0.45, 0.40, 0.50, 0.45, 0.40, 0.60, 0.35, 0.50})
 	res, err := experiment.Matrix(j, "heroes", "rivals", []string{"impulse", "vigilance", "timing"}, []string{"impulse", "vigilance", "timing"})
 	if err != nil {
 		panic(err)
 	}
-	return &Matrix{Header: Header{Kind: "matrix", Scenario: "Cavalier vs Rival", File: "builtin:cavaliers/duel.yaml", Ruleset: "cavaliers", Seed: 1, Version: "0.1.0+test"}, MatrixResult: *res}
+	return &results.Matrix{Header: results.Header{Kind: "matrix", Scenario: "Cavalier vs Rival", File: "builtin:cavaliers/duel.yaml", Ruleset: "cavaliers", Seed: 1, Version: "0.1.0+test"}, MatrixResult: *res}
 }
 
 // TestMatrixNoteForms: every note experiment.Matrix writes is one simctl
@@ -27,7 +28,7 @@ func classMatrix() *Matrix {
 // what the note says, with the same numbers).
 func TestMatrixNoteForms(t *testing.T) {
 	seen := map[string]bool{}
-	for _, m := range []*Matrix{fixtureMatrix(), classMatrix()} {
+	for _, m := range []*results.Matrix{fixtureMatrix(), classMatrix()} {
 		for _, n := range m.Notes {
 			key, args, ok := matrixNote(i18n.En, n)
 			if !ok {
@@ -39,7 +40,7 @@ func TestMatrixNoteForms(t *testing.T) {
 				t.Errorf("%s does not say the note again:\n got %q\nwant %q", key, got, n)
 			}
 			for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
-				if got := matrixNotes(l, &Matrix{MatrixResult: experiment.MatrixResult{Notes: []string{n}, RowClasses: m.RowClasses, ColClasses: m.ColClasses}})[0]; got == n || strings.Contains(got, " and ") {
+				if got := matrixNotes(l, &results.Matrix{MatrixResult: experiment.MatrixResult{Notes: []string{n}, RowClasses: m.RowClasses, ColClasses: m.ColClasses}})[0]; got == n || strings.Contains(got, " and ") {
 					t.Errorf("%s: note left in English: %q", l, n)
 				}
 			}
@@ -69,7 +70,7 @@ func TestGoldenMatrixLang(t *testing.T) {
 		c.Interrupted, c.Unplayed = true, [][2]int64{{20000, 30000}}
 		b := &Bundle{Title: l.T("report.title.scenario", "Cavalier vs Rival"), Lang: l, Version: "0.1.0+test",
 			Command: "simctl report matrix.json class.json -o out --lang " + string(l),
-			Inputs:  []*Input{{Path: "matrix.json", Matrix: fixtureMatrixDoc()}, {Path: "class.json", Matrix: c}}}
+			Inputs:  []*results.Input{{Path: "matrix.json", Matrix: fixtureMatrixDoc()}, {Path: "class.json", Matrix: c}}}
 		secs := langSections(t, b)
 		var md bytes.Buffer
 		b.markdown(&md, secs)
@@ -96,9 +97,9 @@ func TestStatusNotesLang(t *testing.T) {
 		v := fixtureValueDoc()
 		v.Command, v.Interrupted, v.Unplayed = "", true, [][2]int64{{5, 9}}
 		m := fixtureMatrixDoc()
-		m.Command, m.Shard = "", &Shard{K: 1, Of: 2, Start: 10000, N: 10000, Total: 20000}
+		m.Command, m.Shard = "", &results.Shard{K: 1, Of: 2, Start: 10000, N: 10000, Total: 20000}
 		b := &Bundle{Title: "t", Lang: l, Version: "0.1.0+test",
-			Inputs: []*Input{{Path: "value.json", Value: v}, {Path: "matrix.json", Matrix: m}}}
+			Inputs: []*results.Input{{Path: "value.json", Value: v}, {Path: "matrix.json", Matrix: m}}}
 		var notes []string
 		for _, s := range langSections(t, b) {
 			notes = append(notes, s.notes...)

@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
@@ -10,101 +9,24 @@ import (
 	"strings"
 
 	"simctl/reports/i18n"
-	"simctl/sim"
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 )
 
-// Optimize is the JSON document of `simctl optimize`: the space searched,
-// the best candidate with its settings and confirmed win rate, the
-// guarantee and how far it reaches, and the whole search.
-type Optimize struct {
-	Header
-	Side      string                     `json:"side"`
-	Vary      []Axis                     `json:"vary,omitempty"`
-	Options   []NamedSets                `json:"options,omitempty"`
-	Where     string                     `json:"where,omitempty"`
-	Rules     string                     `json:"rules,omitempty"` // subset, order or both
-	Block     string                     `json:"block,omitempty"`
-	Best      OptimizeBest               `json:"best"`
-	Guarantee OptimizeGuarant            `json:"guarantee"`
-	Search    *experiment.OptimizeResult `json:"search,omitempty"`
-	// Stage is set by --shard: the part of the selection's next stage
-	// this shard played (Header.Shard says which part; relative to the
-	// stage), or, after simctl merge, the whole stage, which --resume
-	// applies to Search.Selection.State before going on.
-	Stage *experiment.StageSums `json:"stage,omitempty"`
-	// Oracle is set by --both: the double oracle's answer, with the names
-	// of the candidates of each side it mixes.
-	Oracle *OptimizeOracle `json:"oracle,omitempty"`
+// WriteOptimize renders the answer in format f.
+func WriteOptimize(o *results.Optimize, w io.Writer, f Format) error {
+	return WriteOptimizeLang(o, w, f, i18n.En)
 }
 
-// OptimizeBest is the candidate returned.
-type OptimizeBest struct {
-	Name     string            `json:"name"`
-	Settings map[string]string `json:"settings"` // path -> value
-	Sets     []string          `json:"sets"`     // the --set overrides that make it
-	WinRate  float64           `json:"win_rate"` // on the confirmation's fresh encounters
-	CI95     [2]float64        `json:"ci95"`     // simultaneous with the other confirmed intervals
-	// Separated is false when the selection ended with candidates not
-	// separated from this one (the leader, then, not a proven best).
-	Separated bool       `json:"separated"`
-	Gain      float64    `json:"gain_over_baseline"`
-	GainCI    [2]float64 `json:"gain_ci"`
-}
-
-// OptimizeGuarant states what the answer guarantees.
-type OptimizeGuarant struct {
-	Alpha      float64 `json:"alpha"`
-	Delta      float64 `json:"delta"`
-	Evaluated  int     `json:"evaluated"`  // the candidates the guarantee covers
-	Screened   int     `json:"screened"`   // candidates played while screening (0: none)
-	Space      int64   `json:"space"`      // distinct candidates in the space
-	Encounters int64   `json:"encounters"` // encounters spent, all games counted
-	Uniform    int64   `json:"uniform_encounters"`
-	Statement  string  `json:"statement"`
-}
-
-// OptimizeOracle is --both's answer in names.
-type OptimizeOracle struct {
-	RowSide string  `json:"row_side"`
-	ColSide string  `json:"col_side"`
-	RowMix  []MixOf `json:"row_mix"`
-	ColMix  []MixOf `json:"col_mix"`
-	experiment.OracleResult
-}
-
-// MixOf is one candidate in an equilibrium mix.
-type MixOf struct {
-	Name   string  `json:"name"`
-	Weight float64 `json:"weight"`
-}
-
-// GuaranteeText is the plain statement of what an optimize answer covers.
-func GuaranteeText(alpha, delta float64, evaluated, screened int, space int64, separated bool) string {
-	s := fmt.Sprintf("with probability at least %s the best found is within %s of the best of the %d candidate(s) evaluated",
-		strconv.FormatFloat(100*(1-alpha), 'f', -1, 64)+"%", strings.TrimPrefix(signedPP(delta), "+"), evaluated)
-	if !separated {
-		s = fmt.Sprintf("the budget ended before a decision: with probability at least %s the candidates not separated hold the best of the %d evaluated, and none is called best (the one shown is the leader)",
-			strconv.FormatFloat(100*(1-alpha), 'f', -1, 64)+"%", evaluated)
-	}
-	if int64(evaluated) >= space {
-		return s + fmt.Sprintf(" (the whole space: %d)", space)
-	}
-	s += fmt.Sprintf("; the space holds %d: screening (successive halving over %d of them, then the survivors' neighbours) chose which to evaluate, and candidates never evaluated are not covered", space, screened)
-	return s
-}
-
-// Write renders the answer in format f.
-func (o *Optimize) Write(w io.Writer, f Format) error { return o.WriteLang(w, f, i18n.En) }
-
-// WriteLang is Write with the text table's own words in l (JSON, CSV and
-// Markdown stay English; the numbers keep the point in every language).
-func (o *Optimize) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
+// WriteOptimizeLang is WriteOptimize with the text table's own words in l
+// (JSON, CSV and Markdown stay English; the numbers keep the point in every
+// language).
+func WriteOptimizeLang(o *results.Optimize, w io.Writer, f Format, l i18n.Lang) error {
 	if f == JSON {
 		return writeJSON(w, o)
 	}
 	if f == CSV {
-		return o.csvTable().csv(w)
+		return optimizeCSVTable(o).csv(w)
 	}
 	md := f == Markdown
 	if md {
@@ -114,7 +36,7 @@ func (o *Optimize) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
 	delta := strings.TrimPrefix(signedPP(o.Guarantee.Delta), "+")
 	var b strings.Builder
 	if o.Oracle != nil {
-		o.writeOracle(&b, md, l)
+		writeOptimizeOracle(o, &b, md, l)
 	} else if s := o.Search; s != nil {
 		b.WriteString(l.T("opt.text.head", o.Scenario, o.Ruleset, o.Seed, o.Side, s.Space.Candidates))
 		var parts []string
@@ -132,10 +54,10 @@ func (o *Optimize) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
 			pct(o.Best.WinRate), pctCI(o.Best.CI95[0], o.Best.CI95[1]), signedPP(o.Best.Gain), ppCI(o.Best.GainCI[0], o.Best.GainCI[1]), o.Best.Name) + "\n")
 		b.WriteString(l.T("opt.text.guarantee", optStatementText(l, o.Guarantee.Statement)) + "\n")
 		b.WriteString(l.T("opt.text.encounters", searchCostLang(l, s)) + "\n\n")
-		if w := o.withinDeltaLang(l); w != "" {
+		if w := optimizeWithinDeltaLang(o, l); w != "" {
 			b.WriteString(w + "\n\n")
 		}
-		tab := o.tableLang(l)
+		tab := optimizeTableLang(o, l)
 		if md {
 			tab.markdown(&b)
 		} else {
@@ -166,14 +88,14 @@ func (o *Optimize) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
 	return nil
 }
 
-// withinDelta says, when the selection stopped "within delta", that the
+// optimizeWithinDelta says, when the selection stopped "within delta", that the
 // candidates left beside the best may be better than it by up to delta,
 // and which of them the confirmation shows ahead of it: without this
 // line a confirmed "+0.8 pp [+0.2, +1.4]" beside "best" reads as a
 // contradiction. Empty for any other outcome.
-func (o *Optimize) withinDelta() string { return o.withinDeltaLang(i18n.En) }
+func optimizeWithinDelta(o *results.Optimize) string { return optimizeWithinDeltaLang(o, i18n.En) }
 
-func (o *Optimize) withinDeltaLang(l i18n.Lang) string {
+func optimizeWithinDeltaLang(o *results.Optimize, l i18n.Lang) string {
 	s := o.Search
 	if s == nil || s.Outcome != experiment.OutcomeWithinDelta {
 		return ""
@@ -206,7 +128,7 @@ func baselineLabelLang(l i18n.Lang, name string) string {
 	return name
 }
 
-// statusLang is a ranked candidate's status in l (a status simctl does
+// optStatusLang is a ranked candidate's status in l (a status simctl does
 // not know, as recorded).
 func optStatusLang(l i18n.Lang, status string) string {
 	if key := "opt.status." + strings.ReplaceAll(status, " ", "_"); i18n.Has(l, key) {
@@ -280,9 +202,9 @@ func optStatement(l i18n.Lang, s string, prose bool) string {
 	return s
 }
 
-func (o *Optimize) table() *table { return o.tableLang(i18n.En) }
+func optimizeTable(o *results.Optimize) *table { return optimizeTableLang(o, i18n.En) }
 
-func (o *Optimize) tableLang(l i18n.Lang) *table {
+func optimizeTableLang(o *results.Optimize, l i18n.Lang) *table {
 	iv := l.T("opt.col.interval")
 	tab := &table{header: []string{l.T("opt.col.rank"), l.T("opt.col.candidate"), l.T("opt.col.status"), l.T("opt.col.encounters"), l.T("col.win_rate"), l.T("opt.col.confirmed"), iv, l.T("opt.col.vs_best"), iv}, left: 3}
 	if o.Search == nil {
@@ -308,11 +230,11 @@ func (o *Optimize) tableLang(l i18n.Lang) *table {
 	return tab
 }
 
-// csvTable is every ranked candidate with raw numbers, each interval as
+// optimizeCSVTable is every ranked candidate with raw numbers, each interval as
 // its two ends (the simultaneous intervals of the confirmation; empty when
 // the candidate was not confirmed, and the difference to the best empty
 // for the best itself).
-func (o *Optimize) csvTable() *table {
+func optimizeCSVTable(o *results.Optimize) *table {
 	tab := &table{header: []string{"rank", "candidate", "status", "encounters", "wins", "win_rate",
 		"confirmed_win_rate", "confirmed_ci_lo", "confirmed_ci_hi", "diff_to_best", "diff_ci_lo", "diff_ci_hi",
 		"gain_over_baseline", "gain_ci_lo", "gain_ci_hi"}}
@@ -334,7 +256,7 @@ func (o *Optimize) csvTable() *table {
 	return tab
 }
 
-func (o *Optimize) writeOracle(b *strings.Builder, md bool, l i18n.Lang) {
+func writeOptimizeOracle(o *results.Optimize, b *strings.Builder, md bool, l i18n.Lang) {
 	or := o.Oracle
 	b.WriteString(l.T("opt.text.oracle.head", o.Scenario, o.Ruleset, o.Seed, or.RowSide, or.ColSide, or.Cells, thousands(or.Encounters/int64(max(or.Cells, 1))), len(or.Steps)) + "\n\n")
 	state := l.T("opt.text.oracle.converged", strings.TrimPrefix(signedPP(o.Guarantee.Delta), "+"))
@@ -345,10 +267,10 @@ func (o *Optimize) writeOracle(b *strings.Builder, md bool, l i18n.Lang) {
 		or.RowSide, pct(or.Value), pctCI(or.ValueBounds[0], or.ValueBounds[1]), strconv.FormatFloat(100*(1-o.Guarantee.Alpha), 'f', -1, 64)+"%", strings.TrimPrefix(signedPP(or.Exploitability), "+")) + "\n\n")
 	for _, side := range []struct {
 		name string
-		mix  []MixOf
+		mix  []results.MixOf
 	}{{or.RowSide, or.RowMix}, {or.ColSide, or.ColMix}} {
 		tab := &table{header: []string{l.T("opt.text.oracle.mix", side.name), l.T("matrix.col.weight")}, left: 1}
-		mix := append([]MixOf(nil), side.mix...)
+		mix := append([]results.MixOf(nil), side.mix...)
 		sort.SliceStable(mix, func(a, c int) bool { return mix[a].Weight > mix[c].Weight })
 		for _, m := range mix {
 			if m.Weight > 1e-9 {
@@ -362,76 +284,4 @@ func (o *Optimize) writeOracle(b *strings.Builder, md bool, l i18n.Lang) {
 		}
 		b.WriteString("\n")
 	}
-}
-
-func parseOptimize(path string, data []byte) (*Optimize, error) {
-	var o Optimize
-	if err := json.Unmarshal(data, &o); err != nil {
-		return nil, fmt.Errorf("%s: a damaged simctl optimize document: %s", path, jsonProblem(err))
-	}
-	if o.Search == nil && o.Oracle == nil {
-		return nil, fmt.Errorf("%s: an optimize document with neither a search nor a double oracle; the file is damaged", path)
-	}
-	if err := checkHeader(&o.Header); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	return &o, nil
-}
-
-// MergeOptimizeStages adds the shards of one stage of a search (the JSON
-// of simctl optimize --shard k/K, all from the same state) into the whole
-// stage: the document --resume goes on from. Every shard of the stage
-// must be there, once.
-func MergeOptimizeStages(os []*Optimize) (*Optimize, error) {
-	first := os[0]
-	// The state the stage starts from: screening's (a rung) or the
-	// selection's; every shard must hold the same.
-	state := func(o *Optimize) any {
-		switch {
-		case o.Stage == nil || o.Search == nil:
-			return nil
-		case o.Search.Screening != nil:
-			return o.Search.Screening
-		case o.Search.Selection != nil && o.Search.Selection.State != nil:
-			return o.Search.Selection.State
-		}
-		return nil
-	}
-	if state(first) == nil {
-		return nil, fmt.Errorf("merge: %s is not a shard of a search stage (simctl optimize --shard k/K writes those)", first.Scenario)
-	}
-	want, _ := json.Marshal(state(first))
-	out := *first
-	stage := *first.Stage
-	stage.Ranges = append([]sim.Range(nil), first.Stage.Ranges...)
-	stage.Wins = append([]int64(nil), first.Stage.Wins...)
-	stage.Only = append([][2]int64(nil), first.Stage.Only...)
-	for _, o := range os[1:] {
-		if state(o) == nil {
-			return nil, fmt.Errorf("merge: a document that is not a shard of a search stage is among the shards")
-		}
-		got, _ := json.Marshal(state(o))
-		switch {
-		case o.ScenarioSHA256 != first.ScenarioSHA256 || o.Seed != first.Seed || o.Version != first.Version || fmt.Sprint(o.Sets) != fmt.Sprint(first.Sets):
-			return nil, fmt.Errorf("merge: shards of different searches (scenario, seed, simctl version or --set differ)")
-		case o.Side != first.Side || fmt.Sprint(o.Vary) != fmt.Sprint(first.Vary) || fmt.Sprint(o.Options) != fmt.Sprint(first.Options) || o.Where != first.Where || o.Rules != first.Rules || o.Block != first.Block:
-			return nil, fmt.Errorf("merge: shards of searches over different spaces")
-		case string(got) != string(want):
-			return nil, fmt.Errorf("merge: shards of different stages (each must start from the same --resume state)")
-		}
-		if err := stage.Merge(o.Stage); err != nil {
-			return nil, fmt.Errorf("merge: %v (is a shard given twice?)", err)
-		}
-	}
-	var start, n int64
-	if sc := first.Search.Screening; sc != nil {
-		start, n, _ = sc.NextRung()
-	} else {
-		start, n, _ = first.Search.Selection.State.NextStage()
-	}
-	if len(stage.Ranges) != 1 || stage.Ranges[0] != (sim.Range{Lo: start, Hi: start + n}) {
-		return nil, fmt.Errorf("merge: the shards cover encounters %v of the stage's %d..%d; a shard is missing", stage.Ranges, start, start+n-1)
-	}
-	out.Stage, out.Shard = &stage, nil
-	return &out, nil
 }

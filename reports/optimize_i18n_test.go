@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 )
 
 // optimizeDocs are the optimize fixtures (testdata/optimize-*.json, real
@@ -15,25 +16,28 @@ import (
 // with candidates beating the baseline, a two-dimensional one screened
 // first that stopped within δ, and a double oracle; then the first again,
 // interrupted, with the statement of a budget that ended undecided.
-func optimizeDocs(t testing.TB) []*Optimize {
+func optimizeDocs(t testing.TB) []*results.Optimize {
 	t.Helper()
-	var out []*Optimize
+	var out []*results.Optimize
 	for _, name := range []string{"optimize-1d.json", "optimize-2d.json", "optimize-oracle.json"} {
 		path := filepath.Join("testdata", name)
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		o, err := parseOptimize(path, data)
+		in, err := results.ParseInput(path, data)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, o)
+		if in.Optimize == nil {
+			t.Fatalf("%s: not an optimize document", path)
+		}
+		out = append(out, in.Optimize)
 	}
 	undecided := *out[0]
 	undecided.Interrupted = true
 	g := undecided.Guarantee
-	undecided.Guarantee.Statement = GuaranteeText(g.Alpha, g.Delta, g.Evaluated, g.Screened, g.Space, false)
+	undecided.Guarantee.Statement = results.GuaranteeText(g.Alpha, g.Delta, g.Evaluated, g.Screened, g.Space, false)
 	return append(out, &undecided)
 }
 
@@ -44,7 +48,7 @@ func optimizeDocs(t testing.TB) []*Optimize {
 func TestOptimizeStatementForms(t *testing.T) {
 	var sts []string
 	for _, sep := range []bool{true, false} {
-		sts = append(sts, GuaranteeText(0.05, 0.005, 35, 0, 35, sep), GuaranteeText(0.01, 0.01, 16, 10, 63, sep))
+		sts = append(sts, results.GuaranteeText(0.05, 0.005, 35, 0, 35, sep), results.GuaranteeText(0.01, 0.01, 16, 10, 63, sep))
 	}
 	for _, o := range optimizeDocs(t) {
 		sts = append(sts, o.Guarantee.Statement)
@@ -92,7 +96,7 @@ func TestOptimizeStatementForms(t *testing.T) {
 			}
 		}
 	}
-	if got := optStatementLang(i18n.Ru, GuaranteeText(0.05, 0.005, 35, 0, 35, true)); !strings.Contains(got, "0,50") {
+	if got := optStatementLang(i18n.Ru, results.GuaranteeText(0.05, 0.005, 35, 0, 35, true)); !strings.Contains(got, "0,50") {
 		t.Errorf("ru prose: want a decimal comma, got %q", got)
 	}
 }
@@ -107,7 +111,7 @@ func TestGoldenOptimizeLang(t *testing.T) {
 		b := &Bundle{Title: l.T("report.title.scenario", "Fighter vs Orc"), Lang: l, Version: "0.1.0+test",
 			Command: "simctl report o1.json o2.json oracle.json o4.json -o out --lang " + string(l)}
 		for i, o := range optimizeDocs(t) {
-			b.Inputs = append(b.Inputs, &Input{Path: []string{"o1.json", "o2.json", "oracle.json", "o4.json"}[i], Optimize: o})
+			b.Inputs = append(b.Inputs, &results.Input{Path: []string{"o1.json", "o2.json", "oracle.json", "o4.json"}[i], Optimize: o})
 		}
 		secs := langSections(t, b)
 		var md bytes.Buffer
@@ -138,7 +142,7 @@ func TestGoldenOptimizeText(t *testing.T) {
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
 		var b bytes.Buffer
 		for _, o := range optimizeDocs(t) {
-			if err := o.WriteLang(&b, Text, l); err != nil {
+			if err := WriteOptimizeLang(o, &b, Text, l); err != nil {
 				t.Fatal(err)
 			}
 			b.WriteString("\n")

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 )
 
@@ -20,7 +21,7 @@ import (
 // landscape over one or two numeric --vary paths, and the best
 // candidate's median fight (replayed by the caller into Input.Traces).
 
-func (b *Bundle) optimizeSection(s *section, k int, o *Optimize, prefix string) {
+func (b *Bundle) optimizeSection(s *section, k int, o *results.Optimize, prefix string) {
 	l := b.Lang
 	s.facts = docFacts(l, &o.Header, l.T("opt.intervals", method(l, intervalWilson)))
 	docCommandLang(l, s, &o.Header, nil)
@@ -34,7 +35,7 @@ func (b *Bundle) optimizeSection(s *section, k int, o *Optimize, prefix string) 
 			[2]string{l.T("fact.guarantee"), optStatementLang(l, o.Guarantee.Statement)})
 		for _, side := range []struct {
 			name string
-			mix  []MixOf
+			mix  []results.MixOf
 		}{{or.RowSide, or.RowMix}, {or.ColSide, or.ColMix}} {
 			t := &table{left: 1, header: []string{l.T("opt.col.candidate"), l.T("matrix.col.weight")}}
 			for _, m := range side.mix {
@@ -63,7 +64,7 @@ func (b *Bundle) optimizeSection(s *section, k int, o *Optimize, prefix string) 
 	if o.Interrupted {
 		s.notes = append(s.notes, l.T("opt.note.interrupted"))
 	}
-	tab := o.tableLang(l)
+	tab := optimizeTableLang(o, l)
 	s.tables = append(s.tables, titled{title: l.T("opt.table.candidates"), t: tab, notes: []string{l.T("opt.note.candidates")}})
 	if len(r.Exploits) > 0 {
 		t := &table{left: 1, header: []string{l.T("opt.col.candidate"), l.T("col.win_rate"), l.T("opt.col.gain", base), l.T("opt.col.interval")}}
@@ -139,9 +140,9 @@ func searchCostLang(l i18n.Lang, r *experiment.OptimizeResult) string {
 // OptimizeFigures draws the incumbent's win rate against encounters spent
 // and, when the space has one or two numeric dimensions, the landscape
 // (each evaluated candidate's win rate in the selection).
-func OptimizeFigures(o *Optimize) []*Figure { return optimizeFigures(i18n.En, o) }
+func OptimizeFigures(o *results.Optimize) []*Figure { return optimizeFigures(i18n.En, o) }
 
-func optimizeFigures(l i18n.Lang, o *Optimize) []*Figure {
+func optimizeFigures(l i18n.Lang, o *results.Optimize) []*Figure {
 	r := o.Search
 	if r == nil || len(r.Incumbent) == 0 {
 		return nil
@@ -161,7 +162,7 @@ func optimizeFigures(l i18n.Lang, o *Optimize) []*Figure {
 	p.X.Tick.Marker = niceTicks{}
 	out = append(out, &Figure{Name: "optimize-incumbent", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
 		Caption: l.T("opt.fig.incumbent.caption")})
-	var dims []Axis
+	var dims []results.Axis
 	for _, a := range o.Vary {
 		if _, ok := numeric(a.Values); ok {
 			dims = append(dims, a)
@@ -177,7 +178,7 @@ func optimizeFigures(l i18n.Lang, o *Optimize) []*Figure {
 
 // rateAt maps each evaluated candidate's settings of the given paths to
 // its win rate in the selection (screening when it went no further).
-func rateAt(o *Optimize, paths ...string) map[string]float64 {
+func rateAt(o *results.Optimize, paths ...string) map[string]float64 {
 	m := map[string]float64{}
 	for _, c := range o.Search.Ranked {
 		if c.Encounters == 0 {
@@ -192,7 +193,7 @@ func rateAt(o *Optimize, paths ...string) map[string]float64 {
 	return m
 }
 
-func landscapeLine(l i18n.Lang, o *Optimize, a Axis) *Figure {
+func landscapeLine(l i18n.Lang, o *results.Optimize, a results.Axis) *Figure {
 	p := newPlot(l, l.T("opt.fig.line.title", o.Side, a.Path, o.Scenario, o.Seed), axisLabel(l, a.Path), l.T("opt.fig.y"))
 	hgrid(p)
 	xs, _ := numeric(a.Values)
@@ -217,7 +218,7 @@ func landscapeLine(l i18n.Lang, o *Optimize, a Axis) *Figure {
 		Caption: l.T("opt.fig.line.caption", o.Side, a.Path)}
 }
 
-func landscapeHeat(l i18n.Lang, o *Optimize, ax, ay Axis) *Figure {
+func landscapeHeat(l i18n.Lang, o *results.Optimize, ax, ay results.Axis) *Figure {
 	p := newPlot(l, l.T("opt.fig.heat.title", o.Side, ax.Path, ay.Path, o.Scenario, o.Seed), axisLabel(l, ax.Path), axisLabel(l, ay.Path))
 	m := rateAt(o, ax.Path, ay.Path)
 	h := cells{nx: len(ax.Values), ny: len(ay.Values), labels: len(ax.Values) <= 14 && len(ay.Values) <= 20}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 )
 
@@ -12,8 +13,8 @@ import (
 // ahead of it, the text says plainly that it may be up to δ better and
 // names it with its interval; with another outcome no such line appears.
 func TestOptimizeWithinDeltaWording(t *testing.T) {
-	doc := func(outcome, status string) *Optimize {
-		o := &Optimize{Side: "heroes"}
+	doc := func(outcome, status string) *results.Optimize {
+		o := &results.Optimize{Side: "heroes"}
 		o.Guarantee.Alpha, o.Guarantee.Delta = 0.05, 0.01
 		o.Best.Name = "a"
 		o.Search = &experiment.OptimizeResult{Outcome: outcome, Best: 0, Separated: outcome != experiment.OutcomeNotSeparated, Confirmed: []int{0, 1, 2, -1}, Ranked: []experiment.Ranked{
@@ -24,7 +25,7 @@ func TestOptimizeWithinDeltaWording(t *testing.T) {
 		return o
 	}
 	var b strings.Builder
-	if err := doc(experiment.OutcomeWithinDelta, "within delta").Write(&b, Text); err != nil {
+	if err := WriteOptimize(doc(experiment.OutcomeWithinDelta, "within delta"), &b, Text); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -40,7 +41,7 @@ func TestOptimizeWithinDeltaWording(t *testing.T) {
 		t.Errorf("c is not shown ahead of the best but is named:\n%s", b.String())
 	}
 	b.Reset()
-	if err := doc(experiment.OutcomeNotSeparated, "not separated").Write(&b, Text); err != nil {
+	if err := WriteOptimize(doc(experiment.OutcomeNotSeparated, "not separated"), &b, Text); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "within δ of the best") {

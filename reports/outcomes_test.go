@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"simctl/reports/results"
 )
 
 // The text table of a result with per-combatant figures: draw causes,
@@ -13,7 +15,7 @@ import (
 // groups' section (golden file).
 func TestGoldenOutcomesText(t *testing.T) {
 	var b bytes.Buffer
-	if err := fixtureOutcomes(10000).WriteText(&b); err != nil {
+	if err := WriteResultText(fixtureOutcomes(10000), &b); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "outcomes.txt", b.Bytes())
@@ -30,7 +32,7 @@ func TestBundleOutcomes(t *testing.T) {
 	dir := t.TempDir()
 	r := fixtureOutcomes(10000)
 	b := &Bundle{Title: "Balance report", Version: "0.1.0+test", Command: "simctl report run.json -o out",
-		Inputs: []*Input{{Path: "run.json", Run: r}}}
+		Inputs: []*results.Input{{Path: "run.json", Run: r}}}
 	files, err := b.Write(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -72,12 +74,12 @@ func TestOlderResults(t *testing.T) {
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := ReadFile(path)
+	r, err := results.ReadFile(path)
 	if err != nil {
 		t.Fatalf("an older result is refused: %v", err)
 	}
 	var txt strings.Builder
-	if err := r.WriteText(&txt); err != nil {
+	if err := WriteResultText(r, &txt); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(txt.String(), "acts first:") || strings.Contains(txt.String(), "combatant") {
@@ -92,11 +94,11 @@ func TestOlderResults(t *testing.T) {
 	newer.Raw.FirstInOrder = []int64{1000, 0}
 	newer.Raw.Combatants = newer.Raw.Combatants[:2]
 	newer.Sides, newer.Scenario = r.Sides, r.Scenario
-	newer.Shard = &Shard{K: 1, Of: 2, Start: 1000, N: 1000, Total: 2000}
-	r.Shard = &Shard{K: 0, Of: 2, Start: 0, N: 1000, Total: 2000}
+	newer.Shard = &results.Shard{K: 1, Of: 2, Start: 1000, N: 1000, Total: 2000}
+	r.Shard = &results.Shard{K: 0, Of: 2, Start: 0, N: 1000, Total: 2000}
 	// Refused, whichever check sees it first (the version, or the tally
 	// sections an older result lacks); never summed.
-	if _, err := Merge([]*Result{r, newer}); err == nil || !strings.Contains(err.Error(), "different simctl versions") && !strings.Contains(err.Error(), "not a whole simctl run result") {
+	if _, err := results.Merge([]*results.Result{r, newer}); err == nil || !strings.Contains(err.Error(), "different simctl versions") && !strings.Contains(err.Error(), "not a whole simctl run result") {
 		t.Errorf("merge of an older and a newer result: %v", err)
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/stats"
 )
@@ -161,7 +162,7 @@ func hgrid(p *plot.Plot) {
 // with a margin, so that a 5-point effect and a ±0.4-point interval are
 // both visible rather than squeezed into a 0..100 axis shared with the
 // other side.
-func zoomSideAxis(a *plot.Axis, s *Sweep, side int) {
+func zoomSideAxis(a *plot.Axis, s *results.Sweep, side int) {
 	lo, hi := 100.0, 0.0
 	for _, pt := range s.Points {
 		if pt.Unfinished {
@@ -329,9 +330,9 @@ var ErrNoData = errors.New("reports: no encounters to plot")
 // SweepFigure draws a sweep: for one axis, each side's win rate against
 // the value with 95% interval bars; for two, a heat map of side 0's win
 // rate with a colour bar.
-func SweepFigure(s *Sweep) (*Figure, error) { return sweepFigure(i18n.En, s) }
+func SweepFigure(s *results.Sweep) (*Figure, error) { return sweepFigure(i18n.En, s) }
 
-func sweepFigure(l i18n.Lang, s *Sweep) (*Figure, error) {
+func sweepFigure(l i18n.Lang, s *results.Sweep) (*Figure, error) {
 	finished := 0
 	for _, p := range s.Points {
 		if !p.Unfinished {
@@ -350,7 +351,7 @@ func sweepFigure(l i18n.Lang, s *Sweep) (*Figure, error) {
 	return nil, fmt.Errorf("reports: a sweep plot draws one or two varied paths, not %d", len(s.Axes))
 }
 
-func sweepLine(l i18n.Lang, s *Sweep) *Figure {
+func sweepLine(l i18n.Lang, s *results.Sweep) *Figure {
 	a := s.Axes[0]
 	xs, isNum := numeric(a.Values)
 	if !isNum {
@@ -441,7 +442,7 @@ func sweepLine(l i18n.Lang, s *Sweep) *Figure {
 		Caption: l.T("fig.sweep.caption", s.Sides[0], s.Sides[1], a.Path)}
 }
 
-func sweepN(l i18n.Lang, s *Sweep) string {
+func sweepN(l i18n.Lang, s *results.Sweep) string {
 	if s.Precision > 0 {
 		lo, hi := int64(math.MaxInt64), int64(0)
 		for _, p := range s.Points {
@@ -526,7 +527,7 @@ func (h cells) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return -0.5, float64(h.nx) - 0.5, -0.5, float64(h.ny) - 0.5
 }
 
-func sweepHeat(l i18n.Lang, s *Sweep) *Figure {
+func sweepHeat(l i18n.Lang, s *results.Sweep) *Figure {
 	ax, ay := s.Axes[0], s.Axes[1]
 	p := newPlot(l, l.T("fig.sweep.heat.title", s.Sides[0], ax.Path, ay.Path, s.Scenario, s.Seed, sweepN(l, s)),
 		axisLabel(l, ax.Path), axisLabel(l, ay.Path))
@@ -594,9 +595,9 @@ func colourBar(dc, data draw.Canvas, x vg.Length, label string, span float64) {
 // CompareFigure draws a comparison: each option's win rates with 95%
 // Wilson intervals (left) and the paired difference of side 0's win rate
 // to the baseline with its 95% interval (right).
-func CompareFigure(c *Compare) (*Figure, error) { return compareFigure(i18n.En, c) }
+func CompareFigure(c *results.Compare) (*Figure, error) { return compareFigure(i18n.En, c) }
 
-func compareFigure(l i18n.Lang, c *Compare) (*Figure, error) {
+func compareFigure(l i18n.Lang, c *results.Compare) (*Figure, error) {
 	if c.Encounters == 0 {
 		return nil, ErrNoData
 	}
@@ -657,14 +658,14 @@ func compareFigure(l i18n.Lang, c *Compare) (*Figure, error) {
 // RoundsFigure draws the distribution of regular rounds to finish, with a
 // 95% Wilson interval on every bar. Rare long fights beyond the 99.9th
 // percentile are left out of the drawing and counted in the title.
-func RoundsFigure(r *Result) (*Figure, error) { return roundsFigure(i18n.En, r) }
+func RoundsFigure(r *results.Result) (*Figure, error) { return roundsFigure(i18n.En, r) }
 
-func roundsFigure(l i18n.Lang, r *Result) (*Figure, error) {
+func roundsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	n := r.Raw.Encounters
 	if n == 0 {
 		return nil, ErrNoData
 	}
-	h := r.Raw.hist()
+	h := r.Raw.RoundsHist()
 	top := h.Quantile(0.999)
 	top = max(top, 1)
 	var bs bars
@@ -747,9 +748,9 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 // encounter of every action-economy counter some side used (damage is in
 // the title: it is not a count of actions), with the 95% interval of each
 // mean as a whisker when the result has the sums of squares for it.
-func EconomyFigure(r *Result) (*Figure, error) { return economyFigure(i18n.En, r) }
+func EconomyFigure(r *results.Result) (*Figure, error) { return economyFigure(i18n.En, r) }
 
-func economyFigure(l i18n.Lang, r *Result) (*Figure, error) {
+func economyFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	n := r.Raw.Encounters
 	if n == 0 {
 		return nil, ErrNoData
@@ -823,11 +824,11 @@ func indexOf(xs []string, s string) int {
 //
 // A result that records who was first in the initiative order as well
 // draws both, per copy group (firstBothFigure).
-func FirstActorFigure(r *Result, sides []int) (*Figure, error) {
+func FirstActorFigure(r *results.Result, sides []int) (*Figure, error) {
 	return firstActorFigure(i18n.En, r, sides)
 }
 
-func firstActorFigure(l i18n.Lang, r *Result, sides []int) (*Figure, error) {
+func firstActorFigure(l i18n.Lang, r *results.Result, sides []int) (*Figure, error) {
 	n := r.Raw.Encounters
 	if n == 0 {
 		return nil, ErrNoData

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/stats"
 )
 
@@ -73,7 +74,7 @@ func TestDistBarsAnyRange(t *testing.T) {
 				t.Errorf("%s: side %d's bars sum to %v%%, want %v%%", c.name, s, share[s], want)
 			}
 		}
-		r := &Result{Sides: []SideResult{{Name: "heroes"}, {Name: "monsters"}}}
+		r := &results.Result{Sides: []results.SideResult{{Name: "heroes"}, {Name: "monsters"}}}
 		f := distFigure(i18n.En, r, c.hs, "t", "x", "y")
 		var b bytes.Buffer
 		if err := f.SVG(&b); err != nil {

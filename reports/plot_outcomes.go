@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/stats"
 )
 
@@ -30,9 +31,9 @@ func lighten(c color.RGBA) color.RGBA {
 // intervals; a group's do not, its copies' fates within one encounter
 // being correlated, so the binomial interval over copies × encounters
 // would be too narrow.
-func CombatantsFigure(r *Result) (*Figure, error) { return combatantsFigure(i18n.En, r) }
+func CombatantsFigure(r *results.Result) (*Figure, error) { return combatantsFigure(i18n.En, r) }
 
-func combatantsFigure(l i18n.Lang, r *Result) (*Figure, error) {
+func combatantsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	raw := &r.Raw
 	if raw.Encounters == 0 {
 		return nil, ErrNoData
@@ -40,23 +41,23 @@ func combatantsFigure(l i18n.Lang, r *Result) (*Figure, error) {
 	if len(raw.Combatants) != len(raw.Roster) || len(raw.RosterSides) != len(raw.Roster) || raw.Ended == 0 {
 		return nil, ErrNoCombatants
 	}
-	gs := groups(raw.Roster, raw.RosterSides)
+	gs := results.Groups(raw.Roster, raw.RosterSides)
 	var names []string
 	var bs bars
 	for x, g := range gs {
 		var down, out int64
-		for _, i := range g.members {
+		for _, i := range g.Members {
 			down += raw.Combatants[i].EndedDown
 			out += raw.Combatants[i].EndedDown + raw.Combatants[i].EndedGone
 		}
-		trials := int64(len(g.members)) * raw.Ended
-		name := g.name
-		if len(g.members) > 1 {
-			name = fmt.Sprintf("%s ×%d", g.name, len(g.members))
+		trials := int64(len(g.Members)) * raw.Ended
+		name := g.Name
+		if len(g.Members) > 1 {
+			name = fmt.Sprintf("%s ×%d", g.Name, len(g.Members))
 		}
 		names = append(names, name)
 		for k, v := range []int64{down, out} {
-			col := SideColors[g.side]
+			col := SideColors[g.Side]
 			if k == 1 {
 				col = lighten(col)
 			}
@@ -64,7 +65,7 @@ func combatantsFigure(l i18n.Lang, r *Result) (*Figure, error) {
 			if k == 0 {
 				b.Label = fmt.Sprintf("%.0f%%", b.Y)
 			}
-			if len(g.members) == 1 {
+			if len(g.Members) == 1 {
 				ci := stats.Wilson95(v, trials)
 				b.Lo, b.Hi, b.HasCI = 100*ci.Lo, 100*ci.Hi, true
 			}
@@ -95,9 +96,9 @@ func combatantsFigure(l i18n.Lang, r *Result) (*Figure, error) {
 
 // DamageFigure draws the distribution of the damage each side dealt per
 // encounter.
-func DamageFigure(r *Result) (*Figure, error) { return damageFigure(i18n.En, r) }
+func DamageFigure(r *results.Result) (*Figure, error) { return damageFigure(i18n.En, r) }
 
-func damageFigure(l i18n.Lang, r *Result) (*Figure, error) {
+func damageFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	if r.Raw.Encounters == 0 {
 		return nil, ErrNoData
 	}
@@ -114,9 +115,9 @@ func damageFigure(l i18n.Lang, r *Result) (*Figure, error) {
 // HPLeftFigure draws how close the wins were: for each side, the
 // distribution of the hit points its standing combatants had left at the
 // end of the encounters it won.
-func HPLeftFigure(r *Result) (*Figure, error) { return hpLeftFigure(i18n.En, r) }
+func HPLeftFigure(r *results.Result) (*Figure, error) { return hpLeftFigure(i18n.En, r) }
 
-func hpLeftFigure(l i18n.Lang, r *Result) (*Figure, error) {
+func hpLeftFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	if r.Raw.Encounters == 0 {
 		return nil, ErrNoData
 	}
@@ -134,7 +135,7 @@ func hpLeftFigure(l i18n.Lang, r *Result) (*Figure, error) {
 // paired bars, each side as a share of its own observations. Values beyond
 // the 99.9th percentile are left out of the drawing (counted in the
 // title); bins widen so there are at most about 40.
-func distFigure(l i18n.Lang, r *Result, hs [2]stats.Hist, title, xLabel, yLabel string) *Figure {
+func distFigure(l i18n.Lang, r *results.Result, hs [2]stats.Hist, title, xLabel, yLabel string) *Figure {
 	bs, hi, width, cut, n, maxSeen, capped := distBars(hs)
 	sub := ""
 	for s := 0; s < 2; s++ {
@@ -177,10 +178,10 @@ func distFigure(l i18n.Lang, r *Result, hs [2]stats.Hist, title, xLabel, yLabel 
 // which it (one of its copies) was the first to take an action (solid) and
 // first in the initiative order (lighter), with 95% Wilson intervals (one
 // group is first at most once per encounter, so these are binomial).
-func firstBothFigure(l i18n.Lang, r *Result) *Figure {
+func firstBothFigure(l i18n.Lang, r *results.Result) *Figure {
 	raw := &r.Raw
 	n := raw.Encounters
-	gs := groups(raw.Roster, raw.RosterSides)
+	gs := results.Groups(raw.Roster, raw.RosterSides)
 	var names []string
 	var bs bars
 	add := func(x float64, k int64, col color.RGBA, label bool) {
@@ -193,17 +194,17 @@ func firstBothFigure(l i18n.Lang, r *Result) *Figure {
 	}
 	for x, g := range gs {
 		var act, order int64
-		for _, i := range g.members {
+		for _, i := range g.Members {
 			act += raw.FirstActor[i]
 			order += raw.FirstInOrder[i]
 		}
-		name := g.name
-		if len(g.members) > 1 {
-			name = fmt.Sprintf("%s ×%d", g.name, len(g.members))
+		name := g.Name
+		if len(g.Members) > 1 {
+			name = fmt.Sprintf("%s ×%d", g.Name, len(g.Members))
 		}
 		names = append(names, name)
-		add(float64(x)-0.18, act, SideColors[g.side], true)
-		add(float64(x)+0.18, order, lighten(SideColors[g.side]), false)
+		add(float64(x)-0.18, act, SideColors[g.Side], true)
+		add(float64(x)+0.18, order, lighten(SideColors[g.Side]), false)
 	}
 	if raw.NoActor > 0 || raw.NoOrder > 0 {
 		x := float64(len(names))

@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"simctl/reports/results"
 )
 
 // ErrNoTactics is returned for the tactics figure of a run whose scenario
@@ -30,7 +32,7 @@ type ruleRow struct {
 // order of the table. The counts are exact tallies of the run's
 // encounters; the tally keeps no sum of squares per rule, so no interval
 // is drawn (the caption says so).
-func TacticsFigure(r *Result) (*Figure, error) {
+func TacticsFigure(r *results.Result) (*Figure, error) {
 	if r.Encounters == 0 {
 		return nil, ErrNoData
 	}
@@ -123,7 +125,7 @@ func (bs ruleBars) DataRange() (xmin, xmax, ymin, ymax float64) {
 
 // tacticsRows are the bars of the tactics figure: per combatant and rule,
 // in the table's order, the times per encounter it fired and fell through.
-func tacticsRows(r *Result) []ruleRow {
+func tacticsRows(r *results.Result) []ruleRow {
 	sideOf := map[string]int{}
 	if len(r.Raw.RosterSides) == len(r.Raw.Roster) {
 		for i, name := range r.Raw.Roster {

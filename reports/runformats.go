@@ -5,26 +5,28 @@ import (
 	"io"
 	"simctl/reports/i18n"
 	"strconv"
+
+	"simctl/reports/results"
 )
 
-// WriteFormat writes a run result in any output format: the text table,
+// WriteResult writes a run result in any output format: the text table,
 // the JSON document, or the same figures as CSV (raw numbers a tool reads,
 // one row per side and one for draws) or Markdown tables.
-func (r *Result) WriteFormat(w io.Writer, f Format) error {
+func WriteResult(r *results.Result, w io.Writer, f Format) error {
 	switch f {
 	case JSON:
 		return r.WriteJSON(w)
 	case CSV:
-		return r.csvTable().csv(w)
+		return resultCSVTable(r).csv(w)
 	case Markdown:
-		return r.writeMarkdown(w)
+		return writeResultMarkdown(r, w)
 	}
-	return r.WriteText(w)
+	return WriteResultText(r, w)
 }
 
-// csvTable is one row per side and one for draws, with every counter per
+// resultCSVTable is one row per side and one for draws, with every counter per
 // encounter as a column, so a spreadsheet needs no reshaping.
-func (r *Result) csvTable() *table {
+func resultCSVTable(r *results.Result) *table {
 	t := &table{header: []string{"scenario", "ruleset", "seed", "encounters", "side", "wins", "win_rate", "win_ci95_lo", "win_ci95_hi", "survivors_mean", "rounds_mean"}}
 	for _, c := range r.Raw.Counters {
 		t.header = append(t.header, c+"_per_encounter")
@@ -45,7 +47,7 @@ func (r *Result) csvTable() *table {
 	return t
 }
 
-func (r *Result) writeMarkdown(w io.Writer) error {
+func writeResultMarkdown(r *results.Result, w io.Writer) error {
 	fmt.Fprintf(w, "**%s** (%s), seed %d, %s encounters", r.Scenario, r.Ruleset, r.Seed, thousands(r.Encounters))
 	if r.Interrupted {
 		io.WriteString(w, " (interrupted: partial result)")
@@ -58,13 +60,13 @@ func (r *Result) writeMarkdown(w io.Writer) error {
 	sides.add("draws", thousands(r.Draws), pct(r.DrawRate), "", "")
 	sides.markdown(w)
 	fmt.Fprintf(w, "\nRounds: mean %.2f, p50 %d, p90 %d, max %d.\n\n", r.Rounds.Mean, r.Rounds.P50, r.Rounds.P90, r.Rounds.Max)
-	econ := &table{header: []string{r.economyHead(i18n.En), r.Sides[0].Name, r.Sides[1].Name}, left: 1}
+	econ := &table{header: []string{resultEconomyHead(r, i18n.En), r.Sides[0].Name, r.Sides[1].Name}, left: 1}
 	for _, c := range r.Raw.Counters {
 		a, b := r.PerEncounter[r.Sides[0].Name][c], r.PerEncounter[r.Sides[1].Name][c]
 		if a == 0 && b == 0 && c != "turns" && c != "actions" {
 			continue
 		}
-		econ.add(c, r.economyCell(0, c), r.economyCell(1, c))
+		econ.add(c, resultEconomyCell(r, 0, c), resultEconomyCell(r, 1, c))
 	}
 	econ.markdown(w)
 	first := &table{header: []string{"acts first", "share"}, left: 1}

@@ -5,41 +5,46 @@ import (
 	"io"
 	"simctl/reports/i18n"
 	"strings"
+
+	"simctl/reports/results"
 )
 
-// Write renders the sweep in format f: one row per point.
-func (s *Sweep) Write(w io.Writer, f Format) error { return s.WriteLang(w, f, i18n.En) }
+// WriteSweep renders the sweep in format f: one row per point.
+func WriteSweep(s *results.Sweep, w io.Writer, f Format) error {
+	return WriteSweepLang(s, w, f, i18n.En)
+}
 
-// WriteLang is Write with the text table's own words in l (JSON, CSV and
-// Markdown stay English; the numbers keep the point in every language).
-func (s *Sweep) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
+// WriteSweepLang is WriteSweep with the text table's own words in l (JSON,
+// CSV and Markdown stay English; the numbers keep the point in every
+// language).
+func WriteSweepLang(s *results.Sweep, w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, s)
 	case CSV:
-		return s.csvTable().csv(w)
+		return sweepCSVTable(s).csv(w)
 	}
 	var b strings.Builder
 	md := f == Markdown
 	if md {
 		fmt.Fprintf(&b, "**%s** (%s), seed %d: sweep of %s, %s, %s encounters\n\n",
-			s.Scenario, s.Ruleset, s.Seed, s.axisNames(), plural(len(s.Points), "point"), thousands(s.Encounters))
+			s.Scenario, s.Ruleset, s.Seed, sweepAxisNames(s), plural(len(s.Points), "point"), thousands(s.Encounters))
 		l = i18n.En
 	} else {
-		b.WriteString(l.T("sweep.text.head", s.Scenario, s.Ruleset, s.Seed, s.axisNames(), l.N("sweep.text.points", int64(len(s.Points))), thousands(s.Encounters)) + "\n\n")
+		b.WriteString(l.T("sweep.text.head", s.Scenario, s.Ruleset, s.Seed, sweepAxisNames(s), l.N("sweep.text.points", int64(len(s.Points))), thousands(s.Encounters)) + "\n\n")
 	}
-	t := s.displayTable(l)
+	t := sweepDisplayTable(s, l)
 	if md {
 		t.markdown(&b)
 	} else {
 		t.text(&b)
 	}
-	footnotes(&b, s.notes(l), md)
+	footnotes(&b, sweepNotes(s, l), md)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func (s *Sweep) axisNames() string {
+func sweepAxisNames(s *results.Sweep) string {
 	var names []string
 	for _, a := range s.Axes {
 		names = append(names, a.Path)
@@ -47,7 +52,7 @@ func (s *Sweep) axisNames() string {
 	return strings.Join(names, " × ")
 }
 
-func (s *Sweep) notes(l i18n.Lang) []string {
+func sweepNotes(s *results.Sweep, l i18n.Lang) []string {
 	var notes []string
 	notes = append(notes, l.T("sweep.note.crn", s.Seed, method(l, intervalWilson)))
 	if s.Precision > 0 {
@@ -59,7 +64,7 @@ func (s *Sweep) notes(l i18n.Lang) []string {
 	return notes
 }
 
-func (s *Sweep) displayTable(l i18n.Lang) *table {
+func sweepDisplayTable(s *results.Sweep, l i18n.Lang) *table {
 	t := &table{left: len(s.Axes)}
 	for _, a := range s.Axes {
 		t.header = append(t.header, a.Path)
@@ -93,7 +98,7 @@ func (s *Sweep) displayTable(l i18n.Lang) *table {
 	return t
 }
 
-func (s *Sweep) csvTable() *table {
+func sweepCSVTable(s *results.Sweep) *table {
 	t := &table{}
 	for _, a := range s.Axes {
 		t.header = append(t.header, a.Path)

@@ -7,16 +7,18 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"simctl/reports/results"
 )
 
-// WriteText prints r as aligned tables for a person, in English.
-func (r *Result) WriteText(w io.Writer) error { return r.WriteTextLang(w, i18n.En) }
+// WriteResultText prints r as aligned tables for a person, in English.
+func WriteResultText(r *results.Result, w io.Writer) error { return WriteResultTextLang(r, w, i18n.En) }
 
-// WriteTextLang prints r as aligned tables for a person, simctl's own
+// WriteResultTextLang prints r as aligned tables for a person, simctl's own
 // words in l. Numbers keep the point and the comma grouping in every
 // language (the columns are pasted as they are); names the user wrote and
 // the result's identifiers (counters, rules, events) stay as written.
-func (r *Result) WriteTextLang(w io.Writer, l i18n.Lang) error {
+func WriteResultTextLang(r *results.Result, w io.Writer, l i18n.Lang) error {
 	var b strings.Builder
 	b.WriteString(l.T("text.head", r.Scenario, r.Ruleset, r.Seed, thousands(r.Encounters)))
 	if r.Elapsed > 0 {
@@ -64,13 +66,13 @@ func (r *Result) WriteTextLang(w io.Writer, l i18n.Lang) error {
 	b.WriteString("\n")
 
 	tw = newColumns(&b, tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\t%s\t%s\t\n", r.economyHead(l), r.Sides[0].Name, r.Sides[1].Name)
+	fmt.Fprintf(tw, "%s\t%s\t%s\t\n", resultEconomyHead(r, l), r.Sides[0].Name, r.Sides[1].Name)
 	for _, name := range r.Raw.Counters {
 		a, c := r.PerEncounter[r.Sides[0].Name][name], r.PerEncounter[r.Sides[1].Name][name]
 		if a == 0 && c == 0 && name != "turns" && name != "actions" {
 			continue // a rule nobody used in this scenario: keep the table short
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t\n", name, r.economyCell(0, name), r.economyCell(1, name))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t\n", name, resultEconomyCell(r, 0, name), resultEconomyCell(r, 1, name))
 	}
 	tw.Flush()
 
@@ -91,8 +93,8 @@ func (r *Result) WriteTextLang(w io.Writer, l i18n.Lang) error {
 		}
 		b.WriteString("\n")
 	} else {
-		r.writeFirsts(&b, l)
-		r.writeCombatants(&b, l)
+		writeResultFirsts(r, &b, l)
+		writeResultCombatants(r, &b, l)
 	}
 	writeTactics(&b, r, l)
 	_, err := io.WriteString(w, unwiden(b.String()))
@@ -101,31 +103,12 @@ func (r *Result) WriteTextLang(w io.Writer, l i18n.Lang) error {
 
 func pct(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
 
-// thousands formats n with comma separators.
-// Thousands writes n with comma thousands separators (1,000,000), the way
-// every table prints counts.
-func Thousands(n int64) string { return thousands(n) }
+// thousands formats n with comma separators (results.Thousands).
+func thousands(n int64) string { return results.Thousands(n) }
 
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var out []byte
-	for i := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
-}
-
-// writeFirsts prints who came first, by side: the first to take an action
+// writeResultFirsts prints who came first, by side: the first to take an action
 // and the first in the initiative order.
-func (r *Result) writeFirsts(b *strings.Builder, l i18n.Lang) {
+func writeResultFirsts(r *results.Result, b *strings.Builder, l i18n.Lang) {
 	in := &r.Initiative
 	act, order := l.T("text.first_act")+":", l.T("text.first_order")+":"
 	w := max(displayWidth(act), displayWidth(order))
@@ -147,11 +130,11 @@ func (r *Result) writeFirsts(b *strings.Builder, l i18n.Lang) {
 	b.WriteString("\n")
 }
 
-// writeCombatants prints the per-combatant section, one row per copy group
+// writeResultCombatants prints the per-combatant section, one row per copy group
 // (Hobgoblin ×5 for Hobgoblin#1..#5, each figure the mean per copy), so it
 // stays within 100 columns whatever the roster. Columns nobody used (out
 // without dying, actions lost) are left out.
-func (r *Result) writeCombatants(b *strings.Builder, l i18n.Lang) {
+func writeResultCombatants(r *results.Result, b *strings.Builder, l i18n.Lang) {
 	gone, lost := false, false
 	for _, g := range r.Groups {
 		gone = gone || g.OutRate > g.DeathRate
@@ -209,19 +192,19 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// economyHead heads the action-economy column of names: the cells give
+// resultEconomyHead heads the action-economy column of names: the cells give
 // the mean per encounter, with the half-width of its 95% interval when
 // the result has the sums of squares for it.
-func (r *Result) economyHead(l i18n.Lang) string {
+func resultEconomyHead(r *results.Result, l i18n.Lang) string {
 	if r.EconomyCI95 != nil {
 		return l.T("col.per_encounter.ci")
 	}
 	return l.T("col.per_encounter")
 }
 
-// economyCell is side s's mean count of counter name per encounter, ± the
+// resultEconomyCell is side s's mean count of counter name per encounter, ± the
 // half-width of its 95% interval when known.
-func (r *Result) economyCell(s int, name string) string {
+func resultEconomyCell(r *results.Result, s int, name string) string {
 	side := r.Sides[s].Name
 	v := fmt.Sprintf("%.3f", r.PerEncounter[side][name])
 	if ci, ok := r.EconomyCI95[side][name]; ok {

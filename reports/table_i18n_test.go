@@ -7,13 +7,14 @@ import (
 	"unicode"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 )
 
 // fixtureOutcomesTactics is fixtureOutcomes with tactics counts, so the
 // text table has every section.
-func fixtureOutcomesTactics() *Result {
+func fixtureOutcomesTactics() *results.Result {
 	r := fixtureOutcomes(10000)
-	r.Raw.Tactics = []RuleCount{
+	r.Raw.Tactics = []results.RuleCount{
 		{Combatant: "Fighter", Moment: "turn", Rule: "power", Event: "fired", Count: 4210},
 		{Combatant: "Fighter", Moment: "turn", Rule: "power", Event: "fell through: no target", Count: 37},
 		{Combatant: "Hobgoblin#1", Moment: "turn", Rule: "fallback", Event: "fired", Count: 12000},
@@ -26,7 +27,7 @@ func fixtureOutcomesTactics() *Result {
 func TestGoldenOutcomesTextLang(t *testing.T) {
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
 		var b bytes.Buffer
-		if err := fixtureOutcomesTactics().WriteTextLang(&b, l); err != nil {
+		if err := WriteResultTextLang(fixtureOutcomesTactics(), &b, l); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, "outcomes."+string(l)+".txt", b.Bytes())
@@ -43,16 +44,16 @@ func TestGoldenOutcomesTextLang(t *testing.T) {
 
 // Every fixed word of the text table's catalog is printed in every
 // language (a key added to the catalog but not wired, or wired to the
-// English text, fails here), and the English table through WriteTextLang
-// is WriteText's.
+// English text, fails here), and the English table through WriteResultTextLang
+// is WriteResultText's.
 func TestTextTableWords(t *testing.T) {
 	old := fixtureOutcomes(10000)
 	old.Combatants = nil // a result from before per-combatant figures
 	old.Interrupted = true
 	for _, l := range i18n.Langs {
 		var b strings.Builder
-		for _, r := range []*Result{fixtureOutcomesTactics(), old} {
-			if err := r.WriteTextLang(&b, l); err != nil {
+		for _, r := range []*results.Result{fixtureOutcomesTactics(), old} {
+			if err := WriteResultTextLang(r, &b, l); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -67,10 +68,10 @@ func TestTextTableWords(t *testing.T) {
 	}
 	var a, b bytes.Buffer
 	r := fixtureOutcomesTactics()
-	r.WriteText(&a)
-	r.WriteTextLang(&b, i18n.En)
+	WriteResultText(r, &a)
+	WriteResultTextLang(r, &b, i18n.En)
 	if a.String() != b.String() {
-		t.Error("WriteTextLang(en) differs from WriteText")
+		t.Error("WriteResultTextLang(en) differs from WriteResultText")
 	}
 }
 
@@ -85,7 +86,7 @@ func TestTextColumnsHangul(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	if err := r.WriteTextLang(&b, i18n.Ko); err != nil {
+	if err := WriteResultTextLang(r, &b, i18n.Ko); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(b.String(), "\n")
@@ -142,14 +143,14 @@ func termWidth(s string) int {
 func TestGoldenCompareValueTextLang(t *testing.T) {
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
 		var c, v bytes.Buffer
-		if err := fixtureCompare().WriteLang(&c, Text, l); err != nil {
+		if err := WriteCompareLang(fixtureCompare(), &c, Text, l); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, "compare."+string(l)+".txt", c.Bytes())
 		val := fixtureValue()
-		val.Shard = &Shard{K: 1, Of: 4, Start: 2500, N: 2500, Total: 10000}
+		val.Shard = &results.Shard{K: 1, Of: 4, Start: 2500, N: 2500, Total: 10000}
 		val.Incomplete = true
-		if err := val.WriteLang(&v, Text, l); err != nil {
+		if err := WriteValueLang(val, &v, Text, l); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, "value."+string(l)+".txt", v.Bytes())
@@ -165,8 +166,8 @@ func TestGoldenCompareValueTextLang(t *testing.T) {
 	}
 	// English through WriteLang is Write's.
 	var a, b bytes.Buffer
-	fixtureCompare().Write(&a, Text)
-	fixtureCompare().WriteLang(&b, Text, i18n.En)
+	WriteCompare(fixtureCompare(), &a, Text)
+	WriteCompareLang(fixtureCompare(), &b, Text, i18n.En)
 	if a.String() != b.String() {
 		t.Error("compare: WriteLang(en) differs from Write")
 	}

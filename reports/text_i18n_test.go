@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 )
 
 // TestGoldenTablesLang: the text tables of simctl sweep, matrix,
@@ -19,11 +20,11 @@ func TestGoldenTablesLang(t *testing.T) {
 			write func(*bytes.Buffer, bool) error
 		}{
 			{"sweep", func(b *bytes.Buffer, check bool) error {
-				for _, s := range []*Sweep{fixtureSweep1(), fixtureSweepPrecision(), fixtureSweep2()} {
+				for _, s := range []*results.Sweep{fixtureSweep1(), fixtureSweepPrecision(), fixtureSweep2()} {
 					if check {
 						s.Warnings = nil // stored in English: warnings stay English for now
 					}
-					if err := s.WriteLang(b, Text, l); err != nil {
+					if err := WriteSweepLang(s, b, Text, l); err != nil {
 						return err
 					}
 					b.WriteString("\n")
@@ -33,8 +34,8 @@ func TestGoldenTablesLang(t *testing.T) {
 			{"matrix", func(b *bytes.Buffer, _ bool) error {
 				c := classMatrix()
 				c.Interrupted, c.Unplayed = true, [][2]int64{{20000, 30000}}
-				for _, m := range []*Matrix{fixtureMatrix(), fixtureMatrixDoc(), c} {
-					if err := m.WriteLang(b, Text, l); err != nil {
+				for _, m := range []*results.Matrix{fixtureMatrix(), fixtureMatrixDoc(), c} {
+					if err := WriteMatrixLang(m, b, Text, l); err != nil {
 						return err
 					}
 					b.WriteString("\n")
@@ -44,7 +45,7 @@ func TestGoldenTablesLang(t *testing.T) {
 			{"tournament", func(b *bytes.Buffer, _ bool) error {
 				none := tournamentAfter(fixtureTournament().State.Params, 3)
 				for _, tt := range append(outcomeTournaments(), none) {
-					if err := tt.WriteLang(b, Text, l); err != nil {
+					if err := WriteTournamentLang(tt, b, Text, l); err != nil {
 						return err
 					}
 					b.WriteString("\n")
@@ -68,10 +69,10 @@ func TestGoldenTablesLang(t *testing.T) {
 	}
 	// Markdown stays English, as run's, compare's and value's do.
 	var en, ko bytes.Buffer
-	if err := fixtureMatrix().Write(&en, Markdown); err != nil {
+	if err := WriteMatrix(fixtureMatrix(), &en, Markdown); err != nil {
 		t.Fatal(err)
 	}
-	if err := fixtureMatrix().WriteLang(&ko, Markdown, i18n.Ko); err != nil {
+	if err := WriteMatrixLang(fixtureMatrix(), &ko, Markdown, i18n.Ko); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(en.Bytes(), ko.Bytes()) {
@@ -85,7 +86,7 @@ func TestOptimizeTextNoEnglishLeft(t *testing.T) {
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
 		var b bytes.Buffer
 		for _, o := range optimizeDocs(t) {
-			if err := o.WriteLang(&b, Text, l); err != nil {
+			if err := WriteOptimizeLang(o, &b, Text, l); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 )
@@ -13,12 +14,12 @@ import (
 // tournamentAfter is a tournament of n candidates after the given stage
 // sums, made by the selection's own Apply (so its outcome, statement and
 // standings are experiment's).
-func tournamentAfter(p experiment.SelectParams, n int, sums ...*experiment.StageSums) *Tournament {
-	t := &Tournament{Header: Header{Kind: "tournament", Scenario: "Braced spears", File: "builtin:d20/tactics-combo.yaml", Ruleset: "d20", Seed: 3,
-		Version: "0.1.0+test", Command: "simctl tournament d20/tactics-combo"}, Format: TournamentFormat}
+func tournamentAfter(p experiment.SelectParams, n int, sums ...*experiment.StageSums) *results.Tournament {
+	t := &results.Tournament{Header: results.Header{Kind: "tournament", Scenario: "Braced spears", File: "builtin:d20/tactics-combo.yaml", Ruleset: "d20", Seed: 3,
+		Version: "0.1.0+test", Command: "simctl tournament d20/tactics-combo"}, Format: results.TournamentFormat}
 	for i := 0; i < n; i++ {
 		s := "heroes.Wizard.tactics.params.crowd=" + string(rune('1'+i))
-		t.Options = append(t.Options, NamedSets{Name: s, Sets: []string{s}})
+		t.Options = append(t.Options, results.NamedSets{Name: s, Sets: []string{s}})
 	}
 	st, err := experiment.NewSelectState(n, p)
 	if err != nil {
@@ -29,19 +30,19 @@ func tournamentAfter(p experiment.SelectParams, n int, sums ...*experiment.Stage
 			panic(err)
 		}
 	}
-	t.Selection = *st.Result(t.names(), "heroes")
+	t.Selection = *st.Result(t.Names(), "heroes")
 	return t
 }
 
 // outcomeTournaments are tournaments that ended each way experiment.Select
 // can end: the interrupted fixture (not finished), one that separated, one
 // that ran out of budget.
-func outcomeTournaments() []*Tournament {
+func outcomeTournaments() []*results.Tournament {
 	sep := tournamentAfter(experiment.SelectParams{First: 1000, Batch: 1000, Budget: 2000}, 2,
 		&experiment.StageSums{Alive: []int{0, 1}, Ranges: []sim.Range{{Lo: 0, Hi: 1000}}, Wins: []int64{900, 100}, Only: [][2]int64{{800, 0}}})
 	budget := tournamentAfter(experiment.SelectParams{First: 1000, Batch: 1000, Budget: 1000, Delta: 0.0001}, 2,
 		&experiment.StageSums{Alive: []int{0, 1}, Ranges: []sim.Range{{Lo: 0, Hi: 1000}}, Wins: []int64{500, 498}, Only: [][2]int64{{30, 28}}})
-	return []*Tournament{fixtureTournament(), sep, budget}
+	return []*results.Tournament{fixtureTournament(), sep, budget}
 }
 
 // TestTournamentStatementForms: every guarantee statement experiment
@@ -88,7 +89,7 @@ func TestGoldenTournamentLang(t *testing.T) {
 		b := &Bundle{Title: l.T("report.title.scenario", "Braced spears"), Lang: l, Version: "0.1.0+test",
 			Command: "simctl report t.json -o out --lang " + string(l)}
 		for i, tt := range outcomeTournaments() {
-			b.Inputs = append(b.Inputs, &Input{Path: "t" + string(rune('1'+i)) + ".json", Tournament: tt})
+			b.Inputs = append(b.Inputs, &results.Input{Path: "t" + string(rune('1'+i)) + ".json", Tournament: tt})
 		}
 		secs := langSections(t, b)
 		var md bytes.Buffer

@@ -13,71 +13,24 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"simctl/reports/i18n"
-	"simctl/sim/experiment"
-	"simctl/stats"
+	"simctl/reports/results"
 )
 
-// Value is the document `simctl value` writes: each parameter's marginal
-// effect on one side's win rate, the exchange rates between them, and the
-// one-at-a-time swings (the tornado), all from one run on common random
-// numbers. Joint holds the exact sums every figure comes from.
-type Value struct {
-	Header
-	Side       string              `json:"side"`
-	Encounters int64               `json:"encounters"`
-	Params     []ValueParam        `json:"params"`
-	Effects    []experiment.Effect `json:"effects"`
-	Rates      []experiment.Rate   `json:"rates"`
-	Swings     []experiment.Swing  `json:"swings"`
-	Warnings   []string            `json:"warnings,omitempty"`
-	Joint      stats.Joint         `json:"joint"`
-}
-
-// ValueParam records what a parameter moved: the --set overrides of its
-// down and up steps.
-type ValueParam struct {
-	Name string   `json:"name"`
-	Step float64  `json:"step"`
-	Down []string `json:"down"`
-	Up   []string `json:"up"`
-}
-
-// NewValue fills the figures of v from the experiment's joint win
-// indicators of v.Side (v's header fields are the caller's).
-func NewValue(v *Value, j stats.Joint, params []experiment.Param) {
-	v.Kind = "value"
-	res := experiment.Analyse(j, params, v.Side)
-	v.Encounters, v.Effects, v.Rates, v.Warnings, v.Joint = j.N, res.Effects, res.Rates, res.Warnings, j
-	v.Swings = experiment.Swings(j, params, v.Side).Swings
-	v.Params = nil
-	for _, p := range params {
-		vp := ValueParam{Name: p.Name, Step: p.Step}
-		for _, s := range p.Down {
-			vp.Down = append(vp.Down, s.String())
-		}
-		for _, s := range p.Up {
-			vp.Up = append(vp.Up, s.String())
-		}
-		v.Params = append(v.Params, vp)
-	}
-	if v.Interrupted {
-		v.Warnings = append(v.Warnings, "interrupted: the figures cover only the encounters that finished")
-	}
-}
-
-// Write renders the value tables in format f: effects, exchange rates,
+// WriteValue renders the value tables in format f: effects, exchange rates,
 // and the tornado's swings.
-func (v *Value) Write(w io.Writer, f Format) error { return v.WriteLang(w, f, i18n.En) }
+func WriteValue(v *results.Value, w io.Writer, f Format) error {
+	return WriteValueLang(v, w, f, i18n.En)
+}
 
-// WriteLang is Write with the text tables' own words in l (JSON, CSV and
+// WriteValueLang is WriteValue with the text tables' own words in l (JSON, CSV and
 // Markdown stay English; the document's stored warnings are English, as
 // in the report).
-func (v *Value) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
+func WriteValueLang(v *results.Value, w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, v)
 	case CSV:
-		return v.effectTable(i18n.En).csv(w)
+		return valueEffectTable(v, i18n.En).csv(w)
 	}
 	md := f == Markdown
 	if md {
@@ -94,29 +47,29 @@ func (v *Value) WriteLang(w io.Writer, f Format, l i18n.Lang) error {
 		}
 		b.WriteString("\n")
 	}
-	render(v.effectTable(l))
+	render(valueEffectTable(v, l))
 	if len(v.Effects) > 1 {
 		b.WriteString(l.T("value.text.rates") + "\n\n")
-		render(v.rateTable(l))
+		render(valueRateTable(v, l))
 	}
 	b.WriteString(l.T("value.text.swings") + "\n\n")
-	render(v.swingTable(l))
+	render(valueSwingTable(v, l))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
-	footnotes(w, append([]string{v.multiplicity(l)}, v.Warnings...), md)
+	footnotes(w, append([]string{valueMultiplicity(v, l)}, v.Warnings...), md)
 	return nil
 }
 
-// Multiplicity says how many intervals the document prints at 95% and
+// ValueMultiplicity says how many intervals the document prints at 95% and
 // what that does not promise.
-func (v *Value) Multiplicity() string { return v.multiplicity(i18n.En) }
+func ValueMultiplicity(v *results.Value) string { return valueMultiplicity(v, i18n.En) }
 
-func (v *Value) multiplicity(l i18n.Lang) string {
+func valueMultiplicity(v *results.Value, l i18n.Lang) string {
 	return l.T("value.multiplicity", len(v.Effects), len(v.Rates), 2*len(v.Swings), len(v.Effects)+len(v.Rates)+2*len(v.Swings))
 }
 
-func (v *Value) effectTable(l i18n.Lang) *table {
+func valueEffectTable(v *results.Value, l i18n.Lang) *table {
 	t := &table{header: []string{l.T("value.col.param"), l.T("value.col.step"), l.T("value.col.win_down"), l.T("value.col.win"), l.T("value.col.win_up"), l.T("value.col.per_unit"), l.T("col.ci95")}, left: 1}
 	for _, e := range v.Effects {
 		t.add(e.Param, strconv.FormatFloat(e.Step, 'f', -1, 64), pct(e.WinRate[0]), pct(e.WinRate[1]), pct(e.WinRate[2]),
@@ -125,7 +78,7 @@ func (v *Value) effectTable(l i18n.Lang) *table {
 	return t
 }
 
-func (v *Value) rateTable(l i18n.Lang) *table {
+func valueRateTable(v *results.Value, l i18n.Lang) *table {
 	t := &table{header: []string{l.T("value.col.unit"), l.T("value.col.worth"), l.T("col.ci95")}, left: 2}
 	for _, r := range v.Rates {
 		ci := l.T("value.no_interval")
@@ -140,7 +93,7 @@ func (v *Value) rateTable(l i18n.Lang) *table {
 	return t
 }
 
-func (v *Value) swingTable(l i18n.Lang) *table {
+func valueSwingTable(v *results.Value, l i18n.Lang) *table {
 	t := &table{header: []string{l.T("value.col.param"), l.T("value.col.step"), l.T("value.col.swing_down"), l.T("col.ci95"), l.T("value.col.swing_up"), l.T("col.ci95")}, left: 1}
 	for _, s := range v.Swings {
 		t.add(s.Param, strconv.FormatFloat(s.Step, 'f', -1, 64), signedPP(s.Down), ppCI(s.DownCI[0], s.DownCI[1]),
@@ -164,9 +117,9 @@ func ratio(f float64) string {
 // TornadoFigure draws the one-at-a-time swings: for each parameter, the
 // change in the side's win rate when it steps down (left of zero when it
 // hurts) and up, with paired 95% intervals, largest swing at the top.
-func TornadoFigure(v *Value) (*Figure, error) { return tornadoFigure(i18n.En, v) }
+func TornadoFigure(v *results.Value) (*Figure, error) { return tornadoFigure(i18n.En, v) }
 
-func tornadoFigure(l i18n.Lang, v *Value) (*Figure, error) {
+func tornadoFigure(l i18n.Lang, v *results.Value) (*Figure, error) {
 	if v.Encounters == 0 || len(v.Swings) == 0 {
 		return nil, ErrNoData
 	}

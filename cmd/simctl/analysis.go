@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
 )
@@ -42,8 +43,8 @@ func sideScenario(ctx context.Context, cmd, name string, sets []scenario.Set, si
 // the scenario as run (text, SHA-256, ruleset options, the roster's sides)
 // for the report, from the scenario with the common --set (compiled once
 // more: the options' games may change the roster).
-func docHeader(kind string, src *source, sc *scenario.Scenario, seed uint64, args []string, sets setFlags) reports.Header {
-	return app.DocHeader(kind, src.app(), sc, seed, reports.ShellJoin(append([]string{"simctl", kind}, args...)), sets, src.warnTo())
+func docHeader(kind string, src *source, sc *scenario.Scenario, seed uint64, args []string, sets setFlags) results.Header {
+	return app.DocHeader(kind, src.app(), sc, seed, results.ShellJoin(append([]string{"simctl", kind}, args...)), sets, src.warnTo())
 }
 
 func setStrings(sets []scenario.Set) []string {
@@ -109,9 +110,9 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return scenarioError(stderr, err)
 	}
 	req := &app.ValueRequest{Source: src.app(), Sets: o.sets, Side: *side, Params: strings.Split(*params, ","), Steps: steps,
-		Seed: o.seed.v, N: o.n.n, Workers: o.workers.v, Shard: shard, Command: reports.ShellJoin(append([]string{"simctl", "value"}, args...))}
+		Seed: o.seed.v, N: o.n.n, Workers: o.workers.v, Shard: shard, Command: results.ShellJoin(append([]string{"simctl", "value"}, args...))}
 	if *resume != "" {
-		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl value", func(in *reports.Input) *reports.Value { return in.Value }); err != nil {
+		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl value", func(in *results.Input) *results.Value { return in.Value }); err != nil {
 			fmt.Fprintln(stderr, "simctl value:", err)
 			return exitUsage
 		}
@@ -128,7 +129,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "simctl value: warning:", w)
 		}
 	}
-	if !o.write("value", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return v.WriteLang(w, f, lang) }, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }) {
+	if !o.write("value", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteValueLang(v, w, f, lang) }, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }) {
 		return exitFailure
 	}
 	if v.Interrupted {
@@ -162,7 +163,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return usageError(stderr, "matrix", "give one SCENARIO and the options, e.g. simctl matrix cavaliers/duel --row a='...' --row b='...' --col x='...' --col y='...'")
 	}
 	req := &app.MatrixRequest{Sets: o.sets, Side: *side, Seed: o.seed.v, N: o.n.n, Workers: o.workers.v,
-		Command: reports.ShellJoin(append([]string{"simctl", "matrix"}, args...))}
+		Command: results.ShellJoin(append([]string{"simctl", "matrix"}, args...))}
 	for _, op := range rows {
 		req.Rows = append(req.Rows, app.Option{Name: op.name, Sets: op.sets})
 	}
@@ -186,7 +187,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	req.Source, req.Shard = src.app(), shard
 	if *resume != "" {
-		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl matrix", func(in *reports.Input) *reports.Matrix { return in.Matrix }); err != nil {
+		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl matrix", func(in *results.Input) *results.Matrix { return in.Matrix }); err != nil {
 			fmt.Fprintln(stderr, "simctl matrix:", err)
 			return exitUsage
 		}
@@ -198,7 +199,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return appError(stderr, "matrix", err)
 	}
-	if !o.write("matrix", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return m.WriteLang(w, f, lang) }, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }) {
+	if !o.write("matrix", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteMatrixLang(m, w, f, lang) }, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }) {
 		return exitFailure
 	}
 	if m.Interrupted {
@@ -251,7 +252,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	req := &app.TournamentRequest{Sets: o.sets, Side: *side, Axes: axes, Seed: o.seed.v, Workers: o.workers.v,
 		Params:  experiment.SelectParams{Alpha: *alpha, Delta: deltaV, First: firstN, Batch: batchN, Budget: o.n.n},
-		Command: reports.ShellJoin(append([]string{"simctl", "tournament"}, args...))}
+		Command: results.ShellJoin(append([]string{"simctl", "tournament"}, args...))}
 	for _, op := range opts {
 		req.Options = append(req.Options, app.Option{Name: op.name, Sets: op.sets})
 	}
@@ -271,7 +272,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	req.Source = src.app()
 	if *resume != "" {
-		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl tournament", func(in *reports.Input) *reports.Tournament { return in.Tournament }); err != nil {
+		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl tournament", func(in *results.Input) *results.Tournament { return in.Tournament }); err != nil {
 			fmt.Fprintln(stderr, "simctl tournament:", err)
 			return exitUsage
 		}
@@ -283,7 +284,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return appError(stderr, "tournament", err)
 	}
-	if !o.write("tournament", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return t.WriteLang(w, f, lang) }, nil) {
+	if !o.write("tournament", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteTournamentLang(t, w, f, lang) }, nil) {
 		return exitFailure
 	}
 	if t.Interrupted {
@@ -317,7 +318,7 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "find", `give one SCENARIO and --where COND, e.g. simctl find d20/duel --where 'side("heroes").won and rounds >= 5'`)
 	}
 	req := &app.FindRequest{Sets: c.sets, Where: *where, Limit: *limit, Seed: c.seed.v, N: c.n.n, Workers: c.workers.v,
-		Command: reports.ShellJoin(append([]string{"simctl", "find"}, args...))}
+		Command: results.ShellJoin(append([]string{"simctl", "find"}, args...))}
 	if err := req.Check(); err != nil {
 		return appError(stderr, "find", err)
 	}
@@ -347,7 +348,7 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	res, interrupted := &doc.FindResult, doc.Interrupted
 	if err := writeOut(target, stdout, func(w io.Writer) error {
 		if format == reports.JSON {
-			return reports.WriteJSON(w, doc)
+			return results.WriteJSON(w, doc)
 		}
 		share := 0.0
 		if res.Encounters > 0 {
@@ -366,7 +367,7 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		for _, s := range c.sets.strings() {
 			trace = append(trace, "--set", s)
 		}
-		_, err := fmt.Fprintf(w, "replay one: %s\n", reports.ShellJoin(trace))
+		_, err := fmt.Fprintf(w, "replay one: %s\n", results.ShellJoin(trace))
 		return err
 	}); err != nil {
 		fmt.Fprintln(stderr, "simctl find:", err)
@@ -400,8 +401,8 @@ func parsePick(s string) (float64, error) {
 // readResume reads the JSON given to --resume and picks from it the
 // document of the command resuming (nil when the file is another kind;
 // what names the kind expected in the error).
-func readResume[T any](ctx context.Context, path, what string, pick func(*reports.Input) *T) (*T, error) {
-	in, err := reports.ReadInputContext(ctx, path)
+func readResume[T any](ctx context.Context, path, what string, pick func(*results.Input) *T) (*T, error) {
+	in, err := results.ReadInputContext(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("--resume: %v", err)
 	}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/scenarios"
 	"simctl/stats"
 )
@@ -193,13 +193,13 @@ func TestRunPrecision(t *testing.T) {
 	if code != exitOK || !strings.Contains(stderr, "reached after") {
 		t.Fatalf("exit %d %s", code, stderr)
 	}
-	var r reports.Result
+	var r results.Result
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatal(err)
 	}
 	narrow := func(n int64) bool {
 		_, out, _ := simctl(t, context.Background(), "run", "d20/duel", "-n", itoa(n), "--json", "--seed", "4")
-		var x reports.Result
+		var x results.Result
 		if err := json.Unmarshal([]byte(out), &x); err != nil {
 			t.Fatal(err)
 		}
@@ -230,7 +230,7 @@ func TestComparePrecision(t *testing.T) {
 	if code != exitOK || !strings.Contains(stderr, "reached after") {
 		t.Fatalf("exit %d %s", code, stderr)
 	}
-	var c reports.Compare
+	var c results.Compare
 	if err := json.Unmarshal([]byte(stdout), &c); err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestComparePrecision(t *testing.T) {
 	for _, o := range c.Options {
 		args := append([]string{"run", "d20/duel", "-n", itoa(n), "--seed", "2", "--json"}, sets[o.Name]...)
 		_, out, _ := simctl(t, context.Background(), args...)
-		var r reports.Result
+		var r results.Result
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/sim/scenario"
 )
@@ -192,7 +193,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return usageError(stderr, "compare", "give one SCENARIO (or scenario: in the --compare file) and the options, e.g. simctl compare d20/duel --option base='' --option fast='--set heroes.Fighter.init=5'")
 	}
 	req := &app.CompareRequest{Sets: sets, Seed: *seed, N: *n, Workers: *workers, Precision: w, PrecisionText: o.precision,
-		Batch: *batch, Shard: shard, Command: reports.ShellJoin(append([]string{"simctl", "compare"}, args...))}
+		Batch: *batch, Shard: shard, Command: results.ShellJoin(append([]string{"simctl", "compare"}, args...))}
 	for _, op := range opts {
 		req.Options = append(req.Options, app.Option{Name: op.name, Sets: op.sets})
 	}
@@ -213,7 +214,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	req.Source = src.app()
 	if *resume != "" {
-		old, err := readResume(ctx, *resume, "the JSON of simctl compare", func(in *reports.Input) *reports.Compare { return in.Compare })
+		old, err := readResume(ctx, *resume, "the JSON of simctl compare", func(in *results.Input) *results.Compare { return in.Compare })
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl compare:", err)
 			return exitUsage
@@ -231,7 +232,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintln(stderr, "simctl compare: warning:", warn)
 		}
 	}
-	if !o.write("compare", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return c.WriteLang(w, f, lang) }, func() (*reports.Figure, error) { return reports.CompareFigure(c) }) {
+	if !o.write("compare", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteCompareLang(c, w, f, lang) }, func() (*reports.Figure, error) { return reports.CompareFigure(c) }) {
 		return exitFailure
 	}
 	if c.Interrupted {

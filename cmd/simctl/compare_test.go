@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"simctl/cmd/simctl/app"
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim/scenario"
 )
 
@@ -85,7 +85,7 @@ func TestCompare(t *testing.T) {
 	if b, _ := os.ReadFile(png); len(b) < 1000 {
 		t.Errorf("no plot")
 	}
-	in, err := reports.ReadInput(res)
+	in, err := results.ReadInput(res)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestCompare(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d %s", o.Command, code, errOut)
 		}
-		var r reports.Result
+		var r results.Result
 		json.Unmarshal([]byte(out), &r)
 		if !reflect.DeepEqual(r.Raw, o.Result.Raw) {
 			t.Errorf("option %s differs from %s", o.Name, o.Command)

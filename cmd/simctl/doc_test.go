@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"simctl/cmd/simctl/app"
-	"simctl/reports"
+	"simctl/reports/results"
 )
 
 // The documentation's examples are tests: every ```console block of
@@ -282,7 +282,7 @@ func TestDocs(t *testing.T) {
 						continue
 					}
 					t.Errorf("%s:%d: `%s` prints\n%s\n\nbut the document shows\n%s\n(go test ./cmd/simctl -run TestDocs -update rewrites it)",
-						doc, c.line+1, reports.ShellJoin(append([]string{"simctl"}, c.args...)), strings.Join(got, "\n"), strings.Join(c.output, "\n"))
+						doc, c.line+1, results.ShellJoin(append([]string{"simctl"}, c.args...)), strings.Join(got, "\n"), strings.Join(c.output, "\n"))
 				}
 			}
 			for _, name := range checkDocImages(t, doc, string(data), root) {

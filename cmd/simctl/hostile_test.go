@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"simctl/reports"
+	"simctl/reports/results"
 )
 
 // TestHostileInputs runs simctl on hostile inputs and command lines and
@@ -320,4 +320,4 @@ func firstDiff(a, b string) string {
 	return ""
 }
 
-func reportsSum(text string) string { return reports.ScenarioSum([]byte(text)) }
+func reportsSum(text string) string { return results.ScenarioSum([]byte(text)) }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/scenarios"
 	"simctl/sim"
 )
@@ -531,7 +532,7 @@ func TestInterruptedRunKeepsWork(t *testing.T) {
 		t.Errorf("stderr does not say the run was interrupted:\n%s", stderr)
 	}
 	code, stdout, _ = simctl(t, ctx, "run", "d20/duel", "-n", "1000000", "--json")
-	var r reports.Result
+	var r results.Result
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != exitInterrupted || !r.Interrupted {
 		t.Errorf("--json on an interrupted run: exit %d, interrupted %v, %v", code, r.Interrupted, err)
 	}
@@ -635,7 +636,7 @@ func TestOutputFile(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o644 {
 		t.Errorf("result file: %v, mode %v; want 0644", err, st.Mode().Perm())
 	}
-	r, err := reports.ReadFile(f)
+	r, err := results.ReadFile(f)
 	if err != nil || r.Encounters != 500 || r.Sides[0].Name != "heroes" {
 		t.Errorf("ReadFile: %+v, %v", r, err)
 	}

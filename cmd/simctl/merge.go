@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 )
 
@@ -33,14 +34,14 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "simctl merge:", err)
 		return exitUsage
 	}
-	var rs []*reports.Result
-	var sweeps []*reports.Sweep
-	var values []*reports.Value
-	var matrices []*reports.Matrix
-	var compares []*reports.Compare
-	var opts []*reports.Optimize
+	var rs []*results.Result
+	var sweeps []*results.Sweep
+	var values []*results.Value
+	var matrices []*results.Matrix
+	var compares []*results.Compare
+	var opts []*results.Optimize
 	for _, p := range pos {
-		in, err := reports.ReadInputContext(ctx, p)
+		in, err := results.ReadInputContext(ctx, p)
 		if err != nil {
 			if ctx.Err() != nil || isInterrupt(err) {
 				fmt.Fprintf(stderr, "simctl merge: interrupted while reading %s; nothing written\n", p)
@@ -79,12 +80,12 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	switch {
 	case len(opts) > 0:
-		m, err := reports.MergeOptimizeStages(opts)
+		m, err := results.MergeOptimizeStages(opts)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl", err)
 			return exitFailure
 		}
-		if err := writeOut(target, stdout, func(w io.Writer) error { return m.Write(w, reports.JSON) }); err != nil {
+		if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteOptimize(m, w, reports.JSON) }); err != nil {
 			fmt.Fprintln(stderr, "simctl merge:", err)
 			return exitFailure
 		}
@@ -92,37 +93,37 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case len(sweeps) > 0:
 		return mergeSweeps(sweeps, target, *partial, format, stdout, stderr)
 	case len(values) > 0:
-		v, err := reports.MergeValues(values)
+		v, err := results.MergeValues(values)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl", err)
 			return exitFailure
 		}
-		return mergeDone("value run", v.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return v.Write(w, format) })
+		return mergeDone("value run", v.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteValue(v, w, format) })
 	case len(matrices) > 0:
-		m, err := reports.MergeMatrices(matrices)
+		m, err := results.MergeMatrices(matrices)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl", err)
 			return exitFailure
 		}
-		return mergeDone("matrix", m.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return m.Write(w, format) })
+		return mergeDone("matrix", m.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteMatrix(m, w, format) })
 	case len(compares) > 0:
-		c, err := reports.MergeCompares(compares)
+		c, err := results.MergeCompares(compares)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl", err)
 			return exitFailure
 		}
-		return mergeDone("comparison", c.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return c.Write(w, format) })
+		return mergeDone("comparison", c.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteCompare(c, w, format) })
 	}
-	m, err := reports.Merge(rs)
+	m, err := results.Merge(rs)
 	if err != nil {
 		fmt.Fprintln(stderr, "simctl merge:", strings.TrimPrefix(err.Error(), "merge: "))
 		return exitFailure
 	}
-	covered, whole := reports.Coverage(rs)
+	covered, whole := results.Coverage(rs)
 	if covered < whole && !c.quiet {
 		fmt.Fprintf(stderr, "simctl merge: the results cover %d of the run's %d encounters (shards missing or interrupted); the merged result is marked incomplete\n", covered, whole)
 	}
-	if err := writeOut(target, stdout, func(w io.Writer) error { return m.WriteFormat(w, format) }); err != nil {
+	if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteResult(m, w, format) }); err != nil {
 		fmt.Fprintln(stderr, "simctl merge:", err)
 		return exitFailure
 	}
@@ -135,8 +136,8 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 // mergeSweeps merges shards of a sweep (sweep --shard k/K) into the sweep
 // one process would have made; text output is the sweep's table.
-func mergeSweeps(ss []*reports.Sweep, target *safeio.Target, partial bool, f reports.Format, stdout, stderr io.Writer) int {
-	m, err := reports.MergeSweeps(ss)
+func mergeSweeps(ss []*results.Sweep, target *safeio.Target, partial bool, f reports.Format, stdout, stderr io.Writer) int {
+	m, err := results.MergeSweeps(ss)
 	if err != nil {
 		fmt.Fprintln(stderr, "simctl", err)
 		return exitFailure
@@ -144,7 +145,7 @@ func mergeSweeps(ss []*reports.Sweep, target *safeio.Target, partial bool, f rep
 	if m.Incomplete {
 		fmt.Fprintln(stderr, "simctl merge: the sweep shards do not cover every point's encounters (shards missing); the merged sweep is marked incomplete")
 	}
-	if err := writeOut(target, stdout, func(w io.Writer) error { return m.Write(w, f) }); err != nil {
+	if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteSweep(m, w, f) }); err != nil {
 		fmt.Fprintln(stderr, "simctl merge:", err)
 		return exitFailure
 	}
@@ -180,7 +181,7 @@ func mergeInputError(ctx context.Context, path string, err error) error {
 	if st, serr := os.Stat(path); serr != nil || !st.Mode().IsRegular() {
 		return err
 	}
-	in, rerr := reports.ReadInputContext(ctx, path)
+	in, rerr := results.ReadInputContext(ctx, path)
 	switch {
 	case rerr != nil:
 		return err

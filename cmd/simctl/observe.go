@@ -26,7 +26,7 @@ func (o *outputFlags) observer(ctx context.Context, cmd string, f reports.Format
 	}
 	if t := o.jsonTarget(f); t != nil {
 		obs.Checkpoint = func(doc any) {
-			saveCheckpoint(t, cmd, stderr, func(w io.Writer) error { return doc.(document).Write(w, reports.JSON) })
+			saveCheckpoint(t, cmd, stderr, func(w io.Writer) error { return reports.Write(w, doc, reports.JSON) })
 		}
 	}
 	if !o.quiet {

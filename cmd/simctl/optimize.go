@@ -8,6 +8,7 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
+	"simctl/reports/results"
 )
 
 // simctl optimize: the best candidate of a search space for one side (or,
@@ -59,7 +60,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	req := &app.OptimizeRequest{Sets: o.sets, Side: *side, Axes: axes, Where: *where, Rules: *rules, Block: *block, Baseline: *baseline, Both: *both,
 		Alpha: *alpha, Delta: delta, Budget: budget.n, First: first.n, Confirm: confirm.n, Cap: o.n.n, Seed: o.seed.v, Workers: o.workers.v,
-		Command: reports.ShellJoin(append([]string{"simctl", "optimize"}, args...))}
+		Command: results.ShellJoin(append([]string{"simctl", "optimize"}, args...))}
 	for _, op := range opts {
 		req.Options = append(req.Options, app.Option{Name: op.name, Sets: op.sets})
 	}
@@ -88,7 +89,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	req.Source = src.app()
 	if *resume != "" {
-		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl optimize", func(in *reports.Input) *reports.Optimize { return in.Optimize }); err != nil {
+		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl optimize", func(in *results.Input) *results.Optimize { return in.Optimize }); err != nil {
 			fmt.Fprintln(stderr, "simctl optimize:", err)
 			return exitUsage
 		}
@@ -103,7 +104,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return appError(stderr, "optimize", err)
 	}
-	if !o.write("optimize", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return res.WriteLang(w, f, lang) }, nil) {
+	if !o.write("optimize", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteOptimizeLang(res.Optimize, w, f, lang) }, nil) {
 		return exitFailure
 	}
 	if res.Interrupted && res.Shard == nil {

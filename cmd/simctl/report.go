@@ -13,6 +13,7 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 )
 
@@ -47,9 +48,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "simctl report:", err)
 		return exitUsage
 	}
-	req := &app.ReportRequest{Title: *title, Lang: lang, Command: reports.ShellJoin(append([]string{"simctl", "report"}, args...))}
+	req := &app.ReportRequest{Title: *title, Lang: lang, Command: results.ShellJoin(append([]string{"simctl", "report"}, args...))}
 	for _, p := range pos {
-		in, err := reports.ReadInputContext(ctx, p)
+		in, err := results.ReadInputContext(ctx, p)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl report:", err)
 			return exitFailure
@@ -61,10 +62,11 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !*quiet {
 		obs.Note = func(msg string) { fmt.Fprintf(stderr, "simctl report: %s\n", msg) }
 	}
-	b, err := app.Report(ctx, req, obs)
+	rb, err := app.Report(ctx, req, obs)
 	if err != nil {
 		return appError(stderr, "report", err)
 	}
+	b := &reports.Bundle{Title: rb.Title, Inputs: rb.Inputs, Version: rb.Version, Command: rb.Command, Lang: rb.Lang}
 	files, err := b.Write(*out)
 	if err != nil {
 		fmt.Fprintln(stderr, "simctl report:", err)

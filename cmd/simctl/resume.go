@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 )
 
@@ -75,7 +76,7 @@ func (o *outputFlags) interruptedWhere(f reports.Format, stdout io.Writer, resum
 }
 
 // shardOf parses --shard for an experiment over n encounter indices.
-func shardOf(cmd, spec string, n int64) (*reports.Shard, error) {
+func shardOf(cmd, spec string, n int64) (*results.Shard, error) {
 	if spec == "" {
 		return nil, nil
 	}
@@ -84,7 +85,7 @@ func shardOf(cmd, spec string, n int64) (*reports.Shard, error) {
 		return nil, err
 	}
 	start := shardStart(n, k, of)
-	s := &reports.Shard{K: k, Of: of, Start: start, N: shardStart(n, k+1, of) - start, Total: n}
+	s := &results.Shard{K: k, Of: of, Start: start, N: shardStart(n, k+1, of) - start, Total: n}
 	if s.N < 1 {
 		return nil, fmt.Errorf("--shard %s: -n %d leaves this shard no encounters; use fewer shards or a larger -n", spec, n)
 	}

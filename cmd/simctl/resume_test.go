@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"simctl/reports"
+	"simctl/reports/results"
 )
 
 // interruptAfter runs simctl args with a context cancelled once the
@@ -390,7 +390,7 @@ func TestEditedResumeRefused(t *testing.T) {
 		{"tournament", []string{"tournament", "d20/duel", "--option", "a=", "--option", "b=--set heroes.Fighter.attacks=[1,6]",
 			"--option", "c=--set heroes.Fighter.init=-3", "--first", "4000", "-n", "250000", "--format", "csv", "--results"}, 3*4000 + 100,
 			func(t *testing.T, data []byte) []byte {
-				var doc reports.Tournament
+				var doc results.Tournament
 				if err := json.Unmarshal(data, &doc); err != nil {
 					t.Fatal(err)
 				}

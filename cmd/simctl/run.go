@@ -18,6 +18,7 @@ import (
 
 	"simctl/reports"
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/sim"
 )
@@ -90,10 +91,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Abandon: abandon, Command: "simctl run " + strings.Join(args, " ")}
 	if *shard != "" {
 		start := shardStart(n, k, of)
-		req.Shard = &reports.Shard{K: k, Of: of, Start: start, N: shardStart(n, k+1, of) - start, Total: n}
+		req.Shard = &results.Shard{K: k, Of: of, Start: start, N: shardStart(n, k+1, of) - start, Total: n}
 	}
 	if *resume != "" {
-		if req.Resume, err = reports.ReadFileContext(ctx, *resume); err != nil {
+		if req.Resume, err = results.ReadFileContext(ctx, *resume); err != nil {
 			fmt.Fprintln(stderr, "simctl run:", fmt.Errorf("--resume: %v", err))
 			return exitUsage
 		}
@@ -110,7 +111,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// seconds, for --resume.
 	if target != nil && format == reports.JSON {
 		obs.Checkpoint = func(doc any) {
-			saveCheckpoint(target, "run", stderr, func(w io.Writer) error { return doc.(*reports.Result).WriteFormat(w, reports.JSON) })
+			saveCheckpoint(target, "run", stderr, func(w io.Writer) error { return reports.WriteResult(doc.(*results.Result), w, reports.JSON) })
 		}
 	}
 	if !c.quiet {
@@ -135,9 +136,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(out, "%s\n\n", l.T("text.shard", sh.K+1, sh.Of, sh.K, sh.Of, thousandsInt(sh.Start), thousandsInt(sh.Start+sh.N-1), thousandsInt(sh.Total)))
 		}
 		if format == reports.Text {
-			return res.WriteTextLang(out, lang)
+			return reports.WriteResultTextLang(res, out, lang)
 		}
-		return res.WriteFormat(out, format)
+		return reports.WriteResult(res, out, format)
 	}); err != nil {
 		fmt.Fprintln(stderr, "simctl run:", err)
 		return exitFailure
@@ -172,7 +173,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 var runFigureKinds = []string{"rounds", "economy", "first", "combatants", "damage", "hpleft"}
 
 // runFigure draws figure kind of a run's result.
-func runFigure(r *reports.Result, kind string, g sim.Game) (*reports.Figure, error) {
+func runFigure(r *results.Result, kind string, g sim.Game) (*reports.Figure, error) {
 	switch kind {
 	case "economy":
 		return reports.EconomyFigure(r)
@@ -279,7 +280,7 @@ func (g *gatedWriter) Write(p []byte) (int, error) {
 const progressDelay = time.Second
 
 // thousandsInt formats n with comma separators, as the tables do.
-func thousandsInt(n int64) string { return reports.Thousands(n) }
+func thousandsInt(n int64) string { return results.Thousands(n) }
 
 // whereWritten says where an interrupted command's partial output went,
 // for the closing message: stdout may be a file the user cannot see.

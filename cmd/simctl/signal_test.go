@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"simctl/reports"
+	"simctl/reports/results"
 )
 
 // TestMain lets a test run the real simctl (main, with its signal
@@ -98,7 +98,7 @@ func TestInterruptHeavyRunStops(t *testing.T) {
 	if code := waitExit(t, cmd, 10*time.Second, stderr); code != exitInterrupted {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitInterrupted, stderr)
 	}
-	r, err := reports.ReadFile(out) // checks the tally adds up
+	r, err := results.ReadFile(out) // checks the tally adds up
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestSecondInterruptExitsAtOnce(t *testing.T) {
 	if err != nil || json.Unmarshal(b, &doc) != nil || doc["interrupted"] != true {
 		t.Fatalf("no interrupted result written (%v):\n%s\nstderr:\n%s", err, b, stderr)
 	}
-	if _, err := reports.ReadFile(out); err != nil {
+	if _, err := results.ReadFile(out); err != nil {
 		t.Error(err)
 	}
 }
@@ -174,7 +174,7 @@ func TestInterruptedSweepResumes(t *testing.T) {
 	if code := waitExit(t, cmd, 30*time.Second, stderr); code != exitInterrupted {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitInterrupted, stderr)
 	}
-	in, err := reports.ReadInput(ckpt)
+	in, err := results.ReadInput(ckpt)
 	if err != nil || in.Sweep == nil {
 		t.Fatalf("checkpoint: %v", err)
 	}
@@ -253,7 +253,7 @@ func TestInterruptedRunResumes(t *testing.T) {
 	if code := waitExit(t, cmd, 30*time.Second, stderr); code != exitInterrupted {
 		t.Skipf("exit %d: the run finished before the signal", code)
 	}
-	part, err := reports.ReadFile(out)
+	part, err := results.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func TestRunCheckpointSurvivesSIGKILL(t *testing.T) {
 	cmd, stderr := childEnv(t, []string{"SIMCTL_TEST_CHECKPOINT=1"}, append(args, "-o", out)...)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		if r, err := reports.ReadFile(out); err == nil && r.Interrupted && r.Encounters >= 10000 {
+		if r, err := results.ReadFile(out); err == nil && r.Interrupted && r.Encounters >= 10000 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -326,7 +326,7 @@ func TestRunCheckpointSurvivesSIGKILL(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
-	r, err := reports.ReadFile(out)
+	r, err := results.ReadFile(out)
 	if err != nil {
 		t.Fatalf("after SIGKILL the output is not a whole document: %v", err)
 	}

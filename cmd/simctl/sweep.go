@@ -11,17 +11,18 @@ import (
 	"strings"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/sim/scenario"
 )
 
 // varyFlags collects repeated --vary PATH=RANGE.
-type varyFlags []reports.Axis
+type varyFlags []results.Axis
 
 func (v *varyFlags) String() string { return "" }
 
 func (v *varyFlags) Set(s string) error {
-	a, err := reports.ParseVary(s)
+	a, err := results.ParseVary(s)
 	if err != nil {
 		return err
 	}
@@ -158,7 +159,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	req := &app.SweepRequest{Sets: sets, Axes: axes, Seed: *seed, N: *n, Workers: *workers, Precision: w, Batch: *batch,
-		Command: reports.ShellJoin(append([]string{"simctl", "sweep"}, args...))}
+		Command: results.ShellJoin(append([]string{"simctl", "sweep"}, args...))}
 	if err := req.Check(); err != nil {
 		return appError(stderr, "sweep", err)
 	}
@@ -174,10 +175,10 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "simctl sweep: --shard with --resume: run the interrupted shard again instead (a shard is deterministic)")
 		return exitUsage
 	}
-	var part *reports.Shard
+	var part *results.Shard
 	if *shard != "" {
 		start := shardStart(*n, k, of)
-		part = &reports.Shard{K: k, Of: of, Start: start, N: shardStart(*n, k+1, of) - start, Total: *n}
+		part = &results.Shard{K: k, Of: of, Start: start, N: shardStart(*n, k+1, of) - start, Total: *n}
 		if part.N < 1 {
 			fmt.Fprintf(stderr, "simctl sweep: --shard %s: -n %d leaves this shard no encounters; use fewer shards or a larger -n\n", *shard, *n)
 			return exitUsage
@@ -189,7 +190,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	req.Source, req.Shard = src.app(), part
 	if *resume != "" {
-		old, err := readResume(ctx, *resume, "a sweep's JSON", func(in *reports.Input) *reports.Sweep { return in.Sweep })
+		old, err := readResume(ctx, *resume, "a sweep's JSON", func(in *results.Input) *results.Sweep { return in.Sweep })
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl sweep:", err)
 			return exitUsage
@@ -207,7 +208,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "simctl sweep: warning:", warn)
 		}
 	}
-	if !o.write("sweep", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return sw.WriteLang(w, f, lang) }, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }) {
+	if !o.write("sweep", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteSweepLang(sw, w, f, lang) }, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }) {
 		return exitFailure
 	}
 	if sw.Interrupted {
@@ -230,6 +231,6 @@ func runCommand(name string, n int64, seed uint64, sets []string) string {
 }
 
 // checkWholeSteps is app.CheckWholeSteps for the CLI's source.
-func checkWholeSteps(src *source, sets []scenario.Set, a *reports.Axis) string {
+func checkWholeSteps(src *source, sets []scenario.Set, a *results.Axis) string {
 	return app.CheckWholeSteps(src.app(), sets, a, src.warnTo())
 }

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/stats"
 )
 
@@ -240,7 +240,7 @@ func TestSweepMatchesExactCurve(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var sw reports.Sweep
+	var sw results.Sweep
 	if err := json.Unmarshal([]byte(out), &sw); err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func TestSweepPrecision(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	in, err := reports.ReadInput(res)
+	in, err := results.ReadInput(res)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestSweepPrecision(t *testing.T) {
 	}
 }
 
-func narrowRaw(r *reports.Raw, w float64) bool {
+func narrowRaw(r *results.Raw, w float64) bool {
 	for s := 0; s < 2; s++ {
 		ci := stats.Wilson95(r.Wins[s], r.Encounters)
 		if ci.Hi-ci.Lo >= w {
@@ -351,7 +351,7 @@ func thousandsStr(n int64) string {
 }
 
 // xRun runs `simctl run FILE -n N --seed 1 --set ...` and returns its tally.
-func xRun(t *testing.T, file string, n int64, sets []string) *reports.Raw {
+func xRun(t *testing.T, file string, n int64, sets []string) *results.Raw {
 	t.Helper()
 	args := []string{"run", file, "-n", strconv.FormatInt(n, 10), "--seed", "1", "--json"}
 	for _, s := range sets {
@@ -361,7 +361,7 @@ func xRun(t *testing.T, file string, n int64, sets []string) *reports.Raw {
 	if code != 0 {
 		t.Fatalf("run: exit %d: %s", code, errOut)
 	}
-	var r reports.Result
+	var r results.Result
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +388,7 @@ func TestSweepOutputs(t *testing.T) {
 	if !strings.Contains(outs["text"], "sweep of heroes.Fighter.init: 3 points, 9,000 encounters") {
 		t.Errorf("text:\n%s", outs["text"])
 	}
-	var sw reports.Sweep
+	var sw results.Sweep
 	if err := json.Unmarshal([]byte(outs["json"]), &sw); err != nil || sw.Kind != "sweep" || sw.Context == nil || len(sw.Context.RosterSides) != 2 {
 		t.Errorf("json: %v %+v", err, sw.Context)
 	}
@@ -409,7 +409,7 @@ func TestSweepOutputs(t *testing.T) {
 	if b, _ := os.ReadFile(png); !bytes.HasPrefix(b, []byte("\x89PNG")) {
 		t.Errorf("--plot did not write a PNG")
 	}
-	if _, err := reports.ReadInput(res); err != nil {
+	if _, err := results.ReadInput(res); err != nil {
 		t.Errorf("--results: %v", err)
 	}
 	code, _, errOut = cli(t, "sweep", "d20/duel", "--vary", "heroes.Fighter.init=0:2", "--vary", "monsters.Orc.hp=18,22", "-n", "500", "--plot", svg)
@@ -493,7 +493,7 @@ func TestSweepCheckpointsByTime(t *testing.T) {
 	if saves < 1 || saves > allowed {
 		t.Errorf("%d checkpoints of 2000 points in %v; want 1 to %d (the first point, then one per %v)", saves, elapsed, allowed, checkpointEvery)
 	}
-	in, err := reports.ReadInput(out)
+	in, err := results.ReadInput(out)
 	if err != nil || in.Sweep == nil || len(in.Sweep.Points) != 2000 || in.Sweep.Interrupted {
 		t.Fatalf("final document: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 )
@@ -91,7 +92,7 @@ func TestRunPlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := reports.ReadFile(js)
+	r, err := results.ReadFile(js)
 	if err != nil {
 		t.Fatal(err)
 	}

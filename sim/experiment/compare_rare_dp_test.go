@@ -96,7 +96,7 @@ func TestCompareRareDifferenceDP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ci := stats.PairedCI(p.Paired[1][0], 0.95) // what compare prints (reports.NewPairedDiff)
+		ci := stats.PairedCI(p.Paired[1][0], 0.95) // what compare prints (results.NewPairedDiff)
 		lo, hi := ci.Lo, ci.Hi
 		if hi <= lo {
 			zero++

@@ -10,6 +10,7 @@ import (
 
 	_ "simctl/agents"
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/rulesets"
 	_ "simctl/rulesets/d20"
 	"simctl/scenarios"
@@ -110,9 +111,9 @@ func TestCommonRandomNumbersNarrowTheInterval(t *testing.T) {
 		t.Errorf("independent interval %.4f vs predicted %.4f", iw, 2*1.959964*p.IndependentSE())
 	}
 	// Compare.Finish carries the same numbers into the document.
-	c := &reports.Compare{Sides: [2]string{"heroes", "monsters"}, Options: []reports.Option{
-		{Name: "base", Result: reports.New(reports.Meta{Sides: [2]string{"heroes", "monsters"}}, base, pt.Tallies[0])},
-		{Name: "init+4", Result: reports.New(reports.Meta{Sides: [2]string{"heroes", "monsters"}}, opt, pt.Tallies[1])},
+	c := &results.Compare{Sides: [2]string{"heroes", "monsters"}, Options: []results.Option{
+		{Name: "base", Result: results.New(results.Meta{Sides: [2]string{"heroes", "monsters"}}, base, pt.Tallies[0])},
+		{Name: "init+4", Result: results.New(results.Meta{Sides: [2]string{"heroes", "monsters"}}, opt, pt.Tallies[1])},
 	}}
 	c.Finish(pt.Paired)
 	d := c.Options[1].Diff[0]
@@ -222,7 +223,7 @@ func TestEconomyIntervalsFromReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := reports.New(reports.Meta{Sides: [2]string{"heroes", "monsters"}}, g, tl)
+	r := results.New(results.Meta{Sides: [2]string{"heroes", "monsters"}}, g, tl)
 	counters := g.Counters()
 	per := len(counters)
 	sum := make([]float64, 2*per)
@@ -256,7 +257,7 @@ func TestEconomyIntervalsFromReplays(t *testing.T) {
 
 // TestEconomyDeltaIntervalsFromReplays: the paired intervals of the
 // action-economy differences in a comparison (cross sums accumulated by
-// RunCRN's workers, merged, read by reports.Compare) equal those computed
+// RunCRN's workers, merged, read by results.Compare) equal those computed
 // directly from every encounter of every option replayed alone:
 // d̄ ± 1.96·s_d/√n over the encounters' own differences d = x_option -
 // x_baseline. Shards of the run (Start/N parts, merged) give the same
@@ -290,9 +291,9 @@ func TestEconomyDeltaIntervalsFromReplays(t *testing.T) {
 		t.Errorf("the shards' cross sums differ from the whole run's")
 	}
 	sides := [2]string{"heroes", "monsters"}
-	c := &reports.Compare{Sides: sides}
+	c := &results.Compare{Sides: sides}
 	for k, g := range games {
-		o := reports.Option{Name: string(rune('a' + k)), Result: reports.New(reports.Meta{Sides: sides}, g, pt.Tallies[k])}
+		o := results.Option{Name: string(rune('a' + k)), Result: results.New(results.Meta{Sides: sides}, g, pt.Tallies[k])}
 		if k > 0 {
 			o.EconomyCross = pt.Cross[k]
 		}
@@ -343,7 +344,7 @@ func TestEconomyDeltaIntervalsFromReplays(t *testing.T) {
 		t.Errorf("only %d differences vary and %d differ in few encounters; the test checks little", checked, few)
 	}
 	var out strings.Builder
-	if err := c.Write(&out, reports.Text); err != nil {
+	if err := reports.WriteCompare(c, &out, reports.Text); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out.String(), "[+0.000, +0.000]") || strings.Contains(out.String(), "[-0.000, +0.000]") ||

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
@@ -35,10 +35,10 @@ type ValueRequest struct {
 	Seed    uint64
 	N       int64
 	Workers int
-	Shard   *reports.Shard
+	Shard   *results.Shard
 	// Resume is an earlier, interrupted run of the same value run
 	// (ResumePath names it in messages).
-	Resume     *reports.Value
+	Resume     *results.Value
 	ResumePath string
 	Command    string
 }
@@ -53,8 +53,8 @@ type MatrixRequest struct {
 	Seed       uint64
 	N          int64
 	Workers    int
-	Shard      *reports.Shard
-	Resume     *reports.Matrix
+	Shard      *results.Shard
+	Resume     *results.Matrix
 	ResumePath string
 	Command    string
 }
@@ -108,8 +108,8 @@ func sideScenario(src *Source, sets []scenario.Set, side string, warn io.Writer)
 // the scenario as run (text, SHA-256, ruleset options, the roster's sides)
 // for the report, from the scenario with the common overrides (compiled
 // once more: the options' games may change the roster).
-func DocHeader(kind string, src *Source, sc *scenario.Scenario, seed uint64, command string, sets []scenario.Set, warn io.Writer) reports.Header {
-	h := reports.Header{Kind: kind, Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: seed, Version: Version(),
+func DocHeader(kind string, src *Source, sc *scenario.Scenario, seed uint64, command string, sets []scenario.Set, warn io.Writer) results.Header {
+	h := results.Header{Kind: kind, Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: seed, Version: Version(),
 		Command: command, Sets: setStrings(sets)}
 	h.ScenarioSHA256 = src.Sum()
 	if _, base, err := src.Compile(sets, warn); err == nil { // sideScenario compiled it already
@@ -192,7 +192,7 @@ func playJoint(ctx context.Context, games []sim.Game, cfg sim.RunConfig, si int,
 
 // Value plays req and returns its document (marked interrupted if ctx
 // ended it; see Compare).
-func Value(ctx context.Context, req *ValueRequest, obs *Observer) (*reports.Value, error) {
+func Value(ctx context.Context, req *ValueRequest, obs *Observer) (*results.Value, error) {
 	if obs == nil {
 		obs = &Observer{}
 	}
@@ -264,13 +264,13 @@ func Value(ctx context.Context, req *ValueRequest, obs *Observer) (*reports.Valu
 		obs.note("resuming %s: %d encounters played, %d to play", req.ResumePath, joint.N, RangesLen(todo))
 	}
 	t0 := time.Now()
-	build := func(interrupted bool, left []sim.Range) *reports.Value {
-		v := &reports.Value{Header: h, Side: sideName}
+	build := func(interrupted bool, left []sim.Range) *results.Value {
+		v := &results.Value{Header: h, Side: sideName}
 		v.Elapsed, v.Interrupted = before+time.Since(t0).Seconds(), interrupted
 		if interrupted {
 			v.Unplayed = UnplayedOf(left)
 		}
-		reports.NewValue(v, joint, ps)
+		results.NewValue(v, joint, ps)
 		if len(v.Unplayed) > 0 {
 			v.ResumeDigest = ValueDigest(v)
 		}
@@ -287,7 +287,7 @@ func Value(ctx context.Context, req *ValueRequest, obs *Observer) (*reports.Valu
 
 // Matrix plays req and returns its document (marked interrupted if ctx
 // ended it; see Compare).
-func Matrix(ctx context.Context, req *MatrixRequest, obs *Observer) (*reports.Matrix, error) {
+func Matrix(ctx context.Context, req *MatrixRequest, obs *Observer) (*results.Matrix, error) {
 	if obs == nil {
 		obs = &Observer{}
 	}
@@ -312,12 +312,12 @@ func Matrix(ctx context.Context, req *MatrixRequest, obs *Observer) (*reports.Ma
 	if err != nil {
 		return nil, err
 	}
-	names := func(opts []Option) ([]string, []reports.NamedSets) {
+	names := func(opts []Option) ([]string, []results.NamedSets) {
 		var ns []string
-		var out []reports.NamedSets
+		var out []results.NamedSets
 		for _, op := range opts {
 			ns = append(ns, op.Name)
-			out = append(out, reports.NamedSets{Name: op.Name, Sets: setList(op.Sets)})
+			out = append(out, results.NamedSets{Name: op.Name, Sets: setList(op.Sets)})
 		}
 		return ns, out
 	}
@@ -343,12 +343,12 @@ func Matrix(ctx context.Context, req *MatrixRequest, obs *Observer) (*reports.Ma
 		obs.note("resuming %s: %d encounters per pairing played, %d to play", req.ResumePath, joint.N, RangesLen(todo))
 	}
 	t0 := time.Now()
-	build := func(interrupted bool, left []sim.Range) (*reports.Matrix, error) {
+	build := func(interrupted bool, left []sim.Range) (*results.Matrix, error) {
 		res, err := experiment.Matrix(joint, rowSide, colSide, rn, cn)
 		if err != nil {
 			return nil, err
 		}
-		m := &reports.Matrix{Header: h, RowOptions: rsets, ColOptions: csets, MatrixResult: *res}
+		m := &results.Matrix{Header: h, RowOptions: rsets, ColOptions: csets, MatrixResult: *res}
 		m.Elapsed, m.Interrupted = before+time.Since(t0).Seconds(), interrupted
 		if interrupted {
 			m.Unplayed = UnplayedOf(left)
@@ -372,15 +372,15 @@ func Matrix(ctx context.Context, req *MatrixRequest, obs *Observer) (*reports.Ma
 }
 
 // ValueParams is how a value document records its parameters.
-func ValueParams(ps []experiment.Param) []reports.ValueParam {
-	var out []reports.ValueParam
+func ValueParams(ps []experiment.Param) []results.ValueParam {
+	var out []results.ValueParam
 	for _, p := range ps {
-		out = append(out, reports.ValueParam{Name: p.Name, Step: p.Step, Down: setList(p.Down), Up: setList(p.Up)})
+		out = append(out, results.ValueParam{Name: p.Name, Step: p.Step, Down: setList(p.Down), Up: setList(p.Up)})
 	}
 	return out
 }
 
-func paramList(ps []reports.ValueParam) string {
+func paramList(ps []results.ValueParam) string {
 	var parts []string
 	for _, p := range ps {
 		parts = append(parts, fmt.Sprintf("%s (step %v)", p.Name, p.Step))

@@ -5,9 +5,12 @@
 // request. Neither front end's words reach here: a request holds the
 // scenario's bytes and structured values (overrides, axes, options),
 // never a command line. What both front ends show besides documents is
-// here too: the report bundle (Report), the reference texts (Rules,
-// Policies, Tactic, Starter, Schema) and the option words documents
-// record (ParseOption).
+// here too: the report bundle's contents (Report: the documents with
+// their replayed fights, which a front end hands to reports.Bundle to
+// render), the reference texts (Rules, Policies, Tactic, Starter, Schema)
+// and the option words documents record (ParseOption). Documents are
+// package results' and fights are narrated by reports/narrate: nothing
+// here imports the plotting of package reports.
 //
 // Run touches no file and no terminal. What a front end does while a job
 // runs — a progress bar, checkpoints for --resume, a page's interim

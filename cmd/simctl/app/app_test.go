@@ -12,7 +12,7 @@ import (
 
 	_ "simctl/agents" // registers the scripted policies
 	"simctl/cmd/simctl/app"
-	"simctl/reports"
+	"simctl/reports/results"
 	_ "simctl/rulesets/d20"
 	"simctl/scenarios"
 	"simctl/sim/scenario"
@@ -38,7 +38,7 @@ func set(t *testing.T, s string) scenario.Set {
 
 // counts is what must not depend on workers, interruptions or resumes:
 // every option's tally and paired sums.
-func counts(t *testing.T, c *reports.Compare) string {
+func counts(t *testing.T, c *results.Compare) string {
 	t.Helper()
 	type opt struct {
 		Raw  any
@@ -92,7 +92,7 @@ func TestCompareResumeIsWhole(t *testing.T) {
 	if saved == nil || !part.Interrupted {
 		t.Fatalf("no checkpoint (saved %d bytes) or not interrupted (%v)", len(saved), part.Interrupted)
 	}
-	var old reports.Compare
+	var old results.Compare
 	if err := json.Unmarshal(saved, &old); err != nil {
 		t.Fatal(err)
 	}
@@ -128,8 +128,8 @@ func TestCompareResumeIsWhole(t *testing.T) {
 // TestSweepWorkers: a sweep's points have the same counts whatever the
 // workers, and the observer hears every point's progress.
 func TestSweepWorkers(t *testing.T) {
-	run := func(workers int) (*reports.Sweep, int64) {
-		a, err := reports.ParseVary("heroes.Fighter.init=0:4:2")
+	run := func(workers int) (*results.Sweep, int64) {
+		a, err := results.ParseVary("heroes.Fighter.init=0:4:2")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +142,7 @@ func TestSweepWorkers(t *testing.T) {
 				}
 			}
 		}}
-		sw, err := app.Sweep(context.Background(), &app.SweepRequest{Source: duel(t), Axes: []reports.Axis{a}, Seed: 3, N: 2000, Batch: 1000, Workers: workers}, obs)
+		sw, err := app.Sweep(context.Background(), &app.SweepRequest{Source: duel(t), Axes: []results.Axis{a}, Seed: 3, N: 2000, Batch: 1000, Workers: workers}, obs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,8 +169,8 @@ func TestSweepWorkers(t *testing.T) {
 // TestRefused: requests no front end may pass on are refused before any
 // work, with the kind of mistake and the CLI's words.
 func TestRefused(t *testing.T) {
-	ax := func(s string) reports.Axis {
-		a, err := reports.ParseVary(s)
+	ax := func(s string) results.Axis {
+		a, err := results.ParseVary(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,15 +184,15 @@ func TestRefused(t *testing.T) {
 		want string
 	}{
 		{"sweep twice", func() error {
-			_, err := app.Sweep(context.Background(), &app.SweepRequest{Source: src, N: 1, Batch: 1, Axes: []reports.Axis{ax("heroes.Fighter.init=0:1:1"), ax("heroes.Fighter.init=0:1:1")}}, nil)
+			_, err := app.Sweep(context.Background(), &app.SweepRequest{Source: src, N: 1, Batch: 1, Axes: []results.Axis{ax("heroes.Fighter.init=0:1:1"), ax("heroes.Fighter.init=0:1:1")}}, nil)
 			return err
 		}, app.Usage, "--vary heroes.Fighter.init is given twice"},
 		{"sweep set and vary", func() error {
-			_, err := app.Sweep(context.Background(), &app.SweepRequest{Source: src, N: 1, Batch: 1, Sets: []scenario.Set{set(t, "heroes.Fighter.init=2")}, Axes: []reports.Axis{ax("heroes.Fighter.init=0:1:1")}}, nil)
+			_, err := app.Sweep(context.Background(), &app.SweepRequest{Source: src, N: 1, Batch: 1, Sets: []scenario.Set{set(t, "heroes.Fighter.init=2")}, Axes: []results.Axis{ax("heroes.Fighter.init=0:1:1")}}, nil)
 			return err
 		}, app.Usage, "both --set and --vary"},
 		{"sweep invalid points", func() error {
-			_, err := app.Sweep(context.Background(), &app.SweepRequest{Source: src, N: 1, Batch: 1, Axes: []reports.Axis{ax("heroes.Fighter.hp=-2:1:1")}}, nil)
+			_, err := app.Sweep(context.Background(), &app.SweepRequest{Source: src, N: 1, Batch: 1, Axes: []results.Axis{ax("heroes.Fighter.hp=-2:1:1")}}, nil)
 			return err
 		}, app.Invalid, "of 4 sweep points are invalid scenarios; nothing was run"},
 		{"compare one option", func() error {
@@ -250,7 +250,7 @@ func TestRunBatches(t *testing.T) {
 	// InterimEvery 0 keeps every batch at the least (1000 encounters,
 	// growing with played/8): many batches whatever the machine's pace.
 	batched, err := app.Run(context.Background(), req, &app.Observer{Interim: func(doc any) {
-		seen = append(seen, doc.(*reports.Result).Encounters)
+		seen = append(seen, doc.(*results.Result).Encounters)
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
@@ -39,10 +39,10 @@ type CompareRequest struct {
 	PrecisionText string
 	Batch         int64
 	// Shard, if set, plays this shard's part of the N encounters.
-	Shard *reports.Shard
+	Shard *results.Shard
 	// Resume is an earlier, interrupted run of the same comparison
 	// (ResumePath names it in messages): only what it left is played.
-	Resume     *reports.Compare
+	Resume     *results.Compare
 	ResumePath string
 	// Command is the command line the document records.
 	Command string
@@ -71,7 +71,7 @@ func (req *CompareRequest) Check() error {
 // Compare plays req and returns its document. An interrupted comparison
 // (ctx done) returns its document marked interrupted, and no error,
 // unless no encounter finished: then an Error of kind Interrupted.
-func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*reports.Compare, error) {
+func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.Compare, error) {
 	if obs == nil {
 		obs = &Observer{}
 	}
@@ -130,8 +130,8 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*reports.
 	t0 := time.Now()
 	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
 	cctx := ScenarioContext(src, sc, g0)
-	build := func(interrupted bool, left []sim.Range) *reports.Compare {
-		c := &reports.Compare{
+	build := func(interrupted bool, left []sim.Range) *results.Compare {
+		c := &results.Compare{
 			Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: seed, Version: Version(),
 			Command: req.Command, Sets: setsText, Elapsed: before + time.Since(t0).Seconds(), Sides: sides,
 			Context: cctx, Interrupted: interrupted, Shard: shard,
@@ -142,12 +142,12 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*reports.
 		for k, op := range opts {
 			own := setStrings(op.Sets)
 			all := append(append([]string(nil), setsText...), own...)
-			m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: c.Version, Seed: seed,
+			m := results.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: c.Version, Seed: seed,
 				Sides: sides, Sets: all, Interrupted: interrupted, ScenarioSHA256: sum, Shard: shard}
 			if !interrupted && shard == nil { // otherwise it played no prefix 0..n-1 that run could repeat
 				m.Command = RunCommand(src.Name, pt.Tallies[k].Encounters, seed, all)
 			}
-			o := reports.Option{Name: op.Name, Sets: own, Command: m.Command, Result: reports.New(m, games[k], pt.Tallies[k])}
+			o := results.Option{Name: op.Name, Sets: own, Command: m.Command, Result: results.New(m, games[k], pt.Tallies[k])}
 			if k > 0 && k < len(pt.Cross) && pt.Cross[k] != nil {
 				o.EconomyCross = append([]int64(nil), pt.Cross[k]...)
 			}
@@ -198,9 +198,9 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*reports.
 	c := build(interrupted, left)
 	if w > 0 {
 		if reached {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("--precision %s reached after %s encounters per option", req.PrecisionText, reports.Thousands(c.Encounters)))
+			c.Warnings = append(c.Warnings, fmt.Sprintf("--precision %s reached after %s encounters per option", req.PrecisionText, results.Thousands(c.Encounters)))
 		} else if runErr == nil {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("--precision %s not reached within -n %s encounters; the intervals are wider", req.PrecisionText, reports.Thousands(n)))
+			c.Warnings = append(c.Warnings, fmt.Sprintf("--precision %s not reached within -n %s encounters; the intervals are wider", req.PrecisionText, results.Thousands(n)))
 		}
 	}
 	return c, nil
@@ -247,7 +247,7 @@ func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w floa
 // checkCompareResume checks an interrupted comparison's document is this
 // one's: the same simctl, scenario text, seed, overrides, -n and options
 // (names, overrides and order, the baseline first).
-func checkCompareResume(old *reports.Compare, path, sum string, seed uint64, sets []string, n int64, shard *reports.Shard, opts []Option) error {
+func checkCompareResume(old *results.Compare, path, sum string, seed uint64, sets []string, n int64, shard *results.Shard, opts []Option) error {
 	oldSum := ""
 	if old.Context != nil {
 		oldSum = old.Context.ScenarioSHA256

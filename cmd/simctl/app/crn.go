@@ -11,7 +11,7 @@ import (
 	"slices"
 	"time"
 
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/stats"
@@ -33,7 +33,7 @@ type DocFacts struct {
 	Version     string
 	Seed        uint64
 	Sets        []string
-	Shard       *reports.Shard
+	Shard       *results.Shard
 }
 
 // CheckResume refuses to resume from a document that is not an
@@ -146,13 +146,13 @@ func PlayCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross boo
 }
 
 // HeaderFacts reads what CheckResume compares from an experiment's header.
-func HeaderFacts(h *reports.Header, played int64) DocFacts {
+func HeaderFacts(h *results.Header, played int64) DocFacts {
 	return DocFacts{Interrupted: h.Interrupted, Unplayed: h.Unplayed, Played: played, SHA256: h.ScenarioSHA256,
 		Version: h.Version, Seed: h.Seed, Sets: h.Sets, Shard: h.Shard}
 }
 
 // ShardRange is the encounter indices a run (or its shard) plays.
-func ShardRange(s *reports.Shard, n int64) sim.Range {
+func ShardRange(s *results.Shard, n int64) sim.Range {
 	if s == nil {
 		return sim.Range{Lo: 0, Hi: n}
 	}
@@ -215,34 +215,34 @@ type headerTrust struct {
 	Kind, Version, SHA256 string
 	Seed                  uint64
 	Sets                  []string
-	Shard                 *reports.Shard
+	Shard                 *results.Shard
 	Unplayed              [][2]int64
 }
 
-func trustOf(h *reports.Header) headerTrust {
+func trustOf(h *results.Header) headerTrust {
 	return headerTrust{Kind: h.Kind, Version: h.Version, SHA256: h.ScenarioSHA256, Seed: h.Seed, Sets: h.Sets, Shard: h.Shard, Unplayed: h.Unplayed}
 }
 
 // RunDigest is the resume digest of an interrupted run's result.
-func RunDigest(r *reports.Result) string {
+func RunDigest(r *results.Result) string {
 	return resumeDigest("run", struct {
 		Version, SHA256 string
 		Seed            uint64
 		Sets            []string
-		Shard           *reports.Shard
+		Shard           *results.Shard
 		Unplayed        [][2]int64
 		Encounters      int64
-		Tally           reports.Raw
+		Tally           results.Raw
 	}{r.Version, r.ScenarioSHA256, r.Seed, r.Sets, r.Shard, r.Unplayed, r.Encounters, r.Raw})
 }
 
 // CompareDigest is the resume digest of an interrupted comparison.
-func CompareDigest(c *reports.Compare) string {
+func CompareDigest(c *results.Compare) string {
 	type option struct {
 		Name       string
 		Sets       []string
 		Encounters int64
-		Tally      reports.Raw
+		Tally      results.Raw
 		Paired     []stats.Paired
 		Cross      []int64
 	}
@@ -269,22 +269,22 @@ func CompareDigest(c *reports.Compare) string {
 }
 
 // ValueDigest is the resume digest of an interrupted value run.
-func ValueDigest(v *reports.Value) string {
+func ValueDigest(v *results.Value) string {
 	return resumeDigest("value", struct {
 		Header     headerTrust
 		Side       string
-		Params     []reports.ValueParam
+		Params     []results.ValueParam
 		Encounters int64
 		Joint      stats.Joint
 	}{trustOf(&v.Header), v.Side, v.Params, v.Encounters, v.Joint})
 }
 
 // MatrixDigest is the resume digest of an interrupted matrix.
-func MatrixDigest(m *reports.Matrix) string {
+func MatrixDigest(m *results.Matrix) string {
 	return resumeDigest("matrix", struct {
 		Header     headerTrust
 		RowSide    string
-		Rows, Cols []reports.NamedSets
+		Rows, Cols []results.NamedSets
 		Encounters int64
 		Joint      stats.Joint
 	}{trustOf(&m.Header), m.RowSide, m.RowOptions, m.ColOptions, m.Encounters, m.Joint})
@@ -292,23 +292,23 @@ func MatrixDigest(m *reports.Matrix) string {
 
 // TournamentDigest is the resume digest of an unfinished tournament: its
 // state is what a resume goes on from.
-func TournamentDigest(t *reports.Tournament) string {
+func TournamentDigest(t *results.Tournament) string {
 	return resumeDigest("tournament", struct {
 		Header  headerTrust
 		Side    string
-		Options []reports.NamedSets
+		Options []results.NamedSets
 		State   *experiment.SelectState
 	}{trustOf(&t.Header), t.Side, t.Options, t.State})
 }
 
 // SweepDigest is the resume digest of an interrupted sweep: a resume
 // keeps its finished points' counts.
-func SweepDigest(sw *reports.Sweep) string {
+func SweepDigest(sw *results.Sweep) string {
 	type point struct {
 		Values                           []string
 		Reached, Unfinished, Interrupted bool
 		Encounters                       int64
-		Tally                            reports.Raw
+		Tally                            results.Raw
 	}
 	sum := ""
 	if sw.Context != nil {
@@ -326,7 +326,7 @@ func SweepDigest(sw *reports.Sweep) string {
 		Header      headerTrust
 		MaxN, Batch int64
 		Precision   float64
-		Axes        []reports.Axis
+		Axes        []results.Axis
 		Points      []point
 	}{headerTrust{Kind: "sweep", Version: sw.Version, SHA256: sum, Seed: sw.Seed, Sets: sw.Sets, Shard: sw.Shard}, sw.MaxN, sw.Batch, sw.Precision, sw.Axes, pts})
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
@@ -25,7 +25,7 @@ type FindRequest struct {
 
 // Found is find's document.
 type Found struct {
-	reports.Header
+	results.Header
 	Where string `json:"where"`
 	experiment.FindResult
 }
@@ -64,7 +64,7 @@ func Find(ctx context.Context, req *FindRequest, obs *Observer) (*Found, error) 
 	if runErr != nil && !interrupted {
 		return nil, &Error{Kind: Failed, Err: runErr}
 	}
-	doc := &Found{Header: reports.Header{Kind: "find", Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: req.Seed, Version: Version(),
+	doc := &Found{Header: results.Header{Kind: "find", Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: req.Seed, Version: Version(),
 		Command: req.Command, Sets: setStrings(req.Sets)}, Where: req.Where, FindResult: *res}
 	doc.Interrupted = interrupted
 	return doc, nil

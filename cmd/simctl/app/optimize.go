@@ -14,7 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
@@ -40,7 +40,7 @@ type OptimizeRequest struct {
 	// The space: every combination of the Axes' values, each under every
 	// Option, constrained by Where (the tactics language over the numeric
 	// axes); with Rules (subset, order or both) the rule list at Block.
-	Axes     []reports.Axis
+	Axes     []results.Axis
 	Options  []Option
 	Where    string
 	Rules    string
@@ -54,7 +54,7 @@ type OptimizeRequest struct {
 	Workers                     int
 	// Resume is an earlier, unfinished search of the same space
 	// (ResumePath names it in messages): its finished stages are kept.
-	Resume     *reports.Optimize
+	Resume     *results.Optimize
 	ResumePath string
 	// Shard, if set, plays only part K of Of of the search's next stage.
 	Shard   *ShardSpec
@@ -71,7 +71,7 @@ type ShardSpec struct {
 // Optimized says what became of a search besides its document: whether
 // what was played can be resumed (a screening or selection state).
 type Optimized struct {
-	*reports.Optimize
+	*results.Optimize
 	Resumable bool
 }
 
@@ -118,9 +118,9 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 			return nil, usage(true, "%s", msg)
 		}
 	}
-	doc := &reports.Optimize{Header: DocHeader("optimize", src, sc, req.Seed, req.Command, req.Sets, obs.Warn), Side: sideName, Vary: axes, Where: req.Where, Rules: req.Rules, Block: req.Block}
+	doc := &results.Optimize{Header: DocHeader("optimize", src, sc, req.Seed, req.Command, req.Sets, obs.Warn), Side: sideName, Vary: axes, Where: req.Where, Rules: req.Rules, Block: req.Block}
 	for _, op := range req.Options {
-		doc.Options = append(doc.Options, reports.NamedSets{Name: op.Name, Sets: setStrings(op.Sets)})
+		doc.Options = append(doc.Options, results.NamedSets{Name: op.Name, Sets: setStrings(op.Sets)})
 	}
 	doc.Guarantee.Alpha, doc.Guarantee.Delta = req.Alpha, req.Delta
 	if req.Both {
@@ -336,17 +336,17 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 }
 
 // fillBest sets the document's best candidate and guarantee from the search.
-func fillBest(doc *reports.Optimize, res *experiment.OptimizeResult, points []experiment.Point) {
+func fillBest(doc *results.Optimize, res *experiment.OptimizeResult, points []experiment.Point) {
 	for _, r := range res.Ranked {
 		if r.Point != res.Best {
 			continue
 		}
-		doc.Best = reports.OptimizeBest{Name: r.Name, Settings: r.Settings, Sets: setStrings(points[r.Point].Sets), WinRate: r.ConfirmRate, CI95: r.ConfirmCI,
+		doc.Best = results.OptimizeBest{Name: r.Name, Settings: r.Settings, Sets: setStrings(points[r.Point].Sets), WinRate: r.ConfirmRate, CI95: r.ConfirmCI,
 			Separated: res.Separated, Gain: r.Gain, GainCI: r.GainCI}
 	}
 	g := &doc.Guarantee
 	g.Evaluated, g.Screened, g.Space, g.Encounters, g.Uniform = len(res.Finalists), res.Screened, res.Space.Candidates, res.Encounters, res.Uniform
-	g.Statement = reports.GuaranteeText(g.Alpha, g.Delta, g.Evaluated, g.Screened, g.Space, res.Separated)
+	g.Statement = results.GuaranteeText(g.Alpha, g.Delta, g.Evaluated, g.Screened, g.Space, res.Separated)
 }
 
 // reNever finds the rule an "unreachable rule" warning is about: the
@@ -504,7 +504,7 @@ func paramRead(data []byte, sets []scenario.Set, sc *scenario.Scenario, owner, n
 
 // checkOptimizeResume checks that an unfinished search's document is
 // this one's: the same simctl, scenario text, seed, overrides and space.
-func checkOptimizeResume(old *reports.Optimize, path string, doc *reports.Optimize) error {
+func checkOptimizeResume(old *results.Optimize, path string, doc *results.Optimize) error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
 	}
@@ -532,7 +532,7 @@ func checkOptimizeResume(old *reports.Optimize, path string, doc *reports.Optimi
 // space the axes and options whose paths start with its name; the other
 // side's are the rest. Every cell is a game of one row and one column
 // candidate, all cells on the same encounters. It fills doc.
-func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenario, si int, doc *reports.Optimize, obs *Observer) error {
+func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenario, si int, doc *results.Optimize, obs *Observer) error {
 	if req.Where != "" {
 		return usage(true, "--where with --both is not supported: constrain each side with its --vary ranges")
 	}
@@ -612,12 +612,12 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 		}
 		return &Error{Kind: Failed, Err: err}
 	}
-	or := &reports.OptimizeOracle{RowSide: names[0], ColSide: names[1], OracleResult: *res}
+	or := &results.OptimizeOracle{RowSide: names[0], ColSide: names[1], OracleResult: *res}
 	for i, r := range res.Rows {
-		or.RowMix = append(or.RowMix, reports.MixOf{Name: pts[0][r].Name, Weight: res.RowWeights[i]})
+		or.RowMix = append(or.RowMix, results.MixOf{Name: pts[0][r].Name, Weight: res.RowWeights[i]})
 	}
 	for j, c := range res.Cols {
-		or.ColMix = append(or.ColMix, reports.MixOf{Name: pts[1][c].Name, Weight: res.ColWeights[j]})
+		or.ColMix = append(or.ColMix, results.MixOf{Name: pts[1][c].Name, Weight: res.ColWeights[j]})
 	}
 	sort.SliceStable(or.RowMix, func(a, b int) bool { return or.RowMix[a].Weight > or.RowMix[b].Weight })
 	sort.SliceStable(or.ColMix, func(a, b int) bool { return or.ColMix[a].Weight > or.ColMix[b].Weight })
@@ -640,7 +640,7 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 // simctl merge adds the parts, and a resume applies the whole stage and
 // goes on.
 func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.OptimizeConfig, sp *experiment.Space, points []experiment.Point, games []sim.Game, si int, sideName string,
-	doc *reports.Optimize, obs *Observer) error {
+	doc *results.Optimize, obs *Observer) error {
 	// What the search has done so far (screening), carried to the part.
 	res := &experiment.OptimizeResult{Side: sideName, Best: -1}
 	if p := cfg.Prior; p != nil {
@@ -686,7 +686,7 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 	}
 	first := int64(spec.K)*(n/int64(spec.Of)) + int64(spec.K)*(n%int64(spec.Of))/int64(spec.Of)
 	next := int64(spec.K+1)*(n/int64(spec.Of)) + int64(spec.K+1)*(n%int64(spec.Of))/int64(spec.Of)
-	shard := &reports.Shard{K: spec.K, Of: spec.Of, Start: first, N: next - first, Total: n}
+	shard := &results.Shard{K: spec.K, Of: spec.Of, Start: first, N: next - first, Total: n}
 	if shard.N < 1 {
 		return usage(true, "--shard %s: -n %d leaves this shard no encounters; use fewer shards or a larger -n", spec.Spec, n)
 	}

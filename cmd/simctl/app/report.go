@@ -7,21 +7,33 @@ import (
 	"strconv"
 	"strings"
 
-	"simctl/reports"
 	"simctl/reports/i18n"
+	"simctl/reports/narrate"
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
 )
 
 // ReportRequest is the documents a report is made of, as read
-// (reports.ReadInput), with the name each is given in notes (its path).
+// (results.ReadInput), with the name each is given in notes (its path).
 type ReportRequest struct {
-	Inputs  []*reports.Input
+	Inputs  []*results.Input
 	Names   []string
 	Title   string // "": the scenario's (or a general one when they differ)
 	Lang    i18n.Lang
 	Command string // the command line the report says made it
+}
+
+// ReportBundle is what a report bundle is made of: the fields of
+// reports.Bundle, which the front ends fill from it and render (the
+// application layer imports results, never the plotting of reports).
+type ReportBundle struct {
+	Title   string
+	Inputs  []*results.Input
+	Version string // the simctl that wrote the report
+	Command string // the command that wrote it
+	Lang    i18n.Lang
 }
 
 // Report is the report bundle of the documents (simctl report writes it
@@ -29,12 +41,12 @@ type ReportRequest struct {
 // representative fights replayed from the scenario text it embeds, an
 // optimization's best candidate's median fight. What cannot be replayed
 // is left out with a note (obs.Note); the inputs are completed in place.
-func Report(ctx context.Context, req *ReportRequest, obs *Observer) (*reports.Bundle, error) {
+func Report(ctx context.Context, req *ReportRequest, obs *Observer) (*ReportBundle, error) {
 	if obs == nil {
 		obs = &Observer{}
 	}
 	interrupted := &Error{Kind: Interrupted, Err: errors.New("interrupted; nothing was written")}
-	b := &reports.Bundle{Title: req.Title, Lang: req.Lang, Version: Version(), Command: req.Command}
+	b := &ReportBundle{Title: req.Title, Lang: req.Lang, Version: Version(), Command: req.Command}
 	for k, in := range req.Inputs {
 		p := req.Names[k]
 		if h := inputHeader(in); h != nil && h.Context == nil {
@@ -84,7 +96,7 @@ func Report(ctx context.Context, req *ReportRequest, obs *Observer) (*reports.Bu
 	return b, nil
 }
 
-func inputScenario(in *reports.Input) string {
+func inputScenario(in *results.Input) string {
 	switch {
 	case in.Run != nil:
 		return in.Run.Scenario
@@ -98,7 +110,7 @@ func inputScenario(in *reports.Input) string {
 
 // inputHeader is the header of a value, matrix or tournament document (nil
 // for the other kinds).
-func inputHeader(in *reports.Input) *reports.Header {
+func inputHeader(in *results.Input) *results.Header {
 	switch {
 	case in.Value != nil:
 		return &in.Value.Header
@@ -131,7 +143,7 @@ func parseSets(sets []string) ([]scenario.Set, error) {
 
 // contextOf compiles a result's embedded scenario text with its overrides
 // and describes it for a report.
-func contextOf(file, text string, sets []string, obs *Observer) (*reports.Context, error) {
+func contextOf(file, text string, sets []string, obs *Observer) (*results.Context, error) {
 	if text == "" {
 		return nil, fmt.Errorf("the result carries no scenario text (made by an older simctl)")
 	}
@@ -155,9 +167,9 @@ const traceSample = 20_000
 // FightTraces replays a run's shortest, median and longest fights (by
 // regular rounds, the lowest index among equals) among its first
 // encounters, from the scenario text the result embeds, as simctl trace
-// would print them (at most reports.MaxTraceLines each). Compile's
+// would print them (at most narrate.MaxTraceLines each). Compile's
 // warnings go to obs.Warn.
-func FightTraces(ctx context.Context, r *reports.Result, obs *Observer) ([]reports.FightTrace, error) {
+func FightTraces(ctx context.Context, r *results.Result, obs *Observer) ([]results.FightTrace, error) {
 	if obs == nil {
 		obs = &Observer{}
 	}
@@ -183,7 +195,7 @@ func FightTraces(ctx context.Context, r *reports.Result, obs *Observer) ([]repor
 	if err != nil {
 		return nil, err
 	}
-	var out []reports.FightTrace
+	var out []results.FightTrace
 	for _, q := range []struct {
 		name, what string
 		q          float64
@@ -196,11 +208,11 @@ func FightTraces(ctx context.Context, r *reports.Result, obs *Observer) ([]repor
 		// A report shows at most MaxTraceLines of a fight (a long one
 		// narrates gigabytes); the command prints the rest.
 		var b strings.Builder
-		if err := reports.TraceContext(ctx, &b, sc, g, r.Seed, i, reports.TraceLimit{Lines: reports.MaxTraceLines, Command: cmd}); err != nil {
+		if err := narrate.TraceContext(ctx, &b, sc, g, r.Seed, i, narrate.TraceLimit{Lines: narrate.MaxTraceLines, Command: cmd}); err != nil {
 			return nil, err
 		}
 		text := "# " + cmd + "\n" + b.String()
-		out = append(out, reports.FightTrace{Name: q.name, Text: text,
+		out = append(out, results.FightTrace{Name: q.name, Text: text,
 			Title: fmt.Sprintf("%s: encounter %d, %v round(s) (of encounters %d..%d)", q.what, i, v, start, start+n-1)})
 	}
 	return out, nil
@@ -213,14 +225,14 @@ func TraceCommand(file string, seed uint64, i int64, sets []string) string {
 	for _, s := range sets {
 		cmd = append(cmd, "--set", s)
 	}
-	return reports.ShellJoin(cmd)
+	return results.ShellJoin(cmd)
 }
 
 // bestTrace replays the best candidate's median fight (by regular rounds,
 // among the first encounters its confirmation played, the lowest index
 // among equals) from the scenario text the document embeds, as simctl
 // trace prints it, with its rule fires: how the answer wins.
-func bestTrace(ctx context.Context, o *reports.Optimize) ([]reports.FightTrace, error) {
+func bestTrace(ctx context.Context, o *results.Optimize) ([]results.FightTrace, error) {
 	all := append(append([]string(nil), o.Sets...), o.Best.Sets...)
 	ss, err := parseSets(all)
 	if err != nil {
@@ -245,9 +257,9 @@ func bestTrace(ctx context.Context, o *reports.Optimize) ([]reports.FightTrace, 
 		return nil, err
 	}
 	var b strings.Builder
-	if err := reports.Trace(&b, sc, g, o.Seed, i); err != nil {
+	if err := narrate.Trace(&b, sc, g, o.Seed, i); err != nil {
 		return nil, err
 	}
-	return []reports.FightTrace{{Name: "best-median", Text: "# " + TraceCommand(o.File, o.Seed, i, all) + "\n" + b.String(),
+	return []results.FightTrace{{Name: "best-median", Text: "# " + TraceCommand(o.File, o.Seed, i, all) + "\n" + b.String(),
 		Title: fmt.Sprintf("the best candidate's median fight: encounter %d, %v round(s) (of its confirmation encounters %d..%d)", i, v, start, start+n-1)}}, nil
 }

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
@@ -29,10 +29,10 @@ type RunRequest struct {
 	// Resume).
 	Precision float64
 	Batch     int64
-	Shard     *reports.Shard
+	Shard     *results.Shard
 	// Resume is an earlier, interrupted run of the same run (ResumePath
 	// names it in messages): only what it left is played.
-	Resume     *reports.Result
+	Resume     *results.Result
 	ResumePath string
 	// Abandon, when closed, makes the workers give up the encounters in
 	// play (sim.RunConfig.Abandon): the result then does not know which
@@ -43,7 +43,7 @@ type RunRequest struct {
 
 // Ran is a run's result with what a front end needs beyond the document.
 type Ran struct {
-	*reports.Result
+	*results.Result
 	Game    sim.Game // the compiled scenario (a run's figures need it)
 	Reached bool     // with Precision: the intervals reached it within N
 	Planned int64    // the encounters the run (or shard) was to play
@@ -67,7 +67,7 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 	}
 	rg := ShardRange(req.Shard, req.N)
 	planned := rg.Hi - rg.Lo
-	meta := reports.Meta{Shard: req.Shard}
+	meta := results.Meta{Shard: req.Shard}
 	meta.Scenario, meta.File, meta.Ruleset = sc.Name, sc.File, sc.Ruleset
 	meta.Version, meta.Seed = Version(), req.Seed
 	meta.Sides = [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
@@ -90,10 +90,10 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 	}
 	// result is the document of what tally holds (for a checkpoint, an
 	// interrupted run with the ranges unplayed).
-	result := func(interrupted bool, unplayed []sim.Range, elapsed float64) *reports.Result {
+	result := func(interrupted bool, unplayed []sim.Range, elapsed float64) *results.Result {
 		m := meta
 		m.Elapsed, m.Interrupted, m.Unplayed = elapsed, interrupted, UnplayedOf(unplayed)
-		r := reports.New(m, g, tally)
+		r := results.New(m, g, tally)
 		if interrupted && len(r.Unplayed) > 0 {
 			r.ResumeDigest = RunDigest(r)
 		}
@@ -156,7 +156,7 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 			if batched {
 				played += rc.N
 				meta.Elapsed = before + time.Since(t0).Seconds()
-				obs.Interim(reports.New(meta, g, tally))
+				obs.Interim(results.New(meta, g, tally))
 				// Aim the next batch at InterimEvery from this batch's
 				// pace, but grow at most fivefold, so the interval is
 				// seen narrowing.
@@ -180,7 +180,7 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 
 // checkRunResume checks an interrupted run's result is this run's: the
 // same simctl, scenario text, seed, overrides, -n and shard.
-func checkRunResume(r *reports.Result, path, sum, version string, seed uint64, sets []string, shard *reports.Shard, n int64) error {
+func checkRunResume(r *results.Result, path, sum, version string, seed uint64, sets []string, shard *results.Shard, n int64) error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
 	}

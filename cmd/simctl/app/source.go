@@ -7,7 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/rulesets"
 	"simctl/sim"
 	"simctl/sim/scenario"
@@ -24,7 +24,7 @@ type Source struct {
 // Text and Sum are what results embed: the scenario as run and its
 // SHA-256, by which merge tells scenarios apart.
 func (src *Source) Text() string { return string(src.Data) }
-func (src *Source) Sum() string  { return reports.ScenarioSum(src.Data) }
+func (src *Source) Sum() string  { return results.ScenarioSum(src.Data) }
 
 // Compile decodes and compiles the source with overrides, writing its
 // warnings to warn (nil: dropped).
@@ -72,11 +72,11 @@ func (src *Source) CompileWarn(sets []scenario.Set) (*scenario.Scenario, sim.Gam
 // beyond the counts: the scenario text as written (the overrides are
 // listed apart), every ruleset option with the value in effect, and the
 // side of each combatant of the roster.
-func ScenarioContext(src *Source, sc *scenario.Scenario, g sim.Game) *reports.Context {
-	ctx := &reports.Context{ScenarioYAML: src.Text(), ScenarioSHA256: src.Sum()}
+func ScenarioContext(src *Source, sc *scenario.Scenario, g sim.Game) *results.Context {
+	ctx := &results.Context{ScenarioYAML: src.Text(), ScenarioSHA256: src.Sum()}
 	if r, ok := rulesets.Lookup(sc.Ruleset); ok {
 		for _, o := range r.Doc().Options {
-			v := reports.OptionValue{Name: o.Name, Value: o.Default, Default: true}
+			v := results.OptionValue{Name: o.Name, Value: o.Default, Default: true}
 			if n := sc.Options[o.Name]; n != nil {
 				v.Value, v.Default = YAMLText(n), false
 			}
@@ -121,5 +121,5 @@ func RunCommand(name string, n int64, seed uint64, sets []string) string {
 	for _, s := range sets {
 		args = append(args, "--set", s)
 	}
-	return reports.ShellJoin(args)
+	return results.ShellJoin(args)
 }

@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
@@ -24,7 +24,7 @@ import (
 type SweepRequest struct {
 	Source  *Source
 	Sets    []scenario.Set // overrides for every point
-	Axes    []reports.Axis // one (a curve) or two (a heat map); a whole-numbered range is rewritten in place
+	Axes    []results.Axis // one (a curve) or two (a heat map); a whole-numbered range is rewritten in place
 	Seed    uint64
 	N       int64 // encounters per point; with Precision, the most a point may use
 	Workers int
@@ -33,10 +33,10 @@ type SweepRequest struct {
 	Precision float64
 	Batch     int64
 	// Shard, if set, plays this shard's part of every point's N.
-	Shard *reports.Shard
+	Shard *results.Shard
 	// Resume is an earlier, interrupted run of the same sweep (ResumePath
 	// names it in messages): its finished points are kept.
-	Resume     *reports.Sweep
+	Resume     *results.Sweep
 	ResumePath string
 	// Command is the command line the document records.
 	Command string
@@ -69,7 +69,7 @@ func (req *SweepRequest) Check() error {
 // Sweep plays req and returns its document; an interrupted sweep (ctx
 // done) returns the document marked interrupted, its unplayed points
 // marked unfinished, and no error.
-func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*reports.Sweep, error) {
+func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*results.Sweep, error) {
 	if obs == nil {
 		obs = &Observer{}
 	}
@@ -86,9 +86,9 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*reports.Swee
 			return nil, usage(true, "%s", msg)
 		}
 	}
-	grid := reports.Grid(axes)
-	if len(grid) > reports.MaxSweepPoints {
-		return nil, usage(false, "%d points; at most %d", len(grid), reports.MaxSweepPoints)
+	grid := results.Grid(axes)
+	if len(grid) > results.MaxSweepPoints {
+		return nil, usage(false, "%d points; at most %d", len(grid), results.MaxSweepPoints)
 	}
 	// Compile every point first: nothing runs unless all are valid, and
 	// every invalid point is reported at once.
@@ -106,7 +106,7 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*reports.Swee
 	}
 
 	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
-	sw := &reports.Sweep{
+	sw := &results.Sweep{
 		Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Seed: seed, Version: Version(),
 		Command: req.Command, Sets: setStrings(sets), Axes: axes, MaxN: req.N, Sides: sides,
 		Context: ScenarioContext(src, sc, g0),
@@ -120,23 +120,23 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*reports.Swee
 		perPoint = part.N
 		sw.Shard, sw.MaxN = part, perPoint
 	}
-	point := func(k int, run experiment.PointRun) reports.SweepPoint {
-		m := reports.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: sw.Version, Seed: seed,
+	point := func(k int, run experiment.PointRun) results.SweepPoint {
+		m := results.Meta{Scenario: sc.Name, File: sc.File, Ruleset: sc.Ruleset, Version: sw.Version, Seed: seed,
 			Sides: sides, Sets: pointSets[k], ScenarioSHA256: src.Sum(), Shard: part}
-		p := reports.SweepPoint{Values: grid[k], Reached: run.Reached, Unfinished: !run.Finished}
+		p := results.SweepPoint{Values: grid[k], Reached: run.Reached, Unfinished: !run.Finished}
 		if run.Finished && part == nil {
 			m.Command = RunCommand(src.Name, run.Tally.Encounters, seed, pointSets[k])
 		} else {
 			m.Interrupted = true
 		}
-		p.Result = reports.New(m, games[k], run.Tally)
+		p.Result = results.New(m, games[k], run.Tally)
 		return p
 	}
 	cfg := experiment.SweepConfig{Seed: seed, N: perPoint, Precision: req.Precision, Batch: req.Batch, Workers: req.Workers}
 	if part != nil {
 		cfg.Start = part.Start
 	}
-	sw.Points = make([]reports.SweepPoint, len(grid))
+	sw.Points = make([]results.SweepPoint, len(grid))
 	for k := range grid {
 		sw.Points[k] = point(k, experiment.PointRun{Tally: sim.NewTally(games[k])})
 	}
@@ -224,7 +224,7 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*reports.Swee
 // refuses) and, when fractional values remain, checks up front that the
 // field accepts them: otherwise every point would fail, whole ones
 // included. It returns the error message, or "".
-func CheckWholeSteps(src *Source, sets []scenario.Set, a *reports.Axis, warn io.Writer) string {
+func CheckWholeSteps(src *Source, sets []scenario.Set, a *results.Axis, warn io.Writer) string {
 	if !strings.Contains(a.Spec, ":") {
 		return ""
 	}
@@ -271,7 +271,7 @@ func wholeRange(spec string) string {
 	return strings.Join(parts, ":")
 }
 
-func pointName(axes []reports.Axis, vals []string) string {
+func pointName(axes []results.Axis, vals []string) string {
 	var parts []string
 	for i, a := range axes {
 		parts = append(parts, a.Path+"="+vals[i])
@@ -292,7 +292,7 @@ func setStrings(sets []scenario.Set) []string {
 // finished points, refusing one of another sweep: other scenario text,
 // seed, encounters, precision, batch, axes or overrides would make its
 // points not those this sweep would play.
-func resumeSweep(old *reports.Sweep, path string, sw *reports.Sweep, games []sim.Game) ([]*experiment.PointRun, error) {
+func resumeSweep(old *results.Sweep, path string, sw *results.Sweep, games []sim.Game) ([]*experiment.PointRun, error) {
 	differ := func(what string, a, b any) error {
 		return fmt.Errorf("--resume %s: that sweep has %s %v, this one %v; resume with the same command line", path, what, a, b)
 	}
@@ -343,7 +343,7 @@ func resumeSweep(old *reports.Sweep, path string, sw *reports.Sweep, games []sim
 	return have, nil
 }
 
-func axesString(axes []reports.Axis) string {
+func axesString(axes []results.Axis) string {
 	var parts []string
 	for _, a := range axes {
 		parts = append(parts, a.Path+"="+strings.Join(a.Values, ","))

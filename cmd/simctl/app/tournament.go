@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
 )
@@ -23,13 +23,13 @@ type TournamentRequest struct {
 	// The candidates: Options, then one per combination of the Axes'
 	// values (named PATH=VALUE ...).
 	Options []Option
-	Axes    []reports.Axis
+	Axes    []results.Axis
 	Params  experiment.SelectParams
 	Seed    uint64
 	Workers int
 	// Resume is an earlier, unfinished run of the same tournament
 	// (ResumePath names it in messages): its finished stages are kept.
-	Resume     *reports.Tournament
+	Resume     *results.Tournament
 	ResumePath string
 	Command    string
 }
@@ -45,7 +45,7 @@ func (req *TournamentRequest) Check() error {
 
 // Tournament plays req and returns its document (marked interrupted if
 // ctx ended it, with the state to resume from).
-func Tournament(ctx context.Context, req *TournamentRequest, obs *Observer) (*reports.Tournament, error) {
+func Tournament(ctx context.Context, req *TournamentRequest, obs *Observer) (*results.Tournament, error) {
 	if obs == nil {
 		obs = &Observer{}
 	}
@@ -64,7 +64,7 @@ func Tournament(ctx context.Context, req *TournamentRequest, obs *Observer) (*re
 				return nil, usage(true, "%s", msg)
 			}
 		}
-		for _, vals := range reports.Grid(axes) {
+		for _, vals := range results.Grid(axes) {
 			var op Option
 			var parts []string
 			for i, a := range axes {
@@ -78,8 +78,8 @@ func Tournament(ctx context.Context, req *TournamentRequest, obs *Observer) (*re
 	if len(cands) < 2 {
 		return nil, usage(true, "%d candidate(s); a tournament needs at least two (--option or --vary)", len(cands))
 	}
-	if len(cands) > reports.MaxSweepPoints {
-		return nil, usage(true, "%d candidates; at most %d", len(cands), reports.MaxSweepPoints)
+	if len(cands) > results.MaxSweepPoints {
+		return nil, usage(true, "%d candidates; at most %d", len(cands), results.MaxSweepPoints)
 	}
 	seen := map[string]bool{}
 	extra := make([][]scenario.Set, len(cands))
@@ -95,9 +95,9 @@ func Tournament(ctx context.Context, req *TournamentRequest, obs *Observer) (*re
 	if err != nil {
 		return nil, err
 	}
-	t := &reports.Tournament{Header: DocHeader("tournament", src, sc, req.Seed, req.Command, req.Sets, obs.Warn), Format: reports.TournamentFormat}
+	t := &results.Tournament{Header: DocHeader("tournament", src, sc, req.Seed, req.Command, req.Sets, obs.Warn), Format: results.TournamentFormat}
 	for k := range cands {
-		t.Options = append(t.Options, reports.NamedSets{Name: names[k], Sets: setList(extra[k])})
+		t.Options = append(t.Options, results.NamedSets{Name: names[k], Sets: setList(extra[k])})
 	}
 	tc := experiment.SelectConfig{Seed: req.Seed, Workers: req.Workers, Params: params}
 	var before float64
@@ -151,7 +151,7 @@ func Tournament(ctx context.Context, req *TournamentRequest, obs *Observer) (*re
 // checkTournamentResume checks an unfinished tournament's document is
 // this one's: the same simctl, scenario text, seed, overrides, side,
 // candidates and settings (--alpha, --delta, --first, --batch, -n).
-func checkTournamentResume(old *reports.Tournament, path string, t *reports.Tournament, side string, params experiment.SelectParams) error {
+func checkTournamentResume(old *results.Tournament, path string, t *results.Tournament, side string, params experiment.SelectParams) error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
 	}

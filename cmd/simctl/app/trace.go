@@ -23,7 +23,7 @@ type TraceRequest struct {
 }
 
 // Traced is the encounter to replay, with what replays it: a trace is
-// narration written as the encounter plays (reports.Trace), not a
+// narration written as the encounter plays (narrate.Trace), not a
 // document.
 type Traced struct {
 	Scenario  *scenario.Scenario

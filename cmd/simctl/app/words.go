@@ -8,7 +8,7 @@ import (
 )
 
 // The words of the command lines documents record to reproduce them
-// (RunCommand, reports.ShellJoin) read back: both front ends accept an
+// (RunCommand, results.ShellJoin) read back: both front ends accept an
 // option as NAME='--set PATH=VALUE ...', the CLI from --option, --row and
 // --col, the lab to check that what it records reads back unchanged.
 

@@ -25,6 +25,7 @@ import (
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
 	"simctl/reports/i18n"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/rulesets"
 	"simctl/scenarios"
@@ -508,7 +509,7 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		traces := j.traces[tg.key]
 		j.mu.Unlock()
 		if traces == nil {
-			res := &reports.Result{File: j.src.Display, ScenarioText: j.req.Text, Sets: tg.sets, Seed: j.req.Seed, Encounters: tg.n}
+			res := &results.Result{File: j.src.Display, ScenarioText: j.req.Text, Sets: tg.sets, Seed: j.req.Seed, Encounters: tg.n}
 			if tg.key == "" {
 				res = j.result
 			}
@@ -519,7 +520,7 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 			}
 			j.mu.Lock()
 			if j.traces == nil {
-				j.traces = map[string][]reports.FightTrace{}
+				j.traces = map[string][]results.FightTrace{}
 			}
 			j.traces[tg.key] = traces
 			j.mu.Unlock()
@@ -718,15 +719,16 @@ func writeReport(ctx context.Context, in, dir string) error {
 	if err := reports.UseFigureFont(lang, ""); err != nil {
 		return err
 	}
-	doc, err := reports.ReadInputContext(ctx, in)
+	doc, err := results.ReadInputContext(ctx, in)
 	if err != nil {
 		return err
 	}
-	b, err := app.Report(ctx, &app.ReportRequest{Inputs: []*reports.Input{doc}, Names: []string{in}, Lang: lang,
-		Command: reports.ShellJoin([]string{"simctl", "report", in, "-o", dir, "--quiet"})}, nil)
+	rb, err := app.Report(ctx, &app.ReportRequest{Inputs: []*results.Input{doc}, Names: []string{in}, Lang: lang,
+		Command: results.ShellJoin([]string{"simctl", "report", in, "-o", dir, "--quiet"})}, nil)
 	if err != nil {
 		return err
 	}
+	b := &reports.Bundle{Title: rb.Title, Inputs: rb.Inputs, Version: rb.Version, Command: rb.Command, Lang: rb.Lang}
 	_, err = b.Write(dir)
 	return err
 }

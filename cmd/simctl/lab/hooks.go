@@ -8,9 +8,9 @@ import (
 
 // jobHooks are what a lab job's observer (app.Observer) calls while it
 // plays: progress hears the encounter indices played and the total, on a
-// ticker (watch); interim hears the partial document (*reports.Sweep,
-// *reports.Compare, *reports.Value, *reports.Matrix, *reports.Tournament
-// or *reports.Optimize, marked interrupted) after each finished sweep
+// ticker (watch); interim hears the partial document (*results.Sweep,
+// *results.Compare, *results.Value, *results.Matrix, *results.Tournament
+// or *results.Optimize, marked interrupted) after each finished sweep
 // point or stage and every interimEvery of a comparison, value run or
 // matrix.
 //

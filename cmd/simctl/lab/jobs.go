@@ -25,6 +25,7 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/scenarios"
 	"simctl/sim"
@@ -46,9 +47,9 @@ type jobRequest struct {
 	Vary []string `json:"vary,omitempty"`
 	// Options are a comparison's; Rows and Cols a matrix's (Side names
 	// the row side).
-	Options []reports.NamedSets `json:"options,omitempty"`
-	Rows    []reports.NamedSets `json:"rows,omitempty"`
-	Cols    []reports.NamedSets `json:"cols,omitempty"`
+	Options []results.NamedSets `json:"options,omitempty"`
+	Rows    []results.NamedSets `json:"rows,omitempty"`
+	Cols    []results.NamedSets `json:"cols,omitempty"`
 	Side    string              `json:"side,omitempty"`
 	// Params are a value run's parameters (simctl value --params; Side
 	// is the valued side).
@@ -93,9 +94,9 @@ type serveJob struct {
 	// document (0: none yet); emitInterim blanks the one before.
 	lastInterim int
 	doc         []byte                          // the result document (JSON), as the CLI writes it
-	result      *reports.Result                 // a run's, parsed
+	result      *results.Result                 // a run's, parsed
 	figures     map[string][]byte               // SVG, made on first request
-	traces      map[string][]reports.FightTrace // the picks, by traceTarget.key
+	traces      map[string][]results.FightTrace // the picks, by traceTarget.key
 	archives    map[string][]byte               // the report bundle, by format
 }
 
@@ -347,14 +348,14 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 		// Counted, not enumerated: two axes of a thousand values would be
 		// a million points to build before saying no.
 		for _, v := range req.Vary {
-			a, err := reports.ParseVary(v)
+			a, err := results.ParseVary(v)
 			if err != nil {
 				return bad("vary %q: %v", v, err)
 			}
 			mult *= int64(len(a.Values))
 		}
-		if mult > reports.MaxSweepPoints {
-			return bad("vary: %d points, more than the %d a sweep may have", mult, reports.MaxSweepPoints)
+		if mult > results.MaxSweepPoints {
+			return bad("vary: %d points, more than the %d a sweep may have", mult, results.MaxSweepPoints)
 		}
 		what = "points"
 	case "compare":
@@ -447,7 +448,7 @@ func parseSets(ss []string, field string) ([]scenario.Set, error) {
 	return out, nil
 }
 
-func checkNamedSets(ns []reports.NamedSets, field string) error {
+func checkNamedSets(ns []results.NamedSets, field string) error {
 	seen := map[string]bool{}
 	for _, o := range ns {
 		if msg := scenario.NameProblem(o.Name); msg != "" {
@@ -479,12 +480,12 @@ func checkNamedSets(ns []reports.NamedSets, field string) error {
 
 // optionSpec is the NAME='--set PATH=VALUE ...' word a job's command
 // line gives an option (cliArgs).
-func optionSpec(o reports.NamedSets) string {
+func optionSpec(o results.NamedSets) string {
 	var words []string
 	for _, x := range o.Sets {
 		words = append(words, "--set", x)
 	}
-	return o.Name + "=" + reports.ShellJoin(words)
+	return o.Name + "=" + results.ShellJoin(words)
 }
 
 func sameSets(a, b []scenario.Set) bool {
@@ -669,10 +670,10 @@ func (s *server) playRun(j *serveJob) {
 		cmd = append(cmd, "--set", x)
 	}
 	obs := &app.Observer{InterimEvery: batchTarget, Interim: func(doc any) {
-		j.emit("progress", interim(doc.(*reports.Result), req.N))
+		j.emit("progress", interim(doc.(*results.Result), req.N))
 	}}
 	ran, err := app.Run(j.ctx, &app.RunRequest{Source: j.appSource(), Sets: sets, Seed: req.Seed, N: req.N, Workers: s.cfg.Workers,
-		Command: reports.ShellJoin(cmd)}, obs)
+		Command: results.ShellJoin(cmd)}, obs)
 	if err != nil {
 		j.finish(stateFailed, err.Error(), nil)
 		return
@@ -698,7 +699,7 @@ func (s *server) playRun(j *serveJob) {
 
 // interim is a progress event: the counts so far and each side's win rate
 // with its 95% interval.
-func interim(r *reports.Result, total int64) map[string]any {
+func interim(r *results.Result, total int64) map[string]any {
 	type side struct {
 		Name    string     `json:"name"`
 		Wins    int64      `json:"wins"`
@@ -724,7 +725,7 @@ func cliArgs(req *jobRequest, workers int) []string {
 	for _, x := range req.Sets {
 		args = append(args, "--set", x)
 	}
-	spec := func(flag string, o reports.NamedSets) []string {
+	spec := func(flag string, o results.NamedSets) []string {
 		return []string{flag, optionSpec(o)}
 	}
 	switch req.Kind {
@@ -892,14 +893,14 @@ func (j *serveJob) appSource() *app.Source {
 // command is what the job's document records as its command line: the
 // one that reproduces it with the CLI (never run here).
 func (s *server) command(req *jobRequest) string {
-	return reports.ShellJoin(append([]string{"simctl"}, cliArgs(req, s.cfg.Workers)...))
+	return results.ShellJoin(append([]string{"simctl"}, cliArgs(req, s.cfg.Workers)...))
 }
 
 // parseVaries reads a job's vary fields ("PATH=a:b:step") as the CLI reads --vary.
-func parseVaries(vary []string) ([]reports.Axis, error) {
-	var axes []reports.Axis
+func parseVaries(vary []string) ([]results.Axis, error) {
+	var axes []results.Axis
 	for _, v := range vary {
-		a, err := reports.ParseVary(v)
+		a, err := results.ParseVary(v)
 		if err != nil {
 			return nil, fmt.Errorf("vary %q: %v", v, err)
 		}
@@ -923,7 +924,7 @@ func (s *server) sweep(j *serveJob, obs *app.Observer) (appDone, error) {
 	if err != nil {
 		return appDone{}, err
 	}
-	return appDone{sw, sw.Warnings, sw.Interrupted, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }}, nil
+	return appDone{reports.Doc(sw), sw.Warnings, sw.Interrupted, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }}, nil
 }
 
 // compare is a comparison job.
@@ -941,7 +942,7 @@ func (s *server) compare(j *serveJob, obs *app.Observer) (appDone, error) {
 	if err != nil {
 		return appDone{}, err
 	}
-	return appDone{c, c.Warnings, c.Interrupted, func() (*reports.Figure, error) { return reports.CompareFigure(c) }}, nil
+	return appDone{reports.Doc(c), c.Warnings, c.Interrupted, func() (*reports.Figure, error) { return reports.CompareFigure(c) }}, nil
 }
 
 // value is a value job: simctl value with --side and --params.
@@ -956,7 +957,7 @@ func (s *server) value(j *serveJob, obs *app.Observer) (appDone, error) {
 	if err != nil {
 		return appDone{}, err
 	}
-	return appDone{v, v.Warnings, v.Interrupted, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }}, nil
+	return appDone{reports.Doc(v), v.Warnings, v.Interrupted, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }}, nil
 }
 
 // matrix is a payoff-matrix job.
@@ -977,7 +978,7 @@ func (s *server) matrix(j *serveJob, obs *app.Observer) (appDone, error) {
 	if err != nil {
 		return appDone{}, err
 	}
-	return appDone{m, nil, m.Interrupted, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }}, nil
+	return appDone{reports.Doc(m), nil, m.Interrupted, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }}, nil
 }
 
 // tournament is a tournament job: the CLI's defaults for --first,
@@ -997,7 +998,7 @@ func (s *server) tournament(j *serveJob, obs *app.Observer) (appDone, error) {
 	if err != nil {
 		return appDone{}, err
 	}
-	return appDone{t, nil, t.Interrupted, noFigure}, nil
+	return appDone{reports.Doc(t), nil, t.Interrupted, noFigure}, nil
 }
 
 // find is a find job: the first 20 matching encounters listed.
@@ -1021,11 +1022,11 @@ func noFigure() (*reports.Figure, error) { return nil, reports.ErrNoData }
 // jsonDoc is a document written only as JSON (find's).
 type jsonDoc struct{ v any }
 
-func (d jsonDoc) Write(w io.Writer, _ reports.Format) error { return reports.WriteJSON(w, d.v) }
+func (d jsonDoc) Write(w io.Writer, _ reports.Format) error { return results.WriteJSON(w, d.v) }
 
 // appOptions are a request's named overrides as the application layer
 // takes them.
-func appOptions(ns []reports.NamedSets, field string) ([]app.Option, error) {
+func appOptions(ns []results.NamedSets, field string) ([]app.Option, error) {
 	var out []app.Option
 	for _, o := range ns {
 		sets, err := parseSets(o.Sets, field+" "+o.Name)
@@ -1054,7 +1055,7 @@ func (s *server) optimize(j *serveJob, obs *app.Observer) (appDone, error) {
 	if err != nil {
 		return appDone{}, err
 	}
-	return appDone{res.Optimize, nil, res.Interrupted, noFigure}, nil
+	return appDone{reports.Doc(res.Optimize), nil, res.Interrupted, noFigure}, nil
 }
 
 // scaleCount turns the command's count of encounter indices played (of
@@ -1075,40 +1076,40 @@ func scaleCount(done, total, all int64) int64 {
 // one needs (each result's full tally, the scenario text, the joint
 // sums), so an interim event stays small.
 func slimDoc(doc any) any {
-	slim := func(r *reports.Result) *reports.Result {
+	slim := func(r *results.Result) *results.Result {
 		if r == nil {
 			return nil
 		}
-		return &reports.Result{Encounters: r.Encounters, Sides: r.Sides, Draws: r.Draws, DrawRate: r.DrawRate}
+		return &results.Result{Encounters: r.Encounters, Sides: r.Sides, Draws: r.Draws, DrawRate: r.DrawRate}
 	}
 	switch d := doc.(type) {
-	case *reports.Sweep:
+	case *results.Sweep:
 		out := *d
 		out.Context = nil
-		out.Points = make([]reports.SweepPoint, len(d.Points))
+		out.Points = make([]results.SweepPoint, len(d.Points))
 		for i, p := range d.Points {
 			p.Result = slim(p.Result)
 			out.Points[i] = p
 		}
 		return &out
-	case *reports.Compare:
+	case *results.Compare:
 		out := *d
 		out.Context = nil
-		out.Options = make([]reports.Option, len(d.Options))
+		out.Options = make([]results.Option, len(d.Options))
 		for i, o := range d.Options {
 			o.Result, o.EconomyDelta = slim(o.Result), nil
 			out.Options[i] = o
 		}
 		return &out
-	case *reports.Matrix:
+	case *results.Matrix:
 		out := *d
 		out.Joint = stats.Joint{}
 		return &out
-	case *reports.Value:
+	case *results.Value:
 		out := *d
 		out.Joint = stats.Joint{}
 		return &out
-	case *reports.Optimize:
+	case *results.Optimize:
 		out := *d
 		out.Context = nil
 		return &out

@@ -3,7 +3,7 @@ package lab
 import (
 	"fmt"
 
-	"simctl/reports"
+	"simctl/reports/results"
 )
 
 // The lab's search tabs: tournament (select the best of listed options
@@ -40,7 +40,7 @@ func checkSearch(req *jobRequest) (mult int64, what, msg string) {
 		}
 		mult = 1
 		for _, v := range req.Vary {
-			a, err := reports.ParseVary(v)
+			a, err := results.ParseVary(v)
 			if err != nil {
 				return 0, "", fmt.Sprintf("vary %q: %v", v, err)
 			}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"simctl/cmd/simctl/app"
-	"simctl/reports"
+	"simctl/reports/results"
 )
 
 // TestServeSearchKinds: the Tournament, Find and Optimize tabs' jobs give
@@ -24,7 +24,7 @@ func TestServeSearchKinds(t *testing.T) {
 		cli  []string
 		keys []string
 	}{
-		{jobRequest{Kind: "tournament", Text: text, N: 6000, Seed: 3, Side: "heroes", Options: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}, {Name: "slow", Sets: []string{"heroes.Fighter.init=0"}}}},
+		{jobRequest{Kind: "tournament", Text: text, N: 6000, Seed: 3, Side: "heroes", Options: []results.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}, {Name: "slow", Sets: []string{"heroes.Fighter.init=0"}}}},
 			[]string{"tournament", "d20/duel", "-n", "6000", "--seed", "3", "--option", "base=", "--option", "fast=--set heroes.Fighter.init=5", "--option", "slow=--set heroes.Fighter.init=0", "--side", "heroes"}, []string{"candidates", "best", "outcome"}},
 		{jobRequest{Kind: "find", Text: text, N: 3000, Seed: 3, Where: `side("heroes").won and rounds >= 6`},
 			[]string{"find", "d20/duel", "-n", "3000", "--seed", "3", "--where", `side("heroes").won and rounds >= 6`}, []string{"matches", "encounters"}},
@@ -71,7 +71,7 @@ func TestServeSearchKinds(t *testing.T) {
 	areq := &app.OptimizeRequest{Source: &app.Source{Name: "d20/duel", Display: "d20/duel", Data: []byte(text)}, Side: "heroes",
 		Alpha: app.OptimizeAlpha, Delta: app.OptimizeDelta, Budget: app.OptimizeBudget, First: app.OptimizeFirst, Confirm: app.OptimizeConfirm, Cap: 20000, Seed: 3}
 	for _, v := range cases[2].req.Vary {
-		a, err := reports.ParseVary(v)
+		a, err := results.ParseVary(v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestServeSearchKinds(t *testing.T) {
 		t.Fatal("optimize: no interim document")
 	}
 	for _, d := range docs {
-		o, ok := d.(*reports.Optimize)
+		o, ok := d.(*results.Optimize)
 		if !ok || o.Search == nil || len(o.Search.Incumbent) == 0 || o.Context != nil {
 			t.Fatalf("optimize interim %T: no search with its incumbent, or the context kept", d)
 		}
@@ -94,7 +94,7 @@ func TestServeSearchKinds(t *testing.T) {
 	}
 	for _, bad := range []jobRequest{
 		{Kind: "find", Text: text, N: 10},
-		{Kind: "tournament", Text: text, N: 10, Options: []reports.NamedSets{{Name: "base"}}},
+		{Kind: "tournament", Text: text, N: 10, Options: []results.NamedSets{{Name: "base"}}},
 		{Kind: "optimize", Text: text, N: 10},
 		{Kind: "optimize", Text: text, N: 10, Vary: []string{"heroes.Fighter.init=0:3000", "heroes.Fighter.ac=0:3000"}},
 	} {

@@ -16,6 +16,7 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
+	"simctl/reports/results"
 )
 
 // timedGet sends one request with a deadline: a server that hangs fails
@@ -69,7 +70,7 @@ func TestServeExtremeValues(t *testing.T) {
 	jobResult(t, ts, run)
 	sweep := startJob(t, ts, jobRequest{Kind: "sweep", Text: text, N: 20, Seed: 1, Vary: []string{"heroes.Fighter.init=0:1:1"}})
 	jobResult(t, ts, sweep)
-	cmp := startJob(t, ts, jobRequest{Kind: "compare", Text: text, N: 20, Seed: 1, Options: []reports.NamedSets{{Name: "a"}, {Name: "b"}}})
+	cmp := startJob(t, ts, jobRequest{Kind: "compare", Text: text, N: 20, Seed: 1, Options: []results.NamedSets{{Name: "a"}, {Name: "b"}}})
 	jobResult(t, ts, cmp)
 
 	values := []string{"9223372036854775807", "-9223372036854775808", "9223372036854775808", "18446744073709551615",
@@ -350,15 +351,15 @@ func TestServeOptionNames(t *testing.T) {
 	text := duelText(t)
 	for _, name := range []string{"a=--set heroes.Fighter.init=20", "x=", "="} {
 		st, m, _ := call(t, ts, "POST", "/api/jobs", jobRequest{Kind: "compare", Text: text, N: 10, Seed: 1,
-			Options: []reports.NamedSets{{Name: name}, {Name: "b"}}})
+			Options: []results.NamedSets{{Name: name}, {Name: "b"}}})
 		wantError(t, "option "+name, st, m, 400, "may not contain '='")
 		st, m, _ = call(t, ts, "POST", "/api/jobs", jobRequest{Kind: "matrix", Text: text, N: 10, Seed: 1,
-			Rows: []reports.NamedSets{{Name: "r"}, {Name: "s"}}, Cols: []reports.NamedSets{{Name: name}}})
+			Rows: []results.NamedSets{{Name: "r"}, {Name: "s"}}, Cols: []results.NamedSets{{Name: name}}})
 		wantError(t, "column "+name, st, m, 400, "may not contain '='")
 	}
 	// A name with spaces, quotes and accents round-trips, and runs.
 	id := startJob(t, ts, jobRequest{Kind: "compare", Text: text, N: 10, Seed: 1,
-		Options: []reports.NamedSets{{Name: `l'épée "longue" $HOME`, Sets: []string{`heroes.Fighter.init=3`}}, {Name: "b c"}}})
+		Options: []results.NamedSets{{Name: `l'épée "longue" $HOME`, Sets: []string{`heroes.Fighter.init=3`}}, {Name: "b c"}}})
 	res := jobResult(t, ts, id)
 	opts := res["result"].(map[string]any)["options"].([]any)
 	if got := opts[0].(map[string]any)["name"]; got != `l'épée "longue" $HOME` {

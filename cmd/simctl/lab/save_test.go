@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/scenarios"
 )
 
@@ -95,7 +95,7 @@ func TestServeSuggest(t *testing.T) {
 		}
 		sides := m["sides"].([]any)
 		for _, v := range m["search"].([]any) {
-			if _, err := reports.ParseVary(v.(string)); err != nil || !strings.HasPrefix(v.(string), sides[0].(string)+".") {
+			if _, err := results.ParseVary(v.(string)); err != nil || !strings.HasPrefix(v.(string), sides[0].(string)+".") {
 				t.Errorf("%s: search %v: %v", n, v, err)
 			}
 		}
@@ -104,7 +104,7 @@ func TestServeSuggest(t *testing.T) {
 			if len(opts) < 2 {
 				t.Errorf("%s: %s: %d options, want the baseline and at least one more", n, key, len(opts))
 			}
-			var named []reports.NamedSets
+			var named []results.NamedSets
 			b, _ := json.Marshal(opts)
 			json.Unmarshal(b, &named)
 			if err := checkNamedSets(named, key); err != nil {

@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"simctl/cmd/simctl/app"
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/scenarios"
 	"simctl/sim"
 )
@@ -570,7 +570,7 @@ func TestServeRun(t *testing.T) {
 	}
 	// The result is simctl run's document, reproducible by its command.
 	r := m["result"].(map[string]any)
-	if r["command"] != "simctl run d20/duel.yaml -n 60000 --seed 11" || r["scenario_sha256"] != reports.ScenarioSum([]byte(text)) {
+	if r["command"] != "simctl run d20/duel.yaml -n 60000 --seed 11" || r["scenario_sha256"] != results.ScenarioSum([]byte(text)) {
 		t.Errorf("command %v, sha %v", r["command"], r["scenario_sha256"])
 	}
 	// Reconnecting with Last-Event-ID resumes after that event.
@@ -734,9 +734,9 @@ func TestServeExperiments(t *testing.T) {
 	}{
 		{jobRequest{Kind: "sweep", Text: text, N: 500, Seed: 2, Vary: []string{"heroes.Fighter.init=0:4:2"}},
 			[]string{"sweep", "d20/duel", "-n", "500", "--seed", "2", "--vary", "heroes.Fighter.init=0:4:2"}},
-		{jobRequest{Kind: "compare", Text: text, N: 500, Seed: 2, Options: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5", "heroes.Fighter.hp=30"}}}},
+		{jobRequest{Kind: "compare", Text: text, N: 500, Seed: 2, Options: []results.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5", "heroes.Fighter.hp=30"}}}},
 			[]string{"compare", "d20/duel", "-n", "500", "--seed", "2", "--option", "base=", "--option", "fast=--set heroes.Fighter.init=5 --set heroes.Fighter.hp=30"}},
-		{jobRequest{Kind: "matrix", Text: text, N: 500, Seed: 2, Rows: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}, Cols: []reports.NamedSets{{Name: "base"}}},
+		{jobRequest{Kind: "matrix", Text: text, N: 500, Seed: 2, Rows: []results.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}, Cols: []results.NamedSets{{Name: "base"}}},
 			[]string{"matrix", "d20/duel", "-n", "500", "--seed", "2", "--row", "base=", "--row", "fast=--set heroes.Fighter.init=5", "--col", "base="}},
 		{jobRequest{Kind: "value", Text: text, N: 500, Seed: 2, Params: "init,hp", Side: "heroes"},
 			[]string{"value", "d20/duel", "-n", "500", "--seed", "2", "--side", "heroes", "--params", "init,hp"}},
@@ -768,7 +768,7 @@ func TestServeExperiments(t *testing.T) {
 		}
 		// The command reproduces the document: the CLI's arguments, with
 		// the scenario as the page names it (TestServeInterim runs it).
-		if want := "simctl " + reports.ShellJoin(append(append([]string{c.req.Kind, "scenario.yaml"}, c.cli[2:]...), workersArgs("--format", "json")...)); got["command"] != want {
+		if want := "simctl " + results.ShellJoin(append(append([]string{c.req.Kind, "scenario.yaml"}, c.cli[2:]...), workersArgs("--format", "json")...)); got["command"] != want {
 			t.Errorf("%s: command %q, want %q", c.req.Kind, got["command"], want)
 		}
 		// The CLI's warnings are passed on, without the bar's frames.
@@ -1056,7 +1056,7 @@ func TestServeInterim(t *testing.T) {
 		// encounters (or finished points) it covers.
 		widths func(doc map[string]any) (played float64, widths []float64)
 	}{
-		{jobRequest{Kind: "compare", Text: text, N: 200_000, Seed: 3, Options: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}},
+		{jobRequest{Kind: "compare", Text: text, N: 200_000, Seed: 3, Options: []results.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}},
 			func(d map[string]any) (float64, []float64) {
 				var ws []float64
 				for _, o := range d["options"].([]any) {
@@ -1065,7 +1065,7 @@ func TestServeInterim(t *testing.T) {
 				}
 				return d["encounters"].(float64), ws
 			}},
-		{jobRequest{Kind: "matrix", Text: text, N: 150_000, Seed: 3, Rows: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}, Cols: []reports.NamedSets{{Name: "base"}}},
+		{jobRequest{Kind: "matrix", Text: text, N: 150_000, Seed: 3, Rows: []results.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}, Cols: []results.NamedSets{{Name: "base"}}},
 			func(d map[string]any) (float64, []float64) {
 				var ws []float64
 				for _, row := range d["ci95"].([]any) {
@@ -1204,7 +1204,7 @@ func TestServeTraceTargets(t *testing.T) {
 		return body, out.String()
 	}
 	cmp := startJob(t, ts, jobRequest{Kind: "compare", Text: text, N: 3000, Seed: 4,
-		Options: []reports.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}, Sets: []string{"monsters.Orc.hp=9"}})
+		Options: []results.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}, Sets: []string{"monsters.Orc.hp=9"}})
 	jobResult(t, ts, cmp)
 	st, tr, _ := call(t, ts, "GET", "/api/jobs/"+cmp+"/trace?option=fast&encounter=7", nil)
 	if st != 200 || !strings.HasPrefix(tr["text"].(string), "# simctl trace scenario.yaml --seed 4 --encounter 7 --set monsters.Orc.hp=9 --set heroes.Fighter.init=5\n") {

@@ -9,7 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"simctl/cmd/simctl/app"
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/sim/scenario"
 )
 
@@ -19,14 +19,14 @@ import (
 // scenario's names. Every option listed compiles against the scenario.
 type suggestion struct {
 	Sides   []string            `json:"sides"`
-	Options []reports.NamedSets `json:"options"` // the first side's, for Compare
-	Rows    []reports.NamedSets `json:"rows"`    // the first side's, for Matrix
-	Cols    []reports.NamedSets `json:"cols"`    // the second side's
+	Options []results.NamedSets `json:"options"` // the first side's, for Compare
+	Rows    []results.NamedSets `json:"rows"`    // the first side's, for Matrix
+	Cols    []results.NamedSets `json:"cols"`    // the second side's
 	Params  []string            `json:"params"`  // every path an option may move, for Value and Sweep
 	Vary    string              `json:"vary,omitempty"`
 	// Tournament is the first side's candidates (more of them); Search
 	// is up to two PATH=RANGE lines of the first side for Optimize.
-	Tournament []reports.NamedSets `json:"tournament"`
+	Tournament []results.NamedSets `json:"tournament"`
 	Search     []string            `json:"search"`
 }
 
@@ -54,11 +54,11 @@ func (s *server) handleSuggest(w http.ResponseWriter, r *http.Request) {
 // refuses ac, a side may have no tactics).
 func suggest(src *app.Source, sc *scenario.Scenario) suggestion {
 	out := suggestion{}
-	per := make([][]reports.NamedSets, len(sc.Sides))
+	per := make([][]results.NamedSets, len(sc.Sides))
 	var firstPaths []string
 	for i, side := range sc.Sides {
 		out.Sides = append(out.Sides, side.Name)
-		var cands []reports.NamedSets
+		var cands []results.NamedSets
 		add := func(name, path, value string) {
 			if len(cands) >= maxSuggest {
 				return
@@ -67,9 +67,9 @@ func suggest(src *app.Source, sc *scenario.Scenario) suggestion {
 			if _, _, _, err := src.CompileWarn([]scenario.Set{set}); err != nil {
 				return
 			}
-			ns := reports.NamedSets{Name: name, Sets: []string{set.String()}}
+			ns := results.NamedSets{Name: name, Sets: []string{set.String()}}
 			// As a job checks it: a name that survives the command line.
-			if checkNamedSets([]reports.NamedSets{ns}, "options") != nil {
+			if checkNamedSets([]results.NamedSets{ns}, "options") != nil {
 				return
 			}
 			cands = append(cands, ns)
@@ -100,9 +100,9 @@ func suggest(src *app.Source, sc *scenario.Scenario) suggestion {
 		}
 		per[i] = cands
 	}
-	base := reports.NamedSets{Name: "base", Sets: []string{}}
-	first := func(side, n int) []reports.NamedSets {
-		o := []reports.NamedSets{base}
+	base := results.NamedSets{Name: "base", Sets: []string{}}
+	first := func(side, n int) []results.NamedSets {
+		o := []results.NamedSets{base}
 		if side < len(per) {
 			for _, c := range per[side] {
 				if len(o) > n {

@@ -1,17 +1,22 @@
-// Package reports renders what people and tools read, and runs nothing:
-// the JSON result of a run (the contract other tools parse), the aligned
-// text table and the exact merge of shard results (result.go, table.go,
-// merge.go); the sweep and compare documents (sweep.go, sweeptable.go,
-// compare.go) and the value, matrix and tournament documents (value.go,
-// analysis.go; read back and merged in analysis_io.go) of the experiments
-// in sim/experiment; plots with gonum/plot
-// (plot.go; per-combatant and distribution figures in plot_outcomes.go)
-// and the Markdown/HTML report bundle (bundle.go, render.go). Package
-// safeio beside it reads inputs and writes outputs safely.
+// Package results holds the documents simctl writes and reads back, and
+// nothing that draws: the JSON result of a run (the contract other tools
+// parse; result.go) and the sweep, compare, value, matrix, tournament and
+// optimize documents (sweep.go, compare.go, value.go, documents.go,
+// optimize.go), their encoding and the checks that refuse a damaged or
+// edited file on reading (result.go, analysis_io.go, input.go, jsonerr.go),
+// the exact merge of shards (merge.go, merge_check.go) and the tallies a
+// --resume goes on from (Result.Tally). simctl merge and the application
+// layer (cmd/simctl/app) need only this; tables, figures and the report
+// bundle are package reports, which imports this one (never the other
+// way: results imports no plotting, font, image or HTML code, which
+// sim/imports_test.go checks). Package safeio beside it reads the files.
 //
-// Concurrency: everything here runs after the workers have finished; a
-// document is not safe for concurrent mutation.
-package reports
+// Concurrency: a document is plain data, built by one goroutine after the
+// workers have finished and not safe for concurrent mutation; reading and
+// merging share nothing between calls, so distinct documents may be read,
+// checked and merged on different goroutines at once, and a document no
+// one mutates may be read (encoded, rendered) by several.
+package results
 
 import (
 	"context"
@@ -198,7 +203,8 @@ type Raw struct {
 	AnyDown        [2]int64        `json:"any_down"`
 	Damage         [2]HistRaw      `json:"damage_hist"`
 	WinnerHP       [2]HistRaw      `json:"winner_hp_hist"`
-	// Tactics counts the rules of tactics: blocks (reports/tactics.go).
+	// Tactics counts the rules of tactics: blocks (tactics.go; shown by
+	// reports' tactics table).
 	Tactics []RuleCount `json:"tactics_rules,omitempty"`
 	// CountsSq is, per entry of Counts, the sum over encounters of the
 	// encounter's own count squared (sim.Tally.CountsSq): the intervals
@@ -217,7 +223,9 @@ type HistRaw struct {
 	Max    int64   `json:"max"`
 }
 
-func histRaw(h *stats.Hist) HistRaw {
+// NewHistRaw records a histogram exactly, trimmed after its last non-zero
+// bin.
+func NewHistRaw(h *stats.Hist) HistRaw {
 	k := len(h.Counts)
 	for k > 0 && h.Counts[k-1] == 0 {
 		k--
@@ -286,8 +294,8 @@ func New(m Meta, g sim.Game, t *sim.Tally) *Result {
 		AnyDown: t.AnyDown, CountsSq: t.CountsSq,
 	}
 	for s := 0; s < 2; s++ {
-		raw.Damage[s] = histRaw(&t.Damage[s])
-		raw.WinnerHP[s] = histRaw(&t.WinnerHP[s])
+		raw.Damage[s] = NewHistRaw(&t.Damage[s])
+		raw.WinnerHP[s] = NewHistRaw(&t.WinnerHP[s])
 	}
 	return FromRaw(m, raw)
 }
@@ -318,7 +326,7 @@ func FromRaw(m Meta, raw Raw) *Result {
 		}
 		r.Sides = append(r.Sides, sr)
 	}
-	h := raw.hist()
+	h := raw.RoundsHist()
 	r.Rounds = Rounds{Mean: h.Mean(), P50: h.Quantile(0.5), P90: h.Quantile(0.9), Max: h.Max()}
 	r.ActionEconomy = map[string]map[string]any{}
 	r.PerEncounter = map[string]map[string]float64{}
@@ -447,22 +455,23 @@ func (r *Result) combatants(m Meta, raw Raw) {
 		r.Combatants = append(r.Combatants, rec(name, raw.RosterSides[i], []int{i}))
 	}
 	r.Groups = []CombatantResult{}
-	for _, g := range groups(raw.Roster, raw.RosterSides) {
-		r.Groups = append(r.Groups, rec(g.name, g.side, g.members))
+	for _, g := range Groups(raw.Roster, raw.RosterSides) {
+		r.Groups = append(r.Groups, rec(g.Name, g.Side, g.Members))
 	}
 }
 
-type group struct {
-	name    string
-	side    int
-	members []int
+// Group is a combatant and its copies (Groups).
+type Group struct {
+	Name    string
+	Side    int
+	Members []int // roster indices
 }
 
-// groups gathers copies ("Hobgoblin#1".."#5" are "Hobgoblin") in roster
+// Groups gathers copies ("Hobgoblin#1".."#5" are "Hobgoblin") in roster
 // order of their first member; a combatant without copies is its own
 // group.
-func groups(roster []string, sides []int) []group {
-	var out []group
+func Groups(roster []string, sides []int) []Group {
+	var out []Group
 	at := map[string]int{}
 	for i, name := range roster {
 		base := name
@@ -471,11 +480,11 @@ func groups(roster []string, sides []int) []group {
 		}
 		key := fmt.Sprint(sides[i], "\x00", base)
 		if j, ok := at[key]; ok {
-			out[j].members = append(out[j].members, i)
+			out[j].Members = append(out[j].Members, i)
 			continue
 		}
 		at[key] = len(out)
-		out = append(out, group{name: base, side: sides[i], members: []int{i}})
+		out = append(out, Group{Name: base, Side: sides[i], Members: []int{i}})
 	}
 	return out
 }
@@ -492,7 +501,8 @@ func isDigits(s string) bool {
 	return true
 }
 
-func (raw Raw) hist() stats.Hist {
+// RoundsHist is the histogram of regular rounds per encounter.
+func (raw Raw) RoundsHist() stats.Hist {
 	return stats.Hist{Counts: raw.Rounds, Over: raw.RoundsOver, N: raw.Encounters, Sum: raw.RoundsSum, MaxSeen: raw.RoundsMax}
 }
 

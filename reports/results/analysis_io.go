@@ -1,12 +1,10 @@
-package reports
+package results
 
 import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"simctl/reports/i18n"
 	"slices"
-	"strings"
 
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
@@ -77,14 +75,14 @@ func parseTournament(path string, data []byte) (*Tournament, error) {
 	}
 	// The standings are recomputed from the state, so a document whose
 	// figures were edited (or damaged) apart from its sums is refused.
-	if !reflect.DeepEqual(t.State.Result(t.names(), t.Side), &t.Selection) {
+	if !reflect.DeepEqual(t.State.Result(t.Names(), t.Side), &t.Selection) {
 		return nil, fmt.Errorf("%s: a tournament whose standings are not those of its state (edited or damaged)", path)
 	}
 	return &t, nil
 }
 
-// names are the options' names in candidate order.
-func (t *Tournament) names() []string {
+// Names are the options' names in candidate order.
+func (t *Tournament) Names() []string {
 	ns := make([]string, len(t.Options))
 	for i, o := range t.Options {
 		ns[i] = o.Name
@@ -277,23 +275,4 @@ func mergeJoints(kind string, hs []*Header, js []*stats.Joint) (Header, stats.Jo
 	h.Shard, h.Command, h.Unplayed, h.Interrupted = nil, "", nil, false
 	h.Incomplete = covered < first.Shard.Total
 	return h, j, nil
-}
-
-// shardLine says which part of an experiment a shard's table covers, and
-// that a merge is incomplete: a table alone would read like the whole.
-func shardLine(h *Header) string { return shardLineLang(i18n.En, h) }
-
-// shardLineLang is shardLine in l.
-func shardLineLang(l i18n.Lang, h *Header) string {
-	var parts []string
-	if s := h.Shard; s != nil {
-		parts = append(parts, l.T("doc.shard_line", s.K+1, s.Of, s.K, s.Of, thousands(s.Start), thousands(s.Start+s.N-1), thousands(s.Total)))
-	}
-	if h.Incomplete {
-		parts = append(parts, l.T("doc.incomplete"))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return strings.Join(parts, "\n") + "\n\n"
 }

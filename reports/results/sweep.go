@@ -1,4 +1,4 @@
-package reports
+package results
 
 import (
 	"fmt"
@@ -226,18 +226,13 @@ func (s *Sweep) Finish() {
 	}
 	if missed > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%d of %d points reached the cap of %s encounters before their interval was narrower than %s (marked *); raise -n for them",
-			missed, len(s.Points), thousands(s.MaxN), pp(s.Precision)))
+			missed, len(s.Points), Thousands(s.MaxN), pp(s.Precision)))
 	}
 	if s.Interrupted {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("interrupted: %d of %d points did not finish (marked unfinished; no figures are given for them); simctl sweep ... --resume FILE with this sweep's JSON plays only those",
 			unfinished, len(s.Points)))
 	}
 }
-
-const intervalWilson = "Wilson score interval, 95%"
-
-// pp formats a proportion as percentage points.
-func pp(f float64) string { return strconv.FormatFloat(100*f, 'f', -1, 64) + " pp" }
 
 // MergeSweeps combines shards of one sweep (sweep --shard k/K) point by
 // point with Merge, into exactly the sweep one process would have made. It

@@ -1,9 +1,11 @@
-package reports
+package results
 
 import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"simctl/sim"
+	"simctl/sim/experiment"
 	"strings"
 	"testing"
 )
@@ -15,7 +17,7 @@ import (
 // accepted, and one of the old format is refused saying so.
 func TestParseTournamentHostile(t *testing.T) {
 	var buf bytes.Buffer
-	if err := fixtureTournament().Write(&buf, JSON); err != nil {
+	if err := WriteJSON(&buf, hostileTournament()); err != nil {
 		t.Fatal(err)
 	}
 	good := buf.Bytes()
@@ -92,4 +94,30 @@ func TestParseTournamentHostile(t *testing.T) {
 	if _, err := parseTournament("t.json", data); err == nil || !strings.Contains(err.Error(), "older simctl") {
 		t.Errorf("a tournament of format 1: %v", err)
 	}
+}
+
+// hostileTournament is reports' fixtureTournament: an interrupted
+// tournament of three options after two stages.
+func hostileTournament() *Tournament {
+	t := &Tournament{Header: Header{Kind: "tournament", Scenario: "Braced spears", File: "builtin:d20/tactics-combo.yaml", Ruleset: "d20", Seed: 3,
+		Version: "0.1.0+test", Command: "simctl tournament d20/tactics-combo --vary heroes.Wizard.tactics.params.crowd=1:3:1 -n 8000 --first 1000 --seed 3",
+		Interrupted: true}, Format: TournamentFormat}
+	for _, c := range []string{"1", "2", "3"} {
+		s := "heroes.Wizard.tactics.params.crowd=" + c
+		t.Options = append(t.Options, NamedSets{Name: s, Sets: []string{s}})
+	}
+	st, err := experiment.NewSelectState(3, experiment.SelectParams{First: 1000, Batch: 2000, Budget: 8000})
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range []*experiment.StageSums{
+		{Alive: []int{0, 1, 2}, Ranges: []sim.Range{{Lo: 0, Hi: 1000}}, Wins: []int64{640, 690, 700}, Only: [][2]int64{{20, 70}, {10, 70}, {40, 50}}},
+		{Alive: []int{1, 2}, Ranges: []sim.Range{{Lo: 1000, Hi: 3000}}, Wins: []int64{1360, 1373}, Only: [][2]int64{{90, 103}}},
+	} {
+		if err := st.Apply(s); err != nil {
+			panic(err)
+		}
+	}
+	t.Selection = *st.Result(t.Names(), "heroes")
+	return t
 }

@@ -1,4 +1,4 @@
-package reports_test
+package results_test
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	_ "simctl/agents" // the d20 policies
-	"simctl/reports"
+	"simctl/reports/results"
 	"simctl/rulesets"
 	_ "simctl/rulesets/d20"
 	"simctl/scenarios"
@@ -33,12 +33,12 @@ func duel(t *testing.T) sim.Game {
 	return g
 }
 
-var meta = reports.Meta{Scenario: "Fighter vs Orc", Ruleset: "d20", Version: "test", Seed: 7,
+var meta = results.Meta{Scenario: "Fighter vs Orc", Ruleset: "d20", Version: "test", Seed: 7,
 	Sides: [2]string{"heroes", "monsters"}, Elapsed: 1}
 
 // shard runs encounters [lo, hi) of a run of total and returns its result
 // as shard k of of (of 0: an unsharded result).
-func shard(t *testing.T, g sim.Game, k, of int, lo, hi, total int64) *reports.Result {
+func shard(t *testing.T, g sim.Game, k, of int, lo, hi, total int64) *results.Result {
 	t.Helper()
 	tally, err := sim.Run(context.Background(), g, sim.RunConfig{Seed: meta.Seed, Start: lo, N: hi - lo, Workers: 2})
 	if err != nil {
@@ -46,13 +46,13 @@ func shard(t *testing.T, g sim.Game, k, of int, lo, hi, total int64) *reports.Re
 	}
 	m := meta
 	if of > 0 {
-		m.Shard = &reports.Shard{K: k, Of: of, Start: lo, N: hi - lo, Total: total}
+		m.Shard = &results.Shard{K: k, Of: of, Start: lo, N: hi - lo, Total: total}
 	}
-	return reports.New(m, g, tally)
+	return results.New(m, g, tally)
 }
 
 // roundTrip writes r as JSON and reads it back, as simctl merge does.
-func roundTrip(t *testing.T, r *reports.Result) *reports.Result {
+func roundTrip(t *testing.T, r *results.Result) *results.Result {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "r.json")
 	var b bytes.Buffer
@@ -62,7 +62,7 @@ func roundTrip(t *testing.T, r *reports.Result) *reports.Result {
 	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	back, err := reports.ReadFile(p)
+	back, err := results.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,12 +73,12 @@ func TestMergeIsExact(t *testing.T) {
 	g := duel(t)
 	const n = 5000
 	whole := shard(t, g, 0, 0, 0, n, n)
-	parts := []*reports.Result{
+	parts := []*results.Result{
 		roundTrip(t, shard(t, g, 2, 3, 3333, n, n)),
 		roundTrip(t, shard(t, g, 0, 3, 0, 1666, n)),
 		roundTrip(t, shard(t, g, 1, 3, 1666, 3333, n)),
 	}
-	m, err := reports.Merge(parts)
+	m, err := results.Merge(parts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestMergeIsExact(t *testing.T) {
 	if !reflect.DeepEqual(m.Sides, whole.Sides) || m.Rounds != whole.Rounds || m.Encounters != n || m.Shard != nil {
 		t.Errorf("merged figures differ: %+v / %+v", m.Sides, whole.Sides)
 	}
-	if c, w := reports.Coverage(parts); c != n || w != n {
+	if c, w := results.Coverage(parts); c != n || w != n {
 		t.Errorf("Coverage = %d of %d, want %d of %d", c, w, n, n)
 	}
 	// Merging does not change its inputs.
@@ -101,12 +101,12 @@ func TestMergeIsExact(t *testing.T) {
 func TestMergeEmptyShards(t *testing.T) {
 	g := duel(t)
 	const n = 2
-	var parts []*reports.Result
+	var parts []*results.Result
 	for k := 2; k >= 0; k-- { // shard 0 of 2 over 3 is empty
 		lo, hi := int64(k)*n/3, int64(k+1)*n/3
 		parts = append(parts, shard(t, g, k, 3, lo, hi, n))
 	}
-	m, err := reports.Merge(parts)
+	m, err := results.Merge(parts)
 	if err != nil {
 		t.Fatalf("Merge with an empty shard: %v", err)
 	}
@@ -124,27 +124,27 @@ func TestMergeRefuses(t *testing.T) {
 	sets := *b
 	sets.Sets = []string{"max_rounds=5"}
 	otherN := *b
-	otherN.Shard = &reports.Shard{K: 1, Of: 2, Start: 500, N: 500, Total: 2000}
+	otherN.Shard = &results.Shard{K: 1, Of: 2, Start: 500, N: 500, Total: 2000}
 	scen := *b
 	scen.Scenario = "another"
 	whole := shard(t, g, 0, 0, 0, 1000, 1000)
 	// Reliability: versions, scenario texts, shard ranges, tampered counts.
 	ver := *b
 	ver.Version = "0.0.9"
-	withSum := func(r *reports.Result, text string) *reports.Result {
+	withSum := func(r *results.Result, text string) *results.Result {
 		c := *r
-		c.ScenarioText, c.ScenarioSHA256 = text, reports.ScenarioSum([]byte(text))
+		c.ScenarioText, c.ScenarioSHA256 = text, results.ScenarioSum([]byte(text))
 		return &c
 	}
 	textA, textB := withSum(a, "name: Fighter vs Orc\n"), withSum(b, "name: Fighter vs Orc\n# edited\n")
 	lied := withSum(b, "name: Fighter vs Orc\n")
 	lied.ScenarioText = "name: Fighter vs Orc\n# edited\n"
 	negative := *b
-	negative.Shard = &reports.Shard{K: 1, Of: 2, Start: -500, N: 500, Total: 1000}
+	negative.Shard = &results.Shard{K: 1, Of: 2, Start: -500, N: 500, Total: 1000}
 	beyond := *b
-	beyond.Shard = &reports.Shard{K: 1, Of: 2, Start: 500, N: 600, Total: 1000}
+	beyond.Shard = &results.Shard{K: 1, Of: 2, Start: 500, N: 600, Total: 1000}
 	badK := *b
-	badK.Shard = &reports.Shard{K: 2, Of: 2, Start: 500, N: 500, Total: 1000}
+	badK.Shard = &results.Shard{K: 2, Of: 2, Start: 500, N: 500, Total: 1000}
 	tampered := *b
 	tampered.Raw.Wins = [2]int64{b.Raw.Wins[0] + 1000, b.Raw.Wins[1]}
 	negWins := *b
@@ -154,28 +154,28 @@ func TestMergeRefuses(t *testing.T) {
 	hist.Raw.Rounds[1] += 7
 	for _, tc := range []struct {
 		name string
-		rs   []*reports.Result
+		rs   []*results.Result
 		want string
 	}{
 		{"nothing", nil, "no results"},
-		{"seeds", []*reports.Result{a, &seed}, "seeds 7 and 8 differ"},
-		{"sets", []*reports.Result{a, &sets}, "--set overrides"},
-		{"-n", []*reports.Result{a, &otherN}, "share -n"},
-		{"scenario", []*reports.Result{a, &scen}, "different scenarios"},
-		{"same shard twice", []*reports.Result{a, b, a}, "shard 0/2 overlaps shard 0/2"},
-		{"unsharded twice", []*reports.Result{whole, whole}, "an unsharded result overlaps an unsharded result"},
-		{"whole and a shard", []*reports.Result{b, whole}, "shard 1/2 overlaps an unsharded result"},
-		{"versions", []*reports.Result{a, &ver}, "shard 0/2 was made by simctl test and shard 1/2 by simctl 0.0.9"},
-		{"scenario text", []*reports.Result{textA, textB}, "ran different scenario texts (SHA-256 "},
-		{"sum of another text", []*reports.Result{a, lied}, "scenario_sha256 is not the SHA-256 of scenario_text"},
-		{"negative shard", []*reports.Result{a, &negative}, "shard 1/2 covering encounters -500 to -1 of 1000 is out of range"},
-		{"shard past the end", []*reports.Result{a, &beyond}, "shard 1/2 covering encounters 500 to 1099 of 1000 is out of range"},
-		{"shard index", []*reports.Result{a, &badK}, "shard 2/2 covering encounters 500 to 999 of 1000 is out of range"},
-		{"wins beyond encounters", []*reports.Result{a, &tampered}, "do not add up to its 500 encounters"},
-		{"negative wins", []*reports.Result{a, &negWins}, "negative count"},
-		{"rounds histogram", []*reports.Result{a, &hist}, "rounds histogram counts 507 encounters, not 500"},
+		{"seeds", []*results.Result{a, &seed}, "seeds 7 and 8 differ"},
+		{"sets", []*results.Result{a, &sets}, "--set overrides"},
+		{"-n", []*results.Result{a, &otherN}, "share -n"},
+		{"scenario", []*results.Result{a, &scen}, "different scenarios"},
+		{"same shard twice", []*results.Result{a, b, a}, "shard 0/2 overlaps shard 0/2"},
+		{"unsharded twice", []*results.Result{whole, whole}, "an unsharded result overlaps an unsharded result"},
+		{"whole and a shard", []*results.Result{b, whole}, "shard 1/2 overlaps an unsharded result"},
+		{"versions", []*results.Result{a, &ver}, "shard 0/2 was made by simctl test and shard 1/2 by simctl 0.0.9"},
+		{"scenario text", []*results.Result{textA, textB}, "ran different scenario texts (SHA-256 "},
+		{"sum of another text", []*results.Result{a, lied}, "scenario_sha256 is not the SHA-256 of scenario_text"},
+		{"negative shard", []*results.Result{a, &negative}, "shard 1/2 covering encounters -500 to -1 of 1000 is out of range"},
+		{"shard past the end", []*results.Result{a, &beyond}, "shard 1/2 covering encounters 500 to 1099 of 1000 is out of range"},
+		{"shard index", []*results.Result{a, &badK}, "shard 2/2 covering encounters 500 to 999 of 1000 is out of range"},
+		{"wins beyond encounters", []*results.Result{a, &tampered}, "do not add up to its 500 encounters"},
+		{"negative wins", []*results.Result{a, &negWins}, "negative count"},
+		{"rounds histogram", []*results.Result{a, &hist}, "rounds histogram counts 507 encounters, not 500"},
 	} {
-		m, err := reports.Merge(tc.rs)
+		m, err := results.Merge(tc.rs)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || m != nil {
 			t.Errorf("%s: Merge = %v, %v; want an error containing %q", tc.name, m, err, tc.want)
 		}
@@ -186,17 +186,17 @@ func TestCoverageOfMissingShard(t *testing.T) {
 	g := duel(t)
 	a := shard(t, g, 0, 3, 0, 10, 30)
 	c := shard(t, g, 2, 3, 20, 30, 30)
-	m, err := reports.Merge([]*reports.Result{a, c})
+	m, err := results.Merge([]*results.Result{a, c})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !m.Incomplete {
 		t.Error("a merge missing shard 1/3 is not marked incomplete")
 	}
-	if all, _ := reports.Merge([]*reports.Result{a, shard(t, g, 1, 3, 10, 20, 30), c}); all.Incomplete {
+	if all, _ := results.Merge([]*results.Result{a, shard(t, g, 1, 3, 10, 20, 30), c}); all.Incomplete {
 		t.Error("a complete merge is marked incomplete")
 	}
-	if cov, whole := reports.Coverage([]*reports.Result{a, c}); cov != 20 || whole != 30 {
+	if cov, whole := results.Coverage([]*results.Result{a, c}); cov != 20 || whole != 30 {
 		t.Errorf("Coverage = %d of %d, want 20 of 30", cov, whole)
 	}
 }
@@ -305,37 +305,12 @@ func TestReadFileRejectsDamagedResults(t *testing.T) {
 	} {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, []byte(text), 0o644)
-		if r, err := reports.ReadFile(p); err == nil || !strings.Contains(err.Error(), p) {
+		if r, err := results.ReadFile(p); err == nil || !strings.Contains(err.Error(), p) {
 			t.Errorf("ReadFile(%s) = %v, %v; want an error naming the file", name, r, err)
 		}
 	}
-	if _, err := reports.ReadFile(filepath.Join(dir, "missing.json")); err == nil {
+	if _, err := results.ReadFile(filepath.Join(dir, "missing.json")); err == nil {
 		t.Error("ReadFile of a missing file: no error")
-	}
-}
-
-// A result of no encounters (a run interrupted at once) prints without
-// dividing by zero.
-func TestTextOfEmptyResult(t *testing.T) {
-	g := duel(t)
-	m := meta
-	m.Interrupted = true
-	r := reports.New(m, g, sim.NewTally(g))
-	var b strings.Builder
-	if err := r.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
-	for _, bad := range []string{"NaN", "Inf"} {
-		if strings.Contains(b.String(), bad) {
-			t.Errorf("text of an empty result shows %s:\n%s", bad, b.String())
-		}
-	}
-	if !strings.Contains(b.String(), "0 encounters") || !strings.Contains(b.String(), "interrupted") {
-		t.Errorf("text of an empty result:\n%s", b.String())
-	}
-	var j bytes.Buffer
-	if err := r.WriteJSON(&j); err != nil {
-		t.Fatalf("JSON of an empty result: %v", err)
 	}
 }
 
@@ -362,7 +337,7 @@ func TestMergeByteForByte(t *testing.T) {
 		t.Fatalf("the test needs draws and copies: draws %d %+v, %d groups of %d combatants",
 			whole.Draws, whole.DrawCauses, len(whole.Groups), len(whole.Combatants))
 	}
-	m, err := reports.Merge([]*reports.Result{
+	m, err := results.Merge([]*results.Result{
 		roundTrip(t, shard(t, g, 1, 2, 1234, n, n)),
 		roundTrip(t, shard(t, g, 0, 2, 0, 1234, n)),
 	})
@@ -378,11 +353,5 @@ func TestMergeByteForByte(t *testing.T) {
 	}
 	if a.String() != b.String() {
 		t.Errorf("merged JSON differs from the whole run's:\n%s\n----\n%s", b.String(), a.String())
-	}
-	var ta, tb strings.Builder
-	whole.WriteText(&ta)
-	m.WriteText(&tb)
-	if ta.String() != tb.String() {
-		t.Errorf("merged text differs:\n%s\n----\n%s", tb.String(), ta.String())
 	}
 }

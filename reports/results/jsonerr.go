@@ -1,4 +1,4 @@
-package reports
+package results
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 
 // jsonProblem says what is wrong with a JSON document in the user's terms:
 // encoding/json's messages name Go types ("cannot unmarshal string into Go
-// struct field Result.sides of type reports.SideResult"), which mean
+// struct field Result.sides of type results.SideResult"), which mean
 // nothing to someone holding a file.
 func jsonProblem(err error) string {
 	var syn *json.SyntaxError

@@ -1,0 +1,139 @@
+package results
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"simctl/reports/safeio"
+)
+
+// Input is one document a report covers: a run result (`simctl run
+// --json`, `simctl merge --json`), a sweep, a comparison, or the document
+// of simctl value, matrix or tournament. Exactly one of Run, Sweep,
+// Compare, Value, Matrix and Tournament is set.
+type Input struct {
+	Path    string
+	Run     *Result
+	Sweep   *Sweep
+	Compare *Compare
+	// The documents of simctl value, matrix and tournament, which carry
+	// their scenario context themselves.
+	Value      *Value
+	Matrix     *Matrix
+	Tournament *Tournament
+	Optimize   *Optimize
+	// Context of a run result, which carries none itself: filled by the
+	// caller from the scenario when it can be found (nil otherwise).
+	Context *Context
+	// Traces of a run's representative fights (the shortest, the median
+	// and the longest, say), replayed by the caller: reports runs nothing.
+	Traces []FightTrace
+}
+
+// FightTrace is one replayed encounter a report links to, as text.
+type FightTrace struct {
+	Name  string // file stem: "longest"
+	Title string // "the longest fight: encounter 857, 10 rounds"
+	Text  string // what simctl trace prints
+}
+
+// ReadInput reads any JSON document simctl writes, telling the kinds apart
+// by their "kind" field (run results have none).
+func ReadInput(path string) (*Input, error) {
+	return ReadInputContext(context.Background(), path)
+}
+
+// ReadInputContext is ReadInput reading at most safeio.MaxResultBytes and
+// stopping when ctx is cancelled.
+func ReadInputContext(ctx context.Context, path string) (*Input, error) {
+	data, err := safeio.ReadFile(ctx, path, safeio.MaxResultBytes, "simctl JSON document")
+	if err != nil {
+		return nil, err
+	}
+	return ParseInput(path, data)
+}
+
+// ParseInput is ReadInput on a document already in memory; path names it
+// in errors.
+func ParseInput(path string, data []byte) (*Input, error) {
+	var head struct {
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("%s: not a simctl JSON document (a run, merge, sweep, compare, value, matrix or tournament result): %s", path, jsonProblem(err))
+	}
+	in := &Input{Path: path}
+	switch head.Kind {
+	case "sweep":
+		var s Sweep
+		if err := json.Unmarshal(data, &s); err != nil {
+			return nil, fmt.Errorf("%s: a damaged simctl sweep: %s", path, jsonProblem(err))
+		}
+		if len(s.Points) == 0 || len(s.Axes) == 0 {
+			return nil, fmt.Errorf("%s: a sweep with no points", path)
+		}
+		for i, p := range s.Points {
+			if p.Result == nil || len(p.Values) != len(s.Axes) {
+				return nil, fmt.Errorf("%s: sweep point %d is damaged", path, i)
+			}
+			if err := p.Result.check(); err != nil {
+				return nil, fmt.Errorf("%s: sweep point %d: %v", path, i, err)
+			}
+		}
+		in.Sweep = &s
+	case "compare":
+		var c Compare
+		if err := json.Unmarshal(data, &c); err != nil {
+			return nil, fmt.Errorf("%s: a damaged simctl comparison: %s", path, jsonProblem(err))
+		}
+		if len(c.Options) < 2 {
+			return nil, fmt.Errorf("%s: a comparison with fewer than two options", path)
+		}
+		for i, o := range c.Options {
+			if o.Result == nil || (i > 0 && len(o.Diff) != 2) {
+				return nil, fmt.Errorf("%s: option %d of the comparison is damaged", path, i)
+			}
+			if err := o.Result.check(); err != nil {
+				return nil, fmt.Errorf("%s: option %d: %v", path, i, err)
+			}
+			if n := len(o.EconomyCross); n > 0 && (i == 0 || n != len(o.Result.Raw.Counts) || n != len(c.Options[0].Result.Raw.Counts)) {
+				return nil, fmt.Errorf("%s: option %d: its action_economy_cross has %d entries for %d counters; the file is damaged", path, i, n, len(o.Result.Raw.Counts))
+			}
+		}
+		in.Compare = &c
+	case "value":
+		v, err := parseValue(path, data)
+		if err != nil {
+			return nil, err
+		}
+		in.Value = v
+	case "matrix":
+		m, err := parseMatrix(path, data)
+		if err != nil {
+			return nil, err
+		}
+		in.Matrix = m
+	case "tournament":
+		t, err := parseTournament(path, data)
+		if err != nil {
+			return nil, err
+		}
+		in.Tournament = t
+	case "optimize":
+		o, err := parseOptimize(path, data)
+		if err != nil {
+			return nil, err
+		}
+		in.Optimize = o
+	case "":
+		r, err := parseResult(path, data)
+		if err != nil {
+			return nil, err
+		}
+		in.Run = r
+	default:
+		return nil, fmt.Errorf("%s: unknown kind %q of simctl document (expected a run result, a sweep, a comparison, or a value, matrix or tournament document)", path, head.Kind)
+	}
+	return in, nil
+}

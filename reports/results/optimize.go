@@ -1,0 +1,163 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"simctl/sim"
+	"simctl/sim/experiment"
+)
+
+// Optimize is the JSON document of `simctl optimize`: the space searched,
+// the best candidate with its settings and confirmed win rate, the
+// guarantee and how far it reaches, and the whole search.
+type Optimize struct {
+	Header
+	Side      string                     `json:"side"`
+	Vary      []Axis                     `json:"vary,omitempty"`
+	Options   []NamedSets                `json:"options,omitempty"`
+	Where     string                     `json:"where,omitempty"`
+	Rules     string                     `json:"rules,omitempty"` // subset, order or both
+	Block     string                     `json:"block,omitempty"`
+	Best      OptimizeBest               `json:"best"`
+	Guarantee OptimizeGuarant            `json:"guarantee"`
+	Search    *experiment.OptimizeResult `json:"search,omitempty"`
+	// Stage is set by --shard: the part of the selection's next stage
+	// this shard played (Header.Shard says which part; relative to the
+	// stage), or, after simctl merge, the whole stage, which --resume
+	// applies to Search.Selection.State before going on.
+	Stage *experiment.StageSums `json:"stage,omitempty"`
+	// Oracle is set by --both: the double oracle's answer, with the names
+	// of the candidates of each side it mixes.
+	Oracle *OptimizeOracle `json:"oracle,omitempty"`
+}
+
+// OptimizeBest is the candidate returned.
+type OptimizeBest struct {
+	Name     string            `json:"name"`
+	Settings map[string]string `json:"settings"` // path -> value
+	Sets     []string          `json:"sets"`     // the --set overrides that make it
+	WinRate  float64           `json:"win_rate"` // on the confirmation's fresh encounters
+	CI95     [2]float64        `json:"ci95"`     // simultaneous with the other confirmed intervals
+	// Separated is false when the selection ended with candidates not
+	// separated from this one (the leader, then, not a proven best).
+	Separated bool       `json:"separated"`
+	Gain      float64    `json:"gain_over_baseline"`
+	GainCI    [2]float64 `json:"gain_ci"`
+}
+
+// OptimizeGuarant states what the answer guarantees.
+type OptimizeGuarant struct {
+	Alpha      float64 `json:"alpha"`
+	Delta      float64 `json:"delta"`
+	Evaluated  int     `json:"evaluated"`  // the candidates the guarantee covers
+	Screened   int     `json:"screened"`   // candidates played while screening (0: none)
+	Space      int64   `json:"space"`      // distinct candidates in the space
+	Encounters int64   `json:"encounters"` // encounters spent, all games counted
+	Uniform    int64   `json:"uniform_encounters"`
+	Statement  string  `json:"statement"`
+}
+
+// OptimizeOracle is --both's answer in names.
+type OptimizeOracle struct {
+	RowSide string  `json:"row_side"`
+	ColSide string  `json:"col_side"`
+	RowMix  []MixOf `json:"row_mix"`
+	ColMix  []MixOf `json:"col_mix"`
+	experiment.OracleResult
+}
+
+// MixOf is one candidate in an equilibrium mix.
+type MixOf struct {
+	Name   string  `json:"name"`
+	Weight float64 `json:"weight"`
+}
+
+// GuaranteeText is the plain statement of what an optimize answer covers.
+func GuaranteeText(alpha, delta float64, evaluated, screened int, space int64, separated bool) string {
+	s := fmt.Sprintf("with probability at least %s the best found is within %s of the best of the %d candidate(s) evaluated",
+		strconv.FormatFloat(100*(1-alpha), 'f', -1, 64)+"%", strings.TrimPrefix(signedPP(delta), "+"), evaluated)
+	if !separated {
+		s = fmt.Sprintf("the budget ended before a decision: with probability at least %s the candidates not separated hold the best of the %d evaluated, and none is called best (the one shown is the leader)",
+			strconv.FormatFloat(100*(1-alpha), 'f', -1, 64)+"%", evaluated)
+	}
+	if int64(evaluated) >= space {
+		return s + fmt.Sprintf(" (the whole space: %d)", space)
+	}
+	s += fmt.Sprintf("; the space holds %d: screening (successive halving over %d of them, then the survivors' neighbours) chose which to evaluate, and candidates never evaluated are not covered", space, screened)
+	return s
+}
+
+func parseOptimize(path string, data []byte) (*Optimize, error) {
+	var o Optimize
+	if err := json.Unmarshal(data, &o); err != nil {
+		return nil, fmt.Errorf("%s: a damaged simctl optimize document: %s", path, jsonProblem(err))
+	}
+	if o.Search == nil && o.Oracle == nil {
+		return nil, fmt.Errorf("%s: an optimize document with neither a search nor a double oracle; the file is damaged", path)
+	}
+	if err := checkHeader(&o.Header); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return &o, nil
+}
+
+// MergeOptimizeStages adds the shards of one stage of a search (the JSON
+// of simctl optimize --shard k/K, all from the same state) into the whole
+// stage: the document --resume goes on from. Every shard of the stage
+// must be there, once.
+func MergeOptimizeStages(os []*Optimize) (*Optimize, error) {
+	first := os[0]
+	// The state the stage starts from: screening's (a rung) or the
+	// selection's; every shard must hold the same.
+	state := func(o *Optimize) any {
+		switch {
+		case o.Stage == nil || o.Search == nil:
+			return nil
+		case o.Search.Screening != nil:
+			return o.Search.Screening
+		case o.Search.Selection != nil && o.Search.Selection.State != nil:
+			return o.Search.Selection.State
+		}
+		return nil
+	}
+	if state(first) == nil {
+		return nil, fmt.Errorf("merge: %s is not a shard of a search stage (simctl optimize --shard k/K writes those)", first.Scenario)
+	}
+	want, _ := json.Marshal(state(first))
+	out := *first
+	stage := *first.Stage
+	stage.Ranges = append([]sim.Range(nil), first.Stage.Ranges...)
+	stage.Wins = append([]int64(nil), first.Stage.Wins...)
+	stage.Only = append([][2]int64(nil), first.Stage.Only...)
+	for _, o := range os[1:] {
+		if state(o) == nil {
+			return nil, fmt.Errorf("merge: a document that is not a shard of a search stage is among the shards")
+		}
+		got, _ := json.Marshal(state(o))
+		switch {
+		case o.ScenarioSHA256 != first.ScenarioSHA256 || o.Seed != first.Seed || o.Version != first.Version || fmt.Sprint(o.Sets) != fmt.Sprint(first.Sets):
+			return nil, fmt.Errorf("merge: shards of different searches (scenario, seed, simctl version or --set differ)")
+		case o.Side != first.Side || fmt.Sprint(o.Vary) != fmt.Sprint(first.Vary) || fmt.Sprint(o.Options) != fmt.Sprint(first.Options) || o.Where != first.Where || o.Rules != first.Rules || o.Block != first.Block:
+			return nil, fmt.Errorf("merge: shards of searches over different spaces")
+		case string(got) != string(want):
+			return nil, fmt.Errorf("merge: shards of different stages (each must start from the same --resume state)")
+		}
+		if err := stage.Merge(o.Stage); err != nil {
+			return nil, fmt.Errorf("merge: %v (is a shard given twice?)", err)
+		}
+	}
+	var start, n int64
+	if sc := first.Search.Screening; sc != nil {
+		start, n, _ = sc.NextRung()
+	} else {
+		start, n, _ = first.Search.Selection.State.NextStage()
+	}
+	if len(stage.Ranges) != 1 || stage.Ranges[0] != (sim.Range{Lo: start, Hi: start + n}) {
+		return nil, fmt.Errorf("merge: the shards cover encounters %v of the stage's %d..%d; a shard is missing", stage.Ranges, start, start+n-1)
+	}
+	out.Stage, out.Shard = &stage, nil
+	return &out, nil
+}

@@ -1,0 +1,54 @@
+package results
+
+import (
+	"simctl/sim/experiment"
+	"simctl/stats"
+)
+
+// Value is the document `simctl value` writes: each parameter's marginal
+// effect on one side's win rate, the exchange rates between them, and the
+// one-at-a-time swings (the tornado), all from one run on common random
+// numbers. Joint holds the exact sums every figure comes from.
+type Value struct {
+	Header
+	Side       string              `json:"side"`
+	Encounters int64               `json:"encounters"`
+	Params     []ValueParam        `json:"params"`
+	Effects    []experiment.Effect `json:"effects"`
+	Rates      []experiment.Rate   `json:"rates"`
+	Swings     []experiment.Swing  `json:"swings"`
+	Warnings   []string            `json:"warnings,omitempty"`
+	Joint      stats.Joint         `json:"joint"`
+}
+
+// ValueParam records what a parameter moved: the --set overrides of its
+// down and up steps.
+type ValueParam struct {
+	Name string   `json:"name"`
+	Step float64  `json:"step"`
+	Down []string `json:"down"`
+	Up   []string `json:"up"`
+}
+
+// NewValue fills the figures of v from the experiment's joint win
+// indicators of v.Side (v's header fields are the caller's).
+func NewValue(v *Value, j stats.Joint, params []experiment.Param) {
+	v.Kind = "value"
+	res := experiment.Analyse(j, params, v.Side)
+	v.Encounters, v.Effects, v.Rates, v.Warnings, v.Joint = j.N, res.Effects, res.Rates, res.Warnings, j
+	v.Swings = experiment.Swings(j, params, v.Side).Swings
+	v.Params = nil
+	for _, p := range params {
+		vp := ValueParam{Name: p.Name, Step: p.Step}
+		for _, s := range p.Down {
+			vp.Down = append(vp.Down, s.String())
+		}
+		for _, s := range p.Up {
+			vp.Up = append(vp.Up, s.String())
+		}
+		v.Params = append(v.Params, vp)
+	}
+	if v.Interrupted {
+		v.Warnings = append(v.Warnings, "interrupted: the figures cover only the encounters that finished")
+	}
+}
