@@ -984,8 +984,10 @@ function renderCompare(out, job, r) {
       ci(s.win_ci95), d ? num(d.p_value, 4) : "",
       (o.sets || []).join("; ") || "(unchanged)"];
   });
-  out.append(table(`Options on the same ${thousands(r.encounters)} encounters (common random numbers); ${poss(r.sides[0])} win rate`,
-    ["option", "win rate", "Δ vs baseline", "paired 95% interval", "win rate 95% interval", "p", "overrides"], rows, "compare-table"));
+  const tw = table(`Options on the same ${thousands(r.encounters)} encounters (common random numbers); ${poss(r.sides[0])} win rate`,
+    ["option", "win rate", "Δ vs baseline", "paired 95% interval", "win rate 95% interval", "p", "overrides"], rows, "compare-table");
+  tw.firstChild.classList.add("compare"); // side by side too, where the copy has no id
+  out.append(tw);
   for (const f of job.figures || []) out.append(figure(job.id, f, "Win rates of the options (the reports' figure)"));
   if (job.result) out.append(traceViewer(job, r, { kind: "option", list: r.options.map((o) => ({ label: o.name, q: "option=" + encodeURIComponent(o.name) })) }));
 }
