@@ -140,6 +140,13 @@ func TestServeE2E(t *testing.T) {
 			t.Errorf("%s: %s", what, strings.Join(bad, "; "))
 		}
 	}
+	// tablesFit: at 1280 px no results table scrolls sideways.
+	tablesFit := func(c context.Context, what string) {
+		t.Helper()
+		if fit := get(t, c, what+" tables fit", chromedp.Evaluate[string](`[...document.querySelectorAll("#results .scroll")].filter(p => p.scrollWidth > p.clientWidth + 1).map(p => (p.querySelector("table").id || p.querySelector("caption")?.textContent || "a table") + " is " + p.scrollWidth + " px wide in " + p.clientWidth).join("; ")`)); fit != "" {
+			t.Errorf("%s at 1280 px: %s", what, fit)
+		}
+	}
 	shot := func(c context.Context, name string) {
 		t.Helper()
 		if shots == "" {
@@ -212,6 +219,7 @@ func TestServeE2E(t *testing.T) {
 	}
 	waitJS(bctx, "figures", `document.querySelectorAll("#results figure").length >= 4 && document.querySelectorAll("#results figure svg[data-ready]").length === document.querySelectorAll("#results figure").length`)
 	checkFigures(bctx, "run")
+	tablesFit(bctx, "run")
 	shot(bctx, "run")
 
 	// The kept result in a fresh tab: the same numbers, and no job run.
@@ -252,6 +260,7 @@ func TestServeE2E(t *testing.T) {
 	waitJS(bctx, "sweep done", `document.querySelector("#job-status").dataset.state === "done" && !!document.querySelector("#sweep-slider")`)
 	waitJS(bctx, "sweep figure", figuresShown)
 	step("scroll", chromedp.ScrollIntoView("#results"))
+	tablesFit(bctx, "sweep")
 	shot(bctx, "sweep")
 
 	// A comparison: its interim tables come while it plays, the
@@ -272,10 +281,7 @@ func TestServeE2E(t *testing.T) {
 	checkFigures(bctx, "compare")
 	// The comparison fits the results column at 1280 px: no sideways
 	// scrolling, its key columns first.
-	if fit := get(t, bctx, "compare fits", chromedp.Evaluate[string](`(() => { const t = document.querySelector("#compare-table"), p = t.parentElement;
-		return p.scrollWidth <= p.clientWidth + 1 ? "" : "the table is " + p.scrollWidth + " px wide in " + p.clientWidth })()`)); fit != "" {
-		t.Errorf("compare at 1280 px: %s", fit)
-	}
+	tablesFit(bctx, "compare")
 	if head := get(t, bctx, "compare head", chromedp.Evaluate[string](`[...document.querySelectorAll("#compare-table th")].slice(0, 4).map(h => h.textContent).join(" | ")`)); head != "option | win rate | Δ vs baseline | paired 95% interval" {
 		t.Errorf("the comparison's first columns: %s", head)
 	}
@@ -300,6 +306,7 @@ func TestServeE2E(t *testing.T) {
 	step("matrix", chromedp.Click("#tab-matrix"), chromedp.Click("#run"))
 	waitJS(bctx, "matrix done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#equilibrium")?.textContent || "").includes("heroes plays")`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
+	tablesFit(bctx, "matrix")
 	shot(bctx, "matrix")
 
 	// Value: what a step of each parameter is worth, and the tornado.
@@ -308,6 +315,7 @@ func TestServeE2E(t *testing.T) {
 	waitJS(bctx, "tornado", figuresShown)
 	step("scroll", chromedp.ScrollIntoView("#results"))
 	checkFigures(bctx, "value")
+	tablesFit(bctx, "value")
 	shot(bctx, "value")
 
 	// Another built-in: Compare and Matrix prefilled from its own sides,
@@ -320,6 +328,8 @@ func TestServeE2E(t *testing.T) {
 	whenAt := strings.Index(string(combo), "when: not self.engaged and enemies.count > 0") + len("when: not self.engaged and enemies.count > 0")
 	get(t, bctx, "caret in when", chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const e = document.querySelector("#editor"); e.focus(); e.setSelectionRange(%d, %d); return e.dispatchEvent(new KeyboardEvent("keydown", {key: " ", ctrlKey: true, bubbles: true, cancelable: true})) || true })()`, whenAt, whenAt)))
 	waitJS(bctx, "tactics facts offered", `!document.querySelector("#completions").hidden && document.querySelector("#completions-title").textContent.startsWith("Facts a when: may test (d20)") && !!document.querySelector('#completions-list button[data-field="self.hp_pct"]') && !document.querySelector('#completions-list button[data-field="uncanny_dodge"]')`)
+	get(t, bctx, "escape", chromedp.Evaluate[bool](`document.querySelector("#editor").dispatchEvent(new KeyboardEvent("keydown", {key: "Escape", bubbles: true})) || true`))
+	waitJS(bctx, "completions closed", `document.querySelector("#completions").hidden`)
 	step("combo compare", chromedp.Click("#tab-compare"), chromedp.SetValue("#n", "4000"), chromedp.SetValue("#seed", "1"), chromedp.Click("#run"))
 	waitJS(bctx, "combo compare done", `document.querySelector("#job-status").dataset.state === "done" && !!document.querySelector("#compare-table")`)
 	step("combo matrix", chromedp.Click("#tab-matrix"), chromedp.Click("#run"))
@@ -328,13 +338,15 @@ func TestServeE2E(t *testing.T) {
 	step("combo tournament", chromedp.Click("#tab-tournament"), chromedp.SetValue("#n", "20000"), chromedp.Click("#run"))
 	waitJS(bctx, "tournament done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#tournament-outcome")?.textContent || "").startsWith("Outcome:") && document.querySelectorAll("#tournament-table tbody tr").length >= 3`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
+	tablesFit(bctx, "tournament")
 	shot(bctx, "tournament")
 	step("combo optimize", chromedp.Click("#tab-optimize"), chromedp.SetValue("#n", "6000"), chromedp.Click("#run"))
 	waitJS(bctx, "optimize done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#optimize-best")?.textContent || "").startsWith("Best found:") && !!document.querySelector("#optimize-table")`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
-	if u := get(t, bctx, "uniform design", chromedp.Evaluate[string](`(document.querySelector("#optimize-uniform") || {}).textContent || ""`)); !strings.HasPrefix(u, "Fixed-sample design for the same guarantee (uniform allocation: every one of the ") || !strings.Contains(u, " needs ") {
+	if u := get(t, bctx, "uniform design", chromedp.Evaluate[string](`(document.querySelector("#optimize-uniform") || {}).textContent || ""`)); !strings.HasPrefix(u, "Fixed-sample design for the same guarantee: uniform allocation, every one of the ") || !strings.Contains(u, " needs ") {
 		t.Errorf("the optimize tab's uniform allocation reads %q", u)
 	}
+	tablesFit(bctx, "optimize")
 	shot(bctx, "optimize")
 	t.Logf("optimize: %d interim selections shown while it played", get(t, bctx, "optimize interims", chromedp.Evaluate[int](`window.simctlLab.interimWidths.length`)))
 	step("combo find", chromedp.Click("#tab-find"), chromedp.SetValue("#n", "2000"), chromedp.Click("#run"))

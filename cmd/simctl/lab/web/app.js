@@ -1043,10 +1043,10 @@ function shortName(name, all) {
 function uniformDesign(g, s) {
   const per = s.uniform_per_candidate || 0, k = per ? Math.round(g.uniform_encounters / per) : 0;
   let how = "";
-  if (per) how = `: every one of the ${k} candidates playing the same ${thousands(per)} encounters and the highest win rate taken`;
+  if (per) how = `, every one of the ${k} candidates playing the same ${thousands(per)} encounters and the highest win rate taken`;
   if (per && s.uniform_discordance) how += ` (Bonferroni over ${Math.max(k - 1, 1)} paired comparisons, at the largest discordance seen with the best, ${(100 * s.uniform_discordance).toFixed(1)}%)`;
   const ratio = g.encounters / g.uniform_encounters;
-  return `Fixed-sample design for the same guarantee (uniform allocation${how}) needs ${thousands(g.uniform_encounters)} encounters: this search cost ${ratio > 1 ? "more" : "less"}, ${ratio.toPrecision(2)} times as much.`;
+  return `Fixed-sample design for the same guarantee: uniform allocation${how}, needs ${thousands(g.uniform_encounters)} encounters; this search cost ${ratio > 1 ? "more" : "less"}, ${ratio.toPrecision(2)} times as much.`;
 }
 
 function renderOptimize(out, job, r) {
