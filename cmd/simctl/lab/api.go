@@ -649,6 +649,12 @@ func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJo
 	if !ok {
 		return
 	}
+	if j.req.Kind == "find" || j.req.Kind == "optimize" {
+		// simctl report does not read these documents: refused up front,
+		// not a 500 from the report made (and failing) on every request.
+		jsonError(w, http.StatusNotFound, "a %s job has no report archive (simctl report reads run, sweep, compare, value, matrix and tournament documents); download its result JSON", j.req.Kind)
+		return
+	}
 	// Made once per job and format: a report replays fights and draws
 	// figures, too much to repeat on every click.
 	j.mu.Lock()

@@ -119,6 +119,34 @@ func TestServeE2E(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
+	// The figures are inline SVG drawn in the Liberation Sans the lab
+	// serves (the font gonum/plot measured their text in): every label
+	// lies inside its figure.
+	const figuresShown = `document.querySelectorAll("#results figure").length > 0 && document.querySelectorAll("#results figure svg[data-ready]").length === document.querySelectorAll("#results figure").length`
+	checkFigures := func(c context.Context, what string) {
+		t.Helper()
+		waitJS(c, what+": Liberation Sans loaded", `[...document.fonts].some(f => f.family.replace(/"/g, "") === "Liberation Sans" && f.status === "loaded")`)
+		bad := get(t, c, what+" figures", chromedp.Evaluate[[]string](`(() => { const bad = [];
+			for (const svg of document.querySelectorAll("#results figure svg")) {
+				const r = svg.getBoundingClientRect();
+				for (const x of svg.querySelectorAll("text")) {
+					const b = x.getBoundingClientRect();
+					if (b.width > 0 && (b.right > r.right + 1 || b.left < r.left - 1)) bad.push(svg.closest("figure").dataset.figure + ": " + JSON.stringify(x.textContent) + " is cut");
+					if (!getComputedStyle(x).fontFamily.includes("Liberation Sans")) bad.push("font " + getComputedStyle(x).fontFamily);
+				}
+			}
+			return bad })()`))
+		if len(bad) > 0 {
+			t.Errorf("%s: %s", what, strings.Join(bad, "; "))
+		}
+	}
+	// tablesFit: at 1280 px no results table scrolls sideways.
+	tablesFit := func(c context.Context, what string) {
+		t.Helper()
+		if fit := get(t, c, what+" tables fit", chromedp.Evaluate[string](`[...document.querySelectorAll("#results .scroll")].filter(p => p.scrollWidth > p.clientWidth + 1).map(p => (p.querySelector("table").id || p.querySelector("caption")?.textContent || "a table") + " is " + p.scrollWidth + " px wide in " + p.clientWidth).join("; ")`)); fit != "" {
+			t.Errorf("%s at 1280 px: %s", what, fit)
+		}
+	}
 	shot := func(c context.Context, name string) {
 		t.Helper()
 		if shots == "" {
@@ -189,7 +217,9 @@ func TestServeE2E(t *testing.T) {
 	if counts.Encounters != n || counts.Wins != want.Wins || counts.Draws != want.Draws {
 		t.Errorf("the page's counts %+v, simctl run's %v draws %d", counts, want.Wins, want.Draws)
 	}
-	waitJS(bctx, "figures", `[...document.querySelectorAll("#results figure img")].length >= 4 && [...document.querySelectorAll("#results figure img")].every(i => i.complete && i.naturalWidth > 0)`)
+	waitJS(bctx, "figures", `document.querySelectorAll("#results figure").length >= 4 && document.querySelectorAll("#results figure svg[data-ready]").length === document.querySelectorAll("#results figure").length`)
+	checkFigures(bctx, "run")
+	tablesFit(bctx, "run")
 	shot(bctx, "run")
 
 	// The kept result in a fresh tab: the same numbers, and no job run.
@@ -228,8 +258,9 @@ func TestServeE2E(t *testing.T) {
 	// A sweep: its table and figure.
 	step("sweep", chromedp.Click("#tab-sweep"), chromedp.SetValue("#n", "3000"), chromedp.SetValue("#vary1", "heroes.Fighter.init=0:6:2"), chromedp.Click("#run"))
 	waitJS(bctx, "sweep done", `document.querySelector("#job-status").dataset.state === "done" && !!document.querySelector("#sweep-slider")`)
-	waitJS(bctx, "sweep figure", `[...document.querySelectorAll("#results figure img")].some(i => i.complete && i.naturalWidth > 0)`)
+	waitJS(bctx, "sweep figure", figuresShown)
 	step("scroll", chromedp.ScrollIntoView("#results"))
+	tablesFit(bctx, "sweep")
 	shot(bctx, "sweep")
 
 	// A comparison: its interim tables come while it plays, the
@@ -245,8 +276,15 @@ func TestServeE2E(t *testing.T) {
 		t.Errorf("the comparison's interval did not narrow: %v", cw)
 	}
 	waitJS(bctx, "compare done", `document.querySelector("#job-status").dataset.state === "done" && document.querySelector("#results").textContent.includes("vs baseline")`)
-	waitJS(bctx, "compare figure", `[...document.querySelectorAll("#results figure img")].some(i => i.complete && i.naturalWidth > 0)`)
+	waitJS(bctx, "compare figure", figuresShown)
 	step("scroll", chromedp.ScrollIntoView("#results"))
+	checkFigures(bctx, "compare")
+	// The comparison fits the results column at 1280 px: no sideways
+	// scrolling, its key columns first.
+	tablesFit(bctx, "compare")
+	if head := get(t, bctx, "compare head", chromedp.Evaluate[string](`[...document.querySelectorAll("#compare-table th")].slice(0, 4).map(h => h.textContent).join(" | ")`)); head != "option | win rate | Δ vs baseline | paired 95% interval" {
+		t.Errorf("the comparison's first columns: %s", head)
+	}
 	shot(bctx, "compare")
 	// The longest fight of the second option: its overrides replayed.
 	step("trace an option", chromedp.SetValue("#trace-target", "option=init%2B4"), chromedp.Click("#trace-longest"))
@@ -256,19 +294,28 @@ func TestServeE2E(t *testing.T) {
 	step("history pick", chromedp.Click(`#history li:nth-child(1) input`), chromedp.Click(`#history li:last-child input`))
 	waitJS(bctx, "side by side", `document.querySelectorAll("#side-by-side .sbs-col table").length >= 2 && !document.querySelector("#side-by-side").hidden`)
 	step("scroll", chromedp.ScrollIntoView("#history-box"))
+	// Two results too wide to sit side by side in the results column
+	// stack; nothing in them scrolls the page sideways.
+	if sbs := get(t, bctx, "side by side fits", chromedp.Evaluate[string](`(() => { const b = document.querySelector("#side-by-side"), c = b.querySelectorAll(".sbs-col, .sbs-col .scroll");
+		return b.scrollWidth <= b.clientWidth + 1 && [...c].every(x => x.scrollWidth <= x.clientWidth + 1) ? "" : "side by side " + b.scrollWidth + " px in " + b.clientWidth + ", columns and tables " + [...c].map(x => x.scrollWidth + "/" + x.clientWidth).join(" ") })()`)); sbs != "" {
+		t.Errorf("history at 1280 px: %s", sbs)
+	}
 	shot(bctx, "history")
 
 	// A matrix: the grid and the equilibrium.
 	step("matrix", chromedp.Click("#tab-matrix"), chromedp.Click("#run"))
 	waitJS(bctx, "matrix done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#equilibrium")?.textContent || "").includes("heroes plays")`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
+	tablesFit(bctx, "matrix")
 	shot(bctx, "matrix")
 
 	// Value: what a step of each parameter is worth, and the tornado.
 	step("value", chromedp.Click("#tab-value"), chromedp.SetValue("#n", "20000"), chromedp.SetValue("#params", "init,hp,ac"), chromedp.Click("#run"))
 	waitJS(bctx, "value done", `document.querySelector("#job-status").dataset.state === "done" && document.querySelector("#results").textContent.includes("Exchange rates")`)
-	waitJS(bctx, "tornado", `[...document.querySelectorAll("#results figure img")].some(i => i.complete && i.naturalWidth > 0)`)
+	waitJS(bctx, "tornado", figuresShown)
 	step("scroll", chromedp.ScrollIntoView("#results"))
+	checkFigures(bctx, "value")
+	tablesFit(bctx, "value")
 	shot(bctx, "value")
 
 	// Another built-in: Compare and Matrix prefilled from its own sides,
@@ -276,6 +323,13 @@ func TestServeE2E(t *testing.T) {
 	combo, _, _ := scenarios.Read("d20/tactics-combo")
 	step("pick combo", chromedp.SetValue("#scenario-pick", "builtin:d20/tactics-combo"), chromedp.Click("#load-scenario"))
 	waitJS(bctx, "combo prefilled", `document.querySelector("#editor").value === `+jsString(string(combo))+` && document.querySelector("#options").value.includes("heroes.") && document.querySelector("#options").value.includes("tactics.params") && !document.querySelector("#options").value.includes("Fighter") && document.querySelector("#cols").value.includes("raiders.")`)
+	// Completion inside a tactics rule's when: the ruleset's facts
+	// (simctl policies d20), self.hp_pct among them.
+	whenAt := strings.Index(string(combo), "when: not self.engaged and enemies.count > 0") + len("when: not self.engaged and enemies.count > 0")
+	get(t, bctx, "caret in when", chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const e = document.querySelector("#editor"); e.focus(); e.setSelectionRange(%d, %d); return e.dispatchEvent(new KeyboardEvent("keydown", {key: " ", ctrlKey: true, bubbles: true, cancelable: true})) || true })()`, whenAt, whenAt)))
+	waitJS(bctx, "tactics facts offered", `!document.querySelector("#completions").hidden && document.querySelector("#completions-title").textContent.startsWith("Facts a when: may test (d20)") && !!document.querySelector('#completions-list button[data-field="self.hp_pct"]') && !document.querySelector('#completions-list button[data-field="uncanny_dodge"]')`)
+	get(t, bctx, "escape", chromedp.Evaluate[bool](`document.querySelector("#editor").dispatchEvent(new KeyboardEvent("keydown", {key: "Escape", bubbles: true})) || true`))
+	waitJS(bctx, "completions closed", `document.querySelector("#completions").hidden`)
 	step("combo compare", chromedp.Click("#tab-compare"), chromedp.SetValue("#n", "4000"), chromedp.SetValue("#seed", "1"), chromedp.Click("#run"))
 	waitJS(bctx, "combo compare done", `document.querySelector("#job-status").dataset.state === "done" && !!document.querySelector("#compare-table")`)
 	step("combo matrix", chromedp.Click("#tab-matrix"), chromedp.Click("#run"))
@@ -284,10 +338,15 @@ func TestServeE2E(t *testing.T) {
 	step("combo tournament", chromedp.Click("#tab-tournament"), chromedp.SetValue("#n", "20000"), chromedp.Click("#run"))
 	waitJS(bctx, "tournament done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#tournament-outcome")?.textContent || "").startsWith("Outcome:") && document.querySelectorAll("#tournament-table tbody tr").length >= 3`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
+	tablesFit(bctx, "tournament")
 	shot(bctx, "tournament")
 	step("combo optimize", chromedp.Click("#tab-optimize"), chromedp.SetValue("#n", "6000"), chromedp.Click("#run"))
 	waitJS(bctx, "optimize done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#optimize-best")?.textContent || "").startsWith("Best found:") && !!document.querySelector("#optimize-table")`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
+	if u := get(t, bctx, "uniform design", chromedp.Evaluate[string](`(document.querySelector("#optimize-uniform") || {}).textContent || ""`)); !strings.HasPrefix(u, "Fixed-sample design for the same guarantee: uniform allocation, every one of the ") || !strings.Contains(u, " needs ") {
+		t.Errorf("the optimize tab's uniform allocation reads %q", u)
+	}
+	tablesFit(bctx, "optimize")
 	shot(bctx, "optimize")
 	t.Logf("optimize: %d interim selections shown while it played", get(t, bctx, "optimize interims", chromedp.Evaluate[int](`window.simctlLab.interimWidths.length`)))
 	step("combo find", chromedp.Click("#tab-find"), chromedp.SetValue("#n", "2000"), chromedp.Click("#run"))

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,12 +9,16 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"time"
 
 	"simctl/reports/safeio"
+
+	"codeberg.org/go-fonts/liberation/liberationsansregular"
 )
 
 // labRoutes adds the lab's own endpoints: saving into --dir, option
-// suggestions from the editor's scenario, and the page's icon.
+// suggestions from the editor's scenario, the page's icon and the
+// figures' font.
 func (s *server) labRoutes(m *http.ServeMux) {
 	m.HandleFunc("/api/save", s.post(s.handleSave))
 	m.HandleFunc("/api/suggest", s.post(s.handleSuggest))
@@ -21,6 +26,14 @@ func (s *server) labRoutes(m *http.ServeMux) {
 		w.Header().Set("Content-Type", "image/svg+xml")
 		w.Header().Set("Cache-Control", "max-age=86400")
 		w.Write([]byte(favicon))
+	}))
+	// The figures' font (style.css's @font-face): the Liberation Sans
+	// gonum/plot embeds and measures their text in, for browsers on
+	// machines without it.
+	m.HandleFunc("/fonts/LiberationSans-Regular.ttf", s.get(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "font/ttf")
+		w.Header().Set("Cache-Control", "max-age=86400")
+		http.ServeContent(w, r, "LiberationSans-Regular.ttf", time.Time{}, bytes.NewReader(liberationsansregular.TTF))
 	}))
 }
 

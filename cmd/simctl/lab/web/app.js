@@ -706,8 +706,46 @@ function convPlot(series, side) {
 
 // ---- results --------------------------------------------------------------
 
+// figure is one of the job's SVG figures, inline in the page rather than
+// an <img>: gonum/plot laid its text out in Liberation Sans, and only an
+// inline SVG uses the page's @font-face (style.css, the font the lab
+// serves), so labels are the width they were measured at even where
+// Liberation is not installed. The figure's style attributes become CSSOM
+// properties (the Content-Security-Policy refuses inline style markup).
 function figure(id, name, caption) {
-  return el("figure", {}, el("img", { src: `/api/jobs/${id}/figures/${name}.svg`, alt: caption }), el("figcaption", { text: caption }));
+  const src = `/api/jobs/${id}/figures/${name}.svg`;
+  const fig = el("figure", { "data-figure": name }, el("figcaption", { text: caption }));
+  fetch(src).then((res) => (res.ok ? res.text() : Promise.reject(new Error(`HTTP ${res.status}`)))).then((text) => {
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    const svg = doc.documentElement;
+    if (!svg || svg.localName !== "svg" || doc.querySelector("parsererror")) throw new Error("not an SVG");
+    for (const e of [svg, ...svg.querySelectorAll("*")]) {
+      if (["script", "foreignObject", "style"].includes(e.localName)) { e.remove(); continue; }
+      for (const a of [...e.attributes]) if (a.name.startsWith("on") || /^\s*javascript:/i.test(a.value)) e.removeAttribute(a.name);
+    }
+    const styled = [...svg.querySelectorAll("[style]")].map((e) => [e, e.getAttribute("style")]);
+    for (const [e] of styled) e.removeAttribute("style");
+    const node = document.importNode(svg, true);
+    const copies = [node, ...node.querySelectorAll("*")];
+    const originals = [svg, ...svg.querySelectorAll("*")];
+    const at = new Map(originals.map((e, i) => [e, copies[i]]));
+    for (const [e, style] of styled) {
+      const c = at.get(e);
+      for (const decl of style.split(";")) {
+        const k = decl.indexOf(":");
+        if (k > 0) c.style.setProperty(decl.slice(0, k).trim(), decl.slice(k + 1).trim());
+      }
+    }
+    node.removeAttribute("width");
+    node.removeAttribute("height");
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", caption);
+    node.dataset.ready = "1";
+    fig.prepend(node);
+  }).catch((err) => {
+    fig.prepend(el("p", { class: "muted", text: `The figure could not be shown (${err.message}); ` }, el("a", { href: src, text: "open it" })));
+  });
+  return fig;
 }
 
 function downloads(job) {
@@ -939,12 +977,17 @@ function renderCompare(out, job, r) {
   const rows = r.options.map((o) => {
     const s = o.result.sides[0];
     const d = (o.diff || [])[0];
-    return [o.name, pct(s.win_rate), ci(s.win_ci95),
-      d ? `${d.diff >= 0 ? "+" : ""}${(100 * d.diff).toFixed(2)} pp` : "baseline", d ? `[${(100 * d.ci95[0]).toFixed(2)}, ${(100 * d.ci95[1]).toFixed(2)}] pp` : "", d ? num(d.p_value, 4) : "",
+    // The key columns first (option, win rate, the difference and its
+    // interval): on a 1280-pixel screen the table fits, overrides wrapped.
+    return [o.name, pct(s.win_rate),
+      d ? `${d.diff >= 0 ? "+" : ""}${(100 * d.diff).toFixed(2)} pp` : "baseline", d ? `[${(100 * d.ci95[0]).toFixed(2)}, ${(100 * d.ci95[1]).toFixed(2)}] pp` : "",
+      ci(s.win_ci95), d ? num(d.p_value, 4) : "",
       (o.sets || []).join("; ") || "(unchanged)"];
   });
-  out.append(table(`Options on the same ${thousands(r.encounters)} encounters (common random numbers); ${poss(r.sides[0])} win rate`,
-    ["option", "win rate", "95% interval", "Δ vs baseline", "paired 95% interval", "p", "overrides"], rows, "compare-table"));
+  const tw = table(`Options on the same ${thousands(r.encounters)} encounters (common random numbers); ${poss(r.sides[0])} win rate`,
+    ["option", "win rate", "Δ vs baseline", "paired 95% interval", "win rate 95% interval", "p", "overrides"], rows, "compare-table");
+  tw.firstChild.classList.add("compare"); // side by side too, where the copy has no id
+  out.append(tw);
   for (const f of job.figures || []) out.append(figure(job.id, f, "Win rates of the options (the reports' figure)"));
   if (job.result) out.append(traceViewer(job, r, { kind: "option", list: r.options.map((o) => ({ label: o.name, q: "option=" + encodeURIComponent(o.name) })) }));
 }
@@ -994,6 +1037,18 @@ function shortName(name, all) {
   return keys.size === full.size ? name.split(" ").map(last).join(", ") : name;
 }
 
+// uniformDesign says what the fixed-sample design the search is measured
+// against would cost for the same guarantee (sim/experiment/optimize.go:
+// Uniform, UniformPer, UniformDiscordance), as simctl optimize prints it.
+function uniformDesign(g, s) {
+  const per = s.uniform_per_candidate || 0, k = per ? Math.round(g.uniform_encounters / per) : 0;
+  let how = "";
+  if (per) how = `, every one of the ${k} candidates playing the same ${thousands(per)} encounters and the highest win rate taken`;
+  if (per && s.uniform_discordance) how += ` (Bonferroni over ${Math.max(k - 1, 1)} paired comparisons, at the largest discordance seen with the best, ${(100 * s.uniform_discordance).toFixed(1)}%)`;
+  const ratio = g.encounters / g.uniform_encounters;
+  return `Fixed-sample design for the same guarantee: uniform allocation${how}, needs ${thousands(g.uniform_encounters)} encounters; this search cost ${ratio > 1 ? "more" : "less"}, ${ratio.toPrecision(2)} times as much.`;
+}
+
 function renderOptimize(out, job, r) {
   const s = r.search || {};
   const ranked = s.ranked || [];
@@ -1001,7 +1056,8 @@ function renderOptimize(out, job, r) {
   if (done && r.best && r.best.name) {
     out.append(el("p", { id: "optimize-best", class: "verdict", text: `Best found: ${shortName(r.best.name, ranked.map((c) => c.name).concat([r.best.name]))}: ${pct(r.best.win_rate)} ${ci(r.best.ci95)}` +
       (s.baseline_win_rate !== undefined ? `; as written ${pct(s.baseline_win_rate)}, ${r.best.gain_over_baseline >= 0 ? "+" : ""}${(100 * r.best.gain_over_baseline).toFixed(2)} pp [${(100 * r.best.gain_ci[0]).toFixed(2)}, ${(100 * r.best.gain_ci[1]).toFixed(2)}]` : "") }));
-    if (r.guarantee) out.append(el("p", { class: "muted", text: `Guarantee: ${r.guarantee.statement}; ${thousands(r.guarantee.encounters)} encounters spent (uniform allocation: ${thousands(r.guarantee.uniform_encounters)}).` }));
+    if (r.guarantee) out.append(el("p", { class: "muted", text: `Guarantee: ${r.guarantee.statement}; ${thousands(r.guarantee.encounters)} encounters spent.` }));
+    if (r.guarantee && r.guarantee.uniform_encounters > 0) out.append(el("p", { id: "optimize-uniform", class: "muted", text: uniformDesign(r.guarantee, s) }));
   }
   // The selection as it stands: the incumbent and each candidate's
   // interval, narrowing stage by stage.
