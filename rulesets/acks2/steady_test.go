@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"simctl/rulesets"
@@ -23,12 +24,12 @@ type asking struct {
 	quiet, steady  bool
 	rank           int
 	before         bool
-	declares, asks *int
+	declares, asks *atomic.Int64 // shared by the run's workers
 }
 
 func (a asking) Declare(t *acks2.Table, self int) acks2.Declaration {
 	d := a.Policy.Declare(t, self)
-	*a.declares++
+	a.declares.Add(1)
 	if a.quiet && d != (acks2.Declaration{}) {
 		a.t.Errorf("%s: Steady says quiet, Declare returned %+v", a.who, d)
 	}
@@ -37,7 +38,7 @@ func (a asking) Declare(t *acks2.Table, self int) acks2.Declaration {
 
 func (a asking) Rank(t *acks2.Table, self int) int {
 	r := a.Policy.Rank(t, self)
-	*a.asks++
+	a.asks.Add(1)
 	if a.steady && r != a.rank {
 		a.t.Errorf("%s: Steady says rank %d, Rank returned %d", a.who, a.rank, r)
 	}
@@ -96,7 +97,8 @@ sides:
 		g := gg.(*acks2.Game)
 		h := *g
 		h.C = append([]acks2.Combatant(nil), g.C...)
-		var declares, asks, steady int
+		var declares, asks atomic.Int64
+		var steady int
 		for i := range h.C {
 			a := asking{Policy: h.C[i].Policy, t: t, who: sc.Name + ": " + h.C[i].Name, declares: &declares, asks: &asks}
 			if sp, ok := h.C[i].Policy.(acks2.Steady); ok {
@@ -124,8 +126,8 @@ sides:
 				t.Errorf("%s: %d workers: the tallies differ when every policy is asked", sc.Name, w)
 			}
 		}
-		if declares == 0 || asks == 0 {
-			t.Errorf("%s: asked Declare %d and Rank %d times: the check checked nothing", sc.Name, declares, asks)
+		if declares.Load() == 0 || asks.Load() == 0 {
+			t.Errorf("%s: asked Declare %d and Rank %d times: the check checked nothing", sc.Name, declares.Load(), asks.Load())
 		}
 	}
 }

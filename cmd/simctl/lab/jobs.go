@@ -171,7 +171,7 @@ func (j *serveJob) status() map[string]any {
 		st["error"] = j.errMsg
 	}
 	if len(j.warns) > 0 {
-		st["warnings"] = j.warns
+		st["warnings"] = slices.Clone(j.warns) // encoded after j.mu is released
 	}
 	if j.doc != nil {
 		st["result"] = json.RawMessage(j.doc)
@@ -1196,6 +1196,9 @@ func (s *server) handleJobs(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, status, body)
 		return
 	}
+	// The warnings of preparing the job, read before it can start: once
+	// enqueued its goroutine may add more under j.mu.
+	warns := slices.Clone(j.warns)
 	if !s.enqueue(j) {
 		w.Header().Set("Retry-After", "5")
 		jsonError(w, http.StatusTooManyRequests, "the server is busy: %d job(s) running and %d waiting (simctl serve --max-jobs, --queue); retry in a few seconds", s.cfg.MaxJobs, s.cfg.Queue)
@@ -1211,7 +1214,7 @@ func (s *server) handleJobs(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	w.Header().Set("Location", "/api/jobs/"+j.id)
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": j.id, "queue_position": pos,
-		"events": "/api/jobs/" + j.id + "/events", "warnings": j.warns})
+		"events": "/api/jobs/" + j.id + "/events", "warnings": warns})
 }
 
 // handleJob serves /api/jobs/ID[/events|/cancel|/trace|/report.zip|
