@@ -93,41 +93,13 @@ func TestOptimizePointBuyExact(t *testing.T) {
 	wrong, naiveWrong, notSep := 0, 0, 0
 	var spent, uniform int64
 	for seed := uint64(1); seed <= runs; seed++ {
-		res, err := experiment.Optimize(context.Background(), sp, points, games, base, "", 0, "heroes", experiment.OptimizeConfig{
+		j := judgePick(t, sp, points, games, base, exact, best, delta, experiment.OptimizeConfig{
 			Seed: seed, Workers: 2, Alpha: alpha, Delta: delta, First: first, Cap: 200_000, Budget: 1 << 40, Confirm: 100, Top: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		spent += res.Encounters
-		uniform += res.Uniform
-		if res.Separated {
-			if exact[res.Best] < exact[best]-delta {
-				wrong++
-			}
-		} else {
-			notSep++
-			hasBest := false
-			for _, i := range res.Selection.Group {
-				hasBest = hasBest || exact[res.Finalists[i]] >= exact[best]
-			}
-			if !hasBest {
-				wrong++
-			}
-		}
-		// The wrong procedure: the highest win rate after the first stage.
-		crn, err := experiment.RunCRN(context.Background(), games, sim.RunConfig{Seed: seed, N: first, Workers: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		top := 0
-		for k := range games {
-			if crn.Wins[0].Sum[k] > crn.Wins[0].Sum[top] {
-				top = k
-			}
-		}
-		if exact[top] < exact[best]-delta {
-			naiveWrong++
-		}
+		spent += j.spent
+		uniform += j.uniform
+		wrong += b2i(j.wrong)
+		notSep += b2i(j.notSep)
+		naiveWrong += b2i(j.naiveWrong)
 	}
 	t.Logf("%d runs: %d wrong (%d not separated), the naive pick wrong in %d; encounters in all %d, uniform allocation for the same guarantee %d (the search costs %.2g times as much)",
 		runs, wrong, notSep, naiveWrong, spent, uniform, float64(spent)/float64(uniform))
@@ -518,39 +490,12 @@ func TestOptimizePointBuyVerbatim(t *testing.T) {
 	wrong, naiveWrong, notSep := 0, 0, 0
 	var spent int64
 	for seed := uint64(1); seed <= runs; seed++ {
-		res, err := experiment.Optimize(context.Background(), sp, points, games, base, "", 0, "heroes", experiment.OptimizeConfig{
+		j := judgePick(t, sp, points, games, base, exact, best, delta, experiment.OptimizeConfig{
 			Seed: seed, Workers: 2, Alpha: alpha, Delta: delta, First: first, Cap: 100_000, Budget: 20_000_000, Confirm: 100, Top: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		spent += res.Encounters
-		if res.Separated {
-			if exact[res.Best] < exact[best]-delta {
-				wrong++
-			}
-		} else {
-			notSep++
-			hasBest := false
-			for _, i := range res.Selection.Group {
-				hasBest = hasBest || exact[res.Finalists[i]] >= exact[best]
-			}
-			if !hasBest {
-				wrong++
-			}
-		}
-		crn, err := experiment.RunCRN(context.Background(), games, sim.RunConfig{Seed: seed, N: first, Workers: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		top := 0
-		for k := range games {
-			if crn.Wins[0].Sum[k] > crn.Wins[0].Sum[top] {
-				top = k
-			}
-		}
-		if exact[top] < exact[best]-delta {
-			naiveWrong++
-		}
+		spent += j.spent
+		wrong += b2i(j.wrong)
+		notSep += b2i(j.notSep)
+		naiveWrong += b2i(j.naiveWrong)
 	}
 	t.Logf("%d candidates within δ of the exact best; %d runs: %d wrong (%d not separated), the highest rate after %d encounters wrong in %d; %d encounters in all",
 		within, runs, wrong, notSep, first, naiveWrong, spent)
@@ -560,4 +505,52 @@ func TestOptimizePointBuyVerbatim(t *testing.T) {
 	if float64(naiveWrong) <= alpha*runs {
 		t.Errorf("power: the highest rate after the first stage was wrong in only %d of %d runs: the test cannot tell a wrong procedure", naiveWrong, runs)
 	}
+}
+
+// pick is how one search of a point-buy test fared against the exact
+// win rates: wrong when it selected a candidate more than delta below the
+// exact best, or ended not separated without an exact best in its group;
+// naiveWrong when the highest win rate after the same first stage (the
+// plausible wrong procedure) is more than delta below the exact best.
+type pick struct {
+	wrong, notSep, naiveWrong bool
+	spent, uniform            int64
+}
+
+func judgePick(t *testing.T, sp *experiment.Space, points []experiment.Point, games []sim.Game, base sim.Game, exact []float64, best int, delta float64, cfg experiment.OptimizeConfig) pick {
+	t.Helper()
+	res, err := experiment.Optimize(context.Background(), sp, points, games, base, "", 0, "heroes", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := pick{spent: res.Encounters, uniform: res.Uniform}
+	if res.Separated {
+		out.wrong = exact[res.Best] < exact[best]-delta
+	} else {
+		out.notSep = true
+		hasBest := false
+		for _, i := range res.Selection.Group {
+			hasBest = hasBest || exact[res.Finalists[i]] >= exact[best]
+		}
+		out.wrong = !hasBest
+	}
+	crn, err := experiment.RunCRN(context.Background(), games, sim.RunConfig{Seed: cfg.Seed, N: cfg.First, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := 0
+	for k := range games {
+		if crn.Wins[0].Sum[k] > crn.Wins[0].Sum[top] {
+			top = k
+		}
+	}
+	out.naiveWrong = exact[top] < exact[best]-delta
+	return out
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
