@@ -301,12 +301,7 @@ func possiblePair(p stats.Paired) bool {
 // through Merge, overlapping ones.
 func MergeCompares(cs []*Compare) (*Compare, error) {
 	first := cs[0]
-	sum := func(c *Compare) string {
-		if c.Context == nil {
-			return ""
-		}
-		return c.Context.ScenarioSHA256
-	}
+	sum := func(c *Compare) string { return c.Context.SHA256() }
 	for i, c := range cs {
 		what := ""
 		switch {

@@ -199,6 +199,15 @@ type Context struct {
 	RosterSides    []int         `json:"roster_sides,omitempty"`
 }
 
+// SHA256 is the scenario text's SHA-256, or "" when c is nil (a document
+// written before documents carried their scenario).
+func (c *Context) SHA256() string {
+	if c == nil {
+		return ""
+	}
+	return c.ScenarioSHA256
+}
+
 // OptionValue is a ruleset option and the value a run used.
 type OptionValue struct {
 	Name    string `json:"name"`
@@ -244,12 +253,7 @@ func MergeSweeps(ss []*Sweep) (*Sweep, error) {
 		return nil, fmt.Errorf("merge: no sweeps")
 	}
 	first := ss[0]
-	sum := func(s *Sweep) string {
-		if s.Context == nil {
-			return ""
-		}
-		return s.Context.ScenarioSHA256
-	}
+	sum := func(s *Sweep) string { return s.Context.SHA256() }
 	for i, s := range ss {
 		what := ""
 		switch {

@@ -248,10 +248,7 @@ func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w floa
 // one's: the same simctl, scenario text, seed, overrides, -n and options
 // (names, overrides and order, the baseline first).
 func checkCompareResume(old *results.Compare, path, sum string, seed uint64, sets []string, n int64, shard *results.Shard, opts []Option) error {
-	oldSum := ""
-	if old.Context != nil {
-		oldSum = old.Context.ScenarioSHA256
-	}
+	oldSum := old.Context.SHA256()
 	f := DocFacts{Interrupted: old.Interrupted, Unplayed: old.Unplayed, Played: old.Encounters, SHA256: oldSum, Version: old.Version, Seed: old.Seed, Sets: old.Sets, Shard: old.Shard}
 	if err := CheckResume(path, f, DocFacts{SHA256: sum, Version: Version(), Seed: seed, Sets: sets, Shard: shard}, n); err != nil {
 		return err

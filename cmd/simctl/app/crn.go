@@ -246,10 +246,7 @@ func CompareDigest(c *results.Compare) string {
 		Paired     []stats.Paired
 		Cross      []int64
 	}
-	sum := ""
-	if c.Context != nil {
-		sum = c.Context.ScenarioSHA256
-	}
+	sum := c.Context.SHA256()
 	var opts []option
 	for _, o := range c.Options {
 		op := option{Name: o.Name, Sets: o.Sets, Cross: o.EconomyCross}
@@ -310,10 +307,7 @@ func SweepDigest(sw *results.Sweep) string {
 		Encounters                       int64
 		Tally                            results.Raw
 	}
-	sum := ""
-	if sw.Context != nil {
-		sum = sw.Context.ScenarioSHA256
-	}
+	sum := sw.Context.SHA256()
 	var pts []point
 	for _, p := range sw.Points {
 		pt := point{Values: p.Values, Reached: p.Reached, Unfinished: p.Unfinished}

@@ -296,10 +296,7 @@ func resumeSweep(old *results.Sweep, path string, sw *results.Sweep, games []sim
 	differ := func(what string, a, b any) error {
 		return fmt.Errorf("--resume %s: that sweep has %s %v, this one %v; resume with the same command line", path, what, a, b)
 	}
-	oldSum := ""
-	if old.Context != nil {
-		oldSum = old.Context.ScenarioSHA256
-	}
+	oldSum := old.Context.SHA256()
 	switch {
 	case oldSum != sw.Context.ScenarioSHA256:
 		return nil, fmt.Errorf("--resume %s: that sweep ran another scenario text (SHA-256 %.12s, this one %.12s); was the file edited?", path, oldSum, sw.Context.ScenarioSHA256)
