@@ -2,8 +2,10 @@
 // and the few language rules the reports need: Russian plural forms and
 // the decimal separator of prose.
 //
-// The catalogs are data files (catalog/*.txt, embedded), one line per
-// message, so a reviewer reads and edits them without reading Go. English is
+// The catalogs are data files (catalog/LANG/*.txt, embedded), one line per
+// message, so a reviewer reads and edits them without reading Go; each area
+// (reports, help, rules, lab, …) has its file in every language, and a key
+// defined in two files of one language is an error. English is
 // a catalog like the others: a message missing from any language is a
 // test failure (TestCatalogsComplete), never a silent English fallback.
 // Rules terms follow the source texts (docs/glossary.ko.md,
@@ -34,7 +36,7 @@ const (
 // Langs lists every language, English first.
 var Langs = []Lang{En, Ko, Ru}
 
-//go:embed catalog/*.txt
+//go:embed catalog
 var files embed.FS
 
 // catalogs[lang][key] is the message text; a plural message key has the
@@ -43,17 +45,44 @@ var catalogs = map[Lang]map[string]string{}
 
 func init() {
 	for _, l := range Langs {
-		name := "catalog/" + string(l) + ".txt"
-		data, err := files.ReadFile(name)
-		if err != nil {
-			panic("i18n: " + err.Error())
-		}
-		m, err := parse(name, data)
+		m, err := load(l)
 		if err != nil {
 			panic("i18n: " + err.Error())
 		}
 		catalogs[l] = m
 	}
+}
+
+// load reads every catalog/LANG/*.txt of l into one map.
+func load(l Lang) (map[string]string, error) {
+	dir := "catalog/" + string(l)
+	entries, err := files.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	all := map[string]string{}
+	where := map[string]string{}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".txt") {
+			continue
+		}
+		name := dir + "/" + e.Name()
+		data, err := files.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		m, err := parse(name, data)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range m {
+			if w, dup := where[k]; dup {
+				return nil, fmt.Errorf("%s: %q is defined in %s too", name, k, w)
+			}
+			all[k], where[k] = v, name
+		}
+	}
+	return all, nil
 }
 
 // parse reads a catalog: "key = text" lines; '#' starts a comment line;

@@ -40,7 +40,7 @@ func TestCatalogsComplete(t *testing.T) {
 		m := messages(l)
 		for k := range en {
 			if _, ok := m[k]; !ok {
-				t.Errorf("%s: message %q has no text (catalog/%s.txt)", l, k, l)
+				t.Errorf("%s: message %q has no text (catalog/%s/)", l, k, l)
 			}
 		}
 		for k, fs := range m {

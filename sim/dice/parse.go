@@ -1,21 +1,26 @@
 package dice
 
 import (
-	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"simctl/sim/msg"
 )
 
 // SyntaxError reports why Parse rejected its input.
 type SyntaxError struct {
-	Input string // the text given to Parse
-	Col   int    // 1-based column (in characters) of the problem in Input
-	Msg   string // what is wrong and, where it helps, what would be valid
+	Input string   // the text given to Parse
+	Col   int      // 1-based column (in characters) of the problem in Input
+	Msg   string   // what is wrong and, where it helps, what would be valid
+	Text  msg.Text // Msg as a message the front ends translate
 }
 
 // Error formats the error as `col 5: <msg> in "2d6+x"`.
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("col %d: %s in %q", e.Col, e.Msg, e.Input)
+func (e *SyntaxError) Error() string { return e.Localize(nil) }
+
+// Localize is the error with its message translated by tr.
+func (e *SyntaxError) Localize(tr msg.Translator) string {
+	return msg.New("col %d: %s in %q", e.Col, e.Text, e.Input).Localize(tr)
 }
 
 // parser is a hand-written scanner: the grammar is tiny, and doing it by
@@ -28,10 +33,12 @@ type parser struct {
 // errAt makes a SyntaxError at byte offset off. Columns count characters,
 // not bytes, so they match what an editor shows.
 func (p *parser) errAt(off int, format string, args ...any) error {
+	t := msg.New(format, args...)
 	return &SyntaxError{
 		Input: p.s,
 		Col:   utf8.RuneCountInString(p.s[:off]) + 1,
-		Msg:   fmt.Sprintf(format, args...),
+		Msg:   t.String(),
+		Text:  t,
 	}
 }
 

@@ -1,8 +1,9 @@
 package lang
 
 import (
-	"fmt"
 	"strconv"
+
+	"simctl/sim/msg"
 )
 
 type tokKind uint8
@@ -97,14 +98,21 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 
 // Error is a problem in one expression, at byte offset Pos of its source.
 type Error struct {
-	Pos int
-	Msg string
+	Pos  int
+	Msg  string   // in English
+	Text msg.Text // Msg as a message the front ends translate
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("column %d: %s", e.Pos+1, e.Msg) }
+func (e *Error) Error() string { return e.Localize(nil) }
+
+// Localize is the error with its message translated by tr.
+func (e *Error) Localize(tr msg.Translator) string {
+	return msg.New("column %d: %s", e.Pos+1, e.Text).Localize(tr)
+}
 
 func errAt(pos int, format string, args ...any) *Error {
-	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	t := msg.New(format, args...)
+	return &Error{Pos: pos, Msg: t.String(), Text: t}
 }
 
 // Caret renders src with a caret under byte offset pos, the way expr-lang

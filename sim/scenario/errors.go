@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/sim/msg"
 	"simctl/sim/names"
 )
 
@@ -15,10 +16,17 @@ type Error struct {
 	File      string
 	Line, Col int    // 1-based; Line 0: no position (a --set path); Col 0: only the line is known
 	Path      string // the field, e.g. sides[0].combatants[1].hp
-	Msg       string
+	Msg       string // in English
+	// Text is Msg as a message the front ends translate (reports/i18n);
+	// the zero Text means Msg, untranslated.
+	Text msg.Text
 }
 
-func (e *Error) Error() string {
+func (e *Error) Error() string { return e.Localize(nil) }
+
+// Localize is the error with its message translated by tr; the file,
+// position and field path stay as they are.
+func (e *Error) Localize(tr msg.Translator) string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Line > 0 {
@@ -32,18 +40,30 @@ func (e *Error) Error() string {
 		b.WriteString(e.Path)
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
+	if e.Text.Format != "" {
+		b.WriteString(e.Text.Localize(tr))
+	} else {
+		b.WriteString(e.Msg)
+	}
 	return b.String()
+}
+
+// newError is the Error at path in file saying text.
+func newError(file, path string, text msg.Text) *Error {
+	return &Error{File: file, Path: path, Msg: text.String(), Text: text}
 }
 
 // Errors is every problem found in one scenario, in file order. Validation
 // reports them all at once so a user fixes a file in one pass.
 type Errors []*Error
 
-func (es Errors) Error() string {
+func (es Errors) Error() string { return es.Localize(nil) }
+
+// Localize is every error translated by tr, one a line.
+func (es Errors) Localize(tr msg.Translator) string {
 	lines := make([]string, len(es))
 	for i, e := range es {
-		lines[i] = e.Error()
+		lines[i] = e.Localize(tr)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -74,7 +94,7 @@ type Reporter struct {
 
 // Errorf records a problem at node (which may be nil).
 func (r *Reporter) Errorf(node *yaml.Node, path, format string, args ...any) {
-	e := &Error{File: r.File, Path: path, Msg: fmt.Sprintf(format, args...)}
+	e := newError(r.File, path, msg.New(format, args...))
 	if node != nil {
 		e.Line, e.Col = node.Line, node.Column
 	}
@@ -83,7 +103,7 @@ func (r *Reporter) Errorf(node *yaml.Node, path, format string, args ...any) {
 
 // Warnf records a warning at node: the scenario still runs.
 func (r *Reporter) Warnf(node *yaml.Node, path, format string, args ...any) {
-	e := &Error{File: r.File, Path: path, Msg: fmt.Sprintf(format, args...)}
+	e := newError(r.File, path, msg.New(format, args...))
 	if node != nil {
 		e.Line, e.Col = node.Line, node.Column
 	}
@@ -93,7 +113,11 @@ func (r *Reporter) Warnf(node *yaml.Node, path, format string, args ...any) {
 // add records e, noting the --set override that wrote node, if any.
 func (r *Reporter) add(e *Error, node *yaml.Node) {
 	if set, ok := r.origin[node]; ok && node != nil {
-		e.Msg += " (from --set " + set + ")"
+		if e.Text.Format == "" {
+			e.Text = msg.New("%s", e.Msg)
+		}
+		e.Text = msg.New("%s (from --set %s)", e.Text, set)
+		e.Msg = e.Text.String()
 	}
 	r.Errs = append(r.Errs, e)
 }
@@ -122,7 +146,7 @@ func (r *Reporter) Err() error {
 	// A side-wide setting is checked once per combatant; say it once.
 	out := r.Errs[:0]
 	for i, e := range r.Errs {
-		if i > 0 && *e == *r.Errs[i-1] {
+		if i > 0 && e.Line == r.Errs[i-1].Line && e.Col == r.Errs[i-1].Col && e.Error() == r.Errs[i-1].Error() {
 			continue
 		}
 		out = append(out, e)

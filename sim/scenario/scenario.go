@@ -33,6 +33,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"simctl/sim/dice"
+	"simctl/sim/msg"
 )
 
 // Scenario is a decoded encounter file.
@@ -173,7 +174,7 @@ func Decode(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, err
 	if root.Kind == yaml.MappingNode {
 		for _, s := range sets {
 			if err := s.apply(root, rep); err != nil {
-				rep.Errs = append(rep.Errs, &Error{File: file, Path: "--set " + s.String(), Msg: err.Error()})
+				rep.Errs = append(rep.Errs, newError(file, "--set "+s.String(), msg.New("%s", err)))
 			}
 		}
 	}
@@ -703,15 +704,16 @@ func (d *Decoder) Dice(n *yaml.Node, path string) dice.Expr {
 	if err != nil {
 		var se *dice.SyntaxError
 		col := n.Column
-		msg := err.Error()
+		why := any(err)
 		if asSyntax(err, &se) {
 			if _, fromSet := d.rep.origin[n]; n.Style == 0 && !fromSet { // plain scalar in the file: columns line up
 				col += se.Col - 1
 			}
-			msg = se.Msg
+			why = se.Text
 		}
-		d.rep.add(&Error{File: d.rep.File, Line: n.Line, Col: col, Path: path,
-			Msg: fmt.Sprintf("bad dice expression %q: %s", n.Value, msg)}, n)
+		e := newError(d.rep.File, path, msg.New("bad dice expression %q: %s", n.Value, why))
+		e.Line, e.Col = n.Line, col
+		d.rep.add(e, n)
 		return dice.Expr{}
 	}
 	return e
@@ -774,7 +776,7 @@ func (d *Decoder) Unknown(key *yaml.Node, path string, valid []string) {
 // ErrorAt records a problem at column offset col within the scalar node n
 // (a position inside a tactics condition), keeping the --set origin.
 func (d *Decoder) ErrorAt(n *yaml.Node, col int, path, format string, args ...any) {
-	e := &Error{File: d.rep.File, Path: path, Msg: fmt.Sprintf(format, args...)}
+	e := newError(d.rep.File, path, msg.New(format, args...))
 	if n != nil {
 		e.Line, e.Col = n.Line, n.Column+col
 		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
