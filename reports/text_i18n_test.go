@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"simctl/reports/i18n"
+	"simctl/reports/i18n/i18ntest"
 	"simctl/reports/results"
 )
 
@@ -62,7 +63,7 @@ func TestGoldenTablesLang(t *testing.T) {
 			if err := c.write(&check, true); err != nil {
 				t.Fatal(err)
 			}
-			for _, line := range englishLines(check.String(), names) {
+			for _, line := range i18ntest.EnglishLines(check.String(), names) {
 				t.Errorf("%s %s: English left: %s", l, c.name, line)
 			}
 		}
@@ -90,7 +91,7 @@ func TestOptimizeTextNoEnglishLeft(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for _, line := range englishLines(b.String(), names) {
+		for _, line := range i18ntest.EnglishLines(b.String(), names) {
 			t.Errorf("%s optimize: English left: %s", l, line)
 		}
 	}

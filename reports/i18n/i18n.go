@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"simctl/sim/msg"
 )
 
 // Lang is a language simctl speaks.
@@ -115,7 +117,7 @@ func Parse(s string) (Lang, error) {
 			return l, nil
 		}
 	}
-	return "", fmt.Errorf("unknown language %q (valid: en, ko, ru)", s)
+	return "", msg.Errorf("unknown language %q (valid: en, ko, ru)", s)
 }
 
 // FromEnv picks the language from the POSIX locale variables, in their
