@@ -5,7 +5,6 @@ package agents
 // same-number choice, each a moment with its own facts and decisions.
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 
 	"simctl/agents/tactics"
 	"simctl/rulesets/acks2"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
@@ -213,7 +213,7 @@ func compileAcksTactics(d *scenario.Decoder, g *acks2.Game, self int, n *yaml.No
 	rules, fallback, ok := compileBlock(d, g, self, n, path, &blockSpec[acksRule, *acksRule]{
 		ruleset: "acks2", moments: acksMoments, lib: acksLibrary,
 		facts: acksFacts[:], ids: acksMomentFacts,
-		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveAcks(g, self, kind, name) },
+		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, msg.Text) { return resolveAcks(g, self, kind, name) },
 		skip: func(mi int, do string) bool { return mi == amTurn && isDelayUntilSelf(g.Index, self, do) },
 		parseDo: func(mi int, do string, r tactics.Rule, cr *acksRule) (ok bool) {
 			cr.do, ok = parseAcksDo(d, g, self, mi, do, r.Do)
@@ -265,7 +265,7 @@ func (do acksDo) reasons(tg acksTarget) []int {
 	return out
 }
 
-func resolveAcks(g *acks2.Game, self int, kind tactics.ArgKind, name string) (int, string) {
+func resolveAcks(g *acks2.Game, self int, kind tactics.ArgKind, name string) (int, msg.Text) {
 	spells := namesOf(g.C[self].Spells, func(s *acks2.Spell) string { return s.Name })
 	return resolveArg(g.Roster(), g.Index, self, spells, kind, name)
 }
@@ -276,8 +276,8 @@ func parseAcksDo(d *scenario.Decoder, g *acks2.Game, self, moment int, s string,
 		d.Errorf(t.Node, t.Path, format, args...)
 		return do, false
 	}
-	offers := func() string {
-		return fmt.Sprintf("acks2 offers at %s: %s", acksMoments[moment], strings.Join(AcksDecisions[moment], ", "))
+	offers := func() msg.Text {
+		return msg.New("acks2 offers at %s: %s", acksMoments[moment], strings.Join(AcksDecisions[moment], ", "))
 	}
 	verb, rest, _ := strings.Cut(s, " ")
 	rest = strings.TrimSpace(rest)
@@ -288,7 +288,7 @@ func parseAcksDo(d *scenario.Decoder, g *acks2.Game, self, moment int, s string,
 		for _, dd := range AcksDecisions[m] {
 			if v, _, _ := strings.Cut(dd, " "); v == verb && !(moment == amTurn && verb == "attack") {
 				if !offersVerb(AcksDecisions[moment], verb) {
-					return fail("%s is a decision %s, not %s; %s", verb, "at "+acksMoments[m], "at "+acksMoments[moment], offers())
+					return fail("%s is a decision at %s, not at %s; %s", verb, acksMoments[m], acksMoments[moment], offers())
 				}
 			}
 		}
@@ -305,9 +305,9 @@ func parseAcksDo(d *scenario.Decoder, g *acks2.Game, self, moment int, s string,
 				return fail("%s has no spells to declare", g.C[self].Name)
 			}
 			if rest != "any" {
-				i, msg := resolveAcks(g, self, tactics.SpellArg, rest)
-				if msg != "" {
-					return fail("%s (or any)", msg)
+				i, why := resolveAcks(g, self, tactics.SpellArg, rest)
+				if why.Format != "" {
+					return fail("%s (or any)", why)
 				}
 				do.spell, do.spellName = i, rest
 			}
@@ -413,10 +413,10 @@ func parseAcksTarget(d *scenario.Decoder, g *acks2.Game, self int, s string, t t
 			return tg, true
 		}
 	}
-	if i, msg := resolveAcks(g, self, tactics.EnemyArg, s); msg == "" {
+	if i, why := resolveAcks(g, self, tactics.EnemyArg, s); why.Format == "" {
 		tg.named = i
 		return tg, true
 	}
-	d.Errorf(t.Node, t.Path, "%s", unknownTarget(s, acksTargetNames, enemyNames(g.Roster(), self), ""))
+	d.Errorf(t.Node, t.Path, "%s", unknownTarget(s, acksTargetNames, enemyNames(g.Roster(), self), false))
 	return tg, false
 }

@@ -9,13 +9,13 @@ package agents
 // is its own moment.
 
 import (
-	"fmt"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"simctl/agents/tactics"
 	"simctl/rulesets/cavaliers"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
@@ -234,7 +234,7 @@ func compileCavTactics(d *scenario.Decoder, g *cavaliers.Game, self int, n *yaml
 	rules, fallback, ok := compileBlock(d, g, self, n, path, &blockSpec[cavRule, *cavRule]{
 		ruleset: "cavaliers", moments: cavMoments, lib: cavLibrary,
 		facts: cavFacts[:], ids: cavMomentFacts,
-		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveCav(g, self, kind, name) },
+		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, msg.Text) { return resolveCav(g, self, kind, name) },
 		// a side's "follow Countess" or "interpose for Countess" means nothing to the Countess
 		skip: func(_ int, do string) bool { return cavAboutSelf(g, self, do) },
 		parseDo: func(mi int, do string, r tactics.Rule, cr *cavRule) (ok bool) {
@@ -285,9 +285,9 @@ func (r *cavRule) reasons() []int {
 	return nil
 }
 
-func resolveCav(g *cavaliers.Game, self int, kind tactics.ArgKind, name string) (int, string) {
+func resolveCav(g *cavaliers.Game, self int, kind tactics.ArgKind, name string) (int, msg.Text) {
 	if kind == tactics.SpellArg {
-		return -1, "cavaliers has no spells"
+		return -1, msg.New("cavaliers has no spells")
 	}
 	return resolveCombatant(g.Roster(), g.Index, self, kind, name)
 }
@@ -298,8 +298,8 @@ func parseCavDo(d *scenario.Decoder, g *cavaliers.Game, self, moment int, s stri
 		d.Errorf(t.Node, t.Path, format, args...)
 		return do, false
 	}
-	offers := func() string {
-		return fmt.Sprintf("cavaliers offers at %s: %s", cavMoments[moment], strings.Join(CavDecisions[moment], ", "))
+	offers := func() msg.Text {
+		return msg.New("cavaliers offers at %s: %s", cavMoments[moment], strings.Join(CavDecisions[moment], ", "))
 	}
 	verb, rest, _ := strings.Cut(s, " ")
 	rest = strings.TrimSpace(rest)
@@ -308,14 +308,16 @@ func parseCavDo(d *scenario.Decoder, g *cavaliers.Game, self, moment int, s stri
 			return fail("%s is a decision at %s, not at %s; %s", verb, cavMoments[m], cavMoments[moment], offers())
 		}
 	}
-	name := func(kind tactics.ArgKind, arg, form string) (int, bool) {
+	// form is the decision's spelling: code, or a message when it says
+	// in words what NAME is.
+	name := func(kind tactics.ArgKind, arg string, form any) (int, bool) {
 		if arg == "" {
 			d.Errorf(t.Node, t.Path, "%s needs a name: %s", verb, form)
 			return -1, false
 		}
-		i, msg := resolveCav(g, self, kind, arg)
-		if msg != "" {
-			d.Errorf(t.Node, t.Path, "%s: %s", s, msg)
+		i, why := resolveCav(g, self, kind, arg)
+		if why.Format != "" {
+			d.Errorf(t.Node, t.Path, "%s: %s", s, why)
 			return -1, false
 		}
 		return i, true
@@ -343,7 +345,7 @@ func parseCavDo(d *scenario.Decoder, g *cavaliers.Game, self, moment int, s stri
 			do.kind, do.who = cdAdvanceTo, i
 			return do, ok
 		case "follow":
-			i, ok := name(tactics.AllyArg, rest, "follow NAME (an ally)")
+			i, ok := name(tactics.AllyArg, rest, msg.New("follow NAME (an ally)"))
 			do.kind, do.who = cdFollow, i
 			return do, ok
 		case "hold":
@@ -401,11 +403,11 @@ func parseCavDo(d *scenario.Decoder, g *cavaliers.Game, self, moment int, s stri
 		if rs == "" {
 			return fail("cavaliers has no decision %q; %s", verb, offers())
 		}
-		article := "a"
+		// The article is part of the sentence, so each is its own message.
 		if strings.ContainsAny(rs[:1], "aeiou") {
-			article = "an"
+			return fail("%s is an %s decision, not a cavaliers one; %s", verb, rs, offers())
 		}
-		return fail("%s is %s %s decision, not a cavaliers one; %s", verb, article, rs, offers())
+		return fail("%s is a %s decision, not a cavaliers one; %s", verb, rs, offers())
 	}
 	if verb == "save" {
 		return fail("cavaliers has no save decision: keep [+] for an ability with a condition on self.plus and offer.price (docs/tactics.md); %s", offers())
@@ -428,10 +430,10 @@ func parseCavTarget(d *scenario.Decoder, g *cavaliers.Game, self int, s string, 
 			return tg, true
 		}
 	}
-	if i, msg := resolveCav(g, self, tactics.EnemyArg, s); msg == "" {
+	if i, why := resolveCav(g, self, tactics.EnemyArg, s); why.Format == "" {
 		tg.named = i
 		return tg, true
 	}
-	d.Errorf(t.Node, t.Path, "%s", unknownTarget(s, cavTargetNames, enemyNames(g.Roster(), self), ""))
+	d.Errorf(t.Node, t.Path, "%s", unknownTarget(s, cavTargetNames, enemyNames(g.Roster(), self), false))
 	return tg, false
 }

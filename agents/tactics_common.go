@@ -1,23 +1,25 @@
 package agents
 
 import (
-	"fmt"
 	"strings"
 
 	"simctl/agents/tactics"
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
 // resolveCombatant resolves a fact's ally("NAME") or enemy("NAME")
 // argument for combatant self of a roster, the same way in every ruleset's
-// binding: a roster index, or a message naming the valid ones. index finds
-// a combatant by roster or template name (the Game's Index).
-func resolveCombatant(roster []sim.Entrant, index func(string) (int, bool), self int, kind tactics.ArgKind, name string) (int, string) {
+// binding: a roster index, or a message naming the valid ones (the zero
+// Text, Format "", when resolved). index finds a combatant by roster or
+// template name (the Game's Index). Ally and enemy have a message each:
+// the word is part of the sentence a translation words as a whole.
+func resolveCombatant(roster []sim.Entrant, index func(string) (int, bool), self int, kind tactics.ArgKind, name string) (int, msg.Text) {
 	me := roster[self]
-	wantSide, what := me.Side, "ally"
+	wantSide, enemy := me.Side, false
 	if kind == tactics.EnemyArg {
-		wantSide, what = 1-me.Side, "enemy"
+		wantSide, enemy = 1-me.Side, true
 	}
 	var names []string
 	for j, c := range roster {
@@ -27,54 +29,86 @@ func resolveCombatant(roster []sim.Entrant, index func(string) (int, bool), self
 	}
 	i, ok := index(name)
 	switch {
+	case !ok && enemy:
+		return -1, msg.New("no enemy %q%s; %s's enemies: %s", name, scenario.Suggest(name, names), me.Name, listOrNone(names))
 	case !ok:
-		return -1, fmt.Sprintf("no %s %q%s; %s's %s: %s", what, name, scenario.Suggest(name, names), me.Name, plural(what), listOrNone(names))
+		return -1, msg.New("no ally %q%s; %s's allies: %s", name, scenario.Suggest(name, names), me.Name, listOrNone(names))
+	case i == self && enemy:
+		return -1, msg.New("%q is %s itself, not an enemy", name, me.Name)
 	case i == self:
-		return -1, fmt.Sprintf("%q is %s itself, not an %s", name, me.Name, what)
+		return -1, msg.New("%q is %s itself, not an ally", name, me.Name)
+	case roster[i].Side != wantSide && enemy:
+		return -1, msg.New("%q is not an enemy of %s; its enemies: %s", name, me.Name, listOrNone(names))
 	case roster[i].Side != wantSide:
-		return -1, fmt.Sprintf("%q is not an %s of %s; its %s: %s", name, what, me.Name, plural(what), listOrNone(names))
+		return -1, msg.New("%q is not an ally of %s; its allies: %s", name, me.Name, listOrNone(names))
 	}
-	return i, ""
+	return i, msg.Text{}
 }
 
 // resolveSpell resolves a spell("NAME") argument among self's spells.
-func resolveSpell(self string, spells []string, name string) (int, string) {
+func resolveSpell(self string, spells []string, name string) (int, msg.Text) {
 	for s, sp := range spells {
 		if sp == name {
-			return s, ""
+			return s, msg.Text{}
 		}
 	}
 	if len(spells) == 0 {
-		return -1, fmt.Sprintf("%s has no spells", self)
+		return -1, msg.New("%s has no spells", self)
 	}
-	return -1, fmt.Sprintf("%s has no spell %q%s; its spells: %s", self, name, scenario.Suggest(name, spells), strings.Join(spells, ", "))
+	return -1, msg.New("%s has no spell %q%s; its spells: %s", self, name, scenario.Suggest(name, spells), strings.Join(spells, ", "))
 }
 
-func plural(what string) string {
-	if what == "enemy" {
-		return "enemies"
-	}
-	return "allies"
-}
-
-func listOrNone(names []string) string {
+// listOrNone is names as a list, or the word none (translated).
+func listOrNone(names []string) any {
 	if len(names) == 0 {
-		return "none"
+		return msg.New("none")
 	}
 	return strings.Join(names, ", ")
 }
+
+// resolver turns a fact's argument into an integer, or says what would
+// be valid (a message; the zero Text when resolved).
+type resolver func(kind tactics.ArgKind, name string) (int, msg.Text)
 
 // memberResolve wraps a binding's argument resolver for a block compiled
 // for combatant self: a side's block is compiled for each member, and there
 // ally("NAME") may name the member itself (its own flag; a rule about
 // itself it skips).
-func memberResolve(side bool, self int, index func(string) (int, bool), resolve func(tactics.ArgKind, string) (int, string)) func(tactics.ArgKind, string) (int, string) {
-	return func(kind tactics.ArgKind, name string) (int, string) {
+func memberResolve(side bool, self int, index func(string) (int, bool), resolve resolver) resolver {
+	return func(kind tactics.ArgKind, name string) (int, msg.Text) {
 		if i, ok := index(name); ok && side && i == self && kind == tactics.AllyArg {
-			return i, ""
+			return i, msg.Text{}
 		}
 		return resolve(kind, name)
 	}
+}
+
+// envResolve adapts resolve to the language's Env.Resolve, which takes a
+// message as a string: it remembers the message behind each string it
+// hands out, so relocalize can put the message back into the language's
+// error (which then translates as a whole).
+func envResolve(resolve resolver) (func(tactics.ArgKind, string) (int, string), func(*tactics.Error)) {
+	said := map[string]msg.Text{}
+	env := func(kind tactics.ArgKind, name string) (int, string) {
+		i, why := resolve(kind, name)
+		if why.Format == "" {
+			return i, ""
+		}
+		s := why.String()
+		said[s] = why
+		return i, s
+	}
+	relocalize := func(e *tactics.Error) {
+		if e == nil || len(e.Text.Args) != 1 || e.Text.Format != "%s" {
+			return
+		}
+		if s, ok := e.Text.Args[0].(string); ok {
+			if why, ok := said[s]; ok {
+				e.Text = msg.New("%s", why)
+			}
+		}
+	}
+	return env, relocalize
 }
 
 // momentFacts picks a moment's facts (ids into all).
@@ -88,12 +122,13 @@ func momentFacts(all []tactics.Fact, ids []int) []tactics.Fact {
 
 // compileWhen compiles a rule's when: condition (nil when there is none),
 // reporting an error at its column; ok is false after an error.
-func compileWhen(d *scenario.Decoder, r tactics.Rule, env *tactics.Env) (prog *tactics.Program, ok bool) {
+func compileWhen(d *scenario.Decoder, r tactics.Rule, env *tactics.Env, relocalize func(*tactics.Error)) (prog *tactics.Program, ok bool) {
 	if r.When.S == "" {
 		return nil, true
 	}
 	prog, err := tactics.Compile(r.When.S, env)
 	if err != nil {
+		relocalize(err)
 		tactics.Report(d, r.When, err)
 		return nil, false
 	}
@@ -103,7 +138,7 @@ func compileWhen(d *scenario.Decoder, r tactics.Rule, env *tactics.Env) (prog *t
 // resolveArg resolves a fact's argument for combatant self of a roster: a
 // spell("NAME") among its spells (their names), an ally("NAME") or an
 // enemy("NAME") as resolveCombatant does.
-func resolveArg(roster []sim.Entrant, index func(string) (int, bool), self int, spells []string, kind tactics.ArgKind, name string) (int, string) {
+func resolveArg(roster []sim.Entrant, index func(string) (int, bool), self int, spells []string, kind tactics.ArgKind, name string) (int, msg.Text) {
 	if kind == tactics.SpellArg {
 		return resolveSpell(roster[self].Name, spells, name)
 	}
@@ -132,14 +167,14 @@ func isDelayUntilSelf(index func(string) (int, bool), self int, do string) bool 
 
 // unknownDelayee is the error for "delay until NAME" naming no one but
 // self: the combatants it could wait for.
-func unknownDelayee(roster []sim.Entrant, self int, name string) string {
+func unknownDelayee(roster []sim.Entrant, self int, name string) msg.Text {
 	var names []string
 	for k, c := range roster {
 		if k != self {
 			names = append(names, c.Name)
 		}
 	}
-	return fmt.Sprintf("delay until %q: no such combatant%s; combatants: %s", name, scenario.Suggest(name, names), strings.Join(names, ", "))
+	return msg.New("delay until %q: no such combatant%s; combatants: %s", name, scenario.Suggest(name, names), strings.Join(names, ", "))
 }
 
 // enemyNames lists self's enemies on the roster.
@@ -154,10 +189,16 @@ func enemyNames(roster []sim.Entrant, self int) []string {
 }
 
 // unknownTarget is the error for a target: that is neither one of the
-// selectors (with filters, written after them) nor an enemy's name.
-func unknownTarget(s string, selectors, enemies []string, filters string) string {
-	return fmt.Sprintf("unknown target %q%s; a target is a selector (%s)%s or an enemy's name (%s)",
-		s, scenario.Suggest(s, append(append([]string(nil), selectors...), enemies...)), strings.Join(selectors, ", "), filters, strings.Join(enemies, ", "))
+// selectors (with filters: d20's "in reach", written after them) nor an
+// enemy's name.
+func unknownTarget(s string, selectors, enemies []string, filters bool) msg.Text {
+	suggest := scenario.Suggest(s, append(append([]string(nil), selectors...), enemies...))
+	if filters {
+		return msg.New(`unknown target %q%s; a target is a selector (%s), optionally followed by "in reach", or an enemy's name (%s)`,
+			s, suggest, strings.Join(selectors, ", "), strings.Join(enemies, ", "))
+	}
+	return msg.New("unknown target %q%s; a target is a selector (%s) or an enemy's name (%s)",
+		s, suggest, strings.Join(selectors, ", "), strings.Join(enemies, ", "))
 }
 
 // decisionVerbs lists the verbs of a moment's decisions as documented

@@ -5,7 +5,6 @@ package agents
 // and the compiled Policy that plays a tactics block.
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 
 	"simctl/agents/tactics"
 	"simctl/rulesets/d20"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
@@ -255,7 +255,7 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 	rules, fallback, ok := compileBlock(d, g, self, n, path, &blockSpec[d20Rule, *d20Rule]{
 		ruleset: "d20", moments: d20Moments, lib: d20Library,
 		facts: d20Facts,
-		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveD20(g, self, kind, name) },
+		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, msg.Text) { return resolveD20(g, self, kind, name) },
 		skip: func(_ int, do string) bool { return isDelayUntilSelf(g.Index, self, do) },
 		parseDo: func(_ int, do string, r tactics.Rule, cr *d20Rule) (ok bool) {
 			cr.do, ok = parseD20Do(d, g, self, do, r.Do)
@@ -315,7 +315,7 @@ func (do d20Do) reasons(tg d20Target) []int {
 	return out
 }
 
-func resolveD20(g *d20.Game, self int, kind tactics.ArgKind, name string) (int, string) {
+func resolveD20(g *d20.Game, self int, kind tactics.ArgKind, name string) (int, msg.Text) {
 	spells := namesOf(g.C[self].Spells, func(s *d20.Spell) string { return s.Name })
 	return resolveArg(g.Roster(), g.Index, self, spells, kind, name)
 }
@@ -366,8 +366,8 @@ func parseD20Do(d *scenario.Decoder, g *d20.Game, self int, s string, t tactics.
 		arg = strings.TrimSpace(arg)
 		switch kw {
 		case "until":
-			i, msg := resolveD20(g, self, tactics.AllyArg, arg)
-			if msg != "" {
+			i, why := resolveD20(g, self, tactics.AllyArg, arg)
+			if why.Format != "" {
 				j, ok := g.Index(arg)
 				if !ok || j == self {
 					if j == self && ok {
@@ -492,9 +492,9 @@ func parseReady(d *scenario.Decoder, g *d20.Game, self int, rest string, t tacti
 	case !needAlly && hasAlly:
 		return fail("trigger %s names no ally; drop \"for %s\"", trig, strings.TrimSpace(ally))
 	case needAlly:
-		i, msg := resolveD20(g, self, tactics.AllyArg, strings.TrimSpace(ally))
-		if msg != "" {
-			return fail("%s", msg)
+		i, why := resolveD20(g, self, tactics.AllyArg, strings.TrimSpace(ally))
+		if why.Format != "" {
+			return fail("%s", why)
 		}
 		do.ally = i
 	}
@@ -508,16 +508,16 @@ func spellArg(g *d20.Game, self int, name string) (int, bool) {
 		// through, so library tactics fit casters and non-casters alike.
 		return -1, true
 	}
-	i, msg := resolveD20(g, self, tactics.SpellArg, name)
-	return i, msg == ""
+	i, why := resolveD20(g, self, tactics.SpellArg, name)
+	return i, why.Format == ""
 }
 
-func spellMsg(g *d20.Game, self int, name string) string {
+func spellMsg(g *d20.Game, self int, name string) msg.Text {
 	if len(g.C[self].Spells) == 0 {
-		return fmt.Sprintf("%s has no spells to cast", g.C[self].Name)
+		return msg.New("%s has no spells to cast", g.C[self].Name)
 	}
-	_, msg := resolveD20(g, self, tactics.SpellArg, name)
-	return msg + " (or any)"
+	_, why := resolveD20(g, self, tactics.SpellArg, name)
+	return msg.New("%s (or any)", why)
 }
 
 // parseD20Target reads a target: text: a selector and the filter "in
@@ -540,7 +540,7 @@ func parseD20Target(d *scenario.Decoder, g *d20.Game, self int, s string, t tact
 			return tg, true
 		}
 	}
-	if i, msg := resolveD20(g, self, tactics.EnemyArg, s); msg == "" {
+	if i, why := resolveD20(g, self, tactics.EnemyArg, s); why.Format == "" {
 		tg.kind, tg.named = selNamed, i
 		return tg, true
 	}
@@ -549,7 +549,7 @@ func parseD20Target(d *scenario.Decoder, g *d20.Game, self int, s string, t tact
 		d.Errorf(t.Node, t.Path, "%q is on %s's side; a target is an enemy: a selector (%s) or an enemy's name (%s)", s, g.C[self].Name, strings.Join(selectors, ", "), strings.Join(enemies, ", "))
 		return tg, false
 	}
-	d.Errorf(t.Node, t.Path, "%s", unknownTarget(s, selectors, enemies, `, optionally followed by "in reach",`))
+	d.Errorf(t.Node, t.Path, "%s", unknownTarget(s, selectors, enemies, true))
 	return tg, false
 }
 

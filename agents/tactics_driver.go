@@ -193,7 +193,7 @@ type blockSpec[R any, P headed[R]] struct {
 	// index finds a combatant by roster or template name; resolve turns a
 	// fact's argument into an integer or says what would be valid.
 	index   func(name string) (int, bool)
-	resolve func(kind tactics.ArgKind, name string) (int, string)
+	resolve resolver
 	// skip leaves out a side's rule that means nothing to this member
 	// (delay until itself), given the expanded do:; nil: none.
 	skip func(mi int, do string) bool
@@ -227,7 +227,7 @@ func compileBlock[R any, P headed[R]](d *scenario.Decoder, g ruleGame, self int,
 	// be the member itself (ally("Wizard").acted for the Wizard is its own
 	// flag; delay until Wizard is a rule the Wizard skips).
 	side := !strings.Contains(path, "combatants")
-	resolve := memberResolve(side, self, spec.index, spec.resolve)
+	resolve, relocalize := envResolve(memberResolve(side, self, spec.index, spec.resolve))
 	rules = make([][]R, len(spec.moments))
 	failed := false
 	for _, m := range b.Moments {
@@ -247,14 +247,14 @@ func compileBlock[R any, P headed[R]](d *scenario.Decoder, g ruleGame, self int,
 			cr := P(&rule)
 			h := cr.head()
 			*h = newHead(r.Name, ids, len(spec.whyText))
-			if w, ok := compileWhen(d, r, env); ok {
+			if w, ok := compileWhen(d, r, env, relocalize); ok {
 				h.when = w
 			} else {
 				failed = true
 			}
-			doText, msg := b.Expand(r.Do.S)
-			if msg != "" {
-				d.Errorf(r.Do.Node, r.Do.Path, "%s", msg)
+			doText, why := b.Expand(r.Do.S)
+			if why.Format != "" {
+				d.Errorf(r.Do.Node, r.Do.Path, "%s", why)
 				failed = true
 				continue
 			}
@@ -262,9 +262,9 @@ func compileBlock[R any, P headed[R]](d *scenario.Decoder, g ruleGame, self int,
 				continue
 			}
 			okDo := spec.parseDo(mi, doText, r, cr)
-			tgText, msg := b.Expand(r.Target.S)
-			if msg != "" {
-				d.Errorf(r.Target.Node, r.Target.Path, "%s", msg)
+			tgText, why := b.Expand(r.Target.S)
+			if why.Format != "" {
+				d.Errorf(r.Target.Node, r.Target.Path, "%s", why)
 				failed = true
 				continue
 			}

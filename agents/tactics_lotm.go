@@ -11,13 +11,13 @@ package agents
 // exactly as the Go policy with those parameters would.
 
 import (
-	"fmt"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"simctl/agents/tactics"
 	"simctl/rulesets/lotm"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
@@ -262,7 +262,7 @@ func compileLotmTactics(d *scenario.Decoder, g *lotm.Game, self int, n *yaml.Nod
 	rules, fallback, ok := compileBlock(d, g, self, n, path, &blockSpec[lotmRule, *lotmRule]{
 		ruleset: "lotm", moments: lotmMoments, lib: lotmLibrary,
 		facts: lotmFacts[:], ids: lotmMomentFacts,
-		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, string) { return resolveLotm(g, self, kind, name) },
+		index: g.Index, resolve: func(kind tactics.ArgKind, name string) (int, msg.Text) { return resolveLotm(g, self, kind, name) },
 		// a side's combo rule waits for a member; that member itself skips it
 		skip: func(mi int, do string) bool { return mi == lmTurn && isLotmDelayForSelf(g, self, do) },
 		parseDo: func(mi int, do string, r tactics.Rule, cr *lotmRule) bool {
@@ -319,9 +319,9 @@ func (r *lotmRule) reasons() []int {
 	return nil
 }
 
-func resolveLotm(g *lotm.Game, self int, kind tactics.ArgKind, name string) (int, string) {
+func resolveLotm(g *lotm.Game, self int, kind tactics.ArgKind, name string) (int, msg.Text) {
 	if kind == tactics.SpellArg {
-		return -1, "lotm has no spells; a casting ability is counted by self.casts_left"
+		return -1, msg.New("lotm has no spells; a casting ability is counted by self.casts_left")
 	}
 	return resolveCombatant(g.Roster(), g.Index, self, kind, name)
 }
@@ -344,8 +344,8 @@ func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, 
 		d.Errorf(t.Node, t.Path, format, args...)
 		return false
 	}
-	offers := func() string {
-		return fmt.Sprintf("lotm offers at %s: %s", lotmMoments[moment], strings.Join(LotmDecisions[moment], ", "))
+	offers := func() msg.Text {
+		return msg.New("lotm offers at %s: %s", lotmMoments[moment], strings.Join(LotmDecisions[moment], ", "))
 	}
 	words := strings.Fields(s)
 	if len(words) == 0 {
@@ -476,9 +476,9 @@ func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, 
 			if p.trigger == lotm.OnEnemyActs {
 				kind = tactics.EnemyArg // the enemy it waits for
 			}
-			i, msg := resolveLotm(g, self, kind, rest[1])
-			if msg != "" {
-				return fail("delay ... for %s: %s", rest[1], msg)
+			i, why := resolveLotm(g, self, kind, rest[1])
+			if why.Format != "" {
+				return fail("delay ... for %s: %s", rest[1], why)
 			}
 			p.ally, rest = i, rest[2:]
 		}
@@ -540,16 +540,16 @@ func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, 
 	return true
 }
 
-func unknownLotmVerb(fail func(string, ...any) bool, verb string, moment int, offers string) bool {
+func unknownLotmVerb(fail func(string, ...any) bool, verb string, moment int, offers msg.Text) bool {
 	if rs, ok := otherVerbs[verb]; ok && rs != "lotm" {
 		if rs == "" {
 			return fail("lotm has no decision %q here; %s", verb, offers)
 		}
-		article := "a"
+		// The article is part of the sentence, so each is its own message.
 		if strings.IndexByte("aeiou", rs[0]) >= 0 {
-			article = "an"
+			return fail("%s is an %s decision, not a lotm one; %s", verb, rs, offers)
 		}
-		return fail("%s is %s %s decision, not a lotm one; %s", verb, article, rs, offers)
+		return fail("%s is a %s decision, not a lotm one; %s", verb, rs, offers)
 	}
 	if verb == "feint" || verb == "aim" || verb == "intimidate" {
 		return fail("%s is a Swift action: write it after the turn's action, e.g. attack with %s; %s", verb, verb, offers)

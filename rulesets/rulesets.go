@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
@@ -59,7 +60,7 @@ func Schema(name string) (scenario.Schema, bool, []string) {
 func Compile(sc *scenario.Scenario) (sim.Game, error) {
 	r, ok := registry[sc.Ruleset]
 	if !ok {
-		return nil, fmt.Errorf("%s: unknown ruleset %q; valid: %v", sc.File, sc.Ruleset, Names())
+		return nil, msg.Errorf("%s: unknown ruleset %q; valid: %v", sc.File, sc.Ruleset, Names())
 	}
 	checkSidePolicies(sc, r)
 	g, err := r.Compile(sc)

@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"simctl/sim/lang"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
@@ -313,11 +314,11 @@ func (b *Block) Name(name string) (string, bool) {
 }
 
 // Expand substitutes string parameters ($until) in a do: or target: text.
-// It returns a message naming the parameter when one is unknown or is a
-// number.
-func (b *Block) Expand(s string) (string, string) {
+// It returns a message naming the parameter when one is unknown (the zero
+// Text, Format "", when all are known).
+func (b *Block) Expand(s string) (string, msg.Text) {
 	if !strings.Contains(s, "$") {
-		return s, ""
+		return s, msg.Text{}
 	}
 	var out strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -339,12 +340,12 @@ func (b *Block) Expand(s string) (string, string) {
 			}
 		}
 		if !ok {
-			return s, fmt.Sprintf("unknown parameter $%s%s; params: %s", name, lang.Suggest(name, b.ParamNames(), ""), strings.Join(b.ParamNames(), ", "))
+			return s, msg.New("unknown parameter $%s%s; params: %s", name, lang.Suggest(name, b.ParamNames(), ""), strings.Join(b.ParamNames(), ", "))
 		}
 		out.WriteString(v)
 		i = j - 1
 	}
-	return out.String(), ""
+	return out.String(), msg.Text{}
 }
 
 func readMoment(d *scenario.Decoder, n *yaml.Node, path, name string) (Moment, bool) {
@@ -386,22 +387,24 @@ func readMoment(d *scenario.Decoder, n *yaml.Node, path, name string) (Moment, b
 	return m, ok
 }
 
-func kindOf(n *yaml.Node) string {
+// kindOf names n's kind, a word the message around it translates with.
+func kindOf(n *yaml.Node) msg.Text {
 	switch n.Kind {
 	case yaml.ScalarNode:
-		return "scalar"
+		return msg.New("scalar")
 	case yaml.SequenceNode:
-		return "list"
+		return msg.New("list")
 	}
-	return "mapping"
+	return msg.New("mapping")
 }
 
 // Report records a compile error of the condition in t through d, at the
 // column of the error, with the condition and a caret under it.
 func Report(d *scenario.Decoder, t Text, e *Error) {
+	// e.Text, not e.Msg: the message translates, the caret line stays.
 	if t.Lib {
-		d.Errorf(t.Node, t.Path, "%s%s", e.Msg, lang.Caret(t.S, e.Pos))
+		d.Errorf(t.Node, t.Path, "%s%s", e.Text, lang.Caret(t.S, e.Pos))
 		return
 	}
-	d.ErrorAt(t.Node, e.Pos, t.Path, "%s%s", e.Msg, lang.Caret(t.S, e.Pos))
+	d.ErrorAt(t.Node, e.Pos, t.Path, "%s%s", e.Text, lang.Caret(t.S, e.Pos))
 }

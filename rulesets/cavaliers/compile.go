@@ -7,6 +7,7 @@ import (
 
 	"simctl/sim"
 	"simctl/sim/dice"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
@@ -68,13 +69,14 @@ func (g *Game) NewTable() sim.Table { return newTable(g) }
 func (g *Game) Index(name string) (int, bool) { return sim.RosterIndex(g.roster, name) }
 
 // unusedFields are common scenario fields that mean nothing here; a value
-// for one is an error rather than silently ignored.
-var unusedFields = map[string]string{
-	"ac":              "defence is the field here (a number, or dice the defender rolls)",
-	"init":            "initiative is the pool: attribute and pool",
-	"initiative_roll": "a pool has several dice; pin each with initiative_dice: [attribute die, skill dice...]",
-	"attacks":         "attack is the field here (dice, e.g. 2d6+1)",
-	"speed":           "positions are Areas; a Move goes to an adjacent Area",
+// for one is an error rather than silently ignored. (Messages: the reason
+// translates with the error around it.)
+var unusedFields = map[string]msg.Text{
+	"ac":              msg.New("defence is the field here (a number, or dice the defender rolls)"),
+	"init":            msg.New("initiative is the pool: attribute and pool"),
+	"initiative_roll": msg.New("a pool has several dice; pin each with initiative_dice: [attribute die, skill dice...]"),
+	"attacks":         msg.New("attack is the field here (dice, e.g. 2d6+1)"),
+	"speed":           msg.New("positions are Areas; a Move goes to an adjacent Area"),
 }
 
 // Compile implements sim.Ruleset.

@@ -1,5 +1,7 @@
 package cavaliers
 
+import "simctl/sim/msg"
+
 // The three Initiative specialties differ only in what each ability costs.
 // The source's success tables:
 //
@@ -42,6 +44,10 @@ const (
 var abilityNames = [numAbilities]string{"Seize the Initiative", "Interpose", "Reprise Attack"}
 
 func (a Ability) String() string { return abilityNames[a] }
+
+// Localize is the ability's name translated by tr, for messages (the
+// catalogs translate each of abilityNames).
+func (a Ability) Localize(tr msg.Translator) string { return msg.New(abilityNames[a]).Localize(tr) }
 
 // prices[specialty][ability] is the number of [+] an ability costs; 0:
 // the specialty cannot use it.
