@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	_ "simctl/agents" // registers the scripted policies
 	"simctl/cmd/simctl/app"
+	"simctl/reports/i18n"
 	"simctl/reports/safeio"
 	"simctl/rulesets"
 	_ "simctl/rulesets/d20"
@@ -43,8 +45,25 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 			code = exitInterrupted
 		}
 	}()
+	// simctl --lang ko CMD ...: a --lang before the command goes to the
+	// command, as if written after it (simctl --lang ko alone is the
+	// overview in that language, as simctl alone is in the locale's).
+	var lang string
+	if len(args) > 0 && (args[0] == "--lang" || args[0] == "-lang") && len(args) > 1 {
+		lang, args = args[1], args[2:]
+	} else if len(args) > 0 && (strings.HasPrefix(args[0], "--lang=") || strings.HasPrefix(args[0], "-lang=")) {
+		_, lang, _ = strings.Cut(args[0], "=")
+		args = args[1:]
+	}
+	if lang != "" && len(args) > 0 {
+		args = append(args[:1:1], append(slices.Clone(args[1:]), "--lang", lang)...)
+	}
 	if len(args) == 0 {
-		fmt.Fprint(stderr, overview())
+		l, err := resolveLang(lang)
+		if err != nil {
+			return usageError(stderr, "help", "%v", err)
+		}
+		fmt.Fprint(stderr, overview(l))
 		return exitUsage
 	}
 	cmd, rest := args[0], args[1:]
@@ -95,7 +114,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "simctl: unknown command %q%s; commands: %s\nsee simctl help\n", cmd, didYouMean(cmd, commands), strings.Join(commands, ", "))
+	fmt.Fprintf(stderr, "simctl: unknown command %q%s; commands: %s\n%s\n", cmd, didYouMean(cmd, commands), strings.Join(commands, ", "), i18n.FromEnv(os.Getenv).T("help.see_overview"))
 	return exitUsage
 }
 
