@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -46,7 +45,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		}
 	}()
 	// simctl --lang ko CMD ...: a --lang before the command goes to the
-	// command, as if written after it (simctl --lang ko alone is the
+	// command, as if written after its name (simctl --lang ko alone is the
 	// overview in that language, as simctl alone is in the locale's).
 	var lang string
 	if len(args) > 0 && (args[0] == "--lang" || args[0] == "-lang") && len(args) > 1 {
@@ -56,7 +55,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		args = args[1:]
 	}
 	if lang != "" && len(args) > 0 {
-		args = append(args[:1:1], append(slices.Clone(args[1:]), "--lang", lang)...)
+		// Right after the command: before a "--", and outranked by a
+		// --lang the command line gives the command itself.
+		args = append([]string{args[0], "--lang", lang}, args[1:]...)
 	}
 	if len(args) == 0 {
 		l, err := resolveLang(lang)
