@@ -115,7 +115,11 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "simctl: unknown command %q%s; commands: %s\n%s\n", cmd, didYouMean(cmd, commands), strings.Join(commands, ", "), i18n.FromEnv(os.Getenv).T("help.see_overview"))
+	hint, err := resolveLang(lang) // a --lang before the unknown command, else the locale
+	if err != nil {
+		hint = i18n.En
+	}
+	fmt.Fprintf(stderr, "simctl: unknown command %q%s; commands: %s\n%s\n", cmd, didYouMean(cmd, commands), strings.Join(commands, ", "), hint.T("help.see_overview"))
 	return exitUsage
 }
 

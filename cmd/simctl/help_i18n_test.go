@@ -208,6 +208,10 @@ func TestHelpLang(t *testing.T) {
 		t.Errorf("--bogus --lang ru: %q", errOut)
 	}
 
+	if _, errOut := simctlErr(t, "--lang", "ko", "bogus"); !strings.HasSuffix(errOut, "\n도움말: simctl help\n") {
+		t.Errorf("--lang ko bogus: %q", errOut)
+	}
+
 	// The locale: LANG, outranked by LC_ALL.
 	t.Setenv("LANG", "ko_KR.UTF-8")
 	if _, out, _ := simctl(t, ctx, "help"); out != ko {
