@@ -286,23 +286,26 @@ func parseArgs(cmd string, fs *flag.FlagSet, args []string, stdout, stderr io.Wr
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	pos, err := parseInterleaved(fs, args)
-	if err == nil {
-		if msg := outputProblem(fs, pos); msg != "" {
-			return nil, true, usageError(stderr, cmd, "%s", msg)
-		}
-		return pos, false, exitOK
-	}
 	l, lerr := resolveLang(argLang(args))
-	if lerr != nil {
-		// A bad --lang is the error, even with -h: the help could not be
-		// in the language asked for.
-		return nil, true, usageError(stderr, cmd, "%v", lerr)
-	}
 	if errors.Is(err, flag.ErrHelp) {
+		if lerr != nil {
+			// A bad --lang is the error, even with -h: the help could
+			// not be in the language asked for.
+			return nil, true, usageError(stderr, cmd, "%v", lerr)
+		}
 		printHelp(stdout, l, cmd, fs)
 		return nil, true, exitOK
 	}
-	fmt.Fprintf(stderr, "simctl %s: %s\n%s\n", cmd, flagMessage(err), l.T("help.see", cmd))
+	if lerr != nil {
+		l = i18n.FromEnv(os.Getenv) // the command reports the bad --lang itself
+	}
+	msg := ""
+	if err != nil {
+		msg = flagMessage(err)
+	} else if msg = outputProblem(fs, pos); msg == "" {
+		return pos, false, exitOK
+	}
+	fmt.Fprintf(stderr, "simctl %s: %s\n%s\n", cmd, msg, l.T("help.see", cmd))
 	return nil, true, exitUsage
 }
 
