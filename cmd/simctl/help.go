@@ -151,11 +151,13 @@ var helps = map[string]commandHelp{
 // summary is cmd's one-line summary in l.
 func summary(l i18n.Lang, cmd string) string { return l.T("help." + cmd + ".summary") }
 
-// Widths, in terminal columns, that Korean and Russian prose is wrapped
-// to when printed (English is wrapped by hand in its catalog).
+// Widths in terminal columns: paragraphs of Korean and Russian prose are
+// wrapped to proseWidth when printed (English is wrapped by hand in its
+// catalog); a flag's lines, its 21-column name included, to flagWidth in
+// every language.
 const (
-	proseWidth = 80 // paragraphs
-	flagWidth  = 88 // a flag's text, after its 21-column name
+	proseWidth = 80
+	flagWidth  = 88
 )
 
 // prose is a catalog paragraph text as printed: English as written (its
