@@ -12,6 +12,7 @@ import (
 
 	_ "simctl/agents" // registers the scripted policies
 	"simctl/cmd/simctl/app"
+	"simctl/reports/i18n"
 	"simctl/reports/safeio"
 	"simctl/rulesets"
 	_ "simctl/rulesets/d20"
@@ -43,8 +44,27 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 			code = exitInterrupted
 		}
 	}()
+	// simctl --lang ko CMD ...: a --lang before the command goes to the
+	// command, as if written after its name (simctl --lang ko alone is the
+	// overview in that language, as simctl alone is in the locale's).
+	var lang string
+	if len(args) > 0 && (args[0] == "--lang" || args[0] == "-lang") && len(args) > 1 {
+		lang, args = args[1], args[2:]
+	} else if len(args) > 0 && (strings.HasPrefix(args[0], "--lang=") || strings.HasPrefix(args[0], "-lang=")) {
+		_, lang, _ = strings.Cut(args[0], "=")
+		args = args[1:]
+	}
+	if lang != "" && len(args) > 0 {
+		// Right after the command: before a "--", and outranked by a
+		// --lang the command line gives the command itself.
+		args = append([]string{args[0], "--lang", lang}, args[1:]...)
+	}
 	if len(args) == 0 {
-		fmt.Fprint(stderr, overview())
+		l, err := resolveLang(lang)
+		if err != nil {
+			return usageError(stderr, "help", "%v", err)
+		}
+		fmt.Fprint(stderr, overview(l))
 		return exitUsage
 	}
 	cmd, rest := args[0], args[1:]
@@ -95,7 +115,11 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "simctl: unknown command %q%s; commands: %s\nsee simctl help\n", cmd, didYouMean(cmd, commands), strings.Join(commands, ", "))
+	hint, err := resolveLang(lang) // a --lang before the unknown command, else the locale
+	if err != nil {
+		hint = i18n.En
+	}
+	fmt.Fprintf(stderr, "simctl: unknown command %q%s; commands: %s\n%s\n", cmd, didYouMean(cmd, commands), strings.Join(commands, ", "), hint.T("help.see_overview"))
 	return exitUsage
 }
 

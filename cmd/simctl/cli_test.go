@@ -55,6 +55,7 @@ var goldenDir = func() string {
 
 // Every help text, and `CMD -h` is `help CMD`.
 func TestCLIGoldenHelp(t *testing.T) {
+	t.Setenv("LC_ALL", "C") // English, whatever the developer's locale
 	goldenCLI(t, "help", "help")
 	goldenCLI(t, "help_flags", "help", "flags")
 	goldenCLI(t, "no_args", []string{}...)

@@ -279,24 +279,60 @@ func (c *common) showProgress() string {
 // parseArgs parses a command's flags (before or after its positional
 // arguments). -h/--help prints the command's help to stdout and returns
 // done with exitOK; a bad flag prints one line in simctl's words and the
-// pointer to the help, and returns done with exitUsage.
+// pointer to the help, and returns done with exitUsage. Both speak the
+// language of a --lang among the arguments (whether or not the command
+// takes one, and on either side of -h), else the locale's.
 func parseArgs(cmd string, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (pos []string, done bool, code int) {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	pos, err := parseInterleaved(fs, args)
-	if err == nil {
-		if msg := outputProblem(fs, pos); msg != "" {
-			fmt.Fprintf(stderr, "simctl %s: %s\nsee simctl help %s\n", cmd, msg, cmd)
-			return nil, true, exitUsage
-		}
-		return pos, false, exitOK
-	}
+	l, lerr := resolveLang(argLang(args))
 	if errors.Is(err, flag.ErrHelp) {
-		printHelp(stdout, cmd, fs)
+		if lerr != nil {
+			// A bad --lang is the error, even with -h: the help could
+			// not be in the language asked for.
+			return nil, true, usageError(stderr, cmd, "%v", lerr)
+		}
+		printHelp(stdout, l, cmd, fs)
 		return nil, true, exitOK
 	}
-	fmt.Fprintf(stderr, "simctl %s: %s\nsee simctl help %s\n", cmd, flagMessage(err), cmd)
+	if lerr != nil {
+		l = i18n.FromEnv(os.Getenv) // the command reports the bad --lang itself
+	}
+	msg := ""
+	if err != nil {
+		msg = flagMessage(err)
+	} else if msg = outputProblem(fs, pos); msg == "" {
+		return pos, false, exitOK
+	}
+	fmt.Fprintf(stderr, "simctl %s: %s\n%s\n", cmd, msg, l.T("help.see", cmd))
 	return nil, true, exitUsage
+}
+
+// argLang is the value of the last --lang (or -lang, --lang=X) in args
+// before a "--", "" when there is none. parseArgs reads it itself because
+// the flag package stops at -h or at the first bad flag, before a --lang
+// that follows.
+func argLang(args []string) string {
+	v := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		switch {
+		case a == "--lang" || a == "-lang":
+			if i+1 < len(args) {
+				v = args[i+1]
+				i++
+			}
+		case strings.HasPrefix(a, "--lang="):
+			v = strings.TrimPrefix(a, "--lang=")
+		case strings.HasPrefix(a, "-lang="):
+			v = strings.TrimPrefix(a, "-lang=")
+		}
+	}
+	return v
 }
 
 var (
@@ -334,9 +370,12 @@ func dashed(name string) string {
 	return "--" + name
 }
 
-// usageError prints a command-line mistake and the pointer to the help.
+// usageError prints a command-line mistake and the pointer to the help,
+// the pointer in the locale's language (the mistake itself is English
+// for now).
 func usageError(stderr io.Writer, cmd, format string, args ...any) int {
-	fmt.Fprintf(stderr, "simctl %s: %s\nsee simctl help %s\n", cmd, fmt.Sprintf(format, args...), cmd)
+	l := i18n.FromEnv(os.Getenv)
+	fmt.Fprintf(stderr, "simctl %s: %s\n%s\n", cmd, fmt.Sprintf(format, args...), l.T("help.see", cmd))
 	return exitUsage
 }
 
