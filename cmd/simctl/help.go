@@ -284,12 +284,12 @@ the line numbers of what scenarios show prints.`,
 	},
 	"rules": {
 		summary:  "a ruleset's source, options, fields, policies, actions and counters",
-		usage:    []string{"rules NAME"},
-		examples: []string{"rules d20", "rules acks2"},
+		usage:    []string{"rules NAME [--lang en|ko|ru]"},
+		examples: []string{"rules d20", "rules acks2", "rules d20 --lang ko"},
 	},
 	"policies": {
 		summary: "the tactics library, and the facts and decisions a tactics: block may use",
-		usage:   []string{"policies [RULESET]", "policies show [RULESET/]NAME"},
+		usage:   []string{"policies [RULESET] [--lang en|ko|ru]", "policies show [RULESET/]NAME [--lang en|ko|ru]"},
 		about: `The named policies written in the tactics language (docs/tactics.md):
 use one as tactics: NAME, or print it with show and edit a copy. Rulesets
 without a library yet keep their policies in Go (simctl rules NAME).`,
