@@ -45,12 +45,16 @@ func Rules(r sim.Ruleset, l i18n.Lang) string {
 			fmt.Fprintf(&b, "  %s\n%s\n", name, Wrap(l.T(key), 84, "      "))
 		}
 	}
-	section(l.T("rulesdoc.fields", "name, count, hp, ac, init, initiative_roll, attacks, damage, speed, aware, policy"), "field", d.Fields)
+	section(l.T("rulesdoc.fields", commonFields), "field", d.Fields)
 	section(l.T("rulesdoc.policies"), "policy", d.Policies)
 	section(l.T("rulesdoc.actions"), "action", d.Actions)
 	section(l.T("rulesdoc.counters", strings.Join(sim.BaseCounters, ", ")), "counter", d.Counters)
 	return b.String()
 }
+
+// commonFields are the combatant fields every ruleset reads (simctl rules
+// lists the others).
+const commonFields = "name, count, hp, ac, init, initiative_roll, attacks, damage, speed, aware, policy"
 
 // RulesKey is the catalog key of one entry of ruleset's Doc: kind is
 // option, field, policy, action or counter. An action is keyed by a slug

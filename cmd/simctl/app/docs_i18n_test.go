@@ -136,7 +136,7 @@ func TestPoliciesCatalogCurrent(t *testing.T) {
 // values, facts), dice and code-like tokens are taken out first, by
 // formatWords and the regexps of englishLeft.
 var (
-	codeLike = regexp.MustCompile(`\bsimctl( [a-z0-9]+)+( [A-Z/]+\b)?|"[^"]*"|“[^”]*”|«[^»]*»|\{[^{}]*\}|\[[^\[\]]*\]|\b\w+[_.:/=<>]\S*|\b[A-Z][a-z]+[A-Z]\w*`)
+	codeLike = regexp.MustCompile(`[\w-]+(\s*\|\s*[\w-]+)+|\bsimctl( [a-z0-9]+)+( [A-Z/]+\b)?|"[^"]*"|“[^”]*”|«[^»]*»|\{[^{}]*\}|\[[^\[\]]*\]|\b\w+[_.:/=<>]\S*|\b[A-Z][a-z]+[A-Z]\w*`)
 	asciiRun = regexp.MustCompile(`[A-Za-z][A-Za-z'-]*(?:[\s,;()]+[A-Za-z][A-Za-z'-]*){2,}`)
 )
 
@@ -159,7 +159,7 @@ func formatWords(d sim.RulesDoc) map[string]bool {
 			add(f.Name)
 		}
 	}
-	add(strings.Join(sim.BaseCounters, " "))
+	add(strings.Join(sim.BaseCounters, " ") + " " + commonFields)
 	return w
 }
 
