@@ -136,7 +136,7 @@ func TestPoliciesCatalogCurrent(t *testing.T) {
 // values, facts), dice and code-like tokens are taken out first, by
 // formatWords and the regexps of englishLeft.
 var (
-	codeLike  = regexp.MustCompile(`[\p{Hangul}\p{Cyrillic}]\s*\([^()]*\)|[\w-]+(\s*\|\s*[\w-]+)+|\bsimctl( [a-z0-9]+)+( [A-Z/]+\b)?|"[^"]*"|“[^”]*”|«[^»]*»|\{[^{}]*\}|\[[^\[\]]*\]|\b\w+[_.:/=<>]\S*|\b[A-Z][a-z]+[A-Z]\w*`)
+	codeLike  = regexp.MustCompile(`[\p{Hangul}\p{Cyrillic}]\s*\([^()]*\)|[\w-]+(\s*\|\s*[\w-]+)+|\bsimctl( [a-z0-9]+)+( [A-Z/]+\b)?|"[^"]*"|“[^”]*”|«[^»]*»|「[^」]*」|『[^』]*』|\{[^{}]*\}|\[[^\[\]]*\]|\b\w+[_.:/=<>]\S*|\b[A-Z][a-z]+[A-Z]\w*`)
 	paramName = regexp.MustCompile(`\b([a-z_]+) \(`)
 	asciiRun  = regexp.MustCompile(`[A-Za-z][A-Za-z'-]*(?:[\s,;()]+[A-Za-z][A-Za-z'-]*){2,}`)
 )
