@@ -24,8 +24,8 @@ import (
 type Binding struct {
 	Ruleset  string
 	Moments  []string
-	Own      []string          // verbs no other ruleset has: seize (cavaliers), declare (acks2)
-	Describe func(w io.Writer) // nil: the listing shows only the library
+	Own      []string               // verbs no other ruleset has: seize (cavaliers), declare (acks2)
+	Describe func(w io.Writer, t T) // nil: the listing shows only the library
 }
 
 // bindings and otherVerbs are filled by RegisterBinding from init, read after.
@@ -91,37 +91,42 @@ func init() {
 	RegisterBinding(Binding{Ruleset: "lotm", Moments: lotmMoments, Own: []string{"ambush", "feint", "limb_block", "borrow", "burn"}, Describe: describeLotm})
 }
 
-func describeD20(w io.Writer) {
-	fmt.Fprintf(w, "\nfacts at turn (when:):\n")
+// T formats a message of simctl policies' own words in the caller's
+// language (i18n.Lang.T): the headings and target lists are catalog
+// texts (policies.describe.*); the facts' names and docs are as written.
+type T func(key string, args ...any) string
+
+func describeD20(w io.Writer, t T) {
+	fmt.Fprintf(w, "\n%s\n", t("policies.describe.facts_at_turn"))
 	for _, f := range D20Facts() {
 		fmt.Fprintf(w, "  %-28s %-6s %s\n", f.Spelling(), f.Type, f.Doc)
 	}
-	fmt.Fprintf(w, "\ndecisions (do:):\n  %s\n", strings.Join(D20Decisions, "\n  "))
-	fmt.Fprintf(w, "\ntargets (target:): weakest, strongest, nearest, lowest_ac, casters_first, random, first, or an enemy's name; add \"in reach\" to consider only enemies within reach\n")
+	fmt.Fprintf(w, "\n%s\n  %s\n", t("policies.describe.decisions"), strings.Join(D20Decisions, "\n  "))
+	fmt.Fprintf(w, "\n%s\n", t("policies.describe.targets.d20"))
 }
 
 // describeMoments lists, per moment, its decisions and facts.
-func describeMoments(w io.Writer, moments []string, decisions func(m int) []string, facts func(moment string) []tactics.Fact) {
+func describeMoments(w io.Writer, t T, moments []string, decisions func(m int) []string, facts func(moment string) []tactics.Fact) {
 	for m, moment := range moments {
-		fmt.Fprintf(w, "\n%s:\n  decisions (do:): %s\n  facts (when:):\n", moment, strings.Join(decisions(m), ", "))
+		fmt.Fprintf(w, "\n%s:\n  %s\n  %s\n", moment, t("policies.describe.moment_decisions", strings.Join(decisions(m), ", ")), t("policies.describe.moment_facts"))
 		for _, f := range facts(moment) {
 			fmt.Fprintf(w, "    %-28s %-6s %s\n", f.Spelling(), f.Type, f.Doc)
 		}
 	}
 }
 
-func describeAcks(w io.Writer) {
-	describeMoments(w, acksMoments, func(m int) []string { return AcksDecisions[m] }, AcksFacts)
-	fmt.Fprintf(w, "\ntargets (target:): weakest, strongest, nearest, random, first, casters, or an enemy's name (falls through while it is out)\n")
+func describeAcks(w io.Writer, t T) {
+	describeMoments(w, t, acksMoments, func(m int) []string { return AcksDecisions[m] }, AcksFacts)
+	fmt.Fprintf(w, "\n%s\n", t("policies.describe.targets.acks2"))
 }
 
-func describeCav(w io.Writer) {
-	describeMoments(w, cavMoments, func(m int) []string { return CavDecisions[m] }, CavFacts)
-	fmt.Fprintf(w, "\ntargets (target:): weakest, strongest, random, first (among the enemies in its Area), or an enemy's name (falls through while it is not in its Area)\n")
+func describeCav(w io.Writer, t T) {
+	describeMoments(w, t, cavMoments, func(m int) []string { return CavDecisions[m] }, CavFacts)
+	fmt.Fprintf(w, "\n%s\n", t("policies.describe.targets.cavaliers"))
 }
 
-func describeLotm(w io.Writer) {
-	describeMoments(w, lotmMoments, func(m int) []string { return LotmDecisions[m] }, LotmFacts)
-	fmt.Fprintf(w, "\nafter a turn decision (do:): %s\n", strings.Join(LotmModifiers, ", "))
-	fmt.Fprintf(w, "targets (target:): weakest, strongest, nearest, first, random (a grappled enemy first, then one it can reach this turn)\n")
+func describeLotm(w io.Writer, t T) {
+	describeMoments(w, t, lotmMoments, func(m int) []string { return LotmDecisions[m] }, LotmFacts)
+	fmt.Fprintf(w, "\n%s\n", t("policies.describe.after_turn", strings.Join(LotmModifiers, ", ")))
+	fmt.Fprintf(w, "%s\n", t("policies.describe.targets.lotm"))
 }

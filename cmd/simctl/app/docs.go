@@ -158,7 +158,7 @@ func Policies(ruleset string, l i18n.Lang) (string, error) {
 			fmt.Fprintf(&b, "  %s\n", l.T("policies.go_only", strings.Join(goOnly, ", "), rs))
 		}
 		if bd, ok := agents.LookupBinding(rs); ok && bd.Describe != nil && ruleset != "" {
-			bd.Describe(&b)
+			bd.Describe(&b, l.T)
 		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", l.T("policies.footer"))
