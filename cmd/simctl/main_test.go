@@ -573,6 +573,7 @@ func TestGolden(t *testing.T) {
 		{"rules_d20_ko.golden", []string{"rules", "d20", "--lang", "ko"}, nil, catalogNeed{i18n.Ko, "rules.d20.title"}},
 		{"rules_d20_ru.golden", []string{"rules", "d20", "--lang", "ru"}, nil, catalogNeed{i18n.Ru, "rules.d20.title"}},
 		{"policies_ko.golden", []string{"policies", "--lang", "ko"}, nil, catalogNeed{}},
+		{"policies_d20_ko.golden", []string{"policies", "d20", "--lang", "ko"}, nil, catalogNeed{}},
 		{"scenarios.golden", []string{"scenarios"}, nil, catalogNeed{}},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {

@@ -169,7 +169,8 @@ func Policies(ruleset string, l i18n.Lang) (string, error) {
 func PolicyKey(ruleset, name string) string { return "policies.lib." + ruleset + "." + name }
 
 // PoliciesCatalog is the English catalog of the library tactics'
-// descriptions (their sources' first comments): the generated part of
+// descriptions (their sources' first comments) and of the facts' docs of
+// each ruleset's tactics binding: the generated part of
 // catalog/en/policies.txt (TestPoliciesCatalogCurrent).
 func PoliciesCatalog() []CatalogEntry {
 	var es []CatalogEntry
@@ -177,6 +178,14 @@ func PoliciesCatalog() []CatalogEntry {
 		for _, n := range agents.LibraryNames(rs) {
 			src, _ := agents.LibrarySource(rs, n)
 			es = append(es, CatalogEntry{PolicyKey(rs, n), firstComment(string(src))})
+		}
+	}
+	// The facts simctl policies RULESET lists.
+	for _, rs := range rulesets.Names() {
+		if bd, ok := agents.LookupBinding(rs); ok && bd.Facts != nil {
+			for _, f := range bd.Facts() {
+				es = append(es, CatalogEntry{agents.FactKey(rs, f.Name), f.Doc})
+			}
 		}
 	}
 	return es
