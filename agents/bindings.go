@@ -24,8 +24,11 @@ import (
 type Binding struct {
 	Ruleset  string
 	Moments  []string
-	Own      []string          // verbs no other ruleset has: seize (cavaliers), declare (acks2)
-	Describe func(w io.Writer) // nil: the listing shows only the library
+	Own      []string               // verbs no other ruleset has: seize (cavaliers), declare (acks2)
+	Describe func(w io.Writer, t T) // nil: the listing shows only the library
+	// Facts lists every fact Describe documents, once each, so the
+	// catalog's English docs can be generated (FactKey); nil: none.
+	Facts func() []tactics.Fact
 }
 
 // bindings and otherVerbs are filled by RegisterBinding from init, read after.
@@ -73,55 +76,82 @@ func init() {
 	d20.RegisterTactics(func(d *scenario.Decoder, g *d20.Game, self int, spec scenario.PolicySpec) d20.Policy {
 		return compileD20Tactics(d, g, self, spec.Node, spec.Path)
 	})
-	RegisterBinding(Binding{Ruleset: "d20", Moments: d20Moments, Describe: describeD20})
+	RegisterBinding(Binding{Ruleset: "d20", Moments: d20Moments, Describe: describeD20, Facts: D20Facts})
 
 	acks2.RegisterTactics(func(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.PolicySpec) acks2.Policy {
 		return compileAcksTactics(d, g, self, spec.Node, spec.Path)
 	})
-	RegisterBinding(Binding{Ruleset: "acks2", Moments: acksMoments, Own: []string{"declare", "retreat"}, Describe: describeAcks})
+	RegisterBinding(Binding{Ruleset: "acks2", Moments: acksMoments, Own: []string{"declare", "retreat"}, Describe: describeAcks,
+		Facts: func() []tactics.Fact { return allMomentFacts(acksMoments, AcksFacts) }})
 
 	cavaliers.RegisterTactics(func(d *scenario.Decoder, g *cavaliers.Game, self int, spec scenario.PolicySpec) cavaliers.Policy {
 		return compileCavTactics(d, g, self, spec.Node, spec.Path)
 	})
-	RegisterBinding(Binding{Ruleset: "cavaliers", Moments: cavMoments, Own: []string{"seize", "interpose", "reprise", "block"}, Describe: describeCav})
+	RegisterBinding(Binding{Ruleset: "cavaliers", Moments: cavMoments, Own: []string{"seize", "interpose", "reprise", "block"}, Describe: describeCav,
+		Facts: func() []tactics.Fact { return allMomentFacts(cavMoments, CavFacts) }})
 
 	lotm.RegisterTactics(func(d *scenario.Decoder, g *lotm.Game, self int, spec scenario.PolicySpec) lotm.Policy {
 		return compileLotmTactics(d, g, self, spec.Node, spec.Path)
 	})
-	RegisterBinding(Binding{Ruleset: "lotm", Moments: lotmMoments, Own: []string{"ambush", "feint", "limb_block", "borrow", "burn"}, Describe: describeLotm})
+	RegisterBinding(Binding{Ruleset: "lotm", Moments: lotmMoments, Own: []string{"ambush", "feint", "limb_block", "borrow", "burn"}, Describe: describeLotm,
+		Facts: func() []tactics.Fact { return allMomentFacts(lotmMoments, LotmFacts) }})
 }
 
-func describeD20(w io.Writer) {
-	fmt.Fprintf(w, "\nfacts at turn (when:):\n")
-	for _, f := range D20Facts() {
-		fmt.Fprintf(w, "  %-28s %-6s %s\n", f.Spelling(), f.Type, f.Doc)
+// allMomentFacts is every fact of the moments, each once, in listing order.
+func allMomentFacts(moments []string, facts func(moment string) []tactics.Fact) []tactics.Fact {
+	var out []tactics.Fact
+	seen := map[string]bool{}
+	for _, m := range moments {
+		for _, f := range facts(m) {
+			if !seen[f.Name] {
+				seen[f.Name] = true
+				out = append(out, f)
+			}
+		}
 	}
-	fmt.Fprintf(w, "\ndecisions (do:):\n  %s\n", strings.Join(D20Decisions, "\n  "))
-	fmt.Fprintf(w, "\ntargets (target:): weakest, strongest, nearest, lowest_ac, casters_first, random, first, or an enemy's name; add \"in reach\" to consider only enemies within reach\n")
+	return out
+}
+
+// FactKey is the catalog key of a fact's doc in simctl policies RULESET.
+func FactKey(ruleset, fact string) string { return "policies.fact." + ruleset + "." + fact }
+
+// T formats a message of simctl policies' own words in the caller's
+// language (i18n.Lang.T): the headings and target lists are catalog
+// texts (policies.describe.*), and so are the facts' docs (FactKey); the
+// facts' names and the decisions are the tactics language, as written.
+type T func(key string, args ...any) string
+
+func describeD20(w io.Writer, t T) {
+	fmt.Fprintf(w, "\n%s\n", t("policies.describe.facts_at_turn"))
+	for _, f := range D20Facts() {
+		fmt.Fprintf(w, "  %-28s %-6s %s\n", f.Spelling(), f.Type, t(FactKey("d20", f.Name)))
+	}
+	fmt.Fprintf(w, "\n%s\n  %s\n", t("policies.describe.decisions"), strings.Join(D20Decisions, "\n  "))
+	fmt.Fprintf(w, "\n%s\n", t("policies.describe.targets.d20"))
 }
 
 // describeMoments lists, per moment, its decisions and facts.
-func describeMoments(w io.Writer, moments []string, decisions func(m int) []string, facts func(moment string) []tactics.Fact) {
+func describeMoments(w io.Writer, t T, ruleset string, moments []string, decisions func(m int) []string, facts func(moment string) []tactics.Fact) {
 	for m, moment := range moments {
-		fmt.Fprintf(w, "\n%s:\n  decisions (do:): %s\n  facts (when:):\n", moment, strings.Join(decisions(m), ", "))
+		fmt.Fprintf(w, "\n%s:\n  %s\n  %s\n", moment, t("policies.describe.moment_decisions", strings.Join(decisions(m), ", ")), t("policies.describe.moment_facts"))
 		for _, f := range facts(moment) {
-			fmt.Fprintf(w, "    %-28s %-6s %s\n", f.Spelling(), f.Type, f.Doc)
+			fmt.Fprintf(w, "    %-28s %-6s %s\n", f.Spelling(), f.Type, t(FactKey(ruleset, f.Name)))
 		}
 	}
 }
 
-func describeAcks(w io.Writer) {
-	describeMoments(w, acksMoments, func(m int) []string { return AcksDecisions[m] }, AcksFacts)
-	fmt.Fprintf(w, "\ntargets (target:): weakest, strongest, nearest, random, first, casters, or an enemy's name (falls through while it is out)\n")
+func describeAcks(w io.Writer, t T) {
+	describeMoments(w, t, "acks2", acksMoments, func(m int) []string { return AcksDecisions[m] }, AcksFacts)
+	fmt.Fprintf(w, "\n%s\n", t("policies.describe.targets.acks2"))
 }
 
-func describeCav(w io.Writer) {
-	describeMoments(w, cavMoments, func(m int) []string { return CavDecisions[m] }, CavFacts)
-	fmt.Fprintf(w, "\ntargets (target:): weakest, strongest, random, first (among the enemies in its Area), or an enemy's name (falls through while it is not in its Area)\n")
+func describeCav(w io.Writer, t T) {
+	describeMoments(w, t, "cavaliers", cavMoments, func(m int) []string { return CavDecisions[m] }, CavFacts)
+	fmt.Fprintf(w, "\n%s\n", t("policies.describe.targets.cavaliers"))
 }
 
-func describeLotm(w io.Writer) {
-	describeMoments(w, lotmMoments, func(m int) []string { return LotmDecisions[m] }, LotmFacts)
-	fmt.Fprintf(w, "\nafter a turn decision (do:): %s\n", strings.Join(LotmModifiers, ", "))
-	fmt.Fprintf(w, "targets (target:): weakest, strongest, nearest, first, random (a grappled enemy first, then one it can reach this turn)\n")
+func describeLotm(w io.Writer, t T) {
+	describeMoments(w, t, "lotm", lotmMoments, func(m int) []string { return LotmDecisions[m] }, LotmFacts)
+	fmt.Fprintf(w, "\n%s\n", t("policies.describe.after_turn", strings.Join(LotmModifiers, ", ")))
+	fmt.Fprintf(w, "%s\n", t("policies.describe.targets.lotm"))
 }

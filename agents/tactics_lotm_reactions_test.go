@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"simctl/agents"
+	"simctl/reports/i18n"
 	"simctl/rulesets"
 	"simctl/sim/scenario"
 )
@@ -197,7 +198,7 @@ func TestLotmPoliciesListReactions(t *testing.T) {
 		t.Fatal("no lotm binding")
 	}
 	var sb strings.Builder
-	b.Describe(&sb)
+	b.Describe(&sb, i18n.En.T)
 	for _, want := range []string{"\nluck:\n  decisions (do:): burn, keep\n", "decisions (do:): insert, wait, limb_block [legs|arms], borrow, pass\n",
 		"offer.limb_block", "strike.total", "borrow.flip", "borrow.swift", "self.leg_blocks", "self.luck", "luck.needed", "luck.initiative", "target.hp_pct"} {
 		if !strings.Contains(sb.String(), want) {

@@ -238,7 +238,7 @@ func init() {
 	toyPolicies.Register("default", "attack every turn", func(*scenario.Decoder, *toyGame, int, scenario.PolicySpec) *toyPolicy { return &toyPolicy{} })
 	toyPolicies.RegisterTactics(compileToyTactics)
 	agents.RegisterBinding(agents.Binding{Ruleset: "toy", Moments: toyMoments, Own: []string{"flip"},
-		Describe: func(w io.Writer) { fmt.Fprintln(w, "turn: attack, flip, wait; facts: round, self.hp") }})
+		Describe: func(w io.Writer, _ agents.T) { fmt.Fprintln(w, "turn: attack, flip, wait; facts: round, self.hp") }})
 }
 
 const toyScenario = `name: toy duel

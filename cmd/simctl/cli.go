@@ -310,9 +310,14 @@ func clip(s string, width int) string {
 
 func cmdRules(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("rules", flag.ContinueOnError)
+	langFlag := langFlag(fs, "the ruleset's documentation")
 	pos, done, code := parseArgs("rules", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	lang, err := resolveLang(*langFlag)
+	if err != nil {
+		return usageError(stderr, "rules", "%v", err)
 	}
 	if len(pos) != 1 {
 		return usageError(stderr, "rules", "give one ruleset NAME: %s", strings.Join(rulesets.Names(), ", "))
@@ -321,7 +326,7 @@ func cmdRules(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return usageError(stderr, "rules", "%v", app.UnknownRuleset(pos[0]))
 	}
-	fmt.Fprint(stdout, app.Rules(r))
+	fmt.Fprint(stdout, app.Rules(r, lang))
 	return exitOK
 }
 

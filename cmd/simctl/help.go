@@ -128,11 +128,11 @@ var helps = map[string]commandHelp{
 		examples: []string{"scenarios", "scenarios show d20/duel > duel.yaml"},
 	},
 	"rules": {
-		usage:    []string{"rules NAME"},
-		examples: []string{"rules d20", "rules acks2"},
+		usage:    []string{"rules NAME [--lang en|ko|ru]"},
+		examples: []string{"rules d20", "rules acks2", "rules d20 --lang ko"},
 	},
 	"policies": {
-		usage:    []string{"policies [RULESET]", "policies show [RULESET/]NAME"},
+		usage:    []string{"policies [RULESET] [--lang en|ko|ru]", "policies show [RULESET/]NAME [--lang en|ko|ru]"},
 		examples: []string{"policies d20", "policies show d20/delay"},
 	},
 	"schema": {

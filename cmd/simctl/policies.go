@@ -14,15 +14,20 @@ import (
 // may use; `policies show NAME` prints one library tactic to copy and edit.
 func cmdPolicies(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("policies", flag.ContinueOnError)
+	langFlag := langFlag(fs, "the descriptions and headings")
 	args, done, code := parseArgs("policies", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	lang, err := resolveLang(*langFlag)
+	if err != nil {
+		return usageError(stderr, "policies", "%v", err)
 	}
 	if len(args) >= 1 && args[0] == "show" {
 		if len(args) != 2 {
 			return usageError(stderr, "policies", "give one library tactic: simctl policies show [RULESET/]NAME")
 		}
-		text, err := app.Tactic(args[1])
+		text, err := app.Tactic(args[1], lang)
 		if err != nil {
 			return usageError(stderr, "policies", "%v", err)
 		}
@@ -39,7 +44,7 @@ func cmdPolicies(args []string, stdout, stderr io.Writer) int {
 		}
 		ruleset = args[0]
 	}
-	text, err := app.Policies(ruleset)
+	text, err := app.Policies(ruleset, lang)
 	if err != nil {
 		return usageError(stderr, "policies", "%v", err)
 	}

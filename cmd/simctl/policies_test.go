@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"simctl/reports/i18n"
 )
 
 func TestPolicies(t *testing.T) {
@@ -90,5 +92,27 @@ func TestSweepAndCompareTactics(t *testing.T) {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report lacks %q", want)
 		}
+	}
+}
+
+// TestRulesPoliciesLang: simctl rules and policies speak --lang, else the
+// locale's language, and refuse an unknown one.
+func TestRulesPoliciesLang(t *testing.T) {
+	for _, args := range [][]string{{"rules", "d20"}, {"policies"}, {"policies", "d20"}} {
+		code, out, stderr := simctl(t, context.Background(), append(args, "--lang", "ko")...)
+		if code != exitOK || !strings.Contains(out, i18n.Ko.T("policies.footer")) && !strings.Contains(out, i18n.Ko.T("rules.d20.title")) {
+			t.Errorf("simctl %v --lang ko: exit %d, not Korean:\n%.300s%s", args, code, out, stderr)
+		}
+		code, _, stderr = simctl(t, context.Background(), append(args, "--lang", "fr")...)
+		if code != exitUsage || !strings.Contains(stderr, "--lang") {
+			t.Errorf("simctl %v --lang fr: exit %d, %s", args, code, stderr)
+		}
+	}
+	t.Setenv("LC_ALL", "ko_KR.UTF-8")
+	if _, out, _ := simctl(t, context.Background(), "rules", "d20"); !strings.Contains(out, i18n.Ko.T("rules.d20.title")) {
+		t.Errorf("LC_ALL=ko_KR.UTF-8 simctl rules d20 is not Korean:\n%.300s", out)
+	}
+	if _, out, _ := simctl(t, context.Background(), "rules", "d20", "--lang", "en"); !strings.Contains(out, i18n.En.T("rules.d20.title")) {
+		t.Errorf("--lang en does not win over LC_ALL:\n%.300s", out)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"simctl/agents"
+	"simctl/reports/i18n"
 	"simctl/rulesets"
 	"simctl/scenarios"
 	"simctl/sim"
@@ -16,30 +17,101 @@ import (
 // and schema print them, and the lab's documentation panes, template and
 // editor completion serve the same text.
 
-// Rules is what simctl rules prints for r: its own documentation
-// (options with defaults, fields, policies, actions, counters).
-func Rules(r sim.Ruleset) string {
+// Rules is what simctl rules prints for r in language l: its own
+// documentation (options with defaults, fields, policies, actions,
+// counters). Every text comes from the catalog (rules.NAME.* keys, the
+// English generated from r.Doc(), see RulesCatalog); names that are the
+// scenario format (options, fields, policies, counters, option values)
+// stay as written.
+func Rules(r sim.Ruleset, l i18n.Lang) string {
 	var b strings.Builder
 	d := r.Doc()
-	fmt.Fprintf(&b, "%s — %s\nsource: %s\n\n%s\n", d.Name, d.Title, d.Source, Wrap(d.Summary, 88, ""))
-	fmt.Fprintf(&b, "\noptions (scenario options:, default first):\n")
+	k := "rules." + d.Name + "."
+	fmt.Fprintf(&b, "%s — %s\n%s %s\n\n%s\n", d.Name, l.T(k+"title"), l.T("rulesdoc.source"), l.T(k+"source"), Wrap(l.T(k+"summary"), 88, ""))
+	fmt.Fprintf(&b, "\n%s\n", l.T("rulesdoc.options"))
 	for _, o := range d.Options {
-		fmt.Fprintf(&b, "  %s: %s  [%s]\n%s\n", o.Name, o.Default, o.Valid, Wrap(o.Doc, 84, "      "))
+		fmt.Fprintf(&b, "  %s: %s  [%s]\n%s\n", o.Name, o.Default, o.Valid, Wrap(l.T(k+"option."+o.Name), 84, "      "))
 	}
-	section := func(title string, fs []sim.Field) {
+	section := func(title, kind string, fs []sim.Field) {
 		if len(fs) == 0 {
 			return
 		}
 		fmt.Fprintf(&b, "\n%s:\n", title)
 		for _, f := range fs {
-			fmt.Fprintf(&b, "  %s\n%s\n", f.Name, Wrap(f.Doc, 84, "      "))
+			key, name := RulesKey(d.Name, kind, f.Name), f.Name
+			if kind == "action" {
+				name = l.T(key + ".name")
+			}
+			fmt.Fprintf(&b, "  %s\n%s\n", name, Wrap(l.T(key), 84, "      "))
 		}
 	}
-	section("combatant fields (besides name, count, hp, ac, init, initiative_roll, attacks, damage, speed, aware, policy)", d.Fields)
-	section("policies (policy: NAME or {name: NAME, param: value})", d.Policies)
-	section("actions and rules", d.Actions)
-	section("counters (action_economy, besides "+strings.Join(sim.BaseCounters, ", ")+")", d.Counters)
+	section(l.T("rulesdoc.fields", commonFields), "field", d.Fields)
+	section(l.T("rulesdoc.policies"), "policy", d.Policies)
+	section(l.T("rulesdoc.actions"), "action", d.Actions)
+	section(l.T("rulesdoc.counters", strings.Join(sim.BaseCounters, ", ")), "counter", d.Counters)
 	return b.String()
+}
+
+// commonFields are the combatant fields every ruleset reads (simctl rules
+// lists the others).
+const commonFields = "name, count, hp, ac, init, initiative_roll, attacks, damage, speed, aware, policy"
+
+// RulesKey is the catalog key of one entry of ruleset's Doc: kind is
+// option, field, policy, action or counter. An action is keyed by a slug
+// of its name, since the name is a heading that is translated.
+func RulesKey(ruleset, kind, name string) string {
+	if kind == "action" {
+		name = slug(name)
+	}
+	return "rules." + ruleset + "." + kind + "." + name
+}
+
+// slug is name in lower case, runs of other characters as one '_', cut
+// at 48 bytes.
+func slug(name string) string {
+	var b strings.Builder
+	us := false
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			us = false
+		} else if !us && b.Len() > 0 {
+			b.WriteByte('_')
+			us = true
+		}
+	}
+	out := strings.TrimSuffix(b.String(), "_")
+	if len(out) > 48 {
+		out = strings.TrimSuffix(out[:48], "_")
+	}
+	return out
+}
+
+// CatalogEntry is one line of a generated catalog.
+type CatalogEntry struct{ Key, Text string }
+
+// RulesCatalog is the English catalog of a ruleset's documentation, in
+// Doc order: what catalog/en/rules.txt holds (TestRulesCatalogCurrent
+// compares them and rewrites the file with -update).
+func RulesCatalog(d sim.RulesDoc) []CatalogEntry {
+	k := "rules." + d.Name + "."
+	es := []CatalogEntry{{k + "title", d.Title}, {k + "source", d.Source}, {k + "summary", d.Summary}}
+	for _, o := range d.Options {
+		es = append(es, CatalogEntry{k + "option." + o.Name, o.Doc})
+	}
+	for _, sec := range []struct {
+		kind string
+		fs   []sim.Field
+	}{{"field", d.Fields}, {"policy", d.Policies}, {"action", d.Actions}, {"counter", d.Counters}} {
+		for _, f := range sec.fs {
+			key := RulesKey(d.Name, sec.kind, f.Name)
+			if sec.kind == "action" {
+				es = append(es, CatalogEntry{key + ".name", f.Name})
+			}
+			es = append(es, CatalogEntry{key, f.Doc})
+		}
+	}
+	return es
 }
 
 // UnknownRuleset is the mistake of naming a ruleset there is not, with the
@@ -48,11 +120,13 @@ func UnknownRuleset(name string) error {
 	return fmt.Errorf("unknown ruleset %q%s; valid: %s", name, scenario.Suggest(name, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
 }
 
-// Policies is what simctl policies prints: the tactics library (the named
-// policies written in the tactics language) of ruleset, or of every
-// ruleset when it is "", and for one ruleset the facts and decisions a
-// tactics block may use.
-func Policies(ruleset string) (string, error) {
+// Policies is what simctl policies prints in language l: the tactics
+// library (the named policies written in the tactics language) of
+// ruleset, or of every ruleset when it is "", and for one ruleset the
+// facts and decisions a tactics block may use. A library tactic's
+// description is its source's first comment; the catalog holds it
+// (policies.lib.RULESET.NAME, see PoliciesCatalog) so it is translated.
+func Policies(ruleset string, l i18n.Lang) (string, error) {
 	names := rulesets.Names()
 	if ruleset != "" {
 		if _, ok := rulesets.Lookup(ruleset); !ok {
@@ -69,11 +143,10 @@ func Policies(ruleset string) (string, error) {
 		lib := agents.LibraryNames(rs)
 		fmt.Fprintf(&b, "%s\n", rs)
 		if len(lib) == 0 {
-			fmt.Fprintf(&b, "  no tactics library yet: its policies are Go (simctl rules %s)\n", rs)
+			fmt.Fprintf(&b, "  %s\n", l.T("policies.no_library", rs))
 		}
 		for _, n := range lib {
-			src, _ := agents.LibrarySource(rs, n)
-			fmt.Fprintf(&b, "  %s\n%s\n", n, Wrap(firstComment(string(src)), 84, "      "))
+			fmt.Fprintf(&b, "  %s\n%s\n", n, Wrap(l.T(PolicyKey(rs, n)), 84, "      "))
 		}
 		var goOnly []string
 		for _, p := range r.Doc().Policies {
@@ -82,20 +155,46 @@ func Policies(ruleset string) (string, error) {
 			}
 		}
 		if len(lib) > 0 && len(goOnly) > 0 {
-			fmt.Fprintf(&b, "  Go only: %s (simctl rules %s)\n", strings.Join(goOnly, ", "), rs)
+			fmt.Fprintf(&b, "  %s\n", l.T("policies.go_only", strings.Join(goOnly, ", "), rs))
 		}
 		if bd, ok := agents.LookupBinding(rs); ok && bd.Describe != nil && ruleset != "" {
-			bd.Describe(&b)
+			bd.Describe(&b, l.T)
 		}
 	}
-	fmt.Fprintln(&b, "\nsimctl policies show NAME prints one; docs/tactics.md is the reference.")
+	fmt.Fprintf(&b, "\n%s\n", l.T("policies.footer"))
 	return b.String(), nil
+}
+
+// PolicyKey is the catalog key of library tactic name's description.
+func PolicyKey(ruleset, name string) string { return "policies.lib." + ruleset + "." + name }
+
+// PoliciesCatalog is the English catalog of the library tactics'
+// descriptions (their sources' first comments) and of the facts' docs of
+// each ruleset's tactics binding: the generated part of
+// catalog/en/policies.txt (TestPoliciesCatalogCurrent).
+func PoliciesCatalog() []CatalogEntry {
+	var es []CatalogEntry
+	for _, rs := range rulesets.Names() {
+		for _, n := range agents.LibraryNames(rs) {
+			src, _ := agents.LibrarySource(rs, n)
+			es = append(es, CatalogEntry{PolicyKey(rs, n), firstComment(string(src))})
+		}
+	}
+	// The facts simctl policies RULESET lists.
+	for _, rs := range rulesets.Names() {
+		if bd, ok := agents.LookupBinding(rs); ok && bd.Facts != nil {
+			for _, f := range bd.Facts() {
+				es = append(es, CatalogEntry{agents.FactKey(rs, f.Name), f.Doc})
+			}
+		}
+	}
+	return es
 }
 
 // Tactic is what simctl policies show prints: one library tactic, named
 // RULESET/NAME or NAME (the ruleset whose library has it, d20 first), to
-// copy and edit.
-func Tactic(spec string) (string, error) {
+// copy and edit; its heading comment in language l.
+func Tactic(spec string, l i18n.Lang) (string, error) {
 	rs, name, ok := strings.Cut(spec, "/")
 	if !ok {
 		rs, name = "d20", spec
@@ -109,7 +208,7 @@ func Tactic(spec string) (string, error) {
 	if !found {
 		return "", fmt.Errorf("no library tactic %q for %s%s; library: %s", name, rs, scenario.Suggest(name, agents.LibraryNames(rs)), strings.Join(agents.LibraryNames(rs), ", "))
 	}
-	return fmt.Sprintf("# %s/%s: use it as tactics: %s (or {use: %s, params: {...}}), or copy it into tactics: and edit\n%s", rs, name, name, name, src), nil
+	return "# " + l.T("policies.show_header", rs, name) + "\n" + string(src), nil
 }
 
 // firstComment joins the leading comment lines of a library file.
@@ -231,22 +330,64 @@ func commonCombatantFields(base string, data []byte) []string {
 	return append(fields, "aware", "policy and tactics")
 }
 
-// Wrap fills s into lines of at most width bytes, each after indent.
+// Wrap fills s into lines of at most width terminal columns, each after
+// indent. Columns, not bytes: Cyrillic letters take two bytes and one
+// column, Hangul syllables three bytes and two columns (East Asian Wide),
+// so Korean and Russian text fills the same width English does.
 func Wrap(s string, width int, indent string) string {
 	var lines []string
-	line := indent
+	line, cols := indent, Width(indent)
 	for _, w := range strings.Fields(s) {
-		if len(line)+len(w)+1 > width && strings.TrimSpace(line) != "" {
+		ww := Width(w)
+		if cols+ww+1 > width && strings.TrimSpace(line) != "" {
 			lines = append(lines, line)
-			line = indent
+			line, cols = indent, Width(indent)
 		}
 		if strings.TrimSpace(line) != "" {
 			line += " "
+			cols++
 		}
 		line += w
+		cols += ww
 	}
 	if strings.TrimSpace(line) != "" {
 		lines = append(lines, line)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Width is the number of terminal columns s takes: two for each East
+// Asian Wide or Fullwidth rune (Hangul, CJK, fullwidth forms), one for
+// every other.
+func Width(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if wide(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// wide reports the East Asian Wide and Fullwidth ranges (UAX #11) simctl's
+// languages can meet.
+func wide(r rune) bool {
+	switch {
+	case r < 0x1100:
+		return false
+	case r <= 0x115F, // Hangul Jamo leading consonants
+		r >= 0x2E80 && r <= 0x303E, // CJK radicals, punctuation
+		r >= 0x3041 && r <= 0x33FF, // kana, compatibility Jamo, CJK symbols
+		r >= 0x3400 && r <= 0x4DBF, // CJK extension A
+		r >= 0x4E00 && r <= 0x9FFF, // CJK ideographs
+		r >= 0xA960 && r <= 0xA97F, // Hangul Jamo extended A
+		r >= 0xAC00 && r <= 0xD7A3, // Hangul syllables
+		r >= 0xF900 && r <= 0xFAFF, // CJK compatibility ideographs
+		r >= 0xFE30 && r <= 0xFE4F, // CJK compatibility forms
+		r >= 0xFF00 && r <= 0xFF60, // fullwidth forms
+		r >= 0xFFE0 && r <= 0xFFE6:
+		return true
+	}
+	return false
 }

@@ -318,7 +318,7 @@ func (s *server) handleRules(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusNotFound, "%v", app.UnknownRuleset(name))
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"text": app.Rules(rs)})
+	writeJSON(w, http.StatusOK, map[string]string{"text": app.Rules(rs, i18n.En)})
 }
 
 // handlePolicies is GET /api/policies[?ruleset=d20][&show=NAME]: simctl
@@ -336,11 +336,11 @@ func (s *server) handlePolicies(w http.ResponseWriter, r *http.Request) {
 	var err error
 	switch {
 	case show != "" && rs != "":
-		text, err = app.Tactic(rs + "/" + show)
+		text, err = app.Tactic(rs+"/"+show, i18n.En)
 	case show != "":
-		text, err = app.Tactic(show)
+		text, err = app.Tactic(show, i18n.En)
 	default:
-		text, err = app.Policies(rs)
+		text, err = app.Policies(rs, i18n.En)
 	}
 	if err != nil {
 		// In simctl policies' words.
