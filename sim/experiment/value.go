@@ -11,6 +11,7 @@ import (
 
 	"simctl/sim"
 	"simctl/sim/dice"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 	"simctl/stats"
 )
@@ -49,7 +50,7 @@ type Param struct {
 // applied; a whole-number field takes whole steps only.
 func NewParam(data []byte, sets []scenario.Set, sc *scenario.Scenario, side, name string, step float64) (Param, error) {
 	if !(step > 0) || math.IsInf(step, 0) {
-		return Param{}, fmt.Errorf("parameter %s: the step must be a positive number, got %v", name, step)
+		return Param{}, msg.Errorf("parameter %s: the step must be a positive number, got %v", name, step)
 	}
 	p := Param{Name: name, Step: step}
 	if field, ok := SideFields[name]; ok {
@@ -62,7 +63,7 @@ func NewParam(data []byte, sets []scenario.Set, sc *scenario.Scenario, side, nam
 			}
 		}
 		if si < 0 {
-			return Param{}, fmt.Errorf("no side %q%s; sides: %s", side, scenario.Suggest(side, names), strings.Join(names, ", "))
+			return Param{}, msg.Errorf("no side %q%s; sides: %s", side, scenario.Suggest(side, names), strings.Join(names, ", "))
 		}
 		for _, c := range sc.Sides[si].Combatants {
 			p.Paths = append(p.Paths, side+"."+c.Name+"."+field)
@@ -70,18 +71,18 @@ func NewParam(data []byte, sets []scenario.Set, sc *scenario.Scenario, side, nam
 	} else if strings.Contains(name, ".") {
 		p.Paths = []string{name}
 	} else {
-		return Param{}, fmt.Errorf("unknown parameter %q%s: give one of %s, or a scenario path such as heroes.Fighter.init",
+		return Param{}, msg.Errorf("unknown parameter %q%s: give one of %s, or a scenario path such as heroes.Fighter.init",
 			name, scenario.Suggest(name, SideFieldNames), strings.Join(SideFieldNames, ", "))
 	}
 	for _, path := range p.Paths {
 		cur, ok, err := scenario.ValueAt(data, sets, path)
 		if err != nil {
-			return Param{}, fmt.Errorf("parameter %s: %v", name, err)
+			return Param{}, msg.Errorf("parameter %s: %v", name, err)
 		}
 		if !ok {
 			def, has := fieldDefaults[path[strings.LastIndexByte(path, '.')+1:]]
 			if !has {
-				return Param{}, fmt.Errorf("parameter %s: %s is not set in the scenario, so there is no value to step from", name, path)
+				return Param{}, msg.Errorf("parameter %s: %s is not set in the scenario, so there is no value to step from", name, path)
 			}
 			cur = def
 		}
@@ -92,7 +93,7 @@ func NewParam(data []byte, sets []scenario.Set, sc *scenario.Scenario, side, nam
 			p.Up = append(p.Up, scenario.Set{Path: path, Value: up})
 		}
 		if err != nil {
-			return Param{}, fmt.Errorf("parameter %s: %s = %s: %v", name, path, cur, err)
+			return Param{}, msg.Errorf("parameter %s: %s = %s: %v", name, path, cur, err)
 		}
 		p.Down = append(p.Down, scenario.Set{Path: path, Value: down})
 	}
@@ -107,10 +108,10 @@ func shift(value string, h float64) (string, error) {
 	if strings.HasPrefix(strings.TrimSpace(value), "[") {
 		var list []int
 		if err := yaml.Unmarshal([]byte(value), &list); err != nil {
-			return "", fmt.Errorf("a list that is not whole numbers cannot be stepped")
+			return "", msg.Errorf("a list that is not whole numbers cannot be stepped")
 		}
 		if !whole {
-			return "", fmt.Errorf("a whole-number field takes whole steps, not %v", math.Abs(h))
+			return "", msg.Errorf("a whole-number field takes whole steps, not %v", math.Abs(h))
 		}
 		parts := make([]string, len(list))
 		for i, v := range list {
@@ -120,7 +121,7 @@ func shift(value string, h float64) (string, error) {
 	}
 	if v, err := strconv.Atoi(value); err == nil {
 		if !whole {
-			return "", fmt.Errorf("a whole-number field takes whole steps, not %v", math.Abs(h))
+			return "", msg.Errorf("a whole-number field takes whole steps, not %v", math.Abs(h))
 		}
 		return strconv.Itoa(v + int(h)), nil
 	}
@@ -129,10 +130,10 @@ func shift(value string, h float64) (string, error) {
 	}
 	e, err := dice.Parse(value)
 	if err != nil {
-		return "", fmt.Errorf("not a number, a list of numbers or a dice expression")
+		return "", msg.Errorf("not a number, a list of numbers or a dice expression")
 	}
 	if !whole {
-		return "", fmt.Errorf("a dice expression takes whole steps, not %v", math.Abs(h))
+		return "", msg.Errorf("a dice expression takes whole steps, not %v", math.Abs(h))
 	}
 	return e.Plus(int(h)).String(), nil
 }
