@@ -87,7 +87,7 @@ const MaxRules = 8
 func NewRuleBlock(data []byte, sets []scenario.Set, path string, mode RulesMode) (*RuleBlock, error) {
 	text, ok, err := scenario.ValueAt(data, sets, path)
 	if err != nil {
-		return nil, msg.Errorf("--block %s: %v", path, err)
+		return nil, msg.Errorf("%s %s: %v", "--block", path, err) // the flag is an argument: nothing to translate
 	}
 	if !ok {
 		return nil, msg.Errorf("--block %s: the scenario writes no rules there; name a moment's rule list, e.g. heroes.Knight.tactics.turn", path)

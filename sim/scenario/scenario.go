@@ -302,7 +302,7 @@ func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {
 	keys := d.Mapping(root, "", topFields)
 	if n := keys["name"]; n != nil {
 		sc.Name = d.Str(n, "name")
-		d.checkName(n, "name", "scenario name", sc.Name)
+		d.checkName(n, "name", msg.New("scenario name"), sc.Name)
 	}
 	if n := keys["description"]; n != nil {
 		sc.Description = d.Str(n, "description")
@@ -407,7 +407,7 @@ func (d *Decoder) side(n *yaml.Node, path string, schema Schema) Side {
 	keys := d.Mapping(n, path, append(append([]string(nil), sideFields...), schema.SideFields...))
 	if k := keys["name"]; k != nil {
 		s.Name = d.Str(k, path+".name")
-		if !d.checkName(k, path+".name", "side name", s.Name) {
+		if !d.checkName(k, path+".name", msg.New("side name"), s.Name) {
 		} else if strings.ContainsAny(s.Name, ".=") {
 			d.rep.Errorf(k, path+".name", "side name %q may not contain '.' or '=' (--set addresses sides by name: %s.aware=false)", s.Name, strings.NewReplacer(".", "_", "=", "_").Replace(s.Name))
 		}
@@ -459,7 +459,7 @@ func (d *Decoder) combatant(n *yaml.Node, path string, schema Schema) Combatant 
 	keys := d.Mapping(n, path, append(append([]string(nil), combatantFields...), schema.CombatantFields...))
 	if k := keys["name"]; k != nil {
 		c.Name = d.Str(k, path+".name")
-		if !d.checkName(k, path+".name", "combatant name", c.Name) {
+		if !d.checkName(k, path+".name", msg.New("combatant name"), c.Name) {
 		} else if strings.ContainsAny(c.Name, ".#=") {
 			d.rep.Errorf(k, path+".name", "name %q may not contain '.', '#' or '=' (they address combatants in --set and copies)", c.Name)
 		}
@@ -587,7 +587,7 @@ func (d *Decoder) Mapping(n *yaml.Node, path string, valid []string) map[string]
 // show faithfully: empty or blank, with control characters (a newline
 // breaks a table row), other unprintable characters, or '|' (the
 // Markdown table separator). It reports and returns false when bad.
-func (d *Decoder) checkName(n *yaml.Node, path, what, name string) bool {
+func (d *Decoder) checkName(n *yaml.Node, path string, what msg.Text, name string) bool {
 	if n.Kind != yaml.ScalarNode {
 		return true // d.Str has reported the kind
 	}

@@ -57,7 +57,7 @@ func ValueAt(data []byte, sets []Set, path string) (string, bool, error) {
 	rep := &Reporter{}
 	for _, s := range sets {
 		if err := s.apply(root, rep); err != nil {
-			return "", false, msg.Errorf("--set %s: %v", s, err)
+			return "", false, msg.Errorf("%s %s: %v", "--set", s, err) // the flag is an argument: nothing to translate
 		}
 	}
 	n, rest, err := resolve(root, path)
