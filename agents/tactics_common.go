@@ -83,34 +83,6 @@ func memberResolve(side bool, self int, index func(string) (int, bool), resolve 
 	}
 }
 
-// envResolve adapts resolve to the language's Env.Resolve, which takes a
-// message as a string: it remembers the message behind each string it
-// hands out, so relocalize can put the message back into the language's
-// error (which then translates as a whole).
-func envResolve(resolve resolver) (func(tactics.ArgKind, string) (int, string), func(*tactics.Error)) {
-	said := map[string]msg.Text{}
-	env := func(kind tactics.ArgKind, name string) (int, string) {
-		i, why := resolve(kind, name)
-		if why.Format == "" {
-			return i, ""
-		}
-		s := why.String()
-		said[s] = why
-		return i, s
-	}
-	relocalize := func(e *tactics.Error) {
-		if e == nil || len(e.Text.Args) != 1 || e.Text.Format != "%s" {
-			return
-		}
-		if s, ok := e.Text.Args[0].(string); ok {
-			if why, ok := said[s]; ok {
-				e.Text = msg.New("%s", why)
-			}
-		}
-	}
-	return env, relocalize
-}
-
 // momentFacts picks a moment's facts (ids into all).
 func momentFacts(all []tactics.Fact, ids []int) []tactics.Fact {
 	facts := make([]tactics.Fact, len(ids))
@@ -122,13 +94,12 @@ func momentFacts(all []tactics.Fact, ids []int) []tactics.Fact {
 
 // compileWhen compiles a rule's when: condition (nil when there is none),
 // reporting an error at its column; ok is false after an error.
-func compileWhen(d *scenario.Decoder, r tactics.Rule, env *tactics.Env, relocalize func(*tactics.Error)) (prog *tactics.Program, ok bool) {
+func compileWhen(d *scenario.Decoder, r tactics.Rule, env *tactics.Env) (prog *tactics.Program, ok bool) {
 	if r.When.S == "" {
 		return nil, true
 	}
 	prog, err := tactics.Compile(r.When.S, env)
 	if err != nil {
-		relocalize(err)
 		tactics.Report(d, r.When, err)
 		return nil, false
 	}

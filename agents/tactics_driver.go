@@ -227,7 +227,7 @@ func compileBlock[R any, P headed[R]](d *scenario.Decoder, g ruleGame, self int,
 	// be the member itself (ally("Wizard").acted for the Wizard is its own
 	// flag; delay until Wizard is a rule the Wizard skips).
 	side := !strings.Contains(path, "combatants")
-	resolve, relocalize := envResolve(memberResolve(side, self, spec.index, spec.resolve))
+	resolve := memberResolve(side, self, spec.index, spec.resolve)
 	rules = make([][]R, len(spec.moments))
 	failed := false
 	for _, m := range b.Moments {
@@ -237,7 +237,7 @@ func compileBlock[R any, P headed[R]](d *scenario.Decoder, g ruleGame, self int,
 			ids = spec.ids(mi)
 			facts = momentFacts(spec.facts, ids)
 		}
-		env := &tactics.Env{Ruleset: spec.ruleset, Moment: m.Name, Facts: facts, Params: b.Params, Names: b.Names, Resolve: resolve}
+		env := &tactics.Env{Ruleset: spec.ruleset, Moment: m.Name, Facts: facts, Params: b.Params, Names: b.Names, ResolveMsg: resolve}
 		unconditional := ""
 		for _, r := range m.Rules {
 			if unconditional != "" {
@@ -247,7 +247,7 @@ func compileBlock[R any, P headed[R]](d *scenario.Decoder, g ruleGame, self int,
 			cr := P(&rule)
 			h := cr.head()
 			*h = newHead(r.Name, ids, len(spec.whyText))
-			if w, ok := compileWhen(d, r, env, relocalize); ok {
+			if w, ok := compileWhen(d, r, env); ok {
 				h.when = w
 			} else {
 				failed = true

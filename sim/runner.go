@@ -3,11 +3,11 @@ package sim
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 	"sync/atomic"
 	"time"
 
+	"simctl/sim/msg"
 	"simctl/sim/rng"
 )
 
@@ -80,7 +80,7 @@ func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 			w.t.Record(w.table.Play(&w.r, &w.t.Counts, nil))
 		},
 		Crash: func(_ *runWorker, i int64, p any) error {
-			return fmt.Errorf("internal error in encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d",
+			return msg.Errorf("internal error in encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d",
 				i, cfg.Seed, p, cfg.Seed, i)
 		},
 		Commit: func(w *runWorker) {

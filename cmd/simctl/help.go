@@ -426,4 +426,4 @@ func cmdHelp(args []string, stdout, stderr io.Writer) int {
 
 // didYouMean suggests the closest of valid to s (" (did you mean "x"?)"),
 // or "" when none is close, as the scenario errors do.
-func didYouMean(s string, valid []string) string { return scenario.Suggest(s, valid) }
+func didYouMean(s string, valid []string) string { return scenario.Suggest(s, valid).String() }

@@ -1,7 +1,6 @@
 package dice
 
 import (
-	"strconv"
 	"unicode/utf8"
 
 	"simctl/sim/msg"
@@ -64,12 +63,12 @@ func (p *parser) skipSpace() {
 }
 
 // found describes the character at the current position for messages.
-func (p *parser) found() string {
+func (p *parser) found() msg.Text {
 	if p.eof() {
-		return "end of input"
+		return msg.New("end of input")
 	}
 	_, size := utf8.DecodeRuneInString(p.s[p.pos:])
-	return strconv.Quote(p.s[p.pos : p.pos+size])
+	return msg.New("%q", p.s[p.pos:p.pos+size])
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }

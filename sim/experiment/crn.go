@@ -2,9 +2,9 @@ package experiment
 
 import (
 	"context"
-	"fmt"
 
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/rng"
 	"simctl/stats"
 )
@@ -138,7 +138,7 @@ func runCRN(ctx context.Context, games []sim.Game, cfg sim.RunConfig, cross bool
 		New:   func() *crnWorker { return newCRNWorker(games, cross) },
 		Play:  func(w *crnWorker, i int64) { w.play(cfg.Seed, i) },
 		Crash: func(w *crnWorker, i int64, p any) error {
-			return fmt.Errorf("internal error in option %d, encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d and that option's --set",
+			return msg.Errorf("internal error in option %d, encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d and that option's --set",
 				w.opt, i, cfg.Seed, p, cfg.Seed, i)
 		},
 	}

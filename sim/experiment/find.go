@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -10,6 +9,7 @@ import (
 
 	"simctl/sim"
 	"simctl/sim/lang"
+	"simctl/sim/msg"
 	"simctl/sim/names"
 	"simctl/sim/rng"
 )
@@ -115,40 +115,40 @@ func NewProbe(g sim.Game, sides [2]string) *Probe {
 			p.ruleAt[i][ev] = append(p.ruleAt[i][ev], k)
 		}
 	}
-	p.env = lang.Env{Ruleset: "simctl find", Moment: "the end of an encounter", Facts: facts, Resolve: p.resolve}
+	p.env = lang.Env{Ruleset: "simctl find", Moment: "the end of an encounter", MomentText: msg.New("the end of an encounter"), Facts: facts, ResolveMsg: p.resolve}
 	return p
 }
 
-func (p *Probe) resolve(kind lang.ArgKind, name string) (int, string) {
+func (p *Probe) resolve(kind lang.ArgKind, name string) (int, msg.Text) {
 	if kind == ruleArg {
 		if i := slices.Index(p.rules, name); i >= 0 {
-			return i, ""
+			return i, msg.Text{}
 		}
 		if len(p.rules) == 0 {
-			return -1, fmt.Sprintf("no tactics rule %q: this scenario has no tactics: block", name)
+			return -1, msg.New("no tactics rule %q: this scenario has no tactics: block", name)
 		}
-		return -1, fmt.Sprintf("no tactics rule %q%s; rules: %s", name, suggestName(name, p.rules), strings.Join(p.rules, ", "))
+		return -1, msg.New("no tactics rule %q%s; rules: %s", name, suggestName(name, p.rules), strings.Join(p.rules, ", "))
 	}
 	if kind == sideArg {
 		for s, n := range p.sides {
 			if n == name {
-				return s, ""
+				return s, msg.Text{}
 			}
 		}
-		return -1, fmt.Sprintf("no side %q%s; sides: %s, %s", name, suggestName(name, p.sides[:]), p.sides[0], p.sides[1])
+		return -1, msg.New("no side %q%s; sides: %s, %s", name, suggestName(name, p.sides[:]), p.sides[0], p.sides[1])
 	}
 	if i, ok := sim.RosterIndex(p.roster, name); ok {
-		return i, ""
+		return i, msg.Text{}
 	}
 	names := make([]string, len(p.roster))
 	for i, e := range p.roster {
 		names[i] = e.Name
 	}
-	return -1, fmt.Sprintf("no combatant %q%s (a copy is named like Orc#2); combatants: %s", name, suggestName(name, names), strings.Join(names, ", "))
+	return -1, msg.New("no combatant %q%s (a copy is named like Orc#2); combatants: %s", name, suggestName(name, names), strings.Join(names, ", "))
 }
 
 // suggestName ties go to the alphabetically first name, as the language's.
-func suggestName(s string, valid []string) string {
+func suggestName(s string, valid []string) msg.Text {
 	return names.Suggest(s, slices.Sorted(slices.Values(valid)))
 }
 
@@ -165,7 +165,7 @@ func (p *Probe) Facts() []string {
 func (p *Probe) Condition(src string) (*lang.Program, error) {
 	prog, err := lang.Compile(src, &p.env)
 	if err != nil {
-		return nil, fmt.Errorf("%s\n%s", err.Msg, lang.Caret(src, err.Pos))
+		return nil, msg.Errorf("%s\n%s", err.Text, lang.Caret(src, err.Pos))
 	}
 	return prog, nil
 }
@@ -174,7 +174,7 @@ func (p *Probe) Condition(src string) (*lang.Program, error) {
 func (p *Probe) Metric(src string) (*lang.Program, error) {
 	prog, err := lang.CompileNumber(src, &p.env)
 	if err != nil {
-		return nil, fmt.Errorf("%s\n%s", err.Msg, lang.Caret(src, err.Pos))
+		return nil, msg.Errorf("%s\n%s", err.Text, lang.Caret(src, err.Pos))
 	}
 	return prog, nil
 }
@@ -366,7 +366,7 @@ func scan[A any](ctx context.Context, p *Probe, cfg sim.RunConfig, newAcc func()
 			visit(w.acc, w.pt, i)
 		},
 		Crash: func(_ *worker, i int64, r any) error {
-			return fmt.Errorf("internal error in encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d", i, cfg.Seed, r, cfg.Seed, i)
+			return msg.Errorf("internal error in encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d", i, cfg.Seed, r, cfg.Seed, i)
 		},
 	}
 	ws, err := pool.Run(ctx, cfg)

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
 
+	"simctl/sim/msg"
 	"simctl/stats"
 )
 
@@ -88,7 +89,7 @@ func Matrix(j stats.Joint, rowSide, colSide string, rows, cols []string) (*Matri
 	}
 	m := &MatrixResult{RowSide: rowSide, ColSide: colSide, Rows: rows, Cols: cols, Encounters: j.N, Joint: j}
 	if j.N == 0 {
-		return m, errors.New("no encounters were played")
+		return m, msg.Errorf("no encounters were played")
 	}
 	// Options that played the same fights on every encounter are one
 	// class: the game is solved over one representative of each. A rare
@@ -507,7 +508,7 @@ func solveZeroSum(P [][]float64) (Equilibrium, error) {
 	}
 	sumU, u, err := lp.Simplex(cost, A, ones(C), 1e-12, nil)
 	if err != nil {
-		return Equilibrium{}, fmt.Errorf("experiment: the row player's program: %v", err)
+		return Equilibrium{}, msg.Errorf("experiment: the row player's program: %v", err)
 	}
 	// Column player: variables w (C) then slacks t (R): P'w + t = 1,
 	// minimise -Σw.
@@ -524,7 +525,7 @@ func solveZeroSum(P [][]float64) (Equilibrium, error) {
 	}
 	negSumW, w, err := lp.Simplex(cost2, B, ones(R), 1e-12, nil)
 	if err != nil {
-		return Equilibrium{}, fmt.Errorf("experiment: the column player's program: %v", err)
+		return Equilibrium{}, msg.Errorf("experiment: the column player's program: %v", err)
 	}
 	eq := Equilibrium{RowWeights: make([]float64, R), ColWeights: make([]float64, C), Value: 1/sumU - shift}
 	for r := 0; r < R; r++ {

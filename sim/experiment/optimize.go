@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -10,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/stats"
 )
 
@@ -250,7 +250,7 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 		panic("experiment: Optimize needs one game per candidate")
 	}
 	if len(points) == 0 {
-		return nil, errors.New("the space holds no candidate (check --where)")
+		return nil, msg.Errorf("the space holds no candidate (check --where)")
 	}
 	cfg.defaults()
 	cfg.lower(OptimizeBound(sp, points, cfg))
@@ -645,11 +645,11 @@ func (st *ScreenState) Clone() *ScreenState {
 // Check reports a state that cannot be of a space of k candidates.
 func (st *ScreenState) Check(k int) error {
 	if st.Stride < 1 || st.Budget < 1 || st.Size < 1 || st.Start < ScreenBase || st.Start >= ConfirmBase || st.Played < 0 || len(st.Wins) != len(st.Alive) || len(st.Alive) == 0 {
-		return errors.New("the screening state to resume from is damaged")
+		return msg.Errorf("the screening state to resume from is damaged")
 	}
 	for i, a := range st.Alive {
 		if a < 0 || a >= k || (i > 0 && a <= st.Alive[i-1]) || st.Wins[i] < 0 || st.Wins[i] > st.Played {
-			return fmt.Errorf("the screening state to resume from is damaged (candidate %d of a space of %d)", a, k)
+			return msg.Errorf("the screening state to resume from is damaged (candidate %d of a space of %d)", a, k)
 		}
 	}
 	return nil
@@ -695,18 +695,18 @@ func NewScreenState(sp *Space, cands []Point, cfg OptimizeConfig) *ScreenState {
 // screened out (played, wins).
 func (st *ScreenState) ApplyRung(s *StageSums, res *OptimizeResult) error {
 	if st.Finished() {
-		return errors.New("screening has finished: there is no next rung to apply")
+		return msg.Errorf("screening has finished: there is no next rung to apply")
 	}
 	start, n, alive := st.NextRung()
 	if fmt.Sprint(s.Alive) != fmt.Sprint(alive) || len(s.Wins) != len(alive) {
-		return fmt.Errorf("rung sums of candidates %v, but the rung's are %v", s.Alive, alive)
+		return msg.Errorf("rung sums of candidates %v, but the rung's are %v", s.Alive, alive)
 	}
 	if len(s.Ranges) != 1 || s.Ranges[0] != (sim.Range{Lo: start, Hi: start + n}) {
-		return fmt.Errorf("rung sums cover encounters %v, but the next rung is encounters %d..%d (merge every part of it first)", s.Ranges, start, start+n-1)
+		return msg.Errorf("rung sums cover encounters %v, but the next rung is encounters %d..%d (merge every part of it first)", s.Ranges, start, start+n-1)
 	}
 	for _, w := range s.Wins {
 		if w < 0 || w > n {
-			return fmt.Errorf("rung sums damaged: %d wins in %d encounters", w, n)
+			return msg.Errorf("rung sums damaged: %d wins in %d encounters", w, n)
 		}
 	}
 	played := st.Played + n

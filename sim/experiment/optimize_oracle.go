@@ -2,10 +2,9 @@ package experiment
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"math"
 
+	"simctl/sim/msg"
 	"simctl/stats"
 )
 
@@ -109,7 +108,7 @@ func DoubleOracle(ctx context.Context, R, C int, cfg OracleConfig) (*OracleResul
 		}
 		for i, p := range need {
 			if wins[i] < 0 || wins[i] > cfg.N {
-				return fmt.Errorf("experiment: cell %v: %d wins of %d encounters", p, wins[i], cfg.N)
+				return msg.Errorf("experiment: cell %v: %d wins of %d encounters", p, wins[i], cfg.N)
 			}
 			known[p] = wins[i]
 		}
@@ -209,7 +208,7 @@ func DoubleOracle(ctx context.Context, R, C int, cfg OracleConfig) (*OracleResul
 		hi = math.Max(hi, v)
 	}
 	if lo > hi+1e-9 {
-		return nil, errors.New("experiment: double oracle bounds cross (a solver error)")
+		return nil, msg.Errorf("experiment: double oracle bounds cross (a solver error)")
 	}
 	hi = math.Max(hi, lo) // rounding in the solver's weights
 	res.ValueBounds = [2]float64{lo, hi}

@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"simctl/sim/lang"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
@@ -67,7 +67,7 @@ func ParseRulesMode(s string) (RulesMode, error) {
 	case "both":
 		return RulesBoth, nil
 	}
-	return 0, fmt.Errorf("%q: expected subset (each rule on or off), order (every order of the rules) or both", s)
+	return 0, msg.Errorf("%q: expected subset (each rule on or off), order (every order of the rules) or both", s)
 }
 
 // RuleBlock is a tactics block's rule list (a --set path such as
@@ -87,21 +87,21 @@ const MaxRules = 8
 func NewRuleBlock(data []byte, sets []scenario.Set, path string, mode RulesMode) (*RuleBlock, error) {
 	text, ok, err := scenario.ValueAt(data, sets, path)
 	if err != nil {
-		return nil, fmt.Errorf("--block %s: %v", path, err)
+		return nil, msg.Errorf("%s %s: %v", "--block", path, err) // the flag is an argument: nothing to translate
 	}
 	if !ok {
-		return nil, fmt.Errorf("--block %s: the scenario writes no rules there; name a moment's rule list, e.g. heroes.Knight.tactics.turn", path)
+		return nil, msg.Errorf("--block %s: the scenario writes no rules there; name a moment's rule list, e.g. heroes.Knight.tactics.turn", path)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("--block %s: not a list of rules (it holds %s); name a moment's rule list, e.g. heroes.Knight.tactics.turn", path, oneLine(text))
+		return nil, msg.Errorf("--block %s: not a list of rules (it holds %s); name a moment's rule list, e.g. heroes.Knight.tactics.turn", path, oneLine(text))
 	}
 	seq := doc.Content[0]
 	if len(seq.Content) < 2 {
-		return nil, fmt.Errorf("--block %s: %d rule(s); a structure search needs at least two", path, len(seq.Content))
+		return nil, msg.Errorf("--block %s: %d rule(s); a structure search needs at least two", path, len(seq.Content))
 	}
 	if len(seq.Content) > MaxRules {
-		return nil, fmt.Errorf("--block %s: %d rules; a structure search takes at most %d", path, len(seq.Content), MaxRules)
+		return nil, msg.Errorf("--block %s: %d rules; a structure search takes at most %d", path, len(seq.Content), MaxRules)
 	}
 	b := &RuleBlock{Path: path, Mode: mode, Rules: seq.Content}
 	for i, r := range seq.Content {
@@ -255,18 +255,18 @@ func (sp *Space) Constrain(src string) error {
 		}
 	}
 	if len(numeric) == 0 {
-		return errors.New("--where needs a numeric --vary (its paths are the names a constraint reads)")
+		return msg.Errorf("--where needs a numeric --vary (its paths are the names a constraint reads)")
 	}
-	env := lang.Env{Ruleset: "simctl optimize", Moment: "a candidate (the varied numeric paths)", Resolve: func(kind lang.ArgKind, name string) (int, string) {
+	env := lang.Env{Ruleset: "simctl optimize", Moment: "a candidate (the varied numeric paths)", MomentText: msg.New("a candidate (the varied numeric paths)"), ResolveMsg: func(kind lang.ArgKind, name string) (int, msg.Text) {
 		if kind != pathArg {
-			return -1, "a --where fact takes no argument"
+			return -1, msg.New("a --where fact takes no argument")
 		}
 		for k, i := range numeric {
 			if sp.Dims[i].Path == name {
-				return k, ""
+				return k, msg.Text{}
 			}
 		}
-		return -1, fmt.Sprintf("path(%q) is not a numeric --vary path; the paths: %s", name, strings.Join(quoted, ", "))
+		return -1, msg.New("path(%q) is not a numeric --vary path; the paths: %s", name, strings.Join(quoted, ", "))
 	}}
 	var dims []int // env.Facts[k] reads Dims[dims[k]]; -1: path("...")
 	for _, i := range numeric {
@@ -281,15 +281,15 @@ func (sp *Space) Constrain(src string) error {
 	if err != nil {
 		// The language spells an argument fact with a part after it
 		// (ally("NAME").acted); path("...") has none.
-		m := strings.ReplaceAll(err.Msg, `path("NAME").`, `path("PATH")`)
-		msg := fmt.Sprintf("%s\n%s", m, lang.Caret(src, err.Pos))
+		m := replaceInArgs(err.Text, `path("NAME").`, `path("PATH")`)
+		var hint msg.Text
 		for k, i := range numeric {
 			if !isFactName(sp.Dims[i].Path) {
-				msg += fmt.Sprintf("\nhint: a path with characters other than letters, digits and _ between its dots is written quoted, as %s", quoted[k])
+				hint = msg.New("\nhint: a path with characters other than letters, digits and _ between its dots is written quoted, as %s", quoted[k])
 				break
 			}
 		}
-		return errors.New(msg)
+		return msg.Errorf("%s\n%s%s", m, lang.Caret(src, err.Pos), hint)
 	}
 	sp.Where, sp.where = prog, src
 	sp.factOf = make([]int, len(prog.Slots))
@@ -386,7 +386,7 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 	var cnt SpaceCount
 	cnt.Combinations = sp.Size()
 	if cnt.Combinations > 10*MaxCandidates {
-		return nil, cnt, fmt.Errorf("the space holds %d combinations; at most %d can be listed (coarsen the --vary steps)", cnt.Combinations, 10*MaxCandidates)
+		return nil, cnt, msg.Errorf("the space holds %d combinations; at most %d can be listed (coarsen the --vary steps)", cnt.Combinations, 10*MaxCandidates)
 	}
 	var structs [][]int
 	if sp.Block != nil {
@@ -431,7 +431,7 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 				c.Name = strings.Join(parts, " ")
 				k, err := key(c)
 				if err != nil {
-					return nil, cnt, fmt.Errorf("candidate %s: %w", c.Name, err)
+					return nil, cnt, msg.Errorf("candidate %s: %w", c.Name, err)
 				}
 				if seen[k] {
 					cnt.Duplicates++
@@ -439,7 +439,7 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 				}
 				seen[k] = true
 				if len(out) == MaxCandidates {
-					return nil, cnt, fmt.Errorf("the space holds more than %d distinct candidates; coarsen the --vary steps or tighten --where", MaxCandidates)
+					return nil, cnt, msg.Errorf("the space holds more than %d distinct candidates; coarsen the --vary steps or tighten --where", MaxCandidates)
 				}
 				out = append(out, c)
 			}
@@ -471,4 +471,22 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// replaceInArgs is t with old replaced by new in its string arguments and
+// in the messages among them: the words of a message are its format's,
+// the code it quotes is in its arguments.
+func replaceInArgs(t msg.Text, old, new string) msg.Text {
+	args := make([]any, len(t.Args))
+	for i, a := range t.Args {
+		switch a := a.(type) {
+		case string:
+			args[i] = strings.ReplaceAll(a, old, new)
+		case msg.Text:
+			args[i] = replaceInArgs(a, old, new)
+		default:
+			args[i] = a
+		}
+	}
+	return msg.New(t.Format, args...)
 }

@@ -2,13 +2,13 @@ package experiment
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sort"
 	"sync/atomic"
 
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/stats"
 )
 
@@ -45,11 +45,11 @@ func (p SelectParams) WithDefaults() SelectParams {
 func (p SelectParams) Check() error {
 	switch {
 	case !(p.Alpha > 0 && p.Alpha < 1):
-		return fmt.Errorf("alpha %v: want a level between 0 and 1 (e.g. 0.05)", p.Alpha)
+		return msg.Errorf("alpha %v: want a level between 0 and 1 (e.g. 0.05)", p.Alpha)
 	case !(p.Delta > 0 && p.Delta < 1):
-		return fmt.Errorf("delta %v: want an indifference zone between 0 and 1 in win-rate units (e.g. 0.01 for 1 pp)", p.Delta)
+		return msg.Errorf("delta %v: want an indifference zone between 0 and 1 in win-rate units (e.g. 0.01 for 1 pp)", p.Delta)
 	case p.First < 1 || p.Batch < 1 || p.Budget < 1:
-		return fmt.Errorf("first %d, batch %d, budget %d: want positive encounter counts", p.First, p.Batch, p.Budget)
+		return msg.Errorf("first %d, batch %d, budget %d: want positive encounter counts", p.First, p.Batch, p.Budget)
 	}
 	return nil
 }
@@ -105,7 +105,7 @@ func NewSelectState(k int, p SelectParams) (*SelectState, error) {
 		return nil, err
 	}
 	if k < 2 {
-		return nil, fmt.Errorf("%d candidate(s): a selection needs at least two", k)
+		return nil, msg.Errorf("%d candidate(s): a selection needs at least two", k)
 	}
 	st := &SelectState{Params: p, K: k, Played: make([]int64, k), Wins: make([]int64, k),
 		Out: make([]int, k), By: make([]int, k), Alive: make([]int, k), Only: make([][2]int64, k*(k-1)/2),
@@ -196,13 +196,13 @@ func (s *StageSums) played() int64 {
 // s. It fails if the survivors differ or the ranges overlap.
 func (s *StageSums) Merge(o *StageSums) error {
 	if fmt.Sprint(s.Alive) != fmt.Sprint(o.Alive) || len(o.Wins) != len(s.Wins) || len(o.Only) != len(s.Only) {
-		return fmt.Errorf("stage sums of other survivors (%v and %v) do not merge", s.Alive, o.Alive)
+		return msg.Errorf("stage sums of other survivors (%v and %v) do not merge", s.Alive, o.Alive)
 	}
 	rs := append(append([]sim.Range(nil), s.Ranges...), o.Ranges...)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].Lo < rs[j].Lo })
 	for i := 1; i < len(rs); i++ {
 		if rs[i].Lo < rs[i-1].Hi {
-			return fmt.Errorf("stage sums overlap at encounters %d..%d", rs[i].Lo, min(rs[i].Hi, rs[i-1].Hi)-1)
+			return msg.Errorf("stage sums overlap at encounters %d..%d", rs[i].Lo, min(rs[i].Hi, rs[i-1].Hi)-1)
 		}
 	}
 	// Join adjacent ranges so a whole stage reads as one range.
@@ -274,23 +274,23 @@ func PlayStage(ctx context.Context, games []sim.Game, side int, alive []int, cfg
 func (st *SelectState) Apply(s *StageSums) error {
 	start, n, alive := st.NextStage()
 	if n == 0 {
-		return errors.New("the selection has finished: there is no next stage to apply")
+		return msg.Errorf("the selection has finished: there is no next stage to apply")
 	}
 	if fmt.Sprint(s.Alive) != fmt.Sprint(alive) || len(s.Wins) != len(alive) || len(s.Only) != len(alive)*(len(alive)-1)/2 {
-		return fmt.Errorf("stage sums of survivors %v, but the survivors are %v", s.Alive, alive)
+		return msg.Errorf("stage sums of survivors %v, but the survivors are %v", s.Alive, alive)
 	}
 	if len(s.Ranges) != 1 || s.Ranges[0] != (sim.Range{Lo: start, Hi: start + n}) {
-		return fmt.Errorf("stage sums cover encounters %v, but the next stage is encounters %d..%d (merge every part of it first)", s.Ranges, start, start+n-1)
+		return msg.Errorf("stage sums cover encounters %v, but the next stage is encounters %d..%d (merge every part of it first)", s.Ranges, start, start+n-1)
 	}
 	m := len(alive)
 	for i, w := range s.Wins {
 		if w < 0 || w > n {
-			return fmt.Errorf("stage sums damaged: %d wins in %d encounters", w, n)
+			return msg.Errorf("stage sums damaged: %d wins in %d encounters", w, n)
 		}
 		for l := i + 1; l < m; l++ {
 			o := s.Only[pairIndex(m, i, l)]
 			if o[0] < 0 || o[1] < 0 || o[0] > w || o[1] > s.Wins[l] || o[0]+o[1] > n {
-				return fmt.Errorf("stage sums damaged: discordant counts %v of candidates %d and %d", o, alive[i], alive[l])
+				return msg.Errorf("stage sums damaged: discordant counts %v of candidates %d and %d", o, alive[i], alive[l])
 			}
 		}
 	}
@@ -358,43 +358,43 @@ func (st *SelectState) withinDelta(s int) bool {
 // Check refuses a state that is not one of a selection of k candidates
 // (a damaged or foreign file to resume from).
 func (st *SelectState) Check(k int) error {
-	bad := func(what string) error {
-		return fmt.Errorf("the selection state to resume from is damaged (%s)", what)
+	bad := func(what any) error { // a message part, or an error
+		return msg.Errorf("the selection state to resume from is damaged (%s)", what)
 	}
 	if st.K != k {
-		return fmt.Errorf("the selection state is of %d candidates, this selection has %d", st.K, k)
+		return msg.Errorf("the selection state is of %d candidates, this selection has %d", st.K, k)
 	}
 	if err := st.Params.Check(); err != nil {
-		return bad(err.Error())
+		return bad(err)
 	}
 	if len(st.Played) != k || len(st.Wins) != k || len(st.Out) != k || len(st.By) != k || len(st.Only) != k*(k-1)/2 {
-		return bad("per-candidate lists of the wrong length")
+		return bad(msg.New("per-candidate lists of the wrong length"))
 	}
 	switch st.Outcome {
 	case OutcomeRunning, OutcomeSeparated, OutcomeWithinDelta, OutcomeNotSeparated:
 	default:
-		return bad(fmt.Sprintf("outcome %q", st.Outcome))
+		return bad(msg.New("outcome %q", st.Outcome))
 	}
 	if len(st.Alive) < 1 || st.Start < 0 || st.Start > st.Params.Budget {
-		return bad("survivors or next encounter")
+		return bad(msg.New("survivors or next encounter"))
 	}
 	alive := make([]bool, k)
 	prev := -1
 	for _, a := range st.Alive {
 		if a <= prev || a >= k || st.Out[a] != 0 || st.Played[a] != st.Start {
-			return bad("survivors")
+			return bad(msg.New("survivors"))
 		}
 		alive[a], prev = true, a
 	}
 	for a := 0; a < k; a++ {
 		if st.Played[a] < 0 || st.Played[a] > st.Start || st.Wins[a] < 0 || st.Wins[a] > st.Played[a] ||
 			(!alive[a] && (st.Out[a] < 1 || st.Out[a] > len(st.Stages) || st.By[a] < 0 || st.By[a] >= k)) {
-			return bad(fmt.Sprintf("candidate %d", a))
+			return bad(msg.New("candidate %d", a))
 		}
 		for b := a + 1; b < k; b++ {
 			p := st.Pair(a, b)
 			if p.AOnly < 0 || p.BOnly < 0 || p.AOnly+p.BOnly > p.N {
-				return bad(fmt.Sprintf("pair %d, %d", a, b))
+				return bad(msg.New("pair %d, %d", a, b))
 			}
 		}
 	}
@@ -647,10 +647,10 @@ func Select(ctx context.Context, games []sim.Game, names []string, side int, sid
 			return nil, err
 		}
 		if st.Params != cfg.Params.WithDefaults() {
-			return nil, fmt.Errorf("the selection to resume from has settings %+v, this one %+v", st.Params, cfg.Params.WithDefaults())
+			return nil, msg.Errorf("the selection to resume from has settings %+v, this one %+v", st.Params, cfg.Params.WithDefaults())
 		}
 		if st.Finished() {
-			return nil, errors.New("the selection to resume from has finished: nothing to go on with")
+			return nil, msg.Errorf("the selection to resume from has finished: nothing to go on with")
 		}
 	} else {
 		var err error

@@ -11,6 +11,7 @@ import (
 
 	"simctl/sim"
 	"simctl/sim/dice"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 	"simctl/stats"
 )
@@ -49,7 +50,7 @@ type Param struct {
 // applied; a whole-number field takes whole steps only.
 func NewParam(data []byte, sets []scenario.Set, sc *scenario.Scenario, side, name string, step float64) (Param, error) {
 	if !(step > 0) || math.IsInf(step, 0) {
-		return Param{}, fmt.Errorf("parameter %s: the step must be a positive number, got %v", name, step)
+		return Param{}, msg.Errorf("parameter %s: the step must be a positive number, got %v", name, step)
 	}
 	p := Param{Name: name, Step: step}
 	if field, ok := SideFields[name]; ok {
@@ -62,7 +63,7 @@ func NewParam(data []byte, sets []scenario.Set, sc *scenario.Scenario, side, nam
 			}
 		}
 		if si < 0 {
-			return Param{}, fmt.Errorf("no side %q%s; sides: %s", side, scenario.Suggest(side, names), strings.Join(names, ", "))
+			return Param{}, msg.Errorf("no side %q%s; sides: %s", side, scenario.Suggest(side, names), strings.Join(names, ", "))
 		}
 		for _, c := range sc.Sides[si].Combatants {
 			p.Paths = append(p.Paths, side+"."+c.Name+"."+field)
@@ -70,18 +71,18 @@ func NewParam(data []byte, sets []scenario.Set, sc *scenario.Scenario, side, nam
 	} else if strings.Contains(name, ".") {
 		p.Paths = []string{name}
 	} else {
-		return Param{}, fmt.Errorf("unknown parameter %q%s: give one of %s, or a scenario path such as heroes.Fighter.init",
+		return Param{}, msg.Errorf("unknown parameter %q%s: give one of %s, or a scenario path such as heroes.Fighter.init",
 			name, scenario.Suggest(name, SideFieldNames), strings.Join(SideFieldNames, ", "))
 	}
 	for _, path := range p.Paths {
 		cur, ok, err := scenario.ValueAt(data, sets, path)
 		if err != nil {
-			return Param{}, fmt.Errorf("parameter %s: %v", name, err)
+			return Param{}, msg.Errorf("parameter %s: %v", name, err)
 		}
 		if !ok {
 			def, has := fieldDefaults[path[strings.LastIndexByte(path, '.')+1:]]
 			if !has {
-				return Param{}, fmt.Errorf("parameter %s: %s is not set in the scenario, so there is no value to step from", name, path)
+				return Param{}, msg.Errorf("parameter %s: %s is not set in the scenario, so there is no value to step from", name, path)
 			}
 			cur = def
 		}
@@ -92,7 +93,7 @@ func NewParam(data []byte, sets []scenario.Set, sc *scenario.Scenario, side, nam
 			p.Up = append(p.Up, scenario.Set{Path: path, Value: up})
 		}
 		if err != nil {
-			return Param{}, fmt.Errorf("parameter %s: %s = %s: %v", name, path, cur, err)
+			return Param{}, msg.Errorf("parameter %s: %s = %s: %v", name, path, cur, err)
 		}
 		p.Down = append(p.Down, scenario.Set{Path: path, Value: down})
 	}
@@ -107,10 +108,10 @@ func shift(value string, h float64) (string, error) {
 	if strings.HasPrefix(strings.TrimSpace(value), "[") {
 		var list []int
 		if err := yaml.Unmarshal([]byte(value), &list); err != nil {
-			return "", fmt.Errorf("a list that is not whole numbers cannot be stepped")
+			return "", msg.Errorf("a list that is not whole numbers cannot be stepped")
 		}
 		if !whole {
-			return "", fmt.Errorf("a whole-number field takes whole steps, not %v", math.Abs(h))
+			return "", msg.Errorf("a whole-number field takes whole steps, not %v", math.Abs(h))
 		}
 		parts := make([]string, len(list))
 		for i, v := range list {
@@ -120,7 +121,7 @@ func shift(value string, h float64) (string, error) {
 	}
 	if v, err := strconv.Atoi(value); err == nil {
 		if !whole {
-			return "", fmt.Errorf("a whole-number field takes whole steps, not %v", math.Abs(h))
+			return "", msg.Errorf("a whole-number field takes whole steps, not %v", math.Abs(h))
 		}
 		return strconv.Itoa(v + int(h)), nil
 	}
@@ -129,10 +130,10 @@ func shift(value string, h float64) (string, error) {
 	}
 	e, err := dice.Parse(value)
 	if err != nil {
-		return "", fmt.Errorf("not a number, a list of numbers or a dice expression")
+		return "", msg.Errorf("not a number, a list of numbers or a dice expression")
 	}
 	if !whole {
-		return "", fmt.Errorf("a dice expression takes whole steps, not %v", math.Abs(h))
+		return "", msg.Errorf("a dice expression takes whole steps, not %v", math.Abs(h))
 	}
 	return e.Plus(int(h)).String(), nil
 }
@@ -188,6 +189,9 @@ type ValueResult struct {
 	Effects    []Effect `json:"effects"`
 	Rates      []Rate   `json:"rates"`
 	Warnings   []string `json:"warnings,omitempty"`
+	// WarningTexts are Warnings as messages, for a front end that prints
+	// them in the user's language (the JSON keeps the English).
+	WarningTexts []msg.Text `json:"-"`
 	// Joint holds the exact sums every figure is computed from: the win
 	// indicators of the side in every game (base, then each parameter's
 	// down and up), so shards merge exactly.
@@ -229,7 +233,7 @@ func Analyse(j stats.Joint, params []Param, sideName string) *ValueResult {
 		e.CI95 = [2]float64{ci.Lo / (2 * p.Step), ci.Hi / (2 * p.Step)}
 		res.Effects = append(res.Effects, e)
 		if e.CI95[0] <= 0 && 0 <= e.CI95[1] {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the effect of %s is not distinguishable from 0 at %d encounters%s",
+			res.warn(msg.New("the effect of %s is not distinguishable from 0 at %d encounters%s",
 				p.Name, j.N, neededFor(j.N, e.PerUnit, e.SE, z, 0.5)))
 		}
 	}
@@ -278,13 +282,13 @@ func Analyse(j stats.Joint, params []Param, sideName string) *ValueResult {
 		}
 		switch {
 		case r.Split:
-			res.Warnings = append(res.Warnings, fmt.Sprintf("1 %s in units of %s: no finite interval at %d encounters, only two rays (at most %s or at least %s: the effect of %s may be of either sign)%s",
+			res.warn(msg.New("1 %s in units of %s: no finite interval at %d encounters, only two rays (at most %s or at least %s: the effect of %s may be of either sign)%s",
 				r.A, r.B, j.N, strconv.FormatFloat(r.CI95[0], 'g', 3, 64), strconv.FormatFloat(r.CI95[1], 'g', 3, 64), r.B, needed(r.NeededN)))
 		case !r.Bounded:
-			res.Warnings = append(res.Warnings, fmt.Sprintf("1 %s in units of %s: no finite interval at %d encounters (the effect of %s is too uncertain)%s",
+			res.warn(msg.New("1 %s in units of %s: no finite interval at %d encounters (the effect of %s is too uncertain)%s",
 				r.A, r.B, j.N, r.B, needed(r.NeededN)))
 		case r.NeededN > 0:
-			res.Warnings = append(res.Warnings, fmt.Sprintf("1 %s in units of %s: the interval is wider than ±25%% of the rate%s", r.A, r.B, needed(r.NeededN)))
+			res.warn(msg.New("1 %s in units of %s: the interval is wider than ±25%% of the rate%s", r.A, r.B, needed(r.NeededN)))
 		}
 	}
 	return res
@@ -292,18 +296,24 @@ func Analyse(j stats.Joint, params []Param, sideName string) *ValueResult {
 
 // neededFor says how many encounters would make an effect of this size
 // stand out (its interval half as wide as the effect, i.e. about 4 SE).
-func neededFor(n int64, effect, se, z, frac float64) string {
+func neededFor(n int64, effect, se, z, frac float64) msg.Text {
 	if effect == 0 || math.IsInf(se, 0) {
-		return ""
+		return msg.Text{}
 	}
 	return needed(int64(math.Ceil(float64(n) * math.Pow(z*se/(frac*math.Abs(effect)), 2))))
 }
 
-func needed(n int64) string {
+func needed(n int64) msg.Text {
 	if n <= 0 {
-		return ""
+		return msg.Text{}
 	}
-	return fmt.Sprintf("; about %s encounters would resolve it (-n %d)", humanCount(n), n)
+	return msg.New("; about %s encounters would resolve it (-n %d)", humanCount(n), n)
+}
+
+// warn records a warning, in English and as a message.
+func (res *ValueResult) warn(t msg.Text) {
+	res.Warnings = append(res.Warnings, t.String())
+	res.WarningTexts = append(res.WarningTexts, t)
 }
 
 func humanCount(n int64) string {

@@ -2,9 +2,9 @@ package experiment
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 
+	"simctl/sim/msg"
 	"simctl/stats"
 )
 
@@ -77,7 +77,7 @@ func (r *Rate) UnmarshalJSON(b []byte) error {
 	case !j.Bounded && !j.Split:
 		r.CI95 = [2]float64{-inf, inf}
 	default:
-		return fmt.Errorf("exchange rate %s in units of %s: set %q with bounded %v and split %v is not a confidence set simctl writes", j.A, j.B, j.Set, j.Bounded, j.Split)
+		return msg.Errorf("exchange rate %s in units of %s: set %q with bounded %v and split %v is not a confidence set simctl writes", j.A, j.B, j.Set, j.Bounded, j.Split)
 	}
 	return nil
 }

@@ -2,8 +2,10 @@ package lang
 
 import (
 	"fmt"
-	"simctl/sim/names"
 	"strings"
+
+	"simctl/sim/msg"
+	"simctl/sim/names"
 )
 
 // Type is the type of an expression.
@@ -20,6 +22,14 @@ func (t Type) String() string {
 		return "bool"
 	}
 	return "number"
+}
+
+// text is the type's name in a message ("but this is a %s").
+func (t Type) text() msg.Text {
+	if t == Bool {
+		return msg.New("bool")
+	}
+	return msg.New("number")
 }
 
 // ArgKind is what a fact's argument names (a combatant, a side, a spell
@@ -55,12 +65,34 @@ func (f Fact) Spelling() string {
 // only name the Env in messages.
 type Env struct {
 	Ruleset, Moment string
-	Facts           []Fact
-	Params          []Param
-	Names           []string // string parameters, "name=value", usable as fact arguments: ally($until).acted
+	// MomentText, when set, is Moment as a message: for a moment told in
+	// words ("the end of an encounter") rather than named (turn).
+	MomentText msg.Text
+	Facts      []Fact
+	Params     []Param
+	Names      []string // string parameters, "name=value", usable as fact arguments: ally($until).acted
 	// Resolve turns an argument into an integer (a roster index, a spell
 	// index), or returns a message saying what would be valid.
 	Resolve func(kind ArgKind, name string) (int, string)
+	// ResolveMsg is Resolve with its message translatable; when set, it
+	// is used instead of Resolve.
+	ResolveMsg func(kind ArgKind, name string) (int, msg.Text)
+}
+
+// resolve is the argument's integer, or the message saying what would
+// be valid (Format "" when it resolves).
+func (env *Env) resolve(kind ArgKind, name string) (int, msg.Text) {
+	if env.ResolveMsg != nil {
+		return env.ResolveMsg(kind, name)
+	}
+	if env.Resolve == nil {
+		return 0, msg.Text{}
+	}
+	i, s := env.Resolve(kind, name)
+	if s == "" {
+		return i, msg.Text{}
+	}
+	return i, msg.New("%s", s)
 }
 
 // examples are the facts the parser's messages show, from the
@@ -99,8 +131,8 @@ func (env *Env) argExample(name, arg string) string {
 		if eg == nil {
 			eg = f
 		}
-		if env.Resolve != nil {
-			if _, msg := env.Resolve(f.Arg, name); msg == "" {
+		if env.Resolve != nil || env.ResolveMsg != nil {
+			if _, why := env.resolve(f.Arg, name); why.Format == "" {
 				eg = f
 				break
 			}
@@ -201,7 +233,7 @@ func compile(src string, env *Env, want Type) (*Program, *Error) {
 	}
 	switch {
 	case t != want && want == Bool:
-		return nil, errAt(n.Pos(), "a condition must be true or false, but this is a %s; compare it, e.g. %s > 0", t, strings.TrimSpace(src))
+		return nil, errAt(n.Pos(), "a condition must be true or false, but this is a %s; compare it, e.g. %s > 0", t.text(), strings.TrimSpace(src))
 	case t != want:
 		return nil, errAt(n.Pos(), "expected a number, but this is true or false")
 	}
@@ -332,7 +364,7 @@ func (c *compiler) binary(n *Binary, tx, ty Type) (Type, *Error) {
 	switch op {
 	case opEq, opNe:
 		if tx != ty {
-			return 0, errAt(n.At, "mismatched types %s and %s for %s", tx, ty, n.Op)
+			return 0, errAt(n.At, "mismatched types %s and %s for %s", tx.text(), ty.text(), n.Op)
 		}
 		if !c.fuse(n, op) {
 			c.emit(instr{op: op}, -1)
@@ -376,26 +408,27 @@ func (c *compiler) fuse(n *Binary, op opcode) bool {
 	return true
 }
 
-func whichBool(src string, n *Binary, tx Type) string {
+func whichBool(src string, n *Binary, tx Type) msg.Text {
 	if tx == Bool {
-		return exprText(src, n.X) + " is true or false"
+		return msg.New("%s is true or false", exprText(src, n.X))
 	}
-	return exprText(src, n.Y) + " is true or false"
+	return msg.New("%s is true or false", exprText(src, n.Y))
 }
 
-// exprText is the source text of a node, for messages.
-func exprText(src string, n Node) string {
+// exprText is the source text of a node, for messages: code as written,
+// or words for an expression that is not one token.
+func exprText(src string, n Node) msg.Text {
 	switch n := n.(type) {
 	case *Ref:
-		return src[n.At:n.End]
+		return msg.New("%s", src[n.At:n.End])
 	case *ParamRef:
-		return "$" + n.Name
+		return msg.New("$%s", n.Name)
 	case *BoolLit:
-		return fmt.Sprint(n.Val)
+		return msg.New("%v", n.Val)
 	case *NumLit:
-		return fmt.Sprint(n.Val)
+		return msg.New("%v", n.Val)
 	}
-	return "the expression at column " + fmt.Sprint(n.Pos()+1)
+	return msg.New("the expression at column %d", n.Pos()+1)
 }
 
 func (c *compiler) ref(n *Ref) (Type, *Error) {
@@ -411,15 +444,19 @@ func (c *compiler) ref(n *Ref) (Type, *Error) {
 		for i, f := range c.env.Facts {
 			names[i] = f.Spelling()
 		}
-		var sug string
+		var sug msg.Text
 		keys := make([]string, len(c.env.Facts))
 		for i, f := range c.env.Facts {
 			keys[i] = f.Name
 		}
 		if s := closest(key, keys); s != "" {
-			sug = fmt.Sprintf(" (did you mean %s?)", c.env.Facts[indexOf(keys, s)].Spelling())
+			sug = msg.New(" (did you mean %s?)", c.env.Facts[indexOf(keys, s)].Spelling())
 		}
-		return 0, errAt(n.At, "unknown fact %s%s; %s offers at %s: %s", spell(n), sug, c.env.Ruleset, c.env.Moment, strings.Join(names, ", "))
+		var moment any = c.env.Moment
+		if c.env.MomentText.Format != "" {
+			moment = c.env.MomentText
+		}
+		return 0, errAt(n.At, "unknown fact %s%s; %s offers at %s: %s", spell(n), sug, c.env.Ruleset, moment, strings.Join(names, ", "))
 	}
 	f := c.env.Facts[fi]
 	arg := -1
@@ -445,10 +482,10 @@ func (c *compiler) ref(n *Ref) (Type, *Error) {
 			}
 			name = v
 		}
-		var msg string
-		arg, msg = c.env.Resolve(f.Arg, name)
-		if msg != "" {
-			return 0, errAt(n.ArgAt, "%s", msg)
+		var why msg.Text
+		arg, why = c.env.resolve(f.Arg, name)
+		if why.Format != "" {
+			return 0, errAt(n.ArgAt, "%s", why)
 		}
 	}
 	slot := -1
@@ -495,15 +532,17 @@ func indexOf(list []string, s string) int {
 
 // Suggest is ` (did you mean PREFIXx?)` for the name in valid closest to
 // s (PREFIX trimmed before comparing, ties to the alphabetically first), or "".
-func Suggest(s string, valid []string, prefix string) string {
+// It is a message part (the empty Text when none is close): pass it as a
+// %s argument.
+func Suggest(s string, valid []string, prefix string) msg.Text {
 	bare := make([]string, len(valid))
 	for i, v := range valid {
 		bare[i] = strings.TrimPrefix(v, prefix)
 	}
 	if c := closest(s, bare); c != "" {
-		return fmt.Sprintf(" (did you mean %s%s?)", prefix, c)
+		return msg.New(" (did you mean %s%s?)", prefix, c)
 	}
-	return ""
+	return msg.Text{}
 }
 
 // closest ties go to the alphabetically first name, so messages do not

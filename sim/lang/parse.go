@@ -1,6 +1,10 @@
 package lang
 
-import "strings"
+import (
+	"strings"
+
+	"simctl/sim/msg"
+)
 
 // Node is a parsed expression. Every node knows its position (byte offset
 // of its first character), so the checker can point at it.
@@ -282,14 +286,15 @@ func (p *parser) ref(first token) (Node, *Error) {
 	}
 }
 
-func describe(t token) string {
+// describe names a token in a message ("found %s").
+func describe(t token) msg.Text {
 	switch t.kind {
 	case tEOF:
-		return "the end"
+		return msg.New("the end")
 	case tStr:
-		return "a string"
+		return msg.New("a string")
 	case tNum:
-		return "number " + t.text
+		return msg.New("number %s", t.text)
 	}
-	return "'" + t.text + "'"
+	return msg.New("'%s'", t.text)
 }

@@ -1,15 +1,16 @@
 // Package names finds the valid name nearest to a misspelt one, for the
 // "did you mean" part of error messages (an unknown field, ruleset, fact,
-// side or command): a typo becomes a one-second fix. It imports nothing of
-// simctl, so every layer may use it.
+// side or command): a typo becomes a one-second fix. It imports only
+// sim/msg of simctl (Suggest is a message part), so every layer may use it.
 //
 // Concurrency: functions only, no state; safe from any goroutine.
 package names
 
 import (
-	"fmt"
 	"sort"
 	"strings"
+
+	"simctl/sim/msg"
 )
 
 // Closest returns the name in valid nearest to s by edit distance (case
@@ -33,13 +34,14 @@ func ClosestSorted(s string, valid []string) string {
 	return Closest(s, sorted)
 }
 
-// Suggest is ` (did you mean "x"?)` for the name Closest to s, or "" when
-// none is close.
-func Suggest(s string, valid []string) string {
+// Suggest is ` (did you mean "x"?)` for the name Closest to s, or the
+// empty Text (printing "") when none is close: a message part, so a
+// message around it (passed as a %s argument) translates whole.
+func Suggest(s string, valid []string) msg.Text {
 	if c := Closest(s, valid); c != "" {
-		return fmt.Sprintf(" (did you mean %q?)", c)
+		return msg.New(" (did you mean %q?)", c)
 	}
-	return ""
+	return msg.Text{}
 }
 
 func editDistance(a, b string) int {

@@ -17,10 +17,10 @@ func TestClosest(t *testing.T) {
 			t.Errorf("ClosestSorted(%q) = %q, want %q", c.s, got, c.sorted)
 		}
 	}
-	if got := Suggest("sped", valid); got != ` (did you mean "speed"?)` {
+	if got := Suggest("sped", valid).String(); got != ` (did you mean "speed"?)` {
 		t.Errorf("Suggest = %q", got)
 	}
-	if got := Suggest("zzzzzz", valid); got != "" {
+	if got := Suggest("zzzzzz", valid).String(); got != "" {
 		t.Errorf("Suggest of a far name = %q, want nothing", got)
 	}
 }

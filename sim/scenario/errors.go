@@ -170,18 +170,14 @@ func quoteList(names []string) string {
 // for the packages that decode scenarios.
 func Closest(s string, valid []string) string { return names.Closest(s, valid) }
 
-// unknownField formats the error for a key that is not in valid.
-func unknownField(key string, valid []string) string {
-	msg := fmt.Sprintf("unknown field %q", key)
-	if c := names.Closest(key, valid); c != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", c)
-	}
+// unknownField is the error for a key that is not in valid.
+func unknownField(key string, valid []string) msg.Text {
 	sorted := append([]string(nil), valid...)
 	sort.Strings(sorted)
-	return msg + "; valid fields: " + strings.Join(sorted, ", ")
+	return msg.New("unknown field %q%s; valid fields: %s", key, names.Suggest(key, valid), strings.Join(sorted, ", "))
 }
 
 // Suggest is ` (did you mean "x"?)` for the name in valid closest to s, or
-// "" when none is close: names.Suggest, kept here for the packages that
-// decode scenarios.
-func Suggest(s string, valid []string) string { return names.Suggest(s, valid) }
+// the empty Text when none is close: names.Suggest, kept here for the
+// packages that decode scenarios. Pass it as a %s argument of a message.
+func Suggest(s string, valid []string) msg.Text { return names.Suggest(s, valid) }

@@ -164,7 +164,8 @@ func Decode(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, err
 		if len(more.Content) > 0 {
 			line = more.Content[0].Line
 		}
-		return nil, Errors{{File: file, Line: line, Msg: "a second YAML document (after ---); a scenario file holds exactly one scenario: remove the --- line and what follows, or split the file"}}
+		t := msg.New("a second YAML document (after ---); a scenario file holds exactly one scenario: remove the --- line and what follows, or split the file")
+		return nil, Errors{{File: file, Line: line, Msg: t.String(), Text: t}}
 	}
 	if len(doc.Content) == 0 {
 		rep.Errorf(nil, "", "empty scenario; expected a mapping with name, ruleset and sides")
@@ -191,12 +192,18 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // errors one line too early), not the line that breaks it, and no column;
 // syntaxLine finds the line.
 func yamlError(file string, data []byte, err error) error {
-	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return Errors{{File: file, Line: syntaxLine(data, line), Msg: "YAML syntax: " + m[2]}}
+		return Errors{newErrorAt(file, syntaxLine(data, line), msg.New("YAML syntax: %s", yamlProblem(m[2])))}
 	}
-	return Errors{{File: file, Msg: "YAML syntax: " + strings.TrimPrefix(msg, "yaml: ")}}
+	return Errors{newErrorAt(file, 0, msg.New("YAML syntax: %s", yamlErrText(err)))}
+}
+
+// newErrorAt is the Error at line of file (no field) saying text.
+func newErrorAt(file string, line int, text msg.Text) *Error {
+	e := newError(file, "", text)
+	e.Line = line
+	return e
 }
 
 // syntaxLine returns the first line at or after from such that the file cut
@@ -295,7 +302,7 @@ func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {
 	keys := d.Mapping(root, "", topFields)
 	if n := keys["name"]; n != nil {
 		sc.Name = d.Str(n, "name")
-		d.checkName(n, "name", "scenario name", sc.Name)
+		d.checkName(n, "name", msg.New("scenario name"), sc.Name)
 	}
 	if n := keys["description"]; n != nil {
 		sc.Description = d.Str(n, "description")
@@ -305,11 +312,7 @@ func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {
 		sc.Ruleset = d.Str(n, "ruleset")
 		s, ok, names := lookup(sc.Ruleset)
 		if !ok {
-			msg := fmt.Sprintf("unknown ruleset %q; valid: %s", sc.Ruleset, strings.Join(names, ", "))
-			if c := Closest(sc.Ruleset, names); c != "" {
-				msg = fmt.Sprintf("unknown ruleset %q (did you mean %q?); valid: %s", sc.Ruleset, c, strings.Join(names, ", "))
-			}
-			d.rep.Errorf(n, "ruleset", "%s", msg)
+			d.rep.Errorf(n, "ruleset", "unknown ruleset %q%s; valid: %s", sc.Ruleset, Suggest(sc.Ruleset, names), strings.Join(names, ", "))
 		}
 		schema = s
 	} else {
@@ -404,7 +407,7 @@ func (d *Decoder) side(n *yaml.Node, path string, schema Schema) Side {
 	keys := d.Mapping(n, path, append(append([]string(nil), sideFields...), schema.SideFields...))
 	if k := keys["name"]; k != nil {
 		s.Name = d.Str(k, path+".name")
-		if !d.checkName(k, path+".name", "side name", s.Name) {
+		if !d.checkName(k, path+".name", msg.New("side name"), s.Name) {
 		} else if strings.ContainsAny(s.Name, ".=") {
 			d.rep.Errorf(k, path+".name", "side name %q may not contain '.' or '=' (--set addresses sides by name: %s.aware=false)", s.Name, strings.NewReplacer(".", "_", "=", "_").Replace(s.Name))
 		}
@@ -456,7 +459,7 @@ func (d *Decoder) combatant(n *yaml.Node, path string, schema Schema) Combatant 
 	keys := d.Mapping(n, path, append(append([]string(nil), combatantFields...), schema.CombatantFields...))
 	if k := keys["name"]; k != nil {
 		c.Name = d.Str(k, path+".name")
-		if !d.checkName(k, path+".name", "combatant name", c.Name) {
+		if !d.checkName(k, path+".name", msg.New("combatant name"), c.Name) {
 		} else if strings.ContainsAny(c.Name, ".#=") {
 			d.rep.Errorf(k, path+".name", "name %q may not contain '.', '#' or '=' (they address combatants in --set and copies)", c.Name)
 		}
@@ -584,12 +587,12 @@ func (d *Decoder) Mapping(n *yaml.Node, path string, valid []string) map[string]
 // show faithfully: empty or blank, with control characters (a newline
 // breaks a table row), other unprintable characters, or '|' (the
 // Markdown table separator). It reports and returns false when bad.
-func (d *Decoder) checkName(n *yaml.Node, path, what, name string) bool {
+func (d *Decoder) checkName(n *yaml.Node, path string, what msg.Text, name string) bool {
 	if n.Kind != yaml.ScalarNode {
 		return true // d.Str has reported the kind
 	}
-	if msg := NameProblem(name); msg != "" {
-		d.rep.Errorf(n, path, "%s %q %s", what, name, msg)
+	if why := NameProblemText(name); why.Format != "" {
+		d.rep.Errorf(n, path, "%s %q %s", what, name, why)
 		return false
 	}
 	return true
@@ -598,43 +601,48 @@ func (d *Decoder) checkName(n *yaml.Node, path, what, name string) bool {
 // NameProblem says what is wrong with a name shown in results and
 // reports, or "" if nothing: a name is non-empty, not only spaces,
 // printable (no control or other invisible characters) and has no '|'.
-func NameProblem(name string) string {
+func NameProblem(name string) string { return NameProblemText(name).String() }
+
+// NameProblemText is NameProblem as a message (the zero Text, Format "",
+// when the name is fine), for messages that translate.
+func NameProblemText(name string) msg.Text {
 	if strings.TrimSpace(name) == "" {
-		return "is empty; give a name of visible characters"
+		return msg.New("is empty; give a name of visible characters")
 	}
 	if strings.TrimSpace(name) != name {
-		return "starts or ends with spaces; remove them"
+		return msg.New("starts or ends with spaces; remove them")
 	}
 	for _, r := range name {
 		switch {
 		case r == '|':
-			return "may not contain '|' (it separates table columns in reports)"
+			return msg.New("may not contain '|' (it separates table columns in reports)")
 		case unicode.IsControl(r):
-			return fmt.Sprintf("contains the control character %U (a newline or tab breaks tables); use printable characters", r)
+			return msg.New("contains the control character %U (a newline or tab breaks tables); use printable characters", r)
 		case r == utf8.RuneError:
-			return "is not valid UTF-8"
+			return msg.New("is not valid UTF-8")
 		case !unicode.IsPrint(r) && r != ' ':
-			return fmt.Sprintf("contains the unprintable character %U; use printable characters", r)
+			return msg.New("contains the unprintable character %U; use printable characters", r)
 		}
 	}
-	return ""
+	return msg.Text{}
 }
 
-func kindName(n *yaml.Node) string {
+// kindName says what a node is, for "got a %s": a message part.
+func kindName(n *yaml.Node) msg.Text {
 	switch n.Kind {
 	case yaml.MappingNode:
-		return "mapping"
+		return msg.New("mapping")
 	case yaml.SequenceNode:
-		return "list"
+		return msg.New("list")
 	case yaml.ScalarNode:
 		if n.Tag == "!!null" {
-			return "null"
+			return msg.New("null")
 		}
-		return fmt.Sprintf("value %q", n.Value)
+		return msg.New("value %q", n.Value)
 	case yaml.AliasNode:
-		return "alias"
+		return msg.New("alias")
 	}
-	return "node"
+	return msg.New("node")
 }
 
 // Str reads a string scalar.
@@ -750,11 +758,7 @@ func (d *Decoder) Enum(n *yaml.Node, path string, valid []string) string {
 		}
 	}
 	if n.Kind == yaml.ScalarNode {
-		msg := fmt.Sprintf("%q is not valid; expected one of %s", s, quoteList(valid))
-		if c := Closest(s, valid); c != "" {
-			msg = fmt.Sprintf("%q is not valid (did you mean %q?); expected one of %s", s, c, quoteList(valid))
-		}
-		d.rep.Errorf(n, path, "%s", msg)
+		d.rep.Errorf(n, path, "%q is not valid%s; expected one of %s", s, Suggest(s, valid), quoteList(valid))
 	}
 	return ""
 }

@@ -1,10 +1,11 @@
 package scenario
 
 import (
-	"fmt"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"simctl/sim/msg"
 )
 
 // Set is one `--set PATH=VALUE` override. PATH addresses the YAML tree with
@@ -17,7 +18,7 @@ type Set struct{ Path, Value string }
 func ParseSet(s string) (Set, error) {
 	i := strings.IndexByte(s, '=')
 	if i <= 0 || strings.TrimSpace(s[:i]) == "" { // " =" has no path either (found by FuzzParseSet)
-		return Set{}, fmt.Errorf("--set %q: expected PATH=VALUE, e.g. heroes.Fighter.init=4", s)
+		return Set{}, msg.Errorf("--set %q: expected PATH=VALUE, e.g. heroes.Fighter.init=4", s)
 	}
 	return Set{Path: strings.TrimSpace(s[:i]), Value: s[i+1:]}, nil
 }
@@ -29,7 +30,7 @@ func (s Set) String() string { return s.Path + "=" + s.Value }
 func (s Set) apply(root *yaml.Node, rep *Reporter) error {
 	var val yaml.Node
 	if err := yaml.Unmarshal([]byte(s.Value), &val); err != nil {
-		return fmt.Errorf("value %q is not valid YAML: %v", s.Value, err)
+		return msg.Errorf("value %q is not valid YAML: %v", s.Value, yamlLibErr(err))
 	}
 	v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: ""}
 	if len(val.Content) > 0 {
@@ -50,13 +51,13 @@ func (s Set) apply(root *yaml.Node, rep *Reporter) error {
 func ValueAt(data []byte, sets []Set, path string) (string, bool, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
-		return "", false, fmt.Errorf("the scenario is not YAML")
+		return "", false, msg.Errorf("the scenario is not YAML")
 	}
 	root := doc.Content[0]
 	rep := &Reporter{}
 	for _, s := range sets {
 		if err := s.apply(root, rep); err != nil {
-			return "", false, fmt.Errorf("--set %s: %v", s, err)
+			return "", false, msg.Errorf("%s %s: %v", "--set", s, err) // the flag is an argument: nothing to translate
 		}
 	}
 	n, rest, err := resolve(root, path)
@@ -83,12 +84,12 @@ func ValueAt(data []byte, sets []Set, path string) (string, bool, error) {
 // combatant field, with the remaining path segments below it.
 func resolve(root *yaml.Node, path string) (*yaml.Node, []string, error) {
 	if root.Kind != yaml.MappingNode {
-		return nil, nil, fmt.Errorf("the scenario is not a mapping")
+		return nil, nil, msg.Errorf("the scenario is not a mapping")
 	}
 	parts := strings.Split(path, ".")
 	for _, p := range parts {
 		if p == "" {
-			return nil, nil, fmt.Errorf("empty segment in path %q", path)
+			return nil, nil, msg.Errorf("empty segment in path %q", path)
 		}
 	}
 	top := parts[0]
@@ -100,7 +101,7 @@ func resolve(root *yaml.Node, path string) (*yaml.Node, []string, error) {
 	// A side by name.
 	sides := Value(root, "sides")
 	if sides == nil || sides.Kind != yaml.SequenceNode {
-		return nil, nil, fmt.Errorf("no sides to address")
+		return nil, nil, msg.Errorf("no sides to address")
 	}
 	var names []string
 	for _, sn := range sides.Content {
@@ -110,7 +111,7 @@ func resolve(root *yaml.Node, path string) (*yaml.Node, []string, error) {
 			continue
 		}
 		if len(parts) == 1 {
-			return nil, nil, fmt.Errorf("%q is a side; name a field, e.g. %s.aware=false", top, top)
+			return nil, nil, msg.Errorf("%q is a side; name a field, e.g. %s.aware=false", top, top)
 		}
 		// A common side field, or a ruleset's side field the file already
 		// has (blocks_exits in lotm, for example).
@@ -125,17 +126,17 @@ func resolve(root *yaml.Node, path string) (*yaml.Node, []string, error) {
 				cnames = append(cnames, cname)
 				if cname == parts[1] {
 					if len(parts) == 2 {
-						return nil, nil, fmt.Errorf("%q is a combatant; name a field, e.g. %s.%s.init=4", parts[1], top, parts[1])
+						return nil, nil, msg.Errorf("%q is a combatant; name a field, e.g. %s.%s.init=4", parts[1], top, parts[1])
 					}
 					return cn, parts[2:], nil
 				}
 			}
 		}
-		return nil, nil, fmt.Errorf("side %q has no combatant or field %q%s (combatants: %s; side fields: %s)",
+		return nil, nil, msg.Errorf("side %q has no combatant or field %q%s (combatants: %s; side fields: %s)",
 			top, parts[1], Suggest(parts[1], append(cnames, settableSideFields()...)),
 			strings.Join(cnames, ", "), strings.Join(settableSideFields(), ", "))
 	}
-	return nil, nil, fmt.Errorf("%q is neither a top-level field nor a side%s (top-level fields: %s; sides: %s)",
+	return nil, nil, msg.Errorf("%q is neither a top-level field nor a side%s (top-level fields: %s; sides: %s)",
 		top, Suggest(top, append(append([]string(nil), topFields...), names...)),
 		strings.Join(topFields, ", "), strings.Join(names, ", "))
 }
@@ -178,7 +179,7 @@ func setIn(n *yaml.Node, parts []string, v *yaml.Node, mark func(*yaml.Node)) er
 			*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
 		}
 		if n.Kind != yaml.MappingNode {
-			return fmt.Errorf("cannot set %q inside a %s", p, kindName(n))
+			return msg.Errorf("cannot set %q inside a %s", p, kindName(n))
 		}
 		child := Value(n, p)
 		if child == nil {
