@@ -82,7 +82,6 @@ var pending = map[string]bool{
 	"agents/tactics":     true,
 	"cmd/simctl":         true,
 	"cmd/simctl/app":     true,
-	"cmd/simctl/lab":     true,
 	"reports":            true,
 	"reports/narrate":    true,
 	"reports/results":    true,

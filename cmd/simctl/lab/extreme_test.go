@@ -90,12 +90,12 @@ type extremeRoute struct {
 // the methods it accepts and the query keys it reads; "" is the job itself.
 // The test checks them against the list handleJob's 404 names.
 var jobSubs = map[string]extremeRoute{
-	"":                 {methods: []string{"GET", "HEAD", "DELETE"}},
+	"":                 {methods: []string{"GET", "HEAD", "DELETE"}, query: []string{"lang"}},
 	"events":           {methods: []string{"GET", "HEAD"}},
 	"cancel":           {methods: []string{"POST"}},
-	"trace":            {methods: []string{"GET", "HEAD"}, query: []string{"encounter", "seed", "pick", "point", "option"}},
-	"report.zip":       {methods: []string{"GET", "HEAD"}},
-	"report.tar.gz":    {methods: []string{"GET", "HEAD"}},
+	"trace":            {methods: []string{"GET", "HEAD"}, query: []string{"encounter", "seed", "pick", "point", "option", "lang"}},
+	"report.zip":       {methods: []string{"GET", "HEAD"}, query: []string{"lang"}},
+	"report.tar.gz":    {methods: []string{"GET", "HEAD"}, query: []string{"lang"}},
 	"figures/NAME.svg": {methods: []string{"GET", "HEAD"}},
 }
 
@@ -213,7 +213,8 @@ func TestServeExtremeValues(t *testing.T) {
 	headers := []string{"Last-Event-ID", "Range", "If-Range", "If-Modified-Since", "If-None-Match"}
 	// The routes, by the pattern each is registered with.
 	routes := map[string]extremeRoute{
-		"/api/scenarios": {path: "/api/scenarios", methods: []string{"GET", "HEAD"}, query: []string{"x"}},
+		"/api/scenarios": {path: "/api/scenarios", methods: []string{"GET", "HEAD"}, query: []string{"x", "lang"}},
+		"/api/i18n":      {path: "/api/i18n", methods: []string{"GET", "HEAD"}, query: []string{"lang"}},
 		"/api/scenario":  {path: "/api/scenario", methods: []string{"GET", "HEAD"}, query: []string{"id"}},
 		"/api/check":     {path: "/api/check", methods: []string{"POST"}, body: checkRequest{Text: text}},
 		"/api/rulesets":  {path: "/api/rulesets", methods: []string{"GET", "HEAD"}, query: []string{"x"}},
