@@ -224,7 +224,7 @@ func TestServeExtremeValues(t *testing.T) {
 		"/api/template":  {path: "/api/template", methods: []string{"GET", "HEAD"}, query: []string{"ruleset"}},
 		"/api/permalink": {path: "/api/permalink", methods: []string{"GET", "HEAD", "POST"}, query: []string{"p"}, body: reqs["run"]},
 		// Each POST starts a one-encounter run (a full queue is a 429).
-		"/api/jobs":                         {path: "/api/jobs", methods: []string{"POST"}, query: []string{"x"}, body: jobRequest{Kind: "run", Text: text, N: 1, Seed: 1}},
+		"/api/jobs":                         {path: "/api/jobs", methods: []string{"POST"}, query: []string{"x", "dry", "lang"}, body: jobRequest{Kind: "run", Text: text, N: 1, Seed: 1}},
 		"/api/jobs/":                        {}, // the job resources below, for every kind
 		"/api/save":                         {path: "/api/save", methods: []string{"POST"}, body: saveRequest{Name: "extreme.yaml", Text: text, Overwrite: true}},
 		"/api/suggest":                      {path: "/api/suggest", methods: []string{"POST"}, body: checkRequest{Text: text}},

@@ -1246,6 +1246,12 @@ func (s *server) handleJobs(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, status, body)
 		return
 	}
+	// ?dry=1 only checks: the page asks again, in another language, why a
+	// request was refused (nothing is queued).
+	if r.URL.Query().Get("dry") != "" {
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+		return
+	}
 	// The warnings of preparing the job, read before it can start: once
 	// enqueued its goroutine may add more under j.mu.
 	warns := slices.Clone(j.warns)

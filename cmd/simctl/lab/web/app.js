@@ -526,7 +526,7 @@ async function prefill() {
     $("#o-vary").value = (sg.search || []).join("\n");
     $("#o-where").value = "";
     $("#o-side").value = "";
-    $("#where").value = `side("${sg.sides[0]}").won and rounds >= 5`;
+    $("#where").value = `side("${sg.sides[0]}").won and rounds >= 5`; // i18n: code (the tactics language)
     lab.suggested = sg;
   } catch (e) { /* an invalid scenario: the check shows why */ }
 }
@@ -712,6 +712,8 @@ $("#lab-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const req = buildRequest();
   const status = $("#job-status");
+  lab.refused = null;
+  lab.failedJob = null;
   if (!Number.isFinite(req.n) || req.n < 1) {
     say(status, "lab.bad_n", $("#n").value);
     return;
@@ -729,6 +731,7 @@ $("#lab-form").addEventListener("submit", async (e) => {
   $("#live").hidden = true;
   $("#conv").hidden = true;
   lab.redraw = null;
+  lab.refused = null;
   lab.lastTrace = null;
   lab.lastProgress = null;
   lab.failedJob = null;
@@ -737,6 +740,7 @@ $("#lab-form").addEventListener("submit", async (e) => {
     acc = await api("/api/jobs", { body: req });
   } catch (err) {
     plain(status, err.message);
+    lab.refused = err.status >= 400 && err.status < 500 ? req : null;
     status.className = "error-box";
     if (err.data && err.data.errors && err.data.errors.length) check();
     return;
@@ -822,6 +826,17 @@ $("#cancel").addEventListener("click", async () => {
 // relangJob says a failed or cancelled job's message again in the page's
 // language: the server renders it from the job's message, not its text.
 async function relangJob() {
+  // A refused request: asked again (?dry=1 queues nothing) for its reason
+  // in the new language.
+  const refused = lab.refused;
+  if (refused) {
+    try {
+      await api("/api/jobs?dry=1", { body: refused });
+    } catch (e) {
+      if (lab.refused === refused) plain($("#job-status"), e.message);
+    }
+    return;
+  }
   const f = lab.failedJob;
   if (!f) return;
   try {
@@ -901,7 +916,7 @@ function convPlot(series, side) {
 function figure(id, name, caption) {
   const src = `/api/jobs/${id}/figures/${name}.svg`;
   const fig = el("figure", { "data-figure": name }, el("figcaption", { text: caption }));
-  fetch(src).then((res) => (res.ok ? res.text() : Promise.reject(new Error(`HTTP ${res.status}`)))).then((text) => {
+  fetch(src).then((res) => (res.ok ? res.text() : Promise.reject(new Error(`${res.status} ${res.statusText}`)))).then((text) => {
     const doc = new DOMParser().parseFromString(text, "image/svg+xml");
     const svg = doc.documentElement;
     if (!svg || svg.localName !== "svg" || doc.querySelector("parsererror")) throw new Error(t("lab.not_svg"));
