@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
@@ -451,28 +452,39 @@ func (s *server) handleFigure(w http.ResponseWriter, r *http.Request, j *serveJo
 	if _, ok := finished(w, r, j); !ok {
 		return
 	}
+	// The figure in the page's language (?lang=), kept per language.
+	l := langOf(r)
+	key := name
+	if l != i18n.En {
+		key = name + "/" + string(l)
+	}
 	// The figure is drawn without the job's lock held: drawing takes time
 	// and a panic in it must not leave the lock taken.
 	j.mu.Lock()
-	svg, ok := j.figures[name]
-	res, names := j.result, j.figureNames()
+	svg, ok := j.figures[key]
+	res, names, figureIn := j.result, j.figureNames(), j.figureIn
 	j.mu.Unlock()
 	if !ok {
-		if res == nil || !slices.Contains(names, name) {
+		if !slices.Contains(names, name) || (res == nil && figureIn == nil) {
 			jsonError(w, r, http.StatusNotFound, "no figure %q for this job; it has: %s", name, strings.Join(names, ", "))
 			return
+		}
+		if err := figureFont(l); err != nil {
+			// No font for the language's letters: the figure in English.
+			l, key = i18n.En, name
 		}
 		var sides []int
 		for _, e := range j.game.Roster() {
 			sides = append(sides, e.Side)
 		}
 		mk := map[string]func() (*reports.Figure, error){
-			"rounds":      func() (*reports.Figure, error) { return reports.RoundsFigure(res) },
-			"economy":     func() (*reports.Figure, error) { return reports.EconomyFigure(res) },
-			"first-actor": func() (*reports.Figure, error) { return reports.FirstActorFigure(res, sides) },
-			"combatants":  func() (*reports.Figure, error) { return reports.CombatantsFigure(res) },
-			"damage":      func() (*reports.Figure, error) { return reports.DamageFigure(res) },
-			"hp-left":     func() (*reports.Figure, error) { return reports.HPLeftFigure(res) },
+			"rounds":      func() (*reports.Figure, error) { return reports.RoundsFigureLang(l, res) },
+			"economy":     func() (*reports.Figure, error) { return reports.EconomyFigureLang(l, res) },
+			"first-actor": func() (*reports.Figure, error) { return reports.FirstActorFigureLang(l, res, sides) },
+			"combatants":  func() (*reports.Figure, error) { return reports.CombatantsFigureLang(l, res) },
+			"damage":      func() (*reports.Figure, error) { return reports.DamageFigureLang(l, res) },
+			"hp-left":     func() (*reports.Figure, error) { return reports.HPLeftFigureLang(l, res) },
+			"figure":      func() (*reports.Figure, error) { return figureIn(l) },
 		}[name]
 		f, err := mk()
 		if err != nil {
@@ -489,12 +501,21 @@ func (s *server) handleFigure(w http.ResponseWriter, r *http.Request, j *serveJo
 			if j.figures == nil {
 				j.figures = map[string][]byte{}
 			}
-			j.figures[name] = svg
+			j.figures[key] = svg
 		})
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
 	w.Write(svg)
+}
+
+// figureFonts loads, once per language, the font its figures need
+// (reports.UseFigureFont: Hangul for Korean); the error says it has none.
+var figureFonts sync.Map // i18n.Lang -> func() error
+
+func figureFont(l i18n.Lang) error {
+	f, _ := figureFonts.LoadOrStore(l, sync.OnceValue(func() error { return reports.UseFigureFont(l, "") }))
+	return f.(func() error)()
 }
 
 // handleTrace is GET /api/jobs/ID/trace: encounter I of seed S (the job's
@@ -742,7 +763,7 @@ func makeReport(ctx context.Context, doc []byte, format string, lang i18n.Lang) 
 // folder dir, as simctl report IN -o DIR --quiet writes it: in the
 // language lang (simctl report --lang), notes left out.
 func writeReport(ctx context.Context, in, dir string, lang i18n.Lang) error {
-	if err := reports.UseFigureFont(lang, ""); err != nil {
+	if err := figureFont(lang); err != nil {
 		return err
 	}
 	doc, err := results.ReadInputContext(ctx, in)

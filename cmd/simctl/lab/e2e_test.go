@@ -579,6 +579,22 @@ func TestServeE2ELanguages(t *testing.T) {
 		t.Errorf("ko: the result's table heads %q, want %q", got, wantHeads(i18n.Ko))
 	}
 	waitPage(t, bctx, "figures", `document.querySelectorAll("#results figure svg[data-ready]").length >= 4`)
+	// The figures are drawn in Korean, every label inside its figure.
+	figs := get(t, bctx, "ko figures", chromedp.Evaluate[[]string](`(() => { const out = [];
+		for (const svg of document.querySelectorAll("#results figure svg")) {
+			const r = svg.getBoundingClientRect();
+			let hangul = false;
+			for (const x of svg.querySelectorAll("text")) {
+				const b = x.getBoundingClientRect();
+				hangul = hangul || /[\uac00-\ud7a3]/.test(x.textContent);
+				if (b.width > 0 && (b.right > r.right + 1 || b.left < r.left - 1 || b.top < r.top - 1)) out.push(svg.closest("figure").dataset.figure + ": " + JSON.stringify(x.textContent) + " is cut");
+			}
+			if (!hangul) out.push(svg.closest("figure").dataset.figure + " has no Korean");
+		}
+		return out })()`))
+	for _, f := range figs {
+		t.Errorf("ko: %s", f)
+	}
 	do(bctx, "to the results", chromedp.ScrollIntoView("#results"))
 	shot(bctx, "ko")
 

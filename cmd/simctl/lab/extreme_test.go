@@ -96,7 +96,7 @@ var jobSubs = map[string]extremeRoute{
 	"trace":            {methods: []string{"GET", "HEAD"}, query: []string{"encounter", "seed", "pick", "point", "option", "lang"}},
 	"report.zip":       {methods: []string{"GET", "HEAD"}, query: []string{"lang"}},
 	"report.tar.gz":    {methods: []string{"GET", "HEAD"}, query: []string{"lang"}},
-	"figures/NAME.svg": {methods: []string{"GET", "HEAD"}},
+	"figures/NAME.svg": {methods: []string{"GET", "HEAD"}, query: []string{"lang"}},
 }
 
 // rawDo sends one HTTP/1.1 request over a fresh connection, writing the

@@ -100,11 +100,14 @@ type serveJob struct {
 	// lastInterim is 1 + the index in events of the latest interim
 	// document (0: none yet); emitInterim blanks the one before.
 	lastInterim int
-	doc         []byte                          // the result document (JSON), as the CLI writes it
-	result      *results.Result                 // a run's, parsed
-	figures     map[string][]byte               // SVG, made on first request
-	traces      map[string][]results.FightTrace // the picks, by traceTarget.key
-	archives    map[string][]byte               // the report bundle, by format
+	doc         []byte            // the result document (JSON), as the CLI writes it
+	result      *results.Result   // a run's, parsed
+	figures     map[string][]byte // SVG, made on first request ("NAME" English, "NAME/ko" in Korean)
+	// figureIn draws an app job's figure in a language (the English one is
+	// drawn when the job ends; the others when a page asks).
+	figureIn func(i18n.Lang) (*reports.Figure, error)
+	traces   map[string][]results.FightTrace // the picks, by traceTarget.key
+	archives map[string][]byte               // the report bundle, by format
 }
 
 type sseEvent struct {
@@ -784,7 +787,7 @@ type appDone struct {
 	doc         document
 	warnings    []string
 	interrupted bool
-	figure      func() (*reports.Figure, error)
+	figure      func(i18n.Lang) (*reports.Figure, error)
 }
 
 // playApp runs a job through the application layer, as the CLI runs the
@@ -828,11 +831,12 @@ func (s *server) playApp(j *serveJob, play appJob) {
 		j.finish(stateFailed, msg.New("%s: %v", "simctl "+req.Kind, err), nil)
 		return
 	}
-	if f, err := done.figure(); err == nil {
+	if f, err := done.figure(i18n.En); err == nil {
 		var svg bytes.Buffer
 		if err := f.SVG(&svg); err == nil {
 			j.mu.Lock()
 			j.figures = map[string][]byte{"figure": svg.Bytes()}
+			j.figureIn = done.figure
 			j.mu.Unlock()
 		} else {
 			j.addWarning(msg.New("the figure: %v", err))
@@ -953,7 +957,7 @@ func (s *server) sweep(j *serveJob, obs *app.Observer) (appDone, error) {
 	if err != nil {
 		return appDone{}, err
 	}
-	return appDone{reports.Doc(sw), sw.Warnings, sw.Interrupted, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }}, nil
+	return appDone{reports.Doc(sw), sw.Warnings, sw.Interrupted, func(l i18n.Lang) (*reports.Figure, error) { return reports.SweepFigureLang(l, sw) }}, nil
 }
 
 // compare is a comparison job.
@@ -971,7 +975,7 @@ func (s *server) compare(j *serveJob, obs *app.Observer) (appDone, error) {
 	if err != nil {
 		return appDone{}, err
 	}
-	return appDone{reports.Doc(c), c.Warnings, c.Interrupted, func() (*reports.Figure, error) { return reports.CompareFigure(c) }}, nil
+	return appDone{reports.Doc(c), c.Warnings, c.Interrupted, func(l i18n.Lang) (*reports.Figure, error) { return reports.CompareFigureLang(l, c) }}, nil
 }
 
 // value is a value job: simctl value with --side and --params.
@@ -986,7 +990,7 @@ func (s *server) value(j *serveJob, obs *app.Observer) (appDone, error) {
 	if err != nil {
 		return appDone{}, err
 	}
-	return appDone{reports.Doc(v), v.Warnings, v.Interrupted, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }}, nil
+	return appDone{reports.Doc(v), v.Warnings, v.Interrupted, func(l i18n.Lang) (*reports.Figure, error) { return reports.TornadoFigureLang(l, v) }}, nil
 }
 
 // matrix is a payoff-matrix job.
@@ -1007,7 +1011,7 @@ func (s *server) matrix(j *serveJob, obs *app.Observer) (appDone, error) {
 	if err != nil {
 		return appDone{}, err
 	}
-	return appDone{reports.Doc(m), nil, m.Interrupted, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }}, nil
+	return appDone{reports.Doc(m), nil, m.Interrupted, func(l i18n.Lang) (*reports.Figure, error) { return reports.MatrixFigureLang(l, m) }}, nil
 }
 
 // tournament is a tournament job: the CLI's defaults for --first,
@@ -1046,7 +1050,7 @@ func (s *server) find(j *serveJob, obs *app.Observer) (appDone, error) {
 }
 
 // noFigure is a search kind's figure: none, its tables are the page's.
-func noFigure() (*reports.Figure, error) { return nil, reports.ErrNoData }
+func noFigure(i18n.Lang) (*reports.Figure, error) { return nil, reports.ErrNoData }
 
 // jsonDoc is a document written only as JSON (find's).
 type jsonDoc struct{ v any }

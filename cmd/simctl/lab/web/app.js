@@ -914,7 +914,9 @@ function convPlot(series, side) {
 // Liberation is not installed. The figure's style attributes become CSSOM
 // properties (the Content-Security-Policy refuses inline style markup).
 function figure(id, name, caption) {
-  const src = `/api/jobs/${id}/figures/${name}.svg`;
+  // The figure in the page's language (drawn by the server as the report
+  // draws it in that language).
+  const src = `/api/jobs/${id}/figures/${name}.svg` + (lab.lang === "en" ? "" : "?lang=" + lab.lang);
   const fig = el("figure", { "data-figure": name }, el("figcaption", { text: caption }));
   fetch(src).then((res) => (res.ok ? res.text() : Promise.reject(new Error(`${res.status} ${res.statusText}`)))).then((text) => {
     const doc = new DOMParser().parseFromString(text, "image/svg+xml");
