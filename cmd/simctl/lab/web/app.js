@@ -210,7 +210,16 @@ const pct = (f) => (100 * f).toFixed(2) + "%";
 const ci = (c) => `[${pct(c[0])}, ${pct(c[1])}]`;
 const ci2 = (c) => `[${num(c[0])}, ${num(c[1])}]`;
 const num = (f, d = 2) => (typeof f === "number" ? f.toFixed(d) : String(f));
+// thousands writes a count in a table cell: 1,000,000 in every language
+// (tables are pasted into spreadsheets, which read it); count writes one
+// in prose, as the language does (Russian: 10 000, four digits ungrouped),
+// said again when the language changes.
 const thousands = (n) => Number(n).toLocaleString("en-US");
+const count = (n) => () => {
+  if (lab.lang !== "ru") return thousands(n);
+  const s = String(Math.abs(Math.trunc(Number(n))));
+  return (Number(n) < 0 ? "-" : "") + (s.length <= 4 ? s : s.replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0"));
+};
 
 // parseCount reads 100000, 100k, 1e6, 2.5M, 1_000_000 as simctl -n does.
 function parseCount(s) {
@@ -768,12 +777,12 @@ function listen(id, req) {
       bar.hidden = false;
       bar.max = p.encounters_total;
       bar.value = p.encounters;
-      say(status, "lab.progress", thousands(p.encounters), thousands(p.encounters_total), num(p.elapsed_seconds, 1));
+      say(status, "lab.progress", count(p.encounters), count(p.encounters_total), num(p.elapsed_seconds, 1));
       status.dataset.encounters = p.encounters;
       if (p.sides) liveTable(p);
     } else {
       bar.hidden = true;
-      say(status, "lab.progress_all", thousands(p.encounters_total), num(p.elapsed_seconds, 1));
+      say(status, "lab.progress_all", count(p.encounters_total), num(p.elapsed_seconds, 1));
     }
   });
   // A sweep's finished points, a comparison's, matrix's or value run's
@@ -992,7 +1001,7 @@ function addHistory(job, req) {
   const r = job.result || {};
   const head = job.kind === "run" && r.sides ? r.sides.map((x) => `${x.name} ${pct(x.win_rate)}`).join(", ") :
     job.kind === "compare" && r.options ? r.options.map((o) => `${o.name} ${pct(o.result.sides[0].win_rate)}`).join(", ") : "";
-  const labelArgs = () => [() => t("lab.tab." + job.kind), req ? req.file : r.file || "", thousands(r.encounters || (req && req.n) || 0), r.seed ?? (req && req.seed)];
+  const labelArgs = () => [() => t("lab.tab." + job.kind), req ? req.file : r.file || "", count(r.encounters || (req && req.n) || 0), r.seed ?? (req && req.seed)];
   const h = { id: job.id, kind: job.kind, label: () => t("lab.history.label", ...labelArgs()), labelArgs, head, at: new Date() };
   lab.history.unshift(h);
   const box = el("input", { type: "checkbox", "data-job": h.id, "aria-label": t("lab.history.compare", h.label) });
@@ -1078,10 +1087,10 @@ function renderInterim(job, r, req, record = true) {
   out.replaceChildren();
   const what = {
     sweep: () => t("lab.interim.sweep", r.points.filter((p) => !p.unfinished).length, r.points.length),
-    compare: () => t("lab.interim.compare", thousands(r.encounters)),
-    matrix: () => t("lab.interim.matrix", thousands(r.encounters)),
-    value: () => t("lab.interim.value", thousands(r.encounters)),
-    optimize: () => t("lab.interim.optimize", thousands((r.search && r.search.encounters) || 0)),
+    compare: () => t("lab.interim.compare", count(r.encounters)),
+    matrix: () => t("lab.interim.matrix", count(r.encounters)),
+    value: () => t("lab.interim.value", count(r.encounters)),
+    optimize: () => t("lab.interim.optimize", count((r.search && r.search.encounters) || 0)),
   }[job.kind];
   out.append(el("h3", { text: t("lab.interim") }), el("p", { class: "muted", id: "interim-note", text: t("lab.interim.note", what ? what() : "") }));
   renderers[job.kind](out, job, r, req);
@@ -1096,10 +1105,10 @@ function renderInterim(job, r, req, record = true) {
 function renderRun(out, job, r) {
   lab.counts = { encounters: r.encounters, wins: r.sides.map((s) => s.wins), draws: r.draws };
   out.append(el("p", { id: "counts", "data-counts": JSON.stringify(lab.counts),
-    text: t("lab.run.counts", thousands(r.encounters), r.seed, r.sides.map((s) => t("lab.run.side_wins", s.name, thousands(s.wins))).join(", "), thousands(r.draws)) }));
+    text: t("lab.run.counts", count(r.encounters), r.seed, r.sides.map((s) => t("lab.run.side_wins", s.name, count(s.wins))).join(", "), count(r.draws)) }));
   out.append(table(t("lab.run.caption"), cols("side", "wins", "win_rate", "ci95", "survivors", "any_death"),
     r.sides.map((s) => [s.name, thousands(s.wins), pct(s.win_rate), ci(s.win_ci95), num(s.survivors_mean), pct(s.any_death_rate)])));
-  out.append(el("p", { text: t("lab.run.draws", thousands(r.draws), pct(r.draw_rate), num(r.rounds.mean), r.rounds.p50, r.rounds.p90, r.rounds.max) }));
+  out.append(el("p", { text: t("lab.run.draws", count(r.draws), pct(r.draw_rate), num(r.rounds.mean), r.rounds.p50, r.rounds.p90, r.rounds.max) }));
   if (r.combatants && r.combatants.length) {
     out.append(table(t("lab.run.combatants"), cols("combatant", "side", "death", "out", "damage_dealt", "taken", "kills", "turns", "acts_first"),
       r.combatants.map((c) => [c.name, c.side, pct(c.death_rate), pct(c.out_rate), num(c.damage_dealt_mean), num(c.damage_taken_mean), num(c.kills_mean), num(c.turns_mean), pct(c.first_actor)])));
@@ -1202,7 +1211,7 @@ function renderCompare(out, job, r) {
       ci(s.win_ci95), d ? num(d.p_value, 4) : "",
       (o.sets || []).join("; ") || t("lab.unchanged")];
   });
-  const tw = table(t("lab.compare.caption", thousands(r.encounters), poss(r.sides[0])),
+  const tw = table(t("lab.compare.caption", count(r.encounters), poss(r.sides[0])),
     [...cols("option", "win_rate", "delta_baseline", "paired_ci", "win_rate_ci"), "p", t("lab.col.overrides")], rows, "compare-table");
   tw.firstChild.classList.add("compare"); // side by side too, where the copy has no id
   out.append(tw);
@@ -1224,7 +1233,7 @@ function renderMatrix(out, job, r) {
 }
 
 function renderValue(out, job, r) {
-  out.append(table(t("lab.value.caption", r.side, thousands(r.encounters)),
+  out.append(table(t("lab.value.caption", r.side, count(r.encounters)),
     cols("parameter", "step", "win_rate_steps", "per_unit", "ci95"),
     (r.effects || []).map((e) => [e.param, num(e.step), e.win_rate.map((w) => pct(w)).join(" · "), t("lab.pp", (100 * e.per_unit).toFixed(2)), t("lab.pp", `[${(100 * e.ci95[0]).toFixed(2)}, ${(100 * e.ci95[1]).toFixed(2)}]`)])));
   if ((r.rates || []).length) {
@@ -1248,7 +1257,7 @@ function renderTournament(out, job, r) {
     [...cols("candidate", "status", "win_rate", "ci95"), "Δ", ...cols("simultaneous", "encounters")],
     (r.ranking || cands.map((_, i) => i)).map((i) => { const c = cands[i]; return [c.name, c.eliminated_by ? t("lab.t.by", c.status, c.eliminated_by, c.eliminated_after_stage) : c.status, pct(c.win_rate), ci(c.win_ci95),
       t("lab.pp", `${c.diff >= 0 ? "+" : ""}${(100 * c.diff).toFixed(2)}`), t("lab.pp", `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}]`), thousands(c.encounters)]; }), "tournament-table"));
-  out.append(el("p", { class: "muted", text: t("lab.t.total", thousands(r.encounters), (r.stages || []).length) }));
+  out.append(el("p", { class: "muted", text: t("lab.t.total", count(r.encounters), (r.stages || []).length) }));
 }
 
 // shortName writes a candidate's overrides by their last path segment
@@ -1266,10 +1275,10 @@ function shortName(name, all) {
 function uniformDesign(g, s) {
   const per = s.uniform_per_candidate || 0, k = per ? Math.round(g.uniform_encounters / per) : 0;
   let how = "";
-  if (per) how = t("lab.opt.how", k, thousands(per));
+  if (per) how = t("lab.opt.how", k, count(per));
   if (per && s.uniform_discordance) how += " " + t("lab.opt.bonferroni", Math.max(k - 1, 1), (100 * s.uniform_discordance).toFixed(1));
   const ratio = g.encounters / g.uniform_encounters;
-  return t(ratio > 1 ? "lab.opt.uniform_more" : "lab.opt.uniform_less", how, thousands(g.uniform_encounters), ratio.toPrecision(2));
+  return t(ratio > 1 ? "lab.opt.uniform_more" : "lab.opt.uniform_less", how, count(g.uniform_encounters), ratio.toPrecision(2));
 }
 
 function renderOptimize(out, job, r) {
@@ -1281,7 +1290,7 @@ function renderOptimize(out, job, r) {
     out.append(el("p", { id: "optimize-best", class: "verdict", text: s.baseline_win_rate !== undefined ?
       t("lab.opt.best_written", best, pct(r.best.win_rate), ci(r.best.ci95), pct(s.baseline_win_rate), `${r.best.gain_over_baseline >= 0 ? "+" : ""}${(100 * r.best.gain_over_baseline).toFixed(2)}`, (100 * r.best.gain_ci[0]).toFixed(2), (100 * r.best.gain_ci[1]).toFixed(2)) :
       t("lab.opt.best", best, pct(r.best.win_rate), ci(r.best.ci95)) }));
-    if (r.guarantee) out.append(el("p", { class: "muted", text: t("lab.opt.guarantee", r.guarantee.statement, thousands(r.guarantee.encounters)) }));
+    if (r.guarantee) out.append(el("p", { class: "muted", text: t("lab.opt.guarantee", r.guarantee.statement, count(r.guarantee.encounters)) }));
     if (r.guarantee && r.guarantee.uniform_encounters > 0) out.append(el("p", { id: "optimize-uniform", class: "muted", text: uniformDesign(r.guarantee, s) }));
   }
   // The selection as it stands: the incumbent and each candidate's
@@ -1290,7 +1299,7 @@ function renderOptimize(out, job, r) {
   if (sel && sel.candidates && !done) {
     const all = sel.candidates.map((c) => c.name || "");
     const order = sel.candidates.map((_, i) => i).sort((a, b) => sel.candidates[b].win_rate - sel.candidates[a].win_rate).slice(0, 15);
-    out.append(table(t("lab.opt.selection", thousands(sel.encounters || 0)), cols("candidate", "win_rate", "ci95", "status", "encounters"),
+    out.append(table(t("lab.opt.selection", count(sel.encounters || 0)), cols("candidate", "win_rate", "ci95", "status", "encounters"),
       order.map((i) => { const c = sel.candidates[i]; const n = shortName(c.name || String(i), all); return [i === sel.leader ? t("lab.opt.incumbent_mark", n) : n, pct(c.win_rate), c.win_ci95 ? ci(c.win_ci95) : "", c.status || "", thousands(c.encounters || 0)]; }), "optimize-live"));
   }
   if (ranked.length) {
@@ -1310,7 +1319,7 @@ function renderOptimize(out, job, r) {
 }
 
 function renderFind(out, job, r) {
-  out.append(el("p", { id: "find-count", class: "verdict", text: t("lab.find.count", thousands(r.matches), thousands(r.encounters), pct(r.matches / Math.max(1, r.encounters)), r.where) }));
+  out.append(el("p", { id: "find-count", class: "verdict", text: t("lab.find.count", count(r.matches), count(r.encounters), pct(r.matches / Math.max(1, r.encounters)), r.where) }));
   const list = el("p", { class: "find-list" }, (r.first || []).length ? t("lab.find.first", r.first.length) + " " : t("lab.find.none"));
   (r.first || []).forEach((i) => list.append(el("button", { type: "button", class: "link", "data-encounter": i, onclick: () => {
     $("#trace-i").value = String(i);
@@ -1359,8 +1368,8 @@ async function fromKept() {
     say($("#job-status"), "lab.kept.status");
     $("#job-status").dataset.state = "kept";
     const kind = () => t("lab.tab." + job.kind);
-    if (r.file) setBanner("lab.kept.banner_of", kind, r.file, r.seed, thousands(r.encounters));
-    else setBanner("lab.kept.banner", kind, r.seed, thousands(r.encounters));
+    if (r.file) setBanner("lab.kept.banner_of", kind, r.file, r.seed, count(r.encounters));
+    else setBanner("lab.kept.banner", kind, r.seed, count(r.encounters));
     return true;
   } catch (e) {
     setBanner("lab.kept.gone", e.message);
@@ -1374,7 +1383,7 @@ async function fromPermalink() {
   try {
     const req = await api("/api/permalink?p=" + m[1]);
     fillForm(req);
-    setBanner("lab.permalink.opened", () => t("lab.tab." + req.kind), req.file, req.seed, thousands(req.n), () => $("#run").textContent).dataset.kind = "permalink";
+    setBanner("lab.permalink.opened", () => t("lab.tab." + req.kind), req.file, req.seed, count(req.n), () => $("#run").textContent).dataset.kind = "permalink";
     return true;
   } catch (e) {
     setBanner("lab.permalink.bad", e.message);
@@ -1395,7 +1404,7 @@ $("#open-file").addEventListener("change", async (e) => {
   const f = e.target.files[0];
   e.target.value = "";
   if (!f) return;
-  if (f.size > 1 << 20) { setBanner("lab.file.too_big", f.name, thousands(f.size)); return; }
+  if (f.size > 1 << 20) { setBanner("lab.file.too_big", f.name, count(f.size)); return; }
   if (!discardOK()) return;
   const name = /\.ya?ml$/i.test(f.name) ? f.name : f.name + ".yaml";
   setEditor(await f.text(), name.replace(/[^\p{L}\p{N}_. +()-]/gu, "_"));
