@@ -646,7 +646,7 @@ function selectKind(kind) {
   if (kind !== lab.kind) {
     $("#permalink").value = "";
     if ($("#banner").dataset.kind === "permalink") setBanner("");
-    if (/(^|&)p=/.test(location.hash.slice(1))) history.replaceState(null, "", location.pathname);
+    if (/(^|&)p=/.test(location.hash.slice(1))) history.replaceState(null, "", location.pathname + withLang(""));
   }
   lab.kind = kind;
   document.querySelectorAll(".tabs button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.kind === kind)));
@@ -764,7 +764,8 @@ $("#lab-form").addEventListener("submit", async (e) => {
 });
 
 function listen(id, req) {
-  const es = new EventSource(`/api/jobs/${id}/events?lang=${lab.lang}`);
+  const lang = lab.lang; // the language of the job's messages
+  const es = new EventSource(`/api/jobs/${id}/events`); // in the language the job was asked in
   stream = es;
   const status = $("#job-status");
   const bar = $("#job-bar");
@@ -817,6 +818,9 @@ function listen(id, req) {
       lab.failedJob = { id, state };
       status.className = "error-box";
     }
+    // The stream speaks the language the job was asked in: a switch since
+    // then gets the message in the page's.
+    if (lab.failedJob && lab.lang !== lang) relangJob();
     status.dataset.state = state;
   };
   for (const s of ["done", "cancelled", "failed"]) es.addEventListener(s, (e) => end(s, e));
