@@ -80,7 +80,6 @@ var roots = []string{"../../sim", "../../agents", "../../rulesets", "../../stats
 var pending = map[string]bool{
 	"cmd/simctl":      true,
 	"cmd/simctl/app":  true,
-	"cmd/simctl/lab":  true,
 	"reports":         true,
 	"reports/narrate": true,
 	"reports/results": true,

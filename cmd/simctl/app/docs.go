@@ -25,31 +25,54 @@ import (
 // stay as written.
 func Rules(r sim.Ruleset, l i18n.Lang) string {
 	var b strings.Builder
-	d := r.Doc()
-	k := "rules." + d.Name + "."
-	fmt.Fprintf(&b, "%s — %s\n%s %s\n\n%s\n", d.Name, l.T(k+"title"), l.T("rulesdoc.source"), l.T(k+"source"), Wrap(l.T(k+"summary"), 88, ""))
+	d := RulesDoc(r, l)
+	fmt.Fprintf(&b, "%s — %s\n%s %s\n\n%s\n", d.Name, d.Title, l.T("rulesdoc.source"), d.Source, Wrap(d.Summary, 88, ""))
 	fmt.Fprintf(&b, "\n%s\n", l.T("rulesdoc.options"))
 	for _, o := range d.Options {
-		fmt.Fprintf(&b, "  %s: %s  [%s]\n%s\n", o.Name, o.Default, o.Valid, Wrap(l.T(k+"option."+o.Name), 84, "      "))
+		fmt.Fprintf(&b, "  %s: %s  [%s]\n%s\n", o.Name, o.Default, o.Valid, Wrap(o.Doc, 84, "      "))
 	}
-	section := func(title, kind string, fs []sim.Field) {
+	section := func(title string, fs []sim.Field) {
 		if len(fs) == 0 {
 			return
 		}
 		fmt.Fprintf(&b, "\n%s:\n", title)
 		for _, f := range fs {
-			key, name := RulesKey(d.Name, kind, f.Name), f.Name
-			if kind == "action" {
-				name = l.T(key + ".name")
-			}
-			fmt.Fprintf(&b, "  %s\n%s\n", name, Wrap(l.T(key), 84, "      "))
+			fmt.Fprintf(&b, "  %s\n%s\n", f.Name, Wrap(f.Doc, 84, "      "))
 		}
 	}
-	section(l.T("rulesdoc.fields", commonFields), "field", d.Fields)
-	section(l.T("rulesdoc.policies"), "policy", d.Policies)
-	section(l.T("rulesdoc.actions"), "action", d.Actions)
-	section(l.T("rulesdoc.counters", strings.Join(sim.BaseCounters, ", ")), "counter", d.Counters)
+	section(l.T("rulesdoc.fields", commonFields), d.Fields)
+	section(l.T("rulesdoc.policies"), d.Policies)
+	section(l.T("rulesdoc.actions"), d.Actions)
+	section(l.T("rulesdoc.counters", strings.Join(sim.BaseCounters, ", ")), d.Counters)
 	return b.String()
+}
+
+// RulesDoc is r's documentation with its texts in language l (the lab
+// shows it as HTML): every text from the catalog; the names that are the
+// scenario format (options, fields, policies, counters, option values)
+// stay as written, an action's name is a heading and is translated.
+func RulesDoc(r sim.Ruleset, l i18n.Lang) sim.RulesDoc {
+	d := r.Doc()
+	k := "rules." + d.Name + "."
+	d.Title, d.Source, d.Summary = l.T(k+"title"), l.T(k+"source"), l.T(k+"summary")
+	d.Options = append([]sim.Option(nil), d.Options...)
+	for i := range d.Options {
+		d.Options[i].Doc = l.T(k + "option." + d.Options[i].Name)
+	}
+	local := func(kind string, fs []sim.Field) []sim.Field {
+		out := append([]sim.Field(nil), fs...)
+		for i, f := range out {
+			key := RulesKey(d.Name, kind, f.Name)
+			if kind == "action" {
+				out[i].Name = l.T(key + ".name")
+			}
+			out[i].Doc = l.T(key)
+		}
+		return out
+	}
+	d.Fields, d.Policies = local("field", d.Fields), local("policy", d.Policies)
+	d.Actions, d.Counters = local("action", d.Actions), local("counter", d.Counters)
+	return d
 }
 
 // commonFields are the combatant fields every ruleset reads (simctl rules

@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
@@ -30,6 +31,7 @@ import (
 	"simctl/rulesets"
 	"simctl/scenarios"
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
@@ -50,32 +52,33 @@ type scenarioEntry struct {
 // and the init templates.
 func (s *server) handleScenarios(w http.ResponseWriter, r *http.Request) {
 	var out []scenarioEntry
+	l := langOf(r)
 	for _, n := range scenarios.Names() {
 		data, display, _ := scenarios.Read(n)
-		out = append(out, describeScenario("builtin:"+n, display, data))
+		out = append(out, describeScenario("builtin:"+n, display, data, l))
 	}
 	files, err := s.dirFiles()
 	if err != nil {
-		jsonError(w, http.StatusInternalServerError, "--dir: %v", err)
+		jsonError(w, r, http.StatusInternalServerError, "%s: %v", "--dir", err)
 		return
 	}
 	for _, f := range files {
 		data, err := s.readDirFile(r.Context(), f)
 		if err != nil {
-			out = append(out, scenarioEntry{ID: "dir:" + f, File: f, Problem: err.Error()})
+			out = append(out, scenarioEntry{ID: "dir:" + f, File: f, Problem: l.Err(err)})
 			continue
 		}
-		out = append(out, describeScenario("dir:"+f, f, data))
+		out = append(out, describeScenario("dir:"+f, f, data, l))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"scenarios": out, "templates": rulesets.Names(), "dir": s.cfg.Dir != "", "save": s.cfg.AllowSave && s.root != nil})
 }
 
-func describeScenario(id, display string, data []byte) scenarioEntry {
+func describeScenario(id, display string, data []byte, l i18n.Lang) scenarioEntry {
 	e := scenarioEntry{ID: id, File: display}
 	src := &app.Source{Name: display, Display: display, Data: data}
 	sc, _, _, err := src.CompileWarn(nil)
 	if err != nil {
-		e.Problem = firstLine(err)
+		e.Problem = firstLine(l, err)
 		return e
 	}
 	e.Name, e.Ruleset, e.Description = sc.Name, sc.Ruleset, sc.Description
@@ -119,7 +122,7 @@ func plainYAMLName(name string) bool {
 }
 
 // errNoFile is any name that is not a plain .yaml file of --dir.
-var errNoFile = errors.New("not a scenario file of the served folder")
+var errNoFile = msg.Errorf("not a scenario file of the served folder")
 
 // readDirFile reads one file of --dir by its plain name. Anything else, a
 // path with a separator, "..", an absolute path, a symbolic link (even one
@@ -127,33 +130,33 @@ var errNoFile = errors.New("not a scenario file of the served folder")
 // asked; os.Root refuses escapes as a second wall.
 func (s *server) readDirFile(ctx context.Context, name string) ([]byte, error) {
 	if s.root == nil {
-		return nil, fmt.Errorf("%q: the server was started without --dir, so it serves built-ins only", name)
+		return nil, msg.Errorf("%q: the server was started without --dir, so it serves built-ins only", name)
 	}
 	if !plainYAMLName(name) {
-		return nil, fmt.Errorf("%q: %w (give the plain name of a .yaml file in it, as GET /api/scenarios lists)", name, errNoFile)
+		return nil, msg.Errorf("%q: %w (give the plain name of a .yaml file in it, as GET /api/scenarios lists)", name, errNoFile)
 	}
 	st, err := s.root.Lstat(name)
 	if err != nil {
-		return nil, fmt.Errorf("%q: %w", name, errNoFile)
+		return nil, msg.Errorf("%q: %w", name, errNoFile)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%q: %w (symbolic links and special files are not served)", name, errNoFile)
+		return nil, msg.Errorf("%q: %w (symbolic links and special files are not served)", name, errNoFile)
 	}
 	if st.Size() > safeio.MaxScenarioBytes {
-		return nil, fmt.Errorf("%q: %d bytes, more than the %d a scenario may have", name, st.Size(), safeio.MaxScenarioBytes)
+		return nil, msg.Errorf("%q: %d bytes, more than the %d a scenario may have", name, st.Size(), safeio.MaxScenarioBytes)
 	}
 	f, err := s.root.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("%q: %w", name, errNoFile)
+		return nil, msg.Errorf("%q: %w", name, errNoFile)
 	}
 	defer f.Close()
 	// os.Root cannot see a hard link: a second name inside the folder for
 	// a file outside it. A regular file with more than one link is not
 	// served (checked on the file opened, not the name looked up).
 	if fst, err := f.Stat(); err != nil || !fst.Mode().IsRegular() {
-		return nil, fmt.Errorf("%q: %w (symbolic links and special files are not served)", name, errNoFile)
+		return nil, msg.Errorf("%q: %w (symbolic links and special files are not served)", name, errNoFile)
 	} else if n := safeio.Links(fst); n > 1 {
-		return nil, fmt.Errorf("%q: %w (it has %d hard links, and a hard link may bring in a file from outside the folder: copy it instead)", name, errNoFile, n)
+		return nil, msg.Errorf("%q: %w (it has %d hard links, and a hard link may bring in a file from outside the folder: copy it instead)", name, errNoFile, n)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -163,7 +166,7 @@ func (s *server) readDirFile(ctx context.Context, name string) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > safeio.MaxScenarioBytes {
-		return nil, fmt.Errorf("%q: more than the %d bytes a scenario may have", name, safeio.MaxScenarioBytes)
+		return nil, msg.Errorf("%q: more than the %d bytes a scenario may have", name, safeio.MaxScenarioBytes)
 	}
 	return data, nil
 }
@@ -176,7 +179,7 @@ func (s *server) handleScenario(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(id, "builtin:")
 		data, display, ok := scenarios.Read(name)
 		if !ok || !slices.Contains(scenarios.Names(), name) {
-			jsonError(w, http.StatusNotFound, "no built-in scenario %q%s; GET /api/scenarios lists them", name, scenario.Suggest(name, scenarios.Names()))
+			jsonError(w, r, http.StatusNotFound, "no built-in scenario %q%s; GET /api/scenarios lists them", name, scenario.Suggest(name, scenarios.Names()))
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"id": id, "file": display, "text": string(data)})
@@ -188,12 +191,12 @@ func (s *server) handleScenario(w http.ResponseWriter, r *http.Request) {
 			if errors.Is(err, errNoFile) {
 				status = http.StatusBadRequest
 			}
-			jsonError(w, status, "scenario %v", err)
+			jsonError(w, r, status, "scenario %v", err)
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"id": id, "file": name, "text": string(data)})
 	default:
-		jsonError(w, http.StatusBadRequest, "id %q: expected builtin:RULESET/NAME or dir:FILE.yaml, as GET /api/scenarios lists", id)
+		jsonError(w, r, http.StatusBadRequest, "id %q: expected builtin:RULESET/NAME or dir:FILE.yaml, as GET /api/scenarios lists", id)
 	}
 }
 
@@ -202,12 +205,12 @@ func (s *server) handleTemplate(w http.ResponseWriter, r *http.Request) {
 	name := r.URL.Query().Get("ruleset")
 	rs, ok := rulesets.Lookup(name)
 	if !ok {
-		jsonError(w, http.StatusNotFound, "%v", app.UnknownRuleset(name))
+		jsonError(w, r, http.StatusNotFound, "%v", app.UnknownRuleset(name))
 		return
 	}
 	text, err := app.Starter(rs)
 	if err != nil {
-		jsonError(w, http.StatusInternalServerError, "%v", err)
+		jsonError(w, r, http.StatusInternalServerError, "%v", err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"file": name + ".yaml", "text": text})
@@ -223,17 +226,22 @@ type problem struct {
 	Message string `json:"message"`
 }
 
-// checkResponse turns the validator's errors into problems at their lines.
-// firstLine is an error's first line.
-func firstLine(err error) string {
-	return strings.SplitN(err.Error(), "\n", 2)[0]
+// firstLine is an error's first line, in l.
+func firstLine(l i18n.Lang, err error) string {
+	return strings.SplitN(l.Err(err), "\n", 2)[0]
 }
 
-func checkResponse(err error, warns scenario.Errors) map[string]any {
+// checkResponse turns the validator's errors into problems at their
+// lines, their messages in l (the line, column and field stay as they are).
+func checkResponse(err error, warns scenario.Errors, l i18n.Lang) map[string]any {
 	toProblems := func(es scenario.Errors) []problem {
 		out := []problem{}
 		for _, e := range es {
-			out = append(out, problem{Line: e.Line, Col: e.Col, Field: e.Path, Message: e.Msg})
+			m := e.Msg
+			if e.Text.Format != "" {
+				m = l.Msg(e.Text)
+			}
+			out = append(out, problem{Line: e.Line, Col: e.Col, Field: e.Path, Message: m})
 		}
 		return out
 	}
@@ -243,9 +251,9 @@ func checkResponse(err error, warns scenario.Errors) map[string]any {
 		if errors.As(err, &es) {
 			resp["errors"] = toProblems(es)
 		} else {
-			resp["errors"] = []problem{{Message: err.Error()}}
+			resp["errors"] = []problem{{Message: l.Err(err)}}
 		}
-		resp["error"] = "the scenario is invalid: " + firstLine(err)
+		resp["error"] = l.Msg(msg.New("the scenario is invalid: %s", firstLine(l, err)))
 	}
 	return resp
 }
@@ -266,11 +274,11 @@ func readCheckRequest(w http.ResponseWriter, r *http.Request) (req checkRequest,
 		req.File = "scenario.yaml"
 	}
 	if !cliFileName.MatchString(req.File) {
-		jsonError(w, http.StatusBadRequest, "file %q: a name such as my.yaml or builtin:d20/duel.yaml", req.File)
+		jsonError(w, r, http.StatusBadRequest, "file %q: a name such as my.yaml or builtin:d20/duel.yaml", req.File)
 		return req, false
 	}
 	if int64(len(req.Text)) > safeio.MaxScenarioBytes {
-		jsonError(w, http.StatusRequestEntityTooLarge, "text: %d bytes, more than the %d a scenario may have", len(req.Text), safeio.MaxScenarioBytes)
+		jsonError(w, r, http.StatusRequestEntityTooLarge, "text: %d bytes, more than the %d a scenario may have", len(req.Text), safeio.MaxScenarioBytes)
 		return req, false
 	}
 	return req, true
@@ -284,12 +292,12 @@ func (s *server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	}
 	sets, err := parseSets(req.Sets, "sets")
 	if err != nil {
-		jsonError(w, http.StatusBadRequest, "%v", err)
+		jsonError(w, r, http.StatusBadRequest, "%v", err)
 		return
 	}
 	src := &app.Source{Name: req.File, Display: req.File, Data: []byte(req.Text)}
 	sc, g, warns, err := src.CompileWarn(sets)
-	resp := checkResponse(err, warns)
+	resp := checkResponse(err, warns, langOf(r))
 	if err == nil {
 		resp["summary"] = map[string]any{"name": sc.Name, "ruleset": sc.Ruleset, "combatants": len(g.Roster()),
 			"sides": []string{sc.Sides[0].Name, sc.Sides[1].Name}}
@@ -299,13 +307,14 @@ func (s *server) handleCheck(w http.ResponseWriter, r *http.Request) {
 
 // --- documentation ---------------------------------------------------------
 
-// handleRulesets is GET /api/rulesets: every ruleset's own documentation
-// (options with defaults, fields, policies, actions, counters).
+// handleRulesets is GET /api/rulesets[?lang=L]: every ruleset's own
+// documentation (options with defaults, fields, policies, actions,
+// counters), its texts in the request's language.
 func (s *server) handleRulesets(w http.ResponseWriter, r *http.Request) {
 	var docs []sim.RulesDoc
 	for _, n := range rulesets.Names() {
 		rs, _ := rulesets.Lookup(n)
-		docs = append(docs, rs.Doc())
+		docs = append(docs, app.RulesDoc(rs, langOf(r)))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"rulesets": docs, "base_counters": sim.BaseCounters})
 }
@@ -315,10 +324,10 @@ func (s *server) handleRules(w http.ResponseWriter, r *http.Request) {
 	name := r.URL.Query().Get("ruleset")
 	rs, ok := rulesets.Lookup(name)
 	if !ok {
-		jsonError(w, http.StatusNotFound, "%v", app.UnknownRuleset(name))
+		jsonError(w, r, http.StatusNotFound, "%v", app.UnknownRuleset(name))
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"text": app.Rules(rs, i18n.En)})
+	writeJSON(w, http.StatusOK, map[string]string{"text": app.Rules(rs, langOf(r))})
 }
 
 // handlePolicies is GET /api/policies[?ruleset=d20][&show=NAME]: simctl
@@ -328,7 +337,7 @@ func (s *server) handlePolicies(w http.ResponseWriter, r *http.Request) {
 	rs, show := q.Get("ruleset"), q.Get("show")
 	if rs != "" {
 		if _, ok := rulesets.Lookup(rs); !ok {
-			jsonError(w, http.StatusNotFound, "%v", app.UnknownRuleset(rs))
+			jsonError(w, r, http.StatusNotFound, "%v", app.UnknownRuleset(rs))
 			return
 		}
 	}
@@ -336,15 +345,15 @@ func (s *server) handlePolicies(w http.ResponseWriter, r *http.Request) {
 	var err error
 	switch {
 	case show != "" && rs != "":
-		text, err = app.Tactic(rs+"/"+show, i18n.En)
+		text, err = app.Tactic(rs+"/"+show, langOf(r))
 	case show != "":
-		text, err = app.Tactic(show, i18n.En)
+		text, err = app.Tactic(show, langOf(r))
 	default:
-		text, err = app.Policies(rs, i18n.En)
+		text, err = app.Policies(rs, langOf(r))
 	}
 	if err != nil {
 		// In simctl policies' words.
-		jsonError(w, http.StatusNotFound, "simctl policies: %v\nsee simctl help policies", err)
+		jsonError(w, r, http.StatusNotFound, "simctl policies: %v\nsee simctl help policies", err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"text": text})
@@ -376,20 +385,20 @@ func encodePermalink(req *jobRequest) (string, error) {
 func decodePermalink(p string, limit int64) (*jobRequest, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(p, "="))
 	if err != nil {
-		return nil, fmt.Errorf("not base64url: %v", err)
+		return nil, msg.Errorf("not base64url: %v", err)
 	}
 	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("not deflate data: %v", err)
+		return nil, msg.Errorf("not deflate data: %v", err)
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("it decodes to more than %d bytes", limit)
+		return nil, msg.Errorf("it decodes to more than %d bytes", limit)
 	}
 	var req jobRequest
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return nil, fmt.Errorf("not a simctl request: %v", err)
+		return nil, msg.Errorf("not a simctl request: %v", err)
 	}
 	return &req, nil
 }
@@ -405,72 +414,83 @@ func (s *server) handlePermalink(w http.ResponseWriter, r *http.Request) {
 		}
 		p, err := encodePermalink(&req)
 		if err != nil {
-			jsonError(w, http.StatusBadRequest, "%v", err)
+			jsonError(w, r, http.StatusBadRequest, "%v", err)
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"p": p, "fragment": "#p=" + p})
 	case http.MethodGet, http.MethodHead:
 		req, err := decodePermalink(r.URL.Query().Get("p"), s.cfg.MaxBody)
 		if err != nil {
-			jsonError(w, http.StatusBadRequest, "permalink: %v", err)
+			jsonError(w, r, http.StatusBadRequest, "permalink: %v", err)
 			return
 		}
 		writeJSON(w, http.StatusOK, req)
 	default:
-		jsonError(w, http.StatusMethodNotAllowed, "%s /api/permalink: POST a request to encode, GET ?p= to decode", r.Method)
+		jsonError(w, r, http.StatusMethodNotAllowed, "%s /api/permalink: POST a request to encode, GET ?p= to decode", r.Method)
 	}
 }
 
 // --- results: figures, traces, the report -----------------------------------
 
 // finished returns the job's document, or answers 409 while it has none.
-func finished(w http.ResponseWriter, j *serveJob) ([]byte, bool) {
+func finished(w http.ResponseWriter, r *http.Request, j *serveJob) ([]byte, bool) {
 	j.mu.Lock()
 	doc, state := j.doc, j.state
 	j.mu.Unlock()
 	if doc == nil {
-		jsonError(w, http.StatusConflict, "job %s is %s: it has no result (only a finished job has)", j.id, state)
+		jsonError(w, r, http.StatusConflict, "job %s is %s: it has no result (only a finished job has)", j.id, state)
 		return nil, false
 	}
 	return doc, true
 }
 
 // handleFigure is GET /api/jobs/ID/figures/NAME.svg: the reports' figures.
-func (s *server) handleFigure(w http.ResponseWriter, j *serveJob, name string) {
-	if _, ok := finished(w, j); !ok {
+func (s *server) handleFigure(w http.ResponseWriter, r *http.Request, j *serveJob, name string) {
+	if _, ok := finished(w, r, j); !ok {
 		return
+	}
+	// The figure in the page's language (?lang=), kept per language.
+	l := langOf(r)
+	key := name
+	if l != i18n.En {
+		key = name + "/" + string(l)
 	}
 	// The figure is drawn without the job's lock held: drawing takes time
 	// and a panic in it must not leave the lock taken.
 	j.mu.Lock()
-	svg, ok := j.figures[name]
-	r, names := j.result, j.figureNames()
+	svg, ok := j.figures[key]
+	res, names, figureIn := j.result, j.figureNames(), j.figureIn
 	j.mu.Unlock()
 	if !ok {
-		if r == nil || !slices.Contains(names, name) {
-			jsonError(w, http.StatusNotFound, "no figure %q for this job; it has: %s", name, strings.Join(names, ", "))
+		if !slices.Contains(names, name) || (res == nil && figureIn == nil) {
+			jsonError(w, r, http.StatusNotFound, "no figure %q for this job; it has: %s", name, strings.Join(names, ", "))
 			return
+		}
+		if err := figureFont(l); err != nil {
+			// No font for the language's letters: the figure in English.
+			l, key = i18n.En, name
 		}
 		var sides []int
 		for _, e := range j.game.Roster() {
 			sides = append(sides, e.Side)
 		}
 		mk := map[string]func() (*reports.Figure, error){
-			"rounds":      func() (*reports.Figure, error) { return reports.RoundsFigure(r) },
-			"economy":     func() (*reports.Figure, error) { return reports.EconomyFigure(r) },
-			"first-actor": func() (*reports.Figure, error) { return reports.FirstActorFigure(r, sides) },
-			"combatants":  func() (*reports.Figure, error) { return reports.CombatantsFigure(r) },
-			"damage":      func() (*reports.Figure, error) { return reports.DamageFigure(r) },
-			"hp-left":     func() (*reports.Figure, error) { return reports.HPLeftFigure(r) },
+			"rounds":      func() (*reports.Figure, error) { return reports.RoundsFigureLang(l, res) },
+			"economy":     func() (*reports.Figure, error) { return reports.EconomyFigureLang(l, res) },
+			"first-actor": func() (*reports.Figure, error) { return reports.FirstActorFigureLang(l, res, sides) },
+			"combatants":  func() (*reports.Figure, error) { return reports.CombatantsFigureLang(l, res) },
+			"damage":      func() (*reports.Figure, error) { return reports.DamageFigureLang(l, res) },
+			"hp-left":     func() (*reports.Figure, error) { return reports.HPLeftFigureLang(l, res) },
+			"figure":      func() (*reports.Figure, error) { return figureIn(l) },
 		}[name]
 		f, err := mk()
 		if err != nil {
-			jsonError(w, http.StatusNotFound, "figure %s: %v", name, err)
+			jsonError(w, r, http.StatusNotFound, "figure %s: %v", name, err)
 			return
 		}
 		var b bytes.Buffer
 		if err := f.SVG(&b); err != nil {
-			jsonError(w, http.StatusInternalServerError, "figure %s: %v", name, err)
+			jsonError(w, r, http.StatusInternalServerError, "figure %s: %v", name, err)
 			return
 		}
 		svg = b.Bytes()
@@ -478,12 +498,21 @@ func (s *server) handleFigure(w http.ResponseWriter, j *serveJob, name string) {
 			if j.figures == nil {
 				j.figures = map[string][]byte{}
 			}
-			j.figures[name] = svg
+			j.figures[key] = svg
 		})
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
 	w.Write(svg)
+}
+
+// figureFonts loads, once per language, the font its figures need
+// (reports.UseFigureFont: Hangul for Korean); the error says it has none.
+var figureFonts sync.Map // i18n.Lang -> func() error
+
+func figureFont(l i18n.Lang) error {
+	f, _ := figureFonts.LoadOrStore(l, sync.OnceValue(func() error { return reports.UseFigureFont(l, "") }))
+	return f.(func() error)()
 }
 
 // handleTrace is GET /api/jobs/ID/trace: encounter I of seed S (the job's
@@ -494,15 +523,15 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 	q := r.URL.Query()
 	tg, status, err := j.traceTarget(q)
 	if err != nil {
-		jsonError(w, status, "%v", err)
+		jsonError(w, r, status, "%v", err)
 		return
 	}
 	if pick := q.Get("pick"); pick != "" {
 		if pick != "shortest" && pick != "median" && pick != "longest" {
-			jsonError(w, http.StatusBadRequest, "pick %q: valid: shortest, median, longest", pick)
+			jsonError(w, r, http.StatusBadRequest, "pick %q: valid: shortest, median, longest", pick)
 			return
 		}
-		if _, ok := finished(w, j); !ok {
+		if _, ok := finished(w, r, j); !ok {
 			return
 		}
 		j.mu.Lock()
@@ -515,7 +544,7 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 			}
 			var err error
 			if traces, err = app.FightTraces(r.Context(), res, nil); err != nil {
-				jsonError(w, http.StatusInternalServerError, "trace: %v", err)
+				jsonError(w, r, http.StatusInternalServerError, "trace: %v", err)
 				return
 			}
 			j.mu.Lock()
@@ -527,36 +556,39 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		}
 		for _, t := range traces {
 			if t.Name == pick {
-				writeJSON(w, http.StatusOK, map[string]string{"title": tg.label + t.Title, "text": t.Text})
+				// TODO(issue 27, merge): t.Title and the trace's text
+				// are the narration's (reports, reports/narrate), English
+				// until they take a language.
+				writeJSON(w, http.StatusOK, map[string]string{"title": langOf(r).Msg(tg.label) + t.Title, "text": t.Text})
 				return
 			}
 		}
-		jsonError(w, http.StatusConflict, "no encounter to pick from: the job played none")
+		jsonError(w, r, http.StatusConflict, "no encounter to pick from: the job played none")
 		return
 	}
 	i, err := strconv.ParseInt(q.Get("encounter"), 10, 64)
 	if err != nil || i < 0 {
-		jsonError(w, http.StatusBadRequest, "encounter %q: give the encounter index, a whole number from 0, or pick=shortest|median|longest", q.Get("encounter"))
+		jsonError(w, r, http.StatusBadRequest, "encounter %q: give the encounter index, a whole number from 0, or pick=shortest|median|longest", q.Get("encounter"))
 		return
 	}
 	// Any seed's encounter may be traced; the job's seed by default.
 	seed := j.req.Seed
 	if v := q.Get("seed"); v != "" {
 		if seed, err = strconv.ParseUint(v, 10, 64); err != nil {
-			jsonError(w, http.StatusBadRequest, "seed %q: a whole number from 0 to %d", v, uint64(math.MaxUint64))
+			jsonError(w, r, http.StatusBadRequest, "seed %q: a whole number from 0 to %d", v, uint64(math.MaxUint64))
 			return
 		}
 	}
 	sets, err := parseSets(tg.sets, "sets")
 	if err != nil {
-		jsonError(w, http.StatusInternalServerError, "trace: %v", err)
+		jsonError(w, r, http.StatusInternalServerError, "trace: %v", err)
 		return
 	}
 	// The encounter as simctl trace finds it: the same request, the
 	// same Trace.
 	tr, err := app.Trace(r.Context(), &app.TraceRequest{Source: j.src, Sets: sets, Seed: seed, Encounter: i}, nil)
 	if err != nil {
-		jsonError(w, http.StatusInternalServerError, "trace: %v", err)
+		jsonError(w, r, http.StatusInternalServerError, "trace: %v", err)
 		return
 	}
 	var b strings.Builder
@@ -569,10 +601,10 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		if r.Context().Err() != nil {
 			return // nobody is listening
 		}
-		jsonError(w, http.StatusInternalServerError, "trace: %v", err)
+		jsonError(w, r, http.StatusInternalServerError, "trace: %v", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"title": fmt.Sprintf("%sencounter %d of seed %d", tg.label, i, seed), "text": b.String()})
+	writeJSON(w, http.StatusOK, map[string]string{"title": langOf(r).Msg(msg.New("%sencounter %d of seed %d", tg.label, i, seed)), "text": b.String()})
 }
 
 // traceTarget is what a trace replays: the run's scenario and overrides,
@@ -580,7 +612,7 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 // document records them, the common ones first).
 type traceTarget struct {
 	key   string   // "" for a run; "point K" or "option NAME"
-	label string   // the title's prefix
+	label msg.Text // the title's prefix
 	sets  []string // every override
 	n     int64    // encounters played (the picks are among them)
 }
@@ -590,18 +622,18 @@ func (j *serveJob) traceTarget(q url.Values) (*traceTarget, int, error) {
 	switch j.req.Kind {
 	case "run", "find": // find's encounters are the run's
 		if point != "" || option != "" {
-			return nil, http.StatusBadRequest, fmt.Errorf("a run has no points or options: trace with encounter=I or pick=")
+			return nil, http.StatusBadRequest, msg.Errorf("a run has no points or options: trace with encounter=I or pick=")
 		}
 		return &traceTarget{sets: j.req.Sets, n: j.req.N}, 0, nil
 	case "sweep", "compare":
 	default:
-		return nil, http.StatusBadRequest, fmt.Errorf("traces are of a run, a sweep's point or a comparison's option; a %s's games are its options' pairings: compare or run them to trace", j.req.Kind)
+		return nil, http.StatusBadRequest, msg.Errorf("traces are of a run, a sweep's point or a comparison's option; a %s's games are its options' pairings: compare or run them to trace", j.req.Kind)
 	}
 	j.mu.Lock()
 	doc := j.doc
 	j.mu.Unlock()
 	if doc == nil {
-		return nil, http.StatusConflict, fmt.Errorf("job %s has no result yet: its points and options are traced once it is done", j.id)
+		return nil, http.StatusConflict, msg.Errorf("job %s has no result yet: its points and options are traced once it is done", j.id)
 	}
 	var d struct {
 		Points []struct {
@@ -625,52 +657,59 @@ func (j *serveJob) traceTarget(q url.Values) (*traceTarget, int, error) {
 	if j.req.Kind == "sweep" {
 		k, err := strconv.Atoi(point)
 		if err != nil || k < 0 || k >= len(d.Points) {
-			return nil, http.StatusBadRequest, fmt.Errorf("point %q: give the sweep point's index, 0 to %d", point, len(d.Points)-1)
+			return nil, http.StatusBadRequest, msg.Errorf("point %q: give the sweep point's index, 0 to %d", point, len(d.Points)-1)
 		}
 		p := d.Points[k]
-		return &traceTarget{key: "point " + strconv.Itoa(k), label: fmt.Sprintf("point %d (%s): ", k, strings.Join(p.Values, ", ")),
+		return &traceTarget{key: "point " + strconv.Itoa(k), label: msg.New("point %d (%s): ", k, strings.Join(p.Values, ", ")),
 			sets: p.Result.Sets, n: p.Result.Encounters}, 0, nil
 	}
 	var names []string
 	for _, o := range d.Options {
 		if o.Name == option {
-			return &traceTarget{key: "option " + o.Name, label: "option " + o.Name + ": ", sets: o.Result.Sets, n: o.Result.Encounters}, 0, nil
+			return &traceTarget{key: "option " + o.Name, label: msg.New("option %s: ", o.Name), sets: o.Result.Sets, n: o.Result.Encounters}, 0, nil
 		}
 		names = append(names, o.Name)
 	}
-	return nil, http.StatusBadRequest, fmt.Errorf("option %q: the comparison's options are %s", option, strings.Join(names, ", "))
+	return nil, http.StatusBadRequest, msg.Errorf("option %q: the comparison's options are %s", option, strings.Join(names, ", "))
 }
 
 // handleReport is GET /api/jobs/ID/report.zip or .tar.gz: exactly the
 // folder simctl report writes for the job's document, made in a temporary
 // folder and archived.
 func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJob, format string) {
-	doc, ok := finished(w, j)
+	doc, ok := finished(w, r, j)
 	if !ok {
 		return
 	}
 	if j.req.Kind == "find" || j.req.Kind == "optimize" {
 		// simctl report does not read these documents: refused up front,
 		// not a 500 from the report made (and failing) on every request.
-		jsonError(w, http.StatusNotFound, "a %s job has no report archive (simctl report reads run, sweep, compare, value, matrix and tournament documents); download its result JSON", j.req.Kind)
+		jsonError(w, r, http.StatusNotFound, "a %s job has no report archive (simctl report reads run, sweep, compare, value, matrix and tournament documents); download its result JSON", j.req.Kind)
 		return
 	}
 	// Made once per job and format: a report replays fights and draws
 	// figures, too much to repeat on every click.
 	j.mu.Lock()
-	data, ok := j.archives[format]
+	// The report in the page's language (?lang=); a request naming none
+	// gets the server's locale's, as simctl report would write it.
+	lang := i18n.FromEnv(os.Getenv)
+	if r.URL.Query().Get("lang") != "" {
+		lang = langOf(r)
+	}
+	key := format + "/" + string(lang)
+	data, ok := j.archives[key]
 	j.mu.Unlock()
 	if !ok {
 		var err error
-		if data, err = makeReport(r.Context(), doc, format); err != nil {
-			jsonError(w, http.StatusInternalServerError, "%v", err)
+		if data, err = makeReport(r.Context(), doc, format, lang); err != nil {
+			jsonError(w, r, http.StatusInternalServerError, "%v", err)
 			return
 		}
 		j.mu.Lock()
 		if j.archives == nil {
 			j.archives = map[string][]byte{}
 		}
-		j.archives[format] = data
+		j.archives[key] = data
 		j.mu.Unlock()
 	}
 	ctype := map[string]string{"zip": "application/zip", "tar.gz": "application/gzip"}[format]
@@ -682,7 +721,7 @@ func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJo
 // makeReport makes the report of the document as simctl report makes
 // it (app.Report), writes it in a temporary folder and archives what it
 // wrote.
-func makeReport(ctx context.Context, doc []byte, format string) ([]byte, error) {
+func makeReport(ctx context.Context, doc []byte, format string, lang i18n.Lang) ([]byte, error) {
 	tmp, err := os.MkdirTemp("", "simctl-report-")
 	if err != nil {
 		return nil, err
@@ -695,8 +734,8 @@ func makeReport(ctx context.Context, doc []byte, format string) ([]byte, error) 
 	dir := filepath.Join(tmp, "report")
 	// The report names its input and folder: as if simctl report ran in
 	// the temporary folder, "simctl report result.json -o report".
-	if err := writeReport(ctx, in, dir); err != nil {
-		return nil, fmt.Errorf("simctl report: %v", err)
+	if err := writeReport(ctx, in, dir, lang); err != nil {
+		return nil, msg.Errorf("%s: %v", "simctl report", err)
 	}
 	var files []string
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -719,10 +758,9 @@ func makeReport(ctx context.Context, doc []byte, format string) ([]byte, error) 
 
 // writeReport writes the report of the document in file in into the
 // folder dir, as simctl report IN -o DIR --quiet writes it: in the
-// locale's language, notes left out.
-func writeReport(ctx context.Context, in, dir string) error {
-	lang := i18n.FromEnv(os.Getenv)
-	if err := reports.UseFigureFont(lang, ""); err != nil {
+// language lang (simctl report --lang), notes left out.
+func writeReport(ctx context.Context, in, dir string, lang i18n.Lang) error {
+	if err := figureFont(lang); err != nil {
 		return err
 	}
 	doc, err := results.ReadInputContext(ctx, in)
@@ -782,5 +820,5 @@ func archive(w io.Writer, format, dir, prefix string, files []string, trim strin
 		}
 		return gz.Close()
 	}
-	return fmt.Errorf("unknown archive format %q", format)
+	return msg.Errorf("unknown archive format %q", format)
 }

@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,7 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"simctl/cmd/simctl/app"
+	"simctl/reports/i18n"
 	"simctl/scenarios"
+	"simctl/sim/msg"
+	"simctl/sim/scenario"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -428,5 +433,244 @@ func TestServeE2E(t *testing.T) {
 	counts2 := get(t, fctx, "permalink counts", chromedp.Evaluate[pageCounts](`window.simctlLab.counts`))
 	if counts2 != counts {
 		t.Errorf("the permalink's counts %+v, the original's %+v", counts2, counts)
+	}
+}
+
+// e2eBrowser starts headless Chromium for a browser test (skipped as
+// TestServeE2E is), closed when the test ends.
+func e2eBrowser(t *testing.T, timeout time.Duration) context.Context {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("the browser test runs in the ordinary go test")
+	}
+	bin := chromium(t)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(bin),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("lang", "en-US"),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 1000),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	actx, cancelA := chromedp.NewExecAllocator(ctx, opts...)
+	bctx, cancelB := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelB(); cancelA(); cancel() })
+	return bctx
+}
+
+// waitPage polls a JavaScript condition until it holds.
+func waitPage(t *testing.T, c context.Context, what, cond string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ok, err := chromedp.Run(c, chromedp.Evaluate[bool](cond))
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			status, _ := chromedp.Run(c, chromedp.Evaluate[string](`document.documentElement.lang + " | " + document.querySelector("#job-status").textContent + " | " + document.querySelector("#check-status").textContent`))
+			t.Fatalf("%s: timed out waiting for %s (page says %q)", what, cond, status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestServeE2ELanguages switches the page to Korean and to Russian live:
+// the page's texts, a finished run's result tables, a validation problem
+// with its line and column, a refusal of the server, all said again in
+// the language chosen, <html lang> with them; the permalink keeps the
+// language and a fresh page opens in it. With SIMCTL_SCREENSHOTS=DIR it
+// saves serve-ko.png and serve-ru.png.
+func TestServeE2ELanguages(t *testing.T) {
+	bctx := e2eBrowser(t, 120*time.Second)
+	shots := os.Getenv("SIMCTL_SCREENSHOTS")
+	_, ts := testServer(t, Config{MaxEncounters: 1 << 40, Workers: 2})
+	do := func(c context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(c, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	shot := func(c context.Context, name string) {
+		t.Helper()
+		if shots == "" {
+			return
+		}
+		png, err := chromedp.Run(c, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatalf("screenshot %s: %v", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(shots, "serve-"+name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The texts the page shows of these keys, in l (the static page).
+	static := []string{"lab.experiment", "lab.start_from", "lab.load", "lab.history", "lab.reference", "lab.permalink.copy", "lab.cancel", "lab.doc.rules", "lab.tab.sweep", "lab.encounters"}
+	pageSays := func(c context.Context, l i18n.Lang) {
+		t.Helper()
+		// The page's own words: not the ruleset's reference texts nor a
+		// trace, which are the rulesets' and the narration's (English
+		// until they speak the language).
+		body := get(t, c, "body text", chromedp.Evaluate[string](`(() => { const b = document.body.cloneNode(true);
+			b.querySelectorAll("#doc-rules, #doc-policies, #doc-fields, #trace, .timeline-box, #lang").forEach((e) => e.remove()); return b.textContent })()`))
+		for _, k := range static {
+			if !strings.Contains(body, i18n.Text(l, k)) {
+				t.Errorf("%s: the page does not say %s (%q)", l, k, i18n.Text(l, k))
+			}
+			if l != i18n.En && strings.Contains(body, i18n.Text(i18n.En, k)) {
+				t.Errorf("%s: the page still says %q (%s) in English", l, i18n.Text(i18n.En, k), k)
+			}
+		}
+		if got := get(t, c, "html lang", chromedp.Evaluate[string](`document.documentElement.lang`)); got != string(l) {
+			t.Errorf("<html lang=%q>, want %q", got, l)
+		}
+		if got := get(t, c, "run button", chromedp.Evaluate[string](`document.querySelector("#run").textContent`)); got != l.T("lab.go.run") {
+			t.Errorf("%s: the run button says %q", l, got)
+		}
+		if got := get(t, c, "placeholder", chromedp.Evaluate[string](`document.querySelector("#permalink").placeholder`)); got != l.T("lab.permalink.placeholder") {
+			t.Errorf("%s: the permalink's placeholder says %q", l, got)
+		}
+		// Longer words fit: at 1280 px the page does not scroll sideways.
+		if w := get(t, c, "width", chromedp.Evaluate[string](`document.documentElement.scrollWidth > document.documentElement.clientWidth + 1 ? document.documentElement.scrollWidth + " px in " + document.documentElement.clientWidth : ""`)); w != "" {
+			t.Errorf("%s: the page is %s", l, w)
+		}
+	}
+	switchTo := func(c context.Context, l i18n.Lang) {
+		t.Helper()
+		get(t, c, "switch", chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const s = document.querySelector("#lang"); s.value = %q; s.dispatchEvent(new Event("change")); return true })()`, l)))
+		waitPage(t, c, "switched to "+string(l), fmt.Sprintf(`document.documentElement.lang === %q && location.hash.includes("lang=%s") === %v`, l, l, l != i18n.En))
+	}
+	heads := func(c context.Context) []string {
+		return get(t, c, "table heads", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#results table")[0].querySelectorAll("thead th")].map(h => h.textContent)`))
+	}
+	wantHeads := func(l i18n.Lang) string {
+		var hs []string
+		for _, k := range []string{"side", "wins", "win_rate", "ci95", "survivors", "any_death"} {
+			hs = append(hs, l.T("lab.col."+k))
+		}
+		return strings.Join(hs, " | ")
+	}
+
+	// English, as the browser asks.
+	do(bctx, "load", chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	waitPage(t, bctx, "duel valid", `document.querySelector("#check-status").classList.contains("ok")`)
+	pageSays(bctx, i18n.En)
+	text := get(t, bctx, "read editor", chromedp.Value("#editor"))
+
+	// Korean, live: the page, then a run's result.
+	switchTo(bctx, i18n.Ko)
+	pageSays(bctx, i18n.Ko)
+	waitPage(t, bctx, "check in Korean", `document.querySelector("#check-status").textContent.startsWith(`+jsString(strings.SplitN(i18n.Text(i18n.Ko, "lab.check.ok"), ":", 2)[0])+`)`)
+	do(bctx, "run", chromedp.SetValue("#n", "3000"), chromedp.SetValue("#seed", "3"), chromedp.Click("#run"))
+	waitPage(t, bctx, "run done", `document.querySelector("#job-status").dataset.state === "done" && !!document.querySelector("#results table")`)
+	if got := strings.Join(heads(bctx), " | "); got != wantHeads(i18n.Ko) {
+		t.Errorf("ko: the result's table heads %q, want %q", got, wantHeads(i18n.Ko))
+	}
+	waitPage(t, bctx, "figures", `document.querySelectorAll("#results figure svg[data-ready]").length >= 4`)
+	// The figures are drawn in Korean, every label inside its figure.
+	figs := get(t, bctx, "ko figures", chromedp.Evaluate[[]string](`(() => { const out = [];
+		for (const svg of document.querySelectorAll("#results figure svg")) {
+			const r = svg.getBoundingClientRect();
+			let hangul = false;
+			for (const x of svg.querySelectorAll("text")) {
+				const b = x.getBoundingClientRect();
+				hangul = hangul || /[\uac00-\ud7a3]/.test(x.textContent);
+				if (b.width > 0 && (b.right > r.right + 1 || b.left < r.left - 1 || b.top < r.top - 1)) out.push(svg.closest("figure").dataset.figure + ": " + JSON.stringify(x.textContent) + " is cut");
+			}
+			if (!hangul) out.push(svg.closest("figure").dataset.figure + " has no Korean");
+		}
+		return out })()`))
+	for _, f := range figs {
+		t.Errorf("ko: %s", f)
+	}
+	do(bctx, "to the results", chromedp.ScrollIntoView("#results"))
+	shot(bctx, "ko")
+
+	// A validation problem: at its line and column, in Korean, as the
+	// server says it in Korean.
+	at := strings.Index(text, "ac: 17")
+	line := 1 + strings.Count(text[:at], "\n")
+	bad := strings.Replace(text, "ac: 17", "ac: 17x", 1)
+	get(t, bctx, "type an error", chromedp.Evaluate[bool](`(() => { const e = document.querySelector("#editor"); e.value = `+jsString(bad)+`; e.dispatchEvent(new Event("input")); return true })()`))
+	problem := func(l i18n.Lang) string {
+		src := &app.Source{Name: "builtin:d20/duel.yaml", Display: "builtin:d20/duel.yaml", Data: []byte(bad)}
+		_, _, _, err := src.CompileWarn(nil)
+		var es scenario.Errors
+		if !errors.As(err, &es) || es[0].Line != line {
+			t.Fatalf("ac: 17x: %v", err)
+		}
+		e := es[0]
+		return fmt.Sprintf("%s: %s: %s", l.T("lab.where.line_col", e.Line, e.Col), e.Path, l.Msg(e.Text))
+	}
+	li := fmt.Sprintf(`document.querySelector('#problems li[data-line="%d"]')`, line)
+	waitPage(t, bctx, "ko problem", `!!`+li+` && `+li+`.textContent === `+jsString(problem(i18n.Ko)))
+	if got := get(t, bctx, "check status", chromedp.Evaluate[string](`document.querySelector("#check-status").textContent`)); got != i18n.Ko.T("lab.check.bad", 1) {
+		t.Errorf("ko: the check says %q", got)
+	}
+	// Russian, live: what is shown is said again, the results drawn again.
+	switchTo(bctx, i18n.Ru)
+	pageSays(bctx, i18n.Ru)
+	waitPage(t, bctx, "ru problem", `!!`+li+` && `+li+`.textContent === `+jsString(problem(i18n.Ru)))
+	if got := strings.Join(heads(bctx), " | "); got != wantHeads(i18n.Ru) {
+		t.Errorf("ru: the result's table heads %q, want %q", got, wantHeads(i18n.Ru))
+	}
+	if got := get(t, bctx, "results heading", chromedp.Evaluate[string](`document.querySelector("#results h3").textContent`)); got != i18n.Ru.T("lab.results") {
+		t.Errorf("ru: the results' heading %q", got)
+	}
+	if got := get(t, bctx, "report link", chromedp.Evaluate[string](`document.querySelector("#dl-zip").href`)); !strings.HasSuffix(got, "report.zip?lang=ru") {
+		t.Errorf("ru: the report is downloaded from %q", got)
+	}
+	shot(bctx, "ru")
+
+	// A refusal of the server (a run clears the results shown), said
+	// again when the language changes.
+	do(bctx, "find", chromedp.Click("#tab-find"))
+	get(t, bctx, "no condition", chromedp.Evaluate[bool](`(() => { document.querySelector("#where").value = ""; return true })()`))
+	get(t, bctx, "fix", chromedp.Evaluate[bool](`(() => { const e = document.querySelector("#editor"); e.value = `+jsString(text)+`; e.dispatchEvent(new Event("input")); return true })()`))
+	waitPage(t, bctx, "fixed", `document.querySelector("#check-status").classList.contains("ok") && !document.querySelector("#problems li")`)
+	do(bctx, "find", chromedp.Click("#run"))
+	refusal := func(l i18n.Lang) string {
+		return l.Msg(msg.New(`where: find needs a condition, e.g. side("heroes").won and rounds >= 5`))
+	}
+	waitPage(t, bctx, "ru refusal", `document.querySelector("#job-status").textContent === `+jsString(refusal(i18n.Ru)))
+	switchTo(bctx, i18n.Ko)
+	waitPage(t, bctx, "ko refusal", `document.querySelector("#job-status").textContent === `+jsString(refusal(i18n.Ko)))
+	switchTo(bctx, i18n.Ru)
+	waitPage(t, bctx, "ru refusal again", `document.querySelector("#job-status").textContent === `+jsString(refusal(i18n.Ru)))
+	do(bctx, "back to run", chromedp.Click("#tab-run"))
+
+	// The permalink keeps the language; a fresh page opens in it.
+	get(t, bctx, "fix again", chromedp.Evaluate[bool](`(() => { const e = document.querySelector("#editor"); e.value = `+jsString(text)+`; e.dispatchEvent(new Event("input")); return true })()`))
+	do(bctx, "permalink", chromedp.Click("#permalink-btn"))
+	waitPage(t, bctx, "permalink ready", `document.querySelector("#permalink").value.includes("#p=")`)
+	link := get(t, bctx, "read permalink", chromedp.Value("#permalink"))
+	if !strings.HasSuffix(link, "&lang=ru") {
+		t.Errorf("the permalink %q does not keep the language", link)
+	}
+	fctx, cancelF := chromedp.NewContext(bctx)
+	defer cancelF()
+	do(fctx, "open the permalink", chromedp.Navigate(link), chromedp.WaitVisible(`body[data-ready="1"]`))
+	waitPage(t, fctx, "permalink in Russian", `document.documentElement.lang === "ru" && document.querySelector("#check-status").classList.contains("ok")`)
+	pageSays(fctx, i18n.Ru)
+	if got := get(t, fctx, "banner", chromedp.Evaluate[string](`document.querySelector("#banner").textContent`)); !strings.HasPrefix(got, strings.SplitN(i18n.Text(i18n.Ru, "lab.permalink.opened"), ":", 2)[0]) {
+		t.Errorf("ru: the permalink's banner says %q", got)
+	}
+	// And back to English, live, with nothing left in Russian.
+	switchTo(fctx, i18n.En)
+	pageSays(fctx, i18n.En)
+	if got := get(t, fctx, "banner", chromedp.Evaluate[string](`document.querySelector("#banner").textContent`)); !strings.HasPrefix(got, "Opened a permalink: ") {
+		t.Errorf("en: the permalink's banner says %q", got)
 	}
 }

@@ -90,13 +90,13 @@ type extremeRoute struct {
 // the methods it accepts and the query keys it reads; "" is the job itself.
 // The test checks them against the list handleJob's 404 names.
 var jobSubs = map[string]extremeRoute{
-	"":                 {methods: []string{"GET", "HEAD", "DELETE"}},
+	"":                 {methods: []string{"GET", "HEAD", "DELETE"}, query: []string{"lang"}},
 	"events":           {methods: []string{"GET", "HEAD"}},
 	"cancel":           {methods: []string{"POST"}},
-	"trace":            {methods: []string{"GET", "HEAD"}, query: []string{"encounter", "seed", "pick", "point", "option"}},
-	"report.zip":       {methods: []string{"GET", "HEAD"}},
-	"report.tar.gz":    {methods: []string{"GET", "HEAD"}},
-	"figures/NAME.svg": {methods: []string{"GET", "HEAD"}},
+	"trace":            {methods: []string{"GET", "HEAD"}, query: []string{"encounter", "seed", "pick", "point", "option", "lang"}},
+	"report.zip":       {methods: []string{"GET", "HEAD"}, query: []string{"lang"}},
+	"report.tar.gz":    {methods: []string{"GET", "HEAD"}, query: []string{"lang"}},
+	"figures/NAME.svg": {methods: []string{"GET", "HEAD"}, query: []string{"lang"}},
 }
 
 // rawDo sends one HTTP/1.1 request over a fresh connection, writing the
@@ -213,7 +213,8 @@ func TestServeExtremeValues(t *testing.T) {
 	headers := []string{"Last-Event-ID", "Range", "If-Range", "If-Modified-Since", "If-None-Match"}
 	// The routes, by the pattern each is registered with.
 	routes := map[string]extremeRoute{
-		"/api/scenarios": {path: "/api/scenarios", methods: []string{"GET", "HEAD"}, query: []string{"x"}},
+		"/api/scenarios": {path: "/api/scenarios", methods: []string{"GET", "HEAD"}, query: []string{"x", "lang"}},
+		"/api/i18n":      {path: "/api/i18n", methods: []string{"GET", "HEAD"}, query: []string{"lang"}},
 		"/api/scenario":  {path: "/api/scenario", methods: []string{"GET", "HEAD"}, query: []string{"id"}},
 		"/api/check":     {path: "/api/check", methods: []string{"POST"}, body: checkRequest{Text: text}},
 		"/api/rulesets":  {path: "/api/rulesets", methods: []string{"GET", "HEAD"}, query: []string{"x"}},
@@ -223,7 +224,7 @@ func TestServeExtremeValues(t *testing.T) {
 		"/api/template":  {path: "/api/template", methods: []string{"GET", "HEAD"}, query: []string{"ruleset"}},
 		"/api/permalink": {path: "/api/permalink", methods: []string{"GET", "HEAD", "POST"}, query: []string{"p"}, body: reqs["run"]},
 		// Each POST starts a one-encounter run (a full queue is a 429).
-		"/api/jobs":                         {path: "/api/jobs", methods: []string{"POST"}, query: []string{"x"}, body: jobRequest{Kind: "run", Text: text, N: 1, Seed: 1}},
+		"/api/jobs":                         {path: "/api/jobs", methods: []string{"POST"}, query: []string{"x", "dry", "lang"}, body: jobRequest{Kind: "run", Text: text, N: 1, Seed: 1}},
 		"/api/jobs/":                        {}, // the job resources below, for every kind
 		"/api/save":                         {path: "/api/save", methods: []string{"POST"}, body: saveRequest{Name: "extreme.yaml", Text: text, Overwrite: true}},
 		"/api/suggest":                      {path: "/api/suggest", methods: []string{"POST"}, body: checkRequest{Text: text}},

@@ -25,11 +25,13 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/scenarios"
 	"simctl/sim"
 	"simctl/sim/experiment"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 	"simctl/stats"
 )
@@ -81,23 +83,31 @@ type serveJob struct {
 	src   *app.Source
 	sc    *scenario.Scenario
 	game  sim.Game
-	warns []string
 	total int64 // encounters the job plays in all
+	// lang is the language of the request that made the job: its event
+	// stream's messages are in it (GET /api/jobs/ID?lang= says them in
+	// any other).
+	lang i18n.Lang
 
-	mu       sync.Mutex
-	state    string
-	errMsg   string
+	mu    sync.Mutex
+	warns []msg.Localizer // translated when read (status)
+	state string
+	// errMsg is why the job failed or was cancelled (nil: it did not).
+	errMsg   msg.Localizer
 	events   []sseEvent
 	changed  chan struct{} // closed and replaced whenever events grow
 	finished time.Time
 	// lastInterim is 1 + the index in events of the latest interim
 	// document (0: none yet); emitInterim blanks the one before.
 	lastInterim int
-	doc         []byte                          // the result document (JSON), as the CLI writes it
-	result      *results.Result                 // a run's, parsed
-	figures     map[string][]byte               // SVG, made on first request
-	traces      map[string][]results.FightTrace // the picks, by traceTarget.key
-	archives    map[string][]byte               // the report bundle, by format
+	doc         []byte            // the result document (JSON), as the CLI writes it
+	result      *results.Result   // a run's, parsed
+	figures     map[string][]byte // SVG, made on first request ("NAME" English, "NAME/ko" in Korean)
+	// figureIn draws an app job's figure in a language (the English one is
+	// drawn when the job ends; the others when a page asks).
+	figureIn func(i18n.Lang) (*reports.Figure, error)
+	traces   map[string][]results.FightTrace // the picks, by traceTarget.key
+	archives map[string][]byte               // the report bundle, by format
 }
 
 type sseEvent struct {
@@ -131,10 +141,10 @@ func (j *serveJob) emitLocked(name string, data []byte) {
 // finish ends the job once; the final event says how. The state and the
 // final event change together, so a stream that sees the job ended has
 // its final event to send.
-func (j *serveJob) finish(state, msg string, doc []byte) {
+func (j *serveJob) finish(state string, why msg.Localizer, doc []byte) {
 	ev := map[string]any{"state": state}
-	if msg != "" {
-		ev["error"] = msg
+	if why != nil {
+		ev["error"] = j.lang.Msg(why)
 	}
 	data, _ := json.Marshal(ev)
 	j.mu.Lock()
@@ -145,7 +155,7 @@ func (j *serveJob) finish(state, msg string, doc []byte) {
 	if cap(doc) > len(doc)+len(doc)/4 {
 		doc = bytes.Clone(doc) // a grown buffer's spare capacity is not kept
 	}
-	j.state, j.errMsg, j.doc, j.finished = state, msg, doc, time.Now()
+	j.state, j.errMsg, j.doc, j.finished = state, why, doc, time.Now()
 	// The interim document is superseded by the result (or, for a job that
 	// did not finish, kept by none): a finished job keeps only its result.
 	if j.lastInterim > 0 {
@@ -162,16 +172,19 @@ func (j *serveJob) terminal() bool {
 	return j.state == stateDone || j.state == stateCancelled || j.state == stateFailed
 }
 
-// status is GET /api/jobs/ID.
-func (j *serveJob) status() map[string]any {
+// status is GET /api/jobs/ID, in English.
+func (j *serveJob) status() map[string]any { return j.statusIn(i18n.En) }
+
+// statusIn is GET /api/jobs/ID?lang=: the error and warnings in l.
+func (j *serveJob) statusIn(l i18n.Lang) map[string]any {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	st := map[string]any{"id": j.id, "kind": j.req.Kind, "state": j.state, "encounters_total": j.total}
-	if j.errMsg != "" {
-		st["error"] = j.errMsg
+	if j.errMsg != nil {
+		st["error"] = l.Msg(j.errMsg)
 	}
 	if len(j.warns) > 0 {
-		st["warnings"] = slices.Clone(j.warns) // encoded after j.mu is released
+		st["warnings"] = says(l, j.warns) // encoded after j.mu is released
 	}
 	if j.doc != nil {
 		st["result"] = json.RawMessage(j.doc)
@@ -184,8 +197,8 @@ func (j *serveJob) status() map[string]any {
 // it, byte for byte, but with the result document streamed from where it
 // is kept (writeJSON compacts a json.RawMessage into the encoder's
 // buffer: a copy or two of a document of tens of MB per reader).
-func (j *serveJob) writeStatus(w http.ResponseWriter) {
-	st := j.status()
+func (j *serveJob) writeStatus(w http.ResponseWriter, l i18n.Lang) {
+	st := j.statusIn(l)
 	doc, _ := st["result"].(json.RawMessage)
 	delete(st, "result")
 	if len(doc) == 0 || !json.Valid(doc) { // json.Valid scans, allocating nothing
@@ -298,22 +311,22 @@ var cliFileName = regexp.MustCompile(`^(builtin:[A-Za-z0-9_][A-Za-z0-9_.-]*/)?[\
 // prepare checks a request before it is queued: a clear 4xx now beats a
 // failed job later. It compiles the scenario (every problem, positioned),
 // parses every override and counts the encounters against the cap.
-func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
-	bad := func(format string, a ...any) (*serveJob, int, any) {
-		return nil, http.StatusBadRequest, map[string]string{"error": fmt.Sprintf(format, a...)}
+func (s *server) prepare(req *jobRequest, l i18n.Lang) (*serveJob, int, any) {
+	bad := func(m msg.Text) (*serveJob, int, any) {
+		return nil, http.StatusBadRequest, map[string]string{"error": l.Msg(m)}
 	}
 	if req.File == "" {
 		req.File = "scenario.yaml"
 	}
 	if !cliFileName.MatchString(req.File) {
-		return bad("file %q: a name such as my.yaml or builtin:d20/duel.yaml (it only names the scenario in messages)", req.File)
+		return bad(msg.New("file %q: a name such as my.yaml or builtin:d20/duel.yaml (it only names the scenario in messages)", req.File))
 	}
 	// A built-in's name claims its text: the result's command lines
 	// would replay the built-in, not an edited copy.
 	if name, ok := strings.CutPrefix(req.File, "builtin:"); ok {
 		data, _, found := scenarios.Read(strings.TrimSuffix(name, ".yaml"))
 		if !found {
-			return bad("file %q: no such built-in scenario (GET /api/scenarios lists them)", req.File)
+			return bad(msg.New("file %q: no such built-in scenario (GET /api/scenarios lists them)", req.File))
 		}
 		// A client that names a built-in and sends no text means that
 		// built-in as it is.
@@ -321,68 +334,68 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 			req.Text = string(data)
 		}
 		if string(data) != req.Text {
-			return bad("file %q: the text is not that built-in's (edited?); give it a name of its own such as %s, so its command lines do not replay the built-in", req.File, path.Base(name))
+			return bad(msg.New("file %q: the text is not that built-in's (edited?); give it a name of its own such as %s, so its command lines do not replay the built-in", req.File, path.Base(name)))
 		}
 	}
 	switch {
 	case req.Kind != "run" && req.Kind != "sweep" && req.Kind != "compare" && req.Kind != "matrix" && req.Kind != "value" && !searchKinds[req.Kind]:
-		return bad("kind %q: valid kinds are run, sweep, compare, matrix, value, tournament, find and optimize", req.Kind)
+		return bad(msg.New("kind %q: valid kinds are run, sweep, compare, matrix, value, tournament, find and optimize", req.Kind))
 	case strings.TrimSpace(req.Text) == "":
-		return bad("text: the scenario is empty; pick a built-in or write one")
+		return bad(msg.New("text: the scenario is empty; pick a built-in or write one"))
 	case int64(len(req.Text)) > safeio.MaxScenarioBytes:
-		return bad("text: the scenario is %d bytes, more than the %d a scenario may have", len(req.Text), safeio.MaxScenarioBytes)
+		return bad(msg.New("text: the scenario is %d bytes, more than the %d a scenario may have", len(req.Text), safeio.MaxScenarioBytes))
 	case req.N < 1:
-		return bad("n %d: play at least 1 encounter", req.N)
+		return bad(msg.New("n %d: play at least 1 encounter", req.N))
 	}
 	sets, err := parseSets(req.Sets, "sets")
 	if err != nil {
-		return bad("%v", err)
+		return bad(msg.New("%v", err))
 	}
 	mult := int64(1)
-	what := "encounters"
+	what := msg.New("encounters")
 	switch req.Kind {
 	case "sweep":
 		if len(req.Vary) < 1 || len(req.Vary) > 2 {
-			return bad("vary: a sweep varies one or two fields (PATH=RANGE, e.g. heroes.Fighter.init=0:6:1), got %d", len(req.Vary))
+			return bad(msg.New("vary: a sweep varies one or two fields (PATH=RANGE, e.g. heroes.Fighter.init=0:6:1), got %d", len(req.Vary)))
 		}
 		// Counted, not enumerated: two axes of a thousand values would be
 		// a million points to build before saying no.
 		for _, v := range req.Vary {
 			a, err := results.ParseVary(v)
 			if err != nil {
-				return bad("vary %q: %v", v, err)
+				return bad(msg.New("%s %q: %v", "vary", v, err))
 			}
 			mult *= int64(len(a.Values))
 		}
 		if mult > results.MaxSweepPoints {
-			return bad("vary: %d points, more than the %d a sweep may have", mult, results.MaxSweepPoints)
+			return bad(msg.New("vary: %d points, more than the %d a sweep may have", mult, results.MaxSweepPoints))
 		}
-		what = "points"
+		what = msg.New("points")
 	case "compare":
 		if len(req.Options) < 2 {
-			return bad("options: a comparison needs at least two options (an option with no sets is the scenario unchanged), got %d", len(req.Options))
+			return bad(msg.New("options: a comparison needs at least two options (an option with no sets is the scenario unchanged), got %d", len(req.Options)))
 		}
 		if len(req.Options) > maxOptions {
-			return bad("options: %d, more than the %d a comparison here may have", len(req.Options), maxOptions)
+			return bad(msg.New("options: %d, more than the %d a comparison here may have", len(req.Options), maxOptions))
 		}
 		if err := checkNamedSets(req.Options, "options"); err != nil {
-			return bad("%v", err)
+			return bad(msg.New("%v", err))
 		}
-		mult, what = int64(len(req.Options)), "options"
+		mult, what = int64(len(req.Options)), msg.New("options")
 	case "matrix":
 		if len(req.Rows) < 1 || len(req.Cols) < 1 || len(req.Rows)*len(req.Cols) < 2 {
-			return bad("rows, cols: a matrix needs at least one row and one column option, and two of one of them")
+			return bad(msg.New("rows, cols: a matrix needs at least one row and one column option, and two of one of them"))
 		}
 		if len(req.Rows) > maxOptions || len(req.Cols) > maxOptions {
-			return bad("rows, cols: %d × %d, more than the %d options a side may have here", len(req.Rows), len(req.Cols), maxOptions)
+			return bad(msg.New("rows, cols: %d × %d, more than the %d options a side may have here", len(req.Rows), len(req.Cols), maxOptions))
 		}
 		if err := checkNamedSets(req.Rows, "rows"); err != nil {
-			return bad("%v", err)
+			return bad(msg.New("%v", err))
 		}
 		if err := checkNamedSets(req.Cols, "cols"); err != nil {
-			return bad("%v", err)
+			return bad(msg.New("%v", err))
 		}
-		mult, what = int64(len(req.Rows)*len(req.Cols)), "pairings"
+		mult, what = int64(len(req.Rows)*len(req.Cols)), msg.New("pairings")
 	case "value":
 		// The scenario unchanged, and each parameter a step down and up
 		// (simctl value checks the names themselves).
@@ -396,42 +409,42 @@ func (s *server) prepare(req *jobRequest) (*serveJob, int, any) {
 			}
 		}
 		if len(seen) == 0 || len(seen) > maxOptions {
-			return bad("params %q: name 1 to %d parameters, e.g. init,hp,ac,attack", req.Params, maxOptions)
+			return bad(msg.New("params %q: name 1 to %d parameters, e.g. init,hp,ac,attack", req.Params, maxOptions))
 		}
-		mult, what = int64(1+2*len(seen)), "games (the scenario, and each parameter a step down and up)"
+		mult, what = int64(1+2*len(seen)), msg.New("games (the scenario, and each parameter a step down and up)")
 	default:
 		if searchKinds[req.Kind] {
-			var msg string
-			if mult, what, msg = checkSearch(req); msg != "" {
-				return bad("%s", msg)
+			var why msg.Text
+			if mult, what, why = checkSearch(req); why.Format != "" {
+				return bad(why)
 			}
 		}
 	}
 	if req.N > s.cfg.MaxEncounters/mult {
 		if mult == 1 {
-			return bad("n %d: more than this server's cap of %d encounters per request (simctl serve --max-encounters)", req.N, s.cfg.MaxEncounters)
+			return bad(msg.New("n %d: more than this server's cap of %d encounters per request (simctl serve --max-encounters)", req.N, s.cfg.MaxEncounters))
 		}
-		return bad("n %d × %d %s is more than this server's cap of %d encounters per request (simctl serve --max-encounters)", req.N, mult, what, s.cfg.MaxEncounters)
+		return bad(msg.New("n %d × %d %s is more than this server's cap of %d encounters per request (simctl serve --max-encounters)", req.N, mult, what, s.cfg.MaxEncounters))
 	}
 	src := &app.Source{Name: req.File, Display: req.File, Data: []byte(req.Text)}
 	sc, g, warns, err := src.CompileWarn(sets)
 	if err != nil {
-		return nil, http.StatusUnprocessableEntity, checkResponse(err, nil)
+		return nil, http.StatusUnprocessableEntity, checkResponse(err, nil, l)
 	}
 	// A document grows with its points, options or cells, whatever each
 	// plays: a sweep of 10,000 points at n=1 is cheap to play and large
 	// to keep. Each is counted at what its result costs in JSON.
-	if what != "encounters" {
+	if what.Format != "encounters" {
 		per := docBytesPer(len(g.Roster()))
 		if est := mult * per; est > s.cfg.MaxDocBytes {
-			return bad("%d %s would make a result of about %d MB (about %d kB each), more than the %d MB this server keeps per job; ask for at most %d (the CLI has no such cap)",
-				mult, what, est>>20, per>>10, s.cfg.MaxDocBytes>>20, s.cfg.MaxDocBytes/per)
+			return bad(msg.New("%d %s would make a result of about %d MB (about %d kB each), more than the %d MB this server keeps per job; ask for at most %d (the CLI has no such cap)",
+				mult, what, est>>20, per>>10, s.cfg.MaxDocBytes>>20, s.cfg.MaxDocBytes/per))
 		}
 	}
 	j := &serveJob{id: newJobID(), req: *req, created: time.Now(), src: src, sc: sc, game: g,
-		total: req.N * mult, state: stateQueued, changed: make(chan struct{})}
+		total: req.N * mult, state: stateQueued, changed: make(chan struct{}), lang: l}
 	for _, w := range warns {
-		j.warns = append(j.warns, w.Error())
+		j.warns = append(j.warns, w)
 	}
 	return j, 0, nil
 }
@@ -441,7 +454,7 @@ func parseSets(ss []string, field string) ([]scenario.Set, error) {
 	for _, s := range ss {
 		x, err := scenario.ParseSet(s)
 		if err != nil {
-			return nil, fmt.Errorf("%s %q: %v", field, s, err)
+			return nil, msg.Errorf("%s %q: %v", field, s, err)
 		}
 		out = append(out, x)
 	}
@@ -451,17 +464,17 @@ func parseSets(ss []string, field string) ([]scenario.Set, error) {
 func checkNamedSets(ns []results.NamedSets, field string) error {
 	seen := map[string]bool{}
 	for _, o := range ns {
-		if msg := scenario.NameProblem(o.Name); msg != "" {
-			return fmt.Errorf("%s: option name %q %s", field, o.Name, msg)
+		if why := scenario.NameProblem(o.Name); why != "" {
+			return msg.Errorf("%s: option name %q %s", field, o.Name, why)
 		}
 		// The job runs the CLI's command, which reads --option NAME=SETS
 		// up to the first "=": a name holding one would be cut there and
 		// the rest read as overrides the request never made.
 		if strings.Contains(o.Name, "=") {
-			return fmt.Errorf("%s: option name %q may not contain '=' (the command line reads NAME=SETS up to the first '=')", field, o.Name)
+			return msg.Errorf("%s: option name %q may not contain '=' (the command line reads NAME=SETS up to the first '=')", field, o.Name)
 		}
 		if seen[o.Name] {
-			return fmt.Errorf("%s: option %q is given twice", field, o.Name)
+			return msg.Errorf("%s: option %q is given twice", field, o.Name)
 		}
 		seen[o.Name] = true
 		sets, err := parseSets(o.Sets, field+" "+o.Name)
@@ -472,7 +485,7 @@ func checkNamedSets(ns []results.NamedSets, field string) error {
 		// refused too: what runs must be what was asked (and what the
 		// permalink and the result's command line say).
 		if name, back, err := app.ParseOption(optionSpec(o)); err != nil || name != o.Name || !sameSets(back, sets) {
-			return fmt.Errorf("%s: option %q does not survive the command line (%s NAME='--set ...') unchanged; simplify its name or overrides", field, o.Name, map[string]string{"options": "--option", "rows": "--row", "cols": "--col"}[field])
+			return msg.Errorf("%s: option %q does not survive the command line (%s NAME='--set ...') unchanged; simplify its name or overrides", field, o.Name, map[string]string{"options": "--option", "rows": "--row", "cols": "--col"}[field])
 		}
 	}
 	return nil
@@ -560,7 +573,7 @@ func (s *server) play(j *serveJob) {
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(os.Stderr, "simctl serve: internal error in job %s: %v\n", j.id, p)
-			j.finish(stateFailed, fmt.Sprintf("internal error: %v; please report it with the scenario", p), nil)
+			j.finish(stateFailed, msg.New("internal error: %v; please report it with the scenario", p), nil)
 		}
 	}()
 	switch j.req.Kind {
@@ -581,7 +594,7 @@ func (s *server) play(j *serveJob) {
 	case "optimize":
 		s.playApp(j, s.optimize)
 	default:
-		j.finish(stateFailed, fmt.Sprintf("internal error: no job kind %q", j.req.Kind), nil)
+		j.finish(stateFailed, msg.New("internal error: no job kind %q", j.req.Kind), nil)
 	}
 }
 
@@ -595,7 +608,7 @@ func (s *server) cancelJob(j *serveJob) {
 			for k, w := range s.waiting[i:] {
 				w.emit("queued", map[string]int{"position": i + k + 1})
 			}
-			j.finish(stateCancelled, "", nil)
+			j.finish(stateCancelled, nil, nil)
 			break
 		}
 	}
@@ -662,7 +675,7 @@ func (s *server) playRun(j *serveJob) {
 	req := &j.req
 	sets, err := parseSets(req.Sets, "sets")
 	if err != nil {
-		j.finish(stateFailed, err.Error(), nil)
+		j.finish(stateFailed, because(err), nil)
 		return
 	}
 	cmd := []string{"simctl", "run", strings.TrimPrefix(req.File, "builtin:"), "-n", strconv.FormatInt(req.N, 10), "--seed", strconv.FormatUint(req.Seed, 10)}
@@ -675,7 +688,7 @@ func (s *server) playRun(j *serveJob) {
 	ran, err := app.Run(j.ctx, &app.RunRequest{Source: j.appSource(), Sets: sets, Seed: req.Seed, N: req.N, Workers: s.cfg.Workers,
 		Command: results.ShellJoin(cmd)}, obs)
 	if err != nil {
-		j.finish(stateFailed, err.Error(), nil)
+		j.finish(stateFailed, because(err), nil)
 		return
 	}
 	res := ran.Result
@@ -683,18 +696,18 @@ func (s *server) playRun(j *serveJob) {
 		// What finished is not a prefix of the encounters: it is not
 		// offered as a result, only said.
 		j.emit("progress", interim(res, req.N))
-		j.finish(stateCancelled, fmt.Sprintf("cancelled after %d of %d encounters", res.Encounters, req.N), nil)
+		j.finish(stateCancelled, msg.New("cancelled after %d of %d encounters", res.Encounters, req.N), nil)
 		return
 	}
 	var b bytes.Buffer
 	if err := res.WriteJSON(&b); err != nil {
-		j.finish(stateFailed, err.Error(), nil)
+		j.finish(stateFailed, because(err), nil)
 		return
 	}
 	j.mu.Lock()
 	j.result = res
 	j.mu.Unlock()
-	j.finish(stateDone, "", b.Bytes())
+	j.finish(stateDone, nil, b.Bytes())
 }
 
 // interim is a progress event: the counts so far and each side's win rate
@@ -774,7 +787,7 @@ type appDone struct {
 	doc         document
 	warnings    []string
 	interrupted bool
-	figure      func() (*reports.Figure, error)
+	figure      func(i18n.Lang) (*reports.Figure, error)
 }
 
 // playApp runs a job through the application layer, as the CLI runs the
@@ -791,40 +804,47 @@ func (s *server) playApp(j *serveJob, play appJob) {
 	obs := &app.Observer{Progress: h.watch, Interim: h.interim, InterimEvery: interimEvery, InterimSegment: interimSegment, Warn: &errb}
 	done, err := play(j, obs)
 	if ae := (*app.Error)(nil); errors.As(err, &ae) && ae.Kind == app.Interrupted {
-		j.finish(stateCancelled, "cancelled; the partial result is not kept", nil)
+		j.finish(stateCancelled, msg.New("cancelled; the partial result is not kept"), nil)
 		return
 	}
 	if err != nil {
-		writeFailure(&errb, req.Kind, err)
-		j.finish(stateFailed, errb.text(), nil)
+		// What the command said before it failed (English: the
+		// application layer's own lines), then the failure in the
+		// CLI's words.
+		why := failure(req.Kind, err)
+		if said := errb.text(); said != "" {
+			why = msg.New("%s\n%s", said, why)
+		}
+		j.finish(stateFailed, why, nil)
 		return
 	}
 	if done.interrupted {
-		j.finish(stateCancelled, "cancelled; the partial result is not kept", nil)
+		j.finish(stateCancelled, msg.New("cancelled; the partial result is not kept"), nil)
 		return
-	}
-	for _, warn := range done.warnings {
-		fmt.Fprintf(&errb, "simctl %s: warning: %s\n", req.Kind, warn)
 	}
 	j.addWarnings(errb.text())
+	for _, warn := range done.warnings {
+		j.addWarning(msg.New("simctl %s: warning: %s", req.Kind, warn))
+	}
 	var b bytes.Buffer
 	if err := done.doc.Write(&b, reports.JSON); err != nil {
-		j.finish(stateFailed, fmt.Sprintf("simctl %s: %v", req.Kind, err), nil)
+		j.finish(stateFailed, msg.New("%s: %v", "simctl "+req.Kind, err), nil)
 		return
 	}
-	if f, err := done.figure(); err == nil {
+	if f, err := done.figure(i18n.En); err == nil {
 		var svg bytes.Buffer
 		if err := f.SVG(&svg); err == nil {
 			j.mu.Lock()
 			j.figures = map[string][]byte{"figure": svg.Bytes()}
+			j.figureIn = done.figure
 			j.mu.Unlock()
 		} else {
-			j.addWarnings("the figure: " + err.Error())
+			j.addWarning(msg.New("the figure: %v", err))
 		}
 	} else if !errors.Is(err, reports.ErrNoData) {
-		j.addWarnings("the figure: " + err.Error())
+		j.addWarning(msg.New("the figure: %v", err))
 	}
-	j.finish(stateDone, "", b.Bytes())
+	j.finish(stateDone, nil, b.Bytes())
 }
 
 // document is what every app job returns.
@@ -832,31 +852,44 @@ type document interface {
 	Write(io.Writer, reports.Format) error
 }
 
-// writeFailure writes what an app job refused or failed with as simctl
-// CMD says it on stderr, so that the page's message is the CLI's.
-func writeFailure(w io.Writer, cmd string, err error) {
+// failure is what an app job refused or failed with as simctl CMD says
+// it on stderr, so that the page's message is the CLI's (translated when
+// it is read).
+func failure(cmd string, err error) msg.Text {
 	var ae *app.Error
 	if !errors.As(err, &ae) {
-		fmt.Fprintf(w, "simctl %s: %v\n", cmd, err)
-		return
+		return msg.New("%s: %v", "simctl "+cmd, err)
 	}
 	if ae.Kind == app.Invalid {
 		var pe *app.PointsError
 		var es scenario.Errors
 		switch {
 		case errors.As(ae.Err, &pe):
-			fmt.Fprintln(w, pe.Text)
+			// TODO(issue 27, merge): PointsError.Text is English text
+			// made by the application layer; a msg.Text once it has one.
+			return msg.New("%s", strings.TrimRight(pe.Text, "\n"))
 		case errors.As(ae.Err, &es):
-			fmt.Fprintf(w, "%s\n%d problem(s); nothing was run\n", es.Error(), len(es))
+			return msg.New("%s\n%d problem(s); nothing was run", es, len(es))
 		default:
-			fmt.Fprintf(w, "simctl: %v\n", ae.Err)
+			return msg.New("%s: %v", "simctl", ae.Err)
 		}
-		return
 	}
-	fmt.Fprintf(w, "simctl %s: %v\n", cmd, ae.Err)
 	if ae.Kind == app.Usage && ae.Help {
-		fmt.Fprintf(w, "see simctl help %s\n", cmd)
+		return msg.New("simctl %s: %v\nsee simctl help %s", cmd, ae.Err, cmd)
 	}
+	return msg.New("%s: %v", "simctl "+cmd, ae.Err)
+}
+
+// because is err as a job's message: translated if it is a message.
+func because(err error) msg.Localizer { return msg.New("%v", err) }
+
+// says is the messages ms in l.
+func says(l i18n.Lang, ms []msg.Localizer) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = l.Msg(m)
+	}
+	return out
 }
 
 // hooks are the job's progress and interim callbacks: the page hears the
@@ -902,7 +935,7 @@ func parseVaries(vary []string) ([]results.Axis, error) {
 	for _, v := range vary {
 		a, err := results.ParseVary(v)
 		if err != nil {
-			return nil, fmt.Errorf("vary %q: %v", v, err)
+			return nil, msg.Errorf("%s %q: %v", "vary", v, err)
 		}
 		axes = append(axes, a)
 	}
@@ -924,7 +957,7 @@ func (s *server) sweep(j *serveJob, obs *app.Observer) (appDone, error) {
 	if err != nil {
 		return appDone{}, err
 	}
-	return appDone{reports.Doc(sw), sw.Warnings, sw.Interrupted, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }}, nil
+	return appDone{reports.Doc(sw), sw.Warnings, sw.Interrupted, func(l i18n.Lang) (*reports.Figure, error) { return reports.SweepFigureLang(l, sw) }}, nil
 }
 
 // compare is a comparison job.
@@ -942,7 +975,7 @@ func (s *server) compare(j *serveJob, obs *app.Observer) (appDone, error) {
 	if err != nil {
 		return appDone{}, err
 	}
-	return appDone{reports.Doc(c), c.Warnings, c.Interrupted, func() (*reports.Figure, error) { return reports.CompareFigure(c) }}, nil
+	return appDone{reports.Doc(c), c.Warnings, c.Interrupted, func(l i18n.Lang) (*reports.Figure, error) { return reports.CompareFigureLang(l, c) }}, nil
 }
 
 // value is a value job: simctl value with --side and --params.
@@ -957,7 +990,7 @@ func (s *server) value(j *serveJob, obs *app.Observer) (appDone, error) {
 	if err != nil {
 		return appDone{}, err
 	}
-	return appDone{reports.Doc(v), v.Warnings, v.Interrupted, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }}, nil
+	return appDone{reports.Doc(v), v.Warnings, v.Interrupted, func(l i18n.Lang) (*reports.Figure, error) { return reports.TornadoFigureLang(l, v) }}, nil
 }
 
 // matrix is a payoff-matrix job.
@@ -978,7 +1011,7 @@ func (s *server) matrix(j *serveJob, obs *app.Observer) (appDone, error) {
 	if err != nil {
 		return appDone{}, err
 	}
-	return appDone{reports.Doc(m), nil, m.Interrupted, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }}, nil
+	return appDone{reports.Doc(m), nil, m.Interrupted, func(l i18n.Lang) (*reports.Figure, error) { return reports.MatrixFigureLang(l, m) }}, nil
 }
 
 // tournament is a tournament job: the CLI's defaults for --first,
@@ -1017,7 +1050,7 @@ func (s *server) find(j *serveJob, obs *app.Observer) (appDone, error) {
 }
 
 // noFigure is a search kind's figure: none, its tables are the page's.
-func noFigure() (*reports.Figure, error) { return nil, reports.ErrNoData }
+func noFigure(i18n.Lang) (*reports.Figure, error) { return nil, reports.ErrNoData }
 
 // jsonDoc is a document written only as JSON (find's).
 type jsonDoc struct{ v any }
@@ -1141,16 +1174,37 @@ func (j *serveJob) emitInterim(doc any) (size int) {
 // addWarnings adds what a command said on stderr to the job's warnings,
 // one per line, leaving out those prepare already found (compile's
 // "warning: ..." lines repeat them).
-func (j *serveJob) addWarnings(msg string) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	for _, l := range strings.Split(msg, "\n") {
-		if l == "" || slices.Contains(j.warns, l) || slices.Contains(j.warns, strings.TrimPrefix(l, "warning: ")) {
-			continue
+//
+// TODO(issue 27, merge): these lines are the application layer's,
+// written to its Warn writer in English; they are kept as they are
+// (verbatim) until app hands the lab its warnings as messages.
+func (j *serveJob) addWarnings(text string) {
+	for _, l := range strings.Split(text, "\n") {
+		if l != "" {
+			j.addWarning(verbatim(l))
 		}
-		j.warns = append(j.warns, l)
 	}
 }
+
+// addWarning adds one warning unless the job has it already (in English:
+// compile's "warning: ..." lines repeat prepare's).
+func (j *serveJob) addWarning(w msg.Localizer) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	en := w.Localize(nil)
+	for _, have := range j.warns {
+		if h := have.Localize(nil); h == en || h == strings.TrimPrefix(en, "warning: ") {
+			return
+		}
+	}
+	j.warns = append(j.warns, w)
+}
+
+// verbatim is a text that is not simctl's message (the same in every
+// language).
+type verbatim string
+
+func (v verbatim) Localize(msg.Translator) string { return string(v) }
 
 // lockedBuffer is a command's stderr: its workers' goroutines and the
 // compile step may write at once.
@@ -1184,16 +1238,22 @@ func (b *lockedBuffer) text() string {
 func (s *server) handleJobs(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
-		jsonError(w, http.StatusMethodNotAllowed, "%s /api/jobs: POST a job; GET /api/jobs/ID reads one", r.Method)
+		jsonError(w, r, http.StatusMethodNotAllowed, "%s /api/jobs: POST a job; GET /api/jobs/ID reads one", r.Method)
 		return
 	}
 	var req jobRequest
 	if !readJSON(w, r, &req) {
 		return
 	}
-	j, status, body := s.prepare(&req)
+	j, status, body := s.prepare(&req, langOf(r))
 	if j == nil {
 		writeJSON(w, status, body)
+		return
+	}
+	// ?dry=1 only checks: the page asks again, in another language, why a
+	// request was refused (nothing is queued).
+	if r.URL.Query().Get("dry") != "" {
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true})
 		return
 	}
 	// The warnings of preparing the job, read before it can start: once
@@ -1201,7 +1261,7 @@ func (s *server) handleJobs(w http.ResponseWriter, r *http.Request) {
 	warns := slices.Clone(j.warns)
 	if !s.enqueue(j) {
 		w.Header().Set("Retry-After", "5")
-		jsonError(w, http.StatusTooManyRequests, "the server is busy: %d job(s) running and %d waiting (simctl serve --max-jobs, --queue); retry in a few seconds", s.cfg.MaxJobs, s.cfg.Queue)
+		jsonError(w, r, http.StatusTooManyRequests, "the server is busy: %d job(s) running and %d waiting (simctl serve --max-jobs, --queue); retry in a few seconds", s.cfg.MaxJobs, s.cfg.Queue)
 		return
 	}
 	pos := 0
@@ -1214,7 +1274,7 @@ func (s *server) handleJobs(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	w.Header().Set("Location", "/api/jobs/"+j.id)
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": j.id, "queue_position": pos,
-		"events": "/api/jobs/" + j.id + "/events", "warnings": warns})
+		"events": "/api/jobs/" + j.id + "/events", "warnings": says(j.lang, warns)})
 }
 
 // handleJob serves /api/jobs/ID[/events|/cancel|/trace|/report.zip|
@@ -1226,18 +1286,18 @@ func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 	j := s.jobs[id]
 	s.mu.Unlock()
 	if j == nil {
-		jsonError(w, http.StatusNotFound, "no job %q (finished jobs expire after %v)", id, s.cfg.JobTTL)
+		jsonError(w, r, http.StatusNotFound, "no job %q (finished jobs expire after %v)", id, s.cfg.JobTTL)
 		return
 	}
 	method := r.Method
 	switch {
 	case sub == "" && method == http.MethodDelete, sub == "cancel" && method == http.MethodPost:
 		s.cancelJob(j)
-		writeJSON(w, http.StatusOK, j.status())
+		writeJSON(w, http.StatusOK, j.statusIn(langOf(r)))
 	case sub == "" && (method == http.MethodGet || method == http.MethodHead):
-		j.writeStatus(w)
+		j.writeStatus(w, langOf(r))
 	case method != http.MethodGet && method != http.MethodHead:
-		jsonError(w, http.StatusMethodNotAllowed, "%s %s: use GET (DELETE /api/jobs/ID or POST /api/jobs/ID/cancel cancels)", method, r.URL.Path)
+		jsonError(w, r, http.StatusMethodNotAllowed, "%s %s: use GET (DELETE /api/jobs/ID or POST /api/jobs/ID/cancel cancels)", method, r.URL.Path)
 	case sub == "events":
 		s.streamEvents(w, r, j)
 	case sub == "trace":
@@ -1245,9 +1305,9 @@ func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 	case sub == "report.zip" || sub == "report.tar.gz":
 		s.handleReport(w, r, j, strings.TrimPrefix(sub, "report."))
 	case strings.HasPrefix(sub, "figures/") && strings.HasSuffix(sub, ".svg"):
-		s.handleFigure(w, j, strings.TrimSuffix(strings.TrimPrefix(sub, "figures/"), ".svg"))
+		s.handleFigure(w, r, j, strings.TrimSuffix(strings.TrimPrefix(sub, "figures/"), ".svg"))
 	default:
-		jsonError(w, http.StatusNotFound, "no %s under a job: events, cancel, trace, report.zip, report.tar.gz, figures/NAME.svg", sub)
+		jsonError(w, r, http.StatusNotFound, "no %s under a job: events, cancel, trace, report.zip, report.tar.gz, figures/NAME.svg", sub)
 	}
 }
 
@@ -1256,7 +1316,7 @@ func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 func (s *server) streamEvents(w http.ResponseWriter, r *http.Request, j *serveJob) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
-		jsonError(w, http.StatusInternalServerError, "streaming is not supported by this connection")
+		jsonError(w, r, http.StatusInternalServerError, "streaming is not supported by this connection")
 		return
 	}
 	next := lastEventNext(r.Header.Get("Last-Event-ID"))

@@ -1,9 +1,8 @@
 package lab
 
 import (
-	"fmt"
-
 	"simctl/reports/results"
+	"simctl/sim/msg"
 )
 
 // The lab's search tabs: tournament (select the best of listed options
@@ -18,42 +17,43 @@ var searchKinds = map[string]bool{"tournament": true, "find": true, "optimize": 
 const maxSearchCandidates = 2000
 
 // checkSearch validates a search kind's fields; mult is the encounters a
-// request may play per n (its candidates), what names them.
-func checkSearch(req *jobRequest) (mult int64, what, msg string) {
+// request may play per n (its candidates), what names them; why is the
+// problem (the zero Text: none).
+func checkSearch(req *jobRequest) (mult int64, what, why msg.Text) {
 	switch req.Kind {
 	case "tournament":
 		if len(req.Options) < 2 || len(req.Options) > maxOptions {
-			return 0, "", fmt.Sprintf("options: a tournament needs 2 to %d options, got %d", maxOptions, len(req.Options))
+			return 0, msg.Text{}, msg.New("options: a tournament needs 2 to %d options, got %d", maxOptions, len(req.Options))
 		}
 		if err := checkNamedSets(req.Options, "options"); err != nil {
-			return 0, "", err.Error()
+			return 0, msg.Text{}, msg.New("%v", err)
 		}
-		return int64(len(req.Options)), "options", ""
+		return int64(len(req.Options)), msg.New("options"), msg.Text{}
 	case "find":
 		if req.Where == "" {
-			return 0, "", `where: find needs a condition, e.g. side("heroes").won and rounds >= 5`
+			return 0, msg.Text{}, msg.New(`where: find needs a condition, e.g. side("heroes").won and rounds >= 5`)
 		}
-		return 1, "encounters", ""
+		return 1, msg.New("encounters"), msg.Text{}
 	case "optimize":
 		if len(req.Vary) < 1 || len(req.Vary) > 3 {
-			return 0, "", fmt.Sprintf("vary: optimize searches one to three paths here (PATH=RANGE, e.g. heroes.Fighter.init=1:5), got %d", len(req.Vary))
+			return 0, msg.Text{}, msg.New("vary: optimize searches one to three paths here (PATH=RANGE, e.g. heroes.Fighter.init=1:5), got %d", len(req.Vary))
 		}
 		mult = 1
 		for _, v := range req.Vary {
 			a, err := results.ParseVary(v)
 			if err != nil {
-				return 0, "", fmt.Sprintf("vary %q: %v", v, err)
+				return 0, msg.Text{}, msg.New("%s %q: %v", "vary", v, err)
 			}
 			mult *= int64(len(a.Values))
 			if mult > maxSearchCandidates {
-				return 0, "", fmt.Sprintf("vary: more than the %d candidates a search here may have", maxSearchCandidates)
+				return 0, msg.Text{}, msg.New("vary: more than the %d candidates a search here may have", maxSearchCandidates)
 			}
 		}
 		// The confirmation replays the finalists on fresh encounters: up
 		// to about twice the selection's cap each.
-		return 2 * mult, "candidates (with the confirmation)", ""
+		return 2 * mult, msg.New("candidates (with the confirmation)"), msg.Text{}
 	}
-	return 0, "", "unknown search kind " + req.Kind
+	return 0, msg.Text{}, msg.New("unknown search kind %s", req.Kind)
 }
 
 // searchArgs is the command line of a search kind after SCENARIO, -n,

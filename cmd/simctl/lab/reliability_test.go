@@ -15,7 +15,9 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/results"
+	"simctl/sim/msg"
 )
 
 // timedGet sends one request with a deadline: a server that hangs fails
@@ -303,13 +305,13 @@ func TestServeStatusAllocates(t *testing.T) {
 func TestWriteStatusBytes(t *testing.T) {
 	doc := "{\n  \"a\": \"x < y && z > 1 \u2028 \u2029 \\\" \\\\\",\n  \"b\": [1, 2, {\"c\": \"<&>\"}],\n  \"d\": \"\t\"\n}\n"
 	for _, d := range []string{doc, "", "not json"} {
-		j := &serveJob{id: "x", req: jobRequest{Kind: "sweep"}, state: stateDone, total: 3, warns: []string{"<w>"}}
+		j := &serveJob{id: "x", req: jobRequest{Kind: "sweep"}, state: stateDone, total: 3, warns: []msg.Localizer{verbatim("<w>")}}
 		if d != "" {
 			j.doc = []byte(d)
 		}
 		old, now := httptest.NewRecorder(), httptest.NewRecorder()
 		writeJSON(old, http.StatusOK, j.status())
-		j.writeStatus(now)
+		j.writeStatus(now, i18n.En)
 		if !bytes.Equal(old.Body.Bytes(), now.Body.Bytes()) || old.Header().Get("Content-Type") != now.Header().Get("Content-Type") {
 			t.Errorf("doc %q:\nwriteJSON   %s\nwriteStatus %s", d, old.Body, now.Body)
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"simctl/reports/safeio"
+	"simctl/sim/msg"
 
 	"codeberg.org/go-fonts/liberation/liberationsansregular"
 )
@@ -65,15 +66,15 @@ func (s *server) handleSave(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.cfg.AllowSave || s.root == nil {
-		jsonError(w, http.StatusForbidden, "saving is off: start the server with --dir FOLDER --allow-save to save into FOLDER (or download the file)")
+		jsonError(w, r, http.StatusForbidden, "saving is off: start the server with --dir FOLDER --allow-save to save into FOLDER (or download the file)")
 		return
 	}
 	if int64(len(req.Text)) > safeio.MaxScenarioBytes {
-		jsonError(w, http.StatusRequestEntityTooLarge, "text: %d bytes, more than the %d a scenario may have", len(req.Text), safeio.MaxScenarioBytes)
+		jsonError(w, r, http.StatusRequestEntityTooLarge, "text: %d bytes, more than the %d a scenario may have", len(req.Text), safeio.MaxScenarioBytes)
 		return
 	}
 	if !plainYAMLName(req.Name) {
-		jsonError(w, http.StatusBadRequest, "name %q: the plain name of a .yaml file in the served folder, such as my-duel.yaml (no folders)", req.Name)
+		jsonError(w, r, http.StatusBadRequest, "name %q: the plain name of a .yaml file in the served folder, such as my-duel.yaml (no folders)", req.Name)
 		return
 	}
 	cur, err := s.readDirFile(r.Context(), req.Name)
@@ -81,27 +82,27 @@ func (s *server) handleSave(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		if _, lerr := s.root.Lstat(req.Name); errors.Is(err, errNoFile) && (lerr == nil || !errors.Is(lerr, fs.ErrNotExist)) {
 			// A bad name, or a link or special file by that name.
-			jsonError(w, http.StatusBadRequest, "name %v", err)
+			jsonError(w, r, http.StatusBadRequest, "name %v", err)
 			return
 		} else if !errors.Is(err, errNoFile) {
-			jsonError(w, http.StatusBadRequest, "name %v", err)
+			jsonError(w, r, http.StatusBadRequest, "name %v", err)
 			return
 		}
 	}
 	if exists && !req.Overwrite {
 		if sum := sha256hex(cur); req.Base == "" || sum != req.Base {
-			what := "it was changed on disk since the page loaded it"
+			what := msg.New("it was changed on disk since the page loaded it")
 			if req.Base == "" {
-				what = "a file of that name exists and the page did not load it"
+				what = msg.New("a file of that name exists and the page did not load it")
 			}
-			writeJSON(w, http.StatusConflict, map[string]any{"error": req.Name + ": not saved: " + what + "; save again with overwrite to replace it, or pick another name", "conflict": true})
+			writeJSON(w, http.StatusConflict, map[string]any{"error": langOf(r).Msg(msg.New("%s: not saved: %s; save again with overwrite to replace it, or pick another name", req.Name, what)), "conflict": true})
 			return
 		}
 	}
 	tmp := ".simctl-save-" + rand.Text() + ".tmp"
 	f, err := s.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		jsonError(w, http.StatusInternalServerError, "saving %s: %v", req.Name, err)
+		jsonError(w, r, http.StatusInternalServerError, "saving %s: %v", req.Name, err)
 		return
 	}
 	_, werr := f.Write([]byte(req.Text))
@@ -116,7 +117,7 @@ func (s *server) handleSave(w http.ResponseWriter, r *http.Request) {
 	}
 	if werr != nil {
 		s.root.Remove(tmp)
-		jsonError(w, http.StatusInternalServerError, "saving %s: %v (nothing was changed)", req.Name, werr)
+		jsonError(w, r, http.StatusInternalServerError, "saving %s: %v (nothing was changed)", req.Name, werr)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"id": "dir:" + req.Name, "file": req.Name, "base": sha256hex([]byte(req.Text)), "replaced": exists})

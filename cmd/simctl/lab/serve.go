@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"simctl/cmd/simctl/app"
+	"simctl/reports/i18n"
+	"simctl/sim/msg"
 )
 
 //go:embed web
@@ -36,6 +38,9 @@ type Config struct {
 	MaxBody       int64         // request body cap; 0: 1 MiB
 	// AllowSave lets the page write .yaml files into Dir (--allow-save).
 	AllowSave bool
+	// Lang is the language of what Serve says on stdout and stderr (the
+	// CLI's --lang); the page chooses its own per request (?lang=).
+	Lang i18n.Lang
 	// KeptJobs and KeptBytes bound the finished jobs kept in memory,
 	// whatever their age: by number, and by the bytes they retain (their
 	// documents, figures, reports and traces); MaxDocBytes bounds the
@@ -66,13 +71,13 @@ func Serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	defer s.close()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		return &app.Error{Kind: app.Usage, Err: fmt.Errorf("--addr %s: %v", cfg.Addr, err)}
+		return &app.Error{Kind: app.Usage, Err: msg.Errorf("%s %s: %v", "--addr", cfg.Addr, err)}
 	}
 	s.setAddr(ln.Addr().String())
 	if !isLoopback(ln.Addr()) {
-		fmt.Fprintf(stderr, "simctl serve: warning: listening on %s, not loopback: anyone who reaches it can run simulations here (there is no login)\n", ln.Addr())
+		say(stderr, cfg.Lang, msg.New("simctl serve: warning: listening on %s, not loopback: anyone who reaches it can run simulations here (there is no login)", ln.Addr().String()))
 	}
-	fmt.Fprintf(stdout, "simctl serve: the lab is at http://%s/ (Ctrl-C stops it)\n", displayAddr(ln.Addr()))
+	say(stdout, cfg.Lang, msg.New("simctl serve: the lab is at http://%s/ (Ctrl-C stops it)", displayAddr(ln.Addr())))
 	hs := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -90,16 +95,19 @@ func Serve(ctx context.Context, cfg Config, stdout, stderr io.Writer) error {
 	// Ctrl-C: stop every job (their streams then end), and let the
 	// requests in flight finish.
 	running, queued := s.counts()
-	fmt.Fprintf(stderr, "simctl serve: interrupted; cancelling %d running and %d queued job(s) and shutting down (interrupt again to stop at once)\n", running, queued)
+	say(stderr, cfg.Lang, msg.New("simctl serve: interrupted; cancelling %d running and %d queued job(s) and shutting down (interrupt again to stop at once)", running, queued))
 	s.close()
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
 		hs.Close()
 	}
-	fmt.Fprintln(stderr, "simctl serve: stopped")
+	say(stderr, cfg.Lang, msg.New("simctl serve: stopped"))
 	return nil
 }
+
+// say writes the message m in l as a line.
+func say(w io.Writer, l i18n.Lang, m msg.Text) { fmt.Fprintln(w, l.Msg(m)) }
 
 func isLoopback(a net.Addr) bool {
 	ta, ok := a.(*net.TCPAddr)
@@ -155,15 +163,15 @@ func newServer(cfg Config) (*server, error) {
 	if cfg.Dir != "" {
 		st, err := os.Stat(cfg.Dir)
 		if err != nil {
-			return nil, fmt.Errorf("--dir %s: %v", cfg.Dir, err)
+			return nil, msg.Errorf("%s %s: %v", "--dir", cfg.Dir, err)
 		}
 		if !st.IsDir() {
-			return nil, fmt.Errorf("--dir %s: not a folder", cfg.Dir)
+			return nil, msg.Errorf("--dir %s: not a folder", cfg.Dir)
 		}
 		// os.Root refuses every path that leaves the folder, through ".."
 		// or a symbolic link, whatever the name looks like.
 		if s.root, err = os.OpenRoot(cfg.Dir); err != nil {
-			return nil, fmt.Errorf("--dir %s: %v", cfg.Dir, err)
+			return nil, msg.Errorf("%s %s: %v", "--dir", cfg.Dir, err)
 		}
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -214,7 +222,7 @@ func (s *server) close() {
 	}
 	s.closed = true
 	for _, j := range s.waiting {
-		j.finish(stateCancelled, "the server is shutting down", nil)
+		j.finish(stateCancelled, msg.New("the server is shutting down"), nil)
 	}
 	s.waiting = nil
 	s.mu.Unlock()
@@ -240,13 +248,14 @@ func (s *server) routes() {
 	m.HandleFunc("/api/permalink", s.handlePermalink)
 	m.HandleFunc("/api/jobs", s.handleJobs)
 	m.HandleFunc("/api/jobs/", s.handleJob)
+	m.HandleFunc("/api/i18n", s.get(s.handleI18n))
 	s.labRoutes(m) // save.go
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		jsonError(w, http.StatusNotFound, "no API endpoint %s; see docs/serve.md", r.URL.Path)
+		jsonError(w, r, http.StatusNotFound, "no API endpoint %s; see docs/serve.md", r.URL.Path)
 	})
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			jsonError(w, http.StatusMethodNotAllowed, "%s %s: the page is read with GET", r.Method, r.URL.Path)
+			jsonError(w, r, http.StatusMethodNotAllowed, "%s %s: the page is read with GET", r.Method, r.URL.Path)
 			return
 		}
 		s.page.ServeHTTP(w, r)
@@ -264,7 +273,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				panic(p)
 			}
 			fmt.Fprintf(os.Stderr, "simctl serve: internal error on %s %s: %v\n", r.Method, r.URL.Path, p)
-			jsonError(w, http.StatusInternalServerError, "internal error: %v; please report it with the scenario", p)
+			jsonError(w, r, http.StatusInternalServerError, "internal error: %v; please report it with the scenario", p)
 		}
 	}()
 	h := w.Header()
@@ -275,20 +284,20 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
-	if msg := s.hostProblem(r.Host); msg != "" {
-		jsonError(w, http.StatusForbidden, "%s", msg)
+	if m := s.hostProblem(r.Host); m.Format != "" {
+		jsonError(w, r, http.StatusForbidden, "%s", m)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions {
-		if msg := originProblem(r); msg != "" {
-			jsonError(w, http.StatusForbidden, "%s", msg)
+		if m := originProblem(r); m.Format != "" {
+			jsonError(w, r, http.StatusForbidden, "%s", m)
 			return
 		}
 	}
 	if r.Method == http.MethodOptions {
 		// No CORS: a preflight gets no Access-Control-Allow-* headers, so
 		// a browser never sends another site's request on.
-		jsonError(w, http.StatusForbidden, "cross-origin requests are not served (no CORS)")
+		jsonError(w, r, http.StatusForbidden, "cross-origin requests are not served (no CORS)")
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
@@ -298,7 +307,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // hostProblem refuses a Host header that is not this server's (a DNS
 // rebinding attack names the attacker's domain): the name --addr gave, a
 // loopback name, or an IP address (which a rebinding cannot use).
-func (s *server) hostProblem(hostport string) string {
+func (s *server) hostProblem(hostport string) msg.Text {
 	host := hostport
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
 		host = h
@@ -309,13 +318,13 @@ func (s *server) hostProblem(hostport string) string {
 	s.mu.Unlock()
 	switch {
 	case host == "":
-		return "missing Host header"
+		return msg.New("missing Host header")
 	case strings.EqualFold(host, "localhost"), net.ParseIP(host) != nil:
-		return ""
+		return msg.Text{}
 	case bound != "" && strings.EqualFold(host, bound):
-		return ""
+		return msg.Text{}
 	}
-	return fmt.Sprintf("Host %q is not this server (it answers to localhost, an IP address or the name given to --addr); a page of another site cannot use it", hostport)
+	return msg.New("Host %q is not this server (it answers to localhost, an IP address or the name given to --addr); a page of another site cannot use it", hostport)
 }
 
 // originProblem refuses a state-changing request sent by another site's
@@ -323,19 +332,19 @@ func (s *server) hostProblem(hostport string) string {
 // send no Origin (curl) are let through: they are not a browser acting for
 // a visited page, and POST bodies must be JSON, which a plain form cannot
 // send.
-func originProblem(r *http.Request) string {
+func originProblem(r *http.Request) msg.Text {
 	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
-		return fmt.Sprintf("a %s request from another site (Sec-Fetch-Site: %s) is refused", r.Method, site)
+		return msg.New("a %s request from another site (Sec-Fetch-Site: %s) is refused", r.Method, site)
 	}
 	origin := r.Header.Get("Origin")
 	if origin == "" {
-		return ""
+		return msg.Text{}
 	}
 	u, err := url.Parse(origin)
 	if err != nil || u.Host == "" || !strings.EqualFold(u.Host, r.Host) || (u.Scheme != "http" && u.Scheme != "https") {
-		return fmt.Sprintf("Origin %q does not match this server (http://%s): cross-site requests are refused", origin, r.Host)
+		return msg.New("Origin %q does not match this server (http://%s): cross-site requests are refused", origin, r.Host)
 	}
-	return ""
+	return msg.Text{}
 }
 
 // get and post wrap a handler with its method and, for POST, the JSON
@@ -344,7 +353,7 @@ func (s *server) get(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			jsonError(w, http.StatusMethodNotAllowed, "%s %s: use GET", r.Method, r.URL.Path)
+			jsonError(w, r, http.StatusMethodNotAllowed, "%s %s: use GET", r.Method, r.URL.Path)
 			return
 		}
 		h(w, r)
@@ -355,7 +364,7 @@ func (s *server) post(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", "POST")
-			jsonError(w, http.StatusMethodNotAllowed, "%s %s: use POST with a JSON body", r.Method, r.URL.Path)
+			jsonError(w, r, http.StatusMethodNotAllowed, "%s %s: use POST with a JSON body", r.Method, r.URL.Path)
 			return
 		}
 		h(w, r)
@@ -368,7 +377,7 @@ func (s *server) post(h http.HandlerFunc) http.HandlerFunc {
 func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
-		jsonError(w, http.StatusUnsupportedMediaType, "Content-Type %q: send the body as application/json", r.Header.Get("Content-Type"))
+		jsonError(w, r, http.StatusUnsupportedMediaType, "Content-Type %q: send the body as application/json", r.Header.Get("Content-Type"))
 		return false
 	}
 	dec := json.NewDecoder(r.Body)
@@ -376,7 +385,7 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	err = dec.Decode(v)
 	if err == nil {
 		if _, e := dec.Token(); e != io.EOF {
-			err = errors.New("more than one JSON value in the body")
+			err = msg.Errorf("more than one JSON value in the body")
 		}
 	}
 	if err == nil {
@@ -384,20 +393,20 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	}
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		jsonError(w, http.StatusRequestEntityTooLarge, "the request body is larger than the server's %d-byte cap", mbe.Limit)
+		jsonError(w, r, http.StatusRequestEntityTooLarge, "the request body is larger than the server's %d-byte cap", mbe.Limit)
 		return false
 	}
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		jsonError(w, http.StatusBadRequest, "malformed JSON at byte %d: %v", se.Offset, err)
+		jsonError(w, r, http.StatusBadRequest, "malformed JSON at byte %d: %v", se.Offset, err)
 	case errors.As(err, &te):
-		jsonError(w, http.StatusBadRequest, "field %q: expected %s, got JSON %s", te.Field, te.Type, te.Value)
+		jsonError(w, r, http.StatusBadRequest, "field %q: expected %s, got JSON %s", te.Field, te.Type, te.Value)
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		jsonError(w, http.StatusBadRequest, "the body is empty or cut short; send one JSON object")
+		jsonError(w, r, http.StatusBadRequest, "the body is empty or cut short; send one JSON object")
 	default:
-		jsonError(w, http.StatusBadRequest, "bad request body: %v", err)
+		jsonError(w, r, http.StatusBadRequest, "bad request body: %v", err)
 	}
 	return false
 }
@@ -412,7 +421,22 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	enc.Encode(v)
 }
 
-// jsonError is every error the API answers: {"error": "..."}.
-func jsonError(w http.ResponseWriter, status int, format string, args ...any) {
-	writeJSON(w, status, map[string]string{"error": fmt.Sprintf(format, args...)})
+// jsonError is every error the API answers: {"error": "..."}, in the
+// request's language (langOf).
+func jsonError(w http.ResponseWriter, r *http.Request, status int, format string, args ...any) {
+	writeJSON(w, status, map[string]string{"error": langOf(r).Msg(msg.New(format, args...))})
+}
+
+// langOf is the language a request asks for with ?lang=en|ko|ru; English
+// when it names none (or one simctl does not speak: the API's answers
+// stay readable, and the page only sends the three).
+func langOf(r *http.Request) i18n.Lang {
+	if r == nil {
+		return i18n.En
+	}
+	l, err := i18n.Parse(r.URL.Query().Get("lang"))
+	if err != nil {
+		return i18n.En
+	}
+	return l
 }

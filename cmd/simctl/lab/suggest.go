@@ -42,7 +42,7 @@ func (s *server) handleSuggest(w http.ResponseWriter, r *http.Request) {
 	src := &app.Source{Name: req.File, Display: req.File, Data: []byte(req.Text)}
 	sc, _, _, err := src.CompileWarn(nil)
 	if err != nil {
-		writeJSON(w, http.StatusUnprocessableEntity, checkResponse(err, nil))
+		writeJSON(w, http.StatusUnprocessableEntity, checkResponse(err, nil, langOf(r)))
 		return
 	}
 	writeJSON(w, http.StatusOK, suggest(src, sc))

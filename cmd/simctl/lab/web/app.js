@@ -11,9 +11,152 @@ const gutter = $("#gutter");
 const lab = { kind: "run", file: "scenario.yaml", originalFile: "scenario.yaml", job: null, source: null, widths: [], interimWidths: [], counts: null, checks: 0 };
 window.simctlLab = lab;
 
+// ---- language ---------------------------------------------------------------
+
+// The page has no words of its own: every text is a key of the catalog
+// (reports/i18n/catalog/LANG/lab.txt), served by GET /api/i18n?lang=. The
+// language comes from the permalink (#...&lang=ko), else the browser's
+// (Korean or Russian), else English; the switch changes it live: every text
+// said through say() is said again, and the results shown are drawn again.
+const LANGS = ["en", "ko", "ru"];
+let texts = {};
+const catalogs = {};
+// live holds the elements whose text is a message (say): a switch re-says them.
+const live = new Set();
+
+function langFromHash() {
+  const m = /(?:^#|&)lang=([a-z]+)/.exec(location.hash);
+  return m && LANGS.includes(m[1]) ? m[1] : "";
+}
+function browserLang() {
+  const l = (navigator.language || "").slice(0, 2).toLowerCase();
+  return LANGS.includes(l) ? l : "en";
+}
+lab.lang = langFromHash() || browserLang();
+
+// fmt fills a catalog text's verbs as Go's fmt does for the few the
+// catalogs use: %s %d %v %q, %[2]s, and %% for a percent sign.
+function fmt(f, args) {
+  let next = 0;
+  return f.replace(/%(?:\[(\d+)\])?([sdvq%])/g, (m, idx, verb) => {
+    if (verb === "%") return "%";
+    const i = idx ? Number(idx) - 1 : next;
+    next = i + 1;
+    let a = args[i];
+    if (typeof a === "function") a = a();
+    return verb === "q" ? JSON.stringify(String(a)) : String(a);
+  });
+}
+
+// t is the message key in the page's language; an argument that is a
+// function is called (a message inside a message, said again on a switch).
+function t(key, ...args) {
+  const f = texts[key];
+  if (f === undefined) {
+    console.error("simctl lab: no text for " + key);
+    return key;
+  }
+  return fmt(f, args);
+}
+
+// say puts the message key into e as its text, and keeps it to say again
+// when the language changes; plain puts a text that is not a message (the
+// server's, already in the language asked).
+function say(e, key, ...args) {
+  delete e.dataset.i18n; // its text is this message now, not the page's
+  e.textContent = t(key, ...args);
+  e._say = [key, args];
+  live.add(e);
+  return e;
+}
+function plain(e, text) {
+  delete e.dataset.i18n;
+  e.textContent = text;
+  delete e._say;
+  live.delete(e);
+  return e;
+}
+
+// coded is a catalog text with `code` spans as nodes (the format's words).
+function coded(text) {
+  const f = document.createDocumentFragment();
+  text.split("`").forEach((part, i) => f.append(i % 2 ? el("code", { text: part }) : part));
+  return f;
+}
+
+// possessive: "heroes' win rate", "Orc's options" in English; other
+// languages' catalogs place the owner themselves.
+const poss = (name) => () => t(/s$/i.test(name) ? "lab.poss_s" : "lab.poss", name);
+
+// translateStatic says every data-i18n text of the page: data-i18n the
+// element's text (with `code` spans), data-i18n-title, -placeholder and
+// -aria-label its attributes.
+function translateStatic(root = document) {
+  for (const e of root.querySelectorAll("[data-i18n]")) e.replaceChildren(coded(t(e.dataset.i18n)));
+  for (const a of ["title", "placeholder", "aria-label"]) {
+    for (const e of root.querySelectorAll(`[data-i18n-${a}]`)) e.setAttribute(a, t(e.getAttribute(`data-i18n-${a}`)));
+  }
+}
+
+async function loadTexts(l) {
+  if (!catalogs[l]) {
+    const res = await fetch("/api/i18n?lang=" + l);
+    if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+    catalogs[l] = (await res.json()).texts;
+  }
+  texts = catalogs[l];
+}
+
+// withLang is the URL fragment h with the page's language in it (English
+// is the default, and a permalink in English says nothing).
+function withLang(h) {
+  let f = (h || "").replace(/^#/, "").split("&").filter((x) => x !== "" && !x.startsWith("lang=")).join("&");
+  if (lab.lang !== browserLang() || lab.lang !== "en") f += (f ? "&" : "") + "lang=" + lab.lang;
+  return f ? "#" + f : "";
+}
+
+// setLang switches the page to l at once: the static texts, every text
+// said, the results shown (drawn again), the server's texts (asked again
+// in l), <html lang> and the permalink.
+async function setLang(l, redraw = true) {
+  if (!LANGS.includes(l)) l = "en";
+  await loadTexts(l);
+  lab.lang = l;
+  document.documentElement.lang = l;
+  $("#lang").value = l;
+  translateStatic();
+  for (const e of [...live]) {
+    if (!e.isConnected) { live.delete(e); continue; }
+    e.textContent = t(e._say[0], ...e._say[1]);
+  }
+  const h = withLang(location.hash);
+  if (h !== location.hash && (h || location.hash)) history.replaceState(null, "", location.pathname + location.search + h);
+  if ($("#permalink").value) $("#permalink").value = $("#permalink").value.replace(/#.*$/, "") + withLang($("#permalink").value.replace(/^[^#]*/, ""));
+  if (!redraw) return;
+  selectKind(lab.kind);
+  if (lab.redraw) lab.redraw();
+  if (lab.lastProgress) liveTable(lab.lastProgress, false);
+  for (const h of lab.history) {
+    const b = document.querySelector(`#history input[data-job="${h.id}"]`);
+    if (b) b.setAttribute("aria-label", t("lab.history.compare", h.label()));
+  }
+  if (!$("#side-by-side").hidden) sideBySide();
+  relangJob();
+  const pick = $("#scenario-pick").value;
+  loadList().then(() => { if (pick) $("#scenario-pick").value = pick; }).catch(() => {});
+  const ruleset = docsShown;
+  docsShown = "";
+  if (ruleset) showDocs(ruleset);
+  loadSchema();
+  check();
+}
+
 // ---- small helpers --------------------------------------------------------
 
 async function api(path, opts = {}) {
+  // Every request says the page's language: the server's messages come
+  // back in it.
+  path += (path.includes("?") ? "&" : "?") + "lang=" + lab.lang;
   const init = { method: opts.method || "GET", headers: {} };
   if (opts.body !== undefined) {
     init.method = opts.method || "POST";
@@ -61,13 +204,22 @@ function table(caption, head, rows, id) {
   return el("div", { class: "scroll" }, t);
 }
 
+// cols is the column headings of the keys lab.col.NAME.
+const cols = (...names) => names.map((n) => t("lab.col." + n));
 const pct = (f) => (100 * f).toFixed(2) + "%";
 const ci = (c) => `[${pct(c[0])}, ${pct(c[1])}]`;
 const ci2 = (c) => `[${num(c[0])}, ${num(c[1])}]`;
 const num = (f, d = 2) => (typeof f === "number" ? f.toFixed(d) : String(f));
+// thousands writes a count in a table cell: 1,000,000 in every language
+// (tables are pasted into spreadsheets, which read it); count writes one
+// in prose, as the language does (Russian: 10 000, four digits ungrouped),
+// said again when the language changes.
 const thousands = (n) => Number(n).toLocaleString("en-US");
-// poss is a name's possessive: "heroes' win rate", "Orc's options".
-const poss = (name) => (/s$/i.test(name) ? `${name}'` : `${name}'s`);
+const count = (n) => () => {
+  if (lab.lang !== "ru") return thousands(n);
+  const s = String(Math.abs(Math.trunc(Number(n))));
+  return (Number(n) < 0 ? "-" : "") + (s.length <= 4 ? s : s.replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0"));
+};
 
 // parseCount reads 100000, 100k, 1e6, 2.5M, 1_000_000 as simctl -n does.
 function parseCount(s) {
@@ -94,10 +246,16 @@ function namedSets(text) {
 }
 const unNamed = (ns) => (ns || []).map((o) => `${o.name}:${o.sets && o.sets.length ? " " + o.sets.join("; ") : ""}`).join("\n");
 
-function setBanner(text) {
+// setBanner shows the message key (said again on a switch), or "" to
+// hide the banner; kind marks what it says (a permalink's banner goes when
+// the experiment changes).
+function setBanner(key, ...args) {
   const b = $("#banner");
-  b.hidden = !text;
-  b.textContent = text || "";
+  b.hidden = !key;
+  b.dataset.kind = "";
+  if (key) say(b, key, ...args);
+  else plain(b, "");
+  return b;
 }
 
 // ---- the editor -----------------------------------------------------------
@@ -204,7 +362,7 @@ function offer(title, words, insert) {
   const box = $("#completions");
   const list = $("#completions-list");
   list.replaceChildren();
-  $("#completions-title").textContent = title;
+  plain($("#completions-title"), title);
   for (const w of words) {
     const b = el("button", { type: "button", title: w.doc || "", "data-field": w.word, text: w.word });
     b.addEventListener("click", () => {
@@ -231,7 +389,7 @@ function complete() {
     const words = tacticsWords((docCache[ruleset] || {}).text)[tw[1]];
     if (words && words.length) {
       const pre = /:\s*$/.test(caretLine) ? " " : "";
-      offer(`${{ when: "Facts a when: may test", do: "Decisions", target: "Targets" }[tw[1]]} (${ruleset}): click to insert`, words, (w) => pre + w);
+      offer(t("lab.complete.click", t("lab.complete." + tw[1]), ruleset), words, (w) => pre + w);
       return;
     }
   }
@@ -243,11 +401,12 @@ function complete() {
   const list = $("#completions-list");
   list.replaceChildren();
   if (!props) {
-    $("#completions-title").textContent = `No field list for the contents of ${key}: (see the reference panel).`;
+    say($("#completions-title"), "lab.complete.none", key);
     box.hidden = false;
     return;
   }
-  $("#completions-title").textContent = `Fields of ${where ? where + " (" + ruleset + ")" : "the scenario"}: click to insert`;
+  if (where) say($("#completions-title"), "lab.complete.fields_in", where, ruleset);
+  else say($("#completions-title"), "lab.complete.fields");
   const have = presentKeys(editor.value, editor.selectionStart);
   for (const [name, p] of Object.entries(props)) {
     if (have.has(name)) continue;
@@ -284,7 +443,8 @@ editor.addEventListener("input", () => {
     // name it (its command line would replay the unedited one).
     const edited = editor.value !== lab.original;
     lab.file = edited ? lab.originalFile.replace(/^builtin:.*\//, "") : lab.originalFile;
-    $("#file-name").textContent = lab.file + (edited ? " (edited)" : "");
+    if (edited) say($("#file-name"), "lab.edited", lab.file);
+    else plain($("#file-name"), lab.file);
   }
   clearTimeout(checkTimer);
   checkTimer = setTimeout(check, 300);
@@ -299,7 +459,7 @@ async function check() {
   } catch (e) {
     if (seq !== checkSeq) return;
     status.className = "check bad";
-    status.textContent = e.message;
+    plain(status, e.message);
     return;
   }
   if (seq !== checkSeq) return; // a newer check is on its way
@@ -308,13 +468,13 @@ async function check() {
   const list = $("#problems");
   list.replaceChildren();
   const add = (p, cls) => {
-    const where = p.line ? `line ${p.line}${p.col ? ", col " + p.col : ""}` : "overrides";
+    const where = p.line ? (p.col ? t("lab.where.line_col", p.line, p.col) : t("lab.where.line", p.line)) : t("lab.where.overrides");
     const text = `${where}: ${p.field ? p.field + ": " : ""}${p.message}`;
     if (p.line) {
       const old = marks.get(p.line);
       marks.set(p.line, { cls: old && old.cls === "err" ? "err" : cls, title: (old ? old.title + "\n" : "") + text });
     }
-    const li = el("li", { class: cls === "warn" ? "warn" : null, "data-line": p.line || 0, tabindex: 0, text: (cls === "warn" ? "warning: " : "") + text });
+    const li = el("li", { class: cls === "warn" ? "warn" : null, "data-line": p.line || 0, tabindex: 0, text: cls === "warn" ? t("lab.warning", text) : text });
     li.addEventListener("click", () => p.line && goToLine(p.line, p.col));
     li.addEventListener("keydown", (e) => { if (e.key === "Enter" && p.line) goToLine(p.line, p.col); });
     list.append(li);
@@ -324,11 +484,11 @@ async function check() {
   if (res.ok) {
     const s = res.summary;
     status.className = "check ok";
-    status.textContent = `✓ valid: ${s.name} (${s.ruleset}), ${s.combatants} combatants, ${s.sides.join(" vs ")}`;
+    say(status, "lab.check.ok", s.name, s.ruleset, s.combatants, () => t("lab.vs", s.sides[0], s.sides[1]));
     showDocs(s.ruleset);
   } else {
     status.className = "check bad";
-    status.textContent = `✗ ${res.errors.length} problem(s); nothing runs until they are fixed`;
+    say(status, "lab.check.bad", res.errors.length);
     const m = /^\s*ruleset:\s*([A-Za-z0-9_]+)/m.exec(editor.value);
     if (m) showDocs(m[1]);
   }
@@ -341,20 +501,20 @@ async function loadList() {
   const sel = $("#scenario-pick");
   const data = await api("/api/scenarios");
   sel.replaceChildren();
-  const groups = { builtin: el("optgroup", { label: "Built-in scenarios" }), dir: el("optgroup", { label: "Scenario folder (--dir)" }),
-    tpl: el("optgroup", { label: "simctl init templates" }) };
+  const groups = { builtin: el("optgroup", { label: t("lab.group.builtin") }), dir: el("optgroup", { label: t("lab.group.dir") }),
+    tpl: el("optgroup", { label: t("lab.group.templates") }) };
   for (const s of data.scenarios) {
-    const label = s.problem ? `${s.file} (invalid)` : `${s.id.replace(/^(builtin|dir):/, "")} — ${s.name}`;
+    const label = s.problem ? t("lab.invalid", s.file) : `${s.id.replace(/^(builtin|dir):/, "")} — ${s.name}`;
     groups[s.id.startsWith("dir:") ? "dir" : "builtin"].append(el("option", { value: s.id, text: label }));
   }
-  for (const r of data.templates) groups.tpl.append(el("option", { value: "template:" + r, text: `init ${r}: a starter ${r} scenario` }));
+  for (const r of data.templates) groups.tpl.append(el("option", { value: "template:" + r, text: t("lab.template", r, r) }));
   for (const g of Object.values(groups)) if (g.children.length) sel.append(g);
   $("#save").hidden = !data.save;
 }
 
 // dirty: the editor holds edits that Load, Open or leaving would lose.
 const dirty = () => editor.value !== lab.original;
-const discardOK = () => !dirty() || confirm(`Discard your edits to ${lab.file}? (Download or Save keeps them.)`);
+const discardOK = () => !dirty() || confirm(t("lab.discard", lab.file));
 window.addEventListener("beforeunload", (e) => { if (dirty()) { e.preventDefault(); e.returnValue = ""; } });
 
 // prefill asks the server for Compare, Matrix, Sweep and Value settings
@@ -375,7 +535,7 @@ async function prefill() {
     $("#o-vary").value = (sg.search || []).join("\n");
     $("#o-where").value = "";
     $("#o-side").value = "";
-    $("#where").value = `side("${sg.sides[0]}").won and rounds >= 5`;
+    $("#where").value = `side("${sg.sides[0]}").won and rounds >= 5`; // i18n: code (the tactics language)
     lab.suggested = sg;
   } catch (e) { /* an invalid scenario: the check shows why */ }
 }
@@ -402,7 +562,7 @@ function setEditor(text, file) {
   editor.value = text;
   lab.original = text;
   lab.file = lab.originalFile = file || "scenario.yaml";
-  $("#file-name").textContent = lab.file;
+  plain($("#file-name"), lab.file);
   editor.scrollTop = 0;
   drawGutter();
   check();
@@ -413,16 +573,21 @@ let docsShown = "";
 async function showDocs(ruleset) {
   if (!ruleset || ruleset === docsShown) return;
   docsShown = ruleset;
-  $("#docs-ruleset").textContent = ruleset;
+  plain($("#docs-ruleset"), ruleset);
   try {
-    lab.rulesets = lab.rulesets || (await api("/api/rulesets")).rulesets;
-    docCache[ruleset] = docCache[ruleset] || await api("/api/policies?ruleset=" + encodeURIComponent(ruleset));
+    // The reference in the page's language: cached per language.
+    const rk = "rulesets/" + lab.lang;
+    docCache[rk] = docCache[rk] || (await api("/api/rulesets")).rulesets;
+    lab.rulesets = docCache[rk];
+    const dk = lab.lang + "/" + ruleset;
+    docCache[dk] = docCache[dk] || await api("/api/policies?ruleset=" + encodeURIComponent(ruleset));
+    docCache[ruleset] = docCache[dk];
     const d = lab.rulesets.find((r) => r.Name === ruleset);
-    if (!d) throw new Error(`unknown ruleset ${ruleset}`);
+    if (!d) throw new Error(t("lab.unknown_ruleset", ruleset));
     $("#doc-rules").replaceChildren(rulesDoc(d));
-    $("#doc-policies").textContent = docCache[ruleset].text;
+    plain($("#doc-policies"), docCache[ruleset].text);
   } catch (e) {
-    $("#doc-rules").textContent = e.message;
+    plain($("#doc-rules"), e.message);
     docsShown = "";
   }
 }
@@ -430,11 +595,11 @@ async function showDocs(ruleset) {
 // rulesDoc is simctl rules NAME as HTML: the ruleset's own documentation.
 function rulesDoc(d) {
   const f = document.createDocumentFragment();
-  f.append(el("p", {}, el("strong", { text: `${d.Name}: ${d.Title}` })), el("p", { class: "muted", text: "Source: " + d.Source }), el("p", { text: d.Summary }));
+  f.append(el("p", {}, el("strong", { text: `${d.Name}: ${d.Title}` })), el("p", { class: "muted", text: t("lab.rules.source", d.Source) }), el("p", { text: d.Summary }));
   if (d.Options && d.Options.length) {
-    f.append(el("h3", { text: "options: (the default first)" }));
+    f.append(el("h3", { text: t("lab.rules.options") }));
     const dl = el("dl");
-    for (const o of d.Options) dl.append(el("dt", { text: `${o.Name}: ${o.Default}` }), el("dd", {}, el("div", { class: "valid", text: "valid: " + o.Valid }), o.Doc));
+    for (const o of d.Options) dl.append(el("dt", { text: `${o.Name}: ${o.Default}` }), el("dd", {}, el("div", { class: "valid", text: t("lab.rules.valid", o.Valid) }), o.Doc));
     f.append(dl);
   }
   const section = (title, fs) => {
@@ -444,10 +609,10 @@ function rulesDoc(d) {
     for (const x of fs) dl.append(el("dt", { text: x.Name }), el("dd", { text: x.Doc }));
     f.append(dl);
   };
-  section("combatant fields of this ruleset", d.Fields);
-  section("policies", d.Policies);
-  section("actions and rules", d.Actions);
-  section("counters", d.Counters);
+  section(t("lab.rules.fields"), d.Fields);
+  section(t("lab.rules.policies"), d.Policies);
+  section(t("lab.rules.actions"), d.Actions);
+  section(t("lab.rules.counters"), d.Counters);
   return f;
 }
 
@@ -466,11 +631,11 @@ async function loadSchema() {
       }
       box.append(dl);
     };
-    walk("top level", s.properties);
+    walk(t("lab.schema.top"), s.properties);
     const defs = s.$defs || s.definitions || {};
     for (const [name, d] of Object.entries(defs)) if (d && d.properties) walk(name, d.properties);
   } catch (e) {
-    $("#doc-fields").textContent = e.message;
+    plain($("#doc-fields"), e.message);
   }
 }
 
@@ -479,14 +644,13 @@ async function loadSchema() {
 function selectKind(kind) {
   if (kind !== lab.kind) {
     $("#permalink").value = "";
-    if (/^(Opened a permalink|Permalink)/.test($("#banner").textContent)) setBanner("");
-    if (/(^|&)p=/.test(location.hash.slice(1))) history.replaceState(null, "", location.pathname);
+    if ($("#banner").dataset.kind === "permalink") setBanner("");
+    if (/(^|&)p=/.test(location.hash.slice(1))) history.replaceState(null, "", location.pathname + withLang(""));
   }
   lab.kind = kind;
   document.querySelectorAll(".tabs button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.kind === kind)));
   for (const k of ["sweep", "compare", "matrix", "value", "tournament", "optimize", "find"]) document.querySelector(".kind-" + k).hidden = k !== kind;
-  $("#run").textContent = { run: "Run", sweep: "Sweep", compare: "Compare", matrix: "Play the matrix", value: "Value the parameters",
-    tournament: "Hold the tournament", optimize: "Optimize", find: "Find" }[kind];
+  say($("#run"), "lab.go." + kind);
 }
 document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => selectKind(b.dataset.kind)));
 document.querySelector(".tabs").addEventListener("keydown", (e) => {
@@ -556,12 +720,14 @@ $("#lab-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const req = buildRequest();
   const status = $("#job-status");
+  lab.refused = null;
+  lab.failedJob = null;
   if (!Number.isFinite(req.n) || req.n < 1) {
-    status.textContent = `Encounters "${$("#n").value}": a whole number such as 100000, 100k or 1e6.`;
+    say(status, "lab.bad_n", $("#n").value);
     return;
   }
   if (!Number.isSafeInteger(req.seed) || req.seed < 0) {
-    status.textContent = `Seed "${$("#seed").value}": a whole number from 0 to 2^53.`;
+    say(status, "lab.bad_seed", $("#seed").value);
     return;
   }
   if (stream) stream.close();
@@ -572,11 +738,17 @@ $("#lab-form").addEventListener("submit", async (e) => {
   lab.series = [];
   $("#live").hidden = true;
   $("#conv").hidden = true;
+  lab.redraw = null;
+  lab.refused = null;
+  lab.lastTrace = null;
+  lab.lastProgress = null;
+  lab.failedJob = null;
   let acc;
   try {
     acc = await api("/api/jobs", { body: req });
   } catch (err) {
-    status.textContent = err.message;
+    plain(status, err.message);
+    lab.refused = err.status >= 400 && err.status < 500 ? req : null;
     status.className = "error-box";
     if (err.data && err.data.errors && err.data.errors.length) check();
     return;
@@ -585,35 +757,42 @@ $("#lab-form").addEventListener("submit", async (e) => {
   lab.job = { id: acc.id, req };
   $("#cancel").disabled = false;
   $("#run").disabled = true;
-  status.textContent = acc.queue_position ? `Queued: position ${acc.queue_position}.` : "Starting…";
+  if (acc.queue_position) say(status, "lab.queued", acc.queue_position);
+  else say(status, "lab.starting");
   listen(acc.id, req);
 });
 
 function listen(id, req) {
-  const es = new EventSource(`/api/jobs/${id}/events`);
+  const lang = lab.lang; // the language of the job's messages
+  const es = new EventSource(`/api/jobs/${id}/events`); // in the language the job was asked in
   stream = es;
   const status = $("#job-status");
   const bar = $("#job-bar");
   const t0 = performance.now();
-  es.addEventListener("queued", (e) => { status.textContent = `Queued: position ${JSON.parse(e.data).position} (other jobs are running).`; });
-  es.addEventListener("started", () => { status.textContent = "Running…"; });
+  es.addEventListener("queued", (e) => { say(status, "lab.queued_others", JSON.parse(e.data).position); });
+  es.addEventListener("started", () => { say(status, "lab.running"); });
   es.addEventListener("progress", (e) => {
     const p = JSON.parse(e.data);
     if (p.encounters !== undefined) {
       bar.hidden = false;
       bar.max = p.encounters_total;
       bar.value = p.encounters;
-      status.textContent = `${thousands(p.encounters)} of ${thousands(p.encounters_total)} encounters, ${num(p.elapsed_seconds, 1)} s`;
+      say(status, "lab.progress", count(p.encounters), count(p.encounters_total), num(p.elapsed_seconds, 1));
       status.dataset.encounters = p.encounters;
       if (p.sides) liveTable(p);
     } else {
       bar.hidden = true;
-      status.textContent = `Running ${thousands(p.encounters_total)} encounters in all… ${num(p.elapsed_seconds, 1)} s`;
+      say(status, "lab.progress_all", count(p.encounters_total), num(p.elapsed_seconds, 1));
     }
   });
   // A sweep's finished points, a comparison's, matrix's or value run's
   // estimates so far: the result tables, drawn as they narrow.
-  es.addEventListener("interim", (e) => renderInterim({ id, kind: req.kind, figures: [] }, JSON.parse(e.data).result, req));
+  es.addEventListener("interim", (e) => {
+    const r = JSON.parse(e.data).result;
+    const job = { id, kind: req.kind, figures: [] };
+    lab.redraw = () => renderInterim(job, r, req, false);
+    renderInterim(job, r, req);
+  });
   const end = async (state, e) => {
     es.close();
     stream = null;
@@ -621,23 +800,31 @@ function listen(id, req) {
     $("#run").disabled = false;
     const d = JSON.parse(e.data);
     if (state === "done") {
-      status.textContent = `Done in ${num((performance.now() - t0) / 1000, 1)} s.`;
+      say(status, "lab.done_in", num((performance.now() - t0) / 1000, 1));
       const job = await api(`/api/jobs/${id}`);
       renderResult(job, req);
       addHistory(job, req);
     } else if (state === "cancelled") {
-      status.textContent = "Cancelled" + (d.error ? `: ${d.error}` : ".");
+      if (d.error) say(status, "lab.cancelled_why", d.error);
+      else say(status, "lab.cancelled");
+      lab.failedJob = d.error ? { id, state } : null;
       const note = $("#interim-note");
-      if (note) note.textContent = "Cancelled: these were the last interim results; a cancelled job keeps none.";
+      if (note) say(note, "lab.interim_cancelled");
+      if (lab.redraw) { const draw = lab.redraw; lab.redraw = () => { draw(); const n = $("#interim-note"); if (n) say(n, "lab.interim_cancelled"); }; }
     } else {
-      status.textContent = "Failed: " + (d.error || "unknown error");
+      if (d.error) say(status, "lab.failed", d.error);
+      else say(status, "lab.failed", () => t("lab.unknown_error"));
+      lab.failedJob = { id, state };
       status.className = "error-box";
     }
+    // The stream speaks the language the job was asked in: a switch since
+    // then gets the message in the page's.
+    if (lab.failedJob && lab.lang !== lang) relangJob();
     status.dataset.state = state;
   };
   for (const s of ["done", "cancelled", "failed"]) es.addEventListener(s, (e) => end(s, e));
   es.onerror = () => {
-    if (es.readyState === EventSource.CLOSED && stream === es) status.textContent = "Lost the connection to the server.";
+    if (es.readyState === EventSource.CLOSED && stream === es) say(status, "lab.lost");
   };
   status.dataset.state = "running";
 }
@@ -645,22 +832,48 @@ function listen(id, req) {
 $("#cancel").addEventListener("click", async () => {
   if (!lab.job) return;
   $("#cancel").disabled = true;
-  try { await api(`/api/jobs/${lab.job.id}/cancel`, { method: "POST", body: {} }); } catch (e) { $("#job-status").textContent = e.message; }
+  try { await api(`/api/jobs/${lab.job.id}/cancel`, { method: "POST", body: {} }); } catch (e) { plain($("#job-status"), e.message); }
 });
 
-function liveTable(p) {
-  const t = $("#live");
-  t.hidden = false;
-  const tb = t.querySelector("tbody");
+// relangJob says a failed or cancelled job's message again in the page's
+// language: the server renders it from the job's message, not its text.
+async function relangJob() {
+  // A refused request: asked again (?dry=1 queues nothing) for its reason
+  // in the new language.
+  const refused = lab.refused;
+  if (refused) {
+    try {
+      await api("/api/jobs?dry=1", { body: refused });
+    } catch (e) {
+      if (lab.refused === refused) plain($("#job-status"), e.message);
+    }
+    return;
+  }
+  const f = lab.failedJob;
+  if (!f) return;
+  try {
+    const st = await api(`/api/jobs/${f.id}`);
+    if (lab.failedJob !== f || !st.error) return;
+    say($("#job-status"), f.state === "failed" ? "lab.failed" : "lab.cancelled_why", st.error);
+  } catch { /* expired: the message stays as it was */ }
+}
+
+function liveTable(p, record = true) {
+  lab.lastProgress = p;
+  const tbl = $("#live");
+  tbl.hidden = false;
+  const tb = tbl.querySelector("tbody");
   tb.replaceChildren();
   for (const s of p.sides) {
     tb.append(el("tr", {}, el("td", { text: s.name }), el("td", { text: thousands(s.wins) }), el("td", { text: pct(s.win_rate) }),
-      el("td", { text: ci(s.win_ci95) }), el("td", { class: "width", text: (100 * (s.win_ci95[1] - s.win_ci95[0])).toFixed(2) + " pp" })));
+      el("td", { text: ci(s.win_ci95) }), el("td", { class: "width", text: t("lab.pp", (100 * (s.win_ci95[1] - s.win_ci95[0])).toFixed(2)) })));
   }
-  tb.append(el("tr", {}, el("td", { text: "draws" }), el("td", { text: thousands(p.draws) }), el("td", { text: pct(p.draws / Math.max(1, p.encounters)) }), el("td"), el("td")));
+  tb.append(el("tr", {}, el("td", { text: t("lab.draws") }), el("td", { text: thousands(p.draws) }), el("td", { text: pct(p.draws / Math.max(1, p.encounters)) }), el("td"), el("td")));
   const s0 = p.sides[0];
-  lab.widths.push(s0.win_ci95[1] - s0.win_ci95[0]);
-  lab.series.push({ n: p.encounters, est: s0.win_rate, lo: s0.win_ci95[0], hi: s0.win_ci95[1] });
+  if (record) {
+    lab.widths.push(s0.win_ci95[1] - s0.win_ci95[0]);
+    lab.series.push({ n: p.encounters, est: s0.win_rate, lo: s0.win_ci95[0], hi: s0.win_ci95[1] });
+  }
   convPlot(lab.series, s0.name);
 }
 
@@ -673,7 +886,7 @@ function convPlot(series, side) {
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `${poss(side)} win rate and 95% interval against encounters played`);
+  svg.setAttribute("aria-label", t("lab.conv.aria", poss(side)));
   const x0 = Math.log10(Math.max(1, series[0].n)), x1 = Math.log10(Math.max(series[series.length - 1].n, series[0].n * 10));
   let y0 = Math.min(...series.map((p) => p.lo)), y1 = Math.max(...series.map((p) => p.hi));
   const pad = Math.max(0.01, (y1 - y0) * 0.08);
@@ -699,7 +912,7 @@ function convPlot(series, side) {
     svg.append(mk("line", { class: "axis", x1: X(10 ** e), y1: H - B, x2: X(10 ** e), y2: H - B + 3 }));
   }
   const lab2 = mk("text", { x: (L + W - R) / 2, y: H - 2, "text-anchor": "middle" });
-  lab2.textContent = "encounters played (log scale)";
+  lab2.textContent = t("lab.conv.x");
   svg.append(lab2);
   $("#conv-plot").replaceChildren(svg);
 }
@@ -713,12 +926,14 @@ function convPlot(series, side) {
 // Liberation is not installed. The figure's style attributes become CSSOM
 // properties (the Content-Security-Policy refuses inline style markup).
 function figure(id, name, caption) {
-  const src = `/api/jobs/${id}/figures/${name}.svg`;
+  // The figure in the page's language (drawn by the server as the report
+  // draws it in that language).
+  const src = `/api/jobs/${id}/figures/${name}.svg` + (lab.lang === "en" ? "" : "?lang=" + lab.lang);
   const fig = el("figure", { "data-figure": name }, el("figcaption", { text: caption }));
-  fetch(src).then((res) => (res.ok ? res.text() : Promise.reject(new Error(`HTTP ${res.status}`)))).then((text) => {
+  fetch(src).then((res) => (res.ok ? res.text() : Promise.reject(new Error(`${res.status} ${res.statusText}`)))).then((text) => {
     const doc = new DOMParser().parseFromString(text, "image/svg+xml");
     const svg = doc.documentElement;
-    if (!svg || svg.localName !== "svg" || doc.querySelector("parsererror")) throw new Error("not an SVG");
+    if (!svg || svg.localName !== "svg" || doc.querySelector("parsererror")) throw new Error(t("lab.not_svg"));
     for (const e of [svg, ...svg.querySelectorAll("*")]) {
       if (["script", "foreignObject", "style"].includes(e.localName)) { e.remove(); continue; }
       for (const a of [...e.attributes]) if (a.name.startsWith("on") || /^\s*javascript:/i.test(a.value)) e.removeAttribute(a.name);
@@ -743,33 +958,42 @@ function figure(id, name, caption) {
     node.dataset.ready = "1";
     fig.prepend(node);
   }).catch((err) => {
-    fig.prepend(el("p", { class: "muted", text: `The figure could not be shown (${err.message}); ` }, el("a", { href: src, text: "open it" })));
+    fig.prepend(el("p", { class: "muted", text: t("lab.figure_failed", err.message) + " " }, el("a", { href: src, text: t("lab.open_it") })));
   });
   return fig;
 }
 
 function downloads(job) {
   const box = el("div", { class: "downloads" });
-  if (!["tournament", "optimize", "find"].includes(job.kind)) box.append(el("a", { class: "button", id: "dl-zip", href: `/api/jobs/${job.id}/report.zip`, download: "", text: "Download report (.zip)" }));
-  if (!["tournament", "optimize", "find"].includes(job.kind)) box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz`, download: "", text: "(.tar.gz)" }));
+  // The report in the page's language (simctl report --lang).
+  const q = lab.lang === "en" ? "" : "?lang=" + lab.lang;
+  if (!["tournament", "optimize", "find"].includes(job.kind)) box.append(el("a", { class: "button", id: "dl-zip", href: `/api/jobs/${job.id}/report.zip${q}`, download: "", text: t("lab.dl.report") }));
+  if (!["tournament", "optimize", "find"].includes(job.kind)) box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz${q}`, download: "", text: t("lab.dl.targz") }));
   const blob = new Blob([JSON.stringify(job.result, null, 2)], { type: "application/json" });
-  box.append(el("a", { class: "button", href: URL.createObjectURL(blob), download: `simctl-${job.kind}.json`, text: "Result JSON" }));
+  box.append(el("a", { class: "button", href: URL.createObjectURL(blob), download: `simctl-${job.kind}.json`, text: t("lab.dl.json") }));
   return box;
 }
 
 function renderResult(job, req) {
+  lab.redraw = async () => {
+    // The job's warnings in the new language, then the result drawn again.
+    try { job.warnings = (await api(`/api/jobs/${job.id}`)).warnings; } catch { /* expired: as they were */ }
+    renderResult(job, req);
+  };
   const out = $("#results");
   out.replaceChildren();
   const r = job.result;
-  out.append(el("h3", { text: "Results" }));
-  if (job.warnings) job.warnings.forEach((w) => out.append(el("p", { class: "muted", text: "warning: " + w })));
+  out.append(el("h3", { text: t("lab.results") }));
+  if (job.warnings) job.warnings.forEach((w) => out.append(el("p", { class: "muted", text: t("lab.warning", w) })));
   out.append(el("p", { class: "muted", text: r.command || "" }));
   renderers[job.kind](out, job, r, req);
   out.append(downloads(job));
   // The kept result: this job's stored document, opened without a re-run
   // for as long as the server keeps it (simctl serve --job-ttl).
   out.querySelector(".downloads").append(el("a", { class: "button", id: "keep-link", href: `${location.pathname}#job=${job.id}`, target: "_blank", rel: "noopener",
-    text: "Link to this result (kept, not re-run)" }));
+    text: t("lab.keep_link") }));
+  // A trace shown before a switch of language is shown again.
+  if (lab.lastTrace && lab.showTrace) lab.showTrace(lab.lastTrace);
 }
 
 // ---- history: the runs since the page opened, two side by side -------------
@@ -780,13 +1004,14 @@ function addHistory(job, req) {
   const r = job.result || {};
   const head = job.kind === "run" && r.sides ? r.sides.map((x) => `${x.name} ${pct(x.win_rate)}`).join(", ") :
     job.kind === "compare" && r.options ? r.options.map((o) => `${o.name} ${pct(o.result.sides[0].win_rate)}`).join(", ") : "";
-  const h = { id: job.id, kind: job.kind, label: `${job.kind} · ${req ? req.file : r.file || ""} · ${thousands(r.encounters || (req && req.n) || 0)} encounters · seed ${r.seed ?? (req && req.seed)}`, head, at: new Date() };
+  const labelArgs = () => [() => t("lab.tab." + job.kind), req ? req.file : r.file || "", count(r.encounters || (req && req.n) || 0), r.seed ?? (req && req.seed)];
+  const h = { id: job.id, kind: job.kind, label: () => t("lab.history.label", ...labelArgs()), labelArgs, head, at: new Date() };
   lab.history.unshift(h);
-  const box = el("input", { type: "checkbox", "data-job": h.id, "aria-label": "compare " + h.label });
+  const box = el("input", { type: "checkbox", "data-job": h.id, "aria-label": t("lab.history.compare", h.label) });
   box.addEventListener("change", sideBySide);
-  const li = el("li", { "data-job": h.id }, el("label", {}, box, " ", el("strong", { text: h.at.toLocaleTimeString("en-GB") }), " ", h.label),
+  const li = el("li", { "data-job": h.id }, el("label", {}, box, " ", el("strong", { text: h.at.toLocaleTimeString("en-GB") }), " ", say(el("span"), "lab.history.label", ...h.labelArgs())),
     h.head ? el("div", { class: "muted", text: h.head }) : null,
-    el("a", { href: `${location.pathname}#job=${h.id}`, target: "_blank", rel: "noopener", text: "open" }));
+    say(el("a", { href: `${location.pathname}#job=${h.id}`, "data-job": h.id, target: "_blank", rel: "noopener" }), "lab.open"));
   $("#history").prepend(li);
 }
 
@@ -800,7 +1025,7 @@ async function sideBySide() {
     try {
       const job = await api(`/api/jobs/${id}`);
       const h = lab.history.find((x) => x.id === id);
-      col.append(el("h4", { text: h ? h.label : id }), el("p", { class: "muted", text: (job.result && job.result.command) || "" }));
+      col.append(el("h4", { text: h ? h.label() : id }), el("p", { class: "muted", text: (job.result && job.result.command) || "" }));
       const keep = lab.counts;
       renderers[job.kind](col, job, job.result);
       lab.counts = keep;
@@ -838,10 +1063,10 @@ function traceTimeline(text) {
     else if ((m = /^== (.*)$/.exec(line))) end = m[1];
   }
   const sides = [...new Set(Object.values(sideOf))];
-  const box = el("div", { class: "timeline", id: "timeline", role: "list", "aria-label": "round-by-round timeline" });
+  const box = el("div", { class: "timeline", id: "timeline", role: "list", "aria-label": t("lab.tl.aria") });
   const icon = { turn: "", delay: "", ready: "", "ready-fires": "", interrupt: "", resume: "", down: "✖ " };
   for (const r of rounds) {
-    const row = el("div", { class: "tl-round", role: "listitem", "data-round": r.n }, el("span", { class: "tl-label", text: `round ${r.n}` }));
+    const row = el("div", { class: "tl-round", role: "listitem", "data-round": r.n }, el("span", { class: "tl-label", text: t("lab.tl.round", r.n) }));
     for (const mk of r.marks) {
       const base = mk.who.replace(/#\d+$/, "");
       const side = sideOf[mk.who] ?? sideOf[base];
@@ -851,27 +1076,28 @@ function traceTimeline(text) {
   }
   if (end) box.append(el("p", { class: "muted", text: end }));
   const chip = (kind, text, side = 0) => el("span", { class: `tl-mark tl-${kind} tl-side${side}`, text });
-  const key = el("p", { class: "muted tl-key" }, "Each round's turns in initiative order (name and count), and where they happened: ",
-    chip("delay", "a delay"), " ", chip("resume", "the delayed action"), " ", chip("ready", "a ready"), " ", chip("interrupt", "an interrupt or readied action firing"), " ", chip("down", "✖ out"),
-    ". Sides: ", ...sides.flatMap((x, i) => [chip("turn", x, i), " "]));
+  const key = el("p", { class: "muted tl-key" }, t("lab.tl.key") + " ",
+    chip("delay", t("lab.tl.delay")), " ", chip("resume", t("lab.tl.resume")), " ", chip("ready", t("lab.tl.ready")), " ", chip("interrupt", t("lab.tl.interrupt")), " ", chip("down", t("lab.tl.out")),
+    t("lab.tl.sides") + " ", ...sides.flatMap((x, i) => [chip("turn", x, i), " "]));
   return el("div", {}, key, box);
 }
 
 // renderInterim shows a partial document with the final renderers (no
 // figures, no downloads: they come with the result). lab.interimWidths
 // records the first interval the table shows, for the tests.
-function renderInterim(job, r, req) {
+function renderInterim(job, r, req, record = true) {
   const out = $("#results");
   out.replaceChildren();
   const what = {
-    sweep: () => `${r.points.filter((p) => !p.unfinished).length} of ${r.points.length} points finished`,
-    compare: () => `${thousands(r.encounters)} encounters per option so far`,
-    matrix: () => `${thousands(r.encounters)} encounters per pairing so far`,
-    value: () => `${thousands(r.encounters)} encounters per game so far`,
-    optimize: () => `${thousands((r.search && r.search.encounters) || 0)} encounters spent so far; the incumbent after each stage`,
+    sweep: () => t("lab.interim.sweep", r.points.filter((p) => !p.unfinished).length, r.points.length),
+    compare: () => t("lab.interim.compare", count(r.encounters)),
+    matrix: () => t("lab.interim.matrix", count(r.encounters)),
+    value: () => t("lab.interim.value", count(r.encounters)),
+    optimize: () => t("lab.interim.optimize", count((r.search && r.search.encounters) || 0)),
   }[job.kind];
-  out.append(el("h3", { text: "Interim results" }), el("p", { class: "muted", id: "interim-note", text: `${what ? what() : ""}: the intervals narrow as the job plays on.` }));
+  out.append(el("h3", { text: t("lab.interim") }), el("p", { class: "muted", id: "interim-note", text: t("lab.interim.note", what ? what() : "") }));
   renderers[job.kind](out, job, r, req);
+  if (!record) return;
   const first = { compare: () => r.options[0].result.sides[0].win_ci95, matrix: () => r.ci95[0][0], value: () => (r.effects[0] || {}).ci95,
     optimize: () => { const s = r.search && r.search.selection; const c = s && s.candidates && s.candidates[s.leader]; return c && (c.win_ci95 || c.ci95); } }[job.kind];
   const c = first && first();
@@ -882,12 +1108,12 @@ function renderInterim(job, r, req) {
 function renderRun(out, job, r) {
   lab.counts = { encounters: r.encounters, wins: r.sides.map((s) => s.wins), draws: r.draws };
   out.append(el("p", { id: "counts", "data-counts": JSON.stringify(lab.counts),
-    text: `${thousands(r.encounters)} encounters, seed ${r.seed}: ` + r.sides.map((s) => `${s.name} ${thousands(s.wins)} wins`).join(", ") + `, ${thousands(r.draws)} draws` }));
-  out.append(table("Win rates (95% Wilson interval)", ["side", "wins", "win rate", "95% interval", "survivors", "any death"],
+    text: t("lab.run.counts", count(r.encounters), r.seed, r.sides.map((s) => t("lab.run.side_wins", s.name, count(s.wins))).join(", "), count(r.draws)) }));
+  out.append(table(t("lab.run.caption"), cols("side", "wins", "win_rate", "ci95", "survivors", "any_death"),
     r.sides.map((s) => [s.name, thousands(s.wins), pct(s.win_rate), ci(s.win_ci95), num(s.survivors_mean), pct(s.any_death_rate)])));
-  out.append(el("p", { text: `Draws ${thousands(r.draws)} (${pct(r.draw_rate)}); rounds: mean ${num(r.rounds.mean)}, median ${r.rounds.p50}, p90 ${r.rounds.p90}, max ${r.rounds.max}.` }));
+  out.append(el("p", { text: t("lab.run.draws", count(r.draws), pct(r.draw_rate), num(r.rounds.mean), r.rounds.p50, r.rounds.p90, r.rounds.max) }));
   if (r.combatants && r.combatants.length) {
-    out.append(table("Per combatant (means per encounter)", ["combatant", "side", "death", "out", "damage dealt", "taken", "kills", "turns", "acts first"],
+    out.append(table(t("lab.run.combatants"), cols("combatant", "side", "death", "out", "damage_dealt", "taken", "kills", "turns", "acts_first"),
       r.combatants.map((c) => [c.name, c.side, pct(c.death_rate), pct(c.out_rate), num(c.damage_dealt_mean), num(c.damage_taken_mean), num(c.kills_mean), num(c.turns_mean), pct(c.first_actor)])));
   }
   // Per encounter with its 95% interval, as simctl run prints it.
@@ -902,16 +1128,15 @@ function renderRun(out, job, r) {
       const c = (eci[s] || {})[k];
       return c ? `${num(v)} [${num(c[0])}, ${num(c[1])}]` : num(v);
     };
-    out.append(table("Action economy per encounter (mean, 95% interval)", ["counter", ...sides], keys.map((k) => [k, ...sides.map((s) => cell(s, k))]), "economy-table"));
+    out.append(table(t("lab.run.economy"), [t("lab.col.counter"), ...sides], keys.map((k) => [k, ...sides.map((s) => cell(s, k))]), "economy-table"));
   }
   const rules = (r.tally && r.tally.tactics_rules) || [];
   if (rules.length) {
-    out.append(table("Tactics rules: how often each fired", ["combatant", "moment", "rule", "event", "count"],
+    out.append(table(t("lab.run.tactics"), cols("combatant", "moment", "rule", "event", "count"),
       rules.map((x) => [x.combatant, x.moment, x.rule, x.event, thousands(x.count)])));
   }
-  const caps = { rounds: "Rounds per encounter", economy: "Action economy per encounter", "first-actor": "Who acts first",
-    combatants: "Per-combatant outcomes", damage: "Damage dealt per encounter", "hp-left": "Hit points left when winning" };
-  for (const f of job.figures || []) out.append(figure(job.id, f, caps[f] || f));
+  const key = (f) => "lab.fig." + f.replace(/-/g, "_");
+  for (const f of job.figures || []) out.append(figure(job.id, f, texts[key(f)] !== undefined ? t(key(f)) : f));
   out.append(traceViewer(job, r));
 }
 
@@ -919,57 +1144,62 @@ function renderRun(out, job, r) {
 // comparison option picked in targets ([{label, q}], q the query naming it).
 function traceViewer(job, r, targets) {
   const box = el("section", { class: "trace-box", "aria-labelledby": "trace-title" });
-  box.append(el("h3", { id: "trace-title", text: "Trace an encounter" }));
+  box.append(el("h3", { id: "trace-title", text: t("lab.trace.title") }));
   let pick = null;
   if (targets) {
-    pick = el("select", { id: "trace-target", "aria-label": targets.kind });
+    pick = el("select", { id: "trace-target", "aria-label": t("lab.trace." + targets.kind) });
     targets.list.forEach((x) => pick.append(el("option", { value: x.q, text: x.label })));
   }
   const pre = el("pre", { class: "trace", id: "trace", tabindex: 0 });
   const title = el("p", { class: "muted", id: "trace-title-text" });
   const tl = el("div", { class: "timeline-box" });
-  const input = el("input", { type: "number", min: 0, value: 0, id: "trace-i", "aria-label": "encounter index" });
-  const seed = el("input", { type: "text", inputmode: "numeric", value: String(r.seed), size: 8, id: "trace-seed", "aria-label": "seed" });
-  const show = async (q) => {
+  const input = el("input", { type: "number", min: 0, value: 0, id: "trace-i", "aria-label": t("lab.trace.index") });
+  const seed = el("input", { type: "text", inputmode: "numeric", value: String(r.seed), size: 8, id: "trace-seed", "aria-label": t("lab.trace.seed") });
+  // show traces the encounter the query q names; lab.lastTrace shows it
+  // again once the result is drawn again (a switch of language).
+  const show = async (q, target) => {
     pre.textContent = "…";
-    if (pick) q += "&" + pick.value;
+    if (pick && target !== undefined) pick.value = target;
+    const again = { q, target: pick ? pick.value : undefined, i: input.value, seed: seed.value };
     try {
-      const t = await api(`/api/jobs/${job.id}/trace?${q}`);
-      title.textContent = t.title;
-      pre.textContent = t.text;
-      tl.replaceChildren(traceTimeline(t.text));
+      const tr = await api(`/api/jobs/${job.id}/trace?${pick ? q + "&" + pick.value : q}`);
+      title.textContent = tr.title;
+      pre.textContent = tr.text;
+      tl.replaceChildren(traceTimeline(tr.text));
+      lab.lastTrace = again;
     } catch (e) { pre.textContent = e.message; }
   };
+  lab.showTrace = (a) => { input.value = a.i; seed.value = a.seed; show(a.q, a.target); };
   const ctl = el("div", { class: "trace-controls" },
-    ...(pick ? [el("label", {}, targets.kind + " ", pick)] : []),
-    el("label", {}, "encounter ", input),
-    el("label", {}, "of seed ", seed),
-    el("button", { type: "button", id: "trace-go", onclick: () => show("encounter=" + encodeURIComponent(input.value) + "&seed=" + encodeURIComponent(seed.value.trim())) }, "Trace"),
-    el("button", { type: "button", id: "trace-shortest", onclick: () => show("pick=shortest") }, "shortest"),
-    el("button", { type: "button", id: "trace-median", onclick: () => show("pick=median") }, "median"),
-    el("button", { type: "button", id: "trace-longest", onclick: () => show("pick=longest") }, "longest"));
-  box.append(ctl, title, tl, el("details", { open: "" }, el("summary", { text: "The trace as text" }), pre));
+    ...(pick ? [el("label", {}, t("lab.trace." + targets.kind) + " ", pick)] : []),
+    el("label", {}, t("lab.trace.encounter") + " ", input),
+    el("label", {}, t("lab.trace.of_seed") + " ", seed),
+    el("button", { type: "button", id: "trace-go", onclick: () => show("encounter=" + encodeURIComponent(input.value) + "&seed=" + encodeURIComponent(seed.value.trim())) }, t("lab.trace.go")),
+    el("button", { type: "button", id: "trace-shortest", onclick: () => show("pick=shortest") }, t("lab.trace.shortest")),
+    el("button", { type: "button", id: "trace-median", onclick: () => show("pick=median") }, t("lab.trace.median")),
+    el("button", { type: "button", id: "trace-longest", onclick: () => show("pick=longest") }, t("lab.trace.longest")));
+  box.append(ctl, title, tl, el("details", { open: "" }, el("summary", { text: t("lab.trace.text") }), pre));
   return box;
 }
 
 function renderSweep(out, job, r) {
-  const axes = r.axes.map((a) => a.path || a.name || "axis");
+  const axes = r.axes.map((a) => a.path || a.name || t("lab.sweep.axis"));
   const sides = r.sides;
-  const rows = r.points.map((p) => [...p.values, ...(p.unfinished ? ["playing…", "", "", ""] : p.result.sides.flatMap((s) => [pct(s.win_rate), ci(s.win_ci95)])), thousands(p.result.encounters)]);
-  out.append(table(`Sweep over ${axes.join(" × ")}`, [...axes, `${sides[0]} win`, "95% interval", `${sides[1]} win`, "95% interval", "encounters"], rows));
+  const rows = r.points.map((p) => [...p.values, ...(p.unfinished ? [t("lab.playing"), "", "", ""] : p.result.sides.flatMap((s) => [pct(s.win_rate), ci(s.win_ci95)])), thousands(p.result.encounters)]);
+  out.append(table(t("lab.sweep.caption", axes.join(" × ")), [...axes, t("lab.col.side_win", sides[0]), t("lab.col.ci95"), t("lab.col.side_win", sides[1]), t("lab.col.ci95"), t("lab.col.encounters")], rows));
   if (r.axes.length === 1 && r.points.length > 1) {
     // A slider over the points: the value and its win rates at a glance.
     const read = el("output", { id: "sweep-read" });
     const slider = el("input", { type: "range", min: 0, max: r.points.length - 1, value: 0, step: 1, id: "sweep-slider", "aria-label": axes[0] });
     const upd = () => {
       const p = r.points[Number(slider.value)];
-      read.textContent = `${axes[0]} = ${p.values[0]}: ` + (p.unfinished ? "playing…" : p.result.sides.map((s) => `${s.name} ${pct(s.win_rate)} ${ci(s.win_ci95)}`).join(", "));
+      read.textContent = `${axes[0]} = ${p.values[0]}: ` + (p.unfinished ? t("lab.playing") : p.result.sides.map((s) => `${s.name} ${pct(s.win_rate)} ${ci(s.win_ci95)}`).join(", "));
     };
     slider.addEventListener("input", upd);
     upd();
     out.append(el("p", {}, el("label", {}, axes[0] + " ", slider), " ", read));
   }
-  for (const f of job.figures || []) out.append(figure(job.id, f, "Win rate across the sweep (the reports' figure)"));
+  for (const f of job.figures || []) out.append(figure(job.id, f, t("lab.sweep.figure")));
   if (job.result) out.append(traceViewer(job, r, { kind: "point", list: r.points.map((p, i) => ({ label: r.axes.map((a, k) => `${a.path}=${p.values[k]}`).join(", "), q: "point=" + i })) }));
 }
 
@@ -980,52 +1210,57 @@ function renderCompare(out, job, r) {
     // The key columns first (option, win rate, the difference and its
     // interval): on a 1280-pixel screen the table fits, overrides wrapped.
     return [o.name, pct(s.win_rate),
-      d ? `${d.diff >= 0 ? "+" : ""}${(100 * d.diff).toFixed(2)} pp` : "baseline", d ? `[${(100 * d.ci95[0]).toFixed(2)}, ${(100 * d.ci95[1]).toFixed(2)}] pp` : "",
+      d ? t("lab.pp", `${d.diff >= 0 ? "+" : ""}${(100 * d.diff).toFixed(2)}`) : t("lab.baseline"), d ? t("lab.pp", `[${(100 * d.ci95[0]).toFixed(2)}, ${(100 * d.ci95[1]).toFixed(2)}]`) : "",
       ci(s.win_ci95), d ? num(d.p_value, 4) : "",
-      (o.sets || []).join("; ") || "(unchanged)"];
+      (o.sets || []).join("; ") || t("lab.unchanged")];
   });
-  const tw = table(`Options on the same ${thousands(r.encounters)} encounters (common random numbers); ${poss(r.sides[0])} win rate`,
-    ["option", "win rate", "Δ vs baseline", "paired 95% interval", "win rate 95% interval", "p", "overrides"], rows, "compare-table");
+  const tw = table(t("lab.compare.caption", count(r.encounters), poss(r.sides[0])),
+    [...cols("option", "win_rate", "delta_baseline", "paired_ci", "win_rate_ci"), "p", t("lab.col.overrides")], rows, "compare-table");
   tw.firstChild.classList.add("compare"); // side by side too, where the copy has no id
   out.append(tw);
-  for (const f of job.figures || []) out.append(figure(job.id, f, "Win rates of the options (the reports' figure)"));
+  for (const f of job.figures || []) out.append(figure(job.id, f, t("lab.compare.figure")));
   if (job.result) out.append(traceViewer(job, r, { kind: "option", list: r.options.map((o) => ({ label: o.name, q: "option=" + encodeURIComponent(o.name) })) }));
 }
 
 function renderMatrix(out, job, r) {
   const rows = r.rows.map((name, i) => [name, ...r.cols.map((_, c) => `${pct(r.win[i][c])} ${ci(r.ci95[i][c])}`)]);
-  out.append(table(`${poss(r.row_side)} win rate (rows) against ${poss(r.col_side)} options (columns)`, [`${r.row_side} \\ ${r.col_side}`, ...r.cols], rows));
+  out.append(table(t("lab.matrix.caption", poss(r.row_side), poss(r.col_side)), [`${r.row_side} \\ ${r.col_side}`, ...r.cols], rows));
   const eq = r.equilibrium;
   if (eq) {
     const mix = (names, ws) => names.map((n, i) => [n, ws[i]]).filter((x) => x[1] > 1e-9).map((x) => `${x[0]} ${pct(x[1])}`).join(", ");
-    out.append(el("p", { id: "equilibrium", text: `Equilibrium (zero-sum): ${r.row_side} plays ${mix(r.rows, eq.row_weights)}; ${r.col_side} plays ${mix(r.cols, eq.col_weights)}; value ${pct(eq.value)} (95% bounds ${ci(eq.value_ci95)})` +
-      (eq.stable ? "." : "; which options belong in the mix is not settled at this many encounters.") }));
+    out.append(el("p", { id: "equilibrium", text: t(eq.stable ? "lab.matrix.eq" : "lab.matrix.eq_unsettled", r.row_side, mix(r.rows, eq.row_weights), r.col_side, mix(r.cols, eq.col_weights), pct(eq.value), ci(eq.value_ci95)) }));
   }
-  (r.dominated || []).forEach((d) => out.append(el("p", { text: `${poss(d.side)} option ${d.option} is dominated by ${d.by}.` })));
+  (r.dominated || []).forEach((d) => out.append(el("p", { text: t("lab.matrix.dominated", poss(d.side), d.option, d.by) })));
   (r.notes || []).forEach((n) => out.append(el("p", { class: "muted", text: n })));
-  for (const f of job.figures || []) out.append(figure(job.id, f, "The win-rate matrix (the reports' figure)"));
+  for (const f of job.figures || []) out.append(figure(job.id, f, t("lab.matrix.figure")));
 }
 
 function renderValue(out, job, r) {
-  out.append(table(`What a step of each parameter is worth to the win rate of ${r.side} (${thousands(r.encounters)} encounters on common random numbers)`,
-    ["parameter", "step", "win rate at −step, value, +step", "per unit", "95% interval"],
-    (r.effects || []).map((e) => [e.param, num(e.step), e.win_rate.map((w) => pct(w)).join(" · "), `${(100 * e.per_unit).toFixed(2)} pp`, `[${(100 * e.ci95[0]).toFixed(2)}, ${(100 * e.ci95[1]).toFixed(2)}] pp`])));
+  out.append(table(t("lab.value.caption", r.side, count(r.encounters)),
+    cols("parameter", "step", "win_rate_steps", "per_unit", "ci95"),
+    (r.effects || []).map((e) => [e.param, num(e.step), e.win_rate.map((w) => pct(w)).join(" · "), t("lab.pp", (100 * e.per_unit).toFixed(2)), t("lab.pp", `[${(100 * e.ci95[0]).toFixed(2)}, ${(100 * e.ci95[1]).toFixed(2)}]`)])));
   if ((r.rates || []).length) {
-    out.append(table("Exchange rates: how many units of B one unit of A is worth", ["A", "B", "rate", "95% interval"],
-      r.rates.map((x) => [x.a, x.b, x.bounded ? num(x.value) : "—", x.bounded ? ci2(x.ci95) : "not bounded at this many encounters"])));
+    out.append(table(t("lab.value.rates"), ["A", "B", t("lab.col.rate"), t("lab.col.ci95")],
+      r.rates.map((x) => [x.a, x.b, x.bounded ? num(x.value) : "—", x.bounded ? ci2(x.ci95) : t("lab.value.unbounded")])));
   }
-  (r.warnings || []).forEach((w) => out.append(el("p", { class: "muted", text: "warning: " + w })));
-  for (const f of job.figures || []) out.append(figure(job.id, f, "The tornado: each parameter's swing (the reports' figure)"));
+  (r.warnings || []).forEach((w) => out.append(el("p", { class: "muted", text: t("lab.warning", w) })));
+  for (const f of job.figures || []) out.append(figure(job.id, f, t("lab.value.figure")));
 }
 
 function renderTournament(out, job, r) {
   const cands = r.candidates || [];
-  out.append(el("p", { id: "tournament-outcome", class: "verdict", text: `Outcome: ${r.outcome}` + (r.selected >= 0 && cands[r.selected] ? `; selected ${cands[r.selected].name}` : "") + (r.guarantee ? ` (${r.guarantee.statement})` : "") + "." }));
-  out.append(table(`${poss(r.side)} win rate per candidate; the difference to the ${r.selected >= 0 ? "selected" : "leader"} holds for all pairs at once`,
-    ["candidate", "status", "win rate", "95% interval", "Δ", "simultaneous interval", "encounters"],
-    (r.ranking || cands.map((_, i) => i)).map((i) => { const c = cands[i]; return [c.name, c.status + (c.eliminated_by ? ` (by ${c.eliminated_by}, stage ${c.eliminated_after_stage})` : ""), pct(c.win_rate), ci(c.win_ci95),
-      `${c.diff >= 0 ? "+" : ""}${(100 * c.diff).toFixed(2)} pp`, `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}] pp`, thousands(c.encounters)]; }), "tournament-table"));
-  out.append(el("p", { class: "muted", text: `${thousands(r.encounters)} encounters in all over ${(r.stages || []).length} stage(s).` }));
+  // TODO(issue 27, merge): the outcome, the statuses and the guarantee's
+  // statement are the document's words (sim/experiment), English until
+  // the document carries them as messages.
+  const sel = r.selected >= 0 && cands[r.selected];
+  const outcome = sel ? (r.guarantee ? t("lab.t.outcome_selected_guarantee", r.outcome, sel.name, r.guarantee.statement) : t("lab.t.outcome_selected", r.outcome, sel.name)) :
+    r.guarantee ? t("lab.t.outcome_guarantee", r.outcome, r.guarantee.statement) : t("lab.t.outcome", r.outcome);
+  out.append(el("p", { id: "tournament-outcome", class: "verdict", text: outcome }));
+  out.append(table(t(r.selected >= 0 ? "lab.t.caption_selected" : "lab.t.caption_leader", poss(r.side)),
+    [...cols("candidate", "status", "win_rate", "ci95"), "Δ", ...cols("simultaneous", "encounters")],
+    (r.ranking || cands.map((_, i) => i)).map((i) => { const c = cands[i]; return [c.name, c.eliminated_by ? t("lab.t.by", c.status, c.eliminated_by, c.eliminated_after_stage) : c.status, pct(c.win_rate), ci(c.win_ci95),
+      t("lab.pp", `${c.diff >= 0 ? "+" : ""}${(100 * c.diff).toFixed(2)}`), t("lab.pp", `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}]`), thousands(c.encounters)]; }), "tournament-table"));
+  out.append(el("p", { class: "muted", text: t("lab.t.total", count(r.encounters), (r.stages || []).length) }));
 }
 
 // shortName writes a candidate's overrides by their last path segment
@@ -1043,10 +1278,10 @@ function shortName(name, all) {
 function uniformDesign(g, s) {
   const per = s.uniform_per_candidate || 0, k = per ? Math.round(g.uniform_encounters / per) : 0;
   let how = "";
-  if (per) how = `, every one of the ${k} candidates playing the same ${thousands(per)} encounters and the highest win rate taken`;
-  if (per && s.uniform_discordance) how += ` (Bonferroni over ${Math.max(k - 1, 1)} paired comparisons, at the largest discordance seen with the best, ${(100 * s.uniform_discordance).toFixed(1)}%)`;
+  if (per) how = t("lab.opt.how", k, count(per));
+  if (per && s.uniform_discordance) how += " " + t("lab.opt.bonferroni", Math.max(k - 1, 1), (100 * s.uniform_discordance).toFixed(1));
   const ratio = g.encounters / g.uniform_encounters;
-  return `Fixed-sample design for the same guarantee: uniform allocation${how}, needs ${thousands(g.uniform_encounters)} encounters; this search cost ${ratio > 1 ? "more" : "less"}, ${ratio.toPrecision(2)} times as much.`;
+  return t(ratio > 1 ? "lab.opt.uniform_more" : "lab.opt.uniform_less", how, count(g.uniform_encounters), ratio.toPrecision(2));
 }
 
 function renderOptimize(out, job, r) {
@@ -1054,9 +1289,11 @@ function renderOptimize(out, job, r) {
   const ranked = s.ranked || [];
   const done = job.result && !r.interrupted;
   if (done && r.best && r.best.name) {
-    out.append(el("p", { id: "optimize-best", class: "verdict", text: `Best found: ${shortName(r.best.name, ranked.map((c) => c.name).concat([r.best.name]))}: ${pct(r.best.win_rate)} ${ci(r.best.ci95)}` +
-      (s.baseline_win_rate !== undefined ? `; as written ${pct(s.baseline_win_rate)}, ${r.best.gain_over_baseline >= 0 ? "+" : ""}${(100 * r.best.gain_over_baseline).toFixed(2)} pp [${(100 * r.best.gain_ci[0]).toFixed(2)}, ${(100 * r.best.gain_ci[1]).toFixed(2)}]` : "") }));
-    if (r.guarantee) out.append(el("p", { class: "muted", text: `Guarantee: ${r.guarantee.statement}; ${thousands(r.guarantee.encounters)} encounters spent.` }));
+    const best = shortName(r.best.name, ranked.map((c) => c.name).concat([r.best.name]));
+    out.append(el("p", { id: "optimize-best", class: "verdict", text: s.baseline_win_rate !== undefined ?
+      t("lab.opt.best_written", best, pct(r.best.win_rate), ci(r.best.ci95), pct(s.baseline_win_rate), `${r.best.gain_over_baseline >= 0 ? "+" : ""}${(100 * r.best.gain_over_baseline).toFixed(2)}`, (100 * r.best.gain_ci[0]).toFixed(2), (100 * r.best.gain_ci[1]).toFixed(2)) :
+      t("lab.opt.best", best, pct(r.best.win_rate), ci(r.best.ci95)) }));
+    if (r.guarantee) out.append(el("p", { class: "muted", text: t("lab.opt.guarantee", r.guarantee.statement, count(r.guarantee.encounters)) }));
     if (r.guarantee && r.guarantee.uniform_encounters > 0) out.append(el("p", { id: "optimize-uniform", class: "muted", text: uniformDesign(r.guarantee, s) }));
   }
   // The selection as it stands: the incumbent and each candidate's
@@ -1065,28 +1302,28 @@ function renderOptimize(out, job, r) {
   if (sel && sel.candidates && !done) {
     const all = sel.candidates.map((c) => c.name || "");
     const order = sel.candidates.map((_, i) => i).sort((a, b) => sel.candidates[b].win_rate - sel.candidates[a].win_rate).slice(0, 15);
-    out.append(table(`The selection so far: ${thousands(sel.encounters || 0)} encounters played (all candidates together); the best 15 by win rate`, ["candidate", "win rate", "95% interval", "status", "encounters"],
-      order.map((i) => { const c = sel.candidates[i]; return [shortName(c.name || String(i), all) + (i === sel.leader ? " (incumbent)" : ""), pct(c.win_rate), c.win_ci95 ? ci(c.win_ci95) : "", c.status || "", thousands(c.encounters || 0)]; }), "optimize-live"));
+    out.append(table(t("lab.opt.selection", count(sel.encounters || 0)), cols("candidate", "win_rate", "ci95", "status", "encounters"),
+      order.map((i) => { const c = sel.candidates[i]; const n = shortName(c.name || String(i), all); return [i === sel.leader ? t("lab.opt.incumbent_mark", n) : n, pct(c.win_rate), c.win_ci95 ? ci(c.win_ci95) : "", c.status || "", thousands(c.encounters || 0)]; }), "optimize-live"));
   }
   if (ranked.length) {
     const all = ranked.map((c) => c.name);
-    out.append(table(`Candidates ranked (confirmed on fresh encounters; the first 20 of ${ranked.length})`, ["candidate", "win rate", "95% interval", "Δ to best", "interval", "status"],
+    out.append(table(t("lab.opt.ranked", ranked.length), cols("candidate", "win_rate", "ci95", "delta_best", "interval", "status"),
       // Only the finalists are confirmed: the others show the selection's
       // estimate and no interval of the confirmation.
-      ranked.slice(0, 20).map((c) => c.confirmed ? [shortName(c.name, all), pct(c.confirm_win_rate), ci(c.confirm_ci), `${(100 * (c.diff_to_best || 0)).toFixed(2)} pp`,
-        c.diff_ci ? `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}] pp` : "", c.status] :
-        [shortName(c.name, all), pct(c.win_rate) + " (selection)", "not confirmed", "", "", c.status]), "optimize-table"));
+      ranked.slice(0, 20).map((c) => c.confirmed ? [shortName(c.name, all), pct(c.confirm_win_rate), ci(c.confirm_ci), t("lab.pp", (100 * (c.diff_to_best || 0)).toFixed(2)),
+        c.diff_ci ? t("lab.pp", `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}]`) : "", c.status] :
+        [shortName(c.name, all), t("lab.opt.in_selection", pct(c.win_rate)), t("lab.opt.not_confirmed"), "", "", c.status]), "optimize-table"));
   }
   const inc = s.incumbent || [];
   if (inc.length) {
-    out.append(table("The incumbent as encounters were spent", ["encounters", "stage", "candidate", "win rate"],
+    out.append(table(t("lab.opt.incumbent"), cols("encounters", "stage", "candidate", "win_rate"),
       inc.slice(-12).map((p) => [thousands(p.encounters), p.stage, shortName((ranked.find((c) => c.candidate === p.candidate) || {}).name || String(p.candidate), ranked.map((c) => c.name)), pct(p.win_rate)]), "optimize-incumbent"));
   }
 }
 
 function renderFind(out, job, r) {
-  out.append(el("p", { id: "find-count", class: "verdict", text: `${thousands(r.matches)} of ${thousands(r.encounters)} encounters (${pct(r.matches / Math.max(1, r.encounters))}) match ${r.where}.` }));
-  const list = el("p", { class: "find-list" }, (r.first || []).length ? `The first ${r.first.length} (click one to trace it): ` : "None matches.");
+  out.append(el("p", { id: "find-count", class: "verdict", text: t("lab.find.count", count(r.matches), count(r.encounters), pct(r.matches / Math.max(1, r.encounters)), r.where) }));
+  const list = el("p", { class: "find-list" }, (r.first || []).length ? t("lab.find.first", r.first.length) + " " : t("lab.find.none"));
   (r.first || []).forEach((i) => list.append(el("button", { type: "button", class: "link", "data-encounter": i, onclick: () => {
     $("#trace-i").value = String(i);
     $("#trace-go").click();
@@ -1103,12 +1340,14 @@ $("#permalink-btn").addEventListener("click", async () => {
   const req = buildRequest();
   try {
     const p = await api("/api/permalink", { body: req });
-    const url = location.origin + location.pathname + p.fragment;
+    // The language is kept in the permalink (&lang=ko) and restored from it.
+    const frag = withLang(p.fragment);
+    const url = location.origin + location.pathname + frag;
     $("#permalink").value = url;
-    history.replaceState(null, "", p.fragment);
-    try { await navigator.clipboard.writeText(url); setBanner("Permalink copied."); } catch { setBanner("Permalink ready below; copy it from the field."); }
+    history.replaceState(null, "", frag);
+    try { await navigator.clipboard.writeText(url); setBanner("lab.permalink.copied").dataset.kind = "permalink"; } catch { setBanner("lab.permalink.ready").dataset.kind = "permalink"; }
   } catch (e) {
-    setBanner(e.message);
+    plain(setBanner("lab.permalink.ready"), e.message);
   }
 });
 
@@ -1118,7 +1357,7 @@ async function fromKept() {
   if (!m) return false;
   try {
     const job = await api(`/api/jobs/${m[1]}`);
-    if (job.state !== "done") throw new Error(`the job is ${job.state}`);
+    if (job.state !== "done") throw new Error(t("lab.kept.state", job.state));
     const r = job.result;
     selectKind(job.kind);
     if (r.scenario_text) setEditor(r.scenario_text, r.file);
@@ -1129,12 +1368,14 @@ async function fromKept() {
     if ($("#scenario-pick").querySelector(`option[value="${CSS.escape(pickID)}"]`)) $("#scenario-pick").value = pickID;
     renderResult(job);
     addHistory(job);
-    $("#job-status").textContent = "A kept result: nothing was re-run.";
+    say($("#job-status"), "lab.kept.status");
     $("#job-status").dataset.state = "kept";
-    setBanner(`Kept result: ${job.kind}${r.file ? " of " + r.file : ""}, seed ${r.seed}, ${thousands(r.encounters)} encounters, as stored by this lab (not re-run).`);
+    const kind = () => t("lab.tab." + job.kind);
+    if (r.file) setBanner("lab.kept.banner_of", kind, r.file, r.seed, count(r.encounters));
+    else setBanner("lab.kept.banner", kind, r.seed, count(r.encounters));
     return true;
   } catch (e) {
-    setBanner("This result is no longer kept (the lab keeps finished jobs for --job-ttl): " + e.message);
+    setBanner("lab.kept.gone", e.message);
     return false;
   }
 }
@@ -1145,10 +1386,10 @@ async function fromPermalink() {
   try {
     const req = await api("/api/permalink?p=" + m[1]);
     fillForm(req);
-    setBanner(`Opened a permalink: ${req.kind} of ${req.file}, seed ${req.seed}, ${thousands(req.n)} encounters. Press ${$("#run").textContent} to reproduce the same counts.`);
+    setBanner("lab.permalink.opened", () => t("lab.tab." + req.kind), req.file, req.seed, count(req.n), () => $("#run").textContent).dataset.kind = "permalink";
     return true;
   } catch (e) {
-    setBanner("This permalink could not be read: " + e.message);
+    setBanner("lab.permalink.bad", e.message);
     return false;
   }
 }
@@ -1157,7 +1398,7 @@ async function fromPermalink() {
 
 $("#load-scenario").addEventListener("click", () => {
   const id = $("#scenario-pick").value;
-  if (id && discardOK()) loadScenario(id).catch((e) => setBanner(e.message));
+  if (id && discardOK()) loadScenario(id).catch((e) => plain(setBanner("lab.load"), e.message));
 });
 
 // ---- open, download, save --------------------------------------------------
@@ -1166,14 +1407,14 @@ $("#open-file").addEventListener("change", async (e) => {
   const f = e.target.files[0];
   e.target.value = "";
   if (!f) return;
-  if (f.size > 1 << 20) { setBanner(`${f.name}: ${thousands(f.size)} bytes, more than a scenario may have`); return; }
+  if (f.size > 1 << 20) { setBanner("lab.file.too_big", f.name, count(f.size)); return; }
   if (!discardOK()) return;
   const name = /\.ya?ml$/i.test(f.name) ? f.name : f.name + ".yaml";
   setEditor(await f.text(), name.replace(/[^\p{L}\p{N}_. +()-]/gu, "_"));
   lab.source = "file:" + f.name;
   lab.base = "";
   lab.saveName = "";
-  setBanner(`Opened ${f.name} from this computer.`);
+  setBanner("lab.file.opened", f.name);
   await prefill();
 });
 
@@ -1187,7 +1428,7 @@ $("#download").addEventListener("click", () => {
 
 $("#save").addEventListener("click", async () => {
   const suggested = lab.saveName || lab.file.replace(/^builtin:.*\//, "");
-  const name = prompt("Save into the served folder as:", suggested);
+  const name = prompt(t("lab.save.prompt"), suggested);
   if (!name) return;
   const body = { name: name.trim(), text: editor.value, base: name.trim() === lab.saveName ? lab.base : "" };
   try {
@@ -1195,31 +1436,34 @@ $("#save").addEventListener("click", async () => {
     try {
       r = await api("/api/save", { body });
     } catch (e) {
-      if (e.status !== 409 || !confirm(e.message + "\n\nReplace it?")) throw e;
+      if (e.status !== 409 || !confirm(t("lab.save.replace", e.message))) throw e;
       r = await api("/api/save", { body: { ...body, overwrite: true } });
     }
     lab.base = r.base;
     lab.saveName = r.file;
     lab.original = editor.value;
     lab.file = lab.originalFile = r.file;
-    $("#file-name").textContent = r.file;
-    setBanner(`Saved ${r.file}${r.replaced ? " (replaced)" : ""}.`);
+    plain($("#file-name"), r.file);
+    setBanner(r.replaced ? "lab.saved_replaced" : "lab.saved", r.file);
     await loadList();
     $("#scenario-pick").value = r.id;
   } catch (e) {
-    setBanner("Not saved: " + e.message);
+    setBanner("lab.save.failed", e.message);
   }
 });
 
+$("#lang").addEventListener("change", () => setLang($("#lang").value));
+
 (async () => {
+  try { await setLang(lab.lang, false); } catch (e) { console.error(e); }
   selectKind("run");
-  try { await loadList(); } catch (e) { setBanner("Could not list the scenarios: " + e.message); }
+  try { await loadList(); } catch (e) { setBanner("lab.list.failed", e.message); }
   loadSchema();
   if (!(await fromKept()) && !(await fromPermalink())) {
     const first = $("#scenario-pick").querySelector('option[value="builtin:d20/duel"]') || $("#scenario-pick").querySelector("option");
     if (first) {
       $("#scenario-pick").value = first.value;
-      await loadScenario(first.value).catch((e) => setBanner(e.message));
+      await loadScenario(first.value).catch((e) => plain(setBanner("lab.load"), e.message));
     }
   }
   document.body.dataset.ready = "1";
