@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"simctl/cmd/simctl/app"
+	"simctl/sim/msg"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -68,7 +69,7 @@ func (s stepFlags) Set(v string) error {
 	name, val, ok := strings.Cut(v, "=")
 	f, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
 	if !ok || strings.TrimSpace(name) == "" || err != nil || !(f > 0) {
-		return fmt.Errorf("%q: expected PARAM=STEP with a positive step, e.g. hp=2", v)
+		return msg.Errorf("%q: expected PARAM=STEP with a positive step, e.g. hp=2", v)
 	}
 	s[strings.TrimSpace(name)] = f
 	return nil
@@ -113,7 +114,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Seed: o.seed.v, N: o.n.n, Workers: o.workers.v, Shard: shard, Command: results.ShellJoin(append([]string{"simctl", "value"}, args...))}
 	if *resume != "" {
 		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl value", func(in *results.Input) *results.Value { return in.Value }); err != nil {
-			fmt.Fprintln(stderr, "simctl value:", err)
+			sayErr(stderr, "value", err)
 			return exitUsage
 		}
 		req.ResumePath = *resume
@@ -126,14 +127,14 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if !o.quiet {
 		for _, w := range v.Warnings {
-			fmt.Fprintln(stderr, "simctl value: warning:", w)
+			say(stderr, "value", "warning: %v", w)
 		}
 	}
 	if !o.write("value", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteValueLang(v, w, f, lang) }, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }) {
 		return exitFailure
 	}
 	if v.Interrupted {
-		fmt.Fprintf(stderr, "simctl value: interrupted after %s encounters; %s\n", thousandsInt(v.Encounters), o.interruptedWhere(format, stdout, true))
+		say(stderr, "value", "interrupted after %s encounters; %s", thousandsInt(v.Encounters), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -188,7 +189,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	req.Source, req.Shard = src.app(), shard
 	if *resume != "" {
 		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl matrix", func(in *results.Input) *results.Matrix { return in.Matrix }); err != nil {
-			fmt.Fprintln(stderr, "simctl matrix:", err)
+			sayErr(stderr, "matrix", err)
 			return exitUsage
 		}
 		req.ResumePath = *resume
@@ -203,7 +204,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitFailure
 	}
 	if m.Interrupted {
-		fmt.Fprintf(stderr, "simctl matrix: interrupted after %s encounters per pairing; %s\n", thousandsInt(m.Encounters), o.interruptedWhere(format, stdout, true))
+		say(stderr, "matrix", "interrupted after %s encounters per pairing; %s", thousandsInt(m.Encounters), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -273,7 +274,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	req.Source = src.app()
 	if *resume != "" {
 		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl tournament", func(in *results.Input) *results.Tournament { return in.Tournament }); err != nil {
-			fmt.Fprintln(stderr, "simctl tournament:", err)
+			sayErr(stderr, "tournament", err)
 			return exitUsage
 		}
 		req.ResumePath = *resume
@@ -288,7 +289,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return exitFailure
 	}
 	if t.Interrupted {
-		fmt.Fprintf(stderr, "simctl tournament: interrupted after %d stage(s); %s\n", len(t.Stages), o.interruptedWhere(format, stdout, true))
+		say(stderr, "tournament", "interrupted after %d stage(s); %s", len(t.Stages), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -299,7 +300,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 func parseDelta(s string) (float64, error) {
 	d, err := parsePrecision(s)
 	if err != nil || d == 0 {
-		return 0, fmt.Errorf("--delta %q: give the indifference zone as a proportion (0.01) or in percentage points (1pp), between 0 and 1", s)
+		return 0, msg.Errorf("--delta %q: give the indifference zone as a proportion (0.01) or in percentage points (1pp), between 0 and 1", s)
 	}
 	return d, nil
 }
@@ -331,7 +332,7 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	target, err := checkOut(c.out, "-o")
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl find:", err)
+		sayErr(stderr, "find", err)
 		return exitUsage
 	}
 	src, err := readSource(ctx, pos[0])
@@ -370,11 +371,11 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		_, err := fmt.Fprintf(w, "replay one: %s\n", results.ShellJoin(trace))
 		return err
 	}); err != nil {
-		fmt.Fprintln(stderr, "simctl find:", err)
+		sayErr(stderr, "find", err)
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl find: interrupted after %s encounters\n", thousandsInt(res.Encounters))
+		say(stderr, "find", "interrupted after %s encounters", thousandsInt(res.Encounters))
 		return exitInterrupted
 	}
 	return exitOK
@@ -395,7 +396,7 @@ func parsePick(s string) (float64, error) {
 			return v / 100, nil
 		}
 	}
-	return 0, fmt.Errorf("--pick %q: expected min, median, max or pNN (a percentile, e.g. p90)", s)
+	return 0, msg.Errorf("--pick %q: expected min, median, max or pNN (a percentile, e.g. p90)", s)
 }
 
 // readResume reads the JSON given to --resume and picks from it the
@@ -404,11 +405,11 @@ func parsePick(s string) (float64, error) {
 func readResume[T any](ctx context.Context, path, what string, pick func(*results.Input) *T) (*T, error) {
 	in, err := results.ReadInputContext(ctx, path)
 	if err != nil {
-		return nil, fmt.Errorf("--resume: %v", err)
+		return nil, msg.Errorf("--resume: %v", err)
 	}
 	doc := pick(in)
 	if doc == nil {
-		return nil, fmt.Errorf("--resume %s: not %s (write it with --results FILE or --format json -o FILE)", path, what)
+		return nil, msg.Errorf("--resume %s: not %s (write it with --results FILE or --format json -o FILE)", path, what)
 	}
 	return doc, nil
 }

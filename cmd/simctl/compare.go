@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"simctl/cmd/simctl/app"
+	"simctl/sim/msg"
 	"slices"
 	"strings"
 
@@ -56,14 +57,14 @@ func readCompareFile(ctx context.Context, path string) (scen, baseline string, o
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return "", "", nil, fmt.Errorf("%s: %v", path, err)
+		return "", "", nil, msg.Errorf("%s: %v", path, err)
 	}
 	var errs []string
 	bad := func(n *yaml.Node, format string, args ...any) {
 		errs = append(errs, fmt.Sprintf("%s:%d:%d: %s", path, n.Line, n.Column, fmt.Sprintf(format, args...)))
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return "", "", nil, fmt.Errorf("%s: a compare file is a mapping with options: (and optionally scenario:, baseline:)", path)
+		return "", "", nil, msg.Errorf("%s: a compare file is a mapping with options: (and optionally scenario:, baseline:)", path)
 	}
 	root := doc.Content[0]
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -178,7 +179,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *file != "" {
 		fscen, fbase, fopts, err := readCompareFile(ctx, *file)
 		if err != nil {
-			fmt.Fprintln(stderr, "simctl compare:", err)
+			sayErr(stderr, "compare", err)
 			return exitUsage
 		}
 		if name == "" {
@@ -203,7 +204,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *baseline != "" {
 		k := slices.IndexFunc(req.Options, func(op app.Option) bool { return op.Name == *baseline })
 		if k < 0 {
-			fmt.Fprintf(stderr, "simctl compare: --baseline %q is not an option\n", *baseline)
+			say(stderr, "compare", "--baseline %q is not an option", *baseline)
 			return exitUsage
 		}
 		req.Options = append(append([]app.Option{req.Options[k]}, req.Options[:k]...), req.Options[k+1:]...)
@@ -216,7 +217,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *resume != "" {
 		old, err := readResume(ctx, *resume, "the JSON of simctl compare", func(in *results.Input) *results.Compare { return in.Compare })
 		if err != nil {
-			fmt.Fprintln(stderr, "simctl compare:", err)
+			sayErr(stderr, "compare", err)
 			return exitUsage
 		}
 		req.Resume, req.ResumePath = old, *resume
@@ -229,14 +230,14 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	for _, warn := range c.Warnings {
 		if !o.quiet {
-			fmt.Fprintln(stderr, "simctl compare: warning:", warn)
+			say(stderr, "compare", "warning: %v", warn)
 		}
 	}
 	if !o.write("compare", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteCompareLang(c, w, f, lang) }, func() (*reports.Figure, error) { return reports.CompareFigure(c) }) {
 		return exitFailure
 	}
 	if c.Interrupted {
-		fmt.Fprintf(stderr, "simctl compare: interrupted after %s encounters per option; %s\n", thousandsInt(c.Encounters), o.interruptedWhere(format, stdout, w == 0))
+		say(stderr, "compare", "interrupted after %s encounters per option; %s", thousandsInt(c.Encounters), o.interruptedWhere(format, stdout, w == 0))
 		return exitInterrupted
 	}
 	return exitOK

@@ -40,19 +40,19 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		case errors.As(err, &es):
 			invalid++
 			problems += len(es)
-			fmt.Fprintln(stderr, es.Error())
+			fmt.Fprintln(stderr, langOf(stderr).Err(es))
 		case errors.As(err, &ae):
 			missing++
-			fmt.Fprintln(stderr, "simctl check:", err)
+			sayErr(stderr, "check", err)
 		default:
 			invalid++
 			problems++
-			fmt.Fprintf(stderr, "%s: %v\n", p, err)
+			fmt.Fprintf(stderr, "%s: %s\n", p, langOf(stderr).Err(err))
 		}
 	}
 	switch {
 	case invalid > 0:
-		fmt.Fprintf(stderr, "%d of %d scenario(s) invalid, %d problem(s)\n", invalid, len(pos), problems)
+		fmt.Fprintln(stderr, tr(stderr, "%d of %d scenario(s) invalid, %d problem(s)", invalid, len(pos), problems))
 		return exitScenario
 	case missing > 0:
 		return exitUsage
@@ -85,7 +85,7 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	}
 	text, err := app.Starter(r)
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl init:", err)
+		sayErr(stderr, "init", err)
 		return exitFailure
 	}
 	path := *out
@@ -99,15 +99,15 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	}
 	target, err := checkOut(path, "-o")
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl init:", err)
+		sayErr(stderr, "init", err)
 		return exitUsage
 	}
 	if err := writeOut(target, stdout, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
-		fmt.Fprintln(stderr, "simctl init:", err)
+		sayErr(stderr, "init", err)
 		return exitFailure
 	}
 	if path != "-" {
-		fmt.Fprintf(stderr, "wrote %s; next: simctl check %s, then simctl run %s (simctl rules %s explains the rules)\n", path, path, path, name)
+		fmt.Fprintln(stderr, tr(stderr, "wrote %s; next: simctl check %s, then simctl run %s (simctl rules %s explains the rules)", path, path, path, name))
 	}
 	return exitOK
 }
@@ -125,7 +125,7 @@ func cmdSchema(args []string, stdout, stderr io.Writer) int {
 	}
 	target, err := checkOut(*out, "-o")
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl schema:", err)
+		sayErr(stderr, "schema", err)
 		return exitUsage
 	}
 	if err := writeOut(target, stdout, func(w io.Writer) error {
@@ -133,7 +133,7 @@ func cmdSchema(args []string, stdout, stderr io.Writer) int {
 		enc.SetIndent("", "  ")
 		return enc.Encode(app.Schema())
 	}); err != nil {
-		fmt.Fprintln(stderr, "simctl schema:", err)
+		sayErr(stderr, "schema", err)
 		return exitFailure
 	}
 	return exitOK

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"simctl/cmd/simctl/app"
+	"simctl/sim/msg"
 	"strconv"
 	"sync/atomic"
 
@@ -34,7 +35,7 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		var err error
 		if q, err = parsePick(*pick); err != nil || *metric == "" {
 			if err == nil {
-				err = fmt.Errorf("--pick needs --metric EXPR, e.g. --pick max --metric rounds")
+				err = msg.Errorf("--pick needs --metric EXPR, e.g. --pick max --metric rounds")
 			}
 			return usageError(stderr, "trace", "%v", err)
 		}
@@ -61,7 +62,7 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stdout, "# encounter %d: %s = %s, the %s over encounters 0..%d of seed %d\n", t.Encounter, *metric, strconv.FormatFloat(t.Value, 'f', -1, 64), *pick, c.n.n-1, *seed)
 	}
 	if err := reports.Trace(stdout, sc, g, *seed, *enc); err != nil {
-		fmt.Fprintln(stderr, "simctl trace:", err)
+		sayErr(stderr, "trace", err)
 		return exitFailure
 	}
 	return exitOK

@@ -80,13 +80,7 @@ var roots = []string{"../../sim", "../../agents", "../../rulesets", "../../stats
 var pending = map[string]bool{
 	"agents":             true,
 	"agents/tactics":     true,
-	"cmd/simctl":         true,
-	"cmd/simctl/app":     true,
 	"cmd/simctl/lab":     true,
-	"reports":            true,
-	"reports/narrate":    true,
-	"reports/results":    true,
-	"reports/safeio":     true,
 	"rulesets":           true,
 	"rulesets/acks2":     true,
 	"rulesets/cavaliers": true,

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"simctl/sim/msg"
 	"slices"
 	"sort"
 	"strings"
@@ -306,7 +307,7 @@ func MergeCompares(cs []*Compare) (*Compare, error) {
 		what := ""
 		switch {
 		case c.Shard == nil:
-			return nil, fmt.Errorf("merge: comparison %d of %d is whole (made without --shard); merge combines the shards of one comparison (simctl compare --shard k/K)", i+1, len(cs))
+			return nil, msg.Errorf("merge: comparison %d of %d is whole (made without --shard); merge combines the shards of one comparison (simctl compare --shard k/K)", i+1, len(cs))
 		case c.Version != first.Version:
 			what = fmt.Sprintf("was made by simctl %s, comparison 1 by %s", c.Version, first.Version)
 		case sum(c) != sum(first):
@@ -321,7 +322,7 @@ func MergeCompares(cs []*Compare) (*Compare, error) {
 			what = pairedMismatch(c)
 		}
 		if what != "" {
-			return nil, fmt.Errorf("merge: comparison %d of %d (shard %s) %s", i+1, len(cs), shardName(c.Shard), what)
+			return nil, msg.Errorf("merge: comparison %d of %d (shard %s) %s", i+1, len(cs), shardName(c.Shard), what)
 		}
 	}
 	out := *first
@@ -352,7 +353,7 @@ func MergeCompares(cs []*Compare) (*Compare, error) {
 		}
 		m, err := Merge(rs)
 		if err != nil {
-			return nil, fmt.Errorf("%v (option %s)", err, o.Name)
+			return nil, msg.Errorf("%v (option %s)", err, o.Name)
 		}
 		out.Incomplete = out.Incomplete || m.Incomplete
 		out.Options = append(out.Options, Option{Name: o.Name, Sets: o.Sets, Result: m, EconomyCross: cross})

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"simctl/sim/msg"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,23 +30,23 @@ const (
 func ParseVary(s string) (Axis, error) {
 	i := strings.IndexByte(s, '=')
 	if i <= 0 || i == len(s)-1 {
-		return Axis{}, fmt.Errorf("--vary %q: expected PATH=RANGE, e.g. heroes.Fighter.init=-2:6:2 or heroes.Fighter.damage=1d6,1d8", s)
+		return Axis{}, msg.Errorf("--vary %q: expected PATH=RANGE, e.g. heroes.Fighter.init=-2:6:2 or heroes.Fighter.damage=1d6,1d8", s)
 	}
 	a := Axis{Path: strings.TrimSpace(s[:i]), Spec: s[i+1:]}
 	vals, isRange, err := parseRange(a.Spec)
 	if err != nil {
-		return Axis{}, fmt.Errorf("--vary %s: %v", s, err)
+		return Axis{}, msg.Errorf("--vary %s: %v", s, err)
 	}
 	if !isRange {
 		vals = splitList(a.Spec)
 		for _, v := range vals {
 			if strings.TrimSpace(v) == "" {
-				return Axis{}, fmt.Errorf("--vary %s: empty value in the list", s)
+				return Axis{}, msg.Errorf("--vary %s: empty value in the list", s)
 			}
 		}
 	}
 	if len(vals) > MaxAxisValues {
-		return Axis{}, fmt.Errorf("--vary %s: %d values; at most %d per axis", s, len(vals), MaxAxisValues)
+		return Axis{}, msg.Errorf("--vary %s: %d values; at most %d per axis", s, len(vals), MaxAxisValues)
 	}
 	a.Values = vals
 	return a, nil
@@ -78,16 +79,16 @@ func parseRange(s string) (vals []string, isRange bool, err error) {
 		step = -1
 	}
 	if step == 0 {
-		return nil, true, fmt.Errorf("step 0 never reaches %v", hi)
+		return nil, true, msg.Errorf("step 0 never reaches %v", hi)
 	}
 	if (hi-lo)/step < 0 {
-		return nil, true, fmt.Errorf("step %v goes away from %v", step, hi)
+		return nil, true, msg.Errorf("step %v goes away from %v", step, hi)
 	}
 	// Count the steps in integers so that 0:1:0.1 has exactly 11 values
 	// and no float drift reaches the formatting.
 	k := math.Floor((hi-lo)/step + 1e-9)
 	if k+1 > MaxAxisValues {
-		return nil, true, fmt.Errorf("%v values; at most %d per axis", k+1, MaxAxisValues)
+		return nil, true, msg.Errorf("%v values; at most %d per axis", k+1, MaxAxisValues)
 	}
 	for j := 0; j <= int(k); j++ {
 		v := lo + float64(j)*step
@@ -250,7 +251,7 @@ func (s *Sweep) Finish() {
 // or damaged shards and unfinished points.
 func MergeSweeps(ss []*Sweep) (*Sweep, error) {
 	if len(ss) == 0 {
-		return nil, fmt.Errorf("merge: no sweeps")
+		return nil, msg.Errorf("merge: no sweeps")
 	}
 	first := ss[0]
 	sum := func(s *Sweep) string { return s.Context.SHA256() }
@@ -258,7 +259,7 @@ func MergeSweeps(ss []*Sweep) (*Sweep, error) {
 		what := ""
 		switch {
 		case s.Shard == nil:
-			return nil, fmt.Errorf("merge: sweep %d of %d is a whole sweep (made without --shard); merge combines the shards of one sweep (simctl sweep --shard k/K) or of one run (simctl run --json --shard k/K), and a whole sweep goes to simctl report", i+1, len(ss))
+			return nil, msg.Errorf("merge: sweep %d of %d is a whole sweep (made without --shard); merge combines the shards of one sweep (simctl sweep --shard k/K) or of one run (simctl run --json --shard k/K), and a whole sweep goes to simctl report", i+1, len(ss))
 		case s.Precision > 0:
 			what = "used --precision, whose stopping depends on the whole point"
 		case s.Version != first.Version:
@@ -273,7 +274,7 @@ func MergeSweeps(ss []*Sweep) (*Sweep, error) {
 			what = "was interrupted; run that shard again"
 		}
 		if what != "" {
-			return nil, fmt.Errorf("merge: sweep %d of %d (shard %s) %s", i+1, len(ss), shardName(s.Shard), what)
+			return nil, msg.Errorf("merge: sweep %d of %d (shard %s) %s", i+1, len(ss), shardName(s.Shard), what)
 		}
 	}
 	out := *first
@@ -283,13 +284,13 @@ func MergeSweeps(ss []*Sweep) (*Sweep, error) {
 		rs := make([]*Result, len(ss))
 		for i, s := range ss {
 			if s.Points[k].Unfinished || !slices.Equal(s.Points[k].Values, first.Points[k].Values) {
-				return nil, fmt.Errorf("merge: point %s of shard %s is unfinished or damaged", strings.Join(first.Points[k].Values, ", "), shardName(s.Shard))
+				return nil, msg.Errorf("merge: point %s of shard %s is unfinished or damaged", strings.Join(first.Points[k].Values, ", "), shardName(s.Shard))
 			}
 			rs[i] = s.Points[k].Result
 		}
 		m, err := Merge(rs)
 		if err != nil {
-			return nil, fmt.Errorf("%v (at point %s)", err, strings.Join(first.Points[k].Values, ", "))
+			return nil, msg.Errorf("%v (at point %s)", err, strings.Join(first.Points[k].Values, ", "))
 		}
 		m.Shard = nil
 		out.Incomplete = out.Incomplete || m.Incomplete

@@ -40,6 +40,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"simctl/sim/msg"
 	"strings"
 	"sync"
 	"syscall"
@@ -81,22 +82,22 @@ func ReadFile(ctx context.Context, path string, limit int64, what string) ([]byt
 				o.f.Close()
 			}
 		}()
-		return nil, fmt.Errorf("%s: reading interrupted", path)
+		return nil, msg.Errorf("%s: reading interrupted", path)
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory; give a %s file", path, what)
+		return nil, msg.Errorf("%s is a directory; give a %s file", path, what)
 	}
 	var buf []byte
 	chunk := make([]byte, 64<<10)
 	for {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%s: reading interrupted", path)
+			return nil, msg.Errorf("%s: reading interrupted", path)
 		}
 		n, err := f.Read(chunk)
 		buf = append(buf, chunk[:n]...)
 		if int64(len(buf)) > limit {
-			return nil, fmt.Errorf("%s: larger than %s, the limit for a %s; is it the right file?", path, byteSize(limit), what)
+			return nil, msg.Errorf("%s: larger than %s, the limit for a %s; is it the right file?", path, byteSize(limit), what)
 		}
 		if err == io.EOF {
 			return buf, nil
@@ -131,7 +132,7 @@ func (t *Target) Path() string { return t.user }
 // and refuses what cannot or must not be written (see the package doc).
 func Check(path, flag string) (*Target, error) {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%s %s: %s", flag, path, fmt.Sprintf(format, a...))
+		return msg.Errorf("%s %s: %s", flag, path, fmt.Sprintf(format, a...))
 	}
 	if path == "" {
 		return nil, bad("empty file name")
@@ -233,7 +234,7 @@ func (t *Target) Write(write func(io.Writer) error) error {
 		} else if errors.As(err, &le) {
 			err = le.Err
 		}
-		return fmt.Errorf("writing %s: %v", t.user, err)
+		return msg.Errorf("writing %s: %v", t.user, err)
 	}
 	if t.through {
 		// Append: a descriptor redirected to a file (>> out) keeps what the
@@ -293,7 +294,7 @@ var Interrupt <-chan struct{}
 
 // errNoReader is what a write to a FIFO still without a reader at
 // Interrupt says.
-var errNoReader = errors.New("interrupted while waiting for a reader of the FIFO; nothing written")
+var errNoReader = msg.Errorf("interrupted while waiting for a reader of the FIFO; nothing written")
 
 // openThrough opens a device or FIFO for writing. A FIFO is opened without
 // blocking, again every 20 ms while it has no reader (ENXIO), until
@@ -417,7 +418,7 @@ func WriteDir(dir, flag string, files map[string][]byte, owns func(name string) 
 		return err
 	}
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%s %s: %s", flag, dir, fmt.Sprintf(format, a...))
+		return msg.Errorf("%s %s: %s", flag, dir, fmt.Sprintf(format, a...))
 	}
 	for name := range files {
 		if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
@@ -457,7 +458,7 @@ func WriteDir(dir, flag string, files map[string][]byte, owns func(name string) 
 // exists, which is created when create is set.
 func CheckDir(dir, flag string, create bool) error {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%s %s: %s", flag, dir, fmt.Sprintf(format, a...))
+		return msg.Errorf("%s %s: %s", flag, dir, fmt.Sprintf(format, a...))
 	}
 	if dir == "" {
 		return bad("empty folder name")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"simctl/sim/msg"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -88,7 +89,7 @@ func SideIndex(sc *scenario.Scenario, name string) (int, string, error) {
 			return i, n, nil
 		}
 	}
-	return 0, "", fmt.Errorf("--side %q: no such side%s; sides: %s, %s", name, scenario.Suggest(name, names), names[0], names[1])
+	return 0, "", msg.Errorf("--side %q: no such side%s; sides: %s, %s", name, scenario.Suggest(name, names), names[0], names[1])
 }
 
 // sideScenario compiles the scenario with sets and finds the side.
@@ -185,7 +186,7 @@ func playJoint(ctx context.Context, games []sim.Game, cfg sim.RunConfig, si int,
 		return nil, false, &Error{Kind: Failed, Err: runErr}
 	}
 	if interrupted && joint.N == 0 {
-		return nil, false, &Error{Kind: Interrupted, Err: errors.New("interrupted before any encounter finished; nothing written")}
+		return nil, false, &Error{Kind: Interrupted, Err: msg.Errorf("interrupted before any encounter finished; nothing written")}
 	}
 	return left, interrupted, nil
 }
@@ -251,7 +252,7 @@ func Value(ctx context.Context, req *ValueRequest, obs *Observer) (*results.Valu
 	if old := req.Resume; old != nil {
 		err := CheckResume(req.ResumePath, HeaderFacts(&old.Header, old.Encounters), HeaderFacts(&h, 0), req.N)
 		if err == nil && (old.Side != sideName || !reflect.DeepEqual(old.Params, vps)) {
-			err = fmt.Errorf("--resume %s: that run values side %s with parameters %s, this one side %s with %s; resume with the same command line",
+			err = msg.Errorf("--resume %s: that run values side %s with parameters %s, this one side %s with %s; resume with the same command line",
 				req.ResumePath, old.Side, paramList(old.Params), sideName, paramList(vps))
 		}
 		if err == nil {
@@ -331,7 +332,7 @@ func Matrix(ctx context.Context, req *MatrixRequest, obs *Observer) (*results.Ma
 	if old := req.Resume; old != nil {
 		err := CheckResume(req.ResumePath, HeaderFacts(&old.Header, old.Encounters), HeaderFacts(&h, 0), req.N)
 		if err == nil && (old.RowSide != rowSide || !reflect.DeepEqual(old.RowOptions, rsets) || !reflect.DeepEqual(old.ColOptions, csets)) {
-			err = fmt.Errorf("--resume %s: that matrix has other --row or --col options, or another --side; resume with the same command line", req.ResumePath)
+			err = msg.Errorf("--resume %s: that matrix has other --row or --col options, or another --side; resume with the same command line", req.ResumePath)
 		}
 		if err == nil {
 			err = checkDigest(req.ResumePath, old.ResumeDigest, MatrixDigest(old))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"simctl/sim/msg"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -193,7 +194,7 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 	}
 	if interrupted && pt.Tallies[0].Encounters == 0 {
 		// No row to print that would not be made up.
-		return nil, &Error{Kind: Interrupted, Err: errors.New("interrupted before any encounter finished; nothing written")}
+		return nil, &Error{Kind: Interrupted, Err: msg.Errorf("interrupted before any encounter finished; nothing written")}
 	}
 	c := build(interrupted, left)
 	if w > 0 {
@@ -258,11 +259,11 @@ func checkCompareResume(old *results.Compare, path, sum string, seed uint64, set
 		same = old.Options[k].Name == opts[k].Name && slices.Equal(old.Options[k].Sets, setList(opts[k].Sets))
 	}
 	if !same {
-		return fmt.Errorf("--resume %s: that comparison has other options (names, overrides, order or baseline); resume with the same command line", path)
+		return msg.Errorf("--resume %s: that comparison has other options (names, overrides, order or baseline); resume with the same command line", path)
 	}
 	for k, op := range old.Options {
 		if op.Result.Encounters != old.Encounters || (k > 0 && (op.Diff[0].Paired.N != old.Encounters || op.Diff[1].Paired.N != old.Encounters)) {
-			return fmt.Errorf("--resume %s: option %s does not hold the comparison's %d encounters; the file is damaged", path, op.Name, old.Encounters)
+			return msg.Errorf("--resume %s: option %s does not hold the comparison's %d encounters; the file is damaged", path, op.Name, old.Encounters)
 		}
 	}
 	return checkDigest(path, old.ResumeDigest, CompareDigest(old))

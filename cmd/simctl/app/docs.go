@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"simctl/sim/msg"
 	"slices"
 	"strings"
 
@@ -45,7 +46,7 @@ func Rules(r sim.Ruleset) string {
 // UnknownRuleset is the mistake of naming a ruleset there is not, with the
 // one probably meant and the valid names.
 func UnknownRuleset(name string) error {
-	return fmt.Errorf("unknown ruleset %q%s; valid: %s", name, scenario.Suggest(name, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
+	return msg.Errorf("unknown ruleset %q%s; valid: %s", name, scenario.Suggest(name, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
 }
 
 // Policies is what simctl policies prints: the tactics library (the named
@@ -107,7 +108,7 @@ func Tactic(spec string) (string, error) {
 	}
 	src, found := agents.LibrarySource(rs, name)
 	if !found {
-		return "", fmt.Errorf("no library tactic %q for %s%s; library: %s", name, rs, scenario.Suggest(name, agents.LibraryNames(rs)), strings.Join(agents.LibraryNames(rs), ", "))
+		return "", msg.Errorf("no library tactic %q for %s%s; library: %s", name, rs, scenario.Suggest(name, agents.LibraryNames(rs)), strings.Join(agents.LibraryNames(rs), ", "))
 	}
 	return fmt.Sprintf("# %s/%s: use it as tactics: %s (or {use: %s, params: {...}}), or copy it into tactics: and edit\n%s", rs, name, name, name, src), nil
 }
@@ -139,7 +140,7 @@ func Starter(r sim.Ruleset) (string, error) {
 	}
 	data, _, ok := scenarios.Read(base)
 	if base == "" || !ok {
-		return "", fmt.Errorf("no built-in scenario of ruleset %s to start from", d.Name)
+		return "", msg.Errorf("no built-in scenario of ruleset %s to start from", d.Name)
 	}
 	var b strings.Builder
 	c := func(format string, args ...any) { // a comment line

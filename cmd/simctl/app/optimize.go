@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"simctl/sim/msg"
 	"slices"
 	"sort"
 	"strconv"
@@ -225,7 +226,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 			return nil, &Error{Kind: Usage, Err: err}
 		}
 		refuse := func(format string, a ...any) error {
-			return &Error{Kind: Usage, Err: fmt.Errorf(format, a...)}
+			return &Error{Kind: Usage, Err: msg.Errorf(format, a...)}
 		}
 		cfg.Finalists, cfg.Prior = old.Search.Finalists, old.Search
 		if old.Search.Screening != nil {
@@ -506,11 +507,11 @@ func paramRead(data []byte, sets []scenario.Set, sc *scenario.Scenario, owner, n
 // this one's: the same simctl, scenario text, seed, overrides and space.
 func checkOptimizeResume(old *results.Optimize, path string, doc *results.Optimize) error {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
+		return msg.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
 	}
 	switch {
 	case old.Search == nil || !old.Interrupted:
-		return fmt.Errorf("--resume %s: that search finished (or holds no search); nothing to resume", path)
+		return msg.Errorf("--resume %s: that search finished (or holds no search); nothing to resume", path)
 	case old.ScenarioSHA256 != doc.ScenarioSHA256:
 		return bad("that search's scenario text differs")
 	case old.Version != doc.Version:
@@ -593,7 +594,7 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 		for i, p := range pairs {
 			g, err := cellGame(p[0], p[1])
 			if err != nil {
-				return nil, fmt.Errorf("cell %s against %s:\n%v", pts[0][p[0]].Name, pts[1][p[1]].Name, err)
+				return nil, msg.Errorf("cell %s against %s:\n%v", pts[0][p[0]].Name, pts[1][p[1]].Name, err)
 			}
 			gs[i] = g
 		}
@@ -608,7 +609,7 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 	stop()
 	if err != nil {
 		if isInterrupt(err) {
-			return &Error{Kind: Interrupted, Err: fmt.Errorf("interrupted; a double oracle keeps no partial result (run it again)")}
+			return &Error{Kind: Interrupted, Err: msg.Errorf("interrupted; a double oracle keeps no partial result (run it again)")}
 		}
 		return &Error{Kind: Failed, Err: err}
 	}
@@ -629,7 +630,7 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 		strconv.FormatFloat(100*(1-req.Alpha), 'f', -1, 64)+"%", fmt.Sprintf("[%.2f%%, %.2f%%]", 100*res.ValueBounds[0], 100*res.ValueBounds[1]),
 		fmt.Sprintf("%.2f pp", 100*res.Exploitability), res.Cells, R*C)
 	if math.IsNaN(res.Value) {
-		return &Error{Kind: Failed, Err: fmt.Errorf("the double oracle's value is not a number")}
+		return &Error{Kind: Failed, Err: msg.Errorf("the double oracle's value is not a number")}
 	}
 	return nil
 }
@@ -697,7 +698,7 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 	stop()
 	if err != nil {
 		if isInterrupt(err) {
-			return &Error{Kind: Interrupted, Err: fmt.Errorf("interrupted; a shard keeps no partial stage (run it again)")}
+			return &Error{Kind: Interrupted, Err: msg.Errorf("interrupted; a shard keeps no partial stage (run it again)")}
 		}
 		return &Error{Kind: Failed, Err: err}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"simctl/sim/msg"
 	"slices"
 	"strconv"
 	"strings"
@@ -294,12 +295,12 @@ func setStrings(sets []scenario.Set) []string {
 // points not those this sweep would play.
 func resumeSweep(old *results.Sweep, path string, sw *results.Sweep, games []sim.Game) ([]*experiment.PointRun, error) {
 	differ := func(what string, a, b any) error {
-		return fmt.Errorf("--resume %s: that sweep has %s %v, this one %v; resume with the same command line", path, what, a, b)
+		return msg.Errorf("--resume %s: that sweep has %s %v, this one %v; resume with the same command line", path, what, a, b)
 	}
 	oldSum := old.Context.SHA256()
 	switch {
 	case oldSum != sw.Context.ScenarioSHA256:
-		return nil, fmt.Errorf("--resume %s: that sweep ran another scenario text (SHA-256 %.12s, this one %.12s); was the file edited?", path, oldSum, sw.Context.ScenarioSHA256)
+		return nil, msg.Errorf("--resume %s: that sweep ran another scenario text (SHA-256 %.12s, this one %.12s); was the file edited?", path, oldSum, sw.Context.ScenarioSHA256)
 	case old.Version != sw.Version:
 		return nil, differ("simctl version", old.Version, sw.Version)
 	case old.Seed != sw.Seed:
@@ -325,12 +326,12 @@ func resumeSweep(old *results.Sweep, path string, sw *results.Sweep, games []sim
 		}
 		if !slices.Equal(p.Values, sw.Points[k].Values) || !slices.Equal(p.Result.Raw.Roster, sw.Points[k].Result.Raw.Roster) ||
 			!slices.Equal(p.Result.Raw.Counters, sw.Points[k].Result.Raw.Counters) || len(p.Result.Raw.Rounds) != len(sw.Points[k].Result.Raw.Rounds) {
-			return nil, fmt.Errorf("--resume %s: point %d (%s) does not match this sweep's; the file is damaged", path, k, strings.Join(p.Values, ", "))
+			return nil, msg.Errorf("--resume %s: point %d (%s) does not match this sweep's; the file is damaged", path, k, strings.Join(p.Values, ", "))
 		}
 		have[k] = &experiment.PointRun{Tally: p.Result.Tally(games[k]), Reached: p.Reached}
 	}
 	if !old.Interrupted {
-		return nil, fmt.Errorf("--resume %s: that sweep was not interrupted; nothing to resume", path)
+		return nil, msg.Errorf("--resume %s: that sweep was not interrupted; nothing to resume", path)
 	}
 	// A finished point's counts are kept as they are: an edited count,
 	// or an unfinished point marked finished, would be wrong silently.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"simctl/sim/msg"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -153,12 +154,12 @@ func Tournament(ctx context.Context, req *TournamentRequest, obs *Observer) (*re
 // candidates and settings (--alpha, --delta, --first, --batch, -n).
 func checkTournamentResume(old *results.Tournament, path string, t *results.Tournament, side string, params experiment.SelectParams) error {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
+		return msg.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
 	}
 	p := old.State.Params
 	switch {
 	case old.State.Finished():
-		return fmt.Errorf("--resume %s: that tournament finished (%s); nothing to resume", path, old.Outcome)
+		return msg.Errorf("--resume %s: that tournament finished (%s); nothing to resume", path, old.Outcome)
 	case old.ScenarioSHA256 != t.ScenarioSHA256:
 		return bad("that tournament's scenario text differs (SHA-256 %.12s, this one %.12s)", old.ScenarioSHA256, t.ScenarioSHA256)
 	case old.Version != t.Version:
