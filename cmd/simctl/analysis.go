@@ -307,6 +307,7 @@ func parseDelta(s string) (float64, error) {
 
 func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("find", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	where := fs.String("where", "", "`COND` a condition on an encounter's outcome, in the tactics language (simctl help find lists the facts)")
 	limit := fs.Int("limit", 20, "`K` list at most K matching encounters (the lowest indices)")
 	var c common
@@ -314,6 +315,9 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	pos, stop, code := parseArgs("find", fs, args, stdout, stderr)
 	if stop {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "find", "%v", err)
 	}
 	if len(pos) != 1 || *where == "" {
 		return usageError(stderr, "find", `give one SCENARIO and --where COND, e.g. simctl find d20/duel --where 'side("heroes").won and rounds >= 5'`)

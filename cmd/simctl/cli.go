@@ -100,8 +100,12 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		return cmdServe(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		fs := flag.NewFlagSet("version", flag.ContinueOnError)
+		langF := langFlag(fs, "simctl's messages")
 		if _, done, code := parseArgs("version", fs, rest, stdout, stderr); done {
 			return code
+		}
+		if _, err := resolveLang(*langF); err != nil {
+			return usageError(stderr, "version", "%v", err)
 		}
 		fmt.Fprintln(stdout, "simctl", fullVersion())
 		return exitOK
@@ -239,9 +243,13 @@ func (src *source) warnTo() io.Writer {
 
 func cmdScenarios(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scenarios", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	pos, done, code := parseArgs("scenarios", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "scenarios", "%v", err)
 	}
 	if len(pos) > 0 {
 		if pos[0] != "show" {
@@ -302,9 +310,13 @@ func clip(s string, width int) string {
 
 func cmdRules(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("rules", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	pos, done, code := parseArgs("rules", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "rules", "%v", err)
 	}
 	if len(pos) != 1 {
 		return usageError(stderr, "rules", "give one ruleset NAME: %s", strings.Join(rulesets.Names(), ", "))

@@ -16,12 +16,16 @@ import (
 
 func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	var c common
 	c.register(fs, gFormat|gQuiet, "")
 	partial := fs.Bool("allow-partial", false, "accept a set of shards that misses encounters (the result is marked incomplete)")
 	pos, done, code := parseArgs("merge", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "merge", "%v", err)
 	}
 	if len(pos) == 0 {
 		return usageError(stderr, "merge", "give the RESULT.json files to merge (the JSON of simctl run --json --shard k/K)")

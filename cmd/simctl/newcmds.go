@@ -19,11 +19,15 @@ import (
 // every file, exit 3 if any is invalid (2 if one names no scenario).
 func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	var c common
 	c.register(fs, gSet, "")
 	pos, done, code := parseArgs("check", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "check", "%v", err)
 	}
 	if len(pos) == 0 {
 		return usageError(stderr, "check", "give the scenario files to check, e.g. simctl check my.yaml")
@@ -65,11 +69,15 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // always runs and never drifts from what the decoder accepts.
 func cmdInit(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("init", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	out := fs.String("o", "", "`FILE` where to write (default RULESET.yaml; - for stdout)")
 	force := fs.Bool("force", false, "overwrite FILE if it exists")
 	pos, done, code := parseArgs("init", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "init", "%v", err)
 	}
 	name := "d20"
 	switch len(pos) {
@@ -115,10 +123,14 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 // cmdSchema prints the JSON Schema of scenario files.
 func cmdSchema(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	out := fs.String("o", "", "`FILE` write the schema to FILE instead of stdout")
 	pos, done, code := parseArgs("schema", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "schema", "%v", err)
 	}
 	if len(pos) > 0 {
 		return usageError(stderr, "schema", "takes no arguments, got %q", pos[0])

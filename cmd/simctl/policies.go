@@ -14,9 +14,13 @@ import (
 // may use; `policies show NAME` prints one library tactic to copy and edit.
 func cmdPolicies(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("policies", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	args, done, code := parseArgs("policies", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "policies", "%v", err)
 	}
 	if len(args) >= 1 && args[0] == "show" {
 		if len(args) != 2 {

@@ -15,6 +15,7 @@ import (
 
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	var c common
 	c.register(fs, gN|gSeed|gSet|gWorkers|gProgress, "with --pick: the encounters to choose from (0 .. N-1 of the run)")
 	enc := fs.Int64("encounter", 0, "`I` the encounter index within the run (from 0)")
@@ -23,6 +24,9 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	pos, done, code := parseArgs("trace", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "trace", "%v", err)
 	}
 	if len(pos) != 1 {
 		return usageError(stderr, "trace", "give one SCENARIO, e.g. simctl trace d20/duel --seed 7 --encounter 12")
