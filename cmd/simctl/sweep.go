@@ -231,6 +231,6 @@ func runCommand(name string, n int64, seed uint64, sets []string) string {
 }
 
 // checkWholeSteps is app.CheckWholeSteps for the CLI's source.
-func checkWholeSteps(src *source, sets []scenario.Set, a *results.Axis) string {
+func checkWholeSteps(src *source, sets []scenario.Set, a *results.Axis) error {
 	return app.CheckWholeSteps(src.app(), sets, a, src.warnTo())
 }

@@ -123,19 +123,21 @@ func DocHeader(kind string, src *Source, sc *scenario.Scenario, seed uint64, com
 // nothing runs unless all are valid, and every invalid one is counted,
 // the first most of them reported under their label (what names them
 // all: "settings").
-func CompileAll(src *Source, base []scenario.Set, extra [][]scenario.Set, label func(k int) string, warn io.Writer) ([]sim.Game, error) {
-	return compileAll(src, base, extra, label, "settings", 5, warn)
+func CompileAll(src *Source, base []scenario.Set, extra [][]scenario.Set, label func(k int) msg.Text, warn io.Writer) ([]sim.Game, error) {
+	return compileAll(src, base, extra, label, msg.New("settings"), 5, warn)
 }
 
-func compileAll(src *Source, base []scenario.Set, extra [][]scenario.Set, label func(k int) string, what string, most int, warn io.Writer) ([]sim.Game, error) {
+func compileAll(src *Source, base []scenario.Set, extra [][]scenario.Set, label func(k int) msg.Text, what msg.Text, most int, warn io.Writer) ([]sim.Game, error) {
 	games := make([]sim.Game, len(extra))
-	var bad strings.Builder
+	// The report: a part per invalid setting, then the count; a message
+	// of messages, so it prints in the front end's language.
+	var parts []any
 	nbad := 0
 	for k, e := range extra {
 		_, g, err := src.Compile(append(append([]scenario.Set(nil), base...), e...), warn)
 		if err != nil {
 			if nbad < most {
-				fmt.Fprintf(&bad, "%s:\n%v\n", label(k), err)
+				parts = append(parts, msg.New("%s:\n%v\n", label(k), err))
 			}
 			nbad++
 			continue
@@ -143,8 +145,9 @@ func compileAll(src *Source, base []scenario.Set, extra [][]scenario.Set, label 
 		games[k] = g
 	}
 	if nbad > 0 {
-		fmt.Fprintf(&bad, "%d of %d %s are invalid scenarios; nothing was run", nbad, len(extra), what)
-		return nil, &Error{Kind: Invalid, Err: &PointsError{bad.String()}}
+		parts = append(parts, msg.New("%d of %d %s are invalid scenarios; nothing was run", nbad, len(extra), what))
+		m := msg.New(strings.Repeat("%v", len(parts)), parts...)
+		return nil, &Error{Kind: Invalid, Err: &PointsError{Text: m.String(), Msg: m}}
 	}
 	return games, nil
 }
@@ -229,16 +232,16 @@ func Value(ctx context.Context, req *ValueRequest, obs *Observer) (*results.Valu
 		return nil, usage(true, "--params names no parameter")
 	}
 	extra := experiment.Games(ps)
-	games, err := CompileAll(src, req.Sets, extra, func(k int) string {
+	games, err := CompileAll(src, req.Sets, extra, func(k int) msg.Text {
 		if k == 0 {
-			return "the scenario"
+			return msg.New("the scenario")
 		}
 		dir := "-"
 		if k%2 == 0 {
 			dir = "+"
 		}
 		p := ps[(k-1)/2]
-		return fmt.Sprintf("%s %s%v (%s)", p.Name, dir, p.Step, strings.Join(setList(extra[k]), " "))
+		return msg.New("%s %s%v (%s)", p.Name, dir, p.Step, strings.Join(setList(extra[k]), " "))
 	}, obs.Warn)
 	if err != nil {
 		return nil, err
@@ -307,8 +310,8 @@ func Matrix(ctx context.Context, req *MatrixRequest, obs *Observer) (*results.Ma
 			extra = append(extra, append(append([]scenario.Set(nil), r.Sets...), c.Sets...))
 		}
 	}
-	games, err := CompileAll(src, req.Sets, extra, func(k int) string {
-		return fmt.Sprintf("row %s against column %s", rows[k/len(cols)].Name, cols[k%len(cols)].Name)
+	games, err := CompileAll(src, req.Sets, extra, func(k int) msg.Text {
+		return msg.New("row %s against column %s", rows[k/len(cols)].Name, cols[k%len(cols)].Name)
 	}, obs.Warn)
 	if err != nil {
 		return nil, err

@@ -145,7 +145,10 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Err.Error() }
-func (e *Error) Unwrap() error { return e.Err }
+
+// Localize is the message in the language of tr.
+func (e *Error) Localize(tr msg.Translator) string { return msg.Localize(e.Err, tr) }
+func (e *Error) Unwrap() error                     { return e.Err }
 
 func usage(help bool, format string, a ...any) error {
 	return &Error{Kind: Usage, Help: help, Err: msg.Errorf(format, a...)}
@@ -153,6 +156,12 @@ func usage(help bool, format string, a ...any) error {
 
 // PointsError is a sweep's or comparison's settings that do not compile:
 // the first few problems, each under its setting, and how many in all.
-type PointsError struct{ Text string }
+type PointsError struct {
+	Text string   // in English
+	Msg  msg.Text // the same, to translate
+}
 
 func (e *PointsError) Error() string { return e.Text }
+
+// Localize is the message in the language of tr.
+func (e *PointsError) Localize(tr msg.Translator) string { return e.Msg.Localize(tr) }

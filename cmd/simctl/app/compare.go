@@ -88,7 +88,7 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 	for k, op := range opts {
 		extra[k] = op.Sets
 	}
-	games, err := compileAll(src, sets, extra, func(k int) string { return "option " + opts[k].Name }, "options", len(opts), obs.Warn)
+	games, err := compileAll(src, sets, extra, func(k int) msg.Text { return msg.New("option %s", opts[k].Name) }, msg.New("options"), len(opts), obs.Warn)
 	if err != nil {
 		return nil, err
 	}

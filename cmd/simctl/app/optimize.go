@@ -115,8 +115,8 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	}
 	axes := req.Axes
 	for i := range axes {
-		if msg := CheckWholeSteps(src, req.Sets, &axes[i], obs.Warn); msg != "" {
-			return nil, usage(true, "%s", msg)
+		if err := CheckWholeSteps(src, req.Sets, &axes[i], obs.Warn); err != nil {
+			return nil, usage(true, "%v", err)
 		}
 	}
 	doc := &results.Optimize{Header: DocHeader("optimize", src, sc, req.Seed, req.Command, req.Sets, obs.Warn), Side: sideName, Vary: axes, Where: req.Where, Rules: req.Rules, Block: req.Block}
@@ -187,14 +187,14 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 
 	// Every candidate compiled once; its key is what it compiles to.
 	games := map[string]sim.Game{}
-	var badText strings.Builder
+	var badParts []any // a message per invalid candidate, then the count
 	bad := 0
 	points, count, err := sp.Enumerate(func(p experiment.Point) (string, error) {
 		sets := append(append([]scenario.Set(nil), req.Sets...), p.Sets...)
 		csc, g, warns, err := src.CompileWarn(sets)
 		if err != nil {
 			if bad < 3 {
-				fmt.Fprintf(&badText, "candidate %s:\n%v\n", p.Name, err)
+				badParts = append(badParts, msg.New("candidate %s:\n%v\n", p.Name, err))
 			}
 			bad++
 			return "bad:" + p.Name, nil
@@ -206,8 +206,9 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		return nil, usage(true, "%v", err)
 	}
 	if bad > 0 {
-		fmt.Fprintf(&badText, "%d candidate(s) are invalid scenarios; nothing was run", bad)
-		return nil, &Error{Kind: Invalid, Err: &PointsError{badText.String()}}
+		badParts = append(badParts, msg.New("%d candidate(s) are invalid scenarios; nothing was run", bad))
+		m := msg.New(strings.Repeat("%v", len(badParts)), badParts...)
+		return nil, &Error{Kind: Invalid, Err: &PointsError{Text: m.String(), Msg: m}}
 	}
 	if len(points) == 0 {
 		return nil, usage(true, "--where %s excludes every one of the %d combinations", req.Where, count.Combinations)
@@ -506,25 +507,22 @@ func paramRead(data []byte, sets []scenario.Set, sc *scenario.Scenario, owner, n
 // checkOptimizeResume checks that an unfinished search's document is
 // this one's: the same simctl, scenario text, seed, overrides and space.
 func checkOptimizeResume(old *results.Optimize, path string, doc *results.Optimize) error {
-	bad := func(format string, a ...any) error {
-		return msg.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
-	}
 	switch {
 	case old.Search == nil || !old.Interrupted:
 		return msg.Errorf("--resume %s: that search finished (or holds no search); nothing to resume", path)
 	case old.ScenarioSHA256 != doc.ScenarioSHA256:
-		return bad("that search's scenario text differs")
+		return resumeRefused(path, "that search's scenario text differs")
 	case old.Version != doc.Version:
-		return bad("that search was made by simctl %s, this is %s", old.Version, doc.Version)
+		return resumeRefused(path, "that search was made by simctl %s, this is %s", old.Version, doc.Version)
 	case old.Seed != doc.Seed:
-		return bad("that search has seed %d, this one %d", old.Seed, doc.Seed)
+		return resumeRefused(path, "that search has seed %d, this one %d", old.Seed, doc.Seed)
 	case !slices.Equal(old.Sets, doc.Sets):
-		return bad("that search has --set %v, this one %v", old.Sets, doc.Sets)
+		return resumeRefused(path, "that search has --set %v, this one %v", old.Sets, doc.Sets)
 	case old.Side != doc.Side || old.Where != doc.Where || old.Rules != doc.Rules || old.Block != doc.Block ||
 		fmt.Sprint(old.Vary) != fmt.Sprint(doc.Vary) || fmt.Sprint(old.Options) != fmt.Sprint(doc.Options):
-		return bad("that search has another space (--side, --vary, --option, --where, --rules, --block)")
+		return resumeRefused(path, "that search has another space (--side, --vary, --option, --where, --rules, --block)")
 	case old.Guarantee.Alpha != doc.Guarantee.Alpha || old.Guarantee.Delta != doc.Guarantee.Delta:
-		return bad("that search has --alpha %v --delta %v", old.Guarantee.Alpha, old.Guarantee.Delta)
+		return resumeRefused(path, "that search has --alpha %v --delta %v", old.Guarantee.Alpha, old.Guarantee.Delta)
 	}
 	return nil
 }

@@ -124,8 +124,14 @@ func inputHeader(in *results.Input) *results.Header {
 	return nil
 }
 
-func firstLine(err error) string {
-	return strings.SplitN(err.Error(), "\n", 2)[0]
+// firstLine is err's first line, in the language the message around it
+// is printed in.
+func firstLine(err error) msg.Localizer { return firstLineOf{err} }
+
+type firstLineOf struct{ err error }
+
+func (f firstLineOf) Localize(tr msg.Translator) string {
+	return strings.SplitN(msg.Localize(f.err, tr), "\n", 2)[0]
 }
 
 // parseSets reads a document's overrides.

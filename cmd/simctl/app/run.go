@@ -3,7 +3,6 @@ package app
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"math"
 	"runtime"
 	"simctl/sim/msg"
@@ -182,9 +181,6 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 // checkRunResume checks an interrupted run's result is this run's: the
 // same simctl, scenario text, seed, overrides, -n and shard.
 func checkRunResume(r *results.Result, path, sum, version string, seed uint64, sets []string, shard *results.Shard, n int64) error {
-	bad := func(format string, a ...any) error {
-		return msg.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
-	}
 	var played, left int64 = r.Encounters, 0
 	for _, u := range r.Unplayed {
 		left += u[1] - u[0]
@@ -199,17 +195,17 @@ func checkRunResume(r *results.Result, path, sum, version string, seed uint64, s
 	case len(r.Unplayed) == 0:
 		return msg.Errorf("--resume %s: that run was stopped at once (a second interrupt) and does not know which encounters it left; run it again", path)
 	case r.ScenarioSHA256 != sum:
-		return bad("that run's scenario text differs (SHA-256 %.12s, this one %.12s)", r.ScenarioSHA256, sum)
+		return resumeRefused(path, "that run's scenario text differs (SHA-256 %.12s, this one %.12s)", r.ScenarioSHA256, sum)
 	case r.Version != version:
-		return bad("that run was made by simctl %s, this is %s", r.Version, version)
+		return resumeRefused(path, "that run was made by simctl %s, this is %s", r.Version, version)
 	case r.Seed != seed:
-		return bad("that run has seed %d, this one %d", r.Seed, seed)
+		return resumeRefused(path, "that run has seed %d, this one %d", r.Seed, seed)
 	case !slices.Equal(r.Sets, sets):
-		return bad("that run has --set %v, this one %v", r.Sets, sets)
+		return resumeRefused(path, "that run has --set %v, this one %v", r.Sets, sets)
 	case whole != n:
-		return bad("that run has -n %d, this one %d", whole, n)
+		return resumeRefused(path, "that run has -n %d, this one %d", whole, n)
 	case (r.Shard == nil) != (shard == nil) || (shard != nil && (r.Shard.K != shard.K || r.Shard.Of != shard.Of)):
-		return bad("that run's --shard differs")
+		return resumeRefused(path, "that run's --shard differs")
 	}
 	lo, hi := int64(0), n
 	if shard != nil {

@@ -83,8 +83,8 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*results.Swee
 		return nil, &Error{Kind: Invalid, Err: err}
 	}
 	for i := range axes {
-		if msg := CheckWholeSteps(src, sets, &axes[i], obs.Warn); msg != "" {
-			return nil, usage(true, "%s", msg)
+		if err := CheckWholeSteps(src, sets, &axes[i], obs.Warn); err != nil {
+			return nil, usage(true, "%v", err)
 		}
 	}
 	grid := results.Grid(axes)
@@ -101,7 +101,7 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*results.Swee
 		}
 		pointSets[k] = setStrings(append(append([]scenario.Set(nil), sets...), extra[k]...))
 	}
-	games, err := compileAll(src, sets, extra, func(k int) string { return "at " + pointName(axes, grid[k]) }, "sweep points", 5, obs.Warn)
+	games, err := compileAll(src, sets, extra, func(k int) msg.Text { return msg.New("at %s", pointName(axes, grid[k])) }, msg.New("sweep points"), 5, obs.Warn)
 	if err != nil {
 		return nil, err
 	}
@@ -224,16 +224,16 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*results.Swee
 // range with a fractional step writes 10.0, which a whole-number field
 // refuses) and, when fractional values remain, checks up front that the
 // field accepts them: otherwise every point would fail, whole ones
-// included. It returns the error message, or "".
-func CheckWholeSteps(src *Source, sets []scenario.Set, a *results.Axis, warn io.Writer) string {
+// included. It returns the error, or nil.
+func CheckWholeSteps(src *Source, sets []scenario.Set, a *results.Axis, warn io.Writer) error {
 	if !strings.Contains(a.Spec, ":") {
-		return ""
+		return nil
 	}
 	frac := ""
 	for i, v := range a.Values {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil {
-			return ""
+			return nil
 		}
 		if f == math.Trunc(f) && math.Abs(f) < 1e15 {
 			a.Values[i] = strconv.FormatInt(int64(f), 10)
@@ -242,7 +242,7 @@ func CheckWholeSteps(src *Source, sets []scenario.Set, a *results.Axis, warn io.
 		}
 	}
 	if frac == "" {
-		return ""
+		return nil
 	}
 	with := func(v string) error {
 		_, _, err := src.Compile(append(append([]scenario.Set(nil), sets...), scenario.Set{Path: a.Path, Value: v}), warn)
@@ -251,10 +251,10 @@ func CheckWholeSteps(src *Source, sets []scenario.Set, a *results.Axis, warn io.
 	f, _ := strconv.ParseFloat(frac, 64)
 	// Refused as a fraction but accepted rounded: the field is whole-numbered.
 	if with(frac) != nil && with(strconv.FormatFloat(math.Round(f), 'f', 0, 64)) == nil {
-		return fmt.Sprintf("--vary %s=%s: %s takes whole numbers, and this range gives fractional values such as %s; use a whole step, e.g. %s",
+		return msg.Errorf("--vary %s=%s: %s takes whole numbers, and this range gives fractional values such as %s; use a whole step, e.g. %s",
 			a.Path, a.Spec, a.Path, frac, wholeRange(a.Spec))
 	}
-	return ""
+	return nil
 }
 
 // wholeRange suggests a:b:step with the step rounded up to a whole number.
