@@ -2,7 +2,6 @@ package results
 
 import (
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"simctl/sim/msg"
 	"slices"
@@ -226,26 +225,26 @@ func MergeMatrices(ms []*Matrix) (*Matrix, error) {
 func mergeJoints(kind string, hs []*Header, js []*stats.Joint) (Header, stats.Joint, error) {
 	first := hs[0]
 	for i, h := range hs {
-		what := ""
+		var what msg.Text
 		switch {
 		case h.Shard == nil:
 			return Header{}, stats.Joint{}, msg.Errorf("merge: %s %d of %d is whole (made without --shard); merge combines the shards of one %s run (simctl %s --shard k/K)", kind, i+1, len(hs), kind, kind)
 		case h.Version != first.Version:
-			what = fmt.Sprintf("was made by simctl %s, %s 1 by %s", h.Version, kind, first.Version)
+			what = msg.New("was made by simctl %s, %s 1 by %s", h.Version, kind, first.Version)
 		case h.ScenarioSHA256 != first.ScenarioSHA256:
-			what = fmt.Sprintf("ran another scenario text (SHA-256 %s vs %s); was the file edited between shards?", short(h.ScenarioSHA256), short(first.ScenarioSHA256))
+			what = msg.New("ran another scenario text (SHA-256 %s vs %s); was the file edited between shards?", short(h.ScenarioSHA256), short(first.ScenarioSHA256))
 		case h.Seed != first.Seed || h.Shard.Total != first.Shard.Total:
-			what = fmt.Sprintf("has seed %d and -n %d, %s 1 seed %d and -n %d", h.Seed, h.Shard.Total, kind, first.Seed, first.Shard.Total)
+			what = msg.New("has seed %d and -n %d, %s 1 seed %d and -n %d", h.Seed, h.Shard.Total, kind, first.Seed, first.Shard.Total)
 		case !slices.Equal(h.Sets, first.Sets):
-			what = fmt.Sprintf("has --set %v, %s 1 %v", h.Sets, kind, first.Sets)
+			what = msg.New("has --set %v, %s 1 %v", h.Sets, kind, first.Sets)
 		case js[i].K != js[0].K:
-			what = "plays another number of games"
+			what = msg.New("plays another number of games")
 		case h.Interrupted:
-			what = "was interrupted; resume that shard (--resume FILE) or run it again"
+			what = msg.New("was interrupted; resume that shard (--resume FILE) or run it again")
 		case js[i].N != h.Shard.N:
-			what = fmt.Sprintf("played %d encounters of its %d; the file is damaged", js[i].N, h.Shard.N)
+			what = msg.New("played %d encounters of its %d; the file is damaged", js[i].N, h.Shard.N)
 		}
-		if what != "" {
+		if what.Format != "" {
 			return Header{}, stats.Joint{}, msg.Errorf("merge: %s %d of %d (shard %s) %s", kind, i+1, len(hs), shardName(h.Shard), what)
 		}
 	}

@@ -1,7 +1,6 @@
 package results
 
 import (
-	"fmt"
 	"simctl/sim/msg"
 	"slices"
 	"sort"
@@ -184,9 +183,9 @@ func short(sum string) string {
 	return sum[:min(len(sum), 12)]
 }
 
-func describe(r *Result) string {
+func describe(r *Result) msg.Text {
 	if r.Shard == nil {
-		return "an unsharded result"
+		return msg.New("an unsharded result")
 	}
-	return fmt.Sprintf("shard %d/%d", r.Shard.K, r.Shard.Of)
+	return msg.New("shard %d/%d", r.Shard.K, r.Shard.Of)
 }

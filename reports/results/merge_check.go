@@ -16,12 +16,14 @@ import (
 // 12345) breaks one of them, and merge refuses it instead of adding it
 // in. Fields absent from results of older versions (zero) are not held
 // against them.
+// damaged is a consistency check's finding.
+func damaged(format string, a ...any) error {
+	return msg.Errorf("%s; the file is damaged or was edited", msg.New(format, a...))
+}
+
 func (r *Result) consistent() error {
 	raw := &r.Raw
 	n := raw.Encounters
-	damaged := func(format string, a ...any) error {
-		return msg.Errorf(format+"; the file is damaged or was edited", a...)
-	}
 	// Rounds: the histogram has a bin per round count up to its cap, the
 	// encounters beyond it in rounds_over.
 	lo, hi, last, ok := binSums(raw.Rounds)
@@ -29,7 +31,7 @@ func (r *Result) consistent() error {
 		return damaged("the rounds histogram overflows")
 	}
 	capR := int64(len(raw.Rounds) - 1)
-	if err := sumWithin("rounds", raw.RoundsSum, raw.RoundsMax, lo, hi, last, capR, raw.RoundsOver, n); err != nil {
+	if err := sumWithin(msg.New("rounds"), raw.RoundsSum, raw.RoundsMax, lo, hi, last, capR, raw.RoundsOver, n); err != nil {
 		return damaged("%v", err)
 	}
 	if d := raw.DrawsMaxRounds + raw.DrawsAllGone; d != 0 && (d != raw.Draws || raw.DrawsMaxRounds < 0 || raw.DrawsAllGone < 0) {
@@ -106,9 +108,6 @@ func (raw *Raw) combatantsConsistent(n int64) error {
 	if len(raw.Combatants) == 0 || len(raw.RosterSides) != len(raw.Combatants) {
 		return nil
 	}
-	damaged := func(format string, a ...any) error {
-		return msg.Errorf(format+"; the file is damaged or was edited", a...)
-	}
 	per := len(raw.Counters)
 	var dealt, turns, lost, hpWin [2]int64
 	var taken int64
@@ -166,7 +165,7 @@ func (h *HistRaw) consistent() error {
 	if !ok {
 		return msg.Errorf("its bins overflow")
 	}
-	return sumWithin("values", h.Sum, h.Max, lo, hi, last, int64(h.Cap), h.Over, h.N)
+	return sumWithin(msg.New("values"), h.Sum, h.Max, lo, hi, last, int64(h.Cap), h.Over, h.N)
 }
 
 // binSums is, for a histogram's bins (counts[v] observations of v), the
@@ -197,7 +196,7 @@ func binSums(counts []int64) (n, sum, last int64, ok bool) {
 // bins' and the maximum their last value; with some over, the maximum
 // is above capV and the sum lies between the bins' plus over × (capV+1)
 // and the bins' plus over × max.
-func sumWithin(what string, sum, maxV, binned, binSum, last, capV, over, total int64) error {
+func sumWithin(what msg.Text, sum, maxV, binned, binSum, last, capV, over, total int64) error {
 	if over < 0 || binned+over != total || binned+over < 0 {
 		return msg.Errorf("its histogram counts %d (%d above its cap), not %d", binned+over, over, total)
 	}

@@ -163,6 +163,8 @@ type Sweep struct {
 	Context    *Context     `json:"context,omitempty"`
 	Points     []SweepPoint `json:"points"`
 	Warnings   []string     `json:"warnings,omitempty"`
+	// WarningsMsg is Warnings as messages, to translate (message.go).
+	WarningsMsg []Message `json:"warnings_msg,omitempty"`
 	// Interrupted is set when the sweep was stopped: points hold what
 	// finished.
 	Interrupted bool `json:"interrupted,omitempty"`
@@ -221,7 +223,7 @@ func (s *Sweep) Finish() {
 	s.Kind = "sweep"
 	s.Interval = intervalWilson
 	s.Encounters = 0
-	s.Warnings = nil
+	s.Warnings, s.WarningsMsg = nil, nil
 	missed, unfinished := 0, 0
 	for _, p := range s.Points {
 		if p.Unfinished {
@@ -235,12 +237,12 @@ func (s *Sweep) Finish() {
 		}
 	}
 	if missed > 0 {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("%d of %d points reached the cap of %s encounters before their interval was narrower than %s (marked *); raise -n for them",
-			missed, len(s.Points), Thousands(s.MaxN), pp(s.Precision)))
+		addWarning(&s.Warnings, &s.WarningsMsg, "%d of %d points reached the cap of %s encounters before their interval was narrower than %s (marked *); raise -n for them",
+			missed, len(s.Points), Thousands(s.MaxN), pp(s.Precision))
 	}
 	if s.Interrupted {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("interrupted: %d of %d points did not finish (marked unfinished; no figures are given for them); simctl sweep ... --resume FILE with this sweep's JSON plays only those",
-			unfinished, len(s.Points)))
+		addWarning(&s.Warnings, &s.WarningsMsg, "interrupted: %d of %d points did not finish (marked unfinished; no figures are given for them); simctl sweep ... --resume FILE with this sweep's JSON plays only those",
+			unfinished, len(s.Points))
 	}
 }
 
@@ -256,24 +258,24 @@ func MergeSweeps(ss []*Sweep) (*Sweep, error) {
 	first := ss[0]
 	sum := func(s *Sweep) string { return s.Context.SHA256() }
 	for i, s := range ss {
-		what := ""
+		var what msg.Text
 		switch {
 		case s.Shard == nil:
 			return nil, msg.Errorf("merge: sweep %d of %d is a whole sweep (made without --shard); merge combines the shards of one sweep (simctl sweep --shard k/K) or of one run (simctl run --json --shard k/K), and a whole sweep goes to simctl report", i+1, len(ss))
 		case s.Precision > 0:
-			what = "used --precision, whose stopping depends on the whole point"
+			what = msg.New("used --precision, whose stopping depends on the whole point")
 		case s.Version != first.Version:
-			what = fmt.Sprintf("was made by simctl %s, sweep 1 by %s", s.Version, first.Version)
+			what = msg.New("was made by simctl %s, sweep 1 by %s", s.Version, first.Version)
 		case sum(s) != sum(first):
-			what = fmt.Sprintf("ran another scenario text (SHA-256 %s vs %s)", short(sum(s)), short(sum(first)))
+			what = msg.New("ran another scenario text (SHA-256 %s vs %s)", short(sum(s)), short(sum(first)))
 		case s.Seed != first.Seed || s.MaxN != first.MaxN || s.Shard.Total != first.Shard.Total:
-			what = fmt.Sprintf("has seed %d and -n %d, sweep 1 seed %d and -n %d", s.Seed, s.Shard.Total, first.Seed, first.Shard.Total)
+			what = msg.New("has seed %d and -n %d, sweep 1 seed %d and -n %d", s.Seed, s.Shard.Total, first.Seed, first.Shard.Total)
 		case !slices.Equal(s.Sets, first.Sets) || !sameAxes(s.Axes, first.Axes) || len(s.Points) != len(first.Points):
-			what = "varies other paths or values, or has other --set overrides"
+			what = msg.New("varies other paths or values, or has other --set overrides")
 		case s.Interrupted:
-			what = "was interrupted; run that shard again"
+			what = msg.New("was interrupted; run that shard again")
 		}
-		if what != "" {
+		if what.Format != "" {
 			return nil, msg.Errorf("merge: sweep %d of %d (shard %s) %s", i+1, len(ss), shardName(s.Shard), what)
 		}
 	}
