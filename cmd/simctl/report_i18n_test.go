@@ -57,8 +57,10 @@ func TestReportLang(t *testing.T) {
 		t.Error("--lang en under LANG=ru_RU did not give English")
 	}
 
+	// A --lang that names no language is said in the locale's (here
+	// Russian).
 	code, _, errOut := cli(t, "report", run, "-o", filepath.Join(dir, "fr"), "--lang", "fr")
-	if code != exitUsage || !strings.Contains(errOut, `unknown language "fr" (valid: en, ko, ru)`) {
+	if code != exitUsage || !strings.Contains(errOut, `неизвестный язык "fr" (допустимо: en, ko, ru)`) {
 		t.Errorf("--lang fr: exit %d, %q", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "fr")); err == nil {
