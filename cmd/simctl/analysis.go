@@ -126,7 +126,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return appError(stderr, "value", err)
 	}
 	if !o.quiet {
-		for _, w := range v.Warnings {
+		for _, w := range results.WarningTexts(v.Warnings, v.WarningsMsg) {
 			say(stderr, "value", "warning: %v", w)
 		}
 	}

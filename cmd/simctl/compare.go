@@ -228,7 +228,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return appError(stderr, "compare", err)
 	}
-	for _, warn := range c.Warnings {
+	for _, warn := range results.WarningTexts(c.Warnings, c.WarningsMsg) {
 		if !o.quiet {
 			say(stderr, "compare", "warning: %v", warn)
 		}

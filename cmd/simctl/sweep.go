@@ -203,7 +203,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return appError(stderr, "sweep", err)
 	}
-	for _, warn := range sw.Warnings {
+	for _, warn := range results.WarningTexts(sw.Warnings, sw.WarningsMsg) {
 		if !o.quiet {
 			say(stderr, "sweep", "warning: %v", warn)
 		}

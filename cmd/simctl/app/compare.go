@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"simctl/sim/msg"
 	"slices"
 	"sync/atomic"
@@ -199,9 +198,9 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 	c := build(interrupted, left)
 	if w > 0 {
 		if reached {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("--precision %s reached after %s encounters per option", req.PrecisionText, results.Thousands(c.Encounters)))
+			results.AddWarning(&c.Warnings, &c.WarningsMsg, msg.New("--precision %s reached after %s encounters per option", req.PrecisionText, results.Thousands(c.Encounters)))
 		} else if runErr == nil {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("--precision %s not reached within -n %s encounters; the intervals are wider", req.PrecisionText, results.Thousands(n)))
+			results.AddWarning(&c.Warnings, &c.WarningsMsg, msg.New("--precision %s not reached within -n %s encounters; the intervals are wider", req.PrecisionText, results.Thousands(n)))
 		}
 	}
 	return c, nil
