@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"simctl/cmd/simctl/app"
 	"simctl/sim/msg"
@@ -40,6 +38,17 @@ func (o *optionFlags) Set(s string) error {
 	return nil
 }
 
+// compareProblems collects a compare file's problems, each at its line
+// and column.
+type compareProblems struct {
+	path string
+	list []any
+}
+
+func (p *compareProblems) bad(n *yaml.Node, format string, args ...any) {
+	p.list = append(p.list, msg.New("%s:%d:%d: %s", p.path, n.Line, n.Column, msg.New(format, args...)))
+}
+
 // readCompareFile reads a compare file:
 //
 //	scenario: d20/duel          # optional when SCENARIO is given
@@ -59,10 +68,7 @@ func readCompareFile(ctx context.Context, path string) (scen, baseline string, o
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return "", "", nil, msg.Errorf("%s: %v", path, err)
 	}
-	var errs []string
-	bad := func(n *yaml.Node, format string, args ...any) {
-		errs = append(errs, fmt.Sprintf("%s:%d:%d: %s", path, n.Line, n.Column, fmt.Sprintf(format, args...)))
-	}
+	errs := &compareProblems{path: path}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return "", "", nil, msg.Errorf("%s: a compare file is a mapping with options: (and optionally scenario:, baseline:)", path)
 	}
@@ -76,12 +82,12 @@ func readCompareFile(ctx context.Context, path string) (scen, baseline string, o
 			baseline = v.Value
 		case "options":
 			if v.Kind != yaml.SequenceNode {
-				bad(v, "options: expected a list of {name, set}")
+				errs.bad(v, "options: expected a list of {name, set}")
 				continue
 			}
 			for _, on := range v.Content {
 				if on.Kind != yaml.MappingNode {
-					bad(on, "an option is a mapping {name: NAME, set: [PATH=VALUE, ...]}")
+					errs.bad(on, "an option is a mapping {name: NAME, set: [PATH=VALUE, ...]}")
 					continue
 				}
 				var o option
@@ -96,7 +102,7 @@ func readCompareFile(ctx context.Context, path string) (scen, baseline string, o
 							for _, sn := range ov.Content {
 								s, err := scenario.ParseSet(sn.Value)
 								if err != nil {
-									bad(sn, "%v", err)
+									errs.bad(sn, "%v", err)
 									continue
 								}
 								o.sets = append(o.sets, s)
@@ -107,24 +113,24 @@ func readCompareFile(ctx context.Context, path string) (scen, baseline string, o
 							}
 						default:
 							if !(ov.Kind == yaml.ScalarNode && ov.Tag == "!!null") {
-								bad(ov, "set: expected a list of PATH=VALUE or a mapping PATH: VALUE")
+								errs.bad(ov, "set: expected a list of PATH=VALUE or a mapping PATH: VALUE")
 							}
 						}
 					default:
-						bad(ok, "unknown field %q in an option; valid: name, set", ok.Value)
+						errs.bad(ok, "unknown field %q in an option; valid: name, set", ok.Value)
 					}
 				}
 				if o.name == "" {
-					bad(on, "an option needs a name")
+					errs.bad(on, "an option needs a name")
 				}
 				opts = append(opts, o)
 			}
 		default:
-			bad(k, "unknown field %q; valid: scenario, baseline, options", k.Value)
+			errs.bad(k, "unknown field %q; valid: scenario, baseline, options", k.Value)
 		}
 	}
-	if len(errs) > 0 {
-		return "", "", nil, errors.New(strings.Join(errs, "\n"))
+	if len(errs.list) > 0 {
+		return "", "", nil, msg.Errorf(strings.TrimSuffix(strings.Repeat("%v\n", len(errs.list)), "\n"), errs.list...)
 	}
 	return scen, baseline, opts, nil
 }
