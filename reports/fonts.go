@@ -76,7 +76,7 @@ func UseFigureFont(l i18n.Lang, file string) error {
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return msg.Errorf("--font: %v", err)
+		return msg.Errorf("%s: %v", "--font", err)
 	}
 	face, err := parseFont(data)
 	if err != nil {

@@ -239,12 +239,12 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	firstN, err := parseCount(*first)
 	if err != nil {
-		return usageError(stderr, "tournament", "--first %v", err)
+		return usageError(stderr, "tournament", "%s %v", "--first", err)
 	}
 	batchN := firstN
 	if *batch != "" {
 		if batchN, err = parseCount(*batch); err != nil {
-			return usageError(stderr, "tournament", "--batch %v", err)
+			return usageError(stderr, "tournament", "%s %v", "--batch", err)
 		}
 	}
 	deltaV, err := parseDelta(*delta)
@@ -409,7 +409,7 @@ func parsePick(s string) (float64, error) {
 func readResume[T any](ctx context.Context, path, what string, pick func(*results.Input) *T) (*T, error) {
 	in, err := results.ReadInputContext(ctx, path)
 	if err != nil {
-		return nil, msg.Errorf("--resume: %v", err)
+		return nil, msg.Errorf("%s: %v", "--resume", err)
 	}
 	doc := pick(in)
 	if doc == nil {

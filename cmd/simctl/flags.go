@@ -509,7 +509,7 @@ func resolveLang(v string) (i18n.Lang, error) {
 	}
 	l, err := i18n.Parse(v)
 	if err != nil {
-		return "", msg.Errorf("--lang: %v", err)
+		return "", msg.Errorf("%s: %v", "--lang", err)
 	}
 	return l, nil
 }

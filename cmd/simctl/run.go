@@ -96,7 +96,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *resume != "" {
 		if req.Resume, err = results.ReadFileContext(ctx, *resume); err != nil {
-			sayErr(stderr, "run", msg.Errorf("--resume: %v", err))
+			sayErr(stderr, "run", msg.Errorf("%s: %v", "--resume", err))
 			return exitUsage
 		}
 		req.ResumePath = *resume
@@ -147,7 +147,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if plotT != nil {
 		f, err := runFigure(res, *figure, g)
 		if err := figureOut(plotT, f, err); err != nil {
-			say(stderr, "run", "--plot: %v", err)
+			say(stderr, "run", "%s: %v", "--plot", err)
 			return exitFailure
 		}
 	}

@@ -96,7 +96,7 @@ func (o *outputFlags) write(cmd string, stdout, stderr io.Writer, f reports.Form
 	if o.plotT != nil {
 		f, err := fig()
 		if err := figureOut(o.plotT, f, err); err != nil {
-			say(stderr, cmd, "--plot: %v", err)
+			say(stderr, cmd, "%s: %v", "--plot", err)
 			ok = false
 		}
 	}

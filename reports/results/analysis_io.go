@@ -186,7 +186,7 @@ func MergeValues(vs []*Value) (*Value, error) {
 	}
 	ps, err := vs[0].params()
 	if err != nil {
-		return nil, msg.Errorf("merge: %v", err)
+		return nil, msg.Errorf("%s: %v", "merge", err)
 	}
 	out := &Value{Header: h, Side: vs[0].Side}
 	NewValue(out, j, ps)
@@ -212,7 +212,7 @@ func MergeMatrices(ms []*Matrix) (*Matrix, error) {
 	first := ms[0]
 	res, err := experiment.Matrix(j, first.RowSide, first.ColSide, first.Rows, first.Cols)
 	if err != nil {
-		return nil, msg.Errorf("merge: %v", err)
+		return nil, msg.Errorf("%s: %v", "merge", err)
 	}
 	return &Matrix{Header: h, RowOptions: first.RowOptions, ColOptions: first.ColOptions, MatrixResult: *res}, nil
 }

@@ -35,7 +35,7 @@ func ParseVary(s string) (Axis, error) {
 	a := Axis{Path: strings.TrimSpace(s[:i]), Spec: s[i+1:]}
 	vals, isRange, err := parseRange(a.Spec)
 	if err != nil {
-		return Axis{}, msg.Errorf("--vary %s: %v", s, err)
+		return Axis{}, msg.Errorf("%s %s: %v", "--vary", s, err)
 	}
 	if !isRange {
 		vals = splitList(a.Spec)

@@ -110,9 +110,9 @@ func ReadFile(ctx context.Context, path string, limit int64, what string) ([]byt
 func byteSize(n int64) msg.Text {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
-		return msg.New("%d MiB", n>>20)
+		return msg.New("%d %s", n>>20, "MiB")
 	case n >= 1<<10 && n%(1<<10) == 0:
-		return msg.New("%d KiB", n>>10)
+		return msg.New("%d %s", n>>10, "KiB")
 	}
 	return msg.New("%d bytes", n)
 }

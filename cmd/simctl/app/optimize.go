@@ -89,7 +89,7 @@ func (req *OptimizeRequest) Check() error {
 	}
 	if req.Rules != "" {
 		if _, err := experiment.ParseRulesMode(req.Rules); err != nil {
-			return usage(true, "--rules %v", err)
+			return usage(true, "%s %v", "--rules", err)
 		}
 	}
 	if len(req.Axes) == 0 && len(req.Options) == 0 && req.Rules == "" {
@@ -150,7 +150,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	if req.Rules != "" {
 		mode, err := experiment.ParseRulesMode(req.Rules)
 		if err != nil {
-			return nil, usage(true, "--rules %v", err)
+			return nil, usage(true, "%s %v", "--rules", err)
 		}
 		if sp.Block, err = experiment.NewRuleBlock(src.Data, req.Sets, req.Block, mode); err != nil {
 			return nil, usage(true, "%v", err)
@@ -158,7 +158,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	}
 	if req.Where != "" {
 		if err := sp.Constrain(req.Where); err != nil {
-			return nil, usage(true, "--where: %v", err)
+			return nil, usage(true, "%s: %v", "--where", err)
 		}
 	}
 	var baseGame sim.Game
