@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"simctl/reports/i18n/i18ntest"
 	"simctl/reports/results"
 )
 
@@ -260,30 +262,82 @@ func TestHostileInputs(t *testing.T) {
 		{"trace negative encounter", []string{"trace", "d20/duel", "--encounter", "-1"}},
 		{"rules unknown", []string{"rules", "d99"}},
 	}
-	var got bytes.Buffer
-	for _, c := range cases {
-		code, _, stderr := simctl(t, context.Background(), c.args...)
-		noPanic(t, stderr)
-		line := strings.ReplaceAll(strings.Join(c.args, " "), dir, "$T")
-		fmt.Fprintf(&got, "## %s\n$ simctl %s\nexit %d\n%s\n", c.name, line, code, normalize(strings.ReplaceAll(stderr, dir, "$T")))
-	}
-	golden := filepath.Join("testdata", "hostile.golden")
-	if *update {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+	// The table runs in English (testdata/hostile.golden), then again
+	// under a Korean and a Russian locale (hostile.ko.golden,
+	// hostile.ru.golden): every message of simctl's own is translated,
+	// with its positions kept (hostileLang).
+	var english []string
+	run := func(golden string) []string {
+		var got bytes.Buffer
+		var outs []string
+		for _, c := range cases {
+			code, _, stderr := simctl(t, context.Background(), c.args...)
+			noPanic(t, stderr)
+			line := strings.ReplaceAll(strings.Join(c.args, " "), dir, "$T")
+			out := normalize(strings.ReplaceAll(stderr, dir, "$T"))
+			outs = append(outs, out)
+			fmt.Fprintf(&got, "## %s\n$ simctl %s\nexit %d\n%s\n", c.name, line, code, out)
+		}
+		golden = filepath.Join("testdata", golden)
+		if *update {
+			if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
 			t.Fatal(err)
 		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("hostile inputs differ from %s (go test -run TestHostileInputs -update rewrites it):\n%s", golden, firstDiff(got.String(), string(want)))
+		}
+		return outs
 	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got.Bytes(), want) {
-		t.Errorf("hostile inputs differ from %s (go test -run TestHostileInputs -update rewrites it):\n%s", golden, firstDiff(got.String(), string(want)))
-	}
+	english = run("hostile.golden")
 	if len(cases) < 40 {
 		t.Errorf("%d cases; the table keeps at least forty", len(cases))
 	}
+	for _, l := range []string{"ko", "ru"} {
+		t.Run(l, func(t *testing.T) {
+			t.Setenv("LC_ALL", l+"_"+strings.ToUpper(map[string]string{"ko": "kr", "ru": "ru"}[l])+".UTF-8")
+			outs := run("hostile." + l + ".golden")
+			for i, c := range cases {
+				hostileLang(t, l, c.name, c.args, dir, english[i], outs[i])
+			}
+		})
+	}
 }
+
+// hostileLang checks one case's messages in language l against its
+// English ones: no English word of simctl's own is left (the case's
+// arguments, file names and flags are the user's), and the positions
+// (FILE:LINE:COL) and the number of lines are the English ones.
+func hostileLang(t *testing.T, l, name string, args []string, dir, en, out string) {
+	t.Helper()
+	names := []string{"$T", "help", "see"}
+	for _, a := range args {
+		names = append(names, strings.ReplaceAll(a, dir, "$T"))
+		if k, v, ok := strings.Cut(a, "="); ok {
+			names = append(names, k, v)
+		}
+	}
+	for _, line := range i18ntest.EnglishLines(libraryText.ReplaceAllString(out, ""), names) {
+		t.Errorf("%s: %s: English left: %s", l, name, line)
+	}
+	if got, want := positions.FindAllString(out, -1), positions.FindAllString(en, -1); !slices.Equal(got, want) {
+		t.Errorf("%s: %s: positions %q, English %q", l, name, got, want)
+	}
+	if got, want := strings.Count(out, "\n"), strings.Count(en, "\n"); got != want {
+		t.Errorf("%s: %s: %d lines, English %d:\n%s", l, name, got, want, out)
+	}
+}
+
+// positions are a message's places in a file: $T/x.yaml:7:11, line 21.
+var positions = regexp.MustCompile(`(\$T/|builtin:)[\w./-]+(:\d+)+`)
+
+// libraryText is what the libraries simctl uses say in English inside a
+// translated message: YAML's syntax errors.
+var libraryText = regexp.MustCompile(`did not find expected [^\n]*`)
 
 // normalize keeps the golden file to this table's concern: the usage
 // texts and flag lists that follow some messages, and the list of
