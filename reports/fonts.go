@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"fmt"
 	"os"
 	"simctl/sim/msg"
 	"strings"
@@ -41,6 +40,10 @@ var systemFonts = []string{
 // FontPackageHint is what a user without a Hangul font is told to install.
 const FontPackageHint = "install a font with Hangul (Debian/Ubuntu: apt-get install fonts-nanum, or fonts-noto-cjk) or name one with --font FILE"
 
+// fontHint is FontPackageHint as a message, translated with the error it
+// ends.
+func fontHint() msg.Text { return msg.New(FontPackageHint) }
+
 var (
 	fontMu sync.RWMutex
 	// figureFonts[lang] is the typeface of that language's figures; a
@@ -71,7 +74,7 @@ func UseFigureFont(l i18n.Lang, file string) error {
 			}
 		}
 		if file == "" {
-			return msg.Errorf("Korean figures need a font with Hangul, and none is installed: %s", FontPackageHint)
+			return msg.Errorf("Korean figures need a font with Hangul, and none is installed: %s", fontHint())
 		}
 	}
 	data, err := os.ReadFile(file)
@@ -93,11 +96,11 @@ func UseFigureFont(l i18n.Lang, file string) error {
 		return -1
 	}, i18n.Letters(l))
 	if miss := []rune(missing(face, &buf, letters)); len(miss) > 0 {
-		more := ""
+		var more msg.Text
 		if len(miss) > 12 {
-			miss, more = miss[:12], fmt.Sprintf(" and %d more", len(miss)-12)
+			miss, more = miss[:12], msg.New(" and %d more", len(miss)-12)
 		}
-		return msg.Errorf("--font %s: the font has no glyphs for %q%s, which %s figures use; %s", file, string(miss), more, l.Or(), FontPackageHint)
+		return msg.Errorf("--font %s: the font has no glyphs for %q%s, which %s figures use; %s", file, string(miss), more, l.Or(), fontHint())
 	}
 	family, err := face.Name(&buf, sfnt.NameIDFamily)
 	if err != nil || family == "" {
@@ -187,7 +190,7 @@ func (f *Figure) checkGlyphs() error {
 		}
 	}
 	if len(bad) > 0 {
-		return msg.Errorf("figure %s: its font has no glyphs for %q; %s", f.Name, strings.Join(bad, ""), FontPackageHint)
+		return msg.Errorf("figure %s: its font has no glyphs for %q; %s", f.Name, strings.Join(bad, ""), fontHint())
 	}
 	return nil
 }
