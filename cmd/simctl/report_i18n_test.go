@@ -80,7 +80,8 @@ func TestReportLang(t *testing.T) {
 		t.Errorf("--lang ko without a Hangul font: exit %d, %q", code, errOut)
 	}
 	code, _, errOut = cli(t, "report", run, "-o", filepath.Join(dir, "badfont"), "--lang", "ko", "--font", run)
-	if code != exitUsage || !strings.Contains(errOut, "not a TrueType or OpenType font") {
+	// Said in Korean, the command's --lang.
+	if code != exitUsage || !strings.Contains(errOut, "TrueType 또는 OpenType 글꼴(.ttf, .otf, .ttc)이 아닙니다") {
 		t.Errorf("--font run.json: exit %d, %q", code, errOut)
 	}
 }
