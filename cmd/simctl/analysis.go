@@ -113,7 +113,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	req := &app.ValueRequest{Source: src.app(), Sets: o.sets, Side: *side, Params: strings.Split(*params, ","), Steps: steps,
 		Seed: o.seed.v, N: o.n.n, Workers: o.workers.v, Shard: shard, Command: results.ShellJoin(append([]string{"simctl", "value"}, args...))}
 	if *resume != "" {
-		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl value", func(in *results.Input) *results.Value { return in.Value }); err != nil {
+		if req.Resume, err = readResume(ctx, *resume, msg.New("the JSON of simctl value"), func(in *results.Input) *results.Value { return in.Value }); err != nil {
 			sayErr(stderr, "value", err)
 			return exitUsage
 		}
@@ -188,7 +188,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	req.Source, req.Shard = src.app(), shard
 	if *resume != "" {
-		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl matrix", func(in *results.Input) *results.Matrix { return in.Matrix }); err != nil {
+		if req.Resume, err = readResume(ctx, *resume, msg.New("the JSON of simctl matrix"), func(in *results.Input) *results.Matrix { return in.Matrix }); err != nil {
 			sayErr(stderr, "matrix", err)
 			return exitUsage
 		}
@@ -273,7 +273,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	req.Source = src.app()
 	if *resume != "" {
-		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl tournament", func(in *results.Input) *results.Tournament { return in.Tournament }); err != nil {
+		if req.Resume, err = readResume(ctx, *resume, msg.New("the JSON of simctl tournament"), func(in *results.Input) *results.Tournament { return in.Tournament }); err != nil {
 			sayErr(stderr, "tournament", err)
 			return exitUsage
 		}
@@ -406,7 +406,7 @@ func parsePick(s string) (float64, error) {
 // readResume reads the JSON given to --resume and picks from it the
 // document of the command resuming (nil when the file is another kind;
 // what names the kind expected in the error).
-func readResume[T any](ctx context.Context, path, what string, pick func(*results.Input) *T) (*T, error) {
+func readResume[T any](ctx context.Context, path string, what msg.Text, pick func(*results.Input) *T) (*T, error) {
 	in, err := results.ReadInputContext(ctx, path)
 	if err != nil {
 		return nil, msg.Errorf("%s: %v", "--resume", err)

@@ -221,7 +221,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	req.Source = src.app()
 	if *resume != "" {
-		old, err := readResume(ctx, *resume, "the JSON of simctl compare", func(in *results.Input) *results.Compare { return in.Compare })
+		old, err := readResume(ctx, *resume, msg.New("the JSON of simctl compare"), func(in *results.Input) *results.Compare { return in.Compare })
 		if err != nil {
 			sayErr(stderr, "compare", err)
 			return exitUsage

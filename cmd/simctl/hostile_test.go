@@ -14,6 +14,8 @@ import (
 
 	"simctl/reports/i18n/i18ntest"
 	"simctl/reports/results"
+	"simctl/rulesets"
+	"simctl/scenarios"
 )
 
 // TestHostileInputs runs simctl on hostile inputs and command lines and
@@ -314,14 +316,30 @@ func TestHostileInputs(t *testing.T) {
 // (FILE:LINE:COL) and the number of lines are the English ones.
 func hostileLang(t *testing.T, l, name string, args []string, dir, en, out string) {
 	t.Helper()
-	names := []string{"$T", "help", "see"}
+	// The user's words: the case's arguments (and the folders of its
+	// paths), the commands and built-in scenarios simctl names, the
+	// placeholders and values its messages quote (SCENARIO, k/K, 1e6,
+	// auto), the scenario's own names.
+	names := append(append([]string{"help", "see", "[usage]", "SCENARIO", "PATH", "RANGE", "VALUE", "DIR", "RESULT", "NAME",
+		"RULESET", "k/K", "k", "K", "100k", "1e6", "2.5M", ".yaml", ".json", ".png", ".svg", ".txt", ".csv", ".md",
+		"stdout", "MiB", "auto", "always", "never", "tally", "within-delta", "base", "fast", "init", "hp", "ac",
+		"json", "Fighter vs Orc", "Fighter", "Orc", "heroes", "monsters"}, commands...), scenarios.Names()...)
+	names = append(names, rulesets.Names()...)
 	for _, a := range args {
-		names = append(names, strings.ReplaceAll(a, dir, "$T"))
+		a = strings.ReplaceAll(a, dir, "$T")
+		names = append(names, a)
 		if k, v, ok := strings.Cut(a, "="); ok {
 			names = append(names, k, v)
 		}
+		for d := filepath.Dir(a); strings.HasPrefix(d, "$T"); d = filepath.Dir(d) {
+			names = append(names, d)
+		}
 	}
-	for _, line := range i18ntest.EnglishLines(libraryText.ReplaceAllString(out, ""), names) {
+	text := libraryText.ReplaceAllString(out, "")
+	text = pendingSim.ReplaceAllString(text, "")
+	text = shortSum.ReplaceAllString(text, "")
+	text = fieldPath.ReplaceAllString(text, "$1")
+	for _, line := range i18ntest.EnglishLines(text, names) {
 		t.Errorf("%s: %s: English left: %s", l, name, line)
 	}
 	if got, want := positions.FindAllString(out, -1), positions.FindAllString(en, -1); !slices.Equal(got, want) {
@@ -336,8 +354,34 @@ func hostileLang(t *testing.T, l, name string, args []string, dir, en, out strin
 var positions = regexp.MustCompile(`(\$T/|builtin:)[\w./-]+(:\d+)+`)
 
 // libraryText is what the libraries simctl uses say in English inside a
-// translated message: YAML's syntax errors.
-var libraryText = regexp.MustCompile(`did not find expected [^\n]*`)
+// translated message: YAML's and encoding/json's syntax errors.
+var libraryText = regexp.MustCompile(`did not find expected [^\n]*|invalid character '.' [^()\n]*(\([^()\n]*\))?`)
+
+// pendingSim are the messages of sim/ (scenario validation, --set
+// parsing, names.Suggest's "did you mean", the tournament's alpha) that
+// reach this table: they are translated by the conversion of sim/ (not
+// in this branch's packages); remove each as sim/ speaks through sim/msg.
+var pendingSim = regexp.MustCompile(strings.Join([]string{
+	`empty scenario; expected a mapping with name, ruleset and sides`,
+	`a second YAML document \(after ---\);[^\n]*`,
+	`(scenario|side|combatant) name "[^"]*"`,
+	`contains the control character[^\n]*`,
+	`is empty; give a name of visible characters`,
+	`unknown ruleset "[^"]*"( \(did you mean "[^"]*"\?\))?; valid: [^\n]*`,
+	`may not contain '\|' \(it separates table columns in reports\)`,
+	`YAML syntax:`,
+	`--set "[^"]*": expected PATH=VALUE, e\.g\. \S+`,
+	`side "[^"]*" has no combatant or field[^\n]*`,
+	`alpha \S+: want a level between 0 and 1 \(e\.g\. 0\.05\)`,
+	` \(did you mean "[^"]*"\?\)`,
+}, "|"))
+
+// fieldPath is the scenario field a message's position names, after the
+// position (sides[0].name: is the file format's words).
+var fieldPath = regexp.MustCompile(`(?m)^(\S+:\d+(:\d+)?: )[\w\[\].]+:`)
+
+// shortSum is a SHA-256 shortened to 12 hex digits, as merge names one.
+var shortSum = regexp.MustCompile(`\b[0-9a-f]{12}\b`)
 
 // normalize keeps the golden file to this table's concern: the usage
 // texts and flag lists that follow some messages, and the list of

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"io"
+	"simctl/sim/msg"
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
@@ -88,7 +89,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	req.Source = src.app()
 	if *resume != "" {
-		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl optimize", func(in *results.Input) *results.Optimize { return in.Optimize }); err != nil {
+		if req.Resume, err = readResume(ctx, *resume, msg.New("the JSON of simctl optimize"), func(in *results.Input) *results.Optimize { return in.Optimize }); err != nil {
 			sayErr(stderr, "optimize", err)
 			return exitUsage
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"simctl/cmd/simctl/app"
 	"simctl/sim/msg"
@@ -72,7 +73,14 @@ func (o *outputFlags) check(cmd string, stderr io.Writer) (reports.Format, bool)
 		o.plotT, err3 = safeio.Check(o.plot, "--plot")
 	}
 	if err := errors.Join(err1, err2, err3); err != nil {
-		sayErr(stderr, cmd, err)
+		// errors.Join's lines, each in stderr's language.
+		var lines []string
+		for _, e := range []error{err1, err2, err3} {
+			if e != nil {
+				lines = append(lines, langOf(stderr).Err(e))
+			}
+		}
+		fmt.Fprintf(stderr, "%s%s\n", prefix(cmd), strings.Join(lines, "\n"))
 		return "", false
 	}
 	return f, true
@@ -190,7 +198,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	req.Source, req.Shard = src.app(), part
 	if *resume != "" {
-		old, err := readResume(ctx, *resume, "a sweep's JSON", func(in *results.Input) *results.Sweep { return in.Sweep })
+		old, err := readResume(ctx, *resume, msg.New("a sweep's JSON"), func(in *results.Input) *results.Sweep { return in.Sweep })
 		if err != nil {
 			sayErr(stderr, "sweep", err)
 			return exitUsage

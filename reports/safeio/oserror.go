@@ -28,15 +28,15 @@ type osError struct{ err error }
 func (e osError) Error() string { return e.err.Error() }
 func (e osError) Unwrap() error { return e.err }
 
-// Localize says the cause in tr's language; a path error keeps its
-// operation and path ("open x: ...").
+// Localize says the cause in tr's language; a path error keeps its path
+// (its operation, "open", is the system call's English name: left out).
 func (e osError) Localize(tr msg.Translator) string {
 	if tr == nil {
 		return e.err.Error()
 	}
 	var pe *fs.PathError
 	if errors.As(e.err, &pe) {
-		return msg.New("%s %s: %v", pe.Op, pe.Path, osCause(pe.Err)).Localize(tr)
+		return msg.New("%s: %v", pe.Path, osCause(pe.Err)).Localize(tr)
 	}
 	return msg.Arg(osCause(e.err), tr).(string)
 }

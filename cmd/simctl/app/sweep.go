@@ -294,7 +294,7 @@ func setStrings(sets []scenario.Set) []string {
 // seed, encounters, precision, batch, axes or overrides would make its
 // points not those this sweep would play.
 func resumeSweep(old *results.Sweep, path string, sw *results.Sweep, games []sim.Game) ([]*experiment.PointRun, error) {
-	differ := func(what string, a, b any) error {
+	differ := func(what msg.Text, a, b any) error {
 		return msg.Errorf("--resume %s: that sweep has %s %v, this one %v; resume with the same command line", path, what, a, b)
 	}
 	oldSum := old.Context.SHA256()
@@ -302,21 +302,21 @@ func resumeSweep(old *results.Sweep, path string, sw *results.Sweep, games []sim
 	case oldSum != sw.Context.ScenarioSHA256:
 		return nil, msg.Errorf("--resume %s: that sweep ran another scenario text (SHA-256 %.12s, this one %.12s); was the file edited?", path, oldSum, sw.Context.ScenarioSHA256)
 	case old.Version != sw.Version:
-		return nil, differ("simctl version", old.Version, sw.Version)
+		return nil, differ(msg.New("simctl version"), old.Version, sw.Version)
 	case old.Seed != sw.Seed:
-		return nil, differ("seed", old.Seed, sw.Seed)
+		return nil, differ(msg.New("seed"), old.Seed, sw.Seed)
 	case old.MaxN != sw.MaxN:
-		return nil, differ("-n", old.MaxN, sw.MaxN)
+		return nil, differ(msg.New("%s", "-n"), old.MaxN, sw.MaxN)
 	case old.Precision != sw.Precision || old.Batch != sw.Batch:
-		return nil, differ("--precision/--batch", fmt.Sprint(old.Precision, "/", old.Batch), fmt.Sprint(sw.Precision, "/", sw.Batch))
+		return nil, differ(msg.New("%s", "--precision/--batch"), fmt.Sprint(old.Precision, "/", old.Batch), fmt.Sprint(sw.Precision, "/", sw.Batch))
 	case !slices.Equal(old.Sets, sw.Sets):
-		return nil, differ("--set", old.Sets, sw.Sets)
+		return nil, differ(msg.New("%s", "--set"), old.Sets, sw.Sets)
 	case len(old.Axes) != len(sw.Axes) || len(old.Points) != len(sw.Points):
-		return nil, differ("--vary", axesString(old.Axes), axesString(sw.Axes))
+		return nil, differ(msg.New("%s", "--vary"), axesString(old.Axes), axesString(sw.Axes))
 	}
 	for i := range old.Axes {
 		if old.Axes[i].Path != sw.Axes[i].Path || !slices.Equal(old.Axes[i].Values, sw.Axes[i].Values) {
-			return nil, differ("--vary", axesString(old.Axes), axesString(sw.Axes))
+			return nil, differ(msg.New("%s", "--vary"), axesString(old.Axes), axesString(sw.Axes))
 		}
 	}
 	have := make([]*experiment.PointRun, len(sw.Points))
