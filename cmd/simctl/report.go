@@ -59,7 +59,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		req.Inputs, req.Names = append(req.Inputs, in), append(req.Names, p)
 	}
 	// Compile's warnings on the process's stderr, as every command's.
-	obs := &app.Observer{Warn: os.Stderr}
+	obs := &app.Observer{Warn: &app.LangWriter{Writer: os.Stderr, Lang: langOf(stderr)}}
 	if !*quiet {
 		obs.Note = func(m msg.Text) { say(stderr, "report", "%v", m) }
 	}

@@ -219,10 +219,10 @@ func startProgress(ctx context.Context, mode string, total int64, done *atomic.I
 	start := time.Now()
 	bar := progressbar.NewOptions64(total,
 		progressbar.OptionSetWriter(out),
-		progressbar.OptionSetDescription("encounters"),
+		progressbar.OptionSetDescription(tr(stderr, "encounters")), // in stderr's language,
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("enc"),
+		progressbar.OptionSetItsString(tr(stderr, "enc")),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		// Drawing the empty bar now starts its clock with the run; else
 		// it starts at the first update, 100 ms in, and the first frame

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"simctl/sim/msg"
+	"simctl/sim/names"
 	"slices"
 	"strings"
 
@@ -46,7 +47,16 @@ func Rules(r sim.Ruleset) string {
 // UnknownRuleset is the mistake of naming a ruleset there is not, with the
 // one probably meant and the valid names.
 func UnknownRuleset(name string) error {
-	return msg.Errorf("unknown ruleset %q%s; valid: %s", name, scenario.Suggest(name, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
+	return msg.Errorf("unknown ruleset %q%s; valid: %s", name, suggest(name, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
+}
+
+// suggest is " (did you mean "x"?)" for the valid name closest to s, as a
+// message (scenario.Suggest's English words would stay English).
+func suggest(s string, valid []string) msg.Text {
+	if c := names.Closest(s, valid); c != "" {
+		return msg.New(" (did you mean %q?)", c)
+	}
+	return msg.Text{}
 }
 
 // Policies is what simctl policies prints: the tactics library (the named
