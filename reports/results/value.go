@@ -40,8 +40,12 @@ func NewValue(v *Value, j stats.Joint, params []experiment.Param) {
 	res := experiment.Analyse(j, params, v.Side)
 	v.Encounters, v.Effects, v.Rates, v.Joint = j.N, res.Effects, res.Rates, j
 	v.Warnings, v.WarningsMsg = nil, nil
-	for _, w := range res.Warnings {
-		AddWarning(&v.Warnings, &v.WarningsMsg, msg.New("%s", w))
+	for i, w := range res.Warnings {
+		t := msg.New("%s", w)
+		if i < len(res.WarningsMsg) {
+			t = res.WarningsMsg[i]
+		}
+		AddWarning(&v.Warnings, &v.WarningsMsg, t)
 	}
 	v.Swings = experiment.Swings(j, params, v.Side).Swings
 	v.Params = nil

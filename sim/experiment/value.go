@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"simctl/sim/msg"
 	"strconv"
 	"strings"
 
@@ -188,6 +189,9 @@ type ValueResult struct {
 	Effects    []Effect `json:"effects"`
 	Rates      []Rate   `json:"rates"`
 	Warnings   []string `json:"warnings,omitempty"`
+	// WarningsMsg is Warnings as messages, for a front end to translate
+	// (results.Value stores them as warnings_msg).
+	WarningsMsg []msg.Text `json:"-"`
 	// Joint holds the exact sums every figure is computed from: the win
 	// indicators of the side in every game (base, then each parameter's
 	// down and up), so shards merge exactly.
@@ -229,8 +233,8 @@ func Analyse(j stats.Joint, params []Param, sideName string) *ValueResult {
 		e.CI95 = [2]float64{ci.Lo / (2 * p.Step), ci.Hi / (2 * p.Step)}
 		res.Effects = append(res.Effects, e)
 		if e.CI95[0] <= 0 && 0 <= e.CI95[1] {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the effect of %s is not distinguishable from 0 at %d encounters%s",
-				p.Name, j.N, neededFor(j.N, e.PerUnit, e.SE, z, 0.5)))
+			res.warn("the effect of %s is not distinguishable from 0 at %d encounters%s",
+				p.Name, j.N, neededFor(j.N, e.PerUnit, e.SE, z, 0.5))
 		}
 	}
 	// Fieller's set rests on the effects' normal variances. An effect
@@ -278,13 +282,13 @@ func Analyse(j stats.Joint, params []Param, sideName string) *ValueResult {
 		}
 		switch {
 		case r.Split:
-			res.Warnings = append(res.Warnings, fmt.Sprintf("1 %s in units of %s: no finite interval at %d encounters, only two rays (at most %s or at least %s: the effect of %s may be of either sign)%s",
-				r.A, r.B, j.N, strconv.FormatFloat(r.CI95[0], 'g', 3, 64), strconv.FormatFloat(r.CI95[1], 'g', 3, 64), r.B, needed(r.NeededN)))
+			res.warn("1 %s in units of %s: no finite interval at %d encounters, only two rays (at most %s or at least %s: the effect of %s may be of either sign)%s",
+				r.A, r.B, j.N, strconv.FormatFloat(r.CI95[0], 'g', 3, 64), strconv.FormatFloat(r.CI95[1], 'g', 3, 64), r.B, needed(r.NeededN))
 		case !r.Bounded:
-			res.Warnings = append(res.Warnings, fmt.Sprintf("1 %s in units of %s: no finite interval at %d encounters (the effect of %s is too uncertain)%s",
-				r.A, r.B, j.N, r.B, needed(r.NeededN)))
+			res.warn("1 %s in units of %s: no finite interval at %d encounters (the effect of %s is too uncertain)%s",
+				r.A, r.B, j.N, r.B, needed(r.NeededN))
 		case r.NeededN > 0:
-			res.Warnings = append(res.Warnings, fmt.Sprintf("1 %s in units of %s: the interval is wider than ±25%% of the rate%s", r.A, r.B, needed(r.NeededN)))
+			res.warn("1 %s in units of %s: the interval is wider than ±25%% of the rate%s", r.A, r.B, needed(r.NeededN))
 		}
 	}
 	return res
@@ -292,18 +296,25 @@ func Analyse(j stats.Joint, params []Param, sideName string) *ValueResult {
 
 // neededFor says how many encounters would make an effect of this size
 // stand out (its interval half as wide as the effect, i.e. about 4 SE).
-func neededFor(n int64, effect, se, z, frac float64) string {
+func neededFor(n int64, effect, se, z, frac float64) msg.Text {
 	if effect == 0 || math.IsInf(se, 0) {
-		return ""
+		return msg.Text{}
 	}
 	return needed(int64(math.Ceil(float64(n) * math.Pow(z*se/(frac*math.Abs(effect)), 2))))
 }
 
-func needed(n int64) string {
+func needed(n int64) msg.Text {
 	if n <= 0 {
-		return ""
+		return msg.Text{}
 	}
-	return fmt.Sprintf("; about %s encounters would resolve it (-n %d)", humanCount(n), n)
+	return msg.New("; about %s encounters would resolve it (-n %d)", humanCount(n), n)
+}
+
+// warn adds a warning, in English and as a message.
+func (res *ValueResult) warn(format string, args ...any) {
+	t := msg.New(format, args...)
+	res.Warnings = append(res.Warnings, t.String())
+	res.WarningsMsg = append(res.WarningsMsg, t)
 }
 
 func humanCount(n int64) string {
