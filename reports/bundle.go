@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"simctl/sim/msg"
 	"sort"
 	"strings"
 	"sync"
@@ -241,7 +242,7 @@ func (b *Bundle) section(k int, in *results.Input) (*section, error) {
 			s.traces = append(s.traces, namedTrace{tr, prefix + "trace-" + tr.Name + ".txt"})
 		}
 	default:
-		return nil, fmt.Errorf("reports: empty report input %q", in.Path)
+		return nil, msg.Errorf("reports: empty report input %q", in.Path)
 	}
 	s.facts = append(s.facts, [2]string{b.Lang.T("fact.source"), in.Path})
 	return s, nil

@@ -106,12 +106,22 @@ func optionArg(o results.NamedSets) string {
 
 // withoutStatus drops the document's own interrupted warning, which the
 // section states once among its notes.
-func withoutStatus(ws []string) []string {
+func withoutStatus(l i18n.Lang, ws []string, ms []results.Message) []string {
 	var out []string
-	for _, w := range ws {
-		if !strings.HasPrefix(w, "interrupted:") {
-			out = append(out, w)
+	for i, t := range results.WarningTexts(ws, ms) {
+		if !strings.HasPrefix(ws[i], "interrupted:") {
+			out = append(out, l.Msg(t))
 		}
+	}
+	return out
+}
+
+// warningsLang are a document's warnings in l: from their stored
+// messages (warnings_msg) when the document has them, else as written.
+func warningsLang(l i18n.Lang, ws []string, ms []results.Message) []string {
+	var out []string
+	for _, t := range results.WarningTexts(ws, ms) {
+		out = append(out, l.Msg(t))
 	}
 	return out
 }
@@ -143,7 +153,7 @@ func (b *Bundle) valueSection(s *section, k int, v *results.Value, prefix string
 		ps.add(p.Name, strconv.FormatFloat(p.Step, 'f', -1, 64), "--set "+strings.Join(p.Down, " --set "), "--set "+strings.Join(p.Up, " --set "))
 	}
 	s.tables = append(s.tables, titled{title: l.T("value.table.params"), t: ps})
-	warnings := withoutStatus(v.Warnings)
+	warnings := withoutStatus(l, v.Warnings, v.WarningsMsg)
 	effects := titled{title: l.T("value.table.effects", v.Side), t: valueEffectTable(v, l), notes: []string{l.T("value.note.effects")}}
 	s.tables = append(s.tables, effects)
 	if len(v.Effects) > 1 {

@@ -74,7 +74,7 @@ func compareNotes(c *results.Compare, l i18n.Lang) []string {
 			break
 		}
 	}
-	for _, w := range c.Warnings {
+	for _, w := range warningsLang(l, c.Warnings, c.WarningsMsg) {
 		notes = append(notes, l.T("warning")+" "+w)
 	}
 	return notes

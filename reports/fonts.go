@@ -1,9 +1,8 @@
 package reports
 
 import (
-	"errors"
-	"fmt"
 	"os"
+	"simctl/sim/msg"
 	"strings"
 	"sync"
 	"unicode"
@@ -41,6 +40,10 @@ var systemFonts = []string{
 // FontPackageHint is what a user without a Hangul font is told to install.
 const FontPackageHint = "install a font with Hangul (Debian/Ubuntu: apt-get install fonts-nanum, or fonts-noto-cjk) or name one with --font FILE"
 
+// fontHint is FontPackageHint as a message, translated with the error it
+// ends.
+func fontHint() msg.Text { return msg.New(FontPackageHint) }
+
 var (
 	fontMu sync.RWMutex
 	// figureFonts[lang] is the typeface of that language's figures; a
@@ -71,16 +74,16 @@ func UseFigureFont(l i18n.Lang, file string) error {
 			}
 		}
 		if file == "" {
-			return fmt.Errorf("Korean figures need a font with Hangul, and none is installed: %s", FontPackageHint)
+			return msg.Errorf("Korean figures need a font with Hangul, and none is installed: %s", fontHint())
 		}
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return fmt.Errorf("--font: %v", err)
+		return msg.Errorf("%s: %v", "--font", err)
 	}
 	face, err := parseFont(data)
 	if err != nil {
-		return fmt.Errorf("--font %s: not a TrueType or OpenType font (.ttf, .otf, .ttc): %v", file, err)
+		return msg.Errorf("--font %s: not a TrueType or OpenType font (.ttf, .otf, .ttc): %v", file, err)
 	}
 	var buf sfnt.Buffer
 	// The letters of l's catalog and the digits: punctuation is checked
@@ -93,11 +96,11 @@ func UseFigureFont(l i18n.Lang, file string) error {
 		return -1
 	}, i18n.Letters(l))
 	if miss := []rune(missing(face, &buf, letters)); len(miss) > 0 {
-		more := ""
+		var more msg.Text
 		if len(miss) > 12 {
-			miss, more = miss[:12], fmt.Sprintf(" and %d more", len(miss)-12)
+			miss, more = miss[:12], msg.New(" and %d more", len(miss)-12)
 		}
-		return fmt.Errorf("--font %s: the font has no glyphs for %q%s, which %s figures use; %s", file, string(miss), more, l.Or(), FontPackageHint)
+		return msg.Errorf("--font %s: the font has no glyphs for %q%s, which %s figures use; %s", file, string(miss), more, l.Or(), fontHint())
 	}
 	family, err := face.Name(&buf, sfnt.NameIDFamily)
 	if err != nil || family == "" {
@@ -132,7 +135,7 @@ func parseFont(data []byte) (*opentype.Font, error) {
 		return nil, err
 	}
 	if c.NumFonts() == 0 {
-		return nil, errors.New("an empty font collection")
+		return nil, msg.Errorf("an empty font collection")
 	}
 	return c.Font(0)
 }
@@ -179,7 +182,7 @@ func (f *Figure) checkGlyphs() error {
 		}
 		face := font.DefaultCache.Lookup(fs.Font, fs.Size)
 		if face.Face == nil {
-			return fmt.Errorf("figure %s: font %s %s is not loaded", f.Name, fs.Font.Typeface, fs.Font.Variant)
+			return msg.Errorf("figure %s: font %s %s is not loaded", f.Name, fs.Font.Typeface, fs.Font.Variant)
 		}
 		if m := missing(face.Face, &buf, fs.String); m != "" && !seen[m] {
 			seen[m] = true
@@ -187,7 +190,7 @@ func (f *Figure) checkGlyphs() error {
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("figure %s: its font has no glyphs for %q; %s", f.Name, strings.Join(bad, ""), FontPackageHint)
+		return msg.Errorf("figure %s: its font has no glyphs for %q; %s", f.Name, strings.Join(bad, ""), fontHint())
 	}
 	return nil
 }

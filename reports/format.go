@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"simctl/sim/msg"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -36,7 +37,7 @@ func ParseFormat(s string) (Format, error) {
 	case "markdown", "md":
 		return Markdown, nil
 	}
-	return "", fmt.Errorf("--format %q: expected text, csv, json or markdown", s)
+	return "", msg.Errorf("--format %q: expected text, csv, json or markdown", s)
 }
 
 // intervalWilson is the interval method of every win rate a document

@@ -2,12 +2,12 @@ package reports
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"image/color"
 	"io"
 	"math"
 	"path/filepath"
+	"simctl/sim/msg"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,7 +108,7 @@ func (f *Figure) Save(path string) error {
 	case ".svg":
 		err = f.SVG(&buf)
 	default:
-		return fmt.Errorf("%s: a plot is written as .png or .svg", path)
+		return msg.Errorf("%s: a plot is written as .png or .svg", path)
 	}
 	if err != nil {
 		return err
@@ -325,7 +325,7 @@ func numeric(vals []string) ([]float64, bool) {
 }
 
 // ErrNoData is returned for a figure of a result with no encounters.
-var ErrNoData = errors.New("reports: no encounters to plot")
+var ErrNoData = msg.Errorf("reports: no encounters to plot")
 
 // SweepFigure draws a sweep: for one axis, each side's win rate against
 // the value with 95% interval bars; for two, a heat map of side 0's win
@@ -348,7 +348,7 @@ func sweepFigure(l i18n.Lang, s *results.Sweep) (*Figure, error) {
 	case 2:
 		return sweepHeat(l, s), nil
 	}
-	return nil, fmt.Errorf("reports: a sweep plot draws one or two varied paths, not %d", len(s.Axes))
+	return nil, msg.Errorf("reports: a sweep plot draws one or two varied paths, not %d", len(s.Axes))
 }
 
 func sweepLine(l i18n.Lang, s *results.Sweep) *Figure {

@@ -1,10 +1,10 @@
 package reports
 
 import (
-	"errors"
 	"fmt"
 	"image/color"
 	"math"
+	"simctl/sim/msg"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
@@ -17,7 +17,7 @@ import (
 
 // ErrNoCombatants is returned for a per-combatant figure of a result
 // written before simctl recorded per-combatant figures.
-var ErrNoCombatants = errors.New("reports: the result has no per-combatant figures (written by an older simctl; rerun it)")
+var ErrNoCombatants = msg.Errorf("reports: the result has no per-combatant figures (written by an older simctl; rerun it)")
 
 // lighten blends c halfway to white: the second bar of a pair.
 func lighten(c color.RGBA) color.RGBA {

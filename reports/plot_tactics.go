@@ -1,11 +1,11 @@
 package reports
 
 import (
-	"errors"
 	"fmt"
 	"image/color"
 	"math"
 	"simctl/reports/i18n"
+	"simctl/sim/msg"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -17,7 +17,7 @@ import (
 
 // ErrNoTactics is returned for the tactics figure of a run whose scenario
 // has no tactics: block.
-var ErrNoTactics = errors.New("reports: the run has no tactics rules to draw")
+var ErrNoTactics = msg.Errorf("reports: the run has no tactics rules to draw")
 
 // ruleRow is one rule of one combatant in the tactics figure.
 type ruleRow struct {

@@ -58,7 +58,7 @@ func sweepNotes(s *results.Sweep, l i18n.Lang) []string {
 	if s.Precision > 0 {
 		notes = append(notes, l.T("sweep.note.precision", l.Int(s.Batch), pp(s.Precision), l.Int(s.MaxN)))
 	}
-	for _, w := range s.Warnings {
+	for _, w := range warningsLang(l, s.Warnings, s.WarningsMsg) {
 		notes = append(notes, l.T("warning")+" "+w)
 	}
 	return notes

@@ -57,7 +57,7 @@ func WriteValueLang(v *results.Value, w io.Writer, f Format, l i18n.Lang) error 
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
-	footnotes(w, append([]string{valueMultiplicity(v, l)}, v.Warnings...), md)
+	footnotes(w, append([]string{valueMultiplicity(v, l)}, warningsLang(l, v.Warnings, v.WarningsMsg)...), md)
 	return nil
 }
 

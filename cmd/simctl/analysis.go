@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"simctl/cmd/simctl/app"
+	"simctl/sim/msg"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -68,7 +69,7 @@ func (s stepFlags) Set(v string) error {
 	name, val, ok := strings.Cut(v, "=")
 	f, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
 	if !ok || strings.TrimSpace(name) == "" || err != nil || !(f > 0) {
-		return fmt.Errorf("%q: expected PARAM=STEP with a positive step, e.g. hp=2", v)
+		return msg.Errorf("%q: expected PARAM=STEP with a positive step, e.g. hp=2", v)
 	}
 	s[strings.TrimSpace(name)] = f
 	return nil
@@ -112,8 +113,8 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	req := &app.ValueRequest{Source: src.app(), Sets: o.sets, Side: *side, Params: strings.Split(*params, ","), Steps: steps,
 		Seed: o.seed.v, N: o.n.n, Workers: o.workers.v, Shard: shard, Command: results.ShellJoin(append([]string{"simctl", "value"}, args...))}
 	if *resume != "" {
-		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl value", func(in *results.Input) *results.Value { return in.Value }); err != nil {
-			fmt.Fprintln(stderr, "simctl value:", err)
+		if req.Resume, err = readResume(ctx, *resume, msg.New("the JSON of simctl value"), func(in *results.Input) *results.Value { return in.Value }); err != nil {
+			sayErr(stderr, "value", err)
 			return exitUsage
 		}
 		req.ResumePath = *resume
@@ -125,15 +126,15 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return appError(stderr, "value", err)
 	}
 	if !o.quiet {
-		for _, w := range v.Warnings {
-			fmt.Fprintln(stderr, "simctl value: warning:", w)
+		for _, w := range results.WarningTexts(v.Warnings, v.WarningsMsg) {
+			say(stderr, "value", "warning: %v", w)
 		}
 	}
 	if !o.write("value", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteValueLang(v, w, f, lang) }, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }) {
 		return exitFailure
 	}
 	if v.Interrupted {
-		fmt.Fprintf(stderr, "simctl value: interrupted after %s encounters; %s\n", thousandsInt(v.Encounters), o.interruptedWhere(format, stdout, true))
+		say(stderr, "value", "interrupted after %s encounters; %s", thousandsInt(v.Encounters), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -187,8 +188,8 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	req.Source, req.Shard = src.app(), shard
 	if *resume != "" {
-		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl matrix", func(in *results.Input) *results.Matrix { return in.Matrix }); err != nil {
-			fmt.Fprintln(stderr, "simctl matrix:", err)
+		if req.Resume, err = readResume(ctx, *resume, msg.New("the JSON of simctl matrix"), func(in *results.Input) *results.Matrix { return in.Matrix }); err != nil {
+			sayErr(stderr, "matrix", err)
 			return exitUsage
 		}
 		req.ResumePath = *resume
@@ -203,7 +204,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitFailure
 	}
 	if m.Interrupted {
-		fmt.Fprintf(stderr, "simctl matrix: interrupted after %s encounters per pairing; %s\n", thousandsInt(m.Encounters), o.interruptedWhere(format, stdout, true))
+		say(stderr, "matrix", "interrupted after %s encounters per pairing; %s", thousandsInt(m.Encounters), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -238,12 +239,12 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	firstN, err := parseCount(*first)
 	if err != nil {
-		return usageError(stderr, "tournament", "--first %v", err)
+		return usageError(stderr, "tournament", "%s %v", "--first", err)
 	}
 	batchN := firstN
 	if *batch != "" {
 		if batchN, err = parseCount(*batch); err != nil {
-			return usageError(stderr, "tournament", "--batch %v", err)
+			return usageError(stderr, "tournament", "%s %v", "--batch", err)
 		}
 	}
 	deltaV, err := parseDelta(*delta)
@@ -272,8 +273,8 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	req.Source = src.app()
 	if *resume != "" {
-		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl tournament", func(in *results.Input) *results.Tournament { return in.Tournament }); err != nil {
-			fmt.Fprintln(stderr, "simctl tournament:", err)
+		if req.Resume, err = readResume(ctx, *resume, msg.New("the JSON of simctl tournament"), func(in *results.Input) *results.Tournament { return in.Tournament }); err != nil {
+			sayErr(stderr, "tournament", err)
 			return exitUsage
 		}
 		req.ResumePath = *resume
@@ -288,7 +289,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return exitFailure
 	}
 	if t.Interrupted {
-		fmt.Fprintf(stderr, "simctl tournament: interrupted after %d stage(s); %s\n", len(t.Stages), o.interruptedWhere(format, stdout, true))
+		say(stderr, "tournament", "interrupted after %d stage(s); %s", len(t.Stages), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -299,13 +300,14 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 func parseDelta(s string) (float64, error) {
 	d, err := parsePrecision(s)
 	if err != nil || d == 0 {
-		return 0, fmt.Errorf("--delta %q: give the indifference zone as a proportion (0.01) or in percentage points (1pp), between 0 and 1", s)
+		return 0, msg.Errorf("--delta %q: give the indifference zone as a proportion (0.01) or in percentage points (1pp), between 0 and 1", s)
 	}
 	return d, nil
 }
 
 func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("find", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	where := fs.String("where", "", "`COND` a condition on an encounter's outcome, in the tactics language (simctl help find lists the facts)")
 	limit := fs.Int("limit", 20, "`K` list at most K matching encounters (the lowest indices)")
 	var c common
@@ -313,6 +315,9 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	pos, stop, code := parseArgs("find", fs, args, stdout, stderr)
 	if stop {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "find", "%v", err)
 	}
 	if len(pos) != 1 || *where == "" {
 		return usageError(stderr, "find", `give one SCENARIO and --where COND, e.g. simctl find d20/duel --where 'side("heroes").won and rounds >= 5'`)
@@ -331,7 +336,7 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	target, err := checkOut(c.out, "-o")
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl find:", err)
+		sayErr(stderr, "find", err)
 		return exitUsage
 	}
 	src, err := readSource(ctx, pos[0])
@@ -370,11 +375,11 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		_, err := fmt.Fprintf(w, "replay one: %s\n", results.ShellJoin(trace))
 		return err
 	}); err != nil {
-		fmt.Fprintln(stderr, "simctl find:", err)
+		sayErr(stderr, "find", err)
 		return exitFailure
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl find: interrupted after %s encounters\n", thousandsInt(res.Encounters))
+		say(stderr, "find", "interrupted after %s encounters", thousandsInt(res.Encounters))
 		return exitInterrupted
 	}
 	return exitOK
@@ -395,20 +400,20 @@ func parsePick(s string) (float64, error) {
 			return v / 100, nil
 		}
 	}
-	return 0, fmt.Errorf("--pick %q: expected min, median, max or pNN (a percentile, e.g. p90)", s)
+	return 0, msg.Errorf("--pick %q: expected min, median, max or pNN (a percentile, e.g. p90)", s)
 }
 
 // readResume reads the JSON given to --resume and picks from it the
 // document of the command resuming (nil when the file is another kind;
 // what names the kind expected in the error).
-func readResume[T any](ctx context.Context, path, what string, pick func(*results.Input) *T) (*T, error) {
+func readResume[T any](ctx context.Context, path string, what msg.Text, pick func(*results.Input) *T) (*T, error) {
 	in, err := results.ReadInputContext(ctx, path)
 	if err != nil {
-		return nil, fmt.Errorf("--resume: %v", err)
+		return nil, msg.Errorf("%s: %v", "--resume", err)
 	}
 	doc := pick(in)
 	if doc == nil {
-		return nil, fmt.Errorf("--resume %s: not %s (write it with --results FILE or --format json -o FILE)", path, what)
+		return nil, msg.Errorf("--resume %s: not %s (write it with --results FILE or --format json -o FILE)", path, what)
 	}
 	return doc, nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	_ "simctl/agents" // registers the scripted policies
 	"simctl/cmd/simctl/app"
@@ -18,8 +19,15 @@ import (
 	_ "simctl/rulesets/d20"
 	"simctl/scenarios"
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
+
+// warnLang is the language of the running command's messages, for the
+// scenario's warnings, which go to the process's stderr (warnTo).
+var warnLang atomic.Value
+
+func init() { warnLang.Store(string(i18n.En)) }
 
 // version is the simctl release (app.Release); fullVersion adds the
 // build's VCS revision.
@@ -33,7 +41,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 	defer func() {
 		// No panic reaches a user as a stack trace.
 		if p := recover(); p != nil {
-			fmt.Fprintf(stderr, "simctl: internal error: %v\nplease report it with the command line and scenario\n", p)
+			say(stderr, "", "internal error: %v\nplease report it with the command line and scenario", p)
 			code = exitFailure
 		}
 		// Interrupted while reading its inputs (a FIFO with no writer, a
@@ -44,23 +52,28 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 			code = exitInterrupted
 		}
 	}()
+	// simctl's messages on stderr in the user's language (say.go): the
+	// --lang anywhere on the line, before the command too.
+	lang := argLang(args)
+	warnLang.Store(string(lang))
+	stderr = &app.LangWriter{Writer: stderr, Lang: lang}
 	// simctl --lang ko CMD ...: a --lang before the command goes to the
 	// command, as if written after its name (simctl --lang ko alone is the
 	// overview in that language, as simctl alone is in the locale's).
-	var lang string
+	var pre string
 	if len(args) > 0 && (args[0] == "--lang" || args[0] == "-lang") && len(args) > 1 {
-		lang, args = args[1], args[2:]
+		pre, args = args[1], args[2:]
 	} else if len(args) > 0 && (strings.HasPrefix(args[0], "--lang=") || strings.HasPrefix(args[0], "-lang=")) {
-		_, lang, _ = strings.Cut(args[0], "=")
+		_, pre, _ = strings.Cut(args[0], "=")
 		args = args[1:]
 	}
-	if lang != "" && len(args) > 0 {
+	if pre != "" && len(args) > 0 {
 		// Right after the command: before a "--", and outranked by a
 		// --lang the command line gives the command itself.
-		args = append([]string{args[0], "--lang", lang}, args[1:]...)
+		args = append([]string{args[0], "--lang", pre}, args[1:]...)
 	}
 	if len(args) == 0 {
-		l, err := resolveLang(lang)
+		l, err := resolveLang(pre)
 		if err != nil {
 			return usageError(stderr, "help", "%v", err)
 		}
@@ -107,19 +120,19 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		return cmdServe(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		fs := flag.NewFlagSet("version", flag.ContinueOnError)
+		langF := langFlag(fs, "simctl's messages")
 		if _, done, code := parseArgs("version", fs, rest, stdout, stderr); done {
 			return code
+		}
+		if _, err := resolveLang(*langF); err != nil {
+			return usageError(stderr, "version", "%v", err)
 		}
 		fmt.Fprintln(stdout, "simctl", fullVersion())
 		return exitOK
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout, stderr)
 	}
-	hint, err := resolveLang(lang) // a --lang before the unknown command, else the locale
-	if err != nil {
-		hint = i18n.En
-	}
-	fmt.Fprintf(stderr, "simctl: unknown command %q%s; commands: %s\n%s\n", cmd, didYouMean(cmd, commands), strings.Join(commands, ", "), hint.T("help.see_overview"))
+	usageError(stderr, "", "unknown command %q%s; commands: %s", cmd, didYouMean(cmd, commands), strings.Join(commands, ", "))
 	return exitUsage
 }
 
@@ -170,9 +183,12 @@ func (s setFlags) strings() []string {
 
 // argError is a SCENARIO argument that names no scenario file or built-in:
 // a command-line mistake (exit 2), not an invalid scenario.
-type argError struct{ msg string }
+type argError struct{ text msg.Text }
 
-func (e *argError) Error() string { return e.msg }
+func (e *argError) Error() string { return e.text.String() }
+
+// Localize is the message in the language of tr.
+func (e *argError) Localize(tr msg.Translator) string { return e.text.Localize(tr) }
 
 // source is a scenario's text as read once: every point of a sweep or
 // option of a comparison compiles the same bytes, and results embed them.
@@ -188,7 +204,7 @@ type source struct {
 func readSource(ctx context.Context, name string) (*source, error) {
 	if st, statErr := os.Stat(name); statErr == nil {
 		if st.IsDir() {
-			return nil, &argError{fmt.Sprintf("%s is a directory; give a scenario file (.yaml) or a built-in (see simctl scenarios)", name)}
+			return nil, &argError{msg.New("%s is a directory; give a scenario file (.yaml) or a built-in (see simctl scenarios)", name)}
 		}
 		data, err := safeio.ReadFile(ctx, name, safeio.MaxScenarioBytes, "scenario")
 		if err != nil {
@@ -204,9 +220,9 @@ func readSource(ctx context.Context, name string) (*source, error) {
 	}
 	// A near miss names the one meant rather than all twenty-odd.
 	if hint := didYouMean(builtin, scenarios.Names()); hint != "" {
-		return nil, &argError{fmt.Sprintf("%s: no such file or built-in scenario%s; simctl scenarios lists them", name, hint)}
+		return nil, &argError{msg.New("%s: no such file or built-in scenario%s; simctl scenarios lists them", name, hint)}
 	}
-	return nil, &argError{fmt.Sprintf("%s: no such file or built-in scenario; built-ins: %s (see simctl scenarios)",
+	return nil, &argError{msg.New("%s: no such file or built-in scenario; built-ins: %s (see simctl scenarios)",
 		name, strings.Join(scenarios.Names(), ", "))}
 }
 
@@ -240,16 +256,20 @@ func (src *source) compile(sets []scenario.Set) (*scenario.Scenario, sim.Game, e
 // warnTo is where compile's warnings go.
 func (src *source) warnTo() io.Writer {
 	if src.warn == nil {
-		return os.Stderr
+		return &app.LangWriter{Writer: os.Stderr, Lang: i18n.Lang(warnLang.Load().(string))}
 	}
 	return src.warn
 }
 
 func cmdScenarios(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scenarios", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	pos, done, code := parseArgs("scenarios", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "scenarios", "%v", err)
 	}
 	if len(pos) > 0 {
 		if pos[0] != "show" {
@@ -354,10 +374,10 @@ func writeOut(t *safeio.Target, stdout io.Writer, write func(io.Writer) error) e
 func scenarioError(stderr io.Writer, err error) int {
 	var es scenario.Errors
 	if errors.As(err, &es) {
-		fmt.Fprintf(stderr, "%s\n%d problem(s); nothing was run\n", es.Error(), len(es))
+		fmt.Fprintf(stderr, "%s\n%s\n", langOf(stderr).Err(es), tr(stderr, "%d problem(s); nothing was run", len(es)))
 		return exitScenario
 	}
-	fmt.Fprintf(stderr, "simctl: %v\n", err)
+	sayErr(stderr, "", err)
 	var ae *argError
 	if errors.As(err, &ae) {
 		return exitUsage
@@ -378,7 +398,7 @@ func parseShard(s string) (k, of int, err error) {
 	}
 	of, err = strconv.Atoi(ofs)
 	if err != nil || of < 1 {
-		return 0, 0, fmt.Errorf("--shard %q: expected k/K with 0 <= k < K, e.g. 3/10, or K with k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID", s)
+		return 0, 0, msg.Errorf("--shard %q: expected k/K with 0 <= k < K, e.g. 3/10, or K with k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID", s)
 	}
 	if ks == "" {
 		for _, env := range []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"} {
@@ -388,12 +408,12 @@ func parseShard(s string) (k, of int, err error) {
 			}
 		}
 		if ks == "" {
-			return 0, 0, fmt.Errorf("--shard %s: no shard index; give k/%s or set JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID", s, s)
+			return 0, 0, msg.Errorf("--shard %s: no shard index; give k/%s or set JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID", s, s)
 		}
 	}
 	k, err = strconv.Atoi(ks)
 	if err != nil || k < 0 || k >= of {
-		return 0, 0, fmt.Errorf("--shard: index %q must be a whole number from 0 to %d", ks, of-1)
+		return 0, 0, msg.Errorf("--shard: index %q must be a whole number from 0 to %d", ks, of-1)
 	}
 	return k, of, nil
 }

@@ -2,11 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"simctl/cmd/simctl/app"
+	"simctl/sim/msg"
 	"slices"
 	"strings"
 
@@ -39,6 +38,17 @@ func (o *optionFlags) Set(s string) error {
 	return nil
 }
 
+// compareProblems collects a compare file's problems, each at its line
+// and column.
+type compareProblems struct {
+	path string
+	list []any
+}
+
+func (p *compareProblems) bad(n *yaml.Node, format string, args ...any) {
+	p.list = append(p.list, msg.New("%s:%d:%d: %s", p.path, n.Line, n.Column, msg.New(format, args...)))
+}
+
 // readCompareFile reads a compare file:
 //
 //	scenario: d20/duel          # optional when SCENARIO is given
@@ -56,14 +66,11 @@ func readCompareFile(ctx context.Context, path string) (scen, baseline string, o
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return "", "", nil, fmt.Errorf("%s: %v", path, err)
+		return "", "", nil, msg.Errorf("%s: %v", path, err)
 	}
-	var errs []string
-	bad := func(n *yaml.Node, format string, args ...any) {
-		errs = append(errs, fmt.Sprintf("%s:%d:%d: %s", path, n.Line, n.Column, fmt.Sprintf(format, args...)))
-	}
+	errs := &compareProblems{path: path}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return "", "", nil, fmt.Errorf("%s: a compare file is a mapping with options: (and optionally scenario:, baseline:)", path)
+		return "", "", nil, msg.Errorf("%s: a compare file is a mapping with options: (and optionally scenario:, baseline:)", path)
 	}
 	root := doc.Content[0]
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -75,12 +82,12 @@ func readCompareFile(ctx context.Context, path string) (scen, baseline string, o
 			baseline = v.Value
 		case "options":
 			if v.Kind != yaml.SequenceNode {
-				bad(v, "options: expected a list of {name, set}")
+				errs.bad(v, "options: expected a list of {name, set}")
 				continue
 			}
 			for _, on := range v.Content {
 				if on.Kind != yaml.MappingNode {
-					bad(on, "an option is a mapping {name: NAME, set: [PATH=VALUE, ...]}")
+					errs.bad(on, "an option is a mapping {name: NAME, set: [PATH=VALUE, ...]}")
 					continue
 				}
 				var o option
@@ -95,7 +102,7 @@ func readCompareFile(ctx context.Context, path string) (scen, baseline string, o
 							for _, sn := range ov.Content {
 								s, err := scenario.ParseSet(sn.Value)
 								if err != nil {
-									bad(sn, "%v", err)
+									errs.bad(sn, "%v", err)
 									continue
 								}
 								o.sets = append(o.sets, s)
@@ -106,24 +113,24 @@ func readCompareFile(ctx context.Context, path string) (scen, baseline string, o
 							}
 						default:
 							if !(ov.Kind == yaml.ScalarNode && ov.Tag == "!!null") {
-								bad(ov, "set: expected a list of PATH=VALUE or a mapping PATH: VALUE")
+								errs.bad(ov, "set: expected a list of PATH=VALUE or a mapping PATH: VALUE")
 							}
 						}
 					default:
-						bad(ok, "unknown field %q in an option; valid: name, set", ok.Value)
+						errs.bad(ok, "unknown field %q in an option; valid: name, set", ok.Value)
 					}
 				}
 				if o.name == "" {
-					bad(on, "an option needs a name")
+					errs.bad(on, "an option needs a name")
 				}
 				opts = append(opts, o)
 			}
 		default:
-			bad(k, "unknown field %q; valid: scenario, baseline, options", k.Value)
+			errs.bad(k, "unknown field %q; valid: scenario, baseline, options", k.Value)
 		}
 	}
-	if len(errs) > 0 {
-		return "", "", nil, errors.New(strings.Join(errs, "\n"))
+	if len(errs.list) > 0 {
+		return "", "", nil, msg.Errorf(strings.TrimSuffix(strings.Repeat("%v\n", len(errs.list)), "\n"), errs.list...)
 	}
 	return scen, baseline, opts, nil
 }
@@ -178,7 +185,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *file != "" {
 		fscen, fbase, fopts, err := readCompareFile(ctx, *file)
 		if err != nil {
-			fmt.Fprintln(stderr, "simctl compare:", err)
+			sayErr(stderr, "compare", err)
 			return exitUsage
 		}
 		if name == "" {
@@ -203,7 +210,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *baseline != "" {
 		k := slices.IndexFunc(req.Options, func(op app.Option) bool { return op.Name == *baseline })
 		if k < 0 {
-			fmt.Fprintf(stderr, "simctl compare: --baseline %q is not an option\n", *baseline)
+			say(stderr, "compare", "--baseline %q is not an option", *baseline)
 			return exitUsage
 		}
 		req.Options = append(append([]app.Option{req.Options[k]}, req.Options[:k]...), req.Options[k+1:]...)
@@ -214,9 +221,9 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	req.Source = src.app()
 	if *resume != "" {
-		old, err := readResume(ctx, *resume, "the JSON of simctl compare", func(in *results.Input) *results.Compare { return in.Compare })
+		old, err := readResume(ctx, *resume, msg.New("the JSON of simctl compare"), func(in *results.Input) *results.Compare { return in.Compare })
 		if err != nil {
-			fmt.Fprintln(stderr, "simctl compare:", err)
+			sayErr(stderr, "compare", err)
 			return exitUsage
 		}
 		req.Resume, req.ResumePath = old, *resume
@@ -227,16 +234,16 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return appError(stderr, "compare", err)
 	}
-	for _, warn := range c.Warnings {
+	for _, warn := range results.WarningTexts(c.Warnings, c.WarningsMsg) {
 		if !o.quiet {
-			fmt.Fprintln(stderr, "simctl compare: warning:", warn)
+			say(stderr, "compare", "warning: %v", warn)
 		}
 	}
 	if !o.write("compare", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteCompareLang(c, w, f, lang) }, func() (*reports.Figure, error) { return reports.CompareFigure(c) }) {
 		return exitFailure
 	}
 	if c.Interrupted {
-		fmt.Fprintf(stderr, "simctl compare: interrupted after %s encounters per option; %s\n", thousandsInt(c.Encounters), o.interruptedWhere(format, stdout, w == 0))
+		say(stderr, "compare", "interrupted after %s encounters per option; %s", thousandsInt(c.Encounters), o.interruptedWhere(format, stdout, w == 0))
 		return exitInterrupted
 	}
 	return exitOK

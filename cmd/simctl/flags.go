@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"simctl/sim/experiment"
+	"simctl/sim/msg"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,7 +48,9 @@ func (c *countValue) Set(s string) error {
 // suffixes k, M, G (thousand, million, billion; 2.5M), but only when the
 // value is a whole number of at least 1.
 func parseCount(s string) (int64, error) {
-	const valid = "expected a whole number of encounters of at least 1, such as 100000, 100k, 1e6, 2.5M or 1_000_000"
+	// The same advice ends every refusal (a message of its own, so it is
+	// translated once).
+	valid := msg.New("expected a whole number of encounters of at least 1, such as 100000, 100k, 1e6, 2.5M or 1_000_000")
 	t := strings.TrimSpace(s)
 	t = strings.NewReplacer("_", "", ",", "").Replace(t)
 	mult := int64(1)
@@ -68,18 +71,18 @@ func parseCount(s string) (int64, error) {
 	// 2500000 and 1.0000001e6 is a fraction, with no float rounding.
 	r, ok := new(big.Rat).SetString(t)
 	if t == "" || !ok || strings.ContainsAny(t, "/xXpP") {
-		return 0, fmt.Errorf("%q: %s", s, valid)
+		return 0, msg.Errorf("%q: %s", s, valid)
 	}
 	r.Mul(r, new(big.Rat).SetInt64(mult))
 	switch {
 	case r.Sign() < 0:
-		return 0, fmt.Errorf("%q is negative; %s", s, valid)
+		return 0, msg.Errorf("%q is negative; %s", s, valid)
 	case !r.IsInt():
-		return 0, fmt.Errorf("%q is not a whole number (%s); %s", s, r.FloatString(3), valid)
+		return 0, msg.Errorf("%q is not a whole number (%s); %s", s, r.FloatString(3), valid)
 	case r.Sign() == 0:
-		return 0, fmt.Errorf("%q: at least one encounter; %s", s, valid)
+		return 0, msg.Errorf("%q: at least one encounter; %s", s, valid)
 	case r.Num().Cmp(big.NewInt(math.MaxInt64)) > 0:
-		return 0, fmt.Errorf("%q is too large; at most %d", s, int64(math.MaxInt64))
+		return 0, msg.Errorf("%q is too large; at most %d", s, int64(math.MaxInt64))
 	}
 	return r.Num().Int64(), nil
 }
@@ -92,7 +95,7 @@ func (s *seedValue) String() string { return strconv.FormatUint(s.v, 10) }
 func (s *seedValue) Set(v string) error {
 	x, err := strconv.ParseUint(strings.ReplaceAll(strings.TrimSpace(v), "_", ""), 10, 64)
 	if err != nil {
-		return fmt.Errorf("%q: expected a whole number from 0 to %d", v, uint64(math.MaxUint64))
+		return msg.Errorf("%q: expected a whole number from 0 to %d", v, uint64(math.MaxUint64))
 	}
 	s.v = x
 	return nil
@@ -106,7 +109,7 @@ func (w *workersValue) String() string { return strconv.Itoa(w.v) }
 func (w *workersValue) Set(v string) error {
 	x, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || x < 0 || x > 1<<16 {
-		return fmt.Errorf("%q: expected 0 (one worker per core) or a number of workers up to 65536", v)
+		return msg.Errorf("%q: expected 0 (one worker per core) or a number of workers up to 65536", v)
 	}
 	w.v = x
 	return nil
@@ -127,7 +130,7 @@ func (c *choiceValue) Set(v string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%q: expected %s", v, orList(c.valid))
+	return msg.Errorf("%q: expected %s", v, orListMsg(c.valid))
 }
 
 func orList(xs []string) string {
@@ -135,6 +138,15 @@ func orList(xs []string) string {
 		return strings.Join(xs, "")
 	}
 	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+// orListMsg is orList as a message ("a, b or c"): the "or" is translated,
+// the values are not.
+func orListMsg(xs []string) msg.Text {
+	if len(xs) < 2 {
+		return msg.New("%s", strings.Join(xs, ""))
+	}
+	return msg.New("%s or %s", strings.Join(xs[:len(xs)-1], ", "), xs[len(xs)-1])
 }
 
 // formatValue is --format; set records that it was given, so that -o's
@@ -149,10 +161,10 @@ func (f *formatValue) String() string { return string(f.f) }
 func (f *formatValue) Set(v string) error {
 	x, err := reports.ParseFormat(v)
 	if err != nil {
-		return fmt.Errorf("%q: expected text, json, csv or markdown (md)", v)
+		return msg.Errorf("%q: expected text, json, csv or markdown (md)", v)
 	}
 	if f.set && x != f.f {
-		return fmt.Errorf("%q: the format is already %s (--json is --format json)", v, f.f)
+		return msg.Errorf("%q: the format is already %s (--json is --format json)", v, f.f)
 	}
 	f.f, f.set = x, true
 	return nil
@@ -167,13 +179,13 @@ func (j jsonAlias) IsBoolFlag() bool { return true }
 func (j jsonAlias) Set(v string) error {
 	b, err := strconv.ParseBool(v)
 	if err != nil {
-		return fmt.Errorf("%q: --json takes no value (it is --format json)", v)
+		return msg.Errorf("%q: --json takes no value (it is --format json)", v)
 	}
 	if !b {
 		return nil
 	}
 	if j.f.set && j.f.f != reports.JSON {
-		return fmt.Errorf("and --format %s ask for two formats", j.f.f)
+		return msg.Errorf("and --format %s ask for two formats", j.f.f)
 	}
 	j.f.f, j.f.set = reports.JSON, true
 	return nil
@@ -257,13 +269,13 @@ func (c *common) resolveFormat() (reports.Format, error) {
 	implied, known := extFormats[ext]
 	switch {
 	case !known && (ext == ".html" || ext == ".png" || ext == ".svg" || ext == ".pdf"):
-		return "", fmt.Errorf("-o %s: %s is not a table format; give .txt, .json, .csv or .md (figures: --plot; reports: simctl report)", c.out, ext)
+		return "", msg.Errorf("-o %s: %s is not a table format; give .txt, .json, .csv or .md (figures: --plot; reports: simctl report)", c.out, ext)
 	case !known:
 		return c.format.f, nil
 	case !c.format.set:
 		return implied, nil
 	case implied != c.format.f:
-		return "", fmt.Errorf("-o %s is a %s file but the format asked for is %s; drop --format or change the extension", c.out, implied, c.format.f)
+		return "", msg.Errorf("-o %s is a %s file but the format asked for is %s; drop --format or change the extension", c.out, implied, c.format.f)
 	}
 	return c.format.f, nil
 }
@@ -285,9 +297,22 @@ func (c *common) showProgress() string {
 func parseArgs(cmd string, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (pos []string, done bool, code int) {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	// The flag package prints a Set error with %v, English for good: keep
+	// the error itself to say it in the user's language.
+	var setErr error
+	restore := recordSetErrors(fs, &setErr)
 	pos, err := parseInterleaved(fs, args)
-	l, lerr := resolveLang(argLang(args))
+	restore()
+	if err == nil {
+		if problem := outputProblem(fs, pos); problem != nil {
+			usageError(stderr, cmd, "%v", problem)
+			return nil, true, exitUsage
+		}
+		return pos, false, exitOK
+	}
 	if errors.Is(err, flag.ErrHelp) {
+		// The flag package stops at -h, before a --lang that follows.
+		l, lerr := resolveLang(langArg(args))
 		if lerr != nil {
 			// A bad --lang is the error, even with -h: the help could
 			// not be in the language asked for.
@@ -296,24 +321,51 @@ func parseArgs(cmd string, fs *flag.FlagSet, args []string, stdout, stderr io.Wr
 		printHelp(stdout, l, cmd, fs)
 		return nil, true, exitOK
 	}
-	if lerr != nil {
-		l = i18n.FromEnv(os.Getenv) // the command reports the bad --lang itself
-	}
-	msg := ""
-	if err != nil {
-		msg = flagMessage(err)
-	} else if msg = outputProblem(fs, pos); msg == "" {
-		return pos, false, exitOK
-	}
-	fmt.Fprintf(stderr, "simctl %s: %s\n%s\n", cmd, msg, l.T("help.see", cmd))
+	usageError(stderr, cmd, "%v", flagMessage(err, setErr))
 	return nil, true, exitUsage
 }
 
-// argLang is the value of the last --lang (or -lang, --lang=X) in args
+// recordingValue is a flag's Value while parseArgs parses: it keeps the
+// last error Set returned.
+type recordingValue struct {
+	flag.Value
+	err *error
+}
+
+func (r recordingValue) Set(v string) error {
+	err := r.Value.Set(v)
+	if err != nil {
+		*r.err = err
+	}
+	return err
+}
+
+func (r recordingValue) IsBoolFlag() bool {
+	b, ok := r.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// recordSetErrors wraps every flag of fs in a recordingValue and returns
+// the function that unwraps them (the commands look at their Values'
+// types after parsing).
+func recordSetErrors(fs *flag.FlagSet, last *error) (restore func()) {
+	orig := map[*flag.Flag]flag.Value{}
+	fs.VisitAll(func(f *flag.Flag) {
+		orig[f] = f.Value
+		f.Value = recordingValue{f.Value, last}
+	})
+	return func() {
+		for f, v := range orig {
+			f.Value = v
+		}
+	}
+}
+
+// langArg is the value of the last --lang (or -lang, --lang=X) in args
 // before a "--", "" when there is none. parseArgs reads it itself because
 // the flag package stops at -h or at the first bad flag, before a --lang
 // that follows.
-func argLang(args []string) string {
+func langArg(args []string) string {
 	v := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -339,26 +391,39 @@ var (
 	reUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
 	reNeedsArg  = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
 	reInvalid   = regexp.MustCompile(`(?s)^invalid (?:boolean )?value "(.*)" for flag -+([^:]*): (.*)$`)
+	reBadBool   = regexp.MustCompile(`(?s)^invalid boolean value "(.*)" for -+([^:]*): .*$`)
+	reSyntax    = regexp.MustCompile(`(?s)^bad flag syntax: (.*)$`)
 )
 
 // flagMessage rewrites the flag package's errors ("flag provided but not
-// defined: -bogus") in the CLI's own spelling (--bogus, -n).
-func flagMessage(err error) string {
+// defined: -bogus") in the CLI's own spelling (--bogus, -n); setErr is the
+// error the flag's Set returned, said as it is.
+func flagMessage(err, setErr error) msg.Text {
 	s := err.Error()
 	if m := reUndefined.FindStringSubmatch(s); m != nil {
-		return "unknown flag " + dashed(m[1])
+		return msg.New("unknown flag %s", dashed(m[1]))
 	}
 	if m := reNeedsArg.FindStringSubmatch(s); m != nil {
-		return dashed(m[1]) + " needs a value"
+		return msg.New("%s needs a value", dashed(m[1]))
 	}
 	if m := reInvalid.FindStringSubmatch(s); m != nil {
-		msg := m[3]
-		if msg == "parse error" || strings.HasPrefix(msg, "strconv.") {
-			msg = fmt.Sprintf("%q: not a valid value", m[1])
+		switch why := m[3]; {
+		case why == "parse error" || strings.HasPrefix(why, "strconv."):
+			return msg.New("%s %q: not a valid value", dashed(m[2]), m[1])
+		case why == "value out of range":
+			return msg.New("%s value out of range", dashed(m[2]))
+		case setErr != nil && setErr.Error() == why:
+			return msg.New("%s %v", dashed(m[2]), setErr)
 		}
-		return dashed(m[2]) + " " + msg
+		return msg.New("%s %s", dashed(m[2]), m[3])
 	}
-	return s
+	if m := reBadBool.FindStringSubmatch(s); m != nil {
+		return msg.New("invalid boolean value %q for %s", m[1], dashed(m[2]))
+	}
+	if m := reSyntax.FindStringSubmatch(s); m != nil {
+		return msg.New("bad flag syntax: %s", m[1])
+	}
+	return msg.New("%s", s)
 }
 
 // dashed spells a flag as the help does: -n and -o with one dash, the
@@ -371,11 +436,9 @@ func dashed(name string) string {
 }
 
 // usageError prints a command-line mistake and the pointer to the help,
-// the pointer in the locale's language (the mistake itself is English
-// for now).
+// in stderr's language.
 func usageError(stderr io.Writer, cmd, format string, args ...any) int {
-	l := i18n.FromEnv(os.Getenv)
-	fmt.Fprintf(stderr, "simctl %s: %s\n%s\n", cmd, fmt.Sprintf(format, args...), l.T("help.see", cmd))
+	fmt.Fprintf(stderr, "%s%s\n%s\n", prefix(cmd), tr(stderr, format, args...), seeHelp(stderr, cmd))
 	return exitUsage
 }
 
@@ -396,17 +459,18 @@ var outputFlagNames = []string{"o", "results", "plot"}
 // give -), or the very file an input names (the scenario, a --compare file
 // or a result being read), which the output would replace. --resume FILE
 // is not an input here: writing the resumed result over it is its purpose.
-func outputProblem(fs *flag.FlagSet, pos []string) string {
-	var msg string
+func outputProblem(fs *flag.FlagSet, pos []string) error {
+	var problem error
 	fs.Visit(func(f *flag.Flag) {
-		if msg != "" || !slices.Contains(outputFlagNames, f.Name) {
+		if problem != nil || !slices.Contains(outputFlagNames, f.Name) {
 			return
 		}
 		out := f.Value.String()
 		if out == "" {
-			msg = dashed(f.Name) + " '': an empty file name; give a file"
 			if f.Name == "o" {
-				msg += " (or leave -o out to write to stdout)"
+				problem = msg.Errorf("%s '': an empty file name; give a file (or leave -o out to write to stdout)", dashed(f.Name))
+			} else {
+				problem = msg.Errorf("%s '': an empty file name; give a file", dashed(f.Name))
 			}
 			return
 		}
@@ -414,8 +478,8 @@ func outputProblem(fs *flag.FlagSet, pos []string) string {
 		if err != nil {
 			return
 		}
-		if m := completeResult(fs, f.Name, out, ost); m != "" {
-			msg = m
+		if err := completeResult(fs, f.Name, out, ost); err != nil {
+			problem = err
 			return
 		}
 		ins := slices.Clone(pos)
@@ -424,12 +488,12 @@ func outputProblem(fs *flag.FlagSet, pos []string) string {
 		}
 		for _, in := range ins {
 			if ist, err := os.Stat(in); err == nil && os.SameFile(ist, ost) {
-				msg = fmt.Sprintf("%s %s is the input %s: writing would replace what is being read; give another file", dashed(f.Name), out, in)
+				problem = msg.Errorf("%s %s is the input %s: writing would replace what is being read; give another file", dashed(f.Name), out, in)
 				return
 			}
 		}
 	})
-	return msg
+	return problem
 }
 
 // completeResult refuses, for a command that saves partial documents as it
@@ -437,32 +501,32 @@ func outputProblem(fs *flag.FlagSet, pos []string) string {
 // a complete simctl result: its first checkpoint, or a Ctrl-C, would
 // replace finished work with a partial one. --resume (the partial one is
 // the file's own) and --force (replace it) let it through.
-func completeResult(fs *flag.FlagSet, name, out string, st os.FileInfo) string {
+func completeResult(fs *flag.FlagSet, name, out string, st os.FileInfo) error {
 	rf, ff := fs.Lookup("resume"), fs.Lookup("force")
 	if rf == nil || ff == nil || rf.Value.String() != "" || ff.Value.String() == "true" || !st.Mode().IsRegular() {
-		return ""
+		return nil
 	}
 	if name == "o" {
 		fv, _ := fs.Lookup("format").Value.(*formatValue)
 		ext := strings.ToLower(filepath.Ext(out))
 		if fv == nil || !(fv.f == reports.JSON || !fv.set && ext == ".json") {
-			return "" // not JSON: nothing partial is written there
+			return nil // not JSON: nothing partial is written there
 		}
 	} else if name != "results" {
-		return ""
+		return nil
 	}
 	data, err := safeio.ReadFile(context.Background(), out, safeio.MaxResultBytes, "result")
 	if err != nil {
-		return ""
+		return nil
 	}
 	var doc struct {
 		Version                 string
 		Interrupted, Incomplete bool
 	}
 	if json.Unmarshal(data, &doc) != nil || doc.Version == "" || doc.Interrupted || doc.Incomplete {
-		return ""
+		return nil
 	}
-	return fmt.Sprintf("%s %s holds a complete simctl result; this command saves what it finishes there as it goes "+
+	return msg.Errorf("%s %s holds a complete simctl result; this command saves what it finishes there as it goes "+
 		"(and when interrupted), which would replace it: add --force to replace it, or give another file", dashed(name), out)
 }
 
@@ -480,7 +544,7 @@ func resolveLang(v string) (i18n.Lang, error) {
 	}
 	l, err := i18n.Parse(v)
 	if err != nil {
-		return "", fmt.Errorf("--lang: %v", err)
+		return "", msg.Errorf("%s: %v", "--lang", err)
 	}
 	return l, nil
 }

@@ -8,10 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"simctl/reports/i18n/i18ntest"
 	"simctl/reports/results"
+	"simctl/rulesets"
+	"simctl/scenarios"
 )
 
 // TestHostileInputs runs simctl on hostile inputs and command lines and
@@ -260,38 +264,123 @@ func TestHostileInputs(t *testing.T) {
 		{"trace negative encounter", []string{"trace", "d20/duel", "--encounter", "-1"}},
 		{"rules unknown", []string{"rules", "d99"}},
 	}
-	var got bytes.Buffer
-	for _, c := range cases {
-		code, _, stderr := simctl(t, context.Background(), c.args...)
-		noPanic(t, stderr)
-		line := strings.ReplaceAll(strings.Join(c.args, " "), dir, "$T")
-		fmt.Fprintf(&got, "## %s\n$ simctl %s\nexit %d\n%s\n", c.name, line, code, normalize(strings.ReplaceAll(stderr, dir, "$T")))
-	}
-	golden := filepath.Join("testdata", "hostile.golden")
-	if *update {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+	// The table runs in English (testdata/hostile.golden), then again
+	// under a Korean and a Russian locale (hostile.ko.golden,
+	// hostile.ru.golden): every message of simctl's own is translated,
+	// with its positions kept (hostileLang).
+	var english []string
+	run := func(golden string) []string {
+		var got bytes.Buffer
+		var outs []string
+		for _, c := range cases {
+			code, _, stderr := simctl(t, context.Background(), c.args...)
+			noPanic(t, stderr)
+			line := strings.ReplaceAll(strings.Join(c.args, " "), dir, "$T")
+			out := normalize(strings.ReplaceAll(stderr, dir, "$T"))
+			outs = append(outs, out)
+			fmt.Fprintf(&got, "## %s\n$ simctl %s\nexit %d\n%s\n", c.name, line, code, out)
+		}
+		golden = filepath.Join("testdata", golden)
+		if *update {
+			if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
 			t.Fatal(err)
 		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("hostile inputs differ from %s (go test -run TestHostileInputs -update rewrites it):\n%s", golden, firstDiff(got.String(), string(want)))
+		}
+		return outs
 	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got.Bytes(), want) {
-		t.Errorf("hostile inputs differ from %s (go test -run TestHostileInputs -update rewrites it):\n%s", golden, firstDiff(got.String(), string(want)))
-	}
+	english = run("hostile.golden")
 	if len(cases) < 40 {
 		t.Errorf("%d cases; the table keeps at least forty", len(cases))
 	}
+	for _, l := range []string{"ko", "ru"} {
+		t.Run(l, func(t *testing.T) {
+			t.Setenv("LC_ALL", l+"_"+strings.ToUpper(map[string]string{"ko": "kr", "ru": "ru"}[l])+".UTF-8")
+			outs := run("hostile." + l + ".golden")
+			for i, c := range cases {
+				hostileLang(t, l, c.name, c.args, dir, english[i], outs[i])
+			}
+		})
+	}
 }
+
+// hostileLang checks one case's messages in language l against its
+// English ones: no English word of simctl's own is left (the case's
+// arguments, file names and flags are the user's), and the positions
+// (FILE:LINE:COL) and the number of lines are the English ones.
+func hostileLang(t *testing.T, l, name string, args []string, dir, en, out string) {
+	t.Helper()
+	// The user's words: the case's arguments (and the folders of its
+	// paths), the commands and built-in scenarios simctl names, the
+	// placeholders and values its messages quote (SCENARIO, k/K, 1e6,
+	// auto), the scenario's own names.
+	names := append(append([]string{"help", "see", "[usage]", "SCENARIO", "PATH", "RANGE", "VALUE", "DIR", "RESULT", "NAME",
+		"RULESET", "k/K", "k", "K", "100k", "1e6", "2.5M", ".yaml", ".json", ".png", ".svg", ".txt", ".csv", ".md",
+		"stdout", "MiB", "auto", "always", "never", "tally", "within-delta", "base", "fast", "init", "hp", "ac",
+		"json", "Fighter vs Orc", "Fighter", "Orc", "heroes", "monsters", "U+000A",
+		// the scenario format's field names the messages list
+		"name", "ruleset", "sides", "aware", "referee", "policy", "tactics"}, commands...), scenarios.Names()...)
+	names = append(names, rulesets.Names()...)
+	for _, a := range args {
+		a = strings.ReplaceAll(a, dir, "$T")
+		names = append(names, a)
+		if k, v, ok := strings.Cut(a, "="); ok {
+			names = append(names, k, v)
+		}
+		for d := filepath.Dir(a); strings.HasPrefix(d, "$T"); d = filepath.Dir(d) {
+			names = append(names, d)
+		}
+	}
+	// A quoted value is the user's ("Fighter\nvs Orc", "heroes|x").
+	text := quoted.ReplaceAllString(libraryText.ReplaceAllString(out, ""), " ")
+	text = shortSum.ReplaceAllString(text, "")
+	text = fieldPath.ReplaceAllString(text, "$1")
+	for _, line := range i18ntest.EnglishLines(text, names) {
+		t.Errorf("%s: %s: English left: %s", l, name, line)
+	}
+	if got, want := positions.FindAllString(out, -1), positions.FindAllString(en, -1); !slices.Equal(got, want) {
+		t.Errorf("%s: %s: positions %q, English %q", l, name, got, want)
+	}
+	if got, want := strings.Count(out, "\n"), strings.Count(en, "\n"); got != want {
+		t.Errorf("%s: %s: %d lines, English %d:\n%s", l, name, got, want, out)
+	}
+}
+
+// positions are a message's places in a file: $T/x.yaml:7:11, line 21.
+var positions = regexp.MustCompile(`(\$T/|builtin:)[\w./-]+(:\d+)+`)
+
+// libraryText is what the libraries simctl uses say in English inside a
+// translated message: YAML's and encoding/json's syntax errors.
+var libraryText = regexp.MustCompile(`did not find expected [^\n]*|invalid character '.' [^()\n]*(\([^()\n]*\))?`)
+
+// quoted is a value a message quotes: the user's words, as written.
+var quoted = regexp.MustCompile(`"(\\.|[^"\\])*"`)
+
+// fieldPath is the scenario field a message's position names, after the
+// position (sides[0].name: is the file format's words).
+var fieldPath = regexp.MustCompile(`(?m)^(\S+:\d+(:\d+)?: )[\w\[\].]+:`)
+
+// shortSum is a SHA-256 shortened to 12 hex digits, as merge names one.
+var shortSum = regexp.MustCompile(`\b[0-9a-f]{12}\b`)
 
 // normalize keeps the golden file to this table's concern: the usage
 // texts and flag lists that follow some messages, and the list of
 // built-in scenarios, belong to other tests (and change as the CLI grows).
 func normalize(s string) string {
 	s = builtinList.ReplaceAllString(s, "built-ins: [list] (")
-	for _, cut := range []string{"Usage of ", "usage: simctl sweep SCENARIO --vary PATH=RANGE [--vary PATH2=RANGE] [flags]", "simctl — Monte Carlo"} {
-		if i := strings.Index(s, cut); i > 0 || (i == 0 && cut == "simctl — Monte Carlo") {
+	// The overview (simctl with no arguments) in any language starts
+	// "simctl — " (Russian ties the dash with a no-break space).
+	if strings.HasPrefix(strings.ReplaceAll(s, "\u00a0", " "), "simctl — ") {
+		return "[usage]\n"
+	}
+	for _, cut := range []string{"Usage of ", "usage: simctl sweep SCENARIO --vary PATH=RANGE [--vary PATH2=RANGE] [flags]"} {
+		if i := strings.Index(s, cut); i > 0 {
 			s = s[:i] + "[usage]\n"
 		}
 	}

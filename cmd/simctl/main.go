@@ -32,13 +32,13 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports/safeio"
 )
 
@@ -71,10 +71,12 @@ func main() {
 	safeio.Interrupt = ctx.Done()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	// Said in the language of the command's other messages (say.go).
+	stderr := &app.LangWriter{Writer: os.Stderr, Lang: argLang(os.Args[1:])}
 	go func() {
 		<-sigs
 		if !ownsInterrupt.Load() {
-			fmt.Fprintln(os.Stderr, "simctl: interrupted; finishing the encounters in play and writing what finished (interrupt again to stop at once)")
+			say(stderr, "", "interrupted; finishing the encounters in play and writing what finished (interrupt again to stop at once)")
 		}
 		cancel()
 		<-sigs
@@ -83,7 +85,7 @@ func main() {
 			time.Sleep(abandonGrace)
 		}
 		safeio.RemoveTemps()
-		fmt.Fprintln(os.Stderr, "simctl: stopped at once")
+		say(stderr, "", "stopped at once")
 		os.Exit(exitInterrupted)
 	}()
 	code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)

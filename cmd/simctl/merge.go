@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"simctl/sim/msg"
 	"strings"
 
 	"simctl/reports"
@@ -15,12 +16,16 @@ import (
 
 func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	var c common
 	c.register(fs, gFormat|gQuiet, "")
 	partial := fs.Bool("allow-partial", false, "accept a set of shards that misses encounters (the result is marked incomplete)")
 	pos, done, code := parseArgs("merge", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "merge", "%v", err)
 	}
 	if len(pos) == 0 {
 		return usageError(stderr, "merge", "give the RESULT.json files to merge (the JSON of simctl run --json --shard k/K)")
@@ -31,7 +36,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	target, err := checkOut(c.out, "-o")
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl merge:", err)
+		sayErr(stderr, "merge", err)
 		return exitUsage
 	}
 	var rs []*results.Result
@@ -44,10 +49,10 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		in, err := results.ReadInputContext(ctx, p)
 		if err != nil {
 			if ctx.Err() != nil || isInterrupt(err) {
-				fmt.Fprintf(stderr, "simctl merge: interrupted while reading %s; nothing written\n", p)
+				say(stderr, "merge", "interrupted while reading %s; nothing written", p)
 				return exitInterrupted
 			}
-			fmt.Fprintln(stderr, "simctl merge:", mergeInputError(ctx, p, err))
+			sayErr(stderr, "merge", mergeInputError(ctx, p, err))
 			return exitFailure
 		}
 		switch {
@@ -62,7 +67,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		case in.Optimize != nil:
 			opts = append(opts, in.Optimize)
 		case in.Tournament != nil:
-			fmt.Fprintf(stderr, "simctl merge: %s is a tournament; a tournament does not shard (each round's eliminations need the whole round), so there is nothing to merge\n", p)
+			say(stderr, "merge", "%s is a tournament; a tournament does not shard (each round's eliminations need the whole round), so there is nothing to merge", p)
 			return exitFailure
 		default:
 			compares = append(compares, in.Compare)
@@ -75,18 +80,18 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	if kinds > 1 {
-		fmt.Fprintln(stderr, "simctl merge: documents of different kinds given (runs, sweeps, comparisons, value or matrix runs); merge the shards of one experiment at a time")
+		say(stderr, "merge", "documents of different kinds given (runs, sweeps, comparisons, value or matrix runs); merge the shards of one experiment at a time")
 		return exitFailure
 	}
 	switch {
 	case len(opts) > 0:
 		m, err := results.MergeOptimizeStages(opts)
 		if err != nil {
-			fmt.Fprintln(stderr, "simctl", err)
+			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure
 		}
 		if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteOptimize(m, w, reports.JSON) }); err != nil {
-			fmt.Fprintln(stderr, "simctl merge:", err)
+			sayErr(stderr, "merge", err)
 			return exitFailure
 		}
 		return exitOK
@@ -95,40 +100,40 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case len(values) > 0:
 		v, err := results.MergeValues(values)
 		if err != nil {
-			fmt.Fprintln(stderr, "simctl", err)
+			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure
 		}
-		return mergeDone("value run", v.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteValue(v, w, format) })
+		return mergeDone(msg.New("value run"), v.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteValue(v, w, format) })
 	case len(matrices) > 0:
 		m, err := results.MergeMatrices(matrices)
 		if err != nil {
-			fmt.Fprintln(stderr, "simctl", err)
+			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure
 		}
-		return mergeDone("matrix", m.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteMatrix(m, w, format) })
+		return mergeDone(msg.New("matrix"), m.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteMatrix(m, w, format) })
 	case len(compares) > 0:
 		c, err := results.MergeCompares(compares)
 		if err != nil {
-			fmt.Fprintln(stderr, "simctl", err)
+			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure
 		}
-		return mergeDone("comparison", c.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteCompare(c, w, format) })
+		return mergeDone(msg.New("comparison"), c.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteCompare(c, w, format) })
 	}
 	m, err := results.Merge(rs)
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl merge:", strings.TrimPrefix(err.Error(), "merge: "))
+		fmt.Fprintln(stderr, "simctl merge:", strings.TrimPrefix(langOf(stderr).Err(err), "merge: "))
 		return exitFailure
 	}
 	covered, whole := results.Coverage(rs)
 	if covered < whole && !c.quiet {
-		fmt.Fprintf(stderr, "simctl merge: the results cover %d of the run's %d encounters (shards missing or interrupted); the merged result is marked incomplete\n", covered, whole)
+		say(stderr, "merge", "the results cover %d of the run's %d encounters (shards missing or interrupted); the merged result is marked incomplete", covered, whole)
 	}
 	if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteResult(m, w, format) }); err != nil {
-		fmt.Fprintln(stderr, "simctl merge:", err)
+		sayErr(stderr, "merge", err)
 		return exitFailure
 	}
 	if covered < whole && !*partial {
-		fmt.Fprintln(stderr, "simctl merge: incomplete set of shards; give the missing ones, or --allow-partial to accept it")
+		say(stderr, "merge", "incomplete set of shards; give the missing ones, or --allow-partial to accept it")
 		return exitFailure
 	}
 	return exitOK
@@ -139,18 +144,18 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 func mergeSweeps(ss []*results.Sweep, target *safeio.Target, partial bool, f reports.Format, stdout, stderr io.Writer) int {
 	m, err := results.MergeSweeps(ss)
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl", err)
+		fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 		return exitFailure
 	}
 	if m.Incomplete {
-		fmt.Fprintln(stderr, "simctl merge: the sweep shards do not cover every point's encounters (shards missing); the merged sweep is marked incomplete")
+		say(stderr, "merge", "the sweep shards do not cover every point's encounters (shards missing); the merged sweep is marked incomplete")
 	}
 	if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteSweep(m, w, f) }); err != nil {
-		fmt.Fprintln(stderr, "simctl merge:", err)
+		sayErr(stderr, "merge", err)
 		return exitFailure
 	}
 	if m.Incomplete && !partial {
-		fmt.Fprintln(stderr, "simctl merge: incomplete set of shards; give the missing ones, or --allow-partial to accept it")
+		say(stderr, "merge", "incomplete set of shards; give the missing ones, or --allow-partial to accept it")
 		return exitFailure
 	}
 	return exitOK
@@ -158,16 +163,16 @@ func mergeSweeps(ss []*results.Sweep, target *safeio.Target, partial bool, f rep
 
 // mergeDone writes a merged value or matrix document; an incomplete set
 // of shards is said, and fails unless --allow-partial.
-func mergeDone(what string, incomplete bool, target *safeio.Target, partial bool, stdout, stderr io.Writer, write func(io.Writer) error) int {
+func mergeDone(what msg.Text, incomplete bool, target *safeio.Target, partial bool, stdout, stderr io.Writer, write func(io.Writer) error) int {
 	if incomplete {
-		fmt.Fprintf(stderr, "simctl merge: the %s shards do not cover every encounter (shards missing); the merged result is marked incomplete\n", what)
+		say(stderr, "merge", "the %s shards do not cover every encounter (shards missing); the merged result is marked incomplete", what)
 	}
 	if err := writeOut(target, stdout, write); err != nil {
-		fmt.Fprintln(stderr, "simctl merge:", err)
+		sayErr(stderr, "merge", err)
 		return exitFailure
 	}
 	if incomplete && !partial {
-		fmt.Fprintln(stderr, "simctl merge: incomplete set of shards; give the missing ones, or --allow-partial to accept it")
+		say(stderr, "merge", "incomplete set of shards; give the missing ones, or --allow-partial to accept it")
 		return exitFailure
 	}
 	return exitOK
@@ -186,9 +191,9 @@ func mergeInputError(ctx context.Context, path string, err error) error {
 	case rerr != nil:
 		return err
 	case in.Sweep != nil:
-		return fmt.Errorf("%s is a sweep (simctl sweep --format json); merge adds the run results of one run's shards (simctl run --json --shard k/K); a sweep goes to simctl report", path)
+		return msg.Errorf("%s is a sweep (simctl sweep --format json); merge adds the run results of one run's shards (simctl run --json --shard k/K); a sweep goes to simctl report", path)
 	case in.Compare != nil:
-		return fmt.Errorf("%s is a comparison (simctl compare --format json); merge adds the run results of one run's shards (simctl run --json --shard k/K); a comparison goes to simctl report", path)
+		return msg.Errorf("%s is a comparison (simctl compare --format json); merge adds the run results of one run's shards (simctl run --json --shard k/K); a comparison goes to simctl report", path)
 	}
 	return err
 }

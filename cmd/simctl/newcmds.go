@@ -19,11 +19,15 @@ import (
 // every file, exit 3 if any is invalid (2 if one names no scenario).
 func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	var c common
 	c.register(fs, gSet, "")
 	pos, done, code := parseArgs("check", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "check", "%v", err)
 	}
 	if len(pos) == 0 {
 		return usageError(stderr, "check", "give the scenario files to check, e.g. simctl check my.yaml")
@@ -40,19 +44,19 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		case errors.As(err, &es):
 			invalid++
 			problems += len(es)
-			fmt.Fprintln(stderr, es.Error())
+			fmt.Fprintln(stderr, langOf(stderr).Err(es))
 		case errors.As(err, &ae):
 			missing++
-			fmt.Fprintln(stderr, "simctl check:", err)
+			sayErr(stderr, "check", err)
 		default:
 			invalid++
 			problems++
-			fmt.Fprintf(stderr, "%s: %v\n", p, err)
+			fmt.Fprintf(stderr, "%s: %s\n", p, langOf(stderr).Err(err))
 		}
 	}
 	switch {
 	case invalid > 0:
-		fmt.Fprintf(stderr, "%d of %d scenario(s) invalid, %d problem(s)\n", invalid, len(pos), problems)
+		fmt.Fprintln(stderr, tr(stderr, "%d of %d scenario(s) invalid, %d problem(s)", invalid, len(pos), problems))
 		return exitScenario
 	case missing > 0:
 		return exitUsage
@@ -65,11 +69,15 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // always runs and never drifts from what the decoder accepts.
 func cmdInit(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("init", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	out := fs.String("o", "", "`FILE` where to write (default RULESET.yaml; - for stdout)")
 	force := fs.Bool("force", false, "overwrite FILE if it exists")
 	pos, done, code := parseArgs("init", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "init", "%v", err)
 	}
 	name := "d20"
 	switch len(pos) {
@@ -85,7 +93,7 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	}
 	text, err := app.Starter(r)
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl init:", err)
+		sayErr(stderr, "init", err)
 		return exitFailure
 	}
 	path := *out
@@ -99,15 +107,15 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	}
 	target, err := checkOut(path, "-o")
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl init:", err)
+		sayErr(stderr, "init", err)
 		return exitUsage
 	}
 	if err := writeOut(target, stdout, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
-		fmt.Fprintln(stderr, "simctl init:", err)
+		sayErr(stderr, "init", err)
 		return exitFailure
 	}
 	if path != "-" {
-		fmt.Fprintf(stderr, "wrote %s; next: simctl check %s, then simctl run %s (simctl rules %s explains the rules)\n", path, path, path, name)
+		fmt.Fprintln(stderr, tr(stderr, "wrote %s; next: simctl check %s, then simctl run %s (simctl rules %s explains the rules)", path, path, path, name))
 	}
 	return exitOK
 }
@@ -115,17 +123,21 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 // cmdSchema prints the JSON Schema of scenario files.
 func cmdSchema(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	out := fs.String("o", "", "`FILE` write the schema to FILE instead of stdout")
 	pos, done, code := parseArgs("schema", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "schema", "%v", err)
 	}
 	if len(pos) > 0 {
 		return usageError(stderr, "schema", "takes no arguments, got %q", pos[0])
 	}
 	target, err := checkOut(*out, "-o")
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl schema:", err)
+		sayErr(stderr, "schema", err)
 		return exitUsage
 	}
 	if err := writeOut(target, stdout, func(w io.Writer) error {
@@ -133,7 +145,7 @@ func cmdSchema(args []string, stdout, stderr io.Writer) int {
 		enc.SetIndent("", "  ")
 		return enc.Encode(app.Schema())
 	}); err != nil {
-		fmt.Fprintln(stderr, "simctl schema:", err)
+		sayErr(stderr, "schema", err)
 		return exitFailure
 	}
 	return exitOK

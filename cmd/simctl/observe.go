@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"simctl/sim/msg"
 	"sync/atomic"
 
 	"simctl/cmd/simctl/app"
@@ -30,7 +31,7 @@ func (o *outputFlags) observer(ctx context.Context, cmd string, f reports.Format
 		}
 	}
 	if !o.quiet {
-		obs.Note = func(msg string) { fmt.Fprintf(stderr, "simctl %s: %s\n", cmd, msg) }
+		obs.Note = func(m msg.Text) { say(stderr, cmd, "%v", m) }
 	}
 	return obs
 }
@@ -45,7 +46,7 @@ type document interface {
 func appError(stderr io.Writer, cmd string, err error) int {
 	var ae *app.Error
 	if !errors.As(err, &ae) {
-		fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, err)
+		sayErr(stderr, cmd, err)
 		return exitFailure
 	}
 	switch ae.Kind {
@@ -53,19 +54,19 @@ func appError(stderr io.Writer, cmd string, err error) int {
 		if ae.Help {
 			return usageError(stderr, cmd, "%s", ae.Err)
 		}
-		fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, ae.Err)
+		sayErr(stderr, cmd, ae.Err)
 		return exitUsage
 	case app.Interrupted:
-		fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, ae.Err)
+		sayErr(stderr, cmd, ae.Err)
 		return exitInterrupted
 	case app.Invalid:
 		var pe *app.PointsError
 		if errors.As(ae.Err, &pe) {
-			fmt.Fprintln(stderr, pe.Text)
+			fmt.Fprintln(stderr, langOf(stderr).Err(pe))
 			return exitScenario
 		}
 		return scenarioError(stderr, ae.Err)
 	}
-	fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, ae.Err)
+	sayErr(stderr, cmd, ae.Err)
 	return exitFailure
 }

@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"io"
+	"simctl/sim/msg"
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
@@ -89,8 +89,8 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	req.Source = src.app()
 	if *resume != "" {
-		if req.Resume, err = readResume(ctx, *resume, "the JSON of simctl optimize", func(in *results.Input) *results.Optimize { return in.Optimize }); err != nil {
-			fmt.Fprintln(stderr, "simctl optimize:", err)
+		if req.Resume, err = readResume(ctx, *resume, msg.New("the JSON of simctl optimize"), func(in *results.Input) *results.Optimize { return in.Optimize }); err != nil {
+			sayErr(stderr, "optimize", err)
 			return exitUsage
 		}
 		req.ResumePath = *resume
@@ -108,7 +108,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitFailure
 	}
 	if res.Interrupted && res.Shard == nil {
-		fmt.Fprintf(stderr, "simctl optimize: interrupted; %s\n", o.interruptedWhere(format, stdout, res.Resumable))
+		say(stderr, "optimize", "interrupted; %s", o.interruptedWhere(format, stdout, res.Resumable))
 		return exitInterrupted
 	}
 	return exitOK

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"simctl/sim/msg"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -35,7 +36,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	// Before reading any input: a Korean report without a Hangul font
 	// fails at once, naming the package to install.
 	if err := reports.UseFigureFont(lang, *fontFile); err != nil {
-		fmt.Fprintln(stderr, "simctl report:", err)
+		sayErr(stderr, "report", err)
 		return exitUsage
 	}
 	if len(pos) == 0 || *out == "" {
@@ -45,22 +46,22 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	// be taken as "report" itself, which does not exist yet.
 	*out = filepath.Clean(*out)
 	if err := safeio.CheckDir(*out, "-o", false); err != nil {
-		fmt.Fprintln(stderr, "simctl report:", err)
+		sayErr(stderr, "report", err)
 		return exitUsage
 	}
 	req := &app.ReportRequest{Title: *title, Lang: lang, Command: results.ShellJoin(append([]string{"simctl", "report"}, args...))}
 	for _, p := range pos {
 		in, err := results.ReadInputContext(ctx, p)
 		if err != nil {
-			fmt.Fprintln(stderr, "simctl report:", err)
+			sayErr(stderr, "report", err)
 			return exitFailure
 		}
 		req.Inputs, req.Names = append(req.Inputs, in), append(req.Names, p)
 	}
 	// Compile's warnings on the process's stderr, as every command's.
-	obs := &app.Observer{Warn: os.Stderr}
+	obs := &app.Observer{Warn: &app.LangWriter{Writer: os.Stderr, Lang: langOf(stderr)}}
 	if !*quiet {
-		obs.Note = func(msg string) { fmt.Fprintf(stderr, "simctl report: %s\n", msg) }
+		obs.Note = func(m msg.Text) { say(stderr, "report", "%v", m) }
 	}
 	rb, err := app.Report(ctx, req, obs)
 	if err != nil {
@@ -69,7 +70,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	b := &reports.Bundle{Title: rb.Title, Inputs: rb.Inputs, Version: rb.Version, Command: rb.Command, Lang: rb.Lang}
 	files, err := b.Write(*out)
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl report:", err)
+		sayErr(stderr, "report", err)
 		return exitFailure
 	}
 	for _, f := range files {

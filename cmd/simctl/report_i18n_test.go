@@ -57,8 +57,10 @@ func TestReportLang(t *testing.T) {
 		t.Error("--lang en under LANG=ru_RU did not give English")
 	}
 
+	// A --lang that names no language is said in the locale's (here
+	// Russian).
 	code, _, errOut := cli(t, "report", run, "-o", filepath.Join(dir, "fr"), "--lang", "fr")
-	if code != exitUsage || !strings.Contains(errOut, `unknown language "fr" (valid: en, ko, ru)`) {
+	if code != exitUsage || !strings.Contains(errOut, `неизвестный язык "fr" (допустимо: en, ko, ru)`) {
 		t.Errorf("--lang fr: exit %d, %q", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "fr")); err == nil {
@@ -78,7 +80,8 @@ func TestReportLang(t *testing.T) {
 		t.Errorf("--lang ko without a Hangul font: exit %d, %q", code, errOut)
 	}
 	code, _, errOut = cli(t, "report", run, "-o", filepath.Join(dir, "badfont"), "--lang", "ko", "--font", run)
-	if code != exitUsage || !strings.Contains(errOut, "not a TrueType or OpenType font") {
+	// Said in Korean, the command's --lang.
+	if code != exitUsage || !strings.Contains(errOut, "TrueType 또는 OpenType 글꼴(.ttf, .otf, .ttc)이 아닙니다") {
 		t.Errorf("--font run.json: exit %d, %q", code, errOut)
 	}
 }

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"fmt"
 	"io"
+	"simctl/sim/msg"
 	"sync/atomic"
 	"time"
 
@@ -32,7 +32,7 @@ func saveCheckpoint(t *safeio.Target, cmd string, stderr io.Writer, doc func(io.
 		return
 	}
 	if err := t.Write(doc); err != nil {
-		fmt.Fprintf(stderr, "simctl %s: saving what finished: %v\n", cmd, err)
+		say(stderr, cmd, "saving what finished: %v", err)
 		return
 	}
 	testSaved(t.Path())
@@ -57,22 +57,22 @@ func (o *outputFlags) jsonTarget(f reports.Format) *safeio.Target {
 // its partial output went and, when it can resume, how. With --results
 // the output (-o, stdout or the terminal) and the JSON a resume reads are
 // two places, and the message names both.
-func (o *outputFlags) interruptedWhere(f reports.Format, stdout io.Writer, resumable bool) string {
+func (o *outputFlags) interruptedWhere(f reports.Format, stdout io.Writer, resumable bool) msg.Text {
 	where := whereWritten(o.out, stdout)
 	t := o.jsonTarget(f)
 	if t == nil || !resumable {
 		return where
 	}
-	hint := ": add --resume " + t.Path() + " to play the rest"
+	hint := msg.New(": add --resume %s to play the rest", t.Path())
 	switch {
 	case t == o.outT:
-		return where + hint
+		return msg.New("%s%s", where, hint)
 	case o.out != "" && o.out != "-":
-		return "the partial result (marked interrupted) is in " + o.out + ", and its JSON in " + t.Path() + hint
+		return msg.New("the partial result (marked interrupted) is in %s, and its JSON in %s%s", o.out, t.Path(), hint)
 	case isTerminal(stdout):
-		return "the result above covers those, and its JSON is in " + t.Path() + hint
+		return msg.New("the result above covers those, and its JSON is in %s%s", t.Path(), hint)
 	}
-	return "the partial result (marked interrupted) was written to stdout, and its JSON to " + t.Path() + hint
+	return msg.New("the partial result (marked interrupted) was written to stdout, and its JSON to %s%s", t.Path(), hint)
 }
 
 // shardOf parses --shard for an experiment over n encounter indices.
@@ -87,7 +87,7 @@ func shardOf(cmd, spec string, n int64) (*results.Shard, error) {
 	start := shardStart(n, k, of)
 	s := &results.Shard{K: k, Of: of, Start: start, N: shardStart(n, k+1, of) - start, Total: n}
 	if s.N < 1 {
-		return nil, fmt.Errorf("--shard %s: -n %d leaves this shard no encounters; use fewer shards or a larger -n", spec, n)
+		return nil, msg.Errorf("--shard %s: -n %d leaves this shard no encounters; use fewer shards or a larger -n", spec, n)
 	}
 	return s, nil
 }

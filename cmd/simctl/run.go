@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"simctl/cmd/simctl/app"
+	"simctl/sim/msg"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -66,7 +67,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	target, err := checkOut(c.out, "-o")
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl run:", err)
+		sayErr(stderr, "run", err)
 		return exitUsage
 	}
 	if !slices.Contains(runFigureKinds, *figure) {
@@ -78,7 +79,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, "run", "--plot %s: a plot is written as .png or .svg", *plot)
 		}
 		if plotT, err = safeio.Check(*plot, "--plot"); err != nil {
-			fmt.Fprintln(stderr, "simctl run:", err)
+			sayErr(stderr, "run", err)
 			return exitUsage
 		}
 	}
@@ -95,7 +96,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *resume != "" {
 		if req.Resume, err = results.ReadFileContext(ctx, *resume); err != nil {
-			fmt.Fprintln(stderr, "simctl run:", fmt.Errorf("--resume: %v", err))
+			sayErr(stderr, "run", msg.Errorf("%s: %v", "--resume", err))
 			return exitUsage
 		}
 		req.ResumePath = *resume
@@ -115,7 +116,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if !c.quiet {
-		obs.Note = func(msg string) { fmt.Fprintln(stderr, "simctl run: "+msg) }
+		obs.Note = func(m msg.Text) { say(stderr, "run", "%v", m) }
 	}
 	// Until the result is written, a second Ctrl-C abandons the work in
 	// play and leaves the write its grace.
@@ -140,29 +141,29 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return reports.WriteResult(res, out, format)
 	}); err != nil {
-		fmt.Fprintln(stderr, "simctl run:", err)
+		sayErr(stderr, "run", err)
 		return exitFailure
 	}
 	if plotT != nil {
 		f, err := runFigure(res, *figure, g)
 		if err := figureOut(plotT, f, err); err != nil {
-			fmt.Fprintln(stderr, "simctl run: --plot:", err)
+			say(stderr, "run", "%s: %v", "--plot", err)
 			return exitFailure
 		}
 	}
 	if w > 0 && !c.quiet && !interrupted {
 		if ran.Reached {
-			fmt.Fprintf(stderr, "simctl run: --precision %s reached after %s encounters\n", c.precision, thousandsInt(res.Encounters))
+			say(stderr, "run", "--precision %s reached after %s encounters", c.precision, thousandsInt(res.Encounters))
 		} else {
-			fmt.Fprintf(stderr, "simctl run: warning: --precision %s not reached within -n %s encounters; the intervals are wider\n", c.precision, thousandsInt(n))
+			say(stderr, "run", "warning: --precision %s not reached within -n %s encounters; the intervals are wider", c.precision, thousandsInt(n))
 		}
 	}
 	if interrupted {
-		fmt.Fprintf(stderr, "simctl run: interrupted after %s of %s encounters; %s", thousandsInt(res.Encounters), thousandsInt(ran.Planned), whereWritten(c.out, stdout))
+		where := whereWritten(c.out, stdout)
 		if len(res.Unplayed) > 0 && target != nil && format == reports.JSON {
-			fmt.Fprintf(stderr, "; add --resume %s to play the rest", target.Path())
+			where = msg.New("%s; add --resume %s to play the rest", where, target.Path())
 		}
-		fmt.Fprintln(stderr)
+		say(stderr, "run", "interrupted after %s of %s encounters; %s", thousandsInt(res.Encounters), thousandsInt(ran.Planned), where)
 		return exitInterrupted
 	}
 	return exitOK
@@ -218,10 +219,10 @@ func startProgress(ctx context.Context, mode string, total int64, done *atomic.I
 	start := time.Now()
 	bar := progressbar.NewOptions64(total,
 		progressbar.OptionSetWriter(out),
-		progressbar.OptionSetDescription("encounters"),
+		progressbar.OptionSetDescription(tr(stderr, "encounters")), // in stderr's language,
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("enc"),
+		progressbar.OptionSetItsString(tr(stderr, "enc")),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		// Drawing the empty bar now starts its clock with the run; else
 		// it starts at the first update, 100 ms in, and the first frame
@@ -284,17 +285,20 @@ func thousandsInt(n int64) string { return results.Thousands(n) }
 
 // whereWritten says where an interrupted command's partial output went,
 // for the closing message: stdout may be a file the user cannot see.
-func whereWritten(out string, stdout io.Writer) string {
+func whereWritten(out string, stdout io.Writer) msg.Text {
 	switch {
 	case out != "" && out != "-":
-		return "the partial result (marked interrupted) is in " + out
+		return msg.New("the partial result (marked interrupted) is in %s", out)
 	case isTerminal(stdout):
-		return "the result above covers those"
+		return msg.New("the result above covers those")
 	}
-	return "the partial result (marked interrupted) was written to stdout"
+	return msg.New("the partial result (marked interrupted) was written to stdout")
 }
 
 func isTerminal(w io.Writer) bool {
+	if lw, ok := w.(*app.LangWriter); ok {
+		w = lw.Writer // stderr with its language (say.go)
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -14,6 +14,7 @@ import (
 // lab.Config; the lab (cmd/simctl/lab) is the server.
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	var cfg lab.Config
 	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:8080", "`HOST:PORT` where to listen; anything but loopback prints a warning (the page runs simulations for whoever reaches it)")
 	fs.StringVar(&cfg.Dir, "dir", "", "`DIR` also offer the .yaml files of this one folder (never its subfolders, never a file outside it)")
@@ -28,6 +29,12 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if done {
 		return code
 	}
+	l, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "serve", "%v", err)
+	}
+	// What the server says on the console; the page picks its own.
+	cfg.Lang = l
 	cfg.MaxEncounters = maxEnc.n
 	switch {
 	case len(pos) > 0:

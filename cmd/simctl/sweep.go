@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"simctl/cmd/simctl/app"
+	"simctl/sim/msg"
 	"strconv"
 	"strings"
 
@@ -72,7 +73,14 @@ func (o *outputFlags) check(cmd string, stderr io.Writer) (reports.Format, bool)
 		o.plotT, err3 = safeio.Check(o.plot, "--plot")
 	}
 	if err := errors.Join(err1, err2, err3); err != nil {
-		fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, err)
+		// errors.Join's lines, each in stderr's language.
+		var lines []string
+		for _, e := range []error{err1, err2, err3} {
+			if e != nil {
+				lines = append(lines, langOf(stderr).Err(e))
+			}
+		}
+		fmt.Fprintf(stderr, "%s%s\n", prefix(cmd), strings.Join(lines, "\n"))
 		return "", false
 	}
 	return f, true
@@ -84,19 +92,19 @@ func (o *outputFlags) write(cmd string, stdout, stderr io.Writer, f reports.Form
 	doc func(io.Writer, reports.Format) error, fig func() (*reports.Figure, error)) bool {
 	ok := true
 	if err := writeOut(o.outT, stdout, func(w io.Writer) error { return doc(w, f) }); err != nil {
-		fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, err)
+		sayErr(stderr, cmd, err)
 		ok = false
 	}
 	if o.results != "" {
 		if err := writeOut(o.resultsT, stdout, func(w io.Writer) error { return doc(w, reports.JSON) }); err != nil {
-			fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, err)
+			sayErr(stderr, cmd, err)
 			ok = false
 		}
 	}
 	if o.plotT != nil {
 		f, err := fig()
 		if err := figureOut(o.plotT, f, err); err != nil {
-			fmt.Fprintf(stderr, "simctl %s: --plot: %v\n", cmd, err)
+			say(stderr, cmd, "%s: %v", "--plot", err)
 			ok = false
 		}
 	}
@@ -120,7 +128,7 @@ func parsePrecision(s string) (float64, error) {
 	f, err := strconv.ParseFloat(t, 64)
 	w := f * scale
 	if err != nil || !(w > 0 && w < 1) {
-		return 0, fmt.Errorf("--precision %q: give the widest 95%% interval to accept, as a proportion (0.02) or in percentage points (2pp), between 0 and 1", s)
+		return 0, msg.Errorf("--precision %q: give the widest 95%% interval to accept, as a proportion (0.02) or in percentage points (2pp), between 0 and 1", s)
 	}
 	return w, nil
 }
@@ -155,7 +163,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	w, err := parsePrecision(*precision)
 	if err != nil {
-		fmt.Fprintln(stderr, "simctl sweep:", err)
+		sayErr(stderr, "sweep", err)
 		return exitUsage
 	}
 	req := &app.SweepRequest{Sets: sets, Axes: axes, Seed: *seed, N: *n, Workers: *workers, Precision: w, Batch: *batch,
@@ -166,13 +174,13 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	k, of, err := parseShard(*shard)
 	switch {
 	case err != nil:
-		fmt.Fprintln(stderr, "simctl sweep:", err)
+		sayErr(stderr, "sweep", err)
 		return exitUsage
 	case *shard != "" && w > 0:
-		fmt.Fprintln(stderr, "simctl sweep: --shard with --precision: sequential stopping needs the whole point in one process; shard a sweep of fixed -n")
+		say(stderr, "sweep", "--shard with --precision: sequential stopping needs the whole point in one process; shard a sweep of fixed -n")
 		return exitUsage
 	case *shard != "" && *resume != "":
-		fmt.Fprintln(stderr, "simctl sweep: --shard with --resume: run the interrupted shard again instead (a shard is deterministic)")
+		say(stderr, "sweep", "--shard with --resume: run the interrupted shard again instead (a shard is deterministic)")
 		return exitUsage
 	}
 	var part *results.Shard
@@ -180,7 +188,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		start := shardStart(*n, k, of)
 		part = &results.Shard{K: k, Of: of, Start: start, N: shardStart(*n, k+1, of) - start, Total: *n}
 		if part.N < 1 {
-			fmt.Fprintf(stderr, "simctl sweep: --shard %s: -n %d leaves this shard no encounters; use fewer shards or a larger -n\n", *shard, *n)
+			say(stderr, "sweep", "--shard %s: -n %d leaves this shard no encounters; use fewer shards or a larger -n", *shard, *n)
 			return exitUsage
 		}
 	}
@@ -190,9 +198,9 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	req.Source, req.Shard = src.app(), part
 	if *resume != "" {
-		old, err := readResume(ctx, *resume, "a sweep's JSON", func(in *results.Input) *results.Sweep { return in.Sweep })
+		old, err := readResume(ctx, *resume, msg.New("a sweep's JSON"), func(in *results.Input) *results.Sweep { return in.Sweep })
 		if err != nil {
-			fmt.Fprintln(stderr, "simctl sweep:", err)
+			sayErr(stderr, "sweep", err)
 			return exitUsage
 		}
 		req.Resume, req.ResumePath = old, *resume
@@ -203,9 +211,9 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return appError(stderr, "sweep", err)
 	}
-	for _, warn := range sw.Warnings {
+	for _, warn := range results.WarningTexts(sw.Warnings, sw.WarningsMsg) {
 		if !o.quiet {
-			fmt.Fprintln(stderr, "simctl sweep: warning:", warn)
+			say(stderr, "sweep", "warning: %v", warn)
 		}
 	}
 	if !o.write("sweep", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteSweepLang(sw, w, f, lang) }, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }) {
@@ -218,7 +226,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 				unfinished++
 			}
 		}
-		fmt.Fprintf(stderr, "simctl sweep: interrupted: %d of %d points unfinished; %s\n", unfinished, len(sw.Points), o.interruptedWhere(format, stdout, true))
+		say(stderr, "sweep", "interrupted: %d of %d points unfinished; %s", unfinished, len(sw.Points), o.interruptedWhere(format, stdout, true))
 		return exitInterrupted
 	}
 	return exitOK
@@ -231,6 +239,6 @@ func runCommand(name string, n int64, seed uint64, sets []string) string {
 }
 
 // checkWholeSteps is app.CheckWholeSteps for the CLI's source.
-func checkWholeSteps(src *source, sets []scenario.Set, a *results.Axis) string {
+func checkWholeSteps(src *source, sets []scenario.Set, a *results.Axis) error {
 	return app.CheckWholeSteps(src.app(), sets, a, src.warnTo())
 }

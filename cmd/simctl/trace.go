@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"simctl/cmd/simctl/app"
+	"simctl/sim/msg"
 	"strconv"
 	"sync/atomic"
 
@@ -14,6 +15,7 @@ import (
 
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
+	langF := langFlag(fs, "simctl's messages")
 	var c common
 	c.register(fs, gN|gSeed|gSet|gWorkers|gProgress, "with --pick: the encounters to choose from (0 .. N-1 of the run)")
 	enc := fs.Int64("encounter", 0, "`I` the encounter index within the run (from 0)")
@@ -22,6 +24,9 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	pos, done, code := parseArgs("trace", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	if _, err := resolveLang(*langF); err != nil {
+		return usageError(stderr, "trace", "%v", err)
 	}
 	if len(pos) != 1 {
 		return usageError(stderr, "trace", "give one SCENARIO, e.g. simctl trace d20/duel --seed 7 --encounter 12")
@@ -34,7 +39,7 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		var err error
 		if q, err = parsePick(*pick); err != nil || *metric == "" {
 			if err == nil {
-				err = fmt.Errorf("--pick needs --metric EXPR, e.g. --pick max --metric rounds")
+				err = msg.Errorf("--pick needs --metric EXPR, e.g. --pick max --metric rounds")
 			}
 			return usageError(stderr, "trace", "%v", err)
 		}
@@ -61,7 +66,7 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stdout, "# encounter %d: %s = %s, the %s over encounters 0..%d of seed %d\n", t.Encounter, *metric, strconv.FormatFloat(t.Value, 'f', -1, 64), *pick, c.n.n-1, *seed)
 	}
 	if err := reports.Trace(stdout, sc, g, *seed, *enc); err != nil {
-		fmt.Fprintln(stderr, "simctl trace:", err)
+		sayErr(stderr, "trace", err)
 		return exitFailure
 	}
 	return exitOK

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"simctl/sim/msg"
 
 	"simctl/sim"
 	"simctl/sim/scenario"
@@ -47,7 +48,7 @@ func Trace(w io.Writer, sc *scenario.Scenario, g sim.Game, seed uint64, enc int6
 // for anyone else.
 type traceStop struct{ err error }
 
-var errTruncated = errors.New("truncated")
+var errTruncated = msg.Errorf("truncated")
 
 // lineWriter passes the narration on line by line, with the sides'
 // names in place of their numbers (SideNames), counts the lines and stops

@@ -2,8 +2,8 @@ package results
 
 import (
 	"encoding/json"
-	"fmt"
 	"reflect"
+	"simctl/sim/msg"
 	"slices"
 
 	"simctl/sim/experiment"
@@ -19,19 +19,19 @@ import (
 func parseValue(path string, data []byte) (*Value, error) {
 	var v Value
 	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, fmt.Errorf("%s: a damaged simctl value document: %s", path, jsonProblem(err))
+		return nil, msg.Errorf("%s: a damaged simctl value document: %s", path, jsonProblem(err))
 	}
 	if len(v.Params) == 0 {
-		return nil, fmt.Errorf("%s: a value document with no parameters", path)
+		return nil, msg.Errorf("%s: a value document with no parameters", path)
 	}
 	if err := checkHeader(&v.Header); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, msg.Errorf("%s: %v", path, err)
 	}
 	if err := checkJoint(&v.Joint, 1+2*len(v.Params), v.Encounters); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, msg.Errorf("%s: %v", path, err)
 	}
 	if _, err := v.params(); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, msg.Errorf("%s: %v", path, err)
 	}
 	return &v, nil
 }
@@ -39,16 +39,16 @@ func parseValue(path string, data []byte) (*Value, error) {
 func parseMatrix(path string, data []byte) (*Matrix, error) {
 	var m Matrix
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("%s: a damaged simctl matrix: %s", path, jsonProblem(err))
+		return nil, msg.Errorf("%s: a damaged simctl matrix: %s", path, jsonProblem(err))
 	}
 	if len(m.Rows) == 0 || len(m.Cols) == 0 || len(m.RowOptions) != len(m.Rows) || len(m.ColOptions) != len(m.Cols) {
-		return nil, fmt.Errorf("%s: a matrix whose options are missing or damaged", path)
+		return nil, msg.Errorf("%s: a matrix whose options are missing or damaged", path)
 	}
 	if err := checkHeader(&m.Header); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, msg.Errorf("%s: %v", path, err)
 	}
 	if err := checkJoint(&m.Joint, len(m.Rows)*len(m.Cols), m.Encounters); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, msg.Errorf("%s: %v", path, err)
 	}
 	return &m, nil
 }
@@ -56,27 +56,27 @@ func parseMatrix(path string, data []byte) (*Matrix, error) {
 func parseTournament(path string, data []byte) (*Tournament, error) {
 	var t Tournament
 	if err := json.Unmarshal(data, &t); err != nil {
-		return nil, fmt.Errorf("%s: a damaged simctl tournament: %s", path, jsonProblem(err))
+		return nil, msg.Errorf("%s: a damaged simctl tournament: %s", path, jsonProblem(err))
 	}
 	if t.Format != TournamentFormat {
-		return nil, fmt.Errorf("%s: a tournament of format %d, this simctl reads format %d (the selection with a guarantee; a tournament written by an older simctl ranked by rounds of unadjusted tests): run the tournament again with this simctl", path, t.Format, TournamentFormat)
+		return nil, msg.Errorf("%s: a tournament of format %d, this simctl reads format %d (the selection with a guarantee; a tournament written by an older simctl ranked by rounds of unadjusted tests): run the tournament again with this simctl", path, t.Format, TournamentFormat)
 	}
 	if len(t.Options) < 2 {
-		return nil, fmt.Errorf("%s: a tournament with fewer than two options", path)
+		return nil, msg.Errorf("%s: a tournament with fewer than two options", path)
 	}
 	if err := checkHeader(&t.Header); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, msg.Errorf("%s: %v", path, err)
 	}
 	if t.State == nil {
-		return nil, fmt.Errorf("%s: a tournament without its state (the sums its standings come from); the file is damaged", path)
+		return nil, msg.Errorf("%s: a tournament without its state (the sums its standings come from); the file is damaged", path)
 	}
 	if err := t.State.Check(len(t.Options)); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, msg.Errorf("%s: %v", path, err)
 	}
 	// The standings are recomputed from the state, so a document whose
 	// figures were edited (or damaged) apart from its sums is refused.
 	if !reflect.DeepEqual(t.State.Result(t.Names(), t.Side), &t.Selection) {
-		return nil, fmt.Errorf("%s: a tournament whose standings are not those of its state (edited or damaged)", path)
+		return nil, msg.Errorf("%s: a tournament whose standings are not those of its state (edited or damaged)", path)
 	}
 	return &t, nil
 }
@@ -94,16 +94,16 @@ func (t *Tournament) Names() []string {
 func checkHeader(h *Header) error {
 	if s := h.Shard; s != nil {
 		if s.Of < 1 || s.K < 0 || s.K >= s.Of || s.Start < 0 || s.N < 0 || s.Total < 1 || s.Start > s.Total || s.N > s.Total-s.Start {
-			return fmt.Errorf("shard %d/%d covering encounters %d to %d of %d is out of range; the file is damaged",
+			return msg.Errorf("shard %d/%d covering encounters %d to %d of %d is out of range; the file is damaged",
 				s.K, s.Of, s.Start, s.Start+s.N-1, s.Total)
 		}
 	}
 	if c := h.Context; c != nil && c.ScenarioYAML != "" && (c.ScenarioSHA256 != h.ScenarioSHA256 || ScenarioSum([]byte(c.ScenarioYAML)) != h.ScenarioSHA256) {
-		return fmt.Errorf("scenario_sha256 is not the SHA-256 of the scenario text in its context; the file was edited")
+		return msg.Errorf("scenario_sha256 is not the SHA-256 of the scenario text in its context; the file was edited")
 	}
 	for i, u := range h.Unplayed {
 		if u[0] < 0 || u[1] <= u[0] || (i > 0 && u[0] < h.Unplayed[i-1][1]) {
-			return fmt.Errorf("its unplayed ranges are out of order or out of range; the file is damaged")
+			return msg.Errorf("its unplayed ranges are out of order or out of range; the file is damaged")
 		}
 	}
 	return nil
@@ -113,14 +113,14 @@ func checkHeader(h *Header) error {
 // shape, or sums that 0/1 outcomes cannot make (a damaged or edited file).
 func checkJoint(j *stats.Joint, k int, n int64) error {
 	if j.K != k || len(j.Sum) != k || len(j.Cross) != k*k {
-		return fmt.Errorf("its joint section (the exact sums) has the wrong shape for %d games; the file is damaged", k)
+		return msg.Errorf("its joint section (the exact sums) has the wrong shape for %d games; the file is damaged", k)
 	}
 	if j.N != n || n < 0 {
-		return fmt.Errorf("encounters %d differs from the joint sums' %d; the file is damaged", n, j.N)
+		return msg.Errorf("encounters %d differs from the joint sums' %d; the file is damaged", n, j.N)
 	}
 	for a := 0; a < k; a++ {
 		if sa := j.Sum[a]; sa < 0 || sa > n || j.Cross[a*k+a] != sa {
-			return fmt.Errorf("game %d's win count %d is not between 0 and %d encounters, or disagrees with its square sum; the file is damaged", a, sa, n)
+			return msg.Errorf("game %d's win count %d is not between 0 and %d encounters, or disagrees with its square sum; the file is damaged", a, sa, n)
 		}
 	}
 	for a := 0; a < k; a++ {
@@ -128,7 +128,7 @@ func checkJoint(j *stats.Joint, k int, n int64) error {
 		for b := 0; b < k; b++ {
 			c, sb := j.Cross[a*k+b], j.Sum[b]
 			if b < a && c != 0 || b > a && (c < max(0, sa+sb-n) || c > min(sa, sb)) {
-				return fmt.Errorf("the joint wins of games %d and %d (%d) are impossible with %d and %d wins in %d encounters; the file is damaged", a, b, c, sa, sb, n)
+				return msg.Errorf("the joint wins of games %d and %d (%d) are impossible with %d and %d wins in %d encounters; the file is damaged", a, b, c, sa, sb, n)
 			}
 		}
 	}
@@ -143,7 +143,7 @@ func (v *Value) params() ([]experiment.Param, error) {
 		for _, s := range l {
 			set, err := scenario.ParseSet(s)
 			if err != nil {
-				return nil, fmt.Errorf("parameter %s: %v; the file is damaged", name, err)
+				return nil, msg.Errorf("parameter %s: %v; the file is damaged", name, err)
 			}
 			sets = append(sets, set)
 		}
@@ -177,7 +177,7 @@ func MergeValues(vs []*Value) (*Value, error) {
 		if v.Side != vs[0].Side || !slices.EqualFunc(v.Params, vs[0].Params, func(a, b ValueParam) bool {
 			return a.Name == b.Name && a.Step == b.Step && slices.Equal(a.Down, b.Down) && slices.Equal(a.Up, b.Up)
 		}) {
-			return nil, fmt.Errorf("merge: value %d of %d (shard %s) values another side or other parameters than value 1", i+1, len(vs), shardName(v.Shard))
+			return nil, msg.Errorf("merge: value %d of %d (shard %s) values another side or other parameters than value 1", i+1, len(vs), shardName(v.Shard))
 		}
 	}
 	h, j, err := mergeJoints("value", hs, js)
@@ -186,7 +186,7 @@ func MergeValues(vs []*Value) (*Value, error) {
 	}
 	ps, err := vs[0].params()
 	if err != nil {
-		return nil, fmt.Errorf("merge: %v", err)
+		return nil, msg.Errorf("%s: %v", "merge", err)
 	}
 	out := &Value{Header: h, Side: vs[0].Side}
 	NewValue(out, j, ps)
@@ -202,7 +202,7 @@ func MergeMatrices(ms []*Matrix) (*Matrix, error) {
 	for i, m := range ms {
 		hs[i], js[i] = &m.Header, &m.Joint
 		if m.RowSide != ms[0].RowSide || !slices.EqualFunc(m.RowOptions, ms[0].RowOptions, same) || !slices.EqualFunc(m.ColOptions, ms[0].ColOptions, same) {
-			return nil, fmt.Errorf("merge: matrix %d of %d (shard %s) has other options or another row side than matrix 1", i+1, len(ms), shardName(m.Shard))
+			return nil, msg.Errorf("merge: matrix %d of %d (shard %s) has other options or another row side than matrix 1", i+1, len(ms), shardName(m.Shard))
 		}
 	}
 	h, j, err := mergeJoints("matrix", hs, js)
@@ -212,7 +212,7 @@ func MergeMatrices(ms []*Matrix) (*Matrix, error) {
 	first := ms[0]
 	res, err := experiment.Matrix(j, first.RowSide, first.ColSide, first.Rows, first.Cols)
 	if err != nil {
-		return nil, fmt.Errorf("merge: %v", err)
+		return nil, msg.Errorf("%s: %v", "merge", err)
 	}
 	return &Matrix{Header: h, RowOptions: first.RowOptions, ColOptions: first.ColOptions, MatrixResult: *res}, nil
 }
@@ -225,27 +225,27 @@ func MergeMatrices(ms []*Matrix) (*Matrix, error) {
 func mergeJoints(kind string, hs []*Header, js []*stats.Joint) (Header, stats.Joint, error) {
 	first := hs[0]
 	for i, h := range hs {
-		what := ""
+		var what msg.Text
 		switch {
 		case h.Shard == nil:
-			return Header{}, stats.Joint{}, fmt.Errorf("merge: %s %d of %d is whole (made without --shard); merge combines the shards of one %s run (simctl %s --shard k/K)", kind, i+1, len(hs), kind, kind)
+			return Header{}, stats.Joint{}, msg.Errorf("merge: %s %d of %d is whole (made without --shard); merge combines the shards of one %s run (simctl %s --shard k/K)", kind, i+1, len(hs), kind, kind)
 		case h.Version != first.Version:
-			what = fmt.Sprintf("was made by simctl %s, %s 1 by %s", h.Version, kind, first.Version)
+			what = msg.New("was made by simctl %s, %s 1 by %s", h.Version, kind, first.Version)
 		case h.ScenarioSHA256 != first.ScenarioSHA256:
-			what = fmt.Sprintf("ran another scenario text (SHA-256 %s vs %s); was the file edited between shards?", short(h.ScenarioSHA256), short(first.ScenarioSHA256))
+			what = msg.New("ran another scenario text (SHA-256 %s vs %s); was the file edited between shards?", short(h.ScenarioSHA256), short(first.ScenarioSHA256))
 		case h.Seed != first.Seed || h.Shard.Total != first.Shard.Total:
-			what = fmt.Sprintf("has seed %d and -n %d, %s 1 seed %d and -n %d", h.Seed, h.Shard.Total, kind, first.Seed, first.Shard.Total)
+			what = msg.New("has seed %d and -n %d, %s 1 seed %d and -n %d", h.Seed, h.Shard.Total, kind, first.Seed, first.Shard.Total)
 		case !slices.Equal(h.Sets, first.Sets):
-			what = fmt.Sprintf("has --set %v, %s 1 %v", h.Sets, kind, first.Sets)
+			what = msg.New("has --set %v, %s 1 %v", h.Sets, kind, first.Sets)
 		case js[i].K != js[0].K:
-			what = "plays another number of games"
+			what = msg.New("plays another number of games")
 		case h.Interrupted:
-			what = "was interrupted; resume that shard (--resume FILE) or run it again"
+			what = msg.New("was interrupted; resume that shard (--resume FILE) or run it again")
 		case js[i].N != h.Shard.N:
-			what = fmt.Sprintf("played %d encounters of its %d; the file is damaged", js[i].N, h.Shard.N)
+			what = msg.New("played %d encounters of its %d; the file is damaged", js[i].N, h.Shard.N)
 		}
-		if what != "" {
-			return Header{}, stats.Joint{}, fmt.Errorf("merge: %s %d of %d (shard %s) %s", kind, i+1, len(hs), shardName(h.Shard), what)
+		if what.Format != "" {
+			return Header{}, stats.Joint{}, msg.Errorf("merge: %s %d of %d (shard %s) %s", kind, i+1, len(hs), shardName(h.Shard), what)
 		}
 	}
 	order := make([]int, len(hs))
@@ -265,7 +265,7 @@ func mergeJoints(kind string, hs []*Header, js []*stats.Joint) (Header, stats.Jo
 	for n, i := range order {
 		s := hs[i].Shard
 		if n > 0 && s.Start < reach && s.N > 0 {
-			return Header{}, stats.Joint{}, fmt.Errorf("merge: %s shard %s overlaps another (encounters %d to %d given twice)", kind, shardName(s), s.Start, min(s.Start+s.N, reach)-1)
+			return Header{}, stats.Joint{}, msg.Errorf("merge: %s shard %s overlaps another (encounters %d to %d given twice)", kind, shardName(s), s.Start, min(s.Start+s.N, reach)-1)
 		}
 		reach = max(reach, s.Start+s.N)
 		covered += js[i].N

@@ -1,8 +1,8 @@
 package results
 
 import (
-	"fmt"
 	"math"
+	"simctl/sim/msg"
 	"slices"
 	"sort"
 	"strings"
@@ -29,6 +29,8 @@ type Compare struct {
 	Context    *Context  `json:"context,omitempty"`
 	Options    []Option  `json:"options"`
 	Warnings   []string  `json:"warnings,omitempty"`
+	// WarningsMsg is Warnings as messages, to translate (message.go).
+	WarningsMsg []Message `json:"warnings_msg,omitempty"`
 	// Interrupted is set when the comparison was stopped: every option
 	// holds the same finished encounters.
 	Interrupted bool `json:"interrupted,omitempty"`
@@ -140,21 +142,22 @@ func (c *Compare) Finish(paired [][2]stats.Paired) {
 		}
 		o.EconomyDeltaCI95 = economyDeltaCI(base, o.Result, o.EconomyCross, c.Sides)
 	}
-	c.Warnings = nil
+	c.Warnings, c.WarningsMsg = nil, nil
 	if len(c.Options) > 2 {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("%d options are compared with the baseline; the p-values are not adjusted for multiple comparisons", len(c.Options)-1))
+		addWarning(&c.Warnings, &c.WarningsMsg, "%d options are compared with the baseline; the p-values are not adjusted for multiple comparisons", len(c.Options)-1)
 	}
-	c.Warnings = append(c.Warnings, fewDiscordant(c)...)
-	c.Warnings = append(c.Warnings, fewEconomy(c)...)
+	for _, t := range append(fewDiscordant(c), fewEconomy(c)...) {
+		AddWarning(&c.Warnings, &c.WarningsMsg, t)
+	}
 	if c.Interrupted {
-		c.Warnings = append(c.Warnings, "interrupted: every option holds only the encounters that finished")
+		addWarning(&c.Warnings, &c.WarningsMsg, "interrupted: every option holds only the encounters that finished")
 	}
 	if sh := c.Shard; sh != nil {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("shard %d of %d (k=%d/%d): encounters %s to %s of %s; simctl merge adds the shards' JSON results",
-			sh.K+1, sh.Of, sh.K, sh.Of, Thousands(sh.Start), Thousands(sh.Start+sh.N-1), Thousands(sh.Total)))
+		addWarning(&c.Warnings, &c.WarningsMsg, "shard %d of %d (k=%d/%d): encounters %s to %s of %s; simctl merge adds the shards' JSON results",
+			sh.K+1, sh.Of, sh.K, sh.Of, Thousands(sh.Start), Thousands(sh.Start+sh.N-1), Thousands(sh.Total))
 	}
 	if c.Incomplete {
-		c.Warnings = append(c.Warnings, "incomplete: the merged shards do not cover every encounter")
+		addWarning(&c.Warnings, &c.WarningsMsg, "incomplete: the merged shards do not cover every encounter")
 	}
 }
 
@@ -162,8 +165,8 @@ func (c *Compare) Finish(paired [][2]stats.Paired) {
 // from the baseline: all the information about a paired difference of
 // win rates is in those discordant encounters, not in N, so that is what
 // the warning counts (the interval is then the exact one, honest but wide).
-func fewDiscordant(c *Compare) []string {
-	var out []string
+func fewDiscordant(c *Compare) []msg.Text {
+	var out []msg.Text
 	for _, o := range c.Options[1:] {
 		for _, d := range o.Diff {
 			p := d.Paired
@@ -171,7 +174,7 @@ func fewDiscordant(c *Compare) []string {
 				continue
 			}
 			n10, n01 := p.Discordant()
-			out = append(out, fmt.Sprintf("%s vs %s, %s wins: only %d of %d encounters differ (%d for %s, %d for %s); its interval is the exact one built on them, conservative, and wider than a normal interval would claim",
+			out = append(out, msg.New("%s vs %s, %s wins: only %d of %d encounters differ (%d for %s, %d for %s); its interval is the exact one built on them, conservative, and wider than a normal interval would claim",
 				o.Name, c.Baseline, d.Side, p.SumD2, p.N, n10, o.Name, n01, c.Baseline))
 		}
 	}
@@ -181,8 +184,8 @@ func fewDiscordant(c *Compare) []string {
 // fewEconomy warns, per option, of the counters shown (the economy table's
 // rows in reports) whose paired interval is left out because at most a few
 // encounters differ (economyDeltaCI), grouped by how many.
-func fewEconomy(c *Compare) []string {
-	var out []string
+func fewEconomy(c *Compare) []msg.Text {
+	var out []msg.Text
 	for _, o := range c.Options[1:] {
 		if o.EconomyDeltaCI95 == nil {
 			continue
@@ -207,16 +210,21 @@ func fewEconomy(c *Compare) []string {
 			continue
 		}
 		sort.Slice(bounds, func(i, j int) bool { return bounds[i] < bounds[j] })
-		var parts []string
-		for _, d := range bounds {
-			what := "differs in no encounter"
+		// "; "-separated parts, each a message: "differs in …: names".
+		var parts []any
+		for k, d := range bounds {
+			what := msg.New("differs in no encounter")
 			if d > 0 {
-				what = fmt.Sprintf("differs in at most %d encounters", d)
+				what = msg.New("differs in at most %d encounters", d)
 			}
-			parts = append(parts, what+": "+strings.Join(few[d], ", "))
+			if k > 0 {
+				parts = append(parts, msg.New("; %s: %s", what, strings.Join(few[d], ", ")))
+			} else {
+				parts = append(parts, msg.New("%s: %s", what, strings.Join(few[d], ", ")))
+			}
 		}
-		out = append(out, fmt.Sprintf("%s vs %s, action economy: no interval is printed (—) where fewer than %d encounters differ, since a normal interval on so few differences would claim more than they show; %s",
-			o.Name, c.Baseline, stats.PairedExactBelow, strings.Join(parts, "; ")))
+		out = append(out, msg.New("%s vs %s, action economy: no interval is printed (—) where fewer than %d encounters differ, since a normal interval on so few differences would claim more than they show; %s",
+			o.Name, c.Baseline, stats.PairedExactBelow, msg.New(strings.Repeat("%v", len(parts)), parts...)))
 	}
 	return out
 }
@@ -303,25 +311,25 @@ func MergeCompares(cs []*Compare) (*Compare, error) {
 	first := cs[0]
 	sum := func(c *Compare) string { return c.Context.SHA256() }
 	for i, c := range cs {
-		what := ""
+		var what msg.Text
 		switch {
 		case c.Shard == nil:
-			return nil, fmt.Errorf("merge: comparison %d of %d is whole (made without --shard); merge combines the shards of one comparison (simctl compare --shard k/K)", i+1, len(cs))
+			return nil, msg.Errorf("merge: comparison %d of %d is whole (made without --shard); merge combines the shards of one comparison (simctl compare --shard k/K)", i+1, len(cs))
 		case c.Version != first.Version:
-			what = fmt.Sprintf("was made by simctl %s, comparison 1 by %s", c.Version, first.Version)
+			what = msg.New("was made by simctl %s, comparison 1 by %s", c.Version, first.Version)
 		case sum(c) != sum(first):
-			what = fmt.Sprintf("ran another scenario text (SHA-256 %s vs %s); was the file edited between shards?", short(sum(c)), short(sum(first)))
+			what = msg.New("ran another scenario text (SHA-256 %s vs %s); was the file edited between shards?", short(sum(c)), short(sum(first)))
 		case c.Seed != first.Seed || c.Shard.Total != first.Shard.Total:
-			what = fmt.Sprintf("has seed %d and -n %d, comparison 1 seed %d and -n %d", c.Seed, c.Shard.Total, first.Seed, first.Shard.Total)
+			what = msg.New("has seed %d and -n %d, comparison 1 seed %d and -n %d", c.Seed, c.Shard.Total, first.Seed, first.Shard.Total)
 		case !slices.Equal(c.Sets, first.Sets) || !sameOptions(c.Options, first.Options):
-			what = "has other options or --set overrides"
+			what = msg.New("has other options or --set overrides")
 		case c.Interrupted:
-			what = "was interrupted; resume that shard (--resume FILE) or run it again"
+			what = msg.New("was interrupted; resume that shard (--resume FILE) or run it again")
 		default:
 			what = pairedMismatch(c)
 		}
-		if what != "" {
-			return nil, fmt.Errorf("merge: comparison %d of %d (shard %s) %s", i+1, len(cs), shardName(c.Shard), what)
+		if what.Format != "" {
+			return nil, msg.Errorf("merge: comparison %d of %d (shard %s) %s", i+1, len(cs), shardName(c.Shard), what)
 		}
 	}
 	out := *first
@@ -352,7 +360,7 @@ func MergeCompares(cs []*Compare) (*Compare, error) {
 		}
 		m, err := Merge(rs)
 		if err != nil {
-			return nil, fmt.Errorf("%v (option %s)", err, o.Name)
+			return nil, msg.Errorf("%v (option %s)", err, o.Name)
 		}
 		out.Incomplete = out.Incomplete || m.Incomplete
 		out.Options = append(out.Options, Option{Name: o.Name, Sets: o.Sets, Result: m, EconomyCross: cross})
@@ -371,16 +379,16 @@ func sameOptions(a, b []Option) bool {
 // pairedMismatch says which option's paired sums do not cover the
 // encounters its results do ("" when every one does): such a shard was
 // edited or damaged, and its differences would merge wrong.
-func pairedMismatch(c *Compare) string {
+func pairedMismatch(c *Compare) msg.Text {
 	for k, o := range c.Options {
 		if k == 0 || o.Result == nil {
 			continue
 		}
 		for s := 0; s < 2; s++ {
 			if n := o.Diff[s].Paired.N; n != o.Result.Encounters {
-				return fmt.Sprintf("has paired sums of option %s over %d encounters but results over %d; the file is damaged", o.Name, n, o.Result.Encounters)
+				return msg.New("has paired sums of option %s over %d encounters but results over %d; the file is damaged", o.Name, n, o.Result.Encounters)
 			}
 		}
 	}
-	return ""
+	return msg.Text{}
 }

@@ -3,7 +3,7 @@ package results
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"simctl/sim/msg"
 
 	"simctl/reports/safeio"
 )
@@ -61,44 +61,44 @@ func ParseInput(path string, data []byte) (*Input, error) {
 		Kind string `json:"kind"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("%s: not a simctl JSON document (a run, merge, sweep, compare, value, matrix or tournament result): %s", path, jsonProblem(err))
+		return nil, msg.Errorf("%s: not a simctl JSON document (a run, merge, sweep, compare, value, matrix or tournament result): %s", path, jsonProblem(err))
 	}
 	in := &Input{Path: path}
 	switch head.Kind {
 	case "sweep":
 		var s Sweep
 		if err := json.Unmarshal(data, &s); err != nil {
-			return nil, fmt.Errorf("%s: a damaged simctl sweep: %s", path, jsonProblem(err))
+			return nil, msg.Errorf("%s: a damaged simctl sweep: %s", path, jsonProblem(err))
 		}
 		if len(s.Points) == 0 || len(s.Axes) == 0 {
-			return nil, fmt.Errorf("%s: a sweep with no points", path)
+			return nil, msg.Errorf("%s: a sweep with no points", path)
 		}
 		for i, p := range s.Points {
 			if p.Result == nil || len(p.Values) != len(s.Axes) {
-				return nil, fmt.Errorf("%s: sweep point %d is damaged", path, i)
+				return nil, msg.Errorf("%s: sweep point %d is damaged", path, i)
 			}
 			if err := p.Result.check(); err != nil {
-				return nil, fmt.Errorf("%s: sweep point %d: %v", path, i, err)
+				return nil, msg.Errorf("%s: sweep point %d: %v", path, i, err)
 			}
 		}
 		in.Sweep = &s
 	case "compare":
 		var c Compare
 		if err := json.Unmarshal(data, &c); err != nil {
-			return nil, fmt.Errorf("%s: a damaged simctl comparison: %s", path, jsonProblem(err))
+			return nil, msg.Errorf("%s: a damaged simctl comparison: %s", path, jsonProblem(err))
 		}
 		if len(c.Options) < 2 {
-			return nil, fmt.Errorf("%s: a comparison with fewer than two options", path)
+			return nil, msg.Errorf("%s: a comparison with fewer than two options", path)
 		}
 		for i, o := range c.Options {
 			if o.Result == nil || (i > 0 && len(o.Diff) != 2) {
-				return nil, fmt.Errorf("%s: option %d of the comparison is damaged", path, i)
+				return nil, msg.Errorf("%s: option %d of the comparison is damaged", path, i)
 			}
 			if err := o.Result.check(); err != nil {
-				return nil, fmt.Errorf("%s: option %d: %v", path, i, err)
+				return nil, msg.Errorf("%s: option %d: %v", path, i, err)
 			}
 			if n := len(o.EconomyCross); n > 0 && (i == 0 || n != len(o.Result.Raw.Counts) || n != len(c.Options[0].Result.Raw.Counts)) {
-				return nil, fmt.Errorf("%s: option %d: its action_economy_cross has %d entries for %d counters; the file is damaged", path, i, n, len(o.Result.Raw.Counts))
+				return nil, msg.Errorf("%s: option %d: its action_economy_cross has %d entries for %d counters; the file is damaged", path, i, n, len(o.Result.Raw.Counts))
 			}
 		}
 		in.Compare = &c
@@ -133,7 +133,7 @@ func ParseInput(path string, data []byte) (*Input, error) {
 		}
 		in.Run = r
 	default:
-		return nil, fmt.Errorf("%s: unknown kind %q of simctl document (expected a run result, a sweep, a comparison, or a value, matrix or tournament document)", path, head.Kind)
+		return nil, msg.Errorf("%s: unknown kind %q of simctl document (expected a run result, a sweep, a comparison, or a value, matrix or tournament document)", path, head.Kind)
 	}
 	return in, nil
 }

@@ -3,38 +3,38 @@ package results
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
+	"simctl/sim/msg"
 )
 
 // jsonProblem says what is wrong with a JSON document in the user's terms:
 // encoding/json's messages name Go types ("cannot unmarshal string into Go
 // struct field Result.sides of type results.SideResult"), which mean
 // nothing to someone holding a file.
-func jsonProblem(err error) string {
+func jsonProblem(err error) msg.Text {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return fmt.Sprintf("not valid JSON (byte %d: %v)", syn.Offset, syn)
+		return msg.New("not valid JSON (byte %d: %v)", syn.Offset, syn)
 	case errors.As(err, &typ) && typ.Field != "":
-		return fmt.Sprintf("its field %q holds a JSON %s where simctl writes %s", typ.Field, typ.Value, jsonKind(typ.Type.Kind().String()))
+		return msg.New("its field %q holds a JSON %s where simctl writes %s", typ.Field, typ.Value, jsonKind(typ.Type.Kind().String()))
 	case errors.As(err, &typ):
-		return fmt.Sprintf("it is a JSON %s, not an object", typ.Value)
+		return msg.New("it is a JSON %s, not an object", typ.Value)
 	}
-	return "not valid JSON"
+	return msg.New("not valid JSON")
 }
 
 // jsonKind names a Go kind as the JSON value it decodes from.
-func jsonKind(k string) string {
+func jsonKind(k string) msg.Text {
 	switch k {
 	case "struct", "map":
-		return "an object"
+		return msg.New("an object")
 	case "slice", "array":
-		return "a list"
+		return msg.New("a list")
 	case "string":
-		return "a string"
+		return msg.New("a string")
 	case "bool":
-		return "true or false"
+		return msg.New("true or false")
 	}
-	return "a number"
+	return msg.New("a number")
 }

@@ -1,7 +1,7 @@
 package results
 
 import (
-	"fmt"
+	"simctl/sim/msg"
 	"slices"
 	"sort"
 
@@ -16,14 +16,14 @@ import (
 // encounters of the shards given (see Coverage).
 func Merge(rs []*Result) (*Result, error) {
 	if len(rs) == 0 {
-		return nil, fmt.Errorf("merge: no results")
+		return nil, msg.Errorf("merge: no results")
 	}
 	for _, r := range rs {
 		if err := r.check(); err != nil {
-			return nil, fmt.Errorf("merge: %s of %q: %v", describe(r), r.Scenario, err)
+			return nil, msg.Errorf("merge: %s of %q: %v", describe(r), r.Scenario, err)
 		}
 		if err := r.consistent(); err != nil {
-			return nil, fmt.Errorf("merge: %s of %q: %v", describe(r), r.Scenario, err)
+			return nil, msg.Errorf("merge: %s of %q: %v", describe(r), r.Scenario, err)
 		}
 	}
 	sorted := append([]*Result(nil), rs...)
@@ -53,30 +53,30 @@ func Merge(rs []*Result) (*Result, error) {
 	for _, r := range sorted[1:] {
 		switch {
 		case r.Scenario != first.Scenario || r.Ruleset != first.Ruleset:
-			return nil, fmt.Errorf("merge: %q (%s) and %q (%s) are different scenarios", first.Scenario, first.Ruleset, r.Scenario, r.Ruleset)
+			return nil, msg.Errorf("merge: %q (%s) and %q (%s) are different scenarios", first.Scenario, first.Ruleset, r.Scenario, r.Ruleset)
 		case r.Version != first.Version:
-			return nil, fmt.Errorf("merge: %s was made by simctl %s and %s by simctl %s; shards of one run come from one version (the rules may differ)",
+			return nil, msg.Errorf("merge: %s was made by simctl %s and %s by simctl %s; shards of one run come from one version (the rules may differ)",
 				describe(first), first.Version, describe(r), r.Version)
 		case r.ScenarioSHA256 != first.ScenarioSHA256:
-			return nil, fmt.Errorf("merge: %s and %s ran different scenario texts (SHA-256 %s vs %s), though both are named %q; was the file edited between shards?",
+			return nil, msg.Errorf("merge: %s and %s ran different scenario texts (SHA-256 %s vs %s), though both are named %q; was the file edited between shards?",
 				describe(first), describe(r), short(first.ScenarioSHA256), short(r.ScenarioSHA256), r.Scenario)
 		case r.Seed != first.Seed:
-			return nil, fmt.Errorf("merge: seeds %d and %d differ; shards of one run share its seed", first.Seed, r.Seed)
+			return nil, msg.Errorf("merge: seeds %d and %d differ; shards of one run share its seed", first.Seed, r.Seed)
 		case !slices.Equal(r.Raw.Roster, raw.Roster) || !slices.Equal(r.Raw.Counters, raw.Counters) || len(r.Raw.Rounds) != len(raw.Rounds):
-			return nil, fmt.Errorf("merge: results of %q differ in roster, counters or max_rounds (different --set?)", r.Scenario)
+			return nil, msg.Errorf("merge: results of %q differ in roster, counters or max_rounds (different --set?)", r.Scenario)
 		case !slices.Equal(r.Raw.RosterSides, raw.RosterSides) || len(r.Raw.FirstInOrder) != len(raw.FirstInOrder) ||
 			len(r.Raw.Combatants) != len(raw.Combatants) || r.Raw.Damage[0].Cap != raw.Damage[0].Cap || r.Raw.WinnerHP[0].Cap != raw.WinnerHP[0].Cap ||
 			len(r.Raw.CountsSq) != len(raw.CountsSq):
-			return nil, fmt.Errorf("merge: results of %q were written by different simctl versions (per-combatant figures or distributions differ in shape); rerun them with one version", r.Scenario)
+			return nil, msg.Errorf("merge: results of %q were written by different simctl versions (per-combatant figures or distributions differ in shape); rerun them with one version", r.Scenario)
 		case !slices.Equal(r.Sets, first.Sets):
-			return nil, fmt.Errorf("merge: results differ in --set overrides (%v vs %v)", first.Sets, r.Sets)
+			return nil, msg.Errorf("merge: results differ in --set overrides (%v vs %v)", first.Sets, r.Sets)
 		case r.Sides[0].Name != first.Sides[0].Name || r.Sides[1].Name != first.Sides[1].Name:
-			return nil, fmt.Errorf("merge: results differ in side names (%s/%s vs %s/%s)", first.Sides[0].Name, first.Sides[1].Name, r.Sides[0].Name, r.Sides[1].Name)
+			return nil, msg.Errorf("merge: results differ in side names (%s/%s vs %s/%s)", first.Sides[0].Name, first.Sides[1].Name, r.Sides[0].Name, r.Sides[1].Name)
 		case r.Shard != nil && first.Shard != nil && r.Shard.Total != first.Shard.Total:
-			return nil, fmt.Errorf("merge: %s is a shard of a run of %d encounters and %s of %d; shards of one run share -n",
+			return nil, msg.Errorf("merge: %s is a shard of a run of %d encounters and %s of %d; shards of one run share -n",
 				describe(first), first.Shard.Total, describe(r), r.Shard.Total)
 		case start(r) < end(prev) && start(r) < end(r):
-			return nil, fmt.Errorf("merge: %s overlaps %s (encounters %d to %d given twice)",
+			return nil, msg.Errorf("merge: %s overlaps %s (encounters %d to %d given twice)",
 				describe(r), describe(prev), start(r), min(end(r), end(prev))-1)
 		}
 		if end(r) > end(prev) {
@@ -112,7 +112,7 @@ func Merge(rs []*Result) (*Result, error) {
 			ck.addHist(&raw.WinnerHP[s], r.Raw.WinnerHP[s])
 		}
 		if ck.bad {
-			return nil, fmt.Errorf("merge: adding %s overflows the counts (beyond 2^63); no genuine shards of one run can, so a file is damaged or was edited", describe(r))
+			return nil, msg.Errorf("merge: adding %s overflows the counts (beyond 2^63); no genuine shards of one run can, so a file is damaged or was edited", describe(r))
 		}
 		var err error
 		if raw.Tactics, err = mergeRules(raw.Tactics, r.Raw.Tactics); err != nil {
@@ -138,7 +138,7 @@ func Merge(rs []*Result) (*Result, error) {
 	}
 	out := FromRaw(m, raw)
 	if err := out.consistent(); err != nil {
-		return nil, fmt.Errorf("merge: the merged result: %v", err)
+		return nil, msg.Errorf("merge: the merged result: %v", err)
 	}
 	return out, nil
 }
@@ -183,9 +183,9 @@ func short(sum string) string {
 	return sum[:min(len(sum), 12)]
 }
 
-func describe(r *Result) string {
+func describe(r *Result) msg.Text {
 	if r.Shard == nil {
-		return "an unsharded result"
+		return msg.New("an unsharded result")
 	}
-	return fmt.Sprintf("shard %d/%d", r.Shard.K, r.Shard.Of)
+	return msg.New("shard %d/%d", r.Shard.K, r.Shard.Of)
 }

@@ -1,8 +1,8 @@
 package results
 
 import (
-	"fmt"
 	"math/bits"
+	"simctl/sim/msg"
 
 	"simctl/sim"
 )
@@ -16,12 +16,14 @@ import (
 // 12345) breaks one of them, and merge refuses it instead of adding it
 // in. Fields absent from results of older versions (zero) are not held
 // against them.
+// damaged is a consistency check's finding.
+func damaged(format string, a ...any) error {
+	return msg.Errorf("%s; the file is damaged or was edited", msg.New(format, a...))
+}
+
 func (r *Result) consistent() error {
 	raw := &r.Raw
 	n := raw.Encounters
-	damaged := func(format string, a ...any) error {
-		return fmt.Errorf(format+"; the file is damaged or was edited", a...)
-	}
 	// Rounds: the histogram has a bin per round count up to its cap, the
 	// encounters beyond it in rounds_over.
 	lo, hi, last, ok := binSums(raw.Rounds)
@@ -29,7 +31,7 @@ func (r *Result) consistent() error {
 		return damaged("the rounds histogram overflows")
 	}
 	capR := int64(len(raw.Rounds) - 1)
-	if err := sumWithin("rounds", raw.RoundsSum, raw.RoundsMax, lo, hi, last, capR, raw.RoundsOver, n); err != nil {
+	if err := sumWithin(msg.New("rounds"), raw.RoundsSum, raw.RoundsMax, lo, hi, last, capR, raw.RoundsOver, n); err != nil {
 		return damaged("%v", err)
 	}
 	if d := raw.DrawsMaxRounds + raw.DrawsAllGone; d != 0 && (d != raw.Draws || raw.DrawsMaxRounds < 0 || raw.DrawsAllGone < 0) {
@@ -106,9 +108,6 @@ func (raw *Raw) combatantsConsistent(n int64) error {
 	if len(raw.Combatants) == 0 || len(raw.RosterSides) != len(raw.Combatants) {
 		return nil
 	}
-	damaged := func(format string, a ...any) error {
-		return fmt.Errorf(format+"; the file is damaged or was edited", a...)
-	}
 	per := len(raw.Counters)
 	var dealt, turns, lost, hpWin [2]int64
 	var taken int64
@@ -160,13 +159,13 @@ func (raw *Raw) combatantsConsistent(n int64) error {
 // its sum and maximum lie where its bins put them.
 func (h *HistRaw) consistent() error {
 	if h.Cap < 0 || len(h.Counts) > h.Cap+1 {
-		return fmt.Errorf("%d bins for a cap of %d", len(h.Counts), h.Cap)
+		return msg.Errorf("%d bins for a cap of %d", len(h.Counts), h.Cap)
 	}
 	lo, hi, last, ok := binSums(h.Counts)
 	if !ok {
-		return fmt.Errorf("its bins overflow")
+		return msg.Errorf("its bins overflow")
 	}
-	return sumWithin("values", h.Sum, h.Max, lo, hi, last, int64(h.Cap), h.Over, h.N)
+	return sumWithin(msg.New("values"), h.Sum, h.Max, lo, hi, last, int64(h.Cap), h.Over, h.N)
 }
 
 // binSums is, for a histogram's bins (counts[v] observations of v), the
@@ -197,20 +196,20 @@ func binSums(counts []int64) (n, sum, last int64, ok bool) {
 // bins' and the maximum their last value; with some over, the maximum
 // is above capV and the sum lies between the bins' plus over × (capV+1)
 // and the bins' plus over × max.
-func sumWithin(what string, sum, maxV, binned, binSum, last, capV, over, total int64) error {
+func sumWithin(what msg.Text, sum, maxV, binned, binSum, last, capV, over, total int64) error {
 	if over < 0 || binned+over != total || binned+over < 0 {
-		return fmt.Errorf("its histogram counts %d (%d above its cap), not %d", binned+over, over, total)
+		return msg.Errorf("its histogram counts %d (%d above its cap), not %d", binned+over, over, total)
 	}
 	if over == 0 {
 		if sum != binSum || maxV != max(last, 0) {
-			return fmt.Errorf("%s sum %d and max %d, its histogram says %d and %d", what, sum, maxV, binSum, max(last, 0))
+			return msg.Errorf("%s sum %d and max %d, its histogram says %d and %d", what, sum, maxV, binSum, max(last, 0))
 		}
 		return nil
 	}
 	loOver, c1 := mulAdd(over, capV+1, binSum)
 	hiOver, c2 := mulAdd(over, maxV, binSum)
 	if maxV <= capV || sum < binSum || (!c1 && sum < loOver) || (!c2 && sum > hiOver) || (c1 && !c2) {
-		return fmt.Errorf("%s sum %d and max %d are not what %d values above %d and the histogram's give", what, sum, maxV, over, capV)
+		return msg.Errorf("%s sum %d and max %d are not what %d values above %d and the histogram's give", what, sum, maxV, over, capV)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"simctl/sim/msg"
 	"strconv"
 	"strings"
 
@@ -93,13 +94,13 @@ func GuaranteeText(alpha, delta float64, evaluated, screened int, space int64, s
 func parseOptimize(path string, data []byte) (*Optimize, error) {
 	var o Optimize
 	if err := json.Unmarshal(data, &o); err != nil {
-		return nil, fmt.Errorf("%s: a damaged simctl optimize document: %s", path, jsonProblem(err))
+		return nil, msg.Errorf("%s: a damaged simctl optimize document: %s", path, jsonProblem(err))
 	}
 	if o.Search == nil && o.Oracle == nil {
-		return nil, fmt.Errorf("%s: an optimize document with neither a search nor a double oracle; the file is damaged", path)
+		return nil, msg.Errorf("%s: an optimize document with neither a search nor a double oracle; the file is damaged", path)
 	}
 	if err := checkHeader(&o.Header); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, msg.Errorf("%s: %v", path, err)
 	}
 	return &o, nil
 }
@@ -124,7 +125,7 @@ func MergeOptimizeStages(os []*Optimize) (*Optimize, error) {
 		return nil
 	}
 	if state(first) == nil {
-		return nil, fmt.Errorf("merge: %s is not a shard of a search stage (simctl optimize --shard k/K writes those)", first.Scenario)
+		return nil, msg.Errorf("merge: %s is not a shard of a search stage (simctl optimize --shard k/K writes those)", first.Scenario)
 	}
 	want, _ := json.Marshal(state(first))
 	out := *first
@@ -134,19 +135,19 @@ func MergeOptimizeStages(os []*Optimize) (*Optimize, error) {
 	stage.Only = append([][2]int64(nil), first.Stage.Only...)
 	for _, o := range os[1:] {
 		if state(o) == nil {
-			return nil, fmt.Errorf("merge: a document that is not a shard of a search stage is among the shards")
+			return nil, msg.Errorf("merge: a document that is not a shard of a search stage is among the shards")
 		}
 		got, _ := json.Marshal(state(o))
 		switch {
 		case o.ScenarioSHA256 != first.ScenarioSHA256 || o.Seed != first.Seed || o.Version != first.Version || fmt.Sprint(o.Sets) != fmt.Sprint(first.Sets):
-			return nil, fmt.Errorf("merge: shards of different searches (scenario, seed, simctl version or --set differ)")
+			return nil, msg.Errorf("merge: shards of different searches (scenario, seed, simctl version or --set differ)")
 		case o.Side != first.Side || fmt.Sprint(o.Vary) != fmt.Sprint(first.Vary) || fmt.Sprint(o.Options) != fmt.Sprint(first.Options) || o.Where != first.Where || o.Rules != first.Rules || o.Block != first.Block:
-			return nil, fmt.Errorf("merge: shards of searches over different spaces")
+			return nil, msg.Errorf("merge: shards of searches over different spaces")
 		case string(got) != string(want):
-			return nil, fmt.Errorf("merge: shards of different stages (each must start from the same --resume state)")
+			return nil, msg.Errorf("merge: shards of different stages (each must start from the same --resume state)")
 		}
 		if err := stage.Merge(o.Stage); err != nil {
-			return nil, fmt.Errorf("merge: %v (is a shard given twice?)", err)
+			return nil, msg.Errorf("merge: %v (is a shard given twice?)", err)
 		}
 	}
 	var start, n int64
@@ -156,7 +157,7 @@ func MergeOptimizeStages(os []*Optimize) (*Optimize, error) {
 		start, n, _ = first.Search.Selection.State.NextStage()
 	}
 	if len(stage.Ranges) != 1 || stage.Ranges[0] != (sim.Range{Lo: start, Hi: start + n}) {
-		return nil, fmt.Errorf("merge: the shards cover encounters %v of the stage's %d..%d; a shard is missing", stage.Ranges, start, start+n-1)
+		return nil, msg.Errorf("merge: the shards cover encounters %v of the stage's %d..%d; a shard is missing", stage.Ranges, start, start+n-1)
 	}
 	out.Stage, out.Shard = &stage, nil
 	return &out, nil

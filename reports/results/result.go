@@ -25,6 +25,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"simctl/sim/msg"
 	"slices"
 	"strings"
 
@@ -576,10 +577,10 @@ func ReadFileContext(ctx context.Context, path string) (*Result, error) {
 func parseResult(path string, data []byte) (*Result, error) {
 	var r Result
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: not a simctl run result: %s; a run result is what simctl run --json (or merge --json) writes", path, jsonProblem(err))
+		return nil, msg.Errorf("%s: not a simctl run result: %s; a run result is what simctl run --json (or merge --json) writes", path, jsonProblem(err))
 	}
 	if err := r.check(); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, msg.Errorf("%s: %v", path, err)
 	}
 	return &r, nil
 }
@@ -606,53 +607,53 @@ func (r *Result) check() error {
 		len(raw.Roster) == 0 || len(raw.FirstActor) != len(raw.Roster) || len(raw.Rounds) == 0 ||
 		!lenZeroOr(len(raw.FirstInOrder), len(raw.Roster)) || !lenZeroOr(len(raw.RosterSides), len(raw.Roster)) ||
 		!lenZeroOr(len(raw.Combatants), len(raw.Roster)) || !sidesValid(raw.RosterSides) || !lenZeroOr(len(raw.CountsSq), len(raw.Counts)) {
-		return fmt.Errorf("not a whole simctl run result: its tally section (the exact counts) is missing or damaged; a run result is what simctl run --json (or merge --json) writes")
+		return msg.Errorf("not a whole simctl run result: its tally section (the exact counts) is missing or damaged; a run result is what simctl run --json (or merge --json) writes")
 	}
 	n := raw.Encounters
 	neg := func(v int64) bool { return v < 0 }
 	if neg(n) || neg(raw.Wins[0]) || neg(raw.Wins[1]) || neg(raw.Draws) || neg(raw.RoundsOver) || neg(raw.RoundsSum) ||
 		neg(raw.RoundsMax) || neg(raw.Survivors[0]) || neg(raw.Survivors[1]) || neg(raw.NoActor) ||
 		slices.ContainsFunc(raw.Rounds, neg) || slices.ContainsFunc(raw.FirstActor, neg) || slices.ContainsFunc(raw.Counts, neg) {
-		return fmt.Errorf("the tally has a negative count; the file is damaged")
+		return msg.Errorf("the tally has a negative count; the file is damaged")
 	}
 	for i, sq := range raw.CountsSq {
 		// Whole-number counts: each encounter's square is at least its count.
 		if sq < raw.Counts[i] {
-			return fmt.Errorf("the tally's sum of squares of %s (%d) is below its sum (%d); the file is damaged", raw.Counters[i%len(raw.Counters)], sq, raw.Counts[i])
+			return msg.Errorf("the tally's sum of squares of %s (%d) is below its sum (%d); the file is damaged", raw.Counters[i%len(raw.Counters)], sq, raw.Counts[i])
 		}
 	}
 	if raw.Wins[0]+raw.Wins[1]+raw.Draws != n {
-		return fmt.Errorf("the tally's wins (%d + %d) and draws (%d) do not add up to its %d encounters; the file is damaged",
+		return msg.Errorf("the tally's wins (%d + %d) and draws (%d) do not add up to its %d encounters; the file is damaged",
 			raw.Wins[0], raw.Wins[1], raw.Draws, n)
 	}
 	if r.Encounters != n {
-		return fmt.Errorf("encounters %d differs from the tally's %d; the file is damaged", r.Encounters, n)
+		return msg.Errorf("encounters %d differs from the tally's %d; the file is damaged", r.Encounters, n)
 	}
 	var hist int64
 	for _, v := range raw.Rounds {
 		hist += v
 	}
 	if hist+raw.RoundsOver != n {
-		return fmt.Errorf("the tally's rounds histogram counts %d encounters, not %d; the file is damaged", hist+raw.RoundsOver, n)
+		return msg.Errorf("the tally's rounds histogram counts %d encounters, not %d; the file is damaged", hist+raw.RoundsOver, n)
 	}
 	var first int64
 	for _, v := range raw.FirstActor {
 		first += v
 	}
 	if first+raw.NoActor != n {
-		return fmt.Errorf("the tally's first actors count %d encounters, not %d; the file is damaged", first+raw.NoActor, n)
+		return msg.Errorf("the tally's first actors count %d encounters, not %d; the file is damaged", first+raw.NoActor, n)
 	}
 	if s := r.Shard; s != nil {
 		if s.Of < 1 || s.K < 0 || s.K >= s.Of || s.Start < 0 || s.N < 0 || s.Total < 1 || s.Start > s.Total || s.N > s.Total-s.Start {
-			return fmt.Errorf("shard %d/%d covering encounters %d to %d of %d is out of range; the file is damaged",
+			return msg.Errorf("shard %d/%d covering encounters %d to %d of %d is out of range; the file is damaged",
 				s.K, s.Of, s.Start, s.Start+s.N-1, s.Total)
 		}
 		if n > s.N {
-			return fmt.Errorf("shard %d/%d has %d encounters but covers only %d; the file is damaged", s.K, s.Of, n, s.N)
+			return msg.Errorf("shard %d/%d has %d encounters but covers only %d; the file is damaged", s.K, s.Of, n, s.N)
 		}
 	}
 	if r.ScenarioText != "" && ScenarioSum([]byte(r.ScenarioText)) != r.ScenarioSHA256 {
-		return fmt.Errorf("scenario_sha256 is not the SHA-256 of scenario_text; the file was edited")
+		return msg.Errorf("scenario_sha256 is not the SHA-256 of scenario_text; the file was edited")
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"simctl/sim/msg"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,23 +30,23 @@ const (
 func ParseVary(s string) (Axis, error) {
 	i := strings.IndexByte(s, '=')
 	if i <= 0 || i == len(s)-1 {
-		return Axis{}, fmt.Errorf("--vary %q: expected PATH=RANGE, e.g. heroes.Fighter.init=-2:6:2 or heroes.Fighter.damage=1d6,1d8", s)
+		return Axis{}, msg.Errorf("--vary %q: expected PATH=RANGE, e.g. heroes.Fighter.init=-2:6:2 or heroes.Fighter.damage=1d6,1d8", s)
 	}
 	a := Axis{Path: strings.TrimSpace(s[:i]), Spec: s[i+1:]}
 	vals, isRange, err := parseRange(a.Spec)
 	if err != nil {
-		return Axis{}, fmt.Errorf("--vary %s: %v", s, err)
+		return Axis{}, msg.Errorf("%s %s: %v", "--vary", s, err)
 	}
 	if !isRange {
 		vals = splitList(a.Spec)
 		for _, v := range vals {
 			if strings.TrimSpace(v) == "" {
-				return Axis{}, fmt.Errorf("--vary %s: empty value in the list", s)
+				return Axis{}, msg.Errorf("--vary %s: empty value in the list", s)
 			}
 		}
 	}
 	if len(vals) > MaxAxisValues {
-		return Axis{}, fmt.Errorf("--vary %s: %d values; at most %d per axis", s, len(vals), MaxAxisValues)
+		return Axis{}, msg.Errorf("--vary %s: %d values; at most %d per axis", s, len(vals), MaxAxisValues)
 	}
 	a.Values = vals
 	return a, nil
@@ -78,16 +79,16 @@ func parseRange(s string) (vals []string, isRange bool, err error) {
 		step = -1
 	}
 	if step == 0 {
-		return nil, true, fmt.Errorf("step 0 never reaches %v", hi)
+		return nil, true, msg.Errorf("step 0 never reaches %v", hi)
 	}
 	if (hi-lo)/step < 0 {
-		return nil, true, fmt.Errorf("step %v goes away from %v", step, hi)
+		return nil, true, msg.Errorf("step %v goes away from %v", step, hi)
 	}
 	// Count the steps in integers so that 0:1:0.1 has exactly 11 values
 	// and no float drift reaches the formatting.
 	k := math.Floor((hi-lo)/step + 1e-9)
 	if k+1 > MaxAxisValues {
-		return nil, true, fmt.Errorf("%v values; at most %d per axis", k+1, MaxAxisValues)
+		return nil, true, msg.Errorf("%v values; at most %d per axis", k+1, MaxAxisValues)
 	}
 	for j := 0; j <= int(k); j++ {
 		v := lo + float64(j)*step
@@ -162,6 +163,8 @@ type Sweep struct {
 	Context    *Context     `json:"context,omitempty"`
 	Points     []SweepPoint `json:"points"`
 	Warnings   []string     `json:"warnings,omitempty"`
+	// WarningsMsg is Warnings as messages, to translate (message.go).
+	WarningsMsg []Message `json:"warnings_msg,omitempty"`
 	// Interrupted is set when the sweep was stopped: points hold what
 	// finished.
 	Interrupted bool `json:"interrupted,omitempty"`
@@ -220,7 +223,7 @@ func (s *Sweep) Finish() {
 	s.Kind = "sweep"
 	s.Interval = intervalWilson
 	s.Encounters = 0
-	s.Warnings = nil
+	s.Warnings, s.WarningsMsg = nil, nil
 	missed, unfinished := 0, 0
 	for _, p := range s.Points {
 		if p.Unfinished {
@@ -234,12 +237,12 @@ func (s *Sweep) Finish() {
 		}
 	}
 	if missed > 0 {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("%d of %d points reached the cap of %s encounters before their interval was narrower than %s (marked *); raise -n for them",
-			missed, len(s.Points), Thousands(s.MaxN), pp(s.Precision)))
+		addWarning(&s.Warnings, &s.WarningsMsg, "%d of %d points reached the cap of %s encounters before their interval was narrower than %s (marked *); raise -n for them",
+			missed, len(s.Points), Thousands(s.MaxN), pp(s.Precision))
 	}
 	if s.Interrupted {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("interrupted: %d of %d points did not finish (marked unfinished; no figures are given for them); simctl sweep ... --resume FILE with this sweep's JSON plays only those",
-			unfinished, len(s.Points)))
+		addWarning(&s.Warnings, &s.WarningsMsg, "interrupted: %d of %d points did not finish (marked unfinished; no figures are given for them); simctl sweep ... --resume FILE with this sweep's JSON plays only those",
+			unfinished, len(s.Points))
 	}
 }
 
@@ -250,30 +253,30 @@ func (s *Sweep) Finish() {
 // or damaged shards and unfinished points.
 func MergeSweeps(ss []*Sweep) (*Sweep, error) {
 	if len(ss) == 0 {
-		return nil, fmt.Errorf("merge: no sweeps")
+		return nil, msg.Errorf("merge: no sweeps")
 	}
 	first := ss[0]
 	sum := func(s *Sweep) string { return s.Context.SHA256() }
 	for i, s := range ss {
-		what := ""
+		var what msg.Text
 		switch {
 		case s.Shard == nil:
-			return nil, fmt.Errorf("merge: sweep %d of %d is a whole sweep (made without --shard); merge combines the shards of one sweep (simctl sweep --shard k/K) or of one run (simctl run --json --shard k/K), and a whole sweep goes to simctl report", i+1, len(ss))
+			return nil, msg.Errorf("merge: sweep %d of %d is a whole sweep (made without --shard); merge combines the shards of one sweep (simctl sweep --shard k/K) or of one run (simctl run --json --shard k/K), and a whole sweep goes to simctl report", i+1, len(ss))
 		case s.Precision > 0:
-			what = "used --precision, whose stopping depends on the whole point"
+			what = msg.New("used --precision, whose stopping depends on the whole point")
 		case s.Version != first.Version:
-			what = fmt.Sprintf("was made by simctl %s, sweep 1 by %s", s.Version, first.Version)
+			what = msg.New("was made by simctl %s, sweep 1 by %s", s.Version, first.Version)
 		case sum(s) != sum(first):
-			what = fmt.Sprintf("ran another scenario text (SHA-256 %s vs %s)", short(sum(s)), short(sum(first)))
+			what = msg.New("ran another scenario text (SHA-256 %s vs %s)", short(sum(s)), short(sum(first)))
 		case s.Seed != first.Seed || s.MaxN != first.MaxN || s.Shard.Total != first.Shard.Total:
-			what = fmt.Sprintf("has seed %d and -n %d, sweep 1 seed %d and -n %d", s.Seed, s.Shard.Total, first.Seed, first.Shard.Total)
+			what = msg.New("has seed %d and -n %d, sweep 1 seed %d and -n %d", s.Seed, s.Shard.Total, first.Seed, first.Shard.Total)
 		case !slices.Equal(s.Sets, first.Sets) || !sameAxes(s.Axes, first.Axes) || len(s.Points) != len(first.Points):
-			what = "varies other paths or values, or has other --set overrides"
+			what = msg.New("varies other paths or values, or has other --set overrides")
 		case s.Interrupted:
-			what = "was interrupted; run that shard again"
+			what = msg.New("was interrupted; run that shard again")
 		}
-		if what != "" {
-			return nil, fmt.Errorf("merge: sweep %d of %d (shard %s) %s", i+1, len(ss), shardName(s.Shard), what)
+		if what.Format != "" {
+			return nil, msg.Errorf("merge: sweep %d of %d (shard %s) %s", i+1, len(ss), shardName(s.Shard), what)
 		}
 	}
 	out := *first
@@ -283,13 +286,13 @@ func MergeSweeps(ss []*Sweep) (*Sweep, error) {
 		rs := make([]*Result, len(ss))
 		for i, s := range ss {
 			if s.Points[k].Unfinished || !slices.Equal(s.Points[k].Values, first.Points[k].Values) {
-				return nil, fmt.Errorf("merge: point %s of shard %s is unfinished or damaged", strings.Join(first.Points[k].Values, ", "), shardName(s.Shard))
+				return nil, msg.Errorf("merge: point %s of shard %s is unfinished or damaged", strings.Join(first.Points[k].Values, ", "), shardName(s.Shard))
 			}
 			rs[i] = s.Points[k].Result
 		}
 		m, err := Merge(rs)
 		if err != nil {
-			return nil, fmt.Errorf("%v (at point %s)", err, strings.Join(first.Points[k].Values, ", "))
+			return nil, msg.Errorf("%v (at point %s)", err, strings.Join(first.Points[k].Values, ", "))
 		}
 		m.Shard = nil
 		out.Incomplete = out.Incomplete || m.Incomplete

@@ -1,7 +1,7 @@
 package results
 
 import (
-	"fmt"
+	"simctl/sim/msg"
 
 	"simctl/sim"
 )
@@ -38,13 +38,13 @@ func ruleCounts(g sim.Game, t *sim.Tally) []RuleCount {
 // both results label them alike.
 func mergeRules(a, o []RuleCount) ([]RuleCount, error) {
 	if len(a) != len(o) {
-		return nil, fmt.Errorf("merge: results differ in tactics (%d and %d rule counters; different --set?)", len(a), len(o))
+		return nil, msg.Errorf("merge: results differ in tactics (%d and %d rule counters; different --set?)", len(a), len(o))
 	}
 	out := append([]RuleCount(nil), a...)
 	for i := range out {
 		x, y := out[i], o[i]
 		if x.Combatant != y.Combatant || x.Moment != y.Moment || x.Rule != y.Rule || x.Event != y.Event {
-			return nil, fmt.Errorf("merge: results differ in tactics (%s %s rule %s vs %s %s rule %s)", x.Combatant, x.Moment, x.Rule, y.Combatant, y.Moment, y.Rule)
+			return nil, msg.Errorf("merge: results differ in tactics (%s %s rule %s vs %s %s rule %s)", x.Combatant, x.Moment, x.Rule, y.Combatant, y.Moment, y.Rule)
 		}
 		out[i].Count += y.Count
 	}

@@ -2,6 +2,7 @@ package results
 
 import (
 	"simctl/sim/experiment"
+	"simctl/sim/msg"
 	"simctl/stats"
 )
 
@@ -18,7 +19,9 @@ type Value struct {
 	Rates      []experiment.Rate   `json:"rates"`
 	Swings     []experiment.Swing  `json:"swings"`
 	Warnings   []string            `json:"warnings,omitempty"`
-	Joint      stats.Joint         `json:"joint"`
+	// WarningsMsg is Warnings as messages, to translate (message.go).
+	WarningsMsg []Message   `json:"warnings_msg,omitempty"`
+	Joint       stats.Joint `json:"joint"`
 }
 
 // ValueParam records what a parameter moved: the --set overrides of its
@@ -35,7 +38,15 @@ type ValueParam struct {
 func NewValue(v *Value, j stats.Joint, params []experiment.Param) {
 	v.Kind = "value"
 	res := experiment.Analyse(j, params, v.Side)
-	v.Encounters, v.Effects, v.Rates, v.Warnings, v.Joint = j.N, res.Effects, res.Rates, res.Warnings, j
+	v.Encounters, v.Effects, v.Rates, v.Joint = j.N, res.Effects, res.Rates, j
+	v.Warnings, v.WarningsMsg = nil, nil
+	for i, w := range res.Warnings {
+		t := msg.New("%s", w)
+		if i < len(res.WarningsMsg) {
+			t = res.WarningsMsg[i]
+		}
+		AddWarning(&v.Warnings, &v.WarningsMsg, t)
+	}
 	v.Swings = experiment.Swings(j, params, v.Side).Swings
 	v.Params = nil
 	for _, p := range params {
@@ -49,6 +60,6 @@ func NewValue(v *Value, j stats.Joint, params []experiment.Param) {
 		v.Params = append(v.Params, vp)
 	}
 	if v.Interrupted {
-		v.Warnings = append(v.Warnings, "interrupted: the figures cover only the encounters that finished")
+		addWarning(&v.Warnings, &v.WarningsMsg, "interrupted: the figures cover only the encounters that finished")
 	}
 }

@@ -3,10 +3,10 @@
 package safeio
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"simctl/sim/msg"
 	"strings"
 	"syscall"
 )
@@ -74,7 +74,7 @@ func followable(path string) error {
 		ds, ok2 := di.Sys().(*syscall.Stat_t)
 		if err == nil && ok1 && ok2 && di.Mode()&fs.ModeSticky != 0 && di.Mode().Perm()&0o002 != 0 &&
 			ls.Uid != ds.Uid && int(ls.Uid) != os.Geteuid() {
-			return fmt.Errorf("%s is a symbolic link owned by another user (uid %d) in the sticky world-writable folder %s; "+
+			return msg.Errorf("%s is a symbolic link owned by another user (uid %d) in the sticky world-writable folder %s; "+
 				"simctl does not follow it (the kernel's fs.protected_symlinks rule); give the file itself", next, ls.Uid, done)
 		}
 		target, err := os.Readlink(next)

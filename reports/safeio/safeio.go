@@ -34,12 +34,12 @@ package safeio
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"simctl/sim/msg"
 	"strings"
 	"sync"
 	"syscall"
@@ -71,7 +71,7 @@ func ReadFile(ctx context.Context, path string, limit int64, what string) ([]byt
 	select {
 	case o := <-ch:
 		if o.err != nil {
-			return nil, o.err
+			return nil, OSError(o.err)
 		}
 		f = o.f
 	case <-ctx.Done():
@@ -81,40 +81,61 @@ func ReadFile(ctx context.Context, path string, limit int64, what string) ([]byt
 				o.f.Close()
 			}
 		}()
-		return nil, fmt.Errorf("%s: reading interrupted", path)
+		return nil, msg.Errorf("%s: reading interrupted", path)
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory; give a %s file", path, what)
+		return nil, msg.Errorf("%s is a directory; give a %s file", path, noun(what))
 	}
 	var buf []byte
 	chunk := make([]byte, 64<<10)
 	for {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%s: reading interrupted", path)
+			return nil, msg.Errorf("%s: reading interrupted", path)
 		}
 		n, err := f.Read(chunk)
 		buf = append(buf, chunk[:n]...)
 		if int64(len(buf)) > limit {
-			return nil, fmt.Errorf("%s: larger than %s, the limit for a %s; is it the right file?", path, byteSize(limit), what)
+			return nil, msg.Errorf("%s: larger than %s, the limit for a %s; is it the right file?", path, byteSize(limit), noun(what))
 		}
 		if err == io.EOF {
 			return buf, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, OSError(err)
 		}
 	}
 }
 
-func byteSize(n int64) string {
+func byteSize(n int64) msg.Text {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
+		return msg.New("%d %s", n>>20, "MiB")
 	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
+		return msg.New("%d %s", n>>10, "KiB")
 	}
-	return fmt.Sprintf("%d bytes", n)
+	return msg.New("%d bytes", n)
+}
+
+// refuse is an output flag's path refused: "FLAG PATH: why".
+func refuse(flag, path, format string, a ...any) error {
+	return msg.Errorf("%s %s: %s", flag, path, msg.New(format, a...))
+}
+
+// noun is what, the kind of file a caller of ReadFile names, as a message
+// (translated with the message it is part of).
+func noun(what string) msg.Text {
+	switch what {
+	case "scenario":
+		return msg.New("scenario")
+	case "result":
+		return msg.New("result")
+	case "compare file":
+		return msg.New("compare file")
+	case "simctl JSON document":
+		return msg.New("simctl JSON document")
+	}
+	return msg.New("%s", what)
 }
 
 // Target is an output path checked by Check.
@@ -130,14 +151,11 @@ func (t *Target) Path() string { return t.user }
 // Check decides where an output named path goes, before any work is done,
 // and refuses what cannot or must not be written (see the package doc).
 func Check(path, flag string) (*Target, error) {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%s %s: %s", flag, path, fmt.Sprintf(format, a...))
-	}
 	if path == "" {
-		return nil, bad("empty file name")
+		return nil, refuse(flag, path, "empty file name")
 	}
 	if err := followable(path); err != nil {
-		return nil, bad("%v", err)
+		return nil, refuse(flag, path, "%v", OSError(err))
 	}
 	t := &Target{user: path, path: path}
 	if li, err := os.Lstat(path); err == nil && li.Mode()&fs.ModeSymlink != 0 {
@@ -150,7 +168,7 @@ func Check(path, flag string) (*Target, error) {
 				t.through = true
 				return t, nil
 			}
-			return nil, bad("is a symbolic link that points nowhere (%v); give a file name", errors.Unwrap(err))
+			return nil, refuse(flag, path, "is a symbolic link that points nowhere (%v); give a file name", OSError(errors.Unwrap(err)))
 		}
 		if isDescriptor(path) {
 			if st, serr := os.Stat(path); serr == nil && !st.IsDir() {
@@ -166,33 +184,33 @@ func Check(path, flag string) (*Target, error) {
 		m := st.Mode()
 		switch {
 		case m.IsDir():
-			return nil, bad("is a directory; give a file name, e.g. %s", filepath.Join(path, "result.json"))
+			return nil, refuse(flag, path, "is a directory; give a file name, e.g. %s", filepath.Join(path, "result.json"))
 		case m&fs.ModeCharDevice != 0 || m&fs.ModeNamedPipe != 0:
 			t.through = true
 			return t, nil
 		case !m.IsRegular():
-			return nil, bad("is a %s, not a regular file; give a file name", kind(m))
+			return nil, refuse(flag, path, "is a %s, not a regular file; give a file name", kind(m))
 		}
 		if err := writable(t.path); err != nil {
-			return nil, bad("cannot be replaced: %v", err)
+			return nil, refuse(flag, path, "cannot be replaced: %v", OSError(err))
 		}
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 		// A new file: its folder decides.
 	default:
-		return nil, bad("%v", errors.Unwrap(err))
+		return nil, refuse(flag, path, "%v", OSError(errors.Unwrap(err)))
 	}
 	dir := filepath.Dir(t.path)
 	ds, err := os.Stat(dir)
 	switch {
 	case err != nil && errors.Is(err, fs.ErrNotExist):
-		return nil, bad("folder %s does not exist", dir)
+		return nil, refuse(flag, path, "folder %s does not exist", dir)
 	case err != nil:
-		return nil, bad("%v", err)
+		return nil, refuse(flag, path, "%v", OSError(err))
 	case !ds.IsDir():
-		return nil, bad("%s is not a folder", dir)
+		return nil, refuse(flag, path, "%s is not a folder", dir)
 	}
 	if err := writable(dir); err != nil {
-		return nil, bad("cannot write in folder %s: %v", dir, err)
+		return nil, refuse(flag, path, "cannot write in folder %s: %v", dir, OSError(err))
 	}
 	return t, nil
 }
@@ -208,14 +226,14 @@ func isDescriptor(path string) bool {
 	return false
 }
 
-func kind(m fs.FileMode) string {
+func kind(m fs.FileMode) msg.Text {
 	switch {
 	case m&fs.ModeDevice != 0:
-		return "block device"
+		return msg.New("block device")
 	case m&fs.ModeSocket != 0:
-		return "socket"
+		return msg.New("socket")
 	}
-	return "special file"
+	return msg.New("special file")
 }
 
 // Write writes the output: through a device or FIFO as is, otherwise into
@@ -233,7 +251,7 @@ func (t *Target) Write(write func(io.Writer) error) error {
 		} else if errors.As(err, &le) {
 			err = le.Err
 		}
-		return fmt.Errorf("writing %s: %v", t.user, err)
+		return msg.Errorf("writing %s: %v", t.user, OSError(err))
 	}
 	if t.through {
 		// Append: a descriptor redirected to a file (>> out) keeps what the
@@ -293,7 +311,7 @@ var Interrupt <-chan struct{}
 
 // errNoReader is what a write to a FIFO still without a reader at
 // Interrupt says.
-var errNoReader = errors.New("interrupted while waiting for a reader of the FIFO; nothing written")
+var errNoReader = msg.Errorf("interrupted while waiting for a reader of the FIFO; nothing written")
 
 // openThrough opens a device or FIFO for writing. A FIFO is opened without
 // blocking, again every 20 ms while it has no reader (ENXIO), until
@@ -416,16 +434,13 @@ func WriteDir(dir, flag string, files map[string][]byte, owns func(name string) 
 	if err := CheckDir(dir, flag, true); err != nil {
 		return err
 	}
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%s %s: %s", flag, dir, fmt.Sprintf(format, a...))
-	}
 	for name := range files {
 		if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
-			return bad("internal error: file name %q is not a plain name", name)
+			return refuse(flag, dir, "internal error: file name %q is not a plain name", name)
 		}
 		p := filepath.Join(dir, name)
 		if li, err := os.Lstat(p); err == nil && !li.Mode().IsRegular() {
-			return bad("%s exists and is not a regular file (a link, folder or device); remove it or choose another folder", name)
+			return refuse(flag, dir, "%s exists and is not a regular file (a link, folder or device); remove it or choose another folder", name)
 		}
 	}
 	for name, data := range files {
@@ -439,14 +454,14 @@ func WriteDir(dir, flag string, files map[string][]byte, owns func(name string) 
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return bad("%v", err)
+		return refuse(flag, dir, "%v", OSError(err))
 	}
 	for _, e := range ents {
 		if _, ours := files[e.Name()]; ours || !owns(e.Name()) || !e.Type().IsRegular() {
 			continue
 		}
 		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
-			return bad("removing the older report's %s: %v", e.Name(), errors.Unwrap(err))
+			return refuse(flag, dir, "removing the older report's %s: %v", e.Name(), OSError(errors.Unwrap(err)))
 		}
 	}
 	return nil
@@ -456,40 +471,37 @@ func WriteDir(dir, flag string, files map[string][]byte, owns func(name string) 
 // a symbolic link) this process may write in, or a missing one whose parent
 // exists, which is created when create is set.
 func CheckDir(dir, flag string, create bool) error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%s %s: %s", flag, dir, fmt.Sprintf(format, a...))
-	}
 	if dir == "" {
-		return bad("empty folder name")
+		return refuse(flag, dir, "empty folder name")
 	}
 	li, err := os.Lstat(dir)
 	switch {
 	case err == nil && li.Mode()&fs.ModeSymlink != 0:
-		return bad("is a symbolic link; give the folder itself")
+		return refuse(flag, dir, "is a symbolic link; give the folder itself")
 	case err == nil && !li.IsDir():
-		return bad("exists and is not a folder")
+		return refuse(flag, dir, "exists and is not a folder")
 	case errors.Is(err, fs.ErrNotExist):
 		if !create {
 			parent := filepath.Dir(dir)
 			if st, err := os.Stat(parent); err != nil || !st.IsDir() {
-				return bad("folder %s does not exist", parent)
+				return refuse(flag, dir, "folder %s does not exist", parent)
 			}
 			if err := writable(parent); err != nil {
-				return bad("cannot create it in %s: %v", parent, err)
+				return refuse(flag, dir, "cannot create it in %s: %v", parent, OSError(err))
 			}
 			return nil
 		}
 		if err := os.Mkdir(dir, 0o755); err != nil {
-			return bad("cannot create it: %v", errors.Unwrap(err))
+			return refuse(flag, dir, "cannot create it: %v", OSError(errors.Unwrap(err)))
 		}
 	case err != nil:
-		return bad("%v", errors.Unwrap(err))
+		return refuse(flag, dir, "%v", OSError(errors.Unwrap(err)))
 	}
 	if err := writable(dir); err != nil {
-		return bad("cannot write in it: %v", err)
+		return refuse(flag, dir, "cannot write in it: %v", OSError(err))
 	}
 	if err := writable(dir); err != nil {
-		return bad("cannot write in it: %v", err)
+		return refuse(flag, dir, "cannot write in it: %v", OSError(err))
 	}
 	return nil
 }

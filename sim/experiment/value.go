@@ -189,9 +189,10 @@ type ValueResult struct {
 	Effects    []Effect `json:"effects"`
 	Rates      []Rate   `json:"rates"`
 	Warnings   []string `json:"warnings,omitempty"`
-	// WarningTexts are Warnings as messages, for a front end that prints
-	// them in the user's language (the JSON keeps the English).
-	WarningTexts []msg.Text `json:"-"`
+	// WarningsMsg is Warnings as messages, for a front end that prints
+	// them in the user's language (results.Value stores them as
+	// warnings_msg; this JSON keeps the English).
+	WarningsMsg []msg.Text `json:"-"`
 	// Joint holds the exact sums every figure is computed from: the win
 	// indicators of the side in every game (base, then each parameter's
 	// down and up), so shards merge exactly.
@@ -313,7 +314,7 @@ func needed(n int64) msg.Text {
 // warn records a warning, in English and as a message.
 func (res *ValueResult) warn(t msg.Text) {
 	res.Warnings = append(res.Warnings, t.String())
-	res.WarningTexts = append(res.WarningTexts, t)
+	res.WarningsMsg = append(res.WarningsMsg, t)
 }
 
 func humanCount(n int64) string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"simctl/sim/msg"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -88,7 +89,7 @@ func SideIndex(sc *scenario.Scenario, name string) (int, string, error) {
 			return i, n, nil
 		}
 	}
-	return 0, "", fmt.Errorf("--side %q: no such side%s; sides: %s, %s", name, scenario.Suggest(name, names), names[0], names[1])
+	return 0, "", msg.Errorf("--side %q: no such side%s; sides: %s, %s", name, scenario.Suggest(name, names), names[0], names[1])
 }
 
 // sideScenario compiles the scenario with sets and finds the side.
@@ -122,19 +123,21 @@ func DocHeader(kind string, src *Source, sc *scenario.Scenario, seed uint64, com
 // nothing runs unless all are valid, and every invalid one is counted,
 // the first most of them reported under their label (what names them
 // all: "settings").
-func CompileAll(src *Source, base []scenario.Set, extra [][]scenario.Set, label func(k int) string, warn io.Writer) ([]sim.Game, error) {
-	return compileAll(src, base, extra, label, "settings", 5, warn)
+func CompileAll(src *Source, base []scenario.Set, extra [][]scenario.Set, label func(k int) msg.Text, warn io.Writer) ([]sim.Game, error) {
+	return compileAll(src, base, extra, label, msg.New("settings"), 5, warn)
 }
 
-func compileAll(src *Source, base []scenario.Set, extra [][]scenario.Set, label func(k int) string, what string, most int, warn io.Writer) ([]sim.Game, error) {
+func compileAll(src *Source, base []scenario.Set, extra [][]scenario.Set, label func(k int) msg.Text, what msg.Text, most int, warn io.Writer) ([]sim.Game, error) {
 	games := make([]sim.Game, len(extra))
-	var bad strings.Builder
+	// The report: a part per invalid setting, then the count; a message
+	// of messages, so it prints in the front end's language.
+	var parts []any
 	nbad := 0
 	for k, e := range extra {
 		_, g, err := src.Compile(append(append([]scenario.Set(nil), base...), e...), warn)
 		if err != nil {
 			if nbad < most {
-				fmt.Fprintf(&bad, "%s:\n%v\n", label(k), err)
+				parts = append(parts, msg.New("%s:\n%v\n", label(k), err))
 			}
 			nbad++
 			continue
@@ -142,8 +145,9 @@ func compileAll(src *Source, base []scenario.Set, extra [][]scenario.Set, label 
 		games[k] = g
 	}
 	if nbad > 0 {
-		fmt.Fprintf(&bad, "%d of %d %s are invalid scenarios; nothing was run", nbad, len(extra), what)
-		return nil, &Error{Kind: Invalid, Err: &PointsError{bad.String()}}
+		parts = append(parts, msg.New("%d of %d %s are invalid scenarios; nothing was run", nbad, len(extra), what))
+		m := msg.New(strings.Repeat("%v", len(parts)), parts...)
+		return nil, &Error{Kind: Invalid, Err: &PointsError{Text: m.String(), Msg: m}}
 	}
 	return games, nil
 }
@@ -185,7 +189,7 @@ func playJoint(ctx context.Context, games []sim.Game, cfg sim.RunConfig, si int,
 		return nil, false, &Error{Kind: Failed, Err: runErr}
 	}
 	if interrupted && joint.N == 0 {
-		return nil, false, &Error{Kind: Interrupted, Err: errors.New("interrupted before any encounter finished; nothing written")}
+		return nil, false, &Error{Kind: Interrupted, Err: msg.Errorf("interrupted before any encounter finished; nothing written")}
 	}
 	return left, interrupted, nil
 }
@@ -228,16 +232,16 @@ func Value(ctx context.Context, req *ValueRequest, obs *Observer) (*results.Valu
 		return nil, usage(true, "--params names no parameter")
 	}
 	extra := experiment.Games(ps)
-	games, err := CompileAll(src, req.Sets, extra, func(k int) string {
+	games, err := CompileAll(src, req.Sets, extra, func(k int) msg.Text {
 		if k == 0 {
-			return "the scenario"
+			return msg.New("the scenario")
 		}
 		dir := "-"
 		if k%2 == 0 {
 			dir = "+"
 		}
 		p := ps[(k-1)/2]
-		return fmt.Sprintf("%s %s%v (%s)", p.Name, dir, p.Step, strings.Join(setList(extra[k]), " "))
+		return msg.New("%s %s%v (%s)", p.Name, dir, p.Step, strings.Join(setList(extra[k]), " "))
 	}, obs.Warn)
 	if err != nil {
 		return nil, err
@@ -251,7 +255,7 @@ func Value(ctx context.Context, req *ValueRequest, obs *Observer) (*results.Valu
 	if old := req.Resume; old != nil {
 		err := CheckResume(req.ResumePath, HeaderFacts(&old.Header, old.Encounters), HeaderFacts(&h, 0), req.N)
 		if err == nil && (old.Side != sideName || !reflect.DeepEqual(old.Params, vps)) {
-			err = fmt.Errorf("--resume %s: that run values side %s with parameters %s, this one side %s with %s; resume with the same command line",
+			err = msg.Errorf("--resume %s: that run values side %s with parameters %s, this one side %s with %s; resume with the same command line",
 				req.ResumePath, old.Side, paramList(old.Params), sideName, paramList(vps))
 		}
 		if err == nil {
@@ -306,8 +310,8 @@ func Matrix(ctx context.Context, req *MatrixRequest, obs *Observer) (*results.Ma
 			extra = append(extra, append(append([]scenario.Set(nil), r.Sets...), c.Sets...))
 		}
 	}
-	games, err := CompileAll(src, req.Sets, extra, func(k int) string {
-		return fmt.Sprintf("row %s against column %s", rows[k/len(cols)].Name, cols[k%len(cols)].Name)
+	games, err := CompileAll(src, req.Sets, extra, func(k int) msg.Text {
+		return msg.New("row %s against column %s", rows[k/len(cols)].Name, cols[k%len(cols)].Name)
 	}, obs.Warn)
 	if err != nil {
 		return nil, err
@@ -331,7 +335,7 @@ func Matrix(ctx context.Context, req *MatrixRequest, obs *Observer) (*results.Ma
 	if old := req.Resume; old != nil {
 		err := CheckResume(req.ResumePath, HeaderFacts(&old.Header, old.Encounters), HeaderFacts(&h, 0), req.N)
 		if err == nil && (old.RowSide != rowSide || !reflect.DeepEqual(old.RowOptions, rsets) || !reflect.DeepEqual(old.ColOptions, csets)) {
-			err = fmt.Errorf("--resume %s: that matrix has other --row or --col options, or another --side; resume with the same command line", req.ResumePath)
+			err = msg.Errorf("--resume %s: that matrix has other --row or --col options, or another --side; resume with the same command line", req.ResumePath)
 		}
 		if err == nil {
 			err = checkDigest(req.ResumePath, old.ResumeDigest, MatrixDigest(old))

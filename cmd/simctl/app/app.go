@@ -23,9 +23,9 @@ package app
 
 import (
 	"cmp"
-	"fmt"
 	"io"
 	"runtime/debug"
+	"simctl/sim/msg"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -77,7 +77,7 @@ type Observer struct {
 	CheckpointSegment, InterimSegment int64
 	// Note hears what the job says about itself that is not a result
 	// ("resuming ...: 3 of 7 points finished").
-	Note func(msg string)
+	Note func(m msg.Text)
 	// Warn receives compile's warnings (an unreachable tactics rule),
 	// one per line; nil: they are dropped.
 	Warn io.Writer
@@ -85,7 +85,7 @@ type Observer struct {
 
 func (o *Observer) note(format string, a ...any) {
 	if o.Note != nil {
-		o.Note(fmt.Sprintf(format, a...))
+		o.Note(msg.New(format, a...))
 	}
 }
 
@@ -145,14 +145,23 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Err.Error() }
-func (e *Error) Unwrap() error { return e.Err }
+
+// Localize is the message in the language of tr.
+func (e *Error) Localize(tr msg.Translator) string { return msg.Localize(e.Err, tr) }
+func (e *Error) Unwrap() error                     { return e.Err }
 
 func usage(help bool, format string, a ...any) error {
-	return &Error{Kind: Usage, Help: help, Err: fmt.Errorf(format, a...)}
+	return &Error{Kind: Usage, Help: help, Err: msg.Errorf(format, a...)}
 }
 
 // PointsError is a sweep's or comparison's settings that do not compile:
 // the first few problems, each under its setting, and how many in all.
-type PointsError struct{ Text string }
+type PointsError struct {
+	Text string   // in English
+	Msg  msg.Text // the same, to translate
+}
 
 func (e *PointsError) Error() string { return e.Text }
+
+// Localize is the message in the language of tr.
+func (e *PointsError) Localize(tr msg.Translator) string { return e.Msg.Localize(tr) }

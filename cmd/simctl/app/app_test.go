@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"simctl/sim/msg"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -102,7 +103,7 @@ func TestCompareResumeIsWhole(t *testing.T) {
 	req := compareReq(t, 3)
 	req.Resume, req.ResumePath = &old, "saved.json"
 	var notes []string
-	done, err := app.Compare(context.Background(), req, &app.Observer{Note: func(m string) { notes = append(notes, m) }})
+	done, err := app.Compare(context.Background(), req, &app.Observer{Note: func(m msg.Text) { notes = append(notes, m.String()) }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
+	"simctl/sim/msg"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -57,8 +57,8 @@ func (req *CompareRequest) Check() error {
 	}
 	seen := map[string]bool{}
 	for _, op := range req.Options {
-		if msg := scenario.NameProblem(op.Name); msg != "" {
-			return usage(false, "option name %q %s", op.Name, msg)
+		if why := scenario.NameProblemText(op.Name); why.Format != "" {
+			return usage(false, "option name %q %s", op.Name, why)
 		}
 		if seen[op.Name] {
 			return usage(false, "option %q is given twice", op.Name)
@@ -87,7 +87,7 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 	for k, op := range opts {
 		extra[k] = op.Sets
 	}
-	games, err := compileAll(src, sets, extra, func(k int) string { return "option " + opts[k].Name }, "options", len(opts), obs.Warn)
+	games, err := compileAll(src, sets, extra, func(k int) msg.Text { return msg.New("option %s", opts[k].Name) }, msg.New("options"), len(opts), obs.Warn)
 	if err != nil {
 		return nil, err
 	}
@@ -193,14 +193,14 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 	}
 	if interrupted && pt.Tallies[0].Encounters == 0 {
 		// No row to print that would not be made up.
-		return nil, &Error{Kind: Interrupted, Err: errors.New("interrupted before any encounter finished; nothing written")}
+		return nil, &Error{Kind: Interrupted, Err: msg.Errorf("interrupted before any encounter finished; nothing written")}
 	}
 	c := build(interrupted, left)
 	if w > 0 {
 		if reached {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("--precision %s reached after %s encounters per option", req.PrecisionText, results.Thousands(c.Encounters)))
+			results.AddWarning(&c.Warnings, &c.WarningsMsg, msg.New("--precision %s reached after %s encounters per option", req.PrecisionText, results.Thousands(c.Encounters)))
 		} else if runErr == nil {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("--precision %s not reached within -n %s encounters; the intervals are wider", req.PrecisionText, results.Thousands(n)))
+			results.AddWarning(&c.Warnings, &c.WarningsMsg, msg.New("--precision %s not reached within -n %s encounters; the intervals are wider", req.PrecisionText, results.Thousands(n)))
 		}
 	}
 	return c, nil
@@ -258,11 +258,11 @@ func checkCompareResume(old *results.Compare, path, sum string, seed uint64, set
 		same = old.Options[k].Name == opts[k].Name && slices.Equal(old.Options[k].Sets, setList(opts[k].Sets))
 	}
 	if !same {
-		return fmt.Errorf("--resume %s: that comparison has other options (names, overrides, order or baseline); resume with the same command line", path)
+		return msg.Errorf("--resume %s: that comparison has other options (names, overrides, order or baseline); resume with the same command line", path)
 	}
 	for k, op := range old.Options {
 		if op.Result.Encounters != old.Encounters || (k > 0 && (op.Diff[0].Paired.N != old.Encounters || op.Diff[1].Paired.N != old.Encounters)) {
-			return fmt.Errorf("--resume %s: option %s does not hold the comparison's %d encounters; the file is damaged", path, op.Name, old.Encounters)
+			return msg.Errorf("--resume %s: option %s does not hold the comparison's %d encounters; the file is damaged", path, op.Name, old.Encounters)
 		}
 	}
 	return checkDigest(path, old.ResumeDigest, CompareDigest(old))

@@ -6,8 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"math"
+	"simctl/sim/msg"
 	"slices"
 	"time"
 
@@ -36,14 +36,16 @@ type DocFacts struct {
 	Shard       *results.Shard
 }
 
+// resumeRefused is why --resume path does not fit this command line.
+func resumeRefused(path, format string, a ...any) error {
+	return msg.Errorf("--resume %s: %s; resume with the same command line", path, msg.New(format, a...))
+}
+
 // CheckResume refuses to resume from a document that is not an
 // interrupted run of this very command line: another simctl, scenario
 // text, seed, overrides, -n or shard would make its sums not those this
 // run would add to. n is this command's -n; now.Shard its shard.
 func CheckResume(path string, old, now DocFacts, n int64) error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
-	}
 	var left int64
 	for _, u := range old.Unplayed {
 		left += u[1] - u[0]
@@ -54,21 +56,21 @@ func CheckResume(path string, old, now DocFacts, n int64) error {
 	}
 	switch {
 	case !old.Interrupted:
-		return fmt.Errorf("--resume %s: that run was not interrupted; nothing to resume", path)
+		return msg.Errorf("--resume %s: that run was not interrupted; nothing to resume", path)
 	case len(old.Unplayed) == 0:
-		return fmt.Errorf("--resume %s: that run does not record which encounters it left (stopped at once, or made with --precision); run it again", path)
+		return msg.Errorf("--resume %s: that run does not record which encounters it left (stopped at once, or made with --precision); run it again", path)
 	case old.SHA256 != now.SHA256:
-		return bad("that run's scenario text differs (SHA-256 %.12s, this one %.12s)", old.SHA256, now.SHA256)
+		return resumeRefused(path, "that run's scenario text differs (SHA-256 %.12s, this one %.12s)", old.SHA256, now.SHA256)
 	case old.Version != now.Version:
-		return bad("that run was made by simctl %s, this is %s", old.Version, now.Version)
+		return resumeRefused(path, "that run was made by simctl %s, this is %s", old.Version, now.Version)
 	case old.Seed != now.Seed:
-		return bad("that run has seed %d, this one %d", old.Seed, now.Seed)
+		return resumeRefused(path, "that run has seed %d, this one %d", old.Seed, now.Seed)
 	case !slices.Equal(old.Sets, now.Sets):
-		return bad("that run has --set %v, this one %v", old.Sets, now.Sets)
+		return resumeRefused(path, "that run has --set %v, this one %v", old.Sets, now.Sets)
 	case whole != n:
-		return bad("that run has -n %d, this one %d", whole, n)
+		return resumeRefused(path, "that run has -n %d, this one %d", whole, n)
 	case (old.Shard == nil) != (now.Shard == nil) || (now.Shard != nil && (old.Shard.K != now.Shard.K || old.Shard.Of != now.Shard.Of)):
-		return bad("that run's --shard differs")
+		return resumeRefused(path, "that run's --shard differs")
 	}
 	lo, hi := int64(0), n
 	if now.Shard != nil {
@@ -77,12 +79,12 @@ func CheckResume(path string, old, now DocFacts, n int64) error {
 	prev := lo
 	for _, u := range old.Unplayed {
 		if u[0] < prev || u[1] <= u[0] || u[1] > hi {
-			return fmt.Errorf("--resume %s: its unplayed ranges are out of order or out of range; the file is damaged", path)
+			return msg.Errorf("--resume %s: its unplayed ranges are out of order or out of range; the file is damaged", path)
 		}
 		prev = u[1]
 	}
 	if old.Played+left != hi-lo {
-		return fmt.Errorf("--resume %s: %d encounters played and %d unplayed do not make its %d; the file is damaged", path, old.Played, left, hi-lo)
+		return msg.Errorf("--resume %s: %d encounters played and %d unplayed do not make its %d; the file is damaged", path, old.Played, left, hi-lo)
 	}
 	return nil
 }
@@ -205,7 +207,7 @@ func resumeDigest(kind string, trusted any) string {
 // of what it holds.
 func checkDigest(path, have, want string) error {
 	if have == "" || want == "" || !hmac.Equal([]byte(have), []byte(want)) {
-		return fmt.Errorf("--resume %s: its resume_digest does not match the encounters and counts it holds: the file was edited or damaged after simctl wrote it, and resuming it would give wrong counts; run the command again without --resume", path)
+		return msg.Errorf("--resume %s: its resume_digest does not match the encounters and counts it holds: the file was edited or damaged after simctl wrote it, and resuming it would give wrong counts; run the command again without --resume", path)
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package app
 
 import (
 	"fmt"
+	"simctl/sim/msg"
+	"simctl/sim/names"
 	"slices"
 	"strings"
 
@@ -140,7 +142,16 @@ func RulesCatalog(d sim.RulesDoc) []CatalogEntry {
 // UnknownRuleset is the mistake of naming a ruleset there is not, with the
 // one probably meant and the valid names.
 func UnknownRuleset(name string) error {
-	return fmt.Errorf("unknown ruleset %q%s; valid: %s", name, scenario.Suggest(name, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
+	return msg.Errorf("unknown ruleset %q%s; valid: %s", name, suggest(name, rulesets.Names()), strings.Join(rulesets.Names(), ", "))
+}
+
+// suggest is " (did you mean "x"?)" for the valid name closest to s, as a
+// message (scenario.Suggest's English words would stay English).
+func suggest(s string, valid []string) msg.Text {
+	if c := names.Closest(s, valid); c != "" {
+		return msg.New(" (did you mean %q?)", c)
+	}
+	return msg.Text{}
 }
 
 // Policies is what simctl policies prints in language l: the tactics
@@ -229,7 +240,7 @@ func Tactic(spec string, l i18n.Lang) (string, error) {
 	}
 	src, found := agents.LibrarySource(rs, name)
 	if !found {
-		return "", fmt.Errorf("no library tactic %q for %s%s; library: %s", name, rs, scenario.Suggest(name, agents.LibraryNames(rs)), strings.Join(agents.LibraryNames(rs), ", "))
+		return "", msg.Errorf("no library tactic %q for %s%s; library: %s", name, rs, scenario.Suggest(name, agents.LibraryNames(rs)), strings.Join(agents.LibraryNames(rs), ", "))
 	}
 	return "# " + l.T("policies.show_header", rs, name) + "\n" + string(src), nil
 }
@@ -261,7 +272,7 @@ func Starter(r sim.Ruleset) (string, error) {
 	}
 	data, _, ok := scenarios.Read(base)
 	if base == "" || !ok {
-		return "", fmt.Errorf("no built-in scenario of ruleset %s to start from", d.Name)
+		return "", msg.Errorf("no built-in scenario of ruleset %s to start from", d.Name)
 	}
 	var b strings.Builder
 	c := func(format string, args ...any) { // a comment line

@@ -54,7 +54,7 @@ func Find(ctx context.Context, req *FindRequest, obs *Observer) (*Found, error) 
 	probe := experiment.NewProbe(g, [2]string{sc.Sides[0].Name, sc.Sides[1].Name})
 	cond, err := probe.Condition(req.Where)
 	if err != nil {
-		return nil, usage(true, "--where: %v", err)
+		return nil, usage(true, "%s: %v", "--where", err)
 	}
 	var done atomic.Int64
 	stop := obs.progress(req.N, &done)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"simctl/sim/msg"
 	"slices"
 	"sort"
 	"strconv"
@@ -88,7 +89,7 @@ func (req *OptimizeRequest) Check() error {
 	}
 	if req.Rules != "" {
 		if _, err := experiment.ParseRulesMode(req.Rules); err != nil {
-			return usage(true, "--rules %v", err)
+			return usage(true, "%s %v", "--rules", err)
 		}
 	}
 	if len(req.Axes) == 0 && len(req.Options) == 0 && req.Rules == "" {
@@ -114,8 +115,8 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	}
 	axes := req.Axes
 	for i := range axes {
-		if msg := CheckWholeSteps(src, req.Sets, &axes[i], obs.Warn); msg != "" {
-			return nil, usage(true, "%s", msg)
+		if err := CheckWholeSteps(src, req.Sets, &axes[i], obs.Warn); err != nil {
+			return nil, usage(true, "%v", err)
 		}
 	}
 	doc := &results.Optimize{Header: DocHeader("optimize", src, sc, req.Seed, req.Command, req.Sets, obs.Warn), Side: sideName, Vary: axes, Where: req.Where, Rules: req.Rules, Block: req.Block}
@@ -149,7 +150,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	if req.Rules != "" {
 		mode, err := experiment.ParseRulesMode(req.Rules)
 		if err != nil {
-			return nil, usage(true, "--rules %v", err)
+			return nil, usage(true, "%s %v", "--rules", err)
 		}
 		if sp.Block, err = experiment.NewRuleBlock(src.Data, req.Sets, req.Block, mode); err != nil {
 			return nil, usage(true, "%v", err)
@@ -157,7 +158,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	}
 	if req.Where != "" {
 		if err := sp.Constrain(req.Where); err != nil {
-			return nil, usage(true, "--where: %v", err)
+			return nil, usage(true, "%s: %v", "--where", err)
 		}
 	}
 	var baseGame sim.Game
@@ -186,14 +187,14 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 
 	// Every candidate compiled once; its key is what it compiles to.
 	games := map[string]sim.Game{}
-	var badText strings.Builder
+	var badParts []any // a message per invalid candidate, then the count
 	bad := 0
 	points, count, err := sp.Enumerate(func(p experiment.Point) (string, error) {
 		sets := append(append([]scenario.Set(nil), req.Sets...), p.Sets...)
 		csc, g, warns, err := src.CompileWarn(sets)
 		if err != nil {
 			if bad < 3 {
-				fmt.Fprintf(&badText, "candidate %s:\n%v\n", p.Name, err)
+				badParts = append(badParts, msg.New("candidate %s:\n%v\n", p.Name, err))
 			}
 			bad++
 			return "bad:" + p.Name, nil
@@ -205,8 +206,9 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		return nil, usage(true, "%v", err)
 	}
 	if bad > 0 {
-		fmt.Fprintf(&badText, "%d candidate(s) are invalid scenarios; nothing was run", bad)
-		return nil, &Error{Kind: Invalid, Err: &PointsError{badText.String()}}
+		badParts = append(badParts, msg.New("%d candidate(s) are invalid scenarios; nothing was run", bad))
+		m := msg.New(strings.Repeat("%v", len(badParts)), badParts...)
+		return nil, &Error{Kind: Invalid, Err: &PointsError{Text: m.String(), Msg: m}}
 	}
 	if len(points) == 0 {
 		return nil, usage(true, "--where %s excludes every one of the %d combinations", req.Where, count.Combinations)
@@ -225,7 +227,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 			return nil, &Error{Kind: Usage, Err: err}
 		}
 		refuse := func(format string, a ...any) error {
-			return &Error{Kind: Usage, Err: fmt.Errorf(format, a...)}
+			return &Error{Kind: Usage, Err: msg.Errorf(format, a...)}
 		}
 		cfg.Finalists, cfg.Prior = old.Search.Finalists, old.Search
 		if old.Search.Screening != nil {
@@ -505,25 +507,22 @@ func paramRead(data []byte, sets []scenario.Set, sc *scenario.Scenario, owner, n
 // checkOptimizeResume checks that an unfinished search's document is
 // this one's: the same simctl, scenario text, seed, overrides and space.
 func checkOptimizeResume(old *results.Optimize, path string, doc *results.Optimize) error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
-	}
 	switch {
 	case old.Search == nil || !old.Interrupted:
-		return fmt.Errorf("--resume %s: that search finished (or holds no search); nothing to resume", path)
+		return msg.Errorf("--resume %s: that search finished (or holds no search); nothing to resume", path)
 	case old.ScenarioSHA256 != doc.ScenarioSHA256:
-		return bad("that search's scenario text differs")
+		return resumeRefused(path, "that search's scenario text differs")
 	case old.Version != doc.Version:
-		return bad("that search was made by simctl %s, this is %s", old.Version, doc.Version)
+		return resumeRefused(path, "that search was made by simctl %s, this is %s", old.Version, doc.Version)
 	case old.Seed != doc.Seed:
-		return bad("that search has seed %d, this one %d", old.Seed, doc.Seed)
+		return resumeRefused(path, "that search has seed %d, this one %d", old.Seed, doc.Seed)
 	case !slices.Equal(old.Sets, doc.Sets):
-		return bad("that search has --set %v, this one %v", old.Sets, doc.Sets)
+		return resumeRefused(path, "that search has --set %v, this one %v", old.Sets, doc.Sets)
 	case old.Side != doc.Side || old.Where != doc.Where || old.Rules != doc.Rules || old.Block != doc.Block ||
 		fmt.Sprint(old.Vary) != fmt.Sprint(doc.Vary) || fmt.Sprint(old.Options) != fmt.Sprint(doc.Options):
-		return bad("that search has another space (--side, --vary, --option, --where, --rules, --block)")
+		return resumeRefused(path, "that search has another space (--side, --vary, --option, --where, --rules, --block)")
 	case old.Guarantee.Alpha != doc.Guarantee.Alpha || old.Guarantee.Delta != doc.Guarantee.Delta:
-		return bad("that search has --alpha %v --delta %v", old.Guarantee.Alpha, old.Guarantee.Delta)
+		return resumeRefused(path, "that search has --alpha %v --delta %v", old.Guarantee.Alpha, old.Guarantee.Delta)
 	}
 	return nil
 }
@@ -593,7 +592,7 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 		for i, p := range pairs {
 			g, err := cellGame(p[0], p[1])
 			if err != nil {
-				return nil, fmt.Errorf("cell %s against %s:\n%v", pts[0][p[0]].Name, pts[1][p[1]].Name, err)
+				return nil, msg.Errorf("cell %s against %s:\n%v", pts[0][p[0]].Name, pts[1][p[1]].Name, err)
 			}
 			gs[i] = g
 		}
@@ -608,7 +607,7 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 	stop()
 	if err != nil {
 		if isInterrupt(err) {
-			return &Error{Kind: Interrupted, Err: fmt.Errorf("interrupted; a double oracle keeps no partial result (run it again)")}
+			return &Error{Kind: Interrupted, Err: msg.Errorf("interrupted; a double oracle keeps no partial result (run it again)")}
 		}
 		return &Error{Kind: Failed, Err: err}
 	}
@@ -629,7 +628,7 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 		strconv.FormatFloat(100*(1-req.Alpha), 'f', -1, 64)+"%", fmt.Sprintf("[%.2f%%, %.2f%%]", 100*res.ValueBounds[0], 100*res.ValueBounds[1]),
 		fmt.Sprintf("%.2f pp", 100*res.Exploitability), res.Cells, R*C)
 	if math.IsNaN(res.Value) {
-		return &Error{Kind: Failed, Err: fmt.Errorf("the double oracle's value is not a number")}
+		return &Error{Kind: Failed, Err: msg.Errorf("the double oracle's value is not a number")}
 	}
 	return nil
 }
@@ -697,7 +696,7 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 	stop()
 	if err != nil {
 		if isInterrupt(err) {
-			return &Error{Kind: Interrupted, Err: fmt.Errorf("interrupted; a shard keeps no partial stage (run it again)")}
+			return &Error{Kind: Interrupted, Err: msg.Errorf("interrupted; a shard keeps no partial stage (run it again)")}
 		}
 		return &Error{Kind: Failed, Err: err}
 	}

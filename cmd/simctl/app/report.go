@@ -2,8 +2,8 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"simctl/sim/msg"
 	"strconv"
 	"strings"
 
@@ -45,7 +45,7 @@ func Report(ctx context.Context, req *ReportRequest, obs *Observer) (*ReportBund
 	if obs == nil {
 		obs = &Observer{}
 	}
-	interrupted := &Error{Kind: Interrupted, Err: errors.New("interrupted; nothing was written")}
+	interrupted := &Error{Kind: Interrupted, Err: msg.Errorf("interrupted; nothing was written")}
 	b := &ReportBundle{Title: req.Title, Lang: req.Lang, Version: Version(), Command: req.Command}
 	for k, in := range req.Inputs {
 		p := req.Names[k]
@@ -124,8 +124,14 @@ func inputHeader(in *results.Input) *results.Header {
 	return nil
 }
 
-func firstLine(err error) string {
-	return strings.SplitN(err.Error(), "\n", 2)[0]
+// firstLine is err's first line, in the language the message around it
+// is printed in.
+func firstLine(err error) msg.Localizer { return firstLineOf{err} }
+
+type firstLineOf struct{ err error }
+
+func (f firstLineOf) Localize(tr msg.Translator) string {
+	return strings.SplitN(msg.Localize(f.err, tr), "\n", 2)[0]
 }
 
 // parseSets reads a document's overrides.
@@ -145,7 +151,7 @@ func parseSets(sets []string) ([]scenario.Set, error) {
 // and describes it for a report.
 func contextOf(file, text string, sets []string, obs *Observer) (*results.Context, error) {
 	if text == "" {
-		return nil, fmt.Errorf("the result carries no scenario text (made by an older simctl)")
+		return nil, msg.Errorf("the result carries no scenario text (made by an older simctl)")
 	}
 	ss, err := parseSets(sets)
 	if err != nil {
@@ -154,7 +160,7 @@ func contextOf(file, text string, sets []string, obs *Observer) (*results.Contex
 	src := &Source{Name: file, Display: file, Data: []byte(text)}
 	sc, g, err := src.Compile(ss, obs.Warn)
 	if err != nil {
-		return nil, fmt.Errorf("its embedded scenario does not compile with this simctl: %v", err)
+		return nil, msg.Errorf("its embedded scenario does not compile with this simctl: %v", err)
 	}
 	return ScenarioContext(src, sc, g), nil
 }

@@ -3,9 +3,9 @@ package app
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"math"
 	"runtime"
+	"simctl/sim/msg"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -181,9 +181,6 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 // checkRunResume checks an interrupted run's result is this run's: the
 // same simctl, scenario text, seed, overrides, -n and shard.
 func checkRunResume(r *results.Result, path, sum, version string, seed uint64, sets []string, shard *results.Shard, n int64) error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
-	}
 	var played, left int64 = r.Encounters, 0
 	for _, u := range r.Unplayed {
 		left += u[1] - u[0]
@@ -194,21 +191,21 @@ func checkRunResume(r *results.Result, path, sum, version string, seed uint64, s
 	}
 	switch {
 	case !r.Interrupted:
-		return fmt.Errorf("--resume %s: that run was not interrupted; nothing to resume", path)
+		return msg.Errorf("--resume %s: that run was not interrupted; nothing to resume", path)
 	case len(r.Unplayed) == 0:
-		return fmt.Errorf("--resume %s: that run was stopped at once (a second interrupt) and does not know which encounters it left; run it again", path)
+		return msg.Errorf("--resume %s: that run was stopped at once (a second interrupt) and does not know which encounters it left; run it again", path)
 	case r.ScenarioSHA256 != sum:
-		return bad("that run's scenario text differs (SHA-256 %.12s, this one %.12s)", r.ScenarioSHA256, sum)
+		return resumeRefused(path, "that run's scenario text differs (SHA-256 %.12s, this one %.12s)", r.ScenarioSHA256, sum)
 	case r.Version != version:
-		return bad("that run was made by simctl %s, this is %s", r.Version, version)
+		return resumeRefused(path, "that run was made by simctl %s, this is %s", r.Version, version)
 	case r.Seed != seed:
-		return bad("that run has seed %d, this one %d", r.Seed, seed)
+		return resumeRefused(path, "that run has seed %d, this one %d", r.Seed, seed)
 	case !slices.Equal(r.Sets, sets):
-		return bad("that run has --set %v, this one %v", r.Sets, sets)
+		return resumeRefused(path, "that run has --set %v, this one %v", r.Sets, sets)
 	case whole != n:
-		return bad("that run has -n %d, this one %d", whole, n)
+		return resumeRefused(path, "that run has -n %d, this one %d", whole, n)
 	case (r.Shard == nil) != (shard == nil) || (shard != nil && (r.Shard.K != shard.K || r.Shard.Of != shard.Of)):
-		return bad("that run's --shard differs")
+		return resumeRefused(path, "that run's --shard differs")
 	}
 	lo, hi := int64(0), n
 	if shard != nil {
@@ -218,12 +215,12 @@ func checkRunResume(r *results.Result, path, sum, version string, seed uint64, s
 	prev := lo
 	for _, u := range r.Unplayed {
 		if u[0] < prev || u[1] <= u[0] || u[1] > hi {
-			return fmt.Errorf("--resume %s: its unplayed ranges are out of order or out of range; the file is damaged", path)
+			return msg.Errorf("--resume %s: its unplayed ranges are out of order or out of range; the file is damaged", path)
 		}
 		prev = u[1]
 	}
 	if played+left != whole {
-		return fmt.Errorf("--resume %s: %d encounters played and %d unplayed do not make its %d; the file is damaged", path, played, left, whole)
+		return msg.Errorf("--resume %s: %d encounters played and %d unplayed do not make its %d; the file is damaged", path, played, left, whole)
 	}
 	// The checks above hold for a range shifted by hand (its length
 	// kept): only the digest tells it from the ranges simctl wrote.

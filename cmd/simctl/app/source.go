@@ -34,7 +34,7 @@ func (src *Source) Compile(sets []scenario.Set, warn io.Writer) (*scenario.Scena
 	// and go on.
 	if warn != nil {
 		for _, w := range warns {
-			fmt.Fprintln(warn, "warning: "+w.Error())
+			Say(warn, "warning: %v", w)
 		}
 	}
 	return sc, g, err

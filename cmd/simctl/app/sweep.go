@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"simctl/sim/msg"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,8 +83,8 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*results.Swee
 		return nil, &Error{Kind: Invalid, Err: err}
 	}
 	for i := range axes {
-		if msg := CheckWholeSteps(src, sets, &axes[i], obs.Warn); msg != "" {
-			return nil, usage(true, "%s", msg)
+		if err := CheckWholeSteps(src, sets, &axes[i], obs.Warn); err != nil {
+			return nil, usage(true, "%v", err)
 		}
 	}
 	grid := results.Grid(axes)
@@ -100,7 +101,7 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*results.Swee
 		}
 		pointSets[k] = setStrings(append(append([]scenario.Set(nil), sets...), extra[k]...))
 	}
-	games, err := compileAll(src, sets, extra, func(k int) string { return "at " + pointName(axes, grid[k]) }, "sweep points", 5, obs.Warn)
+	games, err := compileAll(src, sets, extra, func(k int) msg.Text { return msg.New("at %s", pointName(axes, grid[k])) }, msg.New("sweep points"), 5, obs.Warn)
 	if err != nil {
 		return nil, err
 	}
@@ -223,16 +224,16 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*results.Swee
 // range with a fractional step writes 10.0, which a whole-number field
 // refuses) and, when fractional values remain, checks up front that the
 // field accepts them: otherwise every point would fail, whole ones
-// included. It returns the error message, or "".
-func CheckWholeSteps(src *Source, sets []scenario.Set, a *results.Axis, warn io.Writer) string {
+// included. It returns the error, or nil.
+func CheckWholeSteps(src *Source, sets []scenario.Set, a *results.Axis, warn io.Writer) error {
 	if !strings.Contains(a.Spec, ":") {
-		return ""
+		return nil
 	}
 	frac := ""
 	for i, v := range a.Values {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil {
-			return ""
+			return nil
 		}
 		if f == math.Trunc(f) && math.Abs(f) < 1e15 {
 			a.Values[i] = strconv.FormatInt(int64(f), 10)
@@ -241,7 +242,7 @@ func CheckWholeSteps(src *Source, sets []scenario.Set, a *results.Axis, warn io.
 		}
 	}
 	if frac == "" {
-		return ""
+		return nil
 	}
 	with := func(v string) error {
 		_, _, err := src.Compile(append(append([]scenario.Set(nil), sets...), scenario.Set{Path: a.Path, Value: v}), warn)
@@ -250,10 +251,10 @@ func CheckWholeSteps(src *Source, sets []scenario.Set, a *results.Axis, warn io.
 	f, _ := strconv.ParseFloat(frac, 64)
 	// Refused as a fraction but accepted rounded: the field is whole-numbered.
 	if with(frac) != nil && with(strconv.FormatFloat(math.Round(f), 'f', 0, 64)) == nil {
-		return fmt.Sprintf("--vary %s=%s: %s takes whole numbers, and this range gives fractional values such as %s; use a whole step, e.g. %s",
+		return msg.Errorf("--vary %s=%s: %s takes whole numbers, and this range gives fractional values such as %s; use a whole step, e.g. %s",
 			a.Path, a.Spec, a.Path, frac, wholeRange(a.Spec))
 	}
-	return ""
+	return nil
 }
 
 // wholeRange suggests a:b:step with the step rounded up to a whole number.
@@ -293,29 +294,29 @@ func setStrings(sets []scenario.Set) []string {
 // seed, encounters, precision, batch, axes or overrides would make its
 // points not those this sweep would play.
 func resumeSweep(old *results.Sweep, path string, sw *results.Sweep, games []sim.Game) ([]*experiment.PointRun, error) {
-	differ := func(what string, a, b any) error {
-		return fmt.Errorf("--resume %s: that sweep has %s %v, this one %v; resume with the same command line", path, what, a, b)
+	differ := func(what msg.Text, a, b any) error {
+		return msg.Errorf("--resume %s: that sweep has %s %v, this one %v; resume with the same command line", path, what, a, b)
 	}
 	oldSum := old.Context.SHA256()
 	switch {
 	case oldSum != sw.Context.ScenarioSHA256:
-		return nil, fmt.Errorf("--resume %s: that sweep ran another scenario text (SHA-256 %.12s, this one %.12s); was the file edited?", path, oldSum, sw.Context.ScenarioSHA256)
+		return nil, msg.Errorf("--resume %s: that sweep ran another scenario text (SHA-256 %.12s, this one %.12s); was the file edited?", path, oldSum, sw.Context.ScenarioSHA256)
 	case old.Version != sw.Version:
-		return nil, differ("simctl version", old.Version, sw.Version)
+		return nil, differ(msg.New("simctl version"), old.Version, sw.Version)
 	case old.Seed != sw.Seed:
-		return nil, differ("seed", old.Seed, sw.Seed)
+		return nil, differ(msg.New("seed"), old.Seed, sw.Seed)
 	case old.MaxN != sw.MaxN:
-		return nil, differ("-n", old.MaxN, sw.MaxN)
+		return nil, differ(msg.New("%s", "-n"), old.MaxN, sw.MaxN)
 	case old.Precision != sw.Precision || old.Batch != sw.Batch:
-		return nil, differ("--precision/--batch", fmt.Sprint(old.Precision, "/", old.Batch), fmt.Sprint(sw.Precision, "/", sw.Batch))
+		return nil, differ(msg.New("%s", "--precision/--batch"), fmt.Sprint(old.Precision, "/", old.Batch), fmt.Sprint(sw.Precision, "/", sw.Batch))
 	case !slices.Equal(old.Sets, sw.Sets):
-		return nil, differ("--set", old.Sets, sw.Sets)
+		return nil, differ(msg.New("%s", "--set"), old.Sets, sw.Sets)
 	case len(old.Axes) != len(sw.Axes) || len(old.Points) != len(sw.Points):
-		return nil, differ("--vary", axesString(old.Axes), axesString(sw.Axes))
+		return nil, differ(msg.New("%s", "--vary"), axesString(old.Axes), axesString(sw.Axes))
 	}
 	for i := range old.Axes {
 		if old.Axes[i].Path != sw.Axes[i].Path || !slices.Equal(old.Axes[i].Values, sw.Axes[i].Values) {
-			return nil, differ("--vary", axesString(old.Axes), axesString(sw.Axes))
+			return nil, differ(msg.New("%s", "--vary"), axesString(old.Axes), axesString(sw.Axes))
 		}
 	}
 	have := make([]*experiment.PointRun, len(sw.Points))
@@ -325,12 +326,12 @@ func resumeSweep(old *results.Sweep, path string, sw *results.Sweep, games []sim
 		}
 		if !slices.Equal(p.Values, sw.Points[k].Values) || !slices.Equal(p.Result.Raw.Roster, sw.Points[k].Result.Raw.Roster) ||
 			!slices.Equal(p.Result.Raw.Counters, sw.Points[k].Result.Raw.Counters) || len(p.Result.Raw.Rounds) != len(sw.Points[k].Result.Raw.Rounds) {
-			return nil, fmt.Errorf("--resume %s: point %d (%s) does not match this sweep's; the file is damaged", path, k, strings.Join(p.Values, ", "))
+			return nil, msg.Errorf("--resume %s: point %d (%s) does not match this sweep's; the file is damaged", path, k, strings.Join(p.Values, ", "))
 		}
 		have[k] = &experiment.PointRun{Tally: p.Result.Tally(games[k]), Reached: p.Reached}
 	}
 	if !old.Interrupted {
-		return nil, fmt.Errorf("--resume %s: that sweep was not interrupted; nothing to resume", path)
+		return nil, msg.Errorf("--resume %s: that sweep was not interrupted; nothing to resume", path)
 	}
 	// A finished point's counts are kept as they are: an edited count,
 	// or an unfinished point marked finished, would be wrong silently.

@@ -2,8 +2,8 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"reflect"
+	"simctl/sim/msg"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -60,8 +60,8 @@ func Tournament(ctx context.Context, req *TournamentRequest, obs *Observer) (*re
 	cands := append([]Option(nil), req.Options...)
 	if axes := req.Axes; len(axes) > 0 {
 		for i := range axes {
-			if msg := CheckWholeSteps(src, req.Sets, &axes[i], obs.Warn); msg != "" {
-				return nil, usage(true, "%s", msg)
+			if err := CheckWholeSteps(src, req.Sets, &axes[i], obs.Warn); err != nil {
+				return nil, usage(true, "%v", err)
 			}
 		}
 		for _, vals := range results.Grid(axes) {
@@ -91,7 +91,7 @@ func Tournament(ctx context.Context, req *TournamentRequest, obs *Observer) (*re
 		seen[c.Name] = true
 		extra[k], names[k] = c.Sets, c.Name
 	}
-	games, err := CompileAll(src, req.Sets, extra, func(k int) string { return "candidate " + names[k] }, obs.Warn)
+	games, err := CompileAll(src, req.Sets, extra, func(k int) msg.Text { return msg.New("candidate %s", names[k]) }, obs.Warn)
 	if err != nil {
 		return nil, err
 	}
@@ -152,26 +152,23 @@ func Tournament(ctx context.Context, req *TournamentRequest, obs *Observer) (*re
 // this one's: the same simctl, scenario text, seed, overrides, side,
 // candidates and settings (--alpha, --delta, --first, --batch, -n).
 func checkTournamentResume(old *results.Tournament, path string, t *results.Tournament, side string, params experiment.SelectParams) error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("--resume %s: %s; resume with the same command line", path, fmt.Sprintf(format, a...))
-	}
 	p := old.State.Params
 	switch {
 	case old.State.Finished():
-		return fmt.Errorf("--resume %s: that tournament finished (%s); nothing to resume", path, old.Outcome)
+		return msg.Errorf("--resume %s: that tournament finished (%s); nothing to resume", path, old.Outcome)
 	case old.ScenarioSHA256 != t.ScenarioSHA256:
-		return bad("that tournament's scenario text differs (SHA-256 %.12s, this one %.12s)", old.ScenarioSHA256, t.ScenarioSHA256)
+		return resumeRefused(path, "that tournament's scenario text differs (SHA-256 %.12s, this one %.12s)", old.ScenarioSHA256, t.ScenarioSHA256)
 	case old.Version != t.Version:
-		return bad("that tournament was made by simctl %s, this is %s", old.Version, t.Version)
+		return resumeRefused(path, "that tournament was made by simctl %s, this is %s", old.Version, t.Version)
 	case old.Seed != t.Seed:
-		return bad("that tournament has seed %d, this one %d", old.Seed, t.Seed)
+		return resumeRefused(path, "that tournament has seed %d, this one %d", old.Seed, t.Seed)
 	case !slices.Equal(old.Sets, t.Sets):
-		return bad("that tournament has --set %v, this one %v", old.Sets, t.Sets)
+		return resumeRefused(path, "that tournament has --set %v, this one %v", old.Sets, t.Sets)
 	case p != params:
-		return bad("that tournament has --alpha %g --delta %gpp --first %d --batch %d -n %d, this one --alpha %g --delta %gpp --first %d --batch %d -n %d",
+		return resumeRefused(path, "that tournament has --alpha %g --delta %gpp --first %d --batch %d -n %d, this one --alpha %g --delta %gpp --first %d --batch %d -n %d",
 			p.Alpha, 100*p.Delta, p.First, p.Batch, p.Budget, params.Alpha, 100*params.Delta, params.First, params.Batch, params.Budget)
 	case old.Side != side || !reflect.DeepEqual(old.Options, t.Options):
-		return bad("that tournament has other candidates (--option, --vary) or another --side")
+		return resumeRefused(path, "that tournament has other candidates (--option, --vary) or another --side")
 	}
 	return checkDigest(path, old.ResumeDigest, TournamentDigest(old))
 }

@@ -48,7 +48,7 @@ func Trace(ctx context.Context, req *TraceRequest, obs *Observer) (*Traced, erro
 	probe := experiment.NewProbe(g, [2]string{sc.Sides[0].Name, sc.Sides[1].Name})
 	m, err := probe.Metric(req.Metric)
 	if err != nil {
-		return nil, usage(true, "--metric: %v", err)
+		return nil, usage(true, "%s: %v", "--metric", err)
 	}
 	var done atomic.Int64
 	stop := obs.progress(req.N, &done)

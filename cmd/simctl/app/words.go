@@ -1,7 +1,7 @@
 package app
 
 import (
-	"fmt"
+	"simctl/sim/msg"
 	"strings"
 
 	"simctl/sim/scenario"
@@ -18,11 +18,11 @@ func ParseOption(s string) (name string, sets []scenario.Set, err error) {
 	name, spec, found := strings.Cut(s, "=")
 	name = strings.TrimSpace(name)
 	if !found || name == "" {
-		return "", nil, fmt.Errorf("expected NAME='--set PATH=VALUE ...', e.g. fast='--set heroes.Fighter.init=5' (NAME='' is the scenario unchanged)")
+		return "", nil, msg.Errorf("expected NAME='--set PATH=VALUE ...', e.g. fast='--set heroes.Fighter.init=5' (NAME='' is the scenario unchanged)")
 	}
 	sets, err = ParseSets(spec)
 	if err != nil {
-		return "", nil, fmt.Errorf("option %s: %v", name, err)
+		return "", nil, msg.Errorf("option %s: %v", name, err)
 	}
 	return name, sets, nil
 }
@@ -40,14 +40,14 @@ func ParseSets(spec string) ([]scenario.Set, error) {
 		switch {
 		case w == "--set" || w == "-set":
 			if i+1 == len(words) {
-				return nil, fmt.Errorf("%s needs PATH=VALUE", w)
+				return nil, msg.Errorf("%s needs PATH=VALUE", w)
 			}
 			i++
 			w = words[i]
 		case strings.HasPrefix(w, "--set=") || strings.HasPrefix(w, "-set="):
 			w = w[strings.IndexByte(w, '=')+1:]
 		case strings.HasPrefix(w, "-"):
-			return nil, fmt.Errorf("%q: an option is a list of --set PATH=VALUE", w)
+			return nil, msg.Errorf("%q: an option is a list of --set PATH=VALUE", w)
 		}
 		s, err := scenario.ParseSet(w)
 		if err != nil {
@@ -77,7 +77,7 @@ func SplitWords(s string) ([]string, error) {
 		case c == '\'':
 			j := strings.IndexByte(s[i+1:], '\'')
 			if j < 0 {
-				return nil, fmt.Errorf("unterminated ' in %q", s)
+				return nil, msg.Errorf("unterminated ' in %q", s)
 			}
 			cur.WriteString(s[i+1 : i+1+j])
 			i += j + 1
@@ -91,7 +91,7 @@ func SplitWords(s string) ([]string, error) {
 				cur.WriteByte(s[i])
 			}
 			if i >= len(s) {
-				return nil, fmt.Errorf("unterminated \" in %q", s)
+				return nil, msg.Errorf("unterminated \" in %q", s)
 			}
 			in = true
 		case c == '\\' && i+1 < len(s):
