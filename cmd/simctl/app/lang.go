@@ -24,7 +24,18 @@ func WriterLang(w io.Writer) i18n.Lang {
 	return i18n.En
 }
 
-// Say writes the message to w in w's language, on a line of its own.
+// MsgWriter is a Warn writer that keeps messages as messages: the lab's,
+// whose readers each ask in their own language.
+type MsgWriter interface {
+	WriteMsg(m msg.Text)
+}
+
+// Say writes the message to w in w's language, on a line of its own (to
+// a MsgWriter, as the message).
 func Say(w io.Writer, format string, args ...any) {
+	if mw, ok := w.(MsgWriter); ok {
+		mw.WriteMsg(msg.New(format, args...))
+		return
+	}
 	io.WriteString(w, WriterLang(w).Msg(msg.New(format, args...))+"\n")
 }

@@ -813,7 +813,10 @@ func (s *server) playApp(j *serveJob, play appJob) {
 		// CLI's words.
 		why := failure(req.Kind, err)
 		if said := errb.text(); said != "" {
-			why = msg.New("%s\n%s", said, why)
+			why = msg.New("%s\n%s", verbatim(said), why)
+		}
+		for _, m := range slices.Backward(errb.messages()) {
+			why = msg.New("%s\n%s", m, why)
 		}
 		j.finish(stateFailed, why, nil)
 		return
@@ -821,6 +824,9 @@ func (s *server) playApp(j *serveJob, play appJob) {
 	if done.interrupted {
 		j.finish(stateCancelled, msg.New("cancelled; the partial result is not kept"), nil)
 		return
+	}
+	for _, m := range errb.messages() {
+		j.addWarning(m)
 	}
 	j.addWarnings(errb.text())
 	for _, warn := range done.warnings {
@@ -865,8 +871,9 @@ func failure(cmd string, err error) msg.Text {
 		var es scenario.Errors
 		switch {
 		case errors.As(ae.Err, &pe):
-			// TODO(issue 27, merge): PointsError.Text is English text
-			// made by the application layer; a msg.Text once it has one.
+			if pe.Msg.Format != "" {
+				return pe.Msg
+			}
 			return msg.New("%s", strings.TrimRight(pe.Text, "\n"))
 		case errors.As(ae.Err, &es):
 			return msg.New("%s\n%d problem(s); nothing was run", es, len(es))
@@ -1175,9 +1182,8 @@ func (j *serveJob) emitInterim(doc any) (size int) {
 // one per line, leaving out those prepare already found (compile's
 // "warning: ..." lines repeat them).
 //
-// TODO(issue 27, merge): these lines are the application layer's,
-// written to its Warn writer in English; they are kept as they are
-// (verbatim) until app hands the lab its warnings as messages.
+// What app says reaches the job as messages (lockedBuffer.WriteMsg); these
+// are any other lines, kept as written.
 func (j *serveJob) addWarnings(text string) {
 	for _, l := range strings.Split(text, "\n") {
 		if l != "" {
@@ -1207,10 +1213,26 @@ type verbatim string
 func (v verbatim) Localize(msg.Translator) string { return string(v) }
 
 // lockedBuffer is a command's stderr: its workers' goroutines and the
-// compile step may write at once.
+// compile step may write at once. What app says through app.Say arrives
+// as messages, so each reader gets it in their own language.
 type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	msgs []msg.Text
+}
+
+// WriteMsg keeps one message (app.MsgWriter).
+func (b *lockedBuffer) WriteMsg(m msg.Text) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.msgs = append(b.msgs, m)
+}
+
+// messages are the messages written, in order.
+func (b *lockedBuffer) messages() []msg.Text {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]msg.Text(nil), b.msgs...)
 }
 
 func (b *lockedBuffer) Write(p []byte) (int, error) {
