@@ -19,9 +19,14 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	enc := fs.Int64("encounter", 0, "`I` the encounter index within the run (from 0)")
 	pick := fs.String("pick", "", "`WHICH` replay the min, median, max or pNN encounter of --metric instead of --encounter")
 	metric := fs.String("metric", "", "`EXPR` with --pick: the number to rank encounters by, e.g. rounds or side(\"heroes\").damage (simctl help find lists the facts)")
+	langF := langFlag(fs, "the narration")
 	pos, done, code := parseArgs("trace", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	lang, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "trace", "%v", err)
 	}
 	if len(pos) != 1 {
 		return usageError(stderr, "trace", "give one SCENARIO, e.g. simctl trace d20/duel --seed 7 --encounter 12")
@@ -58,9 +63,9 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	seed, sc, g, enc := &c.seed.v, t.Scenario, t.Game, &t.Encounter
 	if *pick != "" {
-		fmt.Fprintf(stdout, "# encounter %d: %s = %s, the %s over encounters 0..%d of seed %d\n", t.Encounter, *metric, strconv.FormatFloat(t.Value, 'f', -1, 64), *pick, c.n.n-1, *seed)
+		fmt.Fprintln(stdout, lang.T("trace.pick", t.Encounter, *metric, strconv.FormatFloat(t.Value, 'f', -1, 64), *pick, c.n.n-1, *seed))
 	}
-	if err := reports.Trace(stdout, sc, g, *seed, *enc); err != nil {
+	if err := reports.TraceContext(context.Background(), stdout, sc, g, *seed, *enc, reports.TraceLimit{Lang: lang}); err != nil {
 		fmt.Fprintln(stderr, "simctl trace:", err)
 		return exitFailure
 	}

@@ -1,5 +1,7 @@
 package acks2
 
+import "simctl/sim/msg"
+
 import "simctl/sim"
 
 // segment is combatant i's initiative segment on its own number (its
@@ -250,7 +252,7 @@ func (t *Table) defensiveMove(i int, retreat bool) {
 		t.c.Inc(c.Side, Withdrawals)
 	}
 	if t.log != nil {
-		t.logf("%s %s (up to %d ft)", c.Name, what, feet)
+		t.logf("%s %s (up to %d ft)", c.Name, msg.New(what), feet)
 		t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Amount: feet, Rule: what})
 	}
 	if retreat && t.g.Opt.RetreatFreeAttack {
