@@ -1,13 +1,12 @@
 package agents
 
-import "simctl/sim/msg"
-
 import (
 	"strconv"
 	"strings"
 
 	"simctl/agents/tactics"
 	"simctl/rulesets/d20"
+	"simctl/sim/msg"
 )
 
 // Turn implements d20.Policy: the first rule whose condition holds and

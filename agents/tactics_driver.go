@@ -1,14 +1,12 @@
 package agents
 
-import "simctl/sim/msg"
-
 import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-
 	"simctl/agents/tactics"
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 

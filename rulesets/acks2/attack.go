@@ -1,8 +1,9 @@
 package acks2
 
-import "simctl/sim/msg"
-
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // attack makes one attack throw of a against d with modifier mod plus
 // bonus (a charge) and applies the damage; it reports whether d was

@@ -1,10 +1,10 @@
 package acks2
 
-import "simctl/sim/msg"
-
 import (
-	"simctl/sim"
 	"strconv"
+
+	"simctl/sim"
+	"simctl/sim/msg"
 )
 
 // rollInitiative: "each combatant rolls 1d6 to determine its initiative

@@ -1,8 +1,9 @@
 package acks2
 
-import "simctl/sim/msg"
-
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // morale: "When the count is over, the referee checks the morale of every
 // combatant that has taken enough damage and/or lost enough allies that it

@@ -1,8 +1,9 @@
 package acks2
 
-import "simctl/sim/msg"
-
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // Acting before your initiative number — the three cases of the source.
 //

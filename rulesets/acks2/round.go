@@ -1,11 +1,10 @@
 package acks2
 
-import "simctl/sim/msg"
-
 import (
 	"math/bits"
 
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/rng"
 	"simctl/sim/scenario"
 )

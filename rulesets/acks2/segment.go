@@ -1,8 +1,9 @@
 package acks2
 
-import "simctl/sim/msg"
-
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // segment is combatant i's initiative segment on its own number (its
 // start-of-segment effects have just been applied).

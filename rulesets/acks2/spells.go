@@ -1,8 +1,9 @@
 package acks2
 
-import "simctl/sim/msg"
-
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // Spells. A caster declares its spell before initiative (round.go); the
 // spell takes effect in its segment, whenever that comes (after a delay

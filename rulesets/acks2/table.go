@@ -1,13 +1,12 @@
 package acks2
 
-import "simctl/sim/msg"
-
 import (
 	"math"
 	"math/bits"
 
 	"simctl/rulesets/internal/plain"
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/rng"
 )
 

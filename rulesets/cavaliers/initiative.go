@@ -1,11 +1,11 @@
 package cavaliers
 
-import "simctl/sim/msg"
-
 import (
 	"fmt"
-	"simctl/sim"
 	"strings"
+
+	"simctl/sim"
+	"simctl/sim/msg"
 )
 
 // The Initiative roll (source: "The order of Initiative is set by a free

@@ -1,10 +1,9 @@
 package cavaliers
 
-import "simctl/sim/msg"
-
 import (
 	"simctl/rulesets/internal/plain"
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/rng"
 )
 

@@ -1,10 +1,11 @@
 package d20
 
-import "simctl/sim/msg"
+import (
+	"strconv"
 
-import "strconv"
-
-import "simctl/sim"
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // attackAction is the standard action attack: one attack with the first
 // bonus.

@@ -1,10 +1,10 @@
 package d20
 
-import "simctl/sim/msg"
-
 import (
-	"simctl/sim"
 	"slices"
+
+	"simctl/sim"
+	"simctl/sim/msg"
 )
 
 // Initiative checks (SRD "Initiative Checks"): once, at the start of the

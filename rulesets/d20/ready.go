@@ -1,8 +1,9 @@
 package d20
 
-import "simctl/sim/msg"
-
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // Ready (SRD "Ready"): a standard action naming an action and a trigger.
 // Any time before its next turn the combatant may take the readied action

@@ -1,10 +1,11 @@
 package d20
 
-import "strconv"
+import (
+	"strconv"
 
-import "simctl/sim/msg"
-
-import "simctl/sim"
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // cast: casting a spell is a standard action. The spell is spent when
 // casting starts. Enemies readied for "starts casting" go first: a readied

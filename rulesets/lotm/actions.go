@@ -1,10 +1,9 @@
 package lotm
 
-import "simctl/sim/msg"
-
 import (
 	"simctl/sim"
 	"simctl/sim/dice"
+	"simctl/sim/msg"
 )
 
 // Extra damage of a Vital Strike to the head and to the internal organs.

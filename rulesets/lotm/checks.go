@@ -1,10 +1,10 @@
 package lotm
 
-import "simctl/sim/msg"
-
 import (
-	"simctl/sim"
 	"strconv"
+
+	"simctl/sim"
+	"simctl/sim/msg"
 )
 
 // Checks. A hit check is d20 + bonus against the target's Physical Defense

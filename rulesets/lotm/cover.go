@@ -1,11 +1,9 @@
 package lotm
 
-import "simctl/sim/msg"
-
 import (
 	"go.yaml.in/yaml/v3"
 	"simctl/sim"
-
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 

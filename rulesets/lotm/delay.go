@@ -1,8 +1,9 @@
 package lotm
 
-import "simctl/sim/msg"
-
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // Delay Action. It is itself the turn's Attack/Casting action ("An
 // Attack/Casting Action, but you delay this action"); the combatant chooses

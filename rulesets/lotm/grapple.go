@@ -1,8 +1,9 @@
 package lotm
 
-import "simctl/sim/msg"
-
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // Grapple: an Attack action, Fighting against Physical Defense ignoring
 // Armor (a hit check: Build-Up Aim, Caught Off Guard and Advantage apply).

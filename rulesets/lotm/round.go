@@ -1,9 +1,8 @@
 package lotm
 
-import "simctl/sim/msg"
-
 import (
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/rng"
 )
 

@@ -1,10 +1,9 @@
 package lotm
 
-import "simctl/sim/msg"
-
 import (
 	"simctl/sim"
 	"simctl/sim/dice"
+	"simctl/sim/msg"
 )
 
 // Three special actions that answer an enemy's move rather than take a
