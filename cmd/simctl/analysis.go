@@ -101,6 +101,9 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return exitUsage
 	}
+	if !o.checkFont("value", lang, stderr) {
+		return exitUsage
+	}
 	shard, err := shardOf("value", *shardFlag, o.n.n)
 	if err != nil {
 		return usageError(stderr, "value", "%v", err)
@@ -129,7 +132,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "simctl value: warning:", w)
 		}
 	}
-	if !o.write("value", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteValueLang(v, w, f, lang) }, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }) {
+	if !o.write("value", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteValueLang(v, w, f, lang) }, func() (*reports.Figure, error) { return reports.TornadoFigureLang(lang, v) }) {
 		return exitFailure
 	}
 	if v.Interrupted {
@@ -177,6 +180,9 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !ok {
 		return exitUsage
 	}
+	if !o.checkFont("matrix", lang, stderr) {
+		return exitUsage
+	}
 	shard, err := shardOf("matrix", *shardFlag, o.n.n)
 	if err != nil {
 		return usageError(stderr, "matrix", "%v", err)
@@ -199,7 +205,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return appError(stderr, "matrix", err)
 	}
-	if !o.write("matrix", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteMatrixLang(m, w, f, lang) }, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }) {
+	if !o.write("matrix", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteMatrixLang(m, w, f, lang) }, func() (*reports.Figure, error) { return reports.MatrixFigureLang(lang, m) }) {
 		return exitFailure
 	}
 	if m.Interrupted {
