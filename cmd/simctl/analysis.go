@@ -316,9 +316,14 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	limit := fs.Int("limit", 20, "`K` list at most K matching encounters (the lowest indices)")
 	var c common
 	c.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters to search (0 .. N-1 of the run)")
+	langF := langFlag(fs, "the text output (JSON stays English)")
 	pos, stop, code := parseArgs("find", fs, args, stdout, stderr)
 	if stop {
 		return code
+	}
+	lang, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "find", "%v", err)
 	}
 	if len(pos) != 1 || *where == "" {
 		return usageError(stderr, "find", `give one SCENARIO and --where COND, e.g. simctl find d20/duel --where 'side("heroes").won and rounds >= 5'`)
@@ -360,7 +365,8 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if res.Encounters > 0 {
 			share = 100 * float64(res.Matches) / float64(res.Encounters)
 		}
-		fmt.Fprintf(w, "%s of %s encounters (seed %d) match %s: %.2f%%\n", thousandsInt(res.Matches), thousandsInt(res.Encounters), c.seed.v, *where, share)
+		// The condition is the user's, as written.
+		fmt.Fprintln(w, lang.T("find.matches", lang.Int(res.Matches), lang.Int(res.Encounters), c.seed.v, *where, lang.Percent(share/100, 2)))
 		if len(res.First) == 0 {
 			return nil
 		}
@@ -368,12 +374,12 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		for i, e := range res.First {
 			idx[i] = strconv.FormatInt(e, 10)
 		}
-		fmt.Fprintf(w, "the first %d: %s\n", len(res.First), strings.Join(idx, " "))
+		fmt.Fprintln(w, lang.N("find.first", int64(len(res.First)), strings.Join(idx, " ")))
 		trace := []string{"simctl", "trace", pos[0], "--seed", strconv.FormatUint(c.seed.v, 10), "--encounter", idx[0]}
 		for _, s := range c.sets.strings() {
 			trace = append(trace, "--set", s)
 		}
-		_, err := fmt.Fprintf(w, "replay one: %s\n", results.ShellJoin(trace))
+		_, err := fmt.Fprintln(w, lang.T("find.replay", results.ShellJoin(trace)))
 		return err
 	}); err != nil {
 		fmt.Fprintln(stderr, "simctl find:", err)

@@ -21,9 +21,14 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	var c common
 	c.register(fs, gSet, "")
+	langF := langFlag(fs, "the summary lines")
 	pos, done, code := parseArgs("check", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	lang, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "check", "%v", err)
 	}
 	if len(pos) == 0 {
 		return usageError(stderr, "check", "give the scenario files to check, e.g. simctl check my.yaml")
@@ -35,8 +40,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		var ae *argError
 		switch {
 		case err == nil:
-			fmt.Fprintf(stdout, "%s: ok: %s (%s), %d combatants, sides %s and %s\n",
-				p, sc.Name, sc.Ruleset, len(g.Roster()), sc.Sides[0].Name, sc.Sides[1].Name)
+			fmt.Fprintln(stdout, lang.N("check.ok", int64(len(g.Roster())), p, sc.Name, sc.Ruleset, sc.Sides[0].Name, sc.Sides[1].Name))
 		case errors.As(err, &es):
 			invalid++
 			problems += len(es)
@@ -52,7 +56,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	switch {
 	case invalid > 0:
-		fmt.Fprintf(stderr, "%d of %d scenario(s) invalid, %d problem(s)\n", invalid, len(pos), problems)
+		fmt.Fprintln(stderr, lang.T("check.invalid", invalid, len(pos), problems))
 		return exitScenario
 	case missing > 0:
 		return exitUsage
