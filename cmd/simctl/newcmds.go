@@ -71,9 +71,14 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("init", flag.ContinueOnError)
 	out := fs.String("o", "", "`FILE` where to write (default RULESET.yaml; - for stdout)")
 	force := fs.Bool("force", false, "overwrite FILE if it exists")
+	langF := langFlag(fs, "the starter's comments (the YAML keys stay as the format writes them)")
 	pos, done, code := parseArgs("init", fs, args, stdout, stderr)
 	if done {
 		return code
+	}
+	lang, err := resolveLang(*langF)
+	if err != nil {
+		return usageError(stderr, "init", "%v", err)
 	}
 	name := "d20"
 	switch len(pos) {
@@ -87,7 +92,7 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return usageError(stderr, "init", "%v", app.UnknownRuleset(name))
 	}
-	text, err := app.Starter(r)
+	text, err := app.StarterIn(r, lang)
 	if err != nil {
 		fmt.Fprintln(stderr, "simctl init:", err)
 		return exitFailure
@@ -111,7 +116,7 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	if path != "-" {
-		fmt.Fprintf(stderr, "wrote %s; next: simctl check %s, then simctl run %s (simctl rules %s explains the rules)\n", path, path, path, name)
+		fmt.Fprintln(stderr, lang.T("init.wrote", path, path, path, name))
 	}
 	return exitOK
 }
