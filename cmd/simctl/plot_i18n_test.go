@@ -55,3 +55,26 @@ func TestPlotNoEnglish(t *testing.T) {
 		}
 	}
 }
+
+// TestPlotKoreanFont: a Korean --plot with a font that has no Hangul
+// fails before the run, naming fonts-nanum; the table is not written.
+func TestPlotKoreanFont(t *testing.T) {
+	font := "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+	if _, err := os.Stat(font); err != nil {
+		t.Skip("no Latin-only font to try: ", err)
+	}
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"run", "d20/duel", "-n", "100"},
+		{"sweep", "d20/duel", "--vary", "heroes.Fighter.ac=14,16", "-n", "100"},
+	} {
+		table := filepath.Join(dir, args[0]+".txt")
+		code, _, errOut := cli(t, append(args, "--lang", "ko", "--font", font, "--plot", filepath.Join(dir, "x.png"), "-o", table)...)
+		if code != exitUsage || !strings.Contains(errOut, "fonts-nanum") {
+			t.Errorf("%s: exit %d, want %d naming fonts-nanum: %s", args[0], code, exitUsage, errOut)
+		}
+		if _, err := os.Stat(table); err == nil {
+			t.Errorf("%s: the table was written before the font was checked", args[0])
+		}
+	}
+}
