@@ -6,6 +6,7 @@ import (
 
 	"simctl/agents/tactics"
 	"simctl/rulesets/d20"
+	"simctl/sim/msg"
 )
 
 // Turn implements d20.Policy: the first rule whose condition holds and
@@ -21,7 +22,7 @@ func (p *d20Tactic) Turn(t *d20.Table, self int, plan *d20.Plan) {
 		},
 		narration[*d20Rule]{
 			text:    func(r *d20Rule) string { return r.do.text(t) },
-			decided: func(*d20Rule) string { return describePlan(t, self, *plan) },
+			decided: func(*d20Rule) msg.Text { return describePlan(t, self, *plan) },
 			fallback: func() {
 				*plan = d20.NoPlan
 				plan.Target = pickTarget(t, self, d20Target{named: -1})
@@ -480,12 +481,12 @@ func ib(b bool) int {
 }
 
 // traceVals renders the values that made a condition true (trace only).
-func traceVals(p *tactics.Program, m *tactics.Machine) string {
+func traceVals(p *tactics.Program, m *tactics.Machine) msg.Text {
 	if p == nil {
-		return " (always)"
+		return msg.New(" (always)")
 	}
+	// The condition and its facts are the tactics file's own words.
 	var b strings.Builder
-	b.WriteString(" (when ")
 	b.WriteString(p.Src)
 	sep := ": "
 	for k, s := range p.Slots {
@@ -498,8 +499,7 @@ func traceVals(p *tactics.Program, m *tactics.Machine) string {
 		b.WriteByte('=')
 		b.WriteString(strconv.FormatFloat(m.Value(k), 'g', 4, 64))
 	}
-	b.WriteByte(')')
-	return b.String()
+	return msg.New(" (when %s)", b.String())
 }
 
 func (do *d20Do) text(t *d20.Table) string {
@@ -515,44 +515,46 @@ func (do *d20Do) text(t *d20.Table) string {
 	return kindName(do.kind)
 }
 
-func describePlan(t *d20.Table, self int, p d20.Plan) string {
+// describePlan is what a d20 rule decided, narrated (a msg.Text, so a
+// translated trace translates it; the tactics file's words stay).
+func describePlan(t *d20.Table, self int, p d20.Plan) msg.Text {
 	g := t.Game()
 	switch p.Do {
 	case d20.Delay:
 		if p.DelayAfter >= 0 {
-			return "delay until " + g.C[p.DelayAfter].Name + " has acted"
+			return msg.New("delay until %s has acted", g.C[p.DelayAfter].Name)
 		}
-		return "delay to count " + strconv.Itoa(p.DelayTo)
+		return msg.New("delay to count %d", p.DelayTo)
 	case d20.Ready:
 		what := [...]string{"attack", "cast", "counterspell", "move"}[p.Action]
 		if p.Shoot && p.Action == d20.ReadyAttack {
 			what = "shoot"
 		}
-		s := "ready " + what + " on " + d20.TriggerNames[p.Trigger]
+		s := msg.New("ready %s on %s", what, d20.TriggerNames[p.Trigger])
 		if p.Ally >= 0 {
-			s += " for " + g.C[p.Ally].Name
+			s = msg.New("%s for %s", s, g.C[p.Ally].Name)
 		}
 		if p.Advance && p.Target >= 0 {
-			s = "advance on " + g.C[p.Target].Name + " and " + s
+			s = msg.New("advance on %s and %s", g.C[p.Target].Name, s)
 		}
 		return s
 	}
 	if p.Target < 0 {
-		return "act (no one to act against)"
+		return msg.New("act (no one to act against)")
 	}
-	s := "act against " + g.C[p.Target].Name
+	s := msg.New("act against %s", g.C[p.Target].Name)
 	switch {
 	case p.Spell >= 0:
-		s = "cast " + g.C[self].Spells[p.Spell].Name + " at " + g.C[p.Target].Name
+		s = msg.New("cast %s at %s", g.C[self].Spells[p.Spell].Name, g.C[p.Target].Name)
 	case p.Shoot && p.CloseIn:
-		s = "close in on " + g.C[p.Target].Name + " and shoot"
+		s = msg.New("close in on %s and shoot", g.C[p.Target].Name)
 	case p.Shoot && p.KeepAway:
-		s = "keep distance and shoot at " + g.C[p.Target].Name
+		s = msg.New("keep distance and shoot at %s", g.C[p.Target].Name)
 	case p.Shoot:
-		s = "shoot at " + g.C[p.Target].Name
+		s = msg.New("shoot at %s", g.C[p.Target].Name)
 	}
 	if p.Charge {
-		s += " (charging)"
+		s = msg.New("%s (charging)", s)
 	}
 	return s
 }

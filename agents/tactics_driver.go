@@ -4,9 +4,9 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-
 	"simctl/agents/tactics"
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
@@ -67,7 +67,7 @@ type narration[P any] struct {
 	// what the rule decided (nil: text), and decided(nil) what the
 	// fallback decided when fallback is set.
 	text    func(P) string
-	decided func(P) string
+	decided func(P) msg.Text
 	// fallback carries out the fallback decision (nil: the caller does,
 	// after driveRules returns -1).
 	fallback func()
@@ -87,9 +87,9 @@ type narration[P any] struct {
 func driveRules[R any, P headed[R]](t ruleTable, self int, who, moment string, rules []R, fallback int, why []string,
 	fact func(id, arg int) float64, answers func(P) bool, apply func(P) int, n narration[P]) int {
 	tracing := t.Tracing()
-	at := ""
+	var at msg.Text
 	if tracing && !n.oneMoment {
-		at = " at " + moment
+		at = msg.New(" at %s", moment)
 	}
 	var mc tactics.Machine // tracing only: it keeps the facts read, for the narration
 	for k := range rules {
@@ -112,18 +112,18 @@ func driveRules[R any, P headed[R]](t ruleTable, self int, who, moment string, r
 		if w := apply(r); w >= 0 {
 			t.CountRule(h.fell[w])
 			if tracing {
-				t.Logf("%s: tactics rule %s%s%s: %s falls through: %s", who, h.name, at, traceVals(h.when, &mc), n.text(r), why[w])
+				t.Logf("%s: tactics rule %s%s%s: %s falls through: %s", who, h.name, at, traceVals(h.when, &mc), n.text(r), msg.New(why[w]))
 				t.Event(sim.Event{Kind: sim.EvRule, Actor: self, Target: sim.NoOne, Rule: moment + "/" + h.name})
 			}
 			continue
 		}
 		t.CountRule(h.fired)
 		if tracing {
-			decided := n.text
+			var decided any = n.text(r)
 			if n.decided != nil {
-				decided = n.decided
+				decided = n.decided(r)
 			}
-			t.Logf("%s: tactics rule %s%s%s decides: %s", who, h.name, at, traceVals(h.when, &mc), decided(r))
+			t.Logf("%s: tactics rule %s%s%s decides: %s", who, h.name, at, traceVals(h.when, &mc), decided)
 			t.Event(sim.Event{Kind: sim.EvRule, Actor: self, Target: sim.NoOne, OK: true, Rule: moment + "/" + h.name})
 		}
 		return k

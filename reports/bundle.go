@@ -351,7 +351,7 @@ func runFigures(l i18n.Lang, r *results.Result, ctx *results.Context, prefix str
 		func() (*Figure, error) { return roundsFigure(l, r) },
 		func() (*Figure, error) { return economyFigure(l, r) },
 		func() (*Figure, error) { return firstActorFigure(l, r, ctxSides(ctx)) },
-		func() (*Figure, error) { return TacticsFigure(r) },
+		func() (*Figure, error) { return tacticsFigure(l, r) },
 	}
 	if outcomes {
 		mks = append(mks,

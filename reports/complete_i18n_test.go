@@ -2,13 +2,52 @@ package reports
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 
+	_ "simctl/agents" // the d20 policies
 	"simctl/reports/i18n"
 	"simctl/reports/i18n/i18ntest"
+	"simctl/reports/narrate"
 	"simctl/reports/results"
+	"simctl/rulesets"
+	_ "simctl/rulesets/d20"
+	"simctl/scenarios"
+	"simctl/sim/scenario"
 )
+
+// fightTraces are a run's representative fights as simctl report makes
+// them (app.FightTracesIn): d20/delay-combo's encounters narrated in l,
+// a delayed action among them, under the titles of the catalog, one cut
+// short with the note naming the command for the rest.
+func fightTraces(t *testing.T, l i18n.Lang) []results.FightTrace {
+	t.Helper()
+	data, display, _ := scenarios.Read("d20/delay-combo")
+	sc, err := scenario.Load(display, data, nil, rulesets.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rulesets.Compile(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []results.FightTrace
+	for k, name := range []string{"shortest", "median", "longest"} {
+		cmd := "simctl trace builtin:d20/delay-combo.yaml --seed 1 --encounter " + string(rune('0'+k))
+		var b strings.Builder
+		lim := narrate.TraceLimit{Lang: l, Command: cmd}
+		if name == "longest" {
+			lim.Lines = 10
+		}
+		if err := narrate.TraceContext(context.Background(), &b, sc, g, 1, int64(k), lim); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, results.FightTrace{Name: name, Text: "# " + cmd + "\n" + b.String(),
+			Title: l.T("trace.title."+name, k, 3.0, 0, 99)})
+	}
+	return out
+}
 
 // The completeness check of a translated report: every kind of document's
 // section (run, compare, value, sweep, matrix, tournament, optimize)
@@ -22,6 +61,7 @@ import (
 // reads, in l, and the names its documents' users wrote.
 func everyKind(t *testing.T, l i18n.Lang) (*Bundle, []string) {
 	b := langBundle(l)
+	b.Inputs[0].Traces = fightTraces(t, l)
 	b.Inputs = append(b.Inputs, &results.Input{Path: "sweep.json", Sweep: fixtureSweep1()}, &results.Input{Path: "sweep2.json", Sweep: fixtureSweep2()},
 		&results.Input{Path: "matrix.json", Matrix: fixtureMatrixDoc()}, &results.Input{Path: "class.json", Matrix: classMatrix()})
 	for i, tt := range outcomeTournaments() {
@@ -33,7 +73,10 @@ func everyKind(t *testing.T, l i18n.Lang) (*Bundle, []string) {
 	names := []string{"Fighter vs Orc", "Cavalier vs Rival", "Braced spears", "The invisible assassin", "Fighter", "Orc", "Hobgoblin",
 		"heroes", "monsters", "rivals", "guards", "assassin", "d20", "cavaliers", "lotm", "impulse", "vigilance", "timing",
 		"init", "hp", "ac", "out-at-0", "dying", "confirm_crits", "surprise_ends_flat_footed",
-		"ambush", "default", "aim"}
+		"ambush", "default", "aim",
+		// the representative fights' scenario (d20/delay-combo): its
+		// names, as its author wrote them, and the command that replays one
+		"Wizard softens, fighter finishes", "Wizard", "Gnoll", "gnolls", "acid arrow", "trace"}
 	// What the documents record as their users or their results wrote it:
 	// options' names and overrides, counters (figures write them with
 	// spaces). The warnings documents store are translated from their
@@ -68,6 +111,11 @@ func render(t *testing.T, b *Bundle, secs []*section) string {
 	var all strings.Builder
 	all.Write(md.Bytes())
 	for _, s := range secs {
+		// The representative fights, as the bundle writes them
+		// (trace-*.txt, and the HTML's details).
+		for _, tr := range s.traces {
+			all.WriteString("\n" + tr.Text)
+		}
 		for _, f := range s.figures {
 			var svg bytes.Buffer
 			if err := f.SVG(&svg); err != nil {

@@ -6,9 +6,10 @@ import (
 )
 
 // The figures in a language, one at a time, for the front ends that draw
-// a figure when it is asked for (the web lab, in the language of its
-// page): the same figures the report draws in l. A Korean figure needs
-// UseFigureFont(i18n.Ko, …) first.
+// one figure when it is asked for (the CLI's --plot with --lang, the web
+// lab in the language of its page): the same figures the report draws in
+// l, titles, axes, legends and captions. A Korean figure needs a Hangul
+// font (UseFigureFont) first. The functions without Lang are English.
 
 // RoundsFigureLang is RoundsFigure in l.
 func RoundsFigureLang(l i18n.Lang, r *results.Result) (*Figure, error) { return roundsFigure(l, r) }

@@ -32,7 +32,11 @@ type ruleRow struct {
 // order of the table. The counts are exact tallies of the run's
 // encounters; the tally keeps no sum of squares per rule, so no interval
 // is drawn (the caption says so).
-func TacticsFigure(r *results.Result) (*Figure, error) {
+func TacticsFigure(r *results.Result) (*Figure, error) { return tacticsFigure(i18n.En, r) }
+
+// tacticsFigure is TacticsFigure in l (the rules' and the combatants'
+// names as the tactics file writes them).
+func tacticsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	if r.Encounters == 0 {
 		return nil, ErrNoData
 	}
@@ -40,8 +44,7 @@ func TacticsFigure(r *results.Result) (*Figure, error) {
 		return nil, ErrNoTactics
 	}
 	rows := tacticsRows(r)
-	p := newPlot(i18n.En, fmt.Sprintf("How often each tactics rule decided\n%s, seed %d, %s encounters", r.Scenario, r.Seed, thousands(r.Encounters)),
-		"times per encounter", "")
+	p := newPlot(l, l.T("fig.tactics.title", r.Scenario, r.Seed, l.Int(r.Encounters)), l.T("fig.tactics.x"), "")
 	names := make([]string, len(rows))
 	for i, row := range rows {
 		names[len(rows)-1-i] = row.label // the first rule at the top
@@ -55,12 +58,12 @@ func TacticsFigure(r *results.Result) (*Figure, error) {
 	}
 	p.X.Min, p.X.Max = 0, math.Max(hi*1.3, 0.1) // room for the figures after the bars
 	p.X.Tick.Marker = niceTicks{}
-	p.Legend.Add("fired (decided)", swatch{ink})
-	p.Legend.Add("fell through", swatch{lighter(ink)})
+	p.Legend.Add(l.T("fig.tactics.fired"), swatch{ink})
+	p.Legend.Add(l.T("fig.tactics.fell"), swatch{lighter(ink)})
 	p.Legend.Top, p.Legend.Left = true, false
 	h := vg.Length(1.5+0.28*float64(len(rows))) * vg.Inch
 	f := &Figure{Name: "tactics", W: 8 * vg.Inch, H: h,
-		Caption: fmt.Sprintf("For each combatant's tactics rule, how many times per encounter it decided (dark) and fell through (light: its condition held but its decision could not be carried out), in the %s encounters of this run; bars in the side's colour. Exact counts of these encounters: no interval is drawn.", thousands(r.Encounters))}
+		Caption: l.T("fig.tactics.caption", l.Int(r.Encounters))}
 	f.draw = func(dc draw.Canvas) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())

@@ -13,6 +13,9 @@ type Log struct {
 	W      io.Writer // narration; nil records events only
 	Names  []string  // roster names, for Name
 	Events []Event   // what happened, in order, beside the narration
+	// Tr, when set, writes a line of narration in another language from
+	// its English format and arguments (simctl trace --lang); nil: English.
+	Tr func(format string, args []any) string
 
 	round int // the round Event stamps
 }
@@ -22,7 +25,11 @@ func (l *Log) Printf(format string, args ...any) {
 	if l == nil || l.W == nil {
 		return
 	}
-	fmt.Fprintf(l.W, format, args...)
+	if l.Tr != nil {
+		io.WriteString(l.W, l.Tr(format, args))
+	} else {
+		fmt.Fprintf(l.W, format, args...)
+	}
 	io.WriteString(l.W, "\n")
 }
 

@@ -102,6 +102,9 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return exitUsage
 	}
+	if !o.checkFont("value", lang, stderr) {
+		return exitUsage
+	}
 	shard, err := shardOf("value", *shardFlag, o.n.n)
 	if err != nil {
 		return usageError(stderr, "value", "%v", err)
@@ -130,7 +133,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			say(stderr, "value", "warning: %v", w)
 		}
 	}
-	if !o.write("value", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteValueLang(v, w, f, lang) }, func() (*reports.Figure, error) { return reports.TornadoFigure(v) }) {
+	if !o.write("value", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteValueLang(v, w, f, lang) }, func() (*reports.Figure, error) { return reports.TornadoFigureLang(lang, v) }) {
 		return exitFailure
 	}
 	if v.Interrupted {
@@ -178,6 +181,9 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !ok {
 		return exitUsage
 	}
+	if !o.checkFont("matrix", lang, stderr) {
+		return exitUsage
+	}
 	shard, err := shardOf("matrix", *shardFlag, o.n.n)
 	if err != nil {
 		return usageError(stderr, "matrix", "%v", err)
@@ -200,7 +206,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return appError(stderr, "matrix", err)
 	}
-	if !o.write("matrix", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteMatrixLang(m, w, f, lang) }, func() (*reports.Figure, error) { return reports.MatrixFigure(m) }) {
+	if !o.write("matrix", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteMatrixLang(m, w, f, lang) }, func() (*reports.Figure, error) { return reports.MatrixFigureLang(lang, m) }) {
 		return exitFailure
 	}
 	if m.Interrupted {
@@ -307,16 +313,17 @@ func parseDelta(s string) (float64, error) {
 
 func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("find", flag.ContinueOnError)
-	langF := langFlag(fs, "simctl's messages")
 	where := fs.String("where", "", "`COND` a condition on an encounter's outcome, in the tactics language (simctl help find lists the facts)")
 	limit := fs.Int("limit", 20, "`K` list at most K matching encounters (the lowest indices)")
 	var c common
 	c.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters to search (0 .. N-1 of the run)")
+	langF := langFlag(fs, "the text output and simctl's messages (JSON stays English)")
 	pos, stop, code := parseArgs("find", fs, args, stdout, stderr)
 	if stop {
 		return code
 	}
-	if _, err := resolveLang(*langF); err != nil {
+	lang, err := resolveLang(*langF)
+	if err != nil {
 		return usageError(stderr, "find", "%v", err)
 	}
 	if len(pos) != 1 || *where == "" {
@@ -359,7 +366,8 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if res.Encounters > 0 {
 			share = 100 * float64(res.Matches) / float64(res.Encounters)
 		}
-		fmt.Fprintf(w, "%s of %s encounters (seed %d) match %s: %.2f%%\n", thousandsInt(res.Matches), thousandsInt(res.Encounters), c.seed.v, *where, share)
+		// The condition is the user's, as written.
+		fmt.Fprintln(w, lang.T("find.matches", lang.Int(res.Matches), lang.Int(res.Encounters), c.seed.v, *where, lang.Percent(share/100, 2)))
 		if len(res.First) == 0 {
 			return nil
 		}
@@ -367,12 +375,12 @@ func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		for i, e := range res.First {
 			idx[i] = strconv.FormatInt(e, 10)
 		}
-		fmt.Fprintf(w, "the first %d: %s\n", len(res.First), strings.Join(idx, " "))
+		fmt.Fprintln(w, lang.N("find.first", int64(len(res.First)), strings.Join(idx, " ")))
 		trace := []string{"simctl", "trace", pos[0], "--seed", strconv.FormatUint(c.seed.v, 10), "--encounter", idx[0]}
 		for _, s := range c.sets.strings() {
 			trace = append(trace, "--set", s)
 		}
-		_, err := fmt.Fprintf(w, "replay one: %s\n", results.ShellJoin(trace))
+		_, err := fmt.Fprintln(w, lang.T("find.replay", results.ShellJoin(trace)))
 		return err
 	}); err != nil {
 		sayErr(stderr, "find", err)

@@ -263,12 +263,13 @@ func (src *source) warnTo() io.Writer {
 
 func cmdScenarios(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scenarios", flag.ContinueOnError)
-	langF := langFlag(fs, "simctl's messages")
+	langF := langFlag(fs, "the list's descriptions and simctl's messages (show prints the file as written)")
 	pos, done, code := parseArgs("scenarios", fs, args, stdout, stderr)
 	if done {
 		return code
 	}
-	if _, err := resolveLang(*langF); err != nil {
+	lang, err := resolveLang(*langF)
+	if err != nil {
 		return usageError(stderr, "scenarios", "%v", err)
 	}
 	if len(pos) > 0 {
@@ -297,17 +298,28 @@ func cmdScenarios(args []string, stdout, stderr io.Writer) int {
 			_, _, err = load(context.Background(), n, nil) // the ruleset's checks too
 		}
 		desc := ""
-		if err == nil {
+		switch {
+		case err != nil && lang != i18n.En:
+			desc = lang.T("scenarios.invalid", strings.SplitN(lang.Err(err), "\n", 2)[0])
+		case err != nil:
+			desc = "(invalid: " + strings.SplitN(err.Error(), "\n", 2)[0] + ")"
+		case lang != i18n.En:
+			// The scenario's name is a name; its description, English
+			// prose in the file, has a translated one-line summary.
+			desc = sc.Name + ": " + lang.T("builtin."+strings.NewReplacer("/", ".", "-", "_").Replace(n))
+		default:
 			desc = sc.Name
 			if sc.Description != "" {
 				desc += ": " + sc.Description
 			}
-		} else {
-			desc = "(invalid: " + strings.SplitN(err.Error(), "\n", 2)[0] + ")"
 		}
 		fmt.Fprintf(stdout, "%-28s %s\n", n, clip(desc, listWidth-29))
 	}
-	fmt.Fprintln(stdout, "\nsimctl scenarios show NAME prints one in full, its description included.")
+	if lang != i18n.En {
+		fmt.Fprintln(stdout, "\n"+lang.T("scenarios.show"))
+	} else {
+		fmt.Fprintln(stdout, "\nsimctl scenarios show NAME prints one in full, its description included.")
+	}
 	return exitOK
 }
 
@@ -318,14 +330,33 @@ const listWidth = 100
 // marking the cut with "...".
 func clip(s string, width int) string {
 	r := []rune(s)
-	if len(r) <= width {
+	if columns(r) <= width {
 		return s
 	}
-	cut := string(r[:width-3])
-	if i := strings.LastIndexByte(cut, ' '); i > width/2 {
+	// The runes that fit in width-3 columns (Hangul takes two).
+	n, w := 0, 0
+	for n < len(r) && w+columns(r[n:n+1]) <= width-3 {
+		w += columns(r[n : n+1])
+		n++
+	}
+	cut := string(r[:n])
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
 		cut = cut[:i]
 	}
 	return strings.TrimRight(cut, " ,;:.") + "..."
+}
+
+// columns is how many terminal columns r takes: East Asian wide
+// characters (Hangul, CJK) two, the rest one.
+func columns(r []rune) int {
+	n := 0
+	for _, c := range r {
+		n++
+		if c >= 0x1100 && c <= 0x115F || c >= 0x2E80 && c <= 0xA4CF || c >= 0xAC00 && c <= 0xD7A3 || c >= 0xF900 && c <= 0xFAFF || c >= 0xFF00 && c <= 0xFF60 {
+			n++
+		}
+	}
+	return n
 }
 
 func cmdRules(args []string, stdout, stderr io.Writer) int {

@@ -178,6 +178,9 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if !ok {
 		return exitUsage
 	}
+	if !o.checkFont("compare", lang, stderr) {
+		return exitUsage
+	}
 	name := ""
 	if len(pos) == 1 {
 		name = pos[0]
@@ -239,7 +242,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			say(stderr, "compare", "warning: %v", warn)
 		}
 	}
-	if !o.write("compare", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteCompareLang(c, w, f, lang) }, func() (*reports.Figure, error) { return reports.CompareFigure(c) }) {
+	if !o.write("compare", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteCompareLang(c, w, f, lang) }, func() (*reports.Figure, error) { return reports.CompareFigureLang(lang, c) }) {
 		return exitFailure
 	}
 	if c.Interrupted {

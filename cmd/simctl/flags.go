@@ -536,6 +536,13 @@ func langFlag(fs *flag.FlagSet, what string) *string {
 	return fs.String("lang", "", "`LANG` language of "+what+": en, ko or ru (default: from LC_ALL, LC_MESSAGES or LANG, else en); names you wrote stay as written")
 }
 
+// fontUsage is --font of the commands that draw figures (report, and
+// --plot of run, sweep, compare, value and matrix).
+const fontUsage = "`FILE` TrueType/OpenType font for the figures' text (default: Liberation Sans; for ko, an installed font with Hangul, e.g. fonts-nanum)"
+
+// fontFlag registers --font.
+func fontFlag(fs *flag.FlagSet) *string { return fs.String("font", "", fontUsage) }
+
 // resolveLang is --lang's value, or the locale's language when it is
 // empty (i18n.FromEnv).
 func resolveLang(v string) (i18n.Lang, error) {

@@ -19,14 +19,15 @@ import (
 // every file, exit 3 if any is invalid (2 if one names no scenario).
 func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	langF := langFlag(fs, "simctl's messages")
 	var c common
 	c.register(fs, gSet, "")
+	langF := langFlag(fs, "the summary lines and simctl's messages")
 	pos, done, code := parseArgs("check", fs, args, stdout, stderr)
 	if done {
 		return code
 	}
-	if _, err := resolveLang(*langF); err != nil {
+	lang, err := resolveLang(*langF)
+	if err != nil {
 		return usageError(stderr, "check", "%v", err)
 	}
 	if len(pos) == 0 {
@@ -39,8 +40,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		var ae *argError
 		switch {
 		case err == nil:
-			fmt.Fprintf(stdout, "%s: ok: %s (%s), %d combatants, sides %s and %s\n",
-				p, sc.Name, sc.Ruleset, len(g.Roster()), sc.Sides[0].Name, sc.Sides[1].Name)
+			fmt.Fprintln(stdout, lang.N("check.ok", int64(len(g.Roster())), p, sc.Name, sc.Ruleset, sc.Sides[0].Name, sc.Sides[1].Name))
 		case errors.As(err, &es):
 			invalid++
 			problems += len(es)
@@ -56,7 +56,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	switch {
 	case invalid > 0:
-		fmt.Fprintln(stderr, tr(stderr, "%d of %d scenario(s) invalid, %d problem(s)", invalid, len(pos), problems))
+		fmt.Fprintln(stderr, lang.T("check.invalid", invalid, len(pos), problems))
 		return exitScenario
 	case missing > 0:
 		return exitUsage
@@ -69,14 +69,15 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // always runs and never drifts from what the decoder accepts.
 func cmdInit(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("init", flag.ContinueOnError)
-	langF := langFlag(fs, "simctl's messages")
 	out := fs.String("o", "", "`FILE` where to write (default RULESET.yaml; - for stdout)")
 	force := fs.Bool("force", false, "overwrite FILE if it exists")
+	langF := langFlag(fs, "the starter's comments and simctl's messages (the YAML keys stay as the format writes them)")
 	pos, done, code := parseArgs("init", fs, args, stdout, stderr)
 	if done {
 		return code
 	}
-	if _, err := resolveLang(*langF); err != nil {
+	lang, err := resolveLang(*langF)
+	if err != nil {
 		return usageError(stderr, "init", "%v", err)
 	}
 	name := "d20"
@@ -91,7 +92,7 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return usageError(stderr, "init", "%v", app.UnknownRuleset(name))
 	}
-	text, err := app.Starter(r)
+	text, err := app.StarterIn(r, lang)
 	if err != nil {
 		sayErr(stderr, "init", err)
 		return exitFailure
@@ -115,7 +116,7 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	if path != "-" {
-		fmt.Fprintln(stderr, tr(stderr, "wrote %s; next: simctl check %s, then simctl run %s (simctl rules %s explains the rules)", path, path, path, name))
+		fmt.Fprintln(stderr, lang.T("init.wrote", path, path, path, name))
 	}
 	return exitOK
 }

@@ -24,7 +24,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	title := fs.String("title", "", "`TEXT` report title (default: Balance report: SCENARIO)")
 	quiet := fs.Bool("quiet", false, "no warnings on stderr; errors only")
 	langFlag := langFlag(fs, "the report's own words")
-	fontFile := fs.String("font", "", "`FILE` TrueType/OpenType font for the figures' text (default: Liberation Sans; for ko, an installed font with Hangul, e.g. fonts-nanum)")
+	fontFile := fontFlag(fs)
 	pos, done, code := parseArgs("report", fs, args, stdout, stderr)
 	if done {
 		return code

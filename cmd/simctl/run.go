@@ -35,6 +35,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Bool("force", false, forceUsage) // checked by parseArgs (completeResult)
 	figure := fs.String("figure", "rounds", "`KIND` the figure --plot draws: "+strings.Join(runFigureKinds, ", "))
 	langFlag := langFlag(fs, "the text table's own words (JSON, CSV and Markdown stay English)")
+	fontFile := fontFlag(fs)
 	pos, done, code := parseArgs("run", fs, args, stdout, stderr)
 	if done {
 		return code
@@ -77,6 +78,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *plot != "" {
 		if ext := strings.ToLower(filepath.Ext(*plot)); ext != ".png" && ext != ".svg" {
 			return usageError(stderr, "run", "--plot %s: a plot is written as .png or .svg", *plot)
+		}
+		// A Korean figure without a Hangul font fails before the run,
+		// naming the package to install.
+		if err := reports.UseFigureFont(lang, *fontFile); err != nil {
+			fmt.Fprintln(stderr, "simctl run:", err)
+			return exitUsage
 		}
 		if plotT, err = safeio.Check(*plot, "--plot"); err != nil {
 			sayErr(stderr, "run", err)
@@ -145,7 +152,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	if plotT != nil {
-		f, err := runFigure(res, *figure, g)
+		f, err := runFigure(lang, res, *figure, g)
 		if err := figureOut(plotT, f, err); err != nil {
 			say(stderr, "run", "%s: %v", "--plot", err)
 			return exitFailure
@@ -174,24 +181,24 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 var runFigureKinds = []string{"rounds", "economy", "first", "combatants", "damage", "hpleft"}
 
 // runFigure draws figure kind of a run's result.
-func runFigure(r *results.Result, kind string, g sim.Game) (*reports.Figure, error) {
+func runFigure(l i18n.Lang, r *results.Result, kind string, g sim.Game) (*reports.Figure, error) {
 	switch kind {
 	case "economy":
-		return reports.EconomyFigure(r)
+		return reports.EconomyFigureLang(l, r)
 	case "first":
 		sides := make([]int, 0, len(g.Roster()))
 		for _, e := range g.Roster() {
 			sides = append(sides, e.Side)
 		}
-		return reports.FirstActorFigure(r, sides)
+		return reports.FirstActorFigureLang(l, r, sides)
 	case "combatants":
-		return reports.CombatantsFigure(r)
+		return reports.CombatantsFigureLang(l, r)
 	case "damage":
-		return reports.DamageFigure(r)
+		return reports.DamageFigureLang(l, r)
 	case "hpleft":
-		return reports.HPLeftFigure(r)
+		return reports.HPLeftFigureLang(l, r)
 	}
-	return reports.RoundsFigure(r)
+	return reports.RoundsFigureLang(l, r)
 }
 
 // shardStart is the first encounter of shard k of K over n encounters,

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/sim/scenario"
@@ -36,7 +37,8 @@ func (v *varyFlags) Set(s string) error {
 type outputFlags struct {
 	common
 	results, plot string
-	force         bool // --force: checked by parseArgs (completeResult)
+	font          string // --font: the figure's font (commands with a figure)
+	force         bool   // --force: checked by parseArgs (completeResult)
 	// Their targets, checked before any work (nil: stdout or not asked).
 	outT, resultsT, plotT *safeio.Target
 }
@@ -44,11 +46,28 @@ type outputFlags struct {
 func (o *outputFlags) register(fs *flag.FlagSet, plotWhat string) {
 	fs.StringVar(&o.results, "results", "", "`FILE` also write the JSON results (for simctl report) to FILE")
 	fs.StringVar(&o.plot, "plot", "", "`FILE` draw "+plotWhat+" to FILE (.png or .svg)")
+	if plotWhat != "" {
+		fs.StringVar(&o.font, "font", "", fontUsage)
+	}
 	fs.BoolVar(&o.force, "force", false, forceUsage)
 }
 
 // forceUsage is --force of the commands that save partial documents.
 const forceUsage = "replace a complete result in the JSON output (-o, --results): refused without it, since what is saved as the command goes is partial"
+
+// checkFont loads the --plot figure's font for l before any work: a
+// Korean figure without a Hangul font fails at once, naming the package
+// to install.
+func (o *outputFlags) checkFont(cmd string, l i18n.Lang, stderr io.Writer) bool {
+	if o.plot == "" {
+		return true
+	}
+	if err := reports.UseFigureFont(l, o.font); err != nil {
+		fmt.Fprintf(stderr, "simctl %s: %v\n", cmd, err)
+		return false
+	}
+	return true
+}
 
 func (o *outputFlags) check(cmd string, stderr io.Writer) (reports.Format, bool) {
 	f, err := o.resolveFormat()
@@ -161,6 +180,9 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return exitUsage
 	}
+	if !o.checkFont("sweep", lang, stderr) {
+		return exitUsage
+	}
 	w, err := parsePrecision(*precision)
 	if err != nil {
 		sayErr(stderr, "sweep", err)
@@ -216,7 +238,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			say(stderr, "sweep", "warning: %v", warn)
 		}
 	}
-	if !o.write("sweep", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteSweepLang(sw, w, f, lang) }, func() (*reports.Figure, error) { return reports.SweepFigure(sw) }) {
+	if !o.write("sweep", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteSweepLang(sw, w, f, lang) }, func() (*reports.Figure, error) { return reports.SweepFigureLang(lang, sw) }) {
 		return exitFailure
 	}
 	if sw.Interrupted {

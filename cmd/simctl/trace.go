@@ -15,17 +15,18 @@ import (
 
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
-	langF := langFlag(fs, "simctl's messages")
 	var c common
 	c.register(fs, gN|gSeed|gSet|gWorkers|gProgress, "with --pick: the encounters to choose from (0 .. N-1 of the run)")
 	enc := fs.Int64("encounter", 0, "`I` the encounter index within the run (from 0)")
 	pick := fs.String("pick", "", "`WHICH` replay the min, median, max or pNN encounter of --metric instead of --encounter")
 	metric := fs.String("metric", "", "`EXPR` with --pick: the number to rank encounters by, e.g. rounds or side(\"heroes\").damage (simctl help find lists the facts)")
+	langF := langFlag(fs, "the narration and simctl's messages")
 	pos, done, code := parseArgs("trace", fs, args, stdout, stderr)
 	if done {
 		return code
 	}
-	if _, err := resolveLang(*langF); err != nil {
+	lang, err := resolveLang(*langF)
+	if err != nil {
 		return usageError(stderr, "trace", "%v", err)
 	}
 	if len(pos) != 1 {
@@ -63,9 +64,9 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	seed, sc, g, enc := &c.seed.v, t.Scenario, t.Game, &t.Encounter
 	if *pick != "" {
-		fmt.Fprintf(stdout, "# encounter %d: %s = %s, the %s over encounters 0..%d of seed %d\n", t.Encounter, *metric, strconv.FormatFloat(t.Value, 'f', -1, 64), *pick, c.n.n-1, *seed)
+		fmt.Fprintln(stdout, lang.T("trace.pick", t.Encounter, *metric, strconv.FormatFloat(t.Value, 'f', -1, 64), *pick, c.n.n-1, *seed))
 	}
-	if err := reports.Trace(stdout, sc, g, *seed, *enc); err != nil {
+	if err := reports.TraceContext(context.Background(), stdout, sc, g, *seed, *enc, reports.TraceLimit{Lang: lang}); err != nil {
 		sayErr(stderr, "trace", err)
 		return exitFailure
 	}

@@ -144,11 +144,11 @@ var call = regexp.MustCompile(`\.(T|N)\("([a-z0-9_.]+)"`)
 
 // TestKeysUsedExist fails when the code asks for a message no catalog has
 // (it would panic at run time): every l.T("key") and l.N("key", …) with a
-// literal key in reports/ and cmd/simctl/.
+// literal key in reports/, reports/narrate/, cmd/simctl/ and cmd/simctl/app/.
 func TestKeysUsedExist(t *testing.T) {
 	en := messages(En)
 	n := 0
-	for _, dir := range []string{"..", "../../cmd/simctl"} {
+	for _, dir := range []string{"..", "../narrate", "../../cmd/simctl", "../../cmd/simctl/app"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
 			data, err := os.ReadFile(f)

@@ -15,7 +15,9 @@ import (
 	"io"
 	"regexp"
 	"simctl/sim/msg"
+	"strings"
 
+	"simctl/reports/i18n"
 	"simctl/sim"
 	"simctl/sim/scenario"
 )
@@ -32,6 +34,8 @@ type TraceLimit struct {
 	// Command is the simctl trace command line that prints the whole
 	// narration, named in the truncation note.
 	Command string
+	// Lang is the narration's language (simctl trace --lang); "": English.
+	Lang i18n.Lang
 }
 
 // Trace replays encounter enc of a run with seed, narrating it turn by
@@ -110,17 +114,37 @@ func TraceContext(ctx context.Context, w io.Writer, sc *scenario.Scenario, g sim
 		names = append(names, e.Name)
 	}
 	bw := bufio.NewWriterSize(w, 32<<10)
-	lw := &lineWriter{ctx: ctx, w: bw, max: lim.Lines, side0: sc.Sides[0].Name, side1: sc.Sides[1].Name}
-	fmt.Fprintf(bw, "%s (%s)  seed %d  encounter %d\n", sc.Name, sc.Ruleset, seed, enc)
-	o, t, err := replayLogged(g, seed, enc, &sim.Log{W: lw, Names: names})
+	l := lim.Lang.Or()
+	side0, side1 := sc.Sides[0].Name, sc.Sides[1].Name
+	lw := &lineWriter{ctx: ctx, w: bw, max: lim.Lines, side0: side0, side1: side1}
+	log := &sim.Log{W: lw, Names: names}
+	if l != i18n.En {
+		log.Tr = func(format string, args []any) string {
+			return l.Sprintf(format, sideArgs(format, args, side0, side1)...)
+		}
+	}
+	// English keeps its lines byte for byte as they always were.
+	if l == i18n.En {
+		fmt.Fprintf(bw, "%s (%s)  seed %d  encounter %d\n", sc.Name, sc.Ruleset, seed, enc)
+	} else {
+		bw.WriteString(l.T("trace.header", sc.Name, sc.Ruleset, seed, enc) + "\n")
+	}
+	o, t, err := replayLogged(g, seed, enc, log)
 	if err == nil {
 		lw.flush()
 	}
 	switch {
 	case errors.Is(err, errTruncated):
-		fmt.Fprintf(bw, "… truncated at %d lines", lw.lines)
-		if lim.Command != "" {
-			fmt.Fprintf(bw, "; run `%s` for the rest", lim.Command)
+		if l == i18n.En {
+			fmt.Fprintf(bw, "… truncated at %d lines", lw.lines)
+			if lim.Command != "" {
+				fmt.Fprintf(bw, "; run `%s` for the rest", lim.Command)
+			}
+		} else {
+			bw.WriteString(l.N("trace.truncated", int64(lw.lines)))
+			if lim.Command != "" {
+				bw.WriteString(l.T("trace.truncated.rest", lim.Command))
+			}
 		}
 		bw.WriteString("\n")
 		// What the run counted, from the same encounter unnarrated: one
@@ -133,17 +157,30 @@ func TraceContext(ctx context.Context, w io.Writer, sc *scenario.Scenario, g sim
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	fmt.Fprintf(bw, "\ncounted: ")
-	if o.Winner >= 0 {
-		fmt.Fprintf(bw, "winner %s", sc.Sides[o.Winner].Name)
+	if l == i18n.En {
+		fmt.Fprintf(bw, "\ncounted: ")
+		if o.Winner >= 0 {
+			fmt.Fprintf(bw, "winner %s", sc.Sides[o.Winner].Name)
+		} else {
+			bw.WriteString("draw")
+		}
+		fmt.Fprintf(bw, ", rounds %d, survivors %s %d / %s %d", o.Rounds, side0, o.Survivors[0], side1, o.Survivors[1])
+		if o.FirstActor >= 0 {
+			fmt.Fprintf(bw, ", first to act %s", names[o.FirstActor])
+		}
 	} else {
-		bw.WriteString("draw")
-	}
-	fmt.Fprintf(bw, ", rounds %d, survivors %s %d / %s %d", o.Rounds, sc.Sides[0].Name, o.Survivors[0], sc.Sides[1].Name, o.Survivors[1])
-	if o.FirstActor >= 0 {
-		fmt.Fprintf(bw, ", first to act %s", names[o.FirstActor])
+		parts := []string{l.T("trace.counted.draw")}
+		if o.Winner >= 0 {
+			parts[0] = l.T("trace.counted.winner", sc.Sides[o.Winner].Name)
+		}
+		parts = append(parts, l.T("trace.counted.rounds", o.Rounds), l.T("trace.counted.survivors", side0, o.Survivors[0], side1, o.Survivors[1]))
+		if o.FirstActor >= 0 {
+			parts = append(parts, l.T("trace.counted.first", names[o.FirstActor]))
+		}
+		bw.WriteString("\n" + l.T("trace.counted", strings.Join(parts, ", ")))
 	}
 	bw.WriteString("\n")
+	// The counters are the result's own names (as the JSON writes them).
 	for s := 0; s < 2; s++ {
 		fmt.Fprintf(bw, "  %s:", sc.Sides[s].Name)
 		for k, name := range g.Counters() {
@@ -154,6 +191,39 @@ func TraceContext(ctx context.Context, w io.Writer, sc *scenario.Scenario, g sim
 		bw.WriteString("\n")
 	}
 	return bw.Flush()
+}
+
+// sideName prints a side's name for any verb: a translated narration
+// line gets the side's name where the English one has its number (the
+// English lines get theirs from SideNames).
+type sideName string
+
+func (s sideName) Format(f fmt.State, _ rune) { io.WriteString(f, string(s)) }
+
+// sideArgs replaces the arguments of format that are side numbers ("side
+// %d") by the sides' names.
+func sideArgs(format string, args []any, side0, side1 string) []any {
+	if !strings.Contains(format, "side %d") {
+		return args
+	}
+	out := append([]any(nil), args...)
+	k := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		if i+1 < len(format) && format[i+1] == '%' {
+			i++
+			continue
+		}
+		if strings.HasSuffix(format[:i], "side ") && k < len(out) {
+			if n, ok := out[k].(int); ok && (n == 0 || n == 1) {
+				out[k] = sideName([]string{side0, side1}[n])
+			}
+		}
+		k++
+	}
+	return out
 }
 
 // replayLogged is sim.Replay, stopped by the log's writer (traceStop).

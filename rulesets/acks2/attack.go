@@ -1,6 +1,9 @@
 package acks2
 
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // attack makes one attack throw of a against d with modifier mod plus
 // bonus (a charge) and applies the damage; it reports whether d was
@@ -22,14 +25,14 @@ func (t *Table) attack(a, d, mod, bonus int, verb string) bool {
 	hit := roll == 20 || (roll != 1 && total >= need)
 	if !hit {
 		if t.log != nil {
-			t.logf("%s %s %s: d20 %d%s = %d vs %d: miss", c.Name, verb, t.name(d), roll, t.mods(d, mod+bonus), total, need)
+			t.logf("%s %s %s: d20 %d%s = %d vs %d: miss", c.Name, msg.New(verb), t.name(d), roll, t.mods(d, mod+bonus), total, need)
 			t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Die: roll, Roll: total, Need: need, Rule: verb})
 		}
 		return false
 	}
 	dmg := max(t.dmgDice[a].Roll(t.r, &c.Damage), 1)
 	if t.log != nil {
-		t.logf("%s %s %s: d20 %d%s = %d vs %d: hit, %d damage (hp %d -> %d)", c.Name, verb, t.name(d), roll, t.mods(d, mod+bonus),
+		t.logf("%s %s %s: d20 %d%s = %d vs %d: hit, %d damage (hp %d -> %d)", c.Name, msg.New(verb), t.name(d), roll, t.mods(d, mod+bonus),
 			total, need, dmg, t.f[d].hp, t.f[d].hp-dmg)
 		t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Die: roll, Roll: total, Need: need, OK: true, Amount: dmg, Rule: verb})
 	}

@@ -1,8 +1,10 @@
 package acks2
 
 import (
-	"simctl/sim"
 	"strconv"
+
+	"simctl/sim"
+	"simctl/sim/msg"
 )
 
 // rollInitiative: "each combatant rolls 1d6 to determine its initiative
@@ -179,12 +181,12 @@ func (t *Table) orderSame(ids []int) {
 		}
 	}
 	if t.log != nil && chooser >= 0 {
-		why := "fewer in the fight"
+		why := msg.New("fewer in the fight")
 		if t.alive(0) == t.alive(1) {
-			why = "equal numbers, the referee's side"
+			why = msg.New("equal numbers, the referee's side")
 		}
 		t.logf("same number, opposite sides: %s choose (%s): %s", t.g.SideNames[chooser], why, t.list(ids))
-		t.ev(sim.Event{Kind: sim.EvInitiative, Actor: sim.NoOne, Target: sim.NoOne, Amount: chooser, Rule: "opposite sides: " + why})
+		t.ev(sim.Event{Kind: sim.EvInitiative, Actor: sim.NoOne, Target: sim.NoOne, Amount: chooser, Rule: "opposite sides: " + why.String()})
 	}
 }
 

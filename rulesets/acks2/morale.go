@@ -1,6 +1,9 @@
 package acks2
 
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // morale: "When the count is over, the referee checks the morale of every
 // combatant that has taken enough damage and/or lost enough allies that it
@@ -63,7 +66,7 @@ func (t *Table) morale() {
 			if flees {
 				res = "flees"
 			}
-			t.logf("morale: %s (hp %d of %d) rolls 2d6 %d+%d%s = %d: %s", c.Name, f.hp, f.maxHP, a, b, signedOrEmpty(c.Morale), total, res)
+			t.logf("morale: %s (hp %d of %d) rolls 2d6 %d+%d%s = %d: %s", c.Name, f.hp, f.maxHP, a, b, signedOrEmpty(c.Morale), total, msg.New(res))
 			t.ev(sim.Event{Kind: sim.EvMorale, Actor: i, Target: sim.NoOne, Die: a + b, Roll: total, Need: t.g.Opt.MoraleFleeAt, OK: !flees, Amount: f.hp})
 		}
 		if flees {

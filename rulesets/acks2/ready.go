@@ -1,6 +1,9 @@
 package acks2
 
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // Acting before your initiative number — the three cases of the source.
 //
@@ -138,19 +141,19 @@ func (t *Table) interruptMove(m int, charging bool) {
 // enemy that is larger or armed with a long melee weapon".
 func (t *Table) longCanStop(r, m int) bool {
 	rc, mc := &t.g.C[r], &t.g.C[m]
-	why := ""
+	var why msg.Text
 	switch {
 	case mc.Size > rc.Size:
-		why = "it is larger (" + sizeNames[mc.Size] + " against " + sizeNames[rc.Size] + ")"
+		why = msg.New("it is larger (%s against %s)", sizeNames[mc.Size], sizeNames[rc.Size])
 	case mc.Weapon == Long:
-		why = "it has a long weapon too"
+		why = msg.New("it has a long weapon too")
 	}
-	if why == "" {
+	if why.Format == "" {
 		return true
 	}
 	if t.log != nil {
 		t.logf("%s cannot interrupt %s's charge with its long weapon: %s", rc.Name, mc.Name, why)
-		t.ev(sim.Event{Kind: sim.EvLost, Actor: r, Target: m, Rule: "long weapon: " + why})
+		t.ev(sim.Event{Kind: sim.EvLost, Actor: r, Target: m, Rule: "long weapon: " + why.String()})
 	}
 	return false
 }
@@ -190,7 +193,7 @@ func (t *Table) round1Attack(r, m int, how Interrupt) {
 	t.tookAction(r)
 	if t.log != nil {
 		t.logf("%s interrupts %s's charge (%s), before its attack; %s loses its own number %d", t.name(r), t.name(m),
-			interruptNames[how], t.name(r), f.number)
+			msg.New(interruptNames[how]), t.name(r), f.number)
 		t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: m, Amount: f.number, Rule: "charge: " + interruptNames[how]})
 	}
 	if t.attack(r, m, t.g.C[r].Attacks[0], 0, "attacks the charging") {
@@ -207,7 +210,7 @@ func (t *Table) loseReadiness(i int, why string) {
 		t.c.Inc(t.side(i), sim.ReadiesWasted)
 		t.c.Lost(t.side(i), i)
 		if t.log != nil {
-			t.logf("%s %s: its readied attack is lost", t.name(i), why)
+			t.logf("%s %s: its readied attack is lost", t.name(i), msg.New(why))
 			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "ready: " + why})
 		}
 	}
@@ -215,7 +218,7 @@ func (t *Table) loseReadiness(i int, why string) {
 		usable := t.round1Usable(i)
 		f.r1 = false
 		if usable && t.log != nil {
-			t.logf("%s %s: it is no longer ready against a charge", t.name(i), why)
+			t.logf("%s %s: it is no longer ready against a charge", t.name(i), msg.New(why))
 			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "round 1 readiness: " + why})
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/rng"
 	"simctl/sim/scenario"
 )
@@ -63,7 +64,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 	t.recordEnds()
 	if t.log != nil {
 		if out.Winner < 0 {
-			t.logf("== draw (%s) after %d rounds", drawWords[out.Draw], rounds)
+			t.logf("== draw (%s) after %d rounds", msg.New(drawWords[out.Draw]), rounds)
 			t.ev(sim.Event{Kind: sim.EvEnd, Actor: sim.NoOne, Target: sim.NoOne, Amount: rounds, Rule: drawWords[out.Draw]})
 		} else {
 			t.logf("== %s win after %d rounds (survivors %d vs %d)", t.g.SideNames[out.Winner], rounds, out.Survivors[0], out.Survivors[1])
@@ -133,12 +134,12 @@ func (t *Table) declareSide(s int) {
 		}
 		f.decl = d
 		if t.log != nil {
-			what := declNames[d.Kind]
+			what := msg.New(declNames[d.Kind])
 			if d.Kind == DeclareSpell {
-				what += " (" + c.Spells[d.Spell].Name + ")"
+				what = msg.New("%s (%s)", what, c.Spells[d.Spell].Name)
 			}
 			t.logf("%s declares %s", c.Name, what)
-			t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Rule: "declare " + what})
+			t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Rule: "declare " + what.String()})
 		}
 	}
 }
@@ -345,16 +346,17 @@ func (t *Table) endOfRound() {
 }
 
 // list names the combatants of ids in order, for the log.
-func (t *Table) list(ids []int) string {
-	s := ""
+func (t *Table) list(ids []int) msg.Text {
+	var s msg.Text
 	for k, i := range ids {
-		if k > 0 {
-			s += ", "
-		}
-		s += t.name(i)
+		item := msg.New("%s", t.name(i))
 		if t.f[i].delaying {
-			s += " (delayed)"
+			item = msg.New("%s (delayed)", t.name(i))
 		}
+		if k > 0 {
+			item = msg.New("%s, %s", s, item)
+		}
+		s = item
 	}
 	return s
 }

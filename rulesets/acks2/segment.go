@@ -1,6 +1,9 @@
 package acks2
 
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // segment is combatant i's initiative segment on its own number (its
 // start-of-segment effects have just been applied).
@@ -250,7 +253,7 @@ func (t *Table) defensiveMove(i int, retreat bool) {
 		t.c.Inc(c.Side, Withdrawals)
 	}
 	if t.log != nil {
-		t.logf("%s %s (up to %d ft)", c.Name, what, feet)
+		t.logf("%s %s (up to %d ft)", c.Name, msg.New(what), feet)
 		t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Amount: feet, Rule: what})
 	}
 	if retreat && t.g.Opt.RetreatFreeAttack {

@@ -1,6 +1,9 @@
 package acks2
 
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // Spells. A caster declares its spell before initiative (round.go); the
 // spell takes effect in its segment, whenever that comes (after a delay
@@ -76,7 +79,7 @@ func (t *Table) save(i int) bool {
 		if ok {
 			res = "succeeds"
 		}
-		t.logf("%s saves: d20 %d vs %d: %s", t.name(i), roll, t.g.C[i].Save, res)
+		t.logf("%s saves: d20 %d vs %d: %s", t.name(i), roll, t.g.C[i].Save, msg.New(res))
 		t.ev(sim.Event{Kind: sim.EvSave, Actor: i, Target: sim.NoOne, Die: roll, Roll: roll, Need: t.g.C[i].Save, OK: ok})
 	}
 	if !ok {
@@ -109,7 +112,7 @@ func (t *Table) addEffect(tg, src, s int) {
 			at = "end"
 		}
 		t.logf("%s suffers %s: %s damage at the %s of its segment for %d rounds", t.name(tg), t.g.C[src].Spells[s].Name,
-			t.g.C[src].Spells[s].Ongoing.String(), at, e.left)
+			t.g.C[src].Spells[s].Ongoing.String(), msg.New(at), e.left)
 		t.ev(sim.Event{Kind: sim.EvSpell, Actor: src, Target: tg, Amount: int(e.left), Rule: t.g.C[src].Spells[s].Name + ": ongoing"})
 	}
 }
@@ -131,7 +134,7 @@ func (t *Table) tick(i int, at Timing) {
 			if at == AtEnd {
 				when = "end"
 			}
-			t.logf("%s: %s at the %s of its segment, %d damage (hp %d -> %d)", t.name(i), sp.Name, when, max(dmg, 0), f.hp, f.hp-max(dmg, 0))
+			t.logf("%s: %s at the %s of its segment, %d damage (hp %d -> %d)", t.name(i), sp.Name, msg.New(when), max(dmg, 0), f.hp, f.hp-max(dmg, 0))
 			t.ev(sim.Event{Kind: sim.EvDamage, Actor: int(e.src), Target: i, Amount: max(dmg, 0), Rule: sp.Name + ": ongoing " + when})
 		}
 		if dmg > 0 && t.damage(int(e.src), i, dmg) {

@@ -6,6 +6,7 @@ import (
 
 	"simctl/rulesets/internal/plain"
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/rng"
 )
 
@@ -175,16 +176,16 @@ func (t *Table) setup() {
 		}
 		if t.log != nil {
 			t.logf("%s (%s%s): hp %d, AC %d, attack throw %d+, %s, at %d ft", c.Name, t.g.SideNames[c.Side], refWord(c.Side, t.g.Referee),
-				f.hp, c.AC, c.AttackThrow, weaponNames[c.Weapon]+" weapon", f.x)
+				f.hp, c.AC, c.AttackThrow, msg.New("%s weapon", weaponNames[c.Weapon]), f.x)
 		}
 	}
 }
 
-func refWord(s, referee int) string {
+func refWord(s, referee int) msg.Text {
 	if s == referee {
-		return ", the referee's side"
+		return msg.New(", the referee's side")
 	}
-	return ""
+	return msg.Text{}
 }
 
 // alive counts side s's combatants still in the fight.

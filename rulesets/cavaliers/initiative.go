@@ -2,8 +2,10 @@ package cavaliers
 
 import (
 	"fmt"
-	"simctl/sim"
 	"strings"
+
+	"simctl/sim"
+	"simctl/sim/msg"
 )
 
 // The Initiative roll (source: "The order of Initiative is set by a free
@@ -117,20 +119,26 @@ func (t *Table) before(a, b int) bool {
 }
 
 // ladder describes what combatant i's [+] buy, for the log.
-func (t *Table) ladder(i int) string {
+func (t *Table) ladder(i int) msg.Text {
 	s := t.f[i].spec
 	if s == NoSpecialty {
-		return "no specialty"
+		return msg.New("no specialty")
 	}
-	var parts []string
+	// The abilities are the rules' names, translated in a translated trace.
+	var parts msg.Text
 	for p := 1; p <= 3; p++ {
 		for a := Ability(0); a < numAbilities; a++ {
 			if prices[s][a] == p {
-				parts = append(parts, fmt.Sprintf("%s %d", a, p))
+				part := msg.New("%s %d", msg.New(a.String()), p)
+				if parts.Format == "" {
+					parts = part
+				} else {
+					parts = msg.New("%s, %s", parts, part)
+				}
 			}
 		}
 	}
-	return s.String() + ": " + strings.Join(parts, ", ")
+	return msg.New("%s: %s", s.String(), parts)
 }
 
 func (t *Table) logRanking() {

@@ -1,10 +1,9 @@
 package cavaliers
 
 import (
-	"strconv"
-
 	"simctl/rulesets/internal/plain"
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/rng"
 )
 
@@ -129,13 +128,13 @@ func (t *Table) setup() {
 		t.f[i] = fighter{hp: hp, maxHP: hp, area: c.Area, spec: c.Specialty}
 		t.up[c.Side]++
 		if t.log != nil {
-			when := "from the start"
+			when := msg.New("from the start")
 			if c.Enters > 1 {
-				when = "enters in round " + strconv.Itoa(c.Enters)
+				when = msg.New("enters in round %d", c.Enters)
 			}
-			also := ""
+			var also msg.Text
 			for _, r := range c.Ranks[1:] {
-				also += ", also " + r.Specialty.String() + " " + r.Pool.String()
+				also = msg.New("%s, also %s %s", also, r.Specialty.String(), r.Pool.String())
 			}
 			t.logf("%s (side %d, %s, pool %s%s) hp %d, attack %s vs defence %s, damage %s, Area %d, %s",
 				c.Name, c.Side, c.Specialty, c.Pool, also, hp, c.Attack, c.Defence, c.Damage, c.Area, when)

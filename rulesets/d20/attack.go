@@ -1,8 +1,11 @@
 package d20
 
-import "strconv"
+import (
+	"strconv"
 
-import "simctl/sim"
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // attackAction is the standard action attack: one attack with the first
 // bonus.
@@ -130,12 +133,12 @@ func (t *Table) logAttack(a, d, roll, bonus, ac int, hit, crit bool, dmg, mult, 
 	if crit {
 		what = "critical hit"
 	}
-	t.logf("%s attacks %s: d20 %d %+d = %d vs AC %d: %s for %d (damage x%d)", t.name(a), t.name(d), roll, bonus, roll+bonus, ac, what, dmg, mult)
+	t.logf("%s attacks %s: d20 %d %+d = %d vs AC %d: %s for %d (damage x%d)", t.name(a), t.name(d), roll, bonus, roll+bonus, ac, msg.New(what), dmg, mult)
 	t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Die: roll, Roll: roll + bonus, Need: ac, OK: true, Amount: dmg, Rule: what + " x" + strconv.Itoa(mult)})
 	if conf > 0 {
-		verdict := "not confirmed"
+		verdict := msg.New("not confirmed")
 		if crit {
-			verdict = "confirmed"
+			verdict = msg.New("confirmed")
 		}
 		t.logf("  (threat; confirmation d20 %d %+d = %d vs AC %d: %s)", conf, bonus, conf+bonus, ac, verdict)
 		t.ev(sim.Event{Kind: sim.EvCheck, Actor: a, Target: d, Die: conf, Roll: conf + bonus, Need: ac, OK: crit, Rule: "critical confirmation"})

@@ -1,8 +1,10 @@
 package d20
 
 import (
-	"simctl/sim"
 	"slices"
+
+	"simctl/sim"
+	"simctl/sim/msg"
 )
 
 // Initiative checks (SRD "Initiative Checks"): once, at the start of the
@@ -149,13 +151,14 @@ const (
 	keyCountShift = keyIndexBits + 9 // modifier + 128 fits in 9 bits
 )
 
-func (t *Table) names(ids []int) string {
-	s := ""
+func (t *Table) names(ids []int) msg.Text {
+	var s msg.Text
 	for k, i := range ids {
-		if k > 0 {
-			s += " before "
+		if k == 0 {
+			s = msg.New("%s", t.name(i))
+		} else {
+			s = msg.New("%s before %s", s, t.name(i))
 		}
-		s += t.name(i)
 	}
 	return s
 }

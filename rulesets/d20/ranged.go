@@ -5,6 +5,7 @@ import (
 
 	"simctl/sim"
 	"simctl/sim/dice"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
@@ -201,7 +202,7 @@ func (t *Table) shot(a, d, bonus int) int {
 func (t *Table) reload(a int) {
 	t.cold[a].unloaded = false
 	if t.log != nil {
-		t.logf("%s reloads (%s action)", t.name(a), [...]string{"", "a move", "a full-round"}[t.g.C[a].Ranged.Reload])
+		t.logf("%s reloads (%s action)", t.name(a), [...]msg.Text{{}, msg.New("a move"), msg.New("a full-round")}[t.g.C[a].Ranged.Reload])
 		t.ev(sim.Event{Kind: sim.EvAction, Actor: a, Target: sim.NoOne, Amount: int(t.g.C[a].Ranged.Reload), Rule: "reload"})
 	}
 }

@@ -1,6 +1,9 @@
 package d20
 
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // Ready (SRD "Ready"): a standard action naming an action and a trigger.
 // Any time before its next turn the combatant may take the readied action
@@ -22,9 +25,9 @@ func (t *Table) startReady(i int, p *Plan) {
 	t.acts(i)
 	t.c.Inc(t.side(i), sim.Readies)
 	if t.log != nil {
-		what := [...]string{"an attack", "a spell", "a counterspell", "a move"}[p.Action]
+		what := [...]msg.Text{msg.New("an attack"), msg.New("a spell"), msg.New("a counterspell"), msg.New("a move")}[p.Action]
 		if p.Shoot && p.Action == ReadyAttack {
-			what = "a shot"
+			what = msg.New("a shot")
 		}
 		who := ""
 		if p.Trigger == OnAllyActs || p.Trigger == OnEnemyAttacksAlly {
@@ -188,7 +191,7 @@ func (t *Table) fireAt(r, m int) {
 		what = "spell"
 	}
 	if t.log != nil {
-		t.logf("%s: readied %s as %s comes into reach (%d ft)", t.name(r), what, t.name(m), t.Dist(r, m))
+		t.logf("%s: readied %s as %s comes into reach (%d ft)", t.name(r), msg.New(what), t.name(m), t.Dist(r, m))
 		t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: m, Amount: t.Dist(r, m), Rule: what + "/reach"})
 	}
 	t.took(r, m)

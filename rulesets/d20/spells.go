@@ -1,6 +1,11 @@
 package d20
 
-import "simctl/sim"
+import (
+	"strconv"
+
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // cast: casting a spell is a standard action. The spell is spent when
 // casting starts. Enemies readied for "starts casting" go first: a readied
@@ -55,7 +60,7 @@ func (t *Table) cast(a, d, s int) {
 		save := t.r.D20()
 		ok := save+t.g.C[d].Save >= sp.SaveDC
 		if t.log != nil {
-			t.logf("%s saves: d20 %d %+d vs DC %d: %v", t.name(d), save, t.g.C[d].Save, sp.SaveDC, ok)
+			t.logf("%s saves: d20 %d %+d vs DC %d: %v", t.name(d), save, t.g.C[d].Save, sp.SaveDC, msg.New(strconv.FormatBool(ok)))
 			t.ev(sim.Event{Kind: sim.EvSave, Actor: d, Target: a, Die: save, Roll: save + t.g.C[d].Save, Need: sp.SaveDC, OK: ok, Rule: sp.Name})
 		}
 		if ok {
@@ -187,9 +192,9 @@ func (t *Table) counterWith(r int, name string, want int) int {
 	return -1
 }
 
-func keepsOrLoses(ok bool) string {
+func keepsOrLoses(ok bool) msg.Text {
 	if ok {
-		return "keeps the spell"
+		return msg.New("keeps the spell")
 	}
-	return "loses the spell"
+	return msg.New("loses the spell")
 }

@@ -3,6 +3,7 @@ package lotm
 import (
 	"simctl/sim"
 	"simctl/sim/dice"
+	"simctl/sim/msg"
 )
 
 // Extra damage of a Vital Strike to the head and to the internal organs.
@@ -102,26 +103,26 @@ func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
 func (t *Table) canAttackWith(i int, p Plan, tg int, kind Kind) bool {
 	c := &t.g.C[i]
 	f := &t.f[i]
-	why := ""
+	var why msg.Text
 	switch {
 	case tg < 0 || t.side(tg) == t.side(i) || !t.present(tg):
-		why = "has no enemy to act against"
+		why = msg.New("has no enemy to act against")
 	case p.Main == MainSqueeze && (f.grappling != tg || f.oneHand):
-		why = "can squeeze only the one it grapples with both hands"
+		why = msg.New("can squeeze only the one it grapples with both hands")
 	case kind == KindAttack && p.Main != MainSqueeze && t.noAttacks(i):
-		why = "is Restrained by a grapple: no Attack actions"
+		why = msg.New("is Restrained by a grapple: no Attack actions")
 	case kind == KindCasting && f.casts == 0:
-		why = "has no casting left"
+		why = msg.New("has no casting left")
 	case p.Main == MainDouble && !c.CanDouble:
-		why = "cannot Double Strike (field double_strike: fists or a short blade)"
+		why = msg.New("cannot Double Strike (field double_strike: fists or a short blade)")
 	case p.Main == MainLegSweep && t.agility(i) < 5:
-		why = "has Agility below 5 and cannot Leg Sweep"
+		why = msg.New("has Agility below 5 and cannot Leg Sweep")
 	case p.Main == MainPointBlank && c.Shots == 0:
-		why = "has no firearm for Point-Blank Shooting (field firearm)"
+		why = msg.New("has no firearm for Point-Blank Shooting (field firearm)")
 	case p.Main == MainGrapple && (f.grappling >= 0 || t.f[tg].grappling >= 0 || t.f[tg].grappledBy >= 0):
-		why = "cannot start a grapple: one of them is already in one"
+		why = msg.New("cannot start a grapple: one of them is already in one")
 	case needsReach(p, c) && t.Dist(i, tg) > Reach:
-		why = "is not within 1 meter of the target"
+		why = msg.New("is not within 1 meter of the target")
 	default:
 		return true
 	}
@@ -131,7 +132,7 @@ func (t *Table) canAttackWith(i int, p Plan, tg int, kind Kind) bool {
 			tn = t.name(tg)
 		}
 		t.logf("  %s %s (%s at %s)", c.Name, why, MainNames[p.Main], tn)
-		t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: tg, Rule: MainNames[p.Main] + ": " + why})
+		t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: tg, Rule: MainNames[p.Main] + ": " + why.String()})
 	}
 	return false
 }

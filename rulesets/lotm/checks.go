@@ -1,8 +1,10 @@
 package lotm
 
 import (
-	"simctl/sim"
 	"strconv"
+
+	"simctl/sim"
+	"simctl/sim/msg"
 )
 
 // Checks. A hit check is d20 + bonus against the target's Physical Defense
@@ -169,7 +171,7 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 	t.nat, t.total = nat, total+burn
 	if t.log != nil {
 		t.logf("  %s: %s vs %s: %s %+d%s = %d vs physical defense %d%s: %s",
-			t.name(a), what, t.name(d), t.rollText(nat, adv, dis), bonus, bonusText(aim, mod, burn), total+burn, pd,
+			t.name(a), msg.New(what), t.name(d), t.rollText(nat, adv, dis), bonus, bonusText(aim, mod, burn), total+burn, pd,
 			condText(off, amb), hitText(hit))
 		t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Die: nat, Roll: total + burn, Need: pd, OK: hit,
 			Rule: what + advTag("", adv, dis) + tagIf(aim != 0, "aim") + tagIf(mod != 0, "flat") + tagIf(burn != 0, "luck") +
@@ -238,24 +240,25 @@ func (t *Table) contest(a, ab, d, db int, mode contestMode, oneCheck bool, what 
 	ta, td := na+ab+ma, nd+db+md
 	win := ta > td || (ta == td && (t.g.Opt.TiesTo == "attacker") != (mode == contestFind))
 	if t.log != nil {
-		t.logf("  %s: %s %s %+d = %d vs %s %s %+d = %d: %s", what, t.name(a), t.rollText(na, aa, ad), ab+ma, ta,
-			t.name(d), t.rollText(nd, da, dd), db+md, td, t.name(either(win, a, d))+" wins")
+		t.logf("  %s: %s %s %+d = %d vs %s %s %+d = %d: %s", msg.New(what), t.name(a), t.rollText(na, aa, ad), ab+ma, ta,
+			t.name(d), t.rollText(nd, da, dd), db+md, td, msg.New("%s wins", t.name(either(win, a, d))))
 		t.ev(sim.Event{Kind: sim.EvCheck, Actor: a, Target: d, Die: na, Roll: ta, Need: td, OK: win,
 			Rule: what + advTag("", aa, ad) + advTag("vs ", da, dd)})
 	}
 	return win
 }
 
-func (t *Table) rollText(nat int, adv, dis bool) string {
+func (t *Table) rollText(nat int, adv, dis bool) msg.Text {
 	switch {
 	case adv && !dis:
-		return "d20 " + itoa(nat) + " (advantage)"
+		return msg.New("d20 %d (advantage)", nat)
 	case dis && !adv:
-		return "d20 " + itoa(nat) + " (disadvantage)"
+		return msg.New("d20 %d (disadvantage)", nat)
 	case adv && dis:
-		return "d20 " + itoa(nat) + " (advantage and disadvantage cancel)"
+		return msg.New("d20 %d (advantage and disadvantage cancel)", nat)
 	}
-	return "d20 " + itoa(nat)
+	// A die and its roll: nothing to translate.
+	return msg.New("%s %d", "d20", nat)
 }
 
 // advTag and tagIf qualify an event's rule in brackets ("attack
@@ -279,36 +282,38 @@ func tagIf(ok bool, tag string) string {
 	return ""
 }
 
-func bonusText(aim, mod, burn int) string {
-	s := ""
+// bonusText, condText and hitText are narrated phrases (msg.Text, so a
+// translated trace translates them).
+func bonusText(aim, mod, burn int) msg.Text {
+	var a, m, b msg.Text
 	if aim != 0 {
-		s += " +2 aim"
+		a = msg.New(" +2 aim")
 	}
 	if mod != 0 {
-		s += " " + signed(mod) + " flat"
+		m = msg.New(" %s flat", signed(mod))
 	}
 	if burn != 0 {
-		s += " +" + itoa(burn) + " luck"
+		b = msg.New(" +%d luck", burn)
 	}
-	return s
+	return msg.New("%s%s%s", a, m, b)
 }
 
-func condText(off, amb bool) string {
-	s := ""
+func condText(off, amb bool) msg.Text {
+	var o, a msg.Text
 	if off {
-		s += " (caught off guard)"
+		o = msg.New(" (caught off guard)")
 	}
 	if amb {
-		s += " (ambush)"
+		a = msg.New(" (ambush)")
 	}
-	return s
+	return msg.New("%s%s", o, a)
 }
 
-func hitText(hit bool) string {
+func hitText(hit bool) msg.Text {
 	if hit {
-		return "hit"
+		return msg.New("hit")
 	}
-	return "miss"
+	return msg.New("miss")
 }
 
 func signed(v int) string {

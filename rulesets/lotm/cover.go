@@ -3,7 +3,7 @@ package lotm
 import (
 	"go.yaml.in/yaml/v3"
 	"simctl/sim"
-
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
@@ -116,7 +116,7 @@ func (t *Table) takeCover(i int, u CoverUse) {
 			ok := n+c.Strength >= dc
 			if t.log != nil {
 				t.logf("  %s tries to snatch a %s item (strength %d of %d): d20 %d %+d = %d vs difficulty %d: %s", c.Name, CoverSizes[it.Size-1],
-					c.Strength, it.Strength(), n, c.Strength, n+c.Strength, dc, either2(ok, "lifted", "too heavy"))
+					c.Strength, it.Strength(), n, c.Strength, n+c.Strength, dc, eitherT(ok, msg.New("lifted"), msg.New("too heavy")))
 				t.ev(sim.Event{Kind: sim.EvCheck, Actor: i, Target: sim.NoOne, Die: n, Roll: n + c.Strength, Need: dc, OK: ok, Rule: "snatch cover"})
 			}
 			if !ok {
@@ -137,7 +137,7 @@ func (t *Table) takeCover(i int, u CoverUse) {
 	}
 	t.c.Inc(c.Side, Covers)
 	if t.log != nil {
-		t.logf("  %s takes improvised cover (%s): armor +%d", c.Name, either2(f.coverItem, "an item, Swift action", "an obstacle, Move action"), f.coverArmor)
+		t.logf("  %s takes improvised cover (%s): armor +%d", c.Name, eitherT(f.coverItem, msg.New("an item, Swift action"), msg.New("an obstacle, Move action")), f.coverArmor)
 		t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Amount: f.coverArmor, Rule: either2(f.coverItem, "cover: item", "cover: obstacle")})
 	}
 }

@@ -1,6 +1,9 @@
 package lotm
 
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // Delay Action. It is itself the turn's Attack/Casting action ("An
 // Attack/Casting Action, but you delay this action"); the combatant chooses
@@ -216,18 +219,18 @@ func (t *Table) actionTriggers(a, tg int, k Kind) bool {
 		if !f.delayed || t.side(d) == t.side(a) || !t.present(d) {
 			continue
 		}
-		why := ""
+		var why msg.Text
 		switch {
 		case f.delayTrig == OnEnemyCasts && k == KindCasting:
-			why = "starts a Casting action"
+			why = msg.New("starts a Casting action")
 		case f.delayTrig == OnEnemyAttacksAlly && tg >= 0 && tg != d && t.side(tg) == t.side(d) && (f.delayAlly < 0 || f.delayAlly == tg):
-			why = "attacks " + t.name(tg)
+			why = msg.New("attacks %s", t.name(tg))
 		default:
 			continue
 		}
 		if t.log != nil {
 			t.logf("  trigger for %s: %s %s", t.name(d), t.name(a), why)
-			t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: d, Target: a, Rule: "trigger: " + why})
+			t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: d, Target: a, Rule: "trigger: " + why.String()})
 		}
 		t.fireDelay(d, a)
 		if t.over() || !t.present(a) {

@@ -1,6 +1,9 @@
 package lotm
 
-import "simctl/sim"
+import (
+	"simctl/sim"
+	"simctl/sim/msg"
+)
 
 // Grapple: an Attack action, Fighting against Physical Defense ignoring
 // Armor (a hit check: Build-Up Aim, Caught Off Guard and Advantage apply).
@@ -54,17 +57,17 @@ func (t *Table) sizeGap(a, b int) int {
 func (t *Table) grapple(i, tg int, oneHand, limb bool) {
 	c := &t.g.C[i]
 	gap := t.sizeGap(i, tg)
-	why := ""
+	var why msg.Text
 	switch {
 	case gap <= -4:
-		why = "is 4 or more size levels smaller (Strength doubling counts 2) and cannot grapple"
+		why = msg.New("is 4 or more size levels smaller (Strength doubling counts 2) and cannot grapple")
 	case limb && gap < 2:
-		why = "is not 2 size levels larger and cannot grab a limb"
+		why = msg.New("is not 2 size levels larger and cannot grab a limb")
 	}
-	if why != "" {
+	if why.Format != "" {
 		if t.log != nil {
 			t.logf("  %s %s %s", c.Name, why, t.name(tg))
-			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: tg, Rule: "grapple: " + why})
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: tg, Rule: "grapple: " + why.String()})
 		}
 		return
 	}
@@ -82,19 +85,19 @@ func (t *Table) grapple(i, tg int, oneHand, limb bool) {
 	t.f[tg].moveOnly = limb || gap <= -2
 	t.f[tg].hidden = false
 	if t.log != nil {
-		hands := "two hands"
+		hands := msg.New("two hands")
 		switch {
 		case limb:
-			hands = "one hand on a limb"
+			hands = msg.New("one hand on a limb")
 		case oneHand:
-			hands = "one hand"
+			hands = msg.New("one hand")
 		}
-		held := ""
+		var held msg.Text
 		if t.f[tg].moveOnly {
-			held = " (" + t.name(tg) + " can still attack: size)"
+			held = msg.New(" (%s can still attack: size)", t.name(tg))
 		}
 		t.logf("  %s grapples %s with %s: both Restrained%s", c.Name, t.name(tg), hands, held)
-		t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: tg, Rule: "grapple: " + hands})
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: tg, Rule: "grapple: " + hands.String()})
 	}
 	t.delaysOnGrapple(i, tg)
 }
@@ -112,16 +115,16 @@ func (t *Table) breakFree(i int) {
 	ni, ng := t.die(20), t.die(20)
 	ti := ni + t.g.C[i].Strength
 	tg := ng + t.g.C[g].Strength
-	half := ""
+	var half msg.Text
 	if t.f[g].halved {
 		tg = floorHalf(tg)
-		half = " (one hand: halved)"
+		half = msg.New(" (one hand: halved)")
 	}
 	win := ti > tg || (ti == tg && t.g.Opt.TiesTo == "attacker")
 	if t.log != nil {
 		t.logf("  break free: %s d20 %d %+d = %d vs %s d20 %d %+d%s = %d: %s", t.name(i), ni, t.g.C[i].Strength, ti,
 			t.name(g), ng, t.g.C[g].Strength, half, tg, freeText(win))
-		t.ev(sim.Event{Kind: sim.EvCheck, Actor: i, Target: g, Die: ni, Roll: ti, Need: tg, OK: win, Rule: "break free" + tagIf(half != "", "halved")})
+		t.ev(sim.Event{Kind: sim.EvCheck, Actor: i, Target: g, Die: ni, Roll: ti, Need: tg, OK: win, Rule: "break free" + tagIf(half.Format != "", "halved")})
 	}
 	if win {
 		t.c.Inc(t.side(i), GrapplesBroken)
@@ -158,9 +161,9 @@ func (t *Table) endGrapple(x int) {
 	}
 }
 
-func freeText(win bool) string {
+func freeText(win bool) msg.Text {
 	if win {
-		return "free"
+		return msg.New("free")
 	}
-	return "still held"
+	return msg.New("still held")
 }

@@ -2,6 +2,7 @@ package lotm
 
 import (
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/rng"
 )
 
@@ -284,19 +285,19 @@ func (t *Table) alsoAction(i int, p Plan, tg int) {
 	q := p
 	q.Main, q.Cast, q.Also = p.Also, false, MainNone
 	k := mainKind(q.Main, false)
-	why := ""
+	var why msg.Text
 	switch {
 	case q.Main != MainAttack && q.Main != MainDouble && q.Main != MainCast && q.Main != MainFirstAid:
-		why = "only attack, double_strike, cast or first_aid can be a second action"
+		why = msg.New("only attack, double_strike, cast or first_aid can be a second action")
 	case t.slot(KindCasting) == KindAttack:
-		why = "has one Attack/Casting action a turn (casting_slot shared)"
+		why = msg.New("has one Attack/Casting action a turn (casting_slot shared)")
 	case k == mainKind(p.Main, p.Cast) && p.Main != MainDelay || !t.canUse(i, k):
-		why = "has no " + KindNames[k] + " action left"
+		why = msg.New("has no %s action left", KindNames[k])
 	}
-	if why != "" {
+	if why.Format != "" {
 		if t.log != nil {
 			t.logf("  %s %s: no %s as well", t.name(i), why, MainNames[q.Main])
-			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: tg, Rule: "second action: " + why})
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: tg, Rule: "second action: " + why.String()})
 		}
 		return
 	}

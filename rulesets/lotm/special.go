@@ -3,6 +3,7 @@ package lotm
 import (
 	"simctl/sim"
 	"simctl/sim/dice"
+	"simctl/sim/msg"
 )
 
 // Three special actions that answer an enemy's move rather than take a
@@ -37,7 +38,7 @@ func (t *Table) spiritualIntuition() {
 		ok := total >= intuitionDC
 		if t.log != nil {
 			t.logf("  spiritual intuition: %s d20 %d %+d = %d vs difficulty %d: %s", t.name(i), n, t.intuition(i), total, intuitionDC,
-				either2(ok, "senses danger: not Caught Off Guard", "senses nothing"))
+				eitherT(ok, msg.New("senses danger: not Caught Off Guard"), msg.New("senses nothing")))
 			t.ev(sim.Event{Kind: sim.EvCheck, Actor: i, Target: sim.NoOne, Die: n, Roll: total, Need: intuitionDC, OK: ok, Rule: "spiritual intuition"})
 		}
 		if ok {
@@ -83,7 +84,7 @@ func (t *Table) limbBlock(d, a int, part Part, total int) Part {
 	ok := check > total || (check == total && t.g.Opt.TiesTo == "defender")
 	if t.log != nil {
 		t.logf("  limb block: %s %s %+d = %d vs %s's %d: %s", t.name(d), t.rollText(nat, adv, dis), t.agility(d)+mod, check, t.name(a), total,
-			either2(ok, "blocked with the "+PartNames[limb], "not blocked"))
+			eitherT(ok, msg.New("blocked with the %s", PartNames[limb]), msg.New("not blocked")))
 		t.ev(sim.Event{Kind: sim.EvCheck, Actor: d, Target: a, Die: nat, Roll: check, Need: total, OK: ok, Rule: "limb block"})
 	}
 	if !ok {
@@ -178,11 +179,11 @@ func (t *Table) borrow(d, a int, k Kind) bool {
 		t.f[a].offBalance = true
 	}
 	if t.log != nil {
-		res := "keeps its balance"
+		res := msg.New("keeps its balance")
 		if t.f[a].stunned && n == 1 && t.g.Opt.Naturals {
-			res = "critical failure: lands on its head, Off-Balance and Stunned"
+			res = msg.New("critical failure: lands on its head, Off-Balance and Stunned")
 		} else if total < 20 {
-			res = "Off-Balance"
+			res = msg.New("Off-Balance")
 		}
 		t.logf("  %s: agility d20 %d %+d = %d vs difficulty 20: %s", ca.Name, n, ag, total, res)
 		t.ev(sim.Event{Kind: sim.EvCheck, Actor: a, Target: sim.NoOne, Die: n, Roll: total, Need: 20, OK: total >= 20 && !t.f[a].stunned, Rule: "leg sweep balance"})
@@ -230,6 +231,14 @@ func (t *Table) legSweep(i, tg int) {
 		}
 		return
 	}
+}
+
+// eitherT is either2 of two narrated phrases.
+func eitherT(ok bool, yes, no msg.Text) msg.Text {
+	if ok {
+		return yes
+	}
+	return no
 }
 
 func either2(ok bool, yes, no string) string {

@@ -1,10 +1,9 @@
 package lotm
 
 import (
-	"strconv"
-
 	"simctl/rulesets/internal/plain"
 	"simctl/sim"
+	"simctl/sim/msg"
 	"simctl/sim/rng"
 )
 
@@ -179,9 +178,9 @@ func (t *Table) setup() {
 			t.in |= 1 << uint(i)
 		}
 		if t.log != nil {
-			join := ""
+			var join msg.Text
 			if !f.joined {
-				join = ", joins in round " + strconv.Itoa(c.JoinsRound)
+				join = msg.New(", joins in round %d", c.JoinsRound)
 			}
 			t.logf("%s (side %d) hp %d, physical defense %d (ac %d + dodge %d + agility %d), at %d ft%s",
 				c.Name, c.Side, f.hp, c.AC+c.Dodge+c.Agility, c.AC, c.Dodge, c.Agility, f.x, join)

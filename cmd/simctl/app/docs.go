@@ -2,8 +2,6 @@ package app
 
 import (
 	"fmt"
-	"simctl/sim/msg"
-	"simctl/sim/names"
 	"slices"
 	"strings"
 
@@ -12,6 +10,8 @@ import (
 	"simctl/rulesets"
 	"simctl/scenarios"
 	"simctl/sim"
+	"simctl/sim/msg"
+	"simctl/sim/names"
 	"simctl/sim/scenario"
 )
 
@@ -262,7 +262,21 @@ func firstComment(src string) string {
 // ruleset's built-in duel, headed by comments generated from the
 // ruleset's own documentation, so the template always runs and never
 // drifts from what the decoder accepts.
-func Starter(r sim.Ruleset) (string, error) {
+func Starter(r sim.Ruleset) (string, error) { return StarterIn(r, i18n.En) }
+
+// StarterIn is Starter with simctl's own comments in l (simctl init
+// --lang): the YAML keys, field and option names, commands and the
+// scenario itself stay as they are; the ruleset's documentation (its
+// title, source, summary and the docs of its options, fields and
+// policies) is the ruleset's own text, printed as the ruleset gives it.
+func StarterIn(r sim.Ruleset, l i18n.Lang) (string, error) {
+	if l = l.Or(); l == i18n.En {
+		return starterEn(r)
+	}
+	return starterLang(r, l)
+}
+
+func starterEn(r sim.Ruleset) (string, error) {
 	d := r.Doc()
 	base := ""
 	for _, n := range scenarios.Names() {
@@ -424,4 +438,90 @@ func wide(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// starterLang is the starter with simctl's own comment lines in l.
+func starterLang(r sim.Ruleset, l i18n.Lang) (string, error) {
+	d := RulesDoc(r, l)
+	base := ""
+	for _, n := range scenarios.Names() {
+		if strings.HasPrefix(n, d.Name+"/") && (base == "" || n == d.Name+"/duel") {
+			base = n
+		}
+	}
+	data, _, ok := scenarios.Read(base)
+	if base == "" || !ok {
+		return "", msg.Errorf("no built-in scenario of ruleset %s to start from", d.Name)
+	}
+	var b strings.Builder
+	c := func(s string) { b.WriteString(strings.TrimRight("# "+s, " ") + "\n") }
+	wrapped := func(indent, s string) {
+		for _, line := range strings.Split(Wrap(s, 86, indent), "\n") {
+			c(line)
+		}
+	}
+	for _, line := range strings.Split(l.T("init.head", d.Name, d.Name, Release, base), "\n") {
+		c(line)
+	}
+	c("")
+	c(l.T("init.ruleset", d.Name, d.Title))
+	c(l.T("init.source"))
+	wrapped("    ", d.Source)
+	wrapped("  ", d.Summary)
+	c("")
+	wrapped("", l.T("init.common", strings.Join(commonCombatantFieldsIn(l, base, data), ", ")))
+	c("")
+	wrapped("", l.T("init.tactics", d.Name))
+	for _, n := range scenarios.Names() {
+		if strings.HasPrefix(n, d.Name+"/tactics-") {
+			c(l.T("init.example", n))
+			break
+		}
+	}
+	if len(d.Options) > 0 {
+		c("")
+		c(l.T("init.options", d.Options[0].Name, d.Options[0].Default))
+		for _, o := range d.Options {
+			c(l.T("init.option", o.Name, o.Default, o.Valid))
+			wrapped("      ", o.Doc)
+		}
+	}
+	if len(d.Fields) > 0 {
+		c("")
+		c(l.T("init.fields", d.Name))
+		for _, f := range d.Fields {
+			c("  " + f.Name)
+			wrapped("      ", f.Doc)
+		}
+	}
+	if len(d.Policies) > 0 {
+		c("")
+		c(l.T("init.policies"))
+		for _, f := range d.Policies {
+			c("  " + f.Name)
+			wrapped("      ", f.Doc)
+		}
+	}
+	c("")
+	b.Write(data)
+	return b.String(), nil
+}
+
+// commonCombatantFieldsIn is commonCombatantFields in l.
+func commonCombatantFieldsIn(l i18n.Lang, base string, data []byte) []string {
+	en := commonCombatantFields(base, data)
+	keys := map[string]string{
+		"a name": "init.field.name", "count (copies Name#1, Name#2, ...)": "init.field.count",
+		"hp (a number or dice such as 3d10+6)": "init.field.hp", "and the fields below": "init.field.below",
+		"initiative_roll (pins the die)": "init.field.initiative_roll", "damage (dice)": "init.field.damage",
+		"policy and tactics": "init.field.policy",
+	}
+	out := make([]string, len(en))
+	for i, f := range en {
+		out[i] = f
+		if k, ok := keys[f]; ok {
+			out[i] = l.T(k)
+		}
+	}
+	return out
 }

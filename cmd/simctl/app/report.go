@@ -62,7 +62,7 @@ func Report(ctx context.Context, req *ReportRequest, obs *Observer) (*ReportBund
 			}
 			in.Context = c
 			if err == nil {
-				in.Traces, err = FightTraces(ctx, in.Run, obs)
+				in.Traces, err = FightTracesIn(ctx, in.Run, req.Lang, obs)
 				if err != nil {
 					if isInterrupt(err) {
 						return nil, interrupted
@@ -73,7 +73,7 @@ func Report(ctx context.Context, req *ReportRequest, obs *Observer) (*ReportBund
 		}
 		if o := in.Optimize; o != nil && o.Search != nil && o.Context != nil && !o.Interrupted {
 			var err error
-			if in.Traces, err = bestTrace(ctx, o); err != nil {
+			if in.Traces, err = bestTrace(ctx, o, req.Lang); err != nil {
 				if isInterrupt(err) {
 					return nil, interrupted
 				}
@@ -176,6 +176,12 @@ const traceSample = 20_000
 // would print them (at most narrate.MaxTraceLines each). Compile's
 // warnings go to obs.Warn.
 func FightTraces(ctx context.Context, r *results.Result, obs *Observer) ([]results.FightTrace, error) {
+	return FightTracesIn(ctx, r, i18n.En, obs)
+}
+
+// FightTracesIn is FightTraces narrated in l (titles and narration;
+// names and the command stay as written).
+func FightTracesIn(ctx context.Context, r *results.Result, l i18n.Lang, obs *Observer) ([]results.FightTrace, error) {
 	if obs == nil {
 		obs = &Observer{}
 	}
@@ -214,12 +220,15 @@ func FightTraces(ctx context.Context, r *results.Result, obs *Observer) ([]resul
 		// A report shows at most MaxTraceLines of a fight (a long one
 		// narrates gigabytes); the command prints the rest.
 		var b strings.Builder
-		if err := narrate.TraceContext(ctx, &b, sc, g, r.Seed, i, narrate.TraceLimit{Lines: narrate.MaxTraceLines, Command: cmd}); err != nil {
+		if err := narrate.TraceContext(ctx, &b, sc, g, r.Seed, i, narrate.TraceLimit{Lines: narrate.MaxTraceLines, Command: cmd, Lang: l}); err != nil {
 			return nil, err
 		}
 		text := "# " + cmd + "\n" + b.String()
-		out = append(out, results.FightTrace{Name: q.name, Text: text,
-			Title: fmt.Sprintf("%s: encounter %d, %v round(s) (of encounters %d..%d)", q.what, i, v, start, start+n-1)})
+		title := fmt.Sprintf("%s: encounter %d, %v round(s) (of encounters %d..%d)", q.what, i, v, start, start+n-1)
+		if l.Or() != i18n.En {
+			title = l.T("trace.title."+q.name, i, v, start, start+n-1)
+		}
+		out = append(out, results.FightTrace{Name: q.name, Text: text, Title: title})
 	}
 	return out, nil
 }
@@ -238,7 +247,7 @@ func TraceCommand(file string, seed uint64, i int64, sets []string) string {
 // among the first encounters its confirmation played, the lowest index
 // among equals) from the scenario text the document embeds, as simctl
 // trace prints it, with its rule fires: how the answer wins.
-func bestTrace(ctx context.Context, o *results.Optimize) ([]results.FightTrace, error) {
+func bestTrace(ctx context.Context, o *results.Optimize, l i18n.Lang) ([]results.FightTrace, error) {
 	all := append(append([]string(nil), o.Sets...), o.Best.Sets...)
 	ss, err := parseSets(all)
 	if err != nil {
@@ -263,9 +272,12 @@ func bestTrace(ctx context.Context, o *results.Optimize) ([]results.FightTrace, 
 		return nil, err
 	}
 	var b strings.Builder
-	if err := narrate.Trace(&b, sc, g, o.Seed, i); err != nil {
+	if err := narrate.TraceContext(ctx, &b, sc, g, o.Seed, i, narrate.TraceLimit{Lang: l}); err != nil {
 		return nil, err
 	}
-	return []results.FightTrace{{Name: "best-median", Text: "# " + TraceCommand(o.File, o.Seed, i, all) + "\n" + b.String(),
-		Title: fmt.Sprintf("the best candidate's median fight: encounter %d, %v round(s) (of its confirmation encounters %d..%d)", i, v, start, start+n-1)}}, nil
+	title := fmt.Sprintf("the best candidate's median fight: encounter %d, %v round(s) (of its confirmation encounters %d..%d)", i, v, start, start+n-1)
+	if l.Or() != i18n.En {
+		title = l.T("trace.title.best_median", i, v, start, start+n-1)
+	}
+	return []results.FightTrace{{Name: "best-median", Text: "# " + TraceCommand(o.File, o.Seed, i, all) + "\n" + b.String(), Title: title}}, nil
 }
