@@ -462,3 +462,25 @@ func joinNames(l i18n.Lang, names []string) string {
 	}
 	return l.T("list.last", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
+
+// TournamentWords are a tournament document's own words in a language,
+// for a front end that lays the document out itself (the web lab): what
+// the tournament decided, its guarantee and each candidate's status, as
+// the report says them.
+type TournamentWords struct {
+	Verdict   string   `json:"verdict"`
+	Guarantee string   `json:"guarantee,omitempty"`
+	Status    []string `json:"status"` // by candidate
+}
+
+// TournamentWordsIn are t's words in l.
+func TournamentWordsIn(l i18n.Lang, t *results.Tournament) TournamentWords {
+	w := TournamentWords{Verdict: tournamentVerdictLang(t, l), Status: make([]string, len(t.Candidates))}
+	if t.Guarantee.Statement != "" {
+		w.Guarantee = statementLang(l, t.Guarantee.Statement)
+	}
+	for k := range t.Candidates {
+		w.Status[k], _, _, _ = tournamentRankCellsLang(t, l, k)
+	}
+	return w
+}

@@ -534,8 +534,11 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		if _, ok := finished(w, r, j); !ok {
 			return
 		}
+		// Narrated in the reader's language: cached per language.
+		l := langOf(r)
+		ck := string(l.Or()) + "|" + tg.key
 		j.mu.Lock()
-		traces := j.traces[tg.key]
+		traces := j.traces[ck]
 		j.mu.Unlock()
 		if traces == nil {
 			res := &results.Result{File: j.src.Display, ScenarioText: j.req.Text, Sets: tg.sets, Seed: j.req.Seed, Encounters: tg.n}
@@ -543,7 +546,7 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 				res = j.result
 			}
 			var err error
-			if traces, err = app.FightTraces(r.Context(), res, nil); err != nil {
+			if traces, err = app.FightTracesIn(r.Context(), res, l, nil); err != nil {
 				jsonError(w, r, http.StatusInternalServerError, "trace: %v", err)
 				return
 			}
@@ -551,15 +554,12 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 			if j.traces == nil {
 				j.traces = map[string][]results.FightTrace{}
 			}
-			j.traces[tg.key] = traces
+			j.traces[ck] = traces
 			j.mu.Unlock()
 		}
 		for _, t := range traces {
 			if t.Name == pick {
-				// TODO(issue 27, merge): t.Title and the trace's text
-				// are the narration's (reports, reports/narrate), English
-				// until they take a language.
-				writeJSON(w, http.StatusOK, map[string]string{"title": langOf(r).Msg(tg.label) + t.Title, "text": t.Text})
+				writeJSON(w, http.StatusOK, map[string]string{"title": l.Msg(tg.label) + t.Title, "text": t.Text})
 				return
 			}
 		}
@@ -596,7 +596,7 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 	b.WriteString("# " + cmd + "\n")
 	// At most MaxTraceLines (a long fight narrates gigabytes), and not a
 	// line more once the client has gone.
-	lim := reports.TraceLimit{Lines: reports.MaxTraceLines, Command: cmd}
+	lim := reports.TraceLimit{Lines: reports.MaxTraceLines, Command: cmd, Lang: langOf(r)}
 	if err := reports.TraceContext(r.Context(), &b, tr.Scenario, tr.Game, seed, tr.Encounter, lim); err != nil {
 		if r.Context().Err() != nil {
 			return // nobody is listening

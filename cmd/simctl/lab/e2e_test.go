@@ -341,7 +341,7 @@ func TestServeE2E(t *testing.T) {
 	waitJS(bctx, "combo matrix done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#equilibrium")?.textContent || "").includes("heroes plays")`)
 	// The search tabs, prefilled from the scenario too.
 	step("combo tournament", chromedp.Click("#tab-tournament"), chromedp.SetValue("#n", "20000"), chromedp.Click("#run"))
-	waitJS(bctx, "tournament done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#tournament-outcome")?.textContent || "").startsWith("Outcome:") && document.querySelectorAll("#tournament-table tbody tr").length >= 3`)
+	waitJS(bctx, "tournament done", `document.querySelector("#job-status").dataset.state === "done" && /^(Best|Selected|Not separated|Not finished): .*Guarantee: /.test(document.querySelector("#tournament-outcome")?.textContent || "") && document.querySelectorAll("#tournament-table tbody tr").length >= 3`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
 	tablesFit(bctx, "tournament")
 	shot(bctx, "tournament")

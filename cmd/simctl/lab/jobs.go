@@ -106,7 +106,7 @@ type serveJob struct {
 	// figureIn draws an app job's figure in a language (the English one is
 	// drawn when the job ends; the others when a page asks).
 	figureIn func(i18n.Lang) (*reports.Figure, error)
-	traces   map[string][]results.FightTrace // the picks, by traceTarget.key
+	traces   map[string][]results.FightTrace // the picks, by language and traceTarget.key
 	archives map[string][]byte               // the report bundle, by format
 }
 
@@ -189,6 +189,14 @@ func (j *serveJob) statusIn(l i18n.Lang) map[string]any {
 	if j.doc != nil {
 		st["result"] = json.RawMessage(j.doc)
 		st["figures"] = j.figureNames()
+		if j.req.Kind == "tournament" {
+			// The page lays the document out itself; its verdict and
+			// statuses are the report's words, in the reader's language.
+			var t results.Tournament
+			if json.Unmarshal(j.doc, &t) == nil {
+				st["words"] = reports.TournamentWordsIn(l, &t)
+			}
+		}
 	}
 	return st
 }

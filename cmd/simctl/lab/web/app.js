@@ -977,7 +977,7 @@ function downloads(job) {
 function renderResult(job, req) {
   lab.redraw = async () => {
     // The job's warnings in the new language, then the result drawn again.
-    try { job.warnings = (await api(`/api/jobs/${job.id}`)).warnings; } catch { /* expired: as they were */ }
+    try { const st = await api(`/api/jobs/${job.id}`); job.warnings = st.warnings; job.words = st.words; } catch { /* expired: as they were */ }
     renderResult(job, req);
   };
   const out = $("#results");
@@ -1249,16 +1249,17 @@ function renderValue(out, job, r) {
 
 function renderTournament(out, job, r) {
   const cands = r.candidates || [];
-  // TODO(issue 27, merge): the outcome, the statuses and the guarantee's
-  // statement are the document's words (sim/experiment), English until
-  // the document carries them as messages.
+  // The verdict, the guarantee and the statuses are the report's words,
+  // which the server sends in the page's language (job.words).
+  const w = job.words;
   const sel = r.selected >= 0 && cands[r.selected];
-  const outcome = sel ? (r.guarantee ? t("lab.t.outcome_selected_guarantee", r.outcome, sel.name, r.guarantee.statement) : t("lab.t.outcome_selected", r.outcome, sel.name)) :
-    r.guarantee ? t("lab.t.outcome_guarantee", r.outcome, r.guarantee.statement) : t("lab.t.outcome", r.outcome);
+  const outcome = w ? (w.guarantee ? w.verdict + " " + t("lab.t.guarantee", w.guarantee) : w.verdict) :
+    sel ? t("lab.t.outcome_selected", r.outcome, sel.name) : t("lab.t.outcome", r.outcome);
+  const status = (i) => (w && w.status[i]) || cands[i].status;
   out.append(el("p", { id: "tournament-outcome", class: "verdict", text: outcome }));
   out.append(table(t(r.selected >= 0 ? "lab.t.caption_selected" : "lab.t.caption_leader", poss(r.side)),
     [...cols("candidate", "status", "win_rate", "ci95"), "Δ", ...cols("simultaneous", "encounters")],
-    (r.ranking || cands.map((_, i) => i)).map((i) => { const c = cands[i]; return [c.name, c.eliminated_by ? t("lab.t.by", c.status, c.eliminated_by, c.eliminated_after_stage) : c.status, pct(c.win_rate), ci(c.win_ci95),
+    (r.ranking || cands.map((_, i) => i)).map((i) => { const c = cands[i]; return [c.name, c.eliminated_by ? t("lab.t.by", status(i), c.eliminated_by, c.eliminated_after_stage) : status(i), pct(c.win_rate), ci(c.win_ci95),
       t("lab.pp", `${c.diff >= 0 ? "+" : ""}${(100 * c.diff).toFixed(2)}`), t("lab.pp", `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}]`), thousands(c.encounters)]; }), "tournament-table"));
   out.append(el("p", { class: "muted", text: t("lab.t.total", count(r.encounters), (r.stages || []).length) }));
 }
