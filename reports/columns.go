@@ -4,7 +4,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
-	"unicode"
+
+	"simctl/reports/i18n"
 )
 
 // text/tabwriter measures a cell in runes, but a terminal draws Hangul (and
@@ -24,11 +25,11 @@ func newColumns(w io.Writer, flags uint) *columns {
 
 func (c *columns) Write(p []byte) (int, error) {
 	s := string(p)
-	if strings.IndexFunc(s, wide) >= 0 {
+	if strings.IndexFunc(s, i18n.Wide) >= 0 {
 		var b strings.Builder
 		for _, r := range s {
 			b.WriteRune(r)
-			if wide(r) {
+			if i18n.Wide(r) {
 				b.WriteRune(wideMark)
 			}
 		}
@@ -42,26 +43,6 @@ func (c *columns) Write(p []byte) (int, error) {
 
 // Flush writes the buffered table.
 func (c *columns) Flush() error { return c.tw.Flush() }
-
-// wide tells whether a terminal draws r two columns wide (the scripts
-// simctl's languages and names bring; not the whole of Unicode's East
-// Asian Width table).
-func wide(r rune) bool {
-	return r >= 0x1100 && (unicode.In(r, unicode.Hangul, unicode.Han, unicode.Hiragana, unicode.Katakana) ||
-		r >= 0xFF01 && r <= 0xFF60) // fullwidth forms
-}
-
-// displayWidth is the terminal columns s takes.
-func displayWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if wide(r) {
-			n++
-		}
-	}
-	return n
-}
 
 // unwiden removes columns' markers from finished text.
 func unwiden(s string) string {

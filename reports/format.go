@@ -12,6 +12,8 @@ import (
 
 	"simctl/reports/results"
 	"simctl/stats"
+
+	"simctl/reports/i18n"
 )
 
 // Format is an output format of the sweep and compare tables.
@@ -68,7 +70,7 @@ func (t *table) text(w io.Writer) {
 	widths := make([]int, len(t.header))
 	for _, r := range append([][]string{t.header}, t.rows...) {
 		for i, c := range r {
-			widths[i] = max(widths[i], displayWidth(c))
+			widths[i] = max(widths[i], i18n.Width(c))
 		}
 	}
 	var b strings.Builder
@@ -76,7 +78,7 @@ func (t *table) text(w io.Writer) {
 	for _, r := range append([][]string{t.header}, t.rows...) {
 		for i, c := range r {
 			if i < t.left {
-				c += strings.Repeat(" ", widths[i]-displayWidth(c))
+				c += strings.Repeat(" ", widths[i]-i18n.Width(c))
 			}
 			io.WriteString(tw, c+"\t")
 		}
@@ -188,7 +190,7 @@ func wrapText(s string, width int, indent string) string {
 	var lines []string
 	line := ""
 	for _, w := range strings.Fields(s) {
-		if line != "" && displayWidth(line)+1+displayWidth(w) > width {
+		if line != "" && i18n.Width(line)+1+i18n.Width(w) > width {
 			lines = append(lines, line)
 			line = indent
 		}

@@ -111,8 +111,8 @@ func thousands(n int64) string { return results.Thousands(n) }
 func writeResultFirsts(r *results.Result, b *strings.Builder, l i18n.Lang) {
 	in := &r.Initiative
 	act, order := l.T("text.first_act")+":", l.T("text.first_order")+":"
-	w := max(displayWidth(act), displayWidth(order))
-	pad := func(s string) string { return s + strings.Repeat(" ", w-displayWidth(s)) }
+	w := max(i18n.Width(act), i18n.Width(order))
+	pad := func(s string) string { return s + strings.Repeat(" ", w-i18n.Width(s)) }
 	b.WriteString("\n" + pad(act))
 	for _, s := range r.Sides {
 		fmt.Fprintf(b, "  %s %s", s.Name, pct(in.FirstActorSide[s.Name]))

@@ -35,7 +35,7 @@ func TestGoldenOutcomesTextLang(t *testing.T) {
 			t.Errorf("%s: a column marker was left in the output", l)
 		}
 		for _, line := range strings.Split(b.String(), "\n") {
-			if n := displayWidth(line); n > 100 && !strings.HasPrefix(line, i18n.Text(l, "text.combatants.note")[:8]) && !strings.Contains(line, "fired") {
+			if n := i18n.Width(line); n > 100 && !strings.HasPrefix(line, i18n.Text(l, "text.combatants.note")[:8]) && !strings.Contains(line, "fired") {
 				t.Errorf("%s: line of %d columns: %q", l, n, line)
 			}
 		}

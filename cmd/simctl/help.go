@@ -170,62 +170,9 @@ func prose(l i18n.Lang, s string, width int) string {
 	}
 	lines := strings.Split(s, "\n")
 	for i, line := range lines {
-		if cols(line) > width {
-			lines[i] = wrapCols(line, width, "")
+		if i18n.Width(line) > width {
+			lines[i] = i18n.Wrap(line, width, "")
 		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// cols is the width of s in a terminal: two columns for East Asian wide
-// characters (Hangul, CJK, full-width forms), one for the others. Written
-// here rather than in app.Wrap, whose byte count is right for ASCII only,
-// so the help's wrapping does not depend on it.
-func cols(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if wide(r) {
-			n++
-		}
-	}
-	return n
-}
-
-func wide(r rune) bool {
-	switch {
-	case r >= 0x1100 && r <= 0x115f, // Hangul Jamo (leading consonants)
-		r >= 0x2e80 && r <= 0xa4cf,                             // CJK, Hangul compatibility Jamo, kana
-		r >= 0xac00 && r <= 0xd7a3,                             // Hangul syllables
-		r >= 0xf900 && r <= 0xfaff,                             // CJK compatibility ideographs
-		r >= 0xff00 && r <= 0xff60, r >= 0xffe0 && r <= 0xffe6: // full-width forms
-		return true
-	}
-	return false
-}
-
-// wrapCols wraps s at spaces into lines of at most width columns, each
-// starting with indent (a word wider than that gets a line of its own).
-// For ASCII it breaks exactly where app.Wrap does, so English help prints
-// as it always has.
-func wrapCols(s string, width int, indent string) string {
-	var lines []string
-	line, n := indent, cols(indent)
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }) {
-		wc := cols(w)
-		if n+wc+1 > width && strings.TrimSpace(line) != "" {
-			lines = append(lines, line)
-			line, n = indent, cols(indent)
-		}
-		if strings.TrimSpace(line) != "" {
-			line += " "
-			n++
-		}
-		line += w
-		n += wc
-	}
-	if strings.TrimSpace(line) != "" {
-		lines = append(lines, line)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -268,7 +215,7 @@ func conventionsHelp(l i18n.Lang) string {
 	for _, c := range conventions {
 		text := l.T("help.conventions." + c.key)
 		if l.Or() != i18n.En {
-			text = strings.TrimPrefix(wrapCols(text, flagWidth, indent), indent)
+			text = strings.TrimPrefix(i18n.Wrap(text, flagWidth, indent), indent)
 		}
 		text = strings.ReplaceAll(text, "\n"+indent, "\n")
 		if c.key == "set" {
@@ -358,7 +305,7 @@ func printHelp(w io.Writer, l i18n.Lang, cmd string, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "\n%s\n", l.T("help.flags"))
 	for _, ln := range lines {
 		pad := 19
-		body := wrapCols(ln[1], flagWidth, strings.Repeat(" ", pad+2))
+		body := i18n.Wrap(ln[1], flagWidth, strings.Repeat(" ", pad+2))
 		if len(ln[0]) > pad-1 {
 			fmt.Fprintf(w, "  %s\n%s\n", ln[0], body)
 			continue

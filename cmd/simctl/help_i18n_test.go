@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"simctl/cmd/simctl/app"
 	"simctl/reports/i18n"
 )
 
@@ -235,22 +234,4 @@ func simctlErr(t *testing.T, args ...string) (int, string) {
 	t.Helper()
 	code, _, errOut := simctl(t, context.Background(), args...)
 	return code, errOut
-}
-
-// TestWrapCols: Hangul takes two columns, Cyrillic one, and ASCII breaks
-// where app.Wrap does.
-func TestWrapCols(t *testing.T) {
-	if got := cols("한글 ab ё"); got != 9 {
-		t.Errorf("cols = %d, want 9", got)
-	}
-	if got := wrapCols("가나 다라 마바", 9, ""); got != "가나 다라\n마바" {
-		t.Errorf("Hangul: %q", got)
-	}
-	if got := wrapCols("ёж ёж ёж", 5, ""); got != "ёж ёж\nёж" {
-		t.Errorf("Cyrillic: %q", got)
-	}
-	s := "stop once every 95% win interval is narrower than W (0.02 or 2pp), checking every --batch encounters"
-	if got, want := wrapCols(s, 40, "  "), app.Wrap(s, 40, "  "); got != want {
-		t.Errorf("ASCII: %q, app.Wrap %q", got, want)
-	}
 }

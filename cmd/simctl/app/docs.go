@@ -379,66 +379,11 @@ func commonCombatantFields(base string, data []byte) []string {
 }
 
 // Wrap fills s into lines of at most width terminal columns, each after
-// indent. Columns, not bytes: Cyrillic letters take two bytes and one
-// column, Hangul syllables three bytes and two columns (East Asian Wide),
-// so Korean and Russian text fills the same width English does.
-func Wrap(s string, width int, indent string) string {
-	var lines []string
-	line, cols := indent, Width(indent)
-	for _, w := range strings.Fields(s) {
-		ww := Width(w)
-		if cols+ww+1 > width && strings.TrimSpace(line) != "" {
-			lines = append(lines, line)
-			line, cols = indent, Width(indent)
-		}
-		if strings.TrimSpace(line) != "" {
-			line += " "
-			cols++
-		}
-		line += w
-		cols += ww
-	}
-	if strings.TrimSpace(line) != "" {
-		lines = append(lines, line)
-	}
-	return strings.Join(lines, "\n")
-}
+// indent (i18n.Wrap: Korean and Russian fill the width English does).
+func Wrap(s string, width int, indent string) string { return i18n.Wrap(s, width, indent) }
 
-// Width is the number of terminal columns s takes: two for each East
-// Asian Wide or Fullwidth rune (Hangul, CJK, fullwidth forms), one for
-// every other.
-func Width(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if wide(r) {
-			n++
-		}
-	}
-	return n
-}
-
-// wide reports the East Asian Wide and Fullwidth ranges (UAX #11) simctl's
-// languages can meet.
-func wide(r rune) bool {
-	switch {
-	case r < 0x1100:
-		return false
-	case r <= 0x115F, // Hangul Jamo leading consonants
-		r >= 0x2E80 && r <= 0x303E, // CJK radicals, punctuation
-		r >= 0x3041 && r <= 0x33FF, // kana, compatibility Jamo, CJK symbols
-		r >= 0x3400 && r <= 0x4DBF, // CJK extension A
-		r >= 0x4E00 && r <= 0x9FFF, // CJK ideographs
-		r >= 0xA960 && r <= 0xA97F, // Hangul Jamo extended A
-		r >= 0xAC00 && r <= 0xD7A3, // Hangul syllables
-		r >= 0xF900 && r <= 0xFAFF, // CJK compatibility ideographs
-		r >= 0xFE30 && r <= 0xFE4F, // CJK compatibility forms
-		r >= 0xFF00 && r <= 0xFF60, // fullwidth forms
-		r >= 0xFFE0 && r <= 0xFFE6:
-		return true
-	}
-	return false
-}
+// Width is the terminal columns s takes (i18n.Width).
+func Width(s string) int { return i18n.Width(s) }
 
 // starterLang is the starter with simctl's own comment lines in l.
 func starterLang(r sim.Ruleset, l i18n.Lang) (string, error) {
