@@ -276,17 +276,27 @@ func StarterIn(r sim.Ruleset, l i18n.Lang) (string, error) {
 	return starterLang(r, l)
 }
 
-func starterEn(r sim.Ruleset) (string, error) {
-	d := r.Doc()
+// starterBase is the built-in a starter of ruleset copies (its duel, else
+// its first) and that scenario's text.
+func starterBase(ruleset string) (string, []byte, error) {
 	base := ""
 	for _, n := range scenarios.Names() {
-		if strings.HasPrefix(n, d.Name+"/") && (base == "" || n == d.Name+"/duel") {
+		if strings.HasPrefix(n, ruleset+"/") && (base == "" || n == ruleset+"/duel") {
 			base = n
 		}
 	}
 	data, _, ok := scenarios.Read(base)
 	if base == "" || !ok {
-		return "", msg.Errorf("no built-in scenario of ruleset %s to start from", d.Name)
+		return "", nil, msg.Errorf("no built-in scenario of ruleset %s to start from", ruleset)
+	}
+	return base, data, nil
+}
+
+func starterEn(r sim.Ruleset) (string, error) {
+	d := r.Doc()
+	base, data, err := starterBase(d.Name)
+	if err != nil {
+		return "", err
 	}
 	var b strings.Builder
 	c := func(format string, args ...any) { // a comment line
@@ -388,15 +398,9 @@ func Width(s string) int { return i18n.Width(s) }
 // starterLang is the starter with simctl's own comment lines in l.
 func starterLang(r sim.Ruleset, l i18n.Lang) (string, error) {
 	d := RulesDoc(r, l)
-	base := ""
-	for _, n := range scenarios.Names() {
-		if strings.HasPrefix(n, d.Name+"/") && (base == "" || n == d.Name+"/duel") {
-			base = n
-		}
-	}
-	data, _, ok := scenarios.Read(base)
-	if base == "" || !ok {
-		return "", msg.Errorf("no built-in scenario of ruleset %s to start from", d.Name)
+	base, data, err := starterBase(d.Name)
+	if err != nil {
+		return "", err
 	}
 	var b strings.Builder
 	c := func(s string) { b.WriteString(strings.TrimRight("# "+s, " ") + "\n") }
