@@ -152,19 +152,7 @@ func TestServeE2E(t *testing.T) {
 			t.Errorf("%s at 1280 px: %s", what, fit)
 		}
 	}
-	shot := func(c context.Context, name string) {
-		t.Helper()
-		if shots == "" {
-			return
-		}
-		png, err := chromedp.Run(c, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatalf("screenshot %s: %v", name, err)
-		}
-		if err := os.WriteFile(filepath.Join(shots, "serve-"+name+".png"), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	shot := func(c context.Context, name string) { t.Helper(); screenshot(t, c, shots, name) }
 
 	// Load the page and pick a built-in.
 	step("load", chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(`body[data-ready="1"]`))
@@ -503,19 +491,7 @@ func TestServeE2ELanguages(t *testing.T) {
 			t.Fatalf("%s: %v", what, err)
 		}
 	}
-	shot := func(c context.Context, name string) {
-		t.Helper()
-		if shots == "" {
-			return
-		}
-		png, err := chromedp.Run(c, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatalf("screenshot %s: %v", name, err)
-		}
-		if err := os.WriteFile(filepath.Join(shots, "serve-"+name+".png"), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	shot := func(c context.Context, name string) { t.Helper(); screenshot(t, c, shots, name) }
 	// The texts the page shows of these keys, in l (the static page).
 	static := []string{"lab.experiment", "lab.start_from", "lab.load", "lab.history", "lab.reference", "lab.permalink.copy", "lab.cancel", "lab.doc.rules", "lab.tab.sweep", "lab.encounters"}
 	pageSays := func(c context.Context, l i18n.Lang) {
@@ -672,5 +648,21 @@ func TestServeE2ELanguages(t *testing.T) {
 	pageSays(fctx, i18n.En)
 	if got := get(t, fctx, "banner", chromedp.Evaluate[string](`document.querySelector("#banner").textContent`)); !strings.HasPrefix(got, "Opened a permalink: ") {
 		t.Errorf("en: the permalink's banner says %q", got)
+	}
+}
+
+// screenshot saves the page as DIR/serve-NAME.png when DIR is set
+// (SIMCTL_SCREENSHOTS).
+func screenshot(t *testing.T, c context.Context, dir, name string) {
+	t.Helper()
+	if dir == "" {
+		return
+	}
+	png, err := chromedp.Run(c, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "serve-"+name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
