@@ -285,3 +285,23 @@ func writeOptimizeOracle(o *results.Optimize, b *strings.Builder, md bool, l i18
 		b.WriteString("\n")
 	}
 }
+
+// OptimizeWords are an optimize document's own words in a language, for a
+// front end that lays the document out itself (the web lab): its
+// guarantee and the status of each ranked candidate, as the report says
+// them.
+type OptimizeWords struct {
+	Guarantee string   `json:"guarantee,omitempty"`
+	Status    []string `json:"status"` // by search.ranked
+}
+
+// OptimizeWordsIn are o's words in l.
+func OptimizeWordsIn(l i18n.Lang, o *results.Optimize) OptimizeWords {
+	w := OptimizeWords{Guarantee: optStatementLang(l, o.Guarantee.Statement), Status: []string{}}
+	if o.Search != nil {
+		for _, r := range o.Search.Ranked {
+			w.Status = append(w.Status, optStatusLang(l, r.Status))
+		}
+	}
+	return w
+}

@@ -189,12 +189,19 @@ func (j *serveJob) statusIn(l i18n.Lang) map[string]any {
 	if j.doc != nil {
 		st["result"] = json.RawMessage(j.doc)
 		st["figures"] = j.figureNames()
-		if j.req.Kind == "tournament" {
-			// The page lays the document out itself; its verdict and
-			// statuses are the report's words, in the reader's language.
+		// The page lays these documents out itself; their verdict,
+		// guarantee and statuses are the report's words, in the reader's
+		// language.
+		switch j.req.Kind {
+		case "tournament":
 			var t results.Tournament
 			if json.Unmarshal(j.doc, &t) == nil {
 				st["words"] = reports.TournamentWordsIn(l, &t)
+			}
+		case "optimize":
+			var o results.Optimize
+			if json.Unmarshal(j.doc, &o) == nil {
+				st["words"] = reports.OptimizeWordsIn(l, &o)
 			}
 		}
 	}

@@ -210,6 +210,11 @@ const pct = (f) => (100 * f).toFixed(2) + "%";
 const ci = (c) => `[${pct(c[0])}, ${pct(c[1])}]`;
 const ci2 = (c) => `[${num(c[0])}, ${num(c[1])}]`;
 const num = (f, d = 2) => (typeof f === "number" ? f.toFixed(d) : String(f));
+// Numbers in prose as the page's language writes them (Russian: a decimal
+// comma, "53,10 %"); tables keep the point, for pasting into spreadsheets.
+const proseNum = (f, d = 2) => (lab.lang === "ru" ? num(f, d).replace(".", ",") : num(f, d));
+const prosePct = (f) => (lab.lang === "ru" ? proseNum(100 * f) + "\u00a0%" : pct(f));
+const proseCI = (c) => `[${prosePct(c[0])}, ${prosePct(c[1])}]`;
 // thousands writes a count in a table cell: 1,000,000 in every language
 // (tables are pasted into spreadsheets, which read it); count writes one
 // in prose, as the language does (Russian: 10 000, four digits ungrouped),
@@ -1111,7 +1116,7 @@ function renderRun(out, job, r) {
     text: t("lab.run.counts", count(r.encounters), r.seed, r.sides.map((s) => t("lab.run.side_wins", s.name, count(s.wins))).join(", "), count(r.draws)) }));
   out.append(table(t("lab.run.caption"), cols("side", "wins", "win_rate", "ci95", "survivors", "any_death"),
     r.sides.map((s) => [s.name, thousands(s.wins), pct(s.win_rate), ci(s.win_ci95), num(s.survivors_mean), pct(s.any_death_rate)])));
-  out.append(el("p", { text: t("lab.run.draws", count(r.draws), pct(r.draw_rate), num(r.rounds.mean), r.rounds.p50, r.rounds.p90, r.rounds.max) }));
+  out.append(el("p", { text: t("lab.run.draws", count(r.draws), prosePct(r.draw_rate), proseNum(r.rounds.mean), r.rounds.p50, r.rounds.p90, r.rounds.max) }));
   if (r.combatants && r.combatants.length) {
     out.append(table(t("lab.run.combatants"), cols("combatant", "side", "death", "out", "damage_dealt", "taken", "kills", "turns", "acts_first"),
       r.combatants.map((c) => [c.name, c.side, pct(c.death_rate), pct(c.out_rate), num(c.damage_dealt_mean), num(c.damage_taken_mean), num(c.kills_mean), num(c.turns_mean), pct(c.first_actor)])));
@@ -1264,6 +1269,13 @@ function renderTournament(out, job, r) {
   out.append(el("p", { class: "muted", text: t("lab.t.total", count(r.encounters), (r.stages || []).length) }));
 }
 
+// rankedStatus is ranked candidate i's status in the report's words, which
+// the server sends in the page's language (job.words); as recorded while
+// the job runs.
+function rankedStatus(job, i, c) {
+  return (job.words && job.words.status && job.words.status[i]) || c.status;
+}
+
 // shortName writes a candidate's overrides by their last path segment
 // ("heroes.Knight.tactics.params.low=0" → "low=0") when that is unambiguous.
 function shortName(name, all) {
@@ -1280,7 +1292,7 @@ function uniformDesign(g, s) {
   const per = s.uniform_per_candidate || 0, k = per ? Math.round(g.uniform_encounters / per) : 0;
   let how = "";
   if (per) how = t("lab.opt.how", k, count(per));
-  if (per && s.uniform_discordance) how += " " + t("lab.opt.bonferroni", Math.max(k - 1, 1), (100 * s.uniform_discordance).toFixed(1));
+  if (per && s.uniform_discordance) how += " " + t("lab.opt.bonferroni", Math.max(k - 1, 1), proseNum(100 * s.uniform_discordance, 1));
   const ratio = g.encounters / g.uniform_encounters;
   return t(ratio > 1 ? "lab.opt.uniform_more" : "lab.opt.uniform_less", how, count(g.uniform_encounters), ratio.toPrecision(2));
 }
@@ -1292,9 +1304,10 @@ function renderOptimize(out, job, r) {
   if (done && r.best && r.best.name) {
     const best = shortName(r.best.name, ranked.map((c) => c.name).concat([r.best.name]));
     out.append(el("p", { id: "optimize-best", class: "verdict", text: s.baseline_win_rate !== undefined ?
-      t("lab.opt.best_written", best, pct(r.best.win_rate), ci(r.best.ci95), pct(s.baseline_win_rate), `${r.best.gain_over_baseline >= 0 ? "+" : ""}${(100 * r.best.gain_over_baseline).toFixed(2)}`, (100 * r.best.gain_ci[0]).toFixed(2), (100 * r.best.gain_ci[1]).toFixed(2)) :
-      t("lab.opt.best", best, pct(r.best.win_rate), ci(r.best.ci95)) }));
-    if (r.guarantee) out.append(el("p", { class: "muted", text: t("lab.opt.guarantee", r.guarantee.statement, count(r.guarantee.encounters)) }));
+      t("lab.opt.best_written", best, prosePct(r.best.win_rate), proseCI(r.best.ci95), prosePct(s.baseline_win_rate), `${r.best.gain_over_baseline >= 0 ? "+" : ""}${proseNum(100 * r.best.gain_over_baseline)}`, proseNum(100 * r.best.gain_ci[0]), proseNum(100 * r.best.gain_ci[1])) :
+      t("lab.opt.best", best, prosePct(r.best.win_rate), proseCI(r.best.ci95)) }));
+    // The statement is the report's words, sent in the page's language.
+    if (r.guarantee) out.append(el("p", { class: "muted", text: t("lab.opt.guarantee", (job.words && job.words.guarantee) || r.guarantee.statement, count(r.guarantee.encounters)) }));
     if (r.guarantee && r.guarantee.uniform_encounters > 0) out.append(el("p", { id: "optimize-uniform", class: "muted", text: uniformDesign(r.guarantee, s) }));
   }
   // The selection as it stands: the incumbent and each candidate's
@@ -1311,9 +1324,9 @@ function renderOptimize(out, job, r) {
     out.append(table(t("lab.opt.ranked", ranked.length), cols("candidate", "win_rate", "ci95", "delta_best", "interval", "status"),
       // Only the finalists are confirmed: the others show the selection's
       // estimate and no interval of the confirmation.
-      ranked.slice(0, 20).map((c) => c.confirmed ? [shortName(c.name, all), pct(c.confirm_win_rate), ci(c.confirm_ci), t("lab.pp", (100 * (c.diff_to_best || 0)).toFixed(2)),
-        c.diff_ci ? t("lab.pp", `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}]`) : "", c.status] :
-        [shortName(c.name, all), t("lab.opt.in_selection", pct(c.win_rate)), t("lab.opt.not_confirmed"), "", "", c.status]), "optimize-table"));
+      ranked.slice(0, 20).map((c, i) => c.confirmed ? [shortName(c.name, all), pct(c.confirm_win_rate), ci(c.confirm_ci), t("lab.pp", (100 * (c.diff_to_best || 0)).toFixed(2)),
+        c.diff_ci ? t("lab.pp", `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}]`) : "", rankedStatus(job, i, c)] :
+        [shortName(c.name, all), t("lab.opt.in_selection", pct(c.win_rate)), t("lab.opt.not_confirmed"), "", "", rankedStatus(job, i, c)]), "optimize-table"));
   }
   const inc = s.incumbent || [];
   if (inc.length) {
@@ -1323,7 +1336,7 @@ function renderOptimize(out, job, r) {
 }
 
 function renderFind(out, job, r) {
-  out.append(el("p", { id: "find-count", class: "verdict", text: t("lab.find.count", count(r.matches), count(r.encounters), pct(r.matches / Math.max(1, r.encounters)), r.where) }));
+  out.append(el("p", { id: "find-count", class: "verdict", text: t("lab.find.count", count(r.matches), count(r.encounters), prosePct(r.matches / Math.max(1, r.encounters)), r.where) }));
   const list = el("p", { class: "find-list" }, (r.first || []).length ? t("lab.find.first", r.first.length) + " " : t("lab.find.none"));
   (r.first || []).forEach((i) => list.append(el("button", { type: "button", class: "link", "data-encounter": i, onclick: () => {
     $("#trace-i").value = String(i);
