@@ -1269,6 +1269,13 @@ function renderTournament(out, job, r) {
   out.append(el("p", { class: "muted", text: t("lab.t.total", count(r.encounters), (r.stages || []).length) }));
 }
 
+// statusText is a selection's candidate status (selected, not separated,
+// eliminated) in the page's language; another as recorded.
+function statusText(s) {
+  const key = "lab.status." + s.replace(/ /g, "_");
+  return texts[key] !== undefined ? t(key) : s;
+}
+
 // rankedStatus is ranked candidate i's status in the report's words, which
 // the server sends in the page's language (job.words); as recorded while
 // the job runs.
@@ -1317,7 +1324,7 @@ function renderOptimize(out, job, r) {
     const all = sel.candidates.map((c) => c.name || "");
     const order = sel.candidates.map((_, i) => i).sort((a, b) => sel.candidates[b].win_rate - sel.candidates[a].win_rate).slice(0, 15);
     out.append(table(t("lab.opt.selection", count(sel.encounters || 0)), cols("candidate", "win_rate", "ci95", "status", "encounters"),
-      order.map((i) => { const c = sel.candidates[i]; const n = shortName(c.name || String(i), all); return [i === sel.leader ? t("lab.opt.incumbent_mark", n) : n, pct(c.win_rate), c.win_ci95 ? ci(c.win_ci95) : "", c.status || "", thousands(c.encounters || 0)]; }), "optimize-live"));
+      order.map((i) => { const c = sel.candidates[i]; const n = shortName(c.name || String(i), all); return [i === sel.leader ? t("lab.opt.incumbent_mark", n) : n, pct(c.win_rate), c.win_ci95 ? ci(c.win_ci95) : "", statusText(c.status || ""), thousands(c.encounters || 0)]; }), "optimize-live"));
   }
   if (ranked.length) {
     const all = ranked.map((c) => c.name);
