@@ -237,7 +237,7 @@ func compileBlock[R any, P headed[R]](d *scenario.Decoder, g ruleGame, self int,
 			ids = spec.ids(mi)
 			facts = momentFacts(spec.facts, ids)
 		}
-		env := &tactics.Env{Ruleset: spec.ruleset, Moment: m.Name, Facts: facts, Params: b.Params, Names: b.Names, ResolveMsg: resolve}
+		env := &tactics.Env{Ruleset: spec.ruleset, Moment: m.Name, Facts: facts, Params: b.Params, Names: b.Names, Resolve: resolve}
 		unconditional := ""
 		for _, r := range m.Rules {
 			if unconditional != "" {

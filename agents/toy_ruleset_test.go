@@ -22,6 +22,8 @@ import (
 	"simctl/sim"
 	"simctl/sim/rng"
 	"simctl/sim/scenario"
+
+	"simctl/sim/msg"
 )
 
 // The toy's book: each round every standing combatant, in roster order,
@@ -207,7 +209,7 @@ func compileToyTactics(d *scenario.Decoder, g *toyGame, self int, spec scenario.
 	}
 	env := &tactics.Env{Ruleset: "toy", Moment: "turn", Params: b.Params, Names: b.Names,
 		Facts:   []tactics.Fact{{Name: "round", Type: tactics.Number}, {Name: "self.hp", Type: tactics.Number}},
-		Resolve: func(tactics.ArgKind, string) (int, string) { return -1, "the toy's facts take no name" }}
+		Resolve: func(tactics.ArgKind, string) (int, msg.Text) { return -1, msg.New("the toy's facts take no name") }}
 	p := &toyPolicy{rules: []toyRule{}}
 	for _, m := range b.Moments {
 		for _, r := range m.Rules {

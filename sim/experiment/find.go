@@ -115,7 +115,7 @@ func NewProbe(g sim.Game, sides [2]string) *Probe {
 			p.ruleAt[i][ev] = append(p.ruleAt[i][ev], k)
 		}
 	}
-	p.env = lang.Env{Ruleset: "simctl find", Moment: "the end of an encounter", MomentText: msg.New("the end of an encounter"), Facts: facts, ResolveMsg: p.resolve}
+	p.env = lang.Env{Ruleset: "simctl find", Moment: "the end of an encounter", MomentText: msg.New("the end of an encounter"), Facts: facts, Resolve: p.resolve}
 	return p
 }
 

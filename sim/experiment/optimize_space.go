@@ -257,7 +257,7 @@ func (sp *Space) Constrain(src string) error {
 	if len(numeric) == 0 {
 		return msg.Errorf("--where needs a numeric --vary (its paths are the names a constraint reads)")
 	}
-	env := lang.Env{Ruleset: "simctl optimize", Moment: "a candidate (the varied numeric paths)", MomentText: msg.New("a candidate (the varied numeric paths)"), ResolveMsg: func(kind lang.ArgKind, name string) (int, msg.Text) {
+	env := lang.Env{Ruleset: "simctl optimize", Moment: "a candidate (the varied numeric paths)", MomentText: msg.New("a candidate (the varied numeric paths)"), Resolve: func(kind lang.ArgKind, name string) (int, msg.Text) {
 		if kind != pathArg {
 			return -1, msg.New("a --where fact takes no argument")
 		}

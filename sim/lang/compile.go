@@ -72,27 +72,18 @@ type Env struct {
 	Params     []Param
 	Names      []string // string parameters, "name=value", usable as fact arguments: ally($until).acted
 	// Resolve turns an argument into an integer (a roster index, a spell
-	// index), or returns a message saying what would be valid.
-	Resolve func(kind ArgKind, name string) (int, string)
-	// ResolveMsg is Resolve with its message translatable; when set, it
-	// is used instead of Resolve.
-	ResolveMsg func(kind ArgKind, name string) (int, msg.Text)
+	// index), or returns a message saying what would be valid (the zero
+	// Text when it resolves).
+	Resolve func(kind ArgKind, name string) (int, msg.Text)
 }
 
 // resolve is the argument's integer, or the message saying what would
 // be valid (Format "" when it resolves).
 func (env *Env) resolve(kind ArgKind, name string) (int, msg.Text) {
-	if env.ResolveMsg != nil {
-		return env.ResolveMsg(kind, name)
-	}
 	if env.Resolve == nil {
 		return 0, msg.Text{}
 	}
-	i, s := env.Resolve(kind, name)
-	if s == "" {
-		return i, msg.Text{}
-	}
-	return i, msg.New("%s", s)
+	return env.Resolve(kind, name)
 }
 
 // examples are the facts the parser's messages show, from the
@@ -131,7 +122,7 @@ func (env *Env) argExample(name, arg string) string {
 		if eg == nil {
 			eg = f
 		}
-		if env.Resolve != nil || env.ResolveMsg != nil {
+		if env.Resolve != nil {
 			if _, why := env.resolve(f.Arg, name); why.Format == "" {
 				eg = f
 				break

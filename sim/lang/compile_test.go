@@ -3,6 +3,8 @@ package lang
 import (
 	"strings"
 	"testing"
+
+	"simctl/sim/msg"
 )
 
 // allyArg is the test Env's one argument kind, numbered as an Env numbers
@@ -21,11 +23,11 @@ func testEnv() *Env {
 		},
 		Params: []Param{{Name: "low", Val: 0.4}},
 		Names:  []string{"who=Wizard"},
-		Resolve: func(k ArgKind, name string) (int, string) {
+		Resolve: func(k ArgKind, name string) (int, msg.Text) {
 			if name == "Wizard" {
-				return 7, ""
+				return 7, msg.Text{}
 			}
-			return -1, "no ally " + name
+			return -1, msg.New("no ally %s", name)
 		},
 	}
 }
@@ -145,11 +147,11 @@ func TestErrorExamplesComeFromTheEnv(t *testing.T) {
 			{Name: "foe.down", Type: Bool, Arg: allyArg},
 		},
 		Names: []string{"who=Bob"},
-		Resolve: func(k ArgKind, name string) (int, string) {
+		Resolve: func(k ArgKind, name string) (int, msg.Text) {
 			if k == allyArg && name == "Bob" {
-				return 1, ""
+				return 1, msg.Text{}
 			}
-			return -1, "no"
+			return -1, msg.New("no")
 		},
 	}
 	for _, c := range []struct{ src, msg string }{

@@ -591,7 +591,7 @@ func (d *Decoder) checkName(n *yaml.Node, path string, what msg.Text, name strin
 	if n.Kind != yaml.ScalarNode {
 		return true // d.Str has reported the kind
 	}
-	if why := NameProblemText(name); why.Format != "" {
+	if why := NameProblem(name); why.Format != "" {
 		d.rep.Errorf(n, path, "%s %q %s", what, name, why)
 		return false
 	}
@@ -599,13 +599,10 @@ func (d *Decoder) checkName(n *yaml.Node, path string, what msg.Text, name strin
 }
 
 // NameProblem says what is wrong with a name shown in results and
-// reports, or "" if nothing: a name is non-empty, not only spaces,
-// printable (no control or other invisible characters) and has no '|'.
-func NameProblem(name string) string { return NameProblemText(name).String() }
-
-// NameProblemText is NameProblem as a message (the zero Text, Format "",
-// when the name is fine), for messages that translate.
-func NameProblemText(name string) msg.Text {
+// reports, or the zero Text (Format "") if nothing: a name is non-empty,
+// not only spaces, printable (no control or other invisible characters)
+// and has no '|'.
+func NameProblem(name string) msg.Text {
 	if strings.TrimSpace(name) == "" {
 		return msg.New("is empty; give a name of visible characters")
 	}

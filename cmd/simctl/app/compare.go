@@ -57,7 +57,7 @@ func (req *CompareRequest) Check() error {
 	}
 	seen := map[string]bool{}
 	for _, op := range req.Options {
-		if why := scenario.NameProblemText(op.Name); why.Format != "" {
+		if why := scenario.NameProblem(op.Name); why.Format != "" {
 			return usage(false, "option name %q %s", op.Name, why)
 		}
 		if seen[op.Name] {

@@ -392,9 +392,6 @@ func commonCombatantFields(base string, data []byte) []string {
 // indent (i18n.Wrap: Korean and Russian fill the width English does).
 func Wrap(s string, width int, indent string) string { return i18n.Wrap(s, width, indent) }
 
-// Width is the terminal columns s takes (i18n.Width).
-func Width(s string) int { return i18n.Width(s) }
-
 // starterLang is the starter with simctl's own comment lines in l.
 func starterLang(r sim.Ruleset, l i18n.Lang) (string, error) {
 	d := RulesDoc(r, l)

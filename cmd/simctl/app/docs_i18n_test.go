@@ -299,12 +299,12 @@ func TestWrapColumns(t *testing.T) {
 	} {
 		lines := strings.Split(Wrap(s, 40, "  "), "\n")
 		for _, line := range lines[:len(lines)-1] {
-			if w := Width(line); w > 40 || w < 30 {
+			if w := i18n.Width(line); w > 40 || w < 30 {
 				t.Errorf("line of %d columns (want 30..40): %q", w, line)
 			}
 		}
 	}
-	if Width("선제공격 a") != 10 || Width("бой") != 3 {
-		t.Errorf("Width: %d, %d", Width("선제공격 a"), Width("бой"))
+	if i18n.Width("선제공격 a") != 10 || i18n.Width("бой") != 3 {
+		t.Errorf("Width: %d, %d", i18n.Width("선제공격 a"), i18n.Width("бой"))
 	}
 }

@@ -479,7 +479,7 @@ func parseSets(ss []string, field string) ([]scenario.Set, error) {
 func checkNamedSets(ns []results.NamedSets, field string) error {
 	seen := map[string]bool{}
 	for _, o := range ns {
-		if why := scenario.NameProblemText(o.Name); why.Format != "" {
+		if why := scenario.NameProblem(o.Name); why.Format != "" {
 			return msg.Errorf("%s: option name %q %s", field, o.Name, why)
 		}
 		// The job runs the CLI's command, which reads --option NAME=SETS
