@@ -264,16 +264,12 @@ func firstComment(src string) string {
 // drifts from what the decoder accepts.
 func Starter(r sim.Ruleset) (string, error) { return StarterIn(r, i18n.En) }
 
-// StarterIn is Starter with simctl's own comments in l (simctl init
-// --lang): the YAML keys, field and option names, commands and the
-// scenario itself stay as they are; the ruleset's documentation (its
-// title, source, summary and the docs of its options, fields and
-// policies) is the ruleset's own text, printed as the ruleset gives it.
+// StarterIn is Starter with its comments in l (simctl init --lang):
+// simctl's own lines and the ruleset's documentation (RulesDoc) are
+// translated; the YAML keys, field and option names, commands and the
+// scenario itself stay as they are.
 func StarterIn(r sim.Ruleset, l i18n.Lang) (string, error) {
-	if l = l.Or(); l == i18n.En {
-		return starterEn(r)
-	}
-	return starterLang(r, l)
+	return starter(r, l.Or())
 }
 
 // starterBase is the built-in a starter of ruleset copies (its duel, else
@@ -290,75 +286,6 @@ func starterBase(ruleset string) (string, []byte, error) {
 		return "", nil, msg.Errorf("no built-in scenario of ruleset %s to start from", ruleset)
 	}
 	return base, data, nil
-}
-
-func starterEn(r sim.Ruleset) (string, error) {
-	d := r.Doc()
-	base, data, err := starterBase(d.Name)
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	c := func(format string, args ...any) { // a comment line
-		line := strings.TrimRight("# "+fmt.Sprintf(format, args...), " ")
-		b.WriteString(line + "\n")
-	}
-	wrapped := func(indent, s string) {
-		for _, l := range strings.Split(Wrap(s, 86, indent), "\n") {
-			c("%s", l)
-		}
-	}
-	c("A starter %s scenario, written by simctl init %s (simctl %s) from the", d.Name, d.Name, Release)
-	c("built-in %s. Next:", base)
-	c("  simctl check FILE        validate it (every problem at once, with line:col)")
-	c("  simctl run FILE          play 100,000 encounters and print the win rates")
-	c("  simctl run FILE --json -o result.json && simctl report result.json -o report/")
-	c("Editor completion: simctl schema -o simctl-scenario.schema.json, then make the")
-	c("first line of this file: # yaml-language-server: $schema=simctl-scenario.schema.json")
-	c("")
-	c("Ruleset %s: %s", d.Name, d.Title)
-	wrapped("  ", "Source: "+d.Source)
-	wrapped("  ", d.Summary)
-	c("")
-	c("Common fields: name, description, ruleset, options, max_rounds (a draw when reached),")
-	c("distance (feet between the sides at the start; 0: in melee), sides (exactly two, each")
-	c("with name, aware (false: surprised), policy, tactics and combatants). Every combatant")
-	wrapped("", "has "+strings.Join(commonCombatantFields(base, data), ", ")+".")
-	c("")
-	wrapped("", "tactics: on a side or a combatant, decisions as data instead of a policy: rules grouped by the moment of decision, each with name:, when: CONDITION, do: DECISION and target:, the first that applies deciding. simctl policies "+d.Name+" lists its moments, facts and decisions; docs/tactics.md explains the language.")
-	for _, n := range scenarios.Names() {
-		if strings.HasPrefix(n, d.Name+"/tactics-") {
-			c("A worked example: simctl scenarios show %s", n)
-			break
-		}
-	}
-	if len(d.Options) > 0 {
-		c("")
-		c("options: (add under options:, e.g. options: {%s: %s}; the default is shown)", d.Options[0].Name, d.Options[0].Default)
-		for _, o := range d.Options {
-			c("  %s: %s    # valid: %s", o.Name, o.Default, o.Valid)
-			wrapped("      ", o.Doc)
-		}
-	}
-	if len(d.Fields) > 0 {
-		c("")
-		c("%s combatant fields:", d.Name)
-		for _, f := range d.Fields {
-			c("  %s", f.Name)
-			wrapped("      ", f.Doc)
-		}
-	}
-	if len(d.Policies) > 0 {
-		c("")
-		c("policies (policy: NAME, or {name: NAME, param: value}, on a side or a combatant):")
-		for _, f := range d.Policies {
-			c("  %s", f.Name)
-			wrapped("      ", f.Doc)
-		}
-	}
-	c("")
-	b.Write(data)
-	return b.String(), nil
 }
 
 // commonCombatantFields describes the common combatant fields the
@@ -392,8 +319,7 @@ func commonCombatantFields(base string, data []byte) []string {
 // indent (i18n.Wrap: Korean and Russian fill the width English does).
 func Wrap(s string, width int, indent string) string { return i18n.Wrap(s, width, indent) }
 
-// starterLang is the starter with simctl's own comment lines in l.
-func starterLang(r sim.Ruleset, l i18n.Lang) (string, error) {
+func starter(r sim.Ruleset, l i18n.Lang) (string, error) {
 	d := RulesDoc(r, l)
 	base, data, err := starterBase(d.Name)
 	if err != nil {
@@ -411,11 +337,14 @@ func starterLang(r sim.Ruleset, l i18n.Lang) (string, error) {
 	}
 	c("")
 	c(l.T("init.ruleset", d.Name, d.Title))
-	c(l.T("init.source"))
-	wrapped("    ", d.Source)
+	wrapped("  ", l.T("init.source")+" "+d.Source)
 	wrapped("  ", d.Summary)
 	c("")
-	wrapped("", l.T("init.common", strings.Join(commonCombatantFieldsIn(l, base, data), ", ")))
+	// A catalog's line breaks are kept (the English is laid out by hand);
+	// each line is wrapped.
+	for _, part := range strings.Split(l.T("init.common", strings.Join(commonCombatantFieldsIn(l, base, data), ", ")), "\n") {
+		wrapped("", part)
+	}
 	c("")
 	wrapped("", l.T("init.tactics", d.Name))
 	for _, n := range scenarios.Names() {
@@ -428,7 +357,7 @@ func starterLang(r sim.Ruleset, l i18n.Lang) (string, error) {
 		c("")
 		c(l.T("init.options", d.Options[0].Name, d.Options[0].Default))
 		for _, o := range d.Options {
-			c(l.T("init.option", o.Name, o.Default, o.Valid))
+			c("  " + l.T("init.option", o.Name, o.Default, o.Valid)) // the catalog trims the indent
 			wrapped("      ", o.Doc)
 		}
 	}
