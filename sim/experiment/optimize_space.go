@@ -289,7 +289,7 @@ func (sp *Space) Constrain(src string) error {
 				break
 			}
 		}
-		return msg.Errorf("%s\n%s%s", m, lang.Caret(src, err.Pos), hint)
+		return &lang.At{Err: msg.Errorf("%s\n%s%s", m, lang.Caret(src, err.Pos), hint), Pos: err.Pos}
 	}
 	sp.Where, sp.where = prog, src
 	sp.factOf = make([]int, len(prog.Slots))

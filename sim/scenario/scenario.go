@@ -172,6 +172,10 @@ func Decode(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, err
 		return nil, rep.Err()
 	}
 	root := doc.Content[0]
+	if deep := tooDeep(root); deep != nil {
+		t := msg.New("nested too deeply: more than %d levels of mappings and lists; a scenario needs a handful", MaxNodeDepth)
+		return nil, Errors{{File: file, Line: deep.Line, Col: deep.Column, Msg: t.String(), Text: t}}
+	}
 	if root.Kind == yaml.MappingNode {
 		for _, s := range sets {
 			if err := s.apply(root, rep); err != nil {
@@ -183,6 +187,35 @@ func Decode(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, err
 	sc := &Scenario{File: file, MaxRounds: 100, Rep: rep, Dec: d}
 	sc.decode(d, root, lookup)
 	return sc, rep.Err()
+}
+
+// MaxNodeDepth bounds how deeply a scenario's mappings and lists nest
+// (the YAML library allows 10,000): the decoder, the tactics compiler and
+// the overrides walk the tree recursively, and no scenario needs more than
+// a dozen levels.
+const MaxNodeDepth = 64
+
+// tooDeep returns the first node (in document order) deeper than
+// MaxNodeDepth below n, n at depth 1, or nil. It walks with a stack of its
+// own, so it is safe on any tree the library returns; aliases are not
+// followed (nothing here expands them).
+func tooDeep(n *yaml.Node) *yaml.Node {
+	type item struct {
+		n     *yaml.Node
+		depth int
+	}
+	stack := []item{{n, 1}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if it.depth > MaxNodeDepth {
+			return it.n
+		}
+		for i := len(it.n.Content) - 1; i >= 0; i-- {
+			stack = append(stack, item{it.n.Content[i], it.depth + 1})
+		}
+	}
+	return nil
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)

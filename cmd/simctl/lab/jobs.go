@@ -446,6 +446,12 @@ func (s *server) prepare(req *jobRequest, l i18n.Lang) (*serveJob, int, any) {
 	if err != nil {
 		return nil, http.StatusUnprocessableEntity, checkResponse(err, nil, l)
 	}
+	// Every condition the job would compile is compiled now, so ?dry=1
+	// accepts only what will run (a condition is otherwise first read by
+	// the job).
+	if why := checkWhere(req, sc, g); why.Format != "" {
+		return bad(why)
+	}
 	// A document grows with its points, options or cells, whatever each
 	// plays: a sweep of 10,000 points at n=1 is cheap to play and large
 	// to keep. Each is counted at what its result costs in JSON.
