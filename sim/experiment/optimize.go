@@ -608,7 +608,7 @@ func statusOrder(s string) int {
 // ScreenState is screening between two rungs: what a checkpoint, an
 // interrupted search or a shard of the next rung goes on from. Every
 // candidate of a rung plays the same encounters, so a rung's StageSums
-// (PlayStage, over the whole space's games) split into shards merge
+// (PlayRung, over the whole space's games) split into shards merge
 // exactly, and ApplyRung gives what one process would.
 type ScreenState struct {
 	Stride int     `json:"stride"` // the coarse grid's stride along numeric dimensions
@@ -779,7 +779,7 @@ func screen(ctx context.Context, sp *Space, cands []Point, games []sim.Game, sid
 	}
 	for !st.Finished() {
 		start, n, alive := st.NextRung()
-		sums, err := PlayStage(ctx, games, side, alive, sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done, DonePer: int64(len(alive))})
+		sums, err := PlayRung(ctx, games, side, alive, sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done, DonePer: int64(len(alive))})
 		if err != nil {
 			res.Screening = st
 			return nil, err
