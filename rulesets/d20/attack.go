@@ -151,12 +151,19 @@ func (t *Table) logAttack(a, d, roll, bonus, ac int, hit, crit bool, dmg, mult, 
 func (t *Table) charge(a, d int) {
 	f := &t.f[a]
 	f.charging = true
-	f.chargeAC = true
 	t.c.Inc(t.side(a), Charges)
 	if t.log != nil {
 		t.logf("%s charges %s", t.name(a), t.name(d))
 		t.ev(sim.Event{Kind: sim.EvAction, Actor: a, Target: d, Rule: "charge"})
 	}
+	// A shot readied against the charge goes before it (ready.go: approach),
+	// before the charge's -2 AC applies.
+	t.approach(a, f.x)
+	if f.out {
+		f.charging = false
+		return
+	}
+	f.chargeAC = true
 	t.move(a, d, t.Dist(a, d)-t.g.C[a].Reach)
 	if !f.out && !t.f[d].out && t.InReach(a, d) {
 		t.enemyAttacks(a, d)
