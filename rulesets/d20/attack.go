@@ -82,8 +82,6 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	if ranged {
 		w := &c.Ranged
 		damage, threatFrom, critMult = &w.Damage, w.ThreatFrom, w.CritMult
-	} else if t.f[a].charging {
-		bonus += 2
 	}
 	t.firstAction(a)
 	ac := t.ac(d)
@@ -169,7 +167,10 @@ func (t *Table) charge(a, d int) {
 		t.enemyAttacks(a, d)
 		if !f.out && !t.f[d].out {
 			t.c.Inc(t.side(a), sim.Actions)
-			t.attack(a, d, t.g.C[a].Attacks[0], 0)
+			// The +2 is the charge's single attack's ("a single melee
+			// attack. You get a +2 bonus on the attack roll"), not that of
+			// an attack of opportunity the charger makes on the way.
+			t.attack(a, d, t.g.C[a].Attacks[0]+2, 0)
 		}
 	}
 	f.charging = false

@@ -74,3 +74,35 @@ func TestReadiedShotBeforeTrigger(t *testing.T) {
 		})
 	}
 }
+
+// "a single melee attack. You get a +2 bonus on the attack roll": the
+// charge's +2 goes to the charge's one attack only. A Caster readies a
+// spell for an enemy coming into its reach; the Charger (attack bonus
+// +10) charges it, sets the spell off on entering its reach, and the
+// casting provokes the Charger's attack of opportunity, mid-charge: +10,
+// then the charge's own attack at +12 (main gave the AoO +12 too).
+func TestChargeBonusOnlyOnTheChargeAttack(t *testing.T) {
+	gm := g(t, `
+name: charge bonus
+ruleset: d20
+max_rounds: 1
+distance: 40
+sides:
+  - name: a
+    combatants:
+      - {name: Caster, hp: 1000, ac: 10, attacks: [0], damage: 1, crit: none, initiative_roll: 20, concentration: 100,
+         spells: [{name: bolt, damage: 1, level: 1}], policy: {name: test-script, do: ready, trigger: enemy_in_reach, action: cast, spell: bolt}}
+  - name: b
+    combatants:
+      - {name: Charger, hp: 1000, ac: 10, attacks: [10], damage: 1, crit: none, speed: 30, initiative_roll: 10, policy: {name: test-script, charge: true}}
+`)
+	for s := uint64(1); s <= 10; s++ {
+		r := play(t, gm, s)
+		r.inOrder(r.round(1), "action Charger Caster rule=charge", "interrupt Caster Charger rule=spell/reach", "spell Caster Charger",
+			"interrupt Charger Caster rule='attack of opportunity'", "attack Charger Caster", "damage Caster Charger", "attack Charger Caster")
+		sw := swings(r.round(1))
+		if len(sw) != 2 || sw[0].bonus != 10 || sw[1].bonus != 12 {
+			t.Fatalf("seed %d: attacks %+v; want the attack of opportunity at +10, the charge's attack at +12\n%s", s, sw, r.dump())
+		}
+	}
+}
