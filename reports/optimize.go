@@ -284,6 +284,18 @@ func writeOptimizeOracle(o *results.Optimize, b *strings.Builder, md bool, l i18
 		}
 		b.WriteString("\n")
 	}
+	// Each side's space as searched: which side every option played for.
+	for _, side := range []struct {
+		name  string
+		space []string
+	}{{or.RowSide, or.RowSpace}, {or.ColSide, or.ColSpace}} {
+		if len(side.space) > 0 {
+			b.WriteString(l.T("opt.text.oracle.space", side.name, len(side.space), strings.Join(side.space, ", ")) + "\n")
+		}
+	}
+	for _, m := range or.Merged {
+		b.WriteString(l.T("opt.text.oracle.merged", m.Side, m.Name, m.Into) + "\n")
+	}
 }
 
 // OptimizeWords are an optimize document's own words in a language, for a
