@@ -42,6 +42,9 @@ type section struct {
 	scenario  string // the scenario YAML, when known
 	notes     []string
 	traces    []namedTrace
+	// answer is what the input answers (answerLines): the section opens
+	// with it, and the report with every section's first line.
+	answer []string
 }
 
 // namedTrace is a FightTrace with the file it is written to.
@@ -212,7 +215,14 @@ func (b *Bundle) section(k int, in *results.Input) (*section, error) {
 				s.commands = append(s.commands, o.Command)
 			}
 		}
-		s.tables = append(s.tables, titled{title: l.T("table.compare"), t: compareDisplayTable(c, l), notes: compareNotes(c, l)})
+		notes := compareNotes(c, l)
+		if compareAnswer(c, l) != "" {
+			notes = notes[1:] // the size rule: the section's answer says it
+		}
+		// Two tables, as in the text output: one with every column runs
+		// off a 1280 px page.
+		s.tables = append(s.tables, titled{title: l.T("table.compare_wins"), t: compareWinTable(c, l)},
+			titled{title: l.T("table.compare_diffs", c.Baseline), t: compareDiffTable(c, l), notes: notes})
 		if e := compareEconomyTable(c, l); len(e.rows) > 0 {
 			s.tables = append(s.tables, titled{title: l.T("table.compare_economy"), t: e})
 		}
@@ -245,6 +255,7 @@ func (b *Bundle) section(k int, in *results.Input) (*section, error) {
 		return nil, msg.Errorf("reports: empty report input %q", in.Path)
 	}
 	s.facts = append(s.facts, [2]string{b.Lang.T("fact.source"), in.Path})
+	s.answer = answerLines(in, b.Lang)
 	return s, nil
 }
 
