@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,5 +90,76 @@ func TestReportAnswersFirst(t *testing.T) {
 		if v < 0 || first < 0 || v > first {
 			t.Errorf("%s: the comparison's verdict (at %d) does not come before the first table (at %d)", f.file, v, first)
 		}
+	}
+}
+
+// TestSharesAddUp: shares of a whole are shown so that they add up to
+// 100.00% exactly (the duel's first to act, 11,527 and 8,473 of 20,000,
+// is 57.635% and 42.365%: one by one they round to 100.01%).
+func TestSharesAddUp(t *testing.T) {
+	got := shares([]float64{11527.0 / 20000, 8473.0 / 20000})
+	if got[0] != "57.64%" || got[1] != "42.36%" {
+		t.Errorf("shares = %v, want [57.64%% 42.36%%]", got)
+	}
+	for _, fr := range [][]float64{{1.0 / 3, 1.0 / 3, 1.0 / 3}, {0.12345, 0.5, 0.37655}, {1}, {0.00005, 0.99995}} {
+		var sum int
+		for _, s := range shares(fr) {
+			var a, b int
+			if _, err := fmt.Sscanf(s, "%d.%d%%", &a, &b); err != nil {
+				t.Fatal(err)
+			}
+			sum += 100*a + b
+		}
+		if sum != 10000 {
+			t.Errorf("shares(%v) = %v: sum %d hundredths of a percent, want 10000", fr, shares(fr), sum)
+		}
+	}
+	if got := shares([]float64{0.5, 0.2}); got[0] != "50.00%" || got[1] != "20.00%" {
+		t.Errorf("fractions that are not a whole are rounded one by one: %v", got)
+	}
+}
+
+// TestCombatantsNoteNamesRealCopies: the combatants table's note speaks
+// of copies only when the roster has some, and then with its own.
+func TestCombatantsNoteNamesRealCopies(t *testing.T) {
+	if n := combatantsNote(i18n.En, fixtureResult(1000, 0.6, 0.01, nil)); strings.Contains(n, "Copies") || strings.Contains(n, "Hobgoblin") {
+		t.Errorf("a duel's note speaks of copies: %q", n)
+	}
+	r := fixtureOutcomes(1000)
+	var g string
+	for _, x := range r.Groups {
+		if x.Copies > 1 {
+			g = fmt.Sprintf("(%s ×%d for %s#1..#%d)", x.Name, x.Copies, x.Name, x.Copies)
+			break
+		}
+	}
+	if n := combatantsNote(i18n.En, r); g == "" || !strings.Contains(n, g) {
+		t.Errorf("the note %q should name the roster's copies %q", n, g)
+	}
+}
+
+// TestMarkdownKeepsLessThan: "<0.0001" is written as it reads in report.md
+// (no tag starts with a digit), while a name that could open a tag is
+// still escaped.
+func TestMarkdownKeepsLessThan(t *testing.T) {
+	for in, want := range map[string]string{
+		"<0.0001":         "<0.0001",
+		"p <0.0001, < 1":  "p <0.0001, < 1",
+		"<script>":        "&lt;script&gt;",
+		"</b>":            "&lt;/b&gt;",
+		"<!-- x -->":      "&lt;!-- x --&gt;",
+		"a<":              "a<",
+		"<http://x.test>": "&lt;http://x.test&gt;",
+	} {
+		if got := mdInline(in); got != want {
+			t.Errorf("mdInline(%q) = %q, want %q", in, got, want)
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteCompare(fixtureCompare(), &b, Markdown); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "&lt;0.0001") || !strings.Contains(b.String(), "| <0.0001 |") {
+		t.Errorf("the Markdown table writes p as &lt;0.0001:\n%s", b.String())
 	}
 }

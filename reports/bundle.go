@@ -479,7 +479,7 @@ func outcomeTables(l i18n.Lang, r *results.Result) []titled {
 	}
 	return []titled{
 		{title: l.T("table.outcomes"), t: d, notes: []string{l.T("note.outcomes")}},
-		{title: l.T("table.combatants"), t: c, notes: []string{l.T("note.combatants")}},
+		{title: l.T("table.combatants"), t: c, notes: []string{combatantsNote(l, r)}},
 	}
 }
 
@@ -514,4 +514,16 @@ func firstTable(l i18n.Lang, r *results.Result) titled {
 		row(l.T("fig.nobody"), "", raw.NoActor, raw.NoOrder)
 	}
 	return titled{title: l.T("table.first"), t: f, notes: []string{l.T("note.first")}}
+}
+
+// combatantsNote explains the combatants table: how copies are grouped,
+// with the first group of copies the table has as the example, or,
+// without copies, only what the columns mean.
+func combatantsNote(l i18n.Lang, r *results.Result) string {
+	for _, g := range r.Groups {
+		if g.Copies > 1 {
+			return l.T("note.combatants.copies", g.Name, g.Copies)
+		}
+	}
+	return l.T("note.combatants.none")
 }

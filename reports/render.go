@@ -96,12 +96,40 @@ func mdAlt(s string) string { return mdInline(strings.NewReplacer("[", "(", "]",
 
 // mdInline makes text from names and files safe in Markdown: no raw HTML
 // (a <script> name), no line breaks (they end a table row or heading), no
-// table separators, code spans, emphasis or inline links.
-var mdInline = strings.NewReplacer(
+// table separators, code spans, emphasis or inline links. A "<" that no
+// tag can start with (<0.0001) stays as it is, so the file reads as it
+// renders.
+func mdInline(s string) string {
+	s = mdEscape.Replace(s)
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '<' && (i+1 == len(s) || !mdTagStart(s[i+1])) {
+			b.WriteByte('<')
+			continue
+		}
+		if s[i] == '<' {
+			b.WriteString("&lt;")
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// mdTagStart tells the bytes after "<" that CommonMark may read as raw
+// HTML or an autolink: a letter, "/", "!" or "?".
+func mdTagStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/' || c == '!' || c == '?'
+}
+
+var mdEscape = strings.NewReplacer(
 	`\`, `\\`, "|", `\|`, "`", "\\`", "*", `\*`, "](", `]\(`,
-	"&", "&amp;", "<", "&lt;", ">", "&gt;",
+	"&", "&amp;", ">", "&gt;",
 	"\r\n", " ", "\n", " ", "\r", " ", "\t", " ",
-).Replace
+)
 
 // mdFence puts text in a fenced code block whose fence is longer than any
 // run of backticks in the text, so the text cannot close it.
