@@ -50,18 +50,18 @@ type Condition struct {
 	Doc  string
 }
 
-// Fact is a fact a when: may read. Who says whose: a fact of the trait's
-// owner (written self.NAME), of the moment's other party (OTHER.NAME, only
-// at moments with one), or of the moment itself (NAME).
+// Fact is a fact a when: may read: a combatant's, written self.NAME for
+// the trait's owner and OTHER.NAME for the moment's other party (at
+// moments with one), or, with Event, the moment's own (NAME).
 type Fact struct {
 	Name    string
 	Type    lang.Type
-	Who     Who
+	Event   bool
 	Moments []string // the moments that offer it (nil: every moment)
 	Doc     string
 }
 
-// Who is whose fact, or whose condition, an expression reads.
+// Who is whose fact, or whose condition, a slot reads.
 type Who uint8
 
 // Parties.
@@ -146,15 +146,13 @@ func (d *Decl) env(m int, params []lang.Param) (*lang.Env, []Ref) {
 		if f.Moments != nil && !slices.Contains(f.Moments, mo.Name) {
 			continue
 		}
-		switch f.Who {
-		case Self:
-			add("self."+f.Name, f.Type, f.Doc, Ref{Kind: RefFact, Who: Self, ID: i})
-		case Other:
-			if mo.Other != "" {
-				add(mo.Other+"."+f.Name, f.Type, f.Doc, Ref{Kind: RefFact, Who: Other, ID: i})
-			}
-		case Event:
+		if f.Event {
 			add(f.Name, f.Type, f.Doc, Ref{Kind: RefFact, Who: Event, ID: i})
+			continue
+		}
+		add("self."+f.Name, f.Type, f.Doc, Ref{Kind: RefFact, Who: Self, ID: i})
+		if mo.Other != "" {
+			add(mo.Other+"."+f.Name, f.Type, f.Doc, Ref{Kind: RefFact, Who: Other, ID: i})
 		}
 	}
 	for i, c := range d.Conditions {

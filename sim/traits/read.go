@@ -121,7 +121,7 @@ func readOne(d *scenario.Decoder, n *yaml.Node, path string, decl *Decl, o Optio
 		}
 		ln, ok := o.Lib(name)
 		if !ok {
-			d.Errorf(at, path, "no library trait %q for %s%s; library: %s (simctl traits %s lists them)",
+			d.Errorf(at, path, "no library trait %q for %s%s; library: %s (simctl rules %s lists them)",
 				name, decl.Ruleset, scenario.Suggest(name, o.LibNames), strings.Join(o.LibNames, ", "), decl.Ruleset)
 			return false
 		}
