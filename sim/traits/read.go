@@ -436,11 +436,15 @@ func readEffect(d *scenario.Decoder, n *yaml.Node, lib bool, path, src string, d
 		return r.cond(e, words, s, lead, decl, mo)
 	}
 	// QTY OP AMOUNT
-	opAt := strings.IndexAny(s, "+-=")
-	if opAt <= 0 {
+	end := 0
+	for end < len(s) && lang.IdentChar(s[end]) {
+		end++
+	}
+	opAt := end + len(s[end:]) - len(strings.TrimLeft(s[end:], " \t"))
+	if end == 0 || !strings.ContainsAny(s, "=") {
 		return r.fail(e, lead, "unknown effect %q; write QUANTITY += AMOUNT, QUANTITY -= AMOUNT, QUANTITY = AMOUNT, apply CONDITION, remove CONDITION, grant action or spend action", s)
 	}
-	qname := strings.TrimSpace(s[:opAt])
+	qname := s[:end]
 	op := s[opAt:]
 	switch {
 	case strings.HasPrefix(op, "+="):
