@@ -439,6 +439,15 @@ type SpaceCount struct {
 	Excluded     int64 `json:"excluded"`     // rejected by --where
 	Duplicates   int64 `json:"duplicates"`   // compiled to the same scenario as an earlier candidate
 	Candidates   int64 `json:"candidates"`   // what is left: the space
+	// Merged names each duplicate and the earlier candidate it is one
+	// with, so an output can say which were merged, not only how many.
+	Merged []Merged `json:"-"`
+}
+
+// Merged is a candidate dropped as the same scenario as an earlier one.
+type Merged struct {
+	Name string `json:"name"`
+	Into string `json:"into"`
 }
 
 // Enumerate lists the distinct candidates that satisfy Where, in a fixed
@@ -465,7 +474,7 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 	nAlt := max(len(sp.Alts), 1)
 	nStruct := max(len(structs), 1)
 	idx := make([]int, len(sp.Dims))
-	seen := map[string]bool{}
+	seen := map[string]string{} // key: the name of the candidate kept
 	var out []Point
 	var slots [lang.MaxSlots]float64
 	for {
@@ -503,11 +512,12 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 				if err != nil {
 					return nil, cnt, msg.Errorf("candidate %s: %w", c.Name, err)
 				}
-				if seen[k] {
+				if into, ok := seen[k]; ok {
 					cnt.Duplicates++
+					cnt.Merged = append(cnt.Merged, Merged{Name: c.Name, Into: into})
 					continue
 				}
-				seen[k] = true
+				seen[k] = c.Name
 				if len(out) == MaxCandidates {
 					return nil, cnt, msg.Errorf("the space holds more than %d distinct candidates; coarsen the --vary steps or tighten --where", MaxCandidates)
 				}

@@ -47,6 +47,9 @@ type Scenario struct {
 	MaxRounds   int
 	Distance    int // feet between the sides at the start; 0: already in melee
 	Sides       []Side
+	// Rules is the rules: block as written (house rules; nil: none): the
+	// ruleset reads it, as it reads traits:.
+	Rules *yaml.Node
 
 	// Rep collects errors while the ruleset compiles Extra fields and
 	// options; Dec decodes them with positions. Both are written during
@@ -104,11 +107,14 @@ type Schema struct {
 	CombatantFields []string // extra combatant fields it reads from Extra
 	SideFields      []string // extra side fields
 	InitDie         int      // sides of the initiative die, for initiative_roll bounds (0: 20)
+	// Traits: the ruleset reads traits: (list it in CombatantFields and
+	// SideFields) and house rules (rules:); without it rules: is an error.
+	Traits bool
 }
 
 // Common field names, for unknown-field messages.
 var (
-	topFields       = []string{"name", "ruleset", "options", "max_rounds", "distance", "sides", "description"}
+	topFields       = []string{"name", "ruleset", "options", "max_rounds", "distance", "sides", "description", "rules"}
 	sideFields      = []string{"name", "aware", "referee", "policy", "tactics", "combatants"}
 	combatantFields = []string{"name", "count", "hp", "ac", "init", "initiative_roll", "attacks", "damage", "speed", "aware", "policy", "tactics"}
 )
@@ -366,6 +372,13 @@ func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {
 				sc.Options[n.Content[i].Value] = n.Content[i+1]
 				sc.OptionKey[n.Content[i].Value] = n.Content[i]
 			}
+		}
+	}
+	if n := keys["rules"]; n != nil {
+		if schema.Traits || sc.Ruleset == "" {
+			sc.Rules = n
+		} else {
+			d.rep.Errorf(n, "rules", "%s has no house rules yet (rules: is read by d20)", sc.Ruleset)
 		}
 	}
 	if n := keys["max_rounds"]; n != nil {
