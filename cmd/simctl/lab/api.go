@@ -116,9 +116,14 @@ func isYAMLName(n string) bool {
 
 // plainYAMLName is a name of a .yaml file directly in --dir: no separator,
 // "..", absolute path or NUL (readDirFile and saving ask it first).
+//
+// It is also what a job may call its scenario (cliFileName): one rule for
+// names everywhere, so a file saved here is one a job can name (a name
+// with a newline, a right-to-left override, markup, or ".yaml" alone was
+// saved, then refused as a job's file).
 func plainYAMLName(name string) bool {
-	return name != "" && name == filepath.Base(name) && !strings.ContainsAny(name, `/\`+"\x00") && name != "." && name != ".." &&
-		!filepath.IsAbs(name) && isYAMLName(name) && fs.ValidPath(name)
+	return name != "" && name == filepath.Base(name) && !strings.ContainsAny(name, `/\:`+"\x00") && name != "." && name != ".." &&
+		!filepath.IsAbs(name) && isYAMLName(name) && fs.ValidPath(name) && cliFileName.MatchString(name)
 }
 
 // errNoFile is any name that is not a plain .yaml file of --dir.
@@ -542,8 +547,8 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		j.mu.Unlock()
 		if traces == nil {
 			res := &results.Result{File: j.src.Display, ScenarioText: j.req.Text, Sets: tg.sets, Seed: j.req.Seed, Encounters: tg.n}
-			if tg.key == "" {
-				res = j.result
+			if tg.key == "" && j.result != nil {
+				res = j.result // a run's (a find job has none: its encounters are the run's)
 			}
 			var err error
 			if traces, err = app.FightTracesIn(r.Context(), res, l, nil); err != nil {
