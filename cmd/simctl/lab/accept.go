@@ -169,7 +169,7 @@ func (s *server) prepare(req *jobRequest, l i18n.Lang) (*serveJob, int, any) {
 				mult, what, est>>20, per>>10, s.cfg.MaxDocBytes>>20, s.cfg.MaxDocBytes/per))
 		}
 	}
-	j := &serveJob{id: newJobID(), req: *req, created: time.Now(), src: src, sc: sc, game: g,
+	j := &serveJob{id: newJobID(), req: *req, created: time.Now(), src: src, game: g,
 		total: req.N * mult, state: stateQueued, changed: make(chan struct{}), lang: l}
 	for _, w := range warns {
 		j.warns = append(j.warns, w)

@@ -20,7 +20,6 @@ import (
 	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/msg"
-	"simctl/sim/scenario"
 )
 
 // A lab job's state: its request, its life from queued to finished, and
@@ -71,7 +70,6 @@ type serveJob struct {
 
 	// Set by prepare, read-only afterwards.
 	src   *app.Source
-	sc    *scenario.Scenario
 	game  sim.Game
 	total int64 // encounters the job plays in all
 	// lang is the language of the request that made the job: its event
@@ -323,7 +321,8 @@ func (j *serveJob) keep(f func()) {
 // (twice for a run, whose parsed result is about as large), its events,
 // figures, report archives and traces. Held under j.mu.
 func (j *serveJob) retainedLocked() int64 {
-	n := int64(len(j.doc)) + int64(len(j.req.Text))
+	// The scenario text twice: the request's and the source's bytes.
+	n := int64(len(j.doc)) + 2*int64(len(j.req.Text))
 	if j.result != nil {
 		n += int64(len(j.doc))
 	}
