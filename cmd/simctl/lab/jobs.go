@@ -96,6 +96,7 @@ type serveJob struct {
 	figureIn func(i18n.Lang) (*reports.Figure, error)
 	traces   map[string][]results.FightTrace // the picks, by language and traceTarget.key
 	archives map[string][]byte               // the report bundle, by format
+	traceIdx *traceIndex                     // a sweep's or comparison's, read once from doc
 }
 
 type sseEvent struct {
@@ -334,6 +335,9 @@ func (j *serveJob) retainedLocked() int64 {
 	}
 	for _, a := range j.archives {
 		n += int64(len(a))
+	}
+	if j.traceIdx != nil {
+		n += j.traceIdx.size()
 	}
 	for _, ts := range j.traces {
 		for _, t := range ts {

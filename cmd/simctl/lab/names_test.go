@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -58,5 +59,26 @@ func TestFindJobTracePick(t *testing.T) {
 	_, b, _ := call(t, ts, "GET", "/api/jobs/"+run+"/trace?pick=longest", nil)
 	if a["text"] != b["text"] {
 		t.Errorf("find's longest fight differs from the run's:\n%v\n%v", a["title"], b["title"])
+	}
+}
+
+// A sweep's document is read once for its traces, not on every request
+// (issue 31 item 10: 0.5 s of CPU per request on a 31 MB document).
+func TestSweepTraceReadsDocOnce(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	id := startJob(t, ts, jobRequest{Kind: "sweep", Text: duelText(t), N: 20, Seed: 1, Vary: []string{"heroes.Fighter.init=0:4:1"}})
+	jobResult(t, ts, id)
+	before := traceIndexParses.Load()
+	for k := range 5 {
+		st, m, _ := call(t, ts, "GET", fmt.Sprintf("/api/jobs/%s/trace?point=%d&encounter=%d", id, k, k), nil)
+		if st != http.StatusOK || m["text"] == "" {
+			t.Fatalf("point %d: %d %v", k, st, m)
+		}
+	}
+	if st, m, _ := call(t, ts, "GET", "/api/jobs/"+id+"/trace?point=9&encounter=0", nil); st != http.StatusBadRequest {
+		t.Errorf("point 9 of 5: %d %v", st, m)
+	}
+	if n := traceIndexParses.Load() - before; n != 1 {
+		t.Errorf("six trace requests read the document %d times, want once", n)
 	}
 }
