@@ -21,8 +21,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"sync"
+	"sync/atomic"
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
