@@ -9,6 +9,7 @@ import (
 	"simctl/sim/msg"
 	"strings"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports"
 	"simctl/reports/results"
 	"simctl/reports/safeio"
@@ -45,6 +46,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var matrices []*results.Matrix
 	var compares []*results.Compare
 	var opts []*results.Optimize
+	var optPaths []string
 	for _, p := range pos {
 		in, err := results.ReadInputContext(ctx, p)
 		if err != nil {
@@ -65,7 +67,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		case in.Matrix != nil:
 			matrices = append(matrices, in.Matrix)
 		case in.Optimize != nil:
-			opts = append(opts, in.Optimize)
+			opts, optPaths = append(opts, in.Optimize), append(optPaths, p)
 		case in.Tournament != nil:
 			say(stderr, "merge", "%s is a tournament; a tournament does not shard (each round's eliminations need the whole round), so there is nothing to merge", p)
 			return exitFailure
@@ -85,7 +87,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	switch {
 	case len(opts) > 0:
-		m, err := results.MergeOptimizeStages(opts)
+		m, err := app.MergeOptimizeStages(opts, optPaths)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure

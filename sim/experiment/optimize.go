@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -334,12 +335,19 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 		}
 		var sel *Selection
 		var err error
+		recorded := false // the prior holds the finished selection's incumbent
 		if cfg.Resume != nil && cfg.Resume.Finished() {
-			// A merged final stage decided it: nothing left to play.
+			// A merged final stage decided it, or the search was stopped
+			// in its confirmation: nothing left to play. Stopped in the
+			// confirmation, the document already records the selection
+			// (its stage, and its incumbent after the stage's own).
 			if err := cfg.Resume.Check(len(finalists)); err != nil {
 				return res, err
 			}
 			sel = cfg.Resume.Result(names, sideName)
+			if p := cfg.Prior; p != nil {
+				recorded = slices.ContainsFunc(p.Stages, func(st SearchStage) bool { return st.Name == "selection" })
+			}
 		} else {
 			sel, err = Select(ctx, sub, names, side, sideName, sc)
 		}
@@ -347,7 +355,9 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 		if err != nil {
 			return res, err
 		}
-		incumbent(sel)
+		if !recorded {
+			incumbent(sel)
+		}
 		cfg.lower(confirmN)
 		res.Outcome = sel.Outcome
 		res.Best, res.Separated = finalists[sel.Reference], sel.Selected >= 0
