@@ -45,6 +45,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var matrices []*results.Matrix
 	var compares []*results.Compare
 	var opts []*results.Optimize
+	var others []*results.Input // documents of kinds the table registered
 	for _, p := range pos {
 		in, err := results.ReadInputContext(ctx, p)
 		if err != nil {
@@ -69,12 +70,14 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		case in.Tournament != nil:
 			say(stderr, "merge", "%s is a tournament; a tournament does not shard (each round's eliminations need the whole round), so there is nothing to merge", p)
 			return exitFailure
+		case in.Doc != nil:
+			others = append(others, in)
 		default:
 			compares = append(compares, in.Compare)
 		}
 	}
 	kinds := 0
-	for _, k := range []int{len(rs), len(sweeps), len(values), len(matrices), len(compares), len(opts)} {
+	for _, k := range []int{len(rs), len(sweeps), len(values), len(matrices), len(compares), len(opts), len(others)} {
 		if k > 0 {
 			kinds++
 		}
@@ -84,6 +87,8 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitFailure
 	}
 	switch {
+	case len(others) > 0:
+		return mergeKind(others, format, func(doc func(io.Writer) error) error { return writeOut(target, stdout, doc) }, stderr)
 	case len(opts) > 0:
 		m, err := results.MergeOptimizeStages(opts)
 		if err != nil {
