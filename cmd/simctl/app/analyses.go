@@ -9,8 +9,10 @@ import (
 	"simctl/reports"
 	"simctl/reports/i18n"
 	"simctl/reports/results"
+	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/msg"
+	"simctl/sim/scenario"
 	"simctl/stats"
 )
 
@@ -295,6 +297,7 @@ var findKind = &Analysis{
 		}
 		return 1, msg.New("encounters"), msg.Text{}
 	},
+	CheckWhere: func(f *Form, sc *scenario.Scenario, g sim.Game) error { return CheckFindWhere(sc, g, f.Where) },
 	Play: func(ctx context.Context, c *Common, f *Form, obs *Observer) (*Done, error) {
 		limit, _ := strconv.Atoi(Lookup("find").Get(f, "limit"))
 		found, err := Find(ctx, &FindRequest{Source: c.Source, Sets: c.Sets, Where: f.Where, Limit: limit, Seed: c.Seed, N: c.N, Workers: c.Workers, Command: c.Command}, obs)
@@ -328,6 +331,13 @@ var optimizeKind = &Analysis{
 		// The confirmation replays the finalists on fresh encounters: up
 		// to about twice the selection's cap each.
 		return 2 * mult, msg.New("candidates (with the confirmation)"), msg.Text{}
+	},
+	CheckWhere: func(f *Form, _ *scenario.Scenario, _ sim.Game) error {
+		axes, err := formAxes(f.Vary) // Check parsed each
+		if err != nil {
+			return err
+		}
+		return CheckOptimizeWhere(axes, f.Where)
 	},
 	Play: func(ctx context.Context, c *Common, f *Form, obs *Observer) (*Done, error) {
 		req := &OptimizeRequest{Source: c.Source, Sets: c.Sets, Side: f.Side, Where: f.Where, Alpha: OptimizeAlpha, Delta: OptimizeDelta,

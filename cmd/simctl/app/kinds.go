@@ -12,6 +12,7 @@ import (
 	"simctl/reports"
 	"simctl/reports/i18n"
 	"simctl/reports/results"
+	"simctl/sim"
 	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
@@ -50,6 +51,10 @@ type Analysis struct {
 	// recorded command line names (value's --params). nil: the lab does
 	// not offer the kind.
 	Check func(f *Form) (mult int64, what, why msg.Text)
+	// CheckWhere compiles the form's condition (its where) as the job
+	// will, against the compiled scenario, so that the lab's check (and
+	// its ?dry=1) accepts only what will run; nil: the kind has none.
+	CheckWhere func(f *Form, sc *scenario.Scenario, g sim.Game) error
 	// Play builds the kind's request from the common settings and the
 	// form (Flags' defaults for what it leaves out) and plays it.
 	Play func(ctx context.Context, c *Common, f *Form, obs *Observer) (*Done, error)

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"path"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"simctl/reports/i18n"
 	"simctl/reports/safeio"
 	"simctl/scenarios"
+	"simctl/sim/lang"
 	"simctl/sim/msg"
 )
 
@@ -86,6 +88,14 @@ func (s *server) prepare(req *jobRequest, l i18n.Lang) (*serveJob, int, any) {
 	sc, g, warns, err := src.CompileWarn(sets)
 	if err != nil {
 		return nil, http.StatusUnprocessableEntity, checkResponse(err, nil, l)
+	}
+	// Every condition the job would compile is compiled now, so ?dry=1
+	// accepts only what will run (a condition is otherwise first read by
+	// the job).
+	if kind != nil && kind.CheckWhere != nil && req.Where != "" {
+		if why := whereProblem(kind.CheckWhere(req, sc, g)); why.Format != "" {
+			return bad(why)
+		}
 	}
 	// A document grows with its points, options or cells, whatever each
 	// plays: a sweep of 10,000 points at n=1 is cheap to play and large
@@ -221,4 +231,17 @@ func (s *server) expire(now time.Time) {
 	s.mu.Lock()
 	s.expireLocked(now)
 	s.mu.Unlock()
+}
+
+// whereProblem is a condition's problem as the lab says it: with its
+// column when it has one (the zero Text: none).
+func whereProblem(err error) msg.Text {
+	if err == nil {
+		return msg.Text{}
+	}
+	var at *lang.At
+	if errors.As(err, &at) {
+		return msg.New("where: column %d: %v", at.Pos+1, err)
+	}
+	return msg.New("%s: %v", "where", err)
 }
