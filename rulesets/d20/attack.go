@@ -85,6 +85,9 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	}
 	t.firstAction(a)
 	ac := t.ac(d)
+	if t.g.traits != nil {
+		bonus, ac = t.traitAttackRoll(a, d, bonus, ac, ranged)
+	}
 	roll := t.r.D20()
 	hit := roll == 20 || (roll != 1 && roll+bonus >= ac)
 	if !hit {
@@ -111,7 +114,11 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	for k := 0; k < mult; k++ {
 		dmg += damage.Roll(t.r)
 	}
-	dmg = max(dmg, 1)
+	if t.g.traits != nil {
+		dmg = t.traitHit(a, d, dmg, mult, crit, ranged)
+	} else {
+		dmg = max(dmg, 1)
+	}
 	if t.log != nil {
 		t.logAttack(a, d, roll, bonus, ac, true, crit, dmg, mult, conf)
 	}

@@ -121,6 +121,9 @@ func (t *Table) takeReadied(r, src int, effect bool) {
 		t.logf("%s's initiative becomes %d, just ahead of %s", t.name(r), f.count, t.name(src))
 		t.ev(sim.Event{Kind: sim.EvInitiative, Actor: r, Target: src, Roll: f.count, Rule: "ready"})
 	}
+	if t.g.traits != nil {
+		t.traitCount(mReadyTriggered, r, src)
+	}
 }
 
 // stepInto reports whether r can reach tg for a readied attack, taking the
