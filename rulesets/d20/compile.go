@@ -171,7 +171,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 func compileOptions(sc *scenario.Scenario) Options {
 	o := Options{Dying: "out-at-0", ConfirmCrits: true}
 	d := sc.Dec
-	valid := []string{"dying", "surprise_ends_flat_footed", "confirm_crits"}
+	valid := []string{"dying", "surprise_ends_flat_footed", "confirm_crits", "range_penalty"}
 	for name, n := range sc.Options {
 		path := "options." + name
 		switch name {
@@ -181,6 +181,8 @@ func compileOptions(sc *scenario.Scenario) Options {
 			o.SurpriseEndsFlatFooted = d.Bool(n, path)
 		case "confirm_crits":
 			o.ConfirmCrits = d.Bool(n, path)
+		case "range_penalty":
+			o.TableRange = d.Enum(n, path, []string{"srd", "table"}) == "table"
 		default:
 			d.Unknown(sc.OptionKey[name], path, valid)
 		}
