@@ -62,10 +62,10 @@ type OptimizeConfig struct {
 	// one stage of First), a screening rung spends at most Budget/4, and
 	// a space whose first stages do not fit Budget/2 is screened. The
 	// confirmation (Confirm per confirmed game) is outside it.
-	Budget int64
-	Confirm int64   // encounters of the confirmation stage per game (default 20,000)
-	Top     int     // candidates confirmed besides the best (default 9)
-	Coarse  int     // screening's stride along numeric dimensions (default 2)
+	Budget  int64
+	Confirm int64 // encounters of the confirmation stage per game (default 20,000)
+	Top     int   // candidates confirmed besides the best (default 9)
+	Coarse  int   // screening's stride along numeric dimensions (default 2)
 	// Done, if non-nil, advances by the encounters played, every game
 	// counted (a stage of 5 candidates and 1,000 encounters adds 5,000).
 	Done *atomic.Int64
