@@ -237,7 +237,7 @@ func (c *common) register(fs *flag.FlagSet, which int, nWhat string) {
 		fs.Var(&c.sets, "set", "`PATH=VALUE` override a scenario field before validation (repeatable), e.g. heroes.Fighter.init=4")
 	}
 	if which&gPrecision != 0 {
-		fs.StringVar(&c.precision, "precision", "", "`W` stop once every 95% win interval is narrower than W (0.02 or 2pp), checking every --batch encounters; -n is then the cap")
+		fs.StringVar(&c.precision, "precision", "", "`W` stop once every 95% win interval is narrower than W (0.02 or 2pp), as predicted every --batch encounters from a separate sample a quarter the size (so stopping does not bend the intervals); -n is then the cap")
 	}
 	if which&gFormat != 0 {
 		fs.Var(&c.format, "format", "`F` output format: text, json, csv or markdown (default: from -o's extension, else text)")
