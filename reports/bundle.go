@@ -420,6 +420,9 @@ func runTables(l i18n.Lang, r *results.Result) []titled {
 	if t := tacticsTable(l, r); t != nil {
 		out = append(out, *t)
 	}
+	if t := traitsTable(l, r); t != nil {
+		out = append(out, *t)
+	}
 	return out
 }
 

@@ -83,7 +83,10 @@ func WriteOptimizeLang(o *results.Optimize, w io.Writer, f Format, l i18n.Lang) 
 		footnotes(w, []string{l.T("opt.text.oracle.note")}, md)
 		return nil
 	}
-	notes := []string{l.T("opt.text.note.status"), l.T("opt.text.note.confirmed")}
+	// The confirmation's encounters are not run's: say so, or the "as
+	// written" rate beside simctl run's on the same seed reads as a
+	// contradiction.
+	notes := []string{l.T("opt.text.note.status"), l.T("opt.text.note.confirmed", thousands(o.Search.ConfirmN), thousands(o.Search.ConfirmStart))}
 	if o.Interrupted {
 		notes = append(notes, l.T("opt.text.note.interrupted"))
 	}
@@ -91,8 +94,10 @@ func WriteOptimizeLang(o *results.Optimize, w io.Writer, f Format, l i18n.Lang) 
 	return nil
 }
 
-// optimizeWithinDelta says, when the selection stopped "within delta", that the
-// candidates left beside the best may be better than it by up to delta,
+// optimizeWithinDelta says, when the selection stopped with every candidate
+// left shown at most delta better than the best (status "at most delta
+// better"), that this is all it claims: they may be better by up to delta,
+// and worse by any amount,
 // and which of them the confirmation shows ahead of it: without this
 // line a confirmed "+0.8 pp [+0.2, +1.4]" beside "best" reads as a
 // contradiction. Empty for any other outcome.
@@ -107,7 +112,7 @@ func optimizeWithinDeltaLang(o *results.Optimize, l i18n.Lang) string {
 	n := 0
 	var ahead []string
 	for _, r := range s.Ranked {
-		if r.Status != "within delta" {
+		if r.Status != experiment.StatusAtMostDelta && r.Status != "within delta" { // the latter: documents before issue 35
 			continue
 		}
 		n++
@@ -286,6 +291,18 @@ func writeOptimizeOracle(o *results.Optimize, b *strings.Builder, md bool, l i18
 			tab.text(b)
 		}
 		b.WriteString("\n")
+	}
+	// Each side's space as searched: which side every option played for.
+	for _, side := range []struct {
+		name  string
+		space []string
+	}{{or.RowSide, or.RowSpace}, {or.ColSide, or.ColSpace}} {
+		if len(side.space) > 0 {
+			b.WriteString(l.T("opt.text.oracle.space", side.name, len(side.space), strings.Join(side.space, ", ")) + "\n")
+		}
+	}
+	for _, m := range or.Merged {
+		b.WriteString(l.T("opt.text.oracle.merged", m.Side, m.Name, m.Into) + "\n")
 	}
 }
 

@@ -25,13 +25,16 @@ func TestOptimizeWithinDeltaWording(t *testing.T) {
 		return o
 	}
 	var b strings.Builder
-	if err := WriteOptimize(doc(experiment.OutcomeWithinDelta, "within delta"), &b, Text); err != nil {
+	if err := WriteOptimize(doc(experiment.OutcomeWithinDelta, experiment.StatusAtMostDelta), &b, Text); err != nil {
 		t.Fatal(err)
 	}
+	// Issue 35 item 3: the status names its one-sided claim, and the
+	// sentence says the candidates may be worse by any amount.
 	for _, want := range []string{
-		"within δ of the best: the selection stopped when the best was shown within 1.00 pp of the 2 other candidate(s) left (status \"within delta\"); any of them may be up to 1.00 pp better than the best",
+		"at most δ better than the best: the selection stopped when each of the 2 other candidate(s) left was shown to be at most 1.00 pp better than the best (status \"at most δ better\"); that is all it claims of them: each may be up to 1.00 pp better than the best, or worse by any amount",
 		"on the confirmation encounters these are ahead of the best: b by +0.80 pp [+0.20, +1.40] pp (an answer within 1.00 pp of the best either way)",
-		"within delta (left when the best was shown within delta of it: it may be up to delta better",
+		"at most δ better (left when the selection stopped: shown to be at most delta better than the",
+		"c          at most δ better",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in\n%s", want, b.String())
@@ -44,7 +47,7 @@ func TestOptimizeWithinDeltaWording(t *testing.T) {
 	if err := WriteOptimize(doc(experiment.OutcomeNotSeparated, "not separated"), &b, Text); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(b.String(), "within δ of the best") {
+	if strings.Contains(b.String(), "at most δ better than the best:") {
 		t.Errorf("a not-separated search says within δ:\n%s", b.String())
 	}
 }

@@ -98,6 +98,7 @@ func WriteResultTextLang(r *results.Result, w io.Writer, l i18n.Lang) error {
 		writeResultCombatants(r, &b, l)
 	}
 	writeTactics(&b, r, l)
+	writeTraits(&b, r, l)
 	_, err := io.WriteString(w, unwiden(b.String()))
 	return err
 }

@@ -67,7 +67,19 @@ type OptimizeOracle struct {
 	ColSide string  `json:"col_side"`
 	RowMix  []MixOf `json:"row_mix"`
 	ColMix  []MixOf `json:"col_mix"`
+	// RowSpace and ColSpace are each side's candidates as searched (after
+	// merging duplicates); Merged names the duplicates merged.
+	RowSpace []string   `json:"row_space,omitempty"`
+	ColSpace []string   `json:"col_space,omitempty"`
+	Merged   []MergedOf `json:"merged,omitempty"`
 	experiment.OracleResult
+}
+
+// MergedOf is a candidate of Side dropped as the same scenario as Into.
+type MergedOf struct {
+	Side string `json:"side"`
+	Name string `json:"name"`
+	Into string `json:"into"`
 }
 
 // MixOf is one candidate in an equilibrium mix.

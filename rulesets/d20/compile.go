@@ -23,9 +23,10 @@ type Game struct {
 	// sideOf and enemies are dense copies of the roster's sides, so the
 	// per-turn loops read a few bytes instead of striding over Combatant.
 	sideOf           []int
-	enemies          [2][]int // enemies[s]: the opponents of side s
-	sim.RuleRegistry          // tactics rule counters
-	srdDying         bool     // Opt.Dying == "srd", tested without a string compare
+	enemies          [2][]int  // enemies[s]: the opponents of side s
+	sim.RuleRegistry           // tactics rule counters
+	srdDying         bool      // Opt.Dying == "srd", tested without a string compare
+	traits           *traitSet // traits and house rules (traits.go); nil: none
 }
 
 // Combatant is the static description of one combatant.
@@ -101,8 +102,10 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 		idx     int
 	}
 	var pols []pending
+	var firsts []int // roster index of each combatant entry's first copy
 	for s, side := range sc.Sides {
 		for _, cs := range side.Combatants {
+			firsts = append(firsts, len(g.C))
 			base := Combatant{
 				Name: cs.Name, Side: s, HP: cs.HP, AC: cs.AC, Init: cs.Init, InitRoll: cs.InitiativeRoll,
 				Aware: side.Aware, Attacks: cs.Attacks, Damage: cs.Damage, Speed: cs.Speed,
@@ -152,6 +155,8 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			}
 		}
 	}
+	// Traits after policies: their counters follow the tactics' ones.
+	compileTraits(sc, g, firsts)
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
 	}

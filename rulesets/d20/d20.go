@@ -41,7 +41,9 @@ func (Ruleset) Name() string { return "d20" }
 func (Ruleset) Schema() scenario.Schema {
 	return scenario.Schema{
 		CombatantFields: []string{"dex_ac", "crit", "uncanny_dodge", "reach", "brace",
-			"concentration", "spellcraft", "save", "spells", "initiative_dice", "ranged", "precise_shot"},
+			"concentration", "spellcraft", "save", "spells", "initiative_dice", "ranged", "precise_shot", "traits"},
+		SideFields: []string{"traits"},
+		Traits:     true,
 		// initiative_roll is bounded by the combatant's initiative_dice
 		// (compileInitDice), by a d20's 1-20 without them (compileFields).
 		InitDie: 1000,

@@ -334,6 +334,10 @@ func (t *Table) withdraw(i int, canMove bool) bool {
 		}
 	}
 	if clear && f.moved == 0 {
+		t.approach(i, f.x+dir*5)
+		if f.out {
+			return false
+		}
 		prev := f.x
 		f.x += dir * 5
 		t.moved(i)
@@ -351,6 +355,10 @@ func (t *Table) withdraw(i int, canMove bool) bool {
 	}
 	speed := t.g.C[i].Speed
 	for k := 0; k < speed; k += 5 {
+		t.approach(i, f.x+dir*5)
+		if f.out {
+			return true
+		}
 		t.provoke(i, f.x)
 		if f.out {
 			return true

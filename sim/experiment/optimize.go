@@ -133,14 +133,21 @@ func (c OptimizeConfig) SelectParams(k int) SelectParams {
 	return SelectParams{Alpha: c.Alpha, Delta: c.Delta, First: c.First, Batch: c.First, Budget: per}
 }
 
+// StatusAtMostDelta is the status of a candidate left beside the best
+// when the selection stopped because none left could be more than Delta
+// better than it: that one-sided claim, and no other.
+const StatusAtMostDelta = "at most delta better"
+
 // Ranked is one candidate's standing in the answer.
 type Ranked struct {
 	Point    int               `json:"candidate"` // its index in the enumerated space
 	Name     string            `json:"name"`
 	Settings map[string]string `json:"settings"`
-	// Status: "best" (selected); "within delta" (a survivor when the
-	// selection stopped with the best shown within Delta of it: it may be
-	// up to Delta better than the best); "not separated" (a survivor when
+	// Status: "best" (selected); StatusAtMostDelta, "at most delta
+	// better" (a survivor when the selection stopped with it shown at most
+	// Delta better than the best: how much worse it may be, the selection
+	// does not say; documents before issue 35 wrote "within delta", which
+	// read as a claim both ways); "not separated" (a survivor when
 	// the budget ended first: not shown worse than the others; the
 	// leader too, as none is selected); "eliminated" (shown worse
 	// than another finalist, with the procedure's confidence); "screened
@@ -353,7 +360,7 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 			case StatusNotSeparated:
 				status[k] = "not separated"
 				if sel.Outcome == OutcomeWithinDelta {
-					status[k] = "within delta"
+					status[k] = StatusAtMostDelta
 				}
 			default:
 				status[k] = "eliminated"
@@ -597,7 +604,7 @@ func statusOrder(s string) int {
 	switch s {
 	case "best":
 		return 0
-	case "within delta", "not separated":
+	case StatusAtMostDelta, "within delta", "not separated":
 		return 1
 	case "eliminated":
 		return 2
@@ -608,7 +615,7 @@ func statusOrder(s string) int {
 // ScreenState is screening between two rungs: what a checkpoint, an
 // interrupted search or a shard of the next rung goes on from. Every
 // candidate of a rung plays the same encounters, so a rung's StageSums
-// (PlayStage, over the whole space's games) split into shards merge
+// (PlayRung, over the whole space's games) split into shards merge
 // exactly, and ApplyRung gives what one process would.
 type ScreenState struct {
 	Stride int     `json:"stride"` // the coarse grid's stride along numeric dimensions
@@ -779,7 +786,7 @@ func screen(ctx context.Context, sp *Space, cands []Point, games []sim.Game, sid
 	}
 	for !st.Finished() {
 		start, n, alive := st.NextRung()
-		sums, err := PlayStage(ctx, games, side, alive, sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done, DonePer: int64(len(alive))})
+		sums, err := PlayRung(ctx, games, side, alive, sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done, DonePer: int64(len(alive))})
 		if err != nil {
 			res.Screening = st
 			return nil, err

@@ -1,8 +1,14 @@
 package lab
 
 import (
+	"errors"
+
+	"simctl/cmd/simctl/app"
 	"simctl/reports/results"
+	"simctl/sim"
+	"simctl/sim/lang"
 	"simctl/sim/msg"
+	"simctl/sim/scenario"
 )
 
 // The lab's search tabs: tournament (select the best of listed options
@@ -77,4 +83,37 @@ func searchArgs(req *jobRequest) []string {
 		args = append(args, "--side", req.Side)
 	}
 	return args
+}
+
+// checkWhere compiles a find's or optimize's condition as the job will,
+// against the compiled scenario (find) or the axes (optimize): the
+// problem, with the column, or the zero Text.
+func checkWhere(req *jobRequest, sc *scenario.Scenario, g sim.Game) msg.Text {
+	var err error
+	switch {
+	case req.Where == "":
+		return msg.Text{}
+	case req.Kind == "find":
+		err = app.CheckFindWhere(sc, g, req.Where)
+	case req.Kind == "optimize":
+		var axes []results.Axis
+		for _, v := range req.Vary {
+			a, err := results.ParseVary(v) // checkSearch parsed each
+			if err != nil {
+				return msg.New("%s %q: %v", "vary", v, err)
+			}
+			axes = append(axes, a)
+		}
+		err = app.CheckOptimizeWhere(axes, req.Where)
+	default:
+		return msg.Text{}
+	}
+	if err == nil {
+		return msg.Text{}
+	}
+	var at *lang.At
+	if errors.As(err, &at) {
+		return msg.New("where: column %d: %v", at.Pos+1, err)
+	}
+	return msg.New("%s: %v", "where", err)
 }
