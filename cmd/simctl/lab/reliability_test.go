@@ -375,9 +375,9 @@ func TestFigureFromDocIsTheFigure(t *testing.T) {
 		j := s.jobs[id]
 		s.mu.Unlock()
 		j.mu.Lock()
-		want := j.figures["figure"]
+		want, figureIn := j.figures["figure"], j.figureIn
 		j.mu.Unlock()
-		f, err := j.figureFromDoc(i18n.En)
+		f, err := figureIn(i18n.En)
 		if err != nil {
 			t.Fatalf("%s: %v", req.Kind, err)
 		}
