@@ -53,6 +53,7 @@ type Combatant struct {
 	Spells        []Spell
 	Ranged        Ranged // Increment 0: none
 	PreciseShot   bool
+	Position      int // feet behind its side's front line at the start
 	// Policy is read once by Compile: a StandardPolicy's rule is copied
 	// into std/stdRule, and the referee applies it without calling Turn
 	// (but when tracing), so replacing Policy after Compile does not
@@ -171,7 +172,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 func compileOptions(sc *scenario.Scenario) Options {
 	o := Options{Dying: "out-at-0", ConfirmCrits: true}
 	d := sc.Dec
-	valid := []string{"dying", "surprise_ends_flat_footed", "confirm_crits", "range_penalty"}
+	valid := []string{"dying", "surprise_ends_flat_footed", "confirm_crits", "range_penalty", "flanking"}
 	for name, n := range sc.Options {
 		path := "options." + name
 		switch name {
@@ -183,6 +184,8 @@ func compileOptions(sc *scenario.Scenario) Options {
 			o.ConfirmCrits = d.Bool(n, path)
 		case "range_penalty":
 			o.TableRange = d.Enum(n, path, []string{"srd", "table"}) == "table"
+		case "flanking":
+			o.FlankTwo = d.Enum(n, path, []string{"line", "two"}) == "two"
 		default:
 			d.Unknown(sc.OptionKey[name], path, valid)
 		}
@@ -221,6 +224,11 @@ func compileFields(d *scenario.Decoder, c *Combatant, cs scenario.Combatant) {
 			c.Ranged = compileRanged(d, n, p+name)
 		case "precise_shot":
 			c.PreciseShot = d.Bool(n, p+name)
+		case "position":
+			c.Position = d.Int(n, p+name, 0, 10000)
+			if c.Position%5 != 0 {
+				d.Errorf(n, p+name, "position %d is not a multiple of 5 feet", c.Position)
+			}
 		}
 	}
 	if c.Speed%5 != 0 {
