@@ -82,6 +82,8 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	if ranged {
 		w := &c.Ranged
 		damage, threatFrom, critMult = &w.Damage, w.ThreatFrom, w.CritMult
+	} else if t.Flanks(a, d) {
+		bonus += 2
 	}
 	t.firstAction(a)
 	ac := t.ac(d)
