@@ -164,7 +164,7 @@ func matrixFigure(l i18n.Lang, m *results.Matrix) (*Figure, error) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
 		main := draw.Crop(dc, 0, -barW, 0, 0)
-		p.Draw(main)
+		drawPlot(p, main)
 		colourBar(dc, p.DataCanvas(main), dc.Max.X-barW+vg.Points(14), l.T("matrix.fig.bar", m.RowSide), h.span)
 	}
 	return f, nil

@@ -52,6 +52,9 @@ func WriteOptimizeLang(o *results.Optimize, w io.Writer, f Format, l i18n.Lang) 
 		b.WriteString("\n\n")
 		b.WriteString(l.T("opt.text.best", baselineLabelLang(l, s.Baseline), pct(s.BaseRate), pctCI(s.BaseCI[0], s.BaseCI[1]),
 			pct(o.Best.WinRate), pctCI(o.Best.CI95[0], o.Best.CI95[1]), signedPP(o.Best.Gain), ppCI(o.Best.GainCI[0], o.Best.GainCI[1]), o.Best.Name) + "\n")
+		if c := confirmRange(l, o); c != "" {
+			b.WriteString(c + "\n")
+		}
 		b.WriteString(l.T("opt.text.guarantee", optStatementText(l, o.Guarantee.Statement)) + "\n")
 		b.WriteString(l.T("opt.text.encounters", searchCostLang(l, s)) + "\n\n")
 		if w := optimizeWithinDeltaLang(o, l); w != "" {
@@ -321,4 +324,16 @@ func OptimizeWordsIn(l i18n.Lang, o *results.Optimize) OptimizeWords {
 		}
 	}
 	return w
+}
+
+// confirmRange says which encounters the confirmed rates come from: fresh
+// ones far from the indices 0..N-1 that simctl run plays, so "as written"
+// here and run's figure for the same scenario are two estimates of one
+// rate and differ by chance. Empty when nothing was confirmed.
+func confirmRange(l i18n.Lang, o *results.Optimize) string {
+	s := o.Search
+	if s == nil || s.ConfirmN <= 0 {
+		return ""
+	}
+	return l.T("opt.text.confirm_range", baselineLabelLang(l, s.Baseline), l.Int(s.ConfirmN), l.Int(s.ConfirmStart), l.Int(s.ConfirmStart+s.ConfirmN-1), o.Seed)
 }

@@ -74,6 +74,9 @@ func (b *Bundle) optimizeSection(s *section, k int, o *results.Optimize, prefix 
 		[2]string{l.T("opt.fact.best"), l.T("opt.best", prosePct(l, o.Best.WinRate), proseCI(l, o.Best.CI95[0], o.Best.CI95[1]), prosePP(l, o.Best.Gain, true), base, prosePct(l, r.BaseRate), o.Best.Name)},
 		[2]string{l.T("fact.guarantee"), optStatementLang(l, o.Guarantee.Statement)},
 		[2]string{l.T("fact.encounters"), searchCostLang(l, r)})
+	if c := confirmRange(l, o); c != "" {
+		s.notes = append(s.notes, c)
+	}
 	if o.Interrupted {
 		s.notes = append(s.notes, l.T("opt.note.interrupted"))
 	}

@@ -51,3 +51,24 @@ func TestOptimizeWithinDeltaWording(t *testing.T) {
 		t.Errorf("a not-separated search says within δ:\n%s", b.String())
 	}
 }
+
+// TestOptimizeSaysWhichEncounters: the "as written" rate comes from the
+// confirmation's fresh encounters, and the output names them (its first
+// and last index, from the document) beside the indices simctl run plays,
+// so the two figures are not taken for one.
+func TestOptimizeSaysWhichEncounters(t *testing.T) {
+	o := &results.Optimize{Side: "heroes"}
+	o.Seed = 3
+	o.Guarantee.Alpha, o.Guarantee.Delta = 0.05, 0.01
+	o.Search = &experiment.OptimizeResult{Outcome: experiment.OutcomeSeparated, Confirmed: []int{0, -1},
+		ConfirmStart: experiment.ConfirmBase, ConfirmN: 20000,
+		Ranked: []experiment.Ranked{{Point: 0, Name: "a", Status: "best", Confirmed: true}}}
+	var b strings.Builder
+	if err := WriteOptimize(o, &b, Text); err != nil {
+		t.Fatal(err)
+	}
+	want := "as written and the candidates confirmed played the same 20,000 fresh encounters, indices 2,199,023,255,552 to 2,199,023,275,551 of seed 3; `simctl run` plays indices 0 to N-1"
+	if lines := strings.Split(b.String(), "\n"); len(lines) < 4 || !strings.HasPrefix(lines[3], want) {
+		t.Errorf("the line after the answer should say which encounters it used (%q...):\n%s", want, b.String())
+	}
+}

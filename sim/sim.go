@@ -184,6 +184,14 @@ func (c *Counts) Rule(k int) {
 	}
 }
 
+// RuleAdd adds v to counter k (an index into RuleCounters): a trait's
+// "added" counter.
+func (c *Counts) RuleAdd(k int, v int64) {
+	if k < len(c.Rules) {
+		c.Rules[k] += v
+	}
+}
+
 // RulesDoc is the self-description printed by `simctl rules NAME`.
 type RulesDoc struct {
 	Name     string

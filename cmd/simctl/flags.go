@@ -304,6 +304,10 @@ func parseArgs(cmd string, fs *flag.FlagSet, args []string, stdout, stderr io.Wr
 	pos, err := parseInterleaved(fs, args)
 	restore()
 	if err == nil {
+		// --quiet silences the scenario's warnings too, wherever the
+		// command compiles it (source.warnTo).
+		q := fs.Lookup("quiet")
+		warnQuiet.Store(q != nil && q.Value.String() == "true")
 		if problem := outputProblem(fs, pos); problem != nil {
 			usageError(stderr, cmd, "%v", problem)
 			return nil, true, exitUsage

@@ -19,12 +19,12 @@ import (
 
 func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("optimize", flag.ContinueOnError)
-	side := fs.String("side", "", "`NAME` the side whose settings are searched and whose win rate is maximised (default: the first)")
+	side := kindFlag(fs, "optimize", "side")
 	var axes varyFlags
-	fs.Var(&axes, "vary", "`PATH=RANGE` a searched --set path (repeatable): a:b[:step] or v1,v2,...; tactics params too (heroes.tactics.params.hurt=0:1:0.05)")
+	fs.Var(&axes, "vary", kindUsage("optimize", "vary"))
 	var opts optionFlags
 	fs.Var(&opts, "option", "`NAME='--set PATH=VALUE ...'` a named alternative (repeatable): another tactics block, library tactics, a policy")
-	where := fs.String("where", "", "`EXPR` a constraint on the numeric --vary paths, in the tactics language, e.g. '(heroes.Fighter.init - 1) + (heroes.Fighter.hp - 20) / 2 <= 4'; a path with # or - is quoted: path(\"monsters.Orc#2.init\")")
+	where := kindFlag(fs, "optimize", "where")
 	rules := fs.String("rules", "", "`MODE` search the structure of --block's rules: subset (each rule on or off), order (every order) or both")
 	block := fs.String("block", "", "`PATH` the rule list --rules searches, e.g. foot.tactics.turn or heroes.Knight.tactics.turn")
 	baseline := fs.String("baseline", "", "`NAME` the intended play the candidates are measured against: an --option's name (default: the scenario as written)")

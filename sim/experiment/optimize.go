@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -342,12 +343,19 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 		}
 		var sel *Selection
 		var err error
+		recorded := false // the prior holds the finished selection's incumbent
 		if cfg.Resume != nil && cfg.Resume.Finished() {
-			// A merged final stage decided it: nothing left to play.
+			// A merged final stage decided it, or the search was stopped
+			// in its confirmation: nothing left to play. Stopped in the
+			// confirmation, the document already records the selection
+			// (its stage, and its incumbent after the stage's own).
 			if err := cfg.Resume.Check(len(finalists)); err != nil {
 				return res, err
 			}
 			sel = cfg.Resume.Result(names, sideName)
+			if p := cfg.Prior; p != nil {
+				recorded = slices.ContainsFunc(p.Stages, func(st SearchStage) bool { return st.Name == "selection" })
+			}
 		} else {
 			sel, err = Select(ctx, sub, names, side, sideName, sc)
 		}
@@ -355,7 +363,9 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 		if err != nil {
 			return res, err
 		}
-		incumbent(sel)
+		if !recorded {
+			incumbent(sel)
+		}
 		cfg.lower(confirmN)
 		res.Outcome = sel.Outcome
 		res.Best, res.Separated = finalists[sel.Reference], sel.Selected >= 0
@@ -625,7 +635,7 @@ func statusOrder(s string) int {
 // ScreenState is screening between two rungs: what a checkpoint, an
 // interrupted search or a shard of the next rung goes on from. Every
 // candidate of a rung plays the same encounters, so a rung's StageSums
-// (PlayStage, over the whole space's games) split into shards merge
+// (PlayRung, over the whole space's games) split into shards merge
 // exactly, and ApplyRung gives what one process would.
 type ScreenState struct {
 	Stride int     `json:"stride"` // the coarse grid's stride along numeric dimensions
@@ -796,7 +806,7 @@ func screen(ctx context.Context, sp *Space, cands []Point, games []sim.Game, sid
 	}
 	for !st.Finished() {
 		start, n, alive := st.NextRung()
-		sums, err := PlayStage(ctx, games, side, alive, sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done, DonePer: int64(len(alive))})
+		sums, err := PlayRung(ctx, games, side, alive, sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done, DonePer: int64(len(alive))})
 		if err != nil {
 			res.Screening = st
 			return nil, err

@@ -190,6 +190,11 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	var badParts []any // a message per invalid candidate, then the count
 	bad := 0
 	points, count, err := sp.Enumerate(func(p experiment.Point) (string, error) {
+		// Each candidate is compiled: a large space takes a while, and
+		// Ctrl-C must answer during it.
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
 		sets := append(append([]scenario.Set(nil), req.Sets...), p.Sets...)
 		csc, g, warns, err := src.CompileWarn(sets)
 		if err != nil {
@@ -203,6 +208,9 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		return candidateKey(src, req.Sets, sp, p, csc, warns), nil
 	})
 	if err != nil {
+		if isInterrupt(err) {
+			return nil, &Error{Kind: Interrupted, Err: msg.Errorf("interrupted while listing the candidates; nothing was played or written")}
+		}
 		return nil, usage(true, "%v", err)
 	}
 	if bad > 0 {
@@ -302,6 +310,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		cfg.OnStage = func(r *experiment.OptimizeResult) {
 			cp := *doc
 			cp.Search, cp.Interrupted, cp.Elapsed = r, true, before+time.Since(t0).Seconds()
+			cp.ResumeDigest = OptimizeDigest(&cp)
 			if obs.Checkpoint != nil {
 				obs.Checkpoint(&cp)
 			}
@@ -333,6 +342,8 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	doc.Elapsed, doc.Interrupted = before+time.Since(t0).Seconds(), interrupted
 	if !interrupted {
 		fillBest(doc, res, points)
+	} else {
+		doc.ResumeDigest = OptimizeDigest(doc)
 	}
 	return &Optimized{Optimize: doc, Resumable: res.Screening != nil || res.Selection != nil && res.Selection.State != nil}, nil
 }
@@ -510,6 +521,8 @@ func checkOptimizeResume(old *results.Optimize, path string, doc *results.Optimi
 	switch {
 	case old.Search == nil || !old.Interrupted:
 		return msg.Errorf("--resume %s: that search finished (or holds no search); nothing to resume", path)
+	case checkDigest(path, old.ResumeDigest, OptimizeDigest(old)) != nil:
+		return checkDigest(path, old.ResumeDigest, OptimizeDigest(old))
 	case old.ScenarioSHA256 != doc.ScenarioSHA256:
 		return resumeRefused(path, "that search's scenario text differs")
 	case old.Version != doc.Version:
@@ -690,7 +703,11 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 	t0 := time.Now()
 	var done atomic.Int64
 	stop := obs.progress(int64(len(alive))*shard.N, &done)
-	sums, err := experiment.PlayStage(ctx, sub, si, alive, sim.RunConfig{Seed: cfg.Seed, Start: start + shard.Start, N: shard.N, Workers: cfg.Workers, Done: &done, DonePer: int64(len(alive))})
+	play := experiment.PlayStage
+	if st != nil {
+		play = experiment.PlayRung // a rung ranks by wins alone
+	}
+	sums, err := play(ctx, sub, si, alive, sim.RunConfig{Seed: cfg.Seed, Start: start + shard.Start, N: shard.N, Workers: cfg.Workers, Done: &done, DonePer: int64(len(alive))})
 	stop()
 	if err != nil {
 		if isInterrupt(err) {
@@ -700,6 +717,7 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 	}
 	doc.Search = res
 	doc.Stage, doc.Shard, doc.Interrupted = sums, shard, true
+	doc.ResumeDigest = OptimizeDigest(doc)
 	doc.Elapsed = time.Since(t0).Seconds()
 	return nil
 }
