@@ -559,7 +559,7 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		}
 		for _, t := range traces {
 			if t.Name == pick {
-				writeJSON(w, http.StatusOK, map[string]string{"title": l.Msg(tg.label) + t.Title, "text": t.Text})
+				writeJSON(w, http.StatusOK, traceReply{Title: l.Msg(tg.label) + t.Title, Text: t.Text, Timeline: t.Timeline})
 				return
 			}
 		}
@@ -596,7 +596,8 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 	b.WriteString("# " + cmd + "\n")
 	// At most MaxTraceLines (a long fight narrates gigabytes), and not a
 	// line more once the client has gone.
-	lim := reports.TraceLimit{Lines: reports.MaxTraceLines, Command: cmd, Lang: langOf(r)}
+	tl := new(sim.Timeline)
+	lim := reports.TraceLimit{Lines: reports.MaxTraceLines, Command: cmd, Lang: langOf(r), Timeline: tl}
 	if err := reports.TraceContext(r.Context(), &b, tr.Scenario, tr.Game, seed, tr.Encounter, lim); err != nil {
 		if r.Context().Err() != nil {
 			return // nobody is listening
@@ -604,7 +605,16 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		jsonError(w, r, http.StatusInternalServerError, "trace: %v", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"title": langOf(r).Msg(msg.New("%sencounter %d of seed %d", tg.label, i, seed)), "text": b.String()})
+	writeJSON(w, http.StatusOK, traceReply{Title: langOf(r).Msg(msg.New("%sencounter %d of seed %d", tg.label, i, seed)), Text: b.String(), Timeline: tl})
+}
+
+// traceReply is a traced encounter: its title and narration in the
+// reader's language, and its timeline from the referee's events, which
+// the page words itself (in any language).
+type traceReply struct {
+	Title    string        `json:"title"`
+	Text     string        `json:"text"`
+	Timeline *sim.Timeline `json:"timeline,omitempty"`
 }
 
 // traceTarget is what a trace replays: the run's scenario and overrides,

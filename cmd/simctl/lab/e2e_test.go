@@ -15,6 +15,7 @@ import (
 	"simctl/cmd/simctl/app"
 	"simctl/reports/i18n"
 	"simctl/scenarios"
+	"simctl/sim"
 	"simctl/sim/msg"
 	"simctl/sim/scenario"
 
@@ -500,7 +501,7 @@ func TestServeE2ELanguages(t *testing.T) {
 		// trace, which are the rulesets' and the narration's (English
 		// until they speak the language).
 		body := get(t, c, "body text", chromedp.Evaluate[string](`(() => { const b = document.body.cloneNode(true);
-			b.querySelectorAll("#doc-rules, #doc-policies, #doc-fields, #trace, .timeline-box, #lang").forEach((e) => e.remove()); return b.textContent })()`))
+			b.querySelectorAll("#doc-rules, #doc-policies, #doc-fields, #trace, #lang").forEach((e) => e.remove()); return b.textContent })()`))
 		for _, k := range static {
 			if !strings.Contains(body, i18n.Text(l, k)) {
 				t.Errorf("%s: the page does not say %s (%q)", l, k, i18n.Text(l, k))
@@ -554,6 +555,23 @@ func TestServeE2ELanguages(t *testing.T) {
 	if got := strings.Join(heads(bctx), " | "); got != wantHeads(i18n.Ko) {
 		t.Errorf("ko: the result's table heads %q, want %q", got, wantHeads(i18n.Ko))
 	}
+	// The timeline of a traced fight, in Korean: drawn from the referee's
+	// events, its rounds, turns and ending in the page's words (it was
+	// empty: read off the narration with English patterns).
+	duelSrc := &app.Source{Name: "builtin:d20/duel.yaml", Display: "builtin:d20/duel.yaml", Data: []byte(text)}
+	_, game, err := duelSrc.Compile(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := sim.Replay(game, 3, 0, nil)
+	if o.Winner < 0 {
+		t.Fatal("encounter 0 of seed 3 is a draw: pick another for the test")
+	}
+	sideNames := []string{"heroes", "monsters"}
+	timelineEnd := func(l i18n.Lang) string { return l.T("lab.tl.end.win", sideNames[o.Winner], o.Rounds) }
+	do(bctx, "trace in Korean", chromedp.SetValue("#trace-i", "0"), chromedp.Click("#trace-go"))
+	waitPage(t, bctx, "ko timeline", fmt.Sprintf(`document.querySelectorAll("#timeline .tl-round").length === %d && document.querySelectorAll("#timeline .tl-turn").length >= 2 && (document.querySelector("#timeline-end") || {}).textContent === %s && document.querySelector("#timeline .tl-label").textContent === %s`,
+		o.Rounds, jsString(timelineEnd(i18n.Ko)), jsString(i18n.Ko.T("lab.tl.round", 1))))
 	waitPage(t, bctx, "figures", `document.querySelectorAll("#results figure svg[data-ready]").length >= 4`)
 	// The figures are drawn in Korean, every label inside its figure.
 	figs := get(t, bctx, "ko figures", chromedp.Evaluate[[]string](`(() => { const out = [];
@@ -598,6 +616,7 @@ func TestServeE2ELanguages(t *testing.T) {
 	// Russian, live: what is shown is said again, the results drawn again.
 	switchTo(bctx, i18n.Ru)
 	pageSays(bctx, i18n.Ru)
+	waitPage(t, bctx, "ru timeline", fmt.Sprintf(`document.querySelectorAll("#timeline .tl-round").length === %d && (document.querySelector("#timeline-end") || {}).textContent === %s`, o.Rounds, jsString(timelineEnd(i18n.Ru))))
 	waitPage(t, bctx, "ru problem", `!!`+li+` && `+li+`.textContent === `+jsString(problem(i18n.Ru)))
 	if got := strings.Join(heads(bctx), " | "); got != wantHeads(i18n.Ru) {
 		t.Errorf("ru: the result's table heads %q, want %q", got, wantHeads(i18n.Ru))

@@ -1047,43 +1047,42 @@ async function sideBySide() {
 
 // ---- the round-by-round timeline of a trace ---------------------------------
 
-// traceTimeline reads a trace's text (simctl trace): the combatants and
-// their sides from its header, the rounds, each turn in initiative order
-// with its count, and each delay, ready and interrupt where it happened.
-function traceTimeline(text) {
-  const sideOf = {};
-  const rounds = [];
-  let cur = null, end = "";
-  for (const line of text.split("\n")) {
-    let m;
-    if ((m = /^(\S.*?) \(([^)]+)\) hp /.exec(line)) && !rounds.length) sideOf[m[1]] = m[2];
-    else if ((m = /^-- round (\d+)/.exec(line))) rounds.push(cur = { n: Number(m[1]), marks: [] });
-    else if (!cur || end) continue;
-    else if ((m = /^(\S.*?)'s turn \(count (-?\d+)(?:, hp (-?\d+))?/.exec(line))) cur.marks.push({ kind: "turn", who: m[1], text: `${m[1]} ${m[2]}`, title: line });
-    else if (/^\s+\S+: \w+=/.test(line)) continue; // a side's counters at the end
-    else if ((m = /^\s*(\S.*?) (delays|readies|interrupts|takes its (?:delayed|readied)) ?(.*)$/.exec(line))) {
-      const kind = m[2].startsWith("delay") ? "delay" : m[2] === "readies" ? "ready" : m[2] === "interrupts" ? "interrupt" : m[2].includes("readied") ? "ready-fires" : "resume";
-      cur.marks.push({ kind, who: m[1], text: `${m[1]} ${m[2]} ${m[3]}`.trim(), title: line.trim() });
-    } else if ((m = /^(\S.*?) is (dead|out|unconscious|dying|down)/.exec(line))) cur.marks.push({ kind: "down", who: m[1], text: `${m[1]} ${m[2]}`, title: line });
-    else if ((m = /^== (.*)$/.exec(line))) end = m[1];
-  }
-  const sides = [...new Set(Object.values(sideOf))];
+// traceTimeline draws a trace's timeline (the server builds it from the
+// referee's structured events, never from the narration, so it reads the
+// same in every language): each round's turns in initiative order with
+// their count, and each delay, ready, interrupt, delayed action and
+// combatant going down where it happened.
+function traceTimeline(tl) {
   const box = el("div", { class: "timeline", id: "timeline", role: "list", "aria-label": t("lab.tl.aria") });
-  const icon = { turn: "", delay: "", ready: "", "ready-fires": "", interrupt: "", resume: "", down: "✖ " };
-  for (const r of rounds) {
-    const row = el("div", { class: "tl-round", role: "listitem", "data-round": r.n }, el("span", { class: "tl-label", text: t("lab.tl.round", r.n) }));
+  if (!tl) return el("div", {}, box);
+  const who = (i) => (tl.combatants[i] || {}).name ?? "?";
+  const sideOf = (i) => ((tl.combatants[i] || {}).side === 1 ? 1 : 0);
+  const label = (mk) => {
+    switch (mk.kind) {
+      case "turn": return `${who(mk.who)} ${mk.count}`;
+      case "resume": return t("lab.tl.m.resume", who(mk.who));
+      case "delay": return t("lab.tl.m.delay", who(mk.who));
+      case "ready": return t("lab.tl.m.ready", who(mk.who));
+      case "interrupt": return mk.target >= 0 ? t("lab.tl.m.interrupt_on", who(mk.who), who(mk.target)) : t("lab.tl.m.interrupt", who(mk.who));
+      case "down": return "✖ " + who(mk.who);
+    }
+    return who(mk.who);
+  };
+  for (const r of tl.rounds) {
+    const name = r.special ? (texts["lab.tl." + r.special] !== undefined ? t("lab.tl." + r.special) : r.special) : t("lab.tl.round", r.n);
+    const row = el("div", { class: "tl-round", role: "listitem", "data-round": r.n }, el("span", { class: "tl-label", text: name }));
     for (const mk of r.marks) {
-      const base = mk.who.replace(/#\d+$/, "");
-      const side = sideOf[mk.who] ?? sideOf[base];
-      row.append(el("span", { class: `tl-mark tl-${mk.kind} tl-side${Math.max(0, sides.indexOf(side))}`, "data-kind": mk.kind, title: mk.title, text: icon[mk.kind] + mk.text }));
+      const text = label(mk);
+      row.append(el("span", { class: `tl-mark tl-${mk.kind} tl-side${sideOf(mk.who)}`, "data-kind": mk.kind, title: text, text }));
     }
     box.append(row);
   }
-  if (end) box.append(el("p", { class: "muted", text: end }));
+  const end = tl.winner === -1 ? t("lab.tl.end.draw", tl.played) : tl.winner >= 0 ? t("lab.tl.end.win", tl.sides[tl.winner], tl.played) : t("lab.tl.end.cut");
+  box.append(el("p", { class: "muted", id: "timeline-end", text: end }));
   const chip = (kind, text, side = 0) => el("span", { class: `tl-mark tl-${kind} tl-side${side}`, text });
   const key = el("p", { class: "muted tl-key" }, t("lab.tl.key") + " ",
     chip("delay", t("lab.tl.delay")), " ", chip("resume", t("lab.tl.resume")), " ", chip("ready", t("lab.tl.ready")), " ", chip("interrupt", t("lab.tl.interrupt")), " ", chip("down", t("lab.tl.out")),
-    t("lab.tl.sides") + " ", ...sides.flatMap((x, i) => [chip("turn", x, i), " "]));
+    t("lab.tl.sides") + " ", ...tl.sides.flatMap((x, i) => [chip("turn", x, i), " "]));
   return el("div", {}, key, box);
 }
 
@@ -1170,7 +1169,7 @@ function traceViewer(job, r, targets) {
       const tr = await api(`/api/jobs/${job.id}/trace?${pick ? q + "&" + pick.value : q}`);
       title.textContent = tr.title;
       pre.textContent = tr.text;
-      tl.replaceChildren(traceTimeline(tr.text));
+      tl.replaceChildren(traceTimeline(tr.timeline));
       lab.lastTrace = again;
     } catch (e) { pre.textContent = e.message; }
   };
