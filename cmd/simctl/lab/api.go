@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
@@ -797,6 +798,14 @@ func archive(w io.Writer, format, dir, prefix string, files []string, trim strin
 		}
 		return data, err
 	}
+	// Each entry is dated when its file was written (the report was made
+	// for this download): without a date zip says 1980 and tar 1970.
+	when := func(f string) time.Time {
+		if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err == nil {
+			return fi.ModTime()
+		}
+		return time.Now()
+	}
 	switch format {
 	case "zip":
 		zw := zip.NewWriter(w)
@@ -805,7 +814,7 @@ func archive(w io.Writer, format, dir, prefix string, files []string, trim strin
 			if err != nil {
 				return err
 			}
-			fw, err := zw.Create(prefix + "/" + f)
+			fw, err := zw.CreateHeader(&zip.FileHeader{Name: prefix + "/" + f, Method: zip.Deflate, Modified: when(f)})
 			if err != nil {
 				return err
 			}
@@ -820,7 +829,7 @@ func archive(w io.Writer, format, dir, prefix string, files []string, trim strin
 			if err != nil {
 				return err
 			}
-			if err := tw.WriteHeader(&tar.Header{Name: prefix + "/" + f, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+			if err := tw.WriteHeader(&tar.Header{Name: prefix + "/" + f, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg, ModTime: when(f)}); err != nil {
 				return err
 			}
 			tw.Write(data)

@@ -210,6 +210,9 @@ const pct = (f) => (100 * f).toFixed(2) + "%";
 const ci = (c) => `[${pct(c[0])}, ${pct(c[1])}]`;
 const ci2 = (c) => `[${num(c[0])}, ${num(c[1])}]`;
 const num = (f, d = 2) => (typeof f === "number" ? f.toFixed(d) : String(f));
+// pval writes a p-value as simctl's tables do: four decimals, and
+// "<0.0001" below that (not "0.0000", which claims p is zero).
+const pval = (p) => (typeof p === "number" && p < 1e-4 ? "<0.0001" : num(p, 4));
 // Numbers in prose as the page's language writes them (Russian: a decimal
 // comma, "53,10 %"); tables keep the point, for pasting into spreadsheets.
 const proseNum = (f, d = 2) => (lab.lang === "ru" ? num(f, d).replace(".", ",") : num(f, d));
@@ -804,6 +807,7 @@ function listen(id, req) {
     $("#cancel").disabled = true;
     $("#run").disabled = false;
     const d = JSON.parse(e.data);
+    bar.hidden = true; // finished: no bar left part-way
     if (state === "done") {
       say(status, "lab.done_in", num((performance.now() - t0) / 1000, 1));
       const job = await api(`/api/jobs/${id}`);
@@ -886,7 +890,8 @@ function liveTable(p, record = true) {
 // (log scale: batches grow geometrically).
 function convPlot(series, side) {
   $("#conv").hidden = false;
-  const W = 460, H = 170, L = 46, R = 10, T = 10, B = 28;
+  // R leaves room for half of the last tick's label (1,000,000).
+  const W = 460, H = 170, L = 46, R = 28, T = 10, B = 28;
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -1007,9 +1012,10 @@ lab.history = [];
 function addHistory(job, req) {
   if (lab.history.some((h) => h.id === job.id)) return;
   const r = job.result || {};
-  const head = job.kind === "run" && r.sides ? r.sides.map((x) => `${x.name} ${pct(x.win_rate)}`).join(", ") :
-    job.kind === "compare" && r.options ? r.options.map((o) => `${o.name} ${pct(o.result.sides[0].win_rate)}`).join(", ") : "";
-  const labelArgs = () => [() => t("lab.tab." + job.kind), req ? req.file : r.file || "", count(r.encounters || (req && req.n) || 0), r.seed ?? (req && req.seed)];
+  const head = historyHead(job.kind, r);
+  // The job's own N (per run, point, option or candidate), as asked.
+  const n = job.n || (req && req.n) || r.encounters || 0;
+  const labelArgs = () => [() => t("lab.tab." + job.kind), req ? req.file : r.file || "", count(n), job.seed ?? r.seed ?? (req && req.seed)];
   const h = { id: job.id, kind: job.kind, label: () => t("lab.history.label", ...labelArgs()), labelArgs, head, at: new Date() };
   lab.history.unshift(h);
   const box = el("input", { type: "checkbox", "data-job": h.id, "aria-label": t("lab.history.compare", h.label) });
@@ -1018,6 +1024,30 @@ function addHistory(job, req) {
     h.head ? el("div", { class: "muted", text: h.head }) : null,
     say(el("a", { href: `${location.pathname}#job=${h.id}`, "data-job": h.id, target: "_blank", rel: "noopener" }), "lab.open"));
   $("#history").prepend(li);
+}
+
+// historyHead is a finished job's headline in a line: each side's or
+// option's win rate, a sweep's best point, optimize's best found, a
+// tournament's leader, a matrix's value.
+function historyHead(kind, r) {
+  const s0 = (r.sides || [])[0];
+  switch (kind) {
+    case "run": return r.sides ? r.sides.map((x) => `${x.name} ${pct(x.win_rate)}`).join(", ") : "";
+    case "compare": return r.options ? r.options.map((o) => `${o.name} ${pct(o.result.sides[0].win_rate)}`).join(", ") : "";
+    case "sweep": {
+      const done = (r.points || []).filter((p) => !p.unfinished && p.result && p.result.sides);
+      if (!done.length) return "";
+      const best = done.reduce((a, b) => (b.result.sides[0].win_rate > a.result.sides[0].win_rate ? b : a));
+      return t("lab.history.sweep_best", s0 ?? best.result.sides[0].name, r.axes.map((a, k) => `${a.path}=${best.values[k]}`).join(", "), pct(best.result.sides[0].win_rate));
+    }
+    case "optimize": return r.best && r.best.name ? t("lab.history.optimize_best", r.best.name, pct(r.best.win_rate)) : "";
+    case "tournament": {
+      const c = (r.candidates || [])[r.selected >= 0 ? r.selected : r.leader];
+      return c ? `${c.name} ${pct(c.win_rate)}` : "";
+    }
+    case "matrix": return r.equilibrium ? t("lab.history.matrix_value", pct(r.equilibrium.value)) : "";
+  }
+  return "";
 }
 
 async function sideBySide() {
@@ -1215,7 +1245,7 @@ function renderCompare(out, job, r) {
     // interval): on a 1280-pixel screen the table fits, overrides wrapped.
     return [o.name, pct(s.win_rate),
       d ? t("lab.pp", `${d.diff >= 0 ? "+" : ""}${(100 * d.diff).toFixed(2)}`) : t("lab.baseline"), d ? t("lab.pp", `[${(100 * d.ci95[0]).toFixed(2)}, ${(100 * d.ci95[1]).toFixed(2)}]`) : "",
-      ci(s.win_ci95), d ? num(d.p_value, 4) : "",
+      ci(s.win_ci95), d ? pval(d.p_value) : "",
       (o.sets || []).join("; ") || t("lab.unchanged")];
   });
   const tw = table(t("lab.compare.caption", count(r.encounters), poss(r.sides[0])),
@@ -1299,8 +1329,12 @@ function uniformDesign(g, s) {
   let how = "";
   if (per) how = t("lab.opt.how", k, count(per));
   if (per && s.uniform_discordance) how += " " + t("lab.opt.bonferroni", Math.max(k - 1, 1), proseNum(100 * s.uniform_discordance, 1));
+  // In a designer's terms: what was spent, what the plain design (every
+  // candidate the same encounters) would have spent for the same answer,
+  // and, when the search cost more, what to change.
   const ratio = g.encounters / g.uniform_encounters;
-  return t(ratio > 1 ? "lab.opt.uniform_more" : "lab.opt.uniform_less", how, count(g.uniform_encounters), ratio.toPrecision(2));
+  if (ratio > 1) return t("lab.opt.cost_more", count(g.encounters), count(g.uniform_encounters), how, ratio.toPrecision(2));
+  return t("lab.opt.cost_less", count(g.encounters), count(g.uniform_encounters), how, String(Math.round(100 * (1 - ratio))));
 }
 
 function renderOptimize(out, job, r) {
@@ -1327,7 +1361,7 @@ function renderOptimize(out, job, r) {
   }
   if (ranked.length) {
     const all = ranked.map((c) => c.name);
-    out.append(table(t("lab.opt.ranked", ranked.length), cols("candidate", "win_rate", "ci95", "delta_best", "interval", "status"),
+    out.append(table(ranked.length > 20 ? t("lab.opt.ranked", ranked.length) : t("lab.opt.ranked_all"), cols("candidate", "win_rate", "ci95", "delta_best", "interval", "status"),
       // Only the finalists are confirmed: the others show the selection's
       // estimate and no interval of the confirmation.
       ranked.slice(0, 20).map((c, i) => c.confirmed ? [shortName(c.name, all), pct(c.confirm_win_rate), ci(c.confirm_ci), t("lab.pp", (100 * (c.diff_to_best || 0)).toFixed(2)),
