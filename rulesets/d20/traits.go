@@ -794,7 +794,15 @@ func traitLibraryDocs() []sim.Field {
 	var out []sim.Field
 	for _, name := range TraitLibrary() {
 		n, _ := traitLib(name)
-		doc := scalarOf(n, "description") + " (on: " + scalarOf(n, "on")
+		on := scalarOf(n, "on")
+		if n.Kind == yaml.SequenceNode { // several traits: the first describes them
+			for _, e := range n.Content[1:] {
+				on += ", " + scalarOf(e, "on")
+			}
+			n = n.Content[0]
+			on = scalarOf(n, "on") + on
+		}
+		doc := scalarOf(n, "description") + " (on: " + on
 		if p := scenario.Value(n, "params"); p != nil && p.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(p.Content); i += 2 {
 				doc += "; $" + p.Content[i].Value + ": " + p.Content[i+1].Value
