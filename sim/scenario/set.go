@@ -36,6 +36,9 @@ func (s Set) apply(root *yaml.Node, rep *Reporter) error {
 	if len(val.Content) > 0 {
 		v = val.Content[0]
 	}
+	if deep := tooDeep(v); deep != nil {
+		return msg.Errorf("value nested too deeply: more than %d levels of mappings and lists, at column %d", MaxNodeDepth, deep.Column)
+	}
 	n, rest, err := resolve(root, s.Path)
 	if err != nil {
 		return err
