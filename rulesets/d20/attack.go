@@ -114,6 +114,9 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	for k := 0; k < mult; k++ {
 		dmg += damage.Roll(t.r)
 	}
+	if c.sneak && t.f[d].flatFooted && !t.g.C[d].UncannyDodge {
+		dmg += c.SneakAttack.Roll(t.r) // once: extra dice are not multiplied
+	}
 	if t.g.traits != nil {
 		dmg = t.traitHit(a, d, dmg, mult, crit, ranged)
 	} else {

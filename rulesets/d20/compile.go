@@ -53,6 +53,8 @@ type Combatant struct {
 	Spells        []Spell
 	Ranged        Ranged // Increment 0: none
 	PreciseShot   bool
+	SneakAttack   dice.Expr // extra damage on a hit against a flat-footed target (zero: none)
+	sneak         bool      // SneakAttack is set
 	// Policy is read once by Compile: a StandardPolicy's rule is copied
 	// into std/stdRule, and the referee applies it without calling Turn
 	// (but when tracing), so replacing Policy after Compile does not
@@ -219,6 +221,9 @@ func compileFields(d *scenario.Decoder, c *Combatant, cs scenario.Combatant) {
 			c.Ranged = compileRanged(d, n, p+name)
 		case "precise_shot":
 			c.PreciseShot = d.Bool(n, p+name)
+		case "sneak_attack":
+			c.SneakAttack = d.Dice(n, p+name)
+			c.sneak = !c.SneakAttack.IsZero()
 		}
 	}
 	if c.Speed%5 != 0 {

@@ -638,3 +638,60 @@ func (t *Table) traitCount(m, i, other int) {
 // (export_test.go) to show that the exact tests catch them: extra damage
 // multiplied on a critical, damage reduction that lets damage go below 0.
 var critMultipliesTraits, damageBelowZero bool
+
+// traitMomentDocs documents the moments for simctl rules d20: what each
+// is, whose facts it offers besides self's, what it lets effects change.
+func traitMomentDocs() []sim.Field {
+	var out []sim.Field
+	for _, m := range TraitDecl.Moments {
+		doc := m.Doc
+		if m.Other != "" {
+			doc += "; the other party: " + m.Other
+		}
+		if len(m.Quantities) > 0 {
+			doc += "; changes: " + strings.Join(m.Quantities, ", ")
+		}
+		out = append(out, sim.Field{Name: m.Name, Doc: doc})
+	}
+	return out
+}
+
+func traitQuantityDocs() []sim.Field {
+	var out []sim.Field
+	for _, q := range TraitDecl.Quantities {
+		out = append(out, sim.Field{Name: q.Name, Doc: q.Doc})
+	}
+	return out
+}
+
+func traitConditionDocs() []sim.Field {
+	var out []sim.Field
+	for _, c := range TraitDecl.Conditions {
+		out = append(out, sim.Field{Name: c.Name, Doc: c.Doc})
+	}
+	return out
+}
+
+// traitLibraryDocs lists the library traits: their description, moment
+// and parameters' defaults.
+func traitLibraryDocs() []sim.Field {
+	var out []sim.Field
+	for _, name := range TraitLibrary() {
+		n, _ := traitLib(name)
+		doc := scalarOf(n, "description") + " (on: " + scalarOf(n, "on")
+		if p := scenario.Value(n, "params"); p != nil && p.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(p.Content); i += 2 {
+				doc += "; $" + p.Content[i].Value + ": " + p.Content[i+1].Value
+			}
+		}
+		out = append(out, sim.Field{Name: name, Doc: doc + ")"})
+	}
+	return out
+}
+
+func scalarOf(n *yaml.Node, key string) string {
+	if v := scenario.Value(n, key); v != nil {
+		return v.Value
+	}
+	return ""
+}
