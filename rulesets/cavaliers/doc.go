@@ -4,7 +4,7 @@ import "simctl/sim"
 
 // Doc implements sim.Ruleset.
 func (Ruleset) Doc() sim.RulesDoc {
-	return sim.RulesDoc{
+	d := sim.RulesDoc{
 		Name:   "cavaliers",
 		Title:  "The Queen's Cavaliers: the Initiative skill, Impulse, Vigilance and Timing",
 		Source: "The Queen's Cavaliers, Skills: Initiative (the Impulse, Vigilance and Timing specialties)",
@@ -63,4 +63,6 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "entered", Doc: "combatants that entered after round 1"},
 		},
 	}
+	traitDocs(&d)
+	return d
 }

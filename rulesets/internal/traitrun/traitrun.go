@@ -146,9 +146,10 @@ type Ctx struct {
 // Host is the referee a Runner fires in.
 type Host interface {
 	// Fact is the value of fact id (an index into Decl.Facts) of
-	// combatant who, or of the moment c when the fact is an event fact
-	// (who is then -1).
-	Fact(id, who int, c *Ctx) float64
+	// combatant who, or, with who -1, of the moment (an event fact not
+	// read from Ctx.E: the round, say). It takes no Ctx: a Ctx handed to
+	// an interface would escape to the heap at every moment.
+	Fact(id, who int) float64
 	// Name is combatant i's name, for the narration.
 	Name(i int) string
 }
@@ -171,6 +172,7 @@ type Runner struct {
 	cond []int32 // rounds left of condition c on combatant i at i*nc+c (0: absent)
 	nc   int
 	lim  [][MaxQ]bound
+	ev   []int8 // by fact: the Ctx.E slot an event fact reads, -1: Host.Fact
 }
 
 // untilRemoved is a condition applied without a duration.
@@ -182,9 +184,16 @@ func NewRunner(s *Set, h Host) *Runner {
 		return nil
 	}
 	nc := len(s.Decl.Conditions)
-	return &Runner{Set: s, Host: h, uses: make([]int32, len(s.List)), cond: make([]int32, s.n*nc), nc: nc,
-		lim: make([][MaxQ]bound, len(s.Decl.Moments))}
+	r := &Runner{Set: s, Host: h, uses: make([]int32, len(s.List)), cond: make([]int32, s.n*nc), nc: nc,
+		lim: make([][MaxQ]bound, len(s.Decl.Moments)), ev: make([]int8, len(s.Decl.Facts))}
+	for k := range r.ev {
+		r.ev[k] = -1
+	}
+	return r
 }
+
+// FromCtx makes event fact id read Ctx.E[slot].
+func (r *Runner) FromCtx(id, slot int) { r.ev[id] = int8(slot) }
 
 // Bound keeps quantity q of moment m within [lo, hi] after each effect.
 func (r *Runner) Bound(m, q, lo, hi int) { r.lim[m][q] = bound{true, lo, hi} }
@@ -306,12 +315,15 @@ func (r *Runner) value(ref traits.Ref, c *Ctx) float64 {
 		return b2f(r.Has(who, ref.ID))
 	}
 	if ref.Who == traits.Event {
-		return r.Host.Fact(ref.ID, -1, c)
+		if k := r.ev[ref.ID]; k >= 0 {
+			return float64(c.E[k])
+		}
+		return r.Host.Fact(ref.ID, -1)
 	}
 	if who < 0 {
 		return 0
 	}
-	return r.Host.Fact(ref.ID, who, c)
+	return r.Host.Fact(ref.ID, who)
 }
 
 // B2F is 1 for true, 0 for false: a boolean fact's value.
