@@ -22,7 +22,7 @@ type Game struct {
 	C                []Combatant // the expanded roster
 	roster           []sim.Entrant
 	sideCount        [2]int
-	sim.RuleRegistry // tactics rule counters
+	sim.RuleRegistry               // tactics rule counters
 	traits           *traitrun.Set // traits and house rules (traits.go); nil: none
 }
 
