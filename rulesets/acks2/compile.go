@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/rulesets/internal/traitrun"
 	"simctl/sim"
 	"simctl/sim/dice"
 	"simctl/sim/scenario"
@@ -23,6 +24,7 @@ type Game struct {
 	roster           []sim.Entrant
 	sideCount        [2]int
 	sim.RuleRegistry // tactics rule counters
+	traits           *traitrun.Set // traits and house rules (traits.go); nil: none
 }
 
 // Weapon is the kind of weapon a combatant fights with.
@@ -236,6 +238,8 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			}
 		}
 	}
+	// Traits after policies: their counters follow the tactics' ones.
+	compileTraits(sc, g)
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
 	}
