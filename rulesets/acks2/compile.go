@@ -23,7 +23,7 @@ type Game struct {
 	SideNames        [2]string
 	roster           []sim.Entrant
 	sideCount        [2]int
-	sim.RuleRegistry // tactics rule counters
+	sim.RuleRegistry               // tactics rule counters
 	traits           *traitrun.Set // traits and house rules (traits.go); nil: none
 }
 

@@ -97,10 +97,10 @@ type Table struct {
 	// standing[s]: bit i set for each combatant i of side s still in the
 	// fight (kept with up; the target scans walk it instead of the roster)
 	standing [2]uint64
-	start    [2]uint64 // standing at the start of an encounter
-	toStart  int       // combatants in the fight whose number has not come this round
-	delayers int       // combatants delaying
-	readied  bool      // someone readied an attack this encounter (a readied attack may be pending)
+	start    [2]uint64        // standing at the start of an encounter
+	toStart  int              // combatants in the fight whose number has not come this round
+	delayers int              // combatants delaying
+	readied  bool             // someone readied an attack this encounter (a readied attack may be pending)
 	tr       *traitrun.Runner // traits (traits.go); nil: the game has none
 	extra    []int            // with traits: extra attack actions of each one's segment
 	r        *rng.Stream
