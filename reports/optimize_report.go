@@ -128,6 +128,12 @@ func searchCostLang(l i18n.Lang, r *experiment.OptimizeResult) string {
 		parts = append([]string{l.T("opt.cost.screening", l.Int(screening))}, parts...)
 	}
 	s := l.T("opt.cost.all", l.Int(r.Encounters), strings.Join(parts, ", "))
+	if !r.Separated && r.Selection != nil {
+		// No guarantee reached: nothing to price a design "for the same
+		// guarantee" against (a document from before issue 35 may still
+		// hold a uniform figure here).
+		return s + l.T("opt.cost.no_guarantee")
+	}
 	if r.Uniform <= 0 || r.Encounters <= 0 {
 		return s
 	}

@@ -125,11 +125,11 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			if cs.Tactics != nil {
 				tn, tpath = cs.Tactics, cs.Path+".tactics"
 				if cs.Policy.Name != "" {
-					d.Warnf(cs.Policy.Node, cs.Path+".policy", "ignored: tactics: decides for this combatant")
+					d.IgnoredPolicy(cs.Policy.Node, cs.Path+".policy", side.Name+"."+cs.Name, false)
 				}
 			}
 			if side.Tactics != nil && side.Policy.Name != "" {
-				d.Warnf(side.Policy.Node, side.Path+".policy", "ignored: tactics: decides for this side")
+				d.IgnoredPolicy(side.Policy.Node, side.Path+".policy", side.Name, true)
 			}
 			for k := 1; k <= cs.Count; k++ {
 				c := base
@@ -173,7 +173,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 func compileOptions(sc *scenario.Scenario) Options {
 	o := Options{Dying: "out-at-0", ConfirmCrits: true}
 	d := sc.Dec
-	valid := []string{"dying", "surprise_ends_flat_footed", "confirm_crits"}
+	valid := []string{"dying", "surprise_ends_flat_footed", "confirm_crits", "range_penalty"}
 	for name, n := range sc.Options {
 		path := "options." + name
 		switch name {
@@ -183,6 +183,8 @@ func compileOptions(sc *scenario.Scenario) Options {
 			o.SurpriseEndsFlatFooted = d.Bool(n, path)
 		case "confirm_crits":
 			o.ConfirmCrits = d.Bool(n, path)
+		case "range_penalty":
+			o.TableRange = d.Enum(n, path, []string{"srd", "table"}) == "table"
 		default:
 			d.Unknown(sc.OptionKey[name], path, valid)
 		}

@@ -27,29 +27,9 @@ import (
 // its events, streamed to the page as Server-Sent Events.
 
 // jobRequest is what the page sends to start a job, and what a permalink
-// encodes: everything that decides the counts.
-type jobRequest struct {
-	Kind string   `json:"kind"`           // run, sweep, compare or matrix
-	File string   `json:"file,omitempty"` // the name errors and results show
-	Text string   `json:"text"`           // the scenario YAML
-	N    int64    `json:"n"`              // encounters (per point, option or pairing)
-	Seed uint64   `json:"seed"`           //
-	Sets []string `json:"sets,omitempty"` // PATH=VALUE overrides for every game
-	// Vary is a sweep's one or two PATH=RANGE axes.
-	Vary []string `json:"vary,omitempty"`
-	// Options are a comparison's; Rows and Cols a matrix's (Side names
-	// the row side).
-	Options []results.NamedSets `json:"options,omitempty"`
-	Rows    []results.NamedSets `json:"rows,omitempty"`
-	Cols    []results.NamedSets `json:"cols,omitempty"`
-	Side    string              `json:"side,omitempty"`
-	// Params are a value run's parameters (simctl value --params; Side
-	// is the valued side).
-	Params string `json:"params,omitempty"`
-	// Where is find's condition, or optimize's constraint
-	// (kinds.go: tournament, find and optimize).
-	Where string `json:"where,omitempty"`
-}
+// encodes: everything that decides the counts (app.Form, which the kinds
+// table reads).
+type jobRequest = app.Form
 
 // Job states.
 const (
