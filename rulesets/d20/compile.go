@@ -145,6 +145,9 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			}
 		}
 	}
+	// Traits before policies: a tactics rule may choose an action written
+	// as data.
+	readTraits(sc, g, firsts)
 	// Policies are compiled even after field errors, so one pass reports
 	// every problem (a policy naming a missing spell may add a second line).
 	for _, p := range pols {
@@ -157,8 +160,8 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			}
 		}
 	}
-	// Traits after policies: their counters follow the tactics' ones.
-	compileTraits(sc, g, firsts)
+	// Trait counters after the tactics' ones.
+	registerTraits(g)
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
 	}

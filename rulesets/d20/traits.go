@@ -37,6 +37,7 @@ const (
 	mDamageTaken
 	mReadyTriggered
 	mDelayTaken
+	mAction // a special action written as data (action: COST), chosen by tactics
 	numMoments
 )
 
@@ -90,7 +91,8 @@ var (
 // and the special initiative actions), what each exposes, its conditions
 // and the facts a when: reads.
 var TraitDecl = &traits.Decl{
-	Ruleset: "d20",
+	Ruleset:     "d20",
+	ActionCosts: []string{"standard", "full_round"},
 	Moments: []traits.Moment{
 		mInitiative:     {Name: "initiative", Doc: "its initiative check is rolled: init is the modifier (it also breaks ties), count the result", Quantities: []string{"init", "count"}},
 		mRoundStart:     {Name: "round_start", Doc: "a round begins (the surprise round too); a changed count moves it in the order from this round on", Quantities: []string{"count"}},
@@ -104,6 +106,7 @@ var TraitDecl = &traits.Decl{
 		mDamageTaken:    {Name: "damage_taken", Doc: "it took damage (amount, more than 0) from attacker", Other: "attacker"},
 		mReadyTriggered: {Name: "ready_triggered", Doc: "its readied action goes off, set off by trigger; count is its new count (just ahead of trigger)", Other: "trigger", Quantities: []string{"count"}},
 		mDelayTaken:     {Name: "delay_taken", Doc: "it takes its delayed action; count is its new count", Quantities: []string{"count"}},
+		mAction:         {Name: "action", Doc: "a special action written as data (action: standard or full_round) is taken on its turn: its when: says when it can be, its do: what it does; count changes its place in the order from the next round", Quantities: []string{"count"}, Action: true},
 	},
 	Quantities: []traits.Quantity{
 		qInit:    {Name: "init", Doc: "the initiative modifier (adds to the count and breaks ties)", Dice: true},
@@ -150,6 +153,8 @@ type traitSet struct {
 	turns []bool
 	// perRound lists the traits whose uses renew each round.
 	perRound []int32
+	// actions[i] lists combatant i's special actions (action: COST).
+	actions [][]int32
 }
 
 type traitInst struct {
@@ -198,10 +203,11 @@ func traitLib(name string) (*yaml.Node, bool) {
 	return doc.Content[0], true
 }
 
-// compileTraits reads the house rules and every side's and combatant's
-// traits into g.traits (left nil when there are none) and registers their
-// counters after the tactics' (results keep them apart by RuleCounter.Trait).
-func compileTraits(sc *scenario.Scenario, g *Game, first []int) {
+// readTraits reads the house rules and every side's and combatant's
+// traits into g.traits (left nil when there are none), before the policies
+// compile: a tactics rule may choose an action written as data (do:
+// Refocus). first[k] is the roster index of combatant entry k's first copy.
+func readTraits(sc *scenario.Scenario, g *Game, first []int) {
 	d := sc.Dec
 	var sideNames []string
 	for _, s := range sc.Sides {
@@ -211,18 +217,18 @@ func compileTraits(sc *scenario.Scenario, g *Game, first []int) {
 	house := lib
 	house.House = true
 	rules := traits.Read(d, sc.Rules, "rules", TraitDecl, house)
-	ts := &traitSet{turns: make([]bool, len(g.C))}
+	ts := &traitSet{turns: make([]bool, len(g.C)), actions: make([][]int32, len(g.C))}
 	for m := range ts.on {
 		ts.on[m] = make([][]int32, len(g.C))
 	}
 	add := func(tr traits.Trait, owner int) {
 		k := int32(len(ts.list))
-		mname := TraitDecl.Moments[tr.Moment].Name
-		inst := traitInst{Trait: tr, owner: owner}
-		inst.counter = g.AddRuleCounter(sim.RuleCounter{Combatant: owner, Moment: mname, Rule: tr.Name, Event: "fired", Trait: true})
-		g.AddRuleCounter(sim.RuleCounter{Combatant: owner, Moment: mname, Rule: tr.Name, Event: "added", Trait: true})
-		ts.list = append(ts.list, inst)
-		ts.on[tr.Moment][owner] = append(ts.on[tr.Moment][owner], k)
+		ts.list = append(ts.list, traitInst{Trait: tr, owner: owner})
+		if tr.Action != "" {
+			ts.actions[owner] = append(ts.actions[owner], k)
+		} else {
+			ts.on[tr.Moment][owner] = append(ts.on[tr.Moment][owner], k)
+		}
 		if tr.Moment == mTurnStart || tr.Moment == mTurnEnd {
 			ts.turns[owner] = true
 		}
@@ -267,6 +273,84 @@ func compileTraits(sc *scenario.Scenario, g *Game, first []int) {
 		}
 	}
 	g.traits = ts
+}
+
+// registerTraits gives every trait its counters ("fired", "added"), after
+// the tactics' (results keep them apart by RuleCounter.Trait).
+func registerTraits(g *Game) {
+	if g.traits == nil {
+		return
+	}
+	for k := range g.traits.list {
+		inst := &g.traits.list[k]
+		mname := TraitDecl.Moments[inst.Moment].Name
+		inst.counter = g.AddRuleCounter(sim.RuleCounter{Combatant: inst.owner, Moment: mname, Rule: inst.Name, Event: "fired", Trait: true})
+		g.AddRuleCounter(sim.RuleCounter{Combatant: inst.owner, Moment: mname, Rule: inst.Name, Event: "added", Trait: true})
+	}
+}
+
+// Action finds combatant self's special action named name (written as
+// data: action: COST): its index for Plan.Special, or -1.
+func (g *Game) Action(self int, name string) int {
+	if g.traits == nil {
+		return -1
+	}
+	for _, k := range g.traits.actions[self] {
+		if g.traits.list[k].Name == name {
+			return int(k)
+		}
+	}
+	return -1
+}
+
+// ActionName is the name of special action k.
+func (g *Game) ActionName(k int) string { return g.traits.list[k].Name }
+
+// Actions lists combatant self's special actions' names.
+func (g *Game) Actions(self int) []string {
+	var out []string
+	if g.traits != nil {
+		for _, k := range g.traits.actions[self] {
+			out = append(out, g.traits.list[k].Name)
+		}
+	}
+	return out
+}
+
+// CanTake reports whether self can take special action k now: a use left,
+// its when: holding, and a full-round action outside the surprise round.
+func (t *Table) CanTake(self, k int) bool {
+	inst := &t.g.traits.list[k]
+	if t.ts.uses[k] == 0 || inst.Action == "full_round" && t.stdOne {
+		return false
+	}
+	c := tctx{m: mAction, self: self, other: -1}
+	c.q[qCount] = t.f[self].count
+	return inst.When == nil || inst.When.EvalFunc(func(s int) float64 { return t.traitValue(inst.Slots[s], &c) })
+}
+
+// special takes self's special action k (a plan's Special): an action in
+// the economy (it ends flat-footedness, counts as an action), whose
+// effects apply as a trait's do.
+func (t *Table) special(self, k int) {
+	inst := &t.g.traits.list[k]
+	t.acts(self)
+	t.firstAction(self)
+	t.c.Inc(t.side(self), sim.Actions)
+	if t.ts.uses[k] > 0 {
+		t.ts.uses[k]--
+	}
+	t.c.Rule(inst.counter)
+	if t.log != nil {
+		t.logf("%s takes %s (%s action)", t.name(self), inst.Name, inst.Action)
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: self, Target: sim.NoOne, Rule: inst.Name})
+	}
+	c := tctx{m: mAction, self: self, other: -1}
+	c.q[qCount] = t.f[self].count
+	for e := range inst.Effects {
+		t.effect(inst, &inst.Effects[e], &c)
+	}
+	t.setCount(self, c.q[qCount])
 }
 
 // tctx is one moment's numbers, on the referee's stack while its traits

@@ -1,6 +1,7 @@
 package traits
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,10 +23,14 @@ type Trait struct {
 	Uses     int // uses per fight, or per round with PerRound; -1: no limit
 	PerRound bool
 	House    bool // a house rule (rules:), not a trait
-	Side     int  // a house rule's side (-1: everyone)
-	From     string
-	Node     *yaml.Node
-	Path     string
+	// Action is the cost of a special action written as data (action:
+	// full_round), "" for a trait: a tactics rule chooses it by Name, its
+	// when: says when it can be taken, its effects are what it does.
+	Action string
+	Side   int // a house rule's side (-1: everyone)
+	From   string
+	Node   *yaml.Node
+	Path   string
 }
 
 // EffectKind is what an effect does.
@@ -68,8 +73,8 @@ type Options struct {
 }
 
 var (
-	traitFields = []string{"name", "description", "on", "when", "do", "uses", "params", "use"}
-	houseFields = []string{"name", "description", "on", "when", "do", "uses", "params", "use", "side", "enabled"}
+	traitFields = []string{"name", "description", "on", "action", "when", "do", "uses", "params", "use"}
+	houseFields = []string{"name", "description", "on", "action", "when", "do", "uses", "params", "use", "side", "enabled"}
 )
 
 // Read reads a traits: list (or, with o.House, a rules: list) at path,
@@ -236,14 +241,32 @@ func readOne(d *scenario.Decoder, n *yaml.Node, path string, decl *Decl, o Optio
 	}
 	on := keys["on"]
 	t.Moment = -1
-	if on == nil {
+	if an := keys["action"]; an != nil {
+		// A special action: chosen by tactics, not fired at a moment.
+		if on != nil {
+			d.Errorf(at("on"), fpath("on"), "an action (action:) is chosen by a tactics rule (do: %s), not fired at a moment: drop on:", t.Name)
+			return t, false, enabled
+		}
+		t.Action = d.Str(an, fpath("action"))
+		if !slices.Contains(decl.ActionCosts, t.Action) {
+			if len(decl.ActionCosts) == 0 {
+				d.Errorf(at("action"), fpath("action"), "%s has no actions written as data yet", decl.Ruleset)
+			} else {
+				d.Errorf(at("action"), fpath("action"), "unknown action cost %q%s; %s offers: %s", t.Action, scenario.Suggest(t.Action, decl.ActionCosts), decl.Ruleset, strings.Join(decl.ActionCosts, ", "))
+			}
+			return t, false, enabled
+		}
+		t.Moment = decl.actionMoment()
+	} else if on == nil {
 		d.Errorf(at("name"), fpath("on"), "missing; give the moment it fires at (on:), one of %s", strings.Join(decl.MomentNames(), ", "))
 		return t, false, enabled
-	}
-	mname := d.Str(on, fpath("on"))
-	if t.Moment = decl.MomentIndex(mname); t.Moment < 0 {
-		d.Errorf(at("on"), fpath("on"), "%s has no moment %q%s; moments: %s", decl.Ruleset, mname, scenario.Suggest(mname, decl.MomentNames()), strings.Join(decl.MomentNames(), ", "))
-		return t, false, enabled
+	} else {
+		mname := d.Str(on, fpath("on"))
+		if t.Moment = decl.MomentIndex(mname); t.Moment < 0 || decl.Moments[t.Moment].Action {
+			t.Moment = -1
+			d.Errorf(at("on"), fpath("on"), "%s has no moment %q%s; moments: %s", decl.Ruleset, mname, scenario.Suggest(mname, decl.MomentNames()), strings.Join(decl.MomentNames(), ", "))
+			return t, false, enabled
+		}
 	}
 	var lp []lang.Param
 	for _, p := range params {
