@@ -123,9 +123,11 @@ func TraitLibrary() []string { return traitLibrary.Names() }
 func TraitSource(name string) ([]byte, bool) { return traitLibrary.Source(name) }
 
 // compileTraits reads the house rules and traits into g.traits (nil when
-// there are none).
+// there are none), before the policies: a tactics rule may choose a
+// special action by name. Their counters are registered after the
+// tactics' (g.traits.Register).
 func compileTraits(sc *scenario.Scenario, g *Game) {
-	g.traits = traitrun.Compile(sc, TraitDecl, &g.RuleRegistry, traitLibrary.Lib())
+	g.traits = traitrun.Read(sc, TraitDecl, traitLibrary.Lib())
 }
 
 // newTraitRunner gives the Table its runner (nil without traits).

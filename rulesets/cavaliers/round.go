@@ -117,6 +117,12 @@ func (t *Table) turn(i int) {
 	// the policy picks then.
 	for k := 0; k < attacks && (k == 0 || !f.out && !t.over()); k++ {
 		tg := c.Policy.Target(t, i)
+		if t.choice >= 0 { // a special action in place of the attack
+			k := t.choice
+			t.choice = -1
+			t.takeSpecial(i, k)
+			continue
+		}
 		if tg < 0 || tg >= len(t.f) || !t.Present(tg) || t.side(tg) == c.Side || t.f[tg].area != f.area {
 			if t.log != nil {
 				t.logf("%s attacks no one", c.Name)

@@ -54,6 +54,7 @@ type Table struct {
 	// reprising: the attack being rolled is a Reprise Attack (a trait
 	// fact).
 	reprising bool
+	choice    int              // a special action the policy chose for this attack (Choose), -1: none
 	tr        *traitrun.Runner // traits (traits.go); nil: the game has none
 	r         *rng.Stream
 	c         *sim.Counts
@@ -131,6 +132,7 @@ func (t *Table) setup() {
 	t.rank, t.order = t.rank[:0], t.order[:0]
 	t.first, t.head, t.cur = -1, -1, 0
 	t.up, t.in = [2]int{}, 0
+	t.choice = -1
 	if t.tr != nil {
 		t.tr.Start(t.r, t.c, t.log)
 	}

@@ -2,6 +2,7 @@ package cavaliers
 
 import (
 	"embed"
+	"strconv"
 
 	"simctl/rulesets/internal/traitrun"
 	"simctl/sim"
@@ -28,6 +29,7 @@ const (
 	mAttacked
 	mHit
 	mHitTaken
+	mAction // a special action written as data (action: PRICE), chosen by tactics
 )
 
 // Quantities, by index in TraitDecl.Quantities.
@@ -66,6 +68,9 @@ var attackMoments = []string{"attack", "attacked", "hit", "hit_taken"}
 // TraitDecl is Cavaliers' table for traits.
 var TraitDecl = &traits.Decl{
 	Ruleset: "cavaliers",
+	// A special action's cost is its price in [+], as the specialties'
+	// ladders price Seize, Interpose and Reprise.
+	ActionCosts: []string{"1", "2", "3"},
 	Moments: []traits.Moment{
 		mInitiative: {Name: "initiative", Doc: "its Initiative pool is rolled (at the start, or as it enters): total ranks it for the fight, plus is the [+] it may use (the [+] rolled, counted in raises, stay as rolled)", Quantities: []string{"total", "plus"}},
 		mRoundStart: {Name: "round_start", Doc: "a round begins (after those entering have rolled), before anyone may seize: plus is its [+] left", Quantities: []string{"plus"}},
@@ -74,6 +79,7 @@ var TraitDecl = &traits.Decl{
 		mAttacked:   {Name: "attacked", Doc: "an attack has been rolled at it by attacker: attack and defence as at attack, after the attacker's traits", Other: "attacker", Quantities: []string{"attack", "defence"}},
 		mHit:        {Name: "hit", Doc: "its attack hits target: damage is its damage roll, at least 0", Other: "target", Quantities: []string{"damage"}},
 		mHitTaken:   {Name: "hit_taken", Doc: "it is hit by attacker: damage after the attacker's traits; never below 0 after these", Other: "attacker", Quantities: []string{"damage"}},
+		mAction:     {Name: "action", Doc: "a special action written as data (action: PRICE, its price in [+]: 1, 2 or 3) taken on its turn in place of its attack, after its Move, when a tactics rule chooses it (do: NAME): it needs plus of at least its price (under spend: budget the price is paid), its when: says when it can be taken, its do: what it does; a changed total moves it in the ranking from the next round", Quantities: []string{"total", "plus"}, Action: true},
 	},
 	Quantities: []traits.Quantity{
 		qTotal:   {Name: "total", Doc: "the initiative total, which ranks it (a changed total moves it in the ranking)", Dice: true},
@@ -113,9 +119,11 @@ func TraitLibrary() []string { return traitLibrary.Names() }
 func TraitSource(name string) ([]byte, bool) { return traitLibrary.Source(name) }
 
 // compileTraits reads the house rules and traits into g.traits (nil when
-// there are none).
+// there are none), before the policies: a tactics rule may choose a
+// special action by name. Their counters are registered after the
+// tactics' (g.traits.Register).
 func compileTraits(sc *scenario.Scenario, g *Game) {
-	g.traits = traitrun.Compile(sc, TraitDecl, &g.RuleRegistry, traitLibrary.Lib())
+	g.traits = traitrun.Read(sc, TraitDecl, traitLibrary.Lib())
 }
 
 // newTraitRunner is a Table's runner (nil without traits).
@@ -247,6 +255,76 @@ func (t *Table) traitHit(a, d, dmg int) int {
 	c.M, c.Self, c.Other = mHitTaken, d, a
 	t.tr.Fire(&c)
 	return c.Q[qDamage]
+}
+
+// Action finds combatant self's special action named name (written as
+// data: action: PRICE): its index for Table.Choose, or -1.
+func (g *Game) Action(self int, name string) int { return g.traits.Action(self, name) }
+
+// ActionName is the name of special action k.
+func (g *Game) ActionName(k int) string { return g.traits.List[k].Name }
+
+// Actions lists combatant self's special actions' names.
+func (g *Game) Actions(self int) []string { return g.traits.ActionNames(self) }
+
+// price is special action k's price in [+].
+func (t *Table) price(k int) int {
+	p, _ := strconv.Atoi(t.g.traits.List[k].Action) // one of ActionCosts
+	return p
+}
+
+// actionCtx is the moment of a special action of self.
+func (t *Table) actionCtx(self int) traitrun.Ctx {
+	c := traitrun.Ctx{M: mAction, Self: self, Other: -1}
+	c.Q[qTotal], c.Q[qPlus] = t.f[self].total, t.f[self].plus
+	return c
+}
+
+// CanTake reports whether self can take special action k now: its price
+// within its [+], a use left, its when: holding.
+func (t *Table) CanTake(self, k int) bool {
+	if t.tr == nil || t.f[self].plus < t.price(k) || !t.Present(self) {
+		return false
+	}
+	c := t.actionCtx(self)
+	return t.tr.CanTake(k, &c)
+}
+
+// Choose makes self's attack this turn special action k instead (a
+// tactics rule's decision at the attack moment, after CanTake).
+func (t *Table) Choose(self, k int) { t.choice = k }
+
+// takeSpecial takes self's special action k in place of its attack: an
+// action (it can be the first actor), its price paid under spend: budget,
+// its effects; a changed total re-ranks it for the next round.
+func (t *Table) takeSpecial(self, k int) {
+	inst := &t.g.traits.List[k]
+	f := &t.f[self]
+	p := t.price(k)
+	t.tookAction(self)
+	t.c.Inc(t.side(self), sim.Actions)
+	if t.g.Opt.Spend == Budget {
+		f.plus -= p
+		t.c.Add(t.side(self), RaisesSpent, int64(p))
+	}
+	if t.log != nil {
+		t.logf("%s takes %s (%d [+])", t.name(self), inst.Name, p)
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: self, Target: sim.NoOne, Amount: p, Rule: inst.Name})
+	}
+	c := t.actionCtx(self)
+	c.Q[qPlus] = f.plus
+	t.tr.Take(k, &c)
+	f.plus = max(c.Q[qPlus], 0)
+	if c.Q[qTotal] != f.total {
+		f.total = c.Q[qTotal]
+		if r := t.Rank(self); r >= 0 {
+			t.rank = append(t.rank[:r], t.rank[r+1:]...)
+			t.insert(self)
+			if t.log != nil {
+				t.logRanking()
+			}
+		}
+	}
 }
 
 // traitDocs lists the moments, quantities, conditions and library for

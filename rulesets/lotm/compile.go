@@ -167,6 +167,9 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
 	}
+	// Traits before policies: a tactics rule may choose a special action
+	// written as data by name.
+	compileTraits(sc, g)
 	for _, p := range pols {
 		switch {
 		case p.tactics == nil:
@@ -177,8 +180,8 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			}
 		}
 	}
-	// Traits after policies: their counters follow the tactics' ones.
-	compileTraits(sc, g)
+	// Trait counters after the tactics' ones.
+	g.traits.Register(&g.RuleRegistry)
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
 	}

@@ -88,6 +88,9 @@ func (l Library) LibraryDocs() []sim.Field {
 	for _, name := range l.Names() {
 		n, _ := l.Find(name)
 		doc := scalar(n, "description") + " (on: " + scalar(n, "on")
+		if a := scalar(n, "action"); a != "" {
+			doc = scalar(n, "description") + " (action: " + a
+		}
 		if p := scenario.Value(n, "params"); p != nil && p.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(p.Content); i += 2 {
 				doc += "; $" + p.Content[i].Value + ": " + p.Content[i+1].Value

@@ -39,7 +39,10 @@ type Set struct {
 	// the order written (house rules first, then the side's, then its own).
 	On       [][][]int32
 	PerRound []int32 // traits whose uses renew each round
-	n        int
+	// Actions[i] lists combatant i's special actions (action: COST),
+	// which a tactics rule chooses by name.
+	Actions [][]int32
+	n       int
 }
 
 // Registry is where a game registers its rule counters (sim.RuleRegistry).
@@ -53,13 +56,13 @@ type Lib struct {
 	Names []string
 }
 
-// Compile reads the scenario's house rules (rules:) and every side's and
+// Read reads the scenario's house rules (rules:) and every side's and
 // combatant's traits: against decl. Combatants are numbered as every
 // ruleset's Compile numbers them: side by side, entry by entry, copy by
 // copy. It returns nil when there are none (the referee's hooks test for
-// nil); problems go to sc.Dec. Call it after the tactics are compiled, so
-// the trait counters follow theirs.
-func Compile(sc *scenario.Scenario, decl *traits.Decl, reg Registry, lib Lib) *Set {
+// nil); problems go to sc.Dec. Call it before the tactics compile (a rule
+// may choose a special action by name) and Register after them.
+func Read(sc *scenario.Scenario, decl *traits.Decl, lib Lib) *Set {
 	d := sc.Dec
 	var sideNames []string
 	n := 0
@@ -73,18 +76,18 @@ func Compile(sc *scenario.Scenario, decl *traits.Decl, reg Registry, lib Lib) *S
 	house := o
 	house.House = true
 	rules := traits.Read(d, sc.Rules, "rules", decl, house)
-	s := &Set{Decl: decl, On: make([][][]int32, len(decl.Moments)), n: n}
+	s := &Set{Decl: decl, On: make([][][]int32, len(decl.Moments)), Actions: make([][]int32, n), n: n}
 	for m := range s.On {
 		s.On[m] = make([][]int32, n)
 	}
 	add := func(tr traits.Trait, owner int) {
 		k := int32(len(s.List))
-		mname := decl.Moments[tr.Moment].Name
-		inst := Inst{Trait: tr, Owner: owner}
-		inst.Counter = reg.AddRuleCounter(sim.RuleCounter{Combatant: owner, Moment: mname, Rule: tr.Name, Event: "fired", Trait: true})
-		reg.AddRuleCounter(sim.RuleCounter{Combatant: owner, Moment: mname, Rule: tr.Name, Event: "added", Trait: true})
-		s.List = append(s.List, inst)
-		s.On[tr.Moment][owner] = append(s.On[tr.Moment][owner], k)
+		s.List = append(s.List, Inst{Trait: tr, Owner: owner})
+		if tr.Action != "" {
+			s.Actions[owner] = append(s.Actions[owner], k)
+		} else {
+			s.On[tr.Moment][owner] = append(s.On[tr.Moment][owner], k)
+		}
 		if tr.PerRound && tr.Uses >= 0 {
 			s.PerRound = append(s.PerRound, k)
 		}
@@ -114,6 +117,47 @@ func Compile(sc *scenario.Scenario, decl *traits.Decl, reg Registry, lib Lib) *S
 		return nil
 	}
 	return s
+}
+
+// Register gives every trait its counters ("fired", "added"), after the
+// tactics' (results keep them apart by RuleCounter.Trait). A nil Set has
+// none.
+func (s *Set) Register(reg Registry) {
+	if s == nil {
+		return
+	}
+	for k := range s.List {
+		inst := &s.List[k]
+		mname := s.Decl.Moments[inst.Moment].Name
+		inst.Counter = reg.AddRuleCounter(sim.RuleCounter{Combatant: inst.Owner, Moment: mname, Rule: inst.Name, Event: "fired", Trait: true})
+		reg.AddRuleCounter(sim.RuleCounter{Combatant: inst.Owner, Moment: mname, Rule: inst.Name, Event: "added", Trait: true})
+	}
+}
+
+// Action finds combatant self's special action named name: its index
+// (into List), or -1. A nil Set has none.
+func (s *Set) Action(self int, name string) int {
+	if s == nil {
+		return -1
+	}
+	for _, k := range s.Actions[self] {
+		if s.List[k].Name == name {
+			return int(k)
+		}
+	}
+	return -1
+}
+
+// ActionNames lists combatant self's special actions.
+func (s *Set) ActionNames(self int) []string {
+	if s == nil {
+		return nil
+	}
+	var out []string
+	for _, k := range s.Actions[self] {
+		out = append(out, s.List[k].Name)
+	}
+	return out
 }
 
 // Any reports whether combatant i has traits at moment m.
@@ -245,6 +289,30 @@ func (r *Runner) Fire(c *Ctx) {
 		for e := range inst.Effects {
 			r.effect(inst, &inst.Effects[e], c)
 		}
+	}
+}
+
+// CanTake reports whether special action k can be taken now, in the
+// moment c: a use left and its when: holding. Its cost is the referee's
+// to check.
+func (r *Runner) CanTake(k int, c *Ctx) bool {
+	inst := &r.Set.List[k]
+	if r.uses[k] == 0 {
+		return false
+	}
+	return inst.When == nil || inst.When.EvalFunc(func(x int) float64 { return r.value(inst.Slots[x], c) })
+}
+
+// Take takes special action k in the moment c: a use spent, counted as
+// fired, its effects applied (the referee has paid its cost).
+func (r *Runner) Take(k int, c *Ctx) {
+	inst := &r.Set.List[k]
+	if r.uses[k] > 0 {
+		r.uses[k]--
+	}
+	r.C.Rule(inst.Counter)
+	for e := range inst.Effects {
+		r.effect(inst, &inst.Effects[e], c)
 	}
 }
 
