@@ -34,7 +34,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "precise_shot", Doc: "true: no -4 for shooting into a melee"},
 			{Name: "position", Doc: "feet behind its side's front line at the start (default 0; side 0's line is at 0, side 1's at distance): a rear rank. No one passes an enemy on the line, so an enemy reaches a combatant behind only past those in front of it (it engages the first it meets); policies and tactics see the distance to each enemy (target rule nearest, enemy(NAME).distance, enemies.nearest)"},
 		},
-		Actions: []sim.Field{
+		Actions: append([]sim.Field{
 			{Name: "attack", Doc: "standard action: one attack with the first bonus of attacks"},
 			{Name: "full attack", Doc: "full-round action: every bonus of attacks; only with no movement beyond a 5-foot step"},
 			{Name: "move", Doc: "move action: up to speed toward the target; moving out of a threatened position provokes an attack of opportunity"},
@@ -60,7 +60,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "counterspell", Doc: "a readied counterspell is set off by any enemy starting a spell: it first rolls Spellcraft (DC 15 + spell level) to identify it (\"you get a chance to identify it\"), then decides. Identified and among its own spells with a use left (the one its plan names, if it names one): the spell is ruined. Not identified, or identified as a spell it cannot cast: nothing to cast, and the readied counterspell is spent (that chance was the readied action; counted as an action lost, its initiative moves ahead of the caster), so a cheaper spell cast first draws it out. Not modelled: dispel magic as a counterspell, and counterspelling with a different spell of the same school (Improved Counterspell)"},
 			{Name: "critical hits", Doc: "a natural 20 always hits and a natural 1 always misses; a threat confirmed by a second roll deals damage mult times; multipliers add (brace x2 on a x3 crit: x4); every hit deals at least 1"},
 			{Name: "flanking", Doc: "+2 on a melee attack (an attack of opportunity too) when the defender is flanked: option flanking (line: an ally of the attacker threatens the defender from the other side of it along the line; two: the attacker and one of its allies threaten it). Tactics see it (enemy(NAME).flanked, enemies.flanked, self.flanked)"},
-		},
+		}, checklistFields()...),
 		Counters: []sim.Field{
 			{Name: "attacks_of_opportunity", Doc: "attacks of opportunity made"},
 			{Name: "criticals", Doc: "confirmed critical hits"},
