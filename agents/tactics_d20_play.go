@@ -116,6 +116,12 @@ func (do *d20Do) plan(t *d20.Table, self int, sel d20Target, p *d20.Plan) (why i
 		}
 		p.Do, p.DelayTo = d20.Delay, do.count
 		return -1
+	case doSpecial:
+		if !t.CanTake(self, do.special) {
+			return whyNoSpecial
+		}
+		p.Special = do.special + 1
+		return -1
 	case doReady, doCounterspell:
 		p.Do, p.Trigger, p.Ally, p.Action, p.Spell, p.Shoot = d20.Ready, do.trigger, do.ally, do.action, do.spell, do.shoot
 		if do.advance {
@@ -544,6 +550,9 @@ func describePlan(t *d20.Table, self int, p d20.Plan) msg.Text {
 			s = msg.New("advance on %s and %s", g.C[p.Target].Name, s)
 		}
 		return s
+	}
+	if p.Special > 0 {
+		return msg.New("take the special action %s", g.ActionName(p.Special-1))
 	}
 	if p.Target < 0 {
 		return msg.New("act (no one to act against)")

@@ -87,7 +87,7 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	}
 	t.firstAction(a)
 	ac := t.ac(d)
-	if t.g.traits != nil {
+	if t.g.traits.at(a, mAttackRoll, d, mAttacked) {
 		bonus, ac = t.traitAttackRoll(a, d, bonus, ac, ranged)
 	}
 	roll := t.r.D20()
@@ -116,7 +116,10 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	for k := 0; k < mult; k++ {
 		dmg += damage.Roll(t.r)
 	}
-	if t.g.traits != nil {
+	if c.sneak && t.f[d].flatFooted && !t.g.C[d].UncannyDodge {
+		dmg += c.SneakAttack.Roll(t.r) // once: extra dice are not multiplied
+	}
+	if t.g.traits.at(a, mHit, d, mHitTaken) {
 		dmg = t.traitHit(a, d, dmg, mult, crit, ranged)
 	} else {
 		dmg = max(dmg, 1)

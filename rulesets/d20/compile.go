@@ -53,7 +53,9 @@ type Combatant struct {
 	Spells        []Spell
 	Ranged        Ranged // Increment 0: none
 	PreciseShot   bool
-	Position      int // feet behind its side's front line at the start
+	SneakAttack   dice.Expr // extra damage on a hit against a flat-footed target (zero: none)
+	sneak         bool      // SneakAttack is set
+	Position      int       // feet behind its side's front line at the start
 	// Policy is read once by Compile: a StandardPolicy's rule is copied
 	// into std/stdRule, and the referee applies it without calling Turn
 	// (but when tracing), so replacing Policy after Compile does not
@@ -124,11 +126,11 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			if cs.Tactics != nil {
 				tn, tpath = cs.Tactics, cs.Path+".tactics"
 				if cs.Policy.Name != "" {
-					d.Warnf(cs.Policy.Node, cs.Path+".policy", "ignored: tactics: decides for this combatant")
+					d.IgnoredPolicy(cs.Policy.Node, cs.Path+".policy", side.Name+"."+cs.Name, false)
 				}
 			}
 			if side.Tactics != nil && side.Policy.Name != "" {
-				d.Warnf(side.Policy.Node, side.Path+".policy", "ignored: tactics: decides for this side")
+				d.IgnoredPolicy(side.Policy.Node, side.Path+".policy", side.Name, true)
 			}
 			for k := 1; k <= cs.Count; k++ {
 				c := base
@@ -144,6 +146,9 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			}
 		}
 	}
+	// Traits before policies: a tactics rule may choose an action written
+	// as data.
+	readTraits(sc, g, firsts)
 	// Policies are compiled even after field errors, so one pass reports
 	// every problem (a policy naming a missing spell may add a second line).
 	for _, p := range pols {
@@ -156,8 +161,8 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			}
 		}
 	}
-	// Traits after policies: their counters follow the tactics' ones.
-	compileTraits(sc, g, firsts)
+	// Trait counters after the tactics' ones.
+	registerTraits(g)
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
 	}
@@ -224,6 +229,9 @@ func compileFields(d *scenario.Decoder, c *Combatant, cs scenario.Combatant) {
 			c.Ranged = compileRanged(d, n, p+name)
 		case "precise_shot":
 			c.PreciseShot = d.Bool(n, p+name)
+		case "sneak_attack":
+			c.SneakAttack = d.Dice(n, p+name)
+			c.sneak = !c.SneakAttack.IsZero()
 		case "position":
 			c.Position = d.Int(n, p+name, 0, 10000)
 			if c.Position%5 != 0 {

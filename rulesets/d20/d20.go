@@ -41,7 +41,7 @@ func (Ruleset) Name() string { return "d20" }
 func (Ruleset) Schema() scenario.Schema {
 	return scenario.Schema{
 		CombatantFields: []string{"dex_ac", "crit", "uncanny_dodge", "reach", "brace",
-			"concentration", "spellcraft", "save", "spells", "initiative_dice", "ranged", "precise_shot", "traits", "position"},
+			"concentration", "spellcraft", "save", "spells", "initiative_dice", "ranged", "precise_shot", "sneak_attack", "traits", "position"},
 		SideFields: []string{"traits"},
 		Traits:     true,
 		// initiative_roll is bounded by the combatant's initiative_dice

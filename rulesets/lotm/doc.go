@@ -4,7 +4,7 @@ import "simctl/sim"
 
 // Doc implements sim.Ruleset.
 func (Ruleset) Doc() sim.RulesDoc {
-	return sim.RulesDoc{
+	d := sim.RulesDoc{
 		Name:   "lotm",
 		Title:  "Lord of Mysteries TTRPG: ambushes, Delay Action, Flanking/Envelopment and special attacks",
 		Source: "Lord of Mysteries TTRPG, Chapter 6: Combat, Special Actions",
@@ -53,6 +53,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "size", Doc: "size level (-10..10, default 0), for the grapple's size rules: only differences count (Strength at least twice the other's adds 2)"},
 			{Name: "cover_item", Doc: "{size: small|small_medium|medium|medium_large|large, metal: false, count: 1}: loose objects at hand for Improvised Cover option 1 (snatch an item, Swift action; Strength 2 per size level, +2 metal, else a Strength check against 15 + 2 x level); Armor +2..+6 by size, +2 metal; destroyed when an attack hits through it"},
 			{Name: "obstacle", Doc: "{size, metal, count}: obstacles at hand for Improvised Cover option 2 (get behind one, Move action, no Strength needed); the same Armor; lost when its user moves, destroyed when an attack hits through it. Hard walls (untargetable) are not simulated"},
+			{Name: "traits", Doc: "traits written as data, on a combatant or a side (side field too): library names, {use: NAME, params: {...}} or {name, on, when, do, uses}; the moments, quantities, conditions and library are listed below, and the scenario's rules: (house rules, for everyone or one side: side:) take the same form"},
 			{Name: "blocks_exits (side field)", Doc: "N > 0: the side blocks every exit (flanking condition 3) while at least N of it are in the battle. A ruleset side field: set it in the file (--set reaches only the common side fields)"},
 		},
 		Actions: append([]sim.Field{
@@ -117,6 +118,8 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "covers_broken", Doc: "this side's covers destroyed by a hit"},
 		},
 	}
+	traitDocs(&d)
+	return d
 }
 
 // headingChecklist is every heading of the source with its status: what

@@ -49,6 +49,11 @@ func Report(ctx context.Context, req *ReportRequest, obs *Observer) (*ReportBund
 	b := &ReportBundle{Title: req.Title, Lang: req.Lang, Version: Version(), Command: req.Command}
 	for k, in := range req.Inputs {
 		p := req.Names[k]
+		if in.Doc != nil {
+			// A registered kind's document: reports.Bundle has no
+			// section for it.
+			return nil, &Error{Kind: Usage, Err: msg.Errorf("%s: a %s document has no section in a report; a report covers runs, sweeps, comparisons and value, matrix, tournament and optimize documents", p, in.Kind)}
+		}
 		if h := inputHeader(in); h != nil && h.Context == nil {
 			obs.note("warning: %s: the document carries no scenario text (made by an older simctl); the report leaves out its ruleset options and scenario text", p)
 		}
@@ -220,7 +225,8 @@ func FightTracesIn(ctx context.Context, r *results.Result, l i18n.Lang, obs *Obs
 		// A report shows at most MaxTraceLines of a fight (a long one
 		// narrates gigabytes); the command prints the rest.
 		var b strings.Builder
-		if err := narrate.TraceContext(ctx, &b, sc, g, r.Seed, i, narrate.TraceLimit{Lines: narrate.MaxTraceLines, Command: cmd, Lang: l}); err != nil {
+		tl := new(sim.Timeline)
+		if err := narrate.TraceContext(ctx, &b, sc, g, r.Seed, i, narrate.TraceLimit{Lines: narrate.MaxTraceLines, Command: cmd, Lang: l, Timeline: tl}); err != nil {
 			return nil, err
 		}
 		text := "# " + cmd + "\n" + b.String()
@@ -228,7 +234,7 @@ func FightTracesIn(ctx context.Context, r *results.Result, l i18n.Lang, obs *Obs
 		if l.Or() != i18n.En {
 			title = l.T("trace.title."+q.name, i, v, start, start+n-1)
 		}
-		out = append(out, results.FightTrace{Name: q.name, Text: text, Title: title})
+		out = append(out, results.FightTrace{Name: q.name, Text: text, Title: title, Timeline: tl})
 	}
 	return out, nil
 }
