@@ -11,7 +11,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 		Summary: "Initiative is d20 + init once per battle, highest first; ties go to the higher modifier, then a random order. " +
 			"Combatants are flat-footed (AC without dex_ac, no attacks of opportunity) until their first turn in the regular order, or their first action in it if that comes earlier (a delayed or readied action carried over from the surprise round), unless uncanny_dodge. " +
 			"If some combatants are unaware a surprise round comes first: the aware act with one standard action each, which may come with a 5-foot step. " +
-			"Positions are feet on a line between the sides (distance:); melee needs the target within reach. " +
+			"Positions are feet on a line between the sides (distance:, and position: behind a side's front line); melee needs the target within reach. " +
 			"No one moves through an enemy's square (an opponent's square can be passed only if it is helpless, and those out of the fight are): a mover's path ends at the first enemy in the fight ahead of it, in the square before it, and a mover whose target stands beyond that enemy engages that enemy instead; a 5-foot step, readied or not, never ends on or past an enemy's square. " +
 			"First actor (FirstActor) is the first combatant whose action takes effect: a delay or a ready is not an action, the delayed or readied action is, so is an attack of opportunity or a surprise-round action; a readied action or an attack of opportunity that resolves before the action that set it off comes first. " +
 			"First in order (FirstInOrder) is the first combatant to have a turn (the surprise round's first aware combatant when there is one). " +
@@ -32,6 +32,8 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "initiative_dice", Doc: "dice replacing the d20 of the initiative check, a house rule (2d20kh1 for advantage, 1d10, 3d6); init adds and both tie-breaks (higher init, then a random order) are unchanged"},
 			{Name: "ranged", Doc: "a ranged weapon {bonus (one or a list: a full attack), damage, crit (default 20/x2), increment (feet), thrown (default false: at most 10 increments; true: 5), reload (none | move: light crossbow | full: heavy crossbow; a crossbow has one bonus), ammo (shots carried; default unlimited, required for thrown weapons)}"},
 			{Name: "precise_shot", Doc: "true: no -4 for shooting into a melee"},
+			{Name: "sneak_attack", Doc: "dice of extra damage on a hit against a flat-footed target without uncanny_dodge, not multiplied on a critical (the library trait sneak_attack is the same rule as data)"},
+			{Name: "position", Doc: "feet behind its side's front line at the start (default 0; side 0's line is at 0, side 1's at distance): a rear rank. No one passes an enemy on the line, so an enemy reaches a combatant behind only past those in front of it (it engages the first it meets); policies and tactics see the distance to each enemy (target rule nearest, enemy(NAME).distance, enemies.nearest)"},
 		},
 		Actions: []sim.Field{
 			{Name: "attack", Doc: "standard action: one attack with the first bonus of attacks"},
@@ -57,7 +59,11 @@ func (Ruleset) Doc() sim.RulesDoc {
 				"The default policy (and a tactics block's fallback) shoots whenever no enemy is in its reach and a shot is left, at the enemy its rule picks within range; otherwise it fights in melee. A readied attack may be a shot (ready shoot on TRIGGER): it needs no 5-foot step, the target in range and the weapon loaded, and it provokes like any shot"},
 			{Name: "readied action's round", Doc: "a readied action taken in the round after it was readied, before the readier's turn, replaces that turn (\"you do not get your regular action that round\"), and like a turn it starts a new round for the one attack of opportunity"},
 			{Name: "counterspell", Doc: "a readied counterspell is set off by any enemy starting a spell: it first rolls Spellcraft (DC 15 + spell level) to identify it (\"you get a chance to identify it\"), then decides. Identified and among its own spells with a use left (the one its plan names, if it names one): the spell is ruined. Not identified, or identified as a spell it cannot cast: nothing to cast, and the readied counterspell is spent (that chance was the readied action; counted as an action lost, its initiative moves ahead of the caster), so a cheaper spell cast first draws it out. Not modelled: dispel magic as a counterspell, and counterspelling with a different spell of the same school (Improved Counterspell)"},
+			{Name: "traits and house rules", Doc: "traits: on a combatant or a side and rules: for everyone or one side change the numbers below at the moments below (docs/traits.md). " +
+				"The book's modifier rules: damage a trait adds at hit is not multiplied by a critical (only the weapon's dice are), a hit deals at least 1 after the attacker's traits, and damage reduction (hit_taken) never takes it below 0. " +
+				"Bonus types are not modelled: every trait's bonus adds, so two traits giving the same kind of bonus (two enhancement bonuses to AC) both count, where the book keeps only the larger; dodge bonuses, which stack in the book, stack here too. Write traits that should not stack as one"},
 			{Name: "critical hits", Doc: "a natural 20 always hits and a natural 1 always misses; a threat confirmed by a second roll deals damage mult times; multipliers add (brace x2 on a x3 crit: x4); every hit deals at least 1"},
+			{Name: "flanking", Doc: "+2 on a melee attack (an attack of opportunity too) when the defender is flanked: option flanking (line: an ally of the attacker threatens the defender from the other side of it along the line; two: the attacker and one of its allies threaten it). Tactics see it (enemy(NAME).flanked, enemies.flanked, self.flanked)"},
 		},
 		Counters: []sim.Field{
 			{Name: "attacks_of_opportunity", Doc: "attacks of opportunity made"},
@@ -68,5 +74,9 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "spells_cast", Doc: "spells this side completed"},
 			{Name: "deaths", Doc: "combatants of this side dead (option dying: srd counts only HP <= -10; out-at-0 counts every drop)"},
 		},
+		Moments:    traitMomentDocs(),
+		Quantities: traitQuantityDocs(),
+		Conditions: traitConditionDocs(),
+		Traits:     traitLibraryDocs(),
 	}
 }
