@@ -125,7 +125,7 @@ func acksMomentFacts(m int) []int {
 // AcksDecisions documents the ACKS II decisions per moment.
 var AcksDecisions = [numAcksMoments][]string{
 	amDeclare: {"declare SPELL | declare any", "withdraw", "retreat", "nothing"},
-	amTurn:    {"attack", "attack without charging", "delay until NAME", "delay to COUNT", "delay to floor", "ready", "NAME (a special action written as data: action: in rules: or traits:)"},
+	amTurn:    {"attack", "attack without charging", "delay until NAME", "delay to COUNT", "delay to floor", "ready", "SPECIAL_ACTION"},
 	amReact:   {"strike", "hold"},
 	amSame:    {"before", "after"},
 }

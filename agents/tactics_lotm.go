@@ -177,7 +177,7 @@ func lotmMomentFacts(m int) []int {
 var LotmDecisions = [numLotmMoments][]string{
 	lmTurn: {"attack", "strike", "strike once", "double_strike", "vital PART", "cast", "grapple [one_hand|limb]", "charge",
 		"point_blank", "leg_sweep", "first_aid", "meditate", "delay KIND on TRIGGER [for ALLY|ENEMY]",
-		"NAME (a special action written as data: action: in rules: or traits:)"},
+		"SPECIAL_ACTION"},
 	lmReact: {"insert", "wait", "limb_block [legs|arms]", "borrow", "pass"},
 	lmLuck:  {"burn", "keep"},
 }
