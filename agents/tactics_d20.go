@@ -81,6 +81,9 @@ const (
 	fEnemyAC
 	fEnemyInRange
 	fEnemyShotPenalty
+	fSelfFlanked
+	fEnemiesFlanked
+	fEnemyFlanked
 )
 
 var d20Facts = []tactics.Fact{
@@ -142,6 +145,9 @@ var d20Facts = []tactics.Fact{
 	fEnemyAC:           {Name: "enemy.ac", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's armour class now (flat-footed, after a charge)"},
 	fEnemyInRange:      {Name: "enemy.in_range", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is in the fight within its ranged weapon's range"},
 	fEnemyShotPenalty:  {Name: "enemy.shot_penalty", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the penalty a shot at the enemy takes now: range increments, and -4 into a melee without Precise Shot (0 or less)"},
+	fSelfFlanked:       {Name: "self.flanked", Type: tactics.Bool, Doc: "an enemy threatening it flanks it (its melee attack gets +2; option flanking)"},
+	fEnemiesFlanked:    {Name: "enemies.flanked", Type: tactics.Number, Doc: "enemies in the fight its melee attack would flank, from where it would attack (+2; option flanking)"},
+	fEnemyFlanked:      {Name: "enemy.flanked", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "its melee attack on the enemy would flank it, from where it would attack (+2; option flanking)"},
 }
 
 // D20Facts documents the facts of the d20 turn moment (docs, simctl policies).

@@ -379,6 +379,10 @@ func d20Fact(t *d20.Table, self, id, arg int) float64 {
 		return b2f(t.Loaded(self))
 	case fSelfThreatened:
 		return b2f(t.Threatened(self))
+	case fSelfFlanked:
+		return b2f(t.Flanked(self))
+	case fEnemyFlanked:
+		return b2f(!t.Out(arg) && t.WouldFlank(self, arg))
 	case fAllyFlatFooted, fEnemyFlatFooted:
 		return b2f(t.FlatFooted(arg))
 	case fAllyReadied, fEnemyReadied:
@@ -467,6 +471,8 @@ func groupFact(t *d20.Table, self, fact int) float64 {
 			n += ib(t.FlatFooted(j))
 		case fEnemiesReadied:
 			n += ib(t.Readied(j))
+		case fEnemiesFlanked:
+			n += ib(t.WouldFlank(self, j))
 		case fAlliesEngaged:
 			n += ib(j != self && t.Engaged(j))
 		case fAlliesActed:

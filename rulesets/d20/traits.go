@@ -155,6 +155,13 @@ type traitSet struct {
 	perRound []int32
 	// actions[i] lists combatant i's special actions (action: COST).
 	actions [][]int32
+	// has[i] has bit m set when combatant i has a trait at moment m: the
+	// hooks' first test, one load and a mask.
+	has []uint16
+	// conds: some effect applies a condition (durations count down at
+	// round starts); shaken: some effect can shake; roundStart: some trait
+	// fires at round_start.
+	conds, shaken, roundStart bool
 }
 
 type traitInst struct {
@@ -217,7 +224,7 @@ func readTraits(sc *scenario.Scenario, g *Game, first []int) {
 	house := lib
 	house.House = true
 	rules := traits.Read(d, sc.Rules, "rules", TraitDecl, house)
-	ts := &traitSet{turns: make([]bool, len(g.C)), actions: make([][]int32, len(g.C))}
+	ts := &traitSet{turns: make([]bool, len(g.C)), actions: make([][]int32, len(g.C)), has: make([]uint16, len(g.C))}
 	for m := range ts.on {
 		ts.on[m] = make([][]int32, len(g.C))
 	}
@@ -228,6 +235,7 @@ func readTraits(sc *scenario.Scenario, g *Game, first []int) {
 			ts.actions[owner] = append(ts.actions[owner], k)
 		} else {
 			ts.on[tr.Moment][owner] = append(ts.on[tr.Moment][owner], k)
+			ts.has[owner] |= 1 << tr.Moment
 		}
 		if tr.Moment == mTurnStart || tr.Moment == mTurnEnd {
 			ts.turns[owner] = true
@@ -264,12 +272,25 @@ func readTraits(sc *scenario.Scenario, g *Game, first []int) {
 	// A trait that can daze takes every turn through traitTurn, where a
 	// dazed combatant loses it.
 	for _, inst := range ts.list {
+		ts.roundStart = ts.roundStart || inst.Moment == mRoundStart
 		for _, e := range inst.Effects {
-			if e.Kind == traits.Apply && e.Cond == cDazed {
+			if e.Kind != traits.Apply {
+				continue
+			}
+			ts.conds = true
+			ts.shaken = ts.shaken || e.Cond == cShaken
+			if e.Cond == cDazed {
 				for i := range ts.turns {
 					ts.turns[i] = true
 				}
 			}
+		}
+	}
+	if ts.shaken {
+		// Every attack roll goes through traitAttackRoll, where a shaken
+		// attacker takes -2.
+		for i := range ts.has {
+			ts.has[i] |= 1 << mAttackRoll
 		}
 	}
 	g.traits = ts
@@ -353,18 +374,25 @@ func (t *Table) special(self, k int) {
 	t.setCount(self, c.q[qCount])
 }
 
+// at reports whether a has traits at moment ma, or d (>= 0) at md: the
+// hooks' test, small enough to be inlined at their call sites, false
+// without traits.
+func (ts *traitSet) at(a, ma, d, md int) bool {
+	return ts != nil && (ts.has[a]&(1<<ma) != 0 || d >= 0 && ts.has[d]&(1<<md) != 0)
+}
+
 // tctx is one moment's numbers, on the referee's stack while its traits
 // fire.
 type tctx struct {
+	q           [numQuantities]int
 	m           int
 	self, other int
-	q           [numQuantities]int
+	mult        int
+	amount      int
 	crit        bool
 	ranged      bool
 	charging    bool
 	intoMelee   bool
-	mult        int
-	amount      int
 }
 
 // traitState is a Table's per-encounter trait state (nil without traits).
@@ -486,11 +514,15 @@ func (t *Table) traitValue(ref traits.Ref, c *tctx) float64 {
 	if ref.Who == traits.Other {
 		who = c.other
 	}
-	switch ref.Kind {
-	case traits.RefQuantity:
-		return float64(c.q[ref.ID])
-	case traits.RefCondition:
+	if ref.Kind == traits.RefCondition {
+		// The usual when: (target.flat_footed), first.
+		if ref.ID == cFlatFooted && who >= 0 {
+			return b2f(t.f[who].flatFooted)
+		}
 		return b2f(who >= 0 && t.hasCond(who, ref.ID))
+	}
+	if ref.Kind == traits.RefQuantity {
+		return float64(c.q[ref.ID])
 	}
 	switch ref.ID {
 	case tfRound:
@@ -547,9 +579,6 @@ func b2f(b bool) float64 {
 // traitInitiative fires i's initiative traits on its rolled check and
 // returns the modifier the tie-break uses.
 func (t *Table) traitInitiative(i, die int) int {
-	if len(t.g.traits.on[mInitiative][i]) == 0 {
-		return t.g.C[i].Init
-	}
 	c := tctx{m: mInitiative, self: i, other: -1}
 	c.q[qInit] = t.g.C[i].Init
 	c.q[qCount] = t.f[i].count
@@ -567,7 +596,7 @@ func (t *Table) traitRoundStart() {
 	for _, k := range ts.perRound {
 		t.ts.uses[k] = int32(ts.list[k].Uses)
 	}
-	for i := range t.f {
+	for i := 0; ts.conds && i < len(t.f); i++ {
 		for cond := range numConditions {
 			if n := t.ts.cond[i*numConditions+cond]; n > 0 && n < untilRemoved {
 				if n == 1 {
@@ -581,7 +610,7 @@ func (t *Table) traitRoundStart() {
 			}
 		}
 	}
-	for i := range t.f {
+	for i := 0; ts.roundStart && i < len(t.f); i++ {
 		if t.f[i].out || len(ts.on[mRoundStart][i]) == 0 {
 			continue
 		}
@@ -660,12 +689,9 @@ func (t *Table) traitTurn(i int) {
 // traits of d on one attack roll, returning the bonus and AC it is made
 // with.
 func (t *Table) traitAttackRoll(a, d, bonus, ac int, ranged bool) (int, int) {
-	if t.hasCond(a, cShaken) {
-		bonus -= 2
-	}
 	ts := t.g.traits
-	if len(ts.on[mAttackRoll][a]) == 0 && len(ts.on[mAttacked][d]) == 0 {
-		return bonus, ac
+	if ts.shaken && t.hasCond(a, cShaken) {
+		bonus -= 2
 	}
 	c := tctx{m: mAttackRoll, self: a, other: d, ranged: ranged, charging: t.f[a].charging}
 	c.intoMelee = ranged && t.intoMelee(a, d)
@@ -681,26 +707,32 @@ func (t *Table) traitAttackRoll(a, d, bonus, ac int, ranged bool) (int, int) {
 // hit_taken traits (damage reduction; never below 0). It returns the
 // damage dealt.
 func (t *Table) traitHit(a, d, dmg, mult int, crit, ranged bool) int {
+	ts := t.g.traits
+	hit, taken := ts.has[a]&(1<<mHit) != 0, ts.has[d]&(1<<mHitTaken) != 0
 	c := tctx{m: mHit, self: a, other: d, crit: crit, mult: mult, ranged: ranged, charging: t.f[a].charging}
 	c.q[qDamage] = dmg
-	t.fire(&c)
+	if hit {
+		t.fire(&c)
+	}
 	if critMultipliesTraits { // the wrong reading, for the tests only
 		c.q[qDamage] = dmg + (c.q[qDamage]-dmg)*mult
 	}
 	c.q[qDamage] = max(c.q[qDamage], 1)
-	c.m, c.self, c.other = mHitTaken, d, a
-	t.fire(&c)
+	if taken {
+		c.m, c.self, c.other = mHitTaken, d, a
+		t.fire(&c)
+	}
 	return c.q[qDamage]
 }
 
 // traitDamage fires damage_dealt for a and damage_taken for d.
 func (t *Table) traitDamage(a, d, dmg int) {
 	ts := t.g.traits
-	if len(ts.on[mDamageDealt][a]) > 0 {
+	if ts.has[a]&(1<<mDamageDealt) != 0 {
 		c := tctx{m: mDamageDealt, self: a, other: d, amount: dmg}
 		t.fire(&c)
 	}
-	if len(ts.on[mDamageTaken][d]) > 0 {
+	if ts.has[d]&(1<<mDamageTaken) != 0 {
 		c := tctx{m: mDamageTaken, self: d, other: a, amount: dmg}
 		t.fire(&c)
 	}
@@ -762,7 +794,15 @@ func traitLibraryDocs() []sim.Field {
 	var out []sim.Field
 	for _, name := range TraitLibrary() {
 		n, _ := traitLib(name)
-		doc := scalarOf(n, "description") + " (on: " + scalarOf(n, "on")
+		on := scalarOf(n, "on")
+		if n.Kind == yaml.SequenceNode { // several traits: the first describes them
+			for _, e := range n.Content[1:] {
+				on += ", " + scalarOf(e, "on")
+			}
+			n = n.Content[0]
+			on = scalarOf(n, "on") + on
+		}
+		doc := scalarOf(n, "description") + " (on: " + on
 		if p := scenario.Value(n, "params"); p != nil && p.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(p.Content); i += 2 {
 				doc += "; $" + p.Content[i].Value + ": " + p.Content[i+1].Value

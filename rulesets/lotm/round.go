@@ -234,6 +234,13 @@ func (t *Table) execute(i int, p Plan) {
 		t.teleport(i, tg)
 	}
 	need := enemy && needsReach(p, &t.g.C[i])
+	if p.Swift == SwiftAim && !aimable(p) {
+		// Build-Up Aim goes "alongside any action that ... requires a hit
+		// check contesting Physical Defense": with a squeeze, a charge or
+		// no attack there is nothing for the +2, and the Swift action is
+		// not spent on it.
+		p.Swift = SwiftNone
+	}
 	early := p.Swift != SwiftIntimidate || (tg >= 0 && t.Dist(i, tg) <= Reach)
 	if early {
 		t.swift(i, p.Swift, tg, false)

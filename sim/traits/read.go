@@ -70,6 +70,8 @@ type Options struct {
 	Sides    []string // the scenario's side names, for a house rule's side:
 	Lib      Library
 	LibNames []string
+
+	keepNames bool // a trait of a library list keeps its own name
 }
 
 var (
@@ -97,19 +99,56 @@ func Read(d *scenario.Decoder, n *yaml.Node, path string, decl *Decl, o Options)
 	seen := map[string]bool{}
 	for i, en := range n.Content {
 		p := path + "[" + strconv.Itoa(i) + "]"
-		t, ok, enabled := readOne(d, en, p, decl, o)
-		if t.Name != "" {
-			if seen[t.Name] {
-				d.Errorf(en, p+".name", "%s %q listed twice; --set addresses them by name", what, t.Name)
-				ok = false
+		// A library entry may hold several traits (Power Attack: a
+		// penalty at attack_roll, a bonus at hit): each is read as if the
+		// entry named it alone, with the entry's params: for all.
+		opts := []Options{o}
+		if ln := libList(en, o); ln != nil {
+			opts = opts[:0]
+			for _, elem := range ln.Content {
+				oj := o
+				oj.Lib = func(string) (*yaml.Node, bool) { return elem, true }
+				oj.keepNames = true
+				opts = append(opts, oj)
 			}
-			seen[t.Name] = true
 		}
-		if ok && enabled {
-			out = append(out, t)
+		for _, oj := range opts {
+			t, ok, enabled := readOne(d, en, p, decl, oj)
+			if t.Name != "" {
+				if seen[t.Name] {
+					d.Errorf(en, p+".name", "%s %q listed twice; --set addresses them by name", what, t.Name)
+					ok = false
+				}
+				seen[t.Name] = true
+			}
+			if ok && enabled {
+				out = append(out, t)
+			}
 		}
 	}
 	return out
+}
+
+// libList is the library entry en names when that entry is a list of
+// traits, or nil.
+func libList(en *yaml.Node, o Options) *yaml.Node {
+	if o.Lib == nil {
+		return nil
+	}
+	name := ""
+	switch {
+	case en.Kind == yaml.ScalarNode:
+		name = en.Value
+	case en.Kind == yaml.MappingNode && scenario.Value(en, "use") != nil:
+		name = scenario.Value(en, "use").Value
+	}
+	if name == "" {
+		return nil
+	}
+	if ln, ok := o.Lib(name); ok && ln.Kind == yaml.SequenceNode {
+		return ln
+	}
+	return nil
 }
 
 // readOne reads one entry: a library trait's name, {use: NAME, params:
@@ -180,7 +219,7 @@ func readOne(d *scenario.Decoder, n *yaml.Node, path string, decl *Decl, o Optio
 	if k := keys["name"]; k != nil {
 		t.Name = d.Str(k, fpath("name"))
 	}
-	if un := scenario.Value(user, "name"); lib && un != nil && user.Kind == yaml.MappingNode {
+	if un := scenario.Value(user, "name"); lib && !o.keepNames && un != nil && user.Kind == yaml.MappingNode {
 		t.Name = d.Str(un, path+".name") // a library trait renamed where it is used
 	}
 	if t.Name == "" && ok {
