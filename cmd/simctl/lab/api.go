@@ -23,6 +23,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
@@ -565,7 +566,7 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		}
 		for _, t := range traces {
 			if t.Name == pick {
-				writeJSON(w, http.StatusOK, map[string]string{"title": l.Msg(tg.label) + t.Title, "text": t.Text})
+				writeJSON(w, http.StatusOK, traceReply{Title: l.Msg(tg.label) + t.Title, Text: t.Text, Timeline: t.Timeline})
 				return
 			}
 		}
@@ -602,7 +603,8 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 	b.WriteString("# " + cmd + "\n")
 	// At most MaxTraceLines (a long fight narrates gigabytes), and not a
 	// line more once the client has gone.
-	lim := reports.TraceLimit{Lines: reports.MaxTraceLines, Command: cmd, Lang: langOf(r)}
+	tl := new(sim.Timeline)
+	lim := reports.TraceLimit{Lines: reports.MaxTraceLines, Command: cmd, Lang: langOf(r), Timeline: tl}
 	if err := reports.TraceContext(r.Context(), &b, tr.Scenario, tr.Game, seed, tr.Encounter, lim); err != nil {
 		if r.Context().Err() != nil {
 			return // nobody is listening
@@ -610,7 +612,16 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		jsonError(w, r, http.StatusInternalServerError, "trace: %v", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"title": langOf(r).Msg(msg.New("%sencounter %d of seed %d", tg.label, i, seed)), "text": b.String()})
+	writeJSON(w, http.StatusOK, traceReply{Title: langOf(r).Msg(msg.New("%sencounter %d of seed %d", tg.label, i, seed)), Text: b.String(), Timeline: tl})
+}
+
+// traceReply is a traced encounter: its title and narration in the
+// reader's language, and its timeline from the referee's events, which
+// the page words itself (in any language).
+type traceReply struct {
+	Title    string        `json:"title"`
+	Text     string        `json:"text"`
+	Timeline *sim.Timeline `json:"timeline,omitempty"`
 }
 
 // traceIndex is what a sweep's or comparison's traces need of its
@@ -838,6 +849,14 @@ func archive(w io.Writer, format, dir, prefix string, files []string, trim strin
 		}
 		return data, err
 	}
+	// Each entry is dated when its file was written (the report was made
+	// for this download): without a date zip says 1980 and tar 1970.
+	when := func(f string) time.Time {
+		if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err == nil {
+			return fi.ModTime()
+		}
+		return time.Now()
+	}
 	switch format {
 	case "zip":
 		zw := zip.NewWriter(w)
@@ -846,7 +865,7 @@ func archive(w io.Writer, format, dir, prefix string, files []string, trim strin
 			if err != nil {
 				return err
 			}
-			fw, err := zw.Create(prefix + "/" + f)
+			fw, err := zw.CreateHeader(&zip.FileHeader{Name: prefix + "/" + f, Method: zip.Deflate, Modified: when(f)})
 			if err != nil {
 				return err
 			}
@@ -861,7 +880,7 @@ func archive(w io.Writer, format, dir, prefix string, files []string, trim strin
 			if err != nil {
 				return err
 			}
-			if err := tw.WriteHeader(&tar.Header{Name: prefix + "/" + f, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+			if err := tw.WriteHeader(&tar.Header{Name: prefix + "/" + f, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg, ModTime: when(f)}); err != nil {
 				return err
 			}
 			tw.Write(data)
