@@ -138,7 +138,7 @@ func readCompareFile(ctx context.Context, path string) (scen, baseline string, o
 func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	var opts optionFlags
-	fs.Var(&opts, "option", "`NAME='--set PATH=VALUE ...'` an option to compare (repeatable; the first is the baseline)")
+	fs.Var(&opts, "option", kindUsage("compare", "option"))
 	file := fs.String("compare", "", "`FILE` read the options (and optionally the scenario and baseline) from a compare file")
 	baseline := fs.String("baseline", "", "`NAME` the option the others are compared with (default: the first)")
 	resume := fs.String("resume", "", "`FILE` continue the interrupted comparison whose JSON (--results or --format json -o) is FILE: play only the encounters it did not")

@@ -218,9 +218,10 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 
 // runCompare plays the options on common random numbers; with precision
 // w > 0 it applies the sweep's sequential stopping rule
-// (experiment.PrecisionReached) to every option at once: batches of encounter
-// indices 0, 1, 2, ... until each option's two 95% intervals are narrower
-// than w, or cfg.N. The tallies depend only on the seed, N, w and batch.
+// (experiment.PrecisionRule) to every option at once: batches of encounter
+// indices 0, 1, 2, ... until each option's two 95% intervals are predicted
+// narrower than w by the auxiliary sample, or cfg.N; reached says whether
+// they are. The tallies depend only on the seed, N, w and batch.
 func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w float64, batch int64) (*experiment.PairedTally, bool, error) {
 	if w <= 0 {
 		pt, err := experiment.RunPaired(ctx, games, cfg)
@@ -228,6 +229,9 @@ func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w floa
 	}
 	total := cfg.N
 	var acc *experiment.PairedTally
+	// The decision reads an auxiliary sample only, so the intervals keep
+	// their fixed-N coverage (experiment.PrecisionRule).
+	rule := experiment.NewPrecisionRule(games, w, cfg.Seed, cfg.Workers)
 	for start := int64(0); start < total; {
 		cfg.Start, cfg.N = start, min(batch, total-start)
 		pt, err := experiment.RunPaired(ctx, games, cfg)
@@ -240,18 +244,22 @@ func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w floa
 			return acc, false, err
 		}
 		start += cfg.N
-		reached := true
-		for _, t := range acc.Tallies {
-			reached = reached && experiment.PrecisionReached(t, w)
+		stop, err := rule.Stop(ctx, start)
+		if err != nil {
+			return acc, false, err
 		}
-		if reached {
+		if stop {
 			if cfg.Done != nil {
 				cfg.Done.Add(total - start)
 			}
-			return acc, true, nil
+			break
 		}
 	}
-	return acc, false, nil
+	reached := true
+	for _, t := range acc.Tallies {
+		reached = reached && experiment.PrecisionReached(t, w)
+	}
+	return acc, reached, nil
 }
 
 // checkCompareResume checks an interrupted comparison's document is this

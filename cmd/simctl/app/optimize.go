@@ -310,6 +310,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		cfg.OnStage = func(r *experiment.OptimizeResult) {
 			cp := *doc
 			cp.Search, cp.Interrupted, cp.Elapsed = r, true, before+time.Since(t0).Seconds()
+			cp.ResumeDigest = OptimizeDigest(&cp)
 			if obs.Checkpoint != nil {
 				obs.Checkpoint(&cp)
 			}
@@ -341,6 +342,8 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	doc.Elapsed, doc.Interrupted = before+time.Since(t0).Seconds(), interrupted
 	if !interrupted {
 		fillBest(doc, res, points)
+	} else {
+		doc.ResumeDigest = OptimizeDigest(doc)
 	}
 	return &Optimized{Optimize: doc, Resumable: res.Screening != nil || res.Selection != nil && res.Selection.State != nil}, nil
 }
@@ -518,6 +521,8 @@ func checkOptimizeResume(old *results.Optimize, path string, doc *results.Optimi
 	switch {
 	case old.Search == nil || !old.Interrupted:
 		return msg.Errorf("--resume %s: that search finished (or holds no search); nothing to resume", path)
+	case checkDigest(path, old.ResumeDigest, OptimizeDigest(old)) != nil:
+		return checkDigest(path, old.ResumeDigest, OptimizeDigest(old))
 	case old.ScenarioSHA256 != doc.ScenarioSHA256:
 		return resumeRefused(path, "that search's scenario text differs")
 	case old.Version != doc.Version:
@@ -712,6 +717,7 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 	}
 	doc.Search = res
 	doc.Stage, doc.Shard, doc.Interrupted = sums, shard, true
+	doc.ResumeDigest = OptimizeDigest(doc)
 	doc.Elapsed = time.Since(t0).Seconds()
 	return nil
 }

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"path"
 	"regexp"
@@ -10,19 +11,15 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports/i18n"
-	"simctl/reports/results"
 	"simctl/reports/safeio"
 	"simctl/scenarios"
+	"simctl/sim/lang"
 	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
 // Accepting a job: the request checked before it is queued, the queue
 // and its slots, and the expiry of finished jobs.
-
-// maxOptions bounds a comparison's options and a matrix's rows and
-// columns: each is a game compiled before the first encounter.
-const maxOptions = 64
 
 // cliFileName is what the scenario may be called in messages and results:
 // a built-in's name or a plain file name, never a path to open. The
@@ -59,8 +56,9 @@ func (s *server) prepare(req *jobRequest, l i18n.Lang) (*serveJob, int, any) {
 			return bad(msg.New("file %q: the text is not that built-in's (edited?); give it a name of its own such as %s, so its command lines do not replay the built-in", req.File, path.Base(name)))
 		}
 	}
+	kind := app.Lookup(req.Kind)
 	switch {
-	case req.Kind != "run" && req.Kind != "sweep" && req.Kind != "compare" && req.Kind != "matrix" && req.Kind != "value" && !searchKinds[req.Kind]:
+	case req.Kind != "run" && (kind == nil || kind.Check == nil):
 		return bad(msg.New("kind %q: valid kinds are run, sweep, compare, matrix, value, tournament, find and optimize", req.Kind))
 	case strings.TrimSpace(req.Text) == "":
 		return bad(msg.New("text: the scenario is empty; pick a built-in or write one"))
@@ -69,77 +67,16 @@ func (s *server) prepare(req *jobRequest, l i18n.Lang) (*serveJob, int, any) {
 	case req.N < 1:
 		return bad(msg.New("n %d: play at least 1 encounter", req.N))
 	}
-	sets, err := parseSets(req.Sets, "sets")
+	sets, err := app.FormSets(req.Sets, "sets")
 	if err != nil {
 		return bad(msg.New("%v", err))
 	}
 	mult := int64(1)
 	what := msg.New("encounters")
-	switch req.Kind {
-	case "sweep":
-		if len(req.Vary) < 1 || len(req.Vary) > 2 {
-			return bad(msg.New("vary: a sweep varies one or two fields (PATH=RANGE, e.g. heroes.Fighter.init=0:6:1), got %d", len(req.Vary)))
-		}
-		// Counted, not enumerated: two axes of a thousand values would be
-		// a million points to build before saying no.
-		for _, v := range req.Vary {
-			a, err := results.ParseVary(v)
-			if err != nil {
-				return bad(msg.New("%s %q: %v", "vary", v, err))
-			}
-			mult *= int64(len(a.Values))
-		}
-		if mult > results.MaxSweepPoints {
-			return bad(msg.New("vary: %d points, more than the %d a sweep may have", mult, results.MaxSweepPoints))
-		}
-		what = msg.New("points")
-	case "compare":
-		if len(req.Options) < 2 {
-			return bad(msg.New("options: a comparison needs at least two options (an option with no sets is the scenario unchanged), got %d", len(req.Options)))
-		}
-		if len(req.Options) > maxOptions {
-			return bad(msg.New("options: %d, more than the %d a comparison here may have", len(req.Options), maxOptions))
-		}
-		if err := checkNamedSets(req.Options, "options"); err != nil {
-			return bad(msg.New("%v", err))
-		}
-		mult, what = int64(len(req.Options)), msg.New("options")
-	case "matrix":
-		if len(req.Rows) < 1 || len(req.Cols) < 1 || len(req.Rows)*len(req.Cols) < 2 {
-			return bad(msg.New("rows, cols: a matrix needs at least one row and one column option, and two of one of them"))
-		}
-		if len(req.Rows) > maxOptions || len(req.Cols) > maxOptions {
-			return bad(msg.New("rows, cols: %d × %d, more than the %d options a side may have here", len(req.Rows), len(req.Cols), maxOptions))
-		}
-		if err := checkNamedSets(req.Rows, "rows"); err != nil {
-			return bad(msg.New("%v", err))
-		}
-		if err := checkNamedSets(req.Cols, "cols"); err != nil {
-			return bad(msg.New("%v", err))
-		}
-		mult, what = int64(len(req.Rows)*len(req.Cols)), msg.New("pairings")
-	case "value":
-		// The scenario unchanged, and each parameter a step down and up
-		// (simctl value checks the names themselves).
-		if req.Params == "" {
-			req.Params = "init,hp,ac,attack"
-		}
-		seen := map[string]bool{}
-		for _, p := range strings.Split(req.Params, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				seen[p] = true
-			}
-		}
-		if len(seen) == 0 || len(seen) > maxOptions {
-			return bad(msg.New("params %q: name 1 to %d parameters, e.g. init,hp,ac,attack", req.Params, maxOptions))
-		}
-		mult, what = int64(1+2*len(seen)), msg.New("games (the scenario, and each parameter a step down and up)")
-	default:
-		if searchKinds[req.Kind] {
-			var why msg.Text
-			if mult, what, why = checkSearch(req); why.Format != "" {
-				return bad(why)
-			}
+	if kind != nil {
+		var why msg.Text
+		if mult, what, why = kind.Check(req); why.Format != "" {
+			return bad(why)
 		}
 	}
 	if req.N > s.cfg.MaxEncounters/mult {
@@ -156,8 +93,24 @@ func (s *server) prepare(req *jobRequest, l i18n.Lang) (*serveJob, int, any) {
 	// Every condition the job would compile is compiled now, so ?dry=1
 	// accepts only what will run (a condition is otherwise first read by
 	// the job).
-	if why := checkWhere(req, sc, g); why.Format != "" {
-		return bad(why)
+	if kind != nil && kind.CheckWhere != nil && req.Where != "" {
+		if why := whereProblem(kind.CheckWhere(req, sc, g)); why.Format != "" {
+			return bad(why)
+		}
+	}
+	// So is each option of a comparison or tournament, its overrides on
+	// the scenario's (an option may set a tactics block, whose when:
+	// conditions are compiled with it).
+	if req.Kind == "compare" || req.Kind == "tournament" {
+		for _, o := range req.Options {
+			osets, err := app.FormSets(o.Sets, "options "+o.Name)
+			if err == nil {
+				_, _, err = src.Compile(append(append([]scenario.Set(nil), sets...), osets...), nil)
+			}
+			if err != nil {
+				return nil, http.StatusUnprocessableEntity, withError(checkResponse(err, nil, l), l.Msg(msg.New("options: option %q is not a valid scenario: %s", o.Name, firstLine(l, err))))
+			}
+		}
 	}
 	// A document grows with its points, options or cells, whatever each
 	// plays: a sweep of 10,000 points at n=1 is cheap to play and large
@@ -169,76 +122,12 @@ func (s *server) prepare(req *jobRequest, l i18n.Lang) (*serveJob, int, any) {
 				mult, what, est>>20, per>>10, s.cfg.MaxDocBytes>>20, s.cfg.MaxDocBytes/per))
 		}
 	}
-	j := &serveJob{id: newJobID(), req: *req, created: time.Now(), src: src, sc: sc, game: g,
+	j := &serveJob{id: newJobID(), req: *req, created: time.Now(), src: src, game: g,
 		total: req.N * mult, state: stateQueued, changed: make(chan struct{}), lang: l}
 	for _, w := range warns {
 		j.warns = append(j.warns, w)
 	}
 	return j, 0, nil
-}
-
-func parseSets(ss []string, field string) ([]scenario.Set, error) {
-	var out []scenario.Set
-	for _, s := range ss {
-		x, err := scenario.ParseSet(s)
-		if err != nil {
-			return nil, msg.Errorf("%s %q: %v", field, s, err)
-		}
-		out = append(out, x)
-	}
-	return out, nil
-}
-
-func checkNamedSets(ns []results.NamedSets, field string) error {
-	seen := map[string]bool{}
-	for _, o := range ns {
-		if why := scenario.NameProblem(o.Name); why.Format != "" {
-			return msg.Errorf("%s: option name %q %s", field, o.Name, why)
-		}
-		// The job runs the CLI's command, which reads --option NAME=SETS
-		// up to the first "=": a name holding one would be cut there and
-		// the rest read as overrides the request never made.
-		if strings.Contains(o.Name, "=") {
-			return msg.Errorf("%s: option name %q may not contain '=' (the command line reads NAME=SETS up to the first '=')", field, o.Name)
-		}
-		if seen[o.Name] {
-			return msg.Errorf("%s: option %q is given twice", field, o.Name)
-		}
-		seen[o.Name] = true
-		sets, err := parseSets(o.Sets, field+" "+o.Name)
-		if err != nil {
-			return err
-		}
-		// Whatever else the command line cannot carry back unchanged is
-		// refused too: what runs must be what was asked (and what the
-		// permalink and the result's command line say).
-		if name, back, err := app.ParseOption(optionSpec(o)); err != nil || name != o.Name || !sameSets(back, sets) {
-			return msg.Errorf("%s: option %q does not survive the command line (%s NAME='--set ...') unchanged; simplify its name or overrides", field, o.Name, map[string]string{"options": "--option", "rows": "--row", "cols": "--col"}[field])
-		}
-	}
-	return nil
-}
-
-// optionSpec is the NAME='--set PATH=VALUE ...' word a job's command
-// line gives an option (cliArgs).
-func optionSpec(o results.NamedSets) string {
-	var words []string
-	for _, x := range o.Sets {
-		words = append(words, "--set", x)
-	}
-	return o.Name + "=" + results.ShellJoin(words)
-}
-
-func sameSets(a, b []scenario.Set) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].String() != b[i].String() {
-			return false
-		}
-	}
-	return true
 }
 
 // enqueue starts the job in a free slot or queues it; with the queue full
@@ -357,4 +246,23 @@ func (s *server) expire(now time.Time) {
 	s.mu.Lock()
 	s.expireLocked(now)
 	s.mu.Unlock()
+}
+
+// withError is a check response with its error said otherwise.
+func withError(resp map[string]any, e string) map[string]any {
+	resp["error"] = e
+	return resp
+}
+
+// whereProblem is a condition's problem as the lab says it: with its
+// column when it has one (the zero Text: none).
+func whereProblem(err error) msg.Text {
+	if err == nil {
+		return msg.Text{}
+	}
+	var at *lang.At
+	if errors.As(err, &at) {
+		return msg.New("where: column %d: %v", at.Pos+1, err)
+	}
+	return msg.New("%s: %v", "where", err)
 }

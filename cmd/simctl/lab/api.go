@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"simctl/cmd/simctl/app"
@@ -117,9 +118,14 @@ func isYAMLName(n string) bool {
 
 // plainYAMLName is a name of a .yaml file directly in --dir: no separator,
 // "..", absolute path or NUL (readDirFile and saving ask it first).
+//
+// It is also what a job may call its scenario (cliFileName): one rule for
+// names everywhere, so a file saved here is one a job can name (a name
+// with a newline, a right-to-left override, markup, or ".yaml" alone was
+// saved, then refused as a job's file).
 func plainYAMLName(name string) bool {
-	return name != "" && name == filepath.Base(name) && !strings.ContainsAny(name, `/\`+"\x00") && name != "." && name != ".." &&
-		!filepath.IsAbs(name) && isYAMLName(name) && fs.ValidPath(name)
+	return name != "" && name == filepath.Base(name) && !strings.ContainsAny(name, `/\:`+"\x00") && name != "." && name != ".." &&
+		!filepath.IsAbs(name) && isYAMLName(name) && fs.ValidPath(name) && cliFileName.MatchString(name)
 }
 
 // errNoFile is any name that is not a plain .yaml file of --dir.
@@ -291,7 +297,7 @@ func (s *server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	sets, err := parseSets(req.Sets, "sets")
+	sets, err := app.FormSets(req.Sets, "sets")
 	if err != nil {
 		jsonError(w, r, http.StatusBadRequest, "%v", err)
 		return
@@ -543,8 +549,8 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		j.mu.Unlock()
 		if traces == nil {
 			res := &results.Result{File: j.src.Display, ScenarioText: j.req.Text, Sets: tg.sets, Seed: j.req.Seed, Encounters: tg.n}
-			if tg.key == "" {
-				res = j.result
+			if tg.key == "" && j.result != nil {
+				res = j.result // a run's (a find job has none: its encounters are the run's)
 			}
 			var err error
 			if traces, err = app.FightTracesIn(r.Context(), res, l, nil); err != nil {
@@ -580,7 +586,7 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 			return
 		}
 	}
-	sets, err := parseSets(tg.sets, "sets")
+	sets, err := app.FormSets(tg.sets, "sets")
 	if err != nil {
 		jsonError(w, r, http.StatusInternalServerError, "trace: %v", err)
 		return
@@ -618,6 +624,72 @@ type traceReply struct {
 	Timeline *sim.Timeline `json:"timeline,omitempty"`
 }
 
+// traceIndex is what a sweep's or comparison's traces need of its
+// document: each point's values, or option's name, with its overrides
+// and encounters. It is read from the document once per job (a sweep's
+// may be 30 MB: parsing it took 0.5 s of CPU on every trace request).
+type traceIndex struct {
+	Points []struct {
+		Values []string
+		Result struct {
+			Sets       []string
+			Encounters int64
+		}
+	}
+	Options []struct {
+		Name   string
+		Result struct {
+			Sets       []string
+			Encounters int64
+		}
+	}
+}
+
+// traceIndexParses counts the documents traceIndex parsed (tests).
+var traceIndexParses atomic.Int64
+
+func (j *serveJob) traceIndex() (*traceIndex, int, error) {
+	j.mu.Lock()
+	doc, d := j.doc, j.traceIdx
+	j.mu.Unlock()
+	if d != nil {
+		return d, 0, nil
+	}
+	if doc == nil {
+		return nil, http.StatusConflict, msg.Errorf("job %s has no result yet: its points and options are traced once it is done", j.id)
+	}
+	d = &traceIndex{}
+	traceIndexParses.Add(1)
+	if err := json.Unmarshal(doc, d); err != nil {
+		return nil, http.StatusInternalServerError, err
+	}
+	j.mu.Lock()
+	j.traceIdx = d
+	j.mu.Unlock()
+	return d, 0, nil
+}
+
+// size is about the bytes d holds (retainedLocked).
+func (d *traceIndex) size() int64 {
+	var n int64
+	for _, p := range d.Points {
+		n += 64
+		for _, v := range p.Values {
+			n += int64(len(v)) + 16
+		}
+		for _, x := range p.Result.Sets {
+			n += int64(len(x)) + 16
+		}
+	}
+	for _, o := range d.Options {
+		n += 64 + int64(len(o.Name))
+		for _, x := range o.Result.Sets {
+			n += int64(len(x)) + 16
+		}
+	}
+	return n
+}
+
 // traceTarget is what a trace replays: the run's scenario and overrides,
 // or a sweep point's or comparison option's (their overrides as the
 // document records them, the common ones first).
@@ -640,30 +712,9 @@ func (j *serveJob) traceTarget(q url.Values) (*traceTarget, int, error) {
 	default:
 		return nil, http.StatusBadRequest, msg.Errorf("traces are of a run, a sweep's point or a comparison's option; a %s's games are its options' pairings: compare or run them to trace", j.req.Kind)
 	}
-	j.mu.Lock()
-	doc := j.doc
-	j.mu.Unlock()
-	if doc == nil {
-		return nil, http.StatusConflict, msg.Errorf("job %s has no result yet: its points and options are traced once it is done", j.id)
-	}
-	var d struct {
-		Points []struct {
-			Values []string
-			Result struct {
-				Sets       []string
-				Encounters int64
-			}
-		}
-		Options []struct {
-			Name   string
-			Result struct {
-				Sets       []string
-				Encounters int64
-			}
-		}
-	}
-	if err := json.Unmarshal(doc, &d); err != nil {
-		return nil, http.StatusInternalServerError, err
+	d, status, err := j.traceIndex()
+	if err != nil {
+		return nil, status, err
 	}
 	if j.req.Kind == "sweep" {
 		k, err := strconv.Atoi(point)

@@ -8,9 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"simctl/reports"
+	"simctl/cmd/simctl/app"
 	"simctl/reports/i18n"
-	"simctl/reports/results"
 )
 
 // The job endpoints: POST /api/jobs, and GET (status), DELETE and the
@@ -39,16 +38,9 @@ func (j *serveJob) statusIn(l i18n.Lang) map[string]any {
 		// The page lays these documents out itself; their verdict,
 		// guarantee and statuses are the report's words, in the reader's
 		// language.
-		switch j.req.Kind {
-		case "tournament":
-			var t results.Tournament
-			if json.Unmarshal(j.doc, &t) == nil {
-				st["words"] = reports.TournamentWordsIn(l, &t)
-			}
-		case "optimize":
-			var o results.Optimize
-			if json.Unmarshal(j.doc, &o) == nil {
-				st["words"] = reports.OptimizeWordsIn(l, &o)
+		if k := app.Lookup(j.req.Kind); k != nil && k.Words != nil {
+			if words := k.Words(j.doc, l); words != nil {
+				st["words"] = words
 			}
 		}
 	}

@@ -20,36 +20,15 @@ import (
 	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/msg"
-	"simctl/sim/scenario"
 )
 
 // A lab job's state: its request, its life from queued to finished, and
 // its events, streamed to the page as Server-Sent Events.
 
 // jobRequest is what the page sends to start a job, and what a permalink
-// encodes: everything that decides the counts.
-type jobRequest struct {
-	Kind string   `json:"kind"`           // run, sweep, compare or matrix
-	File string   `json:"file,omitempty"` // the name errors and results show
-	Text string   `json:"text"`           // the scenario YAML
-	N    int64    `json:"n"`              // encounters (per point, option or pairing)
-	Seed uint64   `json:"seed"`           //
-	Sets []string `json:"sets,omitempty"` // PATH=VALUE overrides for every game
-	// Vary is a sweep's one or two PATH=RANGE axes.
-	Vary []string `json:"vary,omitempty"`
-	// Options are a comparison's; Rows and Cols a matrix's (Side names
-	// the row side).
-	Options []results.NamedSets `json:"options,omitempty"`
-	Rows    []results.NamedSets `json:"rows,omitempty"`
-	Cols    []results.NamedSets `json:"cols,omitempty"`
-	Side    string              `json:"side,omitempty"`
-	// Params are a value run's parameters (simctl value --params; Side
-	// is the valued side).
-	Params string `json:"params,omitempty"`
-	// Where is find's condition, or optimize's constraint
-	// (kinds.go: tournament, find and optimize).
-	Where string `json:"where,omitempty"`
-}
+// encodes: everything that decides the counts (app.Form, which the kinds
+// table reads).
+type jobRequest = app.Form
 
 // Job states.
 const (
@@ -71,7 +50,6 @@ type serveJob struct {
 
 	// Set by prepare, read-only afterwards.
 	src   *app.Source
-	sc    *scenario.Scenario
 	game  sim.Game
 	total int64 // encounters the job plays in all
 	// lang is the language of the request that made the job: its event
@@ -98,6 +76,7 @@ type serveJob struct {
 	figureIn func(i18n.Lang) (*reports.Figure, error)
 	traces   map[string][]results.FightTrace // the picks, by language and traceTarget.key
 	archives map[string][]byte               // the report bundle, by format
+	traceIdx *traceIndex                     // a sweep's or comparison's, read once from doc
 }
 
 type sseEvent struct {
@@ -323,7 +302,8 @@ func (j *serveJob) keep(f func()) {
 // (twice for a run, whose parsed result is about as large), its events,
 // figures, report archives and traces. Held under j.mu.
 func (j *serveJob) retainedLocked() int64 {
-	n := int64(len(j.doc)) + int64(len(j.req.Text))
+	// The scenario text twice: the request's and the source's bytes.
+	n := int64(len(j.doc)) + 2*int64(len(j.req.Text))
 	if j.result != nil {
 		n += int64(len(j.doc))
 	}
@@ -335,6 +315,9 @@ func (j *serveJob) retainedLocked() int64 {
 	}
 	for _, a := range j.archives {
 		n += int64(len(a))
+	}
+	if j.traceIdx != nil {
+		n += j.traceIdx.size()
 	}
 	for _, ts := range j.traces {
 		for _, t := range ts {

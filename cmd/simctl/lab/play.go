@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"runtime"
 	"slices"
@@ -17,10 +16,8 @@ import (
 	"simctl/reports"
 	"simctl/reports/i18n"
 	"simctl/reports/results"
-	"simctl/sim/experiment"
 	"simctl/sim/msg"
 	"simctl/sim/scenario"
-	"simctl/stats"
 )
 
 // Playing a job: a run in batches, every other kind through the
@@ -34,26 +31,16 @@ func (s *server) play(j *serveJob) {
 			j.finish(stateFailed, msg.New("internal error: %v; please report it with the scenario", p), nil)
 		}
 	}()
-	switch j.req.Kind {
-	case "run":
+	if j.req.Kind == "run" {
 		s.playRun(j)
-	case "sweep":
-		s.playApp(j, s.sweep)
-	case "compare":
-		s.playApp(j, s.compare)
-	case "value":
-		s.playApp(j, s.value)
-	case "matrix":
-		s.playApp(j, s.matrix)
-	case "tournament":
-		s.playApp(j, s.tournament)
-	case "find":
-		s.playApp(j, s.find)
-	case "optimize":
-		s.playApp(j, s.optimize)
-	default:
-		j.finish(stateFailed, msg.New("internal error: no job kind %q", j.req.Kind), nil)
+		return
 	}
+	k := app.Lookup(j.req.Kind)
+	if k == nil {
+		j.finish(stateFailed, msg.New("internal error: no job kind %q", j.req.Kind), nil)
+		return
+	}
+	s.playApp(j, k)
 }
 
 // batchTarget is how long one batch of a run should take: the page gets an
@@ -66,7 +53,7 @@ const batchTarget = 250 * time.Millisecond
 // counts are exactly those of one sim.Run (and of simctl run).
 func (s *server) playRun(j *serveJob) {
 	req := &j.req
-	sets, err := parseSets(req.Sets, "sets")
+	sets, err := app.FormSets(req.Sets, "sets")
 	if err != nil {
 		j.finish(stateFailed, because(err), nil)
 		return
@@ -120,10 +107,10 @@ func interim(r *results.Result, total int64) map[string]any {
 		"sides": sides, "elapsed_seconds": r.Elapsed}
 }
 
-// cliArgs is the command line (without "simctl") that reproduces a sweep,
-// comparison, value run or matrix job with the CLI, as its document
-// records it (it is never run here): the scenario named as the page names
-// it (a built-in without its "builtin:"), the request's own flags, and
+// cliArgs is the command line (without "simctl") that reproduces a job of
+// an analysis kind with the CLI, as its document records it (it is never
+// run here): the scenario named as the page names it (a built-in without
+// its "builtin:"), the flags the kinds table says the request gives, and
 // --format json. --workers is added only when the server's differs from
 // the CLI's default (one per core): it never changes the counts.
 func cliArgs(req *jobRequest, workers int) []string {
@@ -131,37 +118,8 @@ func cliArgs(req *jobRequest, workers int) []string {
 	for _, x := range req.Sets {
 		args = append(args, "--set", x)
 	}
-	spec := func(flag string, o results.NamedSets) []string {
-		return []string{flag, optionSpec(o)}
-	}
-	switch req.Kind {
-	case "sweep":
-		for _, v := range req.Vary {
-			args = append(args, "--vary", v)
-		}
-	case "compare":
-		for _, o := range req.Options {
-			args = append(args, spec("--option", o)...)
-		}
-	case "matrix":
-		for _, o := range req.Rows {
-			args = append(args, spec("--row", o)...)
-		}
-		for _, o := range req.Cols {
-			args = append(args, spec("--col", o)...)
-		}
-		if req.Side != "" {
-			args = append(args, "--side", req.Side)
-		}
-	case "value":
-		if req.Side != "" {
-			args = append(args, "--side", req.Side)
-		}
-		if req.Params != "" {
-			args = append(args, "--params", req.Params)
-		}
-	default:
-		args = append(args, searchArgs(req)...)
+	if k := app.Lookup(req.Kind); k != nil {
+		args = append(args, k.Args(req)...)
 	}
 	args = append(args, "--format", "json")
 	if workers != runtime.GOMAXPROCS(0) {
@@ -170,32 +128,25 @@ func cliArgs(req *jobRequest, workers int) []string {
 	return args
 }
 
-// appJob is one kind of lab job on the application layer: it builds the
-// request from the job's JSON and runs it.
-type appJob func(j *serveJob, obs *app.Observer) (appDone, error)
-
-// appDone is what a lab job made: its document, the document's warnings
-// and whether it was interrupted, and its figure.
-type appDone struct {
-	doc         document
-	warnings    []string
-	interrupted bool
-	figure      func(i18n.Lang) (*reports.Figure, error)
-}
-
 // playApp runs a job through the application layer, as the CLI runs the
 // same kind of job: the request is built from the page's JSON (no command
 // line), the observer hands the page the progress and the partial
 // documents, and the figure is drawn from the document in memory. What
 // the CLI would print on stderr (its warnings, its error) becomes the
 // job's warnings or message, in the CLI's words.
-func (s *server) playApp(j *serveJob, play appJob) {
+func (s *server) playApp(j *serveJob, k *app.Analysis) {
 	req := &j.req
 	var errb lockedBuffer
 	t0 := time.Now()
-	h := s.hooks(j, t0)
+	h := s.hooks(j, k, t0)
 	obs := &app.Observer{Progress: h.watch, Interim: h.interim, InterimEvery: interimEvery, InterimSegment: interimSegment, Warn: &errb}
-	done, err := play(j, obs)
+	c := &app.Common{Source: j.appSource(), Seed: req.Seed, N: req.N, Workers: s.cfg.Workers, Command: s.command(req)}
+	sets, err := app.FormSets(req.Sets, "sets")
+	var done *app.Done
+	if err == nil {
+		c.Sets = sets
+		done, err = k.Play(j.ctx, c, req, obs)
+	}
 	if ae := (*app.Error)(nil); errors.As(err, &ae) && ae.Kind == app.Interrupted {
 		j.finish(stateCancelled, msg.New("cancelled; the partial result is not kept"), nil)
 		return
@@ -214,7 +165,7 @@ func (s *server) playApp(j *serveJob, play appJob) {
 		j.finish(stateFailed, why, nil)
 		return
 	}
-	if done.interrupted {
+	if done.Interrupted {
 		j.finish(stateCancelled, msg.New("cancelled; the partial result is not kept"), nil)
 		return
 	}
@@ -222,20 +173,30 @@ func (s *server) playApp(j *serveJob, play appJob) {
 		j.addWarning(m)
 	}
 	j.addWarnings(errb.text())
-	for _, warn := range done.warnings {
+	for _, warn := range done.Warnings {
 		j.addWarning(msg.New("simctl %s: warning: %s", req.Kind, warn))
 	}
 	var b bytes.Buffer
-	if err := done.doc.Write(&b, reports.JSON); err != nil {
+	if err := k.Write(done.Doc, &b, reports.JSON, i18n.En); err != nil {
 		j.finish(stateFailed, msg.New("%s: %v", "simctl "+req.Kind, err), nil)
 		return
 	}
-	if f, err := done.figure(i18n.En); err == nil {
+	figure := func(l i18n.Lang) (*reports.Figure, error) {
+		if k.Figure == nil {
+			return nil, reports.ErrNoData // its tables are the page's
+		}
+		return k.Figure(done.Doc, l)
+	}
+	if f, err := figure(i18n.En); err == nil {
 		var svg bytes.Buffer
 		if err := f.SVG(&svg); err == nil {
 			j.mu.Lock()
 			j.figures = map[string][]byte{"figure": svg.Bytes()}
-			j.figureIn = done.figure
+			// Another language's figure is drawn from the document kept
+			// (counted in keptBytes), not from done's in-memory one: a
+			// closure over it kept a whole sweep uncounted, 4.7 times
+			// the bound over ten kept jobs.
+			j.figureIn = func(l i18n.Lang) (*reports.Figure, error) { return j.figureFromDoc(k, l) }
 			j.mu.Unlock()
 		} else {
 			j.addWarning(msg.New("the figure: %v", err))
@@ -246,9 +207,39 @@ func (s *server) playApp(j *serveJob, play appJob) {
 	j.finish(stateDone, nil, b.Bytes())
 }
 
-// document is what every app job returns.
-type document interface {
-	Write(io.Writer, reports.Format) error
+// figureFromDoc draws the job's figure in l from its kept JSON document,
+// as the kind's Figure drew it from the document in memory.
+func (j *serveJob) figureFromDoc(k *app.Analysis, l i18n.Lang) (*reports.Figure, error) {
+	if k.Figure == nil {
+		return nil, reports.ErrNoData
+	}
+	j.mu.Lock()
+	data := j.doc
+	j.mu.Unlock()
+	in, err := results.ParseInput(j.req.Kind+".json", data)
+	if err != nil {
+		return nil, err
+	}
+	var doc any
+	switch {
+	case in.Sweep != nil:
+		doc = in.Sweep
+	case in.Compare != nil:
+		doc = in.Compare
+	case in.Value != nil:
+		doc = in.Value
+	case in.Matrix != nil:
+		doc = in.Matrix
+	case in.Tournament != nil:
+		doc = in.Tournament
+	case in.Optimize != nil:
+		doc = in.Optimize
+	case in.Doc != nil:
+		doc = in.Doc
+	default:
+		return nil, reports.ErrNoData
+	}
+	return k.Figure(doc, l)
 }
 
 // failure is what an app job refused or failed with as simctl CMD says
@@ -294,7 +285,7 @@ func says(l i18n.Lang, ms []msg.Localizer) []string {
 
 // hooks are the job's progress and interim callbacks: the page hears the
 // encounters played and the partial documents.
-func (s *server) hooks(j *serveJob, t0 time.Time) *jobHooks {
+func (s *server) hooks(j *serveJob, k *app.Analysis, t0 time.Time) *jobHooks {
 	var nextInterim time.Time
 	return &jobHooks{
 		progress: func(done, total int64) {
@@ -306,10 +297,10 @@ func (s *server) hooks(j *serveJob, t0 time.Time) *jobHooks {
 			// them no faster than a comparison's checkpoints, and a big
 			// document (thousands of points) less often still: at most
 			// about 10 MB/s of them.
-			if time.Now().Before(nextInterim) {
+			if time.Now().Before(nextInterim) || k.Slim == nil {
 				return
 			}
-			if d := slimDoc(doc); d != nil {
+			if d := k.Slim(doc); d != nil {
 				size := j.emitInterim(d)
 				nextInterim = time.Now().Add(max(interimEvery/2, time.Duration(size/10)*time.Microsecond))
 			}
@@ -329,168 +320,6 @@ func (s *server) command(req *jobRequest) string {
 	return results.ShellJoin(append([]string{"simctl"}, cliArgs(req, s.cfg.Workers)...))
 }
 
-// parseVaries reads a job's vary fields ("PATH=a:b:step") as the CLI reads --vary.
-func parseVaries(vary []string) ([]results.Axis, error) {
-	var axes []results.Axis
-	for _, v := range vary {
-		a, err := results.ParseVary(v)
-		if err != nil {
-			return nil, msg.Errorf("%s %q: %v", "vary", v, err)
-		}
-		axes = append(axes, a)
-	}
-	return axes, nil
-}
-
-// sweep is a sweep job.
-func (s *server) sweep(j *serveJob, obs *app.Observer) (appDone, error) {
-	req := &app.SweepRequest{Source: j.appSource(), Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.Workers,
-		Batch: experiment.DefaultBatch, Command: s.command(&j.req)}
-	var err error
-	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
-		return appDone{}, err
-	}
-	if req.Axes, err = parseVaries(j.req.Vary); err != nil {
-		return appDone{}, err
-	}
-	sw, err := app.Sweep(j.ctx, req, obs)
-	if err != nil {
-		return appDone{}, err
-	}
-	return appDone{reports.Doc(sw), sw.Warnings, sw.Interrupted, func(l i18n.Lang) (*reports.Figure, error) { return reports.SweepFigureLang(l, sw) }}, nil
-}
-
-// compare is a comparison job.
-func (s *server) compare(j *serveJob, obs *app.Observer) (appDone, error) {
-	req := &app.CompareRequest{Source: j.appSource(), Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.Workers,
-		Batch: experiment.DefaultBatch, Command: s.command(&j.req)}
-	var err error
-	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
-		return appDone{}, err
-	}
-	if req.Options, err = appOptions(j.req.Options, "options"); err != nil {
-		return appDone{}, err
-	}
-	c, err := app.Compare(j.ctx, req, obs)
-	if err != nil {
-		return appDone{}, err
-	}
-	return appDone{reports.Doc(c), c.Warnings, c.Interrupted, func(l i18n.Lang) (*reports.Figure, error) { return reports.CompareFigureLang(l, c) }}, nil
-}
-
-// value is a value job: simctl value with --side and --params.
-func (s *server) value(j *serveJob, obs *app.Observer) (appDone, error) {
-	req := &app.ValueRequest{Source: j.appSource(), Side: j.req.Side, Params: strings.Split(j.req.Params, ","),
-		Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.Workers, Command: s.command(&j.req)}
-	var err error
-	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
-		return appDone{}, err
-	}
-	v, err := app.Value(j.ctx, req, obs)
-	if err != nil {
-		return appDone{}, err
-	}
-	return appDone{reports.Doc(v), v.Warnings, v.Interrupted, func(l i18n.Lang) (*reports.Figure, error) { return reports.TornadoFigureLang(l, v) }}, nil
-}
-
-// matrix is a payoff-matrix job.
-func (s *server) matrix(j *serveJob, obs *app.Observer) (appDone, error) {
-	req := &app.MatrixRequest{Source: j.appSource(), Side: j.req.Side, Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.Workers,
-		Command: s.command(&j.req)}
-	var err error
-	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
-		return appDone{}, err
-	}
-	if req.Rows, err = appOptions(j.req.Rows, "rows"); err != nil {
-		return appDone{}, err
-	}
-	if req.Cols, err = appOptions(j.req.Cols, "cols"); err != nil {
-		return appDone{}, err
-	}
-	m, err := app.Matrix(j.ctx, req, obs)
-	if err != nil {
-		return appDone{}, err
-	}
-	return appDone{reports.Doc(m), nil, m.Interrupted, func(l i18n.Lang) (*reports.Figure, error) { return reports.MatrixFigureLang(l, m) }}, nil
-}
-
-// tournament is a tournament job: the CLI's defaults for --first,
-// --batch, --alpha and --delta, the budget -n.
-func (s *server) tournament(j *serveJob, obs *app.Observer) (appDone, error) {
-	req := &app.TournamentRequest{Source: j.appSource(), Side: j.req.Side, Seed: j.req.Seed, Workers: s.cfg.Workers,
-		Params:  experiment.SelectParams{Alpha: 0.05, Delta: 0.01, First: 2000, Batch: 2000, Budget: j.req.N},
-		Command: s.command(&j.req)}
-	var err error
-	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
-		return appDone{}, err
-	}
-	if req.Options, err = appOptions(j.req.Options, "options"); err != nil {
-		return appDone{}, err
-	}
-	t, err := app.Tournament(j.ctx, req, obs)
-	if err != nil {
-		return appDone{}, err
-	}
-	return appDone{reports.Doc(t), nil, t.Interrupted, noFigure}, nil
-}
-
-// find is a find job: the first 20 matching encounters listed.
-func (s *server) find(j *serveJob, obs *app.Observer) (appDone, error) {
-	req := &app.FindRequest{Source: j.appSource(), Where: j.req.Where, Limit: 20, Seed: j.req.Seed, N: j.req.N, Workers: s.cfg.Workers,
-		Command: s.command(&j.req)}
-	var err error
-	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
-		return appDone{}, err
-	}
-	f, err := app.Find(j.ctx, req, obs)
-	if err != nil {
-		return appDone{}, err
-	}
-	return appDone{jsonDoc{f}, nil, f.Interrupted, noFigure}, nil
-}
-
-// noFigure is a search kind's figure: none, its tables are the page's.
-func noFigure(i18n.Lang) (*reports.Figure, error) { return nil, reports.ErrNoData }
-
-// jsonDoc is a document written only as JSON (find's).
-type jsonDoc struct{ v any }
-
-func (d jsonDoc) Write(w io.Writer, _ reports.Format) error { return results.WriteJSON(w, d.v) }
-
-// appOptions are a request's named overrides as the application layer
-// takes them.
-func appOptions(ns []results.NamedSets, field string) ([]app.Option, error) {
-	var out []app.Option
-	for _, o := range ns {
-		sets, err := parseSets(o.Sets, field+" "+o.Name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, app.Option{Name: o.Name, Sets: sets})
-	}
-	return out, nil
-}
-
-// optimize is an optimize job: the CLI's defaults (a guarantee at 95%
-// within 1pp), the selection's cap per candidate n; the incumbent and
-// the narrowing intervals reach the page after every stage.
-func (s *server) optimize(j *serveJob, obs *app.Observer) (appDone, error) {
-	req := &app.OptimizeRequest{Source: j.appSource(), Side: j.req.Side, Where: j.req.Where, Alpha: app.OptimizeAlpha, Delta: app.OptimizeDelta,
-		Budget: app.OptimizeBudget, First: app.OptimizeFirst, Confirm: app.OptimizeConfirm, Cap: j.req.N, Seed: j.req.Seed, Workers: s.cfg.Workers, Command: s.command(&j.req)}
-	var err error
-	if req.Sets, err = parseSets(j.req.Sets, "sets"); err != nil {
-		return appDone{}, err
-	}
-	if req.Axes, err = parseVaries(j.req.Vary); err != nil {
-		return appDone{}, err
-	}
-	res, err := app.Optimize(j.ctx, req, obs)
-	if err != nil {
-		return appDone{}, err
-	}
-	return appDone{reports.Doc(res.Optimize), nil, res.Interrupted, noFigure}, nil
-}
-
 // scaleCount turns the command's count of encounter indices played (of
 // total) into encounters (of all): a comparison plays each index under
 // every option, a matrix under every pairing.
@@ -502,52 +331,6 @@ func scaleCount(done, total, all int64) int64 {
 		return done * (all / total)
 	}
 	return int64(float64(done) / float64(total) * float64(all))
-}
-
-// slimDoc is a partial document as the page's interim tables need it:
-// the same JSON shape as the final document, without what only the final
-// one needs (each result's full tally, the scenario text, the joint
-// sums), so an interim event stays small.
-func slimDoc(doc any) any {
-	slim := func(r *results.Result) *results.Result {
-		if r == nil {
-			return nil
-		}
-		return &results.Result{Encounters: r.Encounters, Sides: r.Sides, Draws: r.Draws, DrawRate: r.DrawRate}
-	}
-	switch d := doc.(type) {
-	case *results.Sweep:
-		out := *d
-		out.Context = nil
-		out.Points = make([]results.SweepPoint, len(d.Points))
-		for i, p := range d.Points {
-			p.Result = slim(p.Result)
-			out.Points[i] = p
-		}
-		return &out
-	case *results.Compare:
-		out := *d
-		out.Context = nil
-		out.Options = make([]results.Option, len(d.Options))
-		for i, o := range d.Options {
-			o.Result, o.EconomyDelta = slim(o.Result), nil
-			out.Options[i] = o
-		}
-		return &out
-	case *results.Matrix:
-		out := *d
-		out.Joint = stats.Joint{}
-		return &out
-	case *results.Value:
-		out := *d
-		out.Joint = stats.Joint{}
-		return &out
-	case *results.Optimize:
-		out := *d
-		out.Context = nil
-		return &out
-	}
-	return nil
 }
 
 // lockedBuffer is a command's stderr: its workers' goroutines and the

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -425,7 +426,29 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // jsonError is every error the API answers: {"error": "..."}, in the
 // request's language (langOf).
 func jsonError(w http.ResponseWriter, r *http.Request, status int, format string, args ...any) {
-	writeJSON(w, status, map[string]string{"error": langOf(r).Msg(msg.New(format, args...))})
+	text := langOf(r).Msg(msg.New(format, args...))
+	if status >= 500 {
+		text = hidePaths(text)
+	}
+	writeJSON(w, status, map[string]string{"error": text})
+}
+
+// absPath is an absolute file path in a message: two segments or more
+// after the root (a Unix path, or a Windows one with its drive).
+var absPath = regexp.MustCompile(`(^|[\s"'(\[=])((?:/[^/\s"'()\[\]:,;]+){2,}/?|[A-Za-z]:\\(?:[^\\\s"'():,;]+\\)+[^\\\s"'():,;]*)`)
+
+// hidePaths cuts every absolute path in a server error to its last
+// element: a failure while saving or building a report (a full disk) said
+// where the server keeps its files and temporary folders.
+func hidePaths(text string) string {
+	return absPath.ReplaceAllStringFunc(text, func(m string) string {
+		i := 0
+		if c := m[0]; c != '/' && !(len(m) > 2 && m[1] == ':') {
+			i = 1 // the character before the path
+		}
+		p := strings.TrimRight(strings.ReplaceAll(m[i:], "\\", "/"), "/")
+		return m[:i] + p[strings.LastIndexByte(p, '/')+1:]
+	})
 }
 
 // langOf is the language a request asks for with ?lang=en|ko|ru; English
