@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"simctl/rulesets"
+	"simctl/sim/experiment"
 	"simctl/sim/scenario"
 )
 
@@ -165,5 +166,23 @@ sides:
 	mean := float64(r[3]) / float64(r[2])
 	if want := 3 * (1 + 2*pCrit); mean < want-0.05 || mean > want+0.05 {
 		t.Errorf("Power Attack adds %.3f damage per hit, want %.3f (x3 on a critical)", mean, want)
+	}
+}
+
+// simctl find reads tactics rules, not traits: a trait's name is no rule
+// there (its "added" counter would otherwise read as fall-throughs).
+func TestTraitNotAFindRule(t *testing.T) {
+	src := strings.Replace(strings.Replace(traitScenario, "%s", "[{name: SA, on: hit, do: damage += 1}]", 1), "%s", "[]", 1)
+	sc, err := scenario.Load("t.yaml", []byte(src), nil, rulesets.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rulesets.Compile(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := experiment.NewProbe(g, [2]string{"heroes", "orcs"})
+	if _, err := p.Condition(`rule("SA").fell > 0`); err == nil {
+		t.Errorf("find accepts the trait SA as a tactics rule")
 	}
 }
