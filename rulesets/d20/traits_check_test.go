@@ -1,9 +1,12 @@
 package d20_test
 
 import (
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 
+	"simctl/reports/results"
 	"simctl/rulesets"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
@@ -184,5 +187,24 @@ func TestTraitNotAFindRule(t *testing.T) {
 	p := experiment.NewProbe(g, [2]string{"heroes", "orcs"})
 	if _, err := p.Condition(`rule("SA").fell > 0`); err == nil {
 		t.Errorf("find accepts the trait SA as a tactics rule")
+	}
+}
+
+// A result rebuilds the exact tally it came from (resume), trait counters
+// and tactics counters each back at their index.
+func TestTraitResultTallyRoundTrip(t *testing.T) {
+	data, err := os.ReadFile("../../scenarios/d20/rogue.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := compileYAML(t, "rogue", string(data))
+	tally := runGame(t, g, 3000)
+	r := results.New(results.Meta{}, g, tally)
+	if len(r.Raw.Traits) == 0 || len(r.Raw.Tactics) == 0 {
+		t.Fatalf("the rogue has tactics and traits: %d and %d counters", len(r.Raw.Tactics), len(r.Raw.Traits))
+	}
+	back := r.Tally(g)
+	if !reflect.DeepEqual(back.Counts.Rules, tally.Counts.Rules) {
+		t.Errorf("rule counters %v, rebuilt %v", tally.Counts.Rules, back.Counts.Rules)
 	}
 }
