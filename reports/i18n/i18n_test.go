@@ -133,6 +133,10 @@ func TestArgumentsAgree(t *testing.T) {
 func TestTranslated(t *testing.T) {
 	for l, script := range map[Lang]*unicode.RangeTable{Ko: unicode.Hangul, Ru: unicode.Cyrillic} {
 		for _, k := range Keys(l) {
+			// A unit with no word in it (Korean %p) has nothing to translate.
+			if !strings.ContainsFunc(strings.ReplaceAll(strings.ReplaceAll(catalogs[l][k], "%%p", ""), "%s", ""), unicode.IsLetter) {
+				continue
+			}
 			if !strings.ContainsFunc(catalogs[l][k], func(r rune) bool { return unicode.Is(script, r) }) {
 				t.Errorf("%s: %s = %q is not translated", l, k, catalogs[l][k])
 			}
