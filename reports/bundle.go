@@ -42,6 +42,9 @@ type section struct {
 	scenario  string // the scenario YAML, when known
 	notes     []string
 	traces    []namedTrace
+	// answer is what the input answers (answerLines): the section opens
+	// with it, and the report with every section's first line.
+	answer []string
 }
 
 // namedTrace is a FightTrace with the file it is written to.
@@ -253,7 +256,14 @@ func (b *Bundle) buildSection(k int, in *results.Input) (*section, error) {
 				s.commands = append(s.commands, o.Command)
 			}
 		}
-		s.tables = append(s.tables, titled{title: l.T("table.compare"), t: compareDisplayTable(c, l), notes: compareNotes(c, l)})
+		notes := compareNotes(c, l)
+		if compareAnswer(c, l) != "" {
+			notes = notes[1:] // the size rule: the section's answer says it
+		}
+		// Two tables, as in the text output: one with every column runs
+		// off a 1280 px page.
+		s.tables = append(s.tables, titled{title: l.T("table.compare_wins"), t: compareWinTable(c, l)},
+			titled{title: l.T("table.compare_diffs", c.Baseline), t: compareDiffTable(c, l), notes: notes})
 		if e := compareEconomyTable(c, l); len(e.rows) > 0 {
 			s.tables = append(s.tables, titled{title: l.T("table.compare_economy"), t: e})
 		}
@@ -286,6 +296,7 @@ func (b *Bundle) buildSection(k int, in *results.Input) (*section, error) {
 		return nil, msg.Errorf("reports: empty report input %q", in.Path)
 	}
 	s.facts = append(s.facts, [2]string{b.Lang.T("fact.source"), in.Path})
+	s.answer = answerLines(in, b.Lang)
 	return s, nil
 }
 
@@ -450,6 +461,9 @@ func runTables(l i18n.Lang, r *results.Result) []titled {
 	if t := tacticsTable(l, r); t != nil {
 		out = append(out, *t)
 	}
+	if t := traitsTable(l, r); t != nil {
+		out = append(out, *t)
+	}
 	return out
 }
 
@@ -509,7 +523,7 @@ func outcomeTables(l i18n.Lang, r *results.Result) []titled {
 	}
 	return []titled{
 		{title: l.T("table.outcomes"), t: d, notes: []string{l.T("note.outcomes")}},
-		{title: l.T("table.combatants"), t: c, notes: []string{l.T("note.combatants")}},
+		{title: l.T("table.combatants"), t: c, notes: []string{combatantsNote(l, r)}},
 	}
 }
 
@@ -544,4 +558,16 @@ func firstTable(l i18n.Lang, r *results.Result) titled {
 		row(l.T("fig.nobody"), "", raw.NoActor, raw.NoOrder)
 	}
 	return titled{title: l.T("table.first"), t: f, notes: []string{l.T("note.first")}}
+}
+
+// combatantsNote explains the combatants table: how copies are grouped,
+// with the first group of copies the table has as the example, or,
+// without copies, only what the columns mean.
+func combatantsNote(l i18n.Lang, r *results.Result) string {
+	for _, g := range r.Groups {
+		if g.Copies > 1 {
+			return l.T("note.combatants.copies", g.Name, g.Copies)
+		}
+	}
+	return l.T("note.combatants.none")
 }

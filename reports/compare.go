@@ -33,8 +33,17 @@ func WriteCompareLang(c *results.Compare, w io.Writer, f Format, l i18n.Lang) er
 		fmt.Fprintf(&b, "**%s** (%s), seed %d: %d options, %s encounters each (the same for every option)\n\n",
 			c.Scenario, c.Ruleset, c.Seed, len(c.Options), thousands(c.Encounters))
 	} else {
-		b.WriteString(l.T("compare.text.head", c.Scenario, c.Ruleset, c.Seed, len(c.Options), thousands(c.Encounters)) + "\n\n")
+		b.WriteString(l.T("compare.text.head", c.Scenario, c.Ruleset, c.Seed, len(c.Options), thousands(c.Encounters)) + "\n")
 	}
+	// The answer first: each option's verdict, then the tables behind it.
+	if a := compareAnswer(c, l); a != "" {
+		if md {
+			b.WriteString("**Answer:** " + a + "\n")
+		} else {
+			b.WriteString(wrapText(l.T("answer.text", a), 100, "  ") + "\n")
+		}
+	}
+	b.WriteString("\n")
 	// Two narrow tables rather than displayTable's one: a terminal table
 	// stays within 100 columns (the report's HTML keeps the single one).
 	t, d, e := compareWinTable(c, l), compareDiffTable(c, l), compareEconomyTable(c, l)
@@ -63,11 +72,15 @@ func WriteCompareLang(c *results.Compare, w io.Writer, f Format, l i18n.Lang) er
 
 func compareNotes(c *results.Compare, l i18n.Lang) []string {
 	s0 := c.Sides[0]
-	notes := []string{
+	notes := []string{}
+	if compareAnswer(c, l) != "" {
+		notes = append(notes, l.T("answer.size.rule", proseG(l, "%g", 100*ClearPP)))
+	}
+	notes = append(notes,
 		l.T("compare.note.crn", c.Seed),
 		l.T("compare.note.delta", s0, s0, c.Baseline, method(l, intervalWilson)),
 		l.T("compare.note.vr"),
-	}
+	)
 	for _, o := range c.Options[1:] {
 		if o.EconomyDeltaCI95 != nil {
 			notes = append(notes, l.T("compare.note.economy"))
@@ -78,29 +91,6 @@ func compareNotes(c *results.Compare, l i18n.Lang) []string {
 		notes = append(notes, l.T("warning")+" "+w)
 	}
 	return notes
-}
-
-func compareDisplayTable(c *results.Compare, l i18n.Lang) *table {
-	s0, s1 := c.Sides[0], c.Sides[1]
-	ci, pci := l.T("col.ci95"), l.T("col.ci95.paired")
-	t := &table{left: 2, header: []string{l.T("col.option"), "--set", l.T("col.side_win", s0), ci, "Δ " + s0, pci, "p", "VR", l.T("col.side_win", s1), ci, l.T("col.draws"), l.T("col.rounds")}}
-	for k, o := range c.Options {
-		r := o.Result
-		sets := strings.Join(o.Sets, " ")
-		if sets == "" {
-			sets = l.T("col.none")
-		}
-		row := []string{o.Name, sets, pct(r.Sides[0].WinRate), pctCI(r.Sides[0].WinCI95[0], r.Sides[0].WinCI95[1])}
-		if k == 0 {
-			row = append(row, l.T("fact.baseline"), "", "", "")
-		} else {
-			d := o.Diff[0]
-			row = append(row, signedPP(d.Diff), ppCI(float64(d.CI95[0]), float64(d.CI95[1])), pvalue(float64(d.PValue)), factor(float64(d.VarianceReduction)))
-		}
-		row = append(row, pct(r.Sides[1].WinRate), pctCI(r.Sides[1].WinCI95[0], r.Sides[1].WinCI95[1]), pct(r.DrawRate), fmt.Sprintf("%.2f", r.Rounds.Mean))
-		t.add(row...)
-	}
-	return t
 }
 
 // compareWinTable is each option's own win rates, draws and rounds.

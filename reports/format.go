@@ -202,11 +202,13 @@ func footnotes(w io.Writer, notes []string, md bool) {
 	}
 }
 
-// wrapText wraps s at width, indenting continuation lines.
+// wrapText wraps s at width, indenting continuation lines. It breaks at
+// blanks only: a no-break space keeps what it ties on one line (Russian
+// 10 000, 65,61 %, +1,25 п. п.).
 func wrapText(s string, width int, indent string) string {
 	var lines []string
 	line := ""
-	for _, w := range strings.Fields(s) {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }) {
 		if line != "" && i18n.Width(line)+1+i18n.Width(w) > width {
 			lines = append(lines, line)
 			line = indent

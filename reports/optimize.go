@@ -52,6 +52,9 @@ func WriteOptimizeLang(o *results.Optimize, w io.Writer, f Format, l i18n.Lang) 
 		b.WriteString("\n\n")
 		b.WriteString(l.T("opt.text.best", baselineLabelLang(l, s.Baseline), pct(s.BaseRate), pctCI(s.BaseCI[0], s.BaseCI[1]),
 			pct(o.Best.WinRate), pctCI(o.Best.CI95[0], o.Best.CI95[1]), signedPP(o.Best.Gain), ppCI(o.Best.GainCI[0], o.Best.GainCI[1]), o.Best.Name) + "\n")
+		if c := confirmRange(l, o); c != "" {
+			b.WriteString(c + "\n")
+		}
 		b.WriteString(l.T("opt.text.guarantee", optStatementText(l, o.Guarantee.Statement)) + "\n")
 		b.WriteString(l.T("opt.text.encounters", searchCostLang(l, s)) + "\n\n")
 		if w := optimizeWithinDeltaLang(o, l); w != "" {
@@ -80,7 +83,10 @@ func WriteOptimizeLang(o *results.Optimize, w io.Writer, f Format, l i18n.Lang) 
 		footnotes(w, []string{l.T("opt.text.oracle.note")}, md)
 		return nil
 	}
-	notes := []string{l.T("opt.text.note.status"), l.T("opt.text.note.confirmed")}
+	// The confirmation's encounters are not run's: say so, or the "as
+	// written" rate beside simctl run's on the same seed reads as a
+	// contradiction.
+	notes := []string{l.T("opt.text.note.status"), l.T("opt.text.note.confirmed", thousands(o.Search.ConfirmN), thousands(o.Search.ConfirmStart))}
 	if o.Interrupted {
 		notes = append(notes, l.T("opt.text.note.interrupted"))
 	}
@@ -88,8 +94,10 @@ func WriteOptimizeLang(o *results.Optimize, w io.Writer, f Format, l i18n.Lang) 
 	return nil
 }
 
-// optimizeWithinDelta says, when the selection stopped "within delta", that the
-// candidates left beside the best may be better than it by up to delta,
+// optimizeWithinDelta says, when the selection stopped with every candidate
+// left shown at most delta better than the best (status "at most delta
+// better"), that this is all it claims: they may be better by up to delta,
+// and worse by any amount,
 // and which of them the confirmation shows ahead of it: without this
 // line a confirmed "+0.8 pp [+0.2, +1.4]" beside "best" reads as a
 // contradiction. Empty for any other outcome.
@@ -104,7 +112,7 @@ func optimizeWithinDeltaLang(o *results.Optimize, l i18n.Lang) string {
 	n := 0
 	var ahead []string
 	for _, r := range s.Ranked {
-		if r.Status != "within delta" {
+		if r.Status != experiment.StatusAtMostDelta && r.Status != "within delta" { // the latter: documents before issue 35
 			continue
 		}
 		n++
@@ -284,6 +292,18 @@ func writeOptimizeOracle(o *results.Optimize, b *strings.Builder, md bool, l i18
 		}
 		b.WriteString("\n")
 	}
+	// Each side's space as searched: which side every option played for.
+	for _, side := range []struct {
+		name  string
+		space []string
+	}{{or.RowSide, or.RowSpace}, {or.ColSide, or.ColSpace}} {
+		if len(side.space) > 0 {
+			b.WriteString(l.T("opt.text.oracle.space", side.name, len(side.space), strings.Join(side.space, ", ")) + "\n")
+		}
+	}
+	for _, m := range or.Merged {
+		b.WriteString(l.T("opt.text.oracle.merged", m.Side, m.Name, m.Into) + "\n")
+	}
 }
 
 // OptimizeWords are an optimize document's own words in a language, for a
@@ -304,4 +324,16 @@ func OptimizeWordsIn(l i18n.Lang, o *results.Optimize) OptimizeWords {
 		}
 	}
 	return w
+}
+
+// confirmRange says which encounters the confirmed rates come from: fresh
+// ones far from the indices 0..N-1 that simctl run plays, so "as written"
+// here and run's figure for the same scenario are two estimates of one
+// rate and differ by chance. Empty when nothing was confirmed.
+func confirmRange(l i18n.Lang, o *results.Optimize) string {
+	s := o.Search
+	if s == nil || s.ConfirmN <= 0 {
+		return ""
+	}
+	return l.T("opt.text.confirm_range", baselineLabelLang(l, s.Baseline), l.Int(s.ConfirmN), l.Int(s.ConfirmStart), l.Int(s.ConfirmStart+s.ConfirmN-1), o.Seed)
 }

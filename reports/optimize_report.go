@@ -61,6 +61,9 @@ func (b *Bundle) optimizeSection(s *section, k int, o *results.Optimize, prefix 
 		[2]string{l.T("opt.fact.best"), l.T("opt.best", prosePct(l, o.Best.WinRate), proseCI(l, o.Best.CI95[0], o.Best.CI95[1]), prosePP(l, o.Best.Gain, true), base, prosePct(l, r.BaseRate), o.Best.Name)},
 		[2]string{l.T("fact.guarantee"), optStatementLang(l, o.Guarantee.Statement)},
 		[2]string{l.T("fact.encounters"), searchCostLang(l, r)})
+	if c := confirmRange(l, o); c != "" {
+		s.notes = append(s.notes, c)
+	}
 	if o.Interrupted {
 		s.notes = append(s.notes, l.T("opt.note.interrupted"))
 	}
@@ -125,6 +128,12 @@ func searchCostLang(l i18n.Lang, r *experiment.OptimizeResult) string {
 		parts = append([]string{l.T("opt.cost.screening", l.Int(screening))}, parts...)
 	}
 	s := l.T("opt.cost.all", l.Int(r.Encounters), strings.Join(parts, ", "))
+	if !r.Separated && r.Selection != nil {
+		// No guarantee reached: nothing to price a design "for the same
+		// guarantee" against (a document from before issue 35 may still
+		// hold a uniform figure here).
+		return s + l.T("opt.cost.no_guarantee")
+	}
 	if r.Uniform <= 0 || r.Encounters <= 0 {
 		return s
 	}

@@ -25,13 +25,16 @@ func TestOptimizeWithinDeltaWording(t *testing.T) {
 		return o
 	}
 	var b strings.Builder
-	if err := WriteOptimize(doc(experiment.OutcomeWithinDelta, "within delta"), &b, Text); err != nil {
+	if err := WriteOptimize(doc(experiment.OutcomeWithinDelta, experiment.StatusAtMostDelta), &b, Text); err != nil {
 		t.Fatal(err)
 	}
+	// Issue 35 item 3: the status names its one-sided claim, and the
+	// sentence says the candidates may be worse by any amount.
 	for _, want := range []string{
-		"within δ of the best: the selection stopped when the best was shown within 1.00 pp of the 2 other candidate(s) left (status \"within delta\"); any of them may be up to 1.00 pp better than the best",
+		"at most δ better than the best: the selection stopped when each of the 2 other candidate(s) left was shown to be at most 1.00 pp better than the best (status \"at most δ better\"); that is all it claims of them: each may be up to 1.00 pp better than the best, or worse by any amount",
 		"on the confirmation encounters these are ahead of the best: b by +0.80 pp [+0.20, +1.40] pp (an answer within 1.00 pp of the best either way)",
-		"within delta (left when the best was shown within delta of it: it may be up to delta better",
+		"at most δ better (left when the selection stopped: shown to be at most delta better than the",
+		"c          at most δ better",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in\n%s", want, b.String())
@@ -44,7 +47,28 @@ func TestOptimizeWithinDeltaWording(t *testing.T) {
 	if err := WriteOptimize(doc(experiment.OutcomeNotSeparated, "not separated"), &b, Text); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(b.String(), "within δ of the best") {
+	if strings.Contains(b.String(), "at most δ better than the best:") {
 		t.Errorf("a not-separated search says within δ:\n%s", b.String())
+	}
+}
+
+// TestOptimizeSaysWhichEncounters: the "as written" rate comes from the
+// confirmation's fresh encounters, and the output names them (its first
+// and last index, from the document) beside the indices simctl run plays,
+// so the two figures are not taken for one.
+func TestOptimizeSaysWhichEncounters(t *testing.T) {
+	o := &results.Optimize{Side: "heroes"}
+	o.Seed = 3
+	o.Guarantee.Alpha, o.Guarantee.Delta = 0.05, 0.01
+	o.Search = &experiment.OptimizeResult{Outcome: experiment.OutcomeSeparated, Confirmed: []int{0, -1},
+		ConfirmStart: experiment.ConfirmBase, ConfirmN: 20000,
+		Ranked: []experiment.Ranked{{Point: 0, Name: "a", Status: "best", Confirmed: true}}}
+	var b strings.Builder
+	if err := WriteOptimize(o, &b, Text); err != nil {
+		t.Fatal(err)
+	}
+	want := "as written and the candidates confirmed played the same 20,000 fresh encounters, indices 2,199,023,255,552 to 2,199,023,275,551 of seed 3; `simctl run` plays indices 0 to N-1"
+	if lines := strings.Split(b.String(), "\n"); len(lines) < 4 || !strings.HasPrefix(lines[3], want) {
+		t.Errorf("the line after the answer should say which encounters it used (%q...):\n%s", want, b.String())
 	}
 }

@@ -13,8 +13,24 @@ import (
 func (b *Bundle) markdown(w io.Writer, secs []*section) {
 	fmt.Fprintf(w, "# %s\n\n", mdInline(b.Title))
 	fmt.Fprintf(w, "%s\n\n", b.intro())
+	if len(secs) > 1 && answered(secs) {
+		fmt.Fprintf(w, "## %s\n\n", b.Lang.T("answer.heading"))
+		for _, s := range secs {
+			if len(s.answer) > 0 {
+				fmt.Fprintf(w, "- **%s**: %s\n", mdInline(s.title), mdNote(s.answer[0]))
+			}
+		}
+		io.WriteString(w, "\n")
+	}
 	for _, s := range secs {
 		fmt.Fprintf(w, "## %s\n\n", mdInline(s.title))
+		for i, a := range s.answer {
+			if i == 0 {
+				fmt.Fprintf(w, "**%s:** %s\n\n", b.Lang.T("answer.label"), mdNote(a))
+			} else {
+				fmt.Fprintf(w, "%s\n\n", mdNote(a))
+			}
+		}
 		ft := &table{left: 2, header: []string{"", ""}}
 		for _, f := range s.facts {
 			ft.add(f[0], f[1])
@@ -80,12 +96,40 @@ func mdAlt(s string) string { return mdInline(strings.NewReplacer("[", "(", "]",
 
 // mdInline makes text from names and files safe in Markdown: no raw HTML
 // (a <script> name), no line breaks (they end a table row or heading), no
-// table separators, code spans, emphasis or inline links.
-var mdInline = strings.NewReplacer(
+// table separators, code spans, emphasis or inline links. A "<" that no
+// tag can start with (<0.0001) stays as it is, so the file reads as it
+// renders.
+func mdInline(s string) string {
+	s = mdEscape.Replace(s)
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '<' && (i+1 == len(s) || !mdTagStart(s[i+1])) {
+			b.WriteByte('<')
+			continue
+		}
+		if s[i] == '<' {
+			b.WriteString("&lt;")
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// mdTagStart tells the bytes after "<" that CommonMark may read as raw
+// HTML or an autolink: a letter, "/", "!" or "?".
+func mdTagStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/' || c == '!' || c == '?'
+}
+
+var mdEscape = strings.NewReplacer(
 	`\`, `\\`, "|", `\|`, "`", "\\`", "*", `\*`, "](", `]\(`,
-	"&", "&amp;", "<", "&lt;", ">", "&gt;",
+	"&", "&amp;", ">", "&gt;",
 	"\r\n", " ", "\n", " ", "\r", " ", "\t", " ",
-).Replace
+)
 
 // mdFence puts text in a fenced code block whose fence is longer than any
 // run of backticks in the text, so the text cannot close it.
@@ -129,14 +173,32 @@ func (b *Bundle) html(w io.Writer, secs []*section) error {
 		fmt.Fprintf(&h, "<p>%s</p>\n", inline(para))
 	}
 	if len(secs) > 1 {
-		h.WriteString("<nav><ul>\n")
+		// The contents are the answers: each section's title and what it
+		// found, before any section's detail.
+		h.WriteString("<nav>\n")
+		if answered(secs) {
+			fmt.Fprintf(&h, "<h2>%s</h2>\n", e(b.Lang.T("answer.heading")))
+		}
+		h.WriteString("<ul>\n")
 		for _, s := range secs {
-			fmt.Fprintf(&h, "<li><a href=\"#%s\">%s</a></li>\n", s.id, e(s.title))
+			fmt.Fprintf(&h, "<li><a href=\"#%s\">%s</a>", s.id, e(s.title))
+			if len(s.answer) > 0 {
+				fmt.Fprintf(&h, "<br/><span class=\"answer\">%s</span>", inline(s.answer[0]))
+			}
+			h.WriteString("</li>\n")
 		}
 		h.WriteString("</ul></nav>\n")
 	}
 	for _, s := range secs {
-		fmt.Fprintf(&h, "<section id=\"%s\">\n<h2>%s</h2>\n<table class=\"facts\">\n", s.id, e(s.title))
+		fmt.Fprintf(&h, "<section id=\"%s\">\n<h2>%s</h2>\n", s.id, e(s.title))
+		for i, a := range s.answer {
+			if i == 0 {
+				fmt.Fprintf(&h, "<p class=\"answer\"><strong>%s:</strong> %s</p>\n", e(b.Lang.T("answer.label")), inline(a))
+			} else {
+				fmt.Fprintf(&h, "<p class=\"rule\">%s</p>\n", inline(a))
+			}
+		}
+		h.WriteString("<table class=\"facts\">\n")
 		for _, f := range s.facts {
 			fmt.Fprintf(&h, "<tr><th>%s</th><td>%s</td></tr>\n", e(f[0]), e(f[1]))
 		}
@@ -197,12 +259,15 @@ th, td { border-bottom: 1px solid #e2e2e2; padding: 0.2rem 0.7rem; vertical-alig
 th { text-align: left; }
 .num { text-align: right; white-space: nowrap; }
 table.facts th { font-weight: normal; color: #555; white-space: nowrap; }
-pre { background: #f5f5f5; padding: 0.6rem 0.8rem; overflow-x: auto; }
+pre { background: #f5f5f5; padding: 0.6rem 0.8rem; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
 code { font-family: "Liberation Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
 figure { margin: 1.2rem 0; }
 figure svg { width: 100%; height: auto; }
 figcaption { color: #555; font-size: 0.9em; }
 ul.notes { color: #444; font-size: 0.9em; }
+p.answer { font-size: 1.1em; background: #eef4fb; border-left: 4px solid #1f77b4; padding: 0.4rem 0.7rem; }
+p.rule { color: #555; font-size: 0.9em; }
+nav .answer { color: #333; }
 @media print {
   body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
   table { display: table; overflow: visible; width: 100%; font-size: 8pt; }
@@ -268,4 +333,14 @@ func (t *table) html(w io.Writer) {
 	}
 	b.WriteString("</tbody>\n</table>\n")
 	io.WriteString(w, b.String())
+}
+
+// answered tells whether any section has an answer to lead with.
+func answered(secs []*section) bool {
+	for _, s := range secs {
+		if len(s.answer) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"math"
 	"simctl/reports/i18n"
 	"sort"
 	"strings"
@@ -97,6 +98,7 @@ func WriteResultTextLang(r *results.Result, w io.Writer, l i18n.Lang) error {
 		writeResultCombatants(r, &b, l)
 	}
 	writeTactics(&b, r, l)
+	writeTraits(&b, r, l)
 	_, err := io.WriteString(w, readable(l, b.String()))
 	return err
 }
@@ -113,21 +115,68 @@ func writeResultFirsts(r *results.Result, b *strings.Builder, l i18n.Lang) {
 	act, order := l.T("text.first_act")+":", l.T("text.first_order")+":"
 	w := max(i18n.Width(act), i18n.Width(order))
 	pad := func(s string) string { return s + strings.Repeat(" ", w-i18n.Width(s)) }
-	b.WriteString("\n" + pad(act))
-	for _, s := range r.Sides {
-		fmt.Fprintf(b, "  %s %s", s.Name, pct(in.FirstActorSide[s.Name]))
+	line := func(label string, bySide map[string]float64, none float64) {
+		fr := make([]float64, 0, len(r.Sides)+1)
+		for _, s := range r.Sides {
+			fr = append(fr, bySide[s.Name])
+		}
+		if none > 0 {
+			fr = append(fr, none)
+		}
+		shown := shares(fr)
+		b.WriteString("\n" + pad(label))
+		for i, s := range r.Sides {
+			fmt.Fprintf(b, "  %s %s", s.Name, shown[i])
+		}
+		if none > 0 {
+			fmt.Fprintf(b, "  %s %s", l.T("fig.nobody"), shown[len(r.Sides)])
+		}
 	}
-	if in.NoActor > 0 {
-		fmt.Fprintf(b, "  %s %s", l.T("fig.nobody"), pct(in.NoActor))
-	}
-	b.WriteString("\n" + pad(order))
-	for _, s := range r.Sides {
-		fmt.Fprintf(b, "  %s %s", s.Name, pct(in.FirstInOrderSide[s.Name]))
-	}
-	if in.NoOrder > 0 {
-		fmt.Fprintf(b, "  %s %s", l.T("fig.nobody"), pct(in.NoOrder))
-	}
+	line(act, in.FirstActorSide, in.NoActor)
+	line(order, in.FirstInOrderSide, in.NoOrder)
 	b.WriteString("\n")
+}
+
+// shares writes fractions that split a whole as percentages with two
+// decimals that add up to the whole's own rounding (100.00%), by the
+// largest remainder: 57.635% and 42.365% are shown 57.64% and 42.36%, not
+// two numbers that sum to 100.01%. Fractions that do not add up to 1 are
+// rounded one by one.
+func shares(fr []float64) []string {
+	out := make([]string, len(fr))
+	total := 0.0
+	for _, f := range fr {
+		total += f
+	}
+	if math.Abs(total-1) > 1e-9 {
+		for i, f := range fr {
+			out[i] = pct(f)
+		}
+		return out
+	}
+	const units = 10000 // hundredths of a percent
+	fl := make([]int64, len(fr))
+	var sum int64
+	for i, f := range fr {
+		fl[i] = int64(math.Floor(f*units + 1e-9))
+		sum += fl[i]
+	}
+	order := make([]int, len(fr))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ra, rb := fr[order[a]]*units-float64(fl[order[a]]), fr[order[b]]*units-float64(fl[order[b]])
+		return ra > rb
+	})
+	for k := 0; sum < units && k < len(order); k++ {
+		fl[order[k]]++
+		sum++
+	}
+	for i, u := range fl {
+		out[i] = fmt.Sprintf("%d.%02d%%", u/100, u%100)
+	}
+	return out
 }
 
 // writeResultCombatants prints the per-combatant section, one row per copy group

@@ -75,3 +75,32 @@ func ruleEvent(l i18n.Lang, ev string) string {
 	}
 	return keyed(l, "event", ev)
 }
+
+// writeTraits prints the traits section: per combatant and trait, how often
+// it fired and what it added, per encounter.
+func writeTraits(b *strings.Builder, r *results.Result, l i18n.Lang) {
+	if len(r.Raw.Traits) == 0 {
+		return
+	}
+	b.WriteString("\n" + l.T("text.traits") + "\n")
+	tw := newColumns(b, 0, l)
+	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", l.T("col.combatant"), l.T("col.moment"), l.T("col.trait"), l.T("col.fired"), l.T("col.per_encounter"), l.T("col.added"), l.T("col.per_encounter"))
+	n := float64(max(r.Encounters, 1))
+	for _, tc := range r.Raw.Traits {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.3f\t%s\t%.3f\t\n", tc.Combatant, keyed(l, "moment", tc.Moment), tc.Trait, thousands(tc.Fired), float64(tc.Fired)/n, thousands(tc.Added), float64(tc.Added)/n)
+	}
+	tw.Flush()
+}
+
+// traitsTable is the report's traits section, or nil without traits.
+func traitsTable(l i18n.Lang, r *results.Result) *titled {
+	if len(r.Raw.Traits) == 0 {
+		return nil
+	}
+	t := &table{left: 3, header: []string{l.T("col.combatant"), l.T("col.moment"), l.T("col.trait"), l.T("col.fired"), l.T("col.per_encounter"), l.T("col.added"), l.T("col.per_encounter")}}
+	n := float64(max(r.Encounters, 1))
+	for _, tc := range r.Raw.Traits {
+		t.add(tc.Combatant, keyed(l, "moment", tc.Moment), tc.Trait, thousands(tc.Fired), fmt.Sprintf("%.3f", float64(tc.Fired)/n), thousands(tc.Added), fmt.Sprintf("%.3f", float64(tc.Added)/n))
+	}
+	return &titled{title: l.T("table.traits"), t: t, notes: []string{l.T("note.traits")}}
+}

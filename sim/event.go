@@ -49,11 +49,12 @@ const (
 	EvAction               // Actor takes action Rule (charge, shot, reload, ...) at Target if any; Amount a measure (feet)
 	EvEnd                  // the encounter ends: Actor the winning side, NoOne for a draw; Amount the rounds played
 	EvRule                 // a tactics rule of Actor's decides (OK) or falls through (not OK): Rule is "MOMENT/NAME", NAME "fallback" when no rule decides
+	EvTrait                // trait or house rule Rule of Actor's changes a number (Roll before, Amount after) or a condition of Target
 	evKinds
 )
 
 var eventKindNames = [evKinds]string{"none", "round", "initiative", "turn", "attack", "damage", "move",
-	"delay", "ready", "interrupt", "spell", "save", "check", "down", "morale", "lost", "action", "end", "rule"}
+	"delay", "ready", "interrupt", "spell", "save", "check", "down", "morale", "lost", "action", "end", "rule", "trait"}
 
 func (k EventKind) String() string {
 	if k < evKinds {

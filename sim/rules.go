@@ -9,6 +9,10 @@ type RuleCounter struct {
 	Moment    string
 	Rule      string
 	Event     string
+	// Trait: a trait's or house rule's counter (Event "fired", or "added":
+	// the sum of what it changed), not a tactics rule's. A game registers
+	// them after every tactics counter.
+	Trait bool
 }
 
 // RuleGame is a Game whose combatants play compiled tactics. Its tables

@@ -184,6 +184,14 @@ func (c *Counts) Rule(k int) {
 	}
 }
 
+// RuleAdd adds v to counter k (an index into RuleCounters): a trait's
+// "added" counter.
+func (c *Counts) RuleAdd(k int, v int64) {
+	if k < len(c.Rules) {
+		c.Rules[k] += v
+	}
+}
+
 // RulesDoc is the self-description printed by `simctl rules NAME`.
 type RulesDoc struct {
 	Name     string
@@ -195,6 +203,13 @@ type RulesDoc struct {
 	Policies []Field // policy names and their parameters
 	Actions  []Field // special actions and rules implemented
 	Counters []Field // action-economy counters beyond the base
+	// What traits and house rules may use (docs/traits.md): the moments
+	// (with what each exposes), the quantities effects change, the
+	// conditions, and the library traits; empty for a ruleset without.
+	Moments    []Field
+	Quantities []Field
+	Conditions []Field
+	Traits     []Field
 }
 
 // Option is a ruleset option with its default and valid values.

@@ -101,11 +101,24 @@ func PairedCI(p Paired, confidence float64) Interval {
 	return p.DiffCI(confidence)
 }
 
-// PairedP is the two-sided p-value of H0: Δ = 0 that goes with
-// [PairedCI]: below [PairedExactBelow] discordant 0/1 encounters the exact
-// McNemar test (under H0 with π > 0, θ = 1/2, so n10 ~ Binomial(D, 1/2)
-// given D: p = min(1, 2·P(X <= min(n10, n01)))), 1 when D = 0; otherwise
-// [Paired.PValue].
+// PairedP is the two-sided p-value of H0: Δ = 0 read off [PairedCI]'s
+// own construction: the smallest α at which PairedCI at level 1-α
+// excludes 0, so that p < α exactly when that interval excludes 0 (never
+// a p below 0.05 beside a 95% interval holding 0).
+//
+// Below [PairedExactBelow] discordant 0/1 encounters the interval is
+// [PairedExactCI]: its lower end is above 0 exactly when D > 0 and the
+// Clopper-Pearson lower bound θL of n10 out of D (tail α/4: the
+// construction gives θ half of α, split over two tails) is above 1/2,
+// that is when P(X >= n10) < α/4 for X ~ Binomial(D, 1/2); its upper end
+// is below 0 when P(X <= n10) < α/4. So
+//
+//	p = min(1, 4·P(X <= min(n10, n01))),
+//
+// twice the exact McNemar test's p (that test spends all of α on θ; the
+// interval spends half on π, the chance an encounter is discordant, to
+// bound Δ itself and not only its sign). 1 when D = 0. Otherwise
+// [Paired.PValue], the normal test that [Paired.DiffCI] inverts.
 func PairedP(p Paired) float64 {
 	if !p.Binary() || p.SumD2 >= PairedExactBelow {
 		return p.PValue()
@@ -115,5 +128,5 @@ func PairedP(p Paired) float64 {
 		return 1
 	}
 	m := min(n10, n01)
-	return math.Min(1, 2*distuv.Binomial{N: float64(p.SumD2), P: 0.5}.CDF(float64(m)))
+	return math.Min(1, 4*distuv.Binomial{N: float64(p.SumD2), P: 0.5}.CDF(float64(m)))
 }

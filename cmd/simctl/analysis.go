@@ -77,8 +77,8 @@ func (s stepFlags) Set(v string) error {
 
 func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("value", flag.ContinueOnError)
-	side := fs.String("side", "", "`NAME` the side whose parameters are valued and whose win rate is measured (default: the first)")
-	params := fs.String("params", "init,hp,ac,attack", "`P,P,...` the parameters: init, hp, ac, attack, damage (every combatant of the side) or scenario paths such as heroes.Fighter.init")
+	side := kindFlag(fs, "value", "side")
+	params := kindFlag(fs, "value", "params")
 	steps := stepFlags{}
 	fs.Var(steps, "step", "`PARAM=STEP` the step of a parameter (default 1; repeatable); whole-number fields take whole steps")
 	shardFlag := fs.String("shard", "", "`k/K` play shard k of K of the -n encounters (or K with k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID); simctl merge adds the shards' JSON")
@@ -145,10 +145,10 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("matrix", flag.ContinueOnError)
-	side := fs.String("side", "", "`NAME` the row side, whose win rate is the payoff (default: the first); the column side is the other")
+	side := kindFlag(fs, "matrix", "side")
 	var rows, cols optionFlags
-	fs.Var(&rows, "row", "`NAME='--set PATH=VALUE ...'` an option of the row side (repeatable, at least two with the columns)")
-	fs.Var(&cols, "col", "`NAME='--set PATH=VALUE ...'` an option of the column side (repeatable)")
+	fs.Var(&rows, "row", kindUsage("matrix", "row"))
+	fs.Var(&cols, "col", kindUsage("matrix", "col"))
 	shardFlag := fs.String("shard", "", "`k/K` play shard k of K of the -n encounters (or K with k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID); simctl merge adds the shards' JSON")
 	resume := fs.String("resume", "", "`FILE` continue the interrupted matrix whose JSON (--results or --format json -o) is FILE: play only the encounters it did not")
 	var o outputFlags
@@ -218,15 +218,18 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tournament", flag.ContinueOnError)
-	side := fs.String("side", "", "`NAME` the side whose options compete, by its win rate (default: the first)")
+	side := kindFlag(fs, "tournament", "side")
 	var opts optionFlags
-	fs.Var(&opts, "option", "`NAME='--set PATH=VALUE ...'` a candidate (repeatable)")
+	fs.Var(&opts, "option", kindUsage("tournament", "option"))
 	var axes varyFlags
-	fs.Var(&axes, "vary", "`PATH=RANGE` candidates from every combination of the values of one or more paths (PATH=a:b:step or PATH=v1,v2,...)")
-	first := fs.String("first", "2000", "`N` encounters of every candidate in the first stage")
-	batch := fs.String("batch", "", "`N` new encounters of every candidate left in each later stage (default: --first)")
-	alpha := fs.Float64("alpha", 0.05, "`A` the tournament's error: with probability at least 1-A no best option is eliminated and a selected one is within --delta of the best")
-	delta := fs.String("delta", "1pp", "`D` the indifference zone: options within D of the best count as good as it (1pp, 0.5%, or 0.01)")
+	fs.Var(&axes, "vary", kindUsage("tournament", "vary"))
+	// The selection's defaults are the table's (app: tournamentKind),
+	// which the lab plays.
+	first := kindFlag(fs, "tournament", "first")
+	batch := kindFlag(fs, "tournament", "batch")
+	alphaF := app.Lookup("tournament").Flag("alpha")
+	alpha := fs.Float64(alphaF.Name, mustFloat(alphaF.Default), alphaF.Usage)
+	delta := kindFlag(fs, "tournament", "delta")
 	resume := fs.String("resume", "", "`FILE` continue the interrupted tournament whose JSON (--results or --format json -o) is FILE: its finished stages are kept")
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters a surviving candidate plays at most (the budget)")
@@ -301,6 +304,15 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return exitOK
 }
 
+// mustFloat is a number default of the table (a mistake in it if not).
+func mustFloat(s string) float64 {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		panic("simctl: a table default is not a number: " + s)
+	}
+	return x
+}
+
 // parseDelta reads --delta as a proportion (0.01) or percentage points
 // (1pp, 1%), as --precision is read.
 func parseDelta(s string) (float64, error) {
@@ -313,8 +325,9 @@ func parseDelta(s string) (float64, error) {
 
 func cmdFind(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("find", flag.ContinueOnError)
-	where := fs.String("where", "", "`COND` a condition on an encounter's outcome, in the tactics language (simctl help find lists the facts)")
-	limit := fs.Int("limit", 20, "`K` list at most K matching encounters (the lowest indices)")
+	where := kindFlag(fs, "find", "where")
+	limitF := app.Lookup("find").Flag("limit")
+	limit := fs.Int(limitF.Name, int(mustFloat(limitF.Default)), limitF.Usage)
 	var c common
 	c.register(fs, gN|gSeed|gWorkers|gSet|gFormat|gQuiet|gProgress, "encounters to search (0 .. N-1 of the run)")
 	langF := langFlag(fs, "the text output and simctl's messages (JSON stays English)")

@@ -29,6 +29,10 @@ var warnLang atomic.Value
 
 func init() { warnLang.Store(string(i18n.En)) }
 
+// warnQuiet is the running command's --quiet: its scenario warnings are
+// dropped (the README: --quiet prints errors only).
+var warnQuiet atomic.Bool
+
 // version is the simctl release (app.Release); fullVersion adds the
 // build's VCS revision.
 const version = app.Release
@@ -88,22 +92,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		return cmdTrace(ctx, rest, stdout, stderr)
 	case "merge":
 		return cmdMerge(ctx, rest, stdout, stderr)
-	case "sweep":
-		return cmdSweep(ctx, rest, stdout, stderr)
-	case "compare":
-		return cmdCompare(ctx, rest, stdout, stderr)
 	case "report":
 		return cmdReport(ctx, rest, stdout, stderr)
-	case "value":
-		return cmdValue(ctx, rest, stdout, stderr)
-	case "matrix":
-		return cmdMatrix(ctx, rest, stdout, stderr)
-	case "tournament":
-		return cmdTournament(ctx, rest, stdout, stderr)
-	case "optimize":
-		return cmdOptimize(ctx, rest, stdout, stderr)
-	case "find":
-		return cmdFind(ctx, rest, stdout, stderr)
 	case "scenarios":
 		return cmdScenarios(rest, stdout, stderr)
 	case "rules":
@@ -131,6 +121,14 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		return exitOK
 	case "help", "-h", "--help":
 		return cmdHelp(rest, stdout, stderr)
+	}
+	// The analysis kinds: the table's (app.Register), run by their own
+	// command or, for a kind that has none, by the table's flags.
+	if k := app.Lookup(cmd); k != nil {
+		if c, ok := builtinCommands[cmd]; ok {
+			return c(ctx, rest, stdout, stderr)
+		}
+		return cmdAnalysis(ctx, k, rest, stdout, stderr)
 	}
 	usageError(stderr, "", "unknown command %q%s; commands: %s", cmd, didYouMean(cmd, commands), strings.Join(commands, ", "))
 	return exitUsage
@@ -255,6 +253,9 @@ func (src *source) compile(sets []scenario.Set) (*scenario.Scenario, sim.Game, e
 
 // warnTo is where compile's warnings go.
 func (src *source) warnTo() io.Writer {
+	if warnQuiet.Load() {
+		return io.Discard
+	}
 	if src.warn == nil {
 		return &app.LangWriter{Writer: os.Stderr, Lang: i18n.Lang(warnLang.Load().(string))}
 	}

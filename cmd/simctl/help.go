@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports/i18n"
 	"simctl/sim/scenario"
 )
@@ -148,8 +150,27 @@ var helps = map[string]commandHelp{
 	},
 }
 
-// summary is cmd's one-line summary in l.
-func summary(l i18n.Lang, cmd string) string { return l.T("help." + cmd + ".summary") }
+// summary is cmd's one-line summary in l; an analysis kind registered
+// without one in the catalogs has its table's, in English.
+func summary(l i18n.Lang, cmd string) string {
+	key := "help." + cmd + ".summary"
+	if k := app.Lookup(cmd); k != nil && !i18n.Has(i18n.En, key) {
+		return k.Summary
+	}
+	return l.T(key)
+}
+
+// allCommands are the commands, and after them the analysis kinds
+// registered without a hand-written command.
+func allCommands() []string {
+	out := slices.Clone(commands)
+	for _, k := range app.Analyses() {
+		if !slices.Contains(out, k.Name) {
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}
 
 // Widths in terminal columns: paragraphs of Korean and Russian prose are
 // wrapped to proseWidth when printed (English is wrapped by hand in its
@@ -181,13 +202,13 @@ func prose(l i18n.Lang, s string, width int) string {
 func overview(l i18n.Lang) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\n%s\n", l.T("help.title"), l.T("help.usage"))
-	for _, c := range commands {
-		for _, u := range helps[c].usage {
+	for _, c := range allCommands() {
+		for _, u := range usageOf(c) {
 			fmt.Fprintf(&b, "  simctl %s\n", u)
 		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", l.T("help.commands"))
-	for _, c := range commands {
+	for _, c := range allCommands() {
 		fmt.Fprintf(&b, "  %-10s %s\n", c, summary(l, c))
 	}
 	fmt.Fprintf(&b, "\n%s\n", prose(l, l.T("help.overview"), proseWidth))
@@ -234,6 +255,13 @@ func flagText(l i18n.Lang, cmd string, f *flag.Flag) string {
 	if !i18n.Has(i18n.En, key) {
 		key = "flag." + f.Name
 	}
+	if !i18n.Has(i18n.En, key) && app.Lookup(cmd) != nil {
+		// A registered kind's own flag, in its table's words.
+		if f.DefValue != "" && !strings.Contains(f.Usage, "default") {
+			return f.Usage + " (default " + f.DefValue + ")"
+		}
+		return f.Usage
+	}
 	return l.T(key)
 }
 
@@ -270,7 +298,7 @@ func printHelp(w io.Writer, l i18n.Lang, cmd string, fs *flag.FlagSet) {
 	}
 	h := helps[cmd]
 	fmt.Fprintf(w, "simctl %s — %s\n\n%s\n", cmd, summary(l, cmd), l.T("help.usage"))
-	for _, u := range h.usage {
+	for _, u := range usageOf(cmd) {
 		fmt.Fprintf(w, "  simctl %s\n", u)
 	}
 	if key := "help." + cmd + ".about"; i18n.Has(i18n.En, key) {
@@ -327,6 +355,27 @@ func printHelp(w io.Writer, l i18n.Lang, cmd string, fs *flag.FlagSet) {
 	}
 }
 
+// usageOf is cmd's usage lines: its help's, or for an analysis kind
+// registered without a hand-written command, its flags from the table.
+func usageOf(cmd string) []string {
+	if u := helps[cmd].usage; len(u) > 0 {
+		return u
+	}
+	k := app.Lookup(cmd)
+	if k == nil {
+		return nil
+	}
+	line := cmd + " SCENARIO"
+	for _, f := range k.Flags {
+		name, _ := flag.UnquoteUsage(&flag.Flag{Usage: f.Usage, Value: &repeatedFlag{}})
+		line += " [--" + f.Name + " " + name + "]"
+		if f.Type == app.Repeated {
+			line += "..."
+		}
+	}
+	return []string{line + " [-n N] [--seed S] [--format F] [-o FILE]"}
+}
+
 // formatExts lists the -o extensions that select the given formats.
 func formatExts(formats []string) string {
 	ext := map[string]string{"text": ".txt", "json": ".json", "csv": ".csv", "markdown": ".md"}
@@ -359,7 +408,7 @@ func cmdHelp(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, conventionsHelp(l))
 		return exitOK
 	}
-	if _, ok := helps[args[0]]; !ok {
+	if _, ok := helps[args[0]]; !ok && app.Lookup(args[0]) == nil {
 		return usageError(stderr, "help", "no command %q%s; commands: %s, and the topic flags", args[0], didYouMean(args[0], commands), strings.Join(commands, ", "))
 	}
 	if args[0] == "help" {

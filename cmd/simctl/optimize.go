@@ -19,19 +19,19 @@ import (
 
 func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("optimize", flag.ContinueOnError)
-	side := fs.String("side", "", "`NAME` the side whose settings are searched and whose win rate is maximised (default: the first)")
+	side := kindFlag(fs, "optimize", "side")
 	var axes varyFlags
-	fs.Var(&axes, "vary", "`PATH=RANGE` a searched --set path (repeatable): a:b[:step] or v1,v2,...; tactics params too (heroes.tactics.params.hurt=0:1:0.05)")
+	fs.Var(&axes, "vary", kindUsage("optimize", "vary"))
 	var opts optionFlags
 	fs.Var(&opts, "option", "`NAME='--set PATH=VALUE ...'` a named alternative (repeatable): another tactics block, library tactics, a policy")
-	where := fs.String("where", "", "`EXPR` a constraint on the numeric --vary paths, in the tactics language, e.g. '(heroes.Fighter.init - 1) + (heroes.Fighter.hp - 20) / 2 <= 4'; a path with # or - is quoted: path(\"monsters.Orc#2.init\")")
+	where := kindFlag(fs, "optimize", "where")
 	rules := fs.String("rules", "", "`MODE` search the structure of --block's rules: subset (each rule on or off), order (every order) or both")
 	block := fs.String("block", "", "`PATH` the rule list --rules searches, e.g. foot.tactics.turn or heroes.Knight.tactics.turn")
 	baseline := fs.String("baseline", "", "`NAME` the intended play the candidates are measured against: an --option's name (default: the scenario as written)")
 	alpha := fs.Float64("alpha", app.OptimizeAlpha, "`A` the guarantee holds with probability at least 1-A")
 	deltaS := fs.String("delta", "1pp", "`D` the indifference zone: the best found is within D of the best evaluated (0.01, 1pp or 0.5pp)")
 	budget := &countValue{n: app.OptimizeBudget}
-	fs.Var(budget, "budget", "`B` encounters the whole search may spend, every candidate's counted (default 20M); past it the space is screened")
+	fs.Var(budget, "budget", "`B` encounters the screening and the selection may spend, every candidate's counted (default 20M): the selection shares B among its finalists (each plays at least one --first stage), a screening rung spends at most B/4, and a space whose first stages do not fit B/2 is screened; the confirmation (--confirm for each candidate confirmed and the baseline) comes on top")
 	first := &countValue{n: app.OptimizeFirst}
 	fs.Var(first, "first", "`N` encounters per candidate in every stage of the selection (default 1000)")
 	confirm := &countValue{n: app.OptimizeConfirm}

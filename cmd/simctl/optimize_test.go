@@ -87,6 +87,10 @@ func TestOptimizeBadInput(t *testing.T) {
 		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--side", "heros"}, "did you mean"},
 		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--both"}, "give monsters a space too"},
 		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--both", "--shard", "0/2"}, "--shard does not apply to --both"},
+		// Issue 35: an option whose side cannot be told is an error saying how to write it.
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--option", "frail=--set monsters.Orc.hp=10", "--option", "base=", "--both"},
+			"--option 'monsters:base='"},
+		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--vary", "max_rounds=5,7", "--both"}, "--vary max_rounds: with --both"},
 		{[]string{"d20/duel", "--vary", "heroes.Fighter.init=1:5", "--shard", "0/2"}, "--shard writes JSON"},
 	} {
 		code, stdout, stderr := simctl(t, context.Background(), append([]string{"optimize"}, tc.args...)...)

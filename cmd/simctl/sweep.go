@@ -155,7 +155,7 @@ func parsePrecision(s string) (float64, error) {
 func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
 	var axes varyFlags
-	fs.Var(&axes, "vary", "`PATH=RANGE` vary a scenario or tactics path, PATH=a:b:step or PATH=v1,v2,... (once or twice)")
+	fs.Var(&axes, "vary", kindUsage("sweep", "vary"))
 	shard := fs.String("shard", "", "`k/K` play shard k of K of every point's encounters (or K with k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID); simctl merge combines the shards' JSON")
 	resume := fs.String("resume", "", "`FILE` continue the interrupted sweep whose JSON (--results or --format json -o) is FILE: its finished points are kept, the others played")
 	var o outputFlags

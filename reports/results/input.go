@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"simctl/sim/msg"
+	"sync"
 
 	"simctl/reports/safeio"
 )
@@ -23,6 +24,10 @@ type Input struct {
 	Matrix     *Matrix
 	Tournament *Tournament
 	Optimize   *Optimize
+	// Doc is a document of a kind registered with RegisterDocument (Kind
+	// names it), as its decoder returned it.
+	Doc  any
+	Kind string
 	// Context of a run result, which carries none itself: filled by the
 	// caller from the scenario when it can be found (nil otherwise).
 	Context *Context
@@ -133,7 +138,40 @@ func ParseInput(path string, data []byte) (*Input, error) {
 		}
 		in.Run = r
 	default:
+		if decode := documentDecoder(head.Kind); decode != nil {
+			doc, err := decode(path, data)
+			if err != nil {
+				return nil, err
+			}
+			in.Doc, in.Kind = doc, head.Kind
+			return in, nil
+		}
 		return nil, msg.Errorf("%s: unknown kind %q of simctl document (expected a run result, a sweep, a comparison, or a value, matrix or tournament document)", path, head.Kind)
 	}
 	return in, nil
+}
+
+var (
+	decodersMu sync.RWMutex
+	decoders   = map[string]func(path string, data []byte) (any, error){}
+)
+
+// RegisterDocument lets ParseInput read the documents whose "kind" is
+// kind, with decode (an analysis kind registered with the application
+// layer: cmd/simctl/app.Register). The kinds this package reads itself
+// cannot be registered.
+func RegisterDocument(kind string, decode func(path string, data []byte) (any, error)) {
+	switch kind {
+	case "", "sweep", "compare", "value", "matrix", "tournament", "optimize":
+		panic("results: RegisterDocument: " + kind + " is read by ParseInput itself")
+	}
+	decodersMu.Lock()
+	defer decodersMu.Unlock()
+	decoders[kind] = decode
+}
+
+func documentDecoder(kind string) func(path string, data []byte) (any, error) {
+	decodersMu.RLock()
+	defer decodersMu.RUnlock()
+	return decoders[kind]
 }

@@ -118,6 +118,9 @@ func Merge(rs []*Result) (*Result, error) {
 		if raw.Tactics, err = mergeRules(raw.Tactics, r.Raw.Tactics); err != nil {
 			return nil, err
 		}
+		if raw.Traits, err = mergeTraits(raw.Traits, r.Raw.Traits); err != nil {
+			return nil, err
+		}
 		elapsed = max(elapsed, r.Elapsed)
 		interrupted = interrupted || r.Interrupted
 	}

@@ -207,6 +207,9 @@ type Raw struct {
 	// Tactics counts the rules of tactics: blocks (tactics.go; shown by
 	// reports' tactics table).
 	Tactics []RuleCount `json:"tactics_rules,omitempty"`
+	// Traits counts the traits and house rules (tactics.go; absent when
+	// the scenario has none, so results without traits are unchanged).
+	Traits []TraitCount `json:"traits,omitempty"`
 	// CountsSq is, per entry of Counts, the sum over encounters of the
 	// encounter's own count squared (sim.Tally.CountsSq): the intervals
 	// of the action-economy means come from it.
@@ -290,6 +293,7 @@ func New(m Meta, g sim.Game, t *sim.Tally) *Result {
 		Survivors: t.Survivors, Counters: g.Counters(), Counts: t.Counts.Sides,
 		Roster: names, FirstActor: t.FirstActor, NoActor: t.NoActor,
 		Tactics:     ruleCounts(g, t),
+		Traits:      traitCounts(g, t),
 		RosterSides: sides, DrawsMaxRounds: t.MaxRoundsDraws, DrawsAllGone: t.AllGoneDraws,
 		FirstInOrder: t.FirstInOrder, NoOrder: t.NoOrder, Ended: t.Ended, Combatants: t.Counts.Combatants,
 		AnyDown: t.AnyDown, CountsSq: t.CountsSq,
@@ -532,11 +536,7 @@ func (r *Result) Tally(g sim.Game) *sim.Tally {
 	copy(counts.CountsSq, raw.CountsSq)
 	t.Merge(counts)
 	copy(t.Counts.Combatants, raw.Combatants)
-	for k, rc := range raw.Tactics {
-		if k < len(t.Counts.Rules) {
-			t.Counts.Rules[k] = rc.Count
-		}
-	}
+	restoreRules(g, t, raw)
 	copy(t.FirstActor, raw.FirstActor)
 	t.NoActor = raw.NoActor
 	copy(t.FirstInOrder, raw.FirstInOrder)
@@ -550,6 +550,38 @@ func (r *Result) Tally(g sim.Game) *sim.Tally {
 		}
 	}
 	return t
+}
+
+// restoreRules puts a result's tactics and trait counts back at their
+// indices in Counts.Rules (tactics counters first, then each trait's
+// "fired" and "added").
+func restoreRules(g sim.Game, t *sim.Tally, raw Raw) {
+	rg, ok := g.(sim.RuleGame)
+	if !ok {
+		return
+	}
+	ti, tr := 0, 0
+	for k, rc := range rg.RuleCounters() {
+		if k >= len(t.Counts.Rules) {
+			return
+		}
+		switch {
+		case !rc.Trait:
+			if ti < len(raw.Tactics) {
+				t.Counts.Rules[k] = raw.Tactics[ti].Count
+			}
+			ti++
+		case rc.Event == "fired":
+			if tr < len(raw.Traits) {
+				t.Counts.Rules[k] = raw.Traits[tr].Fired
+			}
+		default:
+			if tr < len(raw.Traits) {
+				t.Counts.Rules[k] = raw.Traits[tr].Added
+			}
+			tr++
+		}
+	}
 }
 
 // ScenarioSum is the hex SHA-256 of a scenario's text, which results
@@ -655,5 +687,21 @@ func (r *Result) check() error {
 	if r.ScenarioText != "" && ScenarioSum([]byte(r.ScenarioText)) != r.ScenarioSHA256 {
 		return msg.Errorf("scenario_sha256 is not the SHA-256 of scenario_text; the file was edited")
 	}
+	// A distribution is restored with a bin per value up to its cap
+	// (HistRaw.Hist): a forged cap of 10^11 asked 800 GB of a 15 kB file.
+	for s := 0; s < 2; s++ {
+		for _, h := range []struct {
+			name string
+			h    *HistRaw
+		}{{"damage_hist", &raw.Damage[s]}, {"winner_hp_hist", &raw.WinnerHP[s]}} {
+			if h.h.Cap < 0 || h.h.Cap > MaxHistCap || len(h.h.Counts) > h.h.Cap+1 {
+				return msg.Errorf("%s of side %d has %d bins and a cap of %d; simctl writes a cap from 0 to %d and no more bins: the file is damaged", h.name, s, len(h.h.Counts), h.h.Cap, MaxHistCap)
+			}
+		}
+	}
 	return nil
 }
+
+// MaxHistCap bounds a distribution's cap in a document read (simctl
+// writes sim.DistCap, 1,000).
+const MaxHistCap = 1 << 16

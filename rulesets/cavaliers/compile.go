@@ -119,11 +119,11 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			if cs.Tactics != nil {
 				tn, tpath = cs.Tactics, cs.Path+".tactics"
 				if cs.Policy.Name != "" {
-					d.Warnf(cs.Policy.Node, cs.Path+".policy", "ignored: tactics: decides for this combatant")
+					d.IgnoredPolicy(cs.Policy.Node, cs.Path+".policy", side.Name+"."+cs.Name, false)
 				}
 			}
 			if side.Tactics != nil && side.Policy.Name != "" {
-				d.Warnf(side.Policy.Node, side.Path+".policy", "ignored: tactics: decides for this side")
+				d.IgnoredPolicy(side.Policy.Node, side.Path+".policy", side.Name, true)
 			}
 			for k := 1; k <= cs.Count; k++ {
 				c := base

@@ -82,11 +82,12 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	if ranged {
 		w := &c.Ranged
 		damage, threatFrom, critMult = &w.Damage, w.ThreatFrom, w.CritMult
-	} else if t.f[a].charging {
-		bonus += 2
 	}
 	t.firstAction(a)
 	ac := t.ac(d)
+	if t.g.traits != nil {
+		bonus, ac = t.traitAttackRoll(a, d, bonus, ac, ranged)
+	}
 	roll := t.r.D20()
 	hit := roll == 20 || (roll != 1 && roll+bonus >= ac)
 	if !hit {
@@ -113,7 +114,14 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	for k := 0; k < mult; k++ {
 		dmg += damage.Roll(t.r)
 	}
-	dmg = max(dmg, 1)
+	if c.sneak && t.f[d].flatFooted && !t.g.C[d].UncannyDodge {
+		dmg += c.SneakAttack.Roll(t.r) // once: extra dice are not multiplied
+	}
+	if t.g.traits != nil {
+		dmg = t.traitHit(a, d, dmg, mult, crit, ranged)
+	} else {
+		dmg = max(dmg, 1)
+	}
 	if t.log != nil {
 		t.logAttack(a, d, roll, bonus, ac, true, crit, dmg, mult, conf)
 	}
@@ -151,18 +159,28 @@ func (t *Table) logAttack(a, d, roll, bonus, ac int, hit, crit bool, dmg, mult, 
 func (t *Table) charge(a, d int) {
 	f := &t.f[a]
 	f.charging = true
-	f.chargeAC = true
 	t.c.Inc(t.side(a), Charges)
 	if t.log != nil {
 		t.logf("%s charges %s", t.name(a), t.name(d))
 		t.ev(sim.Event{Kind: sim.EvAction, Actor: a, Target: d, Rule: "charge"})
 	}
+	// A shot readied against the charge goes before it (ready.go: approach),
+	// before the charge's -2 AC applies.
+	t.approach(a, f.x)
+	if f.out {
+		f.charging = false
+		return
+	}
+	f.chargeAC = true
 	t.move(a, d, t.Dist(a, d)-t.g.C[a].Reach)
 	if !f.out && !t.f[d].out && t.InReach(a, d) {
 		t.enemyAttacks(a, d)
 		if !f.out && !t.f[d].out {
 			t.c.Inc(t.side(a), sim.Actions)
-			t.attack(a, d, t.g.C[a].Attacks[0], 0)
+			// The +2 is the charge's single attack's ("a single melee
+			// attack. You get a +2 bonus on the attack roll"), not that of
+			// an attack of opportunity the charger makes on the way.
+			t.attack(a, d, t.g.C[a].Attacks[0]+2, 0)
 		}
 	}
 	f.charging = false

@@ -23,9 +23,10 @@ type Game struct {
 	// sideOf and enemies are dense copies of the roster's sides, so the
 	// per-turn loops read a few bytes instead of striding over Combatant.
 	sideOf           []int
-	enemies          [2][]int // enemies[s]: the opponents of side s
-	sim.RuleRegistry          // tactics rule counters
-	srdDying         bool     // Opt.Dying == "srd", tested without a string compare
+	enemies          [2][]int  // enemies[s]: the opponents of side s
+	sim.RuleRegistry           // tactics rule counters
+	srdDying         bool      // Opt.Dying == "srd", tested without a string compare
+	traits           *traitSet // traits and house rules (traits.go); nil: none
 }
 
 // Combatant is the static description of one combatant.
@@ -52,6 +53,8 @@ type Combatant struct {
 	Spells        []Spell
 	Ranged        Ranged // Increment 0: none
 	PreciseShot   bool
+	SneakAttack   dice.Expr // extra damage on a hit against a flat-footed target (zero: none)
+	sneak         bool      // SneakAttack is set
 	// Policy is read once by Compile: a StandardPolicy's rule is copied
 	// into std/stdRule, and the referee applies it without calling Turn
 	// (but when tracing), so replacing Policy after Compile does not
@@ -101,8 +104,10 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 		idx     int
 	}
 	var pols []pending
+	var firsts []int // roster index of each combatant entry's first copy
 	for s, side := range sc.Sides {
 		for _, cs := range side.Combatants {
+			firsts = append(firsts, len(g.C))
 			base := Combatant{
 				Name: cs.Name, Side: s, HP: cs.HP, AC: cs.AC, Init: cs.Init, InitRoll: cs.InitiativeRoll,
 				Aware: side.Aware, Attacks: cs.Attacks, Damage: cs.Damage, Speed: cs.Speed,
@@ -120,11 +125,11 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			if cs.Tactics != nil {
 				tn, tpath = cs.Tactics, cs.Path+".tactics"
 				if cs.Policy.Name != "" {
-					d.Warnf(cs.Policy.Node, cs.Path+".policy", "ignored: tactics: decides for this combatant")
+					d.IgnoredPolicy(cs.Policy.Node, cs.Path+".policy", side.Name+"."+cs.Name, false)
 				}
 			}
 			if side.Tactics != nil && side.Policy.Name != "" {
-				d.Warnf(side.Policy.Node, side.Path+".policy", "ignored: tactics: decides for this side")
+				d.IgnoredPolicy(side.Policy.Node, side.Path+".policy", side.Name, true)
 			}
 			for k := 1; k <= cs.Count; k++ {
 				c := base
@@ -152,6 +157,8 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			}
 		}
 	}
+	// Traits after policies: their counters follow the tactics' ones.
+	compileTraits(sc, g, firsts)
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
 	}
@@ -166,7 +173,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 func compileOptions(sc *scenario.Scenario) Options {
 	o := Options{Dying: "out-at-0", ConfirmCrits: true}
 	d := sc.Dec
-	valid := []string{"dying", "surprise_ends_flat_footed", "confirm_crits"}
+	valid := []string{"dying", "surprise_ends_flat_footed", "confirm_crits", "range_penalty"}
 	for name, n := range sc.Options {
 		path := "options." + name
 		switch name {
@@ -176,6 +183,8 @@ func compileOptions(sc *scenario.Scenario) Options {
 			o.SurpriseEndsFlatFooted = d.Bool(n, path)
 		case "confirm_crits":
 			o.ConfirmCrits = d.Bool(n, path)
+		case "range_penalty":
+			o.TableRange = d.Enum(n, path, []string{"srd", "table"}) == "table"
 		default:
 			d.Unknown(sc.OptionKey[name], path, valid)
 		}
@@ -214,6 +223,9 @@ func compileFields(d *scenario.Decoder, c *Combatant, cs scenario.Combatant) {
 			c.Ranged = compileRanged(d, n, p+name)
 		case "precise_shot":
 			c.PreciseShot = d.Bool(n, p+name)
+		case "sneak_attack":
+			c.SneakAttack = d.Dice(n, p+name)
+			c.sneak = !c.SneakAttack.IsZero()
 		}
 	}
 	if c.Speed%5 != 0 {

@@ -41,7 +41,9 @@ func (Ruleset) Name() string { return "d20" }
 func (Ruleset) Schema() scenario.Schema {
 	return scenario.Schema{
 		CombatantFields: []string{"dex_ac", "crit", "uncanny_dodge", "reach", "brace",
-			"concentration", "spellcraft", "save", "spells", "initiative_dice", "ranged", "precise_shot"},
+			"concentration", "spellcraft", "save", "spells", "initiative_dice", "ranged", "precise_shot", "sneak_attack", "traits"},
+		SideFields: []string{"traits"},
+		Traits:     true,
 		// initiative_roll is bounded by the combatant's initiative_dice
 		// (compileInitDice), by a d20's 1-20 without them (compileFields).
 		InitDie: 1000,
@@ -69,6 +71,7 @@ type Options struct {
 	Dying                  string // "out-at-0" | "srd"
 	SurpriseEndsFlatFooted bool
 	ConfirmCrits           bool
+	TableRange             bool // range_penalty: table
 }
 
 var optionDocs = []sim.Option{
@@ -78,4 +81,6 @@ var optionDocs = []sim.Option{
 		Doc: "false (the source): flat-footed until the first regular turn, even after acting in the surprise round. true (common table reading): any action ends it"},
 	{Name: "confirm_crits", Default: "true", Valid: "true | false",
 		Doc: "true: a threat is a critical only if a second attack roll also hits (SRD 3.5). false: every threat that hits is a critical"},
+	{Name: "range_penalty", Default: "srd", Valid: "srd | table",
+		Doc: "srd (the text read literally: \"Any attack at less than this distance is not penalized for range. However, each full range increment imposes a cumulative -2 penalty\"): -2 per full increment of distance, so a target at exactly one increment takes -2, at two -4, at ten -20. table (the common table reading: no penalty up to and including one increment): -2 per started increment beyond the first, so exactly one increment is 0, two -2, ten -18. Between the multiples both agree"},
 }

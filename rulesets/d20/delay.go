@@ -185,6 +185,9 @@ func (t *Table) resumeAt(d, count int) {
 		t.logf("%s takes its delayed action at count %d", t.name(d), count)
 		t.ev(sim.Event{Kind: sim.EvTurn, Actor: d, Target: sim.NoOne, Roll: count, Amount: t.f[d].hp, Rule: "delayed"})
 	}
+	if t.g.traits != nil {
+		t.traitCount(mDelayTaken, d, -1)
+	}
 	t.actor, t.cur = d, t.index(d)
 	t.resume = true
 	p := &t.plan

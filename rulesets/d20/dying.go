@@ -6,6 +6,13 @@ import "simctl/sim"
 // out at HP <= 0 (and counts a death); srd makes it disabled at 0 and dying
 // below 0 (both out of the fight) and dead at -10.
 func (t *Table) damage(a, d, dmg int) {
+	t.applyDamage(a, d, dmg)
+	if t.g.traits != nil && dmg > 0 {
+		t.traitDamage(a, d, dmg)
+	}
+}
+
+func (t *Table) applyDamage(a, d, dmg int) {
 	f := &t.f[d]
 	f.hp -= dmg
 	t.c.Hit(t.side(a), a, d, dmg)

@@ -31,7 +31,11 @@ func (t *Table) rollInitiative() {
 			die = c.InitDice.Roll(t.r)
 		}
 		t.f[i].count = die + c.Init
-		keys = append(keys, initKey(t.f[i].count, c.Init, i))
+		init := c.Init
+		if t.g.traits != nil {
+			init = t.traitInitiative(i, die)
+		}
+		keys = append(keys, initKey(t.f[i].count, init, i))
 		if t.log != nil {
 			if c.InitDice.IsZero() {
 				t.logf("initiative: %s rolls %d %+d = %d", c.Name, die, c.Init, t.f[i].count)

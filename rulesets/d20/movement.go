@@ -43,6 +43,12 @@ func (t *Table) move(a, d, feet int) {
 	// the 5-foot grid when distance is not a multiple of 5, and the last
 	// square is then shorter.
 	for (to-f.x)*dir > 0 {
+		// A readied shot goes just before the step that sets it off, from
+		// where the shooter stands (ready.go: approach).
+		t.approach(a, f.x+dir*min(5, abs(to-f.x)))
+		if f.out {
+			break
+		}
 		t.provoke(a, f.x)
 		if f.out {
 			break
@@ -87,6 +93,10 @@ func (t *Table) step(a, d int) {
 	dir := 1
 	if t.f[d].x < f.x {
 		dir = -1
+	}
+	t.approach(a, f.x+dir*5)
+	if f.out {
+		return
 	}
 	t.firstAction(a)
 	prev := f.x

@@ -121,6 +121,9 @@ func (t *Table) takeReadied(r, src int, effect bool) {
 		t.logf("%s's initiative becomes %d, just ahead of %s", t.name(r), f.count, t.name(src))
 		t.ev(sim.Event{Kind: sim.EvInitiative, Actor: r, Target: src, Roll: f.count, Rule: "ready"})
 	}
+	if t.g.traits != nil {
+		t.traitCount(mReadyTriggered, r, src)
+	}
 }
 
 // stepInto reports whether r can reach tg for a readied attack, taking the
@@ -157,7 +160,8 @@ func (t *Table) entered(m, from int) {
 
 func (t *Table) enteredReadied(m, from int) {
 	t.readiers(t.moveTriggers(m), m, func(r int) bool {
-		if t.side(r) == t.side(m) || abs(t.f[r].x-from) <= t.g.C[r].Reach || !t.InReach(r, m) {
+		// A readied shot went before the step (approach).
+		if t.side(r) == t.side(m) || t.cold[r].ready.Shoot || abs(t.f[r].x-from) <= t.g.C[r].Reach || !t.InReach(r, m) {
 			return false
 		}
 		if !t.canFireAt(r, m) {
@@ -165,6 +169,56 @@ func (t *Table) enteredReadied(m, from int) {
 		}
 		t.logMove()
 		t.fireAt(r, m)
+		return false
+	})
+}
+
+// approach: a readied shot (SRD: "The action occurs just before the action
+// that triggers it") goes before the movement that sets it off, from where
+// the shooter stands, so that it does not wait for the mover to stand over
+// it (a shot from a threatened square provokes, and a charger with a longer
+// reach never comes within the shooter's own). Called before m steps from
+// where it stands to next:
+//
+//   - charge: at the first square of the charge from which m is in range,
+//     its start when it is (charge calls this before the -2 AC of the
+//     charge applies: the shot comes before the charge); later in the
+//     charge the charger has its -2 AC;
+//   - enemy_in_reach: before the step that brings m into melee with the
+//     shooter, within either's reach (the mover would threaten the shooter,
+//     or stand in the shooter's reach), when m is in range then.
+//
+// A readied melee attack still waits for the mover to enter its reach
+// (entered, stopped): it needs the mover within reach to strike.
+func (t *Table) approach(m, next int) {
+	if t.tactics { // nobody has readied: nothing to trigger (the common case, inlined)
+		t.approachReadied(m, next)
+	}
+}
+
+func (t *Table) approachReadied(m, next int) {
+	t.readiers(t.moveTriggers(m), m, func(r int) bool {
+		rd := &t.cold[r].ready
+		if t.side(r) == t.side(m) || rd.Action != ReadyAttack || !rd.Shoot || !t.canShoot(r, m) {
+			return false
+		}
+		if rd.Trigger == OnEnemyInReach {
+			band := max(t.g.C[r].Reach, t.g.C[m].Reach)
+			if abs(t.f[m].x-t.f[r].x) <= band || abs(next-t.f[r].x) > band {
+				return false
+			}
+		}
+		t.logMove()
+		if t.log != nil {
+			if rd.Trigger == OnCharge {
+				t.logf("%s: readied shot as %s charges (%d ft)", t.name(r), t.name(m), t.Dist(r, m))
+			} else {
+				t.logf("%s: readied shot as %s closes in (%d ft)", t.name(r), t.name(m), t.Dist(r, m))
+			}
+			t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: r, Target: m, Amount: t.Dist(r, m), Rule: "shot/" + TriggerNames[rd.Trigger]})
+		}
+		t.took(r, m)
+		t.readiedAttack(r, m)
 		return false
 	})
 }

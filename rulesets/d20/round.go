@@ -81,6 +81,11 @@ func (t *Table) turn(i int) {
 	}
 	f.chargeAC = false
 	f.aooUsed = false
+	if t.g.traits != nil && t.g.traits.turns[i] {
+		t.traitTurn(i)
+		t.actor = -1
+		return
+	}
 	plan := &t.plan
 	if c.std && !t.tactics && !t.stdOne && (t.log == nil || c.stdRule.Count < 0) && (c.stdRule.Guard == nil || !c.stdRule.Guard(t, i)) {
 		// The usual turn: a standard policy's target already in reach, and
@@ -108,13 +113,20 @@ func (t *Table) turn(i int) {
 	} else {
 		t.decide(i, plan)
 	}
+	t.carryOut(i, plan)
+	t.actor = -1
+}
+
+// carryOut carries out the plan of i's turn: a delay, a ready (after the
+// advance it may start with), or an act.
+func (t *Table) carryOut(i int, plan *Plan) {
 	switch plan.Do {
 	case Delay:
 		t.startDelay(i, plan)
 	case Ready:
 		if plan.Advance && !t.stdOne {
 			t.advance(i, plan.Target)
-			if f.out {
+			if t.f[i].out {
 				break
 			}
 		}
@@ -122,7 +134,6 @@ func (t *Table) turn(i int) {
 	default:
 		t.act(i, plan)
 	}
-	t.actor = -1
 }
 
 // act carries out an Act plan: a spell, or weapons after whatever movement

@@ -79,6 +79,7 @@ type Table struct {
 	// then the trigger and resumption scans are skipped (most turns of most
 	// fights).
 	tactics bool
+	ts      *traitState // nil: the game has no traits
 	r       *rng.Stream
 	c       *sim.Counts
 	log     *sim.Log
@@ -92,6 +93,9 @@ func newTable(g *Game) *Table {
 		t.heap[s] = make([]int, 0, n)
 	}
 	t.heapPos = make([]int, n)
+	if g.traits != nil {
+		t.ts = newTraitState(g)
+	}
 	return t
 }
 
@@ -107,6 +111,9 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		t.stdOne = true
 		t.logf("-- surprise round: the aware act, one standard action each")
 		t.ev(sim.Event{Kind: sim.EvRound, Actor: sim.NoOne, Target: sim.NoOne, Round: 0, Rule: "surprise"})
+		if t.g.traits != nil {
+			t.traitRoundStart()
+		}
 		t.playRound()
 		t.stdOne = false
 		winner = t.winner()
@@ -120,6 +127,9 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		if t.log != nil {
 			t.logf("-- round %d", round)
 			t.ev(sim.Event{Kind: sim.EvRound, Actor: sim.NoOne, Target: sim.NoOne, Round: round})
+		}
+		if t.g.traits != nil {
+			t.traitRoundStart()
 		}
 		t.playRound()
 		t.endOfRound()
@@ -167,6 +177,9 @@ func (t *Table) setup() {
 		}
 	}
 	t.resetTargets()
+	if t.ts != nil {
+		t.traitSetup()
+	}
 }
 
 // winner returns the side whose opponents are all out, or -1.

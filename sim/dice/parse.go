@@ -19,7 +19,21 @@ func (e *SyntaxError) Error() string { return e.Localize(nil) }
 
 // Localize is the error with its message translated by tr.
 func (e *SyntaxError) Localize(tr msg.Translator) string {
-	return msg.New("col %d: %s in %q", e.Col, e.Text, e.Input).Localize(tr)
+	return msg.New("col %d: %s in %q", e.Col, e.Text, shorten(e.Input)).Localize(tr)
+}
+
+// shorten cuts a long input for a message, at a character boundary: a
+// 600 KB field would otherwise be quoted whole in its own error.
+func shorten(s string) string {
+	const max = 60
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }
 
 // parser is a hand-written scanner: the grammar is tiny, and doing it by

@@ -2,6 +2,7 @@ package dice
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -180,6 +181,37 @@ func TestZeroAndConst(t *testing.T) {
 		}
 		if d := c.Dist(); d.Min != k || len(d.P) != 1 || d.P[0] != 1 {
 			t.Errorf("Const(%d).Dist() = %+v", k, d)
+		}
+	}
+}
+
+// Deep and long inputs (the shapes that overflow a recursive parser) are
+// refused at their position in time and memory independent of their size:
+// the grammar has no nesting and at most maxTerms terms, and the message
+// quotes a bounded part of the input.
+func TestDeepInputsRefusedCheaply(t *testing.T) {
+	huge := strings.Repeat("(", 300000) + "1d6" + strings.Repeat(")", 300000)
+	for _, c := range []struct {
+		in  string
+		col int
+	}{
+		{huge, 1},
+		{strings.Repeat("1d6+", 150000) + "1", 4*maxTerms + 1},
+		{"1" + strings.Repeat("+-", 150000), 3},
+		{strings.Repeat("9", 600000), 1},
+	} {
+		var err error
+		allocs := testing.AllocsPerRun(2, func() { _, err = Parse(c.in) })
+		se, ok := err.(*SyntaxError)
+		if !ok || se.Col != c.col {
+			t.Errorf("%.20q…: got %v, want an error at col %d", c.in, err, c.col)
+			continue
+		}
+		if allocs > 30 {
+			t.Errorf("%.20q…: %v allocations", c.in, allocs)
+		}
+		if m := se.Error(); len(m) > 300 || !strings.Contains(m, fmt.Sprintf("col %d:", c.col)) {
+			t.Errorf("%.20q…: message of %d bytes: %.300s", c.in, len(m), m)
 		}
 	}
 }

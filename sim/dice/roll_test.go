@@ -2,6 +2,7 @@ package dice
 
 import (
 	"math"
+	"strings"
 	"sync"
 	"testing"
 
@@ -178,6 +179,17 @@ func FuzzParse(f *testing.F) {
 	}
 	for _, c := range invalidCases {
 		f.Add(c.in)
+	}
+	// Deep nesting and long chains: the shapes that overflow a recursive
+	// parser (issue 31); this one has no nesting and refuses them at once.
+	for _, s := range []string{
+		strings.Repeat("(", 100000) + "1d6" + strings.Repeat(")", 100000),
+		strings.Repeat("1d6+", 20000) + "1",
+		strings.Repeat("-", 50000) + "1",
+		"((1d6)+(2d4))",
+		strings.Repeat("4d6kh", 5000),
+	} {
+		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		e, err := Parse(s)

@@ -2,7 +2,10 @@ package experiment_test
 
 import (
 	"context"
+	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"simctl/sim"
 	"simctl/sim/dice"
@@ -91,6 +94,7 @@ func TestCompareRareDifferenceDP(t *testing.T) {
 	const seeds, n = 300, 2000
 	covered, zero, none := 0, 0, 0
 	waldCovered, waldZero := 0, 0 // the wrong procedure
+	disagree, oldDisagree, wrongSign := 0, 0, 0
 	for seed := uint64(1); seed <= seeds; seed++ {
 		p, err := experiment.RunPaired(context.Background(), games, sim.RunConfig{Seed: seed, N: n, Workers: 1})
 		if err != nil {
@@ -114,6 +118,30 @@ func TestCompareRareDifferenceDP(t *testing.T) {
 		if p.Paired[1][0].SumD2 == 0 {
 			none++
 		}
+		// Issue 35 item 4: the p-value printed beside the interval agrees
+		// with it (p < 0.05 exactly when it excludes 0), and a significant
+		// difference never has the exact difference's opposite sign more
+		// than α/2 of the time. The old p, exact McNemar, is judged too.
+		pv, excl := stats.PairedP(p.Paired[1][0]), lo > 0 || hi < 0
+		if (pv < 0.05) != excl {
+			disagree++
+		}
+		if pv < 0.05 && (lo > 0) != (truth > 0) {
+			wrongSign++
+		}
+		if n10, n01 := p.Paired[1][0].Discordant(); n10+n01 > 0 {
+			old := math.Min(1, 2*distuv.Binomial{N: float64(n10 + n01), P: 0.5}.CDF(float64(min(n10, n01))))
+			if (old < 0.05) != excl {
+				oldDisagree++
+			}
+		}
+	}
+	t.Logf("p and interval disagree in %d of %d seeds (the exact McNemar p in %d); significant with the wrong sign in %d", disagree, seeds, oldDisagree, wrongSign)
+	if disagree > 0 || float64(wrongSign) > 0.025*seeds {
+		t.Errorf("p and interval disagree in %d seeds; significant with the wrong sign in %d", disagree, wrongSign)
+	}
+	if oldDisagree == 0 {
+		t.Error("power: the exact McNemar p agreed with the interval on every seed; the test cannot tell the old rule")
 	}
 	cov := float64(covered) / seeds
 	t.Logf("exact difference %+.4f pp; coverage %.3f over %d seeds, %d zero-width, %d runs with no discordant encounter", 100*truth, cov, seeds, zero, none)

@@ -165,7 +165,7 @@ func (p *Probe) Facts() []string {
 func (p *Probe) Condition(src string) (*lang.Program, error) {
 	prog, err := lang.Compile(src, &p.env)
 	if err != nil {
-		return nil, msg.Errorf("%s\n%s", err.Text, lang.Caret(src, err.Pos))
+		return nil, &lang.At{Err: msg.Errorf("%s\n%s", err.Text, lang.Caret(src, err.Pos)), Pos: err.Pos}
 	}
 	return prog, nil
 }
@@ -174,7 +174,7 @@ func (p *Probe) Condition(src string) (*lang.Program, error) {
 func (p *Probe) Metric(src string) (*lang.Program, error) {
 	prog, err := lang.CompileNumber(src, &p.env)
 	if err != nil {
-		return nil, msg.Errorf("%s\n%s", err.Text, lang.Caret(src, err.Pos))
+		return nil, &lang.At{Err: msg.Errorf("%s\n%s", err.Text, lang.Caret(src, err.Pos)), Pos: err.Pos}
 	}
 	return prog, nil
 }

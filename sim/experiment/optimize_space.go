@@ -159,6 +159,34 @@ func (b *RuleBlock) Structures() [][]int {
 	return out
 }
 
+// NumStructures is len(Structures()), counted without listing them.
+func (b *RuleBlock) NumStructures() int64 {
+	n := int64(len(b.Rules))
+	fact := func(k int64) int64 {
+		f := int64(1)
+		for i := int64(2); i <= k; i++ {
+			f *= i
+		}
+		return f
+	}
+	switch b.Mode {
+	case RulesSubset:
+		return 1<<n - 1
+	case RulesOrder:
+		return fact(n)
+	case RulesBoth:
+		// Every non-empty subset of size k in each of its k! orders.
+		var t int64
+		choose := int64(1)
+		for k := int64(1); k <= n; k++ {
+			choose = choose * (n - k + 1) / k
+			t += choose * fact(k)
+		}
+		return t
+	}
+	return 0
+}
+
 func seq(n int) []int {
 	s := make([]int, n)
 	for i := range s {
@@ -289,7 +317,7 @@ func (sp *Space) Constrain(src string) error {
 				break
 			}
 		}
-		return msg.Errorf("%s\n%s%s", m, lang.Caret(src, err.Pos), hint)
+		return &lang.At{Err: msg.Errorf("%s\n%s%s", m, lang.Caret(src, err.Pos), hint), Pos: err.Pos}
 	}
 	sp.Where, sp.where = prog, src
 	sp.factOf = make([]int, len(prog.Slots))
@@ -361,9 +389,45 @@ func (sp *Space) Size() int64 {
 	}
 	mul(len(sp.Alts))
 	if sp.Block != nil {
-		mul(len(sp.Block.Structures()))
+		mul(int(sp.Block.NumStructures()))
 	}
 	return n
+}
+
+// Count is the candidates Enumerate would list before merging those with
+// the same key: the combinations Where admits, times the alternatives and
+// the rule structures. It builds nothing (Where is evaluated on each
+// combination of the numeric values, at most 10·MaxCandidates of them
+// where Enumerate is allowed).
+func (sp *Space) Count() int64 {
+	per := int64(max(len(sp.Alts), 1))
+	if sp.Block != nil {
+		per *= sp.Block.NumStructures()
+	}
+	if sp.Where == nil {
+		return sp.Size()
+	}
+	idx := make([]int, len(sp.Dims))
+	var slots [lang.MaxSlots]float64
+	var n int64
+	for {
+		for k, di := range sp.factOf {
+			slots[k] = sp.Dims[di].Nums[idx[di]]
+		}
+		if sp.Where.Eval(slots[:len(sp.factOf)]) {
+			n += per
+		}
+		i := len(idx) - 1
+		for ; i >= 0; i-- {
+			if idx[i]++; idx[i] < len(sp.Dims[i].Values) {
+				break
+			}
+			idx[i] = 0
+		}
+		if i < 0 {
+			return n
+		}
+	}
 }
 
 // MaxCandidates bounds an enumerated space; past it, thin the ranges.
@@ -375,6 +439,15 @@ type SpaceCount struct {
 	Excluded     int64 `json:"excluded"`     // rejected by --where
 	Duplicates   int64 `json:"duplicates"`   // compiled to the same scenario as an earlier candidate
 	Candidates   int64 `json:"candidates"`   // what is left: the space
+	// Merged names each duplicate and the earlier candidate it is one
+	// with, so an output can say which were merged, not only how many.
+	Merged []Merged `json:"-"`
+}
+
+// Merged is a candidate dropped as the same scenario as an earlier one.
+type Merged struct {
+	Name string `json:"name"`
+	Into string `json:"into"`
 }
 
 // Enumerate lists the distinct candidates that satisfy Where, in a fixed
@@ -388,6 +461,12 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 	if cnt.Combinations > 10*MaxCandidates {
 		return nil, cnt, msg.Errorf("the space holds %d combinations; at most %d can be listed (coarsen the --vary steps)", cnt.Combinations, 10*MaxCandidates)
 	}
+	// Counted before anything is built: each candidate listed is compiled
+	// (key), and a space past the bound took minutes and gigabytes to be
+	// refused at its 100,001st distinct candidate.
+	if n := sp.Count(); n > MaxCandidates {
+		return nil, cnt, msg.Errorf("the space holds %d candidates (after --where, before merging those that compile alike); at most %d can be searched: coarsen the --vary steps, tighten --where or use fewer rules", n, MaxCandidates)
+	}
 	var structs [][]int
 	if sp.Block != nil {
 		structs = sp.Block.Structures()
@@ -395,7 +474,7 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 	nAlt := max(len(sp.Alts), 1)
 	nStruct := max(len(structs), 1)
 	idx := make([]int, len(sp.Dims))
-	seen := map[string]bool{}
+	seen := map[string]string{} // key: the name of the candidate kept
 	var out []Point
 	var slots [lang.MaxSlots]float64
 	for {
@@ -433,11 +512,12 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 				if err != nil {
 					return nil, cnt, msg.Errorf("candidate %s: %w", c.Name, err)
 				}
-				if seen[k] {
+				if into, ok := seen[k]; ok {
 					cnt.Duplicates++
+					cnt.Merged = append(cnt.Merged, Merged{Name: c.Name, Into: into})
 					continue
 				}
-				seen[k] = true
+				seen[k] = c.Name
 				if len(out) == MaxCandidates {
 					return nil, cnt, msg.Errorf("the space holds more than %d distinct candidates; coarsen the --vary steps or tighten --where", MaxCandidates)
 				}

@@ -205,3 +205,69 @@ func TestSpaceWhereQuotedPaths(t *testing.T) {
 		}
 	}
 }
+
+// NumStructures counts what Structures lists, in every mode.
+func TestNumStructures(t *testing.T) {
+	for n := 2; n <= 6; n++ {
+		src := eightRules(n)
+		for _, mode := range []RulesMode{RulesSubset, RulesOrder, RulesBoth} {
+			b, err := NewRuleBlock(src, nil, "foot.tactics.turn", mode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := b.NumStructures(), int64(len(b.Structures())); got != want {
+				t.Errorf("%d rules, mode %d: NumStructures %d, Structures %d", n, mode, got, want)
+			}
+		}
+	}
+}
+
+// eightRules is a side whose turn tactics hold n rules.
+func eightRules(n int) []byte {
+	s := "sides:\n  - name: foot\n    tactics:\n      turn:\n"
+	for i := range n {
+		s += fmt.Sprintf("        - {name: r%d, when: round == %d, do: attack}\n", i, i+1)
+	}
+	return []byte(s)
+}
+
+// A space past MaxCandidates is refused before one candidate is listed
+// (each is compiled by key): --rules both on 8 rules (109,600 structures)
+// and a 1,000 × 1,000 --vary took minutes and gigabytes to be refused at
+// the 100,001st distinct candidate (issue 31 item 2). Within the bound,
+// --where decides what is counted.
+func TestSpaceCountedBeforeListing(t *testing.T) {
+	b, err := NewRuleBlock(eightRules(8), nil, "foot.tactics.turn", RulesBoth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]string, 1000)
+	for i := range vals {
+		vals[i] = fmt.Sprint(i)
+	}
+	wide := &Space{Dims: []Dim{NewDim("x", vals), NewDim("y", vals)}}
+	for _, c := range []struct {
+		name string
+		sp   *Space
+		n    int64
+	}{
+		{"8 rules, both", &Space{Block: b}, 109_600},
+		{"1000 x 1000", wide, 1_000_000},
+	} {
+		keys := 0
+		_, _, err := c.sp.Enumerate(func(Point) (string, error) { keys++; return fmt.Sprint(keys), nil })
+		if want := fmt.Sprintf("the space holds %d candidates", c.n); err == nil || !strings.Contains(err.Error(), want) || keys != 0 {
+			t.Errorf("%s: %d candidates listed, then %v; want %q before any", c.name, keys, err, want)
+		}
+	}
+	if err := wide.Constrain("x + y < 100"); err != nil {
+		t.Fatal(err)
+	}
+	if got := wide.Count(); got != 5050 {
+		t.Errorf("x + y < 100 counts %d, want 5050", got)
+	}
+	pts, cnt, err := wide.Enumerate(func(p Point) (string, error) { return p.Name, nil })
+	if err != nil || len(pts) != 5050 || cnt.Excluded != 1_000_000-5050 {
+		t.Errorf("constrained: %d points, %+v, %v", len(pts), cnt, err)
+	}
+}

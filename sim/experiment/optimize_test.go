@@ -18,9 +18,9 @@ import (
 // TestOptimizeWithinDeltaStatus: the six orders of a full attack are
 // exact ties, so a selection with room to spare stops "within delta"
 // (the leader shown within δ of every other) in most runs, and then the
-// candidates left beside the best are "within delta", never "not
+// candidates left beside the best are "at most delta better", never "not
 // separated" (which is the budget running out); a run that ends another
-// way has no "within delta" candidate.
+// way has no "at most delta better" candidate.
 func TestOptimizeWithinDeltaStatus(t *testing.T) {
 	orders := []string{"[6, 1, -4]", "[6, -4, 1]", "[1, 6, -4]", "[1, -4, 6]", "[-4, 6, 1]", "[-4, 1, 6]"}
 	sp := &experiment.Space{Dims: []experiment.Dim{experiment.NewDim("heroes.Fighter.attacks", orders)}}
@@ -43,11 +43,11 @@ func TestOptimizeWithinDeltaStatus(t *testing.T) {
 		switch res.Outcome {
 		case experiment.OutcomeWithinDelta:
 			within++
-			if n["best"] != 1 || n["within delta"] < 1 || n["not separated"] != 0 || n["best"]+n["within delta"]+n["eliminated"] != 6 {
+			if n["best"] != 1 || n[experiment.StatusAtMostDelta] < 1 || n["not separated"] != 0 || n["best"]+n[experiment.StatusAtMostDelta]+n["eliminated"] != 6 {
 				t.Errorf("seed %d: within delta, statuses %v", seed, n)
 			}
 		default:
-			if n["within delta"] != 0 {
+			if n[experiment.StatusAtMostDelta] != 0 {
 				t.Errorf("seed %d: outcome %s, statuses %v", seed, res.Outcome, n)
 			}
 		}

@@ -127,6 +127,20 @@ func (p *Program) EvalFunc(fact func(k int) float64) bool {
 	if p.tree != nil {
 		return p.evalTree(fact)
 	}
+	return p.evalStack(fact) != 0
+}
+
+// EvalNumberFunc is EvalFunc for a numeric program (CompileNumber): its
+// value, each fact asked for once, when needed.
+func (p *Program) EvalNumberFunc(fact func(k int) float64) float64 {
+	if p.tree != nil {
+		return b2f(p.evalTree(fact))
+	}
+	return p.evalStack(fact)
+}
+
+// evalStack is EvalFunc's stack machine: the value on top at the end.
+func (p *Program) evalStack(fact func(k int) float64) float64 {
 	var st [MaxDepth]float64
 	var vals [MaxSlots]float64
 	var have uint32
@@ -172,7 +186,7 @@ func (p *Program) EvalFunc(fact func(k int) float64) bool {
 			st[sp-1] = binary(in.op, x, y)
 		}
 	}
-	return st[0] != 0
+	return st[0]
 }
 
 // Eval evaluates p with every slot given (slots[k] is the value of

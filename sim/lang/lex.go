@@ -2,6 +2,7 @@ package lang
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	"simctl/sim/msg"
 )
@@ -24,12 +25,25 @@ type token struct {
 	num  float64
 }
 
+// MaxTokens bounds the words and symbols of one condition, MaxNesting the
+// levels of parentheses, not and minus: the parser and the compiler recurse
+// per level, so an input of any size (a 600 KB request body of '(') is
+// refused at a position, in time and memory proportional to the bound,
+// before it can exhaust the stack.
+const (
+	MaxTokens  = 4096
+	MaxNesting = 64
+)
+
 // lex splits src into tokens. Words and, or, not, true, false are idents
 // the parser recognises; && || ! are accepted as their synonyms.
 func lex(src string) ([]token, *Error) {
 	var out []token
 	for i := 0; i < len(src); {
 		c := src[i]
+		if len(out) == MaxTokens && c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return nil, errAt(i, "condition too long (more than %d words and symbols); split it into rules", MaxTokens)
+		}
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
@@ -81,7 +95,7 @@ func lex(src string) ([]token, *Error) {
 			}
 			switch c {
 			case '+', '-', '*', '/', '<', '>', '(', ')', '.', ',', '!':
-				out = append(out, token{kind: tOp, pos: i, text: string(c)})
+				out = append(out, token{kind: tOp, pos: i, text: src[i : i+1]}) // string(c) would allocate
 				i++
 			case '=':
 				return nil, errAt(i, "'=' is not a comparison; write '=='")
@@ -116,18 +130,56 @@ func errAt(pos int, format string, args ...any) *Error {
 }
 
 // Caret renders src with a caret under byte offset pos, the way expr-lang
-// shows a type error: the reader sees the column without counting.
+// shows a type error: the reader sees the column without counting. A long
+// source is cut to caretWindow bytes either side of pos, marked "...", so
+// a 600 KB condition does not come back whole, twice, in its own error.
 func Caret(src string, pos int) string {
-	pad := make([]byte, 0, pos)
-	for i := 0; i < pos && i < len(src); i++ {
+	pos = min(max(pos, 0), len(src))
+	from, to := 0, len(src)
+	if len(src) > 2*caretWindow {
+		from, to = max(pos-caretWindow, 0), min(pos+caretWindow, len(src))
+		for from > 0 && !utf8.RuneStart(src[from]) {
+			from--
+		}
+		for to < len(src) && !utf8.RuneStart(src[to]) {
+			to++
+		}
+	}
+	line := src[from:to]
+	pad := make([]byte, 0, pos-from+3)
+	if from > 0 {
+		line = "..." + line
+		pad = append(pad, "   "...)
+	}
+	if to < len(src) {
+		line += "..."
+	}
+	for i := from; i < pos; i++ {
 		if src[i] == '\t' {
 			pad = append(pad, '\t')
 		} else {
 			pad = append(pad, ' ')
 		}
 	}
-	return "\n    " + src + "\n    " + string(pad) + "^"
+	return "\n    " + line + "\n    " + string(pad) + "^"
 }
+
+const caretWindow = 40
+
+// At is an error about a condition (with its caret, in whatever words the
+// caller chose) that keeps where it is: Pos, the byte offset in the
+// condition, so a front end can also say the column.
+type At struct {
+	Err error
+	Pos int
+}
+
+func (e *At) Error() string { return e.Err.Error() }
+
+// Localize is Err translated by tr.
+func (e *At) Localize(tr msg.Translator) string { return msg.Localize(e.Err, tr) }
+
+func (e *At) Unwrap() error { return e.Err }
 
 // IdentChar reports whether c may appear in a name (a fact segment, a
 // parameter): a letter, a digit or '_'.

@@ -63,9 +63,19 @@ func (n *Binary) Pos() int   { return n.X.Pos() }
 func (n *Ref) Key() string { return strings.Join(n.Segs, ".") }
 
 type parser struct {
-	toks []token
-	k    int
-	ex   examples
+	toks  []token
+	k     int
+	ex    examples
+	depth int // levels of (, not and minus open at p.k
+}
+
+// enter opens one level of nesting at t, refusing more than MaxNesting;
+// the caller closes it with p.depth--.
+func (p *parser) enter(t token) *Error {
+	if p.depth++; p.depth > MaxNesting {
+		return errAt(t.pos, "condition nested too deeply (more than %d levels of parentheses, not and minus); split it into rules", MaxNesting)
+	}
+	return nil
 }
 
 // Parse parses one condition. Its messages name no fact (Compile's show
@@ -143,7 +153,11 @@ func (p *parser) and() (Node, *Error) {
 func (p *parser) not() (Node, *Error) {
 	if t, ok := p.isOp("not", "!"); ok {
 		p.next()
+		if err := p.enter(t); err != nil {
+			return nil, err
+		}
 		x, err := p.not()
+		p.depth--
 		if err != nil {
 			return nil, err
 		}
@@ -206,7 +220,11 @@ func (p *parser) prod() (Node, *Error) {
 func (p *parser) unary() (Node, *Error) {
 	if t, ok := p.isOp("-"); ok && t.kind == tOp {
 		p.next()
+		if err := p.enter(t); err != nil {
+			return nil, err
+		}
 		x, err := p.unary()
+		p.depth--
 		if err != nil {
 			return nil, err
 		}
@@ -232,7 +250,11 @@ func (p *parser) primary() (Node, *Error) {
 		return p.ref(t)
 	case tOp:
 		if t.text == "(" {
+			if err := p.enter(t); err != nil {
+				return nil, err
+			}
 			x, err := p.or()
+			p.depth--
 			if err != nil {
 				return nil, err
 			}

@@ -1,6 +1,7 @@
 package scenario_test
 
 import (
+	"strings"
 	"testing"
 
 	"simctl/rulesets"
@@ -64,4 +65,34 @@ func FuzzParseSet(f *testing.F) {
 			t.Fatalf("ParseSet(%q) = %+v, but its String %q parses to %+v, %v", s, x, x.String(), y, err)
 		}
 	})
+}
+
+// FuzzNesting: deeply nested YAML, in a file or a --set value, is refused
+// with a position (or by the library's own limit), never by the stack or
+// the memory. The seeds are the deep shapes; go test runs them.
+func FuzzNesting(f *testing.F) {
+	head := "name: x\nruleset: d20\nsides: []\nextra: "
+	f.Add([]byte(head+strings.Repeat("[", 300000)+strings.Repeat("]", 300000)+"\n"), "max_rounds=3")
+	f.Add([]byte(head+strings.Repeat("{a: ", 200)+"1"+strings.Repeat("}", 200)+"\n"), "max_rounds="+strings.Repeat("[", 5000))
+	f.Add([]byte(head+"\n"+blockNest(100)), "max_rounds="+strings.Repeat("{a: ", 100)+"1"+strings.Repeat("}", 100))
+	f.Add([]byte(head+strings.Repeat("- ", 2000)+"1\n"), "options.x="+strings.Repeat("- ", 500)+"1")
+	f.Fuzz(func(t *testing.T, data []byte, set string) {
+		var sets []scenario.Set
+		if s, err := scenario.ParseSet(set); err == nil {
+			sets = append(sets, s)
+		}
+		if _, err := scenario.Load("fuzz.yaml", data, sets, rulesets.Schema); err == nil {
+			return
+		}
+		scenario.ValueAt(data, sets, "max_rounds")
+	})
+}
+
+// blockNest is n levels of block mappings, each indented one more.
+func blockNest(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.Repeat(" ", i+1) + "k:\n")
+	}
+	return b.String()
 }

@@ -47,6 +47,12 @@ type Scenario struct {
 	MaxRounds   int
 	Distance    int // feet between the sides at the start; 0: already in melee
 	Sides       []Side
+	// Root is the document as decoded, overrides applied: two scenarios
+	// with the same tree (SameTree) are the same scenario.
+	Root *yaml.Node
+	// Rules is the rules: block as written (house rules; nil: none): the
+	// ruleset reads it, as it reads traits:.
+	Rules *yaml.Node
 
 	// Rep collects errors while the ruleset compiles Extra fields and
 	// options; Dec decodes them with positions. Both are written during
@@ -104,11 +110,14 @@ type Schema struct {
 	CombatantFields []string // extra combatant fields it reads from Extra
 	SideFields      []string // extra side fields
 	InitDie         int      // sides of the initiative die, for initiative_roll bounds (0: 20)
+	// Traits: the ruleset reads traits: (list it in CombatantFields and
+	// SideFields) and house rules (rules:); without it rules: is an error.
+	Traits bool
 }
 
 // Common field names, for unknown-field messages.
 var (
-	topFields       = []string{"name", "ruleset", "options", "max_rounds", "distance", "sides", "description"}
+	topFields       = []string{"name", "ruleset", "options", "max_rounds", "distance", "sides", "description", "rules"}
 	sideFields      = []string{"name", "aware", "referee", "policy", "tactics", "combatants"}
 	combatantFields = []string{"name", "count", "hp", "ac", "init", "initiative_roll", "attacks", "damage", "speed", "aware", "policy", "tactics"}
 )
@@ -172,6 +181,10 @@ func Decode(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, err
 		return nil, rep.Err()
 	}
 	root := doc.Content[0]
+	if deep := tooDeep(root); deep != nil {
+		t := msg.New("nested too deeply: more than %d levels of mappings and lists; a scenario needs a handful", MaxNodeDepth)
+		return nil, Errors{{File: file, Line: deep.Line, Col: deep.Column, Msg: t.String(), Text: t}}
+	}
 	if root.Kind == yaml.MappingNode {
 		for _, s := range sets {
 			if err := s.apply(root, rep); err != nil {
@@ -180,9 +193,38 @@ func Decode(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, err
 		}
 	}
 	d := &Decoder{rep: rep}
-	sc := &Scenario{File: file, MaxRounds: 100, Rep: rep, Dec: d}
+	sc := &Scenario{File: file, MaxRounds: 100, Rep: rep, Dec: d, Root: root}
 	sc.decode(d, root, lookup)
 	return sc, rep.Err()
+}
+
+// MaxNodeDepth bounds how deeply a scenario's mappings and lists nest
+// (the YAML library allows 10,000): the decoder, the tactics compiler and
+// the overrides walk the tree recursively, and no scenario needs more than
+// a dozen levels.
+const MaxNodeDepth = 64
+
+// tooDeep returns the first node (in document order) deeper than
+// MaxNodeDepth below n, n at depth 1, or nil. It walks with a stack of its
+// own, so it is safe on any tree the library returns; aliases are not
+// followed (nothing here expands them).
+func tooDeep(n *yaml.Node) *yaml.Node {
+	type item struct {
+		n     *yaml.Node
+		depth int
+	}
+	stack := []item{{n, 1}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if it.depth > MaxNodeDepth {
+			return it.n
+		}
+		for i := len(it.n.Content) - 1; i >= 0; i-- {
+			stack = append(stack, item{it.n.Content[i], it.depth + 1})
+		}
+	}
+	return nil
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -333,6 +375,13 @@ func (sc *Scenario) decode(d *Decoder, root *yaml.Node, lookup Lookup) {
 				sc.Options[n.Content[i].Value] = n.Content[i+1]
 				sc.OptionKey[n.Content[i].Value] = n.Content[i]
 			}
+		}
+	}
+	if n := keys["rules"]; n != nil {
+		if schema.Traits || sc.Ruleset == "" {
+			sc.Rules = n
+		} else {
+			d.rep.Errorf(n, "rules", "%s has no house rules yet (rules: is read by d20)", sc.Ruleset)
 		}
 	}
 	if n := keys["max_rounds"]; n != nil {
@@ -795,3 +844,35 @@ func (d *Decoder) Warnf(n *yaml.Node, path, format string, args ...any) {
 // NewDecoder returns a Decoder that records problems in rep (for tests and
 // for tools that decode YAML outside a scenario file).
 func NewDecoder(rep *Reporter) *Decoder { return &Decoder{rep: rep} }
+
+// IgnoredPolicy records a policy: that tactics: overrule; see
+// Reporter.IgnoredPolicy.
+func (d *Decoder) IgnoredPolicy(n *yaml.Node, path, where string, side bool) {
+	d.rep.IgnoredPolicy(n, path, where, side)
+}
+
+// SameTree tells whether two documents say the same thing: the same
+// kinds, tags, values and keys in the same order, whatever their
+// positions, quoting or flow style (init: 1 in the file and --set
+// ...init=1 are the same). A comparison uses it to tell an option that
+// changes nothing from its baseline.
+func SameTree(a, b *yaml.Node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Kind == yaml.AliasNode {
+		return SameTree(a.Alias, b)
+	}
+	if b.Kind == yaml.AliasNode {
+		return SameTree(a, b.Alias)
+	}
+	if a.Kind != b.Kind || a.ShortTag() != b.ShortTag() || a.Value != b.Value || len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := range a.Content {
+		if !SameTree(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
+}

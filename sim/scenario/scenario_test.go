@@ -364,3 +364,44 @@ sides:
 		t.Fatalf("blocks_exits = %v, want true", n)
 	}
 }
+
+// Nesting deeper than MaxNodeDepth is refused at the first node too deep,
+// by line and column, in a file and in a --set value (issue 31): the
+// decoder and the tactics compiler walk the tree recursively.
+func TestNestingBounded(t *testing.T) {
+	head := "name: x\nruleset: d20\nsides: []\nextra: "
+	want := "nested too deeply: more than 64 levels of mappings and lists"
+	flow := head + strings.Repeat("[", 300) + strings.Repeat("]", 300) + "\n"
+	_, err := scenario.Load("f.yaml", []byte(flow), nil, rulesets.Schema)
+	// The root mapping is level 1, extra's list level 2: the 64th '[' is
+	// the 65th level, at column len("extra: ")+64.
+	if err == nil || !strings.Contains(err.Error(), "f.yaml:4:71: "+want) {
+		t.Errorf("flow lists: got %v", err)
+	}
+	var b strings.Builder
+	b.WriteString(head + "\n")
+	for i := range 100 {
+		b.WriteString(strings.Repeat(" ", i+1) + "k:\n")
+	}
+	_, err = scenario.Load("f.yaml", []byte(b.String()), nil, rulesets.Schema)
+	// The first node at level 65: the mapping that starts on line 67.
+	if err == nil || !strings.Contains(err.Error(), "f.yaml:67:64: "+want) {
+		t.Errorf("block mappings: got %v", err)
+	}
+	// 64 levels in all are fine.
+	ok := head + strings.Repeat("[", 63) + strings.Repeat("]", 63) + "\n"
+	if _, err := scenario.Load("f.yaml", []byte(ok), nil, rulesets.Schema); err == nil || strings.Contains(err.Error(), "too deeply") {
+		t.Errorf("64 levels: got %v, want only the scenario's own problems", err)
+	}
+	set := scenario.Set{Path: "max_rounds", Value: strings.Repeat("[", 100000) + strings.Repeat("]", 100000)}
+	_, err = scenario.Load("f.yaml", []byte(head+"1\n"), []scenario.Set{set}, rulesets.Schema)
+	if err == nil || !strings.Contains(err.Error(), "value nested too deeply: more than 64 levels of mappings and lists, at column 65") &&
+		!strings.Contains(err.Error(), "exceeded max depth") {
+		t.Errorf("--set value: got %.300v", err)
+	}
+	set.Value = strings.Repeat("[", 100) + strings.Repeat("]", 100)
+	_, err = scenario.Load("f.yaml", []byte(head+"1\n"), []scenario.Set{set}, rulesets.Schema)
+	if err == nil || !strings.Contains(err.Error(), "value nested too deeply: more than 64 levels of mappings and lists, at column 65") {
+		t.Errorf("--set value: got %.300v", err)
+	}
+}

@@ -36,6 +36,9 @@ func (s Set) apply(root *yaml.Node, rep *Reporter) error {
 	if len(val.Content) > 0 {
 		v = val.Content[0]
 	}
+	if deep := tooDeep(v); deep != nil {
+		return msg.Errorf("value nested too deeply: more than %d levels of mappings and lists, at column %d", MaxNodeDepth, deep.Column)
+	}
 	n, rest, err := resolve(root, s.Path)
 	if err != nil {
 		return err
@@ -65,7 +68,12 @@ func ValueAt(data []byte, sets []Set, path string) (string, bool, error) {
 		return "", false, err
 	}
 	for _, p := range rest {
-		if n = Value(n, p); n == nil {
+		if n.Kind == yaml.SequenceNode {
+			n = Named(n, p)
+		} else {
+			n = Value(n, p)
+		}
+		if n == nil {
 			return "", false, nil
 		}
 	}
@@ -178,6 +186,28 @@ func setIn(n *yaml.Node, parts []string, v *yaml.Node, mark func(*yaml.Node)) er
 		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 			*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
 		}
+		if n.Kind == yaml.SequenceNode {
+			// A list of named entries (traits:, rules:) is addressed by
+			// name: heroes.Fighter.traits.Sneak Attack.params.dice.
+			child := Named(n, p)
+			if child == nil {
+				var names []string
+				for _, e := range n.Content {
+					if v := scalarField(e, "name"); v != "" {
+						names = append(names, v)
+					}
+				}
+				return msg.Errorf("no entry named %q in the list%s (names: %s)", p, Suggest(p, names), strings.Join(names, ", "))
+			}
+			if last {
+				place(v, child.Line, child.Column)
+				*child = *v
+				mark(child)
+				return nil
+			}
+			n = child
+			continue
+		}
 		if n.Kind != yaml.MappingNode {
 			return msg.Errorf("cannot set %q inside a %s", p, kindName(n))
 		}
@@ -227,6 +257,20 @@ func Entry(n *yaml.Node, key string) (k, v *yaml.Node) {
 func Value(n *yaml.Node, key string) *yaml.Node {
 	_, v := Entry(n, key)
 	return v
+}
+
+// Named is the entry of list n whose name: is name (a scalar entry counts
+// as its own name: a library trait written by name), or nil.
+func Named(n *yaml.Node, name string) *yaml.Node {
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	for _, e := range n.Content {
+		if scalarField(e, "name") == name || e.Kind == yaml.ScalarNode && e.Value == name {
+			return e
+		}
+	}
+	return nil
 }
 
 func scalarField(n *yaml.Node, key string) string {

@@ -9,8 +9,9 @@
 // their replayed fights, which a front end hands to reports.Bundle to
 // render), the reference texts (Rules, Policies, Tactic, Starter, Schema)
 // and the option words documents record (ParseOption). Documents are
-// package results' and fights are narrated by reports/narrate: nothing
-// here imports the plotting of package reports.
+// package results' and fights are narrated by reports/narrate. The table
+// of analysis kinds (kinds.go) names each kind's renderers in package
+// reports, so that a kind is one entry; nothing else here renders.
 //
 // Run touches no file and no terminal. What a front end does while a job
 // runs — a progress bar, checkpoints for --resume, a page's interim

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"simctl/sim/msg"
 	"slices"
@@ -261,5 +262,24 @@ func TestRunBatches(t *testing.T) {
 	}
 	if !reflect.DeepEqual(whole.Raw, batched.Raw) || batched.Interrupted || batched.Planned != 20000 {
 		t.Errorf("batched run differs from the whole run (interrupted %v, planned %d)", batched.Interrupted, batched.Planned)
+	}
+}
+
+// An optimize stopped while its candidates are listed (each compiled)
+// answers at once, as interrupted, having played and written nothing
+// (issue 31 item 2: SIGTERM waited 32–79 s for the listing to end).
+func TestOptimizeInterruptedWhileListing(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	vals := make([]string, 400)
+	for i := range vals {
+		vals[i] = fmt.Sprint(i + 1)
+	}
+	req := &app.OptimizeRequest{Source: duel(t), Axes: []results.Axis{{Path: "heroes.Fighter.hp", Spec: "1:400", Values: vals}},
+		Alpha: app.OptimizeAlpha, Delta: app.OptimizeDelta, Seed: 1, Workers: 1, First: 100, Confirm: 100}
+	doc, err := app.Optimize(ctx, req, nil)
+	var ae *app.Error
+	if !errors.As(err, &ae) || ae.Kind != app.Interrupted || doc != nil || !strings.Contains(err.Error(), "while listing the candidates") {
+		t.Fatalf("got %v, %v; want an interruption while listing", doc, err)
 	}
 }

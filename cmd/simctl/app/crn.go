@@ -225,6 +225,39 @@ func trustOf(h *results.Header) headerTrust {
 	return headerTrust{Kind: h.Kind, Version: h.Version, SHA256: h.ScenarioSHA256, Seed: h.Seed, Sets: h.Sets, Shard: h.Shard, Unplayed: h.Unplayed}
 }
 
+// OptimizeDigest is the resume digest of an unfinished search (stopped,
+// one shard's part of a stage, or the merged stage): everything --resume
+// and merge go on from, so a forged index or count (finalists out of
+// range or repeated, a shard's total) is refused instead of played.
+func OptimizeDigest(o *results.Optimize) string {
+	return resumeDigest("optimize", struct {
+		Header                    headerTrust
+		Side, Where, Rules, Block string
+		Vary                      []results.Axis
+		Options                   []results.NamedSets
+		Alpha, Delta              float64
+		Search                    *experiment.OptimizeResult
+		Stage                     *experiment.StageSums
+	}{trustOf(&o.Header), o.Side, o.Where, o.Rules, o.Block, o.Vary, o.Options, o.Guarantee.Alpha, o.Guarantee.Delta, o.Search, o.Stage})
+}
+
+// MergeOptimizeStages is results.MergeOptimizeStages on the shards read
+// from paths, each checked against its digest first; the merged stage
+// carries its own.
+func MergeOptimizeStages(opts []*results.Optimize, paths []string) (*results.Optimize, error) {
+	for i, o := range opts {
+		if have := o.ResumeDigest; have == "" || !hmac.Equal([]byte(have), []byte(OptimizeDigest(o))) {
+			return nil, msg.Errorf("merge: %s: its resume_digest does not match the stage it holds: the file was edited or damaged after simctl wrote it; play that shard again", paths[i])
+		}
+	}
+	m, err := results.MergeOptimizeStages(opts)
+	if err != nil {
+		return nil, err
+	}
+	m.ResumeDigest = OptimizeDigest(m)
+	return m, nil
+}
+
 // RunDigest is the resume digest of an interrupted run's result.
 func RunDigest(r *results.Result) string {
 	return resumeDigest("run", struct {

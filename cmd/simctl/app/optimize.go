@@ -190,6 +190,11 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	var badParts []any // a message per invalid candidate, then the count
 	bad := 0
 	points, count, err := sp.Enumerate(func(p experiment.Point) (string, error) {
+		// Each candidate is compiled: a large space takes a while, and
+		// Ctrl-C must answer during it.
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
 		sets := append(append([]scenario.Set(nil), req.Sets...), p.Sets...)
 		csc, g, warns, err := src.CompileWarn(sets)
 		if err != nil {
@@ -203,6 +208,9 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		return candidateKey(src, req.Sets, sp, p, csc, warns), nil
 	})
 	if err != nil {
+		if isInterrupt(err) {
+			return nil, &Error{Kind: Interrupted, Err: msg.Errorf("interrupted while listing the candidates; nothing was played or written")}
+		}
 		return nil, usage(true, "%v", err)
 	}
 	if bad > 0 {
@@ -302,6 +310,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		cfg.OnStage = func(r *experiment.OptimizeResult) {
 			cp := *doc
 			cp.Search, cp.Interrupted, cp.Elapsed = r, true, before+time.Since(t0).Seconds()
+			cp.ResumeDigest = OptimizeDigest(&cp)
 			if obs.Checkpoint != nil {
 				obs.Checkpoint(&cp)
 			}
@@ -333,6 +342,8 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	doc.Elapsed, doc.Interrupted = before+time.Since(t0).Seconds(), interrupted
 	if !interrupted {
 		fillBest(doc, res, points)
+	} else {
+		doc.ResumeDigest = OptimizeDigest(doc)
 	}
 	return &Optimized{Optimize: doc, Resumable: res.Screening != nil || res.Selection != nil && res.Selection.State != nil}, nil
 }
@@ -510,6 +521,8 @@ func checkOptimizeResume(old *results.Optimize, path string, doc *results.Optimi
 	switch {
 	case old.Search == nil || !old.Interrupted:
 		return msg.Errorf("--resume %s: that search finished (or holds no search); nothing to resume", path)
+	case checkDigest(path, old.ResumeDigest, OptimizeDigest(old)) != nil:
+		return checkDigest(path, old.ResumeDigest, OptimizeDigest(old))
 	case old.ScenarioSHA256 != doc.ScenarioSHA256:
 		return resumeRefused(path, "that search's scenario text differs")
 	case old.Version != doc.Version:
@@ -537,44 +550,32 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 	}
 	src := req.Source
 	names := [2]string{sc.Sides[si].Name, sc.Sides[1-si].Name}
-	mine := func(path string) bool { return strings.HasPrefix(path, names[0]+".") }
-	var spaces [2]experiment.Space
+	var dims []experiment.Dim
 	for _, a := range req.Axes {
-		s := 1
-		if mine(a.Path) {
-			s = 0
-		}
-		spaces[s].Dims = append(spaces[s].Dims, experiment.NewDim(a.Path, a.Values))
+		dims = append(dims, experiment.NewDim(a.Path, a.Values))
 	}
+	var alts []experiment.Alternative
 	for _, op := range req.Options {
-		s := -1
-		for _, x := range op.Sets {
-			t := 1
-			if mine(x.Path) {
-				t = 0
-			}
-			if s >= 0 && s != t {
-				return usage(true, "--option %s sets paths of both sides; with --both each option belongs to one side (its paths start with the side's name)", op.Name)
-			}
-			s = t
-		}
-		if s < 0 {
-			s = 0
-		}
-		spaces[s].Alts = append(spaces[s].Alts, experiment.Alternative{Name: op.Name, Sets: op.Sets})
+		alts = append(alts, experiment.Alternative{Name: op.Name, Sets: op.Sets})
+	}
+	spaces, err := experiment.SplitBoth(names, dims, alts)
+	if err != nil {
+		return usage(true, "%v", err)
 	}
 	var pts [2][]experiment.Point
+	var merged [2][]experiment.Merged
 	for s := range spaces {
 		if len(spaces[s].Dims) == 0 && len(spaces[s].Alts) == 0 {
 			return usage(true, "--both: give %s a space too (--vary or --option paths starting with %s.)", names[s], names[s])
 		}
-		var err error
-		pts[s], _, err = spaces[s].Enumerate(func(p experiment.Point) (string, error) {
+		var cnt experiment.SpaceCount
+		pts[s], cnt, err = spaces[s].Enumerate(func(p experiment.Point) (string, error) {
 			return candidateKey(src, req.Sets, &spaces[s], p, nil, nil), nil
 		})
 		if err != nil {
 			return usage(true, "%v", err)
 		}
+		merged[s] = cnt.Merged
 	}
 	R, C := len(pts[0]), len(pts[1])
 	if R*C > 10_000 {
@@ -612,6 +613,16 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 		return &Error{Kind: Failed, Err: err}
 	}
 	or := &results.OptimizeOracle{RowSide: names[0], ColSide: names[1], OracleResult: *res}
+	// Each side's space as searched, and what was merged in it, so a
+	// reader sees which side every option played for.
+	for s, sp := range [2]*[]string{&or.RowSpace, &or.ColSpace} {
+		for _, p := range pts[s] {
+			*sp = append(*sp, p.Name)
+		}
+		for _, m := range merged[s] {
+			or.Merged = append(or.Merged, results.MergedOf{Side: names[s], Name: m.Name, Into: m.Into})
+		}
+	}
 	for i, r := range res.Rows {
 		or.RowMix = append(or.RowMix, results.MixOf{Name: pts[0][r].Name, Weight: res.RowWeights[i]})
 	}
@@ -692,7 +703,11 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 	t0 := time.Now()
 	var done atomic.Int64
 	stop := obs.progress(int64(len(alive))*shard.N, &done)
-	sums, err := experiment.PlayStage(ctx, sub, si, alive, sim.RunConfig{Seed: cfg.Seed, Start: start + shard.Start, N: shard.N, Workers: cfg.Workers, Done: &done, DonePer: int64(len(alive))})
+	play := experiment.PlayStage
+	if st != nil {
+		play = experiment.PlayRung // a rung ranks by wins alone
+	}
+	sums, err := play(ctx, sub, si, alive, sim.RunConfig{Seed: cfg.Seed, Start: start + shard.Start, N: shard.N, Workers: cfg.Workers, Done: &done, DonePer: int64(len(alive))})
 	stop()
 	if err != nil {
 		if isInterrupt(err) {
@@ -702,6 +717,7 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 	}
 	doc.Search = res
 	doc.Stage, doc.Shard, doc.Interrupted = sums, shard, true
+	doc.ResumeDigest = OptimizeDigest(doc)
 	doc.Elapsed = time.Since(t0).Seconds()
 	return nil
 }

@@ -49,6 +49,11 @@ func Report(ctx context.Context, req *ReportRequest, obs *Observer) (*ReportBund
 	b := &ReportBundle{Title: req.Title, Lang: req.Lang, Version: Version(), Command: req.Command}
 	for k, in := range req.Inputs {
 		p := req.Names[k]
+		if in.Doc != nil {
+			// A registered kind's document: reports.Bundle has no
+			// section for it.
+			return nil, &Error{Kind: Usage, Err: msg.Errorf("%s: a %s document has no section in a report; a report covers runs, sweeps, comparisons and value, matrix, tournament and optimize documents", p, in.Kind)}
+		}
 		if h := inputHeader(in); h != nil && h.Context == nil {
 			obs.note("warning: %s: the document carries no scenario text (made by an older simctl); the report leaves out its ruleset options and scenario text", p)
 		}

@@ -290,7 +290,7 @@ func (s *server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	sets, err := parseSets(req.Sets, "sets")
+	sets, err := app.FormSets(req.Sets, "sets")
 	if err != nil {
 		jsonError(w, r, http.StatusBadRequest, "%v", err)
 		return
@@ -579,7 +579,7 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 			return
 		}
 	}
-	sets, err := parseSets(tg.sets, "sets")
+	sets, err := app.FormSets(tg.sets, "sets")
 	if err != nil {
 		jsonError(w, r, http.StatusInternalServerError, "trace: %v", err)
 		return

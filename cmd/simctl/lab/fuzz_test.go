@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,6 +39,12 @@ func FuzzServeRequest(f *testing.F) {
 		[]byte(`{"kind":"run"}{"kind":"run"}`),
 		[]byte(`null`),
 		[]byte(`{"n": 1e400}`),
+		// Deep nesting in every parser a request reaches (issue 31): the
+		// condition language, YAML, a --set value.
+		seed(jobRequest{Kind: "find", Text: text, N: 10, Where: strings.Repeat("(", 300000) + "rounds > 1" + strings.Repeat(")", 300000)}),
+		seed(jobRequest{Kind: "optimize", Text: text, N: 10, Vary: []string{"heroes.Fighter.init=1:3"}, Where: strings.Repeat("-", 3000) + "1 > 0"}),
+		seed(map[string]any{"text": "name: x\nruleset: d20\nsides: " + strings.Repeat("[", 300000)}),
+		seed(map[string]any{"text": text, "sets": []string{"max_rounds=" + strings.Repeat("{a: ", 1000)}}),
 	} {
 		f.Add(b)
 	}

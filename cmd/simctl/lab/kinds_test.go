@@ -67,7 +67,7 @@ func TestServeSearchKinds(t *testing.T) {
 	// observer's interim hook (as the server's job does; a finished job's
 	// interim events are dropped, so the hook is asked directly).
 	var docs []any
-	obs := &app.Observer{Interim: func(d any) { docs = append(docs, slimDoc(d)) }}
+	obs := &app.Observer{Interim: func(d any) { docs = append(docs, app.Lookup("optimize").Slim(d)) }}
 	areq := &app.OptimizeRequest{Source: &app.Source{Name: "d20/duel", Display: "d20/duel", Data: []byte(text)}, Side: "heroes",
 		Alpha: app.OptimizeAlpha, Delta: app.OptimizeDelta, Budget: app.OptimizeBudget, First: app.OptimizeFirst, Confirm: app.OptimizeConfirm, Cap: 20000, Seed: 3}
 	for _, v := range cases[2].req.Vary {

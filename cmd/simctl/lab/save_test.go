@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports/results"
 	"simctl/scenarios"
 )
@@ -107,7 +108,7 @@ func TestServeSuggest(t *testing.T) {
 			var named []results.NamedSets
 			b, _ := json.Marshal(opts)
 			json.Unmarshal(b, &named)
-			if err := checkNamedSets(named, key); err != nil {
+			if err := app.CheckNamedSets(named, key); err != nil {
 				t.Errorf("%s: %s: a job would refuse them: %v", n, key, err)
 			}
 			for _, o := range opts[1:] {

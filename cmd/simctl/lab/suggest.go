@@ -69,7 +69,7 @@ func suggest(src *app.Source, sc *scenario.Scenario) suggestion {
 			}
 			ns := results.NamedSets{Name: name, Sets: []string{set.String()}}
 			// As a job checks it: a name that survives the command line.
-			if checkNamedSets([]results.NamedSets{ns}, "options") != nil {
+			if app.CheckNamedSets([]results.NamedSets{ns}, "options") != nil {
 				return
 			}
 			cands = append(cands, ns)

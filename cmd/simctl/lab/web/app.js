@@ -1365,7 +1365,7 @@ function renderTournament(out, job, r) {
   const status = (i) => (w && w.status[i]) || cands[i].status;
   out.append(el("p", { id: "tournament-outcome", class: "verdict", text: outcome }));
   out.append(table(t(r.selected >= 0 ? "lab.t.caption_selected" : "lab.t.caption_leader", poss(r.side)),
-    [...cols("candidate", "status", "win_rate", "ci95"), "Δ", ...cols("simultaneous", "encounters")],
+    [...cols("candidate", "status", "win_rate", "ci95_unadjusted"), "Δ", ...cols("simultaneous", "encounters")],
     (r.ranking || cands.map((_, i) => i)).map((i) => { const c = cands[i]; return [c.name, c.eliminated_by ? t("lab.t.by", status(i), c.eliminated_by, c.eliminated_after_stage) : status(i), pct(c.win_rate), ci(c.win_ci95),
       t("lab.pp", `${c.diff >= 0 ? "+" : ""}${dec((100 * c.diff).toFixed(2))}`), t("lab.pp", `[${dec((100 * c.diff_ci[0]).toFixed(2))}, ${dec((100 * c.diff_ci[1]).toFixed(2))}]`), thousands(c.encounters)]; }), "tournament-table"));
   out.append(el("p", { class: "muted", text: t("lab.t.total", count(r.encounters), (r.stages || []).length) }));
