@@ -48,6 +48,19 @@ func (b *Bundle) optimizeSection(s *section, k int, o *results.Optimize, prefix 
 			steps.add(strconv.Itoa(i+1), pct(st.Value), signedPP(st.RowGain), signedPP(st.ColGain), strconv.Itoa(st.Cells))
 		}
 		s.tables = append(s.tables, titled{title: l.T("opt.table.iterations"), t: steps})
+		// Each side's space as searched, and the merged duplicates, as the
+		// text output says them.
+		for _, side := range []struct {
+			name  string
+			space []string
+		}{{or.RowSide, or.RowSpace}, {or.ColSide, or.ColSpace}} {
+			if len(side.space) > 0 {
+				s.notes = append(s.notes, l.T("opt.text.oracle.space", side.name, len(side.space), strings.Join(side.space, ", ")))
+			}
+		}
+		for _, m := range or.Merged {
+			s.notes = append(s.notes, l.T("opt.text.oracle.merged", m.Side, m.Name, m.Into))
+		}
 		return
 	}
 	r := o.Search

@@ -417,6 +417,12 @@ func flagMessage(err, setErr error) msg.Text {
 		case why == "value out of range":
 			return msg.New("%s value out of range", dashed(m[2]))
 		case setErr != nil && setErr.Error() == why:
+			// A value's own message that already names its flag
+			// (--vary "x": ..., --set "x": ...) is not named twice.
+			var me *msg.Error
+			if strings.HasPrefix(why, dashed(m[2])+" ") && errors.As(setErr, &me) {
+				return me.Text
+			}
 			return msg.New("%s %v", dashed(m[2]), setErr)
 		}
 		return msg.New("%s %s", dashed(m[2]), m[3])

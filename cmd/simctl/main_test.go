@@ -183,7 +183,7 @@ func TestBadScenarios(t *testing.T) {
 		{"unknown option", func(t *testing.T) string {
 			return edit(t, "max_rounds: 50\n", "max_rounds: 50\noptions: {dyng: srd}\n")
 		}, nil, exitScenario,
-			[]string{`@:4:11: options.dyng: unknown field "dyng" (did you mean "dying"?); valid fields: confirm_crits, dying, range_penalty, surprise_ends_flat_footed`}},
+			[]string{`@:4:11: options.dyng: unknown field "dyng" (did you mean "dying"?); valid fields: confirm_crits, dying, flanking, range_penalty, surprise_ends_flat_footed`}},
 		{"bad option value", func(t *testing.T) string {
 			return edit(t, "max_rounds: 50\n", "max_rounds: 50\noptions: {dying: coma}\n")
 		}, nil, exitScenario,

@@ -19,6 +19,9 @@ func (t *Table) segment(i int) {
 		t.loseSegment(i)
 		return
 	}
+	if t.tr != nil && !t.traitSegment(i) {
+		return
+	}
 	t.actor = i
 	t.plan(i, c.Policy.Turn(t, i))
 	t.actor = -1
@@ -75,6 +78,9 @@ func (t *Table) plan(i int, p Plan) {
 		}
 	}
 	t.act(i, p)
+	if t.tr != nil && t.extra[i] > 0 {
+		t.traitExtra(i)
+	}
 	t.finishSegment(i)
 }
 

@@ -4,7 +4,7 @@ import "simctl/sim"
 
 // Doc implements sim.Ruleset.
 func (Ruleset) Doc() sim.RulesDoc {
-	return sim.RulesDoc{
+	d := sim.RulesDoc{
 		Name:   "cavaliers",
 		Title:  "The Queen's Cavaliers: the Initiative skill, Impulse, Vigilance and Timing",
 		Source: "The Queen's Cavaliers, Skills: Initiative (the Impulse, Vigilance and Timing specialties)",
@@ -27,6 +27,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "specialties", Doc: "ranks in other Initiative specialties besides specialty: a list of {specialty, attribute, pool, initiative_dice}, each specialty once (not none, and not with specialty: none). The combatant still makes one roll: its policy picks which specialty it rolls (default policy param roll), and that roll's total ranks it and its [+] buy on that specialty's ladder only, for the whole fight"},
 			{Name: "attack", Doc: "attack roll as dice, e.g. 2d6+1. Required"},
 			{Name: "defence", Doc: "a fixed number (7) or dice the defender rolls against each attack (2d6). Required"},
+			{Name: "traits", Doc: "traits written as data, on a combatant or a side (side field too): library names, {use: NAME, params: {...}} or {name, on, when, do, uses}; the moments, quantities, conditions and library are listed below, and the scenario's rules: (house rules, for everyone or one side: side:) take the same form"},
 			{Name: "area", Doc: "the Area (0..15, in a row; n and n+1 adjacent) it starts in, or enters in; default 0"},
 			{Name: "tactics", Doc: "(on a side or a combatant) decisions as data, docs/tactics.md: moments move (the Move at the start of its turn: advance, advance to NAME, follow NAME, hold), " +
 				"attack (whom it attacks after the Move: attack with target:, or nothing), reactions (each offer the referee makes: seize, interpose [for NAME], block [for NAME], reprise, pass) and enter (as it enters the fight, before its roll: roll SPECIALTY). " +
@@ -63,4 +64,6 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "entered", Doc: "combatants that entered after round 1"},
 		},
 	}
+	traitDocs(&d)
+	return d
 }

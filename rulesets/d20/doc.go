@@ -11,7 +11,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 		Summary: "Initiative is d20 + init once per battle, highest first; ties go to the higher modifier, then a random order. " +
 			"Combatants are flat-footed (AC without dex_ac, no attacks of opportunity) until their first turn in the regular order, or their first action in it if that comes earlier (a delayed or readied action carried over from the surprise round), unless uncanny_dodge. " +
 			"If some combatants are unaware a surprise round comes first: the aware act with one standard action each, which may come with a 5-foot step. " +
-			"Positions are feet on a line between the sides (distance:); melee needs the target within reach. " +
+			"Positions are feet on a line between the sides (distance:, and position: behind a side's front line); melee needs the target within reach. " +
 			"No one moves through an enemy's square (an opponent's square can be passed only if it is helpless, and those out of the fight are): a mover's path ends at the first enemy in the fight ahead of it, in the square before it, and a mover whose target stands beyond that enemy engages that enemy instead; a 5-foot step, readied or not, never ends on or past an enemy's square. " +
 			"First actor (FirstActor) is the first combatant whose action takes effect: a delay or a ready is not an action, the delayed or readied action is, so is an attack of opportunity or a surprise-round action; a readied action or an attack of opportunity that resolves before the action that set it off comes first. " +
 			"First in order (FirstInOrder) is the first combatant to have a turn (the surprise round's first aware combatant when there is one). " +
@@ -33,6 +33,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "ranged", Doc: "a ranged weapon {bonus (one or a list: a full attack), damage, crit (default 20/x2), increment (feet), thrown (default false: at most 10 increments; true: 5), reload (none | move: light crossbow | full: heavy crossbow; a crossbow has one bonus), ammo (shots carried; default unlimited, required for thrown weapons)}"},
 			{Name: "precise_shot", Doc: "true: no -4 for shooting into a melee"},
 			{Name: "sneak_attack", Doc: "dice of extra damage on a hit against a flat-footed target without uncanny_dodge, not multiplied on a critical (the library trait sneak_attack is the same rule as data)"},
+			{Name: "position", Doc: "feet behind its side's front line at the start (default 0; side 0's line is at 0, side 1's at distance): a rear rank. No one passes an enemy on the line, so an enemy reaches a combatant behind only past those in front of it (it engages the first it meets); policies and tactics see the distance to each enemy (target rule nearest, enemy(NAME).distance, enemies.nearest)"},
 		},
 		Actions: []sim.Field{
 			{Name: "attack", Doc: "standard action: one attack with the first bonus of attacks"},
@@ -62,6 +63,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 				"The book's modifier rules: damage a trait adds at hit is not multiplied by a critical (only the weapon's dice are), a hit deals at least 1 after the attacker's traits, and damage reduction (hit_taken) never takes it below 0. " +
 				"Bonus types are not modelled: every trait's bonus adds, so two traits giving the same kind of bonus (two enhancement bonuses to AC) both count, where the book keeps only the larger; dodge bonuses, which stack in the book, stack here too. Write traits that should not stack as one"},
 			{Name: "critical hits", Doc: "a natural 20 always hits and a natural 1 always misses; a threat confirmed by a second roll deals damage mult times; multipliers add (brace x2 on a x3 crit: x4); every hit deals at least 1"},
+			{Name: "flanking", Doc: "+2 on a melee attack (an attack of opportunity too) when the defender is flanked: option flanking (line: an ally of the attacker threatens the defender from the other side of it along the line; two: the attacker and one of its allies threaten it). Tactics see it (enemy(NAME).flanked, enemies.flanked, self.flanked)"},
 		},
 		Counters: []sim.Field{
 			{Name: "attacks_of_opportunity", Doc: "attacks of opportunity made"},

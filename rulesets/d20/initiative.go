@@ -32,7 +32,7 @@ func (t *Table) rollInitiative() {
 		}
 		t.f[i].count = die + c.Init
 		init := c.Init
-		if t.g.traits != nil {
+		if t.g.traits.at(i, mInitiative, -1, 0) {
 			init = t.traitInitiative(i, die)
 		}
 		keys = append(keys, initKey(t.f[i].count, init, i))

@@ -6,8 +6,9 @@ import (
 )
 
 // Which programs become decision trees: and/or/not over fused comparisons
-// and bare facts; not arithmetic, constants, comparisons of two facts, or
-// not with a bare fact.
+// and bare facts (not of a bare fact is the fused leaf fact == 0); not
+// arithmetic, constants, comparisons of two facts, or not over a bare
+// fact inside parentheses with others.
 func TestBranchTreeShapes(t *testing.T) {
 	for _, c := range []struct {
 		src  string
@@ -18,7 +19,8 @@ func TestBranchTreeShapes(t *testing.T) {
 		{"a < 0 or b > 4 and a > 1000 or b >= 3", true},
 		{"not (a < 1 and b == 2) or a != 3", true},
 		{"p or q and a > 1", true},
-		{"not p and q", false},
+		{"not p and q", true},
+		{"not (p and q) or p", false},
 		{"a + 1 > 2", false},
 		{"a < b", false},
 		{"true and p", false},
