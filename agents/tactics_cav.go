@@ -155,7 +155,7 @@ func cavMomentFacts(m int) []int {
 // CavDecisions documents the Cavaliers decisions per moment.
 var CavDecisions = [numCavMoments][]string{
 	cmMove:   {"advance", "advance to NAME", "follow NAME", "hold"},
-	cmAttack: {"attack", "nothing", "NAME (a special action written as data: action: in rules: or traits:)"},
+	cmAttack: {"attack", "nothing", "SPECIAL_ACTION"},
 	cmReact:  {"seize", "interpose", "interpose for NAME", "block", "block for NAME", "reprise", "pass"},
 	cmEnter:  {"roll SPECIALTY"},
 }

@@ -127,6 +127,10 @@ func (t *Table) act(i int, p Plan) {
 	case DeclareWithdraw, DeclareRetreat:
 		t.defensiveMove(i, f.decl.Kind == DeclareRetreat)
 	default:
+		if p.Special > 0 && t.tr != nil {
+			t.takeSpecial(i, p.Special-1)
+			return
+		}
 		t.fight(i, p)
 	}
 }

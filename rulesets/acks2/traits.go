@@ -29,6 +29,7 @@ const (
 	mHit
 	mHitTaken
 	mMorale
+	mAction // a special action written as data (action: segment), chosen by tactics
 )
 
 // Quantities, by index in TraitDecl.Quantities.
@@ -44,6 +45,7 @@ const (
 // Conditions, by index in TraitDecl.Conditions.
 const (
 	cDazed = iota
+	cPoised
 )
 
 // Trait facts, by index in TraitDecl.Facts.
@@ -74,6 +76,9 @@ var (
 // TraitDecl is ACKS II's table for traits.
 var TraitDecl = &traits.Decl{
 	Ruleset: "acks2",
+	// A special action costs the segment's action (ACKS II's economy: one
+	// action on one's number).
+	ActionCosts: []string{"segment"},
 	Moments: []traits.Moment{
 		mRoundStart:  {Name: "round_start", Doc: "a round begins, before declarations"},
 		mInitiative:  {Name: "initiative", Doc: "its initiative is rolled for the round (1d6 + init): number is the count it acts on, kept within 10 to -10", Quantities: []string{"number"}},
@@ -83,6 +88,7 @@ var TraitDecl = &traits.Decl{
 		mHit:         {Name: "hit", Doc: "its attack throw hits target: damage is the weapon's roll; a hit deals at least 1 after these", Other: "target", Quantities: []string{"damage"}},
 		mHitTaken:    {Name: "hit_taken", Doc: "it is hit by attacker: damage after the attacker's traits and the minimum of 1; never below 0 after these", Other: "attacker", Quantities: []string{"damage"}},
 		mMorale:      {Name: "morale", Doc: "it checks morale after the count: morale is the modifier added to the 2d6", Quantities: []string{"morale"}},
+		mAction:      {Name: "action", Doc: "a special action written as data (action: segment) is its segment's action when a tactics rule chooses it (do: NAME), not with a declared action (which is the segment's): its when: says when it can be taken, its do: what it does", Action: true},
 	},
 	Quantities: []traits.Quantity{
 		qNumber:  {Name: "number", Doc: "the initiative number this round", Dice: true},
@@ -93,7 +99,8 @@ var TraitDecl = &traits.Decl{
 		qMorale:  {Name: "morale", Doc: "the morale modifier of this check", Dice: true},
 	},
 	Conditions: []traits.Condition{
-		cDazed: {Name: "dazed", Doc: "loses the action of its segment (as a disrupted caster does) while it lasts; not in the excerpt: a condition for traits"},
+		cDazed:  {Name: "dazed", Doc: "loses the action of its segment (as a disrupted caster does) while it lasts; not in the excerpt: a condition for traits"},
+		cPoised: {Name: "poised", Doc: "no rule of its own: a mark traits apply and read (self.poised), such as a special action's effect on a later initiative roll"},
 	},
 	Facts: []traits.Fact{
 		tfHP:       {Name: "hp", Type: lang.Number, Doc: "current hit points"},
@@ -281,6 +288,38 @@ func (t *Table) traitMorale(i, mod int) int {
 	c.Q[qMorale] = mod
 	t.tr.Fire(&c)
 	return c.Q[qMorale]
+}
+
+// Action finds combatant self's special action named name (written as
+// data: action: segment): its index for Plan.Special, or -1.
+func (g *Game) Action(self int, name string) int { return g.traits.Action(self, name) }
+
+// ActionName is the name of special action k.
+func (g *Game) ActionName(k int) string { return g.traits.List[k].Name }
+
+// Actions lists combatant self's special actions' names.
+func (g *Game) Actions(self int) []string { return g.traits.ActionNames(self) }
+
+// CanTake reports whether self can take special action k as its
+// segment's action now: nothing declared (a declared action is the
+// segment's), a use left, its when: holding.
+func (t *Table) CanTake(self, k int) bool {
+	if t.tr == nil || t.f[self].out || t.f[self].decl.Kind != DeclareNothing {
+		return false
+	}
+	c := traitrun.Ctx{M: mAction, Self: self, Other: -1}
+	return t.tr.CanTake(k, &c)
+}
+
+// takeSpecial takes special action k as i's segment's action.
+func (t *Table) takeSpecial(i, k int) {
+	t.c.Inc(t.side(i), sim.Actions)
+	if t.log != nil {
+		t.logf("%s takes %s (%s action)", t.name(i), t.g.traits.List[k].Name, "segment")
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Rule: t.g.traits.List[k].Name})
+	}
+	c := traitrun.Ctx{M: mAction, Self: i, Other: -1}
+	t.tr.Take(k, &c)
 }
 
 // traitDocs lists the moments, quantities, conditions and library for

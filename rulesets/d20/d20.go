@@ -62,9 +62,27 @@ const (
 	numCounters
 )
 
-var counterNames = append(append([]string(nil), sim.BaseCounters...),
-	"attacks_of_opportunity", "criticals", "charges", "concentration_failures",
-	"counterspells", "spells_cast", "deaths")
+// counterTable names and documents the extra counters, indexed by
+// constant - sim.NumBase: the one place a counter is named and documented
+// (the JSON names and simctl rules d20 follow it; its length is the
+// constants', and TestCounterTable checks that no entry is left out).
+var counterTable = [numCounters - sim.NumBase]sim.Field{
+	AttacksOfOpportunity - sim.NumBase:  {Name: "attacks_of_opportunity", Doc: "attacks of opportunity made"},
+	Criticals - sim.NumBase:             {Name: "criticals", Doc: "confirmed critical hits"},
+	Charges - sim.NumBase:               {Name: "charges", Doc: "charges made"},
+	ConcentrationFailures - sim.NumBase: {Name: "concentration_failures", Doc: "spells this side lost to damage while casting"},
+	Counterspells - sim.NumBase:         {Name: "counterspells", Doc: "enemy spells this side countered"},
+	SpellsCast - sim.NumBase:            {Name: "spells_cast", Doc: "spells this side completed"},
+	Deaths - sim.NumBase:                {Name: "deaths", Doc: "combatants of this side dead (option dying: srd counts only HP <= -10; out-at-0 counts every drop)"},
+}
+
+var counterNames = func() []string {
+	out := append([]string(nil), sim.BaseCounters...)
+	for _, f := range counterTable {
+		out = append(out, f.Name)
+	}
+	return out
+}()
 
 // Options of the ruleset (scenario `options:`).
 type Options struct {

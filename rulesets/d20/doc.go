@@ -35,7 +35,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "sneak_attack", Doc: "dice of extra damage on a hit against a flat-footed target without uncanny_dodge, not multiplied on a critical (the library trait sneak_attack is the same rule as data)"},
 			{Name: "position", Doc: "feet behind its side's front line at the start (default 0; side 0's line is at 0, side 1's at distance): a rear rank. No one passes an enemy on the line, so an enemy reaches a combatant behind only past those in front of it (it engages the first it meets); policies and tactics see the distance to each enemy (target rule nearest, enemy(NAME).distance, enemies.nearest)"},
 		},
-		Actions: []sim.Field{
+		Actions: append([]sim.Field{
 			{Name: "attack", Doc: "standard action: one attack with the first bonus of attacks"},
 			{Name: "full attack", Doc: "full-round action: every bonus of attacks; only with no movement beyond a 5-foot step"},
 			{Name: "move", Doc: "move action: up to speed toward the target; moving out of a threatened position provokes an attack of opportunity"},
@@ -64,16 +64,8 @@ func (Ruleset) Doc() sim.RulesDoc {
 				"Bonus types are not modelled: every trait's bonus adds, so two traits giving the same kind of bonus (two enhancement bonuses to AC) both count, where the book keeps only the larger; dodge bonuses, which stack in the book, stack here too. Write traits that should not stack as one"},
 			{Name: "critical hits", Doc: "a natural 20 always hits and a natural 1 always misses; a threat confirmed by a second roll deals damage mult times; multipliers add (brace x2 on a x3 crit: x4); every hit deals at least 1"},
 			{Name: "flanking", Doc: "+2 on a melee attack (an attack of opportunity too) when the defender is flanked: option flanking (line: an ally of the attacker threatens the defender from the other side of it along the line; two: the attacker and one of its allies threaten it). Tactics see it (enemy(NAME).flanked, enemies.flanked, self.flanked)"},
-		},
-		Counters: []sim.Field{
-			{Name: "attacks_of_opportunity", Doc: "attacks of opportunity made"},
-			{Name: "criticals", Doc: "confirmed critical hits"},
-			{Name: "charges", Doc: "charges made"},
-			{Name: "concentration_failures", Doc: "spells this side lost to damage while casting"},
-			{Name: "counterspells", Doc: "enemy spells this side countered"},
-			{Name: "spells_cast", Doc: "spells this side completed"},
-			{Name: "deaths", Doc: "combatants of this side dead (option dying: srd counts only HP <= -10; out-at-0 counts every drop)"},
-		},
+		}, checklistFields()...),
+		Counters:   counterTable[:],
 		Moments:    traitMomentDocs(),
 		Quantities: traitQuantityDocs(),
 		Conditions: traitConditionDocs(),

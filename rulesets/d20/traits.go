@@ -168,6 +168,13 @@ type traitInst struct {
 	traits.Trait
 	owner   int
 	counter int // Counts.Rules index of "fired"; "added" is counter+1
+	// guard: When is false unless condition guardCond of guardWho is
+	// guardHas (lang's Program.Guard on a condition fact), tested first so
+	// that the usual miss (target not flat-footed) costs one load.
+	guard     bool
+	guardWho  traits.Who
+	guardCond int
+	guardHas  bool
 }
 
 // The trait library: d20 traits written in the trait form, embedded so
@@ -230,7 +237,14 @@ func readTraits(sc *scenario.Scenario, g *Game, first []int) {
 	}
 	add := func(tr traits.Trait, owner int) {
 		k := int32(len(ts.list))
-		ts.list = append(ts.list, traitInst{Trait: tr, owner: owner})
+		inst := traitInst{Trait: tr, owner: owner}
+		if tr.When != nil {
+			if slot, op, v, ok := tr.When.Guard(); ok && tr.Slots[slot].Kind == traits.RefCondition && (op == "" || op == "==" && v == 0) {
+				ref := tr.Slots[slot]
+				inst.guard, inst.guardWho, inst.guardCond, inst.guardHas = true, ref.Who, ref.ID, op == ""
+			}
+		}
+		ts.list = append(ts.list, inst)
 		if tr.Action != "" {
 			ts.actions[owner] = append(ts.actions[owner], k)
 		} else {
@@ -425,6 +439,15 @@ func (t *Table) fire(c *tctx) {
 		inst := &ts.list[k]
 		if t.ts.uses[k] == 0 {
 			continue
+		}
+		if inst.guard {
+			who := c.self
+			if inst.guardWho == traits.Other {
+				who = c.other
+			}
+			if who < 0 || t.hasCond(who, inst.guardCond) != inst.guardHas {
+				continue
+			}
 		}
 		if inst.When != nil && !inst.When.EvalFunc(func(s int) float64 { return t.traitValue(inst.Slots[s], c) }) {
 			continue

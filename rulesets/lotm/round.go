@@ -198,6 +198,9 @@ func (t *Table) execute(i int, p Plan) {
 		}
 		t.endGrapple(i)
 	}
+	if p.Special > 0 && t.tr != nil {
+		t.takeSpecial(i, p.Special-1)
+	}
 	tg := p.Target
 	if tg >= 0 && (!t.Targetable(i, tg) || t.out(tg)) {
 		if t.log != nil {

@@ -89,6 +89,7 @@ type Table struct {
 	first           int              // sim.Outcome.FirstActor (acts)
 	firstO          int              // sim.Outcome.FirstInOrder (walk)
 	tr              *traitrun.Runner // traits (traits.go); nil: the game has none
+	reorder         bool             // a special action changed a count: sort the order at the next round start
 	r               *rng.Stream
 	c               *sim.Counts
 	log             *sim.Log
@@ -168,6 +169,7 @@ func (t *Table) setup() {
 	t.flankAt = t.presence - 1
 	if t.tr != nil {
 		t.tr.Start(t.r, t.c, t.log)
+		t.reorder = false
 	}
 	for i := range t.f {
 		c := &t.g.C[i]

@@ -2,6 +2,7 @@ package lotm
 
 import (
 	"embed"
+	"slices"
 
 	"simctl/rulesets/internal/traitrun"
 	"simctl/sim"
@@ -28,6 +29,7 @@ const (
 	mHitChecked
 	mHit
 	mHitTaken
+	mAction // a special action written as data (action: COST), chosen by tactics
 )
 
 // Quantities, by index in TraitDecl.Quantities.
@@ -66,6 +68,9 @@ var checkMoments = []string{"hit_check", "hit_checked"}
 // TraitDecl is LotM's table for traits.
 var TraitDecl = &traits.Decl{
 	Ruleset: "lotm",
+	// A special action costs one of the turn's actions (the source's
+	// economy), or all of them (full_round).
+	ActionCosts: actionCosts,
 	Moments: []traits.Moment{
 		mInitiative: {Name: "initiative", Doc: "its initiative is rolled, once for the fight (option initiative, Burn Luck included): count is the total; the order is sorted after everyone's", Quantities: []string{"count"}},
 		mRoundStart: {Name: "round_start", Doc: "a regular round begins (after those joining in it have joined), before any turn"},
@@ -74,6 +79,7 @@ var TraitDecl = &traits.Decl{
 		mHitChecked: {Name: "hit_checked", Doc: "a hit check is made at it by attacker: attack and defense as at hit_check, after the attacker's traits", Other: "attacker", Quantities: []string{"attack", "defense"}},
 		mHit:        {Name: "hit", Doc: "it deals damage to target (every damage roll: a hit, a casting, a Vital Strike's extra, a squeeze, a Leg Sweep, Borrow Strength); never below 0 after these", Other: "target", Quantities: []string{"damage"}},
 		mHitTaken:   {Name: "hit_taken", Doc: "it takes damage from attacker: damage after the attacker's traits; never below 0 after these", Other: "attacker", Quantities: []string{"damage"}},
+		mAction:     {Name: "action", Doc: "a special action written as data (action: free, swift, attack, casting, move or full_round: the action of the turn it costs) taken at the start of its turn's plan when a tactics rule chooses it (do: NAME), if that action is still free; the plan's other actions follow with what is left; its when: says when it can be taken, its do: what it does; a changed count moves it in the initiative order from the next round (ties keep their order)", Quantities: []string{"count"}, Action: true},
 	},
 	Quantities: []traits.Quantity{
 		qCount:   {Name: "count", Doc: "the initiative total", Dice: true},
@@ -179,6 +185,10 @@ func (t *Table) traitInitiative(i int) {
 // everyone in the battle.
 func (t *Table) traitRoundStart() {
 	t.tr.RoundStart()
+	if t.reorder {
+		t.reorder = false
+		t.sortByCount()
+	}
 	for i := range t.f {
 		if !t.present(i) || !t.g.traits.Any(mRoundStart, i) {
 			continue
@@ -229,6 +239,82 @@ func (t *Table) traitHit(a, d, dmg int) int {
 	c.M, c.Self, c.Other = mHitTaken, d, a
 	t.tr.Fire(&c)
 	return c.Q[qDamage]
+}
+
+// actionCosts are the costs a special action may have, and the action of
+// the turn each one takes (actionKinds).
+var (
+	actionCosts = []string{"free", "swift", "attack", "casting", "move", "full_round"}
+	actionKinds = []Kind{KindFree, KindSwift, KindAttack, KindCasting, KindMove, KindFullRound}
+)
+
+// actionKind is the action of the turn special action k costs.
+func (t *Table) actionKind(k int) Kind {
+	return actionKinds[slices.Index(actionCosts, t.g.traits.List[k].Action)]
+}
+
+// Action finds combatant self's special action named name (written as
+// data: action: COST): its index for Plan.Special, or -1.
+func (g *Game) Action(self int, name string) int { return g.traits.Action(self, name) }
+
+// ActionName is the name of special action k.
+func (g *Game) ActionName(k int) string { return g.traits.List[k].Name }
+
+// Actions lists combatant self's special actions' names.
+func (g *Game) Actions(self int) []string { return g.traits.ActionNames(self) }
+
+// CanTake reports whether self can take special action k now: the action
+// it costs still free this turn, a use left, its when: holding.
+func (t *Table) CanTake(self, k int) bool {
+	if t.tr == nil || !t.present(self) || !t.canUse(self, t.actionKind(k)) {
+		return false
+	}
+	c := traitrun.Ctx{M: mAction, Self: self, Other: -1}
+	c.Q[qCount] = t.f[self].count
+	return t.tr.CanTake(k, &c)
+}
+
+// takeSpecial takes special action k (a plan's Special) if it still can:
+// the action it costs spent, its effects; a changed count re-sorts the
+// order at the next round start.
+func (t *Table) takeSpecial(i, k int) {
+	if !t.CanTake(i, k) {
+		return
+	}
+	inst := &t.g.traits.List[k]
+	t.use(i, t.actionKind(k))
+	if t.log != nil {
+		t.logf("%s takes %s (%s action)", t.name(i), inst.Name, inst.Action)
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Rule: inst.Name})
+	}
+	c := traitrun.Ctx{M: mAction, Self: i, Other: -1}
+	c.Q[qCount] = t.f[i].count
+	t.tr.Take(k, &c)
+	if c.Q[qCount] != t.f[i].count {
+		t.f[i].count = c.Q[qCount]
+		t.reorder = true
+	}
+}
+
+// sortByCount orders t.order by count, highest first, keeping the present
+// order among equal counts (an insertion sort: no allocation).
+func (t *Table) sortByCount() {
+	o := t.order
+	for a := 1; a < len(o); a++ {
+		for b := a; b > 0 && t.f[o[b]].count > t.f[o[b-1]].count; b-- {
+			o[b], o[b-1] = o[b-1], o[b]
+		}
+	}
+	if t.log != nil {
+		names := ""
+		for k, i := range o {
+			if k > 0 {
+				names += ", "
+			}
+			names += t.name(i)
+		}
+		t.logf("  the order follows the new counts: %s", names)
+	}
 }
 
 // traitDocs lists the moments, quantities, conditions and library for

@@ -89,3 +89,29 @@ func TestBranchTreeMatchesMachine(t *testing.T) {
 		t.Errorf("%d of 3000 random conditions became decision trees, %d of them reading each slot once: both kinds are not tested", trees, distinct)
 	}
 }
+
+// Guard offers the first leaf of an and-chain, never a leaf whose failure
+// leaves the result open.
+func TestGuard(t *testing.T) {
+	for _, c := range []struct {
+		src string
+		ok  bool
+		op  string
+	}{
+		{"p and not q", true, ""},
+		{"not p and q", true, "=="},
+		{"a < 1 and p", true, "<"},
+		{"p or q", false, ""},
+		{"p and q or a > 1", false, ""},
+		{"a + 1 > 2", false, ""},
+	} {
+		prog, err := Compile(c.src, testEnv())
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		_, op, _, ok := prog.Guard()
+		if ok != c.ok || ok && op != c.op {
+			t.Errorf("%s: guard %v %q, want %v %q", c.src, ok, op, c.ok, c.op)
+		}
+	}
+}
