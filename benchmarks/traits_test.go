@@ -13,7 +13,7 @@ import (
 // and as a trait (data): the same rule, so the same encounters.
 var (
 	sneakGoSets    = []scenario.Set{{Path: "heroes.Fighter.sneak_attack", Value: "2d6"}}
-	sneakTraitSets = []scenario.Set{{Path: "heroes.Fighter.traits", Value: "[{name: Sneak Attack, on: hit, when: target.flat_footed and not target.uncanny_dodge, do: damage += 2d6}]"}}
+	sneakTraitSets = []scenario.Set{{Path: "heroes.Fighter.traits", Value: "[{name: Sneak Attack, on: hit, when: (target.flat_footed and not target.uncanny_dodge) or target.flanked, do: damage += 2d6}]"}}
 )
 
 // BenchmarkTraits plays the d20 4-vs-4 headline with sneak attack written

@@ -82,13 +82,15 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	if ranged {
 		w := &c.Ranged
 		damage, threatFrom, critMult = &w.Damage, w.ThreatFrom, w.CritMult
-	} else if t.Flanks(a, d) {
+	}
+	flanking := !ranged && t.Flanks(a, d)
+	if flanking {
 		bonus += 2
 	}
 	t.firstAction(a)
 	ac := t.ac(d)
 	if t.g.traits.at(a, mAttackRoll, d, mAttacked) {
-		bonus, ac = t.traitAttackRoll(a, d, bonus, ac, ranged)
+		bonus, ac = t.traitAttackRoll(a, d, bonus, ac, ranged, flanking)
 	}
 	roll := t.r.D20()
 	hit := roll == 20 || (roll != 1 && roll+bonus >= ac)
@@ -116,11 +118,13 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	for k := 0; k < mult; k++ {
 		dmg += damage.Roll(t.r)
 	}
-	if c.sneak && t.f[d].flatFooted && !t.g.C[d].UncannyDodge {
+	// SRD Sneak Attack: the target is denied its Dexterity bonus to AC
+	// (flat-footed, unless uncanny dodge keeps it) or the rogue flanks it.
+	if c.sneak && (t.f[d].flatFooted && !t.g.C[d].UncannyDodge || flanking) {
 		dmg += c.SneakAttack.Roll(t.r) // once: extra dice are not multiplied
 	}
 	if t.g.traits.at(a, mHit, d, mHitTaken) {
-		dmg = t.traitHit(a, d, dmg, mult, crit, ranged)
+		dmg = t.traitHit(a, d, dmg, mult, crit, ranged, flanking)
 	} else {
 		dmg = max(dmg, 1)
 	}

@@ -53,7 +53,7 @@ type Combatant struct {
 	Spells        []Spell
 	Ranged        Ranged // Increment 0: none
 	PreciseShot   bool
-	SneakAttack   dice.Expr // extra damage on a hit against a flat-footed target (zero: none)
+	SneakAttack   dice.Expr // extra damage on a hit against a flat-footed or flanked target (zero: none)
 	sneak         bool      // SneakAttack is set
 	Position      int       // feet behind its side's front line at the start
 	// Policy is read once by Compile: a StandardPolicy's rule is copied

@@ -32,7 +32,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "initiative_dice", Doc: "dice replacing the d20 of the initiative check, a house rule (2d20kh1 for advantage, 1d10, 3d6); init adds and both tie-breaks (higher init, then a random order) are unchanged"},
 			{Name: "ranged", Doc: "a ranged weapon {bonus (one or a list: a full attack), damage, crit (default 20/x2), increment (feet), thrown (default false: at most 10 increments; true: 5), reload (none | move: light crossbow | full: heavy crossbow; a crossbow has one bonus), ammo (shots carried; default unlimited, required for thrown weapons)}"},
 			{Name: "precise_shot", Doc: "true: no -4 for shooting into a melee"},
-			{Name: "sneak_attack", Doc: "dice of extra damage on a hit against a flat-footed target without uncanny_dodge, not multiplied on a critical (the library trait sneak_attack is the same rule as data)"},
+			{Name: "sneak_attack", Doc: "dice of extra damage on a hit against a flat-footed target without uncanny_dodge or a flanked one, not multiplied on a critical (the library trait sneak_attack is the same rule as data)"},
 			{Name: "position", Doc: "feet behind its side's front line at the start (default 0; side 0's line is at 0, side 1's at distance): a rear rank. No one passes an enemy on the line, so an enemy reaches a combatant behind only past those in front of it (it engages the first it meets); policies and tactics see the distance to each enemy (target rule nearest, enemy(NAME).distance, enemies.nearest)"},
 		},
 		Actions: append([]sim.Field{

@@ -71,6 +71,7 @@ const (
 	tfEngaged
 	tfCharged
 	tfUncannyDodge
+	tfFlanked
 	tfRound
 	tfSurprise
 	tfCrit
@@ -131,6 +132,7 @@ var TraitDecl = &traits.Decl{
 		tfEngaged:      {Name: "engaged", Type: lang.Bool, Doc: "an enemy in the fight is within its reach"},
 		tfCharged:      {Name: "charged", Type: lang.Bool, Doc: "it charged on its last turn (-2 AC until its next)"},
 		tfUncannyDodge: {Name: "uncanny_dodge", Type: lang.Bool, Doc: "it has uncanny_dodge"},
+		tfFlanked:      {Name: "flanked", Type: lang.Bool, Doc: "an enemy threatening it flanks it (SRD: Flanking); at the attack moments, of the one attacked: this melee attack is a flanking one"},
 		tfRound:        {Name: "round", Type: lang.Number, Event: true, Doc: "the round (0: the surprise round)"},
 		tfSurprise:     {Name: "surprise_round", Type: lang.Bool, Event: true, Doc: "this is the surprise round"},
 		tfCrit:         {Name: "crit", Type: lang.Bool, Event: true, Moments: hitMoments, Doc: "the hit is a confirmed critical"},
@@ -407,6 +409,7 @@ type tctx struct {
 	ranged      bool
 	charging    bool
 	intoMelee   bool
+	flanking    bool // the attack of attack_roll .. hit_taken flanks its target
 }
 
 // traitState is a Table's per-encounter trait state (nil without traits).
@@ -588,6 +591,13 @@ func (t *Table) traitValue(ref traits.Ref, c *tctx) float64 {
 		return b2f(f.chargeAC)
 	case tfUncannyDodge:
 		return b2f(t.g.C[who].UncannyDodge)
+	case tfFlanked:
+		// The one attacked, at the attack moments: this attack's flanking
+		// (what sneak attack asks), not any enemy's.
+		if (ref.Who == traits.Other) == (c.m == mAttackRoll || c.m == mHit) && c.m >= mAttackRoll && c.m <= mHitTaken {
+			return b2f(c.flanking)
+		}
+		return b2f(t.Flanked(who))
 	}
 	return 0
 }
@@ -711,12 +721,12 @@ func (t *Table) traitTurn(i int) {
 // traitAttackRoll fires the attack_roll traits of a and the attacked
 // traits of d on one attack roll, returning the bonus and AC it is made
 // with.
-func (t *Table) traitAttackRoll(a, d, bonus, ac int, ranged bool) (int, int) {
+func (t *Table) traitAttackRoll(a, d, bonus, ac int, ranged, flanking bool) (int, int) {
 	ts := t.g.traits
 	if ts.shaken && t.hasCond(a, cShaken) {
 		bonus -= 2
 	}
-	c := tctx{m: mAttackRoll, self: a, other: d, ranged: ranged, charging: t.f[a].charging}
+	c := tctx{m: mAttackRoll, self: a, other: d, ranged: ranged, charging: t.f[a].charging, flanking: flanking}
 	c.intoMelee = ranged && t.intoMelee(a, d)
 	c.q[qAttack], c.q[qAC] = bonus, ac
 	t.fire(&c)
@@ -729,10 +739,10 @@ func (t *Table) traitAttackRoll(a, d, bonus, ac int, ranged bool) (int, int) {
 // critical: the weapon's dice were), applies the minimum of 1, then d's
 // hit_taken traits (damage reduction; never below 0). It returns the
 // damage dealt.
-func (t *Table) traitHit(a, d, dmg, mult int, crit, ranged bool) int {
+func (t *Table) traitHit(a, d, dmg, mult int, crit, ranged, flanking bool) int {
 	ts := t.g.traits
 	hit, taken := ts.has[a]&(1<<mHit) != 0, ts.has[d]&(1<<mHitTaken) != 0
-	c := tctx{m: mHit, self: a, other: d, crit: crit, mult: mult, ranged: ranged, charging: t.f[a].charging}
+	c := tctx{m: mHit, self: a, other: d, crit: crit, mult: mult, ranged: ranged, charging: t.f[a].charging, flanking: flanking}
 	c.q[qDamage] = dmg
 	if hit {
 		t.fire(&c)
