@@ -6,7 +6,7 @@ import "simctl/sim"
 // scenario's distance. A mover walks toward its target and stops where the
 // target is within its reach. Moving out of a position an enemy threatens
 // (within that enemy's reach) provokes an attack of opportunity from it,
-// unless the enemy is flat-footed or has used its one attack of opportunity
+// unless the enemy is flat-footed or has used its attacks of opportunity
 // this round; a 5-foot step never provokes.
 //
 // No one moves through an enemy's square (SRD: an opponent's square can be
@@ -111,8 +111,8 @@ func (t *Table) step(a, d int) {
 }
 
 // provoke gives each enemy threatening the square x that a is leaving its
-// attack of opportunity (at most one per enemy per round: opportunity
-// checks).
+// attack of opportunity (one per enemy for this opportunity, as many a
+// round as it has: opportunity checks).
 func (t *Table) provoke(a, x int) {
 	for e := range t.f {
 		if t.f[a].out {
@@ -130,10 +130,10 @@ func (t *Table) provoke(a, x int) {
 // opportunity is one attack of opportunity by e against a, if e may make it.
 func (t *Table) opportunity(e, a int) int {
 	f := &t.f[e]
-	if f.out || f.aooUsed || f.flatFooted {
+	if f.out || f.aooLeft <= 0 || f.flatFooted {
 		return 0
 	}
-	f.aooUsed = true
+	f.aooLeft--
 	t.logMove()
 	t.c.Inc(t.side(e), AttacksOfOpportunity)
 	if t.log != nil {

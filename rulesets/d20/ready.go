@@ -97,7 +97,7 @@ func (t *Table) takeReadied(r, src int, effect bool) {
 		// action is that round's action ("you do not get your regular
 		// action that round"): like the turn it replaces, it starts a new
 		// round for the one attack of opportunity.
-		f.aooUsed = false
+		f.aooLeft = f.aooMax
 	}
 	s := t.side(r)
 	t.c.Inc(s, sim.ReadiesTriggered)

@@ -80,7 +80,7 @@ func (t *Table) turn(i int) {
 		f.flatFooted = false
 	}
 	f.chargeAC = false
-	f.aooUsed = false
+	f.aooLeft = f.aooMax
 	if t.g.traits != nil && t.g.traits.turns[i] {
 		t.traitTurn(i)
 		t.actor = -1

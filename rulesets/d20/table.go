@@ -15,12 +15,13 @@ type fighter struct {
 	dead       bool
 	dying      bool
 	flatFooted bool
-	aooUsed    bool // one attack of opportunity per round
-	acted      bool // took an action this round (for "after X has acted")
-	lastAct    int  // Table.seq of its latest action (act, ready, readied action)
-	chargeAC   bool // -2 AC from its own charge until its next turn
-	charging   bool // in the middle of a charge (for brace and charge triggers)
-	moved      int  // feet moved this round (the readied 5-foot step rule)
+	aooLeft    int32 // attacks of opportunity left this round
+	aooMax     int32 // attacks of opportunity per round (1; more by a trait: Combat Reflexes)
+	acted      bool  // took an action this round (for "after X has acted")
+	lastAct    int   // Table.seq of its latest action (act, ready, readied action)
+	chargeAC   bool  // -2 AC from its own charge until its next turn
+	charging   bool  // in the middle of a charge (for brace and charge triggers)
+	moved      int   // feet moved this round (the readied 5-foot step rule)
 
 	delayed    bool
 	delayAfter int // -1: delaying to count delayTo
@@ -163,7 +164,7 @@ func (t *Table) setup() {
 		t.standing[t.g.C[i].Side]++
 		c := &t.g.C[i]
 		f := &t.f[i]
-		*f = fighter{hp: c.HP.Roll(t.r), flatFooted: true, delayAfter: -1}
+		*f = fighter{hp: c.HP.Roll(t.r), flatFooted: true, delayAfter: -1, aooLeft: 1, aooMax: 1}
 		f.maxHP = f.hp
 		// position: feet behind the side's front line (side 0's at 0, side
 		// 1's at distance), away from the other side.

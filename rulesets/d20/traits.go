@@ -49,6 +49,7 @@ const (
 	qAttack
 	qAC
 	qDamage
+	qAoO
 	numQuantities
 )
 
@@ -96,7 +97,7 @@ var TraitDecl = &traits.Decl{
 	ActionCosts: []string{"standard", "full_round"},
 	Moments: []traits.Moment{
 		mInitiative:     {Name: "initiative", Doc: "its initiative check is rolled: init is the modifier (it also breaks ties), count the result", Quantities: []string{"init", "count"}},
-		mRoundStart:     {Name: "round_start", Doc: "a round begins (the surprise round too); a changed count moves it in the order from this round on", Quantities: []string{"count"}},
+		mRoundStart:     {Name: "round_start", Doc: "a round begins (the surprise round too); a changed count moves it in the order from this round on; aoo is its attacks of opportunity per round, from 1", Quantities: []string{"count", "aoo"}},
 		mTurnStart:      {Name: "turn_start", Doc: "its turn begins (after flat-footed ends): actions is the number of times it acts this turn (1; 0 loses the turn)", Quantities: []string{"actions", "count"}},
 		mTurnEnd:        {Name: "turn_end", Doc: "its turn ends; a changed count moves it in the order from the next round", Quantities: []string{"count"}},
 		mAttackRoll:     {Name: "attack_roll", Doc: "it makes an attack roll at target: attack is its bonus, ac the target's AC for this roll", Other: "target", Quantities: []string{"attack", "ac"}},
@@ -116,6 +117,7 @@ var TraitDecl = &traits.Decl{
 		qAttack:  {Name: "attack", Doc: "the attack bonus of this roll", Dice: true},
 		qAC:      {Name: "ac", Doc: "the AC this roll is made against", Dice: true},
 		qDamage:  {Name: "damage", Doc: "the damage of this hit", Dice: true},
+		qAoO:     {Name: "aoo", Doc: "attacks of opportunity it may make per round (1 each round start; Combat Reflexes adds)"},
 	},
 	Conditions: []traits.Condition{
 		cFlatFooted: {Name: "flat_footed", Doc: "the referee's flat-footed: AC without dex_ac (unless uncanny_dodge), no attacks of opportunity"},
@@ -649,13 +651,25 @@ func (t *Table) traitRoundStart() {
 		}
 		c := tctx{m: mRoundStart, self: i, other: -1}
 		c.q[qCount] = t.f[i].count
+		c.q[qAoO] = 1
 		t.fire(&c)
 		t.setCount(i, c.q[qCount])
+		t.setAoO(i, c.q[qAoO])
 	}
 	if t.ts.reorder {
 		t.ts.reorder = false
 		t.sortByCount()
 	}
+}
+
+// setAoO gives i n attacks of opportunity per round. Those it has left
+// this round follow the change (its round runs from turn to turn, so the
+// new number may come in the middle of it): one used of 1 leaves 2 of 3.
+func (t *Table) setAoO(i, n int) {
+	f := &t.f[i]
+	n = min(max(n, 0), 1<<20)
+	f.aooLeft = max(f.aooLeft+int32(n)-f.aooMax, 0)
+	f.aooMax = int32(n)
 }
 
 // setCount gives i a new initiative count; its place in the order follows
