@@ -9,6 +9,7 @@ import (
 	"simctl/sim/msg"
 	"strings"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports"
 	"simctl/reports/results"
 	"simctl/reports/safeio"
@@ -103,14 +104,14 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case len(sweeps) > 0:
 		return mergeSweeps(sweeps, target, *partial, format, stdout, stderr)
 	case len(values) > 0:
-		v, err := results.MergeValues(values)
+		v, err := app.MergeValues(values)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure
 		}
 		return mergeDone(msg.New("value run"), v.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteValue(v, w, format) })
 	case len(matrices) > 0:
-		m, err := results.MergeMatrices(matrices)
+		m, err := app.MergeMatrices(matrices)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure

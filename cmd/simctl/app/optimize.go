@@ -519,18 +519,18 @@ func checkOptimizeResume(old *results.Optimize, path string, doc *results.Optimi
 	case old.Search == nil || !old.Interrupted:
 		return msg.Errorf("--resume %s: that search finished (or holds no search); nothing to resume", path)
 	case old.ScenarioSHA256 != doc.ScenarioSHA256:
-		return resumeRefused(path, "that search's scenario text differs")
+		return results.ResumeRefused(path, "that search's scenario text differs")
 	case old.Version != doc.Version:
-		return resumeRefused(path, "that search was made by simctl %s, this is %s", old.Version, doc.Version)
+		return results.ResumeRefused(path, "that search was made by simctl %s, this is %s", old.Version, doc.Version)
 	case old.Seed != doc.Seed:
-		return resumeRefused(path, "that search has seed %d, this one %d", old.Seed, doc.Seed)
+		return results.ResumeRefused(path, "that search has seed %d, this one %d", old.Seed, doc.Seed)
 	case !slices.Equal(old.Sets, doc.Sets):
-		return resumeRefused(path, "that search has --set %v, this one %v", old.Sets, doc.Sets)
+		return results.ResumeRefused(path, "that search has --set %v, this one %v", old.Sets, doc.Sets)
 	case old.Side != doc.Side || old.Where != doc.Where || old.Rules != doc.Rules || old.Block != doc.Block ||
 		fmt.Sprint(old.Vary) != fmt.Sprint(doc.Vary) || fmt.Sprint(old.Options) != fmt.Sprint(doc.Options):
-		return resumeRefused(path, "that search has another space (--side, --vary, --option, --where, --rules, --block)")
+		return results.ResumeRefused(path, "that search has another space (--side, --vary, --option, --where, --rules, --block)")
 	case old.Guarantee.Alpha != doc.Guarantee.Alpha || old.Guarantee.Delta != doc.Guarantee.Delta:
-		return resumeRefused(path, "that search has --alpha %v --delta %v", old.Guarantee.Alpha, old.Guarantee.Delta)
+		return results.ResumeRefused(path, "that search has --alpha %v --delta %v", old.Guarantee.Alpha, old.Guarantee.Delta)
 	}
 	return nil
 }
