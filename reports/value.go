@@ -61,10 +61,8 @@ func WriteValueLang(v *results.Value, w io.Writer, f Format, l i18n.Lang) error 
 	return nil
 }
 
-// ValueMultiplicity says how many intervals the document prints at 95% and
-// what that does not promise.
-func ValueMultiplicity(v *results.Value) string { return valueMultiplicity(v, i18n.En) }
-
+// valueMultiplicity says how many intervals the document prints at 95%
+// and what that does not promise.
 func valueMultiplicity(v *results.Value, l i18n.Lang) string {
 	return l.T("value.multiplicity", len(v.Effects), len(v.Rates), 2*len(v.Swings), len(v.Effects)+len(v.Rates)+2*len(v.Swings))
 }

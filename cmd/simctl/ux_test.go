@@ -10,6 +10,7 @@ import (
 
 	"simctl/reports"
 	"simctl/reports/results"
+	"simctl/rulesets"
 	"simctl/sim"
 	"simctl/sim/experiment"
 )
@@ -42,7 +43,7 @@ func TestHelpListsWorkingFormats(t *testing.T) {
 // Every starter mentions tactics, names no common field its ruleset
 // refuses (each one it names compiles when set), and runs.
 func TestStartersNameOnlyAcceptedFields(t *testing.T) {
-	for _, r := range []string{"d20", "acks2", "cavaliers", "lotm"} {
+	for _, r := range rulesets.Names() {
 		var out, errb bytes.Buffer
 		if code := Main(context.Background(), []string{"init", r, "-o", "-"}, &out, &errb); code != exitOK {
 			t.Fatalf("init %s: exit %d: %s", r, code, errb.String())
