@@ -11,6 +11,7 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 	"simctl/reports/safeio"
 )
@@ -96,7 +97,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure
 		}
-		if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteOptimize(m, w, reports.JSON) }); err != nil {
+		if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteOptimize(m, w, reports.JSON, i18n.En) }); err != nil {
 			sayErr(stderr, "merge", err)
 			return exitFailure
 		}
@@ -109,21 +110,21 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure
 		}
-		return mergeDone(msg.New("value run"), v.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteValue(v, w, format) })
+		return mergeDone(msg.New("value run"), v.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteValue(v, w, format, i18n.En) })
 	case len(matrices) > 0:
 		m, err := app.MergeMatrices(matrices)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure
 		}
-		return mergeDone(msg.New("matrix"), m.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteMatrix(m, w, format) })
+		return mergeDone(msg.New("matrix"), m.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteMatrix(m, w, format, i18n.En) })
 	case len(compares) > 0:
 		c, err := results.MergeCompares(compares)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure
 		}
-		return mergeDone(msg.New("comparison"), c.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteCompare(c, w, format) })
+		return mergeDone(msg.New("comparison"), c.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteCompare(c, w, format, i18n.En) })
 	}
 	m, err := results.Merge(rs)
 	if err != nil {
@@ -156,7 +157,7 @@ func mergeSweeps(ss []*results.Sweep, target *safeio.Target, partial bool, f rep
 	if m.Incomplete {
 		say(stderr, "merge", "the sweep shards do not cover every point's encounters (shards missing); the merged sweep is marked incomplete")
 	}
-	if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteSweep(m, w, f) }); err != nil {
+	if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteSweep(m, w, f, i18n.En) }); err != nil {
 		sayErr(stderr, "merge", err)
 		return exitFailure
 	}

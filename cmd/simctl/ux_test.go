@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 	"simctl/rulesets"
 	"simctl/sim"
@@ -97,7 +98,7 @@ func TestRunPlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := reports.EconomyFigure(r)
+	f, err := reports.EconomyFigure(i18n.En, r)
 	if err != nil {
 		t.Fatal(err)
 	}
