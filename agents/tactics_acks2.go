@@ -125,7 +125,7 @@ func acksMomentFacts(m int) []int {
 // AcksDecisions documents the ACKS II decisions per moment.
 var AcksDecisions = [numAcksMoments][]string{
 	amDeclare: {"declare SPELL | declare any", "withdraw", "retreat", "nothing"},
-	amTurn:    {"attack", "attack without charging", "delay until NAME", "delay to COUNT", "delay to floor", "ready"},
+	amTurn:    {"attack", "attack without charging", "delay until NAME", "delay to COUNT", "delay to floor", "ready", "SPECIAL_ACTION"},
 	amReact:   {"strike", "hold"},
 	amSame:    {"before", "after"},
 }
@@ -160,6 +160,7 @@ const (
 	adHold
 	adBefore
 	adAfter
+	adSpecial // a special action written as data (action: segment), do.who its index
 )
 
 const (
@@ -170,6 +171,7 @@ const (
 	awWaitedActed
 	awCount
 	awDeclared
+	awNoSpecial
 	numAcksWhy
 )
 
@@ -181,6 +183,7 @@ var acksWhyText = [numAcksWhy]string{
 	"the one it waits for has acted",
 	"that count is not below the count now",
 	"it declared an action this round",
+	"the action cannot be taken now",
 }
 
 type acksDo struct {
@@ -261,6 +264,8 @@ func (do acksDo) reasons(tg acksTarget) []int {
 		out = append(out, awResuming, awCount)
 	case adReady:
 		out = append(out, awDeclared)
+	case adSpecial:
+		out = append(out, awNoSpecial)
 	}
 	return out
 }
@@ -320,6 +325,10 @@ func parseAcksDo(d *scenario.Decoder, g *acks2.Game, self, moment int, s string,
 			return do, true
 		}
 	case amTurn:
+		if k := g.Action(self, s); k >= 0 {
+			do.kind, do.who = adSpecial, k
+			return do, true
+		}
 		switch verb {
 		case "attack":
 			switch rest {

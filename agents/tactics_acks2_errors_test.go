@@ -28,7 +28,7 @@ sides:
 func TestAcksTacticsErrors(t *testing.T) {
 	cases := []errCase{
 		{"{turn: [{do: declare any}]}",
-			"a.yaml:8:31: sides[0].combatants[0].tactics.turn[0].do: declare is a decision at before_initiative, not at turn; acks2 offers at turn: attack, attack without charging, delay until NAME, delay to COUNT, delay to floor, ready",
+			"a.yaml:8:31: sides[0].combatants[0].tactics.turn[0].do: declare is a decision at before_initiative, not at turn; acks2 offers at turn: attack, attack without charging, delay until NAME, delay to COUNT, delay to floor, ready, SPECIAL_ACTION",
 			""},
 		{"{before_initiative: [{do: attack}]}",
 			"a.yaml:8:44: sides[0].combatants[0].tactics.before_initiative[0].do: attack is a decision at turn, not at before_initiative; acks2 offers at before_initiative: declare SPELL | declare any, withdraw, retreat, nothing",
@@ -55,7 +55,7 @@ func TestAcksTacticsErrors(t *testing.T) {
 			"a.yaml:8:31: sides[0].combatants[0].tactics.turn[0].do: delay to needs a count from -10 to 10 or floor, got \"12\"",
 			""},
 		{"{turn: [{do: seize}]}",
-			"a.yaml:8:31: sides[0].combatants[0].tactics.turn[0].do: seize is a cavaliers decision, not an acks2 one; acks2 offers at turn: attack, attack without charging, delay until NAME, delay to COUNT, delay to floor, ready",
+			"a.yaml:8:31: sides[0].combatants[0].tactics.turn[0].do: seize is a cavaliers decision, not an acks2 one; acks2 offers at turn: attack, attack without charging, delay until NAME, delay to COUNT, delay to floor, ready, SPECIAL_ACTION",
 			""},
 		{"{turn: [{do: attack, target: weakst}]}",
 			"a.yaml:8:47: sides[0].combatants[0].tactics.turn[0].target: unknown target \"weakst\" (did you mean \"weakest\"?); a target is a selector (weakest, strongest, nearest, random, first, casters) or an enemy's name (Orc)",

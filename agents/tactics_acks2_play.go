@@ -72,6 +72,11 @@ func (p *acksTactic) Turn(t *acks2.Table, self int) acks2.Plan {
 				return awDeclared
 			}
 			out.Do = acks2.Ready
+		case adSpecial:
+			if !t.CanTake(self, r.do.who) {
+				return awNoSpecial
+			}
+			out.Special = r.do.who + 1
 		case adDelayUntil:
 			switch {
 			case t.Resuming(self):
@@ -278,6 +283,8 @@ func (do *acksDo) text(g *acks2.Game) string {
 		return "hold"
 	case adBefore:
 		return "before"
+	case adSpecial:
+		return g.ActionName(do.who)
 	}
 	return "after"
 }

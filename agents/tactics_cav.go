@@ -155,7 +155,7 @@ func cavMomentFacts(m int) []int {
 // CavDecisions documents the Cavaliers decisions per moment.
 var CavDecisions = [numCavMoments][]string{
 	cmMove:   {"advance", "advance to NAME", "follow NAME", "hold"},
-	cmAttack: {"attack", "nothing"},
+	cmAttack: {"attack", "nothing", "SPECIAL_ACTION"},
 	cmReact:  {"seize", "interpose", "interpose for NAME", "block", "block for NAME", "reprise", "pass"},
 	cmEnter:  {"roll SPECIALTY"},
 }
@@ -188,18 +188,21 @@ const (
 	cdReprise
 	cdPass
 	cdRoll
+	cdSpecial // a special action written as data (action: PRICE), do.who its index
 )
 
 // fall-through reasons
 const (
 	cwNotInFight = iota
 	cwNotHere
+	cwNoSpecial
 	numCavWhy
 )
 
 var cavWhyText = [numCavWhy]string{
 	"the one it goes to is not in the fight",
 	"the named enemy is not in its Area",
+	"the action cannot be taken now",
 }
 
 type cavDo struct {
@@ -281,6 +284,8 @@ func (r *cavRule) reasons() []int {
 		return []int{cwNotInFight}
 	case r.do.kind == cdAttack && r.target.named >= 0:
 		return []int{cwNotHere}
+	case r.do.kind == cdSpecial:
+		return []int{cwNoSpecial}
 	}
 	return nil
 }
@@ -352,6 +357,10 @@ func parseCavDo(d *scenario.Decoder, g *cavaliers.Game, self, moment int, s stri
 			return noArg(cdHold)
 		}
 	case cmAttack:
+		if k := g.Action(self, s); k >= 0 {
+			do.kind, do.who = cdSpecial, k
+			return do, true
+		}
 		switch verb {
 		case "attack":
 			if rest != "" {

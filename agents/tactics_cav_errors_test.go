@@ -33,7 +33,7 @@ func TestCavTacticsErrors(t *testing.T) {
 			""},
 		{"{move: [{do: seize}]}", "c.yaml:7:31: sides[0].combatants[0].tactics.move[0].do: seize is a decision at reactions, not at move; cavaliers offers at move: advance, advance to NAME, follow NAME, hold",
 			""},
-		{"{attack: [{do: advance}]}", "c.yaml:7:33: sides[0].combatants[0].tactics.attack[0].do: advance is a decision at move, not at attack; cavaliers offers at attack: attack, nothing",
+		{"{attack: [{do: advance}]}", "c.yaml:7:33: sides[0].combatants[0].tactics.attack[0].do: advance is a decision at move, not at attack; cavaliers offers at attack: attack, nothing, SPECIAL_ACTION",
 			""},
 		{"{reactions: [{do: declare any}]}", "c.yaml:7:36: sides[0].combatants[0].tactics.reactions[0].do: declare is an acks2 decision, not a cavaliers one; cavaliers offers at reactions: seize, interpose, interpose for NAME, block, block for NAME, reprise, pass",
 			""},

@@ -89,6 +89,14 @@ func (p *cavTactic) Target(t *cavaliers.Table, self int) int {
 			tg = -1
 			return -1
 		}
+		if r.do.kind == cdSpecial {
+			if !t.CanTake(self, r.do.who) {
+				return cwNoSpecial
+			}
+			t.Choose(self, r.do.who)
+			tg = -1
+			return -1
+		}
 		if n := r.target.named; n >= 0 {
 			if !t.Present(n) || t.Area(n) != t.Area(self) {
 				return cwNotHere
@@ -344,6 +352,8 @@ func (do *cavDo) text(g *cavaliers.Game) string {
 		return s
 	case cdReprise:
 		return "reprise"
+	case cdSpecial:
+		return g.ActionName(do.who)
 	}
 	return "pass"
 }

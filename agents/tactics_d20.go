@@ -81,6 +81,9 @@ const (
 	fEnemyAC
 	fEnemyInRange
 	fEnemyShotPenalty
+	fSelfFlanked
+	fEnemiesFlanked
+	fEnemyFlanked
 )
 
 var d20Facts = []tactics.Fact{
@@ -142,6 +145,9 @@ var d20Facts = []tactics.Fact{
 	fEnemyAC:           {Name: "enemy.ac", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the enemy's armour class now (flat-footed, after a charge)"},
 	fEnemyInRange:      {Name: "enemy.in_range", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "the enemy is in the fight within its ranged weapon's range"},
 	fEnemyShotPenalty:  {Name: "enemy.shot_penalty", Type: tactics.Number, Arg: tactics.EnemyArg, Doc: "the penalty a shot at the enemy takes now: range increments, and -4 into a melee without Precise Shot (0 or less)"},
+	fSelfFlanked:       {Name: "self.flanked", Type: tactics.Bool, Doc: "an enemy threatening it flanks it (its melee attack gets +2; option flanking)"},
+	fEnemiesFlanked:    {Name: "enemies.flanked", Type: tactics.Number, Doc: "enemies in the fight its melee attack would flank, from where it would attack (+2; option flanking)"},
+	fEnemyFlanked:      {Name: "enemy.flanked", Type: tactics.Bool, Arg: tactics.EnemyArg, Doc: "its melee attack on the enemy would flank it, from where it would attack (+2; option flanking)"},
 }
 
 // D20Facts documents the facts of the d20 turn moment (docs, simctl policies).
@@ -162,6 +168,7 @@ const (
 	doShoot
 	doCloseIn
 	doKeepDistance
+	doSpecial // a special action written as data (rules: or traits: with action:)
 )
 
 // D20Decisions documents the d20 decisions (docs, messages).
@@ -188,6 +195,7 @@ const (
 	whyCount
 	whyCannotCounter
 	whyNoShot
+	whyNoSpecial
 	numWhy
 )
 
@@ -203,6 +211,7 @@ var whyText = [numWhy]string{
 	"that count is not below its own",
 	"nothing to counter",
 	"no shot left",
+	"the action cannot be taken now",
 }
 
 type d20Do struct {
@@ -215,6 +224,7 @@ type d20Do struct {
 	trigger d20.Trigger
 	ally    int
 	action  d20.ReadyAction
+	special int // doSpecial: Game.Action's index
 }
 
 type selKind uint8
@@ -311,6 +321,8 @@ func (do d20Do) reasons(tg d20Target) []int {
 		out = append(out, whyCannotCounter)
 	case doShoot, doCloseIn, doKeepDistance:
 		out = append(out, whyNoShot)
+	case doSpecial:
+		out = append(out, whyNoSpecial)
 	}
 	return out
 }
@@ -407,11 +419,20 @@ func parseD20Do(d *scenario.Decoder, g *d20.Game, self int, s string, t tactics.
 		do.kind = map[string]d20DoKind{"shoot": doShoot, "close_in": doCloseIn, "keep_distance": doKeepDistance}[verb]
 		return do, true
 	}
+	if k := g.Action(self, s); k >= 0 {
+		do.kind, do.special = doSpecial, k
+		return do, true
+	}
 	if rs, ok := otherVerbs[verb]; ok {
 		if rs == "" {
 			return fail("d20 has no decision %q: the d20 referee does not model it; d20 offers: %s", verb, strings.Join(D20Decisions, ", "))
 		}
 		return fail("%s is a %s decision, not a d20 one; d20 offers: %s", verb, rs, strings.Join(D20Decisions, ", "))
+	}
+	if acts := g.Actions(self); len(acts) > 0 {
+		// Special actions written as data (action: in rules: or traits:)
+		// are decisions too.
+		return fail("unknown decision %q%s; d20 offers at turn: %s, and %s's actions: %s", s, scenario.Suggest(s, append(append([]string(nil), d20Verbs...), acts...)), strings.Join(D20Decisions, ", "), g.C[self].Name, strings.Join(acts, ", "))
 	}
 	return fail("unknown decision %q%s; d20 offers at turn: %s", verb, scenario.Suggest(verb, d20Verbs), strings.Join(D20Decisions, ", "))
 }
@@ -527,7 +548,7 @@ func parseD20Target(d *scenario.Decoder, g *d20.Game, self int, s string, t tact
 	if s == "" {
 		return tg, true
 	}
-	if kind == doDelayUntil || kind == doDelayTo || kind == doReady && !advance || kind == doCounterspell {
+	if kind == doDelayUntil || kind == doDelayTo || kind == doReady && !advance || kind == doCounterspell || kind == doSpecial {
 		d.Errorf(t.Node, t.Path, "a %s decision has no target (a readied attack strikes whoever sets it off)", kindName(kind))
 		return tg, false
 	}
@@ -554,5 +575,5 @@ func parseD20Target(d *scenario.Decoder, g *d20.Game, self int, s string, t tact
 }
 
 func kindName(k d20DoKind) string {
-	return [...]string{"attack", "charge", "full_attack", "cast", "delay", "delay", "ready", "counterspell", "shoot", "close_in", "keep_distance"}[k]
+	return [...]string{"attack", "charge", "full_attack", "cast", "delay", "delay", "ready", "counterspell", "shoot", "close_in", "keep_distance", "special action"}[k]
 }

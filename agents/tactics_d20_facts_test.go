@@ -215,3 +215,49 @@ sides:
 		t.Errorf("A did not close on W in the surprise round\n%s", ev.Dump())
 	}
 }
+
+// Issue 34 item 13: flanking facts. With flanking: two, F (at the Orc)
+// flanks it once R, 10 ft behind the line, comes up: R's rule sees
+// enemy("Orc").flanked and enemies.flanked from where it would attack
+// (F threatens the Orc); the Orc, threatened by both, is flanked
+// (self.flanked) on its turn. With flanking: line (the default) nobody is.
+func TestD20FlankingFacts(t *testing.T) {
+	src := func(opt string) string {
+		return `
+name: flank
+ruleset: d20
+max_rounds: 1
+distance: 5
+options: {flanking: ` + opt + `}
+sides:
+  - name: a
+    combatants:
+      - {name: F, hp: 1000, ac: 10, attacks: [0], damage: 1, crit: none, initiative_roll: 20}
+      - name: R
+        hp: 1000
+        ac: 10
+        attacks: [0]
+        damage: 1
+        crit: none
+        position: 10
+        initiative_roll: 15
+        tactics: {turn: [{name: flank, when: enemy("Orc").flanked and enemies.flanked == 1 and not self.flanked, do: attack}]}
+  - name: b
+    combatants:
+      - name: Orc
+        hp: 1000
+        ac: 10
+        attacks: [0]
+        damage: 1
+        crit: none
+        initiative_roll: 10
+        tactics: {turn: [{name: hemmed, when: self.flanked, do: attack}]}
+`
+	}
+	_, ev := eventsOf(t, src("two"), 1)
+	ev.InOrder(t, "attack F Orc", "rule R rule=turn/flank ok=true", "move R", "attack R Orc", "rule Orc rule=turn/hemmed ok=true")
+	_, ev = eventsOf(t, src("line"), 1)
+	if got := append(ev.Match(t, "rule rule=turn/flank ok=true"), ev.Match(t, "rule rule=turn/hemmed ok=true")...); len(got) != 0 {
+		t.Errorf("flanking: line, with everyone on one side: rules fired %v", got)
+	}
+}

@@ -116,6 +116,12 @@ func (do *d20Do) plan(t *d20.Table, self int, sel d20Target, p *d20.Plan) (why i
 		}
 		p.Do, p.DelayTo = d20.Delay, do.count
 		return -1
+	case doSpecial:
+		if !t.CanTake(self, do.special) {
+			return whyNoSpecial
+		}
+		p.Special = do.special + 1
+		return -1
 	case doReady, doCounterspell:
 		p.Do, p.Trigger, p.Ally, p.Action, p.Spell, p.Shoot = d20.Ready, do.trigger, do.ally, do.action, do.spell, do.shoot
 		if do.advance {
@@ -373,6 +379,10 @@ func d20Fact(t *d20.Table, self, id, arg int) float64 {
 		return b2f(t.Loaded(self))
 	case fSelfThreatened:
 		return b2f(t.Threatened(self))
+	case fSelfFlanked:
+		return b2f(t.Flanked(self))
+	case fEnemyFlanked:
+		return b2f(!t.Out(arg) && t.WouldFlank(self, arg))
 	case fAllyFlatFooted, fEnemyFlatFooted:
 		return b2f(t.FlatFooted(arg))
 	case fAllyReadied, fEnemyReadied:
@@ -461,6 +471,8 @@ func groupFact(t *d20.Table, self, fact int) float64 {
 			n += ib(t.FlatFooted(j))
 		case fEnemiesReadied:
 			n += ib(t.Readied(j))
+		case fEnemiesFlanked:
+			n += ib(t.WouldFlank(self, j))
 		case fAlliesEngaged:
 			n += ib(j != self && t.Engaged(j))
 		case fAlliesActed:
@@ -538,6 +550,9 @@ func describePlan(t *d20.Table, self int, p d20.Plan) msg.Text {
 			s = msg.New("advance on %s and %s", g.C[p.Target].Name, s)
 		}
 		return s
+	}
+	if p.Special > 0 {
+		return msg.New("take the special action %s", g.ActionName(p.Special-1))
 	}
 	if p.Target < 0 {
 		return msg.New("act (no one to act against)")

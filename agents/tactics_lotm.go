@@ -176,7 +176,8 @@ func lotmMomentFacts(m int) []int {
 // LotmDecisions documents the LotM decisions per moment.
 var LotmDecisions = [numLotmMoments][]string{
 	lmTurn: {"attack", "strike", "strike once", "double_strike", "vital PART", "cast", "grapple [one_hand|limb]", "charge",
-		"point_blank", "leg_sweep", "first_aid", "meditate", "delay KIND on TRIGGER [for ALLY|ENEMY]"},
+		"point_blank", "leg_sweep", "first_aid", "meditate", "delay KIND on TRIGGER [for ALLY|ENEMY]",
+		"SPECIAL_ACTION"},
 	lmReact: {"insert", "wait", "limb_block [legs|arms]", "borrow", "pass"},
 	lmLuck:  {"burn", "keep"},
 }
@@ -213,6 +214,7 @@ const (
 	ldPass // declines any offer
 	ldBurn
 	ldKeep
+	ldSpecial // a special action written as data (action: COST), then the Go default's turn
 )
 
 // fall-through reasons
@@ -224,6 +226,7 @@ const (
 	lwResuming
 	lwNoWait
 	lwNoLimb
+	lwNoSpecial
 	numLotmWhy
 )
 
@@ -235,6 +238,7 @@ var lotmWhyText = [numLotmWhy]string{
 	"this turn is its delayed action",
 	"what it would wait for is already here or cannot come",
 	"that limb has no block left",
+	"the action cannot be taken now",
 }
 
 type lotmRule struct {
@@ -243,6 +247,9 @@ type lotmRule struct {
 	text string     // the decision as written (expanded), for traces
 	pol  lotmPolicy // turn: the Go policy's configuration this rule plays
 	limb lotm.Part  // limb_block: Legs, Arms, or Head for the default's (legs first, then arms)
+	// special: a special action's index (Game.Action), taken at the start
+	// of the turn the Go default plays.
+	special int
 }
 
 // lotmTactic is a compiled tactics block for one LotM combatant. Immutable.
@@ -315,6 +322,8 @@ func (r *lotmRule) reasons() []int {
 		if r.limb != lotm.Head {
 			return []int{lwNoLimb}
 		}
+	case ldSpecial:
+		return []int{lwNoSpecial}
 	}
 	return nil
 }
@@ -413,6 +422,10 @@ func parseLotmDo(d *scenario.Decoder, g *lotm.Game, self, moment int, s string, 
 		return unknownLotmVerb(fail, verb, moment, offers())
 	}
 	r.pol = lotmBase
+	if k := g.Action(self, s); k >= 0 {
+		r.kind, r.special = ldSpecial, k
+		return true
+	}
 	p := &r.pol
 	rest := words[1:]
 	switch verb {

@@ -92,6 +92,10 @@ func (r *lotmRule) check(t *lotm.Table, self int) int {
 		if tg := r.pol.target1(t, self); tg >= 0 && !r.pol.shouldDelay(t, self, tg) {
 			return lwNoWait
 		}
+	case ldSpecial:
+		if !t.CanTake(self, r.special) {
+			return lwNoSpecial
+		}
 	case ldLimbBlock:
 		legs, arms := t.LimbsLeft(self)
 		if (r.limb == lotm.Legs && legs == 0) || (r.limb == lotm.Arms && arms == 0) {
@@ -118,7 +122,12 @@ func (p *lotmPolicy) target1(t *lotm.Table, self int) int {
 // the turn as the Go policy would; no rule: the Go default.
 func (p *lotmTactic) Turn(t *lotm.Table, self int) lotm.Plan {
 	if k := p.first(t, self, lmTurn, lotmCtx{actor: -1}); k >= 0 {
-		return p.rules[lmTurn][k].pol.Turn(t, self)
+		r := &p.rules[lmTurn][k]
+		plan := r.pol.Turn(t, self)
+		if r.kind == ldSpecial {
+			plan.Special = r.special + 1
+		}
+		return plan
 	}
 	return lotmBase.Turn(t, self)
 }

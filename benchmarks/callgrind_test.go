@@ -11,7 +11,7 @@ import (
 
 // TestCallgrindPlays is the loop the instruction counts in README.md are
 // taken from: SIMCTL_CALLGRIND=NAME (a standard scenario, e.g.
-// acks2/skirmish-morale) plays encounters 0..19,999 of seed 1 on one
+// acks2/skirmish-morale, or sneak-go and sneak-trait, the Traits pair) plays encounters 0..19,999 of seed 1 on one
 // locked thread and nothing else, so that callgrind's
 // --toggle-collect='*Table).Play' counts exactly 20,000 encounters (total
 // Ir / 20,000 is instructions per encounter). Skipped without the
@@ -23,7 +23,15 @@ func TestCallgrindPlays(t *testing.T) {
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	g := compile(t, name)
+	var g sim.Game
+	switch name {
+	case "sneak-go": // the Traits pair: sneak attack in Go and as a trait
+		g = compileWith(t, sneakGoSets)
+	case "sneak-trait":
+		g = compileWith(t, sneakTraitSets)
+	default:
+		g = compile(t, name)
+	}
 	table := g.NewTable()
 	tally := sim.NewTally(g)
 	var r rng.Stream

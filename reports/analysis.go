@@ -161,7 +161,7 @@ func MatrixFigure(l i18n.Lang, m *results.Matrix) (*Figure, error) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
 		main := draw.Crop(dc, 0, -barW, 0, 0)
-		p.Draw(main)
+		drawPlot(p, main)
 		colourBar(dc, p.DataCanvas(main), dc.Max.X-barW+vg.Points(14), l.T("matrix.fig.bar", m.RowSide), h.span)
 	}
 	return f, nil
@@ -355,7 +355,10 @@ func tournamentRanking(t *results.Tournament, raw bool) *table {
 
 // tournamentRankingLang is the text table of the ranking with its words in l.
 func tournamentRankingLang(t *results.Tournament, l i18n.Lang) *table {
-	tab := &table{header: []string{l.T("tour.col.rank"), l.T("col.option"), l.T("tour.col.status"), l.T("fact.encounters"), l.T("col.win_rate"), l.T("col.ci95"),
+	// The win-rate intervals are Wilson's, one per option, not adjusted
+	// for the selection (an eliminated option stopped when it looked
+	// bad): the header says so where they are printed.
+	tab := &table{header: []string{l.T("tour.col.rank"), l.T("col.option"), l.T("tour.col.status"), l.T("fact.encounters"), l.T("col.win_rate"), l.T("tour.col.ci95_unadjusted"),
 		l.T("tour.col.out"), l.T("tour.col.vs", tournamentRefLabelLang(t, l)), l.T("tour.col.ci_pairs")}, left: 3}
 	if len(t.Stages) == 0 {
 		return tab

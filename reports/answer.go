@@ -67,7 +67,8 @@ func compareAnswer(c *results.Compare, l i18n.Lang) string {
 		}
 		d := o.Diff[0]
 		lo, hi := float64(d.CI95[0]), float64(d.CI95[1])
-		parts = append(parts, l.T("answer.compare.option", o.Name, prosePP(l, d.Diff, true), prosePPCI(l, lo, hi), SizeOf(lo, hi).word(l)))
+		// The same in every language: name, difference, interval, size.
+		parts = append(parts, o.Name+" "+prosePP(l, d.Diff, true)+" "+prosePPCI(l, lo, hi)+", "+SizeOf(lo, hi).word(l))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -101,7 +102,7 @@ func answerLines(in *results.Input, l i18n.Lang) []string {
 				continue
 			}
 			seen[r.A] = true
-			rates = append(rates, l.T("answer.value.rate", r.A, proseNumber(l, ratio(r.Value))+" "+r.B, proseNumber(l, ratio(r.CI95[0])), proseNumber(l, ratio(r.CI95[1]))))
+			rates = append(rates, "1 "+r.A+" = "+proseNumber(l, ratio(r.Value))+" "+r.B+" "+proseRange(l, proseNumber(l, ratio(r.CI95[0])), proseNumber(l, ratio(r.CI95[1]))))
 			if len(rates) == 3 {
 				break
 			}
@@ -137,7 +138,12 @@ func prosePPCI(l i18n.Lang, lo, hi float64) string {
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
 		return "—"
 	}
-	a, b := proseNumber(l, fmt.Sprintf("%+.2f", 100*lo)), proseNumber(l, fmt.Sprintf("%+.2f", 100*hi))
+	return proseRange(l, proseNumber(l, fmt.Sprintf("%+.2f", 100*lo)), proseNumber(l, fmt.Sprintf("%+.2f", 100*hi)))
+}
+
+// proseRange is an interval's bounds in brackets as l's prose writes them
+// (Russian separates them with a semicolon: its decimal point is a comma).
+func proseRange(l i18n.Lang, a, b string) string {
 	if l.Or() == i18n.Ru {
 		return "[" + a + "; " + b + "]"
 	}

@@ -250,7 +250,7 @@ func (b *Bundle) tournamentSection(s *section, k int, t *results.Tournament) {
 		named = named || c.Name != strings.Join(c.Sets, " ")
 	}
 	ref := l.T("tour.col.vs", tournamentRefLabelLang(t, l))
-	rank := &table{left: 4, header: []string{l.T("tour.col.rank"), l.T("col.option"), "--set", l.T("tour.col.status"), l.T("fact.encounters"), l.T("col.win_rate"), l.T("col.ci95"), l.T("tour.col.out"), ref, l.T("tour.col.ci_pairs")}}
+	rank := &table{left: 4, header: []string{l.T("tour.col.rank"), l.T("col.option"), "--set", l.T("tour.col.status"), l.T("fact.encounters"), l.T("col.win_rate"), l.T("tour.col.ci95_unadjusted"), l.T("tour.col.out"), ref, l.T("tour.col.ci_pairs")}}
 	if !named {
 		rank = &table{left: 3, header: append([]string{l.T("tour.col.rank"), l.T("tour.col.option_sets")}, rank.header[3:]...)}
 	}

@@ -171,7 +171,7 @@ func figureFont(l i18n.Lang) font.Font {
 // Korean report without a Hangul font): the figure would show boxes.
 func (f *Figure) checkGlyphs() error {
 	var rec recorder.Canvas
-	f.draw(draw.NewCanvas(&rec, f.W, f.H))
+	f.render(draw.NewCanvas(&rec, f.W, f.H))
 	var buf sfnt.Buffer
 	var bad []string
 	seen := map[string]bool{}

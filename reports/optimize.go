@@ -80,10 +80,7 @@ func WriteOptimize(o *results.Optimize, w io.Writer, f Format, l i18n.Lang) erro
 		footnotes(w, []string{l.T("opt.text.oracle.note")}, md)
 		return nil
 	}
-	// The confirmation's encounters are not run's: say so, or the "as
-	// written" rate beside simctl run's on the same seed reads as a
-	// contradiction.
-	notes := []string{l.T("opt.text.note.status"), l.T("opt.text.note.confirmed", thousands(o.Search.ConfirmN), thousands(o.Search.ConfirmStart))}
+	notes := []string{l.T("opt.text.note.status"), l.T("opt.text.note.confirmed")}
 	if o.Interrupted {
 		notes = append(notes, l.T("opt.text.note.interrupted"))
 	}

@@ -48,6 +48,19 @@ func (b *Bundle) optimizeSection(s *section, k int, o *results.Optimize, prefix 
 			steps.add(strconv.Itoa(i+1), pct(st.Value), signedPP(st.RowGain), signedPP(st.ColGain), strconv.Itoa(st.Cells))
 		}
 		s.tables = append(s.tables, titled{title: l.T("opt.table.iterations"), t: steps})
+		// Each side's space as searched, and the merged duplicates, as the
+		// text output says them.
+		for _, side := range []struct {
+			name  string
+			space []string
+		}{{or.RowSide, or.RowSpace}, {or.ColSide, or.ColSpace}} {
+			if len(side.space) > 0 {
+				s.notes = append(s.notes, l.T("opt.text.oracle.space", side.name, len(side.space), strings.Join(side.space, ", ")))
+			}
+		}
+		for _, m := range or.Merged {
+			s.notes = append(s.notes, l.T("opt.text.oracle.merged", m.Side, m.Name, m.Into))
+		}
 		return
 	}
 	r := o.Search
@@ -128,6 +141,12 @@ func searchCostLang(l i18n.Lang, r *experiment.OptimizeResult) string {
 		parts = append([]string{l.T("opt.cost.screening", l.Int(screening))}, parts...)
 	}
 	s := l.T("opt.cost.all", l.Int(r.Encounters), strings.Join(parts, ", "))
+	if !r.Separated && r.Selection != nil {
+		// No guarantee reached: nothing to price a design "for the same
+		// guarantee" against (a document from before issue 35 may still
+		// hold a uniform figure here).
+		return s + l.T("opt.cost.no_guarantee")
+	}
 	if r.Uniform <= 0 || r.Encounters <= 0 {
 		return s
 	}

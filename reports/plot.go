@@ -60,10 +60,20 @@ type Figure struct {
 	draw    func(dc draw.Canvas)
 }
 
+// figureMargin is left free on every side of a figure: gonum/plot puts
+// the rotated axis label and a title as wide as the canvas against the
+// edge, where a parenthesis' descender or a first letter is cut.
+const figureMargin = 4 * vg.Millimeter / 2
+
+// render draws f on c inside the margin.
+func (f *Figure) render(c draw.Canvas) {
+	f.draw(draw.Crop(c, figureMargin, -figureMargin, figureMargin, -figureMargin))
+}
+
 // PNG renders f as a PNG image at FigureDPI.
 func (f *Figure) PNG(w io.Writer) error {
 	c := vgimg.NewWith(vgimg.UseWH(f.W, f.H), vgimg.UseDPI(FigureDPI), vgimg.UseBackgroundColor(color.White))
-	f.draw(draw.New(c))
+	f.render(draw.New(c))
 	_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
 	return err
 }
@@ -72,7 +82,7 @@ func (f *Figure) PNG(w io.Writer) error {
 // ones metric-compatible with Liberation Sans (see svgFonts).
 func (f *Figure) SVG(w io.Writer) error {
 	c := vgsvg.New(f.W, f.H)
-	f.draw(draw.New(c))
+	f.render(draw.New(c))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return err
@@ -117,7 +127,7 @@ func (f *Figure) Save(path string) error {
 }
 
 func single(p *plot.Plot) func(draw.Canvas) {
-	return func(dc draw.Canvas) { p.Draw(dc) }
+	return func(dc draw.Canvas) { drawPlot(p, dc) }
 }
 
 // sans is the font of every text in a figure of l.
@@ -131,18 +141,60 @@ func newPlot(l i18n.Lang, title, xLabel, yLabel string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.Title.TextStyle.Font = sans(l, 12)
+	p.Title.TextStyle.Handler = spacedText{text.Plain{Fonts: font.DefaultCache}}
 	p.Title.Padding = 6
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Label.TextStyle.Font = sans(l, 11)
+		a.Label.TextStyle.Handler = spacedText{text.Plain{Fonts: font.DefaultCache}}
 		a.Tick.Label.Font = sans(l, 9)
 		a.Color, a.Tick.Color = ink, ink
 		a.Label.TextStyle.Color, a.Tick.Label.Color = ink, ink
 	}
 	p.Legend.TextStyle.Font = sans(l, 10)
 	p.Legend.Top = true
+	// gonum/plot stacks legend rows at the text's height above the
+	// baseline: a descender (and a Hangul font's taller glyphs) then runs
+	// into the next row. Space them by the font's descent and a point.
+	p.Legend.Padding = p.Legend.TextStyle.FontExtents().Descent + vg.Points(1)
 	return p
+}
+
+// drawPlot draws p on c with its title broken into lines that fit c's
+// width (a Russian or Korean title is often longer than the English one
+// it was laid out for).
+func drawPlot(p *plot.Plot, c draw.Canvas) {
+	p.Title.Text = fitLines(p.Title.TextStyle, p.Title.Text, c.Max.X-c.Min.X)
+	// The y axis's label runs along the data area, below the title and
+	// above the x axis: about three quarters of the height.
+	p.Y.Label.Text = fitLines(p.Y.Label.TextStyle, p.Y.Label.Text, (c.Max.Y-c.Min.Y)*3/4)
+	p.X.Label.Text = fitLines(p.X.Label.TextStyle, p.X.Label.Text, c.Max.X-c.Min.X)
+	p.Draw(c)
+}
+
+// fitLines breaks each line of s at spaces so that none is wider than w
+// in style st; a single word wider than w stays whole.
+func fitLines(st text.Style, s string, w vg.Length) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		words := strings.Split(line, " ")
+		cur := ""
+		for _, word := range words {
+			next := word
+			if cur != "" {
+				next = cur + " " + word
+			}
+			if cur != "" && st.Width(next) > w {
+				out = append(out, cur)
+				cur = word
+				continue
+			}
+			cur = next
+		}
+		out = append(out, cur)
+	}
+	return strings.Join(out, "\n")
 }
 
 func textStyle(size vg.Length, c color.Color) text.Style {
@@ -436,8 +488,8 @@ func sweepLine(l i18n.Lang, s *results.Sweep) *Figure {
 	const lower = 0.46 * h // the second panel; the first has the title above it
 	return &Figure{Name: "sweep", W: w, H: h,
 		draw: func(dc draw.Canvas) {
-			panels[0].Draw(draw.Crop(dc, 0, 0, lower, 0))
-			panels[1].Draw(draw.Crop(dc, 0, 0, 0, -(h - lower)))
+			drawPlot(panels[0], draw.Crop(dc, 0, 0, lower, 0))
+			drawPlot(panels[1], draw.Crop(dc, 0, 0, 0, -(h-lower)))
 		},
 		Caption: l.T("fig.sweep.caption", s.Sides[0], s.Sides[1], a.Path)}
 }
@@ -551,7 +603,7 @@ func sweepHeat(l i18n.Lang, s *results.Sweep) *Figure {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
 		main := draw.Crop(dc, 0, -barW, 0, 0)
-		p.Draw(main)
+		drawPlot(p, main)
 		data := p.DataCanvas(main)
 		colourBar(dc, data, dc.Max.X-barW+vg.Points(14), l.T("fig.sweep.bar", s.Sides[0]), h.span)
 	}
@@ -649,8 +701,8 @@ func CompareFigure(l i18n.Lang, c *results.Compare) (*Figure, error) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
 		t := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Points(16), PadLeft: 4, PadRight: 4, PadTop: 4, PadBottom: 4}
-		left.Draw(t.At(dc, 0, 0))
-		right.Draw(t.At(dc, 1, 0))
+		drawPlot(left, t.At(dc, 0, 0))
+		drawPlot(right, t.At(dc, 1, 0))
 	}
 	return f, nil
 }
@@ -869,4 +921,43 @@ func FirstActorFigure(l i18n.Lang, r *results.Result, sides []int) (*Figure, err
 	}
 	return &Figure{Name: "first", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
 		Caption: l.T("fig.first.caption")}, nil
+}
+
+// spacedText is gonum/plot's plain text with lines a line's height apart
+// (the font's ascent, descent and gap, as the text's box counts them)
+// rather than one em: with Liberation Sans a title's lines touch, with a
+// Hangul font they overlap.
+type spacedText struct{ text.Plain }
+
+// Draw implements text.Handler.
+func (h spacedText) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
+	txt = strings.TrimRight(txt, "\n")
+	if !strings.Contains(txt, "\n") {
+		// One line: where gonum/plot puts it, which its axes' layout
+		// (tick labels drawn the same way) expects.
+		h.Plain.Draw(c, txt, sty, pt)
+		return
+	}
+	fnt := h.Fonts.Lookup(sty.Font, sty.Font.Size)
+	e := fnt.Extents()
+	step := max(e.Height, e.Ascent+e.Descent)
+	c.SetColor(sty.Color)
+	if sty.Rotation != 0 {
+		c.Push()
+		c.Rotate(sty.Rotation)
+	}
+	sin64, cos64 := math.Sincos(sty.Rotation)
+	cos, sin := vg.Length(cos64), vg.Length(sin64)
+	pt.X, pt.Y = pt.Y*sin+pt.X*cos, pt.Y*cos-pt.X*sin
+	lines := h.Lines(txt)
+	// The box's top is at YAlign·height above pt; each line's baseline
+	// is its ascent below the line's top.
+	top := pt.Y + sty.Height(txt)*(vg.Length(sty.YAlign)+1)
+	for i, line := range lines {
+		xoffs := vg.Length(sty.XAlign) * fnt.Width(line)
+		c.FillString(fnt, vg.Point{X: pt.X + xoffs, Y: top - vg.Length(i)*step - e.Ascent}, line)
+	}
+	if sty.Rotation != 0 {
+		c.Pop()
+	}
 }

@@ -56,8 +56,17 @@ func TacticsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	}
 	p.X.Min, p.X.Max = 0, math.Max(hi*1.3, 0.1) // room for the figures after the bars
 	p.X.Tick.Marker = niceTicks{}
-	p.Legend.Add(l.T("fig.tactics.fired"), swatch{ink})
-	p.Legend.Add(l.T("fig.tactics.fell"), swatch{lighter(ink)})
+	// The swatches in the bars' own colours: each side's that has a row
+	// (ink for a row of no side).
+	var fired, fell stripes
+	for _, c := range tacticsColours(rows, false) {
+		fired = append(fired, c)
+	}
+	for _, c := range tacticsColours(rows, true) {
+		fell = append(fell, lighter(c))
+	}
+	p.Legend.Add(l.T("fig.tactics.fired"), fired)
+	p.Legend.Add(l.T("fig.tactics.fell"), fell)
 	p.Legend.Top, p.Legend.Left = true, false
 	h := vg.Length(1.5+0.28*float64(len(rows))) * vg.Inch
 	f := &Figure{Name: "tactics", W: 8 * vg.Inch, H: h,
@@ -67,7 +76,7 @@ func TacticsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 		dc.Fill(dc.Rectangle.Path())
 		// gonum measures the category labels a little short: a margin
 		// keeps the longest from being cut at the left edge.
-		p.Draw(draw.Crop(dc, 0.25*vg.Inch, 0, 0, 0))
+		drawPlot(p, draw.Crop(dc, 0.25*vg.Inch, 0, 0, 0))
 	}
 	return f, nil
 }
@@ -164,4 +173,44 @@ func tacticsRows(r *results.Result) []ruleRow {
 	}
 	rows = kept
 	return rows
+}
+
+// tacticsColours are the colours the rows' bars are drawn in, each once,
+// side 0 first; with fell, those of the rows with a fell-through part (all
+// of them when none has one).
+func tacticsColours(rows []ruleRow, fell bool) []color.Color {
+	var has [3]bool
+	for _, r := range rows {
+		if fell && r.fell == 0 {
+			continue
+		}
+		if r.side == 0 || r.side == 1 {
+			has[r.side] = true
+		} else {
+			has[2] = true
+		}
+	}
+	if has == [3]bool{} && fell {
+		return tacticsColours(rows, false)
+	}
+	var out []color.Color
+	for s, c := range []color.Color{SideColors[0], SideColors[1], ink} {
+		if has[s] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// stripes is a legend thumbnail of side-by-side colours: one legend entry
+// for bars that take each side's colour.
+type stripes []color.Color
+
+// Thumbnail implements plot.Thumbnailer.
+func (st stripes) Thumbnail(c *draw.Canvas) {
+	w := (c.Max.X - c.Min.X) / vg.Length(max(len(st), 1))
+	for i, col := range st {
+		x0 := c.Min.X + vg.Length(i)*w
+		c.FillPolygon(col, []vg.Point{{X: x0, Y: c.Min.Y}, {X: x0 + w, Y: c.Min.Y}, {X: x0 + w, Y: c.Max.Y}, {X: x0, Y: c.Max.Y}})
+	}
 }

@@ -259,7 +259,7 @@ th, td { border-bottom: 1px solid #e2e2e2; padding: 0.2rem 0.7rem; vertical-alig
 th { text-align: left; }
 .num { text-align: right; white-space: nowrap; }
 table.facts th { font-weight: normal; color: #555; white-space: nowrap; }
-pre { background: #f5f5f5; padding: 0.6rem 0.8rem; overflow-x: auto; }
+pre { background: #f5f5f5; padding: 0.6rem 0.8rem; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
 code { font-family: "Liberation Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
 figure { margin: 1.2rem 0; }
 figure svg { width: 100%; height: auto; }

@@ -49,6 +49,7 @@ func TestTextTableWords(t *testing.T) {
 	old := fixtureOutcomes(10000)
 	old.Combatants = nil // a result from before per-combatant figures
 	old.Interrupted = true
+	old.Raw.Traits = []results.TraitCount{{Combatant: "Rogue", Moment: "hit", Trait: "Sneak Attack", Fired: 1200, Added: 8400}}
 	for _, l := range i18n.Langs {
 		var b strings.Builder
 		for _, r := range []*results.Result{fixtureOutcomesTactics(), old} {

@@ -148,7 +148,7 @@ func TornadoFigure(l i18n.Lang, v *results.Value) (*Figure, error) {
 		dc.Fill(dc.Rectangle.Path())
 		// gonum measures the category labels a little short: a margin
 		// keeps the longest from being cut at the left edge.
-		p.Draw(draw.Crop(dc, 0.25*vg.Inch, 0, 0, 0))
+		drawPlot(p, draw.Crop(dc, 0.25*vg.Inch, 0, 0, 0))
 	}
 	return f, nil
 }

@@ -126,11 +126,11 @@ func DeciderOf(d *scenario.Decoder, side *scenario.Side, cs *scenario.Combatant)
 	if cs.Tactics != nil {
 		dc.Tactics, dc.Path = cs.Tactics, cs.Path+".tactics"
 		if cs.Policy.Name != "" {
-			d.Warnf(cs.Policy.Node, cs.Path+".policy", "ignored: tactics: decides for this combatant")
+			d.IgnoredPolicy(cs.Policy.Node, cs.Path+".policy", side.Name+"."+cs.Name, false)
 		}
 	}
 	if side.Tactics != nil && side.Policy.Name != "" {
-		d.Warnf(side.Policy.Node, side.Path+".policy", "ignored: tactics: decides for this side")
+		d.IgnoredPolicy(side.Policy.Node, side.Path+".policy", side.Name, true)
 	}
 	return dc
 }

@@ -203,6 +203,13 @@ type RulesDoc struct {
 	Policies []Field // policy names and their parameters
 	Actions  []Field // special actions and rules implemented
 	Counters []Field // action-economy counters beyond the base
+	// What traits and house rules may use (docs/traits.md): the moments
+	// (with what each exposes), the quantities effects change, the
+	// conditions, and the library traits; empty for a ruleset without.
+	Moments    []Field
+	Quantities []Field
+	Conditions []Field
+	Traits     []Field
 }
 
 // Option is a ruleset option with its default and valid values.

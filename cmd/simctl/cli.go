@@ -29,6 +29,10 @@ var warnLang atomic.Value
 
 func init() { warnLang.Store(string(i18n.En)) }
 
+// warnQuiet is the running command's --quiet: its scenario warnings are
+// dropped (the README: --quiet prints errors only).
+var warnQuiet atomic.Bool
+
 // version is the simctl release (app.Release); fullVersion adds the
 // build's VCS revision.
 const version = app.Release
@@ -249,6 +253,9 @@ func (src *source) compile(sets []scenario.Set) (*scenario.Scenario, sim.Game, e
 
 // warnTo is where compile's warnings go.
 func (src *source) warnTo() io.Writer {
+	if warnQuiet.Load() {
+		return io.Discard
+	}
 	if src.warn == nil {
 		return &app.LangWriter{Writer: os.Stderr, Lang: i18n.Lang(warnLang.Load().(string))}
 	}

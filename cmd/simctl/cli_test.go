@@ -15,7 +15,11 @@ import (
 	"time"
 
 	"simctl/reports/results"
+	"simctl/rulesets"
 	"simctl/scenarios"
+	"simctl/sim"
+	"simctl/sim/experiment"
+	"simctl/sim/scenario"
 	"simctl/stats"
 )
 
@@ -186,8 +190,9 @@ func TestOutputFormatFromExtension(t *testing.T) {
 }
 
 // run --precision applies the sweep's stopping rule: it stops at the
-// first batch boundary where both sides' Wilson intervals are narrower
-// than W, and not one batch earlier.
+// first batch boundary where the auxiliary sample predicts both sides'
+// Wilson intervals narrower than W (experiment.PrecisionRule), and not one
+// batch earlier; the run's own intervals are narrower than W there.
 func TestRunPrecision(t *testing.T) {
 	const batch = 500
 	code, stdout, stderr := simctl(t, context.Background(), "run", "d20/duel", "--precision", "3pp", "--batch", "500", "-n", "1M", "--json", "--seed", "4")
@@ -213,8 +218,24 @@ func TestRunPrecision(t *testing.T) {
 		return true
 	}
 	n := r.Encounters
-	if n%batch != 0 || n < 2*batch || !narrow(n) || narrow(n-batch) {
-		t.Errorf("stopped after %d encounters: narrow there %v, one batch earlier %v; want a batch multiple where the rule first holds", n, narrow(n), narrow(n-batch))
+	src, _, _ := scenarios.Read("d20/duel")
+	sc, err := scenario.Load("duel.yaml", src, nil, rulesets.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rulesets.Compile(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stops := func(n int64) bool {
+		ok, err := experiment.NewPrecisionRule([]sim.Game{g}, 0.03, 4, 1).Stop(context.Background(), n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if n%batch != 0 || n < 2*batch || !narrow(n) || !stops(n) || stops(n-batch) {
+		t.Errorf("stopped after %d encounters: narrow there %v, the rule stops there %v and one batch earlier %v; want a batch multiple where the rule first holds", n, narrow(n), stops(n), stops(n-batch))
 	}
 	// Without reaching it, -n caps the run and a warning says so.
 	code, stdout, stderr = simctl(t, context.Background(), "run", "d20/duel", "--precision", "0.1pp", "--batch", "500", "-n", "1000")

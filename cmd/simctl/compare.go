@@ -143,6 +143,8 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	baseline := fs.String("baseline", "", "`NAME` the option the others are compared with (default: the first)")
 	resume := fs.String("resume", "", "`FILE` continue the interrupted comparison whose JSON (--results or --format json -o) is FILE: play only the encounters it did not")
 	shardFlag := fs.String("shard", "", "`k/K` play shard k of K of the -n encounters (or K with k from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID); simctl merge adds the shards' JSON")
+	var nulls namesFlag
+	fs.Var(&nulls, "null-control", "`NAME` the option NAME is meant to play the same scenario as the baseline (a null control); without it such an option is an error (repeatable)")
 	var o outputFlags
 	o.common.register(fs, gN|gSeed|gWorkers|gSet|gPrecision|gFormat|gQuiet|gProgress, "encounters per option, the same for every option; with --precision, the most to play")
 	batch := batchFlag(fs, "with --precision: encounters between checks")
@@ -203,7 +205,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return usageError(stderr, "compare", "give one SCENARIO (or scenario: in the --compare file) and the options, e.g. simctl compare d20/duel --option base='' --option fast='--set heroes.Fighter.init=5'")
 	}
 	req := &app.CompareRequest{Sets: sets, Seed: *seed, N: *n, Workers: *workers, Precision: w, PrecisionText: o.precision,
-		Batch: *batch, Shard: shard, Command: results.ShellJoin(append([]string{"simctl", "compare"}, args...))}
+		Batch: *batch, Shard: shard, Command: results.ShellJoin(append([]string{"simctl", "compare"}, args...)), NullControls: nulls}
 	for _, op := range opts {
 		req.Options = append(req.Options, app.Option{Name: op.name, Sets: op.sets})
 	}
@@ -251,3 +253,9 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	return exitOK
 }
+
+// namesFlag collects a repeated flag's values.
+type namesFlag []string
+
+func (n *namesFlag) String() string     { return strings.Join(*n, ",") }
+func (n *namesFlag) Set(s string) error { *n = append(*n, s); return nil }

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -35,6 +37,12 @@ import (
 //
 // A block may be left unchecked only with a reason, on the line before
 // its fence: <!-- doccheck: skip: REASON -->.
+//
+// A ```json block is an excerpt of a command's JSON, checked the same way:
+// the line before its fence names the top-level keys shown and the
+// command, <!-- doccheck: json KEY... from: simctl ARGS -->; the block is
+// that command's stdout with only those keys, indented by two spaces (a
+// ```json block with neither this marker nor a skip is an error).
 
 // docFiles are the documents TestDocs checks, relative to the repository
 // root.
@@ -67,6 +75,93 @@ type docBlock struct {
 }
 
 var skipMarker = regexp.MustCompile(`^<!--\s*doccheck:\s*skip(:\s*(.*?))?\s*-->\s*$`)
+
+var jsonMarker = regexp.MustCompile(`^<!--\s*doccheck:\s*json\s+(.+?)\s+from:\s*(.+?)\s*-->\s*$`)
+
+// jsonBlock is one ```json block: its lines, its command and the keys it
+// shows.
+type jsonBlock struct {
+	start, end int // the lines after the opening fence and of the closing fence, 0-based
+	args       []string
+	keys       []string
+	skip       string
+}
+
+// jsonBlocks finds the ```json blocks of a document and reads their
+// markers.
+func jsonBlocks(lines []string) ([]jsonBlock, error) {
+	var out []jsonBlock
+	for i := 0; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "```json" {
+			continue
+		}
+		b := jsonBlock{start: i + 1, end: -1}
+		for j := i + 1; j < len(lines); j++ {
+			if strings.HasPrefix(strings.TrimSpace(lines[j]), "```") {
+				b.end = j
+				break
+			}
+		}
+		if b.end < 0 {
+			return nil, fmt.Errorf("line %d: the ```json block is never closed", i+1)
+		}
+		prev := ""
+		if i > 0 {
+			prev = lines[i-1]
+		}
+		if m := skipMarker.FindStringSubmatch(prev); m != nil && strings.TrimSpace(m[2]) != "" {
+			b.skip = m[2]
+		} else if m := jsonMarker.FindStringSubmatch(prev); m != nil {
+			b.keys = strings.Fields(m[1])
+			words, err := shellWords(m[2])
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %v", i, err)
+			}
+			if len(words) < 2 || words[0] != "simctl" {
+				return nil, fmt.Errorf("line %d: a json excerpt's command is a simctl command, not %q", i, m[2])
+			}
+			b.args = words[1:]
+		} else {
+			return nil, fmt.Errorf("line %d: a ```json block needs, on the line before it, <!-- doccheck: json KEY... from: simctl ARGS --> (or a skip with its reason)", i+1)
+		}
+		out = append(out, b)
+		i = b.end
+	}
+	return out, nil
+}
+
+// jsonExcerpt runs a command that prints one JSON object and returns the
+// lines of the object holding only keys, in that order, indented as
+// json.MarshalIndent does with two spaces (the values' own key order kept).
+func jsonExcerpt(args, keys []string) ([]string, error) {
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), args, &stdout, &stderr); code != 0 {
+		return nil, fmt.Errorf("exit %d: %s", code, stderr.String())
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		return nil, fmt.Errorf("not one JSON object: %v", err)
+	}
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	for i, k := range keys {
+		v, ok := doc[k]
+		if !ok {
+			return nil, fmt.Errorf("the JSON has no key %q", k)
+		}
+		var ind bytes.Buffer
+		if err := json.Indent(&ind, v, "  ", "  "); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, "  %q: %s", k, ind.String())
+		if i+1 < len(keys) {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("}")
+	return strings.Split(b.String(), "\n"), nil
+}
 
 // consoleBlocks finds the ```console blocks of a document's lines.
 func consoleBlocks(lines []string) ([]docBlock, error) {
@@ -285,6 +380,34 @@ func TestDocs(t *testing.T) {
 						doc, c.line+1, results.ShellJoin(append([]string{"simctl"}, c.args...)), strings.Join(got, "\n"), strings.Join(c.output, "\n"))
 				}
 			}
+			// ```json excerpts: generated from their command like the
+			// console blocks, so a figure in one cannot drift either.
+			jbs, err := jsonBlocks(lines)
+			if err != nil {
+				t.Fatalf("%s:%v", doc, err)
+			}
+			for _, jb := range jbs {
+				if jb.skip != "" {
+					continue
+				}
+				got, err := jsonExcerpt(jb.args, jb.keys)
+				if err != nil {
+					t.Errorf("%s:%d: %v", doc, jb.start, err)
+					continue
+				}
+				want := lines[jb.start:jb.end]
+				if untimed(strings.Join(got, "\n")) == untimed(strings.Join(want, "\n")) {
+					continue
+				}
+				if *update {
+					edits = append(edits, edit{jb.start, jb.end, got})
+					changed = true
+					continue
+				}
+				t.Errorf("%s:%d: the excerpt of %s of `%s` is\n%s\n\nbut the document shows\n%s\n(go test ./cmd/simctl -run TestDocs -update rewrites it)",
+					doc, jb.start, strings.Join(jb.keys, ", "), results.ShellJoin(append([]string{"simctl"}, jb.args...)), strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			sort.SliceStable(edits, func(a, b int) bool { return edits[a].from < edits[b].from })
 			for _, name := range checkDocImages(t, doc, string(data), root) {
 				checked[name] = true
 			}
@@ -404,6 +527,31 @@ func TestUntimed(t *testing.T) {
 	} {
 		if untimed(c.a) == untimed(c.b) {
 			t.Errorf("untimed hides the difference between %q and %q", c.a, c.b)
+		}
+	}
+}
+
+// A ```json block is checked like a console block: it needs its command
+// and keys (or a skip with a reason), and the excerpt is the command's
+// JSON cut to those keys, the values' own order kept (issue 35: an
+// excerpt showed uniform_encounters 210000 where the command printed
+// 2,178,785, and nothing checked it).
+func TestJSONBlocks(t *testing.T) {
+	lines := strings.Split("<!-- doccheck: json encounters seed from: simctl run d20/duel -n 100 --json -->\n```json\n{}\n```\n<!-- doccheck: skip: from elsewhere -->\n```json\n{}\n```\n", "\n")
+	bs, err := jsonBlocks(lines)
+	if err != nil || len(bs) != 2 || fmt.Sprint(bs[0].keys) != "[encounters seed]" || fmt.Sprint(bs[0].args) != "[run d20/duel -n 100 --json]" || bs[1].skip != "from elsewhere" {
+		t.Fatalf("blocks %+v, %v", bs, err)
+	}
+	got, err := jsonExcerpt(bs[0].args, bs[0].keys)
+	if err != nil || strings.Join(got, "\n") != "{\n  \"encounters\": 100,\n  \"seed\": 1\n}" {
+		t.Errorf("excerpt %q, %v", got, err)
+	}
+	if _, err := jsonExcerpt(bs[0].args, []string{"no_such_key"}); err == nil {
+		t.Error("a key the JSON lacks: no error")
+	}
+	for _, bad := range []string{"```json\n{}\n```", "<!-- doccheck: json a from: ls -->\n```json\n{}\n```", "<!-- doccheck: json a from: simctl run x -->\n```json\n{}\n"} {
+		if _, err := jsonBlocks(strings.Split(bad, "\n")); err == nil {
+			t.Errorf("%q: no error", bad)
 		}
 	}
 }

@@ -237,7 +237,7 @@ func (c *common) register(fs *flag.FlagSet, which int, nWhat string) {
 		fs.Var(&c.sets, "set", "`PATH=VALUE` override a scenario field before validation (repeatable), e.g. heroes.Fighter.init=4")
 	}
 	if which&gPrecision != 0 {
-		fs.StringVar(&c.precision, "precision", "", "`W` stop once every 95% win interval is narrower than W (0.02 or 2pp), checking every --batch encounters; -n is then the cap")
+		fs.StringVar(&c.precision, "precision", "", "`W` stop once every 95% win interval is narrower than W (0.02 or 2pp), as predicted every --batch encounters from a separate sample a quarter the size (so stopping does not bend the intervals); -n is then the cap")
 	}
 	if which&gFormat != 0 {
 		fs.Var(&c.format, "format", "`F` output format: text, json, csv or markdown (default: from -o's extension, else text)")
@@ -304,6 +304,10 @@ func parseArgs(cmd string, fs *flag.FlagSet, args []string, stdout, stderr io.Wr
 	pos, err := parseInterleaved(fs, args)
 	restore()
 	if err == nil {
+		// --quiet silences the scenario's warnings too, wherever the
+		// command compiles it (source.warnTo).
+		q := fs.Lookup("quiet")
+		warnQuiet.Store(q != nil && q.Value.String() == "true")
 		if problem := outputProblem(fs, pos); problem != nil {
 			usageError(stderr, cmd, "%v", problem)
 			return nil, true, exitUsage
@@ -413,6 +417,12 @@ func flagMessage(err, setErr error) msg.Text {
 		case why == "value out of range":
 			return msg.New("%s value out of range", dashed(m[2]))
 		case setErr != nil && setErr.Error() == why:
+			// A value's own message that already names its flag
+			// (--vary "x": ..., --set "x": ...) is not named twice.
+			var me *msg.Error
+			if strings.HasPrefix(why, dashed(m[2])+" ") && errors.As(setErr, &me) {
+				return me.Text
+			}
 			return msg.New("%s %v", dashed(m[2]), setErr)
 		}
 		return msg.New("%s %s", dashed(m[2]), m[3])

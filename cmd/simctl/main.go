@@ -35,10 +35,10 @@ import (
 	"os"
 	"os/signal"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"simctl/cmd/simctl/app"
+	"simctl/cmd/simctl/early"
 	"simctl/reports/safeio"
 )
 
@@ -69,8 +69,7 @@ const abandonGrace = 3 * time.Second
 func main() {
 	ctx, cancel := context.WithCancel(context.Background())
 	safeio.Interrupt = ctx.Done()
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	sigs := early.Signals // caught since the first inits
 	// Said in the language of the command's other messages (say.go).
 	stderr := &app.LangWriter{Writer: os.Stderr, Lang: argLang(os.Args[1:])}
 	go func() {

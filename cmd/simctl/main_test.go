@@ -111,7 +111,7 @@ func TestBadScenarios(t *testing.T) {
 		want []string
 	}{
 		{"typo in a top-level field", func(t *testing.T) string { return edit(t, "max_rounds: 50", "max_round: 50") }, nil, exitScenario,
-			[]string{`@:3:1: max_round: unknown field "max_round" (did you mean "max_rounds"?); valid fields: description, distance, max_rounds, name, options, ruleset, sides`}},
+			[]string{`@:3:1: max_round: unknown field "max_round" (did you mean "max_rounds"?); valid fields: description, distance, max_rounds, name, options, rules, ruleset, sides`}},
 		{"unknown combatant field", func(t *testing.T) string { return edit(t, "init: 1\n", "init: 1\n        armour: 3\n") }, nil, exitScenario,
 			[]string{`@:11:9: sides[0].combatants[0].armour: unknown field "armour"; valid fields: ac, attacks, aware,`}},
 		{"bad dice expression", func(t *testing.T) string { return edit(t, "damage: 1d8+3", "damage: 1d8+x") }, nil, exitScenario,
@@ -183,7 +183,7 @@ func TestBadScenarios(t *testing.T) {
 		{"unknown option", func(t *testing.T) string {
 			return edit(t, "max_rounds: 50\n", "max_rounds: 50\noptions: {dyng: srd}\n")
 		}, nil, exitScenario,
-			[]string{`@:4:11: options.dyng: unknown field "dyng" (did you mean "dying"?); valid fields: confirm_crits, dying, surprise_ends_flat_footed`}},
+			[]string{`@:4:11: options.dyng: unknown field "dyng" (did you mean "dying"?); valid fields: confirm_crits, dying, flanking, range_penalty, surprise_ends_flat_footed`}},
 		{"bad option value", func(t *testing.T) string {
 			return edit(t, "max_rounds: 50\n", "max_rounds: 50\noptions: {dying: coma}\n")
 		}, nil, exitScenario,

@@ -47,6 +47,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var matrices []*results.Matrix
 	var compares []*results.Compare
 	var opts []*results.Optimize
+	var optPaths []string
 	var others []*results.Input // documents of kinds the table registered
 	for _, p := range pos {
 		in, err := results.ReadInputContext(ctx, p)
@@ -68,7 +69,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		case in.Matrix != nil:
 			matrices = append(matrices, in.Matrix)
 		case in.Optimize != nil:
-			opts = append(opts, in.Optimize)
+			opts, optPaths = append(opts, in.Optimize), append(optPaths, p)
 		case in.Tournament != nil:
 			say(stderr, "merge", "%s is a tournament; a tournament does not shard (each round's eliminations need the whole round), so there is nothing to merge", p)
 			return exitFailure
@@ -92,7 +93,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case len(others) > 0:
 		return mergeKind(others, format, func(doc func(io.Writer) error) error { return writeOut(target, stdout, doc) }, stderr)
 	case len(opts) > 0:
-		m, err := results.MergeOptimizeStages(opts)
+		m, err := app.MergeOptimizeStages(opts, optPaths)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure

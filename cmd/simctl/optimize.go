@@ -31,7 +31,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	alpha := fs.Float64("alpha", app.OptimizeAlpha, "`A` the guarantee holds with probability at least 1-A")
 	deltaS := fs.String("delta", "1pp", "`D` the indifference zone: the best found is within D of the best evaluated (0.01, 1pp or 0.5pp)")
 	budget := &countValue{n: app.OptimizeBudget}
-	fs.Var(budget, "budget", "`B` encounters the whole search may spend, every candidate's counted (default 20M); past it the space is screened")
+	fs.Var(budget, "budget", "`B` encounters the screening and the selection may spend, every candidate's counted (default 20M): the selection shares B among its finalists (each plays at least one --first stage), a screening rung spends at most B/4, and a space whose first stages do not fit B/2 is screened; the confirmation (--confirm for each candidate confirmed and the baseline) comes on top")
 	first := &countValue{n: app.OptimizeFirst}
 	fs.Var(first, "first", "`N` encounters per candidate in every stage of the selection (default 1000)")
 	confirm := &countValue{n: app.OptimizeConfirm}

@@ -36,6 +36,9 @@ type TraceLimit struct {
 	Command string
 	// Lang is the narration's language (simctl trace --lang); "": English.
 	Lang i18n.Lang
+	// Timeline, if not nil, receives the encounter's timeline, built from
+	// the referee's structured events (as far as the narration went).
+	Timeline *sim.Timeline
 }
 
 // Trace replays encounter enc of a run with seed, narrating it turn by
@@ -132,6 +135,9 @@ func TraceContext(ctx context.Context, w io.Writer, sc *scenario.Scenario, g sim
 	o, t, err := replayLogged(g, seed, enc, log)
 	if err == nil {
 		lw.flush()
+	}
+	if lim.Timeline != nil && (err == nil || errors.Is(err, errTruncated)) {
+		*lim.Timeline = *sim.NewTimeline(log.Events, g.Roster(), [2]string{side0, side1})
 	}
 	switch {
 	case errors.Is(err, errTruncated):

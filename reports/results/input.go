@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"simctl/reports/safeio"
+	"simctl/sim"
 )
 
 // Input is one document a report covers: a run result (`simctl run
@@ -41,6 +42,9 @@ type FightTrace struct {
 	Name  string // file stem: "longest"
 	Title string // "the longest fight: encounter 857, 10 rounds"
 	Text  string // what simctl trace prints
+	// Timeline is the fight's rounds from the referee's events (the lab
+	// draws it); not part of any document.
+	Timeline *sim.Timeline `json:"-"`
 }
 
 // ReadInput reads any JSON document simctl writes, telling the kinds apart

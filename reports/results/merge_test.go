@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -353,5 +355,44 @@ func TestMergeByteForByte(t *testing.T) {
 	}
 	if a.String() != b.String() {
 		t.Errorf("merged JSON differs from the whole run's:\n%s\n----\n%s", b.String(), a.String())
+	}
+}
+
+// A forged distribution cap (10^11, 2^63−1) in a 15 kB result is refused
+// when the result is read, before anything allocates its bins: merge and
+// report died with `fatal error: out of memory` or "internal error:
+// makeslice" (issue 31 item 7). Measured: what reading the file allocates.
+func TestForgedHistCapRefusedBeforeAllocating(t *testing.T) {
+	g := duel(t)
+	var good bytes.Buffer
+	if err := shard(t, g, 0, 2, 0, 200, 400).WriteJSON(&good); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for i, forged := range []string{`"cap": 100000000000`, `"cap": 9223372036854775807`, `"cap": -1`, `"cap": 65537`} {
+		data := bytes.Replace(good.Bytes(), []byte(`"cap": 1000`), []byte(forged), 1)
+		if bytes.Equal(data, good.Bytes()) {
+			t.Fatal(`the result has no "cap": 1000 to forge`)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("forged%d.json", i))
+		os.WriteFile(p, data, 0o644)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := results.ReadFile(p)
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), "damage_hist of side 0 has") || !strings.Contains(err.Error(), "the file is damaged") {
+			t.Errorf("%s: got %v", forged, err)
+		}
+		if b := after.TotalAlloc - before.TotalAlloc; b > 4<<20 {
+			t.Errorf("%s: reading allocated %d bytes", forged, b)
+		}
+	}
+	// The largest cap allowed reads, merges and restores.
+	ok := bytes.Replace(good.Bytes(), []byte(`"cap": 1000`), []byte(`"cap": 65536`), 1)
+	p := filepath.Join(dir, "ok.json")
+	os.WriteFile(p, ok, 0o644)
+	if _, err := results.ReadFile(p); err != nil {
+		t.Errorf("cap 65536: %v", err)
 	}
 }

@@ -140,6 +140,22 @@ func MergeOptimizeStages(os []*Optimize) (*Optimize, error) {
 		return nil, msg.Errorf("merge: %s is not a shard of a search stage (simctl optimize --shard k/K writes those)", first.Scenario)
 	}
 	want, _ := json.Marshal(state(first))
+	// Each shard's part is checked against the stage before it is added:
+	// its place (k/K of the stage's n encounters, as --shard splits them)
+	// and its sums (wins and discordant counts within its encounters), so
+	// the merged sums cannot overflow or count a part twice.
+	var start, n int64
+	var alive []int
+	if sc := first.Search.Screening; sc != nil {
+		start, n, alive = sc.NextRung()
+	} else {
+		start, n, alive = first.Search.Selection.State.NextStage()
+	}
+	for i, o := range os {
+		if err := stagePartConsistent(o, start, n, len(alive)); err != nil {
+			return nil, msg.Errorf("merge: shard %d of %d: %v; the file is damaged or was edited", i+1, len(os), err)
+		}
+	}
 	out := *first
 	stage := *first.Stage
 	stage.Ranges = append([]sim.Range(nil), first.Stage.Ranges...)
@@ -162,15 +178,38 @@ func MergeOptimizeStages(os []*Optimize) (*Optimize, error) {
 			return nil, msg.Errorf("merge: %v (is a shard given twice?)", err)
 		}
 	}
-	var start, n int64
-	if sc := first.Search.Screening; sc != nil {
-		start, n, _ = sc.NextRung()
-	} else {
-		start, n, _ = first.Search.Selection.State.NextStage()
-	}
 	if len(stage.Ranges) != 1 || stage.Ranges[0] != (sim.Range{Lo: start, Hi: start + n}) {
 		return nil, msg.Errorf("merge: the shards cover encounters %v of the stage's %d..%d; a shard is missing", stage.Ranges, start, start+n-1)
 	}
 	out.Stage, out.Shard = &stage, nil
 	return &out, nil
+}
+
+// stagePartConsistent checks one shard's part of the stage of n
+// encounters from start, for m survivors.
+func stagePartConsistent(o *Optimize, start, n int64, m int) error {
+	sh, st := o.Shard, o.Stage
+	if sh == nil || sh.Of < 1 || sh.K < 0 || sh.K >= sh.Of || sh.Total != n {
+		return msg.Errorf("its shard is not k/K of the stage's %d encounters", n)
+	}
+	k, of := int64(sh.K), int64(sh.Of)
+	first := k*(n/of) + k*(n%of)/of
+	next := (k+1)*(n/of) + (k+1)*(n%of)/of
+	if sh.Start != first || sh.N != next-first || len(st.Ranges) != 1 || st.Ranges[0] != (sim.Range{Lo: start + first, Hi: start + next}) {
+		return msg.Errorf("it covers encounters %v, not part %d/%d of the stage", st.Ranges, sh.K, sh.Of)
+	}
+	if len(st.Alive) != m || len(st.Wins) != m || (len(st.Only) != 0 && len(st.Only) != m*(m-1)/2) {
+		return msg.Errorf("its sums are not of the stage's %d survivors", m)
+	}
+	for _, w := range st.Wins {
+		if w < 0 || w > sh.N {
+			return msg.Errorf("%d wins in its %d encounters", w, sh.N)
+		}
+	}
+	for _, p := range st.Only {
+		if p[0] < 0 || p[1] < 0 || p[0] > sh.N || p[1] > sh.N-p[0] {
+			return msg.Errorf("discordant counts %v in its %d encounters", p, sh.N)
+		}
+	}
+	return nil
 }

@@ -687,5 +687,21 @@ func (r *Result) check() error {
 	if r.ScenarioText != "" && ScenarioSum([]byte(r.ScenarioText)) != r.ScenarioSHA256 {
 		return msg.Errorf("scenario_sha256 is not the SHA-256 of scenario_text; the file was edited")
 	}
+	// A distribution is restored with a bin per value up to its cap
+	// (HistRaw.Hist): a forged cap of 10^11 asked 800 GB of a 15 kB file.
+	for s := 0; s < 2; s++ {
+		for _, h := range []struct {
+			name string
+			h    *HistRaw
+		}{{"damage_hist", &raw.Damage[s]}, {"winner_hp_hist", &raw.WinnerHP[s]}} {
+			if h.h.Cap < 0 || h.h.Cap > MaxHistCap || len(h.h.Counts) > h.h.Cap+1 {
+				return msg.Errorf("%s of side %d has %d bins and a cap of %d; simctl writes a cap from 0 to %d and no more bins: the file is damaged", h.name, s, len(h.h.Counts), h.h.Cap, MaxHistCap)
+			}
+		}
+	}
 	return nil
 }
+
+// MaxHistCap bounds a distribution's cap in a document read (simctl
+// writes sim.DistCap, 1,000).
+const MaxHistCap = 1 << 16

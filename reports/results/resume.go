@@ -168,6 +168,22 @@ func trustOf(h *Header) headerTrust {
 	return headerTrust{Kind: h.Kind, Version: h.Version, SHA256: h.ScenarioSHA256, Seed: h.Seed, Sets: h.Sets, Shard: h.Shard, Unplayed: h.Unplayed}
 }
 
+// TrustedDigest is the resume digest of an unfinished search (stopped,
+// one shard's part of a stage, or the merged stage): everything --resume
+// and merge go on from, so a forged index or count (finalists out of
+// range or repeated, a shard's total) is refused instead of played.
+func (o *Optimize) TrustedDigest() string {
+	return trustedDigest("optimize", struct {
+		Header                    headerTrust
+		Side, Where, Rules, Block string
+		Vary                      []Axis
+		Options                   []NamedSets
+		Alpha, Delta              float64
+		Search                    *experiment.OptimizeResult
+		Stage                     *experiment.StageSums
+	}{trustOf(&o.Header), o.Side, o.Where, o.Rules, o.Block, o.Vary, o.Options, o.Guarantee.Alpha, o.Guarantee.Delta, o.Search, o.Stage})
+}
+
 // TrustedDigest is the digest of what a resume of this interrupted run
 // trusts, which the result records as its resume_digest.
 func (r *Result) TrustedDigest() string {

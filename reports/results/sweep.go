@@ -88,7 +88,7 @@ func parseRange(s string) (vals []string, isRange bool, err error) {
 	// and no float drift reaches the formatting.
 	k := math.Floor((hi-lo)/step + 1e-9)
 	if k+1 > MaxAxisValues {
-		return nil, true, msg.Errorf("%v values; at most %d per axis", k+1, MaxAxisValues)
+		return nil, true, msg.Errorf("%v values; at most %d per axis", strconv.FormatFloat(k+1, 'f', -1, 64), MaxAxisValues) // a count, not 1e+08
 	}
 	for j := 0; j <= int(k); j++ {
 		v := lo + float64(j)*step

@@ -42,12 +42,14 @@ func (Ruleset) Name() string { return "acks2" }
 func (Ruleset) Schema() scenario.Schema {
 	return scenario.Schema{
 		CombatantFields: combatantFields,
+		SideFields:      []string{"traits"},
 		InitDie:         6,
+		Traits:          true,
 	}
 }
 
 var combatantFields = []string{"attack_throw", "weapon", "range", "size", "flies", "engaged_by",
-	"morale", "save", "cleaves", "behind", "spells", "initiative_rolls"}
+	"morale", "save", "cleaves", "behind", "spells", "initiative_rolls", "traits"}
 
 // Extra counters ACKS II records beyond sim's base counters.
 const (

@@ -18,6 +18,12 @@ func (t *Table) attack(a, d, mod, bonus int, verb string) bool {
 	c := &t.g.C[a]
 	roll := t.r.Die(20)
 	ac := t.g.C[d].AC
+	charging := false
+	if t.tr != nil {
+		charging = verb == "charges into"
+		mod, ac = t.traitThrow(a, d, mod+bonus, ac, charging)
+		bonus = 0
+	}
 	total, need := roll+mod+bonus, c.AttackThrow+ac
 	if t.g.Opt.DescendingAC {
 		total, need = roll+mod+bonus+ac, c.AttackThrow
@@ -31,6 +37,9 @@ func (t *Table) attack(a, d, mod, bonus int, verb string) bool {
 		return false
 	}
 	dmg := max(t.dmgDice[a].Roll(t.r, &c.Damage), 1)
+	if t.tr != nil {
+		dmg = t.traitHit(a, d, dmg, roll, charging)
+	}
 	if t.log != nil {
 		t.logf("%s %s %s: d20 %d%s = %d vs %d: hit, %d damage (hp %d -> %d)", c.Name, msg.New(verb), t.name(d), roll, t.mods(d, mod+bonus),
 			total, need, dmg, t.f[d].hp, t.f[d].hp-dmg)

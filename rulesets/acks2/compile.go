@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/rulesets/internal/traitrun"
 	"simctl/sim"
 	"simctl/sim/dice"
 	"simctl/sim/scenario"
@@ -22,7 +23,8 @@ type Game struct {
 	SideNames        [2]string
 	roster           []sim.Entrant
 	sideCount        [2]int
-	sim.RuleRegistry // tactics rule counters
+	sim.RuleRegistry               // tactics rule counters
+	traits           *traitrun.Set // traits and house rules (traits.go); nil: none
 }
 
 // Weapon is the kind of weapon a combatant fights with.
@@ -211,11 +213,16 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			}
 		}
 	}
+	// Traits before policies: a tactics rule may choose a special action
+	// written as data by name.
+	compileTraits(sc, g)
 	for _, p := range pols {
 		if newPolicy, spec, ok := policies.Maker(d, p.dec); ok {
 			g.C[p.idx].Policy = newPolicy(d, g, p.idx, spec)
 		}
 	}
+	// Trait counters after the tactics' ones.
+	g.traits.Register(&g.RuleRegistry)
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
 	}

@@ -4,7 +4,7 @@ import "simctl/sim"
 
 // Doc implements sim.Ruleset.
 func (Ruleset) Doc() sim.RulesDoc {
-	return sim.RulesDoc{
+	d := sim.RulesDoc{
 		Name:   "acks2",
 		Title:  "ACKS II: the round, acting before your number, engagement, delay, same number",
 		Source: "Adventurer Conqueror King System II (ACKS II), Combat: the combat round sequence (read in its Russian translation)",
@@ -30,6 +30,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "save", Doc: "saving throw target: d20 >= save succeeds (default 15)"},
 			{Name: "cleaves", Doc: "extra attacks per round after kills (default: option cleave_limit)"},
 			{Name: "behind", Doc: "feet behind its side's front line at the start (default 0): a rear rank a charger must get past"},
+			{Name: "traits", Doc: "traits written as data, on a combatant or a side (side field too): library names, {use: NAME, params: {...}} or {name, on, when, do, uses}; the moments, quantities, conditions and library are listed below, and the scenario's rules: (house rules, for everyone or one side: side:) take the same form"},
 			{Name: "spells", Doc: "list of {name, damage, uses (default 1), save (none|half|negates), ongoing (DICE), ongoing_at (start|end), ongoing_rounds (default 1), ongoing_save, push (feet)}; declared before initiative, cast in the caster's segment"},
 		},
 		Actions: append([]sim.Field{
@@ -54,4 +55,6 @@ func (Ruleset) Doc() sim.RulesDoc {
 		}, checklistFields()...),
 		Counters: counterDocs,
 	}
+	traitDocs(&d)
+	return d
 }

@@ -38,6 +38,9 @@ func (t *Table) rollInitiative() {
 			die = t.fixedDie(i)
 		}
 		n := die + t.init[i]
+		if t.tr != nil {
+			n = t.traitInitiative(i, n)
+		}
 		f.number = n
 		// "down to the negative of its initiative number": a number of 0
 		// or less has no lower count to delay to (it may still wait for

@@ -58,7 +58,11 @@ func (t *Table) morale() {
 		}
 		c := &t.g.C[i]
 		a, b := t.r.Die(6), t.r.Die(6)
-		total := a + b + c.Morale
+		mod := c.Morale
+		if t.tr != nil {
+			mod = t.traitMorale(i, mod)
+		}
+		total := a + b + mod
 		t.c.Inc(c.Side, MoraleChecks)
 		flees := total <= t.g.Opt.MoraleFleeAt
 		if t.log != nil {
@@ -66,7 +70,7 @@ func (t *Table) morale() {
 			if flees {
 				res = "flees"
 			}
-			t.logf("morale: %s (hp %d of %d) rolls 2d6 %d+%d%s = %d: %s", c.Name, f.hp, f.maxHP, a, b, signedOrEmpty(c.Morale), total, msg.New(res))
+			t.logf("morale: %s (hp %d of %d) rolls 2d6 %d+%d%s = %d: %s", c.Name, f.hp, f.maxHP, a, b, signedOrEmpty(mod), total, msg.New(res))
 			t.ev(sim.Event{Kind: sim.EvMorale, Actor: i, Target: sim.NoOne, Die: a + b, Roll: total, Need: t.g.Opt.MoraleFleeAt, OK: !flees, Amount: f.hp})
 		}
 		if flees {

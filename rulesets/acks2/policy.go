@@ -89,6 +89,10 @@ type Plan struct {
 	// when DelayAfter is -1.
 	DelayAfter int
 	DelayTo    int
+
+	// Special (an Act plan): take special action Special-1 written as data
+	// (Game.Action) as the segment's action instead of fighting; 0: none.
+	Special int
 }
 
 // Interrupt is a way of acting before one's number.

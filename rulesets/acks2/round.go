@@ -35,6 +35,9 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 			t.logf("-- round %d", round)
 			t.ev(sim.Event{Kind: sim.EvRound, Actor: sim.NoOne, Target: sim.NoOne, Round: round})
 		}
+		if t.tr != nil {
+			t.traitRoundStart()
+		}
 		t.declarations()
 		t.rollInitiative()
 		t.countDown()

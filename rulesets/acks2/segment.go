@@ -19,6 +19,9 @@ func (t *Table) segment(i int) {
 		t.loseSegment(i)
 		return
 	}
+	if t.tr != nil && !t.traitSegment(i) {
+		return
+	}
 	t.actor = i
 	t.plan(i, c.Policy.Turn(t, i))
 	t.actor = -1
@@ -75,6 +78,9 @@ func (t *Table) plan(i int, p Plan) {
 		}
 	}
 	t.act(i, p)
+	if t.tr != nil && t.extra[i] > 0 {
+		t.traitExtra(i)
+	}
 	t.finishSegment(i)
 }
 
@@ -121,6 +127,10 @@ func (t *Table) act(i int, p Plan) {
 	case DeclareWithdraw, DeclareRetreat:
 		t.defensiveMove(i, f.decl.Kind == DeclareRetreat)
 	default:
+		if p.Special > 0 && t.tr != nil {
+			t.takeSpecial(i, p.Special-1)
+			return
+		}
 		t.fight(i, p)
 	}
 }

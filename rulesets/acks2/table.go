@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"simctl/rulesets/internal/plain"
+	"simctl/rulesets/internal/traitrun"
 	"simctl/sim"
 	"simctl/sim/msg"
 	"simctl/sim/rng"
@@ -96,10 +97,12 @@ type Table struct {
 	// standing[s]: bit i set for each combatant i of side s still in the
 	// fight (kept with up; the target scans walk it instead of the roster)
 	standing [2]uint64
-	start    [2]uint64 // standing at the start of an encounter
-	toStart  int       // combatants in the fight whose number has not come this round
-	delayers int       // combatants delaying
-	readied  bool      // someone readied an attack this encounter (a readied attack may be pending)
+	start    [2]uint64        // standing at the start of an encounter
+	toStart  int              // combatants in the fight whose number has not come this round
+	delayers int              // combatants delaying
+	readied  bool             // someone readied an attack this encounter (a readied attack may be pending)
+	tr       *traitrun.Runner // traits (traits.go); nil: the game has none
+	extra    []int            // with traits: extra attack actions of each one's segment
 	r        *rng.Stream
 	c        *sim.Counts
 	log      *sim.Log
@@ -150,6 +153,7 @@ func newTable(g *Game) *Table {
 	for i := range t.foes {
 		t.foes[i] = t.team[1-t.sd[i]]
 	}
+	t.newTraitRunner()
 	return t
 }
 
@@ -161,6 +165,9 @@ func (t *Table) setup() {
 	t.sideChecked = [2]bool{}
 	t.up = t.g.sideCount
 	t.standing = t.start
+	if t.tr != nil {
+		t.tr.Start(t.r, t.c, t.log)
+	}
 	for i := range t.f {
 		c := &t.g.C[i]
 		f := &t.f[i]

@@ -33,9 +33,11 @@ func (t *Table) attackAction(a, tg int) {
 			t.logf("%s reprises the failed attack", t.name(a))
 			t.ev(sim.Event{Kind: sim.EvAction, Actor: a, Target: d, Rule: "reprise"})
 		}
+		t.reprising = true
 		if t.attack(a, d) {
 			t.c.Inc(t.side(a), RepriseHits)
 		}
+		t.reprising = false
 	}
 }
 
@@ -46,6 +48,9 @@ func (t *Table) attack(a, d int) bool {
 	t.c.Inc(ca.Side, Attacks)
 	roll := t.dk[a].attack.Roll(t.r, &ca.Attack)
 	def := t.dk[d].defence.Roll(t.r, &cd.Defence)
+	if t.tr != nil {
+		roll, def = t.traitAttack(a, d, roll, def)
+	}
 	hit := roll > def || (roll == def && t.g.Opt.AttackTies)
 	if !hit {
 		if t.log != nil {
@@ -56,6 +61,9 @@ func (t *Table) attack(a, d int) bool {
 	}
 	t.c.Inc(ca.Side, Hits)
 	dmg := max(t.dk[a].damage.Roll(t.r, &ca.Damage), 0)
+	if t.tr != nil {
+		dmg = t.traitHit(a, d, dmg)
+	}
 	f := &t.f[d]
 	f.hp -= dmg
 	t.c.Hit(ca.Side, a, d, dmg)

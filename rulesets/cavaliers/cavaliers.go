@@ -38,7 +38,9 @@ func (Ruleset) Name() string { return "cavaliers" }
 func (Ruleset) Schema() scenario.Schema {
 	return scenario.Schema{
 		CombatantFields: []string{"specialty", "attribute", "pool", "initiative_dice", "specialties",
-			"attack", "defence", "area", "enters"},
+			"attack", "defence", "area", "enters", "traits"},
+		SideFields: []string{"traits"},
+		Traits:     true,
 		// initiative_roll is rejected by Compile (a pool has several dice;
 		// pin them with initiative_dice); the bound only keeps the core's
 		// check from refusing a value before Compile can explain.

@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/rulesets/internal/traitrun"
 	"simctl/sim"
 	"simctl/sim/dice"
 	"simctl/sim/msg"
@@ -21,7 +22,8 @@ type Game struct {
 	C                []Combatant // the expanded roster
 	roster           []sim.Entrant
 	sideCount        [2]int
-	sim.RuleRegistry // tactics rule counters
+	sim.RuleRegistry               // tactics rule counters
+	traits           *traitrun.Set // traits and house rules (traits.go); nil: none
 }
 
 // Combatant is the static description of one combatant.
@@ -125,11 +127,16 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
 	}
+	// Traits before policies: a tactics rule may choose a special action
+	// written as data by name.
+	compileTraits(sc, g)
 	for _, p := range pols {
 		if newPolicy, spec, ok := policies.Maker(d, p.dec); ok {
 			g.C[p.idx].Policy = newPolicy(d, g, p.idx, spec)
 		}
 	}
+	// Trait counters after the tactics' ones.
+	g.traits.Register(&g.RuleRegistry)
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
 	}

@@ -4,7 +4,7 @@ import "simctl/sim"
 
 // Doc implements sim.Ruleset.
 func (Ruleset) Doc() sim.RulesDoc {
-	return sim.RulesDoc{
+	d := sim.RulesDoc{
 		Name:   "cavaliers",
 		Title:  "The Queen's Cavaliers: the Initiative skill, Impulse, Vigilance and Timing",
 		Source: "The Queen's Cavaliers, Skills: Initiative (the Impulse, Vigilance and Timing specialties)",
@@ -27,6 +27,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "specialties", Doc: "ranks in other Initiative specialties besides specialty: a list of {specialty, attribute, pool, initiative_dice}, each specialty once (not none, and not with specialty: none). The combatant still makes one roll: its policy picks which specialty it rolls (default policy param roll), and that roll's total ranks it and its [+] buy on that specialty's ladder only, for the whole fight"},
 			{Name: "attack", Doc: "attack roll as dice, e.g. 2d6+1. Required"},
 			{Name: "defence", Doc: "a fixed number (7) or dice the defender rolls against each attack (2d6). Required"},
+			{Name: "traits", Doc: "traits written as data, on a combatant or a side (side field too): library names, {use: NAME, params: {...}} or {name, on, when, do, uses}; the moments, quantities, conditions and library are listed below, and the scenario's rules: (house rules, for everyone or one side: side:) take the same form"},
 			{Name: "area", Doc: "the Area (0..15, in a row; n and n+1 adjacent) it starts in, or enters in; default 0"},
 			{Name: "tactics", Doc: "(on a side or a combatant) decisions as data, docs/tactics.md: moments move (the Move at the start of its turn: advance, advance to NAME, follow NAME, hold), " +
 				"attack (whom it attacks after the Move: attack with target:, or nothing), reactions (each offer the referee makes: seize, interpose [for NAME], block [for NAME], reprise, pass) and enter (as it enters the fight, before its roll: roll SPECIALTY). " +
@@ -44,6 +45,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "Seize the Initiative", Doc: "when someone is about to act, a combatant that has not acted this round may jump ahead and take its turn right before it; its normal place this round is spent; next round it acts at its normal place. Others may in turn seize before the seizer; nobody seizes twice a round"},
 			{Name: "Interpose", Doc: "once a round: take an attack meant for an ally in the same Area, or in an adjacent Area by Moving there (that Move can itself be blocked); decided before the roll, so the interposer's defence and hp count; or stop an opponent in the same Area from leaving it (blocks the Move, redirects nothing). Reading of \"a combined action with a Move\": the Move is the interposer's Move of the round — one that has Moved this round (even a blocked Move) cannot interpose from an adjacent Area, and one that interposes with a Move before its turn takes that turn without a Move. Which ally interposes is the referee's order, not a choice among them: the attacked one's allies that may (in its Area, or in an adjacent one with their Move unspent; Interpose unspent this round and within their [+]) are offered it in this round's order (the initiative ranking, seizers ahead), and the first whose policy takes it does; the others are not asked. Likewise the opponents in the Area of one leaving it are offered the block in that order"},
 			{Name: "Reprise Attack", Doc: "once a round, only after a failed attack roll (never after a hit): roll the attack again against the same target"},
+			{Name: "interpose and reprise: whose turn", Doc: "stated reading: an Interpose and a Reprise Attack happen inside another's Move or attack (or the reprising combatant's own attack) and do not use the interposer's or reprising combatant's turn: it still has its Move and attack on its turn; the source limits each to once a round, not to one's own turn"},
 			{Name: "spend: budget", Doc: "each use pays its price from the [+] rolled, for the whole fight"},
 			{Name: "spend: unlock", Doc: "[+] at least the price unlock the ability for the whole fight, once a round; nothing is spent"},
 			{Name: "first in order / first actor", Doc: "first in order: the head of the ranking in the first round anyone is in the fight (a seize does not change it). First actor: the first combatant to Move (even if blocked) or attack on its turn, a seizer's turn included; a turn that neither moves nor attacks is no action; Interposes, blocks and reprises happen inside another's Move or attack, which came first"},
@@ -63,4 +65,6 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "entered", Doc: "combatants that entered after round 1"},
 		},
 	}
+	traitDocs(&d)
+	return d
 }

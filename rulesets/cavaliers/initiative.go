@@ -74,6 +74,9 @@ func (t *Table) rollInitiative(i int) {
 	f.total, f.raises = rk.Pool.Roll(t.r, rk.Pinned, t.g.Opt.RaiseOn, t.dice[:])
 	f.plus = f.raises
 	f.key = t.r.Uint64()
+	if t.tr != nil {
+		t.traitInitiative(i)
+	}
 	t.in |= 1 << uint(i)
 	t.c.Add(c.Side, Raises, int64(f.raises))
 	if t.log != nil {

@@ -94,6 +94,12 @@ func (t *Table) turn(i int) {
 		t.logf("%s's turn (total %d, hp %d, Area %d, [+] %d)", c.Name, f.total, f.hp, f.area, f.plus)
 		t.ev(sim.Event{Kind: sim.EvTurn, Actor: i, Target: sim.NoOne, Roll: f.total, Amount: f.hp, Need: f.area})
 	}
+	attacks := 1
+	if t.tr != nil {
+		if attacks = t.traitTurnStart(i); attacks <= 0 {
+			return
+		}
+	}
 	if f.moved {
 		if t.log != nil {
 			t.logf("%s has spent its Move this round (interposing with a Move)", c.Name)
@@ -107,17 +113,27 @@ func (t *Table) turn(i int) {
 			return
 		}
 	}
-	tg := c.Policy.Target(t, i)
-	if tg < 0 || tg >= len(t.f) || !t.Present(tg) || t.side(tg) == c.Side || t.f[tg].area != f.area {
-		if t.log != nil {
-			t.logf("%s attacks no one", c.Name)
-			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "no target"})
+	// One attack; a trait may grant more (turn_start), each at a target
+	// the policy picks then.
+	for k := 0; k < attacks && (k == 0 || !f.out && !t.over()); k++ {
+		tg := c.Policy.Target(t, i)
+		if t.choice >= 0 { // a special action in place of the attack
+			k := t.choice
+			t.choice = -1
+			t.takeSpecial(i, k)
+			continue
 		}
-		return
+		if tg < 0 || tg >= len(t.f) || !t.Present(tg) || t.side(tg) == c.Side || t.f[tg].area != f.area {
+			if t.log != nil {
+				t.logf("%s attacks no one", c.Name)
+				t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "no target"})
+			}
+			return
+		}
+		t.tookAction(i)
+		t.c.Inc(c.Side, sim.Actions)
+		t.attackAction(i, tg)
 	}
-	t.tookAction(i)
-	t.c.Inc(c.Side, sim.Actions)
-	t.attackAction(i, tg)
 }
 
 // tookAction records i as the first actor if nobody acted before: a Move

@@ -2,6 +2,7 @@ package cavaliers
 
 import (
 	"simctl/rulesets/internal/plain"
+	"simctl/rulesets/internal/traitrun"
 	"simctl/sim"
 	"simctl/sim/msg"
 	"simctl/sim/rng"
@@ -50,9 +51,14 @@ type Table struct {
 	// [+] spent, out of the fight), so the mask is a superset of who can:
 	// the offers skip the others without asking can.
 	able [numAbilities]uint64
-	r    *rng.Stream
-	c    *sim.Counts
-	log  *sim.Log
+	// reprising: the attack being rolled is a Reprise Attack (a trait
+	// fact).
+	reprising bool
+	choice    int              // a special action the policy chose for this attack (Choose), -1: none
+	tr        *traitrun.Runner // traits (traits.go); nil: the game has none
+	r         *rng.Stream
+	c         *sim.Counts
+	log       *sim.Log
 }
 
 func newTable(g *Game) *Table {
@@ -68,6 +74,7 @@ func newTable(g *Game) *Table {
 	for i := range t.foes {
 		t.foes[i] = t.team[1-t.sd[i]]
 	}
+	t.newTraitRunner()
 	return t
 }
 
@@ -86,6 +93,9 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 			t.ev(sim.Event{Kind: sim.EvRound, Actor: sim.NoOne, Target: sim.NoOne, Round: round})
 		}
 		t.enter(round)
+		if t.tr != nil {
+			t.traitRoundStart()
+		}
 		t.playRound()
 		winner = t.winner()
 	}
@@ -122,6 +132,10 @@ func (t *Table) setup() {
 	t.rank, t.order = t.rank[:0], t.order[:0]
 	t.first, t.head, t.cur = -1, -1, 0
 	t.up, t.in = [2]int{}, 0
+	t.choice = -1
+	if t.tr != nil {
+		t.tr.Start(t.r, t.c, t.log)
+	}
 	for i := range t.f {
 		c := &t.g.C[i]
 		hp := c.HP.Roll(t.r)

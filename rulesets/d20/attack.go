@@ -82,10 +82,12 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	if ranged {
 		w := &c.Ranged
 		damage, threatFrom, critMult = &w.Damage, w.ThreatFrom, w.CritMult
+	} else if t.Flanks(a, d) {
+		bonus += 2
 	}
 	t.firstAction(a)
 	ac := t.ac(d)
-	if t.g.traits != nil {
+	if t.g.traits.at(a, mAttackRoll, d, mAttacked) {
 		bonus, ac = t.traitAttackRoll(a, d, bonus, ac, ranged)
 	}
 	roll := t.r.D20()
@@ -114,7 +116,10 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	for k := 0; k < mult; k++ {
 		dmg += damage.Roll(t.r)
 	}
-	if t.g.traits != nil {
+	if c.sneak && t.f[d].flatFooted && !t.g.C[d].UncannyDodge {
+		dmg += c.SneakAttack.Roll(t.r) // once: extra dice are not multiplied
+	}
+	if t.g.traits.at(a, mHit, d, mHitTaken) {
 		dmg = t.traitHit(a, d, dmg, mult, crit, ranged)
 	} else {
 		dmg = max(dmg, 1)

@@ -53,6 +53,9 @@ type Combatant struct {
 	Spells        []Spell
 	Ranged        Ranged // Increment 0: none
 	PreciseShot   bool
+	SneakAttack   dice.Expr // extra damage on a hit against a flat-footed target (zero: none)
+	sneak         bool      // SneakAttack is set
+	Position      int       // feet behind its side's front line at the start
 	// Policy is read once by Compile: a StandardPolicy's rule is copied
 	// into std/stdRule, and the referee applies it without calling Turn
 	// (but when tracing), so replacing Policy after Compile does not
@@ -128,6 +131,9 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			}
 		}
 	}
+	// Traits before policies: a tactics rule may choose an action written
+	// as data.
+	readTraits(sc, g, firsts)
 	// Policies are compiled even after field errors, so one pass reports
 	// every problem (a policy naming a missing spell may add a second line).
 	for _, p := range pols {
@@ -135,8 +141,8 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			g.C[p.idx].Policy = newPolicy(d, g, p.idx, spec)
 		}
 	}
-	// Traits after policies: their counters follow the tactics' ones.
-	compileTraits(sc, g, firsts)
+	// Trait counters after the tactics' ones.
+	registerTraits(g)
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
 	}
@@ -151,7 +157,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 func compileOptions(sc *scenario.Scenario) Options {
 	o := Options{Dying: "out-at-0", ConfirmCrits: true}
 	d := sc.Dec
-	valid := []string{"dying", "surprise_ends_flat_footed", "confirm_crits"}
+	valid := []string{"dying", "surprise_ends_flat_footed", "confirm_crits", "range_penalty", "flanking"}
 	for name, n := range sc.Options {
 		path := "options." + name
 		switch name {
@@ -161,6 +167,10 @@ func compileOptions(sc *scenario.Scenario) Options {
 			o.SurpriseEndsFlatFooted = d.Bool(n, path)
 		case "confirm_crits":
 			o.ConfirmCrits = d.Bool(n, path)
+		case "range_penalty":
+			o.TableRange = d.Enum(n, path, []string{"srd", "table"}) == "table"
+		case "flanking":
+			o.FlankTwo = d.Enum(n, path, []string{"line", "two"}) == "two"
 		default:
 			d.Unknown(sc.OptionKey[name], path, valid)
 		}
@@ -199,6 +209,14 @@ func compileFields(d *scenario.Decoder, c *Combatant, cs scenario.Combatant) {
 			c.Ranged = compileRanged(d, n, p+name)
 		case "precise_shot":
 			c.PreciseShot = d.Bool(n, p+name)
+		case "sneak_attack":
+			c.SneakAttack = d.Dice(n, p+name)
+			c.sneak = !c.SneakAttack.IsZero()
+		case "position":
+			c.Position = d.Int(n, p+name, 0, 10000)
+			if c.Position%5 != 0 {
+				d.Errorf(n, p+name, "position %d is not a multiple of 5 feet", c.Position)
+			}
 		}
 	}
 	if c.Speed%5 != 0 {

@@ -41,7 +41,7 @@ func (Ruleset) Name() string { return "d20" }
 func (Ruleset) Schema() scenario.Schema {
 	return scenario.Schema{
 		CombatantFields: []string{"dex_ac", "crit", "uncanny_dodge", "reach", "brace",
-			"concentration", "spellcraft", "save", "spells", "initiative_dice", "ranged", "precise_shot", "traits"},
+			"concentration", "spellcraft", "save", "spells", "initiative_dice", "ranged", "precise_shot", "sneak_attack", "traits", "position"},
 		SideFields: []string{"traits"},
 		Traits:     true,
 		// initiative_roll is bounded by the combatant's initiative_dice
@@ -62,15 +62,35 @@ const (
 	numCounters
 )
 
-var counterNames = append(append([]string(nil), sim.BaseCounters...),
-	"attacks_of_opportunity", "criticals", "charges", "concentration_failures",
-	"counterspells", "spells_cast", "deaths")
+// counterTable names and documents the extra counters, indexed by
+// constant - sim.NumBase: the one place a counter is named and documented
+// (the JSON names and simctl rules d20 follow it; its length is the
+// constants', and TestCounterTable checks that no entry is left out).
+var counterTable = [numCounters - sim.NumBase]sim.Field{
+	AttacksOfOpportunity - sim.NumBase:  {Name: "attacks_of_opportunity", Doc: "attacks of opportunity made"},
+	Criticals - sim.NumBase:             {Name: "criticals", Doc: "confirmed critical hits"},
+	Charges - sim.NumBase:               {Name: "charges", Doc: "charges made"},
+	ConcentrationFailures - sim.NumBase: {Name: "concentration_failures", Doc: "spells this side lost to damage while casting"},
+	Counterspells - sim.NumBase:         {Name: "counterspells", Doc: "enemy spells this side countered"},
+	SpellsCast - sim.NumBase:            {Name: "spells_cast", Doc: "spells this side completed"},
+	Deaths - sim.NumBase:                {Name: "deaths", Doc: "combatants of this side dead (option dying: srd counts only HP <= -10; out-at-0 counts every drop)"},
+}
+
+var counterNames = func() []string {
+	out := append([]string(nil), sim.BaseCounters...)
+	for _, f := range counterTable {
+		out = append(out, f.Name)
+	}
+	return out
+}()
 
 // Options of the ruleset (scenario `options:`).
 type Options struct {
 	Dying                  string // "out-at-0" | "srd"
 	SurpriseEndsFlatFooted bool
 	ConfirmCrits           bool
+	TableRange             bool // range_penalty: table
+	FlankTwo               bool // flanking: two
 }
 
 var optionDocs = []sim.Option{
@@ -80,4 +100,8 @@ var optionDocs = []sim.Option{
 		Doc: "false (the source): flat-footed until the first regular turn, even after acting in the surprise round. true (common table reading): any action ends it"},
 	{Name: "confirm_crits", Default: "true", Valid: "true | false",
 		Doc: "true: a threat is a critical only if a second attack roll also hits (SRD 3.5). false: every threat that hits is a critical"},
+	{Name: "range_penalty", Default: "srd", Valid: "srd | table",
+		Doc: "srd (the text read literally: \"Any attack at less than this distance is not penalized for range. However, each full range increment imposes a cumulative -2 penalty\"): -2 per full increment of distance, so a target at exactly one increment takes -2, at two -4, at ten -20. table (the common table reading: no penalty up to and including one increment): -2 per started increment beyond the first, so exactly one increment is 0, two -2, ten -18. Between the multiples both agree"},
+	{Name: "flanking", Default: "line", Valid: "line | two",
+		Doc: "the SRD's flanking (+2 on a melee attack when an ally of the attacker threatens the defender from its opposite border) read on the line: line (the source's geometry): the attacker and an ally that threatens the defender stand on opposite sides of it along the line; no one passes an enemy on the line, so this happens only where a side stands on both sides of an enemy (none of the built-in scenarios). two (the common table reading \"threatened by two or more\", as if the second attacker stepped round to the far side on a grid): the defender is flanked when the attacker and at least one of its allies threaten it"},
 }

@@ -204,7 +204,11 @@ func (t *Table) resumeAt(d, count int) {
 		t.startReady(d, p)
 	} else {
 		// Delaying again is for the next turn, not within a delayed action.
-		t.act(d, p)
+		if p.Special > 0 {
+			t.special(d, p.Special-1)
+		} else {
+			t.act(d, p)
+		}
 	}
 	t.actor = -1
 }

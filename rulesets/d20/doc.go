@@ -11,7 +11,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 		Summary: "Initiative is d20 + init once per battle, highest first; ties go to the higher modifier, then a random order. " +
 			"Combatants are flat-footed (AC without dex_ac, no attacks of opportunity) until their first turn in the regular order, or their first action in it if that comes earlier (a delayed or readied action carried over from the surprise round), unless uncanny_dodge. " +
 			"If some combatants are unaware a surprise round comes first: the aware act with one standard action each, which may come with a 5-foot step. " +
-			"Positions are feet on a line between the sides (distance:); melee needs the target within reach. " +
+			"Positions are feet on a line between the sides (distance:, and position: behind a side's front line); melee needs the target within reach. " +
 			"No one moves through an enemy's square (an opponent's square can be passed only if it is helpless, and those out of the fight are): a mover's path ends at the first enemy in the fight ahead of it, in the square before it, and a mover whose target stands beyond that enemy engages that enemy instead; a 5-foot step, readied or not, never ends on or past an enemy's square. " +
 			"First actor (FirstActor) is the first combatant whose action takes effect: a delay or a ready is not an action, the delayed or readied action is, so is an attack of opportunity or a surprise-round action; a readied action or an attack of opportunity that resolves before the action that set it off comes first. " +
 			"First in order (FirstInOrder) is the first combatant to have a turn (the surprise round's first aware combatant when there is one). " +
@@ -32,8 +32,10 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "initiative_dice", Doc: "dice replacing the d20 of the initiative check, a house rule (2d20kh1 for advantage, 1d10, 3d6); init adds and both tie-breaks (higher init, then a random order) are unchanged"},
 			{Name: "ranged", Doc: "a ranged weapon {bonus (one or a list: a full attack), damage, crit (default 20/x2), increment (feet), thrown (default false: at most 10 increments; true: 5), reload (none | move: light crossbow | full: heavy crossbow; a crossbow has one bonus), ammo (shots carried; default unlimited, required for thrown weapons)}"},
 			{Name: "precise_shot", Doc: "true: no -4 for shooting into a melee"},
+			{Name: "sneak_attack", Doc: "dice of extra damage on a hit against a flat-footed target without uncanny_dodge, not multiplied on a critical (the library trait sneak_attack is the same rule as data)"},
+			{Name: "position", Doc: "feet behind its side's front line at the start (default 0; side 0's line is at 0, side 1's at distance): a rear rank. No one passes an enemy on the line, so an enemy reaches a combatant behind only past those in front of it (it engages the first it meets); policies and tactics see the distance to each enemy (target rule nearest, enemy(NAME).distance, enemies.nearest)"},
 		},
-		Actions: []sim.Field{
+		Actions: append([]sim.Field{
 			{Name: "attack", Doc: "standard action: one attack with the first bonus of attacks"},
 			{Name: "full attack", Doc: "full-round action: every bonus of attacks; only with no movement beyond a 5-foot step"},
 			{Name: "move", Doc: "move action: up to speed toward the target; moving out of a threatened position provokes an attack of opportunity"},
@@ -51,22 +53,22 @@ func (Ruleset) Doc() sim.RulesDoc {
 				"A readied move (enemy_casts, ally_acts, enemy_attacks_ally) goes toward the one the trigger names, up to speed, stopping in reach, provoking as any move; a caster it reaches provokes by casting on. " +
 				"Move, then ready: a move action toward a target, up to speed, stopping just outside its reach, then the ready (not in the surprise round, whose one standard action is the ready); the readied action then has no 5-foot step (the readier has moved this round)"},
 			{Name: "shoot", Doc: "standard action: one shot with the first ranged bonus; full-round: every ranged bonus, only with no movement beyond a 5-foot step and a weapon that needs no reloading. " +
-				"-2 to hit per full range increment beyond the first, at most 10 increments (5 thrown); -4 at a target engaged in melee with one of the shooter's allies (either threatens the other) unless precise_shot; a shot provokes an attack of opportunity from every enemy threatening the shooter, before it. " +
+				"-2 to hit per full range increment of distance (option range_penalty: srd, the text: exactly one increment is already -2; table: per started increment beyond the first, exactly one increment 0), at most 10 increments (5 thrown); -4 at a target engaged in melee with one of the shooter's allies (either threatens the other) unless precise_shot; a shot provokes an attack of opportunity from every enemy threatening the shooter, before it. " +
 				"Reloading: a light crossbow takes a move action (a shot and a reload fit one turn, so it fires once a turn), a heavy crossbow a full-round action (a shot every other turn); bows and thrown weapons none (drawing a thrown weapon is the free action of a base attack of +1, taken with the throw). Out of ammo, the weapon is spent. " +
 				"A shooter out of range closes in (a move, then the standard action as a second move if still out of range); close_in closes to one increment; keep_distance first takes a 5-foot step back when that leaves every threatening enemy's reach (a full attack may follow), else withdraws up to speed (provoking). " +
 				"The default policy (and a tactics block's fallback) shoots whenever no enemy is in its reach and a shot is left, at the enemy its rule picks within range; otherwise it fights in melee. A readied attack may be a shot (ready shoot on TRIGGER): it needs no 5-foot step, the target in range and the weapon loaded, and it provokes like any shot"},
 			{Name: "readied action's round", Doc: "a readied action taken in the round after it was readied, before the readier's turn, replaces that turn (\"you do not get your regular action that round\"), and like a turn it starts a new round for the one attack of opportunity"},
-			{Name: "counterspell", Doc: "a readied counterspell set off by an enemy starting a spell it can cast too rolls Spellcraft (DC 15 + spell level) once: identified, the spell is ruined; not identified, the readied counterspell is spent (\"you get a chance to identify it\": that chance was the readied action; counted as an action lost, its initiative moves ahead of the caster). A spell it cannot counter (not among its own with a use left) does not set it off: the readier knows its own spells, and the Spellcraft check would come to nothing"},
+			{Name: "counterspell", Doc: "a readied counterspell is set off by any enemy starting a spell: it first rolls Spellcraft (DC 15 + spell level) to identify it (\"you get a chance to identify it\"), then decides. Identified and among its own spells with a use left (the one its plan names, if it names one): the spell is ruined. Not identified, or identified as a spell it cannot cast: nothing to cast, and the readied counterspell is spent (that chance was the readied action; counted as an action lost, its initiative moves ahead of the caster), so a cheaper spell cast first draws it out. Not modelled: dispel magic as a counterspell, and counterspelling with a different spell of the same school (Improved Counterspell)"},
+			{Name: "traits and house rules", Doc: "traits: on a combatant or a side and rules: for everyone or one side change the numbers below at the moments below (docs/traits.md). " +
+				"The book's modifier rules: damage a trait adds at hit is not multiplied by a critical (only the weapon's dice are), a hit deals at least 1 after the attacker's traits, and damage reduction (hit_taken) never takes it below 0. " +
+				"Bonus types are not modelled: every trait's bonus adds, so two traits giving the same kind of bonus (two enhancement bonuses to AC) both count, where the book keeps only the larger; dodge bonuses, which stack in the book, stack here too. Write traits that should not stack as one"},
 			{Name: "critical hits", Doc: "a natural 20 always hits and a natural 1 always misses; a threat confirmed by a second roll deals damage mult times; multipliers add (brace x2 on a x3 crit: x4); every hit deals at least 1"},
-		},
-		Counters: []sim.Field{
-			{Name: "attacks_of_opportunity", Doc: "attacks of opportunity made"},
-			{Name: "criticals", Doc: "confirmed critical hits"},
-			{Name: "charges", Doc: "charges made"},
-			{Name: "concentration_failures", Doc: "spells this side lost to damage while casting"},
-			{Name: "counterspells", Doc: "enemy spells this side countered"},
-			{Name: "spells_cast", Doc: "spells this side completed"},
-			{Name: "deaths", Doc: "combatants of this side dead (option dying: srd counts only HP <= -10; out-at-0 counts every drop)"},
-		},
+			{Name: "flanking", Doc: "+2 on a melee attack (an attack of opportunity too) when the defender is flanked: option flanking (line: an ally of the attacker threatens the defender from the other side of it along the line; two: the attacker and one of its allies threaten it). Tactics see it (enemy(NAME).flanked, enemies.flanked, self.flanked)"},
+		}, checklistFields()...),
+		Counters:   counterTable[:],
+		Moments:    traitMomentDocs(),
+		Quantities: traitQuantityDocs(),
+		Conditions: traitConditionDocs(),
+		Traits:     traitLibraryDocs(),
 	}
 }

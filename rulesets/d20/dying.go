@@ -7,7 +7,7 @@ import "simctl/sim"
 // below 0 (both out of the fight) and dead at -10.
 func (t *Table) damage(a, d, dmg int) {
 	t.applyDamage(a, d, dmg)
-	if t.g.traits != nil && dmg > 0 {
+	if dmg > 0 && t.g.traits.at(a, mDamageDealt, d, mDamageTaken) {
 		t.traitDamage(a, d, dmg)
 	}
 }

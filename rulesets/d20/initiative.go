@@ -2,6 +2,7 @@ package d20
 
 import (
 	"slices"
+	"strings"
 
 	"simctl/sim"
 	"simctl/sim/msg"
@@ -23,16 +24,19 @@ func (t *Table) rollInitiative() {
 	for i := range t.f {
 		c := &t.g.C[i]
 		die := c.InitRoll
+		shown := "" // every die of initiative_dice, for the trace
 		switch {
 		case die != 0:
 		case c.InitDice.IsZero():
 			die = t.r.D20()
+		case t.log != nil:
+			die, shown = c.InitDice.RollShown(t.r) // the same draws as Roll
 		default:
 			die = c.InitDice.Roll(t.r)
 		}
 		t.f[i].count = die + c.Init
 		init := c.Init
-		if t.g.traits != nil {
+		if t.g.traits.at(i, mInitiative, -1, 0) {
 			init = t.traitInitiative(i, die)
 		}
 		keys = append(keys, initKey(t.f[i].count, init, i))
@@ -41,7 +45,12 @@ func (t *Table) rollInitiative() {
 				t.logf("initiative: %s rolls %d %+d = %d", c.Name, die, c.Init, t.f[i].count)
 				t.ev(sim.Event{Kind: sim.EvInitiative, Actor: i, Target: sim.NoOne, Die: die, Roll: t.f[i].count})
 			} else {
-				t.logf("initiative: %s rolls %d on %s %+d = %d", c.Name, die, c.InitDice.String(), c.Init, t.f[i].count)
+				if strings.Contains(shown, ",") {
+					// 2d20kh1: both dice, the one kept and the one dropped.
+					t.logf("initiative: %s rolls %d on %s (dice %s) %+d = %d", c.Name, die, c.InitDice.String(), shown, c.Init, t.f[i].count)
+				} else {
+					t.logf("initiative: %s rolls %d on %s %+d = %d", c.Name, die, c.InitDice.String(), c.Init, t.f[i].count)
+				}
 				t.ev(sim.Event{Kind: sim.EvInitiative, Actor: i, Target: sim.NoOne, Die: die, Roll: t.f[i].count, Rule: "dice"})
 			}
 		}

@@ -152,6 +152,10 @@ type Plan struct {
 	Trigger Trigger
 	Ally    int
 	Action  ReadyAction
+
+	// Special (an Act plan): take special action Special-1 written as data
+	// (Game.Action) instead of attacking; 0: none.
+	Special int
 }
 
 // PolicyMaker compiles a scenario policy for combatant self of game g,

@@ -15,8 +15,9 @@ import (
 // file 003 covers initiative only; these are the combat chapter's rules a
 // Ready question about archers needs:
 //
-//   - range: -2 per full range increment between shooter and target beyond
-//     the first; at most 10 increments for projectile weapons, 5 for thrown;
+//   - range: -2 per full range increment between shooter and target (the
+//     text; option range_penalty: table, beyond the first); at most 10
+//     increments for projectile weapons, 5 for thrown;
 //   - into melee: -4 against a target engaged in melee with one of the
 //     shooter's allies (either threatens the other), unless Precise Shot;
 //   - a ranged attack provokes an attack of opportunity from every enemy
@@ -63,10 +64,22 @@ type Ranged struct {
 // MaxRange is the farthest a shot can go, in feet (0: no ranged weapon).
 func (w *Ranged) MaxRange() int { return w.Increment * w.MaxIncr }
 
-// RangePenalty is the attack penalty at dist feet: -2 per full increment
-// beyond the first.
-func (w *Ranged) RangePenalty(dist int) int {
-	if dist <= w.Increment || w.Increment == 0 {
+// RangePenalty is the attack penalty at dist feet. The SRD: "Any attack at
+// less than this distance is not penalized for range. However, each full
+// range increment imposes a cumulative -2 penalty": -2 per full increment
+// of distance, so exactly one increment is -2 (a shortbow's 60 ft "can
+// strike at enemies up to 59 feet away with no penalty"), ten -20. table
+// is the common table reading (option range_penalty: table): nothing up
+// to and including one increment, -2 per started increment beyond it, so
+// exactly one increment is 0 and ten -18. Off the multiples both agree.
+func (w *Ranged) RangePenalty(dist int, table bool) int {
+	if w.Increment == 0 {
+		return 0
+	}
+	if !table {
+		return -2 * (dist / w.Increment)
+	}
+	if dist <= w.Increment {
 		return 0
 	}
 	return -2 * ((dist+w.Increment-1)/w.Increment - 1)
@@ -159,7 +172,7 @@ func (t *Table) intoMelee(a, d int) bool {
 // penalty and, unless Precise Shot, -4 into a melee.
 func (t *Table) ShotBonus(a, d, bonus int) int {
 	c := &t.g.C[a]
-	bonus += c.Ranged.RangePenalty(t.Dist(a, d))
+	bonus += c.Ranged.RangePenalty(t.Dist(a, d), t.g.Opt.TableRange)
 	if !c.PreciseShot && t.intoMelee(a, d) {
 		bonus -= 4
 	}

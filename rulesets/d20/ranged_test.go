@@ -48,21 +48,43 @@ func shotLines(ev simtest.Events) []string {
 	return out
 }
 
-// Range increments: -2 per full increment beyond the first, at most 10 for
-// projectile weapons and 5 for thrown ones.
+// Range increments (issue 34 item 3): "Any attack at less than this
+// distance is not penalized for range. However, each full range increment
+// imposes a cumulative -2 penalty": by the text (option range_penalty: srd,
+// the default) -2 per full increment of distance, so exactly one increment
+// is -2; by the common table reading (range_penalty: table) -2 per started
+// increment beyond the first, exactly one increment 0. At most 10
+// increments for projectile weapons and 5 for thrown ones.
 func TestRangePenalty(t *testing.T) {
 	for _, tc := range []struct {
-		dist, w, want string
+		dist, w, srd, table string
 	}{
-		{"100", "{bonus: 5, damage: 1, increment: 100}", "S T 100 ft +0"},
-		{"105", "{bonus: 5, damage: 1, increment: 100}", "S T 105 ft -2"},
-		{"1000", "{bonus: 5, damage: 1, increment: 100}", "S T 1000 ft -18"},
-		{"50", "{bonus: 5, damage: 1, increment: 10, thrown: true, ammo: 3}", "S T 50 ft -8"},
+		{"95", "{bonus: 5, damage: 1, increment: 100}", "S T 95 ft +0", "S T 95 ft +0"},
+		{"100", "{bonus: 5, damage: 1, increment: 100}", "S T 100 ft -2", "S T 100 ft +0"},
+		{"105", "{bonus: 5, damage: 1, increment: 100}", "S T 105 ft -2", "S T 105 ft -2"},
+		{"200", "{bonus: 5, damage: 1, increment: 100}", "S T 200 ft -4", "S T 200 ft -2"},
+		{"995", "{bonus: 5, damage: 1, increment: 100}", "S T 995 ft -18", "S T 995 ft -18"},
+		{"1000", "{bonus: 5, damage: 1, increment: 100}", "S T 1000 ft -20", "S T 1000 ft -18"},
+		{"120", "{bonus: 5, damage: 1, increment: 120, reload: full}", "S T 120 ft -2", "S T 120 ft +0"},
+		{"45", "{bonus: 5, damage: 1, increment: 10, thrown: true, ammo: 3}", "S T 45 ft -8", "S T 45 ft -8"},
+		{"50", "{bonus: 5, damage: 1, increment: 10, thrown: true, ammo: 3}", "S T 50 ft -10", "S T 50 ft -8"},
 	} {
-		r := play(t, g(t, rangedYAML(tc.dist, tc.w, "", "", "", 1)), 1)
-		if got := shotLines(r.round(1)); len(got) != 1 || got[0] != tc.want {
-			t.Errorf("%s ft, %s: shots %q, want %q\n%s", tc.dist, tc.w, got, tc.want, r.dump())
+		for _, opt := range []string{"srd", "table"} {
+			want := tc.srd
+			if opt == "table" {
+				want = tc.table
+			}
+			src := strings.Replace(rangedYAML(tc.dist, tc.w, "", "", "", 1), "distance:", "options: {range_penalty: "+opt+"}\ndistance:", 1)
+			r := play(t, g(t, src), 1)
+			if got := shotLines(r.round(1)); len(got) != 1 || got[0] != want {
+				t.Errorf("range_penalty %s, %s ft, %s: shots %q, want %q\n%s", opt, tc.dist, tc.w, got, want, r.dump())
+			}
 		}
+	}
+	// The default is the text's reading.
+	r := play(t, g(t, rangedYAML("100", "{bonus: 5, damage: 1, increment: 100}", "", "", "", 1)), 1)
+	if got := shotLines(r.round(1)); len(got) != 1 || got[0] != "S T 100 ft -2" {
+		t.Errorf("default range_penalty at exactly one increment: %q, want -2", got)
 	}
 	// Beyond 10 (5 thrown) increments there is no shot: S closes in instead.
 	for _, tc := range []struct{ dist, w string }{

@@ -132,6 +132,10 @@ func (t *Table) carryOut(i int, plan *Plan) {
 		}
 		t.startReady(i, plan)
 	default:
+		if plan.Special > 0 {
+			t.special(i, plan.Special-1)
+			return
+		}
 		t.act(i, plan)
 	}
 }

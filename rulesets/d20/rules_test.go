@@ -1120,28 +1120,30 @@ sides:
 		}
 	})
 	// Not identified: the readied counterspell is spent (issue 24 item 2;
-	// TestFailedCounterspellIsSpent). Without the same spell: R never
-	// answers, and stays readied.
+	// TestFailedCounterspellIsSpent). Identified, but not a spell R can
+	// cast (issue 34 item 4): identify first, then decide; nothing to
+	// cast, the readied counterspell is spent the same way (R's count moves
+	// ahead of K's, an action lost). On main R knew the spell before the
+	// check: no check, and R stayed readied until its next turn.
 	for _, tc := range []struct {
 		name, spellcraft, spell, line string
-		readied                       bool
 	}{
-		{"counterspell: not identified", "-20", "bolt", "check * K rule=spellcraft ok=false", false},
-		{"counterspell: without the same spell", "100", "frost", "", true},
+		{"counterspell: not identified", "-20", "bolt", "check R K need=17 rule=spellcraft ok=false"},
+		{"counterspell: identified, without the same spell", "100", "frost", "check R K need=17 rule=spellcraft ok=true"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := play(t, counter(t, tc.spellcraft, tc.spell), 1)
-			if tc.line != "" {
-				r.inOrder(r.round(1), "spell K rule=bolt", tc.line, "damage * R rule=bolt amount=3")
-			} else if len(r.grep(r.ev, "check rule=spellcraft")) != 0 {
-				t.Errorf("a Spellcraft check without a spell to counter with")
-			}
+			r.inOrder(r.round(1), "spell K rule=bolt", tc.line, "initiative R K roll=10 rule=ready", "damage * R rule=bolt amount=3")
 			R := r.idx("R")
-			if r.tb.Uses(R, 0) != 1 || r.tb.HP(R) != 997 || r.tb.f[R].readied != tc.readied {
-				t.Errorf("R uses %d hp %d readied %v; want 1 997 %v", r.tb.Uses(R, 0), r.tb.HP(R), r.tb.f[R].readied, tc.readied)
+			if r.tb.Uses(R, 0) != 1 || r.tb.HP(R) != 997 || r.tb.f[R].readied {
+				t.Errorf("R uses %d hp %d readied %v; want 1 997 false", r.tb.Uses(R, 0), r.tb.HP(R), r.tb.f[R].readied)
 			}
-			if r.get(0, Counterspells) != 0 || r.get(1, SpellsCast) != 1 {
+			if r.get(0, Counterspells) != 0 || r.get(1, SpellsCast) != 1 || r.get(0, sim.ReadiesTriggered) != 1 ||
+				r.get(0, sim.ActionsLost) != 1 || r.get(0, sim.ReadiesWasted) != 0 {
 				t.Errorf("counters %v", r.c.Sides)
+			}
+			if got := r.order(); got != "R K" {
+				t.Errorf("order %q, want R K", got)
 			}
 		})
 	}

@@ -108,29 +108,39 @@ func (t *Table) enemyCasts(a, s int) (lost bool) {
 		}
 		switch f.ready.Action {
 		case ReadyCounterspell:
-			own := t.counterWith(r, sp.Name, f.ready.Spell)
-			if own < 0 {
-				return false
-			}
+			// "When the spellcaster starts a spell, you get a chance to
+			// identify it with a Spellcraft check ... If you do, and if you
+			// can cast that same spell", you counter it: the readier learns
+			// what the spell is from the check, so every enemy spell sets
+			// the readied counterspell off, and it decides after the check.
+			// The chance to identify is the readied action: not identified,
+			// or identified as a spell it cannot cast (not among its own
+			// with a use left, or not the one its plan names), there is
+			// nothing to cast and the readied action is spent (no second
+			// chance at a later spell before its next turn).
 			roll := t.r.D20()
 			dc := 15 + sp.Level
-			if roll+t.g.C[r].Spellcraft < dc {
-				// "When the spellcaster starts a spell, you get a chance
-				// to identify it": the readied counterspell is that
-				// chance, taken now. Failed, there is nothing to cast, and
-				// the readied action is spent: the trigger came and the
-				// readier answered it (no second chance at a later spell
-				// before its next turn).
+			sc := t.g.C[r].Spellcraft
+			if roll+sc < dc {
 				if t.log != nil {
-					t.logf("%s: Spellcraft d20 %d %+d vs DC %d: does not identify %s; the readied counterspell is spent", t.name(r), roll, t.g.C[r].Spellcraft, dc, sp.Name)
-					t.ev(sim.Event{Kind: sim.EvCheck, Actor: r, Target: a, Die: roll, Roll: roll + t.g.C[r].Spellcraft, Need: dc, Rule: "spellcraft"})
+					t.logf("%s: Spellcraft d20 %d %+d vs DC %d: does not identify %s; the readied counterspell is spent", t.name(r), roll, sc, dc, sp.Name)
+					t.ev(sim.Event{Kind: sim.EvCheck, Actor: r, Target: a, Die: roll, Roll: roll + sc, Need: dc, Rule: "spellcraft"})
+				}
+				t.takeReadied(r, a, false)
+				return false
+			}
+			own := t.counterWith(r, sp.Name, f.ready.Spell)
+			if own < 0 {
+				if t.log != nil {
+					t.logf("%s: Spellcraft d20 %d %+d vs DC %d: identifies %s but cannot cast it; the readied counterspell is spent", t.name(r), roll, sc, dc, sp.Name)
+					t.ev(sim.Event{Kind: sim.EvCheck, Actor: r, Target: a, Die: roll, Roll: roll + sc, Need: dc, OK: true, Rule: "spellcraft"})
 				}
 				t.takeReadied(r, a, false)
 				return false
 			}
 			if t.log != nil {
-				t.logf("%s: Spellcraft d20 %d %+d vs DC %d: identifies %s and counters it", t.name(r), roll, t.g.C[r].Spellcraft, dc, sp.Name)
-				t.ev(sim.Event{Kind: sim.EvCheck, Actor: r, Target: a, Die: roll, Roll: roll + t.g.C[r].Spellcraft, Need: dc, OK: true, Rule: "spellcraft"})
+				t.logf("%s: Spellcraft d20 %d %+d vs DC %d: identifies %s and counters it", t.name(r), roll, sc, dc, sp.Name)
+				t.ev(sim.Event{Kind: sim.EvCheck, Actor: r, Target: a, Die: roll, Roll: roll + sc, Need: dc, OK: true, Rule: "spellcraft"})
 			}
 			t.took(r, a)
 			f.uses[own]--

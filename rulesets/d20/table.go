@@ -165,8 +165,11 @@ func (t *Table) setup() {
 		f := &t.f[i]
 		*f = fighter{hp: c.HP.Roll(t.r), flatFooted: true, delayAfter: -1}
 		f.maxHP = f.hp
+		// position: feet behind the side's front line (side 0's at 0, side
+		// 1's at distance), away from the other side.
+		f.x = -c.Position
 		if c.Side == 1 {
-			f.x = t.g.Distance
+			f.x = t.g.Distance + c.Position
 		}
 		for s := range c.Spells {
 			t.cold[i].uses[s] = c.Spells[s].Uses

@@ -182,6 +182,13 @@ func (t *Table) within(s, x, limit int) bool {
 	return x-t.lo[s] <= limit && t.hi[s]-x <= limit
 }
 
+// span is the lowest and highest position of side s's standing
+// combatants (0, 0 when none stands).
+func (t *Table) span(s int) (lo, hi int) {
+	t.within(s, 0, 0) // recomputes a stale span
+	return t.lo[s], t.hi[s]
+}
+
 // Standing lists the roster indices of side s still in the fight, in
 // roster order. The slice is the table's: do not modify or keep it.
 func (t *Table) Standing(s int) []int { return t.up[s] }

@@ -37,6 +37,7 @@ const (
 	mDamageTaken
 	mReadyTriggered
 	mDelayTaken
+	mAction // a special action written as data (action: COST), chosen by tactics
 	numMoments
 )
 
@@ -90,7 +91,8 @@ var (
 // and the special initiative actions), what each exposes, its conditions
 // and the facts a when: reads.
 var TraitDecl = &traits.Decl{
-	Ruleset: "d20",
+	Ruleset:     "d20",
+	ActionCosts: []string{"standard", "full_round"},
 	Moments: []traits.Moment{
 		mInitiative:     {Name: "initiative", Doc: "its initiative check is rolled: init is the modifier (it also breaks ties), count the result", Quantities: []string{"init", "count"}},
 		mRoundStart:     {Name: "round_start", Doc: "a round begins (the surprise round too); a changed count moves it in the order from this round on", Quantities: []string{"count"}},
@@ -104,6 +106,7 @@ var TraitDecl = &traits.Decl{
 		mDamageTaken:    {Name: "damage_taken", Doc: "it took damage (amount, more than 0) from attacker", Other: "attacker"},
 		mReadyTriggered: {Name: "ready_triggered", Doc: "its readied action goes off, set off by trigger; count is its new count (just ahead of trigger)", Other: "trigger", Quantities: []string{"count"}},
 		mDelayTaken:     {Name: "delay_taken", Doc: "it takes its delayed action; count is its new count", Quantities: []string{"count"}},
+		mAction:         {Name: "action", Doc: "a special action written as data (action: standard or full_round) is taken on its turn: its when: says when it can be, its do: what it does; count changes its place in the order from the next round", Quantities: []string{"count"}, Action: true},
 	},
 	Quantities: []traits.Quantity{
 		qInit:    {Name: "init", Doc: "the initiative modifier (adds to the count and breaks ties)", Dice: true},
@@ -150,12 +153,28 @@ type traitSet struct {
 	turns []bool
 	// perRound lists the traits whose uses renew each round.
 	perRound []int32
+	// actions[i] lists combatant i's special actions (action: COST).
+	actions [][]int32
+	// has[i] has bit m set when combatant i has a trait at moment m: the
+	// hooks' first test, one load and a mask.
+	has []uint16
+	// conds: some effect applies a condition (durations count down at
+	// round starts); shaken: some effect can shake; roundStart: some trait
+	// fires at round_start.
+	conds, shaken, roundStart bool
 }
 
 type traitInst struct {
 	traits.Trait
 	owner   int
 	counter int // Counts.Rules index of "fired"; "added" is counter+1
+	// guard: When is false unless condition guardCond of guardWho is
+	// guardHas (lang's Program.Guard on a condition fact), tested first so
+	// that the usual miss (target not flat-footed) costs one load.
+	guard     bool
+	guardWho  traits.Who
+	guardCond int
+	guardHas  bool
 }
 
 // The trait library: d20 traits written in the trait form, embedded so
@@ -198,10 +217,11 @@ func traitLib(name string) (*yaml.Node, bool) {
 	return doc.Content[0], true
 }
 
-// compileTraits reads the house rules and every side's and combatant's
-// traits into g.traits (left nil when there are none) and registers their
-// counters after the tactics' (results keep them apart by RuleCounter.Trait).
-func compileTraits(sc *scenario.Scenario, g *Game, first []int) {
+// readTraits reads the house rules and every side's and combatant's
+// traits into g.traits (left nil when there are none), before the policies
+// compile: a tactics rule may choose an action written as data (do:
+// Refocus). first[k] is the roster index of combatant entry k's first copy.
+func readTraits(sc *scenario.Scenario, g *Game, first []int) {
 	d := sc.Dec
 	var sideNames []string
 	for _, s := range sc.Sides {
@@ -211,18 +231,26 @@ func compileTraits(sc *scenario.Scenario, g *Game, first []int) {
 	house := lib
 	house.House = true
 	rules := traits.Read(d, sc.Rules, "rules", TraitDecl, house)
-	ts := &traitSet{turns: make([]bool, len(g.C))}
+	ts := &traitSet{turns: make([]bool, len(g.C)), actions: make([][]int32, len(g.C)), has: make([]uint16, len(g.C))}
 	for m := range ts.on {
 		ts.on[m] = make([][]int32, len(g.C))
 	}
 	add := func(tr traits.Trait, owner int) {
 		k := int32(len(ts.list))
-		mname := TraitDecl.Moments[tr.Moment].Name
 		inst := traitInst{Trait: tr, owner: owner}
-		inst.counter = g.AddRuleCounter(sim.RuleCounter{Combatant: owner, Moment: mname, Rule: tr.Name, Event: "fired", Trait: true})
-		g.AddRuleCounter(sim.RuleCounter{Combatant: owner, Moment: mname, Rule: tr.Name, Event: "added", Trait: true})
+		if tr.When != nil {
+			if slot, op, v, ok := tr.When.Guard(); ok && tr.Slots[slot].Kind == traits.RefCondition && (op == "" || op == "==" && v == 0) {
+				ref := tr.Slots[slot]
+				inst.guard, inst.guardWho, inst.guardCond, inst.guardHas = true, ref.Who, ref.ID, op == ""
+			}
+		}
 		ts.list = append(ts.list, inst)
-		ts.on[tr.Moment][owner] = append(ts.on[tr.Moment][owner], k)
+		if tr.Action != "" {
+			ts.actions[owner] = append(ts.actions[owner], k)
+		} else {
+			ts.on[tr.Moment][owner] = append(ts.on[tr.Moment][owner], k)
+			ts.has[owner] |= 1 << tr.Moment
+		}
 		if tr.Moment == mTurnStart || tr.Moment == mTurnEnd {
 			ts.turns[owner] = true
 		}
@@ -258,29 +286,127 @@ func compileTraits(sc *scenario.Scenario, g *Game, first []int) {
 	// A trait that can daze takes every turn through traitTurn, where a
 	// dazed combatant loses it.
 	for _, inst := range ts.list {
+		ts.roundStart = ts.roundStart || inst.Moment == mRoundStart
 		for _, e := range inst.Effects {
-			if e.Kind == traits.Apply && e.Cond == cDazed {
+			if e.Kind != traits.Apply {
+				continue
+			}
+			ts.conds = true
+			ts.shaken = ts.shaken || e.Cond == cShaken
+			if e.Cond == cDazed {
 				for i := range ts.turns {
 					ts.turns[i] = true
 				}
 			}
 		}
 	}
+	if ts.shaken {
+		// Every attack roll goes through traitAttackRoll, where a shaken
+		// attacker takes -2.
+		for i := range ts.has {
+			ts.has[i] |= 1 << mAttackRoll
+		}
+	}
 	g.traits = ts
+}
+
+// registerTraits gives every trait its counters ("fired", "added"), after
+// the tactics' (results keep them apart by RuleCounter.Trait).
+func registerTraits(g *Game) {
+	if g.traits == nil {
+		return
+	}
+	for k := range g.traits.list {
+		inst := &g.traits.list[k]
+		mname := TraitDecl.Moments[inst.Moment].Name
+		inst.counter = g.AddRuleCounter(sim.RuleCounter{Combatant: inst.owner, Moment: mname, Rule: inst.Name, Event: "fired", Trait: true})
+		g.AddRuleCounter(sim.RuleCounter{Combatant: inst.owner, Moment: mname, Rule: inst.Name, Event: "added", Trait: true})
+	}
+}
+
+// Action finds combatant self's special action named name (written as
+// data: action: COST): its index for Plan.Special, or -1.
+func (g *Game) Action(self int, name string) int {
+	if g.traits == nil {
+		return -1
+	}
+	for _, k := range g.traits.actions[self] {
+		if g.traits.list[k].Name == name {
+			return int(k)
+		}
+	}
+	return -1
+}
+
+// ActionName is the name of special action k.
+func (g *Game) ActionName(k int) string { return g.traits.list[k].Name }
+
+// Actions lists combatant self's special actions' names.
+func (g *Game) Actions(self int) []string {
+	var out []string
+	if g.traits != nil {
+		for _, k := range g.traits.actions[self] {
+			out = append(out, g.traits.list[k].Name)
+		}
+	}
+	return out
+}
+
+// CanTake reports whether self can take special action k now: a use left,
+// its when: holding, and a full-round action outside the surprise round.
+func (t *Table) CanTake(self, k int) bool {
+	inst := &t.g.traits.list[k]
+	if t.ts.uses[k] == 0 || inst.Action == "full_round" && t.stdOne {
+		return false
+	}
+	c := tctx{m: mAction, self: self, other: -1}
+	c.q[qCount] = t.f[self].count
+	return inst.When == nil || inst.When.EvalFunc(func(s int) float64 { return t.traitValue(inst.Slots[s], &c) })
+}
+
+// special takes self's special action k (a plan's Special): an action in
+// the economy (it ends flat-footedness, counts as an action), whose
+// effects apply as a trait's do.
+func (t *Table) special(self, k int) {
+	inst := &t.g.traits.list[k]
+	t.acts(self)
+	t.firstAction(self)
+	t.c.Inc(t.side(self), sim.Actions)
+	if t.ts.uses[k] > 0 {
+		t.ts.uses[k]--
+	}
+	t.c.Rule(inst.counter)
+	if t.log != nil {
+		t.logf("%s takes %s (%s action)", t.name(self), inst.Name, inst.Action)
+		t.ev(sim.Event{Kind: sim.EvAction, Actor: self, Target: sim.NoOne, Rule: inst.Name})
+	}
+	c := tctx{m: mAction, self: self, other: -1}
+	c.q[qCount] = t.f[self].count
+	for e := range inst.Effects {
+		t.effect(inst, &inst.Effects[e], &c)
+	}
+	t.setCount(self, c.q[qCount])
+}
+
+// at reports whether a has traits at moment ma, or d (>= 0) at md: the
+// hooks' test, small enough to be inlined at their call sites, false
+// without traits.
+func (ts *traitSet) at(a, ma, d, md int) bool {
+	return ts != nil && (ts.has[a]&(1<<ma) != 0 || d >= 0 && ts.has[d]&(1<<md) != 0)
 }
 
 // tctx is one moment's numbers, on the referee's stack while its traits
 // fire.
 type tctx struct {
+	q           [numQuantities]int
 	m           int
 	self, other int
-	q           [numQuantities]int
+	mult        int
+	amount      int
 	crit        bool
 	ranged      bool
 	charging    bool
 	intoMelee   bool
-	mult        int
-	amount      int
 }
 
 // traitState is a Table's per-encounter trait state (nil without traits).
@@ -313,6 +439,15 @@ func (t *Table) fire(c *tctx) {
 		inst := &ts.list[k]
 		if t.ts.uses[k] == 0 {
 			continue
+		}
+		if inst.guard {
+			who := c.self
+			if inst.guardWho == traits.Other {
+				who = c.other
+			}
+			if who < 0 || t.hasCond(who, inst.guardCond) != inst.guardHas {
+				continue
+			}
 		}
 		if inst.When != nil && !inst.When.EvalFunc(func(s int) float64 { return t.traitValue(inst.Slots[s], c) }) {
 			continue
@@ -402,11 +537,15 @@ func (t *Table) traitValue(ref traits.Ref, c *tctx) float64 {
 	if ref.Who == traits.Other {
 		who = c.other
 	}
-	switch ref.Kind {
-	case traits.RefQuantity:
-		return float64(c.q[ref.ID])
-	case traits.RefCondition:
+	if ref.Kind == traits.RefCondition {
+		// The usual when: (target.flat_footed), first.
+		if ref.ID == cFlatFooted && who >= 0 {
+			return b2f(t.f[who].flatFooted)
+		}
 		return b2f(who >= 0 && t.hasCond(who, ref.ID))
+	}
+	if ref.Kind == traits.RefQuantity {
+		return float64(c.q[ref.ID])
 	}
 	switch ref.ID {
 	case tfRound:
@@ -463,9 +602,6 @@ func b2f(b bool) float64 {
 // traitInitiative fires i's initiative traits on its rolled check and
 // returns the modifier the tie-break uses.
 func (t *Table) traitInitiative(i, die int) int {
-	if len(t.g.traits.on[mInitiative][i]) == 0 {
-		return t.g.C[i].Init
-	}
 	c := tctx{m: mInitiative, self: i, other: -1}
 	c.q[qInit] = t.g.C[i].Init
 	c.q[qCount] = t.f[i].count
@@ -483,7 +619,7 @@ func (t *Table) traitRoundStart() {
 	for _, k := range ts.perRound {
 		t.ts.uses[k] = int32(ts.list[k].Uses)
 	}
-	for i := range t.f {
+	for i := 0; ts.conds && i < len(t.f); i++ {
 		for cond := range numConditions {
 			if n := t.ts.cond[i*numConditions+cond]; n > 0 && n < untilRemoved {
 				if n == 1 {
@@ -497,7 +633,7 @@ func (t *Table) traitRoundStart() {
 			}
 		}
 	}
-	for i := range t.f {
+	for i := 0; ts.roundStart && i < len(t.f); i++ {
 		if t.f[i].out || len(ts.on[mRoundStart][i]) == 0 {
 			continue
 		}
@@ -576,12 +712,9 @@ func (t *Table) traitTurn(i int) {
 // traits of d on one attack roll, returning the bonus and AC it is made
 // with.
 func (t *Table) traitAttackRoll(a, d, bonus, ac int, ranged bool) (int, int) {
-	if t.hasCond(a, cShaken) {
-		bonus -= 2
-	}
 	ts := t.g.traits
-	if len(ts.on[mAttackRoll][a]) == 0 && len(ts.on[mAttacked][d]) == 0 {
-		return bonus, ac
+	if ts.shaken && t.hasCond(a, cShaken) {
+		bonus -= 2
 	}
 	c := tctx{m: mAttackRoll, self: a, other: d, ranged: ranged, charging: t.f[a].charging}
 	c.intoMelee = ranged && t.intoMelee(a, d)
@@ -597,26 +730,32 @@ func (t *Table) traitAttackRoll(a, d, bonus, ac int, ranged bool) (int, int) {
 // hit_taken traits (damage reduction; never below 0). It returns the
 // damage dealt.
 func (t *Table) traitHit(a, d, dmg, mult int, crit, ranged bool) int {
+	ts := t.g.traits
+	hit, taken := ts.has[a]&(1<<mHit) != 0, ts.has[d]&(1<<mHitTaken) != 0
 	c := tctx{m: mHit, self: a, other: d, crit: crit, mult: mult, ranged: ranged, charging: t.f[a].charging}
 	c.q[qDamage] = dmg
-	t.fire(&c)
+	if hit {
+		t.fire(&c)
+	}
 	if critMultipliesTraits { // the wrong reading, for the tests only
 		c.q[qDamage] = dmg + (c.q[qDamage]-dmg)*mult
 	}
 	c.q[qDamage] = max(c.q[qDamage], 1)
-	c.m, c.self, c.other = mHitTaken, d, a
-	t.fire(&c)
+	if taken {
+		c.m, c.self, c.other = mHitTaken, d, a
+		t.fire(&c)
+	}
 	return c.q[qDamage]
 }
 
 // traitDamage fires damage_dealt for a and damage_taken for d.
 func (t *Table) traitDamage(a, d, dmg int) {
 	ts := t.g.traits
-	if len(ts.on[mDamageDealt][a]) > 0 {
+	if ts.has[a]&(1<<mDamageDealt) != 0 {
 		c := tctx{m: mDamageDealt, self: a, other: d, amount: dmg}
 		t.fire(&c)
 	}
-	if len(ts.on[mDamageTaken][d]) > 0 {
+	if ts.has[d]&(1<<mDamageTaken) != 0 {
 		c := tctx{m: mDamageTaken, self: d, other: a, amount: dmg}
 		t.fire(&c)
 	}
@@ -638,3 +777,68 @@ func (t *Table) traitCount(m, i, other int) {
 // (export_test.go) to show that the exact tests catch them: extra damage
 // multiplied on a critical, damage reduction that lets damage go below 0.
 var critMultipliesTraits, damageBelowZero bool
+
+// traitMomentDocs documents the moments for simctl rules d20: what each
+// is, whose facts it offers besides self's, what it lets effects change.
+func traitMomentDocs() []sim.Field {
+	var out []sim.Field
+	for _, m := range TraitDecl.Moments {
+		doc := m.Doc
+		if m.Other != "" {
+			doc += "; the other party: " + m.Other
+		}
+		if len(m.Quantities) > 0 {
+			doc += "; changes: " + strings.Join(m.Quantities, ", ")
+		}
+		out = append(out, sim.Field{Name: m.Name, Doc: doc})
+	}
+	return out
+}
+
+func traitQuantityDocs() []sim.Field {
+	var out []sim.Field
+	for _, q := range TraitDecl.Quantities {
+		out = append(out, sim.Field{Name: q.Name, Doc: q.Doc})
+	}
+	return out
+}
+
+func traitConditionDocs() []sim.Field {
+	var out []sim.Field
+	for _, c := range TraitDecl.Conditions {
+		out = append(out, sim.Field{Name: c.Name, Doc: c.Doc})
+	}
+	return out
+}
+
+// traitLibraryDocs lists the library traits: their description, moment
+// and parameters' defaults.
+func traitLibraryDocs() []sim.Field {
+	var out []sim.Field
+	for _, name := range TraitLibrary() {
+		n, _ := traitLib(name)
+		on := scalarOf(n, "on")
+		if n.Kind == yaml.SequenceNode { // several traits: the first describes them
+			for _, e := range n.Content[1:] {
+				on += ", " + scalarOf(e, "on")
+			}
+			n = n.Content[0]
+			on = scalarOf(n, "on") + on
+		}
+		doc := scalarOf(n, "description") + " (on: " + on
+		if p := scenario.Value(n, "params"); p != nil && p.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(p.Content); i += 2 {
+				doc += "; $" + p.Content[i].Value + ": " + p.Content[i+1].Value
+			}
+		}
+		out = append(out, sim.Field{Name: name, Doc: doc + ")"})
+	}
+	return out
+}
+
+func scalarOf(n *yaml.Node, key string) string {
+	if v := scenario.Value(n, key); v != nil {
+		return v.Value
+	}
+	return ""
+}

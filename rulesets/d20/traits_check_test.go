@@ -63,7 +63,7 @@ func TestTraitErrors(t *testing.T) {
 		{"[{name: SA, on: hit, when: false, do: damage += 1}]", "[]", "", "t.yaml:9:44: sides[0].combatants[0].traits[0].when: SA can never fire: its when: is always false"},
 		{"[{name: SA, on: hit, uses: 0, do: damage += 1}]", "[]", "", "t.yaml:9:44: sides[0].combatants[0].traits[0].uses: SA can never fire: uses: 0"},
 		{"[{name: SA, on: hit, uses: 2/turn, do: damage += 1}]", "[]", "t.yaml:9:44: sides[0].combatants[0].traits[0].uses: uses \"2/turn\": expected a count per fight (2, 2/fight) or per round (1/round), from 0 to 1000", ""},
-		{"[sneak_atack]", "[]", "t.yaml:9:18: sides[0].combatants[0].traits[0]: no library trait \"sneak_atack\" for d20 (did you mean \"sneak_attack\"?); library: damage_reduction, dodge, improved_initiative, precise_shot, sneak_attack, uncanny_dodge, weapon_focus (simctl rules d20 lists them)", ""},
+		{"[sneak_atack]", "[]", "t.yaml:9:18: sides[0].combatants[0].traits[0]: no library trait \"sneak_atack\" for d20 (did you mean \"sneak_attack\"?); library: damage_reduction, dodge, improved_initiative, power_attack, precise_shot, sneak_attack, uncanny_dodge, weapon_focus (simctl rules d20 lists them)", ""},
 		{"[{use: sneak_attack, params: {die: 3d6}}]", "[]", "t.yaml:9:52: sides[0].combatants[0].traits[0].params.die: library trait sneak_attack has no parameter \"die\" (did you mean \"dice\"?); its params: dice", ""},
 		{"[{name: A, on: hit, do: damage += 1}, {name: A, on: hit, do: damage += 2}]", "[]", "t.yaml:9:55: sides[0].combatants[0].traits[1].name: traits \"A\" listed twice; --set addresses them by name", ""},
 		{"[]", "[{name: slow, side: orks, on: delay_taken, do: count -= 2}]", "t.yaml:16:28: rules[0].side: no side \"orks\" (did you mean \"orcs\"?); sides: heroes, orcs (leave side: out for everyone)", ""},
@@ -126,5 +126,44 @@ func TestTraitSetReachesTheRun(t *testing.T) {
 	}
 	if off := run(scenario.Set{Path: "rules.Brutal.enabled", Value: "false"}); len(off) != 2 {
 		t.Errorf("rules.Brutal.enabled=false left %d counters, want Sneak Attack's 2", len(off))
+	}
+}
+
+// Power Attack is two traits from one library entry: the trade leaves the
+// attack bonus and comes back as damage, multiplied by a critical (a flat
+// bonus, unlike extra dice); its params: set both.
+func TestTraitPowerAttack(t *testing.T) {
+	src := `name: pa
+ruleset: d20
+max_rounds: 1
+distance: 0
+sides:
+  - name: heroes
+    combatants:
+      - {name: Fighter, hp: 1000, ac: 17, attacks: [6], damage: 0, crit: 20/x3, traits: [{name: Power Attack, use: power_attack, params: {trade: 3}}]}
+  - name: monsters
+    combatants:
+      - {name: Dummy, hp: 1000, ac: 1, attacks: [-20], damage: 1}
+`
+	sc, err := scenario.Load("pa.yaml", []byte(src), nil, rulesets.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rulesets.Compile(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tally := runGame(t, g, 20000)
+	r := tally.Counts.Rules // attack_roll fired, added; hit fired, added
+	if len(r) != 4 || r[1] != -3*r[0] {
+		t.Fatalf("counters %v: want 4, the attack trait taking 3 each time", r)
+	}
+	// AC 1: every roll but a natural 1 hits; a natural 20 threatens and
+	// confirms unless the confirmation is a 1. Damage 0 +3 (x3 on a
+	// critical); per hit the mean added is 3 * (1 + 2 * P(crit | hit)).
+	pCrit := (1.0 / 19) * (19.0 / 20)
+	mean := float64(r[3]) / float64(r[2])
+	if want := 3 * (1 + 2*pCrit); mean < want-0.05 || mean > want+0.05 {
+		t.Errorf("Power Attack adds %.3f damage per hit, want %.3f (x3 on a critical)", mean, want)
 	}
 }

@@ -245,6 +245,19 @@ func (t *Table) charge(i, tg int) {
 	}
 }
 
+// aimable reports whether p's main action makes a hit check against
+// Physical Defense, the only check Build-Up Aim's +2 goes to: an attack,
+// a Double or Vital Strike, a grapple (Fighting against Physical Defense
+// without Armor), a casting, a point-blank shot, a Leg Sweep. A charge is
+// a Strength contest and a squeeze Brawling against Constitution.
+func aimable(p Plan) bool {
+	switch p.Main {
+	case MainAttack, MainDouble, MainVital, MainGrapple, MainCast, MainPointBlank, MainLegSweep:
+		return true
+	}
+	return false
+}
+
 // swift is the turn's Swift action (prepaid: a delayed Swift).
 //
 // Build-Up Aim: +2 on the next hit check against Physical Defense this

@@ -150,6 +150,9 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 		}
 	}
 	t.pb = pbNone
+	if t.tr != nil {
+		bonus, pd = t.traitHitCheck(a, d, bonus, pd, off)
+	}
 	fa.feintOn, fa.cogOn = -1, -1
 	nat, mod := t.roll(adv, dis)
 	total := nat + bonus + aim + mod
@@ -326,6 +329,9 @@ func signed(v int) string {
 // damage applies dmg from a to d; at 0 HP or below d is out of the fight,
 // and whatever it was holding or hiding ends.
 func (t *Table) damage(a, d, dmg int) {
+	if t.tr != nil {
+		dmg = t.traitHit(a, d, dmg)
+	}
 	f := &t.f[d]
 	f.hp -= dmg
 	t.c.Hit(t.side(a), a, d, dmg)

@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/rulesets/internal/traitrun"
 	"simctl/sim"
 	"simctl/sim/dice"
 	"simctl/sim/scenario"
@@ -18,7 +19,8 @@ type Game struct {
 	C                []Combatant // the expanded roster
 	BlocksExits      [2]int      // side field blocks_exits: the blockade holds while this many of the side are in the battle (0: none)
 	roster           []sim.Entrant
-	sim.RuleRegistry // tactics rule counters
+	sim.RuleRegistry               // tactics rule counters
+	traits           *traitrun.Set // traits and house rules (traits.go); nil: none
 }
 
 // Combatant is the static description of one combatant.
@@ -150,11 +152,16 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
 	}
+	// Traits before policies: a tactics rule may choose a special action
+	// written as data by name.
+	compileTraits(sc, g)
 	for _, p := range pols {
 		if newPolicy, spec, ok := policies.Maker(d, p.dec); ok {
 			g.C[p.idx].Policy = newPolicy(d, g, p.idx, spec)
 		}
 	}
+	// Trait counters after the tactics' ones.
+	g.traits.Register(&g.RuleRegistry)
 	if err := sc.Rep.Err(); err != nil {
 		return nil, err
 	}

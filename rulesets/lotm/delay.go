@@ -186,7 +186,7 @@ func (t *Table) fireDelay(d, target int) {
 	switch f.delayKind {
 	case KindAttack:
 		if p.Main != MainCast && p.Main != MainFirstAid && p.Main != MainDelay && p.Main != MainNone && p.Main != MainMeditate && !(p.Main == MainVital && p.Cast) {
-			if p.Swift == SwiftAim {
+			if p.Swift == SwiftAim && aimable(p) {
 				t.swift(d, SwiftAim, tg, false)
 			}
 			t.attackAction(d, p, tg, true)

@@ -4,7 +4,7 @@ import "simctl/sim"
 
 // Doc implements sim.Ruleset.
 func (Ruleset) Doc() sim.RulesDoc {
-	return sim.RulesDoc{
+	d := sim.RulesDoc{
 		Name:   "lotm",
 		Title:  "Lord of Mysteries TTRPG: ambushes, Delay Action, Flanking/Envelopment and special attacks",
 		Source: "Lord of Mysteries TTRPG, Chapter 6: Combat, Special Actions",
@@ -53,6 +53,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "size", Doc: "size level (-10..10, default 0), for the grapple's size rules: only differences count (Strength at least twice the other's adds 2)"},
 			{Name: "cover_item", Doc: "{size: small|small_medium|medium|medium_large|large, metal: false, count: 1}: loose objects at hand for Improvised Cover option 1 (snatch an item, Swift action; Strength 2 per size level, +2 metal, else a Strength check against 15 + 2 x level); Armor +2..+6 by size, +2 metal; destroyed when an attack hits through it"},
 			{Name: "obstacle", Doc: "{size, metal, count}: obstacles at hand for Improvised Cover option 2 (get behind one, Move action, no Strength needed); the same Armor; lost when its user moves, destroyed when an attack hits through it. Hard walls (untargetable) are not simulated"},
+			{Name: "traits", Doc: "traits written as data, on a combatant or a side (side field too): library names, {use: NAME, params: {...}} or {name, on, when, do, uses}; the moments, quantities, conditions and library are listed below, and the scenario's rules: (house rules, for everyone or one side: side:) take the same form"},
 			{Name: "blocks_exits (side field)", Doc: "N > 0: the side blocks every exit (flanking condition 3) while at least N of it are in the battle. A ruleset side field: set it in the file (--set reaches only the common side fields)"},
 		},
 		Actions: append([]sim.Field{
@@ -64,7 +65,7 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "delay", Doc: "Delay Action: costs the Attack/Casting action (with casting_slot separate, holding the Casting action is paid with it and the Attack action stays for the turn, Plan.Also); holds one Swift, Attack, Casting or Move action until a trigger this round (ally_grapples, after_ally, enemy_in_reach; enemy_casts: an enemy starts a Casting action; enemy_attacks_ally: an enemy starts an attack at the named ally or any; enemy_acts: the named enemy, or any, starts its turn); taken at once when it comes; lost if it does not; never carried over"},
 			{Name: "flanking", Doc: "conditions per side: (1) at least twice the enemy's number in the battle, (2) a Rank at least 1 higher, (3) blocks_exits, (4) per pair: can attack a target that has no means to attack it (Restrained without casting, stunned, or the attacker hidden from it), on attacks and actions at the target, not on the Stealth/Investigation contests that find a hidden combatant (else hiding would make itself harder to find). More conditions: Advantage, fewer: Disadvantage, equal: nothing; never stacks"},
 			{Name: "attack", Doc: "Attack action: d20 + attack bonus vs Physical Defense; damage on a hit"},
-			{Name: "build-up aim", Doc: "Swift: +2 on the next hit check this turn (one attack per Swift: a Double Strike's second gets none)"},
+			{Name: "build-up aim", Doc: "Swift: +2 on the next hit check this turn (one attack per Swift: a Double Strike's second gets none); only with an action that makes a hit check against Physical Defense (attack, Double or Vital Strike, grapple, casting, point-blank shot, Leg Sweep): planned with a squeeze (Brawling vs Constitution), a charge (a Strength contest) or no attack, the Swift action is not spent on it and no aim is counted"},
 			{Name: "feint", Doc: "Swift: deception vs the higher of investigation and intuition; won, the next attack this turn is an ambush (Advantage) and catches the target off guard unless it has fast_dodge"},
 			{Name: "intimidate", Doc: "Swift, once a round, target within 1 meter: intimidation vs willpower; won, the target at once spends its Move action moving its speed away, or at its next turn if it has none left; a Restrained target cannot"},
 			{Name: "charge", Doc: "Attack action with a Move if needed: strength vs the higher of the target's strength and agility; won, Off-Balance: agility halved (rounded up; Physical Defense and speed with it) until it spends a Move action to stand"},
@@ -117,6 +118,8 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "covers_broken", Doc: "this side's covers destroyed by a hit"},
 		},
 	}
+	traitDocs(&d)
+	return d
 }
 
 // headingChecklist is every heading of the source with its status: what
@@ -127,7 +130,7 @@ var headingChecklist = []sim.Field{
 	{Name: "[source] Pre-Combat Ambush", Doc: "simulated (TestPreCombatAmbush, TestSpiritualIntuition)"},
 	{Name: "[source] Mid-Combat Ambush", Doc: "simulated: teleport field (TestMidCombatAmbush, TestStacking, TestNoMovementAmbushWithoutMove, TestInsertionNeedsATarget, TestTeleportAdvantageSkipsIntimidate)"},
 	{Name: "[source] Invisibility Ambush", Doc: "simulated: invisibility field (TestInvisibilityAmbush, TestChargeRevealsInvisible, TestDiscoveryPerObserver, TestStealthTiesToInvestigator)"},
-	{Name: "[source] Inserted Ambush", Doc: "simulated: joins_round, joins_ambush (TestInsertedAmbush)"},
+	{Name: "[source] Inserted Ambush", Doc: "simulated: joins_round, joins_ambush; stated reading: the joiners roll initiative with everyone at the start of the encounter, not when they join (the source gives no moment), so their place in the order is fixed from the start (TestInsertedAmbush)"},
 	{Name: "[source] Spiritual Intuition", Doc: "partly simulated: option spiritual_intuition reads it as the counter to an Ambush Round (TestSpiritualIntuition). Its other uses (vague advice from the GM, divination, anti-divination) have nothing to act on in a fight"},
 	{Name: "[source] Spiritual Intuition in Mythos Events", Doc: "not simulated: it is about witnessing a Mythos form, which needs the Mythos-form and Sanity rules (Chapter 11) outside the excerpt"},
 	{Name: "[source] Reveal Partial Mythos Markings", Doc: "not simulated: its effect is a Mythos-witnessing check whose result (the Sanity / Rationality impact) is defined in [[Witnessing Mythical Runes]] / Chapter 11, outside the excerpt; it also needs Sequences (4 and up), which the simulator does not model"},
@@ -137,7 +140,7 @@ var headingChecklist = []sim.Field{
 	{Name: "[source] Half Meditation", Doc: "simulated: swift action meditate, kept up by one Swift action each round (a turn that does not pay it drops it), Willpower +1 meanwhile; not added to a Full Meditation's +2 (TestHalfMeditation)"},
 	{Name: "[source] Grapple", Doc: "simulated (TestGrapple, TestDelayAction); the warning about area abilities hitting both grapplers is not: no area abilities here"},
 	{Name: "[source] Grappling with Size and Strength Differences", Doc: "simulated: field size, hands: limb (TestGrappleSizeAndStrength)"},
-	{Name: "[source] Build-Up Aim", Doc: "simulated: swift aim (TestHitProbabilityExact/build-up aim)"},
+	{Name: "[source] Build-Up Aim", Doc: "simulated: swift aim, only alongside an action with a hit check against Physical Defense (TestHitProbabilityExact/build-up aim, TestBuildUpAimOnlyWithAHitCheck)"},
 	{Name: "[source] Double Strike", Doc: "simulated: field double_strike (TestMidCombatAmbush); throwing darts consumes items, not counted (no ammunition)"},
 	{Name: "[source] Point-Blank Shooting", Doc: "simulated: fields firearm and dodge_light, main action point_blank (TestPointBlankShooting). Not: the enemy's advance declaration to dodge it (a GM call); the firearm's shots per Attack action are a field because the weapon rules are outside the excerpt"},
 	{Name: "[source] Improvised Cover", Doc: "partly simulated: both options, fields cover_item and obstacle, policy parameter cover (TestImprovisedCover). Not: hiding behind a hard wall (untargetable, going around it, wall destruction): the battlefield is a line with no walls"},
@@ -154,7 +157,7 @@ var headingChecklist = []sim.Field{
 	{Name: "[source] First Aid", Doc: "partly simulated: it removes Vital Strike effects (the Vital Strike section's use; TestVitalStrike). The conditions it ends by its own text (Bloodbath, Bleeding, Poisoned) are defined outside the excerpt and nothing here causes them"},
 	{Name: "[source] Vital Strike", Doc: "simulated (TestVitalStrike, TestLimbBlock); legs stack additively, never to 0; ears (Deafened) and permanent injuries are not: nothing here hears, and injuries outlast the fight"},
 	{Name: "[source] Limb Block", Doc: "simulated: field limb_block; the limb chosen by the policy or tactics (TestLimbBlock, TestReactorChoices, TestTacticsLimbBlockChoice)"},
-	{Name: "[source] Burn Luck", Doc: "simulated: when, by the policy or tactics (TestBurnLuck, TestTacticsBurnLuckChoice); Sanity checks and the Fate Pathway's extra uses are not"},
+	{Name: "[source] Burn Luck", Doc: "simulated: when, by the policy or tactics; stated reading: the burn is decided after seeing the roll, and burns exactly the points needed to turn the miss into a hit (the source does not say whether the points are chosen before the roll) (TestBurnLuck, TestTacticsBurnLuckChoice); Sanity checks and the Fate Pathway's extra uses are not"},
 	{Name: "[source] Advanced Actions (Practical Examples of Special Actions)", Doc: "simulated: the two sections below"},
 	{Name: "[source] Ambush: Practical Clarifications", Doc: "simulated: per-observer discovery, timing and stacking (TestDiscoveryPerObserver, TestMidCombatAmbush, TestStacking)"},
 	{Name: "[source] Combat Ambush Using Obstacles", Doc: "simulated: Improvised Cover blocks sight (point 1); the held attack before the enemy's, a combat Ambush with Advantage while unseen (points 2-3: Delay Action with trigger enemy_in_reach, its Swift as a Build-Up Aim; TestDelayAction/enemy_in_reach); the Stealth check for Caught Off Guard (point 4) and the reverse timing (Disadvantage, no aim) (TestObstacleAmbush, TestObstacleStrikeNeedsUnseen). Obstacles that block sight without giving cover (a plain Move behind something) are not: the line has no terrain"},

@@ -49,6 +49,9 @@ func (t *Table) rollInitiative() {
 				t.ev(sim.Event{Kind: sim.EvInitiative, Actor: i, Target: sim.NoOne, Roll: f.count, Amount: burn, Rule: "agility"})
 			}
 		}
+		if t.tr != nil {
+			t.traitInitiative(i)
+		}
 	}
 	// Insertion sort: at most 64 entries, no allocation.
 	for a := 1; a < len(t.order); a++ {

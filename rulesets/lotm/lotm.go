@@ -52,8 +52,9 @@ func (Ruleset) Name() string { return "lotm" }
 func (Ruleset) Schema() scenario.Schema {
 	return scenario.Schema{
 		CombatantFields: combatantFields,
-		SideFields:      []string{"blocks_exits"},
+		SideFields:      []string{"blocks_exits", "traits"},
 		InitDie:         20,
+		Traits:          true,
 	}
 }
 
@@ -61,7 +62,7 @@ var combatantFields = []string{"agility", "dodge", "armor", "strength", "strengt
 	"fighting", "brawling", "constitution", "deception", "investigation", "intuition",
 	"stealth", "intimidation", "willpower", "luck", "rank", "ranged", "double_strike",
 	"fast_dodge", "invisibility", "teleport", "casting", "joins_round", "joins_ambush",
-	"limb_block", "borrow_strength", "cover_item", "obstacle", "size", "firearm", "dodge_light"}
+	"limb_block", "borrow_strength", "cover_item", "obstacle", "size", "firearm", "dodge_light", "traits"}
 
 // Ambushes is the contract's ambushes slot (sim.OptionSlots + 3): attacks
 // made from hiding or in an ambush round.

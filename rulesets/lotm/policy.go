@@ -190,6 +190,11 @@ type Plan struct {
 	Delay   Kind
 	Trigger Trigger
 	Ally    int
+
+	// Special: take special action Special-1 written as data
+	// (Game.Action) at the start of the turn, paying the action it costs;
+	// 0: none.
+	Special int
 }
 
 // PolicyMaker compiles a scenario policy for combatant self of game g,

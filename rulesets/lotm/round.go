@@ -37,6 +37,9 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		if winner = t.winner(); winner >= 0 {
 			break
 		}
+		if t.tr != nil {
+			t.traitRoundStart()
+		}
 		t.playRound()
 		winner = t.winner()
 	}
@@ -144,6 +147,7 @@ func (t *Table) turnWith(i int, plan *Plan) {
 			t.ev(sim.Event{Kind: sim.EvAction, Actor: i, Target: sim.NoOne, Rule: "full meditation ends"})
 		}
 	}
+	dazed := t.tr != nil && t.traitTurnStart(i)
 	if f.stunned {
 		// Vital Strike to the head: stunned for 1 round, the turn is lost.
 		f.stunned = false
@@ -151,6 +155,12 @@ func (t *Table) turnWith(i int, plan *Plan) {
 		if t.log != nil {
 			t.logf("  %s is stunned and loses its turn", c.Name)
 			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "stunned"})
+		}
+	} else if dazed {
+		t.c.Lost(c.Side, i)
+		if t.log != nil {
+			t.logf("%s takes no action this turn", c.Name)
+			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "trait"})
 		}
 	} else if t.turnTriggers(i) {
 		if f.grappledBy >= 0 {
@@ -188,6 +198,9 @@ func (t *Table) execute(i int, p Plan) {
 		}
 		t.endGrapple(i)
 	}
+	if p.Special > 0 && t.tr != nil {
+		t.takeSpecial(i, p.Special-1)
+	}
 	tg := p.Target
 	if tg >= 0 && (!t.Targetable(i, tg) || t.out(tg)) {
 		if t.log != nil {
@@ -221,6 +234,13 @@ func (t *Table) execute(i int, p Plan) {
 		t.teleport(i, tg)
 	}
 	need := enemy && needsReach(p, &t.g.C[i])
+	if p.Swift == SwiftAim && !aimable(p) {
+		// Build-Up Aim goes "alongside any action that ... requires a hit
+		// check contesting Physical Defense": with a squeeze, a charge or
+		// no attack there is nothing for the +2, and the Swift action is
+		// not spent on it.
+		p.Swift = SwiftNone
+	}
 	early := p.Swift != SwiftIntimidate || (tg >= 0 && t.Dist(i, tg) <= Reach)
 	if early {
 		t.swift(i, p.Swift, tg, false)

@@ -2,6 +2,7 @@ package lotm
 
 import (
 	"simctl/rulesets/internal/plain"
+	"simctl/rulesets/internal/traitrun"
 	"simctl/sim"
 	"simctl/sim/msg"
 	"simctl/sim/rng"
@@ -74,19 +75,21 @@ type Table struct {
 	// Each combatant's HP and damage dice taken apart: rolled in a plain
 	// loop, the same draws as Expr.Roll.
 	hpDice, dmgDice []plain.Dice
-	actor           int   // combatant whose turn is in progress (-1 between turns)
-	cur             int   // index of actor's entry in order
-	round           int   // regular round; 0 before round 1
-	amb             bool  // an Ambush Round is in progress
-	inner           bool  // an inserted turn or a delayed action is in progress: no insertion into it
-	insrt           int   // combatant whose inserted turn is in progress, -1
-	resume          int   // combatant taking a delayed action, -1
-	trigT           int   // the combatant its trigger concerns, -1
-	pb              uint8 // Point-Blank Shooting's rule for the next hit check (pbNone, pbArmor, pbOffGuard)
-	nat             int   // the natural die of the last hit check (Borrow Strength)
-	total           int   // its result (Limb Block)
-	first           int   // sim.Outcome.FirstActor (acts)
-	firstO          int   // sim.Outcome.FirstInOrder (walk)
+	actor           int              // combatant whose turn is in progress (-1 between turns)
+	cur             int              // index of actor's entry in order
+	round           int              // regular round; 0 before round 1
+	amb             bool             // an Ambush Round is in progress
+	inner           bool             // an inserted turn or a delayed action is in progress: no insertion into it
+	insrt           int              // combatant whose inserted turn is in progress, -1
+	resume          int              // combatant taking a delayed action, -1
+	trigT           int              // the combatant its trigger concerns, -1
+	pb              uint8            // Point-Blank Shooting's rule for the next hit check (pbNone, pbArmor, pbOffGuard)
+	nat             int              // the natural die of the last hit check (Borrow Strength)
+	total           int              // its result (Limb Block)
+	first           int              // sim.Outcome.FirstActor (acts)
+	firstO          int              // sim.Outcome.FirstInOrder (walk)
+	tr              *traitrun.Runner // traits (traits.go); nil: the game has none
+	reorder         bool             // a special action changed a count: sort the order at the next round start
 	r               *rng.Stream
 	c               *sim.Counts
 	log             *sim.Log
@@ -143,6 +146,7 @@ func newTable(g *Game) *Table {
 	for i := range t.foes {
 		t.foes[i] = t.team[1-t.sd[i]]
 	}
+	t.newTraitRunner()
 	return t
 }
 
@@ -163,6 +167,10 @@ func (t *Table) setup() {
 	t.up, t.anyDelay, t.in = [2]int{}, false, 0
 	t.presence++
 	t.flankAt = t.presence - 1
+	if t.tr != nil {
+		t.tr.Start(t.r, t.c, t.log)
+		t.reorder = false
+	}
 	for i := range t.f {
 		c := &t.g.C[i]
 		f := &t.f[i]

@@ -303,3 +303,63 @@ func ipow(x float64, e int) float64 {
 // is "3d10+7". Experiments that step a dice-valued field (hit points,
 // damage) up and down use it.
 func (e Expr) Plus(k int) Expr { return newExpr(e.terms, e.k+k) }
+
+// RollShown is Roll that also says every die it rolled, in the order
+// rolled: "14, 7" for 2d20kh1 (the kept 14 and the dropped 7), so a trace
+// of an advantage roll shows both dice, not only the one kept. It draws
+// from r exactly as Roll does, so a traced encounter plays as the run did;
+// it allocates, and is for narration only.
+func (e *Expr) RollShown(r *rng.Stream) (int, string) {
+	var dice []string
+	total := e.k
+	if e.plain {
+		t := &e.terms[0]
+		for range t.n {
+			v := r.IntN(t.sides) + 1
+			dice = append(dice, strconv.Itoa(v))
+			total += v
+		}
+		return total, strings.Join(dice, ", ")
+	}
+	for i := range e.terms {
+		t := &e.terms[i]
+		var s int
+		if t.keep == 0 {
+			for range t.n {
+				v := r.Die(t.sides)
+				dice = append(dice, strconv.Itoa(v))
+				s += v
+			}
+		} else {
+			// rollKeep's draws, one r.Die per die, remembered in order.
+			var buf [maxKeepDice]int
+			rolled := make([]int, 0, t.n)
+			for i := range t.n {
+				v := r.Die(t.sides)
+				rolled = append(rolled, v)
+				j := i
+				for j > 0 && buf[j-1] > v {
+					buf[j] = buf[j-1]
+					j--
+				}
+				buf[j] = v
+			}
+			kept := buf[t.n-t.keep : t.n]
+			if t.low {
+				kept = buf[:t.keep]
+			}
+			for _, v := range kept {
+				s += v
+			}
+			for _, v := range rolled {
+				dice = append(dice, strconv.Itoa(v))
+			}
+		}
+		if t.neg {
+			total -= s
+		} else {
+			total += s
+		}
+	}
+	return total, strings.Join(dice, ", ")
+}

@@ -77,10 +77,10 @@ func PlayJoint(ctx context.Context, games []sim.Game, cfg sim.RunConfig, si int,
 
 // RunPairedUntil plays the options on common random numbers; with
 // precision w > 0 it applies the sweep's sequential stopping rule
-// (PrecisionReached) to every option at once: batches of encounter
-// indices 0, 1, 2, ... until each option's two 95% intervals are narrower
-// than w, or cfg.N. The tallies depend only on the seed, N, w and batch;
-// reached says whether the precision was.
+// (PrecisionRule) to every option at once: batches of encounter indices
+// 0, 1, 2, ... until each option's two 95% intervals are predicted
+// narrower than w by the auxiliary sample, or cfg.N; reached says whether
+// they are. The tallies depend only on the seed, N, w and batch.
 func RunPairedUntil(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w float64, batch int64) (pt *PairedTally, reached bool, err error) {
 	if w <= 0 {
 		pt, err := RunPaired(ctx, games, cfg)
@@ -88,6 +88,9 @@ func RunPairedUntil(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w 
 	}
 	total := cfg.N
 	var acc *PairedTally
+	// The decision reads an auxiliary sample only, so the intervals keep
+	// their fixed-N coverage (PrecisionRule).
+	rule := NewPrecisionRule(games, w, cfg.Seed, cfg.Workers)
 	for start := int64(0); start < total; {
 		cfg.Start, cfg.N = start, min(batch, total-start)
 		pt, err := RunPaired(ctx, games, cfg)
@@ -100,18 +103,22 @@ func RunPairedUntil(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w 
 			return acc, false, err
 		}
 		start += cfg.N
-		reached := true
-		for _, t := range acc.Tallies {
-			reached = reached && PrecisionReached(t, w)
+		stop, err := rule.Stop(ctx, start)
+		if err != nil {
+			return acc, false, err
 		}
-		if reached {
+		if stop {
 			if cfg.Done != nil {
 				cfg.Done.Add(total - start)
 			}
-			return acc, true, nil
+			break
 		}
 	}
-	return acc, false, nil
+	reached = true
+	for _, t := range acc.Tallies {
+		reached = reached && PrecisionReached(t, w)
+	}
+	return acc, reached, nil
 }
 
 // RangesLen is the encounter indices in rs.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -57,10 +58,15 @@ type OptimizeConfig struct {
 	Delta   float64 // the indifference zone, a win-rate difference (default 0.01)
 	First   int64   // the selection's stage size, encounters per candidate (default 1,000)
 	Cap     int64   // encounters a candidate plays at most in the selection (-n)
-	Budget  int64   // encounters the whole search may spend, all games counted
-	Confirm int64   // encounters of the confirmation stage per game (default 20,000)
-	Top     int     // candidates confirmed besides the best (default 9)
-	Coarse  int     // screening's stride along numeric dimensions (default 2)
+	// Budget sizes the screening and the selection, all games counted:
+	// the selection shares it among its finalists (each plays at least
+	// one stage of First), a screening rung spends at most Budget/4, and
+	// a space whose first stages do not fit Budget/2 is screened. The
+	// confirmation (Confirm per confirmed game) is outside it.
+	Budget  int64
+	Confirm int64 // encounters of the confirmation stage per game (default 20,000)
+	Top     int   // candidates confirmed besides the best (default 9)
+	Coarse  int   // screening's stride along numeric dimensions (default 2)
 	// Done, if non-nil, advances by the encounters played, every game
 	// counted (a stage of 5 candidates and 1,000 encounters adds 5,000).
 	Done *atomic.Int64
@@ -229,7 +235,10 @@ type OptimizeResult struct {
 	// between the best (or the leader) and another finalist
 	// (UniformDiscordance). Compare it with
 	// Encounters, the whole search (screening, selection, confirmation).
-	// 0 when no selection ran.
+	// 0 when no selection ran, and 0 when the selection reached no
+	// decision (the budget or -n ended first): then the search reached no
+	// guarantee, and a design "for the same guarantee" compares with
+	// nothing.
 	Uniform            int64            `json:"uniform_encounters"`
 	UniformPer         int64            `json:"uniform_per_candidate,omitempty"`
 	UniformDiscordance float64          `json:"uniform_discordance,omitempty"`
@@ -334,12 +343,19 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 		}
 		var sel *Selection
 		var err error
+		recorded := false // the prior holds the finished selection's incumbent
 		if cfg.Resume != nil && cfg.Resume.Finished() {
-			// A merged final stage decided it: nothing left to play.
+			// A merged final stage decided it, or the search was stopped
+			// in its confirmation: nothing left to play. Stopped in the
+			// confirmation, the document already records the selection
+			// (its stage, and its incumbent after the stage's own).
 			if err := cfg.Resume.Check(len(finalists)); err != nil {
 				return res, err
 			}
 			sel = cfg.Resume.Result(names, sideName)
+			if p := cfg.Prior; p != nil {
+				recorded = slices.ContainsFunc(p.Stages, func(st SearchStage) bool { return st.Name == "selection" })
+			}
 		} else {
 			sel, err = Select(ctx, sub, names, side, sideName, sc)
 		}
@@ -347,7 +363,9 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 		if err != nil {
 			return res, err
 		}
-		incumbent(sel)
+		if !recorded {
+			incumbent(sel)
+		}
 		cfg.lower(confirmN)
 		res.Outcome = sel.Outcome
 		res.Best, res.Separated = finalists[sel.Reference], sel.Selected >= 0
@@ -368,9 +386,11 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 		}
 		res.Stages = append(res.Stages, SearchStage{Name: "selection", Start: 0, Candidates: len(finalists), Encounters: sel.Encounters})
 		res.Encounters += sel.Encounters
-		res.UniformDiscordance = maxDiscordance(sel.State, sel.Reference)
-		res.UniformPer = FixedSampleSize(len(points), res.UniformDiscordance, cfg.Alpha, cfg.Delta)
-		res.Uniform = int64(len(points)) * res.UniformPer
+		if res.Separated {
+			res.UniformDiscordance = maxDiscordance(sel.State, sel.Reference)
+			res.UniformPer = FixedSampleSize(len(points), res.UniformDiscordance, cfg.Alpha, cfg.Delta)
+			res.Uniform = int64(len(points)) * res.UniformPer
+		}
 	}
 	if res.Separated {
 		status[res.Best] = "best"

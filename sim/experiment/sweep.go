@@ -23,8 +23,11 @@ type SweepConfig struct {
 	N int64
 	// Precision > 0 turns on sequential stopping: a point plays Batch
 	// encounters at a time (indices continuing 0, 1, 2, ...) and stops once
-	// both sides' 95% Wilson intervals are narrower than Precision (a
-	// proportion: 0.02 is 2 percentage points), or at N.
+	// both sides' 95% Wilson intervals are predicted narrower than
+	// Precision (a proportion: 0.02 is 2 percentage points) by an
+	// auxiliary sample (PrecisionRule: the point's own encounters never
+	// decide when it stops, so its intervals keep their fixed-N coverage),
+	// or at N.
 	Precision float64
 	Batch     int64 // 0: DefaultBatch
 	Workers   int   // 0: runtime.GOMAXPROCS(0)
@@ -50,8 +53,9 @@ const DefaultBatch = 10000
 // PointRun is what one sweep point played.
 type PointRun struct {
 	Tally *sim.Tally
-	// Reached is true when sequential stopping met the precision (at the
-	// latest with the cap's batch); always false without Precision.
+	// Reached is true when the point's own 95% intervals are narrower
+	// than the precision where it stopped (at the latest at the cap);
+	// always false without Precision.
 	Reached bool
 	// Finished is false for a point cancellation stopped short.
 	Finished bool
@@ -135,6 +139,10 @@ func RunSweep(ctx context.Context, games []sim.Game, cfg SweepConfig) ([]PointRu
 
 func runPoint(ctx context.Context, g sim.Game, cfg SweepConfig, batch int64, workers int) (PointRun, error) {
 	total := sim.NewTally(g)
+	var rule *PrecisionRule
+	if cfg.Precision > 0 {
+		rule = NewPrecisionRule([]sim.Game{g}, cfg.Precision, cfg.Seed, workers)
+	}
 	for total.Encounters < cfg.N {
 		n := min(batch, cfg.N-total.Encounters)
 		t, err := sim.Run(ctx, g, sim.RunConfig{Seed: cfg.Seed, Start: cfg.Start + total.Encounters, N: n, Workers: workers, Done: cfg.Done})
@@ -142,14 +150,22 @@ func runPoint(ctx context.Context, g sim.Game, cfg SweepConfig, batch int64, wor
 		if err != nil {
 			return PointRun{Tally: total}, err
 		}
-		if cfg.Precision > 0 && PrecisionReached(total, cfg.Precision) {
+		if rule == nil {
+			continue
+		}
+		// The decision reads the auxiliary sample only (precision.go).
+		stop, err := rule.Stop(ctx, total.Encounters)
+		if err != nil {
+			return PointRun{Tally: total}, err
+		}
+		if stop {
 			if cfg.Done != nil {
 				cfg.Done.Add(cfg.N - total.Encounters)
 			}
-			return PointRun{Tally: total, Reached: true, Finished: true}, nil
+			return PointRun{Tally: total, Reached: PrecisionReached(total, cfg.Precision), Finished: true}, nil
 		}
 	}
-	return PointRun{Tally: total, Finished: true}, nil
+	return PointRun{Tally: total, Reached: rule != nil && PrecisionReached(total, cfg.Precision), Finished: true}, nil
 }
 
 // PrecisionReached reports whether both sides' 95% Wilson intervals are

@@ -297,6 +297,13 @@ func (c *compiler) gen(n Node) (Type, *Error) {
 			if t != Bool {
 				return 0, errAt(n.At, "not needs true or false, but %s is a number", exprText(c.p.Src, n.X))
 			}
+			if _, ref := n.X.(*Ref); ref && c.p.code[len(c.p.code)-1].op == opSlot {
+				k := len(c.p.code) - 1
+				// not of a true-or-false fact (0 or 1) is the fact == 0:
+				// one fused leaf, so and/or over it stays a decision tree.
+				c.p.code[k] = instr{op: opSlotEq, a: c.p.code[k].a, v: 0}
+				return Bool, nil
+			}
 			c.emit(instr{op: opNot}, 0)
 			return Bool, nil
 		}

@@ -164,3 +164,21 @@ func (p *Program) evalTree(fact func(k int) float64) bool {
 		i = n
 	}
 }
+
+// Guard is a necessary condition of p: slot k compared with v by the
+// comparison op ("<", "<=", ">", ">=", "==", "!=", or "" for the slot's
+// truth), such that when it does not hold, p is false, whatever the other
+// facts. ok is false when p has none to offer (not a decision tree, or its
+// first leaf's false branch goes on to another leaf). A caller may test it
+// before evaluating p, to skip the evaluation: the first fact p asks for is
+// that slot in any case.
+func (p *Program) Guard() (k int, op string, v float64, ok bool) {
+	if p.tree == nil || p.tree[0].next[0] != resultFalse {
+		return 0, "", 0, false
+	}
+	b := p.tree[0]
+	if b.op == opSlot {
+		return int(b.slot), "", 0, true
+	}
+	return int(b.slot), [...]string{"<", "<=", ">", ">=", "==", "!="}[b.op-opSlotLt], b.v, true
+}

@@ -6,8 +6,9 @@ import (
 )
 
 // Which programs become decision trees: and/or/not over fused comparisons
-// and bare facts; not arithmetic, constants, comparisons of two facts, or
-// not with a bare fact.
+// and bare facts (not of a bare fact is the fused leaf fact == 0); not
+// arithmetic, constants, comparisons of two facts, or not over a bare
+// fact inside parentheses with others.
 func TestBranchTreeShapes(t *testing.T) {
 	for _, c := range []struct {
 		src  string
@@ -18,7 +19,8 @@ func TestBranchTreeShapes(t *testing.T) {
 		{"a < 0 or b > 4 and a > 1000 or b >= 3", true},
 		{"not (a < 1 and b == 2) or a != 3", true},
 		{"p or q and a > 1", true},
-		{"not p and q", false},
+		{"not p and q", true},
+		{"not (p and q) or p", false},
 		{"a + 1 > 2", false},
 		{"a < b", false},
 		{"true and p", false},
@@ -85,5 +87,31 @@ func TestBranchTreeMatchesMachine(t *testing.T) {
 	}
 	if trees < 1000 || distinct < 500 || trees-distinct < 150 {
 		t.Errorf("%d of 3000 random conditions became decision trees, %d of them reading each slot once: both kinds are not tested", trees, distinct)
+	}
+}
+
+// Guard offers the first leaf of an and-chain, never a leaf whose failure
+// leaves the result open.
+func TestGuard(t *testing.T) {
+	for _, c := range []struct {
+		src string
+		ok  bool
+		op  string
+	}{
+		{"p and not q", true, ""},
+		{"not p and q", true, "=="},
+		{"a < 1 and p", true, "<"},
+		{"p or q", false, ""},
+		{"p and q or a > 1", false, ""},
+		{"a + 1 > 2", false, ""},
+	} {
+		prog, err := Compile(c.src, testEnv())
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		_, op, _, ok := prog.Guard()
+		if ok != c.ok || ok && op != c.op {
+			t.Errorf("%s: guard %v %q, want %v %q", c.src, ok, op, c.ok, c.op)
+		}
 	}
 }

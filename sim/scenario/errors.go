@@ -181,3 +181,26 @@ func unknownField(key string, valid []string) msg.Text {
 // the empty Text when none is close: names.Suggest, kept here for the
 // packages that decode scenarios. Pass it as a %s argument of a message.
 func Suggest(s string, valid []string) msg.Text { return names.Suggest(s, valid) }
+
+// IgnoredPolicy records that a policy: the run does not read (tactics:
+// decide for the combatant or side at where, e.g. "heroes.Rogue" or
+// "heroes") was written. In the file it is a warning: the scenario still
+// runs as its tactics say. Written by a --set it is an error: the user
+// asked for a change the run would not make (a compare option equal to
+// its baseline, a sweep flat by construction), so say what to write
+// instead.
+func (r *Reporter) IgnoredPolicy(node *yaml.Node, path, where string, side bool) {
+	if _, ok := r.origin[node]; ok && node != nil {
+		if side {
+			r.Errorf(node, path, "this --set changes nothing: tactics: decides for this side; write --set %s.tactics=NAME to play a library policy instead, or --set %s.tactics.params.NAME=VALUE to change the tactics", where, where)
+		} else {
+			r.Errorf(node, path, "this --set changes nothing: tactics: decides for this combatant; write --set %s.tactics=NAME to play a library policy instead, or --set %s.tactics.params.NAME=VALUE to change the tactics", where, where)
+		}
+		return
+	}
+	if side {
+		r.Warnf(node, path, "ignored: tactics: decides for this side")
+	} else {
+		r.Warnf(node, path, "ignored: tactics: decides for this combatant")
+	}
+}

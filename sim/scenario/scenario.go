@@ -47,6 +47,9 @@ type Scenario struct {
 	MaxRounds   int
 	Distance    int // feet between the sides at the start; 0: already in melee
 	Sides       []Side
+	// Root is the document as decoded, overrides applied: two scenarios
+	// with the same tree (SameTree) are the same scenario.
+	Root *yaml.Node
 	// Rules is the rules: block as written (house rules; nil: none): the
 	// ruleset reads it, as it reads traits:.
 	Rules *yaml.Node
@@ -190,7 +193,7 @@ func Decode(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, err
 		}
 	}
 	d := &Decoder{rep: rep}
-	sc := &Scenario{File: file, MaxRounds: 100, Rep: rep, Dec: d}
+	sc := &Scenario{File: file, MaxRounds: 100, Rep: rep, Dec: d, Root: root}
 	sc.decode(d, root, lookup)
 	return sc, rep.Err()
 }
@@ -841,3 +844,35 @@ func (d *Decoder) Warnf(n *yaml.Node, path, format string, args ...any) {
 // NewDecoder returns a Decoder that records problems in rep (for tests and
 // for tools that decode YAML outside a scenario file).
 func NewDecoder(rep *Reporter) *Decoder { return &Decoder{rep: rep} }
+
+// IgnoredPolicy records a policy: that tactics: overrule; see
+// Reporter.IgnoredPolicy.
+func (d *Decoder) IgnoredPolicy(n *yaml.Node, path, where string, side bool) {
+	d.rep.IgnoredPolicy(n, path, where, side)
+}
+
+// SameTree tells whether two documents say the same thing: the same
+// kinds, tags, values and keys in the same order, whatever their
+// positions, quoting or flow style (init: 1 in the file and --set
+// ...init=1 are the same). A comparison uses it to tell an option that
+// changes nothing from its baseline.
+func SameTree(a, b *yaml.Node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Kind == yaml.AliasNode {
+		return SameTree(a.Alias, b)
+	}
+	if b.Kind == yaml.AliasNode {
+		return SameTree(a, b.Alias)
+	}
+	if a.Kind != b.Kind || a.ShortTag() != b.ShortTag() || a.Value != b.Value || len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := range a.Content {
+		if !SameTree(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
+}

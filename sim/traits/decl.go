@@ -41,6 +41,9 @@ type Moment struct {
 	// (target at hit, attacker at hit_taken), "" when there is none.
 	Other      string
 	Quantities []string // names of Decl.Quantities the moment exposes
+	// Action: the moment of a special action written as data (action:
+	// COST instead of on:), not a moment a trait names.
+	Action bool
 }
 
 // Condition is a state a combatant can be in, with a duration: effects
@@ -73,11 +76,14 @@ const (
 
 // Decl is a ruleset's declaration of what traits may use.
 type Decl struct {
-	Ruleset    string
-	Moments    []Moment
-	Quantities []Quantity
-	Conditions []Condition
-	Facts      []Fact
+	Ruleset string
+	// ActionCosts are the costs an action: may have in the ruleset's
+	// economy (d20: standard, full_round), empty without actions as data.
+	ActionCosts []string
+	Moments     []Moment
+	Quantities  []Quantity
+	Conditions  []Condition
+	Facts       []Fact
 }
 
 // Ref says what one slot of a compiled expression reads: fact ID (an
@@ -114,13 +120,20 @@ func (d *Decl) ConditionIndex(name string) int {
 	return slices.IndexFunc(d.Conditions, func(c Condition) bool { return c.Name == name })
 }
 
-// MomentNames lists the moments' names in order.
+// MomentNames lists the moments a trait may name (on:), in order.
 func (d *Decl) MomentNames() []string {
-	out := make([]string, len(d.Moments))
-	for i, m := range d.Moments {
-		out[i] = m.Name
+	var out []string
+	for _, m := range d.Moments {
+		if !m.Action {
+			out = append(out, m.Name)
+		}
 	}
 	return out
+}
+
+// actionMoment is the index of the actions' moment, or -1.
+func (d *Decl) actionMoment() int {
+	return slices.IndexFunc(d.Moments, func(m Moment) bool { return m.Action })
 }
 
 // has reports whether moment m offers quantity q.

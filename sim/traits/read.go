@@ -1,6 +1,7 @@
 package traits
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,10 +23,14 @@ type Trait struct {
 	Uses     int // uses per fight, or per round with PerRound; -1: no limit
 	PerRound bool
 	House    bool // a house rule (rules:), not a trait
-	Side     int  // a house rule's side (-1: everyone)
-	From     string
-	Node     *yaml.Node
-	Path     string
+	// Action is the cost of a special action written as data (action:
+	// full_round), "" for a trait: a tactics rule chooses it by Name, its
+	// when: says when it can be taken, its effects are what it does.
+	Action string
+	Side   int // a house rule's side (-1: everyone)
+	From   string
+	Node   *yaml.Node
+	Path   string
 }
 
 // EffectKind is what an effect does.
@@ -65,11 +70,13 @@ type Options struct {
 	Sides    []string // the scenario's side names, for a house rule's side:
 	Lib      Library
 	LibNames []string
+
+	keepNames bool // a trait of a library list keeps its own name
 }
 
 var (
-	traitFields = []string{"name", "description", "on", "when", "do", "uses", "params", "use"}
-	houseFields = []string{"name", "description", "on", "when", "do", "uses", "params", "use", "side", "enabled"}
+	traitFields = []string{"name", "description", "on", "action", "when", "do", "uses", "params", "use"}
+	houseFields = []string{"name", "description", "on", "action", "when", "do", "uses", "params", "use", "side", "enabled"}
 )
 
 // Read reads a traits: list (or, with o.House, a rules: list) at path,
@@ -92,19 +99,56 @@ func Read(d *scenario.Decoder, n *yaml.Node, path string, decl *Decl, o Options)
 	seen := map[string]bool{}
 	for i, en := range n.Content {
 		p := path + "[" + strconv.Itoa(i) + "]"
-		t, ok, enabled := readOne(d, en, p, decl, o)
-		if t.Name != "" {
-			if seen[t.Name] {
-				d.Errorf(en, p+".name", "%s %q listed twice; --set addresses them by name", what, t.Name)
-				ok = false
+		// A library entry may hold several traits (Power Attack: a
+		// penalty at attack_roll, a bonus at hit): each is read as if the
+		// entry named it alone, with the entry's params: for all.
+		opts := []Options{o}
+		if ln := libList(en, o); ln != nil {
+			opts = opts[:0]
+			for _, elem := range ln.Content {
+				oj := o
+				oj.Lib = func(string) (*yaml.Node, bool) { return elem, true }
+				oj.keepNames = true
+				opts = append(opts, oj)
 			}
-			seen[t.Name] = true
 		}
-		if ok && enabled {
-			out = append(out, t)
+		for _, oj := range opts {
+			t, ok, enabled := readOne(d, en, p, decl, oj)
+			if t.Name != "" {
+				if seen[t.Name] {
+					d.Errorf(en, p+".name", "%s %q listed twice; --set addresses them by name", what, t.Name)
+					ok = false
+				}
+				seen[t.Name] = true
+			}
+			if ok && enabled {
+				out = append(out, t)
+			}
 		}
 	}
 	return out
+}
+
+// libList is the library entry en names when that entry is a list of
+// traits, or nil.
+func libList(en *yaml.Node, o Options) *yaml.Node {
+	if o.Lib == nil {
+		return nil
+	}
+	name := ""
+	switch {
+	case en.Kind == yaml.ScalarNode:
+		name = en.Value
+	case en.Kind == yaml.MappingNode && scenario.Value(en, "use") != nil:
+		name = scenario.Value(en, "use").Value
+	}
+	if name == "" {
+		return nil
+	}
+	if ln, ok := o.Lib(name); ok && ln.Kind == yaml.SequenceNode {
+		return ln
+	}
+	return nil
 }
 
 // readOne reads one entry: a library trait's name, {use: NAME, params:
@@ -175,7 +219,7 @@ func readOne(d *scenario.Decoder, n *yaml.Node, path string, decl *Decl, o Optio
 	if k := keys["name"]; k != nil {
 		t.Name = d.Str(k, fpath("name"))
 	}
-	if un := scenario.Value(user, "name"); lib && un != nil && user.Kind == yaml.MappingNode {
+	if un := scenario.Value(user, "name"); lib && !o.keepNames && un != nil && user.Kind == yaml.MappingNode {
 		t.Name = d.Str(un, path+".name") // a library trait renamed where it is used
 	}
 	if t.Name == "" && ok {
@@ -236,14 +280,32 @@ func readOne(d *scenario.Decoder, n *yaml.Node, path string, decl *Decl, o Optio
 	}
 	on := keys["on"]
 	t.Moment = -1
-	if on == nil {
+	if an := keys["action"]; an != nil {
+		// A special action: chosen by tactics, not fired at a moment.
+		if on != nil {
+			d.Errorf(at("on"), fpath("on"), "an action (action:) is chosen by a tactics rule (do: %s), not fired at a moment: drop on:", t.Name)
+			return t, false, enabled
+		}
+		t.Action = d.Str(an, fpath("action"))
+		if !slices.Contains(decl.ActionCosts, t.Action) {
+			if len(decl.ActionCosts) == 0 {
+				d.Errorf(at("action"), fpath("action"), "%s has no actions written as data yet", decl.Ruleset)
+			} else {
+				d.Errorf(at("action"), fpath("action"), "unknown action cost %q%s; %s offers: %s", t.Action, scenario.Suggest(t.Action, decl.ActionCosts), decl.Ruleset, strings.Join(decl.ActionCosts, ", "))
+			}
+			return t, false, enabled
+		}
+		t.Moment = decl.actionMoment()
+	} else if on == nil {
 		d.Errorf(at("name"), fpath("on"), "missing; give the moment it fires at (on:), one of %s", strings.Join(decl.MomentNames(), ", "))
 		return t, false, enabled
-	}
-	mname := d.Str(on, fpath("on"))
-	if t.Moment = decl.MomentIndex(mname); t.Moment < 0 {
-		d.Errorf(at("on"), fpath("on"), "%s has no moment %q%s; moments: %s", decl.Ruleset, mname, scenario.Suggest(mname, decl.MomentNames()), strings.Join(decl.MomentNames(), ", "))
-		return t, false, enabled
+	} else {
+		mname := d.Str(on, fpath("on"))
+		if t.Moment = decl.MomentIndex(mname); t.Moment < 0 || decl.Moments[t.Moment].Action {
+			t.Moment = -1
+			d.Errorf(at("on"), fpath("on"), "%s has no moment %q%s; moments: %s", decl.Ruleset, mname, scenario.Suggest(mname, decl.MomentNames()), strings.Join(decl.MomentNames(), ", "))
+			return t, false, enabled
+		}
 	}
 	var lp []lang.Param
 	for _, p := range params {

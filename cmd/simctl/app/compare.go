@@ -8,7 +8,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
 	"simctl/reports/results"
+	"simctl/rulesets"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
@@ -46,6 +49,10 @@ type CompareRequest struct {
 	ResumePath string
 	// Command is the command line the document records.
 	Command string
+	// NullControls names the options meant to equal the baseline (a
+	// deliberate check that the machinery finds no difference); any other
+	// option whose scenario equals the baseline's is refused.
+	NullControls []string
 }
 
 // Check refuses a request no front end should pass on: fewer than two
@@ -89,6 +96,9 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 	}
 	games, err := compileAll(src, sets, extra, func(k int) msg.Text { return msg.New("option %s", opts[k].Name) }, msg.New("options"), len(opts), obs.Warn)
 	if err != nil {
+		return nil, err
+	}
+	if err := sameAsBaseline(src, sets, opts, req.NullControls); err != nil {
 		return nil, err
 	}
 
@@ -228,4 +238,41 @@ func checkCompareResume(old *results.Compare, path, sum string, seed uint64, set
 		}
 	}
 	return results.CheckDigest(path, old.ResumeDigest, old.TrustedDigest())
+}
+
+// sameAsBaseline refuses an option whose scenario, overrides applied, is
+// the baseline's (a --set to the value the file already has, or the same
+// --set twice): the comparison would measure the scenario against itself
+// and print +0.00 pp as if it were an answer. Options named in nulls are
+// such controls on purpose; naming one that differs is refused too.
+func sameAsBaseline(src *Source, sets []scenario.Set, opts []Option, nulls []string) error {
+	tree := func(extra []scenario.Set) *yaml.Node {
+		sc, _ := scenario.Decode(src.Display, src.Data, append(append([]scenario.Set(nil), sets...), extra...), rulesets.Schema)
+		if sc == nil {
+			return nil
+		}
+		return sc.Root
+	}
+	null := map[string]bool{}
+	for _, n := range nulls {
+		found := false
+		for _, op := range opts[1:] {
+			found = found || op.Name == n
+		}
+		if !found {
+			return usage(false, "--null-control %s: no option of that name (besides the baseline %s)", n, opts[0].Name)
+		}
+		null[n] = true
+	}
+	base := tree(opts[0].Sets)
+	for _, op := range opts[1:] {
+		same := base != nil && scenario.SameTree(base, tree(op.Sets))
+		switch {
+		case same && !null[op.Name]:
+			return usage(false, "option %s plays the same scenario as the baseline %s (its --set changes no field), so the comparison would measure the scenario against itself; change its --set, or add --null-control %s if a null control is what you want", op.Name, opts[0].Name, op.Name)
+		case !same && null[op.Name]:
+			return usage(false, "--null-control %s: option %s changes the scenario, so it is no null control; drop --null-control %s", op.Name, op.Name, op.Name)
+		}
+	}
+	return nil
 }

@@ -46,6 +46,10 @@ func Rules(r sim.Ruleset, l i18n.Lang) string {
 	section(l.T("rulesdoc.policies"), d.Policies)
 	section(l.T("rulesdoc.actions"), d.Actions)
 	section(l.T("rulesdoc.counters", strings.Join(sim.BaseCounters, ", ")), d.Counters)
+	section(l.T("rulesdoc.moments"), d.Moments)
+	section(l.T("rulesdoc.quantities"), d.Quantities)
+	section(l.T("rulesdoc.conditions"), d.Conditions)
+	section(l.T("rulesdoc.traits"), d.Traits)
 	return b.String()
 }
 
@@ -74,6 +78,8 @@ func RulesDoc(r sim.Ruleset, l i18n.Lang) sim.RulesDoc {
 	}
 	d.Fields, d.Policies = local("field", d.Fields), local("policy", d.Policies)
 	d.Actions, d.Counters = local("action", d.Actions), local("counter", d.Counters)
+	d.Moments, d.Quantities = local("moment", d.Moments), local("quantity", d.Quantities)
+	d.Conditions, d.Traits = local("condition", d.Conditions), local("trait", d.Traits)
 	return d
 }
 
@@ -127,7 +133,8 @@ func RulesCatalog(d sim.RulesDoc) []CatalogEntry {
 	for _, sec := range []struct {
 		kind string
 		fs   []sim.Field
-	}{{"field", d.Fields}, {"policy", d.Policies}, {"action", d.Actions}, {"counter", d.Counters}} {
+	}{{"field", d.Fields}, {"policy", d.Policies}, {"action", d.Actions}, {"counter", d.Counters},
+		{"moment", d.Moments}, {"quantity", d.Quantities}, {"condition", d.Conditions}, {"trait", d.Traits}} {
 		for _, f := range sec.fs {
 			key := RulesKey(d.Name, sec.kind, f.Name)
 			if sec.kind == "action" {

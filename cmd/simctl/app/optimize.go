@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/hmac"
 	"fmt"
 	"math"
 	"regexp"
@@ -310,6 +311,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		cfg.OnStage = func(r *experiment.OptimizeResult) {
 			cp := *doc
 			cp.Search, cp.Interrupted, cp.Elapsed = r, true, before+time.Since(t0).Seconds()
+			cp.ResumeDigest = cp.TrustedDigest()
 			if obs.Checkpoint != nil {
 				obs.Checkpoint(&cp)
 			}
@@ -341,6 +343,8 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	doc.Elapsed, doc.Interrupted = before+time.Since(t0).Seconds(), interrupted
 	if !interrupted {
 		fillBest(doc, res, points)
+	} else {
+		doc.ResumeDigest = doc.TrustedDigest()
 	}
 	return &Optimized{Optimize: doc, Resumable: res.Screening != nil || res.Selection != nil && res.Selection.State != nil}, nil
 }
@@ -518,6 +522,8 @@ func checkOptimizeResume(old *results.Optimize, path string, doc *results.Optimi
 	switch {
 	case old.Search == nil || !old.Interrupted:
 		return msg.Errorf("--resume %s: that search finished (or holds no search); nothing to resume", path)
+	case results.CheckDigest(path, old.ResumeDigest, old.TrustedDigest()) != nil:
+		return results.CheckDigest(path, old.ResumeDigest, old.TrustedDigest())
 	case old.ScenarioSHA256 != doc.ScenarioSHA256:
 		return results.ResumeRefused(path, "that search's scenario text differs")
 	case old.Version != doc.Version:
@@ -712,6 +718,24 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 	}
 	doc.Search = res
 	doc.Stage, doc.Shard, doc.Interrupted = sums, shard, true
+	doc.ResumeDigest = doc.TrustedDigest()
 	doc.Elapsed = time.Since(t0).Seconds()
 	return nil
+}
+
+// MergeOptimizeStages is results.MergeOptimizeStages on the shards read
+// from paths, each checked against its digest first; the merged stage
+// carries its own.
+func MergeOptimizeStages(opts []*results.Optimize, paths []string) (*results.Optimize, error) {
+	for i, o := range opts {
+		if have := o.ResumeDigest; have == "" || !hmac.Equal([]byte(have), []byte(o.TrustedDigest())) {
+			return nil, msg.Errorf("merge: %s: its resume_digest does not match the stage it holds: the file was edited or damaged after simctl wrote it; play that shard again", paths[i])
+		}
+	}
+	m, err := results.MergeOptimizeStages(opts)
+	if err != nil {
+		return nil, err
+	}
+	m.ResumeDigest = m.TrustedDigest()
+	return m, nil
 }

@@ -225,7 +225,8 @@ func FightTracesIn(ctx context.Context, r *results.Result, l i18n.Lang, obs *Obs
 		// A report shows at most MaxTraceLines of a fight (a long one
 		// narrates gigabytes); the command prints the rest.
 		var b strings.Builder
-		if err := narrate.TraceContext(ctx, &b, sc, g, r.Seed, i, narrate.TraceLimit{Lines: narrate.MaxTraceLines, Command: cmd, Lang: l}); err != nil {
+		tl := new(sim.Timeline)
+		if err := narrate.TraceContext(ctx, &b, sc, g, r.Seed, i, narrate.TraceLimit{Lines: narrate.MaxTraceLines, Command: cmd, Lang: l, Timeline: tl}); err != nil {
 			return nil, err
 		}
 		text := "# " + cmd + "\n" + b.String()
@@ -233,7 +234,7 @@ func FightTracesIn(ctx context.Context, r *results.Result, l i18n.Lang, obs *Obs
 		if l.Or() != i18n.En {
 			title = l.T("trace.title."+q.name, i, v, start, start+n-1)
 		}
-		out = append(out, results.FightTrace{Name: q.name, Text: text, Title: title})
+		out = append(out, results.FightTrace{Name: q.name, Text: text, Title: title, Timeline: tl})
 	}
 	return out, nil
 }

@@ -15,6 +15,7 @@ import (
 	"simctl/scenarios"
 	"simctl/sim/lang"
 	"simctl/sim/msg"
+	"simctl/sim/scenario"
 )
 
 // Accepting a job: the request checked before it is queued, the queue
@@ -97,6 +98,20 @@ func (s *server) prepare(req *jobRequest, l i18n.Lang) (*serveJob, int, any) {
 			return bad(why)
 		}
 	}
+	// So is each option of a comparison or tournament, its overrides on
+	// the scenario's (an option may set a tactics block, whose when:
+	// conditions are compiled with it).
+	if req.Kind == "compare" || req.Kind == "tournament" {
+		for _, o := range req.Options {
+			osets, err := app.FormSets(o.Sets, "options "+o.Name)
+			if err == nil {
+				_, _, err = src.Compile(append(append([]scenario.Set(nil), sets...), osets...), nil)
+			}
+			if err != nil {
+				return nil, http.StatusUnprocessableEntity, withError(checkResponse(err, nil, l), l.Msg(msg.New("options: option %q is not a valid scenario: %s", o.Name, firstLine(l, err))))
+			}
+		}
+	}
 	// A document grows with its points, options or cells, whatever each
 	// plays: a sweep of 10,000 points at n=1 is cheap to play and large
 	// to keep. Each is counted at what its result costs in JSON.
@@ -107,7 +122,7 @@ func (s *server) prepare(req *jobRequest, l i18n.Lang) (*serveJob, int, any) {
 				mult, what, est>>20, per>>10, s.cfg.MaxDocBytes>>20, s.cfg.MaxDocBytes/per))
 		}
 	}
-	j := &serveJob{id: newJobID(), req: *req, created: time.Now(), src: src, sc: sc, game: g,
+	j := &serveJob{id: newJobID(), req: *req, created: time.Now(), src: src, game: g,
 		total: req.N * mult, state: stateQueued, changed: make(chan struct{}), lang: l}
 	for _, w := range warns {
 		j.warns = append(j.warns, w)
@@ -231,6 +246,12 @@ func (s *server) expire(now time.Time) {
 	s.mu.Lock()
 	s.expireLocked(now)
 	s.mu.Unlock()
+}
+
+// withError is a check response with its error said otherwise.
+func withError(resp map[string]any, e string) map[string]any {
+	resp["error"] = e
+	return resp
 }
 
 // whereProblem is a condition's problem as the lab says it: with its

@@ -22,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
@@ -116,9 +118,14 @@ func isYAMLName(n string) bool {
 
 // plainYAMLName is a name of a .yaml file directly in --dir: no separator,
 // "..", absolute path or NUL (readDirFile and saving ask it first).
+//
+// It is also what a job may call its scenario (cliFileName): one rule for
+// names everywhere, so a file saved here is one a job can name (a name
+// with a newline, a right-to-left override, markup, or ".yaml" alone was
+// saved, then refused as a job's file).
 func plainYAMLName(name string) bool {
-	return name != "" && name == filepath.Base(name) && !strings.ContainsAny(name, `/\`+"\x00") && name != "." && name != ".." &&
-		!filepath.IsAbs(name) && isYAMLName(name) && fs.ValidPath(name)
+	return name != "" && name == filepath.Base(name) && !strings.ContainsAny(name, `/\:`+"\x00") && name != "." && name != ".." &&
+		!filepath.IsAbs(name) && isYAMLName(name) && fs.ValidPath(name) && cliFileName.MatchString(name)
 }
 
 // errNoFile is any name that is not a plain .yaml file of --dir.
@@ -542,8 +549,8 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		j.mu.Unlock()
 		if traces == nil {
 			res := &results.Result{File: j.src.Display, ScenarioText: j.req.Text, Sets: tg.sets, Seed: j.req.Seed, Encounters: tg.n}
-			if tg.key == "" {
-				res = j.result
+			if tg.key == "" && j.result != nil {
+				res = j.result // a run's (a find job has none: its encounters are the run's)
 			}
 			var err error
 			if traces, err = app.FightTracesIn(r.Context(), res, l, nil); err != nil {
@@ -559,7 +566,7 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		}
 		for _, t := range traces {
 			if t.Name == pick {
-				writeJSON(w, http.StatusOK, map[string]string{"title": l.Msg(tg.label) + t.Title, "text": t.Text})
+				writeJSON(w, http.StatusOK, traceReply{Title: l.Msg(tg.label) + t.Title, Text: t.Text, Timeline: t.Timeline})
 				return
 			}
 		}
@@ -596,7 +603,8 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 	b.WriteString("# " + cmd + "\n")
 	// At most MaxTraceLines (a long fight narrates gigabytes), and not a
 	// line more once the client has gone.
-	lim := reports.TraceLimit{Lines: reports.MaxTraceLines, Command: cmd, Lang: langOf(r)}
+	tl := new(sim.Timeline)
+	lim := reports.TraceLimit{Lines: reports.MaxTraceLines, Command: cmd, Lang: langOf(r), Timeline: tl}
 	if err := reports.TraceContext(r.Context(), &b, tr.Scenario, tr.Game, seed, tr.Encounter, lim); err != nil {
 		if r.Context().Err() != nil {
 			return // nobody is listening
@@ -604,7 +612,82 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request, j *serveJob
 		jsonError(w, r, http.StatusInternalServerError, "trace: %v", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"title": langOf(r).Msg(msg.New("%sencounter %d of seed %d", tg.label, i, seed)), "text": b.String()})
+	writeJSON(w, http.StatusOK, traceReply{Title: langOf(r).Msg(msg.New("%sencounter %d of seed %d", tg.label, i, seed)), Text: b.String(), Timeline: tl})
+}
+
+// traceReply is a traced encounter: its title and narration in the
+// reader's language, and its timeline from the referee's events, which
+// the page words itself (in any language).
+type traceReply struct {
+	Title    string        `json:"title"`
+	Text     string        `json:"text"`
+	Timeline *sim.Timeline `json:"timeline,omitempty"`
+}
+
+// traceIndex is what a sweep's or comparison's traces need of its
+// document: each point's values, or option's name, with its overrides
+// and encounters. It is read from the document once per job (a sweep's
+// may be 30 MB: parsing it took 0.5 s of CPU on every trace request).
+type traceIndex struct {
+	Points []struct {
+		Values []string
+		Result struct {
+			Sets       []string
+			Encounters int64
+		}
+	}
+	Options []struct {
+		Name   string
+		Result struct {
+			Sets       []string
+			Encounters int64
+		}
+	}
+}
+
+// traceIndexParses counts the documents traceIndex parsed (tests).
+var traceIndexParses atomic.Int64
+
+func (j *serveJob) traceIndex() (*traceIndex, int, error) {
+	j.mu.Lock()
+	doc, d := j.doc, j.traceIdx
+	j.mu.Unlock()
+	if d != nil {
+		return d, 0, nil
+	}
+	if doc == nil {
+		return nil, http.StatusConflict, msg.Errorf("job %s has no result yet: its points and options are traced once it is done", j.id)
+	}
+	d = &traceIndex{}
+	traceIndexParses.Add(1)
+	if err := json.Unmarshal(doc, d); err != nil {
+		return nil, http.StatusInternalServerError, err
+	}
+	j.mu.Lock()
+	j.traceIdx = d
+	j.mu.Unlock()
+	return d, 0, nil
+}
+
+// size is about the bytes d holds (retainedLocked).
+func (d *traceIndex) size() int64 {
+	var n int64
+	for _, p := range d.Points {
+		n += 64
+		for _, v := range p.Values {
+			n += int64(len(v)) + 16
+		}
+		for _, x := range p.Result.Sets {
+			n += int64(len(x)) + 16
+		}
+	}
+	for _, o := range d.Options {
+		n += 64 + int64(len(o.Name))
+		for _, x := range o.Result.Sets {
+			n += int64(len(x)) + 16
+		}
+	}
+	return n
 }
 
 // traceTarget is what a trace replays: the run's scenario and overrides,
@@ -629,30 +712,9 @@ func (j *serveJob) traceTarget(q url.Values) (*traceTarget, int, error) {
 	default:
 		return nil, http.StatusBadRequest, msg.Errorf("traces are of a run, a sweep's point or a comparison's option; a %s's games are its options' pairings: compare or run them to trace", j.req.Kind)
 	}
-	j.mu.Lock()
-	doc := j.doc
-	j.mu.Unlock()
-	if doc == nil {
-		return nil, http.StatusConflict, msg.Errorf("job %s has no result yet: its points and options are traced once it is done", j.id)
-	}
-	var d struct {
-		Points []struct {
-			Values []string
-			Result struct {
-				Sets       []string
-				Encounters int64
-			}
-		}
-		Options []struct {
-			Name   string
-			Result struct {
-				Sets       []string
-				Encounters int64
-			}
-		}
-	}
-	if err := json.Unmarshal(doc, &d); err != nil {
-		return nil, http.StatusInternalServerError, err
+	d, status, err := j.traceIndex()
+	if err != nil {
+		return nil, status, err
 	}
 	if j.req.Kind == "sweep" {
 		k, err := strconv.Atoi(point)
@@ -787,6 +849,14 @@ func archive(w io.Writer, format, dir, prefix string, files []string, trim strin
 		}
 		return data, err
 	}
+	// Each entry is dated when its file was written (the report was made
+	// for this download): without a date zip says 1980 and tar 1970.
+	when := func(f string) time.Time {
+		if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err == nil {
+			return fi.ModTime()
+		}
+		return time.Now()
+	}
 	switch format {
 	case "zip":
 		zw := zip.NewWriter(w)
@@ -795,7 +865,7 @@ func archive(w io.Writer, format, dir, prefix string, files []string, trim strin
 			if err != nil {
 				return err
 			}
-			fw, err := zw.Create(prefix + "/" + f)
+			fw, err := zw.CreateHeader(&zip.FileHeader{Name: prefix + "/" + f, Method: zip.Deflate, Modified: when(f)})
 			if err != nil {
 				return err
 			}
@@ -810,7 +880,7 @@ func archive(w io.Writer, format, dir, prefix string, files []string, trim strin
 			if err != nil {
 				return err
 			}
-			if err := tw.WriteHeader(&tar.Header{Name: prefix + "/" + f, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+			if err := tw.WriteHeader(&tar.Header{Name: prefix + "/" + f, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg, ModTime: when(f)}); err != nil {
 				return err
 			}
 			tw.Write(data)

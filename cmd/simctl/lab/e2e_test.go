@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -15,12 +16,17 @@ import (
 	"simctl/cmd/simctl/app"
 	"simctl/reports/i18n"
 	"simctl/scenarios"
+	"simctl/sim"
 	"simctl/sim/msg"
 	"simctl/sim/scenario"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
+
+// firstOfFew matches a caption that claims to show the first 20 of fewer
+// than 21.
+var firstOfFew = regexp.MustCompile(`the first 20 of ([0-9]|1[0-9]|20)\)`)
 
 // jsString is s as a JavaScript string literal (JSON is one).
 func jsString(s string) string {
@@ -92,7 +98,7 @@ func TestServeE2E(t *testing.T) {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 1000),
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	defer cancel()
 	actx, cancelA := chromedp.NewExecAllocator(ctx, opts...)
 	defer cancelA()
@@ -205,6 +211,13 @@ func TestServeE2E(t *testing.T) {
 	}
 	waitJS(bctx, "run done", `document.querySelector("#job-status").dataset.state === "done" && window.simctlLab.counts !== null`)
 	waitJS(bctx, "plot", `document.querySelectorAll("#conv-plot svg path.band, #conv-plot svg path.est").length === 2 && !document.querySelector("#conv").hidden`)
+	// Every label of the convergence plot lies inside it (the last tick,
+	// 100,000, was cut to "100,00" at the right edge).
+	for _, bad := range get(t, bctx, "conv labels", chromedp.Evaluate[[]string](`(() => { const svg = document.querySelector("#conv-plot svg"), r = svg.getBoundingClientRect(), bad = [];
+		for (const x of svg.querySelectorAll("text")) { const b = x.getBoundingClientRect(); if (b.right > r.right + 0.5 || b.left < r.left - 0.5) bad.push(JSON.stringify(x.textContent) + " is cut"); }
+		return bad })()`)) {
+		t.Errorf("convergence plot: %s", bad)
+	}
 	counts := get(t, bctx, "counts", chromedp.Evaluate[pageCounts](`window.simctlLab.counts`))
 	want := directRun(t, text, seed, n)
 	if counts.Encounters != n || counts.Wins != want.Wins || counts.Draws != want.Draws {
@@ -254,6 +267,11 @@ func TestServeE2E(t *testing.T) {
 	waitJS(bctx, "sweep figure", figuresShown)
 	step("scroll", chromedp.ScrollIntoView("#results"))
 	tablesFit(bctx, "sweep")
+	// The history names the sweep by its own N (3,000 per point, not the
+	// 12,000 of its four points nor the form's default) and its headline.
+	if h := get(t, bctx, "sweep history", chromedp.Evaluate[string](`document.querySelector("#history li:first-child").textContent`)); !strings.Contains(h, "· 3,000 encounters ·") || !strings.Contains(h, "heroes wins most at heroes.Fighter.init=") {
+		t.Errorf("the sweep's history entry reads %q", h)
+	}
 	shot(bctx, "sweep")
 
 	// A comparison: its interim tables come while it plays, the
@@ -277,6 +295,11 @@ func TestServeE2E(t *testing.T) {
 	tablesFit(bctx, "compare")
 	if head := get(t, bctx, "compare head", chromedp.Evaluate[string](`[...document.querySelectorAll("#compare-table th")].slice(0, 4).map(h => h.textContent).join(" | ")`)); head != "option | win rate | Δ vs baseline | paired 95% interval" {
 		t.Errorf("the comparison's first columns: %s", head)
+	}
+	// p as simctl prints it: +4 initiative over 200,000 paired
+	// encounters is far below 0.0001, never "0.0000".
+	if p := get(t, bctx, "compare p", chromedp.Evaluate[string](`document.querySelectorAll("#compare-table tbody tr")[1].children[5].textContent`)); p != "<0.0001" {
+		t.Errorf("the compare table's p for init+4 reads %q, want <0.0001 as simctl compare prints it", p)
 	}
 	shot(bctx, "compare")
 	// The longest fight of the second option: its overrides replayed.
@@ -336,8 +359,13 @@ func TestServeE2E(t *testing.T) {
 	step("combo optimize", chromedp.Click("#tab-optimize"), chromedp.SetValue("#n", "6000"), chromedp.Click("#run"))
 	waitJS(bctx, "optimize done", `document.querySelector("#job-status").dataset.state === "done" && (document.querySelector("#optimize-best")?.textContent || "").startsWith("Best found:") && !!document.querySelector("#optimize-table")`)
 	step("scroll", chromedp.ScrollIntoView("#results"))
-	if u := get(t, bctx, "uniform design", chromedp.Evaluate[string](`(document.querySelector("#optimize-uniform") || {}).textContent || ""`)); !strings.HasPrefix(u, "Fixed-sample design for the same guarantee: uniform allocation, every one of the ") || !strings.Contains(u, " needs ") {
+	if u := get(t, bctx, "uniform design", chromedp.Evaluate[string](`(document.querySelector("#optimize-uniform") || {}).textContent || ""`)); !strings.HasPrefix(u, "This search spent ") || !strings.Contains(u, " encounters. Playing every candidate the same number of encounters for the same guarantee would take ") {
 		t.Errorf("the optimize tab's uniform allocation reads %q", u)
+	}
+	// Done: no bar left part-way, and the ranking's caption counts what
+	// it shows (it said "the first 20 of 5").
+	if st := get(t, bctx, "optimize finish", chromedp.Evaluate[string](`(document.querySelector("#job-bar").hidden ? "" : "a progress bar at " + document.querySelector("#job-bar").value + " of " + document.querySelector("#job-bar").max) + " | " + document.querySelector("#optimize-table caption").textContent`)); strings.Contains(st, "progress bar") || firstOfFew.MatchString(st) {
+		t.Errorf("the finished optimize shows %q", st)
 	}
 	tablesFit(bctx, "optimize")
 	shot(bctx, "optimize")
@@ -500,7 +528,7 @@ func TestServeE2ELanguages(t *testing.T) {
 		// trace, which are the rulesets' and the narration's (English
 		// until they speak the language).
 		body := get(t, c, "body text", chromedp.Evaluate[string](`(() => { const b = document.body.cloneNode(true);
-			b.querySelectorAll("#doc-rules, #doc-policies, #doc-fields, #trace, .timeline-box, #lang").forEach((e) => e.remove()); return b.textContent })()`))
+			b.querySelectorAll("#doc-rules, #doc-policies, #doc-fields, #trace, #lang").forEach((e) => e.remove()); return b.textContent })()`))
 		for _, k := range static {
 			if !strings.Contains(body, i18n.Text(l, k)) {
 				t.Errorf("%s: the page does not say %s (%q)", l, k, i18n.Text(l, k))
@@ -554,6 +582,23 @@ func TestServeE2ELanguages(t *testing.T) {
 	if got := strings.Join(heads(bctx), " | "); got != wantHeads(i18n.Ko) {
 		t.Errorf("ko: the result's table heads %q, want %q", got, wantHeads(i18n.Ko))
 	}
+	// The timeline of a traced fight, in Korean: drawn from the referee's
+	// events, its rounds, turns and ending in the page's words (it was
+	// empty: read off the narration with English patterns).
+	duelSrc := &app.Source{Name: "builtin:d20/duel.yaml", Display: "builtin:d20/duel.yaml", Data: []byte(text)}
+	_, game, err := duelSrc.Compile(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := sim.Replay(game, 3, 0, nil)
+	if o.Winner < 0 {
+		t.Fatal("encounter 0 of seed 3 is a draw: pick another for the test")
+	}
+	sideNames := []string{"heroes", "monsters"}
+	timelineEnd := func(l i18n.Lang) string { return l.T("lab.tl.end.win", sideNames[o.Winner], o.Rounds) }
+	do(bctx, "trace in Korean", chromedp.SetValue("#trace-i", "0"), chromedp.Click("#trace-go"))
+	waitPage(t, bctx, "ko timeline", fmt.Sprintf(`document.querySelectorAll("#timeline .tl-round").length === %d && document.querySelectorAll("#timeline .tl-turn").length >= 2 && (document.querySelector("#timeline-end") || {}).textContent === %s && document.querySelector("#timeline .tl-label").textContent === %s`,
+		o.Rounds, jsString(timelineEnd(i18n.Ko)), jsString(i18n.Ko.T("lab.tl.round", 1))))
 	waitPage(t, bctx, "figures", `document.querySelectorAll("#results figure svg[data-ready]").length >= 4`)
 	// The figures are drawn in Korean, every label inside its figure.
 	figs := get(t, bctx, "ko figures", chromedp.Evaluate[[]string](`(() => { const out = [];
@@ -598,6 +643,7 @@ func TestServeE2ELanguages(t *testing.T) {
 	// Russian, live: what is shown is said again, the results drawn again.
 	switchTo(bctx, i18n.Ru)
 	pageSays(bctx, i18n.Ru)
+	waitPage(t, bctx, "ru timeline", fmt.Sprintf(`document.querySelectorAll("#timeline .tl-round").length === %d && (document.querySelector("#timeline-end") || {}).textContent === %s`, o.Rounds, jsString(timelineEnd(i18n.Ru))))
 	waitPage(t, bctx, "ru problem", `!!`+li+` && `+li+`.textContent === `+jsString(problem(i18n.Ru)))
 	if got := strings.Join(heads(bctx), " | "); got != wantHeads(i18n.Ru) {
 		t.Errorf("ru: the result's table heads %q, want %q", got, wantHeads(i18n.Ru))

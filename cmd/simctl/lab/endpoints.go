@@ -22,7 +22,10 @@ func (j *serveJob) status() map[string]any { return j.statusIn(i18n.En) }
 func (j *serveJob) statusIn(l i18n.Lang) map[string]any {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	st := map[string]any{"id": j.id, "kind": j.req.Kind, "state": j.state, "encounters_total": j.total}
+	// n and seed are the request's: a sweep's document counts every
+	// point's encounters, an optimize's every candidate's, and the history
+	// names the job by what was asked.
+	st := map[string]any{"id": j.id, "kind": j.req.Kind, "state": j.state, "encounters_total": j.total, "n": j.req.N, "seed": j.req.Seed}
 	if j.errMsg != nil {
 		st["error"] = l.Msg(j.errMsg)
 	}

@@ -20,7 +20,6 @@ import (
 	"simctl/reports/results"
 	"simctl/sim"
 	"simctl/sim/msg"
-	"simctl/sim/scenario"
 )
 
 // A lab job's state: its request, its life from queued to finished, and
@@ -51,7 +50,6 @@ type serveJob struct {
 
 	// Set by prepare, read-only afterwards.
 	src   *app.Source
-	sc    *scenario.Scenario
 	game  sim.Game
 	total int64 // encounters the job plays in all
 	// lang is the language of the request that made the job: its event
@@ -78,6 +76,7 @@ type serveJob struct {
 	figureIn func(i18n.Lang) (*reports.Figure, error)
 	traces   map[string][]results.FightTrace // the picks, by language and traceTarget.key
 	archives map[string][]byte               // the report bundle, by format
+	traceIdx *traceIndex                     // a sweep's or comparison's, read once from doc
 }
 
 type sseEvent struct {
@@ -303,7 +302,8 @@ func (j *serveJob) keep(f func()) {
 // (twice for a run, whose parsed result is about as large), its events,
 // figures, report archives and traces. Held under j.mu.
 func (j *serveJob) retainedLocked() int64 {
-	n := int64(len(j.doc)) + int64(len(j.req.Text))
+	// The scenario text twice: the request's and the source's bytes.
+	n := int64(len(j.doc)) + 2*int64(len(j.req.Text))
 	if j.result != nil {
 		n += int64(len(j.doc))
 	}
@@ -315,6 +315,9 @@ func (j *serveJob) retainedLocked() int64 {
 	}
 	for _, a := range j.archives {
 		n += int64(len(a))
+	}
+	if j.traceIdx != nil {
+		n += j.traceIdx.size()
 	}
 	for _, ts := range j.traces {
 		for _, t := range ts {

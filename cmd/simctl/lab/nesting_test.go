@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/reports/results"
 	"simctl/scenarios"
 )
 
@@ -62,5 +63,31 @@ func TestDeepConditionRefused(t *testing.T) {
 	st, m, _ = call(t, ts, "POST", "/api/jobs?dry=1", jobRequest{Kind: "find", Text: text, N: 10, Where: "rounds > 1"})
 	if st != 200 || m["ok"] != true {
 		t.Errorf("after: %d %v", st, m)
+	}
+}
+
+// A comparison's or tournament's option is compiled by ?dry=1 as the job
+// will compile it: an option setting a tactics block whose when: is 300,000
+// parentheses deep, or an invalid value, is refused before it runs.
+func TestDryCompilesOptions(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	text := duelText(t)
+	deep := "heroes.Fighter.tactics={turn: [{name: a, when: '" + strings.Repeat("(", 300000) + "round > 1" + strings.Repeat(")", 300000) + "', do: attack}]}"
+	for _, kind := range []string{"compare", "tournament"} {
+		for _, c := range []struct{ set, frag string }{
+			{deep, "condition too long"},
+			{"heroes.Fighter.hp=-5", "hp"},
+		} {
+			req := jobRequest{Kind: kind, Text: text, N: 100, Options: []results.NamedSets{{Name: "base"}, {Name: "odd", Sets: []string{c.set}}}}
+			st, m, _ := call(t, ts, "POST", "/api/jobs?dry=1", req)
+			e, _ := m["error"].(string)
+			if st != 422 || !strings.Contains(e, `option "odd" is not a valid scenario`) || !strings.Contains(e, c.frag) {
+				t.Errorf("%s with %.40s: %d %.300v", kind, c.set, st, e)
+			}
+		}
+		good := jobRequest{Kind: kind, Text: text, N: 100, Options: []results.NamedSets{{Name: "base"}, {Name: "fast", Sets: []string{"heroes.Fighter.init=5"}}}}
+		if st, m, _ := call(t, ts, "POST", "/api/jobs?dry=1", good); st != 200 {
+			t.Errorf("%s: a good request: %d %v", kind, st, m)
+		}
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -402,7 +404,7 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	case errors.As(err, &se):
 		jsonError(w, r, http.StatusBadRequest, "malformed JSON at byte %d: %v", se.Offset, err)
 	case errors.As(err, &te):
-		jsonError(w, r, http.StatusBadRequest, "field %q: expected %s, got JSON %s", te.Field, te.Type, te.Value)
+		jsonError(w, r, http.StatusBadRequest, "field %q: expected %s, got a JSON %s (docs/serve.md shows every field with an example)", te.Field, jsonShape(te.Type), te.Value)
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		jsonError(w, r, http.StatusBadRequest, "the body is empty or cut short; send one JSON object")
 	default:
@@ -424,7 +426,29 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // jsonError is every error the API answers: {"error": "..."}, in the
 // request's language (langOf).
 func jsonError(w http.ResponseWriter, r *http.Request, status int, format string, args ...any) {
-	writeJSON(w, status, map[string]string{"error": langOf(r).Msg(msg.New(format, args...))})
+	text := langOf(r).Msg(msg.New(format, args...))
+	if status >= 500 {
+		text = hidePaths(text)
+	}
+	writeJSON(w, status, map[string]string{"error": text})
+}
+
+// absPath is an absolute file path in a message: two segments or more
+// after the root (a Unix path, or a Windows one with its drive).
+var absPath = regexp.MustCompile(`(^|[\s"'(\[=])((?:/[^/\s"'()\[\]:,;]+){2,}/?|[A-Za-z]:\\(?:[^\\\s"'():,;]+\\)+[^\\\s"'():,;]*)`)
+
+// hidePaths cuts every absolute path in a server error to its last
+// element: a failure while saving or building a report (a full disk) said
+// where the server keeps its files and temporary folders.
+func hidePaths(text string) string {
+	return absPath.ReplaceAllStringFunc(text, func(m string) string {
+		i := 0
+		if c := m[0]; c != '/' && !(len(m) > 2 && m[1] == ':') {
+			i = 1 // the character before the path
+		}
+		p := strings.TrimRight(strings.ReplaceAll(m[i:], "\\", "/"), "/")
+		return m[:i] + p[strings.LastIndexByte(p, '/')+1:]
+	})
 }
 
 // langOf is the language a request asks for with ?lang=en|ko|ru; English
@@ -439,4 +463,42 @@ func langOf(r *http.Request) i18n.Lang {
 		return i18n.En
 	}
 	return l
+}
+
+// jsonShape says what JSON a Go type decodes from, in the words of the
+// API's documentation rather than Go's ("results.NamedSets" means
+// nothing to someone writing a request).
+func jsonShape(t reflect.Type) msg.Text {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonShape(t.Elem())
+	case reflect.String:
+		return msg.New("a string")
+	case reflect.Bool:
+		return msg.New("true or false")
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return msg.New("a whole number")
+	case reflect.Float32, reflect.Float64:
+		return msg.New("a number")
+	case reflect.Slice, reflect.Array:
+		return msg.New("a list, each %s", jsonShape(t.Elem()))
+	case reflect.Map:
+		return msg.New("an object")
+	case reflect.Struct:
+		var fields []string
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if !f.IsExported() || name == "-" {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			fields = append(fields, name)
+		}
+		return msg.New("an object with the fields %s", strings.Join(fields, ", "))
+	}
+	return msg.New("%s", t.String())
 }

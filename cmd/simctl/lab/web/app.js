@@ -210,6 +210,9 @@ const pct = (f) => (100 * f).toFixed(2) + "%";
 const ci = (c) => `[${pct(c[0])}, ${pct(c[1])}]`;
 const ci2 = (c) => `[${num(c[0])}, ${num(c[1])}]`;
 const num = (f, d = 2) => (typeof f === "number" ? f.toFixed(d) : String(f));
+// pval writes a p-value as simctl's tables do: four decimals, and
+// "<0.0001" below that (not "0.0000", which claims p is zero).
+const pval = (p) => (typeof p === "number" && p < 1e-4 ? "<0.0001" : num(p, 4));
 // Numbers in prose as the page's language writes them (Russian: a decimal
 // comma, "53,10 %"); tables keep the point, for pasting into spreadsheets.
 const proseNum = (f, d = 2) => (lab.lang === "ru" ? num(f, d).replace(".", ",") : num(f, d));
@@ -804,6 +807,7 @@ function listen(id, req) {
     $("#cancel").disabled = true;
     $("#run").disabled = false;
     const d = JSON.parse(e.data);
+    bar.hidden = true; // finished: no bar left part-way
     if (state === "done") {
       say(status, "lab.done_in", num((performance.now() - t0) / 1000, 1));
       const job = await api(`/api/jobs/${id}`);
@@ -886,7 +890,8 @@ function liveTable(p, record = true) {
 // (log scale: batches grow geometrically).
 function convPlot(series, side) {
   $("#conv").hidden = false;
-  const W = 460, H = 170, L = 46, R = 10, T = 10, B = 28;
+  // R leaves room for half of the last tick's label (1,000,000).
+  const W = 460, H = 170, L = 46, R = 28, T = 10, B = 28;
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -1007,9 +1012,10 @@ lab.history = [];
 function addHistory(job, req) {
   if (lab.history.some((h) => h.id === job.id)) return;
   const r = job.result || {};
-  const head = job.kind === "run" && r.sides ? r.sides.map((x) => `${x.name} ${pct(x.win_rate)}`).join(", ") :
-    job.kind === "compare" && r.options ? r.options.map((o) => `${o.name} ${pct(o.result.sides[0].win_rate)}`).join(", ") : "";
-  const labelArgs = () => [() => t("lab.tab." + job.kind), req ? req.file : r.file || "", count(r.encounters || (req && req.n) || 0), r.seed ?? (req && req.seed)];
+  const head = historyHead(job.kind, r);
+  // The job's own N (per run, point, option or candidate), as asked.
+  const n = job.n || (req && req.n) || r.encounters || 0;
+  const labelArgs = () => [() => t("lab.tab." + job.kind), req ? req.file : r.file || "", count(n), job.seed ?? r.seed ?? (req && req.seed)];
   const h = { id: job.id, kind: job.kind, label: () => t("lab.history.label", ...labelArgs()), labelArgs, head, at: new Date() };
   lab.history.unshift(h);
   const box = el("input", { type: "checkbox", "data-job": h.id, "aria-label": t("lab.history.compare", h.label) });
@@ -1018,6 +1024,30 @@ function addHistory(job, req) {
     h.head ? el("div", { class: "muted", text: h.head }) : null,
     say(el("a", { href: `${location.pathname}#job=${h.id}`, "data-job": h.id, target: "_blank", rel: "noopener" }), "lab.open"));
   $("#history").prepend(li);
+}
+
+// historyHead is a finished job's headline in a line: each side's or
+// option's win rate, a sweep's best point, optimize's best found, a
+// tournament's leader, a matrix's value.
+function historyHead(kind, r) {
+  const s0 = (r.sides || [])[0];
+  switch (kind) {
+    case "run": return r.sides ? r.sides.map((x) => `${x.name} ${pct(x.win_rate)}`).join(", ") : "";
+    case "compare": return r.options ? r.options.map((o) => `${o.name} ${pct(o.result.sides[0].win_rate)}`).join(", ") : "";
+    case "sweep": {
+      const done = (r.points || []).filter((p) => !p.unfinished && p.result && p.result.sides);
+      if (!done.length) return "";
+      const best = done.reduce((a, b) => (b.result.sides[0].win_rate > a.result.sides[0].win_rate ? b : a));
+      return t("lab.history.sweep_best", s0 ?? best.result.sides[0].name, r.axes.map((a, k) => `${a.path}=${best.values[k]}`).join(", "), pct(best.result.sides[0].win_rate));
+    }
+    case "optimize": return r.best && r.best.name ? t("lab.history.optimize_best", r.best.name, pct(r.best.win_rate)) : "";
+    case "tournament": {
+      const c = (r.candidates || [])[r.selected >= 0 ? r.selected : r.leader];
+      return c ? `${c.name} ${pct(c.win_rate)}` : "";
+    }
+    case "matrix": return r.equilibrium ? t("lab.history.matrix_value", pct(r.equilibrium.value)) : "";
+  }
+  return "";
 }
 
 async function sideBySide() {
@@ -1047,43 +1077,42 @@ async function sideBySide() {
 
 // ---- the round-by-round timeline of a trace ---------------------------------
 
-// traceTimeline reads a trace's text (simctl trace): the combatants and
-// their sides from its header, the rounds, each turn in initiative order
-// with its count, and each delay, ready and interrupt where it happened.
-function traceTimeline(text) {
-  const sideOf = {};
-  const rounds = [];
-  let cur = null, end = "";
-  for (const line of text.split("\n")) {
-    let m;
-    if ((m = /^(\S.*?) \(([^)]+)\) hp /.exec(line)) && !rounds.length) sideOf[m[1]] = m[2];
-    else if ((m = /^-- round (\d+)/.exec(line))) rounds.push(cur = { n: Number(m[1]), marks: [] });
-    else if (!cur || end) continue;
-    else if ((m = /^(\S.*?)'s turn \(count (-?\d+)(?:, hp (-?\d+))?/.exec(line))) cur.marks.push({ kind: "turn", who: m[1], text: `${m[1]} ${m[2]}`, title: line });
-    else if (/^\s+\S+: \w+=/.test(line)) continue; // a side's counters at the end
-    else if ((m = /^\s*(\S.*?) (delays|readies|interrupts|takes its (?:delayed|readied)) ?(.*)$/.exec(line))) {
-      const kind = m[2].startsWith("delay") ? "delay" : m[2] === "readies" ? "ready" : m[2] === "interrupts" ? "interrupt" : m[2].includes("readied") ? "ready-fires" : "resume";
-      cur.marks.push({ kind, who: m[1], text: `${m[1]} ${m[2]} ${m[3]}`.trim(), title: line.trim() });
-    } else if ((m = /^(\S.*?) is (dead|out|unconscious|dying|down)/.exec(line))) cur.marks.push({ kind: "down", who: m[1], text: `${m[1]} ${m[2]}`, title: line });
-    else if ((m = /^== (.*)$/.exec(line))) end = m[1];
-  }
-  const sides = [...new Set(Object.values(sideOf))];
+// traceTimeline draws a trace's timeline (the server builds it from the
+// referee's structured events, never from the narration, so it reads the
+// same in every language): each round's turns in initiative order with
+// their count, and each delay, ready, interrupt, delayed action and
+// combatant going down where it happened.
+function traceTimeline(tl) {
   const box = el("div", { class: "timeline", id: "timeline", role: "list", "aria-label": t("lab.tl.aria") });
-  const icon = { turn: "", delay: "", ready: "", "ready-fires": "", interrupt: "", resume: "", down: "✖ " };
-  for (const r of rounds) {
-    const row = el("div", { class: "tl-round", role: "listitem", "data-round": r.n }, el("span", { class: "tl-label", text: t("lab.tl.round", r.n) }));
+  if (!tl) return el("div", {}, box);
+  const who = (i) => (tl.combatants[i] || {}).name ?? "?";
+  const sideOf = (i) => ((tl.combatants[i] || {}).side === 1 ? 1 : 0);
+  const label = (mk) => {
+    switch (mk.kind) {
+      case "turn": return `${who(mk.who)} ${mk.count}`;
+      case "resume": return t("lab.tl.m.resume", who(mk.who));
+      case "delay": return t("lab.tl.m.delay", who(mk.who));
+      case "ready": return t("lab.tl.m.ready", who(mk.who));
+      case "interrupt": return mk.target >= 0 ? t("lab.tl.m.interrupt_on", who(mk.who), who(mk.target)) : t("lab.tl.m.interrupt", who(mk.who));
+      case "down": return "✖ " + who(mk.who);
+    }
+    return who(mk.who);
+  };
+  for (const r of tl.rounds) {
+    const name = r.special ? (texts["lab.tl." + r.special] !== undefined ? t("lab.tl." + r.special) : r.special) : t("lab.tl.round", r.n);
+    const row = el("div", { class: "tl-round", role: "listitem", "data-round": r.n }, el("span", { class: "tl-label", text: name }));
     for (const mk of r.marks) {
-      const base = mk.who.replace(/#\d+$/, "");
-      const side = sideOf[mk.who] ?? sideOf[base];
-      row.append(el("span", { class: `tl-mark tl-${mk.kind} tl-side${Math.max(0, sides.indexOf(side))}`, "data-kind": mk.kind, title: mk.title, text: icon[mk.kind] + mk.text }));
+      const text = label(mk);
+      row.append(el("span", { class: `tl-mark tl-${mk.kind} tl-side${sideOf(mk.who)}`, "data-kind": mk.kind, title: text, text }));
     }
     box.append(row);
   }
-  if (end) box.append(el("p", { class: "muted", text: end }));
+  const end = tl.winner === -1 ? t("lab.tl.end.draw", tl.played) : tl.winner >= 0 ? t("lab.tl.end.win", tl.sides[tl.winner], tl.played) : t("lab.tl.end.cut");
+  box.append(el("p", { class: "muted", id: "timeline-end", text: end }));
   const chip = (kind, text, side = 0) => el("span", { class: `tl-mark tl-${kind} tl-side${side}`, text });
   const key = el("p", { class: "muted tl-key" }, t("lab.tl.key") + " ",
     chip("delay", t("lab.tl.delay")), " ", chip("resume", t("lab.tl.resume")), " ", chip("ready", t("lab.tl.ready")), " ", chip("interrupt", t("lab.tl.interrupt")), " ", chip("down", t("lab.tl.out")),
-    t("lab.tl.sides") + " ", ...sides.flatMap((x, i) => [chip("turn", x, i), " "]));
+    t("lab.tl.sides") + " ", ...tl.sides.flatMap((x, i) => [chip("turn", x, i), " "]));
   return el("div", {}, key, box);
 }
 
@@ -1170,7 +1199,7 @@ function traceViewer(job, r, targets) {
       const tr = await api(`/api/jobs/${job.id}/trace?${pick ? q + "&" + pick.value : q}`);
       title.textContent = tr.title;
       pre.textContent = tr.text;
-      tl.replaceChildren(traceTimeline(tr.text));
+      tl.replaceChildren(traceTimeline(tr.timeline));
       lab.lastTrace = again;
     } catch (e) { pre.textContent = e.message; }
   };
@@ -1216,7 +1245,7 @@ function renderCompare(out, job, r) {
     // interval): on a 1280-pixel screen the table fits, overrides wrapped.
     return [o.name, pct(s.win_rate),
       d ? t("lab.pp", `${d.diff >= 0 ? "+" : ""}${(100 * d.diff).toFixed(2)}`) : t("lab.baseline"), d ? t("lab.pp", `[${(100 * d.ci95[0]).toFixed(2)}, ${(100 * d.ci95[1]).toFixed(2)}]`) : "",
-      ci(s.win_ci95), d ? num(d.p_value, 4) : "",
+      ci(s.win_ci95), d ? pval(d.p_value) : "",
       (o.sets || []).join("; ") || t("lab.unchanged")];
   });
   const tw = table(t("lab.compare.caption", count(r.encounters), poss(r.sides[0])),
@@ -1263,7 +1292,7 @@ function renderTournament(out, job, r) {
   const status = (i) => (w && w.status[i]) || cands[i].status;
   out.append(el("p", { id: "tournament-outcome", class: "verdict", text: outcome }));
   out.append(table(t(r.selected >= 0 ? "lab.t.caption_selected" : "lab.t.caption_leader", poss(r.side)),
-    [...cols("candidate", "status", "win_rate", "ci95"), "Δ", ...cols("simultaneous", "encounters")],
+    [...cols("candidate", "status", "win_rate", "ci95_unadjusted"), "Δ", ...cols("simultaneous", "encounters")],
     (r.ranking || cands.map((_, i) => i)).map((i) => { const c = cands[i]; return [c.name, c.eliminated_by ? t("lab.t.by", status(i), c.eliminated_by, c.eliminated_after_stage) : status(i), pct(c.win_rate), ci(c.win_ci95),
       t("lab.pp", `${c.diff >= 0 ? "+" : ""}${(100 * c.diff).toFixed(2)}`), t("lab.pp", `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}]`), thousands(c.encounters)]; }), "tournament-table"));
   out.append(el("p", { class: "muted", text: t("lab.t.total", count(r.encounters), (r.stages || []).length) }));
@@ -1300,8 +1329,12 @@ function uniformDesign(g, s) {
   let how = "";
   if (per) how = t("lab.opt.how", k, count(per));
   if (per && s.uniform_discordance) how += " " + t("lab.opt.bonferroni", Math.max(k - 1, 1), proseNum(100 * s.uniform_discordance, 1));
+  // In a designer's terms: what was spent, what the plain design (every
+  // candidate the same encounters) would have spent for the same answer,
+  // and, when the search cost more, what to change.
   const ratio = g.encounters / g.uniform_encounters;
-  return t(ratio > 1 ? "lab.opt.uniform_more" : "lab.opt.uniform_less", how, count(g.uniform_encounters), ratio.toPrecision(2));
+  if (ratio > 1) return t("lab.opt.cost_more", count(g.encounters), count(g.uniform_encounters), how, ratio.toPrecision(2));
+  return t("lab.opt.cost_less", count(g.encounters), count(g.uniform_encounters), how, String(Math.round(100 * (1 - ratio))));
 }
 
 function renderOptimize(out, job, r) {
@@ -1328,7 +1361,7 @@ function renderOptimize(out, job, r) {
   }
   if (ranked.length) {
     const all = ranked.map((c) => c.name);
-    out.append(table(t("lab.opt.ranked", ranked.length), cols("candidate", "win_rate", "ci95", "delta_best", "interval", "status"),
+    out.append(table(ranked.length > 20 ? t("lab.opt.ranked", ranked.length) : t("lab.opt.ranked_all"), cols("candidate", "win_rate", "ci95", "delta_best", "interval", "status"),
       // Only the finalists are confirmed: the others show the selection's
       // estimate and no interval of the confirmation.
       ranked.slice(0, 20).map((c, i) => c.confirmed ? [shortName(c.name, all), pct(c.confirm_win_rate), ci(c.confirm_ci), t("lab.pp", (100 * (c.diff_to_best || 0)).toFixed(2)),

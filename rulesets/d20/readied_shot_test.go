@@ -2,7 +2,7 @@ package d20
 
 // Issue 34: the d20 defects of the fourth rules pass, pinned by scripted
 // encounters (events in order; the exact probabilities are in
-// issue34_exact_test.go).
+// exact_readied_shot_test.go).
 
 import (
 	"fmt"
