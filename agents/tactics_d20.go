@@ -5,6 +5,7 @@ package agents
 // and the compiled Policy that plays a tactics block.
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -171,17 +172,61 @@ const (
 	doSpecial // a special action written as data (rules: or traits: with action:)
 )
 
-// D20Decisions documents the d20 decisions (docs, messages).
-var D20Decisions = []string{
-	"attack", "charge", "full_attack", "cast SPELL | cast any",
-	"delay until NAME", "delay to COUNT",
-	"ready attack on TRIGGER [for ALLY]", "ready cast SPELL|any on TRIGGER [for ALLY]", "ready counterspell [SPELL] on TRIGGER",
-	"counterspell [SPELL]",
-	"shoot", "close_in", "keep_distance", "ready shoot on TRIGGER [for ALLY]",
-	"ready move on TRIGGER [for ALLY]", "advance and ready ACTION on TRIGGER [for ALLY]",
+// d20Forms is the one table of the d20 decisions: each form a do: may take
+// (as simctl policies and the messages list it), the verb it starts with,
+// and the decision kind it parses to. D20Decisions, the verbs and the
+// kinds' names all follow from it; parseD20Do reads each verb's arguments.
+var d20Forms = []struct {
+	form, verb string
+	kind       d20DoKind
+}{
+	{"attack", "attack", doAttack},
+	{"charge", "charge", doCharge},
+	{"full_attack", "full_attack", doFullAttack},
+	{"cast SPELL | cast any", "cast", doCast},
+	{"delay until NAME", "delay", doDelayUntil},
+	{"delay to COUNT", "delay", doDelayTo},
+	{"ready attack on TRIGGER [for ALLY]", "ready", doReady},
+	{"ready cast SPELL|any on TRIGGER [for ALLY]", "ready", doReady},
+	{"ready counterspell [SPELL] on TRIGGER", "ready", doReady},
+	{"counterspell [SPELL]", "counterspell", doCounterspell},
+	{"shoot", "shoot", doShoot},
+	{"close_in", "close_in", doCloseIn},
+	{"keep_distance", "keep_distance", doKeepDistance},
+	{"ready shoot on TRIGGER [for ALLY]", "ready", doReady},
+	{"ready move on TRIGGER [for ALLY]", "ready", doReady},
+	{"advance and ready ACTION on TRIGGER [for ALLY]", "advance", doReady},
 }
 
-var d20Verbs = []string{"attack", "charge", "full_attack", "cast", "delay", "ready", "counterspell", "shoot", "close_in", "keep_distance", "advance"}
+// D20Decisions documents the d20 decisions (docs, messages).
+var D20Decisions = func() []string {
+	var out []string
+	for _, f := range d20Forms {
+		out = append(out, f.form)
+	}
+	return out
+}()
+
+// d20Verbs are the verbs a d20 do: starts with, in the table's order.
+var d20Verbs = func() []string {
+	var out []string
+	for _, f := range d20Forms {
+		if !slices.Contains(out, f.verb) {
+			out = append(out, f.verb)
+		}
+	}
+	return out
+}()
+
+// verbKind is the decision kind of a verb that takes no argument.
+func verbKind(verb string) d20DoKind {
+	for _, f := range d20Forms {
+		if f.verb == verb {
+			return f.kind
+		}
+	}
+	panic("agents: no d20 decision " + verb)
+}
 
 // fall-through reasons
 const (
@@ -347,7 +392,7 @@ func parseD20Do(d *scenario.Decoder, g *d20.Game, self int, s string, t tactics.
 		if !noArgs() {
 			return fail("%s takes no argument (choose whom with target:), got %q", verb, rest)
 		}
-		do.kind = map[string]d20DoKind{"attack": doAttack, "charge": doCharge, "full_attack": doFullAttack}[verb]
+		do.kind = verbKind(verb)
 		return do, true
 	case "cast":
 		do.kind = doCast
@@ -416,7 +461,7 @@ func parseD20Do(d *scenario.Decoder, g *d20.Game, self int, s string, t tactics.
 		if g.C[self].Ranged.Increment == 0 {
 			return fail("%s has no ranged weapon to %s with; give it ranged: {bonus, damage, increment, ...}", g.C[self].Name, verb)
 		}
-		do.kind = map[string]d20DoKind{"shoot": doShoot, "close_in": doCloseIn, "keep_distance": doKeepDistance}[verb]
+		do.kind = verbKind(verb)
 		return do, true
 	}
 	if k := g.Action(self, s); k >= 0 {
@@ -574,6 +619,13 @@ func parseD20Target(d *scenario.Decoder, g *d20.Game, self int, s string, t tact
 	return tg, false
 }
 
+// kindName is a decision kind's name in messages: its first verb in
+// d20Forms.
 func kindName(k d20DoKind) string {
-	return [...]string{"attack", "charge", "full_attack", "cast", "delay", "delay", "ready", "counterspell", "shoot", "close_in", "keep_distance", "special action"}[k]
+	for _, f := range d20Forms {
+		if f.kind == k {
+			return f.verb
+		}
+	}
+	return "special action" // doSpecial: an action written as data, not a form
 }

@@ -42,7 +42,7 @@ func WriteMatrixLang(m *results.Matrix, w io.Writer, f Format, l i18n.Lang) erro
 		if md {
 			t.markdown(&b)
 		} else {
-			t.text(&b)
+			t.text(&b, l)
 		}
 		b.WriteString("\n")
 	}
@@ -58,7 +58,7 @@ func WriteMatrixLang(m *results.Matrix, w io.Writer, f Format, l i18n.Lang) erro
 	}
 	b.WriteString(l.T("matrix.text.eq", m.RowSide, m.ColSide, pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1])) + "\n")
 	render(matrixWeightsLang(m, l))
-	if _, err := io.WriteString(w, b.String()); err != nil {
+	if _, err := io.WriteString(w, readable(l, b.String())); err != nil {
 		return err
 	}
 	footnotes(w, matrixNotes(l, m), md)
@@ -199,9 +199,9 @@ func WriteTournamentLang(t *results.Tournament, w io.Writer, f Format, l i18n.La
 		tab.markdown(&b)
 	default:
 		b.WriteString(tournamentVerdictLang(t, l) + "\n\n")
-		tab.text(&b)
+		tab.text(&b, l)
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, readable(l, b.String()))
 	if err != nil {
 		return err
 	}

@@ -53,6 +53,38 @@ type namedTrace struct {
 	file string
 }
 
+// forReading writes the figures of s as its language writes them for
+// reading (i18n.Lang.Reading: a report is read, not pasted into a
+// spreadsheet; CSV and JSON are for that): facts, notes, table cells and
+// captions. The commands that reproduce the numbers and the scenario
+// file stay as they are typed.
+func forReading(l i18n.Lang, s *section) {
+	if l.Or() == i18n.En {
+		return
+	}
+	for i := range s.facts {
+		s.facts[i][1] = l.Reading(s.facts[i][1])
+	}
+	for i := range s.notes {
+		s.notes[i] = l.Reading(s.notes[i])
+	}
+	for k := range s.tables {
+		t := &s.tables[k]
+		t.title = l.Reading(t.title)
+		for i := range t.notes {
+			t.notes[i] = l.Reading(t.notes[i])
+		}
+		for _, r := range t.t.rows {
+			for i := range r {
+				r[i] = l.ReadingCell(r[i])
+			}
+		}
+	}
+	for _, f := range s.figures {
+		f.Caption = l.Reading(f.Caption)
+	}
+}
+
 type titled struct {
 	title string
 	t     *table
@@ -140,6 +172,15 @@ func isFigure(name string) bool {
 }
 
 func (b *Bundle) section(k int, in *results.Input) (*section, error) {
+	s, err := b.buildSection(k, in)
+	if err == nil {
+		forReading(b.Lang, s)
+	}
+	return s, err
+}
+
+// buildSection is section with the figures in simctl's machine form.
+func (b *Bundle) buildSection(k int, in *results.Input) (*section, error) {
 	s := &section{id: fmt.Sprintf("s%d", k)}
 	prefix := fmt.Sprintf("fig%d-", k)
 	switch {
@@ -408,7 +449,7 @@ func runTables(l i18n.Lang, r *results.Result) []titled {
 		if a == 0 && b == 0 && name != "turns" && name != "actions" {
 			continue
 		}
-		e.add(name, resultEconomyCell(r, 0, name), resultEconomyCell(r, 1, name))
+		e.add(keyed(l, "counter", name), resultEconomyCell(r, 0, name), resultEconomyCell(r, 1, name))
 	}
 	out = append(out, titled{title: l.T("table.economy"), t: e})
 

@@ -52,9 +52,9 @@ func WriteCompareLang(c *results.Compare, w io.Writer, f Format, l i18n.Lang) er
 		fmt.Fprintf(&b, "\nPaired differences to the baseline, %s.\n\n", c.Baseline)
 		d.markdown(&b)
 	} else {
-		t.text(&b)
+		t.text(&b, l)
 		b.WriteString("\n" + l.T("compare.text.diffs", c.Baseline) + "\n\n")
-		d.text(&b)
+		d.text(&b, l)
 	}
 	if len(e.rows) > 0 {
 		if md {
@@ -62,11 +62,11 @@ func WriteCompareLang(c *results.Compare, w io.Writer, f Format, l i18n.Lang) er
 			e.markdown(&b)
 		} else {
 			b.WriteString("\n" + l.T("compare.text.economy") + "\n\n")
-			e.text(&b)
+			e.text(&b, l)
 		}
 	}
 	footnotes(&b, compareNotes(c, l), md)
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, readable(l, b.String()))
 	return err
 }
 
@@ -144,7 +144,7 @@ func compareEconomyTable(c *results.Compare, l i18n.Lang) *table {
 			if !c.CounterUsed(side, name) {
 				continue
 			}
-			row := []string{name, side, fmt.Sprintf("%.3f", base.PerEncounter[side][name])}
+			row := []string{keyed(l, "counter", name), side, fmt.Sprintf("%.3f", base.PerEncounter[side][name])}
 			for _, o := range c.Options[1:] {
 				row = append(row, fmt.Sprintf("%+.3f", o.EconomyDelta[side][name]))
 				if o.EconomyDeltaCI95 != nil {

@@ -63,19 +63,32 @@ type table struct {
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
-func (t *table) text(w io.Writer) {
+func (t *table) text(w io.Writer, l i18n.Lang) {
+	// The cells for reading in l first (a Russian 93,94 % is a column
+	// wider than 93.94%), then measured.
+	rows := append([][]string{t.header}, t.rows...)
+	if l.Or() != i18n.En {
+		rows = make([][]string, 0, len(t.rows)+1)
+		for _, r := range append([][]string{t.header}, t.rows...) {
+			cells := make([]string, len(r))
+			for i, c := range r {
+				cells[i] = l.ReadingCell(c)
+			}
+			rows = append(rows, cells)
+		}
+	}
 	// tabwriter aligns every column one way; pad the left-aligned ones
 	// by hand.
 	// Widths in terminal columns, so Korean headers line up.
 	widths := make([]int, len(t.header))
-	for _, r := range append([][]string{t.header}, t.rows...) {
+	for _, r := range rows {
 		for i, c := range r {
 			widths[i] = max(widths[i], i18n.Width(c))
 		}
 	}
 	var b strings.Builder
-	tw := newColumns(&b, tabwriter.AlignRight)
-	for _, r := range append([][]string{t.header}, t.rows...) {
+	tw := newColumns(&b, tabwriter.AlignRight, i18n.En) // the cells are l's already
+	for _, r := range rows {
 		for i, c := range r {
 			if i < t.left {
 				c += strings.Repeat(" ", widths[i]-i18n.Width(c))
@@ -85,7 +98,11 @@ func (t *table) text(w io.Writer) {
 		io.WriteString(tw, "\n")
 	}
 	tw.Flush()
-	io.WriteString(w, unwiden(b.String()))
+	out := unwiden(b.String())
+	if l.Or() != i18n.En {
+		out = strings.ReplaceAll(out, "\n", string(tableMark)+"\n")
+	}
+	io.WriteString(w, out)
 }
 
 func (t *table) markdown(w io.Writer) {
@@ -185,11 +202,13 @@ func footnotes(w io.Writer, notes []string, md bool) {
 	}
 }
 
-// wrapText wraps s at width, indenting continuation lines.
+// wrapText wraps s at width, indenting continuation lines. It breaks at
+// blanks only: a no-break space keeps what it ties on one line (Russian
+// 10 000, 65,61 %, +1,25 п. п.).
 func wrapText(s string, width int, indent string) string {
 	var lines []string
 	line := ""
-	for _, w := range strings.Fields(s) {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }) {
 		if line != "" && i18n.Width(line)+1+i18n.Width(w) > width {
 			lines = append(lines, line)
 			line = indent

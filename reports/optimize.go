@@ -64,7 +64,7 @@ func WriteOptimizeLang(o *results.Optimize, w io.Writer, f Format, l i18n.Lang) 
 		if md {
 			tab.markdown(&b)
 		} else {
-			tab.text(&b)
+			tab.text(&b, l)
 		}
 		b.WriteString("\n")
 		if len(s.Exploits) > 0 {
@@ -76,7 +76,7 @@ func WriteOptimizeLang(o *results.Optimize, w io.Writer, f Format, l i18n.Lang) 
 			b.WriteString(l.T("opt.text.no_exploits", len(s.Confirmed)-1, baselineLabelLang(l, s.Baseline), delta, conf) + "\n")
 		}
 	}
-	if _, err := io.WriteString(w, b.String()); err != nil {
+	if _, err := io.WriteString(w, readable(l, b.String())); err != nil {
 		return err
 	}
 	if o.Oracle != nil {
@@ -285,7 +285,7 @@ func writeOptimizeOracle(o *results.Optimize, b *strings.Builder, md bool, l i18
 		if md {
 			tab.markdown(b)
 		} else {
-			tab.text(b)
+			tab.text(b, l)
 		}
 		b.WriteString("\n")
 	}

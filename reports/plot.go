@@ -816,7 +816,17 @@ func economyFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 			continue
 		}
 		x := float64(len(names))
-		names = append(names, strings.ReplaceAll(name, "_", " "))
+		label := strings.ReplaceAll(name, "_", " ")
+		if l.Or() != i18n.En && i18n.Has(l, "counter."+name) {
+			// The figure's axis: the word alone, on two lines when it is
+			// long (атаки по / возможности), so neighbours do not overlap.
+			label = l.T("counter." + name)
+			if w := strings.Fields(label); len(w) > 1 && len([]rune(label)) > 10 {
+				k := (len(w) + 1) / 2
+				label = strings.Join(w[:k], " ") + "\n" + strings.Join(w[k:], " ")
+			}
+		}
+		names = append(names, label)
 		for s, v := range []int64{a, b} {
 			br := bar{X: x + (float64(s)-0.5)*0.36, W: 0.34, Y: float64(v) / float64(n), Color: SideColors[s]}
 			if ci, ok := r.EconomyCI95[r.Sides[s].Name][name]; ok {

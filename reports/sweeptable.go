@@ -37,10 +37,10 @@ func WriteSweepLang(s *results.Sweep, w io.Writer, f Format, l i18n.Lang) error 
 	if md {
 		t.markdown(&b)
 	} else {
-		t.text(&b)
+		t.text(&b, l)
 	}
 	footnotes(&b, sweepNotes(s, l), md)
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, readable(l, b.String()))
 	return err
 }
 

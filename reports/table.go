@@ -29,7 +29,7 @@ func WriteResultTextLang(r *results.Result, w io.Writer, l i18n.Lang) error {
 		b.WriteString("  " + l.T("text.interrupted"))
 	}
 	b.WriteString("\n\n")
-	tw := newColumns(&b, tabwriter.AlignRight)
+	tw := newColumns(&b, tabwriter.AlignRight, l)
 	per := r.Combatants != nil // results written before per-combatant figures lack them
 	head := []string{l.T("col.side"), l.T("col.wins"), l.T("col.win_rate"), l.T("col.ci95"), l.T("text.col.survivors")}
 	if per {
@@ -51,7 +51,7 @@ func WriteResultTextLang(r *results.Result, w io.Writer, l i18n.Lang) error {
 	b.WriteString("\n" + l.T("text.rounds", r.Rounds.Mean, r.Rounds.P50, r.Rounds.P90, r.Rounds.Max) + "\n")
 	if per {
 		b.WriteString("\n" + l.T("text.damage") + "\n")
-		tw = newColumns(&b, tabwriter.AlignRight)
+		tw = newColumns(&b, tabwriter.AlignRight, l)
 		fmt.Fprintf(tw, "%s\t%s\tp10\tp50\tp90\t%s\t%s\tp50\tp90\t\n", l.T("col.side"), l.T("text.col.mean"), l.T("text.col.max"), l.T("text.col.hp_p10"))
 		for _, s := range r.Sides {
 			d, h := s.DamageDealt, s.HPLeftWhenWon
@@ -66,14 +66,14 @@ func WriteResultTextLang(r *results.Result, w io.Writer, l i18n.Lang) error {
 	}
 	b.WriteString("\n")
 
-	tw = newColumns(&b, tabwriter.AlignRight)
+	tw = newColumns(&b, tabwriter.AlignRight, l)
 	fmt.Fprintf(tw, "%s\t%s\t%s\t\n", resultEconomyHead(r, l), r.Sides[0].Name, r.Sides[1].Name)
 	for _, name := range r.Raw.Counters {
 		a, c := r.PerEncounter[r.Sides[0].Name][name], r.PerEncounter[r.Sides[1].Name][name]
 		if a == 0 && c == 0 && name != "turns" && name != "actions" {
 			continue // a rule nobody used in this scenario: keep the table short
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t\n", name, resultEconomyCell(r, 0, name), resultEconomyCell(r, 1, name))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t\n", keyed(l, "counter", name), resultEconomyCell(r, 0, name), resultEconomyCell(r, 1, name))
 	}
 	tw.Flush()
 
@@ -99,7 +99,7 @@ func WriteResultTextLang(r *results.Result, w io.Writer, l i18n.Lang) error {
 	}
 	writeTactics(&b, r, l)
 	writeTraits(&b, r, l)
-	_, err := io.WriteString(w, unwiden(b.String()))
+	_, err := io.WriteString(w, readable(l, b.String()))
 	return err
 }
 
@@ -190,7 +190,7 @@ func writeResultCombatants(r *results.Result, b *strings.Builder, l i18n.Lang) {
 		lost = lost || g.ActionsLostMean > 0
 	}
 	var t strings.Builder
-	tw := newColumns(&t, tabwriter.AlignRight)
+	tw := newColumns(&t, tabwriter.AlignRight, l)
 	head := l.T("col.combatant") + "\t" + l.T("text.col.dies") + "\t"
 	if gone {
 		head += l.T("col.out") + "\t"
@@ -224,8 +224,13 @@ func writeResultCombatants(r *results.Result, b *strings.Builder, l i18n.Lang) {
 		fmt.Fprintf(tw, "%.1f\t%s\t%s\t\n", g.HPLeftWhenWon, pct1(g.FirstActor), pct1(g.FirstInOrder))
 	}
 	tw.Flush()
-	for _, l := range strings.Split(strings.TrimSuffix(t.String(), "\n"), "\n") {
-		b.WriteString(strings.TrimRight(l, " ") + "\n")
+	for _, line := range strings.Split(strings.TrimSuffix(t.String(), "\n"), "\n") {
+		// Trailing blanks off, the table's mark (columns) kept.
+		mark := ""
+		if strings.HasSuffix(line, string(tableMark)) {
+			line, mark = strings.TrimSuffix(line, string(tableMark)), string(tableMark)
+		}
+		b.WriteString(strings.TrimRight(line, " ") + mark + "\n")
 	}
 	b.WriteString(l.T("text.combatants.note") + "\n")
 }

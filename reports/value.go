@@ -43,7 +43,7 @@ func WriteValueLang(v *results.Value, w io.Writer, f Format, l i18n.Lang) error 
 		if md {
 			t.markdown(&b)
 		} else {
-			t.text(&b)
+			t.text(&b, l)
 		}
 		b.WriteString("\n")
 	}
@@ -54,7 +54,7 @@ func WriteValueLang(v *results.Value, w io.Writer, f Format, l i18n.Lang) error 
 	}
 	b.WriteString(l.T("value.text.swings") + "\n\n")
 	render(valueSwingTable(v, l))
-	if _, err := io.WriteString(w, b.String()); err != nil {
+	if _, err := io.WriteString(w, readable(l, b.String())); err != nil {
 		return err
 	}
 	footnotes(w, append([]string{valueMultiplicity(v, l)}, warningsLang(l, v.Warnings, v.WarningsMsg)...), md)

@@ -18,7 +18,9 @@ import (
 // one listed the selection's last incumbent twice (issue 31 item 6).
 func TestOptimizeInterruptInConfirmation(t *testing.T) {
 	dir := t.TempDir()
-	args := append(append([]string(nil), pointBuyArgs[:len(pointBuyArgs)-1]...), "--quiet", "--confirm", "5000")
+	// A long confirmation (50,000 encounters or more): the
+	// interruption 2,000 encounters in lands inside it even under load.
+	args := append(append([]string(nil), pointBuyArgs[:len(pointBuyArgs)-1]...), "--quiet", "--confirm", "10000")
 	whole, part := filepath.Join(dir, "whole.json"), filepath.Join(dir, "part.json")
 	if code, _, stderr := simctl(t, context.Background(), append(append([]string(nil), args...), "--json", "-o", whole)...); code != exitOK {
 		t.Fatalf("whole: exit %d\n%s", code, stderr)

@@ -229,7 +229,7 @@ func TestReportTracesLang(t *testing.T) {
 			}
 		}
 		md, _ := os.ReadFile(filepath.Join(out, "report.md"))
-		want := map[string]string{"ko": "가장 긴 싸움", "ru": "самый долгий бой"}[l]
+		want := map[string]string{"ko": "가장 긴 조우", "ru": "самый долгий бой"}[l]
 		if !strings.Contains(string(md), want) {
 			t.Errorf("%s report.md: no trace title %q", l, want)
 		}

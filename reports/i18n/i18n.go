@@ -165,7 +165,7 @@ func (l Lang) T(key string, args ...any) string {
 	}
 	// Always formatted, so a catalog writes a percent sign as %% in every
 	// message alike.
-	return fmt.Sprintf(s, args...)
+	return l.finish(fmt.Sprintf(s, args...))
 }
 
 // N formats the plural message key for the count n: the catalog's

@@ -128,11 +128,17 @@ func TestArgumentsAgree(t *testing.T) {
 	}
 }
 
+var fmtVerb = regexp.MustCompile(`%(\[\d+\])?[a-zA-Z%]`)
+
 // TestTranslated fails on a text left in English: every Korean text has
 // Hangul in it, every Russian one Cyrillic.
 func TestTranslated(t *testing.T) {
 	for l, script := range map[Lang]*unicode.RangeTable{Ko: unicode.Hangul, Ru: unicode.Cyrillic} {
 		for _, k := range Keys(l) {
+			// A unit with no word in it (Korean %p) has nothing to translate.
+			if !strings.ContainsFunc(fmtVerb.ReplaceAllString(strings.ReplaceAll(catalogs[l][k], "%%p", ""), ""), unicode.IsLetter) {
+				continue
+			}
 			if !strings.ContainsFunc(catalogs[l][k], func(r rune) bool { return unicode.Is(script, r) }) {
 				t.Errorf("%s: %s = %q is not translated", l, k, catalogs[l][k])
 			}

@@ -124,10 +124,10 @@ func (l Lang) Tr() msg.Translator {
 
 // Err is err's message in l: a message of sim/msg (or an error that can
 // localize itself) is translated, another error prints as it is.
-func (l Lang) Err(err error) string { return msg.Localize(err, l.Tr()) }
+func (l Lang) Err(err error) string { return l.finish(msg.Localize(err, l.Tr())) }
 
 // Msg is the message m in l.
-func (l Lang) Msg(m msg.Localizer) string { return m.Localize(l.Tr()) }
+func (l Lang) Msg(m msg.Localizer) string { return l.finish(m.Localize(l.Tr())) }
 
 // MsgFormats lists the English formats the msg catalogs translate (for
 // tests).

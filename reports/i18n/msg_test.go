@@ -46,7 +46,7 @@ func TestMsgCatalog(t *testing.T) {
 func TestMsgTranslates(t *testing.T) {
 	inner := msg.New("bad dice expression %q: %s", "2d", "x")
 	err := msg.Errorf("%s (from --set %s)", inner, "hp=2d")
-	if got, want := Ko.Err(err), `잘못된 주사위 식 "2d": x (--set hp=2d 에서)`; got != want {
+	if got, want := Ko.Err(err), `잘못된 주사위 식 "2d": x (--set hp=2d에서)`; got != want {
 		t.Errorf("ko: %q, want %q", got, want)
 	}
 	if got, want := En.Err(err), `bad dice expression "2d": x (from --set hp=2d)`; got != want {

@@ -36,7 +36,7 @@ func (l Lang) Sprintf(format string, args ...any) string {
 	for i, a := range args {
 		out[i] = msg.Arg(a, tr)
 	}
-	return fmt.Sprintf(f, out...)
+	return l.finish(fmt.Sprintf(f, out...))
 }
 
 var pluralChoice = regexp.MustCompile(`\[\[(\d+)\|([^\]]*)\]\]`)

@@ -119,6 +119,10 @@ func TestTraitHooks(t *testing.T) {
 		// dazed for 2 rounds, applied in round 1 (as A attacks): the
 		// second round start after it ends it, so A loses round 2.
 		{name: "dazed", b: ", traits: [{name: Daze, on: attacked, do: apply dazed to attacker for 2 rounds, uses: 1}]", hpA: 20, hpB: 14, order: "A B", wantLog: "A takes no action this turn"},
+		// uses: 1/round renews each round: of A's two attacks a turn the
+		// first is parried, the second hits (3 x 3); once a fight would
+		// let five of six hit.
+		{name: "per round", a: ", traits: [{name: Flurry, on: turn_start, do: grant action}]", b: ", traits: [{name: Parry, on: attacked, do: defence += 30, uses: 1/round}]", hpA: 20, hpB: 11, order: "A B"},
 		// a house rule for one side.
 		{name: "house", rules: "rules:\n  - {name: Blunt, side: heroes, on: hit, do: damage -= 1}\n", hpA: 20, hpB: 14, order: "A B"},
 	}

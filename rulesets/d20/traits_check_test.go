@@ -1,10 +1,14 @@
 package d20_test
 
 import (
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 
+	"simctl/reports/results"
 	"simctl/rulesets"
+	"simctl/sim/experiment"
 	"simctl/sim/scenario"
 )
 
@@ -165,5 +169,42 @@ sides:
 	mean := float64(r[3]) / float64(r[2])
 	if want := 3 * (1 + 2*pCrit); mean < want-0.05 || mean > want+0.05 {
 		t.Errorf("Power Attack adds %.3f damage per hit, want %.3f (x3 on a critical)", mean, want)
+	}
+}
+
+// simctl find reads tactics rules, not traits: a trait's name is no rule
+// there (its "added" counter would otherwise read as fall-throughs).
+func TestTraitNotAFindRule(t *testing.T) {
+	src := strings.Replace(strings.Replace(traitScenario, "%s", "[{name: SA, on: hit, do: damage += 1}]", 1), "%s", "[]", 1)
+	sc, err := scenario.Load("t.yaml", []byte(src), nil, rulesets.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rulesets.Compile(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := experiment.NewProbe(g, [2]string{"heroes", "orcs"})
+	if _, err := p.Condition(`rule("SA").fell > 0`); err == nil {
+		t.Errorf("find accepts the trait SA as a tactics rule")
+	}
+}
+
+// A result rebuilds the exact tally it came from (resume), trait counters
+// and tactics counters each back at their index.
+func TestTraitResultTallyRoundTrip(t *testing.T) {
+	data, err := os.ReadFile("../../scenarios/d20/rogue.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := compileYAML(t, "rogue", string(data))
+	tally := runGame(t, g, 3000)
+	r := results.New(results.Meta{}, g, tally)
+	if len(r.Raw.Traits) == 0 || len(r.Raw.Tactics) == 0 {
+		t.Fatalf("the rogue has tactics and traits: %d and %d counters", len(r.Raw.Tactics), len(r.Raw.Traits))
+	}
+	back := r.Tally(g)
+	if !reflect.DeepEqual(back.Counts.Rules, tally.Counts.Rules) {
+		t.Errorf("rule counters %v, rebuilt %v", tally.Counts.Rules, back.Counts.Rules)
 	}
 }

@@ -103,6 +103,9 @@ func NewProbe(g sim.Game, sides [2]string) *Probe {
 		lang.Fact{Name: "rule.fell", Type: num, Arg: ruleArg, Doc: "times its condition held but its decision could not be carried out"})
 	if rg, ok := g.(sim.RuleGame); ok {
 		for k, rc := range rg.RuleCounters() {
+			if rc.Trait {
+				continue // a trait's counters are not a tactics rule's
+			}
 			i := slices.Index(p.rules, rc.Rule)
 			if i < 0 {
 				p.rules, p.ruleAt = append(p.rules, rc.Rule), append(p.ruleAt, [2][]int{})

@@ -717,3 +717,40 @@ func screenshot(t *testing.T, c context.Context, dir, name string) {
 		t.Fatal(err)
 	}
 }
+
+// TestPageLanguageRules: the page picks Korean particles and Russian
+// noun forms as reports/i18n does for the server's texts (Particles,
+// Agree), on the same cases.
+func TestPageLanguageRules(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the browser test runs in the ordinary go test")
+	}
+	bin := chromium(t)
+	_, ts := testServer(t, Config{MaxEncounters: 1 << 20, Workers: 1})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	actx, cancelA := chromedp.NewExecAllocator(ctx, chromedp.ExecPath(bin), chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()))
+	defer cancelA()
+	bctx, cancelB := chromedp.NewContext(actx)
+	defer cancelB()
+	if err := chromedp.Do(bctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	cases := []string{"전사은(는)", "진영이(가)", "활(으)로", "검(으)로", "도끼(으)로", "6(으)로", "7(으)로", "10이(가)", "3.5이(가)",
+		"5,000은(는)", "50%을(를)", "2.5%p(으)로", `"전사"은(는)`, "검(sword)을(를)", "Hobgoblin은(는)", "heroes(으)로", "전사 은(는)",
+		"숫자(이)어야", "문자열(이)어야", "번째 (샤드 1/2)은(는)", "Hobgoblin#1..#5은(는)"}
+	for _, c := range cases {
+		got := get(t, bctx, c, chromedp.Evaluate[string](fmt.Sprintf("simctlLanguageRules.particles(%q)", c)))
+		if want := i18n.Particles(c); got != want {
+			t.Errorf("page particles(%q) = %q, reports/i18n %q", c, got, want)
+		}
+	}
+	for _, n := range []string{"0", "1", "2", "4", "5", "11", "12", "21", "22", "101", "111", "5,000", "5\u202f001", "1,5", "0.5", "нет"} {
+		c := n + " [[бой|боя|боёв]], из " + n + " [[боя|боёв|боёв]]"
+		got := get(t, bctx, c, chromedp.Evaluate[string](fmt.Sprintf("simctlLanguageRules.agree(%q)", c)))
+		if want := i18n.Agree(c); got != want {
+			t.Errorf("page agree(%q) = %q, reports/i18n %q", c, got, want)
+		}
+	}
+}

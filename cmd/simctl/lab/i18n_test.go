@@ -334,7 +334,7 @@ func TestServerSpeaksLanguages(t *testing.T) {
 		texts, _ := m["texts"].(map[string]any)
 		n := 0
 		for _, k := range i18n.Keys(l) {
-			if strings.HasPrefix(k, "lab.") {
+			if pageText(k) {
 				n++
 				if texts[k] != i18n.Text(l, k) {
 					t.Errorf("%s: %s is %q, want %q", l, k, texts[k], i18n.Text(l, k))
@@ -382,9 +382,9 @@ func TestServerSpeaksLanguages(t *testing.T) {
 	wantError(t, "en scenario", st, m, 400, `id "nope": expected builtin:RULESET/NAME`)
 	find := jobRequest{Kind: "find", Text: duelText(t), N: 10, Seed: 1}
 	st, m, _ = call(t, ts, "POST", "/api/jobs?lang=ko", find)
-	wantError(t, "ko find", st, m, 400, "where: find 에는 조건이 필요합니다")
+	wantError(t, "ko find", st, m, 400, "where: find에는 조건이 필요합니다")
 	st, m, _ = call(t, ts, "POST", "/api/jobs?lang=ko&dry=1", find)
-	wantError(t, "ko find, dry", st, m, 400, "where: find 에는 조건이 필요합니다")
+	wantError(t, "ko find, dry", st, m, 400, "where: find에는 조건이 필요합니다")
 	s.mu.Lock()
 	before := len(s.jobs)
 	s.mu.Unlock()

@@ -21,6 +21,10 @@ window.simctlLab = lab;
 const LANGS = ["en", "ko", "ru"];
 let texts = {};
 const catalogs = {};
+// phrases: the server's short English phrases (a tactics rule's reason
+// for falling through) in the page's language.
+let phrases = {};
+const phraseBooks = {};
 // live holds the elements whose text is a message (say): a switch re-says them.
 const live = new Set();
 
@@ -48,6 +52,61 @@ function fmt(f, args) {
   });
 }
 
+// particles picks the shape of each combined Korean particle (%s은(는),
+// %s(으)로 ...) by the sound before it, as reports/i18n.Particles does for
+// the server's texts: a Hangul syllable's final consonant, a number as
+// Sino-Korean reads it, a percent sign (퍼센트); after a Latin name the
+// combined form stays.
+const PAIRS = [["이(가)", "이", "가"], ["가(이)", "이", "가"], ["은(는)", "은", "는"], ["는(은)", "은", "는"],
+  ["을(를)", "을", "를"], ["를(을)", "을", "를"], ["과(와)", "과", "와"], ["와(과)", "과", "와"],
+  ["아(야)", "아", "야"], ["야(아)", "아", "야"], ["(이)", "이", ""], ["(으)로", "으로", "로"]];
+function lastSound(s) {
+  while (s) {
+    const c = s[s.length - 1], o = c.charCodeAt(0);
+    if (o >= 0xac00 && o <= 0xd7a3) {
+      const f = (o - 0xac00) % 28;
+      return f === 0 ? "vowel" : f === 8 ? "rieul" : "consonant";
+    }
+    if (c >= "0" && c <= "9") {
+      const num = s.match(/[0-9.,]*$/)[0].replace(/^[.,]+/, "");
+      const d = num[num.length - 1];
+      if (!num.includes(".") && d === "0") return "consonant";
+      return "178".includes(d) ? "rieul" : "036".includes(d) ? "consonant" : "vowel";
+    }
+    if (c === "%" || s.endsWith("%p")) return "vowel";
+    if (c === ")") {
+      const i = s.lastIndexOf("(");
+      s = i > 0 && s.slice(0, i).trim() ? s.slice(0, i).trimEnd() : s.slice(0, -1);
+      continue;
+    }
+    if ("\"'`’”」』》〉]*".includes(c)) { s = s.slice(0, -1); continue; }
+    return "";
+  }
+  return "";
+}
+function particles(s) {
+  let out = "", i = 0;
+  for (;;) {
+    let at = -1, pair = null;
+    for (const p of PAIRS) {
+      const j = s.indexOf(p[0], i);
+      if (j >= 0 && (at < 0 || j < at)) { at = j; pair = p; }
+    }
+    if (at < 0) break;
+    const before = s.slice(0, at), snd = /\s$/.test(before) ? "" : lastSound(before);
+    out += s.slice(i, at);
+    if (pair[0] === "(으)로") out += snd === "consonant" ? "으로" : snd ? "로" : "(으)로";
+    else if (pair[0] === "(이)" && snd === "vowel" && s.startsWith("어", at + 3)) { out += "여"; i = at + 4; continue; }
+    else out += !snd ? pair[0] : snd === "vowel" ? pair[2] : pair[1];
+    i = at + pair[0].length;
+  }
+  return out + s.slice(i);
+}
+
+// The page's language rules, for the end-to-end test to check against
+// reports/i18n's (TestPageLanguageRules).
+globalThis.simctlLanguageRules = { particles, agree: (s) => agree(s) };
+
 // t is the message key in the page's language; an argument that is a
 // function is called (a message inside a message, said again on a switch).
 function t(key, ...args) {
@@ -56,7 +115,27 @@ function t(key, ...args) {
     console.error("simctl lab: no text for " + key);
     return key;
   }
-  return fmt(f, args);
+  const s = fmt(f, args);
+  return lab.lang === "ko" ? particles(s) : lab.lang === "ru" ? agree(s) : s;
+}
+
+// agree picks the form of a Russian noun written [[one|few|many]] after a
+// count by the number before it (1 бой, 2 боя, 5 боёв; a fraction: боя), as
+// reports/i18n.Agree does for the server's texts.
+function agree(s) {
+  return s.replace(/\[\[([^\]|0-9][^\]]*\|[^\]]*)\]\]/g, (m, body, at) => {
+    const forms = body.split("|");
+    const before = s.slice(0, at).replace(/[ \u00a0\u202f]+$/, "");
+    const num = (before.match(/[0-9][0-9.,\u00a0\u202f]*$/) || [""])[0].replace(/[\u00a0\u202f]/g, "");
+    if (!num) return forms[forms.length - 1];
+    let k;
+    if (/[.,]/.test(num) && !/^[1-9][0-9]{0,2}(,[0-9]{3})+$/.test(num)) k = 1;
+    else {
+      const n = Number(num.replace(/,/g, "")), d = n % 10, h = n % 100;
+      k = d === 1 && h !== 11 ? 0 : d >= 2 && d <= 4 && (h < 12 || h > 14) ? 1 : 2;
+    }
+    return forms[Math.min(k, forms.length - 1)];
+  });
 }
 
 // say puts the message key into e as its text, and keeps it to say again
@@ -102,9 +181,12 @@ async function loadTexts(l) {
   if (!catalogs[l]) {
     const res = await fetch("/api/i18n?lang=" + l);
     if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
-    catalogs[l] = (await res.json()).texts;
+    const j = await res.json();
+    catalogs[l] = j.texts;
+    phraseBooks[l] = j.phrases || {};
   }
   texts = catalogs[l];
+  phrases = phraseBooks[l];
 }
 
 // withLang is the URL fragment h with the page's language in it (English
@@ -204,30 +286,50 @@ function table(caption, head, rows, id) {
   return el("div", { class: "scroll" }, t);
 }
 
+// keyed is the table label of a name the user types (a counter, a tactics
+// moment): in Korean and Russian the catalog's word with the name beside
+// it, as the CLI's tables show it (reports.keyed).
+function keyed(kind, name) {
+  const w = texts[kind + "." + name];
+  return lab.lang === "en" || w === undefined ? name : `${w} (${name})`;
+}
+// ruleEvent is a tactics rule's event: fired, or fell through and why.
+function ruleEvent(ev) {
+  if (ev.startsWith("fell through: ")) return t("event.fell_through", phrases[ev.slice(14)] || ev.slice(14));
+  return keyed("event", ev);
+}
+// stageName is an optimize stage in the page's language.
+function stageName(s) {
+  if (s.startsWith("screening")) return t("lab.stage.screening") + s.slice("screening".length);
+  return s === "selection" ? t("lab.stage.selection") : s;
+}
+
 // cols is the column headings of the keys lab.col.NAME.
 const cols = (...names) => names.map((n) => t("lab.col." + n));
-const pct = (f) => (100 * f).toFixed(2) + "%";
+// Numbers for reading, in tables and prose alike, as the page's language
+// writes them (reports/i18n.Reading): Russian a decimal comma and
+// thousands grouped by a narrow no-break space (a table groups four
+// digits too, prose leaves them: 5000), "53,10 %" in prose; Korean and
+// English as in English. CSV and JSON downloads keep the machine form.
+const dec = (s) => (lab.lang === "ru" ? s.replace(/(\d)\.(\d)/g, "$1,$2") : s);
+const pct = (f) => dec((100 * f).toFixed(2)) + "%";
 const ci = (c) => `[${pct(c[0])}, ${pct(c[1])}]`;
 const ci2 = (c) => `[${num(c[0])}, ${num(c[1])}]`;
-const num = (f, d = 2) => (typeof f === "number" ? f.toFixed(d) : String(f));
+const num = (f, d = 2) => (typeof f === "number" ? dec(f.toFixed(d)) : String(f));
 // pval writes a p-value as simctl's tables do: four decimals, and
 // "<0.0001" below that (not "0.0000", which claims p is zero).
-const pval = (p) => (typeof p === "number" && p < 1e-4 ? "<0.0001" : num(p, 4));
-// Numbers in prose as the page's language writes them (Russian: a decimal
-// comma, "53,10 %"); tables keep the point, for pasting into spreadsheets.
-const proseNum = (f, d = 2) => (lab.lang === "ru" ? num(f, d).replace(".", ",") : num(f, d));
+const pval = (p) => (typeof p === "number" && p < 1e-4 ? dec("<0.0001") : num(p, 4));
+const proseNum = (f, d = 2) => num(f, d);
 const prosePct = (f) => (lab.lang === "ru" ? proseNum(100 * f) + "\u00a0%" : pct(f));
 const proseCI = (c) => `[${prosePct(c[0])}, ${prosePct(c[1])}]`;
-// thousands writes a count in a table cell: 1,000,000 in every language
-// (tables are pasted into spreadsheets, which read it); count writes one
-// in prose, as the language does (Russian: 10 000, four digits ungrouped),
-// said again when the language changes.
-const thousands = (n) => Number(n).toLocaleString("en-US");
-const count = (n) => () => {
-  if (lab.lang !== "ru") return thousands(n);
+const group = (n, from) => {
   const s = String(Math.abs(Math.trunc(Number(n))));
-  return (Number(n) < 0 ? "-" : "") + (s.length <= 4 ? s : s.replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0"));
+  return (Number(n) < 0 ? "-" : "") + (s.length < from ? s : s.replace(/\B(?=(\d{3})+(?!\d))/g, "\u202f"));
 };
+// thousands writes a count in a table cell, count one in prose (said again
+// when the language changes).
+const thousands = (n) => (lab.lang === "ru" ? group(n, 4) : Number(n).toLocaleString("en-US"));
+const count = (n) => () => (lab.lang === "ru" ? group(n, 5) : Number(n).toLocaleString("en-US"));
 
 // parseCount reads 100000, 100k, 1e6, 2.5M, 1_000_000 as simctl -n does.
 function parseCount(s) {
@@ -875,7 +977,7 @@ function liveTable(p, record = true) {
   tb.replaceChildren();
   for (const s of p.sides) {
     tb.append(el("tr", {}, el("td", { text: s.name }), el("td", { text: thousands(s.wins) }), el("td", { text: pct(s.win_rate) }),
-      el("td", { text: ci(s.win_ci95) }), el("td", { class: "width", text: t("lab.pp", (100 * (s.win_ci95[1] - s.win_ci95[0])).toFixed(2)) })));
+      el("td", { text: ci(s.win_ci95) }), el("td", { class: "width", text: t("lab.pp", dec((100 * (s.win_ci95[1] - s.win_ci95[0])).toFixed(2))) })));
   }
   tb.append(el("tr", {}, el("td", { text: t("lab.draws") }), el("td", { text: thousands(p.draws) }), el("td", { text: pct(p.draws / Math.max(1, p.encounters)) }), el("td"), el("td")));
   const s0 = p.sides[0];
@@ -1162,12 +1264,12 @@ function renderRun(out, job, r) {
       const c = (eci[s] || {})[k];
       return c ? `${num(v)} [${num(c[0])}, ${num(c[1])}]` : num(v);
     };
-    out.append(table(t("lab.run.economy"), [t("lab.col.counter"), ...sides], keys.map((k) => [k, ...sides.map((s) => cell(s, k))]), "economy-table"));
+    out.append(table(t("lab.run.economy"), [t("lab.col.counter"), ...sides], keys.map((k) => [keyed("counter", k), ...sides.map((s) => cell(s, k))]), "economy-table"));
   }
   const rules = (r.tally && r.tally.tactics_rules) || [];
   if (rules.length) {
     out.append(table(t("lab.run.tactics"), cols("combatant", "moment", "rule", "event", "count"),
-      rules.map((x) => [x.combatant, x.moment, x.rule, x.event, thousands(x.count)])));
+      rules.map((x) => [x.combatant, keyed("moment", x.moment), x.rule === "fallback" ? keyed("rule", x.rule) : x.rule, ruleEvent(x.event), thousands(x.count)])));
   }
   const key = (f) => "lab.fig." + f.replace(/-/g, "_");
   for (const f of job.figures || []) out.append(figure(job.id, f, texts[key(f)] !== undefined ? t(key(f)) : f));
@@ -1244,7 +1346,7 @@ function renderCompare(out, job, r) {
     // The key columns first (option, win rate, the difference and its
     // interval): on a 1280-pixel screen the table fits, overrides wrapped.
     return [o.name, pct(s.win_rate),
-      d ? t("lab.pp", `${d.diff >= 0 ? "+" : ""}${(100 * d.diff).toFixed(2)}`) : t("lab.baseline"), d ? t("lab.pp", `[${(100 * d.ci95[0]).toFixed(2)}, ${(100 * d.ci95[1]).toFixed(2)}]`) : "",
+      d ? t("lab.pp", `${d.diff >= 0 ? "+" : ""}${dec((100 * d.diff).toFixed(2))}`) : t("lab.baseline"), d ? t("lab.pp", `[${dec((100 * d.ci95[0]).toFixed(2))}, ${dec((100 * d.ci95[1]).toFixed(2))}]`) : "",
       ci(s.win_ci95), d ? pval(d.p_value) : "",
       (o.sets || []).join("; ") || t("lab.unchanged")];
   });
@@ -1272,7 +1374,7 @@ function renderMatrix(out, job, r) {
 function renderValue(out, job, r) {
   out.append(table(t("lab.value.caption", r.side, count(r.encounters)),
     cols("parameter", "step", "win_rate_steps", "per_unit", "ci95"),
-    (r.effects || []).map((e) => [e.param, num(e.step), e.win_rate.map((w) => pct(w)).join(" · "), t("lab.pp", (100 * e.per_unit).toFixed(2)), t("lab.pp", `[${(100 * e.ci95[0]).toFixed(2)}, ${(100 * e.ci95[1]).toFixed(2)}]`)])));
+    (r.effects || []).map((e) => [e.param, num(e.step), e.win_rate.map((w) => pct(w)).join(" · "), t("lab.pp", dec((100 * e.per_unit).toFixed(2))), t("lab.pp", `[${dec((100 * e.ci95[0]).toFixed(2))}, ${dec((100 * e.ci95[1]).toFixed(2))}]`)])));
   if ((r.rates || []).length) {
     out.append(table(t("lab.value.rates"), ["A", "B", t("lab.col.rate"), t("lab.col.ci95")],
       r.rates.map((x) => [x.a, x.b, x.bounded ? num(x.value) : "—", x.bounded ? ci2(x.ci95) : t("lab.value.unbounded")])));
@@ -1294,7 +1396,7 @@ function renderTournament(out, job, r) {
   out.append(table(t(r.selected >= 0 ? "lab.t.caption_selected" : "lab.t.caption_leader", poss(r.side)),
     [...cols("candidate", "status", "win_rate", "ci95_unadjusted"), "Δ", ...cols("simultaneous", "encounters")],
     (r.ranking || cands.map((_, i) => i)).map((i) => { const c = cands[i]; return [c.name, c.eliminated_by ? t("lab.t.by", status(i), c.eliminated_by, c.eliminated_after_stage) : status(i), pct(c.win_rate), ci(c.win_ci95),
-      t("lab.pp", `${c.diff >= 0 ? "+" : ""}${(100 * c.diff).toFixed(2)}`), t("lab.pp", `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}]`), thousands(c.encounters)]; }), "tournament-table"));
+      t("lab.pp", `${c.diff >= 0 ? "+" : ""}${dec((100 * c.diff).toFixed(2))}`), t("lab.pp", `[${dec((100 * c.diff_ci[0]).toFixed(2))}, ${dec((100 * c.diff_ci[1]).toFixed(2))}]`), thousands(c.encounters)]; }), "tournament-table"));
   out.append(el("p", { class: "muted", text: t("lab.t.total", count(r.encounters), (r.stages || []).length) }));
 }
 
@@ -1364,14 +1466,14 @@ function renderOptimize(out, job, r) {
     out.append(table(ranked.length > 20 ? t("lab.opt.ranked", ranked.length) : t("lab.opt.ranked_all"), cols("candidate", "win_rate", "ci95", "delta_best", "interval", "status"),
       // Only the finalists are confirmed: the others show the selection's
       // estimate and no interval of the confirmation.
-      ranked.slice(0, 20).map((c, i) => c.confirmed ? [shortName(c.name, all), pct(c.confirm_win_rate), ci(c.confirm_ci), t("lab.pp", (100 * (c.diff_to_best || 0)).toFixed(2)),
-        c.diff_ci ? t("lab.pp", `[${(100 * c.diff_ci[0]).toFixed(2)}, ${(100 * c.diff_ci[1]).toFixed(2)}]`) : "", rankedStatus(job, i, c)] :
+      ranked.slice(0, 20).map((c, i) => c.confirmed ? [shortName(c.name, all), pct(c.confirm_win_rate), ci(c.confirm_ci), t("lab.pp", dec((100 * (c.diff_to_best || 0)).toFixed(2))),
+        c.diff_ci ? t("lab.pp", `[${dec((100 * c.diff_ci[0]).toFixed(2))}, ${dec((100 * c.diff_ci[1]).toFixed(2))}]`) : "", rankedStatus(job, i, c)] :
         [shortName(c.name, all), t("lab.opt.in_selection", pct(c.win_rate)), t("lab.opt.not_confirmed"), "", "", rankedStatus(job, i, c)]), "optimize-table"));
   }
   const inc = s.incumbent || [];
   if (inc.length) {
     out.append(table(t("lab.opt.incumbent"), cols("encounters", "stage", "candidate", "win_rate"),
-      inc.slice(-12).map((p) => [thousands(p.encounters), p.stage, shortName((ranked.find((c) => c.candidate === p.candidate) || {}).name || String(p.candidate), ranked.map((c) => c.name)), pct(p.win_rate)]), "optimize-incumbent"));
+      inc.slice(-12).map((p) => [thousands(p.encounters), stageName(p.stage), shortName((ranked.find((c) => c.candidate === p.candidate) || {}).name || String(p.candidate), ranked.map((c) => c.name)), pct(p.win_rate)]), "optimize-incumbent"));
   }
 }
 

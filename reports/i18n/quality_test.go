@@ -1,0 +1,172 @@
+package i18n
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// texts is every text of l in the catalogs: "file key" (or the English
+// format of a message) and its text.
+func texts(l Lang) map[string]string {
+	out := map[string]string{}
+	for _, k := range Keys(l) {
+		out[k] = catalogs[l][k]
+	}
+	for _, f := range MsgFormats() {
+		if s, ok := MsgText(l, f); ok {
+			out["msg "+f] = s
+		}
+	}
+	return out
+}
+
+func sorted(m map[string]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// A Korean particle follows what it marks without a space; after an
+// argument or a Latin word, one that changes its shape by the sound before
+// it is written in its combined form (Particles picks the shape).
+var (
+	// An argument, a Latin word, a number or a closing mark, a space,
+	// then a particle standing alone (이 aside: after a space it is as
+	// often the demonstrative, 이 서버).
+	particleAfterSpace = regexp.MustCompile(`((?:^|[^%])%(\[\d+\])?[a-zA-Z]|[A-Za-z0-9"'` + "`" + `\])])\s+(은|는|가|을|를|과|와|로|으로|에|에서|에는|에게|의|도|만|보다|까지|부터|이나|입니다|이어야|여야|인데도)([\s.,;:)]|$)`)
+	// An argument, then a particle of two shapes in one of them.
+	particleOneShape = regexp.MustCompile(`(?:^|[^%])%(\[\d+\])?[a-zA-Z]["'` + "`" + `]?(은|는|이|가|을|를|과|와|로|으로)([^가-힣(]|$)`)
+)
+
+// TestKoreanParticles: no space before a particle, and the combined form
+// after an argument (whose last sound the catalog cannot know).
+func TestKoreanParticles(t *testing.T) {
+	ts := texts(Ko)
+	for _, k := range sorted(ts) {
+		s := ts[k]
+		if m := particleAfterSpace.FindString(s); m != "" {
+			t.Errorf("%s: a space before a particle in %q: %q", k, m, s)
+		}
+		if m := particleOneShape.FindString(s); m != "" {
+			t.Errorf("%s: a particle after an argument in one shape, %q (write the combined form, e.g. %%s은(는), %%s(으)로): %q", k, m, s)
+		}
+	}
+}
+
+// typedPP is percentage points as a user types them for --delta and
+// --precision (2pp, 0.5pp): a value of a flag, left as it is.
+var typedPP = regexp.MustCompile(`\b\d+(\.\d+)?pp\b`)
+
+// TestPercentagePoints: one form per language. Korean %p (not 퍼센트포인트,
+// %포인트), Russian п. п. (not п.п.), and no Latin pp in either but the
+// value a user types.
+func TestPercentagePoints(t *testing.T) {
+	for _, c := range []struct {
+		l     Lang
+		wrong []string
+	}{
+		{Ko, []string{"퍼센트포인트", "%포인트", "%%포인트", "퍼센트 포인트"}},
+		{Ru, []string{"п.п.", "п. п.", "процентных пункт", "процентного пункт", "процентные пункт"}},
+	} {
+		ts := texts(c.l)
+		for _, k := range sorted(ts) {
+			s := strings.ReplaceAll(ts[k], "п.\u00a0п.", "") // the one form
+			for _, w := range c.wrong {
+				if strings.Contains(s, w) {
+					t.Errorf("%s %s: %q is not the form of percentage points (%s): %q", c.l, k, w, c.l.PointsUnit(), ts[k])
+				}
+			}
+			if regexp.MustCompile(`\bpp\b`).MatchString(typedPP.ReplaceAllString(s, "")) {
+				t.Errorf("%s %s: Latin pp: %q", c.l, k, ts[k])
+			}
+		}
+	}
+	for _, l := range []Lang{Ko, Ru} {
+		if got := l.Reading("+1.25 pp, [-0.50, +2.10] pp"); strings.Contains(got, "pp") {
+			t.Errorf("%s: %q", l, got)
+		}
+	}
+}
+
+// countedNoun: a Russian noun counted by the argument before it, in one
+// form where it must agree with the count.
+var countedNoun = regexp.MustCompile(`%(\[\d+\])?[ds][ \x{a0}](бой|боя|боёв|боях|боям|раунд|раунда|раундов|вариант|варианта|вариантов|точка|точки|точек|кандидат|кандидата|кандидатов|клетка|клетки|клеток|байт|байта|интервал|интервала|интервалов|параметр|параметра|параметров|побед|победы|боец|бойца|бойцов)([^а-яё/]|$)`)
+
+// TestRussianCounts: where an argument counts a noun, the noun agrees with
+// it ([[one|few|many]], Agree; or a plural key of N), never one form for
+// every count.
+func TestRussianCounts(t *testing.T) {
+	plural := regexp.MustCompile(`\[(one|few|many)\]$`)
+	ts := texts(Ru)
+	for _, k := range sorted(ts) {
+		if plural.MatchString(k) {
+			continue // its form is chosen by N
+		}
+		if m := countedNoun.FindString(ts[k]); m != "" {
+			t.Errorf("%s: %q does not agree with its count (write %%d [[бой|боя|боёв]]): %q", k, m, ts[k])
+		}
+	}
+	for n, want := range map[string]string{"1": "1 бой", "2": "2 боя", "5": "5 боёв", "21": "21 бой", "11": "11 боёв"} {
+		if got := Agree(n + " [[бой|боя|боёв]]"); got != want {
+			t.Errorf("%s: %q, want %q", n, got, want)
+		}
+	}
+}
+
+// wrongForms are the forms a native reading of the Korean and Russian
+// output found wrong (issue 37), kept out for good.
+var wrongForms = []struct {
+	l         Lang
+	form, why string
+}{
+	{Ru, "подподсч", "not a word: «те же числа»"},
+	{Ru, "кономия действий", "«экономика действий» is the players' term"},
+	{Ru, "кономии действий", "«экономика действий»"},
+	{Ru, "парных сравнений", "agrees with its count: [[парное сравнение|парных сравнения|парных сравнений]]"},
+	{Ru, "решало каждое правило", "«срабатывало»"},
+	{Ru, "Тактика: как часто", "a heading inside «Вариант …:» doubles the colon"},
+	{Ru, "Вариант %s: %s", "a capital after the colon: «%[2]s (вариант %[1]s)»"},
+	{Ru, "насколько было близко", "a calque: «запас хитов победителя»"},
+	{Ru, "по мере траты", "a calque: «по ходу поиска»"},
+	{Ru, "Насколько близко", "a calque: «Запас хитов победителя»"},
+	{Ru, "отсчёт", "the source's term: номер (инициативы), «Подсчет инициативы» for the count itself"},
+	{Ru, "отсчёта", "номер инициативы"},
+	{Ko, "짝지은 차이", "the statistics term is 대응 차이"},
+	{Ko, "짝지은", "대응 (대응 차이, 대응 구간)"},
+	{Ko, "인쇄된", "an HTML page shows: 표시된"},
+	{Ko, "복제", "copies are 개체"},
+	{Ko, "중앙값의 싸움", "중앙값 조우"},
+	{Ko, "라운드 %d", "1라운드: the number before 라운드"},
+	{Ko, "라운드 %v", "%v라운드"},
+	{Ko, "쓰인 그대로", "원래 시나리오, 원문 그대로"},
+	{Ko, "%포인트", "%p"},
+	{Ko, "%%포인트", "%p"},
+	{Ko, "퍼센트포인트", "%p"},
+	{Ko, "%s 는", "no space before a particle"},
+	{Ko, "%s 가", "no space before a particle"},
+	{Ko, "%s 에 대한", "no space before a particle"},
+	{Ko, "Schema 에서", "no space before a particle"},
+	{Ko, "Tab 은", "no space before a particle: Tab은"},
+	{Ko, "가장 긴 싸움", "가장 긴 조우"},
+	{Ko, "선택지 %s: %s", "a heading inside 「선택지 …:」 doubles the colon: %[2]s (선택지 %[1]s)"},
+	{Ko, "얼마나 아슬아슬했나", "승자에게 남은 히트 포인트"},
+	{Ko, "같은 횟수를", "the same results (결과), not the same number of times"},
+}
+
+// TestWrongFormsStayOut fails when a form found wrong comes back.
+func TestWrongFormsStayOut(t *testing.T) {
+	for _, w := range wrongForms {
+		ts := texts(w.l)
+		for _, k := range sorted(ts) {
+			// The forms of a count's noun are chosen by the count.
+			if strings.Contains(agreeChoice.ReplaceAllString(ts[k], ""), w.form) {
+				t.Errorf("%s %s: %q (%s): %q", w.l, k, w.form, w.why, ts[k])
+			}
+		}
+	}
+}
