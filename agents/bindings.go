@@ -3,7 +3,6 @@ package agents
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"simctl/agents/tactics"
@@ -60,16 +59,6 @@ func RegisterBinding(b Binding) {
 func LookupBinding(ruleset string) (Binding, bool) {
 	b, ok := bindings[ruleset]
 	return b, ok
-}
-
-// BindingNames lists the rulesets with a tactics binding, sorted.
-func BindingNames() []string {
-	var out []string
-	for n := range bindings {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func init() {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 	"simctl/rulesets"
 	"simctl/scenarios"
@@ -146,7 +147,7 @@ func TestD20TacticsCountsDeterministic(t *testing.T) {
 	}
 	whole.Sides = []results.SideResult{{Name: "heroes"}, {Name: "raiders"}}
 	var text strings.Builder
-	reports.WriteResultText(whole, &text)
+	reports.WriteResultText(whole, &text, i18n.En)
 	if !strings.Contains(text.String(), "\ntactics (per encounter") || !regexp.MustCompile(`Pikeman +turn +set spear +fired +[0-9,]+ +0\.[0-9]{3}`).MatchString(text.String()) {
 		t.Errorf("the text table has no tactics section:\n%s", text.String())
 	}

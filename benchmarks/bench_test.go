@@ -35,6 +35,16 @@ var standard = []string{"d20-4v4", "d20-tactics", "acks2/skirmish-morale", "cava
 
 func compile(tb testing.TB, name string) sim.Game {
 	tb.Helper()
+	g, err := rulesets.Compile(load(tb, name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+// load reads a benchmark scenario: a built-in, or a file of scenarios/.
+func load(tb testing.TB, name string) *scenario.Scenario {
+	tb.Helper()
 	var sc *scenario.Scenario
 	var err error
 	if data, display, ok := scenarios.Read(name); ok {
@@ -49,11 +59,7 @@ func compile(tb testing.TB, name string) sim.Game {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	g, err := rulesets.Compile(sc)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return g
+	return sc
 }
 
 // cpuTimer measures the CPU time of the calling goroutine's thread over a
@@ -289,4 +295,18 @@ func loadFile(path string, sets []scenario.Set) (*scenario.Scenario, error) {
 		return nil, err
 	}
 	return scenario.Load(path, data, sets, rulesets.Schema)
+}
+
+// TestEveryRulesetBenchmarked: every registered ruleset has a standard
+// benchmark (a fifth ruleset adds its scenario to standard).
+func TestEveryRulesetBenchmarked(t *testing.T) {
+	have := map[string]bool{}
+	for _, name := range standard {
+		have[load(t, name).Ruleset] = true
+	}
+	for _, r := range rulesets.Names() {
+		if !have[r] {
+			t.Errorf("ruleset %s has no standard benchmark: add a scenario of it to standard", r)
+		}
+	}
 }

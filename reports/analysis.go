@@ -18,13 +18,10 @@ import (
 
 // WriteMatrix renders the matrix in format f: the win-rate grid with intervals,
 // dominated options, and the equilibrium.
-func WriteMatrix(m *results.Matrix, w io.Writer, f Format) error {
-	return WriteMatrixLang(m, w, f, i18n.En)
-}
-
-// WriteMatrixLang is WriteMatrix with the text table's own words in l (JSON,
+//
+// It writes the text table's own words in l (JSON,
 // CSV and Markdown stay English; the numbers keep the point in every language).
-func WriteMatrixLang(m *results.Matrix, w io.Writer, f Format, l i18n.Lang) error {
+func WriteMatrix(m *results.Matrix, w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, m)
@@ -129,9 +126,9 @@ func matrixGrid(m *results.Matrix, raw bool) *table {
 
 // MatrixFigure draws the matrix as a heat map labelled in percent, the
 // equilibrium's weights beside the option names.
-func MatrixFigure(m *results.Matrix) (*Figure, error) { return matrixFigure(i18n.En, m) }
-
-func matrixFigure(l i18n.Lang, m *results.Matrix) (*Figure, error) {
+//
+// Its words (titles, axes, legends, captions) are in l.
+func MatrixFigure(l i18n.Lang, m *results.Matrix) (*Figure, error) {
 	if m.Encounters == 0 {
 		return nil, ErrNoData
 	}
@@ -171,14 +168,11 @@ func matrixFigure(l i18n.Lang, m *results.Matrix) (*Figure, error) {
 }
 
 // WriteTournament renders the ranking in format f.
-func WriteTournament(t *results.Tournament, w io.Writer, f Format) error {
-	return WriteTournamentLang(t, w, f, i18n.En)
-}
-
-// WriteTournamentLang is WriteTournament with the text table's own words in l
+//
+// It writes the text table's own words in l
 // (JSON, CSV and Markdown stay English; the numbers keep the point in every
 // language).
-func WriteTournamentLang(t *results.Tournament, w io.Writer, f Format, l i18n.Lang) error {
+func WriteTournament(t *results.Tournament, w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, t)

@@ -33,7 +33,7 @@ func fixtureValue() *results.Value {
 	params := []experiment.Param{{Name: "init", Step: 1}, {Name: "hp", Step: 2}, {Name: "ac", Step: 1}}
 	j := jointFixture(20000, []float64{0.60, 0.59, 0.61, 0.56, 0.64, 0.55, 0.645})
 	v := &results.Value{Header: results.Header{Scenario: "Fighter vs Orc", Ruleset: "d20", Seed: 7, Version: "0.1.0+test"}, Side: "heroes"}
-	results.NewValue(v, j, params)
+	results.NewValue(v, params, experiment.Analyse(j, params, v.Side), experiment.Swings(j, params, v.Side))
 	return v
 }
 

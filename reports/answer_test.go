@@ -41,7 +41,7 @@ func TestCompareAnswerFirst(t *testing.T) {
 	c := fixtureCompare()
 	for _, l := range []i18n.Lang{i18n.En, i18n.Ko, i18n.Ru} {
 		var b bytes.Buffer
-		if err := WriteCompareLang(c, &b, Text, l); err != nil {
+		if err := WriteCompare(c, &b, Text, l); err != nil {
 			t.Fatal(err)
 		}
 		lines := strings.Split(b.String(), "\n")
@@ -63,7 +63,7 @@ func TestCompareAnswerFirst(t *testing.T) {
 	// The fixture's two options: +3.96 pp [+3.35, +4.57] is clear (the
 	// whole interval beyond 2 pp), -7.48 pp too.
 	var b bytes.Buffer
-	WriteCompareLang(c, &b, Text, i18n.En)
+	WriteCompare(c, &b, Text, i18n.En)
 	if !strings.Contains(b.String(), "answer: heroes win rate against base: init+4 +3.96 pp [+3.35, +4.57], clear; delay -7.48 pp") {
 		t.Errorf("the verdict line is not as the rule says:\n%s", b.String())
 	}
@@ -156,7 +156,7 @@ func TestMarkdownKeepsLessThan(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	if err := WriteCompare(fixtureCompare(), &b, Markdown); err != nil {
+	if err := WriteCompare(fixtureCompare(), &b, Markdown, i18n.En); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "&lt;0.0001") || !strings.Contains(b.String(), "| <0.0001 |") {

@@ -229,7 +229,7 @@ func (b *Bundle) buildSection(k int, in *results.Input) (*section, error) {
 		}
 		s.commands = append(s.commands, sw.Command)
 		s.tables = append(s.tables, titled{title: l.T("table.sweep"), t: sweepDisplayTable(sw, l), notes: sweepNotes(sw, l)})
-		f, err := sweepFigure(l, sw)
+		f, err := SweepFigure(l, sw)
 		if err == nil {
 			f.Name = prefix + f.Name
 			s.figures = append(s.figures, f)
@@ -267,7 +267,7 @@ func (b *Bundle) buildSection(k int, in *results.Input) (*section, error) {
 		if e := compareEconomyTable(c, l); len(e.rows) > 0 {
 			s.tables = append(s.tables, titled{title: l.T("table.compare_economy"), t: e})
 		}
-		if f, err := compareFigure(l, c); err == nil {
+		if f, err := CompareFigure(l, c); err == nil {
 			f.Name = prefix + f.Name
 			s.figures = append(s.figures, f)
 		}
@@ -400,16 +400,16 @@ func runFigures(l i18n.Lang, r *results.Result, ctx *results.Context, prefix str
 	}
 	var figs []*Figure
 	mks := []func() (*Figure, error){
-		func() (*Figure, error) { return roundsFigure(l, r) },
-		func() (*Figure, error) { return economyFigure(l, r) },
-		func() (*Figure, error) { return firstActorFigure(l, r, ctxSides(ctx)) },
-		func() (*Figure, error) { return tacticsFigure(l, r) },
+		func() (*Figure, error) { return RoundsFigure(l, r) },
+		func() (*Figure, error) { return EconomyFigure(l, r) },
+		func() (*Figure, error) { return FirstActorFigure(l, r, ctxSides(ctx)) },
+		func() (*Figure, error) { return TacticsFigure(l, r) },
 	}
 	if outcomes {
 		mks = append(mks,
-			func() (*Figure, error) { return combatantsFigure(l, r) },
-			func() (*Figure, error) { return damageFigure(l, r) },
-			func() (*Figure, error) { return hpLeftFigure(l, r) })
+			func() (*Figure, error) { return CombatantsFigure(l, r) },
+			func() (*Figure, error) { return DamageFigure(l, r) },
+			func() (*Figure, error) { return HPLeftFigure(l, r) })
 	}
 	for _, mk := range mks {
 		f, err := mk()

@@ -164,7 +164,7 @@ func (b *Bundle) valueSection(s *section, k int, v *results.Value, prefix string
 	}
 	s.tables = append(s.tables, titled{title: l.T("value.table.swings"), t: valueSwingTable(v, l), notes: []string{
 		l.T("value.note.swings"), capital([]string{valueMultiplicity(v, l)})[0]}})
-	if f, err := tornadoFigure(l, v); err == nil {
+	if f, err := TornadoFigure(l, v); err == nil {
 		f.Name = prefix + f.Name
 		s.figures = append(s.figures, f)
 	}
@@ -214,7 +214,7 @@ func (b *Bundle) matrixSection(s *section, k int, m *results.Matrix, prefix stri
 	s.tables = append(s.tables, titled{
 		title: l.T("matrix.table.eq", pct(m.Eq.Value), pct(m.Eq.ValueCI[0]), pct(m.Eq.ValueCI[1])), t: wt,
 		notes: append([]string{l.T("matrix.note.eq", m.RowSide, m.ColSide, m.RowSide)}, capital(matrixNotes(l, m))...)})
-	if f, err := matrixFigure(l, m); err == nil {
+	if f, err := MatrixFigure(l, m); err == nil {
 		f.Name = prefix + f.Name
 		s.figures = append(s.figures, f)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 	"simctl/stats"
 )
@@ -208,8 +209,8 @@ func TestReadInputKinds(t *testing.T) {
 		kind string
 	}{
 		{write("run.json", r.WriteJSON), "run"},
-		{write("sweep.json", func(w io.Writer) error { return WriteSweep(fixtureSweep2(), w, JSON) }), "sweep"},
-		{write("compare.json", func(w io.Writer) error { return WriteCompare(c, w, JSON) }), "compare"},
+		{write("sweep.json", func(w io.Writer) error { return WriteSweep(fixtureSweep2(), w, JSON, i18n.En) }), "sweep"},
+		{write("compare.json", func(w io.Writer) error { return WriteCompare(c, w, JSON, i18n.En) }), "compare"},
 	} {
 		in, err := results.ReadInput(x.path)
 		if err != nil {

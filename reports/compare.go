@@ -11,13 +11,10 @@ import (
 
 // WriteCompare renders the comparison in format f: the win-rate table with the
 // paired differences, then the action-economy deltas.
-func WriteCompare(c *results.Compare, w io.Writer, f Format) error {
-	return WriteCompareLang(c, w, f, i18n.En)
-}
-
-// WriteCompareLang is WriteCompare with the text table's own words in l (JSON, CSV and
+//
+// It writes the text table's own words in l (JSON, CSV and
 // Markdown stay English; the numbers keep the point in every language).
-func WriteCompareLang(c *results.Compare, w io.Writer, f Format, l i18n.Lang) error {
+func WriteCompare(c *results.Compare, w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, c)

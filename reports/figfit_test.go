@@ -158,31 +158,31 @@ func figureKinds(t *testing.T, l i18n.Lang) map[string]*Figure {
 	}
 	r := fixtureResult(10000, 0.6, 0.01, nil)
 	o := fixtureOutcomesTactics()
-	f, err := roundsFigure(l, r)
+	f, err := RoundsFigure(l, r)
 	add("rounds", f, err)
-	f, err = economyFigure(l, r)
+	f, err = EconomyFigure(l, r)
 	add("economy", f, err)
-	f, err = firstActorFigure(l, r, []int{0, 1})
+	f, err = FirstActorFigure(l, r, []int{0, 1})
 	add("first", f, err)
-	f, err = firstActorFigure(l, o, nil)
+	f, err = FirstActorFigure(l, o, nil)
 	add("first-both", f, err)
-	f, err = combatantsFigure(l, o)
+	f, err = CombatantsFigure(l, o)
 	add("combatants", f, err)
-	f, err = damageFigure(l, o)
+	f, err = DamageFigure(l, o)
 	add("damage", f, err)
-	f, err = hpLeftFigure(l, o)
+	f, err = HPLeftFigure(l, o)
 	add("hpleft", f, err)
-	f, err = tacticsFigure(l, o)
+	f, err = TacticsFigure(l, o)
 	add("tactics", f, err)
-	f, err = sweepFigure(l, fixtureSweep1())
+	f, err = SweepFigure(l, fixtureSweep1())
 	add("sweep", f, err)
-	f, err = sweepFigure(l, fixtureSweep2())
+	f, err = SweepFigure(l, fixtureSweep2())
 	add("sweep-heat", f, err)
-	f, err = compareFigure(l, fixtureCompare())
+	f, err = CompareFigure(l, fixtureCompare())
 	add("compare", f, err)
-	f, err = tornadoFigure(l, fixtureValue())
+	f, err = TornadoFigure(l, fixtureValue())
 	add("tornado", f, err)
-	f, err = matrixFigure(l, fixtureMatrix())
+	f, err = MatrixFigure(l, fixtureMatrix())
 	add("matrix", f, err)
 	for i, doc := range optimizeDocs(t)[:2] {
 		for _, f := range optimizeFigures(l, doc) {
@@ -222,7 +222,7 @@ func TestFiguresFit(t *testing.T) {
 // grey beside blue and orange bars).
 func TestLegendSwatchesMatchBars(t *testing.T) {
 	for _, l := range []i18n.Lang{i18n.En, i18n.Ru} {
-		f, err := tacticsFigure(l, fixtureOutcomesTactics())
+		f, err := TacticsFigure(l, fixtureOutcomesTactics())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"testing"
 
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 )
 
@@ -28,16 +29,16 @@ func FuzzRenderInput(f *testing.F) {
 		}
 		switch {
 		case in.Run != nil:
-			if err := WriteResultText(in.Run, io.Discard); err != nil {
+			if err := WriteResultText(in.Run, io.Discard, i18n.En); err != nil {
 				t.Fatal(err)
 			}
 			WriteResult(in.Run, io.Discard, Markdown)
 			WriteResult(in.Run, io.Discard, CSV)
 		case in.Sweep != nil:
-			WriteSweep(in.Sweep, io.Discard, Text)
-			WriteSweep(in.Sweep, io.Discard, Markdown)
+			WriteSweep(in.Sweep, io.Discard, Text, i18n.En)
+			WriteSweep(in.Sweep, io.Discard, Markdown, i18n.En)
 		case in.Compare != nil:
-			WriteCompare(in.Compare, io.Discard, Text)
+			WriteCompare(in.Compare, io.Discard, Text, i18n.En)
 		}
 	})
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"simctl/reports/i18n"
 )
 
 var update = flag.Bool("update", false, "rewrite reports/testdata golden tables and images from the current output")
@@ -37,12 +39,12 @@ func TestGoldenTables(t *testing.T) {
 		name  string
 		write func(*bytes.Buffer, Format) error
 	}{
-		{"sweep", func(b *bytes.Buffer, f Format) error { return WriteSweep(fixtureSweep1(), b, f) }},
-		{"sweep-precision", func(b *bytes.Buffer, f Format) error { return WriteSweep(fixtureSweepPrecision(), b, f) }},
-		{"sweep-2d", func(b *bytes.Buffer, f Format) error { return WriteSweep(fixtureSweep2(), b, f) }},
-		{"compare", func(b *bytes.Buffer, f Format) error { return WriteCompare(fixtureCompare(), b, f) }},
-		{"value", func(b *bytes.Buffer, f Format) error { return WriteValue(fixtureValue(), b, f) }},
-		{"matrix", func(b *bytes.Buffer, f Format) error { return WriteMatrix(fixtureMatrix(), b, f) }},
+		{"sweep", func(b *bytes.Buffer, f Format) error { return WriteSweep(fixtureSweep1(), b, f, i18n.En) }},
+		{"sweep-precision", func(b *bytes.Buffer, f Format) error { return WriteSweep(fixtureSweepPrecision(), b, f, i18n.En) }},
+		{"sweep-2d", func(b *bytes.Buffer, f Format) error { return WriteSweep(fixtureSweep2(), b, f, i18n.En) }},
+		{"compare", func(b *bytes.Buffer, f Format) error { return WriteCompare(fixtureCompare(), b, f, i18n.En) }},
+		{"value", func(b *bytes.Buffer, f Format) error { return WriteValue(fixtureValue(), b, f, i18n.En) }},
+		{"matrix", func(b *bytes.Buffer, f Format) error { return WriteMatrix(fixtureMatrix(), b, f, i18n.En) }},
 	} {
 		for _, f := range []struct {
 			format Format
@@ -67,30 +69,30 @@ func fixtureFigures(t *testing.T) map[string]*Figure {
 		}
 		figs[name] = f
 	}
-	f, err := SweepFigure(fixtureSweep1())
+	f, err := SweepFigure(i18n.En, fixtureSweep1())
 	add("sweep-line", f, err)
-	f, err = SweepFigure(fixtureSweep2())
+	f, err = SweepFigure(i18n.En, fixtureSweep2())
 	add("sweep-heat", f, err)
-	f, err = CompareFigure(fixtureCompare())
+	f, err = CompareFigure(i18n.En, fixtureCompare())
 	add("compare-bars", f, err)
-	f, err = RoundsFigure(r)
+	f, err = RoundsFigure(i18n.En, r)
 	add("rounds-hist", f, err)
-	f, err = EconomyFigure(r)
+	f, err = EconomyFigure(i18n.En, r)
 	add("economy-bars", f, err)
-	f, err = FirstActorFigure(r, []int{0, 1})
+	f, err = FirstActorFigure(i18n.En, r, []int{0, 1})
 	add("first-bars", f, err)
 	o := fixtureOutcomes(10000)
-	f, err = FirstActorFigure(o, nil)
+	f, err = FirstActorFigure(i18n.En, o, nil)
 	add("first-both-bars", f, err)
-	f, err = CombatantsFigure(o)
+	f, err = CombatantsFigure(i18n.En, o)
 	add("combatants-bars", f, err)
-	f, err = DamageFigure(o)
+	f, err = DamageFigure(i18n.En, o)
 	add("damage-hist", f, err)
-	f, err = HPLeftFigure(o)
+	f, err = HPLeftFigure(i18n.En, o)
 	add("hpleft-hist", f, err)
-	f, err = TornadoFigure(fixtureValue())
+	f, err = TornadoFigure(i18n.En, fixtureValue())
 	add("tornado", f, err)
-	f, err = MatrixFigure(fixtureMatrix())
+	f, err = MatrixFigure(i18n.En, fixtureMatrix())
 	add("matrix-heat", f, err)
 	return figs
 }

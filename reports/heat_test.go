@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 )
 
@@ -80,7 +81,7 @@ func TestTacticsRows(t *testing.T) {
 			t.Errorf("row %d: %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	if _, err := TacticsFigure(&results.Result{Encounters: 4}); err != ErrNoTactics {
+	if _, err := TacticsFigure(i18n.En, &results.Result{Encounters: 4}); err != ErrNoTactics {
 		t.Errorf("no tactics: %v, want ErrNoTactics", err)
 	}
 }

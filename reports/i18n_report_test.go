@@ -88,7 +88,7 @@ func leftovers(t *testing.T, l i18n.Lang, out string) {
 func TestFigureWithoutGlyphs(t *testing.T) {
 	r := fixtureResult(1000, 0.6, 0.01, nil)
 	r.Sides[0].Name = "영웅들"
-	f, err := economyFigure(i18n.En, r)
+	f, err := EconomyFigure(i18n.En, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestFigureWithoutGlyphs(t *testing.T) {
 		t.Fatalf("want an error naming the letters and fonts-nanum, got %v", err)
 	}
 	r.Sides[0].Name = "герои" // Liberation Sans has Cyrillic
-	if f, err = economyFigure(i18n.Ru, r); err != nil {
+	if f, err = EconomyFigure(i18n.Ru, r); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.checkGlyphs(); err != nil {
@@ -145,7 +145,7 @@ func TestGoldenKoreanFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := fixtureResult(10000, 0.6, 0.01, nil)
-	f, err := firstActorFigure(i18n.Ko, r, []int{0, 1})
+	f, err := FirstActorFigure(i18n.Ko, r, []int{0, 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestUnitsTranslated(t *testing.T) {
 // that no text becomes boxes adds to rendering a figure (one more draw
 // into a recorder, each string's runes looked up in its font).
 func BenchmarkFigureGlyphCheck(b *testing.B) {
-	f, err := economyFigure(i18n.Ru, fixtureResult(10000, 0.6, 0.01, nil))
+	f, err := EconomyFigure(i18n.Ru, fixtureResult(10000, 0.6, 0.01, nil))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func BenchmarkFigureGlyphCheck(b *testing.B) {
 }
 
 func BenchmarkFigurePNG(b *testing.B) {
-	f, err := economyFigure(i18n.Ru, fixtureResult(10000, 0.6, 0.01, nil))
+	f, err := EconomyFigure(i18n.Ru, fixtureResult(10000, 0.6, 0.01, nil))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,14 +14,11 @@ import (
 )
 
 // WriteOptimize renders the answer in format f.
-func WriteOptimize(o *results.Optimize, w io.Writer, f Format) error {
-	return WriteOptimizeLang(o, w, f, i18n.En)
-}
-
-// WriteOptimizeLang is WriteOptimize with the text table's own words in l
+//
+// It writes the text table's own words in l
 // (JSON, CSV and Markdown stay English; the numbers keep the point in every
 // language).
-func WriteOptimizeLang(o *results.Optimize, w io.Writer, f Format, l i18n.Lang) error {
+func WriteOptimize(o *results.Optimize, w io.Writer, f Format, l i18n.Lang) error {
 	if f == JSON {
 		return writeJSON(w, o)
 	}

@@ -142,7 +142,7 @@ func TestGoldenOptimizeText(t *testing.T) {
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
 		var b bytes.Buffer
 		for _, o := range optimizeDocs(t) {
-			if err := WriteOptimizeLang(o, &b, Text, l); err != nil {
+			if err := WriteOptimize(o, &b, Text, l); err != nil {
 				t.Fatal(err)
 			}
 			b.WriteString("\n")

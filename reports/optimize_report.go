@@ -159,11 +159,9 @@ func searchCostLang(l i18n.Lang, r *experiment.OptimizeResult) string {
 	return s + l.T("opt.cost.less", ratio)
 }
 
-// OptimizeFigures draws the incumbent's win rate against encounters spent
+// optimizeFigures draws the incumbent's win rate against encounters spent
 // and, when the space has one or two numeric dimensions, the landscape
 // (each evaluated candidate's win rate in the selection).
-func OptimizeFigures(o *results.Optimize) []*Figure { return optimizeFigures(i18n.En, o) }
-
 func optimizeFigures(l i18n.Lang, o *results.Optimize) []*Figure {
 	r := o.Search
 	if r == nil || len(r.Incumbent) == 0 {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 	"simctl/sim/experiment"
 )
@@ -25,7 +26,7 @@ func TestOptimizeWithinDeltaWording(t *testing.T) {
 		return o
 	}
 	var b strings.Builder
-	if err := WriteOptimize(doc(experiment.OutcomeWithinDelta, experiment.StatusAtMostDelta), &b, Text); err != nil {
+	if err := WriteOptimize(doc(experiment.OutcomeWithinDelta, experiment.StatusAtMostDelta), &b, Text, i18n.En); err != nil {
 		t.Fatal(err)
 	}
 	// Issue 35 item 3: the status names its one-sided claim, and the
@@ -44,7 +45,7 @@ func TestOptimizeWithinDeltaWording(t *testing.T) {
 		t.Errorf("c is not shown ahead of the best but is named:\n%s", b.String())
 	}
 	b.Reset()
-	if err := WriteOptimize(doc(experiment.OutcomeNotSeparated, "not separated"), &b, Text); err != nil {
+	if err := WriteOptimize(doc(experiment.OutcomeNotSeparated, "not separated"), &b, Text, i18n.En); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "at most δ better than the best:") {
@@ -64,7 +65,7 @@ func TestOptimizeSaysWhichEncounters(t *testing.T) {
 		ConfirmStart: experiment.ConfirmBase, ConfirmN: 20000,
 		Ranked: []experiment.Ranked{{Point: 0, Name: "a", Status: "best", Confirmed: true}}}
 	var b strings.Builder
-	if err := WriteOptimize(o, &b, Text); err != nil {
+	if err := WriteOptimize(o, &b, Text, i18n.En); err != nil {
 		t.Fatal(err)
 	}
 	want := "as written and the candidates confirmed played the same 20,000 fresh encounters, indices 2,199,023,255,552 to 2,199,023,275,551 of seed 3; `simctl run` plays indices 0 to N-1"

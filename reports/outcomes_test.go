@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 )
 
@@ -15,7 +16,7 @@ import (
 // groups' section (golden file).
 func TestGoldenOutcomesText(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteResultText(fixtureOutcomes(10000), &b); err != nil {
+	if err := WriteResultText(fixtureOutcomes(10000), &b, i18n.En); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "outcomes.txt", b.Bytes())
@@ -79,13 +80,13 @@ func TestOlderResults(t *testing.T) {
 		t.Fatalf("an older result is refused: %v", err)
 	}
 	var txt strings.Builder
-	if err := WriteResultText(r, &txt); err != nil {
+	if err := WriteResultText(r, &txt, i18n.En); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(txt.String(), "acts first:") || strings.Contains(txt.String(), "combatant") {
 		t.Errorf("older result printed:\n%s", txt.String())
 	}
-	if _, err := CombatantsFigure(r); err != ErrNoCombatants {
+	if _, err := CombatantsFigure(i18n.En, r); err != ErrNoCombatants {
 		t.Errorf("CombatantsFigure of an older result: %v, want ErrNoCombatants", err)
 	}
 	newer := fixtureOutcomes(1000)

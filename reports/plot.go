@@ -382,9 +382,9 @@ var ErrNoData = msg.Errorf("reports: no encounters to plot")
 // SweepFigure draws a sweep: for one axis, each side's win rate against
 // the value with 95% interval bars; for two, a heat map of side 0's win
 // rate with a colour bar.
-func SweepFigure(s *results.Sweep) (*Figure, error) { return sweepFigure(i18n.En, s) }
-
-func sweepFigure(l i18n.Lang, s *results.Sweep) (*Figure, error) {
+//
+// Its words (titles, axes, legends, captions) are in l.
+func SweepFigure(l i18n.Lang, s *results.Sweep) (*Figure, error) {
 	finished := 0
 	for _, p := range s.Points {
 		if !p.Unfinished {
@@ -647,9 +647,9 @@ func colourBar(dc, data draw.Canvas, x vg.Length, label string, span float64) {
 // CompareFigure draws a comparison: each option's win rates with 95%
 // Wilson intervals (left) and the paired difference of side 0's win rate
 // to the baseline with its 95% interval (right).
-func CompareFigure(c *results.Compare) (*Figure, error) { return compareFigure(i18n.En, c) }
-
-func compareFigure(l i18n.Lang, c *results.Compare) (*Figure, error) {
+//
+// Its words (titles, axes, legends, captions) are in l.
+func CompareFigure(l i18n.Lang, c *results.Compare) (*Figure, error) {
 	if c.Encounters == 0 {
 		return nil, ErrNoData
 	}
@@ -710,9 +710,9 @@ func compareFigure(l i18n.Lang, c *results.Compare) (*Figure, error) {
 // RoundsFigure draws the distribution of regular rounds to finish, with a
 // 95% Wilson interval on every bar. Rare long fights beyond the 99.9th
 // percentile are left out of the drawing and counted in the title.
-func RoundsFigure(r *results.Result) (*Figure, error) { return roundsFigure(i18n.En, r) }
-
-func roundsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
+//
+// Its words (titles, axes, legends, captions) are in l.
+func RoundsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	n := r.Raw.Encounters
 	if n == 0 {
 		return nil, ErrNoData
@@ -800,9 +800,9 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 // encounter of every action-economy counter some side used (damage is in
 // the title: it is not a count of actions), with the 95% interval of each
 // mean as a whisker when the result has the sums of squares for it.
-func EconomyFigure(r *results.Result) (*Figure, error) { return economyFigure(i18n.En, r) }
-
-func economyFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
+//
+// Its words (titles, axes, legends, captions) are in l.
+func EconomyFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	n := r.Raw.Encounters
 	if n == 0 {
 		return nil, ErrNoData
@@ -886,11 +886,9 @@ func indexOf(xs []string, s string) int {
 //
 // A result that records who was first in the initiative order as well
 // draws both, per copy group (firstBothFigure).
-func FirstActorFigure(r *results.Result, sides []int) (*Figure, error) {
-	return firstActorFigure(i18n.En, r, sides)
-}
-
-func firstActorFigure(l i18n.Lang, r *results.Result, sides []int) (*Figure, error) {
+//
+// Its words (titles, axes, legends, captions) are in l.
+func FirstActorFigure(l i18n.Lang, r *results.Result, sides []int) (*Figure, error) {
 	n := r.Raw.Encounters
 	if n == 0 {
 		return nil, ErrNoData

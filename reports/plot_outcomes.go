@@ -31,9 +31,9 @@ func lighten(c color.RGBA) color.RGBA {
 // intervals; a group's do not, its copies' fates within one encounter
 // being correlated, so the binomial interval over copies × encounters
 // would be too narrow.
-func CombatantsFigure(r *results.Result) (*Figure, error) { return combatantsFigure(i18n.En, r) }
-
-func combatantsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
+//
+// Its words (titles, axes, legends, captions) are in l.
+func CombatantsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	raw := &r.Raw
 	if raw.Encounters == 0 {
 		return nil, ErrNoData
@@ -96,9 +96,9 @@ func combatantsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 
 // DamageFigure draws the distribution of the damage each side dealt per
 // encounter.
-func DamageFigure(r *results.Result) (*Figure, error) { return damageFigure(i18n.En, r) }
-
-func damageFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
+//
+// Its words (titles, axes, legends, captions) are in l.
+func DamageFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	if r.Raw.Encounters == 0 {
 		return nil, ErrNoData
 	}
@@ -115,9 +115,9 @@ func damageFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 // HPLeftFigure draws how close the wins were: for each side, the
 // distribution of the hit points its standing combatants had left at the
 // end of the encounters it won.
-func HPLeftFigure(r *results.Result) (*Figure, error) { return hpLeftFigure(i18n.En, r) }
-
-func hpLeftFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
+//
+// Its words (titles, axes, legends, captions) are in l.
+func HPLeftFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	if r.Raw.Encounters == 0 {
 		return nil, ErrNoData
 	}

@@ -32,11 +32,9 @@ type ruleRow struct {
 // order of the table. The counts are exact tallies of the run's
 // encounters; the tally keeps no sum of squares per rule, so no interval
 // is drawn (the caption says so).
-func TacticsFigure(r *results.Result) (*Figure, error) { return tacticsFigure(i18n.En, r) }
-
-// tacticsFigure is TacticsFigure in l (the rules' and the combatants'
-// names as the tactics file writes them).
-func tacticsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
+//
+// Its words (titles, axes, legends, captions) are in l.
+func TacticsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	if r.Encounters == 0 {
 		return nil, ErrNoData
 	}

@@ -22,7 +22,7 @@ func TestTacticsFigureLang(t *testing.T) {
 	}
 	names := []string{"Spear wall", "Spearman", "brace", "turn", r.Sides[0].Name, r.Sides[1].Name}
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
-		f, err := tacticsFigure(l, r)
+		f, err := TacticsFigure(l, r)
 		if err != nil {
 			t.Fatal(err)
 		}

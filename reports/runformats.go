@@ -21,7 +21,7 @@ func WriteResult(r *results.Result, w io.Writer, f Format) error {
 	case Markdown:
 		return writeResultMarkdown(r, w)
 	}
-	return WriteResultText(r, w)
+	return WriteResultText(r, w, i18n.En)
 }
 
 // resultCSVTable is one row per side and one for draws, with every counter per

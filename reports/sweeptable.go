@@ -10,14 +10,11 @@ import (
 )
 
 // WriteSweep renders the sweep in format f: one row per point.
-func WriteSweep(s *results.Sweep, w io.Writer, f Format) error {
-	return WriteSweepLang(s, w, f, i18n.En)
-}
-
-// WriteSweepLang is WriteSweep with the text table's own words in l (JSON,
+//
+// It writes the text table's own words in l (JSON,
 // CSV and Markdown stay English; the numbers keep the point in every
 // language).
-func WriteSweepLang(s *results.Sweep, w io.Writer, f Format, l i18n.Lang) error {
+func WriteSweep(s *results.Sweep, w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, s)

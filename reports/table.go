@@ -13,13 +13,12 @@ import (
 )
 
 // WriteResultText prints r as aligned tables for a person, in English.
-func WriteResultText(r *results.Result, w io.Writer) error { return WriteResultTextLang(r, w, i18n.En) }
-
-// WriteResultTextLang prints r as aligned tables for a person, simctl's own
+//
+// It prints r as aligned tables for a person, simctl's own
 // words in l. Numbers keep the point and the comma grouping in every
 // language (the columns are pasted as they are); names the user wrote and
 // the result's identifiers (counters, rules, events) stay as written.
-func WriteResultTextLang(r *results.Result, w io.Writer, l i18n.Lang) error {
+func WriteResultText(r *results.Result, w io.Writer, l i18n.Lang) error {
 	var b strings.Builder
 	b.WriteString(l.T("text.head", r.Scenario, r.Ruleset, r.Seed, thousands(r.Encounters)))
 	if r.Elapsed > 0 {

@@ -7,6 +7,7 @@ import (
 
 	_ "simctl/agents" // the d20 policies
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 	"simctl/rulesets"
 	_ "simctl/rulesets/d20"
@@ -37,7 +38,7 @@ func TestTextOfEmptyResult(t *testing.T) {
 		Sides: [2]string{"heroes", "monsters"}, Elapsed: 1, Interrupted: true}
 	r := results.New(m, g, sim.NewTally(g))
 	var b strings.Builder
-	if err := reports.WriteResultText(r, &b); err != nil {
+	if err := reports.WriteResultText(r, &b, i18n.En); err != nil {
 		t.Fatal(err)
 	}
 	for _, bad := range []string{"NaN", "Inf"} {

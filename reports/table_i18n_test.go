@@ -27,7 +27,7 @@ func fixtureOutcomesTactics() *results.Result {
 func TestGoldenOutcomesTextLang(t *testing.T) {
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
 		var b bytes.Buffer
-		if err := WriteResultTextLang(fixtureOutcomesTactics(), &b, l); err != nil {
+		if err := WriteResultText(fixtureOutcomesTactics(), &b, l); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, "outcomes."+string(l)+".txt", b.Bytes())
@@ -44,8 +44,7 @@ func TestGoldenOutcomesTextLang(t *testing.T) {
 
 // Every fixed word of the text table's catalog is printed in every
 // language (a key added to the catalog but not wired, or wired to the
-// English text, fails here), and the English table through WriteResultTextLang
-// is WriteResultText's.
+// English text, fails here).
 func TestTextTableWords(t *testing.T) {
 	old := fixtureOutcomes(10000)
 	old.Combatants = nil // a result from before per-combatant figures
@@ -54,7 +53,7 @@ func TestTextTableWords(t *testing.T) {
 	for _, l := range i18n.Langs {
 		var b strings.Builder
 		for _, r := range []*results.Result{fixtureOutcomesTactics(), old} {
-			if err := WriteResultTextLang(r, &b, l); err != nil {
+			if err := WriteResultText(r, &b, l); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -66,13 +65,6 @@ func TestTextTableWords(t *testing.T) {
 				}
 			}
 		}
-	}
-	var a, b bytes.Buffer
-	r := fixtureOutcomesTactics()
-	WriteResultText(r, &a)
-	WriteResultTextLang(r, &b, i18n.En)
-	if a.String() != b.String() {
-		t.Error("WriteResultTextLang(en) differs from WriteResultText")
 	}
 }
 
@@ -87,7 +79,7 @@ func TestTextColumnsHangul(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	if err := WriteResultTextLang(r, &b, i18n.Ko); err != nil {
+	if err := WriteResultText(r, &b, i18n.Ko); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(b.String(), "\n")
@@ -144,14 +136,14 @@ func termWidth(s string) int {
 func TestGoldenCompareValueTextLang(t *testing.T) {
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
 		var c, v bytes.Buffer
-		if err := WriteCompareLang(fixtureCompare(), &c, Text, l); err != nil {
+		if err := WriteCompare(fixtureCompare(), &c, Text, l); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, "compare."+string(l)+".txt", c.Bytes())
 		val := fixtureValue()
 		val.Shard = &results.Shard{K: 1, Of: 4, Start: 2500, N: 2500, Total: 10000}
 		val.Incomplete = true
-		if err := WriteValueLang(val, &v, Text, l); err != nil {
+		if err := WriteValue(val, &v, Text, l); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, "value."+string(l)+".txt", v.Bytes())
@@ -164,12 +156,5 @@ func TestGoldenCompareValueTextLang(t *testing.T) {
 		if strings.ContainsRune(out, wideMark) {
 			t.Errorf("%s: a column marker was left in the output", l)
 		}
-	}
-	// English through WriteLang is Write's.
-	var a, b bytes.Buffer
-	WriteCompare(fixtureCompare(), &a, Text)
-	WriteCompareLang(fixtureCompare(), &b, Text, i18n.En)
-	if a.String() != b.String() {
-		t.Error("compare: WriteLang(en) differs from Write")
 	}
 }

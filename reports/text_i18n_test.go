@@ -25,7 +25,7 @@ func TestGoldenTablesLang(t *testing.T) {
 					if check {
 						s.Warnings = nil // stored in English: warnings stay English for now
 					}
-					if err := WriteSweepLang(s, b, Text, l); err != nil {
+					if err := WriteSweep(s, b, Text, l); err != nil {
 						return err
 					}
 					b.WriteString("\n")
@@ -36,7 +36,7 @@ func TestGoldenTablesLang(t *testing.T) {
 				c := classMatrix()
 				c.Interrupted, c.Unplayed = true, [][2]int64{{20000, 30000}}
 				for _, m := range []*results.Matrix{fixtureMatrix(), fixtureMatrixDoc(), c} {
-					if err := WriteMatrixLang(m, b, Text, l); err != nil {
+					if err := WriteMatrix(m, b, Text, l); err != nil {
 						return err
 					}
 					b.WriteString("\n")
@@ -46,7 +46,7 @@ func TestGoldenTablesLang(t *testing.T) {
 			{"tournament", func(b *bytes.Buffer, _ bool) error {
 				none := tournamentAfter(fixtureTournament().State.Params, 3)
 				for _, tt := range append(outcomeTournaments(), none) {
-					if err := WriteTournamentLang(tt, b, Text, l); err != nil {
+					if err := WriteTournament(tt, b, Text, l); err != nil {
 						return err
 					}
 					b.WriteString("\n")
@@ -70,10 +70,10 @@ func TestGoldenTablesLang(t *testing.T) {
 	}
 	// Markdown stays English, as run's, compare's and value's do.
 	var en, ko bytes.Buffer
-	if err := WriteMatrix(fixtureMatrix(), &en, Markdown); err != nil {
+	if err := WriteMatrix(fixtureMatrix(), &en, Markdown, i18n.En); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteMatrixLang(fixtureMatrix(), &ko, Markdown, i18n.Ko); err != nil {
+	if err := WriteMatrix(fixtureMatrix(), &ko, Markdown, i18n.Ko); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(en.Bytes(), ko.Bytes()) {
@@ -87,7 +87,7 @@ func TestOptimizeTextNoEnglishLeft(t *testing.T) {
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
 		var b bytes.Buffer
 		for _, o := range optimizeDocs(t) {
-			if err := WriteOptimizeLang(o, &b, Text, l); err != nil {
+			if err := WriteOptimize(o, &b, Text, l); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -18,14 +18,11 @@ import (
 
 // WriteValue renders the value tables in format f: effects, exchange rates,
 // and the tornado's swings.
-func WriteValue(v *results.Value, w io.Writer, f Format) error {
-	return WriteValueLang(v, w, f, i18n.En)
-}
-
-// WriteValueLang is WriteValue with the text tables' own words in l (JSON, CSV and
+//
+// It writes the text tables' own words in l (JSON, CSV and
 // Markdown stay English; the document's stored warnings are English, as
 // in the report).
-func WriteValueLang(v *results.Value, w io.Writer, f Format, l i18n.Lang) error {
+func WriteValue(v *results.Value, w io.Writer, f Format, l i18n.Lang) error {
 	switch f {
 	case JSON:
 		return writeJSON(w, v)
@@ -61,10 +58,8 @@ func WriteValueLang(v *results.Value, w io.Writer, f Format, l i18n.Lang) error 
 	return nil
 }
 
-// ValueMultiplicity says how many intervals the document prints at 95% and
-// what that does not promise.
-func ValueMultiplicity(v *results.Value) string { return valueMultiplicity(v, i18n.En) }
-
+// valueMultiplicity says how many intervals the document prints at 95%
+// and what that does not promise.
 func valueMultiplicity(v *results.Value, l i18n.Lang) string {
 	return l.T("value.multiplicity", len(v.Effects), len(v.Rates), 2*len(v.Swings), len(v.Effects)+len(v.Rates)+2*len(v.Swings))
 }
@@ -117,9 +112,9 @@ func ratio(f float64) string {
 // TornadoFigure draws the one-at-a-time swings: for each parameter, the
 // change in the side's win rate when it steps down (left of zero when it
 // hurts) and up, with paired 95% intervals, largest swing at the top.
-func TornadoFigure(v *results.Value) (*Figure, error) { return tornadoFigure(i18n.En, v) }
-
-func tornadoFigure(l i18n.Lang, v *results.Value) (*Figure, error) {
+//
+// Its words (titles, axes, legends, captions) are in l.
+func TornadoFigure(l i18n.Lang, v *results.Value) (*Figure, error) {
 	if v.Encounters == 0 || len(v.Swings) == 0 {
 		return nil, ErrNoData
 	}

@@ -3,6 +3,7 @@ package reports
 import (
 	"io"
 
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 )
 
@@ -14,17 +15,17 @@ func Write(w io.Writer, doc any, f Format) error {
 	case *results.Result:
 		return WriteResult(d, w, f)
 	case *results.Sweep:
-		return WriteSweep(d, w, f)
+		return WriteSweep(d, w, f, i18n.En)
 	case *results.Compare:
-		return WriteCompare(d, w, f)
+		return WriteCompare(d, w, f, i18n.En)
 	case *results.Value:
-		return WriteValue(d, w, f)
+		return WriteValue(d, w, f, i18n.En)
 	case *results.Matrix:
-		return WriteMatrix(d, w, f)
+		return WriteMatrix(d, w, f, i18n.En)
 	case *results.Tournament:
-		return WriteTournament(d, w, f)
+		return WriteTournament(d, w, f, i18n.En)
 	case *results.Optimize:
-		return WriteOptimize(d, w, f)
+		return WriteOptimize(d, w, f, i18n.En)
 	}
 	return results.WriteJSON(w, doc)
 }

@@ -62,7 +62,7 @@ func TestRefereesStopWithinARound(t *testing.T) {
 			break
 		}
 	}
-	for _, rs := range []string{"d20", "acks2", "cavaliers", "lotm"} {
+	for _, rs := range rulesets.Names() {
 		if !seen[rs] {
 			t.Errorf("no built-in %s encounter reached round 2: the referee's stop was not checked", rs)
 		}

@@ -104,3 +104,45 @@ func (p *Policies[M]) Lookup(d *scenario.Decoder, spec scenario.PolicySpec) (M, 
 	var zero M
 	return zero, false
 }
+
+// Decider is what decides for a combatant entry: a named policy (Spec),
+// or a tactics: block (Tactics, at Path), which overrides a policy given
+// at the same level or above.
+type Decider struct {
+	Spec    scenario.PolicySpec
+	Tactics *yaml.Node
+	Path    string
+}
+
+// DeciderOf is the decider of combatant entry cs of side: its own
+// tactics: block, else its own policy, else the side's tactics: block,
+// else the side's policy. A policy a tactics: block overrides is warned
+// about through d, as every ruleset's Compile says it.
+func DeciderOf(d *scenario.Decoder, side *scenario.Side, cs *scenario.Combatant) Decider {
+	dc := Decider{Spec: side.Policy, Tactics: side.Tactics, Path: side.Path + ".tactics"}
+	if cs.Policy.Name != "" {
+		dc.Spec, dc.Tactics = cs.Policy, nil
+	}
+	if cs.Tactics != nil {
+		dc.Tactics, dc.Path = cs.Tactics, cs.Path+".tactics"
+		if cs.Policy.Name != "" {
+			d.IgnoredPolicy(cs.Policy.Node, cs.Path+".policy", side.Name+"."+cs.Name, false)
+		}
+	}
+	if side.Tactics != nil && side.Policy.Name != "" {
+		d.IgnoredPolicy(side.Policy.Node, side.Path+".policy", side.Name, true)
+	}
+	return dc
+}
+
+// Maker is the constructor of dc's policy and the spec to call it with:
+// the named policy's (Lookup), or the tactics compiler with the block as
+// its spec (Tactics). false: the problem was reported through d.
+func (p *Policies[M]) Maker(d *scenario.Decoder, dc Decider) (M, scenario.PolicySpec, bool) {
+	if dc.Tactics == nil {
+		named, ok := p.Lookup(d, dc.Spec)
+		return named, dc.Spec, ok
+	}
+	compile, ok := p.Tactics(d, dc.Tactics, dc.Path)
+	return compile, scenario.PolicySpec{Node: dc.Tactics, Path: dc.Path}, ok
+}

@@ -222,6 +222,16 @@ type Field struct {
 	Name, Doc string
 }
 
+// FieldNames are the fields' names, in order (a ruleset's counter names
+// from the table that documents them).
+func FieldNames(fs []Field) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name
+	}
+	return out
+}
+
 // RosterIndex finds a combatant in a roster by its roster name ("Orc#2"),
 // or by its template name ("Fighter") when that has a single copy; ok is
 // false when the name is unknown or names several copies.

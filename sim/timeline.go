@@ -10,12 +10,18 @@ import "strings"
 // are the front end's.
 type Timeline struct {
 	Sides      [2]string       `json:"sides"`
-	Combatants []Entrant       `json:"combatants"` // by roster index
+	Combatants []TimelineWho   `json:"combatants"` // by roster index
 	Rounds     []TimelineRound `json:"rounds"`
 	// Winner is the winning side, -1 a draw, -2 when the trace stopped
 	// before the end (a truncated narration); Played the regular rounds.
 	Winner int `json:"winner"`
 	Played int `json:"played"`
+}
+
+// TimelineWho is a combatant of the timeline: its name and side (0 or 1).
+type TimelineWho struct {
+	Name string `json:"name"`
+	Side int    `json:"side"`
 }
 
 // TimelineRound is one round; Special names a round before the first
@@ -39,7 +45,10 @@ type TimelineMark struct {
 
 // NewTimeline builds the timeline of events (one encounter's, in order).
 func NewTimeline(events []Event, roster []Entrant, sides [2]string) *Timeline {
-	t := &Timeline{Sides: sides, Combatants: roster, Winner: -2, Rounds: []TimelineRound{}}
+	t := &Timeline{Sides: sides, Winner: -2, Rounds: []TimelineRound{}}
+	for _, e := range roster {
+		t.Combatants = append(t.Combatants, TimelineWho{Name: e.Name, Side: e.Side})
+	}
 	var cur *TimelineRound
 	mark := func(m TimelineMark) {
 		if cur == nil { // before any round: a round of its own

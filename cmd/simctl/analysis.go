@@ -133,7 +133,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			say(stderr, "value", "warning: %v", w)
 		}
 	}
-	if !o.write("value", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteValueLang(v, w, f, lang) }, func() (*reports.Figure, error) { return reports.TornadoFigureLang(lang, v) }) {
+	if !o.write("value", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteValue(v, w, f, lang) }, func() (*reports.Figure, error) { return reports.TornadoFigure(lang, v) }) {
 		return exitFailure
 	}
 	if v.Interrupted {
@@ -206,7 +206,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return appError(stderr, "matrix", err)
 	}
-	if !o.write("matrix", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteMatrixLang(m, w, f, lang) }, func() (*reports.Figure, error) { return reports.MatrixFigureLang(lang, m) }) {
+	if !o.write("matrix", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteMatrix(m, w, f, lang) }, func() (*reports.Figure, error) { return reports.MatrixFigure(lang, m) }) {
 		return exitFailure
 	}
 	if m.Interrupted {
@@ -294,7 +294,7 @@ func cmdTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return appError(stderr, "tournament", err)
 	}
-	if !o.write("tournament", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteTournamentLang(t, w, f, lang) }, nil) {
+	if !o.write("tournament", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteTournament(t, w, f, lang) }, nil) {
 		return exitFailure
 	}
 	if t.Interrupted {

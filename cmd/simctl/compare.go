@@ -244,7 +244,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			say(stderr, "compare", "warning: %v", warn)
 		}
 	}
-	if !o.write("compare", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteCompareLang(c, w, f, lang) }, func() (*reports.Figure, error) { return reports.CompareFigureLang(lang, c) }) {
+	if !o.write("compare", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteCompare(c, w, f, lang) }, func() (*reports.Figure, error) { return reports.CompareFigure(lang, c) }) {
 		return exitFailure
 	}
 	if c.Interrupted {

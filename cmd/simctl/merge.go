@@ -11,6 +11,7 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 	"simctl/reports/safeio"
 )
@@ -97,7 +98,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure
 		}
-		if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteOptimize(m, w, reports.JSON) }); err != nil {
+		if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteOptimize(m, w, reports.JSON, i18n.En) }); err != nil {
 			sayErr(stderr, "merge", err)
 			return exitFailure
 		}
@@ -105,26 +106,26 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case len(sweeps) > 0:
 		return mergeSweeps(sweeps, target, *partial, format, stdout, stderr)
 	case len(values) > 0:
-		v, err := results.MergeValues(values)
+		v, err := app.MergeValues(values)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure
 		}
-		return mergeDone(msg.New("value run"), v.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteValue(v, w, format) })
+		return mergeDone(msg.New("value run"), v.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteValue(v, w, format, i18n.En) })
 	case len(matrices) > 0:
-		m, err := results.MergeMatrices(matrices)
+		m, err := app.MergeMatrices(matrices)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure
 		}
-		return mergeDone(msg.New("matrix"), m.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteMatrix(m, w, format) })
+		return mergeDone(msg.New("matrix"), m.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteMatrix(m, w, format, i18n.En) })
 	case len(compares) > 0:
 		c, err := results.MergeCompares(compares)
 		if err != nil {
 			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 			return exitFailure
 		}
-		return mergeDone(msg.New("comparison"), c.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteCompare(c, w, format) })
+		return mergeDone(msg.New("comparison"), c.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteCompare(c, w, format, i18n.En) })
 	}
 	m, err := results.Merge(rs)
 	if err != nil {
@@ -157,7 +158,7 @@ func mergeSweeps(ss []*results.Sweep, target *safeio.Target, partial bool, f rep
 	if m.Incomplete {
 		say(stderr, "merge", "the sweep shards do not cover every point's encounters (shards missing); the merged sweep is marked incomplete")
 	}
-	if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteSweep(m, w, f) }); err != nil {
+	if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteSweep(m, w, f, i18n.En) }); err != nil {
 		sayErr(stderr, "merge", err)
 		return exitFailure
 	}

@@ -104,7 +104,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return appError(stderr, "optimize", err)
 	}
-	if !o.write("optimize", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteOptimizeLang(res.Optimize, w, f, lang) }, nil) {
+	if !o.write("optimize", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteOptimize(res.Optimize, w, f, lang) }, nil) {
 		return exitFailure
 	}
 	if res.Interrupted && res.Shard == nil {

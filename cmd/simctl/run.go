@@ -144,7 +144,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(out, "%s\n\n", l.T("text.shard", sh.K+1, sh.Of, sh.K, sh.Of, thousandsInt(sh.Start), thousandsInt(sh.Start+sh.N-1), thousandsInt(sh.Total)))
 		}
 		if format == reports.Text {
-			return reports.WriteResultTextLang(res, out, lang)
+			return reports.WriteResultText(res, out, lang)
 		}
 		return reports.WriteResult(res, out, format)
 	}); err != nil {
@@ -184,21 +184,21 @@ var runFigureKinds = []string{"rounds", "economy", "first", "combatants", "damag
 func runFigure(l i18n.Lang, r *results.Result, kind string, g sim.Game) (*reports.Figure, error) {
 	switch kind {
 	case "economy":
-		return reports.EconomyFigureLang(l, r)
+		return reports.EconomyFigure(l, r)
 	case "first":
 		sides := make([]int, 0, len(g.Roster()))
 		for _, e := range g.Roster() {
 			sides = append(sides, e.Side)
 		}
-		return reports.FirstActorFigureLang(l, r, sides)
+		return reports.FirstActorFigure(l, r, sides)
 	case "combatants":
-		return reports.CombatantsFigureLang(l, r)
+		return reports.CombatantsFigure(l, r)
 	case "damage":
-		return reports.DamageFigureLang(l, r)
+		return reports.DamageFigure(l, r)
 	case "hpleft":
-		return reports.HPLeftFigureLang(l, r)
+		return reports.HPLeftFigure(l, r)
 	}
-	return reports.RoundsFigureLang(l, r)
+	return reports.RoundsFigure(l, r)
 }
 
 // shardStart is the first encounter of shard k of K over n encounters,

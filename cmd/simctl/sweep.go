@@ -238,7 +238,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			say(stderr, "sweep", "warning: %v", warn)
 		}
 	}
-	if !o.write("sweep", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteSweepLang(sw, w, f, lang) }, func() (*reports.Figure, error) { return reports.SweepFigureLang(lang, sw) }) {
+	if !o.write("sweep", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteSweep(sw, w, f, lang) }, func() (*reports.Figure, error) { return reports.SweepFigure(lang, sw) }) {
 		return exitFailure
 	}
 	if sw.Interrupted {

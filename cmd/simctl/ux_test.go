@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/results"
+	"simctl/rulesets"
 	"simctl/sim"
 	"simctl/sim/experiment"
 )
@@ -42,7 +44,7 @@ func TestHelpListsWorkingFormats(t *testing.T) {
 // Every starter mentions tactics, names no common field its ruleset
 // refuses (each one it names compiles when set), and runs.
 func TestStartersNameOnlyAcceptedFields(t *testing.T) {
-	for _, r := range []string{"d20", "acks2", "cavaliers", "lotm"} {
+	for _, r := range rulesets.Names() {
 		var out, errb bytes.Buffer
 		if code := Main(context.Background(), []string{"init", r, "-o", "-"}, &out, &errb); code != exitOK {
 			t.Fatalf("init %s: exit %d: %s", r, code, errb.String())
@@ -96,7 +98,7 @@ func TestRunPlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := reports.EconomyFigure(r)
+	f, err := reports.EconomyFigure(i18n.En, r)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -167,9 +167,12 @@ func (v *Value) params() ([]experiment.Param, error) {
 	return ps, nil
 }
 
-// MergeValues combines shards of one value run (value --shard k/K) into
-// exactly the document one process would have made.
-func MergeValues(vs []*Value) (*Value, error) {
+// MergeValueSums checks that vs are shards of one value run (value
+// --shard k/K) and adds their sums: the header, joint sums and parameters
+// of the document one process would have made, whose figures the caller
+// computes from them (experiment.Analyse and Swings; results compute
+// nothing).
+func MergeValueSums(vs []*Value) (Header, stats.Joint, []experiment.Param, error) {
 	hs := make([]*Header, len(vs))
 	js := make([]*stats.Joint, len(vs))
 	for i, v := range vs {
@@ -177,44 +180,35 @@ func MergeValues(vs []*Value) (*Value, error) {
 		if v.Side != vs[0].Side || !slices.EqualFunc(v.Params, vs[0].Params, func(a, b ValueParam) bool {
 			return a.Name == b.Name && a.Step == b.Step && slices.Equal(a.Down, b.Down) && slices.Equal(a.Up, b.Up)
 		}) {
-			return nil, msg.Errorf("merge: value %d of %d (shard %s) values another side or other parameters than value 1", i+1, len(vs), shardName(v.Shard))
+			return Header{}, stats.Joint{}, nil, msg.Errorf("merge: value %d of %d (shard %s) values another side or other parameters than value 1", i+1, len(vs), shardName(v.Shard))
 		}
 	}
 	h, j, err := mergeJoints("value", hs, js)
 	if err != nil {
-		return nil, err
+		return Header{}, stats.Joint{}, nil, err
 	}
 	ps, err := vs[0].params()
 	if err != nil {
-		return nil, msg.Errorf("%s: %v", "merge", err)
+		return Header{}, stats.Joint{}, nil, msg.Errorf("%s: %v", "merge", err)
 	}
-	out := &Value{Header: h, Side: vs[0].Side}
-	NewValue(out, j, ps)
-	return out, nil
+	return h, j, ps, nil
 }
 
-// MergeMatrices combines shards of one matrix run (matrix --shard k/K)
-// into exactly the document one process would have made.
-func MergeMatrices(ms []*Matrix) (*Matrix, error) {
+// MergeMatrixSums checks that ms are shards of one matrix run (matrix
+// --shard k/K) and adds their sums: the header and joint sums of the
+// document one process would have made, whose figures the caller computes
+// (experiment.Matrix).
+func MergeMatrixSums(ms []*Matrix) (Header, stats.Joint, error) {
 	hs := make([]*Header, len(ms))
 	js := make([]*stats.Joint, len(ms))
 	same := func(a, b NamedSets) bool { return a.Name == b.Name && slices.Equal(a.Sets, b.Sets) }
 	for i, m := range ms {
 		hs[i], js[i] = &m.Header, &m.Joint
 		if m.RowSide != ms[0].RowSide || !slices.EqualFunc(m.RowOptions, ms[0].RowOptions, same) || !slices.EqualFunc(m.ColOptions, ms[0].ColOptions, same) {
-			return nil, msg.Errorf("merge: matrix %d of %d (shard %s) has other options or another row side than matrix 1", i+1, len(ms), shardName(m.Shard))
+			return Header{}, stats.Joint{}, msg.Errorf("merge: matrix %d of %d (shard %s) has other options or another row side than matrix 1", i+1, len(ms), shardName(m.Shard))
 		}
 	}
-	h, j, err := mergeJoints("matrix", hs, js)
-	if err != nil {
-		return nil, err
-	}
-	first := ms[0]
-	res, err := experiment.Matrix(j, first.RowSide, first.ColSide, first.Rows, first.Cols)
-	if err != nil {
-		return nil, msg.Errorf("%s: %v", "merge", err)
-	}
-	return &Matrix{Header: h, RowOptions: first.RowOptions, ColOptions: first.ColOptions, MatrixResult: *res}, nil
+	return mergeJoints("matrix", hs, js)
 }
 
 // mergeJoints checks that the documents are shards of one experiment (the

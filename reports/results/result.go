@@ -77,7 +77,7 @@ type Result struct {
 	Unplayed [][2]int64 `json:"unplayed,omitempty"`
 	// ResumeDigest, on an interrupted run, is a keyed SHA-256 over what
 	// --resume trusts (unplayed, encounters, tally): a resume refuses a
-	// file edited or damaged since (cmd/simctl/app.RunDigest).
+	// file edited or damaged since (TrustedDigest, resume.go).
 	ResumeDigest string `json:"resume_digest,omitempty"`
 }
 

@@ -33,11 +33,13 @@ type ValueParam struct {
 	Up   []string `json:"up"`
 }
 
-// NewValue fills the figures of v from the experiment's joint win
-// indicators of v.Side (v's header fields are the caller's).
-func NewValue(v *Value, j stats.Joint, params []experiment.Param) {
+// NewValue records in v the figures the experiment computed from its joint
+// win indicators of v.Side: res is experiment.Analyse's, swings
+// experiment.Swings' (v's header fields are the caller's). A document
+// holds results; it computes none.
+func NewValue(v *Value, params []experiment.Param, res *experiment.ValueResult, swings *experiment.Sensitivity) {
 	v.Kind = "value"
-	res := experiment.Analyse(j, params, v.Side)
+	j := res.Joint
 	v.Encounters, v.Effects, v.Rates, v.Joint = j.N, res.Effects, res.Rates, j
 	v.Warnings, v.WarningsMsg = nil, nil
 	for i, w := range res.Warnings {
@@ -47,7 +49,7 @@ func NewValue(v *Value, j stats.Joint, params []experiment.Param) {
 		}
 		AddWarning(&v.Warnings, &v.WarningsMsg, t)
 	}
-	v.Swings = experiment.Swings(j, params, v.Side).Swings
+	v.Swings = swings.Swings
 	v.Params = nil
 	for _, p := range params {
 		vp := ValueParam{Name: p.Name, Step: p.Step}

@@ -67,9 +67,10 @@ const (
 	numCounters
 )
 
-var counterNames = append(append([]string(nil), sim.BaseCounters...),
-	"declared_spells_lost", "readied_attacks_used", "numbers_lost", "morale_checks",
-	"flights", "cleaves", "charges", "spells_cast", "deaths", "withdrawals", "retreats")
+// counterNames are sim's base counters, then ACKS II's, named (and
+// documented for simctl rules) in counterDocs, in the order of the
+// constants above.
+var counterNames = append(append([]string(nil), sim.BaseCounters...), sim.FieldNames(counterDocs)...)
 
 var counterDocs = []sim.Field{
 	{Name: "declared_spells_lost", Doc: "declared spells lost because the caster took damage before its segment (option disrupt_declared_casters); the spell is spent and the segment's action lost"},

@@ -167,10 +167,8 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 		}
 	}
 	type pending struct {
-		spec    scenario.PolicySpec
-		tactics *yaml.Node // a tactics: block decides over a policy at the same level or above
-		tpath   string
-		idx     int
+		dec sim.Decider
+		idx int
 	}
 	var pols []pending
 	for s, side := range sc.Sides {
@@ -187,20 +185,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 				d.Errorf(k, cs.Path+".init", "init %+d: 1d6 %+d falls outside the count from 10 to -10; give an init from -11 to +4", cs.Init, cs.Init)
 			}
 			compileFields(d, g, &base, cs)
-			spec := side.Policy
-			tn, tpath := side.Tactics, side.Path+".tactics"
-			if cs.Policy.Name != "" {
-				spec, tn = cs.Policy, nil
-			}
-			if cs.Tactics != nil {
-				tn, tpath = cs.Tactics, cs.Path+".tactics"
-				if cs.Policy.Name != "" {
-					d.IgnoredPolicy(cs.Policy.Node, cs.Path+".policy", side.Name+"."+cs.Name, false)
-				}
-			}
-			if side.Tactics != nil && side.Policy.Name != "" {
-				d.IgnoredPolicy(side.Policy.Node, side.Path+".policy", side.Name, true)
-			}
+			dec := sim.DeciderOf(d, &side, &cs)
 			group := len(g.C)
 			for k := 1; k <= cs.Count; k++ {
 				c := base
@@ -208,7 +193,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 				if cs.Count > 1 {
 					c.Name = cs.Name + "#" + strconv.Itoa(k)
 				}
-				pols = append(pols, pending{spec, tn, tpath, len(g.C)})
+				pols = append(pols, pending{dec, len(g.C)})
 				g.C = append(g.C, c)
 				g.roster = append(g.roster, sim.Entrant{Name: c.Name, Side: s})
 				g.sideCount[s]++
@@ -232,13 +217,8 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	// written as data by name.
 	compileTraits(sc, g)
 	for _, p := range pols {
-		switch {
-		case p.tactics == nil:
-			g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
-		default:
-			if compile, ok := policies.Tactics(d, p.tactics, p.tpath); ok {
-				g.C[p.idx].Policy = compile(d, g, p.idx, scenario.PolicySpec{Node: p.tactics, Path: p.tpath})
-			}
+		if newPolicy, spec, ok := policies.Maker(d, p.dec); ok {
+			g.C[p.idx].Policy = newPolicy(d, g, p.idx, spec)
 		}
 	}
 	// Trait counters after the tactics' ones.

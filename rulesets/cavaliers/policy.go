@@ -54,11 +54,3 @@ func RegisterPolicy(name, doc string, make PolicyMaker) { policies.Register(name
 func PolicyNames() []string { return policies.Names() }
 
 func policyDocs() []sim.Field { return policies.Docs() }
-
-func compilePolicy(d *scenario.Decoder, g *Game, self int, spec scenario.PolicySpec) Policy {
-	make, ok := policies.Lookup(d, spec)
-	if !ok {
-		return nil
-	}
-	return make(d, g, self, spec)
-}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 	"simctl/sim/experiment"
 )
@@ -70,7 +71,7 @@ func TestTournamentEliminatedIntervalsExact(t *testing.T) {
 	doc.Scenario, doc.Ruleset = "exact duel", "d20"
 	for _, f := range []reports.Format{reports.Text, reports.Markdown} {
 		var b strings.Builder
-		if err := reports.WriteTournament(doc, &b, f); err != nil {
+		if err := reports.WriteTournament(doc, &b, f, i18n.En); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), "95% CI, unadjusted") {

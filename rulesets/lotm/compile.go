@@ -105,10 +105,8 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	d := sc.Dec
 	g.Opt = compileOptions(sc)
 	type pending struct {
-		spec    scenario.PolicySpec
-		tactics *yaml.Node // a tactics: block decides over a policy at the same level or above
-		tpath   string
-		idx     int
+		dec sim.Decider
+		idx int
 	}
 	var pols []pending
 	unaware := [2]bool{}
@@ -136,26 +134,13 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			if !base.Aware && base.JoinsRound == 1 {
 				unaware[s] = true
 			}
-			spec := side.Policy
-			tn, tpath := side.Tactics, side.Path+".tactics"
-			if cs.Policy.Name != "" {
-				spec, tn = cs.Policy, nil
-			}
-			if cs.Tactics != nil {
-				tn, tpath = cs.Tactics, cs.Path+".tactics"
-				if cs.Policy.Name != "" {
-					d.IgnoredPolicy(cs.Policy.Node, cs.Path+".policy", side.Name+"."+cs.Name, false)
-				}
-			}
-			if side.Tactics != nil && side.Policy.Name != "" {
-				d.IgnoredPolicy(side.Policy.Node, side.Path+".policy", side.Name, true)
-			}
+			dec := sim.DeciderOf(d, &side, &cs)
 			for k := 1; k <= cs.Count; k++ {
 				c := base
 				if cs.Count > 1 {
 					c.Name = cs.Name + "#" + strconv.Itoa(k)
 				}
-				pols = append(pols, pending{spec, tn, tpath, len(g.C)})
+				pols = append(pols, pending{dec, len(g.C)})
 				g.C = append(g.C, c)
 				g.roster = append(g.roster, sim.Entrant{Name: c.Name, Side: s})
 			}
@@ -171,13 +156,8 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	// written as data by name.
 	compileTraits(sc, g)
 	for _, p := range pols {
-		switch {
-		case p.tactics == nil:
-			g.C[p.idx].Policy = compilePolicy(d, g, p.idx, p.spec)
-		default:
-			if compile, ok := policies.Tactics(d, p.tactics, p.tpath); ok {
-				g.C[p.idx].Policy = compile(d, g, p.idx, scenario.PolicySpec{Node: p.tactics, Path: p.tpath})
-			}
+		if newPolicy, spec, ok := policies.Maker(d, p.dec); ok {
+			g.C[p.idx].Policy = newPolicy(d, g, p.idx, spec)
 		}
 	}
 	// Trait counters after the tactics' ones.

@@ -10,6 +10,7 @@ import (
 
 	_ "simctl/agents"
 	"simctl/reports"
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 	"simctl/rulesets"
 	_ "simctl/rulesets/d20"
@@ -344,7 +345,7 @@ func TestEconomyDeltaIntervalsFromReplays(t *testing.T) {
 		t.Errorf("only %d differences vary and %d differ in few encounters; the test checks little", checked, few)
 	}
 	var out strings.Builder
-	if err := reports.WriteCompare(c, &out, reports.Text); err != nil {
+	if err := reports.WriteCompare(c, &out, reports.Text, i18n.En); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out.String(), "[+0.000, +0.000]") || strings.Contains(out.String(), "[-0.000, +0.000]") ||

@@ -62,10 +62,10 @@ var sweepKind = &Analysis{
 		return &Done{sw, sw.Warnings, sw.Interrupted}, nil
 	},
 	Write: func(doc any, w io.Writer, f reports.Format, l i18n.Lang) error {
-		return reports.WriteSweepLang(doc.(*results.Sweep), w, f, l)
+		return reports.WriteSweep(doc.(*results.Sweep), w, f, l)
 	},
 	Figure: func(doc any, l i18n.Lang) (*reports.Figure, error) {
-		return reports.SweepFigureLang(l, doc.(*results.Sweep))
+		return reports.SweepFigure(l, doc.(*results.Sweep))
 	},
 	Slim: func(doc any) any {
 		d, ok := doc.(*results.Sweep)
@@ -113,10 +113,10 @@ var compareKind = &Analysis{
 		return &Done{cmp, cmp.Warnings, cmp.Interrupted}, nil
 	},
 	Write: func(doc any, w io.Writer, f reports.Format, l i18n.Lang) error {
-		return reports.WriteCompareLang(doc.(*results.Compare), w, f, l)
+		return reports.WriteCompare(doc.(*results.Compare), w, f, l)
 	},
 	Figure: func(doc any, l i18n.Lang) (*reports.Figure, error) {
-		return reports.CompareFigureLang(l, doc.(*results.Compare))
+		return reports.CompareFigure(l, doc.(*results.Compare))
 	},
 	Slim: func(doc any) any {
 		d, ok := doc.(*results.Compare)
@@ -168,10 +168,10 @@ var valueKind = &Analysis{
 		return &Done{v, v.Warnings, v.Interrupted}, nil
 	},
 	Write: func(doc any, w io.Writer, f reports.Format, l i18n.Lang) error {
-		return reports.WriteValueLang(doc.(*results.Value), w, f, l)
+		return reports.WriteValue(doc.(*results.Value), w, f, l)
 	},
 	Figure: func(doc any, l i18n.Lang) (*reports.Figure, error) {
-		return reports.TornadoFigureLang(l, doc.(*results.Value))
+		return reports.TornadoFigure(l, doc.(*results.Value))
 	},
 	Slim: func(doc any) any {
 		d, ok := doc.(*results.Value)
@@ -222,10 +222,10 @@ var matrixKind = &Analysis{
 		return &Done{m, nil, m.Interrupted}, nil
 	},
 	Write: func(doc any, w io.Writer, f reports.Format, l i18n.Lang) error {
-		return reports.WriteMatrixLang(doc.(*results.Matrix), w, f, l)
+		return reports.WriteMatrix(doc.(*results.Matrix), w, f, l)
 	},
 	Figure: func(doc any, l i18n.Lang) (*reports.Figure, error) {
-		return reports.MatrixFigureLang(l, doc.(*results.Matrix))
+		return reports.MatrixFigure(l, doc.(*results.Matrix))
 	},
 	Slim: func(doc any) any {
 		d, ok := doc.(*results.Matrix)
@@ -280,7 +280,7 @@ var tournamentKind = &Analysis{
 		return &Done{t, nil, t.Interrupted}, nil
 	},
 	Write: func(doc any, w io.Writer, f reports.Format, l i18n.Lang) error {
-		return reports.WriteTournamentLang(doc.(*results.Tournament), w, f, l)
+		return reports.WriteTournament(doc.(*results.Tournament), w, f, l)
 	},
 	Words: wordsOf(func(l i18n.Lang, t *results.Tournament) any { return reports.TournamentWordsIn(l, t) }),
 }
@@ -353,7 +353,7 @@ var optimizeKind = &Analysis{
 		return &Done{res.Optimize, nil, res.Interrupted}, nil
 	},
 	Write: func(doc any, w io.Writer, f reports.Format, l i18n.Lang) error {
-		return reports.WriteOptimizeLang(doc.(*results.Optimize), w, f, l)
+		return reports.WriteOptimize(doc.(*results.Optimize), w, f, l)
 	},
 	Words: wordsOf(func(l i18n.Lang, o *results.Optimize) any { return reports.OptimizeWordsIn(l, o) }),
 	Slim: func(doc any) any {

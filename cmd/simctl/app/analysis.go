@@ -156,16 +156,16 @@ func isInterrupt(err error) bool {
 	return err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
 }
 
-// playJoint plays games on common random numbers over todo, adding side
-// si's joint wins to joint, and hands build's partial documents to the
-// observer. It returns the ranges left and the error of an unexpected
+// playJoint plays experiment.PlayJoint (games on common random numbers
+// over todo, side si's joint wins added to joint) for obs: build's partial
+// documents go to its checkpoints and interim tables. It returns the ranges left and the error of an unexpected
 // failure; an interruption with nothing played is an Error of kind
 // Interrupted.
 func playJoint(ctx context.Context, games []sim.Game, cfg sim.RunConfig, si int, joint *stats.Joint, todo []sim.Range,
 	build func(interrupted bool, left []sim.Range) (any, error), obs *Observer) (left []sim.Range, interrupted bool, err error) {
 	var done atomic.Int64
 	cfg.Done = &done
-	stop := obs.progress(RangesLen(todo), &done)
+	stop := obs.progress(experiment.RangesLen(todo), &done)
 	var save func(left []sim.Range)
 	if obs.Checkpoint != nil || obs.Interim != nil {
 		save = func(left []sim.Range) {
@@ -182,7 +182,7 @@ func playJoint(ctx context.Context, games []sim.Game, cfg sim.RunConfig, si int,
 		}
 	}
 	every, seg := obs.segments()
-	left, runErr := PlayCRN(ctx, games, cfg, false, todo, func(c *experiment.CRN) { joint.Merge(&c.Wins[si]) }, save, every, seg)
+	left, runErr := experiment.PlayJoint(ctx, games, cfg, si, joint, todo, save, every, seg)
 	stop()
 	interrupted = isInterrupt(runErr)
 	if runErr != nil && !interrupted {
@@ -250,33 +250,33 @@ func Value(ctx context.Context, req *ValueRequest, obs *Observer) (*results.Valu
 	h.Shard = req.Shard
 	vps := ValueParams(ps)
 	joint := stats.NewJoint(len(games))
-	todo := []sim.Range{ShardRange(req.Shard, req.N)}
+	todo := []sim.Range{req.Shard.Range(req.N)}
 	var before float64
 	if old := req.Resume; old != nil {
-		err := CheckResume(req.ResumePath, HeaderFacts(&old.Header, old.Encounters), HeaderFacts(&h, 0), req.N)
+		err := results.CheckResume(req.ResumePath, results.HeaderFacts(&old.Header, old.Encounters), results.HeaderFacts(&h, 0), req.N)
 		if err == nil && (old.Side != sideName || !reflect.DeepEqual(old.Params, vps)) {
 			err = msg.Errorf("--resume %s: that run values side %s with parameters %s, this one side %s with %s; resume with the same command line",
 				req.ResumePath, old.Side, paramList(old.Params), sideName, paramList(vps))
 		}
 		if err == nil {
-			err = checkDigest(req.ResumePath, old.ResumeDigest, ValueDigest(old))
+			err = results.CheckDigest(req.ResumePath, old.ResumeDigest, old.TrustedDigest())
 		}
 		if err != nil {
 			return nil, &Error{Kind: Usage, Err: err}
 		}
-		joint, todo, before = old.Joint, TodoOf(old.Unplayed), old.Elapsed
-		obs.note("resuming %s: %d encounters played, %d to play", req.ResumePath, joint.N, RangesLen(todo))
+		joint, todo, before = old.Joint, results.Todo(old.Unplayed), old.Elapsed
+		obs.note("resuming %s: %d encounters played, %d to play", req.ResumePath, joint.N, experiment.RangesLen(todo))
 	}
 	t0 := time.Now()
 	build := func(interrupted bool, left []sim.Range) *results.Value {
 		v := &results.Value{Header: h, Side: sideName}
 		v.Elapsed, v.Interrupted = before+time.Since(t0).Seconds(), interrupted
 		if interrupted {
-			v.Unplayed = UnplayedOf(left)
+			v.Unplayed = results.Unplayed(left)
 		}
-		results.NewValue(v, joint, ps)
+		results.NewValue(v, ps, experiment.Analyse(joint, ps, sideName), experiment.Swings(joint, ps, sideName))
 		if len(v.Unplayed) > 0 {
-			v.ResumeDigest = ValueDigest(v)
+			v.ResumeDigest = v.TrustedDigest()
 		}
 		return v
 	}
@@ -330,21 +330,21 @@ func Matrix(ctx context.Context, req *MatrixRequest, obs *Observer) (*results.Ma
 	h := DocHeader("matrix", src, sc, req.Seed, req.Command, req.Sets, obs.Warn)
 	h.Shard = req.Shard
 	joint := stats.NewJoint(len(games))
-	todo := []sim.Range{ShardRange(req.Shard, req.N)}
+	todo := []sim.Range{req.Shard.Range(req.N)}
 	var before float64
 	if old := req.Resume; old != nil {
-		err := CheckResume(req.ResumePath, HeaderFacts(&old.Header, old.Encounters), HeaderFacts(&h, 0), req.N)
+		err := results.CheckResume(req.ResumePath, results.HeaderFacts(&old.Header, old.Encounters), results.HeaderFacts(&h, 0), req.N)
 		if err == nil && (old.RowSide != rowSide || !reflect.DeepEqual(old.RowOptions, rsets) || !reflect.DeepEqual(old.ColOptions, csets)) {
 			err = msg.Errorf("--resume %s: that matrix has other --row or --col options, or another --side; resume with the same command line", req.ResumePath)
 		}
 		if err == nil {
-			err = checkDigest(req.ResumePath, old.ResumeDigest, MatrixDigest(old))
+			err = results.CheckDigest(req.ResumePath, old.ResumeDigest, old.TrustedDigest())
 		}
 		if err != nil {
 			return nil, &Error{Kind: Usage, Err: err}
 		}
-		joint, todo, before = old.Joint, TodoOf(old.Unplayed), old.Elapsed
-		obs.note("resuming %s: %d encounters per pairing played, %d to play", req.ResumePath, joint.N, RangesLen(todo))
+		joint, todo, before = old.Joint, results.Todo(old.Unplayed), old.Elapsed
+		obs.note("resuming %s: %d encounters per pairing played, %d to play", req.ResumePath, joint.N, experiment.RangesLen(todo))
 	}
 	t0 := time.Now()
 	build := func(interrupted bool, left []sim.Range) (*results.Matrix, error) {
@@ -355,10 +355,10 @@ func Matrix(ctx context.Context, req *MatrixRequest, obs *Observer) (*results.Ma
 		m := &results.Matrix{Header: h, RowOptions: rsets, ColOptions: csets, MatrixResult: *res}
 		m.Elapsed, m.Interrupted = before+time.Since(t0).Seconds(), interrupted
 		if interrupted {
-			m.Unplayed = UnplayedOf(left)
+			m.Unplayed = results.Unplayed(left)
 		}
 		if len(m.Unplayed) > 0 {
-			m.ResumeDigest = MatrixDigest(m)
+			m.ResumeDigest = m.TrustedDigest()
 		}
 		return m, nil
 	}
@@ -400,4 +400,32 @@ func setList(sets []scenario.Set) []string {
 		out[i] = s.String()
 	}
 	return out
+}
+
+// MergeValues combines shards of one value run (value --shard k/K) into
+// exactly the document one process would have made: their sums added
+// (results.MergeValueSums), the figures computed again from them.
+func MergeValues(vs []*results.Value) (*results.Value, error) {
+	h, j, ps, err := results.MergeValueSums(vs)
+	if err != nil {
+		return nil, err
+	}
+	v := &results.Value{Header: h, Side: vs[0].Side}
+	results.NewValue(v, ps, experiment.Analyse(j, ps, v.Side), experiment.Swings(j, ps, v.Side))
+	return v, nil
+}
+
+// MergeMatrices combines shards of one matrix run (matrix --shard k/K)
+// into exactly the document one process would have made.
+func MergeMatrices(ms []*results.Matrix) (*results.Matrix, error) {
+	h, j, err := results.MergeMatrixSums(ms)
+	if err != nil {
+		return nil, err
+	}
+	first := ms[0]
+	res, err := experiment.Matrix(j, first.RowSide, first.ColSide, first.Rows, first.Cols)
+	if err != nil {
+		return nil, msg.Errorf("%s: %v", "merge", err)
+	}
+	return &results.Matrix{Header: h, RowOptions: first.RowOptions, ColOptions: first.ColOptions, MatrixResult: *res}, nil
 }

@@ -113,7 +113,8 @@ func (o *Observer) progress(total int64, done *atomic.Int64) (stop func()) {
 	return o.Progress(total, done)
 }
 
-// segments is the period and per-worker segment of PlayCRN's saves.
+// segments is the period and per-worker segment of experiment.PlayCRN's
+// saves.
 func (o *Observer) segments() (time.Duration, int64) {
 	if o.Interim != nil {
 		return o.InterimEvery, cmp.Or(o.InterimSegment, 4<<10)

@@ -111,7 +111,7 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 			pt.Cross[k] = make([]int64, len(pt.Tallies[k].Counts.Sides))
 		}
 	}
-	todo := []sim.Range{ShardRange(shard, n)}
+	todo := []sim.Range{shard.Range(n)}
 	var before float64
 	if old := req.Resume; old != nil {
 		if err := checkCompareResume(old, req.ResumePath, sum, seed, setsText, n, shard, opts); err != nil {
@@ -129,14 +129,14 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 				copy(pt.Cross[k], op.EconomyCross)
 			}
 		}
-		todo, before = TodoOf(old.Unplayed), old.Elapsed
-		obs.note("resuming %s: %d encounters per option played, %d to play", req.ResumePath, old.Encounters, RangesLen(todo))
+		todo, before = results.Todo(old.Unplayed), old.Elapsed
+		obs.note("resuming %s: %d encounters per option played, %d to play", req.ResumePath, old.Encounters, experiment.RangesLen(todo))
 	}
 
 	var done atomic.Int64
 	cfg := sim.RunConfig{Seed: seed, N: n, Workers: req.Workers, Done: &done}
 	// Progress counts encounter indices; each index plays every option.
-	stop := obs.progress(RangesLen(todo), &done)
+	stop := obs.progress(experiment.RangesLen(todo), &done)
 	t0 := time.Now()
 	sides := [2]string{sc.Sides[0].Name, sc.Sides[1].Name}
 	cctx := ScenarioContext(src, sc, g0)
@@ -147,7 +147,7 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 			Context: cctx, Interrupted: interrupted, Shard: shard,
 		}
 		if interrupted && w == 0 {
-			c.Unplayed = UnplayedOf(left)
+			c.Unplayed = results.Unplayed(left)
 		}
 		for k, op := range opts {
 			own := setStrings(op.Sets)
@@ -165,7 +165,7 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 		}
 		c.Finish(pt.Paired)
 		if len(c.Unplayed) > 0 {
-			c.ResumeDigest = CompareDigest(c)
+			c.ResumeDigest = c.TrustedDigest()
 		}
 		return c
 	}
@@ -173,7 +173,7 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 	var runErr error
 	var left []sim.Range
 	if w > 0 {
-		pt, reached, runErr = runCompare(ctx, games, cfg, w, req.Batch)
+		pt, reached, runErr = experiment.RunPairedUntil(ctx, games, cfg, w, req.Batch)
 	} else {
 		every, seg := obs.segments()
 		var save func(left []sim.Range)
@@ -188,7 +188,7 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 				}
 			}
 		}
-		left, runErr = PlayCRN(ctx, games, cfg, true, todo, func(c *experiment.CRN) {
+		left, runErr = experiment.PlayCRN(ctx, games, cfg, true, todo, func(c *experiment.CRN) {
 			part := &experiment.PairedTally{Tallies: c.Tallies, Paired: make([][2]stats.Paired, len(games)), Cross: c.Cross}
 			for k := range games {
 				part.Paired[k] = [2]stats.Paired{c.Paired(k, 0), c.Paired(k, 1)}
@@ -216,59 +216,13 @@ func Compare(ctx context.Context, req *CompareRequest, obs *Observer) (*results.
 	return c, nil
 }
 
-// runCompare plays the options on common random numbers; with precision
-// w > 0 it applies the sweep's sequential stopping rule
-// (experiment.PrecisionRule) to every option at once: batches of encounter
-// indices 0, 1, 2, ... until each option's two 95% intervals are predicted
-// narrower than w by the auxiliary sample, or cfg.N; reached says whether
-// they are. The tallies depend only on the seed, N, w and batch.
-func runCompare(ctx context.Context, games []sim.Game, cfg sim.RunConfig, w float64, batch int64) (*experiment.PairedTally, bool, error) {
-	if w <= 0 {
-		pt, err := experiment.RunPaired(ctx, games, cfg)
-		return pt, false, err
-	}
-	total := cfg.N
-	var acc *experiment.PairedTally
-	// The decision reads an auxiliary sample only, so the intervals keep
-	// their fixed-N coverage (experiment.PrecisionRule).
-	rule := experiment.NewPrecisionRule(games, w, cfg.Seed, cfg.Workers)
-	for start := int64(0); start < total; {
-		cfg.Start, cfg.N = start, min(batch, total-start)
-		pt, err := experiment.RunPaired(ctx, games, cfg)
-		if acc == nil {
-			acc = pt
-		} else {
-			acc.Merge(pt)
-		}
-		if err != nil {
-			return acc, false, err
-		}
-		start += cfg.N
-		stop, err := rule.Stop(ctx, start)
-		if err != nil {
-			return acc, false, err
-		}
-		if stop {
-			if cfg.Done != nil {
-				cfg.Done.Add(total - start)
-			}
-			break
-		}
-	}
-	reached := true
-	for _, t := range acc.Tallies {
-		reached = reached && experiment.PrecisionReached(t, w)
-	}
-	return acc, reached, nil
-}
-
 // checkCompareResume checks an interrupted comparison's document is this
 // one's: the same simctl, scenario text, seed, overrides, -n and options
 // (names, overrides and order, the baseline first).
 func checkCompareResume(old *results.Compare, path, sum string, seed uint64, sets []string, n int64, shard *results.Shard, opts []Option) error {
 	oldSum := old.Context.SHA256()
-	f := DocFacts{Interrupted: old.Interrupted, Unplayed: old.Unplayed, Played: old.Encounters, SHA256: oldSum, Version: old.Version, Seed: old.Seed, Sets: old.Sets, Shard: old.Shard}
-	if err := CheckResume(path, f, DocFacts{SHA256: sum, Version: Version(), Seed: seed, Sets: sets, Shard: shard}, n); err != nil {
+	f := results.DocFacts{Interrupted: old.Interrupted, Unplayed: old.Unplayed, Played: old.Encounters, SHA256: oldSum, Version: old.Version, Seed: old.Seed, Sets: old.Sets, Shard: old.Shard}
+	if err := results.CheckResume(path, f, results.DocFacts{SHA256: sum, Version: Version(), Seed: seed, Sets: sets, Shard: shard}, n); err != nil {
 		return err
 	}
 	same := len(old.Options) == len(opts)
@@ -283,7 +237,7 @@ func checkCompareResume(old *results.Compare, path, sum string, seed uint64, set
 			return msg.Errorf("--resume %s: option %s does not hold the comparison's %d encounters; the file is damaged", path, op.Name, old.Encounters)
 		}
 	}
-	return checkDigest(path, old.ResumeDigest, CompareDigest(old))
+	return results.CheckDigest(path, old.ResumeDigest, old.TrustedDigest())
 }
 
 // sameAsBaseline refuses an option whose scenario, overrides applied, is

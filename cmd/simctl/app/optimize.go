@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/hmac"
 	"fmt"
 	"math"
 	"regexp"
@@ -310,7 +311,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		cfg.OnStage = func(r *experiment.OptimizeResult) {
 			cp := *doc
 			cp.Search, cp.Interrupted, cp.Elapsed = r, true, before+time.Since(t0).Seconds()
-			cp.ResumeDigest = OptimizeDigest(&cp)
+			cp.ResumeDigest = cp.TrustedDigest()
 			if obs.Checkpoint != nil {
 				obs.Checkpoint(&cp)
 			}
@@ -343,7 +344,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	if !interrupted {
 		fillBest(doc, res, points)
 	} else {
-		doc.ResumeDigest = OptimizeDigest(doc)
+		doc.ResumeDigest = doc.TrustedDigest()
 	}
 	return &Optimized{Optimize: doc, Resumable: res.Screening != nil || res.Selection != nil && res.Selection.State != nil}, nil
 }
@@ -521,21 +522,21 @@ func checkOptimizeResume(old *results.Optimize, path string, doc *results.Optimi
 	switch {
 	case old.Search == nil || !old.Interrupted:
 		return msg.Errorf("--resume %s: that search finished (or holds no search); nothing to resume", path)
-	case checkDigest(path, old.ResumeDigest, OptimizeDigest(old)) != nil:
-		return checkDigest(path, old.ResumeDigest, OptimizeDigest(old))
+	case results.CheckDigest(path, old.ResumeDigest, old.TrustedDigest()) != nil:
+		return results.CheckDigest(path, old.ResumeDigest, old.TrustedDigest())
 	case old.ScenarioSHA256 != doc.ScenarioSHA256:
-		return resumeRefused(path, "that search's scenario text differs")
+		return results.ResumeRefused(path, "that search's scenario text differs")
 	case old.Version != doc.Version:
-		return resumeRefused(path, "that search was made by simctl %s, this is %s", old.Version, doc.Version)
+		return results.ResumeRefused(path, "that search was made by simctl %s, this is %s", old.Version, doc.Version)
 	case old.Seed != doc.Seed:
-		return resumeRefused(path, "that search has seed %d, this one %d", old.Seed, doc.Seed)
+		return results.ResumeRefused(path, "that search has seed %d, this one %d", old.Seed, doc.Seed)
 	case !slices.Equal(old.Sets, doc.Sets):
-		return resumeRefused(path, "that search has --set %v, this one %v", old.Sets, doc.Sets)
+		return results.ResumeRefused(path, "that search has --set %v, this one %v", old.Sets, doc.Sets)
 	case old.Side != doc.Side || old.Where != doc.Where || old.Rules != doc.Rules || old.Block != doc.Block ||
 		fmt.Sprint(old.Vary) != fmt.Sprint(doc.Vary) || fmt.Sprint(old.Options) != fmt.Sprint(doc.Options):
-		return resumeRefused(path, "that search has another space (--side, --vary, --option, --where, --rules, --block)")
+		return results.ResumeRefused(path, "that search has another space (--side, --vary, --option, --where, --rules, --block)")
 	case old.Guarantee.Alpha != doc.Guarantee.Alpha || old.Guarantee.Delta != doc.Guarantee.Delta:
-		return resumeRefused(path, "that search has --alpha %v --delta %v", old.Guarantee.Alpha, old.Guarantee.Delta)
+		return results.ResumeRefused(path, "that search has --alpha %v --delta %v", old.Guarantee.Alpha, old.Guarantee.Delta)
 	}
 	return nil
 }
@@ -717,7 +718,24 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 	}
 	doc.Search = res
 	doc.Stage, doc.Shard, doc.Interrupted = sums, shard, true
-	doc.ResumeDigest = OptimizeDigest(doc)
+	doc.ResumeDigest = doc.TrustedDigest()
 	doc.Elapsed = time.Since(t0).Seconds()
 	return nil
+}
+
+// MergeOptimizeStages is results.MergeOptimizeStages on the shards read
+// from paths, each checked against its digest first; the merged stage
+// carries its own.
+func MergeOptimizeStages(opts []*results.Optimize, paths []string) (*results.Optimize, error) {
+	for i, o := range opts {
+		if have := o.ResumeDigest; have == "" || !hmac.Equal([]byte(have), []byte(o.TrustedDigest())) {
+			return nil, msg.Errorf("merge: %s: its resume_digest does not match the stage it holds: the file was edited or damaged after simctl wrote it; play that shard again", paths[i])
+		}
+	}
+	m, err := results.MergeOptimizeStages(opts)
+	if err != nil {
+		return nil, err
+	}
+	m.ResumeDigest = m.TrustedDigest()
+	return m, nil
 }

@@ -65,7 +65,7 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 	if err != nil {
 		return nil, &Error{Kind: Invalid, Err: err}
 	}
-	rg := ShardRange(req.Shard, req.N)
+	rg := req.Shard.Range(req.N)
 	planned := rg.Hi - rg.Lo
 	meta := results.Meta{Shard: req.Shard}
 	meta.Scenario, meta.File, meta.Ruleset = sc.Name, sc.File, sc.Ruleset
@@ -84,7 +84,7 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 		if err := checkRunResume(old, req.ResumePath, meta.ScenarioSHA256, meta.Version, req.Seed, meta.Sets, req.Shard, req.N); err != nil {
 			return nil, &Error{Kind: Usage, Err: err}
 		}
-		todo, before = TodoOf(old.Unplayed), old.Elapsed
+		todo, before = results.Todo(old.Unplayed), old.Elapsed
 		tally = old.Tally(g)
 		obs.note("resuming %s: %d encounters played, %d to play", req.ResumePath, tally.Encounters, planned-tally.Encounters)
 	}
@@ -92,10 +92,10 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 	// interrupted run with the ranges unplayed).
 	result := func(interrupted bool, unplayed []sim.Range, elapsed float64) *results.Result {
 		m := meta
-		m.Elapsed, m.Interrupted, m.Unplayed = elapsed, interrupted, UnplayedOf(unplayed)
+		m.Elapsed, m.Interrupted, m.Unplayed = elapsed, interrupted, results.Unplayed(unplayed)
 		r := results.New(m, g, tally)
 		if interrupted && len(r.Unplayed) > 0 {
-			r.ResumeDigest = RunDigest(r)
+			r.ResumeDigest = r.TrustedDigest()
 		}
 		return r
 	}
@@ -195,17 +195,17 @@ func checkRunResume(r *results.Result, path, sum, version string, seed uint64, s
 	case len(r.Unplayed) == 0:
 		return msg.Errorf("--resume %s: that run was stopped at once (a second interrupt) and does not know which encounters it left; run it again", path)
 	case r.ScenarioSHA256 != sum:
-		return resumeRefused(path, "that run's scenario text differs (SHA-256 %.12s, this one %.12s)", r.ScenarioSHA256, sum)
+		return results.ResumeRefused(path, "that run's scenario text differs (SHA-256 %.12s, this one %.12s)", r.ScenarioSHA256, sum)
 	case r.Version != version:
-		return resumeRefused(path, "that run was made by simctl %s, this is %s", r.Version, version)
+		return results.ResumeRefused(path, "that run was made by simctl %s, this is %s", r.Version, version)
 	case r.Seed != seed:
-		return resumeRefused(path, "that run has seed %d, this one %d", r.Seed, seed)
+		return results.ResumeRefused(path, "that run has seed %d, this one %d", r.Seed, seed)
 	case !slices.Equal(r.Sets, sets):
-		return resumeRefused(path, "that run has --set %v, this one %v", r.Sets, sets)
+		return results.ResumeRefused(path, "that run has --set %v, this one %v", r.Sets, sets)
 	case whole != n:
-		return resumeRefused(path, "that run has -n %d, this one %d", whole, n)
+		return results.ResumeRefused(path, "that run has -n %d, this one %d", whole, n)
 	case (r.Shard == nil) != (shard == nil) || (shard != nil && (r.Shard.K != shard.K || r.Shard.Of != shard.Of)):
-		return resumeRefused(path, "that run's --shard differs")
+		return results.ResumeRefused(path, "that run's --shard differs")
 	}
 	lo, hi := int64(0), n
 	if shard != nil {
@@ -224,7 +224,7 @@ func checkRunResume(r *results.Result, path, sum, version string, seed uint64, s
 	}
 	// The checks above hold for a range shifted by hand (its length
 	// kept): only the digest tells it from the ranges simctl wrote.
-	return checkDigest(path, r.ResumeDigest, RunDigest(r))
+	return results.CheckDigest(path, r.ResumeDigest, r.TrustedDigest())
 }
 
 // workersOf is the number of workers Workers w means.

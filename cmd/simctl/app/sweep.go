@@ -170,7 +170,7 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*results.Swee
 		sw.Interrupted = true // until the sweep ends: a killed sweep says so
 		sw.Elapsed = time.Since(start).Seconds()
 		sw.Finish()
-		sw.ResumeDigest = SweepDigest(sw)
+		sw.ResumeDigest = sw.TrustedDigest()
 	}
 	var lastSave, lastInterim time.Time
 	if obs.Checkpoint != nil || obs.Interim != nil {
@@ -215,7 +215,7 @@ func Sweep(ctx context.Context, req *SweepRequest, obs *Observer) (*results.Swee
 	sw.Finish()
 	sw.ResumeDigest = ""
 	if interrupted {
-		sw.ResumeDigest = SweepDigest(sw)
+		sw.ResumeDigest = sw.TrustedDigest()
 	}
 	return sw, nil
 }
@@ -335,7 +335,7 @@ func resumeSweep(old *results.Sweep, path string, sw *results.Sweep, games []sim
 	}
 	// A finished point's counts are kept as they are: an edited count,
 	// or an unfinished point marked finished, would be wrong silently.
-	if err := checkDigest(path, old.ResumeDigest, SweepDigest(old)); err != nil {
+	if err := results.CheckDigest(path, old.ResumeDigest, old.TrustedDigest()); err != nil {
 		return nil, err
 	}
 	return have, nil

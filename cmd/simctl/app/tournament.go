@@ -116,7 +116,7 @@ func Tournament(ctx context.Context, req *TournamentRequest, obs *Observer) (*re
 		tc.OnStage = func(r *experiment.Selection) {
 			cp := *t
 			cp.Selection, cp.Interrupted, cp.Elapsed = *r, true, before+time.Since(t0).Seconds()
-			cp.ResumeDigest = TournamentDigest(&cp)
+			cp.ResumeDigest = cp.TrustedDigest()
 			if obs.Checkpoint != nil {
 				obs.Checkpoint(&cp)
 			}
@@ -143,7 +143,7 @@ func Tournament(ctx context.Context, req *TournamentRequest, obs *Observer) (*re
 	t.Selection = *res
 	t.Elapsed, t.Interrupted = before+time.Since(t0).Seconds(), interrupted
 	if interrupted && t.State != nil && !t.State.Finished() {
-		t.ResumeDigest = TournamentDigest(t)
+		t.ResumeDigest = t.TrustedDigest()
 	}
 	return t, nil
 }
@@ -157,18 +157,18 @@ func checkTournamentResume(old *results.Tournament, path string, t *results.Tour
 	case old.State.Finished():
 		return msg.Errorf("--resume %s: that tournament finished (%s); nothing to resume", path, old.Outcome)
 	case old.ScenarioSHA256 != t.ScenarioSHA256:
-		return resumeRefused(path, "that tournament's scenario text differs (SHA-256 %.12s, this one %.12s)", old.ScenarioSHA256, t.ScenarioSHA256)
+		return results.ResumeRefused(path, "that tournament's scenario text differs (SHA-256 %.12s, this one %.12s)", old.ScenarioSHA256, t.ScenarioSHA256)
 	case old.Version != t.Version:
-		return resumeRefused(path, "that tournament was made by simctl %s, this is %s", old.Version, t.Version)
+		return results.ResumeRefused(path, "that tournament was made by simctl %s, this is %s", old.Version, t.Version)
 	case old.Seed != t.Seed:
-		return resumeRefused(path, "that tournament has seed %d, this one %d", old.Seed, t.Seed)
+		return results.ResumeRefused(path, "that tournament has seed %d, this one %d", old.Seed, t.Seed)
 	case !slices.Equal(old.Sets, t.Sets):
-		return resumeRefused(path, "that tournament has --set %v, this one %v", old.Sets, t.Sets)
+		return results.ResumeRefused(path, "that tournament has --set %v, this one %v", old.Sets, t.Sets)
 	case p != params:
-		return resumeRefused(path, "that tournament has --alpha %g --delta %gpp --first %d --batch %d -n %d, this one --alpha %g --delta %gpp --first %d --batch %d -n %d",
+		return results.ResumeRefused(path, "that tournament has --alpha %g --delta %gpp --first %d --batch %d -n %d, this one --alpha %g --delta %gpp --first %d --batch %d -n %d",
 			p.Alpha, 100*p.Delta, p.First, p.Batch, p.Budget, params.Alpha, 100*params.Delta, params.First, params.Batch, params.Budget)
 	case old.Side != side || !reflect.DeepEqual(old.Options, t.Options):
-		return resumeRefused(path, "that tournament has other candidates (--option, --vary) or another --side")
+		return results.ResumeRefused(path, "that tournament has other candidates (--option, --vary) or another --side")
 	}
-	return checkDigest(path, old.ResumeDigest, TournamentDigest(old))
+	return results.CheckDigest(path, old.ResumeDigest, old.TrustedDigest())
 }

@@ -482,12 +482,12 @@ func (s *server) handleFigure(w http.ResponseWriter, r *http.Request, j *serveJo
 			sides = append(sides, e.Side)
 		}
 		mk := map[string]func() (*reports.Figure, error){
-			"rounds":      func() (*reports.Figure, error) { return reports.RoundsFigureLang(l, res) },
-			"economy":     func() (*reports.Figure, error) { return reports.EconomyFigureLang(l, res) },
-			"first-actor": func() (*reports.Figure, error) { return reports.FirstActorFigureLang(l, res, sides) },
-			"combatants":  func() (*reports.Figure, error) { return reports.CombatantsFigureLang(l, res) },
-			"damage":      func() (*reports.Figure, error) { return reports.DamageFigureLang(l, res) },
-			"hp-left":     func() (*reports.Figure, error) { return reports.HPLeftFigureLang(l, res) },
+			"rounds":      func() (*reports.Figure, error) { return reports.RoundsFigure(l, res) },
+			"economy":     func() (*reports.Figure, error) { return reports.EconomyFigure(l, res) },
+			"first-actor": func() (*reports.Figure, error) { return reports.FirstActorFigure(l, res, sides) },
+			"combatants":  func() (*reports.Figure, error) { return reports.CombatantsFigure(l, res) },
+			"damage":      func() (*reports.Figure, error) { return reports.DamageFigure(l, res) },
+			"hp-left":     func() (*reports.Figure, error) { return reports.HPLeftFigure(l, res) },
 			"figure":      func() (*reports.Figure, error) { return figureIn(l) },
 		}[name]
 		f, err := mk()

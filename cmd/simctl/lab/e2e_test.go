@@ -599,6 +599,11 @@ func TestServeE2ELanguages(t *testing.T) {
 	do(bctx, "trace in Korean", chromedp.SetValue("#trace-i", "0"), chromedp.Click("#trace-go"))
 	waitPage(t, bctx, "ko timeline", fmt.Sprintf(`document.querySelectorAll("#timeline .tl-round").length === %d && document.querySelectorAll("#timeline .tl-turn").length >= 2 && (document.querySelector("#timeline-end") || {}).textContent === %s && document.querySelector("#timeline .tl-label").textContent === %s`,
 		o.Rounds, jsString(timelineEnd(i18n.Ko)), jsString(i18n.Ko.T("lab.tl.round", 1))))
+	// Each turn names its combatant (with its count) and takes its side's
+	// colour.
+	if bad := get(t, bctx, "ko timeline turns", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#timeline .tl-turn")].map(m => m.textContent + " " + m.className).filter(x => !/^(Fighter \S+ .*tl-side0|Orc \S+ .*tl-side1)$/.test(x))`)); len(bad) > 0 {
+		t.Errorf("ko: timeline turns without their combatant or side: %q", bad)
+	}
 	waitPage(t, bctx, "figures", `document.querySelectorAll("#results figure svg[data-ready]").length >= 4`)
 	// The figures are drawn in Korean, every label inside its figure.
 	figs := get(t, bctx, "ko figures", chromedp.Evaluate[[]string](`(() => { const out = [];

@@ -489,7 +489,8 @@ func jsonShape(t reflect.Type) msg.Text {
 		var fields []string
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			tag, _ := f.Tag.Lookup("json")
+			name, _, _ := strings.Cut(tag, ",")
 			if !f.IsExported() || name == "-" {
 				continue
 			}

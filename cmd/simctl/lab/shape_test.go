@@ -15,7 +15,7 @@ func TestJobFieldErrorsInUsersWords(t *testing.T) {
 	for _, c := range []struct{ lang, body, want string }{
 		{"", `{"kind": "compare", "text": "x", "n": 10, "options": "base"}`, `field "options": expected a list, each an object with the fields name, sets, got a JSON string`},
 		{"", `{"kind": "run", "text": "x", "n": "ten"}`, `field "n": expected a whole number, got a JSON string`},
-		{"?lang=ko", `{"kind": "compare", "text": "x", "n": 10, "options": "base"}`, `필드 "options": 기대한 값은 각 항목이 필드 name, sets를 가진 객체인 목록, 받은 것은 JSON string입니다`},
+		{"?lang=ko", `{"kind": "compare", "text": "x", "n": 10, "options": "base"}`, `필드 "options": 기대한 값은 각 항목이 필드 name, sets을(를) 가진 객체인 목록, 받은 것은 JSON string입니다`},
 	} {
 		req, _ := http.NewRequest("POST", ts.URL+"/api/jobs"+c.lang, strings.NewReader(c.body))
 		req.Header.Set("Content-Type", "application/json")

@@ -295,7 +295,7 @@ function keyed(kind, name) {
 }
 // ruleEvent is a tactics rule's event: fired, or fell through and why.
 function ruleEvent(ev) {
-  if (ev.startsWith("fell through: ")) return t("event.fell_through", phrases[ev.slice(14)] || ev.slice(14));
+  if (ev.startsWith("fell through: ")) return t("event.fell_through", phrases[ev.slice(14)] || ev.slice(14)); // i18n: code (the event key the server sends)
   return keyed("event", ev);
 }
 // stageName is an optimize stage in the page's language.

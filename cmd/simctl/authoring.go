@@ -15,6 +15,9 @@ import (
 	"simctl/sim/scenario"
 )
 
+// The commands that help write scenarios without playing them: check
+// (validate), init (a starter file) and schema (the JSON Schema).
+
 // cmdCheck validates scenarios without playing them: every problem of
 // every file, exit 3 if any is invalid (2 if one names no scenario).
 func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -1,6 +1,7 @@
 package d20
 
-// Rule tests for issue 24 (the third referee audit), d20 items, pinned rolls
+// Rule tests of readied actions, movement, counterspells and the
+// initiative roll (the third referee audit), pinned rolls
 // (initiative_roll; bonuses that make a roll's outcome certain).
 
 import (

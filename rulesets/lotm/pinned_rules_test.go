@@ -8,8 +8,9 @@ import (
 	"simctl/sim/rng"
 )
 
-// Issue 24, items 6-13: each test pins the dice and fails on the code
-// before the fix (named in each comment).
+// Rule tests of the third referee audit (intimidation, ambushes and
+// insertion, stealth, delay and meditation, reactions): each test pins the
+// dice and fails on the code before the fix (named in each comment).
 
 const pair24 = `name: pair
 ruleset: lotm
