@@ -103,7 +103,7 @@ func TestServeE2EKeptKinds(t *testing.T) {
 			}
 		}
 		if c.req.Kind == "optimize" {
-			screenshot(t, kctx, shots, "kept")
+			screenshot(t, kctx, shots, "kept-optimize")
 		}
 		cancelK()
 	}
@@ -151,8 +151,11 @@ func TestServeE2EScenarioName(t *testing.T) {
 	do("run it", chromedp.Click("#run"))
 	waitPage(t, bctx, "named done", `document.querySelector("#job-status").dataset.state === "done" && !!document.querySelector("#command-note")`)
 	type shown struct{ Command, Note, Href, Download, History, Text string }
-	got := get(t, bctx, "shown", chromedp.Evaluate[shown](`(async () => { const a = document.querySelector("#dl-scenario");
-		return {Command: document.querySelector("#command").textContent, Note: document.querySelector("#command-note").textContent, Href: a.getAttribute("href"), Download: a.getAttribute("download"),
+	if h := get(t, bctx, "download row", chromedp.Evaluate[string](`document.querySelector("#dl-scenario").getAttribute("href")`)); !strings.HasSuffix(h, "/scenario.yaml") {
+		t.Errorf("the downloads offer the scenario played at %q", h)
+	}
+	got := get(t, bctx, "shown", chromedp.Evaluate[shown](`(async () => { const a = document.querySelector("#note-scenario");
+		return {Command: document.querySelector("#command").textContent, Note: document.querySelector("#command-note span").textContent, Href: a.getAttribute("href"), Download: a.getAttribute("download"),
 			History: document.querySelector("#history li").textContent, Text: await (await fetch(a.href)).text()} })()`, chromedp.EvalAwaitPromise))
 	if !strings.HasPrefix(got.Command, "simctl run 'my duel.yaml' -n 1000 --seed 4") {
 		t.Errorf("the reproduce line reads %q, want it to name my duel.yaml", got.Command)
@@ -166,6 +169,7 @@ func TestServeE2EScenarioName(t *testing.T) {
 	if !strings.Contains(got.History, "my duel.yaml (the editor's text)") {
 		t.Errorf("the history reads %q", got.History)
 	}
+	do("scroll", chromedp.ScrollIntoView("#results"))
 	screenshot(t, bctx, os.Getenv("SIMCTL_SCREENSHOTS"), "named")
 }
 
@@ -215,6 +219,10 @@ func TestServeE2ETraits(t *testing.T) {
 	waitPage(t, bctx, "moments offered", `!document.querySelector("#completions").hidden && document.querySelector("#completions-title").textContent === "Moments a trait can fire at (on:) (d20): click to insert" && !!document.querySelector('#completions-list button[data-field="hit_taken"]') && !!document.querySelector('#completions-list button[data-field="initiative"]') && !document.querySelector('#completions-list button[data-field="full_attack"]')`)
 	complete("        do: damage -= 2")
 	waitPage(t, bctx, "effects offered", `document.querySelector("#completions-title").textContent.startsWith("Effects (do:)") && !!document.querySelector('#completions-list button[data-field="damage += "]') && !!document.querySelector('#completions-list button[data-field="apply shaken"]') && !document.querySelector('#completions-list button[data-field="full_attack"]')`)
+	// Only what hit_taken changes: damage, not init (an error there).
+	if q := get(t, bctx, "quantities", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#completions-list button")].map((b) => b.dataset.field).filter((f) => f.endsWith(" += "))`)); strings.Join(q, "|") != "damage += " {
+		t.Errorf("a hit_taken trait's do: offers %q, want only damage", q)
+	}
 	// A run: each trait's counts, as the job's JSON has them.
 	do("run", chromedp.SetValue("#n", "4000"), chromedp.SetValue("#seed", "2"), chromedp.Click("#run"))
 	waitPage(t, bctx, "run done", `document.querySelector("#job-status").dataset.state === "done" && !!document.querySelector("#traits-table")`)
@@ -227,6 +235,7 @@ func TestServeE2ETraits(t *testing.T) {
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") || len(want) != 2 {
 		t.Errorf("the traits table reads\n%s\nwant (simctl run's counts)\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
+	do("scroll", chromedp.ScrollIntoView("#traits-table"))
 	screenshot(t, bctx, os.Getenv("SIMCTL_SCREENSHOTS"), "traits")
 }
 

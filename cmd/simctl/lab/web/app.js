@@ -238,7 +238,7 @@ async function setLang(l, redraw = true) {
 async function api(path, opts = {}) {
   // Every request says the page's language: the server's messages come
   // back in it.
-  path += (path.includes("?") ? "&" : "?") + "lang=" + lab.lang;
+  if (!/[?&]lang=/.test(path)) path += (path.includes("?") ? "&" : "?") + "lang=" + lab.lang;
   const init = { method: opts.method || "GET", headers: {} };
   if (opts.body !== undefined) {
     init.method = opts.method || "POST";
@@ -504,13 +504,35 @@ function ruleBlock(text, caret) {
   return "";
 }
 
+// itemMoment is the moment of the trait or house rule the caret is in:
+// its on:, or "action" for an action written as data (action:), or "".
+function itemMoment(text, caret) {
+  const all = text.split("\n");
+  const at = text.slice(0, caret).split("\n").length - 1;
+  const lead = (l) => l.match(/^\s*/)[0].length;
+  let start = at;
+  while (start >= 0 && !(/^\s*-\s/.test(all[start]) && (start === at || lead(all[start]) < lead(all[at])))) start--;
+  if (start < 0) return "";
+  let moment = "";
+  for (let i = start; i < all.length && (i === start || /^\s*(#|$)/.test(all[i]) || lead(all[i]) > lead(all[start])); i++) {
+    const m = /^\s*(?:-\s+)?(on|action):\s*([A-Za-z_]+)/.exec(all[i]);
+    if (m) moment = m[1] === "on" ? m[2] : "action";
+  }
+  return moment;
+}
+
 // traitWords is what a trait's or house rule's on:, do: and use: may say
 // in the ruleset (simctl rules RULESET: its moments, quantities,
-// conditions and library traits).
-function traitWords(ruleset) {
+// conditions and library traits); do: offers the quantities its moment
+// changes (the moment's documentation ends "changes: a, b", read in
+// English, the language of the names).
+function traitWords(ruleset, moment) {
   const d = (docCache["rulesets/" + lab.lang] || []).find((r) => r.Name === ruleset);
-  if (!d) return {};
-  const qs = d.Quantities || [];
+  const en = (docCache["rulesets/en"] || []).find((r) => r.Name === ruleset);
+  if (!d || !en) return {};
+  const at = (en.Moments || []).find((m) => m.Name === moment);
+  const changes = ((at && /changes: ([a-z_, ]+)$/.exec(at.Doc)) || [, ""])[1].split(", ").filter((x) => x);
+  const qs = (d.Quantities || []).filter((q) => !at || changes.includes(q.Name));
   return {
     // "action" is where an action written as data acts, not an on:.
     on: (d.Moments || []).filter((m) => m.Name !== "action").map((m) => ({ word: m.Name, doc: m.Doc })),
@@ -520,7 +542,16 @@ function traitWords(ruleset) {
   };
 }
 
-function complete() {
+// loadRulesets keeps /api/rulesets in the page's language and in English
+// (the names completion reads out of the documentation).
+async function loadRulesets() {
+  for (const l of new Set([lab.lang, "en"])) {
+    const rk = "rulesets/" + l;
+    if (!docCache[rk]) docCache[rk] = (await api("/api/rulesets?lang=" + l)).rulesets;
+  }
+}
+
+async function complete() {
   if (!schema) return;
   const ruleset = (/^\s*ruleset:\s*([A-Za-z0-9_]+)/m.exec(editor.value) || [])[1] || "d20";
   const caretLine = editor.value.slice(0, editor.selectionStart).split("\n").pop();
@@ -529,7 +560,8 @@ function complete() {
   // facts tactics read).
   const rw = /^\s*(?:-\s+)?(on|do|use):/.exec(caretLine);
   if (rw && ["traits", "rules"].includes(ruleBlock(editor.value, editor.selectionStart))) {
-    const words = traitWords(ruleset)[rw[1]];
+    try { await loadRulesets(); } catch { /* no list: the schema's fields below */ }
+    const words = traitWords(ruleset, itemMoment(editor.value, editor.selectionStart))[rw[1]];
     if (words && words.length) {
       offer(t("lab.complete.click", t("lab.complete.trait." + rw[1]), ruleset), words, (w) => pre + w);
       return;
@@ -1183,8 +1215,9 @@ function downloads(job) {
   if (!["tournament", "optimize", "find"].includes(job.kind)) box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz${q}`, download: "", text: t("lab.dl.targz") }));
   const blob = new Blob([JSON.stringify(job.result, null, 2)], { type: "application/json" });
   box.append(el("a", { class: "button", href: URL.createObjectURL(blob), download: `simctl-${job.kind}.json`, text: t("lab.dl.json") }));
-  // The exact text the job played, under the name its command line gives.
-  if (job.scenario) box.append(el("a", { class: "button", id: "dl-scenario", href: job.scenario.download, download: baseName(job.scenario.file), text: t("lab.dl.scenario", baseName(job.scenario.file)) }));
+  // The exact text the job played, under the name its command line gives
+  // (a built-in's command replays it as it is: nothing to download).
+  if (job.scenario && job.scenario.origin !== "builtin") box.append(el("a", { class: "button", id: "dl-scenario", href: job.scenario.download, download: baseName(job.scenario.file), text: t("lab.dl.scenario", baseName(job.scenario.file)) }));
   return box;
 }
 
@@ -1195,7 +1228,10 @@ function downloads(job) {
 function reproduce(job, r) {
   const out = [el("p", { class: "muted command", id: "command", text: r.command || "" })];
   const sc = job.scenario;
-  if (sc && sc.origin === "text") out.push(say(el("p", { class: "note", id: "command-note" }), "lab.reproduce.text", baseName(sc.file)));
+  if (sc && sc.origin === "text") {
+    out.push(el("p", { class: "note", id: "command-note" }, say(el("span"), "lab.reproduce.text", baseName(sc.file)), " ",
+      el("a", { class: "button", id: "note-scenario", href: sc.download, download: baseName(sc.file), text: t("lab.dl.scenario", baseName(sc.file)) })));
+  }
   return out;
 }
 
@@ -1701,7 +1737,7 @@ $("#download").addEventListener("click", () => {
 });
 
 $("#save").addEventListener("click", async () => {
-  const suggested = lab.saveName || lab.file.replace(/^builtin:.*\//, "");
+  const suggested = lab.named || lab.saveName || baseName(lab.file);
   const name = prompt(t("lab.save.prompt"), suggested);
   if (!name) return;
   const body = { name: name.trim(), text: editor.value, base: name.trim() === lab.saveName ? lab.base : "" };
