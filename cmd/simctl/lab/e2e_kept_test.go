@@ -228,7 +228,7 @@ func TestServeE2ETraits(t *testing.T) {
 	waitPage(t, bctx, "run done", `document.querySelector("#job-status").dataset.state === "done" && !!document.querySelector("#traits-table")`)
 	rows := get(t, bctx, "traits table", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#traits-table tbody tr")].map((r) => [...r.children].map((c) => c.textContent).join(" | "))`))
 	want := []string{}
-	tally := directTraits(t, good, 2, 4000)
+	tally := directTraits(t, good, 2, 4000, "")
 	for _, x := range tally {
 		want = append(want, fmt.Sprintf("%s | %s | %s | %s | %.3f | %s | %.3f", x.Combatant, x.Moment, x.Trait, commas(x.Fired), float64(x.Fired)/4000, commas(x.Added), float64(x.Added)/4000))
 	}
@@ -237,12 +237,36 @@ func TestServeE2ETraits(t *testing.T) {
 	}
 	do("scroll", chromedp.ScrollIntoView("#traits-table"))
 	screenshot(t, bctx, os.Getenv("SIMCTL_SCREENSHOTS"), "traits")
+	// A comparison: each option's trait counts per encounter, as simctl run
+	// counts them with the option's overrides (common random numbers: the
+	// same seed's encounters).
+	do("compare", chromedp.Click("#tab-compare"), chromedp.SetValue("#n", "2000"), chromedp.SetValue("#options", "base:\nac19: heroes.Fighter.ac=19"), chromedp.Click("#run"))
+	waitPage(t, bctx, "compare done", `document.querySelector("#job-status").dataset.state === "done" && !!document.querySelector("#compare-traits")`)
+	rows = get(t, bctx, "compare traits", chromedp.Evaluate[[]string](`[...document.querySelectorAll("#compare-traits tbody tr")].map((r) => [...r.children].map((c) => c.textContent).join(" | "))`))
+	want = nil
+	for _, o := range []struct{ name, set string }{{"base", ""}, {"ac19", "heroes.Fighter.ac=19"}} {
+		for _, x := range directTraits(t, good, 2, 2000, o.set) {
+			want = append(want, fmt.Sprintf("%s | %s | %s | %s | %.3f | %.3f", o.name, x.Combatant, x.Moment, x.Trait, float64(x.Fired)/2000, float64(x.Added)/2000))
+		}
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") || len(want) != 4 {
+		t.Errorf("the comparison's traits table reads\n%s\nwant\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
 }
 
-// directTraits is what simctl run counts of the scenario's traits.
-func directTraits(t *testing.T, text string, seed uint64, n int64) []results.TraitCount {
+// directTraits is what simctl run counts of the scenario's traits, with
+// one override (or none).
+func directTraits(t *testing.T, text string, seed uint64, n int64, set string) []results.TraitCount {
 	t.Helper()
-	ran, err := app.Run(context.Background(), &app.RunRequest{Source: &app.Source{Name: "x.yaml", Display: "x.yaml", Data: []byte(text)}, Seed: seed, N: n, Workers: 1}, nil)
+	var sets []string
+	if set != "" {
+		sets = []string{set}
+	}
+	ss, err := app.FormSets(sets, "sets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran, err := app.Run(context.Background(), &app.RunRequest{Source: &app.Source{Name: "x.yaml", Display: "x.yaml", Data: []byte(text)}, Sets: ss, Seed: seed, N: n, Workers: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1511,6 +1511,11 @@ function renderCompare(out, job, r) {
     [...cols("option", "win_rate", "delta_baseline", "paired_ci", "win_rate_ci"), "p", t("lab.col.overrides")], rows, "compare-table");
   tw.firstChild.classList.add("compare"); // side by side too, where the copy has no id
   out.append(tw);
+  // Each option's traits and house rules, per encounter: what switching
+  // one on or off, or changing its parameter, did to how often it fired.
+  const per = (v, o) => num(v / Math.max(1, o.result.encounters), 3);
+  const tr = r.options.flatMap((o) => ((o.result.tally || {}).traits || []).map((x) => [o.name, x.combatant, keyed("moment", x.moment), x.trait, per(x.fired, o), per(x.added, o)]));
+  if (tr.length) out.append(table(t("lab.compare.traits"), cols("option", "combatant", "moment", "trait", "fired_per", "added_per"), tr, "compare-traits"));
   for (const f of job.figures || []) out.append(figure(job.id, f, t("lab.compare.figure")));
   if (job.result) out.append(traceViewer(job, r, { kind: "option", list: r.options.map((o) => ({ label: o.name, q: "option=" + encodeURIComponent(o.name) })) }));
 }
