@@ -7,7 +7,7 @@ import (
 	"simctl/reports/results"
 )
 
-// SectionFunc builds the section of report that a document of one kind
+// SectionFunc builds the section of a report that a document of one kind
 // gets: k is its number in the report (its title's, and its files'
 // fig3-...), l the report's language, in the document as read (the
 // kind's field of results.Input, or Input.Doc for a registered kind).
