@@ -65,6 +65,7 @@ func (toyRuleset) Doc() sim.RulesDoc {
 func (toyRuleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	g := &toyGame{maxRounds: sc.MaxRounds}
 	d := sc.Dec
+	var deciders sim.Deciders
 	for s, side := range sc.Sides {
 		for _, cs := range side.Combatants {
 			if n := cs.Extra["luck"]; n != nil {
@@ -78,22 +79,16 @@ func (toyRuleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 				self := len(g.roster)
 				g.roster = append(g.roster, sim.Entrant{Name: name, Side: s})
 				g.hp = append(g.hp, cs.HP.Min())
-				var pol *toyPolicy
-				tn, tpath := side.Tactics, side.Path+".tactics"
-				if cs.Tactics != nil {
-					tn, tpath = cs.Tactics, cs.Path+".tactics"
-				}
-				if tn != nil {
-					if compile, ok := toyPolicies.Tactics(d, tn, tpath); ok {
-						pol = compile(d, g, self, scenario.PolicySpec{Node: tn, Path: tpath})
-					}
-				} else if make, ok := toyPolicies.Lookup(d, side.Policy); ok {
-					pol = make(d, g, self, side.Policy)
-				}
-				g.pol = append(g.pol, pol)
+				// Who decides (its tactics: block, else its policy, else the
+				// side's), made once the game is whole.
+				deciders.Add(sim.DeciderOf(d, &side, &cs), self)
+				g.pol = append(g.pol, nil)
 			}
 		}
 	}
+	toyPolicies.Make(d, &deciders, func(i int, newPolicy toyMaker, spec scenario.PolicySpec) {
+		g.pol[i] = newPolicy(d, g, i, spec)
+	})
 	return g, nil
 }
 

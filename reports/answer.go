@@ -76,57 +76,66 @@ func compareAnswer(c *results.Compare, l i18n.Lang) string {
 	return l.T("answer.compare", c.Sides[0], c.Baseline, strings.Join(parts, "; "))
 }
 
-// answerLines is what input in answers, in l: nil when it has no answer
-// of its own (a sweep is read from its curve).
-func answerLines(in *results.Input, l i18n.Lang) []string {
-	switch {
-	case in.Run != nil:
-		r := in.Run
-		if len(r.Sides) < 2 || r.Encounters == 0 {
-			return nil
+// The answers of the documents (Section.answer): what each answers, in
+// l; nil when it has no answer of its own (a sweep is read from its
+// curve).
+
+func runAnswer(r *results.Result, l i18n.Lang) []string {
+	if len(r.Sides) < 2 || r.Encounters == 0 {
+		return nil
+	}
+	s0, s1 := r.Sides[0], r.Sides[1]
+	return []string{l.T("answer.run", s0.Name, prosePct(l, s0.WinRate), proseCI(l, s0.WinCI95[0], s0.WinCI95[1]),
+		s1.Name, prosePct(l, s1.WinRate), proseCI(l, s1.WinCI95[0], s1.WinCI95[1]))}
+}
+
+func compareAnswerLines(c *results.Compare, l i18n.Lang) []string {
+	if a := compareAnswer(c, l); a != "" {
+		return []string{a, l.T("answer.size.rule", proseG(l, "%g", 100*ClearPP))}
+	}
+	return nil
+}
+
+func valueAnswer(v *results.Value, l i18n.Lang) []string {
+	// The leading rates: each parameter's first bounded one, so that
+	// three lines name three parameters.
+	var rates []string
+	seen := map[string]bool{}
+	for _, r := range v.Rates {
+		if !r.Bounded || seen[r.A] {
+			continue
 		}
-		s0, s1 := r.Sides[0], r.Sides[1]
-		return []string{l.T("answer.run", s0.Name, prosePct(l, s0.WinRate), proseCI(l, s0.WinCI95[0], s0.WinCI95[1]),
-			s1.Name, prosePct(l, s1.WinRate), proseCI(l, s1.WinCI95[0], s1.WinCI95[1]))}
-	case in.Compare != nil:
-		if a := compareAnswer(in.Compare, l); a != "" {
-			return []string{a, l.T("answer.size.rule", proseG(l, "%g", 100*ClearPP))}
+		seen[r.A] = true
+		rates = append(rates, "1 "+r.A+" = "+proseNumber(l, ratio(r.Value))+" "+r.B+" "+proseRange(l, proseNumber(l, ratio(r.CI95[0])), proseNumber(l, ratio(r.CI95[1]))))
+		if len(rates) == 3 {
+			break
 		}
-	case in.Value != nil:
-		// The leading rates: each parameter's first bounded one, so that
-		// three lines name three parameters.
-		var rates []string
-		seen := map[string]bool{}
-		for _, r := range in.Value.Rates {
-			if !r.Bounded || seen[r.A] {
-				continue
-			}
-			seen[r.A] = true
-			rates = append(rates, "1 "+r.A+" = "+proseNumber(l, ratio(r.Value))+" "+r.B+" "+proseRange(l, proseNumber(l, ratio(r.CI95[0])), proseNumber(l, ratio(r.CI95[1]))))
-			if len(rates) == 3 {
-				break
-			}
-		}
-		if len(rates) > 0 {
-			return []string{l.T("answer.value", strings.Join(rates, "; "))}
-		}
-	case in.Matrix != nil:
-		m := in.Matrix
-		return []string{l.T("matrix.table.eq", prosePct(l, m.Eq.Value), prosePct(l, m.Eq.ValueCI[0]), prosePct(l, m.Eq.ValueCI[1]))}
-	case in.Tournament != nil:
-		if len(in.Tournament.Stages) > 0 {
-			return []string{tournamentVerdictLang(in.Tournament, l)}
-		}
-	case in.Optimize != nil:
-		o := in.Optimize
-		if or := o.Oracle; or != nil {
-			return []string{l.T("opt.fact.value") + ": " + l.T("opt.value", prosePct(l, or.Value), or.RowSide, proseCI(l, or.ValueBounds[0], or.ValueBounds[1]))}
-		}
-		if r := o.Search; r != nil {
-			base := baselineLabelLang(l, r.Baseline)
-			return []string{l.T("answer.optimize", l.T("opt.best", prosePct(l, o.Best.WinRate), proseCI(l, o.Best.CI95[0], o.Best.CI95[1]), prosePP(l, o.Best.Gain, true), base, prosePct(l, r.BaseRate), o.Best.Name)),
-				l.N("answer.optimize.beats", int64(len(r.Exploits)), base, prosePP(l, o.Guarantee.Delta, false))}
-		}
+	}
+	if len(rates) > 0 {
+		return []string{l.T("answer.value", strings.Join(rates, "; "))}
+	}
+	return nil
+}
+
+func matrixAnswer(m *results.Matrix, l i18n.Lang) []string {
+	return []string{l.T("matrix.table.eq", prosePct(l, m.Eq.Value), prosePct(l, m.Eq.ValueCI[0]), prosePct(l, m.Eq.ValueCI[1]))}
+}
+
+func tournamentAnswer(t *results.Tournament, l i18n.Lang) []string {
+	if len(t.Stages) > 0 {
+		return []string{tournamentVerdictLang(t, l)}
+	}
+	return nil
+}
+
+func optimizeAnswer(o *results.Optimize, l i18n.Lang) []string {
+	if or := o.Oracle; or != nil {
+		return []string{l.T("opt.fact.value") + ": " + l.T("opt.value", prosePct(l, or.Value), or.RowSide, proseCI(l, or.ValueBounds[0], or.ValueBounds[1]))}
+	}
+	if r := o.Search; r != nil {
+		base := baselineLabelLang(l, r.Baseline)
+		return []string{l.T("answer.optimize", l.T("opt.best", prosePct(l, o.Best.WinRate), proseCI(l, o.Best.CI95[0], o.Best.CI95[1]), prosePP(l, o.Best.Gain, true), base, prosePct(l, r.BaseRate), o.Best.Name)),
+			l.N("answer.optimize.beats", int64(len(r.Exploits)), base, prosePP(l, o.Guarantee.Delta, false))}
 	}
 	return nil
 }

@@ -29,12 +29,19 @@ type Bundle struct {
 	// labels, notes, figure text); names the user wrote stay as written.
 	// The zero value is English.
 	Lang i18n.Lang
+	// Section is the section renderer of a kind of document (Input.Kind),
+	// beyond the run result, which the report renders itself: the kinds
+	// table's (cmd/simctl/app.SectionOf). nil, or nil for a kind: the
+	// report refuses the document.
+	Section func(kind string) SectionFunc
 }
 
-// section is one input's part of the report, in a form both renderers
-// (Markdown and HTML) read.
-type section struct {
+// Section is one document's part of the report, in a form both
+// renderers (Markdown and HTML) read: a kind's renderer builds it
+// (SectionFunc), with the Add methods when it lives outside this package.
+type Section struct {
 	id, title string
+	prefix    string      // of its figures' and traces' file names: fig3-
 	facts     [][2]string // label, value (value is plain text)
 	commands  []string    // exact command lines that reproduce the numbers
 	tables    []titled
@@ -58,7 +65,7 @@ type namedTrace struct {
 // spreadsheet; CSV and JSON are for that): facts, notes, table cells and
 // captions. The commands that reproduce the numbers and the scenario
 // file stay as they are typed.
-func forReading(l i18n.Lang, s *section) {
+func forReading(l i18n.Lang, s *Section) {
 	if l.Or() == i18n.En {
 		return
 	}
@@ -96,7 +103,7 @@ type titled struct {
 // link, each file atomically, and removes an older report's figures
 // (fig*.png) that this one does not have; nothing else in dir is touched.
 func (b *Bundle) Write(dir string) ([]string, error) {
-	var secs []*section
+	var secs []*Section
 	for i, in := range b.Inputs {
 		s, err := b.section(i+1, in)
 		if err != nil {
@@ -171,7 +178,7 @@ func isFigure(name string) bool {
 		(strings.HasSuffix(name, ".png") || strings.HasSuffix(name, ".txt"))
 }
 
-func (b *Bundle) section(k int, in *results.Input) (*section, error) {
+func (b *Bundle) section(k int, in *results.Input) (*Section, error) {
 	s, err := b.buildSection(k, in)
 	if err == nil {
 		forReading(b.Lang, s)
@@ -179,125 +186,135 @@ func (b *Bundle) section(k int, in *results.Input) (*section, error) {
 	return s, err
 }
 
-// buildSection is section with the figures in simctl's machine form.
-func (b *Bundle) buildSection(k int, in *results.Input) (*section, error) {
-	s := &section{id: fmt.Sprintf("s%d", k)}
-	prefix := fmt.Sprintf("fig%d-", k)
-	switch {
-	case in.Run != nil:
-		r := in.Run
-		l := b.Lang
-		s.title = l.T("section.run", k, r.Scenario)
-		s.facts = runFacts(l, r.Scenario, r.File, r.Ruleset, r.Seed, r.Version, r.Interval, r.Sets, in.Context)
-		s.facts = append(s.facts, [2]string{l.T("fact.encounters"), l.Int(r.Encounters) + encounterRange(l, r)})
-		if r.Elapsed > 0 {
-			s.facts = append(s.facts, [2]string{l.T("fact.time"), l.T("fact.time.value", l.Decimal(r.Elapsed, 2), l.Int(int64(r.Rate)))})
-		}
-		if r.Command != "" {
-			s.commands = append(s.commands, r.Command)
-		} else {
-			s.notes = append(s.notes, l.T("note.no_command"))
-		}
-		if r.Interrupted {
-			s.notes = append(s.notes, l.T("note.interrupted"))
-		}
-		if r.Incomplete {
-			s.notes = append(s.notes, l.T("note.incomplete"))
-		}
-		s.tables = append(s.tables, runTables(l, r)...)
-		figs, err := runFigures(l, r, in.Context, prefix, true)
-		if err != nil {
-			return nil, err
-		}
-		s.figures = figs
-		s.scenario = ctxYAML(in.Context)
-		for _, tr := range in.Traces {
-			s.traces = append(s.traces, namedTrace{tr, prefix + "trace-" + tr.Name + ".txt"})
-		}
-	case in.Sweep != nil:
-		sw := in.Sweep
-		l := b.Lang
-		s.title = l.T("section.sweep", k, sw.Scenario, sweepAxisNames(sw))
-		s.facts = runFacts(l, sw.Scenario, sw.File, sw.Ruleset, sw.Seed, sw.Version, sw.Interval, sw.Sets, sw.Context)
-		n := l.T("fact.sweep_encounters", l.Int(sw.MaxN), l.Int(sw.Encounters), len(sw.Points))
-		if sw.Precision > 0 {
-			n = l.T("fact.sweep_encounters.precision", l.Int(sw.Encounters), len(sw.Points), pp(sw.Precision), l.Int(sw.Batch), l.Int(sw.MaxN))
-		}
-		s.facts = append(s.facts, [2]string{l.T("fact.encounters"), n})
-		for _, a := range sw.Axes {
-			s.facts = append(s.facts, [2]string{l.T("fact.varied"), a.Path + " = " + strings.Join(a.Values, ", ")})
-		}
-		s.commands = append(s.commands, sw.Command)
-		s.tables = append(s.tables, titled{title: l.T("table.sweep"), t: sweepDisplayTable(sw, l), notes: sweepNotes(sw, l)})
-		f, err := SweepFigure(l, sw)
-		if err == nil {
-			f.Name = prefix + f.Name
-			s.figures = append(s.figures, f)
-		}
-		// Name the first finished point: an unfinished one has no -n that
-		// reproduces an estimate.
-		for k, p := range sw.Points {
-			if !p.Unfinished && p.Result.Encounters > 0 {
-				s.notes = append(s.notes, l.T("note.sweep_point", "`"+pointCommand(sw, k)+"`", strings.Join(p.Values, ", ")))
-				break
-			}
-		}
-		s.scenario = ctxYAML(sw.Context)
-	case in.Compare != nil:
-		c := in.Compare
-		l := b.Lang
-		s.title = l.N("section.compare", int64(len(c.Options)), k, c.Scenario)
-		s.facts = runFacts(l, c.Scenario, c.File, c.Ruleset, c.Seed, c.Version, c.Interval, c.Sets, c.Context)
-		s.facts = append(s.facts, [2]string{l.T("fact.encounters"), l.T("fact.compare_encounters", l.Int(c.Encounters), c.Encounters-1)})
-		s.facts = append(s.facts, [2]string{l.T("fact.baseline"), c.Baseline})
-		s.commands = append(s.commands, c.Command)
-		for _, o := range c.Options {
-			if o.Command != "" {
-				s.commands = append(s.commands, o.Command)
-			}
-		}
-		notes := compareNotes(c, l)
-		if compareAnswer(c, l) != "" {
-			notes = notes[1:] // the size rule: the section's answer says it
-		}
-		// Two tables, as in the text output: one with every column runs
-		// off a 1280 px page.
-		s.tables = append(s.tables, titled{title: l.T("table.compare_wins"), t: compareWinTable(c, l)},
-			titled{title: l.T("table.compare_diffs", c.Baseline), t: compareDiffTable(c, l), notes: notes})
-		if e := compareEconomyTable(c, l); len(e.rows) > 0 {
-			s.tables = append(s.tables, titled{title: l.T("table.compare_economy"), t: e})
-		}
-		if f, err := CompareFigure(l, c); err == nil {
-			f.Name = prefix + f.Name
-			s.figures = append(s.figures, f)
-		}
-		// One figure for the comparison, not each option's run figures
-		// again: its tables give every option's numbers, and each option
-		// that plays tactics its rule counts.
-		for _, o := range c.Options {
-			if t := tacticsTable(l, o.Result); t != nil {
-				t.title = l.T("table.option", o.Name, t.title)
-				s.tables = append(s.tables, *t)
-			}
-		}
-		s.scenario = ctxYAML(c.Context)
-	case in.Value != nil:
-		b.valueSection(s, k, in.Value, prefix)
-	case in.Matrix != nil:
-		b.matrixSection(s, k, in.Matrix, prefix)
-	case in.Tournament != nil:
-		b.tournamentSection(s, k, in.Tournament)
-	case in.Optimize != nil:
-		b.optimizeSection(s, k, in.Optimize, prefix)
-		for _, tr := range in.Traces {
-			s.traces = append(s.traces, namedTrace{tr, prefix + "trace-" + tr.Name + ".txt"})
-		}
-	default:
+// buildSection is section with the figures in simctl's machine form: a
+// run's (the document every analysis plays), or the section its kind's
+// renderer builds (Bundle.Section).
+func (b *Bundle) buildSection(k int, in *results.Input) (*Section, error) {
+	var s *Section
+	var err error
+	if in.Document() == nil {
 		return nil, msg.Errorf("reports: empty report input %q", in.Path)
 	}
+	if in.Run != nil {
+		s = newSection(k)
+		err = b.runSection(s, k, in.Run, in, s.prefix)
+	} else {
+		var build SectionFunc
+		if b.Section != nil {
+			build = b.Section(in.DocKind())
+		}
+		if build == nil {
+			return nil, msg.Errorf("%s: a %s document has no section in a report (its kind names no section renderer)", in.Path, in.DocKind())
+		}
+		s, err = build(b.Lang, k, in)
+	}
+	if err != nil {
+		return nil, err
+	}
 	s.facts = append(s.facts, [2]string{b.Lang.T("fact.source"), in.Path})
-	s.answer = answerLines(in, b.Lang)
 	return s, nil
+}
+
+func (b *Bundle) runSection(s *Section, k int, r *results.Result, in *results.Input, prefix string) error {
+	l := b.Lang
+	s.title = l.T("section.run", k, r.Scenario)
+	s.facts = runFacts(l, r.Scenario, r.File, r.Ruleset, r.Seed, r.Version, r.Interval, r.Sets, in.Context)
+	s.facts = append(s.facts, [2]string{l.T("fact.encounters"), l.Int(r.Encounters) + encounterRange(l, r)})
+	if r.Elapsed > 0 {
+		s.facts = append(s.facts, [2]string{l.T("fact.time"), l.T("fact.time.value", l.Decimal(r.Elapsed, 2), l.Int(int64(r.Rate)))})
+	}
+	if r.Command != "" {
+		s.commands = append(s.commands, r.Command)
+	} else {
+		s.notes = append(s.notes, l.T("note.no_command"))
+	}
+	if r.Interrupted {
+		s.notes = append(s.notes, l.T("note.interrupted"))
+	}
+	if r.Incomplete {
+		s.notes = append(s.notes, l.T("note.incomplete"))
+	}
+	s.tables = append(s.tables, runTables(l, r)...)
+	figs, err := runFigures(l, r, in.Context, prefix, true)
+	if err != nil {
+		return err
+	}
+	s.figures = figs
+	s.scenario = ctxYAML(in.Context)
+	for _, tr := range in.Traces {
+		s.Trace(tr)
+	}
+	s.answer = runAnswer(r, b.Lang)
+	return nil
+}
+
+func (b *Bundle) sweepSection(s *Section, k int, sw *results.Sweep, prefix string) {
+	l := b.Lang
+	s.title = l.T("section.sweep", k, sw.Scenario, sweepAxisNames(sw))
+	s.facts = runFacts(l, sw.Scenario, sw.File, sw.Ruleset, sw.Seed, sw.Version, sw.Interval, sw.Sets, sw.Context)
+	n := l.T("fact.sweep_encounters", l.Int(sw.MaxN), l.Int(sw.Encounters), len(sw.Points))
+	if sw.Precision > 0 {
+		n = l.T("fact.sweep_encounters.precision", l.Int(sw.Encounters), len(sw.Points), pp(sw.Precision), l.Int(sw.Batch), l.Int(sw.MaxN))
+	}
+	s.facts = append(s.facts, [2]string{l.T("fact.encounters"), n})
+	for _, a := range sw.Axes {
+		s.facts = append(s.facts, [2]string{l.T("fact.varied"), a.Path + " = " + strings.Join(a.Values, ", ")})
+	}
+	s.commands = append(s.commands, sw.Command)
+	s.tables = append(s.tables, titled{title: l.T("table.sweep"), t: sweepDisplayTable(sw, l), notes: sweepNotes(sw, l)})
+	f, err := SweepFigure(l, sw)
+	if err == nil {
+		f.Name = prefix + f.Name
+		s.figures = append(s.figures, f)
+	}
+	// Name the first finished point: an unfinished one has no -n that
+	// reproduces an estimate.
+	for k, p := range sw.Points {
+		if !p.Unfinished && p.Result.Encounters > 0 {
+			s.notes = append(s.notes, l.T("note.sweep_point", "`"+pointCommand(sw, k)+"`", strings.Join(p.Values, ", ")))
+			break
+		}
+	}
+	s.scenario = ctxYAML(sw.Context)
+}
+
+func (b *Bundle) compareSection(s *Section, k int, c *results.Compare, prefix string) {
+	l := b.Lang
+	s.title = l.N("section.compare", int64(len(c.Options)), k, c.Scenario)
+	s.facts = runFacts(l, c.Scenario, c.File, c.Ruleset, c.Seed, c.Version, c.Interval, c.Sets, c.Context)
+	s.facts = append(s.facts, [2]string{l.T("fact.encounters"), l.T("fact.compare_encounters", l.Int(c.Encounters), c.Encounters-1)})
+	s.facts = append(s.facts, [2]string{l.T("fact.baseline"), c.Baseline})
+	s.commands = append(s.commands, c.Command)
+	for _, o := range c.Options {
+		if o.Command != "" {
+			s.commands = append(s.commands, o.Command)
+		}
+	}
+	notes := compareNotes(c, l)
+	if compareAnswer(c, l) != "" {
+		notes = notes[1:] // the size rule: the section's answer says it
+	}
+	// Two tables, as in the text output: one with every column runs
+	// off a 1280 px page.
+	s.tables = append(s.tables, titled{title: l.T("table.compare_wins"), t: compareWinTable(c, l)},
+		titled{title: l.T("table.compare_diffs", c.Baseline), t: compareDiffTable(c, l), notes: notes})
+	if e := compareEconomyTable(c, l); len(e.rows) > 0 {
+		s.tables = append(s.tables, titled{title: l.T("table.compare_economy"), t: e})
+	}
+	if f, err := CompareFigure(l, c); err == nil {
+		f.Name = prefix + f.Name
+		s.figures = append(s.figures, f)
+	}
+	// One figure for the comparison, not each option's run figures
+	// again: its tables give every option's numbers, and each option
+	// that plays tactics its rule counts.
+	for _, o := range c.Options {
+		if t := tacticsTable(l, o.Result); t != nil {
+			t.title = l.T("table.option", o.Name, t.title)
+			s.tables = append(s.tables, *t)
+		}
+	}
+	s.scenario = ctxYAML(c.Context)
 }
 
 func encounterRange(l i18n.Lang, r *results.Result) string {

@@ -69,12 +69,12 @@ func statusNotesLang(l i18n.Lang, h *results.Header, kind string) []string {
 // docCommand is the command that reproduces a document: the one it
 // records, or for a merge of shards (which records none) the single
 // process that plays every shard's encounters, rebuilt by whole().
-func docCommand(s *section, h *results.Header, whole func() []string) {
+func docCommand(s *Section, h *results.Header, whole func() []string) {
 	docCommandLang(i18n.En, s, h, whole)
 }
 
 // docCommandLang is docCommand with its notes in l.
-func docCommandLang(l i18n.Lang, s *section, h *results.Header, whole func() []string) {
+func docCommandLang(l i18n.Lang, s *Section, h *results.Header, whole func() []string) {
 	switch {
 	case h.Command != "":
 		s.commands = append(s.commands, h.Command)
@@ -126,7 +126,7 @@ func warningsLang(l i18n.Lang, ws []string, ms []results.Message) []string {
 	return out
 }
 
-func (b *Bundle) valueSection(s *section, k int, v *results.Value, prefix string) {
+func (b *Bundle) valueSection(s *Section, k int, v *results.Value, prefix string) {
 	l := b.Lang
 	s.title = l.T("section.value", k, v.Scenario, v.Side)
 	s.facts = docFacts(l, &v.Header, l.T("value.intervals", method(l, results.PairedMethod)))
@@ -171,7 +171,7 @@ func (b *Bundle) valueSection(s *section, k int, v *results.Value, prefix string
 	s.scenario = ctxYAML(v.Context)
 }
 
-func (b *Bundle) matrixSection(s *section, k int, m *results.Matrix, prefix string) {
+func (b *Bundle) matrixSection(s *Section, k int, m *results.Matrix, prefix string) {
 	l := b.Lang
 	s.title = l.T("section.matrix", k, m.Scenario, m.RowSide, m.ColSide)
 	s.facts = docFacts(l, &m.Header, l.T("matrix.intervals", method(l, intervalWilson)))
@@ -221,7 +221,7 @@ func (b *Bundle) matrixSection(s *section, k int, m *results.Matrix, prefix stri
 	s.scenario = ctxYAML(m.Context)
 }
 
-func (b *Bundle) tournamentSection(s *section, k int, t *results.Tournament) {
+func (b *Bundle) tournamentSection(s *Section, k int, t *results.Tournament) {
 	l := b.Lang
 	s.title = l.T("section.tournament", k, t.Scenario, len(t.Options), t.Side)
 	s.facts = docFacts(l, &t.Header, l.T("tour.intervals", method(l, intervalWilson), l.T("tour.method")))

@@ -73,7 +73,7 @@ func fixtureTournament() *results.Tournament {
 }
 
 func analysisBundle() *Bundle {
-	return &Bundle{Title: "Balance analysis", Version: "0.1.0+test", Command: "simctl report value.json matrix.json tournament.json -o out",
+	return &Bundle{Section: shipped, Title: "Balance analysis", Version: "0.1.0+test", Command: "simctl report value.json matrix.json tournament.json -o out",
 		Inputs: []*results.Input{{Path: "value.json", Value: fixtureValueDoc()}, {Path: "matrix.json", Matrix: fixtureMatrixDoc()}, {Path: "tournament.json", Tournament: fixtureTournament()}}}
 }
 
@@ -82,7 +82,7 @@ func analysisBundle() *Bundle {
 // (-update rewrites it).
 func TestGoldenAnalysisReport(t *testing.T) {
 	b := analysisBundle()
-	var secs []*section
+	var secs []*Section
 	for i, in := range b.Inputs {
 		s, err := b.section(i+1, in)
 		if err != nil {
@@ -151,7 +151,7 @@ func TestAnalysisBundleFiles(t *testing.T) {
 // TestAnalysisStatusNotes: a shard, an incomplete merge and an interrupted
 // run are each marked in their section, never read as the whole.
 func TestAnalysisStatusNotes(t *testing.T) {
-	b := &Bundle{}
+	b := &Bundle{Section: shipped}
 	v := fixtureValueDoc()
 	v.Shard = &results.Shard{K: 1, Of: 4, Start: 5000, N: 5000, Total: 20000}
 	s, err := b.section(1, &results.Input{Path: "v.json", Value: v})

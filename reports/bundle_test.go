@@ -31,7 +31,7 @@ func fixtureBundle(t *testing.T) (*Bundle, string) {
 		c.Options = c.Options[:2] // fewer PNGs to render under -race
 		c.Finish([][2]stats.Paired{{}, {c.Options[1].Diff[0].Paired, c.Options[1].Diff[1].Paired}})
 	}
-	b := &Bundle{Title: "Balance report: Fighter vs Orc", Version: "0.1.0+test", Command: "simctl report run.json sweep.json compare.json -o out",
+	b := &Bundle{Section: shipped, Title: "Balance report: Fighter vs Orc", Version: "0.1.0+test", Command: "simctl report run.json sweep.json compare.json -o out",
 		Inputs: []*results.Input{{Path: "run.json", Run: r, Context: ctx}, {Path: "sweep.json", Sweep: sw}, {Path: "compare.json", Compare: c}}}
 	return b, dir
 }

@@ -105,7 +105,7 @@ func everyKind(t *testing.T, l i18n.Lang) (*Bundle, []string) {
 
 // render is the report's Markdown, its figures' captions and the text
 // they draw.
-func render(t *testing.T, b *Bundle, secs []*section) string {
+func render(t *testing.T, b *Bundle, secs []*Section) string {
 	var md bytes.Buffer
 	b.markdown(&md, secs)
 	var all strings.Builder

@@ -215,3 +215,10 @@ func fixtureOutcomes(n int64) *results.Result {
 		Seed: 7, Sides: [2]string{"party", "hobgoblins"}, Command: "simctl run fixture.yaml -n 10000 --seed 7"}
 	return results.FromRaw(m, raw)
 }
+
+// shipped is the section renderers the kinds table gives simctl's own
+// documents (cmd/simctl/app), for this package's reports.
+func shipped(kind string) SectionFunc {
+	return map[string]SectionFunc{"sweep": SweepSection, "compare": CompareSection, "value": ValueSection,
+		"matrix": MatrixSection, "tournament": TournamentSection, "optimize": OptimizeSection}[kind]
+}

@@ -22,14 +22,14 @@ func langBundle(l i18n.Lang) *Bundle {
 		Options: []results.OptionValue{{Name: "dying", Value: "out-at-0", Default: true}, {Name: "confirm_crits", Value: "false"}}}
 	c := fixtureCompare()
 	c.Context = ctx
-	return &Bundle{Title: l.T("report.title.scenario", "Fighter vs Orc"), Lang: l, Version: "0.1.0+test",
+	return &Bundle{Section: shipped, Title: l.T("report.title.scenario", "Fighter vs Orc"), Lang: l, Version: "0.1.0+test",
 		Command: "simctl report run.json compare.json value.json -o out --lang " + string(l),
 		Inputs:  []*results.Input{{Path: "run.json", Run: r, Context: ctx}, {Path: "compare.json", Compare: c}, {Path: "value.json", Value: fixtureValueDoc()}}}
 }
 
-func langSections(t *testing.T, b *Bundle) []*section {
+func langSections(t *testing.T, b *Bundle) []*Section {
 	t.Helper()
-	var secs []*section
+	var secs []*Section
 	for i, in := range b.Inputs {
 		s, err := b.section(i+1, in)
 		if err != nil {

@@ -68,7 +68,7 @@ func TestGoldenMatrixLang(t *testing.T) {
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
 		c := classMatrix()
 		c.Interrupted, c.Unplayed = true, [][2]int64{{20000, 30000}}
-		b := &Bundle{Title: l.T("report.title.scenario", "Cavalier vs Rival"), Lang: l, Version: "0.1.0+test",
+		b := &Bundle{Section: shipped, Title: l.T("report.title.scenario", "Cavalier vs Rival"), Lang: l, Version: "0.1.0+test",
 			Command: "simctl report matrix.json class.json -o out --lang " + string(l),
 			Inputs:  []*results.Input{{Path: "matrix.json", Matrix: fixtureMatrixDoc()}, {Path: "class.json", Matrix: c}}}
 		secs := langSections(t, b)
@@ -98,7 +98,7 @@ func TestStatusNotesLang(t *testing.T) {
 		v.Command, v.Interrupted, v.Unplayed = "", true, [][2]int64{{5, 9}}
 		m := fixtureMatrixDoc()
 		m.Command, m.Shard = "", &results.Shard{K: 1, Of: 2, Start: 10000, N: 10000, Total: 20000}
-		b := &Bundle{Title: "t", Lang: l, Version: "0.1.0+test",
+		b := &Bundle{Section: shipped, Title: "t", Lang: l, Version: "0.1.0+test",
 			Inputs: []*results.Input{{Path: "value.json", Value: v}, {Path: "matrix.json", Matrix: m}}}
 		var notes []string
 		for _, s := range langSections(t, b) {

@@ -108,7 +108,7 @@ func TestOptimizeStatementForms(t *testing.T) {
 // catalog left in it or its figures.
 func TestGoldenOptimizeLang(t *testing.T) {
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
-		b := &Bundle{Title: l.T("report.title.scenario", "Fighter vs Orc"), Lang: l, Version: "0.1.0+test",
+		b := &Bundle{Section: shipped, Title: l.T("report.title.scenario", "Fighter vs Orc"), Lang: l, Version: "0.1.0+test",
 			Command: "simctl report o1.json o2.json oracle.json o4.json -o out --lang " + string(l)}
 		for i, o := range optimizeDocs(t) {
 			b.Inputs = append(b.Inputs, &results.Input{Path: []string{"o1.json", "o2.json", "oracle.json", "o4.json"}[i], Optimize: o})

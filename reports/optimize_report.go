@@ -21,7 +21,7 @@ import (
 // landscape over one or two numeric --vary paths, and the best
 // candidate's median fight (replayed by the caller into Input.Traces).
 
-func (b *Bundle) optimizeSection(s *section, k int, o *results.Optimize, prefix string) {
+func (b *Bundle) optimizeSection(s *Section, k int, o *results.Optimize, prefix string) {
 	l := b.Lang
 	s.facts = docFacts(l, &o.Header, l.T("opt.intervals", method(l, intervalWilson)))
 	docCommandLang(l, s, &o.Header, nil)

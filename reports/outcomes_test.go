@@ -32,7 +32,7 @@ func TestGoldenOutcomesText(t *testing.T) {
 func TestBundleOutcomes(t *testing.T) {
 	dir := t.TempDir()
 	r := fixtureOutcomes(10000)
-	b := &Bundle{Title: "Balance report", Version: "0.1.0+test", Command: "simctl report run.json -o out",
+	b := &Bundle{Section: shipped, Title: "Balance report", Version: "0.1.0+test", Command: "simctl report run.json -o out",
 		Inputs: []*results.Input{{Path: "run.json", Run: r}}}
 	files, err := b.Write(dir)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 
 // markdown writes report.md: the same sections as the HTML, with the
 // figures as PNG files beside it.
-func (b *Bundle) markdown(w io.Writer, secs []*section) {
+func (b *Bundle) markdown(w io.Writer, secs []*Section) {
 	fmt.Fprintf(w, "# %s\n\n", mdInline(b.Title))
 	fmt.Fprintf(w, "%s\n\n", b.intro())
 	if len(secs) > 1 && answered(secs) {
@@ -162,7 +162,7 @@ func (b *Bundle) intro() string {
 // html writes report.html: one XHTML-compatible file with the figures
 // inlined as SVG and the style inline, so it opens anywhere and fetches
 // nothing.
-func (b *Bundle) html(w io.Writer, secs []*section) error {
+func (b *Bundle) html(w io.Writer, secs []*Section) error {
 	var h strings.Builder
 	e := html.EscapeString
 	h.WriteString("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"" + string(b.Lang.Or()) + "\">\n<head>\n<meta charset=\"utf-8\"/>\n")
@@ -336,7 +336,7 @@ func (t *table) html(w io.Writer) {
 }
 
 // answered tells whether any section has an answer to lead with.
-func answered(secs []*section) bool {
+func answered(secs []*Section) bool {
 	for _, s := range secs {
 		if len(s.answer) > 0 {
 			return true

@@ -86,7 +86,7 @@ func TestTournamentStatementForms(t *testing.T) {
 // English sentence of the catalog left in it.
 func TestGoldenTournamentLang(t *testing.T) {
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
-		b := &Bundle{Title: l.T("report.title.scenario", "Braced spears"), Lang: l, Version: "0.1.0+test",
+		b := &Bundle{Section: shipped, Title: l.T("report.title.scenario", "Braced spears"), Lang: l, Version: "0.1.0+test",
 			Command: "simctl report t.json -o out --lang " + string(l)}
 		for i, tt := range outcomeTournaments() {
 			b.Inputs = append(b.Inputs, &results.Input{Path: "t" + string(rune('1'+i)) + ".json", Tournament: tt})

@@ -146,3 +146,29 @@ func (p *Policies[M]) Maker(d *scenario.Decoder, dc Decider) (M, scenario.Policy
 	compile, ok := p.Tactics(d, dc.Tactics, dc.Path)
 	return compile, scenario.PolicySpec{Node: dc.Tactics, Path: dc.Path}, ok
 }
+
+// Deciders are the deciders of a game's combatants, recorded by roster
+// index while a ruleset compiles them, for their policies to be made once
+// the game is whole (Policies.Make): after its traits, since a tactics
+// rule may choose a special action written as data by name.
+type Deciders struct{ list []decided }
+
+type decided struct {
+	dc  Decider
+	idx int
+}
+
+// Add records that combatant idx decides with dc.
+func (ds *Deciders) Add(dc Decider, idx int) { ds.list = append(ds.list, decided{dc, idx}) }
+
+// Make makes the policy of every combatant recorded in ds, in order:
+// make gets its index, the constructor its decider names (Maker) and the
+// spec to call it with. A decider naming no registered policy is
+// reported through d and skipped, so one pass reports every problem.
+func (p *Policies[M]) Make(d *scenario.Decoder, ds *Deciders, make func(idx int, m M, spec scenario.PolicySpec)) {
+	for _, x := range ds.list {
+		if m, spec, ok := p.Maker(d, x.dc); ok {
+			make(x.idx, m, spec)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -111,5 +112,30 @@ func TestDeciderOf(t *testing.T) {
 	dc := DeciderOf(d, &scenario.Side{Path: sp}, &scenario.Combatant{Path: cp, Tactics: ownTac})
 	if mk, spec, ok := p.Maker(d, dc); !ok || mk() != "tactics" || spec.Node != ownTac || spec.Path != cp+".tactics" {
 		t.Errorf("Maker with a tactics compiler: %v %+v", ok, spec)
+	}
+}
+
+// TestPoliciesMake: Make makes every recorded combatant's policy in the
+// order recorded, with its index and spec, and skips (after reporting it)
+// one whose policy is unknown, so that the others are still made.
+func TestPoliciesMake(t *testing.T) {
+	p := NewPolicies[func() string]("toy")
+	p.Register("default", "the default", func() string { return "default" })
+	p.Register("delay", "wait", func() string { return "delay" })
+	rep := &scenario.Reporter{File: "f.yaml"}
+	d := scenario.NewDecoder(rep)
+	var ds Deciders
+	ds.Add(Decider{Spec: scenario.PolicySpec{Name: "delay"}}, 2)
+	ds.Add(Decider{Spec: scenario.PolicySpec{Name: "dealy", Path: "sides[0].policy"}}, 0)
+	ds.Add(Decider{}, 1)
+	var got []string
+	p.Make(d, &ds, func(i int, mk func() string, spec scenario.PolicySpec) {
+		got = append(got, strconv.Itoa(i)+":"+mk()+":"+spec.Name)
+	})
+	if want := []string{"2:delay:delay", "1:default:"}; !slices.Equal(got, want) {
+		t.Errorf("Make made %v, want %v", got, want)
+	}
+	if err := rep.Err(); err == nil || !strings.Contains(err.Error(), `unknown policy "dealy"`) {
+		t.Errorf("the unknown policy was not reported: %v", err)
 	}
 }

@@ -26,29 +26,34 @@ import (
 //
 // W is a worker's state (its tables, stream and accumulator), typically a
 // pointer. Concurrency: New runs on the caller's goroutine before any
-// worker starts; Play and Crash run on the worker's goroutine and touch
-// only their W; Commit and Abandoned are serialised per worker by the pool.
+// worker starts; Play, Crash and Cut run on the worker's goroutine and
+// touch only their W; Save and Abandoned are serialised per worker by the
+// pool.
+//
+// Play, New and Crash are all a pool needs. A pool whose workers can drop
+// work (Cut) or whose run can be abandoned (cfg.Abandon) adds Save, the
+// one point where a worker's work becomes safe, and Abandoned or Cut.
 type Pool[W any] struct {
 	Chunk int64              // indices claimed at once; must be positive
 	New   func() W           // one worker's state
 	Play  func(w W, i int64) // play encounter i (absolute index) into w
 	// Crash is the error for a panic p raised while w played encounter i.
 	Crash func(w W, i int64, p any) error
-	// Commit, with cfg.Abandon set, publishes w's work so far (at each
-	// CommitEvery tick and at the end of each chunk); Abandoned reads what
-	// w published when the run is abandoned. Both are called under w's
-	// lock. A pool without them cannot be abandoned (cfg.Abandon ignored).
-	Commit    func(w W)
+	// Save makes w's work so far safe: from a Cut, and, when the run can
+	// be abandoned, for Abandoned to read. It is called at the end of each
+	// chunk (dropping a whole chunk costs no copy per encounter, and a
+	// resume plays it again) and, when the run can be abandoned, at each
+	// CommitEvery tick, then under w's lock.
+	Save func(w W)
+	// Abandoned reads what w saved when the run is abandoned, under w's
+	// lock. A pool without Save and Abandoned cannot be abandoned
+	// (cfg.Abandon ignored).
 	Abandoned func(w W)
 	// Cut, if set, reports that the encounter w just played was abandoned
 	// mid-play (the run is stopping: sim.Counts.Stopped); w must then have
-	// dropped everything it played since its last Commit or Fold, which the
-	// pool records as unplayed. Fold, with Cut and without Commit, makes w's
-	// work so far safe from such a drop (at each chunk's end): dropping a
-	// whole chunk's work costs no copy per encounter, and a resume plays it
-	// again.
-	Cut  func(w W) bool
-	Fold func(w W)
+	// dropped everything it played since its last Save (which Cut needs),
+	// and the pool records it as unplayed.
+	Cut func(w W) bool
 }
 
 // ErrAbandoned is what Pool.Run returns when cfg.Abandon was closed: only
@@ -72,7 +77,7 @@ func (p *Pool[W]) Run(ctx context.Context, cfg RunConfig) ([]W, error) {
 	if n := (cfg.N + p.Chunk - 1) / p.Chunk; int64(workers) > n && n > 0 {
 		workers = int(n)
 	}
-	abandonable := cfg.Abandon != nil && p.Commit != nil && p.Abandoned != nil
+	abandonable := cfg.Abandon != nil && p.Save != nil && p.Abandoned != nil
 	// A worker that fails stops the others: the run is lost anyway, and the
 	// error should come back now, not after the remaining encounters.
 	wctx, cancel := context.WithCancel(ctx)
@@ -145,7 +150,7 @@ type poolSlot[W any] struct {
 	gap    Range           // the part of its last chunk it did not play
 	played int64
 	err    error
-	commit bool // publish for an abandoning Run
+	commit bool // the run can be abandoned: save under mu
 	flush  atomic.Bool
 	mu     sync.Mutex
 }
@@ -159,9 +164,15 @@ func (s *poolSlot[W]) stopped() bool {
 	}
 }
 
-func (s *poolSlot[W]) publish(p *Pool[W]) {
+// save is Pool.Save, under the slot's lock when the run can be
+// abandoned (Abandoned reads what it saved from another goroutine).
+func (s *poolSlot[W]) save(p *Pool[W]) {
+	if !s.commit {
+		p.Save(s.w)
+		return
+	}
 	s.mu.Lock()
-	p.Commit(s.w)
+	p.Save(s.w)
 	s.mu.Unlock()
 }
 
@@ -182,7 +193,7 @@ func (s *poolSlot[W]) work(p *Pool[W], cfg RunConfig, next *atomic.Int64) (err e
 			s.gap = Range{lo, hi} // claimed, never started
 			return nil
 		}
-		safe := lo // the first index not yet committed or folded
+		safe := lo // the first index not yet saved
 		for i := lo; i < hi; i++ {
 			// A non-blocking receive per encounter (a few ns, no lock):
 			// a cancelled run stops after the encounter in play, or within
@@ -194,7 +205,7 @@ func (s *poolSlot[W]) work(p *Pool[W], cfg RunConfig, next *atomic.Int64) (err e
 			}
 			if s.commit && s.flush.Load() {
 				s.flush.Store(false)
-				s.publish(p)
+				s.save(p)
 				safe = i
 			}
 			cur = cfg.Start + i
@@ -207,10 +218,8 @@ func (s *poolSlot[W]) work(p *Pool[W], cfg RunConfig, next *atomic.Int64) (err e
 			}
 			s.played++
 		}
-		if s.commit {
-			s.publish(p)
-		} else if p.Fold != nil {
-			p.Fold(s.w)
+		if p.Save != nil {
+			s.save(p)
 		}
 		if cfg.Done != nil {
 			cfg.Done.Add((hi - lo) * max(cfg.DonePer, 1))

@@ -70,7 +70,7 @@ func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 	pool := Pool[*runWorker]{
 		Chunk: chunk,
 		New: func() *runWorker {
-			// t is the work since the last Fold or Commit, all a Cut drops.
+			// t is the work since the last Save, all a Cut drops.
 			w := &runWorker{table: g.NewTable(), t: NewTally(g), committed: NewTally(g)}
 			w.t.Counts.Watch(&stop)
 			return w
@@ -83,7 +83,7 @@ func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 			return msg.Errorf("internal error in encounter %d (seed %d): %v; replay it with simctl trace --seed %d --encounter %d",
 				i, cfg.Seed, p, cfg.Seed, i)
 		},
-		Commit: func(w *runWorker) {
+		Save: func(w *runWorker) {
 			w.committed.Merge(w.t)
 			w.t.Reset()
 		},
@@ -94,10 +94,6 @@ func Run(ctx context.Context, g Game, cfg RunConfig) (*Tally, error) {
 			}
 			w.t.Reset()
 			return true
-		},
-		Fold: func(w *runWorker) {
-			w.committed.Merge(w.t)
-			w.t.Reset()
 		},
 	}
 	ws, err := pool.Run(ctx, cfg)

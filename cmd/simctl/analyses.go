@@ -150,31 +150,3 @@ func isSet(fs *flag.FlagSet, name string) bool {
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
 }
-
-// mergeKind merges the shards of a kind registered in the table, or says
-// why it cannot.
-func mergeKind(ins []*results.Input, format reports.Format, write func(func(io.Writer) error) error, stderr io.Writer) int {
-	k := app.Lookup(ins[0].Kind)
-	if k == nil || k.Merge == nil {
-		say(stderr, "merge", "%s is a %s document, which does not shard; there is nothing to merge", ins[0].Path, ins[0].Kind)
-		return exitFailure
-	}
-	docs := make([]any, len(ins))
-	for i, in := range ins {
-		if in.Kind != k.Name {
-			say(stderr, "merge", "documents of different kinds given (runs, sweeps, comparisons, value or matrix runs); merge the shards of one experiment at a time")
-			return exitFailure
-		}
-		docs[i] = in.Doc
-	}
-	m, err := k.Merge(docs)
-	if err != nil {
-		sayErr(stderr, "merge", err)
-		return exitFailure
-	}
-	if err := write(func(w io.Writer) error { return k.Write(m, w, format, langOf(stderr)) }); err != nil {
-		sayErr(stderr, "merge", err)
-		return exitFailure
-	}
-	return exitOK
-}

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"simctl/sim/msg"
+	"slices"
 	"strings"
+
+	"simctl/sim/msg"
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
@@ -41,14 +43,11 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		sayErr(stderr, "merge", err)
 		return exitUsage
 	}
+	// Run results, or the documents of one analysis kind, which its
+	// table entry merges.
 	var rs []*results.Result
-	var sweeps []*results.Sweep
-	var values []*results.Value
-	var matrices []*results.Matrix
-	var compares []*results.Compare
-	var opts []*results.Optimize
-	var optPaths []string
-	var others []*results.Input // documents of kinds the table registered
+	var docs []any
+	var paths, kinds []string
 	for _, p := range pos {
 		in, err := results.ReadInputContext(ctx, p)
 		if err != nil {
@@ -59,73 +58,21 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			sayErr(stderr, "merge", mergeInputError(ctx, p, err))
 			return exitFailure
 		}
-		switch {
-		case in.Run != nil:
+		if in.Run != nil {
 			rs = append(rs, in.Run)
-		case in.Sweep != nil:
-			sweeps = append(sweeps, in.Sweep)
-		case in.Value != nil:
-			values = append(values, in.Value)
-		case in.Matrix != nil:
-			matrices = append(matrices, in.Matrix)
-		case in.Optimize != nil:
-			opts, optPaths = append(opts, in.Optimize), append(optPaths, p)
-		case in.Tournament != nil:
-			say(stderr, "merge", "%s is a tournament; a tournament does not shard (each round's eliminations need the whole round), so there is nothing to merge", p)
-			return exitFailure
-		case in.Doc != nil:
-			others = append(others, in)
-		default:
-			compares = append(compares, in.Compare)
+		} else {
+			docs, paths = append(docs, in.Document()), append(paths, p)
+		}
+		if k := in.DocKind(); !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
 		}
 	}
-	kinds := 0
-	for _, k := range []int{len(rs), len(sweeps), len(values), len(matrices), len(compares), len(opts), len(others)} {
-		if k > 0 {
-			kinds++
-		}
-	}
-	if kinds > 1 {
+	if len(kinds) > 1 {
 		say(stderr, "merge", "documents of different kinds given (runs, sweeps, comparisons, value or matrix runs); merge the shards of one experiment at a time")
 		return exitFailure
 	}
-	switch {
-	case len(others) > 0:
-		return mergeKind(others, format, func(doc func(io.Writer) error) error { return writeOut(target, stdout, doc) }, stderr)
-	case len(opts) > 0:
-		m, err := app.MergeOptimizeStages(opts, optPaths)
-		if err != nil {
-			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
-			return exitFailure
-		}
-		if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteOptimize(m, w, reports.JSON, i18n.En) }); err != nil {
-			sayErr(stderr, "merge", err)
-			return exitFailure
-		}
-		return exitOK
-	case len(sweeps) > 0:
-		return mergeSweeps(sweeps, target, *partial, format, stdout, stderr)
-	case len(values) > 0:
-		v, err := app.MergeValues(values)
-		if err != nil {
-			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
-			return exitFailure
-		}
-		return mergeDone(msg.New("value run"), v.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteValue(v, w, format, i18n.En) })
-	case len(matrices) > 0:
-		m, err := app.MergeMatrices(matrices)
-		if err != nil {
-			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
-			return exitFailure
-		}
-		return mergeDone(msg.New("matrix"), m.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteMatrix(m, w, format, i18n.En) })
-	case len(compares) > 0:
-		c, err := results.MergeCompares(compares)
-		if err != nil {
-			fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
-			return exitFailure
-		}
-		return mergeDone(msg.New("comparison"), c.Incomplete, target, *partial, stdout, stderr, func(w io.Writer) error { return reports.WriteCompare(c, w, format, i18n.En) })
+	if len(docs) > 0 {
+		return mergeKind(kinds[0], docs, paths, target, *partial, format, stdout, stderr)
 	}
 	m, err := results.Merge(rs)
 	if err != nil {
@@ -147,39 +94,33 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return exitOK
 }
 
-// mergeSweeps merges shards of a sweep (sweep --shard k/K) into the sweep
-// one process would have made; text output is the sweep's table.
-func mergeSweeps(ss []*results.Sweep, target *safeio.Target, partial bool, f reports.Format, stdout, stderr io.Writer) int {
-	m, err := results.MergeSweeps(ss)
+// mergeKind merges the shards of one analysis kind with its table
+// entry's Merge, or says why it cannot; an incomplete set of shards is
+// said, and fails unless --allow-partial.
+func mergeKind(kind string, docs []any, paths []string, target *safeio.Target, partial bool, format reports.Format, stdout, stderr io.Writer) int {
+	k := app.Lookup(kind)
+	if k == nil || k.Merge == nil {
+		say(stderr, "merge", "%s is a %s document, which does not shard; there is nothing to merge", paths[0], kind)
+		return exitFailure
+	}
+	m, err := k.Merge(docs, paths)
 	if err != nil {
 		fmt.Fprintln(stderr, "simctl", langOf(stderr).Err(err))
 		return exitFailure
 	}
-	if m.Incomplete {
-		say(stderr, "merge", "the sweep shards do not cover every point's encounters (shards missing); the merged sweep is marked incomplete")
+	if m.Missing.Format != "" {
+		say(stderr, "merge", "%v", m.Missing)
 	}
-	if err := writeOut(target, stdout, func(w io.Writer) error { return reports.WriteSweep(m, w, f, i18n.En) }); err != nil {
+	if m.JSON {
+		format = reports.JSON
+	}
+	// The document in English, as every command writes its documents
+	// unless --lang asks otherwise; merge's --lang is for its messages.
+	if err := writeOut(target, stdout, func(w io.Writer) error { return k.Write(m.Doc, w, format, i18n.En) }); err != nil {
 		sayErr(stderr, "merge", err)
 		return exitFailure
 	}
-	if m.Incomplete && !partial {
-		say(stderr, "merge", "incomplete set of shards; give the missing ones, or --allow-partial to accept it")
-		return exitFailure
-	}
-	return exitOK
-}
-
-// mergeDone writes a merged value or matrix document; an incomplete set
-// of shards is said, and fails unless --allow-partial.
-func mergeDone(what msg.Text, incomplete bool, target *safeio.Target, partial bool, stdout, stderr io.Writer, write func(io.Writer) error) int {
-	if incomplete {
-		say(stderr, "merge", "the %s shards do not cover every encounter (shards missing); the merged result is marked incomplete", what)
-	}
-	if err := writeOut(target, stdout, write); err != nil {
-		sayErr(stderr, "merge", err)
-		return exitFailure
-	}
-	if incomplete && !partial {
+	if m.Missing.Format != "" && !partial {
 		say(stderr, "merge", "incomplete set of shards; give the missing ones, or --allow-partial to accept it")
 		return exitFailure
 	}

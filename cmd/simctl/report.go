@@ -67,7 +67,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return appError(stderr, "report", err)
 	}
-	b := &reports.Bundle{Title: rb.Title, Inputs: rb.Inputs, Version: rb.Version, Command: rb.Command, Lang: rb.Lang}
+	b := &reports.Bundle{Title: rb.Title, Inputs: rb.Inputs, Version: rb.Version, Command: rb.Command, Lang: rb.Lang, Section: rb.Section}
 	files, err := b.Write(*out)
 	if err != nil {
 		sayErr(stderr, "report", err)

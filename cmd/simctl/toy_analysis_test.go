@@ -5,17 +5,21 @@ package main
 // table entry (flags with defaults, the lab's check, play, merge,
 // renderer), its experiment (here a run, counted one way) and its
 // document. Nothing outside this file names it; the CLI runs it by its
-// name, simctl merge adds its documents, and the lab plays it as a job.
+// name, simctl merge adds its documents, simctl report gives them their
+// section, and the lab plays it as a job and archives its report.
 
 import (
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -43,7 +47,32 @@ type toyDoc struct {
 	Wins       int64  `json:"wins"`
 }
 
-var toyOnce sync.Once
+var toyOnce, noSectionOnce sync.Once
+
+// registerOnce registers the toy without a section once (the test may
+// run more than once: -count).
+func registerOnce(a *app.Analysis) { noSectionOnce.Do(func() { app.Register(a) }) }
+
+// checkToyReport checks that the report in dir says each of want in
+// its Markdown and in its HTML.
+func checkToyReport(t *testing.T, dir string, want []string) {
+	t.Helper()
+	for _, name := range []string{"report.md", "report.html"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		if name == "report.html" {
+			text = html.UnescapeString(text)
+		}
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s does not say %q:\n%s", name, w, text)
+			}
+		}
+	}
+}
 
 func registerToy() {
 	toyOnce.Do(func() {
@@ -59,13 +88,25 @@ func registerToy() {
 			},
 			Play:   playToy,
 			Decode: func(path string, data []byte) (any, error) { var d toyDoc; return &d, json.Unmarshal(data, &d) },
-			Merge: func(docs []any) (any, error) {
+			Merge: func(docs []any, _ []string) (*app.Merged, error) {
 				m := *docs[0].(*toyDoc)
 				for _, d := range docs[1:] {
 					m.Encounters += d.(*toyDoc).Encounters
 					m.Wins += d.(*toyDoc).Wins
 				}
-				return &m, nil
+				return &app.Merged{Doc: &m}, nil
+			},
+			// Its section in a report: the answer, how it was made, a
+			// table.
+			Section: func(l i18n.Lang, k int, in *results.Input) (*reports.Section, error) {
+				d := in.Doc.(*toyDoc)
+				s := reports.NewSection(k, fmt.Sprintf("%d. Wins with %d hp to spare", k, d.MinHP))
+				s.Answer(fmt.Sprintf("%s won %d of %d encounters with at least %d hp left.", d.Side, d.Wins, d.Encounters, d.MinHP))
+				s.Fact("encounters", strconv.FormatInt(d.Encounters, 10))
+				s.Command(d.Command)
+				s.Table("Toy wins", []string{"side", "wins", "encounters"},
+					[][]string{{d.Side, strconv.FormatInt(d.Wins, 10), strconv.FormatInt(d.Encounters, 10)}}, 1, "Counted from the winners' hit points left.")
+				return s, nil
 			},
 			Write: func(doc any, w io.Writer, f reports.Format, l i18n.Lang) error {
 				d := doc.(*toyDoc)
@@ -189,11 +230,30 @@ func TestToyAnalysisKind(t *testing.T) {
 	if err := json.Unmarshal(merged.Bytes(), &d); err != nil || d.Wins != want1+want2 || d.Encounters != 600 {
 		t.Fatalf("simctl merge: %+v (%v), want %d wins of 600", d, err, want1+want2)
 	}
-	// report has no section for it, and says so rather than failing
-	// inside.
+	// report gives it its section (the table's Section), in Markdown
+	// and HTML, beside a shipped kind's document.
+	mergedPath := filepath.Join(dir, "merged.json")
+	if err := os.WriteFile(mergedPath, merged.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	errb.Reset()
-	if code := Main(ctx, []string{"report", docs[0], "-o", filepath.Join(dir, "r")}, io.Discard, &errb); code == 0 || !strings.Contains(errb.String(), "toy-wins document has no section") {
-		t.Fatalf("simctl report of a toy document: exit %d: %s", code, errb.String())
+	rdir := filepath.Join(dir, "r")
+	if code := Main(ctx, []string{"report", docs[0], mergedPath, "-o", rdir, "--quiet"}, io.Discard, &errb); code != 0 {
+		t.Fatalf("simctl report of toy documents: exit %d: %s", code, errb.String())
+	}
+	checkToyReport(t, rdir, []string{
+		fmt.Sprintf("heroes won %d of 300 encounters with at least 8 hp left.", want1),
+		fmt.Sprintf("heroes won %d of 600 encounters with at least 8 hp left.", want1+want2),
+		"2. Wins with 8 hp to spare", "Toy wins", "Counted from the winners' hit points left.", "merged.json"})
+	// A kind without a section is refused, saying why.
+	sectionless := *app.Lookup("toy-wins")
+	sectionless.Name, sectionless.Section = "toy-nosection", nil
+	registerOnce(&sectionless)
+	bare := filepath.Join(dir, "bare.json")
+	os.WriteFile(bare, bytes.Replace(data, []byte(`"toy-wins"`), []byte(`"toy-nosection"`), 1), 0o644)
+	errb.Reset()
+	if code := Main(ctx, []string{"report", bare, "-o", filepath.Join(dir, "r2")}, io.Discard, &errb); code == 0 || !strings.Contains(errb.String(), "toy-nosection document has no section in a report") {
+		t.Fatalf("simctl report of a kind without a section: exit %d: %s", code, errb.String())
 	}
 
 	// The lab: simctl serve plays the kind as a job from its form (the
@@ -256,6 +316,30 @@ func TestToyAnalysisKind(t *testing.T) {
 	if st.Result.Command != want {
 		t.Fatalf("the job's command line: %q, want %q", st.Result.Command, want)
 	}
+	// The lab's report archive of the job: the same section.
+	resp, err = http.Get(base + "/api/jobs/" + accepted.ID + "/report.zip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zdata, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET report.zip of the toy job: %s: %s", resp.Status, zdata)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(zdata), int64(len(zdata)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zdir := t.TempDir()
+	for _, f := range zr.File {
+		if name := path.Base(f.Name); name == "report.md" || name == "report.html" {
+			rc, _ := f.Open()
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			os.WriteFile(filepath.Join(zdir, name), b, 0o644)
+		}
+	}
+	checkToyReport(t, zdir, []string{fmt.Sprintf("heroes won %d of 300 encounters with at least 3 hp left.", want3), "Toy wins"})
 	var again bytes.Buffer
 	errb.Reset()
 	if code := Main(ctx, strings.Fields(want)[1:], &again, &errb); code != 0 {

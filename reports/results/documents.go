@@ -38,6 +38,10 @@ type Header struct {
 	Incomplete bool `json:"incomplete,omitempty"`
 }
 
+// DocHeader is the header of the document that embeds h (value, matrix,
+// tournament and optimize documents).
+func (h *Header) DocHeader() *Header { return h }
+
 // NamedSets is one named setting of a side: the --set overrides it applies.
 type NamedSets struct {
 	Name string   `json:"name"`

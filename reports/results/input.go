@@ -25,9 +25,10 @@ type Input struct {
 	Matrix     *Matrix
 	Tournament *Tournament
 	Optimize   *Optimize
-	// Doc is a document of a kind registered with RegisterDocument (Kind
-	// names it), as its decoder returned it.
-	Doc  any
+	// Doc is a document of a kind registered with RegisterDocument, as
+	// its decoder returned it.
+	Doc any
+	// Kind is the document's "kind" ("" for a run result).
 	Kind string
 	// Context of a run result, which carries none itself: filled by the
 	// caller from the scenario when it can be found (nil otherwise).
@@ -72,7 +73,7 @@ func ParseInput(path string, data []byte) (*Input, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, msg.Errorf("%s: not a simctl JSON document (a run, merge, sweep, compare, value, matrix or tournament result): %s", path, jsonProblem(err))
 	}
-	in := &Input{Path: path}
+	in := &Input{Path: path, Kind: head.Kind}
 	switch head.Kind {
 	case "sweep":
 		var s Sweep
@@ -147,12 +148,74 @@ func ParseInput(path string, data []byte) (*Input, error) {
 			if err != nil {
 				return nil, err
 			}
-			in.Doc, in.Kind = doc, head.Kind
+			in.Doc = doc
 			return in, nil
 		}
 		return nil, msg.Errorf("%s: unknown kind %q of simctl document (expected a run result, a sweep, a comparison, or a value, matrix or tournament document)", path, head.Kind)
 	}
 	return in, nil
+}
+
+// Document is the document in holds, whatever its kind: *Result,
+// *Sweep, *Compare, *Value, *Matrix, *Tournament, *Optimize or a
+// registered kind's (nil: none).
+func (in *Input) Document() any {
+	switch {
+	case in.Run != nil:
+		return in.Run
+	case in.Sweep != nil:
+		return in.Sweep
+	case in.Compare != nil:
+		return in.Compare
+	case in.Value != nil:
+		return in.Value
+	case in.Matrix != nil:
+		return in.Matrix
+	case in.Tournament != nil:
+		return in.Tournament
+	case in.Optimize != nil:
+		return in.Optimize
+	}
+	return in.Doc
+}
+
+// DocKind is the kind of the document in holds: Kind, or for an Input
+// built in memory without it, the kind of the field that is set ("" for
+// a run result).
+func (in *Input) DocKind() string {
+	switch {
+	case in.Kind != "":
+		return in.Kind
+	case in.Sweep != nil:
+		return "sweep"
+	case in.Compare != nil:
+		return "compare"
+	case in.Value != nil:
+		return "value"
+	case in.Matrix != nil:
+		return "matrix"
+	case in.Tournament != nil:
+		return "tournament"
+	case in.Optimize != nil:
+		return "optimize"
+	}
+	return ""
+}
+
+// Scenario is the name of the scenario the document played ("": it names
+// none).
+func (in *Input) Scenario() string {
+	switch d := in.Document().(type) {
+	case *Result:
+		return d.Scenario
+	case *Sweep:
+		return d.Scenario
+	case *Compare:
+		return d.Scenario
+	case interface{ DocHeader() *Header }:
+		return d.DocHeader().Scenario
+	}
+	return ""
 }
 
 var (

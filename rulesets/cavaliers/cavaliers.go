@@ -57,22 +57,37 @@ const (
 
 // Extra counters cavaliers records beyond sim's base counters.
 const (
-	Blocks         = sim.NumBase + iota // Interposes spent to stop a Move out of the Area
-	InterposeMoves                      // redirecting Interposes combined with a Move
-	Attacks                             // attack rolls, reprises included
-	Hits                                // attack rolls that hit
-	RepriseHits                         // reprised attacks that hit
-	Raises                              // [+] rolled on initiative
-	RaisesSpent                         // [+] spent (spend: budget)
-	Moves                               // Moves from one Area to the next
-	MovesBlocked                        // this side's Moves stopped by an Interpose
-	Entered                             // combatants that entered after round 1
+	Blocks = sim.NumBase + iota
+	InterposeMoves
+	Attacks
+	Hits
+	RepriseHits
+	Raises
+	RaisesSpent
+	Moves
+	MovesBlocked
+	Entered
 	numCounters
 )
 
-var counterNames = append(append([]string(nil), sim.BaseCounters...),
-	"blocks", "interpose_moves", "attacks", "hits", "reprise_hits",
-	"raises", "raises_spent", "moves", "moves_blocked", "entered")
+// counterTable names and documents the extra counters, indexed by
+// constant - sim.NumBase: the one place a counter is named and documented
+// (the JSON names and simctl rules cavaliers follow it; its length is the
+// constants', and TestCounterTable checks that no entry is left out).
+var counterTable = [numCounters - sim.NumBase]sim.Field{
+	Blocks - sim.NumBase:         {Name: "blocks", Doc: "Interposes that stopped an opponent leaving the Area"},
+	InterposeMoves - sim.NumBase: {Name: "interpose_moves", Doc: "redirecting Interposes that Moved into an adjacent Area"},
+	Attacks - sim.NumBase:        {Name: "attacks", Doc: "attack rolls, reprises included"},
+	Hits - sim.NumBase:           {Name: "hits", Doc: "attack rolls that hit"},
+	RepriseHits - sim.NumBase:    {Name: "reprise_hits", Doc: "reprised attacks that hit"},
+	Raises - sim.NumBase:         {Name: "raises", Doc: "[+] rolled on initiative"},
+	RaisesSpent - sim.NumBase:    {Name: "raises_spent", Doc: "[+] spent on abilities (spend: budget; always 0 under unlock)"},
+	Moves - sim.NumBase:          {Name: "moves", Doc: "Moves from one Area to the next, interposing Moves included"},
+	MovesBlocked - sim.NumBase:   {Name: "moves_blocked", Doc: "this side's Moves stopped by an opponent's Interpose"},
+	Entered - sim.NumBase:        {Name: "entered", Doc: "combatants that entered after round 1"},
+}
+
+var counterNames = append(append([]string(nil), sim.BaseCounters...), sim.FieldNames(counterTable[:])...)
 
 // Spend is the reading of the success table (option spend).
 type Spend uint8

@@ -51,19 +51,10 @@ func (Ruleset) Doc() sim.RulesDoc {
 			{Name: "first in order / first actor", Doc: "first in order: the head of the ranking in the first round anyone is in the fight (a seize does not change it). First actor: the first combatant to Move (even if blocked) or attack on its turn, a seizer's turn included; a turn that neither moves nor attacks is no action; Interposes, blocks and reprises happen inside another's Move or attack, which came first"},
 			{Name: "draws", Doc: "max_rounds reached with both sides standing (draw cause max_rounds). A turn puts at most one combatant out and the fight ends right after it, so both sides out at once (all_gone) cannot happen here"},
 		}, checklistFields()...),
-		Counters: []sim.Field{
+		// The base counters the initiative options fill, then the table.
+		Counters: append([]sim.Field{
 			{Name: "seizes, interposes, reprises (base)", Doc: "uses of each ability; interposes counts both redirects and blocks"},
-			{Name: "blocks", Doc: "Interposes that stopped an opponent leaving the Area"},
-			{Name: "interpose_moves", Doc: "redirecting Interposes that Moved into an adjacent Area"},
-			{Name: "attacks", Doc: "attack rolls, reprises included"},
-			{Name: "hits", Doc: "attack rolls that hit"},
-			{Name: "reprise_hits", Doc: "reprised attacks that hit"},
-			{Name: "raises", Doc: "[+] rolled on initiative"},
-			{Name: "raises_spent", Doc: "[+] spent on abilities (spend: budget; always 0 under unlock)"},
-			{Name: "moves", Doc: "Moves from one Area to the next, interposing Moves included"},
-			{Name: "moves_blocked", Doc: "this side's Moves stopped by an opponent's Interpose"},
-			{Name: "entered", Doc: "combatants that entered after round 1"},
-		},
+		}, counterTable[:]...),
 	}
 	traitDocs(&d)
 	return d

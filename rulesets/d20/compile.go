@@ -98,11 +98,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	d := sc.Dec
 	g.Opt = compileOptions(sc)
 	g.srdDying = g.Opt.Dying == "srd"
-	type pending struct {
-		dec sim.Decider
-		idx int
-	}
-	var pols []pending
+	var deciders sim.Deciders
 	var firsts []int // roster index of each combatant entry's first copy
 	for s, side := range sc.Sides {
 		for _, cs := range side.Combatants {
@@ -122,7 +118,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 				if cs.Count > 1 {
 					c.Name = cs.Name + "#" + strconv.Itoa(k)
 				}
-				pols = append(pols, pending{dec, len(g.C)})
+				deciders.Add(dec, len(g.C))
 				g.C = append(g.C, c)
 				g.roster = append(g.roster, sim.Entrant{Name: c.Name, Side: s})
 				g.sideCount[s]++
@@ -136,11 +132,9 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	readTraits(sc, g, firsts)
 	// Policies are compiled even after field errors, so one pass reports
 	// every problem (a policy naming a missing spell may add a second line).
-	for _, p := range pols {
-		if newPolicy, spec, ok := policies.Maker(d, p.dec); ok {
-			g.C[p.idx].Policy = newPolicy(d, g, p.idx, spec)
-		}
-	}
+	policies.Make(d, &deciders, func(i int, newPolicy PolicyMaker, spec scenario.PolicySpec) {
+		g.C[i].Policy = newPolicy(d, g, i, spec)
+	})
 	// Trait counters after the tactics' ones.
 	registerTraits(g)
 	if err := sc.Rep.Err(); err != nil {

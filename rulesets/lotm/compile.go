@@ -104,11 +104,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	g := &Game{Maxround: sc.MaxRounds, Distance: sc.Distance}
 	d := sc.Dec
 	g.Opt = compileOptions(sc)
-	type pending struct {
-		dec sim.Decider
-		idx int
-	}
-	var pols []pending
+	var deciders sim.Deciders
 	unaware := [2]bool{}
 	for s, side := range sc.Sides {
 		if n := side.Extra["blocks_exits"]; n != nil {
@@ -140,7 +136,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 				if cs.Count > 1 {
 					c.Name = cs.Name + "#" + strconv.Itoa(k)
 				}
-				pols = append(pols, pending{dec, len(g.C)})
+				deciders.Add(dec, len(g.C))
 				g.C = append(g.C, c)
 				g.roster = append(g.roster, sim.Entrant{Name: c.Name, Side: s})
 			}
@@ -155,11 +151,9 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	// Traits before policies: a tactics rule may choose a special action
 	// written as data by name.
 	compileTraits(sc, g)
-	for _, p := range pols {
-		if newPolicy, spec, ok := policies.Maker(d, p.dec); ok {
-			g.C[p.idx].Policy = newPolicy(d, g, p.idx, spec)
-		}
-	}
+	policies.Make(d, &deciders, func(i int, newPolicy PolicyMaker, spec scenario.PolicySpec) {
+		g.C[i].Policy = newPolicy(d, g, i, spec)
+	})
 	// Trait counters after the tactics' ones.
 	g.traits.Register(&g.RuleRegistry)
 	if err := sc.Rep.Err(); err != nil {

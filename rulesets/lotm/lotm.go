@@ -103,12 +103,64 @@ const (
 	numCounters
 )
 
-var counterNames = append(append([]string(nil), sim.BaseCounters...),
-	"ambush_rounds", "ambushes_foiled", "insertions", "aims", "feints", "feints_won",
-	"intimidations", "intimidations_won", "charges", "charges_won", "grapples",
-	"grapples_won", "grapples_broken", "squeezes", "double_strikes", "vital_strikes",
-	"vital_hits", "casts", "hides", "hidden_found", "luck_burned", "first_aids",
-	"delays_fired", "intuition_saves", "limb_blocks", "borrows", "covers", "covers_broken", "point_blanks", "leg_sweeps")
+// counterTable names and documents the extra counters, in the order
+// simctl rules lotm lists them (a counter's place in the counts is its
+// constant's): the one place a counter is named and documented (the JSON
+// names and simctl rules lotm follow it; TestCounterTable checks that
+// every constant has exactly one entry).
+var counterTable = []struct {
+	id int
+	sim.Field
+}{
+	{AmbushRounds, sim.Field{Name: "ambush_rounds", Doc: "Ambush Rounds this side played as the ambusher (pre-combat or inserted); the base counter ambushes counts each ambusher in them, each teleport, each attack from invisibility that was not found and each won feint"}},
+	{AmbushesFoiled, sim.Field{Name: "ambushes_foiled", Doc: "this side's ambushes that were detected (Ambush Round detection, invisibility found)"}},
+	{Insertions, sim.Field{Name: "insertions", Doc: "turns this side brought forward by a mid-combat ambush (also counted as interrupts)"}},
+	{Aims, sim.Field{Name: "aims", Doc: "Build-Up Aims"}},
+	{Feints, sim.Field{Name: "feints", Doc: "feints tried"}},
+	{FeintsWon, sim.Field{Name: "feints_won", Doc: "feints won"}},
+	{Intimidations, sim.Field{Name: "intimidations", Doc: "Intimidates tried"}},
+	{IntimidationsWon, sim.Field{Name: "intimidations_won", Doc: "Intimidates won"}},
+	{Charges, sim.Field{Name: "charges", Doc: "charges made"}},
+	{ChargesWon, sim.Field{Name: "charges_won", Doc: "charges that put the target Off-Balance"}},
+	{Grapples, sim.Field{Name: "grapples", Doc: "grapples tried"}},
+	{GrapplesWon, sim.Field{Name: "grapples_won", Doc: "grapples that took hold"}},
+	{GrapplesBroken, sim.Field{Name: "grapples_broken", Doc: "times this side broke free"}},
+	{Squeezes, sim.Field{Name: "squeezes", Doc: "squeezes tried"}},
+	{DoubleStrikes, sim.Field{Name: "double_strikes", Doc: "Double Strikes made"}},
+	{VitalStrikes, sim.Field{Name: "vital_strikes", Doc: "Vital Strikes tried"}},
+	{VitalHits, sim.Field{Name: "vital_hits", Doc: "Vital Strikes that hit"}},
+	{Casts, sim.Field{Name: "casts", Doc: "uses of the casting ability"}},
+	{Hides, sim.Field{Name: "hides", Doc: "times this side turned invisible"}},
+	{HiddenFound, sim.Field{Name: "hidden_found", Doc: "hidden enemies this side found (search or an ambush check)"}},
+	{LuckBurned, sim.Field{Name: "luck_burned", Doc: "Luck points burned"}},
+	{FirstAids, sim.Field{Name: "first_aids", Doc: "First Aids given"}},
+	{DelaysFired, sim.Field{Name: "delays_fired", Doc: "delayed actions taken (the base delays counts those declared, actions_lost those spent without their trigger or lost to a stun, and stunned turns)"}},
+	{IntuitionSaves, sim.Field{Name: "intuition_saves", Doc: "ambushed combatants of this side spared Caught Off Guard by Spiritual Intuition"}},
+	{LimbBlocks, sim.Field{Name: "limb_blocks", Doc: "Vital Strikes this side turned onto a limb"}},
+	{Borrows, sim.Field{Name: "borrows", Doc: "Borrow Strength Against Strength answers this side made"}},
+	{PointBlanks, sim.Field{Name: "point_blanks", Doc: "Point-Blank Shootings made"}},
+	{LegSweeps, sim.Field{Name: "leg_sweeps", Doc: "Leg Sweeps made"}},
+	{Covers, sim.Field{Name: "covers", Doc: "Improvised Covers this side took (an item or an obstacle)"}},
+	{CoversBroken, sim.Field{Name: "covers_broken", Doc: "this side's covers destroyed by a hit"}},
+}
+
+var counterNames = func() []string {
+	out := make([]string, numCounters)
+	copy(out, sim.BaseCounters)
+	for _, c := range counterTable {
+		out[c.id] = c.Name
+	}
+	return out
+}()
+
+// counterDocs are the extra counters as simctl rules lotm lists them.
+func counterDocs() []sim.Field {
+	out := make([]sim.Field, len(counterTable))
+	for i, c := range counterTable {
+		out[i] = c.Field
+	}
+	return out
+}
 
 // Options of the ruleset (scenario `options:`).
 type Options struct {

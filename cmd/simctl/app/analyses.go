@@ -19,10 +19,10 @@ import (
 // The analysis kinds simctl ships, one entry each (kinds.go says what an
 // entry is). Their commands in cmd/simctl are hand-written (their flags
 // and messages predate the table) and read their flags' defaults and
-// texts below; the lab runs them from here. simctl merge and report have
-// their own code for these documents, so the entries leave Decode and
-// Merge out. An entry names its own flags through Lookup: its variable
-// cannot refer to itself.
+// texts below; the lab, simctl merge and simctl report run them from
+// here. results.ParseInput reads their documents itself, so the entries
+// leave Decode out. An entry names its own flags through Lookup: its
+// variable cannot refer to itself.
 func init() {
 	for _, a := range []*Analysis{sweepKind, compareKind, valueKind, matrixKind, tournamentKind, findKind, optimizeKind} {
 		Register(a)
@@ -67,6 +67,14 @@ var sweepKind = &Analysis{
 	Figure: func(doc any, l i18n.Lang) (*reports.Figure, error) {
 		return reports.SweepFigure(l, doc.(*results.Sweep))
 	},
+	Merge: func(docs []any, _ []string) (*Merged, error) {
+		m, err := results.MergeSweeps(docsOf[*results.Sweep](docs))
+		if err != nil {
+			return nil, err
+		}
+		return &Merged{Doc: m, Missing: missingIf(m.Incomplete, msg.New("the sweep shards do not cover every point's encounters (shards missing); the merged sweep is marked incomplete"))}, nil
+	},
+	Section: reports.SweepSection,
 	Slim: func(doc any) any {
 		d, ok := doc.(*results.Sweep)
 		if !ok {
@@ -118,6 +126,14 @@ var compareKind = &Analysis{
 	Figure: func(doc any, l i18n.Lang) (*reports.Figure, error) {
 		return reports.CompareFigure(l, doc.(*results.Compare))
 	},
+	Merge: func(docs []any, _ []string) (*Merged, error) {
+		m, err := results.MergeCompares(docsOf[*results.Compare](docs))
+		if err != nil {
+			return nil, err
+		}
+		return &Merged{Doc: m, Missing: missingIf(m.Incomplete, shardsMissing(msg.New("comparison")))}, nil
+	},
+	Section: reports.CompareSection,
 	Slim: func(doc any) any {
 		d, ok := doc.(*results.Compare)
 		if !ok {
@@ -173,6 +189,14 @@ var valueKind = &Analysis{
 	Figure: func(doc any, l i18n.Lang) (*reports.Figure, error) {
 		return reports.TornadoFigure(l, doc.(*results.Value))
 	},
+	Merge: func(docs []any, _ []string) (*Merged, error) {
+		m, err := MergeValues(docsOf[*results.Value](docs))
+		if err != nil {
+			return nil, err
+		}
+		return &Merged{Doc: m, Missing: missingIf(m.Incomplete, shardsMissing(msg.New("value run")))}, nil
+	},
+	Section: reports.ValueSection,
 	Slim: func(doc any) any {
 		d, ok := doc.(*results.Value)
 		if !ok {
@@ -227,6 +251,14 @@ var matrixKind = &Analysis{
 	Figure: func(doc any, l i18n.Lang) (*reports.Figure, error) {
 		return reports.MatrixFigure(l, doc.(*results.Matrix))
 	},
+	Merge: func(docs []any, _ []string) (*Merged, error) {
+		m, err := MergeMatrices(docsOf[*results.Matrix](docs))
+		if err != nil {
+			return nil, err
+		}
+		return &Merged{Doc: m, Missing: missingIf(m.Incomplete, shardsMissing(msg.New("matrix")))}, nil
+	},
+	Section: reports.MatrixSection,
 	Slim: func(doc any) any {
 		d, ok := doc.(*results.Matrix)
 		if !ok {
@@ -282,7 +314,11 @@ var tournamentKind = &Analysis{
 	Write: func(doc any, w io.Writer, f reports.Format, l i18n.Lang) error {
 		return reports.WriteTournament(doc.(*results.Tournament), w, f, l)
 	},
-	Words: wordsOf(func(l i18n.Lang, t *results.Tournament) any { return reports.TournamentWordsIn(l, t) }),
+	Merge: func(_ []any, paths []string) (*Merged, error) {
+		return nil, msg.Errorf("%s: %v", "merge", msg.New("%s is a tournament; a tournament does not shard (each round's eliminations need the whole round), so there is nothing to merge", paths[0]))
+	},
+	Section: reports.TournamentSection,
+	Words:   wordsOf(func(l i18n.Lang, t *results.Tournament) any { return reports.TournamentWordsIn(l, t) }),
 }
 
 var findKind = &Analysis{
@@ -355,6 +391,32 @@ var optimizeKind = &Analysis{
 	Write: func(doc any, w io.Writer, f reports.Format, l i18n.Lang) error {
 		return reports.WriteOptimize(doc.(*results.Optimize), w, f, l)
 	},
+	// The shards of one stage of a search; the merged stage is read back
+	// by the search's resume, as JSON.
+	Merge: func(docs []any, paths []string) (*Merged, error) {
+		m, err := MergeOptimizeStages(docsOf[*results.Optimize](docs), paths)
+		if err != nil {
+			return nil, err
+		}
+		return &Merged{Doc: m, JSON: true}, nil
+	},
+	Section: reports.OptimizeSection,
+	// The best candidate's median fight, replayed from the scenario text
+	// the document embeds.
+	Prepare: func(ctx context.Context, in *results.Input, l i18n.Lang, obs *Observer) error {
+		o := in.Optimize
+		if o.Search == nil || o.Context == nil || o.Interrupted {
+			return nil
+		}
+		var err error
+		if in.Traces, err = bestTrace(ctx, o, l); err != nil {
+			if isInterrupt(err) {
+				return err
+			}
+			obs.note("warning: %s: the best candidate's median fight could not be replayed: %v", in.Path, firstLine(err))
+		}
+		return nil
+	},
 	Words: wordsOf(func(l i18n.Lang, o *results.Optimize) any { return reports.OptimizeWordsIn(l, o) }),
 	Slim: func(doc any) any {
 		d, ok := doc.(*results.Optimize)
@@ -365,6 +427,29 @@ var optimizeKind = &Analysis{
 		out.Context = nil
 		return &out
 	},
+}
+
+// docsOf are a kind's documents as Merge is given them.
+func docsOf[T any](docs []any) []T {
+	out := make([]T, len(docs))
+	for i, d := range docs {
+		out[i] = d.(T)
+	}
+	return out
+}
+
+// shardsMissing is what merge says of a merge of what's shards that
+// misses encounters.
+func shardsMissing(what msg.Text) msg.Text {
+	return msg.New("the %s shards do not cover every encounter (shards missing); the merged result is marked incomplete", what)
+}
+
+// missingIf is said when incomplete.
+func missingIf(incomplete bool, said msg.Text) msg.Text {
+	if incomplete {
+		return said
+	}
+	return msg.Text{}
 }
 
 // slimResult is a result as interim tables need it: without each

@@ -30,7 +30,8 @@ import (
 // in cmd/simctl, whose flags and messages predate it; they read their
 // defaults from here, and the lab, merge and report run them from here
 // only. A kind without a hand-written command gets the CLI's generic one
-// (cmd/simctl: cmdAnalysis).
+// (cmd/simctl: cmdAnalysis). The run result, which every analysis
+// plays, is not a kind: merge and report handle it themselves.
 type Analysis struct {
 	// Name is the command, the lab's job kind and the document's "kind".
 	Name string
@@ -61,8 +62,18 @@ type Analysis struct {
 	// Decode reads a document of a kind results.ParseInput does not know
 	// (a registered kind's); nil for those it knows.
 	Decode func(path string, data []byte) (any, error)
-	// Merge adds the shards of one experiment (nil: it does not shard).
-	Merge func(docs []any) (any, error)
+	// Merge adds the shards of one experiment, docs as read from paths
+	// (simctl merge); an error says why they do not merge. nil: the kind
+	// does not shard.
+	Merge func(docs []any, paths []string) (*Merged, error)
+	// Section is the kind's section in simctl report (and the lab's
+	// report archive); nil: a report refuses the kind's documents.
+	Section reports.SectionFunc
+	// Prepare readies a document for its section before the report is
+	// written: it replays what the section shows beside the document
+	// (in.Traces), in l, and notes through obs what it cannot; an error
+	// stops the report (an interruption). nil: nothing to ready.
+	Prepare func(ctx context.Context, in *results.Input, l i18n.Lang, obs *Observer) error
 	// Write renders the document in a format and language; Figure draws
 	// its figure (nil: none).
 	Write  func(doc any, w io.Writer, f reports.Format, l i18n.Lang) error
@@ -111,6 +122,27 @@ type Common struct {
 	Workers int
 	// Command is the command line the document records.
 	Command string
+}
+
+// Merged is what a kind's Merge made of its shards.
+type Merged struct {
+	Doc any
+	// Missing, when the shards miss encounters, is what simctl merge
+	// says (the merged document is marked incomplete, and merge fails
+	// without --allow-partial); the zero Text: none is missing.
+	Missing msg.Text
+	// JSON: the merged document is written as JSON whatever the format
+	// asked (a stage of a search is read back by its resume).
+	JSON bool
+}
+
+// SectionOf is the report section renderer of the documents of kind
+// (nil: none), as reports.Bundle.Section looks it up.
+func SectionOf(kind string) reports.SectionFunc {
+	if a := Lookup(kind); a != nil {
+		return a.Section
+	}
+	return nil
 }
 
 // Done is what an analysis made: its document, the document's warnings

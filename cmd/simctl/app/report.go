@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"simctl/reports"
 	"simctl/reports/i18n"
 	"simctl/reports/narrate"
 	"simctl/reports/results"
@@ -26,11 +27,13 @@ type ReportRequest struct {
 }
 
 // ReportBundle is what a report bundle is made of: the fields of
-// reports.Bundle, which the front ends fill from it and render (the
-// application layer imports results, never the plotting of reports).
+// reports.Bundle, which the front ends fill from it and render.
 type ReportBundle struct {
-	Title   string
-	Inputs  []*results.Input
+	Title  string
+	Inputs []*results.Input
+	// Section is the kinds table's section renderer of each kind
+	// (SectionOf).
+	Section func(kind string) reports.SectionFunc
 	Version string // the simctl that wrote the report
 	Command string // the command that wrote it
 	Lang    i18n.Lang
@@ -46,51 +49,55 @@ func Report(ctx context.Context, req *ReportRequest, obs *Observer) (*ReportBund
 		obs = &Observer{}
 	}
 	interrupted := &Error{Kind: Interrupted, Err: msg.Errorf("interrupted; nothing was written")}
-	b := &ReportBundle{Title: req.Title, Lang: req.Lang, Version: Version(), Command: req.Command}
+	b := &ReportBundle{Title: req.Title, Lang: req.Lang, Version: Version(), Command: req.Command, Section: SectionOf}
 	for k, in := range req.Inputs {
 		p := req.Names[k]
-		if in.Doc != nil {
-			// A registered kind's document: reports.Bundle has no
-			// section for it.
-			return nil, &Error{Kind: Usage, Err: msg.Errorf("%s: a %s document has no section in a report; a report covers runs, sweeps, comparisons and value, matrix, tournament and optimize documents", p, in.Kind)}
-		}
-		if h := inputHeader(in); h != nil && h.Context == nil {
-			obs.note("warning: %s: the document carries no scenario text (made by an older simctl); the report leaves out its ruleset options and scenario text", p)
-		}
-		if in.Run != nil {
-			// The scenario comes from the result itself, never from the
-			// path in its file field: that file may have been edited since,
-			// or may be anything at all.
-			c, err := contextOf(in.Run.File, in.Run.ScenarioText, in.Run.Sets, obs)
-			if err != nil {
-				obs.note("warning: %s: %v; the report leaves out its ruleset options, scenario text and side colours of combatants", p, firstLine(err))
+		if in.Run == nil {
+			// An analysis's document: its kind's section, readied by its
+			// kind.
+			a := Lookup(in.DocKind())
+			if a == nil || a.Section == nil {
+				return nil, &Error{Kind: Usage, Err: msg.Errorf("%s: a %s document has no section in a report (its kind names no section renderer)", p, in.DocKind())}
 			}
-			in.Context = c
-			if err == nil {
-				in.Traces, err = FightTracesIn(ctx, in.Run, req.Lang, obs)
-				if err != nil {
+			if h, ok := in.Document().(interface{ DocHeader() *results.Header }); ok && h.DocHeader().Context == nil {
+				obs.note("warning: %s: the document carries no scenario text (made by an older simctl); the report leaves out its ruleset options and scenario text", p)
+			}
+			if a.Prepare != nil {
+				if err := a.Prepare(ctx, in, req.Lang, obs); err != nil {
 					if isInterrupt(err) {
 						return nil, interrupted
 					}
-					obs.note("warning: %s: the representative fights could not be replayed: %v", p, firstLine(err))
+					return nil, err
 				}
 			}
+			b.Inputs = append(b.Inputs, in)
+			continue
 		}
-		if o := in.Optimize; o != nil && o.Search != nil && o.Context != nil && !o.Interrupted {
-			var err error
-			if in.Traces, err = bestTrace(ctx, o, req.Lang); err != nil {
+		// The scenario comes from the result itself, never from the path
+		// in its file field: that file may have been edited since, or may
+		// be anything at all.
+		c, err := contextOf(in.Run.File, in.Run.ScenarioText, in.Run.Sets, obs)
+		if err != nil {
+			obs.note("warning: %s: %v; the report leaves out its ruleset options, scenario text and side colours of combatants", p, firstLine(err))
+		}
+		in.Context = c
+		if err == nil {
+			in.Traces, err = FightTracesIn(ctx, in.Run, req.Lang, obs)
+			if err != nil {
 				if isInterrupt(err) {
 					return nil, interrupted
 				}
-				obs.note("warning: %s: the best candidate's median fight could not be replayed: %v", p, firstLine(err))
+				obs.note("warning: %s: the representative fights could not be replayed: %v", p, firstLine(err))
 			}
 		}
 		b.Inputs = append(b.Inputs, in)
 	}
 	if b.Title == "" {
-		b.Title = req.Lang.T("report.title.scenario", inputScenario(b.Inputs[0]))
-		for _, in := range b.Inputs[1:] {
-			if inputScenario(in) != inputScenario(b.Inputs[0]) {
+		b.Title = req.Lang.T("report.title.scenario", b.Inputs[0].Scenario())
+		for _, in := range b.Inputs {
+			// A general title when they differ, or when one names none
+			// (a kind's document may not).
+			if in.Scenario() != b.Inputs[0].Scenario() || in.Scenario() == "" {
 				b.Title = req.Lang.T("report.title")
 			}
 		}
@@ -99,34 +106,6 @@ func Report(ctx context.Context, req *ReportRequest, obs *Observer) (*ReportBund
 		return nil, interrupted
 	}
 	return b, nil
-}
-
-func inputScenario(in *results.Input) string {
-	switch {
-	case in.Run != nil:
-		return in.Run.Scenario
-	case in.Sweep != nil:
-		return in.Sweep.Scenario
-	case in.Compare != nil:
-		return in.Compare.Scenario
-	}
-	return inputHeader(in).Scenario
-}
-
-// inputHeader is the header of a value, matrix or tournament document (nil
-// for the other kinds).
-func inputHeader(in *results.Input) *results.Header {
-	switch {
-	case in.Value != nil:
-		return &in.Value.Header
-	case in.Matrix != nil:
-		return &in.Matrix.Header
-	case in.Tournament != nil:
-		return &in.Tournament.Header
-	case in.Optimize != nil:
-		return &in.Optimize.Header
-	}
-	return nil
 }
 
 // firstLine is err's first line, in the language the message around it

@@ -743,9 +743,11 @@ func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJo
 	if !ok {
 		return
 	}
-	if j.req.Kind == "find" || j.req.Kind == "optimize" {
-		// simctl report does not read these documents: refused up front,
-		// not a 500 from the report made (and failing) on every request.
+	if k := app.Lookup(j.req.Kind); j.req.Kind == "optimize" || k != nil && k.Section == nil {
+		// A kind without a report section (the kinds table's), and
+		// optimize, whose archive the lab has not offered since simctl
+		// report could not read it: refused up front, not a 500 from the
+		// report made (and failing) on every request.
 		jsonError(w, r, http.StatusNotFound, "a %s job has no report archive (simctl report reads run, sweep, compare, value, matrix and tournament documents); download its result JSON", j.req.Kind)
 		return
 	}
@@ -834,7 +836,7 @@ func writeReport(ctx context.Context, in, dir string, lang i18n.Lang) error {
 	if err != nil {
 		return err
 	}
-	b := &reports.Bundle{Title: rb.Title, Inputs: rb.Inputs, Version: rb.Version, Command: rb.Command, Lang: rb.Lang}
+	b := &reports.Bundle{Title: rb.Title, Inputs: rb.Inputs, Version: rb.Version, Command: rb.Command, Lang: rb.Lang, Section: rb.Section}
 	_, err = b.Write(dir)
 	return err
 }

@@ -220,23 +220,8 @@ func (j *serveJob) figureFromDoc(k *app.Analysis, l i18n.Lang) (*reports.Figure,
 	if err != nil {
 		return nil, err
 	}
-	var doc any
-	switch {
-	case in.Sweep != nil:
-		doc = in.Sweep
-	case in.Compare != nil:
-		doc = in.Compare
-	case in.Value != nil:
-		doc = in.Value
-	case in.Matrix != nil:
-		doc = in.Matrix
-	case in.Tournament != nil:
-		doc = in.Tournament
-	case in.Optimize != nil:
-		doc = in.Optimize
-	case in.Doc != nil:
-		doc = in.Doc
-	default:
+	doc := in.Document()
+	if doc == nil {
 		return nil, reports.ErrNoData
 	}
 	return k.Figure(doc, l)
