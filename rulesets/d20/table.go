@@ -81,6 +81,7 @@ type Table struct {
 	// fights).
 	tactics bool
 	ts      *traitState // nil: the game has no traits
+	fs      *fusedState // nil: the game is not fused (fused.go)
 	r       *rng.Stream
 	c       *sim.Counts
 	log     *sim.Log
@@ -97,12 +98,18 @@ func newTable(g *Game) *Table {
 	if g.traits != nil {
 		t.ts = newTraitState(g)
 	}
+	if g.fused != nil {
+		t.fs = new(fusedState)
+	}
 	return t
 }
 
 // Play implements sim.Table.
 func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 	t.r, t.c, t.log = r, c, log
+	if t.fs != nil && log == nil {
+		return t.playFused(r, c)
+	}
 	t.setup()
 	t.rollInitiative()
 	winner := -1
