@@ -28,6 +28,7 @@ type Game struct {
 	srdDying         bool       // Opt.Dying == "srd", tested without a string compare
 	traits           *traitSet  // traits and house rules (traits.go); nil: none
 	fused            *fusedGame // the fused referee's form (fused.go); nil: the general referee plays
+	hitGate          []uint64   // by combatant, the hit facts under which its hit traits may fire (hitgate.go)
 }
 
 // Combatant is the static description of one combatant.
@@ -155,6 +156,7 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 	if !noFused {
 		g.fused = compileFused(g)
 	}
+	g.hitGate = compileHitGate(g.traits)
 	return g, nil
 }
 

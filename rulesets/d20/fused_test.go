@@ -187,3 +187,24 @@ func TestFusedOnlyWhereItApplies(t *testing.T) {
 func removeLine(s, line string) string {
 	return strings.Replace(s, line+"\n", "", 1)
 }
+
+// TestHitGate: the gate's table of a trait's when: is its truth table over
+// the hit facts, and a when: reading anything else is never gated.
+func TestHitGate(t *testing.T) {
+	g := compileGame(t, fusedScenario(1, 1, "", `policy: {name: test-std}, traits: [
+        {name: S, on: hit, when: (target.flat_footed and not target.uncanny_dodge) or target.flanked, do: damage += 2d6},
+        {name: H, on: hit, when: target.hp < 5, do: damage += 1}]`, "policy: {name: test-std}"))
+	want := uint64(0)
+	for k := 0; k < 1<<numHitFacts; k++ {
+		if k&hfFlatFooted != 0 && k&hfUncannyDodge == 0 || k&hfFlanking != 0 {
+			want |= 1 << uint(k)
+		}
+	}
+	ts := g.traits
+	if got := hitFactsFiring(&ts.list[ts.on[mHit][0][0]].Trait); got != want {
+		t.Errorf("sneak attack's gate %064b, want %064b", got, want)
+	}
+	if got := hitFactsFiring(&ts.list[ts.on[mHit][0][1]].Trait); got != 1<<(1<<numHitFacts)-1 {
+		t.Errorf("a when: on target.hp is gated: %064b", got)
+	}
+}
