@@ -5,6 +5,7 @@ import (
 
 	"simctl/rulesets/internal/plain"
 	"simctl/sim"
+	"simctl/sim/dice"
 	"simctl/sim/rng"
 )
 
@@ -41,20 +42,24 @@ const maxFused = 64
 // fusedGame is the static part of a fused game: per-combatant numbers
 // copied out of Combatant into dense arrays.
 type fusedGame struct {
-	n        int
-	side     [maxFused]uint8
-	first    [maxFused]bool  // picks the first standing enemy (TargetFirst, TargetNearest), else the weakest
-	rule     [maxFused]int32 // stdRule.Count: the tactics counter its decision adds (-1: none)
-	ac       [maxFused]int32 // AC
-	acFlat   [maxFused]int32 // AC while flat-footed (without dex_ac unless uncanny dodge)
-	threat   [maxFused]int32 // lowest d20 that threatens
-	critAdd  [maxFused]int32 // CritMult - 1
-	init     [maxFused]int32
-	dmg      [maxFused]plain.Dice
-	hp       [maxFused]plain.Dice
-	mask     [2]uint64 // roster bits of each side
-	confirm  bool      // confirm_crits
-	flankTwo bool      // flanking: two (everyone stands in one place: flanked when an ally of the attacker stands)
+	n       int
+	side    [maxFused]uint8
+	first   [maxFused]bool  // picks the first standing enemy (TargetFirst, TargetNearest), else the weakest
+	rule    [maxFused]int32 // stdRule.Count: the tactics counter its decision adds (-1: none)
+	ac      [maxFused]int32 // AC
+	acFlat  [maxFused]int32 // AC while flat-footed (without dex_ac unless uncanny dodge)
+	threat  [maxFused]int32 // lowest d20 that threatens
+	critAdd [maxFused]int32 // CritMult - 1
+	init    [maxFused]int32
+	dmg     [maxFused]plain.Dice
+	// The weapon's damage NdM+K taken apart (dmgN < 0: not of that form,
+	// rolled by the Expr), rolled in fusedStrike's own loop.
+	dmgN, dmgM, dmgK [maxFused]int32
+	hpN, hpM, hpK    [maxFused]int32 // hit points the same way
+	attacks          [maxFused][]int
+	mask             [2]uint64 // roster bits of each side
+	confirm          bool      // confirm_crits
+	flankTwo         bool      // flanking: two (everyone stands in one place: flanked when an ally of the attacker stands)
 }
 
 // fusedState is a Table's per-encounter state of the fused referee.
@@ -107,8 +112,9 @@ func compileFused(g *Game) *fusedGame {
 		fg.threat[i] = int32(c.ThreatFrom)
 		fg.critAdd[i] = int32(c.CritMult - 1)
 		fg.init[i] = int32(c.Init)
-		fg.dmg[i] = plain.Of(c.Damage)
-		fg.hp[i] = plain.Of(c.HP)
+		fg.dmgN[i], fg.dmgM[i], fg.dmgK[i] = plainParts(c.Damage)
+		fg.attacks[i] = c.Attacks
+		fg.hpN[i], fg.hpM[i], fg.hpK[i] = plainParts(c.HP)
 	}
 	if fg.mask[0] == 0 || fg.mask[1] == 0 {
 		return nil
@@ -116,13 +122,28 @@ func compileFused(g *Game) *fusedGame {
 	return fg
 }
 
-// d20 is one roll of a d20: rng.Stream.D20 written out so the hot loop
-// makes no call but the stream's inlined step (the same word, the same
-// result).
-func d20(r *rng.Stream) int {
-	hi, lo := bits.Mul64(r.Uint64(), 20)
-	if lo < 20 {
-		return d20Slow(r, hi, lo)
+// plainParts takes dice apart as N, M and K when they are NdM+K (plain's
+// form: one kind of die added up, plus a constant; N = 0 for a constant),
+// else returns N = -1 (the Expr rolls them).
+func plainParts(e dice.Expr) (n, m, k int32) {
+	if pd := plain.Of(e); !pd.Plain() {
+		return -1, 0, 0
+	}
+	// NdM+K: its fewest and most are N+K and N*M+K.
+	nd := e.NumDice()
+	n, k = int32(nd), int32(e.Min()-nd)
+	if nd > 0 {
+		m = int32((e.Max() - e.Min() + nd) / nd)
+	}
+	return n, m, k
+}
+
+// dieSlow finishes a die of un sides whose first word may be rejected, as
+// IntN does: out of line, it is rare.
+func dieSlow(r *rng.Stream, un, hi, lo uint64) int {
+	thresh := -un % un
+	for lo < thresh {
+		hi, lo = bits.Mul64(r.Uint64(), un)
 	}
 	return int(hi) + 1
 }
@@ -142,7 +163,23 @@ func (t *Table) playFused(r *rng.Stream, c *sim.Counts) sim.Outcome {
 	n := fg.n
 	// Setup: hit points in roster order, everyone flat-footed.
 	for i := 0; i < n; i++ {
-		fs.hp[i] = int32(fg.hp[i].Roll(r, &t.g.C[i].HP))
+		var hp int32
+		if n := fg.hpN[i]; n >= 0 {
+			// NdM+K: plain.Dice.Roll written out (the same words).
+			un := uint64(fg.hpM[i])
+			hp = fg.hpK[i]
+			for k := n; k > 0; k-- {
+				hi, lo := bits.Mul64(r.Uint64(), un)
+				if lo < un {
+					hp += int32(dieSlow(r, un, hi, lo))
+					continue
+				}
+				hp += int32(hi) + 1
+			}
+		} else {
+			hp = int32(t.g.C[i].HP.Roll(r))
+		}
+		fs.hp[i] = hp
 		fs.turns[i], fs.dealt[i], fs.taken[i], fs.kills[i] = 0, 0, 0, 0
 	}
 	fs.up = fg.mask
@@ -177,16 +214,88 @@ encounter:
 			} else {
 				tg = fs.weak[es]
 			}
-			attacks := t.g.C[i].Attacks
-			t.fusedStrike(r, i, tg, attacks[0])
-			for _, bonus := range attacks[1:] {
-				if fs.up[es] == 0 {
-					break
+			// The attack (one bonus) or full attack, each roll as strike
+			// makes it, written into the loop: no call per attack.
+			a := i & 63
+			for k, bonus := range fg.attacks[a] {
+				if k > 0 {
+					if fs.up[es] == 0 {
+						break
+					}
+					if fs.up[es]&(1<<(uint(tg)&63)) == 0 {
+						tg = fs.weak[es] // the full attack's next target: the weakest in reach
+					}
 				}
-				if fs.up[es]&(1<<(uint(tg)&63)) == 0 {
-					tg = fs.weak[es] // the full attack's next target: the weakest in reach
+				d := tg & 63
+				if fg.flankTwo && bits.OnesCount64(fs.up[s]) >= 2 {
+					bonus += 2
 				}
-				t.fusedStrike(r, i, tg, bonus)
+				ac := fg.ac[d]
+				if fs.flat&(1<<uint(d)) != 0 {
+					ac = fg.acFlat[d]
+				}
+				// A d20 (rng.Stream.D20, written out).
+				hi, lo := bits.Mul64(r.Uint64(), 20)
+				roll := int(hi) + 1
+				if lo < 20 {
+					roll = d20Slow(r, hi, lo)
+				}
+				if roll != 20 && (roll == 1 || int32(roll+bonus) < ac) {
+					continue
+				}
+				mult := int32(1)
+				if int32(roll) >= fg.threat[a] {
+					crit := true
+					if fg.confirm {
+						hi, lo := bits.Mul64(r.Uint64(), 20)
+						conf := int(hi) + 1
+						if lo < 20 {
+							conf = d20Slow(r, hi, lo)
+						}
+						crit = conf == 20 || (conf != 1 && int32(conf+bonus) >= ac)
+					}
+					if crit {
+						mult += fg.critAdd[a]
+						fs.crits[s]++
+					}
+				}
+				var dmg int32
+				if n := fg.dmgN[a]; n >= 0 {
+					// NdM+K, mult times: plain.Dice.Roll written out (the
+					// same words).
+					un := uint64(fg.dmgM[a])
+					dmg = mult * fg.dmgK[a]
+					for k := mult * n; k > 0; k-- {
+						hi, lo := bits.Mul64(r.Uint64(), un)
+						if lo < un {
+							dmg += int32(dieSlow(r, un, hi, lo))
+							continue
+						}
+						dmg += int32(hi) + 1
+					}
+				} else {
+					for k := int32(0); k < mult; k++ {
+						dmg += int32(t.g.C[a].Damage.Roll(r))
+					}
+				}
+				dmg = max(dmg, 1)
+				fs.dealt[a] += dmg
+				fs.taken[d] += dmg
+				hp := fs.hp[d] - dmg
+				fs.hp[d] = hp
+				if hp > 0 {
+					// Hit points only fall: the one hit is now the weakest
+					// or the weakest stays.
+					if w := fs.weak[es]; w != d && (hp < fs.hp[w&63] || hp == fs.hp[w&63] && d < w) {
+						fs.weak[es] = d
+					}
+					continue
+				}
+				fs.up[es] &^= 1 << uint(d)
+				fs.kills[a]++
+				if fs.weak[es] == d {
+					fs.weak[es] = fs.weakestOf(fs.up[es])
+				}
 			}
 			if fs.up[es] == 0 {
 				winner = int(s)
@@ -217,61 +326,6 @@ func (fs *fusedState) weakestOf(m uint64) int {
 	return best
 }
 
-// fusedStrike is strike for a fused game: one melee attack roll of a
-// against the standing d, and its damage.
-func (t *Table) fusedStrike(r *rng.Stream, a, d, bonus int) {
-	fg, fs := t.g.fused, t.fs
-	a &= 63
-	d &= 63
-	s := fg.side[a]
-	if fg.flankTwo && bits.OnesCount64(fs.up[s]) >= 2 {
-		bonus += 2
-	}
-	ac := fg.ac[d]
-	if fs.flat&(1<<uint(d)) != 0 {
-		ac = fg.acFlat[d]
-	}
-	roll := d20(r)
-	if roll != 20 && (roll == 1 || int32(roll+bonus) < ac) {
-		return
-	}
-	mult := int32(1)
-	if int32(roll) >= fg.threat[a] {
-		crit := true
-		if fg.confirm {
-			conf := d20(r)
-			crit = conf == 20 || (conf != 1 && int32(conf+bonus) >= ac)
-		}
-		if crit {
-			mult += fg.critAdd[a]
-			fs.crits[s]++
-		}
-	}
-	dmg := int32(0)
-	for k := int32(0); k < mult; k++ {
-		dmg += int32(fg.dmg[a].Roll(r, &t.g.C[a].Damage))
-	}
-	dmg = max(dmg, 1)
-	fs.dealt[a] += dmg
-	fs.taken[d] += dmg
-	hp := fs.hp[d] - dmg
-	fs.hp[d] = hp
-	ds := 1 - s
-	if hp > 0 {
-		// Hit points only fall: the one hit is now the weakest or the
-		// weakest stays.
-		if w := fs.weak[ds]; w != int(d) && (hp < fs.hp[w&63] || hp == fs.hp[w&63] && int(d) < w) {
-			fs.weak[ds] = int(d)
-		}
-		return
-	}
-	fs.up[ds] &^= 1 << uint(d)
-	fs.kills[a]++
-	if fs.weak[ds] == int(d) {
-		fs.weak[ds] = fs.weakestOf(fs.up[ds])
-	}
-}
-
 // fusedInitiative is rollInitiative for a fused game: a d20 each in roster
 // order, the order by count, then modifier, then roster order, and each
 // run still tied shuffled by the same draws.
@@ -280,7 +334,12 @@ func (t *Table) fusedInitiative(r *rng.Stream) {
 	n := fg.n
 	keys := fs.keys[:n]
 	for i := range keys {
-		count := d20(r) + int(fg.init[i])
+		hi, lo := bits.Mul64(r.Uint64(), 20) // a d20, written out
+		die := int(hi) + 1
+		if lo < 20 {
+			die = d20Slow(r, hi, lo)
+		}
+		count := die + int(fg.init[i])
 		t.f[i].count = count
 		keys[i] = initKey(count, int(fg.init[i]), i)
 	}

@@ -80,6 +80,7 @@ func TestFusedPlaysTheGeneralReferee(t *testing.T) {
 		{"first and nearest", 4, 4, "", "policy: {name: test-std, rule: first}", "policy: {name: test-std, rule: nearest}"},
 		{"counted", 3, 4, "", "policy: {name: test-std, count: true}", pol},
 		{"big", 20, 24, "", pol, pol},
+		{"dice", 3, 3, "", pol, pol},
 		{"short", 4, 4, "", pol, pol},
 		{"ties", 4, 4, "", "", ""},
 	}
@@ -101,6 +102,12 @@ sides:
     combatants:
       - {name: Orc, count: 4, hp: 2d6-1, ac: 25, init: 0, attacks: [0], damage: 1d2, policy: {name: test-std}}
 `
+			}
+			if c.name == "dice" {
+				// Damage and hit points not of the form NdM+K (the Expr
+				// rolls them), and two dice.
+				src = strings.Replace(strings.Replace(src, "damage: 1d8+3", "damage: 1d6+1d4", 1), "damage: 1d12+3", "damage: 2d6", 1)
+				src = strings.Replace(src, "hp: 3d10+6", "hp: 2d8+1d6", 1)
 			}
 			if c.name == "ties" {
 				// Equal hit points and small blows: many ties for the
