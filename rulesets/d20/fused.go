@@ -346,6 +346,9 @@ func (t *Table) fusedInitiative(r *rng.Stream) {
 	if n <= rankSortMax {
 		rankSort(keys)
 	} else {
+		// As rollInitiative: by count in buckets, then each count's few
+		// entries in order.
+		t.bucketByCount(keys)
 		sortKeysDesc(keys)
 	}
 	t.order = t.order[:n]
@@ -368,8 +371,8 @@ func (t *Table) fusedInitiative(r *rng.Stream) {
 	}
 }
 
-// sortKeysDesc sorts distinct keys, largest first (an insertion sort: big
-// fused parties only).
+// sortKeysDesc sorts distinct keys, largest first: an insertion sort, for
+// keys bucketByCount left ordered but within a count.
 func sortKeysDesc(keys []int64) {
 	for a := 1; a < len(keys); a++ {
 		for b := a; b > 0 && keys[b] > keys[b-1]; b-- {

@@ -52,7 +52,7 @@ options: {%s}
 sides:
   - name: heroes
     combatants:
-      - {name: Fighter, count: %d, hp: 3d10+6, ac: 17, dex_ac: 1, init: 1, attacks: [6, 1], damage: 1d8+3, crit: 19-20/x2, %s}
+      - {name: Fighter, count: %d, hp: 3d10+6, ac: 17, dex_ac: 1, init: 0, attacks: [6, 1], damage: 1d8+3, crit: 19-20/x2, %s}
   - name: orcs
     combatants:
       - {name: Orc, count: %d, hp: 3d8+6, ac: 14, dex_ac: 2, init: 1, attacks: [5], damage: 1d12+3, crit: 20/x3, %s}
