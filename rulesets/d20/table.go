@@ -80,6 +80,11 @@ type Table struct {
 	// then the trigger and resumption scans are skipped (most turns of most
 	// fights).
 	tactics bool
+	// crossed: some combatant may stand beyond an enemy (flanking.go);
+	// until then no one is flanked on the line. far: the extreme positions
+	// each side has held, which keep it.
+	crossed bool
+	far     [2]int
 	ts      *traitState // nil: the game has no traits
 	fs      *fusedState // nil: the game is not fused (fused.go)
 	r       *rng.Stream
@@ -188,6 +193,7 @@ func (t *Table) setup() {
 		}
 	}
 	t.resetTargets()
+	t.setCrossed()
 	if t.ts != nil {
 		t.traitSetup()
 	}
