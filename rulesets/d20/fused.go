@@ -21,19 +21,20 @@ import (
 // plays a standard policy that picks the weakest or the first enemy (no
 // delay, no ready, no tactics conditions, no retargeting policy), nobody has
 // traits, house rules, sneak attack, spells or a ranged weapon, there is no
-// surprise round, and dying is out-at-0. Anything else goes through the
-// general referee, which keeps every rule; a traced encounter always does
-// (the narration is the general referee's), so a test comparing the traced
-// and the quiet play of a fight checks one against the other.
+// surprise round, no pinned initiative or initiative dice, and dying is
+// out-at-0. Anything else goes through the general referee, which keeps
+// every rule; a traced encounter always does (the narration is the general
+// referee's), so a test comparing the traced and the quiet play of a fight
+// checks one against the other.
 //
 // What the general referee does per event and this does not: the turn
 // pipeline's tests for delay, ready, surprise, traits and the plan; the
 // per-side target heap, standing lists and position span (here the weakest
 // of a side is cached and rescanned only when it goes out: hit points only
 // fall, so a blow can only make its victim the new weakest); counters
-// written through sim.Counts on every hit, turn and out; dice expressions
-// through their general evaluator (NdM+K are rolled by rulesets/internal/plain,
-// the same words).
+// written through sim.Counts on every hit, turn and out; d20s and dice
+// expressions through calls (here written out on the stream's words: the
+// same words rng.Stream.D20 and rulesets/internal/plain draw).
 
 // maxFused is the most combatants a fused game has: scenario.MaxCombatants,
 // so that a side's standing combatants fit one uint64.
@@ -51,9 +52,8 @@ type fusedGame struct {
 	threat  [maxFused]int32 // lowest d20 that threatens
 	critAdd [maxFused]int32 // CritMult - 1
 	init    [maxFused]int32
-	dmg     [maxFused]plain.Dice
 	// The weapon's damage NdM+K taken apart (dmgN < 0: not of that form,
-	// rolled by the Expr), rolled in fusedStrike's own loop.
+	// rolled by the Expr), rolled in the attack loop.
 	dmgN, dmgM, dmgK [maxFused]int32
 	hpN, hpM, hpK    [maxFused]int32 // hit points the same way
 	attacks          [maxFused][]int
