@@ -1,7 +1,8 @@
 #!/bin/sh
 # Compares `simctl run --json` of every d20 scenario (built-in ones and the
 # benchmark files) between a reference binary and a new one, at two seeds and
-# 1 and 2 workers, with the timing fields removed. Issue 38 requires the d20
+# 1 and 2 workers, with the timing fields removed, and their traces of
+# encounters 0, 1 and 5 of seed 1. Issue 38 requires the d20
 # referee's rewrite to be byte-identical; this is its end-to-end check.
 #
 # usage: benchmarks/d20-identical.sh OLD_BINARY NEW_BINARY [N]
@@ -30,5 +31,19 @@ for s in $scen; do
     done
   done
 done
-if [ $fail = 0 ]; then echo "identical: $count runs"; fi
+# Traces (the general referee narrates every encounter, fused or not):
+# encounters 0, 1 and 5 of seed 1.
+for s in $scen; do
+  for e in 0 1 5; do
+    "$old" trace "$s" --seed 1 --encounter $e >"$tmp/old.txt" 2>&1 || true
+    "$new" trace "$s" --seed 1 --encounter $e >"$tmp/new.txt" 2>&1 || true
+    count=$((count + 1))
+    if ! cmp -s "$tmp/old.txt" "$tmp/new.txt"; then
+      echo "DIFFER: trace $s encounter $e"
+      diff "$tmp/old.txt" "$tmp/new.txt" | head -20
+      fail=1
+    fi
+  done
+done
+if [ $fail = 0 ]; then echo "identical: $count runs and traces"; fi
 exit $fail
