@@ -76,6 +76,20 @@ func (c *Counts) Hit(s, a, d, n int) {
 	c.Combatants[d].DamageTaken += int64(n)
 }
 
+// Damage records at once what combatant i, of side s, dealt and took over
+// the encounter: the sums its Hit calls would have made one by one (a
+// referee that keeps an encounter's counters in its own arrays flushes them
+// here once, at the encounter's end).
+func (c *Counts) Damage(s, i int, dealt, taken int64) {
+	c.Sides[s*c.PerSide+DamageDealt] += dealt
+	if c.Combatants == nil {
+		return
+	}
+	c.Combatants[i].DamageDealt += dealt
+	c.enc[i].dealt += dealt
+	c.Combatants[i].DamageTaken += taken
+}
+
 // Down records that d was put out of the fight by harm, by killer (-1 when
 // nobody is to blame, e.g. bleeding to death). Call it once, when d goes
 // out, not again when a dying combatant dies.

@@ -123,7 +123,7 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	if c.sneak && (t.f[d].flatFooted && !t.g.C[d].UncannyDodge || flanking) {
 		dmg += c.SneakAttack.Roll(t.r) // once: extra dice are not multiplied
 	}
-	if t.g.traits.at(a, mHit, d, mHitTaken) {
+	if t.g.traits.at(a, mHit, d, mHitTaken) && t.hitMayFire(a, d, crit, ranged, flanking) {
 		dmg = t.traitHit(a, d, dmg, mult, crit, ranged, flanking)
 	} else {
 		dmg = max(dmg, 1)

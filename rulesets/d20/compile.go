@@ -23,10 +23,12 @@ type Game struct {
 	// sideOf and enemies are dense copies of the roster's sides, so the
 	// per-turn loops read a few bytes instead of striding over Combatant.
 	sideOf           []int
-	enemies          [2][]int  // enemies[s]: the opponents of side s
-	sim.RuleRegistry           // tactics rule counters
-	srdDying         bool      // Opt.Dying == "srd", tested without a string compare
-	traits           *traitSet // traits and house rules (traits.go); nil: none
+	enemies          [2][]int   // enemies[s]: the opponents of side s
+	sim.RuleRegistry            // tactics rule counters
+	srdDying         bool       // Opt.Dying == "srd", tested without a string compare
+	traits           *traitSet  // traits and house rules (traits.go); nil: none
+	fused            *fusedGame // the fused referee's form (fused.go); nil: the general referee plays
+	hitGate          []uint64   // by combatant, the hit facts under which its hit traits may fire (hitgate.go)
 }
 
 // Combatant is the static description of one combatant.
@@ -145,6 +147,10 @@ func (Ruleset) Compile(sc *scenario.Scenario) (sim.Game, error) {
 			g.C[i].stdRule, g.C[i].std = sp.Standard()
 		}
 	}
+	if !noFused {
+		g.fused = compileFused(g)
+	}
+	g.hitGate = compileHitGate(g.traits)
 	return g, nil
 }
 

@@ -24,6 +24,13 @@ func (t *Table) Flanks(a, d int) bool {
 
 // flanksFrom is Flanks with a standing at x.
 func (t *Table) flanksFrom(a, x, d int) bool {
+	if !t.crossed && !t.g.Opt.FlankTwo {
+		// On the line, the attacker and its ally stand on opposite sides
+		// of the defender, so one of them stands beyond an enemy: with
+		// nobody beyond an enemy (every fight but one whose sides passed
+		// each other) nobody is flanked.
+		return false
+	}
 	if abs(x-t.f[d].x) > t.g.C[a].Reach || t.f[d].out {
 		return false
 	}
@@ -70,4 +77,42 @@ func (t *Table) Flanked(i int) bool {
 		}
 	}
 	return false
+}
+
+// crossed (Table) is set once some combatant of side 0 may stand to the
+// right of one of side 1 (beyond an enemy: side 0 starts at or left of 0,
+// side 1 at or right of distance). Line flanking needs that of two
+// standing combatants (flanksFrom), so until crossed nobody is flanked on
+// the line. It is kept in O(1) a move, never missing a crossing and at
+// worst seeing one that is not (then flanksFrom just asks in full):
+// far[0] is the rightmost position any combatant of side 0 has held this
+// encounter, far[1] the leftmost of side 1, and a move of j crosses when it
+// takes j beyond the other side's far. (A crossing pair's later move, or
+// setup if neither moved, sees it: positions change only by moves, which
+// call moved, and the standing only shrink.)
+
+// setCrossed starts the encounter's far and crossed from the positions at
+// setup.
+func (t *Table) setCrossed() {
+	t.far = [2]int{-1 << 62, 1 << 62}
+	for i := range t.f {
+		if x := t.f[i].x; t.side(i) == 0 {
+			t.far[0] = max(t.far[0], x)
+		} else {
+			t.far[1] = min(t.far[1], x)
+		}
+	}
+	t.crossed = t.far[0] > t.far[1]
+}
+
+// noteCrossed updates far and crossed after j moved.
+func (t *Table) noteCrossed(j int) {
+	x := t.f[j].x
+	if t.side(j) == 0 {
+		t.far[0] = max(t.far[0], x)
+		t.crossed = t.crossed || x > t.far[1]
+	} else {
+		t.far[1] = min(t.far[1], x)
+		t.crossed = t.crossed || x < t.far[0]
+	}
 }

@@ -80,7 +80,13 @@ type Table struct {
 	// then the trigger and resumption scans are skipped (most turns of most
 	// fights).
 	tactics bool
+	// crossed: some combatant may stand beyond an enemy (flanking.go);
+	// until then no one is flanked on the line. far: the extreme positions
+	// each side has held, which keep it.
+	crossed bool
+	far     [2]int
 	ts      *traitState // nil: the game has no traits
+	fs      *fusedState // nil: the game is not fused (fused.go)
 	r       *rng.Stream
 	c       *sim.Counts
 	log     *sim.Log
@@ -97,12 +103,18 @@ func newTable(g *Game) *Table {
 	if g.traits != nil {
 		t.ts = newTraitState(g)
 	}
+	if g.fused != nil {
+		t.fs = new(fusedState)
+	}
 	return t
 }
 
 // Play implements sim.Table.
 func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 	t.r, t.c, t.log = r, c, log
+	if t.fs != nil && log == nil {
+		return t.playFused(r, c)
+	}
 	t.setup()
 	t.rollInitiative()
 	winner := -1
@@ -181,6 +193,7 @@ func (t *Table) setup() {
 		}
 	}
 	t.resetTargets()
+	t.setCrossed()
 	if t.ts != nil {
 		t.traitSetup()
 	}

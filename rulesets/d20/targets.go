@@ -161,7 +161,10 @@ func (t *Table) wentOut(j int) {
 }
 
 // moved notes that j's position changed.
-func (t *Table) moved(j int) { t.spanDirty[t.g.sideOf[j]] = true }
+func (t *Table) moved(j int) {
+	t.spanDirty[t.g.sideOf[j]] = true
+	t.noteCrossed(j)
+}
 
 // within reports whether every standing combatant of side s is within
 // limit feet of position x.
