@@ -152,6 +152,20 @@ var TraitDecl = &traits.Decl{
 		tfIntoMelee:    {Name: "into_melee", Type: lang.Bool, Event: true, Moments: []string{"attack_roll", "attacked"}, Doc: "a shot at a target engaged in melee with one of the shooter's allies"},
 		tfAmount:       {Name: "amount", Type: lang.Number, Event: true, Moments: []string{"damage_dealt", "damage_taken"}, Doc: "the damage dealt"},
 	},
+	// The SRD's bonus types (Magic Overview, Bonus Types): of one type only
+	// the better bonus applies on a roll (the worst penalty), except dodge,
+	// circumstance and racial bonuses, which stack. A bonus without a type
+	// (no as) always stacks.
+	BonusTypes: []traits.BonusType{
+		{Name: "alchemical"}, {Name: "armor"},
+		{Name: "circumstance", Stacks: true, Doc: "stacks (the book: unless from the same circumstance; each trait is its own)"},
+		{Name: "competence"}, {Name: "deflection"},
+		{Name: "dodge", Stacks: true, Doc: "stacks"},
+		{Name: "enhancement"}, {Name: "insight"}, {Name: "luck"}, {Name: "morale"},
+		{Name: "natural_armor"}, {Name: "profane"},
+		{Name: "racial", Stacks: true, Doc: "stacks"},
+		{Name: "resistance"}, {Name: "sacred"}, {Name: "shield"}, {Name: "size"},
+	},
 }
 
 // traitBinding is how the referee feeds the runner: damage taken never

@@ -54,6 +54,7 @@ type Set struct {
 	// Conds: some effect applies a condition (RoundStart counts their
 	// rounds down only then).
 	Conds bool
+	typed int // effects with a bonus type that does not stack
 	n     int
 }
 
@@ -109,6 +110,9 @@ func ReadAt(sc *scenario.Scenario, decl *traits.Decl, lib Lib, first []int) *Set
 		}
 		for _, e := range tr.Effects {
 			s.Conds = s.Conds || e.Kind == traits.Apply
+			if e.Type > 0 && !decl.BonusTypes[e.Type-1].Stacks {
+				s.typed++
+			}
 		}
 		s.List = append(s.List, inst)
 		if tr.Action != "" {
@@ -217,6 +221,10 @@ type Ctx struct {
 	M, Self, Other int
 	Q              [MaxQ]int
 	E              [MaxE]int
+	// roll is the Runner's number for this Ctx once a typed bonus has
+	// applied in it (0: none yet): the typed bonuses it has seen are
+	// those of this one roll, across its moments (attack_roll, attacked).
+	roll int
 }
 
 // MaxE bounds a moment's own numbers (Ctx.E).
@@ -290,6 +298,20 @@ type Runner struct {
 	// hostCond[c]: condition c is the host's (ch's Cond, SetCond).
 	hostCond []bool
 	ch       CondHost
+	// The typed bonuses and penalties applied in the Ctx numbered serial:
+	// per quantity and type, the highest bonus and the worst penalty.
+	serial int
+	typed  []typedMod
+	nTyped int
+}
+
+// typedMod is the bonus (or penalty) of one type on one quantity that
+// applies in a roll, and the trait that gave it.
+type typedMod struct {
+	q, typ int
+	pen    bool
+	v      int // the bonus (> 0) or penalty (< 0) that applies
+	from   *Inst
 }
 
 // untilRemoved is a condition applied without a duration.
@@ -302,7 +324,7 @@ func NewRunner(s *Set, h Host) *Runner {
 	}
 	nc := len(s.Decl.Conditions)
 	r := &Runner{Set: s, Host: h, uses: make([]int32, len(s.List)), cond: make([]int32, s.n*nc), nc: nc,
-		lim: make([][MaxQ]bound, len(s.Decl.Moments)), ev: make([]int8, len(s.Decl.Facts))}
+		lim: make([][MaxQ]bound, len(s.Decl.Moments)), ev: make([]int8, len(s.Decl.Facts)), typed: make([]typedMod, s.typed)}
 	for k := range r.ev {
 		r.ev[k] = -1
 	}
@@ -470,9 +492,13 @@ func (r *Runner) effect(inst *Inst, e *traits.Effect, c *Ctx) {
 			v = e.Dice.Roll(r.R)
 		}
 		old := c.Q[e.Q]
-		if e.Kind == traits.Set {
+		var st stacking
+		switch {
+		case e.Kind == traits.Set:
 			c.Q[e.Q] = v
-		} else {
+		case e.Type > 0 && !r.Set.Decl.BonusTypes[e.Type-1].Stacks:
+			st = r.typedAdd(inst, e, c, e.Sign*v)
+		default:
 			c.Q[e.Q] += e.Sign * v
 		}
 		if b := &r.lim[c.M][e.Q]; b.on {
@@ -480,8 +506,7 @@ func (r *Runner) effect(inst *Inst, e *traits.Effect, c *Ctx) {
 		}
 		r.C.RuleAdd(inst.Counter+1, int64(c.Q[e.Q]-old))
 		if r.Log != nil {
-			r.Log.Printf("  %s's %s: %s (%s %d -> %d)", r.Host.Name(inst.Owner), inst.Name, e.Text, r.Set.Decl.Quantities[e.Q].Name, old, c.Q[e.Q])
-			r.Log.Event(sim.Event{Kind: sim.EvTrait, Actor: inst.Owner, Target: noOne(c.Other), Roll: old, Amount: c.Q[e.Q], Rule: inst.Name})
+			r.logAdd(inst, e, c, old, st)
 		}
 	case traits.Apply, traits.Remove:
 		who := c.Self
@@ -504,6 +529,74 @@ func (r *Runner) effect(inst *Inst, e *traits.Effect, c *Ctx) {
 			r.Log.Event(sim.Event{Kind: sim.EvTrait, Actor: inst.Owner, Target: who, Rule: inst.Name})
 		}
 	}
+}
+
+// stacking is what a typed bonus met on its roll: the bonus (or penalty)
+// of its type that applied before it, from, at was; kept: that one still
+// applies (this one added nothing), else this one replaced it.
+type stacking struct {
+	from      *Inst
+	was       int
+	pen, kept bool
+}
+
+// typedAdd adds d, a bonus (or penalty) of a type that does not stack,
+// to quantity e.Q of the roll c: only what it adds beyond the bonus of its
+// type already applied (SRD 3.5: of the same type only the better bonus,
+// or the worst penalty, applies). It returns what it met (from nil: no
+// bonus of its type before it).
+func (r *Runner) typedAdd(inst *Inst, e *traits.Effect, c *Ctx, d int) stacking {
+	if c.roll == 0 || c.roll != r.serial {
+		r.serial++
+		c.roll, r.nTyped = r.serial, 0
+	}
+	pen := d < 0
+	var m *typedMod
+	for k := range r.typed[:r.nTyped] {
+		if t := &r.typed[k]; t.q == e.Q && t.typ == e.Type && t.pen == pen {
+			m = t
+			break
+		}
+	}
+	if m == nil {
+		if r.nTyped < len(r.typed) { // always: each effect applies once a roll
+			r.typed[r.nTyped] = typedMod{q: e.Q, typ: e.Type, pen: pen, v: d, from: inst}
+			r.nTyped++
+		}
+		c.Q[e.Q] += d
+		return stacking{}
+	}
+	st := stacking{from: m.from, was: m.v, pen: pen, kept: true}
+	if pen && d < m.v || !pen && d > m.v {
+		c.Q[e.Q] += d - m.v
+		m.v, m.from = d, inst
+		st.kept = false
+	}
+	return st
+}
+
+// logAdd narrates an effect on a quantity, and the typed bonus it met.
+func (r *Runner) logAdd(inst *Inst, e *traits.Effect, c *Ctx, old int, st stacking) {
+	owner, q := r.Host.Name(inst.Owner), r.Set.Decl.Quantities[e.Q].Name
+	if st.from == nil {
+		r.Log.Printf("  %s's %s: %s (%s %d -> %d)", owner, inst.Name, e.Text, q, old, c.Q[e.Q])
+	} else {
+		typ, from, was := r.Set.Decl.BonusTypes[e.Type-1].Name, r.Host.Name(st.from.Owner), st.was
+		if st.pen {
+			was = -was
+		}
+		switch {
+		case st.kept && !st.pen:
+			r.Log.Printf("  %s's %s: %s (%s %d -> %d: does not stack with %s's %s, a %s bonus of %d)", owner, inst.Name, e.Text, q, old, c.Q[e.Q], from, st.from.Name, typ, was)
+		case st.kept:
+			r.Log.Printf("  %s's %s: %s (%s %d -> %d: does not stack with %s's %s, a %s penalty of %d)", owner, inst.Name, e.Text, q, old, c.Q[e.Q], from, st.from.Name, typ, was)
+		case !st.pen:
+			r.Log.Printf("  %s's %s: %s (%s %d -> %d: replaces %s's %s, a %s bonus of %d)", owner, inst.Name, e.Text, q, old, c.Q[e.Q], from, st.from.Name, typ, was)
+		default:
+			r.Log.Printf("  %s's %s: %s (%s %d -> %d: replaces %s's %s, a %s penalty of %d)", owner, inst.Name, e.Text, q, old, c.Q[e.Q], from, st.from.Name, typ, was)
+		}
+	}
+	r.Log.Event(sim.Event{Kind: sim.EvTrait, Actor: inst.Owner, Target: noOne(c.Other), Roll: old, Amount: c.Q[e.Q], Rule: inst.Name})
 }
 
 func noOne(i int) int {
