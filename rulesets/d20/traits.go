@@ -201,6 +201,10 @@ type traitSet struct {
 	// shaken: some effect can shake; roundStart: some trait fires at
 	// round_start.
 	shaken, roundStart bool
+	// on and list are Set.On and Set.List (the same slices) under the
+	// names the referee's compile-time readers of the traits use.
+	on   [][][]int32
+	list []traitrun.Inst
 }
 
 // The trait library: d20 traits written in the trait form, embedded so
@@ -226,7 +230,7 @@ func readTraits(sc *scenario.Scenario, g *Game, first []int) {
 	if set == nil {
 		return
 	}
-	ts := &traitSet{Set: set, turns: make([]bool, len(g.C)), has: make([]uint16, len(g.C))}
+	ts := &traitSet{Set: set, turns: make([]bool, len(g.C)), has: make([]uint16, len(g.C)), on: set.On, list: set.List}
 	for m := range set.On {
 		for i, on := range set.On[m] {
 			if len(on) > 0 {
