@@ -149,6 +149,7 @@ func TestTraitErrors(t *testing.T) {
 		{", traits: [{name: X, on: initiative, do: damage += 1}]", "damage does not exist at initiative"},
 		{", traits: [{name: X, on: attack, do: apply stunned}]", `cavaliers has no condition "stunned"`},
 		{", traits: [mustbeat]", `did you mean "must_beat"?`},
+		{", traits: [{name: X, on: hit, do: damage += 1 as morale}]", "cavaliers has no bonus types: every bonus adds; write the amount without as morale"},
 	} {
 		_, err := compileErr(pinned(c.a, "", ""))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

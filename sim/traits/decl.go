@@ -53,6 +53,16 @@ type Condition struct {
 	Doc  string
 }
 
+// BonusType is a type of bonus an effect may give (QTY += 2 as morale):
+// bonuses of one type that does not stack do not add up on one roll, the
+// highest applies (and of penalties of that type, the worst); untyped
+// ones, and those of a type that Stacks, all add.
+type BonusType struct {
+	Name   string
+	Stacks bool
+	Doc    string
+}
+
 // Fact is a fact a when: may read: a combatant's, written self.NAME for
 // the trait's owner and OTHER.NAME for the moment's other party (at
 // moments with one), or, with Event, the moment's own (NAME).
@@ -84,6 +94,9 @@ type Decl struct {
 	Quantities  []Quantity
 	Conditions  []Condition
 	Facts       []Fact
+	// BonusTypes are the types an effect's bonus may have (as TYPE);
+	// none: every bonus is untyped.
+	BonusTypes []BonusType
 }
 
 // Ref says what one slot of a compiled expression reads: fact ID (an
@@ -118,6 +131,11 @@ func (d *Decl) QuantityIndex(name string) int {
 // ConditionIndex is the index of condition name in d.Conditions, or -1.
 func (d *Decl) ConditionIndex(name string) int {
 	return slices.IndexFunc(d.Conditions, func(c Condition) bool { return c.Name == name })
+}
+
+// BonusTypeIndex is the index of bonus type name in d.BonusTypes, or -1.
+func (d *Decl) BonusTypeIndex(name string) int {
+	return slices.IndexFunc(d.BonusTypes, func(b BonusType) bool { return b.Name == name })
 }
 
 // MomentNames lists the moments a trait may name (on:), in order.

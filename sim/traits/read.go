@@ -58,7 +58,10 @@ type Effect struct {
 	Cond   int   // Apply, Remove: index into Decl.Conditions
 	Who    Who   // Apply, Remove: Self or Other
 	Rounds int   // Apply: round starts it lasts (0: until removed)
-	Text   string
+	// Type: Add's bonus type, 1 + an index into Decl.BonusTypes; 0:
+	// untyped (every bonus adds).
+	Type int
+	Text string
 }
 
 // Library finds a library trait by name: its YAML mapping.
@@ -533,6 +536,26 @@ func readEffect(d *scenario.Decoder, n *yaml.Node, lib bool, path, src string, d
 	rest := s[opAt+len(op):]
 	col := lead + opAt + len(op) + len(rest) - len(strings.TrimLeft(rest, " \t"))
 	amount := strings.TrimSpace(rest)
+	if k := asAt(amount); k >= 0 {
+		tcol := col + k + 2 + len(amount[k+2:]) - len(strings.TrimLeft(amount[k+2:], " \t"))
+		tname := strings.TrimSpace(amount[k+2:])
+		amount = strings.TrimSpace(amount[:k])
+		var types []string
+		for _, b := range decl.BonusTypes {
+			types = append(types, b.Name)
+		}
+		switch {
+		case e.Kind == Set:
+			return r.fail(e, tcol, "a bonus type goes with += or -=, not with = (a set value is no bonus)")
+		case len(types) == 0:
+			return r.fail(e, tcol, "%s has no bonus types: every bonus adds; write the amount without as %s", decl.Ruleset, tname)
+		case tname == "":
+			return r.fail(e, tcol, "as needs a bonus type; bonus types: %s", strings.Join(types, ", "))
+		}
+		if e.Type = decl.BonusTypeIndex(tname) + 1; e.Type == 0 {
+			return r.fail(e, tcol, "%s has no bonus type %q%s; bonus types: %s (no as: untyped)", decl.Ruleset, tname, scenario.Suggest(tname, types), strings.Join(types, ", "))
+		}
+	}
 	if amount == "" {
 		return r.fail(e, col, "missing the amount after %s: a number, dice (2d6) or $parameter", op)
 	}
@@ -674,4 +697,17 @@ func listOr(qs []string) string {
 		return "no quantities"
 	}
 	return strings.Join(qs, ", ")
+}
+
+// asAt is where the bonus type of an amount begins (AMOUNT as TYPE): the
+// index of its last word "as", or -1.
+func asAt(amount string) int {
+	f := strings.Fields(amount)
+	switch {
+	case len(f) >= 2 && f[len(f)-2] == "as":
+		return strings.LastIndex(strings.TrimRight(amount[:len(amount)-len(f[len(f)-1])], " \t"), "as")
+	case len(f) >= 1 && f[len(f)-1] == "as":
+		return len(amount) - 2
+	}
+	return -1
 }

@@ -6,8 +6,10 @@
 // hooks sit in its round, what each fact reads (Host.Fact) and what a
 // condition does to its referee.
 //
-// d20 (rulesets/d20/traits.go) was written before this package and keeps
-// its own copy; acks2, cavaliers and lotm use this one.
+// All four rulesets run their traits here. A ruleset declares, beside its
+// table, how its referee feeds the runner (Binding): the bounds of its
+// quantities, the moment's numbers its facts read from Ctx.E, the
+// conditions its referee keeps itself.
 //
 // A Set is built once per compiled game and shared read-only by every
 // worker; a Runner is one Table's, reset for each encounter, and fires
@@ -29,6 +31,13 @@ type Inst struct {
 	traits.Trait
 	Owner   int
 	Counter int // Counts.Rules index of "fired"; "added" is Counter+1
+	// guard: When is false unless condition guardCond of guardWho is
+	// guardHas (lang's Program.Guard on a condition fact), tested first so
+	// that the usual miss (target not flat-footed) costs one load.
+	guard     bool
+	guardWho  traits.Who
+	guardCond int
+	guardHas  bool
 }
 
 // Set is a game's compiled traits and house rules.
@@ -42,7 +51,11 @@ type Set struct {
 	// Actions[i] lists combatant i's special actions (action: COST),
 	// which a tactics rule chooses by name.
 	Actions [][]int32
-	n       int
+	// Conds: some effect applies a condition (RoundStart counts their
+	// rounds down only then).
+	Conds bool
+	typed int // effects with a bonus type that does not stack
+	n     int
 }
 
 // Registry is where a game registers its rule counters (sim.RuleRegistry).
@@ -63,6 +76,12 @@ type Lib struct {
 // nil); problems go to sc.Dec. Call it before the tactics compile (a rule
 // may choose a special action by name) and Register after them.
 func Read(sc *scenario.Scenario, decl *traits.Decl, lib Lib) *Set {
+	return ReadAt(sc, decl, lib, nil)
+}
+
+// ReadAt is Read for a referee whose combatant entry k's copies are
+// numbered from first[k] on (nil: one after another, as Read).
+func ReadAt(sc *scenario.Scenario, decl *traits.Decl, lib Lib, first []int) *Set {
 	d := sc.Dec
 	var sideNames []string
 	n := 0
@@ -82,7 +101,20 @@ func Read(sc *scenario.Scenario, decl *traits.Decl, lib Lib) *Set {
 	}
 	add := func(tr traits.Trait, owner int) {
 		k := int32(len(s.List))
-		s.List = append(s.List, Inst{Trait: tr, Owner: owner})
+		inst := Inst{Trait: tr, Owner: owner}
+		if tr.When != nil {
+			if slot, op, v, ok := tr.When.Guard(); ok && tr.Slots[slot].Kind == traits.RefCondition && (op == "" || op == "==" && v == 0) {
+				ref := tr.Slots[slot]
+				inst.guard, inst.guardWho, inst.guardCond, inst.guardHas = true, ref.Who, ref.ID, op == ""
+			}
+		}
+		for _, e := range tr.Effects {
+			s.Conds = s.Conds || e.Kind == traits.Apply
+			if e.Type > 0 && !decl.BonusTypes[e.Type-1].Stacks {
+				s.typed++
+			}
+		}
+		s.List = append(s.List, inst)
 		if tr.Action != "" {
 			s.Actions[owner] = append(s.Actions[owner], k)
 		} else {
@@ -92,11 +124,15 @@ func Read(sc *scenario.Scenario, decl *traits.Decl, lib Lib) *Set {
 			s.PerRound = append(s.PerRound, k)
 		}
 	}
-	i := 0
+	i, entry := 0, 0
 	for si, side := range sc.Sides {
 		st := traits.Read(d, side.Extra["traits"], side.Path+".traits", decl, o)
 		for _, cs := range side.Combatants {
 			ct := traits.Read(d, cs.Extra["traits"], cs.Path+".traits", decl, o)
+			if first != nil {
+				i = first[entry]
+			}
+			entry++
 			for range cs.Count {
 				for _, r := range rules {
 					if r.Side < 0 || r.Side == si {
@@ -184,8 +220,15 @@ func (s *Set) Applies(cond int) bool {
 type Ctx struct {
 	M, Self, Other int
 	Q              [MaxQ]int
-	E              [4]int
+	E              [MaxE]int
+	// roll is the Runner's number for this Ctx once a typed bonus has
+	// applied in it (0: none yet): the typed bonuses it has seen are
+	// those of this one roll, across its moments (attack_roll, attacked).
+	roll int
 }
+
+// MaxE bounds a moment's own numbers (Ctx.E).
+const MaxE = 8
 
 // Host is the referee a Runner fires in.
 type Host interface {
@@ -198,11 +241,44 @@ type Host interface {
 	Name(i int) string
 }
 
+// CondHost is a Host that keeps some conditions itself (d20's
+// flat_footed, which its referee sets and clears): Binding.HostConds.
+type CondHost interface {
+	Host
+	Cond(i, cond int) bool
+	SetCond(i, cond int, on bool)
+}
+
 // bound keeps what effects leave in a moment's quantity within a range
 // (damage taken never below 0): Runner.Bound.
 type bound struct {
 	on       bool
 	min, max int
+}
+
+// Binding is how a referee feeds its runner, declared as data beside its
+// Decl: what it is made of is what Runner.Bound, FromCtx, FromCtxAt and
+// HostCond set one at a time.
+type Binding struct {
+	Bounds    []Bound
+	Events    []EventSlot
+	Parties   []PartySlot
+	HostConds []int // conditions the referee keeps (its Host is a CondHost)
+}
+
+// Bound keeps Quantity of Moment within [Min, Max] after each effect.
+type Bound struct{ Moment, Quantity, Min, Max int }
+
+// EventSlot: event fact Fact reads Ctx.E[Slot].
+type EventSlot struct{ Fact, Slot int }
+
+// PartySlot: at Moment, fact Fact of Who (the owner or the other party)
+// reads Ctx.E[Slot] rather than Host.Fact: a fact of this attack, not of
+// the combatant (d20's target.flanked at hit).
+type PartySlot struct {
+	Moment, Fact int
+	Who          traits.Who
+	Slot         int
 }
 
 // Runner is one Table's trait state: uses left, conditions, the streams.
@@ -217,6 +293,25 @@ type Runner struct {
 	nc   int
 	lim  [][MaxQ]bound
 	ev   []int8 // by fact: the Ctx.E slot an event fact reads, -1: Host.Fact
+	// party[m] lists moment m's party facts read from Ctx.E (nil: none).
+	party [][]PartySlot
+	// hostCond[c]: condition c is the host's (ch's Cond, SetCond).
+	hostCond []bool
+	ch       CondHost
+	// The typed bonuses and penalties applied in the Ctx numbered serial:
+	// per quantity and type, the highest bonus and the worst penalty.
+	serial int
+	typed  []typedMod
+	nTyped int
+}
+
+// typedMod is the bonus (or penalty) of one type on one quantity that
+// applies in a roll, and the trait that gave it.
+type typedMod struct {
+	q, typ int
+	pen    bool
+	v      int // the bonus (> 0) or penalty (< 0) that applies
+	from   *Inst
 }
 
 // untilRemoved is a condition applied without a duration.
@@ -229,7 +324,7 @@ func NewRunner(s *Set, h Host) *Runner {
 	}
 	nc := len(s.Decl.Conditions)
 	r := &Runner{Set: s, Host: h, uses: make([]int32, len(s.List)), cond: make([]int32, s.n*nc), nc: nc,
-		lim: make([][MaxQ]bound, len(s.Decl.Moments)), ev: make([]int8, len(s.Decl.Facts))}
+		lim: make([][MaxQ]bound, len(s.Decl.Moments)), ev: make([]int8, len(s.Decl.Facts)), typed: make([]typedMod, s.typed)}
 	for k := range r.ev {
 		r.ev[k] = -1
 	}
@@ -238,6 +333,44 @@ func NewRunner(s *Set, h Host) *Runner {
 
 // FromCtx makes event fact id read Ctx.E[slot].
 func (r *Runner) FromCtx(id, slot int) { r.ev[id] = int8(slot) }
+
+// FromCtxAt makes fact id of who read Ctx.E[slot] at moment m.
+func (r *Runner) FromCtxAt(m, id int, who traits.Who, slot int) {
+	if r.party == nil {
+		r.party = make([][]PartySlot, len(r.Set.Decl.Moments))
+	}
+	r.party[m] = append(r.party[m], PartySlot{Moment: m, Fact: id, Who: who, Slot: slot})
+}
+
+// HostCond makes condition cond the host's: read with its Cond, and told
+// with its SetCond when an effect or a duration changes it (the runner
+// still counts the duration). The Host must be a CondHost.
+func (r *Runner) HostCond(cond int) {
+	if r.hostCond == nil {
+		r.hostCond = make([]bool, r.nc)
+	}
+	r.hostCond[cond] = true
+	r.ch = r.Host.(CondHost)
+}
+
+// Bind applies a referee's Binding.
+func (r *Runner) Bind(b Binding) {
+	if r == nil {
+		return
+	}
+	for _, x := range b.Bounds {
+		r.Bound(x.Moment, x.Quantity, x.Min, x.Max)
+	}
+	for _, x := range b.Events {
+		r.FromCtx(x.Fact, x.Slot)
+	}
+	for _, x := range b.Parties {
+		r.FromCtxAt(x.Moment, x.Fact, x.Who, x.Slot)
+	}
+	for _, c := range b.HostConds {
+		r.HostCond(c)
+	}
+}
 
 // Bound keeps quantity q of moment m within [lo, hi] after each effect.
 func (r *Runner) Bound(m, q, lo, hi int) { r.lim[m][q] = bound{true, lo, hi} }
@@ -253,7 +386,23 @@ func (r *Runner) Start(rs *rng.Stream, c *sim.Counts, lg *sim.Log) {
 }
 
 // Has reports whether combatant i is in condition cond.
-func (r *Runner) Has(i, cond int) bool { return i >= 0 && r.cond[i*r.nc+cond] > 0 }
+func (r *Runner) Has(i, cond int) bool {
+	if i < 0 {
+		return false
+	}
+	if r.hostCond != nil && r.hostCond[cond] {
+		return r.ch.Cond(i, cond)
+	}
+	return r.cond[i*r.nc+cond] > 0
+}
+
+// setCond gives combatant i condition cond for n round starts (0: none).
+func (r *Runner) setCond(i, cond int, n int32) {
+	r.cond[i*r.nc+cond] = n
+	if r.hostCond != nil && r.hostCond[cond] {
+		r.ch.SetCond(i, cond, n > 0)
+	}
+}
 
 // RoundStart renews the per-round uses and counts the conditions' rounds
 // down (one applied "for N rounds" lasts N round starts).
@@ -261,11 +410,18 @@ func (r *Runner) RoundStart() {
 	for _, k := range r.Set.PerRound {
 		r.uses[k] = int32(r.Set.List[k].Uses)
 	}
+	if !r.Set.Conds {
+		return
+	}
 	for x, n := range r.cond {
 		if n > 0 && n < untilRemoved {
-			r.cond[x] = n - 1
-			if n == 1 && r.Log != nil {
-				r.Log.Printf("  %s is no longer %s", r.Host.Name(x/r.nc), r.Set.Decl.Conditions[x%r.nc].Name)
+			if n == 1 {
+				r.setCond(x/r.nc, x%r.nc, 0)
+				if r.Log != nil {
+					r.Log.Printf("  %s is no longer %s", r.Host.Name(x/r.nc), r.Set.Decl.Conditions[x%r.nc].Name)
+				}
+			} else {
+				r.cond[x] = n - 1
 			}
 		}
 	}
@@ -278,6 +434,15 @@ func (r *Runner) Fire(c *Ctx) {
 		inst := &s.List[k]
 		if r.uses[k] == 0 {
 			continue
+		}
+		if inst.guard {
+			who := c.Self
+			if inst.guardWho == traits.Other {
+				who = c.Other
+			}
+			if who < 0 || r.Has(who, inst.guardCond) != inst.guardHas {
+				continue
+			}
 		}
 		if inst.When != nil && !inst.When.EvalFunc(func(x int) float64 { return r.value(inst.Slots[x], c) }) {
 			continue
@@ -327,9 +492,13 @@ func (r *Runner) effect(inst *Inst, e *traits.Effect, c *Ctx) {
 			v = e.Dice.Roll(r.R)
 		}
 		old := c.Q[e.Q]
-		if e.Kind == traits.Set {
+		var st stacking
+		switch {
+		case e.Kind == traits.Set:
 			c.Q[e.Q] = v
-		} else {
+		case e.Type > 0 && !r.Set.Decl.BonusTypes[e.Type-1].Stacks:
+			st = r.typedAdd(inst, e, c, e.Sign*v)
+		default:
 			c.Q[e.Q] += e.Sign * v
 		}
 		if b := &r.lim[c.M][e.Q]; b.on {
@@ -337,8 +506,7 @@ func (r *Runner) effect(inst *Inst, e *traits.Effect, c *Ctx) {
 		}
 		r.C.RuleAdd(inst.Counter+1, int64(c.Q[e.Q]-old))
 		if r.Log != nil {
-			r.Log.Printf("  %s's %s: %s (%s %d -> %d)", r.Host.Name(inst.Owner), inst.Name, e.Text, r.Set.Decl.Quantities[e.Q].Name, old, c.Q[e.Q])
-			r.Log.Event(sim.Event{Kind: sim.EvTrait, Actor: inst.Owner, Target: noOne(c.Other), Roll: old, Amount: c.Q[e.Q], Rule: inst.Name})
+			r.logAdd(inst, e, c, old, st)
 		}
 	case traits.Apply, traits.Remove:
 		who := c.Self
@@ -355,12 +523,80 @@ func (r *Runner) effect(inst *Inst, e *traits.Effect, c *Ctx) {
 				n = int32(e.Rounds)
 			}
 		}
-		r.cond[who*r.nc+e.Cond] = n
+		r.setCond(who, e.Cond, n)
 		if r.Log != nil {
 			r.Log.Printf("  %s's %s: %s (%s)", r.Host.Name(inst.Owner), inst.Name, e.Text, r.Host.Name(who))
 			r.Log.Event(sim.Event{Kind: sim.EvTrait, Actor: inst.Owner, Target: who, Rule: inst.Name})
 		}
 	}
+}
+
+// stacking is what a typed bonus met on its roll: the bonus (or penalty)
+// of its type that applied before it, from, at was; kept: that one still
+// applies (this one added nothing), else this one replaced it.
+type stacking struct {
+	from      *Inst
+	was       int
+	pen, kept bool
+}
+
+// typedAdd adds d, a bonus (or penalty) of a type that does not stack,
+// to quantity e.Q of the roll c: only what it adds beyond the bonus of its
+// type already applied (SRD 3.5: of the same type only the better bonus,
+// or the worst penalty, applies). It returns what it met (from nil: no
+// bonus of its type before it).
+func (r *Runner) typedAdd(inst *Inst, e *traits.Effect, c *Ctx, d int) stacking {
+	if c.roll == 0 || c.roll != r.serial {
+		r.serial++
+		c.roll, r.nTyped = r.serial, 0
+	}
+	pen := d < 0
+	var m *typedMod
+	for k := range r.typed[:r.nTyped] {
+		if t := &r.typed[k]; t.q == e.Q && t.typ == e.Type && t.pen == pen {
+			m = t
+			break
+		}
+	}
+	if m == nil {
+		if r.nTyped < len(r.typed) { // always: each effect applies once a roll
+			r.typed[r.nTyped] = typedMod{q: e.Q, typ: e.Type, pen: pen, v: d, from: inst}
+			r.nTyped++
+		}
+		c.Q[e.Q] += d
+		return stacking{}
+	}
+	st := stacking{from: m.from, was: m.v, pen: pen, kept: true}
+	if pen && d < m.v || !pen && d > m.v {
+		c.Q[e.Q] += d - m.v
+		m.v, m.from = d, inst
+		st.kept = false
+	}
+	return st
+}
+
+// logAdd narrates an effect on a quantity, and the typed bonus it met.
+func (r *Runner) logAdd(inst *Inst, e *traits.Effect, c *Ctx, old int, st stacking) {
+	owner, q := r.Host.Name(inst.Owner), r.Set.Decl.Quantities[e.Q].Name
+	if st.from == nil {
+		r.Log.Printf("  %s's %s: %s (%s %d -> %d)", owner, inst.Name, e.Text, q, old, c.Q[e.Q])
+	} else {
+		typ, from, was := r.Set.Decl.BonusTypes[e.Type-1].Name, r.Host.Name(st.from.Owner), st.was
+		if st.pen {
+			was = -was
+		}
+		switch {
+		case st.kept && !st.pen:
+			r.Log.Printf("  %s's %s: %s (%s %d -> %d: does not stack with %s's %s, a %s bonus of %d)", owner, inst.Name, e.Text, q, old, c.Q[e.Q], from, st.from.Name, typ, was)
+		case st.kept:
+			r.Log.Printf("  %s's %s: %s (%s %d -> %d: does not stack with %s's %s, a %s penalty of %d)", owner, inst.Name, e.Text, q, old, c.Q[e.Q], from, st.from.Name, typ, was)
+		case !st.pen:
+			r.Log.Printf("  %s's %s: %s (%s %d -> %d: replaces %s's %s, a %s bonus of %d)", owner, inst.Name, e.Text, q, old, c.Q[e.Q], from, st.from.Name, typ, was)
+		default:
+			r.Log.Printf("  %s's %s: %s (%s %d -> %d: replaces %s's %s, a %s penalty of %d)", owner, inst.Name, e.Text, q, old, c.Q[e.Q], from, st.from.Name, typ, was)
+		}
+	}
+	r.Log.Event(sim.Event{Kind: sim.EvTrait, Actor: inst.Owner, Target: noOne(c.Other), Roll: old, Amount: c.Q[e.Q], Rule: inst.Name})
 }
 
 func noOne(i int) int {
@@ -390,6 +626,13 @@ func (r *Runner) value(ref traits.Ref, c *Ctx) float64 {
 	}
 	if who < 0 {
 		return 0
+	}
+	if r.party != nil {
+		for _, p := range r.party[c.M] {
+			if p.Fact == ref.ID && p.Who == ref.Who {
+				return float64(c.E[p.Slot])
+			}
+		}
 	}
 	return r.Host.Fact(ref.ID, who)
 }
