@@ -320,7 +320,7 @@ func TestExperimentCheckpointsResume(t *testing.T) {
 func TestInterruptedShardResumes(t *testing.T) {
 	dir := t.TempDir()
 	part, whole := filepath.Join(dir, "part.json"), filepath.Join(dir, "whole.json")
-	args := []string{"value", "d20/duel", "--params", "init", "-n", "400000", "--seed", "3", "--workers", "2", "--format", "csv", "--shard", "1/2"}
+	args := append(raceScaled([]string{"value", "d20/duel", "--params", "init", "-n", "400000"}), "--seed", "3", "--workers", "2", "--format", "csv", "--shard", "1/2")
 	if code, _, errOut := interruptAfter(t, 5000, append(args, "--results", part)...); code != exitInterrupted {
 		t.Fatalf("exit %d; %s", code, errOut)
 	}
@@ -411,7 +411,11 @@ func TestEditedResumeRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			part, edited := filepath.Join(dir, "part.json"), filepath.Join(dir, "edited.json")
-			args := append(append([]string(nil), tc.args...), part, "--seed", "13", "--workers", "1")
+			base := tc.args
+			if tc.name != "sweep" { // the sweep's interrupt falls in its second point
+				base = raceScaled(base)
+			}
+			args := append(append([]string(nil), base...), part, "--seed", "13", "--workers", "1")
 			if code, _, errOut := interruptAfter(t, tc.at, args...); code != exitInterrupted {
 				t.Fatalf("interrupted: exit %d, want %d; stderr:\n%s", code, exitInterrupted, errOut)
 			}
@@ -425,7 +429,7 @@ func TestEditedResumeRefused(t *testing.T) {
 				t.Skip(skip)
 			}
 			os.WriteFile(edited, data, 0o644)
-			args[len(tc.args)] = edited
+			args[len(base)] = edited
 			code, _, errOut := cli(t, append(args, "--resume", edited)...)
 			want := "--resume " + edited + ": its resume_digest does not match"
 			if code != exitUsage || !strings.Contains(errOut, want) || !strings.Contains(errOut, "edited or damaged") ||
@@ -436,7 +440,7 @@ func TestEditedResumeRefused(t *testing.T) {
 				t.Error("a refused resume changed the file")
 			}
 			// The file as simctl wrote it resumes.
-			args[len(tc.args)] = part
+			args[len(base)] = part
 			if code, _, errOut := cli(t, append(args, "--resume", part)...); code != exitOK || !strings.Contains(errOut, "resuming") {
 				t.Errorf("resume of the file as written: exit %d; stderr:\n%s", code, errOut)
 			}
