@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"math/bits"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -236,15 +237,7 @@ func cavIndex(p params, g *cavaliers.Game, name string, n *yaml.Node, param stri
 }
 
 // cavEnemyHere reports whether an enemy of self stands in self's Area.
-func cavEnemyHere(t *cavaliers.Table, self int) bool {
-	here := t.Area(self)
-	for _, j := range t.Foes(self) {
-		if t.Present(j) && t.Area(j) == here {
-			return true
-		}
-	}
-	return false
-}
+func cavEnemyHere(t *cavaliers.Table, self int) bool { return t.FoesIn(self, t.Area(self)) != 0 }
 
 // cavToward is the Area next to from on the way to area, or -1 if there.
 func cavToward(from, area int) int {
@@ -296,17 +289,16 @@ func (p *cavPolicy) Move(t *cavaliers.Table, self int) int {
 	if cavEnemyHere(t, self) {
 		return -1
 	}
-	best := -1
-	for _, j := range t.Foes(self) {
-		if !t.Present(j) {
-			continue
-		}
-		if best < 0 || cavAbs(t.Area(j)-here) < cavAbs(t.Area(best)-here) {
+	foes := t.FoesPresent(self)
+	if foes == 0 {
+		return -1
+	}
+	// The nearest, the first in roster order among equals (lowest bit).
+	best := bits.TrailingZeros64(foes)
+	for m := foes & (foes - 1); m != 0; m &= m - 1 {
+		if j := bits.TrailingZeros64(m); cavAbs(t.Area(j)-here) < cavAbs(t.Area(best)-here) {
 			best = j
 		}
-	}
-	if best < 0 {
-		return -1
 	}
 	return cavToward(here, t.Area(best))
 }
@@ -317,32 +309,32 @@ func (p *cavPolicy) Target(t *cavaliers.Table, self int) int {
 	if p.focus >= 0 && t.Present(p.focus) && t.Area(p.focus) == here {
 		return p.focus
 	}
-	best, n := -1, 0
-	mode := p.targetMode()
-	weakest, strongest := mode == cavTWeakest, mode == cavTStrongest
-	for _, j := range t.Foes(self) {
-		if !t.Present(j) || t.Area(j) != here {
-			continue
-		}
-		n++
-		switch {
-		case best < 0:
-			best = j
-		case weakest && t.HP(j) < t.HP(best),
-			strongest && t.HP(j) > t.HP(best):
-			best = j
-		}
+	// The foes present here, lowest bit first: the roster order of Foes.
+	foes := t.FoesIn(self, here)
+	if foes == 0 {
+		return -1
 	}
-	if mode == cavTRandom && n > 1 {
-		k := t.Rand().IntN(n)
-		for _, j := range t.Foes(self) {
-			if !t.Present(j) || t.Area(j) != here {
-				continue
+	best := bits.TrailingZeros64(foes)
+	switch p.targetMode() {
+	case cavTWeakest:
+		for m := foes & (foes - 1); m != 0; m &= m - 1 {
+			if j := bits.TrailingZeros64(m); t.HP(j) < t.HP(best) {
+				best = j
 			}
-			if k == 0 {
-				return j
+		}
+	case cavTStrongest:
+		for m := foes & (foes - 1); m != 0; m &= m - 1 {
+			if j := bits.TrailingZeros64(m); t.HP(j) > t.HP(best) {
+				best = j
 			}
-			k--
+		}
+	case cavTRandom:
+		if n := bits.OnesCount64(foes); n > 1 {
+			m := foes
+			for k := t.Rand().IntN(n); k > 0; k-- {
+				m &= m - 1
+			}
+			return bits.TrailingZeros64(m)
 		}
 	}
 	return best

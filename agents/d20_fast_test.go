@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 
 	"simctl/rulesets"
@@ -253,6 +254,80 @@ func TestStandardShortcutMatchesTracedTurn(t *testing.T) {
 			fast.Wins != traced.Wins || fast.Rounds.Sum != traced.Rounds.Sum {
 			t.Errorf("%v: untraced (shortcut) and traced (Turn) runs differ: rules %v / %v, wins %v / %v",
 				c.sets, fast.Counts.Rules, traced.Counts.Rules, fast.Wins, traced.Wins)
+		}
+	}
+}
+
+// condChecker evaluates, on each turn of a tactic's combatant, every
+// condition of its block both ways: the guard's walk over the resolved
+// decision tree (d20Cond) and the stack machine with every fact given.
+type condChecker struct {
+	inner *d20Tactic
+	conds []d20Cond
+	fail  *string
+	n     *[2]int // evaluations, and those that held
+}
+
+func (p *condChecker) Turn(t *d20.Table, self int, plan *d20.Plan) {
+	for i := range p.conds {
+		w := p.conds[i].w
+		slots := make([]float64, len(w.Slots))
+		for k, s := range w.Slots {
+			slots[k] = d20Fact(t, self, s.Fact, s.Arg)
+		}
+		got, want := p.conds[i].holds(t, self), w.Eval(slots)
+		p.n[0]++
+		if want {
+			p.n[1]++
+		}
+		if got != want && *p.fail == "" {
+			*p.fail = fmt.Sprintf("round %d, %s: %q is %v, the machine says %v (facts %v)", t.Round(), t.Game().C[self].Name, w.Src, got, want, slots)
+		}
+	}
+	p.inner.Turn(t, self, plan)
+}
+
+func TestD20CondWalkMatchesMachine(t *testing.T) {
+	conds := []string{
+		"self.hp_pct < 0.5 or enemies.in_reach > 1 and round > 2 or allies.down >= 1",
+		"not (self.engaged and enemies.count >= 3) or self.hp <= 10",
+		"enemies.nearest == 0 and not self.flanked",
+		"ally(\"Pike\").down or enemy(\"Orc#2\").hp_pct > 0.75 and enemies.down != 2",
+		"round == 1 or round == 3 or self.ac < 16.5",
+		"self.hp_pct < 0.3 and self.hp < 12 or self.hp_pct > 0.9", // reads a slot twice: the program
+		"enemies.acted + allies.acted > 3",                        // arithmetic: the program
+	}
+	var rules []string
+	for _, c := range conds {
+		rules = append(rules, fmt.Sprintf("{when: %q, do: full_attack}", c))
+	}
+	block := "{turn: [" + strings.Join(rules, ", ") + ", {do: attack, target: weakest}]}"
+	for _, distance := range []int{0, 25} {
+		g := compileD20(t, fastScenario(distance), "heroes.tactics="+block)
+		var fail string
+		var n [2]int
+		walked := 0
+		for i := range g.C {
+			tac, ok := g.C[i].Policy.(*d20Tactic)
+			if !ok {
+				continue
+			}
+			ch := &condChecker{inner: tac, fail: &fail, n: &n}
+			for _, r := range tac.rules {
+				if r.when != nil {
+					c := newD20Cond(r.when)
+					ch.conds = append(ch.conds, c)
+					walked += ib(c.leaves != nil)
+				}
+			}
+			g.C[i].Policy = ch
+		}
+		playAll(g, 500)
+		if fail != "" {
+			t.Errorf("distance %d: %s", distance, fail)
+		}
+		if walked == 0 || n[1] == 0 || n[1] == n[0] {
+			t.Errorf("distance %d: %d trees walked, %d of %d evaluations held: the test tests nothing", distance, walked, n[1], n[0])
 		}
 	}
 }

@@ -50,6 +50,7 @@ const (
 // lotmPolicy is every LotM policy: its fields are the parameters.
 type lotmPolicy struct {
 	target     string // weakest | strongest | nearest | first | random
+	sel        uint8  // target as 1 + lotmSel...; 0 (set elsewhere): read target
 	attack     string // auto | attack | double | vital | cast | grapple | charge
 	part       lotm.Part
 	swift      lotm.Swift
@@ -80,6 +81,7 @@ func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 		p := newParams(d, spec, lotmParams)
 		pol := preset
 		pol.target = p.enum("target", "weakest", []string{"weakest", "strongest", "nearest", "first", "random"})
+		pol.sel = 1 + uint8(lotmSelector(pol.target))
 		def := pol.attack
 		if def == "" {
 			def = "auto"
@@ -453,7 +455,11 @@ func (p *lotmPolicy) allyToCome(t *lotm.Table, self int) bool {
 func (p *lotmPolicy) pick(t *lotm.Table, self int) int {
 	g := t.Game()
 	me := &g.C[self]
-	if p.target == "random" {
+	mode := int(p.sel) - 1
+	if p.sel == 0 {
+		mode = lotmSelector(p.target)
+	}
+	if mode == lotmSelRandom {
 		n := 0
 		for _, j := range t.Foes(self) {
 			if t.Targetable(self, j) {
@@ -475,9 +481,8 @@ func (p *lotmPolicy) pick(t *lotm.Table, self int) int {
 	}
 	best, bestTier := -1, -1
 	// Hoisted out of the loop: reaching any enemy (ranged, or a teleport
-	// left), the walking reach, and the selector read once (better).
+	// left), the walking reach.
 	reachAll, walk := me.Ranged || t.Teleports(self) > 0, lotm.Reach+me.Speed
-	mode := lotmSelector(p.target)
 	for _, j := range t.Foes(self) {
 		if !t.Targetable(self, j) {
 			continue
@@ -489,7 +494,19 @@ func (p *lotmPolicy) pick(t *lotm.Table, self int) int {
 		if p.preferHeld && t.GrappledBy(j) >= 0 {
 			tier = 2
 		}
-		if tier > bestTier || (tier == bestTier && lotmBetter(mode, t, self, j, best)) {
+		better := tier > bestTier
+		if tier == bestTier { // best >= 0: bestTier starts below every tier
+			// j is better than best under the selector (first: never).
+			switch mode {
+			case lotmSelWeakest:
+				better = t.HP(j) < t.HP(best)
+			case lotmSelStrongest:
+				better = t.HP(j) > t.HP(best)
+			case lotmSelNearest:
+				better = t.Dist(self, j) < t.Dist(self, best)
+			}
+		}
+		if better {
 			best, bestTier = j, tier
 		}
 	}
@@ -502,6 +519,7 @@ const (
 	lotmSelStrongest
 	lotmSelNearest
 	lotmSelFirst
+	lotmSelRandom
 )
 
 func lotmSelector(target string) int {
@@ -512,20 +530,8 @@ func lotmSelector(target string) int {
 		return lotmSelNearest
 	case "first":
 		return lotmSelFirst
+	case "random":
+		return lotmSelRandom
 	}
 	return lotmSelWeakest
-}
-
-// lotmBetter reports whether j is a better target than best under the
-// selector mode (among enemies in the same tier).
-func lotmBetter(mode int, t *lotm.Table, self, j, best int) bool {
-	switch mode {
-	case lotmSelStrongest:
-		return t.HP(j) > t.HP(best)
-	case lotmSelNearest:
-		return t.Dist(self, j) < t.Dist(self, best)
-	case lotmSelFirst:
-		return false
-	}
-	return t.HP(j) < t.HP(best)
 }

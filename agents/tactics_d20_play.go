@@ -6,6 +6,7 @@ import (
 
 	"simctl/agents/tactics"
 	"simctl/rulesets/d20"
+	"simctl/sim/lang"
 	"simctl/sim/msg"
 )
 
@@ -64,23 +65,75 @@ func (p *d20Tactic) Standard() (d20.Standard, bool) {
 		// Turn skips a rule whose condition fails without counting or
 		// changing anything, and the facts draw nothing: with none
 		// holding, Turn reaches rule k, as the referee's rule does.
-		conds := p.rules[:k]
-		std.Guard = func(t *d20.Table, self int) bool {
-			for i := range conds {
-				if d20Holds(t, self, conds[i].when) {
-					return true
+		conds := make([]d20Cond, k)
+		for i := range conds {
+			conds[i] = newD20Cond(p.rules[i].when)
+		}
+		if len(conds) == 1 && conds[0].leaves != nil {
+			// The walk in the guard itself: one call fewer a turn.
+			leaves := conds[0].leaves
+			std.Guard = func(t *d20.Table, self int) bool { return walkD20(leaves, t, self) }
+		} else {
+			std.Guard = func(t *d20.Table, self int) bool {
+				for i := range conds {
+					if conds[i].holds(t, self) {
+						return true
+					}
 				}
+				return false
 			}
-			return false
 		}
 	}
 	return std, true
 }
 
-// d20Holds evaluates condition w for self now, computing only the facts
-// the short-circuit evaluation asks for.
-func d20Holds(t *d20.Table, self int, w *tactics.Program) bool {
-	return w.EvalFunc(func(k int) float64 { return d20Fact(t, self, w.Slots[k].Fact, w.Slots[k].Arg) })
+// d20Cond is a condition for the hot path (Standard's guard): its decision
+// tree with each leaf's fact resolved to its function, walked here (one
+// call a fact), or, when the condition is no such tree, the program.
+type d20Cond struct {
+	leaves []d20Leaf
+	w      *tactics.Program
+}
+
+// d20Leaf names lang.Leaf directly: through an alias in package tactics,
+// Go 1.26 does not inline its Holds.
+type d20Leaf struct {
+	lang.Leaf
+	fn  d20FactFn
+	arg int
+}
+
+func newD20Cond(w *tactics.Program) d20Cond {
+	c := d20Cond{w: w}
+	for _, l := range w.Leaves() {
+		s := w.Slots[l.Slot]
+		c.leaves = append(c.leaves, d20Leaf{l, d20FactFns[s.Fact], s.Arg})
+	}
+	return c
+}
+
+// holds evaluates the condition for self now, computing only the facts
+// the short-circuit evaluation asks for, in its order.
+func (c *d20Cond) holds(t *d20.Table, self int) bool {
+	if c.leaves == nil {
+		return c.w.EvalFunc(func(k int) float64 { return d20Fact(t, self, c.w.Slots[k].Fact, c.w.Slots[k].Arg) })
+	}
+	return walkD20(c.leaves, t, self)
+}
+
+// walkD20 walks a condition's decision tree (lang.Program.Leaves), asking
+// each leaf's fact as it comes.
+func walkD20(leaves []d20Leaf, t *d20.Table, self int) bool {
+	i := int32(0)
+	for {
+		l := &leaves[i]
+		x := l.fn(t, self, l.arg)
+		n := l.Next[ib(l.Holds(x))]
+		if n < 0 {
+			return n == lang.ResultTrue
+		}
+		i = n
+	}
 }
 
 func firstSpell(t *d20.Table, self int) int {
@@ -328,90 +381,181 @@ func b2f(b bool) float64 {
 }
 
 // d20Fact computes one fact for self, now.
-func d20Fact(t *d20.Table, self, id, arg int) float64 {
-	switch id {
-	case fRound:
-		return float64(t.Round())
-	case fSurprise:
-		return b2f(t.StandardOnly())
-	case fSelfHP:
-		return float64(t.HP(self))
-	case fSelfHPPct:
-		return pct(t, self)
-	case fSelfAC:
-		return float64(t.AC(self))
-	case fSelfCount:
-		return float64(t.Count(self))
-	case fSelfPosition:
-		return float64(t.Position(self) + 1)
-	case fSelfEngaged:
-		return b2f(t.Engaged(self))
-	case fSelfResuming:
-		return b2f(t.Resuming(self))
-	case fSelfSpellsLeft:
-		return float64(spellsLeft(t, self))
-	case fSpellLeft:
-		return float64(t.Uses(self, arg))
-	case fAllyActed, fEnemyActed:
-		return b2f(t.Acted(arg))
-	case fAllyDown, fEnemyDown:
-		return b2f(t.Out(arg))
-	case fAllyHP, fEnemyHP:
-		return float64(t.HP(arg))
-	case fAllyHPPct, fEnemyHPPct:
-		return pct(t, arg)
-	case fAllyEngaged:
-		return b2f(t.Engaged(arg))
-	case fAllyDistance, fEnemyDistance:
-		return float64(t.Dist(self, arg))
-	case fEnemyInReach:
-		return b2f(!t.Out(arg) && t.InReach(self, arg))
-	case fEnemySpellsLeft:
+func d20Fact(t *d20.Table, self, id, arg int) float64 { return d20FactFns[id](t, self, arg) }
+
+// d20FactFn computes one fact for self, now; arg is the slot's argument.
+type d20FactFn func(t *d20.Table, self, arg int) float64
+
+// d20FactFns are the facts by id, one function each: a condition's slot
+// is resolved to its function once (d20Cond), so asking a fact costs one
+// call and the fact's own work, not a switch over the ids and another
+// over the group facts.
+var d20FactFns = [...]d20FactFn{
+	fRound:          func(t *d20.Table, _, _ int) float64 { return float64(t.Round()) },
+	fSurprise:       func(t *d20.Table, _, _ int) float64 { return b2f(t.StandardOnly()) },
+	fSelfHP:         func(t *d20.Table, self, _ int) float64 { return float64(t.HP(self)) },
+	fSelfHPPct:      func(t *d20.Table, self, _ int) float64 { return pct(t, self) },
+	fSelfAC:         func(t *d20.Table, self, _ int) float64 { return float64(t.AC(self)) },
+	fSelfCount:      func(t *d20.Table, self, _ int) float64 { return float64(t.Count(self)) },
+	fSelfPosition:   func(t *d20.Table, self, _ int) float64 { return float64(t.Position(self) + 1) },
+	fSelfEngaged:    func(t *d20.Table, self, _ int) float64 { return b2f(t.Engaged(self)) },
+	fSelfResuming:   func(t *d20.Table, self, _ int) float64 { return b2f(t.Resuming(self)) },
+	fSelfSpellsLeft: func(t *d20.Table, self, _ int) float64 { return float64(spellsLeft(t, self)) },
+	fSpellLeft:      func(t *d20.Table, self, arg int) float64 { return float64(t.Uses(self, arg)) },
+	fAllyActed:      factActed,
+	fEnemyActed:     factActed,
+	fAllyDown:       factDown,
+	fEnemyDown:      factDown,
+	fAllyHP:         factHP,
+	fEnemyHP:        factHP,
+	fAllyHPPct:      factHPPct,
+	fEnemyHPPct:     factHPPct,
+	fAllyEngaged:    func(t *d20.Table, _, arg int) float64 { return b2f(t.Engaged(arg)) },
+	fAllyDistance:   factDistance,
+	fEnemyDistance:  factDistance,
+	fEnemyInReach:   func(t *d20.Table, self, arg int) float64 { return b2f(!t.Out(arg) && t.InReach(self, arg)) },
+	fEnemySpellsLeft: func(t *d20.Table, _, arg int) float64 {
 		return float64(spellsLeft(t, arg))
-	case fSelfFlatFooted:
-		return b2f(t.FlatFooted(self))
-	case fSelfAmmo:
+	},
+	fSelfFlatFooted: func(t *d20.Table, self, _ int) float64 { return b2f(t.FlatFooted(self)) },
+	fSelfAmmo: func(t *d20.Table, self, _ int) float64 {
 		if a := t.Ammo(self); a >= 0 {
 			return float64(a)
 		}
 		return 1e6
-	case fSelfLoaded:
-		return b2f(t.Loaded(self))
-	case fSelfThreatened:
-		return b2f(t.Threatened(self))
-	case fSelfFlanked:
-		return b2f(t.Flanked(self))
-	case fEnemyFlanked:
-		return b2f(!t.Out(arg) && t.WouldFlank(self, arg))
-	case fAllyFlatFooted, fEnemyFlatFooted:
-		return b2f(t.FlatFooted(arg))
-	case fAllyReadied, fEnemyReadied:
-		return b2f(t.Readied(arg))
-	case fAllyDelaying, fEnemyDelaying:
-		return b2f(t.Delaying(arg))
-	case fAllyCharged, fEnemyCharged:
-		return b2f(t.Charged(arg))
-	case fAllyCount, fEnemyCount:
-		return float64(t.Count(arg))
-	case fEnemyAC:
-		return float64(t.AC(arg))
-	case fEnemyInRange:
+	},
+	fSelfLoaded:      func(t *d20.Table, self, _ int) float64 { return b2f(t.Loaded(self)) },
+	fSelfThreatened:  func(t *d20.Table, self, _ int) float64 { return b2f(t.Threatened(self)) },
+	fSelfFlanked:     func(t *d20.Table, self, _ int) float64 { return b2f(t.Flanked(self)) },
+	fEnemyFlanked:    func(t *d20.Table, self, arg int) float64 { return b2f(!t.Out(arg) && t.WouldFlank(self, arg)) },
+	fAllyFlatFooted:  factFlatFooted,
+	fEnemyFlatFooted: factFlatFooted,
+	fAllyReadied:     factReadied,
+	fEnemyReadied:    factReadied,
+	fAllyDelaying:    factDelaying,
+	fEnemyDelaying:   factDelaying,
+	fAllyCharged:     factCharged,
+	fEnemyCharged:    factCharged,
+	fAllyCount:       factCount,
+	fEnemyCount:      factCount,
+	fEnemyAC:         func(t *d20.Table, _, arg int) float64 { return float64(t.AC(arg)) },
+	fEnemyInRange: func(t *d20.Table, self, arg int) float64 {
 		r := t.Game().C[self].Ranged.MaxRange()
 		return b2f(r > 0 && !t.Out(arg) && t.Dist(self, arg) <= r)
-	case fEnemyShotPenalty:
-		return float64(t.ShotBonus(self, arg, 0))
-	case fNextExists, fNextIsEnemy, fNextIsAlly:
+	},
+	fEnemyShotPenalty: func(t *d20.Table, self, arg int) float64 { return float64(t.ShotBonus(self, arg, 0)) },
+	fNextExists:       func(t *d20.Table, _, _ int) float64 { return b2f(t.NextActor() >= 0) },
+	fNextIsEnemy: func(t *d20.Table, self, _ int) float64 {
 		n := t.NextActor()
-		switch id {
-		case fNextExists:
-			return b2f(n >= 0)
-		case fNextIsEnemy:
-			return b2f(n >= 0 && t.Side(n) != t.Side(self))
-		}
+		return b2f(n >= 0 && t.Side(n) != t.Side(self))
+	},
+	fNextIsAlly: func(t *d20.Table, self, _ int) float64 {
+		n := t.NextActor()
 		return b2f(n >= 0 && n != self && t.Side(n) == t.Side(self))
-	}
-	return groupFact(t, self, id)
+	},
+
+	// The group facts count over enemies or allies. Counts of the standing
+	// and the fallen, and of the standing within a distance, come from the
+	// table's per-side standing lists (O(1) in a joined melee); the rest is
+	// one loop over the standing per fact, so the loop body is a single
+	// test.
+	fEnemiesCount: func(t *d20.Table, self, _ int) float64 { return float64(len(t.Standing(1 - t.Side(self)))) },
+	fEnemiesDown: func(t *d20.Table, self, _ int) float64 {
+		es := 1 - t.Side(self)
+		return float64(t.SideSize(es) - len(t.Standing(es)))
+	},
+	fEnemiesInReach: func(t *d20.Table, self, _ int) float64 {
+		return float64(t.CountWithin(self, 1-t.Side(self), t.Game().C[self].Reach))
+	},
+	fEnemiesReachable: func(t *d20.Table, self, _ int) float64 {
+		return float64(t.CountWithin(self, 1-t.Side(self), t.AttackRange(self)))
+	},
+	fEnemiesInRange: func(t *d20.Table, self, _ int) float64 {
+		if r := t.Game().C[self].Ranged.MaxRange(); r > 0 {
+			return float64(t.CountWithin(self, 1-t.Side(self), r))
+		}
+		return 0
+	},
+	// Allies are the side but self; self is standing on its own turn, but
+	// the counts do not rely on it.
+	fAlliesCount: func(t *d20.Table, self, _ int) float64 {
+		return float64(len(t.Standing(t.Side(self))) - ib(!t.Out(self)))
+	},
+	fAlliesDown: func(t *d20.Table, self, _ int) float64 {
+		side := t.Side(self)
+		return float64(t.SideSize(side) - 1 - (len(t.Standing(side)) - ib(!t.Out(self))))
+	},
+	fEnemiesNearest: func(t *d20.Table, self, _ int) float64 {
+		nearest := -1
+		for _, j := range t.Standing(1 - t.Side(self)) {
+			if d := t.Dist(self, j); nearest < 0 || d < nearest {
+				nearest = d
+			}
+		}
+		return float64(max(nearest, 0))
+	},
+	fEnemiesCasters: func(t *d20.Table, self, _ int) float64 {
+		n := 0
+		for _, j := range t.Standing(1 - t.Side(self)) {
+			n += ib(spellsLeft(t, j) > 0)
+		}
+		return float64(n)
+	},
+	fEnemiesActed: func(t *d20.Table, self, _ int) float64 {
+		n := 0
+		for _, j := range t.Standing(1 - t.Side(self)) {
+			n += ib(t.Acted(j))
+		}
+		return float64(n)
+	},
+	fEnemiesFlatFooted: func(t *d20.Table, self, _ int) float64 {
+		n := 0
+		for _, j := range t.Standing(1 - t.Side(self)) {
+			n += ib(t.FlatFooted(j))
+		}
+		return float64(n)
+	},
+	fEnemiesReadied: func(t *d20.Table, self, _ int) float64 {
+		n := 0
+		for _, j := range t.Standing(1 - t.Side(self)) {
+			n += ib(t.Readied(j))
+		}
+		return float64(n)
+	},
+	fEnemiesFlanked: func(t *d20.Table, self, _ int) float64 {
+		n := 0
+		for _, j := range t.Standing(1 - t.Side(self)) {
+			n += ib(t.WouldFlank(self, j))
+		}
+		return float64(n)
+	},
+	fAlliesEngaged: func(t *d20.Table, self, _ int) float64 {
+		n := 0
+		for _, j := range t.Standing(t.Side(self)) {
+			n += ib(j != self && t.Engaged(j))
+		}
+		return float64(n)
+	},
+	fAlliesActed: func(t *d20.Table, self, _ int) float64 {
+		n := 0
+		for _, j := range t.Standing(t.Side(self)) {
+			n += ib(j != self && t.Acted(j))
+		}
+		return float64(n)
+	},
 }
+
+// The facts of ally(...) and enemy(...), the same for either.
+func factActed(t *d20.Table, _, arg int) float64       { return b2f(t.Acted(arg)) }
+func factDown(t *d20.Table, _, arg int) float64        { return b2f(t.Out(arg)) }
+func factHP(t *d20.Table, _, arg int) float64          { return float64(t.HP(arg)) }
+func factHPPct(t *d20.Table, _, arg int) float64       { return pct(t, arg) }
+func factDistance(t *d20.Table, self, arg int) float64 { return float64(t.Dist(self, arg)) }
+func factFlatFooted(t *d20.Table, _, arg int) float64  { return b2f(t.FlatFooted(arg)) }
+func factReadied(t *d20.Table, _, arg int) float64     { return b2f(t.Readied(arg)) }
+func factDelaying(t *d20.Table, _, arg int) float64    { return b2f(t.Delaying(arg)) }
+func factCharged(t *d20.Table, _, arg int) float64     { return b2f(t.Charged(arg)) }
+func factCount(t *d20.Table, _, arg int) float64       { return float64(t.Count(arg)) }
 
 func pct(t *d20.Table, i int) float64 {
 	if m := t.MaxHP(i); m > 0 {
@@ -420,70 +564,9 @@ func pct(t *d20.Table, i int) float64 {
 	return 0
 }
 
-// groupFact counts over enemies or allies. Counts of the standing and
-// the fallen, and of the standing within a distance, come from the table's
-// per-side standing lists (O(1) in a joined melee); the rest is one loop
-// over the standing per fact, so the loop body is a single test.
-func groupFact(t *d20.Table, self, fact int) float64 {
-	me := &t.Game().C[self]
-	side := t.Side(self)
-	es := 1 - side
-	switch fact {
-	case fEnemiesCount:
-		return float64(len(t.Standing(es)))
-	case fEnemiesDown:
-		return float64(t.SideSize(es) - len(t.Standing(es)))
-	case fEnemiesInReach:
-		return float64(t.CountWithin(self, es, me.Reach))
-	case fEnemiesReachable:
-		return float64(t.CountWithin(self, es, t.AttackRange(self)))
-	case fEnemiesInRange:
-		if r := me.Ranged.MaxRange(); r > 0 {
-			return float64(t.CountWithin(self, es, r))
-		}
-		return 0
-	case fAlliesCount, fAlliesDown:
-		// Allies are the side but self; self is standing on its own turn,
-		// but the count does not rely on it.
-		up := len(t.Standing(side)) - ib(!t.Out(self))
-		if fact == fAlliesCount {
-			return float64(up)
-		}
-		return float64(t.SideSize(side) - 1 - up)
-	}
-	n := 0
-	nearest := -1
-	up := t.Standing(es)
-	if fact == fAlliesEngaged || fact == fAlliesActed {
-		up = t.Standing(side)
-	}
-	for _, j := range up {
-		switch fact {
-		case fEnemiesNearest:
-			if d := t.Dist(self, j); nearest < 0 || d < nearest {
-				nearest = d
-			}
-		case fEnemiesCasters:
-			n += ib(spellsLeft(t, j) > 0)
-		case fEnemiesActed:
-			n += ib(t.Acted(j))
-		case fEnemiesFlatFooted:
-			n += ib(t.FlatFooted(j))
-		case fEnemiesReadied:
-			n += ib(t.Readied(j))
-		case fEnemiesFlanked:
-			n += ib(t.WouldFlank(self, j))
-		case fAlliesEngaged:
-			n += ib(j != self && t.Engaged(j))
-		case fAlliesActed:
-			n += ib(j != self && t.Acted(j))
-		}
-	}
-	if fact == fEnemiesNearest {
-		return float64(max(nearest, 0))
-	}
-	return float64(n)
-}
+// groupFact is the group fact fact (fEnemiesCount..fAlliesActed) for
+// self, now.
+func groupFact(t *d20.Table, self, fact int) float64 { return d20FactFns[fact](t, self, 0) }
 
 func ib(b bool) int {
 	if b {

@@ -591,5 +591,6 @@ func parseLotmTarget(d *scenario.Decoder, g *lotm.Game, self int, s string, t ta
 		return false
 	}
 	r.pol.target = s
+	r.pol.sel = 1 + uint8(lotmSelector(s))
 	return true
 }

@@ -11,7 +11,8 @@ import (
 
 // TestCallgrindPlays is the loop the instruction counts in README.md are
 // taken from: SIMCTL_CALLGRIND=NAME (a standard scenario, e.g.
-// acks2/skirmish-morale, or sneak-go and sneak-trait, the Traits pair) plays encounters 0..19,999 of seed 1 on one
+// acks2/skirmish-morale; sneak-go and sneak-trait, the Traits pair; tactics-go,
+// tactics and tactics-conditions, the Tactics trio) plays encounters 0..19,999 of seed 1 on one
 // locked thread and nothing else, so that callgrind's
 // --toggle-collect='*Table).Play' counts exactly 20,000 encounters (total
 // Ir / 20,000 is instructions per encounter). Skipped without the
@@ -29,6 +30,12 @@ func TestCallgrindPlays(t *testing.T) {
 		g = compileWith(t, sneakGoSets)
 	case "sneak-trait":
 		g = compileWith(t, sneakTraitSets)
+	case "tactics-go": // the Tactics trio: the headline's Go policy,
+		g = compileWith(t, nil)
+	case "tactics": // the same policy as the library tactic,
+		g = compileWith(t, tacticsSets)
+	case "tactics-conditions": // and a condition-heavy block
+		g = compileWith(t, conditionSets)
 	default:
 		g = compile(t, name)
 	}

@@ -25,6 +25,8 @@ func (t *Table) move(i, to int) bool {
 		}
 		return false
 	}
+	t.at[t.f[i].area] &^= 1 << (uint(i) & 63)
+	t.at[to] |= 1 << (uint(i) & 63)
 	t.f[i].area = to
 	t.c.Inc(t.side(i), Moves)
 	if t.log != nil {

@@ -51,6 +51,12 @@ type Table struct {
 	// [+] spent, out of the fight), so the mask is a superset of who can:
 	// the offers skip the others without asking can.
 	able [numAbilities]uint64
+	// at[a]: bit i set when combatant i stands in Area a (present or not:
+	// with in, the present combatants of an Area); sideSet[s]: bit i set
+	// for each combatant of side s. at is kept where areas change (setup,
+	// move).
+	at      [MaxArea + 1]uint64
+	sideSet [2]uint64
 	// reprising: the attack being rolled is a Reprise Attack (a trait
 	// fact).
 	reprising bool
@@ -66,6 +72,7 @@ func newTable(g *Game) *Table {
 	t := &Table{g: g, f: make([]fighter, n), rank: make([]int, 0, n), order: make([]int, 0, n), sd: make([]int, n), dk: make([]diceKit, n)}
 	for i := range g.C {
 		t.sd[i] = g.C[i].Side
+		t.sideSet[g.C[i].Side] |= 1 << uint(i)
 		t.team[g.C[i].Side] = append(t.team[g.C[i].Side], i)
 		t.lastEntry = max(t.lastEntry, g.C[i].Enters)
 		t.dk[i] = diceKit{plain.Of(g.C[i].Attack), plain.Of(g.C[i].Defence), plain.Of(g.C[i].Damage)}
@@ -132,6 +139,7 @@ func (t *Table) setup() {
 	t.rank, t.order = t.rank[:0], t.order[:0]
 	t.first, t.head, t.cur = -1, -1, 0
 	t.up, t.in = [2]int{}, 0
+	t.at = [MaxArea + 1]uint64{}
 	t.choice = -1
 	if t.tr != nil {
 		t.tr.Start(t.r, t.c, t.log)
@@ -140,6 +148,7 @@ func (t *Table) setup() {
 		c := &t.g.C[i]
 		hp := c.HP.Roll(t.r)
 		t.f[i] = fighter{hp: hp, maxHP: hp, area: c.Area, spec: c.Specialty}
+		t.at[c.Area] |= 1 << uint(i)
 		t.up[c.Side]++
 		if t.log != nil {
 			when := msg.New("from the start")
@@ -210,6 +219,14 @@ func (t *Table) Present(i int) bool { return t.in&(1<<(uint(i)&63)) != 0 } // &6
 
 // Area is the Area combatant i stands in.
 func (t *Table) Area(i int) int { return t.f[i].area }
+
+// FoesIn is the set of i's foes present in Area a (bit j for combatant j):
+// walked from the lowest bit, the roster order of Foes. a must be an Area
+// (0..MaxArea).
+func (t *Table) FoesIn(i, a int) uint64 { return t.in & t.at[a&MaxArea] & t.sideSet[1-t.sd[i]] }
+
+// FoesPresent is the set of i's foes present in the fight, as FoesIn.
+func (t *Table) FoesPresent(i int) uint64 { return t.in & t.sideSet[1-t.sd[i]] }
 
 // Acted reports whether combatant i has taken its turn this round.
 func (t *Table) Acted(i int) bool { return t.f[i].acted }

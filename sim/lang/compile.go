@@ -202,7 +202,8 @@ type Program struct {
 	// leaves (a fact compared with a constant, or a true-or-false fact):
 	// EvalFunc then walks from leaf to leaf without a stack (branchTree).
 	tree     []branch
-	distinct bool // no two leaves of tree read the same slot
+	distinct bool   // no two leaves of tree read the same slot
+	leaves   []Leaf // tree's leaves when distinct (Leaves)
 }
 
 // Compile parses, checks and compiles src against env.
@@ -234,6 +235,9 @@ func compile(src string, env *Env, want Type) (*Program, *Error) {
 	if want == Bool {
 		c.p.tree = branchTree(c.p.code)
 		c.p.distinct = c.p.tree != nil && distinctSlots(c.p.tree)
+		if c.p.distinct {
+			c.p.leaves = leavesOf(c.p.tree)
+		}
 	}
 	return c.p, nil
 }

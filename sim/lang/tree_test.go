@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -83,6 +84,13 @@ func TestBranchTreeMatchesMachine(t *testing.T) {
 			if m := machineAsks(prog, slots); got != want || asked != m {
 				t.Fatalf("%s with %v (tree %v): EvalFunc %v asking %b, machine %v asking %b", src, vals, prog.tree != nil, got, asked, want, m)
 			}
+			if l := prog.Leaves(); l != nil {
+				if w, a := walkLeaves(l, slots); w != want || a != asked {
+					t.Fatalf("%s with %v: walking Leaves %v asking %b, EvalFunc %v asking %b", src, vals, w, a, want, asked)
+				}
+			} else if prog.distinct {
+				t.Fatalf("%s: no Leaves for a tree reading each slot once", src)
+			}
 		}
 	}
 	if trees < 1000 || distinct < 500 || trees-distinct < 150 {
@@ -112,6 +120,50 @@ func TestGuard(t *testing.T) {
 		_, op, _, ok := prog.Guard()
 		if ok != c.ok || ok && op != c.op {
 			t.Errorf("%s: guard %v %q, want %v %q", c.src, ok, op, c.ok, c.op)
+		}
+	}
+}
+
+// walkLeaves walks a tree from Program.Leaves the way a caller would.
+func walkLeaves(l []Leaf, slots []float64) (res bool, asked int) {
+	i := int32(0)
+	for {
+		b := &l[i]
+		asked |= 1 << b.Slot
+		n := b.Next[b2i(b.Holds(slots[b.Slot]))]
+		if n < 0 {
+			return n == ResultTrue, asked
+		}
+		i = n
+	}
+}
+
+// A leaf's interval holds exactly when its comparison does, at the edges
+// of the floats too: signed zeros, the neighbours of the constant,
+// infinities and NaN.
+func TestLeafIntervalMatchesCompare(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	consts := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, 3, -inf, inf, nan, math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64}
+	var xs []float64
+	for _, v := range consts {
+		xs = append(xs, v, math.Nextafter(v, inf), math.Nextafter(v, -inf))
+	}
+	for op := opSlotLt; op <= opSlotNe; op++ {
+		for _, v := range consts {
+			lo, hi, neg := interval(op, v)
+			l := Leaf{Lo: lo, Hi: hi, Neg: neg}
+			for _, x := range xs {
+				if got, want := l.Holds(x), compare(op-opSlotLt+opLt, x, v); got != want {
+					t.Errorf("op %d, %v against %v: interval [%v, %v] neg %v gives %v, comparison %v", op, x, v, lo, hi, neg, got, want)
+				}
+			}
+		}
+	}
+	lo, hi, neg := interval(opSlot, 0)
+	l := Leaf{Lo: lo, Hi: hi, Neg: neg}
+	for _, x := range xs {
+		if got, want := l.Holds(x), x != 0; got != want {
+			t.Errorf("truth of %v: %v, want %v", x, got, want)
 		}
 	}
 }
