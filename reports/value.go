@@ -136,7 +136,7 @@ func TornadoFigure(l i18n.Lang, v *results.Value) (*Figure, error) {
 	lo, hi := p.X.Min, p.X.Max
 	pad := 0.08 * math.Max(hi-lo, 0.5)
 	p.X.Min, p.X.Max = math.Min(lo, 0)-pad, math.Max(hi, 0)+pad
-	p.X.Tick.Marker = niceTicks{}
+	p.X.Tick.Marker = niceTicks{l: l}
 	p.Legend.Add(legendText(l, l.T("fig.tornado.down")), swatch{SideColors[1]})
 	p.Legend.Add(legendText(l, l.T("fig.tornado.up")), swatch{SideColors[0]})
 	p.Legend.Top, p.Legend.Left = true, false

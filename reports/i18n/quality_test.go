@@ -87,7 +87,7 @@ func TestPercentagePoints(t *testing.T) {
 		}
 	}
 	for _, l := range []Lang{Ko, Ru} {
-		if got := l.Reading("+1.25 pp, [-0.50, +2.10] pp"); strings.Contains(got, "pp") {
+		if got := l.Reading("+1.25 pp, [-0.50, +2.10] pp, 2 pp"); strings.Contains(got, "pp") {
 			t.Errorf("%s: %q", l, got)
 		}
 	}
