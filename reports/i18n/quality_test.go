@@ -156,6 +156,13 @@ var wrongForms = []struct {
 	{Ko, "선택지 %s: %s", "a heading inside 「선택지 …:」 doubles the colon: %[2]s (선택지 %[1]s)"},
 	{Ko, "얼마나 아슬아슬했나", "승자에게 남은 히트 포인트"},
 	{Ko, "같은 횟수를", "the same results (결과), not the same number of times"},
+	{Ko, "주문학", "Spellcraft is the source's 주문공예"},
+	{Ko, "세기가", "the initiative count is 카운트 (세기 reads as a century)"},
+	{Ko, "세기에서", "카운트"},
+	{Ko, "자기 차례", "a turn is 턴, as the source: 「자신의 정규 턴」"},
+	{Ko, "이번 차례", "이번 턴"},
+	{Ru, "знание заклинаний", "Spellcraft is «Колдовство»"},
+	{Ru, "контрит", "slang: «отменяет контрзаклинанием»"},
 }
 
 // TestWrongFormsStayOut fails when a form found wrong comes back.

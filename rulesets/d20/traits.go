@@ -2,13 +2,9 @@ package d20
 
 import (
 	"embed"
-	"io/fs"
-	"path"
-	"sort"
-	"strings"
+	"math"
 
-	"go.yaml.in/yaml/v3"
-
+	"simctl/rulesets/internal/traitrun"
 	"simctl/sim"
 	"simctl/sim/lang"
 	"simctl/sim/scenario"
@@ -18,10 +14,13 @@ import (
 // Traits and house rules (DESIGN.md "Traits and house rules"): named rules
 // a designer writes as data, firing at the moments below and changing the
 // numbers the referee uses. This file is the whole of d20's side: the one
-// table of moments, quantities, conditions and facts (TraitDecl), the
-// compiled traits a Game carries, and the hooks the referee calls at each
-// moment. Each hook is called behind `t.g.traits != nil`, so a scenario
-// without traits pays one nil check per moment and nothing else.
+// table of moments, quantities, conditions and facts (TraitDecl), how the
+// referee feeds them (traitBinding), and the hooks the referee calls at
+// each moment. Each hook is called behind `t.g.traits != nil`, so a
+// scenario without traits pays one nil check per moment and nothing else.
+// The running of the compiled traits (which fire, uses, conditions and
+// their rounds, counters, narration) is shared with the other rulesets
+// (rulesets/internal/traitrun).
 
 // Moments, by index in TraitDecl.Moments.
 const (
@@ -38,7 +37,6 @@ const (
 	mReadyTriggered
 	mDelayTaken
 	mAction // a special action written as data (action: COST), chosen by tactics
-	numMoments
 )
 
 // Quantities, by index in TraitDecl.Quantities.
@@ -50,7 +48,6 @@ const (
 	qAC
 	qDamage
 	qAoO
-	numQuantities
 )
 
 // Conditions, by index in TraitDecl.Conditions.
@@ -58,7 +55,6 @@ const (
 	cFlatFooted = iota
 	cShaken
 	cDazed
-	numConditions
 )
 
 // Trait facts, by index in TraitDecl.Facts.
@@ -81,6 +77,18 @@ const (
 	tfCharging
 	tfIntoMelee
 	tfAmount
+)
+
+// Ctx.E slots: the moment's own numbers (traitBinding says which fact
+// reads which).
+const (
+	eCrit = iota
+	eMult
+	eRanged
+	eCharging
+	eIntoMelee
+	eAmount
+	eFlanking // the attack of attack_roll .. hit_taken flanks its target
 )
 
 var (
@@ -146,39 +154,39 @@ var TraitDecl = &traits.Decl{
 	},
 }
 
-// traitSet is a Game's compiled traits and house rules.
+// traitBinding is how the referee feeds the runner: damage taken never
+// below 0 after hit_taken; the hit's and the attack's own numbers from
+// Ctx.E; at the attack moments the one attacked's flanked is this
+// attack's (what sneak attack asks), not any enemy's; flat_footed is the
+// referee's own state.
+var traitBinding = traitrun.Binding{
+	Bounds: []traitrun.Bound{{Moment: mHitTaken, Quantity: qDamage, Min: 0, Max: math.MaxInt}},
+	Events: []traitrun.EventSlot{
+		{Fact: tfCrit, Slot: eCrit}, {Fact: tfMult, Slot: eMult}, {Fact: tfRanged, Slot: eRanged},
+		{Fact: tfCharging, Slot: eCharging}, {Fact: tfIntoMelee, Slot: eIntoMelee}, {Fact: tfAmount, Slot: eAmount},
+	},
+	Parties: []traitrun.PartySlot{
+		{Moment: mAttackRoll, Fact: tfFlanked, Who: traits.Other, Slot: eFlanking},
+		{Moment: mAttacked, Fact: tfFlanked, Who: traits.Self, Slot: eFlanking},
+		{Moment: mHit, Fact: tfFlanked, Who: traits.Other, Slot: eFlanking},
+		{Moment: mHitTaken, Fact: tfFlanked, Who: traits.Self, Slot: eFlanking},
+	},
+	HostConds: []int{cFlatFooted},
+}
+
+// traitSet is a Game's compiled traits and house rules, with what the
+// referee's hooks test before calling into them.
 type traitSet struct {
-	list []traitInst
-	// on[m][i] lists the traits of combatant i that fire at moment m, in
-	// the order written (house rules first, then the side's, then its own).
-	on [numMoments][][]int32
+	*traitrun.Set
 	// turns[i]: i's turn goes through traitTurn (it has turn traits, or a
 	// trait somewhere can daze).
 	turns []bool
-	// perRound lists the traits whose uses renew each round.
-	perRound []int32
-	// actions[i] lists combatant i's special actions (action: COST).
-	actions [][]int32
 	// has[i] has bit m set when combatant i has a trait at moment m: the
 	// hooks' first test, one load and a mask.
 	has []uint16
-	// conds: some effect applies a condition (durations count down at
-	// round starts); shaken: some effect can shake; roundStart: some trait
-	// fires at round_start.
-	conds, shaken, roundStart bool
-}
-
-type traitInst struct {
-	traits.Trait
-	owner   int
-	counter int // Counts.Rules index of "fired"; "added" is counter+1
-	// guard: When is false unless condition guardCond of guardWho is
-	// guardHas (lang's Program.Guard on a condition fact), tested first so
-	// that the usual miss (target not flat-footed) costs one load.
-	guard     bool
-	guardWho  traits.Who
-	guardCond int
-	guardHas  bool
+	// shaken: some effect can shake; roundStart: some trait fires at
+	// round_start.
+	shaken, roundStart bool
 }
 
 // The trait library: d20 traits written in the trait form, embedded so
@@ -187,117 +195,44 @@ type traitInst struct {
 //go:embed traitlib
 var traitLibFS embed.FS
 
+var traitLibrary = traitrun.Library{FS: traitLibFS, Dir: "traitlib"}
+
 // TraitLibrary lists the library traits, sorted.
-func TraitLibrary() []string {
-	entries, _ := fs.ReadDir(traitLibFS, "traitlib")
-	var out []string
-	for _, e := range entries {
-		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func TraitLibrary() []string { return traitLibrary.Names() }
 
 // TraitSource is a library trait's YAML text.
-func TraitSource(name string) ([]byte, bool) {
-	if strings.ContainsAny(name, "/\\.") {
-		return nil, false
-	}
-	data, err := traitLibFS.ReadFile(path.Join("traitlib", name+".yaml"))
-	return data, err == nil
-}
-
-func traitLib(name string) (*yaml.Node, bool) {
-	data, ok := TraitSource(name)
-	if !ok {
-		return nil, false
-	}
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
-		return nil, false
-	}
-	return doc.Content[0], true
-}
+func TraitSource(name string) ([]byte, bool) { return traitLibrary.Source(name) }
 
 // readTraits reads the house rules and every side's and combatant's
 // traits into g.traits (left nil when there are none), before the policies
 // compile: a tactics rule may choose an action written as data (do:
 // Refocus). first[k] is the roster index of combatant entry k's first copy.
 func readTraits(sc *scenario.Scenario, g *Game, first []int) {
-	d := sc.Dec
-	var sideNames []string
-	for _, s := range sc.Sides {
-		sideNames = append(sideNames, s.Name)
-	}
-	lib := traits.Options{Lib: traitLib, LibNames: TraitLibrary(), Sides: sideNames}
-	house := lib
-	house.House = true
-	rules := traits.Read(d, sc.Rules, "rules", TraitDecl, house)
-	ts := &traitSet{turns: make([]bool, len(g.C)), actions: make([][]int32, len(g.C)), has: make([]uint16, len(g.C))}
-	for m := range ts.on {
-		ts.on[m] = make([][]int32, len(g.C))
-	}
-	add := func(tr traits.Trait, owner int) {
-		k := int32(len(ts.list))
-		inst := traitInst{Trait: tr, owner: owner}
-		if tr.When != nil {
-			if slot, op, v, ok := tr.When.Guard(); ok && tr.Slots[slot].Kind == traits.RefCondition && (op == "" || op == "==" && v == 0) {
-				ref := tr.Slots[slot]
-				inst.guard, inst.guardWho, inst.guardCond, inst.guardHas = true, ref.Who, ref.ID, op == ""
-			}
-		}
-		ts.list = append(ts.list, inst)
-		if tr.Action != "" {
-			ts.actions[owner] = append(ts.actions[owner], k)
-		} else {
-			ts.on[tr.Moment][owner] = append(ts.on[tr.Moment][owner], k)
-			ts.has[owner] |= 1 << tr.Moment
-		}
-		if tr.Moment == mTurnStart || tr.Moment == mTurnEnd {
-			ts.turns[owner] = true
-		}
-		if tr.PerRound && tr.Uses >= 0 {
-			ts.perRound = append(ts.perRound, k)
-		}
-	}
-	k := 0
-	for s, side := range sc.Sides {
-		st := traits.Read(d, side.Extra["traits"], side.Path+".traits", TraitDecl, lib)
-		for _, cs := range side.Combatants {
-			ct := traits.Read(d, cs.Extra["traits"], cs.Path+".traits", TraitDecl, lib)
-			for j := range cs.Count {
-				i := first[k] + j
-				for _, r := range rules {
-					if r.Side < 0 || r.Side == s {
-						add(r, i)
-					}
-				}
-				for _, tr := range st {
-					add(tr, i)
-				}
-				for _, tr := range ct {
-					add(tr, i)
-				}
-			}
-			k++
-		}
-	}
-	if len(ts.list) == 0 {
+	set := traitrun.ReadAt(sc, TraitDecl, traitLibrary.Lib(), first)
+	if set == nil {
 		return
 	}
-	// A trait that can daze takes every turn through traitTurn, where a
-	// dazed combatant loses it.
-	for _, inst := range ts.list {
-		ts.roundStart = ts.roundStart || inst.Moment == mRoundStart
+	ts := &traitSet{Set: set, turns: make([]bool, len(g.C)), has: make([]uint16, len(g.C))}
+	for m := range set.On {
+		for i, on := range set.On[m] {
+			if len(on) > 0 {
+				ts.has[i] |= 1 << m
+			}
+		}
+	}
+	for _, inst := range set.List {
+		if inst.Action == "" && (inst.Moment == mTurnStart || inst.Moment == mTurnEnd) {
+			ts.turns[inst.Owner] = true
+		}
+		ts.roundStart = ts.roundStart || inst.Action == "" && inst.Moment == mRoundStart
 		for _, e := range inst.Effects {
 			if e.Kind != traits.Apply {
 				continue
 			}
-			ts.conds = true
 			ts.shaken = ts.shaken || e.Cond == cShaken
 			if e.Cond == cDazed {
+				// A trait that can daze takes every turn through
+				// traitTurn, where a dazed combatant loses it.
 				for i := range ts.turns {
 					ts.turns[i] = true
 				}
@@ -317,14 +252,8 @@ func readTraits(sc *scenario.Scenario, g *Game, first []int) {
 // registerTraits gives every trait its counters ("fired", "added"), after
 // the tactics' (results keep them apart by RuleCounter.Trait).
 func registerTraits(g *Game) {
-	if g.traits == nil {
-		return
-	}
-	for k := range g.traits.list {
-		inst := &g.traits.list[k]
-		mname := TraitDecl.Moments[inst.Moment].Name
-		inst.counter = g.AddRuleCounter(sim.RuleCounter{Combatant: inst.owner, Moment: mname, Rule: inst.Name, Event: "fired", Trait: true})
-		g.AddRuleCounter(sim.RuleCounter{Combatant: inst.owner, Moment: mname, Rule: inst.Name, Event: "added", Trait: true})
+	if g.traits != nil {
+		g.traits.Register(g)
 	}
 }
 
@@ -334,62 +263,47 @@ func (g *Game) Action(self int, name string) int {
 	if g.traits == nil {
 		return -1
 	}
-	for _, k := range g.traits.actions[self] {
-		if g.traits.list[k].Name == name {
-			return int(k)
-		}
-	}
-	return -1
+	return g.traits.Set.Action(self, name)
 }
 
 // ActionName is the name of special action k.
-func (g *Game) ActionName(k int) string { return g.traits.list[k].Name }
+func (g *Game) ActionName(k int) string { return g.traits.List[k].Name }
 
 // Actions lists combatant self's special actions' names.
 func (g *Game) Actions(self int) []string {
-	var out []string
-	if g.traits != nil {
-		for _, k := range g.traits.actions[self] {
-			out = append(out, g.traits.list[k].Name)
-		}
+	if g.traits == nil {
+		return nil
 	}
-	return out
+	return g.traits.ActionNames(self)
 }
 
 // CanTake reports whether self can take special action k now: a use left,
 // its when: holding, and a full-round action outside the surprise round.
 func (t *Table) CanTake(self, k int) bool {
-	inst := &t.g.traits.list[k]
-	if t.ts.uses[k] == 0 || inst.Action == "full_round" && t.stdOne {
+	if t.g.traits.List[k].Action == "full_round" && t.stdOne {
 		return false
 	}
-	c := tctx{m: mAction, self: self, other: -1}
-	c.q[qCount] = t.f[self].count
-	return inst.When == nil || inst.When.EvalFunc(func(s int) float64 { return t.traitValue(inst.Slots[s], &c) })
+	c := traitrun.Ctx{M: mAction, Self: self, Other: -1}
+	c.Q[qCount] = t.f[self].count
+	return t.ts.CanTake(k, &c)
 }
 
 // special takes self's special action k (a plan's Special): an action in
 // the economy (it ends flat-footedness, counts as an action), whose
 // effects apply as a trait's do.
 func (t *Table) special(self, k int) {
-	inst := &t.g.traits.list[k]
+	inst := &t.g.traits.List[k]
 	t.acts(self)
 	t.firstAction(self)
 	t.c.Inc(t.side(self), sim.Actions)
-	if t.ts.uses[k] > 0 {
-		t.ts.uses[k]--
-	}
-	t.c.Rule(inst.counter)
 	if t.log != nil {
 		t.logf("%s takes %s (%s action)", t.name(self), inst.Name, inst.Action)
 		t.ev(sim.Event{Kind: sim.EvAction, Actor: self, Target: sim.NoOne, Rule: inst.Name})
 	}
-	c := tctx{m: mAction, self: self, other: -1}
-	c.q[qCount] = t.f[self].count
-	for e := range inst.Effects {
-		t.effect(inst, &inst.Effects[e], &c)
-	}
-	t.setCount(self, c.q[qCount])
+	c := traitrun.Ctx{M: mAction, Self: self, Other: -1}
+	c.Q[qCount] = t.f[self].count
+	t.ts.Take(k, &c)
+	t.setCount(self, c.Q[qCount])
 }
 
 // at reports whether a has traits at moment ma, or d (>= 0) at md: the
@@ -399,182 +313,42 @@ func (ts *traitSet) at(a, ma, d, md int) bool {
 	return ts != nil && (ts.has[a]&(1<<ma) != 0 || d >= 0 && ts.has[d]&(1<<md) != 0)
 }
 
-// tctx is one moment's numbers, on the referee's stack while its traits
-// fire.
-type tctx struct {
-	q           [numQuantities]int
-	m           int
-	self, other int
-	mult        int
-	amount      int
-	crit        bool
-	ranged      bool
-	charging    bool
-	intoMelee   bool
-	flanking    bool // the attack of attack_roll .. hit_taken flanks its target
-}
-
-// traitState is a Table's per-encounter trait state (nil without traits).
+// traitState is a Table's per-encounter trait state (nil without traits):
+// the shared runner, with the Table as its host.
 type traitState struct {
-	uses    []int32 // uses left, by trait (-1: no limit)
-	cond    []int32 // rounds left of condition c on combatant i at i*numConditions+c (0: absent; untilRemoved)
-	reorder bool    // a count changed: the order is sorted again at the next round start
+	*traitrun.Runner
+	reorder bool // a count changed: the order is sorted again at the next round start
 }
-
-const untilRemoved = 1 << 30
 
 func newTraitState(g *Game) *traitState {
-	return &traitState{uses: make([]int32, len(g.traits.list)), cond: make([]int32, len(g.C)*numConditions)}
+	return &traitState{Runner: traitrun.NewRunner(g.traits.Set, nil)}
 }
 
 // traitSetup resets the trait state for an encounter.
 func (t *Table) traitSetup() {
 	ts := t.ts
-	for k := range t.g.traits.list {
-		ts.uses[k] = int32(t.g.traits.list[k].Uses) // -1: no limit
+	if ts.Host == nil { // the first encounter: the Table is the host
+		ts.Host = t
+		ts.Bind(traitBinding)
+		if damageBelowZero {
+			ts.Bound(mHitTaken, qDamage, math.MinInt, math.MaxInt)
+		}
 	}
-	clear(ts.cond)
+	ts.Start(t.r, t.c, t.log)
 	ts.reorder = false
 }
 
-// fire runs the traits of c.self at moment c.m, in order.
-func (t *Table) fire(c *tctx) {
-	ts := t.g.traits
-	for _, k := range ts.on[c.m][c.self] {
-		inst := &ts.list[k]
-		if t.ts.uses[k] == 0 {
-			continue
-		}
-		if inst.guard {
-			who := c.self
-			if inst.guardWho == traits.Other {
-				who = c.other
-			}
-			if who < 0 || t.hasCond(who, inst.guardCond) != inst.guardHas {
-				continue
-			}
-		}
-		if inst.When != nil && !inst.When.EvalFunc(func(s int) float64 { return t.traitValue(inst.Slots[s], c) }) {
-			continue
-		}
-		if t.ts.uses[k] > 0 {
-			t.ts.uses[k]--
-		}
-		t.c.Rule(inst.counter)
-		for e := range inst.Effects {
-			t.effect(inst, &inst.Effects[e], c)
-		}
-	}
-}
-
-// effect applies one effect of inst and counts what it added.
-func (t *Table) effect(inst *traitInst, e *traits.Effect, c *tctx) {
-	switch e.Kind {
-	case traits.Add, traits.Set:
-		var v int
-		if e.Num != nil {
-			v = int(e.Num.EvalNumberFunc(func(s int) float64 { return t.traitValue(e.Slots[s], c) }))
-		} else {
-			v = e.Dice.Roll(t.r)
-		}
-		old := c.q[e.Q]
-		if e.Kind == traits.Set {
-			c.q[e.Q] = v
-		} else {
-			c.q[e.Q] += e.Sign * v
-		}
-		if c.m == mHitTaken && e.Q == qDamage && !damageBelowZero {
-			c.q[qDamage] = max(c.q[qDamage], 0) // damage never goes below 0
-		}
-		t.c.RuleAdd(inst.counter+1, int64(c.q[e.Q]-old))
-		if t.log != nil {
-			t.logf("  %s's %s: %s (%s %d -> %d)", t.name(inst.owner), inst.Name, e.Text, TraitDecl.Quantities[e.Q].Name, old, c.q[e.Q])
-			t.ev(sim.Event{Kind: sim.EvTrait, Actor: inst.owner, Target: c.otherOrNoOne(), Roll: old, Amount: c.q[e.Q], Rule: inst.Name})
-		}
-	case traits.Apply, traits.Remove:
-		who := c.self
-		if e.Who == traits.Other {
-			who = c.other
-		}
-		if who < 0 {
-			return
-		}
-		if e.Kind == traits.Apply {
-			n := int32(untilRemoved)
-			if e.Rounds > 0 {
-				n = int32(e.Rounds)
-			}
-			t.setCond(who, e.Cond, n)
-		} else {
-			t.setCond(who, e.Cond, 0)
-		}
-		if t.log != nil {
-			t.logf("  %s's %s: %s (%s)", t.name(inst.owner), inst.Name, e.Text, t.name(who))
-			t.ev(sim.Event{Kind: sim.EvTrait, Actor: inst.owner, Target: who, Rule: inst.Name})
-		}
-	}
-}
-
-func (c *tctx) otherOrNoOne() int {
-	if c.other < 0 {
-		return sim.NoOne
-	}
-	return c.other
-}
-
-func (t *Table) setCond(i, cond int, rounds int32) {
-	t.ts.cond[i*numConditions+cond] = rounds
-	if cond == cFlatFooted {
-		t.f[i].flatFooted = rounds > 0
-	}
-}
-
-func (t *Table) hasCond(i, cond int) bool {
-	if cond == cFlatFooted {
-		return t.f[i].flatFooted
-	}
-	return t.ts.cond[i*numConditions+cond] > 0
-}
-
-// traitValue is what slot ref reads at moment c.
-func (t *Table) traitValue(ref traits.Ref, c *tctx) float64 {
-	who := c.self
-	if ref.Who == traits.Other {
-		who = c.other
-	}
-	if ref.Kind == traits.RefCondition {
-		// The usual when: (target.flat_footed), first.
-		if ref.ID == cFlatFooted && who >= 0 {
-			return b2f(t.f[who].flatFooted)
-		}
-		return b2f(who >= 0 && t.hasCond(who, ref.ID))
-	}
-	if ref.Kind == traits.RefQuantity {
-		return float64(c.q[ref.ID])
-	}
-	switch ref.ID {
+// Fact implements traitrun.Host: fact id of combatant who, or (who -1)
+// of the moment.
+func (t *Table) Fact(id, who int) float64 {
+	switch id {
 	case tfRound:
 		return float64(t.round)
 	case tfSurprise:
 		return b2f(t.stdOne)
-	case tfCrit:
-		return b2f(c.crit)
-	case tfMult:
-		return float64(c.mult)
-	case tfRanged:
-		return b2f(c.ranged)
-	case tfCharging:
-		return b2f(c.charging)
-	case tfIntoMelee:
-		return b2f(c.intoMelee)
-	case tfAmount:
-		return float64(c.amount)
-	}
-	if who < 0 {
-		return 0
 	}
 	f := &t.f[who]
-	switch ref.ID {
+	switch id {
 	case tfHP:
 		return float64(f.hp)
 	case tfHPPct:
@@ -594,33 +368,32 @@ func (t *Table) traitValue(ref traits.Ref, c *tctx) float64 {
 	case tfUncannyDodge:
 		return b2f(t.g.C[who].UncannyDodge)
 	case tfFlanked:
-		// The one attacked, at the attack moments: this attack's flanking
-		// (what sneak attack asks), not any enemy's.
-		if (ref.Who == traits.Other) == (c.m == mAttackRoll || c.m == mHit) && c.m >= mAttackRoll && c.m <= mHitTaken {
-			return b2f(c.flanking)
-		}
 		return b2f(t.Flanked(who))
 	}
 	return 0
 }
 
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}
+// Name implements traitrun.Host.
+func (t *Table) Name(i int) string { return t.name(i) }
+
+// Cond implements traitrun.CondHost: flat_footed is the referee's.
+func (t *Table) Cond(i, cond int) bool { return t.f[i].flatFooted }
+
+// SetCond implements traitrun.CondHost.
+func (t *Table) SetCond(i, cond int, on bool) { t.f[i].flatFooted = on }
+
+func b2f(b bool) float64 { return traitrun.B2F(b) }
 
 // traitInitiative fires i's initiative traits on its rolled check and
 // returns the modifier the tie-break uses.
 func (t *Table) traitInitiative(i, die int) int {
-	c := tctx{m: mInitiative, self: i, other: -1}
-	c.q[qInit] = t.g.C[i].Init
-	c.q[qCount] = t.f[i].count
-	t.fire(&c)
-	init := min(max(c.q[qInit], -128), 383) // what initKey packs
+	c := traitrun.Ctx{M: mInitiative, Self: i, Other: -1}
+	c.Q[qInit] = t.g.C[i].Init
+	c.Q[qCount] = t.f[i].count
+	t.ts.Fire(&c)
+	init := min(max(c.Q[qInit], -128), 383) // what initKey packs
 	// The count follows a changed modifier, then any change of its own.
-	t.f[i].count = c.q[qCount] + init - t.g.C[i].Init
+	t.f[i].count = c.Q[qCount] + init - t.g.C[i].Init
 	return init
 }
 
@@ -628,33 +401,17 @@ func (t *Table) traitInitiative(i, die int) int {
 // the order again if a count changed, and fires round_start traits.
 func (t *Table) traitRoundStart() {
 	ts := t.g.traits
-	for _, k := range ts.perRound {
-		t.ts.uses[k] = int32(ts.list[k].Uses)
-	}
-	for i := 0; ts.conds && i < len(t.f); i++ {
-		for cond := range numConditions {
-			if n := t.ts.cond[i*numConditions+cond]; n > 0 && n < untilRemoved {
-				if n == 1 {
-					t.setCond(i, cond, 0)
-					if t.log != nil {
-						t.logf("  %s is no longer %s", t.name(i), TraitDecl.Conditions[cond].Name)
-					}
-				} else {
-					t.ts.cond[i*numConditions+cond] = n - 1
-				}
-			}
-		}
-	}
+	t.ts.RoundStart()
 	for i := 0; ts.roundStart && i < len(t.f); i++ {
-		if t.f[i].out || len(ts.on[mRoundStart][i]) == 0 {
+		if t.f[i].out || !ts.Any(mRoundStart, i) {
 			continue
 		}
-		c := tctx{m: mRoundStart, self: i, other: -1}
-		c.q[qCount] = t.f[i].count
-		c.q[qAoO] = 1
-		t.fire(&c)
-		t.setCount(i, c.q[qCount])
-		t.setAoO(i, c.q[qAoO])
+		c := traitrun.Ctx{M: mRoundStart, Self: i, Other: -1}
+		c.Q[qCount] = t.f[i].count
+		c.Q[qAoO] = 1
+		t.ts.Fire(&c)
+		t.setCount(i, c.Q[qCount])
+		t.setAoO(i, c.Q[qAoO])
 	}
 	if t.ts.reorder {
 		t.ts.reorder = false
@@ -699,13 +456,13 @@ func (t *Table) sortByCount() {
 // it acts (a dazed combatant none), each a decision carried out, then
 // turn_end.
 func (t *Table) traitTurn(i int) {
-	c := tctx{m: mTurnStart, self: i, other: -1}
-	c.q[qActions] = 1
-	c.q[qCount] = t.f[i].count
-	t.fire(&c)
-	t.setCount(i, c.q[qCount])
-	n := c.q[qActions]
-	if t.hasCond(i, cDazed) {
+	c := traitrun.Ctx{M: mTurnStart, Self: i, Other: -1}
+	c.Q[qActions] = 1
+	c.Q[qCount] = t.f[i].count
+	t.ts.Fire(&c)
+	t.setCount(i, c.Q[qCount])
+	n := c.Q[qActions]
+	if t.ts.Has(i, cDazed) {
 		n = 0
 	}
 	if n <= 0 {
@@ -723,30 +480,30 @@ func (t *Table) traitTurn(i int) {
 			break
 		}
 	}
-	if t.f[i].out || len(t.g.traits.on[mTurnEnd][i]) == 0 {
+	if t.f[i].out || !t.g.traits.Any(mTurnEnd, i) {
 		return
 	}
-	c = tctx{m: mTurnEnd, self: i, other: -1}
-	c.q[qCount] = t.f[i].count
-	t.fire(&c)
-	t.setCount(i, c.q[qCount])
+	c = traitrun.Ctx{M: mTurnEnd, Self: i, Other: -1}
+	c.Q[qCount] = t.f[i].count
+	t.ts.Fire(&c)
+	t.setCount(i, c.Q[qCount])
 }
 
 // traitAttackRoll fires the attack_roll traits of a and the attacked
 // traits of d on one attack roll, returning the bonus and AC it is made
 // with.
 func (t *Table) traitAttackRoll(a, d, bonus, ac int, ranged, flanking bool) (int, int) {
-	ts := t.g.traits
-	if ts.shaken && t.hasCond(a, cShaken) {
+	if t.g.traits.shaken && t.ts.Has(a, cShaken) {
 		bonus -= 2
 	}
-	c := tctx{m: mAttackRoll, self: a, other: d, ranged: ranged, charging: t.f[a].charging, flanking: flanking}
-	c.intoMelee = ranged && t.intoMelee(a, d)
-	c.q[qAttack], c.q[qAC] = bonus, ac
-	t.fire(&c)
-	c.m, c.self, c.other = mAttacked, d, a
-	t.fire(&c)
-	return c.q[qAttack], c.q[qAC]
+	c := traitrun.Ctx{M: mAttackRoll, Self: a, Other: d}
+	c.E[eRanged], c.E[eCharging], c.E[eFlanking] = b2i(ranged), b2i(t.f[a].charging), b2i(flanking)
+	c.E[eIntoMelee] = b2i(ranged && t.intoMelee(a, d))
+	c.Q[qAttack], c.Q[qAC] = bonus, ac
+	t.ts.Fire(&c)
+	c.M, c.Self, c.Other = mAttacked, d, a
+	t.ts.Fire(&c)
+	return c.Q[qAttack], c.Q[qAC]
 }
 
 // traitHit fires a's hit traits (what they add is not multiplied by a
@@ -756,45 +513,55 @@ func (t *Table) traitAttackRoll(a, d, bonus, ac int, ranged, flanking bool) (int
 func (t *Table) traitHit(a, d, dmg, mult int, crit, ranged, flanking bool) int {
 	ts := t.g.traits
 	hit, taken := ts.has[a]&(1<<mHit) != 0, ts.has[d]&(1<<mHitTaken) != 0
-	c := tctx{m: mHit, self: a, other: d, crit: crit, mult: mult, ranged: ranged, charging: t.f[a].charging, flanking: flanking}
-	c.q[qDamage] = dmg
+	c := traitrun.Ctx{M: mHit, Self: a, Other: d}
+	c.E[eCrit], c.E[eMult], c.E[eRanged], c.E[eCharging], c.E[eFlanking] = b2i(crit), mult, b2i(ranged), b2i(t.f[a].charging), b2i(flanking)
+	c.Q[qDamage] = dmg
 	if hit {
-		t.fire(&c)
+		t.ts.Fire(&c)
 	}
 	if critMultipliesTraits { // the wrong reading, for the tests only
-		c.q[qDamage] = dmg + (c.q[qDamage]-dmg)*mult
+		c.Q[qDamage] = dmg + (c.Q[qDamage]-dmg)*mult
 	}
-	c.q[qDamage] = max(c.q[qDamage], 1)
+	c.Q[qDamage] = max(c.Q[qDamage], 1)
 	if taken {
-		c.m, c.self, c.other = mHitTaken, d, a
-		t.fire(&c)
+		c.M, c.Self, c.Other = mHitTaken, d, a
+		t.ts.Fire(&c)
 	}
-	return c.q[qDamage]
+	return c.Q[qDamage]
 }
 
 // traitDamage fires damage_dealt for a and damage_taken for d.
 func (t *Table) traitDamage(a, d, dmg int) {
 	ts := t.g.traits
 	if ts.has[a]&(1<<mDamageDealt) != 0 {
-		c := tctx{m: mDamageDealt, self: a, other: d, amount: dmg}
-		t.fire(&c)
+		c := traitrun.Ctx{M: mDamageDealt, Self: a, Other: d}
+		c.E[eAmount] = dmg
+		t.ts.Fire(&c)
 	}
 	if ts.has[d]&(1<<mDamageTaken) != 0 {
-		c := tctx{m: mDamageTaken, self: d, other: a, amount: dmg}
-		t.fire(&c)
+		c := traitrun.Ctx{M: mDamageTaken, Self: d, Other: a}
+		c.E[eAmount] = dmg
+		t.ts.Fire(&c)
 	}
 }
 
 // traitCount fires moment m (ready_triggered, delay_taken) for i, whose
 // count may change.
 func (t *Table) traitCount(m, i, other int) {
-	if len(t.g.traits.on[m][i]) == 0 {
+	if !t.g.traits.Any(m, i) {
 		return
 	}
-	c := tctx{m: m, self: i, other: other}
-	c.q[qCount] = t.f[i].count
-	t.fire(&c)
-	t.setCount(i, c.q[qCount])
+	c := traitrun.Ctx{M: m, Self: i, Other: other}
+	c.Q[qCount] = t.f[i].count
+	t.ts.Fire(&c)
+	t.setCount(i, c.Q[qCount])
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Wrong readings of the book's modifier rules, switched on only by tests
@@ -805,64 +572,20 @@ var critMultipliesTraits, damageBelowZero bool
 // traitMomentDocs documents the moments for simctl rules d20: what each
 // is, whose facts it offers besides self's, what it lets effects change.
 func traitMomentDocs() []sim.Field {
-	var out []sim.Field
-	for _, m := range TraitDecl.Moments {
-		doc := m.Doc
-		if m.Other != "" {
-			doc += "; the other party: " + m.Other
-		}
-		if len(m.Quantities) > 0 {
-			doc += "; changes: " + strings.Join(m.Quantities, ", ")
-		}
-		out = append(out, sim.Field{Name: m.Name, Doc: doc})
-	}
-	return out
+	m, _, _ := traitrun.Docs(TraitDecl)
+	return m
 }
 
 func traitQuantityDocs() []sim.Field {
-	var out []sim.Field
-	for _, q := range TraitDecl.Quantities {
-		out = append(out, sim.Field{Name: q.Name, Doc: q.Doc})
-	}
-	return out
+	_, q, _ := traitrun.Docs(TraitDecl)
+	return q
 }
 
 func traitConditionDocs() []sim.Field {
-	var out []sim.Field
-	for _, c := range TraitDecl.Conditions {
-		out = append(out, sim.Field{Name: c.Name, Doc: c.Doc})
-	}
-	return out
+	_, _, c := traitrun.Docs(TraitDecl)
+	return c
 }
 
 // traitLibraryDocs lists the library traits: their description, moment
 // and parameters' defaults.
-func traitLibraryDocs() []sim.Field {
-	var out []sim.Field
-	for _, name := range TraitLibrary() {
-		n, _ := traitLib(name)
-		on := scalarOf(n, "on")
-		if n.Kind == yaml.SequenceNode { // several traits: the first describes them
-			for _, e := range n.Content[1:] {
-				on += ", " + scalarOf(e, "on")
-			}
-			n = n.Content[0]
-			on = scalarOf(n, "on") + on
-		}
-		doc := scalarOf(n, "description") + " (on: " + on
-		if p := scenario.Value(n, "params"); p != nil && p.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(p.Content); i += 2 {
-				doc += "; $" + p.Content[i].Value + ": " + p.Content[i+1].Value
-			}
-		}
-		out = append(out, sim.Field{Name: name, Doc: doc + ")"})
-	}
-	return out
-}
-
-func scalarOf(n *yaml.Node, key string) string {
-	if v := scenario.Value(n, key); v != nil {
-		return v.Value
-	}
-	return ""
-}
+func traitLibraryDocs() []sim.Field { return traitLibrary.LibraryDocs() }

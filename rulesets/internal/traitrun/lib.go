@@ -81,13 +81,22 @@ func Docs(d *traits.Decl) (moments, quantities, conditions []sim.Field) {
 	return moments, quantities, conditions
 }
 
-// LibraryDocs lists the library traits: description, moment, parameters'
+// LibraryDocs lists the library traits: description, moment (an entry
+// of several traits: the first's description, every moment), parameters'
 // defaults.
 func (l Library) LibraryDocs() []sim.Field {
 	var out []sim.Field
 	for _, name := range l.Names() {
 		n, _ := l.Find(name)
-		doc := scalar(n, "description") + " (on: " + scalar(n, "on")
+		on := scalar(n, "on")
+		if n.Kind == yaml.SequenceNode {
+			for _, e := range n.Content[1:] {
+				on += ", " + scalar(e, "on")
+			}
+			n = n.Content[0]
+			on = scalar(n, "on") + on
+		}
+		doc := scalar(n, "description") + " (on: " + on
 		if a := scalar(n, "action"); a != "" {
 			doc = scalar(n, "description") + " (action: " + a
 		}

@@ -6,8 +6,10 @@
 // hooks sit in its round, what each fact reads (Host.Fact) and what a
 // condition does to its referee.
 //
-// d20 (rulesets/d20/traits.go) was written before this package and keeps
-// its own copy; acks2, cavaliers and lotm use this one.
+// All four rulesets run their traits here. A ruleset declares, beside its
+// table, how its referee feeds the runner (Binding): the bounds of its
+// quantities, the moment's numbers its facts read from Ctx.E, the
+// conditions its referee keeps itself.
 //
 // A Set is built once per compiled game and shared read-only by every
 // worker; a Runner is one Table's, reset for each encounter, and fires
@@ -29,6 +31,13 @@ type Inst struct {
 	traits.Trait
 	Owner   int
 	Counter int // Counts.Rules index of "fired"; "added" is Counter+1
+	// guard: When is false unless condition guardCond of guardWho is
+	// guardHas (lang's Program.Guard on a condition fact), tested first so
+	// that the usual miss (target not flat-footed) costs one load.
+	guard     bool
+	guardWho  traits.Who
+	guardCond int
+	guardHas  bool
 }
 
 // Set is a game's compiled traits and house rules.
@@ -42,7 +51,10 @@ type Set struct {
 	// Actions[i] lists combatant i's special actions (action: COST),
 	// which a tactics rule chooses by name.
 	Actions [][]int32
-	n       int
+	// Conds: some effect applies a condition (RoundStart counts their
+	// rounds down only then).
+	Conds bool
+	n     int
 }
 
 // Registry is where a game registers its rule counters (sim.RuleRegistry).
@@ -63,6 +75,12 @@ type Lib struct {
 // nil); problems go to sc.Dec. Call it before the tactics compile (a rule
 // may choose a special action by name) and Register after them.
 func Read(sc *scenario.Scenario, decl *traits.Decl, lib Lib) *Set {
+	return ReadAt(sc, decl, lib, nil)
+}
+
+// ReadAt is Read for a referee whose combatant entry k's copies are
+// numbered from first[k] on (nil: one after another, as Read).
+func ReadAt(sc *scenario.Scenario, decl *traits.Decl, lib Lib, first []int) *Set {
 	d := sc.Dec
 	var sideNames []string
 	n := 0
@@ -82,7 +100,17 @@ func Read(sc *scenario.Scenario, decl *traits.Decl, lib Lib) *Set {
 	}
 	add := func(tr traits.Trait, owner int) {
 		k := int32(len(s.List))
-		s.List = append(s.List, Inst{Trait: tr, Owner: owner})
+		inst := Inst{Trait: tr, Owner: owner}
+		if tr.When != nil {
+			if slot, op, v, ok := tr.When.Guard(); ok && tr.Slots[slot].Kind == traits.RefCondition && (op == "" || op == "==" && v == 0) {
+				ref := tr.Slots[slot]
+				inst.guard, inst.guardWho, inst.guardCond, inst.guardHas = true, ref.Who, ref.ID, op == ""
+			}
+		}
+		for _, e := range tr.Effects {
+			s.Conds = s.Conds || e.Kind == traits.Apply
+		}
+		s.List = append(s.List, inst)
 		if tr.Action != "" {
 			s.Actions[owner] = append(s.Actions[owner], k)
 		} else {
@@ -92,11 +120,15 @@ func Read(sc *scenario.Scenario, decl *traits.Decl, lib Lib) *Set {
 			s.PerRound = append(s.PerRound, k)
 		}
 	}
-	i := 0
+	i, entry := 0, 0
 	for si, side := range sc.Sides {
 		st := traits.Read(d, side.Extra["traits"], side.Path+".traits", decl, o)
 		for _, cs := range side.Combatants {
 			ct := traits.Read(d, cs.Extra["traits"], cs.Path+".traits", decl, o)
+			if first != nil {
+				i = first[entry]
+			}
+			entry++
 			for range cs.Count {
 				for _, r := range rules {
 					if r.Side < 0 || r.Side == si {
@@ -184,8 +216,11 @@ func (s *Set) Applies(cond int) bool {
 type Ctx struct {
 	M, Self, Other int
 	Q              [MaxQ]int
-	E              [4]int
+	E              [MaxE]int
 }
+
+// MaxE bounds a moment's own numbers (Ctx.E).
+const MaxE = 8
 
 // Host is the referee a Runner fires in.
 type Host interface {
@@ -198,11 +233,44 @@ type Host interface {
 	Name(i int) string
 }
 
+// CondHost is a Host that keeps some conditions itself (d20's
+// flat_footed, which its referee sets and clears): Binding.HostConds.
+type CondHost interface {
+	Host
+	Cond(i, cond int) bool
+	SetCond(i, cond int, on bool)
+}
+
 // bound keeps what effects leave in a moment's quantity within a range
 // (damage taken never below 0): Runner.Bound.
 type bound struct {
 	on       bool
 	min, max int
+}
+
+// Binding is how a referee feeds its runner, declared as data beside its
+// Decl: what it is made of is what Runner.Bound, FromCtx, FromCtxAt and
+// HostCond set one at a time.
+type Binding struct {
+	Bounds    []Bound
+	Events    []EventSlot
+	Parties   []PartySlot
+	HostConds []int // conditions the referee keeps (its Host is a CondHost)
+}
+
+// Bound keeps Quantity of Moment within [Min, Max] after each effect.
+type Bound struct{ Moment, Quantity, Min, Max int }
+
+// EventSlot: event fact Fact reads Ctx.E[Slot].
+type EventSlot struct{ Fact, Slot int }
+
+// PartySlot: at Moment, fact Fact of Who (the owner or the other party)
+// reads Ctx.E[Slot] rather than Host.Fact: a fact of this attack, not of
+// the combatant (d20's target.flanked at hit).
+type PartySlot struct {
+	Moment, Fact int
+	Who          traits.Who
+	Slot         int
 }
 
 // Runner is one Table's trait state: uses left, conditions, the streams.
@@ -217,6 +285,11 @@ type Runner struct {
 	nc   int
 	lim  [][MaxQ]bound
 	ev   []int8 // by fact: the Ctx.E slot an event fact reads, -1: Host.Fact
+	// party[m] lists moment m's party facts read from Ctx.E (nil: none).
+	party [][]PartySlot
+	// hostCond[c]: condition c is the host's (ch's Cond, SetCond).
+	hostCond []bool
+	ch       CondHost
 }
 
 // untilRemoved is a condition applied without a duration.
@@ -239,6 +312,44 @@ func NewRunner(s *Set, h Host) *Runner {
 // FromCtx makes event fact id read Ctx.E[slot].
 func (r *Runner) FromCtx(id, slot int) { r.ev[id] = int8(slot) }
 
+// FromCtxAt makes fact id of who read Ctx.E[slot] at moment m.
+func (r *Runner) FromCtxAt(m, id int, who traits.Who, slot int) {
+	if r.party == nil {
+		r.party = make([][]PartySlot, len(r.Set.Decl.Moments))
+	}
+	r.party[m] = append(r.party[m], PartySlot{Moment: m, Fact: id, Who: who, Slot: slot})
+}
+
+// HostCond makes condition cond the host's: read with its Cond, and told
+// with its SetCond when an effect or a duration changes it (the runner
+// still counts the duration). The Host must be a CondHost.
+func (r *Runner) HostCond(cond int) {
+	if r.hostCond == nil {
+		r.hostCond = make([]bool, r.nc)
+	}
+	r.hostCond[cond] = true
+	r.ch = r.Host.(CondHost)
+}
+
+// Bind applies a referee's Binding.
+func (r *Runner) Bind(b Binding) {
+	if r == nil {
+		return
+	}
+	for _, x := range b.Bounds {
+		r.Bound(x.Moment, x.Quantity, x.Min, x.Max)
+	}
+	for _, x := range b.Events {
+		r.FromCtx(x.Fact, x.Slot)
+	}
+	for _, x := range b.Parties {
+		r.FromCtxAt(x.Moment, x.Fact, x.Who, x.Slot)
+	}
+	for _, c := range b.HostConds {
+		r.HostCond(c)
+	}
+}
+
 // Bound keeps quantity q of moment m within [lo, hi] after each effect.
 func (r *Runner) Bound(m, q, lo, hi int) { r.lim[m][q] = bound{true, lo, hi} }
 
@@ -253,7 +364,23 @@ func (r *Runner) Start(rs *rng.Stream, c *sim.Counts, lg *sim.Log) {
 }
 
 // Has reports whether combatant i is in condition cond.
-func (r *Runner) Has(i, cond int) bool { return i >= 0 && r.cond[i*r.nc+cond] > 0 }
+func (r *Runner) Has(i, cond int) bool {
+	if i < 0 {
+		return false
+	}
+	if r.hostCond != nil && r.hostCond[cond] {
+		return r.ch.Cond(i, cond)
+	}
+	return r.cond[i*r.nc+cond] > 0
+}
+
+// setCond gives combatant i condition cond for n round starts (0: none).
+func (r *Runner) setCond(i, cond int, n int32) {
+	r.cond[i*r.nc+cond] = n
+	if r.hostCond != nil && r.hostCond[cond] {
+		r.ch.SetCond(i, cond, n > 0)
+	}
+}
 
 // RoundStart renews the per-round uses and counts the conditions' rounds
 // down (one applied "for N rounds" lasts N round starts).
@@ -261,11 +388,18 @@ func (r *Runner) RoundStart() {
 	for _, k := range r.Set.PerRound {
 		r.uses[k] = int32(r.Set.List[k].Uses)
 	}
+	if !r.Set.Conds {
+		return
+	}
 	for x, n := range r.cond {
 		if n > 0 && n < untilRemoved {
-			r.cond[x] = n - 1
-			if n == 1 && r.Log != nil {
-				r.Log.Printf("  %s is no longer %s", r.Host.Name(x/r.nc), r.Set.Decl.Conditions[x%r.nc].Name)
+			if n == 1 {
+				r.setCond(x/r.nc, x%r.nc, 0)
+				if r.Log != nil {
+					r.Log.Printf("  %s is no longer %s", r.Host.Name(x/r.nc), r.Set.Decl.Conditions[x%r.nc].Name)
+				}
+			} else {
+				r.cond[x] = n - 1
 			}
 		}
 	}
@@ -278,6 +412,15 @@ func (r *Runner) Fire(c *Ctx) {
 		inst := &s.List[k]
 		if r.uses[k] == 0 {
 			continue
+		}
+		if inst.guard {
+			who := c.Self
+			if inst.guardWho == traits.Other {
+				who = c.Other
+			}
+			if who < 0 || r.Has(who, inst.guardCond) != inst.guardHas {
+				continue
+			}
 		}
 		if inst.When != nil && !inst.When.EvalFunc(func(x int) float64 { return r.value(inst.Slots[x], c) }) {
 			continue
@@ -355,7 +498,7 @@ func (r *Runner) effect(inst *Inst, e *traits.Effect, c *Ctx) {
 				n = int32(e.Rounds)
 			}
 		}
-		r.cond[who*r.nc+e.Cond] = n
+		r.setCond(who, e.Cond, n)
 		if r.Log != nil {
 			r.Log.Printf("  %s's %s: %s (%s)", r.Host.Name(inst.Owner), inst.Name, e.Text, r.Host.Name(who))
 			r.Log.Event(sim.Event{Kind: sim.EvTrait, Actor: inst.Owner, Target: who, Rule: inst.Name})
@@ -390,6 +533,13 @@ func (r *Runner) value(ref traits.Ref, c *Ctx) float64 {
 	}
 	if who < 0 {
 		return 0
+	}
+	if r.party != nil {
+		for _, p := range r.party[c.M] {
+			if p.Fact == ref.ID && p.Who == ref.Who {
+				return float64(c.E[p.Slot])
+			}
+		}
 	}
 	return r.Host.Fact(ref.ID, who)
 }
