@@ -75,8 +75,23 @@ func (l Lang) reading(s string, group int, pctSpace string) string {
 	}
 	var b strings.Builder
 	i := 0
+	depth := 0 // open square brackets: an interval's ends
 	for i < len(s) {
 		c := s[i]
+		switch c {
+		case '[':
+			depth++
+		case ']':
+			depth = max(depth-1, 0)
+		case ',':
+			// [0,11, 3,64] reads as four numbers with decimal commas:
+			// Russian separates an interval's ends by a semicolon.
+			if l.Or() == Ru && depth > 0 && strings.HasPrefix(s[i:], ", ") && i > 0 && (isDigit(s[i-1]) || s[i-1] == '%') && intervalEnd(s, i+2) {
+				b.WriteString("; ")
+				i += 2
+				continue
+			}
+		}
 		if c < '0' || c > '9' || !numberStart(s, i) {
 			// " pp" after a closing bracket: an interval's unit.
 			if c == ']' && strings.HasPrefix(s[i+1:], " pp") && unitEnd(s, i+4) {
@@ -130,6 +145,14 @@ func (l Lang) reading(s string, group int, pctSpace string) string {
 		}
 	}
 	return b.String()
+}
+
+// intervalEnd: s[i:] starts with a number (an interval's second end).
+func intervalEnd(s string, i int) bool {
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	return i < len(s) && isDigit(s[i])
 }
 
 // number writes the machine-form figure num (validated) in l.
