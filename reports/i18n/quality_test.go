@@ -169,6 +169,13 @@ var wrongForms = []struct {
 	{Ru, "95%% доверительный", "«95-процентный доверительный интервал»"},
 	{Ko, "구간, 95%%", "「95% Wilson 점수 구간」"},
 	{Ko, "200 미만", "「200회 미만」: a count of encounters takes 회"},
+	{Ko, "선제력", "initiative is the source's 선제공격"},
+	{Ko, "지연한 행동", "the source's 「지연된 행동」"},
+	{Ru, "КД", "AC is КБ (класс брони), one form"},
+	{Ru, "разрешает ничьи", "a calque of 'breaks ties': «решает при равных результатах»"},
+	{Ru, "застигнутости", "«когда он перестаёт быть застигнутым врасплох»"},
+	{Ru, "подготовленн", "a readied action is «заготовленное»"},
+	{Ru, "раундов %d", "agrees with its count: %d [[раунд|раунда|раундов]]"},
 }
 
 // TestWrongFormsStayOut fails when a form found wrong comes back.
