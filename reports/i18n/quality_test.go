@@ -176,6 +176,12 @@ var wrongForms = []struct {
 	{Ru, "застигнутости", "«когда он перестаёт быть застигнутым врасплох»"},
 	{Ru, "подготовленн", "a readied action is «заготовленное»"},
 	{Ru, "раундов %d", "agrees with its count: %d [[раунд|раунда|раундов]]"},
+	{Ko, "d 라운드", "%d라운드, no space"},
+	{Ko, "대표 전투", "an encounter is 조우: 대표 조우"},
+	{Ko, "횟수는 --workers", "the results (결과), not the number of times"},
+	{Ko, "휘게", "a calque of 'bias': 치우치게"},
+	{Ru, "интервал стал уже", "«у́же» (narrower), not «уже» (already)"},
+	{Ru, "интервал доли побед уже", "«станет у́же»"},
 }
 
 // TestWrongFormsStayOut fails when a form found wrong comes back.
