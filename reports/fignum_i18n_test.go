@@ -96,3 +96,24 @@ func TestEnglishFigureNumbersUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestValueNotesRussianNumbers: the notes under value's text tables (the
+// multiplicity note, the warnings) are written after the tables' reading
+// pass and were left in the machine form (-18.6, 95%).
+func TestValueNotesRussianNumbers(t *testing.T) {
+	v := fixtureValue()
+	v.Warnings = append(v.Warnings, "1 hp in units of init: two rays (at most -18.6 or at least 0.61)")
+	var b strings.Builder
+	if err := WriteValue(v, &b, Text, i18n.Ru); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"-18,6", "0,61", "95\u00a0%"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "-18.6") {
+		t.Errorf("a decimal point in\n%s", out)
+	}
+}

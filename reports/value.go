@@ -54,7 +54,11 @@ func WriteValue(v *results.Value, w io.Writer, f Format, l i18n.Lang) error {
 	if _, err := io.WriteString(w, readable(l, b.String())); err != nil {
 		return err
 	}
-	footnotes(w, append([]string{valueMultiplicity(v, l)}, warningsLang(l, v.Warnings, v.WarningsMsg)...), md)
+	notes := append([]string{valueMultiplicity(v, l)}, warningsLang(l, v.Warnings, v.WarningsMsg)...)
+	for i := range notes {
+		notes[i] = l.Reading(notes[i]) // after the tables, outside readable
+	}
+	footnotes(w, notes, md)
 	return nil
 }
 
