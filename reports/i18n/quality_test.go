@@ -182,6 +182,8 @@ var wrongForms = []struct {
 	{Ko, "휘게", "a calque of 'bias': 치우치게"},
 	{Ru, "интервал стал уже", "«у́же» (narrower), not «уже» (already)"},
 	{Ru, "интервал доли побед уже", "«станет у́же»"},
+	{Ko, "보여지", "a double passive: 입증되다, 드러나다"},
+	{Ru, "после этапов: %d", "«после %[2]d [[этапа|этапов|этапов]] в игре %[1]d [[вариант|варианта|вариантов]]»"},
 }
 
 // TestWrongFormsStayOut fails when a form found wrong comes back.
