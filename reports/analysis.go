@@ -135,7 +135,7 @@ func MatrixFigure(l i18n.Lang, m *results.Matrix) (*Figure, error) {
 	p := newPlot(l, l.T("matrix.fig.title", m.RowSide, m.RowSide, m.ColSide, m.Scenario, m.Seed, l.Int(m.Encounters)),
 		l.T("matrix.fig.axis", m.ColSide), l.T("matrix.fig.axis", m.RowSide))
 	// The first row at the top, as in the table: y counts upwards.
-	h := cells{nx: len(m.Cols), ny: len(m.Rows), labels: true}
+	h := cells{l: l, nx: len(m.Cols), ny: len(m.Rows), labels: true}
 	for c := range m.Cols {
 		for r := range m.Rows {
 			h.v = append(h.v, 100*m.Win[len(m.Rows)-1-r][c])
@@ -145,11 +145,11 @@ func MatrixFigure(l i18n.Lang, m *results.Matrix) (*Figure, error) {
 	p.Add(h)
 	xs := make([]string, len(m.Cols))
 	for c, o := range m.Cols {
-		xs[c] = fmt.Sprintf("%s (%.0f%%)", o, 100*m.Eq.ColWeights[c])
+		xs[c] = o + " (" + figPct(l, 100*m.Eq.ColWeights[c], 0) + ")"
 	}
 	ys := make([]string, len(m.Rows))
 	for r, o := range m.Rows {
-		ys[len(m.Rows)-1-r] = fmt.Sprintf("%s (%.0f%%)", o, 100*m.Eq.RowWeights[r])
+		ys[len(m.Rows)-1-r] = o + " (" + figPct(l, 100*m.Eq.RowWeights[r], 0) + ")"
 	}
 	p.NominalX(xs...)
 	p.NominalY(ys...)
@@ -162,7 +162,7 @@ func MatrixFigure(l i18n.Lang, m *results.Matrix) (*Figure, error) {
 		dc.Fill(dc.Rectangle.Path())
 		main := draw.Crop(dc, 0, -barW, 0, 0)
 		drawPlot(p, main)
-		colourBar(dc, p.DataCanvas(main), dc.Max.X-barW+vg.Points(14), l.T("matrix.fig.bar", m.RowSide), h.span)
+		colourBar(l, dc, p.DataCanvas(main), dc.Max.X-barW+vg.Points(14), l.T("matrix.fig.bar", m.RowSide), h.span)
 	}
 	return f, nil
 }

@@ -179,7 +179,7 @@ func optimizeFigures(l i18n.Lang, o *results.Optimize) []*Figure {
 	sc, _ := plotter.NewScatter(pts)
 	sc.GlyphStyle = draw.GlyphStyle{Color: SideColors[0], Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
 	p.Add(line, sc)
-	p.X.Tick.Marker = niceTicks{}
+	p.X.Tick.Marker = niceTicks{l: l}
 	out = append(out, &Figure{Name: "optimize-incumbent", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
 		Caption: l.T("opt.fig.incumbent.caption")})
 	var dims []results.Axis
@@ -230,7 +230,7 @@ func landscapeLine(l i18n.Lang, o *results.Optimize, a results.Axis) *Figure {
 	if len(xs) <= 15 {
 		ticks := make([]plot.Tick, len(xs))
 		for i, x := range xs {
-			ticks[i] = plot.Tick{Value: x, Label: a.Values[i]}
+			ticks[i] = plot.Tick{Value: x, Label: l.FigureNumber(strings.TrimSpace(a.Values[i]))}
 		}
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	}
@@ -241,7 +241,7 @@ func landscapeLine(l i18n.Lang, o *results.Optimize, a results.Axis) *Figure {
 func landscapeHeat(l i18n.Lang, o *results.Optimize, ax, ay results.Axis) *Figure {
 	p := newPlot(l, l.T("opt.fig.heat.title", o.Side, ax.Path, ay.Path, o.Scenario, o.Seed), axisLabel(l, ax.Path), axisLabel(l, ay.Path))
 	m := rateAt(o, ax.Path, ay.Path)
-	h := cells{nx: len(ax.Values), ny: len(ay.Values), labels: len(ax.Values) <= 14 && len(ay.Values) <= 20}
+	h := cells{l: l, nx: len(ax.Values), ny: len(ay.Values), labels: len(ax.Values) <= 14 && len(ay.Values) <= 20}
 	for _, x := range ax.Values {
 		for _, y := range ay.Values {
 			v, ok := m[x+"\x00"+y]
@@ -253,8 +253,8 @@ func landscapeHeat(l i18n.Lang, o *results.Optimize, ax, ay results.Axis) *Figur
 		}
 	}
 	p.Add(h)
-	p.NominalX(ax.Values...)
-	p.NominalY(ay.Values...)
+	p.NominalX(figValues(l, ax.Values)...)
+	p.NominalY(figValues(l, ay.Values)...)
 	p.X.Padding, p.Y.Padding = 0, 0
 	return &Figure{Name: "optimize-landscape", W: 6.4 * vg.Inch, H: 4.6 * vg.Inch, draw: single(p),
 		Caption: l.T("opt.fig.heat.caption", o.Side, ax.Path, ay.Path)}

@@ -2,7 +2,6 @@ package reports
 
 import (
 	"bytes"
-	"fmt"
 	"image/color"
 	"io"
 	"math"
@@ -146,6 +145,9 @@ func newPlot(l i18n.Lang, title, xLabel, yLabel string) *plot.Plot {
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		// gonum/plot's own ticks where a figure sets none, their labels
+		// in l's number format.
+		a.Tick.Marker = figTicks{l: l, Ticker: plot.DefaultTicks{}}
 		a.Label.TextStyle.Font = sans(l, 11)
 		a.Label.TextStyle.Handler = spacedText{text.Plain{Fonts: font.DefaultCache}}
 		a.Tick.Label.Font = sans(l, 9)
@@ -197,6 +199,26 @@ func fitLines(st text.Style, s string, w vg.Length) string {
 	return strings.Join(out, "\n")
 }
 
+// figNum writes v with dec decimals (-1: as few as needed) as l's figures
+// write numbers (i18n.FigureNumber): a Russian axis reads 0,5 and 12 000.
+func figNum(l i18n.Lang, v float64, dec int) string {
+	return l.FigureNumber(strconv.FormatFloat(v, 'f', dec, 64))
+}
+
+// figPct writes the percentage v (0..100) with dec decimals for a label
+// inside a figure, the sign close as in a table's cell (45,0% in Russian).
+func figPct(l i18n.Lang, v float64, dec int) string { return figNum(l, v, dec) + "%" }
+
+// figValues writes the values of a varied path as l's figures write
+// numbers; a category (a policy's name) stays as typed.
+func figValues(l i18n.Lang, vals []string) []string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = l.FigureNumber(strings.TrimSpace(v))
+	}
+	return out
+}
+
 func textStyle(size vg.Length, c color.Color) text.Style {
 	return text.Style{Color: c, Font: sans(i18n.En, size), XAlign: draw.XCenter, YAlign: draw.YCenter, Handler: plot.DefaultTextHandler}
 }
@@ -214,7 +236,7 @@ func hgrid(p *plot.Plot) {
 // with a margin, so that a 5-point effect and a ±0.4-point interval are
 // both visible rather than squeezed into a 0..100 axis shared with the
 // other side.
-func zoomSideAxis(a *plot.Axis, s *results.Sweep, side int) {
+func zoomSideAxis(l i18n.Lang, a *plot.Axis, s *results.Sweep, side int) {
 	lo, hi := 100.0, 0.0
 	for _, pt := range s.Points {
 		if pt.Unfinished {
@@ -224,27 +246,27 @@ func zoomSideAxis(a *plot.Axis, s *results.Sweep, side int) {
 		lo, hi = math.Min(lo, 100*r.WinCI95[0]), math.Max(hi, 100*r.WinCI95[1])
 	}
 	if lo > hi { // nothing finished
-		percentAxis(a)
+		percentAxis(l, a)
 		return
 	}
 	span := math.Max(hi-lo, 4)
 	a.Min, a.Max = math.Max(0, lo-0.15*span), math.Min(100, hi+0.15*span)
-	a.Tick.Marker = niceTicks{most: 6}
+	a.Tick.Marker = niceTicks{l: l, most: 6}
 }
 
 // percentAxis fixes the Y axis to 0..100 % (ticks stop at 100 when Max is
 // raised to make room for a legend).
-func percentAxis(a *plot.Axis) {
+func percentAxis(l i18n.Lang, a *plot.Axis) {
 	a.Min, a.Max = 0, 100
-	a.Tick.Marker = plot.ConstantTicks(percentTicks(0, 100, 20, 10))
+	a.Tick.Marker = plot.ConstantTicks(percentTicks(l, 0, 100, 20, 10))
 }
 
-func percentTicks(lo, hi, major, minor float64) []plot.Tick {
+func percentTicks(l i18n.Lang, lo, hi, major, minor float64) []plot.Tick {
 	var ts []plot.Tick
 	for v := lo; v <= hi+1e-9; v += minor {
 		t := plot.Tick{Value: v}
 		if math.Mod(v-lo+1e-9, major) < 1e-6 {
-			t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+			t.Label = figNum(l, v, -1)
 		}
 		ts = append(ts, t)
 	}
@@ -425,19 +447,19 @@ func sweepLine(l i18n.Lang, s *results.Sweep) *Figure {
 		p := newPlot(l, title, xLabel, l.T("fig.sweep.y", s.Sides[side]))
 		p.Y.Label.TextStyle.Color = SideColors[side]
 		hgrid(p)
-		zoomSideAxis(&p.Y, s, side)
+		zoomSideAxis(l, &p.Y, s, side)
 		switch {
 		case !isNum:
-			p.NominalX(a.Values...)
+			p.NominalX(figValues(l, a.Values)...)
 			p.X.Padding = vg.Points(20)
 		case len(xs) <= 15:
 			ticks := make([]plot.Tick, len(xs))
 			for i, x := range xs {
-				ticks[i] = plot.Tick{Value: x, Label: a.Values[i]}
+				ticks[i] = plot.Tick{Value: x, Label: l.FigureNumber(strings.TrimSpace(a.Values[i]))}
 			}
 			p.X.Tick.Marker = plot.ConstantTicks(ticks)
 		default:
-			p.X.Tick.Marker = niceTicks{}
+			p.X.Tick.Marker = niceTicks{l: l}
 		}
 		if isNum {
 			// A margin beyond the first and last values, so their points,
@@ -504,9 +526,9 @@ func sweepN(l i18n.Lang, s *results.Sweep) string {
 		}
 		n := l.Int(lo)
 		if hi != lo {
-			n += "-" + l.Int(hi)
+			n += rangeDash(l) + l.Int(hi)
 		}
-		return l.T("fig.sweep.n.precision", n, pp(s.Precision))
+		return l.T("fig.sweep.n.precision", n, l.Reading(pp(s.Precision)))
 	}
 	return l.T("fig.sweep.n", l.Int(s.MaxN))
 }
@@ -545,6 +567,7 @@ func heatSpan(vals []float64) float64 {
 
 // cells is a Plotter of heat-map cells centred on integer coordinates.
 type cells struct {
+	l      i18n.Lang // the labels' number format
 	nx, ny int
 	v      []float64 // side 0 win rate in %, index i*ny+j for x=i, y=j
 	labels bool
@@ -568,7 +591,7 @@ func (h cells) Plot(c draw.Canvas, p *plot.Plot) {
 				if math.Abs(v-50) > 0.6*h.span {
 					col = color.White // on a deep colour
 				}
-				c.FillText(textStyle(8, col), vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, fmt.Sprintf("%.1f%%", v))
+				c.FillText(textStyle(8, col), vg.Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, figPct(h.l, v, 1))
 			}
 		}
 	}
@@ -583,7 +606,7 @@ func sweepHeat(l i18n.Lang, s *results.Sweep) *Figure {
 	ax, ay := s.Axes[0], s.Axes[1]
 	p := newPlot(l, l.T("fig.sweep.heat.title", s.Sides[0], ax.Path, ay.Path, s.Scenario, s.Seed, sweepN(l, s)),
 		axisLabel(l, ax.Path), axisLabel(l, ay.Path))
-	h := cells{nx: len(ax.Values), ny: len(ay.Values), labels: len(ax.Values) <= 14 && len(ay.Values) <= 20}
+	h := cells{l: l, nx: len(ax.Values), ny: len(ay.Values), labels: len(ax.Values) <= 14 && len(ay.Values) <= 20}
 	for _, pt := range s.Points {
 		v := 100 * pt.Result.Sides[0].WinRate
 		if pt.Unfinished {
@@ -593,8 +616,8 @@ func sweepHeat(l i18n.Lang, s *results.Sweep) *Figure {
 	}
 	h.span = heatSpan(h.v)
 	p.Add(h)
-	p.NominalX(ax.Values...)
-	p.NominalY(ay.Values...)
+	p.NominalX(figValues(l, ax.Values)...)
+	p.NominalY(figValues(l, ay.Values)...)
 	p.X.Padding, p.Y.Padding = 0, 0
 	const barW = 1.25 * vg.Inch
 	f := &Figure{Name: "sweep", W: 6.8 * vg.Inch, H: 4.6 * vg.Inch,
@@ -605,7 +628,7 @@ func sweepHeat(l i18n.Lang, s *results.Sweep) *Figure {
 		main := draw.Crop(dc, 0, -barW, 0, 0)
 		drawPlot(p, main)
 		data := p.DataCanvas(main)
-		colourBar(dc, data, dc.Max.X-barW+vg.Points(14), l.T("fig.sweep.bar", s.Sides[0]), h.span)
+		colourBar(l, dc, data, dc.Max.X-barW+vg.Points(14), l.T("fig.sweep.bar", s.Sides[0]), h.span)
 	}
 	return f
 }
@@ -613,7 +636,7 @@ func sweepHeat(l i18n.Lang, s *results.Sweep) *Figure {
 // colourBar draws the heat map's scale at x, spanning the data area's
 // height: side 0's win rate from 50-span to 50+span percent (the colours
 // saturate beyond), with five labelled ticks.
-func colourBar(dc, data draw.Canvas, x vg.Length, label string, span float64) {
+func colourBar(l i18n.Lang, dc, data draw.Canvas, x vg.Length, label string, span float64) {
 	const steps = 50
 	w := vg.Points(14)
 	y0, y1 := data.Min.Y, data.Max.Y
@@ -631,7 +654,7 @@ func colourBar(dc, data draw.Canvas, x vg.Length, label string, span float64) {
 		v := lo + 2*span*float64(k)/4
 		y := y0 + (y1-y0)*vg.Length(k)/4
 		dc.StrokeLine2(line, x+w, y, x+w+3, y)
-		lab := strconv.FormatFloat(v, 'f', -1, 64)
+		lab := figNum(l, v, -1)
 		if k == 0 && lo > 0 {
 			lab = "≤" + lab
 		} else if k == 4 && lo+2*span < 100 {
@@ -660,7 +683,7 @@ func CompareFigure(l i18n.Lang, c *results.Compare) (*Figure, error) {
 	left := newPlot(l, l.T("fig.compare.title", c.Scenario, c.Seed, l.Int(c.Encounters)),
 		l.T("fig.compare.x"), l.T("fig.compare.y"))
 	hgrid(left)
-	percentAxis(&left.Y)
+	percentAxis(l, &left.Y)
 	var bs bars
 	for i, o := range c.Options {
 		for s := 0; s < 2; s++ {
@@ -684,7 +707,7 @@ func CompareFigure(l i18n.Lang, c *results.Compare) (*Figure, error) {
 	for i, o := range c.Options[1:] {
 		d := o.Diff[0]
 		ds = append(ds, bar{X: float64(i), W: 0.5, Y: 100 * d.Diff, Lo: 100 * float64(d.CI95[0]), Hi: 100 * float64(d.CI95[1]),
-			HasCI: !math.IsNaN(float64(d.CI95[0])), Color: SideColors[0], Label: "VR " + factor(float64(d.VarianceReduction))})
+			HasCI: !math.IsNaN(float64(d.CI95[0])), Color: SideColors[0], Label: "VR " + l.FigureNumber(factor(float64(d.VarianceReduction)))})
 	}
 	right.Add(hline{Y: 0, Style: draw.LineStyle{Color: ink, Width: vg.Points(0.75)}}, ds)
 	right.NominalX(names[1:]...)
@@ -693,7 +716,7 @@ func CompareFigure(l i18n.Lang, c *results.Compare) (*Figure, error) {
 	lo, hi := right.Y.Min, right.Y.Max
 	span := math.Max(hi-lo, 0.5)
 	right.Y.Min, right.Y.Max = math.Min(lo, 0)-0.05*span, math.Max(hi, 0)+0.15*span
-	right.Y.Tick.Marker = niceTicks{}
+	right.Y.Tick.Marker = niceTicks{l: l}
 
 	f := &Figure{Name: "compare", W: 9 * vg.Inch, H: 4.2 * vg.Inch,
 		Caption: l.T("fig.compare.caption", c.Sides[0], c.Sides[1], c.Sides[0], c.Baseline)}
@@ -742,16 +765,33 @@ func RoundsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	hgrid(p)
 	p.Add(bs)
 	p.Y.Min = 0
-	p.Y.Tick.Marker = niceTicks{}
-	p.X.Tick.Marker = niceTicks{most: 12, integer: true}
+	p.Y.Tick.Marker = niceTicks{l: l}
+	p.X.Tick.Marker = niceTicks{l: l, most: 12, integer: true}
 	return &Figure{Name: "rounds", W: 6.4 * vg.Inch, H: 4 * vg.Inch, draw: single(p),
 		Caption: l.T("fig.rounds.caption", l.Int(n))}, nil
+}
+
+// figTicks is a Ticker whose labels are rewritten as l's figures write
+// numbers.
+type figTicks struct {
+	l i18n.Lang
+	plot.Ticker
+}
+
+// Ticks implements plot.Ticker.
+func (t figTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := t.Ticker.Ticks(lo, hi)
+	for i := range ts {
+		ts[i].Label = t.l.FigureNumber(ts[i].Label)
+	}
+	return ts
 }
 
 // niceTicks labels about `most` round values (1, 2 or 5 times a power of
 // ten apart), with unlabelled minor ticks halfway; whole numbers only when
 // integer is set.
 type niceTicks struct {
+	l       i18n.Lang // the labels' number format
 	most    int
 	integer bool
 }
@@ -760,7 +800,7 @@ type niceTicks struct {
 func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	span := hi - lo
 	if !(span > 0) {
-		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 4, 64)}}
+		return []plot.Tick{{Value: lo, Label: t.l.FigureNumber(strconv.FormatFloat(lo, 'g', 4, 64))}}
 	}
 	most := t.most
 	if most == 0 {
@@ -788,7 +828,7 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 		if v == 0 {
 			v = 0 // no "-0"
 		}
-		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', dec, 64)})
+		ts = append(ts, plot.Tick{Value: v, Label: figNum(t.l, v, dec)})
 		if half := v + step/2; half <= hi && !(t.integer && step < 2) {
 			ts = append(ts, plot.Tick{Value: half})
 		}
@@ -851,7 +891,7 @@ func EconomyFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
 	p.Y.Min = 0
 	p.Y.Max *= 1.18 // room for the legend
-	p.Y.Tick.Marker = niceTicks{}
+	p.Y.Tick.Marker = niceTicks{l: l}
 	if len(names) > 6 {
 		p.X.Tick.Label.Rotation = math.Pi / 6
 		p.X.Tick.Label.XAlign = draw.XRight
@@ -910,12 +950,12 @@ func FirstActorFigure(l i18n.Lang, r *results.Result, sides []int) (*Figure, err
 		}
 		ci := stats.Wilson95(k, n)
 		bs = append(bs, bar{X: float64(i), W: 0.6, Y: 100 * float64(k) / float64(n), Lo: 100 * ci.Lo, Hi: 100 * ci.Hi, HasCI: true, Color: col,
-			Label: fmt.Sprintf("%.1f%%", 100*float64(k)/float64(n))})
+			Label: figPct(l, 100*float64(k)/float64(n), 1)})
 	}
 	p := newPlot(l, l.T("fig.first.title", r.Scenario, l.Int(n)), l.T("fig.combatant"), l.T("fig.first.y"))
 	hgrid(p)
 	p.Add(bs)
-	percentAxis(&p.Y)
+	percentAxis(l, &p.Y)
 	p.Y.Max = 114 // room for the legend above 100 %
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
@@ -970,4 +1010,14 @@ func (h spacedText) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
 	if sty.Rotation != 0 {
 		c.Pop()
 	}
+}
+
+// rangeDash joins the ends of a range of numbers: Russian typography
+// writes an en dash (5000–20 000), the others keep the hyphen their
+// figures were drawn with.
+func rangeDash(l i18n.Lang) string {
+	if l.Or() == i18n.Ru {
+		return "–"
+	}
+	return "-"
 }

@@ -63,7 +63,7 @@ func CombatantsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 			}
 			b := bar{X: float64(x) + (float64(k)-0.5)*0.36, W: 0.34, Y: 100 * frac(v, trials), Color: col}
 			if k == 0 {
-				b.Label = fmt.Sprintf("%.0f%%", b.Y)
+				b.Label = figPct(l, b.Y, 0)
 			}
 			if len(g.Members) == 1 {
 				ci := stats.Wilson95(v, trials)
@@ -77,7 +77,7 @@ func CombatantsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	p := newPlot(l, title, l.T("fig.falls.x"), l.T("fig.falls.y"))
 	hgrid(p)
 	p.Add(bs)
-	percentAxis(&p.Y)
+	percentAxis(l, &p.Y)
 	p.Y.Max = 114 // room for the legend above 100 %
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
@@ -166,8 +166,8 @@ func distFigure(l i18n.Lang, r *results.Result, hs [2]stats.Hist, title, xLabel,
 	p.Add(bs)
 	p.Y.Min = 0
 	p.Y.Max *= 1.18 // room for the legend
-	p.Y.Tick.Marker = niceTicks{}
-	p.X.Tick.Marker = niceTicks{most: 12, integer: true}
+	p.Y.Tick.Marker = niceTicks{l: l}
+	p.X.Tick.Marker = niceTicks{l: l, most: 12, integer: true}
 	for s := 0; s < 2; s++ {
 		p.Legend.Add(legendText(l, r.Sides[s].Name), swatch{SideColors[s]})
 	}
@@ -188,7 +188,7 @@ func firstBothFigure(l i18n.Lang, r *results.Result) *Figure {
 		ci := stats.Wilson95(k, n)
 		b := bar{X: x, W: 0.34, Y: 100 * frac(k, n), Lo: 100 * ci.Lo, Hi: 100 * ci.Hi, HasCI: true, Color: col}
 		if label {
-			b.Label = fmt.Sprintf("%.0f%%", b.Y)
+			b.Label = figPct(l, b.Y, 0)
 		}
 		bs = append(bs, b)
 	}
@@ -219,7 +219,7 @@ func firstBothFigure(l i18n.Lang, r *results.Result) *Figure {
 	p := newPlot(l, title, l.T("fig.combatant"), l.T("fig.encounters_ci"))
 	hgrid(p)
 	p.Add(bs)
-	percentAxis(&p.Y)
+	percentAxis(l, &p.Y)
 	p.Y.Max = 114 // room for the legend above 100 %
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4

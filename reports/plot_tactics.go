@@ -47,7 +47,7 @@ func TacticsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 	for i, row := range rows {
 		names[len(rows)-1-i] = row.label // the first rule at the top
 	}
-	p.Add(ruleBars(rows))
+	p.Add(ruleBars{l: l, rows: rows})
 	p.NominalY(names...)
 	p.Y.Min, p.Y.Max = -0.6, float64(len(rows))-0.4+0.9 // a free row above for the legend
 	hi := 0.0
@@ -55,7 +55,7 @@ func TacticsFigure(l i18n.Lang, r *results.Result) (*Figure, error) {
 		hi = math.Max(hi, row.fired+row.fell)
 	}
 	p.X.Min, p.X.Max = 0, math.Max(hi*1.3, 0.1) // room for the figures after the bars
-	p.X.Tick.Marker = niceTicks{}
+	p.X.Tick.Marker = niceTicks{l: l}
 	// The swatches in the bars' own colours: each side's that has a row
 	// (ink for a row of no side).
 	var fired, fell stripes
@@ -92,11 +92,15 @@ func lighter(c color.Color) color.RGBA {
 
 // ruleBars is a Plotter of stacked horizontal bars: fired, then fell
 // through, one row per rule from the top.
-type ruleBars []ruleRow
+type ruleBars struct {
+	l    i18n.Lang // the figures' number format
+	rows []ruleRow
+}
 
 // Plot implements plot.Plotter.
-func (bs ruleBars) Plot(c draw.Canvas, p *plot.Plot) {
+func (rb ruleBars) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
+	bs := rb.rows
 	for i, b := range bs {
 		y := float64(len(bs) - 1 - i)
 		col := color.Color(ink)
@@ -116,17 +120,18 @@ func (bs ruleBars) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		lab := textStyle(8, ink)
 		lab.XAlign = draw.XLeft
-		text := fmt.Sprintf("%.3f", b.fired)
+		text := figNum(rb.l, b.fired, 3)
 		if b.fell > 0 {
-			text += fmt.Sprintf(" + %.3f", b.fell)
+			text += " + " + figNum(rb.l, b.fell, 3)
 		}
 		c.FillText(lab, vg.Point{X: trX(b.fired+b.fell) + vg.Points(3), Y: trY(y)}, text)
 	}
 }
 
 // DataRange implements plot.DataRanger.
-func (bs ruleBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+func (rb ruleBars) DataRange() (xmin, xmax, ymin, ymax float64) {
 	xmax = 0
+	bs := rb.rows
 	for _, b := range bs {
 		xmax = math.Max(xmax, b.fired+b.fell)
 	}

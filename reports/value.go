@@ -54,7 +54,11 @@ func WriteValue(v *results.Value, w io.Writer, f Format, l i18n.Lang) error {
 	if _, err := io.WriteString(w, readable(l, b.String())); err != nil {
 		return err
 	}
-	footnotes(w, append([]string{valueMultiplicity(v, l)}, warningsLang(l, v.Warnings, v.WarningsMsg)...), md)
+	notes := append([]string{valueMultiplicity(v, l)}, warningsLang(l, v.Warnings, v.WarningsMsg)...)
+	for i := range notes {
+		notes[i] = l.Reading(notes[i]) // after the tables, outside readable
+	}
+	footnotes(w, notes, md)
 	return nil
 }
 
@@ -136,7 +140,7 @@ func TornadoFigure(l i18n.Lang, v *results.Value) (*Figure, error) {
 	lo, hi := p.X.Min, p.X.Max
 	pad := 0.08 * math.Max(hi-lo, 0.5)
 	p.X.Min, p.X.Max = math.Min(lo, 0)-pad, math.Max(hi, 0)+pad
-	p.X.Tick.Marker = niceTicks{}
+	p.X.Tick.Marker = niceTicks{l: l}
 	p.Legend.Add(legendText(l, l.T("fig.tornado.down")), swatch{SideColors[1]})
 	p.Legend.Add(legendText(l, l.T("fig.tornado.up")), swatch{SideColors[0]})
 	p.Legend.Top, p.Legend.Left = true, false

@@ -129,7 +129,7 @@ func cmdAnalysis(ctx context.Context, k *app.Analysis, args []string, stdout, st
 	}
 	if !o.quiet {
 		for _, w := range done.Warnings {
-			say(stderr, k.Name, "warning: %v", w)
+			sayWarning(stderr, k.Name, w)
 		}
 	}
 	write := func(w io.Writer, f reports.Format) error { return k.Write(done.Doc, w, f, lang) }

@@ -130,7 +130,7 @@ func cmdValue(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if !o.quiet {
 		for _, w := range results.WarningTexts(v.Warnings, v.WarningsMsg) {
-			say(stderr, "value", "warning: %v", w)
+			sayWarning(stderr, "value", w)
 		}
 	}
 	if !o.write("value", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteValue(v, w, f, lang) }, func() (*reports.Figure, error) { return reports.TornadoFigure(lang, v) }) {

@@ -241,7 +241,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	for _, warn := range results.WarningTexts(c.Warnings, c.WarningsMsg) {
 		if !o.quiet {
-			say(stderr, "compare", "warning: %v", warn)
+			sayWarning(stderr, "compare", warn)
 		}
 	}
 	if !o.write("compare", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteCompare(c, w, f, lang) }, func() (*reports.Figure, error) { return reports.CompareFigure(lang, c) }) {

@@ -154,7 +154,7 @@ func stripTimes(s string) string {
 // is a usage error before anything is played.
 func TestCompareValueLang(t *testing.T) {
 	code, out, errOut := cli(t, "compare", "d20/duel", "-n", "200", "--seed", "2", "--quiet", "--option", "base=", "--option", "init+4=heroes.Fighter.init=5", "--lang", "ru")
-	if code != 0 || !strings.Contains(out, "вариантов: 2") || !strings.Contains(out, "парные разности с базовым вариантом, base") {
+	if code != 0 || !strings.Contains(out, "вариантов: 2") || !strings.Contains(out, "парные разности относительно базового варианта base") {
 		t.Errorf("compare --lang ru: exit %d, %q\n%s", code, errOut, out)
 	}
 	code, out, errOut = cli(t, "value", "d20/duel", "-n", "200", "--seed", "2", "--quiet", "--params", "init,hp", "--lang", "ko")

@@ -65,6 +65,12 @@ func say(w io.Writer, cmd, format string, args ...any) {
 	fmt.Fprintf(w, "%s%s\n", prefix(cmd), tr(w, format, args...))
 }
 
+// sayWarning prints a result's warning (its figures computed, not typed:
+// -18.6, 0.61) as w's language writes numbers for reading (i18n.Reading).
+func sayWarning(w io.Writer, cmd string, warning any) {
+	fmt.Fprintf(w, "%s%s\n", prefix(cmd), langOf(w).Reading(tr(w, "warning: %v", warning)))
+}
+
 // sayErr prints "simctl CMD: ERROR" in w's language.
 func sayErr(w io.Writer, cmd string, err error) {
 	fmt.Fprintf(w, "%s%s\n", prefix(cmd), langOf(w).Err(err))

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"simctl/cmd/simctl/app"
 	"simctl/reports/i18n"
 )
 
@@ -47,5 +48,22 @@ func TestErrorsBeforeFlags(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%q: exit %d, %q; want %q", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+// TestSayWarningNumbers: a result's warning on stderr writes its computed
+// figures as the language does for reading (it printed -18.6 in Russian).
+func TestSayWarningNumbers(t *testing.T) {
+	var b strings.Builder
+	w := &app.LangWriter{Writer: &b, Lang: i18n.Ru}
+	sayWarning(w, "value", "two rays (at most -18.6 or at least 0.61); about 9863 encounters")
+	got := b.String()
+	if !strings.Contains(got, "-18,6") || !strings.Contains(got, "0,61") || !strings.HasPrefix(got, "simctl value: ") {
+		t.Errorf("%q", got)
+	}
+	b.Reset()
+	sayWarning(&app.LangWriter{Writer: &b, Lang: i18n.En}, "value", "at most -18.6")
+	if !strings.Contains(b.String(), "-18.6") {
+		t.Errorf("English: %q", b.String())
 	}
 }

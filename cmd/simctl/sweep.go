@@ -235,7 +235,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	for _, warn := range results.WarningTexts(sw.Warnings, sw.WarningsMsg) {
 		if !o.quiet {
-			say(stderr, "sweep", "warning: %v", warn)
+			sayWarning(stderr, "sweep", warn)
 		}
 	}
 	if !o.write("sweep", stdout, stderr, format, func(w io.Writer, f reports.Format) error { return reports.WriteSweep(sw, w, f, lang) }, func() (*reports.Figure, error) { return reports.SweepFigure(lang, sw) }) {

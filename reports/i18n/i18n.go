@@ -256,11 +256,12 @@ func (l Lang) Percent(p float64, prec int) string {
 }
 
 // Int writes n with thousands grouped as l writes them in prose: 1,000,000
-// in English and Korean, 1 000 000 (no-break spaces) in Russian.
+// in English and Korean, 1 000 000 in Russian (narrow no-break spaces, the
+// separator Reading writes, so that one text has one form).
 func (l Lang) Int(n int64) string {
 	sep := ","
 	if l.Or() == Ru {
-		sep = "\u00a0"
+		sep = nnbsp
 	}
 	neg := n < 0
 	u := uint64(n)

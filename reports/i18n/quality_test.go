@@ -87,7 +87,7 @@ func TestPercentagePoints(t *testing.T) {
 		}
 	}
 	for _, l := range []Lang{Ko, Ru} {
-		if got := l.Reading("+1.25 pp, [-0.50, +2.10] pp"); strings.Contains(got, "pp") {
+		if got := l.Reading("+1.25 pp, [-0.50, +2.10] pp, 2 pp"); strings.Contains(got, "pp") {
 			t.Errorf("%s: %q", l, got)
 		}
 	}
@@ -156,6 +156,41 @@ var wrongForms = []struct {
 	{Ko, "선택지 %s: %s", "a heading inside 「선택지 …:」 doubles the colon: %[2]s (선택지 %[1]s)"},
 	{Ko, "얼마나 아슬아슬했나", "승자에게 남은 히트 포인트"},
 	{Ko, "같은 횟수를", "the same results (결과), not the same number of times"},
+	{Ko, "주문학", "Spellcraft is the source's 주문공예"},
+	{Ko, "세기가", "the initiative count is 카운트 (세기 reads as a century)"},
+	{Ko, "세기에서", "카운트"},
+	{Ko, "자기 차례", "a turn is 턴, as the source: 「자신의 정규 턴」"},
+	{Ko, "이번 차례", "이번 턴"},
+	{Ru, "знание заклинаний", "Spellcraft is «Колдовство»"},
+	{Ru, "контрит", "slang: «отменяет контрзаклинанием»"},
+	{Ru, "разности с базовым вариантом", "«разности относительно базового варианта»"},
+	{Ru, "даны с интервалом:", "«для долей побед — 95-процентный интервал Уилсона»"},
+	{Ru, "Уилсона, 95", "«95-процентный интервал Уилсона»"},
+	{Ru, "95%% доверительный", "«95-процентный доверительный интервал»"},
+	{Ko, "구간, 95%%", "「95% Wilson 점수 구간」"},
+	{Ko, "200 미만", "「200회 미만」: a count of encounters takes 회"},
+	{Ko, "선제력", "initiative is the source's 선제공격"},
+	{Ko, "지연한 행동", "the source's 「지연된 행동」"},
+	{Ru, "КД", "AC is КБ (класс брони), one form"},
+	{Ru, "разрешает ничьи", "a calque of 'breaks ties': «решает при равных результатах»"},
+	{Ru, "застигнутости", "«когда он перестаёт быть застигнутым врасплох»"},
+	{Ru, "подготовленн", "a readied action is «заготовленное»"},
+	{Ru, "раундов %d", "agrees with its count: %d [[раунд|раунда|раундов]]"},
+	{Ko, "d 라운드", "%d라운드, no space"},
+	{Ko, "대표 전투", "an encounter is 조우: 대표 조우"},
+	{Ko, "횟수는 --workers", "the results (결과), not the number of times"},
+	{Ko, "휘게", "a calque of 'bias': 치우치게"},
+	{Ru, "интервал стал уже", "«у́же» (narrower), not «уже» (already)"},
+	{Ru, "интервал доли побед уже", "«станет у́же»"},
+	{Ko, "보여지", "a double passive: 입증되다, 드러나다"},
+	{Ko, "여러 사본", "copies of a combatant are 개체"},
+	{Ko, "돌격", "a charge is the source's 돌진"},
+	{Ko, "베어 넘기기", "cleave is 연속 베기, one term"},
+	{Ko, "베어 들어감", "연속 베기"},
+	{Ru, "сценарий как написан", "a calque of 'as written': «сценарий без изменений»"},
+	{Ko, "사본에는", "개체"},
+	{Ko, "사본은", "개체"},
+	{Ru, "после этапов: %d", "«после %[2]d [[этапа|этапов|этапов]] в игре %[1]d [[вариант|варианта|вариантов]]»"},
 }
 
 // TestWrongFormsStayOut fails when a form found wrong comes back.

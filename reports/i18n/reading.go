@@ -47,6 +47,26 @@ func (l Lang) Reading(s string) string { return l.reading(s, 5, nbsp) }
 // numbers too, and writes the percent sign close.
 func (l Lang) ReadingCell(s string) string { return l.reading(s, 4, "") }
 
+// FigureNumber rewrites s, a number as strconv writes it (-1.5, 12000)
+// or a value as a user typed it on a varied axis, as l writes a number in
+// a figure: as its prose does (Russian: 0,5 and 12 000, four digits
+// whole; English and Korean unchanged). Anything but a plain decimal
+// number (a category, 1e3, "—") is returned as it is.
+func (l Lang) FigureNumber(s string) string {
+	if l.Or() != Ru {
+		return s
+	}
+	body := strings.TrimLeft(s, "+-")
+	if len(s)-len(body) > 1 {
+		return s
+	}
+	intPart, frac, hasFrac := strings.Cut(body, ".")
+	if intPart == "" || !allDigits(intPart) || hasFrac && (frac == "" || !allDigits(frac)) {
+		return s
+	}
+	return s[:len(s)-len(body)] + l.number(body, 5)
+}
+
 // reading rewrites s, grouping integers of at least group digits, with
 // pctSpace before a Russian percent sign.
 func (l Lang) reading(s string, group int, pctSpace string) string {
@@ -55,8 +75,23 @@ func (l Lang) reading(s string, group int, pctSpace string) string {
 	}
 	var b strings.Builder
 	i := 0
+	depth := 0 // open square brackets: an interval's ends
 	for i < len(s) {
 		c := s[i]
+		switch c {
+		case '[':
+			depth++
+		case ']':
+			depth = max(depth-1, 0)
+		case ',':
+			// [0,11, 3,64] reads as four numbers with decimal commas:
+			// Russian separates an interval's ends by a semicolon.
+			if l.Or() == Ru && depth > 0 && strings.HasPrefix(s[i:], ", ") && i > 0 && (isDigit(s[i-1]) || s[i-1] == '%') && intervalEnd(s, i+2) {
+				b.WriteString("; ")
+				i += 2
+				continue
+			}
+		}
 		if c < '0' || c > '9' || !numberStart(s, i) {
 			// " pp" after a closing bracket: an interval's unit.
 			if c == ']' && strings.HasPrefix(s[i+1:], " pp") && unitEnd(s, i+4) {
@@ -77,6 +112,12 @@ func (l Lang) reading(s string, group int, pctSpace string) string {
 			// 95%: a whole number's percent sign takes the space too.
 			b.WriteString(num + pctSpace + "%")
 			i = j + 1
+			continue
+		}
+		if allDigits(num) && strings.HasPrefix(s[j:], " pp") && unitEnd(s, j+3) {
+			// 2 pp: a whole number of points (--precision 0.02).
+			b.WriteString(l.number(num, group) + l.PointsUnit())
+			i = j + 3
 			continue
 		}
 		if j < len(s) && (isASCIILetter(s[j]) || s[j] == '_') || !machineNumber(num) {
@@ -104,6 +145,14 @@ func (l Lang) reading(s string, group int, pctSpace string) string {
 		}
 	}
 	return b.String()
+}
+
+// intervalEnd: s[i:] starts with a number (an interval's second end).
+func intervalEnd(s string, i int) bool {
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	return i < len(s) && isDigit(s[i])
 }
 
 // number writes the machine-form figure num (validated) in l.

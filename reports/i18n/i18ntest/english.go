@@ -20,7 +20,9 @@ import (
 var keptEnglish = map[string]bool{
 	// units, statistics and their symbols
 	"pp": true, "Wilson": true, "Fieller": true, "SHA": true, "VR": true, "SE": true, "p": true, "CI": true,
-	"K": true, "s": true, "alpha": true, "d": true, "a": true, "b": true, "i": true, "N": true, "W": true, "step": true,
+	// the Korean d20 source's own abbreviation (「DC 15 + 주문 레벨」)
+	"DC": true,
+	"K":  true, "s": true, "alpha": true, "d": true, "a": true, "b": true, "i": true, "N": true, "W": true, "step": true,
 	// simctl itself, its formats and its commands' words
 	"simctl": true, "JSON": true, "CSV": true, "PNG": true, "SVG": true, "YAML": true, "Markdown": true,
 	"run": true, "merge": true, "report": true, "resume": true, "FILE": true, "test": true,
