@@ -683,8 +683,8 @@ func (st *ScreenState) Check(k int) error {
 }
 
 // NewScreenState starts screening: the coarse subset of the space (every
-// Coarse-th value of each numeric dimension, the stride doubled until at
-// most 256 remain, or every candidate if a constraint excludes every
+// Coarse-th value of each numeric dimension but a trait's on/off, the
+// stride doubled until at most 256 remain, or every candidate if a constraint excludes every
 // coarse one) as the first rung's candidates.
 func NewScreenState(sp *Space, cands []Point, cfg OptimizeConfig) *ScreenState {
 	cfg.defaults()
@@ -695,7 +695,7 @@ func NewScreenState(sp *Space, cands []Point, cfg OptimizeConfig) *ScreenState {
 		for k, c := range cands {
 			on := true
 			for i, d := range sp.Dims {
-				if d.Nums != nil && c.Index[i]%stride != 0 {
+				if d.Nums != nil && !d.Switch && c.Index[i]%stride != 0 {
 					on = false
 				}
 			}

@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"simctl/reports/results"
+	"simctl/rulesets"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
@@ -42,11 +43,14 @@ type OptimizeRequest struct {
 	// The space: every combination of the Axes' values, each under every
 	// Option, constrained by Where (the tactics language over the numeric
 	// axes); with Rules (subset, order or both) the rule list at Block.
-	Axes     []results.Axis
-	Options  []Option
-	Where    string
-	Rules    string
-	Block    string
+	Axes    []results.Axis
+	Options []Option
+	Where   string
+	Rules   string
+	Block   string
+	// Traits: each trait of each list on or off its combatant (feat
+	// selection), a Switch dimension of the space after the Axes.
+	Traits   []results.TraitList
 	Baseline string // an Option's name: the play the candidates are measured against
 	Both     bool
 	// The guarantee and the spending.
@@ -93,8 +97,8 @@ func (req *OptimizeRequest) Check() error {
 			return usage(true, "%s %v", "--rules", err)
 		}
 	}
-	if len(req.Axes) == 0 && len(req.Options) == 0 && req.Rules == "" {
-		return usage(true, "an empty space: give --vary, --option or --rules")
+	if len(req.Axes) == 0 && len(req.Options) == 0 && req.Rules == "" && len(req.Traits) == 0 {
+		return usage(true, "an empty space: give --vary, --option, --rules or --traits")
 	}
 	return nil
 }
@@ -120,7 +124,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 			return nil, usage(true, "%v", err)
 		}
 	}
-	doc := &results.Optimize{Header: DocHeader("optimize", src, sc, req.Seed, req.Command, req.Sets, obs.Warn), Side: sideName, Vary: axes, Where: req.Where, Rules: req.Rules, Block: req.Block}
+	doc := &results.Optimize{Header: DocHeader("optimize", src, sc, req.Seed, req.Command, req.Sets, obs.Warn), Side: sideName, Vary: axes, Where: req.Where, Rules: req.Rules, Block: req.Block, Traits: req.Traits}
 	for _, op := range req.Options {
 		doc.Options = append(doc.Options, results.NamedSets{Name: op.Name, Sets: setStrings(op.Sets)})
 	}
@@ -129,7 +133,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		for _, x := range []struct {
 			set  bool
 			flag string
-		}{{req.Rules != "", "--rules"}, {req.Baseline != "", "--baseline"}, {req.Shard != nil, "--shard"}, {req.Resume != nil, "--resume"}} {
+		}{{req.Rules != "", "--rules"}, {len(req.Traits) > 0, "--traits"}, {req.Baseline != "", "--baseline"}, {req.Shard != nil, "--shard"}, {req.Resume != nil, "--resume"}} {
 			if x.set {
 				return nil, usage(true, "%s does not apply to --both (a double oracle searches --vary and --option spaces of both sides, on one machine)", x.flag)
 			}
@@ -147,6 +151,9 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	}
 	for _, op := range req.Options {
 		sp.Alts = append(sp.Alts, experiment.Alternative{Name: op.Name, Sets: op.Sets})
+	}
+	if err := addTraits(src, req, sc, sp); err != nil {
+		return nil, err
 	}
 	if req.Rules != "" {
 		mode, err := experiment.ParseRulesMode(req.Rules)
@@ -349,6 +356,87 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	return &Optimized{Optimize: doc, Resumable: res.Screening != nil || res.Selection != nil && res.Selection.State != nil}, nil
 }
 
+// addTraits checks req's --traits lists and adds each to sp (after its
+// --vary dimensions): OWNER is a combatant (SIDE.NAME) of the scenario,
+// each NAME a trait of its ruleset's library, listed once, and not
+// already among the traits the combatant is written with.
+func addTraits(src *Source, req *OptimizeRequest, sc *scenario.Scenario, sp *experiment.Space) error {
+	if len(req.Traits) == 0 {
+		return nil
+	}
+	var lib []string
+	if r, ok := rulesets.Lookup(sc.Ruleset); ok {
+		for _, f := range r.Doc().Traits {
+			lib = append(lib, f.Name)
+		}
+	}
+	owners := map[string]bool{}
+	for _, tl := range req.Traits {
+		flag := "--traits " + tl.String()
+		if len(lib) == 0 {
+			return usage(true, "%s: %s has no trait library", flag, sc.Ruleset)
+		}
+		sideName, member, ok := strings.Cut(tl.Owner, ".")
+		found := false
+		var who []string
+		for _, side := range sc.Sides {
+			for _, c := range side.Combatants {
+				who = append(who, side.Name+"."+c.Name)
+				if ok && side.Name == sideName && c.Name == member {
+					found = true
+				}
+			}
+		}
+		if !found {
+			return usage(true, "%s: %s is not a combatant of the scenario%s; name one as SIDE.NAME: %s", flag, tl.Owner, scenario.Suggest(tl.Owner, who), strings.Join(who, ", "))
+		}
+		if owners[tl.Owner] {
+			return usage(true, "%s: %s has a --traits list already; give all its traits in one", flag, tl.Owner)
+		}
+		owners[tl.Owner] = true
+		var base []*yaml.Node
+		text, written, err := scenario.ValueAt(src.Data, req.Sets, tl.Owner+".traits")
+		if err != nil {
+			return usage(true, "%s: %v", flag, err)
+		}
+		if written {
+			var doc yaml.Node
+			if yaml.Unmarshal([]byte(text), &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.SequenceNode {
+				return usage(true, "%s: %s.traits is not a list (it holds %s)", flag, tl.Owner, text)
+			}
+			base = doc.Content[0].Content
+		}
+		if len(tl.Names) == 0 {
+			return usage(true, "%s: no traits; list library traits, e.g. --traits %s=%s", flag, tl.Owner, strings.Join(lib[:min(2, len(lib))], ","))
+		}
+		seen := map[string]bool{}
+		for _, n := range tl.Names {
+			switch {
+			case !slices.Contains(lib, n):
+				return usage(true, "%s: no library trait %q for %s%s; library: %s (simctl rules %s lists them)", flag, n, sc.Ruleset, scenario.Suggest(n, lib), strings.Join(lib, ", "), sc.Ruleset)
+			case seen[n]:
+				return usage(true, "%s: %s listed twice", flag, n)
+			}
+			seen[n] = true
+			for _, b := range base {
+				if b.Kind == yaml.ScalarNode && b.Value == n || scenario.Value(b, "name") != nil && scenario.Value(b, "name").Value == n ||
+					scenario.Value(b, "use") != nil && scenario.Value(b, "use").Value == n {
+					return usage(true, "%s: %s is written with %s already; a search puts on or off only traits it does not have", flag, tl.Owner, n)
+				}
+			}
+		}
+		for _, a := range req.Axes {
+			for _, n := range tl.Names {
+				if a.Path == tl.Owner+".traits."+n || a.Path == tl.Owner+".traits" {
+					return usage(true, "--vary %s: --traits %s puts that trait on or off; vary its parameters (%s.traits.%s.params.NAME)", a.Path, tl.String(), tl.Owner, n)
+				}
+			}
+		}
+		sp.AddTraits(tl.Owner, tl.Names, base)
+	}
+	return nil
+}
+
 // fillBest sets the document's best candidate and guarantee from the search.
 func fillBest(doc *results.Optimize, res *experiment.OptimizeResult, points []experiment.Point) {
 	for _, r := range res.Ranked {
@@ -406,7 +494,9 @@ func candidateKey(src *Source, common []scenario.Set, sp *experiment.Space, p ex
 		if d.Nums != nil {
 			v = strconv.FormatFloat(d.Nums[p.Index[i]], 'g', -1, 64)
 		}
-		if overwritten {
+		if !overwritten && sp.OffTrait(i, p.Index) {
+			v = "(off)" // a parameter of a trait not taken: not written
+		} else if overwritten {
 			got, ok, err := scenario.ValueAt(src.Data, sets, d.Path)
 			if err != nil || !ok {
 				v = "(unset)"
@@ -533,8 +623,8 @@ func checkOptimizeResume(old *results.Optimize, path string, doc *results.Optimi
 	case !slices.Equal(old.Sets, doc.Sets):
 		return results.ResumeRefused(path, "that search has --set %v, this one %v", old.Sets, doc.Sets)
 	case old.Side != doc.Side || old.Where != doc.Where || old.Rules != doc.Rules || old.Block != doc.Block ||
-		fmt.Sprint(old.Vary) != fmt.Sprint(doc.Vary) || fmt.Sprint(old.Options) != fmt.Sprint(doc.Options):
-		return results.ResumeRefused(path, "that search has another space (--side, --vary, --option, --where, --rules, --block)")
+		fmt.Sprint(old.Vary) != fmt.Sprint(doc.Vary) || fmt.Sprint(old.Options) != fmt.Sprint(doc.Options) || fmt.Sprint(old.Traits) != fmt.Sprint(doc.Traits):
+		return results.ResumeRefused(path, "that search has another space (--side, --vary, --option, --where, --rules, --block, --traits)")
 	case old.Guarantee.Alpha != doc.Guarantee.Alpha || old.Guarantee.Delta != doc.Guarantee.Delta:
 		return results.ResumeRefused(path, "that search has --alpha %v --delta %v", old.Guarantee.Alpha, old.Guarantee.Delta)
 	}
