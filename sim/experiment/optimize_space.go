@@ -588,7 +588,8 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 	// Counted before anything is built: each candidate listed is compiled
 	// (key), and a space past the bound took minutes and gigabytes to be
 	// refused at its 100,001st distinct candidate.
-	if n := sp.Count(); n > MaxCandidates {
+	n := sp.Count()
+	if n > MaxCandidates {
 		return nil, cnt, msg.Errorf("the space holds %d candidates (after --where, before merging those that compile alike); at most %d can be searched: coarsen the --vary steps, tighten --where or use fewer rules", n, MaxCandidates)
 	}
 	var structs [][]int
@@ -598,8 +599,14 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 	nAlt := max(len(sp.Alts), 1)
 	nStruct := max(len(structs), 1)
 	idx := make([]int, len(sp.Dims))
-	seen := map[string]string{} // key: the name of the candidate kept
-	var out []Point
+	seen := make(map[string]string, n) // key: the name of the candidate kept
+	out := make([]Point, 0, n)
+	perSets := len(sp.Dims) + len(sp.Traits) + 1
+	if len(sp.Alts) > 0 {
+		for _, a := range sp.Alts {
+			perSets = max(perSets, len(sp.Dims)+len(sp.Traits)+1+len(a.Sets))
+		}
+	}
 	var slots [lang.MaxSlots]float64
 	for {
 		ok := true
@@ -613,8 +620,8 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 					cnt.Excluded++
 					continue
 				}
-				c := Point{Index: append([]int(nil), idx...), Alt: -1}
-				var parts []string
+				c := Point{Index: append([]int(nil), idx...), Alt: -1, Sets: make([]scenario.Set, 0, perSets)}
+				parts := make([]string, 0, perSets)
 				// A traits: list first: a varied parameter of a trait
 				// taken is set inside it.
 				for t := range sp.Traits {

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"crypto/hmac"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -193,18 +194,41 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		baseGame = g
 	}
 
-	// Every candidate compiled once; its key is what it compiles to.
-	games := map[string]sim.Game{}
+	// A candidate's key is what it compiles to. Only a searched rule
+	// list or a varied tactics parameter needs the compiled candidate
+	// for it (the compiler's warnings say which rules can never fire);
+	// otherwise nothing is compiled before the search, and each candidate
+	// is built when it first plays (cfg.Build).
+	needCompile, params := sp.Block != nil, false
+	for _, d := range sp.Dims {
+		params = params || reParam.MatchString(d.Path)
+	}
+	needCompile = needCompile || params
+	// A searched rule list alone: which of its rules end it (every rule
+	// after one can never fire) is learnt from one compile per rule, and
+	// a structure's unreachable rules follow from it.
+	var probed func(experiment.Point) scenario.Errors
+	var probeSc *scenario.Scenario
+	if sp.Block != nil && !params && len(sp.Alts) == 0 {
+		probeSc, probed = blockProbe(src, req.Sets, sp)
+		needCompile = probed == nil
+	}
 	var badParts []any // a message per invalid candidate, then the count
 	bad := 0
 	points, count, err := sp.Enumerate(func(p experiment.Point) (string, error) {
-		// Each candidate is compiled: a large space takes a while, and
-		// Ctrl-C must answer during it.
+		// A large space takes a while to list, and Ctrl-C must answer
+		// during it.
 		if err := ctx.Err(); err != nil {
 			return "", err
 		}
+		if probed != nil {
+			return candidateKey(src, req.Sets, sp, p, probeSc, probed(p)), nil
+		}
+		if !needCompile {
+			return candidateKey(src, req.Sets, sp, p, nil, nil), nil
+		}
 		sets := append(append([]scenario.Set(nil), req.Sets...), p.Sets...)
-		csc, g, warns, err := src.CompileWarn(sets)
+		csc, _, warns, err := src.CompileWarn(sets)
 		if err != nil {
 			if bad < 3 {
 				badParts = append(badParts, msg.New("candidate %s:\n%v\n", p.Name, err))
@@ -212,7 +236,6 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 			bad++
 			return "bad:" + p.Name, nil
 		}
-		games[p.Name] = g
 		return candidateKey(src, req.Sets, sp, p, csc, warns), nil
 	})
 	if err != nil {
@@ -229,12 +252,10 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	if len(points) == 0 {
 		return nil, usage(true, "--where %s excludes every one of the %d combinations", req.Where, count.Combinations)
 	}
-	glist := make([]sim.Game, len(points))
-	for k, p := range points {
-		glist[k] = games[p.Name]
-	}
+	glist := make([]sim.Game, len(points)) // built as they first play
 
-	cfg := experiment.OptimizeConfig{Seed: req.Seed, Workers: req.Workers, Alpha: req.Alpha, Delta: req.Delta, First: req.First, Cap: req.Cap, Budget: req.Budget, Confirm: req.Confirm}
+	cfg := experiment.OptimizeConfig{Seed: req.Seed, Workers: req.Workers, Alpha: req.Alpha, Delta: req.Delta, First: req.First, Cap: req.Cap, Budget: req.Budget, Confirm: req.Confirm,
+		Build: candidateBuilder(src, req.Sets, points)}
 	var before float64
 	if req.Resume != nil {
 		old := req.Resume
@@ -342,6 +363,10 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	res, runErr := experiment.Optimize(ctx, sp, points, glist, baseGame, baseName, si, sideName, cfg)
 	stop()
 	interrupted := isInterrupt(runErr)
+	var invalid *Error
+	if errors.As(runErr, &invalid) {
+		return nil, invalid
+	}
 	if runErr != nil && !interrupted {
 		return nil, &Error{Kind: Failed, Err: runErr}
 	}
@@ -437,6 +462,86 @@ func addTraits(src *Source, req *OptimizeRequest, sc *scenario.Scenario, sp *exp
 	return nil
 }
 
+// blockProbe learns which rules of sp's searched block end it: rule r
+// does when, compiled as the list [r, x], the compiler warns that x can
+// never fire (a rule with no when: whose decision cannot fall through;
+// that is a property of the rule, wherever it stands). It returns the
+// scenario compiled with the common --set and, for a candidate, the
+// warnings its compile would give about the block: one for every rule
+// after the first that ends it. nil when any probe does not compile (the
+// candidates are then compiled to be keyed).
+func blockProbe(src *Source, common []scenario.Set, sp *experiment.Space) (*scenario.Scenario, func(experiment.Point) scenario.Errors) {
+	b := sp.Block
+	owner, moment, _ := strings.Cut(b.Path, ".tactics.")
+	base, _, _, err := src.CompileWarn(common)
+	if err != nil {
+		return nil, nil
+	}
+	at, ok := scenarioPath(base, owner)
+	if !ok {
+		return base, func(experiment.Point) scenario.Errors { return nil } // candidateKey drops nothing then
+	}
+	n := len(b.Rules)
+	ends := make([]bool, n)
+	for r := range n {
+		sets := append(append([]scenario.Set(nil), common...), b.Set([]int{r, (r + 1) % n}))
+		_, _, warns, err := src.CompileWarn(sets)
+		if err != nil {
+			return nil, nil
+		}
+		for _, w := range warns {
+			if m := reNever.FindStringSubmatch(w.Path); m != nil && strings.Contains(w.Msg, "can never fire") && m[1] == at && m[2] == moment && m[3] == "1" {
+				ends[r] = true
+			}
+		}
+	}
+	return base, func(p experiment.Point) scenario.Errors {
+		var out scenario.Errors
+		for i, r := range p.Rules {
+			if ends[r] {
+				for j := i + 1; j < len(p.Rules); j++ {
+					out = append(out, &scenario.Error{Path: fmt.Sprintf("%s.tactics.%s[%d]", at, moment, j), Msg: "can never fire"})
+				}
+				break
+			}
+		}
+		return out
+	}
+}
+
+// candidateBuilder is OptimizeConfig.Build for points: it compiles each
+// candidate asked for that has no game (the common --set, then its own)
+// and releases the games of candidates no longer asked for. A candidate
+// that does not compile ends the search with its problems.
+func candidateBuilder(src *Source, common []scenario.Set, points []experiment.Point) func(context.Context, []sim.Game, []int) error {
+	return func(ctx context.Context, games []sim.Game, ks []int) error {
+		in := make(map[int]bool, len(ks))
+		for _, k := range ks {
+			in[k] = true
+		}
+		for k := range games {
+			if games[k] != nil && !in[k] {
+				games[k] = nil
+			}
+		}
+		for _, k := range ks {
+			if games[k] != nil {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			sets := append(append([]scenario.Set(nil), common...), points[k].Sets...)
+			_, g, _, err := src.CompileWarn(sets)
+			if err != nil {
+				return &Error{Kind: Invalid, Err: msg.Errorf("candidate %s is not a valid scenario (found when it was first to play; the search stopped):\n%v", points[k].Name, err)}
+			}
+			games[k] = g
+		}
+		return nil
+	}
+}
+
 // fillBest sets the document's best candidate and guarantee from the search.
 func fillBest(doc *results.Optimize, res *experiment.OptimizeResult, points []experiment.Point) {
 	for _, r := range res.Ranked {
@@ -469,9 +574,15 @@ var reParam = regexp.MustCompile(`^(.+)\.tactics\.params\.([A-Za-z_][A-Za-z0-9_]
 // sc is the candidate's compiled scenario (nil: no such deduplication).
 func candidateKey(src *Source, common []scenario.Set, sp *experiment.Space, p experiment.Point, sc *scenario.Scenario, warns scenario.Errors) string {
 	var b strings.Builder
-	sets := append(append([]scenario.Set(nil), common...), p.Sets...)
+	var sets []scenario.Set // read back only where a path may be overwritten or a parameter unread
+	if len(sp.Alts) > 0 || sp.Block != nil || sc != nil {
+		sets = append(append([]scenario.Set(nil), common...), p.Sets...)
+	}
 	// dead[block's scenario path + "." + moment][i]: rule i never fires.
-	dead := map[string]map[int]bool{}
+	var dead map[string]map[int]bool
+	if len(warns) > 0 {
+		dead = map[string]map[int]bool{}
+	}
 	for _, w := range warns {
 		if !strings.Contains(w.Msg, "can never fire") {
 			continue
@@ -506,10 +617,15 @@ func candidateKey(src *Source, common []scenario.Set, sp *experiment.Space, p ex
 				v = strings.TrimSpace(got)
 			}
 		}
-		if m := reParam.FindStringSubmatch(d.Path); m != nil && sc != nil && !paramRead(src.Data, sets, sc, m[1], m[2], dead) {
-			v = "(unread)"
+		if sc != nil { // (the regular expression costs more than the rest of a key)
+			if m := reParam.FindStringSubmatch(d.Path); m != nil && !paramRead(src.Data, sets, sc, m[1], m[2], dead) {
+				v = "(unread)"
+			}
 		}
-		fmt.Fprintf(&b, "%s=%s\n", d.Path, v)
+		b.WriteString(d.Path)
+		b.WriteByte('=')
+		b.WriteString(v)
+		b.WriteByte('\n')
 	}
 	if p.Alt >= 0 {
 		for _, s := range sp.Alts[p.Alt].Sets {
@@ -778,6 +894,9 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 			return usage(true, "--shard: the selection has finished; run --resume without --shard to confirm and report")
 		}
 		start, n, alive = sel.NextStage()
+		if err := cfg.Build(ctx, games, cfg.Finalists); err != nil {
+			return shardBuildError(err)
+		}
 		sub = make([]sim.Game, len(cfg.Finalists))
 		names := make([]string, len(cfg.Finalists))
 		for i, k := range cfg.Finalists {
@@ -796,21 +915,33 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 	stop := obs.progress(int64(len(alive))*shard.N, &done)
 	play := experiment.PlayStage
 	if st != nil {
-		play = experiment.PlayRung // a rung ranks by wins alone
+		// A rung ranks by wins alone, its candidates built a batch at a time.
+		play = func(ctx context.Context, games []sim.Game, side int, alive []int, rc sim.RunConfig) (*experiment.StageSums, error) {
+			return experiment.PlayRungBuilt(ctx, games, side, alive, cfg.Build, rc)
+		}
 	}
 	sums, err := play(ctx, sub, si, alive, sim.RunConfig{Seed: cfg.Seed, Start: start + shard.Start, N: shard.N, Workers: cfg.Workers, Done: &done, DonePer: int64(len(alive))})
 	stop()
 	if err != nil {
-		if isInterrupt(err) {
-			return &Error{Kind: Interrupted, Err: msg.Errorf("interrupted; a shard keeps no partial stage (run it again)")}
-		}
-		return &Error{Kind: Failed, Err: err}
+		return shardBuildError(err)
 	}
 	doc.Search = res
 	doc.Stage, doc.Shard, doc.Interrupted = sums, shard, true
 	doc.ResumeDigest = doc.TrustedDigest()
 	doc.Elapsed = time.Since(t0).Seconds()
 	return nil
+}
+
+// shardBuildError is a shard's error building or playing its candidates.
+func shardBuildError(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if isInterrupt(err) {
+		return &Error{Kind: Interrupted, Err: msg.Errorf("interrupted; a shard keeps no partial stage (run it again)")}
+	}
+	return &Error{Kind: Failed, Err: err}
 }
 
 // MergeOptimizeStages is results.MergeOptimizeStages on the shards read
