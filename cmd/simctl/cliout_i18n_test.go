@@ -90,6 +90,7 @@ func formatWords(t *testing.T) []string {
 }
 
 func TestScenariosLang(t *testing.T) {
+	oneGoroutineUnderRace(t)
 	names := append(append(builtinNames(t), formatWords(t)...), "NAME")
 	for _, l := range []string{"ko", "ru"} {
 		code, out, errOut := cli(t, "scenarios", "--lang", l)
@@ -139,6 +140,7 @@ func TestCheckLang(t *testing.T) {
 // the ruleset's documentation (the same text simctl rules prints) is the
 // ruleset's own, the same lines as in English.
 func TestInitLang(t *testing.T) {
+	oneGoroutineUnderRace(t)
 	for _, r := range rulesets.Names() {
 		_, en, _ := cli(t, "init", r, "-o", "-", "--lang", "en")
 		enLines := map[string]bool{}

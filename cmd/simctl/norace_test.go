@@ -2,4 +2,10 @@
 
 package main
 
+import "testing"
+
 const raceEnabled = false
+
+func oneGoroutineUnderRace(t *testing.T) {}
+
+const raceScale = 1

@@ -12,6 +12,7 @@ import (
 // case: -o x.JSON writes JSON (a resumable one, for an interrupted run),
 // -o x.CSV a CSV table, and --results r.JSON is accepted.
 func TestUpperCaseExtension(t *testing.T) {
+	oneGoroutineUnderRace(t)
 	dir := t.TempDir()
 	for _, c := range []struct {
 		args []string

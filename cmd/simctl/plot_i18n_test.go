@@ -16,6 +16,7 @@ import (
 // names, the options and paths the user wrote, and the counters (the
 // result's own names).
 func TestPlotNoEnglish(t *testing.T) {
+	oneGoroutineUnderRace(t)
 	dir := t.TempDir()
 	cases := [][]string{
 		{"sweep", "d20/duel", "--vary", "heroes.Fighter.ac=14,16,18", "-n", "200"},

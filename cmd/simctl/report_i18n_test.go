@@ -14,6 +14,7 @@ import (
 // renders with an installed Hangul font or fails before writing anything,
 // naming the package to install.
 func TestReportLang(t *testing.T) {
+	oneGoroutineUnderRace(t)
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run.json")
 	if code, _, errOut := cli(t, "run", "d20/duel", "-n", "500", "--seed", "3", "--json", "-o", run); code != 0 {

@@ -162,6 +162,7 @@ func mustBuiltin(t *testing.T) string {
 // them everywhere (no <script> in report.html or report.md, no table row
 // broken), and a second report in the folder clears the first's figures.
 func TestReportEscapesNamesAndClearsOldFigures(t *testing.T) {
+	oneGoroutineUnderRace(t)
 	yaml := strings.NewReplacer("name: Fighter vs Orc", `name: "<script>alert(1)</script> *x* [a](http://e)"`,
 		"name: Fighter", "name: \"Fi`ghter<b>\"").Replace(mustBuiltin(t))
 	scen := tempFile(t, "evil.yaml", yaml+"# ``` fence breaker\n")
@@ -227,6 +228,7 @@ func TestReportEscapesNamesAndClearsOldFigures(t *testing.T) {
 // exactly as simctl trace prints them (the command on the first line
 // replays the same fight).
 func TestReportTracesAreTheExtremes(t *testing.T) {
+	oneGoroutineUnderRace(t)
 	dir := t.TempDir()
 	run, out := filepath.Join(dir, "run.json"), filepath.Join(dir, "report")
 	if code, _, errOut := cli(t, "run", "d20/duel", "-n", "3000", "--seed", "4", "--json", "-o", run); code != 0 {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -98,7 +99,7 @@ func TestInterruptedExperimentsResume(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			part, whole := filepath.Join(dir, "part.json"), filepath.Join(dir, "whole.json")
-			args := append(tc.args, "--seed", "13", "--workers", "2", "--format", "csv")
+			args := append(raceScaled(tc.args), "--seed", "13", "--workers", "2", "--format", "csv")
 			code, out, errOut := interruptAfter(t, tc.at, append(args, "--results", part)...)
 			if code != exitInterrupted {
 				t.Fatalf("interrupted: exit %d, want %d; stderr:\n%s", code, exitInterrupted, errOut)
@@ -118,7 +119,7 @@ func TestInterruptedExperimentsResume(t *testing.T) {
 			before := countsOf(t, part)
 
 			// Another command line is refused, and leaves the file alone.
-			code, _, errOut = cli(t, append(append([]string(nil), tc.args...), "--seed", "14", "--workers", "2", "--format", "csv", "--resume", part)...)
+			code, _, errOut = cli(t, append(raceScaled(tc.args), "--seed", "14", "--workers", "2", "--format", "csv", "--resume", part)...)
 			if code != exitUsage || !strings.Contains(errOut, "seed 13, this one 14") {
 				t.Errorf("resume with another seed: exit %d, %s", code, errOut)
 			}
@@ -158,7 +159,7 @@ func TestShardedValueAndMatrixMerge(t *testing.T) {
 	for name, base := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			args := append(append([]string(nil), base...), "--seed", "21", "--format", "json")
+			args := append(raceScaled(base), "--seed", "21", "--format", "json")
 			whole := filepath.Join(dir, "whole.json")
 			if code, _, errOut := cli(t, append(args, "-o", whole)...); code != exitOK {
 				t.Fatal(errOut)
@@ -268,20 +269,20 @@ func TestShardedValueAndMatrixMerge(t *testing.T) {
 // uninterrupted result, byte for byte.
 func TestExperimentCheckpointsResume(t *testing.T) {
 	every, seg := checkpointEvery, checkpointSegment
-	checkpointEvery, checkpointSegment = 0, 3000
+	checkpointEvery, checkpointSegment = 0, 3000/raceScale
 	defer func() { checkpointEvery, checkpointSegment = every, seg }()
 	cases := map[string][]string{
 		"compare": {"compare", "d20/duel", "--option", "base=", "--option", "fast=--set heroes.Fighter.init=5", "-n", "40000"},
 		"value":   {"value", "d20/duel", "--params", "init,hp", "-n", "40000"},
 		"matrix": {"matrix", "d20/duel", "--row", "a=", "--row", "b=--set heroes.Fighter.init=4",
 			"--col", "x=", "--col", "y=--set monsters.Orc.ac=15", "-n", "40000"},
-		"tournament": {"tournament", "d20/duel", "--option", "a=", "--option", "b=--set heroes.Fighter.attacks=[1,6]", "--first", "2000", "-n", "40000"},
+		"tournament": {"tournament", "d20/duel", "--option", "a=", "--option", "b=--set heroes.Fighter.attacks=[1,6]", "--first", strconv.Itoa(2000 / raceScale), "-n", "40000"},
 	}
 	for name, base := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			out, kept, whole := filepath.Join(dir, "out.json"), filepath.Join(dir, "kept.json"), filepath.Join(dir, "whole.json")
-			args := append(base, "--seed", "5", "--workers", "2", "--format", "csv")
+			args := append(raceScaled(base), "--seed", "5", "--workers", "2", "--format", "csv")
 			saves := 0
 			testSaved = func(p string) {
 				if saves++; saves == 2 {
@@ -441,4 +442,24 @@ func TestEditedResumeRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// raceScaled divides the -n of a command line by raceScale: under -race a
+// test interrupts and resumes the same concurrent play on fewer encounters.
+func raceScaled(args []string) []string {
+	out := append([]string(nil), args...)
+	for i := 0; i+1 < len(out); i++ {
+		if out[i] == "-n" {
+			n, err := strconv.Atoi(out[i+1])
+			if err != nil {
+				panic(err)
+			}
+			m := n / raceScale
+			if n%2 == 1 && m%2 == 0 {
+				m++ // an odd count stays odd: shards split it unevenly
+			}
+			out[i+1] = strconv.Itoa(m)
+		}
+	}
+	return out
 }

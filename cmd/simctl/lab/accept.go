@@ -123,11 +123,35 @@ func (s *server) prepare(req *jobRequest, l i18n.Lang) (*serveJob, int, any) {
 		}
 	}
 	j := &serveJob{id: newJobID(), req: *req, created: time.Now(), src: src, game: g,
-		total: req.N * mult, state: stateQueued, changed: make(chan struct{}), lang: l}
+		total: req.N * mult, state: stateQueued, changed: make(chan struct{}), lang: l, origin: s.scenarioOrigin(req)}
 	for _, w := range warns {
 		j.warns = append(j.warns, w)
 	}
 	return j, 0, nil
+}
+
+// Where a job's scenario comes from (serveJob.origin).
+const (
+	originBuiltin = "builtin" // a built-in, unedited (prepare refuses an edited one)
+	originDir     = "dir"     // the --dir file of that name, its text as it is on disk
+	originText    = "text"    // a text no file here holds: edited, pasted or opened
+)
+
+// scenarioOrigin says whether the request's text is the file its name
+// names: a built-in (prepare has checked the text), the served folder's
+// file of that name as it is now on disk, or neither. The command line a
+// document records names the file; for a text it is run on the text
+// downloaded (GET /api/jobs/ID/scenario.yaml), and the page says so.
+func (s *server) scenarioOrigin(req *jobRequest) string {
+	if strings.HasPrefix(req.File, "builtin:") {
+		return originBuiltin
+	}
+	if s.root != nil && plainYAMLName(req.File) {
+		if data, err := s.readDirFile(context.Background(), req.File); err == nil && string(data) == req.Text {
+			return originDir
+		}
+	}
+	return originText
 }
 
 // enqueue starts the job in a free slot or queues it; with the queue full

@@ -3,8 +3,11 @@ package lab
 import (
 	"bufio"
 	"encoding/json"
+	"io"
 	"maps"
+	"mime"
 	"net/http"
+	"path"
 	"slices"
 	"strings"
 
@@ -25,7 +28,13 @@ func (j *serveJob) statusIn(l i18n.Lang) map[string]any {
 	// n and seed are the request's: a sweep's document counts every
 	// point's encounters, an optimize's every candidate's, and the history
 	// names the job by what was asked.
-	st := map[string]any{"id": j.id, "kind": j.req.Kind, "state": j.state, "encounters_total": j.total, "n": j.req.N, "seed": j.req.Seed}
+	st := map[string]any{"id": j.id, "kind": j.req.Kind, "state": j.state, "encounters_total": j.total, "n": j.req.N, "seed": j.req.Seed,
+		// The request as the page sent it (a permalink's): a kept result
+		// reopens with its scenario, name and every field of its form.
+		"request": &j.req,
+		// What the file name names: a built-in, the served folder's file,
+		// or the editor's text, which no file holds (download it).
+		"scenario": map[string]string{"file": j.req.File, "origin": j.origin, "download": "/api/jobs/" + j.id + "/scenario.yaml"}}
 	if j.errMsg != nil {
 		st["error"] = l.Msg(j.errMsg)
 	}
@@ -203,11 +212,26 @@ func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 		s.streamEvents(w, r, j)
 	case sub == "trace":
 		s.handleTrace(w, r, j)
+	case sub == "scenario.yaml":
+		j.writeScenario(w)
 	case sub == "report.zip" || sub == "report.tar.gz":
 		s.handleReport(w, r, j, strings.TrimPrefix(sub, "report."))
 	case strings.HasPrefix(sub, "figures/") && strings.HasSuffix(sub, ".svg"):
 		s.handleFigure(w, r, j, strings.TrimSuffix(strings.TrimPrefix(sub, "figures/"), ".svg"))
 	default:
-		jsonError(w, r, http.StatusNotFound, "no %s under a job: events, cancel, trace, report.zip, report.tar.gz, figures/NAME.svg", sub)
+		jsonError(w, r, http.StatusNotFound, "no %s under a job: events, cancel, trace, scenario.yaml, report.zip, report.tar.gz, figures/NAME.svg", sub)
 	}
+}
+
+// writeScenario answers GET /api/jobs/ID/scenario.yaml: the text the job
+// played, byte for byte, as a file of the name its command line gives it
+// (a built-in's without its folder), so that the command runs on it.
+func (j *serveJob) writeScenario(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "application/yaml; charset=utf-8")
+	// The name is a plain file name (cliFileName); one with letters
+	// beyond ASCII is encoded as RFC 2231 says.
+	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": path.Base(strings.TrimPrefix(j.req.File, "builtin:"))}))
+	h.Set("Cache-Control", "no-store")
+	io.WriteString(w, j.req.Text)
 }

@@ -93,6 +93,7 @@ var jobSubs = map[string]extremeRoute{
 	"":                 {methods: []string{"GET", "HEAD", "DELETE"}, query: []string{"lang"}},
 	"events":           {methods: []string{"GET", "HEAD"}},
 	"cancel":           {methods: []string{"POST"}},
+	"scenario.yaml":    {methods: []string{"GET", "HEAD"}},
 	"trace":            {methods: []string{"GET", "HEAD"}, query: []string{"encounter", "seed", "pick", "point", "option", "lang"}},
 	"report.zip":       {methods: []string{"GET", "HEAD"}, query: []string{"lang"}},
 	"report.tar.gz":    {methods: []string{"GET", "HEAD"}, query: []string{"lang"}},

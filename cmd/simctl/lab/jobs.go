@@ -52,6 +52,12 @@ type serveJob struct {
 	src   *app.Source
 	game  sim.Game
 	total int64 // encounters the job plays in all
+	// origin is what the job's file names (scenarioOrigin): a built-in
+	// ("builtin"), the served folder's file of that name with this very
+	// text ("dir"), or neither ("text": the editor's text, edited,
+	// pasted or opened from the designer's computer, which the command
+	// line in the document names but no file holds).
+	origin string
 	// lang is the language of the request that made the job: its event
 	// stream's messages are in it (GET /api/jobs/ID?lang= says them in
 	// any other).

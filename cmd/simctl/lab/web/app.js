@@ -238,7 +238,7 @@ async function setLang(l, redraw = true) {
 async function api(path, opts = {}) {
   // Every request says the page's language: the server's messages come
   // back in it.
-  path += (path.includes("?") ? "&" : "?") + "lang=" + lab.lang;
+  if (!/[?&]lang=/.test(path)) path += (path.includes("?") ? "&" : "?") + "lang=" + lab.lang;
   const init = { method: opts.method || "GET", headers: {} };
   if (opts.body !== undefined) {
     init.method = opts.method || "POST";
@@ -488,17 +488,91 @@ function offer(title, words, insert) {
   box.hidden = false;
 }
 
-function complete() {
+// ruleBlock is the block the caret's line belongs to: "traits" (a
+// combatant's or side's), "rules" (the house rules), "tactics", or "".
+function ruleBlock(text, caret) {
+  const before = text.slice(0, caret).split("\n");
+  const ind = (l) => l.match(/^(\s*(?:-\s+)?)/)[1].length;
+  let indent = ind(before[before.length - 1]);
+  for (let i = before.length - 2; i >= 0; i--) {
+    const l = before[i];
+    if (/^\s*(#|$)/.test(l) || ind(l) >= indent) continue;
+    indent = ind(l);
+    const m = /^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_]*):\s*(#.*)?$/.exec(l);
+    if (m && ["traits", "rules", "tactics"].includes(m[1])) return m[1];
+  }
+  return "";
+}
+
+// itemMoment is the moment of the trait or house rule the caret is in:
+// its on:, or "action" for an action written as data (action:), or "".
+function itemMoment(text, caret) {
+  const all = text.split("\n");
+  const at = text.slice(0, caret).split("\n").length - 1;
+  const lead = (l) => l.match(/^\s*/)[0].length;
+  let start = at;
+  while (start >= 0 && !(/^\s*-\s/.test(all[start]) && (start === at || lead(all[start]) < lead(all[at])))) start--;
+  if (start < 0) return "";
+  let moment = "";
+  for (let i = start; i < all.length && (i === start || /^\s*(#|$)/.test(all[i]) || lead(all[i]) > lead(all[start])); i++) {
+    const m = /^\s*(?:-\s+)?(on|action):\s*([A-Za-z_]+)/.exec(all[i]);
+    if (m) moment = m[1] === "on" ? m[2] : "action";
+  }
+  return moment;
+}
+
+// traitWords is what a trait's or house rule's on:, do: and use: may say
+// in the ruleset (simctl rules RULESET: its moments, quantities,
+// conditions and library traits); do: offers the quantities its moment
+// changes (the moment's documentation ends "changes: a, b", read in
+// English, the language of the names).
+function traitWords(ruleset, moment) {
+  const d = (docCache["rulesets/" + lab.lang] || []).find((r) => r.Name === ruleset);
+  const en = (docCache["rulesets/en"] || []).find((r) => r.Name === ruleset);
+  if (!d || !en) return {};
+  const at = (en.Moments || []).find((m) => m.Name === moment);
+  const changes = ((at && /changes: ([a-z_, ]+)$/.exec(at.Doc)) || [, ""])[1].split(", ").filter((x) => x);
+  const qs = (d.Quantities || []).filter((q) => !at || changes.includes(q.Name));
+  return {
+    // "action" is where an action written as data acts, not an on:.
+    on: (d.Moments || []).filter((m) => m.Name !== "action").map((m) => ({ word: m.Name, doc: m.Doc })),
+    do: [...qs.map((q) => ({ word: q.Name + " += ", doc: q.Doc })), ...(d.Conditions || []).flatMap((c) => [{ word: "apply " + c.Name, doc: c.Doc }, { word: "remove " + c.Name, doc: c.Doc }]),
+      ...(qs.some((q) => q.Name === "actions") ? [{ word: "grant action", doc: "" }, { word: "spend action", doc: "" }] : [])], // i18n: code (the effects' words)
+    use: (d.Traits || []).map((x) => ({ word: x.Name, doc: x.Doc })),
+  };
+}
+
+// loadRulesets keeps /api/rulesets in the page's language and in English
+// (the names completion reads out of the documentation).
+async function loadRulesets() {
+  for (const l of new Set([lab.lang, "en"])) {
+    const rk = "rulesets/" + l;
+    if (!docCache[rk]) docCache[rk] = (await api("/api/rulesets?lang=" + l)).rulesets;
+  }
+}
+
+async function complete() {
   if (!schema) return;
   const ruleset = (/^\s*ruleset:\s*([A-Za-z0-9_]+)/m.exec(editor.value) || [])[1] || "d20";
   const caretLine = editor.value.slice(0, editor.selectionStart).split("\n").pop();
+  const pre = /:\s*$/.test(caretLine) ? " " : "";
+  // A trait's or house rule's on:, do: or use: (its when: reads the
+  // facts tactics read).
+  const rw = /^\s*(?:-\s+)?(on|do|use):/.exec(caretLine);
+  if (rw && ["traits", "rules"].includes(ruleBlock(editor.value, editor.selectionStart))) {
+    try { await loadRulesets(); } catch { /* no list: the schema's fields below */ }
+    const words = traitWords(ruleset, itemMoment(editor.value, editor.selectionStart))[rw[1]];
+    if (words && words.length) {
+      offer(t("lab.complete.click", t("lab.complete.trait." + rw[1]), ruleset), words, (w) => pre + w);
+      return;
+    }
+  }
   const tw = /^\s*(?:-\s+)?(when|do|target):/.exec(caretLine);
   if (tw) {
     // A tactics rule's value: the ruleset's declared facts, decisions
     // and targets (simctl policies RULESET).
     const words = tacticsWords((docCache[ruleset] || {}).text)[tw[1]];
     if (words && words.length) {
-      const pre = /:\s*$/.test(caretLine) ? " " : "";
       offer(t("lab.complete.click", t("lab.complete." + tw[1]), ruleset), words, (w) => pre + w);
       return;
     }
@@ -548,14 +622,7 @@ let checkTimer = null;
 let checkSeq = 0;
 editor.addEventListener("input", () => {
   drawGutter();
-  if (lab.originalFile.startsWith("builtin:")) {
-    // An edited built-in is no longer the built-in: results must not
-    // name it (its command line would replay the unedited one).
-    const edited = editor.value !== lab.original;
-    lab.file = edited ? lab.originalFile.replace(/^builtin:.*\//, "") : lab.originalFile;
-    if (edited) say($("#file-name"), "lab.edited", lab.file);
-    else plain($("#file-name"), lab.file);
-  }
+  updateName();
   clearTimeout(checkTimer);
   checkTimer = setTimeout(check, 300);
 });
@@ -610,7 +677,10 @@ async function check() {
 async function loadList() {
   const sel = $("#scenario-pick");
   const data = await api("/api/scenarios");
-  sel.replaceChildren();
+  const was = sel.value;
+  // Start from names no entry when the editor holds a text no file has
+  // (a kept result's or a permalink's edited text).
+  sel.replaceChildren(el("option", { value: "", hidden: "", text: t("lab.pick.text") }));
   const groups = { builtin: el("optgroup", { label: t("lab.group.builtin") }), dir: el("optgroup", { label: t("lab.group.dir") }),
     tpl: el("optgroup", { label: t("lab.group.templates") }) };
   for (const s of data.scenarios) {
@@ -619,6 +689,7 @@ async function loadList() {
   }
   for (const r of data.templates) groups.tpl.append(el("option", { value: "template:" + r, text: t("lab.template", r, r) }));
   for (const g of Object.values(groups)) if (g.children.length) sel.append(g);
+  sel.value = was && sel.querySelector(`option[value="${CSS.escape(was)}"]`) ? was : "";
   $("#save").hidden = !data.save;
 }
 
@@ -650,6 +721,19 @@ async function prefill() {
   } catch (e) { /* an invalid scenario: the check shows why */ }
 }
 
+// formOf lists the fields of each kind's form (fillForm sets them from a
+// request).
+const formOf = { sweep: ["#vary1", "#vary2"], compare: ["#options"], matrix: ["#rows", "#cols", "#side"], value: ["#params", "#value-side"],
+  tournament: ["#t-options", "#t-side"], optimize: ["#o-vary", "#o-where", "#o-side"], find: ["#where"] };
+
+// prefillOthers prefills the other tabs from the scenario, as loading it
+// does, keeping the fields a kept result or a permalink set for its kind.
+async function prefillOthers(kind) {
+  const keep = (formOf[kind] || []).map((id) => [id, $(id).value]);
+  await prefill();
+  for (const [id, v] of keep) $(id).value = v;
+}
+
 async function sha256(text) {
   try {
     const h = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -670,12 +754,59 @@ async function loadScenario(id) {
 
 function setEditor(text, file) {
   editor.value = text;
-  lab.original = text;
+  lab.original = lab.loaded = text;
   lab.file = lab.originalFile = file || "scenario.yaml";
+  lab.named = "";
   plain($("#file-name"), lab.file);
   editor.scrollTop = 0;
   drawGutter();
   check();
+}
+
+// The scenario's name: what jobs call the editor's text, and so what their
+// command lines, results and history name. The designer's own (Name…), or
+// the name of what was loaded; an edited built-in is no longer the
+// built-in, so it goes by its file name alone (its command line would
+// replay the unedited one), and the server says of every job whether its
+// text is a file it has or the editor's text (job.scenario.origin).
+function updateName() {
+  const edited = editor.value !== lab.loaded;
+  lab.file = lab.named || (edited && lab.originalFile.startsWith("builtin:") ? baseName(lab.originalFile) : lab.originalFile);
+  if (edited) say($("#file-name"), "lab.edited", lab.file);
+  else plain($("#file-name"), lab.file);
+}
+const baseName = (f) => f.replace(/^builtin:.*\//, "");
+// scenarioName is what the page may call a scenario: the server's rule
+// for a job's file (cliFileName, built-ins aside).
+const scenarioName = /^[\p{L}\p{N}_][\p{L}\p{N}_. +()-]*\.ya?ml$/u;
+
+$("#rename").addEventListener("click", () => {
+  const name = prompt(t("lab.name.prompt"), baseName(lab.file));
+  if (name === null) return;
+  const n = name.trim();
+  if (!scenarioName.test(n)) { setBanner("lab.name.bad", n); return; }
+  lab.named = n;
+  updateName();
+  setBanner("lab.name.set", n);
+  check();
+});
+
+// pickFor sets Start from to the scenario a job's file names: a built-in,
+// the served folder's file (when the job played it as it is there), or
+// none (the editor's text, which no entry of the list holds).
+function pickFor(file, origin) {
+  let id = "";
+  if ((file || "").startsWith("builtin:")) id = file.replace(/\.ya?ml$/, "");
+  else if (origin === "dir") id = "dir:" + file;
+  const sel = $("#scenario-pick");
+  sel.value = id && sel.querySelector(`option[value="${CSS.escape(id)}"]`) ? id : "";
+}
+
+// fileLabel is how a job's scenario is named in the page: its file, and
+// for a text no file holds, that it is the editor's text.
+function fileLabel(sc, file) {
+  if (sc && sc.origin === "text") return () => t("lab.text_file", baseName(sc.file));
+  return (sc && sc.file) || file || "";
 }
 
 const docCache = {};
@@ -801,7 +932,7 @@ function buildRequest() {
   return req;
 }
 
-function fillForm(req) {
+function fillForm(req, origin) {
   selectKind(req.kind || "run");
   $("#n").value = String(req.n);
   $("#seed").value = String(req.seed);
@@ -818,6 +949,7 @@ function fillForm(req) {
   if (req.kind === "optimize") { $("#o-vary").value = (req.vary || []).join("\n"); $("#o-where").value = req.where || ""; $("#o-side").value = req.side || ""; }
   if (req.kind === "find") $("#where").value = req.where || "";
   setEditor(req.text, req.file);
+  pickFor(req.file, origin);
 }
 
 $("#sets").addEventListener("input", () => { clearTimeout(checkTimer); checkTimer = setTimeout(check, 400); });
@@ -1083,7 +1215,24 @@ function downloads(job) {
   if (!["tournament", "optimize", "find"].includes(job.kind)) box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz${q}`, download: "", text: t("lab.dl.targz") }));
   const blob = new Blob([JSON.stringify(job.result, null, 2)], { type: "application/json" });
   box.append(el("a", { class: "button", href: URL.createObjectURL(blob), download: `simctl-${job.kind}.json`, text: t("lab.dl.json") }));
+  // The exact text the job played, under the name its command line gives
+  // (a built-in's command replays it as it is: nothing to download).
+  if (job.scenario && job.scenario.origin !== "builtin") box.append(el("a", { class: "button", id: "dl-scenario", href: job.scenario.download, download: baseName(job.scenario.file), text: t("lab.dl.scenario", baseName(job.scenario.file)) }));
   return box;
+}
+
+// reproduce is the command line that reproduces the job, and, when its
+// text is the editor's (edited, pasted or opened here) rather than a file
+// the lab has, what the command's file name then stands for and where to
+// get it: the text the job played, downloaded under that name.
+function reproduce(job, r) {
+  const out = [el("p", { class: "muted command", id: "command", text: r.command || "" })];
+  const sc = job.scenario;
+  if (sc && sc.origin === "text") {
+    out.push(el("p", { class: "note", id: "command-note" }, say(el("span"), "lab.reproduce.text", baseName(sc.file)), " ",
+      el("a", { class: "button", id: "note-scenario", href: sc.download, download: baseName(sc.file), text: t("lab.dl.scenario", baseName(sc.file)) })));
+  }
+  return out;
 }
 
 function renderResult(job, req) {
@@ -1097,7 +1246,7 @@ function renderResult(job, req) {
   const r = job.result;
   out.append(el("h3", { text: t("lab.results") }));
   if (job.warnings) job.warnings.forEach((w) => out.append(el("p", { class: "muted", text: t("lab.warning", w) })));
-  out.append(el("p", { class: "muted", text: r.command || "" }));
+  out.append(...reproduce(job, r));
   renderers[job.kind](out, job, r, req);
   out.append(downloads(job));
   // The kept result: this job's stored document, opened without a re-run
@@ -1117,7 +1266,7 @@ function addHistory(job, req) {
   const head = historyHead(job.kind, r);
   // The job's own N (per run, point, option or candidate), as asked.
   const n = job.n || (req && req.n) || r.encounters || 0;
-  const labelArgs = () => [() => t("lab.tab." + job.kind), req ? req.file : r.file || "", count(n), job.seed ?? r.seed ?? (req && req.seed)];
+  const labelArgs = () => [() => t("lab.tab." + job.kind), fileLabel(job.scenario, req ? req.file : r.file), count(n), job.seed ?? r.seed ?? (req && req.seed)];
   const h = { id: job.id, kind: job.kind, label: () => t("lab.history.label", ...labelArgs()), labelArgs, head, at: new Date() };
   lab.history.unshift(h);
   const box = el("input", { type: "checkbox", "data-job": h.id, "aria-label": t("lab.history.compare", h.label) });
@@ -1162,7 +1311,7 @@ async function sideBySide() {
     try {
       const job = await api(`/api/jobs/${id}`);
       const h = lab.history.find((x) => x.id === id);
-      col.append(el("h4", { text: h ? h.label() : id }), el("p", { class: "muted", text: (job.result && job.result.command) || "" }));
+      col.append(el("h4", { text: h ? h.label() : id }), ...reproduce(job, job.result || {}));
       const keep = lab.counts;
       renderers[job.kind](col, job, job.result);
       lab.counts = keep;
@@ -1271,6 +1420,14 @@ function renderRun(out, job, r) {
     out.append(table(t("lab.run.tactics"), cols("combatant", "moment", "rule", "event", "count"),
       rules.map((x) => [x.combatant, keyed("moment", x.moment), x.rule === "fallback" ? keyed("rule", x.rule) : x.rule, ruleEvent(x.event), thousands(x.count)])));
   }
+  // Each trait's and house rule's counts: how often it fired and the sum
+  // of what it changed, per encounter too (simctl run's traits table).
+  const traits = (r.tally && r.tally.traits) || [];
+  if (traits.length) {
+    const per = (v) => num(v / Math.max(1, r.encounters), 3);
+    out.append(table(t("lab.run.traits"), cols("combatant", "moment", "trait", "fired", "per_encounter", "added", "per_encounter"),
+      traits.map((x) => [x.combatant, keyed("moment", x.moment), x.trait, thousands(x.fired), per(x.fired), thousands(x.added), per(x.added)]), "traits-table"));
+  }
   const key = (f) => "lab.fig." + f.replace(/-/g, "_");
   for (const f of job.figures || []) out.append(figure(job.id, f, texts[key(f)] !== undefined ? t(key(f)) : f));
   out.append(traceViewer(job, r));
@@ -1354,6 +1511,11 @@ function renderCompare(out, job, r) {
     [...cols("option", "win_rate", "delta_baseline", "paired_ci", "win_rate_ci"), "p", t("lab.col.overrides")], rows, "compare-table");
   tw.firstChild.classList.add("compare"); // side by side too, where the copy has no id
   out.append(tw);
+  // Each option's traits and house rules, per encounter: what switching
+  // one on or off, or changing its parameter, did to how often it fired.
+  const per = (v, o) => num(v / Math.max(1, o.result.encounters), 3);
+  const tr = r.options.flatMap((o) => ((o.result.tally || {}).traits || []).map((x) => [o.name, x.combatant, keyed("moment", x.moment), x.trait, per(x.fired, o), per(x.added, o)]));
+  if (tr.length) out.append(table(t("lab.compare.traits"), cols("option", "combatant", "moment", "trait", "fired_per", "added_per"), tr, "compare-traits"));
   for (const f of job.figures || []) out.append(figure(job.id, f, t("lab.compare.figure")));
   if (job.result) out.append(traceViewer(job, r, { kind: "option", list: r.options.map((o) => ({ label: o.name, q: "option=" + encodeURIComponent(o.name) })) }));
 }
@@ -1514,21 +1676,17 @@ async function fromKept() {
   try {
     const job = await api(`/api/jobs/${m[1]}`);
     if (job.state !== "done") throw new Error(t("lab.kept.state", job.state));
-    const r = job.result;
-    selectKind(job.kind);
-    if (r.scenario_text) setEditor(r.scenario_text, r.file);
-    // The settings it was played with, so that the form says them too.
-    if (r.encounters) $("#n").value = String(r.encounters);
-    if (r.seed !== undefined) $("#seed").value = String(r.seed);
-    const pickID = (r.file || "").replace(/\.yaml$/, "");
-    if ($("#scenario-pick").querySelector(`option[value="${CSS.escape(pickID)}"]`)) $("#scenario-pick").value = pickID;
-    renderResult(job);
-    addHistory(job);
+    // The request it was played with: the scenario's text and name, N,
+    // the seed and every field of its kind's form, as a permalink's.
+    const req = job.request;
+    fillForm(req, job.scenario && job.scenario.origin);
+    await prefillOthers(req.kind);
+    renderResult(job, req);
+    addHistory(job, req);
     say($("#job-status"), "lab.kept.status");
     $("#job-status").dataset.state = "kept";
     const kind = () => t("lab.tab." + job.kind);
-    if (r.file) setBanner("lab.kept.banner_of", kind, r.file, r.seed, count(r.encounters));
-    else setBanner("lab.kept.banner", kind, r.seed, count(r.encounters));
+    setBanner("lab.kept.banner_of", kind, fileLabel(job.scenario, req.file), req.seed, count(req.n));
     return true;
   } catch (e) {
     setBanner("lab.kept.gone", e.message);
@@ -1542,6 +1700,7 @@ async function fromPermalink() {
   try {
     const req = await api("/api/permalink?p=" + m[1]);
     fillForm(req);
+    await prefillOthers(req.kind);
     setBanner("lab.permalink.opened", () => t("lab.tab." + req.kind), req.file, req.seed, count(req.n), () => $("#run").textContent).dataset.kind = "permalink";
     return true;
   } catch (e) {
@@ -1583,7 +1742,7 @@ $("#download").addEventListener("click", () => {
 });
 
 $("#save").addEventListener("click", async () => {
-  const suggested = lab.saveName || lab.file.replace(/^builtin:.*\//, "");
+  const suggested = lab.named || lab.saveName || baseName(lab.file);
   const name = prompt(t("lab.save.prompt"), suggested);
   if (!name) return;
   const body = { name: name.trim(), text: editor.value, base: name.trim() === lab.saveName ? lab.base : "" };
@@ -1597,8 +1756,9 @@ $("#save").addEventListener("click", async () => {
     }
     lab.base = r.base;
     lab.saveName = r.file;
-    lab.original = editor.value;
+    lab.original = lab.loaded = editor.value;
     lab.file = lab.originalFile = r.file;
+    lab.named = "";
     plain($("#file-name"), r.file);
     setBanner(r.replaced ? "lab.saved_replaced" : "lab.saved", r.file);
     await loadList();
@@ -1616,7 +1776,7 @@ $("#lang").addEventListener("change", () => setLang($("#lang").value));
   try { await loadList(); } catch (e) { setBanner("lab.list.failed", e.message); }
   loadSchema();
   if (!(await fromKept()) && !(await fromPermalink())) {
-    const first = $("#scenario-pick").querySelector('option[value="builtin:d20/duel"]') || $("#scenario-pick").querySelector("option");
+    const first = $("#scenario-pick").querySelector('option[value="builtin:d20/duel"]') || $("#scenario-pick").querySelector('option[value^="builtin:"]');
     if (first) {
       $("#scenario-pick").value = first.value;
       await loadScenario(first.value).catch((e) => plain(setBanner("lab.load"), e.message));
