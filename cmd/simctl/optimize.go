@@ -15,8 +15,8 @@ import (
 // simctl optimize: the best candidate of a search space for one side (or,
 // with --both, a double oracle over both sides' spaces), with the
 // guarantee of sim/experiment's Optimize. This file reads the command
-// line into a Space, compiles every candidate once, and writes the
-// document of reports/optimize.go.
+// line into a request (app.Optimize builds each candidate when it first
+// plays) and writes the document of reports/optimize.go.
 
 // traitFlags are --traits SIDE.NAME=TRAIT,...: one list per combatant.
 type traitFlags []results.TraitList

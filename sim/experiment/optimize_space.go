@@ -585,8 +585,8 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 	if cnt.Combinations > 10*MaxCandidates {
 		return nil, cnt, msg.Errorf("the space holds %d combinations; at most %d can be listed (coarsen the --vary steps)", cnt.Combinations, 10*MaxCandidates)
 	}
-	// Counted before anything is built: each candidate listed is compiled
-	// (key), and a space past the bound took minutes and gigabytes to be
+	// Counted before anything is keyed: a key may compile its candidate,
+	// and a space past the bound took minutes and gigabytes to be
 	// refused at its 100,001st distinct candidate.
 	n := sp.Count()
 	if n > MaxCandidates {
