@@ -86,3 +86,47 @@ func TestScreenTraitsCoarse(t *testing.T) {
 		t.Fatalf("coarse grid: %d candidates, %d sets of traits (want 37 and 37)", len(st.Alive), len(seen))
 	}
 }
+
+// TestRuleSetText: a structure's --set, joined from each rule's text, is
+// the text of the whole list marshalled, for every order of every subset
+// of rule lists with flow and block mappings, quoted and multi-line
+// scalars and characters flow style must quote.
+func TestRuleSetText(t *testing.T) {
+	for _, src := range []string{`
+sides:
+  - name: h
+    combatants:
+      - name: K
+        tactics:
+          turn:
+            - {name: a, when: round == 1, do: attack}
+            - name: b
+              when: |
+                self.hp_pct < 0.5 and
+                round > 2
+              do: full_attack
+              target: weakest in reach
+            - {name: 'c, d', do: "delay until Wizard"}
+            - do: attack
+`, `
+sides:
+  - name: h
+    combatants:
+      - name: K
+        tactics:
+          turn:
+            - {name: focus, when: round <= $rounds and not ally("Wizard").acted, do: delay until Wizard}
+            - {name: x, when: "a: b", do: '[x]'}
+            - plain
+`} {
+		b, err := NewRuleBlock([]byte(src), nil, "h.K.tactics.turn", RulesBoth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range b.Structures() {
+			if got, want := b.Set(s), b.marshalSet(s); got != want {
+				t.Fatalf("structure %v:\n%q\nmarshalled:\n%q", s, got.Value, want.Value)
+			}
+		}
+	}
+}
