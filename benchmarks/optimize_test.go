@@ -16,7 +16,7 @@ import (
 
 // The optimize benchmark (issue 26): `simctl optimize` over the issue's
 // 35-candidate point-buy on d20/duel, 20,000 encounters per candidate.
-// Every candidate is compiled once, when the space is enumerated; after
+// Every candidate is compiled once, when it first plays (issue 38); after
 // that a search only switches between compiled games (every encounter
 // index is played by each candidate left, on common random numbers), so
 // nothing is parsed or compiled again. The sub-benchmarks separate the two

@@ -188,7 +188,9 @@ func optimizeFigures(l i18n.Lang, o *results.Optimize) []*Figure {
 			dims = append(dims, a)
 		}
 	}
-	if len(dims) == 1 && len(o.Vary) == 1 {
+	if len(o.Traits) > 0 {
+		// A landscape over the --vary values would mix the trait sets.
+	} else if len(dims) == 1 && len(o.Vary) == 1 {
 		out = append(out, landscapeLine(l, o, dims[0]))
 	} else if len(dims) == 2 && len(o.Vary) == 2 {
 		out = append(out, landscapeHeat(l, o, dims[0], dims[1]))

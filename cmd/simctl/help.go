@@ -71,11 +71,12 @@ var helps = map[string]commandHelp{
 		},
 	},
 	"optimize": {
-		usage: []string{"optimize SCENARIO [--side NAME] (--vary PATH=RANGE | --option NAME='--set ...')... [--where EXPR] [--rules subset|order|both --block PATH] [--baseline NAME] [--alpha A] [--delta D] [-n CAP] [--budget B] [--resume FILE] [--format F] [-o FILE]",
+		usage: []string{"optimize SCENARIO [--side NAME] (--vary PATH=RANGE | --option NAME='--set ...' | --traits SIDE.NAME=TRAIT,...)... [--where EXPR] [--rules subset|order|both --block PATH] [--baseline NAME] [--alpha A] [--delta D] [-n CAP] [--budget B] [--resume FILE] [--format F] [-o FILE]",
 			"optimize SCENARIO --both --side NAME (--vary PATH=RANGE | --option NAME='--set ...')... [-n N] [--alpha A] [--delta D]"},
 		examples: []string{
 			"optimize d20/duel --side heroes --vary heroes.Fighter.init=1:5 --vary heroes.Fighter.ac=17:21 --vary heroes.Fighter.hp=20:28:2 --where '(heroes.Fighter.init - 1) + (heroes.Fighter.ac - 17) + (heroes.Fighter.hp - 20) / 2 <= 4' --delta 0.5pp --json",
 			"optimize acks2/tactics-shieldwall --side foot --rules both --block foot.tactics.turn",
+			"optimize d20/duel --side heroes --traits heroes.Fighter=improved_initiative,dodge,weapon_focus,power_attack --where 'heroes.Fighter.traits == 2'",
 			"optimize d20/duel --both --side heroes --vary heroes.Fighter.init=1:5 --vary monsters.Orc.init=0:4 -n 20k",
 		},
 	},

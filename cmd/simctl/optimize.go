@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io"
 	"simctl/sim/msg"
+	"strings"
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports"
@@ -14,8 +15,30 @@ import (
 // simctl optimize: the best candidate of a search space for one side (or,
 // with --both, a double oracle over both sides' spaces), with the
 // guarantee of sim/experiment's Optimize. This file reads the command
-// line into a Space, compiles every candidate once, and writes the
-// document of reports/optimize.go.
+// line into a request (app.Optimize builds each candidate when it first
+// plays) and writes the document of reports/optimize.go.
+
+// traitFlags are --traits SIDE.NAME=TRAIT,...: one list per combatant.
+type traitFlags []results.TraitList
+
+func (t *traitFlags) String() string { return "" }
+
+func (t *traitFlags) Set(s string) error {
+	owner, list, ok := strings.Cut(s, "=")
+	owner = strings.TrimSpace(owner)
+	if !ok || owner == "" {
+		return msg.Errorf("%q: expected SIDE.NAME=TRAIT,..., e.g. heroes.Fighter=dodge,weapon_focus,power_attack", s)
+	}
+	var names []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			return msg.Errorf("%q: an empty trait name; list library traits separated by commas, e.g. heroes.Fighter=dodge,weapon_focus", s)
+		}
+		names = append(names, n)
+	}
+	*t = append(*t, results.TraitList{Owner: owner, Names: names})
+	return nil
+}
 
 func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("optimize", flag.ContinueOnError)
@@ -26,6 +49,8 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.Var(&opts, "option", "`NAME='--set PATH=VALUE ...'` a named alternative (repeatable): another tactics block, library tactics, a policy")
 	where := kindFlag(fs, "optimize", "where")
 	rules := fs.String("rules", "", "`MODE` search the structure of --block's rules: subset (each rule on or off), order (every order) or both")
+	var traitLists traitFlags
+	fs.Var(&traitLists, "traits", "`SIDE.NAME=TRAIT,...` library traits the combatant may take, each on or off in the space (repeatable); --where counts them as SIDE.NAME.traits and reads each as SIDE.NAME.traits.TRAIT (0 or 1); a taken trait's parameters are --vary paths SIDE.NAME.traits.TRAIT.params.P")
 	block := fs.String("block", "", "`PATH` the rule list --rules searches, e.g. foot.tactics.turn or heroes.Knight.tactics.turn")
 	baseline := fs.String("baseline", "", "`NAME` the intended play the candidates are measured against: an --option's name (default: the scenario as written)")
 	alpha := fs.Float64("alpha", app.OptimizeAlpha, "`A` the guarantee holds with probability at least 1-A")
@@ -58,7 +83,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil || !(delta > 0 && delta < 1) {
 		return usageError(stderr, "optimize", "--delta %q: a win-rate difference between 0 and 1, e.g. 0.01, 1pp or 0.5pp", *deltaS)
 	}
-	req := &app.OptimizeRequest{Sets: o.sets, Side: *side, Axes: axes, Where: *where, Rules: *rules, Block: *block, Baseline: *baseline, Both: *both,
+	req := &app.OptimizeRequest{Sets: o.sets, Side: *side, Axes: axes, Where: *where, Rules: *rules, Block: *block, Traits: traitLists, Baseline: *baseline, Both: *both,
 		Alpha: *alpha, Delta: delta, Budget: budget.n, First: first.n, Confirm: confirm.n, Cap: o.n.n, Seed: o.seed.v, Workers: o.workers.v,
 		Command: results.ShellJoin(append([]string{"simctl", "optimize"}, args...))}
 	for _, op := range opts {

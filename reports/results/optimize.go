@@ -22,6 +22,7 @@ type Optimize struct {
 	Where     string                     `json:"where,omitempty"`
 	Rules     string                     `json:"rules,omitempty"` // subset, order or both
 	Block     string                     `json:"block,omitempty"`
+	Traits    []TraitList                `json:"traits,omitempty"` // --traits: each trait on or off
 	Best      OptimizeBest               `json:"best"`
 	Guarantee OptimizeGuarant            `json:"guarantee"`
 	Search    *experiment.OptimizeResult `json:"search,omitempty"`
@@ -34,6 +35,16 @@ type Optimize struct {
 	// of the candidates of each side it mixes.
 	Oracle *OptimizeOracle `json:"oracle,omitempty"`
 }
+
+// TraitList is one --traits OWNER=NAME,...: the library traits the
+// search puts on or off the combatant at Owner (a --set path).
+type TraitList struct {
+	Owner string   `json:"owner"`
+	Names []string `json:"names"`
+}
+
+// String is the list as --traits takes it.
+func (t TraitList) String() string { return t.Owner + "=" + strings.Join(t.Names, ",") }
 
 // OptimizeBest is the candidate returned.
 type OptimizeBest struct {
@@ -169,7 +180,7 @@ func MergeOptimizeStages(os []*Optimize) (*Optimize, error) {
 		switch {
 		case o.ScenarioSHA256 != first.ScenarioSHA256 || o.Seed != first.Seed || o.Version != first.Version || fmt.Sprint(o.Sets) != fmt.Sprint(first.Sets):
 			return nil, msg.Errorf("merge: shards of different searches (scenario, seed, simctl version or --set differ)")
-		case o.Side != first.Side || fmt.Sprint(o.Vary) != fmt.Sprint(first.Vary) || fmt.Sprint(o.Options) != fmt.Sprint(first.Options) || o.Where != first.Where || o.Rules != first.Rules || o.Block != first.Block:
+		case o.Side != first.Side || fmt.Sprint(o.Vary) != fmt.Sprint(first.Vary) || fmt.Sprint(o.Options) != fmt.Sprint(first.Options) || o.Where != first.Where || o.Rules != first.Rules || o.Block != first.Block || fmt.Sprint(o.Traits) != fmt.Sprint(first.Traits):
 			return nil, msg.Errorf("merge: shards of searches over different spaces")
 		case string(got) != string(want):
 			return nil, msg.Errorf("merge: shards of different stages (each must start from the same --resume state)")

@@ -93,6 +93,13 @@ type OptimizeConfig struct {
 	// OnStage, if non-nil, sees the search after every selection stage
 	// that does not end it (a checkpoint: its Selection.State resumes).
 	OnStage func(*OptimizeResult)
+	// Build, if non-nil, makes games[k] for every k of ks that has none
+	// before they play (a candidate is built when it first plays, not
+	// all before the search), and may release the games of candidates
+	// not in ks, so memory follows the candidates in play. It is called
+	// before every rung, the selection and the confirmation; an error
+	// (a candidate that is not a valid scenario) ends the search.
+	Build func(ctx context.Context, games []sim.Game, ks []int) error
 }
 
 func (c *OptimizeConfig) defaults() {
@@ -316,6 +323,9 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 	if len(finalists) == 1 {
 		res.Best, res.Separated, res.Outcome = finalists[0], true, OutcomeSeparated
 	} else {
+		if err := cfg.build(ctx, games, finalists); err != nil {
+			return res, err
+		}
 		sub := make([]sim.Game, len(finalists))
 		names := make([]string, len(finalists))
 		for i, k := range finalists {
@@ -417,6 +427,9 @@ func Optimize(ctx context.Context, sp *Space, points []Point, games []sim.Game, 
 		return rate(ka) > rate(kb)
 	})
 	conf := order[:min(len(order), cfg.Top+1)]
+	if err := cfg.build(ctx, games, conf); err != nil {
+		return res, err
+	}
 	cg := make([]sim.Game, 0, len(conf)+1)
 	for _, k := range conf {
 		cg = append(cg, games[k])
@@ -682,9 +695,57 @@ func (st *ScreenState) Check(k int) error {
 	return nil
 }
 
+// RungBatch bounds the candidates a screening rung builds at once: a
+// rung ranks by each candidate's wins alone, so it plays its candidates
+// in batches, each built, played over the rung's encounters and released
+// before the next (the sums are the same: encounter i of every candidate
+// draws from the stream (seed, i) whatever plays beside it). 40,320
+// orders of an 8-rule block are one first rung.
+const RungBatch = 1024
+
+// PlayRungBuilt is PlayRung with the games built by build (an
+// OptimizeConfig.Build; nil: games are all built), RungBatch candidates
+// at a time.
+func PlayRungBuilt(ctx context.Context, games []sim.Game, side int, alive []int, build func(context.Context, []sim.Game, []int) error, rc sim.RunConfig) (*StageSums, error) {
+	if build == nil {
+		return PlayRung(ctx, games, side, alive, rc)
+	}
+	if len(alive) <= RungBatch {
+		if err := build(ctx, games, alive); err != nil {
+			return nil, err
+		}
+		return PlayRung(ctx, games, side, alive, rc)
+	}
+	out := &StageSums{Alive: append([]int(nil), alive...), Wins: make([]int64, len(alive))}
+	if rc.N > 0 {
+		out.Ranges = []sim.Range{{Lo: rc.Start, Hi: rc.Start + rc.N}}
+	}
+	for lo := 0; lo < len(alive); lo += RungBatch {
+		part := alive[lo:min(lo+RungBatch, len(alive))]
+		if err := build(ctx, games, part); err != nil {
+			return nil, err
+		}
+		rc.DonePer = int64(len(part))
+		s, err := PlayRung(ctx, games, side, part, rc)
+		if err != nil {
+			return nil, err
+		}
+		copy(out.Wins[lo:], s.Wins)
+	}
+	return out, nil
+}
+
+// build is Build, if set.
+func (cfg *OptimizeConfig) build(ctx context.Context, games []sim.Game, ks []int) error {
+	if cfg.Build == nil {
+		return nil
+	}
+	return cfg.Build(ctx, games, ks)
+}
+
 // NewScreenState starts screening: the coarse subset of the space (every
-// Coarse-th value of each numeric dimension, the stride doubled until at
-// most 256 remain, or every candidate if a constraint excludes every
+// Coarse-th value of each numeric dimension but a trait's on/off, the
+// stride doubled until at most 256 remain, or every candidate if a constraint excludes every
 // coarse one) as the first rung's candidates.
 func NewScreenState(sp *Space, cands []Point, cfg OptimizeConfig) *ScreenState {
 	cfg.defaults()
@@ -695,7 +756,7 @@ func NewScreenState(sp *Space, cands []Point, cfg OptimizeConfig) *ScreenState {
 		for k, c := range cands {
 			on := true
 			for i, d := range sp.Dims {
-				if d.Nums != nil && c.Index[i]%stride != 0 {
+				if d.Nums != nil && !d.Switch && c.Index[i]%stride != 0 {
 					on = false
 				}
 			}
@@ -806,7 +867,7 @@ func screen(ctx context.Context, sp *Space, cands []Point, games []sim.Game, sid
 	}
 	for !st.Finished() {
 		start, n, alive := st.NextRung()
-		sums, err := PlayRung(ctx, games, side, alive, sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done, DonePer: int64(len(alive))})
+		sums, err := PlayRungBuilt(ctx, games, side, alive, cfg.Build, sim.RunConfig{Seed: cfg.Seed, Start: start, N: n, Workers: cfg.Workers, Done: cfg.Done, DonePer: int64(len(alive))})
 		if err != nil {
 			res.Screening = st
 			return nil, err

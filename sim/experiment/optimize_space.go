@@ -25,6 +25,88 @@ type Dim struct {
 	Path   string
 	Values []string
 	Nums   []float64
+	// Switch marks a trait of a --traits list (values "0" and "1"): a
+	// number to --where, but no grid to coarsen while screening (every
+	// other value of 0/1 would be "never"), and written by its
+	// TraitChoice, not as a --set of its own.
+	Switch bool
+}
+
+// TraitChoice is one --traits list: which of Names (library traits) the
+// combatant at Owner (a --set path, heroes.Fighter) takes. Each name is a
+// Switch dimension, Dims[First+i], with path Owner.traits.NAME; a
+// candidate writes Owner's traits: as Base (the list as written, after
+// the common --set) followed by {name: NAME, use: NAME} for each trait it
+// takes, so a trait's parameters are the --set and --vary paths
+// Owner.traits.NAME.params.P (set only on candidates that take it).
+type TraitChoice struct {
+	Owner string
+	Names []string
+	Base  []*yaml.Node
+	First int
+}
+
+// AddTraits adds a --traits list to the space: one Switch dimension per
+// name, after the dimensions already there.
+func (sp *Space) AddTraits(owner string, names []string, base []*yaml.Node) {
+	sp.Traits = append(sp.Traits, TraitChoice{Owner: owner, Names: names, Base: base, First: len(sp.Dims)})
+	for _, n := range names {
+		sp.Dims = append(sp.Dims, Dim{Path: owner + ".traits." + n, Values: []string{"0", "1"}, Nums: []float64{0, 1}, Switch: true})
+	}
+}
+
+// Taken lists the traits of choice c that the candidate at value indices
+// idx takes, in the --traits order.
+func (sp *Space) Taken(c int, idx []int) []string {
+	tc := sp.Traits[c]
+	var out []string
+	for i, n := range tc.Names {
+		if idx[tc.First+i] == 1 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// traitsSet is the override that writes choice c's traits: list for the
+// candidate at idx.
+func (sp *Space) traitsSet(c int, idx []int) scenario.Set {
+	tc := sp.Traits[c]
+	seqNode := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	for _, b := range tc.Base {
+		seqNode.Content = append(seqNode.Content, flow(b))
+	}
+	for _, n := range sp.Taken(c, idx) {
+		str := func(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v} }
+		seqNode.Content = append(seqNode.Content, &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle,
+			Content: []*yaml.Node{str("name"), str(n), str("use"), str(n)}})
+	}
+	out, err := yaml.Marshal(seqNode)
+	if err != nil {
+		panic("experiment: a traits list that was YAML does not marshal: " + err.Error())
+	}
+	return scenario.Set{Path: tc.Owner + ".traits", Value: strings.TrimSpace(string(out))}
+}
+
+// TraitsLabel names choice c's traits for the candidate at idx:
+// "heroes.Fighter.traits=[dodge, power_attack]".
+func (sp *Space) TraitsLabel(c int, idx []int) string {
+	return sp.Traits[c].Owner + ".traits=[" + strings.Join(sp.Taken(c, idx), ", ") + "]"
+}
+
+// OffTrait reports whether dimension i sets a parameter of a --traits
+// trait (Owner.traits.NAME.…) that the candidate at idx does not take:
+// its value is not written and does not tell candidates apart.
+func (sp *Space) OffTrait(i int, idx []int) bool {
+	p := sp.Dims[i].Path
+	for _, tc := range sp.Traits {
+		for k, n := range tc.Names {
+			if idx[tc.First+k] == 0 && strings.HasPrefix(p, tc.Owner+".traits."+n+".") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // NewDim reads a dimension; values that all parse as numbers make it numeric.
@@ -77,6 +159,7 @@ type RuleBlock struct {
 	Mode  RulesMode
 	Rules []*yaml.Node // the rules as written (after the common --set)
 	Names []string     // their names ("#k" for an unnamed rule)
+	texts []string     // each rule's flow-style text (Set)
 }
 
 // MaxRules bounds a searched block: 8 rules already make 109,600 ordered subsets.
@@ -212,8 +295,36 @@ func permutations(s []int) [][]int {
 	return out
 }
 
-// Set is the override that writes structure s (indices into Rules).
+// Set is the override that writes structure s (indices into Rules): the
+// flow-style text of each rule, written once per block (40,320 orders of
+// 8 rules took 6 s of YAML marshalling), joined as a flow sequence, the
+// same text as marshalling the sequence (TestRuleSetText).
 func (b *RuleBlock) Set(s []int) scenario.Set {
+	if b.texts == nil {
+		b.texts = make([]string, len(b.Rules))
+		for i, r := range b.Rules {
+			out, err := yaml.Marshal(flow(r))
+			if err != nil {
+				panic("experiment: a rule that was YAML does not marshal: " + err.Error())
+			}
+			b.texts[i] = strings.TrimSpace(string(out))
+		}
+	}
+	var sb strings.Builder
+	sb.WriteByte('[')
+	for k, i := range s {
+		if k > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(b.texts[i])
+	}
+	sb.WriteByte(']')
+	return scenario.Set{Path: b.Path, Value: sb.String()}
+}
+
+// marshalSet is Set by marshalling the whole sequence (what Set's text
+// must equal).
+func (b *RuleBlock) marshalSet(s []int) scenario.Set {
 	seqNode := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
 	for _, i := range s {
 		seqNode.Content = append(seqNode.Content, flow(b.Rules[i]))
@@ -259,9 +370,26 @@ type Space struct {
 	Dims   []Dim
 	Alts   []Alternative
 	Block  *RuleBlock
+	Traits []TraitChoice // --traits lists; their Switch dims are in Dims
 	Where  *lang.Program // over the numeric dims' values; nil: no constraint
 	where  string
-	factOf []int // Where's slot k reads Dims[factOf[k]]
+	factOf []int // Where's slot k reads Dims[factOf[k]], or, if negative, counts Traits[-factOf[k]-1]'s traits taken
+}
+
+// fill writes Where's slots for the candidate at value indices idx.
+func (sp *Space) fill(slots []float64, idx []int) {
+	for k, di := range sp.factOf {
+		if di >= 0 {
+			slots[k] = sp.Dims[di].Nums[idx[di]]
+			continue
+		}
+		tc := sp.Traits[-di-1]
+		n := 0
+		for i := range tc.Names {
+			n += idx[tc.First+i]
+		}
+		slots[k] = float64(n)
+	}
 }
 
 // pathArg is the argument kind of the fact path("..."): a --vary path
@@ -282,6 +410,9 @@ func (sp *Space) Constrain(src string) error {
 			quoted = append(quoted, fmt.Sprintf("path(%q)", d.Path))
 		}
 	}
+	for _, tc := range sp.Traits {
+		quoted = append(quoted, fmt.Sprintf("path(%q)", tc.Owner+".traits"))
+	}
 	if len(numeric) == 0 {
 		return msg.Errorf("--where needs a numeric --vary (its paths are the names a constraint reads)")
 	}
@@ -294,6 +425,11 @@ func (sp *Space) Constrain(src string) error {
 				return k, msg.Text{}
 			}
 		}
+		for c, tc := range sp.Traits {
+			if tc.Owner+".traits" == name {
+				return len(numeric) + c, msg.Text{}
+			}
+		}
 		return -1, msg.New("path(%q) is not a numeric --vary path; the paths: %s", name, strings.Join(quoted, ", "))
 	}}
 	var dims []int // env.Facts[k] reads Dims[dims[k]]; -1: path("...")
@@ -303,8 +439,15 @@ func (sp *Space) Constrain(src string) error {
 			dims = append(dims, i)
 		}
 	}
+	for c, tc := range sp.Traits {
+		// A --traits list's count: how many of its traits a candidate takes.
+		if isFactName(tc.Owner + ".traits") {
+			env.Facts = append(env.Facts, lang.Fact{Name: tc.Owner + ".traits", Type: lang.Number, Doc: "how many of --traits " + tc.Owner + "'s traits the candidate takes"})
+			dims = append(dims, -c-2)
+		}
+	}
 	env.Facts = append(env.Facts, lang.Fact{Name: "path", Type: lang.Number, Arg: pathArg, Doc: "the candidate's value of a --vary path, quoted: path(\"monsters.Orc#2.init\")"})
-	dims = append(dims, -1)
+	dims = append(dims, -1) // path("..."); -c-2: Traits[c]'s count
 	prog, err := lang.Compile(src, &env)
 	if err != nil {
 		// The language spells an argument fact with a part after it
@@ -322,8 +465,15 @@ func (sp *Space) Constrain(src string) error {
 	sp.Where, sp.where = prog, src
 	sp.factOf = make([]int, len(prog.Slots))
 	for k, s := range prog.Slots {
-		if sp.factOf[k] = dims[s.Fact]; sp.factOf[k] < 0 {
+		switch d := dims[s.Fact]; {
+		case d >= 0:
+			sp.factOf[k] = d
+		case d < -1:
+			sp.factOf[k] = d + 1 // -c-1: Traits[c]'s count
+		case s.Arg < len(numeric):
 			sp.factOf[k] = numeric[s.Arg]
+		default:
+			sp.factOf[k] = -(s.Arg - len(numeric)) - 1
 		}
 	}
 	return nil
@@ -359,7 +509,12 @@ type Point struct {
 func (sp *Space) Values(c Point) map[string]string {
 	m := map[string]string{}
 	for i, d := range sp.Dims {
-		m[d.Path] = d.Values[c.Index[i]]
+		if !sp.OffTrait(i, c.Index) {
+			m[d.Path] = d.Values[c.Index[i]]
+		}
+	}
+	for t, tc := range sp.Traits {
+		m[tc.Owner+".traits"] = "[" + strings.Join(sp.Taken(t, c.Index), ", ") + "]"
 	}
 	if c.Alt >= 0 {
 		m["option"] = sp.Alts[c.Alt].Name
@@ -411,9 +566,7 @@ func (sp *Space) Count() int64 {
 	var slots [lang.MaxSlots]float64
 	var n int64
 	for {
-		for k, di := range sp.factOf {
-			slots[k] = sp.Dims[di].Nums[idx[di]]
-		}
+		sp.fill(slots[:], idx)
 		if sp.Where.Eval(slots[:len(sp.factOf)]) {
 			n += per
 		}
@@ -461,10 +614,11 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 	if cnt.Combinations > 10*MaxCandidates {
 		return nil, cnt, msg.Errorf("the space holds %d combinations; at most %d can be listed (coarsen the --vary steps)", cnt.Combinations, 10*MaxCandidates)
 	}
-	// Counted before anything is built: each candidate listed is compiled
-	// (key), and a space past the bound took minutes and gigabytes to be
+	// Counted before anything is keyed: a key may compile its candidate,
+	// and a space past the bound took minutes and gigabytes to be
 	// refused at its 100,001st distinct candidate.
-	if n := sp.Count(); n > MaxCandidates {
+	n := sp.Count()
+	if n > MaxCandidates {
 		return nil, cnt, msg.Errorf("the space holds %d candidates (after --where, before merging those that compile alike); at most %d can be searched: coarsen the --vary steps, tighten --where or use fewer rules", n, MaxCandidates)
 	}
 	var structs [][]int
@@ -474,15 +628,19 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 	nAlt := max(len(sp.Alts), 1)
 	nStruct := max(len(structs), 1)
 	idx := make([]int, len(sp.Dims))
-	seen := map[string]string{} // key: the name of the candidate kept
-	var out []Point
+	seen := make(map[string]string, n) // key: the name of the candidate kept
+	out := make([]Point, 0, n)
+	perSets := len(sp.Dims) + len(sp.Traits) + 1
+	if len(sp.Alts) > 0 {
+		for _, a := range sp.Alts {
+			perSets = max(perSets, len(sp.Dims)+len(sp.Traits)+1+len(a.Sets))
+		}
+	}
 	var slots [lang.MaxSlots]float64
 	for {
 		ok := true
 		if sp.Where != nil {
-			for k, di := range sp.factOf {
-				slots[k] = sp.Dims[di].Nums[idx[di]]
-			}
+			sp.fill(slots[:], idx)
 			ok = sp.Where.Eval(slots[:len(sp.factOf)])
 		}
 		for a := 0; a < nAlt; a++ {
@@ -491,9 +649,18 @@ func (sp *Space) Enumerate(key func(Point) (string, error)) ([]Point, SpaceCount
 					cnt.Excluded++
 					continue
 				}
-				c := Point{Index: append([]int(nil), idx...), Alt: -1}
-				var parts []string
+				c := Point{Index: append([]int(nil), idx...), Alt: -1, Sets: make([]scenario.Set, 0, perSets)}
+				parts := make([]string, 0, perSets)
+				// A traits: list first: a varied parameter of a trait
+				// taken is set inside it.
+				for t := range sp.Traits {
+					c.Sets = append(c.Sets, sp.traitsSet(t, idx))
+					parts = append(parts, sp.TraitsLabel(t, idx))
+				}
 				for i, d := range sp.Dims {
+					if d.Switch || sp.OffTrait(i, idx) {
+						continue
+					}
 					c.Sets = append(c.Sets, scenario.Set{Path: d.Path, Value: d.Values[idx[i]]})
 					parts = append(parts, d.Path+"="+d.Values[idx[i]])
 				}

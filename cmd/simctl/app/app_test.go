@@ -283,3 +283,17 @@ func TestOptimizeInterruptedWhileListing(t *testing.T) {
 		t.Fatalf("got %v, %v; want an interruption while listing", doc, err)
 	}
 }
+
+// Candidates are built when they first play (issue 38 item 4): one that
+// is not a valid scenario ends the search there with a clear error naming
+// it and its problem, of kind Invalid, and no document.
+func TestOptimizeInvalidCandidateWhenPlayed(t *testing.T) {
+	req := &app.OptimizeRequest{Source: duel(t), Axes: []results.Axis{{Path: "heroes.Fighter.hp", Spec: "10,-3", Values: []string{"10", "-3"}}},
+		Alpha: app.OptimizeAlpha, Delta: app.OptimizeDelta, Seed: 1, Workers: 1, First: 100, Confirm: 100, Cap: 1000, Budget: 1_000_000}
+	doc, err := app.Optimize(context.Background(), req, nil)
+	var ae *app.Error
+	if !errors.As(err, &ae) || ae.Kind != app.Invalid || doc != nil ||
+		!strings.Contains(err.Error(), "candidate heroes.Fighter.hp=-3 is not a valid scenario") || !strings.Contains(err.Error(), "hp") {
+		t.Fatalf("got %v, %v; want the invalid candidate named", doc, err)
+	}
+}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"crypto/hmac"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"simctl/reports/results"
+	"simctl/rulesets"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
@@ -42,11 +44,14 @@ type OptimizeRequest struct {
 	// The space: every combination of the Axes' values, each under every
 	// Option, constrained by Where (the tactics language over the numeric
 	// axes); with Rules (subset, order or both) the rule list at Block.
-	Axes     []results.Axis
-	Options  []Option
-	Where    string
-	Rules    string
-	Block    string
+	Axes    []results.Axis
+	Options []Option
+	Where   string
+	Rules   string
+	Block   string
+	// Traits: each trait of each list on or off its combatant (feat
+	// selection), a Switch dimension of the space after the Axes.
+	Traits   []results.TraitList
 	Baseline string // an Option's name: the play the candidates are measured against
 	Both     bool
 	// The guarantee and the spending.
@@ -93,8 +98,8 @@ func (req *OptimizeRequest) Check() error {
 			return usage(true, "%s %v", "--rules", err)
 		}
 	}
-	if len(req.Axes) == 0 && len(req.Options) == 0 && req.Rules == "" {
-		return usage(true, "an empty space: give --vary, --option or --rules")
+	if len(req.Axes) == 0 && len(req.Options) == 0 && req.Rules == "" && len(req.Traits) == 0 {
+		return usage(true, "an empty space: give --vary, --option, --rules or --traits")
 	}
 	return nil
 }
@@ -120,7 +125,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 			return nil, usage(true, "%v", err)
 		}
 	}
-	doc := &results.Optimize{Header: DocHeader("optimize", src, sc, req.Seed, req.Command, req.Sets, obs.Warn), Side: sideName, Vary: axes, Where: req.Where, Rules: req.Rules, Block: req.Block}
+	doc := &results.Optimize{Header: DocHeader("optimize", src, sc, req.Seed, req.Command, req.Sets, obs.Warn), Side: sideName, Vary: axes, Where: req.Where, Rules: req.Rules, Block: req.Block, Traits: req.Traits}
 	for _, op := range req.Options {
 		doc.Options = append(doc.Options, results.NamedSets{Name: op.Name, Sets: setStrings(op.Sets)})
 	}
@@ -129,7 +134,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		for _, x := range []struct {
 			set  bool
 			flag string
-		}{{req.Rules != "", "--rules"}, {req.Baseline != "", "--baseline"}, {req.Shard != nil, "--shard"}, {req.Resume != nil, "--resume"}} {
+		}{{req.Rules != "", "--rules"}, {len(req.Traits) > 0, "--traits"}, {req.Baseline != "", "--baseline"}, {req.Shard != nil, "--shard"}, {req.Resume != nil, "--resume"}} {
 			if x.set {
 				return nil, usage(true, "%s does not apply to --both (a double oracle searches --vary and --option spaces of both sides, on one machine)", x.flag)
 			}
@@ -147,6 +152,9 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	}
 	for _, op := range req.Options {
 		sp.Alts = append(sp.Alts, experiment.Alternative{Name: op.Name, Sets: op.Sets})
+	}
+	if err := addTraits(src, req, sc, sp); err != nil {
+		return nil, err
 	}
 	if req.Rules != "" {
 		mode, err := experiment.ParseRulesMode(req.Rules)
@@ -186,18 +194,41 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		baseGame = g
 	}
 
-	// Every candidate compiled once; its key is what it compiles to.
-	games := map[string]sim.Game{}
+	// A candidate's key is what it compiles to. Only a searched rule
+	// list or a varied tactics parameter needs the compiled candidate
+	// for it (the compiler's warnings say which rules can never fire);
+	// otherwise nothing is compiled before the search, and each candidate
+	// is built when it first plays (cfg.Build).
+	needCompile, params := sp.Block != nil, false
+	for _, d := range sp.Dims {
+		params = params || reParam.MatchString(d.Path)
+	}
+	needCompile = needCompile || params
+	// A searched rule list alone: which of its rules end it (every rule
+	// after one can never fire) is learnt from one compile per rule, and
+	// a structure's unreachable rules follow from it.
+	var probed func(experiment.Point) scenario.Errors
+	var probeSc *scenario.Scenario
+	if sp.Block != nil && !params && len(sp.Alts) == 0 {
+		probeSc, probed = blockProbe(src, req.Sets, sp)
+		needCompile = probed == nil
+	}
 	var badParts []any // a message per invalid candidate, then the count
 	bad := 0
 	points, count, err := sp.Enumerate(func(p experiment.Point) (string, error) {
-		// Each candidate is compiled: a large space takes a while, and
-		// Ctrl-C must answer during it.
+		// A large space takes a while to list, and Ctrl-C must answer
+		// during it.
 		if err := ctx.Err(); err != nil {
 			return "", err
 		}
+		if probed != nil {
+			return candidateKey(src, req.Sets, sp, p, probeSc, probed(p)), nil
+		}
+		if !needCompile {
+			return candidateKey(src, req.Sets, sp, p, nil, nil), nil
+		}
 		sets := append(append([]scenario.Set(nil), req.Sets...), p.Sets...)
-		csc, g, warns, err := src.CompileWarn(sets)
+		csc, _, warns, err := src.CompileWarn(sets)
 		if err != nil {
 			if bad < 3 {
 				badParts = append(badParts, msg.New("candidate %s:\n%v\n", p.Name, err))
@@ -205,7 +236,6 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 			bad++
 			return "bad:" + p.Name, nil
 		}
-		games[p.Name] = g
 		return candidateKey(src, req.Sets, sp, p, csc, warns), nil
 	})
 	if err != nil {
@@ -222,12 +252,10 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	if len(points) == 0 {
 		return nil, usage(true, "--where %s excludes every one of the %d combinations", req.Where, count.Combinations)
 	}
-	glist := make([]sim.Game, len(points))
-	for k, p := range points {
-		glist[k] = games[p.Name]
-	}
+	glist := make([]sim.Game, len(points)) // built as they first play
 
-	cfg := experiment.OptimizeConfig{Seed: req.Seed, Workers: req.Workers, Alpha: req.Alpha, Delta: req.Delta, First: req.First, Cap: req.Cap, Budget: req.Budget, Confirm: req.Confirm}
+	cfg := experiment.OptimizeConfig{Seed: req.Seed, Workers: req.Workers, Alpha: req.Alpha, Delta: req.Delta, First: req.First, Cap: req.Cap, Budget: req.Budget, Confirm: req.Confirm,
+		Build: candidateBuilder(src, req.Sets, points)}
 	var before float64
 	if req.Resume != nil {
 		old := req.Resume
@@ -335,6 +363,10 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	res, runErr := experiment.Optimize(ctx, sp, points, glist, baseGame, baseName, si, sideName, cfg)
 	stop()
 	interrupted := isInterrupt(runErr)
+	var invalid *Error
+	if errors.As(runErr, &invalid) {
+		return nil, invalid
+	}
 	if runErr != nil && !interrupted {
 		return nil, &Error{Kind: Failed, Err: runErr}
 	}
@@ -347,6 +379,167 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		doc.ResumeDigest = doc.TrustedDigest()
 	}
 	return &Optimized{Optimize: doc, Resumable: res.Screening != nil || res.Selection != nil && res.Selection.State != nil}, nil
+}
+
+// addTraits checks req's --traits lists and adds each to sp (after its
+// --vary dimensions): OWNER is a combatant (SIDE.NAME) of the scenario,
+// each NAME a trait of its ruleset's library, listed once, and not
+// already among the traits the combatant is written with.
+func addTraits(src *Source, req *OptimizeRequest, sc *scenario.Scenario, sp *experiment.Space) error {
+	if len(req.Traits) == 0 {
+		return nil
+	}
+	var lib []string
+	if r, ok := rulesets.Lookup(sc.Ruleset); ok {
+		for _, f := range r.Doc().Traits {
+			lib = append(lib, f.Name)
+		}
+	}
+	owners := map[string]bool{}
+	for _, tl := range req.Traits {
+		flag := "--traits " + tl.String()
+		if len(lib) == 0 {
+			return usage(true, "%s: %s has no trait library", flag, sc.Ruleset)
+		}
+		sideName, member, ok := strings.Cut(tl.Owner, ".")
+		found := false
+		var who []string
+		for _, side := range sc.Sides {
+			for _, c := range side.Combatants {
+				who = append(who, side.Name+"."+c.Name)
+				if ok && side.Name == sideName && c.Name == member {
+					found = true
+				}
+			}
+		}
+		if !found {
+			return usage(true, "%s: %s is not a combatant of the scenario%s; name one as SIDE.NAME: %s", flag, tl.Owner, scenario.Suggest(tl.Owner, who), strings.Join(who, ", "))
+		}
+		if owners[tl.Owner] {
+			return usage(true, "%s: %s has a --traits list already; give all its traits in one", flag, tl.Owner)
+		}
+		owners[tl.Owner] = true
+		var base []*yaml.Node
+		text, written, err := scenario.ValueAt(src.Data, req.Sets, tl.Owner+".traits")
+		if err != nil {
+			return usage(true, "%s: %v", flag, err)
+		}
+		if written {
+			var doc yaml.Node
+			if yaml.Unmarshal([]byte(text), &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.SequenceNode {
+				return usage(true, "%s: %s.traits is not a list (it holds %s)", flag, tl.Owner, text)
+			}
+			base = doc.Content[0].Content
+		}
+		if len(tl.Names) == 0 {
+			return usage(true, "%s: no traits; list library traits, e.g. --traits %s=%s", flag, tl.Owner, strings.Join(lib[:min(2, len(lib))], ","))
+		}
+		seen := map[string]bool{}
+		for _, n := range tl.Names {
+			switch {
+			case !slices.Contains(lib, n):
+				return usage(true, "%s: no library trait %q for %s%s; library: %s (simctl rules %s lists them)", flag, n, sc.Ruleset, scenario.Suggest(n, lib), strings.Join(lib, ", "), sc.Ruleset)
+			case seen[n]:
+				return usage(true, "%s: %s listed twice", flag, n)
+			}
+			seen[n] = true
+			for _, b := range base {
+				if b.Kind == yaml.ScalarNode && b.Value == n || scenario.Value(b, "name") != nil && scenario.Value(b, "name").Value == n ||
+					scenario.Value(b, "use") != nil && scenario.Value(b, "use").Value == n {
+					return usage(true, "%s: %s is written with %s already; a search puts on or off only traits it does not have", flag, tl.Owner, n)
+				}
+			}
+		}
+		for _, a := range req.Axes {
+			for _, n := range tl.Names {
+				if a.Path == tl.Owner+".traits."+n || a.Path == tl.Owner+".traits" {
+					return usage(true, "--vary %s: --traits %s puts that trait on or off; vary its parameters (%s.traits.%s.params.NAME)", a.Path, tl.String(), tl.Owner, n)
+				}
+			}
+		}
+		sp.AddTraits(tl.Owner, tl.Names, base)
+	}
+	return nil
+}
+
+// blockProbe learns which rules of sp's searched block end it: rule r
+// does when, compiled as the list [r, x], the compiler warns that x can
+// never fire (a rule with no when: whose decision cannot fall through;
+// that is a property of the rule, wherever it stands). It returns the
+// scenario compiled with the common --set and, for a candidate, the
+// warnings its compile would give about the block: one for every rule
+// after the first that ends it. nil when any probe does not compile (the
+// candidates are then compiled to be keyed).
+func blockProbe(src *Source, common []scenario.Set, sp *experiment.Space) (*scenario.Scenario, func(experiment.Point) scenario.Errors) {
+	b := sp.Block
+	owner, moment, _ := strings.Cut(b.Path, ".tactics.")
+	base, _, _, err := src.CompileWarn(common)
+	if err != nil {
+		return nil, nil
+	}
+	at, ok := scenarioPath(base, owner)
+	if !ok {
+		return base, func(experiment.Point) scenario.Errors { return nil } // candidateKey drops nothing then
+	}
+	n := len(b.Rules)
+	ends := make([]bool, n)
+	for r := range n {
+		sets := append(append([]scenario.Set(nil), common...), b.Set([]int{r, (r + 1) % n}))
+		_, _, warns, err := src.CompileWarn(sets)
+		if err != nil {
+			return nil, nil
+		}
+		for _, w := range warns {
+			if m := reNever.FindStringSubmatch(w.Path); m != nil && strings.Contains(w.Msg, "can never fire") && m[1] == at && m[2] == moment && m[3] == "1" {
+				ends[r] = true
+			}
+		}
+	}
+	return base, func(p experiment.Point) scenario.Errors {
+		var out scenario.Errors
+		for i, r := range p.Rules {
+			if ends[r] {
+				for j := i + 1; j < len(p.Rules); j++ {
+					out = append(out, &scenario.Error{Path: fmt.Sprintf("%s.tactics.%s[%d]", at, moment, j), Msg: "can never fire"})
+				}
+				break
+			}
+		}
+		return out
+	}
+}
+
+// candidateBuilder is OptimizeConfig.Build for points: it compiles each
+// candidate asked for that has no game (the common --set, then its own)
+// and releases the games of candidates no longer asked for. A candidate
+// that does not compile ends the search with its problems.
+func candidateBuilder(src *Source, common []scenario.Set, points []experiment.Point) func(context.Context, []sim.Game, []int) error {
+	return func(ctx context.Context, games []sim.Game, ks []int) error {
+		in := make(map[int]bool, len(ks))
+		for _, k := range ks {
+			in[k] = true
+		}
+		for k := range games {
+			if games[k] != nil && !in[k] {
+				games[k] = nil
+			}
+		}
+		for _, k := range ks {
+			if games[k] != nil {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			sets := append(append([]scenario.Set(nil), common...), points[k].Sets...)
+			_, g, _, err := src.CompileWarn(sets)
+			if err != nil {
+				return &Error{Kind: Invalid, Err: msg.Errorf("candidate %s is not a valid scenario (found when it was first to play; the search stopped):\n%v", points[k].Name, err)}
+			}
+			games[k] = g
+		}
+		return nil
+	}
 }
 
 // fillBest sets the document's best candidate and guarantee from the search.
@@ -381,9 +574,15 @@ var reParam = regexp.MustCompile(`^(.+)\.tactics\.params\.([A-Za-z_][A-Za-z0-9_]
 // sc is the candidate's compiled scenario (nil: no such deduplication).
 func candidateKey(src *Source, common []scenario.Set, sp *experiment.Space, p experiment.Point, sc *scenario.Scenario, warns scenario.Errors) string {
 	var b strings.Builder
-	sets := append(append([]scenario.Set(nil), common...), p.Sets...)
+	var sets []scenario.Set // read back only where a path may be overwritten or a parameter unread
+	if len(sp.Alts) > 0 || sp.Block != nil || sc != nil {
+		sets = append(append([]scenario.Set(nil), common...), p.Sets...)
+	}
 	// dead[block's scenario path + "." + moment][i]: rule i never fires.
-	dead := map[string]map[int]bool{}
+	var dead map[string]map[int]bool
+	if len(warns) > 0 {
+		dead = map[string]map[int]bool{}
+	}
 	for _, w := range warns {
 		if !strings.Contains(w.Msg, "can never fire") {
 			continue
@@ -406,7 +605,9 @@ func candidateKey(src *Source, common []scenario.Set, sp *experiment.Space, p ex
 		if d.Nums != nil {
 			v = strconv.FormatFloat(d.Nums[p.Index[i]], 'g', -1, 64)
 		}
-		if overwritten {
+		if !overwritten && sp.OffTrait(i, p.Index) {
+			v = "(off)" // a parameter of a trait not taken: not written
+		} else if overwritten {
 			got, ok, err := scenario.ValueAt(src.Data, sets, d.Path)
 			if err != nil || !ok {
 				v = "(unset)"
@@ -416,10 +617,15 @@ func candidateKey(src *Source, common []scenario.Set, sp *experiment.Space, p ex
 				v = strings.TrimSpace(got)
 			}
 		}
-		if m := reParam.FindStringSubmatch(d.Path); m != nil && sc != nil && !paramRead(src.Data, sets, sc, m[1], m[2], dead) {
-			v = "(unread)"
+		if sc != nil { // (the regular expression costs more than the rest of a key)
+			if m := reParam.FindStringSubmatch(d.Path); m != nil && !paramRead(src.Data, sets, sc, m[1], m[2], dead) {
+				v = "(unread)"
+			}
 		}
-		fmt.Fprintf(&b, "%s=%s\n", d.Path, v)
+		b.WriteString(d.Path)
+		b.WriteByte('=')
+		b.WriteString(v)
+		b.WriteByte('\n')
 	}
 	if p.Alt >= 0 {
 		for _, s := range sp.Alts[p.Alt].Sets {
@@ -533,8 +739,8 @@ func checkOptimizeResume(old *results.Optimize, path string, doc *results.Optimi
 	case !slices.Equal(old.Sets, doc.Sets):
 		return results.ResumeRefused(path, "that search has --set %v, this one %v", old.Sets, doc.Sets)
 	case old.Side != doc.Side || old.Where != doc.Where || old.Rules != doc.Rules || old.Block != doc.Block ||
-		fmt.Sprint(old.Vary) != fmt.Sprint(doc.Vary) || fmt.Sprint(old.Options) != fmt.Sprint(doc.Options):
-		return results.ResumeRefused(path, "that search has another space (--side, --vary, --option, --where, --rules, --block)")
+		fmt.Sprint(old.Vary) != fmt.Sprint(doc.Vary) || fmt.Sprint(old.Options) != fmt.Sprint(doc.Options) || fmt.Sprint(old.Traits) != fmt.Sprint(doc.Traits):
+		return results.ResumeRefused(path, "that search has another space (--side, --vary, --option, --where, --rules, --block, --traits)")
 	case old.Guarantee.Alpha != doc.Guarantee.Alpha || old.Guarantee.Delta != doc.Guarantee.Delta:
 		return results.ResumeRefused(path, "that search has --alpha %v --delta %v", old.Guarantee.Alpha, old.Guarantee.Delta)
 	}
@@ -688,6 +894,9 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 			return usage(true, "--shard: the selection has finished; run --resume without --shard to confirm and report")
 		}
 		start, n, alive = sel.NextStage()
+		if err := cfg.Build(ctx, games, cfg.Finalists); err != nil {
+			return shardBuildError(err)
+		}
 		sub = make([]sim.Game, len(cfg.Finalists))
 		names := make([]string, len(cfg.Finalists))
 		for i, k := range cfg.Finalists {
@@ -706,21 +915,33 @@ func optimizeShard(ctx context.Context, spec *ShardSpec, cfg experiment.Optimize
 	stop := obs.progress(int64(len(alive))*shard.N, &done)
 	play := experiment.PlayStage
 	if st != nil {
-		play = experiment.PlayRung // a rung ranks by wins alone
+		// A rung ranks by wins alone, its candidates built a batch at a time.
+		play = func(ctx context.Context, games []sim.Game, side int, alive []int, rc sim.RunConfig) (*experiment.StageSums, error) {
+			return experiment.PlayRungBuilt(ctx, games, side, alive, cfg.Build, rc)
+		}
 	}
 	sums, err := play(ctx, sub, si, alive, sim.RunConfig{Seed: cfg.Seed, Start: start + shard.Start, N: shard.N, Workers: cfg.Workers, Done: &done, DonePer: int64(len(alive))})
 	stop()
 	if err != nil {
-		if isInterrupt(err) {
-			return &Error{Kind: Interrupted, Err: msg.Errorf("interrupted; a shard keeps no partial stage (run it again)")}
-		}
-		return &Error{Kind: Failed, Err: err}
+		return shardBuildError(err)
 	}
 	doc.Search = res
 	doc.Stage, doc.Shard, doc.Interrupted = sums, shard, true
 	doc.ResumeDigest = doc.TrustedDigest()
 	doc.Elapsed = time.Since(t0).Seconds()
 	return nil
+}
+
+// shardBuildError is a shard's error building or playing its candidates.
+func shardBuildError(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if isInterrupt(err) {
+		return &Error{Kind: Interrupted, Err: msg.Errorf("interrupted; a shard keeps no partial stage (run it again)")}
+	}
+	return &Error{Kind: Failed, Err: err}
 }
 
 // MergeOptimizeStages is results.MergeOptimizeStages on the shards read

@@ -41,3 +41,50 @@ func TestCandidateKeyOwnBlock(t *testing.T) {
 		t.Errorf("the Knight's own unreachable rule is still in the key: %q", k)
 	}
 }
+
+// TestBlockProbeKeys: a searched rule list is keyed without compiling
+// its candidates (blockProbe), and every key is the one the candidate's
+// own compile gives, for every order of every subset of the blocks of the
+// built-in tactics scenarios (rules that end a list, and ones that do not).
+func TestBlockProbeKeys(t *testing.T) {
+	for _, c := range []struct{ name, block string }{
+		{"d20/tactics-combo", "heroes.Knight.tactics.turn"},
+		{"acks2/tactics-shieldwall", "foot.tactics.before_initiative"},
+		{"acks2/tactics-shieldwall", "foot.tactics.turn"},
+	} {
+		data, disp, ok := scenarios.Read(c.name)
+		if !ok {
+			t.Fatalf("no built-in %s", c.name)
+		}
+		src := &Source{Name: c.name, Display: disp, Data: data}
+		blk, err := experiment.NewRuleBlock(src.Data, nil, c.block, experiment.RulesBoth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := &experiment.Space{Block: blk}
+		base, probed := blockProbe(src, nil, sp)
+		if probed == nil {
+			t.Fatalf("%s %s: no probe", c.name, c.block)
+		}
+		points, _, err := sp.Enumerate(func(p experiment.Point) (string, error) { return p.Name, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		dropped := 0
+		for _, p := range points {
+			sc, _, warns, err := src.CompileWarn(p.Sets)
+			if err != nil {
+				t.Fatalf("%s: %v", p.Name, err)
+			}
+			want := candidateKey(src, nil, sp, p, sc, warns)
+			got := candidateKey(src, nil, sp, p, base, probed(p))
+			if got != want {
+				t.Fatalf("%s %s: probed key\n%s\ncompiled key\n%s", c.name, p.Name, got, want)
+			}
+			if len(probed(p)) > 0 {
+				dropped++
+			}
+		}
+		t.Logf("%s %s: %d structures, %d with unreachable rules dropped", c.name, c.block, len(points), dropped)
+	}
+}
