@@ -58,7 +58,7 @@ func (t *Table) turn(i int) {
 	// "If you come to your next action and have not yet performed" the
 	// delayed or readied action, it is lost.
 	if f.delayed {
-		f.delayed = false
+		t.undelay(i)
 		t.c.Lost(c.Side, i)
 		if t.log != nil {
 			t.logf("%s never took its delayed action: lost", c.Name)
@@ -66,7 +66,7 @@ func (t *Table) turn(i int) {
 		}
 	}
 	if f.readied {
-		f.readied = false
+		t.unready(i)
 		t.c.Inc(c.Side, sim.ReadiesWasted)
 		t.c.Lost(c.Side, i)
 		if t.log != nil {
