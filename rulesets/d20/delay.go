@@ -188,6 +188,9 @@ func (t *Table) resumeDelayedAtEnd() {
 	for {
 		d := -1
 		for _, k := range t.order {
+			if t.delayCount == 0 {
+				break // no one delays to a count: the scan would find no one
+			}
 			f := &t.f[k]
 			if f.delayed && f.delayAfter < 0 && !f.out && (d < 0 || f.delayTo > t.f[d].delayTo) {
 				d = k
@@ -220,6 +223,9 @@ func (t *Table) resumeDelayedAtEnd() {
 // stranded returns the first combatant in the order that waits for a named
 // combatant who cannot act before the waiter's next turn, or -1.
 func (t *Table) stranded() int {
+	if t.delayWait == 0 {
+		return -1 // no one waits for a named combatant
+	}
 	for k, d := range t.order {
 		f := &t.f[d]
 		if !f.delayed || f.delayAfter < 0 || f.out {

@@ -122,7 +122,11 @@ func (t *Table) step(a, d int) {
 // no one comes back into the fight, and one put out on the way (by a
 // readied action its attack set off) is skipped as before.
 func (t *Table) provoke(a, x int) {
-	for m := t.upMask[1-t.side(a)]; m != 0; m &= m - 1 {
+	es := 1 - t.side(a)
+	if !t.spanDirty[es] && (x < t.lo[es]-t.reachMax[es] || x > t.hi[es]+t.reachMax[es]) {
+		return // beyond every enemy's reach from the span they stand in (most squares of a move)
+	}
+	for m := t.upMask[es]; m != 0; m &= m - 1 {
 		e := bits.TrailingZeros64(m)
 		if abs(x-t.f[e].x) <= t.g.C[e].Reach && !t.f[e].out {
 			if t.f[a].out {

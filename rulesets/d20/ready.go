@@ -1,6 +1,8 @@
 package d20
 
 import (
+	"math/bits"
+
 	"simctl/sim"
 	"simctl/sim/msg"
 )
@@ -62,11 +64,19 @@ var readyNames = [...]string{"attack", "spell", "counterspell", "move"}
 // by one event are ordered: the book gives none, and it is the order in
 // which the readiers' turns would have come.
 func (t *Table) readiers(kinds uint8, src int, fire func(r int) (stop bool)) {
-	if !t.tactics || t.readyIn(kinds)&^(1<<uint(src)) == 0 {
+	if !t.tactics {
+		return
+	}
+	// cand: a superset of who may answer, asked before the flags.
+	cand := t.readyIn(kinds) &^ (1 << uint(src))
+	if cand == 0 {
 		return // no one holds such a readied action: the walk would skip everyone
 	}
 	for n := 0; n < len(t.order); n++ {
 		r := t.order[n]
+		if cand&(1<<uint(r)) == 0 {
+			continue
+		}
 		f := &t.f[r]
 		if !f.readied || f.out || kinds&(1<<t.cold[r].ready.Trigger) == 0 || r == src {
 			continue
@@ -87,10 +97,8 @@ func on(k Trigger) uint8 { return 1 << k }
 // kinds (a superset: see Table.readyOn).
 func (t *Table) readyIn(kinds uint8) uint64 {
 	var m uint64
-	for k := range t.readyOn {
-		if kinds&(1<<uint(k)) != 0 {
-			m |= t.readyOn[k]
-		}
+	for k := kinds; k != 0; k &= k - 1 {
+		m |= t.readyOn[bits.TrailingZeros8(k)]
 	}
 	return m
 }

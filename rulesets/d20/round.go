@@ -15,7 +15,7 @@ func (t *Table) playRound() {
 		i := t.order[t.cur]
 		// Delay: a combatant waiting for a count acts before the first
 		// combatant whose count is lower.
-		if t.tactics && t.resumeDelayedAtCount(i) {
+		if t.delayCount != 0 && t.resumeDelayedAtCount(i) { // delayCount: see resumeDelayedAtCount
 			if t.over() {
 				return
 			}
@@ -30,11 +30,13 @@ func (t *Table) playRound() {
 		}
 		// Delay: combatants waiting for a combatant that acted in this turn
 		// (usually i) act right after it.
-		if t.tactics {
+		if t.delayWait != 0 {
 			t.resumeWaiters(i)
 			if t.over() {
 				return
 			}
+		} else if t.tactics && t.order[t.cur] != i {
+			t.cur = t.index(i) // what resumeWaiters does when no one waits
 		}
 	}
 	if t.tactics {

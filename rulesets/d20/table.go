@@ -93,6 +93,8 @@ type Table struct {
 	delayWait  uint64
 	// upMask holds each side's combatants still in the fight (as up).
 	upMask [2]uint64
+	// reachMax is the longest reach on each side (set in setup).
+	reachMax [2]int
 	// crossed: some combatant may stand beyond an enemy (flanking.go);
 	// until then no one is flanked on the line. far: the extreme positions
 	// each side has held, which keep it.
@@ -186,9 +188,11 @@ func (t *Table) setup() {
 	t.standing = [2]int{}
 	t.tactics = false
 	t.readyOn, t.delayCount, t.delayWait = [8]uint64{}, 0, 0
+	t.reachMax = [2]int{}
 	for i := range t.f {
 		t.standing[t.g.C[i].Side]++
 		c := &t.g.C[i]
+		t.reachMax[c.Side] = max(t.reachMax[c.Side], c.Reach)
 		f := &t.f[i]
 		*f = fighter{hp: c.HP.Roll(t.r), flatFooted: true, delayAfter: -1, aooLeft: 1, aooMax: 1}
 		f.maxHP = f.hp
