@@ -42,7 +42,7 @@ func (masksPolicy) Turn(t *Table, self int, p *Plan) {
 		for k := range t.readyOn {
 			t.readyOn[k] = all
 		}
-		t.delayCount, t.delayWait = all, all
+		t.readyShot, t.delayCount, t.delayWait = all, all, all
 	} else if maskFail == "" {
 		if msg := t.checkMasks(); msg != "" {
 			maskFail = fmt.Sprintf("round %d, %s decides: %s", t.round, t.name(self), msg)
@@ -87,12 +87,15 @@ func (masksPolicy) Turn(t *Table, self int, p *Plan) {
 // only the supersets the scans need.
 func (t *Table) checkMasks() string {
 	var ready [8]uint64
-	var count, wait uint64
+	var count, wait, shot uint64
 	var up [2]uint64
 	for i := range t.f {
 		f, b := &t.f[i], uint64(1)<<uint(i)
 		if f.readied {
 			ready[t.cold[i].ready.Trigger&7] |= b
+			if rd := &t.cold[i].ready; rd.Action == ReadyAttack && rd.Shoot {
+				shot |= b
+			}
 		}
 		if f.delayed && f.delayAfter < 0 {
 			count |= b
@@ -107,6 +110,8 @@ func (t *Table) checkMasks() string {
 	switch {
 	case ready != t.readyOn:
 		return fmt.Sprintf("readyOn %x, scan %x", t.readyOn, ready)
+	case shot != t.readyShot:
+		return fmt.Sprintf("readyShot %x, scan %x", t.readyShot, shot)
 	case count != t.delayCount:
 		return fmt.Sprintf("delayCount %x, scan %x", t.delayCount, count)
 	case wait != t.delayWait:

@@ -27,6 +27,9 @@ func (t *Table) startReady(i int, p *Plan) {
 	f.readied = true
 	t.cold[i].ready = *p
 	t.readyOn[p.Trigger&7] |= 1 << uint(i)
+	if p.Action == ReadyAttack && p.Shoot {
+		t.readyShot |= 1 << uint(i)
+	}
 	t.cold[i].readyRound = t.round
 	t.acts(i)
 	t.c.Inc(t.side(i), sim.Readies)
@@ -122,6 +125,7 @@ func (t *Table) moveReady(m int) bool {
 func (t *Table) unready(i int) {
 	t.f[i].readied = false
 	t.readyOn[t.cold[i].ready.Trigger&7] &^= 1 << uint(i)
+	t.readyShot &^= 1 << uint(i)
 }
 
 // took records that r took its readied action in response to src and moves
@@ -239,7 +243,7 @@ func (t *Table) enteredReadied(m, from int) {
 // A readied melee attack still waits for the mover to enter its reach
 // (entered, stopped): it needs the mover within reach to strike.
 func (t *Table) approach(m, next int) {
-	if t.readyOn[OnEnemyInReach]|t.readyOn[OnCharge] != 0 { // nobody has readied against movement: nothing to trigger (the common case, inlined)
+	if t.readyShot != 0 { // nobody has readied a shot: nothing to trigger here (the common case, inlined)
 		t.approachReadied(m, next)
 	}
 }

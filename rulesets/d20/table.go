@@ -89,6 +89,7 @@ type Table struct {
 	// where it is, or later): the scans keep their own tests and order,
 	// and an empty mask only skips a scan that would have found no one.
 	readyOn    [8]uint64
+	readyShot  uint64 // those of readyOn whose readied action is a shot (approach asks only them)
 	delayCount uint64
 	delayWait  uint64
 	// upMask holds each side's combatants still in the fight (as up).
@@ -187,7 +188,7 @@ func (t *Table) setup() {
 	t.actor, t.first, t.head, t.seq, t.mv = -1, -1, -1, 0, -1
 	t.standing = [2]int{}
 	t.tactics = false
-	t.readyOn, t.delayCount, t.delayWait = [8]uint64{}, 0, 0
+	t.readyOn, t.readyShot, t.delayCount, t.delayWait = [8]uint64{}, 0, 0, 0
 	t.reachMax = [2]int{}
 	for i := range t.f {
 		t.standing[t.g.C[i].Side]++
