@@ -1,6 +1,10 @@
 package d20
 
-import "simctl/sim"
+import (
+	"math/bits"
+
+	"simctl/sim"
+)
 
 // Delay (SRD "Delay"): on its turn a combatant takes no action and acts
 // later in the same round, at a count it names or right after a combatant
@@ -24,8 +28,16 @@ import "simctl/sim"
 func (t *Table) startDelay(i int, p *Plan) {
 	t.tactics = true
 	f := &t.f[i]
+	if f.delayed { // not reached (a turn ends a delay), but keeps the masks exact
+		t.undelay(i)
+	}
 	f.delayed = true
 	f.delayAfter = p.DelayAfter
+	if p.DelayAfter >= 0 {
+		t.delayWait |= 1 << uint(i)
+	} else {
+		t.delayCount |= 1 << uint(i)
+	}
 	// Delaying only ever lowers initiative ("you voluntarily reduce your
 	// own initiative result"): a count above its own is its own count.
 	f.delayTo = min(p.DelayTo, f.count)
@@ -48,8 +60,8 @@ func (t *Table) startDelay(i int, p *Plan) {
 // next's act before next, the highest count first. It reports whether any
 // did.
 func (t *Table) resumeDelayedAtCount(next int) bool {
-	if !t.tactics {
-		return false
+	if !t.tactics || !t.countDue(next) {
+		return false // the scan below would find no one
 	}
 	did := false
 	for {
@@ -81,6 +93,44 @@ func (t *Table) resumeDelayedAtCount(next int) bool {
 	return did
 }
 
+// countDue reports whether some combatant delaying to a count would act
+// before next: the test of resumeDelayedAtCount's scan, asked only of
+// those delaying to a count (delayCount), in any order.
+func (t *Table) countDue(next int) bool {
+	c := t.f[next].count
+	for m := t.delayCount &^ (1 << uint(next)); m != 0; m &= m - 1 {
+		f := &t.f[bits.TrailingZeros64(m)]
+		if f.delayed && f.delayAfter < 0 && !f.out && f.delayTo > c {
+			return true
+		}
+	}
+	return false
+}
+
+// waiterDue reports whether some combatant waiting for a named combatant
+// may act now: the test of resumeWaiters' scan, asked only of those
+// waiting (delayWait), in any order.
+func (t *Table) waiterDue() bool {
+	for m := t.delayWait; m != 0; m &= m - 1 {
+		f := &t.f[bits.TrailingZeros64(m)]
+		if !f.delayed || f.delayAfter < 0 || f.out {
+			continue
+		}
+		if x := &t.f[f.delayAfter]; x.lastAct <= f.delayMark && !(x.out && x.outAt > f.delayMark) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// undelay ends i's delay (taken, lost or out of the fight).
+func (t *Table) undelay(i int) {
+	t.f[i].delayed = false
+	t.delayCount &^= 1 << uint(i)
+	t.delayWait &^= 1 << uint(i)
+}
+
 // resumeWaiters runs between turns, when the turn (or delayed action) of
 // anchor is over: combatants waiting for a named combatant that has acted
 // since they began to wait act now, right after anchor, at anchor's count.
@@ -88,6 +138,13 @@ func (t *Table) resumeDelayedAtCount(next int) bool {
 func (t *Table) resumeWaiters(anchor int) {
 	if !t.tactics {
 		return // nothing moved: t.cur is still on anchor
+	}
+	if !t.waiterDue() {
+		// The scan would resume no one and end on anchor's entry.
+		if t.cur >= len(t.order) || t.order[t.cur] != anchor {
+			t.cur = t.index(anchor)
+		}
+		return
 	}
 	for k := 0; k < len(t.order); k++ {
 		d := t.order[k]
@@ -131,6 +188,9 @@ func (t *Table) resumeDelayedAtEnd() {
 	for {
 		d := -1
 		for _, k := range t.order {
+			if t.delayCount == 0 {
+				break // no one delays to a count: the scan would find no one
+			}
 			f := &t.f[k]
 			if f.delayed && f.delayAfter < 0 && !f.out && (d < 0 || f.delayTo > t.f[d].delayTo) {
 				d = k
@@ -163,6 +223,9 @@ func (t *Table) resumeDelayedAtEnd() {
 // stranded returns the first combatant in the order that waits for a named
 // combatant who cannot act before the waiter's next turn, or -1.
 func (t *Table) stranded() int {
+	if t.delayWait == 0 {
+		return -1 // no one waits for a named combatant
+	}
 	for k, d := range t.order {
 		f := &t.f[d]
 		if !f.delayed || f.delayAfter < 0 || f.out {
@@ -179,7 +242,7 @@ func (t *Table) stranded() int {
 // resumeAt takes d's delayed action; its initiative becomes count.
 func (t *Table) resumeAt(d, count int) {
 	f := &t.f[d]
-	f.delayed = false
+	t.undelay(d)
 	f.count = count
 	if t.log != nil {
 		t.logf("%s takes its delayed action at count %d", t.name(d), count)

@@ -31,7 +31,8 @@ func (t *Table) applyDamage(a, d, dmg int) {
 		t.standing[t.side(d)]--
 		t.wentOut(d)
 		t.c.Down(d, a)
-		f.readied, f.delayed = false, false
+		t.unready(d)
+		t.undelay(d)
 	}
 	if !t.g.srdDying || f.hp <= -10 {
 		f.dead = true

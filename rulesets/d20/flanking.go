@@ -19,6 +19,9 @@ package d20
 // Flanks reports whether a's melee attack on d, from where a stands, gets
 // the flanking bonus (and is a flanking attack for sneak attack).
 func (t *Table) Flanks(a, d int) bool {
+	if !t.crossed && !t.g.Opt.FlankTwo {
+		return false // flanksFrom's first test, inlined where every strike asks
+	}
 	return t.flanksFrom(a, t.f[a].x, d)
 }
 

@@ -1,6 +1,10 @@
 package d20
 
-import "simctl/sim"
+import (
+	"math/bits"
+
+	"simctl/sim"
+)
 
 // Positions are feet on a line: side 0 starts at 0, side 1 at the
 // scenario's distance. A mover walks toward its target and stops where the
@@ -113,15 +117,21 @@ func (t *Table) step(a, d int) {
 // provoke gives each enemy threatening the square x that a is leaving its
 // attack of opportunity (one per enemy for this opportunity, as many a
 // round as it has: opportunity checks).
+//
+// It asks the enemies standing when it starts (upMask), in roster order:
+// no one comes back into the fight, and one put out on the way (by a
+// readied action its attack set off) is skipped as before.
 func (t *Table) provoke(a, x int) {
-	for e := range t.f {
-		if t.f[a].out {
-			return
-		}
-		if t.f[e].out || t.side(e) == t.side(a) {
-			continue
-		}
-		if abs(x-t.f[e].x) <= t.g.C[e].Reach {
+	es := 1 - t.side(a)
+	if !t.spanDirty[es] && (x < t.lo[es]-t.reachMax[es] || x > t.hi[es]+t.reachMax[es]) {
+		return // beyond every enemy's reach from the span they stand in (most squares of a move)
+	}
+	for m := t.upMask[es]; m != 0; m &= m - 1 {
+		e := bits.TrailingZeros64(m)
+		if abs(x-t.f[e].x) <= t.g.C[e].Reach && !t.f[e].out {
+			if t.f[a].out {
+				return
+			}
 			t.opportunity(e, a)
 		}
 	}

@@ -1,6 +1,8 @@
 package d20
 
 import (
+	"math/bits"
+
 	"simctl/sim"
 	"simctl/sim/msg"
 )
@@ -19,8 +21,15 @@ import (
 func (t *Table) startReady(i int, p *Plan) {
 	t.tactics = true
 	f := &t.f[i]
+	if f.readied { // not reached (a turn starts unready), but keeps readyOn exact
+		t.unready(i)
+	}
 	f.readied = true
 	t.cold[i].ready = *p
+	t.readyOn[p.Trigger&7] |= 1 << uint(i)
+	if p.Action == ReadyAttack && p.Shoot {
+		t.readyShot |= 1 << uint(i)
+	}
 	t.cold[i].readyRound = t.round
 	t.acts(i)
 	t.c.Inc(t.side(i), sim.Readies)
@@ -61,8 +70,16 @@ func (t *Table) readiers(kinds uint8, src int, fire func(r int) (stop bool)) {
 	if !t.tactics {
 		return
 	}
+	// cand: a superset of who may answer, asked before the flags.
+	cand := t.readyIn(kinds) &^ (1 << uint(src))
+	if cand == 0 {
+		return // no one holds such a readied action: the walk would skip everyone
+	}
 	for n := 0; n < len(t.order); n++ {
 		r := t.order[n]
+		if cand&(1<<uint(r)) == 0 {
+			continue
+		}
 		f := &t.f[r]
 		if !f.readied || f.out || kinds&(1<<t.cold[r].ready.Trigger) == 0 || r == src {
 			continue
@@ -79,6 +96,38 @@ func (t *Table) readiers(kinds uint8, src int, fire func(r int) (stop bool)) {
 // on is the trigger set of readiers holding only k.
 func on(k Trigger) uint8 { return 1 << k }
 
+// readyIn is the combatants holding a readied action with a trigger in
+// kinds (a superset: see Table.readyOn).
+func (t *Table) readyIn(kinds uint8) uint64 {
+	var m uint64
+	for k := kinds; k != 0; k &= k - 1 {
+		m |= t.readyOn[bits.TrailingZeros8(k)]
+	}
+	return m
+}
+
+// readyFor is readyIn(on(k)) without src: whether anyone else may answer
+// trigger k. Small enough to inline where each trigger is checked.
+func (t *Table) readyFor(k Trigger, src int) bool {
+	return t.readyOn[k]&^(1<<uint(src)) != 0
+}
+
+// moveReady is readyFor for m's movement (moveTriggers).
+func (t *Table) moveReady(m int) bool {
+	r := t.readyOn[OnEnemyInReach]
+	if t.f[m].charging {
+		r |= t.readyOn[OnCharge]
+	}
+	return r&^(1<<uint(m)) != 0
+}
+
+// unready ends i's readied action (taken, lost or out of the fight).
+func (t *Table) unready(i int) {
+	t.f[i].readied = false
+	t.readyOn[t.cold[i].ready.Trigger&7] &^= 1 << uint(i)
+	t.readyShot &^= 1 << uint(i)
+}
+
 // took records that r took its readied action in response to src and moves
 // r's entry immediately ahead of src.
 func (t *Table) took(r, src int) { t.takeReadied(r, src, true) }
@@ -90,7 +139,7 @@ func (t *Table) took(r, src int) { t.takeReadied(r, src, true) }
 // interrupt, and it is not the encounter's first action.
 func (t *Table) takeReadied(r, src int, effect bool) {
 	f := &t.f[r]
-	f.readied = false
+	t.unready(r)
 	t.acts(r)
 	if t.cold[r].readyRound < t.round {
 		// Taken in a later round before its regular turn, the readied
@@ -153,12 +202,15 @@ func (t *Table) canStepInto(r, tg int) bool {
 // it, whatever the distance the mover started from; readiers of both kinds
 // set off by the same square go in initiative order.
 func (t *Table) entered(m, from int) {
-	if t.tactics { // nobody has readied: nothing to trigger (the common case, inlined)
+	if t.readyOn[OnEnemyInReach]|t.readyOn[OnCharge] != 0 { // nobody has readied against movement: nothing to trigger (the common case, inlined)
 		t.enteredReadied(m, from)
 	}
 }
 
 func (t *Table) enteredReadied(m, from int) {
+	if !t.moveReady(m) {
+		return
+	}
 	t.readiers(t.moveTriggers(m), m, func(r int) bool {
 		// A readied shot went before the step (approach).
 		if t.side(r) == t.side(m) || t.cold[r].ready.Shoot || abs(t.f[r].x-from) <= t.g.C[r].Reach || !t.InReach(r, m) {
@@ -191,12 +243,15 @@ func (t *Table) enteredReadied(m, from int) {
 // A readied melee attack still waits for the mover to enter its reach
 // (entered, stopped): it needs the mover within reach to strike.
 func (t *Table) approach(m, next int) {
-	if t.tactics { // nobody has readied: nothing to trigger (the common case, inlined)
+	if t.readyShot != 0 { // nobody has readied a shot: nothing to trigger here (the common case, inlined)
 		t.approachReadied(m, next)
 	}
 }
 
 func (t *Table) approachReadied(m, next int) {
+	if !t.moveReady(m) {
+		return
+	}
 	t.readiers(t.moveTriggers(m), m, func(r int) bool {
 		rd := &t.cold[r].ready
 		if t.side(r) == t.side(m) || rd.Action != ReadyAttack || !rd.Shoot || !t.canShoot(r, m) {
@@ -261,12 +316,15 @@ func (t *Table) fireAt(r, m int) {
 // when the readier can still take that step: the readier steps in and
 // attacks. (A mover with a longer reach than the readier's stops there.)
 func (t *Table) stopped(m, from int) {
-	if t.tactics { // nobody has readied: nothing to trigger (the common case, inlined)
+	if t.readyOn[OnEnemyInReach]|t.readyOn[OnCharge] != 0 { // nobody has readied against movement: nothing to trigger (the common case, inlined)
 		t.stoppedReadied(m, from)
 	}
 }
 
 func (t *Table) stoppedReadied(m, from int) {
+	if !t.moveReady(m) {
+		return
+	}
 	t.readiers(t.moveTriggers(m), m, func(r int) bool {
 		// A readied shot needs no step: it fires only on entering reach.
 		if t.side(r) == t.side(m) || t.cold[r].ready.Shoot || t.InReach(r, m) || !t.canStepInto(r, m) || abs(t.f[r].x-from) <= t.Dist(r, m) || !t.canFireAt(r, m) {
@@ -291,7 +349,7 @@ func (t *Table) moveTriggers(m int) uint8 {
 // allyActs: the trigger "a named ally acts", checked as the ally starts its
 // action. The readied attack goes at the ally's target when it can reach it.
 func (t *Table) allyActs(a, target int) {
-	if t.tactics { // nobody has readied: nothing to trigger (the common case, inlined)
+	if t.readyFor(OnAllyActs, a) { // nobody holds such a readied action: nothing to trigger (the common case, inlined)
 		t.allyActsReadied(a, target)
 	}
 }
@@ -347,7 +405,7 @@ func (t *Table) allyActsReadied(a, target int) {
 // enemyAttacks: the trigger "an enemy attacks a named ally", checked before
 // the attacker's first attack roll against that ally.
 func (t *Table) enemyAttacks(a, victim int) {
-	if t.tactics { // nobody has readied: nothing to trigger (the common case, inlined)
+	if t.readyFor(OnEnemyAttacksAlly, a) { // nobody holds such a readied action: nothing to trigger (the common case, inlined)
 		t.enemyAttacksReadied(a, victim)
 	}
 }

@@ -15,7 +15,7 @@ func (t *Table) playRound() {
 		i := t.order[t.cur]
 		// Delay: a combatant waiting for a count acts before the first
 		// combatant whose count is lower.
-		if t.tactics && t.resumeDelayedAtCount(i) {
+		if t.delayCount != 0 && t.resumeDelayedAtCount(i) { // delayCount: see resumeDelayedAtCount
 			if t.over() {
 				return
 			}
@@ -30,11 +30,13 @@ func (t *Table) playRound() {
 		}
 		// Delay: combatants waiting for a combatant that acted in this turn
 		// (usually i) act right after it.
-		if t.tactics {
+		if t.delayWait != 0 {
 			t.resumeWaiters(i)
 			if t.over() {
 				return
 			}
+		} else if t.tactics && t.order[t.cur] != i {
+			t.cur = t.index(i) // what resumeWaiters does when no one waits
 		}
 	}
 	if t.tactics {
@@ -58,7 +60,7 @@ func (t *Table) turn(i int) {
 	// "If you come to your next action and have not yet performed" the
 	// delayed or readied action, it is lost.
 	if f.delayed {
-		f.delayed = false
+		t.undelay(i)
 		t.c.Lost(c.Side, i)
 		if t.log != nil {
 			t.logf("%s never took its delayed action: lost", c.Name)
@@ -66,7 +68,7 @@ func (t *Table) turn(i int) {
 		}
 	}
 	if f.readied {
-		f.readied = false
+		t.unready(i)
 		t.c.Inc(c.Side, sim.ReadiesWasted)
 		t.c.Lost(c.Side, i)
 		if t.log != nil {

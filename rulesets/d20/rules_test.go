@@ -1026,6 +1026,7 @@ sides:
 			R, M := 0, 1
 			tb.f[R].readied = true
 			tb.tactics = true // what startReady records
+			tb.readyOn[OnEnemyInReach] |= 1 << R
 			tb.cold[R].ready = Plan{Do: Ready, Trigger: OnEnemyInReach, Action: ReadyAttack, DelayAfter: -1, Target: -1, Spell: -1}
 			tb.f[R].moved = tc.moved
 			tb.actor, tb.cur = M, tb.index(M)

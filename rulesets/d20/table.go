@@ -80,6 +80,22 @@ type Table struct {
 	// then the trigger and resumption scans are skipped (most turns of most
 	// fights).
 	tactics bool
+	// Who may answer a trigger or resume, as bit masks by roster index
+	// (scenario.MaxCombatants is 64), so that a move, an action or a
+	// count asks only them: readyOn[k] holds every combatant with a
+	// readied action of trigger k, delayCount those delaying to a count,
+	// delayWait those waiting for a named combatant. Each is a superset of
+	// what the flags say (a bit is set where the flag is, and cleared
+	// where it is, or later): the scans keep their own tests and order,
+	// and an empty mask only skips a scan that would have found no one.
+	readyOn    [8]uint64
+	readyShot  uint64 // those of readyOn whose readied action is a shot (approach asks only them)
+	delayCount uint64
+	delayWait  uint64
+	// upMask holds each side's combatants still in the fight (as up).
+	upMask [2]uint64
+	// reachMax is the longest reach on each side (set in setup).
+	reachMax [2]int
 	// crossed: some combatant may stand beyond an enemy (flanking.go);
 	// until then no one is flanked on the line. far: the extreme positions
 	// each side has held, which keep it.
@@ -172,9 +188,12 @@ func (t *Table) setup() {
 	t.actor, t.first, t.head, t.seq, t.mv = -1, -1, -1, 0, -1
 	t.standing = [2]int{}
 	t.tactics = false
+	t.readyOn, t.readyShot, t.delayCount, t.delayWait = [8]uint64{}, 0, 0, 0
+	t.reachMax = [2]int{}
 	for i := range t.f {
 		t.standing[t.g.C[i].Side]++
 		c := &t.g.C[i]
+		t.reachMax[c.Side] = max(t.reachMax[c.Side], c.Reach)
 		f := &t.f[i]
 		*f = fighter{hp: c.HP.Roll(t.r), flatFooted: true, delayAfter: -1, aooLeft: 1, aooMax: 1}
 		f.maxHP = f.hp

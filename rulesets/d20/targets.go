@@ -41,9 +41,11 @@ func (t *Table) resetTargets() {
 		t.up[s] = t.up[s][:0]
 		t.heap[s] = t.heap[s][:0]
 	}
+	t.upMask = [2]uint64{}
 	for i := range t.f {
 		s := t.g.sideOf[i]
 		t.up[s] = append(t.up[s], i)
+		t.upMask[s] |= 1 << uint(i)
 		t.heapPos[i] = len(t.heap[s])
 		t.heap[s] = append(t.heap[s], weakKey(t.f[i].hp, i))
 	}
@@ -140,6 +142,7 @@ func (t *Table) wentOut(j int) {
 		up[k] = up[k+1]
 	}
 	t.up[s] = up[:len(up)-1]
+	t.upMask[s] &^= 1 << uint(j)
 
 	h := t.heap[s]
 	k = t.heapPos[j]
@@ -170,19 +173,24 @@ func (t *Table) moved(j int) {
 // limit feet of position x.
 func (t *Table) within(s, x, limit int) bool {
 	if t.spanDirty[s] {
-		lo, hi := 0, 0
-		for k, j := range t.up[s] {
-			p := t.f[j].x
-			if k == 0 || p < lo {
-				lo = p
-			}
-			if k == 0 || p > hi {
-				hi = p
-			}
-		}
-		t.lo[s], t.hi[s], t.spanDirty[s] = lo, hi, false
+		t.respan(s)
 	}
 	return x-t.lo[s] <= limit && t.hi[s]-x <= limit
+}
+
+// respan recomputes the span of side s's standing combatants.
+func (t *Table) respan(s int) {
+	lo, hi := 0, 0
+	for k, j := range t.up[s] {
+		p := t.f[j].x
+		if k == 0 || p < lo {
+			lo = p
+		}
+		if k == 0 || p > hi {
+			hi = p
+		}
+	}
+	t.lo[s], t.hi[s], t.spanDirty[s] = lo, hi, false
 }
 
 // span is the lowest and highest position of side s's standing
@@ -222,7 +230,10 @@ func (t *Table) CountWithin(self, s, limit int) int {
 func (t *Table) PickTarget(self int, rule TargetRule, limit int, fallback bool) int {
 	es := 1 - t.g.sideOf[self]
 	x := t.f[self].x
-	if t.within(es, x, limit) {
+	if t.spanDirty[es] { // within, by hand: too big to inline, asked every turn
+		t.respan(es)
+	}
+	if x-t.lo[es] <= limit && t.hi[es]-x <= limit {
 		switch rule {
 		case TargetWeakest:
 			return t.weakest(es)
