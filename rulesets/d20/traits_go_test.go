@@ -27,6 +27,9 @@ func sameTally(t *testing.T, a, b *sim.Tally) {
 
 func TestTraitUncannyDodgeIsTheGoRule(t *testing.T) {
 	n := encounters(1_000_000)
+	if raceEnabled {
+		n = 20_000 // the same identity on fewer: the ordinary go test plays the million
+	}
 	orc := drOrc.yaml()
 	goRule := strings.Replace(orc, "}", ", uncanny_dodge: true}", 1)
 	trait := strings.Replace(orc, "}", ", traits: [uncanny_dodge]}", 1)
@@ -68,6 +71,9 @@ sides:
 
 func TestTraitPreciseShotIsTheGoRule(t *testing.T) {
 	n := encounters(1_000_000)
+	if raceEnabled {
+		n = 20_000 // the same identity on fewer: the ordinary go test plays the million
+	}
 	src := preciseScenario
 	trait := strings.Replace(src, "precise_shot: true,", "traits: [precise_shot],", 1)
 	plain := strings.Replace(src, "precise_shot: true,", "", 1)
