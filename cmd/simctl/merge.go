@@ -69,7 +69,11 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	if len(kinds) > 1 {
-		say(stderr, "merge", "documents of different kinds given (runs, sweeps, comparisons, value or matrix runs); merge the shards of one experiment at a time")
+		given := slices.Clone(kinds)
+		if i := slices.Index(given, ""); i >= 0 {
+			given[i] = "run" // a run result has no kind
+		}
+		say(stderr, "merge", "documents of different kinds given (%s); merge the shards of one experiment at a time", strings.Join(given, ", "))
 		return exitFailure
 	}
 	if len(docs) > 0 {
