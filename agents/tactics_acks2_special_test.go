@@ -63,7 +63,7 @@ func TestAcksWatchfulPauseAsData(t *testing.T) {
 		"Fighter takes Watchful Pause (segment action)",
 		"Watchful Pause: apply poised to self for 2 rounds (Fighter)",
 		"-- round 2",
-		"Poised: number += $bonus (number 2 -> 5)",
+		"Poised: number += 3 (number 2 -> 5)",
 		"Poised: remove poised (Fighter)",
 		"count 5: Fighter",
 		"Fighter attacks Orc",

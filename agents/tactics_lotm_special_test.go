@@ -38,7 +38,7 @@ func TestLotmSeizeTheTempoAsData(t *testing.T) {
 		"Cultist's turn (initiative 7",
 		"Investigator's turn (initiative 4",
 		"Investigator takes Seize the Tempo (swift action)",
-		"Seize the Tempo: count += $gain (count 4 -> 9)",
+		"Seize the Tempo: count += 5 (count 4 -> 9)",
 		"Investigator: attack vs Cultist",
 		"-- round 2",
 		"the order follows the new counts: Investigator, Cultist",

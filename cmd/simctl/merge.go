@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -68,7 +69,11 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	if len(kinds) > 1 {
-		say(stderr, "merge", "documents of different kinds given (runs, sweeps, comparisons, value or matrix runs); merge the shards of one experiment at a time")
+		given := slices.Clone(kinds)
+		if i := slices.Index(given, ""); i >= 0 {
+			given[i] = "run" // a run result has no kind
+		}
+		say(stderr, "merge", "documents of different kinds given (%s); merge the shards of one experiment at a time", strings.Join(given, ", "))
 		return exitFailure
 	}
 	if len(docs) > 0 {
@@ -127,22 +132,38 @@ func mergeKind(kind string, docs []any, paths []string, target *safeio.Target, p
 	return exitOK
 }
 
-// mergeInputError says what a file given to merge is when it is a simctl
-// document of another kind, and what merge wants instead.
-// Only a regular file is read again (a FIFO's writer is gone, and a
-// second read would wait for another, deaf to Ctrl-C), and with ctx.
+// mergeInputError says, of a file given to merge that does not read as
+// a simctl document, why it does not merge: a document of a kind that
+// does not shard (find's, which no reader takes) says so; one that is no
+// JSON object, or of no kind simctl knows, says what merge takes. A
+// damaged document (a run result's too: no kind) keeps its reader's
+// error, which says what such a document is.
 func mergeInputError(ctx context.Context, path string, err error) error {
 	if st, serr := os.Stat(path); serr != nil || !st.Mode().IsRegular() {
 		return err
 	}
-	in, rerr := results.ReadInputContext(ctx, path)
-	switch {
-	case rerr != nil:
+	data, rerr := safeio.ReadFile(ctx, path, safeio.MaxResultBytes, "simctl JSON document")
+	if rerr != nil {
 		return err
-	case in.Sweep != nil:
-		return msg.Errorf("%s is a sweep (simctl sweep --format json); merge adds the run results of one run's shards (simctl run --json --shard k/K); a sweep goes to simctl report", path)
-	case in.Compare != nil:
-		return msg.Errorf("%s is a comparison (simctl compare --format json); merge adds the run results of one run's shards (simctl run --json --shard k/K); a comparison goes to simctl report", path)
 	}
-	return err
+	var head struct {
+		Kind *string `json:"kind"`
+	}
+	if json.Unmarshal(data, &head) == nil {
+		if head.Kind == nil {
+			return err // a run result's reader said what one is
+		}
+		k := app.Lookup(*head.Kind)
+		switch {
+		case k != nil && k.Merge == nil:
+			return msg.Errorf("%s is a %s document, which does not shard; there is nothing to merge", path, *head.Kind)
+		case k != nil || *head.Kind == "":
+			return err // damaged
+		}
+	}
+	// Not a JSON object, or one of a kind simctl does not know.
+	// The kinds named are those whose table entry merges shards (the
+	// tournament's refuses them); TestMergeInputErrorKinds holds them to
+	// the table.
+	return msg.Errorf("%v; merge adds the shards of one experiment, as JSON: those of simctl run --json --shard k/K, or of sweep, compare, value, matrix or optimize with --shard k/K --format json", err)
 }

@@ -110,7 +110,7 @@ func TestTraitHooks(t *testing.T) {
 		// No traits: A hits 5 vs 5 three times (9), B misses (4 < 5).
 		{name: "none", hpA: 20, hpB: 11, order: "A B"},
 		// Quick: B's total 5+6 ranks it first.
-		{name: "initiative", b: ", traits: [{use: quick, params: {bonus: 6}}]", hpA: 20, hpB: 11, order: "B A", wantLog: "Quick: total += $bonus (total 5 -> 11)"},
+		{name: "initiative", b: ", traits: [{use: quick, params: {bonus: 6}}]", hpA: 20, hpB: 11, order: "B A", wantLog: "Quick: total += 6 (total 5 -> 11)"},
 		// Shield on A: B's 4 vs 5+1 still misses; on B: A's 5 vs 6 misses.
 		{name: "attacked", b: ", traits: [shield]", hpA: 20, hpB: 20, order: "A B"},
 		// hit: +2 damage on each of A's three hits.

@@ -362,6 +362,7 @@ func readOne(d *scenario.Decoder, n *yaml.Node, path string, decl *Decl, o Optio
 		}
 		e, eok := readEffect(d, node, lib, fpath("do"), d.Str(ln, fpath("do")), decl, t.Moment, env, refs, params)
 		if eok {
+			e.Text = withParams(e.Text, params)
 			t.Effects = append(t.Effects, e)
 		}
 		ok = ok && eok
@@ -411,6 +412,35 @@ func indexParam(ps []param, name string) int {
 		}
 	}
 	return -1
+}
+
+// withParams is an effect's text with each $NAME of params replaced by
+// the value as written (damage += $dice: damage += 2d6), so that a trace
+// says what this trait played rather than the library's placeholder.
+func withParams(text string, params []param) string {
+	if !strings.Contains(text, "$") {
+		return text
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(text, '$')
+		if i < 0 {
+			break
+		}
+		j := i + 1
+		for j < len(text) && lang.IdentChar(text[j]) {
+			j++
+		}
+		b.WriteString(text[:i])
+		if k := indexParam(params, text[i+1:j]); k >= 0 && !params[k].missing {
+			b.WriteString(strings.TrimSpace(params[k].node.Value))
+		} else {
+			b.WriteString(text[i:j])
+		}
+		text = text[j:]
+	}
+	b.WriteString(text)
+	return b.String()
 }
 
 // readParams reads params: {NAME: number or dice}.

@@ -743,12 +743,11 @@ func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJo
 	if !ok {
 		return
 	}
-	if k := app.Lookup(j.req.Kind); j.req.Kind == "optimize" || k != nil && k.Section == nil {
-		// A kind without a report section (the kinds table's), and
-		// optimize, whose archive the lab has not offered since simctl
-		// report could not read it: refused up front, not a 500 from the
-		// report made (and failing) on every request.
-		jsonError(w, r, http.StatusNotFound, "a %s job has no report archive (simctl report reads run, sweep, compare, value, matrix and tournament documents); download its result JSON", j.req.Kind)
+	if !hasReport(j.req.Kind) {
+		// A kind without a report section (the kinds table's): refused up
+		// front, not a 500 from the report made (and failing) on every
+		// request.
+		jsonError(w, r, http.StatusNotFound, "a %s job has no report archive (simctl report reads the documents of %s); download its result JSON", j.req.Kind, strings.Join(reportKinds(), ", "))
 		return
 	}
 	// Made once per job and format: a report replays fights and draws
@@ -780,6 +779,27 @@ func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJo
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="simctl-report-%s.%s"`, j.id[:8], format))
 	w.Write(data)
+}
+
+// hasReport says whether simctl report reads a document of kind: a
+// run's, or a kind's of the table with a report section.
+func hasReport(kind string) bool {
+	if kind == "run" {
+		return true
+	}
+	k := app.Lookup(kind)
+	return k != nil && k.Section != nil
+}
+
+// reportKinds are the kinds hasReport accepts, in the table's order.
+func reportKinds() []string {
+	ks := []string{"run"}
+	for _, a := range app.Analyses() {
+		if a.Section != nil {
+			ks = append(ks, a.Name)
+		}
+	}
+	return ks
 }
 
 // makeReport makes the report of the document as simctl report makes

@@ -102,6 +102,11 @@ func TestServeE2EKeptKinds(t *testing.T) {
 				t.Errorf("%s: the note under the command reads %q", what, note)
 			}
 		}
+		// The report download is offered for every kind simctl report
+		// reads (optimize's too), not for find's.
+		if zip := get(t, kctx, what+" report", chromedp.Evaluate[bool](`!!document.querySelector("#dl-zip")`)); zip != (c.req.Kind != "find") {
+			t.Errorf("%s: the report download is offered: %v", what, zip)
+		}
 		if c.req.Kind == "optimize" {
 			screenshot(t, kctx, shots, "kept-optimize")
 		}

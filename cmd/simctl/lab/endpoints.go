@@ -44,6 +44,9 @@ func (j *serveJob) statusIn(l i18n.Lang) map[string]any {
 	if j.doc != nil {
 		st["result"] = json.RawMessage(j.doc)
 		st["figures"] = j.figureNames()
+		// Whether report.zip and report.tar.gz are offered (the page
+		// shows their buttons only then).
+		st["report"] = hasReport(j.req.Kind)
 		// The page lays these documents out itself; their verdict,
 		// guarantee and statuses are the report's words, in the reader's
 		// language.

@@ -1211,8 +1211,8 @@ function downloads(job) {
   const box = el("div", { class: "downloads" });
   // The report in the page's language (simctl report --lang).
   const q = lab.lang === "en" ? "" : "?lang=" + lab.lang;
-  if (!["tournament", "optimize", "find"].includes(job.kind)) box.append(el("a", { class: "button", id: "dl-zip", href: `/api/jobs/${job.id}/report.zip${q}`, download: "", text: t("lab.dl.report") }));
-  if (!["tournament", "optimize", "find"].includes(job.kind)) box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz${q}`, download: "", text: t("lab.dl.targz") }));
+  if (job.report) box.append(el("a", { class: "button", id: "dl-zip", href: `/api/jobs/${job.id}/report.zip${q}`, download: "", text: t("lab.dl.report") }));
+  if (job.report) box.append(el("a", { class: "button", href: `/api/jobs/${job.id}/report.tar.gz${q}`, download: "", text: t("lab.dl.targz") }));
   const blob = new Blob([JSON.stringify(job.result, null, 2)], { type: "application/json" });
   box.append(el("a", { class: "button", href: URL.createObjectURL(blob), download: `simctl-${job.kind}.json`, text: t("lab.dl.json") }));
   // The exact text the job played, under the name its command line gives
