@@ -191,6 +191,14 @@ var wrongForms = []struct {
 	{Ko, "사본에는", "개체"},
 	{Ko, "사본은", "개체"},
 	{Ru, "после этапов: %d", "«после %[2]d [[этапа|этапов|этапов]] в игре %[1]d [[вариант|варианта|вариантов]]»"},
+	{Ko, "특기", "a Cavaliers specialty is 전문 분야, one term (특기 reads as a feat)"},
+	{Ko, "속성 주사위", "a Cavaliers attribute die is 능력치 주사위"},
+	{Ko, "순서 첫째", "first in order is 순서상 첫째"},
+	{Ko, "먼저 행동:", "the first actor is 첫 행동자"},
+	{Ru, "Ошеломлён", "LotM's Stunned is «оглушён» (Dazed is «ошеломлён»)"},
+	{Ru, "ошеломлённый", "LotM's Stunned is «оглушённый»"},
+	{Ru, "шеломлени", "LotM's Stunned is «оглушение»"},
+	{Ru, "он отдал свой номер", "a combatant's gender is unknown (the source's Skandara is a woman): no pronoun"},
 }
 
 // TestWrongFormsStayOut fails when a form found wrong comes back.
