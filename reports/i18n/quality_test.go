@@ -198,6 +198,10 @@ var wrongForms = []struct {
 	{Ru, "Ошеломлён", "LotM's Stunned is «оглушён» (Dazed is «ошеломлён»)"},
 	{Ru, "ошеломлённый", "LotM's Stunned is «оглушённый»"},
 	{Ru, "шеломлени", "LotM's Stunned is «оглушение»"},
+	{Ko, "카운터", "a counter is 계수기 (카운트 is ACKS's count)"},
+	{Ru, "подсчёты", "the counts of a run are «результаты», «те же числа»"},
+	{Ko, "고유 링크", "a permalink is 고정 링크"},
+	{Ko, "영 대조군", "a null control is 음성 대조군"},
 	{Ru, "он отдал свой номер", "a combatant's gender is unknown (the source's Skandara is a woman): no pronoun"},
 }
 
