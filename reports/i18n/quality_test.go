@@ -202,6 +202,11 @@ var wrongForms = []struct {
 	{Ru, "подсчёты", "the counts of a run are «результаты», «те же числа»"},
 	{Ko, "고유 링크", "a permalink is 고정 링크"},
 	{Ko, "영 대조군", "a null control is 음성 대조군"},
+	{Ko, "속박", "LotM's Restrained is 제압됨, as the rules text says"},
+	{Ko, "이점", "LotM's Advantage is 유리함"},
+	{Ko, "(불리)", "LotM's Disadvantage is 불리함"},
+	{Ko, "무방비 아님", "LotM's Caught Off Guard is 허를 찔림 (무방비 is d20's flat-footed)"},
+	{Ko, "매복당한 쪽은 무방비", "LotM's Caught Off Guard is 허를 찔림"},
 	{Ru, "он отдал свой номер", "a combatant's gender is unknown (the source's Skandara is a woman): no pronoun"},
 }
 
