@@ -207,6 +207,9 @@ var wrongForms = []struct {
 	{Ko, "(불리)", "LotM's Disadvantage is 불리함"},
 	{Ko, "무방비 아님", "LotM's Caught Off Guard is 허를 찔림 (무방비 is d20's flat-footed)"},
 	{Ko, "매복당한 쪽은 무방비", "LotM's Caught Off Guard is 허를 찔림"},
+	{Ko, "순간, 수치", "a moment is 시점, as rulesdoc.moments says"},
+	{Ko, "결정의 순간", "a moment is 시점"},
+	{Ko, "분야에 등급", "a Cavaliers specialty's ranks are 랭크 (등급 is LotM's Rank)"},
 	{Ru, "он отдал свой номер", "a combatant's gender is unknown (the source's Skandara is a woman): no pronoun"},
 }
 
