@@ -210,6 +210,7 @@ var wrongForms = []struct {
 	{Ko, "순간, 수치", "a moment is 시점, as rulesdoc.moments says"},
 	{Ko, "결정의 순간", "a moment is 시점"},
 	{Ko, "분야에 등급", "a Cavaliers specialty's ranks are 랭크 (등급 is LotM's Rank)"},
+	{Ru, "опци", "a ruleset option is «настройка», one word"},
 	{Ru, "он отдал свой номер", "a combatant's gender is unknown (the source's Skandara is a woman): no pronoun"},
 }
 
