@@ -211,6 +211,9 @@ var wrongForms = []struct {
 	{Ko, "결정의 순간", "a moment is 시점"},
 	{Ko, "분야에 등급", "a Cavaliers specialty's ranks are 랭크 (등급 is LotM's Rank)"},
 	{Ru, "опци", "a ruleset option is «настройка», one word"},
+	{Ru, "походи", "colloquial: «подействует», «уже действовал», as the trace says"},
+	{Ko, "COUNT 라고", "a particle follows without a space"},
+	{Ko, "몇 번 결정했는지", "a rule that fired is 발동 (the table's word)"},
 	{Ru, "он отдал свой номер", "a combatant's gender is unknown (the source's Skandara is a woman): no pronoun"},
 }
 
