@@ -214,6 +214,7 @@ var wrongForms = []struct {
 	{Ru, "походи", "colloquial: «подействует», «уже действовал», as the trace says"},
 	{Ko, "COUNT 라고", "a particle follows without a space"},
 	{Ko, "몇 번 결정했는지", "a rule that fired is 발동 (the table's word)"},
+	{Ru, "счёты", "«счёты» is an abacus: counts are «числа», «результаты», «счётчики»"},
 	{Ru, "он отдал свой номер", "a combatant's gender is unknown (the source's Skandara is a woman): no pronoun"},
 }
 
