@@ -215,6 +215,9 @@ var wrongForms = []struct {
 	{Ko, "COUNT 라고", "a particle follows without a space"},
 	{Ko, "몇 번 결정했는지", "a rule that fired is 발동 (the table's word)"},
 	{Ru, "счёты", "«счёты» is an abacus: counts are «числа», «результаты», «счётчики»"},
+	{Ru, "значении счёта", "a d20 count is «номер (инициативы)», as in ACKS"},
+	{Ru, " счёт инициативы", "a d20 count is «номер инициативы» («подсчёт инициативы» is the counting down)"},
+	{Ru, "до счёта", "«до номера»"},
 	{Ru, "он отдал свой номер", "a combatant's gender is unknown (the source's Skandara is a woman): no pronoun"},
 }
 
