@@ -218,6 +218,9 @@ var wrongForms = []struct {
 	{Ru, "значении счёта", "a d20 count is «номер (инициативы)», as in ACKS"},
 	{Ru, " счёт инициативы", "a d20 count is «номер инициативы» («подсчёт инициативы» is the counting down)"},
 	{Ru, "до счёта", "«до номера»"},
+	{Ko, "공짜 공격", "a free attack is 자유 공격, as a free action is 자유 행동"},
+	{Ko, "무료 공격", "자유 공격"},
+	{Ru, "добивающий или", "cleave is «рассечение», as the source says"},
 	{Ru, "он отдал свой номер", "a combatant's gender is unknown (the source's Skandara is a woman): no pronoun"},
 }
 
