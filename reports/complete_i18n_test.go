@@ -133,6 +133,7 @@ func render(t *testing.T, b *Bundle, secs []*Section) string {
 // TestReportNoEnglishLeft: a report holding every kind of document, in
 // Korean and Russian, has no English word of simctl's own.
 func TestReportNoEnglishLeft(t *testing.T) {
+	oneGoroutineUnderRace(t)
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
 		b, names := everyKind(t, l)
 		secs := langSections(t, b)
@@ -169,6 +170,7 @@ func TestReportNoEnglishLeft(t *testing.T) {
 // the optimize section as it was before it was translated (its words,
 // hardcoded).
 func TestEnglishLinesCatches(t *testing.T) {
+	oneGoroutineUnderRace(t)
 	b, names := everyKind(t, i18n.En)
 	if n := len(i18ntest.EnglishLines(render(t, b, langSections(t, b)), names)); n < 100 {
 		t.Errorf("the English report is flagged on %d lines only", n)

@@ -2,4 +2,8 @@
 
 package reports
 
+import "testing"
+
 const raceEnabled = false
+
+func oneGoroutineUnderRace(t *testing.T) {}

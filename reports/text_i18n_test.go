@@ -14,6 +14,7 @@ import (
 // optimize's in TestGoldenOptimizeText), with no English word of
 // simctl's own left in them.
 func TestGoldenTablesLang(t *testing.T) {
+	oneGoroutineUnderRace(t)
 	_, names := everyKind(t, i18n.En)
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
 		for _, c := range []struct {
@@ -83,6 +84,7 @@ func TestGoldenTablesLang(t *testing.T) {
 
 // TestOptimizeTextNoEnglishLeft: the optimize text tables too.
 func TestOptimizeTextNoEnglishLeft(t *testing.T) {
+	oneGoroutineUnderRace(t)
 	_, names := everyKind(t, i18n.En)
 	for _, l := range []i18n.Lang{i18n.Ko, i18n.Ru} {
 		var b bytes.Buffer

@@ -63,6 +63,9 @@ func tiesSrc(ties, traits string) string {
 
 func TestTraitMustBeatIsTheGoRule(t *testing.T) {
 	n := encounters(1_000_000)
+	if raceEnabled {
+		n = 20_000 // the same identity on fewer: the ordinary go test plays the million
+	}
 	goRule := compile(t, tiesSrc("miss", ""))
 	trait := compile(t, tiesSrc("hit", ", traits: [must_beat]"))
 	plain := compile(t, tiesSrc("hit", ""))

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"simctl/rulesets"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
@@ -75,17 +74,7 @@ func TestOptimizeBothSidesExact(t *testing.T) {
 	}
 	// The old rule, for the power check.
 	old := [2]experiment.Space{{Alts: []experiment.Alternative{bothOptions[0], bothOptions[1], bothOptions[3]}}, {Alts: bothOptions[2:3]}}
-	compile := func(sets []scenario.Set) sim.Game {
-		sc, err := scenario.Load("duel.yaml", src, sets, rulesets.Schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := rulesets.Compile(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g
-	}
+	compile := func(sets []scenario.Set) sim.Game { return compileDuel(t, src, sets) }
 	oracle := func(sp [2]experiment.Space, seed uint64) *experiment.OracleResult {
 		var alts [2][]experiment.Alternative
 		for s := range sp {

@@ -35,17 +35,7 @@ func pointBuy(t *testing.T) (*experiment.Space, []experiment.Point, []sim.Game, 
 	if err != nil || cnt.Candidates != 10 {
 		t.Fatalf("space: %v, %+v", err, cnt)
 	}
-	compile := func(sets []scenario.Set) sim.Game {
-		sc, err := scenario.Load("duel.yaml", src, sets, rulesets.Schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := rulesets.Compile(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g
-	}
+	compile := func(sets []scenario.Set) sim.Game { return compileDuel(t, src, sets) }
 	games := make([]sim.Game, len(points))
 	exact := make([]float64, len(points))
 	for k, p := range points {
@@ -672,4 +662,18 @@ func TestOptimizeBudgetExact(t *testing.T) {
 	if float64(wrong) > alpha*runs {
 		t.Errorf("wrong in %d of %d runs; at most %.0f allowed", wrong, runs, alpha*runs)
 	}
+}
+
+// compileDuel compiles the duel's text src with sets applied.
+func compileDuel(t *testing.T, src []byte, sets []scenario.Set) sim.Game {
+	t.Helper()
+	sc, err := scenario.Load("duel.yaml", src, sets, rulesets.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rulesets.Compile(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

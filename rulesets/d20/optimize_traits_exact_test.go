@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"simctl/rulesets"
 	"simctl/sim"
 	"simctl/sim/experiment"
 	"simctl/sim/scenario"
@@ -64,17 +63,7 @@ func featSpace(t *testing.T, where string) (*experiment.Space, []experiment.Poin
 	if err != nil {
 		t.Fatal(err)
 	}
-	compile := func(sets []scenario.Set) sim.Game {
-		sc, err := scenario.Load("duel.yaml", src, sets, rulesets.Schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := rulesets.Compile(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g
-	}
+	compile := func(sets []scenario.Set) sim.Game { return compileDuel(t, src, sets) }
 	games := make([]sim.Game, len(points))
 	exact := make([]float64, len(points))
 	for k, p := range points {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package cavaliers
+
+const raceEnabled = false
