@@ -222,6 +222,7 @@ var wrongForms = []struct {
 	{Ko, "무료 공격", "자유 공격"},
 	{Ru, "добивающий или", "cleave is «рассечение», as the source says"},
 	{Ko, "모형화", "one word: 모델링하지 않는다"},
+	{Ru, "у него тоже длинное", "no pronoun for a combatant: «у противника»"},
 	{Ru, "он отдал свой номер", "a combatant's gender is unknown (the source's Skandara is a woman): no pronoun"},
 }
 
