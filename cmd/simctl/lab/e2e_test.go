@@ -486,7 +486,9 @@ func e2eBrowser(t *testing.T, timeout time.Duration) context.Context {
 // waitPage polls a JavaScript condition until it holds.
 func waitPage(t *testing.T, c context.Context, what, cond string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	// 90 s: on two cores shared with the rest of go test ./..., a run of
+	// the page once passed 30 s; a page that never gets there still fails.
+	deadline := time.Now().Add(90 * time.Second)
 	for {
 		ok, err := chromedp.Run(c, chromedp.Evaluate[bool](cond))
 		if err != nil {
