@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"testing"
 
-	"simctl/rulesets"
 	"simctl/rulesets/cavaliers"
 	"simctl/scenarios"
 	"simctl/sim"
 	"simctl/sim/rng"
-	"simctl/sim/scenario"
 )
 
 // The default Cavaliers policy reads the foes of an Area from the Table's
@@ -145,22 +143,7 @@ func TestCavMasksMatchScans(t *testing.T) {
 		if !ok {
 			t.Fatalf("no built-in %s", c.name)
 		}
-		var ss []scenario.Set
-		for _, s := range c.sets {
-			x, err := scenario.ParseSet(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ss = append(ss, x)
-		}
-		sc, err := scenario.Load(display, data, ss, rulesets.Schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := rulesets.Compile(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := compileSets(t, display, data, c.sets...)
 		cg := g.(*cavaliers.Game)
 		var fail string
 		n, wrapped := 0, 0

@@ -44,6 +44,13 @@ sides:
 
 func compileD20(t *testing.T, src string, sets ...string) *d20.Game {
 	t.Helper()
+	return compileSets(t, "fast.yaml", []byte(src), sets...).(*d20.Game)
+}
+
+// compileSets compiles the scenario text data (named display) with each
+// --set of sets applied.
+func compileSets(t *testing.T, display string, data []byte, sets ...string) sim.Game {
+	t.Helper()
 	var ss []scenario.Set
 	for _, s := range sets {
 		set, err := scenario.ParseSet(s)
@@ -52,7 +59,7 @@ func compileD20(t *testing.T, src string, sets ...string) *d20.Game {
 		}
 		ss = append(ss, set)
 	}
-	sc, err := scenario.Load("fast.yaml", []byte(src), ss, rulesets.Schema)
+	sc, err := scenario.Load(display, data, ss, rulesets.Schema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +67,7 @@ func compileD20(t *testing.T, src string, sets ...string) *d20.Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g.(*d20.Game)
+	return g
 }
 
 func playAll(g sim.Game, n int) *sim.Tally {

@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"testing"
 
-	"simctl/rulesets"
 	"simctl/rulesets/lotm"
 	"simctl/scenarios"
 	"simctl/sim"
 	"simctl/sim/rng"
-	"simctl/sim/scenario"
 )
 
 // The LotM policy's target choice reads its selector as a number and
@@ -80,22 +78,11 @@ func TestLotmPickMatchesScan(t *testing.T) {
 		if !ok {
 			t.Fatalf("no built-in %s", c.name)
 		}
-		var ss []scenario.Set
+		var sets []string
 		if c.set != "" {
-			x, err := scenario.ParseSet(c.set)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ss = append(ss, x)
+			sets = append(sets, c.set)
 		}
-		sc, err := scenario.Load(display, data, ss, rulesets.Schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := rulesets.Compile(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := compileSets(t, display, data, sets...)
 		lg := g.(*lotm.Game)
 		var fail string
 		n := 0
