@@ -1,7 +1,6 @@
 package cavaliers
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -18,36 +17,9 @@ const agentsTestPrefix = "TestCav"
 
 func TestSourceChecklist(t *testing.T) {
 	r, _ := rulesets.Lookup("cavaliers")
-	page, err := os.ReadFile("../../docs/cavaliers.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, a := range r.Doc().Actions {
-		heading, ok := strings.CutPrefix(a.Name, "source: ")
-		if !ok {
-			continue
-		}
-		n++
-		if !strings.HasPrefix(a.Doc, "simulated") && !strings.HasPrefix(a.Doc, "not simulated") && !strings.HasPrefix(a.Doc, "no rule") {
-			t.Errorf("%s: status %q does not start with simulated / not simulated / no rule", heading, a.Doc)
-		}
-		if names := simtest.ChecklistTests(a.Doc); names != nil {
-			for _, name := range names {
-				if strings.HasPrefix(name, agentsTestPrefix) {
-					continue // a tactics test: agents' TestCavChecklistTestsExist checks it
-				}
-				if !simtest.DefinesTest(t, name) {
-					t.Errorf("%s: test %s does not exist", heading, name)
-				}
-			}
-		} else if strings.HasPrefix(a.Doc, "simulated") {
-			t.Errorf("%s: simulated but no test named", heading)
-		}
-		if !strings.Contains(string(page), "| "+heading+" |") {
-			t.Errorf("docs/cavaliers.md lacks the checklist row for %q", heading)
-		}
-	}
+	// A tactics test is checked by package agents (TestCavChecklistTestsExist).
+	inAgents := func(name string) bool { return strings.HasPrefix(name, agentsTestPrefix) }
+	n := simtest.CheckSourceChecklist(t, r.Doc().Actions, "../../docs/cavaliers.md", []string{"simulated", "not simulated", "no rule"}, inAgents)
 	// The source's headings and run-in titles (shared/rules/001).
 	if n != 12 {
 		t.Errorf("%d checklist entries, want 12 (every heading of the source)", n)
