@@ -6,7 +6,6 @@ import (
 	"math"
 	"runtime"
 	"simctl/sim/msg"
-	"slices"
 	"sync/atomic"
 	"time"
 
@@ -179,48 +178,20 @@ func Run(ctx context.Context, req *RunRequest, obs *Observer) (*Ran, error) {
 }
 
 // checkRunResume checks an interrupted run's result is this run's: the
-// same simctl, scenario text, seed, overrides, -n and shard.
+// same simctl, scenario text, seed, overrides, -n and shard (the checks
+// every experiment's resume makes), and that its unplayed ranges are the
+// ones simctl wrote (its digest).
 func checkRunResume(r *results.Result, path, sum, version string, seed uint64, sets []string, shard *results.Shard, n int64) error {
-	var played, left int64 = r.Encounters, 0
-	for _, u := range r.Unplayed {
-		left += u[1] - u[0]
-	}
-	whole := played + left
-	if r.Shard != nil {
-		whole = r.Shard.Total
-	}
-	switch {
-	case !r.Interrupted:
-		return msg.Errorf("--resume %s: that run was not interrupted; nothing to resume", path)
-	case len(r.Unplayed) == 0:
+	if r.Interrupted && len(r.Unplayed) == 0 {
+		// A run records its unplayed ranges unless a second interrupt
+		// stopped it at once: say so rather than the experiments' reasons.
 		return msg.Errorf("--resume %s: that run was stopped at once (a second interrupt) and does not know which encounters it left; run it again", path)
-	case r.ScenarioSHA256 != sum:
-		return results.ResumeRefused(path, "that run's scenario text differs (SHA-256 %.12s, this one %.12s)", r.ScenarioSHA256, sum)
-	case r.Version != version:
-		return results.ResumeRefused(path, "that run was made by simctl %s, this is %s", r.Version, version)
-	case r.Seed != seed:
-		return results.ResumeRefused(path, "that run has seed %d, this one %d", r.Seed, seed)
-	case !slices.Equal(r.Sets, sets):
-		return results.ResumeRefused(path, "that run has --set %v, this one %v", r.Sets, sets)
-	case whole != n:
-		return results.ResumeRefused(path, "that run has -n %d, this one %d", whole, n)
-	case (r.Shard == nil) != (shard == nil) || (shard != nil && (r.Shard.K != shard.K || r.Shard.Of != shard.Of)):
-		return results.ResumeRefused(path, "that run's --shard differs")
 	}
-	lo, hi := int64(0), n
-	if shard != nil {
-		lo, hi = shard.Start, shard.Start+shard.N
-		whole = shard.N
-	}
-	prev := lo
-	for _, u := range r.Unplayed {
-		if u[0] < prev || u[1] <= u[0] || u[1] > hi {
-			return msg.Errorf("--resume %s: its unplayed ranges are out of order or out of range; the file is damaged", path)
-		}
-		prev = u[1]
-	}
-	if played+left != whole {
-		return msg.Errorf("--resume %s: %d encounters played and %d unplayed do not make its %d; the file is damaged", path, played, left, whole)
+	old := results.DocFacts{Interrupted: r.Interrupted, Unplayed: r.Unplayed, Played: r.Encounters, SHA256: r.ScenarioSHA256,
+		Version: r.Version, Seed: r.Seed, Sets: r.Sets, Shard: r.Shard}
+	now := results.DocFacts{SHA256: sum, Version: version, Seed: seed, Sets: sets, Shard: shard}
+	if err := results.CheckResume(path, old, now, n); err != nil {
+		return err
 	}
 	// The checks above hold for a range shifted by hand (its length
 	// kept): only the digest tells it from the ranges simctl wrote.
