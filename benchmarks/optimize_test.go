@@ -23,7 +23,9 @@ import (
 // costs and the cost of cutting the 20,000 into the selection's stages:
 //
 //   - compile: building the 35 games from the scenario text and their
-//     --set overrides (what a search does once);
+//     --set overrides, each from the text;
+//   - compile-shared: the same with the text parsed once (what a search
+//     does: each candidate decodes a copy of the tree);
 //   - one-run: the 35 games playing encounters 0..19,999 in one RunCRN;
 //   - stages-1k: the same encounters as 20 stages of 1,000 (PlayStage, as
 //     the selection plays them: new tables per stage, the games reused).
@@ -81,6 +83,23 @@ func compilePoints(tb testing.TB, data []byte, display string, points []experime
 	return games
 }
 
+// compileShared builds them as simctl optimize does now: the text parsed
+// once, each candidate decoded from a copy of the tree under its --set.
+func compileShared(tb testing.TB, data []byte, display string, points []experiment.Point) []sim.Game {
+	parsed := scenario.Parse(display, data)
+	games := make([]sim.Game, len(points))
+	for k, p := range points {
+		sc, err := parsed.Decode(p.Sets, rulesets.Schema)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if games[k], err = rulesets.Compile(sc); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return games
+}
+
 func BenchmarkOptimizeSwitch(b *testing.B) {
 	data, display, ok := scenarios.Read("d20/duel")
 	if !ok {
@@ -99,6 +118,7 @@ func BenchmarkOptimizeSwitch(b *testing.B) {
 		enc  int64 // encounters an op plays, all candidates counted
 	}{
 		{"compile", func(tb testing.TB) { compilePoints(tb, data, display, points) }, 0},
+		{"compile-shared", func(tb testing.TB) { compileShared(tb, data, display, points) }, 0},
 		{"one-run", func(tb testing.TB) {
 			if _, err := experiment.RunCRN(ctx, games, sim.RunConfig{Seed: 1, N: optEncounters, Workers: 1}); err != nil {
 				tb.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"simctl/sim"
 	"simctl/sim/msg"
@@ -83,10 +84,7 @@ func checkSidePolicies(sc *scenario.Scenario, r sim.Ruleset) {
 	if sc.Dec == nil {
 		return
 	}
-	var valid []string
-	for _, f := range r.Doc().Policies {
-		valid = append(valid, f.Name)
-	}
+	valid := policyNames(r)
 	for _, side := range sc.Sides {
 		p := side.Policy
 		if p.Name == "" || slices.Contains(valid, p.Name) {
@@ -105,4 +103,23 @@ func checkSidePolicies(sc *scenario.Scenario, r sim.Ruleset) {
 				p.Name, scenario.Suggest(p.Name, valid), side.Name, strings.Join(valid, ", "))
 		}
 	}
+}
+
+// policies holds each ruleset's policy names (ruleset name → []string),
+// read from its Doc on first use: a Doc lists the trait library too,
+// parsed from its YAML on every call, and a search compiles thousands of
+// candidates.
+var policies sync.Map
+
+// policyNames lists r's policies (as its Doc does).
+func policyNames(r sim.Ruleset) []string {
+	if v, ok := policies.Load(r.Name()); ok {
+		return v.([]string)
+	}
+	names := []string{}
+	for _, f := range r.Doc().Policies {
+		names = append(names, f.Name)
+	}
+	policies.Store(r.Name(), names)
+	return names
 }

@@ -157,45 +157,11 @@ func Load(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, error
 // Where a problem left a field unreadable, the field holds its zero value.
 // The scenario is nil only when the data is not YAML or holds no document.
 func Decode(file string, data []byte, sets []Set, lookup Lookup) (*Scenario, error) {
-	rep := &Reporter{File: file}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil && err != io.EOF {
-		return nil, yamlError(file, data, err)
+	p := Parse(file, data)
+	if p.root == nil {
+		return nil, p.err
 	}
-	// A second document would be silently ignored: refuse it.
-	var more yaml.Node
-	if err := dec.Decode(&more); err != io.EOF {
-		if err != nil {
-			return nil, yamlError(file, data, err)
-		}
-		line := more.Line
-		if len(more.Content) > 0 {
-			line = more.Content[0].Line
-		}
-		t := msg.New("a second YAML document (after ---); a scenario file holds exactly one scenario: remove the --- line and what follows, or split the file")
-		return nil, Errors{{File: file, Line: line, Msg: t.String(), Text: t}}
-	}
-	if len(doc.Content) == 0 {
-		rep.Errorf(nil, "", "empty scenario; expected a mapping with name, ruleset and sides")
-		return nil, rep.Err()
-	}
-	root := doc.Content[0]
-	if deep := tooDeep(root); deep != nil {
-		t := msg.New("nested too deeply: more than %d levels of mappings and lists; a scenario needs a handful", MaxNodeDepth)
-		return nil, Errors{{File: file, Line: deep.Line, Col: deep.Column, Msg: t.String(), Text: t}}
-	}
-	if root.Kind == yaml.MappingNode {
-		for _, s := range sets {
-			if err := s.apply(root, rep); err != nil {
-				rep.Errs = append(rep.Errs, newError(file, "--set "+s.String(), msg.New("%s", err)))
-			}
-		}
-	}
-	d := &Decoder{rep: rep}
-	sc := &Scenario{File: file, MaxRounds: 100, Rep: rep, Dec: d, Root: root}
-	sc.decode(d, root, lookup)
-	return sc, rep.Err()
+	return decodeRoot(file, p.root, sets, lookup, Set.parseValue) // the tree is this call's own: no copy
 }
 
 // MaxNodeDepth bounds how deeply a scenario's mappings and lists nest

@@ -28,17 +28,32 @@ func (s Set) String() string { return s.Path + "=" + s.Value }
 // apply writes the override into the document tree, telling rep which nodes
 // it wrote so that problems with them name the override.
 func (s Set) apply(root *yaml.Node, rep *Reporter) error {
+	v, err := s.parseValue()
+	if err != nil {
+		return err
+	}
+	return s.put(root, rep, v)
+}
+
+// parseValue reads the override's VALUE as YAML.
+func (s Set) parseValue() (*yaml.Node, error) {
 	var val yaml.Node
 	if err := yaml.Unmarshal([]byte(s.Value), &val); err != nil {
-		return msg.Errorf("value %q is not valid YAML: %v", s.Value, yamlLibErr(err))
+		return nil, msg.Errorf("value %q is not valid YAML: %v", s.Value, yamlLibErr(err))
 	}
 	v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: ""}
 	if len(val.Content) > 0 {
 		v = val.Content[0]
 	}
 	if deep := tooDeep(v); deep != nil {
-		return msg.Errorf("value nested too deeply: more than %d levels of mappings and lists, at column %d", MaxNodeDepth, deep.Column)
+		return nil, msg.Errorf("value nested too deeply: more than %d levels of mappings and lists, at column %d", MaxNodeDepth, deep.Column)
 	}
+	return v, nil
+}
+
+// put writes v, the override's value as parsed (a tree of its own: it
+// becomes part of root), at the override's path.
+func (s Set) put(root *yaml.Node, rep *Reporter, v *yaml.Node) error {
 	n, rest, err := resolve(root, s.Path)
 	if err != nil {
 		return err

@@ -194,6 +194,11 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		baseGame = g
 	}
 
+	// Every candidate compiles the same text under its own overrides:
+	// read it once (a copy of the tree per candidate), and only the
+	// overrides, the decoding and the ruleset's compile are each one's.
+	parsed := scenario.Parse(src.Display, src.Data)
+
 	// A candidate's key is what it compiles to. Only a searched rule
 	// list or a varied tactics parameter needs the compiled candidate
 	// for it (the compiler's warnings say which rules can never fire);
@@ -210,7 +215,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	var probed func(experiment.Point) scenario.Errors
 	var probeSc *scenario.Scenario
 	if sp.Block != nil && !params && len(sp.Alts) == 0 {
-		probeSc, probed = blockProbe(src, req.Sets, sp)
+		probeSc, probed = blockProbe(parsed, req.Sets, sp)
 		needCompile = probed == nil
 	}
 	var badParts []any // a message per invalid candidate, then the count
@@ -228,7 +233,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 			return candidateKey(src, req.Sets, sp, p, nil, nil), nil
 		}
 		sets := append(append([]scenario.Set(nil), req.Sets...), p.Sets...)
-		csc, _, warns, err := src.CompileWarn(sets)
+		csc, _, warns, err := CompileParsed(parsed, sets)
 		if err != nil {
 			if bad < 3 {
 				badParts = append(badParts, msg.New("candidate %s:\n%v\n", p.Name, err))
@@ -255,7 +260,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 	glist := make([]sim.Game, len(points)) // built as they first play
 
 	cfg := experiment.OptimizeConfig{Seed: req.Seed, Workers: req.Workers, Alpha: req.Alpha, Delta: req.Delta, First: req.First, Cap: req.Cap, Budget: req.Budget, Confirm: req.Confirm,
-		Build: candidateBuilder(src, req.Sets, points)}
+		Build: candidateBuilder(parsed, req.Sets, points)}
 	var before float64
 	if req.Resume != nil {
 		old := req.Resume
@@ -470,10 +475,10 @@ func addTraits(src *Source, req *OptimizeRequest, sc *scenario.Scenario, sp *exp
 // warnings its compile would give about the block: one for every rule
 // after the first that ends it. nil when any probe does not compile (the
 // candidates are then compiled to be keyed).
-func blockProbe(src *Source, common []scenario.Set, sp *experiment.Space) (*scenario.Scenario, func(experiment.Point) scenario.Errors) {
+func blockProbe(parsed *scenario.Parsed, common []scenario.Set, sp *experiment.Space) (*scenario.Scenario, func(experiment.Point) scenario.Errors) {
 	b := sp.Block
 	owner, moment, _ := strings.Cut(b.Path, ".tactics.")
-	base, _, _, err := src.CompileWarn(common)
+	base, _, _, err := CompileParsed(parsed, common)
 	if err != nil {
 		return nil, nil
 	}
@@ -485,7 +490,7 @@ func blockProbe(src *Source, common []scenario.Set, sp *experiment.Space) (*scen
 	ends := make([]bool, n)
 	for r := range n {
 		sets := append(append([]scenario.Set(nil), common...), b.Set([]int{r, (r + 1) % n}))
-		_, _, warns, err := src.CompileWarn(sets)
+		_, _, warns, err := CompileParsed(parsed, sets)
 		if err != nil {
 			return nil, nil
 		}
@@ -510,10 +515,11 @@ func blockProbe(src *Source, common []scenario.Set, sp *experiment.Space) (*scen
 }
 
 // candidateBuilder is OptimizeConfig.Build for points: it compiles each
-// candidate asked for that has no game (the common --set, then its own)
+// candidate asked for that has no game (the scenario parsed once, the
+// common --set, then its own)
 // and releases the games of candidates no longer asked for. A candidate
 // that does not compile ends the search with its problems.
-func candidateBuilder(src *Source, common []scenario.Set, points []experiment.Point) func(context.Context, []sim.Game, []int) error {
+func candidateBuilder(parsed *scenario.Parsed, common []scenario.Set, points []experiment.Point) func(context.Context, []sim.Game, []int) error {
 	return func(ctx context.Context, games []sim.Game, ks []int) error {
 		in := make(map[int]bool, len(ks))
 		for _, k := range ks {
@@ -532,7 +538,7 @@ func candidateBuilder(src *Source, common []scenario.Set, points []experiment.Po
 				return err
 			}
 			sets := append(append([]scenario.Set(nil), common...), points[k].Sets...)
-			_, g, _, err := src.CompileWarn(sets)
+			_, g, _, err := CompileParsed(parsed, sets)
 			if err != nil {
 				return &Error{Kind: Invalid, Err: msg.Errorf("candidate %s is not a valid scenario (found when it was first to play; the search stopped):\n%v", points[k].Name, err)}
 			}

@@ -62,7 +62,7 @@ func TestBlockProbeKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		sp := &experiment.Space{Block: blk}
-		base, probed := blockProbe(src, nil, sp)
+		base, probed := blockProbe(scenario.Parse(src.Display, src.Data), nil, sp)
 		if probed == nil {
 			t.Fatalf("%s %s: no probe", c.name, c.block)
 		}
