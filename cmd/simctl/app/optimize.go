@@ -794,9 +794,11 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 	if R*C > 10_000 {
 		return usage(true, "--both: %d x %d = %d cells; at most 10000", R, C, R*C)
 	}
+	parsed := scenario.Parse(src.Display, src.Data) // every cell compiles the same text
 	cellGame := func(r, c int) (sim.Game, error) {
 		sets := append(append(append([]scenario.Set(nil), req.Sets...), pts[0][r].Sets...), pts[1][c].Sets...)
-		_, g, err := src.Compile(sets, obs.Warn)
+		_, g, warns, err := CompileParsed(parsed, sets)
+		sayWarnings(obs.Warn, warns)
 		return g, err
 	}
 	var done atomic.Int64

@@ -30,14 +30,18 @@ func (src *Source) Sum() string  { return results.ScenarioSum(src.Data) }
 // warnings to warn (nil: dropped).
 func (src *Source) Compile(sets []scenario.Set, warn io.Writer) (*scenario.Scenario, sim.Game, error) {
 	sc, g, warns, err := src.CompileWarn(sets)
-	// Legal but probably unintended (an unreachable tactics rule): say so
-	// and go on.
+	sayWarnings(warn, warns)
+	return sc, g, err
+}
+
+// sayWarnings writes a compile's warnings to warn (nil: dropped): legal
+// but probably unintended (an unreachable tactics rule), said and gone on.
+func sayWarnings(warn io.Writer, warns scenario.Errors) {
 	if warn != nil {
 		for _, w := range warns {
 			Say(warn, "warning: %v", w)
 		}
 	}
-	return sc, g, err
 }
 
 // CompileWarn is Compile returning the warnings instead of writing them
