@@ -85,13 +85,26 @@ func (p *Parsed) Decode(sets []Set, lookup Lookup) (*Scenario, error) {
 	if p.root == nil {
 		return nil, p.err
 	}
-	var root *yaml.Node
-	if p.alias {
-		root = copyShared(p.root, map[*yaml.Node]*yaml.Node{})
-	} else {
-		root = copyTree(p.root)
+	return decodeRoot(p.file, p.copy(), sets, lookup, p.value)
+}
+
+// Apply is the parsed text with sets applied, on a copy of the tree, to
+// read fields from: what ValueAt reads, without parsing the text again.
+// The error is ValueAt's (an override that does not apply), or Decode's
+// when the text did not parse.
+func (p *Parsed) Apply(sets []Set) (*Applied, error) {
+	if p.root == nil {
+		return nil, p.err
 	}
-	return decodeRoot(p.file, root, sets, lookup, p.value)
+	return applyAll(p.copy(), sets, p.value)
+}
+
+// copy is a deep copy of the parsed tree.
+func (p *Parsed) copy() *yaml.Node {
+	if p.alias {
+		return copyShared(p.root, map[*yaml.Node]*yaml.Node{})
+	}
+	return copyTree(p.root)
 }
 
 // value is Set.parseValue, from the cache when it holds s's value.

@@ -71,13 +71,37 @@ func ValueAt(data []byte, sets []Set, path string) (string, bool, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
 		return "", false, msg.Errorf("the scenario is not YAML")
 	}
-	root := doc.Content[0]
+	a, err := applyAll(doc.Content[0], sets, Set.parseValue)
+	if err != nil {
+		return "", false, err
+	}
+	return a.ValueAt(path)
+}
+
+// Applied is a scenario's tree with overrides applied, to read fields
+// from (ValueAt, without parsing the text again for every field).
+type Applied struct{ root *yaml.Node }
+
+// applyAll applies sets to root (a tree of the caller's own), each value
+// parsed by value.
+func applyAll(root *yaml.Node, sets []Set, value func(Set) (*yaml.Node, error)) (*Applied, error) {
 	rep := &Reporter{}
 	for _, s := range sets {
-		if err := s.apply(root, rep); err != nil {
-			return "", false, msg.Errorf("%s %s: %v", "--set", s, err) // the flag is an argument: nothing to translate
+		v, err := value(s)
+		if err == nil {
+			err = s.put(root, rep, v)
+		}
+		if err != nil {
+			return nil, msg.Errorf("%s %s: %v", "--set", s, err) // the flag is an argument: nothing to translate
 		}
 	}
+	return &Applied{root: root}, nil
+}
+
+// ValueAt is the package's ValueAt of the tree: the YAML text of the
+// field PATH addresses, false when it is not written.
+func (a *Applied) ValueAt(path string) (string, bool, error) {
+	root := a.root
 	n, rest, err := resolve(root, path)
 	if err != nil {
 		return "", false, err

@@ -227,10 +227,10 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 			return "", err
 		}
 		if probed != nil {
-			return candidateKey(src, req.Sets, sp, p, probeSc, probed(p)), nil
+			return candidateKey(parsed, req.Sets, sp, p, probeSc, probed(p)), nil
 		}
 		if !needCompile {
-			return candidateKey(src, req.Sets, sp, p, nil, nil), nil
+			return candidateKey(parsed, req.Sets, sp, p, nil, nil), nil
 		}
 		sets := append(append([]scenario.Set(nil), req.Sets...), p.Sets...)
 		csc, _, warns, err := CompileParsed(parsed, sets)
@@ -241,7 +241,7 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 			bad++
 			return "bad:" + p.Name, nil
 		}
-		return candidateKey(src, req.Sets, sp, p, csc, warns), nil
+		return candidateKey(parsed, req.Sets, sp, p, csc, warns), nil
 	})
 	if err != nil {
 		if isInterrupt(err) {
@@ -578,11 +578,22 @@ var reParam = regexp.MustCompile(`^(.+)\.tactics\.params\.([A-Za-z_][A-Za-z0-9_]
 // and a varied parameter of a tactics block that no reachable rule of
 // that block reads is keyed "(unread)", so its values are one candidate.
 // sc is the candidate's compiled scenario (nil: no such deduplication).
-func candidateKey(src *Source, common []scenario.Set, sp *experiment.Space, p experiment.Point, sc *scenario.Scenario, warns scenario.Errors) string {
+// parsed is the scenario's text, read once for every key.
+func candidateKey(parsed *scenario.Parsed, common []scenario.Set, sp *experiment.Space, p experiment.Point, sc *scenario.Scenario, warns scenario.Errors) string {
 	var b strings.Builder
-	var sets []scenario.Set // read back only where a path may be overwritten or a parameter unread
+	// The tree with the candidate's overrides, read back only where a
+	// path may be overwritten or a parameter unread: applied once for
+	// all the key's fields.
+	var tree *scenario.Applied
+	var treeErr error
 	if len(sp.Alts) > 0 || sp.Block != nil || sc != nil {
-		sets = append(append([]scenario.Set(nil), common...), p.Sets...)
+		tree, treeErr = parsed.Apply(append(append([]scenario.Set(nil), common...), p.Sets...))
+	}
+	valueAt := func(path string) (string, bool, error) {
+		if treeErr != nil {
+			return "", false, treeErr
+		}
+		return tree.ValueAt(path)
 	}
 	// dead[block's scenario path + "." + moment][i]: rule i never fires.
 	var dead map[string]map[int]bool
@@ -614,7 +625,7 @@ func candidateKey(src *Source, common []scenario.Set, sp *experiment.Space, p ex
 		if !overwritten && sp.OffTrait(i, p.Index) {
 			v = "(off)" // a parameter of a trait not taken: not written
 		} else if overwritten {
-			got, ok, err := scenario.ValueAt(src.Data, sets, d.Path)
+			got, ok, err := valueAt(d.Path)
 			if err != nil || !ok {
 				v = "(unset)"
 			} else if f, err := strconv.ParseFloat(strings.TrimSpace(got), 64); err == nil {
@@ -624,7 +635,7 @@ func candidateKey(src *Source, common []scenario.Set, sp *experiment.Space, p ex
 			}
 		}
 		if sc != nil { // (the regular expression costs more than the rest of a key)
-			if m := reParam.FindStringSubmatch(d.Path); m != nil && !paramRead(src.Data, sets, sc, m[1], m[2], dead) {
+			if m := reParam.FindStringSubmatch(d.Path); m != nil && !paramRead(valueAt, sc, m[1], m[2], dead) {
 				v = "(unread)"
 			}
 		}
@@ -635,7 +646,7 @@ func candidateKey(src *Source, common []scenario.Set, sp *experiment.Space, p ex
 	}
 	if p.Alt >= 0 {
 		for _, s := range sp.Alts[p.Alt].Sets {
-			v, _, err := scenario.ValueAt(src.Data, sets, s.Path)
+			v, _, err := valueAt(s.Path)
 			if err != nil {
 				v = s.Value
 			}
@@ -691,12 +702,12 @@ func scenarioPath(sc *scenario.Scenario, owner string) (string, bool) {
 // --set path: heroes.Knight) that can fire mentions $name in any field.
 // It answers true whenever it cannot tell: a library tactic (use:, or a
 // name), a block it cannot find or read.
-func paramRead(data []byte, sets []scenario.Set, sc *scenario.Scenario, owner, name string, dead map[string]map[int]bool) bool {
+func paramRead(valueAt func(string) (string, bool, error), sc *scenario.Scenario, owner, name string, dead map[string]map[int]bool) bool {
 	at, ok := scenarioPath(sc, owner)
 	if !ok {
 		return true
 	}
-	text, ok, err := scenario.ValueAt(data, sets, owner+".tactics")
+	text, ok, err := valueAt(owner + ".tactics")
 	if err != nil || !ok {
 		return true
 	}
@@ -775,6 +786,7 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 	if err != nil {
 		return usage(true, "%v", err)
 	}
+	parsed := scenario.Parse(src.Display, src.Data) // every key and cell reads the same text
 	var pts [2][]experiment.Point
 	var merged [2][]experiment.Merged
 	for s := range spaces {
@@ -783,7 +795,7 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 		}
 		var cnt experiment.SpaceCount
 		pts[s], cnt, err = spaces[s].Enumerate(func(p experiment.Point) (string, error) {
-			return candidateKey(src, req.Sets, &spaces[s], p, nil, nil), nil
+			return candidateKey(parsed, req.Sets, &spaces[s], p, nil, nil), nil
 		})
 		if err != nil {
 			return usage(true, "%v", err)
@@ -794,7 +806,6 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 	if R*C > 10_000 {
 		return usage(true, "--both: %d x %d = %d cells; at most 10000", R, C, R*C)
 	}
-	parsed := scenario.Parse(src.Display, src.Data) // every cell compiles the same text
 	cellGame := func(r, c int) (sim.Game, error) {
 		sets := append(append(append([]scenario.Set(nil), req.Sets...), pts[0][r].Sets...), pts[1][c].Sets...)
 		_, g, warns, err := CompileParsed(parsed, sets)

@@ -34,10 +34,10 @@ func TestCandidateKeyOwnBlock(t *testing.T) {
 	warn := func(path string) scenario.Errors {
 		return scenario.Errors{{Path: path, Msg: "rule x can never fire: rule y before it has no when: and its decision cannot fall through"}}
 	}
-	if k := candidateKey(src, nil, sp, p, sc, warn("sides[0].combatants[0].tactics.turn[1]")); !strings.Contains(k, "[focus, full, close]") {
+	if k := candidateKey(scenario.Parse(src.Display, src.Data), nil, sp, p, sc, warn("sides[0].combatants[0].tactics.turn[1]")); !strings.Contains(k, "[focus, full, close]") {
 		t.Errorf("another combatant's warning changed the key: %q", k)
 	}
-	if k := candidateKey(src, nil, sp, p, sc, warn("sides[0].combatants[1].tactics.turn[2]")); !strings.Contains(k, "=[focus, full]\n") {
+	if k := candidateKey(scenario.Parse(src.Display, src.Data), nil, sp, p, sc, warn("sides[0].combatants[1].tactics.turn[2]")); !strings.Contains(k, "=[focus, full]\n") {
 		t.Errorf("the Knight's own unreachable rule is still in the key: %q", k)
 	}
 }
@@ -76,8 +76,8 @@ func TestBlockProbeKeys(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", p.Name, err)
 			}
-			want := candidateKey(src, nil, sp, p, sc, warns)
-			got := candidateKey(src, nil, sp, p, base, probed(p))
+			want := candidateKey(scenario.Parse(src.Display, src.Data), nil, sp, p, sc, warns)
+			got := candidateKey(scenario.Parse(src.Display, src.Data), nil, sp, p, base, probed(p))
 			if got != want {
 				t.Fatalf("%s %s: probed key\n%s\ncompiled key\n%s", c.name, p.Name, got, want)
 			}
