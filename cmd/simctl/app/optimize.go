@@ -582,14 +582,14 @@ var reParam = regexp.MustCompile(`^(.+)\.tactics\.params\.([A-Za-z_][A-Za-z0-9_]
 func candidateKey(parsed *scenario.Parsed, common []scenario.Set, sp *experiment.Space, p experiment.Point, sc *scenario.Scenario, warns scenario.Errors) string {
 	var b strings.Builder
 	// The tree with the candidate's overrides, read back only where a
-	// path may be overwritten or a parameter unread: applied once for
-	// all the key's fields.
+	// path may be overwritten or a parameter unread: applied when first
+	// read, once for all the key's fields.
 	var tree *scenario.Applied
 	var treeErr error
-	if len(sp.Alts) > 0 || sp.Block != nil || sc != nil {
-		tree, treeErr = parsed.Apply(append(append([]scenario.Set(nil), common...), p.Sets...))
-	}
 	valueAt := func(path string) (string, bool, error) {
+		if tree == nil && treeErr == nil {
+			tree, treeErr = parsed.Apply(append(append([]scenario.Set(nil), common...), p.Sets...))
+		}
 		if treeErr != nil {
 			return "", false, treeErr
 		}
