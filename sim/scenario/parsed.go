@@ -20,6 +20,8 @@ type Parsed struct {
 	root  *yaml.Node // the document's root; nil when err or an empty document
 	err   error      // what Decode returns with a nil scenario
 	alias bool       // root holds an alias: copies keep shared nodes shared
+	nodes int        // nodes in the tree, and children in their lists:
+	kids  int        // a copy allocates them in two blocks
 
 	// values caches the overrides' values as parsed (VALUE text → node):
 	// a search sets the same few values in many candidates. Only short
@@ -76,6 +78,7 @@ func Parse(file string, data []byte) *Parsed {
 	}
 	p.root = root
 	p.alias = hasAlias(root)
+	p.nodes, p.kids = count(root)
 	return p
 }
 
@@ -104,7 +107,19 @@ func (p *Parsed) copy() *yaml.Node {
 	if p.alias {
 		return copyShared(p.root, map[*yaml.Node]*yaml.Node{})
 	}
-	return copyTree(p.root)
+	nodes, kids := make([]yaml.Node, p.nodes), make([]*yaml.Node, p.kids)
+	return copyInto(p.root, &nodes, &kids)
+}
+
+// count counts the nodes of a tree without aliases and the entries of
+// their lists of children.
+func count(n *yaml.Node) (nodes, kids int) {
+	nodes, kids = 1, len(n.Content)
+	for _, c := range n.Content {
+		a, b := count(c)
+		nodes, kids = nodes+a, kids+b
+	}
+	return nodes, kids
 }
 
 // value is Set.parseValue, from the cache when it holds s's value.
@@ -170,15 +185,21 @@ func hasAlias(n *yaml.Node) bool {
 	return false
 }
 
-// copyTree is a deep copy of a tree without aliases, its nodes (and their
-// lists of children) allocated together.
-func copyTree(n *yaml.Node) *yaml.Node {
-	c := new(yaml.Node)
+// copyInto is a deep copy of a tree without aliases, its nodes taken from
+// the front of nodes and their lists of children from kids (count says
+// how many of each). Each list is capped at its length, so an override
+// that appends to one (a new key) moves it rather than writing over the
+// next.
+func copyInto(n *yaml.Node, nodes *[]yaml.Node, kids *[]*yaml.Node) *yaml.Node {
+	c := &(*nodes)[0]
+	*nodes = (*nodes)[1:]
 	*c = *n
-	if n.Content != nil { // (an empty list too: an override appends to it)
-		c.Content = make([]*yaml.Node, len(n.Content))
+	if n.Content != nil { // (an empty list too, as parsed)
+		k := len(n.Content)
+		c.Content = (*kids)[:k:k]
+		*kids = (*kids)[k:]
 		for i, x := range n.Content {
-			c.Content[i] = copyTree(x)
+			c.Content[i] = copyInto(x, nodes, kids)
 		}
 	}
 	return c

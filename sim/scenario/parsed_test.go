@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"simctl/rulesets"
+	"simctl/scenarios"
 	"simctl/sim/scenario"
 )
 
@@ -92,6 +93,26 @@ func TestParseErrors(t *testing.T) {
 		_, got := scenario.Parse("bad.yaml", []byte(text)).Decode(nil, rulesets.Schema)
 		if fmt.Sprint(got) != fmt.Sprint(want) || want == nil {
 			t.Errorf("%q: Parsed.Decode says %v, Decode %v", text, got, want)
+		}
+	}
+}
+
+// BenchmarkParsedApply: what a candidate's key costs in a space with
+// options, the overrides applied to a copy of the parsed tree and every
+// varied path read back.
+func BenchmarkParsedApply(b *testing.B) {
+	data, disp, _ := scenarios.Read("d20/duel")
+	p := scenario.Parse(disp, data)
+	sets := parseSets(b, []string{"heroes.Fighter.init=3", "heroes.Fighter.ac=15", "heroes.Fighter.hp=30", "monsters.Orc.init=2", "monsters.Orc.ac=14"})
+	paths := []string{"heroes.Fighter.init", "heroes.Fighter.ac", "heroes.Fighter.hp", "monsters.Orc.init", "monsters.Orc.ac"}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		a, err := p.Apply(sets)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, path := range paths {
+			a.ValueAt(path)
 		}
 	}
 }

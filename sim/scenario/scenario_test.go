@@ -38,7 +38,7 @@ func load(t *testing.T, src string, sets ...string) *scenario.Scenario {
 	return sc
 }
 
-func parseSets(t *testing.T, sets []string) []scenario.Set {
+func parseSets(t testing.TB, sets []string) []scenario.Set {
 	t.Helper()
 	var out []scenario.Set
 	for _, s := range sets {
