@@ -121,7 +121,11 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	// SRD Sneak Attack: the target is denied its Dexterity bonus to AC
 	// (flat-footed, unless uncanny dodge keeps it) or the rogue flanks it.
 	if c.sneak && (t.f[d].flatFooted && !t.g.C[d].UncannyDodge || flanking) {
-		dmg += c.SneakAttack.Roll(t.r) // once: extra dice are not multiplied
+		s := c.SneakAttack.Roll(t.r) // once: extra dice are not multiplied
+		if t.log != nil {
+			t.logSneak(a, d, dmg, s)
+		}
+		dmg += s
 	}
 	if t.g.traits.at(a, mHit, d, mHitTaken) && t.hitMayFire(a, d, crit, ranged, flanking) {
 		dmg = t.traitHit(a, d, dmg, mult, crit, ranged, flanking)
@@ -133,6 +137,14 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	}
 	t.damage(a, d, dmg)
 	return dmg
+}
+
+// logSneak narrates the sneak_attack field's dice as the library trait
+// sneak_attack narrates its effect, so a trace shows the extra damage
+// either way.
+func (t *Table) logSneak(a, d, dmg, extra int) {
+	t.logf("  %s's sneak attack: damage += %s (damage %d -> %d)", t.name(a), t.g.C[a].SneakAttack.String(), dmg, dmg+extra)
+	t.ev(sim.Event{Kind: sim.EvTrait, Actor: a, Target: d, Roll: dmg, Amount: dmg + extra, Rule: "sneak attack"})
 }
 
 // logAttack narrates an attack roll (kept out of attack, whose hot path
