@@ -28,7 +28,7 @@ func (t *Table) rollInitiative() {
 		switch {
 		case die != 0:
 		case c.InitDice.IsZero():
-			die = t.r.D20()
+			die = d20(t.r)
 		case t.log != nil:
 			die, shown = c.InitDice.RollShown(t.r) // the same draws as Roll
 		default:

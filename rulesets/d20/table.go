@@ -195,7 +195,7 @@ func (t *Table) setup() {
 		c := &t.g.C[i]
 		t.reachMax[c.Side] = max(t.reachMax[c.Side], c.Reach)
 		f := &t.f[i]
-		*f = fighter{hp: c.HP.Roll(t.r), flatFooted: true, delayAfter: -1, aooLeft: 1, aooMax: 1}
+		*f = fighter{hp: rollDice(t.r, &c.HP), flatFooted: true, delayAfter: -1, aooLeft: 1, aooMax: 1}
 		f.maxHP = f.hp
 		// position: feet behind the side's front line (side 0's at 0, side
 		// 1's at distance), away from the other side.
