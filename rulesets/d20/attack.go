@@ -127,7 +127,7 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	// SRD Sneak Attack: the target is denied its Dexterity bonus to AC
 	// (flat-footed, unless uncanny dodge keeps it) or the rogue flanks it.
 	if c.sneak && (t.f[d].flatFooted && !t.g.C[d].UncannyDodge || flanking) {
-		dmg += rollDice(t.r, &c.SneakAttack) // once: extra dice are not multiplied
+		dmg += c.SneakAttack.Roll(t.r) // once: extra dice are not multiplied
 	}
 	if t.g.traits.at(a, mHit, d, mHitTaken) && t.hitMayFire(a, d, crit, ranged, flanking) {
 		dmg = t.traitHit(a, d, dmg, mult, crit, ranged, flanking)
