@@ -72,8 +72,7 @@ type Table struct {
 	// Per-side target state (targets.go): the standing combatants, the
 	// weakest of them, the span of their positions.
 	up        [2][]int
-	heap      [2][]int
-	heapPos   []int // index in its side's heap, by roster index
+	weak      [2]int
 	lo, hi    [2]int
 	spanDirty [2]bool
 	// tactics is set once anyone readies or delays in this encounter; until
@@ -92,8 +91,9 @@ type Table struct {
 	readyShot  uint64 // those of readyOn whose readied action is a shot (approach asks only them)
 	delayCount uint64
 	delayWait  uint64
-	// upMask holds each side's combatants still in the fight (as up).
-	upMask [2]uint64
+	// upMask holds each side's combatants still in the fight (as up);
+	// sideMask, all of each side's.
+	upMask, sideMask [2]uint64
 	// reachMax is the longest reach on each side (set in setup).
 	reachMax [2]int
 	// crossed: some combatant may stand beyond an enemy (flanking.go);
@@ -113,9 +113,10 @@ func newTable(g *Game) *Table {
 	t := &Table{g: g, f: make([]fighter, n), cold: make([]fighterCold, n), order: make([]int, 0, n), keys: make([]int64, 0, n), sorted: make([]int64, n), bucket: make([]int, 4*n+1)}
 	for s := range t.up {
 		t.up[s] = make([]int, 0, n)
-		t.heap[s] = make([]int, 0, n)
 	}
-	t.heapPos = make([]int, n)
+	for i, s := range g.sideOf {
+		t.sideMask[s] |= 1 << uint(i)
+	}
 	if g.traits != nil {
 		t.ts = newTraitState(g)
 	}
