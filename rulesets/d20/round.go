@@ -51,8 +51,8 @@ func (t *Table) turn(i int) {
 	if t.head < 0 {
 		t.head = i
 	}
-	t.actor = i // playRound has t.cur on i already
-	t.c.Turn(c.Side, i)
+	t.actor = i  // playRound has t.cur on i already
+	t.turns[i]++ // Counts.Turn, at the encounter's end (flushCounts)
 	if t.log != nil {
 		t.logf("%s's turn (count %d, hp %d)", c.Name, f.count, f.hp)
 		t.ev(sim.Event{Kind: sim.EvTurn, Actor: i, Target: sim.NoOne, Roll: f.count, Amount: f.hp})

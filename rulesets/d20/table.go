@@ -1,6 +1,8 @@
 package d20
 
 import (
+	"math/bits"
+
 	"simctl/sim"
 	"simctl/sim/rng"
 )
@@ -101,11 +103,15 @@ type Table struct {
 	// each side has held, which keep it.
 	crossed bool
 	far     [2]int
-	ts      *traitState // nil: the game has no traits
-	fs      *fusedState // nil: the game is not fused (fused.go)
-	r       *rng.Stream
-	c       *sim.Counts
-	log     *sim.Log
+	// The encounter's turns and damage dealt and taken, by roster index,
+	// added to the Counts once at its end (flushCounts) instead of through
+	// them at every turn and blow.
+	turns, dealt, taken []int64
+	ts                  *traitState // nil: the game has no traits
+	fs                  *fusedState // nil: the game is not fused (fused.go)
+	r                   *rng.Stream
+	c                   *sim.Counts
+	log                 *sim.Log
 }
 
 func newTable(g *Game) *Table {
@@ -117,6 +123,7 @@ func newTable(g *Game) *Table {
 	for i, s := range g.sideOf {
 		t.sideMask[s] |= 1 << uint(i)
 	}
+	t.turns, t.dealt, t.taken = make([]int64, n), make([]int64, n), make([]int64, n)
 	if g.traits != nil {
 		t.ts = newTraitState(g)
 	}
@@ -177,6 +184,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		out.Draw = sim.DrawMaxRounds
 	}
 	out.Survivors = t.standing
+	t.flushCounts()
 	t.recordEnds()
 	if log != nil {
 		t.logOutcome(out)
@@ -191,6 +199,9 @@ func (t *Table) setup() {
 	t.tactics = false
 	t.readyOn, t.readyShot, t.delayCount, t.delayWait = [8]uint64{}, 0, 0, 0
 	t.reachMax = [2]int{}
+	clear(t.turns)
+	clear(t.dealt)
+	clear(t.taken)
 	for i := range t.f {
 		t.standing[t.g.C[i].Side]++
 		c := &t.g.C[i]
@@ -344,8 +355,9 @@ func (t *Table) InReach(i, j int) bool { return t.Dist(i, j) <= t.g.C[i].Reach }
 // Engaged reports whether an enemy that is still in the fight stands within
 // i's reach.
 func (t *Table) Engaged(i int) bool {
-	for j := range t.f {
-		if !t.f[j].out && t.Side(j) != t.Side(i) && t.InReach(i, j) {
+	x, reach := t.f[i].x, t.g.C[i].Reach
+	for m := t.upMask[1-t.side(i)]; m != 0; m &= m - 1 {
+		if abs(x-t.f[bits.TrailingZeros64(m)].x) <= reach {
 			return true
 		}
 	}
@@ -378,6 +390,22 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// flushCounts adds the encounter's turns and damage to the Counts: what
+// Counts.Turn and Counts.Hit would have added turn by turn and blow by
+// blow (an abandoned encounter, which the run does not count, is never
+// flushed).
+func (t *Table) flushCounts() {
+	c := t.c
+	per := c.PerSide
+	for i, s := range t.g.sideOf {
+		c.Sides[s*per+sim.Turns] += t.turns[i]
+		if c.Combatants != nil {
+			c.Combatants[i].Turns += t.turns[i]
+		}
+		c.Damage(s, i, t.dealt[i], t.taken[i])
+	}
 }
 
 // recordEnds reports where each combatant ended (per-combatant results): in

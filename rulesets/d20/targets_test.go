@@ -84,6 +84,17 @@ func (t *Table) checkTargets(self int) string {
 		}
 	}
 	me := &t.g.C[self]
+	for i := range t.f {
+		engaged := false
+		for j := range t.f {
+			if !t.f[j].out && t.side(j) != t.side(i) && t.Dist(i, j) <= t.g.C[i].Reach {
+				engaged = true
+			}
+		}
+		if t.Engaged(i) != engaged {
+			return fmt.Sprintf("Engaged(%d) = %v, scan %v", i, t.Engaged(i), engaged)
+		}
+	}
 	for _, limit := range []int{-1, 0, me.Reach, me.Reach + 5, max(2*me.Speed, 5) + me.Reach, 1000} {
 		for rule := TargetWeakest; rule <= TargetFirst; rule++ {
 			for _, fb := range []bool{false, true} {
