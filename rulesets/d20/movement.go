@@ -66,7 +66,6 @@ func (t *Table) move(a, d, feet int) {
 					x += dir * min(5, abs(to-x))
 				}
 				t.firstAction(a)
-				f.moved += abs(x - f.x)
 				f.x = x
 				t.moved(a)
 				continue
@@ -88,7 +87,6 @@ func (t *Table) move(a, d, feet int) {
 		prev := f.x
 		f.x = prev + dir*min(5, abs(to-prev))
 		t.moved(a)
-		f.moved += abs(f.x - prev)
 		t.entered(a, prev)
 		if f.out {
 			break
@@ -135,7 +133,6 @@ func (t *Table) step(a, d int) {
 	prev := f.x
 	f.x += dir * 5
 	t.moved(a)
-	f.moved += 5
 	if t.log != nil {
 		t.logf("%s takes a 5-foot step", t.name(a))
 		t.ev(sim.Event{Kind: sim.EvMove, Actor: a, Target: d, Amount: 5, Rule: "5-foot step"})

@@ -30,7 +30,7 @@ type movesPolicy struct{ masksPolicy }
 func (p movesPolicy) Turn(t *Table, self int, pl *Plan) {
 	s := fmt.Sprint(t.round, self, t.far, t.crossed)
 	for i := range t.f {
-		s += fmt.Sprint(" ", t.f[i].x, t.f[i].moved > 0, t.f[i].out)
+		s += fmt.Sprint(" ", t.f[i].x, t.hasMoved(i), t.f[i].out)
 	}
 	moveTrail = append(moveTrail, s)
 	p.masksPolicy.Turn(t, self, pl)

@@ -182,7 +182,7 @@ func (t *Table) stepInto(r, tg int) bool {
 	if t.InReach(r, tg) {
 		return true
 	}
-	if t.f[r].moved == 0 && t.Dist(r, tg) <= t.g.C[r].Reach+5 && !t.stepBlocked(r, tg) {
+	if !t.hasMoved(r) && t.Dist(r, tg) <= t.g.C[r].Reach+5 && !t.stepBlocked(r, tg) {
 		t.step(r, tg)
 		// The step is movement: an enemy's readied attack may drop r.
 		return !t.f[r].out
@@ -192,7 +192,7 @@ func (t *Table) stepInto(r, tg int) bool {
 
 // canStepInto is stepInto without moving.
 func (t *Table) canStepInto(r, tg int) bool {
-	return t.InReach(r, tg) || t.f[r].moved == 0 && t.Dist(r, tg) <= t.g.C[r].Reach+5 && !t.stepBlocked(r, tg)
+	return t.InReach(r, tg) || !t.hasMoved(r) && t.Dist(r, tg) <= t.g.C[r].Reach+5 && !t.stepBlocked(r, tg)
 }
 
 // entered: the triggers "an enemy moves into reach" (any movement,

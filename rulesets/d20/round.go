@@ -7,10 +7,7 @@ import "simctl/sim"
 // delayed one just after where it acts), so the walk follows t.cur, which
 // place keeps on the combatant whose turn is in progress.
 func (t *Table) playRound() {
-	for i := range t.f {
-		t.f[i].acted = false
-		t.f[i].moved = 0
-	}
+	t.acted, t.movedMask = 0, 0
 	for t.cur = 0; t.cur < len(t.order); t.cur++ {
 		i := t.order[t.cur]
 		// Delay: a combatant waiting for a count acts before the first

@@ -19,11 +19,9 @@ type fighter struct {
 	flatFooted bool
 	aooLeft    int32 // attacks of opportunity left this round
 	aooMax     int32 // attacks of opportunity per round (1; more by a trait: Combat Reflexes)
-	acted      bool  // took an action this round (for "after X has acted")
 	lastAct    int   // Table.seq of its latest action (act, ready, readied action)
 	chargeAC   bool  // -2 AC from its own charge until its next turn
 	charging   bool  // in the middle of a charge (for brace and charge triggers)
-	moved      int   // feet moved this round (the readied 5-foot step rule)
 
 	delayed    bool
 	delayAfter int // -1: delaying to count delayTo
@@ -93,6 +91,10 @@ type Table struct {
 	readyShot  uint64 // those of readyOn whose readied action is a shot (approach asks only them)
 	delayCount uint64
 	delayWait  uint64
+	// acted and movedMask hold who has taken an action this round (for
+	// "after X has acted") and who has moved this round (the readied
+	// 5-foot step rule): one store each resets them every round.
+	acted, movedMask uint64
 	// upMask holds each side's combatants still in the fight (as up);
 	// sideMask, all of each side's.
 	upMask, sideMask [2]uint64
@@ -197,6 +199,7 @@ func (t *Table) setup() {
 	t.actor, t.first, t.head, t.seq, t.mv = -1, -1, -1, 0, -1
 	t.standing = [2]int{}
 	t.tactics = false
+	t.acted, t.movedMask = 0, 0
 	t.readyOn, t.readyShot, t.delayCount, t.delayWait = [8]uint64{}, 0, 0, 0
 	t.reachMax = [2]int{}
 	clear(t.turns)
@@ -255,7 +258,7 @@ func (t *Table) allGone() bool { return t.standing[0] == 0 && t.standing[1] == 0
 func (t *Table) acts(i int) {
 	t.seq++
 	f := &t.f[i]
-	f.acted = true
+	t.acted |= 1 << uint(i)
 	f.lastAct = t.seq
 	if !t.stdOne || t.g.Opt.SurpriseEndsFlatFooted {
 		f.flatFooted = false
@@ -365,7 +368,10 @@ func (t *Table) Engaged(i int) bool {
 }
 
 // Acted reports whether i has taken an action this round.
-func (t *Table) Acted(i int) bool { return t.f[i].acted }
+func (t *Table) Acted(i int) bool { return t.acted&(1<<uint(i)) != 0 }
+
+// hasMoved reports whether i has moved this round.
+func (t *Table) hasMoved(i int) bool { return t.movedMask&(1<<uint(i)) != 0 }
 
 // Round is the current round (0 for the surprise round).
 func (t *Table) Round() int { return t.round }

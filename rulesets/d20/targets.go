@@ -105,8 +105,10 @@ func (t *Table) wentOut(j int) {
 	}
 }
 
-// moved notes that j's position changed.
+// moved notes that j's position changed (and that j has moved this
+// round).
 func (t *Table) moved(j int) {
+	t.movedMask |= 1 << uint(j)
 	t.spanDirty[t.g.sideOf[j]] = true
 	t.noteCrossed(j)
 }
