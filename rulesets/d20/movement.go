@@ -194,8 +194,17 @@ func (t *Table) blocker(a, d int) int {
 		dir = -1
 	}
 	goal := t.f[d].x - dir*t.g.C[a].Reach
+	es := 1 - t.side(a)
+	// A blocker stands strictly ahead of x and short of goal+5 (in dir):
+	// none when the enemies' span lies outside that (the usual charge at
+	// a line of enemies standing together).
+	if !t.spanDirty[es] && !noMoveSkip {
+		if dir > 0 && (t.hi[es] <= x || t.lo[es] >= goal+5) || dir < 0 && (t.lo[es] >= x || t.hi[es] <= goal-5) {
+			return -1
+		}
+	}
 	b, bd := -1, 0
-	for _, e := range t.up[1-t.side(a)] {
+	for _, e := range t.up[es] {
 		ahead := (t.f[e].x - x) * dir
 		// Ahead of a, and a would have to come within 5 ft of it (enter its
 		// square, or go past it) to reach goal.

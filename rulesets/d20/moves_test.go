@@ -1,9 +1,11 @@
 package d20
 
 // move walks the squares on which nothing can happen at once (no action
-// readied against movement, the square left beyond every enemy's reach);
-// noMoveSkip walks them one by one. Both must play the same encounters
-// and leave the same state at every decision.
+// readied against movement, the square left beyond every enemy's reach),
+// blocker answers from the enemies' span when it can, and enteredReadied
+// returns when no readier's reach was just entered; noMoveSkip and
+// noEnterSkip make them walk square by square and scan. Both must play the
+// same encounters and leave the same state at every decision.
 
 import (
 	"fmt"
@@ -71,7 +73,7 @@ sides:
 		var words [2][]uint64
 		var trails [2][]string
 		for pass := range tallies {
-			noMoveSkip = pass == 1
+			noMoveSkip, noEnterSkip = pass == 1, pass == 1
 			moveTrail = moveTrail[:0]
 			table := g.NewTable()
 			tally := sim.NewTally(g)
@@ -86,7 +88,7 @@ sides:
 			tallies[pass] = tally
 			trails[pass] = append([]string(nil), moveTrail...)
 		}
-		noMoveSkip = false
+		noMoveSkip, noEnterSkip = false, false
 		for i := range outs[0] {
 			if outs[0][i] != outs[1][i] || words[0][i] != words[1][i] {
 				t.Fatalf("%s, encounter %d: %+v skipping squares, %+v square by square (next word %x, %x)", sc.Name, i, outs[0][i], outs[1][i], words[0][i], words[1][i])
