@@ -244,7 +244,9 @@ func (t *Table) winner() int {
 	return -1
 }
 
-func (t *Table) over() bool { return t.winner() >= 0 || t.allGone() }
+// over reports whether the fight is over: one side (or both) has no one
+// left fighting, which is winner() >= 0 || allGone() in two tests.
+func (t *Table) over() bool { return t.standing[0] == 0 || t.standing[1] == 0 }
 
 // allGone reports whether no combatant of either side is left fighting.
 func (t *Table) allGone() bool { return t.standing[0] == 0 && t.standing[1] == 0 }
