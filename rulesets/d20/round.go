@@ -18,7 +18,7 @@ func (t *Table) playRound() {
 			}
 			i = t.order[t.cur]
 		}
-		if t.f[i].out || (t.stdOne && !t.g.C[i].Aware) {
+		if (t.upMask[0]|t.upMask[1])&(1<<uint(i)) == 0 || (t.stdOne && !t.g.C[i].Aware) { // out of the fight (upMask is !out)
 			continue
 		}
 		t.turn(i)

@@ -98,7 +98,8 @@ type Table struct {
 	// upMask holds each side's combatants still in the fight (as up);
 	// sideMask, all of each side's.
 	upMask, sideMask [2]uint64
-	// reachMax is the longest reach on each side (set in setup).
+	// reachMax is the longest reach on each side (set in newTable: the
+	// roster's reaches do not change during a fight).
 	reachMax [2]int
 	// crossed: some combatant may stand beyond an enemy (flanking.go);
 	// until then no one is flanked on the line. far: the extreme positions
@@ -124,6 +125,7 @@ func newTable(g *Game) *Table {
 	}
 	for i, s := range g.sideOf {
 		t.sideMask[s] |= 1 << uint(i)
+		t.reachMax[s] = max(t.reachMax[s], g.C[i].Reach)
 	}
 	t.turns, t.dealt, t.taken = make([]int64, n), make([]int64, n), make([]int64, n)
 	if g.traits != nil {
@@ -197,18 +199,15 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 // setup rolls hit points and places everyone at the start.
 func (t *Table) setup() {
 	t.actor, t.first, t.head, t.seq, t.mv = -1, -1, -1, 0, -1
-	t.standing = [2]int{}
+	t.standing = t.g.sideCount // everyone stands at the start
 	t.tactics = false
 	t.acted, t.movedMask = 0, 0
 	t.readyOn, t.readyShot, t.delayCount, t.delayWait = [8]uint64{}, 0, 0, 0
-	t.reachMax = [2]int{}
 	clear(t.turns)
 	clear(t.dealt)
 	clear(t.taken)
 	for i := range t.f {
-		t.standing[t.g.C[i].Side]++
 		c := &t.g.C[i]
-		t.reachMax[c.Side] = max(t.reachMax[c.Side], c.Reach)
 		f := &t.f[i]
 		*f = fighter{hp: rollDice(t.r, &c.HP), flatFooted: true, delayAfter: -1, aooLeft: 1, aooMax: 1}
 		f.maxHP = f.hp
