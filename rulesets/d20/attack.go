@@ -1,6 +1,7 @@
 package d20
 
 import (
+	"math/bits"
 	"strconv"
 
 	"simctl/sim"
@@ -92,7 +93,12 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	if t.g.traits.at(a, mAttackRoll, d, mAttacked) {
 		bonus, ac = t.traitAttackRoll(a, d, bonus, ac, ranged, flanking)
 	}
-	roll := t.r.D20()
+	// A d20 (rng.Stream.D20) written out: no call on the usual word.
+	hi, lo := bits.Mul64(t.r.Uint64(), 20)
+	roll := int(hi) + 1
+	if lo < 20 {
+		roll = d20Slow(t.r, hi, lo)
+	}
 	hit := roll == 20 || (roll != 1 && roll+bonus >= ac)
 	if !hit {
 		if t.log != nil {
@@ -106,7 +112,7 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	if roll >= threatFrom {
 		crit = true
 		if t.g.Opt.ConfirmCrits {
-			conf = t.r.D20()
+			conf = d20(t.r)
 			crit = conf == 20 || (conf != 1 && conf+bonus >= ac)
 		}
 		if crit {
@@ -116,7 +122,7 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	}
 	dmg := 0
 	for k := 0; k < mult; k++ {
-		dmg += damage.Roll(t.r)
+		dmg += rollDice(t.r, damage)
 	}
 	// SRD Sneak Attack: the target is denied its Dexterity bonus to AC
 	// (flat-footed, unless uncanny dodge keeps it) or the rogue flanks it.
