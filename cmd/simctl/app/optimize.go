@@ -516,9 +516,9 @@ func blockProbe(parsed *scenario.Parsed, common []scenario.Set, sp *experiment.S
 
 // candidateBuilder is OptimizeConfig.Build for points: it compiles each
 // candidate asked for that has no game (the scenario parsed once, the
-// common --set, then its own)
-// and releases the games of candidates no longer asked for. A candidate
-// that does not compile ends the search with its problems.
+// common --set, then its own) and releases the games of candidates no
+// longer asked for. A candidate that does not compile ends the search
+// with its problems.
 func candidateBuilder(parsed *scenario.Parsed, common []scenario.Set, points []experiment.Point) func(context.Context, []sim.Game, []int) error {
 	return func(ctx context.Context, games []sim.Game, ks []int) error {
 		in := make(map[int]bool, len(ks))

@@ -53,8 +53,8 @@ func (src *Source) CompileWarn(sets []scenario.Set) (*scenario.Scenario, sim.Gam
 }
 
 // CompileParsed is CompileWarn with the text parsed once beforehand (p is
-// scenario.Parse of src's Display and Data): what a search's candidates
-// share. It gives what CompileWarn gives.
+// scenario.Parse of a Source's Display and Data): what a search's
+// candidates share. It gives what that Source's CompileWarn gives.
 func CompileParsed(p *scenario.Parsed, sets []scenario.Set) (*scenario.Scenario, sim.Game, scenario.Errors, error) {
 	return compileDecoded(p.Decode(sets, rulesets.Schema))
 }
