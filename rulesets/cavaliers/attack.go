@@ -45,7 +45,8 @@ func (t *Table) attackAction(a, tg int) {
 // reports whether it hit.
 func (t *Table) attack(a, d int) bool {
 	ca, cd := &t.g.C[a], &t.g.C[d]
-	t.c.Inc(ca.Side, Attacks)
+	fa := &t.f[a]
+	fa.attacks++
 	roll := t.dk[a].attack.Roll(t.r, &ca.Attack)
 	def := t.dk[d].defence.Roll(t.r, &cd.Defence)
 	if t.tr != nil {
@@ -59,14 +60,15 @@ func (t *Table) attack(a, d int) bool {
 		}
 		return false
 	}
-	t.c.Inc(ca.Side, Hits)
+	fa.hits++
 	dmg := max(t.dk[a].damage.Roll(t.r, &ca.Damage), 0)
 	if t.tr != nil {
 		dmg = t.traitHit(a, d, dmg)
 	}
 	f := &t.f[d]
 	f.hp -= dmg
-	t.c.Hit(ca.Side, a, d, dmg)
+	fa.dealt += int64(dmg)
+	f.taken += int64(dmg)
 	if f.hp <= 0 {
 		f.out = true
 		t.up[cd.Side]--

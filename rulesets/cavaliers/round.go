@@ -89,7 +89,7 @@ func (t *Table) turn(i int) {
 	f := &t.f[i]
 	c := &t.g.C[i]
 	f.acted = true
-	t.c.Turn(c.Side, i)
+	f.turns++
 	if t.log != nil {
 		t.logf("%s's turn (total %d, hp %d, Area %d, [+] %d)", c.Name, f.total, f.hp, f.area, f.plus)
 		t.ev(sim.Event{Kind: sim.EvTurn, Actor: i, Target: sim.NoOne, Roll: f.total, Amount: f.hp, Need: f.area})
@@ -131,7 +131,7 @@ func (t *Table) turn(i int) {
 			return
 		}
 		t.tookAction(i)
-		t.c.Inc(c.Side, sim.Actions)
+		f.actions++
 		t.attackAction(i, tg)
 	}
 }

@@ -25,6 +25,12 @@ type fighter struct {
 	acted bool  // has taken its turn this round
 	moved bool  // has spent its Move this round (on its turn, or interposing with a Move)
 	used  uint8 // abilities used this round, bit per Ability
+
+	// The encounter's counts of the events of every turn, added to
+	// sim.Counts once at its end (flush) instead of one call per event:
+	// turns and attacks (Actions), attack rolls and hits (Attacks, Hits),
+	// damage dealt and taken (Counts.Hit's figures).
+	turns, actions, attacks, hits, dealt, taken int64
 }
 
 // Table is one worker's encounter state, reused across encounters.
@@ -121,6 +127,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 			out.Draw = sim.DrawAllGone
 		}
 	}
+	t.flush()
 	t.recordEnds()
 	if t.log != nil {
 		if winner < 0 {
@@ -269,6 +276,29 @@ func (t *Table) Rank(i int) int {
 
 // Rand is the encounter's random stream, for policies that choose at random.
 func (t *Table) Rand() *rng.Stream { return t.r }
+
+// flush adds the encounter's per-fighter counts to sim.Counts, as the
+// calls per event they replace would have (Counts.Turn, Inc of Actions,
+// Attacks and Hits, Counts.Hit): the same sums, once an encounter. An
+// encounter abandoned (Counts.Stopped) is dropped whole, so it is not
+// flushed.
+func (t *Table) flush() {
+	c := t.c
+	per := c.PerSide
+	for i := range t.f {
+		f := &t.f[i]
+		s := t.sd[i]
+		v := c.Sides[s*per : s*per+per]
+		v[sim.Turns] += f.turns
+		v[sim.Actions] += f.actions
+		v[Attacks] += f.attacks
+		v[Hits] += f.hits
+		c.Damage(s, i, f.dealt, f.taken)
+		if c.Combatants != nil {
+			c.Combatants[i].Turns += f.turns
+		}
+	}
+}
 
 // recordEnds reports where each combatant ended (per-combatant results):
 // out of the fight is always by a blow.
