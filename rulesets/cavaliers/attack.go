@@ -1,6 +1,10 @@
 package cavaliers
 
-import "simctl/sim"
+import (
+	"math/bits"
+
+	"simctl/sim"
+)
 
 // Combat resolution, kept simple and configurable (the source's Yield and
 // Wounds are out of scope, RULES.md §3): the attacker rolls its attack
@@ -21,7 +25,8 @@ import "simctl/sim"
 // Reprise after a failure.
 func (t *Table) attackAction(a, tg int) {
 	d := t.redirect(a, tg)
-	if t.f[a].out || t.f[d].out {
+	// Either out of the fight (out: entered, so no longer present).
+	if (t.in>>(uint(a)&63))&(t.in>>(uint(d)&63))&1 == 0 {
 		return
 	}
 	if t.attack(a, d) {
@@ -47,8 +52,38 @@ func (t *Table) attack(a, d int) bool {
 	ca, cd := &t.g.C[a], &t.g.C[d]
 	fa := &t.f[a]
 	fa.attacks++
-	roll := t.dk[a].attack.Roll(t.r, &ca.Attack)
-	def := t.dk[d].defence.Roll(t.r, &cd.Defence)
+	r := t.r
+	// The attack dice, then the defence dice: NdM+K written out (the words
+	// and the loop of plain.Dice.Roll, with no call), else the Expr.
+	ka, kd := &t.dk[a].attack, &t.dk[d].defence
+	roll := ka.k
+	if ka.n > 0 {
+		un := uint64(ka.m)
+		for j := ka.n; j > 0; j-- {
+			hi, lo := bits.Mul64(r.Uint64(), un)
+			if lo < un {
+				roll += dieSlow(r, un, hi, lo)
+				continue
+			}
+			roll += int(hi) + 1
+		}
+	} else if ka.n < 0 {
+		roll = ca.Attack.Roll(r)
+	}
+	def := kd.k
+	if kd.n > 0 {
+		un := uint64(kd.m)
+		for j := kd.n; j > 0; j-- {
+			hi, lo := bits.Mul64(r.Uint64(), un)
+			if lo < un {
+				def += dieSlow(r, un, hi, lo)
+				continue
+			}
+			def += int(hi) + 1
+		}
+	} else if kd.n < 0 {
+		def = cd.Defence.Roll(r)
+	}
 	if t.tr != nil {
 		roll, def = t.traitAttack(a, d, roll, def)
 	}
@@ -61,7 +96,23 @@ func (t *Table) attack(a, d int) bool {
 		return false
 	}
 	fa.hits++
-	dmg := max(t.dk[a].damage.Roll(t.r, &ca.Damage), 0)
+	// The damage dice, as the attack's.
+	kg := &t.dk[a].damage
+	dmg := kg.k
+	if kg.n > 0 {
+		un := uint64(kg.m)
+		for j := kg.n; j > 0; j-- {
+			hi, lo := bits.Mul64(r.Uint64(), un)
+			if lo < un {
+				dmg += dieSlow(r, un, hi, lo)
+				continue
+			}
+			dmg += int(hi) + 1
+		}
+	} else if kg.n < 0 {
+		dmg = ca.Damage.Roll(r)
+	}
+	dmg = max(dmg, 0)
 	if t.tr != nil {
 		dmg = t.traitHit(a, d, dmg)
 	}

@@ -1,6 +1,10 @@
 package cavaliers
 
-import "simctl/sim"
+import (
+	"math/bits"
+
+	"simctl/sim"
+)
 
 // A round walks the initiative ranking from the highest total down; each
 // combatant present and standing takes one turn: a Move to an adjacent
@@ -19,29 +23,35 @@ import "simctl/sim"
 
 // playRound plays one round.
 func (t *Table) playRound() {
-	t.order = append(t.order[:0], t.rank...)
+	t.order = t.order[:len(t.rank)]
+	for k, i := range t.rank { // a few: a loop costs less than copy's call
+		t.order[k] = i
+	}
 	if t.head < 0 && len(t.order) > 0 {
 		// The ranking, before any seize: a seize is an action, counted
 		// by FirstActor.
 		t.head = t.order[0]
 	}
+	t.acted, t.moved = 0, 0
+	t.used = [4]uint64{}
 	t.able = [numAbilities]uint64{}
-	for _, i := range t.order {
-		t.f[i].acted, t.f[i].moved = false, false
-		t.f[i].used = 0
-		if f := &t.f[i]; f.plus > 0 && t.Present(i) {
-			// can(i, a) with nothing used yet this round.
-			pr := &prices[f.spec]
-			bit := uint64(1) << uint(i)
-			for a, p := range pr {
-				if p > 0 && f.plus >= p {
-					t.able[a] |= bit
-				}
-			}
+	// can(i, a) with nothing used yet this round, for those present
+	// (entered and not out: all of them are in the ranking).
+	for m := t.in; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
+		p := t.f[i].plus
+		if p <= 0 {
+			continue
 		}
+		s := ableWith[t.f[i].spec&3][min(p, 3)]
+		t.able[Seize] |= uint64(s&1) << uint(i)
+		t.able[Interpose] |= uint64(s>>1&1) << uint(i)
+		t.able[Reprise] |= uint64(s>>2&1) << uint(i)
 	}
 	for t.cur = 0; t.cur < len(t.order); t.cur++ {
-		if t.f[t.order[t.cur]].out || t.f[t.order[t.cur]].acted {
+		// Skip those out of the fight (in the ranking, not present) and
+		// those that have acted (seized earlier in the round).
+		if (t.in&^t.acted)&(1<<(uint(t.order[t.cur])&63)) == 0 {
 			continue
 		}
 		t.seizeBefore()
@@ -61,7 +71,7 @@ func (t *Table) seizeBefore() {
 		seized := false
 		for k := t.cur + 1; k < len(t.order); k++ {
 			s := t.order[k]
-			if t.able[Seize]&(1<<(uint(s)&63)) == 0 || t.f[s].acted || !t.can(s, Seize) {
+			if (t.able[Seize]&^t.acted)&(1<<(uint(s)&63)) == 0 || !t.can(s, Seize) {
 				continue
 			}
 			if !t.g.C[s].Policy.Seize(t, s, next) {
@@ -88,7 +98,8 @@ func (t *Table) seizeBefore() {
 func (t *Table) turn(i int) {
 	f := &t.f[i]
 	c := &t.g.C[i]
-	f.acted = true
+	bit := uint64(1) << (uint(i) & 63)
+	t.acted |= bit
 	f.turns++
 	if t.log != nil {
 		t.logf("%s's turn (total %d, hp %d, Area %d, [+] %d)", c.Name, f.total, f.hp, f.area, f.plus)
@@ -100,14 +111,14 @@ func (t *Table) turn(i int) {
 			return
 		}
 	}
-	if f.moved {
+	if t.moved&bit != 0 {
 		if t.log != nil {
 			t.logf("%s has spent its Move this round (interposing with a Move)", c.Name)
 			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "move spent interposing"})
 		}
 	} else if to := c.Policy.Move(t, i); to >= 0 && to <= MaxArea && abs(to-f.area) == 1 {
 		t.tookAction(i)
-		f.moved = true
+		t.moved |= bit
 		t.move(i, to)
 		if f.out {
 			return

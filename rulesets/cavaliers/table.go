@@ -1,9 +1,12 @@
 package cavaliers
 
 import (
+	"math/bits"
+
 	"simctl/rulesets/internal/plain"
 	"simctl/rulesets/internal/traitrun"
 	"simctl/sim"
+	"simctl/sim/dice"
 	"simctl/sim/msg"
 	"simctl/sim/rng"
 )
@@ -21,10 +24,6 @@ type fighter struct {
 
 	spec Specialty // the specialty it rolled (its ladder for the fight)
 	rk   int       // its index in Combatant.Ranks
-
-	acted bool  // has taken its turn this round
-	moved bool  // has spent its Move this round (on its turn, or interposing with a Move)
-	used  uint8 // abilities used this round, bit per Ability
 
 	// The encounter's counts of the events of every turn, added to
 	// sim.Counts once at its end (flush) instead of one call per event:
@@ -57,6 +56,12 @@ type Table struct {
 	// [+] spent, out of the fight), so the mask is a superset of who can:
 	// the offers skip the others without asking can.
 	able [numAbilities]uint64
+	// The round's marks, bit i for combatant i, cleared at the start of
+	// each round: acted, has taken its turn; moved, has spent its Move
+	// (on its turn, or interposing with a Move); used[a], has used
+	// ability a (used[3] unused: indexed by a&3, no bounds check).
+	acted, moved uint64
+	used         [4]uint64
 	// at[a]: bit i set when combatant i stands in Area a (present or not:
 	// with in, the present combatants of an Area); sideSet[s]: bit i set
 	// for each combatant of side s. at is kept where areas change (setup,
@@ -81,7 +86,7 @@ func newTable(g *Game) *Table {
 		t.sideSet[g.C[i].Side] |= 1 << uint(i)
 		t.team[g.C[i].Side] = append(t.team[g.C[i].Side], i)
 		t.lastEntry = max(t.lastEntry, g.C[i].Enters)
-		t.dk[i] = diceKit{plain.Of(g.C[i].Attack), plain.Of(g.C[i].Defence), plain.Of(g.C[i].Damage)}
+		t.dk[i] = diceKit{ndOf(g.C[i].Attack), ndOf(g.C[i].Defence), ndOf(g.C[i].Damage)}
 	}
 	t.foes = make([][]int, n)
 	for i := range t.foes {
@@ -184,7 +189,9 @@ func (t *Table) winner() int {
 	return -1
 }
 
-func (t *Table) over() bool { return t.winner() >= 0 }
+// over reports whether a side has won: winner() >= 0, that is one side
+// with none up and the other with some.
+func (t *Table) over() bool { return (t.up[0] == 0) != (t.up[1] == 0) }
 
 func (t *Table) logf(format string, args ...any) {
 	if t.log != nil {
@@ -236,11 +243,11 @@ func (t *Table) FoesIn(i, a int) uint64 { return t.in & t.at[a&MaxArea] & t.side
 func (t *Table) FoesPresent(i int) uint64 { return t.in & t.sideSet[1-t.sd[i]] }
 
 // Acted reports whether combatant i has taken its turn this round.
-func (t *Table) Acted(i int) bool { return t.f[i].acted }
+func (t *Table) Acted(i int) bool { return t.acted&(1<<(uint(i)&63)) != 0 }
 
 // Moved reports whether combatant i has spent its Move this round (on its
 // turn, or interposing with a Move).
-func (t *Table) Moved(i int) bool { return t.f[i].moved }
+func (t *Table) Moved(i int) bool { return t.moved&(1<<(uint(i)&63)) != 0 }
 
 // Specialty is the Initiative specialty combatant i rolled (its main one
 // before it enters).
@@ -313,8 +320,44 @@ func (t *Table) recordEnds() {
 }
 
 // diceKit holds a combatant's attack, defence and damage dice taken apart:
-// an attack rolls them in a plain loop (same draws as Expr.Roll).
-type diceKit struct{ attack, defence, damage plain.Dice }
+// an attack rolls them in a plain loop written into it (same draws as
+// Expr.Roll).
+type diceKit struct{ attack, defence, damage nd }
+
+// nd is a dice expression of the form NdM+K (one kind of die added up,
+// plus a constant; N = 0 for a constant) taken apart; n < 0: of another
+// form, rolled by its Expr.
+type nd struct{ n, m, k int }
+
+// exprDice makes newTable leave every dice expression to its Expr: for
+// the tests that compare the loops written into attack with Expr.Roll.
+var exprDice = false
+
+// ndOf takes e apart as plain.Of does (the canonical form, cross-checked
+// against its dice count, minimum and maximum).
+func ndOf(e dice.Expr) nd {
+	if p := plain.Of(e); !p.Plain() || exprDice {
+		return nd{n: -1}
+	}
+	// NdM+K: its fewest and most are N+K and N*M+K.
+	n := e.NumDice()
+	d := nd{n: n, k: e.Min() - n}
+	if n > 0 {
+		d.m = (e.Max() - e.Min() + n) / n
+	}
+	return d
+}
+
+// dieSlow finishes a die of un sides whose first word may be rejected, as
+// rng.Stream.IntN does (Lemire's multiply-and-reject): out of line, it is
+// rare (probability < un/2^64).
+func dieSlow(r *rng.Stream, un, hi, lo uint64) int {
+	thresh := -un % un
+	for lo < thresh {
+		hi, lo = bits.Mul64(r.Uint64(), un)
+	}
+	return int(hi) + 1
+}
 
 // ev records a structured trace event beside the narration (sim.Event);
 // callers build it only where they narrate, so an untraced run builds none.

@@ -1,0 +1,220 @@
+package cavaliers
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"simctl/sim"
+	"simctl/sim/rng"
+)
+
+// The referee's shortcuts of issue 38's third pass against the
+// computations they replace (the default policy's are in package agents).
+
+// ableChecker wraps a policy: at the first decision of each round (Seize,
+// Move or Target: nothing has been paid or hit yet that round) it checks
+// the round's able masks against the loop over the ranking they replace,
+// and at every decision that whoever can use an ability is in its mask.
+type ableChecker struct {
+	Policy
+	fail  *string
+	round *int
+	n     *int
+}
+
+func (p ableChecker) failf(format string, args ...any) {
+	if *p.fail == "" {
+		*p.fail = fmt.Sprintf(format, args...)
+	}
+}
+
+func (p ableChecker) check(t *Table) {
+	if t.round != *p.round {
+		*p.round = t.round
+		*p.n++
+		// The loop playRound made before the masks.
+		var want [numAbilities]uint64
+		for _, i := range t.rank {
+			if f := &t.f[i]; f.plus > 0 && t.Present(i) {
+				for a, pr := range prices[f.spec] {
+					if pr > 0 && f.plus >= pr {
+						want[a] |= 1 << uint(i)
+					}
+				}
+			}
+		}
+		if want != t.able {
+			p.failf("round %d: able %b, the loop says %b", t.round, t.able, want)
+		}
+	}
+	for j := range t.f {
+		for a := Ability(0); a < numAbilities; a++ {
+			if t.can(j, a) && t.able[a]&(1<<uint(j)) == 0 {
+				p.failf("round %d: %s can use %s, not in its mask %b", t.round, t.name(j), a, t.able[a])
+			}
+		}
+	}
+}
+
+func (p ableChecker) Move(t *Table, self int) int     { p.check(t); return p.Policy.Move(t, self) }
+func (p ableChecker) Target(t *Table, self int) int   { p.check(t); return p.Policy.Target(t, self) }
+func (p ableChecker) Seize(t *Table, s, n int) bool   { p.check(t); return p.Policy.Seize(t, s, n) }
+func (p ableChecker) Reprise(t *Table, s, d int) bool { p.check(t); return p.Policy.Reprise(t, s, d) }
+
+// TestAbleMasksMatchLoop: on every round of 3,000 encounters of a fight
+// with every ability in play (seize, interpose with and without a Move,
+// block, reprise, a late entry), under both readings of the success
+// table, the abilities' masks equal the loop over the ranking.
+func TestAbleMasksMatchLoop(t *testing.T) {
+	a := row("name: Imp, count: 2, specialty: impulse, attribute: d8, pool: 2d6, hp: 12, attack: 2d6, defence: 2d6, damage: 1d6+1, policy: {name: script, seize: ['*'], interpose: ['*'], reprise: true, block: ['*']}") +
+		row("name: Vig, specialty: vigilance, attribute: d10, pool: 2d6, area: 1, hp: 12, attack: 2d6, defence: 2d6, damage: 1d6+1, policy: {name: script, interpose: ['*'], reprise: true, block: ['*']}")
+	b := row("name: Tim, count: 2, specialty: timing, attribute: d8, pool: 2d6, hp: 12, attack: 2d6, defence: 2d6, damage: 1d6+1, policy: {name: script, seize: ['*'], interpose: ['*'], reprise: true, move: 1}") +
+		row("name: Late, specialty: vigilance, attribute: d8, pool: 2d6, enters: 2, hp: 12, attack: 2d6, defence: 2d6, damage: 1d6+1, policy: {name: script, interpose: ['*'], block: ['*']}") +
+		row("name: Plain, specialty: none, attribute: d6, pool: 2d6, hp: 12, attack: 2d6, defence: 2d6, damage: 1d6+1, policy: script")
+	for _, spend := range []string{"budget", "unlock"} {
+		g := compile(t, scen(30, spend, a, b))
+		var fail string
+		round, n := 0, 0
+		for i := range g.C {
+			g.C[i].Policy = ableChecker{g.C[i].Policy, &fail, &round, &n}
+		}
+		tb := g.NewTable()
+		c := sim.NewCounts(len(g.Counters()))
+		var r rng.Stream
+		for e := uint64(0); e < 3000; e++ {
+			round = 0
+			r.Seed(4, e)
+			tb.Play(&r, &c, nil)
+		}
+		if fail != "" {
+			t.Errorf("%s: %s", spend, fail)
+		}
+		if n == 0 {
+			t.Errorf("%s: no round checked", spend)
+		}
+		for _, name := range []string{"seizes", "interposes", "reprises", "blocks", "entered"} {
+			if count(g, c, 0, name)+count(g, c, 1, name) == 0 {
+				t.Errorf("%s: no %s in 3,000 encounters: the test does not cover it", spend, name)
+			}
+		}
+	}
+}
+
+// TestOverMatchesWinner: over, the test after every turn, is winner() >= 0
+// for every count of combatants up on either side.
+func TestOverMatchesWinner(t *testing.T) {
+	tb := &Table{}
+	for u0 := 0; u0 < 4; u0++ {
+		for u1 := 0; u1 < 4; u1++ {
+			tb.up = [2]int{u0, u1}
+			if got, want := tb.over(), tb.winner() >= 0; got != want {
+				t.Errorf("up %v: over %v, winner %d", tb.up, got, tb.winner())
+			}
+		}
+	}
+}
+
+// TestWrittenDiceMatchExpr: the attack, defence and damage dice written
+// into attack draw the words Expr.Roll draws and total what it totals: over
+// 3,000 encounters of fights with dice of each form (NdM+K with and
+// without a constant, a constant, and forms left to the Expr), the tally
+// and the stream after every encounter equal those of a Table that rolls
+// every expression by its Expr.
+func TestWrittenDiceMatchExpr(t *testing.T) {
+	for _, d := range []struct{ attack, defence, damage string }{
+		{"2d6", "2d6", "1d6+1"},
+		{"3d4+1", "1d8-2", "2d3"},
+		{"2d6", "\"7\"", "\"3\""},
+		{"1d20", "2d6+1d4", "4d6kh3"},
+	} {
+		dice := fmt.Sprintf("attack: %s, defence: %s, damage: %s", d.attack, d.defence, d.damage)
+		a := row("name: Imp, count: 2, specialty: impulse, attribute: d8, pool: 2d6, hp: 12, %s, policy: {name: script, seize: ['*'], interpose: ['*'], reprise: true, block: ['*']}", dice) +
+			row("name: Vig, specialty: vigilance, attribute: d10, pool: 2d6, area: 1, hp: 12, %s, policy: {name: script, interpose: ['*'], reprise: true}", dice)
+		b := row("name: Tim, count: 2, specialty: timing, attribute: d8, pool: 2d6, hp: 12, %s, policy: {name: script, seize: ['*'], reprise: true, move: 1}", dice) +
+			row("name: Plain, specialty: none, attribute: d6, pool: 2d6, hp: 3d6, %s, policy: script", dice)
+		g := compile(t, scen(30, "budget", a, b))
+		play := func(viaExpr bool) (*sim.Tally, []rng.Stream) {
+			exprDice = viaExpr
+			tb := g.NewTable()
+			exprDice = false
+			written := 0
+			for _, k := range tb.(*Table).dk {
+				for _, x := range []nd{k.attack, k.defence, k.damage} {
+					if x.n >= 0 {
+						written++
+					}
+				}
+			}
+			if viaExpr != (written == 0) {
+				t.Fatalf("%s: %d expressions written out with exprDice %v", dice, written, viaExpr)
+			}
+			tl := sim.NewTally(g)
+			var ends []rng.Stream
+			var r rng.Stream
+			for e := uint64(0); e < 3000; e++ {
+				r.Seed(6, e)
+				tl.Record(tb.Play(&r, &tl.Counts, nil))
+				ends = append(ends, r)
+			}
+			return tl, ends
+		}
+		want, wantEnds := play(true)
+		got, gotEnds := play(false)
+		for e := range wantEnds {
+			if gotEnds[e] != wantEnds[e] {
+				t.Fatalf("%s: encounter %d ends at another place of its stream written out than by Expr", dice, e)
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: tallies differ: written out %+v\nby Expr %+v", dice, got.Counts.Sides, want.Counts.Sides)
+		}
+		if got.Encounters != 3000 || got.Counts.Get(0, Hits)+got.Counts.Get(1, Hits) == 0 {
+			t.Errorf("%s: no hit in 3,000 encounters: nothing compared", dice)
+		}
+	}
+}
+
+// TestWrittenDiceReject: dice whose words are often rejected (Lemire's
+// method, as rng.Stream.IntN: a d(3·2^61) rejects a word in four), which no
+// scenario's dice reach, roll in attack what rng.Stream.Die rolls, word for
+// word: the attack's hit and damage, and where the stream ends.
+func TestWrittenDiceReject(t *testing.T) {
+	a := row("name: A, specialty: none, attribute: d8, pool: 2d6, hp: 10, attack: 2d6, defence: 2d6, damage: 1d6, policy: script")
+	b := row("name: B, specialty: none, attribute: d8, pool: 2d6, hp: 10, attack: 2d6, defence: 2d6, damage: 1d6, policy: script")
+	g := compile(t, scen(5, "budget", a, b))
+	tb := g.NewTable().(*Table)
+	const huge = 3 << 61
+	tb.dk[0].attack = nd{n: 1, m: huge, k: 2}
+	tb.dk[1].defence = nd{n: 1, m: huge >> 1, k: -1}
+	tb.dk[0].damage = nd{n: 1, m: huge >> 2, k: 0}
+	var r, ref rng.Stream
+	c := sim.NewCounts(len(g.Counters()))
+	hits, rejected := 0, 0
+	for e := uint64(0); e < 4000; e++ {
+		r.Seed(8, e)
+		ref = r
+		tb.r, tb.c = &r, &c
+		tb.f[1] = fighter{hp: 1 << 62, maxHP: 1 << 62}
+		tb.in = 3
+		hit := tb.attack(0, 1)
+		roll := ref.Die(huge) + 2
+		def := ref.Die(huge>>1) - 1
+		want, hp := roll >= def, 1<<62
+		if want {
+			hp -= ref.Die(huge >> 2)
+		}
+		if hit != want || tb.f[1].hp != hp || r != ref {
+			t.Fatalf("encounter %d: hit %v, hp %d; Stream.Die: hit %v, hp %d (same stream after: %v)", e, hit, tb.f[1].hp, want, hp, r == ref)
+		}
+		if hit {
+			hits++
+		}
+		if d := ref.Draws(); d > 3 || d > 2 && !want { // a word more than the dice
+			rejected++
+		}
+	}
+	if hits == 0 || hits == 4000 || rejected == 0 {
+		t.Errorf("%d hits, %d encounters with a rejected word in 4,000: the test does not reach both branches", hits, rejected)
+	}
+}
