@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"reflect"
 	"testing"
 
 	"simctl/rulesets/cavaliers"
@@ -30,10 +31,35 @@ var cavVariants = []struct {
 	{"cavaliers/house-rules", nil},
 	{"cavaliers/house-rules", []string{"heroes.Cavalier.tactics.params.retake=1"}},
 	{"cavaliers/tactics-ward", nil},
+	{"cross", nil},
+	{"cross", []string{"heroes.policy.target=strongest", "options.spend=unlock"}},
 }
+
+// cavCross is a fight across Areas: the Scouts start between two enemies
+// equally near (the nearest is the first in roster order), the Lancer
+// two Areas away; everyone may use every ability.
+const cavCross = `ruleset: cavaliers
+max_rounds: 60
+options: {spend: budget}
+sides:
+  - name: heroes
+    policy: default
+    combatants:
+      - {name: Scout, count: 2, specialty: impulse, attribute: d8, pool: 2d6, hp: 12, attack: 2d6, defence: 2d6, damage: 1d6, area: 1}
+      - {name: Lancer, specialty: vigilance, attribute: d10, pool: 2d6, hp: 14, attack: 2d6, defence: 2d6, damage: 1d6+1, area: 4}
+  - name: foes
+    policy: {name: default, move: hold}
+    combatants:
+      - {name: Left, specialty: timing, attribute: d8, pool: 2d6, hp: 12, attack: 2d6, defence: 2d6, damage: 1d6, area: 0}
+      - {name: Right, specialty: vigilance, attribute: d8, pool: 2d6, hp: 12, attack: 2d6, defence: 2d6, damage: 1d6, area: 2}
+      - {name: Late, specialty: impulse, attribute: d8, pool: 2d6, hp: 10, attack: 2d6, defence: 2d6, damage: 1d6, area: 3, enters: 2, policy: default}
+`
 
 func compileCav(t *testing.T, name string, sets []string) *cavaliers.Game {
 	t.Helper()
+	if name == "cross" {
+		return compileSets(t, "cross.yaml", []byte(cavCross), sets...).(*cavaliers.Game)
+	}
 	data, display, ok := scenarios.Read(name)
 	if !ok {
 		t.Fatalf("no built-in %s", name)
@@ -107,6 +133,67 @@ func TestCavCountsMatchEvents(t *testing.T) {
 		}
 		if checked == 0 {
 			t.Errorf("%s %v: no counter checked", c.name, c.sets)
+		}
+	}
+}
+
+// cavNoStd hides a policy's standard rule: the referee calls its Move
+// and Target.
+type cavNoStd struct{ cavaliers.Policy }
+
+// TestCavStandardMatchesPolicy: the referee's standard rules choose what
+// the default policy's Move and Target choose: 3,000 encounters of every
+// variant (and of the melee with focus and hold) played with the rules
+// and with the policies' methods give the same tally, and each encounter
+// ends at the same place of its stream.
+func TestCavStandardMatchesPolicy(t *testing.T) {
+	vs := append(cavVariants[:len(cavVariants):len(cavVariants)],
+		struct {
+			name string
+			sets []string
+		}{"cavaliers/melee", []string{"duelists.policy.focus=Cavalier#2", "heroes.policy.move=hold", "heroes.policy.target=first"}},
+		struct {
+			name string
+			sets []string
+		}{"cavaliers/bodyguard", []string{"bravos.policy.target=strongest"}})
+	for _, c := range vs {
+		play := func(hide bool) (*sim.Tally, []rng.Stream, int) {
+			g := compileCav(t, c.name, c.sets)
+			std := 0
+			for i := range g.C {
+				if sp, ok := g.C[i].Policy.(cavaliers.StandardPolicy); ok {
+					if _, ok := sp.Standard(); ok {
+						std++
+					}
+				}
+				if hide {
+					g.C[i].Policy = cavNoStd{g.C[i].Policy}
+				}
+			}
+			table := g.NewTable()
+			tally := sim.NewTally(g)
+			var ends []rng.Stream
+			var r rng.Stream
+			for e := 0; e < 3000; e++ {
+				r.Seed(11, uint64(e))
+				tally.Record(table.Play(&r, &tally.Counts, nil))
+				ends = append(ends, r)
+			}
+			return tally, ends, std
+		}
+		want, wantEnds, _ := play(true)
+		got, gotEnds, std := play(false)
+		for e := range wantEnds {
+			if gotEnds[e] != wantEnds[e] {
+				t.Fatalf("%s %v: encounter %d ends at another place of its stream with the standard rules", c.name, c.sets, e)
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s %v: tallies differ: standard rules %+v\npolicy methods %+v", c.name, c.sets, got.Counts.Sides, want.Counts.Sides)
+		}
+		random := len(c.sets) == 1 && c.sets[0] == "heroes.policy.target=random"
+		if std == 0 && c.name != "cavaliers/tactics-ward" || random && std != 3 {
+			t.Errorf("%s %v: %d combatants with a standard rule", c.name, c.sets, std)
 		}
 	}
 }

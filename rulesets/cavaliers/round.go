@@ -111,12 +111,27 @@ func (t *Table) turn(i int) {
 			return
 		}
 	}
+	if t.std&bit != 0 && attacks == 1 && t.moved&bit == 0 {
+		// The common turn of a standard rule without a focus: an enemy
+		// in its Area, so no Move, and the one attack at the rule's
+		// choice among the enemies there (moveTo, then stdTarget, on
+		// the same set). Anything else takes the general path below.
+		if s := &t.stdRule[i&63]; s.Focus < 0 {
+			if foes := t.FoesIn(i, f.area); foes != 0 {
+				tg := pick(t.f, foes, s.Target)
+				t.tookAction(i)
+				f.actions++
+				t.attackAction(i, tg)
+				return
+			}
+		}
+	}
 	if t.moved&bit != 0 {
 		if t.log != nil {
 			t.logf("%s has spent its Move this round (interposing with a Move)", c.Name)
 			t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "move spent interposing"})
 		}
-	} else if to := c.Policy.Move(t, i); to >= 0 && to <= MaxArea && abs(to-f.area) == 1 {
+	} else if to := t.moveTo(i, c, bit); to >= 0 && to <= MaxArea && abs(to-f.area) == 1 {
 		t.tookAction(i)
 		t.moved |= bit
 		t.move(i, to)
@@ -127,14 +142,23 @@ func (t *Table) turn(i int) {
 	// One attack; a trait may grant more (turn_start), each at a target
 	// the policy picks then.
 	for k := 0; k < attacks && (k == 0 || !f.out && !t.over()); k++ {
-		tg := c.Policy.Target(t, i)
-		if t.choice >= 0 { // a special action in place of the attack
-			k := t.choice
-			t.choice = -1
-			t.takeSpecial(i, k)
-			continue
+		var tg int
+		if t.std&bit != 0 {
+			// The standard rule: tg is a foe present in its Area, or -1.
+			tg = t.stdTarget(i)
+		} else {
+			tg = c.Policy.Target(t, i)
+			if t.choice >= 0 { // a special action in place of the attack
+				k := t.choice
+				t.choice = -1
+				t.takeSpecial(i, k)
+				continue
+			}
+			if tg >= 0 && (tg >= len(t.f) || t.FoesIn(i, f.area)&(1<<(uint(tg)&63)) == 0) {
+				tg = -1 // not an enemy present in its Area
+			}
 		}
-		if tg < 0 || tg >= len(t.f) || !t.Present(tg) || t.side(tg) == c.Side || t.f[tg].area != f.area {
+		if tg < 0 {
 			if t.log != nil {
 				t.logf("%s attacks no one", c.Name)
 				t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "no target"})
@@ -145,6 +169,91 @@ func (t *Table) turn(i int) {
 		f.actions++
 		t.attackAction(i, tg)
 	}
+}
+
+// moveTo is the Area combatant i's policy moves it to at the start of its
+// turn (bit: i's bit), or -1: by its standard rule if it has one, else
+// by Policy.Move.
+func (t *Table) moveTo(i int, c *Combatant, bit uint64) int {
+	if t.std&bit == 0 {
+		return c.Policy.Move(t, i)
+	}
+	s := &t.stdRule[i]
+	if s.Hold {
+		return -1
+	}
+	here := t.f[i].area
+	if s.Focus >= 0 && t.Present(s.Focus) {
+		return toward(here, t.f[s.Focus].area)
+	}
+	if t.FoesIn(i, here) != 0 {
+		return -1
+	}
+	foes := t.FoesPresent(i)
+	if foes == 0 {
+		return -1
+	}
+	// The nearest, the first in roster order among equals (lowest bit).
+	best := bits.TrailingZeros64(foes)
+	bd := abs(t.f[best].area - here)
+	for m := foes & (foes - 1); m != 0; m &= m - 1 {
+		if j := bits.TrailingZeros64(m); abs(t.f[j].area-here) < bd {
+			best, bd = j, abs(t.f[j].area-here)
+		}
+	}
+	return toward(here, t.f[best].area)
+}
+
+// stdTarget is the enemy combatant i attacks by its standard rule, or -1.
+func (t *Table) stdTarget(i int) int {
+	s := &t.stdRule[i]
+	here := t.f[i].area
+	if s.Focus >= 0 && t.Present(s.Focus) && t.f[s.Focus].area == here {
+		return s.Focus
+	}
+	foes := t.FoesIn(i, here)
+	if foes == 0 {
+		return -1
+	}
+	return pick(t.f, foes, s.Target)
+}
+
+// pick is the choice of rule among the combatants of foes (not empty):
+// the first in roster order (lowest bit) among equals.
+func pick(f []fighter, foes uint64, rule TargetRule) int {
+	best := bits.TrailingZeros64(foes)
+	m := foes & (foes - 1)
+	if m == 0 {
+		return best
+	}
+	switch rule {
+	case TargetWeakest:
+		hp := f[best].hp
+		for ; m != 0; m &= m - 1 {
+			if j := bits.TrailingZeros64(m); f[j].hp < hp {
+				best, hp = j, f[j].hp
+			}
+		}
+	case TargetStrongest:
+		hp := f[best].hp
+		for ; m != 0; m &= m - 1 {
+			if j := bits.TrailingZeros64(m); f[j].hp > hp {
+				best, hp = j, f[j].hp
+			}
+		}
+	}
+	return best
+}
+
+// toward is the Area next to from on the way to area, or -1 if there.
+func toward(from, area int) int {
+	switch {
+	case area > from:
+		return from + 1
+	case area < from:
+		return from - 1
+	}
+	return -1
 }
 
 // tookAction records i as the first actor if nobody acted before: a Move

@@ -71,11 +71,16 @@ type Table struct {
 	// reprising: the attack being rolled is a Reprise Attack (a trait
 	// fact).
 	reprising bool
-	choice    int              // a special action the policy chose for this attack (Choose), -1: none
-	tr        *traitrun.Runner // traits (traits.go); nil: the game has none
-	r         *rng.Stream
-	c         *sim.Counts
-	log       *sim.Log
+	choice    int // a special action the policy chose for this attack (Choose), -1: none
+	// std: bit i set when combatant i's policy is a StandardPolicy with a
+	// rule, stdRule[i] (policy.go): its turn applies the rule instead of
+	// calling Move and Target.
+	std     uint64
+	stdRule []Standard
+	tr      *traitrun.Runner // traits (traits.go); nil: the game has none
+	r       *rng.Stream
+	c       *sim.Counts
+	log     *sim.Log
 }
 
 func newTable(g *Game) *Table {
@@ -91,6 +96,15 @@ func newTable(g *Game) *Table {
 	t.foes = make([][]int, n)
 	for i := range t.foes {
 		t.foes[i] = t.team[1-t.sd[i]]
+	}
+	t.stdRule = make([]Standard, n)
+	for i := range g.C {
+		if sp, ok := g.C[i].Policy.(StandardPolicy); ok {
+			if s, ok := sp.Standard(); ok && s.Target <= TargetFirst && s.Focus < n {
+				t.std |= 1 << uint(i)
+				t.stdRule[i] = s
+			}
+		}
 	}
 	t.newTraitRunner()
 	return t
