@@ -49,15 +49,26 @@ func (t *Table) attackAction(a, tg int) {
 // attack rolls one attack of a against d and applies the damage; it
 // reports whether it hit.
 func (t *Table) attack(a, d int) bool {
-	ca, cd := &t.g.C[a], &t.g.C[d]
 	fa := &t.f[a]
 	fa.attacks++
 	r := t.r
 	// The attack dice, then the defence dice: NdM+K written out (the words
-	// and the loop of plain.Dice.Roll, with no call), else the Expr.
+	// of plain.Dice.Roll, with no call; two dice, the common pool, without
+	// the loop), else the Expr.
 	ka, kd := &t.dk[a].attack, &t.dk[d].defence
 	roll := ka.k
-	if ka.n > 0 {
+	if ka.n == 2 {
+		un := uint64(ka.m)
+		hi, lo := bits.Mul64(r.Uint64(), un)
+		if lo < un {
+			hi = uint64(dieSlow(r, un, hi, lo) - 1)
+		}
+		hi2, lo2 := bits.Mul64(r.Uint64(), un)
+		if lo2 < un {
+			hi2 = uint64(dieSlow(r, un, hi2, lo2) - 1)
+		}
+		roll += int(hi) + int(hi2) + 2
+	} else if ka.n > 0 {
 		un := uint64(ka.m)
 		for j := ka.n; j > 0; j-- {
 			hi, lo := bits.Mul64(r.Uint64(), un)
@@ -68,10 +79,21 @@ func (t *Table) attack(a, d int) bool {
 			roll += int(hi) + 1
 		}
 	} else if ka.n < 0 {
-		roll = ca.Attack.Roll(r)
+		roll = t.g.C[a].Attack.Roll(r)
 	}
 	def := kd.k
-	if kd.n > 0 {
+	if kd.n == 2 {
+		un := uint64(kd.m)
+		hi, lo := bits.Mul64(r.Uint64(), un)
+		if lo < un {
+			hi = uint64(dieSlow(r, un, hi, lo) - 1)
+		}
+		hi2, lo2 := bits.Mul64(r.Uint64(), un)
+		if lo2 < un {
+			hi2 = uint64(dieSlow(r, un, hi2, lo2) - 1)
+		}
+		def += int(hi) + int(hi2) + 2
+	} else if kd.n > 0 {
 		un := uint64(kd.m)
 		for j := kd.n; j > 0; j-- {
 			hi, lo := bits.Mul64(r.Uint64(), un)
@@ -82,7 +104,7 @@ func (t *Table) attack(a, d int) bool {
 			def += int(hi) + 1
 		}
 	} else if kd.n < 0 {
-		def = cd.Defence.Roll(r)
+		def = t.g.C[d].Defence.Roll(r)
 	}
 	if t.tr != nil {
 		roll, def = t.traitAttack(a, d, roll, def)
@@ -90,7 +112,7 @@ func (t *Table) attack(a, d int) bool {
 	hit := roll > def || (roll == def && t.g.Opt.AttackTies)
 	if !hit {
 		if t.log != nil {
-			t.logf("%s attacks %s: %d vs defence %d: miss", ca.Name, cd.Name, roll, def)
+			t.logf("%s attacks %s: %d vs defence %d: miss", t.name(a), t.name(d), roll, def)
 			t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Roll: roll, Need: def})
 		}
 		return false
@@ -110,7 +132,7 @@ func (t *Table) attack(a, d int) bool {
 			dmg += int(hi) + 1
 		}
 	} else if kg.n < 0 {
-		dmg = ca.Damage.Roll(r)
+		dmg = t.g.C[a].Damage.Roll(r)
 	}
 	dmg = max(dmg, 0)
 	if t.tr != nil {
@@ -122,15 +144,15 @@ func (t *Table) attack(a, d int) bool {
 	f.taken += int64(dmg)
 	if f.hp <= 0 {
 		f.out = true
-		t.up[cd.Side]--
+		t.up[t.sd[d]]--
 		t.in &^= 1 << uint(d)
 		t.c.Down(d, a)
 	}
 	if t.log != nil {
-		t.logf("%s attacks %s: %d vs defence %d: hit for %d (hp %d)", ca.Name, cd.Name, roll, def, dmg, f.hp)
+		t.logf("%s attacks %s: %d vs defence %d: hit for %d (hp %d)", t.name(a), t.name(d), roll, def, dmg, f.hp)
 		t.ev(sim.Event{Kind: sim.EvAttack, Actor: a, Target: d, Roll: roll, Need: def, OK: true, Amount: dmg})
 		if f.out {
-			t.logf("%s is out of the fight", cd.Name)
+			t.logf("%s is out of the fight", t.name(d))
 			t.ev(sim.Event{Kind: sim.EvDown, Actor: d, Target: a, Amount: f.hp, Rule: "out"})
 		}
 	}

@@ -176,45 +176,113 @@ func TestWrittenDiceMatchExpr(t *testing.T) {
 }
 
 // TestWrittenDiceReject: dice whose words are often rejected (Lemire's
-// method, as rng.Stream.IntN: a d(3·2^61) rejects a word in four), which no
-// scenario's dice reach, roll in attack what rng.Stream.Die rolls, word for
-// word: the attack's hit and damage, and where the stream ends.
+// method, as rng.Stream.IntN: a d(3·2^61) rejects a word in four, a
+// d(3·2^60) one in sixteen), which no scenario's dice reach, roll in
+// attack what rng.Stream.Die rolls, word for word: the attack's hit and
+// damage, and where the stream ends; with one die an expression (the
+// loop) and two (the pair written out).
 func TestWrittenDiceReject(t *testing.T) {
 	a := row("name: A, specialty: none, attribute: d8, pool: 2d6, hp: 10, attack: 2d6, defence: 2d6, damage: 1d6, policy: script")
 	b := row("name: B, specialty: none, attribute: d8, pool: 2d6, hp: 10, attack: 2d6, defence: 2d6, damage: 1d6, policy: script")
 	g := compile(t, scen(5, "budget", a, b))
-	tb := g.NewTable().(*Table)
-	const huge = 3 << 61
-	tb.dk[0].attack = nd{n: 1, m: huge, k: 2}
-	tb.dk[1].defence = nd{n: 1, m: huge >> 1, k: -1}
-	tb.dk[0].damage = nd{n: 1, m: huge >> 2, k: 0}
-	var r, ref rng.Stream
-	c := sim.NewCounts(len(g.Counters()))
-	hits, rejected := 0, 0
-	for e := uint64(0); e < 4000; e++ {
-		r.Seed(8, e)
-		ref = r
-		tb.r, tb.c = &r, &c
-		tb.f[1] = fighter{hp: 1 << 62, maxHP: 1 << 62}
-		tb.in = 3
-		hit := tb.attack(0, 1)
-		roll := ref.Die(huge) + 2
-		def := ref.Die(huge>>1) - 1
-		want, hp := roll >= def, 1<<62
-		if want {
-			hp -= ref.Die(huge >> 2)
+	for _, k := range []struct {
+		n    int
+		huge int
+	}{{1, 3 << 61}, {2, 3 << 60}} {
+		tb := g.NewTable().(*Table)
+		huge := k.huge
+		tb.dk[0].attack = nd{n: k.n, m: huge, k: 2}
+		tb.dk[1].defence = nd{n: k.n, m: huge >> 1, k: -1}
+		tb.dk[0].damage = nd{n: 1, m: huge >> 2, k: 0}
+		var r, ref rng.Stream
+		c := sim.NewCounts(len(g.Counters()))
+		hits, rejected := 0, 0
+		for e := uint64(0); e < 4000; e++ {
+			r.Seed(8, e)
+			ref = r
+			log := &sim.Log{} // events only: the rolls
+			tb.r, tb.c, tb.log = &r, &c, log
+			tb.f[1] = fighter{hp: 1 << 62, maxHP: 1 << 62}
+			tb.in = 3
+			hit := tb.attack(0, 1)
+			roll, def := 2, -1
+			for j := 0; j < k.n; j++ {
+				roll += ref.Die(huge)
+			}
+			for j := 0; j < k.n; j++ {
+				def += ref.Die(huge >> 1)
+			}
+			want, hp := roll >= def, 1<<62
+			if want {
+				hp -= ref.Die(huge >> 2)
+			}
+			ev := log.Events[len(log.Events)-1]
+			if hit != want || tb.f[1].hp != hp || r != ref || ev.Roll != roll || ev.Need != def {
+				t.Fatalf("%d dice, encounter %d: %d vs %d, hit %v, hp %d; Stream.Die: %d vs %d, hit %v, hp %d (same stream after: %v)",
+					k.n, e, ev.Roll, ev.Need, hit, tb.f[1].hp, roll, def, want, hp, r == ref)
+			}
+			if hit {
+				hits++
+			}
+			words := uint64(2 * k.n)
+			if want {
+				words++
+			}
+			if ref.Draws() > words { // a word more than the dice
+				rejected++
+			}
 		}
-		if hit != want || tb.f[1].hp != hp || r != ref {
-			t.Fatalf("encounter %d: hit %v, hp %d; Stream.Die: hit %v, hp %d (same stream after: %v)", e, hit, tb.f[1].hp, want, hp, r == ref)
-		}
-		if hit {
-			hits++
-		}
-		if d := ref.Draws(); d > 3 || d > 2 && !want { // a word more than the dice
-			rejected++
+		if hits == 0 || hits == 4000 || rejected == 0 {
+			t.Errorf("%d dice: %d hits, %d encounters with a rejected word in 4,000: the test does not reach both branches", k.n, hits, rejected)
 		}
 	}
-	if hits == 0 || hits == 4000 || rejected == 0 {
-		t.Errorf("%d hits, %d encounters with a rejected word in 4,000: the test does not reach both branches", hits, rejected)
+}
+
+// TestPoolRollMatchesDie: the initiative pool's dice written out roll
+// what rng.Stream.Die rolls, word for word, for pools of the usual dice
+// and of dice that often reject a word; pinned results are read as given.
+func TestPoolRollMatchesDie(t *testing.T) {
+	for _, dice := range [][]int{{6, 6, 6}, {8, 6}, {10, 4, 4, 4, 12}, {3 << 61, 5, 3 << 61}} {
+		p := Pool{Dice: dice}
+		var r, ref rng.Stream
+		out := make([]int, MaxPool)
+		rejected := 0
+		for e := uint64(0); e < 5000; e++ {
+			r.Seed(12, e)
+			ref = r
+			total, raises := p.Roll(&r, nil, 5, out)
+			wt, wr := 0, 0
+			for k, s := range dice {
+				v := ref.Die(s)
+				if out[k] != v {
+					t.Fatalf("pool %v, stream %d: die %d rolled %d, Stream.Die %d", dice, e, k, out[k], v)
+				}
+				wt += v
+				if v >= 5 {
+					wr++
+				}
+			}
+			if total != wt || raises != wr || r != ref {
+				t.Fatalf("pool %v, stream %d: total %d, raises %d; Stream.Die %d, %d (same stream after: %v)", dice, e, total, raises, wt, wr, r == ref)
+			}
+			if ref.Draws() > uint64(len(dice)) {
+				rejected++
+			}
+		}
+		if dice[0] == 3<<61 && rejected == 0 {
+			t.Errorf("pool %v: no word rejected in 5,000 rolls: the test does not reach dieSlow", dice)
+		}
+		pinned := []int{4, 5, 1, 1, 9}[:len(dice)]
+		wt, wr := 0, 0
+		for _, v := range pinned {
+			wt += v
+			if v >= 5 {
+				wr++
+			}
+		}
+		before := r
+		if total, raises := p.Roll(&r, pinned, 5, out); total != wt || raises != wr || r != before {
+			t.Errorf("pool %v pinned %v: total %d, raises %d, want %d, %d and no word drawn", dice, pinned, total, raises, wt, wr)
+		}
 	}
 }

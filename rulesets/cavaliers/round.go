@@ -48,14 +48,15 @@ func (t *Table) playRound() {
 		t.able[Interpose] |= uint64(s>>1&1) << uint(i)
 		t.able[Reprise] |= uint64(s>>2&1) << uint(i)
 	}
-	for t.cur = 0; t.cur < len(t.order); t.cur++ {
+	for k := 0; k < len(t.order); k++ {
 		// Skip those out of the fight (in the ranking, not present) and
 		// those that have acted (seized earlier in the round).
-		if (t.in&^t.acted)&(1<<(uint(t.order[t.cur])&63)) == 0 {
+		if (t.in&^t.acted)&(1<<(uint(t.order[k])&63)) == 0 {
 			continue
 		}
+		t.cur = k // read by seizeBefore, which may put a seizer at k
 		t.seizeBefore()
-		t.turn(t.order[t.cur])
+		t.turn(t.order[k])
 		if t.over() {
 			return
 		}
