@@ -24,7 +24,10 @@ import (
 // attackAction is a's attack on tg: the Interpose offer, the roll, and a
 // Reprise after a failure.
 func (t *Table) attackAction(a, tg int) {
-	d := t.redirect(a, tg)
+	d := tg
+	if t.able[Interpose] != 0 { // else nobody may interpose: no call
+		d = t.redirect(a, tg)
+	}
 	// Either out of the fight (out: entered, so no longer present).
 	if (t.in>>(uint(a)&63))&(t.in>>(uint(d)&63))&1 == 0 {
 		return

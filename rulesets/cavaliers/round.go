@@ -98,11 +98,11 @@ func (t *Table) seizeBefore() {
 // attack on an enemy in its Area.
 func (t *Table) turn(i int) {
 	f := &t.f[i]
-	c := &t.g.C[i]
 	bit := uint64(1) << (uint(i) & 63)
 	t.acted |= bit
 	f.turns++
 	if t.log != nil {
+		c := &t.g.C[i]
 		t.logf("%s's turn (total %d, hp %d, Area %d, [+] %d)", c.Name, f.total, f.hp, f.area, f.plus)
 		t.ev(sim.Event{Kind: sim.EvTurn, Actor: i, Target: sim.NoOne, Roll: f.total, Amount: f.hp, Need: f.area})
 	}
@@ -119,7 +119,19 @@ func (t *Table) turn(i int) {
 		// the same set). Anything else takes the general path below.
 		if s := &t.stdRule[i&63]; s.Focus < 0 {
 			if foes := t.FoesIn(i, f.area); foes != 0 {
-				tg := pick(t.f, foes, s.Target)
+				var tg int
+				if s.Target == TargetWeakest {
+					// pick's weakest, written here: no call.
+					tg = bits.TrailingZeros64(foes)
+					hp := t.f[tg].hp
+					for m := foes & (foes - 1); m != 0; m &= m - 1 {
+						if j := bits.TrailingZeros64(m); t.f[j].hp < hp {
+							tg, hp = j, t.f[j].hp
+						}
+					}
+				} else {
+					tg = pick(t.f, foes, s.Target)
+				}
 				t.tookAction(i)
 				f.actions++
 				t.attackAction(i, tg)
@@ -127,6 +139,7 @@ func (t *Table) turn(i int) {
 			}
 		}
 	}
+	c := &t.g.C[i] // the general path: the policy, the name
 	if t.moved&bit != 0 {
 		if t.log != nil {
 			t.logf("%s has spent its Move this round (interposing with a Move)", c.Name)
