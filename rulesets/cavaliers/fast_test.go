@@ -47,6 +47,11 @@ func (p ableChecker) check(t *Table) {
 		if want != t.able {
 			p.failf("round %d: able %b, the loop says %b", t.round, t.able, want)
 		}
+		// The order, not copied from the ranking when nothing changed
+		// it, is the ranking at the start of a round.
+		if fmt.Sprint(t.order) != fmt.Sprint(t.rank) {
+			p.failf("round %d: order %v, ranking %v", t.round, t.order, t.rank)
+		}
 	}
 	for j := range t.f {
 		for a := Ability(0); a < numAbilities; a++ {
@@ -65,7 +70,8 @@ func (p ableChecker) Reprise(t *Table, s, d int) bool { p.check(t); return p.Pol
 // TestAbleMasksMatchLoop: on every round of 3,000 encounters of a fight
 // with every ability in play (seize, interpose with and without a Move,
 // block, reprise, a late entry), under both readings of the success
-// table, the abilities' masks equal the loop over the ranking.
+// table, the abilities' masks equal the loop over the ranking, and the
+// round's order starts as the ranking.
 func TestAbleMasksMatchLoop(t *testing.T) {
 	a := row("name: Imp, count: 2, specialty: impulse, attribute: d8, pool: 2d6, hp: 12, attack: 2d6, defence: 2d6, damage: 1d6+1, policy: {name: script, seize: ['*'], interpose: ['*'], reprise: true, block: ['*']}") +
 		row("name: Vig, specialty: vigilance, attribute: d10, pool: 2d6, area: 1, hp: 12, attack: 2d6, defence: 2d6, damage: 1d6+1, policy: {name: script, interpose: ['*'], reprise: true, block: ['*']}")

@@ -23,9 +23,12 @@ import (
 
 // playRound plays one round.
 func (t *Table) playRound() {
-	t.order = t.order[:len(t.rank)]
-	for k, i := range t.rank { // a few: a loop costs less than copy's call
-		t.order[k] = i
+	if t.orderStale {
+		t.order = t.order[:len(t.rank)]
+		for k, i := range t.rank { // a few: a loop costs less than copy's call
+			t.order[k] = i
+		}
+		t.orderStale = false
 	}
 	if t.head < 0 && len(t.order) > 0 {
 		// The ranking, before any seize: a seize is an action, counted
@@ -54,8 +57,12 @@ func (t *Table) playRound() {
 		if (t.in&^t.acted)&(1<<(uint(t.order[k])&63)) == 0 {
 			continue
 		}
-		t.cur = k // read by seizeBefore, which may put a seizer at k
-		t.seizeBefore()
+		if t.able[Seize]&^t.acted&^t.used[Seize] != 0 {
+			// Someone may seize (seizeBefore's candidates are among
+			// these): the offers; else none, and no call.
+			t.cur = k // read by seizeBefore, which may put a seizer at k
+			t.seizeBefore()
+		}
 		t.turn(t.order[k])
 		if t.over() {
 			return
@@ -81,6 +88,7 @@ func (t *Table) seizeBefore() {
 			t.pay(s, Seize)
 			copy(t.order[t.cur+1:k+1], t.order[t.cur:k])
 			t.order[t.cur] = s
+			t.orderStale = true
 			seized = true
 			if t.log != nil {
 				t.logf("%s seizes the initiative: acts before %s this round", t.name(s), t.name(next))

@@ -38,16 +38,20 @@ type Table struct {
 	f     []fighter
 	rank  []int // the initiative ranking, highest first, of those present
 	order []int // this round's order: rank with seizers moved ahead
-	cur   int   // index in order of the turn in progress or next
-	round int
-	first int          // first combatant to take an action (Outcome.FirstActor)
-	head  int          // first in the ranking of the first round played (Outcome.FirstInOrder)
-	sd    []int        // each combatant's side (Game.C[i].Side, kept dense for the scans)
-	team  [2][]int     // each side's combatants, in roster order
-	foes  [][]int      // foes[i]: team[1-side of i]
-	dk    []diceKit    // attack, defence, damage dice taken apart (plain.Of)
-	in    uint64       // bit i set while combatant i is present (entered) and not out
-	dice  [MaxPool]int // the dice of the last initiative roll (for the log)
+	// orderStale: order may differ from rank (a seize moved someone, or
+	// the ranking changed), so the next round copies rank into it; else
+	// order still is rank.
+	orderStale bool
+	cur        int // index in order of the turn in progress or next
+	round      int
+	first      int          // first combatant to take an action (Outcome.FirstActor)
+	head       int          // first in the ranking of the first round played (Outcome.FirstInOrder)
+	sd         []int        // each combatant's side (Game.C[i].Side, kept dense for the scans)
+	team       [2][]int     // each side's combatants, in roster order
+	foes       [][]int      // foes[i]: team[1-side of i]
+	dk         []diceKit    // attack, defence, damage dice taken apart (plain.Of)
+	in         uint64       // bit i set while combatant i is present (entered) and not out
+	dice       [MaxPool]int // the dice of the last initiative roll (for the log)
 	// lastEntry is the latest round anyone enters in (Combatant.Enters).
 	lastEntry int
 	up        [2]int // combatants of each side not out (those yet to enter included)
@@ -163,6 +167,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 // setup rolls hit points and places everyone in its Area.
 func (t *Table) setup() {
 	t.rank, t.order = t.rank[:0], t.order[:0]
+	t.orderStale = true
 	t.first, t.head, t.cur = -1, -1, 0
 	t.up, t.in = [2]int{}, 0
 	t.at = [MaxArea + 1]uint64{}
