@@ -292,3 +292,39 @@ func TestPoolRollMatchesDie(t *testing.T) {
 		}
 	}
 }
+
+// stdScript is a script policy that claims a standard rule.
+type stdScript struct {
+	Policy
+	s Standard
+}
+
+func (p stdScript) Standard() (Standard, bool) { return p.s, true }
+
+// TestStandardRuleChecked: a Table applies a policy's standard rule only
+// when the rule is one it knows and its focus is an enemy; otherwise the
+// policy's methods decide (and the turn checks their choices).
+func TestStandardRuleChecked(t *testing.T) {
+	a := row("name: A, count: 2, specialty: none, attribute: d8, pool: 2d6, hp: 10, attack: 2d6, defence: 2d6, damage: 1d6, policy: script")
+	b := row("name: B, count: 2, specialty: none, attribute: d8, pool: 2d6, hp: 10, attack: 2d6, defence: 2d6, damage: 1d6, policy: script")
+	g := compile(t, scen(5, "budget", a, b))
+	for _, c := range []struct {
+		s   Standard
+		std bool
+	}{
+		{Standard{Focus: -1}, true},
+		{Standard{Target: TargetFirst, Hold: true, Focus: 2}, true}, // an enemy of A#1
+		{Standard{Focus: 1}, false},                                 // A#2: its ally
+		{Standard{Focus: 0}, false},                                 // itself
+		{Standard{Focus: 4}, false},                                 // no such combatant
+		{Standard{Target: TargetFirst + 1, Focus: -1}, false},       // no such rule
+	} {
+		p := g.C[0].Policy
+		g.C[0].Policy = stdScript{p, c.s}
+		tb := g.NewTable().(*Table)
+		g.C[0].Policy = p
+		if got := tb.std&1 != 0; got != c.std {
+			t.Errorf("%+v: applied %v, want %v", c.s, got, c.std)
+		}
+	}
+}

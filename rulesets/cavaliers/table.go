@@ -104,7 +104,11 @@ func newTable(g *Game) *Table {
 	t.stdRule = make([]Standard, n)
 	for i := range g.C {
 		if sp, ok := g.C[i].Policy.(StandardPolicy); ok {
-			if s, ok := sp.Standard(); ok && s.Target <= TargetFirst && s.Focus < n {
+			// A rule naming an unknown target rule, or a focus that is
+			// not an enemy, is left to the policy's methods (whose
+			// choices the turn checks).
+			if s, ok := sp.Standard(); ok && s.Target <= TargetFirst && s.Focus < n &&
+				(s.Focus < 0 || g.C[s.Focus].Side != g.C[i].Side) {
 				t.std |= 1 << uint(i)
 				t.stdRule[i] = s
 			}
