@@ -1,6 +1,7 @@
 package acks2
 
 import (
+	"math/bits"
 	"strconv"
 
 	"simctl/sim"
@@ -50,9 +51,21 @@ func (t *Table) rollInitiative() {
 		t.byNum[10-n] |= 1 << (uint(i) & 63)
 	}
 	if t.round == 1 {
-		for i := range t.f {
-			c := &t.g.C[i]
-			t.f[i].r1 = !t.f[i].out && c.Aware && c.Weapon != Melee && !t.engaged(i)
+		if t.r1Known {
+			// shortcuts.go: the same every encounter
+			for m := t.r1Start; m != 0; m &= m - 1 {
+				t.f[bits.TrailingZeros64(m)].r1 = true
+			}
+		} else {
+			for i := range t.f {
+				c := &t.g.C[i]
+				r1 := !t.f[i].out && c.Aware && c.Weapon != Melee && !t.engaged(i)
+				t.f[i].r1 = r1
+				if r1 {
+					t.r1Start |= 1 << (uint(i) & 63)
+				}
+			}
+			t.r1Known = t.r1Cache
 		}
 	}
 	if t.log != nil {

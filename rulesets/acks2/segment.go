@@ -90,7 +90,7 @@ func (t *Table) finishSegment(i int) {
 	f := &t.f[i]
 	f.segDone = true
 	f.r1 = false
-	if !f.out {
+	if !f.out && !t.noFx {
 		t.endOfSegment(i)
 	}
 }

@@ -97,15 +97,22 @@ type Table struct {
 	// standing[s]: bit i set for each combatant i of side s still in the
 	// fight (kept with up; the target scans walk it instead of the roster)
 	standing [2]uint64
-	start    [2]uint64        // standing at the start of an encounter
-	toStart  int              // combatants in the fight whose number has not come this round
-	delayers int              // combatants delaying
-	readied  bool             // someone readied an attack this encounter (a readied attack may be pending)
-	tr       *traitrun.Runner // traits (traits.go); nil: the game has none
-	extra    []int            // with traits: extra attack actions of each one's segment
-	r        *rng.Stream
-	c        *sim.Counts
-	log      *sim.Log
+	start    [2]uint64 // standing at the start of an encounter
+	toStart  int       // combatants in the fight whose number has not come this round
+	delayers int       // combatants delaying
+	readied  bool      // someone readied an attack this encounter (a readied attack may be pending)
+	// Shortcuts decided from the game (shortcuts.go).
+	noFx       bool
+	plainOrder bool
+	beforeMask uint64 // bit i: i's Steady policy acts before on a shared number
+	r1Cache    bool   // round 1's readiness is the same every encounter
+	r1Known    bool   // r1Start holds it (after the first encounter)
+	r1Start    uint64
+	tr         *traitrun.Runner // traits (traits.go); nil: the game has none
+	extra      []int            // with traits: extra attack actions of each one's segment
+	r          *rng.Stream
+	c          *sim.Counts
+	log        *sim.Log
 }
 
 // engager is an enemy that can engage a combatant and how much it counts
@@ -154,6 +161,7 @@ func newTable(g *Game) *Table {
 		t.foes[i] = t.team[1-t.sd[i]]
 	}
 	t.newTraitRunner()
+	t.decideShortcuts()
 	return t
 }
 

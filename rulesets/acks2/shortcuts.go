@@ -1,0 +1,98 @@
+package acks2
+
+import "math/bits"
+
+// Shortcuts (issue 38): what newTable decides once from the game so that
+// the common fight skips work whose result it already knows. Each one is
+// exact (the same draws in the same order, the same counts and outcome)
+// and each is off when the game is marked general (tests only: SetGeneral),
+// so TestShortcutsMatchGeneral can play both ways and compare.
+//
+//   - noFx: no spell of the game leaves a lingering effect, so start- and
+//     end-of-segment effects never happen: the end-of-segment and
+//     end-of-round steps, which only tick effects, are skipped.
+//   - plainOrder: every policy is Steady and ranks all of a side alike, so
+//     the same-number order of a count called with nobody delaying is
+//     three bit masks walked in roster order (callMasked): the chooser's
+//     "before" combatants, the other side's, the chooser's "after" ones;
+//     orderSame would sort them into the same order.
+//   - r1Start: without traits nothing happens before round 1's initiative
+//     (everyone stands where setup put them and nobody is out), so the
+//     round-1 readiness against a charge is the same every encounter:
+//     computed on the first and copied after.
+
+// decideShortcuts sets the shortcuts of a new Table (after the Steady
+// answers are known).
+func (t *Table) decideShortcuts() {
+	g := t.g
+	if g.general {
+		return
+	}
+	t.noFx = true
+	for i := range g.C {
+		for s := range g.C[i].Spells {
+			if !g.C[i].Spells[s].Ongoing.IsZero() {
+				t.noFx = false
+			}
+		}
+	}
+	t.plainOrder = true
+	var rank [2]int
+	var seen [2]bool
+	for i := range g.C {
+		s := t.sd[i]
+		switch {
+		case !t.steady[i]:
+			t.plainOrder = false
+		case !seen[s]:
+			seen[s], rank[s] = true, t.rank[i]
+		case t.rank[i] != rank[s]:
+			t.plainOrder = false
+		}
+		if t.before[i] {
+			t.beforeMask |= 1 << (uint(i) & 63)
+		}
+	}
+	t.r1Cache = t.tr == nil
+}
+
+// callMasked is callNumber for a count called with nobody delaying under
+// plainOrder (and no trace): the combatants whose number is n, in the
+// same-number order, without building and sorting a list.
+func (t *Table) callMasked(n int) {
+	m := t.byNum[10-n] & (t.standing[0] | t.standing[1])
+	if m == 0 {
+		return
+	}
+	// orderSame: when both sides are on the number, the side with fewer in
+	// the fight (equal: the referee's) chooses; its combatants go before
+	// or after the other side's as each one's policy says; within a group
+	// all rank alike, so roster order.
+	first, second, third := m, uint64(0), uint64(0)
+	if a, b := m&t.start[0], m&t.start[1]; a != 0 && b != 0 {
+		a0, a1 := t.up[0], t.up[1]
+		chooser := t.g.Referee
+		switch {
+		case a0 < a1:
+			chooser = 0
+		case a1 < a0:
+			chooser = 1
+		}
+		mine := m & t.start[chooser]
+		first, second, third = mine&t.beforeMask, m&t.start[1-chooser], mine&^t.beforeMask
+	}
+	if t.firstOrder < 0 {
+		if first != 0 {
+			t.firstOrder = bits.TrailingZeros64(first)
+		} else {
+			t.firstOrder = bits.TrailingZeros64(second)
+		}
+	}
+	for _, g := range [3]uint64{first, second, third} {
+		for ; g != 0; g &= g - 1 {
+			if t.callOne(bits.TrailingZeros64(g), n) {
+				return
+			}
+		}
+	}
+}
