@@ -68,6 +68,9 @@ func (t *Table) damage(a, d, dmg int) bool {
 	f.hp -= dmg
 	t.c.Hit(t.side(a), a, d, dmg)
 	if f.hp > 0 {
+		if t.weakOn {
+			t.lowered(d, dmg)
+		}
 		t.loseReadiness(d, "takes damage")
 		t.disruptCast(d)
 		return false

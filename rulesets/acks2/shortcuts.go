@@ -16,6 +16,12 @@ import "math/bits"
 //     three bit masks walked in roster order (callMasked): the chooser's
 //     "before" combatants, the other side's, the chooser's "after" ones;
 //     orderSame would sort them into the same order.
+//   - weak: the standing combatant of each side with the fewest HP (the
+//     first in roster order on a tie), kept as HP change (only damage
+//     changes them) and found again when it goes out. WeakestWithin
+//     answers with it at once when it counts as within the limit: it then
+//     has the fewest HP of those within, the first on a tie; otherwise it
+//     scans as before.
 //   - r1Start: without traits nothing happens before round 1's initiative
 //     (everyone stands where setup put them and nobody is out), so the
 //     round-1 readiness against a charge is the same every encounter:
@@ -54,6 +60,45 @@ func (t *Table) decideShortcuts() {
 		}
 	}
 	t.r1Cache = t.tr == nil
+	t.weakOn = true
+}
+
+// The values of Table.weak that are not a combatant.
+const (
+	weakNone = -1
+	weakOff  = -2
+)
+
+// findWeak finds side s's weakest standing combatant (weak).
+func (t *Table) findWeak(s int) {
+	w := weakNone
+	for m := t.standing[s]; m != 0; m &= m - 1 {
+		j := bits.TrailingZeros64(m)
+		if w < 0 || t.f[j].hp < t.f[w].hp {
+			w = j
+		}
+	}
+	t.weak[s] = w
+}
+
+// lowered keeps the weakest of d's side after d took dmg and still
+// stands.
+func (t *Table) lowered(d, dmg int) {
+	s := t.sd[d]
+	if t.standing[s]&(1<<(uint(d)&63)) == 0 {
+		return
+	}
+	switch w := t.weak[s]; {
+	case w == weakOff:
+	case w == d:
+		// Still the weakest, unless its HP rose (damage is at least 1 a
+		// hit; this is in case a trait's ever is not).
+		if dmg < 0 {
+			t.findWeak(s)
+		}
+	case w < 0 || t.f[d].hp < t.f[w].hp || t.f[d].hp == t.f[w].hp && d < w:
+		t.weak[s] = d
+	}
 }
 
 // callMasked is callNumber for a count called with nobody delaying under

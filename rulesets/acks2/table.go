@@ -108,11 +108,16 @@ type Table struct {
 	r1Cache    bool   // round 1's readiness is the same every encounter
 	r1Known    bool   // r1Start holds it (after the first encounter)
 	r1Start    uint64
-	tr         *traitrun.Runner // traits (traits.go); nil: the game has none
-	extra      []int            // with traits: extra attack actions of each one's segment
-	r          *rng.Stream
-	c          *sim.Counts
-	log        *sim.Log
+	weakOn     bool // weak is kept (shortcuts.go)
+	// weak[s]: the standing combatant of side s with the fewest HP, the
+	// first on a tie; weakNone: nobody stands; weakOff: not kept
+	// (shortcuts.go).
+	weak  [2]int
+	tr    *traitrun.Runner // traits (traits.go); nil: the game has none
+	extra []int            // with traits: extra attack actions of each one's segment
+	r     *rng.Stream
+	c     *sim.Counts
+	log   *sim.Log
 }
 
 // engager is an enemy that can engage a combatant and how much it counts
@@ -194,6 +199,11 @@ func (t *Table) setup() {
 				f.hp, c.AC, c.AttackThrow, msg.New("%s weapon", weaponNames[c.Weapon]), f.x)
 		}
 	}
+	t.weak = [2]int{weakOff, weakOff}
+	if t.weakOn {
+		t.findWeak(0)
+		t.findWeak(1)
+	}
 }
 
 func refWord(s, referee int) msg.Text {
@@ -212,14 +222,20 @@ func (t *Table) takeOut(i int) {
 	if f.out {
 		return
 	}
-	t.stopDelay(i)
+	if f.delaying { // stopDelay, written out to keep takeOut inlined
+		f.delaying = false
+		t.delayers--
+	}
 	if !f.startDone {
 		t.toStart--
 	}
-	f.out = true
-	f.ready, f.r1 = false, false
-	t.up[t.g.C[i].Side]--
-	t.standing[t.g.C[i].Side] &^= 1 << (uint(i) & 63)
+	f.out, f.ready, f.r1 = true, false, false
+	s := t.sd[i]
+	t.up[s]--
+	t.standing[s] &^= 1 << (uint(i) & 63)
+	if t.weak[s] == i {
+		t.findWeak(s) // shortcuts.go
+	}
 }
 
 // stopDelay ends i's delay, if it is delaying.
@@ -298,9 +314,20 @@ func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
 func (t *Table) WeakestWithin(self, lim int, all, withinOnly bool) int {
 	const within = 1 << 40 // HP are far smaller: within sorts first
 	x := t.f[self].x
+	s := 1 - t.sd[self]
+	w := t.weak[s]
+	if w >= 0 {
+		// shortcuts.go: the side's weakest, when it counts as within, is
+		// the answer (the fewest HP of all, the first on a tie).
+		if all || abs(t.f[w].x-x) <= lim {
+			return w
+		}
+	} else if w == weakNone {
+		return -1
+	}
 	best, bestKey := -1, math.MaxInt
 	// The enemies in the fight, in roster order: the bits of standing.
-	for m := t.standing[1-t.sd[self]]; m != 0; m &= m - 1 {
+	for m := t.standing[s]; m != 0; m &= m - 1 {
 		j := bits.TrailingZeros64(m)
 		f := &t.f[j]
 		key := f.hp
