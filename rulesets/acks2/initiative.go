@@ -34,7 +34,15 @@ func (t *Table) rollInitiative() {
 		}
 		var die int
 		if t.rolled[i] { // the common case, in one test
-			die = t.r.Die(6)
+			if t.wd { // shortcuts.go: t.r.Die(6) written out
+				hi, lo := bits.Mul64(t.r.Uint64(), 6)
+				die = int(hi) + 1
+				if lo < 6 {
+					die = reroll(t.r, 6, hi, lo)
+				}
+			} else {
+				die = t.r.Die(6)
+			}
 		} else {
 			die = t.fixedDie(i)
 		}

@@ -1,6 +1,12 @@
 package acks2
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"simctl/rulesets/internal/plain"
+	"simctl/sim/dice"
+	"simctl/sim/rng"
+)
 
 // Shortcuts (issue 38): what newTable decides once from the game so that
 // the common fight skips work whose result it already knows. Each one is
@@ -22,6 +28,11 @@ import "math/bits"
 //     answers with it at once when it counts as within the limit: it then
 //     has the fewest HP of those within, the first on a tie; otherwise it
 //     scans as before.
+//   - wd: the d20 of an attack throw, the d6 of initiative and morale and
+//     the HP and damage dice of the form 1dM+K are written out on the
+//     stream's words (the same words and values as rng.Stream.Die and
+//     plain.Dice): IntN is not inlined, and a call per draw cost about as
+//     much as the draw.
 //   - r1Start: without traits nothing happens before round 1's initiative
 //     (everyone stands where setup put them and nobody is out), so the
 //     round-1 readiness against a charge is the same every encounter:
@@ -61,6 +72,37 @@ func (t *Table) decideShortcuts() {
 	}
 	t.r1Cache = t.tr == nil
 	t.weakOn = true
+	t.wd = true
+	t.hp1, t.dmg1 = make([]oneDie, len(g.C)), make([]oneDie, len(g.C))
+	for i := range g.C {
+		t.hp1[i], t.dmg1[i] = oneDieOf(g.C[i].HP), oneDieOf(g.C[i].Damage)
+	}
+}
+
+// oneDie is a dice expression 1dM+K taken apart (sides 0: not of that
+// form).
+type oneDie struct{ sides, k int }
+
+// oneDieOf takes e apart when it is 1dM+K: one die (plain's form, so that
+// rolling it draws one word as plain.Dice and dice.Expr do), its fewest
+// 1+K and its most M+K.
+func oneDieOf(e dice.Expr) oneDie {
+	if pd := plain.Of(e); !pd.Plain() || e.NumDice() != 1 {
+		return oneDie{}
+	}
+	k := e.Min() - 1
+	return oneDie{sides: e.Max() - k, k: k}
+}
+
+// reroll finishes a die of un sides whose first word fell below un, as
+// rng.Stream.IntN does (redrawn while below -un % un), plus one. Out of
+// line: it is rare.
+func reroll(r *rng.Stream, un, hi, lo uint64) int {
+	thresh := -un % un
+	for lo < thresh {
+		hi, lo = bits.Mul64(r.Uint64(), un)
+	}
+	return int(hi) + 1
 }
 
 // The values of Table.weak that are not a combatant.

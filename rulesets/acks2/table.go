@@ -109,6 +109,11 @@ type Table struct {
 	r1Known    bool   // r1Start holds it (after the first encounter)
 	r1Start    uint64
 	weakOn     bool // weak is kept (shortcuts.go)
+	// wd: the common dice are written out on the stream's words
+	// (shortcuts.go); hp1 and dmg1 are the HP and damage dice of the form
+	// 1dM+K (sides 0: another form, rolled by plain.Dice).
+	wd        bool
+	hp1, dmg1 []oneDie
 	// weak[s]: the standing combatant of side s with the fewest HP, the
 	// first on a tie; weakNone: nobody stands; weakOff: not kept
 	// (shortcuts.go).
@@ -184,7 +189,19 @@ func (t *Table) setup() {
 	for i := range t.f {
 		c := &t.g.C[i]
 		f := &t.f[i]
-		hp := t.hpDice[i].Roll(t.r, &c.HP)
+		var hp int
+		if t.wd && t.hp1[i].sides > 0 { // shortcuts.go: one die written out
+			h1 := &t.hp1[i]
+			un := uint64(h1.sides)
+			hi, lo := bits.Mul64(t.r.Uint64(), un)
+			hp = int(hi) + 1
+			if lo < un {
+				hp = reroll(t.r, un, hi, lo)
+			}
+			hp += h1.k
+		} else {
+			hp = t.hpDice[i].Roll(t.r, &c.HP)
+		}
 		*f = fighter{hp: hp, maxHP: hp, delayAfter: -1}
 		if c.Side == 0 {
 			f.x = -c.Behind
