@@ -33,6 +33,11 @@ import (
 //     stream's words (the same words and values as rng.Stream.Die and
 //     plain.Dice): IntN is not inlined, and a call per draw cost about as
 //     much as the draw.
+//   - plain: a combatant whose policy is Plain (the default policy
+//     without prefer, withdraw_below or another target than weakest) has
+//     its segment's plan made by the referee (Table.WeakestTarget, the
+//     same call the policy's Turn makes), without the interface call and
+//     the plan's dispatch.
 //   - r1Start: without traits nothing happens before round 1's initiative
 //     (everyone stands where setup put them and nobody is out), so the
 //     round-1 readiness against a charge is the same every encounter:
@@ -72,12 +77,28 @@ func (t *Table) decideShortcuts() {
 	}
 	t.r1Cache = t.tr == nil
 	t.weakOn = true
+	for i := range g.C {
+		if p, ok := g.C[i].Policy.(Plain); ok {
+			switch charge, ok := p.Plain(); {
+			case ok && charge:
+				t.plain[i] = plainCharge
+			case ok:
+				t.plain[i] = plainNoCharge
+			}
+		}
+	}
 	t.wd = true
 	t.hp1, t.dmg1 = make([]oneDie, len(g.C)), make([]oneDie, len(g.C))
 	for i := range g.C {
 		t.hp1[i], t.dmg1[i] = oneDieOf(g.C[i].HP), oneDieOf(g.C[i].Damage)
 	}
 }
+
+// Table.plain's values.
+const (
+	plainCharge   = 1
+	plainNoCharge = 2
+)
 
 // oneDie is a dice expression 1dM+K taken apart (sides 0: not of that
 // form).

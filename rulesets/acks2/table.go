@@ -113,6 +113,7 @@ type Table struct {
 	// (shortcuts.go); hp1 and dmg1 are the HP and damage dice of the form
 	// 1dM+K (sides 0: another form, rolled by plain.Dice).
 	wd        bool
+	plain     []uint8 // plainCharge or plainNoCharge: i's policy is Plain (shortcuts.go); 0: ask Turn
 	hp1, dmg1 []oneDie
 	// weak[s]: the standing combatant of side s with the fewest HP, the
 	// first on a tie; weakNone: nobody stands; weakOff: not kept
@@ -171,6 +172,7 @@ func newTable(g *Game) *Table {
 		t.foes[i] = t.team[1-t.sd[i]]
 	}
 	t.newTraitRunner()
+	t.plain = make([]uint8, n)
 	t.decideShortcuts()
 	return t
 }
@@ -358,6 +360,39 @@ func (t *Table) WeakestWithin(self, lim int, all, withinOnly bool) int {
 		}
 	}
 	return best
+}
+
+// WeakestTarget is the default policy's target (target: weakest): among
+// self's enemies in the fight, those within reach first — those it can
+// attack where it stands (Reach) or, not engaged, after moving (up to
+// twice its speed for a charge or march, its speed with a missile weapon,
+// to within 5 feet); engaged, only those it can attack now; a declared
+// caster counts every enemy as within reach — then the fewest HP, the
+// first in roster order on a tie; engaged with no one it can attack, the
+// nearest enemy (-1: none). The default policy asks it, and the referee
+// asks it itself for a policy that says its turn is always this (Plain).
+func (t *Table) WeakestTarget(self int) int {
+	c := &t.g.C[self]
+	caster := t.f[self].decl.Kind == DeclareSpell
+	speed := c.Speed
+	if c.Weapon != Missile {
+		speed *= 2 // a charge (or, farther, a march) reaches twice its speed
+	}
+	reach := t.reach[self]
+	free := max(reach, speed+5)
+	// In one comparison per enemy (WeakestWithin): engagement only
+	// narrows "within reach" to the enemies it can attack now: when the
+	// weakest within the wider limit is one of those (or every enemy
+	// counts, for a caster), it is the answer engaged or not, and
+	// engagement need not be asked.
+	best := t.WeakestWithin(self, free, caster, false)
+	if best < 0 || caster || t.Dist(self, best) <= reach || !t.engaged(self) {
+		return best
+	}
+	if best = t.WeakestWithin(self, reach, false, true); best >= 0 {
+		return best
+	}
+	return t.nearestEnemy(self) // engaged with no one it can attack
 }
 
 // Reach is how far i can attack from where it stands: 5 feet, or its
