@@ -70,6 +70,7 @@ type Table struct {
 	team         [2][]int      // each side's combatants, in roster order
 	foes         [][]int       // foes[i]: team[1-side of i]
 	reach        []int         // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
+	free         []int         // how far an enemy may be and still be within reach when not engaged (WeakestTarget)
 	hpDice       []plain.Dice  // each combatant's HP and damage dice taken apart: rolled
 	dmgDice      []plain.Dice  // in a plain loop, the same draws as Expr.Roll
 	rolled       []bool        // the initiative die is rolled each round (no pinned rolls, no group die)
@@ -134,7 +135,7 @@ func newTable(g *Game) *Table {
 	n := len(g.C)
 	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), interrupters: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
 		declared: make([]Declaration, n),
-		sd:       make([]int, n), reach: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rolled: make([]bool, n), init: make([]int, n)}
+		sd:       make([]int, n), reach: make([]int, n), free: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rolled: make([]bool, n), init: make([]int, n)}
 	t.eng = make([][]engager, n)
 	t.quiet, t.steady, t.rank, t.before = make([]bool, n), make([]bool, n), make([]int, n), make([]bool, n)
 	for i := range g.C {
@@ -160,6 +161,14 @@ func newTable(g *Game) *Table {
 		default:
 			t.reach[i] = ci.Range
 		}
+		// Within reach after moving: up to twice its speed (a charge or,
+		// farther, a march), its speed with a missile weapon, to within
+		// 5 feet; or where it stands.
+		speed := ci.Speed
+		if ci.Weapon != Missile {
+			speed *= 2
+		}
+		t.free[i] = max(t.reach[i], speed+5)
 		for j := range g.C {
 			cj := &g.C[j]
 			if cj.Side != ci.Side && (!ci.Flies || cj.Flies) {
@@ -372,14 +381,8 @@ func (t *Table) WeakestWithin(self, lim int, all, withinOnly bool) int {
 // nearest enemy (-1: none). The default policy asks it, and the referee
 // asks it itself for a policy that says its turn is always this (Plain).
 func (t *Table) WeakestTarget(self int) int {
-	c := &t.g.C[self]
 	caster := t.f[self].decl.Kind == DeclareSpell
-	speed := c.Speed
-	if c.Weapon != Missile {
-		speed *= 2 // a charge (or, farther, a march) reaches twice its speed
-	}
-	reach := t.reach[self]
-	free := max(reach, speed+5)
+	reach, free := t.reach[self], t.free[self]
 	// In one comparison per enemy (WeakestWithin): engagement only
 	// narrows "within reach" to the enemies it can attack now: when the
 	// weakest within the wider limit is one of those (or every enemy
