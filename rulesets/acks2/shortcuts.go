@@ -196,11 +196,21 @@ func (t *Table) callMasked(n int) {
 			t.firstOrder = bits.TrailingZeros64(second)
 		}
 	}
-	for _, g := range [3]uint64{first, second, third} {
-		for ; g != 0; g &= g - 1 {
-			if t.callOne(bits.TrailingZeros64(g), n) {
-				return
-			}
+	// The three groups one after another (a loop over an array of them
+	// cost more than the calls' bookkeeping).
+	for ; first != 0; first &= first - 1 {
+		if t.callOne(bits.TrailingZeros64(first), n) {
+			return
+		}
+	}
+	for ; second != 0; second &= second - 1 {
+		if t.callOne(bits.TrailingZeros64(second), n) {
+			return
+		}
+	}
+	for ; third != 0; third &= third - 1 {
+		if t.callOne(bits.TrailingZeros64(third), n) {
+			return
 		}
 	}
 }
