@@ -32,7 +32,9 @@ import (
 //     the HP and damage dice of the form 1dM+K are written out on the
 //     stream's words (the same words and values as rng.Stream.Die and
 //     plain.Dice): IntN is not inlined, and a call per draw cost about as
-//     much as the draw.
+//     much as the draw. When every initiative die is rolled (no pinned
+//     dice, no group initiative) and there are no traits, rollAll rolls
+//     them in one plain loop over the standing masks.
 //   - plain: a combatant whose policy is Plain (the default policy
 //     without prefer, withdraw_below or another target than weakest) has
 //     its segment's plan made by the referee (Table.WeakestTarget, the
@@ -88,6 +90,10 @@ func (t *Table) decideShortcuts() {
 		}
 	}
 	t.wd = true
+	t.allRolled = true
+	for i := range g.C {
+		t.allRolled = t.allRolled && t.rolled[i]
+	}
 	t.hp1, t.dmg1 = make([]oneDie, len(g.C)), make([]oneDie, len(g.C))
 	for i := range g.C {
 		t.hp1[i], t.dmg1[i] = oneDieOf(g.C[i].HP), oneDieOf(g.C[i].Damage)

@@ -17,7 +17,7 @@ import (
 // shortcuts' edges: both sides on one number with some choosing after
 // (uniform ranks: the masked order; the referee's side first in the roster), uneven ranks (the sort), lingering
 // effects at the start and end of segments, delays, readies and receives,
-// spells, retreats and a flyer.
+// spells, retreats, a flyer, and negative initiative numbers.
 var shortcutVariants = []string{`name: masked order
 ruleset: acks2
 max_rounds: 30
@@ -58,8 +58,8 @@ sides:
   - name: a
     combatants:
       - {name: S, count: 3, hp: 1d8+2, ac: 4, damage: 1d6, weapon: long, policy: {name: receive}}
-      - {name: D, hp: 1d8, ac: 2, damage: 1d6, policy: {name: delay, count: -2}}
-      - {name: U, hp: 1d8, ac: 2, damage: 1d6, policy: {name: delay, until: "G#2", rounds: first}}
+      - {name: D, hp: 1d8, ac: 2, damage: 1d6, init: -4, policy: {name: delay, count: -2}}
+      - {name: U, hp: 1d8, ac: 2, damage: 1d6, init: -3, policy: {name: delay, until: "G#2", rounds: first}}
   - name: b
     referee: true
     combatants:

@@ -114,6 +114,7 @@ type Table struct {
 	// (shortcuts.go); hp1 and dmg1 are the HP and damage dice of the form
 	// 1dM+K (sides 0: another form, rolled by plain.Dice).
 	wd        bool
+	allRolled bool    // wd, and every initiative die is rolled (rollAll)
 	plain     []uint8 // plainCharge or plainNoCharge: i's policy is Plain (shortcuts.go); 0: ask Turn
 	hp1, dmg1 []oneDie
 	// weak[s]: the standing combatant of side s with the fewest HP, the
