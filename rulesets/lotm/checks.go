@@ -47,10 +47,9 @@ func (t *Table) advState(a, d int, hit, perception bool) (adv, dis bool) {
 		dis = fa.ambushed
 	}
 	if d >= 0 {
-		ca, cd := t.flankCounts(a, d, !perception)
-		if ca > cd {
+		if n := t.flankNet(a, d, !perception); n > 0 {
 			adv = true
-		} else if cd > ca {
+		} else if n < 0 {
 			dis = true
 		}
 	}

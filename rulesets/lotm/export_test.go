@@ -1,6 +1,7 @@
 package lotm
 
 import (
+	"fmt"
 	"testing"
 
 	"simctl/sim/simtest"
@@ -25,4 +26,26 @@ func PlayForTest(t testing.TB, g *Game, damage bool, script ...int) (log simtest
 	t.Helper()
 	p := playScript(t, g, damage, script)
 	return p.log, p.text, p.get
+}
+
+// FastCheckForTest compares the referee's shortcuts with the general
+// computations they replace, in t's state now: flankNet against the count
+// from scratch (flankCountsScan) for every pair and both kinds of check.
+// It returns the first difference ("" when none) and how many pairs had
+// a side meeting more conditions (so a test can see it reached them).
+func FastCheckForTest(t *Table) (diff string, uneven int) {
+	for a := range t.f {
+		for d := range t.f {
+			for _, c4 := range []bool{false, true} {
+				ca, cd := flankCountsScan(t, a, d, c4)
+				if n := t.flankNet(a, d, c4); n != ca-cd {
+					return fmt.Sprintf("round %d: flankNet(%d, %d, %v) %d, counted %d:%d", t.round, a, d, c4, n, ca, cd), uneven
+				}
+				if ca != cd {
+					uneven++
+				}
+			}
+		}
+	}
+	return "", uneven
 }

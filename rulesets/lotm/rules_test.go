@@ -414,7 +414,7 @@ sides:
 	check := func(what string, a, d, wa, wd int, adv, dis bool) {
 		t.Helper()
 		tb.presence++ // the test edits joins and ranks behind the referee's back: count again
-		ca, cd := tb.flankCounts(a, d, true)
+		ca, cd := flankCountsScan(tb, a, d, true)
 		ga, gd := tb.advState(a, d, true, false)
 		if ca != wa || cd != wd || ga != adv || gd != dis {
 			t.Errorf("%s: counts %d:%d advantage %v disadvantage %v; want %d:%d %v %v", what, ca, cd, ga, gd, wa, wd, adv, dis)
@@ -765,8 +765,11 @@ sides:
 	const x, y, e, f = 0, 1, 2, 3
 	counts := func(what string, a, d, wa, wd int) {
 		t.Helper()
-		if ca, cd := tb.flankCounts(a, d, false); ca != wa || cd != wd {
+		if ca, cd := flankCountsScan(tb, a, d, false); ca != wa || cd != wd {
 			t.Errorf("%s: flanking counts %d:%d, want %d:%d", what, ca, cd, wa, wd)
+		}
+		if n := tb.flankNet(a, d, false); n != wa-wd {
+			t.Errorf("%s: flankNet %d (the counts kept as joins and outs come), want %d", what, n, wa-wd)
 		}
 	}
 	if !tb.Present(x) || !tb.Present(e) || tb.Present(f) {

@@ -123,6 +123,7 @@ type Table struct {
 	flankAt   uint64
 	flankN    [2]int
 	flankRank [2]int
+	flankDiff [2]int8 // the conditions 1 – 3, side s attacking: its count less the other's (flankNet)
 }
 
 func newTable(g *Game) *Table {
