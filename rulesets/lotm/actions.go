@@ -21,7 +21,7 @@ var (
 // As the action starts, enemies of the actor may bring their turns forward
 // (a mid-combat ambush); the action completes first, then their turns. A
 // hidden attacker's hit check is an invisibility ambush.
-func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
+func (t *Table) attackAction(i int, p *Plan, tg int, delayed bool) {
 	c := &t.g.C[i]
 	f := &t.f[i]
 	kind := KindAttack
@@ -100,7 +100,7 @@ func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
 
 // canAttackWith checks what the rules require of the action, narrating a
 // refusal.
-func (t *Table) canAttackWith(i int, p Plan, tg int, kind Kind) bool {
+func (t *Table) canAttackWith(i int, p *Plan, tg int, kind Kind) bool {
 	c := &t.g.C[i]
 	f := &t.f[i]
 	var why msg.Text
@@ -250,7 +250,7 @@ func (t *Table) charge(i, tg int) {
 // a Double or Vital Strike, a grapple (Fighting against Physical Defense
 // without Armor), a casting, a point-blank shot, a Leg Sweep. A charge is
 // a Strength contest and a squeeze Brawling against Constitution.
-func aimable(p Plan) bool {
+func aimable(p *Plan) bool {
 	switch p.Main {
 	case MainAttack, MainDouble, MainVital, MainGrapple, MainCast, MainPointBlank, MainLegSweep:
 		return true

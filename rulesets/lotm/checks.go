@@ -99,12 +99,13 @@ func (t *Table) offGuard(d, a int) bool {
 	return a >= 0 && ((t.f[a].feintOn == d && !t.g.C[d].FastDodge) || t.f[a].cogOn == d)
 }
 
-// defense is d's Physical Defense against a: AC + Dodge + Agility; Caught
-// Off Guard loses Dodge and Agility; noArmor (a Grapple) loses Armor.
-func (t *Table) defense(d, a int, noArmor bool) int {
+// defense is d's Physical Defense: AC + Dodge + Agility; Caught Off Guard
+// (off: offGuard against the attacker) loses Dodge and Agility; noArmor (a
+// Grapple) loses Armor.
+func (t *Table) defense(d int, noArmor, off bool) int {
 	c := &t.g.C[d]
 	pd := c.AC
-	if !t.offGuard(d, a) {
+	if !off {
 		pd += c.Dodge + t.agility(d)
 	}
 	if noArmor {
@@ -137,15 +138,16 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 		aim = 2
 		fa.aim = false
 	}
-	pd := t.defense(d, a, noArmor)
-	off := t.offGuard(d, a)
+	// offGuard is asked once: nothing it reads changes before the roll.
+	og := t.offGuard(d, a)
+	pd, off := t.defense(d, noArmor, og), og
 	switch t.pb {
 	case pbArmor: // succeeds when greater than the target's Armor (cover included)
 		pd, off = t.g.C[d].Armor+t.f[d].coverArmor+1, false
 	case pbOffGuard: // ignores Agility and Dodge
-		pd, off = t.defense(d, a, noArmor)-t.g.C[d].Dodge-t.agility(d), true
-		if t.offGuard(d, a) {
-			pd = t.defense(d, a, noArmor)
+		pd, off = pd-t.g.C[d].Dodge-t.agility(d), true
+		if og {
+			pd = t.defense(d, noArmor, og)
 		}
 	}
 	t.pb = pbNone

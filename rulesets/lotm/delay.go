@@ -186,17 +186,17 @@ func (t *Table) fireDelay(d, target int) {
 	switch f.delayKind {
 	case KindAttack:
 		if p.Main != MainCast && p.Main != MainFirstAid && p.Main != MainDelay && p.Main != MainNone && p.Main != MainMeditate && !(p.Main == MainVital && p.Cast) {
-			if p.Swift == SwiftAim && aimable(p) {
+			if p.Swift == SwiftAim && aimable(&p) {
 				t.swift(d, SwiftAim, tg, false)
 			}
-			t.attackAction(d, p, tg, true)
+			t.attackAction(d, &p, tg, true)
 		}
 	case KindCasting:
 		if p.Main == MainCast || (p.Main == MainVital && p.Cast) {
 			if p.Swift == SwiftAim {
 				t.swift(d, SwiftAim, tg, false)
 			}
-			t.attackAction(d, p, tg, true)
+			t.attackAction(d, &p, tg, true)
 		}
 	case KindMove:
 		t.approach(d, tg, true)

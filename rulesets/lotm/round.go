@@ -233,8 +233,8 @@ func (t *Table) execute(i int, p Plan) {
 	if enemy && p.Teleport {
 		t.teleport(i, tg)
 	}
-	need := enemy && needsReach(p, &t.g.C[i])
-	if p.Swift == SwiftAim && !aimable(p) {
+	need := enemy && needsReach(&p, &t.g.C[i])
+	if p.Swift == SwiftAim && !aimable(&p) {
 		// Build-Up Aim goes "alongside any action that ... requires a hit
 		// check contesting Physical Defense": with a squeeze, a charge or
 		// no attack there is nothing for the +2, and the Swift action is
@@ -271,7 +271,7 @@ func (t *Table) execute(i int, p Plan) {
 	case MainMeditate:
 		t.fullMeditation(i)
 	default:
-		t.attackAction(i, p, tg, false)
+		t.attackAction(i, &p, tg, false)
 	}
 	// A Delay Action holding the Casting action with casting_slot separate
 	// leaves the Attack action, which Also may use.
@@ -325,14 +325,14 @@ func (t *Table) alsoAction(i int, p Plan, tg int) {
 		t.firstAid(i, q.Patient)
 		return
 	}
-	if tg >= 0 && t.side(tg) != t.side(i) && t.present(tg) && needsReach(q, &t.g.C[i]) {
+	if tg >= 0 && t.side(tg) != t.side(i) && t.present(tg) && needsReach(&q, &t.g.C[i]) {
 		t.approach(i, tg, false)
 	}
-	t.attackAction(i, q, tg, false)
+	t.attackAction(i, &q, tg, false)
 }
 
 // needsReach: the main action is made in melee (within 1 meter).
-func needsReach(p Plan, c *Combatant) bool {
+func needsReach(p *Plan, c *Combatant) bool {
 	switch p.Main {
 	case MainGrapple, MainCharge, MainSqueeze, MainPointBlank, MainLegSweep:
 		return true
