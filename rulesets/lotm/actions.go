@@ -207,7 +207,7 @@ func (t *Table) vitalStrike(i, tg int, part Part, cast bool) {
 	switch part {
 	case Head:
 		d += headDamage.Roll(t.r)
-		f.stunned = true
+		f.stunned, t.unusual = true, true
 	case Eyes:
 		f.eyeHits++
 	case Arms:

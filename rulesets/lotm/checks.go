@@ -346,6 +346,7 @@ func (t *Table) damage(a, d, dmg int) {
 	f.out = true
 	t.up[t.sd[d]]--
 	t.in &^= 1 << uint(d)
+	t.insNow[t.sd[d]] &^= 1 << uint(d)
 	t.presence++
 	t.c.Down(d, a)
 	f.delayed, f.hidden, f.stunned = false, false, false

@@ -30,7 +30,9 @@ func PlayForTest(t testing.TB, g *Game, damage bool, script ...int) (log simtest
 
 // FastCheckForTest compares the referee's shortcuts with the general
 // computations they replace, in t's state now: flankNet against the count
-// from scratch (flankCountsScan) for every pair and both kinds of check.
+// from scratch (flankCountsScan) for every pair and both kinds of check;
+// unusual (false: no one stunned, hidden or in a grapple) and insNow (out
+// of it: no mid-combat ambush left) against the fighters.
 // It returns the first difference ("" when none) and how many pairs had
 // a side meeting more conditions (so a test can see it reached them).
 func FastCheckForTest(t *Table) (diff string, uneven int) {
@@ -45,6 +47,15 @@ func FastCheckForTest(t *Table) (diff string, uneven int) {
 					uneven++
 				}
 			}
+		}
+	}
+	for i := range t.f {
+		f := &t.f[i]
+		if !t.unusual && (f.stunned || f.hidden || f.grappling >= 0 || f.grappledBy >= 0) {
+			return fmt.Sprintf("round %d: %d stunned, hidden or in a grapple, unusual false", t.round, i), uneven
+		}
+		if s := t.sd[i]; t.insBy[s]&^t.insNow[s]&(1<<uint(i)) != 0 && t.canInsert(i) {
+			return fmt.Sprintf("round %d: %d can make a mid-combat ambush, not in insNow", t.round, i), uneven
 		}
 	}
 	return "", uneven

@@ -1,6 +1,7 @@
 package lotm_test
 
 import (
+	"strings"
 	"testing"
 
 	_ "simctl/agents" // the built-ins' policies
@@ -74,6 +75,11 @@ func TestFastPathsMatchGeneral(t *testing.T) {
 	for _, c := range []struct{ name, set string }{
 		{"lotm/ambush", ""},
 		{"lotm/ambush", "heroes.aware=true"},
+		// No built-in sets rank or blocks_exits: one rank a side, mixed
+		// ranks (the highest leaves), a blockade.
+		{"lotm/ambush", "monsters.Cultist.rank=1"},
+		{"lotm/ambush", "heroes.Pyromaniac.rank=2"},
+		{"lotm/ambush", "blocks_exits"},
 		{"lotm/assassin", ""},
 		{"lotm/duel", ""},
 		{"lotm/grapple-combo", ""},
@@ -86,7 +92,11 @@ func TestFastPathsMatchGeneral(t *testing.T) {
 			t.Fatalf("no built-in %s", c.name)
 		}
 		var sets []string
-		if c.set != "" {
+		switch c.set {
+		case "":
+		case "blocks_exits": // a side field --set does not reach
+			data = []byte(strings.Replace(string(data), "  - name: monsters\n", "  - name: monsters\n    blocks_exits: 2\n", 1))
+		default:
 			sets = append(sets, c.set)
 		}
 		g := lotm.CompileForTest(t, string(data), sets...)

@@ -39,7 +39,9 @@ func (t *Table) flankNet(a, d int, cond4 bool) int {
 		t.recountFlanks()
 	}
 	n := int(t.flankDiff[sa])
-	if !cond4 {
+	if !cond4 || !t.unusual {
+		// No one stunned, hidden or in a grapple yet: two fighters in the
+		// battle can attack each other, and the condition 4 needs one that cannot.
 		return n
 	}
 	fa, fd := &t.f[a], &t.f[d]
@@ -69,12 +71,21 @@ func meansAgainst(fx, fy *fighter, x int) bool {
 // recountFlanks counts the conditions 1 – 3 for each side as the attacker
 // (flankDiff) from who is in the battle now.
 func (t *Table) recountFlanks() {
-	t.flankN, t.flankRank = [2]int{}, [2]int{-1, -1}
-	for m := t.in; m != 0; m &= m - 1 {
-		i := bits.TrailingZeros64(m)
-		s := t.sd[i]
-		t.flankN[s]++
-		t.flankRank[s] = max(t.flankRank[s], t.g.C[i].Rank)
+	for s := range 2 {
+		m := t.in & t.teamBits[s]
+		t.flankN[s] = bits.OnesCount64(m)
+		switch r := t.rankAll[s]; {
+		case m == 0:
+			t.flankRank[s] = -1
+		case r >= 0: // the side's combatants all have one rank
+			t.flankRank[s] = r
+		default:
+			r = -1
+			for ; m != 0; m &= m - 1 {
+				r = max(r, t.rank[bits.TrailingZeros64(m)])
+			}
+			t.flankRank[s] = r
+		}
 	}
 	t.flankAt = t.presence
 	for sa := range 2 {

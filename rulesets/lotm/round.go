@@ -169,7 +169,7 @@ func (t *Table) turnWith(i int, plan *Plan) {
 		if f.mustFlee >= 0 {
 			t.fleeAtTurn(i)
 		}
-		if t.searchTurn {
+		if t.searchTurn && t.hideBy[1-t.sd[i]] != 0 { // no enemy can ever be hidden: nothing to search for
 			t.search(i)
 		}
 		if plan == nil {

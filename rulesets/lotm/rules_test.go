@@ -429,10 +429,13 @@ sides:
 	tb.in |= 1 << f // as join does
 	check("F joined: two against two", x, e, 0, 0, false, false)
 	g.C[e].Rank = 1
+	tb.denseRanks() // the Table keeps the ranks dense
 	check("rank", e, x, 1, 0, true, false)
 	g.C[e].Rank = 0
+	tb.denseRanks()
 	// Condition 4: E held by Y cannot attack X; Y and E are exempt.
 	tb.f[y].grappling, tb.f[e].grappledBy = e, y
+	tb.unusual = true // as grapple does
 	check("held target", x, e, 1, 0, true, false)
 	check("the grapplers", y, e, 0, 0, false, false)
 	tb.f[e].casts = 1
@@ -448,6 +451,7 @@ sides:
 	// Several conditions never give more than one Advantage, and a third
 	// source of Disadvantage still cancels it.
 	g.C[x].Rank = 1
+	tb.denseRanks()
 	check("two conditions", x, e, 2, 0, true, false)
 	tb.f[x].eyeHits = 2
 	check("blinded with advantage", x, e, 2, 0, true, true)

@@ -123,16 +123,37 @@ type Table struct {
 	flankAt   uint64
 	flankN    [2]int
 	flankRank [2]int
-	flankDiff [2]int8 // the conditions 1 – 3, side s attacking: its count less the other's (flankNet)
+	flankDiff [2]int8   // the conditions 1 – 3, side s attacking: its count less the other's (flankNet)
+	rank      []int     // each combatant's Rank (Game.C[i].Rank, kept dense for the flanking count)
+	rankAll   [2]int    // the Rank every combatant of side s has, -1 when they differ (denseRanks)
+	teamBits  [2]uint64 // team[s] as a bit mask (bit i: combatant i)
+	// unusual: someone has been stunned, hidden or in a grapple this
+	// encounter; until then the flanking condition 4 cannot be met
+	// (flankNet).
+	unusual bool
+	// insNow[s]: the combatants of insBy[s] that may still make a
+	// mid-combat ambush this encounter: not out, and with the invisibility
+	// ability or a teleport left (a used teleport does not come back).
+	insNow [2]uint64
+	// tmpl[i]: combatant i's fighter as an encounter starts, hit points
+	// aside (setup copies it).
+	tmpl []fighter
 }
 
 func newTable(g *Game) *Table {
 	n := len(g.C)
 	t := &Table{g: g, f: make([]fighter, n), order: make([]int, 0, n), sd: make([]int, n),
-		hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n)}
+		hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rank: make([]int, n), tmpl: make([]fighter, n)}
 	for i := range g.C {
 		c := &g.C[i]
 		t.sd[i] = c.Side
+		t.teamBits[c.Side] |= 1 << uint(i)
+		t.tmpl[i] = fighter{joined: c.JoinsRound <= 1, feintOn: -1, cogOn: -1, cameTo: -1, grappling: -1, grappledBy: -1,
+			mustFlee: -1, delayAlly: -1, teleports: c.Teleports, casts: c.Cast.Uses, luck: c.Luck,
+			items: c.Item.Count * min(c.Item.Size, 1), obstacles: c.Obstacle.Count * min(c.Obstacle.Size, 1)}
+		if c.Side == 1 {
+			t.tmpl[i].x = g.Distance
+		}
 		t.hpDice[i], t.dmgDice[i] = plain.Of(c.HP), plain.Of(c.Damage)
 		t.team[c.Side] = append(t.team[c.Side], i)
 		if c.Invisible != KindNone {
@@ -143,12 +164,29 @@ func newTable(g *Game) *Table {
 		}
 	}
 	t.castShared, t.searchTurn, t.flatAdv = g.Opt.CastingSlot == "shared", g.Opt.Search == "turn", g.Opt.Advantage == "flat"
+	t.denseRanks()
 	t.foes = make([][]int, n)
 	for i := range t.foes {
 		t.foes[i] = t.team[1-t.sd[i]]
 	}
 	t.newTraitRunner()
 	return t
+}
+
+// denseRanks copies the combatants' ranks into rank and rankAll.
+func (t *Table) denseRanks() {
+	t.rankAll = [2]int{-2, -2} // -2: no combatant seen yet
+	for i := range t.g.C {
+		r, s := t.g.C[i].Rank, t.sd[i]
+		t.rank[i] = r
+		switch t.rankAll[s] {
+		case -2:
+			t.rankAll[s] = r
+		case r:
+		default:
+			t.rankAll[s] = -1
+		}
+	}
 }
 
 // die rolls one die: from the test script while it lasts, else the stream.
@@ -166,6 +204,7 @@ func (t *Table) setup() {
 	t.actor, t.first, t.firstO, t.resume, t.trigT, t.insrt = -1, -1, -1, -1, -1, -1
 	t.round, t.amb, t.inner = 0, false, false
 	t.up, t.anyDelay, t.in = [2]int{}, false, 0
+	t.unusual, t.insNow = false, t.insBy
 	t.presence++
 	t.flankAt = t.presence - 1
 	if t.tr != nil {
@@ -176,12 +215,8 @@ func (t *Table) setup() {
 		c := &t.g.C[i]
 		f := &t.f[i]
 		hp := t.hpDice[i].Roll(t.r, &c.HP)
-		*f = fighter{hp: hp, maxHP: hp, joined: c.JoinsRound <= 1, feintOn: -1, cogOn: -1, cameTo: -1, grappling: -1, grappledBy: -1,
-			mustFlee: -1, delayAlly: -1, teleports: c.Teleports, casts: c.Cast.Uses, luck: c.Luck,
-			items: c.Item.Count * min(c.Item.Size, 1), obstacles: c.Obstacle.Count * min(c.Obstacle.Size, 1)}
-		if c.Side == 1 {
-			f.x = t.g.Distance
-		}
+		*f = t.tmpl[i]
+		f.hp, f.maxHP = hp, hp
 		t.up[c.Side]++
 		if f.joined {
 			t.in |= 1 << uint(i)
