@@ -81,6 +81,9 @@ func (t *Table) preCombat() (side int, ambushers, ambushed uint64) {
 // ambush get an Ambush Round, one per side, the side of the earliest in
 // initiative order first.
 func (t *Table) join(round int) {
+	if !t.lateJoin { // everyone joined at the start
+		return
+	}
 	var amb [2]uint64
 	firstSide := -1
 	for _, i := range t.order {

@@ -32,7 +32,8 @@ func PlayForTest(t testing.TB, g *Game, damage bool, script ...int) (log simtest
 // computations they replace, in t's state now: flankNet against the count
 // from scratch (flankCountsScan) for every pair and both kinds of check;
 // unusual (false: no one stunned, hidden or in a grapple) and insNow (out
-// of it: no mid-combat ambush left) against the fighters.
+// of it: no mid-combat ambush left) against the fighters; plainAttackOK
+// against canAttackChecked.
 // It returns the first difference ("" when none) and how many pairs had
 // a side meeting more conditions (so a test can see it reached them).
 func FastCheckForTest(t *Table) (diff string, uneven int) {
@@ -46,6 +47,16 @@ func FastCheckForTest(t *Table) (diff string, uneven int) {
 				if ca != cd {
 					uneven++
 				}
+			}
+		}
+	}
+	// plainAttackOK against every test of canAttackChecked, for a plain
+	// attack from everyone at everyone (and at nobody).
+	for i := range t.f {
+		p := Plan{Main: MainAttack}
+		for tg := -1; tg < len(t.f); tg++ {
+			if fast, all := t.plainAttackOK(i, &p, tg), t.canAttackChecked(i, &p, tg, KindAttack); fast != all {
+				return fmt.Sprintf("round %d: attack %d at %d: plainAttackOK %v, every test %v", t.round, i, tg, fast, all), uneven
 			}
 		}
 	}

@@ -101,7 +101,10 @@ type Table struct {
 	team [2][]int // each side's combatants, in roster order
 	// Options read on every turn, as flags (Options keeps the strings).
 	castShared, searchTurn, flatAdv bool
-	foes                            [][]int // foes[i]: team[1-side of i]
+	// lateJoin: some combatant joins after round 1 (join has work to do).
+	lateJoin bool
+	initMode int     // option initiative: initD20Agility, initD20, initAgility
+	foes     [][]int // foes[i]: team[1-side of i]
 	// hideBy[s]: the combatants of side s with the invisibility ability,
 	// the only ones that can ever be hidden.
 	hideBy [2]uint64
@@ -164,6 +167,17 @@ func newTable(g *Game) *Table {
 		}
 	}
 	t.castShared, t.searchTurn, t.flatAdv = g.Opt.CastingSlot == "shared", g.Opt.Search == "turn", g.Opt.Advantage == "flat"
+	switch g.Opt.Initiative {
+	case "d20+agility":
+		t.initMode = initD20Agility
+	case "d20":
+		t.initMode = initD20
+	default:
+		t.initMode = initAgility
+	}
+	for i := range g.C {
+		t.lateJoin = t.lateJoin || g.C[i].JoinsRound > 1
+	}
 	t.denseRanks()
 	t.foes = make([][]int, n)
 	for i := range t.foes {
@@ -478,6 +492,10 @@ func (t *Table) Teleports(i int) int { return t.f[i].teleports }
 
 // CastUses is how many uses of its casting ability i has left.
 func (t *Table) CastUses(i int) int { return t.f[i].casts }
+
+// SeparateSlots reports whether the Attack and Casting actions are two
+// (option casting_slot: separate).
+func (t *Table) SeparateSlots() bool { return !t.castShared }
 
 // CanUse reports whether i still has an action of kind k this round.
 func (t *Table) CanUse(i int, k Kind) bool { return t.canUse(i, k) }
