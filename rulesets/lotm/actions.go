@@ -101,15 +101,14 @@ func (t *Table) attackAction(i int, p *Plan, tg int, delayed bool) {
 // canAttackWith checks what the rules require of the action, narrating a
 // refusal.
 func (t *Table) canAttackWith(i int, p *Plan, tg int, kind Kind) bool {
-	return t.plainAttackOK(i, p, tg) || t.canAttackChecked(i, p, tg, kind)
-}
-
-// plainAttackOK: a plain attack (MainAttack, an Attack action) that passes
-// canAttackChecked; of its tests only the first, third and last concern
-// it, and they alone are asked.
-func (t *Table) plainAttackOK(i int, p *Plan, tg int) bool {
-	return p.Main == MainAttack && tg >= 0 && t.sd[tg] != t.sd[i] && t.present(tg) && !t.noAttacks(i) &&
-		(t.g.C[i].Ranged || t.Dist(i, tg) <= Reach)
+	if p.Main == MainAttack && tg >= 0 && t.sd[tg] != t.sd[i] && t.present(tg) && !t.noAttacks(i) &&
+		(t.g.C[i].Ranged || t.Dist(i, tg) <= Reach) {
+		// A plain attack (an Attack action) that passes canAttackChecked:
+		// of its tests only the first, third and last concern it, and
+		// they alone are asked.
+		return true
+	}
+	return t.canAttackChecked(i, p, tg, kind)
 }
 
 // canAttackChecked is canAttackWith's every test, in order.

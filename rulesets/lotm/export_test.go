@@ -32,7 +32,7 @@ func PlayForTest(t testing.TB, g *Game, damage bool, script ...int) (log simtest
 // computations they replace, in t's state now: flankNet against the count
 // from scratch (flankCountsScan) for every pair and both kinds of check;
 // unusual (false: no one stunned, hidden or in a grapple) and insNow (out
-// of it: no mid-combat ambush left) against the fighters; plainAttackOK
+// of it: no mid-combat ambush left) against the fighters; canAttackWith
 // against canAttackChecked.
 // It returns the first difference ("" when none) and how many pairs had
 // a side meeting more conditions (so a test can see it reached them).
@@ -50,13 +50,14 @@ func FastCheckForTest(t *Table) (diff string, uneven int) {
 			}
 		}
 	}
-	// plainAttackOK against every test of canAttackChecked, for a plain
-	// attack from everyone at everyone (and at nobody).
+	// canAttackWith (its plain attack's shortcut first) against every test
+	// of canAttackChecked, for a plain attack from everyone at everyone
+	// (and at nobody).
 	for i := range t.f {
 		p := Plan{Main: MainAttack}
 		for tg := -1; tg < len(t.f); tg++ {
-			if fast, all := t.plainAttackOK(i, &p, tg), t.canAttackChecked(i, &p, tg, KindAttack); fast != all {
-				return fmt.Sprintf("round %d: attack %d at %d: plainAttackOK %v, every test %v", t.round, i, tg, fast, all), uneven
+			if fast, all := t.canAttackWith(i, &p, tg, KindAttack), t.canAttackChecked(i, &p, tg, KindAttack); fast != all {
+				return fmt.Sprintf("round %d: attack %d at %d: canAttackWith %v, every test %v", t.round, i, tg, fast, all), uneven
 			}
 		}
 	}
