@@ -39,24 +39,32 @@ func (t *Table) flankNet(a, d int, cond4 bool) int {
 		t.recountFlanks()
 	}
 	n := int(t.flankDiff[sa])
-	if !cond4 || !t.unusual {
-		// No one stunned, hidden or in a grapple yet: two fighters in the
-		// battle can attack each other, and the condition 4 needs one that cannot.
-		return n
+	// Until someone is stunned, hidden or in a grapple, two fighters in the
+	// battle can attack each other, and the condition 4 needs one that
+	// cannot. (Small enough to inline: the rest is cond4Net's.)
+	if cond4 && t.unusual {
+		n += t.cond4Net(a, d)
 	}
+	return n
+}
+
+// cond4Net is the condition 4 on a check between a and d, of opposite
+// sides: 1 when a can attack d and d has no means to attack a, -1 the
+// other way round, else 0.
+func (t *Table) cond4Net(a, d int) int {
 	fa, fd := &t.f[a], &t.f[d]
 	// Grapplers are exempt (flankCounts); one not in the battle can attack
 	// no one and cannot be attacked: canAttack false both ways.
 	if fa.grappling == d || fd.grappling == a || t.in&(1<<(uint(a)&63)) == 0 || t.in&(1<<(uint(d)&63)) == 0 {
-		return n
+		return 0
 	}
 	cA, cD := meansAgainst(fa, fd, a), meansAgainst(fd, fa, d)
 	if cA && !cD {
-		n++
+		return 1
 	} else if cD && !cA {
-		n--
+		return -1
 	}
-	return n
+	return 0
 }
 
 // meansAgainst is canAttack(x, y) for x and y both in the battle, of

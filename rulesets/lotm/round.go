@@ -242,10 +242,12 @@ func (t *Table) execute(i int, p Plan) {
 		p.Swift = SwiftNone
 	}
 	early := p.Swift != SwiftIntimidate || (tg >= 0 && t.Dist(i, tg) <= Reach)
-	if early {
+	// swift does nothing without a Swift action, approach nothing within
+	// reach: the common turn skips the calls.
+	if early && p.Swift != SwiftNone {
 		t.swift(i, p.Swift, tg, false)
 	}
-	if need {
+	if need && t.Dist(i, tg) > Reach {
 		t.approach(i, tg, false)
 	}
 	if !early {
