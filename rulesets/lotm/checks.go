@@ -181,7 +181,7 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 			Rule: what + advTag("", adv, dis) + tagIf(aim != 0, "aim") + tagIf(mod != 0, "flat") + tagIf(burn != 0, "luck") +
 				tagIf(off, "caught off guard") + tagIf(amb, "ambush")})
 	}
-	if hit && !noArmor {
+	if hit && !noArmor && t.f[d].coverArmor > 0 { // coverHit has nothing to break without cover
 		t.coverHit(d)
 	}
 	return hit
