@@ -430,13 +430,13 @@ func (t *Table) approach(i, j int, prepaid bool) {
 	}
 	t.leaveCover(i)
 	f := &t.f[i]
-	from := f.x
+	from := t.x[i]
 	dir := 1
-	if t.f[j].x < f.x {
+	if t.x[j] < from {
 		dir = -1
 	}
-	feet := min(t.speed(i), abs(t.f[j].x-dir*Reach-from))
-	f.x = from + dir*feet
+	feet := min(t.speed(i), abs(t.x[j]-dir*Reach-from))
+	t.x[i] = from + dir*feet
 	if t.log != nil {
 		t.logf("  %s moves %d ft (now %d ft from %s)", t.name(i), feet, t.Dist(i, j), t.name(j))
 		t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: j, Amount: feet})
@@ -450,12 +450,11 @@ func (t *Table) approach(i, j int, prepaid bool) {
 // walkAway: a move of full speed away from j (Intimidate).
 func (t *Table) walkAway(i, j int) {
 	t.leaveCover(i)
-	f := &t.f[i]
 	dir := -1
-	if f.x > t.f[j].x || (f.x == t.f[j].x && t.side(i) == 1) {
+	if t.x[i] > t.x[j] || (t.x[i] == t.x[j] && t.side(i) == 1) {
 		dir = 1
 	}
-	f.x += dir * t.speed(i)
+	t.x[i] += dir * t.speed(i)
 	if t.log != nil {
 		t.logf("  %s moves %d ft away from %s", t.name(i), t.speed(i), t.name(j))
 		t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: j, Amount: t.speed(i), Rule: "away"})

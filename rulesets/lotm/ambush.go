@@ -326,7 +326,7 @@ func (t *Table) teleport(i, tg int) {
 	if f.teleports == 0 && t.g.C[i].Invisible == KindNone {
 		t.insNow[t.sd[i]] &^= 1 << uint(i) // no means of ambush left
 	}
-	f.x = t.f[tg].x
+	t.x[i] = t.x[tg]
 	f.ambushOne = true
 	t.c.Inc(t.side(i), Ambushes)
 	if t.log != nil {

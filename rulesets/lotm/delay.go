@@ -141,7 +141,7 @@ func (t *Table) reachTriggersScan(m, from int) {
 	for _, d := range t.order {
 		f := &t.f[d]
 		if f.delayed && f.delayTrig == OnEnemyInReach && t.side(d) != t.side(m) && t.present(d) &&
-			abs(from-f.x) > Reach && t.Dist(m, d) <= Reach {
+			abs(from-t.x[d]) > Reach && t.Dist(m, d) <= Reach {
 			if t.log != nil {
 				t.logf("  trigger for %s: %s comes within reach", t.name(d), t.name(m))
 				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: d, Target: m, Rule: "trigger: within reach"})

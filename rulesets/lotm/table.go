@@ -12,7 +12,6 @@ import (
 type fighter struct {
 	hp, maxHP int
 	count     int // initiative total
-	x         int // position in feet on the line between the sides
 	out       bool
 	joined    bool // in the battle (joins_round reached)
 	turnDone  bool // has taken its turn this round
@@ -141,12 +140,17 @@ type Table struct {
 	// tmpl[i]: combatant i's fighter as an encounter starts, hit points
 	// aside (setup copies it).
 	tmpl []fighter
+	// x[i]: combatant i's position in feet on the line between the sides
+	// (dense: the distances are read on every turn); start[i] where it
+	// begins.
+	x, start []int
 }
 
 func newTable(g *Game) *Table {
 	n := len(g.C)
 	t := &Table{g: g, f: make([]fighter, n), order: make([]int, 0, n), sd: make([]int, n),
-		hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rank: make([]int, n), tmpl: make([]fighter, n)}
+		hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rank: make([]int, n), tmpl: make([]fighter, n),
+		x: make([]int, n), start: make([]int, n)}
 	for i := range g.C {
 		c := &g.C[i]
 		t.sd[i] = c.Side
@@ -155,7 +159,7 @@ func newTable(g *Game) *Table {
 			mustFlee: -1, delayAlly: -1, teleports: c.Teleports, casts: c.Cast.Uses, luck: c.Luck,
 			items: c.Item.Count * min(c.Item.Size, 1), obstacles: c.Obstacle.Count * min(c.Obstacle.Size, 1)}
 		if c.Side == 1 {
-			t.tmpl[i].x = g.Distance
+			t.start[i] = g.Distance
 		}
 		t.hpDice[i], t.dmgDice[i] = plain.Of(c.HP), plain.Of(c.Damage)
 		t.team[c.Side] = append(t.team[c.Side], i)
@@ -230,6 +234,7 @@ func (t *Table) setup() {
 		f := &t.f[i]
 		hp := t.hpDice[i].Roll(t.r, &c.HP)
 		*f = t.tmpl[i]
+		t.x[i] = t.start[i]
 		f.hp, f.maxHP = hp, hp
 		t.up[c.Side]++
 		if f.joined {
@@ -241,7 +246,7 @@ func (t *Table) setup() {
 				join = msg.New(", joins in round %d", c.JoinsRound)
 			}
 			t.logf("%s (side %d) hp %d, physical defense %d (ac %d + dodge %d + agility %d), at %d ft%s",
-				c.Name, c.Side, f.hp, c.AC+c.Dodge+c.Agility, c.AC, c.Dodge, c.Agility, f.x, join)
+				c.Name, c.Side, f.hp, c.AC+c.Dodge+c.Agility, c.AC, c.Dodge, c.Agility, t.x[i], join)
 		}
 	}
 }
@@ -396,7 +401,7 @@ func (t *Table) Side(i int) int { return t.sd[i] }
 func (t *Table) Foes(i int) []int { return t.foes[i] }
 
 // Dist is the distance in feet between i and j.
-func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
+func (t *Table) Dist(i, j int) int { return abs(t.x[i] - t.x[j]) }
 
 // InReach reports whether i can attack j without moving (within 5 ft, the
 // source's 1 meter, or at any distance with a ranged weapon).
