@@ -152,7 +152,7 @@ func (t *Table) canAttackChecked(i int, p *Plan, tg int, kind Kind) bool {
 // meleeMiss: a missed weapon hit check; a critical failure (a natural 1
 // with option naturals) in melee lets the target Borrow Strength.
 func (t *Table) meleeMiss(i, tg int) {
-	if t.nat == 1 && t.g.Opt.Naturals && !t.g.C[i].Ranged { // the natural first: inlined, a miss asks no more
+	if t.nat == 1 && t.naturals && !t.g.C[i].Ranged { // the natural first: inlined, a miss asks no more
 		t.borrowStrength(tg, i)
 	}
 }

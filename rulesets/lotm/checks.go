@@ -158,13 +158,14 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 	nat, mod := t.roll(adv, dis)
 	total := nat + bonus + aim + mod
 	hit := total >= pd
-	if t.g.Opt.Naturals && nat == 20 {
+	fumble := nat == 1 && t.naturals // a critical failure: Burn Luck cannot change it
+	if nat == 20 && t.naturals {
 		hit = true
-	} else if t.g.Opt.Naturals && nat == 1 {
+	} else if fumble {
 		hit = false
 	}
 	burn := 0
-	if !hit && !(t.g.Opt.Naturals && nat == 1) && !fa.luckUsed && fa.luck >= pd-total &&
+	if !hit && !fumble && !fa.luckUsed && fa.luck >= pd-total &&
 		t.burnLuck(a, d, pd-total) {
 		burn = pd - total
 		fa.luck -= burn

@@ -100,6 +100,7 @@ type Table struct {
 	team [2][]int // each side's combatants, in roster order
 	// Options read on every turn, as flags (Options keeps the strings).
 	castShared, searchTurn, flatAdv bool
+	naturals                        bool // option naturals
 	// lateJoin: some combatant joins after round 1 (join has work to do).
 	lateJoin bool
 	initMode int     // option initiative: initD20Agility, initD20, initAgility
@@ -171,6 +172,7 @@ func newTable(g *Game) *Table {
 		}
 	}
 	t.castShared, t.searchTurn, t.flatAdv = g.Opt.CastingSlot == "shared", g.Opt.Search == "turn", g.Opt.Advantage == "flat"
+	t.naturals = g.Opt.Naturals
 	switch g.Opt.Initiative {
 	case "d20+agility":
 		t.initMode = initD20Agility
