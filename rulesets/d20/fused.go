@@ -60,6 +60,11 @@ type fusedGame struct {
 	mask             [2]uint64 // roster bits of each side
 	confirm          bool      // confirm_crits
 	flankTwo         bool      // flanking: two (everyone stands in one place: flanked when an ally of the attacker stands)
+	// Tactics conditions (fusedTactic): the combatants whose standard rule
+	// has a guard, and their rules before it.
+	guarded  uint64
+	tactic   [maxFused][]fusedRule
+	sideSize [2]int
 }
 
 // fusedState is a Table's per-encounter state of the fused referee.
@@ -75,6 +80,13 @@ type fusedState struct {
 	taken [maxFused]int32
 	kills [maxFused]int32
 	crits [2]int64
+	// For tactics conditions only (fg.guarded != 0): hit points at the
+	// start, who has acted this round, and the turns a rule before the
+	// standard one decided (not counted as the standard rule's).
+	maxHP [maxFused]int32
+	acted uint64
+	ruled [maxFused]int32
+	v     [numTurnFacts]float64 // the facts fusedTactic computes once a turn
 }
 
 // compileFused returns g's fused form, or nil when some rule of g needs
@@ -87,7 +99,27 @@ func compileFused(g *Game) *fusedGame {
 	fg := &fusedGame{n: n, confirm: g.Opt.ConfirmCrits, flankTwo: g.Opt.FlankTwo}
 	for i := range g.C {
 		c := &g.C[i]
-		if !c.std || c.stdRule.Guard != nil || c.stdRule.Limit < 0 || c.Position != 0 || c.Aware != g.C[0].Aware ||
+		if c.stdRule.Guard != nil {
+			// A tactics block with conditions before its standard rule:
+			// fused when every rule and fact is one fusedTactic plays.
+			ft, ok := c.Policy.(FusedTactic)
+			if !ok {
+				return nil
+			}
+			rules, ok := ft.FusedRules()
+			if !ok || len(rules) == 0 {
+				return nil
+			}
+			for _, r := range rules {
+				fr, ok := compileFusedRule(r, n)
+				if !ok {
+					return nil
+				}
+				fg.tactic[i] = append(fg.tactic[i], fr)
+			}
+			fg.guarded |= 1 << uint(i)
+		}
+		if !c.std || c.stdRule.Limit < 0 || c.Position != 0 || c.Aware != g.C[0].Aware ||
 			c.sneak || len(c.Spells) > 0 || c.Ranged.Increment > 0 || len(c.Attacks) == 0 || !c.InitDice.IsZero() || c.InitRoll != 0 {
 			return nil
 		}
@@ -103,6 +135,7 @@ func compileFused(g *Game) *fusedGame {
 		}
 		fg.side[i] = uint8(c.Side)
 		fg.mask[c.Side] |= 1 << uint(i)
+		fg.sideSize[c.Side]++
 		fg.rule[i] = int32(c.stdRule.Count)
 		fg.ac[i] = int32(c.AC)
 		fg.acFlat[i] = int32(c.AC)
@@ -182,6 +215,12 @@ func (t *Table) playFused(r *rng.Stream, c *sim.Counts) sim.Outcome {
 		fs.hp[i] = hp
 		fs.turns[i], fs.dealt[i], fs.taken[i], fs.kills[i] = 0, 0, 0, 0
 	}
+	tactics := fg.guarded != 0
+	if tactics {
+		for i := 0; i < n; i++ {
+			fs.maxHP[i], fs.ruled[i] = fs.hp[i], 0
+		}
+	}
 	fs.up = fg.mask
 	fs.flat = fg.mask[0] | fg.mask[1]
 	fs.crits = [2]int64{}
@@ -196,7 +235,8 @@ encounter:
 			return sim.Outcome{}
 		}
 		rounds = round
-		for _, i := range order {
+		fs.acted = 0
+		for k, i := range order {
 			bit := uint64(1) << (uint(i) & 63)
 			s := fg.side[i&63]
 			if fs.up[s]&bit == 0 {
@@ -213,6 +253,17 @@ encounter:
 				tg = bits.TrailingZeros64(fs.up[es])
 			} else {
 				tg = fs.weak[es]
+			}
+			if tactics {
+				// Its tactics' rules before the standard one, as Turn
+				// plays them when the guard holds: the first whose
+				// condition holds and that can be carried out decides.
+				if fg.guarded&bit != 0 {
+					if d := t.fusedTactic(i&63, k, round); d >= 0 {
+						tg = d
+					}
+				}
+				fs.acted |= bit
 			}
 			// The attack (one bonus) or full attack, each roll as strike
 			// makes it, written into the loop: no call per attack.
@@ -397,7 +448,7 @@ func (t *Table) fusedFlush(c *sim.Counts, winner int) {
 		c.Sides[s*per+sim.Turns] += turns
 		c.Sides[s*per+sim.Actions] += turns
 		if k := int(fg.rule[i]); k >= 0 && k < len(c.Rules) {
-			c.Rules[k] += turns
+			c.Rules[k] += turns - int64(fs.ruled[i])
 		}
 		out := fs.up[s]&(1<<uint(i)) == 0
 		if out {
@@ -429,3 +480,14 @@ func (t *Table) fusedFlush(c *sim.Counts, winner int) {
 // noFused makes Compile leave every game to the general referee: for the
 // tests that compare the two.
 var noFused = false
+
+// Fused reports whether the fused referee plays g's untraced encounters.
+func (g *Game) Fused() bool { return g.fused != nil }
+
+// General returns a copy of g that the general referee always plays: for
+// tests comparing the two referees (package agents' tactics conditions).
+func (g *Game) General() *Game {
+	h := *g
+	h.fused = nil
+	return &h
+}
