@@ -86,7 +86,6 @@ type fusedState struct {
 	maxHP [maxFused]int32
 	acted uint64
 	ruled [maxFused]int32
-	v     [numTurnFacts]float64 // the facts fusedTactic computes once a turn
 }
 
 // compileFused returns g's fused form, or nil when some rule of g needs

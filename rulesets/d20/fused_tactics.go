@@ -41,8 +41,6 @@ const (
 	FactEnemiesDown
 	FactAlliesCount
 	FactAlliesDown
-	// The facts above are computed once a turn (fusedTactic); those below
-	// when a condition asks them (fusedFact).
 	FactSelfAC
 	FactSelfCount
 	FactSelfPosition      // place in the order among those still in, 1 = first
@@ -68,8 +66,6 @@ const (
 	FactNextIsEnemy       //
 	FactNextIsAlly        //
 	numFusedFacts
-
-	numTurnFacts = FactAlliesDown + 1 // the facts computed once a turn
 )
 
 // FusedSlot is the fact one slot of a condition reads.
@@ -153,25 +149,14 @@ func compileFusedRule(r FusedRule, n int) (fusedRule, bool) {
 // entry of the order in round round: it returns the target of the first
 // rule whose condition holds and that decides, or -1 when none does (the
 // standard rule decides, counted at the flush). Fall-throughs and firings
-// are counted as Turn counts them. The commonest facts are computed once
-// (cheaper than asking which a condition reads: a few popcounts and one
-// division); a condition's tree is walked here, reading them, and asks
-// fusedFact for the others; a condition that is no tree asks fusedFact
-// for every fact.
+// are counted as Turn counts them. A condition's tree is walked here,
+// asking each leaf's fact as it comes (the commonest computed in the loop,
+// the others by fusedFact); a condition that is no tree asks fusedFact for
+// every fact.
 func (t *Table) fusedTactic(a, k, round int) int {
 	fg, fs := t.g.fused, t.fs
 	a &= 63
 	s := fg.side[a] & 1
-	nE := bits.OnesCount64(fs.up[s^1])
-	nA := bits.OnesCount64(fs.up[s] &^ (1 << uint(a)))
-	v := &fs.v // v[FactNone] and v[FactZero] stay 0
-	v[FactRound] = float64(round)
-	v[FactSelfHP] = float64(fs.hp[a])
-	v[FactSelfHPPct] = fs.pct(a)
-	v[FactEnemiesCount] = float64(nE)
-	v[FactEnemiesDown] = float64(fg.sideSize[s^1] - nE)
-	v[FactAlliesCount] = float64(nA)
-	v[FactAlliesDown] = float64(fg.sideSize[s] - 1 - nA)
 	rules := fg.tactic[a]
 	for r := range rules {
 		fr := &rules[r]
@@ -181,10 +166,18 @@ func (t *Table) fusedTactic(a, k, round int) int {
 			for {
 				l := &leaves[i]
 				var x float64
-				if f := l.fact; f < numTurnFacts {
-					x = v[f]
-				} else {
-					x = t.fusedFact(f, int(l.arg), a, k, round)
+				switch l.fact {
+				case FactZero:
+				case FactRound:
+					x = float64(round)
+				case FactSelfHPPct:
+					x = fs.pct(a)
+				case FactEnemiesCount:
+					x = float64(bits.OnesCount64(fs.up[s^1]))
+				case FactAlliesDown: // self stands on its turn: its side's fallen
+					x = float64(fg.sideSize[s] - bits.OnesCount64(fs.up[s]))
+				default:
+					x = t.fusedFact(l.fact, int(l.arg), a, k, round)
 				}
 				n := l.Next[b2i(l.Holds(x))]
 				if n < 0 {
