@@ -6,6 +6,7 @@ import (
 	"simctl/rulesets/internal/plain"
 	"simctl/sim"
 	"simctl/sim/dice"
+	"simctl/sim/lang"
 	"simctl/sim/rng"
 )
 
@@ -60,7 +61,7 @@ type fusedGame struct {
 	mask             [2]uint64 // roster bits of each side
 	confirm          bool      // confirm_crits
 	flankTwo         bool      // flanking: two (everyone stands in one place: flanked when an ally of the attacker stands)
-	// Tactics conditions (fusedTactic): the combatants whose standard rule
+	// Tactics conditions (fused_tactics.go): the combatants whose standard rule
 	// has a guard, and their rules before it.
 	guarded  uint64
 	tactic   [maxFused][]fusedRule
@@ -100,7 +101,7 @@ func compileFused(g *Game) *fusedGame {
 		c := &g.C[i]
 		if c.stdRule.Guard != nil {
 			// A tactics block with conditions before its standard rule:
-			// fused when every rule and fact is one fusedTactic plays.
+			// fused when every rule and fact is one playFused plays.
 			ft, ok := c.Policy.(FusedTactic)
 			if !ok {
 				return nil
@@ -256,10 +257,61 @@ encounter:
 			if tactics {
 				// Its tactics' rules before the standard one, as Turn
 				// plays them when the guard holds: the first whose
-				// condition holds and that can be carried out decides.
+				// condition holds and that can be carried out decides
+				// (its target replaces the standard rule's, which is then
+				// not counted: fs.ruled); fall-throughs and firings are
+				// counted as Turn counts them. A condition's tree is walked
+				// here, asking each leaf's fact as it comes (the commonest
+				// computed in the loop, the others by fusedFact); one that
+				// is no tree asks fusedFact for every fact (fusedEval).
+				// Written into the turn, not called: a call a turn cost
+				// ~60 instructions more (the loop's registers saved).
 				if fg.guarded&bit != 0 {
-					if d := t.fusedTactic(i&63, k, round); d >= 0 {
-						tg = d
+					a := i & 63
+					rules := fg.tactic[a]
+				rules:
+					for r := range rules {
+						fr := &rules[r]
+						var holds bool
+						if leaves := fr.leaves; leaves != nil {
+							li := int32(0)
+							for {
+								l := &leaves[li]
+								var x float64
+								switch l.fact {
+								case FactZero:
+								case FactRound:
+									x = float64(round)
+								case FactSelfHPPct:
+									x = fs.pct(a)
+								case FactEnemiesCount:
+									x = float64(bits.OnesCount64(fs.up[es&1]))
+								case FactAlliesDown: // self stands on its turn: its side's fallen
+									x = float64(fg.sideSize[s&1] - bits.OnesCount64(fs.up[s&1]))
+								default:
+									x = t.fusedFact(l.fact, int(l.arg), a, k, round)
+								}
+								nx := l.Next[b2i(l.Holds(x))]
+								if nx < 0 {
+									holds = nx == lang.ResultTrue
+									break
+								}
+								li = nx
+							}
+						} else {
+							holds = t.fusedEval(fr, a, k, round)
+						}
+						if !holds {
+							continue
+						}
+						if fr.fell >= 0 {
+							t.c.Rule(fr.fell)
+							continue
+						}
+						t.c.Rule(fr.fired)
+						fs.ruled[a]++
+						tg = t.fusedPick(fr.sel, int(es))
+						break rules
 					}
 				}
 				fs.acted |= bit

@@ -145,64 +145,6 @@ func compileFusedRule(r FusedRule, n int) (fusedRule, bool) {
 	return fr, true
 }
 
-// fusedTactic plays a's rules before its standard one on its turn, the k-th
-// entry of the order in round round: it returns the target of the first
-// rule whose condition holds and that decides, or -1 when none does (the
-// standard rule decides, counted at the flush). Fall-throughs and firings
-// are counted as Turn counts them. A condition's tree is walked here,
-// asking each leaf's fact as it comes (the commonest computed in the loop,
-// the others by fusedFact); a condition that is no tree asks fusedFact for
-// every fact.
-func (t *Table) fusedTactic(a, k, round int) int {
-	fg, fs := t.g.fused, t.fs
-	a &= 63
-	s := fg.side[a] & 1
-	rules := fg.tactic[a]
-	for r := range rules {
-		fr := &rules[r]
-		var holds bool
-		if leaves := fr.leaves; leaves != nil {
-			i := int32(0)
-			for {
-				l := &leaves[i]
-				var x float64
-				switch l.fact {
-				case FactZero:
-				case FactRound:
-					x = float64(round)
-				case FactSelfHPPct:
-					x = fs.pct(a)
-				case FactEnemiesCount:
-					x = float64(bits.OnesCount64(fs.up[s^1]))
-				case FactAlliesDown: // self stands on its turn: its side's fallen
-					x = float64(fg.sideSize[s] - bits.OnesCount64(fs.up[s]))
-				default:
-					x = t.fusedFact(l.fact, int(l.arg), a, k, round)
-				}
-				n := l.Next[b2i(l.Holds(x))]
-				if n < 0 {
-					holds = n == lang.ResultTrue
-					break
-				}
-				i = n
-			}
-		} else {
-			holds = t.fusedEval(fr, a, k, round)
-		}
-		if !holds {
-			continue
-		}
-		if fr.fell >= 0 {
-			t.c.Rule(fr.fell)
-			continue
-		}
-		t.c.Rule(fr.fired)
-		fs.ruled[a]++
-		return t.fusedPick(fr.sel, int(s^1))
-	}
-	return -1
-}
-
 // fusedEval evaluates a condition that is no decision tree: the program,
 // each fact asked by fusedFact.
 func (t *Table) fusedEval(fr *fusedRule, a, k, round int) bool {
@@ -252,7 +194,7 @@ func (fs *fusedState) ac(fg *fusedGame, j int) int32 {
 
 // fusedFact computes fact f (argument arg) for self, whose turn is the
 // k-th entry of the order in round round, as the general referee's table
-// answers it in a fused fight. (fusedTactic computes the commonest facts
+// answers it in a fused fight. (playFused computes the commonest facts
 // itself, the same way.)
 func (t *Table) fusedFact(f FusedFact, arg, self, k, round int) float64 {
 	fg, fs := t.g.fused, t.fs
