@@ -80,11 +80,10 @@ var fusedFacts = [...]d20.FusedFact{
 // one (Standard), each with its condition's facts and what it decides in
 // a fused fight, where everyone stands in one place with neither spells nor
 // ranged weapons. A rule that attacks decides (a full attack only with two
-// attacks or more); a charge (no enemy 10 feet away), a full attack with one
-// attack and a shot (no ranged weapon) always fall through, with the
-// reason Turn counts. Delays, readied actions, special actions, random or
-// named targets and facts the referee does not answer keep the fight on
-// the general referee.
+// attacks or more); a charge (no enemy 10 feet away) and a full attack with
+// one attack always fall through, with the reason Turn counts. Delays,
+// readied actions, special actions, random or named targets and facts the
+// referee does not answer keep the fight on the general referee.
 func (p *d20Tactic) FusedRules() ([]d20.FusedRule, bool) {
 	var out []d20.FusedRule
 	for k := range p.rules {
@@ -119,9 +118,7 @@ func (p *d20Tactic) FusedRules() ([]d20.FusedRule, bool) {
 			}
 		case doCharge:
 			fr.Fell = r.fell[whyNoCharge]
-		case doShoot, doCloseIn, doKeepDistance:
-			fr.Fell = r.fell[whyNoShot]
-		default:
+		default: // a shot needs a ranged weapon: never in a fused fight
 			return nil, false
 		}
 		out = append(out, fr)

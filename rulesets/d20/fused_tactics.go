@@ -92,8 +92,8 @@ type FusedRule struct {
 	When  *lang.Program // its condition
 	Slots []FusedSlot   // the fact each of When's slots reads
 	// Fell >= 0: the decision always falls through in a fused fight (a
-	// charge with everyone in one place, a full attack with one attack, a
-	// shot without a ranged weapon), counted in Counts.Rules[Fell].
+	// charge with everyone in one place, a full attack with one attack),
+	// counted in Counts.Rules[Fell].
 	// Else it attacks the enemy Select picks, counted in Fired.
 	Fell   int
 	Select FusedSelect
