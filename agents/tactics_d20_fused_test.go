@@ -157,6 +157,16 @@ func TestFusedTacticsPlayTheGeneralReferee(t *testing.T) {
 			if !reflect.DeepEqual(ft, gt) {
 				t.Errorf("tallies differ:\nfused   %+v\ngeneral %+v", ft.Counts.Rules, gt.Counts.Rules)
 			}
+			// The fused conditions (the walk and a program's EvalFunc)
+			// allocate nothing per encounter.
+			n := 0
+			if allocs := testing.AllocsPerRun(200, func() {
+				fr.Seed(6, uint64(n))
+				n++
+				ft.Record(fTable.Play(&fr, &ft.Counts, nil))
+			}); allocs != 0 {
+				t.Errorf("a fused encounter allocates %v times", allocs)
+			}
 			// Every rule of the heroes' block fired or fell through, and
 			// the standard rule decided too: the conditions hold on some
 			// turns and not on others.
