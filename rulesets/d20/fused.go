@@ -21,7 +21,8 @@ import (
 // that cannot change during an encounter. Everyone stands in one place (no
 // movement, so everyone is always in reach and nobody provokes), everyone
 // plays a standard policy that picks the weakest or the first enemy (no
-// delay, no ready, no tactics conditions, no retargeting policy), nobody has
+// delay, no ready, no retargeting policy; a tactics block's conditional
+// rules before it only as fused_tactics.go plays them), nobody has
 // traits, house rules, sneak attack, spells or a ranged weapon, there is no
 // surprise round, no pinned initiative or initiative dice, and dying is
 // out-at-0. Anything else goes through the general referee, which keeps
