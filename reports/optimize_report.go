@@ -3,7 +3,8 @@ package reports
 import (
 	"fmt"
 	"math"
-	"simctl/reports/i18n"
+	"math/bits"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"simctl/reports/i18n"
 	"simctl/reports/results"
 	"simctl/sim/experiment"
 )
@@ -189,7 +191,11 @@ func optimizeFigures(l i18n.Lang, o *results.Optimize) []*Figure {
 		}
 	}
 	if len(o.Traits) > 0 {
-		// A landscape over the --vary values would mix the trait sets.
+		// The trait sets are categories: a landscape over the --vary
+		// values alone would mix them.
+		if f := traitLandscape(l, o); f != nil {
+			out = append(out, f)
+		}
 	} else if len(dims) == 1 && len(o.Vary) == 1 {
 		out = append(out, landscapeLine(l, o, dims[0]))
 	} else if len(dims) == 2 && len(o.Vary) == 2 {
@@ -260,4 +266,167 @@ func landscapeHeat(l i18n.Lang, o *results.Optimize, ax, ay results.Axis) *Figur
 	p.X.Padding, p.Y.Padding = 0, 0
 	return &Figure{Name: "optimize-landscape", W: 6.4 * vg.Inch, H: 4.6 * vg.Inch, draw: single(p),
 		Caption: l.T("opt.fig.heat.caption", o.Side, ax.Path, ay.Path)}
+}
+
+// maxTraitSets bounds the trait sets a landscape draws, one row each.
+const maxTraitSets = 32
+
+// traitSets lists every trait set of o's --traits lists, as a candidate's
+// settings name it ("[dodge, power_attack]", the lists joined by "; " with
+// their owner when there are several): fewer traits first, then in the
+// --traits order. nil when there are more than maxTraitSets.
+func traitSets(o *results.Optimize) []string {
+	sets := []string{""}
+	for _, tl := range o.Traits {
+		k := len(tl.Names)
+		if k > 5 || len(sets)<<k > maxTraitSets {
+			return nil
+		}
+		masks := make([]int, 1<<k)
+		for m := range masks {
+			masks[m] = m
+		}
+		// Fewer traits first; among as many, the earlier names first.
+		sort.SliceStable(masks, func(a, b int) bool {
+			ca, cb := bits.OnesCount(uint(masks[a])), bits.OnesCount(uint(masks[b]))
+			if ca != cb {
+				return ca < cb
+			}
+			return bits.Reverse(uint(masks[a])) > bits.Reverse(uint(masks[b]))
+		})
+		var next []string
+		for _, prev := range sets {
+			for _, m := range masks {
+				var taken []string
+				for i, n := range tl.Names {
+					if m>>i&1 == 1 {
+						taken = append(taken, n)
+					}
+				}
+				label := "[" + strings.Join(taken, ", ") + "]"
+				if len(o.Traits) > 1 {
+					label = tl.Owner + "=" + label
+				}
+				if prev != "" {
+					label = prev + "; " + label
+				}
+				next = append(next, label)
+			}
+		}
+		sets = next
+	}
+	return sets
+}
+
+// traitSetOf is the trait set of candidate settings, as traitSets names it.
+func traitSetOf(o *results.Optimize, settings map[string]string) string {
+	var parts []string
+	for _, tl := range o.Traits {
+		v := settings[tl.Owner+".traits"]
+		if len(o.Traits) > 1 {
+			v = tl.Owner + "=" + v
+		}
+		parts = append(parts, v)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// traitGrid is the landscape of a --traits search with the trait sets as
+// categories: the sets (traitSets), the values of the one numeric --vary
+// path (none: traits are the whole space) and each evaluated candidate's
+// win rate in %, v[i*len(sets)+j] for value i (0 without one) and set j,
+// NaN where none played. ok is false when the space has more (options, a
+// rule list, two --vary paths, or a varied trait parameter, which only
+// some sets have) or too many sets to draw.
+func traitGrid(o *results.Optimize) (sets, xs []string, v []float64, ok bool) {
+	if len(o.Options) > 0 || o.Rules != "" || len(o.Vary) > 1 || o.Search == nil {
+		return nil, nil, nil, false
+	}
+	if len(o.Vary) == 1 {
+		a := o.Vary[0]
+		if _, num := numeric(a.Values); !num || strings.Contains(a.Path, ".traits.") {
+			return nil, nil, nil, false
+		}
+		xs = a.Values
+	}
+	if sets = traitSets(o); sets == nil {
+		return nil, nil, nil, false
+	}
+	rate := map[string]float64{}
+	for _, c := range o.Search.Ranked {
+		if c.Encounters == 0 {
+			continue
+		}
+		key := traitSetOf(o, c.Settings)
+		if xs != nil {
+			key += "\x00" + c.Settings[o.Vary[0].Path]
+		}
+		rate[key] = c.WinRate
+	}
+	for i := range max(len(xs), 1) {
+		for _, set := range sets {
+			key := set
+			if xs != nil {
+				key += "\x00" + xs[i]
+			}
+			w, played := rate[key]
+			if !played {
+				v = append(v, math.NaN())
+				continue
+			}
+			v = append(v, 100*w)
+		}
+	}
+	return sets, xs, v, true
+}
+
+// traitLandscape draws traitGrid: each set's win rate as a dot when
+// traits are the whole space, else a heat map of the sets (up) against
+// the --vary path (across). Nil when traitGrid has none.
+func traitLandscape(l i18n.Lang, o *results.Optimize) *Figure {
+	sets, xs, v, ok := traitGrid(o)
+	if !ok {
+		return nil
+	}
+	owners := make([]string, len(o.Traits))
+	for i, tl := range o.Traits {
+		owners[i] = tl.Owner + ".traits"
+	}
+	what := strings.Join(owners, ", ")
+	if xs == nil {
+		p := newPlot(l, l.T("opt.fig.traits.title", o.Side, what, o.Scenario, o.Seed), l.T("opt.fig.y"), what)
+		var pts plotter.XYs
+		for j, w := range v {
+			if !math.IsNaN(w) {
+				pts = append(pts, plotter.XY{X: w, Y: float64(j)})
+			}
+		}
+		sc, _ := plotter.NewScatter(pts)
+		sc.GlyphStyle = draw.GlyphStyle{Color: SideColors[0], Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+		g := plotter.NewGrid()
+		g.Horizontal.Color = nil
+		p.Add(g, sc)
+		p.NominalY(sets...)
+		// A dot at either end stays clear of the axes.
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, q := range pts {
+			lo, hi = math.Min(lo, q.X), math.Max(hi, q.X)
+		}
+		if pad := math.Max(0.5, 0.08*(hi-lo)); len(pts) > 0 {
+			p.X.Min, p.X.Max = lo-pad, hi+pad
+		}
+		p.Y.Min, p.Y.Max = -0.6, float64(len(sets))-0.4
+		return &Figure{Name: "optimize-landscape", W: 6.4 * vg.Inch, H: vg.Length(1.6+0.25*float64(len(sets))) * vg.Inch, draw: single(p),
+			Caption: l.T("opt.fig.traits.caption", o.Side, what)}
+	}
+	a := o.Vary[0]
+	p := newPlot(l, l.T("opt.fig.traitheat.title", o.Side, a.Path, what, o.Scenario, o.Seed), axisLabel(l, a.Path), what)
+	h := cells{l: l, nx: len(xs), ny: len(sets), v: v, labels: len(xs) <= 14 && len(sets) <= 20}
+	h.span = heatSpan(h.v)
+	p.Add(h)
+	p.NominalX(figValues(l, xs)...)
+	p.NominalY(sets...)
+	p.X.Padding, p.Y.Padding = 0, 0
+	return &Figure{Name: "optimize-landscape", W: 6.4 * vg.Inch, H: vg.Length(2+0.3*float64(len(sets))) * vg.Inch, draw: single(p),
+		Caption: l.T("opt.fig.traitheat.caption", o.Side, a.Path, what)}
 }

@@ -55,7 +55,7 @@ func keyed(l i18n.Lang, kind, name string) string {
 	if l.Or() == i18n.En || !i18n.Has(l, key) {
 		return name
 	}
-	return l.T(key) + " (" + name + ")"
+	return l.Paren(l.T(key), name)
 }
 
 // ruleName is a tactics rule's name in a table: the user's, but for the

@@ -217,7 +217,7 @@ func readSource(ctx context.Context, name string) (*source, error) {
 		return &source{name: name, display: disp, data: d}, nil
 	}
 	// A near miss names the one meant rather than all twenty-odd.
-	if hint := didYouMean(builtin, scenarios.Names()); hint != "" {
+	if hint := didYouMean(builtin, scenarios.Names()); hint.Format != "" {
 		return nil, &argError{msg.New("%s: no such file or built-in scenario%s; simctl scenarios lists them", name, hint)}
 	}
 	return nil, &argError{msg.New("%s: no such file or built-in scenario; built-ins: %s (see simctl scenarios)",

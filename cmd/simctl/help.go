@@ -10,6 +10,7 @@ import (
 
 	"simctl/cmd/simctl/app"
 	"simctl/reports/i18n"
+	"simctl/sim/msg"
 	"simctl/sim/scenario"
 )
 
@@ -422,5 +423,6 @@ func cmdHelp(args []string, stdout, stderr io.Writer) int {
 }
 
 // didYouMean suggests the closest of valid to s (" (did you mean "x"?)"),
-// or "" when none is close, as the scenario errors do.
-func didYouMean(s string, valid []string) string { return scenario.Suggest(s, valid).String() }
+// or the empty Text when none is close, as the scenario errors do. A Text,
+// not a string: it is translated with the message it ends.
+func didYouMean(s string, valid []string) msg.Text { return scenario.Suggest(s, valid) }

@@ -235,3 +235,24 @@ func simctlErr(t *testing.T, args ...string) (int, string) {
 	code, _, errOut := simctl(t, context.Background(), args...)
 	return code, errOut
 }
+
+// A near miss of a scenario or command name is suggested in the user's
+// language: the suggestion is translated with the error it ends (it was
+// English, "(did you mean …)", after a Russian or Korean error).
+func TestDidYouMeanTranslated(t *testing.T) {
+	t.Setenv("LC_ALL", "C")
+	want := map[string]string{"ko": `("d20/duel"을(를) 뜻했습니까?)`, "ru": `(может быть, "d20/duel"?)`}
+	for _, l := range []string{"ko", "ru"} {
+		for _, args := range [][]string{{"run", "d20/dule"}, {"scenarios", "show", "d20/dule"}, {"rnu"}} {
+			var out, errb bytes.Buffer
+			Main(context.Background(), append(args, "--lang", l), &out, &errb)
+			got := errb.String()
+			if strings.Contains(got, "did you mean") {
+				t.Errorf("%s %v: English suggestion: %s", l, args, got)
+			}
+			if args[0] != "rnu" && !strings.Contains(got, want[l]) {
+				t.Errorf("%s %v: no %s in %s", l, args, want[l], got)
+			}
+		}
+	}
+}

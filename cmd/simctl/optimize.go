@@ -61,7 +61,7 @@ func cmdOptimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.Var(first, "first", "`N` encounters per candidate in every stage of the selection (default 1000)")
 	confirm := &countValue{n: app.OptimizeConfirm}
 	fs.Var(confirm, "confirm", "`N` fresh encounters each confirmed candidate and the baseline play after the selection (default 20000)")
-	both := fs.Bool("both", false, "search both sides by double oracle: --vary/--option paths that start with the other side's name are its space")
+	both := fs.Bool("both", false, "search both sides by double oracle: --vary/--option/--traits paths that start with the other side's name are its space")
 	resume := fs.String("resume", "", "`FILE` continue the interrupted search whose JSON (--format json -o or --results) is FILE: its finished stages are kept; a merged stage (simctl merge of --shard outputs) is applied first")
 	shardFlag := fs.String("shard", "", "`k/K` play part k of K of the selection's next stage (from --resume FILE's state, or the first) and write it as JSON for simctl merge")
 	var o outputFlags

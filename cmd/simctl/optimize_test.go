@@ -466,3 +466,60 @@ func TestOptimizeShardedScreening(t *testing.T) {
 	}
 	t.Logf("%d screening rungs and %d selection stages played as shards", rungs, stages)
 }
+
+// TestOptimizeBothTraits: --traits with --both (refused before): each
+// list is its combatant's side's on/off dimensions. Weapon Focus (+1 to
+// attack) and Dodge (+1 AC) help only their owner, so each side's best
+// response is both traits whatever the other takes: the equilibrium is
+// the pure pair, and the value is that cell's win rate, which a long run
+// of the pair (its SE about 0.1 pp) must put inside the value bounds.
+func TestOptimizeBothTraits(t *testing.T) {
+	code, stdout, stderr := simctl(t, context.Background(), "optimize", "d20/duel", "--both", "--side", "heroes",
+		"--traits", "heroes.Fighter=weapon_focus,dodge", "--traits", "monsters.Orc=weapon_focus,dodge", "-n", "4000", "--json")
+	noPanic(t, stdout, stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var d struct {
+		Oracle struct {
+			RowSpace []string `json:"row_space"`
+			ColSpace []string `json:"col_space"`
+			RowMix   []struct {
+				Name   string
+				Weight float64
+			} `json:"row_mix"`
+			ColMix []struct {
+				Name   string
+				Weight float64
+			} `json:"col_mix"`
+			Bounds [2]float64 `json:"value_bounds"`
+		} `json:"oracle"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	o := d.Oracle
+	if len(o.RowSpace) != 4 || len(o.ColSpace) != 4 || !strings.HasPrefix(o.ColSpace[0], "monsters.Orc.traits=") {
+		t.Errorf("spaces %v and %v; want the 4 trait sets of each side", o.RowSpace, o.ColSpace)
+	}
+	if len(o.RowMix) == 0 || o.RowMix[0].Name != "heroes.Fighter.traits=[weapon_focus, dodge]" || o.RowMix[0].Weight != 1 ||
+		len(o.ColMix) == 0 || o.ColMix[0].Name != "monsters.Orc.traits=[weapon_focus, dodge]" || o.ColMix[0].Weight != 1 {
+		t.Errorf("mixes %+v and %+v; want both traits on each side, pure", o.RowMix, o.ColMix)
+	}
+	code, stdout, stderr = simctl(t, context.Background(), "run", "d20/duel", "--set", "heroes.Fighter.traits=[weapon_focus, dodge]",
+		"--set", "monsters.Orc.traits=[weapon_focus, dodge]", "-n", "200000", "--json")
+	if code != exitOK {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	var r struct {
+		Sides []struct {
+			WinRate float64 `json:"win_rate"`
+		} `json:"sides"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || len(r.Sides) != 2 {
+		t.Fatalf("run --json: %v", err)
+	}
+	if w := r.Sides[0].WinRate; !(o.Bounds[0] <= w && w <= o.Bounds[1]) {
+		t.Errorf("the equilibrium cell wins %.4f, outside the value bounds %v", w, o.Bounds)
+	}
+}

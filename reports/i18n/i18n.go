@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"simctl/sim/msg"
 )
@@ -223,6 +224,18 @@ func (l Lang) Forms() []PluralForm {
 		return []PluralForm{Other}
 	}
 	return []PluralForm{One, Other}
+}
+
+// Paren is word with note in parentheses beside it: "word (note)", and in
+// Korean after a Korean word "word(note)", as Korean sets a parenthesis
+// against the word it annotates (docs/glossary.ko.md, 괄호).
+func (l Lang) Paren(word, note string) string {
+	if l.Or() == Ko {
+		if r, _ := utf8.DecodeLastRuneInString(word); r >= '가' && r <= '힣' || r == '」' || r == '』' {
+			return word + "(" + note + ")"
+		}
+	}
+	return word + " (" + note + ")"
 }
 
 // Or is l, or English for the zero Lang.

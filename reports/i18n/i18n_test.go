@@ -280,3 +280,23 @@ func TestParseErrors(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// Paren sets a note beside a word: glued to a Korean word in Korean, with
+// a space after anything else and in the other languages.
+func TestParen(t *testing.T) {
+	for _, tc := range []struct {
+		l          Lang
+		word, want string
+	}{
+		{Ko, "턴", "턴(turns)"},
+		{Ko, "「대기」", "「대기」(turns)"},
+		{Ko, "hp", "hp (turns)"},
+		{Ko, "5", "5 (turns)"},
+		{Ru, "ходы", "ходы (turns)"},
+		{En, "turns", "turns (turns)"},
+	} {
+		if got := tc.l.Paren(tc.word, "turns"); got != tc.want {
+			t.Errorf("%s Paren(%q) = %q, want %q", tc.l, tc.word, got, tc.want)
+		}
+	}
+}

@@ -224,6 +224,32 @@ var wrongForms = []struct {
 	{Ko, "모형화", "one word: 모델링하지 않는다"},
 	{Ru, "у него тоже длинное", "no pronoun for a combatant: «у противника»"},
 	{Ru, "он отдал свой номер", "a combatant's gender is unknown (the source's Skandara is a woman): no pronoun"},
+	{Ru, "из зоны", "a Cavaliers Area is «Зона», capitalised in the trace as in the rules"},
+	{Ru, "в зону", "«в Зону»"},
+	{Ru, "в зоне", "«в Зоне»"},
+	{Ru, "в одной зоне", "«в одной Зоне»"},
+	{Ru, "в его зоне", "«в его Зоне»"},
+	{Ru, "зона %d", "«Зона %d»"},
+	{Ru, "(зона", "«(Зона»"},
+}
+
+// koParenAfterWord is a Korean word (or a closing 」』) and a space
+// before an opening parenthesis: Korean sets the parenthesis against the
+// word it annotates (구역(Area), 없습니다(다시 실행하세요)). After a name,
+// an argument or code (%s (…), --seed N (…), damage += 2d6 (…)) the
+// space stays: there the parenthesis annotates the whole, and glued to
+// code it would read as a call.
+var koParenAfterWord = regexp.MustCompile(`[가-힣」』] \(`)
+
+// TestKoreanParenthesesGlued: no space between a Korean word and the
+// parenthesis after it (docs/glossary.ko.md, 괄호).
+func TestKoreanParenthesesGlued(t *testing.T) {
+	ts := texts(Ko)
+	for _, k := range sorted(ts) {
+		if m := koParenAfterWord.FindString(ts[k]); m != "" {
+			t.Errorf("%s: a space before a parenthesis after a Korean word, %q: %q", k, m, ts[k])
+		}
+	}
 }
 
 // TestWrongFormsStayOut fails when a form found wrong comes back.

@@ -3,11 +3,12 @@ package results
 import (
 	"context"
 	"encoding/json"
-	"simctl/sim/msg"
+	"strings"
 	"sync"
 
 	"simctl/reports/safeio"
 	"simctl/sim"
+	"simctl/sim/msg"
 )
 
 // Input is one document a report covers: a run result (`simctl run
@@ -71,89 +72,122 @@ func ParseInput(path string, data []byte) (*Input, error) {
 		Kind string `json:"kind"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, msg.Errorf("%s: not a simctl JSON document (a run, merge, sweep, compare, value, matrix or tournament result): %s", path, jsonProblem(err))
+		return nil, msg.Errorf("%s: not a simctl JSON document (expected the JSON of one of simctl %s): %s", path, expectedCommands(), jsonProblem(err))
 	}
 	in := &Input{Path: path, Kind: head.Kind}
-	switch head.Kind {
-	case "sweep":
-		var s Sweep
-		if err := json.Unmarshal(data, &s); err != nil {
-			return nil, msg.Errorf("%s: a damaged simctl sweep: %s", path, jsonProblem(err))
-		}
-		if len(s.Points) == 0 || len(s.Axes) == 0 {
-			return nil, msg.Errorf("%s: a sweep with no points", path)
-		}
-		for i, p := range s.Points {
-			if p.Result == nil || len(p.Values) != len(s.Axes) {
-				return nil, msg.Errorf("%s: sweep point %d is damaged", path, i)
-			}
-			if err := p.Result.check(); err != nil {
-				return nil, msg.Errorf("%s: sweep point %d: %v", path, i, err)
-			}
-		}
-		in.Sweep = &s
-	case "compare":
-		var c Compare
-		if err := json.Unmarshal(data, &c); err != nil {
-			return nil, msg.Errorf("%s: a damaged simctl comparison: %s", path, jsonProblem(err))
-		}
-		if len(c.Options) < 2 {
-			return nil, msg.Errorf("%s: a comparison with fewer than two options", path)
-		}
-		for i, o := range c.Options {
-			if o.Result == nil || (i > 0 && len(o.Diff) != 2) {
-				return nil, msg.Errorf("%s: option %d of the comparison is damaged", path, i)
-			}
-			if err := o.Result.check(); err != nil {
-				return nil, msg.Errorf("%s: option %d: %v", path, i, err)
-			}
-			if n := len(o.EconomyCross); n > 0 && (i == 0 || n != len(o.Result.Raw.Counts) || n != len(c.Options[0].Result.Raw.Counts)) {
-				return nil, msg.Errorf("%s: option %d: its action_economy_cross has %d entries for %d counters; the file is damaged", path, i, n, len(o.Result.Raw.Counts))
-			}
-		}
-		in.Compare = &c
-	case "value":
-		v, err := parseValue(path, data)
-		if err != nil {
-			return nil, err
-		}
-		in.Value = v
-	case "matrix":
-		m, err := parseMatrix(path, data)
-		if err != nil {
-			return nil, err
-		}
-		in.Matrix = m
-	case "tournament":
-		t, err := parseTournament(path, data)
-		if err != nil {
-			return nil, err
-		}
-		in.Tournament = t
-	case "optimize":
-		o, err := parseOptimize(path, data)
-		if err != nil {
-			return nil, err
-		}
-		in.Optimize = o
-	case "":
-		r, err := parseResult(path, data)
-		if err != nil {
-			return nil, err
-		}
-		in.Run = r
-	default:
-		if decode := documentDecoder(head.Kind); decode != nil {
-			doc, err := decode(path, data)
-			if err != nil {
+	for _, k := range builtinKinds {
+		if k.kind == head.Kind {
+			if err := k.read(in, path, data); err != nil {
 				return nil, err
 			}
-			in.Doc = doc
 			return in, nil
 		}
-		return nil, msg.Errorf("%s: unknown kind %q of simctl document (expected a run result, a sweep, a comparison, or a value, matrix or tournament document)", path, head.Kind)
 	}
-	return in, nil
+	if decode := documentDecoder(head.Kind); decode != nil {
+		doc, err := decode(path, data)
+		if err != nil {
+			return nil, err
+		}
+		in.Doc = doc
+		return in, nil
+	}
+	return nil, msg.Errorf("%s: unknown kind %q of simctl document (expected the JSON of one of simctl %s)", path, head.Kind, expectedCommands())
+}
+
+// builtinKinds are the kinds of document ParseInput reads itself, each
+// with the simctl commands that write it, in the order its errors name
+// them: one table, so that what it reads, what RegisterDocument refuses
+// and what the errors list cannot drift apart.
+var builtinKinds = []struct {
+	kind     string // "": a run result
+	commands string
+	read     func(in *Input, path string, data []byte) error
+}{
+	{"", "run, merge", func(in *Input, path string, data []byte) (err error) {
+		in.Run, err = parseResult(path, data)
+		return err
+	}},
+	{"sweep", "sweep", readSweep},
+	{"compare", "compare", readCompare},
+	{"value", "value", func(in *Input, path string, data []byte) (err error) {
+		in.Value, err = parseValue(path, data)
+		return err
+	}},
+	{"matrix", "matrix", func(in *Input, path string, data []byte) (err error) {
+		in.Matrix, err = parseMatrix(path, data)
+		return err
+	}},
+	{"tournament", "tournament", func(in *Input, path string, data []byte) (err error) {
+		in.Tournament, err = parseTournament(path, data)
+		return err
+	}},
+	{"optimize", "optimize", func(in *Input, path string, data []byte) (err error) {
+		in.Optimize, err = parseOptimize(path, data)
+		return err
+	}},
+}
+
+func readSweep(in *Input, path string, data []byte) error {
+	var s Sweep
+	if err := json.Unmarshal(data, &s); err != nil {
+		return msg.Errorf("%s: a damaged simctl sweep: %s", path, jsonProblem(err))
+	}
+	if len(s.Points) == 0 || len(s.Axes) == 0 {
+		return msg.Errorf("%s: a sweep with no points", path)
+	}
+	for i, p := range s.Points {
+		if p.Result == nil || len(p.Values) != len(s.Axes) {
+			return msg.Errorf("%s: sweep point %d is damaged", path, i)
+		}
+		if err := p.Result.check(); err != nil {
+			return msg.Errorf("%s: sweep point %d: %v", path, i, err)
+		}
+	}
+	in.Sweep = &s
+	return nil
+}
+
+func readCompare(in *Input, path string, data []byte) error {
+	var c Compare
+	if err := json.Unmarshal(data, &c); err != nil {
+		return msg.Errorf("%s: a damaged simctl comparison: %s", path, jsonProblem(err))
+	}
+	if len(c.Options) < 2 {
+		return msg.Errorf("%s: a comparison with fewer than two options", path)
+	}
+	for i, o := range c.Options {
+		if o.Result == nil || (i > 0 && len(o.Diff) != 2) {
+			return msg.Errorf("%s: option %d of the comparison is damaged", path, i)
+		}
+		if err := o.Result.check(); err != nil {
+			return msg.Errorf("%s: option %d: %v", path, i, err)
+		}
+		if n := len(o.EconomyCross); n > 0 && (i == 0 || n != len(o.Result.Raw.Counts) || n != len(c.Options[0].Result.Raw.Counts)) {
+			return msg.Errorf("%s: option %d: its action_economy_cross has %d entries for %d counters; the file is damaged", path, i, n, len(o.Result.Raw.Counts))
+		}
+	}
+	in.Compare = &c
+	return nil
+}
+
+// expectedCommands lists the simctl commands whose JSON ParseInput reads:
+// the built-in kinds' and then the registered kinds, in the order
+// registered ("run, merge, sweep, ..., optimize").
+func expectedCommands() string {
+	var b strings.Builder
+	for i, k := range builtinKinds {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(k.commands)
+	}
+	decodersMu.RLock()
+	defer decodersMu.RUnlock()
+	for _, kind := range registered {
+		b.WriteString(", ")
+		b.WriteString(kind)
+	}
+	return b.String()
 }
 
 // Document is the document in holds, whatever its kind: *Result,
@@ -221,6 +255,7 @@ func (in *Input) Scenario() string {
 var (
 	decodersMu sync.RWMutex
 	decoders   = map[string]func(path string, data []byte) (any, error){}
+	registered []string // decoders' kinds, in the order registered
 )
 
 // RegisterDocument lets ParseInput read the documents whose "kind" is
@@ -228,12 +263,16 @@ var (
 // layer: cmd/simctl/app.Register). The kinds this package reads itself
 // cannot be registered.
 func RegisterDocument(kind string, decode func(path string, data []byte) (any, error)) {
-	switch kind {
-	case "", "sweep", "compare", "value", "matrix", "tournament", "optimize":
-		panic("results: RegisterDocument: " + kind + " is read by ParseInput itself")
+	for _, k := range builtinKinds {
+		if k.kind == kind {
+			panic("results: RegisterDocument: " + kind + " is read by ParseInput itself")
+		}
 	}
 	decodersMu.Lock()
 	defer decodersMu.Unlock()
+	if decoders[kind] == nil {
+		registered = append(registered, kind)
+	}
 	decoders[kind] = decode
 }
 

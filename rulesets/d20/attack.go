@@ -1,6 +1,7 @@
 package d20
 
 import (
+	"math/bits"
 	"strconv"
 
 	"simctl/sim"
@@ -92,7 +93,12 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	if t.g.traits.at(a, mAttackRoll, d, mAttacked) {
 		bonus, ac = t.traitAttackRoll(a, d, bonus, ac, ranged, flanking)
 	}
-	roll := t.r.D20()
+	// A d20 (rng.Stream.D20) written out: no call on the usual word.
+	hi, lo := bits.Mul64(t.r.Uint64(), 20)
+	roll := int(hi) + 1
+	if lo < 20 {
+		roll = d20Slow(t.r, hi, lo)
+	}
 	hit := roll == 20 || (roll != 1 && roll+bonus >= ac)
 	if !hit {
 		if t.log != nil {
@@ -106,7 +112,7 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	if roll >= threatFrom {
 		crit = true
 		if t.g.Opt.ConfirmCrits {
-			conf = t.r.D20()
+			conf = d20(t.r)
 			crit = conf == 20 || (conf != 1 && conf+bonus >= ac)
 		}
 		if crit {
@@ -116,12 +122,16 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	}
 	dmg := 0
 	for k := 0; k < mult; k++ {
-		dmg += damage.Roll(t.r)
+		dmg += rollDice(t.r, damage)
 	}
 	// SRD Sneak Attack: the target is denied its Dexterity bonus to AC
 	// (flat-footed, unless uncanny dodge keeps it) or the rogue flanks it.
 	if c.sneak && (t.f[d].flatFooted && !t.g.C[d].UncannyDodge || flanking) {
-		dmg += c.SneakAttack.Roll(t.r) // once: extra dice are not multiplied
+		s := c.SneakAttack.Roll(t.r) // once: extra dice are not multiplied
+		if t.log != nil {
+			t.logSneak(a, d, dmg, s)
+		}
+		dmg += s
 	}
 	if t.g.traits.at(a, mHit, d, mHitTaken) && t.hitMayFire(a, d, crit, ranged, flanking) {
 		dmg = t.traitHit(a, d, dmg, mult, crit, ranged, flanking)
@@ -133,6 +143,14 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	}
 	t.damage(a, d, dmg)
 	return dmg
+}
+
+// logSneak narrates the sneak_attack field's dice as the library trait
+// sneak_attack narrates its effect, so a trace shows the extra damage
+// either way.
+func (t *Table) logSneak(a, d, dmg, extra int) {
+	t.logf("  %s's sneak attack: damage += %s (damage %d -> %d)", t.name(a), t.g.C[a].SneakAttack.String(), dmg, dmg+extra)
+	t.ev(sim.Event{Kind: sim.EvTrait, Actor: a, Target: d, Roll: dmg, Amount: dmg + extra, Rule: "sneak attack"})
 }
 
 // logAttack narrates an attack roll (kept out of attack, whose hot path

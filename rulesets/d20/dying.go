@@ -15,7 +15,8 @@ func (t *Table) damage(a, d, dmg int) {
 func (t *Table) applyDamage(a, d, dmg int) {
 	f := &t.f[d]
 	f.hp -= dmg
-	t.c.Hit(t.side(a), a, d, dmg)
+	t.dealt[a] += int64(dmg) // Counts.Hit, at the encounter's end (flushCounts)
+	t.taken[d] += int64(dmg)
 	if f.hp > 0 {
 		if !f.out {
 			t.hpFell(d)

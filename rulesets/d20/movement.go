@@ -46,7 +46,31 @@ func (t *Table) move(a, d, feet int) {
 	// The bound is "short of to", not "!= to": positions need not lie on
 	// the 5-foot grid when distance is not a multiple of 5, and the last
 	// square is then shorter.
+	es := 1 - t.side(a)
 	for (to-f.x)*dir > 0 {
+		// The squares on which nothing can happen, walked at once: nobody
+		// holds an action readied against movement (no approach or entered
+		// to ask) and the square left lies beyond every enemy's reach from
+		// the span they stand in (provoke would return at once). Nothing
+		// else reads the mover's position on the way: moved notes the
+		// farthest point of a straight walk at its end as well as square
+		// by square, and the enemies' span, recomputed here if stale, is
+		// what provoke's next question would recompute.
+		if t.readyShot == 0 && t.readyOn[OnEnemyInReach]|t.readyOn[OnCharge] == 0 && !noMoveSkip {
+			if t.spanDirty[es] {
+				t.respan(es)
+			}
+			zlo, zhi := t.lo[es]-t.reachMax[es], t.hi[es]+t.reachMax[es]
+			if x := f.x; x < zlo || x > zhi {
+				for (to-x)*dir > 0 && (x < zlo || x > zhi) {
+					x += dir * min(5, abs(to-x))
+				}
+				t.firstAction(a)
+				f.x = x
+				t.moved(a)
+				continue
+			}
+		}
 		// A readied shot goes just before the step that sets it off, from
 		// where the shooter stands (ready.go: approach).
 		t.approach(a, f.x+dir*min(5, abs(to-f.x)))
@@ -63,7 +87,6 @@ func (t *Table) move(a, d, feet int) {
 		prev := f.x
 		f.x = prev + dir*min(5, abs(to-prev))
 		t.moved(a)
-		f.moved += abs(f.x - prev)
 		t.entered(a, prev)
 		if f.out {
 			break
@@ -75,6 +98,10 @@ func (t *Table) move(a, d, feet int) {
 		t.stopped(a, from)
 	}
 }
+
+// noMoveSkip makes move walk every square one by one: for the test that
+// compares the two.
+var noMoveSkip = false
 
 // logMove narrates the part of the move in progress walked since the last
 // narration: before an interruption, and at the end.
@@ -106,7 +133,6 @@ func (t *Table) step(a, d int) {
 	prev := f.x
 	f.x += dir * 5
 	t.moved(a)
-	f.moved += 5
 	if t.log != nil {
 		t.logf("%s takes a 5-foot step", t.name(a))
 		t.ev(sim.Event{Kind: sim.EvMove, Actor: a, Target: d, Amount: 5, Rule: "5-foot step"})
@@ -168,8 +194,17 @@ func (t *Table) blocker(a, d int) int {
 		dir = -1
 	}
 	goal := t.f[d].x - dir*t.g.C[a].Reach
+	es := 1 - t.side(a)
+	// A blocker stands strictly ahead of x and short of goal+5 (in dir):
+	// none when the enemies' span lies outside that (the usual charge at
+	// a line of enemies standing together).
+	if !t.spanDirty[es] && !noMoveSkip {
+		if dir > 0 && (t.hi[es] <= x || t.lo[es] >= goal+5) || dir < 0 && (t.lo[es] >= x || t.hi[es] <= goal-5) {
+			return -1
+		}
+	}
 	b, bd := -1, 0
-	for _, e := range t.up[1-t.side(a)] {
+	for _, e := range t.up[es] {
 		ahead := (t.f[e].x - x) * dir
 		// Ahead of a, and a would have to come within 5 ft of it (enter its
 		// square, or go past it) to reach goal.

@@ -239,7 +239,7 @@ func (t *Table) shootTurn(i int, p *Plan, tg int) {
 		if t.withdraw(i, moves > 0) {
 			moved = true
 		} else {
-			stepped = f.moved > 0
+			stepped = t.hasMoved(i)
 		}
 		// A 5-foot step allows no other movement; a withdrawal is the move
 		// action.
@@ -346,7 +346,7 @@ func (t *Table) withdraw(i int, canMove bool) bool {
 			clear = false
 		}
 	}
-	if clear && f.moved == 0 {
+	if clear && !t.hasMoved(i) {
 		t.approach(i, f.x+dir*5)
 		if f.out {
 			return false
@@ -354,7 +354,6 @@ func (t *Table) withdraw(i int, canMove bool) bool {
 		prev := f.x
 		f.x += dir * 5
 		t.moved(i)
-		f.moved += 5
 		t.firstAction(i)
 		if t.log != nil {
 			t.logf("%s takes a 5-foot step back", t.name(i))
@@ -380,7 +379,6 @@ func (t *Table) withdraw(i int, canMove bool) bool {
 		prev := f.x
 		f.x += dir * 5
 		t.moved(i)
-		f.moved += 5
 		t.entered(i, prev)
 		if f.out {
 			return true

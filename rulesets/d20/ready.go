@@ -182,7 +182,7 @@ func (t *Table) stepInto(r, tg int) bool {
 	if t.InReach(r, tg) {
 		return true
 	}
-	if t.f[r].moved == 0 && t.Dist(r, tg) <= t.g.C[r].Reach+5 && !t.stepBlocked(r, tg) {
+	if !t.hasMoved(r) && t.Dist(r, tg) <= t.g.C[r].Reach+5 && !t.stepBlocked(r, tg) {
 		t.step(r, tg)
 		// The step is movement: an enemy's readied attack may drop r.
 		return !t.f[r].out
@@ -192,7 +192,7 @@ func (t *Table) stepInto(r, tg int) bool {
 
 // canStepInto is stepInto without moving.
 func (t *Table) canStepInto(r, tg int) bool {
-	return t.InReach(r, tg) || t.f[r].moved == 0 && t.Dist(r, tg) <= t.g.C[r].Reach+5 && !t.stepBlocked(r, tg)
+	return t.InReach(r, tg) || !t.hasMoved(r) && t.Dist(r, tg) <= t.g.C[r].Reach+5 && !t.stepBlocked(r, tg)
 }
 
 // entered: the triggers "an enemy moves into reach" (any movement,
@@ -211,7 +211,23 @@ func (t *Table) enteredReadied(m, from int) {
 	if !t.moveReady(m) {
 		return
 	}
-	t.readiers(t.moveTriggers(m), m, func(r int) bool {
+	kinds := t.moveTriggers(m)
+	// Only a standing enemy holding such an action whose reach m has just
+	// come into can fire (the test below, first): when there is none, the
+	// walk in initiative order would skip everyone (most squares of a
+	// charge at the readied spearmen).
+	x, none := t.f[m].x, true
+	for c := t.readyIn(kinds) & t.upMask[1-t.side(m)]; c != 0; c &= c - 1 {
+		r := bits.TrailingZeros64(c)
+		if reach := t.g.C[r].Reach; abs(t.f[r].x-from) > reach && abs(t.f[r].x-x) <= reach {
+			none = false
+			break
+		}
+	}
+	if none && !noEnterSkip {
+		return
+	}
+	t.readiers(kinds, m, func(r int) bool {
 		// A readied shot went before the step (approach).
 		if t.side(r) == t.side(m) || t.cold[r].ready.Shoot || abs(t.f[r].x-from) <= t.g.C[r].Reach || !t.InReach(r, m) {
 			return false
@@ -224,6 +240,10 @@ func (t *Table) enteredReadied(m, from int) {
 		return false
 	})
 }
+
+// noEnterSkip makes enteredReadied walk the order even when no readier can
+// fire: for the test that compares the two.
+var noEnterSkip = false
 
 // approach: a readied shot (SRD: "The action occurs just before the action
 // that triggers it") goes before the movement that sets it off, from where

@@ -7,10 +7,7 @@ import "simctl/sim"
 // delayed one just after where it acts), so the walk follows t.cur, which
 // place keeps on the combatant whose turn is in progress.
 func (t *Table) playRound() {
-	for i := range t.f {
-		t.f[i].acted = false
-		t.f[i].moved = 0
-	}
+	t.acted, t.movedMask = 0, 0
 	for t.cur = 0; t.cur < len(t.order); t.cur++ {
 		i := t.order[t.cur]
 		// Delay: a combatant waiting for a count acts before the first
@@ -21,7 +18,7 @@ func (t *Table) playRound() {
 			}
 			i = t.order[t.cur]
 		}
-		if t.f[i].out || (t.stdOne && !t.g.C[i].Aware) {
+		if (t.upMask[0]|t.upMask[1])&(1<<uint(i)) == 0 || (t.stdOne && !t.g.C[i].Aware) { // out of the fight (upMask is !out)
 			continue
 		}
 		t.turn(i)
@@ -51,8 +48,8 @@ func (t *Table) turn(i int) {
 	if t.head < 0 {
 		t.head = i
 	}
-	t.actor = i // playRound has t.cur on i already
-	t.c.Turn(c.Side, i)
+	t.actor = i  // playRound has t.cur on i already
+	t.turns[i]++ // Counts.Turn, at the encounter's end (flushCounts)
 	if t.log != nil {
 		t.logf("%s's turn (count %d, hp %d)", c.Name, f.count, f.hp)
 		t.ev(sim.Event{Kind: sim.EvTurn, Actor: i, Target: sim.NoOne, Roll: f.count, Amount: f.hp})

@@ -1028,7 +1028,9 @@ sides:
 			tb.tactics = true // what startReady records
 			tb.readyOn[OnEnemyInReach] |= 1 << R
 			tb.cold[R].ready = Plan{Do: Ready, Trigger: OnEnemyInReach, Action: ReadyAttack, DelayAfter: -1, Target: -1, Spell: -1}
-			tb.f[R].moved = tc.moved
+			if tc.moved > 0 {
+				tb.movedMask |= 1 << R
+			}
 			tb.actor, tb.cur = M, tb.index(M)
 			tb.move(M, R, 35)
 			if fired := !tb.f[R].readied; fired != tc.fires {

@@ -1,6 +1,7 @@
 package d20
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -58,5 +59,53 @@ func TestTraitFactFlanked(t *testing.T) {
 		if pressed != (tc.orcSelfFlanked > 1) {
 			t.Errorf("%q: the Orc's self.flanked at turn_start fired %v\n%s", tc.opts, pressed, r.dump())
 		}
+	}
+}
+
+// The sneak_attack field's trace shows its dice and the damage they add,
+// as the library trait's line does: with the same dice both play the same
+// draws, so over many encounters of a rogue that sneak-attacks flat-footed
+// and flanked orcs the two traces differ only in the line's name (the
+// field's "sneak attack", the trait's "Sneak Attack"), and each sneak
+// attack's line is there.
+func TestSneakAttackFieldTraced(t *testing.T) {
+	const yaml = `
+name: sneak trace
+ruleset: d20
+max_rounds: 20
+distance: 30
+options: {flanking: two}
+sides:
+  - name: heroes
+    combatants:
+      - {name: Fighter, hp: 26, ac: 17, dex_ac: 1, init: 1, attacks: [6, 1], damage: 1d8+3, crit: 19-20/x2}
+      - {name: Rogue, position: 10, hp: 16, ac: 15, dex_ac: 3, init: 3, attacks: [4], damage: 1d6+1, crit: 19-20/x2, ROGUE}
+  - name: orcs
+    combatants:
+      - {name: Orc, count: 2, hp: 13, ac: 14, dex_ac: 1, init: 0, attacks: [5], damage: 1d12+3, crit: 20/x3}
+`
+	field := g(t, strings.Replace(yaml, "ROGUE", "sneak_attack: 2d6", 1))
+	trait := g(t, strings.Replace(yaml, "ROGUE", "traits: [{name: Sneak Attack, use: sneak_attack}]", 1))
+	line := regexp.MustCompile(`^  Rogue's sneak attack: damage \+= 2d6 \(damage (\d+) -> (\d+)\)$`)
+	lines := 0
+	for seed := uint64(1); seed <= 40; seed++ {
+		f, tr := play(t, field, seed), play(t, trait, seed)
+		if got, want := f.dump(), strings.ReplaceAll(tr.dump(), "Rogue's Sneak Attack:", "Rogue's sneak attack:"); got != want {
+			t.Fatalf("seed %d: the field's trace is not the trait's:\n%s\n--- the trait's:\n%s", seed, got, want)
+		}
+		for i, l := range f.lines {
+			m := line.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			lines++
+			// The attack it adds to follows, with the sum as its damage.
+			if add := atoi(m[2]) - atoi(m[1]); add < 2 || add > 12 || i+1 == len(f.lines) || !strings.Contains(f.lines[i+1], "hit for "+m[2]+" ") {
+				t.Errorf("seed %d: %q adds %d, not 2d6 to the hit that follows (%q)", seed, l, add, f.lines[min(i+1, len(f.lines)-1)])
+			}
+		}
+	}
+	if lines == 0 {
+		t.Fatal("no sneak attack in 40 encounters: the test shows nothing")
 	}
 }

@@ -1,6 +1,8 @@
 package d20
 
 import (
+	"math/bits"
+
 	"simctl/sim"
 	"simctl/sim/rng"
 )
@@ -17,11 +19,9 @@ type fighter struct {
 	flatFooted bool
 	aooLeft    int32 // attacks of opportunity left this round
 	aooMax     int32 // attacks of opportunity per round (1; more by a trait: Combat Reflexes)
-	acted      bool  // took an action this round (for "after X has acted")
 	lastAct    int   // Table.seq of its latest action (act, ready, readied action)
 	chargeAC   bool  // -2 AC from its own charge until its next turn
 	charging   bool  // in the middle of a charge (for brace and charge triggers)
-	moved      int   // feet moved this round (the readied 5-foot step rule)
 
 	delayed    bool
 	delayAfter int // -1: delaying to count delayTo
@@ -72,8 +72,7 @@ type Table struct {
 	// Per-side target state (targets.go): the standing combatants, the
 	// weakest of them, the span of their positions.
 	up        [2][]int
-	heap      [2][]int
-	heapPos   []int // index in its side's heap, by roster index
+	weak      [2]int
 	lo, hi    [2]int
 	spanDirty [2]bool
 	// tactics is set once anyone readies or delays in this encounter; until
@@ -92,20 +91,30 @@ type Table struct {
 	readyShot  uint64 // those of readyOn whose readied action is a shot (approach asks only them)
 	delayCount uint64
 	delayWait  uint64
-	// upMask holds each side's combatants still in the fight (as up).
-	upMask [2]uint64
-	// reachMax is the longest reach on each side (set in setup).
+	// acted and movedMask hold who has taken an action this round (for
+	// "after X has acted") and who has moved this round (the readied
+	// 5-foot step rule): one store each resets them every round.
+	acted, movedMask uint64
+	// upMask holds each side's combatants still in the fight (as up);
+	// sideMask, all of each side's.
+	upMask, sideMask [2]uint64
+	// reachMax is the longest reach on each side (set in newTable: the
+	// roster's reaches do not change during a fight).
 	reachMax [2]int
 	// crossed: some combatant may stand beyond an enemy (flanking.go);
 	// until then no one is flanked on the line. far: the extreme positions
 	// each side has held, which keep it.
 	crossed bool
 	far     [2]int
-	ts      *traitState // nil: the game has no traits
-	fs      *fusedState // nil: the game is not fused (fused.go)
-	r       *rng.Stream
-	c       *sim.Counts
-	log     *sim.Log
+	// The encounter's turns and damage dealt and taken, by roster index,
+	// added to the Counts once at its end (flushCounts) instead of through
+	// them at every turn and blow.
+	turns, dealt, taken []int64
+	ts                  *traitState // nil: the game has no traits
+	fs                  *fusedState // nil: the game is not fused (fused.go)
+	r                   *rng.Stream
+	c                   *sim.Counts
+	log                 *sim.Log
 }
 
 func newTable(g *Game) *Table {
@@ -113,9 +122,12 @@ func newTable(g *Game) *Table {
 	t := &Table{g: g, f: make([]fighter, n), cold: make([]fighterCold, n), order: make([]int, 0, n), keys: make([]int64, 0, n), sorted: make([]int64, n), bucket: make([]int, 4*n+1)}
 	for s := range t.up {
 		t.up[s] = make([]int, 0, n)
-		t.heap[s] = make([]int, 0, n)
 	}
-	t.heapPos = make([]int, n)
+	for i, s := range g.sideOf {
+		t.sideMask[s] |= 1 << uint(i)
+		t.reachMax[s] = max(t.reachMax[s], g.C[i].Reach)
+	}
+	t.turns, t.dealt, t.taken = make([]int64, n), make([]int64, n), make([]int64, n)
 	if g.traits != nil {
 		t.ts = newTraitState(g)
 	}
@@ -176,6 +188,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		out.Draw = sim.DrawMaxRounds
 	}
 	out.Survivors = t.standing
+	t.flushCounts()
 	t.recordEnds()
 	if log != nil {
 		t.logOutcome(out)
@@ -186,16 +199,17 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 // setup rolls hit points and places everyone at the start.
 func (t *Table) setup() {
 	t.actor, t.first, t.head, t.seq, t.mv = -1, -1, -1, 0, -1
-	t.standing = [2]int{}
+	t.standing = t.g.sideCount // everyone stands at the start
 	t.tactics = false
+	t.acted, t.movedMask = 0, 0
 	t.readyOn, t.readyShot, t.delayCount, t.delayWait = [8]uint64{}, 0, 0, 0
-	t.reachMax = [2]int{}
+	clear(t.turns)
+	clear(t.dealt)
+	clear(t.taken)
 	for i := range t.f {
-		t.standing[t.g.C[i].Side]++
 		c := &t.g.C[i]
-		t.reachMax[c.Side] = max(t.reachMax[c.Side], c.Reach)
 		f := &t.f[i]
-		*f = fighter{hp: c.HP.Roll(t.r), flatFooted: true, delayAfter: -1, aooLeft: 1, aooMax: 1}
+		*f = fighter{hp: rollDice(t.r, &c.HP), flatFooted: true, delayAfter: -1, aooLeft: 1, aooMax: 1}
 		f.maxHP = f.hp
 		// position: feet behind the side's front line (side 0's at 0, side
 		// 1's at distance), away from the other side.
@@ -229,7 +243,9 @@ func (t *Table) winner() int {
 	return -1
 }
 
-func (t *Table) over() bool { return t.winner() >= 0 || t.allGone() }
+// over reports whether the fight is over: one side (or both) has no one
+// left fighting, which is winner() >= 0 || allGone() in two tests.
+func (t *Table) over() bool { return t.standing[0] == 0 || t.standing[1] == 0 }
 
 // allGone reports whether no combatant of either side is left fighting.
 func (t *Table) allGone() bool { return t.standing[0] == 0 && t.standing[1] == 0 }
@@ -243,7 +259,7 @@ func (t *Table) allGone() bool { return t.standing[0] == 0 && t.standing[1] == 0
 func (t *Table) acts(i int) {
 	t.seq++
 	f := &t.f[i]
-	f.acted = true
+	t.acted |= 1 << uint(i)
 	f.lastAct = t.seq
 	if !t.stdOne || t.g.Opt.SurpriseEndsFlatFooted {
 		f.flatFooted = false
@@ -343,8 +359,9 @@ func (t *Table) InReach(i, j int) bool { return t.Dist(i, j) <= t.g.C[i].Reach }
 // Engaged reports whether an enemy that is still in the fight stands within
 // i's reach.
 func (t *Table) Engaged(i int) bool {
-	for j := range t.f {
-		if !t.f[j].out && t.Side(j) != t.Side(i) && t.InReach(i, j) {
+	x, reach := t.f[i].x, t.g.C[i].Reach
+	for m := t.upMask[1-t.side(i)]; m != 0; m &= m - 1 {
+		if abs(x-t.f[bits.TrailingZeros64(m)].x) <= reach {
 			return true
 		}
 	}
@@ -352,7 +369,10 @@ func (t *Table) Engaged(i int) bool {
 }
 
 // Acted reports whether i has taken an action this round.
-func (t *Table) Acted(i int) bool { return t.f[i].acted }
+func (t *Table) Acted(i int) bool { return t.acted&(1<<uint(i)) != 0 }
+
+// hasMoved reports whether i has moved this round.
+func (t *Table) hasMoved(i int) bool { return t.movedMask&(1<<uint(i)) != 0 }
 
 // Round is the current round (0 for the surprise round).
 func (t *Table) Round() int { return t.round }
@@ -377,6 +397,22 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// flushCounts adds the encounter's turns and damage to the Counts: what
+// Counts.Turn and Counts.Hit would have added turn by turn and blow by
+// blow (an abandoned encounter, which the run does not count, is never
+// flushed).
+func (t *Table) flushCounts() {
+	c := t.c
+	per := c.PerSide
+	for i, s := range t.g.sideOf {
+		c.Sides[s*per+sim.Turns] += t.turns[i]
+		if c.Combatants != nil {
+			c.Combatants[i].Turns += t.turns[i]
+		}
+		c.Damage(s, i, t.dealt[i], t.taken[i])
+	}
 }
 
 // recordEnds reports where each combatant ended (per-combatant results): in

@@ -1,5 +1,7 @@
 package d20
 
+import "math/bits"
+
 // Target selection without scanning the roster every turn.
 //
 // A policy's usual question is "the weakest enemy I can attack this turn":
@@ -8,17 +10,20 @@ package d20
 // pass over every enemy on every turn, which made the cost of a turn grow
 // with the party. The table keeps, per side and incrementally:
 //
-//   - up[s]: the roster indices of side s still in the fight, in roster
-//     order (an entry leaves when its combatant goes out: at most once per
-//     combatant per encounter);
-//   - heap[s]: the same combatants in a min-heap by (hit points, roster
-//     index), so the weakest is at the top; a blow sifts its victim up
-//     (hit points only ever fall), going out removes it, O(log n) each;
+//   - up[s] and upMask[s]: the roster indices of side s still in the
+//     fight, in roster order, as a list and as a bit mask (an entry leaves
+//     when its combatant goes out: at most once per combatant per
+//     encounter);
+//   - weak[s]: the weakest of them by (hit points, roster index). Hit
+//     points only fall, so a blow can only make its victim the new weakest
+//     (one comparison); the side's mask is walked again only when the
+//     weakest goes out (the heap this replaced paid a sift on every blow
+//     and a rebuild every encounter);
 //   - lo[s], hi[s]: the span of their positions, recomputed lazily after one
 //     of them moves or goes out.
 //
 // When the whole span of the enemy side lies within the distance asked
-// (every melee once it is joined), the answer is the top of heap[s] at once; otherwise
+// (every melee once it is joined), the answer is weak[s] at once; otherwise
 // the pick falls back to a pass over up[s], the standing enemies only. Both
 // give exactly the decision the full scan gave.
 
@@ -38,96 +43,41 @@ const (
 // encounter, once hit points and positions are set.
 func (t *Table) resetTargets() {
 	for s := 0; s < 2; s++ {
-		t.up[s] = t.up[s][:0]
-		t.heap[s] = t.heap[s][:0]
-	}
-	t.upMask = [2]uint64{}
-	for i := range t.f {
-		s := t.g.sideOf[i]
-		t.up[s] = append(t.up[s], i)
-		t.upMask[s] |= 1 << uint(i)
-		t.heapPos[i] = len(t.heap[s])
-		t.heap[s] = append(t.heap[s], weakKey(t.f[i].hp, i))
-	}
-	for s := 0; s < 2; s++ {
-		h := t.heap[s]
-		for k := len(h)/2 - 1; k >= 0; k-- {
-			t.siftDown(s, k)
-		}
+		t.up[s] = append(t.up[s][:0], t.g.enemies[1-s]...) // side s in roster order
+		t.upMask[s] = t.sideMask[s]
+		t.weak[s] = t.weakestOf(t.sideMask[s])
 		t.spanDirty[s] = true
 	}
 }
 
-// The weakest of a side is the top of a binary min-heap of its standing
-// combatants ordered by (hit points, roster index): a blow is a sift up,
-// going out a removal, each O(log n), where rescanning the side on every
-// kill made a big melee's cost per turn grow with its size. The heap holds
-// one integer key per combatant (weakKey), so an ordering step is one
-// comparison of two integers the heap itself holds.
-
-// weakKey orders by hit points, then roster index (below 1<<weakBits:
-// scenario.MaxCombatants is 64).
-func weakKey(hp, i int) int { return hp<<weakBits | i }
-
-const weakBits = 8
-
-func (t *Table) siftUp(s, k int) {
-	h := t.heap[s]
-	key := h[k]
-	for k > 0 {
-		p := (k - 1) / 2
-		if h[p] <= key {
-			break
+// weakestOf is the weakest of the combatants in m by (hit points, roster
+// index), or -1 when m is empty.
+func (t *Table) weakestOf(m uint64) int {
+	best, bhp := -1, 0
+	for ; m != 0; m &= m - 1 {
+		j := bits.TrailingZeros64(m)
+		if h := t.f[j].hp; best < 0 || h < bhp {
+			best, bhp = j, h
 		}
-		h[k] = h[p]
-		t.heapPos[h[k]&(1<<weakBits-1)] = k
-		k = p
 	}
-	h[k] = key
-	t.heapPos[key&(1<<weakBits-1)] = k
-}
-
-func (t *Table) siftDown(s, k int) {
-	h := t.heap[s]
-	key := h[k]
-	for {
-		c := 2*k + 1
-		if c >= len(h) {
-			break
-		}
-		if c+1 < len(h) && h[c+1] < h[c] {
-			c++
-		}
-		if h[c] >= key {
-			break
-		}
-		h[k] = h[c]
-		t.heapPos[h[k]&(1<<weakBits-1)] = k
-		k = c
-	}
-	h[k] = key
-	t.heapPos[key&(1<<weakBits-1)] = k
+	return best
 }
 
 // weakest is the weakest standing combatant of side s, or -1.
-func (t *Table) weakest(s int) int {
-	if h := t.heap[s]; len(h) > 0 {
-		return h[0] & (1<<weakBits - 1)
-	}
-	return -1
-}
+func (t *Table) weakest(s int) int { return t.weak[s] }
 
-// hpFell notes that standing combatant j's hit points fell.
+// hpFell notes that standing combatant j's hit points fell: j is now the
+// weakest of its side, or the weakest stays.
 func (t *Table) hpFell(j int) {
 	s := t.g.sideOf[j]
-	k := t.heapPos[j]
-	t.heap[s][k] = weakKey(t.f[j].hp, j)
-	if k > 0 {
-		t.siftUp(s, k)
+	if w := t.weak[s]; j != w {
+		if h, hw := t.f[j].hp, t.f[w].hp; h < hw || h == hw && j < w {
+			t.weak[s] = j
+		}
 	}
 }
 
-// wentOut removes j from its side's standing list and heap.
+// wentOut removes j from its side's standing list and mask.
 func (t *Table) wentOut(j int) {
 	s := t.g.sideOf[j]
 	up := t.up[s]
@@ -143,16 +93,8 @@ func (t *Table) wentOut(j int) {
 	}
 	t.up[s] = up[:len(up)-1]
 	t.upMask[s] &^= 1 << uint(j)
-
-	h := t.heap[s]
-	k = t.heapPos[j]
-	last := len(h) - 1
-	h[k] = h[last]
-	t.heapPos[h[k]&(1<<weakBits-1)] = k
-	t.heap[s] = h[:last]
-	if k < last {
-		t.siftDown(s, k)
-		t.siftUp(s, t.heapPos[h[k]&(1<<weakBits-1)])
+	if t.weak[s] == j {
+		t.weak[s] = t.weakestOf(t.upMask[s])
 	}
 	// The span of the others can only be narrower: it needs recomputing
 	// only if j stood at an end of it, and not at all when everyone stood
@@ -163,8 +105,10 @@ func (t *Table) wentOut(j int) {
 	}
 }
 
-// moved notes that j's position changed.
+// moved notes that j's position changed (and that j has moved this
+// round).
 func (t *Table) moved(j int) {
+	t.movedMask |= 1 << uint(j)
 	t.spanDirty[t.g.sideOf[j]] = true
 	t.noteCrossed(j)
 }

@@ -2,7 +2,7 @@ package d20
 
 // Tests of the incremental target state (targets.go) and of the packed
 // initiative sort against the plain algorithms they replaced: at every turn
-// of thousands of encounters the standing lists, the heap and the span
+// of thousands of encounters the standing lists, the weakest of each side and the span
 // agree with a scan of the table, and PickTarget / CountWithin give what a
 // scan of every enemy gives.
 
@@ -59,24 +59,21 @@ func (t *Table) checkTargets(self int) string {
 		if !slices.Equal(t.up[s], want) && !(len(want) == 0 && len(t.up[s]) == 0) {
 			return fmt.Sprintf("side %d standing %v, scan %v", s, t.up[s], want)
 		}
-		h := t.heap[s]
-		if len(h) != len(want) {
-			return fmt.Sprintf("side %d heap %v, standing %v", s, h, want)
+		weak := -1
+		for _, j := range want {
+			if weak < 0 || t.f[j].hp < t.f[weak].hp {
+				weak = j
+			}
 		}
-		for k, key := range h {
-			j := key & (1<<weakBits - 1)
-			if key != weakKey(t.f[j].hp, j) {
-				return fmt.Sprintf("side %d heap %v: key of %d is %d, want %d", s, h, j, key, weakKey(t.f[j].hp, j))
-			}
-			if t.heapPos[j] != k {
-				return fmt.Sprintf("side %d heap %v: heapPos[%d] = %d", s, h, j, t.heapPos[j])
-			}
-			if p := h[(k-1)/2] & (1<<weakBits - 1); k > 0 && (t.f[j].hp < t.f[p].hp || t.f[j].hp == t.f[p].hp && j < p) {
-				return fmt.Sprintf("side %d heap %v: %d weaker than its parent", s, h, j)
-			}
-			if t.f[j].out {
-				return fmt.Sprintf("side %d heap holds %d, out of the fight", s, j)
-			}
+		if t.weak[s] != weak {
+			return fmt.Sprintf("side %d weakest %d, scan %d (standing %v)", s, t.weak[s], weak, want)
+		}
+		var mask uint64
+		for _, j := range want {
+			mask |= 1 << uint(j)
+		}
+		if t.upMask[s] != mask {
+			return fmt.Sprintf("side %d upMask %x, scan %x", s, t.upMask[s], mask)
 		}
 		if !t.spanDirty[s] {
 			for _, j := range want {
@@ -87,6 +84,17 @@ func (t *Table) checkTargets(self int) string {
 		}
 	}
 	me := &t.g.C[self]
+	for i := range t.f {
+		engaged := false
+		for j := range t.f {
+			if !t.f[j].out && t.side(j) != t.side(i) && t.Dist(i, j) <= t.g.C[i].Reach {
+				engaged = true
+			}
+		}
+		if t.Engaged(i) != engaged {
+			return fmt.Sprintf("Engaged(%d) = %v, scan %v", i, t.Engaged(i), engaged)
+		}
+	}
 	for _, limit := range []int{-1, 0, me.Reach, me.Reach + 5, max(2*me.Speed, 5) + me.Reach, 1000} {
 		for rule := TargetWeakest; rule <= TargetFirst; rule++ {
 			for _, fb := range []bool{false, true} {

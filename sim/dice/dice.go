@@ -363,3 +363,15 @@ func (e *Expr) RollShown(r *rng.Stream) (int, string) {
 	}
 	return total, strings.Join(dice, ", ")
 }
+
+// PlainParts returns N, M and K of an NdM+K expression (one added term of
+// dice, no keep), with ok; ok is false for any other form, constants
+// included. A referee that rolls the dice itself on the stream's words
+// (one IntN(M)+1 per die, in order, as Roll does) reads them here at each
+// roll, so an expression changed after compiling is never read stale.
+func (e *Expr) PlainParts() (n, m, k int, ok bool) {
+	if !e.plain {
+		return 0, 0, 0, false
+	}
+	return e.terms[0].n, e.terms[0].sides, e.k, true
+}

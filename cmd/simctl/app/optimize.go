@@ -134,9 +134,9 @@ func Optimize(ctx context.Context, req *OptimizeRequest, obs *Observer) (*Optimi
 		for _, x := range []struct {
 			set  bool
 			flag string
-		}{{req.Rules != "", "--rules"}, {len(req.Traits) > 0, "--traits"}, {req.Baseline != "", "--baseline"}, {req.Shard != nil, "--shard"}, {req.Resume != nil, "--resume"}} {
+		}{{req.Rules != "", "--rules"}, {req.Baseline != "", "--baseline"}, {req.Shard != nil, "--shard"}, {req.Resume != nil, "--resume"}} {
 			if x.set {
-				return nil, usage(true, "%s does not apply to --both (a double oracle searches --vary and --option spaces of both sides, on one machine)", x.flag)
+				return nil, usage(true, "%s does not apply to --both (a double oracle searches --vary, --option and --traits spaces of both sides, on one machine)", x.flag)
 			}
 		}
 		if err := optimizeBoth(ctx, req, sc, si, doc, obs); err != nil {
@@ -769,11 +769,36 @@ func optimizeBoth(ctx context.Context, req *OptimizeRequest, sc *scenario.Scenar
 	if err != nil {
 		return usage(true, "%v", err)
 	}
+	// A --traits list is its combatant's side's: on/off dimensions of
+	// that side's space (a taken trait's --vary parameters went there
+	// with SplitBoth, by their path).
+	for s := range spaces {
+		one := *req
+		one.Traits = nil
+		for _, tl := range req.Traits {
+			if experiment.SideOf(names, tl.Owner) == s {
+				one.Traits = append(one.Traits, tl)
+			}
+		}
+		if err := addTraits(src, &one, sc, &spaces[s]); err != nil {
+			return err
+		}
+	}
+	for _, tl := range req.Traits {
+		if experiment.SideOf(names, tl.Owner) < 0 {
+			// Not a combatant: addTraits says so, with the names.
+			one := *req
+			one.Traits = []results.TraitList{tl}
+			if err := addTraits(src, &one, sc, &experiment.Space{}); err != nil {
+				return err
+			}
+		}
+	}
 	var pts [2][]experiment.Point
 	var merged [2][]experiment.Merged
 	for s := range spaces {
 		if len(spaces[s].Dims) == 0 && len(spaces[s].Alts) == 0 {
-			return usage(true, "--both: give %s a space too (--vary or --option paths starting with %s.)", names[s], names[s])
+			return usage(true, "--both: give %s a space too (--vary, --option or --traits paths starting with %s.)", names[s], names[s])
 		}
 		var cnt experiment.SpaceCount
 		pts[s], cnt, err = spaces[s].Enumerate(func(p experiment.Point) (string, error) {

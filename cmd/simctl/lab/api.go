@@ -747,7 +747,8 @@ func (s *server) handleReport(w http.ResponseWriter, r *http.Request, j *serveJo
 		// A kind without a report section (the kinds table's): refused up
 		// front, not a 500 from the report made (and failing) on every
 		// request.
-		jsonError(w, r, http.StatusNotFound, "a %s job has no report archive (simctl report reads the documents of %s); download its result JSON", j.req.Kind, strings.Join(reportKinds(), ", "))
+		t := noReport(j.req.Kind)
+		jsonError(w, r, http.StatusNotFound, t.Format, t.Args...)
 		return
 	}
 	// Made once per job and format: a report replays fights and draws
@@ -789,6 +790,12 @@ func hasReport(kind string) bool {
 	}
 	k := app.Lookup(kind)
 	return k != nil && k.Section != nil
+}
+
+// noReport refuses a report archive to a job of a kind without a report
+// section. "this" rather than "a": the kind may start with a vowel.
+func noReport(kind string) msg.Text {
+	return msg.New("this %s job has no report archive (simctl report reads the documents of %s); download its result JSON", kind, strings.Join(reportKinds(), ", "))
 }
 
 // reportKinds are the kinds hasReport accepts, in the table's order.

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"simctl/reports/i18n"
 )
 
 // TestServeOptimizeReportArchive: a kept optimize job has a report
@@ -46,5 +48,23 @@ func TestServeOptimizeReportArchive(t *testing.T) {
 		t.Errorf("a find job's status says report %v", m["report"])
 	}
 	st, e, _ := call(t, ts, "GET", "/api/jobs/"+fid+"/report.zip", nil)
-	wantError(t, "report of a find job", st, e, 404, "find job has no report archive", "run, sweep, compare, value, matrix, tournament, optimize")
+	wantError(t, "report of a find job", st, e, 404, "this find job has no report archive", "run, sweep, compare, value, matrix, tournament, optimize")
+}
+
+// The refusal reads as English, Korean and Russian for a kind starting
+// with a vowel ("a optimize job" it said), and names the kinds with a
+// report, whichever language.
+func TestNoReportReads(t *testing.T) {
+	for _, tc := range []struct {
+		lang i18n.Lang
+		want string
+	}{
+		{i18n.En, "this optimize job has no report archive (simctl report reads the documents of run, sweep,"},
+		{i18n.Ko, "이 optimize 작업에는 보고서 압축 파일이 없습니다(simctl report가 읽는 문서: run, sweep,"},
+		{i18n.Ru, "у задания optimize нет архива отчёта (simctl report читает документы run, sweep,"},
+	} {
+		if got := tc.lang.Msg(noReport("optimize")); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%v: %q, want it to start %q", tc.lang, got, tc.want)
+		}
+	}
 }

@@ -288,10 +288,12 @@ function table(caption, head, rows, id) {
 
 // keyed is the table label of a name the user types (a counter, a tactics
 // moment): in Korean and Russian the catalog's word with the name beside
-// it, as the CLI's tables show it (reports.keyed).
+// it, as the CLI's tables show it (reports.keyed); in Korean glued to a
+// Korean word, as i18n.Lang.Paren does.
 function keyed(kind, name) {
   const w = texts[kind + "." + name];
-  return lab.lang === "en" || w === undefined ? name : `${w} (${name})`;
+  if (lab.lang === "en" || w === undefined) return name;
+  return lab.lang === "ko" && /[\uAC00-\uD7A3」』]$/.test(w) ? `${w}(${name})` : `${w} (${name})`;
 }
 // ruleEvent is a tactics rule's event: fired, or fell through and why.
 function ruleEvent(ev) {
