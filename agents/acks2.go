@@ -195,6 +195,11 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	if p.prefer >= 0 && !t.Out(p.prefer) {
 		return p.prefer
 	}
+	if p.target == acksWeakest {
+		// The default: the referee's own scan (Table.WeakestTarget), what
+		// pickScan decides for weakest.
+		return t.WeakestTarget(self)
+	}
 	caster := t.Declared(self).Kind == acks2.DeclareSpell
 	speed := t.Game().C[self].Speed
 	if t.Game().C[self].Weapon != acks2.Missile {
@@ -206,23 +211,6 @@ func (p *acksDefault) pick(t *acks2.Table, self int) int {
 	// alike. Engaged, it considers only the enemies it can attack now.
 	reach := t.Reach(self)
 	free := max(reach, speed+5)
-	if p.target == acksWeakest {
-		// The default, in one comparison per enemy (Table.WeakestWithin):
-		// those within reach first, then the fewest HP, the first in
-		// roster order on a tie — what the general loop below decides.
-		// Engagement only narrows "within reach" to the enemies it can
-		// attack now: when the weakest within the wider limit is one of
-		// those (or every enemy counts, for a caster), it is the answer
-		// engaged or not, and engagement need not be asked.
-		best := t.WeakestWithin(self, free, caster, false)
-		if best < 0 || caster || t.Dist(self, best) <= reach || !t.Engaged(self) {
-			return best
-		}
-		if best = t.WeakestWithin(self, reach, false, true); best >= 0 {
-			return best
-		}
-		return p.nearest(t, self) // engaged with no one it can attack
-	}
 	return p.pickScan(t, self, caster, reach, free)
 }
 
@@ -329,6 +317,12 @@ func (p *acksDefault) Interrupt(t *acks2.Table, self, enemy int, how acks2.Inter
 // nothing. (acksDelay, acksReady and acksReceive override Turn only.)
 func (p *acksDefault) Steady() (quiet bool, rank int, before bool) { return p.quiet, p.rank, p.before }
 
+// Plain implements acks2.Plain: with target weakest, no prefer and no
+// withdraw_below, Turn always acts at Table.WeakestTarget.
+func (p *acksDefault) Plain() (charge, ok bool) {
+	return p.charge, p.target == acksWeakest && p.prefer < 0 && p.withdrawBelow == 0
+}
+
 // ActBefore implements acks2.Policy.
 func (p *acksDefault) ActBefore(t *acks2.Table, self int) bool { return p.before }
 
@@ -358,6 +352,10 @@ func makeAcksDelay(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.P
 	})
 	return pol
 }
+
+// Plain implements acks2.Plain: a delaying policy's Turn is not the
+// default's.
+func (p *acksDelay) Plain() (charge, ok bool) { return false, false }
 
 // Turn implements acks2.Policy.
 func (p *acksDelay) Turn(t *acks2.Table, self int) acks2.Plan {
@@ -391,6 +389,10 @@ func makeAcksReady(d *scenario.Decoder, g *acks2.Game, self int, spec scenario.P
 	return pol
 }
 
+// Plain implements acks2.Plain: a readying policy's Turn is not the
+// default's.
+func (p *acksReady) Plain() (charge, ok bool) { return false, false }
+
 // Turn implements acks2.Policy.
 func (p *acksReady) Turn(t *acks2.Table, self int) acks2.Plan {
 	plan := p.acksDefault.Turn(t, self)
@@ -410,6 +412,9 @@ func makeAcksReceive(d *scenario.Decoder, g *acks2.Game, self int, spec scenario
 	p := newParams(d, spec, acksDefaultParams)
 	return &acksReceive{acksReady{acksDefault: *readAcksDefault(p, g, self)}}
 }
+
+// Plain implements acks2.Plain: receiving a charge is not the default.
+func (p *acksReceive) Plain() (charge, ok bool) { return false, false }
 
 // Turn implements acks2.Policy.
 func (p *acksReceive) Turn(t *acks2.Table, self int) acks2.Plan {

@@ -268,6 +268,32 @@ func (p *cavPolicy) spare(t *cavaliers.Table, self int, a cavaliers.Ability) boo
 	return keep == 0 || plus < keep || plus-cavaliers.Price(spec, a) >= keep
 }
 
+// Standard implements cavaliers.StandardPolicy: target weakest, strongest
+// or first with move advance or hold are the referee's standard rules
+// (the same choices as Move and Target below, which a wrapped policy
+// still calls); random (it draws) and move ward are not.
+func (p *cavPolicy) Standard() (cavaliers.Standard, bool) {
+	s := cavaliers.Standard{Focus: p.focus}
+	switch p.tmode {
+	case cavTWeakest:
+		s.Target = cavaliers.TargetWeakest
+	case cavTStrongest:
+		s.Target = cavaliers.TargetStrongest
+	case cavTFirst:
+		s.Target = cavaliers.TargetFirst
+	default: // random, or modes read from the strings
+		return s, false
+	}
+	switch p.mmode {
+	case cavMAdvance:
+	case cavMHold:
+		s.Hold = true
+	default:
+		return s, false
+	}
+	return s, true
+}
+
 // Move implements cavaliers.Policy.
 func (p *cavPolicy) Move(t *cavaliers.Table, self int) int {
 	here := t.Area(self)

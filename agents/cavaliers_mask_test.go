@@ -50,6 +50,10 @@ func (p cavMaskChecker) check(t *cavaliers.Table, self int) {
 	}
 }
 
+// Standard: none, so that the referee calls the checker's Move and
+// Target (the policy's rule would otherwise be applied without them).
+func (p cavMaskChecker) Standard() (cavaliers.Standard, bool) { return cavaliers.Standard{}, false }
+
 func (p cavMaskChecker) Target(t *cavaliers.Table, self int) int {
 	p.check(t, self)
 	got := p.cavPolicy.Target(t, self)

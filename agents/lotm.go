@@ -52,6 +52,7 @@ type lotmPolicy struct {
 	target     string // weakest | strongest | nearest | first | random
 	sel        uint8  // target as 1 + lotmSel...; 0 (set elsewhere): read target
 	attack     string // auto | attack | double | vital | cast | grapple | charge
+	auto       bool   // attack is "auto" (set where the policy is made; false: read attack)
 	part       lotm.Part
 	swift      lotm.Swift
 	oneHand    bool
@@ -87,6 +88,7 @@ func lotmMaker(preset lotmPolicy) lotm.PolicyMaker {
 			def = "auto"
 		}
 		pol.attack = p.enum("attack", def, []string{"auto", "attack", "double", "vital", "cast", "grapple", "charge", "point_blank", "leg_sweep"})
+		pol.auto = pol.attack == "auto"
 		pol.part = lotm.Part(lotmEnumIndex(p, "part", lotm.PartNames[pol.part], lotm.PartNames))
 		pol.swift = lotm.Swift(lotmEnumIndex(p, "swift", lotm.SwiftNames[pol.swift], lotm.SwiftNames[:5]))
 		switch p.enum("hands", "two", []string{"two", "one", "limb"}) {
@@ -244,7 +246,7 @@ func (p *lotmPolicy) Insert(t *lotm.Table, self, actor int, attacking bool) bool
 // Turn implements lotm.Policy.
 func (p *lotmPolicy) Turn(t *lotm.Table, self int) lotm.Plan {
 	plan := p.turn(t, self)
-	if t.Game().Opt.CastingSlot == "separate" && !t.Resuming(self) {
+	if t.SeparateSlots() && !t.Resuming(self) {
 		plan.Also = p.also(t, self, plan)
 	}
 	return plan
@@ -360,35 +362,36 @@ func (p *lotmPolicy) main(t *lotm.Table, self, tg int) (lotm.Main, lotm.Part, bo
 	if me.CanDouble {
 		weapon = lotm.MainDouble
 	}
-	switch p.attack {
-	case "weapon": // tactics' strike: the weapon the other choices fall back to
+	switch {
+	case p.auto: // none of the cases below: skip comparing the strings
+	case p.attack == "weapon": // tactics' strike: the weapon the other choices fall back to
 		return weapon, 0, false, false
-	case "attack":
+	case p.attack == "attack":
 		return lotm.MainAttack, 0, false, false
-	case "double":
+	case p.attack == "double":
 		return lotm.MainDouble, 0, false, false
-	case "vital":
+	case p.attack == "vital":
 		return lotm.MainVital, p.part, false, false
-	case "cast":
+	case p.attack == "cast":
 		if t.CastUses(self) > 0 {
 			return lotm.MainCast, 0, false, false
 		}
 		return weapon, 0, false, false
-	case "grapple":
+	case p.attack == "grapple":
 		if tg >= 0 && t.GrappledBy(tg) < 0 && t.Grappling(tg) < 0 {
 			return lotm.MainGrapple, 0, false, p.oneHand
 		}
 		return weapon, 0, false, false
-	case "charge":
+	case p.attack == "charge":
 		if tg >= 0 && !t.OffBalance(tg) {
 			return lotm.MainCharge, 0, false, false
 		}
 		return weapon, 0, false, false
-	case "point_blank":
+	case p.attack == "point_blank":
 		return lotm.MainPointBlank, 0, false, false
-	case "leg_sweep":
+	case p.attack == "leg_sweep":
 		return lotm.MainLegSweep, 0, false, false
-	case "meditate": // tactics' meditate: Full Meditation, the whole turn
+	case p.attack == "meditate": // tactics' meditate: Full Meditation, the whole turn
 		return lotm.MainMeditate, 0, false, false
 	}
 	if me.Shots > 0 && tg >= 0 && t.Dist(self, tg) <= lotm.Reach && t.CastUses(self) == 0 {

@@ -304,6 +304,7 @@ type d20Tactic struct {
 	rules    []d20Rule
 	fallback int // counter index for the built-in fallback
 	limit    int // feet within which an enemy can be attacked this turn (Standard)
+	attacks  int // its number of attacks (FusedRules: a full attack needs two)
 }
 
 func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node, path string) d20.Policy {
@@ -335,6 +336,7 @@ func compileD20Tactics(d *scenario.Decoder, g *d20.Game, self int, n *yaml.Node,
 	pol := &d20Tactic{rules: rules[0], fallback: fallback[0]}
 	me := &g.C[self]
 	pol.limit = max(2*me.Speed, 5) + me.Reach
+	pol.attacks = len(me.Attacks)
 	return pol
 }
 

@@ -15,6 +15,8 @@
 //	attack.go      attack throws, damage, cleaving
 //	spells.go      declared spells, saving throws, lingering effects
 //	morale.go      morale checks after the count
+//	shortcuts.go   what a Table decides once from the game so that the
+//	               common fight skips work whose result it knows (exact)
 //
 // Decisions (declarations, targets, charge or ready, delays, the
 // same-number choice, interrupts, cleave targets) are a Policy's

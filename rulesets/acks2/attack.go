@@ -1,6 +1,8 @@
 package acks2
 
 import (
+	"math/bits"
+
 	"simctl/sim"
 	"simctl/sim/msg"
 )
@@ -16,7 +18,16 @@ import (
 // damage, at least 1.
 func (t *Table) attack(a, d, mod, bonus int, verb string) bool {
 	c := &t.g.C[a]
-	roll := t.r.Die(20)
+	var roll int
+	if t.wd { // shortcuts.go: t.r.Die(20) written out
+		hi, lo := bits.Mul64(t.r.Uint64(), 20)
+		roll = int(hi) + 1
+		if lo < 20 {
+			roll = reroll(t.r, 20, hi, lo)
+		}
+	} else {
+		roll = t.r.Die(20)
+	}
 	ac := t.g.C[d].AC
 	charging := false
 	if t.tr != nil {
@@ -36,7 +47,19 @@ func (t *Table) attack(a, d, mod, bonus int, verb string) bool {
 		}
 		return false
 	}
-	dmg := max(t.dmgDice[a].Roll(t.r, &c.Damage), 1)
+	var dmg int
+	if t.wd && t.dmg1[a].sides > 0 { // shortcuts.go: one die written out
+		d1 := &t.dmg1[a]
+		un := uint64(d1.sides)
+		hi, lo := bits.Mul64(t.r.Uint64(), un)
+		dmg = int(hi) + 1
+		if lo < un {
+			dmg = reroll(t.r, un, hi, lo)
+		}
+		dmg = max(dmg+d1.k, 1)
+	} else {
+		dmg = max(t.dmgDice[a].Roll(t.r, &c.Damage), 1)
+	}
 	if t.tr != nil {
 		dmg = t.traitHit(a, d, dmg, roll, charging)
 	}
@@ -68,6 +91,9 @@ func (t *Table) damage(a, d, dmg int) bool {
 	f.hp -= dmg
 	t.c.Hit(t.side(a), a, d, dmg)
 	if f.hp > 0 {
+		if t.weakOn {
+			t.lowered(d, dmg)
+		}
 		t.loseReadiness(d, "takes damage")
 		t.disruptCast(d)
 		return false

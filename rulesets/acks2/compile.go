@@ -25,6 +25,10 @@ type Game struct {
 	sideCount        [2]int
 	sim.RuleRegistry               // tactics rule counters
 	traits           *traitrun.Set // traits and house rules (traits.go); nil: none
+	// general: every Table plays without the shortcuts that newTable
+	// decides from the game (shortcuts.go); set by tests only, to compare
+	// the two.
+	general bool
 }
 
 // Weapon is the kind of weapon a combatant fights with.

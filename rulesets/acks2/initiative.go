@@ -1,6 +1,7 @@
 package acks2
 
 import (
+	"math/bits"
 	"strconv"
 
 	"simctl/sim"
@@ -26,6 +27,37 @@ func (t *Table) rollInitiative() {
 		clear(t.groupDie)
 	}
 	t.byNum = [21]uint64{}
+	if t.allRolled && t.tr == nil {
+		t.rollAll()
+	} else {
+		t.rollEach()
+	}
+	if t.round == 1 {
+		if t.r1Known {
+			// shortcuts.go: the same every encounter
+			for m := t.r1Start; m != 0; m &= m - 1 {
+				t.f[bits.TrailingZeros64(m)].r1 = true
+			}
+		} else {
+			for i := range t.f {
+				c := &t.g.C[i]
+				r1 := !t.f[i].out && c.Aware && c.Weapon != Melee && !t.engaged(i)
+				t.f[i].r1 = r1
+				if r1 {
+					t.r1Start |= 1 << (uint(i) & 63)
+				}
+			}
+			t.r1Known = t.r1Cache
+		}
+	}
+	if t.log != nil {
+		t.logInitiative()
+	}
+}
+
+// rollEach rolls the initiative of everyone in the fight, each as its
+// entry says (pinned, group or rolled dice; traits).
+func (t *Table) rollEach() {
 	for i := range t.f {
 		f := &t.f[i]
 		if f.out {
@@ -33,7 +65,15 @@ func (t *Table) rollInitiative() {
 		}
 		var die int
 		if t.rolled[i] { // the common case, in one test
-			die = t.r.Die(6)
+			if t.wd { // shortcuts.go: t.r.Die(6) written out
+				hi, lo := bits.Mul64(t.r.Uint64(), 6)
+				die = int(hi) + 1
+				if lo < 6 {
+					die = reroll(t.r, 6, hi, lo)
+				}
+			} else {
+				die = t.r.Die(6)
+			}
 		} else {
 			die = t.fixedDie(i)
 		}
@@ -49,14 +89,24 @@ func (t *Table) rollInitiative() {
 		t.key[i] = die
 		t.byNum[10-n] |= 1 << (uint(i) & 63)
 	}
-	if t.round == 1 {
-		for i := range t.f {
-			c := &t.g.C[i]
-			t.f[i].r1 = !t.f[i].out && c.Aware && c.Weapon != Melee && !t.engaged(i)
+}
+
+// rollAll is rollEach when every die is rolled, written out (shortcuts.go,
+// allRolled, and no traits): the combatants in the fight are the standing
+// masks' bits, in roster order as rollEach walks them.
+func (t *Table) rollAll() {
+	for m := t.standing[0] | t.standing[1]; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
+		hi, lo := bits.Mul64(t.r.Uint64(), 6)
+		die := int(hi) + 1
+		if lo < 6 {
+			die = reroll(t.r, 6, hi, lo)
 		}
-	}
-	if t.log != nil {
-		t.logInitiative()
+		n := die + t.init[i]
+		f := &t.f[i]
+		f.number, f.floor = n, min(-n, n)
+		t.key[i] = die
+		t.byNum[10-n] |= 1 << (uint(i) & 63)
 	}
 }
 

@@ -1,6 +1,8 @@
 package acks2
 
 import (
+	"math/bits"
+
 	"simctl/sim"
 	"simctl/sim/msg"
 )
@@ -57,7 +59,21 @@ func (t *Table) morale() {
 			continue
 		}
 		c := &t.g.C[i]
-		a, b := t.r.Die(6), t.r.Die(6)
+		var a, b int
+		if t.wd { // shortcuts.go: two t.r.Die(6) written out
+			hi, lo := bits.Mul64(t.r.Uint64(), 6)
+			a = int(hi) + 1
+			if lo < 6 {
+				a = reroll(t.r, 6, hi, lo)
+			}
+			hi, lo = bits.Mul64(t.r.Uint64(), 6)
+			b = int(hi) + 1
+			if lo < 6 {
+				b = reroll(t.r, 6, hi, lo)
+			}
+		} else {
+			a, b = t.r.Die(6), t.r.Die(6)
+		}
 		mod := c.Morale
 		if t.tr != nil {
 			mod = t.traitMorale(i, mod)

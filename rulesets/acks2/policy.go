@@ -50,6 +50,17 @@ type Steady interface {
 	Steady() (quiet bool, rank int, before bool)
 }
 
+// Plain is an optional method set of a Policy whose Turn is always the
+// default: act (no delay, no ready, no special action), at
+// Table.WeakestTarget, charging when charge says, with no effects of its
+// own (no draws, no counters). When ok, the referee plays such a
+// combatant's segments without asking Turn (shortcuts.go). A policy that
+// embeds one implementing Plain and overrides Turn must override Plain
+// too.
+type Plain interface {
+	Plain() (charge, ok bool)
+}
+
 // DeclKind is what a combatant declares before initiative.
 type DeclKind uint8
 

@@ -44,7 +44,9 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 		if t.over() {
 			break
 		}
-		t.endOfRound()
+		if !t.noFx {
+			t.endOfRound()
+		}
 		if !t.over() {
 			t.morale()
 		}
@@ -178,6 +180,10 @@ func (t *Table) countDown() {
 // start-of-segment effects even when they delay or gave their number) and
 // those delaying to n, in the order of the same-number rule.
 func (t *Table) callNumber(n int) {
+	if t.delayers == 0 && t.plainOrder && t.log == nil {
+		t.callMasked(n) // shortcuts.go: the same order without a sort
+		return
+	}
 	ids := t.slots[:0]
 	if t.delayers == 0 {
 		// Nobody delays: those called are the ones whose number is n,
@@ -217,37 +223,43 @@ func (t *Table) callNumber(n int) {
 		}
 	}
 	for _, i := range ids {
-		f := &t.f[i]
-		if f.out {
-			continue
-		}
-		if f.number == n && !f.startDone {
-			t.startOfSegment(i)
-			if t.over() {
-				return
-			}
-			if f.out {
-				continue
-			}
-			if f.numberLost {
-				if t.log != nil {
-					t.logf("%s has no segment: it gave its number for a round-1 attack", t.name(i))
-					t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "number given for round 1"})
-				}
-			} else {
-				t.segment(i)
-			}
-		} else if f.delaying && f.delayAfter < 0 && f.delayTo == n {
-			t.resume(i)
-		}
-		if t.over() {
-			return
-		}
-		t.afterSegment()
-		if t.over() {
+		if t.callOne(i, n) {
 			return
 		}
 	}
+}
+
+// callOne plays i's part of count n: its segment on its number, or its
+// delayed action. It reports whether the encounter is over.
+func (t *Table) callOne(i, n int) bool {
+	f := &t.f[i]
+	if f.out {
+		return false
+	}
+	if f.number == n && !f.startDone {
+		t.startOfSegment(i)
+		if t.over() {
+			return true
+		}
+		if f.out {
+			return false
+		}
+		if f.numberLost {
+			if t.log != nil {
+				t.logf("%s has no segment: it gave its number for a round-1 attack", t.name(i))
+				t.ev(sim.Event{Kind: sim.EvLost, Actor: i, Target: sim.NoOne, Rule: "number given for round 1"})
+			}
+		} else {
+			t.segment(i)
+		}
+	} else if f.delaying && f.delayAfter < 0 && f.delayTo == n {
+		t.resume(i)
+	}
+	if t.over() {
+		return true
+	}
+	t.afterSegment()
+	return t.over()
 }
 
 // afterSegment lets the combatants waiting for a named combatant act,

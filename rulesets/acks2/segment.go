@@ -23,7 +23,17 @@ func (t *Table) segment(i int) {
 		return
 	}
 	t.actor = i
-	t.plan(i, c.Policy.Turn(t, i))
+	if t.plain[i] != 0 {
+		// shortcuts.go: the policy's Turn is always this plan; an Act
+		// plan is plan's act, extra attacks and finish.
+		t.act(i, Plan{Target: t.WeakestTarget(i), Charge: t.plain[i] == plainCharge, DelayAfter: -1})
+		if t.tr != nil && t.extra[i] > 0 {
+			t.traitExtra(i)
+		}
+		t.finishSegment(i)
+	} else {
+		t.plan(i, c.Policy.Turn(t, i))
+	}
 	t.actor = -1
 }
 
@@ -90,7 +100,7 @@ func (t *Table) finishSegment(i int) {
 	f := &t.f[i]
 	f.segDone = true
 	f.r1 = false
-	if !f.out {
+	if !f.out && !t.noFx {
 		t.endOfSegment(i)
 	}
 }

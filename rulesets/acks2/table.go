@@ -70,6 +70,7 @@ type Table struct {
 	team         [2][]int      // each side's combatants, in roster order
 	foes         [][]int       // foes[i]: team[1-side of i]
 	reach        []int         // how far each can attack: 5 feet, or a missile's range (unlimited: 1<<30)
+	free         []int         // how far an enemy may be and still be within reach when not engaged (WeakestTarget)
 	hpDice       []plain.Dice  // each combatant's HP and damage dice taken apart: rolled
 	dmgDice      []plain.Dice  // in a plain loop, the same draws as Expr.Roll
 	rolled       []bool        // the initiative die is rolled each round (no pinned rolls, no group die)
@@ -97,15 +98,34 @@ type Table struct {
 	// standing[s]: bit i set for each combatant i of side s still in the
 	// fight (kept with up; the target scans walk it instead of the roster)
 	standing [2]uint64
-	start    [2]uint64        // standing at the start of an encounter
-	toStart  int              // combatants in the fight whose number has not come this round
-	delayers int              // combatants delaying
-	readied  bool             // someone readied an attack this encounter (a readied attack may be pending)
-	tr       *traitrun.Runner // traits (traits.go); nil: the game has none
-	extra    []int            // with traits: extra attack actions of each one's segment
-	r        *rng.Stream
-	c        *sim.Counts
-	log      *sim.Log
+	start    [2]uint64 // standing at the start of an encounter
+	toStart  int       // combatants in the fight whose number has not come this round
+	delayers int       // combatants delaying
+	readied  bool      // someone readied an attack this encounter (a readied attack may be pending)
+	// Shortcuts decided from the game (shortcuts.go).
+	noFx       bool
+	plainOrder bool
+	beforeMask uint64 // bit i: i's Steady policy acts before on a shared number
+	r1Cache    bool   // round 1's readiness is the same every encounter
+	r1Known    bool   // r1Start holds it (after the first encounter)
+	r1Start    uint64
+	weakOn     bool // weak is kept (shortcuts.go)
+	// wd: the common dice are written out on the stream's words
+	// (shortcuts.go); hp1 and dmg1 are the HP and damage dice of the form
+	// 1dM+K (sides 0: another form, rolled by plain.Dice).
+	wd        bool
+	allRolled bool    // wd, and every initiative die is rolled (rollAll)
+	plain     []uint8 // plainCharge or plainNoCharge: i's policy is Plain (shortcuts.go); 0: ask Turn
+	hp1, dmg1 []oneDie
+	// weak[s]: the standing combatant of side s with the fewest HP, the
+	// first on a tie; weakNone: nobody stands; weakOff: not kept
+	// (shortcuts.go).
+	weak  [2]int
+	tr    *traitrun.Runner // traits (traits.go); nil: the game has none
+	extra []int            // with traits: extra attack actions of each one's segment
+	r     *rng.Stream
+	c     *sim.Counts
+	log   *sim.Log
 }
 
 // engager is an enemy that can engage a combatant and how much it counts
@@ -116,7 +136,7 @@ func newTable(g *Game) *Table {
 	n := len(g.C)
 	t := &Table{g: g, f: make([]fighter, n), slots: make([]int, 0, n), interrupters: make([]int, 0, n), key: make([]int, n), groupDie: make([]int, n),
 		declared: make([]Declaration, n),
-		sd:       make([]int, n), reach: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rolled: make([]bool, n), init: make([]int, n)}
+		sd:       make([]int, n), reach: make([]int, n), free: make([]int, n), hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rolled: make([]bool, n), init: make([]int, n)}
 	t.eng = make([][]engager, n)
 	t.quiet, t.steady, t.rank, t.before = make([]bool, n), make([]bool, n), make([]int, n), make([]bool, n)
 	for i := range g.C {
@@ -142,6 +162,14 @@ func newTable(g *Game) *Table {
 		default:
 			t.reach[i] = ci.Range
 		}
+		// Within reach after moving: up to twice its speed (a charge or,
+		// farther, a march), its speed with a missile weapon, to within
+		// 5 feet; or where it stands.
+		speed := ci.Speed
+		if ci.Weapon != Missile {
+			speed *= 2
+		}
+		t.free[i] = max(t.reach[i], speed+5)
 		for j := range g.C {
 			cj := &g.C[j]
 			if cj.Side != ci.Side && (!ci.Flies || cj.Flies) {
@@ -154,6 +182,8 @@ func newTable(g *Game) *Table {
 		t.foes[i] = t.team[1-t.sd[i]]
 	}
 	t.newTraitRunner()
+	t.plain = make([]uint8, n)
+	t.decideShortcuts()
 	return t
 }
 
@@ -171,7 +201,19 @@ func (t *Table) setup() {
 	for i := range t.f {
 		c := &t.g.C[i]
 		f := &t.f[i]
-		hp := t.hpDice[i].Roll(t.r, &c.HP)
+		var hp int
+		if t.wd && t.hp1[i].sides > 0 { // shortcuts.go: one die written out
+			h1 := &t.hp1[i]
+			un := uint64(h1.sides)
+			hi, lo := bits.Mul64(t.r.Uint64(), un)
+			hp = int(hi) + 1
+			if lo < un {
+				hp = reroll(t.r, un, hi, lo)
+			}
+			hp += h1.k
+		} else {
+			hp = t.hpDice[i].Roll(t.r, &c.HP)
+		}
 		*f = fighter{hp: hp, maxHP: hp, delayAfter: -1}
 		if c.Side == 0 {
 			f.x = -c.Behind
@@ -185,6 +227,11 @@ func (t *Table) setup() {
 			t.logf("%s (%s%s): hp %d, AC %d, attack throw %d+, %s, at %d ft", c.Name, t.g.SideNames[c.Side], refWord(c.Side, t.g.Referee),
 				f.hp, c.AC, c.AttackThrow, msg.New("%s weapon", weaponNames[c.Weapon]), f.x)
 		}
+	}
+	t.weak = [2]int{weakOff, weakOff}
+	if t.weakOn {
+		t.findWeak(0)
+		t.findWeak(1)
 	}
 }
 
@@ -204,14 +251,20 @@ func (t *Table) takeOut(i int) {
 	if f.out {
 		return
 	}
-	t.stopDelay(i)
+	if f.delaying { // stopDelay, written out to keep takeOut inlined
+		f.delaying = false
+		t.delayers--
+	}
 	if !f.startDone {
 		t.toStart--
 	}
-	f.out = true
-	f.ready, f.r1 = false, false
-	t.up[t.g.C[i].Side]--
-	t.standing[t.g.C[i].Side] &^= 1 << (uint(i) & 63)
+	f.out, f.ready, f.r1 = true, false, false
+	s := t.sd[i]
+	t.up[s]--
+	t.standing[s] &^= 1 << (uint(i) & 63)
+	if t.weak[s] == i {
+		t.findWeak(s) // shortcuts.go
+	}
 }
 
 // stopDelay ends i's delay, if it is delaying.
@@ -290,9 +343,20 @@ func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
 func (t *Table) WeakestWithin(self, lim int, all, withinOnly bool) int {
 	const within = 1 << 40 // HP are far smaller: within sorts first
 	x := t.f[self].x
+	s := 1 - t.sd[self]
+	w := t.weak[s]
+	if w >= 0 {
+		// shortcuts.go: the side's weakest, when it counts as within, is
+		// the answer (the fewest HP of all, the first on a tie).
+		if all || abs(t.f[w].x-x) <= lim {
+			return w
+		}
+	} else if w == weakNone {
+		return -1
+	}
 	best, bestKey := -1, math.MaxInt
 	// The enemies in the fight, in roster order: the bits of standing.
-	for m := t.standing[1-t.sd[self]]; m != 0; m &= m - 1 {
+	for m := t.standing[s]; m != 0; m &= m - 1 {
 		j := bits.TrailingZeros64(m)
 		f := &t.f[j]
 		key := f.hp
@@ -306,6 +370,33 @@ func (t *Table) WeakestWithin(self, lim int, all, withinOnly bool) int {
 		}
 	}
 	return best
+}
+
+// WeakestTarget is the default policy's target (target: weakest): among
+// self's enemies in the fight, those within reach first — those it can
+// attack where it stands (Reach) or, not engaged, after moving (up to
+// twice its speed for a charge or march, its speed with a missile weapon,
+// to within 5 feet); engaged, only those it can attack now; a declared
+// caster counts every enemy as within reach — then the fewest HP, the
+// first in roster order on a tie; engaged with no one it can attack, the
+// nearest enemy (-1: none). The default policy asks it, and the referee
+// asks it itself for a policy that says its turn is always this (Plain).
+func (t *Table) WeakestTarget(self int) int {
+	caster := t.f[self].decl.Kind == DeclareSpell
+	reach, free := t.reach[self], t.free[self]
+	// In one comparison per enemy (WeakestWithin): engagement only
+	// narrows "within reach" to the enemies it can attack now: when the
+	// weakest within the wider limit is one of those (or every enemy
+	// counts, for a caster), it is the answer engaged or not, and
+	// engagement need not be asked.
+	best := t.WeakestWithin(self, free, caster, false)
+	if best < 0 || caster || t.Dist(self, best) <= reach || !t.engaged(self) {
+		return best
+	}
+	if best = t.WeakestWithin(self, reach, false, true); best >= 0 {
+		return best
+	}
+	return t.nearestEnemy(self) // engaged with no one it can attack
 }
 
 // Reach is how far i can attack from where it stands: 5 feet, or its

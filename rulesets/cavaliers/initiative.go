@@ -95,6 +95,7 @@ func (t *Table) insert(i int) {
 	t.rank = append(t.rank, 0)
 	copy(t.rank[k+1:], t.rank[k:])
 	t.rank[k] = i
+	t.orderStale = true
 }
 
 // before reports whether a ranks ahead of b: the higher total, then the

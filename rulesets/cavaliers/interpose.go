@@ -47,12 +47,12 @@ func (t *Table) redirect(a, tg int) int {
 			continue
 		}
 		d := abs(t.f[s].area - at)
-		if d > 1 || d == 1 && t.f[s].moved || !t.g.C[s].Policy.Interpose(t, s, a, tg) {
+		if d > 1 || d == 1 && t.Moved(s) || !t.g.C[s].Policy.Interpose(t, s, a, tg) {
 			continue
 		}
 		t.pay(s, Interpose)
 		if d == 1 {
-			t.f[s].moved = true
+			t.moved |= 1 << (uint(s) & 63)
 			if t.log != nil {
 				t.logf("%s interposes from Area %d with a Move to protect %s", t.name(s), t.f[s].area, t.name(tg))
 				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: s, Target: a, Amount: tg, Rule: "interpose with a Move"})

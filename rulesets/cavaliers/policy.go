@@ -54,3 +54,43 @@ func RegisterPolicy(name, doc string, make PolicyMaker) { policies.Register(name
 func PolicyNames() []string { return policies.Names() }
 
 func policyDocs() []sim.Field { return policies.Docs() }
+
+// StandardPolicy is a Policy whose Move and Target follow a standard rule
+// (Standard) that the referee applies itself on a turn, without calling
+// them: the same choices, without two interface calls and the policy's
+// mode switches a turn (issue 38). The policy's Move and Target must
+// choose exactly what the rule says: they are what a Table whose policy is
+// wrapped (tests, tools) calls instead. The referee asks once, when it
+// makes a Table.
+type StandardPolicy interface {
+	Policy
+	// Standard returns the policy's rule, or ok false when its Move and
+	// Target are not a standard rule.
+	Standard() (s Standard, ok bool)
+}
+
+// Standard is a standard rule for a turn's Move and attack:
+//
+//   - Move: with Hold, never. Otherwise toward Focus while it is in the
+//     fight (staying once in its Area), else, when no enemy is in its
+//     Area, toward the nearest enemy in the fight (the first in roster
+//     order among equals): one Area, at the start of its turn.
+//   - Target: Focus when it is in its Area; otherwise, among the enemies
+//     in its Area, the one with the fewest hit points (TargetWeakest), the
+//     most (TargetStrongest), or none of the two (TargetFirst), the first
+//     in roster order among equals; none when no enemy is there.
+type Standard struct {
+	Target TargetRule
+	Hold   bool
+	Focus  int // an enemy to go after first; -1: none
+}
+
+// TargetRule is a Standard's choice among the enemies in an Area.
+type TargetRule uint8
+
+// Target rules.
+const (
+	TargetWeakest TargetRule = iota
+	TargetStrongest
+	TargetFirst
+)

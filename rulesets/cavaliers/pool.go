@@ -1,6 +1,7 @@
 package cavaliers
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -35,12 +36,30 @@ type Pool struct {
 // len(p.Dice)) and returns the total and the number of dice showing at
 // least raiseOn. pinned, when non-nil, gives the results instead.
 func (p Pool) Roll(r *rng.Stream, pinned []int, raiseOn int, out []int) (total, raises int) {
+	if pinned != nil {
+		for k := range p.Dice {
+			v := pinned[k]
+			out[k] = v
+			total += v
+			if v >= raiseOn {
+				raises++
+			}
+		}
+		return total, raises
+	}
+	out = out[:len(p.Dice)]
 	for k, sides := range p.Dice {
-		v := 0
-		if pinned != nil {
-			v = pinned[k]
-		} else {
-			v = r.Die(sides)
+		// r.Die(sides) written out: the same word, IntN's rejection
+		// out of line (and its panic on a die of no sides, which Compile
+		// never makes).
+		un := uint64(sides)
+		hi, lo := bits.Mul64(r.Uint64(), un)
+		v := int(hi) + 1
+		if lo < un || sides <= 0 {
+			if sides <= 0 {
+				panic("rng: IntN with n <= 0")
+			}
+			v = dieSlow(r, un, hi, lo)
 		}
 		out[k] = v
 		total += v

@@ -58,6 +58,22 @@ var prices = [4][numAbilities]int{
 	Timing:      {Reprise: 1, Seize: 2, Interpose: 3},
 }
 
+// ableWith[s][p] is the set of abilities (bit per Ability) a combatant
+// of specialty s can pay for with p [+] (p up to 3, the highest price):
+// prices[s][a] > 0 && p >= prices[s][a].
+var ableWith = func() (w [4][4]uint8) {
+	for s := range w {
+		for p := range w[s] {
+			for a, pr := range prices[s] {
+				if pr > 0 && p >= pr {
+					w[s][p] |= 1 << a
+				}
+			}
+		}
+	}
+	return w
+}()
+
 // Price is what ability a costs a combatant of specialty s in [+], or 0
 // when s cannot use it.
 func Price(s Specialty, a Ability) int { return prices[s][a] }
@@ -71,14 +87,14 @@ func Price(s Specialty, a Ability) int { return prices[s][a] }
 func (t *Table) can(i int, a Ability) bool {
 	f := &t.f[i]
 	p := prices[f.spec][a]
-	return p > 0 && f.plus >= p && f.used&(1<<a) == 0 && t.Present(i)
+	return p > 0 && f.plus >= p && (t.in&^t.used[a&3])&(1<<(uint(i)&63)) != 0
 }
 
 // pay records a use of ability a by combatant i: the once-a-round mark
 // and, under budget, the price out of its [+].
 func (t *Table) pay(i int, a Ability) {
 	f := &t.f[i]
-	f.used |= 1 << a
+	t.used[a&3] |= 1 << (uint(i) & 63)
 	if t.g.Opt.Spend == Budget {
 		p := prices[f.spec][a]
 		f.plus -= p

@@ -1,9 +1,12 @@
 package cavaliers
 
 import (
+	"math/bits"
+
 	"simctl/rulesets/internal/plain"
 	"simctl/rulesets/internal/traitrun"
 	"simctl/sim"
+	"simctl/sim/dice"
 	"simctl/sim/msg"
 	"simctl/sim/rng"
 )
@@ -22,9 +25,11 @@ type fighter struct {
 	spec Specialty // the specialty it rolled (its ladder for the fight)
 	rk   int       // its index in Combatant.Ranks
 
-	acted bool  // has taken its turn this round
-	moved bool  // has spent its Move this round (on its turn, or interposing with a Move)
-	used  uint8 // abilities used this round, bit per Ability
+	// The encounter's counts of the events of every turn, added to
+	// sim.Counts once at its end (flush) instead of one call per event:
+	// turns and attacks (Actions), attack rolls and hits (Attacks, Hits),
+	// damage dealt and taken (Counts.Hit's figures).
+	turns, actions, attacks, hits, dealt, taken int64
 }
 
 // Table is one worker's encounter state, reused across encounters.
@@ -33,16 +38,20 @@ type Table struct {
 	f     []fighter
 	rank  []int // the initiative ranking, highest first, of those present
 	order []int // this round's order: rank with seizers moved ahead
-	cur   int   // index in order of the turn in progress or next
-	round int
-	first int          // first combatant to take an action (Outcome.FirstActor)
-	head  int          // first in the ranking of the first round played (Outcome.FirstInOrder)
-	sd    []int        // each combatant's side (Game.C[i].Side, kept dense for the scans)
-	team  [2][]int     // each side's combatants, in roster order
-	foes  [][]int      // foes[i]: team[1-side of i]
-	dk    []diceKit    // attack, defence, damage dice taken apart (plain.Of)
-	in    uint64       // bit i set while combatant i is present (entered) and not out
-	dice  [MaxPool]int // the dice of the last initiative roll (for the log)
+	// orderStale: order may differ from rank (a seize moved someone, or
+	// the ranking changed), so the next round copies rank into it; else
+	// order still is rank.
+	orderStale bool
+	cur        int // index in order of the turn in progress or next
+	round      int
+	first      int          // first combatant to take an action (Outcome.FirstActor)
+	head       int          // first in the ranking of the first round played (Outcome.FirstInOrder)
+	sd         []int        // each combatant's side (Game.C[i].Side, kept dense for the scans)
+	team       [2][]int     // each side's combatants, in roster order
+	foes       [][]int      // foes[i]: team[1-side of i]
+	dk         []diceKit    // attack, defence, damage dice taken apart (plain.Of)
+	in         uint64       // bit i set while combatant i is present (entered) and not out
+	dice       [MaxPool]int // the dice of the last initiative roll (for the log)
 	// lastEntry is the latest round anyone enters in (Combatant.Enters).
 	lastEntry int
 	up        [2]int // combatants of each side not out (those yet to enter included)
@@ -51,6 +60,12 @@ type Table struct {
 	// [+] spent, out of the fight), so the mask is a superset of who can:
 	// the offers skip the others without asking can.
 	able [numAbilities]uint64
+	// The round's marks, bit i for combatant i, cleared at the start of
+	// each round: acted, has taken its turn; moved, has spent its Move
+	// (on its turn, or interposing with a Move); used[a], has used
+	// ability a (used[3] unused: indexed by a&3, no bounds check).
+	acted, moved uint64
+	used         [4]uint64
 	// at[a]: bit i set when combatant i stands in Area a (present or not:
 	// with in, the present combatants of an Area); sideSet[s]: bit i set
 	// for each combatant of side s. at is kept where areas change (setup,
@@ -60,11 +75,16 @@ type Table struct {
 	// reprising: the attack being rolled is a Reprise Attack (a trait
 	// fact).
 	reprising bool
-	choice    int              // a special action the policy chose for this attack (Choose), -1: none
-	tr        *traitrun.Runner // traits (traits.go); nil: the game has none
-	r         *rng.Stream
-	c         *sim.Counts
-	log       *sim.Log
+	choice    int // a special action the policy chose for this attack (Choose), -1: none
+	// std: bit i set when combatant i's policy is a StandardPolicy with a
+	// rule, stdRule[i] (policy.go): its turn applies the rule instead of
+	// calling Move and Target.
+	std     uint64
+	stdRule []Standard
+	tr      *traitrun.Runner // traits (traits.go); nil: the game has none
+	r       *rng.Stream
+	c       *sim.Counts
+	log     *sim.Log
 }
 
 func newTable(g *Game) *Table {
@@ -75,11 +95,24 @@ func newTable(g *Game) *Table {
 		t.sideSet[g.C[i].Side] |= 1 << uint(i)
 		t.team[g.C[i].Side] = append(t.team[g.C[i].Side], i)
 		t.lastEntry = max(t.lastEntry, g.C[i].Enters)
-		t.dk[i] = diceKit{plain.Of(g.C[i].Attack), plain.Of(g.C[i].Defence), plain.Of(g.C[i].Damage)}
+		t.dk[i] = diceKit{ndOf(g.C[i].Attack), ndOf(g.C[i].Defence), ndOf(g.C[i].Damage)}
 	}
 	t.foes = make([][]int, n)
 	for i := range t.foes {
 		t.foes[i] = t.team[1-t.sd[i]]
+	}
+	t.stdRule = make([]Standard, n)
+	for i := range g.C {
+		if sp, ok := g.C[i].Policy.(StandardPolicy); ok {
+			// A rule naming an unknown target rule, or a focus that is
+			// not an enemy, is left to the policy's methods (whose
+			// choices the turn checks).
+			if s, ok := sp.Standard(); ok && s.Target <= TargetFirst && s.Focus < n &&
+				(s.Focus < 0 || g.C[s.Focus].Side != g.C[i].Side) {
+				t.std |= 1 << uint(i)
+				t.stdRule[i] = s
+			}
+		}
 	}
 	t.newTraitRunner()
 	return t
@@ -121,6 +154,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 			out.Draw = sim.DrawAllGone
 		}
 	}
+	t.flush()
 	t.recordEnds()
 	if t.log != nil {
 		if winner < 0 {
@@ -137,6 +171,7 @@ func (t *Table) Play(r *rng.Stream, c *sim.Counts, log *sim.Log) sim.Outcome {
 // setup rolls hit points and places everyone in its Area.
 func (t *Table) setup() {
 	t.rank, t.order = t.rank[:0], t.order[:0]
+	t.orderStale = true
 	t.first, t.head, t.cur = -1, -1, 0
 	t.up, t.in = [2]int{}, 0
 	t.at = [MaxArea + 1]uint64{}
@@ -177,7 +212,9 @@ func (t *Table) winner() int {
 	return -1
 }
 
-func (t *Table) over() bool { return t.winner() >= 0 }
+// over reports whether a side has won: winner() >= 0, that is one side
+// with none up and the other with some.
+func (t *Table) over() bool { return (t.up[0] == 0) != (t.up[1] == 0) }
 
 func (t *Table) logf(format string, args ...any) {
 	if t.log != nil {
@@ -229,11 +266,11 @@ func (t *Table) FoesIn(i, a int) uint64 { return t.in & t.at[a&MaxArea] & t.side
 func (t *Table) FoesPresent(i int) uint64 { return t.in & t.sideSet[1-t.sd[i]] }
 
 // Acted reports whether combatant i has taken its turn this round.
-func (t *Table) Acted(i int) bool { return t.f[i].acted }
+func (t *Table) Acted(i int) bool { return t.acted&(1<<(uint(i)&63)) != 0 }
 
 // Moved reports whether combatant i has spent its Move this round (on its
 // turn, or interposing with a Move).
-func (t *Table) Moved(i int) bool { return t.f[i].moved }
+func (t *Table) Moved(i int) bool { return t.moved&(1<<(uint(i)&63)) != 0 }
 
 // Specialty is the Initiative specialty combatant i rolled (its main one
 // before it enters).
@@ -270,6 +307,29 @@ func (t *Table) Rank(i int) int {
 // Rand is the encounter's random stream, for policies that choose at random.
 func (t *Table) Rand() *rng.Stream { return t.r }
 
+// flush adds the encounter's per-fighter counts to sim.Counts, as the
+// calls per event they replace would have (Counts.Turn, Inc of Actions,
+// Attacks and Hits, Counts.Hit): the same sums, once an encounter. An
+// encounter abandoned (Counts.Stopped) is dropped whole, so it is not
+// flushed.
+func (t *Table) flush() {
+	c := t.c
+	per := c.PerSide
+	for i := range t.f {
+		f := &t.f[i]
+		s := t.sd[i]
+		v := c.Sides[s*per : s*per+per]
+		v[sim.Turns] += f.turns
+		v[sim.Actions] += f.actions
+		v[Attacks] += f.attacks
+		v[Hits] += f.hits
+		c.Damage(s, i, f.dealt, f.taken)
+		if c.Combatants != nil {
+			c.Combatants[i].Turns += f.turns
+		}
+	}
+}
+
 // recordEnds reports where each combatant ended (per-combatant results):
 // out of the fight is always by a blow.
 func (t *Table) recordEnds() {
@@ -283,8 +343,44 @@ func (t *Table) recordEnds() {
 }
 
 // diceKit holds a combatant's attack, defence and damage dice taken apart:
-// an attack rolls them in a plain loop (same draws as Expr.Roll).
-type diceKit struct{ attack, defence, damage plain.Dice }
+// an attack rolls them in a plain loop written into it (same draws as
+// Expr.Roll).
+type diceKit struct{ attack, defence, damage nd }
+
+// nd is a dice expression of the form NdM+K (one kind of die added up,
+// plus a constant; N = 0 for a constant) taken apart; n < 0: of another
+// form, rolled by its Expr.
+type nd struct{ n, m, k int }
+
+// exprDice makes newTable leave every dice expression to its Expr: for
+// the tests that compare the loops written into attack with Expr.Roll.
+var exprDice = false
+
+// ndOf takes e apart as plain.Of does (the canonical form, cross-checked
+// against its dice count, minimum and maximum).
+func ndOf(e dice.Expr) nd {
+	if p := plain.Of(e); !p.Plain() || exprDice {
+		return nd{n: -1}
+	}
+	// NdM+K: its fewest and most are N+K and N*M+K.
+	n := e.NumDice()
+	d := nd{n: n, k: e.Min() - n}
+	if n > 0 {
+		d.m = (e.Max() - e.Min() + n) / n
+	}
+	return d
+}
+
+// dieSlow finishes a die of un sides whose first word may be rejected, as
+// rng.Stream.IntN does (Lemire's multiply-and-reject): out of line, it is
+// rare (probability < un/2^64).
+func dieSlow(r *rng.Stream, un, hi, lo uint64) int {
+	thresh := -un % un
+	for lo < thresh {
+		hi, lo = bits.Mul64(r.Uint64(), un)
+	}
+	return int(hi) + 1
+}
 
 // ev records a structured trace event beside the narration (sim.Event);
 // callers build it only where they narrate, so an untraced run builds none.

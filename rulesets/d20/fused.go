@@ -1,11 +1,13 @@
 package d20
 
 import (
+	"math"
 	"math/bits"
 
 	"simctl/rulesets/internal/plain"
 	"simctl/sim"
 	"simctl/sim/dice"
+	"simctl/sim/lang"
 	"simctl/sim/rng"
 )
 
@@ -19,7 +21,8 @@ import (
 // that cannot change during an encounter. Everyone stands in one place (no
 // movement, so everyone is always in reach and nobody provokes), everyone
 // plays a standard policy that picks the weakest or the first enemy (no
-// delay, no ready, no tactics conditions, no retargeting policy), nobody has
+// delay, no ready, no retargeting policy; a tactics block's conditional
+// rules before it only as fused_tactics.go plays them), nobody has
 // traits, house rules, sneak attack, spells or a ranged weapon, there is no
 // surprise round, no pinned initiative or initiative dice, and dying is
 // out-at-0. Anything else goes through the general referee, which keeps
@@ -60,6 +63,11 @@ type fusedGame struct {
 	mask             [2]uint64 // roster bits of each side
 	confirm          bool      // confirm_crits
 	flankTwo         bool      // flanking: two (everyone stands in one place: flanked when an ally of the attacker stands)
+	// Tactics conditions (fused_tactics.go): the combatants whose standard rule
+	// has a guard, and their rules before it.
+	guarded  uint64
+	tactic   [maxFused][]fusedRule
+	sideSize [2]int
 }
 
 // fusedState is a Table's per-encounter state of the fused referee.
@@ -75,6 +83,12 @@ type fusedState struct {
 	taken [maxFused]int32
 	kills [maxFused]int32
 	crits [2]int64
+	// For tactics conditions only (fg.guarded != 0): hit points at the
+	// start, who has acted this round, and the turns a rule before the
+	// standard one decided (not counted as the standard rule's).
+	maxHP [maxFused]int32
+	acted uint64
+	ruled [maxFused]int32
 }
 
 // compileFused returns g's fused form, or nil when some rule of g needs
@@ -87,7 +101,27 @@ func compileFused(g *Game) *fusedGame {
 	fg := &fusedGame{n: n, confirm: g.Opt.ConfirmCrits, flankTwo: g.Opt.FlankTwo}
 	for i := range g.C {
 		c := &g.C[i]
-		if !c.std || c.stdRule.Guard != nil || c.stdRule.Limit < 0 || c.Position != 0 || c.Aware != g.C[0].Aware ||
+		if c.stdRule.Guard != nil {
+			// A tactics block with conditions before its standard rule:
+			// fused when every rule and fact is one playFused plays.
+			ft, ok := c.Policy.(FusedTactic)
+			if !ok {
+				return nil
+			}
+			rules, ok := ft.FusedRules()
+			if !ok || len(rules) == 0 {
+				return nil
+			}
+			for _, r := range rules {
+				fr, ok := compileFusedRule(r, n)
+				if !ok {
+					return nil
+				}
+				fg.tactic[i] = append(fg.tactic[i], fr)
+			}
+			fg.guarded |= 1 << uint(i)
+		}
+		if !c.std || c.stdRule.Limit < 0 || c.Position != 0 || c.Aware != g.C[0].Aware ||
 			c.sneak || len(c.Spells) > 0 || c.Ranged.Increment > 0 || len(c.Attacks) == 0 || !c.InitDice.IsZero() || c.InitRoll != 0 {
 			return nil
 		}
@@ -103,6 +137,7 @@ func compileFused(g *Game) *fusedGame {
 		}
 		fg.side[i] = uint8(c.Side)
 		fg.mask[c.Side] |= 1 << uint(i)
+		fg.sideSize[c.Side]++
 		fg.rule[i] = int32(c.stdRule.Count)
 		fg.ac[i] = int32(c.AC)
 		fg.acFlat[i] = int32(c.AC)
@@ -182,6 +217,12 @@ func (t *Table) playFused(r *rng.Stream, c *sim.Counts) sim.Outcome {
 		fs.hp[i] = hp
 		fs.turns[i], fs.dealt[i], fs.taken[i], fs.kills[i] = 0, 0, 0, 0
 	}
+	tactics := fg.guarded != 0
+	if tactics {
+		for i := 0; i < n; i++ {
+			fs.maxHP[i], fs.ruled[i] = fs.hp[i], 0
+		}
+	}
 	fs.up = fg.mask
 	fs.flat = fg.mask[0] | fg.mask[1]
 	fs.crits = [2]int64{}
@@ -196,7 +237,8 @@ encounter:
 			return sim.Outcome{}
 		}
 		rounds = round
-		for _, i := range order {
+		fs.acted = 0
+		for k, i := range order {
 			bit := uint64(1) << (uint(i) & 63)
 			s := fg.side[i&63]
 			if fs.up[s]&bit == 0 {
@@ -213,6 +255,68 @@ encounter:
 				tg = bits.TrailingZeros64(fs.up[es])
 			} else {
 				tg = fs.weak[es]
+			}
+			if tactics {
+				// Its tactics' rules before the standard one, as Turn
+				// plays them when the guard holds: the first whose
+				// condition holds and that can be carried out decides
+				// (its target replaces the standard rule's, which is then
+				// not counted: fs.ruled); fall-throughs and firings are
+				// counted as Turn counts them. A condition's tree is walked
+				// here, asking each leaf's fact as it comes (the commonest
+				// computed in the loop, the others by fusedFact); one that
+				// is no tree asks fusedFact for every fact (fusedEval).
+				// Written into the turn, not called: a call a turn cost
+				// ~60 instructions more (the loop's registers saved).
+				if fg.guarded&bit != 0 {
+					a := i & 63
+					rules := fg.tactic[a]
+				rules:
+					for r := range rules {
+						fr := &rules[r]
+						var holds bool
+						if leaves := fr.leaves; leaves != nil {
+							li := int32(0)
+							for {
+								l := &leaves[li]
+								var x float64
+								switch l.fact {
+								case FactZero:
+								case FactRound:
+									x = float64(round)
+								case FactSelfHPPct:
+									x = fs.pct(a)
+								case FactEnemiesCount:
+									x = float64(bits.OnesCount64(fs.up[es&1]))
+								case FactAlliesDown: // self stands on its turn: its side's fallen
+									x = float64(fg.sideSize[s&1] - bits.OnesCount64(fs.up[s&1]))
+								default:
+									x = t.fusedFact(l.fact, int(l.arg), a, k, round)
+								}
+								nx := l.Next[b2i(l.Holds(x))]
+								if nx < 0 {
+									holds = nx == lang.ResultTrue
+									break
+								}
+								li = nx
+							}
+						} else {
+							holds = t.fusedEval(fr, a, k, round)
+						}
+						if !holds {
+							continue
+						}
+						if fr.fell >= 0 {
+							t.c.Rule(fr.fell)
+							continue
+						}
+						t.c.Rule(fr.fired)
+						fs.ruled[a]++
+						tg = t.fusedPick(fr.sel, int(es))
+						break rules
+					}
+				}
+				fs.acted |= bit
 			}
 			// The attack (one bonus) or full attack, each roll as strike
 			// makes it, written into the loop: no call per attack.
@@ -343,7 +447,9 @@ func (t *Table) fusedInitiative(r *rng.Stream) {
 		t.f[i].count = count
 		keys[i] = initKey(count, int(fg.init[i]), i)
 	}
-	if n <= rankSortMax {
+	if n <= 8 {
+		sort8Desc(keys)
+	} else if n <= rankSortMax {
 		rankSort(keys)
 	} else {
 		// As rollInitiative: by count in buckets, then each count's few
@@ -369,6 +475,44 @@ func (t *Table) fusedInitiative(r *rng.Stream) {
 		}
 		lo = hi
 	}
+}
+
+// sort8Desc sorts at most 8 distinct keys, largest first, by Batcher's
+// 19-comparator network over the keys padded with the smallest int64:
+// each comparator a min and a max (conditional moves, no branch on the
+// random initiative rolls, as rankSort), ~4 instructions where rankSort's
+// 8×8 comparisons cost ~700 an encounter. Keys are distinct, so any sort
+// gives rankSort's order.
+func sort8Desc(keys []int64) {
+	var v [8]int64
+	for i := range v {
+		v[i] = math.MinInt64
+	}
+	copy(v[:], keys)
+	cx := func(i, j int) { // v[i] >= v[j] after
+		a, b := v[i], v[j]
+		v[i], v[j] = max(a, b), min(a, b)
+	}
+	cx(0, 1)
+	cx(2, 3)
+	cx(4, 5)
+	cx(6, 7)
+	cx(0, 2)
+	cx(1, 3)
+	cx(4, 6)
+	cx(5, 7)
+	cx(1, 2)
+	cx(5, 6)
+	cx(0, 4)
+	cx(1, 5)
+	cx(2, 6)
+	cx(3, 7)
+	cx(2, 4)
+	cx(3, 5)
+	cx(1, 2)
+	cx(3, 4)
+	cx(5, 6)
+	copy(keys, v[:])
 }
 
 // sortKeysDesc sorts distinct keys, largest first: an insertion sort, for
@@ -397,7 +541,7 @@ func (t *Table) fusedFlush(c *sim.Counts, winner int) {
 		c.Sides[s*per+sim.Turns] += turns
 		c.Sides[s*per+sim.Actions] += turns
 		if k := int(fg.rule[i]); k >= 0 && k < len(c.Rules) {
-			c.Rules[k] += turns
+			c.Rules[k] += turns - int64(fs.ruled[i])
 		}
 		out := fs.up[s]&(1<<uint(i)) == 0
 		if out {
@@ -429,3 +573,14 @@ func (t *Table) fusedFlush(c *sim.Counts, winner int) {
 // noFused makes Compile leave every game to the general referee: for the
 // tests that compare the two.
 var noFused = false
+
+// Fused reports whether the fused referee plays g's untraced encounters.
+func (g *Game) Fused() bool { return g.fused != nil }
+
+// General returns a copy of g that the general referee always plays: for
+// tests comparing the two referees (package agents' tactics conditions).
+func (g *Game) General() *Game {
+	h := *g
+	h.fused = nil
+	return &h
+}

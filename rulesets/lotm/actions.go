@@ -21,7 +21,7 @@ var (
 // As the action starts, enemies of the actor may bring their turns forward
 // (a mid-combat ambush); the action completes first, then their turns. A
 // hidden attacker's hit check is an invisibility ambush.
-func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
+func (t *Table) attackAction(i int, p *Plan, tg int, delayed bool) {
 	c := &t.g.C[i]
 	f := &t.f[i]
 	kind := KindAttack
@@ -100,7 +100,19 @@ func (t *Table) attackAction(i int, p Plan, tg int, delayed bool) {
 
 // canAttackWith checks what the rules require of the action, narrating a
 // refusal.
-func (t *Table) canAttackWith(i int, p Plan, tg int, kind Kind) bool {
+func (t *Table) canAttackWith(i int, p *Plan, tg int, kind Kind) bool {
+	if p.Main == MainAttack && tg >= 0 && t.sd[tg] != t.sd[i] && t.present(tg) && !t.noAttacks(i) &&
+		(t.g.C[i].Ranged || t.Dist(i, tg) <= Reach) {
+		// A plain attack (an Attack action) that passes canAttackChecked:
+		// of its tests only the first, third and last concern it, and
+		// they alone are asked.
+		return true
+	}
+	return t.canAttackChecked(i, p, tg, kind)
+}
+
+// canAttackChecked is canAttackWith's every test, in order.
+func (t *Table) canAttackChecked(i int, p *Plan, tg int, kind Kind) bool {
 	c := &t.g.C[i]
 	f := &t.f[i]
 	var why msg.Text
@@ -140,7 +152,7 @@ func (t *Table) canAttackWith(i int, p Plan, tg int, kind Kind) bool {
 // meleeMiss: a missed weapon hit check; a critical failure (a natural 1
 // with option naturals) in melee lets the target Borrow Strength.
 func (t *Table) meleeMiss(i, tg int) {
-	if t.g.Opt.Naturals && t.nat == 1 && !t.g.C[i].Ranged {
+	if t.nat == 1 && t.naturals && !t.g.C[i].Ranged { // the natural first: inlined, a miss asks no more
 		t.borrowStrength(tg, i)
 	}
 }
@@ -207,7 +219,7 @@ func (t *Table) vitalStrike(i, tg int, part Part, cast bool) {
 	switch part {
 	case Head:
 		d += headDamage.Roll(t.r)
-		f.stunned = true
+		f.stunned, t.unusual = true, true
 	case Eyes:
 		f.eyeHits++
 	case Arms:
@@ -250,7 +262,7 @@ func (t *Table) charge(i, tg int) {
 // a Double or Vital Strike, a grapple (Fighting against Physical Defense
 // without Armor), a casting, a point-blank shot, a Leg Sweep. A charge is
 // a Strength contest and a squeeze Brawling against Constitution.
-func aimable(p Plan) bool {
+func aimable(p *Plan) bool {
 	switch p.Main {
 	case MainAttack, MainDouble, MainVital, MainGrapple, MainCast, MainPointBlank, MainLegSweep:
 		return true
@@ -418,13 +430,13 @@ func (t *Table) approach(i, j int, prepaid bool) {
 	}
 	t.leaveCover(i)
 	f := &t.f[i]
-	from := f.x
+	from := t.x[i]
 	dir := 1
-	if t.f[j].x < f.x {
+	if t.x[j] < from {
 		dir = -1
 	}
-	feet := min(t.speed(i), abs(t.f[j].x-dir*Reach-from))
-	f.x = from + dir*feet
+	feet := min(t.speed(i), abs(t.x[j]-dir*Reach-from))
+	t.x[i] = from + dir*feet
 	if t.log != nil {
 		t.logf("  %s moves %d ft (now %d ft from %s)", t.name(i), feet, t.Dist(i, j), t.name(j))
 		t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: j, Amount: feet})
@@ -438,12 +450,11 @@ func (t *Table) approach(i, j int, prepaid bool) {
 // walkAway: a move of full speed away from j (Intimidate).
 func (t *Table) walkAway(i, j int) {
 	t.leaveCover(i)
-	f := &t.f[i]
 	dir := -1
-	if f.x > t.f[j].x || (f.x == t.f[j].x && t.side(i) == 1) {
+	if t.x[i] > t.x[j] || (t.x[i] == t.x[j] && t.side(i) == 1) {
 		dir = 1
 	}
-	f.x += dir * t.speed(i)
+	t.x[i] += dir * t.speed(i)
 	if t.log != nil {
 		t.logf("  %s moves %d ft away from %s", t.name(i), t.speed(i), t.name(j))
 		t.ev(sim.Event{Kind: sim.EvMove, Actor: i, Target: j, Amount: t.speed(i), Rule: "away"})

@@ -81,6 +81,9 @@ func (t *Table) preCombat() (side int, ambushers, ambushed uint64) {
 // ambush get an Ambush Round, one per side, the side of the earliest in
 // initiative order first.
 func (t *Table) join(round int) {
+	if !t.lateJoin { // everyone joined at the start
+		return
+	}
 	var amb [2]uint64
 	firstSide := -1
 	for _, i := range t.order {
@@ -221,11 +224,16 @@ func (t *Table) detect(ambushers, ambushed uint64) {
 
 // insertCandidates asks each enemy of actor that could make a mid-combat
 // ambush now whether it does, and returns those that do.
-func (t *Table) insertCandidates(actor int, attacking bool) (mask uint64) {
-	cand := t.insBy[1-t.sd[actor]]
-	if t.inner || cand == 0 {
+func (t *Table) insertCandidates(actor int, attacking bool) uint64 {
+	if t.inner || t.insNow[1-t.sd[actor]] == 0 { // inlined: most turns stop here
 		return 0
 	}
+	return t.askInserts(actor, attacking)
+}
+
+// askInserts is insertCandidates once some enemy might.
+func (t *Table) askInserts(actor int, attacking bool) (mask uint64) {
+	cand := t.insNow[1-t.sd[actor]]
 	if cand&(cand-1) == 0 {
 		// One enemy could: ask it alone (the order matters only among several).
 		e := bits.TrailingZeros64(cand)
@@ -315,7 +323,10 @@ func (t *Table) teleport(i, tg int) {
 	t.use(i, KindMove)
 	t.leaveCover(i)
 	f.teleports--
-	f.x = t.f[tg].x
+	if f.teleports == 0 && t.g.C[i].Invisible == KindNone {
+		t.insNow[t.sd[i]] &^= 1 << uint(i) // no means of ambush left
+	}
+	t.x[i] = t.x[tg]
 	f.ambushOne = true
 	t.c.Inc(t.side(i), Ambushes)
 	if t.log != nil {
@@ -334,7 +345,7 @@ func (t *Table) hide(i int) {
 		return
 	}
 	t.use(i, k)
-	f.hidden, f.seenBy = true, 0
+	f.hidden, f.seenBy, t.unusual = true, 0, true
 	t.c.Inc(t.side(i), Hides)
 	if t.log != nil {
 		t.logf("  %s turns invisible (%s action)", t.name(i), KindNames[k])

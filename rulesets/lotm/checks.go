@@ -47,10 +47,9 @@ func (t *Table) advState(a, d int, hit, perception bool) (adv, dis bool) {
 		dis = fa.ambushed
 	}
 	if d >= 0 {
-		ca, cd := t.flankCounts(a, d, !perception)
-		if ca > cd {
+		if n := t.flankNet(a, d, !perception); n > 0 {
 			adv = true
-		} else if cd > ca {
+		} else if n < 0 {
 			dis = true
 		}
 	}
@@ -100,12 +99,13 @@ func (t *Table) offGuard(d, a int) bool {
 	return a >= 0 && ((t.f[a].feintOn == d && !t.g.C[d].FastDodge) || t.f[a].cogOn == d)
 }
 
-// defense is d's Physical Defense against a: AC + Dodge + Agility; Caught
-// Off Guard loses Dodge and Agility; noArmor (a Grapple) loses Armor.
-func (t *Table) defense(d, a int, noArmor bool) int {
+// defense is d's Physical Defense: AC + Dodge + Agility; Caught Off Guard
+// (off: offGuard against the attacker) loses Dodge and Agility; noArmor (a
+// Grapple) loses Armor.
+func (t *Table) defense(d int, noArmor, off bool) int {
 	c := &t.g.C[d]
 	pd := c.AC
-	if !t.offGuard(d, a) {
+	if !off {
 		pd += c.Dodge + t.agility(d)
 	}
 	if noArmor {
@@ -138,15 +138,16 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 		aim = 2
 		fa.aim = false
 	}
-	pd := t.defense(d, a, noArmor)
-	off := t.offGuard(d, a)
+	// offGuard is asked once: nothing it reads changes before the roll.
+	og := t.offGuard(d, a)
+	pd, off := t.defense(d, noArmor, og), og
 	switch t.pb {
 	case pbArmor: // succeeds when greater than the target's Armor (cover included)
 		pd, off = t.g.C[d].Armor+t.f[d].coverArmor+1, false
 	case pbOffGuard: // ignores Agility and Dodge
-		pd, off = t.defense(d, a, noArmor)-t.g.C[d].Dodge-t.agility(d), true
-		if t.offGuard(d, a) {
-			pd = t.defense(d, a, noArmor)
+		pd, off = pd-t.g.C[d].Dodge-t.agility(d), true
+		if og {
+			pd = t.defense(d, noArmor, og)
 		}
 	}
 	t.pb = pbNone
@@ -157,13 +158,14 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 	nat, mod := t.roll(adv, dis)
 	total := nat + bonus + aim + mod
 	hit := total >= pd
-	if t.g.Opt.Naturals && nat == 20 {
+	fumble := nat == 1 && t.naturals // a critical failure: Burn Luck cannot change it
+	if nat == 20 && t.naturals {
 		hit = true
-	} else if t.g.Opt.Naturals && nat == 1 {
+	} else if fumble {
 		hit = false
 	}
 	burn := 0
-	if !hit && !(t.g.Opt.Naturals && nat == 1) && !fa.luckUsed && fa.luck >= pd-total &&
+	if !hit && !fumble && !fa.luckUsed && fa.luck >= pd-total &&
 		t.burnLuck(a, d, pd-total) {
 		burn = pd - total
 		fa.luck -= burn
@@ -180,7 +182,7 @@ func (t *Table) hitCheck(a, d, bonus int, noArmor bool, what string) bool {
 			Rule: what + advTag("", adv, dis) + tagIf(aim != 0, "aim") + tagIf(mod != 0, "flat") + tagIf(burn != 0, "luck") +
 				tagIf(off, "caught off guard") + tagIf(amb, "ambush")})
 	}
-	if hit && !noArmor {
+	if hit && !noArmor && t.f[d].coverArmor > 0 { // coverHit has nothing to break without cover
 		t.coverHit(d)
 	}
 	return hit
@@ -345,6 +347,7 @@ func (t *Table) damage(a, d, dmg int) {
 	f.out = true
 	t.up[t.sd[d]]--
 	t.in &^= 1 << uint(d)
+	t.insNow[t.sd[d]] &^= 1 << uint(d)
 	t.presence++
 	t.c.Down(d, a)
 	f.delayed, f.hidden, f.stunned = false, false, false

@@ -107,9 +107,12 @@ func (t *Table) delaysOnGrapple(a, tg int) {
 
 // delaysAfter: after_ally, when a's turn ends.
 func (t *Table) delaysAfter(a int) {
-	if !t.anyDelay {
-		return
+	if t.anyDelay { // inlined: no one delayed, nothing to scan
+		t.delaysAfterScan(a)
 	}
+}
+
+func (t *Table) delaysAfterScan(a int) {
 	for _, d := range t.order {
 		f := &t.f[d]
 		if f.delayed && f.delayTrig == OnAfterAlly && d != a && t.side(d) == t.side(a) &&
@@ -129,13 +132,16 @@ func (t *Table) delaysAfter(a int) {
 // reachTriggers: enemy_in_reach, when m's move from "from" ends within
 // 1 meter of a delayer it was farther from.
 func (t *Table) reachTriggers(m, from int) {
-	if !t.anyDelay {
-		return
+	if t.anyDelay { // inlined: no one delayed, nothing to scan
+		t.reachTriggersScan(m, from)
 	}
+}
+
+func (t *Table) reachTriggersScan(m, from int) {
 	for _, d := range t.order {
 		f := &t.f[d]
 		if f.delayed && f.delayTrig == OnEnemyInReach && t.side(d) != t.side(m) && t.present(d) &&
-			abs(from-f.x) > Reach && t.Dist(m, d) <= Reach {
+			abs(from-t.x[d]) > Reach && t.Dist(m, d) <= Reach {
 			if t.log != nil {
 				t.logf("  trigger for %s: %s comes within reach", t.name(d), t.name(m))
 				t.ev(sim.Event{Kind: sim.EvInterrupt, Actor: d, Target: m, Rule: "trigger: within reach"})
@@ -186,17 +192,17 @@ func (t *Table) fireDelay(d, target int) {
 	switch f.delayKind {
 	case KindAttack:
 		if p.Main != MainCast && p.Main != MainFirstAid && p.Main != MainDelay && p.Main != MainNone && p.Main != MainMeditate && !(p.Main == MainVital && p.Cast) {
-			if p.Swift == SwiftAim && aimable(p) {
+			if p.Swift == SwiftAim && aimable(&p) {
 				t.swift(d, SwiftAim, tg, false)
 			}
-			t.attackAction(d, p, tg, true)
+			t.attackAction(d, &p, tg, true)
 		}
 	case KindCasting:
 		if p.Main == MainCast || (p.Main == MainVital && p.Cast) {
 			if p.Swift == SwiftAim {
 				t.swift(d, SwiftAim, tg, false)
 			}
-			t.attackAction(d, p, tg, true)
+			t.attackAction(d, &p, tg, true)
 		}
 	case KindMove:
 		t.approach(d, tg, true)
@@ -211,9 +217,10 @@ func (t *Table) fireDelay(d, target int) {
 // action of kind k at tg (-1: at no one). It reports whether a is still in
 // the battle to carry the action on.
 func (t *Table) actionTriggers(a, tg int, k Kind) bool {
-	if !t.anyDelay {
-		return true
-	}
+	return !t.anyDelay || t.actionTriggersScan(a, tg, k) // inlined: no one delayed, nothing to scan
+}
+
+func (t *Table) actionTriggersScan(a, tg int, k Kind) bool {
 	for _, d := range t.order {
 		f := &t.f[d]
 		if !f.delayed || t.side(d) == t.side(a) || !t.present(d) {
@@ -243,9 +250,10 @@ func (t *Table) actionTriggers(a, tg int, k Kind) bool {
 // turnTriggers: enemy_acts, as a starts its turn. It reports whether a is
 // still in the battle to take it.
 func (t *Table) turnTriggers(a int) bool {
-	if !t.anyDelay {
-		return true
-	}
+	return !t.anyDelay || t.turnTriggersScan(a) // inlined: no one delayed, nothing to scan
+}
+
+func (t *Table) turnTriggersScan(a int) bool {
 	for _, d := range t.order {
 		f := &t.f[d]
 		if !f.delayed || f.delayTrig != OnEnemyActs || t.side(d) == t.side(a) || !t.present(d) || (f.delayAlly >= 0 && f.delayAlly != a) {

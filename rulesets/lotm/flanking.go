@@ -1,5 +1,7 @@
 package lotm
 
+import "math/bits"
+
 // Flanking / Envelopment. Each condition a side meets counts one:
 //
 //  1. its combatants in the battle (joined, not out; those still to join do
@@ -22,26 +24,86 @@ package lotm
 // against a two-to-one majority gives neither side anything); meeting
 // several never gives more than one Advantage.
 
-// flankCounts returns the conditions a's side meets on a check between a
-// and d, and those d's side meets; cond4: count the condition 4.
-func (t *Table) flankCounts(a, d int, cond4 bool) (ca, cd int) {
-	sa, sd := t.side(a), t.side(d)
-	if sa == sd {
-		return 0, 0
+// flankNet is the conditions a's side meets on a check between a and d
+// less those d's side meets (cond4: count the condition 4): positive, a
+// has Advantage; negative, Disadvantage. The conditions 1 – 3 depend only
+// on who is in the battle and are counted again only when that changes
+// (flankAt); the condition 4 reads the two fighters' own state. The same
+// as flankCounts' ca - cd (TestFlankNetMatchesCounts).
+func (t *Table) flankNet(a, d int, cond4 bool) int {
+	sa := t.sd[a]
+	if sa == t.sd[d] {
+		return 0
 	}
 	if t.flankAt != t.presence {
-		// Who is in the battle changed: count again.
-		t.flankN, t.flankRank = [2]int{}, [2]int{-1, -1}
-		for i := range t.f {
-			if !t.present(i) {
-				continue
-			}
-			s := t.side(i)
-			t.flankN[s]++
-			t.flankRank[s] = max(t.flankRank[s], t.g.C[i].Rank)
-		}
-		t.flankAt = t.presence
+		t.recountFlanks()
 	}
+	n := int(t.flankDiff[sa])
+	// Until someone is stunned, hidden or in a grapple, two fighters in the
+	// battle can attack each other, and the condition 4 needs one that
+	// cannot. (Small enough to inline: the rest is cond4Net's.)
+	if cond4 && t.unusual {
+		n += t.cond4Net(a, d)
+	}
+	return n
+}
+
+// cond4Net is the condition 4 on a check between a and d, of opposite
+// sides: 1 when a can attack d and d has no means to attack a, -1 the
+// other way round, else 0.
+func (t *Table) cond4Net(a, d int) int {
+	fa, fd := &t.f[a], &t.f[d]
+	// Grapplers are exempt (flankCounts); one not in the battle can attack
+	// no one and cannot be attacked: canAttack false both ways.
+	if fa.grappling == d || fd.grappling == a || t.in&(1<<(uint(a)&63)) == 0 || t.in&(1<<(uint(d)&63)) == 0 {
+		return 0
+	}
+	cA, cD := meansAgainst(fa, fd, a), meansAgainst(fd, fa, d)
+	if cA && !cD {
+		return 1
+	} else if cD && !cA {
+		return -1
+	}
+	return 0
+}
+
+// meansAgainst is canAttack(x, y) for x and y both in the battle, of
+// opposite sides, neither grappling the other (flankNet's case).
+func meansAgainst(fx, fy *fighter, x int) bool {
+	if fx.stunned || fy.hidden && fy.seenBy&(1<<(uint(x)&63)) == 0 {
+		return false
+	}
+	return fx.casts > 0 || !(fx.grappledBy >= 0 && !fx.moveOnly || fx.grappling >= 0 && !fx.oneHand)
+}
+
+// recountFlanks counts the conditions 1 – 3 for each side as the attacker
+// (flankDiff) from who is in the battle now.
+func (t *Table) recountFlanks() {
+	for s := range 2 {
+		m := t.in & t.teamBits[s]
+		t.flankN[s] = bits.OnesCount64(m)
+		switch r := t.rankAll[s]; {
+		case m == 0:
+			t.flankRank[s] = -1
+		case r >= 0: // the side's combatants all have one rank
+			t.flankRank[s] = r
+		default:
+			r = -1
+			for ; m != 0; m &= m - 1 {
+				r = max(r, t.rank[bits.TrailingZeros64(m)])
+			}
+			t.flankRank[s] = r
+		}
+	}
+	t.flankAt = t.presence
+	for sa := range 2 {
+		ca, cd := t.flankSides(sa, 1-sa)
+		t.flankDiff[sa] = int8(ca - cd)
+	}
+}
+
+// flankSides counts the conditions 1 – 3 that side sa and side sd meet.
+func (t *Table) flankSides(sa, sd int) (ca, cd int) {
 	n, rank := &t.flankN, &t.flankRank
 	if n[sa] >= 2*n[sd] {
 		ca++
@@ -57,21 +119,6 @@ func (t *Table) flankCounts(a, d int, cond4 bool) (ca, cd int) {
 		ca++
 	}
 	if b := t.g.BlocksExits[sd]; b > 0 && n[sd] >= b {
-		cd++
-	}
-	if !cond4 {
-		return ca, cd
-	}
-	// Condition 4, one-sided: one can attack the other and the other has
-	// no means to attack it (canAttack, asked once each way). Two
-	// grapplers are exempt: the source applies "no additional
-	// advantage/disadvantage beyond the Restrained condition" between them.
-	if t.f[a].grappling == d || t.f[d].grappling == a {
-		return ca, cd
-	}
-	if cA, cD := t.canAttack(a, d), t.canAttack(d, a); cA && !cD {
-		ca++
-	} else if cD && !cA {
 		cd++
 	}
 	return ca, cd

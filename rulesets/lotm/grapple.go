@@ -79,6 +79,7 @@ func (t *Table) grapple(i, tg int, oneHand, limb bool) {
 	f := &t.f[i]
 	oneHand = oneHand || limb
 	f.grappling, f.oneHand = tg, oneHand
+	t.unusual = true
 	f.halved = oneHand && !limb && gap < 4
 	f.hidden = false
 	t.f[tg].grappledBy = i

@@ -2,6 +2,13 @@ package lotm
 
 import "simctl/sim"
 
+// Option initiative, as the Table keeps it (initMode).
+const (
+	initD20Agility = iota
+	initD20
+	initAgility
+)
+
 // rollInitiative: the seed does not give the initiative roll, so it is the
 // option initiative (default d20 + Agility, plus the init field). Everyone
 // rolls once at the start, combatants still to join included; the order is
@@ -17,11 +24,11 @@ func (t *Table) rollInitiative() {
 		c := &t.g.C[i]
 		f := &t.f[i]
 		die := 0
-		switch t.g.Opt.Initiative {
-		case "d20+agility":
+		switch t.initMode {
+		case initD20Agility:
 			die = t.initDie(c)
 			f.count = die + c.Agility + c.Init
-		case "d20":
+		case initD20:
 			die = t.initDie(c)
 			f.count = die + c.Init
 		default: // agility

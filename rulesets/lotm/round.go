@@ -169,7 +169,7 @@ func (t *Table) turnWith(i int, plan *Plan) {
 		if f.mustFlee >= 0 {
 			t.fleeAtTurn(i)
 		}
-		if t.searchTurn {
+		if t.searchTurn && t.hideBy[1-t.sd[i]] != 0 { // no enemy can ever be hidden: nothing to search for
 			t.search(i)
 		}
 		if plan == nil {
@@ -233,8 +233,8 @@ func (t *Table) execute(i int, p Plan) {
 	if enemy && p.Teleport {
 		t.teleport(i, tg)
 	}
-	need := enemy && needsReach(p, &t.g.C[i])
-	if p.Swift == SwiftAim && !aimable(p) {
+	need := enemy && needsReach(&p, &t.g.C[i])
+	if p.Swift == SwiftAim && !aimable(&p) {
 		// Build-Up Aim goes "alongside any action that ... requires a hit
 		// check contesting Physical Defense": with a squeeze, a charge or
 		// no attack there is nothing for the +2, and the Swift action is
@@ -242,10 +242,12 @@ func (t *Table) execute(i int, p Plan) {
 		p.Swift = SwiftNone
 	}
 	early := p.Swift != SwiftIntimidate || (tg >= 0 && t.Dist(i, tg) <= Reach)
-	if early {
+	// swift does nothing without a Swift action, approach nothing within
+	// reach: the common turn skips the calls.
+	if early && p.Swift != SwiftNone {
 		t.swift(i, p.Swift, tg, false)
 	}
-	if need {
+	if need && t.Dist(i, tg) > Reach {
 		t.approach(i, tg, false)
 	}
 	if !early {
@@ -271,7 +273,7 @@ func (t *Table) execute(i int, p Plan) {
 	case MainMeditate:
 		t.fullMeditation(i)
 	default:
-		t.attackAction(i, p, tg, false)
+		t.attackAction(i, &p, tg, false)
 	}
 	// A Delay Action holding the Casting action with casting_slot separate
 	// leaves the Attack action, which Also may use.
@@ -325,14 +327,14 @@ func (t *Table) alsoAction(i int, p Plan, tg int) {
 		t.firstAid(i, q.Patient)
 		return
 	}
-	if tg >= 0 && t.side(tg) != t.side(i) && t.present(tg) && needsReach(q, &t.g.C[i]) {
+	if tg >= 0 && t.side(tg) != t.side(i) && t.present(tg) && needsReach(&q, &t.g.C[i]) {
 		t.approach(i, tg, false)
 	}
-	t.attackAction(i, q, tg, false)
+	t.attackAction(i, &q, tg, false)
 }
 
 // needsReach: the main action is made in melee (within 1 meter).
-func needsReach(p Plan, c *Combatant) bool {
+func needsReach(p *Plan, c *Combatant) bool {
 	switch p.Main {
 	case MainGrapple, MainCharge, MainSqueeze, MainPointBlank, MainLegSweep:
 		return true

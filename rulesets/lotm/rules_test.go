@@ -414,7 +414,7 @@ sides:
 	check := func(what string, a, d, wa, wd int, adv, dis bool) {
 		t.Helper()
 		tb.presence++ // the test edits joins and ranks behind the referee's back: count again
-		ca, cd := tb.flankCounts(a, d, true)
+		ca, cd := flankCountsScan(tb, a, d, true)
 		ga, gd := tb.advState(a, d, true, false)
 		if ca != wa || cd != wd || ga != adv || gd != dis {
 			t.Errorf("%s: counts %d:%d advantage %v disadvantage %v; want %d:%d %v %v", what, ca, cd, ga, gd, wa, wd, adv, dis)
@@ -429,10 +429,13 @@ sides:
 	tb.in |= 1 << f // as join does
 	check("F joined: two against two", x, e, 0, 0, false, false)
 	g.C[e].Rank = 1
+	tb.denseRanks() // the Table keeps the ranks dense
 	check("rank", e, x, 1, 0, true, false)
 	g.C[e].Rank = 0
+	tb.denseRanks()
 	// Condition 4: E held by Y cannot attack X; Y and E are exempt.
 	tb.f[y].grappling, tb.f[e].grappledBy = e, y
+	tb.unusual = true // as grapple does
 	check("held target", x, e, 1, 0, true, false)
 	check("the grapplers", y, e, 0, 0, false, false)
 	tb.f[e].casts = 1
@@ -448,6 +451,7 @@ sides:
 	// Several conditions never give more than one Advantage, and a third
 	// source of Disadvantage still cancels it.
 	g.C[x].Rank = 1
+	tb.denseRanks()
 	check("two conditions", x, e, 2, 0, true, false)
 	tb.f[x].eyeHits = 2
 	check("blinded with advantage", x, e, 2, 0, true, true)
@@ -765,8 +769,11 @@ sides:
 	const x, y, e, f = 0, 1, 2, 3
 	counts := func(what string, a, d, wa, wd int) {
 		t.Helper()
-		if ca, cd := tb.flankCounts(a, d, false); ca != wa || cd != wd {
+		if ca, cd := flankCountsScan(tb, a, d, false); ca != wa || cd != wd {
 			t.Errorf("%s: flanking counts %d:%d, want %d:%d", what, ca, cd, wa, wd)
+		}
+		if n := tb.flankNet(a, d, false); n != wa-wd {
+			t.Errorf("%s: flankNet %d (the counts kept as joins and outs come), want %d", what, n, wa-wd)
 		}
 	}
 	if !tb.Present(x) || !tb.Present(e) || tb.Present(f) {

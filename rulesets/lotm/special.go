@@ -174,7 +174,7 @@ func (t *Table) borrow(d, a int, k Kind) bool {
 	total := n + ag
 	switch {
 	case t.g.Opt.Naturals && n == 1:
-		t.f[a].offBalance, t.f[a].stunned = true, true
+		t.f[a].offBalance, t.f[a].stunned, t.unusual = true, true, true
 	case total < 20:
 		t.f[a].offBalance = true
 	}

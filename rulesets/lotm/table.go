@@ -12,7 +12,6 @@ import (
 type fighter struct {
 	hp, maxHP int
 	count     int // initiative total
-	x         int // position in feet on the line between the sides
 	out       bool
 	joined    bool // in the battle (joins_round reached)
 	turnDone  bool // has taken its turn this round
@@ -101,7 +100,11 @@ type Table struct {
 	team [2][]int // each side's combatants, in roster order
 	// Options read on every turn, as flags (Options keeps the strings).
 	castShared, searchTurn, flatAdv bool
-	foes                            [][]int // foes[i]: team[1-side of i]
+	naturals                        bool // option naturals
+	// lateJoin: some combatant joins after round 1 (join has work to do).
+	lateJoin bool
+	initMode int     // option initiative: initD20Agility, initD20, initAgility
+	foes     [][]int // foes[i]: team[1-side of i]
 	// hideBy[s]: the combatants of side s with the invisibility ability,
 	// the only ones that can ever be hidden.
 	hideBy [2]uint64
@@ -123,15 +126,42 @@ type Table struct {
 	flankAt   uint64
 	flankN    [2]int
 	flankRank [2]int
+	flankDiff [2]int8   // the conditions 1 – 3, side s attacking: its count less the other's (flankNet)
+	rank      []int     // each combatant's Rank (Game.C[i].Rank, kept dense for the flanking count)
+	rankAll   [2]int    // the Rank every combatant of side s has, -1 when they differ (denseRanks)
+	teamBits  [2]uint64 // team[s] as a bit mask (bit i: combatant i)
+	// unusual: someone has been stunned, hidden or in a grapple this
+	// encounter; until then the flanking condition 4 cannot be met
+	// (flankNet).
+	unusual bool
+	// insNow[s]: the combatants of insBy[s] that may still make a
+	// mid-combat ambush this encounter: not out, and with the invisibility
+	// ability or a teleport left (a used teleport does not come back).
+	insNow [2]uint64
+	// tmpl[i]: combatant i's fighter as an encounter starts, hit points
+	// aside (setup copies it).
+	tmpl []fighter
+	// x[i]: combatant i's position in feet on the line between the sides
+	// (dense: the distances are read on every turn); start[i] where it
+	// begins.
+	x, start []int
 }
 
 func newTable(g *Game) *Table {
 	n := len(g.C)
 	t := &Table{g: g, f: make([]fighter, n), order: make([]int, 0, n), sd: make([]int, n),
-		hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n)}
+		hpDice: make([]plain.Dice, n), dmgDice: make([]plain.Dice, n), rank: make([]int, n), tmpl: make([]fighter, n),
+		x: make([]int, n), start: make([]int, n)}
 	for i := range g.C {
 		c := &g.C[i]
 		t.sd[i] = c.Side
+		t.teamBits[c.Side] |= 1 << uint(i)
+		t.tmpl[i] = fighter{joined: c.JoinsRound <= 1, feintOn: -1, cogOn: -1, cameTo: -1, grappling: -1, grappledBy: -1,
+			mustFlee: -1, delayAlly: -1, teleports: c.Teleports, casts: c.Cast.Uses, luck: c.Luck,
+			items: c.Item.Count * min(c.Item.Size, 1), obstacles: c.Obstacle.Count * min(c.Obstacle.Size, 1)}
+		if c.Side == 1 {
+			t.start[i] = g.Distance
+		}
 		t.hpDice[i], t.dmgDice[i] = plain.Of(c.HP), plain.Of(c.Damage)
 		t.team[c.Side] = append(t.team[c.Side], i)
 		if c.Invisible != KindNone {
@@ -142,12 +172,41 @@ func newTable(g *Game) *Table {
 		}
 	}
 	t.castShared, t.searchTurn, t.flatAdv = g.Opt.CastingSlot == "shared", g.Opt.Search == "turn", g.Opt.Advantage == "flat"
+	t.naturals = g.Opt.Naturals
+	switch g.Opt.Initiative {
+	case "d20+agility":
+		t.initMode = initD20Agility
+	case "d20":
+		t.initMode = initD20
+	default:
+		t.initMode = initAgility
+	}
+	for i := range g.C {
+		t.lateJoin = t.lateJoin || g.C[i].JoinsRound > 1
+	}
+	t.denseRanks()
 	t.foes = make([][]int, n)
 	for i := range t.foes {
 		t.foes[i] = t.team[1-t.sd[i]]
 	}
 	t.newTraitRunner()
 	return t
+}
+
+// denseRanks copies the combatants' ranks into rank and rankAll.
+func (t *Table) denseRanks() {
+	t.rankAll = [2]int{-2, -2} // -2: no combatant seen yet
+	for i := range t.g.C {
+		r, s := t.g.C[i].Rank, t.sd[i]
+		t.rank[i] = r
+		switch t.rankAll[s] {
+		case -2:
+			t.rankAll[s] = r
+		case r:
+		default:
+			t.rankAll[s] = -1
+		}
+	}
 }
 
 // die rolls one die: from the test script while it lasts, else the stream.
@@ -165,6 +224,7 @@ func (t *Table) setup() {
 	t.actor, t.first, t.firstO, t.resume, t.trigT, t.insrt = -1, -1, -1, -1, -1, -1
 	t.round, t.amb, t.inner = 0, false, false
 	t.up, t.anyDelay, t.in = [2]int{}, false, 0
+	t.unusual, t.insNow = false, t.insBy
 	t.presence++
 	t.flankAt = t.presence - 1
 	if t.tr != nil {
@@ -175,12 +235,9 @@ func (t *Table) setup() {
 		c := &t.g.C[i]
 		f := &t.f[i]
 		hp := t.hpDice[i].Roll(t.r, &c.HP)
-		*f = fighter{hp: hp, maxHP: hp, joined: c.JoinsRound <= 1, feintOn: -1, cogOn: -1, cameTo: -1, grappling: -1, grappledBy: -1,
-			mustFlee: -1, delayAlly: -1, teleports: c.Teleports, casts: c.Cast.Uses, luck: c.Luck,
-			items: c.Item.Count * min(c.Item.Size, 1), obstacles: c.Obstacle.Count * min(c.Obstacle.Size, 1)}
-		if c.Side == 1 {
-			f.x = t.g.Distance
-		}
+		*f = t.tmpl[i]
+		t.x[i] = t.start[i]
+		f.hp, f.maxHP = hp, hp
 		t.up[c.Side]++
 		if f.joined {
 			t.in |= 1 << uint(i)
@@ -191,7 +248,7 @@ func (t *Table) setup() {
 				join = msg.New(", joins in round %d", c.JoinsRound)
 			}
 			t.logf("%s (side %d) hp %d, physical defense %d (ac %d + dodge %d + agility %d), at %d ft%s",
-				c.Name, c.Side, f.hp, c.AC+c.Dodge+c.Agility, c.AC, c.Dodge, c.Agility, f.x, join)
+				c.Name, c.Side, f.hp, c.AC+c.Dodge+c.Agility, c.AC, c.Dodge, c.Agility, t.x[i], join)
 		}
 	}
 }
@@ -346,7 +403,7 @@ func (t *Table) Side(i int) int { return t.sd[i] }
 func (t *Table) Foes(i int) []int { return t.foes[i] }
 
 // Dist is the distance in feet between i and j.
-func (t *Table) Dist(i, j int) int { return abs(t.f[i].x - t.f[j].x) }
+func (t *Table) Dist(i, j int) int { return abs(t.x[i] - t.x[j]) }
 
 // InReach reports whether i can attack j without moving (within 5 ft, the
 // source's 1 meter, or at any distance with a ranged weapon).
@@ -442,6 +499,10 @@ func (t *Table) Teleports(i int) int { return t.f[i].teleports }
 
 // CastUses is how many uses of its casting ability i has left.
 func (t *Table) CastUses(i int) int { return t.f[i].casts }
+
+// SeparateSlots reports whether the Attack and Casting actions are two
+// (option casting_slot: separate).
+func (t *Table) SeparateSlots() bool { return !t.castShared }
 
 // CanUse reports whether i still has an action of kind k this round.
 func (t *Table) CanUse(i int, k Kind) bool { return t.canUse(i, k) }

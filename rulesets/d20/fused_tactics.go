@@ -1,0 +1,301 @@
+package d20
+
+import (
+	"math/bits"
+
+	"simctl/sim/lang"
+)
+
+// Tactics conditions on the fused referee (issue 38). A tactics block
+// whose standard rule comes after conditional rules has a Guard: the
+// general referee asks it every turn and, when some condition holds, calls
+// the policy's Turn, which plays the rules in order. The fused referee
+// plays those rules itself when the policy describes them (FusedTactic) in
+// terms it can carry out: conditions over facts it computes from its own
+// arrays (FusedFact), decisions that attack an enemy it can pick, or that
+// always fall through in a fused fight. Every fact is computed as the
+// general referee's table answers it, in the fights compileFused accepts:
+// everyone in one place (every standing enemy in reach, every distance 0),
+// no spells, no ranged weapons, no delay, ready or charge ever carried out,
+// no surprise round. The facts draw nothing, so asking them changes no
+// draw; the rules' counters are counted as Turn counts them.
+
+// FusedFact is a tactics fact the fused referee computes from its own
+// state, for self on its turn (Arg: another combatant's roster index).
+// Package agents maps its d20 facts to these; a fact it maps to FactNone
+// keeps the fight on the general referee.
+type FusedFact uint8
+
+// The fused facts.
+const (
+	FactNone FusedFact = iota // not answered by the fused referee
+	// FactZero is 0 in every fight the fused referee plays: the surprise
+	// round, resuming, spells left, every distance, the nearest enemy's
+	// distance, ammunition and loading (no ranged weapon), enemies in
+	// range, readied, delaying and charged (never carried out).
+	FactZero
+	FactRound
+	FactSelfHP
+	FactSelfHPPct
+	FactEnemiesCount // also enemies.in_reach and enemies.reachable
+	FactEnemiesDown
+	FactAlliesCount
+	FactAlliesDown
+	FactSelfAC
+	FactSelfCount
+	FactSelfPosition      // place in the order among those still in, 1 = first
+	FactSelfFlatFooted    //
+	FactSelfEngaged       // self.engaged and self.threatened: an enemy stands (everyone is in reach of everyone)
+	FactSelfFlanked       // an enemy threatening self flanks it
+	FactEnemiesActed      //
+	FactEnemiesFlatFooted //
+	FactEnemiesFlanked    // standing enemies self's attack would flank
+	FactAlliesEngaged     //
+	FactAlliesActed       //
+	FactActed             // Arg has acted this round
+	FactDown              // Arg is out
+	FactInReach           // enemy Arg is in the fight (and so within reach)
+	FactHP                //
+	FactHPPct             //
+	FactEngaged           // an enemy of Arg stands (within its reach)
+	FactFlatFooted        //
+	FactCount             // Arg's initiative count
+	FactAC                // Arg's armour class now
+	FactFlanked           // self's attack on Arg would flank it
+	FactNextExists        // someone still in comes after self in the order this round
+	FactNextIsEnemy       //
+	FactNextIsAlly        //
+	numFusedFacts
+)
+
+// FusedSlot is the fact one slot of a condition reads.
+type FusedSlot struct {
+	Fact FusedFact
+	Arg  int
+}
+
+// FusedSelect is how a fused rule picks its target among the standing
+// enemies (all in reach).
+type FusedSelect uint8
+
+// The fused target selectors.
+const (
+	FusedWeakest   FusedSelect = iota // fewest hit points, ties to the earlier in roster order
+	FusedStrongest                    // most hit points, ties to the earlier
+	FusedFirst                        // earliest in roster order (and nearest: every distance is 0)
+	FusedLowestAC                     // lowest armour class now, ties to fewer hit points, then the earlier
+)
+
+// FusedRule is one rule of a tactics block before its standard rule, as
+// the fused referee plays it.
+type FusedRule struct {
+	When  *lang.Program // its condition
+	Slots []FusedSlot   // the fact each of When's slots reads
+	// Fell >= 0: the decision always falls through in a fused fight (a
+	// charge with everyone in one place, a full attack with one attack),
+	// counted in Counts.Rules[Fell].
+	// Else it attacks the enemy Select picks, counted in Fired.
+	Fell   int
+	Select FusedSelect
+	Fired  int
+}
+
+// FusedTactic is an optional ability of a Policy whose Standard has a
+// Guard (a tactics block): FusedRules returns the rules before the
+// standard one, in order, for the fused referee, or false when one of
+// them or of their facts is not one it plays.
+type FusedTactic interface {
+	FusedRules() ([]FusedRule, bool)
+}
+
+// fusedRule is a FusedRule compiled: the condition's decision tree with
+// each leaf's fact (lang.Program.Leaves), or the program and its slots'
+// facts when it is no such tree.
+type fusedRule struct {
+	leaves []fusedLeaf
+	when   *lang.Program
+	slots  []FusedSlot
+	fell   int
+	sel    FusedSelect
+	fired  int
+}
+
+type fusedLeaf struct {
+	lang.Leaf
+	fact FusedFact
+	arg  int32
+}
+
+// compileFusedRule checks r against a game of n combatants and compiles
+// it.
+func compileFusedRule(r FusedRule, n int) (fusedRule, bool) {
+	if r.When == nil || len(r.Slots) != len(r.When.Slots) || r.Select > FusedLowestAC {
+		return fusedRule{}, false
+	}
+	for _, s := range r.Slots {
+		if s.Fact == FactNone || s.Fact >= numFusedFacts || s.Fact >= FactActed && s.Fact <= FactFlanked && (s.Arg < 0 || s.Arg >= n) {
+			return fusedRule{}, false
+		}
+	}
+	fr := fusedRule{when: r.When, slots: r.Slots, fell: r.Fell, sel: r.Select, fired: r.Fired}
+	for _, l := range r.When.Leaves() {
+		s := r.Slots[l.Slot]
+		fr.leaves = append(fr.leaves, fusedLeaf{l, s.Fact, int32(s.Arg)})
+	}
+	return fr, true
+}
+
+// fusedEval evaluates a condition that is no decision tree: the program,
+// each fact asked by fusedFact.
+func (t *Table) fusedEval(fr *fusedRule, a, k, round int) bool {
+	return fr.when.EvalFunc(func(s int) float64 {
+		sl := &fr.slots[s]
+		return t.fusedFact(sl.Fact, sl.Arg, a, k, round)
+	})
+}
+
+// fusedPick is the standing enemy of side es that sel picks (PickTarget
+// and package agents' selectors, with every enemy in reach).
+func (t *Table) fusedPick(sel FusedSelect, es int) int {
+	fg, fs := t.g.fused, t.fs
+	switch sel {
+	case FusedWeakest:
+		return fs.weak[es]
+	case FusedFirst:
+		return bits.TrailingZeros64(fs.up[es])
+	}
+	best := -1
+	for m := fs.up[es]; m != 0; m &= m - 1 {
+		j := bits.TrailingZeros64(m) & 63
+		if best < 0 {
+			best = j
+			continue
+		}
+		if sel == FusedStrongest {
+			if fs.hp[j] > fs.hp[best] {
+				best = j
+			}
+			continue
+		}
+		if aj, ab := fs.ac(fg, j), fs.ac(fg, best); aj < ab || aj == ab && fs.hp[j] < fs.hp[best] {
+			best = j
+		}
+	}
+	return best
+}
+
+// ac is j's armour class now (Table.ac: nobody charges in a fused fight).
+func (fs *fusedState) ac(fg *fusedGame, j int) int32 {
+	if fs.flat&(1<<(uint(j)&63)) != 0 {
+		return fg.acFlat[j&63]
+	}
+	return fg.ac[j&63]
+}
+
+// fusedFact computes fact f (argument arg) for self, whose turn is the
+// k-th entry of the order in round round, as the general referee's table
+// answers it in a fused fight. (playFused computes the commonest facts
+// itself, the same way.)
+func (t *Table) fusedFact(f FusedFact, arg, self, k, round int) float64 {
+	fg, fs := t.g.fused, t.fs
+	self &= 63
+	s := int(fg.side[self])
+	es := 1 - s
+	me := uint64(1) << uint(self)
+	a := arg & 63
+	ab := uint64(1) << uint(a)
+	switch f {
+	case FactRound:
+		return float64(round)
+	case FactSelfHP:
+		return float64(fs.hp[self])
+	case FactSelfHPPct:
+		return fs.pct(self)
+	case FactSelfAC:
+		return float64(fs.ac(fg, self))
+	case FactSelfCount:
+		return float64(t.f[self].count)
+	case FactSelfPosition:
+		n := 1
+		for _, j := range t.order[:k] {
+			n += b2i(fs.up[fg.side[j&63]]&(1<<(uint(j)&63)) != 0)
+		}
+		return float64(n)
+	case FactSelfFlatFooted:
+		return b2f(fs.flat&me != 0)
+	case FactSelfEngaged:
+		return b2f(fs.up[es] != 0)
+	case FactSelfFlanked:
+		// flanking: two: an enemy threatens it and another enemy stands.
+		return b2f(fg.flankTwo && bits.OnesCount64(fs.up[es]) >= 2)
+	case FactEnemiesCount:
+		return float64(bits.OnesCount64(fs.up[es]))
+	case FactEnemiesDown:
+		return float64(fg.sideSize[es] - bits.OnesCount64(fs.up[es]))
+	case FactEnemiesActed:
+		return float64(bits.OnesCount64(fs.up[es] & fs.acted))
+	case FactEnemiesFlatFooted:
+		return float64(bits.OnesCount64(fs.up[es] & fs.flat))
+	case FactEnemiesFlanked:
+		if fg.flankTwo && fs.up[s]&^me != 0 {
+			return float64(bits.OnesCount64(fs.up[es]))
+		}
+		return 0
+	case FactAlliesCount:
+		return float64(bits.OnesCount64(fs.up[s] &^ me))
+	case FactAlliesDown:
+		return float64(fg.sideSize[s] - 1 - bits.OnesCount64(fs.up[s]&^me))
+	case FactAlliesEngaged:
+		if fs.up[es] != 0 {
+			return float64(bits.OnesCount64(fs.up[s] &^ me))
+		}
+		return 0
+	case FactAlliesActed:
+		return float64(bits.OnesCount64(fs.up[s] & fs.acted &^ me))
+	case FactActed:
+		return b2f(fs.acted&ab != 0)
+	case FactDown:
+		return b2f(fs.up[fg.side[a]]&ab == 0)
+	case FactInReach:
+		return b2f(fs.up[fg.side[a]]&ab != 0)
+	case FactHP:
+		return float64(fs.hp[a])
+	case FactHPPct:
+		return fs.pct(a)
+	case FactEngaged:
+		return b2f(fs.up[1-fg.side[a]] != 0)
+	case FactFlatFooted:
+		return b2f(fs.flat&ab != 0)
+	case FactCount:
+		return float64(t.f[a].count)
+	case FactAC:
+		return float64(fs.ac(fg, a))
+	case FactFlanked:
+		return b2f(fg.flankTwo && fs.up[fg.side[a]]&ab != 0 && fs.up[s]&^me != 0)
+	case FactNextExists, FactNextIsEnemy, FactNextIsAlly:
+		next := -1
+		for _, j := range t.order[k+1:] {
+			if fs.up[fg.side[j&63]]&(1<<(uint(j)&63)) != 0 {
+				next = j
+				break
+			}
+		}
+		switch f {
+		case FactNextExists:
+			return b2f(next >= 0)
+		case FactNextIsEnemy:
+			return b2f(next >= 0 && int(fg.side[next&63]) != s)
+		}
+		return b2f(next >= 0 && next != self && int(fg.side[next&63]) == s)
+	}
+	return 0 // FactZero
+}
+
+// pct is i's hit points as a fraction of those at the start (0 when it
+// started with none), as package agents computes self.hp_pct.
+func (fs *fusedState) pct(i int) float64 {
+	if m := fs.maxHP[i&63]; m > 0 {
+		return float64(fs.hp[i&63]) / float64(m)
+	}
+	return 0
+}
