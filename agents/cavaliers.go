@@ -239,17 +239,6 @@ func cavIndex(p params, g *cavaliers.Game, name string, n *yaml.Node, param stri
 // cavEnemyHere reports whether an enemy of self stands in self's Area.
 func cavEnemyHere(t *cavaliers.Table, self int) bool { return t.FoesIn(self, t.Area(self)) != 0 }
 
-// cavToward is the Area next to from on the way to area, or -1 if there.
-func cavToward(from, area int) int {
-	switch {
-	case area > from:
-		return from + 1
-	case area < from:
-		return from - 1
-	}
-	return -1
-}
-
 // Roll implements cavaliers.Policy: the specialty chosen by param roll.
 func (p *cavPolicy) Roll(t *cavaliers.Table, self int) int { return p.roll }
 
@@ -306,11 +295,11 @@ func (p *cavPolicy) Move(t *cavaliers.Table, self int) int {
 		return -1
 	case cavMWard:
 		if p.ward >= 0 && t.Present(p.ward) {
-			return cavToward(here, t.Area(p.ward))
+			return cavaliers.Toward(here, t.Area(p.ward))
 		}
 	}
 	if p.focus >= 0 && t.Present(p.focus) {
-		return cavToward(here, t.Area(p.focus))
+		return cavaliers.Toward(here, t.Area(p.focus))
 	}
 	if cavEnemyHere(t, self) {
 		return -1
@@ -326,7 +315,7 @@ func (p *cavPolicy) Move(t *cavaliers.Table, self int) int {
 			best = j
 		}
 	}
-	return cavToward(here, t.Area(best))
+	return cavaliers.Toward(here, t.Area(best))
 }
 
 // Target implements cavaliers.Policy.

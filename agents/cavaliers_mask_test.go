@@ -108,11 +108,11 @@ func cavMoveScan(p *cavPolicy, t *cavaliers.Table, self int) int {
 		return -1
 	case cavMWard:
 		if p.ward >= 0 && t.Present(p.ward) {
-			return cavToward(here, t.Area(p.ward))
+			return cavaliers.Toward(here, t.Area(p.ward))
 		}
 	}
 	if p.focus >= 0 && t.Present(p.focus) {
-		return cavToward(here, t.Area(p.focus))
+		return cavaliers.Toward(here, t.Area(p.focus))
 	}
 	best := -1
 	for _, j := range t.Foes(self) {
@@ -128,7 +128,7 @@ func cavMoveScan(p *cavPolicy, t *cavaliers.Table, self int) int {
 	if best < 0 {
 		return -1
 	}
-	return cavToward(here, t.Area(best))
+	return cavaliers.Toward(here, t.Area(best))
 }
 
 func TestCavMasksMatchScans(t *testing.T) {

@@ -69,7 +69,7 @@ func (p *cavTactic) Move(t *cavaliers.Table, self int) int {
 			if !t.Present(r.do.who) {
 				return cwNotInFight
 			}
-			to = cavToward(t.Area(self), t.Area(r.do.who))
+			to = cavaliers.Toward(t.Area(self), t.Area(r.do.who))
 		default:
 			to = -1
 		}

@@ -206,7 +206,7 @@ func (t *Table) moveTo(i int, c *Combatant, bit uint64) int {
 	}
 	here := t.f[i].area
 	if s.Focus >= 0 && t.Present(s.Focus) {
-		return toward(here, t.f[s.Focus].area)
+		return Toward(here, t.f[s.Focus].area)
 	}
 	if t.FoesIn(i, here) != 0 {
 		return -1
@@ -223,7 +223,7 @@ func (t *Table) moveTo(i int, c *Combatant, bit uint64) int {
 			best, bd = j, abs(t.f[j].area-here)
 		}
 	}
-	return toward(here, t.f[best].area)
+	return Toward(here, t.f[best].area)
 }
 
 // stdTarget is the enemy combatant i attacks by its standard rule, or -1.
@@ -267,8 +267,9 @@ func pick(f []fighter, foes uint64, rule TargetRule) int {
 	return best
 }
 
-// toward is the Area next to from on the way to area, or -1 if there.
-func toward(from, area int) int {
+// Toward is the Area next to from on the way to area, or -1 if there: one
+// step of a Move, for the referee's standard rule and the policies alike.
+func Toward(from, area int) int {
 	switch {
 	case area > from:
 		return from + 1
