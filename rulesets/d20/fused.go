@@ -89,6 +89,9 @@ type fusedState struct {
 	maxHP [maxFused]int32
 	acted uint64
 	ruled [maxFused]int32
+	// The facts kept per side (fused_tactics.go's sideRound etc.), as
+	// self on side s asks them: side[s][kind].
+	side [2][8]int64
 }
 
 // compileFused returns g's fused form, or nil when some rule of g needs
@@ -222,6 +225,10 @@ func (t *Table) playFused(r *rng.Stream, c *sim.Counts) sim.Outcome {
 		for i := 0; i < n; i++ {
 			fs.maxHP[i], fs.ruled[i] = fs.hp[i], 0
 		}
+		for s := range fs.side {
+			up, es := int64(bits.OnesCount64(fg.mask[s])), int64(bits.OnesCount64(fg.mask[1-s]))
+			fs.side[s] = [8]int64{sideEnemiesCount: es, sideAlliesCount: up - 1, sideEngaged: int64(b2i(es != 0))}
+		}
 	}
 	fs.up = fg.mask
 	fs.flat = fg.mask[0] | fg.mask[1]
@@ -238,6 +245,7 @@ encounter:
 		}
 		rounds = round
 		fs.acted = 0
+		fs.side[0][sideRound], fs.side[1][sideRound] = int64(round), int64(round)
 		for k, i := range order {
 			bit := uint64(1) << (uint(i) & 63)
 			s := fg.side[i&63]
@@ -262,58 +270,44 @@ encounter:
 				// condition holds and that can be carried out decides
 				// (its target replaces the standard rule's, which is then
 				// not counted: fs.ruled); fall-throughs and firings are
-				// counted as Turn counts them. A condition's tree is walked
-				// here, asking each leaf's fact as it comes (the commonest
-				// computed in the loop, the others by fusedFact); one that
-				// is no tree asks fusedFact for every fact (fusedEval).
-				// Written into the turn, not called: a call a turn cost
-				// ~60 instructions more (the loop's registers saved).
+				// counted as Turn counts them. The common turn, every
+				// condition false on facts kept per side and self.hp_pct,
+				// is walked here, with no call (a call in this loop has
+				// the turn loop's registers saved and restored around
+				// it); the first condition that holds, or that asks
+				// another fact or is no tree, hands the rules from it on
+				// to fusedRules, which does all the above.
 				if fg.guarded&bit != 0 {
 					a := i & 63
 					rules := fg.tactic[a]
-				rules:
+					sf := &fs.side[s&1]
+				fast:
 					for r := range rules {
-						fr := &rules[r]
-						var holds bool
-						if leaves := fr.leaves; leaves != nil {
-							li := int32(0)
-							for {
-								l := &leaves[li]
-								var x float64
-								switch l.fact {
-								case FactZero:
-								case FactRound:
-									x = float64(round)
-								case FactSelfHPPct:
-									x = fs.pct(a)
-								case FactEnemiesCount:
-									x = float64(bits.OnesCount64(fs.up[es&1]))
-								case FactAlliesDown: // self stands on its turn: its side's fallen
-									x = float64(fg.sideSize[s&1] - bits.OnesCount64(fs.up[s&1]))
-								default:
-									x = t.fusedFact(l.fact, int(l.arg), a, k, round)
-								}
-								nx := l.Next[b2i(l.Holds(x))]
-								if nx < 0 {
-									holds = nx == lang.ResultTrue
-									break
-								}
-								li = nx
+						leaves := rules[r].leaves
+						li := int32(0)
+						for li < int32(len(leaves)) {
+							l := &leaves[li]
+							var in bool
+							if l.kind < numSideFacts {
+								in = l.holdsInt(sf[l.kind&7])
+							} else if l.kind == kindHPPct {
+								x := fs.pct(a)
+								in = l.flo <= x && x <= l.fhi
+							} else {
+								break
 							}
-						} else {
-							holds = t.fusedEval(fr, a, k, round)
+							li = l.next[b2i(in)]
+							if li < 0 {
+								if li == lang.ResultFalse {
+									continue fast
+								}
+								break
+							}
 						}
-						if !holds {
-							continue
-						}
-						if fr.fell >= 0 {
-							t.c.Rule(fr.fell)
-							continue
-						}
-						t.c.Rule(fr.fired)
-						fs.ruled[a]++
-						tg = t.fusedPick(fr.sel, int(es))
-						break rules
+						// A condition that holds, asks another fact or is
+						// no tree (li >= 0 for both).
+						tg = t.fusedRules(a, int(es), k, round, r, tg)
+						break
 					}
 				}
 				fs.acted |= bit
@@ -397,6 +391,13 @@ encounter:
 				}
 				fs.up[es] &^= 1 << uint(d)
 				fs.kills[a]++
+				if tactics {
+					fs.side[es][sideAlliesCount]--
+					fs.side[es][sideAlliesDown]++
+					fs.side[s][sideEnemiesCount]--
+					fs.side[s][sideEnemiesDown]++
+					fs.side[s][sideEngaged] = int64(b2i(fs.up[es] != 0))
+				}
 				if fs.weak[es] == d {
 					fs.weak[es] = fs.weakestOf(fs.up[es])
 				}

@@ -1,6 +1,7 @@
 package d20
 
 import (
+	"math"
 	"math/bits"
 
 	"simctl/sim/lang"
@@ -120,10 +121,98 @@ type fusedRule struct {
 	fired  int
 }
 
+// fusedLeaf is a leaf of a condition's tree, compiled for playFused's
+// walk: a fact the fused state keeps per side (kind < numSideFacts) is a
+// load from fusedState.side, tested against the leaf's interval as integer
+// bounds (lo, span: one unsigned comparison; exact, since such a fact is
+// a whole number); self.hp_pct (kindHPPct) and the others (kindOther,
+// asked of fusedFact) are tested against Lo and Hi as floats. next is the
+// leaf's Next by whether the value is in the interval, its negation
+// folded in.
 type fusedLeaf struct {
-	lang.Leaf
+	kind uint8
 	fact FusedFact
 	arg  int32
+	next [2]int32
+	lo   int64
+	span uint64
+	flo  float64
+	fhi  float64
+}
+
+// The facts fusedState.side keeps for each side, as self on that side
+// asks them on its turn (self stands then): kept as they change (the
+// round at its start, the counts when someone goes out), so that asking
+// one is a load.
+const (
+	sideZero         = iota // FactZero
+	sideRound               // FactRound
+	sideEnemiesCount        // FactEnemiesCount: the other side's standing
+	sideEnemiesDown         // FactEnemiesDown: the other side's fallen
+	sideAlliesCount         // FactAlliesCount: the side's standing but self
+	sideAlliesDown          // FactAlliesDown: the side's fallen (self stands)
+	sideEngaged             // FactSelfEngaged: an enemy stands
+	numSideFacts
+	kindHPPct = numSideFacts     // self.hp_pct, tested as a float
+	kindOther = numSideFacts + 1 // asked of fusedFact, tested as a float
+)
+
+// sideKind is the kind of a leaf reading fact f.
+func sideKind(f FusedFact) uint8 {
+	switch f {
+	case FactZero:
+		return sideZero
+	case FactRound:
+		return sideRound
+	case FactEnemiesCount:
+		return sideEnemiesCount
+	case FactEnemiesDown:
+		return sideEnemiesDown
+	case FactAlliesCount:
+		return sideAlliesCount
+	case FactAlliesDown:
+		return sideAlliesDown
+	case FactSelfEngaged:
+		return sideEngaged
+	case FactSelfHPPct:
+		return kindHPPct
+	}
+	return kindOther
+}
+
+// maxExact bounds the integer bounds: every whole number up to it is a
+// float64, and every fact kept per side is far inside it.
+const maxExact = 1 << 53
+
+// intBounds is the interval [lo, hi] of floats as the whole numbers x in
+// it with |x| < maxExact, those with x-lo <= span unsigned: ceil(lo) to
+// floor(hi), each clamped to ±maxExact, just outside that range; an empty interval
+// (lo > hi, or a NaN bound) as one no such x is in.
+func intBounds(lo, hi float64) (int64, uint64) {
+	if !(lo <= hi) {
+		return 2 * maxExact, 0 // x - lo < 0 for every x in range: huge unsigned
+	}
+	l := math.Ceil(math.Min(math.Max(lo, -maxExact), maxExact))
+	h := math.Floor(math.Max(math.Min(hi, maxExact), -maxExact))
+	if l > h {
+		return 2 * maxExact, 0
+	}
+	return int64(l), uint64(int64(h) - int64(l))
+}
+
+// holdsInt is Holds for a whole number x (|x| < maxExact) as fusedLeaf
+// tests it, its negation aside.
+func (l *fusedLeaf) holdsInt(x int64) bool { return uint64(x-l.lo) <= l.span }
+
+// compileLeaf compiles leaf l, which reads fact f (argument arg).
+func compileLeaf(l lang.Leaf, f FusedFact, arg int) fusedLeaf {
+	fl := fusedLeaf{kind: sideKind(f), fact: f, arg: int32(arg), flo: l.Lo, fhi: l.Hi}
+	fl.lo, fl.span = intBounds(l.Lo, l.Hi)
+	fl.next = l.Next
+	if l.Neg {
+		fl.next[0], fl.next[1] = l.Next[1], l.Next[0]
+	}
+	return fl
 }
 
 // compileFusedRule checks r against a game of n combatants and compiles
@@ -140,9 +229,58 @@ func compileFusedRule(r FusedRule, n int) (fusedRule, bool) {
 	fr := fusedRule{when: r.When, slots: r.Slots, fell: r.Fell, sel: r.Select, fired: r.Fired}
 	for _, l := range r.When.Leaves() {
 		s := r.Slots[l.Slot]
-		fr.leaves = append(fr.leaves, fusedLeaf{l, s.Fact, int32(s.Arg)})
+		fr.leaves = append(fr.leaves, compileLeaf(l, s.Fact, s.Arg))
 	}
 	return fr, true
+}
+
+// fusedRules plays self a's rules from the r-th on, as playFused does (see
+// there), on the k-th turn of round round; tg is the standard rule's
+// target, es self's enemies' side. It returns the target.
+func (t *Table) fusedRules(a, es, k, round, r, tg int) int {
+	fs := t.fs
+	rules := t.g.fused.tactic[a&63]
+	for ; r < len(rules); r++ {
+		fr := &rules[r]
+		var holds bool
+		if leaves := fr.leaves; leaves != nil {
+			li := int32(0)
+			for {
+				l := &leaves[li]
+				var in bool
+				if l.kind < numSideFacts {
+					in = l.holdsInt(fs.side[t.g.fused.side[a&63]&1][l.kind&7])
+				} else {
+					var x float64
+					if l.kind == kindHPPct {
+						x = fs.pct(a)
+					} else {
+						x = t.fusedFact(l.fact, int(l.arg), a, k, round)
+					}
+					in = l.flo <= x && x <= l.fhi
+				}
+				nx := l.next[b2i(in)]
+				if nx < 0 {
+					holds = nx == lang.ResultTrue
+					break
+				}
+				li = nx
+			}
+		} else {
+			holds = t.fusedEval(fr, a, k, round)
+		}
+		if !holds {
+			continue
+		}
+		if fr.fell >= 0 {
+			t.c.Rule(fr.fell)
+			continue
+		}
+		t.c.Rule(fr.fired)
+		fs.ruled[a&63]++
+		return t.fusedPick(fr.sel, es)
+	}
+	return tg
 }
 
 // fusedEval evaluates a condition that is no decision tree: the program,

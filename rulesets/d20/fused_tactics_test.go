@@ -1,0 +1,54 @@
+package d20
+
+import (
+	"math"
+	"testing"
+
+	"simctl/sim/lang"
+	"simctl/sim/rng"
+)
+
+// TestFusedLeafMatchesHolds checks the fused leaf's integer test (the
+// interval as whole-number bounds, one unsigned comparison, the negation
+// folded into next) against lang.Leaf.Holds for every whole number a
+// fact kept per side can take near the bounds, over special bounds (the
+// infinities, NaN, signed zeros, fractions, huge and empty intervals) and
+// random ones.
+func TestFusedLeafMatchesHolds(t *testing.T) {
+	special := []float64{math.Inf(-1), math.Inf(1), math.NaN(), 0, math.Copysign(0, -1),
+		-0.5, 0.5, -1, 1, 2.5, 3, math.Nextafter(3, 4), math.Nextafter(3, 2), -3,
+		math.Nextafter(0, -1), math.Nextafter(0, 1), 1e300, -1e300, maxExact, -maxExact,
+		maxExact + 2, -maxExact - 2, math.MaxInt32, math.MinInt32, 1 << 62, -(1 << 62)}
+	r := rng.New(7, 1)
+	bounds := append([]float64(nil), special...)
+	for i := 0; i < 200; i++ {
+		bounds = append(bounds, float64(int64(r.Uint64()%41)-20)/float64(1+r.Uint64()%4))
+	}
+	var xs []int64
+	for x := int64(-25); x <= 25; x++ {
+		xs = append(xs, x)
+	}
+	xs = append(xs, math.MaxInt32, math.MinInt32, maxExact-1, -maxExact+1, 1<<40, -(1 << 40))
+	checked := 0
+	for _, lo := range bounds {
+		for _, hi := range bounds {
+			for _, neg := range []bool{false, true} {
+				l := lang.Leaf{Lo: lo, Hi: hi, Neg: neg, Next: [2]int32{lang.ResultFalse, 3}}
+				fl := compileLeaf(l, FactAlliesDown, 0)
+				if fl.kind >= numSideFacts {
+					t.Fatalf("allies.down compiled as kind %d, not a fact kept per side", fl.kind)
+				}
+				for _, x := range xs {
+					want := l.Next[b2i(l.Holds(float64(x)))]
+					if got := fl.next[b2i(fl.holdsInt(x))]; got != want {
+						t.Fatalf("leaf [%v, %v] neg %v at %d: fused next %d, Holds gives %d", lo, hi, neg, x, got, want)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 100000 {
+		t.Fatalf("only %d cases checked", checked)
+	}
+}
