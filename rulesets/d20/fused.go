@@ -7,7 +7,6 @@ import (
 	"simctl/rulesets/internal/plain"
 	"simctl/sim"
 	"simctl/sim/dice"
-	"simctl/sim/lang"
 	"simctl/sim/rng"
 )
 
@@ -67,6 +66,7 @@ type fusedGame struct {
 	// has a guard, and their rules before it.
 	guarded  uint64
 	tactic   [maxFused][]fusedRule
+	walk     [maxFused][]fusedLeaf // the tactic's walk (compileWalk)
 	sideSize [2]int
 }
 
@@ -122,6 +122,7 @@ func compileFused(g *Game) *fusedGame {
 				}
 				fg.tactic[i] = append(fg.tactic[i], fr)
 			}
+			fg.walk[i] = compileWalk(fg.tactic[i])
 			fg.guarded |= 1 << uint(i)
 		}
 		if !c.std || c.stdRule.Limit < 0 || c.Position != 0 || c.Aware != g.C[0].Aware ||
@@ -279,35 +280,31 @@ encounter:
 				// to fusedRules, which does all the above.
 				if fg.guarded&bit != 0 {
 					a := i & 63
-					rules := fg.tactic[a]
+					walk := fg.walk[a]
 					sf := &fs.side[s&1]
-				fast:
-					for r := range rules {
-						leaves := rules[r].leaves
-						li := int32(0)
-						for li < int32(len(leaves)) {
-							l := &leaves[li]
-							var in bool
-							if l.kind < numSideFacts {
-								in = l.holdsInt(sf[l.kind&7])
-							} else if l.kind == kindHPPct {
-								x := fs.pct(a)
-								in = l.flo <= x && x <= l.fhi
-							} else {
-								break
-							}
-							li = l.next[b2i(in)]
-							if li < 0 {
-								if li == lang.ResultFalse {
-									continue fast
-								}
-								break
-							}
+					l := &walk[0]
+					for {
+						var in bool
+						if l.kind < numSideFacts {
+							in = l.holdsInt(sf[l.kind&7])
+						} else if l.kind == kindHPPct {
+							in = l.holdsFloat(fs.pct(a))
+						} else {
+							break
 						}
+						nx := l.next[b2i(in)]
+						if nx < 0 {
+							if nx == walkNone {
+								l = nil
+							}
+							break
+						}
+						l = &walk[nx]
+					}
+					if l != nil {
 						// A condition that holds, asks another fact or is
-						// no tree (li >= 0 for both).
-						tg = t.fusedRules(a, int(es), k, round, r, tg)
-						break
+						// no tree: the rules from l's on.
+						tg = t.fusedRules(a, int(es), k, round, int(l.rule), tg)
 					}
 				}
 				fs.acted |= bit

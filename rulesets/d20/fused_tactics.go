@@ -109,36 +109,43 @@ type FusedTactic interface {
 	FusedRules() ([]FusedRule, bool)
 }
 
-// fusedRule is a FusedRule compiled: the condition's decision tree with
-// each leaf's fact (lang.Program.Leaves), or the program and its slots'
-// facts when it is no such tree.
+// fusedRule is a FusedRule compiled: the condition's decision tree
+// (lang.Program.Leaves, nil when it is no such tree), the program, its
+// slots' facts, and what the rule does.
 type fusedRule struct {
-	leaves []fusedLeaf
-	when   *lang.Program
-	slots  []FusedSlot
-	fell   int
-	sel    FusedSelect
-	fired  int
+	tree  []lang.Leaf
+	when  *lang.Program
+	slots []FusedSlot
+	fell  int
+	sel   FusedSelect
+	fired int
 }
 
-// fusedLeaf is a leaf of a condition's tree, compiled for playFused's
-// walk: a fact the fused state keeps per side (kind < numSideFacts) is a
-// load from fusedState.side, tested against the leaf's interval as integer
-// bounds (lo, span: one unsigned comparison; exact, since such a fact is
-// a whole number); self.hp_pct (kindHPPct) and the others (kindOther,
-// asked of fusedFact) are tested against Lo and Hi as floats. next is the
-// leaf's Next by whether the value is in the interval, its negation
-// folded in.
+// fusedLeaf is a leaf of the walk playFused makes over a combatant's
+// rules before the standard one: their decision trees in order, one
+// program, where a rule's false goes on to the next rule's first leaf.
+// A fact the fused state keeps per side (kind < numSideFacts) is a load
+// from fusedState.side, tested against the leaf's interval as integer
+// bounds (x-lo <= span unsigned: exact, such a fact being a whole
+// number); self.hp_pct (kindHPPct) against the interval as floats, their
+// bits kept in lo and span. A leaf of kindOther (another fact, or a rule
+// that is no tree) ends the walk there: fusedRules plays the rules from
+// the leaf's on. next is the leaf's Next by whether the value is in the
+// interval (its negation folded in), rebased on the walk: walkNone when
+// no rule's condition holds, walkHolds when the leaf's rule's does.
 type fusedLeaf struct {
-	kind uint8
-	fact FusedFact
-	arg  int32
-	next [2]int32
 	lo   int64
 	span uint64
-	flo  float64
-	fhi  float64
+	next [2]int32
+	kind uint8
+	rule int32
 }
+
+// The ends of a walk.
+const (
+	walkNone  = -1
+	walkHolds = -2
+)
 
 // The facts fusedState.side keeps for each side, as self on that side
 // asks them on its turn (self stands then): kept as they change (the
@@ -204,15 +211,58 @@ func intBounds(lo, hi float64) (int64, uint64) {
 // tests it, its negation aside.
 func (l *fusedLeaf) holdsInt(x int64) bool { return uint64(x-l.lo) <= l.span }
 
-// compileLeaf compiles leaf l, which reads fact f (argument arg).
-func compileLeaf(l lang.Leaf, f FusedFact, arg int) fusedLeaf {
-	fl := fusedLeaf{kind: sideKind(f), fact: f, arg: int32(arg), flo: l.Lo, fhi: l.Hi}
-	fl.lo, fl.span = intBounds(l.Lo, l.Hi)
-	fl.next = l.Next
+// holdsFloat is Holds for x as a kindHPPct leaf tests it, its negation
+// aside.
+func (l *fusedLeaf) holdsFloat(x float64) bool {
+	return math.Float64frombits(uint64(l.lo)) <= x && x <= math.Float64frombits(l.span)
+}
+
+// compileLeaf compiles leaf l, which reads fact f, for rule r's part of a
+// walk (next rebased: see fusedLeaf).
+func compileLeaf(l lang.Leaf, f FusedFact, r int32) fusedLeaf {
+	fl := fusedLeaf{kind: sideKind(f), rule: r, next: l.Next}
+	switch {
+	case fl.kind < numSideFacts:
+		fl.lo, fl.span = intBounds(l.Lo, l.Hi)
+	case fl.kind == kindHPPct:
+		fl.lo, fl.span = int64(math.Float64bits(l.Lo)), math.Float64bits(l.Hi)
+	}
 	if l.Neg {
 		fl.next[0], fl.next[1] = l.Next[1], l.Next[0]
 	}
 	return fl
+}
+
+// compileWalk is the walk over rules (see fusedLeaf).
+func compileWalk(rules []fusedRule) []fusedLeaf {
+	var w []fusedLeaf
+	start := make([]int32, len(rules)+1)
+	for r, fr := range rules {
+		start[r+1] = start[r] + int32(max(len(fr.tree), 1))
+	}
+	for r, fr := range rules {
+		if fr.tree == nil {
+			w = append(w, fusedLeaf{kind: kindOther, rule: int32(r)})
+			continue
+		}
+		for _, l := range fr.tree {
+			fl := compileLeaf(l, fr.slots[l.Slot].Fact, int32(r))
+			for j, nx := range fl.next {
+				switch {
+				case nx >= 0:
+					fl.next[j] = start[r] + nx
+				case nx == lang.ResultTrue:
+					fl.next[j] = walkHolds
+				case r+1 < len(rules):
+					fl.next[j] = start[r+1]
+				default:
+					fl.next[j] = walkNone
+				}
+			}
+			w = append(w, fl)
+		}
+	}
+	return w
 }
 
 // compileFusedRule checks r against a game of n combatants and compiles
@@ -226,40 +276,25 @@ func compileFusedRule(r FusedRule, n int) (fusedRule, bool) {
 			return fusedRule{}, false
 		}
 	}
-	fr := fusedRule{when: r.When, slots: r.Slots, fell: r.Fell, sel: r.Select, fired: r.Fired}
-	for _, l := range r.When.Leaves() {
-		s := r.Slots[l.Slot]
-		fr.leaves = append(fr.leaves, compileLeaf(l, s.Fact, s.Arg))
-	}
-	return fr, true
+	return fusedRule{tree: r.When.Leaves(), when: r.When, slots: r.Slots, fell: r.Fell, sel: r.Select, fired: r.Fired}, true
 }
 
 // fusedRules plays self a's rules from the r-th on, as playFused does (see
 // there), on the k-th turn of round round; tg is the standard rule's
-// target, es self's enemies' side. It returns the target.
+// target, es self's enemies' side. It returns the target. Each condition
+// is walked as lang.Program.Leaves says, every fact asked of fusedFact,
+// or evaluated by fusedEval when it is no tree.
 func (t *Table) fusedRules(a, es, k, round, r, tg int) int {
-	fs := t.fs
 	rules := t.g.fused.tactic[a&63]
 	for ; r < len(rules); r++ {
 		fr := &rules[r]
 		var holds bool
-		if leaves := fr.leaves; leaves != nil {
+		if tree := fr.tree; tree != nil {
 			li := int32(0)
 			for {
-				l := &leaves[li]
-				var in bool
-				if l.kind < numSideFacts {
-					in = l.holdsInt(fs.side[t.g.fused.side[a&63]&1][l.kind&7])
-				} else {
-					var x float64
-					if l.kind == kindHPPct {
-						x = fs.pct(a)
-					} else {
-						x = t.fusedFact(l.fact, int(l.arg), a, k, round)
-					}
-					in = l.flo <= x && x <= l.fhi
-				}
-				nx := l.next[b2i(in)]
+				l := &tree[li]
+				sl := &fr.slots[l.Slot]
+				nx := l.Next[b2i(l.Holds(t.fusedFact(sl.Fact, sl.Arg, a, k, round)))]
 				if nx < 0 {
 					holds = nx == lang.ResultTrue
 					break
@@ -277,7 +312,7 @@ func (t *Table) fusedRules(a, es, k, round, r, tg int) int {
 			continue
 		}
 		t.c.Rule(fr.fired)
-		fs.ruled[a&63]++
+		t.fs.ruled[a&63]++
 		return t.fusedPick(fr.sel, es)
 	}
 	return tg
