@@ -67,6 +67,7 @@ type fusedGame struct {
 	guarded  uint64
 	tactic   [maxFused][]fusedRule
 	walk     [maxFused][]fusedLeaf // the tactic's walk (compileWalk)
+	acted    bool                  // some rule asks who has acted (fusedState.acted is kept)
 	sideSize [2]int
 }
 
@@ -92,6 +93,10 @@ type fusedState struct {
 	// The facts kept per side (fused_tactics.go's sideRound etc.), as
 	// self on side s asks them: side[s][kind].
 	side [2][8]int64
+	// hpDiv is what hp_pct divides by, for comparisons: maxHP, or +Inf
+	// when that is not above 0 (hp/+Inf is 0 or -0, which compare as
+	// pct's 0).
+	hpDiv [maxFused]float64
 }
 
 // compileFused returns g's fused form, or nil when some rule of g needs
@@ -123,6 +128,7 @@ func compileFused(g *Game) *fusedGame {
 				fg.tactic[i] = append(fg.tactic[i], fr)
 			}
 			fg.walk[i] = compileWalk(fg.tactic[i])
+			fg.acted = fg.acted || asksActed(fg.tactic[i])
 			fg.guarded |= 1 << uint(i)
 		}
 		if !c.std || c.stdRule.Limit < 0 || c.Position != 0 || c.Aware != g.C[0].Aware ||
@@ -225,6 +231,7 @@ func (t *Table) playFused(r *rng.Stream, c *sim.Counts) sim.Outcome {
 	if tactics {
 		for i := 0; i < n; i++ {
 			fs.maxHP[i], fs.ruled[i] = fs.hp[i], 0
+			fs.hpDiv[i] = hpDivOf(fs.hp[i])
 		}
 		for s := range fs.side {
 			up, es := int64(bits.OnesCount64(fg.mask[s])), int64(bits.OnesCount64(fg.mask[1-s]))
@@ -288,7 +295,7 @@ encounter:
 						if l.kind < numSideFacts {
 							in = l.holdsInt(sf[l.kind&7])
 						} else if l.kind == kindHPPct {
-							in = l.holdsFloat(fs.pct(a))
+							in = l.holdsFloat(float64(fs.hp[a]) / fs.hpDiv[a])
 						} else {
 							break
 						}
@@ -307,7 +314,9 @@ encounter:
 						tg = t.fusedRules(a, int(es), k, round, int(l.rule), tg)
 					}
 				}
-				fs.acted |= bit
+				if fg.acted {
+					fs.acted |= bit
+				}
 			}
 			// The attack (one bonus) or full attack, each roll as strike
 			// makes it, written into the loop: no call per attack.

@@ -279,6 +279,28 @@ func compileFusedRule(r FusedRule, n int) (fusedRule, bool) {
 	return fusedRule{tree: r.When.Leaves(), when: r.When, slots: r.Slots, fell: r.Fell, sel: r.Select, fired: r.Fired}, true
 }
 
+// hpDivOf is fusedState.hpDiv for hit points at the start m.
+func hpDivOf(m int32) float64 {
+	if m > 0 {
+		return float64(m)
+	}
+	return math.Inf(1)
+}
+
+// asksActed reports whether some rule asks who has acted this round
+// (fusedFact reads fusedState.acted for those facts alone).
+func asksActed(rules []fusedRule) bool {
+	for _, fr := range rules {
+		for _, sl := range fr.slots {
+			switch sl.Fact {
+			case FactEnemiesActed, FactAlliesActed, FactActed:
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // fusedRules plays self a's rules from the r-th on, as playFused does (see
 // there), on the k-th turn of round round; tg is the standard rule's
 // target, es self's enemies' side. It returns the target. Each condition

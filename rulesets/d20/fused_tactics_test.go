@@ -52,3 +52,45 @@ func TestFusedLeafMatchesHolds(t *testing.T) {
 		t.Fatalf("only %d cases checked", checked)
 	}
 }
+
+// TestAsksActed checks that each fact reading fusedState.acted, and only
+// those, keeps the mask (playFused sets it only then).
+func TestAsksActed(t *testing.T) {
+	for f := FactZero; f < numFusedFacts; f++ {
+		want := f == FactEnemiesActed || f == FactAlliesActed || f == FactActed
+		rules := []fusedRule{{slots: []FusedSlot{{Fact: FactRound}}}, {slots: []FusedSlot{{Fact: FactSelfHP}, {Fact: f}}}}
+		if got := asksActed(rules); got != want {
+			t.Errorf("fact %d: asksActed %v, want %v", f, got, want)
+		}
+	}
+}
+
+// TestHPDivComparesAsPct checks that hp/hpDiv, which the turn's walk
+// compares with a self.hp_pct leaf's bounds, compares as pct does, also
+// for a combatant that started with no hit points.
+func TestHPDivComparesAsPct(t *testing.T) {
+	bounds := []float64{math.Inf(-1), math.Inf(1), math.NaN(), 0, math.Copysign(0, -1),
+		math.Nextafter(0, -1), math.Nextafter(0, 1), 0.25, 0.5, 1.0 / 3, 2.0 / 3, 0.75, 1, 1.5, -0.5}
+	var fs fusedState
+	checked := 0
+	for _, m := range []int32{-4, 0, 1, 3, 7, 12, 25} {
+		fs.maxHP[0] = m
+		for hp := int32(-30); hp <= 30; hp++ {
+			fs.hp[0] = hp
+			for _, lo := range bounds {
+				for _, hi := range bounds {
+					l := lang.Leaf{Lo: lo, Hi: hi, Next: [2]int32{lang.ResultFalse, lang.ResultTrue}}
+					fl := compileLeaf(l, FactSelfHPPct, 0)
+					want := l.Holds(fs.pct(0))
+					if got := fl.holdsFloat(float64(hp) / hpDivOf(m)); got != want {
+						t.Fatalf("hp %d of %d in [%v, %v]: %v, pct gives %v", hp, m, lo, hi, got, want)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("nothing checked")
+	}
+}
