@@ -84,18 +84,17 @@ type fusedState struct {
 	taken [maxFused]int32
 	kills [maxFused]int32
 	crits [2]int64
-	// For tactics conditions only (fg.guarded != 0): hit points at the
-	// start, who has acted this round, and the turns a rule before the
-	// standard one decided (not counted as the standard rule's).
-	maxHP [maxFused]int32
+	// For tactics conditions only (fg.guarded != 0): who has acted this
+	// round, and the turns a rule before the standard one decided (not
+	// counted as the standard rule's).
 	acted uint64
 	ruled [maxFused]int32
 	// The facts kept per side (fused_tactics.go's sideRound etc.), as
 	// self on side s asks them: side[s][kind].
 	side [2][8]int64
-	// hpDiv is what hp_pct divides by, for comparisons: maxHP, or +Inf
-	// when that is not above 0 (hp/+Inf is 0 or -0, which compare as
-	// pct's 0).
+	// hpDiv is what hp_pct divides by: the hit points at the start, or
+	// +Inf when those are not above 0 (pct is then 0; the turn's walk
+	// compares hp/+Inf, 0 or -0, which compare as 0).
 	hpDiv [maxFused]float64
 }
 
@@ -230,8 +229,7 @@ func (t *Table) playFused(r *rng.Stream, c *sim.Counts) sim.Outcome {
 	tactics := fg.guarded != 0
 	if tactics {
 		for i := 0; i < n; i++ {
-			fs.maxHP[i], fs.ruled[i] = fs.hp[i], 0
-			fs.hpDiv[i] = hpDivOf(fs.hp[i])
+			fs.ruled[i], fs.hpDiv[i] = 0, hpDivOf(fs.hp[i])
 		}
 		for s := range fs.side {
 			up, es := int64(bits.OnesCount64(fg.mask[s])), int64(bits.OnesCount64(fg.mask[1-s]))
@@ -272,7 +270,7 @@ encounter:
 			} else {
 				tg = fs.weak[es]
 			}
-			if tactics {
+			if fg.guarded != 0 {
 				// Its tactics' rules before the standard one, as Turn
 				// plays them when the guard holds: the first whose
 				// condition holds and that can be carried out decides
@@ -397,7 +395,7 @@ encounter:
 				}
 				fs.up[es] &^= 1 << uint(d)
 				fs.kills[a]++
-				if tactics {
+				if fg.guarded != 0 {
 					fs.side[es][sideAlliesCount]--
 					fs.side[es][sideAlliesDown]++
 					fs.side[s][sideEnemiesCount]--

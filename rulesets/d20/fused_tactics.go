@@ -489,8 +489,8 @@ func (t *Table) fusedFact(f FusedFact, arg, self, k, round int) float64 {
 // pct is i's hit points as a fraction of those at the start (0 when it
 // started with none), as package agents computes self.hp_pct.
 func (fs *fusedState) pct(i int) float64 {
-	if m := fs.maxHP[i&63]; m > 0 {
-		return float64(fs.hp[i&63]) / float64(m)
+	if d := fs.hpDiv[i&63]; !math.IsInf(d, 1) {
+		return float64(fs.hp[i&63]) / d
 	}
 	return 0
 }

@@ -74,14 +74,22 @@ func TestHPDivComparesAsPct(t *testing.T) {
 	var fs fusedState
 	checked := 0
 	for _, m := range []int32{-4, 0, 1, 3, 7, 12, 25} {
-		fs.maxHP[0] = m
+		fs.hpDiv[0] = hpDivOf(m)
 		for hp := int32(-30); hp <= 30; hp++ {
 			fs.hp[0] = hp
 			for _, lo := range bounds {
 				for _, hi := range bounds {
 					l := lang.Leaf{Lo: lo, Hi: hi, Next: [2]int32{lang.ResultFalse, lang.ResultTrue}}
 					fl := compileLeaf(l, FactSelfHPPct, 0)
-					want := l.Holds(fs.pct(0))
+					// package agents' self.hp_pct (and pct before hpDiv)
+					ref := 0.0
+					if m > 0 {
+						ref = float64(hp) / float64(m)
+					}
+					if p := fs.pct(0); math.Float64bits(p) != math.Float64bits(ref) {
+						t.Fatalf("hp %d of %d: pct %v, want %v", hp, m, p, ref)
+					}
+					want := l.Holds(ref)
 					if got := fl.holdsFloat(float64(hp) / hpDivOf(m)); got != want {
 						t.Fatalf("hp %d of %d in [%v, %v]: %v, pct gives %v", hp, m, lo, hi, got, want)
 					}
