@@ -295,21 +295,21 @@ encounter:
 						} else if l.kind == kindHPPct {
 							in = l.holdsFloat(float64(fs.hp[a]) / fs.hpDiv[a])
 						} else {
+							// Another fact, or no tree: fusedRules asks.
+							tg = t.fusedRules(a, int(es), k, round, int(l.rule), tg)
 							break
 						}
 						nx := l.next[b2i(in)]
-						if nx < 0 {
-							if nx == walkNone {
-								l = nil
-							}
-							break
+						if nx >= 0 {
+							l = &walk[nx]
+							continue
 						}
-						l = &walk[nx]
-					}
-					if l != nil {
-						// A condition that holds, asks another fact or is
-						// no tree: the rules from l's on.
-						tg = t.fusedRules(a, int(es), k, round, int(l.rule), tg)
+						if nx != walkNone {
+							// A condition that holds, asks another fact or
+							// is no tree: the rules from l's on.
+							tg = t.fusedRules(a, int(es), k, round, int(l.rule), tg)
+						}
+						break
 					}
 				}
 				if fg.acted {
