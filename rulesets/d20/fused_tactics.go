@@ -389,8 +389,8 @@ func (fs *fusedState) ac(fg *fusedGame, j int) int32 {
 
 // fusedFact computes fact f (argument arg) for self, whose turn is the
 // k-th entry of the order in round round, as the general referee's table
-// answers it in a fused fight. (playFused computes the commonest facts
-// itself, the same way.)
+// answers it in a fused fight. (playFused's walk reads the facts kept
+// per side from fusedState.side instead: the same values.)
 func (t *Table) fusedFact(f FusedFact, arg, self, k, round int) float64 {
 	fg, fs := t.g.fused, t.fs
 	self &= 63
