@@ -84,6 +84,19 @@ var fusedTacticsCases = []struct {
 		`enemy("Fighter#3").count >= ally("Orc#2").count and ally("Ogre").hp_pct < 0.7 => attack @ lowest_ac`,
 		`enemy("Fighter#4").flat_footed or ally("Orc#1").flat_footed and enemy("Fighter#1").ac < 17 => full_attack @ first`,
 	)},
+	{"kept per side", "", fusedBlock(
+		// The facts the fused referee keeps per side as they change, on
+		// both sides, as leaves of trees.
+		`round == 2 and allies.count == 3 => attack @ strongest`,
+		`allies.count == 2 => attack @ first`,
+		`enemies.down >= 1 and self.engaged => attack @ lowest_ac`,
+		`allies.down >= 1 or enemies.count <= 3 => attack @ first`,
+	), fusedBlock(
+		`round == 3 => attack @ strongest`,
+		`enemies.down == 1 and allies.count >= 4 => attack @ lowest_ac`,
+		`allies.count <= 2 => attack @ strongest`,
+		`allies.down >= 2 or enemies.count == 3 and self.engaged => attack @ first`,
+	)},
 	{"order and flanking", "flanking: two", fusedBlock(
 		`next_actor.exists and not next_actor.is_ally and round >= 2 => attack @ strongest`,
 		`self.flanked and enemies.flanked >= 3 and enemy("Ogre").flanked => attack @ lowest_ac`,

@@ -7,7 +7,6 @@ import (
 	"simctl/rulesets/internal/plain"
 	"simctl/sim"
 	"simctl/sim/dice"
-	"simctl/sim/lang"
 	"simctl/sim/rng"
 )
 
@@ -67,6 +66,8 @@ type fusedGame struct {
 	// has a guard, and their rules before it.
 	guarded  uint64
 	tactic   [maxFused][]fusedRule
+	walk     [maxFused][]fusedLeaf // the tactic's walk (compileWalk)
+	acted    bool                  // some rule asks who has acted (fusedState.acted is kept)
 	sideSize [2]int
 }
 
@@ -83,12 +84,18 @@ type fusedState struct {
 	taken [maxFused]int32
 	kills [maxFused]int32
 	crits [2]int64
-	// For tactics conditions only (fg.guarded != 0): hit points at the
-	// start, who has acted this round, and the turns a rule before the
-	// standard one decided (not counted as the standard rule's).
-	maxHP [maxFused]int32
+	// For tactics conditions only (fg.guarded != 0): who has acted this
+	// round, and the turns a rule before the standard one decided (not
+	// counted as the standard rule's).
 	acted uint64
 	ruled [maxFused]int32
+	// The facts kept per side (fused_tactics.go's sideRound etc.), as
+	// self on side s asks them: side[s][kind].
+	side [2][8]int64
+	// hpDiv is what hp_pct divides by: the hit points at the start, or
+	// +Inf when those are not above 0 (pct is then 0; the turn's walk
+	// compares hp/+Inf, 0 or -0, which compare as 0).
+	hpDiv [maxFused]float64
 }
 
 // compileFused returns g's fused form, or nil when some rule of g needs
@@ -119,6 +126,8 @@ func compileFused(g *Game) *fusedGame {
 				}
 				fg.tactic[i] = append(fg.tactic[i], fr)
 			}
+			fg.walk[i] = compileWalk(fg.tactic[i])
+			fg.acted = fg.acted || asksActed(fg.tactic[i])
 			fg.guarded |= 1 << uint(i)
 		}
 		if !c.std || c.stdRule.Limit < 0 || c.Position != 0 || c.Aware != g.C[0].Aware ||
@@ -220,7 +229,11 @@ func (t *Table) playFused(r *rng.Stream, c *sim.Counts) sim.Outcome {
 	tactics := fg.guarded != 0
 	if tactics {
 		for i := 0; i < n; i++ {
-			fs.maxHP[i], fs.ruled[i] = fs.hp[i], 0
+			fs.ruled[i], fs.hpDiv[i] = 0, hpDivOf(fs.hp[i])
+		}
+		for s := range fs.side {
+			up, es := int64(bits.OnesCount64(fg.mask[s])), int64(bits.OnesCount64(fg.mask[1-s]))
+			fs.side[s] = [8]int64{sideEnemiesCount: es, sideAlliesCount: up - 1, sideEngaged: int64(b2i(es != 0))}
 		}
 	}
 	fs.up = fg.mask
@@ -238,6 +251,7 @@ encounter:
 		}
 		rounds = round
 		fs.acted = 0
+		fs.side[0][sideRound], fs.side[1][sideRound] = int64(round), int64(round)
 		for k, i := range order {
 			bit := uint64(1) << (uint(i) & 63)
 			s := fg.side[i&63]
@@ -256,67 +270,51 @@ encounter:
 			} else {
 				tg = fs.weak[es]
 			}
-			if tactics {
+			if fg.guarded != 0 {
 				// Its tactics' rules before the standard one, as Turn
 				// plays them when the guard holds: the first whose
 				// condition holds and that can be carried out decides
 				// (its target replaces the standard rule's, which is then
 				// not counted: fs.ruled); fall-throughs and firings are
-				// counted as Turn counts them. A condition's tree is walked
-				// here, asking each leaf's fact as it comes (the commonest
-				// computed in the loop, the others by fusedFact); one that
-				// is no tree asks fusedFact for every fact (fusedEval).
-				// Written into the turn, not called: a call a turn cost
-				// ~60 instructions more (the loop's registers saved).
+				// counted as Turn counts them. The common turn, every
+				// condition false on facts kept per side and self.hp_pct,
+				// is walked here, with no call (a call in this loop has
+				// the turn loop's registers saved and restored around
+				// it); the first condition that holds, or that asks
+				// another fact or is no tree, hands the rules from it on
+				// to fusedRules, which does all the above.
 				if fg.guarded&bit != 0 {
 					a := i & 63
-					rules := fg.tactic[a]
-				rules:
-					for r := range rules {
-						fr := &rules[r]
-						var holds bool
-						if leaves := fr.leaves; leaves != nil {
-							li := int32(0)
-							for {
-								l := &leaves[li]
-								var x float64
-								switch l.fact {
-								case FactZero:
-								case FactRound:
-									x = float64(round)
-								case FactSelfHPPct:
-									x = fs.pct(a)
-								case FactEnemiesCount:
-									x = float64(bits.OnesCount64(fs.up[es&1]))
-								case FactAlliesDown: // self stands on its turn: its side's fallen
-									x = float64(fg.sideSize[s&1] - bits.OnesCount64(fs.up[s&1]))
-								default:
-									x = t.fusedFact(l.fact, int(l.arg), a, k, round)
-								}
-								nx := l.Next[b2i(l.Holds(x))]
-								if nx < 0 {
-									holds = nx == lang.ResultTrue
-									break
-								}
-								li = nx
-							}
+					walk := fg.walk[a]
+					sf := &fs.side[s&1]
+					l := &walk[0]
+					for {
+						var in bool
+						if l.kind < numSideFacts {
+							in = l.holdsInt(sf[l.kind&7])
+						} else if l.kind == kindHPPct {
+							in = l.holdsFloat(float64(fs.hp[a]) / fs.hpDiv[a])
 						} else {
-							holds = t.fusedEval(fr, a, k, round)
+							// Another fact, or no tree: fusedRules asks.
+							tg = t.fusedRules(a, int(es), k, round, int(l.rule), tg)
+							break
 						}
-						if !holds {
+						nx := l.next[b2i(in)]
+						if nx >= 0 {
+							l = &walk[nx]
 							continue
 						}
-						if fr.fell >= 0 {
-							t.c.Rule(fr.fell)
-							continue
+						if nx != walkNone {
+							// A condition that holds, asks another fact or
+							// is no tree: the rules from l's on.
+							tg = t.fusedRules(a, int(es), k, round, int(l.rule), tg)
 						}
-						t.c.Rule(fr.fired)
-						fs.ruled[a]++
-						tg = t.fusedPick(fr.sel, int(es))
-						break rules
+						break
 					}
 				}
-				fs.acted |= bit
+				if fg.acted {
+					fs.acted |= bit
+				}
 			}
 			// The attack (one bonus) or full attack, each roll as strike
 			// makes it, written into the loop: no call per attack.
@@ -397,6 +395,13 @@ encounter:
 				}
 				fs.up[es] &^= 1 << uint(d)
 				fs.kills[a]++
+				if fg.guarded != 0 {
+					fs.side[es][sideAlliesCount]--
+					fs.side[es][sideAlliesDown]++
+					fs.side[s][sideEnemiesCount]--
+					fs.side[s][sideEnemiesDown]++
+					fs.side[s][sideEngaged] = int64(b2i(fs.up[es] != 0))
+				}
 				if fs.weak[es] == d {
 					fs.weak[es] = fs.weakestOf(fs.up[es])
 				}

@@ -1,6 +1,7 @@
 package d20
 
 import (
+	"math"
 	"math/bits"
 
 	"simctl/sim/lang"
@@ -108,22 +109,160 @@ type FusedTactic interface {
 	FusedRules() ([]FusedRule, bool)
 }
 
-// fusedRule is a FusedRule compiled: the condition's decision tree with
-// each leaf's fact (lang.Program.Leaves), or the program and its slots'
-// facts when it is no such tree.
+// fusedRule is a FusedRule compiled: the condition's decision tree
+// (lang.Program.Leaves, nil when it is no such tree), the program, its
+// slots' facts, and what the rule does.
 type fusedRule struct {
-	leaves []fusedLeaf
-	when   *lang.Program
-	slots  []FusedSlot
-	fell   int
-	sel    FusedSelect
-	fired  int
+	tree  []lang.Leaf
+	when  *lang.Program
+	slots []FusedSlot
+	fell  int
+	sel   FusedSelect
+	fired int
 }
 
+// fusedLeaf is a leaf of the walk playFused makes over a combatant's
+// rules before the standard one: their decision trees in order, one
+// program, where a rule's false goes on to the next rule's first leaf.
+// A fact the fused state keeps per side (kind < numSideFacts) is a load
+// from fusedState.side, tested against the leaf's interval as integer
+// bounds (x-lo <= span unsigned: exact, such a fact being a whole
+// number); self.hp_pct (kindHPPct) against the interval as floats, their
+// bits kept in lo and span. A leaf of kindOther (another fact, or a rule
+// that is no tree) ends the walk there: fusedRules plays the rules from
+// the leaf's on. next is the leaf's Next by whether the value is in the
+// interval (its negation folded in), rebased on the walk: walkNone when
+// no rule's condition holds, walkHolds when the leaf's rule's does.
 type fusedLeaf struct {
-	lang.Leaf
-	fact FusedFact
-	arg  int32
+	lo   int64
+	span uint64
+	next [2]int32
+	kind uint8
+	rule int32
+}
+
+// The ends of a walk.
+const (
+	walkNone  = -1
+	walkHolds = -2
+)
+
+// The facts fusedState.side keeps for each side, as self on that side
+// asks them on its turn (self stands then): kept as they change (the
+// round at its start, the counts when someone goes out), so that asking
+// one is a load.
+const (
+	sideZero         = iota // FactZero
+	sideRound               // FactRound
+	sideEnemiesCount        // FactEnemiesCount: the other side's standing
+	sideEnemiesDown         // FactEnemiesDown: the other side's fallen
+	sideAlliesCount         // FactAlliesCount: the side's standing but self
+	sideAlliesDown          // FactAlliesDown: the side's fallen (self stands)
+	sideEngaged             // FactSelfEngaged: an enemy stands
+	numSideFacts
+	kindHPPct = numSideFacts     // self.hp_pct, tested as a float
+	kindOther = numSideFacts + 1 // asked of fusedFact, tested as a float
+)
+
+// sideKind is the kind of a leaf reading fact f.
+func sideKind(f FusedFact) uint8 {
+	switch f {
+	case FactZero:
+		return sideZero
+	case FactRound:
+		return sideRound
+	case FactEnemiesCount:
+		return sideEnemiesCount
+	case FactEnemiesDown:
+		return sideEnemiesDown
+	case FactAlliesCount:
+		return sideAlliesCount
+	case FactAlliesDown:
+		return sideAlliesDown
+	case FactSelfEngaged:
+		return sideEngaged
+	case FactSelfHPPct:
+		return kindHPPct
+	}
+	return kindOther
+}
+
+// maxExact bounds the integer bounds: every whole number up to it is a
+// float64, and every fact kept per side is far inside it.
+const maxExact = 1 << 53
+
+// intBounds is the interval [lo, hi] of floats as the whole numbers x in
+// it with |x| < maxExact, those with x-lo <= span unsigned: ceil(lo) to
+// floor(hi), each clamped to ±maxExact, just outside that range; an empty interval
+// (lo > hi, or a NaN bound) as one no such x is in.
+func intBounds(lo, hi float64) (int64, uint64) {
+	if !(lo <= hi) {
+		return 2 * maxExact, 0 // x - lo < 0 for every x in range: huge unsigned
+	}
+	l := math.Ceil(math.Min(math.Max(lo, -maxExact), maxExact))
+	h := math.Floor(math.Max(math.Min(hi, maxExact), -maxExact))
+	if l > h {
+		return 2 * maxExact, 0
+	}
+	return int64(l), uint64(int64(h) - int64(l))
+}
+
+// holdsInt is Holds for a whole number x (|x| < maxExact) as fusedLeaf
+// tests it, its negation aside.
+func (l *fusedLeaf) holdsInt(x int64) bool { return uint64(x-l.lo) <= l.span }
+
+// holdsFloat is Holds for x as a kindHPPct leaf tests it, its negation
+// aside.
+func (l *fusedLeaf) holdsFloat(x float64) bool {
+	return math.Float64frombits(uint64(l.lo)) <= x && x <= math.Float64frombits(l.span)
+}
+
+// compileLeaf compiles leaf l, which reads fact f, for rule r's part of a
+// walk (next rebased: see fusedLeaf).
+func compileLeaf(l lang.Leaf, f FusedFact, r int32) fusedLeaf {
+	fl := fusedLeaf{kind: sideKind(f), rule: r, next: l.Next}
+	switch {
+	case fl.kind < numSideFacts:
+		fl.lo, fl.span = intBounds(l.Lo, l.Hi)
+	case fl.kind == kindHPPct:
+		fl.lo, fl.span = int64(math.Float64bits(l.Lo)), math.Float64bits(l.Hi)
+	}
+	if l.Neg {
+		fl.next[0], fl.next[1] = l.Next[1], l.Next[0]
+	}
+	return fl
+}
+
+// compileWalk is the walk over rules (see fusedLeaf).
+func compileWalk(rules []fusedRule) []fusedLeaf {
+	var w []fusedLeaf
+	start := make([]int32, len(rules)+1)
+	for r, fr := range rules {
+		start[r+1] = start[r] + int32(max(len(fr.tree), 1))
+	}
+	for r, fr := range rules {
+		if fr.tree == nil {
+			w = append(w, fusedLeaf{kind: kindOther, rule: int32(r)})
+			continue
+		}
+		for _, l := range fr.tree {
+			fl := compileLeaf(l, fr.slots[l.Slot].Fact, int32(r))
+			for j, nx := range fl.next {
+				switch {
+				case nx >= 0:
+					fl.next[j] = start[r] + nx
+				case nx == lang.ResultTrue:
+					fl.next[j] = walkHolds
+				case r+1 < len(rules):
+					fl.next[j] = start[r+1]
+				default:
+					fl.next[j] = walkNone
+				}
+			}
+			w = append(w, fl)
+		}
+	}
+	return w
 }
 
 // compileFusedRule checks r against a game of n combatants and compiles
@@ -137,12 +276,68 @@ func compileFusedRule(r FusedRule, n int) (fusedRule, bool) {
 			return fusedRule{}, false
 		}
 	}
-	fr := fusedRule{when: r.When, slots: r.Slots, fell: r.Fell, sel: r.Select, fired: r.Fired}
-	for _, l := range r.When.Leaves() {
-		s := r.Slots[l.Slot]
-		fr.leaves = append(fr.leaves, fusedLeaf{l, s.Fact, int32(s.Arg)})
+	return fusedRule{tree: r.When.Leaves(), when: r.When, slots: r.Slots, fell: r.Fell, sel: r.Select, fired: r.Fired}, true
+}
+
+// hpDivOf is fusedState.hpDiv for hit points at the start m.
+func hpDivOf(m int32) float64 {
+	if m > 0 {
+		return float64(m)
 	}
-	return fr, true
+	return math.Inf(1)
+}
+
+// asksActed reports whether some rule asks who has acted this round
+// (fusedFact reads fusedState.acted for those facts alone).
+func asksActed(rules []fusedRule) bool {
+	for _, fr := range rules {
+		for _, sl := range fr.slots {
+			switch sl.Fact {
+			case FactEnemiesActed, FactAlliesActed, FactActed:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fusedRules plays self a's rules from the r-th on, as playFused does (see
+// there), on the k-th turn of round round; tg is the standard rule's
+// target, es self's enemies' side. It returns the target. Each condition
+// is walked as lang.Program.Leaves says, every fact asked of fusedFact,
+// or evaluated by fusedEval when it is no tree.
+func (t *Table) fusedRules(a, es, k, round, r, tg int) int {
+	rules := t.g.fused.tactic[a&63]
+	for ; r < len(rules); r++ {
+		fr := &rules[r]
+		var holds bool
+		if tree := fr.tree; tree != nil {
+			li := int32(0)
+			for {
+				l := &tree[li]
+				sl := &fr.slots[l.Slot]
+				nx := l.Next[b2i(l.Holds(t.fusedFact(sl.Fact, sl.Arg, a, k, round)))]
+				if nx < 0 {
+					holds = nx == lang.ResultTrue
+					break
+				}
+				li = nx
+			}
+		} else {
+			holds = t.fusedEval(fr, a, k, round)
+		}
+		if !holds {
+			continue
+		}
+		if fr.fell >= 0 {
+			t.c.Rule(fr.fell)
+			continue
+		}
+		t.c.Rule(fr.fired)
+		t.fs.ruled[a&63]++
+		return t.fusedPick(fr.sel, es)
+	}
+	return tg
 }
 
 // fusedEval evaluates a condition that is no decision tree: the program,
@@ -194,8 +389,8 @@ func (fs *fusedState) ac(fg *fusedGame, j int) int32 {
 
 // fusedFact computes fact f (argument arg) for self, whose turn is the
 // k-th entry of the order in round round, as the general referee's table
-// answers it in a fused fight. (playFused computes the commonest facts
-// itself, the same way.)
+// answers it in a fused fight. (playFused's walk reads the facts kept
+// per side from fusedState.side instead: the same values.)
 func (t *Table) fusedFact(f FusedFact, arg, self, k, round int) float64 {
 	fg, fs := t.g.fused, t.fs
 	self &= 63
@@ -294,8 +489,8 @@ func (t *Table) fusedFact(f FusedFact, arg, self, k, round int) float64 {
 // pct is i's hit points as a fraction of those at the start (0 when it
 // started with none), as package agents computes self.hp_pct.
 func (fs *fusedState) pct(i int) float64 {
-	if m := fs.maxHP[i&63]; m > 0 {
-		return float64(fs.hp[i&63]) / float64(m)
+	if d := fs.hpDiv[i&63]; !math.IsInf(d, 1) {
+		return float64(fs.hp[i&63]) / d
 	}
 	return 0
 }
