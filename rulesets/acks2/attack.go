@@ -3,6 +3,7 @@ package acks2
 import (
 	"math/bits"
 
+	"simctl/rulesets/internal/plain"
 	"simctl/sim"
 	"simctl/sim/msg"
 )
@@ -23,7 +24,7 @@ func (t *Table) attack(a, d, mod, bonus int, verb string) bool {
 		hi, lo := bits.Mul64(t.r.Uint64(), 20)
 		roll = int(hi) + 1
 		if lo < 20 {
-			roll = reroll(t.r, 20, hi, lo)
+			roll = plain.Reroll(t.r, 20, hi, lo)
 		}
 	} else {
 		roll = t.r.Die(20)
@@ -54,7 +55,7 @@ func (t *Table) attack(a, d, mod, bonus int, verb string) bool {
 		hi, lo := bits.Mul64(t.r.Uint64(), un)
 		dmg = int(hi) + 1
 		if lo < un {
-			dmg = reroll(t.r, un, hi, lo)
+			dmg = plain.Reroll(t.r, un, hi, lo)
 		}
 		dmg = max(dmg+d1.k, 1)
 	} else {

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"strconv"
 
+	"simctl/rulesets/internal/plain"
 	"simctl/sim"
 	"simctl/sim/msg"
 )
@@ -69,7 +70,7 @@ func (t *Table) rollEach() {
 				hi, lo := bits.Mul64(t.r.Uint64(), 6)
 				die = int(hi) + 1
 				if lo < 6 {
-					die = reroll(t.r, 6, hi, lo)
+					die = plain.Reroll(t.r, 6, hi, lo)
 				}
 			} else {
 				die = t.r.Die(6)
@@ -100,7 +101,7 @@ func (t *Table) rollAll() {
 		hi, lo := bits.Mul64(t.r.Uint64(), 6)
 		die := int(hi) + 1
 		if lo < 6 {
-			die = reroll(t.r, 6, hi, lo)
+			die = plain.Reroll(t.r, 6, hi, lo)
 		}
 		n := die + t.init[i]
 		f := &t.f[i]

@@ -3,6 +3,7 @@ package acks2
 import (
 	"math/bits"
 
+	"simctl/rulesets/internal/plain"
 	"simctl/sim"
 	"simctl/sim/msg"
 )
@@ -64,12 +65,12 @@ func (t *Table) morale() {
 			hi, lo := bits.Mul64(t.r.Uint64(), 6)
 			a = int(hi) + 1
 			if lo < 6 {
-				a = reroll(t.r, 6, hi, lo)
+				a = plain.Reroll(t.r, 6, hi, lo)
 			}
 			hi, lo = bits.Mul64(t.r.Uint64(), 6)
 			b = int(hi) + 1
 			if lo < 6 {
-				b = reroll(t.r, 6, hi, lo)
+				b = plain.Reroll(t.r, 6, hi, lo)
 			}
 		} else {
 			a, b = t.r.Die(6), t.r.Die(6)

@@ -5,7 +5,6 @@ import (
 
 	"simctl/rulesets/internal/plain"
 	"simctl/sim/dice"
-	"simctl/sim/rng"
 )
 
 // Shortcuts (issue 38): what newTable decides once from the game so that
@@ -114,22 +113,11 @@ type oneDie struct{ sides, k int }
 // rolling it draws one word as plain.Dice and dice.Expr do), its fewest
 // 1+K and its most M+K.
 func oneDieOf(e dice.Expr) oneDie {
-	if pd := plain.Of(e); !pd.Plain() || e.NumDice() != 1 {
-		return oneDie{}
+	pd := plain.Of(e)
+	if n, m, k := pd.Parts(); pd.Plain() && n == 1 {
+		return oneDie{sides: m, k: k}
 	}
-	k := e.Min() - 1
-	return oneDie{sides: e.Max() - k, k: k}
-}
-
-// reroll finishes a die of un sides whose first word fell below un, as
-// rng.Stream.IntN does (redrawn while below -un % un), plus one. Out of
-// line: it is rare.
-func reroll(r *rng.Stream, un, hi, lo uint64) int {
-	thresh := -un % un
-	for lo < thresh {
-		hi, lo = bits.Mul64(r.Uint64(), un)
-	}
-	return int(hi) + 1
+	return oneDie{}
 }
 
 // The values of Table.weak that are not a combatant.

@@ -208,7 +208,7 @@ func (t *Table) setup() {
 			hi, lo := bits.Mul64(t.r.Uint64(), un)
 			hp = int(hi) + 1
 			if lo < un {
-				hp = reroll(t.r, un, hi, lo)
+				hp = plain.Reroll(t.r, un, hi, lo)
 			}
 			hp += h1.k
 		} else {

@@ -3,6 +3,7 @@ package cavaliers
 import (
 	"math/bits"
 
+	"simctl/rulesets/internal/plain"
 	"simctl/sim"
 )
 
@@ -64,11 +65,11 @@ func (t *Table) attack(a, d int) bool {
 		un := uint64(ka.m)
 		hi, lo := bits.Mul64(r.Uint64(), un)
 		if lo < un {
-			hi = uint64(dieSlow(r, un, hi, lo) - 1)
+			hi = uint64(plain.Reroll(r, un, hi, lo) - 1)
 		}
 		hi2, lo2 := bits.Mul64(r.Uint64(), un)
 		if lo2 < un {
-			hi2 = uint64(dieSlow(r, un, hi2, lo2) - 1)
+			hi2 = uint64(plain.Reroll(r, un, hi2, lo2) - 1)
 		}
 		roll += int(hi) + int(hi2) + 2
 	} else if ka.n > 0 {
@@ -76,7 +77,7 @@ func (t *Table) attack(a, d int) bool {
 		for j := ka.n; j > 0; j-- {
 			hi, lo := bits.Mul64(r.Uint64(), un)
 			if lo < un {
-				roll += dieSlow(r, un, hi, lo)
+				roll += plain.Reroll(r, un, hi, lo)
 				continue
 			}
 			roll += int(hi) + 1
@@ -89,11 +90,11 @@ func (t *Table) attack(a, d int) bool {
 		un := uint64(kd.m)
 		hi, lo := bits.Mul64(r.Uint64(), un)
 		if lo < un {
-			hi = uint64(dieSlow(r, un, hi, lo) - 1)
+			hi = uint64(plain.Reroll(r, un, hi, lo) - 1)
 		}
 		hi2, lo2 := bits.Mul64(r.Uint64(), un)
 		if lo2 < un {
-			hi2 = uint64(dieSlow(r, un, hi2, lo2) - 1)
+			hi2 = uint64(plain.Reroll(r, un, hi2, lo2) - 1)
 		}
 		def += int(hi) + int(hi2) + 2
 	} else if kd.n > 0 {
@@ -101,7 +102,7 @@ func (t *Table) attack(a, d int) bool {
 		for j := kd.n; j > 0; j-- {
 			hi, lo := bits.Mul64(r.Uint64(), un)
 			if lo < un {
-				def += dieSlow(r, un, hi, lo)
+				def += plain.Reroll(r, un, hi, lo)
 				continue
 			}
 			def += int(hi) + 1
@@ -129,7 +130,7 @@ func (t *Table) attack(a, d int) bool {
 		for j := kg.n; j > 0; j-- {
 			hi, lo := bits.Mul64(r.Uint64(), un)
 			if lo < un {
-				dmg += dieSlow(r, un, hi, lo)
+				dmg += plain.Reroll(r, un, hi, lo)
 				continue
 			}
 			dmg += int(hi) + 1

@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"simctl/rulesets/internal/plain"
 	"simctl/sim/rng"
 	"simctl/sim/scenario"
 )
@@ -59,7 +60,7 @@ func (p Pool) Roll(r *rng.Stream, pinned []int, raiseOn int, out []int) (total, 
 			if sides <= 0 {
 				panic("rng: IntN with n <= 0")
 			}
-			v = dieSlow(r, un, hi, lo)
+			v = plain.Reroll(r, un, hi, lo)
 		}
 		out[k] = v
 		total += v

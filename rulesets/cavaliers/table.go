@@ -1,8 +1,6 @@
 package cavaliers
 
 import (
-	"math/bits"
-
 	"simctl/rulesets/internal/plain"
 	"simctl/rulesets/internal/traitrun"
 	"simctl/sim"
@@ -359,27 +357,12 @@ var exprDice = false
 // ndOf takes e apart as plain.Of does (the canonical form, cross-checked
 // against its dice count, minimum and maximum).
 func ndOf(e dice.Expr) nd {
-	if p := plain.Of(e); !p.Plain() || exprDice {
+	p := plain.Of(e)
+	if !p.Plain() || exprDice {
 		return nd{n: -1}
 	}
-	// NdM+K: its fewest and most are N+K and N*M+K.
-	n := e.NumDice()
-	d := nd{n: n, k: e.Min() - n}
-	if n > 0 {
-		d.m = (e.Max() - e.Min() + n) / n
-	}
-	return d
-}
-
-// dieSlow finishes a die of un sides whose first word may be rejected, as
-// rng.Stream.IntN does (Lemire's multiply-and-reject): out of line, it is
-// rare (probability < un/2^64).
-func dieSlow(r *rng.Stream, un, hi, lo uint64) int {
-	thresh := -un % un
-	for lo < thresh {
-		hi, lo = bits.Mul64(r.Uint64(), un)
-	}
-	return int(hi) + 1
+	n, m, k := p.Parts()
+	return nd{n: n, m: m, k: k}
 }
 
 // ev records a structured trace event beside the narration (sim.Event);

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"strconv"
 
+	"simctl/rulesets/internal/plain"
 	"simctl/sim"
 	"simctl/sim/msg"
 )
@@ -97,7 +98,7 @@ func (t *Table) strike(a, d, bonus, extraMult int, ranged bool) int {
 	hi, lo := bits.Mul64(t.r.Uint64(), 20)
 	roll := int(hi) + 1
 	if lo < 20 {
-		roll = d20Slow(t.r, hi, lo)
+		roll = plain.Reroll(t.r, 20, hi, lo)
 	}
 	hit := roll == 20 || (roll != 1 && roll+bonus >= ac)
 	if !hit {

@@ -170,35 +170,12 @@ func compileFused(g *Game) *fusedGame {
 // form: one kind of die added up, plus a constant; N = 0 for a constant),
 // else returns N = -1 (the Expr rolls them).
 func plainParts(e dice.Expr) (n, m, k int32) {
-	if pd := plain.Of(e); !pd.Plain() {
+	pd := plain.Of(e)
+	if !pd.Plain() {
 		return -1, 0, 0
 	}
-	// NdM+K: its fewest and most are N+K and N*M+K.
-	nd := e.NumDice()
-	n, k = int32(nd), int32(e.Min()-nd)
-	if nd > 0 {
-		m = int32((e.Max() - e.Min() + nd) / nd)
-	}
-	return n, m, k
-}
-
-// dieSlow finishes a die of un sides whose first word may be rejected, as
-// IntN does: out of line, it is rare.
-func dieSlow(r *rng.Stream, un, hi, lo uint64) int {
-	thresh := -un % un
-	for lo < thresh {
-		hi, lo = bits.Mul64(r.Uint64(), un)
-	}
-	return int(hi) + 1
-}
-
-// d20Slow finishes a d20 whose first word may be rejected, as IntN does.
-func d20Slow(r *rng.Stream, hi, lo uint64) int {
-	const thresh = (1<<64 - 20) % 20 // -20 % 20 in uint64
-	for lo < thresh {
-		hi, lo = bits.Mul64(r.Uint64(), 20)
-	}
-	return int(hi) + 1
+	pn, pm, pk := pd.Parts()
+	return int32(pn), int32(pm), int32(pk)
 }
 
 // playFused is Play for a fused game, untraced.
@@ -215,7 +192,7 @@ func (t *Table) playFused(r *rng.Stream, c *sim.Counts) sim.Outcome {
 			for k := n; k > 0; k-- {
 				hi, lo := bits.Mul64(r.Uint64(), un)
 				if lo < un {
-					hp += int32(dieSlow(r, un, hi, lo))
+					hp += int32(plain.Reroll(r, un, hi, lo))
 					continue
 				}
 				hp += int32(hi) + 1
@@ -340,7 +317,7 @@ encounter:
 				hi, lo := bits.Mul64(r.Uint64(), 20)
 				roll := int(hi) + 1
 				if lo < 20 {
-					roll = d20Slow(r, hi, lo)
+					roll = plain.Reroll(r, 20, hi, lo)
 				}
 				if roll != 20 && (roll == 1 || int32(roll+bonus) < ac) {
 					continue
@@ -352,7 +329,7 @@ encounter:
 						hi, lo := bits.Mul64(r.Uint64(), 20)
 						conf := int(hi) + 1
 						if lo < 20 {
-							conf = d20Slow(r, hi, lo)
+							conf = plain.Reroll(r, 20, hi, lo)
 						}
 						crit = conf == 20 || (conf != 1 && int32(conf+bonus) >= ac)
 					}
@@ -370,7 +347,7 @@ encounter:
 					for k := mult * n; k > 0; k-- {
 						hi, lo := bits.Mul64(r.Uint64(), un)
 						if lo < un {
-							dmg += int32(dieSlow(r, un, hi, lo))
+							dmg += int32(plain.Reroll(r, un, hi, lo))
 							continue
 						}
 						dmg += int32(hi) + 1
@@ -446,7 +423,7 @@ func (t *Table) fusedInitiative(r *rng.Stream) {
 		hi, lo := bits.Mul64(r.Uint64(), 20) // a d20, written out
 		die := int(hi) + 1
 		if lo < 20 {
-			die = d20Slow(r, hi, lo)
+			die = plain.Reroll(r, 20, hi, lo)
 		}
 		count := die + int(fg.init[i])
 		t.f[i].count = count

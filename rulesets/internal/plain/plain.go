@@ -21,10 +21,12 @@ import (
 	"simctl/sim/rng"
 )
 
-// reroll finishes Lemire's method as rng.Stream.IntN does once the first
-// word's low half fell below un: it is redrawn while below -un % un. Out of
-// line: it is rare (probability < un/2^64).
-func reroll(r *rng.Stream, un, hi, lo uint64) int {
+// Reroll finishes Lemire's method as rng.Stream.IntN does once the first
+// word's low half fell below un: it is redrawn while below -un % un; it
+// returns the die (hi + 1). Out of line: it is rare (probability <
+// un/2^64). The rulesets that write a die out on the stream's words
+// (hi, lo := bits.Mul64(r.Uint64(), un); if lo < un, Reroll) finish it here.
+func Reroll(r *rng.Stream, un, hi, lo uint64) int {
 	thresh := -un % un
 	for lo < thresh {
 		hi, lo = bits.Mul64(r.Uint64(), un)
@@ -74,6 +76,11 @@ func Of(e dice.Expr) Dice {
 // Plain reports whether p has the plain form (Roll does not need the Expr).
 func (p *Dice) Plain() bool { return p.ok }
 
+// Parts returns N, M and K of the plain form (M = 0 for a constant), for a
+// referee that writes the dice out in its own loop; only meaningful when
+// Plain.
+func (p *Dice) Parts() (n, m, k int) { return p.n, p.sides, p.k }
+
 // Roll rolls e, whose plain form p is (Of(e)): e.Roll(r), the same words
 // drawn, in a plain loop when p has the plain form.
 func (p *Dice) Roll(r *rng.Stream, e *dice.Expr) int {
@@ -86,7 +93,7 @@ func (p *Dice) Roll(r *rng.Stream, e *dice.Expr) int {
 	for range p.n {
 		hi, lo := bits.Mul64(r.Uint64(), un)
 		if lo < un {
-			v += reroll(r, un, hi, lo)
+			v += Reroll(r, un, hi, lo)
 			continue
 		}
 		v += int(hi) + 1
