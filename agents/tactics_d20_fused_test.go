@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"simctl/rulesets/d20"
-	"simctl/sim"
 	"simctl/sim/rng"
+	"simctl/sim/simtest"
 )
 
 // fusedTacticsScenario: everyone in one place, as the fused referee
@@ -151,28 +151,13 @@ func TestFusedTacticsPlayTheGeneralReferee(t *testing.T) {
 			if gen.Fused() {
 				t.Fatal("General is fused")
 			}
-			ft, gt := sim.NewTally(g), sim.NewTally(gen)
-			fTable, gTable := g.NewTable(), gen.NewTable()
-			var fr, gr rng.Stream
-			for i := 0; i < 3000; i++ {
-				fr.Seed(5, uint64(i))
-				gr.Seed(5, uint64(i))
-				fo, gout := fTable.Play(&fr, &ft.Counts, nil), gTable.Play(&gr, &gt.Counts, nil)
-				if fo != gout {
-					t.Fatalf("encounter %d: fused %+v, general %+v", i, fo, gout)
-				}
-				if fr.Uint64() != gr.Uint64() {
-					t.Fatalf("encounter %d: the streams part: different draws", i)
-				}
-				ft.Record(fo)
-				gt.Record(gout)
-			}
+			ft, gt := simtest.PlaySame(t, g, gen, 5, 3000) // fused, then general
 			if !reflect.DeepEqual(ft, gt) {
 				t.Errorf("tallies differ:\nfused   %+v\ngeneral %+v", ft.Counts.Rules, gt.Counts.Rules)
 			}
 			// The fused conditions (the walk and a program's EvalFunc)
 			// allocate nothing per encounter.
-			n := 0
+			fTable, fr, n := g.NewTable(), rng.Stream{}, 0
 			if allocs := testing.AllocsPerRun(200, func() {
 				fr.Seed(6, uint64(n))
 				n++

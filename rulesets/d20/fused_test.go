@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"simctl/sim"
-	"simctl/sim/rng"
 	"simctl/sim/scenario"
+	"simctl/sim/simtest"
 )
 
 func init() {
@@ -134,22 +134,7 @@ sides:
 			if fused.fused == nil || general.fused != nil {
 				t.Fatalf("fused: %v, general: %v; want the first fused only", fused.fused != nil, general.fused != nil)
 			}
-			ft, gt := sim.NewTally(fused), sim.NewTally(general)
-			fTable, gTable := fused.NewTable(), general.NewTable()
-			var fr, gr rng.Stream
-			for i := 0; i < 4000; i++ {
-				fr.Seed(9, uint64(i))
-				gr.Seed(9, uint64(i))
-				fo, gout := fTable.Play(&fr, &ft.Counts, nil), gTable.Play(&gr, &gt.Counts, nil)
-				if fo != gout {
-					t.Fatalf("encounter %d: fused %+v, general %+v", i, fo, gout)
-				}
-				if fr.Uint64() != gr.Uint64() {
-					t.Fatalf("encounter %d: the streams part: different draws", i)
-				}
-				ft.Record(fo)
-				gt.Record(gout)
-			}
+			ft, gt := simtest.PlaySame(t, fused, general, 9, 4000) // fused, then general
 			if !reflect.DeepEqual(ft, gt) {
 				t.Errorf("tallies differ:\nfused   %+v\ngeneral %+v", ft, gt)
 			}
